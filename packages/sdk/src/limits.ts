@@ -1,0 +1,49 @@
+/** Numeric limits of the spec, in one place for the server, the client and the docs. */
+export const LIMITS = {
+  discover: { minLimit: 1, maxLimit: 25, defaultLimit: 10 },
+  knowledge: { minLimit: 1, maxLimit: 15, defaultLimit: 5 },
+  snippetLength: 120,
+  titleMin: 10,
+  bodyMin: 50,
+  tagsMin: 1,
+  unlockPriceUsd: { min: 0.05, max: 50, default: 0.05 },
+  dynamicPriceUsd: { floor: 0.05, default: 0.08, ceiling: 50 },
+  rating: { min: 1, max: 5 },
+  quality: { dimensions: 4, dimensionMin: 1, dimensionMax: 5, floorTotal: 14, floorDimension: 3 },
+  nearDuplicate: { refuse: 0.85, hold: 0.6 },
+  repeatUnlockWindowDays: 30,
+  contributorShare: { direct: 0.7, discovery: 0.6 },
+  retractionWindowDays: 7,
+  magicLinkTtlMinutes: 15,
+  magicLinkRate: { perEmail: 5, perIp: 20, windowMinutes: 15 },
+  sessionTokenHours: 24,
+  cardWithdrawalMinUsd: 0.5,
+  pendingPage: { min: 1, max: 200, default: 50 },
+  pendingSummaryFullMax: 25,
+  extraction: {
+    routeMaxBytes: 262_144,
+    transcriptMinChars: 100,
+    transcriptMaxChars: 500_000,
+    chunkSize: 4000,
+    chunkOverlap: 200,
+    qualityThreshold: 14,
+    qualityMinDimension: 3,
+    maxLearnings: 20,
+  },
+  idempotencyHours: 24,
+  distinctRatersGate: 3,
+  http: { maxBodyBytes: 1024 * 1024, maxJsonDepth: 8 },
+} as const;
+
+/** USDC has 6 decimals: money is integer micro-USDC from the edge inward. */
+export const MICRO_PER_USD = 1_000_000;
+export const usdToMicro = (usd: number): number => Math.round(usd * MICRO_PER_USD);
+export const microToUsd = (micro: number): number => micro / MICRO_PER_USD;
+
+export const VERSIONS = {
+  openapi: '0.9.4',
+  agentCard: '0.9.23',
+  a2aSpec: 'a2a/0.1',
+  x402: 2,
+  extractorAgent: 'svc-autonomous-extractor/0.1.0',
+} as const;

@@ -1,0 +1,53 @@
+import cors from '@koa/cors';
+import Router from '@koa/router';
+import Koa from 'koa';
+import type { Clock } from './clock.js';
+import type { Config } from './config.js';
+import { bodyParser } from './http/body.js';
+import { errorMiddleware } from './http/error-middleware.js';
+import { requestLog } from './http/request-log.js';
+import { Api } from './http/route.js';
+import type { Logger } from './logger.js';
+import { publicRoutes } from './routes/public.js';
+import { wellKnownRoutes } from './routes/wellknown.js';
+import type { Database } from './store/db.js';
+
+/** Everything a route module may use. Built once per process by createApp. */
+export interface AppDeps {
+  config: Config;
+  clock: Clock;
+  logger: Logger;
+  db: Database;
+  /** Process start, for uptime. */
+  startedAt: number;
+  /** Public base URL (known once the server listens). */
+  baseUrl(): string;
+}
+
+/** Headers a browser agent must be able to read from cross-origin responses. */
+const EXPOSED_HEADERS = ['PAYMENT-REQUIRED', 'PAYMENT-RESPONSE', 'X-PAYMENT-RESPONSE', 'X-Payment-Required', 'X-Request-Id', 'Retry-After'];
+
+export interface BuiltApp {
+  app: Koa;
+  api: Api;
+  close(): Promise<void>;
+}
+
+/** Composition root: builds services and mounts every router. */
+export async function createApp(deps: AppDeps): Promise<BuiltApp> {
+  const app = new Koa({ proxy: false });
+  const router = new Router();
+  const api = new Api(router);
+
+  publicRoutes(api, deps);
+  wellKnownRoutes(api, deps);
+
+  app.use(requestLog(deps.logger, () => performance.now()));
+  app.use(errorMiddleware());
+  app.use(cors({ exposeHeaders: EXPOSED_HEADERS, keepHeadersOnError: true }));
+  app.use(bodyParser());
+  app.use(router.routes());
+  app.use(router.allowedMethods({ throw: true }));
+
+  return { app, api, close: async () => undefined };
+}

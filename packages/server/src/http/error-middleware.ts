@@ -1,0 +1,57 @@
+import { ERROR_CODES } from '@axle/sdk';
+import type { Context, Next } from 'koa';
+import { HttpError } from './errors.js';
+
+const STATUS_CODES: Record<number, { error: string; code: string }> = {
+  404: { error: 'Not found', code: ERROR_CODES.NOT_FOUND },
+  405: { error: 'Method not allowed', code: ERROR_CODES.METHOD_NOT_ALLOWED },
+  501: { error: 'Method not implemented', code: ERROR_CODES.METHOD_NOT_ALLOWED },
+};
+
+/** Errors thrown by Koa itself or @koa/router (http-errors) carry a status and `expose`. */
+interface KoaLikeError {
+  status?: number;
+  statusCode?: number;
+  expose?: boolean;
+  message?: string;
+  headers?: Record<string, string>;
+}
+
+/**
+ * Renders every error as JSON `{error, code?, ...}`. Anything that is not an HttpError or an
+ * exposed client error becomes a generic 500: no message, stack or SQL reaches the client.
+ */
+export function errorMiddleware() {
+  return async (ctx: Context, next: Next) => {
+    try {
+      await next();
+      if (ctx.status === 404 && ctx.body == null) throw new HttpError(404, 'Not found', { code: ERROR_CODES.NOT_FOUND, path: ctx.path });
+    } catch (err) {
+      let status: number;
+      let body: Record<string, unknown>;
+      let headers: Record<string, string> = {};
+      if (err instanceof HttpError) {
+        ({ status, body, headers } = err);
+      } else {
+        const e = (err ?? {}) as KoaLikeError;
+        const s = e.status ?? e.statusCode;
+        if (typeof s === 'number' && s >= 400 && s < 500 && e.expose !== false) {
+          status = s;
+          body = STATUS_CODES[s] ?? { error: e.message ?? 'Bad request' };
+          if (e.headers) headers = e.headers;
+        } else if (s === 501) {
+          status = 501;
+          body = STATUS_CODES[501]!;
+        } else {
+          status = 500;
+          body = { error: 'Internal server error', code: ERROR_CODES.INTERNAL };
+          ctx.state.log?.error({ err }, 'unhandled error');
+        }
+      }
+      if (status === 405 && ctx.response.get('Allow')) body = { ...body, allowed: ctx.response.get('Allow').split(/,\s*/) };
+      ctx.status = status;
+      ctx.set(headers);
+      ctx.body = { ...body, request_id: ctx.state.requestId };
+    }
+  };
+}

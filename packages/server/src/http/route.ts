@@ -1,0 +1,138 @@
+import { OpenAPIRegistry, type RouteConfig } from '@asteasolutions/zod-to-openapi';
+import type Router from '@koa/router';
+import { ERROR_CODES, ErrorBody, z } from '@axle/sdk';
+import type { Context, Middleware } from 'koa';
+import { HttpError } from './errors.js';
+
+export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+/** Security schemes declared in the OpenAPI document (see openapi.ts). */
+export type Security = 'ApiKey' | 'BearerJWT' | 'X402Payment' | 'AdminToken';
+
+type Infer<S> = S extends z.ZodType ? z.output<S> : undefined;
+
+export interface ResponseDef {
+  description: string;
+  schema?: z.ZodType;
+  /** Defaults to application/json. */
+  contentType?: string;
+  headers?: Record<string, string>;
+}
+
+export interface RouteDef<B, Q, P> {
+  method: Method;
+  /** OpenAPI style: /skill/{id}. */
+  path: string;
+  summary: string;
+  description?: string;
+  tags: string[];
+  /** Alternatives: any one of them is enough. Empty or absent: public. */
+  security?: Security[];
+  body?: B;
+  query?: Q;
+  params?: P;
+  /** Extra headers the route reads, for the document only. */
+  headers?: z.ZodObject;
+  responses: Record<number, ResponseDef>;
+  /** Middleware that runs before validation (authentication, rate limits). */
+  before?: Middleware[];
+  handler: (input: { body: Infer<B>; query: Infer<Q>; params: Infer<P> }, ctx: Context) => unknown | Promise<unknown>;
+}
+
+/** A handler returns a body (sent with the route's first 2xx status) or a Reply to choose another. */
+export class Reply {
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+    readonly headers: Record<string, string> = {},
+  ) {}
+}
+export const reply = (status: number, body: unknown, headers?: Record<string, string>) => new Reply(status, body, headers);
+
+function describeIssue(where: string, issue: z.core.$ZodIssue): string {
+  const field = [where, ...issue.path.map(String)].join('.');
+  return `${field}: ${issue.message}`;
+}
+
+function parse<S extends z.ZodType>(schema: S, value: unknown, where: string): z.output<S> {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const issues = result.error.issues.map((i) => ({ field: [where, ...i.path.map(String)].join('.'), message: i.message }));
+  throw new HttpError(400, `Invalid request: ${describeIssue(where, result.error.issues[0]!)}`, {
+    code: ERROR_CODES.VALIDATION,
+    field: issues[0]!.field,
+    issues,
+  });
+}
+
+/**
+ * Mounts routes on a Koa router and documents them in an OpenAPI registry from the same
+ * zod schemas, so validation and /openapi.json cannot drift apart.
+ */
+export class Api {
+  readonly registry = new OpenAPIRegistry();
+  readonly mounted: Array<{ method: Method; path: string }> = [];
+
+  constructor(readonly router: Router) {
+    for (const [name, scheme] of Object.entries(SECURITY_SCHEMES)) this.registry.registerComponent('securitySchemes', name, scheme);
+  }
+
+  route<B extends z.ZodType | undefined = undefined, Q extends z.ZodType | undefined = undefined, P extends z.ZodType | undefined = undefined>(
+    def: RouteDef<B, Q, P>,
+  ): void {
+    this.registry.registerPath(toOpenApi(def));
+    this.mounted.push({ method: def.method, path: def.path });
+    const koaPath = def.path.replace(/\{(\w+)\}/g, ':$1');
+    const okStatus = Number(Object.keys(def.responses).find((s) => s.startsWith('2')) ?? 200);
+    const handler: Middleware = async (ctx) => {
+      const input = {
+        body: (def.body ? parse(def.body, ctx.request.body ?? {}, 'body') : undefined) as Infer<B>,
+        query: (def.query ? parse(def.query, ctx.query, 'query') : undefined) as Infer<Q>,
+        params: (def.params ? parse(def.params, ctx.params, 'path') : undefined) as Infer<P>,
+      };
+      const result = await def.handler(input, ctx);
+      if (result instanceof Reply) {
+        ctx.status = result.status;
+        ctx.set(result.headers);
+        ctx.body = result.body;
+      } else if (result !== undefined) {
+        ctx.status = okStatus;
+        ctx.body = result;
+      }
+    };
+    this.router.register(koaPath, [def.method], [...(def.before ?? []), handler]);
+  }
+}
+
+const SECURITY_SCHEMES = {
+  ApiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'API key with prefix axl_ (also accepted as Authorization: Bearer axl_…)' },
+  BearerJWT: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Session token from GET /auth/verify, valid 24 hours' },
+  X402Payment: { type: 'apiKey', in: 'header', name: 'X-Payment', description: 'x402 signed USDC transfer authorization (exact scheme, eip155:8453)' },
+  AdminToken: { type: 'http', scheme: 'bearer', description: 'AXLE_ADMIN_TOKEN (all admin routes) or AXLE_ADMIN_READ_TOKEN (GET admin routes)' },
+} as const;
+
+function toOpenApi<B, Q, P>(def: RouteDef<B, Q, P>): RouteConfig {
+  const responses: RouteConfig['responses'] = {};
+  for (const [status, r] of Object.entries(def.responses)) {
+    const schema = r.schema ?? (Number(status) >= 400 ? ErrorBody : undefined);
+    responses[status] = {
+      description: r.description,
+      ...(r.headers && { headers: Object.fromEntries(Object.entries(r.headers).map(([k, d]) => [k, { description: d, schema: { type: 'string' } }])) }),
+      ...(schema && { content: { [r.contentType ?? 'application/json']: { schema } } }),
+    };
+  }
+  return {
+    method: def.method,
+    path: def.path,
+    summary: def.summary,
+    description: def.description,
+    tags: def.tags,
+    ...(def.security?.length && { security: def.security.map((s) => ({ [s]: [] })) }),
+    request: {
+      ...(def.body && { body: { required: true, content: { 'application/json': { schema: def.body as unknown as z.ZodType } } } }),
+      ...(def.query && { query: def.query as unknown as z.ZodObject }),
+      ...(def.params && { params: def.params as unknown as z.ZodObject }),
+      ...(def.headers && { headers: def.headers }),
+    },
+    responses,
+  };
+}

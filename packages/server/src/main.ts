@@ -1,0 +1,25 @@
+#!/usr/bin/env node
+import { loadConfig } from './config.js';
+import { startServer } from './server.js';
+
+try {
+  const server = await startServer({ config: loadConfig() });
+  server.logger.info({ url: server.url }, 'listening');
+  process.stdout.write(`Axle server listening on ${server.url}\n`);
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    server.logger.info({ signal }, 'shutting down');
+    server.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+} catch (err) {
+  // A bad configuration or catalog stops the server with a message, not a stack trace.
+  process.stderr.write(`axle-server: ${(err as Error).message}\n`);
+  process.exit(1);
+}

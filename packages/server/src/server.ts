@@ -1,0 +1,58 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { createApp, type BuiltApp } from './app.js';
+import { systemClock, type Clock } from './clock.js';
+import type { Config } from './config.js';
+import { createLogger, type Logger } from './logger.js';
+import { Database } from './store/db.js';
+import { migrate } from './store/migrate.js';
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  db: Database;
+  built: BuiltApp;
+  logger: Logger;
+  close(): Promise<void>;
+}
+
+export interface StartOptions {
+  config: Config;
+  clock?: Clock;
+  /** Where JSON logs go (tests capture them); stdout by default. */
+  logStream?: NodeJS.WritableStream;
+}
+
+/** config -> store -> app -> listen. Used by main.ts and by in-process integration tests. */
+export async function startServer({ config, clock = systemClock, logStream }: StartOptions): Promise<RunningServer> {
+  const logger = createLogger(config.logLevel, logStream);
+  fs.mkdirSync(config.dataDir, { recursive: true });
+  const db = await Database.open(path.join(config.dataDir, 'axle.db'));
+  await migrate(db, undefined, clock.now());
+
+  let baseUrl = config.baseUrl ?? '';
+  const built = await createApp({ config, clock, logger, db, startedAt: clock.now(), baseUrl: () => baseUrl });
+  const server = http.createServer(built.app.callback());
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, resolve);
+  });
+  const port = (server.address() as AddressInfo).port;
+  const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
+  const url = `http://${host}:${port}`;
+  baseUrl ||= url;
+
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    (closing ??= (async () => {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      });
+      await built.close();
+      await db.close();
+    })());
+  return { url, port, db, built, logger, close };
+}

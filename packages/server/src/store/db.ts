@@ -1,0 +1,127 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import sqlite3 from 'sqlite3';
+
+export type Params = readonly unknown[] | Record<string, unknown>;
+
+export interface RunResult {
+  changes: number;
+  lastID: number;
+}
+
+/** What a repository needs: the same surface inside and outside a transaction. */
+export interface Queryable {
+  run(sql: string, params?: Params): Promise<RunResult>;
+  get<T = Record<string, unknown>>(sql: string, params?: Params): Promise<T | undefined>;
+  all<T = Record<string, unknown>>(sql: string, params?: Params): Promise<T[]>;
+  exec(sql: string): Promise<void>;
+}
+
+class Connection implements Queryable {
+  constructor(readonly raw: sqlite3.Database) {}
+
+  run(sql: string, params: Params = []): Promise<RunResult> {
+    return new Promise((resolve, reject) => {
+      this.raw.run(sql, params as never, function (this: sqlite3.RunResult, err: Error | null) {
+        if (err) reject(err);
+        else resolve({ changes: this.changes, lastID: this.lastID });
+      });
+    });
+  }
+  get<T>(sql: string, params: Params = []): Promise<T | undefined> {
+    return new Promise((resolve, reject) => {
+      this.raw.get(sql, params as never, (err: Error | null, row: T) => (err ? reject(err) : resolve(row)));
+    });
+  }
+  all<T>(sql: string, params: Params = []): Promise<T[]> {
+    return new Promise((resolve, reject) => {
+      this.raw.all(sql, params as never, (err: Error | null, rows: T[]) => (err ? reject(err) : resolve(rows)));
+    });
+  }
+  exec(sql: string): Promise<void> {
+    return new Promise((resolve, reject) => this.raw.exec(sql, (err) => (err ? reject(err) : resolve())));
+  }
+  close(): Promise<void> {
+    return new Promise((resolve, reject) => this.raw.close((err) => (err ? reject(err) : resolve())));
+  }
+}
+
+function open(file: string, mode: number): Promise<Connection> {
+  return new Promise((resolve, reject) => {
+    const raw = new sqlite3.Database(file, mode, (err) => (err ? reject(err) : resolve(new Connection(raw))));
+  });
+}
+
+const BUSY_TIMEOUT_MS = 5000;
+
+/**
+ * SQLite in WAL mode over two connections: one writer, serialised by a queue so a transaction
+ * never interleaves with another request's statements, and one reader that sees only
+ * committed data. Reads never wait for writes.
+ */
+export class Database implements Queryable {
+  private queue: Promise<unknown> = Promise.resolve();
+
+  private constructor(
+    private readonly writer: Connection,
+    private readonly reader: Connection,
+    readonly file: string,
+  ) {}
+
+  static async open(file: string): Promise<Database> {
+    if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
+    const writer = await open(file, sqlite3.OPEN_READWRITE | sqlite3.OPEN_CREATE);
+    writer.raw.configure('busyTimeout', BUSY_TIMEOUT_MS);
+    await writer.exec(
+      `PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS};`,
+    );
+    // An in-memory database is private to its connection, so it reads through the writer.
+    const reader = file === ':memory:' ? writer : await open(file, sqlite3.OPEN_READONLY);
+    if (reader !== writer) {
+      reader.raw.configure('busyTimeout', BUSY_TIMEOUT_MS);
+      await reader.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS};`);
+    }
+    return new Database(writer, reader, file);
+  }
+
+  get<T = Record<string, unknown>>(sql: string, params?: Params): Promise<T | undefined> {
+    return this.reader.get<T>(sql, params);
+  }
+  all<T = Record<string, unknown>>(sql: string, params?: Params): Promise<T[]> {
+    return this.reader.all<T>(sql, params);
+  }
+  /** A single write statement outside an explicit transaction (still serialised). */
+  run(sql: string, params?: Params): Promise<RunResult> {
+    return this.exclusive(() => this.writer.run(sql, params));
+  }
+  exec(sql: string): Promise<void> {
+    return this.exclusive(() => this.writer.exec(sql));
+  }
+
+  /** Runs `fn` in BEGIN IMMEDIATE … COMMIT; any throw rolls back and is rethrown. */
+  tx<T>(fn: (q: Queryable) => Promise<T>): Promise<T> {
+    return this.exclusive(async () => {
+      await this.writer.exec('BEGIN IMMEDIATE');
+      try {
+        const result = await fn(this.writer);
+        await this.writer.exec('COMMIT');
+        return result;
+      } catch (err) {
+        await this.writer.exec('ROLLBACK').catch(() => undefined);
+        throw err;
+      }
+    });
+  }
+
+  private exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    const next = this.queue.then(fn, fn);
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  async close(): Promise<void> {
+    await this.queue;
+    if (this.reader !== this.writer) await this.reader.close();
+    await this.writer.close();
+  }
+}

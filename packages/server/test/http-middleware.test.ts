@@ -1,0 +1,124 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import Router from '@koa/router';
+import { z } from '@axle/sdk';
+import Koa from 'koa';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bodyParser, jsonDepth } from '../src/http/body.js';
+import { errorMiddleware } from '../src/http/error-middleware.js';
+import { HttpError } from '../src/http/errors.js';
+import { Api, reply } from '../src/http/route.js';
+
+describe('jsonDepth', () => {
+  it.each([
+    ['1', 0],
+    ['{}', 1],
+    ['[[], {"a": [1]}]', 3],
+    ['{"s": "[[[[{{{{"}', 1],
+    ['{"s": "\\"[[["}', 1],
+  ])('%s -> %d', (text, depth) => expect(jsonDepth(text)).toBe(depth));
+});
+
+describe('error middleware and body parser over HTTP', () => {
+  let server: http.Server;
+  let base: string;
+  beforeAll(async () => {
+    const app = new Koa();
+    const router = new Router();
+    const api = new Api(router);
+    api.route({
+      method: 'post',
+      path: '/echo/{id}',
+      summary: 'echo',
+      tags: ['t'],
+      params: z.object({ id: z.string().min(2) }),
+      body: z.object({ n: z.number().int() }),
+      responses: { 201: { description: 'ok' } },
+      handler: ({ body, params }) => ({ id: params.id, n: body.n }),
+    });
+    api.route({
+      method: 'get',
+      path: '/teapot',
+      summary: 'custom status',
+      tags: ['t'],
+      responses: { 200: { description: 'ok' }, 418: { description: 'teapot' } },
+      handler: () => reply(418, { short: true }),
+    });
+    api.route({
+      method: 'get',
+      path: '/typed',
+      summary: 'typed error',
+      tags: ['t'],
+      responses: { 200: { description: 'ok' } },
+      handler: () => {
+        throw new HttpError(409, 'Taken', { code: 'X' }, { 'Retry-After': '3' });
+      },
+    });
+    api.route({
+      method: 'get',
+      path: '/crash',
+      summary: 'bug',
+      tags: ['t'],
+      responses: { 200: { description: 'ok' } },
+      handler: () => {
+        throw new Error('SELECT secret FROM keys');
+      },
+    });
+    app.use(errorMiddleware());
+    app.use(bodyParser({ maxBytes: 1024, maxDepth: 3 }));
+    app.use(router.routes());
+    app.use(router.allowedMethods({ throw: true }));
+    server = http.createServer(app.callback()).listen(0, '127.0.0.1');
+    await new Promise((r) => server.once('listening', r));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((r) => server.close(() => r())));
+
+  const post = (path: string, body: string, type = 'application/json') =>
+    fetch(base + path, { method: 'POST', headers: { 'content-type': type }, body });
+
+  it('validates and answers with the declared 2xx status', async () => {
+    const res = await post('/echo/ab', '{"n": 3}');
+    expect(res.status).toBe(201);
+    expect(await res.json()).toEqual({ id: 'ab', n: 3 });
+  });
+
+  it('names the failing field on a validation error', async () => {
+    const res = await post('/echo/ab', '{"n": "x"}');
+    expect(res.status).toBe(400);
+    const body = await res.json();
+    expect(body.field).toBe('body.n');
+    expect(body.error).toMatch(/body\.n/);
+    const res2 = await post('/echo/a', '{"n": 1}');
+    expect((await res2.json()).field).toBe('path.id');
+  });
+
+  it.each([
+    ['malformed JSON', '{"n": ', 400, 'malformed_json'],
+    ['nesting deeper than the limit', '{"n": [[[1]]]}', 400, 'nested_json'],
+    ['a body over the size limit', JSON.stringify({ n: 1, pad: 'x'.repeat(2000) }), 413, 'payload_too_large'],
+  ])('%s', async (_name, body, status, code) => {
+    const res = await post('/echo/ab', body);
+    expect(res.status).toBe(status);
+    expect(res.headers.get('content-type')).toMatch(/json/);
+    expect((await res.json()).code).toBe(code);
+  });
+
+  it('renders unknown routes, wrong methods, typed errors and bugs as JSON', async () => {
+    const nf = await fetch(`${base}/nowhere`);
+    expect([nf.status, (await nf.json()).code]).toEqual([404, 'not_found']);
+    const na = await fetch(`${base}/echo/ab`);
+    expect([na.status, (await na.json()).code]).toEqual([405, 'method_not_allowed']);
+    const typed = await fetch(`${base}/typed`);
+    expect(typed.status).toBe(409);
+    expect(typed.headers.get('retry-after')).toBe('3');
+    expect(await typed.json()).toMatchObject({ error: 'Taken', code: 'X' });
+    const tea = await fetch(`${base}/teapot`);
+    expect([tea.status, await tea.json()]).toEqual([418, { short: true }]);
+    const crash = await fetch(`${base}/crash`);
+    expect(crash.status).toBe(500);
+    const text = await crash.text();
+    expect(text).not.toMatch(/SELECT|secret|at /);
+    expect(JSON.parse(text).code).toBe('internal_error');
+  });
+});

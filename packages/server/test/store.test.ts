@@ -1,0 +1,72 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Database } from '../src/store/db.js';
+import { migrate, readMigrations } from '../src/store/migrate.js';
+
+let dir: string;
+let db: Database;
+
+beforeEach(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'axle-store-'));
+  db = await Database.open(path.join(dir, 'nested', 'axle.db'));
+});
+afterEach(async () => {
+  await db.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe('store', () => {
+  it('creates the file in WAL mode and applies every migration once', async () => {
+    expect(fs.existsSync(path.join(dir, 'nested', 'axle.db'))).toBe(true);
+    const mode = await db.get<{ journal_mode: string }>('PRAGMA journal_mode');
+    expect(mode?.journal_mode).toBe('wal');
+    const first = await migrate(db);
+    expect(first).toEqual(readMigrations().map((m) => m.version));
+    expect(await migrate(db)).toEqual([]);
+  });
+
+  it('rolls a transaction back on any throw and keeps earlier commits', async () => {
+    await db.exec('CREATE TABLE t (v INTEGER)');
+    await db.tx(async (q) => {
+      await q.run('INSERT INTO t VALUES (1)');
+    });
+    await expect(
+      db.tx(async (q) => {
+        await q.run('INSERT INTO t VALUES (2)');
+        throw new Error('boom');
+      }),
+    ).rejects.toThrow('boom');
+    expect(await db.all('SELECT v FROM t')).toEqual([{ v: 1 }]);
+  });
+
+  it('serialises concurrent transactions so none interleave', async () => {
+    await db.exec('CREATE TABLE c (n INTEGER)');
+    await db.run('INSERT INTO c VALUES (0)');
+    await Promise.all(
+      Array.from({ length: 25 }, () =>
+        db.tx(async (q) => {
+          const row = await q.get<{ n: number }>('SELECT n FROM c');
+          await q.run('UPDATE c SET n = ?', [row!.n + 1]);
+        }),
+      ),
+    );
+    expect(await db.get('SELECT n FROM c')).toEqual({ n: 25 });
+  });
+
+  it('reads only committed data while a transaction is open', async () => {
+    await db.exec('CREATE TABLE r (v INTEGER)');
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const pending = db.tx(async (q) => {
+      await q.run('INSERT INTO r VALUES (7)');
+      await gate;
+    });
+    await new Promise((r) => setTimeout(r, 20));
+    expect(await db.all('SELECT v FROM r')).toEqual([]);
+    release();
+    await pending;
+    expect(await db.all('SELECT v FROM r')).toEqual([{ v: 7 }]);
+  });
+});
