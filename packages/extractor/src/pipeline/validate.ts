@@ -1,0 +1,50 @@
+import { isRecord } from '../readers/line-parser.js';
+import { LEARNING_CATEGORIES, type LearningCategory, type LearningDraft, OUTCOMES, type Outcome, type QualityScores } from '../types.js';
+
+/** A draft as an extractor proposed it; the self-assessment may be missing and is then scored by the rubric. */
+export type Candidate = Omit<LearningDraft, 'quality_self_assessment'> & { quality_self_assessment?: QualityScores };
+
+const MAX_TAGS = 10;
+const DIMENSIONS = ['specificity', 'actionability', 'novelty', 'completeness'] as const;
+
+function scores(v: unknown): QualityScores | undefined {
+  if (!isRecord(v)) return undefined;
+  const out: Partial<QualityScores> = {};
+  for (const d of DIMENSIONS) {
+    const n = v[d];
+    if (typeof n !== 'number' || !Number.isFinite(n) || n < 1 || n > 5) return undefined;
+    out[d] = Math.round(n);
+  }
+  return out as QualityScores;
+}
+
+/**
+ * Checks an extractor's raw output against the POST /learn request shape (title ≥ 10, body ≥ 50,
+ * learning category, ≥ 1 tag, outcome). Returns the candidate or the reason it is unusable.
+ */
+export function parseCandidate(raw: unknown): { candidate: Candidate } | { error: string } {
+  if (!isRecord(raw)) return { error: 'candidate is not an object' };
+  const title = typeof raw.title === 'string' ? raw.title.trim() : '';
+  const body = typeof raw.body === 'string' ? raw.body.trim() : '';
+  if (title.length < 10) return { error: 'title shorter than 10 characters' };
+  if (body.length < 50) return { error: 'body shorter than 50 characters' };
+  if (!LEARNING_CATEGORIES.includes(raw.category as LearningCategory)) {
+    return { error: `category ${JSON.stringify(String(raw.category)).slice(0, 40)} is not a learning category` };
+  }
+  if (!OUTCOMES.includes(raw.outcome as Outcome)) return { error: 'outcome is not one of success|partial|failure|workaround' };
+  const tags = Array.isArray(raw.tags)
+    ? [...new Set(raw.tags.filter((t): t is string => typeof t === 'string').map((t) => t.trim().toLowerCase()).filter(Boolean))]
+    : [];
+  if (tags.length === 0) return { error: 'no tags' };
+  const candidate: Candidate = {
+    title,
+    body,
+    category: raw.category as LearningCategory,
+    tags: tags.slice(0, MAX_TAGS),
+    task_context: typeof raw.task_context === 'string' ? raw.task_context.trim() : '',
+    outcome: raw.outcome as Outcome,
+  };
+  const q = scores(raw.quality_self_assessment);
+  if (q) candidate.quality_self_assessment = q;
+  return { candidate };
+}
