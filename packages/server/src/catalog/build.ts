@@ -1,0 +1,50 @@
+// `npm run catalog`: reads the two source snapshots, writes catalog/skills.json and copies their
+// licenses. The only module of the importer that touches the file system.
+//
+//   node packages/server/dist/catalog/build.js [--sources <dir>] [--out <dir>]
+//
+// <dir> for --sources holds public-apis/ and mcp-registry/ (default ../shared/data from the repo
+// root, or $CATALOG_SOURCES); --out defaults to packages/server/catalog.
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { buildCatalog, categoryCounts, serializeCatalog } from './compose.js';
+
+const PUBLIC_APIS = 'public-apis';
+const MCP_REGISTRY = 'mcp-registry';
+const MCP_SEED_FILE = 'seed_2025_05_16.json';
+
+/** Same relative path from src/catalog and dist/catalog. */
+const packageRoot = fileURLToPath(new URL('../../', import.meta.url));
+const repoRoot = join(packageRoot, '..', '..');
+
+function arg(argv: readonly string[], flag: string): string | undefined {
+  const i = argv.indexOf(flag);
+  return i >= 0 ? argv[i + 1] : undefined;
+}
+
+export function run(argv: readonly string[], env: NodeJS.ProcessEnv): void {
+  const sources = arg(argv, '--sources') ?? env.CATALOG_SOURCES ?? join(repoRoot, '..', 'shared', 'data');
+  const out = arg(argv, '--out') ?? join(packageRoot, 'catalog');
+
+  const skills = buildCatalog({
+    publicApisMarkdown: readFileSync(join(sources, PUBLIC_APIS, 'README.md'), 'utf8'),
+    mcpSeed: JSON.parse(readFileSync(join(sources, MCP_REGISTRY, MCP_SEED_FILE), 'utf8')),
+  });
+
+  mkdirSync(join(out, 'licenses'), { recursive: true });
+  writeFileSync(join(out, 'skills.json'), serializeCatalog(skills));
+  for (const source of [PUBLIC_APIS, MCP_REGISTRY]) {
+    copyFileSync(join(sources, source, 'LICENSE'), join(out, 'licenses', `${source}.LICENSE`));
+  }
+
+  const counts = categoryCounts(skills);
+  console.log(`wrote ${skills.length} skills to ${join(out, 'skills.json')}`);
+  for (const [category, n] of Object.entries(counts)) {
+    console.log(`  ${category.padEnd(20)} ${String(n).padStart(5)}  ${((100 * n) / skills.length).toFixed(1)}%`);
+  }
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  run(process.argv.slice(2), process.env);
+}

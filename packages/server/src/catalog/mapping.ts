@@ -1,0 +1,265 @@
+// Rules that turn source rows into catalog fields. Pure: no I/O, no clock, no randomness, so the
+// importer's output depends only on its inputs. The README next to skills.json documents each rule.
+import type { Skill } from '@axle/sdk';
+
+export type Category = Skill['category'];
+
+/** public-apis section heading -> our taxonomy. Sections listed in COARSE_SECTIONS may be overridden by text. */
+export const PUBLIC_APIS_CATEGORY: Readonly<Record<string, Category>> = {
+  Animals: 'content-generation',
+  Anime: 'content-generation',
+  'Anti-Malware': 'monitoring',
+  'Art & Design': 'content-generation',
+  'Authentication & Authorization': 'code-execution',
+  Blockchain: 'payment-financial',
+  Books: 'data-processing',
+  Business: 'data-processing',
+  Calendar: 'data-processing',
+  'Cloud Storage & File Sharing': 'storage-state',
+  'Continuous Integration': 'code-execution',
+  Cryptocurrency: 'payment-financial',
+  'Currency Exchange': 'payment-financial',
+  'Data Validation': 'data-processing',
+  Development: 'code-execution',
+  Dictionaries: 'data-processing',
+  'Documents & Productivity': 'data-processing',
+  Email: 'communication',
+  Entertainment: 'content-generation',
+  Environment: 'monitoring',
+  Events: 'data-processing',
+  Finance: 'payment-financial',
+  'Food & Drink': 'data-processing',
+  'Games & Comics': 'content-generation',
+  Geocoding: 'data-processing',
+  Government: 'data-processing',
+  Health: 'data-processing',
+  Jobs: 'data-processing',
+  'Machine Learning': 'data-processing',
+  Music: 'content-generation',
+  News: 'web-interaction',
+  'Open Data': 'data-processing',
+  'Open Source Projects': 'code-execution',
+  Patent: 'data-processing',
+  Personality: 'content-generation',
+  Phone: 'communication',
+  Photography: 'content-generation',
+  Programming: 'code-execution',
+  'Science & Math': 'data-processing',
+  Security: 'monitoring',
+  Shopping: 'payment-financial',
+  Social: 'communication',
+  'Sports & Fitness': 'data-processing',
+  'Test Data': 'content-generation',
+  'Text Analysis': 'data-processing',
+  Tracking: 'monitoring',
+  Transportation: 'data-processing',
+  'URL Shorteners': 'web-interaction',
+  Vehicle: 'data-processing',
+  Video: 'content-generation',
+  Weather: 'monitoring',
+};
+
+/** Sections too broad for one category: their rows are classified by text first, the section default last. */
+export const COARSE_SECTIONS: ReadonlySet<string> = new Set([
+  'Development',
+  'Business',
+  'Documents & Productivity',
+  'Machine Learning',
+  'Open Source Projects',
+  'Transportation',
+]);
+
+/**
+ * Text rules, first match wins. Used for rows of coarse sections and for every MCP server
+ * (the registry seed has no categories). Word boundaries keep "mail" from matching "email-like" noise.
+ */
+export const TEXT_RULES: ReadonlyArray<readonly [Category, RegExp]> = [
+  [
+    'payment-financial',
+    /\b(payments?|invoic\w*|checkout|billing|bank\w*|stocks?|trading|forex|exchange rates?|crypto\w*|bitcoin|ethereum|evm|solana|blockchain|defi|wallets?|usdc|accounting|financ\w*|uniswap|stripe|xero|coin\w*|swaps?)\b/i,
+  ],
+  [
+    'monitoring',
+    /\b(monitor\w*|observability|uptime|outages?|incidents?|status pages?|alert\w*|metrics|logs|logging|tracing|grafana|prometheus|datadog|sentry|dynatrace|honeycomb|real-time status|vulnerabilit\w*|security|malware|threats?|phishing|tracking|trackers?|weather|raygun|logfire|axiom)\b/i,
+  ],
+  [
+    'communication',
+    /\b(e-?mails?|mailbox|inbox|sms|text messages?|messag\w*|chat\w*|slack|discord|telegram|whatsapp|teams|notifications?|push notifications?|twitter|tweets?|social media|phone calls?|voip|zoom|meetings?|calendars?|gmail|mailgun|sendgrid|imessage)\b/i,
+  ],
+  [
+    'storage-state',
+    /\b(databases?|sql|mysql|postgres\w*|sqlite|mongo\w*|redis|vector (store|database|search)|qdrant|pinecone|chroma|milvus|neo4j|memgraph|clickhouse|duckdb|motherduck|couchbase|storage|file (sharing|hosting|uploads?|system)|filesystem|s3|key-value|json store|memory|knowledge (graph|base|management)|notes?|bookmark\w*|airtable|notion|obsidian|jira|confluence|linear|clickup|todoist|trello|asana|task (management|lists?)|google tasks|todos?|to-do|project management|db|mariadb|elasticsearch|opensearch|snowflake|bigquery|influxdb|iotdb|greptime\w*|astra|singlestore|tinybird|typesense|lucene|databricks|firebase|momento|cach(e|ing))\b/i,
+  ],
+  [
+    'web-interaction',
+    /\b(brows\w*|scrap\w*|crawl\w*|web search|search engines?|serp|screenshots?|web pages?|websites?|playwright|puppeteer|url|urls|proxy|dns|whois|domains?|user-agent|rss|search|fetch\w*|http|ip|ip address\w*)\b/i,
+  ],
+  [
+    'content-generation',
+    /\b(generat(e|es|ing|ion|or|ors|ive)|image\w*|videos?|audio|speech|text-to-speech|tts|music|design\w*|figma|diagrams?|charts?|presentations?|slides|placeholder|lorem ipsum|qr codes?|avatars?|translat\w*|media|cms|contentful|ghost|blender|elevenlabs|davinci|vegalite|3d)\b/i,
+  ],
+  [
+    'code-execution',
+    /\b(code|compil\w*|execut\w*|sandbox\w*|interpreter|shell|terminal|command line|kubernetes|k8s|docker|containers?|git|github|gitlab|deploy\w*|ci\/cd|continuous integration|cloud|aws|azure|ide|jupyter|notebooks?|framework|sdk|library|templates?|cli|inspector|debug\w*|lsp|mcp servers|devops|infrastructure|terraform|pulumi)\b/i,
+  ],
+  [
+    'data-processing',
+    /\b(data|datasets?|analytics|excel|csv|spreadsheets?|pdf|documents?|convert\w*|conversion|pars\w*|extract\w*|ocr|validat\w*|queries|query|etl|nlp|sentiment|classif\w*|embeddings?)\b/i,
+  ],
+];
+
+/** MCP servers matching no text rule: most seed entries are developer tooling. */
+export const MCP_DEFAULT_CATEGORY: Category = 'code-execution';
+
+export function categoryFromText(text: string): Category | undefined {
+  for (const [category, re] of TEXT_RULES) if (re.test(text)) return category;
+  return undefined;
+}
+
+export function categorizePublicApi(section: string, text: string): Category {
+  const base = PUBLIC_APIS_CATEGORY[section];
+  if (base === undefined) throw new Error(`public-apis: unmapped section "${section}"`);
+  return COARSE_SECTIONS.has(section) ? (categoryFromText(text) ?? base) : base;
+}
+
+export function categorizeMcpServer(text: string): Category {
+  return categoryFromText(text) ?? MCP_DEFAULT_CATEGORY;
+}
+
+/**
+ * Topic tags recognised in names and descriptions, in the order they are added. A closed vocabulary
+ * keeps tags comparable across entries (free-text keywords would be mostly noise).
+ */
+export const TAG_VOCABULARY: ReadonlyArray<readonly [string, RegExp]> = [
+  ['ai', /\b(ai|llms?|gpt|machine learning|ml|models?)\b/i],
+  ['images', /\b(images?|pictures?|photos?|gifs?|icons?)\b/i],
+  ['video', /\b(videos?|movies?|films?|streaming)\b/i],
+  ['audio', /\b(audio|speech|voice|podcasts?|sounds?)\b/i],
+  ['text', /\b(text|nlp|language|words?|translat\w*)\b/i],
+  ['search', /\b(search\w*|lookup|find)\b/i],
+  ['weather', /\b(weather|forecasts?|climate)\b/i],
+  ['maps', /\b(maps?|geocod\w*|geolocation|coordinates|addresses?|places?)\b/i],
+  ['ip', /\b(ip|ip addresses?)\b/i],
+  ['email', /\b(e-?mails?)\b/i],
+  ['chat', /\b(chat\w*|messag\w*|slack|discord|telegram)\b/i],
+  ['crypto', /\b(crypto\w*|bitcoin|ethereum|blockchain|tokens?|defi|nft)\b/i],
+  ['payments', /\b(payments?|invoic\w*|checkout|billing)\b/i],
+  ['stocks', /\b(stocks?|markets?|trading)\b/i],
+  ['database', /\b(databases?|sql|mysql|postgres\w*|mongo\w*|redis)\b/i],
+  ['files', /\b(files?|uploads?|storage)\b/i],
+  ['documents', /\b(documents?|pdf|docs)\b/i],
+  ['browser', /\b(brows\w*|scrap\w*|crawl\w*|screenshots?)\b/i],
+  ['code', /\b(code|programming|developers?)\b/i],
+  ['git', /\b(git|github|gitlab|bitbucket)\b/i],
+  ['cloud', /\b(cloud|aws|azure|gcp|kubernetes|docker)\b/i],
+  ['security', /\b(security|malware|phishing|threats?|vulnerabilit\w*|fraud)\b/i],
+  ['monitoring', /\b(monitor\w*|observability|metrics|logs|alerts?|status)\b/i],
+  ['government', /\b(government|gov|public sector|census)\b/i],
+  ['health', /\b(health|medical|covid|drugs?|disease)\b/i],
+  ['sports', /\b(sports?|football|soccer|basketball|baseball|nba|nfl|fitness)\b/i],
+  ['games', /\b(games?|gaming)\b/i],
+  ['music', /\b(music|songs?|lyrics|artists?)\b/i],
+  ['news', /\b(news|articles?|headlines)\b/i],
+  ['books', /\b(books?|literature|novels?)\b/i],
+  ['social', /\b(social|twitter|reddit|instagram|facebook|linkedin)\b/i],
+  ['transport', /\b(transit|transport\w*|trains?|bus|flights?|airports?|railways?)\b/i],
+  ['random', /\b(random)\b/i],
+  ['realtime', /\b(real-?time|live)\b/i],
+];
+
+export const MAX_TAGS = 6;
+
+/** Lower-case dashed words, ASCII only (accents folded), as used in ids and tags. */
+export function slugify(text: string): string {
+  return text
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/&/g, ' ')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+}
+
+/** Source tags first (they are the most reliable), then topics found in the text; deduplicated, capped. */
+export function deriveTags(sourceTags: readonly string[], text: string): string[] {
+  const tags = sourceTags.map((t) => slugify(t)).filter((t) => t.length > 0);
+  for (const [tag, re] of TAG_VOCABULARY) if (re.test(text)) tags.push(tag);
+  return [...new Set(tags)].slice(0, MAX_TAGS);
+}
+
+/** Section headings become tags word by word: "Science & Math" -> science, math. */
+export function sectionTags(section: string): string[] {
+  return slugify(section).split('-').filter((w) => w.length > 1);
+}
+
+export interface Pricing {
+  model: string;
+  cost_usd: string;
+  note: string;
+}
+
+/**
+ * public-apis only lists APIs usable for free. Without authentication that means free to call; with
+ * a key or OAuth it means a free tier behind sign-up, with paid plans the list does not describe.
+ */
+export function pricingForWebApi(auth: string): Pricing {
+  if (auth === 'none' || auth === 'User-Agent') {
+    return {
+      model: 'free',
+      cost_usd: '0',
+      note: 'No sign-up needed per the public-apis list; provider rate limits may apply.',
+    };
+  }
+  return {
+    model: 'freemium',
+    cost_usd: 'unknown',
+    note: `Requires ${auth}; listed as having free access, paid plans not published in the source. See docs.`,
+  };
+}
+
+export function pricingForMcpServer(env: readonly string[]): Pricing {
+  const upstream =
+    env.length > 0 ? ` The service behind it (configured via ${env.join(', ')}) may charge separately.` : '';
+  return {
+    model: 'free',
+    cost_usd: '0',
+    note: `Open-source MCP server, self-hosted.${upstream}`,
+  };
+}
+
+export interface Quality {
+  reliability: number;
+  verified: boolean;
+}
+
+const round2 = (n: number) => Math.round(n * 100) / 100;
+
+/**
+ * Observable signals only; nobody has called these endpoints, so nothing is `verified`.
+ * Web API: 0.5 base, +0.2 HTTPS, +0.1 CORS status known, +0.1 CORS allowed (callable from a browser).
+ */
+export function qualityForWebApi(https: boolean, cors: 'yes' | 'no' | 'unknown'): Quality {
+  let r = 0.5;
+  if (https) r += 0.2;
+  if (cors !== 'unknown') r += 0.1;
+  if (cors === 'yes') r += 0.1;
+  return { reliability: round2(r), verified: false };
+}
+
+/**
+ * MCP server: 0.4 base, +0.2 published to npm/PyPI/Docker (a known launch command), +0.1 a pinned
+ * package version, +0.1 a description, +0.1 a repository URL.
+ */
+export function qualityForMcpServer(signals: {
+  launchable: boolean;
+  versioned: boolean;
+  described: boolean;
+  hasRepository: boolean;
+}): Quality {
+  let r = 0.4;
+  if (signals.launchable) r += 0.2;
+  if (signals.versioned) r += 0.1;
+  if (signals.described) r += 0.1;
+  if (signals.hasRepository) r += 0.1;
+  return { reliability: round2(r), verified: false };
+}

@@ -1,0 +1,366 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CATEGORIES } from '@axle/sdk';
+import { afterAll, describe, expect, it } from 'vitest';
+import { buildCatalog, categoryCounts, mcpConnection, serializeCatalog } from '../src/catalog/compose.js';
+import { BUNDLED_CATALOG, loadCatalog } from '../src/catalog/load.js';
+import {
+  categorizeMcpServer,
+  categorizePublicApi,
+  deriveTags,
+  PUBLIC_APIS_CATEGORY,
+  pricingForWebApi,
+  qualityForMcpServer,
+  qualityForWebApi,
+  slugify,
+} from '../src/catalog/mapping.js';
+import { parseMcpRegistry } from '../src/catalog/parse-mcp-registry.js';
+import { parsePublicApis } from '../src/catalog/parse-public-apis.js';
+
+const PUBLIC_APIS_MD = `# Sponsor
+## APILayer APIs
+| API | Description | Call this API |
+|:---|:---|:---|
+| [IPstack](https://ipstack.com/) | Locate visitors by IP | [Run](https://example.com) |
+
+## Index
+* [Animals](#animals)
+
+### Animals
+API | Description | Auth | HTTPS | CORS
+|:---|:---|:---|:---|:---|
+| [Cat Facts](https://alexwohlbruck.github.io/cat-facts/) | Daily cat facts | No | Yes | No | |
+| [Cat Facts](https://catfact.ninja/) | Random cat facts | No | Yes | Yes |
+| [IUCN](http://apiv3.iucnredlist.org/api/v3/docs ) | IUCN Red List of Threatened Species | \`apiKey\` | No | No |
+
+### Development
+| API | Description | Auth | HTTPS | CORS |
+|---|:---|:---|:---|:---|
+| [ApiFlash](https://apiflash.com/) | Chrome based screenshot API for developers | \`apiKey\` | Yes | Unknown |
+| [Beeceptor](https://beeceptor.com/) | Build a mock Rest API endpoint in seconds | No | Yes | Yes |
+
+### Weather
+| API | Description | Auth | HTTPS | CORS |
+|---|:---|:---|:---|:---|
+| [Améthyste Weather](https://example.org/w) | Weather with [payments](https://x.y) | \`OAuth\` | Yes | Yes |
+
+## License
+| [Not an API](https://example.com) | after the last section | No | Yes | Yes |
+`;
+
+const server = (name: string, extra: Record<string, unknown> = {}) => ({
+  name,
+  description: '',
+  repository: { url: `https://github.com/${name.replace('io.github.', '')}` },
+  ...extra,
+});
+
+const MCP_SEED = [
+  server('io.github.acme/pay-mcp', {
+    description: 'Accept payments with Acme',
+    packages: [
+      { registry_name: 'npm', name: '@acme/pay-mcp', version: '1.2.0', environment_variables: [{ name: 'ACME_KEY' }] },
+    ],
+  }),
+  server('io.github.py/notes', {
+    description: 'Keep notes in a local SQLite database',
+    packages: [{ registry_name: 'pypi', name: 'notes-mcp', version: '0.1.0' }],
+  }),
+  server('io.github.box/dart-mcp', {
+    description: 'Dart task tracker',
+    packages: [
+      {
+        registry_name: 'docker',
+        name: 'mcp/dart',
+        version: '',
+        environment_variables: [{ name: 'DART_TOKEN' }, { name: 'DART_HOST' }],
+      },
+    ],
+  }),
+  server('io.github.one/mcp', { description: 'Something unusual', packages: [{ registry_name: 'unknown', name: 'x' }] }),
+  server('io.github.two/mcp', {
+    packages: [{ registry_name: 'unknown', name: 'y', version: '' }],
+    remotes: [{ transport_type: 'sse', url: 'http://localhost:8000/sse' }],
+  }),
+  server('io.github.hosted/remote', { remotes: [{ transport_type: 'sse', url: 'https://mcp.example.com/sse' }] }),
+  { name: '', description: '', repository: { url: '' } },
+];
+
+const sources = { publicApisMarkdown: PUBLIC_APIS_MD, mcpSeed: MCP_SEED };
+
+describe('public-apis parser', () => {
+  const rows = parsePublicApis(PUBLIC_APIS_MD);
+
+  it('reads the category tables only, skipping the sponsor table and text after the last section', () => {
+    expect(rows.map((r) => r.name)).toEqual([
+      'Cat Facts',
+      'Cat Facts',
+      'IUCN',
+      'ApiFlash',
+      'Beeceptor',
+      'Améthyste Weather',
+    ]);
+  });
+
+  it('normalises cells: backticks, "No" auth, padded links, inline links, extra columns', () => {
+    expect(rows[2]).toMatchObject({
+      section: 'Animals',
+      link: 'http://apiv3.iucnredlist.org/api/v3/docs',
+      auth: 'apiKey',
+      https: false,
+      cors: 'no',
+    });
+    expect(rows[0]).toMatchObject({ auth: 'none', https: true, cors: 'no' });
+    expect(rows[5]!.description).toBe('Weather with payments');
+  });
+
+  it('rejects a value it does not understand, naming the line', () => {
+    const bad = '## Index\n### Animals\n| [A](https://a.b) | d | No | Maybe | Yes |\n';
+    expect(() => parsePublicApis(bad)).toThrow('public-apis line 3: HTTPS "Maybe"');
+  });
+});
+
+describe('category mapping', () => {
+  it('maps every public-apis section onto the spec taxonomy', () => {
+    for (const category of Object.values(PUBLIC_APIS_CATEGORY)) expect(CATEGORIES).toContain(category);
+  });
+
+  it('uses the section for precise sections, whatever the text says', () => {
+    expect(categorizePublicApi('Weather', 'Weather with payments')).toBe('monitoring');
+    expect(categorizePublicApi('Email', 'Email validation database')).toBe('communication');
+  });
+
+  it('lets the text decide in coarse sections, falling back to the section', () => {
+    expect(categorizePublicApi('Development', 'Chrome based screenshot API')).toBe('web-interaction');
+    expect(categorizePublicApi('Development', 'Online Compiler for Various Languages')).toBe('code-execution');
+    expect(categorizePublicApi('Business', 'Send marketing campaigns and transactional mails via email')).toBe(
+      'communication',
+    );
+    expect(categorizePublicApi('Business', 'Trademark Search')).toBe('web-interaction');
+    expect(categorizePublicApi('Development', 'Find random activities to fight boredom')).toBe('code-execution');
+  });
+
+  it('refuses a section it has no rule for', () => {
+    expect(() => categorizePublicApi('Astrology', 'x')).toThrow('unmapped section "Astrology"');
+  });
+
+  it('classifies MCP servers by keywords, defaulting to code-execution', () => {
+    expect(categorizeMcpServer('postgres MCP server for read-only SQL')).toBe('storage-state');
+    expect(categorizeMcpServer('Browse the web from your editor')).toBe('web-interaction');
+    expect(categorizeMcpServer('Send Slack messages')).toBe('communication');
+    expect(categorizeMcpServer('Grafana dashboards and alerts')).toBe('monitoring');
+    expect(categorizeMcpServer('Swap tokens on Solana')).toBe('payment-financial');
+    expect(categorizeMcpServer('Ableton Live OSC control')).toBe('code-execution');
+  });
+});
+
+describe('tags, pricing and quality rules', () => {
+  it('derives a handful of lower-case, deduplicated tags: source first, then topics', () => {
+    expect(deriveTags(['Science', 'Math'], 'Random images of space and weather forecasts')).toEqual([
+      'science',
+      'math',
+      'images',
+      'weather',
+      'random',
+    ]);
+    const many = deriveTags(['mcp'], 'AI images video audio text search weather maps email');
+    expect(many).toHaveLength(6);
+    expect(new Set(many).size).toBe(many.length);
+  });
+
+  it('slugifies with accents folded and punctuation collapsed', () => {
+    expect(slugify('Améthyste & Co.  API')).toBe('amethyste-co-api');
+  });
+
+  it('prices keyless APIs as free and keyed ones as freemium with unknown cost', () => {
+    expect(pricingForWebApi('none')).toMatchObject({ model: 'free', cost_usd: '0' });
+    expect(pricingForWebApi('OAuth')).toMatchObject({ model: 'freemium', cost_usd: 'unknown' });
+    expect(pricingForWebApi('OAuth').note).toContain('OAuth');
+  });
+
+  it('scores reliability from observable signals and never claims verification', () => {
+    expect(qualityForWebApi(true, 'yes')).toEqual({ reliability: 0.9, verified: false });
+    expect(qualityForWebApi(true, 'unknown')).toEqual({ reliability: 0.7, verified: false });
+    expect(qualityForWebApi(false, 'no')).toEqual({ reliability: 0.6, verified: false });
+    expect(
+      qualityForMcpServer({ launchable: false, versioned: false, described: false, hasRepository: true }),
+    ).toEqual({ reliability: 0.5, verified: false });
+  });
+});
+
+describe('MCP registry parser and connections', () => {
+  const { servers, skipped } = parseMcpRegistry(MCP_SEED);
+  const byName = (n: string) => servers.find((s) => s.registryName === n)!;
+
+  it('skips placeholder records and drops localhost remotes', () => {
+    expect(skipped).toBe(1);
+    expect(servers).toHaveLength(6);
+    expect(byName('io.github.two/mcp').remotes).toEqual([]);
+  });
+
+  it('starts npm packages with npx, PyPI with uvx, Docker images with their env passed in', () => {
+    expect(mcpConnection(byName('io.github.acme/pay-mcp'))).toEqual({
+      protocol: 'stdio',
+      endpoint: 'npx -y @acme/pay-mcp',
+      command: 'npx -y @acme/pay-mcp',
+      auth: 'ACME_KEY',
+      env: ['ACME_KEY'],
+      docs: 'https://github.com/acme/pay-mcp',
+    });
+    expect(mcpConnection(byName('io.github.py/notes')).command).toBe('uvx notes-mcp');
+    expect(mcpConnection(byName('io.github.box/dart-mcp'))).toMatchObject({
+      command: 'docker run -i --rm -e DART_TOKEN -e DART_HOST mcp/dart',
+      auth: 'DART_TOKEN, DART_HOST',
+    });
+  });
+
+  it('uses a hosted remote, or the repository when there is no way to launch it', () => {
+    expect(mcpConnection(byName('io.github.hosted/remote'))).toMatchObject({
+      protocol: 'sse',
+      endpoint: 'https://mcp.example.com/sse',
+      auth: 'none',
+    });
+    const repoOnly = mcpConnection(byName('io.github.one/mcp'));
+    expect(repoOnly).toMatchObject({ protocol: 'stdio', endpoint: 'https://github.com/one/mcp' });
+    expect(repoOnly.command).toBeUndefined();
+  });
+
+  it('names the failing field of a malformed seed', () => {
+    expect(() => parseMcpRegistry([{ name: 'x', description: 3 }])).toThrow('MCP registry seed: 0.description');
+  });
+});
+
+describe('buildCatalog on fixtures', () => {
+  const skills = buildCatalog(sources);
+  const byId = (id: string) => skills.find((s) => s.id === id);
+
+  it('maps a web API row to a complete skill', () => {
+    expect(byId('iucn')).toEqual({
+      id: 'iucn',
+      name: 'IUCN',
+      description: 'IUCN Red List of Threatened Species',
+      category: 'content-generation',
+      tags: ['animals'],
+      type: 'api',
+      connection: {
+        protocol: 'http',
+        endpoint: 'http://apiv3.iucnredlist.org/api/v3/docs',
+        auth: 'apiKey',
+        docs: 'http://apiv3.iucnredlist.org/api/v3/docs',
+      },
+      pricing: pricingForWebApi('apiKey'),
+      quality: { reliability: 0.6, verified: false },
+    });
+  });
+
+  it('maps an MCP server to a complete skill', () => {
+    expect(byId('pay-mcp')).toMatchObject({
+      name: 'acme/pay-mcp',
+      description: 'Accept payments with Acme',
+      category: 'payment-financial',
+      tags: ['mcp', 'npm', 'payments'],
+      type: 'mcp_server',
+      pricing: { model: 'free', cost_usd: '0' },
+      quality: { reliability: 0.9, verified: false },
+    });
+    expect(byId('pay-mcp')!.pricing.note).toContain('ACME_KEY');
+    expect(byId('remote')!.description).toContain('no description');
+  });
+
+  it('disambiguates shared and generic slugs without favouring list order', () => {
+    expect(byId('cat-facts')).toBeUndefined();
+    expect(byId('cat-facts-catfact-ninja')?.description).toBe('Random cat facts');
+    expect(byId('cat-facts-alexwohlbruck-github-io')?.description).toBe('Daily cat facts');
+    expect(byId('one-mcp')).toBeDefined();
+    expect(byId('two-mcp')).toBeDefined();
+    expect(byId('amethyste-weather')).toBeDefined();
+  });
+
+  it('is sorted by id and reproducible', () => {
+    const ids = skills.map((s) => s.id);
+    expect(ids).toEqual([...ids].sort());
+    expect(serializeCatalog(buildCatalog(sources))).toBe(serializeCatalog(skills));
+  });
+});
+
+describe('the committed catalog', () => {
+  const committed = loadCatalog();
+
+  it('holds both sources, with unique ids', () => {
+    expect(committed.length).toBeGreaterThan(2000);
+    expect(new Set(committed.map((s) => s.id)).size).toBe(committed.length);
+    expect(new Set(committed.map((s) => s.type))).toEqual(new Set(['api', 'mcp_server']));
+  });
+
+  it('puts no more than 40% of the skills in any category, and uses every category', () => {
+    const counts = categoryCounts(committed);
+    for (const category of CATEGORIES) {
+      expect(counts[category], category).toBeGreaterThan(0);
+      expect(counts[category] / committed.length, category).toBeLessThanOrEqual(0.4);
+    }
+  });
+
+  it('keeps tags lower-case and few', () => {
+    for (const s of committed) {
+      expect(s.tags.length).toBeLessThanOrEqual(6);
+      for (const t of s.tags) expect(t).toMatch(/^[a-z0-9-]+$/);
+    }
+  });
+
+  const data = fileURLToPath(new URL('../../../../shared/data/', import.meta.url));
+  it.skipIf(!existsSync(data))('is exactly what the importer builds from the sources', () => {
+    const fromSources = () =>
+      buildCatalog({
+        publicApisMarkdown: readFileSync(join(data, 'public-apis/README.md'), 'utf8'),
+        mcpSeed: JSON.parse(readFileSync(join(data, 'mcp-registry/seed_2025_05_16.json'), 'utf8')),
+      });
+    const text = serializeCatalog(fromSources());
+    expect(serializeCatalog(fromSources())).toBe(text);
+    expect(readFileSync(BUNDLED_CATALOG, 'utf8')).toBe(text);
+  });
+});
+
+describe('loadCatalog errors', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'axle-catalog-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const good = buildCatalog(sources);
+  const file = (name: string, content: string) => {
+    const path = join(dir, name);
+    writeFileSync(path, content);
+    return path;
+  };
+
+  it('loads a valid operator file', () => {
+    const path = file('ok.json', serializeCatalog(good));
+    expect(loadCatalog(path)).toEqual(good);
+  });
+
+  it('names the entry, its id and the field', () => {
+    const bad = structuredClone(good);
+    (bad[3] as { category: string }).category = 'astrology';
+    const path = file('bad.json', JSON.stringify(bad));
+    expect(() => loadCatalog(path)).toThrow(
+      new RegExp(`^AXLE_CATALOG ${path}: entry 3 \\(id "${bad[3]!.id}"\\): category: Invalid option`),
+    );
+  });
+
+  it('names nested fields', () => {
+    const bad = structuredClone(good) as unknown as { connection: Record<string, unknown> }[];
+    delete bad[1]!.connection.endpoint;
+    const path = file('nested.json', JSON.stringify(bad));
+    expect(() => loadCatalog(path)).toThrow(/: entry 1 \(id "[a-z0-9-]+"\): connection\.endpoint: /);
+  });
+
+  it('rejects duplicate ids', () => {
+    const path = file('dup.json', JSON.stringify([good[0], good[1], good[0]]));
+    expect(() => loadCatalog(path)).toThrow(`entry 2: id "${good[0]!.id}" duplicates entry 0`);
+  });
+
+  it('rejects a non-array, invalid JSON and a missing file', () => {
+    expect(() => loadCatalog(file('obj.json', '{"skills": []}'))).toThrow('expected a JSON array of skills');
+    expect(() => loadCatalog(file('broken.json', '[{'))).toThrow(/: invalid JSON \(/);
+    expect(() => loadCatalog(join(dir, 'missing.json'))).toThrow(/AXLE_CATALOG .*missing\.json: cannot read file \(ENOENT\)/);
+  });
+});
