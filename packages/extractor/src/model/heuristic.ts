@@ -10,13 +10,14 @@ const RESOLVED = /\b(?:fixed|resolved|works now|now works|working now|the fix|ro
 const WORKAROUND = /\b(?:workaround|for now|temporar(?:y|ily)|instead of fixing|skip(?:ped)? it)\b/i;
 
 const CATEGORY_HINTS: Array<[LearningCategory, RegExp]> = [
-  ['payment-financial', /\b(?:stripe|payment|invoice|usdc|checkout|refund|billing)\b/i],
-  ['monitoring', /\b(?:prometheus|grafana|metrics?|alert(?:ing)?|datadog|sentry|healthcheck)\b/i],
-  ['storage-state', /\b(?:sqlite|postgres(?:ql)?|mysql|redis|database|migration|s3|bucket|disk|cache|lockfile)\b/i],
-  ['web-interaction', /\b(?:https?|fetch|curl|cors|api|request|endpoint|status \d{3}|[45]\d\d\b|browser|playwright|oauth)\b/i],
-  ['data-processing', /\b(?:csv|json|parse|parsing|encoding|utf-?8|pandas|dataframe|schema|regex)\b/i],
+  ['code-execution', /\b(?:module|import|compile[rd]?|tsc|typescript|build|tests?|npm|node|python3?|exception|stack|esm|syntax|runtime)\b/gi],
+  ['payment-financial', /\b(?:stripe|payment|invoice|usdc|checkout|refund|billing)\b/gi],
+  ['monitoring', /\b(?:prometheus|grafana|metrics?|alert(?:ing)?|datadog|sentry|healthcheck)\b/gi],
+  ['storage-state', /\b(?:sqlite|postgres(?:ql)?|pg_dump|mysql|redis|database|migration|s3|bucket|disk|backup|restore|lockfile)\b/gi],
+  ['web-interaction', /\b(?:https?|fetch|curl|cors|request|endpoint|status \d{3}|429|40[0-4]|50[0-4]|browser|playwright|oauth|webhook|rate limit)\b/gi],
+  ['data-processing', /\b(?:csv|json|parse|parsing|encoding|utf-?8|pandas|dataframe|schema|regex)\b/gi],
 ];
-const TECH = /\b(node(?:\.js)?|npm|pnpm|yarn|typescript|tsc|vitest|jest|python|pip|docker|git|postgres(?:ql)?|sqlite|redis|react|vite|webpack|esm|rust|cargo|go|kubernetes|nginx|koa|express|undici|zod)\b/gi;
+const TECH = /\b(node(?:\.js)?|npm|pnpm|yarn|typescript|tsc|vitest|jest|python3?|pip|requests|docker|git|postgres(?:ql)?|sqlite|redis|react|vite|webpack|esm|rust|cargo|go|kubernetes|nginx|koa|express|undici|zod)\b/gi;
 
 const oneLine = (s: string, max: number): string => {
   const t = s.replace(/\s+/g, ' ').trim();
@@ -32,25 +33,63 @@ function isProblem(m: Message): boolean {
   return m.kind === 'text' && m.role === 'user' && errorLine(m.text) !== undefined;
 }
 
+/** Absolute paths name the user's machine; keep only the last two segments. */
+function shortenPaths(text: string): string {
+  return text.replace(/(?<![:/\w])(?:[A-Za-z]:)?(?:[\\/][\w.@-]+){3,}/g, (p) => `…/${p.split(/[\\/]/).slice(-2).join('/')}`);
+}
+
+const code = (s: string): string => `\`${oneLine(s, 160).replace(/`/g, "'")}\``;
+
+/** One readable line for a tool call: the command run, or the replacement an edit made. */
 function describeAttempt(m: Message): string {
-  const input = m.text.length > 0 ? oneLine(m.text, 160) : '';
-  return `${m.tool ?? 'tool'}: \`${input.replace(/`/g, "'")}\``;
+  let input: Record<string, unknown> | undefined;
+  try {
+    const v: unknown = JSON.parse(m.text);
+    if (typeof v === 'object' && v !== null && !Array.isArray(v)) input = v as Record<string, unknown>;
+  } catch {
+    input = undefined;
+  }
+  const str = (...keys: string[]): string | undefined => {
+    for (const k of keys) if (typeof input?.[k] === 'string') return input[k] as string;
+    return undefined;
+  };
+  const command = str('command', 'cmd');
+  if (command) return `run ${code(shortenPaths(command))}`;
+  const file = str('file_path', 'path', 'filePath');
+  const before = str('old_string', 'oldText', 'old_str');
+  const after = str('new_string', 'newText', 'new_str');
+  const where = file ? ` in ${shortenPaths(file).replace(/^…\//, '')}` : '';
+  if (before !== undefined && after !== undefined) return `replace ${code(before)} with ${code(after)}${where}`;
+  if (file) return `${m.tool ?? 'tool'} ${shortenPaths(file)}`;
+  return `${m.tool ?? 'tool'} ${code(shortenPaths(m.text))}`;
 }
 
-function explanation(m: Message | undefined): string {
+/** The resolution message's sentences that explain the fix, minus the problem line already quoted. */
+function explanation(m: Message | undefined, problem: string): string {
   if (!m) return '';
-  const sentences = m.text.split(/(?<=[.!?])\s+|\n+/).filter((s) => s.trim().length > 0);
+  const sentences = m.text
+    .split(/(?<=[.!?])\s+|\n+/)
+    .filter((s) => s.trim().length > 0 && !/^#+\s/.test(s) && !problem.includes(s.trim()) && !s.includes(problem));
   const cued = sentences.filter((s) => RESOLVED.test(s) || /\bbecause\b|\binstead\b|\bneeds?\b|\bmust\b/i.test(s));
-  return oneLine((cued.length > 0 ? cued : sentences).slice(0, 4).join(' '), 600);
+  return shortenPaths(oneLine((cued.length > 0 ? cued : sentences).slice(0, 4).join(' '), 600));
 }
 
+/** The category with the most keyword hits; code-execution on a tie or no hits, as most arcs are build/run errors. */
 function categoryOf(text: string): LearningCategory {
-  for (const [cat, re] of CATEGORY_HINTS) if (re.test(text)) return cat;
-  return 'code-execution';
+  let best: LearningCategory = 'code-execution';
+  let bestHits = 0;
+  for (const [cat, re] of CATEGORY_HINTS) {
+    const hits = text.match(re)?.length ?? 0;
+    if (hits > bestHits) {
+      best = cat;
+      bestHits = hits;
+    }
+  }
+  return best;
 }
 
 function tagsOf(text: string, category: LearningCategory): string[] {
-  const found = [...text.matchAll(TECH)].map((m) => (m[1] ?? '').toLowerCase().replace('.js', ''));
+  const found = [...text.matchAll(TECH)].map((m) => (m[1] ?? '').toLowerCase().replace('.js', '').replace(/^python3$/, 'python'));
   const tags = [...new Set(found)].slice(0, 6);
   return tags.length > 0 ? tags : [category];
 }
@@ -63,13 +102,26 @@ interface Arc {
   context: string;
 }
 
+/** The index of the tool_use a tool_result answers: the closest preceding call of the same tool. */
+function callOf(messages: Message[], resultAt: number): number {
+  const tool = messages[resultAt]?.tool;
+  for (let k = resultAt - 1; k >= 0; k--) {
+    const m = messages[k];
+    if (m?.kind === 'tool_use' && (tool === undefined || m.tool === tool)) return k;
+  }
+  return -1;
+}
+
 /**
- * Finds problem -> attempts -> resolution arcs: an error (a failing tool result or a pasted error), the
- * tool calls made after it, and the point where it was resolved (a later successful result of the same
- * tool, or an assistant message saying what fixed it). The last call before the resolution is the fix.
+ * Finds problem -> attempts -> resolution arcs: an error (a failing tool result or a pasted error),
+ * the calls made after it, and the resolution: a later successful result of the tool that failed (the
+ * re-run), or an assistant message saying it is fixed. The call before the re-run is the fix; a result
+ * of some other tool (an edit saying "updated") is progress, not resolution. Errors met on the way are
+ * part of the same arc.
  */
 function findArcs(messages: Message[]): Arc[] {
   const arcs: Arc[] = [];
+  const used = new Set<Message>();
   const firstUser = messages.find((m) => m.role === 'user' && m.kind === 'text');
   let i = 0;
   while (i < messages.length) {
@@ -79,39 +131,45 @@ function findArcs(messages: Message[]): Arc[] {
       continue;
     }
     const problem = errorLine(m.text) ?? oneLine(m.text, 200);
-    const attempts: Message[] = [];
-    let resolvedAt = -1;
+    let verifiedAt = -1;
     let expl: Message | undefined;
+    let end = -1;
     for (let j = i + 1; j < messages.length; j++) {
       const n = messages[j];
       if (!n) break;
-      if (n.kind === 'tool_use') attempts.push(n);
-      else if (n.kind === 'tool_result' && attempts.length > 0 && !n.is_error && errorLine(n.text) === undefined) {
-        resolvedAt = j;
-      } else if (n.kind === 'text' && n.role === 'assistant' && RESOLVED.test(n.text)) {
+      if (n.kind === 'tool_result' && n.tool === m.tool && m.kind === 'tool_result' && !isProblem(n)) verifiedAt = j;
+      if (n.kind === 'text' && n.role === 'assistant' && RESOLVED.test(n.text)) {
         expl = n;
-        resolvedAt = j;
+        end = j;
         break;
-      } else if (n.kind === 'tool_result' && isProblem(n) && resolvedAt !== -1) {
-        break; // a new problem after a success: the previous arc is complete
       }
+      // After a successful re-run, the next user turn or next problem starts something new.
+      if (verifiedAt !== -1 && j > verifiedAt && (isProblem(n) || (n.role === 'user' && n.kind === 'text'))) break;
     }
-    if (resolvedAt !== -1 && attempts.length > 0) {
-      const before = attempts.filter((a) => messages.indexOf(a) < resolvedAt);
+    if (end === -1) end = verifiedAt;
+    const calls = messages.slice(i + 1, end === -1 ? i + 1 : end).filter((n) => n.kind === 'tool_use');
+    if (end !== -1 && (calls.length > 0 || expl)) {
+      const rerun = verifiedAt !== -1 ? callOf(messages, verifiedAt) : -1;
+      const beforeRerun = calls.filter((c) => messages.indexOf(c) < (rerun === -1 ? end : rerun));
+      const fix = beforeRerun[beforeRerun.length - 1] ?? calls[calls.length - 1];
+      if (expl) used.add(expl);
       arcs.push({
         problem,
-        attempts: before.slice(0, -1),
-        fix: before[before.length - 1],
+        attempts: beforeRerun.filter((c) => c !== fix && c.tool !== m.tool),
+        fix,
         explanation: expl,
         context: firstUser ? oneLine(firstUser.text, 200) : '',
       });
-      i = resolvedAt + 1;
+      i = end + 1;
     } else i++;
   }
   // Notes that tell the whole story in one message (memory files): an error line and a resolution line.
   for (const m of messages) {
-    if (m.kind !== 'text' || m.role !== 'assistant' || !RESOLVED.test(m.text)) continue;
-    const problem = errorLine(m.text);
+    if (used.has(m) || m.kind !== 'text' || m.role !== 'assistant' || !RESOLVED.test(m.text)) continue;
+    // Notes wrap lines mid-sentence, so look for the error sentence rather than the error line.
+    const problem = oneLine(m.text.replace(/^#.*$/m, ''), 10_000)
+      .split(/(?<=[.!?])\s+/)
+      .find((s) => ERROR_LINE.test(s) && !RESOLVED.test(s));
     if (!problem) continue;
     const heading = m.text.split('\n')[0]?.replace(/^#+\s*/, '') ?? '';
     arcs.push({ problem, attempts: [], fix: undefined, explanation: m, context: oneLine(heading, 200) });
@@ -120,17 +178,17 @@ function findArcs(messages: Message[]): Arc[] {
 }
 
 function toCandidate(arc: Arc): Candidate {
-  const parts = [`Problem: ${oneLine(arc.problem, 300)}`];
+  const parts = [`Problem: ${shortenPaths(oneLine(arc.problem, 300))}`];
   if (arc.attempts.length > 0) parts.push(`Tried first: ${arc.attempts.slice(-3).map(describeAttempt).join('; ')}.`);
-  if (arc.fix) parts.push(`What fixed it: ${describeAttempt(arc.fix)}.`);
-  const why = explanation(arc.explanation);
+  if (arc.fix) parts.push(`Fix: ${describeAttempt(arc.fix)}.`);
+  const why = explanation(arc.explanation, arc.problem);
   if (why) parts.push(why);
   const body = parts.join('\n\n');
   const all = `${arc.problem}\n${body}\n${arc.context}`;
   const category = categoryOf(all);
   const outcome = WORKAROUND.test(all) ? 'workaround' : 'success';
   const draft = {
-    title: `Fix for: ${oneLine(arc.problem, 90)}`,
+    title: `Fix for: ${oneLine(shortenPaths(arc.problem), 90)}`,
     body,
     category,
     tags: tagsOf(all, category),

@@ -17,7 +17,8 @@ const CONCRETE = [
   /(?:\.{0,2}\/)?[\w.-]+\/[\w./-]+/g, // paths
   /\b(?:[1-5]\d\d)\b/g, // HTTP status codes, exit codes
 ];
-const ACTION = /\b(use|set|add|run|replace|pin|install|remove|pass|call|configure|enable|disable|upgrade|downgrade|rename|wrap|instead|fix(?:ed)? by|switch(?:ed)? to)\b/gi;
+const ACTION =
+  /\b(us(?:e|ed|ing)|set(?:ting)?|add(?:ed|ing)?|run(?:ning)?|replac\w*|pinn?\w*|install\w*|remov\w*|pass(?:ed|ing)?|call\w*|configur\w*|enabl\w*|disabl\w*|upgrad\w*|downgrad\w*|renam\w*|wrap\w*|point(?:ed|ing)?|switch\w*|instead|retr(?:y|ies|ied)|honou?r\w*|batch\w*|map(?:s|ped)?|writ(?:e|ing)|fix(?:ed)? by)\b/gi;
 const GENERIC = /\b(make sure|best practice|be careful|double[- ]check|always remember|it depends|in general)\b/gi;
 const INSIGHT = /\b(because|root cause|turns out|undocumented|silently|only when|unless|caused by|the reason)\b/gi;
 const PROBLEM = /\b(error|fail(?:ed|s|ure)?|exception|crash(?:ed|es)?|broke|refused|denied|timeout|timed out|not found)\b/i;
