@@ -4,20 +4,29 @@ import { z } from '../zod.js';
 export const SkillConnection = z
   .object({
     protocol: z.string().describe('http, https, stdio, sse or streamable-http'),
-    endpoint: z.string().describe('Base URL of a web API, or the command that starts an MCP server'),
+    endpoint: z
+      .string()
+      .describe('Web API: its listed link. MCP server: the launch command, a hosted URL, or the repository to build from'),
     auth: z.string().describe('none, apiKey, OAuth, or the environment variables an MCP server needs'),
-    docs: z.string(),
+    docs: z.string().describe('Documentation or repository URL'),
     command: z.string().optional().describe('MCP servers: `npx -y <pkg>`, `uvx <pkg>` or `docker run …`'),
     env: z.array(z.string()).optional().describe('MCP servers: environment variables the server needs'),
   })
   .openapi('SkillConnection');
 
 export const SkillPricing = z
-  .object({ model: z.string(), cost_usd: z.string(), note: z.string() })
+  .object({
+    model: z.string().describe('free, freemium, or another pricing model named by the catalog'),
+    cost_usd: z.string().describe('Price per call in USD as a decimal string, or "unknown" when unpublished'),
+    note: z.string(),
+  })
   .openapi('SkillPricing');
 
 export const SkillQuality = z
-  .object({ reliability: z.number().min(0).max(1), verified: z.boolean() })
+  .object({
+    reliability: z.number().min(0).max(1).describe('Score from observable signals (HTTPS, CORS, published package...)'),
+    verified: z.boolean().describe('True only when someone checked the skill works'),
+  })
   .openapi('SkillQuality');
 
 /** A catalog entry. `relevance` is present only on search results. */
