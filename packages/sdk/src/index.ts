@@ -1,5 +1,14 @@
 export { z } from './zod.js';
 export * from './limits.js';
+export * from './client.js';
 export * from './schemas/common.js';
 export * from './schemas/skill.js';
 export * from './schemas/public.js';
+export * from './schemas/registry.js';
+export * from './schemas/learning.js';
+export * from './schemas/payment.js';
+export * from './schemas/money.js';
+export * from './schemas/account.js';
+export * from './schemas/knowledge.js';
+export * from './schemas/mcp-tools.js';
+export * from './schemas/agent-card.js';
