@@ -85,7 +85,7 @@ export interface ExtractionResult {
   source: SourceClient;
 }
 
-/** Milliseconds since an arbitrary origin; injected so tests are deterministic. */
+/** Milliseconds since the Unix epoch; injected so tests are deterministic. */
 export type Clock = () => number;
 export type Sleep = (ms: number) => Promise<void>;
 

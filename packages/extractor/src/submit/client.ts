@@ -1,0 +1,183 @@
+import { Agent, request } from 'undici';
+import type { SourceClient } from '../conversation.js';
+import { isRecord } from '../readers/line-parser.js';
+import { CONTRIBUTOR_AGENT, type Clock, type LearningDraft, type Sleep, realSleep, systemClock } from '../types.js';
+import type { DraftQueue, QueueItem } from './queue.js';
+
+/** The POST /learn body for an extracted draft. Only draft fields and fixed metadata: never transcript text. */
+export function learnRequestBody(draft: LearningDraft, source: SourceClient): Record<string, unknown> {
+  const tag = `source:${source}`;
+  return {
+    title: draft.title,
+    body: draft.body,
+    category: draft.category,
+    tags: draft.tags.includes(tag) ? draft.tags : [...draft.tags, tag],
+    task_context: draft.task_context,
+    outcome: draft.outcome,
+    quality_self_assessment: draft.quality_self_assessment,
+    submission_channel: 'extraction',
+    contributor_agent: CONTRIBUTOR_AGENT,
+  };
+}
+
+export interface SubmitterOptions {
+  /** Server base URL, e.g. `http://localhost:8402`. */
+  server: string;
+  apiKey?: string;
+  /** Attempts per item within one flush before it is left for the next flush. */
+  maxAttempts?: number;
+  baseDelayMs?: number;
+  maxDelayMs?: number;
+  timeoutMs?: number;
+  sleep?: Sleep;
+  clock?: Clock;
+}
+
+export interface FlushReport {
+  sent: Array<{ id: string; learning_id?: string; status?: string }>;
+  rejected: Array<{ id: string; status: number; reason: string }>;
+  /** Still queued: the server was unreachable, overloaded or refused the credentials. */
+  pending: Array<{ id: string; attempts: number; last_error: string }>;
+  /** Why the flush stopped before the end of the queue, when it did. */
+  stopped?: string;
+}
+
+type Attempt =
+  | { kind: 'sent'; status: number; body: Record<string, unknown> }
+  | { kind: 'rejected'; status: number; reason: string }
+  | { kind: 'retry'; reason: string; retryAfterMs?: number }
+  | { kind: 'auth'; status: number; reason: string };
+
+/** Statuses that will not change by sending the same draft again. 408 and 429 are transient. */
+const PERMANENT = (s: number) => s >= 400 && s < 500 && s !== 401 && s !== 403 && s !== 408 && s !== 429;
+
+function reasonOf(status: number, body: unknown): string {
+  if (isRecord(body)) {
+    const parts = [body.code, body.error, body.message].filter((p): p is string => typeof p === 'string');
+    if (parts.length > 0) return `HTTP ${status}: ${[...new Set(parts)].join(' - ')}`;
+  }
+  return `HTTP ${status}`;
+}
+
+/**
+ * Sends queued drafts to POST /learn. 2xx moves an item to `done`; 400, 409 and other permanent 4xx
+ * move it to `rejected` with the server's reason; network errors, timeouts, 429 and 5xx are retried
+ * with exponential backoff (honouring Retry-After) and then left pending for the next flush, and the
+ * flush stops so a down server is not hammered item by item. 401/403 stop the flush too: the draft is
+ * fine, the credentials are not.
+ */
+export class Submitter {
+  private readonly sleep: Sleep;
+  private readonly clock: Clock;
+  private readonly dispatcher: Agent;
+  private readonly timeoutMs: number;
+
+  constructor(
+    private readonly queue: DraftQueue,
+    private readonly opts: SubmitterOptions,
+  ) {
+    this.sleep = opts.sleep ?? realSleep;
+    this.clock = opts.clock ?? systemClock;
+    this.timeoutMs = opts.timeoutMs ?? 30_000;
+    this.dispatcher = new Agent({ headersTimeout: this.timeoutMs, bodyTimeout: this.timeoutMs });
+  }
+
+  async close(): Promise<void> {
+    await this.dispatcher.close();
+  }
+
+  private async post(item: QueueItem): Promise<Attempt> {
+    const headers: Record<string, string> = { 'content-type': 'application/json', 'idempotency-key': item.id };
+    if (this.opts.apiKey) headers['x-api-key'] = this.opts.apiKey;
+    let status: number;
+    let text: string;
+    let retryAfter: string | string[] | undefined;
+    try {
+      const res = await request(`${this.opts.server.replace(/\/+$/, '')}/learn`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify(learnRequestBody(item.draft, item.source)),
+        dispatcher: this.dispatcher,
+        signal: AbortSignal.timeout(this.timeoutMs),
+      });
+      status = res.statusCode;
+      retryAfter = res.headers['retry-after'];
+      text = await res.body.text();
+    } catch (err) {
+      return { kind: 'retry', reason: `network: ${(err as Error).message || (err as Error).name}` };
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      body = undefined;
+    }
+    if (status >= 200 && status < 300) return { kind: 'sent', status, body: isRecord(body) ? body : {} };
+    if (status === 401 || status === 403) return { kind: 'auth', status, reason: reasonOf(status, body) };
+    if (PERMANENT(status)) return { kind: 'rejected', status, reason: reasonOf(status, body) };
+    const seconds = typeof retryAfter === 'string' ? Number(retryAfter) : Number.NaN;
+    const a: Attempt = { kind: 'retry', reason: reasonOf(status, body) };
+    if (Number.isFinite(seconds) && seconds >= 0) a.retryAfterMs = seconds * 1000;
+    return a;
+  }
+
+  private delay(attempt: number, retryAfterMs?: number): number {
+    const max = this.opts.maxDelayMs ?? 30_000;
+    const backoff = (this.opts.baseDelayMs ?? 500) * 2 ** (attempt - 1);
+    return Math.min(max, Math.max(backoff, retryAfterMs ?? 0));
+  }
+
+  async flush(): Promise<FlushReport> {
+    const report: FlushReport = { sent: [], rejected: [], pending: [] };
+    const maxAttempts = this.opts.maxAttempts ?? 4;
+    const items = await this.queue.list('pending');
+    for (let index = 0; index < items.length; index++) {
+      const item = items[index] as QueueItem;
+      let last: Attempt | undefined;
+      for (let attempt = 1; attempt <= maxAttempts; attempt++) {
+        item.attempts++;
+        last = await this.post(item);
+        if (last.kind !== 'retry') break;
+        item.last_error = last.reason;
+        await this.queue.update(item);
+        if (attempt < maxAttempts) await this.sleep(this.delay(attempt, last.retryAfterMs));
+      }
+      if (!last) break;
+      if (last.kind === 'sent') {
+        const b = last.body;
+        item.outcome = { status: last.status };
+        if (typeof b.id === 'string') item.outcome.learning_id = b.id;
+        if (typeof b.status === 'string') item.outcome.learning_status = b.status;
+        if (Array.isArray(b.review_reason)) item.outcome.review_reason = b.review_reason.filter((r): r is string => typeof r === 'string');
+        delete item.last_error;
+        await this.queue.settle(item, 'done');
+        const sent: FlushReport['sent'][number] = { id: item.id };
+        if (item.outcome.learning_id) sent.learning_id = item.outcome.learning_id;
+        if (item.outcome.learning_status) sent.status = item.outcome.learning_status;
+        report.sent.push(sent);
+        continue;
+      }
+      if (last.kind === 'rejected') {
+        item.outcome = { status: last.status, reason: last.reason };
+        await this.queue.settle(item, 'rejected');
+        report.rejected.push({ id: item.id, status: last.status, reason: last.reason });
+        continue;
+      }
+      // retry exhausted or auth refused: this item and everything after it stay queued
+      item.last_error = last.reason;
+      await this.queue.update(item);
+      report.stopped = last.kind === 'auth' ? `credentials refused (${last.reason})` : `server unavailable (${last.reason})`;
+      for (const rest of items.slice(index)) {
+        report.pending.push({ id: rest.id, attempts: rest.attempts, last_error: rest.last_error ?? 'not attempted' });
+      }
+      break;
+    }
+    return report;
+  }
+
+  /** Queues every draft of a run and sends the queue. */
+  async submit(drafts: LearningDraft[], source: SourceClient): Promise<FlushReport> {
+    for (const d of drafts) await this.queue.enqueue(d, source, new Date(this.clock()));
+    return this.flush();
+  }
+}

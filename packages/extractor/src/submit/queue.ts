@@ -1,0 +1,76 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { SourceClient } from '../conversation.js';
+import type { LearningDraft } from '../types.js';
+
+export type QueueState = 'pending' | 'done' | 'rejected';
+
+/** One draft on disk. It moves pending -> done (accepted) or pending -> rejected (refused for good). */
+export interface QueueItem {
+  id: string;
+  created_at: string;
+  source: SourceClient;
+  draft: LearningDraft;
+  attempts: number;
+  last_error?: string;
+  /** done: the server's answer (id, status, review_reason); rejected: status and reason. */
+  outcome?: { status: number; learning_id?: string; learning_status?: string; review_reason?: string[]; reason?: string };
+}
+
+/**
+ * A directory-backed queue: `pending/`, `done/` and `rejected/`, one JSON file per draft. Files are
+ * written to a temporary name and renamed, so a crash never leaves a half-written draft; ids sort by
+ * creation time, so sending is first in, first out.
+ */
+export class DraftQueue {
+  constructor(readonly dir: string) {}
+
+  private path(state: QueueState, id: string): string {
+    return join(this.dir, state, `${id}.json`);
+  }
+
+  private async write(state: QueueState, item: QueueItem): Promise<void> {
+    await mkdir(join(this.dir, state), { recursive: true });
+    const tmp = join(this.dir, state, `.${item.id}.${randomBytes(4).toString('hex')}.tmp`);
+    await writeFile(tmp, `${JSON.stringify(item, null, 2)}\n`, { mode: 0o600 });
+    await rename(tmp, this.path(state, item.id));
+  }
+
+  async enqueue(draft: LearningDraft, source: SourceClient, now: Date): Promise<QueueItem> {
+    const id = `${now.toISOString().replace(/[-:.]/g, '')}-${randomBytes(4).toString('hex')}`;
+    const item: QueueItem = { id, created_at: now.toISOString(), source, draft, attempts: 0 };
+    await this.write('pending', item);
+    return item;
+  }
+
+  async list(state: QueueState): Promise<QueueItem[]> {
+    let names: string[];
+    try {
+      names = (await readdir(join(this.dir, state))).filter((n) => n.endsWith('.json') && !n.startsWith('.'));
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw err;
+    }
+    const items: QueueItem[] = [];
+    for (const name of names.sort()) {
+      try {
+        items.push(JSON.parse(await readFile(join(this.dir, state, name), 'utf8')) as QueueItem);
+      } catch {
+        // A file another process is renaming right now, or corrupted by hand: leave it for later.
+      }
+    }
+    return items;
+  }
+
+  /** Rewrites a pending item in place (attempt count, last error). */
+  async update(item: QueueItem): Promise<void> {
+    await this.write('pending', item);
+  }
+
+  /** Moves an item out of pending; written first, then removed, so it is never absent from both. */
+  async settle(item: QueueItem, to: Exclude<QueueState, 'pending'>): Promise<void> {
+    await this.write(to, item);
+    await rm(this.path('pending', item.id), { force: true });
+  }
+}

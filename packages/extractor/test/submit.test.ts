@@ -1,0 +1,177 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { HeuristicModel } from '../src/model/heuristic.js';
+import { runPipeline } from '../src/pipeline/run.js';
+import { readTranscriptFile } from '../src/readers/file.js';
+import { learnRequestBody, Submitter } from '../src/submit/client.js';
+import { DraftQueue } from '../src/submit/queue.js';
+import type { LearningDraft } from '../src/types.js';
+import { json, startServer, type TestServer } from './helpers.js';
+
+const draft = (n: number): LearningDraft => ({
+  title: `Draft number ${n} about a real failure`,
+  body: `Problem: step ${n} failed with ERR_EXAMPLE_${n}. Fixed by running \`tool --fix-${n}\` because the cache was stale.`,
+  category: 'code-execution',
+  tags: ['node'],
+  task_context: 'testing the submitter',
+  outcome: 'success',
+  quality_self_assessment: { specificity: 4, actionability: 4, novelty: 3, completeness: 4 },
+});
+
+let dir: string;
+let server: TestServer | undefined;
+let submitters: Submitter[] = [];
+const sleeps: number[] = [];
+const fakeSleep = async (ms: number) => {
+  sleeps.push(ms);
+};
+const clock = () => Date.UTC(2026, 10, 23, 4, 0, 0);
+
+function submitter(queue: DraftQueue, url: string, extra: Partial<ConstructorParameters<typeof Submitter>[1]> = {}) {
+  const s = new Submitter(queue, { server: url, apiKey: 'axl_testkey', sleep: fakeSleep, clock, baseDelayMs: 100, ...extra });
+  submitters.push(s);
+  return s;
+}
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'axle-submit-'));
+  sleeps.length = 0;
+});
+afterEach(async () => {
+  await Promise.all(submitters.map((s) => s.close()));
+  submitters = [];
+  await server?.close();
+  server = undefined;
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('learnRequestBody', () => {
+  it('is the POST /learn shape with the extraction channel, agent stamp and source tag', () => {
+    expect(learnRequestBody(draft(1), 'claude-code')).toEqual({
+      ...draft(1),
+      tags: ['node', 'source:claude-code'],
+      submission_channel: 'extraction',
+      contributor_agent: 'svc-autonomous-extractor/0.1.0',
+    });
+  });
+});
+
+describe('Submitter', () => {
+  it('sends with X-API-Key and moves answered drafts to done or rejected with the reason', async () => {
+    const answers = [
+      [201, { id: 'lrn_abc', message: 'ok', status: 'pending_review', review_reason: ['standing_consent_off'], contributor_wallet: null, timestamp: 't' }],
+      [409, { error: 'Near-duplicate learning detected', message: 'similar', existing_id: 'lrn_old', similarity: 0.91 }],
+      [400, { error: 'Category out of scope', code: 'CATEGORY_OUT_OF_SCOPE', allowed_categories: [] }],
+    ] as const;
+    let n = 0;
+    server = await startServer((_req, res) => {
+      const [status, body] = answers[n++] ?? [500, {}];
+      json(res, status, body);
+    });
+    const queue = new DraftQueue(dir);
+    const report = await submitter(queue, server.url).submit([draft(1), draft(2), draft(3)], 'claude-code');
+    expect(report.sent).toEqual([{ id: expect.any(String), learning_id: 'lrn_abc', status: 'pending_review' }]);
+    expect(report.rejected.map((r) => [r.status, r.reason])).toEqual([
+      [409, 'HTTP 409: Near-duplicate learning detected - similar'],
+      [400, 'HTTP 400: CATEGORY_OUT_OF_SCOPE - Category out of scope'],
+    ]);
+    expect(report.pending).toEqual([]);
+    expect(server.requests).toHaveLength(3); // no retries for 409/400
+    for (const r of server.requests) {
+      expect(r.url).toBe('/learn');
+      expect(r.headers['x-api-key']).toBe('axl_testkey');
+      expect(JSON.parse(r.body)).toMatchObject({ submission_channel: 'extraction', contributor_agent: 'svc-autonomous-extractor/0.1.0' });
+    }
+    expect(await queue.list('pending')).toEqual([]);
+    const done = await queue.list('done');
+    expect(done[0]?.outcome).toEqual({ status: 201, learning_id: 'lrn_abc', learning_status: 'pending_review', review_reason: ['standing_consent_off'] });
+    expect((await queue.list('rejected')).map((i) => i.outcome?.status)).toEqual([409, 400]);
+  });
+
+  it('keeps drafts queued while the server answers 503, with exponential backoff, and sends them later', async () => {
+    let up = false;
+    server = await startServer((_req, res) => (up ? json(res, 201, { id: 'lrn_later', status: 'approved' }) : json(res, 503, { error: 'Service unavailable' })));
+    const queue = new DraftQueue(dir);
+    const s = submitter(queue, server.url, { maxAttempts: 4 });
+    const first = await s.submit([draft(1), draft(2)], 'openclaw');
+    expect(first.sent).toEqual([]);
+    expect(first.stopped).toBe('server unavailable (HTTP 503: Service unavailable)');
+    expect(first.pending.map((p) => p.attempts)).toEqual([4, 0]);
+    expect(sleeps).toEqual([100, 200, 400]);
+    expect(server.requests).toHaveLength(4); // stops after the first item: the second is not hammered
+    const pending = await queue.list('pending');
+    expect(pending).toHaveLength(2);
+    expect(pending[0]?.last_error).toBe('HTTP 503: Service unavailable');
+
+    up = true;
+    const second = await s.flush();
+    expect(second.sent.map((x) => x.learning_id)).toEqual(['lrn_later', 'lrn_later']);
+    expect(await queue.list('pending')).toEqual([]);
+    expect(await queue.list('done')).toHaveLength(2);
+  });
+
+  it('honours Retry-After and leaves drafts queued when the server is unreachable', async () => {
+    server = await startServer((_req, res) => {
+      res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '7' });
+      res.end(JSON.stringify({ error: 'Too many requests' }));
+    });
+    const queue = new DraftQueue(dir);
+    const r = await submitter(queue, server.url, { maxAttempts: 2 }).submit([draft(1)], 'claude-code');
+    expect(sleeps).toEqual([7000]);
+    expect(r.pending).toHaveLength(1);
+
+    const url = server.url;
+    await server.close();
+    server = undefined;
+    sleeps.length = 0;
+    const down = await submitter(queue, url, { maxAttempts: 3 }).flush();
+    expect(down.stopped).toMatch(/^server unavailable \(network: /);
+    expect(sleeps).toEqual([100, 200]);
+    expect(await queue.list('pending')).toHaveLength(1);
+  });
+
+  it('stops on 401 without losing the draft', async () => {
+    server = await startServer((_req, res) => json(res, 401, { error: 'Invalid API key' }));
+    const queue = new DraftQueue(dir);
+    const r = await submitter(queue, server.url).submit([draft(1)], 'claude-code');
+    expect(r.stopped).toBe('credentials refused (HTTP 401: Invalid API key)');
+    expect(server.requests).toHaveLength(1);
+    expect(await queue.list('pending')).toHaveLength(1);
+  });
+});
+
+describe('full extraction: transcript -> pipeline -> submit', () => {
+  it('sends nothing but draft fields: no transcript text leaves in any request', async () => {
+    server = await startServer((_req, res) => json(res, 201, { id: 'lrn_x', status: 'pending_review' }));
+    const file = fileURLToPath(new URL('./fixtures/claude-code-session.jsonl', import.meta.url));
+    const { conversation } = await readTranscriptFile(file);
+    const result = await runPipeline(conversation, { model: new HeuristicModel() });
+    expect(result.learnings.length).toBeGreaterThan(0);
+    const queue = new DraftQueue(dir);
+    await submitter(queue, server.url).submit(result.learnings, conversation.source);
+
+    expect(server.requests.length).toBe(result.learnings.length);
+    const allowed = new Set(['title', 'body', 'category', 'tags', 'task_context', 'outcome', 'quality_self_assessment', 'submission_channel', 'contributor_agent']);
+    // Every sentence-sized piece of the transcript that the drafts did not use.
+    const draftText = result.learnings.map((d) => [d.title, d.body, d.task_context, ...d.tags].join('\n')).join('\n');
+    const raw = await readFile(file, 'utf8');
+    const pieces = new Set<string>();
+    for (const m of conversation.messages) for (const p of m.text.split(/[\n.;]+/)) if (p.trim().length >= 16) pieces.add(p.trim());
+    const unused = [...pieces].filter((p) => !draftText.includes(p));
+    expect(unused.length).toBeGreaterThan(10);
+    for (const req of server.requests) {
+      const body = JSON.parse(req.body) as Record<string, unknown>;
+      expect(Object.keys(body).every((k) => allowed.has(k))).toBe(true);
+      const wire = `${req.url}\n${JSON.stringify(req.headers)}\n${req.body}`;
+      for (const p of unused) expect(wire.includes(p), `leaked: ${p}`).toBe(false);
+      // metadata from the JSONL envelope (session id, cwd, signatures) never travels either
+      for (const meta of ['7d0e5b8c-3f2a-4e1b-9c6d-5a4b3c2d1e0f', '/home/dev/projects', 'EqoBCkYIBxgCKkB', 'msg_01ABCdefGHIjkl']) {
+        expect(raw.includes(meta)).toBe(true);
+        expect(wire.includes(meta)).toBe(false);
+      }
+    }
+  });
+});
