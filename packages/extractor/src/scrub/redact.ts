@@ -2,25 +2,28 @@ import type { Finding, ScrubResult } from './types.js';
 
 export const SCRUBBER_VERSION = 'axle-scrub/0.1.0';
 
-/**
- * Sorts findings and merges overlapping ones, so each redacted region is replaced once.
- * A merged region keeps the type of its longest member (the most specific match is usually the widest).
- */
+/** Types that say how a secret was found rather than what it is; a specific type wins when both cover a span. */
+const GENERIC_TYPES = new Set(['secret_assignment', 'high_entropy_secret', 'authorization_header', 'bearer_token']);
+
+/** Ranks a finding as the name for a merged region: specific before generic, then wider before narrower. */
+const rank = (f: Finding): number => (GENERIC_TYPES.has(f.type) ? 0 : 1e9) + (f.end - f.start);
+
+/** Sorts findings and merges overlapping ones, so each redacted region is replaced once under its best name. */
 export function mergeFindings(findings: readonly Finding[]): Finding[] {
   const sorted = [...findings].filter((f) => f.end > f.start).sort((a, b) => a.start - b.start || b.end - a.end);
   const out: Finding[] = [];
-  let widest = 0;
+  let best = 0;
   for (const f of sorted) {
     const last = out[out.length - 1];
     if (last && f.start < last.end) {
-      if (f.end - f.start > widest) {
+      if (rank(f) > best) {
         last.type = f.type;
-        widest = f.end - f.start;
+        best = rank(f);
       }
       last.end = Math.max(last.end, f.end);
     } else {
       out.push({ ...f });
-      widest = f.end - f.start;
+      best = rank(f);
     }
   }
   return out;
@@ -36,8 +39,8 @@ export function redact(text: string, findings: readonly Finding[]): ScrubResult 
     pos = f.end;
   }
   out += text.slice(pos);
-  // Types of every raw finding, not only merged survivors, so the report says everything that matched.
-  const patterns = [...new Set(findings.map((f) => f.type))].sort();
+  // The types of the placeholders written, so the report and the text agree.
+  const patterns = [...new Set(merged.map((f) => f.type))].sort();
   return {
     text: out,
     report: { scrubber_version: SCRUBBER_VERSION, patterns_matched: patterns, clean: patterns.length === 0 },

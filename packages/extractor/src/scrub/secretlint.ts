@@ -4,10 +4,15 @@ import type { Finding } from './types.js';
 
 const CONFIG = { rules: [{ id: '@secretlint/secretlint-rule-preset-recommend', rule: recommendPreset }] };
 
-/** `@secretlint/secretlint-rule-github` + `GITHUB_TOKEN` -> `github_token`, so placeholders stay short and stable. */
-function typeOf(ruleId: string, messageId: string): string {
+/** Message ids as snake case (`GITHUB_TOKEN`, `AWSSecretAccessKey` -> `aws_secret_access_key`) for placeholders. */
+export function typeOf(ruleId: string, messageId: string): string {
   const id = messageId || ruleId.replace(/^@secretlint\/secretlint-rule-/, '');
-  return id.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_|_$/g, '');
+  return id
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1_$2')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_|_$/g, '');
 }
 
 /** Secrets found by secretlint's recommended preset (async because lintSource is). */

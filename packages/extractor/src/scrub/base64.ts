@@ -1,0 +1,37 @@
+import type { Finding } from './types.js';
+
+/** Runs of base64 or base64url characters; maximal munch, so each character is scanned once. */
+const CANDIDATE = /(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{16,}={0,2}/g;
+const MAX_CANDIDATE = 8_192;
+
+/** Decoded text if `s` is base64 of mostly printable UTF-8, else undefined. */
+export function decodeBase64Text(s: string): string | undefined {
+  if (!/[a-z]/.test(s) || !/[A-Z]/.test(s)) return undefined;
+  const buf = Buffer.from(s, s.includes('-') || s.includes('_') ? 'base64url' : 'base64');
+  if (buf.length < 8) return undefined;
+  let printable = 0;
+  for (const b of buf) if ((b >= 0x20 && b < 0x7f) || b === 0x09 || b === 0x0a || b === 0x0d || b >= 0x80) printable++;
+  if (printable / buf.length < 0.95) return undefined;
+  const decoded = buf.toString('utf8');
+  return decoded.includes('\ufffd') ? undefined : decoded;
+}
+
+/**
+ * Base64 blobs whose decoded text holds a secret, decoding nested base64 up to `depth` levels. The whole encoded
+ * original is reported, typed after the secret inside it.
+ */
+export function findEncodedSecrets(text: string, detectSecrets: (s: string) => Finding[], depth = 2): Finding[] {
+  if (depth <= 0) return [];
+  const found: Finding[] = [];
+  for (const m of text.matchAll(CANDIDATE)) {
+    if (m[0].length > MAX_CANDIDATE) continue;
+    const decoded = decodeBase64Text(m[0]);
+    if (decoded === undefined) continue;
+    const inner = [...detectSecrets(decoded), ...findEncodedSecrets(decoded, detectSecrets, depth - 1)];
+    if (inner.length > 0) {
+      const type = inner[0].type.startsWith('base64_') ? inner[0].type : `base64_${inner[0].type}`;
+      found.push({ type, start: m.index, end: m.index + m[0].length });
+    }
+  }
+  return found;
+}

@@ -1,0 +1,76 @@
+import { createHash } from 'node:crypto';
+import { english } from 'viem/accounts';
+import type { Finding } from './types.js';
+
+const WORDS: ReadonlyMap<string, number> = new Map(english.map((w, i) => [w, i]));
+const LENGTHS = [24, 21, 18, 15, 12] as const;
+/** Words as they appear in a phrase: lowercase letters, separated by whitespace, commas or numbered bullets. */
+const WORD = /[a-z]{3,8}/g;
+const GAP = /^[\s,]*(?:\d{1,2}[.)]\s*)?$/;
+
+/** BIP39: the words encode entropy followed by a SHA-256 checksum of length (words * 11) / 33 bits. */
+export function bip39ChecksumValid(words: readonly string[]): boolean {
+  if (!(LENGTHS as readonly number[]).includes(words.length)) return false;
+  let bits = '';
+  for (const w of words) {
+    const index = WORDS.get(w);
+    if (index === undefined) return false;
+    bits += index.toString(2).padStart(11, '0');
+  }
+  const checksumBits = words.length / 3;
+  const entropyBits = bits.slice(0, bits.length - checksumBits);
+  const entropy = Buffer.alloc(entropyBits.length / 8);
+  for (let i = 0; i < entropy.length; i++) entropy[i] = Number.parseInt(entropyBits.slice(i * 8, i * 8 + 8), 2);
+  const hash = createHash('sha256').update(entropy).digest();
+  const expected = [...hash].map((b) => b.toString(2).padStart(8, '0')).join('').slice(0, checksumBits);
+  return bits.slice(-checksumBits) === expected;
+}
+
+export function isBip39Word(w: string): boolean {
+  return WORDS.has(w);
+}
+
+/**
+ * Runs of wordlist words long enough to be a seed phrase. A run is reported when some 12 to 24 word window in it
+ * passes the BIP39 checksum (a random English sentence passes 1 time in 16 at best, and 12 wordlist words in a
+ * row are already rare), or when the run itself is 12 words or more right after a word like "seed" or "mnemonic".
+ */
+export function findMnemonics(text: string): Finding[] {
+  const found: Finding[] = [];
+  let run: { word: string; start: number; end: number }[] = [];
+  const flush = () => {
+    if (run.length >= 12) {
+      const span = validWindow(run.map((r) => r.word));
+      const before = text.slice(Math.max(0, run[0].start - 40), run[0].start).toLowerCase();
+      if (span) found.push({ type: 'bip39_mnemonic', start: run[span[0]].start, end: run[span[1] - 1].end });
+      else if (/seed|mnemonic|recovery|phrase|secret/.test(before)) {
+        found.push({ type: 'bip39_mnemonic', start: run[0].start, end: run[run.length - 1].end });
+      }
+    }
+    run = [];
+  };
+  for (const m of text.matchAll(WORD)) {
+    const start = m.index;
+    const end = start + m[0].length;
+    const prev = run[run.length - 1];
+    const isWord = WORDS.has(m[0]) && !/[A-Za-z]/.test(text[start - 1] ?? '') && !/[A-Za-z]/.test(text[end] ?? '');
+    if (!isWord) {
+      flush();
+      continue;
+    }
+    if (prev && !GAP.test(text.slice(prev.end, start))) flush();
+    run.push({ word: m[0], start, end });
+  }
+  flush();
+  return found;
+}
+
+/** The widest checksum-valid window [from, to) of a run, longest lengths first; bounded so a huge run stays cheap. */
+function validWindow(words: readonly string[]): [number, number] | undefined {
+  for (const n of LENGTHS) {
+    for (let i = 0; i + n <= words.length && i < 64; i++) {
+      if (bip39ChecksumValid(words.slice(i, i + n))) return [i, i + n];
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,35 @@
+import { isPossiblePhoneNumber, isValidPhoneNumber } from 'libphonenumber-js';
+import type { Rule } from './engine.js';
+
+const EXTENSION = /\s?(?:x|ext\.?)\s?\d{1,6}$/;
+const DATE = /^(?:\d{4}[-./ ]\d{1,2}[-./ ]\d{1,2}|\d{1,2}[-./ ]\d{1,2}[-./ ]\d{2,4})$/;
+const YEAR_RANGE = /^(?:19|20)\d{2}\s?-\s?(?:19|20)\d{2}$/;
+
+/**
+ * Whether a digit run with separators reads as a phone number. International numbers (+ or 00) are checked
+ * against libphonenumber's numbering plans; bare digit runs must be valid US numbers (so timestamps and ids are
+ * not); national formats with separators are accepted on shape, since their country is unknown.
+ */
+export function phoneCandidateValid(candidate: string): boolean {
+  const main = candidate.replace(EXTENSION, '');
+  const digits = main.replace(/\D/g, '');
+  if (digits.length < 7 || digits.length > 15) return false;
+  if (/\s{2}/.test(main) || (main.includes('(') !== main.includes(')'))) return false;
+  if (main.startsWith('+') || main.startsWith('00')) {
+    return isPossiblePhoneNumber(main.startsWith('+') ? main : `+${main.replace(/^00[- ]?/, '')}`);
+  }
+  if (!/[\s().-]/.test(main)) return digits.length >= 10 && digits.length <= 11 && isValidPhoneNumber(main, 'US');
+  if (DATE.test(main) || YEAR_RANGE.test(main)) return false;
+  // SSN-shaped runs belong to the SSN rule, dotted quads to the IP rule.
+  if (/^\d{3}-\d{2}-\d{4}$/.test(main) || /^\d{1,3}(?:\.\d{1,3}){3}$/.test(main)) return false;
+  // Dots as separators only in all-dot forms (03.93.92.16.85), so decimals in a table are not read as one number.
+  if (main.includes('.') && (/[\s-]/.test(main.replace(/^\(\d+\)\s?/, '')) || main.split('.').length < 3)) return false;
+  const groups = main.split(/\D+/).filter(Boolean);
+  return groups.length <= 7 && groups.filter((g) => g.length === 1).length <= 2;
+}
+
+export const PHONE_RULE: Rule = {
+  type: 'phone_number',
+  pattern: /(?<![\w.+/#:@=$-])(?:\+|00)?\(?\d[\d ().-]{5,24}\d(?:\s?(?:x|ext\.?)\s?\d{1,6})?(?![\w/@:-]|\.\d)/g,
+  accept: phoneCandidateValid,
+};

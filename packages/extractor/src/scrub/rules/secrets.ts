@@ -1,0 +1,130 @@
+import { looksRandom } from '../entropy.js';
+import type { Rule } from '../engine.js';
+import { isPlaceholder } from '../placeholder.js';
+
+/** Token boundaries: a token never starts or ends inside a longer run of token characters. */
+const B = '(?<![A-Za-z0-9_-])';
+const E = '(?![A-Za-z0-9_-])';
+
+const token = (type: string, body: string, accept?: Rule['accept']): Rule => ({
+  type,
+  pattern: new RegExp(`${B}${body}${E}`, 'g'),
+  accept: (value, m, text) => !isPlaceholder(value) && (accept ? accept(value, m, text) : true),
+});
+
+/** Vendor credentials with a recognisable prefix or shape. Order matters only for ties in the redaction type. */
+export const PROVIDER_RULES: readonly Rule[] = [
+  token('aws_access_key', '(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA|APKA)[A-Z0-9]{16}'),
+  token('github_token', '(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36}'),
+  token('github_token', 'github_pat_[A-Za-z0-9_]{70,100}'),
+  token('gitlab_token', 'gl(?:pat|dt|ptt|rt|cbt|oas|soat|ft|imt|agent)-[A-Za-z0-9_-]{20,64}'),
+  token('slack_token', 'xox[abposer]-[A-Za-z0-9-]{10,250}'),
+  token('slack_token', 'xapp-\\d-[A-Z0-9]{6,16}-\\d{6,16}-[a-f0-9]{32,80}'),
+  token('slack_webhook', 'https://hooks\\.slack\\.com/(?:services|workflows|triggers)/[A-Za-z0-9_/-]{20,160}'),
+  token('stripe_key', '(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,247}'),
+  token('stripe_webhook_secret', 'whsec_[A-Za-z0-9+/=]{24,64}'),
+  token('anthropic_api_key', 'sk-ant-(?:api|admin|oat|sid)\\d{2}-[A-Za-z0-9_-]{32,200}'),
+  token('openai_api_key', 'sk-(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_-]{20,250}', (v) => looksRandom(v.slice(3), 20)),
+  token('google_api_key', 'AIza[0-9A-Za-z_-]{35}'),
+  token('google_oauth_secret', 'GOCSPX-[A-Za-z0-9_-]{28}'),
+  token('google_oauth_token', 'ya29\\.[A-Za-z0-9_-]{20,2048}'),
+  token('azure_client_secret', '[A-Za-z0-9_~.-]{3}\\dQ~[A-Za-z0-9_~.-]{31,34}'),
+  token('npm_token', 'npm_[A-Za-z0-9]{36}'),
+  token('pypi_token', 'pypi-AgE[A-Za-z0-9_-]{50,1000}'),
+  token('twilio_api_key', 'SK[0-9a-fA-F]{32}'),
+  token('sendgrid_api_key', 'SG\\.[A-Za-z0-9_-]{22}\\.[A-Za-z0-9_-]{43}'),
+  token('mailgun_api_key', 'key-[0-9a-f]{32}'),
+  token('mailgun_api_key', '[0-9a-f]{32}-[0-9a-f]{8}-[0-9a-f]{8}'),
+  token('shopify_token', 'shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}'),
+  token('discord_bot_token', '[MNO][A-Za-z0-9_-]{23,27}\\.[A-Za-z0-9_-]{6}\\.[A-Za-z0-9_-]{27,40}'),
+  token('discord_webhook', 'https://(?:ptb\\.|canary\\.)?discord(?:app)?\\.com/api/webhooks/\\d{5,30}/[A-Za-z0-9_-]{50,100}'),
+  token('telegram_bot_token', '\\d{8,10}:AA[A-Za-z0-9_-]{33}'),
+  token('digitalocean_token', 'do[opr]_v1_[a-f0-9]{64}'),
+  token('heroku_api_key', 'HRKU-[A-Za-z0-9_-]{60}'),
+  token('vault_token', 'hv[sbr]\\.[A-Za-z0-9_-]{24,300}'),
+  token('huggingface_token', 'hf_[A-Za-z0-9]{34,40}'),
+  token('groq_api_key', 'gsk_[A-Za-z0-9]{52}'),
+  token('linear_api_key', 'lin_api_[A-Za-z0-9]{40}'),
+  token('notion_token', '(?:secret_[A-Za-z0-9]{43}|ntn_[A-Za-z0-9]{46})'),
+  token('databricks_token', 'dapi[a-f0-9]{32}(?:-\\d)?'),
+  token('grafana_token', '(?:glc_[A-Za-z0-9+/=]{32,400}|glsa_[A-Za-z0-9]{32}_[a-f0-9]{8})'),
+  token('jwt', 'eyJ[A-Za-z0-9_-]{10,4000}\\.eyJ[A-Za-z0-9_-]{2,8000}\\.[A-Za-z0-9_-]{0,2000}'),
+  {
+    type: 'azure_storage_key',
+    pattern: /(?:AccountKey|SharedAccessKey)=([A-Za-z0-9+/]{40,100}={0,2})/dg,
+  },
+  {
+    type: 'azure_sas_signature',
+    pattern: /[?&]sig=([A-Za-z0-9%+/=]{40,120})/dg,
+  },
+];
+
+const STRONG_NAME = /pass(?:word|wd|phrase)?|pwd|secret|private[_-]?key|credential|access[_-]?key|api[_-]?key|apikey|auth[_-]?token|salt/i;
+/** A dotted identifier or call is a reference to a secret held elsewhere, not the secret itself. */
+const CODE_REFERENCE = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$|^[A-Za-z_$][\w$]*\(|^\d+(?:\.\d+)?$/;
+
+/**
+ * `NAME = value`, `"name": "value"`, `name: value`, `NAME := value`, `name => value` where the name says secret.
+ * Strong names (password, secret, api key...) take any non-placeholder value of 4+ characters; weak names
+ * (token, *_key, session, signature) only take values that look machine-generated.
+ */
+export function assignmentAccept(value: string, m: RegExpExecArray): boolean {
+  if (isPlaceholder(value)) return false;
+  const quoted = m[1] !== undefined || m[2] !== undefined;
+  if (!quoted && CODE_REFERENCE.test(value)) return false;
+  const name = m[0].slice(0, m[0].search(/["']?\s{0,3}(?::=|=>|[:=])/));
+  if (STRONG_NAME.test(name)) return value.length >= 4;
+  return looksRandom(value, 12);
+}
+
+const NAME =
+  '(?:pass(?:word|wd|phrase)?|pwd|secret|private[_-]?key|credentials?|access[_-]?key|api[_-]?key|apikey|auth[_-]?token|salt|token|[_-]key|session|signature)';
+const VALUE = `(?:"([^"\\r\\n]{1,512})"|'([^'\\r\\n]{1,512})'|([^\\s"'\`,;(){}\\[\\]<>\\\\]{1,512}))`;
+
+/** Secrets identified by their surroundings rather than their shape. */
+export const CONTEXT_RULES: readonly Rule[] = [
+  {
+    type: 'secret_assignment',
+    pattern: new RegExp(`${NAME}[A-Za-z0-9_.-]{0,40}["']?\\s{0,3}(?::=|=>|[:=])\\s{0,3}${VALUE}`, 'dgi'),
+    accept: assignmentAccept,
+  },
+  {
+    type: 'secret_assignment',
+    // Command-line flags: --password hunter2, --api-key=..., --token ...
+    pattern: /(?<![\w-])--[a-z-]{0,20}(?:password|passwd|token|secret|api-key|apikey|access-key)[= ]["']?([^\s"']{4,512})/dgi,
+    accept: (v) => !isPlaceholder(v) && !v.startsWith('-'),
+  },
+  {
+    type: 'basic_auth',
+    // curl -u user:password
+    pattern: /(?<![\w-])(?:-u|--user)\s+["']?[^\s:"']{1,128}:([^\s"']{1,256})/dg,
+    accept: (v) => !isPlaceholder(v),
+  },
+  {
+    type: 'url_credentials',
+    // scheme://user:password@host: database URLs, basic-auth URLs, proxies, git remotes
+    pattern: /(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{1,30}:\/\/[^\s:/?#@"'<>]{0,128}:([^\s/?#@"'<>]{1,256})@(?=[A-Za-z0-9[])/dg,
+    accept: (v) => !isPlaceholder(v),
+  },
+  {
+    type: 'authorization_header',
+    pattern:
+      /(?:proxy-)?authorization["']?\s{0,3}[:=]\s{0,3}["']?(?:(?:bearer|basic|token|bot|digest|apikey|sso-key)\s+)?([^\s"',;]{6,4096})/dgi,
+    accept: (v) => !isPlaceholder(v) && !/^(?:bearer|basic|token|required|header)$/i.test(v),
+  },
+  {
+    type: 'bearer_token',
+    pattern: /(?<![A-Za-z])[Bb]earer\s+([A-Za-z0-9._~+/=-]{16,4096})/dg,
+    accept: (v) => !isPlaceholder(v) && (looksRandom(v, 16) || v.includes('.')),
+  },
+  {
+    type: 'cookie',
+    pattern: /(?<![A-Za-z-])(?:set-)?cookie["']?\s{0,3}:\s{0,3}["']?([^\r\n"']{3,4096})/dgi,
+    accept: (v) => v.includes('=') && !isPlaceholder(v),
+  },
+  {
+    type: 'aws_secret_key',
+    pattern: /secret[ _-]?access[ _-]?key[^\n]{0,24}?[:=]\s{0,3}["']?([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+])/dgi,
+    accept: (v) => !isPlaceholder(v),
+  },
+];
