@@ -9,6 +9,7 @@ export * from './schemas/learning.js';
 export * from './schemas/payment.js';
 export * from './schemas/money.js';
 export * from './schemas/account.js';
+export * from './schemas/auth.js';
 export * from './schemas/knowledge.js';
 export * from './schemas/mcp-tools.js';
 export * from './schemas/agent-card.js';

@@ -9,7 +9,9 @@ import { requestLog } from './http/request-log.js';
 import { Api } from './http/route.js';
 import type { Logger } from './logger.js';
 import { publicRoutes } from './routes/public.js';
+import { registryRoutes } from './routes/registry.js';
 import { wellKnownRoutes } from './routes/wellknown.js';
+import type { SkillsService } from './services/skills.js';
 import type { Database } from './store/db.js';
 
 /** Everything a route module may use. Built once per process by createApp. */
@@ -22,6 +24,8 @@ export interface AppDeps {
   startedAt: number;
   /** Public base URL (known once the server listens). */
   baseUrl(): string;
+  /** The skills registry: counts (GET /, /stats), lookups, search and its readiness (/health). */
+  skills: SkillsService;
 }
 
 /** Headers a browser agent must be able to read from cross-origin responses. */
@@ -41,6 +45,7 @@ export async function createApp(deps: AppDeps): Promise<BuiltApp> {
 
   publicRoutes(api, deps);
   wellKnownRoutes(api, deps);
+  registryRoutes(api, deps);
 
   app.use(requestLog(deps.logger, () => performance.now()));
   app.use(errorMiddleware());
@@ -49,5 +54,5 @@ export async function createApp(deps: AppDeps): Promise<BuiltApp> {
   app.use(router.routes());
   app.use(router.allowedMethods({ throw: true }));
 
-  return { app, api, close: async () => undefined };
+  return { app, api, close: () => deps.skills.close() };
 }

@@ -18,6 +18,10 @@ const Env = z.object({
   AXLE_ADMIN_TOKEN: z.string().min(1).optional(),
   AXLE_ADMIN_READ_TOKEN: z.string().min(1).optional(),
   AXLE_FORCED_REVIEW: bool,
+  AXLE_JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  AXLE_SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional(),
+  AXLE_MAIL_FROM: z.string().min(3).optional(),
+  AXLE_TRUST_PROXY: bool,
 });
 
 export interface Config {
@@ -32,6 +36,13 @@ export interface Config {
   adminToken?: string;
   adminReadToken?: string;
   forcedReview: boolean;
+  /** Session-token signing key; when unset one is generated into the data dir. */
+  jwtSecret?: string;
+  /** Magic links go here; when unset they are written to <dataDir>/outbox/. */
+  smtpUrl?: string;
+  mailFrom?: string;
+  /** Take the client IP from X-Forwarded-For (only behind a proxy that sets it). */
+  trustProxy: boolean;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -52,5 +63,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminToken: e.AXLE_ADMIN_TOKEN,
     adminReadToken: e.AXLE_ADMIN_READ_TOKEN,
     forcedReview: e.AXLE_FORCED_REVIEW,
+    jwtSecret: e.AXLE_JWT_SECRET,
+    smtpUrl: e.AXLE_SMTP_URL,
+    mailFrom: e.AXLE_MAIL_FROM,
+    trustProxy: e.AXLE_TRUST_PROXY,
   };
 }

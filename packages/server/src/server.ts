@@ -6,6 +6,7 @@ import { createApp, type BuiltApp } from './app.js';
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
 import { createLogger, type Logger } from './logger.js';
+import { SkillsService } from './services/skills.js';
 import { Database } from './store/db.js';
 import { migrate } from './store/migrate.js';
 
@@ -32,8 +33,10 @@ export async function startServer({ config, clock = systemClock, logStream }: St
   const db = await Database.open(path.join(config.dataDir, 'axle.db'));
   await migrate(db, undefined, clock.now());
 
+  const skills = await SkillsService.open({ db, logger, catalogPath: config.catalogPath, semanticSearch: config.semanticSearch });
+
   let baseUrl = config.baseUrl ?? '';
-  const built = await createApp({ config, clock, logger, db, startedAt: clock.now(), baseUrl: () => baseUrl });
+  const built = await createApp({ config, clock, logger, db, startedAt: clock.now(), baseUrl: () => baseUrl, skills });
   const server = http.createServer(built.app.callback());
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -93,6 +93,7 @@ export const ERROR_CODES = {
   UNAUTHORIZED: 'unauthorized',
   FORBIDDEN: 'forbidden',
   INSUFFICIENT_SCOPE: 'insufficient_scope',
+  ACCOUNT_SUSPENDED: 'account_suspended',
   RATE_LIMITED: 'rate_limited',
   CONFLICT: 'conflict',
 } as const;

@@ -16,6 +16,7 @@ export function publicRoutes(api: Api, deps: AppDeps): void {
       uptime: (clock.now() - deps.startedAt) / 1000,
       catalog_size: 0,
       skills_catalog_size: 0,
+      search: deps.skills.searchState(),
       timestamp: new Date(clock.now()).toISOString(),
     }),
   });

@@ -1,0 +1,17 @@
+import { isIP } from 'node:net';
+import type { Context } from 'koa';
+
+const unmap = (ip: string): string => (ip.startsWith('::ffff:') && isIP(ip.slice(7)) === 4 ? ip.slice(7) : ip);
+
+/**
+ * The caller's address for rate limiting. X-Forwarded-For is trusted only when the operator says a
+ * proxy sets it (AXLE_TRUST_PROXY); then the last entry, the one our proxy appended, is the client.
+ * Earlier entries are whatever the client sent and could be forged.
+ */
+export function clientIp(ctx: Context, trustProxy: boolean): string {
+  if (trustProxy) {
+    const last = ctx.get('x-forwarded-for').split(',').map((s) => s.trim()).filter(Boolean).pop();
+    if (last && isIP(last)) return unmap(last);
+  }
+  return unmap(ctx.req.socket.remoteAddress ?? 'unknown');
+}

@@ -1,0 +1,170 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { API_KEY_SCOPES, type ApiKeyScope, ERROR_CODES } from '@axle/sdk';
+import type { Context, Middleware, Next } from 'koa';
+import type { Clock } from '../clock.js';
+import type { Config } from '../config.js';
+import { getAccount } from '../services/accounts.js';
+import { API_KEY_PATTERN, hashApiKey, parseScopes } from '../services/api-keys.js';
+import type { JwtService } from '../services/jwt.js';
+import { apiKeysStore } from '../store/api-keys.js';
+import type { Database } from '../store/db.js';
+import { forbidden, HttpError, unauthorized } from './errors.js';
+import { readSessionCookie } from './session-cookie.js';
+
+/** Who is calling, set on ctx.state.identity by the middlewares below. */
+export interface IdentityState {
+  accountId: string;
+  via: 'jwt' | 'key';
+  keyId?: string;
+  /** A session token carries every scope; a key carries its own. */
+  scopes: ApiKeyScope[];
+}
+
+declare module 'koa' {
+  interface DefaultState {
+    identity?: IdentityState;
+    admin?: { scope: 'read' | 'admin' };
+  }
+}
+
+export type AdminScope = 'read' | 'admin';
+
+export interface Identity {
+  /** Authorization: Bearer <JWT>. */
+  requireJwt(): Middleware;
+  /** X-API-Key: axl_… or Authorization: Bearer axl_…; 403 insufficient_scope without `scope`. */
+  requireKey(scope?: ApiKeyScope): Middleware;
+  /** Either of the above; a key is checked for `scope`. */
+  requireJwtOrKey(scope?: ApiKeyScope): Middleware;
+  /** Sets the identity when a key is presented; an unknown or revoked key is 401, no key passes through. */
+  optionalKey(): Middleware;
+  /** AXLE_ADMIN_TOKEN for both scopes; AXLE_ADMIN_READ_TOKEN for 'read' only. */
+  requireAdmin(scope: AdminScope): Middleware;
+  /** After one of the identity middlewares: 403 account_suspended for a suspended account. */
+  requireActiveAccount(): Middleware;
+  /** The account signed in through the browser session cookie (HTML pages), or null. */
+  sessionAccount(ctx: Context): Promise<string | null>;
+}
+
+export interface IdentityDeps {
+  db: Database;
+  clock: Clock;
+  config: Pick<Config, 'adminToken' | 'adminReadToken'>;
+  jwt: JwtService;
+}
+
+/** last_used_at is refreshed at most this often per key, so a busy key costs one write a minute. */
+const TOUCH_INTERVAL_MS = 60_000;
+
+const invalidKey = () => new HttpError(401, 'Invalid API key', { code: ERROR_CODES.INVALID_API_KEY });
+const invalidSession = () => unauthorized('Invalid or expired session token');
+
+/** The credential in the request, told apart by shape: keys start with axl_, anything else in Bearer is a JWT. */
+function presented(ctx: Context): { key?: string; jwt?: string } {
+  const header = ctx.get('x-api-key');
+  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(ctx.get('authorization'))?.[1];
+  if (header) return { key: header };
+  if (bearer?.startsWith('axl_')) return { key: bearer };
+  return bearer ? { jwt: bearer } : {};
+}
+
+const digest = (s: string) => createHash('sha256').update(s).digest();
+/** Compares digests so neither the content nor the length of a configured token leaks through timing. */
+const sameSecret = (given: string, configured: string | undefined) =>
+  configured !== undefined && timingSafeEqual(digest(given), digest(configured));
+
+export function createIdentity({ db, clock, config, jwt }: IdentityDeps): Identity {
+  async function fromKey(raw: string): Promise<IdentityState> {
+    if (!API_KEY_PATTERN.test(raw)) throw invalidKey();
+    const row = await apiKeysStore.byHash(db, hashApiKey(raw));
+    if (!row) throw invalidKey();
+    const now = clock.now();
+    if (row.last_used_at === null || row.last_used_at <= now - TOUCH_INTERVAL_MS) {
+      await apiKeysStore.touch(db, row.id, now, now - TOUCH_INTERVAL_MS + 1);
+    }
+    return { accountId: row.account_id, via: 'key', keyId: row.id, scopes: parseScopes(row.scopes) };
+  }
+
+  async function accountFromJwt(token: string): Promise<string | null> {
+    const sub = await jwt.verify(token);
+    return sub && (await getAccount(db, sub)) ? sub : null;
+  }
+
+  async function fromJwt(token: string): Promise<IdentityState> {
+    const accountId = await accountFromJwt(token);
+    if (!accountId) throw invalidSession();
+    return { accountId, via: 'jwt', scopes: [...API_KEY_SCOPES] };
+  }
+
+  function checkScope(identity: IdentityState, scope: ApiKeyScope | undefined): void {
+    if (scope && !identity.scopes.includes(scope)) {
+      throw forbidden(`This API key lacks the ${scope} scope`, { code: ERROR_CODES.INSUFFICIENT_SCOPE, required_scope: scope });
+    }
+  }
+
+  const guard =
+    (resolve: (ctx: Context) => Promise<IdentityState | undefined>, scope?: ApiKeyScope): Middleware =>
+    async (ctx: Context, next: Next) => {
+      const identity = await resolve(ctx);
+      if (identity) {
+        checkScope(identity, scope);
+        ctx.state.identity = identity;
+      }
+      return next();
+    };
+
+  return {
+    requireJwt: () =>
+      guard(async (ctx) => {
+        const { jwt: token } = presented(ctx);
+        if (!token) throw unauthorized('Session token required (Authorization: Bearer <JWT>)');
+        return fromJwt(token);
+      }),
+
+    requireKey: (scope) =>
+      guard(async (ctx) => {
+        const { key } = presented(ctx);
+        if (!key) throw unauthorized('API key required (X-API-Key: axl_…)');
+        return fromKey(key);
+      }, scope),
+
+    requireJwtOrKey: (scope) =>
+      guard(async (ctx) => {
+        const { key, jwt: token } = presented(ctx);
+        if (key) return fromKey(key);
+        if (token) return fromJwt(token);
+        throw unauthorized('API key or session token required');
+      }, scope),
+
+    optionalKey: () =>
+      guard(async (ctx) => {
+        const { key } = presented(ctx);
+        return key ? fromKey(key) : undefined;
+      }),
+
+    requireAdmin: (scope) => async (ctx, next) => {
+      const token = /^Bearer\s+(\S+)\s*$/i.exec(ctx.get('authorization'))?.[1];
+      if (!token) throw unauthorized('Admin token required');
+      if (sameSecret(token, config.adminToken)) ctx.state.admin = { scope: 'admin' };
+      else if (sameSecret(token, config.adminReadToken)) {
+        if (scope === 'admin') throw forbidden('This route needs the admin token', { code: ERROR_CODES.INSUFFICIENT_SCOPE, required_scope: 'admin' });
+        ctx.state.admin = { scope: 'read' };
+      } else throw unauthorized('Invalid admin token');
+      return next();
+    },
+
+    requireActiveAccount: () => async (ctx, next) => {
+      const accountId = ctx.state.identity?.accountId;
+      if (!accountId) throw unauthorized();
+      const account = await getAccount(db, accountId);
+      if (!account) throw unauthorized();
+      if (account.suspended) throw forbidden('Account suspended', { code: ERROR_CODES.ACCOUNT_SUSPENDED });
+      return next();
+    },
+
+    async sessionAccount(ctx) {
+      const token = readSessionCookie(ctx);
+      return token ? accountFromJwt(token) : null;
+    },
+  };
+}

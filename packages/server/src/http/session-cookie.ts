@@ -1,0 +1,22 @@
+import { LIMITS } from '@axle/sdk';
+import type { Context } from 'koa';
+
+/**
+ * The browser session set by the sign-in landing page so HTML pages (device approval) know who is
+ * signed in. It carries the session JWT. HttpOnly keeps it from scripts; SameSite=Lax keeps it off
+ * cross-site POSTs; Secure whenever the public URL is https. JSON API routes never read it (they take
+ * Authorization headers), so it cannot be used for CSRF against them.
+ */
+export const SESSION_COOKIE = 'axle_session';
+
+export function setSessionCookie(ctx: Context, jwt: string, secure: boolean): void {
+  // Written by hand: Koa refuses `secure` cookies on plain-HTTP requests, which is what a
+  // TLS-terminating proxy forwards.
+  const attrs = [`${SESSION_COOKIE}=${jwt}`, 'Path=/', `Max-Age=${LIMITS.sessionTokenHours * 3600}`, 'HttpOnly', 'SameSite=Lax'];
+  if (secure) attrs.push('Secure');
+  ctx.append('Set-Cookie', attrs.join('; '));
+}
+
+export function readSessionCookie(ctx: Context): string | undefined {
+  return ctx.cookies.get(SESSION_COOKIE) || undefined;
+}

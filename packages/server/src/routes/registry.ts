@@ -1,0 +1,57 @@
+import { DiscoverRequest, DiscoverResponse, type DiscoverFilters, SkillDetail, SkillParams, z } from '@axle/sdk';
+import type { AppDeps } from '../app.js';
+import { notFound } from '../http/errors.js';
+import type { Api } from '../http/route.js';
+
+/** The optional key: accepted and documented, not required (identity is resolved elsewhere). */
+const OptionalKey = z.object({ 'x-api-key': z.string().optional().describe('API key (optional; search is free)') });
+
+/** POST /discover and GET /skill/{id}. */
+export function registryRoutes(api: Api, deps: AppDeps): void {
+  const { skills, clock } = deps;
+
+  api.route({
+    method: 'post',
+    path: '/discover',
+    summary: 'Search the skills catalog',
+    description:
+      'Natural-language search over web APIs and MCP servers: BM25 and sentence-embedding rankings fused by reciprocal rank. ' +
+      '`relevance` is 1 for a skill first in every ranking. Falls back to lexical search while the semantic side is warming or off (see GET /health `search`).',
+    tags: ['Registry'],
+    headers: OptionalKey,
+    body: DiscoverRequest,
+    responses: { 200: { description: 'Ranked skills', schema: DiscoverResponse }, 400: { description: 'Invalid request' } },
+    handler: async ({ body }) => {
+      const filters: DiscoverFilters = {
+        ...(body.category && { category: body.category }),
+        ...(body.type && { type: body.type }),
+        ...(body.pricing && { pricing: body.pricing }),
+      };
+      const [outcome, knowledge_hint] = await Promise.all([skills.discover(body.query, filters, body.limit), skills.knowledgeHint(body.query)]);
+      return {
+        query: body.query,
+        filters,
+        results_count: outcome.results.length,
+        results: outcome.results,
+        knowledge_hint,
+        timestamp: new Date(clock.now()).toISOString(),
+      } satisfies DiscoverResponse;
+    },
+  });
+
+  api.route({
+    method: 'get',
+    path: '/skill/{id}',
+    summary: 'One skill with a connection preview',
+    description: 'By id, or by a slug of the skill name (case-insensitive: `GitHub`, `open weather map`).',
+    tags: ['Registry'],
+    headers: OptionalKey,
+    params: SkillParams,
+    responses: { 200: { description: 'The skill', schema: SkillDetail }, 404: { description: 'No such skill' } },
+    handler: async ({ params }) => {
+      const skill = await skills.get(params.id);
+      if (!skill) throw notFound(`Skill not found: ${params.id}`);
+      return skill;
+    },
+  });
+}

@@ -1,0 +1,68 @@
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { RankedId } from '../store/skills-repository.js';
+import type { WorkerReply, WorkerRequest } from './worker-protocol.js';
+
+// The compiled worker: src/search and dist/search sit at the same depth, so this path works from
+// both (tests run the sources, and `npm test` builds first).
+const WORKER_FILE = fileURLToPath(new URL('../../dist/search/embed-worker.js', import.meta.url));
+
+type Pending = { resolve: (v: unknown) => void; reject: (e: Error) => void };
+type Without<R> = R extends unknown ? Omit<R, 'id'> : never;
+
+/** Talks to the embedding worker; every call is a request answered in order. */
+export class EmbedderClient {
+  private readonly worker: Worker;
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 1;
+  private failure: Error | undefined;
+
+  constructor(file = WORKER_FILE) {
+    this.worker = new Worker(file);
+    this.worker.on('message', (reply: WorkerReply) => {
+      const p = this.pending.get(reply.id);
+      if (!p) return;
+      this.pending.delete(reply.id);
+      if (reply.ok) p.resolve(reply.result);
+      else p.reject(new Error(reply.error));
+    });
+    const fail = (err: Error) => {
+      this.failure ??= err;
+      for (const p of this.pending.values()) p.reject(err);
+      this.pending.clear();
+    };
+    this.worker.on('error', fail);
+    this.worker.on('exit', (code) => fail(new Error(`embedding worker exited (code ${code})`)));
+  }
+
+  private call<T>(req: Without<WorkerRequest>, transfer: ArrayBuffer[] = []): Promise<T> {
+    if (this.failure) return Promise.reject(this.failure);
+    const id = this.nextId++;
+    return new Promise<T>((resolve, reject) => {
+      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
+      this.worker.postMessage({ ...req, id } as WorkerRequest, transfer);
+    });
+  }
+
+  /** Loads the model (a few hundred milliseconds, once). */
+  init(): Promise<void> {
+    return this.call({ op: 'init' });
+  }
+  /** Unit-length vectors, one per text. */
+  embed(texts: string[]): Promise<Float32Array[]> {
+    return this.call({ op: 'embed', texts });
+  }
+  /** Replaces the worker's index (the matrix is moved to the worker, not copied). */
+  setIndex(ids: string[], matrix: Float32Array): Promise<number> {
+    return this.call({ op: 'index', ids, matrix }, [matrix.buffer as ArrayBuffer]);
+  }
+  /** Nearest skills by cosine, best first. */
+  search(query: string, topK: number, minScore: number, allowed?: Set<string> | null): Promise<RankedId[]> {
+    return this.call({ op: 'search', query, topK, minScore, ...(allowed && { allowed: [...allowed] }) });
+  }
+
+  async close(): Promise<void> {
+    this.failure ??= new Error('embedding worker closed');
+    await this.worker.terminate();
+  }
+}

@@ -1,0 +1,29 @@
+import { createHash } from 'node:crypto';
+import type { Skill } from '@axle/sdk';
+
+/** Identifies the model (and how its vectors are normalised) in the embeddings table and the bundled file. */
+export const EMBEDDING_MODEL = 'universal-sentence-encoder-lite-512/energetic-ai-0.2';
+export const EMBEDDING_DIM = 512;
+
+const MAX_DESCRIPTION = 600;
+
+/** The text a skill is embedded from: what it is called, what it does, its tags and category. */
+export function embeddingText(skill: Pick<Skill, 'name' | 'description' | 'tags' | 'category'>): string {
+  const description = skill.description.length > MAX_DESCRIPTION ? `${skill.description.slice(0, MAX_DESCRIPTION)}…` : skill.description;
+  const tags = skill.tags.length > 0 ? ` Tags: ${skill.tags.join(', ')}.` : '';
+  return `${skill.name}: ${description}${tags} Category: ${skill.category.replaceAll('-', ' ')}.`;
+}
+
+/** Names the embedded text (with the model), so a vector is reused only for the same text. */
+export function textHash(text: string): string {
+  return createHash('sha256').update(EMBEDDING_MODEL).update('\0').update(text).digest('hex').slice(0, 32);
+}
+
+/** Scales `v` to unit length in place (cosine similarity becomes a dot product) and returns it. */
+export function normalize(v: Float32Array): Float32Array {
+  let sum = 0;
+  for (const x of v) sum += x * x;
+  const norm = Math.sqrt(sum);
+  if (norm > 0) for (let i = 0; i < v.length; i++) v[i]! /= norm;
+  return v;
+}

@@ -1,0 +1,140 @@
+import type { SearchState } from '../services/search-state.js';
+import type { Logger } from '../logger.js';
+import type { RankedId, SkillsRepository, StoredEmbedding } from '../store/skills-repository.js';
+import { EmbedderClient } from './embedder.js';
+import { EMBEDDING_DIM, EMBEDDING_MODEL, embeddingText, textHash } from './embedding-text.js';
+import { BUNDLED_VECTORS, readVectorsFile } from './vector-file.js';
+
+export type SemanticState = SearchState['semantic'];
+
+export interface WarmStats {
+  /** Vectors found in the database with a matching text hash. */
+  reused: number;
+  /** Vectors taken from the bundled precomputed file. */
+  bundled: number;
+  /** Vectors computed by the model during this start. */
+  computed: number;
+  ms: number;
+}
+
+export interface SemanticIndexOptions {
+  repo: SkillsRepository;
+  logger: Logger;
+  /** Precomputed vectors file; the bundled one by default. */
+  vectorsFile?: string;
+  /** Texts per model call while computing missing vectors. */
+  batchSize?: number;
+  createEmbedder?: () => EmbedderClient;
+}
+
+/**
+ * The semantic ranker. `start` returns at once in state `warming`; in the background it loads the
+ * model in a worker, brings the stored vectors up to date with the catalog (database first, then
+ * the bundled file, then the model, saving as it goes so an interrupted start resumes), hands the
+ * matrix to the worker and turns `ready`. Any failure leaves it `unavailable`; search then runs
+ * lexically.
+ */
+export class SemanticIndex {
+  private status: SemanticState;
+  private embedder: EmbedderClient | undefined;
+  private closed = false;
+  /** Settles when warming ends, whatever the outcome. */
+  readonly settled: Promise<WarmStats | undefined>;
+
+  private constructor(status: SemanticState, private readonly opts?: SemanticIndexOptions) {
+    this.status = status;
+    this.settled = status === 'warming' ? this.warm() : Promise.resolve(undefined);
+  }
+
+  static disabled(): SemanticIndex {
+    return new SemanticIndex('disabled');
+  }
+
+  static start(opts: SemanticIndexOptions): SemanticIndex {
+    return new SemanticIndex('warming', opts);
+  }
+
+  state(): SemanticState {
+    return this.status;
+  }
+
+  /** Nearest skills (cosine >= minScore) among `allowed` when given. Only when `ready`. */
+  search(query: string, topK: number, minScore: number, allowed?: Set<string> | null): Promise<RankedId[]> {
+    if (this.status !== 'ready' || !this.embedder) return Promise.reject(new Error(`semantic search is ${this.status}`));
+    return this.embedder.search(query, topK, minScore, allowed);
+  }
+
+  private async warm(): Promise<WarmStats | undefined> {
+    const { repo, logger, vectorsFile = BUNDLED_VECTORS, batchSize = 32, createEmbedder = () => new EmbedderClient() } = this.opts!;
+    const started = performance.now();
+    try {
+      const embedder = createEmbedder();
+      this.embedder = embedder;
+      const modelReady = embedder.init();
+      modelReady.catch(() => undefined); // observed below; avoid an unhandled rejection meanwhile
+      const skills = await repo.all();
+      const stored = new Map((await repo.embeddings(EMBEDDING_MODEL)).map((e) => [e.skillId, e]));
+      const vectors = new Map<string, Float32Array>();
+      const missing: Array<{ id: string; text: string; hash: string }> = [];
+      let reused = 0;
+      for (const s of skills) {
+        const text = embeddingText(s);
+        const hash = textHash(text);
+        const have = stored.get(s.id);
+        if (have?.textHash === hash && have.vector.length === EMBEDDING_DIM) {
+          vectors.set(s.id, have.vector);
+          reused++;
+        } else missing.push({ id: s.id, text, hash });
+      }
+
+      let bundled = 0;
+      if (missing.length > 0) {
+        const shipped = readVectorsFile(vectorsFile, EMBEDDING_MODEL);
+        const found: StoredEmbedding[] = [];
+        for (const m of missing) {
+          const v = shipped.get(m.hash);
+          if (v) found.push({ skillId: m.id, textHash: m.hash, vector: v });
+        }
+        await repo.saveEmbeddings(EMBEDDING_MODEL, found);
+        for (const f of found) vectors.set(f.skillId, f.vector);
+        bundled = found.length;
+      }
+
+      await modelReady;
+      const todo = missing.filter((m) => !vectors.has(m.id));
+      let computed = 0;
+      for (let i = 0; i < todo.length && !this.closed; i += batchSize) {
+        const batch = todo.slice(i, i + batchSize);
+        const out = await embedder.embed(batch.map((b) => b.text));
+        const rows = batch.map((b, j) => ({ skillId: b.id, textHash: b.hash, vector: out[j]! }));
+        if (this.closed) break;
+        await repo.saveEmbeddings(EMBEDDING_MODEL, rows);
+        for (const r of rows) vectors.set(r.skillId, r.vector);
+        computed += rows.length;
+        if (todo.length > batchSize) logger.debug({ computed, of: todo.length }, 'computing skill embeddings');
+      }
+      if (this.closed) return undefined;
+
+      const ids = skills.map((s) => s.id).filter((id) => vectors.has(id));
+      const matrix = new Float32Array(ids.length * EMBEDDING_DIM);
+      ids.forEach((id, row) => matrix.set(vectors.get(id)!, row * EMBEDDING_DIM));
+      await embedder.setIndex(ids, matrix);
+      const stats = { reused, bundled, computed, ms: Math.round(performance.now() - started) };
+      this.status = 'ready';
+      logger.info({ model: EMBEDDING_MODEL, skills: ids.length, ...stats }, 'semantic search ready');
+      return stats;
+    } catch (err) {
+      if (this.closed) return undefined;
+      this.status = 'unavailable';
+      logger.warn({ err: (err as Error).message }, 'semantic search unavailable; skill search runs lexically');
+      await this.embedder?.close().catch(() => undefined);
+      return undefined;
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.embedder?.close();
+    await this.settled;
+  }
+}

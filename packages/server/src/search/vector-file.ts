@@ -1,0 +1,60 @@
+// A compact file of precomputed skill vectors, shipped beside the bundled catalog so a first
+// start does not spend minutes of CPU embedding it. Vectors are keyed by text hash (see
+// embedding-text.ts), so after a catalog edit only the changed skills are computed at start.
+//
+// Layout: "AXV1", u32 LE header length, header JSON {model, dim, count, hashes[]}, then count
+// f32 LE scales, then count x dim int8 components (component = int8 * scale; renormalised on read).
+import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { normalize } from './embedding-text.js';
+
+export const BUNDLED_VECTORS = fileURLToPath(new URL('../../catalog/skills.vectors.bin', import.meta.url));
+const MAGIC = 'AXV1';
+
+interface Header {
+  model: string;
+  dim: number;
+  count: number;
+  hashes: string[];
+}
+
+export function encodeVectors(model: string, dim: number, entries: ReadonlyArray<{ hash: string; vector: Float32Array }>): Buffer {
+  const header = Buffer.from(JSON.stringify({ model, dim, count: entries.length, hashes: entries.map((e) => e.hash) } satisfies Header));
+  const scales = Buffer.alloc(4 * entries.length);
+  const data = Buffer.alloc(dim * entries.length);
+  entries.forEach(({ vector }, i) => {
+    let max = 0;
+    for (const x of vector) max = Math.max(max, Math.abs(x));
+    const scale = max > 0 ? max / 127 : 1;
+    scales.writeFloatLE(scale, 4 * i);
+    for (let j = 0; j < dim; j++) data.writeInt8(Math.round(vector[j]! / scale), i * dim + j);
+  });
+  const len = Buffer.alloc(4);
+  len.writeUInt32LE(header.length);
+  return Buffer.concat([Buffer.from(MAGIC), len, header, scales, data]);
+}
+
+/** Text hash -> unit vector, for `model` only; an empty map when the file is absent or for another model. */
+export function decodeVectors(buf: Buffer, model: string): Map<string, Float32Array> {
+  const out = new Map<string, Float32Array>();
+  if (buf.length < 8 || buf.toString('latin1', 0, 4) !== MAGIC) throw new Error('not a vectors file');
+  const headerLength = buf.readUInt32LE(4);
+  const header = JSON.parse(buf.toString('utf8', 8, 8 + headerLength)) as Header;
+  if (header.model !== model) return out;
+  const { dim, count, hashes } = header;
+  const scalesAt = 8 + headerLength;
+  const dataAt = scalesAt + 4 * count;
+  if (buf.length !== dataAt + dim * count || hashes.length !== count) throw new Error('truncated vectors file');
+  for (let i = 0; i < count; i++) {
+    const scale = buf.readFloatLE(scalesAt + 4 * i);
+    const v = new Float32Array(dim);
+    for (let j = 0; j < dim; j++) v[j] = buf.readInt8(dataAt + i * dim + j) * scale;
+    out.set(hashes[i]!, normalize(v));
+  }
+  return out;
+}
+
+export function readVectorsFile(file: string, model: string): Map<string, Float32Array> {
+  if (!fs.existsSync(file)) return new Map();
+  return decodeVectors(fs.readFileSync(file), model);
+}

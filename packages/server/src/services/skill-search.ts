@@ -1,0 +1,76 @@
+import type { Skill, SkillResult } from '@axle/sdk';
+import type { SearchState } from './search-state.js';
+import { reciprocalRankFusion } from '../domain/fusion.js';
+import type { SemanticIndex } from '../search/semantic-index.js';
+import type { SkillFilters, SkillsRepository } from '../store/skills-repository.js';
+
+export type SearchMode = 'fused' | 'lexical' | 'semantic';
+
+export interface SearchRequest {
+  query: string;
+  filters?: SkillFilters;
+  limit?: number;
+  /** `fused` (default) falls back to lexical while the semantic side is not ready. */
+  mode?: SearchMode;
+}
+
+export interface SearchOutcome {
+  results: SkillResult[];
+  /** The rankers that actually ran. */
+  mode: SearchMode;
+}
+
+export interface SkillSearchOptions {
+  /** How many candidates each ranker contributes to fusion. */
+  candidates?: number;
+  /** Semantic candidates below this cosine are dropped (unrelated text scores about 0 to 0.2). */
+  minCosine?: number;
+  /** RRF constant. */
+  k?: number;
+}
+
+const round = (x: number) => Math.round(x * 10_000) / 10_000;
+
+/** Skill search: BM25 and sentence embeddings, fused by reciprocal rank. In-process API for routes, evals and benches. */
+export class SkillSearch {
+  private readonly candidates: number;
+  private readonly minCosine: number;
+  private readonly k: number | undefined;
+
+  constructor(
+    private readonly repo: SkillsRepository,
+    readonly semantic: SemanticIndex,
+    opts: SkillSearchOptions = {},
+  ) {
+    this.candidates = opts.candidates ?? 100;
+    this.minCosine = opts.minCosine ?? 0.2;
+    this.k = opts.k;
+  }
+
+  state(): SearchState {
+    return { lexical: 'ready', semantic: this.semantic.state() };
+  }
+
+  async search({ query, filters = {}, limit = 10, mode = 'fused' }: SearchRequest): Promise<SearchOutcome> {
+    const semanticReady = this.semantic.state() === 'ready';
+    if (mode === 'semantic' && !semanticReady) throw new Error(`semantic search is ${this.semantic.state()}`);
+    const useLexical = mode !== 'semantic';
+    const useSemantic = mode !== 'lexical' && semanticReady;
+    const [lexical, semantic] = await Promise.all([
+      useLexical ? this.repo.lexicalSearch(query, filters, this.candidates) : undefined,
+      useSemantic
+        ? this.repo.idsMatching(filters).then((allowed) => this.semantic.search(query, this.candidates, this.minCosine, allowed))
+        : undefined,
+    ]);
+    const rankings = [lexical, semantic].filter((r) => r !== undefined).map((r) => r.map((h) => h.id));
+    const fused = reciprocalRankFusion(rankings, this.k).slice(0, limit);
+    const skills = await this.repo.getMany(fused.map((f) => f.id));
+    const results = fused
+      .map((f) => {
+        const skill: Skill | undefined = skills.get(f.id);
+        return skill && { ...skill, relevance: round(f.relevance) };
+      })
+      .filter((r) => r !== undefined);
+    return { results, mode: useLexical && useSemantic ? 'fused' : useSemantic ? 'semantic' : 'lexical' };
+  }
+}

@@ -1,0 +1,82 @@
+import { createHash } from 'node:crypto';
+import type { DiscoverFilters, Skill, SkillDetail } from '@axle/sdk';
+import type { SearchState } from './search-state.js';
+import { loadCatalog } from '../catalog/load.js';
+import { slugify } from '../catalog/mapping.js';
+import { contentPreview } from '../domain/skill-preview.js';
+import type { Logger } from '../logger.js';
+import { SemanticIndex, type SemanticIndexOptions } from '../search/semantic-index.js';
+import type { Database } from '../store/db.js';
+import { SqliteSkillsRepository, type SkillsRepository } from '../store/skills-repository.js';
+import { type SearchOutcome, SkillSearch, type SkillSearchOptions } from './skill-search.js';
+
+export interface SkillsServiceOptions {
+  db: Database;
+  logger: Logger;
+  /** The operator's catalog file; the bundled catalog when unset. */
+  catalogPath?: string;
+  semanticSearch: boolean;
+  search?: SkillSearchOptions;
+  semantic?: Partial<SemanticIndexOptions>;
+}
+
+/** SHA-256 of the catalog JSON: a changed catalog replaces the stored one. */
+export const catalogFingerprint = (skills: readonly Skill[]): string => createHash('sha256').update(JSON.stringify(skills)).digest('hex');
+
+/** Points to the knowledge marketplace for the same query. */
+export const knowledgeHint = (query: string): string =>
+  `Other agents have shared operational learnings; search them free with POST /knowledge {"query": ${JSON.stringify(query)}}.`;
+
+/** The skills registry: the catalog in the store, lookups, counts and search. What AppDeps.skills exposes. */
+export class SkillsService {
+  private constructor(
+    private readonly repo: SkillsRepository,
+    readonly search: SkillSearch,
+  ) {}
+
+  /** Loads the catalog (throws with a message naming the entry and field if it is invalid), imports it when it changed, starts the semantic side. */
+  static async open(opts: SkillsServiceOptions): Promise<SkillsService> {
+    const skills = loadCatalog(opts.catalogPath);
+    const repo = new SqliteSkillsRepository(opts.db);
+    const fingerprint = catalogFingerprint(skills);
+    const replaced = await repo.replaceCatalog(
+      skills.map((skill) => ({ skill, slug: slugify(skill.name) })),
+      fingerprint,
+    );
+    opts.logger.info({ skills: skills.length, fingerprint: fingerprint.slice(0, 12), replaced }, 'skills catalog');
+    const semantic = opts.semanticSearch ? SemanticIndex.start({ repo, logger: opts.logger, ...opts.semantic }) : SemanticIndex.disabled();
+    return new SkillsService(repo, new SkillSearch(repo, semantic, opts.search));
+  }
+
+  count(): Promise<number> {
+    return this.repo.count();
+  }
+  countByCategory(): Promise<Record<string, number>> {
+    return this.repo.countBy('category');
+  }
+  countByType(): Promise<Record<string, number>> {
+    return this.repo.countBy('type');
+  }
+  searchState(): SearchState {
+    return this.search.state();
+  }
+
+  /** By id or by a slug of the name, case-insensitively. */
+  async get(idOrSlug: string): Promise<SkillDetail | undefined> {
+    const skill = await this.repo.findByIdOrSlug(idOrSlug.trim().toLowerCase(), slugify(idOrSlug));
+    return skill && { ...skill, content_preview: contentPreview(skill) };
+  }
+
+  discover(query: string, filters: DiscoverFilters, limit: number): Promise<SearchOutcome> {
+    return this.search.search({ query, filters, limit });
+  }
+
+  /** Null until approved learnings exist; then a pointer to POST /knowledge for the same query. */
+  async knowledgeHint(query: string): Promise<string | null> {
+    return (await this.repo.hasApprovedLearnings()) ? knowledgeHint(query) : null;
+  }
+
+  close(): Promise<void> {
+    return this.search.semantic.close();
+  }
+}

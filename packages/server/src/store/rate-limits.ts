@@ -1,0 +1,25 @@
+import type { Queryable } from './db.js';
+
+/** SQL for the rate_limits table (migration 013). */
+export const rateLimitsStore = {
+  /**
+   * Counts one hit on `bucket` in a single atomic upsert: a window opens at the first hit and
+   * lasts `windowMs`; a hit after it ends opens a new window with count 1. Returns the state after the hit.
+   */
+  hit(q: Queryable, bucket: string, now: number, windowMs: number): Promise<{ count: number; window_start: number }> {
+    return q
+      .get<{ count: number; window_start: number }>(
+        `INSERT INTO rate_limits (bucket, window_start, count) VALUES (?, ?, 1)
+         ON CONFLICT (bucket) DO UPDATE SET
+           count = CASE WHEN rate_limits.window_start + ? > excluded.window_start THEN rate_limits.count + 1 ELSE 1 END,
+           window_start = CASE WHEN rate_limits.window_start + ? > excluded.window_start THEN rate_limits.window_start ELSE excluded.window_start END
+         RETURNING count, window_start`,
+        [bucket, now, windowMs, windowMs],
+      )
+      .then((r) => r!);
+  },
+
+  async deleteExpired(q: Queryable, before: number): Promise<void> {
+    await q.run('DELETE FROM rate_limits WHERE window_start < ?', [before]);
+  },
+};

@@ -1,0 +1,206 @@
+import type { Skill } from '@axle/sdk';
+import type { Database, Queryable } from './db.js';
+import { buildMatchExpression } from './fts-query.js';
+
+export interface SkillFilters {
+  category?: string;
+  type?: string;
+  /** Matches Skill.pricing.model, case-insensitively. */
+  pricing?: string;
+}
+
+export interface RankedId {
+  id: string;
+  /** Larger is better. */
+  score: number;
+}
+
+export interface StoredEmbedding {
+  skillId: string;
+  textHash: string;
+  /** Unit length. */
+  vector: Float32Array;
+}
+
+export interface CatalogEntry {
+  skill: Skill;
+  /** Slug of the skill's name, for lookups by name. */
+  slug: string;
+}
+
+/** Everything skill search and the registry routes need from storage; the dialect stays behind it. */
+export interface SkillsRepository {
+  catalogFingerprint(): Promise<string | undefined>;
+  /** Replaces the catalog unless `fingerprint` is already the stored one; true when it replaced. */
+  replaceCatalog(entries: CatalogEntry[], fingerprint: string): Promise<boolean>;
+  /** By exact id first, then by name slug (first in catalog order). */
+  findByIdOrSlug(id: string, slug: string): Promise<Skill | undefined>;
+  getMany(ids: readonly string[]): Promise<Map<string, Skill>>;
+  all(): Promise<Skill[]>;
+  count(): Promise<number>;
+  countBy(field: 'category' | 'type'): Promise<Record<string, number>>;
+  /** BM25 over name, description, tags and category (best first), at most `limit`. */
+  lexicalSearch(text: string, filters: SkillFilters, limit: number): Promise<RankedId[]>;
+  /** Ids passing `filters`, or null when there are no filters (everything passes). */
+  idsMatching(filters: SkillFilters): Promise<Set<string> | null>;
+  embeddings(model: string): Promise<StoredEmbedding[]>;
+  saveEmbeddings(model: string, rows: readonly StoredEmbedding[]): Promise<void>;
+  /** True when a learnings table exists and holds an approved learning. */
+  hasApprovedLearnings(): Promise<boolean>;
+}
+
+/** bm25() weights, in skills_fts column order: name, description, tags, category. */
+const BM25_WEIGHTS = [10, 4, 6, 2] as const;
+const FINGERPRINT_KEY = 'catalog_fingerprint';
+
+function filterSql(filters: SkillFilters, alias: string): { sql: string; params: unknown[] } {
+  const clauses: string[] = [];
+  const params: unknown[] = [];
+  if (filters.category !== undefined) {
+    clauses.push(`${alias}.category = ?`);
+    params.push(filters.category);
+  }
+  if (filters.type !== undefined) {
+    clauses.push(`${alias}.type = ?`);
+    params.push(filters.type);
+  }
+  if (filters.pricing !== undefined) {
+    clauses.push(`${alias}.pricing_model = ?`);
+    params.push(filters.pricing.toLowerCase());
+  }
+  return { sql: clauses.map((c) => ` AND ${c}`).join(''), params };
+}
+
+const toVector = (blob: Buffer): Float32Array =>
+  new Float32Array(blob.buffer.slice(blob.byteOffset, blob.byteOffset + blob.byteLength));
+const toBlob = (v: Float32Array): Buffer => Buffer.from(v.buffer, v.byteOffset, v.byteLength);
+
+export class SqliteSkillsRepository implements SkillsRepository {
+  constructor(private readonly db: Database) {}
+
+  async catalogFingerprint(): Promise<string | undefined> {
+    return (await this.db.get<{ value: string }>('SELECT value FROM meta WHERE key = ?', [FINGERPRINT_KEY]))?.value;
+  }
+
+  replaceCatalog(entries: CatalogEntry[], fingerprint: string): Promise<boolean> {
+    // Checked inside the write transaction, so two instances starting together load it once.
+    return this.db.tx(async (q) => {
+      const current = await q.get<{ value: string }>('SELECT value FROM meta WHERE key = ?', [FINGERPRINT_KEY]);
+      if (current?.value === fingerprint) return false;
+      await q.run('DELETE FROM skills_fts');
+      await q.run('DELETE FROM skills');
+      for (const [i, { skill, slug }] of entries.entries()) await insertSkill(q, i + 1, skill, slug);
+      // Vectors of skills that left the catalog; those still present are kept (their text hash decides reuse).
+      await q.run('DELETE FROM skill_embeddings WHERE skill_id NOT IN (SELECT id FROM skills)');
+      await q.run('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value', [
+        FINGERPRINT_KEY,
+        fingerprint,
+      ]);
+      return true;
+    });
+  }
+
+  async findByIdOrSlug(id: string, slug: string): Promise<Skill | undefined> {
+    const row = await this.db.get<{ data: string }>(
+      'SELECT data FROM skills WHERE id = ? OR id = ? OR slug = ? ORDER BY id IN (?, ?) DESC, position LIMIT 1',
+      [id, slug, slug, id, slug],
+    );
+    return row && (JSON.parse(row.data) as Skill);
+  }
+
+  async getMany(ids: readonly string[]): Promise<Map<string, Skill>> {
+    const out = new Map<string, Skill>();
+    if (ids.length === 0) return out;
+    const rows = await this.db.all<{ id: string; data: string }>(
+      `SELECT id, data FROM skills WHERE id IN (SELECT value FROM json_each(?))`,
+      [JSON.stringify(ids)],
+    );
+    for (const r of rows) out.set(r.id, JSON.parse(r.data) as Skill);
+    return out;
+  }
+
+  async all(): Promise<Skill[]> {
+    const rows = await this.db.all<{ data: string }>('SELECT data FROM skills ORDER BY position');
+    return rows.map((r) => JSON.parse(r.data) as Skill);
+  }
+
+  async count(): Promise<number> {
+    return (await this.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM skills'))?.n ?? 0;
+  }
+
+  async countBy(field: 'category' | 'type'): Promise<Record<string, number>> {
+    const column = field === 'category' ? 'category' : 'type';
+    const rows = await this.db.all<{ k: string; n: number }>(`SELECT ${column} AS k, COUNT(*) AS n FROM skills GROUP BY ${column} ORDER BY ${column}`);
+    return Object.fromEntries(rows.map((r) => [r.k, r.n]));
+  }
+
+  async lexicalSearch(text: string, filters: SkillFilters, limit: number): Promise<RankedId[]> {
+    const match = buildMatchExpression(text);
+    if (match === null) return [];
+    const where = filterSql(filters, 's');
+    const rows = await this.db.all<{ id: string; rank: number }>(
+      `SELECT s.id AS id, bm25(skills_fts, ${BM25_WEIGHTS.join(', ')}) AS rank
+         FROM skills_fts JOIN skills s ON s.rowid = skills_fts.rowid
+        WHERE skills_fts MATCH ?${where.sql}
+        ORDER BY rank, s.position
+        LIMIT ?`,
+      [match, ...where.params, limit],
+    );
+    // bm25() is lower-is-better (negative); flip it so every ranker says larger is better.
+    return rows.map((r) => ({ id: r.id, score: -r.rank }));
+  }
+
+  async idsMatching(filters: SkillFilters): Promise<Set<string> | null> {
+    const where = filterSql(filters, 's');
+    if (where.params.length === 0) return null;
+    const rows = await this.db.all<{ id: string }>(`SELECT s.id AS id FROM skills s WHERE 1 = 1${where.sql}`, where.params);
+    return new Set(rows.map((r) => r.id));
+  }
+
+  async embeddings(model: string): Promise<StoredEmbedding[]> {
+    const rows = await this.db.all<{ skill_id: string; text_hash: string; vector: Buffer }>(
+      'SELECT e.skill_id, e.text_hash, e.vector FROM skill_embeddings e JOIN skills s ON s.id = e.skill_id WHERE e.model = ? ORDER BY s.position',
+      [model],
+    );
+    return rows.map((r) => ({ skillId: r.skill_id, textHash: r.text_hash, vector: toVector(r.vector) }));
+  }
+
+  async saveEmbeddings(model: string, rows: readonly StoredEmbedding[]): Promise<void> {
+    if (rows.length === 0) return;
+    await this.db.tx(async (q) => {
+      for (const r of rows) {
+        await q.run(
+          `INSERT INTO skill_embeddings (skill_id, model, text_hash, vector) VALUES (?, ?, ?, ?)
+           ON CONFLICT (skill_id, model) DO UPDATE SET text_hash = excluded.text_hash, vector = excluded.vector`,
+          [r.skillId, model, r.textHash, toBlob(r.vector)],
+        );
+      }
+    });
+  }
+
+  async hasApprovedLearnings(): Promise<boolean> {
+    const table = await this.db.get("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'learnings'");
+    if (!table) return false;
+    return (await this.db.get("SELECT 1 FROM learnings WHERE status = 'approved' LIMIT 1")) !== undefined;
+  }
+}
+
+async function insertSkill(q: Queryable, rowid: number, skill: Skill, slug: string): Promise<void> {
+  await q.run('INSERT INTO skills (rowid, id, slug, category, type, pricing_model, position, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?)', [
+    rowid,
+    skill.id,
+    slug,
+    skill.category,
+    skill.type,
+    skill.pricing.model.toLowerCase(),
+    rowid,
+    JSON.stringify(skill),
+  ]);
+  await q.run('INSERT INTO skills_fts (rowid, name, description, tags, category) VALUES (?, ?, ?, ?, ?)', [
+    rowid,
+    skill.name,
+    skill.description,
+    skill.tags.join(' '),
+    skill.category.replaceAll('-', ' '),
+  ]);
+}

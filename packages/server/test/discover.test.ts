@@ -1,0 +1,160 @@
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from './helpers.js';
+
+export const SMALL_CATALOG = fileURLToPath(new URL('./fixtures/skills-small.json', import.meta.url));
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer({ AXLE_CATALOG: SMALL_CATALOG });
+});
+afterAll(() => server.stop());
+
+async function discover(body: unknown): Promise<{ status: number; json: any }> {
+  const res = await fetch(`${server.url}/discover`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  return { status: res.status, json: await res.json() };
+}
+const ids = (json: any): string[] => json.results.map((r: { id: string }) => r.id);
+
+describe('POST /discover (lexical)', () => {
+  it('ranks the obvious match first and reports the response shape', async () => {
+    const { status, json } = await discover({ query: 'send an email to a customer' });
+    expect(status).toBe(200);
+    expect(ids(json)[0]).toBe('postmark');
+    expect(json).toMatchObject({ query: 'send an email to a customer', filters: {}, knowledge_hint: null });
+    expect(json.results_count).toBe(json.results.length);
+    expect(json.results[0].relevance).toBe(1);
+    for (const r of json.results) expect(r.relevance).toBeGreaterThan(0), expect(r.relevance).toBeLessThanOrEqual(1);
+    const rel = json.results.map((r: { relevance: number }) => r.relevance);
+    expect(rel).toEqual([...rel].sort((a, b) => b - a));
+    expect(Number.isNaN(Date.parse(json.timestamp))).toBe(false);
+    expect(json.results[0].connection.endpoint).toBe('https://api.postmarkapp.com');
+  });
+
+  it('stems words and weighs the name above the description', async () => {
+    expect(ids((await discover({ query: 'forecasting' })).json)[0]).toBe('weatherstack');
+    expect(ids((await discover({ query: 'monitoring' })).json).slice(0, 2).sort()).toEqual(['sentry-mcp', 'uptimerobot']);
+    // "sentry" is a name, "errors" a tag and "issues" only in the description of one skill; all point to the same one.
+    expect(ids((await discover({ query: 'Sentry errors' })).json)[0]).toBe('sentry-mcp');
+  });
+
+  it('applies category, type and pricing filters and echoes them', async () => {
+    const byCategory = await discover({ query: 'send messages', category: 'communication' });
+    expect(byCategory.json.filters).toEqual({ category: 'communication' });
+    expect(byCategory.json.results.length).toBeGreaterThan(0);
+    for (const r of byCategory.json.results) expect(r.category).toBe('communication');
+
+    const byType = await discover({ query: 'send messages', type: 'mcp_server' });
+    expect(ids(byType.json)).toEqual(['slack-mcp']);
+
+    // Twilio (free) matches "send" and "text" too; only freemium skills remain.
+    const byPricing = await discover({ query: 'send email text', pricing: 'FREEMIUM' });
+    expect(ids(byPricing.json)).toEqual(['postmark', 'deepl']);
+    for (const r of byPricing.json.results) expect(r.pricing.model).toBe('freemium');
+    expect(byPricing.json.filters).toEqual({ pricing: 'FREEMIUM' });
+
+    const none = await discover({ query: 'weather', category: 'monitoring' });
+    expect(none.json).toMatchObject({ results_count: 0, results: [] });
+  });
+
+  it('honours limit and defaults to 10', async () => {
+    const wide = 'weather email sms payments crypto translate uptime ip books github browser sql files python sentry slack';
+    expect((await discover({ query: wide })).json.results_count).toBe(10);
+    expect((await discover({ query: wide, limit: 25 })).json.results_count).toBe(16);
+    expect((await discover({ query: wide, limit: 1 })).json.results_count).toBe(1);
+  });
+
+  it.each([
+    ['"'],
+    ['*'],
+    ['NEAR('],
+    ['-'],
+    ['AND'],
+    ['email AND OR NOT'],
+    ['name:email'],
+    ['^email*'],
+    ['"unbalanced email'],
+    ['🚀📧'],
+    ['email 📧 🚀'],
+    ['x'.repeat(1000)],
+    ['(((('],
+  ])('never breaks on hostile query %j', async (query) => {
+    const { status, json } = await discover({ query });
+    expect(status).toBe(200);
+    expect(json.results_count).toBe(json.results.length);
+  });
+
+  it.each([
+    [{}, 'body.query'],
+    [{ query: '' }, 'body.query'],
+    [{ query: '   ' }, 'body.query'],
+    [{ query: 42 }, 'body.query'],
+    [{ query: 'a'.repeat(1001) }, 'body.query'],
+    [{ query: 'email', category: 'cooking' }, 'body.category'],
+    [{ query: 'email', type: 'plugin' }, 'body.type'],
+    [{ query: 'email', pricing: 7 }, 'body.pricing'],
+    [{ query: 'email', limit: 0 }, 'body.limit'],
+    [{ query: 'email', limit: 26 }, 'body.limit'],
+    [{ query: 'email', limit: 2.5 }, 'body.limit'],
+    [{ query: 'email', limit: '5' }, 'body.limit'],
+  ])('400 for %j naming %s', async (body, field) => {
+    const { status, json } = await discover(body);
+    expect(status).toBe(400);
+    expect(json).toMatchObject({ code: 'validation_error', field });
+    expect(json.error).toContain(field);
+  });
+
+  it('accepts an X-API-Key without requiring one', async () => {
+    const res = await fetch(`${server.url}/discover`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': 'axl_not_checked_yet' },
+      body: JSON.stringify({ query: 'browser automation' }),
+    });
+    expect(res.status).toBe(200);
+    expect(ids(await res.json())[0]).toBe('playwright-mcp');
+  });
+});
+
+describe('GET /skill/{id}', () => {
+  const get = async (id: string) => {
+    const res = await fetch(`${server.url}/skill/${encodeURIComponent(id)}`);
+    return { status: res.status, json: (await res.json()) as any };
+  };
+
+  it('finds a skill by id with a connection preview', async () => {
+    const { status, json } = await get('github-mcp');
+    expect(status).toBe(200);
+    expect(json).toMatchObject({ id: 'github-mcp', name: 'GitHub MCP Server', type: 'mcp_server' });
+    expect(json.relevance).toBeUndefined();
+    expect(json.content_preview).toContain('npx -y @modelcontextprotocol/server-github');
+    expect(json.content_preview).toContain('GITHUB_TOKEN');
+    expect(json.content_preview).toContain('https://github.com/example/github-mcp');
+  });
+
+  it('finds a skill by case-insensitive id or by a slug of its name', async () => {
+    expect((await get('GitHub-MCP')).json.id).toBe('github-mcp');
+    expect((await get('GitHub MCP Server')).json.id).toBe('github-mcp');
+    expect((await get('stripe')).json.id).toBe('stripe-payments');
+    expect((await get('deepl-translate')).json.id).toBe('deepl');
+    const api = await get('Weatherstack');
+    expect(api.json.content_preview).toContain('Endpoint: https://api.weatherstack.com');
+    expect(api.json.content_preview).toContain('Pricing: freemium');
+  });
+
+  it('404s an unknown skill', async () => {
+    const { status, json } = await get('no-such-skill');
+    expect(status).toBe(404);
+    expect(json).toMatchObject({ code: 'not_found' });
+  });
+});
+
+describe('GET /health search state', () => {
+  it('reports lexical ready and semantic disabled when AXLE_SEMANTIC_SEARCH=off', async () => {
+    const res = await fetch(`${server.url}/health`);
+    expect((await res.json()).search).toEqual({ lexical: 'ready', semantic: 'disabled' });
+  });
+});

@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { buildMatchExpression, MAX_QUERY_TERMS, queryTerms } from '../src/store/fts-query.js';
+
+describe('FTS query builder', () => {
+  it('quotes each distinct term and ORs them', () => {
+    expect(buildMatchExpression('Send an EMAIL, send it now')).toBe('"send" OR "email" OR "now"');
+  });
+
+  it('drops stopwords unless nothing else is left', () => {
+    expect(queryTerms('I want to get the weather')).toEqual(['weather']);
+    expect(queryTerms('the and of')).toEqual(['the', 'and', 'of']);
+  });
+
+  it.each([
+    ['"', null],
+    ['*', null],
+    ['-', null],
+    ['(((', null],
+    ['🚀📧', null],
+    ['', null],
+    ['NEAR(', '"near"'],
+    ['AND', '"and"'],
+    ['email AND OR NOT', '"email" OR "not"'],
+    ['name:email^2*', '"name" OR "email" OR "2"'],
+    ['"unbalanced email', '"unbalanced" OR "email"'],
+    ['café 東京 emoji🚀', '"café" OR "東京" OR "emoji"'],
+  ])('%j -> %j (FTS operators become plain text)', (input, expected) => {
+    expect(buildMatchExpression(input)).toBe(expected);
+  });
+
+  it('bounds long input: at most MAX_QUERY_TERMS terms of at most 64 characters', () => {
+    const long = Array.from({ length: 500 }, (_, i) => `w${i}`).join(' ');
+    expect(queryTerms(long)).toHaveLength(MAX_QUERY_TERMS);
+    const [one] = queryTerms('x'.repeat(2000));
+    expect(one).toHaveLength(64);
+  });
+});
