@@ -6,6 +6,9 @@ const bool = z
   .optional()
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
 
+/** A fixed development wallet, so a fresh install runs without configuration; operators set AXLE_PAY_TO. */
+const DEV_PAY_TO = '0x000000000000000000000000000000000000a11e';
+
 /** Environment -> typed config. The only module that reads process.env. */
 const Env = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8402),
@@ -18,6 +21,9 @@ const Env = z.object({
   AXLE_ADMIN_TOKEN: z.string().min(1).optional(),
   AXLE_ADMIN_READ_TOKEN: z.string().min(1).optional(),
   AXLE_FORCED_REVIEW: bool,
+  AXLE_OPERATOR: z.string().min(1).default('Axle'),
+  AXLE_PAY_TO: z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be an EVM address (0x + 40 hex digits)').default(DEV_PAY_TO),
+  AXLE_FACILITATOR_URL: z.string().url().optional(),
   AXLE_JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   AXLE_SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional(),
   AXLE_MAIL_FROM: z.string().min(3).optional(),
@@ -36,6 +42,12 @@ export interface Config {
   adminToken?: string;
   adminReadToken?: string;
   forcedReview: boolean;
+  /** Who runs this installation, shown on GET / and in the agent card. */
+  operator: string;
+  /** Platform wallet receiving x402 payments. */
+  payTo: string;
+  /** x402 facilitator; when unset payments are verified locally and settled on the ledger. */
+  facilitatorUrl?: string;
   /** Session-token signing key; when unset one is generated into the data dir. */
   jwtSecret?: string;
   /** Magic links go here; when unset they are written to <dataDir>/outbox/. */
@@ -63,6 +75,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminToken: e.AXLE_ADMIN_TOKEN,
     adminReadToken: e.AXLE_ADMIN_READ_TOKEN,
     forcedReview: e.AXLE_FORCED_REVIEW,
+    operator: e.AXLE_OPERATOR,
+    payTo: e.AXLE_PAY_TO,
+    facilitatorUrl: e.AXLE_FACILITATOR_URL?.replace(/\/+$/, ''),
     jwtSecret: e.AXLE_JWT_SECRET,
     smtpUrl: e.AXLE_SMTP_URL,
     mailFrom: e.AXLE_MAIL_FROM,

@@ -7,6 +7,7 @@ export const SearchState = z
     semantic: z.enum(['warming', 'ready', 'unavailable', 'disabled']),
   })
   .openapi('SearchState');
+export type SearchState = z.infer<typeof SearchState>;
 
 export const HealthResponse = z
   .object({

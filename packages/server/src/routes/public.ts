@@ -1,23 +1,123 @@
-import { HealthResponse } from '@axle/sdk';
+import { CATEGORIES, CategoriesResponse, HealthResponse, RootResponse, SKILL_TYPES, StatsResponse, VERSIONS } from '@axle/sdk';
 import type { AppDeps } from '../app.js';
+import { buildTime } from '../build-info.js';
 import type { Api } from '../http/route.js';
+import { learningsStore } from '../store/learnings-repository.js';
+import { queryCounters } from '../store/stats-counters.js';
+
+/** Searches that /stats always reports, even before the first one is served. */
+const COUNTED_QUERIES = ['discover', 'knowledge'] as const;
+
+/** Every key of `keys`, with the count from `counts` or 0. */
+const complete = <K extends string>(keys: readonly K[], counts: Record<string, number>) =>
+  Object.fromEntries(keys.map((k) => [k, counts[k] ?? 0])) as Record<K, number>;
+
+/** Keys with a count, in taxonomy order. */
+const present = <K extends string>(keys: readonly K[], counts: Record<string, number>) => keys.filter((k) => (counts[k] ?? 0) > 0);
 
 /** GET /, /health, /categories, /stats. */
 export function publicRoutes(api: Api, deps: AppDeps): void {
-  const { clock } = deps;
+  const { clock, db, config, skills } = deps;
+  const built = buildTime().toISOString();
+  const uptime = () => (clock.now() - deps.startedAt) / 1000;
+
+  api.route({
+    method: 'get',
+    path: '/',
+    summary: 'Service overview: catalog sizes, payment details and endpoints',
+    tags: ['Public'],
+    responses: { 200: { description: 'Service overview', schema: RootResponse } },
+    handler: async () => {
+      const [visible, byCategory, skillCount, skillsByCategory] = await Promise.all([
+        learningsStore.countVisible(db),
+        learningsStore.countByCategory(db),
+        skills.count(),
+        skills.countByCategory(),
+      ]);
+      return RootResponse.parse({
+        name: 'Axle',
+        tagline: 'Agent capability registry and knowledge marketplace: free skill search, pay-per-unlock learnings',
+        version: VERSIONS.openapi,
+        operator: config.operator,
+        wallet: config.payTo,
+        network: 'eip155:8453',
+        protocol: 'x402',
+        catalog_size: visible,
+        categories: present(CATEGORIES, byCategory),
+        skills_catalog_size: skillCount,
+        skills_categories: present(CATEGORIES, skillsByCategory),
+        endpoints: endpointIndex(api),
+        built,
+      });
+    },
+  });
+
   api.route({
     method: 'get',
     path: '/health',
     summary: 'Liveness and search readiness',
     tags: ['Public'],
     responses: { 200: { description: 'Server is up', schema: HealthResponse } },
-    handler: () => ({
-      status: 'ok' as const,
-      uptime: (clock.now() - deps.startedAt) / 1000,
-      catalog_size: 0,
-      skills_catalog_size: 0,
-      search: deps.skills.searchState(),
-      timestamp: new Date(clock.now()).toISOString(),
-    }),
+    handler: async () =>
+      HealthResponse.parse({
+        status: 'ok',
+        uptime: uptime(),
+        catalog_size: await learningsStore.countVisible(db),
+        skills_catalog_size: await skills.count(),
+        search: skills.searchState(),
+        timestamp: new Date(clock.now()).toISOString(),
+      }),
   });
+
+  api.route({
+    method: 'get',
+    path: '/categories',
+    summary: 'Visible learnings per category',
+    description:
+      'Counts learnings (like catalog_size), over the whole Category taxonomy; communication and content-generation are retired for learnings and stay 0.',
+    tags: ['Public'],
+    responses: { 200: { description: 'Counts per category', schema: CategoriesResponse } },
+    handler: async () => {
+      const byCategory = await learningsStore.countByCategory(db);
+      const categories = complete(CATEGORIES, byCategory);
+      return CategoriesResponse.parse({ categories, total: Object.values(categories).reduce((a, b) => a + b, 0) });
+    },
+  });
+
+  api.route({
+    method: 'get',
+    path: '/stats',
+    summary: 'Platform statistics',
+    tags: ['Public'],
+    responses: { 200: { description: 'Catalog sizes, skill types and searches served', schema: StatsResponse } },
+    handler: async () => {
+      const [visible, byCategory, queries, skillCount, skillsByCategory, skillsByType] = await Promise.all([
+        learningsStore.countVisible(db),
+        learningsStore.countByCategory(db),
+        queryCounters.all(db),
+        skills.count(),
+        skills.countByCategory(),
+        skills.countByType(),
+      ]);
+      return StatsResponse.parse({
+        catalog_size: visible,
+        categories: present(CATEGORIES, byCategory).length,
+        skills_catalog_size: skillCount,
+        skills_categories: present(CATEGORIES, skillsByCategory).length,
+        types: complete(SKILL_TYPES, skillsByType),
+        queries: { ...complete(COUNTED_QUERIES, {}), ...queries },
+        uptime: uptime(),
+        version: VERSIONS.openapi,
+      });
+    },
+  });
+}
+
+/** "METHOD /path" -> summary for every documented route, read from the same registry /openapi.json uses. */
+function endpointIndex(api: Api): Record<string, string> {
+  const index: Record<string, string> = {};
+  for (const def of api.registry.definitions) {
+    if (def.type === 'route') index[`${def.route.method.toUpperCase()} ${def.route.path}`] = def.route.summary ?? '';
+  }
+  return index;
 }
