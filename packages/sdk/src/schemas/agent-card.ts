@@ -38,7 +38,7 @@ export const AgentCard = z
       network: z.string(),
       asset: z.string(),
       asset_contract: z.string(),
-      facilitator: z.string().describe('facilitator URL, or "local" when payments are verified and settled by this server'),
+      facilitator: z.string().url().describe('x402 facilitator URL; this server\'s own base URL when it verifies and settles payments itself'),
       protocol_spec: z.string().url(),
     }),
     endpoints: z.object({
@@ -81,7 +81,7 @@ export const A2AAgentCard = z
       stateTransitionHistory: z.boolean().optional(),
     }),
     securitySchemes: z.record(z.string(), z.record(z.string(), z.unknown())),
-    security: z.array(z.record(z.string(), z.array(z.string()))),
+    security: z.array(z.record(z.string(), z.array(z.string()))).optional(),
     defaultInputModes: z.array(z.string()),
     defaultOutputModes: z.array(z.string()),
     skills: z.array(AgentSkill),

@@ -1,0 +1,62 @@
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type TestServer, startTestServer } from './helpers.js';
+
+const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
+
+let server: TestServer;
+let doc: { openapi: string; info: { version: string }; paths: Record<string, Record<string, unknown>> };
+
+beforeAll(async () => {
+  server = await startTestServer();
+  const res = await fetch(`${server.url}/openapi.json`);
+  expect(res.status).toBe(200);
+  doc = (await res.json()) as typeof doc;
+});
+afterAll(async () => {
+  await server?.stop();
+});
+
+/** "GET /skill/{id}" for every operation in the document. */
+const documented = () =>
+  new Set(
+    Object.entries(doc.paths).flatMap(([path, item]) =>
+      Object.keys(item)
+        .filter((m) => METHODS.includes(m))
+        .map((m) => `${m.toUpperCase()} ${path}`),
+    ),
+  );
+
+describe('GET /openapi.json', () => {
+  it('is a valid OpenAPI 3.0 document declaring version 0.9.4', async () => {
+    expect(doc.openapi).toBe('3.0.3');
+    expect(doc.info.version).toBe('0.9.4');
+    const result = await new Validator().validate(doc as unknown as Record<string, unknown>);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+  });
+
+  it('documents exactly the routes the Api helper mounted', () => {
+    const mounted = new Set(server.built.api.mounted.map((r) => `${r.method.toUpperCase()} ${r.path}`));
+    expect(mounted.size).toBeGreaterThan(0);
+    expect([...documented()].sort()).toEqual([...mounted].sort());
+  });
+
+  it('documents exactly the routes the Koa router serves', () => {
+    const served = new Set(
+      server.built.api.router.stack.flatMap((layer) =>
+        layer.methods
+          .filter((m) => m !== 'HEAD')
+          .map((m) => `${m} ${layer.path.replace(/:(\w+)/g, '{$1}')}`),
+      ),
+    );
+    expect([...documented()].sort()).toEqual([...served].sort());
+  });
+
+  it('includes the public routes with their response schemas', () => {
+    for (const path of ['/', '/health', '/categories', '/stats', '/.well-known/agent.json', '/.well-known/agent-card.json']) {
+      const op = doc.paths[path]?.get as { responses: Record<string, { content?: Record<string, { schema: unknown }> }> } | undefined;
+      expect(op?.responses['200']?.content?.['application/json']?.schema, path).toBeTruthy();
+    }
+  });
+});
