@@ -1,0 +1,62 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+
+// The built server, as `npm start` runs it (npm test builds first via pretest).
+const MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
+
+let child: ChildProcess | undefined;
+let dataDir: string | undefined;
+afterEach(() => {
+  if (child?.exitCode === null) child.kill('SIGKILL');
+  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+/** Resolves with the URL the server prints, or rejects with what it wrote if it exits first. */
+function listeningUrl(proc: ChildProcess): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let out = '';
+    let err = '';
+    proc.stdout!.on('data', (chunk) => {
+      out += chunk;
+      const m = /listening on (http:\/\/\S+)/.exec(out);
+      if (m) resolve(m[1]!);
+    });
+    proc.stderr!.on('data', (chunk) => (err += chunk));
+    proc.once('exit', (code) => reject(new Error(`server exited with ${code} before listening:\n${err}${out}`)));
+  });
+}
+
+describe('built server process', () => {
+  it('prints its URL, serves /health and exits 0 on SIGTERM', async () => {
+    expect(fs.existsSync(MAIN), `${MAIN} missing: run npx tsc -b first`).toBe(true);
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'axle-proc-'));
+    const proc = spawn(process.execPath, [MAIN], {
+      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', AXLE_DATA_DIR: dataDir, AXLE_SEMANTIC_SEARCH: 'off', LOG_LEVEL: 'warn' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child = proc;
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+      proc.once('exit', (code, signal) => resolve({ code, signal })),
+    );
+
+    const url = await listeningUrl(proc);
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const res = await fetch(`${url}/health`);
+    expect(res.status).toBe(200);
+    const health = (await res.json()) as { status: string; skills_catalog_size: number; catalog_size: number };
+    expect(health.status).toBe('ok');
+    expect(health.catalog_size).toBe(0);
+    expect(health.skills_catalog_size).toBeGreaterThan(0);
+    expect(fs.existsSync(path.join(dataDir, 'axle.db'))).toBe(true);
+    // GET / reports when this build was made: the compiler's build-info stamp, not the start time.
+    const root = (await (await fetch(url)).json()) as { built: string };
+    expect(root.built).toBe(fs.statSync(path.join(path.dirname(MAIN), '.tsbuildinfo')).mtime.toISOString());
+
+    proc.kill('SIGTERM');
+    expect(await exited).toEqual({ code: 0, signal: null });
+  }, 60_000);
+});
