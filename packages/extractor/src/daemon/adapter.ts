@@ -127,7 +127,11 @@ export class OpenClawAdapter {
   private async loadConfig(): Promise<void> {
     if (this.configLoaded) return;
     this.configLoaded = true;
-    this.config = { ...this.config, ...parseConfigPatch(await this.store.savedConfig()) };
+    try {
+      this.config = { ...this.config, ...parseConfigPatch(await this.store.savedConfig()) };
+    } catch {
+      // A hand-edited, invalid saved config is ignored rather than stopping capture.
+    }
   }
 
   isRunning(): boolean {

@@ -14,7 +14,7 @@ export function parseLines(parser: LineParser, text: string): LineParser {
   const lines = text.split(/\r?\n/);
   // A trailing newline yields one empty last element that is not a line.
   if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
-  lines.forEach((line, i) => parser.push(line, i + 1));
+  for (const [i, line] of lines.entries()) parser.push(line, i + 1);
   parser.end();
   return parser;
 }

@@ -12,7 +12,7 @@ export class OpenClawSessionParser implements LineParser {
 
   push(line: string, lineNo: number): void {
     const entry = parseJsonLine(line, lineNo, this.issues);
-    if (!entry || entry.type !== 'message' || !isRecord(entry.message)) return;
+    if (entry?.type !== 'message' || !isRecord(entry.message)) return;
     const msg = entry.message;
     if (msg.role === 'toolResult') {
       const m: Message = { role: 'tool', kind: 'tool_result', text: textOf(msg.content) };
