@@ -1,8 +1,6 @@
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './helpers.js';
-
-export const SMALL_CATALOG = fileURLToPath(new URL('./fixtures/skills-small.json', import.meta.url));
+import { SMALL_CATALOG } from './search-helpers.js';
 
 let server: TestServer;
 beforeAll(async () => {

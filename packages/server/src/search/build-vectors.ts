@@ -1,0 +1,31 @@
+// `npm run catalog:vectors` (after `npm run catalog`): embeds every skill of the bundled catalog
+// (or of the catalog file given as the first argument) and writes the compact precomputed file
+// that the server loads on first start instead of computing (see vector-file.ts).
+// Usage: node packages/server/dist/search/build-vectors.js [catalog.json] [out.bin]
+import fs from 'node:fs';
+import { loadCatalog } from '../catalog/load.js';
+import { EmbedderClient } from './embedder.js';
+import { EMBEDDING_DIM, EMBEDDING_MODEL, embeddingText, textHash } from './embedding-text.js';
+import { BUNDLED_VECTORS, encodeVectors } from './vector-file.js';
+
+const [catalogFile, out = BUNDLED_VECTORS] = process.argv.slice(2);
+const skills = loadCatalog(catalogFile);
+const texts = [...new Set(skills.map(embeddingText))];
+const embedder = new EmbedderClient();
+const started = performance.now();
+try {
+  await embedder.init();
+  const entries: Array<{ hash: string; vector: Float32Array }> = [];
+  for (let i = 0; i < texts.length; i += 32) {
+    const batch = texts.slice(i, i + 32);
+    const vectors = await embedder.embed(batch);
+    batch.forEach((t, j) => entries.push({ hash: textHash(t), vector: vectors[j]! }));
+    process.stderr.write(`\r${entries.length}/${texts.length}`);
+  }
+  const buf = encodeVectors(EMBEDDING_MODEL, EMBEDDING_DIM, entries);
+  fs.writeFileSync(out, buf);
+  const secs = ((performance.now() - started) / 1000).toFixed(1);
+  process.stderr.write(`\n${entries.length} vectors in ${secs} s -> ${out} (${(buf.length / 1024).toFixed(0)} KiB)\n`);
+} finally {
+  await embedder.close();
+}

@@ -1,0 +1,113 @@
+// Semantic-side plumbing that needs no model: the precomputed-vectors file, the fallback when the
+// worker cannot start, and the knowledge hint.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { loadCatalog } from '../src/catalog/load.js';
+import { slugify } from '../src/catalog/mapping.js';
+import { createLogger } from '../src/logger.js';
+import { EmbedderClient } from '../src/search/embedder.js';
+import { embeddingText, normalize, textHash } from '../src/search/embedding-text.js';
+import { SemanticIndex } from '../src/search/semantic-index.js';
+import { decodeVectors, encodeVectors } from '../src/search/vector-file.js';
+import { SkillSearch } from '../src/services/skill-search.js';
+import { knowledgeHint } from '../src/services/skills.js';
+import { Database } from '../src/store/db.js';
+import { migrate } from '../src/store/migrate.js';
+import { SqliteSkillsRepository } from '../src/store/skills-repository.js';
+import { SMALL_CATALOG } from './search-helpers.js';
+
+function randomUnit(dim: number, seed: number): Float32Array {
+  let x = seed;
+  const v = new Float32Array(dim);
+  for (let i = 0; i < dim; i++) {
+    x = (x * 1103515245 + 12345) % 2 ** 31;
+    v[i] = x / 2 ** 31 - 0.5;
+  }
+  return normalize(v);
+}
+const dot = (a: Float32Array, b: Float32Array) => a.reduce((s, x, i) => s + x * b[i]!, 0);
+
+describe('precomputed vectors file', () => {
+  it('round-trips int8-quantised unit vectors with cosine above 0.999, keyed by text hash', () => {
+    const entries = Array.from({ length: 20 }, (_, i) => ({ hash: `h${i}`, vector: randomUnit(512, i + 1) }));
+    const buf = encodeVectors('m1', 512, entries);
+    expect(buf.length).toBeLessThan(20 * (512 + 4) + 400);
+    const back = decodeVectors(buf, 'm1');
+    expect(back.size).toBe(20);
+    for (const e of entries) expect(dot(e.vector, back.get(e.hash)!)).toBeGreaterThan(0.999);
+    expect(decodeVectors(buf, 'another-model').size).toBe(0);
+    expect(() => decodeVectors(buf.subarray(0, buf.length - 1), 'm1')).toThrow(/truncated/);
+  });
+
+  it('hashes the embedded text, so only a changed skill text needs a new vector', () => {
+    const [skill] = loadCatalog(SMALL_CATALOG);
+    const text = embeddingText(skill!);
+    expect(text).toContain(skill!.name);
+    expect(text).toContain(skill!.description);
+    expect(textHash(embeddingText({ ...skill!, tags: [...skill!.tags, 'new'] }))).not.toBe(textHash(text));
+    expect(textHash(embeddingText({ ...skill! }))).toBe(textHash(text));
+  });
+});
+
+describe('semantic side unavailable', () => {
+  let dir: string;
+  let db: Database;
+  let repo: SqliteSkillsRepository;
+  beforeEach(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'axle-search-'));
+    db = await Database.open(path.join(dir, 'axle.db'));
+    await migrate(db);
+    repo = new SqliteSkillsRepository(db);
+    await repo.replaceCatalog(
+      loadCatalog(SMALL_CATALOG).map((skill) => ({ skill, slug: slugify(skill.name) })),
+      'fp',
+    );
+  });
+  afterEach(async () => {
+    await db.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('turns unavailable when the worker cannot start, and search falls back to BM25', async () => {
+    const semantic = SemanticIndex.start({
+      repo,
+      logger: createLogger('silent'),
+      createEmbedder: () => new EmbedderClient(path.join(dir, 'missing-worker.js')),
+    });
+    expect(semantic.state()).toBe('warming');
+    await semantic.settled;
+    expect(semantic.state()).toBe('unavailable');
+    const search = new SkillSearch(repo, semantic);
+    expect(search.state()).toEqual({ lexical: 'ready', semantic: 'unavailable' });
+    const out = await search.search({ query: 'send email', limit: 3 });
+    expect(out.mode).toBe('lexical');
+    expect(out.results[0]).toMatchObject({ id: 'postmark', relevance: 1 });
+    await expect(search.search({ query: 'send email', mode: 'semantic' })).rejects.toThrow(/unavailable/);
+    await semantic.close();
+  });
+
+  it('does not replace the catalog when its fingerprint is unchanged', async () => {
+    const entries = loadCatalog(SMALL_CATALOG).map((skill) => ({ skill, slug: slugify(skill.name) }));
+    expect(await repo.replaceCatalog(entries, 'fp')).toBe(false);
+    const kept = new Set(['weatherstack', 'coingecko', 'deepl']);
+    expect(await repo.replaceCatalog(entries.filter((e) => kept.has(e.skill.id)), 'fp2')).toBe(true);
+    expect(await repo.count()).toBe(3);
+    expect(await repo.catalogFingerprint()).toBe('fp2');
+    expect(await repo.lexicalSearch('send email', {}, 10)).toEqual([]);
+    expect((await repo.lexicalSearch('weather', {}, 10)).map((r) => r.id)).toEqual(['weatherstack']);
+  });
+
+  it('gives a knowledge hint only once a learnings table holds an approved learning', async () => {
+    expect(await repo.hasApprovedLearnings()).toBe(false);
+    await db.exec('DROP TABLE IF EXISTS learnings');
+    await db.exec("CREATE TABLE learnings (id TEXT PRIMARY KEY, status TEXT NOT NULL)");
+    expect(await repo.hasApprovedLearnings()).toBe(false);
+    await db.run("INSERT INTO learnings VALUES ('lrn_1', 'pending_review')");
+    expect(await repo.hasApprovedLearnings()).toBe(false);
+    await db.run("INSERT INTO learnings VALUES ('lrn_2', 'approved')");
+    expect(await repo.hasApprovedLearnings()).toBe(true);
+    expect(knowledgeHint('send "email"')).toContain('POST /knowledge {"query": "send \\"email\\""}');
+  });
+});
