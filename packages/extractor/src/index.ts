@@ -35,6 +35,8 @@ export {
   readTranscriptFile,
 } from './readers/index.js';
 export type { FileReadResult, LineParser, ReadFileOptions, TranscriptFormat } from './readers/index.js';
+export { extractFile } from './extract.js';
+export type { ExtractFileOptions, ExtractFileResult } from './extract.js';
 export { resolveConfig, runPipeline } from './pipeline/run.js';
 export type { PipelineOptions } from './pipeline/run.js';
 export { applyRubric, combineScores, scoreContent } from './pipeline/rubric.js';

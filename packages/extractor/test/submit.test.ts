@@ -1,8 +1,9 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { extractFile } from '../src/extract.js';
 import { HeuristicModel } from '../src/model/heuristic.js';
 import { runPipeline } from '../src/pipeline/run.js';
 import { readTranscriptFile } from '../src/readers/file.js';
@@ -173,5 +174,24 @@ describe('full extraction: transcript -> pipeline -> submit', () => {
         expect(wire.includes(meta)).toBe(false);
       }
     }
+  });
+});
+
+describe('extractFile', () => {
+  it('reads, extracts and submits one transcript, and does nothing while the kill switch is on', async () => {
+    server = await startServer((_req, res) => json(res, 201, { id: 'lrn_hook', status: 'pending_review' }));
+    const file = fileURLToPath(new URL('./fixtures/openclaw-session.jsonl', import.meta.url));
+    const queue = new DraftQueue(dir);
+    const killSwitchPath = join(dir, 'DISABLED');
+    const r = await extractFile(file, { model: new HeuristicModel(), submitter: submitter(queue, server.url), killSwitchPath });
+    expect(r.disabled).toBe(false);
+    expect(r.extraction?.source).toBe('openclaw');
+    expect(r.submission?.sent.map((s) => s.learning_id)).toEqual(['lrn_hook']);
+    expect(JSON.parse(server.requests[0]?.body ?? '{}').tags).toContain('source:openclaw');
+
+    await writeFile(killSwitchPath, '');
+    const off = await extractFile(file, { model: new HeuristicModel(), submitter: submitter(queue, server.url), killSwitchPath });
+    expect(off).toEqual({ disabled: true });
+    expect(server.requests).toHaveLength(1);
   });
 });

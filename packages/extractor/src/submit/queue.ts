@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SourceClient } from '../conversation.js';
+import { defaultPaths } from '../paths.js';
 import type { LearningDraft } from '../types.js';
 
 export type QueueState = 'pending' | 'done' | 'rejected';
@@ -24,7 +25,7 @@ export interface QueueItem {
  * creation time, so sending is first in, first out.
  */
 export class DraftQueue {
-  constructor(readonly dir: string) {}
+  constructor(readonly dir: string = defaultPaths().queue) {}
 
   private path(state: QueueState, id: string): string {
     return join(this.dir, state, `${id}.json`);
