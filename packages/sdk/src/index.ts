@@ -13,3 +13,4 @@ export * from './schemas/auth.js';
 export * from './schemas/knowledge.js';
 export * from './schemas/mcp-tools.js';
 export * from './schemas/agent-card.js';
+export * from './schemas/extraction.js';

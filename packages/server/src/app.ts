@@ -6,11 +6,16 @@ import type { Config } from './config.js';
 import { bodyParser } from './http/body.js';
 import { errorMiddleware } from './http/error-middleware.js';
 import { requestLog } from './http/request-log.js';
+import type { Identity } from './http/identity.js';
 import { Api } from './http/route.js';
 import type { Logger } from './logger.js';
+import { accountRoutes } from './routes/account.js';
+import { adminRoutes } from './routes/admin.js';
+import { authRoutes } from './routes/auth.js';
 import { publicRoutes } from './routes/public.js';
 import { registryRoutes } from './routes/registry.js';
 import { wellKnownRoutes } from './routes/wellknown.js';
+import type { JwtService } from './services/jwt.js';
 import type { SkillsService } from './services/skills.js';
 import type { Database } from './store/db.js';
 
@@ -26,6 +31,10 @@ export interface AppDeps {
   baseUrl(): string;
   /** The skills registry: counts (GET /, /stats), lookups, search and its readiness (/health). */
   skills: SkillsService;
+  /** Session tokens (GET /auth/verify issues them). */
+  jwt: JwtService;
+  /** Authentication middleware: deps.identity.requireJwt(), requireKey(scope), requireAdmin('read')… */
+  identity: Identity;
 }
 
 /** Headers a browser agent must be able to read from cross-origin responses. */
@@ -46,6 +55,9 @@ export async function createApp(deps: AppDeps): Promise<BuiltApp> {
   publicRoutes(api, deps);
   wellKnownRoutes(api, deps);
   registryRoutes(api, deps);
+  authRoutes(api, deps);
+  accountRoutes(api, deps);
+  adminRoutes(api, deps);
 
   app.use(requestLog(deps.logger, () => performance.now()));
   app.use(errorMiddleware());

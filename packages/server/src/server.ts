@@ -5,7 +5,9 @@ import path from 'node:path';
 import { createApp, type BuiltApp } from './app.js';
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
+import { createIdentity } from './http/identity.js';
 import { createLogger, type Logger } from './logger.js';
+import { createJwtService, loadJwtSecret } from './services/jwt.js';
 import { SkillsService } from './services/skills.js';
 import { Database } from './store/db.js';
 import { migrate } from './store/migrate.js';
@@ -35,8 +37,11 @@ export async function startServer({ config, clock = systemClock, logStream }: St
 
   const skills = await SkillsService.open({ db, logger, catalogPath: config.catalogPath, semanticSearch: config.semanticSearch });
 
+  const jwt = createJwtService(loadJwtSecret(config.jwtSecret, config.dataDir), clock);
+  const identity = createIdentity({ db, clock, config, jwt });
+
   let baseUrl = config.baseUrl ?? '';
-  const built = await createApp({ config, clock, logger, db, startedAt: clock.now(), baseUrl: () => baseUrl, skills });
+  const built = await createApp({ config, clock, logger, db, startedAt: clock.now(), baseUrl: () => baseUrl, skills, jwt, identity });
   const server = http.createServer(built.app.callback());
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -1,0 +1,94 @@
+import { ApiKeyId, ApiKeyList, CreateApiKeyRequest, CreatedApiKey, Dashboard, RevokedApiKey, z } from '@axle/sdk';
+import type { AppDeps } from '../app.js';
+import { notFound, unauthorized } from '../http/errors.js';
+import type { Api } from '../http/route.js';
+import { getAccount } from '../services/accounts.js';
+import { createKey, listKeys, revokeKey } from '../services/api-keys.js';
+
+/** The caller's account id, set by an identity middleware in `before`. */
+const accountOf = (state: { identity?: { accountId: string } }): string => state.identity!.accountId;
+
+/** API keys and the dashboard. Terms, consent and settings routes live in their own modules. */
+export function accountRoutes(api: Api, deps: AppDeps): void {
+  const { db, clock, identity } = deps;
+
+  api.route({
+    method: 'post',
+    path: '/account/api-keys',
+    summary: 'Create an API key',
+    description:
+      'Returns the raw key (axl_…) once; only its SHA-256 is stored. Optional body: name, scopes ' +
+      '(search, contribute, account; default all). Suspended accounts are refused (403 account_suspended). The creation is audit-logged.',
+    tags: ['Account'],
+    security: ['BearerJWT'],
+    before: [identity.requireJwt(), identity.requireActiveAccount()],
+    body: CreateApiKeyRequest,
+    responses: {
+      200: { description: 'The new key, shown once', schema: CreatedApiKey },
+      401: { description: 'Missing or invalid session token' },
+      403: { description: 'Account suspended' },
+    },
+    handler: ({ body }, ctx) => db.tx((q) => createKey(q, accountOf(ctx.state), body, clock.now())),
+  });
+
+  api.route({
+    method: 'get',
+    path: '/account/api-keys',
+    summary: 'List your live API keys',
+    description: 'Never returns raw keys or hashes. Accepts a session token or a key with the account scope.',
+    tags: ['Account'],
+    security: ['BearerJWT', 'ApiKey'],
+    before: [identity.requireJwtOrKey('account')],
+    responses: {
+      200: { description: 'Live keys, oldest first', schema: ApiKeyList },
+      401: { description: 'Missing or invalid credentials' },
+      403: { description: 'Key lacks the account scope' },
+    },
+    handler: async (_input, ctx) => ({ api_keys: (await listKeys(db, accountOf(ctx.state))).map(({ account_id: _, ...k }) => k) }),
+  });
+
+  api.route({
+    method: 'delete',
+    path: '/account/api-keys/{id}',
+    summary: 'Revoke one of your API keys',
+    description: 'The key stops working at once (401 Invalid API key). The revocation is audit-logged.',
+    tags: ['Account'],
+    security: ['BearerJWT'],
+    before: [identity.requireJwt()],
+    params: z.object({ id: ApiKeyId }),
+    responses: {
+      200: { description: 'Revoked', schema: RevokedApiKey },
+      401: { description: 'Missing or invalid session token' },
+      404: { description: 'No such live key on this account' },
+    },
+    handler: async ({ params }, ctx) => {
+      const revoked = await db.tx((q) => revokeKey(q, accountOf(ctx.state), params.id, clock.now()));
+      if (!revoked) throw notFound('API key not found', { id: params.id });
+      return { revoked: true as const, id: params.id, audit_ref: revoked.audit_ref };
+    },
+  });
+
+  api.route({
+    method: 'get',
+    path: '/account/dashboard',
+    summary: 'Your account at a glance',
+    description: 'Email, linked wallet and key summaries; raw keys and hashes are never returned.',
+    tags: ['Account'],
+    security: ['BearerJWT'],
+    before: [identity.requireJwt()],
+    responses: {
+      200: { description: 'Dashboard', schema: Dashboard },
+      401: { description: 'Missing or invalid session token' },
+    },
+    handler: async (_input, ctx) => {
+      const accountId = accountOf(ctx.state);
+      const [account, keys] = await Promise.all([getAccount(db, accountId), listKeys(db, accountId)]);
+      if (!account) throw unauthorized();
+      return {
+        email: account.email,
+        wallet: account.wallet,
+        api_keys: keys.map((k) => ({ id: k.id, name: k.name, created_at: k.created_at })),
+      };
+    },
+  });
+}

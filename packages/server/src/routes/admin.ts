@@ -1,0 +1,85 @@
+import { AccountId, AdminAccount, AdminSuspension, AuditVerification, z } from '@axle/sdk';
+import type { AppDeps } from '../app.js';
+import { notFound } from '../http/errors.js';
+import type { Api } from '../http/route.js';
+import { getAccount, setSuspended } from '../services/accounts.js';
+import { listKeys } from '../services/api-keys.js';
+import { verifyAuditChain } from '../services/audit.js';
+
+const Params = z.object({ id: AccountId });
+
+/** Operator routes for accounts: read scope to look, admin scope to suspend. */
+export function adminRoutes(api: Api, deps: AppDeps): void {
+  const { db, clock, identity } = deps;
+
+  api.route({
+    method: 'get',
+    path: '/admin/accounts/{id}',
+    summary: 'Account summary (admin read scope)',
+    tags: ['Admin'],
+    security: ['AdminToken'],
+    before: [identity.requireAdmin('read')],
+    params: Params,
+    responses: {
+      200: { description: 'Account', schema: AdminAccount },
+      401: { description: 'Missing or invalid admin token' },
+      404: { description: 'No such account' },
+    },
+    handler: async ({ params }) => {
+      const account = await getAccount(db, params.id);
+      if (!account) throw notFound('Account not found', { id: params.id });
+      return {
+        id: account.id,
+        email: account.email,
+        wallet: account.wallet,
+        suspended: account.suspended === 1,
+        created_at: account.created_at,
+        api_key_count: (await listKeys(db, account.id)).length,
+      };
+    },
+  });
+
+  for (const [action, suspended] of [
+    ['suspend', true],
+    ['unsuspend', false],
+  ] as const) {
+    api.route({
+      method: 'post',
+      path: `/admin/accounts/{id}/${action}`,
+      summary: `${suspended ? 'Suspend' : 'Reinstate'} an account (admin scope)`,
+      description: suspended
+        ? 'A suspended account is refused (403 account_suspended) on key creation, money and agency routes. Audit-logged.'
+        : 'Lifts a suspension. Audit-logged.',
+      tags: ['Admin'],
+      security: ['AdminToken'],
+      before: [identity.requireAdmin('admin')],
+      params: Params,
+      responses: {
+        200: { description: 'New state and its audit entry', schema: AdminSuspension },
+        401: { description: 'Missing or invalid admin token' },
+        403: { description: 'Read-only admin token' },
+        404: { description: 'No such account' },
+      },
+      handler: async ({ params }) => {
+        const auditRef = await db.tx((q) => setSuspended(q, params.id, suspended, clock.now()));
+        if (!auditRef) throw notFound('Account not found', { id: params.id });
+        return { account_id: params.id, suspended, audit_ref: auditRef };
+      },
+    });
+  }
+
+  api.route({
+    method: 'get',
+    path: '/admin/audit/verify',
+    summary: 'Verify the hash-chained audit log (admin read scope)',
+    description: 'Walks the whole chain; reports the first entry that was edited, removed or re-linked. Same check as `npm run audit:verify`.',
+    tags: ['Admin'],
+    security: ['AdminToken'],
+    before: [identity.requireAdmin('read')],
+    responses: {
+      200: { description: 'Result (ok false when tampering was found)', schema: AuditVerification },
+      401: { description: 'Missing or invalid admin token' },
+    },
+    handler: () => verifyAuditChain(db),
+  });
+}

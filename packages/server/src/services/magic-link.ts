@@ -1,0 +1,84 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { LIMITS } from '@axle/sdk';
+import type { Clock } from '../clock.js';
+import { enforceLimits } from '../http/rate-limit.js';
+import type { Logger } from '../logger.js';
+import type { Database } from '../store/db.js';
+import { magicLinksStore } from '../store/magic-links.js';
+import { rateLimitsStore } from '../store/rate-limits.js';
+import { type AccountRow, findOrCreateAccount, normalizeEmail } from './accounts.js';
+import type { JwtService } from './jwt.js';
+import type { Mailer } from './mailer.js';
+
+const TTL_MS = LIMITS.magicLinkTtlMinutes * 60_000;
+const RATE_WINDOW_MS = LIMITS.magicLinkRate.windowMinutes * 60_000;
+
+const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
+
+export interface SignIn {
+  account: AccountRow;
+  jwt: string;
+  /** Same-origin path the landing page continues to, when the sign-in started there. */
+  next: string | null;
+}
+
+export interface MagicLinkDeps {
+  db: Database;
+  clock: Clock;
+  logger: Logger;
+  mailer: Mailer;
+  jwt: JwtService;
+  baseUrl(): string;
+}
+
+export function createMagicLinkService({ db, clock, logger, mailer, jwt, baseUrl }: MagicLinkDeps) {
+  return {
+    /**
+     * Rate-limits (per email and per IP, counters shared in the database), stores the token's hash
+     * and mails the link. The same happens whether or not an account exists for the address.
+     */
+    async request(rawEmail: string, ip: string, next: string | null): Promise<void> {
+      const email = normalizeEmail(rawEmail);
+      const token = randomBytes(32).toString('base64url');
+      const now = clock.now();
+      await db.tx(async (q) => {
+        await enforceLimits(
+          q,
+          [
+            // The address is hashed so the counters table holds no emails.
+            { bucket: `magic-link:email:${sha256(email)}`, max: LIMITS.magicLinkRate.perEmail, windowMs: RATE_WINDOW_MS },
+            { bucket: `magic-link:ip:${ip}`, max: LIMITS.magicLinkRate.perIp, windowMs: RATE_WINDOW_MS },
+          ],
+          now,
+        );
+        await magicLinksStore.deleteExpired(q, now);
+        await rateLimitsStore.deleteExpired(q, now - RATE_WINDOW_MS);
+        await magicLinksStore.insert(q, { tokenHash: sha256(token), email, nextPath: next, now, expiresAt: now + TTL_MS });
+      });
+      const link = `${baseUrl()}/auth/verify?token=${token}`;
+      await mailer.send({
+        to: email,
+        subject: 'Your Axle sign-in link',
+        text: `Sign in to Axle by opening this link within ${LIMITS.magicLinkTtlMinutes} minutes:\n\n${link}\n\nIf you did not ask for it, ignore this message.\n`,
+        html: `<p>Sign in to Axle by opening this link within ${LIMITS.magicLinkTtlMinutes} minutes:</p><p><a href="${link}">Sign in</a></p><p>If you did not ask for it, ignore this message.</p>`,
+      });
+      // With no mail server (embedded dev mode) the operator needs the link; over SMTP it is never logged.
+      if (mailer.kind === 'outbox') logger.info({ link }, 'magic link written to outbox (no AXLE_SMTP_URL)');
+      else logger.info('magic link sent');
+    },
+
+    /** Consumes the token (single use, atomically) and signs in, creating the account on first use. */
+    async verify(token: string): Promise<SignIn | null> {
+      const now = clock.now();
+      const signedIn = await db.tx(async (q) => {
+        const link = await magicLinksStore.consume(q, sha256(token), now);
+        if (!link) return null;
+        return { account: await findOrCreateAccount(q, link.email, now), next: link.next_path };
+      });
+      if (!signedIn || signedIn.account.deleted_at != null) return null;
+      return { ...signedIn, jwt: await jwt.issue(signedIn.account.id) };
+    },
+  };
+}
+
+export type MagicLinkService = ReturnType<typeof createMagicLinkService>;

@@ -1,0 +1,57 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import nodemailer from 'nodemailer';
+import type { Clock } from '../clock.js';
+import type { Logger } from '../logger.js';
+
+export interface Mail {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+}
+
+/** The mail server refused the message or could not be reached. */
+export class MailDeliveryError extends Error {}
+
+export interface Mailer {
+  /** 'outbox' writes .eml files instead of sending: the embedded default when no SMTP server is configured. */
+  readonly kind: 'smtp' | 'outbox';
+  send(mail: Mail): Promise<void>;
+}
+
+/**
+ * SMTP when AXLE_SMTP_URL is set; otherwise each message is rendered to `<dataDir>/outbox/*.eml`.
+ * Logs never name the recipient: nodemailer error messages can quote addresses, so only codes are kept.
+ */
+export function createMailer(opts: { smtpUrl?: string; from: string; dataDir: string; logger: Logger; clock: Clock }): Mailer {
+  if (opts.smtpUrl) {
+    const transport = nodemailer.createTransport(opts.smtpUrl);
+    return {
+      kind: 'smtp',
+      async send(mail) {
+        try {
+          await transport.sendMail({ from: opts.from, ...mail });
+        } catch (err) {
+          const e = err as { code?: string; responseCode?: number };
+          opts.logger.error({ code: e.code, smtp_status: e.responseCode }, 'mail delivery failed');
+          throw new MailDeliveryError('mail delivery failed');
+        }
+      },
+    };
+  }
+  const outbox = path.join(opts.dataDir, 'outbox');
+  const render = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  return {
+    kind: 'outbox',
+    async send(mail) {
+      const { message } = await render.sendMail({ from: opts.from, ...mail });
+      await fs.mkdir(outbox, { recursive: true });
+      // The file name is time + random, never the address.
+      const file = path.join(outbox, `${new Date(opts.clock.now()).toISOString().replace(/[:.]/g, '-')}-${randomBytes(4).toString('hex')}.eml`);
+      await fs.writeFile(file, message as Buffer, { mode: 0o600 });
+      opts.logger.info({ file }, 'mail written to outbox');
+    },
+  };
+}
