@@ -157,6 +157,16 @@ describe('OpenClawAdapter', () => {
     expect(a.isRunning()).toBe(false);
   });
 
+  it('stop() ends a run that is pausing between files', async () => {
+    const a = adapter({ claudeProjectsPath: null, sleep: () => new Promise(() => undefined) });
+    a.trigger();
+    for (let i = 0; i < 200 && (await a.state()).count < 1; i++) await new Promise((r) => setTimeout(r, 5));
+    await a.stop();
+    const r = await a.whenIdle();
+    expect(r).toMatchObject({ stopped: 'shutdown', files_processed: 1 });
+    expect(a.isRunning()).toBe(false);
+  });
+
   it('kill switch: no capture at all while DISABLED exists, and a run stops at the next file when it appears', async () => {
     await mkdir(join(home, '.axle'), { recursive: true });
     await writeFile(join(home, '.axle', 'DISABLED'), '');

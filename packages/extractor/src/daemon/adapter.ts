@@ -107,6 +107,12 @@ export class OpenClawAdapter {
   private timer: NodeJS.Timeout | undefined;
   private debounce: NodeJS.Timeout | undefined;
   private configLoaded = false;
+  /** Set by stop(): a run pausing between files ends at once instead of holding up shutdown. */
+  private stopping = false;
+  private signalStop: () => void = () => undefined;
+  private readonly stopped = new Promise<void>((resolve) => {
+    this.signalStop = resolve;
+  });
   /** Watcher errors (e.g. EACCES) since the last run, reported in the next run's result. */
   private watchErrors: string[] = [];
 
@@ -171,6 +177,7 @@ export class OpenClawAdapter {
    */
   trigger(): { triggered: true; message: string } {
     if (this.running) throw new RunInProgressError();
+    if (this.stopping) throw new Error('the OpenClaw adapter has been stopped');
     this.running = this.run().finally(() => {
       this.running = undefined;
     });
@@ -273,7 +280,11 @@ export class OpenClawAdapter {
       }
       // Pace extraction between files, then honour a kill switch flipped during the pause.
       if (result.files_processed > 0 && cfg.delay_between_files_ms > 0) {
-        await this.sleep(cfg.delay_between_files_ms);
+        await Promise.race([this.sleep(cfg.delay_between_files_ms), this.stopped]);
+        if (this.stopping) {
+          result.stopped = 'shutdown';
+          return 'stop';
+        }
         if (await captureDisabled(this.killSwitch)) {
           result.stopped = 'kill_switch';
           return 'stop';
@@ -356,7 +367,10 @@ export class OpenClawAdapter {
     this.debounce.unref();
   }
 
+  /** Stops watching and ends a run in progress at its next pause; the adapter is done afterwards. */
   async stop(): Promise<void> {
+    this.stopping = true;
+    this.signalStop();
     if (this.timer) clearInterval(this.timer);
     if (this.debounce) clearTimeout(this.debounce);
     this.timer = undefined;
