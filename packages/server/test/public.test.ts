@@ -143,6 +143,17 @@ describe('GET /stats', () => {
   });
 });
 
+describe('searches served', () => {
+  it('counts each answered POST /discover, not rejected ones', async () => {
+    const post = (body: unknown) =>
+      fetch(`${server.url}/discover`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    expect((await post({ query: 'send email' })).status).toBe(200);
+    expect((await post({ query: 'weather forecast', limit: 3 })).status).toBe(200);
+    expect((await post({ query: '' })).status).toBe(400);
+    expect((await get('/stats')).body.queries).toMatchObject({ discover: 2, knowledge: 0 });
+  });
+});
+
 describe('restart on the same data dir', () => {
   it('keeps learnings and search counters', async () => {
     const kept = newLearning({ category: 'payment-financial', tags: ['x402', 'usdc'] });
