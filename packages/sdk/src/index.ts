@@ -13,4 +13,8 @@ export * from './schemas/auth.js';
 export * from './schemas/knowledge.js';
 export * from './schemas/mcp-tools.js';
 export * from './schemas/agent-card.js';
+export * from './schemas/terms.js';
+export * from './schemas/consent.js';
+export * from './schemas/device.js';
+export * from './schemas/audit.js';
 export * from './schemas/extraction.js';

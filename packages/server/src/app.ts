@@ -4,7 +4,6 @@ import Koa from 'koa';
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import { bodyParser } from './http/body.js';
-import { countSearches } from './http/count-searches.js';
 import { errorMiddleware } from './http/error-middleware.js';
 import { requestLog } from './http/request-log.js';
 import type { Identity } from './http/identity.js';
@@ -13,10 +12,14 @@ import type { Logger } from './logger.js';
 import { accountRoutes } from './routes/account.js';
 import { adminRoutes } from './routes/admin.js';
 import { authRoutes } from './routes/auth.js';
+import { consentRoutes } from './routes/consent.js';
+import { deviceRoutes } from './routes/device.js';
 import { publicRoutes } from './routes/public.js';
 import { registryRoutes } from './routes/registry.js';
+import { termsRoutes } from './routes/terms.js';
 import { wellKnownRoutes } from './routes/wellknown.js';
 import type { JwtService } from './services/jwt.js';
+import { createTermsService } from './services/terms.js';
 import type { SkillsService } from './services/skills.js';
 import type { Database } from './store/db.js';
 
@@ -59,12 +62,15 @@ export async function createApp(deps: AppDeps): Promise<BuiltApp> {
   authRoutes(api, deps);
   accountRoutes(api, deps);
   adminRoutes(api, deps);
+  deviceRoutes(api, deps);
+  consentRoutes(api, deps);
+  // The money issue registers its held-earnings conversion in onFirstTermsAcceptance.
+  termsRoutes(api, deps, createTermsService({ ...deps, onFirstTermsAcceptance: [] }));
 
   app.use(requestLog(deps.logger, () => performance.now()));
   app.use(errorMiddleware());
   app.use(cors({ exposeHeaders: EXPOSED_HEADERS, keepHeadersOnError: true }));
   app.use(bodyParser());
-  app.use(countSearches(deps.db));
   app.use(router.routes());
   app.use(router.allowedMethods({ throw: true }));
 

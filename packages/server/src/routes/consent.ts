@@ -1,0 +1,63 @@
+import { AccountSettings, AccountSettingsPatch, AccountSettingsPatchResponse, ConsentRequest, ConsentResponse, CURRENT_CONSENT_VERSION } from '@axle/sdk';
+import type { AppDeps } from '../app.js';
+import type { Api } from '../http/route.js';
+import { createConsentService } from '../services/consent.js';
+
+/** POST /extract/consent, PATCH and GET /account/settings. */
+export function consentRoutes(api: Api, deps: AppDeps): void {
+  const { identity } = deps;
+  const consent = createConsentService(deps);
+
+  api.route({
+    method: 'post',
+    path: '/extract/consent',
+    summary: 'Grant or revoke standing consent to autonomous extraction',
+    description:
+      `Every call appends a consent record carrying consent_version (currently ${CURRENT_CONSENT_VERSION}, the date of the consent text) and an ` +
+      'audit-log entry (audit_ref). Revoking also sets autonomous_extraction_mode to off.',
+    tags: ['Extraction'],
+    security: ['BearerJWT'],
+    before: [identity.requireJwt()],
+    body: ConsentRequest,
+    responses: {
+      200: { description: 'Recorded', schema: ConsentResponse },
+      400: { description: 'action must be grant or revoke' },
+      401: { description: 'Missing or invalid session token' },
+    },
+    handler: ({ body }, ctx) => consent.record(ctx.state.identity!.accountId, body.action),
+  });
+
+  api.route({
+    method: 'patch',
+    path: '/account/settings',
+    summary: 'Set the autonomous extraction mode',
+    description:
+      'Moving to automatic or manual while consent is not in force records a grant; moving to off while it is records a revocation ' +
+      '(consent_recorded true, with consent_version and audit_ref). Other changes record nothing.',
+    tags: ['Account'],
+    security: ['BearerJWT'],
+    before: [identity.requireJwt()],
+    body: AccountSettingsPatch,
+    responses: {
+      200: { description: 'New mode', schema: AccountSettingsPatchResponse },
+      400: { description: 'Unknown mode' },
+      401: { description: 'Missing or invalid session token' },
+    },
+    handler: ({ body }, ctx) => consent.setMode(ctx.state.identity!.accountId, body.autonomous_extraction_mode),
+  });
+
+  api.route({
+    method: 'get',
+    path: '/account/settings',
+    summary: 'Current extraction mode and consent state',
+    tags: ['Account'],
+    security: ['BearerJWT', 'ApiKey'],
+    before: [identity.requireJwtOrKey('account')],
+    responses: {
+      200: { description: 'Settings', schema: AccountSettings },
+      401: { description: 'Missing or invalid credentials' },
+      403: { description: 'API key without the account scope' },
+    },
+    handler: (_input, ctx) => consent.settings(ctx.state.identity!.accountId),
+  });
+}

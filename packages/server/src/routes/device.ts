@@ -1,0 +1,190 @@
+import {
+  DEVICE_AUTH,
+  DeviceCodeRequest,
+  DeviceCodeResponse,
+  DeviceTokenError,
+  DeviceTokenRequest,
+  DeviceTokenResponse,
+  MagicLinkRequest,
+  z,
+} from '@axle/sdk';
+import type { Context } from 'koa';
+import type { AppDeps } from '../app.js';
+import { clientIp } from '../http/client-ip.js';
+import { csrfToken, csrfValid, sameOrigin } from '../http/csrf.js';
+import { HttpError } from '../http/errors.js';
+import { type Api, reply } from '../http/route.js';
+import { readSessionCookie } from '../http/session-cookie.js';
+import { getAccount } from '../services/accounts.js';
+import { createDeviceAuthService } from '../services/device-auth.js';
+import { createMagicLinkService } from '../services/magic-link.js';
+import { createMailer } from '../services/mailer.js';
+import {
+  deviceCheckEmailPage,
+  deviceConfirmPage,
+  deviceDonePage,
+  deviceEnterCodePage,
+  deviceErrorPage,
+  deviceSignInPage,
+} from '../web/device.js';
+import { PAGE_HEADERS } from '../web/layout.js';
+
+const NO_STORE = { 'Cache-Control': 'no-store' };
+const html = (status: number, body: string) => reply(status, body, { ...PAGE_HEADERS });
+
+const DevicePageQuery = z.object({ user_code: z.string().max(32).optional() });
+const DecisionForm = z.object({
+  user_code: z.string().max(32),
+  csrf: z.string().max(128).optional(),
+  decision: z.enum(['approve', 'deny']),
+});
+const SignInForm = z.object({ email: MagicLinkRequest.shape.email, user_code: z.string().max(32).optional() });
+
+/** RFC 8628 device sign-in: the CLI's two JSON endpoints and the /device page a person approves on. */
+export function deviceRoutes(api: Api, deps: AppDeps): void {
+  const { db, config, identity } = deps;
+  const devices = createDeviceAuthService(deps);
+  const links = createMagicLinkService({
+    ...deps,
+    mailer: createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom ?? 'Axle <no-reply@localhost>', dataDir: config.dataDir, logger: deps.logger, clock: deps.clock }),
+  });
+  const ip = (ctx: Context) => clientIp(ctx, config.trustProxy);
+  const ownOrigin = () => new URL(deps.baseUrl()).origin;
+
+  /** The person signed in through the browser session cookie, with the cookie itself (the CSRF key). */
+  async function signedIn(ctx: Context): Promise<{ accountId: string; email: string; session: string } | null> {
+    const session = readSessionCookie(ctx);
+    const accountId = session ? await identity.sessionAccount(ctx) : null;
+    const account = accountId ? await getAccount(db, accountId) : undefined;
+    return session && account ? { accountId: account.id, email: account.email, session } : null;
+  }
+
+  /** Service errors on the HTML side become pages with the same status (never JSON, never a 500). */
+  async function page(fn: () => Promise<ReturnType<typeof html>>) {
+    try {
+      return await fn();
+    } catch (err) {
+      if (!(err instanceof HttpError)) throw err;
+      const title = err.status === 429 ? 'Too many attempts' : err.status === 403 ? 'Not allowed' : 'Code not accepted';
+      const r = html(err.status, deviceErrorPage(title, err.message));
+      return reply(r.status, r.body, { ...r.headers, ...err.headers });
+    }
+  }
+
+  api.route({
+    method: 'post',
+    path: '/auth/device/code',
+    summary: 'Start device sign-in (RFC 8628 device authorization request)',
+    description:
+      `Returns a device_code for the client to poll with and a user_code (8 letters from ${DEVICE_AUTH.userCodeAlphabet}, shown as XXXX-XXXX) ` +
+      `for the person to confirm at verification_uri. Codes expire after ${DEVICE_AUTH.expiresInSeconds} s; poll every \`interval\` seconds ` +
+      `(${DEVICE_AUTH.intervalSeconds}). At most ${DEVICE_AUTH.startsPerIp} requests per IP per ${DEVICE_AUTH.failedLookups.windowMinutes} minutes.`,
+    tags: ['Auth'],
+    body: DeviceCodeRequest,
+    responses: {
+      200: { description: 'Device and user codes', schema: DeviceCodeResponse },
+      400: { description: 'Invalid client_name' },
+      429: { description: 'Too many requests from this IP' },
+    },
+    handler: async ({ body }, ctx) => reply(200, await devices.start(body.client_name, ip(ctx)), NO_STORE),
+  });
+
+  api.route({
+    method: 'post',
+    path: '/auth/device/token',
+    summary: 'Poll for the API key (RFC 8628 device access token request)',
+    description:
+      'Answers 400 {error} with authorization_pending (keep polling), slow_down (polled sooner than `interval`; the interval grows by 5 s and ' +
+      'the new value is in the body), expired_token, access_denied, or invalid_grant (unknown device_code, or its key was already handed out). ' +
+      'Once the person approves, the next poll answers 200 {api_key, account_id, email} exactly once; every later poll is invalid_grant. ' +
+      'Accepts JSON or application/x-www-form-urlencoded; grant_type, when sent, must be the RFC 8628 URN.',
+    tags: ['Auth'],
+    body: DeviceTokenRequest,
+    responses: {
+      200: { description: 'The new API key (all scopes), shown once', schema: DeviceTokenResponse },
+      400: { description: 'Pending, slow down, expired, denied or invalid', schema: DeviceTokenError },
+    },
+    handler: async ({ body }) => reply(200, await devices.poll(body.device_code), NO_STORE),
+  });
+
+  api.route({
+    method: 'get',
+    path: '/device',
+    summary: 'Device approval page (HTML)',
+    description:
+      'Signed out: offers a magic-link sign-in that returns here. Signed in: shows the code and the requesting client with Approve and Deny. ' +
+      `Failed code lookups are limited to ${DEVICE_AUTH.failedLookups.perIp} per IP per ${DEVICE_AUTH.failedLookups.windowMinutes} minutes (429).`,
+    tags: ['Auth'],
+    query: DevicePageQuery,
+    responses: {
+      200: { description: 'The page', contentType: 'text/html', schema: z.string() },
+      404: { description: 'Unknown, expired or used code (HTML)', contentType: 'text/html', schema: z.string() },
+      429: { description: 'Too many failed lookups from this IP (HTML)', contentType: 'text/html', schema: z.string() },
+    },
+    handler: async ({ query }, ctx) => {
+      const who = await signedIn(ctx);
+      if (!who) return html(200, deviceSignInPage(query.user_code));
+      if (!query.user_code) return html(200, deviceEnterCodePage(who.email));
+      const userCode = query.user_code;
+      return page(async () => html(200, deviceConfirmPage(who.email, await devices.lookup(userCode, ip(ctx)), csrfToken(who.session))));
+    },
+  });
+
+  api.route({
+    method: 'post',
+    path: '/device',
+    summary: 'Approve or deny a device (HTML form)',
+    description:
+      'Form fields user_code, csrf, decision (approve|deny). Needs the browser session cookie, a CSRF token bound to it and a same-origin request; ' +
+      'otherwise 403. Approval mints an API key (all scopes, named "device: <client>") for the polling client and is audit-logged.',
+    tags: ['Auth'],
+    responses: {
+      200: { description: 'Done page', contentType: 'text/html', schema: z.string() },
+      400: { description: 'Malformed form', contentType: 'text/html', schema: z.string() },
+      401: { description: 'Not signed in', contentType: 'text/html', schema: z.string() },
+      403: { description: 'Cross-site request or bad CSRF token', contentType: 'text/html', schema: z.string() },
+      404: { description: 'Unknown, expired or used code', contentType: 'text/html', schema: z.string() },
+      429: { description: 'Too many failed lookups from this IP', contentType: 'text/html', schema: z.string() },
+    },
+    handler: async (_input, ctx) => {
+      if (!sameOrigin(ctx, ownOrigin())) return html(403, deviceErrorPage('Not allowed', 'This request did not come from this site.'));
+      const who = await signedIn(ctx);
+      if (!who) return html(401, deviceSignInPage(undefined, 'Your session ended; sign in again.'));
+      const form = DecisionForm.safeParse(ctx.request.body ?? {});
+      if (!form.success) return html(400, deviceErrorPage('Something went wrong', 'The form was incomplete.'));
+      if (!csrfValid(who.session, form.data.csrf)) {
+        return html(403, deviceErrorPage('Not allowed', 'This form expired or did not come from this site; reload the page and try again.'));
+      }
+      const { user_code, decision } = form.data;
+      return page(async () => {
+        await devices.decide(user_code, who.accountId, decision, ip(ctx));
+        return html(200, deviceDonePage(decision));
+      });
+    },
+  });
+
+  api.route({
+    method: 'post',
+    path: '/device/sign-in',
+    summary: 'Email a sign-in link that returns to the device page (HTML form)',
+    description: 'Form fields email, user_code (optional). Same limits as POST /auth/magic-link.',
+    tags: ['Auth'],
+    responses: {
+      200: { description: 'Check-your-email page', contentType: 'text/html', schema: z.string() },
+      400: { description: 'Invalid email', contentType: 'text/html', schema: z.string() },
+      403: { description: 'Cross-site request', contentType: 'text/html', schema: z.string() },
+      429: { description: 'Too many sign-in requests', contentType: 'text/html', schema: z.string() },
+    },
+    handler: async (_input, ctx) => {
+      if (!sameOrigin(ctx, ownOrigin())) return html(403, deviceErrorPage('Not allowed', 'This request did not come from this site.'));
+      const form = SignInForm.safeParse(ctx.request.body ?? {});
+      if (!form.success) return html(400, deviceSignInPage(undefined, 'Enter a valid email address.'));
+      const { email, user_code } = form.data;
+      const next = user_code ? `/device?user_code=${encodeURIComponent(user_code)}` : '/device';
+      return page(async () => {
+        await links.request(email, ip(ctx), next);
+        return html(200, deviceCheckEmailPage());
+      });
+    },
+  });
+}

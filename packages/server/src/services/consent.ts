@@ -1,0 +1,73 @@
+import {
+  type AccountSettings,
+  type AccountSettingsPatchResponse,
+  type ConsentResponse,
+  CURRENT_CONSENT_VERSION,
+} from '@axle/sdk';
+import type { Clock } from '../clock.js';
+import { type ConsentActionValue, consentStore, type ExtractionModeValue } from '../store/consent.js';
+import type { Database, Queryable } from '../store/db.js';
+import { appendAudit } from './audit.js';
+
+export interface ConsentService {
+  /** POST /extract/consent: every call is an explicit act and is recorded. Revoking also turns the mode off. */
+  record(accountId: string, action: ConsentActionValue): Promise<ConsentResponse>;
+  /** PATCH /account/settings: records a grant when consent is not in force and the mode becomes non-off, a revocation when it is and the mode becomes off. */
+  setMode(accountId: string, mode: ExtractionModeValue): Promise<AccountSettingsPatchResponse>;
+  settings(accountId: string): Promise<AccountSettings>;
+  /** Whether standing extraction consent is in force (the latest record is a grant). */
+  isGranted(q: Queryable, accountId: string): Promise<boolean>;
+}
+
+export function createConsentService({ db, clock }: { db: Database; clock: Clock }): ConsentService {
+  async function write(q: Queryable, accountId: string, action: ConsentActionValue, via: 'consent' | 'settings', now: number) {
+    const auditRef = await appendAudit(
+      q,
+      {
+        actor: `account:${accountId}`,
+        action: action === 'grant' ? 'consent.granted' : 'consent.revoked',
+        subject: accountId,
+        data: { consent_version: CURRENT_CONSENT_VERSION, via },
+      },
+      now,
+    );
+    await consentStore.insert(q, { account_id: accountId, action, consent_version: CURRENT_CONSENT_VERSION, via, recorded_at: now, audit_ref: auditRef });
+    return auditRef;
+  }
+
+  return {
+    record(accountId, action) {
+      return db.tx(async (q) => {
+        const now = clock.now();
+        const auditRef = await write(q, accountId, action, 'consent', now);
+        if (action === 'revoke') await consentStore.setMode(q, accountId, 'off', now);
+        return { consent_recorded: true, action, consent_version: CURRENT_CONSENT_VERSION, audit_ref: auditRef };
+      });
+    },
+
+    setMode(accountId, mode) {
+      return db.tx(async (q) => {
+        const now = clock.now();
+        const granted = (await consentStore.latest(q, accountId))?.action === 'grant';
+        const change: ConsentActionValue | undefined = mode !== 'off' && !granted ? 'grant' : mode === 'off' && granted ? 'revoke' : undefined;
+        await consentStore.setMode(q, accountId, mode, now);
+        if (!change) return { autonomous_extraction_mode: mode, consent_recorded: false };
+        const auditRef = await write(q, accountId, change, 'settings', now);
+        return { autonomous_extraction_mode: mode, consent_recorded: true, consent_version: CURRENT_CONSENT_VERSION, audit_ref: auditRef };
+      });
+    },
+
+    async settings(accountId) {
+      const [mode, latest] = await Promise.all([consentStore.mode(db, accountId), consentStore.latest(db, accountId)]);
+      return {
+        autonomous_extraction_mode: mode ?? 'off',
+        consent_granted: latest?.action === 'grant',
+        consent_version: latest?.consent_version ?? null,
+      };
+    },
+
+    async isGranted(q, accountId) {
+      return (await consentStore.latest(q, accountId))?.action === 'grant';
+    },
+  };
+}

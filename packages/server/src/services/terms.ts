@@ -1,0 +1,77 @@
+import { type AcceptTermsResponse, CURRENT_TOS_VERSION, ERROR_CODES, type TermsStatus } from '@axle/sdk';
+import type { Clock } from '../clock.js';
+import { badRequest, conflict } from '../http/errors.js';
+import type { Database, Queryable } from '../store/db.js';
+import { termsStore } from '../store/terms.js';
+import { appendAudit } from './audit.js';
+
+/**
+ * Runs inside the acceptance transaction, once per account, on its first acceptance ever.
+ * The money issue registers the one that converts held unassented_pending earnings into
+ * withdrawable balance; a hook that throws rolls the acceptance back.
+ */
+export type FirstTermsAcceptanceHook = (q: Queryable, accountId: string) => Promise<void>;
+
+/** Where the terms page lives (GET /terms). */
+export const termsUrlFor = (baseUrl: string): string => `${baseUrl}/terms`;
+
+/** Whether the account has accepted the version in force (what money and agency routes gate on). */
+export async function hasAcceptedCurrentTerms(q: Queryable, accountId: string): Promise<boolean> {
+  return (await termsStore.find(q, accountId, CURRENT_TOS_VERSION)) !== undefined;
+}
+
+export interface TermsService {
+  /** Push hooks here (composition root); they run in registration order. */
+  readonly onFirstTermsAcceptance: FirstTermsAcceptanceHook[];
+  termsUrl(): string;
+  status(accountId: string): Promise<TermsStatus>;
+  accept(accountId: string, input: { version: string; agree?: boolean; via: 'jwt' | 'key' }): Promise<AcceptTermsResponse>;
+}
+
+export function createTermsService(deps: {
+  db: Database;
+  clock: Clock;
+  baseUrl(): string;
+  onFirstTermsAcceptance?: FirstTermsAcceptanceHook[];
+}): TermsService {
+  const { db, clock } = deps;
+  const hooks = deps.onFirstTermsAcceptance ?? [];
+  const termsUrl = () => termsUrlFor(deps.baseUrl());
+  return {
+    onFirstTermsAcceptance: hooks,
+    termsUrl,
+
+    async status(accountId) {
+      const latest = await termsStore.latest(db, accountId);
+      return {
+        current_tos_version: CURRENT_TOS_VERSION,
+        accepted_version: latest?.version ?? null,
+        accepted_at: latest?.accepted_at ?? null,
+        terms_url: termsUrl(),
+      };
+    },
+
+    async accept(accountId, { version, agree, via }) {
+      if (agree !== true) {
+        throw badRequest('Accepting the terms requires agree: true', { code: ERROR_CODES.AFFIRMATION_REQUIRED, terms_url: termsUrl() });
+      }
+      if (version !== CURRENT_TOS_VERSION) {
+        throw conflict(`Version ${version} is not the current terms version`, { current_tos_version: CURRENT_TOS_VERSION, terms_url: termsUrl() });
+      }
+      return db.tx(async (q) => {
+        const already = await termsStore.find(q, accountId, version);
+        if (already) return { message: 'Terms already accepted', version, accepted_at: already.accepted_at, audit_ref: already.audit_ref };
+        const first = !(await termsStore.hasAny(q, accountId));
+        const now = clock.now();
+        const auditRef = await appendAudit(
+          q,
+          { actor: `account:${accountId}`, action: 'terms.accepted', subject: accountId, data: { version, via, first_acceptance: first } },
+          now,
+        );
+        await termsStore.insert(q, { account_id: accountId, version, accepted_at: now, via, audit_ref: auditRef });
+        if (first) for (const hook of hooks) await hook(q, accountId);
+        return { message: 'Terms accepted', version, accepted_at: now, audit_ref: auditRef };
+      });
+    },
+  };
+}
