@@ -1,9 +1,10 @@
+import type { LEARNING_STATUSES, SUBMISSION_CHANNELS } from '@axle/sdk';
 import type { Queryable } from './db.js';
 
 /** A learnings row (migration 003). JSON columns are decoded; money is micro-USDC; times are Unix ms. */
 export interface LearningRecord {
   id: string;
-  status: 'approved' | 'pending_review' | 'rejected' | 'retracted';
+  status: (typeof LEARNING_STATUSES)[number];
   reviewReason: string[] | null;
   category: string;
   title: string;
@@ -17,7 +18,7 @@ export interface LearningRecord {
   contributorWallet: string | null;
   contributorKeyLabel: string | null;
   contributorAgent: string;
-  submissionChannel: 'direct' | 'extraction';
+  submissionChannel: (typeof SUBMISSION_CHANNELS)[number];
   sourceClient: string | null;
   visibility: string;
   unlockPriceMicro: number;

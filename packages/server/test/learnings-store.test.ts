@@ -1,0 +1,77 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Database } from '../src/store/db.js';
+import { learningsStore } from '../src/store/learnings-repository.js';
+import { migrate } from '../src/store/migrate.js';
+import { queryCounters } from '../src/store/stats-counters.js';
+import { newLearning } from './learning-fixture.js';
+
+let dir: string;
+let db: Database;
+beforeEach(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'axle-learnings-'));
+  db = await Database.open(path.join(dir, 'axle.db'));
+  await migrate(db);
+});
+afterEach(async () => {
+  await db.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe('learnings store', () => {
+  it('round-trips a held learning with its JSON columns, and counters start at zero', async () => {
+    const held = newLearning({
+      status: 'pending_review',
+      reviewReason: ['near_duplicate', 'injection'],
+      injectionFlags: ['ignore previous instructions'],
+      possibleDuplicateOf: 'lrn_other',
+      possibleDuplicateSimilarity: 0.72,
+      outcome: null,
+      publishedAt: null,
+    });
+    await learningsStore.insert(db, held);
+    expect(await learningsStore.byId(db, held.id)).toEqual({
+      ...held,
+      unlockCount: 0,
+      ratingCount: 0,
+      avgHelpfulness: 0,
+      grossMicro: 0,
+      contributorMicro: 0,
+      platformMicro: 0,
+    });
+    expect(await learningsStore.byId(db, 'lrn_missing')).toBeUndefined();
+  });
+
+  it('counts only approved learnings, by category', async () => {
+    await db.tx(async (q) => {
+      for (const l of [
+        newLearning({ category: 'monitoring' }),
+        newLearning({ category: 'monitoring' }),
+        newLearning({ category: 'data-processing' }),
+        newLearning({ category: 'data-processing', status: 'retracted' }),
+        newLearning({ category: 'web-interaction', status: 'rejected' }),
+      ]) {
+        await learningsStore.insert(q, l);
+      }
+    });
+    expect(await learningsStore.countVisible(db)).toBe(3);
+    expect(await learningsStore.countByCategory(db)).toEqual({ 'data-processing': 1, monitoring: 2 });
+  });
+
+  it('refuses an unknown status or channel and a duplicate id', async () => {
+    await expect(learningsStore.insert(db, newLearning({ status: 'published' as never }))).rejects.toThrow(/CHECK/);
+    await expect(learningsStore.insert(db, newLearning({ submissionChannel: 'email' as never }))).rejects.toThrow(/CHECK/);
+    const l = newLearning();
+    await learningsStore.insert(db, l);
+    await expect(learningsStore.insert(db, newLearning({ id: l.id }))).rejects.toThrow(/UNIQUE/);
+  });
+});
+
+describe('query counters', () => {
+  it('lose no increment under concurrency', async () => {
+    await Promise.all(Array.from({ length: 40 }, (_, i) => queryCounters.increment(db, i % 4 === 0 ? 'knowledge' : 'discover')));
+    expect(await queryCounters.all(db)).toEqual({ discover: 30, knowledge: 10 });
+  });
+});
