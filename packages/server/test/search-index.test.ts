@@ -88,6 +88,15 @@ describe('semantic side unavailable', () => {
     await semantic.close();
   });
 
+  it('degrades a fused search to BM25 when the semantic ranker fails at query time', async () => {
+    const broken = { state: () => 'ready', search: () => Promise.reject(new Error('worker exited')) } as unknown as SemanticIndex;
+    const search = new SkillSearch(repo, broken);
+    const out = await search.search({ query: 'send email', limit: 3 });
+    expect(out.mode).toBe('lexical');
+    expect(out.results[0]).toMatchObject({ id: 'postmark', relevance: 1 });
+    await expect(search.search({ query: 'send email', mode: 'semantic' })).rejects.toThrow('worker exited');
+  });
+
   it('does not replace the catalog when its fingerprint is unchanged', async () => {
     const entries = loadCatalog(SMALL_CATALOG).map((skill) => ({ skill, slug: slugify(skill.name) }));
     expect(await repo.replaceCatalog(entries, 'fp')).toBe(false);

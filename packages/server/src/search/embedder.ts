@@ -61,6 +61,11 @@ export class EmbedderClient {
     return this.call({ op: 'search', query, topK, minScore, ...(allowed && { allowed: [...allowed] }) });
   }
 
+  /** False once the worker has failed, exited or been closed. */
+  alive(): boolean {
+    return this.failure === undefined;
+  }
+
   async close(): Promise<void> {
     this.failure ??= new Error('embedding worker closed');
     await this.worker.terminate();

@@ -59,9 +59,18 @@ export class SemanticIndex {
   }
 
   /** Nearest skills (cosine >= minScore) among `allowed` when given. Only when `ready`. */
-  search(query: string, topK: number, minScore: number, allowed?: Set<string> | null): Promise<RankedId[]> {
-    if (this.status !== 'ready' || !this.embedder) return Promise.reject(new Error(`semantic search is ${this.status}`));
-    return this.embedder.search(query, topK, minScore, allowed);
+  async search(query: string, topK: number, minScore: number, allowed?: Set<string> | null): Promise<RankedId[]> {
+    if (this.status !== 'ready' || !this.embedder) throw new Error(`semantic search is ${this.status}`);
+    try {
+      return await this.embedder.search(query, topK, minScore, allowed);
+    } catch (err) {
+      // The worker died: stop offering the semantic side rather than failing every search.
+      if (!this.embedder.alive()) {
+        this.status = 'unavailable';
+        this.opts?.logger.warn({ err: (err as Error).message }, 'semantic search unavailable; skill search runs lexically');
+      }
+      throw err;
+    }
   }
 
   private async warm(): Promise<WarmStats | undefined> {

@@ -2,7 +2,7 @@ import type { Skill, SkillResult } from '@axle/sdk';
 import type { SearchState } from './search-state.js';
 import { reciprocalRankFusion } from '../domain/fusion.js';
 import type { SemanticIndex } from '../search/semantic-index.js';
-import type { SkillFilters, SkillsRepository } from '../store/skills-repository.js';
+import type { RankedId, SkillFilters, SkillsRepository } from '../store/skills-repository.js';
 
 export type SearchMode = 'fused' | 'lexical' | 'semantic';
 
@@ -58,9 +58,7 @@ export class SkillSearch {
     const useSemantic = mode !== 'lexical' && semanticReady;
     const [lexical, semantic] = await Promise.all([
       useLexical ? this.repo.lexicalSearch(query, filters, this.candidates) : undefined,
-      useSemantic
-        ? this.repo.idsMatching(filters).then((allowed) => this.semantic.search(query, this.candidates, this.minCosine, allowed))
-        : undefined,
+      useSemantic ? this.semanticRanking(query, filters, mode) : undefined,
     ]);
     const rankings = [lexical, semantic].filter((r) => r !== undefined).map((r) => r.map((h) => h.id));
     const fused = reciprocalRankFusion(rankings, this.k).slice(0, limit);
@@ -71,6 +69,18 @@ export class SkillSearch {
         return skill && { ...skill, relevance: round(f.relevance) };
       })
       .filter((r) => r !== undefined);
-    return { results, mode: useLexical && useSemantic ? 'fused' : useSemantic ? 'semantic' : 'lexical' };
+    const ran: SearchMode = lexical && semantic ? 'fused' : semantic ? 'semantic' : 'lexical';
+    return { results, mode: ran };
+  }
+
+  /** In fused mode a semantic failure (the worker died) degrades to lexical instead of failing the search. */
+  private async semanticRanking(query: string, filters: SkillFilters, mode: SearchMode): Promise<RankedId[] | undefined> {
+    try {
+      const allowed = await this.repo.idsMatching(filters);
+      return await this.semantic.search(query, this.candidates, this.minCosine, allowed);
+    } catch (err) {
+      if (mode === 'semantic') throw err;
+      return undefined;
+    }
   }
 }
