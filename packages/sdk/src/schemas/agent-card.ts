@@ -55,7 +55,7 @@ export const AgentCard = z
       note: z.string(),
     }),
     operator: z.string(),
-    created_at: z.string().datetime({ offset: true }),
+    created_at: z.string().datetime({ offset: true }).describe('when this server build (and so this card) was made'),
     spec_version: z.string(),
   })
   .openapi('AgentCard');
