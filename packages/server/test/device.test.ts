@@ -1,0 +1,316 @@
+import { randomBytes } from 'node:crypto';
+import { DEVICE_AUTH } from '@axle/sdk';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { open, publicKeyOf, seal } from '../src/domain/sealed-box.js';
+import { formatUserCode, generateUserCode, normalizeUserCode } from '../src/domain/user-code.js';
+import { verifyAuditChain } from '../src/services/audit.js';
+import { startTestServer, type TestServer } from './helpers.js';
+import { linkIn, post, type Smtp, startSmtp } from './identity-helpers.js';
+
+const SECOND = 1000;
+
+describe('user codes', () => {
+  it('are 8 letters of the unambiguous alphabet, shown with a dash', () => {
+    for (let i = 0; i < 200; i++) {
+      const code = generateUserCode();
+      expect(code).toMatch(/^[BCDFGHJKLMNPQRSTVWXZ]{8}$/);
+      expect(formatUserCode(code)).toMatch(/^[BCDFGHJKLMNPQRSTVWXZ]{4}-[BCDFGHJKLMNPQRSTVWXZ]{4}$/);
+    }
+  });
+  it('normalize case, dash and spaces, and refuse anything else', () => {
+    expect(normalizeUserCode('wdjb-mjht')).toBe('WDJBMJHT');
+    expect(normalizeUserCode(' WDJB MJHT ')).toBe('WDJBMJHT');
+    expect(normalizeUserCode('WDJBMJHT')).toBe('WDJBMJHT');
+    expect(normalizeUserCode('WDJB-MJH')).toBeNull();
+    expect(normalizeUserCode('WDJB-MJHA')).toBeNull(); // vowel
+    expect(normalizeUserCode('WDJB-MJH0')).toBeNull(); // digit
+  });
+});
+
+describe('sealed box', () => {
+  it('opens only with the secret it was sealed to', () => {
+    const secret = randomBytes(32);
+    const box = seal('axl_secret-key', publicKeyOf(secret));
+    expect(box).not.toContain('axl_');
+    expect(open(box, secret)).toBe('axl_secret-key');
+    expect(() => open(box, randomBytes(32))).toThrow();
+    const tampered = Buffer.from(box, 'base64url');
+    tampered[tampered.length - 1]! ^= 1;
+    expect(() => open(tampered.toString('base64url'), secret)).toThrow();
+  });
+});
+
+interface Started {
+  device_code: string;
+  user_code: string;
+  verification_uri: string;
+  verification_uri_complete: string;
+  expires_in: number;
+  interval: number;
+}
+
+describe('device-code sign-in over HTTP', () => {
+  let smtp: Smtp;
+  let server: TestServer;
+  beforeAll(async () => {
+    smtp = await startSmtp();
+    server = await startTestServer({ AXLE_SMTP_URL: smtp.url, AXLE_ADMIN_TOKEN: 'admin-token-for-tests' });
+  });
+  afterAll(async () => {
+    await server.stop();
+    await smtp.close();
+  });
+
+  const start = async (client_name = 'axle CLI on testbox'): Promise<Started> => {
+    const res = await post(server, '/auth/device/code', { client_name });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    return res.json();
+  };
+  const poll = (device_code: string) => post(server, '/auth/device/token', { device_code });
+  const pollError = async (device_code: string) => {
+    const res = await poll(device_code);
+    expect(res.status).toBe(400);
+    return res.json() as Promise<{ error: string; error_description: string; interval?: number }>;
+  };
+
+  /** A browser session: the magic link followed as a browser (Accept: text/html) sets the session cookie. */
+  async function browserSession(email: string): Promise<{ cookie: string; accountId: string }> {
+    expect((await post(server, '/auth/magic-link', { email })).status).toBe(200);
+    const res = await fetch(linkIn(smtp.lastTo(email)!), { headers: { accept: 'text/html' } });
+    const cookie = /^(axle_session=[^;]+)/.exec(res.headers.get('set-cookie') ?? '')![1]!;
+    const accountId = (await server.db.get<{ id: string }>('SELECT id FROM accounts WHERE email = ?', [email]))!.id;
+    return { cookie, accountId };
+  }
+  const devicePage = (cookie: string | null, userCode?: string, headers: Record<string, string> = {}) =>
+    fetch(`${server.url}/device${userCode ? `?user_code=${encodeURIComponent(userCode)}` : ''}`, {
+      headers: { ...(cookie ? { cookie } : {}), ...headers },
+    });
+  const csrfOf = (html: string) => /name="csrf" value="([^"]+)"/.exec(html)?.[1];
+  const decide = (cookie: string | null, fields: Record<string, string>, headers: Record<string, string> = { origin: server.url }) =>
+    fetch(`${server.url}/device`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', ...(cookie ? { cookie } : {}), ...headers },
+      body: new URLSearchParams(fields).toString(),
+    });
+  /** Opens the approval page for the code and submits a decision with the page's own CSRF token. */
+  async function approve(cookie: string, userCode: string, decision: 'approve' | 'deny' = 'approve') {
+    const page = await devicePage(cookie, userCode);
+    expect(page.status).toBe(200);
+    const csrf = csrfOf(await page.text())!;
+    return decide(cookie, { user_code: userCode, csrf, decision });
+  }
+  const advance = (ms: number) => server.clock.advance(ms);
+
+  it('starts with the RFC 8628 fields, stores only hashes and hands the key out exactly once', async () => {
+    const s = await start();
+    expect(s).toEqual({
+      device_code: expect.stringMatching(/^[\w-]{43}$/),
+      user_code: expect.stringMatching(/^[BCDFGHJKLMNPQRSTVWXZ]{4}-[BCDFGHJKLMNPQRSTVWXZ]{4}$/),
+      verification_uri: `${server.url}/device`,
+      verification_uri_complete: `${server.url}/device?user_code=${s.user_code}`,
+      expires_in: 600,
+      interval: 5,
+    });
+    const row = (await server.db.get<Record<string, unknown>>('SELECT * FROM device_codes WHERE user_code = ?', [s.user_code.replace('-', '')]))!;
+    expect(JSON.stringify(row)).not.toContain(s.device_code);
+
+    expect((await pollError(s.device_code)).error).toBe('authorization_pending');
+    const { cookie, accountId } = await browserSession('approver@example.com');
+    const done = await approve(cookie, s.user_code.toLowerCase()); // people may type it in lower case
+    expect(done.status).toBe(200);
+    expect(await done.text()).toContain('Device connected');
+
+    advance(5 * SECOND);
+    const res = await poll(s.device_code);
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(body).toEqual({ api_key: expect.stringMatching(/^axl_/), account_id: accountId, email: 'approver@example.com' });
+
+    // Exactly once: every later poll is invalid_grant.
+    advance(5 * SECOND);
+    expect((await pollError(s.device_code)).error).toBe('invalid_grant');
+    advance(5 * SECOND);
+    expect((await pollError(s.device_code)).error).toBe('invalid_grant');
+
+    // The key works, carries all scopes and is named after the client; the raw key is kept nowhere.
+    const status = await fetch(`${server.url}/account/terms-status`, { headers: { 'x-api-key': body.api_key } });
+    expect(status.status).toBe(200);
+    const key = (await server.db.get<{ name: string; scopes: string }>('SELECT name, scopes FROM api_keys WHERE account_id = ?', [accountId]))!;
+    expect(key).toEqual({ name: 'device: axle CLI on testbox', scopes: 'search contribute account' });
+    const after = (await server.db.get<Record<string, unknown>>('SELECT * FROM device_codes WHERE user_code = ?', [s.user_code.replace('-', '')]))!;
+    expect(after.status).toBe('delivered');
+    expect(after.sealed_key).toBeNull();
+    for (const line of server.logs) {
+      expect(line).not.toContain(body.api_key);
+      expect(line).not.toContain(s.device_code);
+    }
+    const approved = await server.db.get<{ actor: string; data: string }>("SELECT actor, data FROM audit_log WHERE action = 'device.approved' AND subject = ?", [accountId]);
+    expect(approved!.actor).toBe(`account:${accountId}`);
+    expect(JSON.parse(approved!.data)).toMatchObject({ client_name: 'axle CLI on testbox' });
+    expect((await verifyAuditChain(server.db)).ok).toBe(true);
+  });
+
+  it('answers slow_down to a client polling faster than the interval, adding 5 s each time', async () => {
+    const s = await start();
+    expect((await pollError(s.device_code)).error).toBe('authorization_pending');
+    advance(4 * SECOND);
+    expect(await pollError(s.device_code)).toMatchObject({ error: 'slow_down', interval: 10 });
+    advance(9 * SECOND);
+    expect(await pollError(s.device_code)).toMatchObject({ error: 'slow_down', interval: 15 });
+    advance(15 * SECOND);
+    expect((await pollError(s.device_code)).error).toBe('authorization_pending');
+    advance(15 * SECOND);
+    expect((await pollError(s.device_code)).error).toBe('authorization_pending');
+  });
+
+  it('mints one key however often the code is approved', async () => {
+    const s = await start('double-approve client');
+    const { cookie, accountId } = await browserSession('twice@example.com');
+    const page = await (await devicePage(cookie, s.user_code)).text();
+    const csrf = csrfOf(page)!;
+    const [a, b] = await Promise.all([
+      decide(cookie, { user_code: s.user_code, csrf, decision: 'approve' }),
+      decide(cookie, { user_code: s.user_code, csrf, decision: 'approve' }),
+    ]);
+    expect([a.status, b.status].sort()).toEqual([200, 404]);
+    const third = await decide(cookie, { user_code: s.user_code, csrf, decision: 'approve' });
+    expect(third.status).toBe(404);
+    expect((await server.db.get<{ n: number }>('SELECT count(*) AS n FROM api_keys WHERE account_id = ?', [accountId]))!.n).toBe(1);
+    expect((await server.db.get<{ n: number }>("SELECT count(*) AS n FROM audit_log WHERE action = 'device.approved' AND subject = ?", [accountId]))!.n).toBe(1);
+    const polls = await Promise.all([poll(s.device_code), poll(s.device_code), poll(s.device_code)]);
+    expect(polls.map((r) => r.status).sort()).toEqual([200, 400, 400]);
+  });
+
+  it('denial ends in access_denied and the code cannot be approved afterwards', async () => {
+    const s = await start();
+    const { cookie, accountId } = await browserSession('denier@example.com');
+    const res = await approve(cookie, s.user_code, 'deny');
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain('Request denied');
+    advance(5 * SECOND);
+    expect((await pollError(s.device_code)).error).toBe('access_denied');
+    expect((await devicePage(cookie, s.user_code)).status).toBe(404);
+    expect((await server.db.get<{ n: number }>('SELECT count(*) AS n FROM api_keys WHERE account_id = ?', [accountId]))!.n).toBe(0);
+  });
+
+  it('expires after 600 s by the injected clock', async () => {
+    const s = await start();
+    const { cookie } = await browserSession('late@example.com');
+    advance(599 * SECOND);
+    expect((await pollError(s.device_code)).error).toBe('authorization_pending');
+    expect((await devicePage(cookie, s.user_code)).status).toBe(200);
+    advance(1 * SECOND);
+    expect((await pollError(s.device_code)).error).toBe('expired_token');
+    expect((await devicePage(cookie, s.user_code)).status).toBe(404);
+  });
+
+  it('expires an approved code whose key was never collected', async () => {
+    const s = await start();
+    const { cookie } = await browserSession('approved-late@example.com');
+    expect((await approve(cookie, s.user_code)).status).toBe(200);
+    advance(600 * SECOND);
+    expect((await pollError(s.device_code)).error).toBe('expired_token');
+  });
+
+  it('answers invalid_grant to an unknown device_code and 400 to a malformed request', async () => {
+    expect((await pollError('not-a-real-device-code')).error).toBe('invalid_grant');
+    expect((await post(server, '/auth/device/token', {})).status).toBe(400);
+    expect((await post(server, '/auth/device/token', { device_code: 'x', grant_type: 'password' })).status).toBe(400);
+    expect((await post(server, '/auth/device/code', { client_name: 'x'.repeat(65) })).status).toBe(400);
+  });
+
+  it('serves the page with a CSP, no framing, no scripts, and escapes the client name', async () => {
+    const s = await start('<script>alert(1)</script> "evil"');
+    const { cookie } = await browserSession('headers@example.com');
+    for (const res of [await devicePage(null, s.user_code), await devicePage(cookie, s.user_code)]) {
+      expect(res.status).toBe(200);
+      const csp = res.headers.get('content-security-policy')!;
+      expect(csp).toContain("default-src 'none'");
+      expect(csp).toContain("frame-ancestors 'none'");
+      expect(csp).toContain("form-action 'self'");
+      expect(csp).not.toContain('script-src');
+      expect(res.headers.get('x-frame-options')).toBe('DENY');
+      const html = await res.text();
+      expect(html).not.toMatch(/<script/i);
+    }
+    const html = await (await devicePage(cookie, s.user_code)).text();
+    expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt; &quot;evil&quot;');
+    expect(html).toContain(s.user_code);
+  });
+
+  it('refuses decisions without a session, without or with a wrong CSRF token, or from another origin', async () => {
+    const s = await start();
+    const alice = await browserSession('alice-csrf@example.com');
+    const bob = await browserSession('bob-csrf@example.com');
+    const aliceToken = csrfOf(await (await devicePage(alice.cookie, s.user_code)).text())!;
+    const bobToken = csrfOf(await (await devicePage(bob.cookie, s.user_code)).text())!;
+    expect(aliceToken).not.toBe(bobToken);
+
+    const fields = { user_code: s.user_code, decision: 'approve' };
+    expect((await decide(null, { ...fields, csrf: aliceToken })).status).toBe(401);
+    expect((await decide(alice.cookie, fields)).status).toBe(403);
+    expect((await decide(alice.cookie, { ...fields, csrf: 'wrong' })).status).toBe(403);
+    expect((await decide(alice.cookie, { ...fields, csrf: bobToken })).status).toBe(403);
+    expect((await decide(alice.cookie, { ...fields, csrf: aliceToken }, { origin: 'https://evil.example' })).status).toBe(403);
+    expect((await decide(alice.cookie, { ...fields, csrf: aliceToken }, { origin: server.url, 'sec-fetch-site': 'cross-site' })).status).toBe(403);
+    expect((await pollError(s.device_code)).error).toBe('authorization_pending');
+
+    // The same request from the page itself goes through.
+    expect((await decide(alice.cookie, { ...fields, csrf: aliceToken })).status).toBe(200);
+  });
+
+  it('limits failed user-code lookups per IP (10 per 15 minutes), counted in the database', async () => {
+    advance(15 * 60 * SECOND); // a fresh window, whatever misses earlier tests counted from this IP
+    const s = await start();
+    const { cookie } = await browserSession('guesser@example.com');
+    for (let i = 0; i < DEVICE_AUTH.failedLookups.perIp; i++) {
+      expect((await devicePage(cookie, 'BBBB-BBBB')).status).toBe(404);
+    }
+    const limited = await devicePage(cookie, 'BBBB-BBBB');
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    // Once limited, even the right code is refused, so guessing cannot confirm a hit.
+    expect((await devicePage(cookie, s.user_code)).status).toBe(429);
+    expect((await decide(cookie, { user_code: s.user_code, csrf: 'x', decision: 'approve' })).status).toBe(403);
+    const row = await server.db.get<{ count: number }>("SELECT count FROM rate_limits WHERE bucket LIKE 'device-user-code:ip:%'");
+    expect(row!.count).toBe(DEVICE_AUTH.failedLookups.perIp);
+
+    advance(15 * 60 * SECOND);
+    const fresh = await start();
+    expect((await devicePage(cookie, fresh.user_code)).status).toBe(200);
+  });
+
+  it('refuses approval from a suspended account', async () => {
+    const s = await start();
+    const { cookie, accountId } = await browserSession('suspended@example.com');
+    const suspend = await post(server, `/admin/accounts/${accountId}/suspend`, {}, { authorization: 'Bearer admin-token-for-tests' });
+    expect(suspend.status).toBe(200);
+    expect((await approve(cookie, s.user_code)).status).toBe(403);
+    expect((await pollError(s.device_code)).error).toBe('authorization_pending');
+  });
+
+  it('offers the magic-link sign-in when signed out, continuing to the code after the link', async () => {
+    const s = await start();
+    const page = await devicePage(null, s.user_code);
+    const html = await page.text();
+    expect(html).toContain('action="/device/sign-in"');
+    // Nothing about the request is revealed before sign-in; the typed code is only carried along.
+    expect(html).not.toContain('axle CLI on testbox');
+    expect(html).not.toContain('Approve');
+    expect(html).toContain(`name="user_code" value="${s.user_code}"`);
+    const form = (fields: Record<string, string>, origin = server.url) =>
+      fetch(`${server.url}/device/sign-in`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin },
+        body: new URLSearchParams(fields).toString(),
+      });
+    expect((await form({ email: 'not-an-email' })).status).toBe(400);
+    expect((await form({ email: 'x@example.com' }, 'https://evil.example')).status).toBe(403);
+    const sent = await form({ email: 'newcomer@example.com', user_code: s.user_code });
+    expect(sent.status).toBe(200);
+    expect(await sent.text()).toContain('Check your email');
+    const landing = await fetch(linkIn(smtp.lastTo('newcomer@example.com')!), { headers: { accept: 'text/html' } });
+    expect(await landing.text()).toContain(`href="/device?user_code=${s.user_code}"`);
+  });
+});
