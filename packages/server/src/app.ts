@@ -14,6 +14,8 @@ import { adminRoutes } from './routes/admin.js';
 import { authRoutes } from './routes/auth.js';
 import { consentRoutes } from './routes/consent.js';
 import { deviceRoutes } from './routes/device.js';
+import { extractRoutes } from './routes/extract.js';
+import { openclawRoutes } from './routes/openclaw.js';
 import { publicRoutes } from './routes/public.js';
 import { registryRoutes } from './routes/registry.js';
 import { termsRoutes } from './routes/terms.js';
@@ -64,6 +66,8 @@ export async function createApp(deps: AppDeps): Promise<BuiltApp> {
   adminRoutes(api, deps);
   deviceRoutes(api, deps);
   consentRoutes(api, deps);
+  extractRoutes(api);
+  const openclaw = openclawRoutes(api, deps);
   // The money issue registers its held-earnings conversion in onFirstTermsAcceptance.
   termsRoutes(api, deps, createTermsService({ ...deps, onFirstTermsAcceptance: [] }));
 
@@ -74,5 +78,12 @@ export async function createApp(deps: AppDeps): Promise<BuiltApp> {
   app.use(router.routes());
   app.use(router.allowedMethods({ throw: true }));
 
-  return { app, api, close: () => deps.skills.close() };
+  return {
+    app,
+    api,
+    close: async () => {
+      await openclaw.close();
+      await deps.skills.close();
+    },
+  };
 }
