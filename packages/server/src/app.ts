@@ -21,6 +21,7 @@ import { registryRoutes } from './routes/registry.js';
 import { termsRoutes } from './routes/terms.js';
 import { wellKnownRoutes } from './routes/wellknown.js';
 import type { JwtService } from './services/jwt.js';
+import type { MagicLinkService } from './services/magic-link.js';
 import { createTermsService } from './services/terms.js';
 import type { SkillsService } from './services/skills.js';
 import type { Database } from './store/db.js';
@@ -41,6 +42,8 @@ export interface AppDeps {
   jwt: JwtService;
   /** Authentication middleware: deps.identity.requireJwt(), requireKey(scope), requireAdmin('read')… */
   identity: Identity;
+  /** Magic-link sign-in (POST /auth/magic-link, the device page's sign-in form). */
+  magicLinks: MagicLinkService;
 }
 
 /** Headers a browser agent must be able to read from cross-origin responses. */

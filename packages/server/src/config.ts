@@ -26,7 +26,7 @@ const Env = z.object({
   AXLE_FACILITATOR_URL: z.string().url().optional(),
   AXLE_JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   AXLE_SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional(),
-  AXLE_MAIL_FROM: z.string().min(3).optional(),
+  AXLE_MAIL_FROM: z.string().min(3).default('Axle <no-reply@localhost>'),
   AXLE_TRUST_PROXY: bool,
 });
 
@@ -52,7 +52,8 @@ export interface Config {
   jwtSecret?: string;
   /** Magic links go here; when unset they are written to <dataDir>/outbox/. */
   smtpUrl?: string;
-  mailFrom?: string;
+  /** From header of sign-in mail. */
+  mailFrom: string;
   /** Take the client IP from X-Forwarded-For (only behind a proxy that sets it). */
   trustProxy: boolean;
 }

@@ -8,6 +8,8 @@ import type { Config } from './config.js';
 import { createIdentity } from './http/identity.js';
 import { createLogger, type Logger } from './logger.js';
 import { createJwtService, loadJwtSecret } from './services/jwt.js';
+import { createMagicLinkService } from './services/magic-link.js';
+import { createMailer } from './services/mailer.js';
 import { SkillsService } from './services/skills.js';
 import { Database } from './store/db.js';
 import { migrate } from './store/migrate.js';
@@ -41,7 +43,9 @@ export async function startServer({ config, clock = systemClock, logStream }: St
   const identity = createIdentity({ db, clock, config, jwt });
 
   let baseUrl = config.baseUrl ?? '';
-  const built = await createApp({ config, clock, logger, db, startedAt: clock.now(), baseUrl: () => baseUrl, skills, jwt, identity });
+  const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, logger, clock });
+  const magicLinks = createMagicLinkService({ db, clock, logger, mailer, jwt, baseUrl: () => baseUrl });
+  const built = await createApp({ config, clock, logger, db, startedAt: clock.now(), baseUrl: () => baseUrl, skills, jwt, identity, magicLinks });
   const server = http.createServer(built.app.callback());
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -94,6 +94,7 @@ export const ERROR_CODES = {
   FORBIDDEN: 'forbidden',
   INSUFFICIENT_SCOPE: 'insufficient_scope',
   ACCOUNT_SUSPENDED: 'account_suspended',
+  MAIL_UNAVAILABLE: 'mail_unavailable',
   RATE_LIMITED: 'rate_limited',
   CONFLICT: 'conflict',
 } as const;

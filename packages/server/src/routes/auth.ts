@@ -1,11 +1,9 @@
 import { LIMITS, MagicLinkRequest, MagicLinkResponse, VerifyQuery, VerifyResponse } from '@axle/sdk';
 import type { AppDeps } from '../app.js';
 import { clientIp } from '../http/client-ip.js';
-import { HttpError, unauthorized } from '../http/errors.js';
+import { unauthorized } from '../http/errors.js';
 import { type Api, reply } from '../http/route.js';
 import { setSessionCookie } from '../http/session-cookie.js';
-import { createMagicLinkService } from '../services/magic-link.js';
-import { createMailer, MailDeliveryError } from '../services/mailer.js';
 import { LANDING_HEADERS, signedInPage, signInFailedPage } from '../web/landing.js';
 
 const NEUTRAL = `If that address can receive email, a sign-in link is on its way. It works once, within ${LIMITS.magicLinkTtlMinutes} minutes.`;
@@ -13,15 +11,7 @@ const INVALID_LINK = 'This sign-in link is invalid, expired or already used.';
 
 /** POST /auth/magic-link and GET /auth/verify. */
 export function authRoutes(api: Api, deps: AppDeps): void {
-  const { config, logger } = deps;
-  const mailer = createMailer({
-    smtpUrl: config.smtpUrl,
-    from: config.mailFrom ?? 'Axle <no-reply@localhost>',
-    dataDir: config.dataDir,
-    logger,
-    clock: deps.clock,
-  });
-  const links = createMagicLinkService({ ...deps, mailer });
+  const { config, magicLinks: links } = deps;
 
   api.route({
     method: 'post',
@@ -40,12 +30,7 @@ export function authRoutes(api: Api, deps: AppDeps): void {
       503: { description: 'The mail server refused or is unreachable' },
     },
     handler: async ({ body }, ctx) => {
-      try {
-        await links.request(body.email, clientIp(ctx, config.trustProxy), body.next ?? null);
-      } catch (err) {
-        if (!(err instanceof MailDeliveryError)) throw err;
-        throw new HttpError(503, 'Could not send the sign-in email; try again later', { code: 'mail_unavailable' });
-      }
+      await links.request(body.email, clientIp(ctx, config.trustProxy), body.next ?? null);
       return { message: NEUTRAL };
     },
   });

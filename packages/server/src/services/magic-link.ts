@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { LIMITS } from '@axle/sdk';
+import { ERROR_CODES, LIMITS } from '@axle/sdk';
 import type { Clock } from '../clock.js';
+import { HttpError } from '../http/errors.js';
 import { enforceLimits } from '../http/rate-limit.js';
 import type { Logger } from '../logger.js';
 import type { Database } from '../store/db.js';
@@ -8,7 +9,7 @@ import { magicLinksStore } from '../store/magic-links.js';
 import { rateLimitsStore } from '../store/rate-limits.js';
 import { type AccountRow, findOrCreateAccount, normalizeEmail } from './accounts.js';
 import type { JwtService } from './jwt.js';
-import type { Mailer } from './mailer.js';
+import { MailDeliveryError, type Mailer } from './mailer.js';
 
 const TTL_MS = LIMITS.magicLinkTtlMinutes * 60_000;
 const RATE_WINDOW_MS = LIMITS.magicLinkRate.windowMinutes * 60_000;
@@ -56,12 +57,17 @@ export function createMagicLinkService({ db, clock, logger, mailer, jwt, baseUrl
         await magicLinksStore.insert(q, { tokenHash: sha256(token), email, nextPath: next, now, expiresAt: now + TTL_MS });
       });
       const link = `${baseUrl()}/auth/verify?token=${token}`;
-      await mailer.send({
-        to: email,
-        subject: 'Your Axle sign-in link',
-        text: `Sign in to Axle by opening this link within ${LIMITS.magicLinkTtlMinutes} minutes:\n\n${link}\n\nIf you did not ask for it, ignore this message.\n`,
-        html: `<p>Sign in to Axle by opening this link within ${LIMITS.magicLinkTtlMinutes} minutes:</p><p><a href="${link}">Sign in</a></p><p>If you did not ask for it, ignore this message.</p>`,
-      });
+      await mailer
+        .send({
+          to: email,
+          subject: 'Your Axle sign-in link',
+          text: `Sign in to Axle by opening this link within ${LIMITS.magicLinkTtlMinutes} minutes:\n\n${link}\n\nIf you did not ask for it, ignore this message.\n`,
+          html: `<p>Sign in to Axle by opening this link within ${LIMITS.magicLinkTtlMinutes} minutes:</p><p><a href="${link}">Sign in</a></p><p>If you did not ask for it, ignore this message.</p>`,
+        })
+        .catch((err) => {
+          if (err instanceof MailDeliveryError) throw new HttpError(503, 'Could not send the sign-in email; try again later', { code: ERROR_CODES.MAIL_UNAVAILABLE });
+          throw err;
+        });
       // With no mail server (embedded dev mode) the operator needs the link; over SMTP it is never logged.
       if (mailer.kind === 'outbox') logger.info({ link }, 'magic link written to outbox (no AXLE_SMTP_URL)');
       else logger.info('magic link sent');
