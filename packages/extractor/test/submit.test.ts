@@ -5,12 +5,14 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { extractFile } from '../src/extract.js';
 import { HeuristicModel } from '../src/model/heuristic.js';
+import { OpenAIChatModel } from '../src/model/openai.js';
 import { runPipeline } from '../src/pipeline/run.js';
 import { readTranscriptFile } from '../src/readers/file.js';
+import { readPlainText } from '../src/readers/plain.js';
 import { learnRequestBody, Submitter } from '../src/submit/client.js';
 import { DraftQueue } from '../src/submit/queue.js';
 import type { LearningDraft } from '../src/types.js';
-import { json, startServer, type TestServer } from './helpers.js';
+import { completion, json, startServer, type TestServer } from './helpers.js';
 
 const draft = (n: number): LearningDraft => ({
   title: `Draft number ${n} about a real failure`,
@@ -173,6 +175,61 @@ describe('full extraction: transcript -> pipeline -> submit', () => {
         expect(raw.includes(meta)).toBe(true);
         expect(wire.includes(meta)).toBe(false);
       }
+    }
+  });
+});
+
+describe('full extraction with a chat-completions model', () => {
+  it('sends the model scrubbed chunks only and the server draft fields only', async () => {
+    const email = 'jane.doe@corp-mail.com';
+    const token = `ghp_${'A1b2C3d4E5f6G7h8I9j0'.repeat(2).slice(0, 36)}`;
+    const transcript = [
+      `User: deploy to staging fails. My GitHub token is ${token} and reach me at ${email}.`,
+      'Assistant: The CI log shows "Error: HttpError: Resource not accessible by integration" from the release step.',
+      'Assistant: Fixed by granting the workflow `permissions: contents: write`; the default GITHUB_TOKEN is read-only since 2023.',
+    ].join('\n\n');
+    const draft = {
+      title: 'GitHub Actions release step fails: Resource not accessible by integration',
+      body:
+        'Problem: the release step failed with `HttpError: Resource not accessible by integration`. Root cause: the default ' +
+        'GITHUB_TOKEN is read-only. Fixed by adding `permissions: contents: write` to the workflow job.',
+      category: 'code-execution',
+      tags: ['github-actions', 'ci'],
+      task_context: 'Deploying to staging from a CI workflow',
+      outcome: 'success',
+      quality_self_assessment: { specificity: 4, actionability: 5, novelty: 4, completeness: 4 },
+    };
+    server = await startServer((req, res) => {
+      if (req.url === '/v1/chat/completions') return json(res, 200, completion(JSON.stringify({ learnings: [draft] })));
+      json(res, 201, { id: 'lrn_ci', status: 'pending_review' });
+    });
+    const model = new OpenAIChatModel({ baseUrl: `${server.url}/v1`, model: 'local' });
+    try {
+      const { conversation } = readPlainText(transcript);
+      const result = await runPipeline(conversation, { model });
+      expect(result.learnings).toHaveLength(1);
+      await submitter(new DraftQueue(dir), server.url).submit(result.learnings, 'claude-code');
+    } finally {
+      await model.close();
+    }
+    const toModel = server.requests.filter((r) => r.url === '/v1/chat/completions');
+    const toServer = server.requests.filter((r) => r.url === '/learn');
+    expect(toModel).toHaveLength(1);
+    expect(toServer).toHaveLength(1);
+    expect(toModel[0]?.body).not.toContain(email);
+    expect(toModel[0]?.body).not.toContain(token);
+    expect(toModel[0]?.body).toContain('[REDACTED:');
+    const sent = JSON.parse(toServer[0]?.body ?? '{}');
+    expect(sent).toEqual({
+      ...draft,
+      tags: [...draft.tags, 'source:claude-code'],
+      // the rubric's per-dimension minimum of the model's claim and what the text shows
+      quality_self_assessment: expect.objectContaining({ actionability: expect.any(Number) }),
+      submission_channel: 'extraction',
+      contributor_agent: 'svc-autonomous-extractor/0.1.0',
+    });
+    for (const piece of ['deploy to staging fails', email, token, 'The CI log shows', 'since 2023']) {
+      expect(toServer[0]?.body).not.toContain(piece);
     }
   });
 });

@@ -33,7 +33,7 @@ export function scoreContent(d: Pick<LearningDraft, 'title' | 'body' | 'task_con
   const text = `${d.title}\n${d.body}`;
   const concrete = CONCRETE.reduce((n, re) => n + count(text, re), 0);
   const codeBlock = /```/.test(d.body) ? 1 : 0;
-  const specificity = 1 + Math.min(4, Math.floor(concrete / 2));
+  const specificity = 1 + Math.min(4, concrete);
   const actionability = 1 + Math.min(3, count(d.body, ACTION)) + codeBlock;
   const novelty = 2 + Math.min(3, count(text, INSIGHT) + (concrete >= 4 ? 1 : 0)) - Math.min(2, count(text, GENERIC));
   const completeness =
