@@ -1,0 +1,130 @@
+// End to end in a real headless Chromium: a CLI asks for a device code, a person signs in by magic
+// link on the /device page, sees the code and the client, and approves or denies while the CLI polls.
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../packages/server/test/helpers.js';
+import { linkIn, post, type Smtp, startSmtp } from '../packages/server/test/identity-helpers.js';
+
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  // Without these Chromium keeps calling home, which fails loudly on a closed network.
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+interface DeviceCode {
+  device_code: string;
+  user_code: string;
+  verification_uri_complete: string;
+  interval: number;
+}
+
+describe('device sign-in in headless Chromium', () => {
+  let smtp: Smtp;
+  let server: TestServer;
+  let browser: Browser;
+  let page: Page;
+  const shots = fs.mkdtempSync(path.join(os.tmpdir(), 'axle-device-shots-'));
+
+  beforeAll(async () => {
+    smtp = await startSmtp();
+    server = await startTestServer({ AXLE_SMTP_URL: smtp.url });
+    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+    page = await browser.newPage();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    await smtp?.close();
+  });
+
+  // The CLI's side of the protocol, over plain HTTP.
+  const requestCode = async (client_name: string): Promise<DeviceCode> => (await post(server, '/auth/device/code', { client_name })).json();
+  /** One poll after waiting the interval (on the server's clock). */
+  const poll = async (code: DeviceCode) => {
+    server.clock.advance(code.interval * 1000);
+    const res = await post(server, '/auth/device/token', { device_code: code.device_code });
+    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+  };
+
+  it('signs in by magic link on the page, shows the code and client, and hands the key to the CLI once after Approve', async () => {
+    const code = await requestCode('axle CLI on e2e-host');
+
+    // The person opens the link the CLI printed; not signed in, the page offers the email sign-in.
+    await page.goto(code.verification_uri_complete);
+    await expect(page.getByRole('heading', { name: 'Connect a device' }).isVisible()).resolves.toBe(true);
+    await page.getByLabel('Email address').fill('person@example.com');
+    await page.getByRole('button', { name: 'Email me a sign-in link' }).click();
+    await page.getByRole('heading', { name: 'Check your email' }).waitFor();
+    expect((await poll(code)).body.error).toBe('authorization_pending');
+
+    // The link from the mail signs the browser in; the landing page continues to the pending approval.
+    await page.goto(linkIn(smtp.lastTo('person@example.com')!).href);
+    await page.getByRole('link', { name: 'Continue' }).click();
+    await page.getByRole('heading', { name: 'Approve this device?' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/device');
+    expect(await page.getByTestId('user-code').textContent()).toBe(code.user_code);
+    expect(await page.getByTestId('client-name').textContent()).toBe('axle CLI on e2e-host');
+    const shot = path.join(shots, 'device-approve.png');
+    await page.screenshot({ path: shot, fullPage: true });
+    expect(fs.statSync(shot).size).toBeGreaterThan(1000);
+    expect((await poll(code)).body.error).toBe('authorization_pending');
+
+    await page.getByRole('button', { name: 'Approve' }).click();
+    await page.getByRole('heading', { name: 'Device connected' }).waitFor();
+
+    const granted = await poll(code);
+    expect(granted.status).toBe(200);
+    expect(granted.body).toEqual({ api_key: expect.stringMatching(/^axl_/), account_id: expect.stringMatching(/^acc_/), email: 'person@example.com' });
+    // Exactly once: the next poll is refused (invalid_grant: the key was already handed out).
+    const again = await poll(code);
+    expect(again.status).toBe(400);
+    expect(again.body.error).toBe('invalid_grant');
+
+    // The delivered key works.
+    const res = await fetch(`${server.url}/account/settings`, { headers: { 'x-api-key': granted.body.api_key as string } });
+    expect(res.status).toBe(200);
+  });
+
+  it('ends in access_denied when the person clicks Deny', async () => {
+    const code = await requestCode('unknown script');
+    await page.goto(code.verification_uri_complete); // still signed in from the first test
+    await page.getByRole('heading', { name: 'Approve this device?' }).waitFor();
+    expect(await page.getByTestId('client-name').textContent()).toBe('unknown script');
+    await page.getByRole('button', { name: 'Deny' }).click();
+    await page.getByRole('heading', { name: 'Request denied' }).waitFor();
+    const denied = await poll(code);
+    expect(denied.status).toBe(400);
+    expect(denied.body.error).toBe('access_denied');
+  });
+
+  it('cannot be framed by another site', async () => {
+    const code = await requestCode('framed');
+    // Another origin on loopback (same address space, so only the page's own headers can stop the frame).
+    const attacker = http.createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end(`<iframe src="${code.verification_uri_complete}" width="600" height="400"></iframe>`);
+    });
+    await new Promise<void>((resolve) => attacker.listen(0, '127.0.0.1', resolve));
+    try {
+      await page.goto(`http://127.0.0.1:${(attacker.address() as AddressInfo).port}/`); // waits for load, frames included
+      const frame = page.frames().find((f) => f !== page.mainFrame())!;
+      // frame-ancestors 'none' / X-Frame-Options DENY: Chromium refuses to render it and shows its error page.
+      expect(frame.url()).toMatch(/^chrome-error:/);
+      expect(await frame.content()).toContain('ERR_BLOCKED_BY_RESPONSE');
+      expect(await frame.getByRole('button').count()).toBe(0);
+    } finally {
+      await new Promise((resolve) => attacker.close(resolve));
+    }
+  });
+});
