@@ -59,13 +59,11 @@ const TOUCH_INTERVAL_MS = 60_000;
 const invalidKey = () => new HttpError(401, 'Invalid API key', { code: ERROR_CODES.INVALID_API_KEY });
 const invalidSession = () => unauthorized('Invalid or expired session token');
 
-/** The credential in the request, told apart by shape: keys start with axl_, anything else in Bearer is a JWT. */
+/** The credentials in the request: X-API-Key or a Bearer value starting axl_ is a key; any other Bearer value is a JWT. */
 function presented(ctx: Context): { key?: string; jwt?: string } {
-  const header = ctx.get('x-api-key');
   const bearer = /^Bearer\s+(\S+)\s*$/i.exec(ctx.get('authorization'))?.[1];
-  if (header) return { key: header };
-  if (bearer?.startsWith('axl_')) return { key: bearer };
-  return bearer ? { jwt: bearer } : {};
+  const bearerIsKey = bearer?.startsWith('axl_') ?? false;
+  return { key: ctx.get('x-api-key') || (bearerIsKey ? bearer : undefined), jwt: bearerIsKey ? undefined : bearer };
 }
 
 const digest = (s: string) => createHash('sha256').update(s).digest();
