@@ -108,9 +108,20 @@ describe('OpenClawAdapter', () => {
     expect(third.files_processed).toBe(1);
     expect(third.files_unchanged).toBe(2);
 
+    // A session file that grows is read again, but the learnings it already yielded are not resent.
+    const session = join(claude, '-home-dev-projects-ledger-api', '7d0e5b8c.jsonl');
+    await writeFile(session, `${await readFile(session, 'utf8')}${JSON.stringify({ type: 'user', message: { role: 'user', content: 'thanks!' } })}\n`);
+    const sentBefore = server.requests.length;
+    const fourth = await a.runOnce();
+    expect(fourth.files_processed).toBe(1);
+    expect(fourth.duplicates).toBe(fourth.learnings);
+    expect(fourth.duplicates).toBeGreaterThan(0);
+    expect(server.requests.length).toBe(sentBefore);
+
     const status = await a.status();
     expect(status).toMatchObject({ daemon_running: false, last_run: '2026-11-23T04:00:00.000Z', memory_path: memory, interval_ms: 900_000 });
     expect(status.last_result?.files_processed).toBe(1);
+    expect(status.last_result?.duplicates).toBeGreaterThan(0);
   });
 
   it('keeps drafts in the queue when auto_publish is off, and respects size limits and max_files_per_run', async () => {

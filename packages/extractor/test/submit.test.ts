@@ -62,6 +62,22 @@ describe('learnRequestBody', () => {
   });
 });
 
+describe('DraftQueue.enqueueNew', () => {
+  it('drops drafts that near-duplicate one already queued, sent or rejected in the same category', async () => {
+    const queue = new DraftQueue(dir);
+    const now = new Date(clock());
+    expect((await queue.enqueueNew([draft(1), draft(2)], 'claude-code', now)).duplicates).toBe(0);
+    const first = (await queue.list('pending'))[0];
+    if (first) await queue.settle(first, 'done');
+    const again = await queue.enqueueNew([draft(1), { ...draft(2), body: `${draft(2).body} ` }, { ...draft(1), category: 'monitoring' }, draft(3)], 'claude-code', now);
+    expect(again.duplicates).toBe(2);
+    expect(again.queued.map((q) => [q.draft.title, q.draft.category])).toEqual([
+      [draft(1).title, 'monitoring'],
+      [draft(3).title, 'code-execution'],
+    ]);
+  });
+});
+
 describe('Submitter', () => {
   it('sends with X-API-Key and moves answered drafts to done or rejected with the reason', async () => {
     const answers = [

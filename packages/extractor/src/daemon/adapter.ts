@@ -51,6 +51,8 @@ export interface RunResult {
   files_processed: number;
   files_unchanged: number;
   learnings: number;
+  /** Drafts dropped as near-duplicates of ones queued or sent before (e.g. a session file that grew). */
+  duplicates: number;
   submitted: number;
   rejected: number;
   queued: number;
@@ -219,6 +221,7 @@ export class OpenClawAdapter {
       files_processed: 0,
       files_unchanged: 0,
       learnings: 0,
+      duplicates: 0,
       submitted: 0,
       rejected: 0,
       queued: 0,
@@ -316,7 +319,8 @@ export class OpenClawAdapter {
         }
         learnings = extraction.learnings.length;
         const now = new Date(this.clock());
-        for (const d of extraction.learnings) await this.queue.enqueue(d, read.conversation.source, now);
+        const { duplicates } = await this.queue.enqueueNew(extraction.learnings, read.conversation.source, now);
+        result.duplicates += duplicates;
       }
       result.learnings += learnings;
       // Recorded after queueing: a crash in between re-extracts the file rather than losing drafts.

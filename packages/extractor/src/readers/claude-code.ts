@@ -15,6 +15,8 @@ export class ClaudeCodeParser implements LineParser {
   push(line: string, lineNo: number): void {
     const entry = parseJsonLine(line, lineNo, this.issues);
     if (!entry || (entry.type !== 'user' && entry.type !== 'assistant')) return;
+    // isMeta lines are client-injected (local-command caveats, reminders), not the conversation.
+    if (entry.isMeta === true) return;
     const message = entry.message;
     if (!isRecord(message)) return;
     const role = entry.type;

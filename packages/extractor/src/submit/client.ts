@@ -175,9 +175,9 @@ export class Submitter {
     return report;
   }
 
-  /** Queues every draft of a run and sends the queue. */
-  async submit(drafts: LearningDraft[], source: SourceClient): Promise<FlushReport> {
-    for (const d of drafts) await this.queue.enqueue(d, source, new Date(this.clock()));
-    return this.flush();
+  /** Queues the drafts of a run that are new (see DraftQueue.enqueueNew) and sends the queue. */
+  async submit(drafts: LearningDraft[], source: SourceClient): Promise<FlushReport & { duplicates: number }> {
+    const { duplicates } = await this.queue.enqueueNew(drafts, source, new Date(this.clock()));
+    return { ...(await this.flush()), duplicates };
   }
 }

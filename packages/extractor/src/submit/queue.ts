@@ -3,9 +3,12 @@ import { mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promise
 import { join } from 'node:path';
 import type { SourceClient } from '../conversation.js';
 import { defaultPaths } from '../paths.js';
+import { jaccard, shingles } from '../pipeline/dedup.js';
 import type { LearningDraft } from '../types.js';
 
 export type QueueState = 'pending' | 'done' | 'rejected';
+
+const draftKey = (d: LearningDraft): string => `${d.title}\n${d.body}`;
 
 /** One draft on disk. It moves pending -> done (accepted) or pending -> rejected (refused for good). */
 export interface QueueItem {
@@ -62,6 +65,35 @@ export class DraftQueue {
       }
     }
     return items;
+  }
+
+  /**
+   * Queues the drafts that are not near-duplicates (shingle Jaccard ≥ `threshold`, same category) of a
+   * draft already queued, sent or rejected. A session file re-read after it grew yields the same
+   * learnings again; they are dropped here instead of being refused one by one by the server.
+   */
+  async enqueueNew(
+    drafts: LearningDraft[],
+    source: SourceClient,
+    now: Date,
+    threshold = 0.85,
+  ): Promise<{ queued: QueueItem[]; duplicates: number }> {
+    const known: Array<{ category: string; sh: Set<string> }> = [];
+    for (const state of ['pending', 'done', 'rejected'] as const) {
+      for (const item of await this.list(state)) known.push({ category: item.draft.category, sh: shingles(draftKey(item.draft)) });
+    }
+    const queued: QueueItem[] = [];
+    let duplicates = 0;
+    for (const d of drafts) {
+      const sh = shingles(draftKey(d));
+      if (known.some((k) => k.category === d.category && jaccard(k.sh, sh) >= threshold)) {
+        duplicates++;
+        continue;
+      }
+      known.push({ category: d.category, sh });
+      queued.push(await this.enqueue(d, source, now));
+    }
+    return { queued, duplicates };
   }
 
   /** Rewrites a pending item in place (attempt count, last error). */
