@@ -2,11 +2,16 @@
 // split into letter/digit runs (as the unicode61 tokenizer does), each run becomes a quoted
 // string, and the strings are OR-ed, so `"`, `*`, `NEAR(`, `-`, `AND`, `:` or `^` are just text.
 
-/** Words too common to say anything about a capability. */
+/** Words that say nothing about a capability: English function words and request filler. */
 const STOPWORDS = new Set(
-  'a an and any are as at be by can do for from get how i in into is it its me my of on or our that the their them then this to use using want we with you your need needs something some which what'.split(
-    ' ',
-  ),
+  (
+    'a about above after again all also am an and any are as at be been before being below between both but by can ' +
+    'could did do does doing down during each few for from further get gets give had has have having he her here hers ' +
+    'him his how i if in into is it its just let lets like me more most my need needs no nor not now of off on once ' +
+    'only or other our ours out over own please same she should show so some something such than that the their ' +
+    'theirs them then there these they this those through to too under until up us use using very want wants was we ' +
+    'were what when where which while who whom why will with would you your yours'
+  ).split(' '),
 );
 
 export const MAX_QUERY_TERMS = 32;
