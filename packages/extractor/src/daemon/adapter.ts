@@ -358,9 +358,11 @@ export class OpenClawAdapter {
   }
 
   private schedule(delayMs: number): void {
+    if (this.stopping) return;
     if (this.debounce) clearTimeout(this.debounce);
     this.debounce = setTimeout(() => {
       this.debounce = undefined;
+      if (this.stopping) return;
       if (this.running) {
         // Pick the change up once the current run is done.
         void this.running.then(() => this.schedule(delayMs));
