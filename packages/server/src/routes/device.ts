@@ -17,8 +17,6 @@ import { type Api, reply } from '../http/route.js';
 import { readSessionCookie } from '../http/session-cookie.js';
 import { getAccount } from '../services/accounts.js';
 import { createDeviceAuthService } from '../services/device-auth.js';
-import { createMagicLinkService } from '../services/magic-link.js';
-import { createMailer } from '../services/mailer.js';
 import {
   deviceCheckEmailPage,
   deviceConfirmPage,
@@ -32,6 +30,8 @@ import { PAGE_HEADERS } from '../web/layout.js';
 const NO_STORE = { 'Cache-Control': 'no-store' };
 const html = (status: number, body: string) => reply(status, body, { ...PAGE_HEADERS });
 
+const ERROR_TITLES: Record<number, string> = { 403: 'Not allowed', 429: 'Too many attempts', 503: 'Try again later' };
+
 const DevicePageQuery = z.object({ user_code: z.string().max(32).optional() });
 const DecisionForm = z.object({
   user_code: z.string().max(32),
@@ -42,12 +42,8 @@ const SignInForm = z.object({ email: MagicLinkRequest.shape.email, user_code: z.
 
 /** RFC 8628 device sign-in: the CLI's two JSON endpoints and the /device page a person approves on. */
 export function deviceRoutes(api: Api, deps: AppDeps): void {
-  const { db, config, identity } = deps;
+  const { db, config, identity, magicLinks } = deps;
   const devices = createDeviceAuthService(deps);
-  const links = createMagicLinkService({
-    ...deps,
-    mailer: createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom ?? 'Axle <no-reply@localhost>', dataDir: config.dataDir, logger: deps.logger, clock: deps.clock }),
-  });
   const ip = (ctx: Context) => clientIp(ctx, config.trustProxy);
   const ownOrigin = () => new URL(deps.baseUrl()).origin;
 
@@ -65,8 +61,7 @@ export function deviceRoutes(api: Api, deps: AppDeps): void {
       return await fn();
     } catch (err) {
       if (!(err instanceof HttpError)) throw err;
-      const title = err.status === 429 ? 'Too many attempts' : err.status === 403 ? 'Not allowed' : 'Code not accepted';
-      const r = html(err.status, deviceErrorPage(title, err.message));
+      const r = html(err.status, deviceErrorPage(ERROR_TITLES[err.status] ?? 'Code not accepted', err.message));
       return reply(r.status, r.body, { ...r.headers, ...err.headers });
     }
   }
@@ -174,6 +169,7 @@ export function deviceRoutes(api: Api, deps: AppDeps): void {
       400: { description: 'Invalid email', contentType: 'text/html', schema: z.string() },
       403: { description: 'Cross-site request', contentType: 'text/html', schema: z.string() },
       429: { description: 'Too many sign-in requests', contentType: 'text/html', schema: z.string() },
+      503: { description: 'The mail server refused or is unreachable', contentType: 'text/html', schema: z.string() },
     },
     handler: async (_input, ctx) => {
       if (!sameOrigin(ctx, ownOrigin())) return html(403, deviceErrorPage('Not allowed', 'This request did not come from this site.'));
@@ -182,7 +178,7 @@ export function deviceRoutes(api: Api, deps: AppDeps): void {
       const { email, user_code } = form.data;
       const next = user_code ? `/device?user_code=${encodeURIComponent(user_code)}` : '/device';
       return page(async () => {
-        await links.request(email, ip(ctx), next);
+        await magicLinks.request(email, ip(ctx), next);
         return html(200, deviceCheckEmailPage());
       });
     },
