@@ -128,8 +128,8 @@ describe('GET /skill/{id}', () => {
     expect(status).toBe(200);
     expect(json).toMatchObject({ id: 'github-mcp', name: 'GitHub MCP Server', type: 'mcp_server' });
     expect(json.relevance).toBeUndefined();
-    expect(json.content_preview).toContain('npx -y @modelcontextprotocol/server-github');
-    expect(json.content_preview).toContain('GITHUB_TOKEN');
+    expect(json.content_preview).toContain('Run: npx -y @modelcontextprotocol/server-github (stdio transport)');
+    expect(json.content_preview).toContain("Auth: set GITHUB_TOKEN in the server's environment");
     expect(json.content_preview).toContain('https://github.com/example/github-mcp');
   });
 
@@ -139,7 +139,8 @@ describe('GET /skill/{id}', () => {
     expect((await get('stripe')).json.id).toBe('stripe-payments');
     expect((await get('deepl-translate')).json.id).toBe('deepl');
     const api = await get('Weatherstack');
-    expect(api.json.content_preview).toContain('Endpoint: https://api.weatherstack.com');
+    expect(api.json.content_preview).toContain('Connect: https://api.weatherstack.com (https)');
+    expect(api.json.content_preview).toContain('Auth: an API key from the provider');
     expect(api.json.content_preview).toContain('Pricing: freemium');
   });
 

@@ -1,22 +1,21 @@
 import type { Skill } from '@axle/sdk';
 
+const AUTH_WORDS: Record<string, string> = { none: 'none', apiKey: 'an API key from the provider', OAuth: 'OAuth' };
+
 /**
  * A few plain lines on how to connect to a skill: what it is, how to reach or start it, what it
  * needs for auth, where its docs are, and what it costs.
  */
 export function contentPreview(skill: Skill): string {
   const { connection: c, pricing: p } = skill;
-  const kind = skill.type === 'mcp_server' ? 'MCP server' : 'Web API';
-  const lines = [`${skill.name} — ${kind} (${skill.category}). ${skill.description}`.trim()];
-  if (skill.type === 'mcp_server') {
-    lines.push(`Start: ${c.command ?? c.endpoint} (transport: ${c.protocol}).`);
-  } else {
-    lines.push(`Endpoint: ${c.endpoint} (${c.protocol}).`);
-  }
-  const env = c.env?.length ? ` Set ${c.env.join(', ')}.` : '';
-  lines.push(`Auth: ${c.auth || 'none'}.${env}`);
+  const mcp = skill.type === 'mcp_server';
+  const lines = [`${skill.name} — ${mcp ? 'MCP server' : 'web API'}, ${skill.category}. ${skill.description}`.trim()];
+  lines.push(mcp ? `Run: ${c.command ?? c.endpoint} (${c.protocol} transport)` : `Connect: ${c.endpoint} (${c.protocol})`);
+  const env = c.env ?? [];
+  if (env.length > 0) lines.push(`Auth: set ${env.join(', ')} in the server's environment`);
+  else lines.push(`Auth: ${AUTH_WORDS[c.auth] ?? (c.auth || 'none')}`);
   if (c.docs) lines.push(`Docs: ${c.docs}`);
-  const cost = p.cost_usd && p.cost_usd !== '0' ? `, from $${p.cost_usd}` : '';
-  lines.push(`Pricing: ${p.model}${cost}.${p.note ? ` ${p.note}` : ''}`);
+  const cost = p.cost_usd && Number(p.cost_usd) > 0 ? ` (from $${p.cost_usd})` : '';
+  lines.push(`Pricing: ${p.model}${cost}${p.note ? ` — ${p.note}` : ''}`);
   return lines.join('\n');
 }

@@ -25,9 +25,16 @@ export interface SkillSearchOptions {
   candidates?: number;
   /** Semantic candidates below this cosine are dropped (unrelated text scores about 0 to 0.2). */
   minCosine?: number;
-  /** RRF constant. */
+  /** RRF constant; see DEFAULT_K. */
   k?: number;
 }
+
+/**
+ * RRF constant for skill search. Chosen on the labelled set (`npm run eval`): fused nDCG@10 0.636 at k = 5
+ * against 0.628 at 10 and 0.596 at the textbook 60 — a small k lets a clear first place in either ranker
+ * count, which suits two rankers of very different strengths per query.
+ */
+export const DEFAULT_K = 5;
 
 const round = (x: number) => Math.round(x * 10_000) / 10_000;
 
@@ -35,7 +42,7 @@ const round = (x: number) => Math.round(x * 10_000) / 10_000;
 export class SkillSearch {
   private readonly candidates: number;
   private readonly minCosine: number;
-  private readonly k: number | undefined;
+  private readonly k: number;
 
   constructor(
     private readonly repo: SkillsRepository,
@@ -44,7 +51,7 @@ export class SkillSearch {
   ) {
     this.candidates = opts.candidates ?? 100;
     this.minCosine = opts.minCosine ?? 0.2;
-    this.k = opts.k;
+    this.k = opts.k ?? DEFAULT_K;
   }
 
   state(): SearchState {
