@@ -49,8 +49,8 @@ export interface SkillsRepository {
   hasApprovedLearnings(): Promise<boolean>;
 }
 
-/** bm25() weights, in skills_fts column order: name, description, tags, category. */
-const BM25_WEIGHTS = [10, 4, 6, 2] as const;
+/** bm25() weights, in skills_fts column order: name, description, tags, category (tuned on `npm run eval`: description 4 -> 2 took lexical nDCG@10 0.582 -> 0.602). */
+const BM25_WEIGHTS = [10, 2, 6, 2] as const;
 const FINGERPRINT_KEY = 'catalog_fingerprint';
 
 function filterSql(filters: SkillFilters, alias: string): { sql: string; params: unknown[] } {
