@@ -47,6 +47,14 @@ describe('bad input is reported, nothing crashes', () => {
     expect(r.issues).toEqual([{ kind: 'binary', message: expect.stringContaining('NUL') }]);
   });
 
+  it('NUL bytes after the first read chunk still mark the file binary', async () => {
+    const path = join(dir, 'late.md');
+    await writeFile(path, Buffer.concat([Buffer.from('## fine text\nmore text here\n'), Buffer.alloc(16)]));
+    const r = await readTranscriptFile(path, { highWaterMark: 8 });
+    expect(r.format).toBe('binary');
+    expect(r.conversation.messages).toEqual([]);
+  });
+
   it('invalid UTF-8 is decoded with replacement characters and reported once', async () => {
     const path = join(dir, 'notes.md');
     await writeFile(

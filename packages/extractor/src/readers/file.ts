@@ -69,9 +69,10 @@ export async function readTranscriptFile(path: string, opts: ReadFileOptions = {
   const finish = (format: TranscriptFormat | 'binary', bytesRead: number, size: number): FileReadResult => {
     const detected = parser instanceof SniffingJsonlParser ? parser.format : undefined;
     const fmt = format === 'binary' ? format : (detected ?? format);
+    // A binary file yields nothing, not the noise parsed from its first chunks.
     return {
-      conversation: { source: sourceOf(fmt), messages: parser.messages },
-      issues: [...parser.issues, ...issues],
+      conversation: { source: sourceOf(fmt), messages: fmt === 'binary' ? [] : parser.messages },
+      issues: fmt === 'binary' ? issues : [...parser.issues, ...issues],
       format: fmt,
       bytesRead,
       size,
@@ -109,9 +110,9 @@ export async function readTranscriptFile(path: string, opts: ReadFileOptions = {
   const stream = createReadStream(path, { highWaterMark: opts.highWaterMark ?? 64 * 1024 });
   try {
     for await (const chunk of stream as AsyncIterable<Buffer>) {
-      if (bytesRead === 0 && chunk.subarray(0, BINARY_SNIFF_BYTES).includes(0)) {
+      if (bytesRead < BINARY_SNIFF_BYTES && chunk.subarray(0, BINARY_SNIFF_BYTES - bytesRead).includes(0)) {
         issues.push({ kind: 'binary', message: 'file contains NUL bytes; not a text transcript' });
-        return finish('binary', chunk.length, before.size);
+        return finish('binary', bytesRead + chunk.length, before.size);
       }
       bytesRead += chunk.length;
       let text: string;
@@ -123,18 +124,18 @@ export async function readTranscriptFile(path: string, opts: ReadFileOptions = {
         text = decoder.decode(chunk, { stream: true });
       }
       pending += text;
+      let start = 0;
       let nl = pending.indexOf('\n');
-      while (nl !== -1) {
-        const current = pending.slice(0, nl);
-        pending = pending.slice(nl + 1);
+      while (nl !== -1 && chars < maxChars) {
         if (skippingLongLine) {
           skippingLongLine = false;
           lineNo++;
-        } else line(current);
-        if (chars >= maxChars) break;
-        nl = pending.indexOf('\n');
+        } else line(pending.slice(start, nl));
+        start = nl + 1;
+        nl = pending.indexOf('\n', start);
       }
-      if (pending.length > maxLineChars) {
+      pending = pending.slice(start);
+      if (chars < maxChars && pending.length > maxLineChars) {
         if (!skippingLongLine) {
           issues.push({ kind: 'malformed_line', line: lineNo + 1, message: `line longer than ${maxLineChars} chars dropped` });
         }
