@@ -1,0 +1,98 @@
+// Starts and stops the built server as a child process, on loopback, for `npm run bench`.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export const MAIN = fileURLToPath(new URL('../../packages/server/dist/main.js', import.meta.url));
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export async function health(url) {
+  try {
+    const res = await fetch(`${url}/health`);
+    return res.status === 200 ? await res.json() : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Resident and peak resident memory of a process, in MB (Linux /proc). */
+export function rssMb(pid) {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (key) => Number(status.match(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm'))?.[1] ?? Number.NaN);
+  return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
+}
+
+/** CPU seconds (user + system, all threads) a process has used so far. Linux /proc; 100 ticks per second. */
+export function cpuSeconds(pid) {
+  // Fields after the parenthesised command name: state is field 3, utime 14, stime 15.
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/**
+ * Spawns the server (`node dist/main.js`, or `npm start` with `viaNpm`) on a free loopback port
+ * and polls /health every 5 ms from the moment of the spawn: `coldStartMs` is spawn -> first 200.
+ */
+export async function startServer({ dataDir, env = {}, viaNpm = false, timeoutMs = 30_000 }) {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const started = performance.now();
+  const child = spawn(viaNpm ? 'npm' : process.execPath, viaNpm ? ['start', '--silent'] : [MAIN], {
+    cwd: ROOT,
+    // Its own process group, so stopping `npm start` also stops the node it runs.
+    detached: true,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', AXLE_DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env },
+  });
+  let stderr = '';
+  child.stderr.on('data', (d) => {
+    stderr = (stderr + d).slice(-4000);
+  });
+  let exited = false;
+  const exit = new Promise((resolve) => child.once('exit', resolve));
+  exit.then(() => {
+    exited = true;
+  });
+  const stop = async () => {
+    if (!exited) {
+      process.kill(-child.pid, 'SIGTERM');
+      const killer = setTimeout(() => !exited && process.kill(-child.pid, 'SIGKILL'), 10_000);
+      await exit;
+      clearTimeout(killer);
+    }
+  };
+  while (!(await health(url))) {
+    if (exited) throw new Error(`server exited before answering /health:\n${stderr}`);
+    if (performance.now() - started > timeoutMs) {
+      await stop();
+      throw new Error(`no /health 200 within ${timeoutMs} ms:\n${stderr}`);
+    }
+    await sleep(5);
+  }
+  return { url, pid: child.pid, coldStartMs: performance.now() - started, stop };
+}
+
+/** Polls /health until `search.semantic` leaves `warming`; resolves to the final state and the wait. */
+export async function waitSemantic(url, timeoutMs) {
+  const started = performance.now();
+  for (;;) {
+    const state = (await health(url))?.search?.semantic ?? 'unknown';
+    const waitedMs = performance.now() - started;
+    if (state !== 'warming' || waitedMs > timeoutMs) return { state, waitedMs };
+    await sleep(250);
+  }
+}

@@ -1,0 +1,206 @@
+// `npm run bench`: load tests of the built server on loopback with autocannon, bounded in time.
+// In one run: /health as the baseline; POST /discover (fused) over the bundled catalog and over a
+// generated 20,000-skill catalog, with /health probed at a fixed rate meanwhile; the lexical path
+// alone (AXLE_SEMANTIC_SEARCH=off) against /health of the same process; the cold start to the first
+// /health 200 (node dist/main.js and npm start) and the server's RSS. Exits 1 when a target is missed.
+//
+// The generated catalog's embeddings take minutes of CPU. They are computed by the server itself
+// into a cached data dir (node_modules/.cache/axle-bench), which a later run resumes; the time
+// spent is accumulated there and reported.
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { loadCatalog } from '../packages/server/dist/catalog/load.js';
+import { Database } from '../packages/server/dist/store/db.js';
+import { generateCatalog, loadQueries } from './lib/generate.js';
+import { cpuSeconds, MAIN, ROOT, rssMb, startServer, waitSemantic } from './lib/server.js';
+
+const BUDGET_S = 290;
+const PHASE_S = 8;
+const CONNECTIONS = 4;
+const LARGE = 20_000;
+const QUERY_COUNT = 2_000;
+/** /health requests per second sent while /discover is under load. */
+const PROBE_RATE = 50;
+const COLD_STARTS = 3;
+
+const T = { discoverRps: 100, discoverP99: 80, lexicalRatio: 0.2, healthP99UnderLoad: 10, coldStartMs: 3000, rssMb: 500 };
+
+const runStarted = performance.now();
+const elapsedS = () => (performance.now() - runStarted) / 1000;
+
+const bundled = loadCatalog();
+const bundledText = fs.readFileSync(new URL('../packages/server/catalog/skills.json', import.meta.url));
+const key = createHash('sha256').update(bundledText).update(`generate-v1 ${LARGE}`).digest('hex').slice(0, 12);
+const cacheRoot = path.join(ROOT, 'node_modules/.cache/axle-bench');
+const cacheDir = path.join(cacheRoot, key);
+// Data dirs of an older catalog or generator are useless now.
+if (fs.existsSync(cacheRoot)) for (const d of fs.readdirSync(cacheRoot)) if (d !== key) fs.rmSync(path.join(cacheRoot, d), { recursive: true, force: true });
+fs.mkdirSync(cacheDir, { recursive: true });
+
+const largeFile = path.join(cacheDir, `catalog-${LARGE}.json`);
+if (!fs.existsSync(largeFile)) fs.writeFileSync(largeFile, JSON.stringify(generateCatalog(bundled, LARGE)));
+const labelled = JSON.parse(fs.readFileSync(new URL('./eval/queries.json', import.meta.url), 'utf8')).queries.map((q) => q.query);
+const queries = loadQueries(labelled, bundled, QUERY_COUNT);
+
+const warmLog = path.join(cacheDir, 'warming.json');
+const warming = fs.existsSync(warmLog) ? JSON.parse(fs.readFileSync(warmLog, 'utf8')) : {};
+
+function summary(r) {
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, total: r.requests.total, bad: r.non2xx + r.errors + r.timeouts };
+}
+
+function hammerHealth(url) {
+  return autocannon({ url: `${url}/health`, connections: CONNECTIONS, duration: PHASE_S }).then(summary);
+}
+
+/** /discover at full speed on CONNECTIONS connections, rotating `queries`, with a /health probe at PROBE_RATE. */
+async function hammerDiscover(url) {
+  let next = 0;
+  const discover = autocannon({
+    url,
+    connections: CONNECTIONS,
+    duration: PHASE_S,
+    requests: [
+      {
+        method: 'POST',
+        path: '/discover',
+        headers: { 'content-type': 'application/json' },
+        setupRequest: (req) => ({ ...req, body: JSON.stringify({ query: queries[next++ % queries.length], limit: 10 }) }),
+      },
+    ],
+  });
+  const probe = autocannon({ url: `${url}/health`, connections: 1, overallRate: PROBE_RATE, duration: PHASE_S });
+  const [d, p] = await Promise.all([discover, probe]);
+  return { discover: summary(d), probe: summary(p), distinct: Math.min(next, queries.length) };
+}
+
+async function countVectors(dataDir) {
+  const db = await Database.open(path.join(dataDir, 'axle.db'));
+  try {
+    return (await db.get('SELECT COUNT(*) AS n FROM skill_embeddings')).n;
+  } finally {
+    await db.close();
+  }
+}
+
+/** Starts a server, waits (bounded) for semantic search, measures, stops. */
+async function measureServer({ label, dataDir, env = {}, semantic, reserveS }) {
+  const server = await startServer({ dataDir, env });
+  const out = { label, coldStartMs: server.coldStartMs };
+  try {
+    if (semantic) {
+      const limitMs = Math.max(0, (BUDGET_S - elapsedS() - reserveS) * 1000);
+      const w = await waitSemantic(server.url, limitMs);
+      const entry = (warming[label] ??= { seconds: 0, cpuSeconds: 0, runs: 0 });
+      entry.seconds += w.waitedMs / 1000;
+      entry.cpuSeconds += cpuSeconds(server.pid);
+      entry.runs += 1;
+      if (w.state === 'ready') entry.done = true;
+      fs.writeFileSync(warmLog, JSON.stringify(warming));
+      out.semantic = w.state;
+      out.warmS = entry.seconds;
+      out.warmRuns = entry.runs;
+      if (w.state !== 'ready') return out;
+    }
+    out.health = await hammerHealth(server.url);
+    const d = await hammerDiscover(server.url);
+    out.discover = d.discover;
+    out.probe = d.probe;
+    out.distinct = d.distinct;
+    out.memory = rssMb(server.pid);
+    return out;
+  } finally {
+    await server.stop();
+    if (semantic && out.semantic !== 'ready') out.vectors = await countVectors(dataDir);
+  }
+}
+
+console.log(
+  `Axle bench: ${os.cpus().length} CPUs (${os.cpus()[0]?.model.trim()}), node ${process.version}, load average ${os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')} at start`,
+);
+console.log(`autocannon: ${CONNECTIONS} connections, ${PHASE_S} s per phase, ${queries.length} distinct /discover queries in rotation; /health probed at ${PROBE_RATE}/s during /discover\n`);
+
+const bundledDir = path.join(cacheDir, 'bundled');
+const largeDir = path.join(cacheDir, `generated-${LARGE}`);
+const small = await measureServer({ label: `bundled catalog (${bundled.length} skills), fused`, dataDir: bundledDir, semantic: true, reserveS: 150 });
+const large = await measureServer({
+  label: `generated catalog (${LARGE} skills), fused`,
+  dataDir: largeDir,
+  env: { AXLE_CATALOG: largeFile },
+  semantic: true,
+  reserveS: 50,
+});
+const lexical = await measureServer({
+  label: `generated catalog (${LARGE} skills), lexical only`,
+  dataDir: largeDir,
+  env: { AXLE_CATALOG: largeFile, AXLE_SEMANTIC_SEARCH: 'off' },
+  semantic: false,
+});
+
+// Cold start on the existing bundled data dir: the process an operator restarts.
+const cold = [];
+for (let i = 0; i < COLD_STARTS; i++) {
+  const s = await startServer({ dataDir: bundledDir });
+  cold.push(s.coldStartMs);
+  await s.stop();
+}
+const viaNpm = await startServer({ dataDir: bundledDir, viaNpm: true });
+await viaNpm.stop();
+
+// ---- report ----
+const f0 = (x) => (x === undefined ? '-' : Math.round(x).toString());
+const f1 = (x) => (x === undefined ? '-' : x.toFixed(1));
+const pad = (s, n) => String(s).padEnd(n);
+const padL = (s, n) => String(s).padStart(n);
+const rows = [];
+for (const m of [small, large, lexical]) {
+  if (!m.health) {
+    rows.push([m.label, `semantic ${m.semantic} after ${f0(m.warmS)} s over ${m.warmRuns} run(s); ${m.vectors} vectors stored`]);
+    continue;
+  }
+  const h = m.health;
+  const d = m.discover;
+  rows.push([`${m.label}: GET /health`, padL(f0(h.rps), 7), padL(f0(h.p50), 6), padL(f0(h.p99), 6), padL('1.00', 12), padL(h.bad, 5)]);
+  rows.push([`${m.label}: POST /discover`, padL(f0(d.rps), 7), padL(f0(d.p50), 6), padL(f0(d.p99), 6), padL((d.rps / h.rps).toFixed(3), 12), padL(d.bad, 5)]);
+  const p = m.probe;
+  rows.push([`${m.label}: GET /health during /discover`, padL(f0(p.rps), 7), padL(f0(p.p50), 6), padL(f0(p.p99), 6), padL('', 12), padL(p.bad, 5)]);
+}
+console.log(`${pad('phase', 76)}${padL('req/s', 7)}${padL('p50', 6)}${padL('p99', 6)}${padL('vs /health', 12)}${padL('err', 5)}`);
+for (const r of rows) console.log(r.length === 2 ? `${pad(r[0], 76)}${r[1]}` : `${pad(r[0], 76)}${r.slice(1).join('')}`);
+console.log('(latencies in ms; req/s = mean over the phase; err = non-2xx, errors and timeouts)\n');
+
+for (const m of [small, large]) {
+  const w = warming[m.label];
+  if (w)
+    console.log(
+      `semantic warm-up, ${m.label.replace(/, fused$/, '')}: ${f0(w.seconds)} s wall, ${f0(w.cpuSeconds)} s server CPU, over ${w.runs} run(s)${w.done ? ', ready' : ', not ready yet'}`,
+    );
+}
+const memory = [small, large, lexical].filter((m) => m.memory);
+for (const m of memory) console.log(`RSS after load, ${m.label}: ${f0(m.memory.rss)} MB (peak ${f0(m.memory.peak)} MB)`);
+console.log(`cold start to first /health 200 (bundled catalog, existing data dir): node ${path.relative(ROOT, MAIN)} ${cold.map(f0).join(' / ')} ms; npm start ${f0(viaNpm.coldStartMs)} ms`);
+console.log(`cold start, generated catalog (${LARGE} skills, existing data dir): ${f0(large.coldStartMs)} ms fused, ${f0(lexical.coldStartMs)} ms lexical-only`);
+console.log(`total bench time ${f1(elapsedS())} s\n`);
+
+const checks = [];
+if (large.discover) {
+  checks.push([`fused /discover at ${LARGE} skills: ${f0(large.discover.rps)} req/s >= ${T.discoverRps}`, large.discover.rps >= T.discoverRps]);
+  checks.push([`fused /discover at ${LARGE} skills: p99 ${f0(large.discover.p99)} ms <= ${T.discoverP99}`, large.discover.p99 <= T.discoverP99]);
+  checks.push([`/health p99 while fused /discover is under load: ${f0(large.probe.p99)} ms <= ${T.healthP99UnderLoad}`, large.probe.p99 <= T.healthP99UnderLoad]);
+} else checks.push([`fused /discover at ${LARGE} skills: not measured (semantic ${large.semantic})`, false]);
+checks.push([
+  `lexical /discover at ${LARGE} skills: ${(lexical.discover.rps / lexical.health.rps).toFixed(3)} of /health throughput >= ${T.lexicalRatio}`,
+  lexical.discover.rps / lexical.health.rps >= T.lexicalRatio,
+]);
+const coldMax = Math.max(...cold, viaNpm.coldStartMs);
+checks.push([`cold start ${f0(coldMax)} ms (worst of ${COLD_STARTS + 1}) <= ${T.coldStartMs}`, coldMax <= T.coldStartMs]);
+const rssMax = Math.max(...memory.map((m) => m.memory.peak));
+checks.push([`peak RSS ${f0(rssMax)} MB <= ${T.rssMb}`, rssMax <= T.rssMb]);
+for (const [label, ok] of checks) console.log(`${ok ? 'PASS' : 'FAIL'}  ${label}`);
+process.exitCode = checks.every(([, ok]) => ok) ? 0 : 1;
