@@ -290,6 +290,25 @@ describe('device-code sign-in over HTTP', () => {
     expect((await pollError(s.device_code)).error).toBe('authorization_pending');
   });
 
+  it('asks a signed-in person for the code when the link had none', async () => {
+    const { cookie } = await browserSession('typist@example.com');
+    const res = await devicePage(cookie);
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    expect(html).toContain('Signed in as typist@example.com');
+    expect(html).toMatch(/<form method="get" action="\/device">[\s\S]*name="user_code"/);
+  });
+
+  it('limits new device codes per IP (30 per 15 minutes)', async () => {
+    advance(15 * 60 * SECOND);
+    for (let i = 0; i < DEVICE_AUTH.startsPerIp; i++) expect((await post(server, '/auth/device/code', {})).status).toBe(200);
+    const refused = await post(server, '/auth/device/code', {});
+    expect(refused.status).toBe(429);
+    expect((await refused.json()).code).toBe('rate_limited');
+    advance(15 * 60 * SECOND);
+    expect((await post(server, '/auth/device/code', {})).status).toBe(200);
+  });
+
   it('offers the magic-link sign-in when signed out, continuing to the code after the link', async () => {
     const s = await start();
     const page = await devicePage(null, s.user_code);
