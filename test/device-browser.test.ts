@@ -46,6 +46,7 @@ describe('device sign-in in headless Chromium', () => {
     await browser?.close();
     await server?.stop();
     await smtp?.close();
+    fs.rmSync(shots, { recursive: true, force: true });
   });
 
   // The CLI's side of the protocol, over plain HTTP.
