@@ -7,6 +7,7 @@ import { contentPreview } from '../domain/skill-preview.js';
 import type { Logger } from '../logger.js';
 import { SemanticIndex, type SemanticIndexOptions } from '../search/semantic-index.js';
 import type { Database } from '../store/db.js';
+import { queryCounters } from '../store/stats-counters.js';
 import { SqliteSkillsRepository, type SkillsRepository } from '../store/skills-repository.js';
 import { type SearchOutcome, SkillSearch, type SkillSearchOptions } from './skill-search.js';
 
@@ -30,6 +31,7 @@ export const knowledgeHint = (query: string): string =>
 /** The skills registry: the catalog in the store, lookups, counts and search. What AppDeps.skills exposes. */
 export class SkillsService {
   private constructor(
+    private readonly db: Database,
     private readonly repo: SkillsRepository,
     readonly search: SkillSearch,
   ) {}
@@ -45,7 +47,7 @@ export class SkillsService {
     );
     opts.logger.info({ skills: skills.length, fingerprint: fingerprint.slice(0, 12), replaced }, 'skills catalog');
     const semantic = opts.semanticSearch ? SemanticIndex.start({ repo, logger: opts.logger, ...opts.semantic }) : SemanticIndex.disabled();
-    return new SkillsService(repo, new SkillSearch(repo, semantic, opts.search));
+    return new SkillsService(opts.db, repo, new SkillSearch(repo, semantic, opts.search));
   }
 
   count(): Promise<number> {
@@ -67,8 +69,11 @@ export class SkillsService {
     return skill && { ...skill, content_preview: contentPreview(skill) };
   }
 
-  discover(query: string, filters: DiscoverFilters, limit: number): Promise<SearchOutcome> {
-    return this.search.search({ query, filters, limit });
+  /** A search served to a client: counted for GET /stats (`queries.discover`) once answered. */
+  async discover(query: string, filters: DiscoverFilters, limit: number): Promise<SearchOutcome> {
+    const outcome = await this.search.search({ query, filters, limit });
+    await queryCounters.increment(this.db, 'discover');
+    return outcome;
   }
 
   /** Null until approved learnings exist; then a pointer to POST /knowledge for the same query. */
