@@ -28,6 +28,8 @@ const Env = z.object({
   AXLE_SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional(),
   AXLE_MAIL_FROM: z.string().min(3).default('Axle <no-reply@localhost>'),
   AXLE_TRUST_PROXY: bool,
+  AXLE_OPENCLAW_MEMORY_PATH: z.string().min(1).optional(),
+  AXLE_OPENCLAW_API_KEY: z.string().min(1).optional(),
 });
 
 export interface Config {
@@ -56,6 +58,10 @@ export interface Config {
   mailFrom: string;
   /** Take the client IP from X-Forwarded-For (only behind a proxy that sets it). */
   trustProxy: boolean;
+  /** OpenClaw workspace folder; when set the server runs the memory-file adapter in-process. */
+  openclawMemoryPath?: string;
+  /** Key the in-process adapter submits drafts with (POST /learn); without it drafts stay queued on disk. */
+  openclawApiKey?: string;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -83,5 +89,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpUrl: e.AXLE_SMTP_URL,
     mailFrom: e.AXLE_MAIL_FROM,
     trustProxy: e.AXLE_TRUST_PROXY,
+    openclawMemoryPath: e.AXLE_OPENCLAW_MEMORY_PATH && path.resolve(e.AXLE_OPENCLAW_MEMORY_PATH),
+    openclawApiKey: e.AXLE_OPENCLAW_API_KEY,
   };
 }

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ExtractGone, OpenClawConfigResponse, OpenClawStateResponse, OpenClawStatus } from '@axle/sdk';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './helpers.js';
 
 const ADMIN = 'admin-token-openclaw-0123456789abcdef';
@@ -58,11 +58,9 @@ describe('OpenClaw adapter routes', () => {
   beforeAll(async () => {
     memory = await mkdtemp(path.join(tmpdir(), 'axle-openclaw-'));
     await cp(fixtures, memory, { recursive: true });
-    vi.stubEnv('AXLE_OPENCLAW_MEMORY_PATH', memory);
-    server = await startTestServer({ AXLE_ADMIN_TOKEN: ADMIN, AXLE_ADMIN_READ_TOKEN: READ });
+    server = await startTestServer({ AXLE_ADMIN_TOKEN: ADMIN, AXLE_ADMIN_READ_TOKEN: READ, AXLE_OPENCLAW_MEMORY_PATH: memory });
   });
   afterAll(async () => {
-    vi.unstubAllEnvs();
     await server.stop();
     await rm(memory, { recursive: true, force: true });
   });
@@ -131,11 +129,9 @@ describe('OpenClaw routes from a non-local caller', () => {
   let server: TestServer;
   beforeAll(async () => {
     memory = await mkdtemp(path.join(tmpdir(), 'axle-openclaw-'));
-    vi.stubEnv('AXLE_OPENCLAW_MEMORY_PATH', memory);
-    server = await startTestServer({ AXLE_ADMIN_TOKEN: ADMIN, AXLE_ADMIN_READ_TOKEN: READ });
+    server = await startTestServer({ AXLE_ADMIN_TOKEN: ADMIN, AXLE_ADMIN_READ_TOKEN: READ, AXLE_OPENCLAW_MEMORY_PATH: memory });
   });
   afterAll(async () => {
-    vi.unstubAllEnvs();
     await server.stop();
     await rm(memory, { recursive: true, force: true });
   });

@@ -7,23 +7,12 @@ import {
   OpenClawStateResponse,
   OpenClawStatus,
   OpenClawTriggerResponse,
-  z,
 } from '@axle/sdk';
 import type { Context, Middleware, Next } from 'koa';
 import type { AppDeps } from '../app.js';
 import { clientIp } from '../http/client-ip.js';
 import { HttpError, conflict } from '../http/errors.js';
 import type { Api } from '../http/route.js';
-
-/**
- * Adapter settings from the environment. Read here rather than in config.ts because that module belongs
- * to another change in flight; it should move into Config (openclawMemoryPath, openclawApiKey).
- */
-const OpenClawEnv = z.object({
-  AXLE_OPENCLAW_MEMORY_PATH: z.string().min(1).optional(),
-  /** Key the in-process adapter submits drafts with (POST /learn); without it drafts stay queued on disk. */
-  AXLE_OPENCLAW_API_KEY: z.string().min(1).optional(),
-});
 
 export interface OpenClawMount {
   /** Null when AXLE_OPENCLAW_MEMORY_PATH is unset: the routes then answer 503. */
@@ -54,18 +43,24 @@ const notConfigured = () =>
   });
 
 /** GET /openclaw/status, POST /openclaw/trigger, POST /openclaw/config, GET /openclaw/state. */
-export function openclawRoutes(api: Api, deps: AppDeps, env: NodeJS.ProcessEnv = process.env): OpenClawMount {
-  const settings = OpenClawEnv.parse(env);
-  const adapter = settings.AXLE_OPENCLAW_MEMORY_PATH
+export function openclawRoutes(api: Api, deps: AppDeps): OpenClawMount {
+  const { openclawMemoryPath, openclawApiKey } = deps.config;
+  const adapter = openclawMemoryPath
     ? new OpenClawAdapter({
-        memoryPath: path.resolve(settings.AXLE_OPENCLAW_MEMORY_PATH),
+        memoryPath: openclawMemoryPath,
         // The server captures OpenClaw memory only; Claude Code sessions are the CLI runner's job.
         claudeProjectsPath: null,
         statePath: path.join(deps.config.dataDir, 'openclaw', 'state.json'),
         queueDir: path.join(deps.config.dataDir, 'openclaw', 'queue'),
         clock: () => deps.clock.now(),
-        ...(settings.AXLE_OPENCLAW_API_KEY && {
-          submit: { server: deps.baseUrl(), apiKey: settings.AXLE_OPENCLAW_API_KEY },
+        ...(openclawApiKey && {
+          // A getter: the base URL is known only once the server listens, and each run reads it then.
+          submit: {
+            get server() {
+              return deps.baseUrl();
+            },
+            apiKey: openclawApiKey,
+          },
         }),
       })
     : null;
@@ -148,7 +143,7 @@ export function openclawRoutes(api: Api, deps: AppDeps, env: NodeJS.ProcessEnv =
 
   // Watching starts in the background so a slow or missing folder never delays the server's start.
   const started = adapter?.start().then(
-    () => deps.logger.info({ memory_path: settings.AXLE_OPENCLAW_MEMORY_PATH }, 'openclaw adapter watching'),
+    () => deps.logger.info({ memory_path: openclawMemoryPath }, 'openclaw adapter watching'),
     (err: unknown) => deps.logger.warn({ err }, 'openclaw adapter could not start watching'),
   );
 
