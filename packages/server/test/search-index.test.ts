@@ -8,9 +8,9 @@ import { loadCatalog } from '../src/catalog/load.js';
 import { slugify } from '../src/catalog/mapping.js';
 import { createLogger } from '../src/logger.js';
 import { EmbedderClient } from '../src/search/embedder.js';
-import { embeddingText, normalize, textHash } from '../src/search/embedding-text.js';
+import { EMBEDDING_MODEL, embeddingText, normalize, textHash } from '../src/search/embedding-text.js';
 import { SemanticIndex } from '../src/search/semantic-index.js';
-import { decodeVectors, encodeVectors } from '../src/search/vector-file.js';
+import { BUNDLED_VECTORS, decodeVectors, encodeVectors, readVectorsFile } from '../src/search/vector-file.js';
 import { SkillSearch } from '../src/services/skill-search.js';
 import { knowledgeHint } from '../src/services/skills.js';
 import { Database } from '../src/store/db.js';
@@ -39,6 +39,12 @@ describe('precomputed vectors file', () => {
     for (const e of entries) expect(dot(e.vector, back.get(e.hash)!)).toBeGreaterThan(0.999);
     expect(decodeVectors(buf, 'another-model').size).toBe(0);
     expect(() => decodeVectors(buf.subarray(0, buf.length - 1), 'm1')).toThrow(/truncated/);
+  });
+
+  it('covers every skill of the bundled catalog (after editing the catalog, run `npm run catalog:vectors`)', () => {
+    const shipped = readVectorsFile(BUNDLED_VECTORS, EMBEDDING_MODEL);
+    const missing = loadCatalog().filter((s) => !shipped.has(textHash(embeddingText(s))));
+    expect(missing.map((s) => s.id)).toEqual([]);
   });
 
   it('hashes the embedded text, so only a changed skill text needs a new vector', () => {
