@@ -1,4 +1,4 @@
-import type { SearchState } from '../services/search-state.js';
+import type { SearchState } from '@axle/sdk';
 import type { Logger } from '../logger.js';
 import type { RankedId, SkillsRepository, StoredEmbedding } from '../store/skills-repository.js';
 import { EmbedderClient } from './embedder.js';

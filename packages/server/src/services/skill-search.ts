@@ -1,5 +1,4 @@
-import type { Skill, SkillResult } from '@axle/sdk';
-import type { SearchState } from './search-state.js';
+import type { SearchState, Skill, SkillResult } from '@axle/sdk';
 import { reciprocalRankFusion } from '../domain/fusion.js';
 import type { SemanticIndex } from '../search/semantic-index.js';
 import type { RankedId, SkillFilters, SkillsRepository } from '../store/skills-repository.js';

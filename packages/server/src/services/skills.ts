@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { DiscoverFilters, Skill, SkillDetail } from '@axle/sdk';
-import type { SearchState } from './search-state.js';
+import type { DiscoverFilters, SearchState, Skill, SkillDetail } from '@axle/sdk';
 import { loadCatalog } from '../catalog/load.js';
 import { slugify } from '../catalog/mapping.js';
 import { contentPreview } from '../domain/skill-preview.js';
