@@ -6,11 +6,15 @@ const MAX_CANDIDATE = 8_192;
 
 /** Decoded text if `s` is base64 of mostly printable UTF-8, else undefined. */
 export function decodeBase64Text(s: string): string | undefined {
-  if (!/[a-z]/.test(s) || !/[A-Z]/.test(s)) return undefined;
+  // Base64 of text of this length always mixes cases and digits; requiring all three skips identifiers cheaply.
+  if (!/[a-z]/.test(s) || !/[A-Z]/.test(s) || !/\d/.test(s) || s.length % 4 === 1) return undefined;
   const buf = Buffer.from(s, s.includes('-') || s.includes('_') ? 'base64url' : 'base64');
   if (buf.length < 8) return undefined;
   let printable = 0;
-  for (const b of buf) if ((b >= 0x20 && b < 0x7f) || b === 0x09 || b === 0x0a || b === 0x0d || b >= 0x80) printable++;
+  for (let i = 0; i < buf.length; i++) {
+    const b = buf[i];
+    if ((b >= 0x20 && b < 0x7f) || b === 0x09 || b === 0x0a || b === 0x0d || b >= 0x80) printable++;
+  }
   if (printable / buf.length < 0.95) return undefined;
   const decoded = buf.toString('utf8');
   return decoded.includes('\ufffd') ? undefined : decoded;

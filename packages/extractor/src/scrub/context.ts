@@ -2,18 +2,43 @@ import { looksRandom, shannonEntropy } from './entropy.js';
 import { isPlaceholder } from './placeholder.js';
 import type { Finding } from './types.js';
 
-/** How far back, on the same line, a key-like word makes a token suspicious. */
+/** How far after a key-like word, on the same line, a token may start and still be taken as its value. */
 const WINDOW = 48;
+const MAX_TOKEN = 1024;
+
+/**
+ * Calls `visit` for each token matching `token` (a global pattern) that starts within WINDOW characters after a
+ * match of `keyword`, on the same line. Searching for the rare keyword first keeps the cost off ordinary text.
+ */
+function tokensAfterKeywords(text: string, keyword: RegExp, token: RegExp, visit: (start: number, value: string) => void): void {
+  let scannedTo = 0;
+  for (const k of text.matchAll(keyword)) {
+    const from = Math.max(k.index + k[0].length, scannedTo);
+    let lineEnd = text.indexOf('\n', from);
+    if (lineEnd < 0) lineEnd = text.length;
+    const windowEnd = Math.min(lineEnd, k.index + k[0].length + WINDOW);
+    if (from >= windowEnd) continue;
+    // Tokens are matched in a slice that can hold the longest token starting inside the window.
+    const base = Math.max(0, from - 1);
+    const slice = text.slice(base, Math.min(lineEnd, windowEnd + MAX_TOKEN));
+    token.lastIndex = from - base;
+    for (let m = token.exec(slice); m && base + m.index < windowEnd; m = token.exec(slice)) {
+      visit(base + m.index, m[0]);
+      scannedTo = base + m.index + m[0].length;
+    }
+    scannedTo = Math.max(scannedTo, windowEnd);
+  }
+}
+
+const ETH_KEYWORD = /priv|secret|signer|wallet|deployer|ethereum|\beth|\bpk\b|key/gi;
+const HEX64 = /(?<![A-Za-z0-9])(?:0x)?[0-9a-fA-F]{64}(?![A-Za-z0-9])/g;
+/** Words that introduce the 64-hex values transcripts are full of: digests, commits, transactions, blocks. */
+const DIGEST_CONTEXT = /sha|digest|hash|commit|checksum|integrity|etag|\btx|transaction|block|receipt|merkle|root/i;
 
 const lineBefore = (text: string, start: number): string => {
   const window = text.slice(Math.max(0, start - WINDOW), start);
   return window.slice(window.lastIndexOf('\n') + 1);
 };
-
-const HEX64 = /(?<![A-Za-z0-9])(?:0x)?[0-9a-fA-F]{64}(?![A-Za-z0-9])/g;
-const ETH_CONTEXT = /priv|secret|signer|wallet|deployer|ethereum|\beth|\bpk\b|key/i;
-/** Words that introduce the 64-hex values transcripts are full of: digests, commits, transactions, blocks. */
-const DIGEST_CONTEXT = /sha|digest|hash|commit|checksum|integrity|etag|\btx|transaction|block|receipt|merkle|root/i;
 
 /**
  * Ethereum private keys: any 64-hex string is a valid key, so only ones introduced by a key-like word count,
@@ -21,20 +46,18 @@ const DIGEST_CONTEXT = /sha|digest|hash|commit|checksum|integrity|etag|\btx|tran
  */
 export function findEthereumKeys(text: string): Finding[] {
   const found: Finding[] = [];
-  for (const m of text.matchAll(HEX64)) {
-    const before = lineBefore(text, m.index);
-    if (ETH_CONTEXT.test(before) && !DIGEST_CONTEXT.test(before)) {
-      found.push({ type: 'ethereum_private_key', start: m.index, end: m.index + m[0].length });
+  tokensAfterKeywords(text, ETH_KEYWORD, HEX64, (start, value) => {
+    if (!DIGEST_CONTEXT.test(lineBefore(text, start))) {
+      found.push({ type: 'ethereum_private_key', start, end: start + value.length });
     }
-  }
+  });
   return found;
 }
 
-/** Maximal runs of token characters (base64, base64url, hex, JWT-ish); each character is scanned once. */
+const KEY_WORD = /key|token|secret|passw|pwd|credential|auth|bearer|api|private|signature/gi;
+/** Runs of token characters (base64, base64url, hex, JWT-ish), whole runs only. */
 const TOKEN = /(?<![A-Za-z0-9+/_.~-])[A-Za-z0-9+/_.~-]{20,}={0,2}/g;
-const KEY_WORD = /key|token|secret|passw|pwd|credential|auth|bearer|api|private|signature|session/i;
 const FILE_LIKE = /^\.{0,2}\/|\/[a-z_-]{2,}\/|\.(?:[a-z]{1,4}|json|yaml|lock|html)$|^(?:[a-z0-9]+[-_.])+[a-z0-9]+$/;
-const MAX_TOKEN = 1024;
 
 /**
  * High-entropy tokens a key-like word introduces on the same line ("api key is 9fQ2..."), whatever their shape.
@@ -42,12 +65,10 @@ const MAX_TOKEN = 1024;
  */
 export function findHighEntropyNearKeyWords(text: string): Finding[] {
   const found: Finding[] = [];
-  for (const m of text.matchAll(TOKEN)) {
-    const t = m[0];
-    if (t.length > MAX_TOKEN || FILE_LIKE.test(t) || isPlaceholder(t)) continue;
-    if (!looksRandom(t, 20) || shannonEntropy(t) < 3.5) continue;
-    if (!KEY_WORD.test(lineBefore(text, m.index))) continue;
-    found.push({ type: 'high_entropy_secret', start: m.index, end: m.index + t.length });
-  }
+  tokensAfterKeywords(text, KEY_WORD, TOKEN, (start, t) => {
+    if (t.length > MAX_TOKEN || FILE_LIKE.test(t) || !looksRandom(t, 20) || shannonEntropy(t) < 3.5) return;
+    if (isPlaceholder(t)) return;
+    found.push({ type: 'high_entropy_secret', start, end: start + t.length });
+  });
   return found;
 }

@@ -1,7 +1,10 @@
+import { ADDRESS_RULES, findSuffixedStreets } from './address.js';
 import { findEncodedSecrets } from './base64.js';
 import { findEthereumKeys, findHighEntropyNearKeyWords } from './context.js';
+import { findEmails } from './email.js';
 import { applyRules } from './engine.js';
 import { findIbans } from './iban.js';
+import { findIpv6 } from './ipv6.js';
 import { findMnemonics } from './mnemonic.js';
 import { findPrivateKeys } from './pem.js';
 import { PHONE_RULE } from './phone.js';
@@ -10,14 +13,20 @@ import { CONTEXT_RULES, PROVIDER_RULES } from './rules/secrets.js';
 import type { Finding } from './types.js';
 import { decodedViews } from './unescape.js';
 
-const SECRET_RULES = [...PROVIDER_RULES, ...CONTEXT_RULES];
+/**
+ * Rules whose values may hold a backslash (passwords, header and cookie values, URL passwords): these run on the
+ * raw text as well as on the decoded reading, because decoding can cut such a value short.
+ */
+const RAW_SECRET_RULES = CONTEXT_RULES;
 // SSN before phone: an SSN-shaped span found by both keeps the more specific type.
-const PERSONAL_RULES = [...PII_RULES, PHONE_RULE];
+const PERSONAL_RULES = [...PII_RULES, PHONE_RULE, ...ADDRESS_RULES];
+const USERNAME_RULES = PII_RULES.filter((r) => r.type === 'username');
 
 /** Credentials, keys and tokens in `text` as it stands (no unescaping, no base64). */
 export function detectSecrets(text: string): Finding[] {
   const out: Finding[] = [];
-  applyRules(text, SECRET_RULES, out);
+  applyRules(text, PROVIDER_RULES, out);
+  applyRules(text, CONTEXT_RULES, out);
   out.push(...findPrivateKeys(text), ...findEthereumKeys(text), ...findMnemonics(text));
   out.push(...findHighEntropyNearKeyWords(text));
   return out;
@@ -27,24 +36,30 @@ export function detectSecrets(text: string): Finding[] {
 export function detectPersonalData(text: string): Finding[] {
   const out: Finding[] = [];
   applyRules(text, PERSONAL_RULES, out);
-  out.push(...findIbans(text));
+  out.push(...findEmails(text), ...findIpv6(text), ...findIbans(text), ...findSuffixedStreets(text));
   return out;
 }
 
-function detectView(text: string): Finding[] {
-  return [...detectSecrets(text), ...findEncodedSecrets(text, detectSecrets), ...detectPersonalData(text)];
-}
-
 /**
- * Every finding of the project's own rules, on the text itself and on its JSON-unescaped views (two levels),
- * in original offsets. Findings may overlap; `redact` merges them.
+ * Every finding of the project's own rules, in original offsets. Findings may overlap; `redact` merges them.
+ *
+ * Transcripts are JSON, often with JSON inside strings, so every rule runs on the text read with its escapes
+ * decoded to the deepest level (two; the text itself when it has none): `\"password\":\"...\"` and `\n`-joined
+ * files only look like themselves once decoded. On the raw text run, in addition, the rules that decoding can
+ * break: values that may hold a backslash, and Windows home paths (the `\b` of C:\Users\bob would decode to a
+ * backspace). Base64 is decoded on the raw text only: its alphabet has nothing JSON escapes.
  */
 export function detect(text: string): Finding[] {
-  const findings = detectView(text);
-  for (const view of decodedViews(text)) {
-    for (const f of detectView(view.text)) {
-      findings.push({ type: f.type, start: view.origin[f.start], end: view.origin[f.end] });
-    }
+  const findings = findEncodedSecrets(text, detectSecrets);
+  const view = decodedViews(text).at(-1);
+  if (!view) {
+    findings.push(...detectSecrets(text), ...detectPersonalData(text));
+    return findings;
   }
+  for (const f of [...detectSecrets(view.text), ...detectPersonalData(view.text)]) {
+    findings.push({ type: f.type, start: view.toOriginal(f.start), end: view.toOriginal(f.end) });
+  }
+  applyRules(text, RAW_SECRET_RULES, findings);
+  applyRules(text, USERNAME_RULES, findings);
   return findings;
 }

@@ -1,12 +1,17 @@
-/** Shannon entropy in bits per character. */
+const counts = new Uint32Array(65536);
+
+/** Shannon entropy in bits per UTF-16 code unit. */
 export function shannonEntropy(s: string): number {
   if (s.length === 0) return 0;
-  const counts = new Map<string, number>();
-  for (const ch of s) counts.set(ch, (counts.get(ch) ?? 0) + 1);
+  for (let i = 0; i < s.length; i++) counts[s.charCodeAt(i)]++;
   let h = 0;
-  for (const c of counts.values()) {
-    const p = c / s.length;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    const n = counts[c];
+    if (n === 0) continue; // already counted
+    const p = n / s.length;
     h -= p * Math.log2(p);
+    counts[c] = 0;
   }
   return h;
 }

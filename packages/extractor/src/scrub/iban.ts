@@ -1,8 +1,11 @@
 import type { Finding } from './types.js';
 import { IBAN_LENGTHS, ibanValid } from './validators.js';
 
-/** Compact (GB82WEST12345698765432) or printed in blocks of four (GB82 WEST 1234 5698 7654 32). */
-const CANDIDATE = /(?<![A-Za-z0-9])[A-Za-z]{2}\d{2}(?:[A-Za-z0-9]{11,30}|(?: [A-Za-z0-9]{4}){2,7}(?: [A-Za-z0-9]{1,4})?)(?![A-Za-z0-9])/g;
+/**
+ * Compact (GB82WEST12345698765432) or printed in blocks of four (GB82 WEST 1234 5698 7654 32). The match starts
+ * at the check digits, which are rarer than letters, and the country code is checked by the lookbehind.
+ */
+const CANDIDATE = /\d\d(?<=(?<![A-Za-z0-9])[A-Za-z]{2}\d\d)(?:[A-Za-z0-9]{11,30}|(?: [A-Za-z0-9]{4}){2,7}(?: [A-Za-z0-9]{1,4})?)(?![A-Za-z0-9])/g;
 
 /**
  * IBANs validated by country length and mod 97. A printed IBAN followed by a four-letter word reads as one more
@@ -10,7 +13,8 @@ const CANDIDATE = /(?<![A-Za-z0-9])[A-Za-z]{2}\d{2}(?:[A-Za-z0-9]{11,30}|(?: [A-
  */
 export function findIbans(text: string): Finding[] {
   const found: Finding[] = [];
-  for (const m of text.matchAll(CANDIDATE)) {
+  for (const match of text.matchAll(CANDIDATE)) {
+    const m = { index: match.index - 2, 0: text.slice(match.index - 2, match.index + match[0].length) };
     const expected = IBAN_LENGTHS[m[0].slice(0, 2).toUpperCase()];
     if (expected === undefined) continue;
     let end = m[0].length;

@@ -4,10 +4,15 @@ import type { Finding } from './types.js';
 
 const WORDS: ReadonlyMap<string, number> = new Map(english.map((w, i) => [w, i]));
 const LENGTHS = [24, 21, 18, 15, 12] as const;
-/** Words as they appear in a phrase: lowercase letters, separated by whitespace, commas or numbered bullets. */
-const WORD = /[a-z]{3,8}/g;
-const GAP = /^[\s,]*(?:\d{1,2}[.)]\s*)?$/;
+/** Shortest text twelve words can take: 3-letter words with single separators. */
+const MIN_STRETCH = 12 * 4 - 1;
+const WORD = /[a-z]+/g;
+const CONTEXT = /seed|mnemonic|recovery|phrase|secret/i;
 
+/** Characters a written seed phrase is made of: lowercase words, separators and list numbering. */
+function inStretch(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 32 || c === 44 || c === 46 || c === 41 || c === 10 || c === 13 || c === 9;
+}
 /** BIP39: the words encode entropy followed by a SHA-256 checksum of length (words * 11) / 33 bits. */
 export function bip39ChecksumValid(words: readonly string[]): boolean {
   if (!(LENGTHS as readonly number[]).includes(words.length)) return false;
@@ -34,35 +39,41 @@ export function isBip39Word(w: string): boolean {
  * Runs of wordlist words long enough to be a seed phrase. A run is reported when some 12 to 24 word window in it
  * passes the BIP39 checksum (a random English sentence passes 1 time in 16 at best, and 12 wordlist words in a
  * row are already rare), or when the run itself is 12 words or more right after a word like "seed" or "mnemonic".
+ * Only stretches of lowercase words and separators long enough to hold twelve words are split into words.
  */
 export function findMnemonics(text: string): Finding[] {
   const found: Finding[] = [];
+  let i = 0;
+  while (i < text.length) {
+    while (i < text.length && !inStretch(text.charCodeAt(i))) i++;
+    const from = i;
+    while (i < text.length && inStretch(text.charCodeAt(i))) i++;
+    if (i - from >= MIN_STRETCH) findInStretch(text, from, i, found);
+  }
+  return found;
+}
+
+function findInStretch(text: string, from: number, to: number, found: Finding[]): void {
+  const stretch = text.slice(from, to);
   let run: { word: string; start: number; end: number }[] = [];
   const flush = () => {
     if (run.length >= 12) {
       const span = validWindow(run.map((r) => r.word));
-      const before = text.slice(Math.max(0, run[0].start - 40), run[0].start).toLowerCase();
+      const before = text.slice(Math.max(0, run[0].start - 40), run[0].start);
       if (span) found.push({ type: 'bip39_mnemonic', start: run[span[0]].start, end: run[span[1] - 1].end });
-      else if (/seed|mnemonic|recovery|phrase|secret/.test(before)) {
-        found.push({ type: 'bip39_mnemonic', start: run[0].start, end: run[run.length - 1].end });
-      }
+      else if (CONTEXT.test(before)) found.push({ type: 'bip39_mnemonic', start: run[0].start, end: run[run.length - 1].end });
     }
     run = [];
   };
-  for (const m of text.matchAll(WORD)) {
-    const start = m.index;
-    const end = start + m[0].length;
-    const prev = run[run.length - 1];
-    const isWord = WORDS.has(m[0]) && !/[A-Za-z]/.test(text[start - 1] ?? '') && !/[A-Za-z]/.test(text[end] ?? '');
-    if (!isWord) {
-      flush();
-      continue;
-    }
-    if (prev && !GAP.test(text.slice(prev.end, start))) flush();
-    run.push({ word: m[0], start, end });
+  WORD.lastIndex = 0;
+  for (let m = WORD.exec(stretch); m; m = WORD.exec(stretch)) {
+    const start = from + m.index;
+    // A word glued to a capital letter before the stretch is part of a longer word.
+    const glued = m.index === 0 && /[A-Za-z]/.test(text[start - 1] ?? '');
+    if (glued || !WORDS.has(m[0])) flush();
+    else run.push({ word: m[0], start, end: start + m[0].length });
   }
   flush();
-  return found;
 }
 
 /** The widest checksum-valid window [from, to) of a run, longest lengths first; bounded so a huge run stays cheap. */

@@ -18,13 +18,20 @@ export function phoneCandidateValid(candidate: string): boolean {
   if (main.startsWith('+') || main.startsWith('00')) {
     return isPossiblePhoneNumber(main.startsWith('+') ? main : `+${main.replace(/^00[- ]?/, '')}`);
   }
-  if (!/[\s().-]/.test(main)) return digits.length >= 10 && digits.length <= 11 && isValidPhoneNumber(main, 'US');
+  if (!/[\s().-]/.test(main)) {
+    // NANP shape first (area code 2-9, optional leading 1): cheap, and spares libphonenumber most ids.
+    return /^1?[2-9]\d{2}[2-9]\d{6}$/.test(digits) && isValidPhoneNumber(main, 'US');
+  }
   if (DATE.test(main) || YEAR_RANGE.test(main)) return false;
   // SSN-shaped runs belong to the SSN rule, dotted quads to the IP rule.
   if (/^\d{3}-\d{2}-\d{4}$/.test(main) || /^\d{1,3}(?:\.\d{1,3}){3}$/.test(main)) return false;
   // Dots as separators only in all-dot forms (03.93.92.16.85), so decimals in a table are not read as one number.
-  if (main.includes('.') && (/[\s-]/.test(main.replace(/^\(\d+\)\s?/, '')) || main.split('.').length < 3)) return false;
   const groups = main.split(/\D+/).filter(Boolean);
+  if (main.includes('.')) {
+    if (/[\s-]/.test(main.replace(/^\(\d+\)\s?/, '')) || groups.length < 3) return false;
+    // Dotted phone groups hold 2 to 4 digits; version and build numbers (10.0.19045.2965) do not.
+    if (groups.some((g) => g.length < 2 || g.length > 4)) return false;
+  }
   return groups.length <= 7 && groups.filter((g) => g.length === 1).length <= 2;
 }
 

@@ -2,30 +2,45 @@
  * A view of the text with JSON string escapes decoded (`\"`, `\\`, `\n`, `\uXXXX`...), and a map back to the
  * original offsets. Transcripts are JSON lines, often with JSON nested inside strings, so a secret such as
  * `\"password\":\"hunter2\"` or a `\n`-joined `.env` file only looks like itself once decoded.
+ *
+ * The map is kept as segments (one per plain stretch and one per escape), so building a view costs a little per
+ * escape rather than per character.
  */
 export interface DecodedView {
   text: string;
-  /** origin[i] is the original offset of decoded char i; origin[text.length] is the original length. */
-  origin: Int32Array;
+  /** Original offset of a decoded offset; the decoded length maps to the original length. */
+  toOriginal(offset: number): number;
 }
 
 const SIMPLE: Readonly<Record<string, string>> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
 const HEX4 = /^[0-9a-fA-F]{4}$/;
 
+/** Segment k starts at decoded offset dec[k] and original offset orig[k]; plain segments map one to one. */
+function segmentMap(dec: number[], orig: number[], decodedLength: number, originalLength: number) {
+  dec.push(decodedLength);
+  orig.push(originalLength);
+  return (offset: number): number => {
+    let lo = 0;
+    let hi = dec.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (dec[mid] <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    const next = orig[lo + 1] ?? originalLength;
+    return Math.min(orig[lo] + (offset - dec[lo]), next);
+  };
+}
+
 /** Decodes one level of JSON escapes; unknown escapes are kept verbatim. Returns undefined when nothing changes. */
 export function decodeJsonEscapes(text: string): DecodedView | undefined {
   let i = text.indexOf('\\');
   if (i < 0) return undefined;
-  // Copies the plain stretches between backslashes as slices: the common case stays close to memcpy speed.
   const parts: string[] = [];
-  const origin = new Int32Array(text.length + 1);
+  const dec: number[] = [];
+  const orig: number[] = [];
   let out = 0;
   let from = 0;
-  let changed = false;
-  const copyPlain = (to: number) => {
-    parts.push(text.slice(from, to));
-    for (let k = from; k < to; k++) origin[out++] = k;
-  };
   while (i >= 0 && i + 1 < text.length) {
     const next = text[i + 1];
     let decoded: string | undefined = SIMPLE[next];
@@ -38,34 +53,38 @@ export function decodeJsonEscapes(text: string): DecodedView | undefined {
       i = text.indexOf('\\', i + 1);
       continue;
     }
-    copyPlain(i);
+    if (i > from) {
+      dec.push(out);
+      orig.push(from);
+      parts.push(text.slice(from, i));
+      out += i - from;
+    }
+    dec.push(out);
+    orig.push(i);
     parts.push(decoded);
-    origin[out++] = i;
+    out += 1;
     from = i + width;
-    changed = true;
     i = text.indexOf('\\', from);
   }
-  if (!changed) return undefined;
-  copyPlain(text.length);
-  origin[out] = text.length;
-  return { text: parts.join(''), origin: origin.subarray(0, out + 1) };
+  if (dec.length === 0) return undefined;
+  if (from < text.length) {
+    dec.push(out);
+    orig.push(from);
+    parts.push(text.slice(from));
+    out += text.length - from;
+  }
+  return { text: parts.join(''), toOriginal: segmentMap(dec, orig, out, text.length) };
 }
 
-/** Composes two views: `inner` decodes `outer.text`; the result maps straight to the text `outer` decodes. */
-export function composeViews(outer: DecodedView, inner: DecodedView): DecodedView {
-  const origin = new Int32Array(inner.origin.length);
-  for (let i = 0; i < origin.length; i++) origin[i] = outer.origin[inner.origin[i]];
-  return { text: inner.text, origin };
-}
-
-/** Up to `depth` successively decoded views (JSON inside JSON needs two). */
+/** Up to `depth` successively decoded views (JSON inside JSON needs two), each mapping to the original text. */
 export function decodedViews(text: string, depth = 2): DecodedView[] {
   const views: DecodedView[] = [];
-  let current: DecodedView | undefined = decodeJsonEscapes(text);
+  let current = decodeJsonEscapes(text);
   while (current && views.length < depth) {
     views.push(current);
-    const inner = decodeJsonEscapes(current.text);
-    current = inner ? composeViews(current, inner) : undefined;
+    const outer: DecodedView = current;
+    const inner = decodeJsonEscapes(outer.text);
+    current = inner && { text: inner.text, toOriginal: (offset: number) => outer.toOriginal(inner.toOriginal(offset)) };
   }
   return views;
 }

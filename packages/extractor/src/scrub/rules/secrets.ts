@@ -28,17 +28,14 @@ export const PROVIDER_RULES: readonly Rule[] = [
   token('google_api_key', 'AIza[0-9A-Za-z_-]{35}'),
   token('google_oauth_secret', 'GOCSPX-[A-Za-z0-9_-]{28}'),
   token('google_oauth_token', 'ya29\\.[A-Za-z0-9_-]{20,2048}'),
-  token('azure_client_secret', '[A-Za-z0-9_~.-]{3}\\dQ~[A-Za-z0-9_~.-]{31,34}'),
   token('npm_token', 'npm_[A-Za-z0-9]{36}'),
   token('pypi_token', 'pypi-AgE[A-Za-z0-9_-]{50,1000}'),
   token('twilio_api_key', 'SK[0-9a-fA-F]{32}'),
   token('sendgrid_api_key', 'SG\\.[A-Za-z0-9_-]{22}\\.[A-Za-z0-9_-]{43}'),
   token('mailgun_api_key', 'key-[0-9a-f]{32}'),
-  token('mailgun_api_key', '[0-9a-f]{32}-[0-9a-f]{8}-[0-9a-f]{8}'),
   token('shopify_token', 'shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}'),
   token('discord_bot_token', '[MNO][A-Za-z0-9_-]{23,27}\\.[A-Za-z0-9_-]{6}\\.[A-Za-z0-9_-]{27,40}'),
   token('discord_webhook', 'https://(?:ptb\\.|canary\\.)?discord(?:app)?\\.com/api/webhooks/\\d{5,30}/[A-Za-z0-9_-]{50,100}'),
-  token('telegram_bot_token', '\\d{8,10}:AA[A-Za-z0-9_-]{33}'),
   token('digitalocean_token', 'do[opr]_v1_[a-f0-9]{64}'),
   token('heroku_api_key', 'HRKU-[A-Za-z0-9_-]{60}'),
   token('vault_token', 'hv[sbr]\\.[A-Za-z0-9_-]{24,300}'),
@@ -49,6 +46,20 @@ export const PROVIDER_RULES: readonly Rule[] = [
   token('databricks_token', 'dapi[a-f0-9]{32}(?:-\\d)?'),
   token('grafana_token', '(?:glc_[A-Za-z0-9+/=]{32,400}|glsa_[A-Za-z0-9]{32}_[a-f0-9]{8})'),
   token('jwt', 'eyJ[A-Za-z0-9_-]{10,4000}\\.eyJ[A-Za-z0-9_-]{2,8000}\\.[A-Za-z0-9_-]{0,2000}'),
+  {
+    type: 'azure_client_secret',
+    // Anchored on the literal `Q~` (a class-first pattern would be tried at every letter); the 4 characters
+    // before it are checked by the lookbehind that follows it.
+    pattern: /Q~(?<=(?<![A-Za-z0-9_~.-])[A-Za-z0-9_~.-]{3}\dQ~)[A-Za-z0-9_~.-]{31,34}(?![A-Za-z0-9_~.-])/g,
+    expandLeft: 4,
+  },
+  {
+    type: 'telegram_bot_token',
+    // Also inside API URLs: https://api.telegram.org/bot123456789:AA.../getMe
+    pattern: /\d{8,10}:AA[A-Za-z0-9_-]{33}(?![A-Za-z0-9_-])/g,
+    // The boundary is checked here, not by a leading lookbehind, which would be tried at every position.
+    accept: (_v, m, text) => !/[A-Za-z0-9_-]/.test(text[m.index - 1] ?? '') || text.slice(m.index - 3, m.index) === 'bot',
+  },
   {
     type: 'azure_storage_key',
     pattern: /(?:AccountKey|SharedAccessKey)=([A-Za-z0-9+/]{40,100}={0,2})/dg,
@@ -66,7 +77,7 @@ const CODE_REFERENCE = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$|^[A-Za-z_$][\w
 /**
  * `NAME = value`, `"name": "value"`, `name: value`, `NAME := value`, `name => value` where the name says secret.
  * Strong names (password, secret, api key...) take any non-placeholder value of 4+ characters; weak names
- * (token, *_key, session, signature) only take values that look machine-generated.
+ * (token, *_key, signature) only take values that look machine-generated.
  */
 export function assignmentAccept(value: string, m: RegExpExecArray): boolean {
   if (isPlaceholder(value)) return false;
@@ -78,7 +89,7 @@ export function assignmentAccept(value: string, m: RegExpExecArray): boolean {
 }
 
 const NAME =
-  '(?:pass(?:word|wd|phrase)?|pwd|secret|private[_-]?key|credentials?|access[_-]?key|api[_-]?key|apikey|auth[_-]?token|salt|token|[_-]key|session|signature)';
+  '(?:pass(?:word|wd|phrase)?|pwd|secret|private[_-]?key|credentials?|access[_-]?key|api[_-]?key|apikey|auth[_-]?token|salt|token|[_-]key|signature)';
 const VALUE = `(?:"([^"\\r\\n]{1,512})"|'([^'\\r\\n]{1,512})'|([^\\s"'\`,;(){}\\[\\]<>\\\\]{1,512}))`;
 
 /** Secrets identified by their surroundings rather than their shape. */
@@ -102,9 +113,11 @@ export const CONTEXT_RULES: readonly Rule[] = [
   },
   {
     type: 'url_credentials',
-    // scheme://user:password@host: database URLs, basic-auth URLs, proxies, git remotes
-    pattern: /(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{1,30}:\/\/[^\s:/?#@"'<>]{0,128}:([^\s/?#@"'<>]{1,256})@(?=[A-Za-z0-9[])/dg,
-    accept: (v) => !isPlaceholder(v),
+    // scheme://user:password@host: database URLs, basic-auth URLs, proxies, git remotes. Anchored on `://`;
+    // the scheme before it is checked in `accept`.
+    pattern: /:\/\/[^\s:/?#@"'<>]{0,128}:([^\s/?#@"'<>]{1,256})@(?=[A-Za-z0-9[])/dg,
+    accept: (v, m, text) =>
+      !isPlaceholder(v) && /(?:^|[^A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{1,30}$/.test(text.slice(Math.max(0, m.index - 33), m.index)),
   },
   {
     type: 'authorization_header',

@@ -1,0 +1,43 @@
+import type { Rule } from './engine.js';
+import type { Finding } from './types.js';
+
+/** Street addresses in the forms common enough to match without a gazetteer. Best effort, not validated. */
+export const ADDRESS_RULES: readonly Rule[] = [
+  {
+    type: 'street_address',
+    // Number, one to four capitalised words, a street suffix: 1668 Glyn St, 14 Crown Street, 221B Baker Street.
+    pattern:
+      /(?<![\w.])\d{1,6}[A-Za-z]?\s(?:[A-Z][\p{L}'.-]{0,24}\s){1,4}(?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|Dr|Court|Ct|Way|Place|Pl|Terrace|Parkway|Pkwy|Circle|Cir|Highway|Hwy|Square|Sq|Trail|Crescent|Close|Row|Walk|Gardens|Hill|Park|Loop|Ridge|Path|Pike|Plaza|Alley|Mews|Green|Grove|Station|Port|Fort|Crossing|Junction|Mill|Point|Springs?|Streets|Squares)(?![\p{L}\d])\.?(?:,?\s(?:Apt\.|Suite|Unit)\s\d{1,5})?/gu,
+  },
+  {
+    type: 'street_address',
+    // Rue de la Paix 5, Via Franscini 71, Rua do Arenque 1634
+    pattern:
+      /(?<![\p{L}\d])(?:Rue|Via|Viale|Calle|Avenida|Rua|Piazza|Praça|Plaza|Carrer|Ulica|Strada)(?:\s[\p{L}'’.-]{1,30}){1,4}\s\d{1,5}[a-zA-Z]?(?![\p{L}\d])/gu,
+  },
+  {
+    type: 'street_address',
+    pattern: /(?<![\p{L}\d])(?:Apt\.?|Apartment|Suite|Ste\.|Unit)\s#?\d{1,5}(?!\d)|(?<![\p{L}\d])PSC \d{4}, Box \d{4}/gu,
+  },
+];
+
+/** A street-name suffix then a house number: Koskikatu 25, Bundesstrasse 31, Præstevænget 15, Storgatan 3b. */
+const SUFFIXED =
+  /(?:straße|strasse|weg|gasse|platz|allee|katu|tie|kuja|polku|vej|vænget|gade|gatan|vägen|väg|laan|straat|gracht|plein|utca|ulica)\s\d{1,5}[a-zA-Z]?(?![\p{L}\d])/gu;
+const LETTER = /[\p{L}-]/u;
+
+/**
+ * Suffixed street names, found from the suffix (a literal, cheap to search) and grown back to a capitalised word
+ * start, instead of trying a capitalised word at every position of the text.
+ */
+export function findSuffixedStreets(text: string): Finding[] {
+  const found: Finding[] = [];
+  for (const m of text.matchAll(SUFFIXED)) {
+    let start = m.index;
+    while (start > 0 && m.index - start < 30 && LETTER.test(text[start - 1])) start--;
+    if (start === m.index || LETTER.test(text[start - 1] ?? '')) continue;
+    if (!/\p{Lu}/u.test(text[start])) continue;
+    found.push({ type: 'street_address', start, end: m.index + m[0].length });
+  }
+  return found;
+}

@@ -1,0 +1,28 @@
+import type { Finding } from './types.js';
+
+const LOCAL = /[A-Za-z0-9._%+-]/;
+const DOMAIN = /[A-Za-z0-9.-]/;
+const EMAIL = /^[A-Za-z0-9][A-Za-z0-9._%+-]{0,63}@(?:[A-Za-z0-9-]{1,63}\.){1,8}[A-Za-z]{2,24}$/;
+/** A URL's `user:password@host`: the part after the colon is a password, not a mailbox. */
+const URL_USERINFO = /:\/\/[^\s/@]*:$/;
+
+/**
+ * Email addresses, found from each `@` outwards rather than by a pattern tried at every letter: transcripts are
+ * mostly letters and rarely contain `@`, so this stays fast on large inputs.
+ */
+export function findEmails(text: string): Finding[] {
+  const found: Finding[] = [];
+  for (let at = text.indexOf('@'); at >= 0; at = text.indexOf('@', at + 1)) {
+    let start = at;
+    while (start > 0 && at - start < 64 && LOCAL.test(text[start - 1])) start--;
+    let end = at + 1;
+    while (end < text.length && end - at < 254 && DOMAIN.test(text[end])) end++;
+    while (end > at + 1 && /[.-]/.test(text[end - 1])) end--; // sentence punctuation after the address
+    while (start < at && !/[A-Za-z0-9]/.test(text[start])) start++;
+    const candidate = text.slice(start, end);
+    if (!EMAIL.test(candidate) || /^git@/i.test(candidate)) continue;
+    if (URL_USERINFO.test(text.slice(Math.max(0, start - 200), start))) continue;
+    found.push({ type: 'email', start, end });
+  }
+  return found;
+}
