@@ -7,10 +7,19 @@ const WINDOW = 48;
 const MAX_TOKEN = 1024;
 
 /**
- * Calls `visit` for each token matching `token` (a global pattern) that starts within WINDOW characters after a
- * match of `keyword`, on the same line. Searching for the rare keyword first keeps the cost off ordinary text.
+ * Calls `visit` for each token that starts within WINDOW characters after a match of `keyword`, on the same
+ * line. Searching for the rare keyword first keeps the cost off ordinary text. Starts are searched in a short
+ * slice (the window plus `minLength`, enough to see that a token is long enough), then each token is re-read
+ * whole from the full text with the sticky `tokenAt`, so dense keywords cost a bounded amount each.
  */
-function tokensAfterKeywords(text: string, keyword: RegExp, token: RegExp, visit: (start: number, value: string) => void): void {
+function tokensAfterKeywords(
+  text: string,
+  keyword: RegExp,
+  token: RegExp,
+  tokenAt: RegExp,
+  minLength: number,
+  visit: (start: number, value: string) => void,
+): void {
   let scannedTo = 0;
   for (const k of text.matchAll(keyword)) {
     const from = Math.max(k.index + k[0].length, scannedTo);
@@ -18,20 +27,21 @@ function tokensAfterKeywords(text: string, keyword: RegExp, token: RegExp, visit
     if (lineEnd < 0) lineEnd = text.length;
     const windowEnd = Math.min(lineEnd, k.index + k[0].length + WINDOW);
     if (from >= windowEnd) continue;
-    // Tokens are matched in a slice that can hold the longest token starting inside the window.
-    const base = Math.max(0, from - 1);
-    const slice = text.slice(base, Math.min(lineEnd, windowEnd + MAX_TOKEN));
+    const base = Math.max(0, from - 1); // one character back, for the pattern's leading boundary check
+    const slice = text.slice(base, Math.min(lineEnd, windowEnd + minLength + 2));
     token.lastIndex = from - base;
     for (let m = token.exec(slice); m && base + m.index < windowEnd; m = token.exec(slice)) {
-      visit(base + m.index, m[0]);
-      scannedTo = base + m.index + m[0].length;
+      tokenAt.lastIndex = base + m.index;
+      const whole = tokenAt.exec(text);
+      if (whole && whole[0].length <= MAX_TOKEN) visit(base + m.index, whole[0]);
     }
-    scannedTo = Math.max(scannedTo, windowEnd);
+    scannedTo = windowEnd;
   }
 }
 
 const ETH_KEYWORD = /priv|secret|signer|wallet|deployer|ethereum|\beth|\bpk\b|key/gi;
 const HEX64 = /(?<![A-Za-z0-9])(?:0x)?[0-9a-fA-F]{64}(?![A-Za-z0-9])/g;
+const HEX64_AT = /(?:0x)?[0-9a-fA-F]{64}(?![A-Za-z0-9])/y;
 /** Words that introduce the 64-hex values transcripts are full of: digests, commits, transactions, blocks. */
 const DIGEST_CONTEXT = /sha|digest|hash|commit|checksum|integrity|etag|\btx|transaction|block|receipt|merkle|root/i;
 
@@ -46,7 +56,7 @@ const lineBefore = (text: string, start: number): string => {
  */
 export function findEthereumKeys(text: string): Finding[] {
   const found: Finding[] = [];
-  tokensAfterKeywords(text, ETH_KEYWORD, HEX64, (start, value) => {
+  tokensAfterKeywords(text, ETH_KEYWORD, HEX64, HEX64_AT, 66, (start, value) => {
     if (!DIGEST_CONTEXT.test(lineBefore(text, start))) {
       found.push({ type: 'ethereum_private_key', start, end: start + value.length });
     }
@@ -57,6 +67,7 @@ export function findEthereumKeys(text: string): Finding[] {
 const KEY_WORD = /key|token|secret|passw|pwd|credential|auth|bearer|api|private|signature/gi;
 /** Runs of token characters (base64, base64url, hex, JWT-ish), whole runs only. */
 const TOKEN = /(?<![A-Za-z0-9+/_.~-])[A-Za-z0-9+/_.~-]{20,}={0,2}/g;
+const TOKEN_AT = /[A-Za-z0-9+/_.~-]{20,}={0,2}/y;
 const FILE_LIKE = /^\.{0,2}\/|\/[a-z_-]{2,}\/|\.(?:[a-z]{1,4}|json|yaml|lock|html)$|^(?:[a-z0-9]+[-_.])+[a-z0-9]+$/;
 
 /**
@@ -65,8 +76,8 @@ const FILE_LIKE = /^\.{0,2}\/|\/[a-z_-]{2,}\/|\.(?:[a-z]{1,4}|json|yaml|lock|htm
  */
 export function findHighEntropyNearKeyWords(text: string): Finding[] {
   const found: Finding[] = [];
-  tokensAfterKeywords(text, KEY_WORD, TOKEN, (start, t) => {
-    if (t.length > MAX_TOKEN || FILE_LIKE.test(t) || !looksRandom(t, 20) || shannonEntropy(t) < 3.5) return;
+  tokensAfterKeywords(text, KEY_WORD, TOKEN, TOKEN_AT, 20, (start, t) => {
+    if (FILE_LIKE.test(t) || !looksRandom(t, 20) || shannonEntropy(t) < 3.5) return;
     if (isPlaceholder(t)) return;
     found.push({ type: 'high_entropy_secret', start, end: start + t.length });
   });

@@ -21,9 +21,11 @@ export function findPrivateKeys(text: string): Finding[] {
     while (e < ends.length && ends[e] <= m.index) e++;
     let end = ends[e];
     if (end === undefined || end - m.index > MAX_KEY_LENGTH) {
-      BODY.lastIndex = m.index + m[0].length;
-      BODY.exec(text);
-      end = Math.min(BODY.lastIndex, m.index + MAX_KEY_LENGTH);
+      // Scanned within a bounded slice: an unterminated body must not cost a pass over the rest of the text.
+      const window = text.slice(m.index, m.index + MAX_KEY_LENGTH);
+      BODY.lastIndex = m[0].length;
+      BODY.exec(window);
+      end = m.index + BODY.lastIndex;
     }
     found.push({ type: 'private_key', start: m.index, end });
     coveredTo = end;

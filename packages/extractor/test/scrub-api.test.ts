@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { SCRUBBER_VERSION, scrub, scrubAsync } from '../src/index.js';
+import { mergeFindings, redact } from '../src/scrub/redact.js';
+import { typeOf } from '../src/scrub/secretlint.js';
+import { decodeJsonEscapes, decodedViews } from '../src/scrub/unescape.js';
+
+describe('redact', () => {
+  it('merges overlapping findings under the specific type', () => {
+    expect(
+      mergeFindings([
+        { type: 'secret_assignment', start: 5, end: 30 },
+        { type: 'ethereum_private_key', start: 5, end: 30 },
+        { type: 'email', start: 40, end: 50 },
+        { type: 'phone_number', start: 45, end: 48 },
+      ]),
+    ).toEqual([
+      { type: 'ethereum_private_key', start: 5, end: 30 },
+      { type: 'email', start: 40, end: 50 },
+    ]);
+  });
+
+  it('writes typed placeholders and the client_scrub_report', () => {
+    const r = redact('a secret b mail c', [
+      { type: 'email', start: 11, end: 15 },
+      { type: 'github_token', start: 2, end: 8 },
+    ]);
+    expect(r.text).toBe('a [REDACTED:github_token] b [REDACTED:email] c');
+    expect(r.report).toEqual({ scrubber_version: SCRUBBER_VERSION, patterns_matched: ['email', 'github_token'], clean: false });
+  });
+
+  it('reports clean text as clean and leaves it unchanged', () => {
+    const text = 'npm test passed in 3.2s';
+    expect(scrub(text)).toEqual({ text, report: { scrubber_version: SCRUBBER_VERSION, patterns_matched: [], clean: true }, findings: [] });
+  });
+});
+
+describe('JSON-escape views', () => {
+  it('maps decoded offsets back to the original', () => {
+    const text = String.raw`a\"b\u0041c\\n`;
+    const view = decodeJsonEscapes(text);
+    expect(view?.text).toBe('a"bAc\\n');
+    expect([0, 1, 2, 3, 4, 5, 6, 7].map((i) => view?.toOriginal(i))).toEqual([0, 1, 3, 4, 10, 11, 13, 14]);
+    expect(decodeJsonEscapes('no escapes')).toBeUndefined();
+  });
+
+  it('composes two levels', () => {
+    const twice = JSON.stringify(JSON.stringify(JSON.stringify({ k: 'v' })));
+    const views = decodedViews(twice);
+    expect(views.map((v) => v.text)).toEqual(['""{\\"k\\":\\"v\\"}""', '""{"k":"v"}""']);
+    expect(twice[views[1].toOriginal(4)]).toBe('k');
+    expect(views[1].toOriginal(views[1].text.length)).toBe(twice.length);
+  });
+});
+
+describe('scrubAsync', () => {
+  it('adds secretlint findings to the project rules', async () => {
+    // A Linear key: the secretlint preset knows it, the project's own rules do not.
+    const key = `lin_api_${'a1B2c3D4e5'.repeat(4)}`;
+    const own = scrub(`LINEAR=${key}`);
+    const both = await scrubAsync(`LINEAR=${key}`);
+    expect(both.text).not.toContain(key);
+    expect(both.report.patterns_matched.length).toBeGreaterThan(0);
+    expect(own.findings.length + both.findings.length).toBeGreaterThan(0);
+  });
+
+  it('is deterministic', async () => {
+    const text = 'mail a@b.io, token ghp_0123456789abcdefghijABCDEFGHIJ012345, ip 10.2.3.4';
+    expect(await scrubAsync(text)).toEqual(await scrubAsync(text));
+  });
+
+  it('names secretlint message ids in snake case', () => {
+    expect(typeOf('@secretlint/secretlint-rule-aws', 'AWSSecretAccessKey')).toBe('aws_secret_access_key');
+    expect(typeOf('@secretlint/secretlint-rule-github', 'GITHUB_TOKEN')).toBe('github_token');
+    expect(typeOf('@secretlint/secretlint-rule-npm', '')).toBe('npm');
+  });
+});
