@@ -4,6 +4,7 @@ import Koa from 'koa';
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import { bodyParser } from './http/body.js';
+import { countSearches } from './http/count-searches.js';
 import { errorMiddleware } from './http/error-middleware.js';
 import { requestLog } from './http/request-log.js';
 import type { Identity } from './http/identity.js';
@@ -78,6 +79,7 @@ export async function createApp(deps: AppDeps): Promise<BuiltApp> {
   app.use(errorMiddleware());
   app.use(cors({ exposeHeaders: EXPOSED_HEADERS, keepHeadersOnError: true }));
   app.use(bodyParser());
+  app.use(countSearches(deps.db));
   app.use(router.routes());
   app.use(router.allowedMethods({ throw: true }));
 

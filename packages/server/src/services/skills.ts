@@ -6,7 +6,6 @@ import { contentPreview } from '../domain/skill-preview.js';
 import type { Logger } from '../logger.js';
 import { SemanticIndex, type SemanticIndexOptions } from '../search/semantic-index.js';
 import type { Database } from '../store/db.js';
-import { queryCounters } from '../store/stats-counters.js';
 import { SqliteSkillsRepository, type SkillsRepository } from '../store/skills-repository.js';
 import { type SearchOutcome, SkillSearch, type SkillSearchOptions } from './skill-search.js';
 
@@ -30,7 +29,6 @@ export const knowledgeHint = (query: string): string =>
 /** The skills registry: the catalog in the store, lookups, counts and search. What AppDeps.skills exposes. */
 export class SkillsService {
   private constructor(
-    private readonly db: Database,
     private readonly repo: SkillsRepository,
     readonly search: SkillSearch,
   ) {}
@@ -46,7 +44,7 @@ export class SkillsService {
     );
     opts.logger.info({ skills: skills.length, fingerprint: fingerprint.slice(0, 12), replaced }, 'skills catalog');
     const semantic = opts.semanticSearch ? SemanticIndex.start({ repo, logger: opts.logger, ...opts.semantic }) : SemanticIndex.disabled();
-    return new SkillsService(opts.db, repo, new SkillSearch(repo, semantic, opts.search));
+    return new SkillsService(repo, new SkillSearch(repo, semantic, opts.search));
   }
 
   count(): Promise<number> {
@@ -68,11 +66,9 @@ export class SkillsService {
     return skill && { ...skill, content_preview: contentPreview(skill) };
   }
 
-  /** A search served to a client: counted for GET /stats (`queries.discover`) once answered. */
-  async discover(query: string, filters: DiscoverFilters, limit: number): Promise<SearchOutcome> {
-    const outcome = await this.search.search({ query, filters, limit });
-    await queryCounters.increment(this.db, 'discover');
-    return outcome;
+  /** A search served to a client (counted for GET /stats by the count-searches middleware). */
+  discover(query: string, filters: DiscoverFilters, limit: number): Promise<SearchOutcome> {
+    return this.search.search({ query, filters, limit });
   }
 
   /** Null until approved learnings exist; then a pointer to POST /knowledge for the same query. */
