@@ -95,6 +95,10 @@ describe('API keys', () => {
     const after = await list({ 'x-api-key': api_key });
     expect(after.status).toBe(401);
     expect((await after.json()).error).toBe('Invalid API key');
+    // Search routes take a key optionally, but a revoked one is refused there too.
+    const search = await post(server, '/discover', { query: 'weather' }, { 'x-api-key': api_key });
+    expect(search.status).toBe(401);
+    expect((await search.json()).error).toBe('Invalid API key');
     expect((await revoke(jwt, id)).status).toBe(404);
     expect((await revoke(jwt, 'not-a-key-id')).status).toBe(400);
     expect((await verifyAuditChain(server.db)).ok).toBe(true);
@@ -107,6 +111,9 @@ describe('API keys', () => {
     const denied = await list({ 'x-api-key': api_key });
     expect(denied.status).toBe(403);
     expect(await denied.json()).toMatchObject({ code: 'insufficient_scope', required_scope: 'account' });
+    const search = await post(server, '/discover', { query: 'weather forecast', limit: 2 }, { authorization: `Bearer ${api_key}` });
+    expect(search.status).toBe(200);
+    expect((await search.json()).results).toHaveLength(2);
   });
 
   it('creates keys only with a session token, and validates the body', async () => {

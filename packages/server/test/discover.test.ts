@@ -106,14 +106,17 @@ describe('POST /discover (lexical)', () => {
     expect(json.error).toContain(field);
   });
 
-  it('accepts an X-API-Key without requiring one', async () => {
-    const res = await fetch(`${server.url}/discover`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-api-key': 'axl_not_checked_yet' },
-      body: JSON.stringify({ query: 'browser automation' }),
-    });
-    expect(res.status).toBe(200);
-    expect(ids(await res.json())[0]).toBe('playwright-mcp');
+  it('needs no key, but refuses an unknown one with 401 Invalid API key', async () => {
+    for (const [method, path, body] of [
+      ['POST', '/discover', JSON.stringify({ query: 'browser automation' })],
+      ['GET', '/skill/playwright-mcp', undefined],
+    ] as const) {
+      const open = await fetch(`${server.url}${path}`, { method, headers: { 'content-type': 'application/json' }, body });
+      expect(open.status).toBe(200);
+      const res = await fetch(`${server.url}${path}`, { method, headers: { 'content-type': 'application/json', 'x-api-key': 'axl_unknown' }, body });
+      expect(res.status).toBe(401);
+      expect(await res.json()).toMatchObject({ error: 'Invalid API key', code: 'invalid_api_key' });
+    }
   });
 });
 

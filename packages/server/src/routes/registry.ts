@@ -3,12 +3,13 @@ import type { AppDeps } from '../app.js';
 import { notFound } from '../http/errors.js';
 import type { Api } from '../http/route.js';
 
-/** The optional key: accepted and documented, not required (identity is resolved elsewhere). */
+/** Search is free: a key is optional, but one that is presented must be valid (401 otherwise). */
 const OptionalKey = z.object({ 'x-api-key': z.string().optional().describe('API key (optional; search is free)') });
 
 /** POST /discover and GET /skill/{id}. */
 export function registryRoutes(api: Api, deps: AppDeps): void {
   const { skills, clock } = deps;
+  const optionalKey = deps.identity.optionalKey();
 
   api.route({
     method: 'post',
@@ -19,8 +20,13 @@ export function registryRoutes(api: Api, deps: AppDeps): void {
       '`relevance` is 1 for a skill first in every ranking. Falls back to lexical search while the semantic side is warming or off (see GET /health `search`).',
     tags: ['Registry'],
     headers: OptionalKey,
+    before: [optionalKey],
     body: DiscoverRequest,
-    responses: { 200: { description: 'Ranked skills', schema: DiscoverResponse }, 400: { description: 'Invalid request' } },
+    responses: {
+      200: { description: 'Ranked skills', schema: DiscoverResponse },
+      400: { description: 'Invalid request' },
+      401: { description: 'An API key was presented but is unknown or revoked' },
+    },
     handler: async ({ body }) => {
       const filters: DiscoverFilters = {
         ...(body.category && { category: body.category }),
@@ -46,8 +52,13 @@ export function registryRoutes(api: Api, deps: AppDeps): void {
     description: 'By id, or by a slug of the skill name (case-insensitive: `GitHub`, `open weather map`).',
     tags: ['Registry'],
     headers: OptionalKey,
+    before: [optionalKey],
     params: SkillParams,
-    responses: { 200: { description: 'The skill', schema: SkillDetail }, 404: { description: 'No such skill' } },
+    responses: {
+      200: { description: 'The skill', schema: SkillDetail },
+      401: { description: 'An API key was presented but is unknown or revoked' },
+      404: { description: 'No such skill' },
+    },
     handler: async ({ params }) => {
       const skill = await skills.get(params.id);
       if (!skill) throw notFound(`Skill not found: ${params.id}`);
