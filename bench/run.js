@@ -143,15 +143,17 @@ const lexical = await measureServer({
   semantic: false,
 });
 
-// Cold start on the existing bundled data dir: the process an operator restarts.
+// Cold start on an existing data dir (the process an operator restarts), with the generated catalog.
 const cold = [];
 for (let i = 0; i < COLD_STARTS; i++) {
-  const s = await startServer({ dataDir: bundledDir });
+  const s = await startServer({ dataDir: largeDir, env: { AXLE_CATALOG: largeFile } });
   cold.push(s.coldStartMs);
   await s.stop();
 }
-const viaNpm = await startServer({ dataDir: bundledDir, viaNpm: true });
+const viaNpm = await startServer({ dataDir: largeDir, env: { AXLE_CATALOG: largeFile }, viaNpm: true });
 await viaNpm.stop();
+const coldBundled = await startServer({ dataDir: bundledDir });
+await coldBundled.stop();
 
 // ---- report ----
 const f0 = (x) => (x === undefined ? '-' : Math.round(x).toString());
@@ -184,8 +186,10 @@ for (const m of [small, large]) {
 }
 const memory = [small, large, lexical].filter((m) => m.memory);
 for (const m of memory) console.log(`RSS after load, ${m.label}: ${f0(m.memory.rss)} MB (peak ${f0(m.memory.peak)} MB)`);
-console.log(`cold start to first /health 200 (bundled catalog, existing data dir): node ${path.relative(ROOT, MAIN)} ${cold.map(f0).join(' / ')} ms; npm start ${f0(viaNpm.coldStartMs)} ms`);
-console.log(`cold start, generated catalog (${LARGE} skills, existing data dir): ${f0(large.coldStartMs)} ms fused, ${f0(lexical.coldStartMs)} ms lexical-only`);
+console.log(
+  `cold start to first /health 200 (existing data dir), generated catalog (${LARGE} skills): node ${path.relative(ROOT, MAIN)} ${cold.map(f0).join(' / ')} ms; npm start ${f0(viaNpm.coldStartMs)} ms`,
+);
+console.log(`cold start, bundled catalog (${bundled.length} skills): ${f0(coldBundled.coldStartMs)} ms`);
 console.log(`total bench time ${f1(elapsedS())} s\n`);
 
 const checks = [];
@@ -199,8 +203,8 @@ checks.push([
   lexical.discover.rps / lexical.health.rps >= T.lexicalRatio,
 ]);
 const coldMax = Math.max(...cold, viaNpm.coldStartMs);
-checks.push([`cold start ${f0(coldMax)} ms (worst of ${COLD_STARTS + 1}) <= ${T.coldStartMs}`, coldMax <= T.coldStartMs]);
+checks.push([`cold start at ${LARGE} skills: ${f0(coldMax)} ms (worst of ${COLD_STARTS + 1}, npm start included) <= ${T.coldStartMs}`, coldMax <= T.coldStartMs]);
 const rssMax = Math.max(...memory.map((m) => m.memory.peak));
-checks.push([`peak RSS ${f0(rssMax)} MB <= ${T.rssMb}`, rssMax <= T.rssMb]);
+checks.push([`peak RSS ${f0(rssMax)} MB (largest of the servers above) <= ${T.rssMb}`, rssMax <= T.rssMb]);
 for (const [label, ok] of checks) console.log(`${ok ? 'PASS' : 'FAIL'}  ${label}`);
 process.exitCode = checks.every(([, ok]) => ok) ? 0 : 1;
