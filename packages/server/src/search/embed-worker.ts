@@ -36,12 +36,25 @@ async function queryVector(text: string): Promise<Float32Array> {
 /** Top `topK` rows by cosine with `q` (rows and q are unit length), at least `minScore`, among `allowed` if given. */
 function nearest(q: Float32Array, topK: number, minScore: number, allowed?: Set<string>): Array<{ id: string; score: number }> {
   const hits: Array<{ id: string; score: number }> = [];
-  for (let row = 0; row < ids.length; row++) {
+  // The hot loop (rows x 512 multiply-adds, ~10M at 20k skills): module bindings read once into
+  // locals and four independent sums instead of one dependency chain, about 2-3x faster in V8.
+  const m = matrix;
+  const dim = EMBEDDING_DIM;
+  const rows = ids.length;
+  for (let row = 0, base = 0; row < rows; row++, base += dim) {
     const id = ids[row]!;
     if (allowed && !allowed.has(id)) continue;
-    let dot = 0;
-    const base = row * EMBEDDING_DIM;
-    for (let j = 0; j < EMBEDDING_DIM; j++) dot += q[j]! * matrix[base + j]!;
+    let s0 = 0;
+    let s1 = 0;
+    let s2 = 0;
+    let s3 = 0;
+    for (let j = 0; j < dim; j += 4) {
+      s0 += q[j]! * m[base + j]!;
+      s1 += q[j + 1]! * m[base + j + 1]!;
+      s2 += q[j + 2]! * m[base + j + 2]!;
+      s3 += q[j + 3]! * m[base + j + 3]!;
+    }
+    const dot = s0 + s1 + s2 + s3;
     if (dot >= minScore) hits.push({ id, score: dot });
   }
   hits.sort((a, b) => b.score - a.score);
