@@ -88,7 +88,8 @@ async function countVectors(dataDir) {
 
 /** Starts a server, waits (bounded) for semantic search, measures, stops. */
 async function measureServer({ label, dataDir, env = {}, semantic, reserveS }) {
-  const server = await startServer({ dataDir, env });
+  // A first start imports the catalog into SQLite: tens of seconds at 20,000 skills on a busy machine.
+  const server = await startServer({ dataDir, env, timeoutMs: 180_000 });
   const out = { label, coldStartMs: server.coldStartMs };
   try {
     if (semantic) {
