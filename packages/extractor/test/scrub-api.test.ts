@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import { describe, expect, it } from 'vitest';
 import { SCRUBBER_VERSION, scrub, scrubAsync } from '../src/index.js';
 import { mergeFindings, redact } from '../src/scrub/redact.js';
@@ -66,6 +67,14 @@ describe('scrubAsync', () => {
   it('is deterministic', async () => {
     const text = 'mail a@b.io, token ghp_0123456789abcdefghijABCDEFGHIJ012345, ip 10.2.3.4';
     expect(await scrubAsync(text)).toEqual(await scrubAsync(text));
+  });
+
+  it('leaves no secretlint performance marks behind, also under concurrent calls', async () => {
+    const text = 'token ghp_0123456789abcdefghijABCDEFGHIJ012345';
+    await Promise.all(Array.from({ length: 20 }, () => scrubAsync(text)));
+    for (let i = 0; i < 20; i++) await scrubAsync(text);
+    const left = performance.getEntriesByType('mark').filter((e) => /@core>|secretlint/.test(e.name));
+    expect(left).toEqual([]);
   });
 
   it('names secretlint message ids in snake case', () => {

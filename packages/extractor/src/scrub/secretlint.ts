@@ -1,4 +1,6 @@
+import { performance } from 'node:perf_hooks';
 import { lintSource } from '@secretlint/core';
+import { secretLintProfiler } from '@secretlint/profiler';
 import { creator as recommendPreset } from '@secretlint/secretlint-rule-preset-recommend';
 import type { Finding } from './types.js';
 
@@ -15,11 +17,44 @@ export function typeOf(ruleId: string, messageId: string): string {
     .replace(/^_|_$/g, '');
 }
 
+const SECRETLINT_MARK = /^(?:@core>|@secretlint|secretlint>)/;
+
+/**
+ * secretlint's process-wide profiler keeps every performance mark it observes and scans them all on each new one,
+ * so a long-running process (the extraction daemon) would grow memory and slow down with every lint. After each
+ * lint the profiler's lists and secretlint's marks are emptied, once they are settled: performance observers are
+ * notified on a later turn of the event loop (hence the setImmediate), and the profiler then measures between
+ * marks in promises that getEntries() awaits. Clearing a mark before that would make the measure throw.
+ */
+async function releaseProfilerEntries(): Promise<void> {
+  await new Promise((resolve) => setImmediate(resolve));
+  (await secretLintProfiler.getEntries()).length = 0;
+  (await secretLintProfiler.getMeasures()).length = 0;
+  for (const type of ['mark', 'measure'] as const) {
+    const names = new Set(performance.getEntriesByType(type).map((e) => e.name).filter((n) => SECRETLINT_MARK.test(n)));
+    for (const name of names) (type === 'mark' ? performance.clearMarks : performance.clearMeasures).call(performance, name);
+  }
+}
+
+/**
+ * Lints run one at a time: the profiler clean-up above must not remove the marks of a lint still in progress
+ * (secretlint would then fail to measure it, in a promise nobody awaits).
+ */
+let queue: Promise<unknown> = Promise.resolve();
+
 /** Secrets found by secretlint's recommended preset (async because lintSource is). */
-export async function secretlintFindings(text: string): Promise<Finding[]> {
-  const result = await lintSource({
-    source: { filePath: '/transcript.txt', content: text, contentType: 'text' },
-    options: { config: CONFIG, noPhysicFilePath: true },
+export function secretlintFindings(text: string): Promise<Finding[]> {
+  const run = queue.then(async () => {
+    try {
+      const result = await lintSource({
+        source: { filePath: '/transcript.txt', content: text, contentType: 'text' },
+        options: { config: CONFIG, noPhysicFilePath: true },
+      });
+      return result.messages.map((m) => ({ type: typeOf(m.ruleId, m.messageId), start: m.range[0], end: m.range[1] }));
+    } finally {
+      await releaseProfilerEntries();
+    }
   });
-  return result.messages.map((m) => ({ type: typeOf(m.ruleId, m.messageId), start: m.range[0], end: m.range[1] }));
+  queue = run.catch(() => undefined);
+  return run;
 }
