@@ -64,6 +64,10 @@ describe('scrubAsync', () => {
     expect(own.findings.length + both.findings.length).toBeGreaterThan(0);
   });
 
+  it('drops preset findings that are placeholders', async () => {
+    expect((await scrubAsync('GITHUB_TOKEN=ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx')).report.clean).toBe(true);
+  });
+
   it('is deterministic', async () => {
     const text = 'mail a@b.io, token ghp_0123456789abcdefghijABCDEFGHIJ012345, ip 10.2.3.4';
     expect(await scrubAsync(text)).toEqual(await scrubAsync(text));

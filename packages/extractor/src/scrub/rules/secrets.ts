@@ -122,7 +122,7 @@ export const CONTEXT_RULES: readonly Rule[] = [
   {
     type: 'authorization_header',
     pattern:
-      /(?:proxy-)?authorization["']?\s{0,3}[:=]\s{0,3}["']?(?:(?:bearer|basic|token|bot|digest|apikey|sso-key)\s+)?([^\s"',;]{6,4096})/dgi,
+      /(?:proxy-)?authorization["']?\s{0,3}[:=]\s{0,3}["']?(?:(?:bearer|basic|token|bot|digest|apikey|sso-key)\s+)?([^\s"',;\\]{6,4096})/dgi,
     accept: (v) => !isPlaceholder(v) && !/^(?:bearer|basic|token|required|header)$/i.test(v),
   },
   {
