@@ -9,10 +9,9 @@ const MIN_STRETCH = 12 * 4 - 1;
 const WORD = /[a-z]+/g;
 const CONTEXT = /seed|mnemonic|recovery|phrase|secret/i;
 
-/** Characters a written seed phrase is made of: lowercase words, separators and list numbering. */
-function inStretch(c: number): boolean {
-  return (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 32 || c === 44 || c === 46 || c === 41 || c === 10 || c === 13 || c === 9;
-}
+/** Stretches of the characters a written seed phrase is made of: lowercase words, separators, list numbering. */
+const STRETCH = new RegExp(`(?<![a-z0-9 ,.)\\t\\r\\n])[a-z0-9 ,.)\\t\\r\\n]{${MIN_STRETCH},}`, 'g');
+
 /** BIP39: the words encode entropy followed by a SHA-256 checksum of length (words * 11) / 33 bits. */
 export function bip39ChecksumValid(words: readonly string[]): boolean {
   if (!(LENGTHS as readonly number[]).includes(words.length)) return false;
@@ -43,13 +42,7 @@ export function isBip39Word(w: string): boolean {
  */
 export function findMnemonics(text: string): Finding[] {
   const found: Finding[] = [];
-  let i = 0;
-  while (i < text.length) {
-    while (i < text.length && !inStretch(text.charCodeAt(i))) i++;
-    const from = i;
-    while (i < text.length && inStretch(text.charCodeAt(i))) i++;
-    if (i - from >= MIN_STRETCH) findInStretch(text, from, i, found);
-  }
+  for (const m of text.matchAll(STRETCH)) findInStretch(text, m.index, m.index + m[0].length, found);
   return found;
 }
 
