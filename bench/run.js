@@ -22,6 +22,13 @@ const PHASE_S = 8;
 const CONNECTIONS = 4;
 const LARGE = 20_000;
 const QUERY_COUNT = 2_000;
+/**
+ * Unmeasured /discover load before each measured phase, on other queries than the measured ones: the
+ * model's kernels and the scan loop get JIT-compiled over the first few hundred queries (a query
+ * embedding costs ~25 ms of CPU at first, ~12 ms after 600).
+ */
+const WARMUP_S = 15;
+const WARMUP_QUERIES = 1_000;
 /** /health requests per second sent while /discover is under load. */
 const PROBE_RATE = 50;
 const COLD_STARTS = 3;
@@ -43,7 +50,9 @@ fs.mkdirSync(cacheDir, { recursive: true });
 const largeFile = path.join(cacheDir, `catalog-${LARGE}.json`);
 if (!fs.existsSync(largeFile)) fs.writeFileSync(largeFile, JSON.stringify(generateCatalog(bundled, LARGE)));
 const labelled = JSON.parse(fs.readFileSync(new URL('./eval/queries.json', import.meta.url), 'utf8')).queries.map((q) => q.query);
-const queries = loadQueries(labelled, bundled, QUERY_COUNT);
+const allQueries = loadQueries(labelled, bundled, WARMUP_QUERIES + QUERY_COUNT);
+const warmupQueries = allQueries.slice(0, WARMUP_QUERIES);
+const queries = allQueries.slice(WARMUP_QUERIES);
 
 const warmLog = path.join(cacheDir, 'warming.json');
 const warming = fs.existsSync(warmLog) ? JSON.parse(fs.readFileSync(warmLog, 'utf8')) : {};
@@ -56,25 +65,30 @@ function hammerHealth(url) {
   return autocannon({ url: `${url}/health`, connections: CONNECTIONS, duration: PHASE_S }).then(summary);
 }
 
-/** /discover at full speed on CONNECTIONS connections, rotating `queries`, with a /health probe at PROBE_RATE. */
-async function hammerDiscover(url) {
+/** /discover at full speed on CONNECTIONS connections for `seconds`, rotating `list`; `distinct` counts the queries sent. */
+function discoverLoad(url, list, seconds) {
   let next = 0;
-  const discover = autocannon({
+  return autocannon({
     url,
     connections: CONNECTIONS,
-    duration: PHASE_S,
+    duration: seconds,
     requests: [
       {
         method: 'POST',
         path: '/discover',
         headers: { 'content-type': 'application/json' },
-        setupRequest: (req) => ({ ...req, body: JSON.stringify({ query: queries[next++ % queries.length], limit: 10 }) }),
+        setupRequest: (req) => ({ ...req, body: JSON.stringify({ query: list[next++ % list.length], limit: 10 }) }),
       },
     ],
-  });
+  }).then((r) => ({ ...summary(r), distinct: Math.min(next, list.length) }));
+}
+
+/** Measured /discover load with a /health probe at PROBE_RATE meanwhile. */
+async function hammerDiscover(url) {
+  const discover = discoverLoad(url, queries, PHASE_S);
   const probe = autocannon({ url: `${url}/health`, connections: 1, overallRate: PROBE_RATE, duration: PHASE_S });
   const [d, p] = await Promise.all([discover, probe]);
-  return { discover: summary(d), probe: summary(p), distinct: Math.min(next, queries.length) };
+  return { discover: d, probe: summary(p) };
 }
 
 async function countVectors(dataDir) {
@@ -107,10 +121,10 @@ async function measureServer({ label, dataDir, env = {}, semantic, reserveS }) {
       if (w.state !== 'ready') return out;
     }
     out.health = await hammerHealth(server.url);
+    out.warmup = await discoverLoad(server.url, warmupQueries, WARMUP_S);
     const d = await hammerDiscover(server.url);
     out.discover = d.discover;
     out.probe = d.probe;
-    out.distinct = d.distinct;
     out.memory = rssMb(server.pid);
     return out;
   } finally {
@@ -125,7 +139,9 @@ console.log(
     .map((l) => l.toFixed(2))
     .join(' ')} at start`,
 );
-console.log(`autocannon: ${CONNECTIONS} connections, ${PHASE_S} s per phase, ${queries.length} distinct /discover queries in rotation; /health probed at ${PROBE_RATE}/s during /discover\n`);
+console.log(
+  `autocannon: ${CONNECTIONS} connections, ${PHASE_S} s per phase, ${queries.length} distinct /discover queries in rotation after ${WARMUP_S} s of unmeasured warm-up on ${WARMUP_QUERIES} others; /health probed at ${PROBE_RATE}/s during /discover\n`,
+);
 
 const bundledDir = path.join(cacheDir, 'bundled');
 const largeDir = path.join(cacheDir, `generated-${LARGE}`);
@@ -185,6 +201,10 @@ for (const m of [small, large]) {
       `semantic warm-up, ${m.label.replace(/, fused$/, '')}: ${f0(w.seconds)} s wall, ${f0(w.cpuSeconds)} s server CPU, over ${w.runs} run(s)${w.done ? ', ready' : ', not ready yet'}`,
     );
 }
+for (const m of [small, large, lexical].filter((x) => x.discover))
+  console.log(
+    `/discover, ${m.label}: warm-up ${m.warmup.total} requests answered (${f0(m.warmup.rps)} req/s) over ${m.warmup.distinct} distinct queries sent; measured ${m.discover.total} over ${m.discover.distinct} others`,
+  );
 const memory = [small, large, lexical].filter((m) => m.memory);
 for (const m of memory) console.log(`RSS after load, ${m.label}: ${f0(m.memory.rss)} MB (peak ${f0(m.memory.peak)} MB)`);
 console.log(
