@@ -3,6 +3,7 @@ import { looksRandom, shannonEntropy } from '../src/scrub/entropy.js';
 import { bip39ChecksumValid, isBip39Word } from '../src/scrub/mnemonic.js';
 import { phoneCandidateValid } from '../src/scrub/phone.js';
 import { isPlaceholder } from '../src/scrub/placeholder.js';
+import { charClass, runsOf } from '../src/scrub/runs.js';
 import { cardNumberValid, ibanValid, ipv4Valid, luhnValid, ssnValid } from '../src/scrub/validators.js';
 
 describe('luhn and card numbers', () => {
@@ -105,5 +106,18 @@ describe('entropy and placeholders', () => {
     }
     expect(isPlaceholder('hunter2')).toBe(false);
     expect(isPlaceholder('x9Fq2LmZ0pQ7rT4s')).toBe(false);
+  });
+});
+
+describe('character runs', () => {
+  it('builds classes from ranges and single characters', () => {
+    const t = charClass('a-c_-');
+    expect(['a', 'b', 'c', '_', '-'].map((c) => t[c.charCodeAt(0)])).toEqual([1, 1, 1, 1, 1]);
+    expect(t['d'.charCodeAt(0)]).toBe(0);
+  });
+  it('visits maximal runs of at least the minimum length, non-ASCII ending a run', () => {
+    const runs: Array<[number, number]> = [];
+    runsOf('ab abcd-abc\u00e9abcde', charClass('a-e'), 3, (s, e) => runs.push([s, e]));
+    expect(runs).toEqual([[3, 7], [8, 11], [12, 17]]);
   });
 });

@@ -1,7 +1,9 @@
+import { charClass, runsOf } from './runs.js';
 import type { Finding } from './types.js';
 
-/** Runs of base64 or base64url characters; maximal munch, so each character is scanned once. */
-const CANDIDATE = /(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{16,}={0,2}/g;
+/** Base64 and base64url characters; padding is taken separately, at the end of a run. */
+const BASE64_CHARS = charClass('A-Za-z0-9+/_-');
+const MIN_CANDIDATE = 16;
 const MAX_CANDIDATE = 8_192;
 
 /** Decoded text if `s` is base64 of mostly printable UTF-8, else undefined. */
@@ -27,15 +29,17 @@ export function decodeBase64Text(s: string): string | undefined {
 export function findEncodedSecrets(text: string, detectSecrets: (s: string) => Finding[], depth = 2): Finding[] {
   if (depth <= 0) return [];
   const found: Finding[] = [];
-  for (const m of text.matchAll(CANDIDATE)) {
-    if (m[0].length > MAX_CANDIDATE) continue;
-    const decoded = decodeBase64Text(m[0]);
-    if (decoded === undefined) continue;
+  runsOf(text, BASE64_CHARS, MIN_CANDIDATE, (start, runEnd) => {
+    let end = runEnd;
+    while (end < text.length && end - runEnd < 2 && text[end] === '=') end++;
+    if (end - start > MAX_CANDIDATE) return;
+    const decoded = decodeBase64Text(text.slice(start, end));
+    if (decoded === undefined) return;
     const inner = [...detectSecrets(decoded), ...findEncodedSecrets(decoded, detectSecrets, depth - 1)];
     if (inner.length > 0) {
       const type = inner[0].type.startsWith('base64_') ? inner[0].type : `base64_${inner[0].type}`;
-      found.push({ type, start: m.index, end: m.index + m[0].length });
+      found.push({ type, start, end });
     }
-  }
+  });
   return found;
 }

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { english } from 'viem/accounts';
+import { charClass, runsOf } from './runs.js';
 import type { Finding } from './types.js';
 
 const WORDS: ReadonlyMap<string, number> = new Map(english.map((w, i) => [w, i]));
@@ -9,8 +10,8 @@ const MIN_STRETCH = 12 * 4 - 1;
 const WORD = /[a-z]+/g;
 const CONTEXT = /seed|mnemonic|recovery|phrase|secret/i;
 
-/** Stretches of the characters a written seed phrase is made of: lowercase words, separators, list numbering. */
-const STRETCH = new RegExp(`(?<![a-z0-9 ,.)\\t\\r\\n])[a-z0-9 ,.)\\t\\r\\n]{${MIN_STRETCH},}`, 'g');
+/** The characters a written seed phrase is made of: lowercase words, separators, list numbering. */
+const PHRASE_CHARS = charClass('a-z0-9 ,.)\t\r\n');
 
 /** BIP39: the words encode entropy followed by a SHA-256 checksum of length (words * 11) / 33 bits. */
 export function bip39ChecksumValid(words: readonly string[]): boolean {
@@ -42,7 +43,7 @@ export function isBip39Word(w: string): boolean {
  */
 export function findMnemonics(text: string): Finding[] {
   const found: Finding[] = [];
-  for (const m of text.matchAll(STRETCH)) findInStretch(text, m.index, m.index + m[0].length, found);
+  runsOf(text, PHRASE_CHARS, MIN_STRETCH, (from, to) => findInStretch(text, from, to, found));
   return found;
 }
 
