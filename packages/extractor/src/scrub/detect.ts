@@ -33,7 +33,7 @@ export function detectSecrets(text: string): Finding[] {
 }
 
 /** Personal data in `text` as it stands. */
-export function detectPersonalData(text: string): Finding[] {
+function detectPersonalData(text: string): Finding[] {
   const out: Finding[] = [];
   applyRules(text, PERSONAL_RULES, out);
   out.push(...findEmails(text), ...findIpv6(text), ...findIbans(text), ...findSuffixedStreets(text));

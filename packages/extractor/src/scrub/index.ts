@@ -8,14 +8,20 @@ export { SCRUBBER_VERSION } from './redact.js';
 export type { Finding, ScrubReport, ScrubResult } from './types.js';
 
 /**
- * Synchronous scrub with the project's own rules only (secrets the preset misses, plus personal data).
- * Use it where an await is impossible; everything else should call `scrubAsync`.
+ * The scrubber. Two layers find what to redact:
+ * - the project's own rules (synchronous): vendor credentials by shape, secrets by context (assignments,
+ *   headers, cookies, URL passwords, high-entropy values after key words), PEM and Ethereum keys, BIP39
+ *   mnemonics, and personal data with validators; JSON-escaped and base64-encoded text included;
+ * - secretlint's recommended preset (asynchronous, because `lintSource` is).
+ * `scrub` runs the first layer only, for callers that cannot await; `scrubAsync` runs both and is what the
+ * extraction pipeline and the CLI use. Both replace each finding with `[REDACTED:<type>]` and return the
+ * `client_scrub_report` ({scrubber_version, patterns_matched, clean}) and the redacted spans.
  */
 export function scrub(text: string): ScrubResult {
   return redact(text, detect(text));
 }
 
-/** Both layers: the project's own rules plus secretlint's recommended preset. This is the API the pipeline uses. */
+/** Both layers: the project's own rules plus secretlint's recommended preset (see `scrub`). */
 export async function scrubAsync(text: string): Promise<ScrubResult> {
   // The project's placeholder policy applies to the preset too: `ghp_xxxx...` is documentation, not a leak.
   const preset = (await secretlintFindings(text)).filter((f) => !isPlaceholder(text.slice(f.start, f.end)));
