@@ -1,6 +1,6 @@
 import { OpenAPIRegistry, type RouteConfig } from '@asteasolutions/zod-to-openapi';
 import type Router from '@koa/router';
-import { ERROR_CODES, ErrorBody, z } from '@axle/sdk';
+import { ERROR_CODES, ErrorBody, type z } from '@axle/sdk';
 import type { Context, Middleware } from 'koa';
 import { HttpError } from './errors.js';
 
