@@ -59,4 +59,21 @@ describe('built server process', () => {
     proc.kill('SIGTERM');
     expect(await exited).toEqual({ code: 0, signal: null });
   }, 60_000);
+
+  it('stops with a message naming the bad entry and field when AXLE_CATALOG is invalid', async () => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'axle-proc-'));
+    const catalog = path.join(dataDir, 'catalog.json');
+    fs.writeFileSync(catalog, JSON.stringify([{ id: 'ok-skill', name: 'Ok' }]));
+    const proc = spawn(process.execPath, [MAIN], {
+      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', AXLE_DATA_DIR: dataDir, AXLE_CATALOG: catalog, AXLE_SEMANTIC_SEARCH: 'off' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child = proc;
+    let stderr = '';
+    proc.stderr!.on('data', (chunk) => (stderr += chunk));
+    const code = await new Promise<number | null>((resolve) => proc.once('exit', (c) => resolve(c)));
+    expect(code).toBe(1);
+    expect(stderr).toContain(`AXLE_CATALOG ${catalog}: entry 0 (id "ok-skill"): description`);
+    expect(stderr).not.toMatch(/\n\s+at /); // a message, not a stack trace
+  }, 60_000);
 });
