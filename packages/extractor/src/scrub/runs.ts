@@ -14,14 +14,16 @@ export function charClass(chars: string): Uint8Array {
  * loop over char codes: for classes as common as letters, a regex would try a match at nearly every position.
  */
 export function runsOf(text: string, table: Uint8Array, minLength: number, visit: (start: number, end: number) => void): void {
+  const n = text.length;
   let start = -1;
-  for (let i = 0; i <= text.length; i++) {
-    const c = i < text.length ? text.charCodeAt(i) : 128;
-    const inside = c < 128 && table[c] === 1;
-    if (inside && start < 0) start = i;
-    else if (!inside && start >= 0) {
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 128 && table[c] === 1) {
+      if (start < 0) start = i;
+    } else if (start >= 0) {
       if (i - start >= minLength) visit(start, i);
       start = -1;
     }
   }
+  if (start >= 0 && n - start >= minLength) visit(start, n);
 }
