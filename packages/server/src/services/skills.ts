@@ -31,6 +31,8 @@ export class SkillsService {
   private constructor(
     private readonly repo: SkillsRepository,
     readonly search: SkillSearch,
+    /** The catalog is fixed for the life of the process, so its counts are read once. */
+    private readonly counts: { total: number; byCategory: Record<string, number>; byType: Record<string, number> },
   ) {}
 
   /** Loads the catalog (throws with a message naming the entry and field if it is invalid), imports it when it changed, starts the semantic side. */
@@ -44,17 +46,18 @@ export class SkillsService {
     );
     opts.logger.info({ skills: skills.length, fingerprint: fingerprint.slice(0, 12), replaced }, 'skills catalog');
     const semantic = opts.semanticSearch ? SemanticIndex.start({ repo, logger: opts.logger, ...opts.semantic }) : SemanticIndex.disabled();
-    return new SkillsService(repo, new SkillSearch(repo, semantic, opts.search));
+    const [total, byCategory, byType] = await Promise.all([repo.count(), repo.countBy('category'), repo.countBy('type')]);
+    return new SkillsService(repo, new SkillSearch(repo, semantic, opts.search), { total, byCategory, byType });
   }
 
   count(): Promise<number> {
-    return this.repo.count();
+    return Promise.resolve(this.counts.total);
   }
   countByCategory(): Promise<Record<string, number>> {
-    return this.repo.countBy('category');
+    return Promise.resolve({ ...this.counts.byCategory });
   }
   countByType(): Promise<Record<string, number>> {
-    return this.repo.countBy('type');
+    return Promise.resolve({ ...this.counts.byType });
   }
   searchState(): SearchState {
     return this.search.state();

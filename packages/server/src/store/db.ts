@@ -18,7 +18,15 @@ export interface Queryable {
 }
 
 class Connection implements Queryable {
+  /** Statements issued and not yet answered; the reader pool picks the least busy connection. */
+  inFlight = 0;
   constructor(readonly raw: sqlite3.Database) {}
+
+  /** Counts `p` as in flight until it settles. */
+  track<T>(p: Promise<T>): Promise<T> {
+    this.inFlight++;
+    return p.finally(() => this.inFlight--);
+  }
 
   run(sql: string, params: Params = []): Promise<RunResult> {
     return new Promise((resolve, reject) => {
@@ -53,18 +61,24 @@ function open(file: string, mode: number): Promise<Connection> {
 }
 
 const BUSY_TIMEOUT_MS = 5000;
+/**
+ * Read connections. Statements on one connection run one at a time, so with a single reader a
+ * trivial count (GET /health) queued behind FTS queries of 80-100 ms; separate connections run on
+ * separate libuv threads (4 by default, hence no more than that).
+ */
+const READERS = 4;
 
 /**
- * SQLite in WAL mode over two connections: one writer, serialised by a queue so a transaction
- * never interleaves with another request's statements, and one reader that sees only
- * committed data. Reads never wait for writes.
+ * SQLite in WAL mode: one writer, serialised by a queue so a transaction never interleaves with
+ * another request's statements, and a small pool of readers that see only committed data. Reads
+ * never wait for writes.
  */
 export class Database implements Queryable {
   private queue: Promise<unknown> = Promise.resolve();
 
   private constructor(
     private readonly writer: Connection,
-    private readonly reader: Connection,
+    private readonly readers: Connection[],
     readonly file: string,
   ) {}
 
@@ -76,19 +90,30 @@ export class Database implements Queryable {
       `PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS};`,
     );
     // An in-memory database is private to its connection, so it reads through the writer.
-    const reader = file === ':memory:' ? writer : await open(file, sqlite3.OPEN_READONLY);
-    if (reader !== writer) {
+    if (file === ':memory:') return new Database(writer, [writer], file);
+    const readers: Connection[] = [];
+    for (let i = 0; i < READERS; i++) {
+      const reader = await open(file, sqlite3.OPEN_READONLY);
       reader.raw.configure('busyTimeout', BUSY_TIMEOUT_MS);
       await reader.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS};`);
+      readers.push(reader);
     }
-    return new Database(writer, reader, file);
+    return new Database(writer, readers, file);
   }
 
   get<T = Record<string, unknown>>(sql: string, params?: Params): Promise<T | undefined> {
-    return this.reader.get<T>(sql, params);
+    const reader = this.leastBusyReader();
+    return reader.track(reader.get<T>(sql, params));
   }
   all<T = Record<string, unknown>>(sql: string, params?: Params): Promise<T[]> {
-    return this.reader.all<T>(sql, params);
+    const reader = this.leastBusyReader();
+    return reader.track(reader.all<T>(sql, params));
+  }
+
+  private leastBusyReader(): Connection {
+    let best = this.readers[0]!;
+    for (const r of this.readers) if (r.inFlight < best.inFlight) best = r;
+    return best;
   }
   /** A single write statement outside an explicit transaction (still serialised). */
   run(sql: string, params?: Params): Promise<RunResult> {
@@ -121,7 +146,7 @@ export class Database implements Queryable {
 
   async close(): Promise<void> {
     await this.queue;
-    if (this.reader !== this.writer) await this.reader.close();
+    for (const r of this.readers) if (r !== this.writer) await r.close();
     await this.writer.close();
   }
 }
