@@ -1,17 +1,8 @@
+import { LEARNING_CATEGORIES, OUTCOMES } from '@axle/sdk';
 import type { SourceClient } from './conversation.js';
 
-/** SPEC: LearningCategory, the technical-only subset of the skills taxonomy. */
-export const LEARNING_CATEGORIES = [
-  'data-processing',
-  'web-interaction',
-  'code-execution',
-  'storage-state',
-  'payment-financial',
-  'monitoring',
-] as const;
+export { LEARNING_CATEGORIES, OUTCOMES };
 export type LearningCategory = (typeof LEARNING_CATEGORIES)[number];
-
-export const OUTCOMES = ['success', 'partial', 'failure', 'workaround'] as const;
 export type Outcome = (typeof OUTCOMES)[number];
 
 /** The four rubric dimensions, each 1..5. */

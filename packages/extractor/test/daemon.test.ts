@@ -65,8 +65,9 @@ describe('config', () => {
     });
     expect(parseConfigPatch({ max_depth: 3, auto_publish: false })).toEqual({ max_depth: 3, auto_publish: false });
     expect(() => parseConfigPatch({ memory_path: '/etc' })).toThrow(ConfigError);
-    expect(() => parseConfigPatch({ max_depth: -1 })).toThrow(/non-negative integer/);
-    expect(() => parseConfigPatch({ auto_publish: 'yes' })).toThrow(/boolean/);
+    expect(() => parseConfigPatch({ max_depth: -1 })).toThrow(/^max_depth: .*>=0/);
+    expect(() => parseConfigPatch({ auto_publish: 'yes' })).toThrow(/^auto_publish: .*boolean/);
+    expect(() => parseConfigPatch({ max_files_per_run: 0 })).toThrow(/^max_files_per_run/);
   });
 
   it('compiles globs', () => {
