@@ -37,7 +37,7 @@ export async function startServer({ config, clock = systemClock, logStream }: St
   const db = await Database.open(path.join(config.dataDir, 'axle.db'));
   await migrate(db, undefined, clock.now());
 
-  const skills = await SkillsService.open({ db, logger, catalogPath: config.catalogPath, semanticSearch: config.semanticSearch });
+  const skills = await SkillsService.open({ db, logger, catalogPath: config.catalogPath, semanticSearch: config.semanticSearch, clock });
 
   const jwt = createJwtService(loadJwtSecret(config.jwtSecret, config.dataDir), clock);
   const identity = createIdentity({ db, clock, config, jwt });

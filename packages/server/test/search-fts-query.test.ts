@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildMatchExpression, MAX_QUERY_TERMS, queryTerms } from '../src/store/fts-query.js';
+import { buildMatchExpression, MAX_QUERY_TERMS, queryTerms, selectiveMatchExpression } from '../src/store/fts-query.js';
 
 describe('FTS query builder', () => {
   it('quotes each distinct term and ORs them', () => {
@@ -34,5 +34,13 @@ describe('FTS query builder', () => {
     expect(queryTerms(long)).toHaveLength(MAX_QUERY_TERMS);
     const [one] = queryTerms('x'.repeat(2000));
     expect(one).toHaveLength(64);
+  });
+
+  it('lets terms in more than a tenth of the rows (and over 1,000) rank but not match, while rarer terms remain', () => {
+    expect(selectiveMatchExpression(['data', 'weather'], [5000, 20], 20_000)).toBe('("weather") AND ("data" OR "weather")');
+    expect(selectiveMatchExpression(['data', 'api'], [5000, 3000], 20_000)).toBe('"data" OR "api"');
+    expect(selectiveMatchExpression(['email', 'weather'], [1900, 20], 20_000)).toBe('"email" OR "weather"');
+    expect(selectiveMatchExpression(['data', 'weather'], [500, 20], 1000)).toBe('"data" OR "weather"');
+    expect(selectiveMatchExpression([], [], 1000)).toBeNull();
   });
 });

@@ -3,6 +3,7 @@ import type { DiscoverFilters, SearchState, Skill, SkillDetail } from '@axle/sdk
 import { loadCatalog } from '../catalog/load.js';
 import { slugify } from '../catalog/mapping.js';
 import { contentPreview } from '../domain/skill-preview.js';
+import { type Clock, systemClock } from '../clock.js';
 import type { Logger } from '../logger.js';
 import { SemanticIndex, type SemanticIndexOptions } from '../search/semantic-index.js';
 import type { Database } from '../store/db.js';
@@ -17,7 +18,11 @@ export interface SkillsServiceOptions {
   semanticSearch: boolean;
   search?: SkillSearchOptions;
   semantic?: Partial<SemanticIndexOptions>;
+  clock?: Clock;
 }
+
+/** How old the "approved learnings exist" answer behind the knowledge hint may be; it cost two statements per search. */
+const HINT_CHECK_TTL_MS = 1000;
 
 /** SHA-256 of the catalog JSON: a changed catalog replaces the stored one. */
 export const catalogFingerprint = (skills: readonly Skill[]): string => createHash('sha256').update(JSON.stringify(skills)).digest('hex');
@@ -28,11 +33,15 @@ export const knowledgeHint = (query: string): string =>
 
 /** The skills registry: the catalog in the store, lookups, counts and search. What AppDeps.skills exposes. */
 export class SkillsService {
+  private learningsExist: { at: number; yes: boolean } | undefined;
+  private checkingLearnings: Promise<boolean> | undefined;
+
   private constructor(
     private readonly repo: SkillsRepository,
     readonly search: SkillSearch,
     /** The catalog is fixed for the life of the process, so its counts are read once. */
     private readonly counts: { total: number; byCategory: Record<string, number>; byType: Record<string, number> },
+    private readonly clock: Clock,
   ) {}
 
   /** Loads the catalog (throws with a message naming the entry and field if it is invalid), imports it when it changed, starts the semantic side. */
@@ -47,7 +56,7 @@ export class SkillsService {
     opts.logger.info({ skills: skills.length, fingerprint: fingerprint.slice(0, 12), replaced }, 'skills catalog');
     const semantic = opts.semanticSearch ? SemanticIndex.start({ repo, logger: opts.logger, ...opts.semantic }) : SemanticIndex.disabled();
     const [total, byCategory, byType] = await Promise.all([repo.count(), repo.countBy('category'), repo.countBy('type')]);
-    return new SkillsService(repo, new SkillSearch(repo, semantic, opts.search), { total, byCategory, byType });
+    return new SkillsService(repo, new SkillSearch(repo, semantic, opts.search), { total, byCategory, byType }, opts.clock ?? systemClock);
   }
 
   count(): Promise<number> {
@@ -76,7 +85,22 @@ export class SkillsService {
 
   /** Null until approved learnings exist; then a pointer to POST /knowledge for the same query. */
   async knowledgeHint(query: string): Promise<string | null> {
-    return (await this.repo.hasApprovedLearnings()) ? knowledgeHint(query) : null;
+    return (await this.approvedLearningsExist()) ? knowledgeHint(query) : null;
+  }
+
+  /** The first answer is awaited; later ones come from memory, refreshed in the background once stale. */
+  private async approvedLearningsExist(): Promise<boolean> {
+    const check = () =>
+      (this.checkingLearnings ??= this.repo
+        .hasApprovedLearnings()
+        .then((yes) => {
+          this.learningsExist = { at: this.clock.now(), yes };
+          return yes;
+        })
+        .finally(() => (this.checkingLearnings = undefined)));
+    if (!this.learningsExist) return check();
+    if (this.clock.now() - this.learningsExist.at >= HINT_CHECK_TTL_MS) check().catch(() => undefined);
+    return this.learningsExist.yes;
   }
 
   close(): Promise<void> {

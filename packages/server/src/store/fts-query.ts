@@ -27,7 +27,30 @@ export function queryTerms(text: string): string[] {
 
 /** The MATCH expression for `text`, or null when it has no searchable term. */
 export function buildMatchExpression(text: string): string | null {
-  const terms = queryTerms(text);
+  return matchExpression(queryTerms(text));
+}
+
+/** The MATCH expression OR-ing `terms`, or null when there are none. */
+export function matchExpression(terms: readonly string[]): string | null {
   if (terms.length === 0) return null;
   return terms.map((t) => `"${t.replaceAll('"', '""')}"`).join(' OR ');
+}
+
+/** Terms found in more than this share of rows only rank; rarer ones decide which rows match. */
+export const COMMON_TERM_SHARE = 0.1;
+/** ...and in more than this many rows: shorter doclists cost little, and small catalogs keep every match. */
+export const COMMON_TERM_MIN_ROWS = 1000;
+
+/**
+ * The MATCH expression for `terms`, where `df[i]` rows of `rows` contain `terms[i]`. A common word
+ * ("data", "api", "server") made FTS5 collect and score thousands of rows (up to 130 ms a query at
+ * 20,000 skills), so when rarer terms exist a row must contain one of them, and the common ones,
+ * repeated in the second clause, still add to BM25 for rows that do (FTS5 seeks their doclists
+ * instead of walking them). At 20,000 skills: FTS time 9.9 -> 3.0 ms a query; eval fused nDCG@10
+ * 0.656 -> 0.655 with the 1,000-row floor lifted (dropping common terms outright: 0.650).
+ */
+export function selectiveMatchExpression(terms: readonly string[], df: readonly number[], rows: number): string | null {
+  const rare = terms.filter((_, i) => df[i]! <= Math.max(rows * COMMON_TERM_SHARE, COMMON_TERM_MIN_ROWS));
+  if (rare.length === 0 || rare.length === terms.length) return matchExpression(terms);
+  return `(${matchExpression(rare)}) AND (${matchExpression(terms)})`;
 }

@@ -1,6 +1,6 @@
 import type { Skill } from '@axle/sdk';
 import type { Database, Queryable } from './db.js';
-import { buildMatchExpression } from './fts-query.js';
+import { matchExpression, queryTerms, selectiveMatchExpression } from './fts-query.js';
 
 export interface SkillFilters {
   category?: string;
@@ -52,6 +52,8 @@ export interface SkillsRepository {
 /** bm25() weights, in skills_fts column order: name, description, tags, category (tuned on `npm run eval`: description 4 -> 2 took lexical nDCG@10 0.582 -> 0.602). */
 const BM25_WEIGHTS = [10, 2, 6, 2] as const;
 const FINGERPRINT_KEY = 'catalog_fingerprint';
+/** Bound on remembered document frequencies (terms come from user input). */
+const MAX_DF_TERMS = 50_000;
 
 function filterSql(filters: SkillFilters, alias: string): { sql: string; params: unknown[] } {
   const clauses: string[] = [];
@@ -76,6 +78,10 @@ const toVector = (blob: Buffer): Float32Array =>
 const toBlob = (v: Float32Array): Buffer => Buffer.from(v.buffer, v.byteOffset, v.byteLength);
 
 export class SqliteSkillsRepository implements SkillsRepository {
+  /** Rows of the catalog and rows containing each query term, for `selectiveMatchExpression`; cleared when the catalog is replaced. */
+  private df = new Map<string, Promise<number>>();
+  private catalogRows: Promise<number> | undefined;
+
   constructor(private readonly db: Database) {}
 
   async catalogFingerprint(): Promise<string | undefined> {
@@ -96,6 +102,8 @@ export class SqliteSkillsRepository implements SkillsRepository {
         FINGERPRINT_KEY,
         fingerprint,
       ]);
+      this.df = new Map();
+      this.catalogRows = undefined;
       return true;
     });
   }
@@ -135,9 +143,18 @@ export class SqliteSkillsRepository implements SkillsRepository {
   }
 
   async lexicalSearch(text: string, filters: SkillFilters, limit: number): Promise<RankedId[]> {
-    const match = buildMatchExpression(text);
-    if (match === null) return [];
+    const terms = queryTerms(text);
     const where = filterSql(filters, 's');
+    // With filters, a common term may be all that a row passing them has, so every term matches.
+    const match =
+      where.params.length > 0
+        ? matchExpression(terms)
+        : selectiveMatchExpression(
+            terms,
+            await Promise.all(terms.map((t) => this.documentFrequency(t))),
+            await (this.catalogRows ??= this.count()),
+          );
+    if (match === null) return [];
     const rows = await this.db.all<{ id: string; rank: number }>(
       `SELECT s.id AS id, bm25(skills_fts, ${BM25_WEIGHTS.join(', ')}) AS rank
          FROM skills_fts JOIN skills s ON s.rowid = skills_fts.rowid
@@ -148,6 +165,19 @@ export class SqliteSkillsRepository implements SkillsRepository {
     );
     // bm25() is lower-is-better (negative); flip it so every ranker says larger is better.
     return rows.map((r) => ({ id: r.id, score: -r.rank }));
+  }
+
+  private documentFrequency(term: string): Promise<number> {
+    let n = this.df.get(term);
+    if (n === undefined) {
+      if (this.df.size >= MAX_DF_TERMS) this.df.clear();
+      n = this.db
+        .get<{ n: number }>('SELECT COUNT(*) AS n FROM skills_fts WHERE skills_fts MATCH ?', [matchExpression([term])])
+        .then((r) => r?.n ?? 0);
+      this.df.set(term, n);
+      n.catch(() => this.df.delete(term));
+    }
+    return n;
   }
 
   async idsMatching(filters: SkillFilters): Promise<Set<string> | null> {
