@@ -37,7 +37,16 @@ export async function startServer({ config, clock = systemClock, logStream }: St
   const db = await Database.open(path.join(config.dataDir, 'axle.db'));
   await migrate(db, undefined, clock.now());
 
-  const skills = await SkillsService.open({ db, logger, catalogPath: config.catalogPath, semanticSearch: config.semanticSearch, clock });
+  let listened!: () => void;
+  const listening = new Promise<void>((resolve) => (listened = resolve));
+  const skills = await SkillsService.open({
+    db,
+    logger,
+    catalogPath: config.catalogPath,
+    semanticSearch: config.semanticSearch,
+    semanticStartsAfter: listening,
+    clock,
+  });
 
   const jwt = createJwtService(loadJwtSecret(config.jwtSecret, config.dataDir), clock);
   const identity = createIdentity({ db, clock, config, jwt });
@@ -51,6 +60,7 @@ export async function startServer({ config, clock = systemClock, logStream }: St
     server.once('error', reject);
     server.listen(config.port, config.host, resolve);
   });
+  listened();
   const port = (server.address() as AddressInfo).port;
   const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
   const url = `http://${host}:${port}`;

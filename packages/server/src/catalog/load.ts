@@ -37,21 +37,29 @@ export function parseCatalog(data: unknown, label: string): Skill[] {
   return parsed.data;
 }
 
-/** `path` is the operator's AXLE_CATALOG file; without it the bundled catalog is loaded. */
-export function loadCatalog(path?: string): Skill[] {
+/** The catalog file's bytes and the label its errors are prefixed with; the bundled catalog when `path` is unset. */
+export function readCatalogFile(path?: string): { bytes: Buffer; label: string } {
   const file = path ?? BUNDLED_CATALOG;
   const label = path === undefined ? `bundled catalog ${file}` : `AXLE_CATALOG ${file}`;
-  let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    return { bytes: readFileSync(file), label };
   } catch (err) {
     throw new Error(`${label}: cannot read file (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
   }
+}
+
+/** Parses and validates the bytes `readCatalogFile` returned. */
+export function parseCatalogFile({ bytes, label }: { bytes: Buffer; label: string }): Skill[] {
   let data: unknown;
   try {
-    data = JSON.parse(text);
+    data = JSON.parse(bytes.toString('utf8'));
   } catch (err) {
     throw new Error(`${label}: invalid JSON (${(err as Error).message})`);
   }
   return parseCatalog(data, label);
+}
+
+/** `path` is the operator's AXLE_CATALOG file; without it the bundled catalog is loaded. */
+export function loadCatalog(path?: string): Skill[] {
+  return parseCatalogFile(readCatalogFile(path));
 }

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { OpenClawAdapter, RunInProgressError } from '@axle/extractor';
+import type { OpenClawAdapter } from '@axle/extractor';
 import {
   ERROR_CODES,
   OpenClawConfigPatch,
@@ -16,7 +16,7 @@ import type { Api } from '../http/route.js';
 
 export interface OpenClawMount {
   /** Null when AXLE_OPENCLAW_MEMORY_PATH is unset: the routes then answer 503. */
-  adapter: OpenClawAdapter | null;
+  adapter: Promise<OpenClawAdapter> | null;
   close(): Promise<void>;
 }
 
@@ -45,26 +45,28 @@ const notConfigured = () =>
 /** GET /openclaw/status, POST /openclaw/trigger, POST /openclaw/config, GET /openclaw/state. */
 export function openclawRoutes(api: Api, deps: AppDeps): OpenClawMount {
   const { openclawMemoryPath, openclawApiKey } = deps.config;
-  const adapter = openclawMemoryPath
-    ? new OpenClawAdapter({
-        memoryPath: openclawMemoryPath,
-        // The server captures OpenClaw memory only; Claude Code sessions are the CLI runner's job.
-        claudeProjectsPath: null,
-        statePath: path.join(deps.config.dataDir, 'openclaw', 'state.json'),
-        queueDir: path.join(deps.config.dataDir, 'openclaw', 'queue'),
-        clock: () => deps.clock.now(),
-        ...(openclawApiKey && {
-          // A getter: the base URL is known only once the server listens, and each run reads it then.
-          submit: {
-            get server() {
-              return deps.baseUrl();
-            },
-            apiKey: openclawApiKey,
+  // The extractor (scrubber, secretlint) takes ~0.25 s to load: only when the adapter is configured.
+  const extractor = openclawMemoryPath ? import('@axle/extractor') : null;
+  const create = async (memoryPath: string): Promise<OpenClawAdapter> =>
+    new (await extractor!).OpenClawAdapter({
+      memoryPath,
+      // The server captures OpenClaw memory only; Claude Code sessions are the CLI runner's job.
+      claudeProjectsPath: null,
+      statePath: path.join(deps.config.dataDir, 'openclaw', 'state.json'),
+      queueDir: path.join(deps.config.dataDir, 'openclaw', 'queue'),
+      clock: () => deps.clock.now(),
+      ...(openclawApiKey && {
+        // A getter: the base URL is known only once the server listens, and each run reads it then.
+        submit: {
+          get server() {
+            return deps.baseUrl();
           },
-        }),
-      })
-    : null;
-  const need = (): OpenClawAdapter => {
+          apiKey: openclawApiKey,
+        },
+      }),
+    });
+  const adapter = openclawMemoryPath ? create(openclawMemoryPath) : null;
+  const need = async (): Promise<OpenClawAdapter> => {
     if (!adapter) throw notConfigured();
     return adapter;
   };
@@ -83,7 +85,7 @@ export function openclawRoutes(api: Api, deps: AppDeps): OpenClawMount {
       401: { description: 'Not loopback and no valid admin token' },
       503: { description: 'Adapter not configured (AXLE_OPENCLAW_MEMORY_PATH unset)' },
     },
-    handler: () => need().status(),
+    handler: async () => (await need()).status(),
   });
 
   api.route({
@@ -99,9 +101,11 @@ export function openclawRoutes(api: Api, deps: AppDeps): OpenClawMount {
       409: { description: 'A run is already under way' },
       503: { description: 'Adapter not configured' },
     },
-    handler: () => {
+    handler: async () => {
+      const running = await need();
+      const { RunInProgressError } = await extractor!;
       try {
-        return need().trigger();
+        return running.trigger();
       } catch (err) {
         if (err instanceof RunInProgressError) throw conflict('OpenClaw run already in progress', { code: ERROR_CODES.CONFLICT });
         throw err;
@@ -123,7 +127,7 @@ export function openclawRoutes(api: Api, deps: AppDeps): OpenClawMount {
       401: { description: 'Not loopback and no valid admin token' },
       503: { description: 'Adapter not configured' },
     },
-    handler: async ({ body }) => ({ config: await need().setConfig(body) }),
+    handler: async ({ body }) => ({ config: await (await need()).setConfig(body) }),
   });
 
   api.route({
@@ -138,11 +142,11 @@ export function openclawRoutes(api: Api, deps: AppDeps): OpenClawMount {
       401: { description: 'Not loopback and no valid admin token' },
       503: { description: 'Adapter not configured' },
     },
-    handler: () => need().state(),
+    handler: async () => (await need()).state(),
   });
 
   // Watching starts in the background so a slow or missing folder never delays the server's start.
-  const started = adapter?.start().then(
+  const started = adapter?.then((a) => a.start()).then(
     () => deps.logger.info({ memory_path: openclawMemoryPath }, 'openclaw adapter watching'),
     (err: unknown) => deps.logger.warn({ err }, 'openclaw adapter could not start watching'),
   );
@@ -151,7 +155,7 @@ export function openclawRoutes(api: Api, deps: AppDeps): OpenClawMount {
     adapter,
     async close() {
       await started;
-      await adapter?.stop();
+      await (await adapter?.catch(() => undefined))?.stop();
     },
   };
 }

@@ -25,7 +25,12 @@ export interface SemanticIndexOptions {
   /** Texts per model call while computing missing vectors. */
   batchSize?: number;
   createEmbedder?: () => EmbedderClient;
+  /** Warming starts once this settles (or at once without it). */
+  startAfter?: Promise<unknown>;
 }
+
+/** Skills checked between yields to the event loop while warming, so requests are served meanwhile. */
+const WARM_CHUNK = 500;
 
 /**
  * The semantic ranker. `start` returns at once in state `warming`; in the background it loads the
@@ -38,6 +43,8 @@ export class SemanticIndex {
   private status: SemanticState;
   private embedder: EmbedderClient | undefined;
   private closed = false;
+  private closing!: () => void;
+  private readonly closeRequested = new Promise<void>((resolve) => (this.closing = resolve));
   /** Settles when warming ends, whatever the outcome. */
   readonly settled: Promise<WarmStats | undefined>;
 
@@ -75,6 +82,8 @@ export class SemanticIndex {
 
   private async warm(): Promise<WarmStats | undefined> {
     const { repo, logger, vectorsFile = BUNDLED_VECTORS, batchSize = 32, createEmbedder = () => new EmbedderClient() } = this.opts!;
+    await Promise.race([this.opts!.startAfter?.catch(() => undefined), this.closeRequested]);
+    if (this.closed) return undefined;
     const started = performance.now();
     try {
       const embedder = createEmbedder();
@@ -86,7 +95,8 @@ export class SemanticIndex {
       const vectors = new Map<string, Float32Array>();
       const missing: Array<{ id: string; text: string; hash: string }> = [];
       let reused = 0;
-      for (const s of skills) {
+      for (const [i, s] of skills.entries()) {
+        if (i % WARM_CHUNK === WARM_CHUNK - 1) await new Promise((resolve) => setImmediate(resolve));
         const text = embeddingText(s);
         const hash = textHash(text);
         const have = stored.get(s.id);
@@ -143,6 +153,7 @@ export class SemanticIndex {
 
   async close(): Promise<void> {
     this.closed = true;
+    this.closing();
     await this.embedder?.close();
     await this.settled;
   }
