@@ -14,29 +14,217 @@ export interface Rule {
   accept?: (value: string, match: RegExpExecArray, text: string) => boolean;
 }
 
-/** Appends the findings of every rule to `out`. Capture-group offsets need the `d` flag on the pattern. */
+const MAX_PREFIXES = 16;
+
+/** The parenthesised group starting at `i` (which holds '('), as the index just past its ')'; -1 if unbalanced. */
+function groupEnd(source: string, i: number): number {
+  let depth = 0;
+  let inClass = false;
+  for (let j = i; j < source.length; j++) {
+    const c = source[j];
+    if (c === '\\') j++;
+    else if (inClass) inClass = c !== ']';
+    else if (c === '[') inClass = true;
+    else if (c === '(') depth++;
+    else if (c === ')' && --depth === 0) return j + 1;
+  }
+  return -1;
+}
+
+const LITERAL = /^(?:[A-Za-z0-9_~\-:=]|\\[./?&+])+$/;
+const QUANTIFIER = /[?*+{]/;
+const unescape = (s: string): string => s.replace(/\\(.)/g, '$1');
+
+/** The literal characters `alternative` starts with, up to the first one that is not certain to be there. */
+function literalHead(alternative: string): string {
+  let head = '';
+  for (let i = 0; i < alternative.length; ) {
+    const width = alternative[i] === '\\' ? 2 : 1;
+    const token = alternative.slice(i, i + width);
+    if (!LITERAL.test(token) || QUANTIFIER.test(alternative[i + width] ?? '')) break;
+    head += unescape(token);
+    i += width;
+  }
+  return head;
+}
+
+/** Whether `source` has a `|` outside every group and class (then no single prefix holds for all its matches). */
+function hasTopLevelAlternation(source: string): boolean {
+  let depth = 0;
+  let inClass = false;
+  for (let j = 0; j < source.length; j++) {
+    const c = source[j];
+    if (c === '\\') j++;
+    else if (inClass) inClass = c !== ']';
+    else if (c === '[') inClass = true;
+    else if (c === '(') depth++;
+    else if (c === ')') depth--;
+    else if (c === '|' && depth === 0) return true;
+  }
+  return false;
+}
+
+/**
+ * Literals one of which every match of `source` starts with (after a leading lookbehind), or undefined when the
+ * pattern does not start with a short literal, a small set of them, or a small character class. Conservative:
+ * anything it does not understand ends the prefix.
+ */
+export function literalPrefixes(source: string): string[] | undefined {
+  if (hasTopLevelAlternation(source)) return undefined;
+  let i = 0;
+  while (source.startsWith('(?<', i)) {
+    const end = groupEnd(source, i);
+    if (end < 0) return undefined;
+    i = end;
+  }
+  let prefixes = [''];
+  while (i < source.length && prefixes.length <= MAX_PREFIXES) {
+    let options: string[] | undefined;
+    let next = i;
+    let last = false;
+    const c = source[i];
+    if (c === '\\' && LITERAL.test(source.slice(i, i + 2))) {
+      options = [source[i + 1]];
+      next = i + 2;
+    } else if (c === '[') {
+      const close = source.indexOf(']', i);
+      const chars = source.slice(i + 1, close);
+      if (close > i && /^[A-Za-z0-9_]{1,6}$/.test(chars)) {
+        options = [...chars];
+        next = close + 1;
+      }
+    } else if (source.startsWith('(?:', i)) {
+      next = groupEnd(source, i);
+      const body = next < 0 ? '' : source.slice(i + 3, next - 1);
+      if (body && !/[()]|\[[^\]]*\|/.test(body)) {
+        const alternatives = body.split('|');
+        if (alternatives.every((a) => LITERAL.test(a))) options = alternatives.map(unescape);
+        else {
+          // Alternatives that are not all literal: their literal heads end the prefix.
+          const heads = alternatives.map(literalHead);
+          if (heads.every((h) => h.length > 0)) {
+            options = heads;
+            last = true;
+          }
+        }
+      }
+    } else if (LITERAL.test(c)) {
+      options = [c];
+      next = i + 1;
+    }
+    // A quantifier on the token makes it optional or repeated: the prefix ends before it.
+    if (!options || QUANTIFIER.test(source[next] ?? '')) break;
+    prefixes = prefixes.flatMap((p) => (options as string[]).map((o) => p + o));
+    i = next;
+    if (last) break;
+  }
+  if (prefixes.length > MAX_PREFIXES || prefixes.some((p) => p.length < 2)) return undefined;
+  return prefixes;
+}
+
+interface Plan {
+  /** Rules scanned on their own, by index into the rule list. */
+  plain: number[];
+  /** One pattern finding every literal that starts a match of an anchored rule; undefined when none is anchored. */
+  anchors?: RegExp;
+  /** Anchor literal -> indices of the rules a match may start at it. Literals are prefix-free. */
+  byAnchor: Map<string, number[]>;
+  /** Sticky copies of the anchored rules' patterns, by rule index. */
+  sticky: (RegExp | undefined)[];
+}
+
+const plans = new WeakMap<readonly Rule[], Plan>();
+
+/**
+ * Rules whose matches start with one of a few literals (`ghp_`, `AKIA`, `xox`...) are not scanned one by one: a
+ * single pattern finds all their literals, and each rule is tried, sticky, only where one of its literals is. Most
+ * texts hold few of them, so some forty whole-text passes become one.
+ */
+function planFor(rules: readonly Rule[]): Plan {
+  let plan = plans.get(rules);
+  if (plan) return plan;
+  const plain: number[] = [];
+  const sticky: (RegExp | undefined)[] = [];
+  const wanted: [string, number][] = [];
+  rules.forEach((rule, r) => {
+    const prefixes = rule.pattern.flags.includes('i') ? undefined : literalPrefixes(rule.pattern.source);
+    if (!prefixes) {
+      plain.push(r);
+      return;
+    }
+    sticky[r] = new RegExp(rule.pattern.source, `${rule.pattern.flags.replace('g', '')}y`);
+    for (const p of prefixes) wanted.push([p, r]);
+  });
+  // Prefix-free, so that at most one literal matches at a position: a literal that extends another is looked
+  // for as the shorter one.
+  wanted.sort((a, b) => a[0].length - b[0].length);
+  const byAnchor = new Map<string, number[]>();
+  for (const [p, r] of wanted) {
+    const anchor = [...byAnchor.keys()].find((a) => p.startsWith(a)) ?? p;
+    const list = byAnchor.get(anchor) ?? [];
+    if (!list.includes(r)) list.push(r);
+    byAnchor.set(anchor, list);
+  }
+  const escaped = [...byAnchor.keys()].map((a) => a.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'));
+  const unicode = rules.some((rule, r) => sticky[r] && rule.pattern.unicode);
+  const anchors = escaped.length > 0 ? new RegExp(escaped.join('|'), unicode ? 'gu' : 'g') : undefined;
+  plan = { plain, anchors, byAnchor, sticky };
+  plans.set(rules, plan);
+  return plan;
+}
+
+/** Appends the finding for match `m` of `rule`, if its value is non-empty and accepted. */
+function take(rule: Rule, m: RegExpExecArray, text: string, out: Finding[]): void {
+  let start = m.index;
+  let value = m[0];
+  for (let g = 1; g < m.length; g++) {
+    const span = m.indices?.[g];
+    if (span) {
+      start = span[0];
+      value = m[g] as string;
+      break;
+    }
+  }
+  if (value.length === 0) return;
+  if (rule.accept && !rule.accept(value, m, text)) return;
+  out.push({ type: rule.type, start: start - (rule.expandLeft ?? 0), end: start + value.length });
+}
+
+/**
+ * Appends the findings of every rule to `out`, rule by rule in list order (the order settles ties in the
+ * redaction type). Capture-group offsets need the `d` flag on the pattern.
+ */
 export function applyRules(text: string, rules: readonly Rule[], out: Finding[]): void {
-  for (const rule of rules) {
+  const plan = planFor(rules);
+  const found: Finding[][] = rules.map(() => []);
+  for (const r of plan.plain) {
     // exec on the shared pattern rather than matchAll, which clones the pattern on every call: on the many short
     // texts decoded from base64 the cloning cost more than the matching. No accept() re-enters applyRules.
-    const re = rule.pattern;
+    const re = rules[r].pattern;
     re.lastIndex = 0;
     for (let m = re.exec(text); m; m = re.exec(text)) {
       if (m[0].length === 0) re.lastIndex++;
-      let start = m.index;
-      let value = m[0];
-      for (let g = 1; g < m.length; g++) {
-        const span = m.indices?.[g];
-        if (span) {
-          start = span[0];
-          value = m[g] as string;
-          break;
-        }
-      }
-      if (value.length === 0) continue;
-      if (rule.accept && !rule.accept(value, m, text)) continue;
-      const end = start + value.length;
-      out.push({ type: rule.type, start: start - (rule.expandLeft ?? 0), end });
+      take(rules[r], m, text, found[r]);
     }
   }
+  if (plan.anchors) {
+    // Each rule resumes after its previous match, as a global scan would.
+    const resume = new Map<number, number>();
+    const anchors = plan.anchors;
+    anchors.lastIndex = 0;
+    for (let a = anchors.exec(text); a; a = anchors.exec(text)) {
+      const at = a.index;
+      anchors.lastIndex = at + 1; // literals may overlap: ab_ inside xab_
+      for (const r of plan.byAnchor.get(a[0]) as number[]) {
+        if (at < (resume.get(r) ?? 0)) continue;
+        const re = plan.sticky[r] as RegExp;
+        re.lastIndex = at;
+        const m = re.exec(text);
+        if (!m) continue;
+        resume.set(r, at + Math.max(m[0].length, 1));
+        take(rules[r], m, text, found[r]);
+      }
+    }
+  }
+  for (const list of found) for (const f of list) out.push(f);
 }

@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { applyRules, literalPrefixes, type Rule } from '../src/scrub/engine.js';
+import { PROVIDER_RULES } from '../src/scrub/rules/secrets.js';
+import type { Finding } from '../src/scrub/types.js';
+
+/** The reference: every rule scanned over the whole text on its own. */
+function scanEach(text: string, rules: readonly Rule[]): Finding[] {
+  const out: Finding[] = [];
+  for (const rule of rules) {
+    for (const m of text.matchAll(rule.pattern)) {
+      let start = m.index;
+      let value = m[0];
+      const g = m.findIndex((v, i) => i > 0 && v !== undefined);
+      if (g > 0) {
+        start = (m.indices as RegExpIndicesArray)[g][0];
+        value = m[g] as string;
+      }
+      if (value.length === 0 || (rule.accept && !rule.accept(value, m, text))) continue;
+      out.push({ type: rule.type, start: start - (rule.expandLeft ?? 0), end: start + value.length });
+    }
+  }
+  return out;
+}
+
+describe('literal prefixes', () => {
+  it('reads the literals a match must start with, after a leading lookbehind', () => {
+    expect(literalPrefixes('(?<![a-z])(?:ab|cd)_[a-z]{4}')).toEqual(['ab_', 'cd_']);
+    expect(literalPrefixes('do[opr]_v1_[a-f]{2}')).toEqual(['doo_v1_', 'dop_v1_', 'dor_v1_']);
+    expect(literalPrefixes('(?:glc_[A-Z]{3}|glsa_\\d)')).toEqual(['glc_', 'glsa_']);
+    expect(literalPrefixes('ya29\\.[A-Z]+')).toEqual(['ya29.']);
+  });
+
+  it('stops before anything optional and gives up on what it cannot bound', () => {
+    expect(literalPrefixes('sk-(?:proj-)?[a-z]{20}')).toEqual(['sk-']);
+    expect(literalPrefixes('abc?d')).toEqual(['ab']);
+    expect(literalPrefixes('(?:Apt\\.?|Unit)\\s\\d')).toEqual(['Apt', 'Unit']);
+    expect(literalPrefixes('abc\\d|xyz')).toBeUndefined(); // top-level alternation
+    expect(literalPrefixes('[MNO][a-z]{20}')).toBeUndefined(); // one-character prefixes
+    expect(literalPrefixes('\\d{8}:AA')).toBeUndefined();
+  });
+});
+
+describe('anchored rule scanning', () => {
+  it('finds what scanning each rule over the whole text finds, in rule order', () => {
+    let seed = 7;
+    const alnum = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+    // Deterministic random-looking tokens (repeated characters read as placeholders).
+    const pad = (alphabet: string, n: number) =>
+      Array.from({ length: n }, () => alphabet[(seed = (seed * 48271) % 2147483647) % alphabet.length]).join('');
+    const text = [
+      `ghp_${pad(alnum, 36)} xghp_${pad(alnum, 36)} sk-ant-api03-${pad(alnum, 40)} sk-proj-${pad(alnum, 32)}`,
+      `https://hooks.slack.com/services/${pad(alnum, 24)} https://discord.com/api/webhooks/12345/${pad(alnum, 60)}`,
+      `gsk_${pad(alnum, 52)}ghp_${pad(alnum, 36)} AKIA${pad(alnum.slice(0, 26), 16)} sk_live_${pad(alnum, 24)} sk_live_${pad(alnum, 24)}`,
+      `doo_v1_${pad('0123456789abcdef', 64)} hvs.${pad(alnum, 30)} eyJhbGciOiJI.eyJzdWIiOi.${pad(alnum, 20)}`,
+    ].join('\n');
+    const expected = scanEach(text, PROVIDER_RULES);
+    expect(expected.length).toBeGreaterThanOrEqual(10);
+    const found: Finding[] = [];
+    applyRules(text, PROVIDER_RULES, found);
+    expect(found).toEqual(expected);
+  });
+});
