@@ -120,4 +120,17 @@ describe('character runs', () => {
     runsOf('ab abcd-abc\u00e9abcde', charClass('a-e'), 3, (s, e) => runs.push([s, e]));
     expect(runs).toEqual([[3, 7], [8, 11], [12, 17]]);
   });
+  it('finds the same runs as reading every character, whatever the run lengths', () => {
+    const table = charClass('a-c');
+    let seed = 11;
+    for (let trial = 0; trial < 200; trial++) {
+      const text = Array.from({ length: 1 + (trial % 97) }, () => 'abcx'[(seed = (seed * 48271) % 2147483647) % 4]).join('');
+      for (const min of [1, 2, 3, 5, 8]) {
+        const expected = [...text.matchAll(/[a-c]+/g)].filter((m) => m[0].length >= min).map((m) => [m.index, m.index + m[0].length]);
+        const runs: Array<[number, number]> = [];
+        runsOf(text, table, min, (s, e) => runs.push([s, e]));
+        expect(runs).toEqual(expected);
+      }
+    }
+  });
 });
