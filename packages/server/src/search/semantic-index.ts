@@ -90,18 +90,21 @@ export class SemanticIndex {
       this.embedder = embedder;
       const modelReady = embedder.init();
       modelReady.catch(() => undefined); // observed below; avoid an unhandled rejection meanwhile
-      const skills = await repo.all();
-      const stored = new Map((await repo.embeddings(EMBEDDING_MODEL)).map((e) => [e.skillId, e]));
-      const vectors = new Map<string, Float32Array>();
+      const skills = await repo.embeddingSources();
+      // Stored vectors stay in this one matrix (read straight from the rows); only new ones are held apart.
+      const stored = await repo.embeddingMatrix(EMBEDDING_MODEL, EMBEDDING_DIM);
+      const storedRow = new Map(stored.ids.map((id, row) => [id, row]));
+      /** Skill -> row of stored.matrix, or the vector found or computed during this start. */
+      const vectors = new Map<string, number | Float32Array>();
       const missing: Array<{ id: string; text: string; hash: string }> = [];
       let reused = 0;
       for (const [i, s] of skills.entries()) {
         if (i % WARM_CHUNK === WARM_CHUNK - 1) await new Promise((resolve) => setImmediate(resolve));
         const text = embeddingText(s);
         const hash = textHash(text);
-        const have = stored.get(s.id);
-        if (have?.textHash === hash && have.vector.length === EMBEDDING_DIM) {
-          vectors.set(s.id, have.vector);
+        const row = storedRow.get(s.id);
+        if (row !== undefined && stored.textHashes[row] === hash) {
+          vectors.set(s.id, row);
           reused++;
         } else missing.push({ id: s.id, text, hash });
       }
@@ -135,8 +138,12 @@ export class SemanticIndex {
       if (this.closed) return undefined;
 
       const ids = skills.map((s) => s.id).filter((id) => vectors.has(id));
-      const matrix = new Float32Array(ids.length * EMBEDDING_DIM);
-      ids.forEach((id, row) => matrix.set(vectors.get(id)!, row * EMBEDDING_DIM));
+      const matrix = reused === ids.length && ids.length === stored.ids.length ? stored.matrix : new Float32Array(ids.length * EMBEDDING_DIM);
+      if (matrix !== stored.matrix)
+        ids.forEach((id, row) => {
+          const v = vectors.get(id)!;
+          matrix.set(typeof v === 'number' ? stored.matrix.subarray(v * EMBEDDING_DIM, (v + 1) * EMBEDDING_DIM) : v, row * EMBEDDING_DIM);
+        });
       await embedder.setIndex(ids, matrix);
       const stats = { reused, bundled, computed, ms: Math.round(performance.now() - started) };
       this.status = 'ready';

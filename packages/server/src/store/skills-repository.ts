@@ -22,6 +22,16 @@ export interface StoredEmbedding {
   vector: Float32Array;
 }
 
+/** Stored vectors of one model, in catalog order: row i of `matrix` (`dim` floats) is `ids[i]`. */
+export interface StoredMatrix {
+  ids: string[];
+  textHashes: string[];
+  matrix: Float32Array;
+}
+
+/** What a skill's embedding text is made of (see embeddingText). */
+export type EmbeddingSource = Pick<Skill, 'id' | 'name' | 'description' | 'tags' | 'category'>;
+
 export interface CatalogEntry {
   skill: Skill;
   /** Slug of the skill's name, for lookups by name. */
@@ -43,7 +53,10 @@ export interface SkillsRepository {
   lexicalSearch(text: string, filters: SkillFilters, limit: number): Promise<RankedId[]>;
   /** Ids passing `filters`, or null when there are no filters (everything passes). */
   idsMatching(filters: SkillFilters): Promise<Set<string> | null>;
-  embeddings(model: string): Promise<StoredEmbedding[]>;
+  /** Catalog order; only the fields embeddings are computed from. */
+  embeddingSources(): Promise<EmbeddingSource[]>;
+  /** Vectors of `dim` floats stored for `model`, copied straight into one matrix (others are skipped). */
+  embeddingMatrix(model: string, dim: number): Promise<StoredMatrix>;
   saveEmbeddings(model: string, rows: readonly StoredEmbedding[]): Promise<void>;
   /** True when a learnings table exists and holds an approved learning. */
   hasApprovedLearnings(): Promise<boolean>;
@@ -73,8 +86,8 @@ function filterSql(filters: SkillFilters, alias: string): { sql: string; params:
   return { sql: clauses.map((c) => ` AND ${c}`).join(''), params };
 }
 
-const toVector = (blob: Buffer): Float32Array =>
-  new Float32Array(blob.buffer.slice(blob.byteOffset, blob.byteOffset + blob.byteLength));
+/** Rows read per statement while filling the matrix, so the blobs in memory at once stay few. */
+const MATRIX_PAGE = 2000;
 const toBlob = (v: Float32Array): Buffer => Buffer.from(v.buffer, v.byteOffset, v.byteLength);
 
 export class SqliteSkillsRepository implements SkillsRepository {
@@ -187,12 +200,36 @@ export class SqliteSkillsRepository implements SkillsRepository {
     return new Set(rows.map((r) => r.id));
   }
 
-  async embeddings(model: string): Promise<StoredEmbedding[]> {
-    const rows = await this.db.all<{ skill_id: string; text_hash: string; vector: Buffer }>(
-      'SELECT e.skill_id, e.text_hash, e.vector FROM skill_embeddings e JOIN skills s ON s.id = e.skill_id WHERE e.model = ? ORDER BY s.position',
-      [model],
+  async embeddingSources(): Promise<EmbeddingSource[]> {
+    const rows = await this.db.all<{ id: string; name: string; description: string; tags: string; category: Skill['category'] }>(
+      `SELECT id, data ->> '$.name' AS name, data ->> '$.description' AS description, data -> '$.tags' AS tags, category
+         FROM skills ORDER BY position`,
     );
-    return rows.map((r) => ({ skillId: r.skill_id, textHash: r.text_hash, vector: toVector(r.vector) }));
+    return rows.map((r) => ({ ...r, tags: JSON.parse(r.tags) as string[] }));
+  }
+
+  async embeddingMatrix(model: string, dim: number): Promise<StoredMatrix> {
+    const total = (await this.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM skill_embeddings WHERE model = ?', [model]))?.n ?? 0;
+    const matrix = new Float32Array(total * dim);
+    const ids: string[] = [];
+    const textHashes: string[] = [];
+    for (let after = 0; ; ) {
+      const rows = await this.db.all<{ skill_id: string; text_hash: string; vector: Buffer; position: number }>(
+        `SELECT e.skill_id, e.text_hash, e.vector, s.position FROM skill_embeddings e JOIN skills s ON s.id = e.skill_id
+          WHERE e.model = ? AND s.position > ? ORDER BY s.position LIMIT ?`,
+        [model, after, MATRIX_PAGE],
+      );
+      for (const r of rows) {
+        // A vector of another size is skipped (recomputed); the bound guards against rows added since the count.
+        if (r.vector.byteLength !== dim * 4 || ids.length === total) continue;
+        matrix.set(new Float32Array(r.vector.buffer, r.vector.byteOffset, dim), ids.length * dim);
+        ids.push(r.skill_id);
+        textHashes.push(r.text_hash);
+      }
+      if (rows.length < MATRIX_PAGE) break;
+      after = rows[rows.length - 1]!.position;
+    }
+    return { ids, textHashes, matrix: matrix.subarray(0, ids.length * dim) };
   }
 
   async saveEmbeddings(model: string, rows: readonly StoredEmbedding[]): Promise<void> {
