@@ -44,6 +44,13 @@ describe('JSON-escape views', () => {
     expect(decodeJsonEscapes('no escapes')).toBeUndefined();
   });
 
+  it('maps offsets after many escapes', () => {
+    const text = 'ab\\n'.repeat(1000) + '\\u00e9z';
+    const view = decodeJsonEscapes(text);
+    expect(view?.text).toBe('ab\n'.repeat(1000) + '\u00e9z');
+    for (const i of [0, 2, 3, 2999, 3000, 3001, 3002]) expect(view?.toOriginal(i)).toBe(i + Math.floor(i / 3) + (i > 3000 ? 5 : 0));
+  });
+
   it('composes two levels', () => {
     const twice = JSON.stringify(JSON.stringify(JSON.stringify({ k: 'v' })));
     const views = decodedViews(twice);
