@@ -21,21 +21,26 @@ export const ADDRESS_RULES: readonly Rule[] = [
   },
 ];
 
-/** A street-name suffix then a house number: Koskikatu 25, Bundesstrasse 31, Præstevænget 15, Storgatan 3b. */
+/**
+ * A street-name suffix then a house number: Koskikatu 25, Bundesstrasse 31, Præstevænget 15, Storgatan 3b.
+ * Anchored on the space and digit, rarer than the suffixes' letter pairs; the suffix is checked by the lookbehind
+ * (no suffix ends another, so the one captured is the one there).
+ */
 const SUFFIXED =
-  /(?:straße|strasse|weg|gasse|platz|allee|katu|tie|kuja|polku|vej|vænget|gade|gatan|vägen|väg|laan|straat|gracht|plein|utca|ulica)\s\d{1,5}[a-zA-Z]?(?![\p{L}\d])/gu;
+  /\s\d(?<=(straße|strasse|weg|gasse|platz|allee|katu|tie|kuja|polku|vej|vænget|gade|gatan|vägen|väg|laan|straat|gracht|plein|utca|ulica)\s\d)\d{0,4}[a-zA-Z]?(?![\p{L}\d])/gu;
 const LETTER = /[\p{L}-]/u;
 
 /**
- * Suffixed street names, found from the suffix (a literal, cheap to search) and grown back to a capitalised word
- * start, instead of trying a capitalised word at every position of the text.
+ * Suffixed street names, found from the suffix and number and grown back to a capitalised word start, instead of
+ * trying a capitalised word at every position of the text.
  */
 export function findSuffixedStreets(text: string): Finding[] {
   const found: Finding[] = [];
   for (const m of text.matchAll(SUFFIXED)) {
-    let start = m.index;
-    while (start > 0 && m.index - start < 30 && LETTER.test(text[start - 1])) start--;
-    if (start === m.index || LETTER.test(text[start - 1] ?? '')) continue;
+    const suffix = m.index - m[1].length;
+    let start = suffix;
+    while (start > 0 && suffix - start < 30 && LETTER.test(text[start - 1])) start--;
+    if (start === suffix || LETTER.test(text[start - 1] ?? '')) continue;
     if (!/\p{Lu}/u.test(text[start])) continue;
     found.push({ type: 'street_address', start, end: m.index + m[0].length });
   }
