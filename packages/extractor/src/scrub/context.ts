@@ -23,8 +23,11 @@ function tokensAfterKeywords(
   let scannedTo = 0;
   for (const k of text.matchAll(keyword)) {
     const from = Math.max(k.index + k[0].length, scannedTo);
-    let lineEnd = text.indexOf('\n', from);
-    if (lineEnd < 0) lineEnd = text.length;
+    // The end of the line matters only up to the end of the slice below: searching further would read the rest
+    // of a long line once per keyword on it.
+    const limit = Math.min(text.length, k.index + k[0].length + WINDOW + minLength + 2);
+    let lineEnd = from;
+    while (lineEnd < limit && text.charCodeAt(lineEnd) !== 10) lineEnd++;
     const windowEnd = Math.min(lineEnd, k.index + k[0].length + WINDOW);
     if (from >= windowEnd) continue;
     const base = Math.max(0, from - 1); // one character back, for the pattern's leading boundary check
