@@ -109,7 +109,8 @@ async function measureServer({ label, dataDir, env = {}, semantic, reserveS }) {
     if (semantic) {
       const limitMs = Math.max(0, (BUDGET_S - elapsedS() - reserveS) * 1000);
       const w = await waitSemantic(server.url, limitMs);
-      const entry = (warming[label] ??= { seconds: 0, cpuSeconds: 0, runs: 0 });
+      warming[label] ??= { seconds: 0, cpuSeconds: 0, runs: 0 };
+      const entry = warming[label];
       entry.seconds += w.waitedMs / 1000;
       entry.cpuSeconds += cpuSeconds(server.pid);
       entry.runs += 1;

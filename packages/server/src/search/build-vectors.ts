@@ -19,7 +19,7 @@ try {
   for (let i = 0; i < texts.length; i += 32) {
     const batch = texts.slice(i, i + 32);
     const vectors = await embedder.embed(batch);
-    batch.forEach((t, j) => entries.push({ hash: textHash(t), vector: vectors[j]! }));
+    for (const [j, t] of batch.entries()) entries.push({ hash: textHash(t), vector: vectors[j]! });
     process.stderr.write(`\r${entries.length}/${texts.length}`);
   }
   const buf = encodeVectors(EMBEDDING_MODEL, EMBEDDING_DIM, entries);

@@ -159,14 +159,11 @@ export class SqliteSkillsRepository implements SkillsRepository {
     const terms = queryTerms(text);
     const where = filterSql(filters, 's');
     // With filters, a common term may be all that a row passing them has, so every term matches.
+    this.catalogRows ??= this.count();
     const match =
       where.params.length > 0
         ? matchExpression(terms)
-        : selectiveMatchExpression(
-            terms,
-            await Promise.all(terms.map((t) => this.documentFrequency(t))),
-            await (this.catalogRows ??= this.count()),
-          );
+        : selectiveMatchExpression(terms, await Promise.all(terms.map((t) => this.documentFrequency(t))), await this.catalogRows);
     if (match === null) return [];
     const rows = await this.db.all<{ id: string; rank: number }>(
       `SELECT s.id AS id, bm25(skills_fts, ${BM25_WEIGHTS.join(', ')}) AS rank
