@@ -120,10 +120,6 @@ function throughputDocs() {
 }
 
 /**
- * MB/s by CPU time of this process and by wall time. On a shared or loaded machine wall time counts other
- * processes' turns, so the CPU figure is the one to compare; both are printed.
- */
-/**
  * Transcript-shaped documents of ordinary content: this repository's own sources and docs, as a coding agent
  * reads them, one JSONL tool_result event per file. Hits are rare here, unlike in the labelled corpora.
  */
@@ -143,16 +139,30 @@ function transcriptDocs() {
   return docs;
 }
 
+/**
+ * MB/s by CPU time of this process and by wall time, over the documents in one pass: the best of PASSES passes
+ * after a warm-up pass. A single document of warm-up left regex tier-up and optimising compilation (on other
+ * threads, but in this process's CPU time) inside the timed pass, charged to whichever scrubber ran first; and on
+ * a shared or loaded machine a single pass varies by ±20%. Wall time counts other processes' turns, so the CPU
+ * figure is the one to compare; both are printed.
+ */
+const PASSES = 3;
 async function throughput(run, docs) {
-  await run(docs[0]); // warm-up: JIT and lazy module state
+  for (const d of docs) await run(d); // warm-up: JIT, regex tier-up and lazy module state
   const bytes = docs.reduce((n, d) => n + Buffer.byteLength(d), 0);
-  const cpu0 = process.cpuUsage();
-  const t0 = performance.now();
-  for (const d of docs) await run(d);
-  const seconds = (performance.now() - t0) / 1000;
-  const cpu = process.cpuUsage(cpu0);
-  const cpuSeconds = (cpu.user + cpu.system) / 1e6;
-  return { mb: bytes / 1e6, seconds, cpuSeconds, mbps: bytes / 1e6 / seconds, cpuMbps: bytes / 1e6 / cpuSeconds };
+  let best;
+  for (let pass = 0; pass < PASSES; pass++) {
+    const cpu0 = process.cpuUsage();
+    const t0 = performance.now();
+    for (const d of docs) await run(d);
+    const seconds = (performance.now() - t0) / 1000;
+    const cpu = process.cpuUsage(cpu0);
+    const cpuSeconds = (cpu.user + cpu.system) / 1e6;
+    if (!best || cpuSeconds < best.cpuSeconds) {
+      best = { mb: bytes / 1e6, seconds, cpuSeconds, mbps: bytes / 1e6 / seconds, cpuMbps: bytes / 1e6 / cpuSeconds };
+    }
+  }
+  return best;
 }
 
 const docs = throughputDocs();
