@@ -45,9 +45,9 @@ describe('JSON-escape views', () => {
   });
 
   it('maps offsets after many escapes', () => {
-    const text = 'ab\\n'.repeat(1000) + '\\u00e9z';
+    const text = `${'ab\\n'.repeat(1000)}\\u00e9z`;
     const view = decodeJsonEscapes(text);
-    expect(view?.text).toBe('ab\n'.repeat(1000) + '\u00e9z');
+    expect(view?.text).toBe(`${'ab\n'.repeat(1000)}\u00e9z`);
     for (const i of [0, 2, 3, 2999, 3000, 3001, 3002]) expect(view?.toOriginal(i)).toBe(i + Math.floor(i / 3) + (i > 3000 ? 5 : 0));
   });
 

@@ -43,10 +43,13 @@ describe('literal prefixes', () => {
 describe('anchored rule scanning', () => {
   it('finds what scanning each rule over the whole text finds, in rule order', () => {
     let seed = 7;
+    const random = () => {
+      seed = (seed * 48271) % 2147483647;
+      return seed;
+    };
     const alnum = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
     // Deterministic random-looking tokens (repeated characters read as placeholders).
-    const pad = (alphabet: string, n: number) =>
-      Array.from({ length: n }, () => alphabet[(seed = (seed * 48271) % 2147483647) % alphabet.length]).join('');
+    const pad = (alphabet: string, n: number) => Array.from({ length: n }, () => alphabet[random() % alphabet.length]).join('');
     const text = [
       `ghp_${pad(alnum, 36)} xghp_${pad(alnum, 36)} sk-ant-api03-${pad(alnum, 40)} sk-proj-${pad(alnum, 32)}`,
       `https://hooks.slack.com/services/${pad(alnum, 24)} https://discord.com/api/webhooks/12345/${pad(alnum, 60)}`,

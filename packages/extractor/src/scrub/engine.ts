@@ -33,7 +33,7 @@ function groupEnd(source: string, i: number): number {
 
 const LITERAL = /^(?:[A-Za-z0-9_~\-:=]|\\[./?&+])+$/;
 const QUANTIFIER = /[?*+{]/;
-const unescape = (s: string): string => s.replace(/\\(.)/g, '$1');
+const unescapeLiteral = (s: string): string => s.replace(/\\(.)/g, '$1');
 
 /** The literal characters `alternative` starts with, up to the first one that is not certain to be there. */
 function literalHead(alternative: string): string {
@@ -42,7 +42,7 @@ function literalHead(alternative: string): string {
     const width = alternative[i] === '\\' ? 2 : 1;
     const token = alternative.slice(i, i + width);
     if (!LITERAL.test(token) || QUANTIFIER.test(alternative[i + width] ?? '')) break;
-    head += unescape(token);
+    head += unescapeLiteral(token);
     i += width;
   }
   return head;
@@ -98,7 +98,7 @@ export function literalPrefixes(source: string): string[] | undefined {
       const body = next < 0 ? '' : source.slice(i + 3, next - 1);
       if (body && !/[()]|\[[^\]]*\|/.test(body)) {
         const alternatives = body.split('|');
-        if (alternatives.every((a) => LITERAL.test(a))) options = alternatives.map(unescape);
+        if (alternatives.every((a) => LITERAL.test(a))) options = alternatives.map(unescapeLiteral);
         else {
           // Alternatives that are not all literal: their literal heads end the prefix.
           const heads = alternatives.map(literalHead);
