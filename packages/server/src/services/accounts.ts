@@ -1,14 +1,14 @@
-import { randomBytes } from 'node:crypto';
 import { type AccountRow, accountsStore } from '../store/accounts.js';
 import type { Queryable } from '../store/db.js';
 import { appendAudit } from './audit.js';
+import { newId } from '../domain/ids.js';
 
 export type { AccountRow };
 
 /** Emails are compared case-insensitively: one account per address however it is typed. */
 export const normalizeEmail = (email: string): string => email.trim().toLowerCase();
 
-export const newAccountId = (): string => `acc_${randomBytes(12).toString('hex')}`;
+export const newAccountId = (): string => newId('acc');
 
 /** The account for `email`, created on first sign-in. Call inside the sign-in transaction. */
 export function findOrCreateAccount(q: Queryable, email: string, now: number): Promise<AccountRow> {

@@ -1,8 +1,9 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { API_KEY_SCOPES, type ApiKeyScope } from '@axle/sdk';
 import { type ApiKeyRow, apiKeysStore } from '../store/api-keys.js';
 import type { Queryable } from '../store/db.js';
 import { appendAudit } from './audit.js';
+import { newId, sha256Hex } from '../domain/ids.js';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 /** 62^43 > 2^256, so 43 digits hold any 32-byte value; shorter encodings are zero-padded. */
@@ -23,7 +24,7 @@ export function base62(bytes: Uint8Array, width: number): string {
 export const generateApiKey = (): string => `axl_${base62(randomBytes(32), KEY_DIGITS)}`;
 
 /** Keys are stored and looked up by this digest only. */
-export const hashApiKey = (raw: string): string => createHash('sha256').update(raw).digest('hex');
+export const hashApiKey = (raw: string): string => sha256Hex(raw);
 
 export const parseScopes = (stored: string): ApiKeyScope[] =>
   stored.split(' ').filter((s): s is ApiKeyScope => (API_KEY_SCOPES as readonly string[]).includes(s));
@@ -51,7 +52,7 @@ export async function createKey(
   const apiKey = generateApiKey();
   const scopes = API_KEY_SCOPES.filter((s) => (opts.scopes ?? API_KEY_SCOPES).includes(s));
   const row: ApiKeyRow = {
-    id: `key_${randomBytes(12).toString('hex')}`,
+    id: newId('key'),
     account_id: accountId,
     name: opts.name ?? 'default',
     scopes: scopes.join(' '),

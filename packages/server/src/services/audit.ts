@@ -1,7 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import { type AuditRow, canonicalJson, checkLink, GENESIS_HASH, hashEntry, type TamperReason } from '../domain/audit-chain.js';
 import { auditStore } from '../store/audit.js';
 import { Database, type Queryable } from '../store/db.js';
+import { newId } from '../domain/ids.js';
 
 export interface AuditEntry {
   /** Who did it: `account:acc_…`, `admin`, `system`. */
@@ -33,7 +33,7 @@ export async function appendAudit(q: Queryable, entry: AuditEntry, now: number):
   const head = await auditStore.head(q);
   const fields = {
     prev_hash: head?.hash ?? GENESIS_HASH,
-    id: `aud_${randomBytes(12).toString('hex')}`,
+    id: newId('aud'),
     seq: (head?.seq ?? 0) + 1,
     ts: now,
     actor: entry.actor,

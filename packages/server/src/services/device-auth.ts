@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { DEVICE_AUTH, type DeviceCodeResponse, type DeviceTokenResponse, ERROR_CODES } from '@axle/sdk';
 import type { Clock } from '../clock.js';
 import { formatUserCode, generateUserCode, normalizeUserCode } from '../domain/user-code.js';
@@ -10,14 +10,13 @@ import { type DeviceCodeRow, deviceCodesStore } from '../store/device-codes.js';
 import { getAccount } from './accounts.js';
 import { createKey } from './api-keys.js';
 import { appendAudit } from './audit.js';
+import { sha256Hex } from '../domain/ids.js';
 
 const LIFETIME_MS = DEVICE_AUTH.expiresInSeconds * 1000;
 const RATE_WINDOW_MS = DEVICE_AUTH.failedLookups.windowMinutes * 60_000;
 /** Expired rows linger this long so a late poll still reads expired_token rather than invalid_grant. */
 const EXPIRED_RETENTION_MS = 24 * 3600_000;
 const DEFAULT_CLIENT = 'Unknown client';
-
-const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
 /** RFC 8628 §3.5 token-endpoint errors: 400 {error, error_description}. */
 const grantError = (error: string, description: string, extra: Record<string, unknown> = {}) =>
@@ -86,7 +85,7 @@ export function createDeviceAuthService({ db, clock, baseUrl }: { db: Database; 
         let code = generateUserCode();
         while (await deviceCodesStore.userCodeTaken(q, code)) code = generateUserCode();
         await deviceCodesStore.insert(q, {
-          device_code_hash: sha256(device_code),
+          device_code_hash: sha256Hex(device_code),
           user_code: code,
           client_name: clientName ?? DEFAULT_CLIENT,
           public_key: publicKeyOf(deviceCode).toString('base64url'),
@@ -108,7 +107,7 @@ export function createDeviceAuthService({ db, clock, baseUrl }: { db: Database; 
     },
 
     async poll(deviceCode) {
-      const hash = sha256(deviceCode);
+      const hash = sha256Hex(deviceCode);
       const outcome = await db.tx(async (q) => {
         const now = clock.now();
         const row = await deviceCodesStore.byHash(q, hash);

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { ERROR_CODES, LIMITS } from '@axle/sdk';
 import type { Clock } from '../clock.js';
 import { HttpError } from '../http/errors.js';
@@ -10,11 +10,10 @@ import { rateLimitsStore } from '../store/rate-limits.js';
 import { type AccountRow, findOrCreateAccount, normalizeEmail } from './accounts.js';
 import type { JwtService } from './jwt.js';
 import { MailDeliveryError, type Mailer } from './mailer.js';
+import { sha256Hex } from '../domain/ids.js';
 
 const TTL_MS = LIMITS.magicLinkTtlMinutes * 60_000;
 const RATE_WINDOW_MS = LIMITS.magicLinkRate.windowMinutes * 60_000;
-
-const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
 export interface SignIn {
   account: AccountRow;
@@ -47,14 +46,14 @@ export function createMagicLinkService({ db, clock, logger, mailer, jwt, baseUrl
           q,
           [
             // The address is hashed so the counters table holds no emails.
-            { bucket: `magic-link:email:${sha256(email)}`, max: LIMITS.magicLinkRate.perEmail, windowMs: RATE_WINDOW_MS },
+            { bucket: `magic-link:email:${sha256Hex(email)}`, max: LIMITS.magicLinkRate.perEmail, windowMs: RATE_WINDOW_MS },
             { bucket: `magic-link:ip:${ip}`, max: LIMITS.magicLinkRate.perIp, windowMs: RATE_WINDOW_MS },
           ],
           now,
         );
         await magicLinksStore.deleteExpired(q, now);
         await rateLimitsStore.deleteExpired(q, now - RATE_WINDOW_MS);
-        await magicLinksStore.insert(q, { tokenHash: sha256(token), email, nextPath: next, now, expiresAt: now + TTL_MS });
+        await magicLinksStore.insert(q, { tokenHash: sha256Hex(token), email, nextPath: next, now, expiresAt: now + TTL_MS });
       });
       const link = `${baseUrl()}/auth/verify?token=${token}`;
       await mailer
@@ -77,7 +76,7 @@ export function createMagicLinkService({ db, clock, logger, mailer, jwt, baseUrl
     async verify(token: string): Promise<SignIn | null> {
       const now = clock.now();
       const signedIn = await db.tx(async (q) => {
-        const link = await magicLinksStore.consume(q, sha256(token), now);
+        const link = await magicLinksStore.consume(q, sha256Hex(token), now);
         if (!link) return null;
         return { account: await findOrCreateAccount(q, link.email, now), next: link.next_path };
       });
