@@ -1,4 +1,12 @@
-import { LEARNING_CATEGORIES, OUTCOMES } from '@axle/sdk';
+import {
+  ExtractionConfig as ExtractionConfigSchema,
+  type ExtractionError,
+  type ExtractionStats,
+  LEARNING_CATEGORIES,
+  LIMITS,
+  OUTCOMES,
+  VERSIONS,
+} from '@axle/sdk';
 import type { SourceClient } from './conversation.js';
 
 export { LEARNING_CATEGORIES, OUTCOMES };
@@ -24,45 +32,14 @@ export interface LearningDraft {
   quality_self_assessment: QualityScores;
 }
 
-/** SPEC: ExtractionRequest config form. */
-export interface ExtractionConfig {
-  chunk_size: number;
-  chunk_overlap: number;
-  quality_threshold: number;
-  quality_min_dimension: number;
-  max_learnings: number;
-}
+export type { ExtractionConfig, ExtractionError, ExtractionStats } from '@axle/sdk';
 
-export const DEFAULT_EXTRACTION_CONFIG: Readonly<ExtractionConfig> = Object.freeze({
-  chunk_size: 4000,
-  chunk_overlap: 200,
-  quality_threshold: 14,
-  quality_min_dimension: 3,
-  max_learnings: 20,
-});
+/** The spec's config-form defaults, from the contract schema. */
+export const DEFAULT_EXTRACTION_CONFIG = Object.freeze(ExtractionConfigSchema.parse({}));
 
 /** SPEC: config-form transcript bounds, in characters. */
-export const TRANSCRIPT_MIN_CHARS = 100;
-export const TRANSCRIPT_MAX_CHARS = 500_000;
-
-export interface ExtractionStats {
-  transcript_length: number;
-  chunks_processed: number;
-  chunks_failed: number;
-  raw_candidates: number;
-  passed_quality_gate: number;
-  passed_sensitivity: number;
-  passed_dedup: number;
-  final_count: number;
-  processing_time_ms: number;
-}
-
-export interface ExtractionError {
-  stage: string;
-  /** Index of the chunk the error belongs to; -1 for errors not tied to one chunk. */
-  chunk: number;
-  message: string;
-}
+export const TRANSCRIPT_MIN_CHARS = LIMITS.extraction.transcriptMinChars;
+export const TRANSCRIPT_MAX_CHARS = LIMITS.extraction.transcriptMaxChars;
 
 /**
  * SPEC: ExtractionResult. Client-side, `learnings` are drafts: they become LearningFull records only once
@@ -84,4 +61,4 @@ export const systemClock: Clock = () => Date.now();
 export const realSleep: Sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** SPEC Versioning: contributor agent stamp for extraction. */
-export const CONTRIBUTOR_AGENT = 'svc-autonomous-extractor/0.1.0';
+export const CONTRIBUTOR_AGENT = VERSIONS.extractorAgent;
