@@ -15,6 +15,7 @@ import { captureDisabled } from './kill-switch.js';
 import { type ScannedFile, scanFiles } from './scan.js';
 import { StateStore, hashFile } from './state.js';
 import { startWatcher } from './watcher.js';
+import type { OpenClawStateResponse } from '@axle/sdk';
 
 /** Claude Code keeps `<projects>/<project>/<session>.jsonl`; one level of headroom for subagent folders. */
 const CLAUDE_DEPTH = 2;
@@ -71,11 +72,7 @@ export interface OpenClawStatus {
   config: OpenClawConfig;
 }
 
-/** SPEC: OpenClawStateResponse. */
-export interface OpenClawStateResponse {
-  entries: Array<{ file: string; hash: string; ts: string; learnings: number }>;
-  count: number;
-}
+export type { OpenClawStateResponse } from '@axle/sdk';
 
 export class RunInProgressError extends Error {
   override name = 'RunInProgressError';

@@ -5,14 +5,11 @@ import { dirname } from 'node:path';
 import { Low } from 'lowdb';
 import { JSONFile } from 'lowdb/node';
 import type { OpenClawConfig } from './config.js';
+import type { OpenClawStateResponse } from '@axle/sdk';
 
 /** SPEC: OpenClawStateResponse entry. */
-export interface StateEntry {
-  file: string;
-  hash: string;
-  ts: string;
-  learnings: number;
-}
+/** One extracted file: SPEC OpenClawStateResponse entry. */
+export type StateEntry = OpenClawStateResponse['entries'][number];
 
 interface StateData {
   entries: StateEntry[];
