@@ -1,8 +1,10 @@
 import { performance } from 'node:perf_hooks';
+import { lintSource } from '@secretlint/core';
+import { creator as recommendPreset } from '@secretlint/secretlint-rule-preset-recommend';
 import { describe, expect, it } from 'vitest';
 import { SCRUBBER_VERSION, scrub, scrubAsync } from '../src/index.js';
 import { mergeFindings, redact } from '../src/scrub/redact.js';
-import { typeOf } from '../src/scrub/secretlint.js';
+import { secretlintFindings, typeOf } from '../src/scrub/secretlint.js';
 import { decodeJsonEscapes, decodedViews } from '../src/scrub/unescape.js';
 
 describe('redact', () => {
@@ -86,6 +88,26 @@ describe('scrubAsync', () => {
     for (let i = 0; i < 20; i++) await scrubAsync(text);
     const left = performance.getEntriesByType('mark').filter((e) => /@core>|secretlint/.test(e.name));
     expect(left).toEqual([]);
+  });
+
+  it('runs the preset as lintSource does, except for secretlint-disable comments', async () => {
+    const text = [
+      `LINEAR=lin_api_${'a1B2c3D4e5'.repeat(4)}`,
+      'gh ghp_0123456789abcdefghijABCDEFGHIJ012345 and AKIAIOSFODNN7EXAMPLA',
+      'db postgres://admin:s3cr3tPassw0rd@db.internal:5432/app',
+      `npm_${'Ab3dE'.repeat(7)}9 xoxb-1234567890-1234567890123-${'aB3d'.repeat(6)}`,
+    ].join('\n');
+    const viaCore = await lintSource({
+      source: { filePath: '/transcript.txt', content: text, contentType: 'text' },
+      options: { config: { rules: [{ id: '@secretlint/secretlint-rule-preset-recommend', rule: recommendPreset }] }, noPhysicFilePath: true },
+    });
+    const expected = viaCore.messages.map((m) => ({ type: typeOf(m.ruleId, m.messageId), start: m.range[0], end: m.range[1] }));
+    const direct = await secretlintFindings(text);
+    const byStart = (a: { start: number; end: number }, b: { start: number; end: number }) => a.start - b.start || a.end - b.end;
+    expect(expected.length).toBeGreaterThanOrEqual(4);
+    expect([...direct].sort(byStart)).toEqual([...expected].sort(byStart));
+    // A comment in a file the agent read does not switch the scrubber off.
+    expect(await secretlintFindings(`// secretlint-disable\n${text}\n// secretlint-enable`)).toHaveLength(direct.length);
   });
 
   it('names secretlint message ids in snake case', () => {
