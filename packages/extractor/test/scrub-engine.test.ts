@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { applyRules, literalPrefixes, type Rule } from '../src/scrub/engine.js';
-import { PROVIDER_RULES } from '../src/scrub/rules/secrets.js';
+import { CONTEXT_RULES, PROVIDER_RULES } from '../src/scrub/rules/secrets.js';
 import type { Finding } from '../src/scrub/types.js';
 
 /** The reference: every rule scanned over the whole text on its own. */
@@ -34,6 +34,7 @@ describe('literal prefixes', () => {
     expect(literalPrefixes('sk-(?:proj-)?[a-z]{20}')).toEqual(['sk-']);
     expect(literalPrefixes('abc?d')).toEqual(['ab']);
     expect(literalPrefixes('(?:Apt\\.?|Unit)\\s\\d')).toEqual(['Apt', 'Unit']);
+    expect(literalPrefixes('(?:pass(?:word|wd)?|_key)[a-z]')).toEqual(['pass', '_key']); // nested groups end a head
     expect(literalPrefixes('abc\\d|xyz')).toBeUndefined(); // top-level alternation
     expect(literalPrefixes('[MNO][a-z]{20}')).toBeUndefined(); // one-character prefixes
     expect(literalPrefixes('\\d{8}:AA')).toBeUndefined();
@@ -60,6 +61,20 @@ describe('anchored rule scanning', () => {
     expect(expected.length).toBeGreaterThanOrEqual(10);
     const found: Finding[] = [];
     applyRules(text, PROVIDER_RULES, found);
+    expect(found).toEqual(expected);
+  });
+
+  it('finds the same with case-insensitive rules, whose literals are looked for in any case', () => {
+    const text = [
+      'PASSWORD=Hunter2hunter export API_KEY="a8Fk2LqP9zXw3RtY" --password s3cret!x curl -u bob:Pa55word',
+      'Authorization: Bearer eyJhbGciOi.eyJzdWIiOi.c2lnbmF0dXJl Set-Cookie: session=9f8Ak2Lq; Path=/',
+      'postgres://app:Sup3rS3cret@db.local/x AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYzEXAMPLEK',
+      'PROXY-AUTHORIZATION: Basic YWxhZGRpbjpvcGVuc2VzYW1l; SeCrEt: "v4lu3-0f-s3cr3t" BEARER notatoken',
+    ].join('\n');
+    const expected = scanEach(text, CONTEXT_RULES);
+    expect(expected.length).toBeGreaterThanOrEqual(10);
+    const found: Finding[] = [];
+    applyRules(text, CONTEXT_RULES, found);
     expect(found).toEqual(expected);
   });
 });

@@ -48,10 +48,12 @@ function literalHead(alternative: string): string {
   return head;
 }
 
-/** Whether `source` has a `|` outside every group and class (then no single prefix holds for all its matches). */
-function hasTopLevelAlternation(source: string): boolean {
+/** `source` split at each `|` outside every group and class. */
+function alternativesOf(source: string): string[] {
+  const alternatives: string[] = [];
   let depth = 0;
   let inClass = false;
+  let from = 0;
   for (let j = 0; j < source.length; j++) {
     const c = source[j];
     if (c === '\\') j++;
@@ -59,9 +61,13 @@ function hasTopLevelAlternation(source: string): boolean {
     else if (c === '[') inClass = true;
     else if (c === '(') depth++;
     else if (c === ')') depth--;
-    else if (c === '|' && depth === 0) return true;
+    else if (c === '|' && depth === 0) {
+      alternatives.push(source.slice(from, j));
+      from = j + 1;
+    }
   }
-  return false;
+  alternatives.push(source.slice(from));
+  return alternatives;
 }
 
 /**
@@ -70,7 +76,8 @@ function hasTopLevelAlternation(source: string): boolean {
  * anything it does not understand ends the prefix.
  */
 export function literalPrefixes(source: string): string[] | undefined {
-  if (hasTopLevelAlternation(source)) return undefined;
+  // A top-level alternation: no single prefix holds for all matches.
+  if (alternativesOf(source).length > 1) return undefined;
   let i = 0;
   while (source.startsWith('(?<', i)) {
     const end = groupEnd(source, i);
@@ -96,8 +103,8 @@ export function literalPrefixes(source: string): string[] | undefined {
     } else if (source.startsWith('(?:', i)) {
       next = groupEnd(source, i);
       const body = next < 0 ? '' : source.slice(i + 3, next - 1);
-      if (body && !/[()]|\[[^\]]*\|/.test(body)) {
-        const alternatives = body.split('|');
+      if (body) {
+        const alternatives = alternativesOf(body);
         if (alternatives.every((a) => LITERAL.test(a))) options = alternatives.map(unescapeLiteral);
         else {
           // Alternatives that are not all literal: their literal heads end the prefix.
@@ -127,6 +134,8 @@ interface Plan {
   plain: number[];
   /** One pattern finding every literal that starts a match of an anchored rule; undefined when none is anchored. */
   anchors?: RegExp;
+  /** Whether `anchors` ignores case (then its keys are in lower case). */
+  fold: boolean;
   /** Anchor literal -> indices of the rules a match may start at it. Literals are prefix-free. */
   byAnchor: Map<string, number[]>;
   /** Sticky copies of the anchored rules' patterns, by rule index. */
@@ -147,7 +156,7 @@ function planFor(rules: readonly Rule[]): Plan {
   const sticky: (RegExp | undefined)[] = [];
   const wanted: [string, number][] = [];
   rules.forEach((rule, r) => {
-    const prefixes = rule.pattern.flags.includes('i') ? undefined : literalPrefixes(rule.pattern.source);
+    const prefixes = literalPrefixes(rule.pattern.source);
     if (!prefixes) {
       plain.push(r);
       return;
@@ -155,6 +164,10 @@ function planFor(rules: readonly Rule[]): Plan {
     sticky[r] = new RegExp(rule.pattern.source, `${rule.pattern.flags.replace('g', '')}y`);
     for (const p of prefixes) wanted.push([p, r]);
   });
+  // With a case-insensitive rule among them, literals are looked for in any case, and keyed in lower case; the
+  // sticky pattern then decides, in its own case.
+  const fold = rules.some((rule, r) => sticky[r] && rule.pattern.ignoreCase);
+  if (fold) for (const w of wanted) w[0] = w[0].toLowerCase();
   // Prefix-free, so that at most one literal matches at a position: a literal that extends another is looked
   // for as the shorter one.
   wanted.sort((a, b) => a[0].length - b[0].length);
@@ -167,8 +180,8 @@ function planFor(rules: readonly Rule[]): Plan {
   }
   const escaped = [...byAnchor.keys()].map((a) => a.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'));
   const unicode = rules.some((rule, r) => sticky[r] && rule.pattern.unicode);
-  const anchors = escaped.length > 0 ? new RegExp(escaped.join('|'), unicode ? 'gu' : 'g') : undefined;
-  plan = { plain, anchors, byAnchor, sticky };
+  const anchors = escaped.length > 0 ? new RegExp(escaped.join('|'), `g${unicode ? 'u' : ''}${fold ? 'i' : ''}`) : undefined;
+  plan = { plain, anchors, fold, byAnchor, sticky };
   plans.set(rules, plan);
   return plan;
 }
@@ -215,7 +228,7 @@ export function applyRules(text: string, rules: readonly Rule[], out: Finding[])
     for (let a = anchors.exec(text); a; a = anchors.exec(text)) {
       const at = a.index;
       anchors.lastIndex = at + 1; // literals may overlap: ab_ inside xab_
-      for (const r of plan.byAnchor.get(a[0]) as number[]) {
+      for (const r of plan.byAnchor.get(plan.fold ? a[0].toLowerCase() : a[0]) as number[]) {
         if (at < (resume.get(r) ?? 0)) continue;
         const re = plan.sticky[r] as RegExp;
         re.lastIndex = at;

@@ -89,7 +89,7 @@ export function assignmentAccept(value: string, m: RegExpExecArray): boolean {
 }
 
 const NAME =
-  '(?:pass(?:word|wd|phrase)?|pwd|secret|private[_-]?key|credentials?|access[_-]?key|api[_-]?key|apikey|auth[_-]?token|salt|token|[_-]key|signature)';
+  '(?:pass(?:word|wd|phrase)?|pwd|secret|private[_-]?key|credentials?|access[_-]?key|api[_-]?key|apikey|auth[_-]?token|salt|token|_key|-key|signature)';
 const VALUE = `(?:"([^"\\r\\n]{1,512})"|'([^'\\r\\n]{1,512})'|([^\\s"'\`,;(){}\\[\\]<>\\\\]{1,512}))`;
 
 /** Secrets identified by their surroundings rather than their shape. */
@@ -122,7 +122,7 @@ export const CONTEXT_RULES: readonly Rule[] = [
   {
     type: 'authorization_header',
     pattern:
-      /(?:proxy-)?authorization["']?\s{0,3}[:=]\s{0,3}["']?(?:(?:bearer|basic|token|bot|digest|apikey|sso-key)\s+)?([^\s"',;\\]{6,4096})/dgi,
+      /(?:proxy-authorization|authorization)["']?\s{0,3}[:=]\s{0,3}["']?(?:(?:bearer|basic|token|bot|digest|apikey|sso-key)\s+)?([^\s"',;\\]{6,4096})/dgi,
     accept: (v) => !isPlaceholder(v) && !/^(?:bearer|basic|token|required|header)$/i.test(v),
   },
   {
@@ -132,7 +132,7 @@ export const CONTEXT_RULES: readonly Rule[] = [
   },
   {
     type: 'cookie',
-    pattern: /(?<![A-Za-z-])(?:set-)?cookie["']?\s{0,3}:\s{0,3}["']?([^\r\n"']{3,4096})/dgi,
+    pattern: /(?<![A-Za-z-])(?:set-cookie|cookie)["']?\s{0,3}:\s{0,3}["']?([^\r\n"']{3,4096})/dgi,
     accept: (v) => v.includes('=') && !isPlaceholder(v),
   },
   {
