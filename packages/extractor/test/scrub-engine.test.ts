@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyRules, literalPrefixes, type Rule } from '../src/scrub/engine.js';
+import { applyRules, literalAlternation, literalPrefixes, type Rule } from '../src/scrub/engine.js';
 import { CONTEXT_RULES, PROVIDER_RULES } from '../src/scrub/rules/secrets.js';
 import type { Finding } from '../src/scrub/types.js';
 
@@ -38,6 +38,17 @@ describe('literal prefixes', () => {
     expect(literalPrefixes('abc\\d|xyz')).toBeUndefined(); // top-level alternation
     expect(literalPrefixes('[MNO][a-z]{20}')).toBeUndefined(); // one-character prefixes
     expect(literalPrefixes('\\d{8}:AA')).toBeUndefined();
+  });
+});
+
+describe('literal alternation', () => {
+  it('factors common prefixes and matches what the flat alternation matches', () => {
+    const literals = ['sk-', 'secret_', 'SG.', 'hvs.', 'hvb.', 'AKIA', 'ASIA', 'https://', 'x'];
+    expect(literalAlternation(['sk-', 'secret_', 'ab'])).toBe('s(?:k-|ecret_)|ab');
+    const text = 'a sk- secret_SG.x hvs.hvb.hvx AKIASIA https:// https:/ s secret';
+    const flat = new RegExp(literals.map((l) => l.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|'), 'g');
+    const factored = new RegExp(literalAlternation(literals), 'g');
+    expect([...text.matchAll(factored)].map((m) => [m.index, m[0]])).toEqual([...text.matchAll(flat)].map((m) => [m.index, m[0]]));
   });
 });
 

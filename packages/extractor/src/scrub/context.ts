@@ -1,3 +1,4 @@
+import { literalAlternation } from './engine.js';
 import { looksRandom, shannonEntropy } from './entropy.js';
 import { isPlaceholder } from './placeholder.js';
 import type { Finding } from './types.js';
@@ -67,7 +68,10 @@ export function findEthereumKeys(text: string): Finding[] {
   return found;
 }
 
-const KEY_WORD = /key|token|secret|passw|pwd|credential|auth|bearer|api|private|signature/gi;
+const KEY_WORD = new RegExp(
+  literalAlternation(['key', 'token', 'secret', 'passw', 'pwd', 'credential', 'auth', 'bearer', 'api', 'private', 'signature']),
+  'gi',
+);
 /** Runs of token characters (base64, base64url, hex, JWT-ish), whole runs only. */
 const TOKEN = /(?<![A-Za-z0-9+/_.~-])[A-Za-z0-9+/_.~-]{20,}={0,2}/g;
 const TOKEN_AT = /[A-Za-z0-9+/_.~-]{20,}={0,2}/y;

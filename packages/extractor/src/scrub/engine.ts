@@ -129,6 +129,28 @@ export function literalPrefixes(source: string): string[] | undefined {
   return prefixes;
 }
 
+const escapeLiteral = (s: string): string => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+
+/**
+ * A pattern source matching any of `literals`, factored on common prefixes (`s(?:k-|ecret_)` rather than
+ * `sk-|secret_`): at each position the regex engine then follows one branch per character instead of trying
+ * every literal in turn, which made a flat alternation of some seventy literals the slowest pass over the text.
+ * Matches what the flat alternation, in the given order, matches when no literal is a prefix of another.
+ */
+export function literalAlternation(literals: readonly string[]): string {
+  const byFirst = new Map<string, string[]>();
+  let empty = false;
+  for (const literal of literals) {
+    if (literal === '') empty = true;
+    else byFirst.set(literal[0], [...(byFirst.get(literal[0]) ?? []), literal.slice(1)]);
+  }
+  const branches = [...byFirst].map(([first, rests]) =>
+    rests.length === 1 ? escapeLiteral(first + rests[0]) : `${escapeLiteral(first)}(?:${literalAlternation(rests)})`,
+  );
+  if (empty) branches.push('');
+  return branches.join('|');
+}
+
 interface Plan {
   /** Rules scanned on their own, by index into the rule list. */
   plain: number[];
@@ -178,9 +200,9 @@ function planFor(rules: readonly Rule[]): Plan {
     if (!list.includes(r)) list.push(r);
     byAnchor.set(anchor, list);
   }
-  const escaped = [...byAnchor.keys()].map((a) => a.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'));
   const unicode = rules.some((rule, r) => sticky[r] && rule.pattern.unicode);
-  const anchors = escaped.length > 0 ? new RegExp(escaped.join('|'), `g${unicode ? 'u' : ''}${fold ? 'i' : ''}`) : undefined;
+  const anchors =
+    byAnchor.size > 0 ? new RegExp(literalAlternation([...byAnchor.keys()]), `g${unicode ? 'u' : ''}${fold ? 'i' : ''}`) : undefined;
   plan = { plain, anchors, fold, byAnchor, sticky };
   plans.set(rules, plan);
   return plan;
@@ -222,19 +244,21 @@ export function applyRules(text: string, rules: readonly Rule[], out: Finding[])
   }
   if (plan.anchors) {
     // Each rule resumes after its previous match, as a global scan would.
-    const resume = new Map<number, number>();
+    const resume = new Int32Array(rules.length);
     const anchors = plan.anchors;
     anchors.lastIndex = 0;
     for (let a = anchors.exec(text); a; a = anchors.exec(text)) {
       const at = a.index;
       anchors.lastIndex = at + 1; // literals may overlap: ab_ inside xab_
-      for (const r of plan.byAnchor.get(plan.fold ? a[0].toLowerCase() : a[0]) as number[]) {
-        if (at < (resume.get(r) ?? 0)) continue;
+      // Most key words are written in lower case: lower-casing (a new string) only the others.
+      const rulesHere = plan.byAnchor.get(a[0]) ?? (plan.fold ? plan.byAnchor.get(a[0].toLowerCase()) : undefined);
+      for (const r of rulesHere as number[]) {
+        if (at < resume[r]) continue;
         const re = plan.sticky[r] as RegExp;
         re.lastIndex = at;
         const m = re.exec(text);
         if (!m) continue;
-        resume.set(r, at + Math.max(m[0].length, 1));
+        resume[r] = at + Math.max(m[0].length, 1);
         take(rules[r], m, text, found[r]);
       }
     }
