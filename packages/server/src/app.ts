@@ -5,6 +5,7 @@ import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import { bodyParser } from './http/body.js';
 import { countSearches } from './http/count-searches.js';
+import { SearchCounts } from './store/stats-counters.js';
 import { errorMiddleware } from './http/error-middleware.js';
 import { requestLog } from './http/request-log.js';
 import type { Identity } from './http/identity.js';
@@ -62,7 +63,8 @@ export async function createApp(deps: AppDeps): Promise<BuiltApp> {
   const router = new Router();
   const api = new Api(router);
 
-  publicRoutes(api, deps);
+  const searches = new SearchCounts(deps.db, deps.logger);
+  publicRoutes(api, deps, searches);
   wellKnownRoutes(api, deps);
   registryRoutes(api, deps);
   authRoutes(api, deps);
@@ -79,7 +81,7 @@ export async function createApp(deps: AppDeps): Promise<BuiltApp> {
   app.use(errorMiddleware());
   app.use(cors({ exposeHeaders: EXPOSED_HEADERS, keepHeadersOnError: true }));
   app.use(bodyParser());
-  app.use(countSearches(deps.db));
+  app.use(countSearches(searches));
   app.use(router.routes());
   app.use(router.allowedMethods({ throw: true }));
 
@@ -89,6 +91,7 @@ export async function createApp(deps: AppDeps): Promise<BuiltApp> {
     close: async () => {
       await openclaw.close();
       await deps.skills.close();
+      await searches.close();
     },
   };
 }

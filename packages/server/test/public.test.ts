@@ -155,6 +155,19 @@ describe('searches served', () => {
 });
 
 describe('restart on the same data dir', () => {
+  it('saves searches still counted in memory when it stops', async () => {
+    const post = () => fetch(`${server.url}/discover`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query":"send email"}' });
+    const before = ((await get('/stats')).body.queries as Record<string, number>).discover!;
+    expect((await post()).status).toBe(200);
+    expect((await post()).status).toBe(200);
+    expect(((await get('/stats')).body.queries as Record<string, number>).discover).toBe(before + 2);
+
+    const { dataDir, clock } = server;
+    await server.stop({ keepData: true });
+    server = await startTestServer({}, { dataDir, clock });
+    expect(((await get('/stats')).body.queries as Record<string, number>).discover).toBe(before + 2);
+  });
+
   it('keeps learnings and search counters', async () => {
     const kept = newLearning({ category: 'payment-financial', tags: ['x402', 'usdc'] });
     await learningsStore.insert(server.db, kept);

@@ -69,4 +69,18 @@ describe('store', () => {
     await pending;
     expect(await db.all('SELECT v FROM r')).toEqual([{ v: 7 }]);
   });
+
+  it('reuses prepared read statements without holding a snapshot, and finalizes them at close', async () => {
+    await db.exec('CREATE TABLE p (v INTEGER); INSERT INTO p VALUES (1), (2)');
+    const count = () => db.get<{ n: number }>('SELECT COUNT(*) AS n FROM p WHERE v > ?', [0]);
+    expect(await Promise.all([count(), count(), count()])).toEqual([{ n: 2 }, { n: 2 }, { n: 2 }]);
+    await db.run('INSERT INTO p VALUES (3)');
+    // A statement left open after `get` would keep its connection's read snapshot: other statements would still see two rows.
+    expect(await db.get('SELECT COUNT(*) AS n FROM p')).toEqual({ n: 3 });
+    expect(await count()).toEqual({ n: 3 });
+    expect(await db.all('SELECT v FROM p WHERE v > ? ORDER BY v', [1])).toEqual([{ v: 2 }, { v: 3 }]);
+    // Bad SQL fails every time (it is not kept), and close below still succeeds.
+    await expect(db.all('SELEC v FROM p')).rejects.toThrow(/syntax error/);
+    await expect(db.all('SELEC v FROM p')).rejects.toThrow(/syntax error/);
+  });
 });

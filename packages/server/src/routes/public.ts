@@ -3,7 +3,7 @@ import type { AppDeps } from '../app.js';
 import { buildTime } from '../build-info.js';
 import type { Api } from '../http/route.js';
 import { learningsStore } from '../store/learnings-repository.js';
-import { queryCounters } from '../store/stats-counters.js';
+import type { SearchCounts } from '../store/stats-counters.js';
 
 /** Searches that /stats always reports, even before the first one is served. */
 const COUNTED_QUERIES = ['discover', 'knowledge'] as const;
@@ -23,7 +23,7 @@ const present = <K extends string>(keys: readonly K[], counts: Record<string, nu
 const HEALTH_COUNT_TTL_MS = 1000;
 
 /** GET /, /health, /categories, /stats. */
-export function publicRoutes(api: Api, deps: AppDeps): void {
+export function publicRoutes(api: Api, deps: AppDeps, searches: SearchCounts): void {
   const { clock, db, config, skills } = deps;
   const built = buildTime().toISOString();
   const uptime = () => (clock.now() - deps.startedAt) / 1000;
@@ -116,7 +116,7 @@ export function publicRoutes(api: Api, deps: AppDeps): void {
       const [visible, byCategory, queries, skillCount, skillsByCategory, skillsByType] = await Promise.all([
         learningsStore.countVisible(db),
         learningsStore.countByCategory(db),
-        queryCounters.all(db),
+        searches.all(),
         skills.count(),
         skills.countByCategory(),
         skills.countByType(),

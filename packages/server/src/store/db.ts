@@ -18,10 +18,47 @@ export interface Queryable {
   exec(sql: string): Promise<void>;
 }
 
+/** Prepared statements kept per reader connection; SQL beyond this many distinct texts is prepared per call. */
+const STATEMENT_CACHE = 100;
+
 class Connection implements Queryable {
   /** Statements issued and not yet answered; the reader pool picks the least busy connection. */
   inFlight = 0;
+  /** SQL -> prepared statement, reused by `cachedAll`/`cachedGet` (preparing an FTS query costs ~0.15 ms). */
+  private readonly statements = new Map<string, Promise<sqlite3.Statement>>();
   constructor(readonly raw: sqlite3.Database) {}
+
+  private prepared(sql: string): Promise<sqlite3.Statement> | undefined {
+    let st = this.statements.get(sql);
+    if (!st && this.statements.size < STATEMENT_CACHE) {
+      st = new Promise((resolve, reject) => {
+        const statement = this.raw.prepare(sql, (err: Error | null) => (err ? reject(err) : resolve(statement)));
+      });
+      this.statements.set(sql, st);
+      st.catch(() => this.statements.delete(sql));
+    }
+    return st;
+  }
+
+  /** `all` through a prepared statement kept for the next call with the same SQL. */
+  async cachedAll<T>(sql: string, params: Params = []): Promise<T[]> {
+    const st = this.prepared(sql);
+    if (!st) return this.all<T>(sql, params);
+    const statement = await st;
+    return new Promise((resolve, reject) => {
+      statement.all(params as never, (err: Error | null, rows: T[]) => (err ? reject(err) : resolve(rows)));
+    });
+  }
+  /** `get` through a prepared statement kept for the next call with the same SQL. */
+  async cachedGet<T>(sql: string, params: Params = []): Promise<T | undefined> {
+    const st = this.prepared(sql);
+    if (!st) return this.get<T>(sql, params);
+    const statement = await st;
+    return new Promise((resolve, reject) => {
+      // A statement left mid-result by `get` would hold its read snapshot: reset it for the next caller.
+      statement.get(params as never, (err: Error | null, row: T) => statement.reset(() => (err ? reject(err) : resolve(row))));
+    });
+  }
 
   /** Counts `p` as in flight until it settles. */
   track<T>(p: Promise<T>): Promise<T> {
@@ -50,8 +87,11 @@ class Connection implements Queryable {
   exec(sql: string): Promise<void> {
     return new Promise((resolve, reject) => this.raw.exec(sql, (err) => (err ? reject(err) : resolve())));
   }
-  close(): Promise<void> {
-    return new Promise((resolve, reject) => this.raw.close((err) => (err ? reject(err) : resolve())));
+  async close(): Promise<void> {
+    const statements = await Promise.allSettled(this.statements.values());
+    this.statements.clear();
+    for (const s of statements) if (s.status === 'fulfilled') await new Promise<void>((resolve) => s.value.finalize(() => resolve()));
+    await new Promise<void>((resolve, reject) => this.raw.close((err) => (err ? reject(err) : resolve())));
   }
 }
 
@@ -106,11 +146,11 @@ export class Database implements Queryable {
 
   get<T = Record<string, unknown>>(sql: string, params?: Params): Promise<T | undefined> {
     const reader = this.leastBusyReader();
-    return reader.track(reader.get<T>(sql, params));
+    return reader.track(reader.cachedGet<T>(sql, params));
   }
   all<T = Record<string, unknown>>(sql: string, params?: Params): Promise<T[]> {
     const reader = this.leastBusyReader();
-    return reader.track(reader.all<T>(sql, params));
+    return reader.track(reader.cachedAll<T>(sql, params));
   }
 
   private leastBusyReader(): Connection {

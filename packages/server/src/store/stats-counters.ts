@@ -1,9 +1,10 @@
-import type { Queryable } from './db.js';
+import type { Logger } from '../logger.js';
+import type { Database, Queryable } from './db.js';
 
 /** Searches served, by kind. One upsert per increment, so concurrent instances never lose a count. */
 export const queryCounters = {
-  async increment(q: Queryable, name: string): Promise<void> {
-    await q.run('INSERT INTO query_counters (name, count) VALUES (?, 1) ON CONFLICT (name) DO UPDATE SET count = count + 1', [name]);
+  async increment(q: Queryable, name: string, by = 1): Promise<void> {
+    await q.run('INSERT INTO query_counters (name, count) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET count = count + excluded.count', [name, by]);
   },
 
   async all(q: Queryable): Promise<Record<string, number>> {
@@ -11,3 +12,61 @@ export const queryCounters = {
     return Object.fromEntries(rows.map((r) => [r.name, r.count]));
   },
 };
+
+/** How long served searches may wait in memory before they are added to the table. */
+const FLUSH_MS = 1000;
+
+/**
+ * Served-search counts, gathered in memory and added to query_counters in one transaction at most
+ * every second (and at close). A write per search made every answer wait for the single writer
+ * behind the others. `all` adds what is still in memory, so /stats is exact for this instance.
+ */
+export class SearchCounts {
+  private pending = new Map<string, number>();
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly db: Database,
+    private readonly logger: Logger,
+  ) {}
+
+  add(name: string): void {
+    this.pending.set(name, (this.pending.get(name) ?? 0) + 1);
+    this.schedule();
+  }
+
+  private schedule(): void {
+    this.timer ??= setTimeout(() => {
+      this.timer = undefined;
+      this.flush().catch((err: Error) => this.logger.warn({ err: err.message }, 'search counts not saved yet; retrying'));
+    }, FLUSH_MS).unref();
+  }
+
+  async all(): Promise<Record<string, number>> {
+    const stored = await queryCounters.all(this.db);
+    for (const [name, n] of this.pending) stored[name] = (stored[name] ?? 0) + n;
+    return stored;
+  }
+
+  async flush(): Promise<void> {
+    if (this.pending.size === 0) return;
+    const batch = this.pending;
+    this.pending = new Map();
+    try {
+      await this.db.tx(async (q) => {
+        for (const [name, n] of batch) await queryCounters.increment(q, name, n);
+      });
+    } catch (err) {
+      // Kept for the next flush, with whatever arrived meanwhile.
+      for (const [name, n] of batch) this.pending.set(name, (this.pending.get(name) ?? 0) + n);
+      this.schedule();
+      throw err;
+    }
+  }
+
+  async close(): Promise<void> {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    await this.flush();
+  }
+}
