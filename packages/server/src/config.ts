@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 import { z } from '@axle/sdk';
 
@@ -17,6 +18,7 @@ const Env = z.object({
   AXLE_BASE_URL: z.string().url().optional(),
   AXLE_CATALOG: z.string().optional(),
   AXLE_SEMANTIC_SEARCH: z.enum(['on', 'off']).default('on'),
+  AXLE_SEARCH_WORKERS: z.coerce.number().int().min(1).max(16).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   AXLE_ADMIN_TOKEN: z.string().min(1).optional(),
   AXLE_ADMIN_READ_TOKEN: z.string().min(1).optional(),
@@ -40,6 +42,8 @@ export interface Config {
   baseUrl?: string;
   catalogPath?: string;
   semanticSearch: boolean;
+  /** Embedding worker threads, each with its own copy of the model; by default one per core, at most 2. */
+  searchWorkers: number;
   logLevel: string;
   adminToken?: string;
   adminReadToken?: string;
@@ -78,6 +82,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     baseUrl: e.AXLE_BASE_URL?.replace(/\/+$/, ''),
     catalogPath: e.AXLE_CATALOG,
     semanticSearch: e.AXLE_SEMANTIC_SEARCH === 'on',
+    searchWorkers: e.AXLE_SEARCH_WORKERS ?? Math.min(2, os.availableParallelism()),
     logLevel: e.LOG_LEVEL,
     adminToken: e.AXLE_ADMIN_TOKEN,
     adminReadToken: e.AXLE_ADMIN_READ_TOKEN,

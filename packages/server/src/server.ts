@@ -44,6 +44,7 @@ export async function startServer({ config, clock = systemClock, logStream }: St
     logger,
     catalogPath: config.catalogPath,
     semanticSearch: config.semanticSearch,
+    searchWorkers: config.searchWorkers,
     semanticStartsAfter: listening,
     clock,
   });

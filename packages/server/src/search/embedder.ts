@@ -61,6 +61,11 @@ export class EmbedderClient {
     return this.call({ op: 'search', query, topK, minScore, ...(allowed && { allowed: [...allowed] }) });
   }
 
+  /** Requests sent and not yet answered. */
+  pendingCount(): number {
+    return this.pending.size;
+  }
+
   /** False once the worker has failed, exited or been closed. */
   alive(): boolean {
     return this.failure === undefined;
@@ -69,5 +74,60 @@ export class EmbedderClient {
   async close(): Promise<void> {
     this.failure ??= new Error('embedding worker closed');
     await this.worker.terminate();
+  }
+}
+
+/** What SemanticIndex needs from the model side: one worker (EmbedderClient) or several (EmbedderPool). */
+export type Embedder = Pick<EmbedderClient, 'init' | 'embed' | 'setIndex' | 'search' | 'alive' | 'close'>;
+
+/**
+ * Several embedding workers, each with its own copy of the model (~60 MB) and of the int8 index
+ * (512 bytes a skill). One model call costs ~10 ms of CPU, so a single worker caps fused search at
+ * about 80 queries a second whatever the cores; a search goes to the worker with the least waiting.
+ */
+export class EmbedderPool implements Embedder {
+  private readonly workers: EmbedderClient[];
+
+  constructor(size: number, create: () => EmbedderClient = () => new EmbedderClient()) {
+    if (!Number.isInteger(size) || size < 1) throw new Error(`embedder pool size ${size}`);
+    this.workers = Array.from({ length: size }, create);
+  }
+
+  get size(): number {
+    return this.workers.length;
+  }
+
+  async init(): Promise<void> {
+    await Promise.all(this.workers.map((w) => w.init()));
+  }
+
+  /** Splits `texts` across the workers and keeps their order. */
+  async embed(texts: string[]): Promise<Float32Array[]> {
+    const per = Math.ceil(texts.length / this.workers.length);
+    const parts = await Promise.all(this.workers.map((w, i) => (i * per < texts.length ? w.embed(texts.slice(i * per, (i + 1) * per)) : [])));
+    return parts.flat();
+  }
+
+  /** Every worker gets the index: a copy each, and the last one the matrix itself. */
+  async setIndex(ids: string[], matrix: Float32Array): Promise<number> {
+    const last = this.workers.length - 1;
+    const sizes = await Promise.all(this.workers.map((w, i) => w.setIndex(ids, i === last ? matrix : matrix.slice())));
+    return sizes[0]!;
+  }
+
+  search(query: string, topK: number, minScore: number, allowed?: Set<string> | null): Promise<RankedId[]> {
+    const live = this.workers.filter((w) => w.alive());
+    if (live.length === 0) return this.workers[0]!.search(query, topK, minScore, allowed);
+    const idlest = live.reduce((a, b) => (b.pendingCount() < a.pendingCount() ? b : a));
+    return idlest.search(query, topK, minScore, allowed);
+  }
+
+  /** True while any worker lives: a worker that died only narrows the pool. */
+  alive(): boolean {
+    return this.workers.some((w) => w.alive());
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.workers.map((w) => w.close()));
   }
 }

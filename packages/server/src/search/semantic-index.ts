@@ -1,7 +1,7 @@
 import type { SearchState } from '@axle/sdk';
 import type { Logger } from '../logger.js';
 import type { RankedId, SkillsRepository, StoredEmbedding } from '../store/skills-repository.js';
-import { EmbedderClient } from './embedder.js';
+import { type Embedder, EmbedderClient } from './embedder.js';
 import { EMBEDDING_DIM, EMBEDDING_MODEL, embeddingText, textHash } from './embedding-text.js';
 import { BUNDLED_VECTORS, readVectorsFile } from './vector-file.js';
 
@@ -24,7 +24,7 @@ export interface SemanticIndexOptions {
   vectorsFile?: string;
   /** Texts per model call while computing missing vectors. */
   batchSize?: number;
-  createEmbedder?: () => EmbedderClient;
+  createEmbedder?: () => Embedder;
   /** Warming starts once this settles (or at once without it). */
   startAfter?: Promise<unknown>;
 }
@@ -41,7 +41,7 @@ const WARM_CHUNK = 500;
  */
 export class SemanticIndex {
   private status: SemanticState;
-  private embedder: EmbedderClient | undefined;
+  private embedder: Embedder | undefined;
   private closed = false;
   private closing!: () => void;
   private readonly closeRequested = new Promise<void>((resolve) => (this.closing = resolve));

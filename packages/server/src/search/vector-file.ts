@@ -7,6 +7,7 @@
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { normalize } from './embedding-text.js';
+import { quantizeInto } from './quantize.js';
 
 export const BUNDLED_VECTORS = fileURLToPath(new URL('../../catalog/skills.vectors.bin', import.meta.url));
 const MAGIC = 'AXV1';
@@ -22,12 +23,9 @@ export function encodeVectors(model: string, dim: number, entries: ReadonlyArray
   const header = Buffer.from(JSON.stringify({ model, dim, count: entries.length, hashes: entries.map((e) => e.hash) } satisfies Header));
   const scales = Buffer.alloc(4 * entries.length);
   const data = Buffer.alloc(dim * entries.length);
+  const codes = new Int8Array(data.buffer, data.byteOffset, data.length);
   entries.forEach(({ vector }, i) => {
-    let max = 0;
-    for (const x of vector) max = Math.max(max, Math.abs(x));
-    const scale = max > 0 ? max / 127 : 1;
-    scales.writeFloatLE(scale, 4 * i);
-    for (let j = 0; j < dim; j++) data.writeInt8(Math.round(vector[j]! / scale), i * dim + j);
+    scales.writeFloatLE(quantizeInto(vector, codes, i * dim), 4 * i);
   });
   const len = Buffer.alloc(4);
   len.writeUInt32LE(header.length);

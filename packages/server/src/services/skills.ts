@@ -5,6 +5,7 @@ import { slugify } from '../catalog/mapping.js';
 import { contentPreview } from '../domain/skill-preview.js';
 import { type Clock, systemClock } from '../clock.js';
 import type { Logger } from '../logger.js';
+import { EmbedderPool } from '../search/embedder.js';
 import { SemanticIndex, type SemanticIndexOptions } from '../search/semantic-index.js';
 import type { Database } from '../store/db.js';
 import { SqliteSkillsRepository, type SkillsRepository } from '../store/skills-repository.js';
@@ -16,6 +17,8 @@ export interface SkillsServiceOptions {
   /** The operator's catalog file; the bundled catalog when unset. */
   catalogPath?: string;
   semanticSearch: boolean;
+  /** Embedding workers (see EmbedderPool); 1 when unset. */
+  searchWorkers?: number;
   search?: SkillSearchOptions;
   semantic?: Partial<SemanticIndexOptions>;
   /** The semantic warm-up waits for this (the server passes its listen) so it does not delay the first /health. */
@@ -69,7 +72,13 @@ export class SkillsService {
     const [total, byCategory, byType] = await Promise.all([repo.count(), repo.countBy('category'), repo.countBy('type')]);
     opts.logger.info({ skills: total, fingerprint: fingerprint.slice(0, 12), replaced }, 'skills catalog');
     const semantic = opts.semanticSearch
-      ? SemanticIndex.start({ repo, logger: opts.logger, startAfter: opts.semanticStartsAfter, ...opts.semantic })
+      ? SemanticIndex.start({
+          repo,
+          logger: opts.logger,
+          startAfter: opts.semanticStartsAfter,
+          createEmbedder: () => new EmbedderPool(opts.searchWorkers ?? 1),
+          ...opts.semantic,
+        })
       : SemanticIndex.disabled();
     return new SkillsService(repo, new SkillSearch(repo, semantic, opts.search), { total, byCategory, byType }, opts.clock ?? systemClock);
   }

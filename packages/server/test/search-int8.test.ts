@@ -1,0 +1,160 @@
+// The semantic index's scan: int8 quantisation, the WebAssembly kernel, top-k selection, and the
+// pool of embedding workers. Only the last loads the model.
+import fs from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { assembleKernel, KERNEL_BINARY } from '../src/scripts/build-kernel.js';
+import { EmbedderClient, EmbedderPool } from '../src/search/embedder.js';
+import { EMBEDDING_DIM, EMBEDDING_MODEL, normalize } from '../src/search/embedding-text.js';
+import { Int8Index } from '../src/search/int8-index.js';
+import { quantizeInto } from '../src/search/quantize.js';
+import { topK } from '../src/search/top-k.js';
+import { BUNDLED_VECTORS, readVectorsFile } from '../src/search/vector-file.js';
+
+/** Deterministic pseudo-random numbers in [0, 1). */
+function rng(seed: number): () => number {
+  let x = seed >>> 0;
+  return () => {
+    x = (Math.imul(x, 1664525) + 1013904223) >>> 0;
+    return x / 2 ** 32;
+  };
+}
+const dot = (a: ArrayLike<number>, b: ArrayLike<number>) => {
+  let s = 0;
+  for (let i = 0; i < a.length; i++) s += a[i]! * b[i]!;
+  return s;
+};
+
+describe('quantizeInto', () => {
+  it('maps the largest component to ±127 and keeps every component within half a step', () => {
+    const v = [0.5, -0.25, 0.1, 0, -0.5];
+    const codes = new Int8Array(8);
+    const scale = quantizeInto(v, codes, 2);
+    expect(scale).toBeCloseTo(0.5 / 127, 12);
+    expect([...codes]).toEqual([0, 0, 127, -63, 25, 0, -127, 0]);
+    for (const [j, x] of v.entries()) expect(Math.abs(codes[2 + j]! * scale - x)).toBeLessThanOrEqual(scale / 2 + 1e-12);
+  });
+
+  it('gives a zero vector zero codes and scale 1', () => {
+    const codes = new Int8Array(3).fill(9);
+    expect(quantizeInto([0, 0, 0], codes, 0)).toBe(1);
+    expect([...codes]).toEqual([0, 0, 0]);
+  });
+});
+
+describe('topK', () => {
+  it('matches a full sort for every k, bound and filter, ties broken by row', () => {
+    const next = rng(7);
+    for (let trial = 0; trial < 200; trial++) {
+      const rows = Math.floor(next() * 60);
+      // Few distinct values, so ties are common.
+      const scores = Array.from({ length: rows }, () => Math.round(next() * 8) / 8);
+      const k = Math.floor(next() * 12);
+      const min = next() < 0.5 ? -Infinity : next();
+      const keep = next() < 0.5 ? undefined : (row: number) => row % 3 !== 0;
+      const expected = scores
+        .map((score, row) => ({ row, score }))
+        .filter((s) => s.score >= min && (!keep || keep(s.row)))
+        .sort((a, b) => b.score - a.score || a.row - b.row)
+        .slice(0, k);
+      expect(topK(rows, k, min, (r) => scores[r]!, keep)).toEqual(expected);
+    }
+  });
+
+  it('skips NaN scores and returns nothing for k = 0', () => {
+    expect(topK(3, 2, -Infinity, (r) => (r === 1 ? Number.NaN : r))).toEqual([
+      { row: 2, score: 2 },
+      { row: 0, score: 0 },
+    ]);
+    expect(topK(3, 0, -Infinity, (r) => r)).toEqual([]);
+  });
+});
+
+describe('int8 dot-product kernel', () => {
+  it('is committed exactly as `npm run kernel` assembles it from the .wat source', async () => {
+    expect(Buffer.from(await assembleKernel()).equals(fs.readFileSync(KERNEL_BINARY))).toBe(true);
+  });
+});
+
+describe('Int8Index', () => {
+  // The real skill vectors of the bundled catalog; queries are skills' vectors with noise added.
+  const shipped = [...readVectorsFile(BUNDLED_VECTORS, EMBEDDING_MODEL).values()];
+  const ids = shipped.map((_, i) => `s${i}`);
+  const matrix = new Float32Array(shipped.length * EMBEDDING_DIM);
+  for (const [i, v] of shipped.entries()) matrix.set(v, i * EMBEDDING_DIM);
+  const next = rng(42);
+  const queries = Array.from({ length: 40 }, (_, i) => {
+    const base = shipped[(i * 53) % shipped.length]!;
+    return normalize(base.map((x) => x + (next() - 0.5) * 0.08));
+  });
+  const exact = (q: Float32Array, k: number) =>
+    shipped
+      .map((v, row) => ({ id: ids[row]!, score: dot(q, v) }))
+      .sort((a, b) => b.score - a.score)
+      .slice(0, k);
+
+  it('ranks like the float cosine over the bundled catalog: top 10 the same, scores within 0.01', () => {
+    const index = Int8Index.build(ids, matrix, EMBEDDING_DIM);
+    expect(index.size).toBe(shipped.length);
+    let same = 0;
+    for (const q of queries) {
+      const got = index.search(q, 10, -1);
+      const want = exact(q, 10);
+      same += got.filter((g) => want.some((w) => w.id === g.id)).length;
+      for (const g of got) expect(Math.abs(g.score - dot(q, shipped[Number(g.id.slice(1))]!))).toBeLessThan(0.01);
+    }
+    expect(same / (10 * queries.length)).toBeGreaterThanOrEqual(0.98);
+  });
+
+  it('keeps only rows at or above the minimum score and among the allowed ids', () => {
+    const index = Int8Index.build(ids, matrix, EMBEDDING_DIM);
+    const q = queries[0]!;
+    const hits = index.search(q, 100, 0.5);
+    expect(hits.every((h) => h.score >= 0.5)).toBe(true);
+    const allowed = ['s7', 's300', 's1000', 'unknown-id'];
+    expect(
+      index
+        .search(q, 10, -1, allowed)
+        .map((h) => h.id)
+        .sort(),
+    ).toEqual(['s1000', 's300', 's7']);
+  });
+
+  it('rejects vectors of the wrong length', () => {
+    expect(() => Int8Index.build(['a'], new Float32Array(24), 24)).toThrow(/multiple of 16/);
+    expect(() => Int8Index.build(['a', 'b'], new Float32Array(16), 16)).toThrow(/1 rows for 2 ids/);
+    expect(() => Int8Index.build(['a'], new Float32Array(16), 16).search(new Float32Array(32), 1, 0)).toThrow(/32 components/);
+  });
+});
+
+describe('EmbedderPool', () => {
+  it('splits embedding across workers in order, searches on any of them, and outlives a dead worker', async () => {
+    const workers: EmbedderClient[] = [];
+    const pool = new EmbedderPool(2, () => {
+      const w = new EmbedderClient();
+      workers.push(w);
+      return w;
+    });
+    try {
+      await pool.init();
+      const texts = ['send an email', 'weather forecast for a city', 'convert currencies', 'translate text', 'store files'];
+      const vectors = await pool.embed(texts);
+      // Each text embedded alone by one worker gives the same vector as in the split batch.
+      const alone = await workers[0]!.embed([texts[4]!]);
+      expect(dot(vectors[4]!, alone[0]!)).toBeGreaterThan(0.999);
+      expect(vectors).toHaveLength(5);
+
+      const matrix = new Float32Array(texts.length * EMBEDDING_DIM);
+      for (const [i, v] of vectors.entries()) matrix.set(v, i * EMBEDDING_DIM);
+      expect(await pool.setIndex(['mail', 'weather', 'fx', 'translate', 'files'], matrix)).toBe(5);
+      const answers = await Promise.all([pool.search('email a message', 1, 0), pool.search('email a message', 1, 0)]);
+      expect(answers.map((a) => a[0]!.id)).toEqual(['mail', 'mail']);
+
+      await workers[0]!.close();
+      expect(pool.alive()).toBe(true);
+      expect((await pool.search('is it going to rain', 1, 0))[0]!.id).toBe('weather');
+    } finally {
+      await pool.close();
+    }
+    expect(pool.alive()).toBe(false);
+  }, 60_000);
+});
