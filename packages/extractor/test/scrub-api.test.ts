@@ -90,24 +90,38 @@ describe('scrubAsync', () => {
     expect(left).toEqual([]);
   });
 
-  it('runs the preset as lintSource does, except for secretlint-disable comments', async () => {
+  it('finds what lintSource with the plain preset finds, and is not switched off by secretlint-disable comments', async () => {
     const text = [
       `LINEAR=lin_api_${'a1B2c3D4e5'.repeat(4)}`,
       'gh ghp_0123456789abcdefghijABCDEFGHIJ012345 and AKIAIOSFODNN7EXAMPLA',
       'db postgres://admin:s3cr3tPassw0rd@db.internal:5432/app',
       `npm_${'Ab3dE'.repeat(7)}9 xoxb-1234567890-1234567890123-${'aB3d'.repeat(6)}`,
     ].join('\n');
-    const viaCore = await lintSource({
-      source: { filePath: '/transcript.txt', content: text, contentType: 'text' },
-      options: { config: { rules: [{ id: '@secretlint/secretlint-rule-preset-recommend', rule: recommendPreset }] }, noPhysicFilePath: true },
-    });
-    const expected = viaCore.messages.map((m) => ({ type: typeOf(m.ruleId, m.messageId), start: m.range[0], end: m.range[1] }));
-    const direct = await secretlintFindings(text);
-    const byStart = (a: { start: number; end: number }, b: { start: number; end: number }) => a.start - b.start || a.end - b.end;
-    expect(expected.length).toBeGreaterThanOrEqual(4);
-    expect([...direct].sort(byStart)).toEqual([...expected].sort(byStart));
-    // A comment in a file the agent read does not switch the scrubber off.
-    expect(await secretlintFindings(`// secretlint-disable\n${text}\n// secretlint-enable`)).toHaveLength(direct.length);
+    const plain = async (content: string) =>
+      (
+        await lintSource({
+          source: { filePath: '/transcript.txt', content, contentType: 'text' },
+          options: { config: { rules: [{ id: '@secretlint/secretlint-rule-preset-recommend', rule: recommendPreset }] }, noPhysicFilePath: true },
+        })
+      ).messages.map((m) => ({ type: typeOf(m.ruleId, m.messageId), start: m.range[0], end: m.range[1] }));
+    const ours = await secretlintFindings(text);
+    expect(ours.length).toBeGreaterThanOrEqual(4);
+    expect(ours).toEqual(await plain(text));
+    // A file the agent read silences the plain preset with comments, but not the scrubber.
+    for (const wrapped of [
+      `// secretlint-disable\n${text}\n// secretlint-enable`,
+      text.split('\n').map((line) => `${line} // secretlint-disable-line`).join('\n'),
+      text.split('\n').map((line) => `# secretlint-disable-next-line\n${line}`).join('\n'),
+    ]) {
+      expect((await plain(wrapped)).length).toBeLessThan(ours.length);
+      expect(await secretlintFindings(wrapped)).toHaveLength(ours.length);
+    }
+  });
+
+  it('reports offsets in the text given, also after a byte-order mark', async () => {
+    const text = 'gh ghp_0123456789abcdefghijABCDEFGHIJ012345';
+    const [finding] = await secretlintFindings(`\ufeff${text}`);
+    expect(`\ufeff${text}`.slice(finding.start, finding.end)).toBe('ghp_0123456789abcdefghijABCDEFGHIJ012345');
   });
 
   it('names secretlint message ids in snake case', () => {

@@ -12,7 +12,7 @@ export type { Finding, ScrubReport, ScrubResult } from './types.js';
  * - the project's own rules (synchronous): vendor credentials by shape, secrets by context (assignments,
  *   headers, cookies, URL passwords, high-entropy values after key words), PEM and Ethereum keys, BIP39
  *   mnemonics, and personal data with validators; JSON-escaped and base64-encoded text included;
- * - secretlint's recommended preset, run through its rule API (asynchronous, because rules may be).
+ * - secretlint's recommended preset, through `@secretlint/core` (asynchronous, because its API is).
  * `scrub` runs the first layer only, for callers that cannot await; `scrubAsync` runs both and is what the
  * extraction pipeline and the CLI use. Both replace each finding with `[REDACTED:<type>]` and return the
  * `client_scrub_report` ({scrubber_version, patterns_matched, clean}) and the redacted spans.

@@ -1,11 +1,20 @@
+import { performance } from 'node:perf_hooks';
+import { lintSource } from '@secretlint/core';
+import { secretLintProfiler } from '@secretlint/profiler';
 import { creator as recommendPreset } from '@secretlint/secretlint-rule-preset-recommend';
 import type { Finding } from './types.js';
 
-// The rule API's types, taken from the preset's own signature.
-type PresetContext = Parameters<typeof recommendPreset.create>[0];
-type RuleCreator = Parameters<PresetContext['registerRule']>[0];
-type RuleContext = Parameters<RuleCreator['create']>[0];
-type SourceCode = Parameters<NonNullable<ReturnType<RuleCreator['create']>['file']>>[0];
+const CONFIG = { rules: [{ id: '@secretlint/secretlint-rule-preset-recommend', rule: recommendPreset }] };
+
+/**
+ * The preset's comment filter obeys `secretlint-disable` comments in the linted text. In a transcript those are
+ * text the agent read, not the user's instruction to this scrubber: a file that silences secretlint in its own
+ * repository must not leave its secrets in the transcript. (Disabling the filter in the preset's config is not
+ * honoured by @secretlint/core 12 for rules inside a preset.) The directives are rewritten, at the same length so
+ * offsets hold, before the text is linted.
+ */
+const DIRECTIVE = /secretlint-(?=disable|enable)/g;
+const neutraliseDirectives = (text: string): string => text.replace(DIRECTIVE, 'secretlint_');
 
 /** Message ids as snake case (`GITHUB_TOKEN`, `AWSSecretAccessKey` -> `aws_secret_access_key`) for placeholders. */
 export function typeOf(ruleId: string, messageId: string): string {
@@ -30,60 +39,50 @@ const typeFor = (ruleId: string, messageId: string): string => {
   return type;
 };
 
-/**
- * `secretlint-disable` comments in a transcript are text the agent read, not the user's instruction to this
- * scrubber: a file that silences secretlint in its own repository must not leave its secrets in the transcript.
- */
-const COMMENT_FILTER = '@secretlint/secretlint-rule-filter-comments';
-
-const unsupported = (): never => {
-  throw new Error('positions are not provided: no rule run here asks for them');
-};
-
-/** The text as the rules see it: content only, no file (no rule may read one from disk). */
-const sourceOf = (content: string): SourceCode => ({
-  content,
-  hasBOM: false,
-  filePath: undefined,
-  physicalFilePath: undefined,
-  contentType: 'text',
-  ext: '',
-  getFilePath: () => undefined,
-  getPhysicalFilePath: () => undefined,
-  locationToRange: unsupported,
-  rangeToLocation: unsupported,
-  positionToIndex: unsupported,
-  indexToPosition: unsupported,
-});
+const SECRETLINT_MARK = /^(?:@core>|@secretlint|secretlint>)/;
 
 /**
- * Secrets found by secretlint's recommended preset. Its rules are run directly through the rule API rather than
- * through `lintSource`, whose per-report bookkeeping (line and column of every report, profiler marks,
- * de-duplication, sorting) took half of the preset's time on dense input and yields nothing used here. Each call
- * creates its own rule instances, so concurrent calls do not share state. Async because rules may be.
+ * secretlint's process-wide profiler keeps every performance mark it observes and scans them all on each new one,
+ * so a long-running process (the extraction daemon) would grow memory and slow down with every lint. After each
+ * lint the profiler's lists and secretlint's marks are emptied, once they are settled: performance observers are
+ * notified on a later turn of the event loop (hence the setImmediate), and the profiler then measures between
+ * marks in promises that getEntries() awaits. Clearing a mark before that would make the measure throw.
  */
-export async function secretlintFindings(text: string): Promise<Finding[]> {
-  const found: Finding[] = [];
-  const handlers: NonNullable<ReturnType<RuleCreator['create']>['file']>[] = [];
-  recommendPreset.create(
-    {
-      sharedOptions: {},
-      registerRule(rule) {
-        if (rule.meta.id === COMMENT_FILTER) return;
-        const context: RuleContext = {
-          sharedOptions: {},
-          createTranslator: () => (messageId, data) => ({ message: '', messageId: String(messageId), data }),
-          report: (d) => found.push({ type: typeFor(rule.meta.id, d.message.messageId), start: d.range[0], end: d.range[1] }),
-          ignore: () => undefined,
-        };
-        // No options, as lintSource gives them under a config that sets none.
-        const file = rule.create(context, {} as Parameters<typeof rule.create>[1]).file;
-        if (file) handlers.push(file);
-      },
-    },
-    {},
-  );
-  const source = sourceOf(text);
-  for (const file of handlers) await file(source);
-  return found;
+async function releaseProfilerEntries(): Promise<void> {
+  await new Promise((resolve) => setImmediate(resolve));
+  (await secretLintProfiler.getEntries()).length = 0;
+  (await secretLintProfiler.getMeasures()).length = 0;
+  for (const type of ['mark', 'measure'] as const) {
+    const names = new Set(performance.getEntriesByType(type).map((e) => e.name).filter((n) => SECRETLINT_MARK.test(n)));
+    for (const name of names) (type === 'mark' ? performance.clearMarks : performance.clearMeasures).call(performance, name);
+  }
+}
+
+/**
+ * Lints run one at a time: the profiler clean-up above must not remove the marks of a lint still in progress
+ * (secretlint would then fail to measure it, in a promise nobody awaits).
+ */
+let queue: Promise<unknown> = Promise.resolve();
+
+/** Secrets found by secretlint's recommended preset through `@secretlint/core` (async because lintSource is). */
+export function secretlintFindings(text: string): Promise<Finding[]> {
+  const run = queue.then(async () => {
+    try {
+      const result = await lintSource({
+        source: { filePath: '/transcript.txt', content: neutraliseDirectives(text), contentType: 'text' },
+        options: { config: CONFIG, noPhysicFilePath: true },
+      });
+      // secretlint drops a leading byte-order mark and reports offsets in the text without it.
+      const shift = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+      return result.messages.map((m) => ({
+        type: typeFor(m.ruleId, m.messageId),
+        start: m.range[0] + shift,
+        end: m.range[1] + shift,
+      }));
+    } finally {
+      await releaseProfilerEntries();
+    }
+  });
+  queue = run.catch(() => undefined);
+  return run;
 }
