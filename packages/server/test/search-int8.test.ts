@@ -6,7 +6,7 @@ import { assembleKernel, KERNEL_BINARY } from '../src/scripts/build-kernel.js';
 import { EmbedderClient, EmbedderPool } from '../src/search/embedder.js';
 import { EMBEDDING_DIM, EMBEDDING_MODEL, normalize } from '../src/search/embedding-text.js';
 import { Int8Index } from '../src/search/int8-index.js';
-import { quantizeInto } from '../src/search/quantize.js';
+import { type QuantizedRows, quantizeInto } from '../src/search/quantize.js';
 import { topK } from '../src/search/top-k.js';
 import { BUNDLED_VECTORS, readVectorsFile } from '../src/search/vector-file.js';
 
@@ -17,6 +17,12 @@ function rng(seed: number): () => number {
     x = (Math.imul(x, 1664525) + 1013904223) >>> 0;
     return x / 2 ** 32;
   };
+}
+/** Quantised rows of unit vectors, as the semantic index hands them to the workers. */
+function quantize(vectors: readonly Float32Array[], dim: number): QuantizedRows {
+  const rows = { codes: new Int8Array(vectors.length * dim), scales: new Float32Array(vectors.length) };
+  for (const [i, v] of vectors.entries()) rows.scales[i] = quantizeInto(v, rows.codes, i * dim);
+  return rows;
 }
 const dot = (a: ArrayLike<number>, b: ArrayLike<number>) => {
   let s = 0;
@@ -79,8 +85,7 @@ describe('Int8Index', () => {
   // The real skill vectors of the bundled catalog; queries are skills' vectors with noise added.
   const shipped = [...readVectorsFile(BUNDLED_VECTORS, EMBEDDING_MODEL).values()];
   const ids = shipped.map((_, i) => `s${i}`);
-  const matrix = new Float32Array(shipped.length * EMBEDDING_DIM);
-  for (const [i, v] of shipped.entries()) matrix.set(v, i * EMBEDDING_DIM);
+  const rows = quantize(shipped, EMBEDDING_DIM);
   const next = rng(42);
   const queries = Array.from({ length: 40 }, (_, i) => {
     const base = shipped[(i * 53) % shipped.length]!;
@@ -93,7 +98,7 @@ describe('Int8Index', () => {
       .slice(0, k);
 
   it('ranks like the float cosine over the bundled catalog: top 10 the same, scores within 0.01', () => {
-    const index = Int8Index.build(ids, matrix, EMBEDDING_DIM);
+    const index = new Int8Index(ids, rows, EMBEDDING_DIM);
     expect(index.size).toBe(shipped.length);
     let same = 0;
     for (const q of queries) {
@@ -106,7 +111,7 @@ describe('Int8Index', () => {
   });
 
   it('keeps only rows at or above the minimum score and among the allowed ids', () => {
-    const index = Int8Index.build(ids, matrix, EMBEDDING_DIM);
+    const index = new Int8Index(ids, rows, EMBEDDING_DIM);
     const q = queries[0]!;
     const hits = index.search(q, 100, 0.5);
     expect(hits.every((h) => h.score >= 0.5)).toBe(true);
@@ -120,9 +125,10 @@ describe('Int8Index', () => {
   });
 
   it('rejects vectors of the wrong length', () => {
-    expect(() => Int8Index.build(['a'], new Float32Array(24), 24)).toThrow(/multiple of 16/);
-    expect(() => Int8Index.build(['a', 'b'], new Float32Array(16), 16)).toThrow(/1 rows for 2 ids/);
-    expect(() => Int8Index.build(['a'], new Float32Array(16), 16).search(new Float32Array(32), 1, 0)).toThrow(/32 components/);
+    const unit = (dim: number) => normalize(new Float32Array(dim).fill(1));
+    expect(() => new Int8Index(['a'], quantize([unit(24)], 24), 24)).toThrow(/multiple of 16/);
+    expect(() => new Int8Index(['a', 'b'], quantize([unit(16)], 16), 16)).toThrow(/1 rows of 16 codes for 2 ids/);
+    expect(() => new Int8Index(['a'], quantize([unit(16)], 16), 16).search(new Float32Array(32), 1, 0)).toThrow(/32 components/);
   });
 });
 
@@ -143,9 +149,7 @@ describe('EmbedderPool', () => {
       expect(dot(vectors[4]!, alone[0]!)).toBeGreaterThan(0.999);
       expect(vectors).toHaveLength(5);
 
-      const matrix = new Float32Array(texts.length * EMBEDDING_DIM);
-      for (const [i, v] of vectors.entries()) matrix.set(v, i * EMBEDDING_DIM);
-      expect(await pool.setIndex(['mail', 'weather', 'fx', 'translate', 'files'], matrix)).toBe(5);
+      expect(await pool.setIndex(['mail', 'weather', 'fx', 'translate', 'files'], quantize(vectors, EMBEDDING_DIM))).toBe(5);
       const answers = await Promise.all([pool.search('email a message', 1, 0), pool.search('email a message', 1, 0)]);
       expect(answers.map((a) => a[0]!.id)).toEqual(['mail', 'mail']);
 

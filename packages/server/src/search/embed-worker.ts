@@ -49,13 +49,18 @@ type SearchRequest = Extract<WorkerRequest, { op: 'search' }>;
 async function handle(msg: Exclude<WorkerRequest, SearchRequest>): Promise<unknown> {
   switch (msg.op) {
     case 'init':
-      model ??= await initModel(modelSource);
+      if (!model) {
+        model = await initModel(modelSource);
+        // The graph keeps the loaded weight shards for save(), never called here, beside the weights
+        // already copied into WebAssembly memory: 27 MB per worker.
+        (model.model as unknown as { artifacts?: { weightData?: unknown } }).artifacts!.weightData = undefined;
+      }
       await embed(['warm up']); // the first inference compiles kernels
       return null;
     case 'embed':
       return embed(msg.texts);
     case 'index':
-      index = Int8Index.build(msg.ids, msg.matrix, EMBEDDING_DIM);
+      index = new Int8Index(msg.ids, msg.rows, EMBEDDING_DIM);
       return index.size;
   }
 }

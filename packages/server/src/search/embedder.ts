@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { RankedId } from '../store/skills-repository.js';
+import type { QuantizedRows } from './quantize.js';
 import type { WorkerReply, WorkerRequest } from './worker-protocol.js';
 
 // The compiled worker: src/search and dist/search sit at the same depth, so this path works from
@@ -8,6 +9,13 @@ import type { WorkerReply, WorkerRequest } from './worker-protocol.js';
 const WORKER_FILE = fileURLToPath(new URL('../../dist/search/embed-worker.js', import.meta.url));
 
 type Pending = { resolve: (v: unknown) => void; reject: (e: Error) => void };
+
+/**
+ * A worker's live JavaScript heap is ~16 MB (the model's weights and activations are WebAssembly
+ * memory); without bounds V8 let each worker's heap grow to ~80 MB of garbage under search load.
+ * Embedding 32 skill texts of 800 characters at a time stays well inside these.
+ */
+const WORKER_HEAP = { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 48 };
 type Without<R> = R extends unknown ? Omit<R, 'id'> : never;
 
 /** Talks to the embedding worker; every call is a request answered in order. */
@@ -18,7 +26,7 @@ export class EmbedderClient {
   private failure: Error | undefined;
 
   constructor(file = WORKER_FILE) {
-    this.worker = new Worker(file);
+    this.worker = new Worker(file, { resourceLimits: WORKER_HEAP });
     this.worker.on('message', (reply: WorkerReply) => {
       const p = this.pending.get(reply.id);
       if (!p) return;
@@ -52,9 +60,9 @@ export class EmbedderClient {
   embed(texts: string[]): Promise<Float32Array[]> {
     return this.call({ op: 'embed', texts });
   }
-  /** Replaces the worker's index (the matrix is moved to the worker, not copied). */
-  setIndex(ids: string[], matrix: Float32Array): Promise<number> {
-    return this.call({ op: 'index', ids, matrix }, [matrix.buffer as ArrayBuffer]);
+  /** Replaces the worker's index (the rows are moved to the worker, not copied). */
+  setIndex(ids: string[], rows: QuantizedRows): Promise<number> {
+    return this.call({ op: 'index', ids, rows }, [rows.codes.buffer as ArrayBuffer, rows.scales.buffer as ArrayBuffer]);
   }
   /** Nearest skills by cosine, best first. */
   search(query: string, topK: number, minScore: number, allowed?: Set<string> | null): Promise<RankedId[]> {
@@ -81,8 +89,8 @@ export class EmbedderClient {
 export type Embedder = Pick<EmbedderClient, 'init' | 'embed' | 'setIndex' | 'search' | 'alive' | 'close'>;
 
 /**
- * Several embedding workers, each with its own copy of the model (~60 MB) and of the int8 index
- * (512 bytes a skill). One model call costs ~10 ms of CPU, so a single worker caps fused search at
+ * Several embedding workers, each with its own copy of the model and of the int8 index (516 bytes a
+ * skill). One model call costs ~10 ms of CPU, so a single worker caps fused search at
  * about 80 queries a second whatever the cores; a search goes to the worker with the least waiting.
  */
 export class EmbedderPool implements Embedder {
@@ -108,10 +116,11 @@ export class EmbedderPool implements Embedder {
     return parts.flat();
   }
 
-  /** Every worker gets the index: a copy each, and the last one the matrix itself. */
-  async setIndex(ids: string[], matrix: Float32Array): Promise<number> {
+  /** Every worker gets the index: a copy each, and the last one the rows themselves. */
+  async setIndex(ids: string[], rows: QuantizedRows): Promise<number> {
     const last = this.workers.length - 1;
-    const sizes = await Promise.all(this.workers.map((w, i) => w.setIndex(ids, i === last ? matrix : matrix.slice())));
+    const copy = () => ({ codes: rows.codes.slice(), scales: rows.scales.slice() });
+    const sizes = await Promise.all(this.workers.map((w, i) => w.setIndex(ids, i === last ? rows : copy())));
     return sizes[0]!;
   }
 

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { quantizeInto } from './quantize.js';
+import { type QuantizedRows, quantizeInto } from './quantize.js';
 import { topK } from './top-k.js';
 
 // wasm/ sits beside src/ and dist/, so this path works from both.
@@ -31,35 +31,31 @@ export class Int8Index {
   private readonly scores: Int32Array;
   private readonly rowOf: Map<string, number>;
 
-  private constructor(
+  private readonly scales: Float32Array;
+
+  /** Row i of `rows` (`dim` components) is `ids[i]`; the codes are copied into the kernel's memory. */
+  constructor(
     readonly ids: readonly string[],
+    rows: QuantizedRows,
     private readonly dim: number,
-    private readonly scales: Float32Array,
-    fill: (codes: Int8Array) => void,
   ) {
     if (dim % 16 !== 0) throw new Error(`vector length ${dim} is not a multiple of 16`);
+    if (rows.codes.length !== ids.length * dim || rows.scales.length !== ids.length)
+      throw new Error(`${rows.scales.length} rows of ${rows.codes.length / Math.max(rows.scales.length, 1)} codes for ${ids.length} ids of ${dim}`);
     kernelModule ??= new Module(fs.readFileSync(KERNEL_FILE));
     this.kernel = new Instance(kernelModule).exports as Kernel;
-    const rows = ids.length;
+    const count = ids.length;
     // Layout: the query's codes, the matrix's, then one i32 score per row.
-    const bytes = dim + rows * dim + rows * 4;
+    const bytes = dim + count * dim + count * 4;
     const pages = Math.ceil(bytes / PAGE);
     const have = this.kernel.memory.buffer.byteLength / PAGE;
     if (pages > have) this.kernel.memory.grow(pages - have);
     const buffer = this.kernel.memory.buffer;
     this.queryCodes = new Int8Array(buffer, 0, dim);
-    fill(new Int8Array(buffer, dim, rows * dim));
-    this.scores = new Int32Array(buffer, dim + rows * dim, rows);
+    new Int8Array(buffer, dim, count * dim).set(rows.codes);
+    this.scales = rows.scales;
+    this.scores = new Int32Array(buffer, dim + count * dim, count);
     this.rowOf = new Map(ids.map((id, row) => [id, row]));
-  }
-
-  /** Row i of `matrix` (`dim` floats, unit length) is `ids[i]`. */
-  static build(ids: readonly string[], matrix: Float32Array, dim: number): Int8Index {
-    if (matrix.length !== ids.length * dim) throw new Error(`matrix holds ${matrix.length / dim} rows for ${ids.length} ids`);
-    const scales = new Float32Array(ids.length);
-    return new Int8Index(ids, dim, scales, (codes) => {
-      for (let row = 0; row < ids.length; row++) scales[row] = quantizeInto(matrix.subarray(row * dim, (row + 1) * dim), codes, row * dim);
-    });
   }
 
   get size(): number {

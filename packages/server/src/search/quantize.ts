@@ -10,3 +10,9 @@ export function quantizeInto(v: ArrayLike<number>, codes: Int8Array, at: number)
   for (let j = 0; j < v.length; j++) codes[at + j] = Math.round(v[j]! / scale);
   return scale;
 }
+
+/** Rows of int8 codes: row i is `codes[i * dim, (i + 1) * dim)`, component j worth `codes[i * dim + j] * scales[i]`. */
+export interface QuantizedRows {
+  codes: Int8Array;
+  scales: Float32Array;
+}

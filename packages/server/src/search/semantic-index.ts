@@ -3,6 +3,7 @@ import type { Logger } from '../logger.js';
 import type { RankedId, SkillsRepository, StoredEmbedding } from '../store/skills-repository.js';
 import { type Embedder, EmbedderClient } from './embedder.js';
 import { EMBEDDING_DIM, EMBEDDING_MODEL, embeddingText, textHash } from './embedding-text.js';
+import { quantizeInto } from './quantize.js';
 import { BUNDLED_VECTORS, readVectorsFile } from './vector-file.js';
 
 export type SemanticState = SearchState['semantic'];
@@ -91,10 +92,10 @@ export class SemanticIndex {
       const modelReady = embedder.init();
       modelReady.catch(() => undefined); // observed below; avoid an unhandled rejection meanwhile
       const skills = await repo.embeddingSources();
-      // Stored vectors stay in this one matrix (read straight from the rows); only new ones are held apart.
+      // Stored vectors stay in this one int8 matrix (quantised as read); only new ones are held apart.
       const stored = await repo.embeddingMatrix(EMBEDDING_MODEL, EMBEDDING_DIM);
       const storedRow = new Map(stored.ids.map((id, row) => [id, row]));
-      /** Skill -> row of stored.matrix, or the vector found or computed during this start. */
+      /** Skill -> row of stored.rows, or the vector found or computed during this start. */
       const vectors = new Map<string, number | Float32Array>();
       const missing: Array<{ id: string; text: string; hash: string }> = [];
       let reused = 0;
@@ -137,14 +138,19 @@ export class SemanticIndex {
       }
       if (this.closed) return undefined;
 
+      // The workers search int8 codes (a quarter of the floats' memory, and each worker holds a copy).
       const ids = skills.map((s) => s.id).filter((id) => vectors.has(id));
-      const matrix = reused === ids.length && ids.length === stored.ids.length ? stored.matrix : new Float32Array(ids.length * EMBEDDING_DIM);
-      if (matrix !== stored.matrix)
-        ids.forEach((id, row) => {
+      const unchanged = reused === ids.length && ids.every((id, row) => stored.ids[row] === id);
+      const rows = unchanged ? stored.rows : { codes: new Int8Array(ids.length * EMBEDDING_DIM), scales: new Float32Array(ids.length) };
+      if (!unchanged)
+        for (const [row, id] of ids.entries()) {
           const v = vectors.get(id)!;
-          matrix.set(typeof v === 'number' ? stored.matrix.subarray(v * EMBEDDING_DIM, (v + 1) * EMBEDDING_DIM) : v, row * EMBEDDING_DIM);
-        });
-      await embedder.setIndex(ids, matrix);
+          if (typeof v === 'number') {
+            rows.codes.set(stored.rows.codes.subarray(v * EMBEDDING_DIM, (v + 1) * EMBEDDING_DIM), row * EMBEDDING_DIM);
+            rows.scales[row] = stored.rows.scales[v]!;
+          } else rows.scales[row] = quantizeInto(v, rows.codes, row * EMBEDDING_DIM);
+        }
+      await embedder.setIndex(ids, rows);
       const stats = { reused, bundled, computed, ms: Math.round(performance.now() - started) };
       this.status = 'ready';
       logger.info({ model: EMBEDDING_MODEL, skills: ids.length, ...stats }, 'semantic search ready');

@@ -1,5 +1,6 @@
 import type { Skill } from '@axle/sdk';
 import type { Database, Queryable } from './db.js';
+import { type QuantizedRows, quantizeInto } from '../search/quantize.js';
 import { matchExpression, queryTerms, selectiveMatchExpression } from './fts-query.js';
 
 export interface SkillFilters {
@@ -22,11 +23,11 @@ export interface StoredEmbedding {
   vector: Float32Array;
 }
 
-/** Stored vectors of one model, in catalog order: row i of `matrix` (`dim` floats) is `ids[i]`. */
+/** Stored vectors of one model, in catalog order, int8-quantised: row i of `rows` is `ids[i]`. */
 export interface StoredMatrix {
   ids: string[];
   textHashes: string[];
-  matrix: Float32Array;
+  rows: QuantizedRows;
 }
 
 /** What a skill's embedding text is made of (see embeddingText). */
@@ -55,7 +56,7 @@ export interface SkillsRepository {
   idsMatching(filters: SkillFilters): Promise<Set<string> | null>;
   /** Catalog order; only the fields embeddings are computed from. */
   embeddingSources(): Promise<EmbeddingSource[]>;
-  /** Vectors of `dim` floats stored for `model`, copied straight into one matrix (others are skipped). */
+  /** Vectors of `dim` floats stored for `model`, quantised row by row into one int8 matrix (others are skipped). */
   embeddingMatrix(model: string, dim: number): Promise<StoredMatrix>;
   saveEmbeddings(model: string, rows: readonly StoredEmbedding[]): Promise<void>;
   /** True when a learnings table exists and holds an approved learning. */
@@ -234,7 +235,9 @@ export class SqliteSkillsRepository implements SkillsRepository {
 
   async embeddingMatrix(model: string, dim: number): Promise<StoredMatrix> {
     const total = (await this.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM skill_embeddings WHERE model = ?', [model]))?.n ?? 0;
-    const matrix = new Float32Array(total * dim);
+    // Quantised as they are read: the float matrix of a 20,000-skill catalog alone is 41 MB.
+    const codes = new Int8Array(total * dim);
+    const scales = new Float32Array(total);
     const ids: string[] = [];
     const textHashes: string[] = [];
     for (let after = 0; ; ) {
@@ -246,14 +249,14 @@ export class SqliteSkillsRepository implements SkillsRepository {
       for (const r of rows) {
         // A vector of another size is skipped (recomputed); the bound guards against rows added since the count.
         if (r.vector.byteLength !== dim * 4 || ids.length === total) continue;
-        matrix.set(new Float32Array(r.vector.buffer, r.vector.byteOffset, dim), ids.length * dim);
+        scales[ids.length] = quantizeInto(new Float32Array(r.vector.buffer, r.vector.byteOffset, dim), codes, ids.length * dim);
         ids.push(r.skill_id);
         textHashes.push(r.text_hash);
       }
       if (rows.length < MATRIX_PAGE) break;
       after = rows[rows.length - 1]!.position;
     }
-    return { ids, textHashes, matrix: matrix.subarray(0, ids.length * dim) };
+    return { ids, textHashes, rows: { codes: codes.subarray(0, ids.length * dim), scales: scales.subarray(0, ids.length) } };
   }
 
   async saveEmbeddings(model: string, rows: readonly StoredEmbedding[]): Promise<void> {
