@@ -1,51 +1,40 @@
 import { literalAlternation } from './engine.js';
 import { looksRandom, shannonEntropy } from './entropy.js';
 import { isPlaceholder } from './placeholder.js';
+import { charClass, runsOf } from './runs.js';
 import type { Finding } from './types.js';
 
 /** How far after a key-like word, on the same line, a token may start and still be taken as its value. */
 const WINDOW = 48;
 const MAX_TOKEN = 1024;
+/** Longest match of the key-word patterns below, so that one ending inside the window is seen whole. */
+const MAX_KEYWORD = 16;
 
 /**
- * Calls `visit` for each token that starts within WINDOW characters after a match of `keyword`, on the same
- * line. Searching for the rare keyword first keeps the cost off ordinary text. Starts are searched in a short
- * slice (the window plus `minLength`, enough to see that a token is long enough), then each token is re-read
- * whole from the full text with the sticky `tokenAt`, so dense keywords cost a bounded amount each.
+ * Whether a match of the global `keyword` ends at most WINDOW characters before `start` (and not after it), with
+ * no line break in between. Tokens are rarer than key words ("key" is everywhere in code), so the rules below find
+ * the tokens first and look back for a key word, instead of scanning the whole text for key words. The look-back
+ * reads a bounded slice, one character wider on each side so that `\b` sees the true neighbours.
  */
-function tokensAfterKeywords(
-  text: string,
-  keyword: RegExp,
-  token: RegExp,
-  tokenAt: RegExp,
-  minLength: number,
-  visit: (start: number, value: string) => void,
-): void {
-  let scannedTo = 0;
-  for (const k of text.matchAll(keyword)) {
-    const from = Math.max(k.index + k[0].length, scannedTo);
-    // The end of the line matters only up to the end of the slice below: searching further would read the rest
-    // of a long line once per keyword on it.
-    const limit = Math.min(text.length, k.index + k[0].length + WINDOW + minLength + 2);
-    let lineEnd = from;
-    while (lineEnd < limit && text.charCodeAt(lineEnd) !== 10) lineEnd++;
-    const windowEnd = Math.min(lineEnd, k.index + k[0].length + WINDOW);
-    if (from >= windowEnd) continue;
-    const base = Math.max(0, from - 1); // one character back, for the pattern's leading boundary check
-    const slice = text.slice(base, Math.min(lineEnd, windowEnd + minLength + 2));
-    token.lastIndex = from - base;
-    for (let m = token.exec(slice); m && base + m.index < windowEnd; m = token.exec(slice)) {
-      tokenAt.lastIndex = base + m.index;
-      const whole = tokenAt.exec(text);
-      if (whole && whole[0].length <= MAX_TOKEN) visit(base + m.index, whole[0]);
-    }
-    scannedTo = windowEnd;
+export function keywordBefore(text: string, start: number, keyword: RegExp): boolean {
+  const from = Math.max(0, start - WINDOW - MAX_KEYWORD);
+  const base = Math.max(0, from - 1);
+  const window = text.slice(base, start + 1);
+  const lineStart = window.lastIndexOf('\n', start - base - 1) + 1;
+  keyword.lastIndex = Math.max(from - base, lineStart);
+  for (let m = keyword.exec(window); m; m = keyword.exec(window)) {
+    const end = base + m.index + m[0].length;
+    if (end > start) break;
+    if (end + WINDOW > start) return true;
+    keyword.lastIndex = m.index + 1;
   }
+  return false;
 }
 
 const ETH_KEYWORD = /priv|secret|signer|wallet|deployer|ethereum|\beth|\bpk\b|key/gi;
-const HEX64 = /(?<![A-Za-z0-9])(?:0x)?[0-9a-fA-F]{64}(?![A-Za-z0-9])/g;
-const HEX64_AT = /(?:0x)?[0-9a-fA-F]{64}(?![A-Za-z0-9])/y;
+/** A 64-hex value, `0x` optional, as a whole run of letters and digits. */
+const ALNUM = charClass('A-Za-z0-9');
+const HEX64 = /^(?:0x)?[0-9a-fA-F]{64}$/;
 /** Words that introduce the 64-hex values transcripts are full of: digests, commits, transactions, blocks. */
 const DIGEST_CONTEXT = /sha|digest|hash|commit|checksum|integrity|etag|\btx|transaction|block|receipt|merkle|root/i;
 
@@ -60,10 +49,9 @@ const lineBefore = (text: string, start: number): string => {
  */
 export function findEthereumKeys(text: string): Finding[] {
   const found: Finding[] = [];
-  tokensAfterKeywords(text, ETH_KEYWORD, HEX64, HEX64_AT, 66, (start, value) => {
-    if (!DIGEST_CONTEXT.test(lineBefore(text, start))) {
-      found.push({ type: 'ethereum_private_key', start, end: start + value.length });
-    }
+  runsOf(text, ALNUM, 64, (start, end) => {
+    if (end - start > 66 || !HEX64.test(text.slice(start, end)) || !keywordBefore(text, start, ETH_KEYWORD)) return;
+    if (!DIGEST_CONTEXT.test(lineBefore(text, start))) found.push({ type: 'ethereum_private_key', start, end });
   });
   return found;
 }
@@ -72,9 +60,9 @@ const KEY_WORD = new RegExp(
   literalAlternation(['key', 'token', 'secret', 'passw', 'pwd', 'credential', 'auth', 'bearer', 'api', 'private', 'signature']),
   'gi',
 );
-/** Runs of token characters (base64, base64url, hex, JWT-ish), whole runs only. */
-const TOKEN = /(?<![A-Za-z0-9+/_.~-])[A-Za-z0-9+/_.~-]{20,}={0,2}/g;
-const TOKEN_AT = /[A-Za-z0-9+/_.~-]{20,}={0,2}/y;
+/** Token characters (base64, base64url, hex, JWT-ish); a token is a whole run of them, with its padding. */
+const TOKEN_CHARS = charClass('A-Za-z0-9+/_.~-');
+const MIN_TOKEN = 20;
 const FILE_LIKE = /^\.{0,2}\/|\/[a-z_-]{2,}\/|\.(?:[a-z]{1,4}|json|yaml|lock|html)$|^(?:[a-z0-9]+[-_.])+[a-z0-9]+$/;
 
 /**
@@ -83,10 +71,14 @@ const FILE_LIKE = /^\.{0,2}\/|\/[a-z_-]{2,}\/|\.(?:[a-z]{1,4}|json|yaml|lock|htm
  */
 export function findHighEntropyNearKeyWords(text: string): Finding[] {
   const found: Finding[] = [];
-  tokensAfterKeywords(text, KEY_WORD, TOKEN, TOKEN_AT, 20, (start, t) => {
-    if (FILE_LIKE.test(t) || !looksRandom(t, 20) || shannonEntropy(t) < 3.5) return;
+  runsOf(text, TOKEN_CHARS, MIN_TOKEN, (start, runEnd) => {
+    let end = runEnd;
+    while (end < text.length && end - runEnd < 2 && text.charCodeAt(end) === 61) end++; // '=' padding
+    if (end - start > MAX_TOKEN || !keywordBefore(text, start, KEY_WORD)) return;
+    const t = text.slice(start, end);
+    if (FILE_LIKE.test(t) || !looksRandom(t, MIN_TOKEN) || shannonEntropy(t) < 3.5) return;
     if (isPlaceholder(t)) return;
-    found.push({ type: 'high_entropy_secret', start, end: start + t.length });
+    found.push({ type: 'high_entropy_secret', start, end });
   });
   return found;
 }
