@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { keywordBefore } from '../src/scrub/context.js';
 import { looksRandom, shannonEntropy } from '../src/scrub/entropy.js';
+import { linesWithBackslash } from '../src/scrub/lines.js';
 import { bip39ChecksumValid, isBip39Word } from '../src/scrub/mnemonic.js';
 import { phoneCandidateValid } from '../src/scrub/phone.js';
 import { isPlaceholder } from '../src/scrub/placeholder.js';
@@ -136,5 +138,52 @@ describe('character runs', () => {
         expect(runs).toEqual(expected);
       }
     }
+  });
+});
+
+describe('lines with a backslash', () => {
+  it('gives each such line with its neighbours, joining parts that touch', () => {
+    const text = ['a', 'b', 'c\\n', 'd', 'e', 'f', 'g\\t', 'h\\r', 'i', 'j'].join('\n');
+    const parts = linesWithBackslash(text).map(([s, e]) => text.slice(s, e));
+    expect(parts).toEqual(['b\nc\\n\nd', 'f\ng\\t\nh\\r\ni']);
+    expect(linesWithBackslash('no escapes\nhere')).toEqual([]);
+    expect(linesWithBackslash('\\')).toEqual([[0, 1]]);
+    expect(linesWithBackslash('\n\nx\\')).toEqual([[1, 4]]);
+  });
+  it('covers every line that holds a backslash, whatever the layout', () => {
+    let seed = 7;
+    const random = () => {
+      seed = (seed * 48271) % 2147483647;
+      return seed;
+    };
+    for (let trial = 0; trial < 200; trial++) {
+      const text = Array.from({ length: 1 + (trial % 61) }, () => 'a\\\n'[random() % 3]).join('');
+      const parts = linesWithBackslash(text);
+      for (let i = 1; i < parts.length; i++) expect(parts[i][0]).toBeGreaterThan(parts[i - 1][1]);
+      let lineStart = 0;
+      for (const line of text.split('\n')) {
+        const end = lineStart + line.length;
+        if (line.includes('\\')) expect(parts.some(([s, e]) => s <= lineStart && end <= e)).toBe(true);
+        lineStart = end + 1;
+      }
+    }
+  });
+});
+
+describe('key word before a token', () => {
+  const KEY = /key|token/gi;
+  const at = (text: string, token: string) => keywordBefore(text, text.indexOf(token), KEY);
+  it('needs a key word ending at most 48 characters before the token, on its line', () => {
+    expect(at('api KEY = abc123', 'abc123')).toBe(true);
+    expect(at(`token${' '.repeat(47)}abc123`, 'abc123')).toBe(true);
+    expect(at(`token${' '.repeat(48)}abc123`, 'abc123')).toBe(false);
+    expect(at('token\nabc123', 'abc123')).toBe(false);
+    expect(at('abc123 token', 'abc123')).toBe(false);
+  });
+  it('sees the characters around the window, as a whole-text search would', () => {
+    const PK = /\bpk\b/g;
+    expect(keywordBefore('pk abc', 3, PK)).toBe(true);
+    expect(keywordBefore('pkabc', 2, PK)).toBe(false);
+    expect(keywordBefore(`x${' '.repeat(60)}spk abc`, 66, PK)).toBe(false);
   });
 });

@@ -5,6 +5,7 @@ import { findEmails } from './email.js';
 import { applyRules } from './engine.js';
 import { findIbans } from './iban.js';
 import { findIpv6 } from './ipv6.js';
+import { linesWithBackslash } from './lines.js';
 import { findMnemonics } from './mnemonic.js';
 import { findPrivateKeys } from './pem.js';
 import { PHONE_RULE } from './phone.js';
@@ -47,7 +48,8 @@ function detectPersonalData(text: string): Finding[] {
  * decoded to the deepest level (two; the text itself when it has none): `\"password\":\"...\"` and `\n`-joined
  * files only look like themselves once decoded. On the raw text run, in addition, the rules that decoding can
  * break: values that may hold a backslash, and Windows home paths (the `\b` of C:\Users\bob would decode to a
- * backspace). Base64 is decoded on the raw text only: its alphabet has nothing JSON escapes.
+ * backspace), on the lines that hold a backslash and their neighbours (a name and its value may sit on adjacent
+ * lines). Base64 is decoded on the raw text only: its alphabet has nothing JSON escapes.
  */
 export function detect(text: string): Finding[] {
   const findings = findEncodedSecrets(text, detectSecrets);
@@ -59,7 +61,13 @@ export function detect(text: string): Finding[] {
   for (const f of [...detectSecrets(view.text), ...detectPersonalData(view.text)]) {
     findings.push({ type: f.type, start: view.toOriginal(f.start), end: view.toOriginal(f.end) });
   }
-  applyRules(text, RAW_SECRET_RULES, findings);
-  applyRules(text, USERNAME_RULES, findings);
+  // A match with no backslash in it reads the same decoded, so the raw text is only read around backslashes.
+  for (const [from, to] of linesWithBackslash(text)) {
+    const part = from === 0 && to === text.length ? text : text.slice(from, to);
+    const raw: Finding[] = [];
+    applyRules(part, RAW_SECRET_RULES, raw);
+    applyRules(part, USERNAME_RULES, raw);
+    for (const f of raw) findings.push({ type: f.type, start: f.start + from, end: f.end + from });
+  }
   return findings;
 }
