@@ -61,6 +61,21 @@ describe('provider credentials', () => {
     expect(redacted(`curl https://api.telegram.org/bot${token}/getMe`, token)).toBe(true);
   });
 
+  it('takes a telegram token only with an 8 to 10 digit bot id, not inside a longer token', () => {
+    const tail = `:AA${gen(`${ALNUM}_-`, 33)}`;
+    expect(types(`t=1234567890${tail}`)).toContain('telegram_bot_token');
+    expect(scrub(`t=12345678${tail}`).findings).toEqual([{ type: 'telegram_bot_token', start: 2, end: 2 + 8 + 36 }]);
+    for (const text of [`t=1234567${tail}`, `t=12345678901${tail}`, `t=x12345678${tail}`, `t=12345678${tail}x`]) {
+      expect(types(text), text).not.toContain('telegram_bot_token');
+    }
+  });
+
+  it('finds an Azure SAS signature after ? or & only', () => {
+    const sig = gen(`${ALNUM}%+/=`, 44);
+    expect(types(`https://a.blob.core.windows.net/c?sv=2022-11-02&sig=${sig}`)).toContain('azure_sas_signature');
+    expect(types(`config sig=${sig}`)).not.toContain('azure_sas_signature');
+  });
+
   it('leaves lookalikes alone', () => {
     for (const text of [
       'ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx',

@@ -11,6 +11,7 @@ import { findPrivateKeys } from './pem.js';
 import { PHONE_RULE } from './phone.js';
 import { PII_RULES } from './rules/pii.js';
 import { CONTEXT_RULES, PROVIDER_RULES } from './rules/secrets.js';
+import { findTelegramTokens } from './telegram.js';
 import type { Finding } from './types.js';
 import { decodedViews } from './unescape.js';
 
@@ -28,7 +29,7 @@ export function detectSecrets(text: string): Finding[] {
   const out: Finding[] = [];
   applyRules(text, PROVIDER_RULES, out);
   applyRules(text, CONTEXT_RULES, out);
-  out.push(...findPrivateKeys(text), ...findEthereumKeys(text), ...findMnemonics(text));
+  out.push(...findTelegramTokens(text), ...findPrivateKeys(text), ...findEthereumKeys(text), ...findMnemonics(text));
   out.push(...findHighEntropyNearKeyWords(text));
   return out;
 }
