@@ -88,4 +88,20 @@ describe('anchored rule scanning', () => {
     applyRules(text, CONTEXT_RULES, found);
     expect(found).toEqual(expected);
   });
+
+  it('reports where it found anchor literals, and finds the same when given those positions', () => {
+    const text = 'PASSWORD=Hunter2hunter --token abc123xyz789 cookie: a=1 x-api-key: 9fQ2LmZ0pQ7rT4sA';
+    const seen: number[] = [];
+    const scanned: Finding[] = [];
+    applyRules(text, CONTEXT_RULES, scanned, { seen });
+    expect(scanned.length).toBeGreaterThanOrEqual(3);
+    expect(seen).toEqual([...seen].sort((a, b) => a - b));
+    const given: Finding[] = [];
+    // Positions where no literal starts are skipped.
+    applyRules(text, CONTEXT_RULES, given, { at: [0, 1, ...seen.filter((p) => p > 1)] });
+    expect(given).toEqual(scanned);
+    const none: Finding[] = [];
+    applyRules(text, CONTEXT_RULES, none, { at: [] });
+    expect(none).toEqual([]);
+  });
 });

@@ -24,11 +24,14 @@ const RAW_SECRET_RULES = CONTEXT_RULES;
 const PERSONAL_RULES = [...PII_RULES, PHONE_RULE, ...ADDRESS_RULES];
 const USERNAME_RULES = PII_RULES.filter((r) => r.type === 'username');
 
-/** Credentials, keys and tokens in `text` as it stands (no unescaping, no base64). */
-export function detectSecrets(text: string): Finding[] {
+/**
+ * Credentials, keys and tokens in `text` as it stands (no unescaping, no base64). `contextAnchors`, if given,
+ * receives the positions of the context rules' key words.
+ */
+export function detectSecrets(text: string, contextAnchors?: number[]): Finding[] {
   const out: Finding[] = [];
   applyRules(text, PROVIDER_RULES, out);
-  applyRules(text, CONTEXT_RULES, out);
+  applyRules(text, CONTEXT_RULES, out, { seen: contextAnchors });
   out.push(...findTelegramTokens(text), ...findPrivateKeys(text), ...findEthereumKeys(text), ...findMnemonics(text));
   out.push(...findHighEntropyNearKeyWords(text));
   return out;
@@ -59,14 +62,22 @@ export function detect(text: string): Finding[] {
     findings.push(...detectSecrets(text), ...detectPersonalData(text));
     return findings;
   }
-  for (const f of [...detectSecrets(view.text), ...detectPersonalData(view.text)]) {
+  const decodedAnchors: number[] = [];
+  for (const f of [...detectSecrets(view.text, decodedAnchors), ...detectPersonalData(view.text)]) {
     findings.push({ type: f.type, start: view.toOriginal(f.start), end: view.toOriginal(f.end) });
   }
-  // A match with no backslash in it reads the same decoded, so the raw text is only read around backslashes.
+  // A match with no backslash in it reads the same decoded, so the raw text is only read around backslashes. Its
+  // key words are the decoded text's, at their original offsets (a key word holds no escape), rather than searched
+  // for again; a key word an escape changed is not at its offset in the raw text, and is skipped there.
+  const rawAnchors = decodedAnchors.map((p) => view.toOriginal(p));
+  let next = 0;
   for (const [from, to] of linesWithBackslash(text)) {
     const part = from === 0 && to === text.length ? text : text.slice(from, to);
+    const at: number[] = [];
+    while (next < rawAnchors.length && rawAnchors[next] < from) next++;
+    for (; next < rawAnchors.length && rawAnchors[next] < to; next++) at.push(rawAnchors[next] - from);
     const raw: Finding[] = [];
-    applyRules(part, RAW_SECRET_RULES, raw);
+    applyRules(part, RAW_SECRET_RULES, raw, { at });
     applyRules(part, USERNAME_RULES, raw);
     for (const f of raw) findings.push({ type: f.type, start: f.start + from, end: f.end + from });
   }

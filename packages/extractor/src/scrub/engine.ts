@@ -156,6 +156,8 @@ interface Plan {
   plain: number[];
   /** One pattern finding every literal that starts a match of an anchored rule; undefined when none is anchored. */
   anchors?: RegExp;
+  /** `anchors`, sticky: reads the literal at a given position. */
+  anchorAt?: RegExp;
   /** Whether `anchors` ignores case (then its keys are in lower case). */
   fold: boolean;
   /** Anchor literal -> indices of the rules a match may start at it. Literals are prefix-free. */
@@ -201,9 +203,11 @@ function planFor(rules: readonly Rule[]): Plan {
     byAnchor.set(anchor, list);
   }
   const unicode = rules.some((rule, r) => sticky[r] && rule.pattern.unicode);
-  const anchors =
-    byAnchor.size > 0 ? new RegExp(literalAlternation([...byAnchor.keys()]), `g${unicode ? 'u' : ''}${fold ? 'i' : ''}`) : undefined;
-  plan = { plain, anchors, fold, byAnchor, sticky };
+  const source = literalAlternation([...byAnchor.keys()]);
+  const flags = `${unicode ? 'u' : ''}${fold ? 'i' : ''}`;
+  const anchors = byAnchor.size > 0 ? new RegExp(source, `g${flags}`) : undefined;
+  const anchorAt = byAnchor.size > 0 ? new RegExp(source, `y${flags}`) : undefined;
+  plan = { plain, anchors, anchorAt, fold, byAnchor, sticky };
   plans.set(rules, plan);
   return plan;
 }
@@ -225,11 +229,19 @@ function take(rule: Rule, m: RegExpExecArray, text: string, out: Finding[]): voi
   out.push({ type: rule.type, start: start - (rule.expandLeft ?? 0), end: start + value.length });
 }
 
+/** Where the anchored rules are tried (see `applyRules`). */
+export interface AnchorOptions {
+  /** Ascending positions to read anchor literals at, instead of searching the whole text for them. */
+  at?: readonly number[];
+  /** Receives, in ascending order, every position where an anchor literal was found. */
+  seen?: number[];
+}
+
 /**
  * Appends the findings of every rule to `out`, rule by rule in list order (the order settles ties in the
  * redaction type). Capture-group offsets need the `d` flag on the pattern.
  */
-export function applyRules(text: string, rules: readonly Rule[], out: Finding[]): void {
+export function applyRules(text: string, rules: readonly Rule[], out: Finding[], anchorOptions: AnchorOptions = {}): void {
   const plan = planFor(rules);
   const found: Finding[][] = rules.map(() => []);
   for (const r of plan.plain) {
@@ -242,14 +254,12 @@ export function applyRules(text: string, rules: readonly Rule[], out: Finding[])
       take(rules[r], m, text, found[r]);
     }
   }
-  if (plan.anchors) {
+  if (plan.anchors && plan.anchorAt) {
     // Each rule resumes after its previous match, as a global scan would.
     const resume = new Int32Array(rules.length);
-    const anchors = plan.anchors;
-    anchors.lastIndex = 0;
-    for (let a = anchors.exec(text); a; a = anchors.exec(text)) {
+    const visit = (a: RegExpExecArray): void => {
       const at = a.index;
-      anchors.lastIndex = at + 1; // literals may overlap: ab_ inside xab_
+      anchorOptions.seen?.push(at);
       // Most key words are written in lower case: lower-casing (a new string) only the others.
       const rulesHere = plan.byAnchor.get(a[0]) ?? (plan.fold ? plan.byAnchor.get(a[0].toLowerCase()) : undefined);
       for (const r of rulesHere as number[]) {
@@ -260,6 +270,21 @@ export function applyRules(text: string, rules: readonly Rule[], out: Finding[])
         if (!m) continue;
         resume[r] = at + Math.max(m[0].length, 1);
         take(rules[r], m, text, found[r]);
+      }
+    };
+    if (anchorOptions.at) {
+      const anchorAt = plan.anchorAt;
+      for (const at of anchorOptions.at) {
+        anchorAt.lastIndex = at;
+        const a = anchorAt.exec(text);
+        if (a) visit(a);
+      }
+    } else {
+      const anchors = plan.anchors;
+      anchors.lastIndex = 0;
+      for (let a = anchors.exec(text); a; a = anchors.exec(text)) {
+        anchors.lastIndex = a.index + 1; // literals may overlap: ab_ inside xab_
+        visit(a);
       }
     }
   }
