@@ -83,12 +83,13 @@ function discoverLoad(url, list, seconds) {
   }).then((r) => ({ ...summary(r), distinct: Math.min(next, list.length) }));
 }
 
-/** Measured /discover load with a /health probe at PROBE_RATE meanwhile. */
-async function hammerDiscover(url) {
+/** Measured /discover load with a /health probe at PROBE_RATE meanwhile, and the server's CPU per request. */
+async function hammerDiscover(url, pid) {
+  const cpuBefore = cpuSeconds(pid);
   const discover = discoverLoad(url, queries, PHASE_S);
   const probe = autocannon({ url: `${url}/health`, connections: 1, overallRate: PROBE_RATE, duration: PHASE_S });
   const [d, p] = await Promise.all([discover, probe]);
-  return { discover: d, probe: summary(p) };
+  return { discover: d, probe: summary(p), cpuMsPerRequest: ((cpuSeconds(pid) - cpuBefore) * 1000) / (d.total + p.requests.total) };
 }
 
 async function countVectors(dataDir) {
@@ -123,9 +124,10 @@ async function measureServer({ label, dataDir, env = {}, semantic, reserveS }) {
     }
     out.health = await hammerHealth(server.url);
     out.warmup = await discoverLoad(server.url, warmupQueries, WARMUP_S);
-    const d = await hammerDiscover(server.url);
+    const d = await hammerDiscover(server.url, server.pid);
     out.discover = d.discover;
     out.probe = d.probe;
+    out.cpuMsPerRequest = d.cpuMsPerRequest;
     out.memory = rssMb(server.pid);
     return out;
   } finally {
@@ -204,7 +206,7 @@ for (const m of [small, large]) {
 }
 for (const m of [small, large, lexical].filter((x) => x.discover))
   console.log(
-    `/discover, ${m.label}: warm-up ${m.warmup.total} requests answered (${f0(m.warmup.rps)} req/s) over ${m.warmup.distinct} distinct queries sent; measured ${m.discover.total} over ${m.discover.distinct} others`,
+    `/discover, ${m.label}: warm-up ${m.warmup.total} requests answered (${f0(m.warmup.rps)} req/s) over ${m.warmup.distinct} distinct queries sent; measured ${m.discover.total} over ${m.discover.distinct} others; server CPU ${f1(m.cpuMsPerRequest)} ms a request (all threads, /health probes included)`,
   );
 const memory = [small, large, lexical].filter((m) => m.memory);
 for (const m of memory) console.log(`RSS after load, ${m.label}: ${f0(m.memory.rss)} MB (peak ${f0(m.memory.peak)} MB)`);
