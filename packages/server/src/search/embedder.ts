@@ -9,6 +9,7 @@ import { MAX_SEARCH_BATCH, type WorkerReply, type WorkerRequest } from './worker
 const WORKER_FILE = fileURLToPath(new URL('../../dist/search/embed-worker.js', import.meta.url));
 
 type Pending = { resolve: (v: unknown) => void; reject: (e: Error) => void };
+type Without<R> = R extends unknown ? Omit<R, 'id'> : never;
 
 /**
  * A worker's live JavaScript heap is ~16 MB (the model's weights and activations are WebAssembly
@@ -16,7 +17,6 @@ type Pending = { resolve: (v: unknown) => void; reject: (e: Error) => void };
  * Embedding 32 skill texts of 800 characters at a time stays well inside these.
  */
 const WORKER_HEAP = { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 48 };
-type Without<R> = R extends unknown ? Omit<R, 'id'> : never;
 
 /** Talks to the embedding worker; every call is a request answered in order. */
 export class EmbedderClient {
@@ -90,8 +90,8 @@ export type Embedder = Pick<EmbedderClient, 'init' | 'embed' | 'setIndex' | 'sea
 
 /**
  * Several embedding workers, each with its own copy of the model and of the int8 index (516 bytes a
- * skill). One model call costs ~10 ms of CPU, so a single worker caps fused search at
- * about 80 queries a second whatever the cores; a search goes to the worker with the least waiting.
+ * skill). A query costs a worker ~12 ms of CPU, so a single worker caps fused search at about 80
+ * queries a second however many cores are free.
  */
 export class EmbedderPool implements Embedder {
   private readonly workers: EmbedderClient[];
@@ -104,10 +104,6 @@ export class EmbedderPool implements Embedder {
   constructor(size: number, create: () => EmbedderClient = () => new EmbedderClient()) {
     if (!Number.isInteger(size) || size < 1) throw new Error(`embedder pool size ${size}`);
     this.workers = Array.from({ length: size }, create);
-  }
-
-  get size(): number {
-    return this.workers.length;
   }
 
   async init(): Promise<void> {
