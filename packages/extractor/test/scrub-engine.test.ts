@@ -50,6 +50,13 @@ describe('literal alternation', () => {
     const factored = new RegExp(literalAlternation(literals), 'g');
     expect([...text.matchAll(factored)].map((m) => [m.index, m[0]])).toEqual([...text.matchAll(flat)].map((m) => [m.index, m[0]]));
   });
+
+  it('matches caseless literals in any case and the others in their own', () => {
+    const source = literalAlternation(['sk', 'SG.', 'key'], (l) => l !== 'SG.');
+    expect(source).toBe('[sS][kK]|SG\\.|[kK][eE][yY]');
+    const re = new RegExp(source, 'g');
+    expect([...'Sk sK sg. SG. KEY'.matchAll(re)].map((m) => m[0])).toEqual(['Sk', 'sK', 'SG.', 'KEY']);
+  });
 });
 
 describe('anchored rule scanning', () => {
@@ -86,6 +93,19 @@ describe('anchored rule scanning', () => {
     expect(expected.length).toBeGreaterThanOrEqual(10);
     const found: Finding[] = [];
     applyRules(text, CONTEXT_RULES, found);
+    expect(found).toEqual(expected);
+  });
+
+  it('finds the same with case-sensitive and case-insensitive rules in one list', () => {
+    const text = [
+      'ghp_0123456789abcdefghijABCDEFGHIJ012345 SECRET_KEY=9fQ2LmZ0pQ7rT4sAx secret_abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQ',
+      'sk-proj-9fQ2LmZ0pQ7rT4sAxK8bN3vC SK0123456789abcdef0123456789abcdef Sk-notakey token: "a8Fk2LqP9zXw3RtY"',
+    ].join('\n');
+    const rules = [...PROVIDER_RULES, ...CONTEXT_RULES];
+    const expected = scanEach(text, rules);
+    expect(expected.length).toBeGreaterThanOrEqual(5);
+    const found: Finding[] = [];
+    applyRules(text, rules, found);
     expect(found).toEqual(expected);
   });
 

@@ -24,14 +24,16 @@ const RAW_SECRET_RULES = CONTEXT_RULES;
 const PERSONAL_RULES = [...PII_RULES, PHONE_RULE, ...ADDRESS_RULES];
 const USERNAME_RULES = PII_RULES.filter((r) => r.type === 'username');
 
+/** Vendor and context rules in one list: one search finds the literals of both. */
+const SECRET_RULES = [...PROVIDER_RULES, ...CONTEXT_RULES];
+
 /**
- * Credentials, keys and tokens in `text` as it stands (no unescaping, no base64). `contextAnchors`, if given,
- * receives the positions of the context rules' key words.
+ * Credentials, keys and tokens in `text` as it stands (no unescaping, no base64). `anchors`, if given, receives
+ * the positions of the vendor prefixes and context key words found.
  */
-export function detectSecrets(text: string, contextAnchors?: number[]): Finding[] {
+export function detectSecrets(text: string, anchors?: number[]): Finding[] {
   const out: Finding[] = [];
-  applyRules(text, PROVIDER_RULES, out);
-  applyRules(text, CONTEXT_RULES, out, { seen: contextAnchors });
+  applyRules(text, SECRET_RULES, out, { seen: anchors });
   out.push(...findTelegramTokens(text), ...findPrivateKeys(text), ...findEthereumKeys(text), ...findMnemonics(text));
   out.push(...findHighEntropyNearKeyWords(text));
   return out;

@@ -131,24 +131,34 @@ export function literalPrefixes(source: string): string[] | undefined {
 
 const escapeLiteral = (s: string): string => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
+/** A literal as pattern units, one per character; a caseless literal's letters become `[xX]` classes. */
+const unitsOf = (literal: string, caseless = false): string[] =>
+  [...literal].map((c) => (caseless && c.toLowerCase() !== c.toUpperCase() ? `[${c.toLowerCase()}${c.toUpperCase()}]` : escapeLiteral(c)));
+
+/** `literalAlternation` over literals given as pattern units. */
+function unitAlternation(literals: readonly (readonly string[])[]): string {
+  const byFirst = new Map<string, string[][]>();
+  let empty = false;
+  for (const units of literals) {
+    if (units.length === 0) empty = true;
+    else byFirst.set(units[0], [...(byFirst.get(units[0]) ?? []), units.slice(1)]);
+  }
+  const branches = [...byFirst].map(([first, rests]) =>
+    rests.length === 1 ? first + rests[0].join('') : `${first}(?:${unitAlternation(rests)})`,
+  );
+  if (empty) branches.push('');
+  return branches.join('|');
+}
+
 /**
  * A pattern source matching any of `literals`, factored on common prefixes (`s(?:k-|ecret_)` rather than
  * `sk-|secret_`): at each position the regex engine then follows one branch per character instead of trying
  * every literal in turn, which made a flat alternation of some seventy literals the slowest pass over the text.
  * Matches what the flat alternation, in the given order, matches when no literal is a prefix of another.
+ * `caseless` literals match in any case.
  */
-export function literalAlternation(literals: readonly string[]): string {
-  const byFirst = new Map<string, string[]>();
-  let empty = false;
-  for (const literal of literals) {
-    if (literal === '') empty = true;
-    else byFirst.set(literal[0], [...(byFirst.get(literal[0]) ?? []), literal.slice(1)]);
-  }
-  const branches = [...byFirst].map(([first, rests]) =>
-    rests.length === 1 ? escapeLiteral(first + rests[0]) : `${escapeLiteral(first)}(?:${literalAlternation(rests)})`,
-  );
-  if (empty) branches.push('');
-  return branches.join('|');
+export function literalAlternation(literals: readonly string[], caseless: (literal: string) => boolean = () => false): string {
+  return unitAlternation(literals.map((l) => unitsOf(l, caseless(l))));
 }
 
 interface Plan {
@@ -158,7 +168,7 @@ interface Plan {
   anchors?: RegExp;
   /** `anchors`, sticky: reads the literal at a given position. */
   anchorAt?: RegExp;
-  /** Whether `anchors` ignores case (then its keys are in lower case). */
+  /** Whether some anchor literals match in any case (those are keyed in lower case). */
   fold: boolean;
   /** Anchor literal -> indices of the rules a match may start at it. Literals are prefix-free. */
   byAnchor: Map<string, number[]>;
@@ -178,35 +188,56 @@ function planFor(rules: readonly Rule[]): Plan {
   if (plan) return plan;
   const plain: number[] = [];
   const sticky: (RegExp | undefined)[] = [];
-  const wanted: [string, number][] = [];
+  const prefixes = rules.map((rule) => literalPrefixes(rule.pattern.source));
   rules.forEach((rule, r) => {
-    const prefixes = literalPrefixes(rule.pattern.source);
-    if (!prefixes) {
-      plain.push(r);
-      return;
-    }
-    sticky[r] = new RegExp(rule.pattern.source, `${rule.pattern.flags.replace('g', '')}y`);
-    for (const p of prefixes) wanted.push([p, r]);
+    if (prefixes[r]) sticky[r] = new RegExp(rule.pattern.source, `${rule.pattern.flags.replace('g', '')}y`);
+    else plain.push(r);
   });
-  // With a case-insensitive rule among them, literals are looked for in any case, and keyed in lower case; the
-  // sticky pattern then decides, in its own case.
-  const fold = rules.some((rule, r) => sticky[r] && rule.pattern.ignoreCase);
-  if (fold) for (const w of wanted) w[0] = w[0].toLowerCase();
+  // A case-insensitive rule's literals are looked for in any case, and keyed in lower case; the others in their
+  // own case. The sticky pattern then decides, in its own case.
+  const wanted: { literal: string; rule: number; caseless: boolean }[] = [];
+  rules.forEach((rule, r) => {
+    for (const p of prefixes[r] ?? []) {
+      const caseless = rule.pattern.ignoreCase;
+      wanted.push({ literal: caseless ? p.toLowerCase() : p, rule: r, caseless });
+    }
+  });
   // Prefix-free, so that at most one literal matches at a position: a literal that extends another is looked
-  // for as the shorter one.
-  wanted.sort((a, b) => a[0].length - b[0].length);
-  const byAnchor = new Map<string, number[]>();
-  for (const [p, r] of wanted) {
-    const anchor = [...byAnchor.keys()].find((a) => p.startsWith(a)) ?? p;
-    const list = byAnchor.get(anchor) ?? [];
-    if (!list.includes(r)) list.push(r);
-    byAnchor.set(anchor, list);
+  // for as the shorter one, which is looked for in any case if either is.
+  wanted.sort((a, b) => a.literal.length - b.literal.length);
+  const anchorList: { literal: string; caseless: boolean; rules: number[] }[] = [];
+  const covers = (a: { literal: string; caseless: boolean }, w: { literal: string; caseless: boolean }): boolean =>
+    a.caseless || w.caseless ? w.literal.toLowerCase().startsWith(a.literal.toLowerCase()) : w.literal.startsWith(a.literal);
+  const addRules = (to: number[], rs: readonly number[]) => {
+    for (const r of rs) if (!to.includes(r)) to.push(r);
+  };
+  for (const w of wanted) {
+    const a = anchorList.find((x) => covers(x, w));
+    if (!a) {
+      anchorList.push({ literal: w.literal, caseless: w.caseless, rules: [w.rule] });
+      continue;
+    }
+    addRules(a.rules, [w.rule]);
+    if (w.caseless && !a.caseless) {
+      // Now in any case, it may cover longer literals kept apart so far: those are looked for as it.
+      a.caseless = true;
+      a.literal = a.literal.toLowerCase();
+      for (let i = anchorList.length - 1; i >= 0; i--) {
+        const b = anchorList[i];
+        if (b !== a && covers(a, b)) {
+          addRules(a.rules, b.rules);
+          anchorList.splice(i, 1);
+        }
+      }
+    }
   }
+  const byAnchor = new Map(anchorList.map((a) => [a.literal, a.rules]));
+  const caseless = new Set(anchorList.filter((a) => a.caseless).map((a) => a.literal));
+  const fold = caseless.size > 0;
   const unicode = rules.some((rule, r) => sticky[r] && rule.pattern.unicode);
-  const source = literalAlternation([...byAnchor.keys()]);
-  const flags = `${unicode ? 'u' : ''}${fold ? 'i' : ''}`;
-  const anchors = byAnchor.size > 0 ? new RegExp(source, `g${flags}`) : undefined;
-  const anchorAt = byAnchor.size > 0 ? new RegExp(source, `y${flags}`) : undefined;
+  const source = literalAlternation([...byAnchor.keys()], (l) => caseless.has(l));
+  const anchors = byAnchor.size > 0 ? new RegExp(source, `g${unicode ? 'u' : ''}`) : undefined;
+  const anchorAt = byAnchor.size > 0 ? new RegExp(source, `y${unicode ? 'u' : ''}`) : undefined;
   plan = { plain, anchors, anchorAt, fold, byAnchor, sticky };
   plans.set(rules, plan);
   return plan;
