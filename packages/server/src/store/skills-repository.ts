@@ -92,7 +92,7 @@ function filterSql(filters: SkillFilters, alias: string): { sql: string; params:
   return { sql: clauses.map((c) => ` AND ${c}`).join(''), params };
 }
 
-/** Rows read per statement while filling the matrix, so the blobs in memory at once stay few. */
+/** Rows read per statement while filling the matrix or the in-memory catalog, so few are in memory at once. */
 const MATRIX_PAGE = 2000;
 const toBlob = (v: Float32Array): Buffer => Buffer.from(v.buffer, v.byteOffset, v.byteLength);
 
@@ -208,13 +208,28 @@ export class SqliteSkillsRepository implements SkillsRepository {
    */
   private catalog(): Promise<CatalogInMemory> {
     if (!this.inMemory) {
-      this.inMemory = this.db.all<{ rowid: number; id: string; data: string }>('SELECT rowid, id, data FROM skills').then((rows) => ({
-        idByRowid: new Map(rows.map((r) => [r.rowid, r.id])),
-        dataById: new Map(rows.map((r) => [r.id, r.data])),
-      }));
+      this.inMemory = this.readCatalog();
       this.inMemory.catch(() => (this.inMemory = undefined));
     }
     return this.inMemory;
+  }
+
+  /** Page by page, so the rows read are never all in memory at once beside the maps. */
+  private async readCatalog(): Promise<CatalogInMemory> {
+    const idByRowid = new Map<number, string>();
+    const dataById = new Map<string, string>();
+    for (let after = 0; ; ) {
+      const rows = await this.db.all<{ rowid: number; id: string; data: string }>('SELECT rowid, id, data FROM skills WHERE rowid > ? ORDER BY rowid LIMIT ?', [
+        after,
+        MATRIX_PAGE,
+      ]);
+      for (const r of rows) {
+        idByRowid.set(r.rowid, r.id);
+        dataById.set(r.id, r.data);
+      }
+      if (rows.length < MATRIX_PAGE) return { idByRowid, dataById };
+      after = rows[rows.length - 1]!.rowid;
+    }
   }
 
   private documentFrequency(term: string): Promise<number> {
