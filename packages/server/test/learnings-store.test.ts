@@ -94,4 +94,15 @@ describe('SearchCounts', () => {
     expect(await queryCounters.all(db)).toEqual({ discover: 8, knowledge: 2 });
     expect(await counts.all()).toEqual({ discover: 8, knowledge: 2 });
   });
+
+  it('never misses a batch that is being saved while /stats reads', async () => {
+    const counts = new SearchCounts(db, createLogger('silent'));
+    for (let round = 1; round <= 5; round++) {
+      counts.add('discover');
+      counts.add('discover');
+      const [, seen] = await Promise.all([counts.flush(), counts.all()]);
+      expect(seen).toEqual({ discover: 2 * round });
+    }
+    await counts.close();
+  });
 });

@@ -24,6 +24,8 @@ const FLUSH_MS = 1000;
 export class SearchCounts {
   private pending = new Map<string, number>();
   private timer: NodeJS.Timeout | undefined;
+  /** Reads and flushes run one at a time, so a read never misses a batch that is being written. */
+  private turn: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly db: Database,
@@ -42,13 +44,25 @@ export class SearchCounts {
     }, FLUSH_MS).unref();
   }
 
-  async all(): Promise<Record<string, number>> {
-    const stored = await queryCounters.all(this.db);
-    for (const [name, n] of this.pending) stored[name] = (stored[name] ?? 0) + n;
-    return stored;
+  all(): Promise<Record<string, number>> {
+    return this.inTurn(async () => {
+      const stored = await queryCounters.all(this.db);
+      for (const [name, n] of this.pending) stored[name] = (stored[name] ?? 0) + n;
+      return stored;
+    });
   }
 
-  async flush(): Promise<void> {
+  flush(): Promise<void> {
+    return this.inTurn(() => this.write());
+  }
+
+  private inTurn<T>(fn: () => Promise<T>): Promise<T> {
+    const next = this.turn.then(fn, fn);
+    this.turn = next.catch(() => undefined);
+    return next;
+  }
+
+  private async write(): Promise<void> {
     if (this.pending.size === 0) return;
     const batch = this.pending;
     this.pending = new Map();
