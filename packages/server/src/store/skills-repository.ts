@@ -66,10 +66,6 @@ export interface SkillsRepository {
 /** bm25() weights, in skills_fts column order: name, description, tags, category (tuned on `npm run eval`: description 4 -> 2 took lexical nDCG@10 0.582 -> 0.602). */
 const BM25_WEIGHTS = [10, 2, 6, 2] as const;
 
-interface CatalogInMemory {
-  idByRowid: Map<number, string>;
-  dataById: Map<string, string>;
-}
 const FINGERPRINT_KEY = 'catalog_fingerprint';
 /** Bound on remembered document frequencies (terms come from user input). */
 const MAX_DF_TERMS = 50_000;
@@ -95,6 +91,12 @@ function filterSql(filters: SkillFilters, alias: string): { sql: string; params:
 /** Rows read per statement while filling the matrix or the in-memory catalog, so few are in memory at once. */
 const MATRIX_PAGE = 2000;
 const toBlob = (v: Float32Array): Buffer => Buffer.from(v.buffer, v.byteOffset, v.byteLength);
+
+/** The catalog rows a search needs, kept in memory (see SqliteSkillsRepository.catalog). */
+interface CatalogInMemory {
+  idByRowid: Map<number, string>;
+  dataById: Map<string, string>;
+}
 
 export class SqliteSkillsRepository implements SkillsRepository {
   /** Rows of the catalog and rows containing each query term, for `selectiveMatchExpression`; cleared when the catalog is replaced. */
