@@ -89,7 +89,7 @@ function filterSql(filters: SkillFilters, alias: string): { sql: string; params:
 }
 
 /** Rows read per statement while filling the matrix or the in-memory catalog, so few are in memory at once. */
-const MATRIX_PAGE = 2000;
+const PAGE_ROWS = 2000;
 const toBlob = (v: Float32Array): Buffer => Buffer.from(v.buffer, v.byteOffset, v.byteLength);
 
 /** The catalog rows a search needs, kept in memory (see SqliteSkillsRepository.catalog). */
@@ -223,13 +223,13 @@ export class SqliteSkillsRepository implements SkillsRepository {
     for (let after = 0; ; ) {
       const rows = await this.db.all<{ rowid: number; id: string; data: string }>('SELECT rowid, id, data FROM skills WHERE rowid > ? ORDER BY rowid LIMIT ?', [
         after,
-        MATRIX_PAGE,
+        PAGE_ROWS,
       ]);
       for (const r of rows) {
         idByRowid.set(r.rowid, r.id);
         dataById.set(r.id, r.data);
       }
-      if (rows.length < MATRIX_PAGE) return { idByRowid, dataById };
+      if (rows.length < PAGE_ROWS) return { idByRowid, dataById };
       after = rows[rows.length - 1]!.rowid;
     }
   }
@@ -273,7 +273,7 @@ export class SqliteSkillsRepository implements SkillsRepository {
       const rows = await this.db.all<{ skill_id: string; text_hash: string; vector: Buffer; position: number }>(
         `SELECT e.skill_id, e.text_hash, e.vector, s.position FROM skill_embeddings e JOIN skills s ON s.id = e.skill_id
           WHERE e.model = ? AND s.position > ? ORDER BY s.position LIMIT ?`,
-        [model, after, MATRIX_PAGE],
+        [model, after, PAGE_ROWS],
       );
       for (const r of rows) {
         // A vector of another size is skipped (recomputed); the bound guards against rows added since the count.
@@ -282,7 +282,7 @@ export class SqliteSkillsRepository implements SkillsRepository {
         ids.push(r.skill_id);
         textHashes.push(r.text_hash);
       }
-      if (rows.length < MATRIX_PAGE) break;
+      if (rows.length < PAGE_ROWS) break;
       after = rows[rows.length - 1]!.position;
     }
     return { ids, textHashes, rows: { codes: codes.subarray(0, ids.length * dim), scales: scales.subarray(0, ids.length) } };

@@ -24,6 +24,7 @@ const FLUSH_MS = 1000;
 export class SearchCounts {
   private pending = new Map<string, number>();
   private timer: NodeJS.Timeout | undefined;
+  private closed = false;
   /** Reads and flushes run one at a time, so a read never misses a batch that is being written. */
   private turn: Promise<unknown> = Promise.resolve();
 
@@ -38,6 +39,8 @@ export class SearchCounts {
   }
 
   private schedule(): void {
+    // After close the database is going away: no retry left behind to fail against it.
+    if (this.closed) return;
     this.timer ??= setTimeout(() => {
       this.timer = undefined;
       this.flush().catch((err: Error) => this.logger.warn({ err: err.message }, 'search counts not saved yet; retrying'));
@@ -79,6 +82,7 @@ export class SearchCounts {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     clearTimeout(this.timer);
     this.timer = undefined;
     await this.flush();
