@@ -94,6 +94,20 @@ describe('semantic side unavailable', () => {
     await semantic.close();
   });
 
+  it('asks a ranker that runs alone for `limit` hits, and answers as with the fusion depth', async () => {
+    const semantic = { state: () => 'unavailable' } as unknown as SemanticIndex;
+    const depths: number[] = [];
+    const spy = Object.create(repo) as SqliteSkillsRepository;
+    spy.lexicalSearch = (text, filters, limit) => {
+      depths.push(limit);
+      return repo.lexicalSearch(text, filters, limit);
+    };
+    const deep = await new SkillSearch(repo, semantic).search({ query: 'send email api', limit: 25 });
+    const shallow = await new SkillSearch(spy, semantic).search({ query: 'send email api', limit: 3 });
+    expect(depths).toEqual([3]);
+    expect(shallow.results).toEqual(deep.results.slice(0, 3));
+  });
+
   it('degrades a fused search to BM25 when the semantic ranker fails at query time', async () => {
     const broken = { state: () => 'ready', search: () => Promise.reject(new Error('worker exited')) } as unknown as SemanticIndex;
     const search = new SkillSearch(repo, broken);

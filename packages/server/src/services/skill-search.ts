@@ -62,9 +62,11 @@ export class SkillSearch {
     if (mode === 'semantic' && !semanticReady) throw new Error(`semantic search is ${this.semantic.state()}`);
     const useLexical = mode !== 'semantic';
     const useSemantic = mode !== 'lexical' && semanticReady;
+    // Alone, a ranker's first `limit` are the answer; only fusion needs the deeper candidate lists.
+    const depth = useLexical && useSemantic ? this.candidates : limit;
     const [lexical, semantic] = await Promise.all([
-      useLexical ? this.repo.lexicalSearch(query, filters, this.candidates) : undefined,
-      useSemantic ? this.semanticRanking(query, filters, mode) : undefined,
+      useLexical ? this.repo.lexicalSearch(query, filters, depth) : undefined,
+      useSemantic ? this.semanticRanking(query, filters, mode, depth) : undefined,
     ]);
     const rankings = [lexical, semantic].filter((r) => r !== undefined).map((r) => r.map((h) => h.id));
     const fused = reciprocalRankFusion(rankings, this.k).slice(0, limit);
@@ -80,10 +82,10 @@ export class SkillSearch {
   }
 
   /** In fused mode a semantic failure (the worker died) degrades to lexical instead of failing the search. */
-  private async semanticRanking(query: string, filters: SkillFilters, mode: SearchMode): Promise<RankedId[] | undefined> {
+  private async semanticRanking(query: string, filters: SkillFilters, mode: SearchMode, depth: number): Promise<RankedId[] | undefined> {
     try {
       const allowed = await this.repo.idsMatching(filters);
-      return await this.semantic.search(query, this.candidates, this.minCosine, allowed);
+      return await this.semantic.search(query, depth, this.minCosine, allowed);
     } catch (err) {
       if (mode === 'semantic') throw err;
       return undefined;
