@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { applyRules, literalAlternation, literalPrefixes, type Rule } from '../src/scrub/engine.js';
-import { CONTEXT_RULES, PROVIDER_RULES } from '../src/scrub/rules/secrets.js';
+import { CONTEXT_RULES, PROVIDER_RULES, TOKEN_RULES } from '../src/scrub/rules/secrets.js';
+import { tokenRuns, vendorTokenStarts } from '../src/scrub/tokens.js';
 import type { Finding } from '../src/scrub/types.js';
 
 /** The reference: every rule scanned over the whole text on its own. */
@@ -79,6 +80,29 @@ describe('anchored rule scanning', () => {
     expect(expected.length).toBeGreaterThanOrEqual(10);
     const found: Finding[] = [];
     applyRules(text, PROVIDER_RULES, found);
+    expect(found).toEqual(expected);
+  });
+
+  it('finds the vendor tokens at the token starts of long token runs, as scanning each rule finds them', () => {
+    let seed = 11;
+    const random = () => {
+      seed = (seed * 48271) % 2147483647;
+      return seed;
+    };
+    const alnum = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+    const pad = (alphabet: string, n: number) => Array.from({ length: n }, () => alphabet[random() % alphabet.length]).join('');
+    const text = [
+      // After '/', '=', ':' and '.', inside longer runs; the shortest token (xoxb- and ten) at a run's end.
+      `url=https://x.io/ghp_${pad(alnum, 36)}/y KEY=AKIA${pad('ABCDEFGHIJKLMNOPQRSTUVWXYZ', 16)} a:xoxb-${pad(alnum, 10)}`,
+      `M${pad(alnum, 25)}.${pad(alnum, 6)}.${pad(alnum, 30)} https://hooks.slack.com/services/${pad(alnum, 24)}`,
+      `x.eyJ${pad(alnum, 12)}.eyJ${pad(alnum, 8)}.${pad(alnum, 10)} whsec_${pad(alnum, 30)}== xghp_${pad(alnum, 36)}`,
+    ].join('\n');
+    const expected = scanEach(text, TOKEN_RULES);
+    expect(expected.map((f) => f.type).sort()).toEqual(
+      ['aws_access_key', 'discord_bot_token', 'github_token', 'jwt', 'slack_token', 'slack_webhook', 'stripe_webhook_secret'],
+    );
+    const found: Finding[] = [];
+    applyRules(text, TOKEN_RULES, found, { at: vendorTokenStarts(text, tokenRuns(text)) });
     expect(found).toEqual(expected);
   });
 

@@ -45,14 +45,16 @@ const lineBefore = (text: string, start: number): string => {
 
 /**
  * Ethereum private keys: any 64-hex string is a valid key, so only ones introduced by a key-like word count,
- * and never ones introduced as a digest, commit or transaction hash.
+ * and never ones introduced as a digest, commit or transaction hash. Looked for inside `runs`, the text's
+ * `tokenRuns`.
  */
-export function findEthereumKeys(text: string): Finding[] {
+export function findEthereumKeys(text: string, runs: readonly number[]): Finding[] {
   const found: Finding[] = [];
-  runsOf(text, ALNUM, 64, (start, end) => {
+  const visit = (start: number, end: number): void => {
     if (end - start > 66 || !HEX64.test(text.slice(start, end)) || !keywordBefore(text, start, ETH_KEYWORD)) return;
     if (!DIGEST_CONTEXT.test(lineBefore(text, start))) found.push({ type: 'ethereum_private_key', start, end });
-  });
+  };
+  for (let r = 0; r < runs.length; r += 2) runsOf(text, ALNUM, 64, visit, runs[r], runs[r + 1]);
   return found;
 }
 
@@ -67,11 +69,12 @@ const FILE_LIKE = /^\.{0,2}\/|\/[a-z_-]{2,}\/|\.(?:[a-z]{1,4}|json|yaml|lock|htm
 
 /**
  * High-entropy tokens a key-like word introduces on the same line ("api key is 9fQ2..."), whatever their shape.
- * Paths, file names and lowercase identifiers are excluded even when random-looking.
+ * Paths, file names and lowercase identifiers are excluded even when random-looking. Looked for inside `runs`, the
+ * text's `tokenRuns`.
  */
-export function findHighEntropyNearKeyWords(text: string): Finding[] {
+export function findHighEntropyNearKeyWords(text: string, runs: readonly number[]): Finding[] {
   const found: Finding[] = [];
-  runsOf(text, TOKEN_CHARS, MIN_TOKEN, (start, runEnd) => {
+  const visit = (start: number, runEnd: number): void => {
     let end = runEnd;
     while (end < text.length && end - runEnd < 2 && text.charCodeAt(end) === 61) end++; // '=' padding
     if (end - start > MAX_TOKEN || !keywordBefore(text, start, KEY_WORD)) return;
@@ -79,6 +82,7 @@ export function findHighEntropyNearKeyWords(text: string): Finding[] {
     if (FILE_LIKE.test(t) || !looksRandom(t, MIN_TOKEN) || shannonEntropy(t) < 3.5) return;
     if (isPlaceholder(t)) return;
     found.push({ type: 'high_entropy_secret', start, end });
-  });
+  };
+  for (let r = 0; r < runs.length; r += 2) runsOf(text, TOKEN_CHARS, MIN_TOKEN, visit, runs[r], runs[r + 1]);
   return found;
 }

@@ -10,8 +10,9 @@ import { findMnemonics } from './mnemonic.js';
 import { findPrivateKeys } from './pem.js';
 import { PHONE_RULE } from './phone.js';
 import { PII_RULES } from './rules/pii.js';
-import { CONTEXT_RULES, PROVIDER_RULES } from './rules/secrets.js';
+import { AZURE_RULES, CONTEXT_RULES, TOKEN_RULES } from './rules/secrets.js';
 import { findTelegramTokens } from './telegram.js';
+import { tokenRuns, vendorTokenStarts } from './tokens.js';
 import type { Finding } from './types.js';
 import { decodedViews } from './unescape.js';
 
@@ -24,18 +25,24 @@ const RAW_SECRET_RULES = CONTEXT_RULES;
 const PERSONAL_RULES = [...PII_RULES, PHONE_RULE, ...ADDRESS_RULES];
 const USERNAME_RULES = PII_RULES.filter((r) => r.type === 'username');
 
-/** Vendor and context rules in one list: one search finds the literals of both. */
-const SECRET_RULES = [...PROVIDER_RULES, ...CONTEXT_RULES];
+/** The rules found from a literal anywhere in the text, Azure's and the context rules: one search finds them all. */
+const LITERAL_RULES = [...AZURE_RULES, ...CONTEXT_RULES];
 
 /**
  * Credentials, keys and tokens in `text` as it stands (no unescaping, no base64). `anchors`, if given, receives
- * the positions of the vendor prefixes and context key words found.
+ * the positions of the Azure literals and context key words found.
+ *
+ * Vendor tokens, high-entropy values and Ethereum keys all lie in long runs of token characters, which one pass
+ * finds: the vendor rules are tried only where a token can start in them (instead of searching the whole text
+ * for some seventy prefixes, many of them common letter pairs), the other two look only inside them.
  */
 export function detectSecrets(text: string, anchors?: number[]): Finding[] {
   const out: Finding[] = [];
-  applyRules(text, SECRET_RULES, out, { seen: anchors });
-  out.push(...findTelegramTokens(text), ...findPrivateKeys(text), ...findEthereumKeys(text), ...findMnemonics(text));
-  out.push(...findHighEntropyNearKeyWords(text));
+  const runs = tokenRuns(text);
+  applyRules(text, TOKEN_RULES, out, { at: vendorTokenStarts(text, runs) });
+  applyRules(text, LITERAL_RULES, out, { seen: anchors });
+  out.push(...findTelegramTokens(text), ...findPrivateKeys(text), ...findEthereumKeys(text, runs), ...findMnemonics(text));
+  out.push(...findHighEntropyNearKeyWords(text, runs));
   return out;
 }
 

@@ -172,8 +172,8 @@ interface Plan {
   fold: boolean;
   /** Anchor literal -> indices of the rules a match may start at it. Literals are prefix-free. */
   byAnchor: Map<string, number[]>;
-  /** Sticky copies of the anchored rules' patterns, by rule index. */
-  sticky: (RegExp | undefined)[];
+  /** Sticky copies of the rules' patterns, by rule index. */
+  sticky: RegExp[];
 }
 
 const plans = new WeakMap<readonly Rule[], Plan>();
@@ -187,11 +187,10 @@ function planFor(rules: readonly Rule[]): Plan {
   let plan = plans.get(rules);
   if (plan) return plan;
   const plain: number[] = [];
-  const sticky: (RegExp | undefined)[] = [];
   const prefixes = rules.map((rule) => literalPrefixes(rule.pattern.source));
-  rules.forEach((rule, r) => {
-    if (prefixes[r]) sticky[r] = new RegExp(rule.pattern.source, `${rule.pattern.flags.replace('g', '')}y`);
-    else plain.push(r);
+  const sticky = rules.map((rule) => new RegExp(rule.pattern.source, `${rule.pattern.flags.replace('g', '')}y`));
+  rules.forEach((_, r) => {
+    if (!prefixes[r]) plain.push(r);
   });
   // A case-insensitive rule's literals are looked for in any case, and keyed in lower case; the others in their
   // own case. The sticky pattern then decides, in its own case.
@@ -234,7 +233,7 @@ function planFor(rules: readonly Rule[]): Plan {
   const byAnchor = new Map(anchorList.map((a) => [a.literal, a.rules]));
   const caseless = new Set(anchorList.filter((a) => a.caseless).map((a) => a.literal));
   const fold = caseless.size > 0;
-  const unicode = rules.some((rule, r) => sticky[r] && rule.pattern.unicode);
+  const unicode = rules.some((rule, r) => prefixes[r] && rule.pattern.unicode);
   const source = literalAlternation([...byAnchor.keys()], (l) => caseless.has(l));
   const anchors = byAnchor.size > 0 ? new RegExp(source, `g${unicode ? 'u' : ''}`) : undefined;
   const anchorAt = byAnchor.size > 0 ? new RegExp(source, `y${unicode ? 'u' : ''}`) : undefined;
@@ -260,9 +259,12 @@ function take(rule: Rule, m: RegExpExecArray, text: string, out: Finding[]): voi
   out.push({ type: rule.type, start: start - (rule.expandLeft ?? 0), end: start + value.length });
 }
 
-/** Where the anchored rules are tried (see `applyRules`). */
+/** Where the rules are tried (see `applyRules`). */
 export interface AnchorOptions {
-  /** Ascending positions to read anchor literals at, instead of searching the whole text for them. */
+  /**
+   * Ascending positions, instead of searching the whole text: the anchored rules read their literals there, and
+   * the others are tried there. Every position where a match may start must be given.
+   */
   at?: readonly number[];
   /** Receives, in ascending order, every position where an anchor literal was found. */
   seen?: number[];
@@ -275,7 +277,23 @@ export interface AnchorOptions {
 export function applyRules(text: string, rules: readonly Rule[], out: Finding[], anchorOptions: AnchorOptions = {}): void {
   const plan = planFor(rules);
   const found: Finding[][] = rules.map(() => []);
+  const { at } = anchorOptions;
+  // Each rule resumes after its previous match, as a global scan would.
+  const resume = new Int32Array(rules.length);
+  const tryAt = (r: number, position: number): void => {
+    if (position < resume[r]) return;
+    const re = plan.sticky[r];
+    re.lastIndex = position;
+    const m = re.exec(text);
+    if (!m) return;
+    resume[r] = position + Math.max(m[0].length, 1);
+    take(rules[r], m, text, found[r]);
+  };
   for (const r of plan.plain) {
+    if (at) {
+      for (const position of at) tryAt(r, position);
+      continue;
+    }
     // exec on the shared pattern rather than matchAll, which clones the pattern on every call: on the many short
     // texts decoded from base64 the cloning cost more than the matching. No accept() re-enters applyRules.
     const re = rules[r].pattern;
@@ -286,27 +304,16 @@ export function applyRules(text: string, rules: readonly Rule[], out: Finding[],
     }
   }
   if (plan.anchors && plan.anchorAt) {
-    // Each rule resumes after its previous match, as a global scan would.
-    const resume = new Int32Array(rules.length);
     const visit = (a: RegExpExecArray): void => {
-      const at = a.index;
-      anchorOptions.seen?.push(at);
+      anchorOptions.seen?.push(a.index);
       // Most key words are written in lower case: lower-casing (a new string) only the others.
       const rulesHere = plan.byAnchor.get(a[0]) ?? (plan.fold ? plan.byAnchor.get(a[0].toLowerCase()) : undefined);
-      for (const r of rulesHere as number[]) {
-        if (at < resume[r]) continue;
-        const re = plan.sticky[r] as RegExp;
-        re.lastIndex = at;
-        const m = re.exec(text);
-        if (!m) continue;
-        resume[r] = at + Math.max(m[0].length, 1);
-        take(rules[r], m, text, found[r]);
-      }
+      for (const r of rulesHere as number[]) tryAt(r, a.index);
     };
-    if (anchorOptions.at) {
+    if (at) {
       const anchorAt = plan.anchorAt;
-      for (const at of anchorOptions.at) {
-        anchorAt.lastIndex = at;
+      for (const position of at) {
+        anchorAt.lastIndex = position;
         const a = anchorAt.exec(text);
         if (a) visit(a);
       }

@@ -10,20 +10,27 @@ export function charClass(chars: string): Uint8Array {
 }
 
 /**
- * Calls `visit(start, end)`, in order, for each maximal run of characters in `table` at least `minLength` long.
- * A plain loop over char codes (for classes as common as letters, a regex would try a match at nearly every
- * position) that probes every `minLength`-th character only: a run that long must contain a probe, and a probe
- * in the class is grown both ways to its run. Outside long runs most characters are never read.
+ * Calls `visit(start, end)`, in order, for each maximal run of characters in `table` at least `minLength` long
+ * within [from, to) (runs are cut at its ends). A plain loop over char codes (for classes as common as letters, a
+ * regex would try a match at nearly every position) that probes every `minLength`-th character only: a run that
+ * long must contain a probe, and a probe in the class is grown both ways to its run. Outside long runs most
+ * characters are never read.
  */
-export function runsOf(text: string, table: Uint8Array, minLength: number, visit: (start: number, end: number) => void): void {
-  const n = text.length;
+export function runsOf(
+  text: string,
+  table: Uint8Array,
+  minLength: number,
+  visit: (start: number, end: number) => void,
+  from = 0,
+  to = text.length,
+): void {
   const step = Math.max(1, minLength);
   const inClass = (i: number): boolean => {
     const c = text.charCodeAt(i);
     return c < 128 && table[c] === 1;
   };
-  let scannedTo = 0; // the character before this one ends the previous run
-  for (let i = step - 1; i < n; ) {
+  let scannedTo = from; // the character before this one ends the previous run
+  for (let i = from + step - 1; i < to; ) {
     if (!inClass(i)) {
       i += step;
       continue;
@@ -31,7 +38,7 @@ export function runsOf(text: string, table: Uint8Array, minLength: number, visit
     let start = i;
     while (start > scannedTo && inClass(start - 1)) start--;
     let end = i + 1;
-    while (end < n && inClass(end)) end++;
+    while (end < to && inClass(end)) end++;
     if (end - start >= minLength) visit(start, end);
     scannedTo = end;
     i = end + step;

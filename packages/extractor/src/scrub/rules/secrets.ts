@@ -13,10 +13,10 @@ const token = (type: string, body: string, accept?: Rule['accept']): Rule => ({
 });
 
 /**
- * Vendor credentials with a recognisable prefix or shape (Telegram bot tokens have their own module). Order matters
- * only for ties in the redaction type.
+ * Vendor credentials with a recognisable prefix or shape, each a whole token (Telegram bot tokens have their own
+ * module). Order matters only for ties in the redaction type.
  */
-export const PROVIDER_RULES: readonly Rule[] = [
+export const TOKEN_RULES: readonly Rule[] = [
   token('aws_access_key', '(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA|APKA)[A-Z0-9]{16}'),
   token('github_token', '(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36}'),
   token('github_token', 'github_pat_[A-Za-z0-9_]{70,100}'),
@@ -49,6 +49,10 @@ export const PROVIDER_RULES: readonly Rule[] = [
   token('databricks_token', 'dapi[a-f0-9]{32}(?:-\\d)?'),
   token('grafana_token', '(?:glc_[A-Za-z0-9+/=]{32,400}|glsa_[A-Za-z0-9]{32}_[a-f0-9]{8})'),
   token('jwt', 'eyJ[A-Za-z0-9_-]{10,4000}\\.eyJ[A-Za-z0-9_-]{2,8000}\\.[A-Za-z0-9_-]{0,2000}'),
+];
+
+/** Azure credentials, found from a literal that need not start a token. */
+export const AZURE_RULES: readonly Rule[] = [
   {
     type: 'azure_client_secret',
     // Anchored on the literal `Q~` (a class-first pattern would be tried at every letter); the 4 characters
@@ -66,6 +70,9 @@ export const PROVIDER_RULES: readonly Rule[] = [
     pattern: /sig=(?<=[?&]sig=)([A-Za-z0-9%+/=]{40,120})/dg,
   },
 ];
+
+/** Every vendor rule, in the order that settles ties. */
+export const PROVIDER_RULES: readonly Rule[] = [...TOKEN_RULES, ...AZURE_RULES];
 
 const STRONG_NAME = /pass(?:word|wd|phrase)?|pwd|secret|private[_-]?key|credential|access[_-]?key|api[_-]?key|apikey|auth[_-]?token|salt/i;
 /** A dotted identifier or call is a reference to a secret held elsewhere, not the secret itself. */
