@@ -54,7 +54,7 @@ export function findEthereumKeys(text: string, runs: readonly number[]): Finding
     if (end - start > 66 || !HEX64.test(text.slice(start, end)) || !keywordBefore(text, start, ETH_KEYWORD)) return;
     if (!DIGEST_CONTEXT.test(lineBefore(text, start))) found.push({ type: 'ethereum_private_key', start, end });
   };
-  for (let r = 0; r < runs.length; r += 2) runsOf(text, ALNUM, 64, visit, runs[r], runs[r + 1]);
+  runsOf(text, ALNUM, 64, visit, runs);
   return found;
 }
 
@@ -83,6 +83,6 @@ export function findHighEntropyNearKeyWords(text: string, runs: readonly number[
     if (isPlaceholder(t)) return;
     found.push({ type: 'high_entropy_secret', start, end });
   };
-  for (let r = 0; r < runs.length; r += 2) runsOf(text, TOKEN_CHARS, MIN_TOKEN, visit, runs[r], runs[r + 1]);
+  runsOf(text, TOKEN_CHARS, MIN_TOKEN, visit, runs);
   return found;
 }

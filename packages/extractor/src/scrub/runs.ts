@@ -10,37 +10,39 @@ export function charClass(chars: string): Uint8Array {
 }
 
 /**
- * Calls `visit(start, end)`, in order, for each maximal run of characters in `table` at least `minLength` long
- * within [from, to) (runs are cut at its ends). A plain loop over char codes (for classes as common as letters, a
- * regex would try a match at nearly every position) that probes every `minLength`-th character only: a run that
- * long must contain a probe, and a probe in the class is grown both ways to its run. Outside long runs most
- * characters are never read.
+ * Calls `visit(start, end)`, in order, for each maximal run of characters in `table` at least `minLength` long,
+ * in the whole text or, if given, only inside `ranges` ([start, end) pairs flattened into one array, ascending;
+ * runs are cut at their ends). A plain loop over char codes (for classes as common as letters, a regex would try a
+ * match at nearly every position) that probes every `minLength`-th character only: a run that long must contain a
+ * probe, and a probe in the class is grown both ways to its run. Outside long runs most characters are never read.
  */
 export function runsOf(
   text: string,
   table: Uint8Array,
   minLength: number,
   visit: (start: number, end: number) => void,
-  from = 0,
-  to = text.length,
+  ranges: readonly number[] = [0, text.length],
 ): void {
   const step = Math.max(1, minLength);
   const inClass = (i: number): boolean => {
     const c = text.charCodeAt(i);
     return c < 128 && table[c] === 1;
   };
-  let scannedTo = from; // the character before this one ends the previous run
-  for (let i = from + step - 1; i < to; ) {
-    if (!inClass(i)) {
-      i += step;
-      continue;
+  for (let r = 0; r < ranges.length; r += 2) {
+    const to = ranges[r + 1];
+    let scannedTo = ranges[r]; // the character before this one ends the previous run
+    for (let i = scannedTo + step - 1; i < to; ) {
+      if (!inClass(i)) {
+        i += step;
+        continue;
+      }
+      let start = i;
+      while (start > scannedTo && inClass(start - 1)) start--;
+      let end = i + 1;
+      while (end < to && inClass(end)) end++;
+      if (end - start >= minLength) visit(start, end);
+      scannedTo = end;
+      i = end + step;
     }
-    let start = i;
-    while (start > scannedTo && inClass(start - 1)) start--;
-    let end = i + 1;
-    while (end < to && inClass(end)) end++;
-    if (end - start >= minLength) visit(start, end);
-    scannedTo = end;
-    i = end + step;
   }
 }
