@@ -14,7 +14,9 @@ export function charClass(chars: string): Uint8Array {
  * in the whole text or, if given, only inside `ranges` ([start, end) pairs flattened into one array, ascending;
  * runs are cut at their ends). A plain loop over char codes (for classes as common as letters, a regex would try a
  * match at nearly every position) that probes every `minLength`-th character only: a run that long must contain a
- * probe, and a probe in the class is grown both ways to its run. Outside long runs most characters are never read.
+ * probe. A probe in the class is grown back to its run's start; the run is then long enough only if every
+ * character up to `minLength` from that start is in the class, which is read from the far end back, so that a
+ * short run usually costs one read past the probe. Outside long runs most characters are never read.
  */
 export function runsOf(
   text: string,
@@ -30,7 +32,7 @@ export function runsOf(
   };
   for (let r = 0; r < ranges.length; r += 2) {
     const to = ranges[r + 1];
-    let scannedTo = ranges[r]; // the character before this one ends the previous run
+    let scannedTo = ranges[r]; // no run reaching back before this position is still to be found
     for (let i = scannedTo + step - 1; i < to; ) {
       if (!inClass(i)) {
         i += step;
@@ -38,9 +40,19 @@ export function runsOf(
       }
       let start = i;
       while (start > scannedTo && inClass(start - 1)) start--;
-      let end = i + 1;
+      const last = start + step - 1; // the run is long enough if it reaches here
+      if (last >= to) break;
+      let gap = last;
+      while (gap > i && inClass(gap)) gap--;
+      if (gap > i) {
+        // A short run: the next long one starts after the gap.
+        scannedTo = gap + 1;
+        i = gap + step;
+        continue;
+      }
+      let end = last + 1;
       while (end < to && inClass(end)) end++;
-      if (end - start >= minLength) visit(start, end);
+      visit(start, end);
       scannedTo = end;
       i = end + step;
     }
