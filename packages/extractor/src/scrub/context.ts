@@ -1,5 +1,5 @@
 import { literalAlternation } from './engine.js';
-import { looksRandom, shannonEntropy } from './entropy.js';
+import { looksRandom } from './entropy.js';
 import { isPlaceholder } from './placeholder.js';
 import { charClass, runsOf } from './runs.js';
 import type { Finding } from './types.js';
@@ -79,7 +79,7 @@ export function findHighEntropyNearKeyWords(text: string, runs: readonly number[
     while (end < text.length && end - runEnd < 2 && text.charCodeAt(end) === 61) end++; // '=' padding
     if (end - start > MAX_TOKEN || !keywordBefore(text, start, KEY_WORD)) return;
     const t = text.slice(start, end);
-    if (FILE_LIKE.test(t) || !looksRandom(t, MIN_TOKEN) || shannonEntropy(t) < 3.5) return;
+    if (FILE_LIKE.test(t) || !looksRandom(t, MIN_TOKEN, 3.5)) return;
     if (isPlaceholder(t)) return;
     found.push({ type: 'high_entropy_secret', start, end });
   };
