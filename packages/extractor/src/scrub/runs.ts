@@ -26,24 +26,24 @@ export function runsOf(
   ranges: readonly number[] = [0, text.length],
 ): void {
   const step = Math.max(1, minLength);
-  const inClass = (i: number): boolean => {
-    const c = text.charCodeAt(i);
-    return c < 128 && table[c] === 1;
-  };
+  // The class test is written out at each use rather than called: a closure here was not reliably inlined, and
+  // this loop reads most characters of the text for some classes.
+  let c = 0;
   for (let r = 0; r < ranges.length; r += 2) {
     const to = ranges[r + 1];
     let scannedTo = ranges[r]; // no run reaching back before this position is still to be found
     for (let i = scannedTo + step - 1; i < to; ) {
-      if (!inClass(i)) {
+      c = text.charCodeAt(i);
+      if (c >= 128 || table[c] === 0) {
         i += step;
         continue;
       }
       let start = i;
-      while (start > scannedTo && inClass(start - 1)) start--;
+      while (start > scannedTo && (c = text.charCodeAt(start - 1)) < 128 && table[c] === 1) start--;
       const last = start + step - 1; // the run is long enough if it reaches here
       if (last >= to) break;
       let gap = last;
-      while (gap > i && inClass(gap)) gap--;
+      while (gap > i && (c = text.charCodeAt(gap)) < 128 && table[c] === 1) gap--;
       if (gap > i) {
         // A short run: the next long one starts after the gap.
         scannedTo = gap + 1;
@@ -51,7 +51,7 @@ export function runsOf(
         continue;
       }
       let end = last + 1;
-      while (end < to && inClass(end)) end++;
+      while (end < to && (c = text.charCodeAt(end)) < 128 && table[c] === 1) end++;
       visit(start, end);
       scannedTo = end;
       i = end + step;
