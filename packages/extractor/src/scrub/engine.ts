@@ -73,9 +73,9 @@ function alternativesOf(source: string): string[] {
 /**
  * Literals one of which every match of `source` starts with (after a leading lookbehind), or undefined when the
  * pattern does not start with a short literal, a small set of them, or a small character class. Conservative:
- * anything it does not understand ends the prefix.
+ * anything it does not understand ends the prefix. Single characters count here; see `literalPrefixes`.
  */
-export function literalPrefixes(source: string): string[] | undefined {
+function leadingLiterals(source: string): string[] | undefined {
   // A top-level alternation: no single prefix holds for all matches.
   if (alternativesOf(source).length > 1) return undefined;
   let i = 0;
@@ -125,8 +125,28 @@ export function literalPrefixes(source: string): string[] | undefined {
     i = next;
     if (last) break;
   }
-  if (prefixes.length > MAX_PREFIXES || prefixes.some((p) => p.length < 2)) return undefined;
+  if (prefixes.length > MAX_PREFIXES || prefixes.some((p) => p.length === 0)) return undefined;
   return prefixes;
+}
+
+/**
+ * `leadingLiterals` of two characters or more, which a search of the whole text can look for (a single character
+ * would be found at nearly every position), or undefined.
+ */
+export function literalPrefixes(source: string): string[] | undefined {
+  const prefixes = leadingLiterals(source);
+  return prefixes?.some((p) => p.length < 2) ? undefined : prefixes;
+}
+
+/** A table of the char codes that `literals` start with, in both cases if `caseless`. */
+function startsOf(literals: Iterable<string>, caseless: (literal: string) => boolean): Uint8Array {
+  const table = new Uint8Array(128);
+  for (const literal of literals) {
+    for (const c of caseless(literal) ? [literal[0].toLowerCase(), literal[0].toUpperCase()] : [literal[0]]) {
+      table[c.charCodeAt(0)] = 1;
+    }
+  }
+  return table;
 }
 
 const escapeLiteral = (s: string): string => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
@@ -168,6 +188,12 @@ interface Plan {
   anchors?: RegExp;
   /** `anchors`, sticky: reads the literal at a given position. */
   anchorAt?: RegExp;
+  /**
+   * Char codes (all ASCII) an anchor literal starts with, and by rule index those a plain rule's match starts
+   * with where its pattern says (else undefined): given positions holding none of them are passed over cheaply.
+   */
+  anchorStarts: Uint8Array;
+  plainStarts: (Uint8Array | undefined)[];
   /** Whether some anchor literals match in any case (those are keyed in lower case). */
   fold: boolean;
   /** Anchor literal -> indices of the rules a match may start at it. Literals are prefix-free. */
@@ -237,7 +263,12 @@ function planFor(rules: readonly Rule[]): Plan {
   const source = literalAlternation([...byAnchor.keys()], (l) => caseless.has(l));
   const anchors = byAnchor.size > 0 ? new RegExp(source, `g${unicode ? 'u' : ''}`) : undefined;
   const anchorAt = byAnchor.size > 0 ? new RegExp(source, `y${unicode ? 'u' : ''}`) : undefined;
-  plan = { plain, anchors, anchorAt, fold, byAnchor, sticky };
+  const anchorStarts = startsOf(byAnchor.keys(), (l) => caseless.has(l));
+  const plainStarts = rules.map((rule, r) => {
+    const leading = prefixes[r] ? undefined : leadingLiterals(rule.pattern.source);
+    return leading && startsOf(leading, () => rule.pattern.ignoreCase);
+  });
+  plan = { plain, anchors, anchorAt, anchorStarts, plainStarts, fold, byAnchor, sticky };
   plans.set(rules, plan);
   return plan;
 }
@@ -280,6 +311,10 @@ export function applyRules(text: string, rules: readonly Rule[], out: Finding[],
   const { at } = anchorOptions;
   // Each rule resumes after its previous match, as a global scan would.
   const resume = new Int32Array(rules.length);
+  const startsAt = (starts: Uint8Array, position: number): boolean => {
+    const c = text.charCodeAt(position);
+    return c < 128 && starts[c] === 1;
+  };
   const tryAt = (r: number, position: number): void => {
     if (position < resume[r]) return;
     const re = plan.sticky[r];
@@ -291,7 +326,8 @@ export function applyRules(text: string, rules: readonly Rule[], out: Finding[],
   };
   for (const r of plan.plain) {
     if (at) {
-      for (const position of at) tryAt(r, position);
+      const starts = plan.plainStarts[r];
+      for (const position of at) if (!starts || startsAt(starts, position)) tryAt(r, position);
       continue;
     }
     // exec on the shared pattern rather than matchAll, which clones the pattern on every call: on the many short
@@ -311,8 +347,9 @@ export function applyRules(text: string, rules: readonly Rule[], out: Finding[],
       for (const r of rulesHere as number[]) tryAt(r, a.index);
     };
     if (at) {
-      const anchorAt = plan.anchorAt;
+      const { anchorAt, anchorStarts } = plan;
       for (const position of at) {
+        if (!startsAt(anchorStarts, position)) continue;
         anchorAt.lastIndex = position;
         const a = anchorAt.exec(text);
         if (a) visit(a);
