@@ -28,22 +28,29 @@ export function runsOf(
   const step = Math.max(1, minLength);
   // The class test is written out at each use rather than called: a closure here was not reliably inlined, and
   // this loop reads most characters of the text for some classes.
-  let c = 0;
   for (let r = 0; r < ranges.length; r += 2) {
     const to = ranges[r + 1];
     let scannedTo = ranges[r]; // no run reaching back before this position is still to be found
     for (let i = scannedTo + step - 1; i < to; ) {
-      c = text.charCodeAt(i);
-      if (c >= 128 || table[c] === 0) {
+      const probe = text.charCodeAt(i);
+      if (probe >= 128 || table[probe] === 0) {
         i += step;
         continue;
       }
       let start = i;
-      while (start > scannedTo && (c = text.charCodeAt(start - 1)) < 128 && table[c] === 1) start--;
+      while (start > scannedTo) {
+        const c = text.charCodeAt(start - 1);
+        if (c >= 128 || table[c] === 0) break;
+        start--;
+      }
       const last = start + step - 1; // the run is long enough if it reaches here
       if (last >= to) break;
       let gap = last;
-      while (gap > i && (c = text.charCodeAt(gap)) < 128 && table[c] === 1) gap--;
+      while (gap > i) {
+        const c = text.charCodeAt(gap);
+        if (c >= 128 || table[c] === 0) break;
+        gap--;
+      }
       if (gap > i) {
         // A short run: the next long one starts after the gap.
         scannedTo = gap + 1;
@@ -51,7 +58,11 @@ export function runsOf(
         continue;
       }
       let end = last + 1;
-      while (end < to && (c = text.charCodeAt(end)) < 128 && table[c] === 1) end++;
+      while (end < to) {
+        const c = text.charCodeAt(end);
+        if (c >= 128 || table[c] === 0) break;
+        end++;
+      }
       visit(start, end);
       scannedTo = end;
       i = end + step;
