@@ -21,9 +21,11 @@ import { decodedViews } from './unescape.js';
  * raw text as well as on the decoded reading, because decoding can cut such a value short.
  */
 const RAW_SECRET_RULES = CONTEXT_RULES;
-// SSN before phone: an SSN-shaped span found by both keeps the more specific type.
-const PERSONAL_RULES = [...PII_RULES, PHONE_RULE, ...ADDRESS_RULES];
 const USERNAME_RULES = PII_RULES.filter((r) => r.type === 'username');
+// In this order (SSN before phone: an SSN-shaped span found by both keeps the more specific type). The user-name
+// rule, last of PII_RULES, is applied on its own, so that the raw pass can read its literals where they were found.
+const NUMBER_RULES = PII_RULES.filter((r) => r.type !== 'username');
+const PLACE_RULES = [PHONE_RULE, ...ADDRESS_RULES];
 
 /** The rules found from a literal anywhere in the text, Azure's and the context rules: one search finds them all. */
 const LITERAL_RULES = [...AZURE_RULES, ...CONTEXT_RULES];
@@ -46,10 +48,12 @@ export function detectSecrets(text: string, anchors?: number[]): Finding[] {
   return out;
 }
 
-/** Personal data in `text` as it stands. */
-function detectPersonalData(text: string): Finding[] {
+/** Personal data in `text` as it stands. `userAnchors`, if given, receives the positions of home-directory literals. */
+function detectPersonalData(text: string, userAnchors?: number[]): Finding[] {
   const out: Finding[] = [];
-  applyRules(text, PERSONAL_RULES, out);
+  applyRules(text, NUMBER_RULES, out);
+  applyRules(text, USERNAME_RULES, out, { seen: userAnchors });
+  applyRules(text, PLACE_RULES, out);
   out.push(...findEmails(text), ...findIpv6(text), ...findIbans(text), ...findSuffixedStreets(text));
   return out;
 }
@@ -72,23 +76,37 @@ export function detect(text: string): Finding[] {
     return findings;
   }
   const decodedAnchors: number[] = [];
-  for (const f of [...detectSecrets(view.text, decodedAnchors), ...detectPersonalData(view.text)]) {
+  const userAnchors: number[] = [];
+  for (const f of [...detectSecrets(view.text, decodedAnchors), ...detectPersonalData(view.text, userAnchors)]) {
     findings.push({ type: f.type, start: view.toOriginal(f.start), end: view.toOriginal(f.end) });
   }
   // A match with no backslash in it reads the same decoded, so the raw text is only read around backslashes. Its
-  // key words are the decoded text's, at their original offsets (a key word holds no escape), rather than searched
-  // for again; a key word an escape changed is not at its offset in the raw text, and is skipped there.
-  const rawAnchors = decodedAnchors.map((p) => view.toOriginal(p));
-  let next = 0;
+  // key words and home-directory literals are the decoded text's, at their original offsets (a literal holds no
+  // escape), rather than searched for again; a literal an escape changed is not at its offset in the raw text, and
+  // is skipped there.
+  const keyWords = new PartAnchors(decodedAnchors.map((p) => view.toOriginal(p)));
+  const homes = new PartAnchors(userAnchors.map((p) => view.toOriginal(p)));
   for (const [from, to] of linesWithBackslash(text)) {
     const part = from === 0 && to === text.length ? text : text.slice(from, to);
-    const at: number[] = [];
-    while (next < rawAnchors.length && rawAnchors[next] < from) next++;
-    for (; next < rawAnchors.length && rawAnchors[next] < to; next++) at.push(rawAnchors[next] - from);
     const raw: Finding[] = [];
-    applyRules(part, RAW_SECRET_RULES, raw, { at });
-    applyRules(part, USERNAME_RULES, raw);
+    applyRules(part, RAW_SECRET_RULES, raw, { at: keyWords.within(from, to) });
+    applyRules(part, USERNAME_RULES, raw, { at: homes.within(from, to) });
     for (const f of raw) findings.push({ type: f.type, start: f.start + from, end: f.end + from });
   }
   return findings;
+}
+
+/** Ascending positions, handed out part by part for parts that come in ascending order. */
+class PartAnchors {
+  private next = 0;
+  constructor(private readonly positions: readonly number[]) {}
+
+  /** The positions in [from, to), relative to `from`. */
+  within(from: number, to: number): number[] {
+    const { positions } = this;
+    const out: number[] = [];
+    while (this.next < positions.length && positions[this.next] < from) this.next++;
+    for (; this.next < positions.length && positions[this.next] < to; this.next++) out.push(positions[this.next] - from);
+    return out;
+  }
 }

@@ -37,8 +37,9 @@ export const PII_RULES: readonly Rule[] = [
   {
     type: 'username',
     // The account name inside a home directory path: /home/NAME, /Users/NAME, C:\Users\NAME (also JSON-escaped).
-    // Anchored on the literal directory name; the drive letter before a Windows path is checked afterwards.
-    pattern: /(?:\/home\/|[Uu]sers(?:\\{1,2}|\/))([^\s/\\"'<>|:*?;,`$%{}()[\]]{1,64})/dg,
+    // Anchored on the literal directory name (both cases of Users spelt out, so that the literals can be searched
+    // for and their positions reused); the drive letter before a Windows path is checked afterwards.
+    pattern: /(?:\/home\/|Users(?:\\{1,2}|\/)|users(?:\\{1,2}|\/))([^\s/\\"'<>|:*?;,`$%{}()[\]]{1,64})/dg,
     accept: (v, m, text) =>
       !GENERIC_USERS.has(v.toLowerCase()) &&
       (m[0].startsWith('/home/') || /(?:^|[^A-Za-z])(?:[A-Za-z]:(?:\\{1,2}|\/)|\/)$/.test(text.slice(Math.max(0, m.index - 4), m.index))),
