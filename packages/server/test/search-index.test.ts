@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadCatalog } from '../src/catalog/load.js';
 import { slugify } from '../src/catalog/mapping.js';
 import { createLogger } from '../src/logger.js';
-import { EmbedderClient } from '../src/search/embedder.js';
+import { type Embedder, EmbedderClient } from '../src/search/embedder.js';
 import { EMBEDDING_MODEL, embeddingText, normalize, textHash } from '../src/search/embedding-text.js';
 import { SemanticIndex } from '../src/search/semantic-index.js';
 import { BUNDLED_VECTORS, decodeVectors, encodeVectors, readVectorsFile } from '../src/search/vector-file.js';
@@ -115,6 +115,31 @@ describe('semantic side unavailable', () => {
     expect(out.mode).toBe('lexical');
     expect(out.results[0]).toMatchObject({ id: 'postmark', relevance: 1 });
     await expect(search.search({ query: 'send email', mode: 'semantic' })).rejects.toThrow('worker exited');
+  });
+
+  it('does not report a search cut short by close() as the semantic side failing', async () => {
+    const lines: string[] = [];
+    const logger = createLogger('info', { write: (line: string) => lines.push(line) } as unknown as NodeJS.WritableStream);
+    let alive = true;
+    let cut: (err: Error) => void = () => undefined;
+    const embedder: Embedder = {
+      init: async () => undefined,
+      embed: async (texts) => texts.map((_, i) => randomUnit(512, i + 1)),
+      setIndex: async (ids) => ids.length,
+      search: () => new Promise((_, reject) => (cut = reject)),
+      alive: () => alive,
+      close: async () => {
+        alive = false;
+        cut(new Error('embedding worker closed'));
+      },
+    };
+    const semantic = SemanticIndex.start({ repo, logger, createEmbedder: () => embedder });
+    await semantic.settled;
+    expect(semantic.state()).toBe('ready');
+    const inFlight = semantic.search('send email', 10, 0.2);
+    await semantic.close();
+    await expect(inFlight).rejects.toThrow('embedding worker closed');
+    expect(lines.map((l) => JSON.parse(l).msg)).not.toContain('semantic search unavailable; skill search runs lexically');
   });
 
   it('does not replace the catalog when its fingerprint is unchanged', async () => {

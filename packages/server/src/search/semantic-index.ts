@@ -72,8 +72,9 @@ export class SemanticIndex {
     try {
       return await this.embedder.search(query, topK, minScore, allowed);
     } catch (err) {
-      // The worker died: stop offering the semantic side rather than failing every search.
-      if (!this.embedder.alive()) {
+      // The worker died: stop offering the semantic side rather than failing every search. (After
+      // close() the workers were stopped on purpose: the search fails, and that is not news.)
+      if (!this.embedder.alive() && !this.closed) {
         this.status = 'unavailable';
         this.opts?.logger.warn({ err: (err as Error).message }, 'semantic search unavailable; skill search runs lexically');
       }
