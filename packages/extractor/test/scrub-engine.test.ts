@@ -60,16 +60,20 @@ describe('literal alternation', () => {
   });
 });
 
+const alnum = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+/** Deterministic random-looking tokens (repeated characters would read as placeholders): pad(alphabet, length). */
+function seededPad(seed: number): (alphabet: string, n: number) => string {
+  const random = () => {
+    seed = (seed * 48271) % 2147483647;
+    return seed;
+  };
+  return (alphabet, n) => Array.from({ length: n }, () => alphabet[random() % alphabet.length]).join('');
+}
+
 describe('anchored rule scanning', () => {
   it('finds what scanning each rule over the whole text finds, in rule order', () => {
-    let seed = 7;
-    const random = () => {
-      seed = (seed * 48271) % 2147483647;
-      return seed;
-    };
-    const alnum = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-    // Deterministic random-looking tokens (repeated characters read as placeholders).
-    const pad = (alphabet: string, n: number) => Array.from({ length: n }, () => alphabet[random() % alphabet.length]).join('');
+    const pad = seededPad(7);
     const text = [
       `ghp_${pad(alnum, 36)} xghp_${pad(alnum, 36)} sk-ant-api03-${pad(alnum, 40)} sk-proj-${pad(alnum, 32)}`,
       `https://hooks.slack.com/services/${pad(alnum, 24)} https://discord.com/api/webhooks/12345/${pad(alnum, 60)}`,
@@ -84,13 +88,7 @@ describe('anchored rule scanning', () => {
   });
 
   it('finds the vendor tokens at the token starts of long token runs, as scanning each rule finds them', () => {
-    let seed = 11;
-    const random = () => {
-      seed = (seed * 48271) % 2147483647;
-      return seed;
-    };
-    const alnum = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-    const pad = (alphabet: string, n: number) => Array.from({ length: n }, () => alphabet[random() % alphabet.length]).join('');
+    const pad = seededPad(11);
     const text = [
       // After '/', '=', ':' and '.', inside longer runs; the shortest token (xoxb- and ten) at a run's end.
       `url=https://x.io/ghp_${pad(alnum, 36)}/y KEY=AKIA${pad('ABCDEFGHIJKLMNOPQRSTUVWXYZ', 16)} a:xoxb-${pad(alnum, 10)}`,
