@@ -1,8 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { applyRules, literalAlternation, literalPrefixes, type Rule } from '../src/scrub/engine.js';
+import { type AnchorOptions, applyRules, literalAlternation, literalPrefixes, type Rule } from '../src/scrub/engine.js';
 import { CONTEXT_RULES, PROVIDER_RULES, TOKEN_RULES } from '../src/scrub/rules/secrets.js';
 import { tokenRuns, vendorTokenStarts } from '../src/scrub/tokens.js';
 import type { Finding } from '../src/scrub/types.js';
+import { seededRandom } from './helpers.js';
+
+/** What applyRules finds in `text`. */
+function applied(text: string, rules: readonly Rule[], options?: AnchorOptions): Finding[] {
+  const found: Finding[] = [];
+  applyRules(text, rules, found, options);
+  return found;
+}
 
 /** The reference: every rule scanned over the whole text on its own. */
 function scanEach(text: string, rules: readonly Rule[]): Finding[] {
@@ -64,10 +72,7 @@ const alnum = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
 /** Deterministic random-looking tokens (repeated characters would read as placeholders): pad(alphabet, length). */
 function seededPad(seed: number): (alphabet: string, n: number) => string {
-  const random = () => {
-    seed = (seed * 48271) % 2147483647;
-    return seed;
-  };
+  const random = seededRandom(seed);
   return (alphabet, n) => Array.from({ length: n }, () => alphabet[random() % alphabet.length]).join('');
 }
 
@@ -82,9 +87,7 @@ describe('anchored rule scanning', () => {
     ].join('\n');
     const expected = scanEach(text, PROVIDER_RULES);
     expect(expected.length).toBeGreaterThanOrEqual(10);
-    const found: Finding[] = [];
-    applyRules(text, PROVIDER_RULES, found);
-    expect(found).toEqual(expected);
+    expect(applied(text, PROVIDER_RULES)).toEqual(expected);
   });
 
   it('finds the vendor tokens at the token starts of long token runs, as scanning each rule finds them', () => {
@@ -99,9 +102,7 @@ describe('anchored rule scanning', () => {
     expect(expected.map((f) => f.type).sort()).toEqual(
       ['aws_access_key', 'discord_bot_token', 'github_token', 'jwt', 'slack_token', 'slack_webhook', 'stripe_webhook_secret'],
     );
-    const found: Finding[] = [];
-    applyRules(text, TOKEN_RULES, found, { at: vendorTokenStarts(text, tokenRuns(text)) });
-    expect(found).toEqual(expected);
+    expect(applied(text, TOKEN_RULES, { at: vendorTokenStarts(text, tokenRuns(text)) })).toEqual(expected);
   });
 
   it('finds the same with case-insensitive rules, whose literals are looked for in any case', () => {
@@ -113,9 +114,7 @@ describe('anchored rule scanning', () => {
     ].join('\n');
     const expected = scanEach(text, CONTEXT_RULES);
     expect(expected.length).toBeGreaterThanOrEqual(10);
-    const found: Finding[] = [];
-    applyRules(text, CONTEXT_RULES, found);
-    expect(found).toEqual(expected);
+    expect(applied(text, CONTEXT_RULES)).toEqual(expected);
   });
 
   it('finds the same with case-sensitive and case-insensitive rules in one list', () => {
@@ -126,9 +125,7 @@ describe('anchored rule scanning', () => {
     const rules = [...PROVIDER_RULES, ...CONTEXT_RULES];
     const expected = scanEach(text, rules);
     expect(expected.length).toBeGreaterThanOrEqual(5);
-    const found: Finding[] = [];
-    applyRules(text, rules, found);
-    expect(found).toEqual(expected);
+    expect(applied(text, rules)).toEqual(expected);
   });
 
   it('reports where it found anchor literals, and finds the same when given those positions', () => {

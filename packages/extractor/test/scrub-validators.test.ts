@@ -7,6 +7,7 @@ import { phoneCandidateValid } from '../src/scrub/phone.js';
 import { isPlaceholder } from '../src/scrub/placeholder.js';
 import { charClass, runsOf } from '../src/scrub/runs.js';
 import { cardNumberValid, ibanValid, ipv4Valid, luhnValid, ssnValid } from '../src/scrub/validators.js';
+import { seededRandom } from './helpers.js';
 
 describe('luhn and card numbers', () => {
   it('accepts Luhn-valid numbers and rejects a changed digit', () => {
@@ -129,11 +130,7 @@ describe('character runs', () => {
   });
   it('finds the same runs as reading every character, whatever the run lengths', () => {
     const table = charClass('a-c');
-    let seed = 11;
-    const random = () => {
-      seed = (seed * 48271) % 2147483647;
-      return seed;
-    };
+    const random = seededRandom(11);
     for (let trial = 0; trial < 200; trial++) {
       const text = Array.from({ length: 1 + (trial % 97) }, () => 'abcx'[random() % 4]).join('');
       for (const min of [1, 2, 3, 5, 8]) {
@@ -156,11 +153,7 @@ describe('lines with a backslash', () => {
     expect(linesWithBackslash('\n\nx\\')).toEqual([[1, 4]]);
   });
   it('covers every line that holds a backslash, whatever the layout', () => {
-    let seed = 7;
-    const random = () => {
-      seed = (seed * 48271) % 2147483647;
-      return seed;
-    };
+    const random = seededRandom(7);
     for (let trial = 0; trial < 200; trial++) {
       const text = Array.from({ length: 1 + (trial % 61) }, () => 'a\\\n'[random() % 3]).join('');
       const parts = linesWithBackslash(text);
