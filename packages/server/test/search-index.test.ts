@@ -153,6 +153,32 @@ describe('semantic side unavailable', () => {
     expect((await repo.lexicalSearch('weather', {}, 10)).map((r) => r.id)).toEqual(['weatherstack']);
   });
 
+  it('reads a catalog and its vectors larger than one page (2,000 rows) whole and in order', async () => {
+    const base = loadCatalog(SMALL_CATALOG);
+    const skills = Array.from({ length: 4_500 }, (_, i) => {
+      const skill = base[i % base.length]!;
+      return { ...skill, id: `${skill.id}-${i}`, name: `${skill.name} ${i}` };
+    });
+    await repo.replaceCatalog(
+      skills.map((skill) => ({ skill, slug: slugify(skill.name) })),
+      'big',
+    );
+    const ids = skills.map((s) => s.id);
+    const got = await repo.getMany([ids[0]!, ids[2_000]!, ids[4_499]!]);
+    expect([...got.keys()]).toEqual([ids[0], ids[2_000], ids[4_499]]);
+    // The FTS rowids of skills past the first pages map back to their ids.
+    const unique = skills[4_321]!;
+    expect((await repo.lexicalSearch(unique.name, {}, 1)).map((r) => r.id)).toEqual([unique.id]);
+    await repo.saveEmbeddings(
+      'm',
+      skills.map((skill, i) => ({ skillId: skill.id, textHash: `h${i}`, vector: randomUnit(8, i + 1) })),
+    );
+    const stored = await repo.embeddingMatrix('m', 8);
+    expect(stored.ids).toEqual(ids);
+    expect(stored.textHashes[4_499]).toBe('h4499');
+    expect(stored.rows.scales.length).toBe(4_500);
+  });
+
   it('gives a knowledge hint only once a learnings table holds an approved learning', async () => {
     expect(await repo.hasApprovedLearnings()).toBe(false);
     await db.exec('DROP TABLE IF EXISTS learnings');

@@ -92,6 +92,16 @@ function filterSql(filters: SkillFilters, alias: string): { sql: string; params:
 const PAGE_ROWS = 2000;
 const toBlob = (v: Float32Array): Buffer => Buffer.from(v.buffer, v.byteOffset, v.byteLength);
 
+/** A keyset-paged read: `read(after)` gives up to PAGE_ROWS rows whose key (`keyOf`, from 1) is past `after`, in key order. */
+async function* pages<T>(read: (after: number) => Promise<T[]>, keyOf: (row: T) => number): AsyncGenerator<T[]> {
+  for (let after = 0; ; ) {
+    const rows = await read(after);
+    yield rows;
+    if (rows.length < PAGE_ROWS) return;
+    after = keyOf(rows[rows.length - 1]!);
+  }
+}
+
 /** The catalog rows a search needs, kept in memory (see SqliteSkillsRepository.catalog). */
 interface CatalogInMemory {
   idByRowid: Map<number, string>;
@@ -220,18 +230,15 @@ export class SqliteSkillsRepository implements SkillsRepository {
   private async readCatalog(): Promise<CatalogInMemory> {
     const idByRowid = new Map<number, string>();
     const dataById = new Map<string, string>();
-    for (let after = 0; ; ) {
-      const rows = await this.db.all<{ rowid: number; id: string; data: string }>('SELECT rowid, id, data FROM skills WHERE rowid > ? ORDER BY rowid LIMIT ?', [
-        after,
-        PAGE_ROWS,
-      ]);
+    const read = (after: number) =>
+      this.db.all<{ rowid: number; id: string; data: string }>('SELECT rowid, id, data FROM skills WHERE rowid > ? ORDER BY rowid LIMIT ?', [after, PAGE_ROWS]);
+    for await (const rows of pages(read, (r) => r.rowid)) {
       for (const r of rows) {
         idByRowid.set(r.rowid, r.id);
         dataById.set(r.id, r.data);
       }
-      if (rows.length < PAGE_ROWS) return { idByRowid, dataById };
-      after = rows[rows.length - 1]!.rowid;
     }
+    return { idByRowid, dataById };
   }
 
   private documentFrequency(term: string): Promise<number> {
@@ -269,12 +276,13 @@ export class SqliteSkillsRepository implements SkillsRepository {
     const scales = new Float32Array(total);
     const ids: string[] = [];
     const textHashes: string[] = [];
-    for (let after = 0; ; ) {
-      const rows = await this.db.all<{ skill_id: string; text_hash: string; vector: Buffer; position: number }>(
+    const read = (after: number) =>
+      this.db.all<{ skill_id: string; text_hash: string; vector: Buffer; position: number }>(
         `SELECT e.skill_id, e.text_hash, e.vector, s.position FROM skill_embeddings e JOIN skills s ON s.id = e.skill_id
           WHERE e.model = ? AND s.position > ? ORDER BY s.position LIMIT ?`,
         [model, after, PAGE_ROWS],
       );
+    for await (const rows of pages(read, (r) => r.position)) {
       for (const r of rows) {
         // A vector of another size is skipped (recomputed); the bound guards against rows added since the count.
         if (r.vector.byteLength !== dim * 4 || ids.length === total) continue;
@@ -282,8 +290,6 @@ export class SqliteSkillsRepository implements SkillsRepository {
         ids.push(r.skill_id);
         textHashes.push(r.text_hash);
       }
-      if (rows.length < PAGE_ROWS) break;
-      after = rows[rows.length - 1]!.position;
     }
     return { ids, textHashes, rows: { codes: codes.subarray(0, ids.length * dim), scales: scales.subarray(0, ids.length) } };
   }
