@@ -6,7 +6,7 @@ import { assembleKernel, KERNEL_BINARY } from '../src/scripts/build-kernel.js';
 import { EmbedderClient, EmbedderPool } from '../src/search/embedder.js';
 import { EMBEDDING_DIM, EMBEDDING_MODEL, normalize } from '../src/search/embedding-text.js';
 import { Int8Index } from '../src/search/int8-index.js';
-import { type QuantizedRows, quantizeInto } from '../src/search/quantize.js';
+import { type QuantizedRows, quantizeInto } from '../src/domain/quantize.js';
 import { topK } from '../src/search/top-k.js';
 import { BUNDLED_VECTORS, readVectorsFile } from '../src/search/vector-file.js';
 

@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { RankedId } from '../store/skills-repository.js';
-import type { QuantizedRows } from './quantize.js';
+import type { QuantizedRows } from '../domain/quantize.js';
 import { MAX_SEARCH_BATCH, type WorkerReply, type WorkerRequest } from './worker-protocol.js';
 
 // The compiled worker: src/search and dist/search sit at the same depth, so this path works from

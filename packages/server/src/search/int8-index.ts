@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { type QuantizedRows, quantizeInto } from './quantize.js';
+import { type QuantizedRows, quantizeInto } from '../domain/quantize.js';
 import { topK } from './top-k.js';
 
 // wasm/ sits beside src/ and dist/, so this path works from both.

@@ -3,7 +3,7 @@ import type { Logger } from '../logger.js';
 import type { RankedId, SkillsRepository, StoredEmbedding } from '../store/skills-repository.js';
 import { type Embedder, EmbedderClient } from './embedder.js';
 import { EMBEDDING_DIM, EMBEDDING_MODEL, embeddingText, textHash } from './embedding-text.js';
-import { quantizeInto } from './quantize.js';
+import { quantizeInto } from '../domain/quantize.js';
 import { BUNDLED_VECTORS, readVectorsFile } from './vector-file.js';
 
 export type SemanticState = SearchState['semantic'];

@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { normalize } from './embedding-text.js';
-import { quantizeInto } from './quantize.js';
+import { quantizeInto } from '../domain/quantize.js';
 
 export const BUNDLED_VECTORS = fileURLToPath(new URL('../../catalog/skills.vectors.bin', import.meta.url));
 const MAGIC = 'AXV1';

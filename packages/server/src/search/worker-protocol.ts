@@ -1,4 +1,4 @@
-import type { QuantizedRows } from './quantize.js';
+import type { QuantizedRows } from '../domain/quantize.js';
 
 /** Messages between the server thread (EmbedderClient) and the embedding worker. */
 export type WorkerRequest =

@@ -1,6 +1,6 @@
 import type { Skill } from '@axle/sdk';
 import type { Database, Queryable } from './db.js';
-import { type QuantizedRows, quantizeInto } from '../search/quantize.js';
+import { type QuantizedRows, quantizeInto } from '../domain/quantize.js';
 import { matchExpression, queryTerms, selectiveMatchExpression } from './fts-query.js';
 
 export interface SkillFilters {
