@@ -37,17 +37,20 @@ export function matchExpression(terms: readonly string[]): string | null {
 }
 
 /** Terms found in more than this share of rows only rank; rarer ones decide which rows match. */
-export const COMMON_TERM_SHARE = 0.1;
+export const COMMON_TERM_SHARE = 0.025;
 /** ...and in more than this many rows: shorter doclists cost little, and small catalogs keep every match. */
-export const COMMON_TERM_MIN_ROWS = 1000;
+export const COMMON_TERM_MIN_ROWS = 500;
 
 /**
  * The MATCH expression for `terms`, where `df[i]` rows of `rows` contain `terms[i]`. A common word
  * ("data", "api", "server") made FTS5 collect and score thousands of rows (up to 130 ms a query at
  * 20,000 skills), so when rarer terms exist a row must contain one of them, and the common ones,
  * repeated in the second clause, still add to BM25 for rows that do (FTS5 seeks their doclists
- * instead of walking them). At 20,000 skills: FTS time 9.9 -> 3.0 ms a query; eval fused nDCG@10
- * 0.656 -> 0.655 with the 1,000-row floor lifted (dropping common terms outright: 0.650).
+ * instead of walking them). bm25() costs a docsize lookup per matched row, so the cut-off sets the
+ * cost: at 20,000 skills, 10% of rows (2,000) left 656 rows and 1.14 ms of FTS a bench query, 2.5%
+ * (500) 196 rows and 0.64 ms. The bundled catalog's `npm run eval` is the same at either cut-off
+ * (no query term there is in 500 to 1,000 of its rows); at 20,000 skills its lexical ranking moved
+ * from nDCG@10 0.242 to 0.238 and MRR 0.439 to 0.439 (`npm run eval` prints it).
  */
 export function selectiveMatchExpression(terms: readonly string[], df: readonly number[], rows: number): string | null {
   const rare = terms.filter((_, i) => df[i]! <= Math.max(rows * COMMON_TERM_SHARE, COMMON_TERM_MIN_ROWS));
