@@ -2,10 +2,10 @@
 //   node bench/scrub/compare.js <old build's index.js> [<new build's index.js>] [rounds]
 // (the new build defaults to packages/extractor/dist). Build an old commit's scrubber with, for example,
 // `git worktree add /tmp/old <commit> && cd /tmp/old && npm ci && npx tsc -b packages/extractor`.
-// Per document, the least CPU time over the rounds counts; the documents are run.js's.
-import { readFileSync, readdirSync } from 'node:fs';
+// Per document, the least CPU time over the rounds counts; the documents are run.js's (texts.js).
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { throughputDocs, transcriptDocs } from './texts.js';
 
 const [oldPath, newPath = new URL('../../packages/extractor/dist/index.js', import.meta.url).pathname, rounds = '8'] =
   process.argv.slice(2);
@@ -13,27 +13,7 @@ if (!oldPath) throw new Error('usage: node bench/scrub/compare.js <old index.js>
 const load = (p) => import(pathToFileURL(resolve(p)).href);
 const builds = { old: await load(oldPath), new: await load(newPath) };
 
-const root = new URL('../../', import.meta.url);
-const read = (p) => readFileSync(new URL(p, root), 'utf8');
-const cut = (all) => {
-  const blob = all.repeat(Math.ceil(4_000_000 / all.length));
-  const docs = [];
-  for (let i = 0; i < blob.length; i += 500_000) docs.push(blob.slice(i, i + 500_000));
-  return docs;
-};
-const secrets = JSON.parse(read('bench/scrub/corpora/secrets/secrets.json')).samples;
-const presidio = JSON.parse(read('bench/scrub/corpora/presidio-synth/dev.json'));
-const files = readdirSync(new URL('packages/', root), { recursive: true })
-  .filter((f) => /\/src\/.*\.ts$/.test(f))
-  .sort()
-  .map((f) => `packages/${f}`);
-const transcript = ['README.md', ...files].map((f, i) =>
-  JSON.stringify({ type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: `toolu_${i}`, content: read(f) }] } }),
-);
-const corpora = {
-  'corpora text': cut([...secrets.map((s) => s.text), ...presidio.map((r) => r.full_text)].join('\n')),
-  'repo transcript': cut(transcript.join('\n')),
-};
+const corpora = { 'corpora text': throughputDocs(), 'repo transcript': transcriptDocs() };
 
 for (const [mode, run] of [
   ['axle (scrubAsync)', (m, d) => m.scrubAsync(d)],

@@ -1,15 +1,11 @@
 // Scrubber evaluation: recall and precision per entity type and throughput, for Axle's scrubber (both layers,
 // the API the pipeline uses), its own rules alone (the synchronous `scrub`), and secretlint's recommended preset
 // alone, all in the same run. Imports the BUILT package: run `tsc -b packages/extractor` first (`npm run bench:scrub`).
-import { readFileSync, readdirSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { scrub, scrubAsync } from '@axle/extractor';
 import { lintSource } from '@secretlint/core';
 import { creator as recommendPreset } from '@secretlint/secretlint-rule-preset-recommend';
-
-const here = (p) => new URL(p, import.meta.url);
-const secrets = JSON.parse(readFileSync(here('./corpora/secrets/secrets.json'), 'utf8')).samples;
-const presidio = JSON.parse(readFileSync(here('./corpora/presidio-synth/dev.json'), 'utf8'));
+import { presidio, secrets, throughputDocs, transcriptDocs } from './texts.js';
 
 const SECRETLINT_CONFIG = { rules: [{ id: '@secretlint/secretlint-rule-preset-recommend', rule: recommendPreset }] };
 const SCRUBBERS = {
@@ -108,35 +104,6 @@ async function evalPii(run) {
     }
   }
   return { perType, otherPredictions };
-}
-
-/** Documents of transcript size (ExtractionRequest caps transcripts at 500,000 characters) cut from all corpus texts, repeated to ~4 MB. */
-function throughputDocs() {
-  const all = [...secrets.map((s) => s.text), ...presidio.map((r) => r.full_text)].join('\n');
-  const blob = all.repeat(Math.ceil(4_000_000 / all.length));
-  const docs = [];
-  for (let i = 0; i < blob.length; i += 500_000) docs.push(blob.slice(i, i + 500_000));
-  return docs;
-}
-
-/**
- * Transcript-shaped documents of ordinary content: this repository's own sources and docs, as a coding agent
- * reads them, one JSONL tool_result event per file. Hits are rare here, unlike in the labelled corpora.
- */
-function transcriptDocs() {
-  const root = new URL('../../', import.meta.url);
-  const files = readdirSync(new URL('packages/', root), { recursive: true })
-    .filter((f) => /\/src\/.*\.ts$/.test(f))
-    .sort()
-    .map((f) => new URL(`packages/${f}`, root));
-  const lines = [new URL('README.md', root), ...files].map((f, i) =>
-    JSON.stringify({ type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: `toolu_${i}`, content: readFileSync(f, 'utf8') }] } }),
-  );
-  const all = lines.join('\n');
-  const blob = all.repeat(Math.ceil(4_000_000 / all.length));
-  const docs = [];
-  for (let i = 0; i < blob.length; i += 500_000) docs.push(blob.slice(i, i + 500_000));
-  return docs;
 }
 
 /**
