@@ -2,6 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { lintSource } from '@secretlint/core';
 import { secretLintProfiler } from '@secretlint/profiler';
 import { creator as recommendPreset } from '@secretlint/secretlint-rule-preset-recommend';
+import { presetView } from './preset-windows.js';
 import type { Finding } from './types.js';
 
 const CONFIG = { rules: [{ id: '@secretlint/secretlint-rule-preset-recommend', rule: recommendPreset }] };
@@ -14,7 +15,7 @@ const CONFIG = { rules: [{ id: '@secretlint/secretlint-rule-preset-recommend', r
  * offsets hold, before the text is linted.
  */
 const DIRECTIVE = /secretlint-(?=disable|enable)/g;
-const neutraliseDirectives = (text: string): string => text.replace(DIRECTIVE, 'secretlint_');
+export const neutraliseDirectives = (text: string): string => text.replace(DIRECTIVE, 'secretlint_');
 
 /** Message ids as snake case (`GITHUB_TOKEN`, `AWSSecretAccessKey` -> `aws_secret_access_key`) for placeholders. */
 export function typeOf(ruleId: string, messageId: string): string {
@@ -64,21 +65,24 @@ async function releaseProfilerEntries(): Promise<void> {
  */
 let queue: Promise<unknown> = Promise.resolve();
 
-/** Secrets found by secretlint's recommended preset through `@secretlint/core` (async because lintSource is). */
+/**
+ * Secrets found by secretlint's recommended preset through `@secretlint/core` (async because lintSource is). It lints
+ * only the parts of the text where the preset can match (`preset-windows.ts`), with the same findings as on the whole
+ * text; they never start with a byte-order mark, which secretlint would drop and not count in its offsets.
+ */
 export function secretlintFindings(text: string): Promise<Finding[]> {
+  const view = presetView(text);
+  if (!view) return Promise.resolve([]);
   const run = queue.then(async () => {
     try {
       const result = await lintSource({
-        source: { filePath: '/transcript.txt', content: neutraliseDirectives(text), contentType: 'text' },
+        source: { filePath: '/transcript.txt', content: neutraliseDirectives(view.content), contentType: 'text' },
         options: { config: CONFIG, noPhysicFilePath: true },
       });
-      // secretlint drops a leading byte-order mark and reports offsets in the text without it.
-      const shift = text.charCodeAt(0) === 0xfeff ? 1 : 0;
-      return result.messages.map((m) => ({
-        type: typeFor(m.ruleId, m.messageId),
-        start: m.range[0] + shift,
-        end: m.range[1] + shift,
-      }));
+      return result.messages.map((m) => {
+        const start = view.toOriginal(m.range[0]);
+        return { type: typeFor(m.ruleId, m.messageId), start, end: start + m.range[1] - m.range[0] };
+      });
     } finally {
       await releaseProfilerEntries();
     }
