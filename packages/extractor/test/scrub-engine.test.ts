@@ -1,9 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { type AnchorOptions, applyRules, literalAlternation, literalPrefixes, type Rule } from '../src/scrub/engine.js';
-import { CONTEXT_RULES, PROVIDER_RULES, TOKEN_RULES } from '../src/scrub/rules/secrets.js';
+import { AZURE_RULES, CONTEXT_RULES, TOKEN_RULES } from '../src/scrub/rules/secrets.js';
 import { tokenRuns, vendorTokenStarts } from '../src/scrub/tokens.js';
 import type { Finding } from '../src/scrub/types.js';
 import { seededRandom } from './helpers.js';
+
+/** Every vendor rule: the token rules and Azure's. */
+const PROVIDER_RULES = [...TOKEN_RULES, ...AZURE_RULES];
 
 /** What applyRules finds in `text`. */
 function applied(text: string, rules: readonly Rule[], options?: AnchorOptions): Finding[] {

@@ -71,9 +71,6 @@ export const AZURE_RULES: readonly Rule[] = [
   },
 ];
 
-/** Every vendor rule, in the order that settles ties. */
-export const PROVIDER_RULES: readonly Rule[] = [...TOKEN_RULES, ...AZURE_RULES];
-
 const STRONG_NAME = /pass(?:word|wd|phrase)?|pwd|secret|private[_-]?key|credential|access[_-]?key|api[_-]?key|apikey|auth[_-]?token|salt/i;
 /** A dotted identifier or call is a reference to a secret held elsewhere, not the secret itself. */
 const CODE_REFERENCE = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$|^[A-Za-z_$][\w$]*\(|^\d+(?:\.\d+)?$/;
