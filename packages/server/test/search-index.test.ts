@@ -8,7 +8,7 @@ import { loadCatalog } from '../src/catalog/load.js';
 import { slugify } from '../src/catalog/mapping.js';
 import { createLogger } from '../src/logger.js';
 import { type Embedder, EmbedderClient } from '../src/search/embedder.js';
-import { EMBEDDING_MODEL, embeddingText, normalize, textHash } from '../src/search/embedding-text.js';
+import { EMBEDDING_DIM, EMBEDDING_MODEL, embeddingText, normalize, textHash } from '../src/search/embedding-text.js';
 import { SemanticIndex } from '../src/search/semantic-index.js';
 import { BUNDLED_VECTORS, decodeVectors, encodeVectors, readVectorsFile } from '../src/search/vector-file.js';
 import { SkillSearch } from '../src/services/skill-search.js';
@@ -140,6 +140,42 @@ describe('semantic side unavailable', () => {
     await semantic.close();
     await expect(inFlight).rejects.toThrow('embedding worker closed');
     expect(lines.map((l) => JSON.parse(l).msg)).not.toContain('semantic search unavailable; skill search runs lexically');
+  });
+
+  it('searches with fresh workers after computing vectors (embedding batches leave their memory grown), with the same ones when every vector was stored', async () => {
+    const events: string[] = [];
+    const fake = (n: number): Embedder => ({
+      init: async () => void events.push(`init ${n}`),
+      embed: async (texts) => {
+        events.push(`embed ${n}`);
+        return texts.map((_, i) => randomUnit(EMBEDDING_DIM, i + 1));
+      },
+      setIndex: async (ids) => {
+        events.push(`index ${n}`);
+        return ids.length;
+      },
+      search: async () => [],
+      alive: () => true,
+      close: async () => void events.push(`close ${n}`),
+    });
+    const noVectors = path.join(dir, 'none.bin');
+    fs.writeFileSync(noVectors, encodeVectors(EMBEDDING_MODEL, EMBEDDING_DIM, []));
+    let made = 0;
+    const start = () => SemanticIndex.start({ repo, logger: createLogger('silent'), vectorsFile: noVectors, createEmbedder: () => fake(++made) });
+    const skills = loadCatalog(SMALL_CATALOG).length;
+
+    const first = start();
+    expect(await first.settled).toMatchObject({ reused: 0, computed: skills });
+    expect(events.filter((e) => e !== 'embed 1')).toEqual(['init 1', 'close 1', 'init 2', 'index 2']);
+    expect(events).toContain('embed 1');
+    await first.close();
+
+    events.length = 0;
+    const again = start();
+    expect(await again.settled).toMatchObject({ reused: skills, computed: 0 });
+    expect(again.state()).toBe('ready');
+    await again.close();
+    expect(events).toEqual(['init 3', 'index 3', 'close 3']);
   });
 
   it('does not replace the catalog when its fingerprint is unchanged', async () => {
