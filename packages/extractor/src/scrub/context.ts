@@ -1,3 +1,4 @@
+import type { Redundancy } from './covered.js';
 import { literalAlternation } from './engine.js';
 import { looksRandom } from './entropy.js';
 import { isPlaceholder } from './placeholder.js';
@@ -65,23 +66,26 @@ const KEY_WORD = new RegExp(
 /** Token characters (base64, base64url, hex, JWT-ish); a token is a whole run of them, with its padding. */
 const TOKEN_CHARS = charClass('A-Za-z0-9+/_.~-');
 const MIN_TOKEN = 20;
+const HIGH_ENTROPY = 'high_entropy_secret';
 const FILE_LIKE = /^\.{0,2}\/|\/[a-z_-]{2,}\/|\.(?:[a-z]{1,4}|json|yaml|lock|html)$|^(?:[a-z0-9]+[-_.])+[a-z0-9]+$/;
 
 /**
  * High-entropy tokens a key-like word introduces on the same line ("api key is 9fQ2..."), whatever their shape.
  * Paths, file names and lowercase identifiers are excluded even when random-looking. Looked for inside `runs`, the
- * text's `tokenRuns`.
+ * text's `tokenRuns`. Tokens `covered` accounts for are not checked: on dense text most are values that the
+ * assignment and vendor rules found.
  */
-export function findHighEntropyNearKeyWords(text: string, runs: readonly number[]): Finding[] {
+export function findHighEntropyNearKeyWords(text: string, runs: readonly number[], covered?: Redundancy): Finding[] {
   const found: Finding[] = [];
   const visit = (start: number, runEnd: number): void => {
     let end = runEnd;
     while (end < text.length && end - runEnd < 2 && text.charCodeAt(end) === 61) end++; // '=' padding
+    if (covered?.(HIGH_ENTROPY, start, end)) return;
     if (end - start > MAX_TOKEN || !keywordBefore(text, start, KEY_WORD)) return;
     const t = text.slice(start, end);
     if (FILE_LIKE.test(t) || !looksRandom(t, MIN_TOKEN, 3.5)) return;
     if (isPlaceholder(t)) return;
-    found.push({ type: 'high_entropy_secret', start, end });
+    found.push({ type: HIGH_ENTROPY, start, end });
   };
   runsOf(text, TOKEN_CHARS, MIN_TOKEN, visit, runs);
   return found;

@@ -1,6 +1,7 @@
 import { ADDRESS_RULES, findSuffixedStreets } from './address.js';
 import { findEncodedSecrets } from './base64.js';
 import { findEthereumKeys, findHighEntropyNearKeyWords } from './context.js';
+import { Covered, type Redundancy } from './covered.js';
 import { findEmails } from './email.js';
 import { applyRules } from './engine.js';
 import { findIbans } from './iban.js';
@@ -36,15 +37,19 @@ const LITERAL_RULES = [...AZURE_RULES, ...CONTEXT_RULES];
  *
  * Vendor tokens, high-entropy values and Ethereum keys all lie in long runs of token characters, which one pass
  * finds: the vendor rules are tried only where a token can start in them (instead of searching the whole text
- * for some seventy prefixes, many of them common letter pairs), the other two look only inside them.
+ * for some seventy prefixes, many of them common letter pairs), the other two look only inside them. The context
+ * and high-entropy rules do not check a value that an earlier finding already covers (`Covered`).
  */
 export function detectSecrets(text: string, anchors?: number[]): Finding[] {
   const out: Finding[] = [];
   const runs = tokenRuns(text);
   applyRules(text, TOKEN_RULES, out, { at: vendorTokenStarts(text, runs) });
-  applyRules(text, LITERAL_RULES, out, { seen: anchors });
+  const covered = new Covered(out);
+  const vendorCount = out.length;
+  applyRules(text, LITERAL_RULES, out, { seen: anchors, covered: covered.covers });
   out.push(...findTelegramTokens(text), ...findPrivateKeys(text), ...findEthereumKeys(text, runs), ...findMnemonics(text));
-  out.push(...findHighEntropyNearKeyWords(text, runs));
+  covered.add(out.slice(vendorCount));
+  out.push(...findHighEntropyNearKeyWords(text, runs, covered.covers));
   return out;
 }
 
@@ -83,14 +88,16 @@ export function detect(text: string): Finding[] {
   // A match with no backslash in it reads the same decoded, so the raw text is only read around backslashes. Its
   // key words and home-directory literals are the decoded text's, at their original offsets (a literal holds no
   // escape), rather than searched for again; a literal an escape changed is not at its offset in the raw text, and
-  // is skipped there.
+  // is skipped there. A match the decoded pass found already is not checked again.
   const keyWords = new PartAnchors(decodedAnchors.map((p) => view.toOriginal(p)));
   const homes = new PartAnchors(userAnchors.map((p) => view.toOriginal(p)));
+  const { covers } = new Covered(findings);
   for (const [from, to] of linesWithBackslash(text)) {
     const part = from === 0 && to === text.length ? text : text.slice(from, to);
     const raw: Finding[] = [];
-    applyRules(part, RAW_SECRET_RULES, raw, { at: keyWords.within(from, to) });
-    applyRules(part, USERNAME_RULES, raw, { at: homes.within(from, to) });
+    const covered: Redundancy = (type, start, end) => covers(type, start + from, end + from);
+    applyRules(part, RAW_SECRET_RULES, raw, { at: keyWords.within(from, to), covered });
+    applyRules(part, USERNAME_RULES, raw, { at: homes.within(from, to), covered });
     for (const f of raw) findings.push({ type: f.type, start: f.start + from, end: f.end + from });
   }
   return findings;

@@ -1,3 +1,4 @@
+import type { Redundancy } from './covered.js';
 import type { Finding } from './types.js';
 
 /**
@@ -273,8 +274,8 @@ function planFor(rules: readonly Rule[]): Plan {
   return plan;
 }
 
-/** Appends the finding for match `m` of `rule`, if its value is non-empty and accepted. */
-function take(rule: Rule, m: RegExpExecArray, text: string, out: Finding[]): void {
+/** Appends the finding for match `m` of `rule`, if its value is non-empty, not `covered` and accepted. */
+function take(rule: Rule, m: RegExpExecArray, text: string, out: Finding[], covered?: Redundancy): void {
   let start = m.index;
   let value = m[0];
   for (let g = 1; g < m.length; g++) {
@@ -286,8 +287,10 @@ function take(rule: Rule, m: RegExpExecArray, text: string, out: Finding[]): voi
     }
   }
   if (value.length === 0) return;
+  const from = start - (rule.expandLeft ?? 0);
+  if (covered?.(rule.type, from, start + value.length)) return;
   if (rule.accept && !rule.accept(value, m, text)) return;
-  out.push({ type: rule.type, start: start - (rule.expandLeft ?? 0), end: start + value.length });
+  out.push({ type: rule.type, start: from, end: start + value.length });
 }
 
 /** Where the rules are tried (see `applyRules`). */
@@ -299,6 +302,8 @@ export interface AnchorOptions {
   at?: readonly number[];
   /** Receives, in ascending order, every position where an anchor literal was found. */
   seen?: number[];
+  /** Tells matches that findings before these (in the list given to `redact`) account for: they are not checked. */
+  covered?: Redundancy;
 }
 
 /**
@@ -308,7 +313,7 @@ export interface AnchorOptions {
 export function applyRules(text: string, rules: readonly Rule[], out: Finding[], anchorOptions: AnchorOptions = {}): void {
   const plan = planFor(rules);
   const found: Finding[][] = rules.map(() => []);
-  const { at } = anchorOptions;
+  const { at, covered } = anchorOptions;
   // Each rule resumes after its previous match, as a global scan would.
   const resume = new Int32Array(rules.length);
   const startsAt = (starts: Uint8Array, position: number): boolean => {
@@ -322,7 +327,7 @@ export function applyRules(text: string, rules: readonly Rule[], out: Finding[],
     const m = re.exec(text);
     if (!m) return;
     resume[r] = position + Math.max(m[0].length, 1);
-    take(rules[r], m, text, found[r]);
+    take(rules[r], m, text, found[r], covered);
   };
   for (const r of plan.plain) {
     if (at) {
@@ -336,7 +341,7 @@ export function applyRules(text: string, rules: readonly Rule[], out: Finding[],
     re.lastIndex = 0;
     for (let m = re.exec(text); m; m = re.exec(text)) {
       if (m[0].length === 0) re.lastIndex++;
-      take(rules[r], m, text, found[r]);
+      take(rules[r], m, text, found[r], covered);
     }
   }
   if (plan.anchors && plan.anchorAt) {

@@ -4,9 +4,10 @@ export const SCRUBBER_VERSION = 'axle-scrub/0.1.0';
 
 /** Types that say how a secret was found rather than what it is; a specific type wins when both cover a span. */
 const GENERIC_TYPES = new Set(['secret_assignment', 'high_entropy_secret', 'authorization_header', 'bearer_token']);
+export const isGenericType = (type: string): boolean => GENERIC_TYPES.has(type);
 
 /** Ranks a finding as the name for a merged region: specific before generic, then wider before narrower. */
-const rank = (f: Finding): number => (GENERIC_TYPES.has(f.type) ? 0 : 1e9) + (f.end - f.start);
+const rank = (f: Finding): number => (isGenericType(f.type) ? 0 : 1e9) + (f.end - f.start);
 
 /** Sorts findings and merges overlapping ones, so each redacted region is replaced once under its best name. */
 export function mergeFindings(findings: readonly Finding[]): Finding[] {
