@@ -2,8 +2,10 @@
 // In one run: /health as the baseline (the better of a phase before /discover and one after); POST
 // /discover (fused) over the bundled catalog and over a generated 20,000-skill catalog, with /health
 // probed at a fixed rate meanwhile; the lexical path alone (AXLE_SEMANTIC_SEARCH=off) against /health of
-// the same process; the cold start to the first /health 200 (node dist/main.js and npm start) and the
-// server's RSS. Exits 1 when a target is missed.
+// the same process, and the lexical search itself in this process with no HTTP (its CPU a query sets a
+// ceiling on the lexical phase); the event loop's CPU a request in each phase; the cold start to the
+// first /health 200 (node dist/main.js and npm start) and the server's RSS. Exits 1 when a target is
+// missed.
 //
 // The generated catalog's embeddings take minutes of CPU. They are computed by the server itself
 // into a cached data dir (node_modules/.cache/axle-bench), which a later run resumes; the time
@@ -15,6 +17,7 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import { loadCatalog } from '../packages/server/dist/catalog/load.js';
 import { Database } from '../packages/server/dist/store/db.js';
+import { SqliteSkillsRepository } from '../packages/server/dist/store/skills-repository.js';
 import { generateCatalog, loadQueries } from './lib/generate.js';
 import { cpuSeconds, MAIN, ROOT, rssMb, startServer, waitSemantic } from './lib/server.js';
 
@@ -62,8 +65,11 @@ function summary(r) {
   return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, total: r.requests.total, bad: r.non2xx + r.errors + r.timeouts };
 }
 
-function hammerHealth(url) {
-  return autocannon({ url: `${url}/health`, connections: CONNECTIONS, duration: PHASE_S }).then(summary);
+/** /health at full speed, with the event loop's CPU per request. */
+async function hammerHealth(url, pid) {
+  const loopBefore = cpuSeconds(pid, { mainThread: true });
+  const r = summary(await autocannon({ url: `${url}/health`, connections: CONNECTIONS, duration: PHASE_S }));
+  return { ...r, loopMsPerRequest: ((cpuSeconds(pid, { mainThread: true }) - loopBefore) * 1000) / r.total };
 }
 
 /** /discover at full speed on CONNECTIONS connections for `seconds`, rotating `list`; `distinct` counts the queries sent. */
@@ -87,10 +93,17 @@ function discoverLoad(url, list, seconds) {
 /** Measured /discover load with a /health probe at PROBE_RATE meanwhile, and the server's CPU per request. */
 async function hammerDiscover(url, pid) {
   const cpuBefore = cpuSeconds(pid);
+  const loopBefore = cpuSeconds(pid, { mainThread: true });
   const discover = discoverLoad(url, queries, PHASE_S);
   const probe = autocannon({ url: `${url}/health`, connections: 1, overallRate: PROBE_RATE, duration: PHASE_S });
   const [d, p] = await Promise.all([discover, probe]);
-  return { discover: d, probe: summary(p), cpuMsPerRequest: ((cpuSeconds(pid) - cpuBefore) * 1000) / (d.total + p.requests.total) };
+  const perRequest = (seconds) => (seconds * 1000) / (d.total + p.requests.total);
+  return {
+    discover: d,
+    probe: summary(p),
+    cpuMsPerRequest: perRequest(cpuSeconds(pid) - cpuBefore),
+    loopMsPerRequest: perRequest(cpuSeconds(pid, { mainThread: true }) - loopBefore),
+  };
 }
 
 async function countVectors(dataDir) {
@@ -123,16 +136,17 @@ async function measureServer({ label, dataDir, env = {}, semantic, reserveS }) {
       out.warmRuns = entry.runs;
       if (w.state !== 'ready') return out;
     }
-    out.health = await hammerHealth(server.url);
+    out.health = await hammerHealth(server.url, server.pid);
     out.warmup = await discoverLoad(server.url, warmupQueries, WARMUP_S);
     const d = await hammerDiscover(server.url, server.pid);
     out.discover = d.discover;
     out.probe = d.probe;
     out.cpuMsPerRequest = d.cpuMsPerRequest;
+    out.loopMsPerRequest = d.loopMsPerRequest;
     out.memory = rssMb(server.pid);
     // The baseline is the better of two /health phases, one before /discover and one after: a burst of
     // other load on the machine during a single phase would otherwise flatter every ratio to it.
-    const again = await hammerHealth(server.url);
+    const again = await hammerHealth(server.url, server.pid);
     out.healthPhases = [out.health.rps, again.rps];
     if (again.rps > out.health.rps) out.health = again;
     return out;
@@ -168,6 +182,27 @@ const lexical = await measureServer({
   env: { AXLE_CATALOG: largeFile, AXLE_SEMANTIC_SEARCH: 'off' },
   semantic: false,
 });
+
+/**
+ * The lexical search itself, in this process with no HTTP: the repository's FTS5 query over the
+ * generated catalog, one query at a time, CPU of all threads per query (after a pass that fills the
+ * term-frequency cache). With nothing else to run, the machine's CPUs could answer at most
+ * cpus / cost queries a second: the ceiling under the lexical phase above.
+ */
+async function lexicalInProcess(dataDir) {
+  const db = await Database.open(path.join(dataDir, 'axle.db'));
+  try {
+    const repo = new SqliteSkillsRepository(db);
+    for (const q of allQueries) await repo.lexicalSearch(q, {}, 10);
+    const before = process.cpuUsage();
+    for (const q of queries) await repo.lexicalSearch(q, {}, 10);
+    const used = process.cpuUsage(before);
+    return (used.user + used.system) / queries.length;
+  } finally {
+    await db.close();
+  }
+}
+const lexicalCpuUs = await lexicalInProcess(largeDir);
 
 // Cold start on an existing data dir (the process an operator restarts), with the generated catalog.
 const cold = [];
@@ -212,10 +247,16 @@ for (const m of [small, large]) {
 }
 for (const m of [small, large, lexical].filter((x) => x.discover))
   console.log(
-    `/discover, ${m.label}: warm-up ${m.warmup.total} requests answered (${f0(m.warmup.rps)} req/s) over ${m.warmup.distinct} distinct queries sent; measured ${m.discover.total} over ${m.discover.distinct} others; server CPU ${f1(m.cpuMsPerRequest)} ms a request (all threads, /health probes included)`,
+    `/discover, ${m.label}: warm-up ${m.warmup.total} requests answered (${f0(m.warmup.rps)} req/s) over ${m.warmup.distinct} distinct queries sent; measured ${m.discover.total} over ${m.discover.distinct} others; server CPU ${f1(m.cpuMsPerRequest)} ms a request (all threads, /health probes included), ${f0(m.loopMsPerRequest * 1000)} µs of it on the event loop's thread`,
   );
+const cpus = os.cpus().length;
+console.log(
+  `lexical search in-process (no HTTP), ${LARGE} skills, one query at a time: ${f0(lexicalCpuUs)} µs of CPU a query, so ${cpus} CPUs doing nothing else could answer at most ${f0((cpus * 1e6) / lexicalCpuUs)}/s; ${T.lexicalRatio} of /health is ${f0(T.lexicalRatio * lexical.health.rps)}/s`,
+);
 for (const m of [small, large, lexical].filter((x) => x.healthPhases))
-  console.log(`GET /health baseline, ${m.label}: the better of ${m.healthPhases.map(f0).join(' (before /discover) and ')} (after) req/s`);
+  console.log(
+    `GET /health baseline, ${m.label}: the better of ${m.healthPhases.map(f0).join(' (before /discover) and ')} (after) req/s, ${f0(m.health.loopMsPerRequest * 1000)} µs of event-loop CPU a request`,
+  );
 const memory = [small, large, lexical].filter((m) => m.memory);
 for (const m of memory) console.log(`RSS after load, ${m.label}: ${f0(m.memory.rss)} MB (peak ${f0(m.memory.peak)} MB)`);
 console.log(

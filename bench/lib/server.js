@@ -36,10 +36,14 @@ export function rssMb(pid) {
   return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
 }
 
-/** CPU seconds (user + system, all threads) a process has used so far. Linux /proc; 100 ticks per second. */
-export function cpuSeconds(pid) {
+/**
+ * CPU seconds (user + system) a process has used so far: all its threads, or only its main thread
+ * (the event loop) with `mainThread`. Linux /proc; 100 ticks per second.
+ */
+export function cpuSeconds(pid, { mainThread = false } = {}) {
   // Fields after the parenthesised command name: state is field 3, utime 14, stime 15.
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  const file = mainThread ? `/proc/${pid}/task/${pid}/stat` : `/proc/${pid}/stat`;
+  const fields = fs.readFileSync(file, 'utf8').split(') ')[1].split(' ');
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
