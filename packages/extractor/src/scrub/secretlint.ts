@@ -1,4 +1,3 @@
-import { performance } from 'node:perf_hooks';
 import { lintSource } from '@secretlint/core';
 import { secretLintProfiler } from '@secretlint/profiler';
 import { creator as recommendPreset } from '@secretlint/secretlint-rule-preset-recommend';
@@ -40,53 +39,28 @@ const typeFor = (ruleId: string, messageId: string): string => {
   return type;
 };
 
-const SECRETLINT_MARK = /^(?:@core>|@secretlint|secretlint>)/;
-
 /**
- * secretlint's process-wide profiler keeps every performance mark it observes and scans them all on each new one,
- * so a long-running process (the extraction daemon) would grow memory and slow down with every lint. After each
- * lint the profiler's lists and secretlint's marks are emptied, once they are settled: performance observers are
- * notified on a later turn of the event loop (hence the setImmediate), and the profiler then measures between
- * marks in promises that getEntries() awaits. Clearing a mark before that would make the measure throw.
+ * secretlint's process-wide profiler (for its CLI's `--profile`) records a performance mark at each step of every
+ * lint, keeps them all and scans them on each new one, so a long-running process (the extraction daemon) would grow
+ * memory and slow down with every lint. Nothing in this process reads it: it records nothing. (Emptying it after each
+ * lint instead cost an event-loop turn per lint, and lints had to wait for each other's clean-up.)
  */
-async function releaseProfilerEntries(): Promise<void> {
-  await new Promise((resolve) => setImmediate(resolve));
-  (await secretLintProfiler.getEntries()).length = 0;
-  (await secretLintProfiler.getMeasures()).length = 0;
-  for (const type of ['mark', 'measure'] as const) {
-    const names = new Set(performance.getEntriesByType(type).map((e) => e.name).filter((n) => SECRETLINT_MARK.test(n)));
-    for (const name of names) (type === 'mark' ? performance.clearMarks : performance.clearMeasures).call(performance, name);
-  }
-}
-
-/**
- * Lints run one at a time: the profiler clean-up above must not remove the marks of a lint still in progress
- * (secretlint would then fail to measure it, in a promise nobody awaits).
- */
-let queue: Promise<unknown> = Promise.resolve();
+secretLintProfiler.mark = () => {};
 
 /**
  * Secrets found by secretlint's recommended preset through `@secretlint/core` (async because lintSource is). It lints
  * only the parts of the text where the preset can match (`preset-windows.ts`), with the same findings as on the whole
  * text; they never start with a byte-order mark, which secretlint would drop and not count in its offsets.
  */
-export function secretlintFindings(text: string): Promise<Finding[]> {
+export async function secretlintFindings(text: string): Promise<Finding[]> {
   const view = presetView(text);
-  if (!view) return Promise.resolve([]);
-  const run = queue.then(async () => {
-    try {
-      const result = await lintSource({
-        source: { filePath: '/transcript.txt', content: neutraliseDirectives(view.content), contentType: 'text' },
-        options: { config: CONFIG, noPhysicFilePath: true },
-      });
-      return result.messages.map((m) => {
-        const start = view.toOriginal(m.range[0]);
-        return { type: typeFor(m.ruleId, m.messageId), start, end: start + m.range[1] - m.range[0] };
-      });
-    } finally {
-      await releaseProfilerEntries();
-    }
+  if (!view) return [];
+  const result = await lintSource({
+    source: { filePath: '/transcript.txt', content: neutraliseDirectives(view.content), contentType: 'text' },
+    options: { config: CONFIG, noPhysicFilePath: true },
   });
-  queue = run.catch(() => undefined);
-  return run;
+  return result.messages.map((m) => {
+    const start = view.toOriginal(m.range[0]);
+    return { type: typeFor(m.ruleId, m.messageId), start, end: start + m.range[1] - m.range[0] };
+  });
 }
