@@ -144,14 +144,17 @@ describe('semantic side unavailable', () => {
 
   it('searches with fresh workers after computing vectors (embedding batches leave their memory grown), with the same ones when every vector was stored', async () => {
     const events: string[] = [];
+    const indexes: Array<{ ids: string[]; codes: number[]; scales: number[] }> = [];
     const fake = (n: number): Embedder => ({
       init: async () => void events.push(`init ${n}`),
       embed: async (texts) => {
         events.push(`embed ${n}`);
-        return texts.map((_, i) => randomUnit(EMBEDDING_DIM, i + 1));
+        // A vector of the text alone, as from a model, whatever batch the text comes in.
+        return texts.map((t) => randomUnit(EMBEDDING_DIM, (Number.parseInt(textHash(t).slice(0, 7), 16) % 2 ** 30) + 1));
       },
-      setIndex: async (ids) => {
+      setIndex: async (ids, rows) => {
         events.push(`index ${n}`);
+        indexes.push({ ids, codes: [...rows.codes], scales: [...rows.scales] });
         return ids.length;
       },
       search: async () => [],
@@ -176,6 +179,16 @@ describe('semantic side unavailable', () => {
     expect(again.state()).toBe('ready');
     await again.close();
     expect(events).toEqual(['init 3', 'index 3', 'close 3']);
+
+    // Computed, stored, or some of each: the workers get the same int8 rows in catalog order.
+    await db.run('DELETE FROM skill_embeddings WHERE rowid % 2 = 0');
+    const mixed = start();
+    expect(await mixed.settled).toMatchObject({ reused: Math.ceil(skills / 2), computed: Math.floor(skills / 2) });
+    await mixed.close();
+    expect(indexes).toHaveLength(3);
+    expect(indexes[0]!.ids).toHaveLength(skills);
+    expect(indexes[1]).toEqual(indexes[0]);
+    expect(indexes[2]).toEqual(indexes[0]);
   });
 
   it('does not replace the catalog when its fingerprint is unchanged', async () => {

@@ -3,7 +3,7 @@ import type { Logger } from '../logger.js';
 import type { RankedId, SkillsRepository, StoredEmbedding } from '../store/skills-repository.js';
 import { type Embedder, EmbedderClient } from './embedder.js';
 import { EMBEDDING_DIM, EMBEDDING_MODEL, embeddingText, textHash } from './embedding-text.js';
-import { quantizeInto } from '../domain/quantize.js';
+import { type QuantizedRows, quantizeInto } from '../domain/quantize.js';
 import { BUNDLED_VECTORS, readVectorsFile } from './vector-file.js';
 
 export type SemanticState = SearchState['semantic'];
@@ -96,8 +96,8 @@ export class SemanticIndex {
       // Stored vectors stay in this one int8 matrix (quantised as read); only new ones are held apart.
       const stored = await repo.embeddingMatrix(EMBEDDING_MODEL, EMBEDDING_DIM);
       const storedRow = new Map(stored.ids.map((id, row) => [id, row]));
-      /** Skill -> row of stored.rows, or the vector found or computed during this start. */
-      const vectors = new Map<string, number | Float32Array>();
+      /** Skill -> its row in stored.rows or in `fresh`. */
+      const vectors = new Map<string, { rows: QuantizedRows; row: number }>();
       const missing: Array<{ id: string; text: string; hash: string }> = [];
       let reused = 0;
       for (const [i, s] of skills.entries()) {
@@ -106,10 +106,19 @@ export class SemanticIndex {
         const hash = textHash(text);
         const row = storedRow.get(s.id);
         if (row !== undefined && stored.textHashes[row] === hash) {
-          vectors.set(s.id, row);
+          vectors.set(s.id, { rows: stored.rows, row });
           reused++;
         } else missing.push({ id: s.id, text, hash });
       }
+
+      // Vectors found or computed during this start, quantised as they arrive: as floats, those of a
+      // 20,000-skill first start would hold 41 MB until the index is built.
+      const fresh: QuantizedRows = { codes: new Int8Array(missing.length * EMBEDDING_DIM), scales: new Float32Array(missing.length) };
+      let freshRows = 0;
+      const keep = (skillId: string, vector: Float32Array) => {
+        fresh.scales[freshRows] = quantizeInto(vector, fresh.codes, freshRows * EMBEDDING_DIM);
+        vectors.set(skillId, { rows: fresh, row: freshRows++ });
+      };
 
       let bundled = 0;
       if (missing.length > 0) {
@@ -120,7 +129,7 @@ export class SemanticIndex {
           if (v) found.push({ skillId: m.id, textHash: m.hash, vector: v });
         }
         await repo.saveEmbeddings(EMBEDDING_MODEL, found);
-        for (const f of found) vectors.set(f.skillId, f.vector);
+        for (const f of found) keep(f.skillId, f.vector);
         bundled = found.length;
       }
 
@@ -133,7 +142,7 @@ export class SemanticIndex {
         const rows = batch.map((b, j) => ({ skillId: b.id, textHash: b.hash, vector: out[j]! }));
         if (this.closed) break;
         await repo.saveEmbeddings(EMBEDDING_MODEL, rows);
-        for (const r of rows) vectors.set(r.skillId, r.vector);
+        for (const r of rows) keep(r.skillId, r.vector);
         computed += rows.length;
         if (todo.length > batchSize) logger.debug({ computed, of: todo.length }, 'computing skill embeddings');
       }
@@ -156,11 +165,9 @@ export class SemanticIndex {
       const rows = unchanged ? stored.rows : { codes: new Int8Array(ids.length * EMBEDDING_DIM), scales: new Float32Array(ids.length) };
       if (!unchanged)
         for (const [row, id] of ids.entries()) {
-          const v = vectors.get(id)!;
-          if (typeof v === 'number') {
-            rows.codes.set(stored.rows.codes.subarray(v * EMBEDDING_DIM, (v + 1) * EMBEDDING_DIM), row * EMBEDDING_DIM);
-            rows.scales[row] = stored.rows.scales[v]!;
-          } else rows.scales[row] = quantizeInto(v, rows.codes, row * EMBEDDING_DIM);
+          const from = vectors.get(id)!;
+          rows.codes.set(from.rows.codes.subarray(from.row * EMBEDDING_DIM, (from.row + 1) * EMBEDDING_DIM), row * EMBEDDING_DIM);
+          rows.scales[row] = from.rows.scales[from.row]!;
         }
       await embedder.setIndex(ids, rows);
       const stats = { reused, bundled, computed, ms: Math.round(performance.now() - started) };
