@@ -148,9 +148,9 @@ export class SemanticIndex {
       }
       if (this.closed) return undefined;
       if (computed > 0) {
-        // Embedding batches grew each worker's WebAssembly memory, which never shrinks (a 20,000-skill
-        // first start ended at 534 MB RSS against 435 MB with every vector stored): fresh workers hold
-        // only what a query needs.
+        // Embedding batches grew each worker's WebAssembly memory, which never shrinks (with 2,000 of
+        // 20,000 vectors to compute, a start was ready at 534 MB RSS against 435 MB with every vector
+        // stored): fresh workers hold only what a query needs.
         await embedder.close();
         if (this.closed) return undefined;
         embedder = createEmbedder();
