@@ -47,7 +47,6 @@ const pad = (s, n) => String(s).padEnd(n);
 async function evalSecrets(run) {
   const byProvider = new Map();
   let tp = 0;
-  let found = 0;
   let positives = 0;
   let negHit = 0;
   let negatives = 0;
@@ -62,7 +61,6 @@ async function evalSecrets(run) {
       const ok = s.spans.every((sp) => covers(findings, sp));
       positives++;
       if (ok) tp++;
-      if (findings.length > 0) found++;
       const p = byProvider.get(s.provider) ?? { n: 0, ok: 0 };
       p.n++;
       if (ok) p.ok++;
