@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { decodeBase64Text } from '../src/scrub/base64.js';
 import { scrub } from '../src/scrub/index.js';
 
 /** Deterministic pseudo-random strings (mulberry32), so the fake credentials below are stable and obviously generated. */
@@ -199,5 +200,33 @@ describe('encodings', () => {
     expect(scrub(`echo ${once} | base64 -d`).text).toBe('echo [REDACTED:base64_secret_assignment] | base64 -d');
     expect(scrub(`data: ${twice}`).text).toBe('data: [REDACTED:base64_secret_assignment]');
     expect(scrub(`hello ${Buffer.from('just a harmless sentence').toString('base64')}`).report.clean).toBe(true);
+  });
+
+  it('decodes base64 candidates as Buffer does, and keeps only mostly printable UTF-8', () => {
+    // The rule the hand-written decoder must agree with: Buffer's decoding, at least 95% printable bytes, valid UTF-8.
+    const reference = (s: string): string | undefined => {
+      if (!/[a-z]/.test(s) || !/[A-Z]/.test(s) || !/\d/.test(s) || s.length % 4 === 1) return undefined;
+      const buf = Buffer.from(s, s.includes('-') || s.includes('_') ? 'base64url' : 'base64');
+      const printable = buf.filter((b) => (b >= 0x20 && b < 0x7f) || b === 9 || b === 10 || b === 13 || b >= 0x80).length;
+      if (buf.length < 8 || printable / buf.length < 0.95) return undefined;
+      const text = buf.toString('utf8');
+      return text.includes('\ufffd') ? undefined : text;
+    };
+    // '?', '>' and non-ASCII text encode to the alphabets' last two characters, `+/` or `-_`.
+    const texts = ['api_key=Zz9x8c7v6b5n4m3', 'naïve café ✓ 😀 text ???>>>~~~ ü', '?>?>?>?>?>?>', 'a\u0001b\u0002 mostly printable, not quite all', 'x'.repeat(4000)];
+    const candidates: string[] = [];
+    for (let i = 0; i < 3000; i++) {
+      const text = `${texts[i % texts.length].slice(0, 8 + (i % 300))}${i}`;
+      const encoded = Buffer.from(text).toString(i % 2 ? 'base64' : 'base64url');
+      candidates.push(encoded, encoded.replace(/=+$/, ''), encoded.slice(0, -1 - (i % 3)));
+      candidates.push(gen('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/_-', 16 + (i % 90), i) + '='.repeat(i % 3));
+    }
+    let decoded = 0;
+    for (const c of candidates) {
+      const expected = reference(c);
+      if (expected !== undefined) decoded++;
+      expect(decodeBase64Text(c), c).toBe(expected);
+    }
+    expect(decoded).toBeGreaterThan(3000);
   });
 });

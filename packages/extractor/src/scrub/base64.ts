@@ -6,19 +6,43 @@ const BASE64_CHARS = charClass('A-Za-z0-9+/_-');
 const MIN_CANDIDATE = 16;
 const MAX_CANDIDATE = 8_192;
 
-/** Decoded text if `s` is base64 of mostly printable UTF-8, else undefined. */
+/** The value of each base64 and base64url character (both alphabets, as Buffer reads either), -1 for others. */
+const VALUE = new Int8Array(128).fill(-1);
+for (const [i, c] of [...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'].entries()) VALUE[c.charCodeAt(0)] = i;
+VALUE['-'.charCodeAt(0)] = 62;
+VALUE['_'.charCodeAt(0)] = 63;
+const isPrintable = (b: number): boolean => (b >= 0x20 && b < 0x7f) || b === 0x09 || b === 0x0a || b === 0x0d || b >= 0x80;
+/** Decoded bytes of the candidate being read; a candidate decodes to at most 3/4 of MAX_CANDIDATE bytes. */
+const bytes = Buffer.alloc(MAX_CANDIDATE);
+
+/**
+ * Decoded text if `s` is base64 of mostly printable UTF-8, else undefined. `s` holds base64 characters only,
+ * padding at the end. Decoded here rather than by `Buffer.from`: most candidates are tokens whose bytes fail the
+ * printable test within a few characters, and a call into Buffer cost more than reading them.
+ */
 export function decodeBase64Text(s: string): string | undefined {
   // Base64 of text of this length always mixes cases and digits; requiring all three skips identifiers cheaply.
   if (!/[a-z]/.test(s) || !/[A-Z]/.test(s) || !/\d/.test(s) || s.length % 4 === 1) return undefined;
-  const buf = Buffer.from(s, s.includes('-') || s.includes('_') ? 'base64url' : 'base64');
-  if (buf.length < 8) return undefined;
-  let printable = 0;
-  for (let i = 0; i < buf.length; i++) {
-    const b = buf[i];
-    if ((b >= 0x20 && b < 0x7f) || b === 0x09 || b === 0x0a || b === 0x0d || b >= 0x80) printable++;
+  let chars = s.length;
+  while (chars > 0 && s.charCodeAt(chars - 1) === 61) chars--; // '=' padding
+  const length = Math.floor((chars * 6) / 8); // a trailing partial byte is dropped, as Buffer drops it
+  if (length < 8) return undefined;
+  // At least 95% printable: give up as soon as more than 5% of the bytes are not.
+  const allowed = length - Math.ceil(length * 0.95);
+  let unprintable = 0;
+  let acc = 0;
+  let bits = 0;
+  let n = 0;
+  for (let i = 0; i < chars; i++) {
+    acc = ((acc << 6) | VALUE[s.charCodeAt(i)]) & 0xffffff;
+    bits += 6;
+    if (bits < 8) continue;
+    bits -= 8;
+    const b = (acc >> bits) & 0xff;
+    if (!isPrintable(b) && ++unprintable > allowed) return undefined;
+    bytes[n++] = b;
   }
-  if (printable / buf.length < 0.95) return undefined;
-  const decoded = buf.toString('utf8');
+  const decoded = bytes.toString('utf8', 0, n);
   return decoded.includes('\ufffd') ? undefined : decoded;
 }
 
