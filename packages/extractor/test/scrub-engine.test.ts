@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { type AnchorOptions, applyRules, literalAlternation, literalPrefixes, type Rule } from '../src/scrub/engine.js';
+import { NUMBERED_STREET_RULE } from '../src/scrub/address.js';
+import { numberStarts } from '../src/scrub/number-starts.js';
+import { PHONE_RULE } from '../src/scrub/phone.js';
+import { PII_RULES } from '../src/scrub/rules/pii.js';
 import { AZURE_RULES, CONTEXT_RULES, TOKEN_RULES } from '../src/scrub/rules/secrets.js';
 import { tokenRuns, vendorTokenStarts } from '../src/scrub/tokens.js';
 import type { Finding } from '../src/scrub/types.js';
@@ -22,7 +26,8 @@ function scanEach(text: string, rules: readonly Rule[]): Finding[] {
     for (const m of text.matchAll(rule.pattern)) {
       let start = m.index;
       let value = m[0];
-      const g = m.findIndex((v, i) => i > 0 && v !== undefined);
+      // The value is the first participating group of a pattern with the `d` flag (groups without it are the rule's own).
+      const g = m.indices ? m.findIndex((v, i) => i > 0 && v !== undefined) : -1;
       if (g > 0) {
         start = (m.indices as RegExpIndicesArray)[g][0];
         value = m[g] as string;
@@ -145,5 +150,25 @@ describe('anchored rule scanning', () => {
     const none: Finding[] = [];
     applyRules(text, CONTEXT_RULES, none, { at: [] });
     expect(none).toEqual([]);
+  });
+
+  it('finds the number-led personal data at the number starts, as scanning each rule finds it', () => {
+    const rules = [...PII_RULES.filter((r) => r.type !== 'username'), PHONE_RULE, NUMBERED_STREET_RULE];
+    const text = [
+      'SSN 123-45-6789, card 4111 1111 1111 1111, 4012888888881881 ip 192.168.10.20 call +1 (415) 555-0132',
+      'or +(44) 20 7946 0958, (212) 555-0188, 0044 20 7946 0958 at 221B Baker Street, 14 Crown Street Apt. 4',
+      'x4111111111111111 v1.2.3.4 a-123-45-6789 id.234-56-7890 #5551234567 +x5 ((415) 555-0132 ++1 415 555 0132 _12 Main St',
+    ].join('\n');
+    const expected = scanEach(text, rules);
+    expect(new Set(expected.map((f) => f.type))).toEqual(new Set(['us_ssn', 'credit_card', 'ip_address', 'phone_number', 'street_address']));
+    expect(applied(text, rules, { at: numberStarts(text) })).toEqual(expected);
+    // Random text of digits, separators, capitalised words and street names: the same findings, rule by rule.
+    const random = seededRandom(5);
+    const pieces = ['1', '0', '44', '555', '192.', '-', ' ', '(', ')', '+', '.', '/', '_', 'a', 'Main ', 'St', 'Street', '\n', 'é'];
+    for (let n = 0; n < 200; n++) {
+      let t = '';
+      for (let i = 0; i < 400; i++) t += pieces[Math.floor(random() * pieces.length)];
+      expect(applied(t, rules, { at: numberStarts(t) })).toEqual(scanEach(t, rules));
+    }
   });
 });

@@ -1,22 +1,27 @@
 import type { Rule } from './engine.js';
 import type { Finding } from './types.js';
 
-/** Street addresses in the forms common enough to match without a gazetteer. Best effort, not validated. */
+/**
+ * Street addresses in the forms common enough to match without a gazetteer. Best effort, not validated.
+ * Number, one to four capitalised words, a street suffix: 1668 Glyn St, 14 Crown Street, 221B Baker Street. It starts
+ * with a digit, so it is tried only where a number starts (`numberStarts`), with the other number-led rules.
+ */
+export const NUMBERED_STREET_RULE: Rule = {
+  type: 'street_address',
+  pattern:
+    /(?<![\w.])\d{1,6}[A-Za-z]?\s(?:[A-Z][\p{L}'.-]{0,24}\s){1,4}(?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|Dr|Court|Ct|Way|Place|Pl|Terrace|Parkway|Pkwy|Circle|Cir|Highway|Hwy|Square|Sq|Trail|Crescent|Close|Row|Walk|Gardens|Hill|Park|Loop|Ridge|Path|Pike|Plaza|Alley|Mews|Green|Grove|Station|Port|Fort|Crossing|Junction|Mill|Point|Springs?|Streets|Squares)(?![\p{L}\d])\.?(?:,?\s(?:Apt\.|Suite|Unit)\s\d{1,5})?/gu,
+};
+
+/** Street addresses that start with a literal word; one search finds the literals of all three. */
 export const ADDRESS_RULES: readonly Rule[] = [
-  {
-    type: 'street_address',
-    // Number, one to four capitalised words, a street suffix: 1668 Glyn St, 14 Crown Street, 221B Baker Street.
-    pattern:
-      /(?<![\w.])\d{1,6}[A-Za-z]?\s(?:[A-Z][\p{L}'.-]{0,24}\s){1,4}(?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|Dr|Court|Ct|Way|Place|Pl|Terrace|Parkway|Pkwy|Circle|Cir|Highway|Hwy|Square|Sq|Trail|Crescent|Close|Row|Walk|Gardens|Hill|Park|Loop|Ridge|Path|Pike|Plaza|Alley|Mews|Green|Grove|Station|Port|Fort|Crossing|Junction|Mill|Point|Springs?|Streets|Squares)(?![\p{L}\d])\.?(?:,?\s(?:Apt\.|Suite|Unit)\s\d{1,5})?/gu,
-  },
   {
     type: 'street_address',
     // Rue de la Paix 5, Via Franscini 71, Rua do Arenque 1634
     pattern:
       /(?<![\p{L}\d])(?:Rue|Via|Viale|Calle|Avenida|Rua|Piazza|Praça|Plaza|Carrer|Ulica|Strada)(?:\s[\p{L}'’.-]{1,30}){1,4}\s\d{1,5}[a-zA-Z]?(?![\p{L}\d])/gu,
   },
-  // Apt. 4, Suite 200; PSC 1234, Box 5678. Two rules, so that each starts with literals: the three rules above then
-  // share one search for them, whose first letters are those of the first rule's alone.
+  // Apt. 4, Suite 200; PSC 1234, Box 5678. Two rules, so that each starts with literals: the three rules share one
+  // search for them.
   { type: 'street_address', pattern: /(?<![\p{L}\d])(?:Apt\.?|Apartment|Suite|Ste\.|Unit)\s#?\d{1,5}(?!\d)/gu },
   { type: 'street_address', pattern: /(?<![\p{L}\d])PSC \d{4}, Box \d{4}/gu },
 ];

@@ -1,4 +1,4 @@
-import { ADDRESS_RULES, findSuffixedStreets } from './address.js';
+import { ADDRESS_RULES, findSuffixedStreets, NUMBERED_STREET_RULE } from './address.js';
 import { findEncodedSecrets } from './base64.js';
 import { findEthereumKeys, findHighEntropyNearKeyWords } from './context.js';
 import { Covered, type Redundancy } from './covered.js';
@@ -8,6 +8,7 @@ import { findIbans } from './iban.js';
 import { findIpv6 } from './ipv6.js';
 import { linesWithBackslash } from './lines.js';
 import { findMnemonics } from './mnemonic.js';
+import { numberStarts } from './number-starts.js';
 import { findPrivateKeys } from './pem.js';
 import { PHONE_RULE } from './phone.js';
 import { PII_RULES } from './rules/pii.js';
@@ -25,8 +26,9 @@ const RAW_SECRET_RULES = CONTEXT_RULES;
 const USERNAME_RULES = PII_RULES.filter((r) => r.type === 'username');
 // In this order (SSN before phone: an SSN-shaped span found by both keeps the more specific type). The user-name
 // rule, last of PII_RULES, is applied on its own, so that the raw pass can read its literals where they were found.
+// SSN, card and IPv4 (NUMBER_RULES), phone and numbered streets start with a number: they are tried at `numberStarts`.
 const NUMBER_RULES = PII_RULES.filter((r) => r.type !== 'username');
-const PLACE_RULES = [PHONE_RULE, ...ADDRESS_RULES];
+const NUMBER_PLACE_RULES = [PHONE_RULE, NUMBERED_STREET_RULE];
 
 /** The rules found from a literal anywhere in the text, Azure's and the context rules: one search finds them all. */
 const LITERAL_RULES = [...AZURE_RULES, ...CONTEXT_RULES];
@@ -56,9 +58,11 @@ export function detectSecrets(text: string, anchors?: number[]): Finding[] {
 /** Personal data in `text` as it stands. `userAnchors`, if given, receives the positions of home-directory literals. */
 function detectPersonalData(text: string, userAnchors?: number[]): Finding[] {
   const out: Finding[] = [];
-  applyRules(text, NUMBER_RULES, out);
+  const starts = numberStarts(text);
+  applyRules(text, NUMBER_RULES, out, { at: starts });
   applyRules(text, USERNAME_RULES, out, { seen: userAnchors });
-  applyRules(text, PLACE_RULES, out);
+  applyRules(text, NUMBER_PLACE_RULES, out, { at: starts });
+  applyRules(text, ADDRESS_RULES, out);
   out.push(...findEmails(text), ...findIpv6(text), ...findIbans(text), ...findSuffixedStreets(text));
   return out;
 }
