@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type AnchorOptions, applyRules, literalAlternation, literalPrefixes, type Rule } from '../src/scrub/engine.js';
-import { NUMBERED_STREET_RULE } from '../src/scrub/address.js';
+import { findSuffixedStreets, NUMBERED_STREET_RULE } from '../src/scrub/address.js';
 import { numberStarts } from '../src/scrub/number-starts.js';
 import { PHONE_RULE } from '../src/scrub/phone.js';
 import { PII_RULES } from '../src/scrub/rules/pii.js';
@@ -169,6 +169,21 @@ describe('anchored rule scanning', () => {
       let t = '';
       for (let i = 0; i < 400; i++) t += pieces[Math.floor(random() * pieces.length)];
       expect(applied(t, rules, { at: numberStarts(t) })).toEqual(scanEach(t, rules));
+    }
+  });
+
+  it('finds the suffixed street names at the number starts that it would find at every position', () => {
+    const everywhere = (t: string) => Array.from({ length: t.length }, (_, i) => i);
+    const text = 'Koskikatu 25, Bundesstrasse 31b Præstevænget\u00a015 Storgatan 3 x9 Hauptstraße\t7 Storgatan 12 Storgatan 1234567';
+    expect(findSuffixedStreets(text, numberStarts(text)).map((f) => text.slice(f.start, f.end))).toEqual(
+      ['Koskikatu 25', 'Bundesstrasse 31b', 'Præstevænget\u00a015', 'Storgatan 3', 'Hauptstraße\t7', 'Storgatan 12'],
+    );
+    const random = seededRandom(9);
+    const pieces = ['Koski', 'katu', 'Weg', 'weg', ' ', '\u00a0', '\t', '1', '25', 'b', '-', ',', 'Straße', 'x'];
+    for (let n = 0; n < 300; n++) {
+      let t = '';
+      for (let i = 0; i < 200; i++) t += pieces[Math.floor(random() * pieces.length)];
+      expect(findSuffixedStreets(t, numberStarts(t))).toEqual(findSuffixedStreets(t, everywhere(t)));
     }
   });
 });

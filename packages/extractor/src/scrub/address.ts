@@ -28,20 +28,26 @@ export const ADDRESS_RULES: readonly Rule[] = [
 
 /**
  * A street-name suffix then a house number: Koskikatu 25, Bundesstrasse 31, Præstevænget 15, Storgatan 3b.
- * Anchored on the space and digit, rarer than the suffixes' letter pairs; the suffix is checked by the lookbehind
- * (no suffix ends another, so the one captured is the one there).
+ * Read at the space before a number start (`numberStarts`): a space and a digit are rarer than the suffixes'
+ * letter pairs. The suffix is checked by the lookbehind (no suffix ends another, so the one captured is the one
+ * there).
  */
 const SUFFIXED =
-  /\s\d(?<=(straße|strasse|weg|gasse|platz|allee|katu|tie|kuja|polku|vej|vænget|gade|gatan|vägen|väg|laan|straat|gracht|plein|utca|ulica)\s\d)\d{0,4}[a-zA-Z]?(?![\p{L}\d])/gu;
+  /\s\d(?<=(straße|strasse|weg|gasse|platz|allee|katu|tie|kuja|polku|vej|vænget|gade|gatan|vägen|väg|laan|straat|gracht|plein|utca|ulica)\s\d)\d{0,4}[a-zA-Z]?(?![\p{L}\d])/uy;
 const LETTER = /[\p{L}-]/u;
 
 /**
  * Suffixed street names, found from the suffix and number and grown back to a capitalised word start, instead of
- * trying a capitalised word at every position of the text.
+ * trying a capitalised word at every position of the text. `starts` are the text's `numberStarts`: a digit after a
+ * space is one. A match holds no space after its first character, so none starts inside another.
  */
-export function findSuffixedStreets(text: string): Finding[] {
+export function findSuffixedStreets(text: string, starts: readonly number[]): Finding[] {
   const found: Finding[] = [];
-  for (const m of text.matchAll(SUFFIXED)) {
+  for (const at of starts) {
+    if (at === 0) continue;
+    SUFFIXED.lastIndex = at - 1;
+    const m = SUFFIXED.exec(text);
+    if (!m) continue;
     const suffix = m.index - m[1].length;
     let start = suffix;
     while (start > 0 && suffix - start < 30 && LETTER.test(text[start - 1])) start--;

@@ -63,7 +63,7 @@ function detectPersonalData(text: string, userAnchors?: number[]): Finding[] {
   applyRules(text, USERNAME_RULES, out, { seen: userAnchors });
   applyRules(text, NUMBER_PLACE_RULES, out, { at: starts });
   applyRules(text, ADDRESS_RULES, out);
-  out.push(...findEmails(text), ...findIpv6(text), ...findIbans(text), ...findSuffixedStreets(text));
+  out.push(...findEmails(text), ...findIpv6(text), ...findIbans(text), ...findSuffixedStreets(text, starts));
   return out;
 }
 
