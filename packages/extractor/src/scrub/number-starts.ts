@@ -1,9 +1,10 @@
 /**
  * A digit with no word character before it, or a `+` or `(` that a digit follows (`+(` too). Every rule that
  * `numberStarts` serves starts with a lookbehind rejecting a word character before its first digit, or is the phone
- * rule, which may open with `+` and `(`.
+ * rule, which may open with `+` and `(`. Each match is one character wide, so `test` and `lastIndex` tell where it
+ * is without building a match array for each of some 50,000 starts per 4 MB of dense text.
  */
-const NUMBER_START = /(?<![A-Za-z0-9_])[0-9]|\+\(?[0-9]|\([0-9]/g;
+const NUMBER_START = /(?<![A-Za-z0-9_])[0-9]|\+(?=\(?[0-9])|\((?=[0-9])/g;
 
 /**
  * Ascending positions where a number-led match can start (SSN, card, IPv4, phone, numbered street), for
@@ -13,9 +14,6 @@ const NUMBER_START = /(?<![A-Za-z0-9_])[0-9]|\+\(?[0-9]|\([0-9]/g;
 export function numberStarts(text: string): number[] {
   const starts: number[] = [];
   NUMBER_START.lastIndex = 0;
-  for (let m = NUMBER_START.exec(text); m; m = NUMBER_START.exec(text)) {
-    starts.push(m.index);
-    NUMBER_START.lastIndex = m.index + 1; // `+(5`: the `(` may start a match too
-  }
+  while (NUMBER_START.test(text)) starts.push(NUMBER_START.lastIndex - 1); // `+(5`: the `(` is looked at next
   return starts;
 }
