@@ -202,6 +202,17 @@ describe('encodings', () => {
     expect(scrub(`hello ${Buffer.from('just a harmless sentence').toString('base64')}`).report.clean).toBe(true);
   });
 
+  it('reads base64 inside JSON strings decoded: after an escape, and with its slashes escaped', () => {
+    const encoded = Buffer.from('password=Zz9x8c7v6b5n???').toString('base64'); // ends in `/`
+    expect(encoded).toContain('/');
+    // `\n` just before the blob: read raw, its `n` would join the blob and shift the decoding.
+    const afterEscape = JSON.stringify({ content: `cfg:\n${encoded}` });
+    expect(scrub(afterEscape).text).toBe('{"content":"cfg:\\n[REDACTED:base64_secret_assignment]"}');
+    // `\/`, as PHP and others write `/` in JSON: the whole blob is redacted, not the part before the escape.
+    const slashes = JSON.stringify({ content: `cfg: ${encoded}` }).replaceAll('/', '\\/');
+    expect(scrub(slashes).text).toBe('{"content":"cfg: [REDACTED:base64_secret_assignment]"}');
+  });
+
   it('decodes base64 candidates as Buffer does, and keeps only mostly printable UTF-8', () => {
     // The rule the hand-written decoder must agree with: Buffer's decoding, at least 95% printable bytes, valid UTF-8.
     const reference = (s: string): string | undefined => {

@@ -48,22 +48,34 @@ export function decodeBase64Text(s: string): string | undefined {
 
 /**
  * Base64 blobs whose decoded text holds a secret, decoding nested base64 up to `depth` levels. The whole encoded
- * original is reported, typed after the secret inside it.
+ * original is reported, typed after the secret inside it. `runs`, if given, are the text's `tokenRuns`: every
+ * candidate lies inside one, since their characters include base64's and they are as long.
  */
-export function findEncodedSecrets(text: string, detectSecrets: (s: string) => Finding[], depth = 2): Finding[] {
+export function findEncodedSecrets(
+  text: string,
+  detectSecrets: (s: string) => Finding[],
+  depth = 2,
+  runs: readonly number[] = [0, text.length],
+): Finding[] {
   if (depth <= 0) return [];
   const found: Finding[] = [];
-  runsOf(text, BASE64_CHARS, MIN_CANDIDATE, (start, runEnd) => {
-    let end = runEnd;
-    while (end < text.length && end - runEnd < 2 && text[end] === '=') end++;
-    if (end - start > MAX_CANDIDATE) return;
-    const decoded = decodeBase64Text(text.slice(start, end));
-    if (decoded === undefined) return;
-    const inner = [...detectSecrets(decoded), ...findEncodedSecrets(decoded, detectSecrets, depth - 1)];
-    if (inner.length > 0) {
-      const type = inner[0].type.startsWith('base64_') ? inner[0].type : `base64_${inner[0].type}`;
-      found.push({ type, start, end });
-    }
-  });
+  runsOf(
+    text,
+    BASE64_CHARS,
+    MIN_CANDIDATE,
+    (start, runEnd) => {
+      let end = runEnd;
+      while (end < text.length && end - runEnd < 2 && text[end] === '=') end++;
+      if (end - start > MAX_CANDIDATE) return;
+      const decoded = decodeBase64Text(text.slice(start, end));
+      if (decoded === undefined) return;
+      const inner = [...detectSecrets(decoded), ...findEncodedSecrets(decoded, detectSecrets, depth - 1)];
+      if (inner.length > 0) {
+        const type = inner[0].type.startsWith('base64_') ? inner[0].type : `base64_${inner[0].type}`;
+        found.push({ type, start, end });
+      }
+    },
+    runs,
+  );
   return found;
 }

@@ -40,11 +40,11 @@ const LITERAL_RULES = [...AZURE_RULES, ...CONTEXT_RULES];
  * Vendor tokens, high-entropy values and Ethereum keys all lie in long runs of token characters, which one pass
  * finds: the vendor rules are tried only where a token can start in them (instead of searching the whole text
  * for some seventy prefixes, many of them common letter pairs), the other two look only inside them. The context
- * and high-entropy rules do not check a value that an earlier finding already covers (`Covered`).
+ * and high-entropy rules do not check a value that an earlier finding already covers (`Covered`). `runs` are the
+ * text's `tokenRuns`, if the caller has them.
  */
-export function detectSecrets(text: string, anchors?: number[]): Finding[] {
+export function detectSecrets(text: string, anchors?: number[], runs: readonly number[] = tokenRuns(text)): Finding[] {
   const out: Finding[] = [];
-  const runs = tokenRuns(text);
   applyRules(text, TOKEN_RULES, out, { at: vendorTokenStarts(text, runs) });
   const covered = new Covered(out);
   const vendorCount = out.length;
@@ -75,20 +75,22 @@ function detectPersonalData(text: string, userAnchors?: number[]): Finding[] {
  * files only look like themselves once decoded. On the raw text run, in addition, the rules that decoding can
  * break: values that may hold a backslash, and Windows home paths (the `\b` of C:\Users\bob would decode to a
  * backspace), on the lines that hold a backslash and their neighbours (a name and its value may sit on adjacent
- * lines). Base64 is decoded on the raw text only: its alphabet has nothing JSON escapes.
+ * lines). Base64 blobs are read decoded too: JSON may escape their `/` (`\/`) or `+` (`\u002b`), and an escape just
+ * before one (`\nU0VD...`) would otherwise join it, shifting its decoding.
  */
 export function detect(text: string): Finding[] {
-  const findings = findEncodedSecrets(text, detectSecrets);
   const view = decodedViews(text).at(-1);
-  if (!view) {
-    findings.push(...detectSecrets(text), ...detectPersonalData(text));
-    return findings;
-  }
+  const read = view?.text ?? text;
+  const runs = tokenRuns(read);
   const decodedAnchors: number[] = [];
   const userAnchors: number[] = [];
-  for (const f of [...detectSecrets(view.text, decodedAnchors), ...detectPersonalData(view.text, userAnchors)]) {
-    findings.push({ type: f.type, start: view.toOriginal(f.start), end: view.toOriginal(f.end) });
-  }
+  const found = [
+    ...findEncodedSecrets(read, detectSecrets, 2, runs),
+    ...detectSecrets(read, decodedAnchors, runs),
+    ...detectPersonalData(read, userAnchors),
+  ];
+  if (!view) return found;
+  const findings = found.map((f) => ({ type: f.type, start: view.toOriginal(f.start), end: view.toOriginal(f.end) }));
   // A match with no backslash in it reads the same decoded, so the raw text is only read around backslashes. Its
   // key words and home-directory literals are the decoded text's, at their original offsets (a literal holds no
   // escape), rather than searched for again; a literal an escape changed is not at its offset in the raw text, and
