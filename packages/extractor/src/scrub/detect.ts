@@ -28,7 +28,8 @@ const USERNAME_RULES = PII_RULES.filter((r) => r.type === 'username');
 // rule, last of PII_RULES, is applied on its own, so that the raw pass can read its literals where they were found.
 // SSN, card and IPv4 (NUMBER_RULES), phone and numbered streets start with a number: they are tried at `numberStarts`.
 const NUMBER_RULES = PII_RULES.filter((r) => r.type !== 'username');
-const NUMBER_PLACE_RULES = [PHONE_RULE, NUMBERED_STREET_RULE];
+const PHONE_RULES = [PHONE_RULE];
+const NUMBERED_STREET_RULES = [NUMBERED_STREET_RULE];
 
 /** The rules found from a literal anywhere in the text, Azure's and the context rules: one search finds them all. */
 const LITERAL_RULES = [...AZURE_RULES, ...CONTEXT_RULES];
@@ -59,11 +60,12 @@ export function detectSecrets(text: string, anchors?: number[], runs: readonly n
 function detectPersonalData(text: string, userAnchors?: number[]): Finding[] {
   const out: Finding[] = [];
   const starts = numberStarts(text);
-  applyRules(text, NUMBER_RULES, out, { at: starts });
+  applyRules(text, NUMBER_RULES, out, { at: starts.long });
   applyRules(text, USERNAME_RULES, out, { seen: userAnchors });
-  applyRules(text, NUMBER_PLACE_RULES, out, { at: starts });
+  applyRules(text, PHONE_RULES, out, { at: starts.long });
+  applyRules(text, NUMBERED_STREET_RULES, out, { at: starts.all });
   applyRules(text, ADDRESS_RULES, out);
-  out.push(...findEmails(text), ...findIpv6(text), ...findIbans(text), ...findSuffixedStreets(text, starts));
+  out.push(...findEmails(text), ...findIpv6(text), ...findIbans(text), ...findSuffixedStreets(text, starts.all));
   return out;
 }
 

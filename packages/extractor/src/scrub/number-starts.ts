@@ -1,3 +1,5 @@
+import { charClass } from './runs.js';
+
 /**
  * A digit with no word character before it, or a `+` or `(` that a digit follows (`+(` too). Every rule that
  * `numberStarts` serves starts with a lookbehind rejecting a word character before its first digit, or is the phone
@@ -5,15 +7,36 @@
  * is without building a match array for each of some 50,000 starts per 4 MB of dense text.
  */
 const NUMBER_START = /(?<![A-Za-z0-9_])[0-9]|\+(?=\(?[0-9])|\((?=[0-9])/g;
+/** What SSN, card, IPv4 and phone matches are made of, and the length of the shortest (1.1.1.1, 555 0132). */
+const NUMBER_CHARS = charClass('0-9().+ -');
+const MIN_NUMBER = 7;
+
+export interface NumberStarts {
+  /** Where a number-led match can start (SSN, card, IPv4, phone, numbered street), ascending. */
+  all: number[];
+  /** Those that a run of at least MIN_NUMBER NUMBER_CHARS starts at: where an SSN, card, IPv4 or phone can start. */
+  long: number[];
+}
 
 /**
- * Ascending positions where a number-led match can start (SSN, card, IPv4, phone, numbered street), for
- * `applyRules`' `at`. One search for them, and each rule tried only there, instead of each rule's own pass over
- * every digit of the text: dense text holds a digit in every ten characters, a number start in every seventy.
+ * The number starts of `text`, for `applyRules`' `at`. One search for them, and each rule tried only there, instead
+ * of each rule's own pass over every digit of the text: dense text holds a digit in every ten characters, a number
+ * start in every seventy, and one that opens seven characters of digits and separators in every four hundred.
  */
-export function numberStarts(text: string): number[] {
-  const starts: number[] = [];
+export function numberStarts(text: string): NumberStarts {
+  const all: number[] = [];
+  const long: number[] = [];
   NUMBER_START.lastIndex = 0;
-  while (NUMBER_START.test(text)) starts.push(NUMBER_START.lastIndex - 1); // `+(5`: the `(` is looked at next
-  return starts;
+  while (NUMBER_START.test(text)) {
+    const at = NUMBER_START.lastIndex - 1; // `+(5`: the `(` is looked at next
+    all.push(at);
+    if (at + MIN_NUMBER > text.length) continue;
+    let i = at + 1;
+    for (; i < at + MIN_NUMBER; i++) {
+      const c = text.charCodeAt(i);
+      if (c >= 128 || NUMBER_CHARS[c] === 0) break;
+    }
+    if (i === at + MIN_NUMBER) long.push(at);
+  }
+  return { all, long };
 }
