@@ -63,7 +63,7 @@ function detectPersonalData(text: string, userAnchors?: number[]): Finding[] {
   applyRules(text, NUMBER_RULES, out, { at: starts.long });
   applyRules(text, USERNAME_RULES, out, { seen: userAnchors });
   applyRules(text, PHONE_RULES, out, { at: starts.long });
-  applyRules(text, NUMBERED_STREET_RULES, out, { at: starts.all });
+  applyRules(text, NUMBERED_STREET_RULES, out, { at: starts.streets });
   applyRules(text, ADDRESS_RULES, out);
   out.push(...findEmails(text), ...findIpv6(text), ...findIbans(text), ...findSuffixedStreets(text, starts.all));
   return out;

@@ -1,3 +1,4 @@
+import { isSpace } from './preset-windows.js';
 import { charClass } from './runs.js';
 
 /**
@@ -16,6 +17,20 @@ export interface NumberStarts {
   all: number[];
   /** Those that a run of at least MIN_NUMBER NUMBER_CHARS starts at: where an SSN, card, IPv4 or phone can start. */
   long: number[];
+  /** Those where a numbered street can start: one to six digits, maybe a letter, a space and a capital (14 Crown). */
+  streets: number[];
+}
+
+const isDigit = (c: number): boolean => c >= 48 && c <= 57;
+const isLetter = (c: number): boolean => (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+
+function opensStreet(text: string, at: number): boolean {
+  let i = at;
+  while (i < at + 7 && isDigit(text.charCodeAt(i))) i++;
+  if (i === at || i === at + 7) return false;
+  if (isLetter(text.charCodeAt(i))) i++;
+  const capital = text.charCodeAt(i + 1);
+  return isSpace(text.charCodeAt(i)) && capital >= 65 && capital <= 90;
 }
 
 /**
@@ -26,10 +41,12 @@ export interface NumberStarts {
 export function numberStarts(text: string): NumberStarts {
   const all: number[] = [];
   const long: number[] = [];
+  const streets: number[] = [];
   NUMBER_START.lastIndex = 0;
   while (NUMBER_START.test(text)) {
     const at = NUMBER_START.lastIndex - 1; // `+(5`: the `(` is looked at next
     all.push(at);
+    if (opensStreet(text, at)) streets.push(at);
     if (at + MIN_NUMBER > text.length) continue;
     let i = at + 1;
     for (; i < at + MIN_NUMBER; i++) {
@@ -38,5 +55,5 @@ export function numberStarts(text: string): NumberStarts {
     }
     if (i === at + MIN_NUMBER) long.push(at);
   }
-  return { all, long };
+  return { all, long, streets };
 }
