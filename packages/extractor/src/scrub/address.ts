@@ -38,7 +38,7 @@ const LETTER = /[\p{L}-]/u;
 
 /**
  * Suffixed street names, found from the suffix and number and grown back to a capitalised word start, instead of
- * trying a capitalised word at every position of the text. `starts` are the text's `numberStarts`: a digit after a
+ * trying a capitalised word at every position of the text. `starts` are `numberStarts(text).all`: a digit after a
  * space is one. A match holds no space after its first character, so none starts inside another.
  */
 export function findSuffixedStreets(text: string, starts: readonly number[]): Finding[] {

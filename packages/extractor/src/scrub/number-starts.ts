@@ -8,7 +8,7 @@ import { charClass } from './runs.js';
  * is without building a match array for each of some 50,000 starts per 4 MB of dense text.
  */
 const NUMBER_START = /(?<![A-Za-z0-9_])[0-9]|\+(?=\(?[0-9])|\((?=[0-9])/g;
-/** What SSN, card, IPv4 and phone matches are made of, and the length of the shortest (1.1.1.1, 555 0132). */
+/** What SSN, card, IPv4 and phone matches are made of, and the length of the shortest (1.1.1.1, 5550132). */
 const NUMBER_CHARS = charClass('0-9().+ -');
 const MIN_NUMBER = 7;
 
