@@ -26,7 +26,8 @@ function scanEach(text: string, rules: readonly Rule[]): Finding[] {
     for (const m of text.matchAll(rule.pattern)) {
       let start = m.index;
       let value = m[0];
-      // The value is the first participating group of a pattern with the `d` flag (groups without it are the rule's own).
+      // The value is the first participating group where the pattern has the `d` flag, as `take` reads it; without the
+      // flag the groups serve the pattern itself (the SSN rule's separator).
       const g = m.indices ? m.findIndex((v, i) => i > 0 && v !== undefined) : -1;
       if (g > 0) {
         start = (m.indices as RegExpIndicesArray)[g][0];
