@@ -3,7 +3,8 @@ import presetPackage from '@secretlint/secretlint-rule-preset-recommend/package.
 import { creator as recommendPreset, rules } from '@secretlint/secretlint-rule-preset-recommend';
 import { describe, expect, it } from 'vitest';
 import { throughputDocs, transcriptDocs } from '../../../bench/scrub/texts.js';
-import { isSpace, presetWindows } from '../src/scrub/preset-windows.js';
+import { presetWindows } from '../src/scrub/preset-windows.js';
+import { isSpace } from '../src/scrub/runs.js';
 import { neutraliseDirectives, secretlintFindings, typeOf } from '../src/scrub/secretlint.js';
 import { seededRandom } from './helpers.js';
 

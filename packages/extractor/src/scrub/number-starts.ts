@@ -1,5 +1,4 @@
-import { isSpace } from './preset-windows.js';
-import { charClass } from './runs.js';
+import { charClass, isSpace } from './runs.js';
 
 /**
  * A digit with no word character before it, or a `+` or `(` that a digit follows (`+(` too). Every rule that

@@ -24,22 +24,7 @@
  *   at most 41 more.
  */
 
-/** JavaScript's `\s` (tested against it for every UTF-16 code unit). */
-export function isSpace(c: number): boolean {
-  if (c <= 32) return c === 32 || (c >= 9 && c <= 13);
-  if (c < 0xa0) return false;
-  return (
-    c === 0xa0 ||
-    c === 0x1680 ||
-    (c >= 0x2000 && c <= 0x200a) ||
-    c === 0x2028 ||
-    c === 0x2029 ||
-    c === 0x202f ||
-    c === 0x205f ||
-    c === 0x3000 ||
-    c === 0xfeff
-  );
-}
+import { isSpace } from './runs.js';
 
 /**
  * The literals above, in one search. Most follow a `_`, `-`, `.` or `:` found first and checked behind, so the
