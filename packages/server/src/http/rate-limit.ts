@@ -1,7 +1,7 @@
 import { ERROR_CODES } from '@axle/sdk';
 import type { Queryable } from '../store/db.js';
 import { rateLimitsStore } from '../store/rate-limits.js';
-import { HttpError } from './errors.js';
+import { DomainError } from '../domain/errors.js';
 
 export interface Limit {
   bucket: string;
@@ -22,11 +22,6 @@ export async function enforceLimits(q: Queryable, limits: Limit[], now: number):
   }
   if (retryAfterMs > 0) {
     const retryAfter = Math.max(1, Math.ceil(retryAfterMs / 1000));
-    throw new HttpError(
-      429,
-      'Too many requests; try again later',
-      { code: ERROR_CODES.RATE_LIMITED, retry_after_seconds: retryAfter },
-      { 'Retry-After': String(retryAfter) },
-    );
+    throw new DomainError(ERROR_CODES.RATE_LIMITED, 'Too many requests; try again later', { retry_after_seconds: retryAfter }, retryAfter);
   }
 }

@@ -1,6 +1,6 @@
-import { ApiKeyId, ApiKeyList, CreateApiKeyRequest, CreatedApiKey, Dashboard, RevokedApiKey, z } from '@axle/sdk';
+import { ApiKeyId, ApiKeyList, CreateApiKeyRequest, CreatedApiKey, Dashboard, ERROR_CODES, RevokedApiKey, z } from '@axle/sdk';
 import type { AppDeps } from '../app.js';
-import { notFound, unauthorized } from '../http/errors.js';
+import { DomainError } from '../domain/errors.js';
 import type { Api } from '../http/route.js';
 import { getAccount } from '../services/accounts.js';
 import { createKey, listKeys, revokeKey } from '../services/api-keys.js';
@@ -63,7 +63,7 @@ export function accountRoutes(api: Api, deps: AppDeps): void {
     },
     handler: async ({ params }, ctx) => {
       const revoked = await db.tx((q) => revokeKey(q, accountOf(ctx.state), params.id, clock.now()));
-      if (!revoked) throw notFound('API key not found', { id: params.id });
+      if (!revoked) throw new DomainError(ERROR_CODES.NOT_FOUND, 'API key not found', { id: params.id });
       return { revoked: true as const, id: params.id, audit_ref: revoked.audit_ref };
     },
   });
@@ -83,7 +83,7 @@ export function accountRoutes(api: Api, deps: AppDeps): void {
     handler: async (_input, ctx) => {
       const accountId = accountOf(ctx.state);
       const [account, keys] = await Promise.all([getAccount(db, accountId), listKeys(db, accountId)]);
-      if (!account) throw unauthorized();
+      if (!account) throw new DomainError(ERROR_CODES.UNAUTHORIZED, 'Authentication required');
       return {
         email: account.email,
         wallet: account.wallet,

@@ -1,6 +1,6 @@
-import { AccountId, AdminAccount, AdminSuspension, AuditVerification, z } from '@axle/sdk';
+import { AccountId, AdminAccount, AdminSuspension, AuditVerification, ERROR_CODES, z } from '@axle/sdk';
 import type { AppDeps } from '../app.js';
-import { notFound } from '../http/errors.js';
+import { DomainError } from '../domain/errors.js';
 import type { Api } from '../http/route.js';
 import { getAccount, setSuspended } from '../services/accounts.js';
 import { listKeys } from '../services/api-keys.js';
@@ -27,7 +27,7 @@ export function adminRoutes(api: Api, deps: AppDeps): void {
     },
     handler: async ({ params }) => {
       const account = await getAccount(db, params.id);
-      if (!account) throw notFound('Account not found', { id: params.id });
+      if (!account) throw new DomainError(ERROR_CODES.NOT_FOUND, 'Account not found', { id: params.id });
       return {
         id: account.id,
         email: account.email,
@@ -62,7 +62,7 @@ export function adminRoutes(api: Api, deps: AppDeps): void {
       },
       handler: async ({ params }) => {
         const auditRef = await db.tx((q) => setSuspended(q, params.id, suspended, clock.now()));
-        if (!auditRef) throw notFound('Account not found', { id: params.id });
+        if (!auditRef) throw new DomainError(ERROR_CODES.NOT_FOUND, 'Account not found', { id: params.id });
         return { account_id: params.id, suspended, audit_ref: auditRef };
       },
     });

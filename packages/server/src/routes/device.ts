@@ -12,7 +12,8 @@ import type { Context } from 'koa';
 import type { AppDeps } from '../app.js';
 import { clientIp } from '../http/client-ip.js';
 import { csrfToken, csrfValid, sameOrigin } from '../http/csrf.js';
-import { HttpError } from '../http/errors.js';
+import { DomainError } from '../domain/errors.js';
+import { renderDomainError } from '../http/error-status.js';
 import { type Api, reply } from '../http/route.js';
 import { readSessionCookie } from '../http/session-cookie.js';
 import { getAccount } from '../services/accounts.js';
@@ -60,9 +61,10 @@ export function deviceRoutes(api: Api, deps: AppDeps): void {
     try {
       return await fn();
     } catch (err) {
-      if (!(err instanceof HttpError)) throw err;
-      const r = html(err.status, deviceErrorPage(ERROR_TITLES[err.status] ?? 'Code not accepted', err.message));
-      return reply(r.status, r.body, { ...r.headers, ...err.headers });
+      if (!(err instanceof DomainError)) throw err;
+      const { status, headers } = renderDomainError(err);
+      const r = html(status, deviceErrorPage(ERROR_TITLES[status] ?? 'Code not accepted', err.message));
+      return reply(r.status, r.body, { ...r.headers, ...headers });
     }
   }
 

@@ -3,7 +3,7 @@ import { DEVICE_AUTH, type DeviceCodeResponse, type DeviceTokenResponse, ERROR_C
 import type { Clock } from '../clock.js';
 import { formatUserCode, generateUserCode, normalizeUserCode } from '../domain/user-code.js';
 import { open, publicKeyOf, seal } from '../domain/sealed-box.js';
-import { forbidden, HttpError } from '../http/errors.js';
+import { DomainError } from '../domain/errors.js';
 import { enforceLimits } from '../http/rate-limit.js';
 import type { Database, Queryable } from '../store/db.js';
 import { type DeviceCodeRow, deviceCodesStore } from '../store/device-codes.js';
@@ -18,9 +18,9 @@ const RATE_WINDOW_MS = DEVICE_AUTH.failedLookups.windowMinutes * 60_000;
 const EXPIRED_RETENTION_MS = 24 * 3600_000;
 const DEFAULT_CLIENT = 'Unknown client';
 
-/** RFC 8628 §3.5 token-endpoint errors: 400 {error, error_description}. */
+/** RFC 8628 §3.5 token-endpoint errors (the code is one of DEVICE_TOKEN_ERRORS). */
 const grantError = (error: string, description: string, extra: Record<string, unknown> = {}) =>
-  new HttpError(400, error, { error_description: description, ...extra }, { 'Cache-Control': 'no-store' });
+  new DomainError(error, description, extra);
 
 /** What the approval page shows about a pending request. */
 export interface PendingDevice {
@@ -58,7 +58,7 @@ export function createDeviceAuthService({ db, clock, baseUrl }: { db: Database; 
   }
 
   const unknownCode = () =>
-    new HttpError(404, 'That code is not valid: it may be mistyped, expired or already used', { code: ERROR_CODES.NOT_FOUND });
+    new DomainError(ERROR_CODES.NOT_FOUND, 'That code is not valid: it may be mistyped, expired or already used');
 
   /**
    * Runs a lookup in its own transaction so a miss's failure count commits even though the caller
@@ -130,7 +130,7 @@ export function createDeviceAuthService({ db, clock, baseUrl }: { db: Database; 
         if (!account) return grantError('invalid_grant', 'The approving account no longer exists');
         return { api_key: open(row.sealed_key!, Buffer.from(deviceCode, 'base64url')), account_id: account.id, email: account.email };
       });
-      if (outcome instanceof HttpError) throw outcome;
+      if (outcome instanceof DomainError) throw outcome;
       return outcome;
     },
 
@@ -150,7 +150,7 @@ export function createDeviceAuthService({ db, clock, baseUrl }: { db: Database; 
           return { audit_ref: await appendAudit(q, { actor, action: 'device.denied', subject: accountId, data: { client_name: row.client_name } }, now) };
         }
         const account = await getAccount(q, accountId);
-        if (!account || account.suspended) throw forbidden('Account suspended', { code: ERROR_CODES.ACCOUNT_SUSPENDED });
+        if (!account || account.suspended) throw new DomainError(ERROR_CODES.ACCOUNT_SUSPENDED, 'Account suspended');
         const key = await createKey(q, accountId, { name: `device: ${row.client_name}` }, now);
         const sealedKey = seal(key.api_key, Buffer.from(row.public_key, 'base64url'));
         // A throw here rolls the key back with the rest of the transaction.

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { ERROR_CODES, LIMITS } from '@axle/sdk';
 import type { Clock } from '../clock.js';
-import { HttpError } from '../http/errors.js';
+import { DomainError } from '../domain/errors.js';
 import { enforceLimits } from '../http/rate-limit.js';
 import type { Logger } from '../logger.js';
 import type { Database } from '../store/db.js';
@@ -64,7 +64,7 @@ export function createMagicLinkService({ db, clock, logger, mailer, jwt, baseUrl
           html: `<p>Sign in to Axle by opening this link within ${LIMITS.magicLinkTtlMinutes} minutes:</p><p><a href="${link}">Sign in</a></p><p>If you did not ask for it, ignore this message.</p>`,
         })
         .catch((err) => {
-          if (err instanceof MailDeliveryError) throw new HttpError(503, 'Could not send the sign-in email; try again later', { code: ERROR_CODES.MAIL_UNAVAILABLE });
+          if (err instanceof MailDeliveryError) throw new DomainError(ERROR_CODES.MAIL_UNAVAILABLE, 'Could not send the sign-in email; try again later');
           throw err;
         });
       // With no mail server (embedded dev mode) the operator needs the link; over SMTP it is never logged.

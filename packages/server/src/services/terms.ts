@@ -1,6 +1,6 @@
 import { type AcceptTermsResponse, CURRENT_TOS_VERSION, ERROR_CODES, type TermsStatus } from '@axle/sdk';
 import type { Clock } from '../clock.js';
-import { badRequest, conflict } from '../http/errors.js';
+import { DomainError } from '../domain/errors.js';
 import type { Database, Queryable } from '../store/db.js';
 import { termsStore } from '../store/terms.js';
 import { appendAudit } from './audit.js';
@@ -53,10 +53,13 @@ export function createTermsService(deps: {
 
     async accept(accountId, { version, agree, via }) {
       if (agree !== true) {
-        throw badRequest('Accepting the terms requires agree: true', { code: ERROR_CODES.AFFIRMATION_REQUIRED, terms_url: termsUrl() });
+        throw new DomainError(ERROR_CODES.AFFIRMATION_REQUIRED, 'Accepting the terms requires agree: true', { terms_url: termsUrl() });
       }
       if (version !== CURRENT_TOS_VERSION) {
-        throw conflict(`Version ${version} is not the current terms version`, { current_tos_version: CURRENT_TOS_VERSION, terms_url: termsUrl() });
+        throw new DomainError(ERROR_CODES.CONFLICT, `Version ${version} is not the current terms version`, {
+          current_tos_version: CURRENT_TOS_VERSION,
+          terms_url: termsUrl(),
+        });
       }
       return db.tx(async (q) => {
         const already = await termsStore.find(q, accountId, version);
