@@ -24,6 +24,7 @@ import { termsRoutes } from './routes/terms.js';
 import { wellKnownRoutes } from './routes/wellknown.js';
 import type { JwtService } from './services/jwt.js';
 import type { MagicLinkService } from './services/magic-link.js';
+import type { RateLimiter } from './services/rate-limit.js';
 import { createTermsService } from './services/terms.js';
 import type { SkillsService } from './services/skills.js';
 import type { Database } from './store/db.js';
@@ -46,6 +47,8 @@ export interface AppDeps {
   identity: Identity;
   /** Magic-link sign-in (POST /auth/magic-link, the device page's sign-in form). */
   magicLinks: MagicLinkService;
+  /** Fixed-window counters in the database (magic links, device codes, per-account write limits). */
+  rateLimiter: RateLimiter;
 }
 
 /** Headers a browser agent must be able to read from cross-origin responses. */

@@ -10,6 +10,7 @@ import { createLogger, type Logger } from './logger.js';
 import { createJwtService, loadJwtSecret } from './services/jwt.js';
 import { createMagicLinkService } from './services/magic-link.js';
 import { createMailer } from './services/mailer.js';
+import { createRateLimiter } from './services/rate-limit.js';
 import { SkillsService } from './services/skills.js';
 import { Database } from './store/db.js';
 import { migrate } from './store/migrate.js';
@@ -54,8 +55,21 @@ export async function startServer({ config, clock = systemClock, logStream }: St
 
   let baseUrl = config.baseUrl ?? '';
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, logger, clock });
-  const magicLinks = createMagicLinkService({ db, clock, logger, mailer, jwt, baseUrl: () => baseUrl });
-  const built = await createApp({ config, clock, logger, db, startedAt: clock.now(), baseUrl: () => baseUrl, skills, jwt, identity, magicLinks });
+  const rateLimiter = createRateLimiter({ db, clock });
+  const magicLinks = createMagicLinkService({ db, clock, logger, mailer, jwt, rateLimiter, baseUrl: () => baseUrl });
+  const built = await createApp({
+    config,
+    clock,
+    logger,
+    db,
+    startedAt: clock.now(),
+    baseUrl: () => baseUrl,
+    skills,
+    jwt,
+    identity,
+    magicLinks,
+    rateLimiter,
+  });
   const server = http.createServer(built.app.callback());
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -4,12 +4,12 @@ import type { Clock } from '../clock.js';
 import { formatUserCode, generateUserCode, normalizeUserCode } from '../domain/user-code.js';
 import { open, publicKeyOf, seal } from '../domain/sealed-box.js';
 import { DomainError } from '../domain/errors.js';
-import { enforceLimits } from '../http/rate-limit.js';
 import type { Database, Queryable } from '../store/db.js';
 import { type DeviceCodeRow, deviceCodesStore } from '../store/device-codes.js';
 import { getAccount } from './accounts.js';
 import { createKey } from './api-keys.js';
 import { appendAudit } from './audit.js';
+import type { RateLimiter } from './rate-limit.js';
 import { sha256Hex } from '../domain/ids.js';
 
 const LIFETIME_MS = DEVICE_AUTH.expiresInSeconds * 1000;
@@ -40,7 +40,14 @@ export interface DeviceAuthService {
   decide(userCodeInput: string, accountId: string, decision: 'approve' | 'deny', ip: string): Promise<{ audit_ref: string }>;
 }
 
-export function createDeviceAuthService({ db, clock, baseUrl }: { db: Database; clock: Clock; baseUrl(): string }): DeviceAuthService {
+export interface DeviceAuthDeps {
+  db: Database;
+  clock: Clock;
+  rateLimiter: RateLimiter;
+  baseUrl(): string;
+}
+
+export function createDeviceAuthService({ db, clock, rateLimiter, baseUrl }: DeviceAuthDeps): DeviceAuthService {
   const bucket = (ip: string) => `device-user-code:ip:${ip}`;
 
   /**
@@ -48,12 +55,13 @@ export function createDeviceAuthService({ db, clock, baseUrl }: { db: Database; 
    * before the lookup, so it cannot confirm a correct guess; a miss counts one failure.
    */
   async function findPending(q: Queryable, input: string, ip: string, now: number): Promise<DeviceCodeRow | undefined> {
-    const limit = { bucket: bucket(ip), max: DEVICE_AUTH.failedLookups.perIp, windowMs: RATE_WINDOW_MS };
-    // Already at the limit: counting this attempt puts it over, so enforceLimits throws 429.
-    if ((await deviceCodesStore.failures(q, limit.bucket, now, limit.windowMs)) >= limit.max) await enforceLimits(q, [limit], now);
+    const key = bucket(ip);
+    const rule = { limit: DEVICE_AUTH.failedLookups.perIp, windowMs: RATE_WINDOW_MS };
+    // Already at the limit: counting this attempt puts it over, so take() throws 429.
+    if ((await rateLimiter.used(key, rule, q)) >= rule.limit) await rateLimiter.take(key, rule, q);
     const code = normalizeUserCode(input);
     const row = code ? await deviceCodesStore.pendingByUserCode(q, code, now) : undefined;
-    if (!row) await enforceLimits(q, [limit], now);
+    if (!row) await rateLimiter.take(key, rule, q);
     return row;
   }
 
@@ -80,7 +88,7 @@ export function createDeviceAuthService({ db, clock, baseUrl }: { db: Database; 
       const device_code = deviceCode.toString('base64url');
       const now = clock.now();
       const userCode = await db.tx(async (q) => {
-        await enforceLimits(q, [{ bucket: `device-code:ip:${ip}`, max: DEVICE_AUTH.startsPerIp, windowMs: RATE_WINDOW_MS }], now);
+        await rateLimiter.take(`device-code:ip:${ip}`, { limit: DEVICE_AUTH.startsPerIp, windowMs: RATE_WINDOW_MS }, q);
         await deviceCodesStore.deleteExpired(q, now - EXPIRED_RETENTION_MS);
         let code = generateUserCode();
         while (await deviceCodesStore.userCodeTaken(q, code)) code = generateUserCode();
