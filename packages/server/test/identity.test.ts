@@ -12,7 +12,7 @@ import { clientIp } from '../src/http/client-ip.js';
 import { errorMiddleware } from '../src/http/error-middleware.js';
 import { createIdentity } from '../src/http/identity.js';
 import { createRateLimiter } from '../src/services/rate-limit.js';
-import { findOrCreateAccount } from '../src/services/accounts.js';
+import { createAccountsService, findOrCreateAccount } from '../src/services/accounts.js';
 import { API_KEY_PATTERN, base62, createKey, generateApiKey } from '../src/services/api-keys.js';
 import { createJwtService, loadJwtSecret } from '../src/services/jwt.js';
 import { Database } from '../src/store/db.js';
@@ -96,7 +96,7 @@ describe('identity middleware on a real database', () => {
     await db.run('UPDATE accounts SET deleted_at = 1 WHERE id = ?', [d.accountId]);
     deletedKey = d.key;
 
-    const identity = createIdentity({ db, clock, config: {}, jwt });
+    const identity = createIdentity({ accounts: createAccountsService({ db, clock }), config: {}, jwt });
     const app = new Koa();
     const router = new Router();
     const echo = (ctx: Koa.Context) => {

@@ -1,5 +1,5 @@
 import { ERROR_CODES, LIMITS, MagicLinkRequest, MagicLinkResponse, VerifyQuery, VerifyResponse } from '@axle/sdk';
-import type { AppDeps } from '../app.js';
+import type { AppDeps } from '../deps.js';
 import { clientIp } from '../http/client-ip.js';
 import { DomainError } from '../domain/errors.js';
 import { type Api, reply } from '../http/route.js';

@@ -9,7 +9,7 @@ import {
   OpenClawTriggerResponse,
 } from '@axle/sdk';
 import type { Context, Middleware, Next } from 'koa';
-import type { AppDeps } from '../app.js';
+import type { AppDeps } from '../deps.js';
 import { clientIp } from '../http/client-ip.js';
 import { DomainError } from '../domain/errors.js';
 import type { Api } from '../http/route.js';

@@ -1,5 +1,5 @@
 import { DiscoverRequest, DiscoverResponse, type DiscoverFilters, ERROR_CODES, SkillDetail, SkillParams, z } from '@axle/sdk';
-import type { AppDeps } from '../app.js';
+import type { AppDeps } from '../deps.js';
 import { DomainError } from '../domain/errors.js';
 import type { Api } from '../http/route.js';
 

@@ -24,6 +24,8 @@ export interface TermsService {
   /** Push hooks here (composition root); they run in registration order. */
   readonly onFirstTermsAcceptance: FirstTermsAcceptanceHook[];
   termsUrl(): string;
+  /** Whether the account has accepted the version in force (what money and agency routes gate on). */
+  hasAcceptedCurrent(accountId: string): Promise<boolean>;
   status(accountId: string): Promise<TermsStatus>;
   accept(accountId: string, input: { version: string; agree?: boolean; via: 'jwt' | 'key' }): Promise<AcceptTermsResponse>;
 }
@@ -40,6 +42,7 @@ export function createTermsService(deps: {
   return {
     onFirstTermsAcceptance: hooks,
     termsUrl,
+    hasAcceptedCurrent: (accountId) => hasAcceptedCurrentTerms(db, accountId),
 
     async status(accountId) {
       const latest = await termsStore.latest(db, accountId);

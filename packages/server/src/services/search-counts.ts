@@ -1,17 +1,6 @@
 import type { Logger } from '../logger.js';
-import type { Database, Queryable } from './db.js';
-
-/** Searches served, by kind. One upsert per increment, so concurrent instances never lose a count. */
-export const queryCounters = {
-  async increment(q: Queryable, name: string, by = 1): Promise<void> {
-    await q.run('INSERT INTO query_counters (name, count) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET count = count + excluded.count', [name, by]);
-  },
-
-  async all(q: Queryable): Promise<Record<string, number>> {
-    const rows = await q.all<{ name: string; count: number }>('SELECT name, count FROM query_counters ORDER BY name');
-    return Object.fromEntries(rows.map((r) => [r.name, r.count]));
-  },
-};
+import type { Database } from '../store/db.js';
+import { queryCountersStore } from '../store/query-counters.js';
 
 /** How long served searches may wait in memory before they are added to the table. */
 const FLUSH_MS = 1000;
@@ -49,7 +38,7 @@ export class SearchCounts {
 
   all(): Promise<Record<string, number>> {
     return this.inTurn(async () => {
-      const stored = await queryCounters.all(this.db);
+      const stored = await queryCountersStore.all(this.db);
       for (const [name, n] of this.pending) stored[name] = (stored[name] ?? 0) + n;
       return stored;
     });
@@ -71,7 +60,7 @@ export class SearchCounts {
     this.pending = new Map();
     try {
       await this.db.tx(async (q) => {
-        for (const [name, n] of batch) await queryCounters.increment(q, name, n);
+        for (const [name, n] of batch) await queryCountersStore.increment(q, name, n);
       });
     } catch (err) {
       // Kept for the next flush, with whatever arrived meanwhile.
