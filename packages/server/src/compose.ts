@@ -12,7 +12,7 @@ import { createLearningsService } from './services/learnings.js';
 import { createMagicLinkService } from './services/magic-link.js';
 import { createMailer } from './services/mailer.js';
 import { createRateLimiter } from './services/rate-limit.js';
-import { SearchCounts } from './services/search-counts.js';
+import { createSearchCounts } from './services/search-counts.js';
 import { SkillsService } from './services/skills.js';
 import { createTermsService } from './services/terms.js';
 import type { Database } from './store/db.js';
@@ -50,7 +50,7 @@ export async function compose({ config, clock, logger, db, baseUrl, listening }:
   const accounts = createAccountsService({ db, clock });
   const rateLimiter = createRateLimiter({ db, clock });
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, logger, clock });
-  const searchCounts = new SearchCounts(db, logger);
+  const searchCounts = createSearchCounts({ db, logger });
   const deps: AppDeps = {
     config,
     clock,

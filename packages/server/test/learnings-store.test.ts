@@ -6,7 +6,7 @@ import { Database } from '../src/store/db.js';
 import { learningsStore } from '../src/store/learnings.js';
 import { migrate } from '../src/store/migrate.js';
 import { createLogger } from '../src/logger.js';
-import { SearchCounts } from '../src/services/search-counts.js';
+import { createSearchCounts } from '../src/services/search-counts.js';
 import { queryCountersStore } from '../src/store/query-counters.js';
 import { newLearning } from './learning-fixture.js';
 
@@ -80,7 +80,7 @@ describe('query counters', () => {
 
 describe('SearchCounts', () => {
   it('adds counts held in memory to the stored ones, saves them in one go, and keeps them when saving fails', async () => {
-    const counts = new SearchCounts(db, createLogger('silent'));
+    const counts = createSearchCounts({ db, logger: createLogger('silent') });
     await queryCountersStore.increment(db, 'discover', 5);
     for (let i = 0; i < 3; i++) counts.add('discover');
     counts.add('knowledge');
@@ -97,7 +97,7 @@ describe('SearchCounts', () => {
   });
 
   it('never misses a batch that is being saved while /stats reads', async () => {
-    const counts = new SearchCounts(db, createLogger('silent'));
+    const counts = createSearchCounts({ db, logger: createLogger('silent') });
     for (let round = 1; round <= 5; round++) {
       counts.add('discover');
       counts.add('discover');

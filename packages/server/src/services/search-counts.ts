@@ -7,73 +7,73 @@ const FLUSH_MS = 1000;
 
 /**
  * Served-search counts, gathered in memory and added to query_counters in one transaction at most
- * every second (and at close). A write per search made every answer wait for the single writer
- * behind the others. `all` adds what is still in memory, so /stats is exact for this instance.
+ * every second (and at close), so a search never waits for the single writer. `all` adds what is
+ * still in memory, so /stats is exact for this instance.
  */
-export class SearchCounts {
-  private pending = new Map<string, number>();
-  private timer: NodeJS.Timeout | undefined;
-  private closed = false;
+export interface SearchCounts {
+  add(name: string): void;
+  all(): Promise<Record<string, number>>;
+  flush(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export function createSearchCounts({ db, logger }: { db: Database; logger: Logger }): SearchCounts {
+  let pending = new Map<string, number>();
+  let timer: NodeJS.Timeout | undefined;
+  let closed = false;
   /** Reads and flushes run one at a time, so a read never misses a batch that is being written. */
-  private turn: Promise<unknown> = Promise.resolve();
+  let turn: Promise<unknown> = Promise.resolve();
 
-  constructor(
-    private readonly db: Database,
-    private readonly logger: Logger,
-  ) {}
-
-  add(name: string): void {
-    this.pending.set(name, (this.pending.get(name) ?? 0) + 1);
-    this.schedule();
-  }
-
-  private schedule(): void {
+  function schedule(): void {
     // After close the database is going away: no retry left behind to fail against it.
-    if (this.closed) return;
-    this.timer ??= setTimeout(() => {
-      this.timer = undefined;
-      this.flush().catch((err: Error) => this.logger.warn({ err: err.message }, 'search counts not saved yet; retrying'));
+    if (closed) return;
+    timer ??= setTimeout(() => {
+      timer = undefined;
+      flush().catch((err: Error) => logger.warn({ err: err.message }, 'search counts not saved yet; retrying'));
     }, FLUSH_MS).unref();
   }
 
-  all(): Promise<Record<string, number>> {
-    return this.inTurn(async () => {
-      const stored = await queryCountersStore.all(this.db);
-      for (const [name, n] of this.pending) stored[name] = (stored[name] ?? 0) + n;
-      return stored;
-    });
-  }
-
-  flush(): Promise<void> {
-    return this.inTurn(() => this.write());
-  }
-
-  private inTurn<T>(fn: () => Promise<T>): Promise<T> {
-    const next = this.turn.then(fn, fn);
-    this.turn = next.catch(() => undefined);
+  function inTurn<T>(fn: () => Promise<T>): Promise<T> {
+    const next = turn.then(fn, fn);
+    turn = next.catch(() => undefined);
     return next;
   }
 
-  private async write(): Promise<void> {
-    if (this.pending.size === 0) return;
-    const batch = this.pending;
-    this.pending = new Map();
+  async function write(): Promise<void> {
+    if (pending.size === 0) return;
+    const batch = pending;
+    pending = new Map();
     try {
-      await this.db.tx(async (q) => {
+      await db.tx(async (q) => {
         for (const [name, n] of batch) await queryCountersStore.increment(q, name, n);
       });
     } catch (err) {
       // Kept for the next flush, with whatever arrived meanwhile.
-      for (const [name, n] of batch) this.pending.set(name, (this.pending.get(name) ?? 0) + n);
-      this.schedule();
+      for (const [name, n] of batch) pending.set(name, (pending.get(name) ?? 0) + n);
+      schedule();
       throw err;
     }
   }
 
-  async close(): Promise<void> {
-    this.closed = true;
-    clearTimeout(this.timer);
-    this.timer = undefined;
-    await this.flush();
-  }
+  const flush = () => inTurn(write);
+
+  return {
+    add(name) {
+      pending.set(name, (pending.get(name) ?? 0) + 1);
+      schedule();
+    },
+    all: () =>
+      inTurn(async () => {
+        const stored = await queryCountersStore.all(db);
+        for (const [name, n] of pending) stored[name] = (stored[name] ?? 0) + n;
+        return stored;
+      }),
+    flush,
+    async close() {
+      closed = true;
+      clearTimeout(timer);
+      timer = undefined;
+      await flush();
+    },
+  };
 }
