@@ -14,6 +14,7 @@ export function extractRoutes(api: Api): void {
   api.route({
     method: 'post',
     path: '/extract',
+    operationId: 'extract',
     summary: 'Disabled: extraction runs client-side',
     description:
       'Kept so old clients get a clear answer. The request shape (ExtractRequest: source, transcript, transcript_sha256, ' +
