@@ -44,7 +44,7 @@ const notConfigured = () =>
 /** GET /openclaw/status, POST /openclaw/trigger, POST /openclaw/config, GET /openclaw/state. */
 export function openclawRoutes(api: Api, deps: AppDeps): OpenClawMount {
   const { openclawMemoryPath, openclawApiKey } = deps.config;
-  // The extractor (scrubber, secretlint) takes ~0.25 s to load: only when the adapter is configured.
+  // The extractor (scrubber, secretlint) is slow to load: only when the adapter is configured.
   const extractor = openclawMemoryPath ? import('@axle/extractor') : null;
   const create = async (memoryPath: string): Promise<OpenClawAdapter> =>
     new (await extractor!).OpenClawAdapter({

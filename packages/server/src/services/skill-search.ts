@@ -29,9 +29,9 @@ export interface SkillSearchOptions {
 }
 
 /**
- * RRF constant for skill search. Chosen on the labelled set (`npm run eval`): fused nDCG@10 0.652 at k = 5
- * against 0.643 at 10 and 0.599 at the textbook 60 — a small k lets a clear first place in either ranker
- * count, which suits two rankers whose strength varies a lot from query to query.
+ * RRF constant for skill search, chosen on the labelled set (`npm run eval`; figures in bench/README.md). A k
+ * well below the textbook 60 lets a clear first place in either ranker count, which suits two rankers whose
+ * strength varies a lot from query to query.
  */
 export const DEFAULT_K = 5;
 

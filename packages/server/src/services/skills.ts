@@ -45,8 +45,8 @@ export class SkillsService {
 
   /**
    * Imports the catalog when its file changed (throws with a message naming the entry and field if it
-   * is invalid; an unchanged file was validated when imported and is not parsed again: 0.5 s at
-   * 20,000 skills), starts the semantic side.
+   * is invalid; an unchanged file was validated when imported and is not parsed again, which keeps
+   * restarts of a large catalog quick), starts the semantic side.
    */
   static async open(opts: SkillsServiceOptions): Promise<SkillsService> {
     const file = readCatalogFile(opts.catalogPath);
