@@ -11,6 +11,7 @@ import { createJwtService, loadJwtSecret } from './services/jwt.js';
 import { createLearningsService } from './services/learnings.js';
 import { createMagicLinkService } from './services/magic-link.js';
 import { createMailer } from './services/mailer.js';
+import { createOpenClawService } from './services/openclaw.js';
 import { createRateLimiter } from './services/rate-limit.js';
 import { createSearchCounts } from './services/search-counts.js';
 import { SkillsService } from './services/skills.js';
@@ -30,7 +31,7 @@ export interface ComposeOptions {
 
 export interface Composed {
   deps: AppDeps;
-  /** Closes the services that hold resources (embedding workers, batched counters). */
+  /** Closes the services that hold resources (the OpenClaw watcher, embedding workers, batched counters). */
   close(): Promise<void>;
 }
 
@@ -51,6 +52,7 @@ export async function compose({ config, clock, logger, db, baseUrl, listening }:
   const rateLimiter = createRateLimiter({ db, clock });
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, logger, clock });
   const searchCounts = createSearchCounts({ db, logger });
+  const openclaw = createOpenClawService({ config, clock, logger, baseUrl });
   const deps: AppDeps = {
     config,
     clock,
@@ -67,6 +69,7 @@ export async function compose({ config, clock, logger, db, baseUrl, listening }:
     deviceAuth: createDeviceAuthService({ db, clock, rateLimiter, baseUrl }),
     jwt,
     magicLinks: createMagicLinkService({ db, clock, logger, mailer, jwt, rateLimiter, baseUrl }),
+    openclaw,
     rateLimiter,
     // Hooks for a first acceptance (e.g. releasing held earnings) are pushed onto terms.onFirstTermsAcceptance here.
     terms: createTermsService({ db, clock, baseUrl }),
@@ -74,6 +77,7 @@ export async function compose({ config, clock, logger, db, baseUrl, listening }:
   return {
     deps,
     close: async () => {
+      await openclaw.close();
       await skills.close();
       await searchCounts.close();
     },
