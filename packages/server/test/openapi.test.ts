@@ -1,7 +1,7 @@
 import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestServer, startTestServer } from './helpers.js';
+import { type TestServer, startTestServer } from '../../../test/support/server.js';
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
 
