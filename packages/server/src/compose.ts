@@ -14,7 +14,7 @@ import { createMailer } from './services/mailer.js';
 import { createOpenClawService } from './services/openclaw.js';
 import { createRateLimiter } from './services/rate-limit.js';
 import { createSearchCounts } from './services/search-counts.js';
-import { SkillsService } from './services/skills.js';
+import { createSkillsService } from './services/skills.js';
 import { createTermsService } from './services/terms.js';
 import type { Database } from './store/db.js';
 
@@ -38,7 +38,7 @@ export interface Composed {
 /** The composition root: builds every store-backed service once and wires them together. */
 export async function compose({ config, clock, logger, db, baseUrl, listening }: ComposeOptions): Promise<Composed> {
   const learnings = createLearningsService({ db, clock });
-  const skills = await SkillsService.open({
+  const skills = await createSkillsService({
     db,
     logger,
     catalogPath: config.catalogPath,
