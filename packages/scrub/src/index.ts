@@ -1,12 +1,15 @@
 import { detect } from './detect.js';
 import { isPlaceholder } from './placeholder.js';
-import { redact } from './redact.js';
+import { mergeFindings, redact } from './redact.js';
 import { secretlintFindings } from './secretlint.js';
-import type { Finding, ScrubResult } from './types.js';
+import { detectPersonal } from './thorough/detect.js';
+import { numberedPlaceholders } from './thorough/placeholders.js';
+import type { Finding, ScrubOptions, ScrubResult } from './types.js';
 
 export { detect } from './detect.js';
 export { mergeFindings, type RedactOptions, redact, SCRUBBER_VERSION } from './redact.js';
-export type { Finding, ScrubReport, ScrubResult } from './types.js';
+export { detectPersonal } from './thorough/detect.js';
+export type { Finding, ScrubOptions, ScrubReport, ScrubResult, ScrubTier } from './types.js';
 
 /**
  * The scrubber. Two layers find what to redact:
@@ -17,14 +20,33 @@ export type { Finding, ScrubReport, ScrubResult } from './types.js';
  * `scrub` runs the first layer only, for callers that cannot await; `scrubAsync` runs both and is what the
  * extraction pipeline and the CLI use. Both replace each finding with `[REDACTED:<type>]` and return the
  * `client_scrub_report` ({scrubber_version, patterns_matched, clean}) and the redacted spans.
+ *
+ * That is the fast tier, for whole transcripts. `{tier: 'thorough'}` adds person names and street addresses, for
+ * short texts about to leave the machine (drafts, learnings); see `thorough` below.
  */
-export function scrub(text: string): ScrubResult {
-  return redact(text, detect(text));
+export function scrub(text: string, options: ScrubOptions = {}): ScrubResult {
+  return options.tier === 'thorough' ? thorough(text, detect(text)) : redact(text, detect(text));
 }
 
 /** Both layers: the project's own rules plus secretlint's recommended preset (see `scrub`). */
-export async function scrubAsync(text: string): Promise<ScrubResult> {
-  return redact(text, await detectAsync(text));
+export async function scrubAsync(text: string, options: ScrubOptions = {}): Promise<ScrubResult> {
+  const found = await detectAsync(text);
+  return options.tier === 'thorough' ? thorough(text, found) : redact(text, found);
+}
+
+/**
+ * The thorough tier: the fast tier's findings plus person names and street addresses (`detectPersonal`), which
+ * become numbered placeholders (`[PERSON_1]`, `[ADDRESS_1]`, the same for the same value within the text); the
+ * report also gives the tier and how many regions of each type were redacted.
+ */
+function thorough(text: string, fast: readonly Finding[]): ScrubResult {
+  const merged = mergeFindings([...fast, ...detectPersonal(text)]);
+  const names = numberedPlaceholders(text, merged);
+  let i = 0;
+  const result = redact(text, merged, { placeholder: () => names[i++] });
+  const counts: Record<string, number> = {};
+  for (const f of result.findings) counts[f.type] = (counts[f.type] ?? 0) + 1;
+  return { ...result, report: { ...result.report, tier: 'thorough', counts } };
 }
 
 /**

@@ -10,6 +10,19 @@ export interface ScrubReport {
   scrubber_version: string;
   patterns_matched: string[];
   clean: boolean;
+  /** Set by the thorough tier, which also counts the redacted regions of each type. */
+  tier?: 'thorough';
+  counts?: Record<string, number>;
+}
+
+/**
+ * `fast` (the default): credentials and the personal data that validators or shapes confirm, fast enough for whole
+ * transcripts. `thorough`: also person names and street addresses, for short texts about to leave the machine.
+ */
+export type ScrubTier = 'fast' | 'thorough';
+
+export interface ScrubOptions {
+  tier?: ScrubTier;
 }
 
 export interface ScrubResult {
