@@ -40,13 +40,39 @@ export async function scrubAsync(text: string, options: ScrubOptions = {}): Prom
  * report also gives the tier and how many regions of each type were redacted.
  */
 function thorough(text: string, fast: readonly Finding[]): ScrubResult {
-  const merged = mergeFindings([...fast, ...detectPersonal(text)]);
+  const merged = mergeFindings([...fast, ...outside(text, detectPersonal(text), fast)]);
   const names = numberedPlaceholders(text, merged);
   let i = 0;
   const result = redact(text, merged, { placeholder: () => names[i++] });
   const counts: Record<string, number> = {};
   for (const f of result.findings) counts[f.type] = (counts[f.type] ?? 0) + 1;
   return { ...result, report: { ...result.report, tier: 'thorough', counts } };
+}
+
+/**
+ * The parts of `findings` outside every one of `fast`: a name or an address never takes the place of a phone
+ * number or key found inside or beside it, so the thorough tier finds everything the fast tier does, as the same type.
+ */
+function outside(text: string, findings: readonly Finding[], fast: readonly Finding[]): Finding[] {
+  const taken = mergeFindings(fast);
+  const out: Finding[] = [];
+  for (const f of findings) {
+    // The first region that ends after f starts; merged regions are disjoint and sorted, so by end too.
+    let lo = 0;
+    let hi = taken.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (taken[mid].end <= f.start) lo = mid + 1;
+      else hi = mid;
+    }
+    let start = f.start;
+    for (let i = lo; i < taken.length && taken[i].start < f.end; i++) {
+      if (taken[i].start > start) out.push({ type: f.type, start, end: taken[i].start });
+      start = Math.max(start, taken[i].end);
+    }
+    if (start < f.end) out.push({ type: f.type, start, end: f.end });
+  }
+  return out.filter((f) => /[\p{L}\p{N}]/u.test(text.slice(f.start, f.end)));
 }
 
 /**

@@ -18,6 +18,7 @@ export function findAddresses(text: string): Finding[] {
   const found: Finding[] = [];
   numberedStreets(text, found);
   typedStreets(text, found);
+  twoNumberStreets(text, found);
   for (const pattern of [NUMBERED_STREET_RULE.pattern, ...ADDRESS_RULES.map((r) => r.pattern), ...STANDALONE]) {
     pattern.lastIndex = 0;
     for (let m = pattern.exec(text); m; m = pattern.exec(text)) {
@@ -49,6 +50,13 @@ const STREET_SUFFIX = new RegExp(
 const isCompound = (w: Word): boolean => w.text.length > 5 && STREET_SUFFIX.test(w.text.toLowerCase());
 const isStreetWord = (w: Word): boolean => STREET_WORDS.has(w.text.toLowerCase()) || isCompound(w);
 
+/** Month names and abbreviations: `Jan 24` in a listing is a date. */
+const MONTHS = new Set(
+  (
+    'jan january feb february mar march apr april may jun june jul july aug august sep sept september oct ' +
+    'october nov november dec december'
+  ).split(' '),
+);
 const UNIT_WORDS = new Set(
   'apt apartment suite ste unit floor fl room box no nr number flat bldg building piso andar etage stock'.split(' '),
 );
@@ -76,7 +84,8 @@ function numberedStreets(text: string, found: Finding[]): void {
     const nameStart = m.index + (m[1] ? m[1].length + 1 : 0);
     const ws = words(m[2]);
     // `Apt. 675` numbers a unit, and a title starts a person's name.
-    if (UNIT_WORDS.has(ws[ws.length - 1].text.toLowerCase()) || TITLES.test(m[2])) {
+    const lastWord = ws[ws.length - 1].text.toLowerCase();
+    if (UNIT_WORDS.has(lastWord) || MONTHS.has(lastWord) || TITLES.test(m[2])) {
       NUMBERED.lastIndex = m.index + m[0].length - m[3].length - (m[0].endsWith('.') ? 1 : 0);
       continue;
     }
@@ -125,6 +134,19 @@ function typedStreets(text: string, found: Finding[]): void {
   }
 }
 
+/** `9816 214 Pavlou Drandaki`: a building number, a house number, then capitalised words that are no everyday ones. */
+const TWO_NUMBERS =
+  /(?<![\p{L}\p{N}.,:/-])\d{1,6} \d{1,5}[A-Za-z]? (\p{Lu}[\p{L}\p{M}'’-]+(?: \p{Lu}[\p{L}\p{M}'’-]+){0,3})/gu;
+function twoNumberStreets(text: string, found: Finding[]): void {
+  TWO_NUMBERS.lastIndex = 0;
+  for (let m = TWO_NUMBERS.exec(text); m; m = TWO_NUMBERS.exec(text)) {
+    const ws = words(m[1]);
+    const plain = (w: Word): boolean => w.kind === 'common' || w.kind === 'weak' || w.kind === 'technical';
+    if (ws.some((w) => plain(w) || w.text.length < 3)) continue;
+    found.push({ type: ADDRESS, start: m.index, end: m.index + m[0].length });
+  }
+}
+
 const STANDALONE: readonly RegExp[] = [
   // P.O. Box 242, PO Box 5, Postfach 1234, Apartado 7, Caixa Postal 12
   new RegExp(
@@ -146,8 +168,6 @@ const STANDALONE: readonly RegExp[] = [
       String.raw`calle|rua|via)(?: (?!(?:street|st|in|on|at|for|and|the|is|was)\b)[\p{L}][\p{L}\p{M}'’-]*){1,5}`,
     'giu',
   ),
-  // 214 Pavlou Drandaki after 9816: two numbers, then capitalised words
-  /(?<![\p{L}\p{N}.,:/-])\d{1,6} \d{1,5}[A-Za-z]? \p{Lu}[\p{L}\p{M}'’-]+(?: \p{Lu}[\p{L}\p{M}'’-]+){0,3}/gu,
   // Caxias do Sul, RS 24893; Springfield, IL 62704-1234
   new RegExp(
     String.raw`(?<![\p{L}\p{N}])\p{Lu}[\p{L}\p{M}'’.-]*(?: (?:\p{Lu}[\p{L}\p{M}'’.-]*|d[aeo]s?|del))*, ` +

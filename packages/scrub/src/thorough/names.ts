@@ -73,6 +73,7 @@ const isPart = (w: Word): boolean =>
 
 /** Capitalised runs split at everyday and technical words; a segment is a name when its evidence says so. */
 function runningText(text: string, ws: readonly Word[], found: Finding[]): void {
+  const technical = technicalSentences(text, ws);
   let i = 0;
   while (i < ws.length) {
     if (!isPart(ws[i])) {
@@ -86,12 +87,40 @@ function runningText(text: string, ws: readonly Word[], found: Finding[]): void 
       if (!isPart(w) && !particle && !SUFFIXES.has(w.text)) break;
       j++;
     }
-    consider(text, ws.slice(i, j), found);
+    consider(text, ws.slice(i, j), technical[i], found);
     i = j;
   }
 }
 
-function consider(text: string, run: readonly Word[], found: Finding[]): void {
+/** What ends a sentence between two words, and what marks code between them. */
+const SENTENCE_END = /[.!?](?:\s|$)|\n/;
+/** Code punctuation, a dotted or digit-bearing name (Chart.js, Auth0, k9s) between two words. */
+const CODE_MARK = /[`=_{}<>[\]#$|\\]|\.\S|(?<!['’])\p{L}/u;
+
+/**
+ * For each word, whether its sentence reads as technical: it holds a technical word (a product, a tool, an
+ * identifier) or code punctuation. There a lone capitalised word that the name lists know is more likely a product
+ * (Looker, Alfred, Okta) than a person, and needs a cue.
+ */
+function technicalSentences(text: string, ws: readonly Word[]): boolean[] {
+  const flags = new Array<boolean>(ws.length).fill(false);
+  let from = 0;
+  let technical = false;
+  for (let i = 0; i <= ws.length; i++) {
+    const gap = i === 0 ? '' : text.slice(ws[i - 1].end, i < ws.length ? ws[i].start : text.length);
+    const ends = i === ws.length || SENTENCE_END.test(gap);
+    if (i > 0 && CODE_MARK.test(gap)) technical = true;
+    if (ends) {
+      for (let k = from; k < i; k++) flags[k] = technical;
+      from = i;
+      technical = false;
+    }
+    if (i < ws.length && ws[i].kind === 'technical') technical = true;
+  }
+  return flags;
+}
+
+function consider(text: string, run: readonly Word[], technical: boolean, found: Finding[]): void {
   // An everyday word that opens or closes a run is a name only where it can be: a first name first (Mark Smith,
   // not Ask Ana Souza), a surname last.
   const { firstNames, surnames } = lexicon();
@@ -111,16 +140,14 @@ function consider(text: string, run: readonly Word[], found: Finding[]): void {
   let person = false;
   const first = full[0].text.toLowerCase();
   const last = full[full.length - 1].text.toLowerCase();
-  if (named >= 1) person = true;
+  const cue = cueBefore(text, start);
+  if (named >= 1 && (full.length >= 2 || !technical || cue === 'strong')) person = true;
   else if (full.length >= 2 && full.every((w) => w.kind === 'weak') && firstNames.has(first) && surnames.has(last)) {
     // Two everyday words can still be a first name and a surname: Mark Smith, Rose Hunter.
     person = true;
   }
   else if (initials && full.length >= 2) person = true;
-  else {
-    const cue = cueBefore(text, start);
-    person = cue === 'strong' || (cue === 'weak' && full.length >= 2);
-  }
+  else person = cue === 'strong' || (cue === 'weak' && full.length >= 2);
   if (person) found.push({ type: PERSON, start, end });
 }
 
@@ -305,7 +332,7 @@ const NOT_HANDLES = new Set(
 function mentions(text: string, found: Finding[]): void {
   MENTION.lastIndex = 0;
   for (let m = MENTION.exec(text); m; m = MENTION.exec(text)) {
-    if (NOT_HANDLES.has(m[1].toLowerCase())) continue;
+    if (NOT_HANDLES.has(m[1].toLowerCase()) || lexicon().common.has(m[1].toLowerCase())) continue;
     if (standsAlone(text, m.index, m.index + m[0].length)) continue;
     found.push({ type: PERSON, start: m.index, end: m.index + m[0].length });
   }
