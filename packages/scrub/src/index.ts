@@ -3,12 +3,13 @@ import { isPlaceholder } from './placeholder.js';
 import { mergeFindings, redact } from './redact.js';
 import { secretlintFindings } from './secretlint.js';
 import { detectPersonal } from './thorough/detect.js';
-import { numberedPlaceholders } from './thorough/placeholders.js';
+import { PlaceholderNumbering } from './thorough/placeholders.js';
 import type { Finding, ScrubOptions, ScrubResult } from './types.js';
 
 export { detect } from './detect.js';
 export { mergeFindings, type RedactOptions, redact, SCRUBBER_VERSION } from './redact.js';
 export { detectPersonal } from './thorough/detect.js';
+export { PlaceholderNumbering } from './thorough/placeholders.js';
 export type { Finding, ScrubOptions, ScrubReport, ScrubResult, ScrubTier } from './types.js';
 
 /**
@@ -25,23 +26,24 @@ export type { Finding, ScrubOptions, ScrubReport, ScrubResult, ScrubTier } from 
  * short texts about to leave the machine (drafts, learnings); see `thorough` below.
  */
 export function scrub(text: string, options: ScrubOptions = {}): ScrubResult {
-  return options.tier === 'thorough' ? thorough(text, detect(text)) : redact(text, detect(text));
+  return options.tier === 'thorough' ? thorough(text, detect(text), options) : redact(text, detect(text));
 }
 
 /** Both layers: the project's own rules plus secretlint's recommended preset (see `scrub`). */
 export async function scrubAsync(text: string, options: ScrubOptions = {}): Promise<ScrubResult> {
   const found = await detectAsync(text);
-  return options.tier === 'thorough' ? thorough(text, found) : redact(text, found);
+  return options.tier === 'thorough' ? thorough(text, found, options) : redact(text, found);
 }
 
 /**
  * The thorough tier: the fast tier's findings plus person names and street addresses (`detectPersonal`), which
  * become numbered placeholders (`[PERSON_1]`, `[ADDRESS_1]`, the same for the same value within the text); the
- * report also gives the tier and how many regions of each type were redacted.
+ * report also gives the tier and how many regions of each type were redacted. `options.numbering` carries the
+ * numbers from one text to the next.
  */
-function thorough(text: string, fast: readonly Finding[]): ScrubResult {
+function thorough(text: string, fast: readonly Finding[], options: ScrubOptions): ScrubResult {
   const merged = mergeFindings([...fast, ...outside(text, detectPersonal(text), fast)]);
-  const names = numberedPlaceholders(text, merged);
+  const names = (options.numbering ?? new PlaceholderNumbering()).placeholders(text, merged);
   let i = 0;
   const result = redact(text, merged, { placeholder: () => names[i++] });
   const counts: Record<string, number> = {};

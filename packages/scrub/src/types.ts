@@ -1,3 +1,5 @@
+import type { PlaceholderNumbering } from './thorough/placeholders.js';
+
 /** One sensitive span found in the input, in UTF-16 offsets of the original text. */
 export interface Finding {
   type: string;
@@ -23,6 +25,8 @@ export type ScrubTier = 'fast' | 'thorough';
 
 export interface ScrubOptions {
   tier?: ScrubTier;
+  /** Thorough tier: numbers shared with other texts (the fields of one draft); a new numbering by default. */
+  numbering?: PlaceholderNumbering;
 }
 
 export interface ScrubResult {

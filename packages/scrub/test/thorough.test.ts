@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { detectPersonal, mergeFindings, scrub, scrubAsync } from '../src/index.js';
+import { detectPersonal, mergeFindings, PlaceholderNumbering, scrub, scrubAsync } from '../src/index.js';
 
 const thorough = (text: string) => scrub(text, { tier: 'thorough' });
 /** The values of one type the thorough tier adds, overlapping ones merged as `redact` merges them, in text order. */
@@ -110,6 +110,16 @@ describe('thorough tier: redaction and report', () => {
     );
     expect(r.report).toMatchObject({ tier: 'thorough', counts: { person: 3, street_address: 1 }, clean: false });
     expect(r.report.patterns_matched).toEqual(['person', 'street_address']);
+  });
+
+  it('shares numbers between the fields of one draft when given one numbering', () => {
+    const numbering = new PlaceholderNumbering();
+    const fields = ['Ask Ana Souza about billing', 'Souza owns it; Lars Eriksen reviews.', 'cc: Ana Souza'];
+    expect(fields.map((f) => scrub(f, { tier: 'thorough', numbering }).text)).toEqual([
+      'Ask [PERSON_1] about billing',
+      '[PERSON_1] owns it; [PERSON_2] reviews.',
+      'cc: [PERSON_1]',
+    ]);
   });
 
   it('keeps the fast tier as it was and adds its findings', async () => {
