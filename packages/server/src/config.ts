@@ -1,6 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { z } from '@axle/sdk';
+import { DEFAULT_SEARCH_QUEUE_MAX } from './search/embedder.js';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
@@ -19,6 +20,7 @@ const Env = z.object({
   AXLE_CATALOG: z.string().optional(),
   AXLE_SEMANTIC_SEARCH: z.enum(['on', 'off']).default('on'),
   AXLE_SEARCH_WORKERS: z.coerce.number().int().min(1).max(16).optional(),
+  AXLE_SEARCH_QUEUE_MAX: z.coerce.number().int().min(0).max(10_000).default(DEFAULT_SEARCH_QUEUE_MAX),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   AXLE_ADMIN_TOKEN: z.string().min(1).optional(),
   AXLE_ADMIN_READ_TOKEN: z.string().min(1).optional(),
@@ -44,6 +46,8 @@ export interface Config {
   semanticSearch: boolean;
   /** Embedding worker threads, each with its own copy of the model; by default one per core, at most 2. */
   searchWorkers: number;
+  /** Searches that may wait for an embedding worker; past it /discover answers lexically (`search_mode`). */
+  searchQueueMax: number;
   logLevel: string;
   adminToken?: string;
   adminReadToken?: string;
@@ -83,6 +87,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     catalogPath: e.AXLE_CATALOG,
     semanticSearch: e.AXLE_SEMANTIC_SEARCH === 'on',
     searchWorkers: e.AXLE_SEARCH_WORKERS ?? Math.min(2, os.availableParallelism()),
+    searchQueueMax: e.AXLE_SEARCH_QUEUE_MAX,
     logLevel: e.LOG_LEVEL,
     adminToken: e.AXLE_ADMIN_TOKEN,
     adminReadToken: e.AXLE_ADMIN_READ_TOKEN,

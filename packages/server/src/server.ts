@@ -45,6 +45,7 @@ export async function startServer({ config, clock = systemClock, logStream }: St
     catalogPath: config.catalogPath,
     semanticSearch: config.semanticSearch,
     searchWorkers: config.searchWorkers,
+    searchQueueMax: config.searchQueueMax,
     semanticStartsAfter: listening,
     clock,
   });
