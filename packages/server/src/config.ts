@@ -1,6 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { z } from '@axle/sdk';
+import type { ConnectionLimits } from './http/connections.js';
 import { DEFAULT_SEARCH_QUEUE_MAX } from './search/embedder.js';
 
 const bool = z
@@ -34,6 +35,13 @@ const Env = z.object({
   AXLE_TRUST_PROXY: bool,
   AXLE_OPENCLAW_MEMORY_PATH: z.string().min(1).optional(),
   AXLE_OPENCLAW_API_KEY: z.string().min(1).optional(),
+  AXLE_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(1).default(10_000),
+  AXLE_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1).default(30_000),
+  AXLE_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(1).default(5_000),
+  AXLE_MAX_CONNECTIONS: z.coerce.number().int().min(1).default(1_000),
+}).refine((e) => e.AXLE_HEADERS_TIMEOUT_MS <= e.AXLE_REQUEST_TIMEOUT_MS, {
+  path: ['AXLE_HEADERS_TIMEOUT_MS'],
+  message: 'must not exceed AXLE_REQUEST_TIMEOUT_MS',
 });
 
 export interface Config {
@@ -70,6 +78,8 @@ export interface Config {
   openclawMemoryPath?: string;
   /** Key the in-process adapter submits drafts with (POST /learn); without it drafts stay queued on disk. */
   openclawApiKey?: string;
+  /** Timeouts and the cap on open connections (see http/connections.ts and docs/limits.md). */
+  connections: ConnectionLimits;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -101,5 +111,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: e.AXLE_TRUST_PROXY,
     openclawMemoryPath: e.AXLE_OPENCLAW_MEMORY_PATH && path.resolve(e.AXLE_OPENCLAW_MEMORY_PATH),
     openclawApiKey: e.AXLE_OPENCLAW_API_KEY,
+    connections: {
+      headersTimeoutMs: e.AXLE_HEADERS_TIMEOUT_MS,
+      requestTimeoutMs: e.AXLE_REQUEST_TIMEOUT_MS,
+      keepAliveTimeoutMs: e.AXLE_KEEP_ALIVE_TIMEOUT_MS,
+      maxConnections: e.AXLE_MAX_CONNECTIONS,
+    },
   };
 }

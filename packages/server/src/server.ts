@@ -5,6 +5,7 @@ import path from 'node:path';
 import { createApp, type BuiltApp } from './app.js';
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
+import { capConnections, timeoutOptions } from './http/connections.js';
 import { createIdentity } from './http/identity.js';
 import { createLogger, type Logger } from './logger.js';
 import { createJwtService, loadJwtSecret } from './services/jwt.js';
@@ -57,7 +58,8 @@ export async function startServer({ config, clock = systemClock, logStream }: St
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, logger, clock });
   const magicLinks = createMagicLinkService({ db, clock, logger, mailer, jwt, baseUrl: () => baseUrl });
   const built = await createApp({ config, clock, logger, db, startedAt: clock.now(), baseUrl: () => baseUrl, skills, jwt, identity, magicLinks });
-  const server = http.createServer(built.app.callback());
+  const server = http.createServer(timeoutOptions(config.connections), built.app.callback());
+  capConnections(server, config.connections.maxConnections);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, resolve);
