@@ -4,6 +4,7 @@ import Koa from 'koa';
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import { bodyParser } from './http/body.js';
+import { responseErrorLogger } from './http/client-gone.js';
 import { countSearches } from './http/count-searches.js';
 import { SearchCounts } from './store/stats-counters.js';
 import { errorMiddleware } from './http/error-middleware.js';
@@ -77,6 +78,7 @@ export async function createApp(deps: AppDeps): Promise<BuiltApp> {
   // The money issue registers its held-earnings conversion in onFirstTermsAcceptance.
   termsRoutes(api, deps, createTermsService({ ...deps, onFirstTermsAcceptance: [] }));
 
+  app.on('error', responseErrorLogger(deps.logger));
   app.use(requestLog(deps.logger, () => performance.now()));
   app.use(errorMiddleware());
   app.use(cors({ exposeHeaders: EXPOSED_HEADERS, keepHeadersOnError: true }));

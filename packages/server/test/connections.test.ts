@@ -1,5 +1,5 @@
 import net from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startTestServer, type TestServer } from './helpers.js';
 
 let server: TestServer | undefined;
@@ -78,5 +78,23 @@ describe('connection limits', () => {
     await refused.closed;
     expect(refused.received()).toBe('');
     expect(busy.every((b) => !b.socket.destroyed)).toBe(true);
+  });
+});
+
+describe('client aborts', () => {
+  it('logs a client that closes mid-body once, at info, with status 499 and no stack', async () => {
+    server = await startTestServer();
+    const aborted = await connect(server.url);
+    const head = 'POST /discover HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n';
+    aborted.socket.write(`${head}Expect: 100-continue\r\n\r\n{"query"`);
+    // 100 Continue: the server is reading the body when the client leaves.
+    await vi.waitFor(() => expect(aborted.received()).toContain('100 Continue'));
+    aborted.socket.destroy();
+    const lines = () => server!.logs.map((l) => JSON.parse(l)).filter((l) => l.path === '/discover' || l.level >= 40);
+    await vi.waitFor(() => expect(lines()).toHaveLength(1));
+    const [line] = lines();
+    expect(line).toMatchObject({ msg: 'request', level: 30, method: 'POST', path: '/discover', status: 499 });
+    expect(JSON.stringify(server.logs)).not.toMatch(/stack|internal_error/);
+    expect(await health(server.url)).toBe(200);
   });
 });
