@@ -35,6 +35,8 @@ export interface StartOptions {
 export async function startServer({ config, clock = systemClock, logStream }: StartOptions): Promise<RunningServer> {
   const logger = createLogger(config.logLevel, logStream);
   fs.mkdirSync(config.dataDir, { recursive: true });
+  // First: a bad stored secret stops the start before anything is opened.
+  const jwtSecret = loadJwtSecret(config.jwtSecret, config.dataDir);
   const db = await Database.open(path.join(config.dataDir, 'axle.db'));
   await migrate(db, undefined, clock.now());
 
@@ -51,7 +53,7 @@ export async function startServer({ config, clock = systemClock, logStream }: St
     clock,
   });
 
-  const jwt = createJwtService(loadJwtSecret(config.jwtSecret, config.dataDir), clock);
+  const jwt = createJwtService(jwtSecret, clock);
   const identity = createIdentity({ db, clock, config, jwt });
 
   let baseUrl = config.baseUrl ?? '';

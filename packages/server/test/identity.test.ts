@@ -17,6 +17,7 @@ import { API_KEY_PATTERN, base62, createKey, generateApiKey } from '../src/servi
 import { createJwtService, loadJwtSecret } from '../src/services/jwt.js';
 import { Database } from '../src/store/db.js';
 import { migrate } from '../src/store/migrate.js';
+import { startTestServer } from './helpers.js';
 
 describe('pure helpers', () => {
   it('encodes base62 at a fixed width', () => {
@@ -60,6 +61,25 @@ describe('JWT secret', () => {
       expect(fs.statSync(path.join(dir, 'jwt-secret')).mode & 0o777).toBe(0o600);
       const configured = createJwtService(loadJwtSecret('c'.repeat(32), dir), clock);
       expect(await configured.verify(token)).toBeNull();
+      // Written through a temporary file that does not stay behind.
+      expect(fs.readdirSync(dir)).toEqual(['jwt-secret']);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it.each([
+    ['empty', ''],
+    ['1-byte', 'x'],
+    ['31-byte', `${'s'.repeat(31)}\n`],
+  ])('refuses to start on an %s stored secret, naming the file', async (_, content) => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'axle-jwt-'));
+    try {
+      const file = path.join(dir, 'jwt-secret');
+      fs.writeFileSync(file, content, { mode: 0o600 });
+      expect(() => loadJwtSecret(undefined, dir)).toThrow(`${file} holds a ${content.trim().length}-byte session secret`);
+      await expect(startTestServer({}, { dataDir: dir })).rejects.toThrow(file);
+      expect(fs.readFileSync(file, 'utf8')).toBe(content);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
