@@ -1,5 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { Context } from 'koa';
+import type { Context, Middleware } from 'koa';
+import { forbidden } from './errors.js';
 
 /*
  * CSRF protection for the HTML forms. The token is an HMAC keyed by the session itself (the
@@ -27,4 +28,16 @@ export function sameOrigin(ctx: Context, ownOrigin: string): boolean {
   if (origin && origin !== ownOrigin) return false;
   const site = ctx.get('sec-fetch-site');
   return !site || site === 'same-origin';
+}
+
+/**
+ * For JSON endpoints that a page on another site must not be able to call in a visitor's name
+ * (a sign-in mail, a device code): browsers name the calling page's origin on every cross-site
+ * POST, forms included, and other clients send none.
+ */
+export function refuseCrossSite(ownOrigin: () => string): Middleware {
+  return async (ctx, next) => {
+    if (!sameOrigin(ctx, ownOrigin())) throw forbidden('Cross-site requests are refused: call this endpoint from your own client');
+    return next();
+  };
 }

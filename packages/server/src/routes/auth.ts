@@ -1,6 +1,7 @@
 import { LIMITS, MagicLinkRequest, MagicLinkResponse, VerifyQuery, VerifyResponse } from '@axle/sdk';
 import type { AppDeps } from '../app.js';
 import { clientIp } from '../http/client-ip.js';
+import { refuseCrossSite } from '../http/csrf.js';
 import { unauthorized } from '../http/errors.js';
 import { type Api, reply } from '../http/route.js';
 import { setSessionCookie } from '../http/session-cookie.js';
@@ -12,6 +13,7 @@ const INVALID_LINK = 'This sign-in link is invalid, expired or already used.';
 /** POST /auth/magic-link and GET /auth/verify. */
 export function authRoutes(api: Api, deps: AppDeps): void {
   const { config, magicLinks: links } = deps;
+  const ownOrigin = () => new URL(deps.baseUrl()).origin;
 
   api.route({
     method: 'post',
@@ -22,10 +24,12 @@ export function authRoutes(api: Api, deps: AppDeps): void {
       'the account is created on the first verification. Limits: 5 requests per email and 20 per client IP per 15 minutes (429 with Retry-After). ' +
       '`next` (optional) is a path on this server the browser landing page continues to, e.g. a pending device approval.',
     tags: ['Auth'],
+    before: [refuseCrossSite(ownOrigin)],
     body: MagicLinkRequest,
     responses: {
       200: { description: 'Neutral confirmation', schema: MagicLinkResponse },
       400: { description: 'Missing or invalid email' },
+      403: { description: 'Sent by a page of another site (Origin or Sec-Fetch-Site names another origin)' },
       429: { description: 'Per-email or per-IP limit reached', headers: { 'Retry-After': 'seconds until the window resets' } },
       503: { description: 'The mail server refused or is unreachable' },
     },
