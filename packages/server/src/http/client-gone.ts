@@ -1,8 +1,6 @@
+import { ERROR_CODES } from '@axle/sdk';
+import { DomainError } from '../domain/errors.js';
 import type { Logger } from '../logger.js';
-import { HttpError } from './errors.js';
-
-/** Status logged for a request whose client closed the connection before it was answered (nginx's convention). */
-export const CLIENT_CLOSED_REQUEST = 499;
 
 /** Socket and stream errors that mean the client went away, not that the server failed. */
 const GONE_CODES = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED', 'ERR_STREAM_PREMATURE_CLOSE', 'ERR_HTTP_REQUEST_TIMEOUT']);
@@ -12,8 +10,8 @@ export function isClientGone(err: unknown): boolean {
   return (e?.code !== undefined && (GONE_CODES.has(e.code) || e.code.startsWith('HPE_'))) || e?.message === 'aborted';
 }
 
-/** What a request handler throws when the client closed the connection mid-request: logged as 499, not answered. */
-export const clientClosedRequest = () => new HttpError(CLIENT_CLOSED_REQUEST, 'Client closed the request');
+/** What the body reader throws when the client closed the connection mid-request: logged as 499, not answered. */
+export const clientClosedRequest = () => new DomainError(ERROR_CODES.CLIENT_CLOSED_REQUEST, 'Client closed the request');
 
 /**
  * Koa's 'error' listener: errors writing a response to a client that went away are expected and

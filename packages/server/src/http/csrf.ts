@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Context, Middleware } from 'koa';
-import { forbidden } from './errors.js';
+import { ERROR_CODES } from '@axle/sdk';
+import { DomainError } from '../domain/errors.js';
 
 /*
  * CSRF protection for the HTML forms. The token is an HMAC keyed by the session itself (the
@@ -37,7 +38,7 @@ export function sameOrigin(ctx: Context, ownOrigin: string): boolean {
  */
 export function refuseCrossSite(ownOrigin: () => string): Middleware {
   return async (ctx, next) => {
-    if (!sameOrigin(ctx, ownOrigin())) throw forbidden('Cross-site requests are refused: call this endpoint from your own client');
+    if (!sameOrigin(ctx, ownOrigin())) throw new DomainError(ERROR_CODES.FORBIDDEN, 'Cross-site requests are refused: call this endpoint from your own client');
     return next();
   };
 }
