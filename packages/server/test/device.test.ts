@@ -5,7 +5,7 @@ import { open, publicKeyOf, seal } from '../src/domain/sealed-box.js';
 import { formatUserCode, generateUserCode, normalizeUserCode } from '../src/domain/user-code.js';
 import { verifyAuditChain } from '../src/services/audit.js';
 import { startTestServer, type TestServer } from './helpers.js';
-import { linkIn, post, type Smtp, startSmtp } from './identity-helpers.js';
+import { linkIn, post, pressSignIn, type Smtp, startSmtp } from './identity-helpers.js';
 
 const SECOND = 1000;
 
@@ -77,7 +77,7 @@ describe('device-code sign-in over HTTP', () => {
   /** A browser session: the magic link followed as a browser (Accept: text/html) sets the session cookie. */
   async function browserSession(email: string): Promise<{ cookie: string; accountId: string }> {
     expect((await post(server, '/auth/magic-link', { email })).status).toBe(200);
-    const res = await fetch(linkIn(smtp.lastTo(email)!), { headers: { accept: 'text/html' } });
+    const res = await pressSignIn(linkIn(smtp.lastTo(email)!));
     const cookie = /^(axle_session=[^;]+)/.exec(res.headers.get('set-cookie') ?? '')![1]!;
     const accountId = (await server.db.get<{ id: string }>('SELECT id FROM accounts WHERE email = ?', [email]))!.id;
     return { cookie, accountId };
@@ -368,7 +368,7 @@ describe('device-code sign-in over HTTP', () => {
     const sent = await form({ email: 'newcomer@example.com', user_code: s.user_code });
     expect(sent.status).toBe(200);
     expect(await sent.text()).toContain('Check your email');
-    const landing = await fetch(linkIn(smtp.lastTo('newcomer@example.com')!), { headers: { accept: 'text/html' } });
+    const landing = await pressSignIn(linkIn(smtp.lastTo('newcomer@example.com')!));
     expect(await landing.text()).toContain(`href="/device?user_code=${s.user_code}"`);
   });
 });

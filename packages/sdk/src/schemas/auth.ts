@@ -42,6 +42,13 @@ export const VerifyQuery = z.object({
   token: z.string().min(1).max(256).openapi({ description: `Single-use sign-in token from the email, valid ${LIMITS.magicLinkTtlMinutes} minutes` }),
 });
 
+/** POST /auth/verify: the sign-in page's button (a form), or a JSON client. */
+export const VerifyRequest = z
+  .object({
+    token: z.string().min(1).max(256).describe(`Single-use sign-in token from the email, valid ${LIMITS.magicLinkTtlMinutes} minutes`),
+  })
+  .openapi('VerifyRequest');
+
 export const VerifyResponse = z
   .object({ token: z.string().describe(`Session token (JWT, HS256), valid ${LIMITS.sessionTokenHours} hours; send as Authorization: Bearer`) })
   .openapi('VerifyResponse');
