@@ -3,6 +3,7 @@ import type { Config } from './config.js';
 import type { AppDeps } from './deps.js';
 import { createIdentity } from './http/identity.js';
 import type { Logger } from './logger.js';
+import { createAccountWriteLimiter } from './services/account-write-limits.js';
 import { createAccountsService } from './services/accounts.js';
 import { createAuditService } from './services/audit.js';
 import { createConsentService } from './services/consent.js';
@@ -50,8 +51,9 @@ export async function compose({ config, clock, logger, db, jwtSecret, baseUrl, l
     knowledgeHints: learnings,
   });
   const jwt = createJwtService(jwtSecret, clock);
-  const accounts = createAccountsService({ db, clock });
   const rateLimiter = createRateLimiter({ db, clock });
+  const writeLimits = createAccountWriteLimiter(rateLimiter);
+  const accounts = createAccountsService({ db, clock, writeLimits });
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, logger, clock });
   const searchCounts = createSearchCounts({ db, logger });
   const deps: AppDeps = {
@@ -66,11 +68,12 @@ export async function compose({ config, clock, logger, db, jwtSecret, baseUrl, l
     searchCounts,
     accounts,
     audit: createAuditService({ db }),
-    consent: createConsentService({ db, clock }),
+    consent: createConsentService({ db, clock, writeLimits }),
     deviceAuth: createDeviceAuthService({ db, clock, rateLimiter, baseUrl }),
     jwt,
     magicLinks: createMagicLinkService({ db, clock, logger, mailer, jwt, rateLimiter, baseUrl }),
     rateLimiter,
+    writeLimits,
     // Hooks for a first acceptance (e.g. releasing held earnings) are pushed onto terms.onFirstTermsAcceptance here.
     terms: createTermsService({ db, clock, baseUrl }),
   };

@@ -11,6 +11,7 @@ import { ManualClock } from '../src/clock.js';
 import { clientIp } from '../src/http/client-ip.js';
 import { errorMiddleware } from '../src/http/error-middleware.js';
 import { createIdentity } from '../src/http/identity.js';
+import { createAccountWriteLimiter } from '../src/services/account-write-limits.js';
 import { createRateLimiter } from '../src/services/rate-limit.js';
 import { createAccountsService, findOrCreateAccount } from '../src/services/accounts.js';
 import { API_KEY_PATTERN, base62, createKey, generateApiKey } from '../src/services/api-keys.js';
@@ -116,7 +117,8 @@ describe('identity middleware on a real database', () => {
     await db.run('UPDATE accounts SET deleted_at = 1 WHERE id = ?', [d.accountId]);
     deletedKey = d.key;
 
-    const identity = createIdentity({ accounts: createAccountsService({ db, clock }), config: {}, jwt });
+    const writeLimits = createAccountWriteLimiter(createRateLimiter({ db, clock }));
+    const identity = createIdentity({ accounts: createAccountsService({ db, clock, writeLimits }), config: {}, jwt });
     const app = new Koa();
     const router = new Router();
     const echo = (ctx: Koa.Context) => {
