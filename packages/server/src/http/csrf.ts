@@ -31,6 +31,8 @@ export function sameOrigin(ctx: Context, ownOrigin: string): boolean {
   return !site || site === 'same-origin';
 }
 
+export const CROSS_SITE_REFUSED = 'Cross-site requests are refused: call this endpoint from your own client';
+
 /**
  * For JSON endpoints that a page on another site must not be able to call in a visitor's name
  * (a sign-in mail, a device code): browsers name the calling page's origin on every cross-site
@@ -38,7 +40,7 @@ export function sameOrigin(ctx: Context, ownOrigin: string): boolean {
  */
 export function refuseCrossSite(ownOrigin: () => string): Middleware {
   return async (ctx, next) => {
-    if (!sameOrigin(ctx, ownOrigin())) throw new DomainError(ERROR_CODES.FORBIDDEN, 'Cross-site requests are refused: call this endpoint from your own client');
+    if (!sameOrigin(ctx, ownOrigin())) throw new DomainError(ERROR_CODES.FORBIDDEN, CROSS_SITE_REFUSED);
     return next();
   };
 }

@@ -3,7 +3,7 @@ import type { Context } from 'koa';
 import type { AppDeps } from '../deps.js';
 import { clientIp } from '../http/client-ip.js';
 import { DomainError } from '../domain/errors.js';
-import { refuseCrossSite, sameOrigin } from '../http/csrf.js';
+import { CROSS_SITE_REFUSED, refuseCrossSite, sameOrigin } from '../http/csrf.js';
 import { type Api, reply } from '../http/route.js';
 import { setSessionCookie } from '../http/session-cookie.js';
 import { confirmSignInPage, LANDING_HEADERS, signedInPage, signInFailedPage } from '../web/landing.js';
@@ -87,7 +87,7 @@ export function authRoutes(api: Api, deps: AppDeps): void {
       const html = ctx.request.is('urlencoded') === 'urlencoded' || wantsHtml(ctx);
       if (!sameOrigin(ctx, ownOrigin())) {
         if (html) return reply(403, signInFailedPage('This request did not come from this site.'), LANDING_HEADERS);
-        throw new DomainError(ERROR_CODES.FORBIDDEN, 'Cross-site requests are refused: call this endpoint from your own client');
+        throw new DomainError(ERROR_CODES.FORBIDDEN, CROSS_SITE_REFUSED);
       }
       const signIn = await links.verify(body.token);
       if (!signIn) {
