@@ -7,8 +7,8 @@ import { accountWriteBuckets, createAccountWriteLimiter } from '../src/services/
 import { createRateLimiter } from '../src/services/rate-limit.js';
 import { Database } from '../src/store/db.js';
 import { migrate } from '../src/store/migrate.js';
-import { startTestServer, type TestServer } from './helpers.js';
-import { bearer, post, type Smtp, signIn, startSmtp } from './identity-helpers.js';
+import { startTestServer, type TestServer } from '../../../test/support/server.js';
+import { bearer, post, type Smtp, signIn, startSmtp } from '../../../test/support/identity.js';
 
 const MINUTE = 60_000;
 const statuses = (responses: Response[]) => responses.map((r) => r.status);

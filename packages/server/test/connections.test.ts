@@ -1,6 +1,6 @@
 import net from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { startTestServer, type TestServer } from './helpers.js';
+import { startTestServer, type TestServer } from '../../../test/support/server.js';
 
 let server: TestServer | undefined;
 const timers: NodeJS.Timeout[] = [];

@@ -18,7 +18,7 @@ import { API_KEY_PATTERN, base62, createKey, generateApiKey } from '../src/servi
 import { createJwtService, loadJwtSecret } from '../src/services/jwt.js';
 import { Database } from '../src/store/db.js';
 import { migrate } from '../src/store/migrate.js';
-import { startTestServer } from './helpers.js';
+import { startTestServer } from '../../../test/support/server.js';
 
 describe('pure helpers', () => {
   it('encodes base62 at a fixed width', () => {

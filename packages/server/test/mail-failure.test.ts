@@ -10,8 +10,8 @@ import path from 'node:path';
 import { SMTPServer } from 'smtp-server';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './helpers.js';
-import { post } from './identity-helpers.js';
+import { startTestServer, type TestServer } from '../../../test/support/server.js';
+import { post } from '../../../test/support/identity.js';
 
 let server: TestServer | undefined;
 const cleanups: Array<() => unknown> = [];
