@@ -1,6 +1,6 @@
 // Credentials and personal-data screen, on the project's scrubber. What is stored is the redacted text
 // (`[REDACTED:<type>]` for each finding), never the raw secret.
-import { type Finding, scrub } from '@axle/extractor';
+import { type Finding, scrub } from '@axle/scrub';
 
 export interface CredentialScreenResult {
   flagged: boolean;
