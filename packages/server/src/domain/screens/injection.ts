@@ -172,6 +172,64 @@ export const INJECTION_PATTERNS: readonly NamedPattern[] = [
     ),
   },
   {
+    name: 'instruction_override',
+    re: new RegExp(
+      String.raw`\b(?:content|safety|moderation)\s+filters?\s*[:=]?\s*(?:off|disabled|none|false)\b|` +
+        String.raw`\b(?:overrides?|supersedes?|replaces?)\s+(?:the\s+|your\s+|any\s+)?` +
+        String.raw`(?:operator|system|developer|safety|user)\s+(?:configuration|config|settings|instructions|prompt|` +
+        String.raw`policy|rules)\b[^.!?\n]{0,60}\b(?:allow|permit|enable|without|skip|disable)`,
+      'i',
+    ),
+  },
+  {
+    name: 'instruction_override',
+    re: new RegExp(
+      String.raw`\btreat\s+(?:everything|anything|all\s+(?:text|content))\s+(?:after|below|following)\s+` +
+        String.raw`(?:this|here)[^.!?\n]{0,40}\bas\s+(?:a\s+)?(?:command|instruction|order)s?\b|` +
+        String.raw`\b(?:command|instruction|order)s?\s+from\s+your\s+` +
+        '(?:administrator|admin|operator|developer|owner|creator|master)\\b',
+      'i',
+    ),
+  },
+  {
+    name: 'role_hijack',
+    re: new RegExp(
+      String.raw`\byour\s+(?:real|true|actual|new|only|primary|secret)\s+` +
+        String.raw`(?:purpose|goal|task|mission|objective|job)\s+` +
+        String.raw`(?:is|are|now)\b|\bregardless\s+of\s+(?:the\s+)?(?:question|user|request|prompt|` +
+        String.raw`what\s+(?:the\s+user|you\s+are|you're)\s+asked)`,
+      'i',
+    ),
+  },
+  {
+    name: 'addressed_to_ai',
+    re: new RegExp(
+      String.raw`\b(?:the|any|every|an?)\s+(?:automated\s+)?(?:model|ai|llm|assistant|agent)s?\s+` +
+        String.raw`(?:reading|processing|parsing|summari[sz]ing|that\s+reads|who\s+reads)\s+(?:this|these)\b|` +
+        String.raw`\bfor\s+(?:any|all|every)\s+(?:automated\s+)?(?:ai\s+)?(?:assistants?|agents?|models?|llms?)\b`,
+      'i',
+    ),
+  },
+  {
+    name: 'concealment',
+    re: new RegExp(
+      String.raw`\b(?:never|don't|do\s+not)\s+(?:mention|reveal|disclose|acknowledge)\s+(?:this|these|that)\s+` +
+        String.raw`(?:note|message|instruction|text|line)s?\b|` +
+        String.raw`\bsilently\s+(?:email|send|upload|forward|post|copy|delete|run|execute|install)\b|` +
+        String.raw`\bhidden\s+(?:note|instruction|message)s?\s*:`,
+      'i',
+    ),
+  },
+  {
+    name: 'data_exfiltration_instruction',
+    re: new RegExp(
+      String.raw`\b(?:email|send|upload|post|forward|paste|copy)\b[^.!?\n]{0,40}` +
+        String.raw`(?:~\/\.(?:aws|ssh|config|docker|kube|npmrc|netrc|gnupg)|\.env\b|id_rsa|id_ed25519|` +
+        String.raw`credentials\s+file|private\s+keys?)[^.!?\n]{0,40}\b(?:to|at)\s+(?:\S+@\S+|https?:\/\/)`,
+      'i',
+    ),
+  },
+  {
     name: 'concealment',
     re: new RegExp(
       String.raw`\b(?:do\s+not|don't|never)\s+(?:tell|inform|mention\s+(?:this|` +

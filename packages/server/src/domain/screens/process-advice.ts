@@ -143,7 +143,10 @@ const SOFT_WORDS = new RegExp(
     'healthy|goals?|mentor(?:ing|s)?|juniors?|vision|overwhelmed|stress(?:ed|ful)?|intent|questions|' +
     'afraid|stupid|success|lessons?|skills?|valuable|reward(?:ing)?|motivation|feel(?:ing)?s?|mindset|' +
     'habits?|career|growth|confiden(?:ce|t)|honest(?:ly)?|culture|morale|respect|retrospectives?|' +
-    String.raw`discussions?|agree|improvement|everyone|nobody|yourself)\b`,
+    'discussions?|agree|improvement|everyone|nobody|yourself|sleep|senior|roles|careers?|journal|' +
+    'meetings?|agenda|politely|thank|disagree|honestly|hiring|attitude|underestimate|learn(?:ing)?|' +
+    String.raw`advice|mistakes?|advise|burn(?:ed|t)?\s*out|people's|leaders(?:hip)?|managers|productive|` +
+    String.raw`productivity|balance|energy|focus|happy|happiness|mood|tired|weekend|vacation)\b`,
   'gi',
 );
 /** With no advice phrase, this many distinct soft words under the technical minimum are advice. */
