@@ -97,4 +97,6 @@ export const ERROR_CODES = {
   MAIL_UNAVAILABLE: 'mail_unavailable',
   RATE_LIMITED: 'rate_limited',
   CONFLICT: 'conflict',
+  OPENCLAW_NOT_CONFIGURED: 'openclaw_not_configured',
 } as const;
+export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];

@@ -1,16 +1,15 @@
 import { AccountSettings, AccountSettingsPatch, AccountSettingsPatchResponse, ConsentRequest, ConsentResponse, CURRENT_CONSENT_VERSION } from '@axle/sdk';
-import type { AppDeps } from '../app.js';
+import type { AppDeps } from '../deps.js';
 import type { Api } from '../http/route.js';
-import { createConsentService } from '../services/consent.js';
 
 /** POST /extract/consent, PATCH and GET /account/settings. */
 export function consentRoutes(api: Api, deps: AppDeps): void {
-  const { identity } = deps;
-  const consent = createConsentService(deps);
+  const { identity, consent } = deps;
 
   api.route({
     method: 'post',
     path: '/extract/consent',
+    operationId: 'recordExtractionConsent',
     summary: 'Grant or revoke standing consent to autonomous extraction',
     description:
       `Every call appends a consent record carrying consent_version (currently ${CURRENT_CONSENT_VERSION}, the date of the consent text) and an ` +
@@ -30,6 +29,7 @@ export function consentRoutes(api: Api, deps: AppDeps): void {
   api.route({
     method: 'patch',
     path: '/account/settings',
+    operationId: 'updateAccountSettings',
     summary: 'Set the autonomous extraction mode',
     description:
       'Moving to automatic or manual while consent is not in force records a grant; moving to off while it is records a revocation ' +
@@ -49,6 +49,7 @@ export function consentRoutes(api: Api, deps: AppDeps): void {
   api.route({
     method: 'get',
     path: '/account/settings',
+    operationId: 'getAccountSettings',
     summary: 'Current extraction mode and consent state',
     tags: ['Account'],
     security: ['BearerJWT', 'ApiKey'],
