@@ -1,7 +1,8 @@
 // Each fast path against a simple reference scan. Fast paths tested elsewhere, each against its reference:
 // anchored literal search and vendor, number and street starts (engine.test.ts), the literals a rule starts with
 // (regex-planner.test.ts), character runs, lines with a backslash and the key-word look-back (validators.test.ts),
-// redundant findings passed over (covered.test.ts), secretlint's preset windows (preset-windows.test.ts).
+// redundant findings passed over (covered.test.ts), secretlint's preset windows (preset-windows.test.ts). Email
+// and IPv6 addresses, grown from `@` and from colon pairs, are not compared with a reference scan.
 import { describe, expect, it } from 'vitest';
 import { throughputDocs, transcriptDocs } from '../../../bench/scrub/texts.js';
 import { NUMBERED_STREET_RULE } from '../src/address.js';
@@ -14,6 +15,8 @@ import { PHONE_RULE } from '../src/phone.js';
 import { redact } from '../src/redact.js';
 import { PII_RULES } from '../src/rules/pii.js';
 import { AZURE_RULES, CONTEXT_RULES, TOKEN_RULES } from '../src/rules/secrets.js';
+import { bip39ChecksumValid, findMnemonics, isBip39Word } from '../src/mnemonic.js';
+import { findPrivateKeys } from '../src/pem.js';
 import { findTelegramTokens } from '../src/telegram.js';
 import { tokenRuns, vendorTokenStarts } from '../src/tokens.js';
 import { alnum, applied, matchStarts, randomTexts, scanEach, seededPad } from './reference.js';
@@ -131,6 +134,92 @@ describe('Telegram bot tokens found from each `:AA`', () => {
       });
       found += expected.length;
       expect(findTelegramTokens(text)).toEqual(expected);
+    }
+    expect(found).toBeGreaterThan(20);
+  });
+});
+
+describe('PEM private keys, END markers found once for all BEGIN markers', () => {
+  it('are what a search for the next END marker after each BEGIN finds', () => {
+    const BEGIN = /-----BEGIN[A-Z0-9 ]{0,40} PRIVATE KEY(?: BLOCK)?-----/g;
+    const END = /-----END[A-Z0-9 ]{0,40} PRIVATE KEY(?: BLOCK)?-----/g;
+    const BODY = /(?:[A-Za-z0-9+/=\s:,-]|\\[nr])*/y;
+    const reference = (text: string) => {
+      const found: { type: string; start: number; end: number }[] = [];
+      let coveredTo = 0;
+      for (const m of text.matchAll(BEGIN)) {
+        if (m.index < coveredTo) continue;
+        END.lastIndex = m.index;
+        const e = END.exec(text);
+        let end = e ? e.index + e[0].length : -1;
+        if (end < 0 || end - m.index > 16_384) {
+          BODY.lastIndex = m.index + m[0].length;
+          BODY.exec(text.slice(0, m.index + 16_384));
+          end = BODY.lastIndex;
+        }
+        found.push({ type: 'private_key', start: m.index, end });
+        coveredTo = end;
+      }
+      return found;
+    };
+    const pieces = [
+      '-----BEGIN RSA PRIVATE KEY-----', '-----END RSA PRIVATE KEY-----', '-----BEGIN PRIVATE KEY-----',
+      '-----END OPENSSH PRIVATE KEY-----', 'MIIEow', pad(alnum, 64), '\\n', '\n', ' ', '"', '}', 'x',
+    ];
+    let found = 0;
+    for (const text of [...TEXTS, ...randomTexts(43, pieces, 300, 30), 'x'.repeat(20_000)]) {
+      const expected = reference(text);
+      found += expected.length;
+      expect(findPrivateKeys(text)).toEqual(expected);
+    }
+    expect(found).toBeGreaterThan(200);
+  });
+});
+
+describe('BIP39 mnemonics, words read only in stretches where a regex sees twelve', () => {
+  it('are what reading every lowercase word of the text finds', () => {
+    const CONTEXT = /seed|mnemonic|recovery|phrase|secret/i;
+    // The reference: every lowercase word, runs of wordlist words broken by anything but separators of a phrase.
+    const reference = (text: string) => {
+      const found: { type: string; start: number; end: number }[] = [];
+      let run: { word: string; start: number; end: number }[] = [];
+      const flush = () => {
+        if (run.length >= 12) {
+          let span: [number, number] | undefined;
+          for (const n of [24, 21, 18, 15, 12]) {
+            for (let i = 0; !span && i + n <= run.length && i < 64; i++) {
+              if (bip39ChecksumValid(run.slice(i, i + n).map((r) => r.word))) span = [i, i + n];
+            }
+            if (span) break;
+          }
+          const before = text.slice(Math.max(0, run[0].start - 40), run[0].start);
+          if (span) found.push({ type: 'bip39_mnemonic', start: run[span[0]].start, end: run[span[1] - 1].end });
+          else if (CONTEXT.test(before)) {
+            found.push({ type: 'bip39_mnemonic', start: run[0].start, end: run[run.length - 1].end });
+          }
+        }
+        run = [];
+      };
+      let last = 0;
+      for (const m of text.matchAll(/[a-z]+/g)) {
+        // Only a phrase's characters may lie between two of its words; a word glued to a capital is no phrase word.
+        if (!/^[a-z0-9 ,.)\t\r\n]*$/.test(text.slice(last, m.index))) flush();
+        const glued = /[A-Z]/.test(text[m.index - 1] ?? '');
+        if (isBip39Word(m[0]) && !glued) run.push({ word: m[0], start: m.index, end: m.index + m[0].length });
+        else flush();
+        last = m.index + m[0].length;
+      }
+      flush();
+      return found;
+    };
+    const valid = 'legal winner thank year wave sausage worth useful legal winner thank yellow';
+    const words = [valid, ...valid.split(' '), 'abandon', 'zoo', 'seed:', 'the', 'of', 'ok'];
+    const pieces = [...words, ' ', ' ', ', ', '\n', '1. ', 'X', '-', '"'];
+    let found = 0;
+    for (const text of [...TEXTS, ...randomTexts(47, pieces, 300, 60), `${valid} ${valid}`, `seed ${valid}`]) {
+      const expected = reference(text);
+      found += expected.length;
+      expect(findMnemonics(text)).toEqual(expected);
     }
     expect(found).toBeGreaterThan(20);
   });

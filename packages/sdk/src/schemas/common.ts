@@ -98,5 +98,9 @@ export const ERROR_CODES = {
   RATE_LIMITED: 'rate_limited',
   CONFLICT: 'conflict',
   OPENCLAW_NOT_CONFIGURED: 'openclaw_not_configured',
+  /** Only in the server's access log (status 499): the client closed the connection before the answer. */
+  CLIENT_CLOSED_REQUEST: 'client_closed_request',
+  /** 409: the account holds as many live API keys as it may. */
+  API_KEY_LIMIT: 'api_key_limit',
 } as const;
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];

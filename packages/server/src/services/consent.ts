@@ -7,6 +7,7 @@ import {
 import type { Clock } from '../clock.js';
 import { type ConsentActionValue, consentStore, type ExtractionModeValue } from '../store/consent.js';
 import type { Database, Queryable } from '../store/db.js';
+import type { AccountWriteLimiter } from './account-write-limits.js';
 import { appendAudit } from './audit.js';
 
 export interface ConsentService {
@@ -19,7 +20,8 @@ export interface ConsentService {
   isGranted(q: Queryable, accountId: string): Promise<boolean>;
 }
 
-export function createConsentService({ db, clock }: { db: Database; clock: Clock }): ConsentService {
+/** Both writes are limited per account (LIMITS.accountWrites.consentChange). */
+export function createConsentService({ db, clock, writeLimits }: { db: Database; clock: Clock; writeLimits: AccountWriteLimiter }): ConsentService {
   async function write(q: Queryable, accountId: string, action: ConsentActionValue, via: 'consent' | 'settings', now: number) {
     const auditRef = await appendAudit(
       q,
@@ -38,6 +40,7 @@ export function createConsentService({ db, clock }: { db: Database; clock: Clock
   return {
     record(accountId, action) {
       return db.tx(async (q) => {
+        await writeLimits.take('consentChange', accountId, q);
         const now = clock.now();
         const auditRef = await write(q, accountId, action, 'consent', now);
         if (action === 'revoke') await consentStore.setMode(q, accountId, 'off', now);
@@ -47,6 +50,7 @@ export function createConsentService({ db, clock }: { db: Database; clock: Clock
 
     setMode(accountId, mode) {
       return db.tx(async (q) => {
+        await writeLimits.take('consentChange', accountId, q);
         const now = clock.now();
         const granted = (await consentStore.latest(q, accountId))?.action === 'grant';
         const change: ConsentActionValue | undefined = mode !== 'off' && !granted ? 'grant' : mode === 'off' && granted ? 'revoke' : undefined;
