@@ -56,7 +56,8 @@ function thorough(text: string, fast: readonly Finding[], options: ScrubOptions)
  * number or key found inside or beside it, so the thorough tier finds everything the fast tier does, as the same type.
  */
 function outside(text: string, findings: readonly Finding[], fast: readonly Finding[]): Finding[] {
-  const taken = mergeFindings(fast);
+  // The fast tier's street addresses are the same type: they merge with the thorough tier's.
+  const taken = mergeFindings(fast.filter((f) => f.type !== 'street_address'));
   const out: Finding[] = [];
   for (const f of findings) {
     // The first region that ends after f starts; merged regions are disjoint and sorted, so by end too.
