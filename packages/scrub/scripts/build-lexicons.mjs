@@ -21,13 +21,16 @@ const flat = (v) => {
   if (Array.isArray(v)) return v;
   return typeof v === 'object' ? Object.values(v).flatMap(flat) : [v];
 };
-/** Lower-cased, NFC, split on spaces (Vietnamese and Persian given names hold two words); letters only. */
+/**
+ * Lower-cased, NFC, split on spaces (Vietnamese and Persian given names hold two words); letters only; one letter
+ * only in scripts without case (the Chinese and Korean surnames 王, 张, 김).
+ */
 const parts = (name) =>
   String(name)
     .normalize('NFC')
     .toLowerCase()
     .split(/[\s\u200c]+/u)
-    .filter((p) => /^[\p{L}\p{M}][\p{L}\p{M}'’-]*$/u.test(p) && p.length > 1);
+    .filter((p) => /^[\p{L}\p{M}][\p{L}\p{M}'’-]*$/u.test(p) && (p.length > 1 || /^\p{Lo}$/u.test(p)));
 
 const first = new Set();
 const last = new Set();

@@ -170,7 +170,7 @@ const STANDALONE: readonly RegExp[] = [
   ),
   // Caxias do Sul, RS 24893; Springfield, IL 62704-1234
   new RegExp(
-    String.raw`(?<![\p{L}\p{N}])\p{Lu}[\p{L}\p{M}'’.-]*(?: (?:\p{Lu}[\p{L}\p{M}'’.-]*|d[aeo]s?|del))*, ` +
+    String.raw`(?<![\p{L}\p{N}])\p{Lu}[\p{L}\p{M}'’.-]*(?: (?:\p{Lu}[\p{L}\p{M}'’.-]*|d[aeo]s?|del)){0,4}, ` +
       String.raw`[A-Z]{2} \d{5}(?:-\d{4})?\b`,
     'gu',
   ),
@@ -188,8 +188,8 @@ const POSTCODE = String.raw`(?:\d{4,6}(?:-\d{3,4})?|[A-Z]{1,2}\d[A-Z\d]? \d[A-Z]
 /** What follows a street on its line: a compass point, units, then a city, region, country and postcode. */
 const TAIL = new RegExp(
   String.raw`(?: (?:NW|NE|SW|SE|N|S|E|W)\b)?(?:,? ${UNIT}){0,2}` +
-    String.raw`(?:,? ?(?:${POSTCODE} )?\p{Lu}[\p{L}\p{M}'’.-]*(?: (?:\p{Lu}[\p{L}\p{M}'’.-]*|d[aeo]s?|del|nad|na))*` +
-    `(?:,? (?:- )?[A-Z]{2})?(?:,? ${POSTCODE})?){0,3}`,
+    String.raw`(?:, ?(?:${POSTCODE} )?\p{Lu}[\p{L}\p{M}'’.-]*` +
+    String.raw`(?: (?:\p{Lu}[\p{L}\p{M}'’.-]*|d[aeo]s?|del|nad|na)){0,4}(?:,? (?:- )?[A-Z]{2})?(?:,? ${POSTCODE})?){0,3}`,
   'uy',
 );
 /** A short line of an address block: a unit, a city, a region, a country, a postcode. */

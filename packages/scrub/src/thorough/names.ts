@@ -131,7 +131,11 @@ function consider(text: string, run: readonly Word[], technical: boolean, found:
   if (from === to) return;
   const segment = run.slice(from, to);
   const full = segment.filter((w) => w.kind !== 'initial' && !PARTICLES.has(w.text) && !SUFFIXES.has(w.text));
-  if (full.length === 0 || full.length > MAX_NAME_WORDS) return;
+  if (full.length > MAX_NAME_WORDS) {
+    pairs(segment, found);
+    return;
+  }
+  if (full.length === 0) return;
   const named = full.filter((w) => w.kind === 'name').length;
   const initials = segment.length - full.length > 0 && segment.some((w) => w.kind === 'initial');
   const start = segment[0].start;
@@ -140,15 +144,41 @@ function consider(text: string, run: readonly Word[], technical: boolean, found:
   let person = false;
   const first = full[0].text.toLowerCase();
   const last = full[full.length - 1].text.toLowerCase();
-  const cue = cueBefore(text, start);
-  if (named >= 1 && (full.length >= 2 || !technical || cue === 'strong')) person = true;
+  // Read only when needed: most runs decide without it.
+  const cue = (): Cue => cueBefore(text, start);
+  // A name in a script without case is one word, often surname and given name together (王伟宸).
+  const whole = full.length >= 2 || full[0].caseless;
+  if (named >= 1 && (whole || !technical || cue() === 'strong')) person = true;
   else if (full.length >= 2 && full.every((w) => w.kind === 'weak') && firstNames.has(first) && surnames.has(last)) {
     // Two everyday words can still be a first name and a surname: Mark Smith, Rose Hunter.
     person = true;
   }
-  else if (initials && full.length >= 2) person = true;
-  else person = cue === 'strong' || (cue === 'weak' && full.length >= 2);
+  else if (initials && (full.length >= 2 || surnames.has(last))) person = true;
+  else {
+    const before = cue();
+    person = before === 'strong' || (before === 'weak' && full.length >= 2);
+  }
   if (person) found.push({ type: PERSON, start, end });
+}
+
+/**
+ * A run too long to be one name (a title, or names with only spaces between them: `Ana Souza João Silva`): each
+ * known first name followed by a known surname in it is a name, and so is any other word the lists know that is no
+ * everyday word.
+ */
+function pairs(run: readonly Word[], found: Finding[]): void {
+  const { firstNames, surnames } = lexicon();
+  const known = (w: Word): boolean => w.kind === 'name' || w.kind === 'weak';
+  for (let i = 0; i < run.length; i++) {
+    const [a, b] = [run[i], run[i + 1]];
+    if (b && known(a) && known(b) && firstNames.has(a.text.toLowerCase()) && surnames.has(b.text.toLowerCase())) {
+      found.push({ type: PERSON, start: a.start, end: b.end });
+      i++;
+    } else if (a.kind === 'name') {
+      // A known name left over is still one (a surname whose first name paired with the word before).
+      found.push({ type: PERSON, start: a.start, end: a.end });
+    }
+  }
 }
 
 const CONJUNCTIONS = new Set(['and', 'or', '&']);

@@ -41,7 +41,21 @@ const SURNAME_ENDING = new RegExp(
   'u',
 );
 
+/** Kinds of words seen lately: texts repeat their words. Cleared when full, so its memory stays bounded. */
+const kinds = new Map<string, WordKind>();
+const MAX_CACHED = 50_000;
+
 export function classify(text: string): WordKind {
+  let kind = kinds.get(text);
+  if (kind === undefined) {
+    if (kinds.size >= MAX_CACHED) kinds.clear();
+    kind = classifyUncached(text);
+    kinds.set(text, kind);
+  }
+  return kind;
+}
+
+function classifyUncached(text: string): WordKind {
   const lex = lexicon();
   const lower = text.toLowerCase();
   if (text.length === 1) return UPPER.test(text) ? 'initial' : 'lower';
@@ -49,12 +63,22 @@ export function classify(text: string): WordKind {
   const cased = CASED.test(text);
   if (cased && !HAS_LOWER.test(text)) return 'technical';
   if (INNER_CAPITAL.test(text) && !NAME_PREFIX.test(text)) return 'technical';
-  const named = lex.firstNames.has(lower) || lex.surnames.has(lower);
+  const named = lex.firstNames.has(lower) || lex.surnames.has(lower) || (!cased && surnameThenGiven(lower));
   const common = lex.common.has(lower);
   if (named) return common ? 'weak' : 'name';
   if (common) return 'common';
   if (!cased || !UPPER.test(text)) return 'lower';
   return text.length >= 5 && SURNAME_ENDING.test(text) ? 'name' : 'unknown';
+}
+
+/** Whether a word of a caseless script is a known surname and given name written together (王伟宸, 김민준). */
+function surnameThenGiven(word: string): boolean {
+  const { firstNames, surnames } = lexicon();
+  if (word.length > 5) return false;
+  for (const cut of [1, 2]) {
+    if (cut < word.length && surnames.has(word.slice(0, cut)) && firstNames.has(word.slice(cut))) return true;
+  }
+  return false;
 }
 
 /** The words of `text` in order, each classified. Linear in the text's length. */
