@@ -52,7 +52,8 @@ export function lshRecall({ pairs = 3000, seed = 42 } = {}) {
   const started = performance.now();
   const random = rng(seed);
   const vocab = vocabulary(random, 4000);
-  const word = () => (random() < 0.35 ? COMMON[Math.floor(random() * COMMON.length)] : vocab[Math.floor(random() * vocab.length)]);
+  const word = () =>
+    random() < 0.35 ? COMMON[Math.floor(random() * COMMON.length)] : vocab[Math.floor(random() * vocab.length)];
   const sig = (text) => new Set(lshBandKeys(minhashSignature(shingles(text))));
   let above = 0;
   let found = 0;
@@ -115,10 +116,13 @@ export function lshRecall({ pairs = 3000, seed = 42 } = {}) {
 export function formatLshRecall(r) {
   const f3 = (x) => x.toFixed(3);
   return [
-    `LSH recall (32 bands x 4 rows of 128 MinHashes) on ${r.pairs} generated pairs, ${r.pairsAbove} at Jaccard >= 0.60:`,
+    `LSH recall (32 bands x 4 rows of 128 MinHashes) on ${r.pairs} generated pairs, ` +
+      `${r.pairsAbove} at Jaccard >= 0.60:`,
     `  recall ${f3(r.recall)} (S-curve expectation ${f3(r.expectedRecall)}, target >= ${TARGET_LSH_RECALL})`,
-    `  recall at 0.60..0.70 ${f3(r.recallNear)} over ${r.pairsNear} pairs (S-curve at 0.60: ${f3(lshCollisionProbability(0.6))})`,
-    `  candidate rate: pairs under 0.30 ${f3(r.candidateRateBelow030)}, unrelated texts ${f3(r.candidateRateUnrelated)}`,
+    `  recall at 0.60..0.70 ${f3(r.recallNear)} over ${r.pairsNear} pairs ` +
+      `(S-curve at 0.60: ${f3(lshCollisionProbability(0.6))})`,
+    `  candidate rate: pairs under 0.30 ${f3(r.candidateRateBelow030)}, ` +
+      `unrelated texts ${f3(r.candidateRateUnrelated)}`,
     `  ${(r.ms / 1000).toFixed(1)} s`,
   ].join('\n');
 }
@@ -126,6 +130,8 @@ export function formatLshRecall(r) {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const r = lshRecall();
   console.log(formatLshRecall(r));
-  console.log(`${r.recall >= TARGET_LSH_RECALL ? 'PASS' : 'FAIL'}  LSH recall ${r.recall.toFixed(3)} >= ${TARGET_LSH_RECALL}`);
+  console.log(
+    `${r.recall >= TARGET_LSH_RECALL ? 'PASS' : 'FAIL'}  LSH recall ${r.recall.toFixed(3)} >= ${TARGET_LSH_RECALL}`,
+  );
   process.exitCode = r.recall >= TARGET_LSH_RECALL ? 0 : 1;
 }
