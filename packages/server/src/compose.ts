@@ -15,9 +15,10 @@ import { createLearningsService } from './services/learnings.js';
 import { createReviewService } from './services/review.js';
 import { createMagicLinkService } from './services/magic-link.js';
 import { createMailer } from './services/mailer.js';
+import { createOpenClawService } from './services/openclaw.js';
 import { createRateLimiter } from './services/rate-limit.js';
 import { createSearchCounts } from './services/search-counts.js';
-import { SkillsService } from './services/skills.js';
+import { createSkillsService } from './services/skills.js';
 import { createTermsService } from './services/terms.js';
 import type { Database } from './store/db.js';
 
@@ -34,14 +35,14 @@ export interface ComposeOptions {
 
 export interface Composed {
   deps: AppDeps;
-  /** Closes the services that hold resources (embedding workers, batched counters). */
+  /** Closes the services that hold resources (the OpenClaw watcher, embedding workers, batched counters). */
   close(): Promise<void>;
 }
 
 /** The composition root: builds every store-backed service once and wires them together. */
 export async function compose({ config, clock, logger, db, baseUrl, listening }: ComposeOptions): Promise<Composed> {
   const learnings = createLearningsService({ db, clock });
-  const skills = await SkillsService.open({
+  const skills = await createSkillsService({
     db,
     logger,
     catalogPath: config.catalogPath,
@@ -55,6 +56,7 @@ export async function compose({ config, clock, logger, db, baseUrl, listening }:
   const rateLimiter = createRateLimiter({ db, clock });
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, logger, clock });
   const searchCounts = createSearchCounts({ db, logger });
+  const openclaw = createOpenClawService({ config, clock, logger, baseUrl });
   // Learnings share the skills' sentence model; their vectors are computed in the background once it is ready.
   const vectors = config.semanticSearch ? new LearningVectors(db, skills.search.semantic, logger, clock) : undefined;
   const onVisible = () => void vectors?.fill();
@@ -78,6 +80,7 @@ export async function compose({ config, clock, logger, db, baseUrl, listening }:
     deviceAuth: createDeviceAuthService({ db, clock, rateLimiter, baseUrl }),
     jwt,
     magicLinks: createMagicLinkService({ db, clock, logger, mailer, jwt, rateLimiter, baseUrl }),
+    openclaw,
     rateLimiter,
     // Hooks for a first acceptance (e.g. releasing held earnings) are pushed onto terms.onFirstTermsAcceptance here.
     terms: createTermsService({ db, clock, baseUrl }),
@@ -85,6 +88,7 @@ export async function compose({ config, clock, logger, db, baseUrl, listening }:
   return {
     deps,
     close: async () => {
+      await openclaw.close();
       await vectors?.close();
       await skills.close();
       await searchCounts.close();
