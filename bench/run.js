@@ -297,11 +297,15 @@ const rssMax = Math.max(...memory.map((m) => m.memory.peak));
 checks.push([`peak RSS ${f0(rssMax)} MB (largest of the servers above) <= ${T.rssMb}`, rssMax <= T.rssMb]);
 const learnRatio = knowledge.learnLarge.p50 / knowledge.learnSmall.p50;
 checks.push([`POST /learn p50 at ${LARGE_LEARNINGS} / at 1000 learnings: ${learnRatio.toFixed(2)} <= 1.5`, learnRatio <= 1.5]);
-if (large.discover)
+// Against fused /discover over 20,000 skills; while that catalog's vectors are still being computed (a first
+// run), against fused /discover over the bundled catalog, and the label says so.
+const discoverRef = large.discover ? { rps: large.discover.rps, what: `${LARGE} skills` } : small.discover && { rps: small.discover.rps, what: `the bundled catalog (${LARGE} not ready)` };
+if (discoverRef)
   checks.push([
-    `POST /knowledge at ${LARGE_LEARNINGS} learnings: ${f0(k.rps)} req/s >= half of fused /discover at ${LARGE} skills (${f0(large.discover.rps / 2)})`,
-    k.rps >= large.discover.rps / 2,
+    `POST /knowledge at ${LARGE_LEARNINGS} learnings: ${f0(k.rps)} req/s >= half of fused /discover over ${discoverRef.what} (${f0(discoverRef.rps / 2)})`,
+    k.rps >= discoverRef.rps / 2,
   ]);
+else checks.push(['POST /knowledge against fused /discover: no fused /discover was measured', false]);
 checks.push([`POST /knowledge at ${LARGE_LEARNINGS} learnings: p99 ${f0(k.p99)} ms <= 100`, k.p99 <= 100]);
 checks.push([`LSH recall at Jaccard >= 0.60: ${lsh.recall.toFixed(3)} >= ${TARGET_LSH_RECALL}`, lsh.recall >= TARGET_LSH_RECALL]);
 for (const [label, ok] of checks) console.log(`${ok ? 'PASS' : 'FAIL'}  ${label}`);
