@@ -24,7 +24,7 @@ beforeAll(async () => {
       // Every row holds "cache" and "eviction"; "warmup" every other row; "zeppelin" only in three.
       const rare = i % 400 === 0 ? ' zeppelin' : '';
       const body = `cache eviction notes ${i % 2 === 0 ? 'warmup' : 'steady'} row ${i}${rare} with enough words to pass the minimum length`;
-      const l = newLearning({ id: `lrn_k${i}`, title: `Cache note ${i}`, body, seq: i + 1 } as never, clock.now());
+      const l = newLearning({ id: `lrn_k${i}`, title: `Cache note ${i}`, body, seq: i + 1 }, clock.now());
       await learningsStore.insert(q, l);
       await learningsStore.index(q, l.id);
     }
