@@ -25,6 +25,8 @@ export interface RateLimiter {
   take(key: string, rule: RateRule, q?: Queryable): Promise<void>;
   /** Counts one hit on every bucket, then throws once for the longest wait if any is over its limit. */
   takeAll(buckets: Bucket[], q?: Queryable): Promise<void>;
+  /** Takes back one hit on every bucket (counted by takeAll) for work that did not happen after all. */
+  refund(buckets: Bucket[], q?: Queryable): Promise<void>;
   /** Hits counted in the bucket's open window, without counting one. */
   used(key: string, rule: RateRule, q?: Queryable): Promise<number>;
   /** Forgets the windows of buckets whose key starts with `prefix` that opened more than `windowMs` ago. */
@@ -32,13 +34,19 @@ export interface RateLimiter {
 }
 
 export function createRateLimiter({ db, clock }: { db: Database; clock: Clock }): RateLimiter {
-  async function takeAll(buckets: Bucket[], q: Queryable = db): Promise<void> {
+  /** Counts the hits; returns the longest wait (ms) over the buckets past their limit, 0 when none is. */
+  async function hitAll(buckets: Bucket[], q: Queryable): Promise<number> {
     const now = clock.now();
     let retryAfterMs = 0;
     for (const b of buckets) {
       const { count, window_start } = await rateLimitsStore.hit(q, b.key, now, b.windowMs);
       if (count > b.limit) retryAfterMs = Math.max(retryAfterMs, window_start + b.windowMs - now);
     }
+    return retryAfterMs;
+  }
+  async function takeAll(buckets: Bucket[], q?: Queryable): Promise<void> {
+    // The counter's upsert writes: without the caller's transaction it runs in one of its own.
+    const retryAfterMs = await (q ? hitAll(buckets, q) : db.tx((tx) => hitAll(buckets, tx)));
     if (retryAfterMs > 0) {
       const retryAfter = Math.max(1, Math.ceil(retryAfterMs / 1000));
       throw new DomainError(ERROR_CODES.RATE_LIMITED, 'Too many requests; try again later', { retry_after_seconds: retryAfter }, retryAfter);
@@ -47,6 +55,9 @@ export function createRateLimiter({ db, clock }: { db: Database; clock: Clock })
   return {
     take: (key, rule, q) => takeAll([{ key, ...rule }], q),
     takeAll,
+    refund: async (buckets, q = db) => {
+      for (const b of buckets) await rateLimitsStore.unhit(q, b.key, clock.now(), b.windowMs);
+    },
     used: (key, rule, q = db) => rateLimitsStore.count(q, key, clock.now(), rule.windowMs),
     sweep: (prefix, windowMs, q = db) => rateLimitsStore.deleteExpired(q, prefix, clock.now() - windowMs),
   };
