@@ -61,7 +61,7 @@ export interface KnowledgeDeps {
 const CANDIDATES = 50;
 /** Semantic candidates below this cosine are dropped. */
 const MIN_COSINE = 0.25;
-/** A stored price older than this is recomputed when a search shows it (compare-and-set). */
+/** A stored price older than this is stored anew when a search shows it (compare-and-set). */
 export const REPRICE_AFTER_MS = 3_600_000;
 const TOP_LEARNINGS = 10;
 
@@ -143,8 +143,9 @@ export function createKnowledgeService({ db, clock, writeLimits, vectors }: Know
           await learningsStore.recordImpressions(q, ids, accountId, now);
           for (const { l } of hits) {
             const price = prices.get(l.id)!;
-            if (now - l.lastRepricedAt >= REPRICE_AFTER_MS || price !== l.currentPriceMicro)
-              if (!(await learningsStore.reprice(q, l.id, price, l.lastRepricedAt, now))) prices.set(l.id, l.currentPriceMicro);
+            // The price shown is always computed now; the stored one (stats, last_repriced_at) follows hourly.
+            if (now - l.lastRepricedAt >= REPRICE_AFTER_MS && price !== l.currentPriceMicro)
+              await learningsStore.reprice(q, l.id, price, l.lastRepricedAt, now);
           }
         });
       const top = hits[0]?.score ?? 0;
