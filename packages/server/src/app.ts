@@ -26,7 +26,8 @@ import type { JwtService } from './services/jwt.js';
 import type { MagicLinkService } from './services/magic-link.js';
 import { createTermsService } from './services/terms.js';
 import type { SkillsService } from './services/skills.js';
-import type { Database } from './store/db.js';
+import { releaseHeld } from './services/ledger.js';
+import type { Database, Queryable } from './store/db.js';
 
 /** Everything a route module may use. Built once per process by createApp. */
 export interface AppDeps {
@@ -74,8 +75,9 @@ export async function createApp(deps: AppDeps): Promise<BuiltApp> {
   consentRoutes(api, deps);
   extractRoutes(api);
   const openclaw = openclawRoutes(api, deps);
-  // The money issue registers its held-earnings conversion in onFirstTermsAcceptance.
-  termsRoutes(api, deps, createTermsService({ ...deps, onFirstTermsAcceptance: [] }));
+  // First acceptance converts held unassented_pending earnings into withdrawable balance.
+  const onFirstTermsAcceptance = [(q: Queryable, accountId: string) => releaseHeld(q, accountId, deps.clock.now())];
+  termsRoutes(api, deps, createTermsService({ ...deps, onFirstTermsAcceptance }));
 
   app.use(requestLog(deps.logger, () => performance.now()));
   app.use(errorMiddleware());

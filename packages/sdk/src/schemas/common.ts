@@ -97,4 +97,12 @@ export const ERROR_CODES = {
   MAIL_UNAVAILABLE: 'mail_unavailable',
   RATE_LIMITED: 'rate_limited',
   CONFLICT: 'conflict',
+  PAYMENT_REQUIRED: 'payment_required',
+  CREDITS_EXHAUSTED: 'credits_exhausted',
+  PAYMENT_INVALID: 'payment_invalid',
+  SANCTIONS_BLOCKED: 'sanctions_blocked',
+  SANCTIONS_UNAVAILABLE: 'sanctions_unavailable',
+  PROVIDER_NOT_CONFIGURED: 'provider_not_configured',
+  PROVIDER_UNAVAILABLE: 'provider_unavailable',
+  NOT_IMPLEMENTED: 'not_implemented',
 } as const;

@@ -1,5 +1,7 @@
 import { ERROR_CODES } from '@axle/sdk';
 import type { Context, Next } from 'koa';
+import { DomainError } from '../domain/errors.js';
+import { DOMAIN_STATUS } from './domain-status.js';
 import { HttpError } from './errors.js';
 
 const STATUS_CODES: Record<number, { error: string; code: string }> = {
@@ -32,6 +34,9 @@ export function errorMiddleware() {
       let headers: Record<string, string> = {};
       if (err instanceof HttpError) {
         ({ status, body, headers } = err);
+      } else if (err instanceof DomainError && DOMAIN_STATUS[err.code]) {
+        status = DOMAIN_STATUS[err.code]!;
+        body = { error: err.message, code: err.code, ...err.details };
       } else {
         const e = (err ?? {}) as KoaLikeError;
         const s = e.status ?? e.statusCode;
