@@ -5,7 +5,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadCatalog } from '../packages/server/dist/catalog/load.js';
+import { systemClock } from '../packages/server/dist/clock.js';
 import { createLogger } from '../packages/server/dist/logger.js';
+import { createLearningsService } from '../packages/server/dist/services/learnings.js';
 import { SkillsService } from '../packages/server/dist/services/skills.js';
 import { Database } from '../packages/server/dist/store/db.js';
 import { migrate } from '../packages/server/dist/store/migrate.js';
@@ -33,7 +35,12 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'axle-eval-'));
 const db = await Database.open(path.join(dataDir, 'axle.db'));
 await migrate(db);
 const started = performance.now();
-const service = await SkillsService.open({ db, logger: createLogger('warn'), semanticSearch: true });
+const service = await SkillsService.open({
+  db,
+  logger: createLogger('warn'),
+  semanticSearch: true,
+  knowledgeHints: createLearningsService({ db, clock: systemClock }),
+});
 const warm = await service.search.semantic.settled;
 const warmMs = performance.now() - started;
 
@@ -110,7 +117,13 @@ async function lexicalAtScale(labelled, bundled) {
     await migrate(largeDb);
     const catalogPath = path.join(dir, 'catalog.json');
     fs.writeFileSync(catalogPath, JSON.stringify(generateCatalog(bundled, LARGE)));
-    const large = await SkillsService.open({ db: largeDb, logger: createLogger('warn'), semanticSearch: false, catalogPath });
+    const large = await SkillsService.open({
+      db: largeDb,
+      logger: createLogger('warn'),
+      semanticSearch: false,
+      catalogPath,
+      knowledgeHints: createLearningsService({ db: largeDb, clock: systemClock }),
+    });
     try {
       return await score(labelled, async (query) => (await large.search.search({ query, mode: 'lexical', limit: DEPTH })).results.map((r) => r.id));
     } finally {

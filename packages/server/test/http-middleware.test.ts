@@ -1,12 +1,12 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Router from '@koa/router';
-import { z } from '@axle/sdk';
+import { ERROR_CODES, z } from '@axle/sdk';
 import Koa from 'koa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bodyParser, jsonDepth } from '../src/http/body.js';
 import { errorMiddleware } from '../src/http/error-middleware.js';
-import { HttpError } from '../src/http/errors.js';
+import { DomainError } from '../src/domain/errors.js';
 import { Api, reply } from '../src/http/route.js';
 
 describe('jsonDepth', () => {
@@ -51,7 +51,7 @@ describe('error middleware and body parser over HTTP', () => {
       tags: ['t'],
       responses: { 200: { description: 'ok' } },
       handler: () => {
-        throw new HttpError(409, 'Taken', { code: 'X' }, { 'Retry-After': '3' });
+        throw new DomainError(ERROR_CODES.CONFLICT, 'Taken', { id: 'x' }, 3);
       },
     });
     api.route({
@@ -132,7 +132,7 @@ describe('error middleware and body parser over HTTP', () => {
     const typed = await fetch(`${base}/typed`);
     expect(typed.status).toBe(409);
     expect(typed.headers.get('retry-after')).toBe('3');
-    expect(await typed.json()).toMatchObject({ error: 'Taken', code: 'X' });
+    expect(await typed.json()).toMatchObject({ error: 'Taken', code: 'conflict', id: 'x' });
     const tea = await fetch(`${base}/teapot`);
     expect([tea.status, await tea.json()]).toEqual([418, { short: true }]);
     const crash = await fetch(`${base}/crash`);

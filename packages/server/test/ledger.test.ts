@@ -11,7 +11,7 @@ import { balanceOf, migrateWalletBalance, openSettlement, payeeOf, recordUnlock,
 import { accountsStore } from '../src/store/accounts.js';
 import { Database, type Queryable } from '../src/store/db.js';
 import { ledgerStore } from '../src/store/ledger.js';
-import { learningsStore } from '../src/store/learnings-repository.js';
+import { learningsStore } from '../src/store/learnings.js';
 import { migrate } from '../src/store/migrate.js';
 import { termsStore } from '../src/store/terms.js';
 import { walletsStore } from '../src/store/wallets.js';

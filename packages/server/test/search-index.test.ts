@@ -12,10 +12,14 @@ import { EMBEDDING_DIM, EMBEDDING_MODEL, embeddingText, normalize, textHash } fr
 import { SemanticIndex } from '../src/search/semantic-index.js';
 import { BUNDLED_VECTORS, decodeVectors, encodeVectors, readVectorsFile } from '../src/search/vector-file.js';
 import { SkillSearch } from '../src/services/skill-search.js';
-import { knowledgeHint } from '../src/services/skills.js';
+import { ManualClock } from '../src/clock.js';
+import { knowledgeHint } from '../src/services/learnings-port.js';
+import { createLearningsService } from '../src/services/learnings.js';
 import { Database } from '../src/store/db.js';
 import { migrate } from '../src/store/migrate.js';
+import { learningsStore } from '../src/store/learnings.js';
 import { SqliteSkillsRepository } from '../src/store/skills-repository.js';
+import { newLearning } from './learning-fixture.js';
 import { SMALL_CATALOG } from './search-helpers.js';
 
 function randomUnit(dim: number, seed: number): Float32Array {
@@ -228,15 +232,19 @@ describe('semantic side unavailable', () => {
     expect(stored.rows.scales.length).toBe(4_500);
   });
 
-  it('gives a knowledge hint only once a learnings table holds an approved learning', async () => {
-    expect(await repo.hasApprovedLearnings()).toBe(false);
-    await db.exec('DROP TABLE IF EXISTS learnings');
-    await db.exec("CREATE TABLE learnings (id TEXT PRIMARY KEY, status TEXT NOT NULL)");
-    expect(await repo.hasApprovedLearnings()).toBe(false);
-    await db.run("INSERT INTO learnings VALUES ('lrn_1', 'pending_review')");
-    expect(await repo.hasApprovedLearnings()).toBe(false);
-    await db.run("INSERT INTO learnings VALUES ('lrn_2', 'approved')");
-    expect(await repo.hasApprovedLearnings()).toBe(true);
+  it('gives a knowledge hint only once an approved learning exists, rechecked at most once a second', async () => {
+    const clock = new ManualClock();
+    const hints = createLearningsService({ db, clock });
+    expect(await hints.hintFor('email')).toBeNull();
+    await learningsStore.insert(db, newLearning({ status: 'pending_review' }));
+    clock.advance(1000);
+    await hints.hintFor('email');
+    expect(await hints.hintFor('email')).toBeNull();
+    await learningsStore.insert(db, newLearning({ status: 'approved' }));
+    // The stale answer comes first and starts a refresh; the next call sees the approved learning.
+    clock.advance(1000);
+    expect(await hints.hintFor('email')).toBeNull();
+    await expect.poll(() => hints.hintFor('send "email"')).toBe(knowledgeHint('send "email"'));
     expect(knowledgeHint('send "email"')).toContain('POST /knowledge {"query": "send \\"email\\""}');
   });
 });

@@ -175,7 +175,7 @@ describe('first-acceptance hook', () => {
       if (who) ctx.state.identity = { accountId: who, via: 'jwt', scopes: [] };
       return next();
     });
-    app.use(requireTermsAccepted({ db, baseUrl: () => 'http://axle.test' }));
+    app.use(requireTermsAccepted(terms));
     app.use((ctx) => {
       ctx.body = { ok: true };
     });

@@ -105,4 +105,6 @@ export const ERROR_CODES = {
   PROVIDER_NOT_CONFIGURED: 'provider_not_configured',
   PROVIDER_UNAVAILABLE: 'provider_unavailable',
   NOT_IMPLEMENTED: 'not_implemented',
+  OPENCLAW_NOT_CONFIGURED: 'openclaw_not_configured',
 } as const;
+export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];

@@ -2,7 +2,7 @@ import { OpenAPIRegistry, type RouteConfig } from '@asteasolutions/zod-to-openap
 import type Router from '@koa/router';
 import { ERROR_CODES, ErrorBody, type z } from '@axle/sdk';
 import type { Context, Middleware } from 'koa';
-import { HttpError } from './errors.js';
+import { DomainError } from '../domain/errors.js';
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 /** Security schemes declared in the OpenAPI document (see openapi.ts). */
@@ -57,8 +57,7 @@ function parse<S extends z.ZodType>(schema: S, value: unknown, where: string): z
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const issues = result.error.issues.map((i) => ({ field: [where, ...i.path.map(String)].join('.'), message: i.message }));
-  throw new HttpError(400, `Invalid request: ${describeIssue(where, result.error.issues[0]!)}`, {
-    code: ERROR_CODES.VALIDATION,
+  throw new DomainError(ERROR_CODES.VALIDATION, `Invalid request: ${describeIssue(where, result.error.issues[0]!)}`, {
     field: issues[0]!.field,
     issues,
   });

@@ -1,7 +1,7 @@
-import { LIMITS, MagicLinkRequest, MagicLinkResponse, VerifyQuery, VerifyResponse } from '@axle/sdk';
-import type { AppDeps } from '../app.js';
+import { ERROR_CODES, LIMITS, MagicLinkRequest, MagicLinkResponse, VerifyQuery, VerifyResponse } from '@axle/sdk';
+import type { AppDeps } from '../deps.js';
 import { clientIp } from '../http/client-ip.js';
-import { unauthorized } from '../http/errors.js';
+import { DomainError } from '../domain/errors.js';
 import { type Api, reply } from '../http/route.js';
 import { setSessionCookie } from '../http/session-cookie.js';
 import { LANDING_HEADERS, signedInPage, signInFailedPage } from '../web/landing.js';
@@ -54,7 +54,7 @@ export function authRoutes(api: Api, deps: AppDeps): void {
       const signIn = await links.verify(query.token);
       if (!signIn) {
         if (html) return reply(401, signInFailedPage(INVALID_LINK), LANDING_HEADERS);
-        throw unauthorized(INVALID_LINK);
+        throw new DomainError(ERROR_CODES.UNAUTHORIZED, INVALID_LINK);
       }
       if (!html) return { token: signIn.jwt };
       setSessionCookie(ctx, signIn.jwt, deps.baseUrl().startsWith('https:'));

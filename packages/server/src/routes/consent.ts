@@ -1,12 +1,10 @@
 import { AccountSettings, AccountSettingsPatch, AccountSettingsPatchResponse, ConsentRequest, ConsentResponse, CURRENT_CONSENT_VERSION } from '@axle/sdk';
-import type { AppDeps } from '../app.js';
+import type { AppDeps } from '../deps.js';
 import type { Api } from '../http/route.js';
-import { createConsentService } from '../services/consent.js';
 
 /** POST /extract/consent, PATCH and GET /account/settings. */
 export function consentRoutes(api: Api, deps: AppDeps): void {
-  const { identity } = deps;
-  const consent = createConsentService(deps);
+  const { identity, consent } = deps;
 
   api.route({
     method: 'post',

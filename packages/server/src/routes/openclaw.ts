@@ -9,9 +9,9 @@ import {
   OpenClawTriggerResponse,
 } from '@axle/sdk';
 import type { Context, Middleware, Next } from 'koa';
-import type { AppDeps } from '../app.js';
+import type { AppDeps } from '../deps.js';
 import { clientIp } from '../http/client-ip.js';
-import { HttpError, conflict } from '../http/errors.js';
+import { DomainError } from '../domain/errors.js';
 import type { Api } from '../http/route.js';
 
 export interface OpenClawMount {
@@ -37,8 +37,7 @@ function localOrAdmin(deps: AppDeps, scope: 'read' | 'admin'): Middleware {
 }
 
 const notConfigured = () =>
-  new HttpError(503, 'OpenClaw adapter not configured', {
-    code: 'openclaw_not_configured',
+  new DomainError(ERROR_CODES.OPENCLAW_NOT_CONFIGURED, 'OpenClaw adapter not configured', {
     message: 'Set AXLE_OPENCLAW_MEMORY_PATH to the OpenClaw workspace folder and restart the server.',
   });
 
@@ -107,7 +106,7 @@ export function openclawRoutes(api: Api, deps: AppDeps): OpenClawMount {
       try {
         return running.trigger();
       } catch (err) {
-        if (err instanceof RunInProgressError) throw conflict('OpenClaw run already in progress', { code: ERROR_CODES.CONFLICT });
+        if (err instanceof RunInProgressError) throw new DomainError(ERROR_CODES.CONFLICT, 'OpenClaw run already in progress');
         throw err;
       }
     },

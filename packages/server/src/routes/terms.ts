@@ -1,13 +1,12 @@
 import { AcceptTermsRequest, AcceptTermsResponse, CURRENT_TOS_VERSION, TermsStatus, z } from '@axle/sdk';
-import type { AppDeps } from '../app.js';
+import type { AppDeps } from '../deps.js';
 import { type Api, reply } from '../http/route.js';
-import type { TermsService } from '../services/terms.js';
 import { PAGE_HEADERS } from '../web/layout.js';
 import { termsPage } from '../web/terms.js';
 
 /** GET /terms (the page), GET /account/terms-status, POST /account/accept-terms. */
-export function termsRoutes(api: Api, deps: AppDeps, terms: TermsService): void {
-  const { identity } = deps;
+export function termsRoutes(api: Api, deps: AppDeps): void {
+  const { identity, terms } = deps;
 
   api.route({
     method: 'get',

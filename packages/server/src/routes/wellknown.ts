@@ -1,5 +1,5 @@
 import { A2AAgentCard, AgentCard } from '@axle/sdk';
-import type { AppDeps } from '../app.js';
+import type { AppDeps } from '../deps.js';
 import { buildTime } from '../build-info.js';
 import { type CardInput, a2aAgentCard, agentCard } from '../domain/agent-card.js';
 import type { Api } from '../http/route.js';

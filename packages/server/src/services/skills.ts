@@ -3,12 +3,12 @@ import { type DiscoverFilters, type SearchState, type SkillDetail, VERSIONS } fr
 import { parseCatalogFile, readCatalogFile } from '../catalog/load.js';
 import { slugify } from '../catalog/mapping.js';
 import { contentPreview } from '../domain/skill-preview.js';
-import { type Clock, systemClock } from '../clock.js';
 import type { Logger } from '../logger.js';
 import { EmbedderPool } from '../search/embedder.js';
 import { SemanticIndex, type SemanticIndexOptions } from '../search/semantic-index.js';
 import type { Database } from '../store/db.js';
 import { SqliteSkillsRepository, type SkillsRepository } from '../store/skills-repository.js';
+import type { KnowledgeHints } from './learnings-port.js';
 import { type SearchOutcome, SkillSearch, type SkillSearchOptions } from './skill-search.js';
 
 export interface SkillsServiceOptions {
@@ -23,11 +23,9 @@ export interface SkillsServiceOptions {
   semantic?: Partial<SemanticIndexOptions>;
   /** The semantic warm-up waits for this (the server passes its listen) so it does not delay the first /health. */
   semanticStartsAfter?: Promise<unknown>;
-  clock?: Clock;
+  /** Answers the knowledge_hint of POST /discover. */
+  knowledgeHints: KnowledgeHints;
 }
-
-/** How old the "approved learnings exist" answer behind the knowledge hint may be; it cost two statements per search. */
-const HINT_CHECK_TTL_MS = 1000;
 
 /**
  * SHA-256 of the catalog file's bytes (and the API version, whose schemas validate it): a changed
@@ -35,21 +33,14 @@ const HINT_CHECK_TTL_MS = 1000;
  */
 export const catalogFingerprint = (bytes: Uint8Array): string => createHash('sha256').update(`${VERSIONS.openapi}\0`).update(bytes).digest('hex');
 
-/** Points to the knowledge marketplace for the same query. */
-export const knowledgeHint = (query: string): string =>
-  `Other agents have shared operational learnings; search them free with POST /knowledge {"query": ${JSON.stringify(query)}}.`;
-
 /** The skills registry: the catalog in the store, lookups, counts and search. What AppDeps.skills exposes. */
 export class SkillsService {
-  private learningsExist: { at: number; yes: boolean } | undefined;
-  private checkingLearnings: Promise<boolean> | undefined;
-
   private constructor(
     private readonly repo: SkillsRepository,
     readonly search: SkillSearch,
     /** The catalog is fixed for the life of the process, so its counts are read once. */
     private readonly counts: { total: number; byCategory: Record<string, number>; byType: Record<string, number> },
-    private readonly clock: Clock,
+    private readonly knowledgeHints: KnowledgeHints,
   ) {}
 
   /**
@@ -80,7 +71,7 @@ export class SkillsService {
           ...opts.semantic,
         })
       : SemanticIndex.disabled();
-    return new SkillsService(repo, new SkillSearch(repo, semantic, opts.search), { total, byCategory, byType }, opts.clock ?? systemClock);
+    return new SkillsService(repo, new SkillSearch(repo, semantic, opts.search), { total, byCategory, byType }, opts.knowledgeHints);
   }
 
   count(): Promise<number> {
@@ -108,23 +99,8 @@ export class SkillsService {
   }
 
   /** Null until approved learnings exist; then a pointer to POST /knowledge for the same query. */
-  async knowledgeHint(query: string): Promise<string | null> {
-    return (await this.approvedLearningsExist()) ? knowledgeHint(query) : null;
-  }
-
-  /** The first answer is awaited; later ones come from memory, refreshed in the background once stale. */
-  private async approvedLearningsExist(): Promise<boolean> {
-    const check = () =>
-      (this.checkingLearnings ??= this.repo
-        .hasApprovedLearnings()
-        .then((yes) => {
-          this.learningsExist = { at: this.clock.now(), yes };
-          return yes;
-        })
-        .finally(() => (this.checkingLearnings = undefined)));
-    if (!this.learningsExist) return check();
-    if (this.clock.now() - this.learningsExist.at >= HINT_CHECK_TTL_MS) check().catch(() => undefined);
-    return this.learningsExist.yes;
+  knowledgeHint(query: string): Promise<string | null> {
+    return this.knowledgeHints.hintFor(query);
   }
 
   close(): Promise<void> {

@@ -59,8 +59,6 @@ export interface SkillsRepository {
   /** Vectors of `dim` floats stored for `model`, quantised row by row into one int8 matrix (others are skipped). */
   embeddingMatrix(model: string, dim: number): Promise<StoredMatrix>;
   saveEmbeddings(model: string, rows: readonly StoredEmbedding[]): Promise<void>;
-  /** True when a learnings table exists and holds an approved learning. */
-  hasApprovedLearnings(): Promise<boolean>;
 }
 
 /** bm25() weights, in skills_fts column order: name, description, tags, category (tuned on `npm run eval`: description 4 -> 2 took lexical nDCG@10 0.582 -> 0.602). */
@@ -305,12 +303,6 @@ export class SqliteSkillsRepository implements SkillsRepository {
         );
       }
     });
-  }
-
-  async hasApprovedLearnings(): Promise<boolean> {
-    const table = await this.db.get("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'learnings'");
-    if (!table) return false;
-    return (await this.db.get("SELECT 1 FROM learnings WHERE status = 'approved' LIMIT 1")) !== undefined;
   }
 }
 

@@ -117,6 +117,10 @@ export const learningsStore = {
     return row && decode(row);
   },
 
+  async anyVisible(q: Queryable): Promise<boolean> {
+    return (await q.get(`SELECT 1 FROM learnings WHERE ${VISIBLE} LIMIT 1`)) !== undefined;
+  },
+
   async countVisible(q: Queryable): Promise<number> {
     const row = await q.get<{ n: number }>(`SELECT COUNT(*) AS n FROM learnings WHERE ${VISIBLE}`);
     return row?.n ?? 0;

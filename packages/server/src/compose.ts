@@ -1,0 +1,82 @@
+import type { Clock } from './clock.js';
+import type { Config } from './config.js';
+import type { AppDeps } from './deps.js';
+import { createIdentity } from './http/identity.js';
+import type { Logger } from './logger.js';
+import { createAccountsService } from './services/accounts.js';
+import { createAuditService } from './services/audit.js';
+import { createConsentService } from './services/consent.js';
+import { createDeviceAuthService } from './services/device-auth.js';
+import { createJwtService, loadJwtSecret } from './services/jwt.js';
+import { releaseHeld } from './services/ledger.js';
+import { createLearningsService } from './services/learnings.js';
+import { createMagicLinkService } from './services/magic-link.js';
+import { createMailer } from './services/mailer.js';
+import { createRateLimiter } from './services/rate-limit.js';
+import { createSearchCounts } from './services/search-counts.js';
+import { SkillsService } from './services/skills.js';
+import { createTermsService } from './services/terms.js';
+import type { Database } from './store/db.js';
+
+export interface ComposeOptions {
+  config: Config;
+  clock: Clock;
+  logger: Logger;
+  db: Database;
+  /** Public base URL; known once the server listens. */
+  baseUrl(): string;
+  /** The semantic warm-up waits for this so it does not delay the first /health. */
+  listening: Promise<unknown>;
+}
+
+export interface Composed {
+  deps: AppDeps;
+  /** Closes the services that hold resources (embedding workers, batched counters). */
+  close(): Promise<void>;
+}
+
+/** The composition root: builds every store-backed service once and wires them together. */
+export async function compose({ config, clock, logger, db, baseUrl, listening }: ComposeOptions): Promise<Composed> {
+  const learnings = createLearningsService({ db, clock });
+  const skills = await SkillsService.open({
+    db,
+    logger,
+    catalogPath: config.catalogPath,
+    semanticSearch: config.semanticSearch,
+    searchWorkers: config.searchWorkers,
+    semanticStartsAfter: listening,
+    knowledgeHints: learnings,
+  });
+  const jwt = createJwtService(loadJwtSecret(config.jwtSecret, config.dataDir), clock);
+  const accounts = createAccountsService({ db, clock });
+  const rateLimiter = createRateLimiter({ db, clock });
+  const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, logger, clock });
+  const searchCounts = createSearchCounts({ db, logger });
+  const deps: AppDeps = {
+    config,
+    clock,
+    logger,
+    startedAt: clock.now(),
+    baseUrl,
+    identity: createIdentity({ accounts, config, jwt }),
+    skills,
+    learnings,
+    searchCounts,
+    accounts,
+    audit: createAuditService({ db }),
+    consent: createConsentService({ db, clock }),
+    deviceAuth: createDeviceAuthService({ db, clock, rateLimiter, baseUrl }),
+    jwt,
+    magicLinks: createMagicLinkService({ db, clock, logger, mailer, jwt, rateLimiter, baseUrl }),
+    rateLimiter,
+    // A first acceptance converts held unassented_pending earnings into withdrawable balance.
+    terms: createTermsService({ db, clock, baseUrl, onFirstTermsAcceptance: [(q, accountId) => releaseHeld(q, accountId, clock.now())] }),
+  };
+  return {
+    deps,
+    close: async () => {
+      await skills.close();
+      await searchCounts.close();
+    },
+  };
+}

@@ -1,0 +1,28 @@
+import type { Clock } from '../clock.js';
+import type { Database } from '../store/db.js';
+import { learningsStore } from '../store/learnings.js';
+import { type KnowledgeHints, knowledgeHint } from './learnings-port.js';
+import { staleWhileRevalidate } from './stale-while-revalidate.js';
+
+/** How stale the counts behind /health and the knowledge hint may be: both are read on hot paths. */
+const HOT_COUNT_TTL_MS = 1000;
+
+/** The knowledge marketplace's learnings, as the public routes and the skills registry see them. */
+export interface LearningsService extends KnowledgeHints {
+  countVisible(): Promise<number>;
+  /** Visible learnings per category; categories without any are absent. */
+  countByCategory(): Promise<Record<string, number>>;
+  /** countVisible for /health: answered from memory after the first read, refreshed in the background. */
+  recentVisibleCount(): Promise<number>;
+}
+
+export function createLearningsService({ db, clock }: { db: Database; clock: Clock }): LearningsService {
+  const recentVisibleCount = staleWhileRevalidate(() => learningsStore.countVisible(db), HOT_COUNT_TTL_MS, clock);
+  const anyVisible = staleWhileRevalidate(() => learningsStore.anyVisible(db), HOT_COUNT_TTL_MS, clock);
+  return {
+    countVisible: () => learningsStore.countVisible(db),
+    countByCategory: () => learningsStore.countByCategory(db),
+    recentVisibleCount,
+    hintFor: async (query) => ((await anyVisible()) ? knowledgeHint(query) : null),
+  };
+}
