@@ -17,6 +17,7 @@ import { openclawRoutes } from './routes/openclaw.js';
 import { publicRoutes } from './routes/public.js';
 import { registryRoutes } from './routes/registry.js';
 import { termsRoutes } from './routes/terms.js';
+import { unlockRoutes } from './routes/unlock.js';
 import { wellKnownRoutes } from './routes/wellknown.js';
 
 /** Headers a browser agent must be able to read from cross-origin responses. */
@@ -46,6 +47,7 @@ export function createApp(deps: AppDeps): BuiltApp {
   extractRoutes(api);
   const openclaw = openclawRoutes(api, deps);
   termsRoutes(api, deps);
+  unlockRoutes(api, deps);
 
   app.use(requestLog(deps.logger, () => performance.now()));
   app.use(errorMiddleware());

@@ -9,6 +9,9 @@ import { createConsentService } from './services/consent.js';
 import { createDeviceAuthService } from './services/device-auth.js';
 import { createJwtService, loadJwtSecret } from './services/jwt.js';
 import { releaseHeld } from './services/ledger.js';
+import { noEngagementRecorded } from './services/engagement.js';
+import { createUnlockService } from './services/unlock.js';
+import { facilitatorSettler, localSettler } from './payments/settlement.js';
 import { createLearningsService } from './services/learnings.js';
 import { createMagicLinkService } from './services/magic-link.js';
 import { createMailer } from './services/mailer.js';
@@ -70,6 +73,15 @@ export async function compose({ config, clock, logger, db, baseUrl, listening }:
     magicLinks: createMagicLinkService({ db, clock, logger, mailer, jwt, rateLimiter, baseUrl }),
     rateLimiter,
     // A first acceptance converts held unassented_pending earnings into withdrawable balance.
+    unlocks: createUnlockService({
+      db,
+      clock,
+      baseUrl,
+      payTo: config.payTo,
+      routerAddress: config.routerAddress,
+      settler: config.facilitatorUrl ? facilitatorSettler(config.facilitatorUrl) : localSettler,
+      engagement: noEngagementRecorded,
+    }),
     terms: createTermsService({ db, clock, baseUrl, onFirstTermsAcceptance: [(q, accountId) => releaseHeld(q, accountId, clock.now())] }),
   };
   return {

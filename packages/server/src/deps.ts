@@ -13,6 +13,7 @@ import type { RateLimiter } from './services/rate-limit.js';
 import type { SearchCounts } from './services/search-counts.js';
 import type { SkillsService } from './services/skills.js';
 import type { TermsService } from './services/terms.js';
+import type { UnlockService } from './services/unlock.js';
 
 /**
  * Everything a route module may use: configuration and services, never a store. Built once per process by the
@@ -45,4 +46,6 @@ export interface AppDeps {
   /** Fixed-window counters in the database (magic links, device codes, per-account write limits). */
   rateLimiter: RateLimiter;
   terms: TermsService;
+  /** GET /knowledge/{id}: credits, x402 payments, the revenue-share ledger. */
+  unlocks: UnlockService;
 }
