@@ -18,6 +18,7 @@ import { publicRoutes } from './routes/public.js';
 import { registryRoutes } from './routes/registry.js';
 import { termsRoutes } from './routes/terms.js';
 import { unlockRoutes } from './routes/unlock.js';
+import { moneyRoutes } from './routes/money.js';
 import { wellKnownRoutes } from './routes/wellknown.js';
 
 /** Headers a browser agent must be able to read from cross-origin responses. */
@@ -48,6 +49,7 @@ export function createApp(deps: AppDeps): BuiltApp {
   const openclaw = openclawRoutes(api, deps);
   termsRoutes(api, deps);
   unlockRoutes(api, deps);
+  moneyRoutes(api, deps);
 
   app.use(requestLog(deps.logger, () => performance.now()));
   app.use(errorMiddleware());

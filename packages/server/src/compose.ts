@@ -12,6 +12,13 @@ import { releaseHeld } from './services/ledger.js';
 import { noEngagementRecorded } from './services/engagement.js';
 import { createUnlockService } from './services/unlock.js';
 import { facilitatorSettler, localSettler } from './payments/settlement.js';
+import { stripeProcessor } from './payments/card-processor.js';
+import { localPayoutSender } from './payments/payout-sender.js';
+import { sanctionsScreen } from './payments/sanctions.js';
+import { createCheckoutService } from './services/checkout.js';
+import { createEarningsService } from './services/earnings.js';
+import { createWalletsService } from './services/wallets.js';
+import { createWithdrawalsService } from './services/withdrawals.js';
 import { createLearningsService } from './services/learnings.js';
 import { createMagicLinkService } from './services/magic-link.js';
 import { createMailer } from './services/mailer.js';
@@ -55,6 +62,12 @@ export async function compose({ config, clock, logger, db, baseUrl, listening }:
   const rateLimiter = createRateLimiter({ db, clock });
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, logger, clock });
   const searchCounts = createSearchCounts({ db, logger });
+  const processor = config.processorSecretKey
+    ? stripeProcessor({ secretKey: config.processorSecretKey, webhookSecret: config.processorWebhookSecret, apiUrl: config.processorApiUrl })
+    : undefined;
+  const sanctions = sanctionsScreen(config.sanctionsListPath);
+  // A first acceptance converts held unassented_pending earnings into withdrawable balance.
+  const terms = createTermsService({ db, clock, baseUrl, onFirstTermsAcceptance: [(q, accountId) => releaseHeld(q, accountId, clock.now())] });
   const deps: AppDeps = {
     config,
     clock,
@@ -72,7 +85,6 @@ export async function compose({ config, clock, logger, db, baseUrl, listening }:
     jwt,
     magicLinks: createMagicLinkService({ db, clock, logger, mailer, jwt, rateLimiter, baseUrl }),
     rateLimiter,
-    // A first acceptance converts held unassented_pending earnings into withdrawable balance.
     unlocks: createUnlockService({
       db,
       clock,
@@ -82,7 +94,21 @@ export async function compose({ config, clock, logger, db, baseUrl, listening }:
       settler: config.facilitatorUrl ? facilitatorSettler(config.facilitatorUrl) : localSettler,
       engagement: noEngagementRecorded,
     }),
-    terms: createTermsService({ db, clock, baseUrl, onFirstTermsAcceptance: [(q, accountId) => releaseHeld(q, accountId, clock.now())] }),
+    terms,
+    checkout: createCheckoutService({ db, clock, baseUrl, rateLimiter, processor }),
+    wallets: createWalletsService({ db, clock, rateLimiter, sanctions }),
+    earnings: createEarningsService({ db, custodialWithdrawals: config.custodialWithdrawals }),
+    withdrawals: createWithdrawalsService({
+      db,
+      clock,
+      logger,
+      baseUrl,
+      termsUrl: () => terms.termsUrl(),
+      enabled: config.custodialWithdrawals,
+      sanctions,
+      sender: localPayoutSender,
+      processor,
+    }),
   };
   return {
     deps,

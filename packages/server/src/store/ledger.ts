@@ -163,3 +163,24 @@ export const ledgerStore = {
     return q.all<SettlementRow>('SELECT * FROM settlements WHERE holder = ? ORDER BY created_at DESC, id LIMIT ?', [holder, limit]);
   },
 };
+
+export interface WalletLearningRow {
+  id: string;
+  title: string;
+  status: string;
+  unlock_count: number;
+  gross_micro: number;
+  contributor_micro: number;
+  platform_micro: number;
+  last_unlock_at: number | null;
+}
+
+/** The learnings attributed to a wallet with their running totals (GET /contributor/{wallet}). */
+export function walletLearnings(q: Queryable, wallet: string, limit: number): Promise<WalletLearningRow[]> {
+  return q.all<WalletLearningRow>(
+    `SELECT l.id, l.title, l.status, l.unlock_count, l.gross_micro, l.contributor_micro, l.platform_micro,
+            (SELECT MAX(u.created_at) FROM unlocks u WHERE u.learning_id = l.id AND u.gross_micro > 0) AS last_unlock_at
+     FROM learnings l WHERE lower(l.contributor_wallet) = ? ORDER BY l.created_at DESC LIMIT ?`,
+    [wallet.toLowerCase(), limit],
+  );
+}
