@@ -43,7 +43,7 @@ export function createCheckoutService(deps: {
       const pack = creditPack(packId);
       if (!pack) throw new DomainError(ERROR_CODES.VALIDATION, `Unknown credit pack: ${packId}`, { valid_packs: CREDIT_PACKS });
       if (!processor) throw notConfigured();
-      await deps.rateLimiter.take(`checkout:account:${accountId}`, { limit: CHECKOUTS_PER_HOUR, windowMs: 3_600_000 });
+      await db.tx((q) => deps.rateLimiter.take(`checkout:account:${accountId}`, { limit: CHECKOUTS_PER_HOUR, windowMs: 3_600_000 }, q));
       try {
         const session = await processor.createCheckout({
           accountId,
