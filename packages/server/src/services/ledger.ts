@@ -117,8 +117,8 @@ export async function openSettlement(q: Queryable, w: WithdrawalRequest): Promis
     });
   }
   const { pending_micro } = await ledgerStore.balance(q, w.holder);
-  if (!Number.isSafeInteger(w.amountMicro) || w.amountMicro <= 0) throw new DomainError(ERROR_CODES.VALIDATION, 'invalid amount');
-  if (w.amountMicro > pending_micro) {
+  if (!Number.isSafeInteger(w.amountMicro) || w.amountMicro < 0) throw new DomainError(ERROR_CODES.VALIDATION, 'invalid amount');
+  if (w.amountMicro > pending_micro || w.amountMicro === 0) {
     throw new DomainError(ERROR_CODES.VALIDATION, 'insufficient balance', { pending_balance: pending_micro / 1_000_000 });
   }
   const row: SettlementRow = {

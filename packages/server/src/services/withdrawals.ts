@@ -97,7 +97,6 @@ export function createWithdrawalsService(deps: {
       await deps.sanctions.assertAllowed(wallet);
       const settlement = await db.tx(async (q) => {
         const { pending_micro } = await balanceOf(q, account.id);
-        if (pending_micro <= 0) throw new DomainError(ERROR_CODES.VALIDATION, 'insufficient balance', { pending_balance: 0 });
         return openSettlement(q, { holder: account.id, wallet, rail: 'wallet', amountMicro: pending_micro, pollUrl: pollUrl(wallet), now: clock.now() });
       });
       const sent = deps.sender.send({ wallet: walletKey(wallet), amountMicro: settlement.amount_micro, settlementId: settlement.id });
