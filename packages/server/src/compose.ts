@@ -9,7 +9,6 @@ import { createConsentService } from './services/consent.js';
 import { createDeviceAuthService } from './services/device-auth.js';
 import { createJwtService, loadJwtSecret } from './services/jwt.js';
 import { releaseHeld } from './services/ledger.js';
-import { noEngagementRecorded } from './services/engagement.js';
 import { createUnlockService } from './services/unlock.js';
 import { facilitatorSettler, localSettler } from './payments/settlement.js';
 import { stripeProcessor } from './payments/card-processor.js';
@@ -19,7 +18,11 @@ import { createCheckoutService } from './services/checkout.js';
 import { createEarningsService } from './services/earnings.js';
 import { createWalletsService } from './services/wallets.js';
 import { createWithdrawalsService } from './services/withdrawals.js';
+import { LearningVectors } from './search/learning-vectors.js';
+import { createKnowledgeService } from './services/knowledge.js';
+import { createLearnService } from './services/learn.js';
 import { createLearningsService } from './services/learnings.js';
+import { createReviewService } from './services/review.js';
 import { createMagicLinkService } from './services/magic-link.js';
 import { createMailer } from './services/mailer.js';
 import { createRateLimiter } from './services/rate-limit.js';
@@ -68,6 +71,11 @@ export async function compose({ config, clock, logger, db, baseUrl, listening }:
   const sanctions = sanctionsScreen(config.sanctionsListPath);
   // A first acceptance converts held unassented_pending earnings into withdrawable balance.
   const terms = createTermsService({ db, clock, baseUrl, onFirstTermsAcceptance: [(q, accountId) => releaseHeld(q, accountId, clock.now())] });
+  // Learnings share the skills' sentence model; their vectors are computed in the background once it is ready.
+  const vectors = config.semanticSearch ? new LearningVectors(db, skills.search.semantic, logger, clock) : undefined;
+  const onVisible = () => void vectors?.fill();
+  if (vectors) void skills.search.semantic.settled.then(() => vectors.fill());
+  const knowledge = createKnowledgeService({ db, clock, rateLimiter, vectors });
   const deps: AppDeps = {
     config,
     clock,
@@ -78,6 +86,9 @@ export async function compose({ config, clock, logger, db, baseUrl, listening }:
     skills,
     learnings,
     searchCounts,
+    learn: createLearnService({ db, clock, rateLimiter, forcedReview: config.forcedReview, onVisible }),
+    review: createReviewService({ db, clock, rateLimiter, onVisible }),
+    knowledge,
     accounts,
     audit: createAuditService({ db }),
     consent: createConsentService({ db, clock }),
@@ -92,7 +103,7 @@ export async function compose({ config, clock, logger, db, baseUrl, listening }:
       payTo: config.payTo,
       routerAddress: config.routerAddress,
       settler: config.facilitatorUrl ? facilitatorSettler(config.facilitatorUrl) : localSettler,
-      engagement: noEngagementRecorded,
+      loadFull: (id) => knowledge.loadFull(id),
     }),
     terms,
     checkout: createCheckoutService({ db, clock, baseUrl, rateLimiter, processor }),
@@ -113,6 +124,7 @@ export async function compose({ config, clock, logger, db, baseUrl, listening }:
   return {
     deps,
     close: async () => {
+      await vectors?.close();
       await skills.close();
       await searchCounts.close();
     },

@@ -2,8 +2,8 @@ import { PurchaseList } from '@axle/sdk';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { creditsStore } from '../src/store/credits.js';
-import { startTestServer, type TestServer } from './helpers.js';
-import { bearer, post } from './identity-helpers.js';
+import { startTestServer, type TestServer } from '../../../test/support/server.js';
+import { bearer, post } from '../../../test/support/identity.js';
 import { jwtFor, newBuyer } from './money-helpers.js';
 import { startProcessorStandIn } from './processor-standin.js';
 

@@ -1,8 +1,8 @@
 import { CURRENT_CONSENT_VERSION } from '@axle/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyAuditChain } from '../src/services/audit.js';
-import { startTestServer, type TestServer } from './helpers.js';
-import { bearer, post, type Smtp, signIn, startSmtp } from './identity-helpers.js';
+import { startTestServer, type TestServer } from '../../../test/support/server.js';
+import { bearer, post, type Smtp, signIn, startSmtp } from '../../../test/support/identity.js';
 
 describe('extraction consent and settings', () => {
   let smtp: Smtp;

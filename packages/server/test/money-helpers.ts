@@ -9,7 +9,7 @@ import { creditsStore } from '../src/store/credits.js';
 import { learningsStore, type NewLearning } from '../src/store/learnings.js';
 import { termsStore } from '../src/store/terms.js';
 import { USDC } from '../src/payments/x402-requirements.js';
-import type { TestServer } from './helpers.js';
+import type { TestServer } from '../../../test/support/server.js';
 import { newLearning } from './learning-fixture.js';
 
 /** An account with a key (all scopes), `credits` unlock credits and, optionally, accepted terms. */

@@ -1,6 +1,6 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestServer, startTestServer } from './helpers.js';
+import { type TestServer, startTestServer } from '../../../test/support/server.js';
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
 

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadCatalog } from '../src/catalog/load.js';
 import { learningsStore } from '../src/store/learnings.js';
 import { queryCountersStore } from '../src/store/query-counters.js';
-import { type TestServer, startTestServer } from './helpers.js';
+import { type TestServer, startTestServer } from '../../../test/support/server.js';
 import { newLearning } from './learning-fixture.js';
 
 const bundled = loadCatalog();

@@ -6,7 +6,7 @@ import { checkLedger } from '../src/services/ledger-check.js';
 import { creditsStore } from '../src/store/credits.js';
 import { ledgerStore } from '../src/store/ledger.js';
 import { termsStore } from '../src/store/terms.js';
-import { startTestServer, type TestServer } from './helpers.js';
+import { startTestServer, type TestServer } from '../../../test/support/server.js';
 import { getUnlock, jwtFor, newBuyer, seedLearning } from './money-helpers.js';
 
 let server: TestServer;

@@ -17,8 +17,8 @@ import { ledgerStore } from '../src/store/ledger.js';
 import { migrate } from '../src/store/migrate.js';
 import { termsStore } from '../src/store/terms.js';
 import { walletsStore } from '../src/store/wallets.js';
-import { startTestServer, type TestServer } from './helpers.js';
-import { post } from './identity-helpers.js';
+import { startTestServer, type TestServer } from '../../../test/support/server.js';
+import { post } from '../../../test/support/identity.js';
 import { getUnlock, newBuyer, seedLearning } from './money-helpers.js';
 import { startProcessorStandIn } from './processor-standin.js';
 

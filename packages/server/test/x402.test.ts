@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/clock.js';
 import { checkLedger } from '../src/services/ledger-check.js';
 import { ledgerStore } from '../src/store/ledger.js';
-import { startTestServer, type TestServer } from './helpers.js';
+import { startTestServer, type TestServer } from '../../../test/support/server.js';
 import { getUnlock, seedLearning, signAuthorization, v1Header, v2Header } from './money-helpers.js';
 
 const PAY_TO = '0x000000000000000000000000000000000000a11e';

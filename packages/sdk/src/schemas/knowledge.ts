@@ -32,6 +32,7 @@ export const KnowledgeStats = z
     timestamp: DateTime,
   })
   .openapi('KnowledgeStats');
+export type KnowledgeStats = z.infer<typeof KnowledgeStats>;
 
 /** Longest accepted knowledge query (characters, after trimming). */
 export const KNOWLEDGE_QUERY_MAX = 1000;

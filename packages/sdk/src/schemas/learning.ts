@@ -184,7 +184,12 @@ export const LearnRequest = z
       .describe('payout attribution; until wallet verification exists it is recorded as given and is not an identity on its own'),
     contributor_agent: z.string().trim().max(LEARNING_MAX.agent).optional(),
     related_skills: z.array(z.string().trim().min(1).max(LEARNING_MAX.skillId)).max(LEARNING_MAX.relatedSkills).optional(),
-    unlock_price: z.number().min(LIMITS.unlockPriceUsd.min).max(LIMITS.unlockPriceUsd.max).default(LIMITS.unlockPriceUsd.default),
+    unlock_price: z
+      .number()
+      .min(LIMITS.unlockPriceUsd.min)
+      .max(LIMITS.unlockPriceUsd.max)
+      .optional()
+      .describe('USD, default 0.05; when given it is the builder override of the dynamic price'),
     submission_channel: z
       .unknown()
       .optional()

@@ -3,7 +3,6 @@ import {
   AdminSettlements,
   CheckoutRequest,
   CheckoutSession,
-  ContributorEarnings,
   ContributorSettlements,
   LinkWalletRequest,
   LinkWalletResponse,
@@ -140,16 +139,6 @@ export function moneyRoutes(api: Api, deps: AppDeps): void {
       503: { description: 'sanctions screening unavailable' },
     },
     handler: ({ body }, ctx) => wallets.link(accountOf(ctx.state), body.wallet),
-  });
-
-  api.route({
-    method: 'get',
-    path: '/contributor/{wallet}',
-    summary: 'A contributor wallet’s earnings',
-    tags: ['Knowledge'],
-    params: WalletParam,
-    responses: { 200: { description: 'Contributor earnings', schema: ContributorEarnings }, 400: { description: 'Not an EVM address' } },
-    handler: ({ params }) => earnings.contributor(params.wallet),
   });
 
   api.route({

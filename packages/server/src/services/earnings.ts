@@ -1,7 +1,8 @@
 import { type AccountEarnings, type ContributorSettlements, ERROR_CODES, microToUsd, type z } from '@axle/sdk';
 import type { ContributorEarnings, Settlement } from '@axle/sdk';
 import { DomainError } from '../domain/errors.js';
-import type { Database } from '../store/db.js';
+import type { Database, Queryable } from '../store/db.js';
+import { learningsStore } from '../store/learnings.js';
 import { ledgerStore, type SettlementRow, walletLearnings } from '../store/ledger.js';
 import { walletKey, walletsStore } from '../store/wallets.js';
 import { getAccount } from './accounts.js';
@@ -21,10 +22,28 @@ export const toSettlement = (s: SettlementRow): z.infer<typeof Settlement> => ({
   confirmed_at: iso(s.confirmed_at),
 });
 
+/** GET /contributor/{wallet}: the wallet's learnings, their unlock revenue and its split. */
+export async function contributorEarnings(db: Queryable, wallet: string): Promise<z.infer<typeof ContributorEarnings>> {
+  const [rows, submitted] = await Promise.all([walletLearnings(db, wallet, LIST_LIMIT), learningsStore.countVisibleByWallet(db, wallet)]);
+  const sum = (f: 'gross_micro' | 'contributor_micro' | 'platform_micro') => rows.reduce((n, r) => n + r[f], 0);
+  const last = rows.reduce<number | null>((m, r) => (r.last_unlock_at !== null && (m === null || r.last_unlock_at > m) ? r.last_unlock_at : m), null);
+  return {
+    wallet: walletKey(wallet),
+    total_gross_usd: microToUsd(sum('gross_micro')),
+    total_contributor_usd: microToUsd(sum('contributor_micro')),
+    total_platform_usd: microToUsd(sum('platform_micro')),
+    by_learning: Object.fromEntries(
+      rows
+        .filter((r) => r.unlock_count > 0)
+        .map((r) => [r.id, { title: r.title, unlocks: r.unlock_count, gross_usd: microToUsd(r.gross_micro), contributor_usd: microToUsd(r.contributor_micro) }]),
+    ),
+    learnings_submitted: submitted,
+    last_updated: iso(last),
+  };
+}
+
 export interface EarningsService {
   account(accountId: string): Promise<z.infer<typeof AccountEarnings>>;
-  /** The earnings fields of GET /contributor/{wallet}. */
-  contributor(wallet: string): Promise<z.infer<typeof ContributorEarnings>>;
   settlements(wallet: string): Promise<z.infer<typeof ContributorSettlements>>;
 }
 
@@ -56,25 +75,6 @@ export function createEarningsService(deps: { db: Database; custodialWithdrawals
         withdrawal_count: b.withdrawal_count,
         can_withdraw: canWithdraw,
         message,
-      };
-    },
-
-    async contributor(wallet) {
-      const rows = await walletLearnings(db, wallet, LIST_LIMIT);
-      const sum = (f: 'gross_micro' | 'contributor_micro' | 'platform_micro') => rows.reduce((n, r) => n + r[f], 0);
-      const last = rows.reduce<number | null>((m, r) => (r.last_unlock_at !== null && (m === null || r.last_unlock_at > m) ? r.last_unlock_at : m), null);
-      return {
-        wallet: walletKey(wallet),
-        total_gross_usd: microToUsd(sum('gross_micro')),
-        total_contributor_usd: microToUsd(sum('contributor_micro')),
-        total_platform_usd: microToUsd(sum('platform_micro')),
-        by_learning: Object.fromEntries(
-          rows
-            .filter((r) => r.unlock_count > 0)
-            .map((r) => [r.id, { title: r.title, unlocks: r.unlock_count, gross_usd: microToUsd(r.gross_micro), contributor_usd: microToUsd(r.contributor_micro) }]),
-        ),
-        learnings_submitted: rows.filter((r) => r.status === 'approved').length,
-        last_updated: iso(last),
       };
     },
 

@@ -1,8 +1,6 @@
-import { CONTENT_ADVISORY, type LearningFull, LIMITS, microToUsd } from '@axle/sdk';
-import type { Complexity } from '../domain/pricing.js';
-import { rubricTotal01 } from '../domain/quality.js';
-import { estimatedDiyCostMicros, freshness01, type Outcome, verdict } from '../domain/verdict.js';
+import { CONTENT_ADVISORY, type LearningFull, microToUsd } from '@axle/sdk';
 import type { LearningRecord } from '../store/learnings.js';
+import { toSnippet } from './learning-view.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -22,32 +20,10 @@ export function learningFull(
   extra: { demand: Demand; helpfulnessScores: number[]; revenue: LearningFull['_revenue']; now: number },
 ): LearningFull {
   const priceMicro = unlockPriceMicro(l);
-  const outcome = (l.outcome ?? 'partial') as Outcome;
-  const quality01 = rubricTotal01(l.qualityScore);
-  const diy = estimatedDiyCostMicros({ complexity: l.complexity as Complexity, bodyLength: l.body.length, outcome });
-  const fresh = freshness01(extra.now - (l.publishedAt ?? l.createdAt));
+  const { relevance: _, ...snippet } = toSnippet(l, l.currentPriceMicro, 0, extra.now);
   return {
-    id: l.id,
-    title: l.title,
-    snippet: l.body.slice(0, LIMITS.snippetLength),
-    category: l.category as LearningFull['category'],
-    task_context: l.taskContext,
-    outcome,
-    tags: l.tags,
-    quality: {
-      unlocks: l.unlockCount,
-      ratings: l.ratingCount,
-      avg_helpfulness: l.avgHelpfulness,
-      score: l.qualityScore ?? 0,
-      helpfulness_scores: extra.helpfulnessScores,
-    },
-    unlock_price_usd: microToUsd(l.unlockPriceMicro),
-    current_price: microToUsd(l.currentPriceMicro),
-    value_signal: {
-      estimated_diy_cost_usd: microToUsd(diy),
-      quality_score: quality01,
-      verdict: verdict({ priceMicros: priceMicro, estimatedDiyCostMicros: diy, quality01, freshness01: fresh }),
-    },
+    ...snippet,
+    quality: { ...snippet.quality, helpfulness_scores: extra.helpfulnessScores },
     body: l.body,
     body_hash: l.bodyHash,
     content_advisory: CONTENT_ADVISORY,

@@ -4,6 +4,7 @@ import { newId } from '../domain/ids.js';
 import { type Split, splitRevenue } from '../domain/revenue-split.js';
 import type { Queryable } from '../store/db.js';
 import { type BalanceRow, ledgerStore, type SettlementRow, type UnlockRow } from '../store/ledger.js';
+import { learningsStore } from '../store/learnings.js';
 import { termsStore } from '../store/terms.js';
 import { walletKey, walletsStore } from '../store/wallets.js';
 
@@ -68,6 +69,7 @@ export async function recordUnlock(q: Queryable, e: UnlockEntry): Promise<{ id: 
   if (payee) await ledgerStore.post(q, payee.holder, payee.held ? 'hold' : 'accrue', split.contributorMicro, id, e.now);
   if (e.path !== 'owner' && !e.selfDealing && !e.accrualCapped) {
     await ledgerStore.creditLearning(q, e.learningId, split);
+    await learningsStore.recordUnlock(q, e.learningId, e.now);
   }
   return { id, split };
 }

@@ -15,7 +15,8 @@ import {
 import { PaymentRejected, verifyAuthorization } from '../payments/x402-verify.js';
 import { type Settler, SettlementUnavailable } from '../payments/settlement.js';
 import { getAccount } from './accounts.js';
-import { type Demand, learningFull, unlockPriceMicro } from './learning-full.js';
+import type { FullLearning } from './knowledge.js';
+import { learningFull, unlockPriceMicro } from './learning-full.js';
 import { payeeOf, recordUnlock } from './ledger.js';
 import { hasAcceptedCurrentTerms } from './terms.js';
 import { creditsStore } from '../store/credits.js';
@@ -30,16 +31,6 @@ const DAY_MS = 86_400_000;
 /** A POST /knowledge search by the same account this recently makes an unlock discovery-driven (60% share). */
 export const DISCOVERY_WINDOW_MS = DAY_MS;
 const REPEAT_WINDOW_MS = LIMITS.repeatUnlockWindowDays * DAY_MS;
-
-/** What the marketplace records about searches and ratings, as unlocks need it. */
-export interface Engagement {
-  /** Whether a POST /knowledge by the account surfaced the learning at or after `since`. */
-  surfacedTo(accountId: string, learningId: string, since: number): Promise<boolean>;
-  /** Search impressions of the learning at or after `since`. */
-  impressions(learningId: string, since: number): Promise<number>;
-  /** One helpfulness score per rater slot. */
-  helpfulnessScores(learningId: string): Promise<number[]>;
-}
 
 export type UnlockCredential =
   | { kind: 'key'; accountId: string }
@@ -84,13 +75,14 @@ export interface UnlockDeps {
   payTo: string;
   routerAddress?: string;
   settler: Settler;
-  engagement: Engagement;
+  /** The learning with its demand, ratings and price (the marketplace's loadFull). */
+  loadFull(id: string): Promise<FullLearning | undefined>;
 }
 
 const sameWallet = (a: string | null | undefined, b: string | null | undefined) => !!a && !!b && a.toLowerCase() === b.toLowerCase();
 
 export function createUnlockService(deps: UnlockDeps): UnlockService {
-  const { db, clock, settler, engagement } = deps;
+  const { db, clock, settler } = deps;
 
   function termsFor(l: LearningRecord): PaymentTerms {
     return {
@@ -138,17 +130,16 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
   }
 
   async function respond(l: LearningRecord, revenue: LearningFull['_revenue']): Promise<LearningFull> {
-    const now = clock.now();
-    const [fresh, imp7, imp30, u7, u30, scores] = await Promise.all([
-      learningsStore.byId(db, l.id),
-      engagement.impressions(l.id, now - 7 * DAY_MS),
-      engagement.impressions(l.id, now - 30 * DAY_MS),
-      ledgerStore.demandUnlocks(db, l.id, now - 7 * DAY_MS),
-      ledgerStore.demandUnlocks(db, l.id, now - 30 * DAY_MS),
-      engagement.helpfulnessScores(l.id),
-    ]);
-    const demand: Demand = { search_impressions_7d: imp7, search_impressions_30d: imp30, unlocks_7d: u7, unlocks_30d: u30 };
-    return learningFull(fresh ?? l, { demand, helpfulnessScores: scores, revenue, now });
+    const full = await deps.loadFull(l.id);
+    const d = full?.demand ?? { impressions7d: 0, impressions30d: 0, unlocks7d: 0, unlocks30d: 0 };
+    const demand = { search_impressions_7d: d.impressions7d, search_impressions_30d: d.impressions30d, unlocks_7d: d.unlocks7d, unlocks_30d: d.unlocks30d };
+    return learningFull(full?.learning ?? l, { demand, helpfulnessScores: full?.helpfulnessScores ?? [], revenue, now: clock.now() });
+  }
+
+  /** A POST /knowledge search by the account showed the learning within the discovery window. */
+  async function discovered(accountId: string, learningId: string): Promise<boolean> {
+    const at = await learningsStore.surfacedAt(db, accountId, learningId);
+    return at !== undefined && at >= clock.now() - DISCOVERY_WINDOW_MS;
   }
 
   const ownerRecall = (priceMicro: number): LearningFull['_revenue'] => ({
@@ -173,7 +164,7 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
     const account = await getAccount(db, accountId);
     if (!account) throw new DomainError(ERROR_CODES.INVALID_API_KEY, 'Invalid API key');
     const owner = l.contributorAccountId === accountId || sameWallet(account.wallet, l.contributorWallet);
-    const discovery = !owner && (await engagement.surfacedTo(accountId, l.id, clock.now() - DISCOVERY_WINDOW_MS));
+    const discovery = !owner && (await discovered(accountId, l.id));
     const revenue = await db.tx(async (q) => {
       const now = clock.now();
       if (owner) {

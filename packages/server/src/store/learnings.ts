@@ -471,25 +471,28 @@ export const learningsStore = {
     return row?.n ?? 0;
   },
 
-  async saveEmbedding(q: Queryable, learningId: string, model: string, vector: Float32Array): Promise<void> {
-    await q.run('INSERT INTO learning_embeddings (learning_id, model, vector) VALUES (?, ?, ?)', [
+  /** Stores int8 codes and scale of a learning's unit vector. */
+  async saveEmbedding(q: Queryable, learningId: string, model: string, codes: Int8Array, scale: number): Promise<void> {
+    await q.run('INSERT INTO learning_embeddings (learning_id, model, codes, scale) VALUES (?, ?, ?, ?)', [
       learningId,
       model,
-      Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength),
+      Buffer.from(codes.buffer, codes.byteOffset, codes.byteLength),
+      scale,
     ]);
   },
 
   /** Vectors stored after row `after`, in order, at most `limit` (each instance loads what it has not seen). */
-  async embeddingsAfter(q: Queryable, model: string, after: number, limit: number): Promise<Array<{ row: number; learningId: string; vector: Float32Array }>> {
-    const rows = await q.all<{ id: number; learning_id: string; vector: Buffer }>(
-      'SELECT id, learning_id, vector FROM learning_embeddings WHERE id > ? AND model = ? ORDER BY id LIMIT ?',
+  async embeddingsAfter(
+    q: Queryable,
+    model: string,
+    after: number,
+    limit: number,
+  ): Promise<Array<{ row: number; learningId: string; codes: Buffer; scale: number }>> {
+    const rows = await q.all<{ id: number; learning_id: string; codes: Buffer; scale: number }>(
+      'SELECT id, learning_id, codes, scale FROM learning_embeddings WHERE id > ? AND model = ? ORDER BY id LIMIT ?',
       [after, model, limit],
     );
-    return rows.map((r) => ({
-      row: r.id,
-      learningId: r.learning_id,
-      vector: new Float32Array(r.vector.buffer.slice(r.vector.byteOffset, r.vector.byteOffset + r.vector.byteLength)),
-    }));
+    return rows.map((r) => ({ row: r.id, learningId: r.learning_id, codes: r.codes, scale: r.scale }));
   },
 
   /** Visible learnings without a vector for `model`, at most `limit`. */

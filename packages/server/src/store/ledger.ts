@@ -110,16 +110,6 @@ export const ledgerStore = {
     );
   },
 
-  /** Unlocks that moved demand (paid, not self-dealt, not repeats) in [since, now]. */
-  async demandUnlocks(q: Queryable, learningId: string, since: number): Promise<number> {
-    const row = await q.get<{ n: number }>(
-      `SELECT COUNT(*) AS n FROM unlocks
-       WHERE learning_id = ? AND created_at >= ? AND path <> 'owner' AND self_dealing = 0 AND accrual_capped = 0`,
-      [learningId, since],
-    );
-    return row?.n ?? 0;
-  },
-
   /** Sum of buyer payments on unlocks credited to the holder. */
   async grossFor(q: Queryable, holder: string): Promise<number> {
     const row = await q.get<{ s: number | null }>('SELECT SUM(gross_micro) AS s FROM unlocks WHERE payee = ?', [holder]);

@@ -27,9 +27,12 @@ export const walletsStore = {
     await q.run('INSERT INTO wallet_challenges (id, wallet, expires_at) VALUES (?, ?, ?)', [row.id, walletKey(row.wallet), row.expires_at]);
   },
 
-  /** The wallet's newest challenge, used or not. */
+  /** The wallet's newest unused challenge, else its newest used one. */
   latestChallenge(q: Queryable, wallet: string): Promise<ChallengeRow | undefined> {
-    return q.get<ChallengeRow>('SELECT * FROM wallet_challenges WHERE wallet = ? ORDER BY expires_at DESC, id LIMIT 1', [walletKey(wallet)]);
+    return q.get<ChallengeRow>(
+      'SELECT * FROM wallet_challenges WHERE wallet = ? ORDER BY CASE WHEN used_at IS NULL THEN 0 ELSE 1 END, expires_at DESC, id LIMIT 1',
+      [walletKey(wallet)],
+    );
   },
 
   /** Marks the challenge used unless it already was; returns whether this call used it. */

@@ -56,12 +56,14 @@ CREATE TABLE learning_ratings (
   PRIMARY KEY (learning_id, account_id)
 );
 
--- Sentence vectors of visible learnings (float32 blobs); instances load rows added since they last looked.
+-- Sentence vectors of visible learnings, int8-quantised (codes blob and scale); instances load the rows
+-- added since they last looked.
 CREATE TABLE learning_embeddings (
   id INTEGER PRIMARY KEY AUTOINCREMENT,
   learning_id TEXT NOT NULL,
   model TEXT NOT NULL,
-  vector BLOB NOT NULL
+  codes BLOB NOT NULL,
+  scale REAL NOT NULL
 );
 CREATE INDEX learning_embeddings_learning ON learning_embeddings (learning_id);
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { english } from 'viem/accounts';
+import { wordlist as english } from '@scure/bip39/wordlists/english';
 import { charClass, runsOf } from './runs.js';
 import type { Finding } from './types.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { Covered } from '../src/scrub/covered.js';
-import { redact } from '../src/scrub/redact.js';
-import type { Finding } from '../src/scrub/types.js';
+import { Covered } from '../src/covered.js';
+import { redact } from '../src/redact.js';
+import type { Finding } from '../src/types.js';
 
 const TYPES = ['secret_assignment', 'high_entropy_secret', 'bearer_token', 'github_token', 'email', 'private_key'];
 

@@ -2,9 +2,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
-import { ManualClock } from '../src/clock.js';
-import { loadConfig } from '../src/config.js';
-import { startServer, type RunningServer } from '../src/server.js';
+import { ManualClock } from '../../packages/server/src/clock.js';
+import { loadConfig } from '../../packages/server/src/config.js';
+import { startServer, type RunningServer } from '../../packages/server/src/server.js';
 
 export interface TestServer extends RunningServer {
   clock: ManualClock;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { scrub } from '../src/scrub/index.js';
+import { scrub } from '../src/index.js';
 
 const only = (text: string) => scrub(text).findings.map((f) => [f.type, text.slice(f.start, f.end)]);
 

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { keywordBefore } from '../src/scrub/context.js';
-import { looksRandom, shannonEntropy } from '../src/scrub/entropy.js';
-import { linesWithBackslash } from '../src/scrub/lines.js';
-import { bip39ChecksumValid, isBip39Word } from '../src/scrub/mnemonic.js';
-import { phoneCandidateValid } from '../src/scrub/phone.js';
-import { isPlaceholder } from '../src/scrub/placeholder.js';
-import { charClass, runsOf } from '../src/scrub/runs.js';
-import { cardNumberValid, ibanValid, ipv4Valid, luhnValid, ssnValid } from '../src/scrub/validators.js';
-import { seededRandom } from './helpers.js';
+import { keywordBefore } from '../src/context.js';
+import { looksRandom, shannonEntropy } from '../src/entropy.js';
+import { linesWithBackslash } from '../src/lines.js';
+import { bip39ChecksumValid, isBip39Word } from '../src/mnemonic.js';
+import { phoneCandidateValid } from '../src/phone.js';
+import { isPlaceholder } from '../src/placeholder.js';
+import { charClass, runsOf } from '../src/runs.js';
+import { cardNumberValid, ibanValid, ipv4Valid, luhnValid, ssnValid } from '../src/validators.js';
+import { seededRandom } from '../../../test/support/random.js';
 
 describe('luhn and card numbers', () => {
   it('accepts Luhn-valid numbers and rejects a changed digit', () => {

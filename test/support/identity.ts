@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
-import type { TestServer } from './helpers.js';
+import type { TestServer } from './server.js';
 
 export interface ReceivedMail {
   to: string[];

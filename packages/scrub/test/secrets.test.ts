@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { decodeBase64Text } from '../src/scrub/base64.js';
-import { scrub } from '../src/scrub/index.js';
+import { decodeBase64Text } from '../src/base64.js';
+import { scrub } from '../src/index.js';
 
 /** Deterministic pseudo-random strings (mulberry32), so the fake credentials below are stable and obviously generated. */
 function gen(alphabet: string, n: number, seed = 7): string {

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { type AnchorOptions, applyRules, literalAlternation, literalPrefixes, type Rule } from '../src/scrub/engine.js';
-import { findSuffixedStreets, NUMBERED_STREET_RULE } from '../src/scrub/address.js';
-import { numberStarts } from '../src/scrub/number-starts.js';
-import { PHONE_RULE } from '../src/scrub/phone.js';
-import { PII_RULES } from '../src/scrub/rules/pii.js';
-import { AZURE_RULES, CONTEXT_RULES, TOKEN_RULES } from '../src/scrub/rules/secrets.js';
-import { tokenRuns, vendorTokenStarts } from '../src/scrub/tokens.js';
-import type { Finding } from '../src/scrub/types.js';
-import { seededRandom } from './helpers.js';
+import { type AnchorOptions, applyRules, literalAlternation, literalPrefixes, type Rule } from '../src/engine.js';
+import { findSuffixedStreets, NUMBERED_STREET_RULE } from '../src/address.js';
+import { numberStarts } from '../src/number-starts.js';
+import { PHONE_RULE } from '../src/phone.js';
+import { PII_RULES } from '../src/rules/pii.js';
+import { AZURE_RULES, CONTEXT_RULES, TOKEN_RULES } from '../src/rules/secrets.js';
+import { tokenRuns, vendorTokenStarts } from '../src/tokens.js';
+import type { Finding } from '../src/types.js';
+import { seededRandom } from '../../../test/support/random.js';
 
 /** Every vendor rule: the token rules and Azure's. */
 const PROVIDER_RULES = [...TOKEN_RULES, ...AZURE_RULES];

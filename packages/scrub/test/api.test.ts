@@ -3,9 +3,9 @@ import { lintSource } from '@secretlint/core';
 import { creator as recommendPreset } from '@secretlint/secretlint-rule-preset-recommend';
 import { describe, expect, it } from 'vitest';
 import { SCRUBBER_VERSION, scrub, scrubAsync } from '../src/index.js';
-import { mergeFindings, redact } from '../src/scrub/redact.js';
-import { secretlintFindings, typeOf } from '../src/scrub/secretlint.js';
-import { decodeJsonEscapes, decodedViews } from '../src/scrub/unescape.js';
+import { mergeFindings, redact } from '../src/redact.js';
+import { secretlintFindings, typeOf } from '../src/secretlint.js';
+import { decodeJsonEscapes, decodedViews } from '../src/unescape.js';
 
 describe('redact', () => {
   it('merges overlapping findings under the specific type', () => {

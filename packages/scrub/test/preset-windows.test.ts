@@ -3,10 +3,10 @@ import presetPackage from '@secretlint/secretlint-rule-preset-recommend/package.
 import { creator as recommendPreset, rules } from '@secretlint/secretlint-rule-preset-recommend';
 import { describe, expect, it } from 'vitest';
 import { throughputDocs, transcriptDocs } from '../../../bench/scrub/texts.js';
-import { presetWindows } from '../src/scrub/preset-windows.js';
-import { isSpace } from '../src/scrub/runs.js';
-import { neutraliseDirectives, secretlintFindings, typeOf } from '../src/scrub/secretlint.js';
-import { seededRandom } from './helpers.js';
+import { presetWindows } from '../src/preset-windows.js';
+import { isSpace } from '../src/runs.js';
+import { neutraliseDirectives, secretlintFindings, typeOf } from '../src/secretlint.js';
+import { seededRandom } from '../../../test/support/random.js';
 
 /** What secretlintFindings gave before the windows: lintSource over the whole text. */
 async function wholeText(text: string) {
