@@ -7,6 +7,9 @@ import { creditsStore } from '../src/store/credits.js';
 import { ledgerStore } from '../src/store/ledger.js';
 import { termsStore } from '../src/store/terms.js';
 import { startTestServer, type TestServer } from '../../../test/support/server.js';
+import { post } from '../../../test/support/identity.js';
+import { DISCOVERY_WINDOW_MS } from '../src/services/unlock.js';
+import { ADMIN_TOKEN, learningBody, publish } from './knowledge-helpers.js';
 import { getUnlock, jwtFor, newBuyer, seedLearning } from './money-helpers.js';
 
 let server: TestServer;
@@ -165,5 +168,31 @@ describe('GET /knowledge/{id} with a key', () => {
     expect(accept.status).toBe(200);
     expect(await ledgerStore.balance(server.db, owner.accountId)).toMatchObject({ held_micro: 0, pending_micro: 140_000, owned_micro: 140_000 });
     expect(await checkLedger(server.db)).toEqual([]);
+  });
+});
+
+describe('discovery-driven unlocks', () => {
+  it('an unlock after the same account’s POST /knowledge surfaced the learning pays the contributor 60%; after the window, 70%', async () => {
+    const s = await startTestServer({ AXLE_ADMIN_TOKEN: ADMIN_TOKEN });
+    try {
+      const author = await newBuyer(s, { terms: true });
+      const id = await publish(s, { 'x-api-key': author.key }, learningBody(3));
+      const other = await publish(s, { 'x-api-key': author.key }, learningBody(5));
+      const buyer = await newBuyer(s, { credits: 5 });
+      const search = await post(s, '/knowledge', { query: 'docker buildkit cache mounts' }, { 'x-api-key': buyer.key });
+      expect(((await search.json()) as { results: Array<{ id: string }> }).results.map((r) => r.id)).toContain(id);
+      const found = (await (await getUnlock(s, id, { 'x-api-key': buyer.key })).json()) as LearningFull;
+      const price = found._revenue.unlock_price_usd;
+      expect(found._revenue.contributor_earned_usd).toBeCloseTo(Math.floor(price * 1e6 * 0.6) / 1e6, 6);
+      expect(found.demand.search_impressions_7d).toBeGreaterThanOrEqual(1);
+      // Surfaced more than the window ago: a direct unlock.
+      await post(s, '/knowledge', { query: 'prometheus rate window scrapes' }, { 'x-api-key': buyer.key });
+      s.clock.advance(DISCOVERY_WINDOW_MS + 1);
+      const direct = (await (await getUnlock(s, other, { 'x-api-key': buyer.key })).json()) as LearningFull;
+      expect(direct._revenue.contributor_earned_usd).toBeCloseTo(Math.floor(direct._revenue.unlock_price_usd * 1e6 * 0.7) / 1e6, 6);
+      expect(await checkLedger(s.db)).toEqual([]);
+    } finally {
+      await s.stop();
+    }
   });
 });
