@@ -9,11 +9,12 @@ import { loadCatalog } from '../packages/server/dist/catalog/load.js';
 import { systemClock } from '../packages/server/dist/clock.js';
 import { createLogger } from '../packages/server/dist/logger.js';
 import { createLearningsService } from '../packages/server/dist/services/learnings.js';
-import { SkillsService } from '../packages/server/dist/services/skills.js';
+import { createSkillsService } from '../packages/server/dist/services/skills.js';
 import { Database } from '../packages/server/dist/store/db.js';
 import { migrate } from '../packages/server/dist/store/migrate.js';
 import { generateCatalog } from './lib/generate.js';
 import { mean, ndcgAt, score } from './lib/metrics.js';
+import { knowledgeReport } from './lib/knowledge-eval.js';
 import { screenReport } from './lib/screens.js';
 import { substringRanker } from './lib/substring.js';
 
@@ -37,7 +38,7 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'axle-eval-'));
 const db = await Database.open(path.join(dataDir, 'axle.db'));
 await migrate(db);
 const started = performance.now();
-const service = await SkillsService.open({
+const service = await createSkillsService({
   db,
   logger: createLogger('warn'),
   semanticSearch: true,
@@ -95,6 +96,9 @@ try {
         ],
       ]
     : [[`fused ranking: semantic search is ${state}`, false]];
+  const knowledge = await knowledgeReport(state === 'ready' ? service.search.semantic : undefined);
+  console.log(`\n${knowledge.lines.join('\n')}`);
+  checks.push(...knowledge.checks);
   const screens = screenReport();
   console.log(`\n${screens.lines.join('\n')}`);
   checks.push(...screens.checks);
@@ -122,7 +126,7 @@ async function lexicalAtScale(labelled, bundled) {
     await migrate(largeDb);
     const catalogPath = path.join(dir, 'catalog.json');
     fs.writeFileSync(catalogPath, JSON.stringify(generateCatalog(bundled, LARGE)));
-    const large = await SkillsService.open({
+    const large = await createSkillsService({
       db: largeDb,
       logger: createLogger('warn'),
       semanticSearch: false,

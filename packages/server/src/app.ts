@@ -30,8 +30,6 @@ const EXPOSED_HEADERS = ['PAYMENT-REQUIRED', 'PAYMENT-RESPONSE', 'X-PAYMENT-RESP
 export interface BuiltApp {
   app: Koa;
   api: Api;
-  /** Stops what the routers started (the OpenClaw adapter); services are closed by the composition root. */
-  close(): Promise<void>;
 }
 
 /** Mounts the middleware and every router on the services the composition root built. */
@@ -52,7 +50,7 @@ export function createApp(deps: AppDeps): BuiltApp {
   deviceRoutes(api, deps);
   consentRoutes(api, deps);
   extractRoutes(api);
-  const openclaw = openclawRoutes(api, deps);
+  openclawRoutes(api, deps);
   termsRoutes(api, deps);
   unlockRoutes(api, deps);
   moneyRoutes(api, deps);
@@ -65,5 +63,5 @@ export function createApp(deps: AppDeps): BuiltApp {
   app.use(router.routes());
   app.use(router.allowedMethods({ throw: true }));
 
-  return { app, api, close: () => openclaw.close() };
+  return { app, api };
 }

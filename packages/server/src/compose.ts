@@ -25,9 +25,10 @@ import { createLearningsService } from './services/learnings.js';
 import { createReviewService } from './services/review.js';
 import { createMagicLinkService } from './services/magic-link.js';
 import { createMailer } from './services/mailer.js';
+import { createOpenClawService } from './services/openclaw.js';
 import { createRateLimiter } from './services/rate-limit.js';
 import { createSearchCounts } from './services/search-counts.js';
-import { SkillsService } from './services/skills.js';
+import { createSkillsService } from './services/skills.js';
 import { createTermsService } from './services/terms.js';
 import type { Database } from './store/db.js';
 
@@ -44,14 +45,14 @@ export interface ComposeOptions {
 
 export interface Composed {
   deps: AppDeps;
-  /** Closes the services that hold resources (embedding workers, batched counters). */
+  /** Closes the services that hold resources (the OpenClaw watcher, embedding workers, batched counters). */
   close(): Promise<void>;
 }
 
 /** The composition root: builds every store-backed service once and wires them together. */
 export async function compose({ config, clock, logger, db, baseUrl, listening }: ComposeOptions): Promise<Composed> {
   const learnings = createLearningsService({ db, clock });
-  const skills = await SkillsService.open({
+  const skills = await createSkillsService({
     db,
     logger,
     catalogPath: config.catalogPath,
@@ -71,6 +72,7 @@ export async function compose({ config, clock, logger, db, baseUrl, listening }:
   const sanctions = sanctionsScreen(config.sanctionsListPath);
   // A first acceptance converts held unassented_pending earnings into withdrawable balance.
   const terms = createTermsService({ db, clock, baseUrl, onFirstTermsAcceptance: [(q, accountId) => releaseHeld(q, accountId, clock.now())] });
+  const openclaw = createOpenClawService({ config, clock, logger, baseUrl });
   // Learnings share the skills' sentence model; their vectors are computed in the background once it is ready.
   const vectors = config.semanticSearch ? new LearningVectors(db, skills.search.semantic, logger, clock) : undefined;
   const onVisible = () => void vectors?.fill();
@@ -95,6 +97,7 @@ export async function compose({ config, clock, logger, db, baseUrl, listening }:
     deviceAuth: createDeviceAuthService({ db, clock, rateLimiter, baseUrl }),
     jwt,
     magicLinks: createMagicLinkService({ db, clock, logger, mailer, jwt, rateLimiter, baseUrl }),
+    openclaw,
     rateLimiter,
     unlocks: createUnlockService({
       db,
@@ -124,6 +127,7 @@ export async function compose({ config, clock, logger, db, baseUrl, listening }:
   return {
     deps,
     close: async () => {
+      await openclaw.close();
       await vectors?.close();
       await skills.close();
       await searchCounts.close();

@@ -12,6 +12,7 @@ import type { LearnService } from './services/learn.js';
 import type { LearningsService } from './services/learnings.js';
 import type { ReviewService } from './services/review.js';
 import type { MagicLinkService } from './services/magic-link.js';
+import type { OpenClawService } from './services/openclaw.js';
 import type { RateLimiter } from './services/rate-limit.js';
 import type { SearchCounts } from './services/search-counts.js';
 import type { SkillsService } from './services/skills.js';
@@ -56,6 +57,8 @@ export interface AppDeps {
   jwt: JwtService;
   /** Magic-link sign-in (POST /auth/magic-link, the device page's sign-in form). */
   magicLinks: MagicLinkService;
+  /** The OpenClaw memory-file adapter (503 on every call when not configured). */
+  openclaw: OpenClawService;
   /** Fixed-window counters in the database (magic links, device codes, per-account write limits). */
   rateLimiter: RateLimiter;
   terms: TermsService;

@@ -56,7 +56,6 @@ export async function startServer({ config, clock = systemClock, logStream }: St
         server.close(() => resolve());
         server.closeIdleConnections();
       });
-      await built.close();
       await composed.close();
       await db.close();
     })());

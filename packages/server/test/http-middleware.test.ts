@@ -29,6 +29,7 @@ describe('error middleware and body parser over HTTP', () => {
     api.route({
       method: 'post',
       path: '/echo/{id}',
+      operationId: 'echo',
       summary: 'echo',
       tags: ['t'],
       params: z.object({ id: z.string().min(2) }),
@@ -39,6 +40,7 @@ describe('error middleware and body parser over HTTP', () => {
     api.route({
       method: 'get',
       path: '/teapot',
+      operationId: 'teapot',
       summary: 'custom status',
       tags: ['t'],
       responses: { 200: { description: 'ok' }, 418: { description: 'teapot' } },
@@ -47,6 +49,7 @@ describe('error middleware and body parser over HTTP', () => {
     api.route({
       method: 'get',
       path: '/typed',
+      operationId: 'typed',
       summary: 'typed error',
       tags: ['t'],
       responses: { 200: { description: 'ok' } },
@@ -57,6 +60,7 @@ describe('error middleware and body parser over HTTP', () => {
     api.route({
       method: 'get',
       path: '/crash',
+      operationId: 'crash',
       summary: 'bug',
       tags: ['t'],
       responses: { 200: { description: 'ok' } },

@@ -42,6 +42,7 @@ describe('POST /extract', () => {
       expect(ExtractGone.parse(res.body)).toEqual(res.body);
       expect(res.body.code).toBe('extraction_client_side');
       expect(res.body.message).toContain('axle extract');
+      expect(res.body.request_id).toEqual(expect.any(String));
     }
   });
 

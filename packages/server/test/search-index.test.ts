@@ -11,7 +11,7 @@ import { type Embedder, EmbedderClient } from '../src/search/embedder.js';
 import { EMBEDDING_DIM, EMBEDDING_MODEL, embeddingText, normalize, textHash } from '../src/search/embedding-text.js';
 import { SemanticIndex } from '../src/search/semantic-index.js';
 import { BUNDLED_VECTORS, decodeVectors, encodeVectors, readVectorsFile } from '../src/search/vector-file.js';
-import { SkillSearch } from '../src/services/skill-search.js';
+import { createSkillSearch } from '../src/services/skill-search.js';
 import { ManualClock } from '../src/clock.js';
 import { knowledgeHint } from '../src/services/learnings-port.js';
 import { createLearningsService } from '../src/services/learnings.js';
@@ -89,7 +89,7 @@ describe('semantic side unavailable', () => {
     expect(semantic.state()).toBe('warming');
     await semantic.settled;
     expect(semantic.state()).toBe('unavailable');
-    const search = new SkillSearch(repo, semantic);
+    const search = createSkillSearch({ repo, semantic });
     expect(search.state()).toEqual({ lexical: 'ready', semantic: 'unavailable' });
     const out = await search.search({ query: 'send email', limit: 3 });
     expect(out.mode).toBe('lexical');
@@ -106,15 +106,15 @@ describe('semantic side unavailable', () => {
       depths.push(limit);
       return repo.lexicalSearch(text, filters, limit);
     };
-    const deep = await new SkillSearch(repo, semantic).search({ query: 'send email api', limit: 25 });
-    const shallow = await new SkillSearch(spy, semantic).search({ query: 'send email api', limit: 3 });
+    const deep = await createSkillSearch({ repo, semantic }).search({ query: 'send email api', limit: 25 });
+    const shallow = await createSkillSearch({ repo: spy, semantic }).search({ query: 'send email api', limit: 3 });
     expect(depths).toEqual([3]);
     expect(shallow.results).toEqual(deep.results.slice(0, 3));
   });
 
   it('degrades a fused search to BM25 when the semantic ranker fails at query time', async () => {
     const broken = { state: () => 'ready', search: () => Promise.reject(new Error('worker exited')) } as unknown as SemanticIndex;
-    const search = new SkillSearch(repo, broken);
+    const search = createSkillSearch({ repo, semantic: broken });
     const out = await search.search({ query: 'send email', limit: 3 });
     expect(out.mode).toBe('lexical');
     expect(out.results[0]).toMatchObject({ id: 'postmark', relevance: 1 });

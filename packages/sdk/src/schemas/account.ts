@@ -1,6 +1,6 @@
 import { z } from '../zod.js';
 import { LIMITS } from '../limits.js';
-import { DateTime, ERROR_CODES, Flag, Lane, LearningCategory, LearningStatus, Outcome, ReviewReason } from './common.js';
+import { DateTime, ERROR_CODES, Flag, Lane, LearningCategory, LearningStatus, OUTCOMES, ReviewReason } from './common.js';
 import { LearningId } from './learning.js';
 
 const usd = z.number().min(0);
@@ -61,7 +61,7 @@ export const PendingItem = z
     body: z.string().describe('full body: the owner reviews it'),
     category: LearningCategory,
     tags: z.array(z.string()),
-    outcome: Outcome.nullable(),
+    outcome: z.enum(OUTCOMES).nullable().describe('null for drafts without one'),
     created_at: DateTime,
     status: LearningStatus,
     injection_flags: z.array(z.string()).optional().describe('only when the injection screen flagged the item'),

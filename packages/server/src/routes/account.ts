@@ -13,6 +13,7 @@ export function accountRoutes(api: Api, deps: AppDeps): void {
   api.route({
     method: 'post',
     path: '/account/api-keys',
+    operationId: 'createApiKey',
     summary: 'Create an API key',
     description:
       'Returns the raw key (axl_…) once; only its SHA-256 is stored. Optional body: name, scopes ' +
@@ -32,6 +33,7 @@ export function accountRoutes(api: Api, deps: AppDeps): void {
   api.route({
     method: 'get',
     path: '/account/api-keys',
+    operationId: 'listApiKeys',
     summary: 'List your live API keys',
     description: 'Never returns raw keys or hashes. Accepts a session token or a key with the account scope.',
     tags: ['Account'],
@@ -48,6 +50,7 @@ export function accountRoutes(api: Api, deps: AppDeps): void {
   api.route({
     method: 'delete',
     path: '/account/api-keys/{id}',
+    operationId: 'revokeApiKey',
     summary: 'Revoke one of your API keys',
     description: 'The key stops working at once (401 Invalid API key). The revocation is audit-logged.',
     tags: ['Account'],
@@ -69,6 +72,7 @@ export function accountRoutes(api: Api, deps: AppDeps): void {
   api.route({
     method: 'get',
     path: '/account/dashboard',
+    operationId: 'getDashboard',
     summary: 'Your account at a glance',
     description: 'Email, linked wallet and key summaries; raw keys and hashes are never returned.',
     tags: ['Account'],

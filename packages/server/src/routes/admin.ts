@@ -12,6 +12,7 @@ export function adminRoutes(api: Api, deps: AppDeps): void {
   api.route({
     method: 'get',
     path: '/admin/accounts/{id}',
+    operationId: 'getAdminAccount',
     summary: 'Account summary (admin read scope)',
     tags: ['Admin'],
     security: ['AdminToken'],
@@ -43,6 +44,7 @@ export function adminRoutes(api: Api, deps: AppDeps): void {
     api.route({
       method: 'post',
       path: `/admin/accounts/{id}/${action}`,
+      operationId: `${action}Account`,
       summary: `${suspended ? 'Suspend' : 'Reinstate'} an account (admin scope)`,
       description: suspended
         ? 'A suspended account is refused (403 account_suspended) on key creation, money and agency routes. Audit-logged.'
@@ -68,6 +70,7 @@ export function adminRoutes(api: Api, deps: AppDeps): void {
   api.route({
     method: 'get',
     path: '/admin/audit/verify',
+    operationId: 'verifyAuditLog',
     summary: 'Verify the hash-chained audit log (admin read scope)',
     description: 'Walks the whole chain; reports the first entry that was edited, removed or re-linked. Same check as `npm run audit:verify`.',
     tags: ['Admin'],

@@ -16,6 +16,7 @@ export function authRoutes(api: Api, deps: AppDeps): void {
   api.route({
     method: 'post',
     path: '/auth/magic-link',
+    operationId: 'requestMagicLink',
     summary: 'Email a single-use sign-in link',
     description:
       'Sends a link to GET /auth/verify that works once within 15 minutes. The answer is the same whether or not an account exists; ' +
@@ -38,6 +39,7 @@ export function authRoutes(api: Api, deps: AppDeps): void {
   api.route({
     method: 'get',
     path: '/auth/verify',
+    operationId: 'verifyMagicLink',
     summary: 'Exchange a sign-in link for a session token',
     description:
       'Consumes the single-use token and returns a 24-hour session JWT. A browser (Accept: text/html) gets a small landing page instead, ' +

@@ -9,6 +9,7 @@ export function consentRoutes(api: Api, deps: AppDeps): void {
   api.route({
     method: 'post',
     path: '/extract/consent',
+    operationId: 'recordExtractionConsent',
     summary: 'Grant or revoke standing consent to autonomous extraction',
     description:
       `Every call appends a consent record carrying consent_version (currently ${CURRENT_CONSENT_VERSION}, the date of the consent text) and an ` +
@@ -28,6 +29,7 @@ export function consentRoutes(api: Api, deps: AppDeps): void {
   api.route({
     method: 'patch',
     path: '/account/settings',
+    operationId: 'updateAccountSettings',
     summary: 'Set the autonomous extraction mode and the auto-publish threshold',
     description:
       'auto_publish_threshold (0..1) extends the contract: the quality score an extracted item needs to publish without review. ' +
@@ -49,6 +51,7 @@ export function consentRoutes(api: Api, deps: AppDeps): void {
   api.route({
     method: 'get',
     path: '/account/settings',
+    operationId: 'getAccountSettings',
     summary: 'Current extraction mode and consent state',
     tags: ['Account'],
     security: ['BearerJWT', 'ApiKey'],

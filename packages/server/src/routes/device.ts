@@ -68,6 +68,7 @@ export function deviceRoutes(api: Api, deps: AppDeps): void {
   api.route({
     method: 'post',
     path: '/auth/device/code',
+    operationId: 'startDeviceAuthorization',
     summary: 'Start device sign-in (RFC 8628 device authorization request)',
     description:
       `Returns a device_code for the client to poll with and a user_code (8 letters from ${DEVICE_AUTH.userCodeAlphabet}, shown as XXXX-XXXX) ` +
@@ -86,6 +87,7 @@ export function deviceRoutes(api: Api, deps: AppDeps): void {
   api.route({
     method: 'post',
     path: '/auth/device/token',
+    operationId: 'pollDeviceToken',
     summary: 'Poll for the API key (RFC 8628 device access token request)',
     description:
       'Answers 400 {error} with authorization_pending (keep polling), slow_down (polled sooner than `interval`; the interval grows by 5 s and ' +
@@ -104,6 +106,7 @@ export function deviceRoutes(api: Api, deps: AppDeps): void {
   api.route({
     method: 'get',
     path: '/device',
+    operationId: 'getDevicePage',
     summary: 'Device approval page (HTML)',
     description:
       'Signed out: offers a magic-link sign-in that returns here. Signed in: shows the code and the requesting client with Approve and Deny. ' +
@@ -127,6 +130,7 @@ export function deviceRoutes(api: Api, deps: AppDeps): void {
   api.route({
     method: 'post',
     path: '/device',
+    operationId: 'decideDevice',
     summary: 'Approve or deny a device (HTML form)',
     description:
       'Form fields user_code, csrf, decision (approve|deny). Needs the browser session cookie, a CSRF token bound to it and a same-origin request; ' +
@@ -160,6 +164,7 @@ export function deviceRoutes(api: Api, deps: AppDeps): void {
   api.route({
     method: 'post',
     path: '/device/sign-in',
+    operationId: 'requestDeviceSignIn',
     summary: 'Email a sign-in link that returns to the device page (HTML form)',
     description: 'Form fields email, user_code (optional). Same limits as POST /auth/magic-link.',
     tags: ['Auth'],

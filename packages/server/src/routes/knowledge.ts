@@ -18,6 +18,7 @@ export function knowledgeRoutes(api: Api, deps: AppDeps): void {
   api.route({
     method: 'post',
     path: '/knowledge',
+    operationId: 'searchKnowledge',
     summary: 'Search learnings (snippets, free)',
     description:
       'Full-text and sentence-embedding relevance, blended with quality (rubric score; average helpfulness once 3 or more distinct ' +
@@ -38,6 +39,7 @@ export function knowledgeRoutes(api: Api, deps: AppDeps): void {
   api.route({
     method: 'get',
     path: '/knowledge/stats',
+    operationId: 'getKnowledgeStats',
     summary: 'Knowledge marketplace statistics',
     tags: ['Knowledge'],
     responses: { 200: { description: 'Counts over publicly visible learnings', schema: KnowledgeStats } },
@@ -47,6 +49,7 @@ export function knowledgeRoutes(api: Api, deps: AppDeps): void {
   api.route({
     method: 'post',
     path: '/knowledge/{id}/rate',
+    operationId: 'rateLearning',
     summary: 'Rate a learning',
     description:
       'Needs an identity (API key or session token), which the contract does not declare: without one the answer is 401. One ' +
@@ -71,13 +74,14 @@ export function knowledgeRoutes(api: Api, deps: AppDeps): void {
   api.route({
     method: 'get',
     path: '/contributor/{wallet}',
+    operationId: 'getContributor',
     summary: 'Contributor profile and earnings by wallet',
     description:
       'learnings_submitted counts the wallet\'s publicly visible learnings (the /knowledge/stats predicate); the earnings ' +
       'fields sum the unlock ledger over the learnings attributed to the wallet.',
     tags: ['Knowledge'],
     params: ContributorParams,
-    responses: { 200: { description: 'Contributor earnings', schema: ContributorEarnings } },
+    responses: { 200: { description: 'Contributor earnings', schema: ContributorEarnings }, 400: { description: 'wallet longer than 100 characters' } },
     handler: ({ params }) => knowledge.contributor(params.wallet),
   });
 }

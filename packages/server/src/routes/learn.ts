@@ -17,6 +17,7 @@ export function learnRoutes(api: Api, deps: AppDeps): void {
   api.route({
     method: 'post',
     path: '/learn',
+    operationId: 'submitLearning',
     summary: 'Contribute a learning',
     description:
       'Identity: an API key (contribute scope) or a session token; the learning belongs to that account, and a key\'s name is stored as ' +
@@ -50,6 +51,7 @@ export function learnRoutes(api: Api, deps: AppDeps): void {
   api.route({
     method: 'delete',
     path: '/learn/{id}',
+    operationId: 'retractLearning',
     summary: 'Retract your published learning (within 7 days)',
     description: 'reason must be retract. The learning leaves the catalog; the retraction is audit-logged (audit_ref). After 7 days: 409.',
     tags: ['Knowledge'],

@@ -18,8 +18,10 @@ import {
   WithdrawRequest,
   WithdrawResult,
   WithdrawTimeout,
+  ERROR_CODES,
   z,
 } from '@axle/sdk';
+import { DomainError } from '../domain/errors.js';
 import type { Middleware } from 'koa';
 import type { AppDeps } from '../deps.js';
 import { type Api, reply } from '../http/route.js';
@@ -39,6 +41,7 @@ export function moneyRoutes(api: Api, deps: AppDeps): void {
   api.route({
     method: 'post',
     path: '/checkout/session',
+    operationId: 'createCheckoutSession',
     summary: 'Start a card checkout for a credit pack',
     description: 'Packs: starter $10 (100 unlocks, 1,000 queries), growth $25 (300, 3,000), pro $100 (1,500, 15,000); credits never expire.',
     tags: ['Money'],
@@ -58,6 +61,7 @@ export function moneyRoutes(api: Api, deps: AppDeps): void {
   api.route({
     method: 'post',
     path: '/webhook/processor',
+    operationId: 'receiveProcessorEvent',
     summary: 'Card processor events (signed)',
     description: 'checkout.session.completed creates the Purchase and adds its credits, once: a replay answers already_processed: true.',
     tags: ['Money'],
@@ -73,6 +77,7 @@ export function moneyRoutes(api: Api, deps: AppDeps): void {
   api.route({
     method: 'get',
     path: '/account/purchases',
+    operationId: 'listPurchases',
     summary: 'Your credit pack purchases',
     tags: ['Account'],
     security: ['BearerJWT'],
@@ -84,6 +89,7 @@ export function moneyRoutes(api: Api, deps: AppDeps): void {
   api.route({
     method: 'get',
     path: '/account/earnings',
+    operationId: 'getAccountEarnings',
     summary: 'Your earnings breakdown',
     description: 'Accepts a session token or, beyond the contract, a key with the account scope (so agents and the MCP tools can read it).',
     tags: ['Account'],
@@ -100,6 +106,7 @@ export function moneyRoutes(api: Api, deps: AppDeps): void {
   api.route({
     method: 'post',
     path: '/wallet/challenge',
+    operationId: 'createWalletChallenge',
     summary: 'Get a challenge for the wallet to sign (EIP-712)',
     tags: ['Account'],
     body: WalletChallengeRequest,
@@ -110,6 +117,7 @@ export function moneyRoutes(api: Api, deps: AppDeps): void {
   api.route({
     method: 'post',
     path: '/wallet/verify',
+    operationId: 'verifyWallet',
     summary: 'Prove control of a wallet with the signed challenge',
     description: 'Each challenge is single-use: an expired, mismatched or reused challenge is refused (400).',
     tags: ['Account'],
@@ -121,6 +129,7 @@ export function moneyRoutes(api: Api, deps: AppDeps): void {
   api.route({
     method: 'post',
     path: '/account/link-wallet',
+    operationId: 'linkWallet',
     summary: 'Link a verified wallet for payouts',
     description:
       'Requires accepted terms, a wallet verified through /wallet/challenge and /wallet/verify, not linked to another account, ' +
@@ -144,6 +153,7 @@ export function moneyRoutes(api: Api, deps: AppDeps): void {
   api.route({
     method: 'get',
     path: '/contributor/{wallet}/settlements',
+    operationId: 'getContributorSettlements',
     summary: 'A contributor wallet’s withdrawals and pending balance',
     description: 'Also the poll_url of an unresolved withdrawal.',
     tags: ['Knowledge'],
@@ -155,6 +165,7 @@ export function moneyRoutes(api: Api, deps: AppDeps): void {
   api.route({
     method: 'post',
     path: '/withdraw',
+    operationId: 'withdrawToWallet',
     summary: 'Withdraw the pending balance to the linked wallet',
     description:
       'The wallet signs EIP-712 Withdrawal {wallet, timestamp} (domain Axle, version 1, chain 8453); the timestamp must be within ' +
@@ -180,6 +191,7 @@ export function moneyRoutes(api: Api, deps: AppDeps): void {
   api.route({
     method: 'post',
     path: '/withdraw/processor',
+    operationId: 'withdrawToPayoutAccount',
     summary: 'Withdraw to your card-processor payout account',
     description: 'At least $0.50. Link the payout account first with POST /account/payout-account and finish its hosted onboarding.',
     tags: ['Money'],
@@ -201,6 +213,7 @@ export function moneyRoutes(api: Api, deps: AppDeps): void {
   api.route({
     method: 'post',
     path: '/account/payout-account',
+    operationId: 'createPayoutAccount',
     summary: 'Link a card-processor payout account (hosted onboarding)',
     description: 'Not in the contract: creates the payout account once and returns its hosted onboarding link.',
     tags: ['Money'],
@@ -218,6 +231,7 @@ export function moneyRoutes(api: Api, deps: AppDeps): void {
   api.route({
     method: 'get',
     path: '/admin/settlements',
+    operationId: 'getAdminSettlements',
     summary: 'Platform wallet and earnings',
     tags: ['Admin'],
     security: ['AdminToken'],
@@ -233,11 +247,14 @@ export function moneyRoutes(api: Api, deps: AppDeps): void {
   api.route({
     method: 'post',
     path: '/admin/settle',
+    operationId: 'adminSettle',
     summary: 'Batch settlement (not implemented)',
     tags: ['Admin'],
     security: ['AdminToken'],
     before: [identity.requireAdmin('admin')],
     responses: { 501: { description: 'Not implemented' }, 401: { description: 'Missing or invalid admin token' } },
-    handler: () => reply(501, { error: 'Batch settlement is not implemented', code: 'not_implemented' }),
+    handler: () => {
+      throw new DomainError(ERROR_CODES.NOT_IMPLEMENTED, 'Batch settlement is not implemented');
+    },
   });
 }

@@ -22,6 +22,7 @@ export function publicRoutes(api: Api, deps: AppDeps): void {
   api.route({
     method: 'get',
     path: '/',
+    operationId: 'getServiceOverview',
     summary: 'Service overview: catalog sizes, payment details and endpoints',
     tags: ['Public'],
     responses: { 200: { description: 'Service overview', schema: RootResponse } },
@@ -53,6 +54,7 @@ export function publicRoutes(api: Api, deps: AppDeps): void {
   api.route({
     method: 'get',
     path: '/health',
+    operationId: 'getHealth',
     summary: 'Liveness and search readiness',
     tags: ['Public'],
     responses: { 200: { description: 'Server is up', schema: HealthResponse } },
@@ -71,6 +73,7 @@ export function publicRoutes(api: Api, deps: AppDeps): void {
   api.route({
     method: 'get',
     path: '/categories',
+    operationId: 'getCategories',
     summary: 'Visible learnings per category',
     description:
       'Counts learnings (like catalog_size), over the whole Category taxonomy; communication and content-generation are retired for learnings and stay 0.',
@@ -86,6 +89,7 @@ export function publicRoutes(api: Api, deps: AppDeps): void {
   api.route({
     method: 'get',
     path: '/stats',
+    operationId: 'getStats',
     summary: 'Platform statistics',
     tags: ['Public'],
     responses: { 200: { description: 'Catalog sizes, skill types and searches served', schema: StatsResponse } },

@@ -14,6 +14,7 @@ export function registryRoutes(api: Api, deps: AppDeps): void {
   api.route({
     method: 'post',
     path: '/discover',
+    operationId: 'discoverSkills',
     summary: 'Search the skills catalog',
     description:
       'Natural-language search over web APIs and MCP servers: BM25 and sentence-embedding rankings fused by reciprocal rank. ' +
@@ -48,6 +49,7 @@ export function registryRoutes(api: Api, deps: AppDeps): void {
   api.route({
     method: 'get',
     path: '/skill/{id}',
+    operationId: 'getSkill',
     summary: 'One skill with a connection preview',
     description: 'By id, or by a slug of the skill name (case-insensitive: `GitHub`, `open weather map`).',
     tags: ['Registry'],

@@ -29,6 +29,7 @@ export function reviewRoutes(api: Api, deps: AppDeps): void {
   api.route({
     method: 'get',
     path: '/account/pending',
+    operationId: 'listPendingLearnings',
     summary: 'Your held learnings',
     tags: ['Review'],
     security: ['ApiKey', 'BearerJWT'],
@@ -41,6 +42,7 @@ export function reviewRoutes(api: Api, deps: AppDeps): void {
   api.route({
     method: 'get',
     path: '/account/pending/summary',
+    operationId: 'getPendingSummary',
     summary: 'Triage summary of your held learnings',
     description:
       'Counts (lanes, flags, approvable_count) cover the whole own-pending set; lane, flag, ids and paging narrow the rows only. ' +
@@ -56,6 +58,7 @@ export function reviewRoutes(api: Api, deps: AppDeps): void {
   api.route({
     method: 'post',
     path: '/account/pending/approve-clean',
+    operationId: 'approveCleanPendingLearnings',
     summary: 'Approve every clean held item at or above a quality threshold',
     description:
       'Selects held items with no screen flag, no reason that needs a per-item decision (forced_review, sanitized_resubmission, ' +
@@ -72,6 +75,7 @@ export function reviewRoutes(api: Api, deps: AppDeps): void {
     api.route({
       method: 'post',
       path: `/account/pending/${action}`,
+      operationId: action === 'approve' ? 'approvePendingLearnings' : 'rejectPendingLearnings',
       summary: `${action === 'approve' ? 'Approve' : 'Reject'} several of your held learnings`,
       description: 'At most 100 ids; each is decided on its own and answered with a result.',
       tags: ['Review'],
@@ -86,6 +90,7 @@ export function reviewRoutes(api: Api, deps: AppDeps): void {
     api.route({
       method: 'post',
       path: `/account/pending/{id}/${action}`,
+      operationId: action === 'approve' ? 'approvePendingLearning' : 'rejectPendingLearning',
       summary: `${action === 'approve' ? 'Approve' : 'Reject'} one of your held learnings`,
       description:
         action === 'approve'
@@ -111,6 +116,7 @@ export function reviewRoutes(api: Api, deps: AppDeps): void {
     api.route({
       method: 'post',
       path: `/admin/review/{id}/${action}`,
+      operationId: action === 'approve' ? 'approvePlatformReview' : 'rejectPlatformReview',
       summary: `Platform review: ${action} a learning held for forced_review`,
       tags: ['Admin'],
       security: ['AdminToken'],
@@ -134,6 +140,7 @@ export function reviewRoutes(api: Api, deps: AppDeps): void {
   api.route({
     method: 'get',
     path: '/admin/review',
+    operationId: 'listPlatformReview',
     summary: 'Platform review queue (forced_review), oldest first',
     tags: ['Admin'],
     security: ['AdminToken'],

@@ -11,6 +11,7 @@ export function termsRoutes(api: Api, deps: AppDeps): void {
   api.route({
     method: 'get',
     path: '/terms',
+    operationId: 'getTermsPage',
     summary: 'Terms of service (HTML)',
     description: `The text accepted by POST /account/accept-terms; current version ${CURRENT_TOS_VERSION}.`,
     tags: ['Account'],
@@ -21,6 +22,7 @@ export function termsRoutes(api: Api, deps: AppDeps): void {
   api.route({
     method: 'get',
     path: '/account/terms-status',
+    operationId: 'getTermsStatus',
     summary: 'Which terms version is current and which one this account accepted',
     tags: ['Account'],
     security: ['BearerJWT', 'ApiKey'],
@@ -36,6 +38,7 @@ export function termsRoutes(api: Api, deps: AppDeps): void {
   api.route({
     method: 'post',
     path: '/account/accept-terms',
+    operationId: 'acceptTerms',
     summary: 'Accept the current terms of service (clickwrap)',
     description:
       'Records the acceptance (append-only, audit-logged; the response carries audit_ref). Accepting the same version again returns the original ' +

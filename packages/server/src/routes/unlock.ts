@@ -10,6 +10,7 @@ export function unlockRoutes(api: Api, deps: AppDeps): void {
   api.route({
     method: 'get',
     path: '/knowledge/{id}',
+    operationId: 'unlockLearning',
     summary: 'Unlock a learning',
     description:
       'With X-API-Key one unlock credit is deducted; with X-Payment (x402 v1 or v2 payload) or PAYMENT-SIGNATURE the ' +

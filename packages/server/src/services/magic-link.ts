@@ -31,13 +31,19 @@ export interface MagicLinkDeps {
   baseUrl(): string;
 }
 
-export function createMagicLinkService({ db, clock, logger, mailer, jwt, rateLimiter, baseUrl }: MagicLinkDeps) {
+export interface MagicLinkService {
+  /**
+   * Rate-limits (per email and per IP, counters shared in the database), stores the token's hash
+   * and mails the link. The same happens whether or not an account exists for the address.
+   */
+  request(rawEmail: string, ip: string, next: string | null): Promise<void>;
+  /** Consumes the token (single use, atomically) and signs in, creating the account on first use; null if invalid. */
+  verify(token: string): Promise<SignIn | null>;
+}
+
+export function createMagicLinkService({ db, clock, logger, mailer, jwt, rateLimiter, baseUrl }: MagicLinkDeps): MagicLinkService {
   return {
-    /**
-     * Rate-limits (per email and per IP, counters shared in the database), stores the token's hash
-     * and mails the link. The same happens whether or not an account exists for the address.
-     */
-    async request(rawEmail: string, ip: string, next: string | null): Promise<void> {
+    async request(rawEmail, ip, next) {
       const email = normalizeEmail(rawEmail);
       const token = randomBytes(32).toString('base64url');
       const now = clock.now();
@@ -71,8 +77,7 @@ export function createMagicLinkService({ db, clock, logger, mailer, jwt, rateLim
       else logger.info('magic link sent');
     },
 
-    /** Consumes the token (single use, atomically) and signs in, creating the account on first use. */
-    async verify(token: string): Promise<SignIn | null> {
+    async verify(token) {
       const now = clock.now();
       const signedIn = await db.tx(async (q) => {
         const link = await magicLinksStore.consume(q, sha256Hex(token), now);
@@ -84,5 +89,3 @@ export function createMagicLinkService({ db, clock, logger, mailer, jwt, rateLim
     },
   };
 }
-
-export type MagicLinkService = ReturnType<typeof createMagicLinkService>;

@@ -6,9 +6,9 @@ import { termsStore } from '../store/terms.js';
 import { appendAudit } from './audit.js';
 
 /**
- * Runs inside the acceptance transaction, once per account, on its first acceptance ever.
- * The money issue registers the one that converts held unassented_pending earnings into
- * withdrawable balance; a hook that throws rolls the acceptance back.
+ * Runs inside the acceptance transaction, once per account, on its first acceptance ever (for example to
+ * convert held unassented_pending earnings into withdrawable balance); a hook that throws rolls the
+ * acceptance back.
  */
 export type FirstTermsAcceptanceHook = (q: Queryable, accountId: string) => Promise<void>;
 
