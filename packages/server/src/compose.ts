@@ -122,6 +122,7 @@ export async function compose({ config, clock, logger, db, baseUrl, listening }:
       sanctions,
       sender: localPayoutSender,
       processor,
+      rateLimiter,
     }),
   };
   return {

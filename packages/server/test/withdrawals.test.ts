@@ -6,6 +6,7 @@ import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/clock.js';
 import { createLogger } from '../src/logger.js';
+import { createRateLimiter } from '../src/services/rate-limit.js';
 import type { PayoutSender } from '../src/payments/payout-sender.js';
 import { sanctionsScreen } from '../src/payments/sanctions.js';
 import { findOrCreateAccount } from '../src/services/accounts.js';
@@ -177,6 +178,7 @@ describe('the wallet rail with a payout sender that takes its time', () => {
       enabled: true,
       sanctions: sanctionsScreen(path.join(dir, 'none.txt')),
       sender,
+      rateLimiter: createRateLimiter({ db, clock }),
       confirmTimeoutMs,
     });
 

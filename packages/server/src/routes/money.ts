@@ -24,6 +24,7 @@ import {
 import { DomainError } from '../domain/errors.js';
 import type { Middleware } from 'koa';
 import type { AppDeps } from '../deps.js';
+import { clientIp } from '../http/client-ip.js';
 import { type Api, reply } from '../http/route.js';
 import { requireTermsAccepted } from '../http/terms-gate.js';
 
@@ -110,8 +111,8 @@ export function moneyRoutes(api: Api, deps: AppDeps): void {
     summary: 'Get a challenge for the wallet to sign (EIP-712)',
     tags: ['Account'],
     body: WalletChallengeRequest,
-    responses: { 200: { description: 'The challenge, its lifetime and the typed data to sign', schema: WalletChallenge }, 429: { description: 'Too many challenges for this wallet' } },
-    handler: ({ body }) => wallets.challenge(body.wallet),
+    responses: { 200: { description: 'The challenge, its lifetime and the typed data to sign', schema: WalletChallenge }, 429: { description: 'Too many challenges for this wallet or from this address' } },
+    handler: ({ body }, ctx) => wallets.challenge(body.wallet, clientIp(ctx, config.trustProxy)),
   });
 
   api.route({
@@ -223,6 +224,8 @@ export function moneyRoutes(api: Api, deps: AppDeps): void {
       200: { description: 'Onboarding link', schema: PayoutOnboarding },
       401: { description: 'Missing or invalid credentials' },
       403: { description: 'TERMS_NOT_ACCEPTED or account suspended' },
+      429: { description: 'More than 10 onboarding links an hour' },
+      502: { description: 'The card processor could not be reached' },
       503: { description: 'payout provider not configured' },
     },
     handler: (_input, ctx) => withdrawals.payoutOnboarding(accountOf(ctx.state)),

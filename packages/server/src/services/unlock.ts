@@ -17,7 +17,7 @@ import { type Settler, SettlementUnavailable } from '../payments/settlement.js';
 import { getAccount } from './accounts.js';
 import type { FullLearning } from './knowledge.js';
 import { learningFull, unlockPriceMicro } from './learning-full.js';
-import { payeeOf, recordUnlock } from './ledger.js';
+import { type Payee, payeeOf, recordUnlock } from './ledger.js';
 import { hasAcceptedCurrentTerms } from './terms.js';
 import { creditsStore } from '../store/credits.js';
 import type { Database, Queryable } from '../store/db.js';
@@ -123,8 +123,7 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
   }
 
   /** The contributor's account has accepted some terms, but not the version in force. */
-  async function notOnboarded(q: Queryable, l: LearningRecord): Promise<boolean> {
-    const payee = await payeeOf(q, l);
+  async function notOnboarded(q: Queryable, payee: Payee | null): Promise<boolean> {
     if (!payee?.holder.startsWith('acc_')) return false;
     return (await termsStore.hasAny(q, payee.holder)) && !(await hasAcceptedCurrentTerms(q, payee.holder));
   }
@@ -171,7 +170,8 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
         await recordUnlock(q, { learningId: l.id, buyer: accountId, path: 'owner', paidMicro: 0, discovery: false, selfDealing: true, accrualCapped: false, payee: null, now });
         return ownerRecall(priceMicro);
       }
-      if (await notOnboarded(q, l)) throw onboardingError(l);
+      const payee = await payeeOf(q, l);
+      if (await notOnboarded(q, payee)) throw onboardingError(l);
       if (await ledgerStore.lastUnlock(q, accountId, l.id, now - REPEAT_WINDOW_MS)) {
         await recordUnlock(q, { learningId: l.id, buyer: accountId, path: 'key', paidMicro: 0, discovery: false, selfDealing: false, accrualCapped: true, payee: null, now });
         return capped(priceMicro);
@@ -193,7 +193,7 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
         discovery,
         selfDealing,
         accrualCapped: false,
-        payee: await payeeOf(q, l),
+        payee,
         now,
       });
       return revenueOf(priceMicro, split, selfDealing);
@@ -238,7 +238,7 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
     });
 
     // Records the paid unlock and ties the claim to it, in the caller's transaction.
-    const book = async (q: Queryable, settlementPath: string, tx: string | null): Promise<LearningFull['_revenue']> => {
+    const book = async (q: Queryable, payee: Payee | null, settlementPath: string, tx: string | null): Promise<LearningFull['_revenue']> => {
       const { id, split } = await recordUnlock(q, {
         learningId: l.id,
         buyer: walletKey(payer),
@@ -247,7 +247,7 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
         discovery: false,
         selfDealing,
         accrualCapped: false,
-        payee: await payeeOf(q, l),
+        payee,
         settlementPath,
         txHash: tx,
         now: clock.now(),
@@ -260,14 +260,15 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
     // unlock the claim is kept but never settled, so the buyer is not charged twice.
     const claimed = await db.tx(async (q) => {
       const now = clock.now();
-      if (await notOnboarded(q, l)) throw onboardingError(l);
+      const payee = await payeeOf(q, l);
+      if (await notOnboarded(q, payee)) throw onboardingError(l);
       if (!(await paymentClaimsStore.claim(q, { ...claim, now }))) throw reject('payment authorization already used');
       if (await ledgerStore.lastUnlock(q, walletKey(payer), l.id, now - REPEAT_WINDOW_MS)) {
         const { id } = await recordUnlock(q, { learningId: l.id, buyer: walletKey(payer), path: 'x402', paidMicro: 0, discovery: false, selfDealing: false, accrualCapped: true, payee: null, now });
         await paymentClaimsStore.attachUnlock(q, claim, id);
         return { revenue: capped(t.priceMicro) };
       }
-      return settler.path === 'local' ? { revenue: await book(q, 'local', null) } : null;
+      return settler.path === 'local' ? { revenue: await book(q, payee, 'local', null) } : null;
     });
     if (claimed) return { learning: await respond(l, claimed.revenue), paymentResponse: answer(null) };
 
@@ -280,7 +281,7 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
       throw unavailable(err);
     }
     const path = deps.routerAddress ? 'router' : 'facilitator';
-    const revenue = await db.tx((q) => book(q, path, txHash));
+    const revenue = await db.tx(async (q) => book(q, await payeeOf(q, l), path, txHash));
     const settlement = deps.routerAddress && txHash ? { settlement: { tx_hash: txHash, path, router: deps.routerAddress } } : {};
     return { learning: await respond(l, { ...revenue, ...settlement }), paymentResponse: answer(txHash) };
   }
