@@ -102,6 +102,7 @@ export async function compose({ config, clock, logger, db, baseUrl, listening }:
     unlocks: createUnlockService({
       db,
       clock,
+      logger,
       baseUrl,
       payTo: config.payTo,
       routerAddress: config.routerAddress,

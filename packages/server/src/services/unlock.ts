@@ -1,6 +1,7 @@
 import { ERROR_CODES, LIMITS, type LearningFull, microToUsd } from '@axle/sdk';
 import { encodePaymentResponseHeader } from '@x402/core/http';
 import type { Clock } from '../clock.js';
+import type { Logger } from '../logger.js';
 import { DomainError } from '../domain/errors.js';
 import { decodePayment, PaymentFormatError } from '../payments/x402-payload.js';
 import {
@@ -71,6 +72,7 @@ export interface UnlockService {
 export interface UnlockDeps {
   db: Database;
   clock: Clock;
+  logger: Logger;
   baseUrl(): string;
   payTo: string;
   routerAddress?: string;
@@ -227,7 +229,8 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
       await settler.verify(payment, requirementV2(t));
     } catch (err) {
       if (err instanceof PaymentFormatError || err instanceof PaymentRejected) throw reject(err.message);
-      throw unavailable(err);
+      if (err instanceof SettlementUnavailable) throw unavailable(err);
+      throw err;
     }
     const claim = { chainId: CHAIN_ID, payer, nonce: payment.authorization.nonce, learningId: l.id };
     const selfDealing = sameWallet(payer, l.contributorWallet) || sameWallet(walletClaim, l.contributorWallet);
@@ -278,7 +281,8 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
     } catch (err) {
       await db.tx((q) => paymentClaimsStore.release(q, claim));
       if (err instanceof PaymentRejected) throw reject(err.message);
-      throw unavailable(err);
+      if (err instanceof SettlementUnavailable) throw unavailable(err);
+      throw err;
     }
     const path = deps.routerAddress ? 'router' : 'facilitator';
     const revenue = await db.tx(async (q) => book(q, await payeeOf(q, l), path, txHash));
@@ -286,8 +290,10 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
     return { learning: await respond(l, { ...revenue, ...settlement }), paymentResponse: answer(txHash) };
   }
 
-  const unavailable = (err: unknown) =>
-    new DomainError(ERROR_CODES.PROVIDER_UNAVAILABLE, err instanceof SettlementUnavailable ? err.message : 'payment settlement unavailable');
+  const unavailable = (err: SettlementUnavailable) => {
+    deps.logger.warn({ err: err.message }, 'x402 settlement unavailable');
+    return new DomainError(ERROR_CODES.PROVIDER_UNAVAILABLE, 'payment settlement unavailable; nothing was charged');
+  };
 
   return {
     async unlock({ learningId, credential, walletClaim }) {
