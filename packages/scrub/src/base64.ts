@@ -18,7 +18,7 @@ const bytes = Buffer.alloc(MAX_CANDIDATE);
 /**
  * Decoded text if `s` is base64 of mostly printable UTF-8, else undefined. `s` holds base64 characters only,
  * padding at the end. Decoded here rather than by `Buffer.from`: most candidates are tokens whose bytes fail the
- * printable test within a few characters, and a call into Buffer cost more than reading them.
+ * printable test within a few characters, and a call into Buffer costs more than reading them.
  */
 export function decodeBase64Text(s: string): string | undefined {
   // Base64 of text of this length always mixes cases and digits; requiring all three skips identifiers cheaply.

@@ -1,5 +1,5 @@
 import type { Redundancy } from './covered.js';
-import { literalAlternation } from './engine.js';
+import { literalAlternation } from './regex-planner.js';
 import { looksRandom } from './entropy.js';
 import { isPlaceholder } from './placeholder.js';
 import { charClass, runsOf } from './runs.js';

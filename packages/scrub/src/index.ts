@@ -2,9 +2,10 @@ import { detect } from './detect.js';
 import { isPlaceholder } from './placeholder.js';
 import { redact } from './redact.js';
 import { secretlintFindings } from './secretlint.js';
-import type { ScrubResult } from './types.js';
+import type { Finding, ScrubResult } from './types.js';
 
-export { SCRUBBER_VERSION } from './redact.js';
+export { detect } from './detect.js';
+export { mergeFindings, type RedactOptions, redact, SCRUBBER_VERSION } from './redact.js';
 export type { Finding, ScrubReport, ScrubResult } from './types.js';
 
 /**
@@ -23,7 +24,15 @@ export function scrub(text: string): ScrubResult {
 
 /** Both layers: the project's own rules plus secretlint's recommended preset (see `scrub`). */
 export async function scrubAsync(text: string): Promise<ScrubResult> {
+  return redact(text, await detectAsync(text));
+}
+
+/**
+ * The findings of both layers, unmerged, in offsets of `text`: what `scrubAsync` redacts. With `detect` (the
+ * project's rules alone) and `redact`, callers can add findings of their own or choose other placeholders.
+ */
+export async function detectAsync(text: string): Promise<Finding[]> {
   // The project's placeholder policy applies to the preset too: `ghp_xxxx...` is documentation, not a leak.
   const preset = (await secretlintFindings(text)).filter((f) => !isPlaceholder(text.slice(f.start, f.end)));
-  return redact(text, [...detect(text), ...preset]);
+  return [...detect(text), ...preset];
 }

@@ -4,7 +4,7 @@ import { charClass, isSpace } from './runs.js';
  * A digit with no word character before it, or a `+` or `(` that a digit follows (`+(` too). Every rule that
  * `numberStarts` serves starts with a lookbehind rejecting a word character before its first digit, or is the phone
  * rule, which may open with `+` and `(`. Each match is one character wide, so `test` and `lastIndex` tell where it
- * is without building a match array for each of some 50,000 starts per 4 MB of dense text.
+ * is without building a match array for each of the many starts of dense text.
  */
 const NUMBER_START = /(?<![A-Za-z0-9_])[0-9]|\+(?=\(?[0-9])|\((?=[0-9])/g;
 /** What SSN, card, IPv4 and phone matches are made of, and the length of the shortest (1.1.1.1, 5550132). */
@@ -34,8 +34,8 @@ function opensStreet(text: string, at: number): boolean {
 
 /**
  * The number starts of `text`, for `applyRules`' `at`. One search for them, and each rule tried only there, instead
- * of each rule's own pass over every digit of the text: dense text holds a digit in every ten characters, a number
- * start in every seventy, and one that opens seven characters of digits and separators in every four hundred.
+ * of each rule's own pass over every digit of the text: digits are common, number starts rarer, and starts that
+ * open seven characters of digits and separators rarer still.
  */
 export function numberStarts(text: string): NumberStarts {
   const all: number[] = [];

@@ -30,13 +30,23 @@ export function mergeFindings(findings: readonly Finding[]): Finding[] {
   return out;
 }
 
-/** Replaces each finding with a typed placeholder and builds the `client_scrub_report`. */
-export function redact(text: string, findings: readonly Finding[]): ScrubResult {
+export interface RedactOptions {
+  /**
+   * The text that replaces a merged finding, given the finding and the text it covers; `[REDACTED:<type>]` by
+   * default. Called once per finding, in text order, so a caller can number the values it has seen.
+   */
+  placeholder?: (finding: Finding, value: string) => string;
+}
+
+/** Replaces each finding with a placeholder (typed, unless `options` say otherwise) and builds the report. */
+export function redact(text: string, findings: readonly Finding[], options: RedactOptions = {}): ScrubResult {
   const merged = mergeFindings(findings);
+  const { placeholder } = options;
   let out = '';
   let pos = 0;
   for (const f of merged) {
-    out += `${text.slice(pos, f.start)}[REDACTED:${f.type}]`;
+    out += text.slice(pos, f.start);
+    out += placeholder ? placeholder(f, text.slice(f.start, f.end)) : `[REDACTED:${f.type}]`;
     pos = f.end;
   }
   out += text.slice(pos);

@@ -26,7 +26,7 @@ export function runsOf(
   ranges: readonly number[] = [0, text.length],
 ): void {
   const step = Math.max(1, minLength);
-  // The class test is written out at each use rather than called: a closure here was not reliably inlined, and
+  // The class test is written out at each use rather than called: a closure here is not reliably inlined, and
   // this loop reads most characters of the text for some classes.
   for (let r = 0; r < ranges.length; r += 2) {
     const to = ranges[r + 1];

@@ -2,8 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { lintSource } from '@secretlint/core';
 import { creator as recommendPreset } from '@secretlint/secretlint-rule-preset-recommend';
 import { describe, expect, it } from 'vitest';
-import { SCRUBBER_VERSION, scrub, scrubAsync } from '../src/index.js';
-import { mergeFindings, redact } from '../src/redact.js';
+import { detect, detectAsync, mergeFindings, redact, SCRUBBER_VERSION, scrub, scrubAsync } from '../src/index.js';
 import { secretlintFindings, typeOf } from '../src/secretlint.js';
 import { decodeJsonEscapes, decodedViews } from '../src/unescape.js';
 
@@ -29,6 +28,25 @@ describe('redact', () => {
     ]);
     expect(r.text).toBe('a [REDACTED:github_token] b [REDACTED:email] c');
     expect(r.report).toEqual({ scrubber_version: SCRUBBER_VERSION, patterns_matched: ['email', 'github_token'], clean: false });
+  });
+
+  it('writes the placeholders a caller chooses, numbering values it has seen, with the same report', () => {
+    const text = 'ask ana@example.org, then bo@example.org, then ana@example.org again';
+    const numbers = new Map<string, number>();
+    const numbered = redact(text, detect(text), {
+      placeholder: (f, value) => {
+        if (!numbers.has(value)) numbers.set(value, numbers.size + 1);
+        return `[${f.type.toUpperCase()}_${numbers.get(value)}]`;
+      },
+    });
+    expect(numbered.text).toBe('ask [EMAIL_1], then [EMAIL_2], then [EMAIL_1] again');
+    expect(numbered.report).toEqual(scrub(text).report);
+  });
+
+  it('redacts what detect and detectAsync find, as scrub and scrubAsync do', async () => {
+    const text = 'token ghp_0123456789abcdefghijABCDEFGHIJ012345 npm_aB3dE5fG7haB3dE5fG7haB3dE5fG7haB3dE5 ana@example.org';
+    expect(redact(text, detect(text))).toEqual(scrub(text));
+    expect(redact(text, await detectAsync(text))).toEqual(await scrubAsync(text));
   });
 
   it('reports clean text as clean and leaves it unchanged', () => {

@@ -1,89 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { type AnchorOptions, applyRules, literalAlternation, literalPrefixes, type Rule } from '../src/engine.js';
+import { throughputDocs } from '../../../bench/scrub/texts.js';
+import { seededRandom } from '../../../test/support/random.js';
 import { findSuffixedStreets, NUMBERED_STREET_RULE } from '../src/address.js';
+import { applyRules, type Rule } from '../src/engine.js';
 import { numberStarts } from '../src/number-starts.js';
 import { PHONE_RULE } from '../src/phone.js';
 import { PII_RULES } from '../src/rules/pii.js';
 import { AZURE_RULES, CONTEXT_RULES, TOKEN_RULES } from '../src/rules/secrets.js';
 import { tokenRuns, vendorTokenStarts } from '../src/tokens.js';
 import type { Finding } from '../src/types.js';
-import { seededRandom } from '../../../test/support/random.js';
+import { alnum, applied, scanEach, seededPad } from './reference.js';
 
 /** Every vendor rule: the token rules and Azure's. */
 const PROVIDER_RULES = [...TOKEN_RULES, ...AZURE_RULES];
-
-/** What applyRules finds in `text`. */
-function applied(text: string, rules: readonly Rule[], options?: AnchorOptions): Finding[] {
-  const found: Finding[] = [];
-  applyRules(text, rules, found, options);
-  return found;
-}
-
-/** The reference: every rule scanned over the whole text on its own. */
-function scanEach(text: string, rules: readonly Rule[]): Finding[] {
-  const out: Finding[] = [];
-  for (const rule of rules) {
-    for (const m of text.matchAll(rule.pattern)) {
-      let start = m.index;
-      let value = m[0];
-      // The value is the first participating group where the pattern has the `d` flag, as `take` reads it; without the
-      // flag the groups serve the pattern itself (the SSN rule's separator).
-      const g = m.indices ? m.findIndex((v, i) => i > 0 && v !== undefined) : -1;
-      if (g > 0) {
-        start = (m.indices as RegExpIndicesArray)[g][0];
-        value = m[g] as string;
-      }
-      if (value.length === 0 || (rule.accept && !rule.accept(value, m, text))) continue;
-      out.push({ type: rule.type, start: start - (rule.expandLeft ?? 0), end: start + value.length });
-    }
-  }
-  return out;
-}
-
-describe('literal prefixes', () => {
-  it('reads the literals a match must start with, after a leading lookbehind', () => {
-    expect(literalPrefixes('(?<![a-z])(?:ab|cd)_[a-z]{4}')).toEqual(['ab_', 'cd_']);
-    expect(literalPrefixes('do[opr]_v1_[a-f]{2}')).toEqual(['doo_v1_', 'dop_v1_', 'dor_v1_']);
-    expect(literalPrefixes('(?:glc_[A-Z]{3}|glsa_\\d)')).toEqual(['glc_', 'glsa_']);
-    expect(literalPrefixes('ya29\\.[A-Z]+')).toEqual(['ya29.']);
-  });
-
-  it('stops before anything optional and gives up on what it cannot bound', () => {
-    expect(literalPrefixes('sk-(?:proj-)?[a-z]{20}')).toEqual(['sk-']);
-    expect(literalPrefixes('abc?d')).toEqual(['ab']);
-    expect(literalPrefixes('(?:Apt\\.?|Unit)\\s\\d')).toEqual(['Apt', 'Unit']);
-    expect(literalPrefixes('(?:pass(?:word|wd)?|_key)[a-z]')).toEqual(['pass', '_key']); // nested groups end a head
-    expect(literalPrefixes('abc\\d|xyz')).toBeUndefined(); // top-level alternation
-    expect(literalPrefixes('[MNO][a-z]{20}')).toBeUndefined(); // one-character prefixes
-    expect(literalPrefixes('\\d{8}:AA')).toBeUndefined();
-  });
-});
-
-describe('literal alternation', () => {
-  it('factors common prefixes and matches what the flat alternation matches', () => {
-    const literals = ['sk-', 'secret_', 'SG.', 'hvs.', 'hvb.', 'AKIA', 'ASIA', 'https://', 'x'];
-    expect(literalAlternation(['sk-', 'secret_', 'ab'])).toBe('s(?:k-|ecret_)|ab');
-    const text = 'a sk- secret_SG.x hvs.hvb.hvx AKIASIA https:// https:/ s secret';
-    const flat = new RegExp(literals.map((l) => l.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|'), 'g');
-    const factored = new RegExp(literalAlternation(literals), 'g');
-    expect([...text.matchAll(factored)].map((m) => [m.index, m[0]])).toEqual([...text.matchAll(flat)].map((m) => [m.index, m[0]]));
-  });
-
-  it('matches caseless literals in any case and the others in their own', () => {
-    const source = literalAlternation(['sk', 'SG.', 'key'], (l) => l !== 'SG.');
-    expect(source).toBe('[sS][kK]|SG\\.|[kK][eE][yY]');
-    const re = new RegExp(source, 'g');
-    expect([...'Sk sK sg. SG. KEY'.matchAll(re)].map((m) => m[0])).toEqual(['Sk', 'sK', 'SG.', 'KEY']);
-  });
-});
-
-const alnum = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-
-/** Deterministic random-looking tokens (repeated characters would read as placeholders): pad(alphabet, length). */
-function seededPad(seed: number): (alphabet: string, n: number) => string {
-  const random = seededRandom(seed);
-  return (alphabet, n) => Array.from({ length: n }, () => alphabet[random() % alphabet.length]).join('');
-}
 
 describe('anchored rule scanning', () => {
   it('finds what scanning each rule over the whole text finds, in rule order', () => {
@@ -192,5 +121,21 @@ describe('anchored rule scanning', () => {
       for (let i = 0; i < 200; i++) t += pieces[Math.floor(random() * pieces.length)];
       expect(findSuffixedStreets(t, numberStarts(t).all)).toEqual(findSuffixedStreets(t, everywhere(t)));
     }
+  });
+});
+
+describe('rule accept() functions', () => {
+  it('never run rules again: applyRules refuses to be entered from one, and works after refusing', () => {
+    const inner: Rule[] = [{ type: 'inner', pattern: /b/g }];
+    const reentrant: Rule[] = [{ type: 'outer', pattern: /a/g, accept: (_v, _m, text) => applied(text, inner).length > 0 }];
+    expect(() => applied('ab', reentrant)).toThrow(/entered again/);
+    expect(applied('ab', inner)).toEqual([{ type: 'inner', start: 1, end: 2 }]);
+  });
+
+  it('of every rule of the scrubber run on the bench texts without entering applyRules again', () => {
+    const rules = [...PROVIDER_RULES, ...CONTEXT_RULES, ...PII_RULES, PHONE_RULE, NUMBERED_STREET_RULE];
+    expect(rules.filter((r) => r.accept).length).toBeGreaterThan(10);
+    const text = throughputDocs()[0];
+    expect(applied(text, rules).length).toBeGreaterThan(1000);
   });
 });

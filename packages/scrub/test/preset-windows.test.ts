@@ -8,7 +8,7 @@ import { isSpace } from '../src/runs.js';
 import { neutraliseDirectives, secretlintFindings, typeOf } from '../src/secretlint.js';
 import { seededRandom } from '../../../test/support/random.js';
 
-/** What secretlintFindings gave before the windows: lintSource over the whole text. */
+/** The reference: lintSource over the whole text. */
 async function wholeText(text: string) {
   const result = await lintSource({
     source: { filePath: '/transcript.txt', content: neutraliseDirectives(text), contentType: 'text' },
