@@ -14,7 +14,7 @@ import { blendScore } from '../domain/quality.js';
 import { freshness01 } from '../domain/verdict.js';
 import type { LearningVectors } from '../search/learning-vectors.js';
 import type { Database } from '../store/db.js';
-import { matchExpression, queryTerms, selectiveMatchExpression } from '../store/fts-query.js';
+import { COMMON_TERM_MIN_ROWS, COMMON_TERM_SHARE, matchExpression, queryTerms, selectiveMatchExpression } from '../store/fts-query.js';
 import { type Demand, type LearningFilters, type LearningRecord, learningsStore } from '../store/learnings.js';
 import { contributorEarnings } from './earnings.js';
 import { priceOf, qualityOf, toSnippet } from './learning-view.js';
@@ -87,7 +87,10 @@ export function createKnowledgeService({ db, clock, rateLimiter, vectors }: Know
     return n;
   };
 
-  /** The MATCH expression: as skills search does, common terms only rank when rarer ones can select rows. */
+  /**
+   * The MATCH expression: as in skill search, common terms only rank when rarer ones can select rows, so a
+   * query of common words does not make FTS5 score most of the catalog.
+   */
   async function matchFor(query: string): Promise<string | null> {
     const terms = queryTerms(query);
     if (terms.length < 2) return matchExpression(terms);
@@ -95,7 +98,11 @@ export function createKnowledgeService({ db, clock, rateLimiter, vectors }: Know
       frequency('\0rows', () => learningsStore.countVisible(db)),
       ...terms.map((t) => frequency(t, () => learningsStore.countMatching(db, matchExpression([t])!))),
     ]);
-    return selectiveMatchExpression(terms, counts, rows);
+    const cutoff = Math.max(rows * COMMON_TERM_SHARE, COMMON_TERM_MIN_ROWS);
+    if (counts.some((n) => n <= cutoff)) return selectiveMatchExpression(terms, counts, rows);
+    // Every term is common: rows must hold the two least common, and all terms still rank.
+    const [a, b] = terms.map((t, i) => ({ t, n: counts[i]! })).sort((x, y) => x.n - y.n);
+    return `(${matchExpression([a!.t])} AND ${matchExpression([b!.t])}) AND (${matchExpression(terms)})`;
   }
 
   async function ranked(query: string, filters: LearningFilters, mode: KnowledgeMode) {
