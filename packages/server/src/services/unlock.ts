@@ -17,7 +17,7 @@ import { PaymentRejected, verifyAuthorization } from '../payments/x402-verify.js
 import { type Settler, SettlementUnavailable } from '../payments/settlement.js';
 import { getAccount } from './accounts.js';
 import type { FullLearning } from './knowledge.js';
-import { learningFull, unlockPriceMicro } from './learning-full.js';
+import { toLearningFull } from './learning-view.js';
 import { type Payee, payeeOf, recordUnlock } from './ledger.js';
 import { hasAcceptedCurrentTerms } from './terms.js';
 import { creditsStore } from '../store/credits.js';
@@ -81,6 +81,9 @@ export interface UnlockDeps {
   loadFull(id: string): Promise<FullLearning | undefined>;
 }
 
+/** The price a buyer pays: the contributor's override, else the current dynamic price search results showed. */
+const unlockPriceMicro = (l: LearningRecord): number => l.overridePriceMicro ?? l.currentPriceMicro;
+
 const sameWallet = (a: string | null | undefined, b: string | null | undefined) => !!a && !!b && a.toLowerCase() === b.toLowerCase();
 
 export function createUnlockService(deps: UnlockDeps): UnlockService {
@@ -132,9 +135,9 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
 
   async function respond(l: LearningRecord, revenue: LearningFull['_revenue']): Promise<LearningFull> {
     const full = await deps.loadFull(l.id);
-    const d = full?.demand ?? { impressions7d: 0, impressions30d: 0, unlocks7d: 0, unlocks30d: 0 };
-    const demand = { search_impressions_7d: d.impressions7d, search_impressions_30d: d.impressions30d, unlocks_7d: d.unlocks7d, unlocks_30d: d.unlocks30d };
-    return learningFull(full?.learning ?? l, { demand, helpfulnessScores: full?.helpfulnessScores ?? [], revenue, now: clock.now() });
+    const demand = full?.demand ?? { impressions7d: 0, impressions30d: 0, unlocks7d: 0, unlocks30d: 0 };
+    const fields = toLearningFull(full?.learning ?? l, { demand, helpfulnessScores: full?.helpfulnessScores ?? [], priceMicro: unlockPriceMicro(l) }, clock.now());
+    return { ...fields, _revenue: revenue };
   }
 
   /** A POST /knowledge search by the account showed the learning within the discovery window. */
