@@ -125,7 +125,9 @@ describe('x402 payments, settled locally', () => {
 });
 
 /** A loopback facilitator speaking the x402 facilitator protocol. */
-async function startFacilitator(behaviour: { verify?: (body: any) => object; settle?: (body: any) => [number, object] } = {}) {
+async function startFacilitator(
+  behaviour: { verify?: (body: any) => object; settle?: (body: any) => [number, object]; network?: string } = {},
+) {
   const calls: Array<{ path: string; body: any }> = [];
   const server = http.createServer(async (req, res) => {
     let text = '';
@@ -134,7 +136,9 @@ async function startFacilitator(behaviour: { verify?: (body: any) => object; set
     calls.push({ path: req.url!, body });
     const send = (status: number, v: object) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(v));
     const payer = body?.paymentPayload?.payload?.authorization?.from;
-    if (req.method === 'GET' && req.url === '/supported') return send(200, { kinds: [{ x402Version: 2, scheme: 'exact', network: 'eip155:8453' }], extensions: [], signers: {} });
+    if (req.method === 'GET' && req.url === '/supported') {
+      return send(200, { kinds: [{ x402Version: 2, scheme: 'exact', network: behaviour.network ?? 'eip155:8453' }], extensions: [], signers: {} });
+    }
     if (req.url === '/verify') return send(200, behaviour.verify?.(body) ?? { isValid: true, payer });
     if (req.url === '/settle') {
       const [status, v] = behaviour.settle?.(body) ?? [200, { success: true, transaction: `0x${'ab'.repeat(32)}`, network: 'eip155:8453', payer }];
@@ -155,8 +159,6 @@ describe('x402 payments through a facilitator', () => {
     const facilitator = await startFacilitator();
     const server = await start({ AXLE_FACILITATOR_URL: facilitator.url });
     try {
-      const supported = await (await fetch(`${facilitator.url}/supported`)).json();
-      expect(supported).toMatchObject({ kinds: [{ scheme: 'exact', network: 'eip155:8453' }] });
       const l = await seedLearning(server);
       const account = privateKeyToAccount(generatePrivateKey());
       const payload = await signAuthorization(account, { to: PAY_TO, value: 80_000, validBefore: nowSec(server) + 120n });
@@ -165,6 +167,10 @@ describe('x402 payments through a facilitator', () => {
       expect(decodePaymentResponseHeader(res.headers.get('x-payment-response')!).transaction).toBe(`0x${'ab'.repeat(32)}`);
       const paths = facilitator.calls.map((c) => c.path);
       expect(paths).toEqual(['/supported', '/verify', '/settle']);
+      // /supported is asked once, not per payment.
+      const again = await signAuthorization(account, { to: PAY_TO, value: 80_000, validBefore: nowSec(server) + 120n });
+      expect((await getUnlock(server, (await seedLearning(server)).id, { 'x-payment': v1Header(again) })).status).toBe(200);
+      expect(facilitator.calls.map((c) => c.path)).toEqual(['/supported', '/verify', '/settle', '/verify', '/settle']);
       expect(facilitator.calls[2]!.body).toMatchObject({
         x402Version: 2,
         paymentPayload: { x402Version: 2, payload: { signature: payload.signature } },
@@ -199,6 +205,23 @@ describe('x402 payments through a facilitator', () => {
       expect(await server.db.get('SELECT 1 FROM payment_claims WHERE learning_id = ?', [l.id])).toBeUndefined();
       settleFails = false;
       expect((await getUnlock(server, l.id, { 'x-payment': header })).status).toBe(200);
+    } finally {
+      await server.stop();
+      await facilitator.close();
+    }
+  });
+
+  it('a facilitator that does not settle exact payments on eip155:8453 is never sent one (502, nothing claimed)', async () => {
+    const facilitator = await startFacilitator({ network: 'eip155:84532' });
+    const server = await start({ AXLE_FACILITATOR_URL: facilitator.url });
+    try {
+      const l = await seedLearning(server);
+      const account = privateKeyToAccount(generatePrivateKey());
+      const payload = await signAuthorization(account, { to: PAY_TO, value: 80_000, validBefore: nowSec(server) + 120n });
+      const res = await getUnlock(server, l.id, { 'x-payment': v1Header(payload) });
+      expect(res.status).toBe(502);
+      expect(facilitator.calls.map((c) => c.path)).toEqual(['/supported']);
+      expect(await server.db.get('SELECT 1 FROM payment_claims WHERE learning_id = ?', [l.id])).toBeUndefined();
     } finally {
       await server.stop();
       await facilitator.close();

@@ -3,7 +3,7 @@ import type { ContributorEarnings, Settlement } from '@axle/sdk';
 import { DomainError } from '../domain/errors.js';
 import type { Database, Queryable } from '../store/db.js';
 import { learningsStore } from '../store/learnings.js';
-import { ledgerStore, type SettlementRow, walletLearnings } from '../store/ledger.js';
+import { ledgerStore, type SettlementRow } from '../store/ledger.js';
 import { walletKey, walletsStore } from '../store/wallets.js';
 import { getAccount } from './accounts.js';
 import { hasAcceptedCurrentTerms } from './terms.js';
@@ -24,7 +24,7 @@ export const toSettlement = (s: SettlementRow): z.infer<typeof Settlement> => ({
 
 /** GET /contributor/{wallet}: the wallet's learnings, their unlock revenue and its split. */
 export async function contributorEarnings(db: Queryable, wallet: string): Promise<z.infer<typeof ContributorEarnings>> {
-  const [rows, submitted] = await Promise.all([walletLearnings(db, wallet, LIST_LIMIT), learningsStore.countVisibleByWallet(db, wallet)]);
+  const [rows, submitted] = await Promise.all([ledgerStore.walletLearnings(db, wallet, LIST_LIMIT), learningsStore.countVisibleByWallet(db, wallet)]);
   const sum = (f: 'gross_micro' | 'contributor_micro' | 'platform_micro') => rows.reduce((n, r) => n + r[f], 0);
   const last = rows.reduce<number | null>((m, r) => (r.last_unlock_at !== null && (m === null || r.last_unlock_at > m) ? r.last_unlock_at : m), null);
   return {

@@ -65,6 +65,17 @@ const ZERO = (holder: string): BalanceRow => ({
   updated_at: 0,
 });
 
+export interface WalletLearningRow {
+  id: string;
+  title: string;
+  status: string;
+  unlock_count: number;
+  gross_micro: number;
+  contributor_micro: number;
+  platform_micro: number;
+  last_unlock_at: number | null;
+}
+
 /** SQL for unlocks, earnings_balances, ledger_entries and settlements (migration 030). */
 export const ledgerStore = {
   /**
@@ -83,12 +94,25 @@ export const ledgerStore = {
       ref,
       now,
     ]);
-    // Row first, then the deltas: a CHECK is tested on an upsert's proposed row before the conflict.
+    const deltas = [d(e.owned), d(e.held), d(e.pending), d(e.withdrawn), e.count ?? 0];
+    if (deltas.every((x) => x >= 0)) {
+      // Credits only: one upsert (its proposed row passes the CHECKs).
+      await q.run(
+        `INSERT INTO earnings_balances (holder, owned_micro, held_micro, pending_micro, withdrawn_micro, withdrawal_count, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (holder) DO UPDATE SET owned_micro = owned_micro + excluded.owned_micro, held_micro = held_micro + excluded.held_micro,
+           pending_micro = pending_micro + excluded.pending_micro, withdrawn_micro = withdrawn_micro + excluded.withdrawn_micro,
+           withdrawal_count = withdrawal_count + excluded.withdrawal_count, updated_at = excluded.updated_at`,
+        [holder, ...deltas, now],
+      );
+      return;
+    }
+    // A debit: row first, then the deltas (a CHECK is tested on an upsert's proposed row before the conflict).
     await q.run('INSERT INTO earnings_balances (holder, updated_at) VALUES (?, ?) ON CONFLICT (holder) DO NOTHING', [holder, now]);
     await q.run(
       `UPDATE earnings_balances SET owned_micro = owned_micro + ?, held_micro = held_micro + ?, pending_micro = pending_micro + ?,
          withdrawn_micro = withdrawn_micro + ?, withdrawal_count = withdrawal_count + ?, updated_at = ? WHERE holder = ?`,
-      [d(e.owned), d(e.held), d(e.pending), d(e.withdrawn), e.count ?? 0, now, holder],
+      [...deltas, now, holder],
     );
   },
 
@@ -152,25 +176,14 @@ export const ledgerStore = {
   settlementsFor(q: Queryable, holder: string, limit: number): Promise<SettlementRow[]> {
     return q.all<SettlementRow>('SELECT * FROM settlements WHERE holder = ? ORDER BY created_at DESC, id LIMIT ?', [holder, limit]);
   },
+
+  /** The learnings attributed to a wallet with their running totals (GET /contributor/{wallet}). */
+  walletLearnings(q: Queryable, wallet: string, limit: number): Promise<WalletLearningRow[]> {
+    return q.all<WalletLearningRow>(
+      `SELECT l.id, l.title, l.status, l.unlock_count, l.gross_micro, l.contributor_micro, l.platform_micro,
+              (SELECT MAX(u.created_at) FROM unlocks u WHERE u.learning_id = l.id AND u.gross_micro > 0) AS last_unlock_at
+       FROM learnings l WHERE lower(l.contributor_wallet) = ? ORDER BY l.created_at DESC LIMIT ?`,
+      [wallet.toLowerCase(), limit],
+    );
+  },
 };
-
-export interface WalletLearningRow {
-  id: string;
-  title: string;
-  status: string;
-  unlock_count: number;
-  gross_micro: number;
-  contributor_micro: number;
-  platform_micro: number;
-  last_unlock_at: number | null;
-}
-
-/** The learnings attributed to a wallet with their running totals (GET /contributor/{wallet}). */
-export function walletLearnings(q: Queryable, wallet: string, limit: number): Promise<WalletLearningRow[]> {
-  return q.all<WalletLearningRow>(
-    `SELECT l.id, l.title, l.status, l.unlock_count, l.gross_micro, l.contributor_micro, l.platform_micro,
-            (SELECT MAX(u.created_at) FROM unlocks u WHERE u.learning_id = l.id AND u.gross_micro > 0) AS last_unlock_at
-     FROM learnings l WHERE lower(l.contributor_wallet) = ? ORDER BY l.created_at DESC LIMIT ?`,
-    [wallet.toLowerCase(), limit],
-  );
-}
