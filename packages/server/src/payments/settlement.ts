@@ -55,14 +55,16 @@ export function facilitatorSettler(url: string, timeoutMs = 15_000): Settler {
       return await fn();
     } catch (err) {
       // The facilitator judged the payment (a 4xx with a reason): that is a refusal, not an outage.
-      if (err instanceof VerifyError || err instanceof SettleError) throw new PaymentRejected(`facilitator refused the payment: ${err.message}`);
+      if (err instanceof VerifyError || err instanceof SettleError)
+        throw new PaymentRejected(`facilitator refused the payment: ${err.message}`);
       throw new SettlementUnavailable(`facilitator ${what} failed: ${(err as Error).message}`);
     }
   };
   return {
     path: 'facilitator',
     async verify(p, requirement) {
-      if (!(await call('supported', supportsExactOnBase))) throw new SettlementUnavailable(`facilitator does not settle exact payments on ${NETWORK}`);
+      if (!(await call('supported', supportsExactOnBase)))
+        throw new SettlementUnavailable(`facilitator does not settle exact payments on ${NETWORK}`);
       const r = await call('verify', () => client.verify(toV2Payload(p, requirement), requirement));
       if (!r.isValid) throw new PaymentRejected(`facilitator refused the payment: ${r.invalidReason ?? 'invalid'}`);
     },
