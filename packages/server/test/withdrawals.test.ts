@@ -272,7 +272,15 @@ describe('the wallet rail with a payout sender that takes its time', () => {
     fs.writeFileSync(path.join(dir, 'none.txt'), '');
     let release!: () => void;
     const held = new Promise<void>((r) => (release = r));
-    const s = service({ send: async () => (await held, { txHash: '0xfeed' }) }, 60_000);
+    const s = service(
+      {
+        send: async () => {
+          await held;
+          return { txHash: '0xfeed' };
+        },
+      },
+      60_000,
+    );
     const ts = clock.now();
     const signature = await wallet.signTypedData(withdrawalProof(wallet.address, ts));
     const attempt = () =>

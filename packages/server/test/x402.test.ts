@@ -174,15 +174,25 @@ describe('x402 payments, settled locally', () => {
   });
 });
 
+/** What the facilitator stand-in reads of a POST /verify or /settle body. */
+interface FacilitatorBody {
+  paymentPayload?: { payload?: { authorization?: { from?: string } } };
+  paymentRequirements?: { amount?: string };
+}
+
 /** A loopback facilitator speaking the x402 facilitator protocol. */
 async function startFacilitator(
-  behaviour: { verify?: (body: any) => object; settle?: (body: any) => [number, object]; network?: string } = {},
+  behaviour: {
+    verify?: (body: FacilitatorBody) => object;
+    settle?: (body: FacilitatorBody) => [number, object];
+    network?: string;
+  } = {},
 ) {
-  const calls: Array<{ path: string; body: any }> = [];
+  const calls: Array<{ path: string; body: FacilitatorBody }> = [];
   const server = http.createServer(async (req, res) => {
     let text = '';
     for await (const c of req) text += c;
-    const body = text ? JSON.parse(text) : undefined;
+    const body = (text ? JSON.parse(text) : {}) as FacilitatorBody;
     calls.push({ path: req.url!, body });
     const send = (status: number, v: object) =>
       res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(v));
@@ -263,7 +273,7 @@ describe('x402 payments through a facilitator', () => {
     let settleFails = true;
     const facilitator = await startFacilitator({
       verify: (b) =>
-        b.paymentRequirements.amount === '80000'
+        b.paymentRequirements?.amount === '80000'
           ? { isValid: true }
           : { isValid: false, invalidReason: 'insufficient_funds' },
       settle: () =>

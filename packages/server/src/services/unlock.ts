@@ -26,7 +26,7 @@ import { ledgerStore } from '../store/ledger.js';
 import { type LearningRecord, learningsStore } from '../store/learnings.js';
 import { paymentClaimsStore } from '../store/payment-claims.js';
 import { termsStore } from '../store/terms.js';
-import { walletKey, walletsStore } from '../store/wallets.js';
+import { walletKey } from '../store/wallets.js';
 
 const DAY_MS = 86_400_000;
 /** A POST /knowledge search by the same account this recently makes an unlock discovery-driven (60% share). */
