@@ -16,8 +16,13 @@ import { deviceRoutes } from './routes/device.js';
 import { extractRoutes } from './routes/extract.js';
 import { openclawRoutes } from './routes/openclaw.js';
 import { publicRoutes } from './routes/public.js';
+import { knowledgeRoutes } from './routes/knowledge.js';
+import { learnRoutes } from './routes/learn.js';
 import { registryRoutes } from './routes/registry.js';
+import { reviewRoutes } from './routes/review.js';
 import { termsRoutes } from './routes/terms.js';
+import { unlockRoutes } from './routes/unlock.js';
+import { moneyRoutes } from './routes/money.js';
 import { wellKnownRoutes } from './routes/wellknown.js';
 
 /** Headers a browser agent must be able to read from cross-origin responses. */
@@ -37,6 +42,9 @@ export function createApp(deps: AppDeps): BuiltApp {
   publicRoutes(api, deps);
   wellKnownRoutes(api, deps);
   registryRoutes(api, deps);
+  knowledgeRoutes(api, deps);
+  learnRoutes(api, deps);
+  reviewRoutes(api, deps);
   authRoutes(api, deps);
   accountRoutes(api, deps);
   adminRoutes(api, deps);
@@ -45,6 +53,8 @@ export function createApp(deps: AppDeps): BuiltApp {
   extractRoutes(api);
   openclawRoutes(api, deps);
   termsRoutes(api, deps);
+  unlockRoutes(api, deps);
+  moneyRoutes(api, deps);
 
   app.on('error', responseErrorLogger(deps.logger));
   app.use(requestLog(deps.logger, () => performance.now()));

@@ -8,8 +8,22 @@ import { createAccountsService } from './services/accounts.js';
 import { createAuditService } from './services/audit.js';
 import { createConsentService } from './services/consent.js';
 import { createDeviceAuthService } from './services/device-auth.js';
+import { releaseHeld } from './services/ledger.js';
+import { createUnlockService } from './services/unlock.js';
+import { facilitatorSettler, localSettler } from './payments/settlement.js';
+import { stripeProcessor } from './payments/card-processor.js';
+import { localPayoutSender } from './payments/payout-sender.js';
+import { sanctionsScreen } from './payments/sanctions.js';
+import { createCheckoutService } from './services/checkout.js';
+import { createEarningsService } from './services/earnings.js';
+import { createWalletsService } from './services/wallets.js';
+import { createWithdrawalsService } from './services/withdrawals.js';
+import { LearningVectors } from './search/learning-vectors.js';
+import { createKnowledgeService } from './services/knowledge.js';
+import { createLearnService } from './services/learn.js';
 import { createJwtService } from './services/jwt.js';
 import { createLearningsService } from './services/learnings.js';
+import { createReviewService } from './services/review.js';
 import { createMagicLinkService } from './services/magic-link.js';
 import { createMailer } from './services/mailer.js';
 import { createOpenClawService } from './services/openclaw.js';
@@ -17,7 +31,7 @@ import { createRateLimiter } from './services/rate-limit.js';
 import { createSearchCounts } from './services/search-counts.js';
 import { createSkillsService } from './services/skills.js';
 import { createTermsService } from './services/terms.js';
-import type { Database } from './store/db.js';
+import type { Database, Queryable } from './store/db.js';
 
 export interface ComposeOptions {
   config: Config;
@@ -57,7 +71,27 @@ export async function compose({ config, clock, logger, db, jwtSecret, baseUrl, l
   const accounts = createAccountsService({ db, clock, writeLimits });
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, logger, clock });
   const searchCounts = createSearchCounts({ db, logger });
+  const processor = config.processorSecretKey
+    ? stripeProcessor({
+        secretKey: config.processorSecretKey,
+        webhookSecret: config.processorWebhookSecret,
+        apiUrl: config.processorApiUrl,
+      })
+    : undefined;
+  const sanctions = sanctionsScreen(config.sanctionsListPath);
+  // A first acceptance converts held unassented_pending earnings into withdrawable balance.
+  const releaseOnAcceptance = (q: Queryable, accountId: string) => releaseHeld(q, accountId, clock.now());
+  const terms = createTermsService({ db, clock, baseUrl, onFirstTermsAcceptance: [releaseOnAcceptance] });
   const openclaw = createOpenClawService({ config, clock, logger, baseUrl });
+  // Learnings share the skills' sentence model; their vectors are computed in the background once it is ready.
+  const vectors = config.semanticSearch ? new LearningVectors(db, skills.search.semantic, logger, clock) : undefined;
+  const onVisible = () => void vectors?.fill();
+  // Loaded (and missing ones computed) once the model is ready, so the first search does not wait for them.
+  if (vectors)
+    void skills.search.semantic.settled
+      .then(() => Promise.all([vectors.sync(true), vectors.fill()]))
+      .catch((err) => logger.warn({ err: (err as Error).message }, 'learning vectors not loaded'));
+  const knowledge = createKnowledgeService({ db, clock, writeLimits, vectors });
   const deps: AppDeps = {
     config,
     clock,
@@ -68,6 +102,9 @@ export async function compose({ config, clock, logger, db, jwtSecret, baseUrl, l
     skills,
     learnings,
     searchCounts,
+    learn: createLearnService({ db, clock, writeLimits, forcedReview: config.forcedReview, onVisible }),
+    review: createReviewService({ db, clock, writeLimits, onVisible }),
+    knowledge,
     accounts,
     audit: createAuditService({ db }),
     consent: createConsentService({ db, clock, writeLimits }),
@@ -76,14 +113,39 @@ export async function compose({ config, clock, logger, db, jwtSecret, baseUrl, l
     magicLinks: createMagicLinkService({ db, clock, logger, mailer, jwt, rateLimiter, baseUrl }),
     openclaw,
     rateLimiter,
+    unlocks: createUnlockService({
+      db,
+      clock,
+      logger,
+      baseUrl,
+      payTo: config.payTo,
+      routerAddress: config.routerAddress,
+      settler: config.facilitatorUrl ? facilitatorSettler(config.facilitatorUrl) : localSettler,
+      loadFull: (id) => knowledge.loadFull(id),
+    }),
+    terms,
+    checkout: createCheckoutService({ db, clock, baseUrl, rateLimiter, processor }),
+    wallets: createWalletsService({ db, clock, rateLimiter, sanctions }),
+    earnings: createEarningsService({ db, custodialWithdrawals: config.custodialWithdrawals }),
+    withdrawals: createWithdrawalsService({
+      db,
+      clock,
+      logger,
+      baseUrl,
+      termsUrl: () => terms.termsUrl(),
+      enabled: config.custodialWithdrawals,
+      sanctions,
+      sender: localPayoutSender,
+      processor,
+      rateLimiter,
+    }),
     writeLimits,
-    // Hooks for a first acceptance (e.g. releasing held earnings) are pushed onto terms.onFirstTermsAcceptance here.
-    terms: createTermsService({ db, clock, baseUrl }),
   };
   return {
     deps,
     close: async () => {
       await openclaw.close();
+      await vectors?.close();
       await skills.close();
       await searchCounts.close();
     },

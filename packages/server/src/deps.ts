@@ -8,13 +8,21 @@ import type { AuditService } from './services/audit.js';
 import type { ConsentService } from './services/consent.js';
 import type { DeviceAuthService } from './services/device-auth.js';
 import type { JwtService } from './services/jwt.js';
+import type { KnowledgeService } from './services/knowledge.js';
+import type { LearnService } from './services/learn.js';
 import type { LearningsService } from './services/learnings.js';
+import type { ReviewService } from './services/review.js';
 import type { MagicLinkService } from './services/magic-link.js';
 import type { OpenClawService } from './services/openclaw.js';
 import type { RateLimiter } from './services/rate-limit.js';
 import type { SearchCounts } from './services/search-counts.js';
 import type { SkillsService } from './services/skills.js';
 import type { TermsService } from './services/terms.js';
+import type { UnlockService } from './services/unlock.js';
+import type { CheckoutService } from './services/checkout.js';
+import type { EarningsService } from './services/earnings.js';
+import type { WalletsService } from './services/wallets.js';
+import type { WithdrawalsService } from './services/withdrawals.js';
 
 /**
  * Everything a route module may use: configuration and services, never a store. Built once per process by the
@@ -36,6 +44,12 @@ export interface AppDeps {
   learnings: LearningsService;
   /** Searches served, for GET /stats (counted by the count-searches middleware). */
   searchCounts: SearchCounts;
+  /** POST /learn. */
+  learn: LearnService;
+  /** Review queues (contributor and platform) and retraction. */
+  review: ReviewService;
+  /** Knowledge search, ratings, stats, contributor profiles; loads a full learning for unlocks. */
+  knowledge: KnowledgeService;
   accounts: AccountsService;
   audit: AuditService;
   consent: ConsentService;
@@ -51,4 +65,13 @@ export interface AppDeps {
   /** Per-account limits on repeatable writes (keys, consent; POST /learn, ratings, retractions use it too). */
   writeLimits: AccountWriteLimiter;
   terms: TermsService;
+  /** GET /knowledge/{id}: credits, x402 payments, the revenue-share ledger. */
+  unlocks: UnlockService;
+  /** Credit packs: card checkout, processor events, purchases. */
+  checkout: CheckoutService;
+  /** Wallet proofs and linking. */
+  wallets: WalletsService;
+  earnings: EarningsService;
+  /** Both withdrawal rails and the card payout onboarding. */
+  withdrawals: WithdrawalsService;
 }
