@@ -146,9 +146,12 @@ function consider(text: string, run: readonly Word[], technical: boolean, found:
   const last = full[full.length - 1].text.toLowerCase();
   // Read only when needed: most runs decide without it.
   const cue = (): Cue => cueBefore(text, start);
-  // A name in a script without case is one word, often surname and given name together (王伟宸).
-  const whole = full.length >= 2 || full[0].caseless;
-  if (named >= 1 && (whole || !technical || cue() === 'strong')) person = true;
+  // In a script without case, nothing marks a lone word as a name (שלום is a name and a greeting): it needs a cue,
+  // unless it is a surname and given name written together (王伟宸).
+  const lone = full.length === 1;
+  const together = lone && full[0].caseless && !firstNames.has(first) && !surnames.has(first);
+  if (lone && full[0].caseless && !together) person = cue() === 'strong';
+  else if (named >= 1 && (!lone || together || !technical || cue() === 'strong')) person = true;
   else if (full.length >= 2 && full.every((w) => w.kind === 'weak') && firstNames.has(first) && surnames.has(last)) {
     // Two everyday words can still be a first name and a surname: Mark Smith, Rose Hunter.
     person = true;
@@ -209,10 +212,11 @@ function lists(text: string, ws: readonly Word[], found: Finding[]): void {
       items.push(ws[k]);
       last = k;
     }
-    const named = items.filter((w) => w.cap && w.kind === 'name').length;
+    const named = items.filter((w) => (w.cap || w.caseless) && w.kind === 'name').length;
     if (items.length >= 2 && (named >= 2 || (named === 1 && items.length === 2))) {
       for (const w of items) {
-        if (w.cap && (w.kind === 'name' || w.kind === 'weak' || w.kind === 'unknown') && !TITLES.has(w.text)) {
+        const capitalised = w.cap && (w.kind === 'weak' || w.kind === 'unknown') && !TITLES.has(w.text);
+        if (capitalised || ((w.cap || w.caseless) && w.kind === 'name')) {
           found.push({ type: PERSON, start: w.start, end: w.end });
         }
       }
