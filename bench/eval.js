@@ -1,6 +1,7 @@
 // `npm run eval`: scores the skill rankers against the labelled set in bench/eval/queries.json,
 // in-process over the bundled catalog: the substring baseline, BM25 alone, embeddings alone and
-// their reciprocal-rank fusion, all in the same run. Exits 1 when a target is missed.
+// their reciprocal-rank fusion, all in the same run; then the learning screens on their labelled
+// corpora (recall and false-positive rate). Exits 1 when a target is missed.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,6 +14,8 @@ import { Database } from '../packages/server/dist/store/db.js';
 import { migrate } from '../packages/server/dist/store/migrate.js';
 import { generateCatalog } from './lib/generate.js';
 import { mean, ndcgAt, score } from './lib/metrics.js';
+import { knowledgeReport } from './lib/knowledge-eval.js';
+import { screenReport } from './lib/screens.js';
 import { substringRanker } from './lib/substring.js';
 
 const TARGET_NDCG = 0.65;
@@ -93,6 +96,12 @@ try {
         ],
       ]
     : [[`fused ranking: semantic search is ${state}`, false]];
+  const knowledge = await knowledgeReport(state === 'ready' ? service.search.semantic : undefined);
+  console.log(`\n${knowledge.lines.join('\n')}`);
+  checks.push(...knowledge.checks);
+  const screens = screenReport();
+  console.log(`\n${screens.lines.join('\n')}`);
+  checks.push(...screens.checks);
   console.log('');
   for (const [label, ok] of checks) console.log(`${ok ? 'PASS' : 'FAIL'}  ${label}`);
 
