@@ -20,6 +20,8 @@ import { learnRoutes } from './routes/learn.js';
 import { registryRoutes } from './routes/registry.js';
 import { reviewRoutes } from './routes/review.js';
 import { termsRoutes } from './routes/terms.js';
+import { unlockRoutes } from './routes/unlock.js';
+import { moneyRoutes } from './routes/money.js';
 import { wellKnownRoutes } from './routes/wellknown.js';
 
 /** Headers a browser agent must be able to read from cross-origin responses. */
@@ -50,6 +52,8 @@ export function createApp(deps: AppDeps): BuiltApp {
   extractRoutes(api);
   openclawRoutes(api, deps);
   termsRoutes(api, deps);
+  unlockRoutes(api, deps);
+  moneyRoutes(api, deps);
 
   app.use(requestLog(deps.logger, () => performance.now()));
   app.use(errorMiddleware());

@@ -8,6 +8,16 @@ import { createAuditService } from './services/audit.js';
 import { createConsentService } from './services/consent.js';
 import { createDeviceAuthService } from './services/device-auth.js';
 import { createJwtService, loadJwtSecret } from './services/jwt.js';
+import { releaseHeld } from './services/ledger.js';
+import { createUnlockService } from './services/unlock.js';
+import { facilitatorSettler, localSettler } from './payments/settlement.js';
+import { stripeProcessor } from './payments/card-processor.js';
+import { localPayoutSender } from './payments/payout-sender.js';
+import { sanctionsScreen } from './payments/sanctions.js';
+import { createCheckoutService } from './services/checkout.js';
+import { createEarningsService } from './services/earnings.js';
+import { createWalletsService } from './services/wallets.js';
+import { createWithdrawalsService } from './services/withdrawals.js';
 import { LearningVectors } from './search/learning-vectors.js';
 import { createKnowledgeService } from './services/knowledge.js';
 import { createLearnService } from './services/learn.js';
@@ -57,10 +67,17 @@ export async function compose({ config, clock, logger, db, baseUrl, listening }:
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, logger, clock });
   const searchCounts = createSearchCounts({ db, logger });
   const openclaw = createOpenClawService({ config, clock, logger, baseUrl });
+  const processor = config.processorSecretKey
+    ? stripeProcessor({ secretKey: config.processorSecretKey, webhookSecret: config.processorWebhookSecret, apiUrl: config.processorApiUrl })
+    : undefined;
+  const sanctions = sanctionsScreen(config.sanctionsListPath);
+  // A first acceptance converts held unassented_pending earnings into withdrawable balance.
+  const terms = createTermsService({ db, clock, baseUrl, onFirstTermsAcceptance: [(q, accountId) => releaseHeld(q, accountId, clock.now())] });
   // Learnings share the skills' sentence model; their vectors are computed in the background once it is ready.
   const vectors = config.semanticSearch ? new LearningVectors(db, skills.search.semantic, logger, clock) : undefined;
   const onVisible = () => void vectors?.fill();
   if (vectors) void skills.search.semantic.settled.then(() => vectors.fill());
+  const knowledge = createKnowledgeService({ db, clock, rateLimiter, vectors });
   const deps: AppDeps = {
     config,
     clock,
@@ -73,7 +90,7 @@ export async function compose({ config, clock, logger, db, baseUrl, listening }:
     searchCounts,
     learn: createLearnService({ db, clock, rateLimiter, forcedReview: config.forcedReview, onVisible }),
     review: createReviewService({ db, clock, rateLimiter, onVisible }),
-    knowledge: createKnowledgeService({ db, clock, rateLimiter, vectors }),
+    knowledge,
     accounts,
     audit: createAuditService({ db }),
     consent: createConsentService({ db, clock }),
@@ -82,8 +99,30 @@ export async function compose({ config, clock, logger, db, baseUrl, listening }:
     magicLinks: createMagicLinkService({ db, clock, logger, mailer, jwt, rateLimiter, baseUrl }),
     openclaw,
     rateLimiter,
-    // Hooks for a first acceptance (e.g. releasing held earnings) are pushed onto terms.onFirstTermsAcceptance here.
-    terms: createTermsService({ db, clock, baseUrl }),
+    unlocks: createUnlockService({
+      db,
+      clock,
+      baseUrl,
+      payTo: config.payTo,
+      routerAddress: config.routerAddress,
+      settler: config.facilitatorUrl ? facilitatorSettler(config.facilitatorUrl) : localSettler,
+      loadFull: (id) => knowledge.loadFull(id),
+    }),
+    terms,
+    checkout: createCheckoutService({ db, clock, baseUrl, rateLimiter, processor }),
+    wallets: createWalletsService({ db, clock, rateLimiter, sanctions }),
+    earnings: createEarningsService({ db, custodialWithdrawals: config.custodialWithdrawals }),
+    withdrawals: createWithdrawalsService({
+      db,
+      clock,
+      logger,
+      baseUrl,
+      termsUrl: () => terms.termsUrl(),
+      enabled: config.custodialWithdrawals,
+      sanctions,
+      sender: localPayoutSender,
+      processor,
+    }),
   };
   return {
     deps,

@@ -17,6 +17,11 @@ import type { RateLimiter } from './services/rate-limit.js';
 import type { SearchCounts } from './services/search-counts.js';
 import type { SkillsService } from './services/skills.js';
 import type { TermsService } from './services/terms.js';
+import type { UnlockService } from './services/unlock.js';
+import type { CheckoutService } from './services/checkout.js';
+import type { EarningsService } from './services/earnings.js';
+import type { WalletsService } from './services/wallets.js';
+import type { WithdrawalsService } from './services/withdrawals.js';
 
 /**
  * Everything a route module may use: configuration and services, never a store. Built once per process by the
@@ -57,4 +62,13 @@ export interface AppDeps {
   /** Fixed-window counters in the database (magic links, device codes, per-account write limits). */
   rateLimiter: RateLimiter;
   terms: TermsService;
+  /** GET /knowledge/{id}: credits, x402 payments, the revenue-share ledger. */
+  unlocks: UnlockService;
+  /** Credit packs: card checkout, processor events, purchases. */
+  checkout: CheckoutService;
+  /** Wallet proofs and linking. */
+  wallets: WalletsService;
+  earnings: EarningsService;
+  /** Both withdrawal rails and the card payout onboarding. */
+  withdrawals: WithdrawalsService;
 }

@@ -77,8 +77,8 @@ export function knowledgeRoutes(api: Api, deps: AppDeps): void {
     operationId: 'getContributor',
     summary: 'Contributor profile and earnings by wallet',
     description:
-      'learnings_submitted counts the wallet\'s publicly visible learnings (the /knowledge/stats predicate). Earnings fields read 0 ' +
-      'until unlock revenue accrues.',
+      'learnings_submitted counts the wallet\'s publicly visible learnings (the /knowledge/stats predicate); the earnings ' +
+      'fields sum the unlock ledger over the learnings attributed to the wallet.',
     tags: ['Knowledge'],
     params: ContributorParams,
     responses: { 200: { description: 'Contributor earnings', schema: ContributorEarnings }, 400: { description: 'wallet longer than 100 characters' } },

@@ -16,6 +16,7 @@ import type { LearningVectors } from '../search/learning-vectors.js';
 import type { Database } from '../store/db.js';
 import { buildMatchExpression } from '../store/fts-query.js';
 import { type Demand, type LearningFilters, type LearningRecord, learningsStore } from '../store/learnings.js';
+import { contributorEarnings } from './earnings.js';
 import { priceOf, qualityOf, toSnippet } from './learning-view.js';
 import type { RateLimiter } from './rate-limit.js';
 
@@ -171,18 +172,7 @@ export function createKnowledgeService({ db, clock, rateLimiter, vectors }: Know
       };
     },
 
-    async contributor(wallet) {
-      // Earnings accrue with the unlock ledger; until it exists they are zero.
-      return {
-        wallet,
-        total_gross_usd: 0,
-        total_contributor_usd: 0,
-        total_platform_usd: 0,
-        by_learning: {},
-        learnings_submitted: await learningsStore.countVisibleByWallet(db, wallet),
-        last_updated: null,
-      };
-    },
+    contributor: (wallet) => contributorEarnings(db, wallet),
 
     async loadFull(id) {
       const learning = await learningsStore.byId(db, id);
