@@ -33,6 +33,11 @@ export const LIMITS = {
   idempotencyHours: 24,
   distinctRatersGate: 3,
   http: { maxBodyBytes: 1024 * 1024, maxJsonDepth: 8 },
+  /**
+   * POST /mcp: a tools/call carrying an x402 PaymentPayload in _meta nests deeper than other bodies (the payload
+   * echoes the Bazaar declaration with the tool's input schema); at most maxBatch messages in one JSON-RPC batch.
+   */
+  mcpHttp: { maxJsonDepth: 16, maxBatch: 10 },
 } as const;
 
 /** USDC has 6 decimals: money is integer micro-USDC from the edge inward. */

@@ -39,6 +39,8 @@ export interface ComposeOptions {
   db: Database;
   /** Public base URL; known once the server listens. */
   baseUrl(): string;
+  /** This instance's own address on loopback; known once the server listens. */
+  localUrl(): string;
   /** The semantic warm-up waits for this so it does not delay the first /health. */
   listening: Promise<unknown>;
 }
@@ -50,7 +52,7 @@ export interface Composed {
 }
 
 /** The composition root: builds every store-backed service once and wires them together. */
-export async function compose({ config, clock, logger, db, baseUrl, listening }: ComposeOptions): Promise<Composed> {
+export async function compose({ config, clock, logger, db, baseUrl, localUrl, listening }: ComposeOptions): Promise<Composed> {
   const learnings = createLearningsService({ db, clock });
   const skills = await createSkillsService({
     db,
@@ -84,6 +86,7 @@ export async function compose({ config, clock, logger, db, baseUrl, listening }:
     logger,
     startedAt: clock.now(),
     baseUrl,
+    localUrl,
     identity: createIdentity({ accounts, config, jwt }),
     skills,
     learnings,

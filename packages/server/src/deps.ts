@@ -35,6 +35,8 @@ export interface AppDeps {
   startedAt: number;
   /** Public base URL (known once the server listens). */
   baseUrl(): string;
+  /** This instance's own address on loopback: the MCP and A2A endpoints call the API through it. */
+  localUrl(): string;
   /** Authentication middleware: deps.identity.requireJwt(), requireKey(scope), requireAdmin('read')… */
   identity: Identity;
   /** The skills registry: counts (GET /, /stats), lookups, search and its readiness (/health). */

@@ -36,7 +36,8 @@ export async function startServer({ config, clock = systemClock, logStream }: St
   let listened!: () => void;
   const listening = new Promise<void>((resolve) => (listened = resolve));
   let baseUrl = config.baseUrl ?? '';
-  const composed = await compose({ config, clock, logger, db, baseUrl: () => baseUrl, listening });
+  let localUrl = '';
+  const composed = await compose({ config, clock, logger, db, baseUrl: () => baseUrl, localUrl: () => localUrl, listening });
   const built = createApp(composed.deps);
   const server = http.createServer(built.app.callback());
   await new Promise<void>((resolve, reject) => {
@@ -48,6 +49,9 @@ export async function startServer({ config, clock = systemClock, logStream }: St
   const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
   const url = `http://${host}:${port}`;
   baseUrl ||= url;
+  // A wildcard listener is reached on loopback; a specific address only on itself.
+  const wildcard = ['0.0.0.0', '::', ''].includes(config.host);
+  localUrl = wildcard ? `http://127.0.0.1:${port}` : `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
 
   let closing: Promise<void> | undefined;
   const close = () =>

@@ -8,8 +8,11 @@ import { z } from '../zod.js';
 import { PAYMENT_RESPONSE_META, paymentHeader, paymentRequired, settlementOf } from './x402.js';
 
 export interface AxleMcpOptions {
-  /** The Streamable HTTP endpoint serving these tools; the x402 resource of the paid tool. Default: {baseUrl}/mcp. */
-  mcpUrl?: string;
+  /**
+   * The API's public base URL, naming what results point at (the x402 resource {publicBaseUrl}/mcp, the source of
+   * an unlocked body). Default: the client's base URL; differs when the client reaches the API over loopback.
+   */
+  publicBaseUrl?: string;
   /** Diagnostics: tool failures by code. Never arguments, keys or bodies. */
   log?: (line: string) => void;
 }
@@ -46,8 +49,8 @@ function unlockedResult(answer: ApiAnswer, source: string): CallToolResult {
  * any, is the caller's). Used by axle-mcp over stdio and by the server's Streamable HTTP endpoint.
  */
 export function createAxleMcpServer(client: AxleClient, opts: AxleMcpOptions = {}): McpServer {
-  const baseUrl = client.options.baseUrl.replace(/\/*$/, '');
-  const mcpUrl = opts.mcpUrl ?? `${baseUrl}/mcp`;
+  const baseUrl = (opts.publicBaseUrl ?? client.options.baseUrl).replace(/\/*$/, '');
+  const mcpUrl = `${baseUrl}/mcp`;
   const log = opts.log ?? (() => {});
   const server = new McpServer({ name: 'axle', version: VERSIONS.agentCard }, { instructions: INSTRUCTIONS });
 

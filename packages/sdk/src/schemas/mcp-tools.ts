@@ -307,3 +307,21 @@ export function mcpToolJsonSchema(name: McpToolName): Record<string, unknown> {
   delete schema.$schema;
   return schema;
 }
+
+/** One JSON-RPC 2.0 message (request, notification or response), as MCP over HTTP carries them. */
+export const JsonRpcMessage = z
+  .object({
+    jsonrpc: z.literal('2.0'),
+    id: z.union([z.string(), z.number()]).optional(),
+    method: z.string().optional(),
+    params: z.record(z.string(), z.unknown()).optional(),
+    result: z.unknown().optional(),
+    error: z.unknown().optional(),
+  })
+  .loose()
+  .openapi('JsonRpcMessage');
+
+/** POST /mcp: one JSON-RPC message or a bounded batch of them. */
+export const McpHttpRequest = z
+  .union([JsonRpcMessage, z.array(JsonRpcMessage).min(1).max(LIMITS.mcpHttp.maxBatch, `at most ${LIMITS.mcpHttp.maxBatch} messages per batch`)])
+  .openapi('McpHttpRequest');

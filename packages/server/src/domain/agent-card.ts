@@ -139,7 +139,10 @@ export function agentCard(input: CardInput): AgentCard {
       package: '@axle/mcp',
       tools: [...MCP_TOOL_NAMES],
       tool_schemas: Object.fromEntries(MCP_TOOL_NAMES.map((name) => [name, mcpToolJsonSchema(name)])),
-      note: `Start with the package command axle-mcp (no arguments); it reads SVC_API_KEY and SVC_BASE_URL (${input.baseUrl}). Extraction is not an MCP tool: it runs on the contributor's machine.`,
+      note:
+        `Start with the package command axle-mcp (no arguments); it reads SVC_API_KEY and SVC_BASE_URL (${input.baseUrl}). ` +
+        `The same tools are served over MCP Streamable HTTP at ${input.baseUrl}/mcp (Authorization: Bearer axl_…). ` +
+        "Extraction is not an MCP tool: it runs on the contributor's machine.",
     },
     operator: input.operator,
     created_at: input.createdAt,
