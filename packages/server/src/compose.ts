@@ -4,6 +4,7 @@ import type { AppDeps } from './deps.js';
 import { createIdentity } from './http/identity.js';
 import type { Logger } from './logger.js';
 import { createAccountsService } from './services/accounts.js';
+import { createA2AService } from './services/a2a.js';
 import { createAuditService } from './services/audit.js';
 import { createConsentService } from './services/consent.js';
 import { createDeviceAuthService } from './services/device-auth.js';
@@ -112,6 +113,7 @@ export async function compose({ config, clock, logger, db, baseUrl, localUrl, li
       loadFull: (id) => knowledge.loadFull(id),
     }),
     terms,
+    a2a: createA2AService({ db, clock, skills, knowledge }),
     checkout: createCheckoutService({ db, clock, baseUrl, rateLimiter, processor }),
     wallets: createWalletsService({ db, clock, rateLimiter, sanctions }),
     earnings: createEarningsService({ db, custodialWithdrawals: config.custodialWithdrawals }),

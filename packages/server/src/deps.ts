@@ -2,6 +2,7 @@ import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { Identity } from './http/identity.js';
 import type { Logger } from './logger.js';
+import type { A2AService } from './services/a2a.js';
 import type { AccountsService } from './services/accounts.js';
 import type { AuditService } from './services/audit.js';
 import type { ConsentService } from './services/consent.js';
@@ -64,6 +65,8 @@ export interface AppDeps {
   /** Fixed-window counters in the database (magic links, device codes, per-account write limits). */
   rateLimiter: RateLimiter;
   terms: TermsService;
+  /** A2A JSON-RPC (message/send, tasks/get) answering with the card's skills. */
+  a2a: A2AService;
   /** GET /knowledge/{id}: credits, x402 payments, the revenue-share ledger. */
   unlocks: UnlockService;
   /** Credit packs: card checkout, processor events, purchases. */
