@@ -10,7 +10,9 @@ import Ajv from 'ajv';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/src/clock.js';
+import { withdrawalProof } from '../../server/src/services/withdrawals.js';
 import { learningsStore } from '../../server/src/store/learnings.js';
+import { walletsStore } from '../../server/src/store/wallets.js';
 import { newBuyer, seedLearning } from '../../server/test/money-helpers.js';
 import { startTestServer, type TestServer } from '../../../test/support/server.js';
 
@@ -283,10 +285,29 @@ describe('axle-mcp over stdio: every tool on its success and failure paths', () 
     expect(failed(await call(anon, 'svc_rate', { learning_id: l.id, helpfulness: 4 }))).toMatchObject({ status: 401 });
   });
 
-  it('svc_withdraw reports the pause', async () => {
+  it('svc_withdraw reports the pause; where the operator enabled withdrawals it pays out', async () => {
     const paused = failed(await call(keyed, 'svc_withdraw', { rail: 'processor', amount_usd: 1 }));
     expect(paused).toMatchObject({ status: 503, code: 'withdraw_paused_noncustodial_migration' });
     expect(String(paused.error)).toMatch(/paus/i);
+
+    const custodial = await startTestServer({ AXLE_CUSTODIAL_WITHDRAWALS: 'true' });
+    try {
+      // An account with accepted terms, a linked wallet and the earnings of one real unlock.
+      const wallet = privateKeyToAccount(generatePrivateKey());
+      const owner = await newBuyer(custodial, { terms: true });
+      await walletsStore.link(custodial.db, owner.accountId, wallet.address);
+      const l = await seedLearning(custodial, { contributorAccountId: owner.accountId, currentPriceMicro: 1_000_000 });
+      const reader = await newBuyer(custodial, { credits: 1 });
+      expect((await fetch(`${custodial.url}/knowledge/${l.id}`, { headers: { 'x-api-key': reader.key } })).status).toBe(200);
+      const mcp = await connect({ SVC_BASE_URL: custodial.url, SVC_API_KEY: owner.key });
+      const timestamp = custodial.clock.now();
+      const signature = await wallet.signTypedData(withdrawalProof(wallet.address, timestamp));
+      const paid = ok(await call(mcp, 'svc_withdraw', { wallet: wallet.address, signature, timestamp }));
+      expect(paid).toMatchObject({ amount: 0.7, status: 'confirmed', settlement_id: expect.stringMatching(/^set_/) });
+      expect(failed(await call(mcp, 'svc_withdraw', { wallet: wallet.address, signature, timestamp }))).toMatchObject({ status: 400, error: 'insufficient balance' });
+    } finally {
+      await custodial.stop();
+    }
   });
 
   it('svc_review: summary, approve with acknowledge_flags, reject, approve_clean as a dry run', async () => {

@@ -113,7 +113,7 @@ export async function compose({ config, clock, logger, db, baseUrl, localUrl, li
       loadFull: (id) => knowledge.loadFull(id),
     }),
     terms,
-    a2a: createA2AService({ db, clock, skills, knowledge }),
+    a2a: createA2AService({ db, clock, skills, knowledge, rateLimiter }),
     checkout: createCheckoutService({ db, clock, baseUrl, rateLimiter, processor }),
     wallets: createWalletsService({ db, clock, rateLimiter, sanctions }),
     earnings: createEarningsService({ db, custodialWithdrawals: config.custodialWithdrawals }),

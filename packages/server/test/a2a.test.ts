@@ -65,6 +65,28 @@ describe('A2A JSON-RPC with @a2a-js/sdk', () => {
   });
 });
 
+describe('A2A bounds', () => {
+  it('60 requests a minute per address, then 429 rate_limited until the window ends', async () => {
+    const own = await startTestServer();
+    try {
+      const get = () =>
+        fetch(`${own.url}/a2a`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tasks/get', params: { id: randomUUID() } }),
+        });
+      const statuses = [];
+      for (let i = 0; i < 61; i++) statuses.push((await get()).status);
+      expect(statuses.slice(0, 60).every((s) => s === 200)).toBe(true);
+      expect(statuses[60]).toBe(429);
+      own.clock.advance(60_000);
+      expect((await get()).status).toBe(200);
+    } finally {
+      await own.stop();
+    }
+  });
+});
+
 describe('routeRequest', () => {
   it.each([
     ['find a weather API', 'discover'],

@@ -4,6 +4,7 @@ import type { AppDeps } from '../deps.js';
 import { buildTime } from '../build-info.js';
 import { A2A_PATH, type CardInput, a2aAgentCard, agentCard } from '../domain/agent-card.js';
 import { DomainError } from '../domain/errors.js';
+import { clientIp } from '../http/client-ip.js';
 import type { Api } from '../http/route.js';
 import { buildOpenApiDocument } from '../openapi.js';
 
@@ -68,10 +69,11 @@ export function wellKnownRoutes(api: Api, deps: AppDeps): void {
     responses: {
       200: { description: 'JSON-RPC response (errors too, as JSON-RPC error objects)', schema: JsonRpcMessage },
       400: { description: 'Not a JSON-RPC message' },
+      429: { description: 'More than 60 requests a minute from one address' },
     },
-    handler: async ({ body }) => {
+    handler: async ({ body }, ctx) => {
       const card = A2AAgentCard.parse(a2aAgentCard(cardInput())) as unknown as A2ASdkCard;
-      const result = await deps.a2a.handle(body, card);
+      const result = await deps.a2a.handle(body, card, clientIp(ctx, deps.config.trustProxy));
       if (result && typeof result === 'object' && Symbol.asyncIterator in result) {
         throw new DomainError(ERROR_CODES.VALIDATION, 'Streaming methods are not served: the card declares streaming false');
       }

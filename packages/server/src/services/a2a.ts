@@ -13,6 +13,7 @@ import type { Clock } from '../clock.js';
 import { a2aTasksStore } from '../store/a2a-tasks.js';
 import type { Database } from '../store/db.js';
 import type { KnowledgeService } from './knowledge.js';
+import type { RateLimiter } from './rate-limit.js';
 import type { SkillsService } from './skills.js';
 
 /** How long a task stays readable with tasks/get. */
@@ -21,6 +22,8 @@ const TASK_TTL_MS = 86_400_000;
 const RESULTS = 5;
 /** Longest text taken as a query (longer text is cut, not refused). */
 const QUERY_MAX = 500;
+/** A2A requests per caller address and minute (each message/send runs a search and stores a task). */
+const A2A_RULE = { limit: 60, windowMs: 60_000 };
 
 export type A2ASkill = 'discover' | 'knowledge-search';
 
@@ -37,8 +40,8 @@ export function routeRequest(text: string, explicit?: unknown): A2ASkill {
 }
 
 export interface A2AService {
-  /** One A2A JSON-RPC request (message/send, tasks/get…) against the card it is served under. */
-  handle(body: unknown, card: AgentCard): Promise<unknown>;
+  /** One A2A JSON-RPC request (message/send, tasks/get…) against the card it is served under, from `callerIp`. */
+  handle(body: unknown, card: AgentCard, callerIp: string): Promise<unknown>;
 }
 
 export interface A2ADeps {
@@ -46,9 +49,10 @@ export interface A2ADeps {
   clock: Clock;
   skills: SkillsService;
   knowledge: KnowledgeService;
+  rateLimiter: RateLimiter;
 }
 
-export function createA2AService({ db, clock, skills, knowledge }: A2ADeps): A2AService {
+export function createA2AService({ db, clock, skills, knowledge, rateLimiter }: A2ADeps): A2AService {
   // Tasks live in the database so that any instance answers tasks/get.
   const tasks: TaskStore = {
     async save(task: Task) {
@@ -114,7 +118,8 @@ export function createA2AService({ db, clock, skills, knowledge }: A2ADeps): A2A
   };
 
   return {
-    handle(body, card) {
+    async handle(body, card, callerIp) {
+      await db.tx((q) => rateLimiter.take(`a2a:ip:${callerIp}`, A2A_RULE, q));
       return new JsonRpcTransportHandler(new DefaultRequestHandler(card, tasks, executor)).handle(body);
     },
   };
