@@ -96,10 +96,13 @@ export class AxleClient {
     } catch {
       json = { error: text.slice(0, 200) };
     }
-    const answerHeaders = Object.fromEntries(
-      Object.entries(res.headers).flatMap(([k, v]) => (v === undefined ? [] : [[k.toLowerCase(), Array.isArray(v) ? v.join(', ') : v]])),
-    );
-    if (res.statusCode >= 400) throw new AxleApiError(res.statusCode, (json ?? {}) as AxleApiError['body'], answerHeaders);
+    const answerHeaders: Record<string, string> = {};
+    for (const [k, v] of Object.entries(res.headers)) {
+      if (v !== undefined) answerHeaders[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+    }
+    if (res.statusCode >= 400) {
+      throw new AxleApiError(res.statusCode, (json ?? {}) as AxleApiError['body'], answerHeaders);
+    }
     const body = (opts.schema ? opts.schema.parse(json) : json) as S extends z.ZodType ? z.output<S> : unknown;
     return { status: res.statusCode, body, headers: answerHeaders };
   }

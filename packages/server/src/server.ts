@@ -37,7 +37,15 @@ export async function startServer({ config, clock = systemClock, logStream }: St
   const listening = new Promise<void>((resolve) => (listened = resolve));
   let baseUrl = config.baseUrl ?? '';
   let localUrl = '';
-  const composed = await compose({ config, clock, logger, db, baseUrl: () => baseUrl, localUrl: () => localUrl, listening });
+  const composed = await compose({
+    config,
+    clock,
+    logger,
+    db,
+    baseUrl: () => baseUrl,
+    localUrl: () => localUrl,
+    listening,
+  });
   const built = createApp(composed.deps);
   const server = http.createServer(built.app.callback());
   await new Promise<void>((resolve, reject) => {
@@ -51,7 +59,8 @@ export async function startServer({ config, clock = systemClock, logStream }: St
   baseUrl ||= url;
   // A wildcard listener is reached on loopback; a specific address only on itself.
   const wildcard = ['0.0.0.0', '::', ''].includes(config.host);
-  localUrl = wildcard ? `http://127.0.0.1:${port}` : `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+  const localHost = wildcard ? '127.0.0.1' : config.host.includes(':') ? `[${config.host}]` : config.host;
+  localUrl = `http://${localHost}:${port}`;
 
   let closing: Promise<void> | undefined;
   const close = () =>

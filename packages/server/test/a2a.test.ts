@@ -12,7 +12,13 @@ let server: TestServer;
 let client: Client;
 
 const userMessage = (text: string, extra: Record<string, unknown> = {}) => ({
-  message: { kind: 'message' as const, role: 'user' as const, messageId: randomUUID(), parts: [{ kind: 'text' as const, text }], ...extra },
+  message: {
+    kind: 'message' as const,
+    role: 'user' as const,
+    messageId: randomUUID(),
+    parts: [{ kind: 'text' as const, text }],
+    ...extra,
+  },
 });
 const dataOf = (task: Task) => (task.artifacts?.[0]?.parts[0] as DataPart).data as Record<string, any>;
 
@@ -30,7 +36,7 @@ describe('A2A JSON-RPC with @a2a-js/sdk', () => {
     expect(card.additionalInterfaces).toEqual([{ url: `${server.url}/a2a`, transport: 'JSONRPC' }]);
   });
 
-  it('message/send "find a weather API" completes a task whose data artifact lists skills; tasks/get reads it back', async () => {
+  it('message/send "find a weather API" completes a task with a skills data artifact; tasks/get reads it', async () => {
     const task = (await client.sendMessage(userMessage('find a weather API'))) as Task;
     expect(task.kind).toBe('task');
     expect(task.status.state).toBe('completed');
@@ -52,7 +58,9 @@ describe('A2A JSON-RPC with @a2a-js/sdk', () => {
     expect(data).toMatchObject({ skill: 'knowledge-search', content_advisory: CONTENT_ADVISORY });
     expect(data.results[0]).toMatchObject({ id: l.id, title: l.title });
     expect(data.results[0].body).toBeUndefined();
-    const forced = (await client.sendMessage(userMessage('Zorblax webhook', { metadata: { skill: 'knowledge-search' } }))) as Task;
+    const forced = (await client.sendMessage(
+      userMessage('Zorblax webhook', { metadata: { skill: 'knowledge-search' } }),
+    )) as Task;
     expect(dataOf(forced).skill).toBe('knowledge-search');
   });
 

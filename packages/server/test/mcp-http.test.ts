@@ -45,16 +45,24 @@ describe('MCP over Streamable HTTP at /mcp', () => {
     const client = await connect(buyer.key);
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual([...MCP_TOOL_NAMES].sort());
-    const found = (await client.callTool({ name: 'svc_discover', arguments: { query: 'weather forecast', limit: 2 } })) as CallToolResult;
+    const found = (await client.callTool({
+      name: 'svc_discover',
+      arguments: { query: 'weather forecast', limit: 2 },
+    })) as CallToolResult;
     expect(found.isError).toBeFalsy();
     expect((found.structuredContent as { results: unknown[] }).results.length).toBeGreaterThan(0);
 
     const l = await seedLearning(server);
-    const unlocked = (await client.callTool({ name: 'svc_unlock', arguments: { learning_id: l.id } })) as CallToolResult;
+    const unlocked = (await client.callTool({
+      name: 'svc_unlock',
+      arguments: { learning_id: l.id },
+    })) as CallToolResult;
     expect(unlocked.isError).toBeFalsy();
     expect(unlocked.structuredContent).toMatchObject({ id: l.id, body: l.body, content_advisory: CONTENT_ADVISORY });
     // The body's source is named by the public base URL, not the loopback address the tool used.
-    expect((unlocked.content as Array<{ text: string }>)[0]!.text).toContain(`<untrusted-data source="${server.url}/knowledge/${l.id}">`);
+    expect((unlocked.content as Array<{ text: string }>)[0]!.text).toContain(
+      `<untrusted-data source="${server.url}/knowledge/${l.id}">`,
+    );
     const earnings = (await client.callTool({ name: 'svc_account_earnings', arguments: {} })) as CallToolResult;
     expect(earnings.structuredContent).toMatchObject({ account_id: buyer.accountId });
   });
@@ -65,8 +73,14 @@ describe('MCP over Streamable HTTP at /mcp', () => {
     const first = (await client.callTool({ name: 'svc_unlock', arguments: { learning_id: l.id } })) as CallToolResult;
     expect(first.isError).toBe(true);
     const required = first.structuredContent as Record<string, any>;
-    expect(required).toMatchObject({ x402Version: 2, resource: { url: `${server.url}/mcp` }, accepts: [{ amount: '60000' }] });
-    expect(required.extensions.bazaar).toMatchObject({ info: { input: { type: 'mcp', toolName: 'svc_unlock', transport: 'streamable-http' } } });
+    expect(required).toMatchObject({
+      x402Version: 2,
+      resource: { url: `${server.url}/mcp` },
+      accepts: [{ amount: '60000' }],
+    });
+    expect(required.extensions.bazaar).toMatchObject({
+      info: { input: { type: 'mcp', toolName: 'svc_unlock', transport: 'streamable-http' } },
+    });
     const { validateDiscoveryExtension } = await import('@x402/extensions/bazaar');
     expect(validateDiscoveryExtension(required.extensions.bazaar)).toMatchObject({ valid: true });
 
@@ -74,15 +88,25 @@ describe('MCP over Streamable HTTP at /mcp', () => {
     const payer = new x402Client();
     registerExactEvmScheme(payer, { signer: account });
     const payload = await payer.createPaymentPayload(required as never);
-    const paid = (await client.callTool({ name: 'svc_unlock', arguments: { learning_id: l.id }, _meta: { 'x402/payment': payload } })) as CallToolResult;
+    const paid = (await client.callTool({
+      name: 'svc_unlock',
+      arguments: { learning_id: l.id },
+      _meta: { 'x402/payment': payload },
+    })) as CallToolResult;
     expect(paid.isError).toBeFalsy();
     expect(paid.structuredContent).toMatchObject({ id: l.id, _revenue: { amount_paid_usd: 0.06 } });
-    expect(paid._meta?.['x402/payment-response']).toMatchObject({ success: true, payer: account.address.toLowerCase() });
+    expect(paid._meta?.['x402/payment-response']).toMatchObject({
+      success: true,
+      payer: account.address.toLowerCase(),
+    });
   });
 
   it('refuses an unknown key (401) and a session token (401) before any tool runs', async () => {
     await expect(connect('axl_notarealkeyatall0000000000000000000000000')).rejects.toThrow(/invalid_api_key/);
-    const res = await rpc({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, { authorization: 'Bearer eyJhbGciOiJIUzI1NiJ9.e30.x' });
+    const res = await rpc(
+      { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+      { authorization: 'Bearer eyJhbGciOiJIUzI1NiJ9.e30.x' },
+    );
     expect(res.status).toBe(401);
     expect(await res.json()).toMatchObject({ code: 'unauthorized' });
   });

@@ -49,8 +49,14 @@ const seg = (v: unknown) => {
   return encodeURIComponent(s);
 };
 
-const learningId = z.string().regex(/^lrn_[A-Za-z0-9]+$/).describe('learning id (lrn_…)');
-const wallet = z.string().regex(/^0x[0-9a-fA-F]{40}$/).describe('EVM address (0x + 40 hex digits)');
+const learningId = z
+  .string()
+  .regex(/^lrn_[A-Za-z0-9]+$/)
+  .describe('learning id (lrn_…)');
+const wallet = z
+  .string()
+  .regex(/^0x[0-9a-fA-F]{40}$/)
+  .describe('EVM address (0x + 40 hex digits)');
 const none = z.object({}).strict();
 
 const READ = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
@@ -78,7 +84,12 @@ export const MCP_TOOLS = {
       category: LearningCategory.optional(),
       outcome: Outcome.optional(),
       related_skill: z.string().optional().describe('skill id'),
-      limit: z.number().int().min(LIMITS.knowledge.minLimit).max(LIMITS.knowledge.maxLimit).default(LIMITS.knowledge.defaultLimit),
+      limit: z
+        .number()
+        .int()
+        .min(LIMITS.knowledge.minLimit)
+        .max(LIMITS.knowledge.maxLimit)
+        .default(LIMITS.knowledge.defaultLimit),
     }),
     output: KnowledgeSearchResponse,
     annotations: READ_OPEN,
@@ -104,7 +115,11 @@ export const MCP_TOOLS = {
     input: z.object({
       title: z.string().min(LIMITS.titleMin).describe(`at least ${LIMITS.titleMin} characters`),
       body: z.string().min(LIMITS.bodyMin).describe(`the learning itself, at least ${LIMITS.bodyMin} characters`),
-      category: z.string().describe('one of: data-processing, web-interaction, code-execution, storage-state, payment-financial, monitoring'),
+      category: z
+        .string()
+        .describe(
+          'one of: data-processing, web-interaction, code-execution, storage-state, payment-financial, monitoring',
+        ),
       contributor_agent: z.string().optional().describe('name/version of the contributing agent'),
     }),
     output: LearnResponse,
@@ -114,12 +129,19 @@ export const MCP_TOOLS = {
       send({
         method: 'POST',
         path: '/learn',
-        body: { tags: [String(a.category)], task_context: 'Contributed through the MCP tool svc_contribute', outcome: 'success', ...a },
+        body: {
+          tags: [String(a.category)],
+          task_context: 'Contributed through the MCP tool svc_contribute',
+          outcome: 'success',
+          ...a,
+        },
       }),
   },
   svc_categories: {
     title: 'Learning categories',
-    description: 'Use to see which learning categories exist and how many published learnings each holds, e.g. to pick a category.',
+    description:
+      'Use to see which learning categories exist and how many published learnings each holds, ' +
+      'e.g. to pick a category.',
     input: none,
     output: CategoriesResponse,
     annotations: READ,
@@ -166,7 +188,11 @@ export const MCP_TOOLS = {
     output: RateResponse,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     run: (a, send) =>
-      send({ method: 'POST', path: `/knowledge/${seg(a.learning_id)}/rate`, body: { helpfulness: a.helpfulness, notes: a.notes } }),
+      send({
+        method: 'POST',
+        path: `/knowledge/${seg(a.learning_id)}/rate`,
+        body: { helpfulness: a.helpfulness, notes: a.notes },
+      }),
   },
   svc_skill: {
     title: 'Get a skill',
@@ -219,7 +245,11 @@ export const MCP_TOOLS = {
     run: (a, send) =>
       a.rail === 'processor'
         ? send({ method: 'POST', path: '/withdraw/processor', body: { amount_usd: a.amount_usd } })
-        : send({ method: 'POST', path: '/withdraw', body: { wallet: a.wallet, signature: a.signature, timestamp: a.timestamp } }),
+        : send({
+            method: 'POST',
+            path: '/withdraw',
+            body: { wallet: a.wallet, signature: a.signature, timestamp: a.timestamp },
+          }),
   },
   svc_accept_terms: {
     title: 'Accept the terms of service',
@@ -250,13 +280,29 @@ export const MCP_TOOLS = {
       'threshold, as a dry run unless dry_run is false.',
     input: z.object({
       action: z.enum(['summary', 'approve', 'reject', 'approve_clean']).default('summary'),
-      ids: z.array(learningId).min(1).max(100).optional().describe('items to approve or reject, or to list in the summary'),
-      acknowledge_flags: z.boolean().default(false).describe('approve only: you checked the flagged items and approve them anyway'),
+      ids: z
+        .array(learningId)
+        .min(1)
+        .max(100)
+        .optional()
+        .describe('items to approve or reject, or to list in the summary'),
+      acknowledge_flags: z
+        .boolean()
+        .default(false)
+        .describe('approve only: you checked the flagged items and approve them anyway'),
       lane: Lane.optional(),
       flag: Flag.optional(),
-      limit: z.number().int().min(LIMITS.pendingPage.min).max(LIMITS.pendingPage.max).default(LIMITS.pendingPage.default),
+      limit: z
+        .number()
+        .int()
+        .min(LIMITS.pendingPage.min)
+        .max(LIMITS.pendingPage.max)
+        .default(LIMITS.pendingPage.default),
       offset: z.number().int().min(0).default(0),
-      full: z.boolean().default(false).describe(`summary only: attach bodies (ids, or at most ${LIMITS.pendingSummaryFullMax} rows)`),
+      full: z
+        .boolean()
+        .default(false)
+        .describe(`summary only: attach bodies (ids, or at most ${LIMITS.pendingSummaryFullMax} rows)`),
       dry_run: z.boolean().default(true).describe('approve_clean only: list what would be approved without approving'),
       threshold: z.number().min(0).max(1).optional().describe('approve_clean only: minimum quality score (0..1)'),
     }),
@@ -272,7 +318,11 @@ export const MCP_TOOLS = {
             body: { ids: ids ?? [], ...(a.action === 'approve' && { acknowledge_flags: a.acknowledge_flags }) },
           });
         case 'approve_clean':
-          return send({ method: 'POST', path: '/account/pending/approve-clean', body: { dry_run: a.dry_run, threshold: a.threshold } });
+          return send({
+            method: 'POST',
+            path: '/account/pending/approve-clean',
+            body: { dry_run: a.dry_run, threshold: a.threshold },
+          });
         default: {
           const query: z.output<typeof PendingSummaryQuery> = {
             lane: a.lane as z.infer<typeof Lane> | undefined,
@@ -289,7 +339,8 @@ export const MCP_TOOLS = {
   },
   get_knowledge_stats: {
     title: 'Knowledge catalog statistics',
-    description: 'Use for an overview of the knowledge marketplace: learnings, unlocks, ratings, contributors, top learnings.',
+    description:
+      'Use for an overview of the knowledge marketplace: learnings, unlocks, ratings, contributors, top learnings.',
     input: none,
     output: KnowledgeStats,
     annotations: READ,
@@ -323,5 +374,11 @@ export const JsonRpcMessage = z
 
 /** POST /mcp: one JSON-RPC message or a bounded batch of them. */
 export const McpHttpRequest = z
-  .union([JsonRpcMessage, z.array(JsonRpcMessage).min(1).max(LIMITS.mcpHttp.maxBatch, `at most ${LIMITS.mcpHttp.maxBatch} messages per batch`)])
+  .union([
+    JsonRpcMessage,
+    z
+      .array(JsonRpcMessage)
+      .min(1)
+      .max(LIMITS.mcpHttp.maxBatch, `at most ${LIMITS.mcpHttp.maxBatch} messages per batch`),
+  ])
   .openapi('McpHttpRequest');

@@ -49,7 +49,9 @@ const tooLarge = (limit: number) =>
  * Reads request bodies: JSON (size and nesting limits), urlencoded forms (the HTML pages),
  * and keeps the raw bytes in ctx.state.rawBody for signature checks (webhooks).
  */
-export function bodyParser(opts: { maxBytes?: number; maxDepth?: number; maxDepthByPath?: Record<string, number> } = {}) {
+export function bodyParser(
+  opts: { maxBytes?: number; maxDepth?: number; maxDepthByPath?: Record<string, number> } = {},
+) {
   const maxBytes = opts.maxBytes ?? LIMITS.http.maxBodyBytes;
   return async (ctx: Context, next: Next) => {
     const maxDepth = opts.maxDepthByPath?.[ctx.path] ?? opts.maxDepth ?? LIMITS.http.maxJsonDepth;

@@ -75,7 +75,7 @@ export function wellKnownRoutes(api: Api, deps: AppDeps): void {
       const card = A2AAgentCard.parse(a2aAgentCard(cardInput())) as unknown as A2ASdkCard;
       const result = await deps.a2a.handle(body, card, clientIp(ctx, deps.config.trustProxy));
       if (result && typeof result === 'object' && Symbol.asyncIterator in result) {
-        throw new DomainError(ERROR_CODES.VALIDATION, 'Streaming methods are not served: the card declares streaming false');
+        throw new DomainError(ERROR_CODES.VALIDATION, 'Streaming methods are not served (the card says streaming: false)');
       }
       return result;
     },

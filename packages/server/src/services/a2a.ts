@@ -35,7 +35,8 @@ export type A2ASkill = 'discover' | 'knowledge-search';
 export function routeRequest(text: string, explicit?: unknown): A2ASkill {
   if (explicit === 'discover' || explicit === 'knowledge-search') return explicit;
   if (/\b(apis?|mcp|servers?|tools?|services?|sdks?|endpoints?|integrations?)\b/i.test(text)) return 'discover';
-  if (/\b(how|why|what|error|errors|fix|fails?|failing|failed|issue|bug|workaround|learnings?)\b|\?/i.test(text)) return 'knowledge-search';
+  if (/\b(how|why|what|error|errors|fix|fails?|failing|failed|issue|bug|workaround|learnings?)\b|\?/i.test(text))
+    return 'knowledge-search';
   return 'discover';
 }
 
@@ -72,13 +73,16 @@ export function createA2AService({ db, clock, skills, knowledge, rateLimiter }: 
     if (skill === 'discover') {
       const { results } = await skills.discover(query, {}, RESULTS);
       const names = results.map((s) => s.name).join(', ');
-      return { data: { skill, query, results }, summary: results.length ? `${results.length} skills: ${names}` : 'No matching skills.' };
+      return {
+        data: { skill, query, results },
+        summary: results.length ? `${results.length} skills: ${names}` : 'No matching skills.',
+      };
     }
     const found = await knowledge.search({ query, limit: Math.min(RESULTS, LIMITS.knowledge.maxLimit) }, null);
     return {
       data: { skill, query, content_advisory: CONTENT_ADVISORY, results: found.results, pricing: found.pricing },
       summary: found.results.length
-        ? `${found.results.length} learnings (snippets; unlock a full learning with GET /knowledge/{id}). ${CONTENT_ADVISORY}`
+        ? `${found.results.length} learnings (snippets; unlock one with GET /knowledge/{id}). ${CONTENT_ADVISORY}`
         : 'No matching learnings.',
     };
   }
@@ -94,7 +98,11 @@ export function createA2AService({ db, clock, skills, knowledge, rateLimiter }: 
         taskId,
         contextId,
         final: true,
-        status: { state, timestamp: new Date(clock.now()).toISOString(), message: agentMessage(taskId, contextId, text) },
+        status: {
+          state,
+          timestamp: new Date(clock.now()).toISOString(),
+          message: agentMessage(taskId, contextId, text),
+        },
       });
       bus.publish({ kind: 'task', id: taskId, contextId, status: { state: 'submitted' }, history: [userMessage] });
       if (!query) {
@@ -108,7 +116,11 @@ export function createA2AService({ db, clock, skills, knowledge, rateLimiter }: 
         kind: 'artifact-update',
         taskId,
         contextId,
-        artifact: { artifactId: randomUUID(), name: skill === 'discover' ? 'skills' : 'learnings', parts: [{ kind: 'data', data }] },
+        artifact: {
+          artifactId: randomUUID(),
+          name: skill === 'discover' ? 'skills' : 'learnings',
+          parts: [{ kind: 'data', data }],
+        },
       });
       bus.publish(status('completed', summary));
       bus.finished();
@@ -126,5 +138,12 @@ export function createA2AService({ db, clock, skills, knowledge, rateLimiter }: 
 }
 
 function agentMessage(taskId: string, contextId: string, text: string): Message {
-  return { kind: 'message', role: 'agent', messageId: randomUUID(), taskId, contextId, parts: [{ kind: 'text', text }] };
+  return {
+    kind: 'message',
+    role: 'agent',
+    messageId: randomUUID(),
+    taskId,
+    contextId,
+    parts: [{ kind: 'text', text }],
+  };
 }
