@@ -19,6 +19,7 @@ import { loadCatalog } from '../packages/server/dist/catalog/load.js';
 import { Database } from '../packages/server/dist/store/db.js';
 import { SqliteSkillsRepository } from '../packages/server/dist/store/skills-repository.js';
 import { generateCatalog, loadQueries } from './lib/generate.js';
+import { measureMoney } from './money.js';
 import { cpuSeconds, MAIN, ROOT, rssMb, startServer, waitSemantic } from './lib/server.js';
 
 const BUDGET_S = 290;
@@ -37,7 +38,7 @@ const WARMUP_QUERIES = 1_000;
 const PROBE_RATE = 50;
 const COLD_STARTS = 3;
 
-const T = { discoverRps: 100, discoverP99: 80, lexicalRatio: 0.2, healthP99UnderLoad: 10, coldStartMs: 3000, rssMb: 500 };
+const T = { discoverRps: 100, discoverP99: 80, lexicalRatio: 0.2, healthP99UnderLoad: 10, coldStartMs: 3000, rssMb: 500, unlockRatio: 0.05, unlockP99: 50 };
 
 const runStarted = performance.now();
 const elapsedS = () => (performance.now() - runStarted) / 1000;
@@ -106,6 +107,35 @@ async function hammerDiscover(url, pid) {
   };
 }
 
+/** 999 × U+FDFA: 6 KB that NFKC normalisation expands about eighteenfold. */
+const HOSTILE = '\ufdfa'.repeat(999);
+/** Phase length of each side of the hostile-query comparison. */
+const HOSTILE_PHASE_S = 5;
+
+/**
+ * POST /discover with short queries, then with the hostile query, on the same server, each for
+ * HOSTILE_PHASE_S. Every hostile request differs past the model's window (a number after it), so
+ * none is answered from the embedding worker's query cache, as an attacker's would not be.
+ */
+async function hostileVsShort(url) {
+  const short = await discoverLoad(url, queries, HOSTILE_PHASE_S);
+  let next = 0;
+  const hostile = await autocannon({
+    url,
+    connections: CONNECTIONS,
+    duration: HOSTILE_PHASE_S,
+    requests: [
+      {
+        method: 'POST',
+        path: '/discover',
+        headers: { 'content-type': 'application/json' },
+        setupRequest: (req) => ({ ...req, body: JSON.stringify({ query: `${HOSTILE.slice(0, 990)} ${next++}`, limit: 10 }) }),
+      },
+    ],
+  });
+  return { short, hostile: summary(hostile) };
+}
+
 async function countVectors(dataDir) {
   const db = await Database.open(path.join(dataDir, 'axle.db'));
   try {
@@ -116,7 +146,7 @@ async function countVectors(dataDir) {
 }
 
 /** Starts a server, waits (bounded) for semantic search, measures, stops. */
-async function measureServer({ label, dataDir, env = {}, semantic, reserveS }) {
+async function measureServer({ label, dataDir, env = {}, semantic, reserveS, hostile = false }) {
   // A first start imports the catalog into SQLite: tens of seconds at 20,000 skills on a busy machine.
   const server = await startServer({ dataDir, env, timeoutMs: 180_000 });
   const out = { label, coldStartMs: server.coldStartMs };
@@ -143,6 +173,7 @@ async function measureServer({ label, dataDir, env = {}, semantic, reserveS }) {
     out.probe = d.probe;
     out.cpuMsPerRequest = d.cpuMsPerRequest;
     out.loopMsPerRequest = d.loopMsPerRequest;
+    if (hostile) out.hostile = await hostileVsShort(server.url);
     out.memory = rssMb(server.pid);
     // The baseline is the better of two /health phases, one before /discover and one after: a burst of
     // other load on the machine during a single phase would otherwise flatter every ratio to it.
@@ -168,7 +199,13 @@ console.log(
 
 const bundledDir = path.join(cacheDir, 'bundled');
 const largeDir = path.join(cacheDir, `generated-${LARGE}`);
-const small = await measureServer({ label: `bundled catalog (${bundled.length} skills), fused`, dataDir: bundledDir, semantic: true, reserveS: 150 });
+const small = await measureServer({
+  label: `bundled catalog (${bundled.length} skills), fused`,
+  dataDir: bundledDir,
+  semantic: true,
+  reserveS: 150,
+  hostile: true,
+});
 const large = await measureServer({
   label: `generated catalog (${LARGE} skills), fused`,
   dataDir: largeDir,
@@ -204,6 +241,8 @@ async function lexicalInProcess(dataDir) {
 }
 const lexicalCpuUs = await lexicalInProcess(largeDir);
 
+const money = await measureMoney({ summary, hammerHealth, connections: CONNECTIONS, seconds: PHASE_S });
+
 // Cold start on an existing data dir (the process an operator restarts), with the generated catalog.
 const cold = [];
 for (let i = 0; i < COLD_STARTS; i++) {
@@ -236,7 +275,24 @@ for (const m of [small, large, lexical]) {
 }
 console.log(`${pad('phase', 76)}${padL('req/s', 7)}${padL('p50', 6)}${padL('p99', 6)}${padL('vs /health', 12)}${padL('err', 5)}`);
 for (const r of rows) console.log(r.length === 2 ? `${pad(r[0], 76)}${r[1]}` : `${pad(r[0], 76)}${r.slice(1).join('')}`);
+{
+  const h = money.health;
+  rows.length = 0;
+  rows.push([`money server: GET /health`, padL(f0(h.rps), 7), padL(f0(h.p50), 6), padL(f0(h.p99), 6), padL('1.00', 12), padL(h.bad, 5)]);
+  for (const [label, r] of [['GET /knowledge/{id}, key path (credit + ledger)', money.key], ['GET /knowledge/{id}, x402 (fresh authorization each)', money.x402]])
+    rows.push([`money server: ${label}`, padL(f0(r.rps), 7), padL(f0(r.p50), 6), padL(f0(r.p99), 6), padL((r.rps / h.rps).toFixed(3), 12), padL(r.bad, 5)]);
+  for (const r of rows) console.log(`${pad(r[0], 76)}${r.slice(1).join('')}`);
+}
 console.log('(latencies in ms; req/s = mean over the phase; err = non-2xx, errors and timeouts)\n');
+
+if (small.hostile) {
+  const { short, hostile } = small.hostile;
+  const line = (what, r) => `${what} p50 ${f0(r.p50)} ms, p99 ${f0(r.p99)} ms, ${f0(r.rps)} req/s, ${r.bad} err`;
+  console.log(
+    `hostile /discover (999 x U+FDFA, distinct past the model's window), ${small.label}, ${HOSTILE_PHASE_S} s each: ` +
+      `${line('hostile', hostile)}; beside ${line('short queries', short)}; hostile p99 / short p99 ${(hostile.p99 / short.p99).toFixed(2)}\n`,
+  );
+}
 
 for (const m of [small, large]) {
   const w = warming[m.label];
@@ -263,6 +319,10 @@ console.log(
   `cold start to first /health 200 (existing data dir), generated catalog (${LARGE} skills): node ${path.relative(ROOT, MAIN)} ${cold.map(f0).join(' / ')} ms; npm start ${f0(viaNpm.coldStartMs)} ms`,
 );
 console.log(`cold start, bundled catalog (${bundled.length} skills): ${f0(coldBundled.coldStartMs)} ms`);
+console.log(
+  `x402 verification in-process (decode, checks, EIP-712 signature recovery): ${f0(money.verifyCpuUs)} µs of CPU each, so ${cpus} CPUs doing nothing else could verify at most ${f0((cpus * 1e6) / money.verifyCpuUs)}/s`,
+);
+console.log(`ledger check over the money bench's data dir: ${money.ledger.ok ? 'the books balance' : money.ledger.problems.join('; ')}`);
 console.log(`total bench time ${f1(elapsedS())} s\n`);
 
 const checks = [];
@@ -279,5 +339,9 @@ const coldMax = Math.max(...cold, viaNpm.coldStartMs);
 checks.push([`cold start at ${LARGE} skills: ${f0(coldMax)} ms (worst of ${COLD_STARTS + 1}, npm start included) <= ${T.coldStartMs}`, coldMax <= T.coldStartMs]);
 const rssMax = Math.max(...memory.map((m) => m.memory.peak));
 checks.push([`peak RSS ${f0(rssMax)} MB (largest of the servers above) <= ${T.rssMb}`, rssMax <= T.rssMb]);
+checks.push([`key-path unlocks: ${(money.key.rps / money.health.rps).toFixed(3)} of /health throughput >= ${T.unlockRatio}`, money.key.rps / money.health.rps >= T.unlockRatio]);
+checks.push([`key-path unlocks: p99 ${f0(money.key.p99)} ms <= ${T.unlockP99}`, money.key.p99 <= T.unlockP99]);
+checks.push([`key-path and x402 unlocks answered without errors: ${money.key.bad + money.x402.bad} failed`, money.key.bad + money.x402.bad === 0]);
+checks.push([`ledger check after the money phases holds`, money.ledgerExit === 0]);
 for (const [label, ok] of checks) console.log(`${ok ? 'PASS' : 'FAIL'}  ${label}`);
 process.exitCode = checks.every(([, ok]) => ok) ? 0 : 1;

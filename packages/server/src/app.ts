@@ -4,6 +4,7 @@ import { LIMITS } from '@axle/sdk';
 import Koa from 'koa';
 import type { AppDeps } from './deps.js';
 import { bodyParser } from './http/body.js';
+import { responseErrorLogger } from './http/client-gone.js';
 import { countSearches } from './http/count-searches.js';
 import { errorMiddleware } from './http/error-middleware.js';
 import { requestLog } from './http/request-log.js';
@@ -58,6 +59,7 @@ export function createApp(deps: AppDeps): BuiltApp {
   moneyRoutes(api, deps);
   mcpRoutes(api, deps);
 
+  app.on('error', responseErrorLogger(deps.logger));
   app.use(requestLog(deps.logger, () => performance.now()));
   app.use(errorMiddleware());
   app.use(cors({ exposeHeaders: EXPOSED_HEADERS, keepHeadersOnError: true }));

@@ -3,12 +3,12 @@ import type { Config } from './config.js';
 import type { AppDeps } from './deps.js';
 import { createIdentity } from './http/identity.js';
 import type { Logger } from './logger.js';
+import { createAccountWriteLimiter } from './services/account-write-limits.js';
 import { createAccountsService } from './services/accounts.js';
 import { createA2AService } from './services/a2a.js';
 import { createAuditService } from './services/audit.js';
 import { createConsentService } from './services/consent.js';
 import { createDeviceAuthService } from './services/device-auth.js';
-import { createJwtService, loadJwtSecret } from './services/jwt.js';
 import { releaseHeld } from './services/ledger.js';
 import { createUnlockService } from './services/unlock.js';
 import { facilitatorSettler, localSettler } from './payments/settlement.js';
@@ -22,6 +22,7 @@ import { createWithdrawalsService } from './services/withdrawals.js';
 import { LearningVectors } from './search/learning-vectors.js';
 import { createKnowledgeService } from './services/knowledge.js';
 import { createLearnService } from './services/learn.js';
+import { createJwtService } from './services/jwt.js';
 import { createLearningsService } from './services/learnings.js';
 import { createReviewService } from './services/review.js';
 import { createMagicLinkService } from './services/magic-link.js';
@@ -38,6 +39,8 @@ export interface ComposeOptions {
   clock: Clock;
   logger: Logger;
   db: Database;
+  /** Session-signing key (loadJwtSecret; read before anything opens, so a bad one stops the start at once). */
+  jwtSecret: Uint8Array;
   /** Public base URL; known once the server listens. */
   baseUrl(): string;
   /** This instance's own address on loopback; known once the server listens. */
@@ -53,7 +56,7 @@ export interface Composed {
 }
 
 /** The composition root: builds every store-backed service once and wires them together. */
-export async function compose({ config, clock, logger, db, baseUrl, localUrl, listening }: ComposeOptions): Promise<Composed> {
+export async function compose({ config, clock, logger, db, jwtSecret, baseUrl, localUrl, listening }: ComposeOptions): Promise<Composed> {
   const learnings = createLearningsService({ db, clock });
   const skills = await createSkillsService({
     db,
@@ -61,21 +64,23 @@ export async function compose({ config, clock, logger, db, baseUrl, localUrl, li
     catalogPath: config.catalogPath,
     semanticSearch: config.semanticSearch,
     searchWorkers: config.searchWorkers,
+    searchQueueMax: config.searchQueueMax,
     semanticStartsAfter: listening,
     knowledgeHints: learnings,
   });
-  const jwt = createJwtService(loadJwtSecret(config.jwtSecret, config.dataDir), clock);
-  const accounts = createAccountsService({ db, clock });
+  const jwt = createJwtService(jwtSecret, clock);
   const rateLimiter = createRateLimiter({ db, clock });
+  const writeLimits = createAccountWriteLimiter(rateLimiter);
+  const accounts = createAccountsService({ db, clock, writeLimits });
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, logger, clock });
   const searchCounts = createSearchCounts({ db, logger });
-  const openclaw = createOpenClawService({ config, clock, logger, baseUrl });
   const processor = config.processorSecretKey
     ? stripeProcessor({ secretKey: config.processorSecretKey, webhookSecret: config.processorWebhookSecret, apiUrl: config.processorApiUrl })
     : undefined;
   const sanctions = sanctionsScreen(config.sanctionsListPath);
   // A first acceptance converts held unassented_pending earnings into withdrawable balance.
   const terms = createTermsService({ db, clock, baseUrl, onFirstTermsAcceptance: [(q, accountId) => releaseHeld(q, accountId, clock.now())] });
+  const openclaw = createOpenClawService({ config, clock, logger, baseUrl });
   // Learnings share the skills' sentence model; their vectors are computed in the background once it is ready.
   const vectors = config.semanticSearch ? new LearningVectors(db, skills.search.semantic, logger, clock) : undefined;
   const onVisible = () => void vectors?.fill();
@@ -97,7 +102,7 @@ export async function compose({ config, clock, logger, db, baseUrl, localUrl, li
     knowledge,
     accounts,
     audit: createAuditService({ db }),
-    consent: createConsentService({ db, clock }),
+    consent: createConsentService({ db, clock, writeLimits }),
     deviceAuth: createDeviceAuthService({ db, clock, rateLimiter, baseUrl }),
     jwt,
     magicLinks: createMagicLinkService({ db, clock, logger, mailer, jwt, rateLimiter, baseUrl }),
@@ -106,6 +111,7 @@ export async function compose({ config, clock, logger, db, baseUrl, localUrl, li
     unlocks: createUnlockService({
       db,
       clock,
+      logger,
       baseUrl,
       payTo: config.payTo,
       routerAddress: config.routerAddress,
@@ -127,7 +133,9 @@ export async function compose({ config, clock, logger, db, baseUrl, localUrl, li
       sanctions,
       sender: localPayoutSender,
       processor,
+      rateLimiter,
     }),
+    writeLimits,
   };
   return {
     deps,

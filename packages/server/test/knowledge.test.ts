@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KnowledgeSearchResponse, LearningSnippet } from '@axle/sdk';
+import { KnowledgeSearchResponse, LearningFull, LearningSnippet } from '@axle/sdk';
+import { createKnowledgeService } from '../src/services/knowledge.js';
+import { toLearningFull } from '../src/services/learning-view.js';
+import { createRateLimiter } from '../src/services/rate-limit.js';
 import { learningsStore } from '../src/store/learnings.js';
 import { startTestServer, type TestServer } from '../../../test/support/server.js';
 import { post, type Smtp, startSmtp } from '../../../test/support/identity.js';
@@ -144,5 +147,19 @@ describe('statistics', () => {
     const hint = async (query: string) => (await (await post(server, '/discover', { query })).json()).knowledge_hint;
     expect(await hint('kafka consumer rebalance')).toMatch(/POST \/knowledge/);
     expect(await hint('weather forecast api')).toBeNull();
+  });
+});
+
+describe('loading a full learning (for the unlock route)', () => {
+  it('gives the record, demand, helpfulness scores and current price; toLearningFull fits the sdk schema', async () => {
+    const knowledge = createKnowledgeService({ db: server.db, clock: server.clock, rateLimiter: createRateLimiter({ db: server.db, clock: server.clock }) });
+    const full = (await knowledge.loadFull(ids.kafka))!;
+    expect(full.learning.id).toBe(ids.kafka);
+    expect(full.helpfulnessScores.length).toBe(full.learning.ratingCount);
+    expect(full.priceMicro).toBeGreaterThanOrEqual(50_000);
+    const view = toLearningFull(full.learning, full, server.clock.now());
+    expect(() => LearningFull.omit({ _revenue: true }).parse(view)).not.toThrow();
+    expect(view.contributor_key_label).toBe('laptop');
+    expect(await knowledge.loadFull('lrn_missing')).toBeUndefined();
   });
 });

@@ -61,7 +61,7 @@ describe('the contributor review queue', () => {
     expect(eyes.rows[0].flags).toEqual(['injection']);
     expect(eyes.rows[0].body).toContain('Ignore all previous');
     expect(eyes.pending_count).toBe(3);
-    expect((await get('/account/pending/summary?full=1&limit=26', alice.headers)).status).toBe(400);
+    expect((await (await get('/account/pending/summary?full=1&limit=200', alice.headers)).json()).limit).toBe(25);
     expect((await get(`/account/pending/summary?full=1&limit=200&ids=${eyes.rows[0].id}`, alice.headers)).status).toBe(200);
     expect((await get('/account/pending/summary?lane=nowhere', alice.headers)).status).toBe(400);
   });

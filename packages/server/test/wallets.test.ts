@@ -56,6 +56,16 @@ describe('wallet proof', () => {
   });
 });
 
+describe('wallet challenge limits', () => {
+  it('refuses an eleventh challenge for one wallet within 10 minutes with 429 and Retry-After', async () => {
+    const wallet = privateKeyToAccount(generatePrivateKey()).address;
+    for (let i = 0; i < 10; i++) expect((await post(server, '/wallet/challenge', { wallet })).status).toBe(200);
+    const refused = await post(server, '/wallet/challenge', { wallet });
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+});
+
 describe('POST /account/link-wallet', () => {
   it('needs accepted terms, a verified wallet not in use, and no wallet on the account; migrates held earnings', async () => {
     const account = privateKeyToAccount(generatePrivateKey());

@@ -6,6 +6,7 @@ import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/clock.js';
 import { createLogger } from '../src/logger.js';
+import { createRateLimiter } from '../src/services/rate-limit.js';
 import type { PayoutSender } from '../src/payments/payout-sender.js';
 import { sanctionsScreen } from '../src/payments/sanctions.js';
 import { findOrCreateAccount } from '../src/services/accounts.js';
@@ -177,6 +178,7 @@ describe('the wallet rail with a payout sender that takes its time', () => {
       enabled: true,
       sanctions: sanctionsScreen(path.join(dir, 'none.txt')),
       sender,
+      rateLimiter: createRateLimiter({ db, clock }),
       confirmTimeoutMs,
     });
 
@@ -184,15 +186,17 @@ describe('the wallet rail with a payout sender that takes its time', () => {
     fs.writeFileSync(path.join(dir, 'none.txt'), '');
     let release!: () => void;
     const held = new Promise<void>((r) => (release = r));
-    const s = service({ send: async () => (await held, { txHash: '0xfeed' }) });
+    const s = service({ send: async () => (await held, { txHash: '0xfeed' }) }, 60_000);
     const ts = clock.now();
     const signature = await wallet.signTypedData(withdrawalProof(wallet.address, ts));
-    const first = s.viaWallet({ wallet: wallet.address, signature, timestamp: ts });
-    const second = s.viaWallet({ wallet: wallet.address, signature, timestamp: ts }).catch((e) => e);
-    const refused = await second;
-    expect(refused).toMatchObject({ code: 'WITHDRAWAL_IN_FLIGHT', details: { settlement_status: 'pending', poll_url: expect.stringContaining('/settlements') } });
+    const attempt = () => s.viaWallet({ wallet: wallet.address, signature, timestamp: ts }).then((ok) => ({ ok }), (err) => ({ err }));
+    const both = [attempt(), attempt()];
+    // Whichever opened its settlement second is refused at once; the other waits for its payout.
+    const refused = await Promise.race(both);
+    expect(refused).toMatchObject({ err: { code: 'WITHDRAWAL_IN_FLIGHT', details: { settlement_status: 'pending', poll_url: expect.stringContaining('/settlements') } } });
     release();
-    expect(await first).toMatchObject({ status: 'confirmed', amount: 0.7, tx_hash: '0xfeed' });
+    const results = await Promise.all(both);
+    expect(results.filter((r) => 'ok' in r)).toEqual([{ ok: expect.objectContaining({ status: 'confirmed', amount: 0.7, tx_hash: '0xfeed' }) }]);
     expect(await checkLedger(db)).toEqual([]);
   });
 

@@ -102,7 +102,7 @@ export const PendingSummaryQuery = z.object({
   lane: Lane.optional(),
   flag: Flag.optional(),
   ...page(LIMITS.pendingPage.max, LIMITS.pendingPage.default),
-  full: z.enum(['0', '1']).optional().describe(`1 attaches bodies: only with ids or a page of at most ${LIMITS.pendingSummaryFullMax} rows`),
+  full: z.enum(['0', '1']).optional().describe(`1 attaches bodies: to the explicit ids, or to a page of at most ${LIMITS.pendingSummaryFullMax} rows`),
   ids: z
     .string()
     .max(100 * 40)

@@ -1,6 +1,17 @@
-import { AccountSettings, AccountSettingsPatch, AccountSettingsPatchResponse, ConsentRequest, ConsentResponse, CURRENT_CONSENT_VERSION } from '@axle/sdk';
+import {
+  AccountSettings,
+  AccountSettingsPatch,
+  AccountSettingsPatchResponse,
+  ConsentRequest,
+  ConsentResponse,
+  CURRENT_CONSENT_VERSION,
+  LIMITS,
+} from '@axle/sdk';
 import type { AppDeps } from '../deps.js';
 import type { Api } from '../http/route.js';
+
+const { perMinute, perHour } = LIMITS.accountWrites.consentChange;
+const CONSENT_RATE = `More than ${perMinute} consent changes a minute or ${perHour} an hour on this account`;
 
 /** POST /extract/consent, PATCH and GET /account/settings. */
 export function consentRoutes(api: Api, deps: AppDeps): void {
@@ -22,6 +33,7 @@ export function consentRoutes(api: Api, deps: AppDeps): void {
       200: { description: 'Recorded', schema: ConsentResponse },
       400: { description: 'action must be grant or revoke' },
       401: { description: 'Missing or invalid session token' },
+      429: { description: CONSENT_RATE, headers: { 'Retry-After': 'seconds until the next change is taken' } },
     },
     handler: ({ body }, ctx) => consent.record(ctx.state.identity!.accountId, body.action),
   });
@@ -43,6 +55,7 @@ export function consentRoutes(api: Api, deps: AppDeps): void {
       200: { description: 'New mode', schema: AccountSettingsPatchResponse },
       400: { description: 'Unknown mode' },
       401: { description: 'Missing or invalid session token' },
+      429: { description: CONSENT_RATE, headers: { 'Retry-After': 'seconds until the next change is taken' } },
     },
     handler: ({ body }, ctx) =>
       consent.setMode(ctx.state.identity!.accountId, { mode: body.autonomous_extraction_mode, autoPublishThreshold: body.auto_publish_threshold }),

@@ -18,10 +18,13 @@ import {
   WithdrawRequest,
   WithdrawResult,
   WithdrawTimeout,
+  ERROR_CODES,
   z,
 } from '@axle/sdk';
+import { DomainError } from '../domain/errors.js';
 import type { Middleware } from 'koa';
 import type { AppDeps } from '../deps.js';
+import { clientIp } from '../http/client-ip.js';
 import { type Api, reply } from '../http/route.js';
 import { requireTermsAccepted } from '../http/terms-gate.js';
 
@@ -108,8 +111,8 @@ export function moneyRoutes(api: Api, deps: AppDeps): void {
     summary: 'Get a challenge for the wallet to sign (EIP-712)',
     tags: ['Account'],
     body: WalletChallengeRequest,
-    responses: { 200: { description: 'The challenge, its lifetime and the typed data to sign', schema: WalletChallenge }, 429: { description: 'Too many challenges for this wallet' } },
-    handler: ({ body }) => wallets.challenge(body.wallet),
+    responses: { 200: { description: 'The challenge, its lifetime and the typed data to sign', schema: WalletChallenge }, 429: { description: 'Too many challenges for this wallet or from this address' } },
+    handler: ({ body }, ctx) => wallets.challenge(body.wallet, clientIp(ctx, config.trustProxy)),
   });
 
   api.route({
@@ -163,7 +166,7 @@ export function moneyRoutes(api: Api, deps: AppDeps): void {
   api.route({
     method: 'post',
     path: '/withdraw',
-    operationId: 'withdraw',
+    operationId: 'withdrawToWallet',
     summary: 'Withdraw the pending balance to the linked wallet',
     description:
       'The wallet signs EIP-712 Withdrawal {wallet, timestamp} (domain Axle, version 1, chain 8453); the timestamp must be within ' +
@@ -189,7 +192,7 @@ export function moneyRoutes(api: Api, deps: AppDeps): void {
   api.route({
     method: 'post',
     path: '/withdraw/processor',
-    operationId: 'withdrawToProcessor',
+    operationId: 'withdrawToPayoutAccount',
     summary: 'Withdraw to your card-processor payout account',
     description: 'At least $0.50. Link the payout account first with POST /account/payout-account and finish its hosted onboarding.',
     tags: ['Money'],
@@ -221,6 +224,8 @@ export function moneyRoutes(api: Api, deps: AppDeps): void {
       200: { description: 'Onboarding link', schema: PayoutOnboarding },
       401: { description: 'Missing or invalid credentials' },
       403: { description: 'TERMS_NOT_ACCEPTED or account suspended' },
+      429: { description: 'More than 10 onboarding links an hour' },
+      502: { description: 'The card processor could not be reached' },
       503: { description: 'payout provider not configured' },
     },
     handler: (_input, ctx) => withdrawals.payoutOnboarding(accountOf(ctx.state)),
@@ -251,6 +256,8 @@ export function moneyRoutes(api: Api, deps: AppDeps): void {
     security: ['AdminToken'],
     before: [identity.requireAdmin('admin')],
     responses: { 501: { description: 'Not implemented' }, 401: { description: 'Missing or invalid admin token' } },
-    handler: () => reply(501, { error: 'Batch settlement is not implemented', code: 'not_implemented' }),
+    handler: () => {
+      throw new DomainError(ERROR_CODES.NOT_IMPLEMENTED, 'Batch settlement is not implemented');
+    },
   });
 }

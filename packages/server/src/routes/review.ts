@@ -46,12 +46,12 @@ export function reviewRoutes(api: Api, deps: AppDeps): void {
     summary: 'Triage summary of your held learnings',
     description:
       'Counts (lanes, flags, approvable_count) cover the whole own-pending set; lane, flag, ids and paging narrow the rows only. ' +
-      'full=1 attaches bodies, for explicit ids or a page of at most 25 rows.',
+      'full=1 attaches bodies, for explicit ids or a page of at most 25 rows (a larger limit is lowered to 25).',
     tags: ['Review'],
     security: ['ApiKey', 'BearerJWT'],
     before: owner,
     query: PendingSummaryQuery,
-    responses: { 200: { description: 'Summary', schema: PendingSummary }, 400: { description: 'Bad filter or full=1 unbounded' }, ...OWNER_ERRORS },
+    responses: { 200: { description: 'Summary', schema: PendingSummary }, 400: { description: 'Bad filter, paging or more than 100 ids' }, ...OWNER_ERRORS },
     handler: ({ query }, ctx) => review.summary(me(ctx), query),
   });
 

@@ -8,6 +8,7 @@ import {
 import type { Clock } from '../clock.js';
 import { type ConsentActionValue, consentStore, type ExtractionModeValue } from '../store/consent.js';
 import type { Database, Queryable } from '../store/db.js';
+import type { AccountWriteLimiter } from './account-write-limits.js';
 import { appendAudit } from './audit.js';
 
 export interface ConsentService {
@@ -20,7 +21,8 @@ export interface ConsentService {
   isGranted(q: Queryable, accountId: string): Promise<boolean>;
 }
 
-export function createConsentService({ db, clock }: { db: Database; clock: Clock }): ConsentService {
+/** Both writes are limited per account (LIMITS.accountWrites.consentChange). */
+export function createConsentService({ db, clock, writeLimits }: { db: Database; clock: Clock; writeLimits: AccountWriteLimiter }): ConsentService {
   async function write(q: Queryable, accountId: string, action: ConsentActionValue, via: 'consent' | 'settings', now: number) {
     const auditRef = await appendAudit(
       q,
@@ -39,6 +41,7 @@ export function createConsentService({ db, clock }: { db: Database; clock: Clock
   return {
     record(accountId, action) {
       return db.tx(async (q) => {
+        await writeLimits.take('consentChange', accountId, q);
         const now = clock.now();
         const auditRef = await write(q, accountId, action, 'consent', now);
         if (action === 'revoke') await consentStore.setMode(q, accountId, 'off', now);
@@ -48,6 +51,7 @@ export function createConsentService({ db, clock }: { db: Database; clock: Clock
 
     setMode(accountId, { mode: given, autoPublishThreshold }) {
       return db.tx(async (q) => {
+        await writeLimits.take('consentChange', accountId, q);
         const now = clock.now();
         if (autoPublishThreshold !== undefined) await consentStore.setAutoPublishThreshold(q, accountId, autoPublishThreshold, now);
         const threshold = (await consentStore.autoPublishThreshold(q, accountId)) ?? DEFAULT_AUTO_PUBLISH_THRESHOLD;

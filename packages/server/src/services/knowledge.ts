@@ -14,7 +14,7 @@ import { blendScore } from '../domain/quality.js';
 import { freshness01 } from '../domain/verdict.js';
 import type { LearningVectors } from '../search/learning-vectors.js';
 import type { Database } from '../store/db.js';
-import { buildMatchExpression } from '../store/fts-query.js';
+import { COMMON_TERM_MIN_ROWS, COMMON_TERM_SHARE, matchExpression, queryTerms, selectiveMatchExpression } from '../store/fts-query.js';
 import { type Demand, type LearningFilters, type LearningRecord, learningsStore } from '../store/learnings.js';
 import { contributorEarnings } from './earnings.js';
 import { priceOf, qualityOf, toSnippet } from './learning-view.js';
@@ -70,9 +70,43 @@ const TOP_LEARNINGS = 10;
 const PRICING_NOTE =
   'Search is free. Unlock a learning with GET /knowledge/{id}: one unlock credit with X-API-Key, or an x402 USDC payment of current_price on eip155:8453.';
 
+/** How long a term's document frequency is reused: it only decides which terms select rows. */
+const DF_TTL_MS = 60_000;
+const MAX_DF_TERMS = 50_000;
+
 export function createKnowledgeService({ db, clock, rateLimiter, vectors }: KnowledgeDeps): KnowledgeService {
+  const df = new Map<string, { at: number; n: Promise<number> }>();
+  const frequency = (key: string, read: () => Promise<number>): Promise<number> => {
+    const now = clock.now();
+    const hit = df.get(key);
+    if (hit && now - hit.at < DF_TTL_MS) return hit.n;
+    if (df.size >= MAX_DF_TERMS) df.clear();
+    const n = read();
+    df.set(key, { at: now, n });
+    n.catch(() => df.delete(key));
+    return n;
+  };
+
+  /**
+   * The MATCH expression: as in skill search, common terms only rank when rarer ones can select rows, so a
+   * query of common words does not make FTS5 score most of the catalog.
+   */
+  async function matchFor(query: string): Promise<string | null> {
+    const terms = queryTerms(query);
+    if (terms.length < 2) return matchExpression(terms);
+    const [rows, ...counts] = await Promise.all([
+      frequency('\0rows', () => learningsStore.countVisible(db)),
+      ...terms.map((t) => frequency(t, () => learningsStore.countMatching(db, matchExpression([t])!))),
+    ]);
+    const cutoff = Math.max(rows * COMMON_TERM_SHARE, COMMON_TERM_MIN_ROWS);
+    if (counts.some((n) => n <= cutoff)) return selectiveMatchExpression(terms, counts, rows);
+    // Every term is common: rows must hold the two least common, and all terms still rank.
+    const [a, b] = terms.map((t, i) => ({ t, n: counts[i]! })).sort((x, y) => x.n - y.n);
+    return `(${matchExpression([a!.t])} AND ${matchExpression([b!.t])}) AND (${matchExpression(terms)})`;
+  }
+
   async function ranked(query: string, filters: LearningFilters, mode: KnowledgeMode) {
-    const match = buildMatchExpression(query);
+    const match = await matchFor(query);
     const useSemantic = mode !== 'lexical' && vectors?.ready() === true;
     const [lexical, semantic] = await Promise.all([
       mode !== 'semantic' && match ? learningsStore.lexicalSearch(db, match, filters, CANDIDATES) : [],

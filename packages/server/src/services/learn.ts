@@ -12,7 +12,7 @@ import {
 } from '@axle/sdk';
 import type { Clock } from '../clock.js';
 import { DomainError } from '../domain/errors.js';
-import { newId } from '../domain/ids.js';
+import { newId, sha256Hex } from '../domain/ids.js';
 import { meetsFloor, qualityScore01 } from '../domain/quality.js';
 import { REVIEW_REASON, screenLearning } from '../domain/screens/index.js';
 import { contentHash, jaccard, lshBandKeys, minhashSignature, shingles } from '../domain/similarity.js';
@@ -151,7 +151,7 @@ export function createLearnService({ db, clock, rateLimiter, forcedReview, onVis
           category: input.category,
           title: stored.title,
           body: stored.body,
-          bodyHash: contentHash('', stored.body),
+          bodyHash: sha256Hex(stored.body),
           tags: stored.tags,
           taskContext: stored.task_context,
           outcome: input.outcome,

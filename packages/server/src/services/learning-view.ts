@@ -1,4 +1,4 @@
-import { type LearningSnippet, LIMITS, microToUsd, type PendingItem, type REVIEW_REASONS } from '@axle/sdk';
+import { CONTENT_ADVISORY, type LearningFull, type LearningSnippet, LIMITS, microToUsd, type PendingItem, type REVIEW_REASONS } from '@axle/sdk';
 
 type ReviewReason = (typeof REVIEW_REASONS)[number];
 import { type Complexity, basePriceMicros, dynamicPriceMicros } from '../domain/pricing.js';
@@ -116,3 +116,49 @@ export function toPendingItem(l: LearningRecord, threshold: number): PendingItem
 }
 
 export { iso as isoTime };
+
+/** Every LearningFull field but `_revenue`, which the unlock that serves it adds. */
+export function toLearningFull(
+  l: LearningRecord,
+  extra: { demand: Demand; helpfulnessScores: number[]; priceMicro: number },
+  now: number,
+): Omit<LearningFull, '_revenue'> {
+  const snippet = toSnippet(l, extra.priceMicro, 0, now);
+  const { relevance: _relevance, ...fields } = snippet;
+  return {
+    ...fields,
+    body: l.body,
+    body_hash: l.bodyHash,
+    content_advisory: CONTENT_ADVISORY,
+    contributor_wallet: l.contributorWallet,
+    contributor_key_label: l.contributorKeyLabel,
+    contributor_agent: l.contributorAgent,
+    related_skills: l.relatedSkills,
+    submission_channel: l.submissionChannel,
+    visibility: l.visibility,
+    unlock_price: microToUsd(l.unlockPriceMicro),
+    pricing: {
+      base_price: microToUsd(l.basePriceMicro),
+      current_price: microToUsd(extra.priceMicro),
+      builder_override_price: l.overridePriceMicro === null ? null : microToUsd(l.overridePriceMicro),
+      complexity: l.complexity,
+      last_repriced_at: iso(l.lastRepricedAt),
+    },
+    demand: {
+      search_impressions_7d: extra.demand.impressions7d,
+      search_impressions_30d: extra.demand.impressions30d,
+      unlocks_7d: extra.demand.unlocks7d,
+      unlocks_30d: extra.demand.unlocks30d,
+    },
+    quality: { ...snippet.quality, helpfulness_scores: extra.helpfulnessScores },
+    status: l.status,
+    earnings: {
+      gross_usd: microToUsd(l.grossMicro),
+      contributor_share_usd: microToUsd(l.contributorMicro),
+      platform_share_usd: microToUsd(l.platformMicro),
+    },
+    created_at: iso(l.createdAt),
+    updated_at: iso(l.updatedAt),
+    timestamp: iso(now),
+  };
+}

@@ -139,8 +139,8 @@ export function createReviewService({ db, clock, rateLimiter, onVisible }: Revie
         .filter(Boolean);
       if (ids && ids.length > 100) throw new DomainError(ERROR_CODES.VALIDATION, 'ids: at most 100', { field: 'query.ids' });
       const full = query.full === '1';
-      if (full && !ids && query.limit > LIMITS.pendingSummaryFullMax)
-        throw new DomainError(ERROR_CODES.VALIDATION, `full=1 needs ids or limit of at most ${LIMITS.pendingSummaryFullMax}`, { field: 'query.full' });
+      // With bodies, a page without explicit ids holds at most 25 rows.
+      const limit = full && !ids ? Math.min(query.limit, LIMITS.pendingSummaryFullMax) : query.limit;
       const [all, threshold] = await Promise.all([learningsStore.pendingTriageOf(db, accountId, MAX_TRIAGE_ROWS), thresholdOf(db, accountId)]);
       const lanes = { ready_to_publish: 0, needs_score: 0, needs_your_eyes: 0 };
       const flags = { injection: 0, content_sensitivity: 0, near_duplicate: 0, process_advice: 0 };
@@ -156,7 +156,7 @@ export function createReviewService({ db, clock, rateLimiter, onVisible }: Revie
       const wanted = ids ? new Set(ids) : undefined;
       const picked = rows
         .filter((r) => (!wanted || wanted.has(r.l.id)) && (!query.lane || r.lane === query.lane) && (!query.flag || r.f.includes(query.flag)))
-        .slice(query.offset, query.offset + query.limit);
+        .slice(query.offset, query.offset + limit);
       const bodies = full ? new Map((await learningsStore.byIds(db, picked.map((r) => r.l.id))).map((l) => [l.id, l.body])) : undefined;
       return {
         account_id: accountId,
@@ -165,7 +165,7 @@ export function createReviewService({ db, clock, rateLimiter, onVisible }: Revie
         flags,
         approvable_count: approvable,
         default_threshold: DEFAULT_AUTO_PUBLISH_THRESHOLD,
-        limit: query.limit,
+        limit,
         offset: query.offset,
         rows: picked.map(({ l, f, lane }) => ({
           id: l.id,

@@ -1,6 +1,7 @@
 import { ERROR_CODES, LIMITS, type LearningFull, microToUsd } from '@axle/sdk';
 import { encodePaymentResponseHeader } from '@x402/core/http';
 import type { Clock } from '../clock.js';
+import type { Logger } from '../logger.js';
 import { DomainError } from '../domain/errors.js';
 import { decodePayment, PaymentFormatError } from '../payments/x402-payload.js';
 import {
@@ -16,8 +17,8 @@ import { PaymentRejected, verifyAuthorization } from '../payments/x402-verify.js
 import { type Settler, SettlementUnavailable } from '../payments/settlement.js';
 import { getAccount } from './accounts.js';
 import type { FullLearning } from './knowledge.js';
-import { learningFull, unlockPriceMicro } from './learning-full.js';
-import { payeeOf, recordUnlock } from './ledger.js';
+import { toLearningFull } from './learning-view.js';
+import { type Payee, payeeOf, recordUnlock } from './ledger.js';
 import { hasAcceptedCurrentTerms } from './terms.js';
 import { creditsStore } from '../store/credits.js';
 import type { Database, Queryable } from '../store/db.js';
@@ -71,6 +72,7 @@ export interface UnlockService {
 export interface UnlockDeps {
   db: Database;
   clock: Clock;
+  logger: Logger;
   baseUrl(): string;
   payTo: string;
   routerAddress?: string;
@@ -78,6 +80,9 @@ export interface UnlockDeps {
   /** The learning with its demand, ratings and price (the marketplace's loadFull). */
   loadFull(id: string): Promise<FullLearning | undefined>;
 }
+
+/** The price a buyer pays: the contributor's override, else the current dynamic price search results showed. */
+const unlockPriceMicro = (l: LearningRecord): number => l.overridePriceMicro ?? l.currentPriceMicro;
 
 const sameWallet = (a: string | null | undefined, b: string | null | undefined) => !!a && !!b && a.toLowerCase() === b.toLowerCase();
 
@@ -123,17 +128,16 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
   }
 
   /** The contributor's account has accepted some terms, but not the version in force. */
-  async function notOnboarded(q: Queryable, l: LearningRecord): Promise<boolean> {
-    const payee = await payeeOf(q, l);
+  async function notOnboarded(q: Queryable, payee: Payee | null): Promise<boolean> {
     if (!payee?.holder.startsWith('acc_')) return false;
     return (await termsStore.hasAny(q, payee.holder)) && !(await hasAcceptedCurrentTerms(q, payee.holder));
   }
 
   async function respond(l: LearningRecord, revenue: LearningFull['_revenue']): Promise<LearningFull> {
     const full = await deps.loadFull(l.id);
-    const d = full?.demand ?? { impressions7d: 0, impressions30d: 0, unlocks7d: 0, unlocks30d: 0 };
-    const demand = { search_impressions_7d: d.impressions7d, search_impressions_30d: d.impressions30d, unlocks_7d: d.unlocks7d, unlocks_30d: d.unlocks30d };
-    return learningFull(full?.learning ?? l, { demand, helpfulnessScores: full?.helpfulnessScores ?? [], revenue, now: clock.now() });
+    const demand = full?.demand ?? { impressions7d: 0, impressions30d: 0, unlocks7d: 0, unlocks30d: 0 };
+    const fields = toLearningFull(full?.learning ?? l, { demand, helpfulnessScores: full?.helpfulnessScores ?? [], priceMicro: unlockPriceMicro(l) }, clock.now());
+    return { ...fields, _revenue: revenue };
   }
 
   /** A POST /knowledge search by the account showed the learning within the discovery window. */
@@ -171,7 +175,8 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
         await recordUnlock(q, { learningId: l.id, buyer: accountId, path: 'owner', paidMicro: 0, discovery: false, selfDealing: true, accrualCapped: false, payee: null, now });
         return ownerRecall(priceMicro);
       }
-      if (await notOnboarded(q, l)) throw onboardingError(l);
+      const payee = await payeeOf(q, l);
+      if (await notOnboarded(q, payee)) throw onboardingError(l);
       if (await ledgerStore.lastUnlock(q, accountId, l.id, now - REPEAT_WINDOW_MS)) {
         await recordUnlock(q, { learningId: l.id, buyer: accountId, path: 'key', paidMicro: 0, discovery: false, selfDealing: false, accrualCapped: true, payee: null, now });
         return capped(priceMicro);
@@ -193,7 +198,7 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
         discovery,
         selfDealing,
         accrualCapped: false,
-        payee: await payeeOf(q, l),
+        payee,
         now,
       });
       return revenueOf(priceMicro, split, selfDealing);
@@ -227,7 +232,8 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
       await settler.verify(payment, requirementV2(t));
     } catch (err) {
       if (err instanceof PaymentFormatError || err instanceof PaymentRejected) throw reject(err.message);
-      throw unavailable(err);
+      if (err instanceof SettlementUnavailable) throw unavailable(err);
+      throw err;
     }
     const claim = { chainId: CHAIN_ID, payer, nonce: payment.authorization.nonce, learningId: l.id };
     const selfDealing = sameWallet(payer, l.contributorWallet) || sameWallet(walletClaim, l.contributorWallet);
@@ -238,7 +244,7 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
     });
 
     // Records the paid unlock and ties the claim to it, in the caller's transaction.
-    const book = async (q: Queryable, settlementPath: string, tx: string | null): Promise<LearningFull['_revenue']> => {
+    const book = async (q: Queryable, payee: Payee | null, settlementPath: string, tx: string | null): Promise<LearningFull['_revenue']> => {
       const { id, split } = await recordUnlock(q, {
         learningId: l.id,
         buyer: walletKey(payer),
@@ -247,7 +253,7 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
         discovery: false,
         selfDealing,
         accrualCapped: false,
-        payee: await payeeOf(q, l),
+        payee,
         settlementPath,
         txHash: tx,
         now: clock.now(),
@@ -260,14 +266,15 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
     // unlock the claim is kept but never settled, so the buyer is not charged twice.
     const claimed = await db.tx(async (q) => {
       const now = clock.now();
-      if (await notOnboarded(q, l)) throw onboardingError(l);
+      const payee = await payeeOf(q, l);
+      if (await notOnboarded(q, payee)) throw onboardingError(l);
       if (!(await paymentClaimsStore.claim(q, { ...claim, now }))) throw reject('payment authorization already used');
       if (await ledgerStore.lastUnlock(q, walletKey(payer), l.id, now - REPEAT_WINDOW_MS)) {
         const { id } = await recordUnlock(q, { learningId: l.id, buyer: walletKey(payer), path: 'x402', paidMicro: 0, discovery: false, selfDealing: false, accrualCapped: true, payee: null, now });
         await paymentClaimsStore.attachUnlock(q, claim, id);
         return { revenue: capped(t.priceMicro) };
       }
-      return settler.path === 'local' ? { revenue: await book(q, 'local', null) } : null;
+      return settler.path === 'local' ? { revenue: await book(q, payee, 'local', null) } : null;
     });
     if (claimed) return { learning: await respond(l, claimed.revenue), paymentResponse: answer(null) };
 
@@ -277,16 +284,19 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
     } catch (err) {
       await db.tx((q) => paymentClaimsStore.release(q, claim));
       if (err instanceof PaymentRejected) throw reject(err.message);
-      throw unavailable(err);
+      if (err instanceof SettlementUnavailable) throw unavailable(err);
+      throw err;
     }
     const path = deps.routerAddress ? 'router' : 'facilitator';
-    const revenue = await db.tx((q) => book(q, path, txHash));
+    const revenue = await db.tx(async (q) => book(q, await payeeOf(q, l), path, txHash));
     const settlement = deps.routerAddress && txHash ? { settlement: { tx_hash: txHash, path, router: deps.routerAddress } } : {};
     return { learning: await respond(l, { ...revenue, ...settlement }), paymentResponse: answer(txHash) };
   }
 
-  const unavailable = (err: unknown) =>
-    new DomainError(ERROR_CODES.PROVIDER_UNAVAILABLE, err instanceof SettlementUnavailable ? err.message : 'payment settlement unavailable');
+  const unavailable = (err: SettlementUnavailable) => {
+    deps.logger.warn({ err: err.message }, 'x402 settlement unavailable');
+    return new DomainError(ERROR_CODES.PROVIDER_UNAVAILABLE, 'payment settlement unavailable; nothing was charged');
+  };
 
   return {
     async unlock({ learningId, credential, walletClaim }) {

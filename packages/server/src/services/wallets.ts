@@ -13,6 +13,7 @@ import type { RateLimiter } from './rate-limit.js';
 /** How long a wallet challenge may be signed and verified. */
 export const CHALLENGE_TTL_SECONDS = 300;
 const CHALLENGES_PER_WALLET = { limit: 10, windowMs: 600_000 };
+const CHALLENGES_PER_IP = { limit: 60, windowMs: 600_000 };
 
 /** The EIP-712 domain of this server's wallet proofs (wallet verification and withdrawal requests). */
 export const PROOF_DOMAIN = { name: 'Axle', version: '1', chainId: 8453 } as const;
@@ -33,7 +34,8 @@ export const walletProof = (wallet: string, challenge: string, expiresAtMs: numb
 });
 
 export interface WalletsService {
-  challenge(wallet: string): Promise<{ challenge: string; expires_in_seconds: number; typed_data: Record<string, unknown> }>;
+  /** Limited per wallet and per client address (the rows are the database's to keep). */
+  challenge(wallet: string, ip: string): Promise<{ challenge: string; expires_in_seconds: number; typed_data: Record<string, unknown> }>;
   verify(wallet: string, signature: `0x${string}`): Promise<{ verified: true; wallet: string }>;
   /** Call after the terms gate: sanctions, verification, not in use, no wallet yet; then migrates held earnings. */
   link(accountId: string, wallet: string): Promise<{ message: string; wallet: string; account_id: string }>;
@@ -44,11 +46,17 @@ const bad = (message: string) => new DomainError(ERROR_CODES.VALIDATION, message
 export function createWalletsService(deps: { db: Database; clock: Clock; rateLimiter: RateLimiter; sanctions: SanctionsScreen }): WalletsService {
   const { db, clock } = deps;
   return {
-    async challenge(wallet) {
+    async challenge(wallet, ip) {
       const now = clock.now();
       const row = { id: newId('wch'), wallet, expires_at: now + CHALLENGE_TTL_SECONDS * 1000 };
       await db.tx(async (q) => {
-        await deps.rateLimiter.take(`wallet-challenge:wallet:${walletKey(wallet)}`, CHALLENGES_PER_WALLET, q);
+        await deps.rateLimiter.takeAll(
+          [
+            { key: `wallet-challenge:wallet:${walletKey(wallet)}`, ...CHALLENGES_PER_WALLET },
+            { key: `wallet-challenge:ip:${ip}`, ...CHALLENGES_PER_IP },
+          ],
+          q,
+        );
         await walletsStore.deleteExpiredChallenges(q, now - 86_400_000);
         await walletsStore.insertChallenge(q, row);
       });

@@ -11,9 +11,11 @@ import { ledgerStore, type SettlementRow } from '../store/ledger.js';
 import { walletKey, walletsStore } from '../store/wallets.js';
 import { getAccount } from './accounts.js';
 import { balanceOf, openSettlement, resolveSettlement } from './ledger.js';
+import type { RateLimiter } from './rate-limit.js';
 import { hasAcceptedCurrentTerms, termsNotAccepted } from './terms.js';
 import { PROOF_DOMAIN } from './wallets.js';
 
+const ONBOARDING_LINKS_PER_HOUR = { limit: 10, windowMs: 3_600_000 };
 /** A withdrawal signature covers a timestamp at most this far from now. */
 export const SIGNATURE_FRESH_MS = 5 * 60_000;
 const WITHDRAWAL_TYPES = {
@@ -57,6 +59,7 @@ export function createWithdrawalsService(deps: {
   sanctions: SanctionsScreen;
   sender: PayoutSender;
   processor?: CardProcessor;
+  rateLimiter: RateLimiter;
   /** How long POST /withdraw waits for the transfer before answering 202 processing_timeout. */
   confirmTimeoutMs?: number;
 }): WithdrawalsService {
@@ -159,6 +162,7 @@ export function createWithdrawalsService(deps: {
 
     async payoutOnboarding(accountId) {
       if (!deps.processor) throw new DomainError(ERROR_CODES.PROVIDER_NOT_CONFIGURED, 'payout provider not configured');
+      await db.tx((q) => deps.rateLimiter.take(`payout-onboarding:account:${accountId}`, ONBOARDING_LINKS_PER_HOUR, q));
       const processor = deps.processor;
       const account = await getAccount(db, accountId);
       if (!account) throw new DomainError(ERROR_CODES.NOT_FOUND, 'Account not found');

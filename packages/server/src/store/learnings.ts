@@ -307,6 +307,12 @@ export const learningsStore = {
     );
   },
 
+  /** Visible learnings whose full-text row contains a term (a MATCH expression of one term). */
+  async countMatching(q: Queryable, match: string): Promise<number> {
+    const row = await q.get<{ n: number }>('SELECT COUNT(*) AS n FROM learnings_fts WHERE learnings_fts MATCH ?', [match]);
+    return row?.n ?? 0;
+  },
+
   /** Ids of visible learnings passing the filters, or null with no filters (everything visible passes). */
   async idsMatching(q: Queryable, filters: LearningFilters): Promise<Set<string> | null> {
     const { sql, params } = learningFilterSql(filters, 'l');
