@@ -1,2 +1,3 @@
 #!/usr/bin/env node
-import "../dist/main.js";
+// Committed, so the first npm install links the bin; the code it runs is built by `npm run build`.
+import '../dist/main.js';
