@@ -37,6 +37,8 @@ export interface ClientOptions {
   token?: string;
   dispatcher?: Dispatcher;
   timeoutMs?: number;
+  /** Sent with every request. */
+  headers?: Record<string, string>;
 }
 
 export interface RequestOptions<S extends z.ZodType | undefined> {
@@ -69,7 +71,7 @@ export class AxleClient {
   ): Promise<ApiAnswer<S extends z.ZodType ? z.output<S> : unknown>> {
     const url = new URL(path.replace(/^\//, ''), `${this.options.baseUrl.replace(/\/*$/, '')}/`);
     for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
-    const headers: Record<string, string> = { accept: 'application/json', ...opts.headers };
+    const headers: Record<string, string> = { accept: 'application/json', ...this.options.headers, ...opts.headers };
     if (this.options.apiKey && !opts.anonymous) headers['x-api-key'] = this.options.apiKey;
     if (this.options.token && !opts.anonymous) headers.authorization = `Bearer ${this.options.token}`;
     if (opts.body !== undefined) headers['content-type'] = 'application/json';

@@ -7,6 +7,7 @@ import { bodyParser } from './http/body.js';
 import { responseErrorLogger } from './http/client-gone.js';
 import { countSearches } from './http/count-searches.js';
 import { errorMiddleware } from './http/error-middleware.js';
+import { forwardedClient } from './http/forwarded-client.js';
 import { requestLog } from './http/request-log.js';
 import { Api } from './http/route.js';
 import { accountRoutes } from './routes/account.js';
@@ -60,6 +61,7 @@ export function createApp(deps: AppDeps): BuiltApp {
   mcpRoutes(api, deps);
 
   app.on('error', responseErrorLogger(deps.logger));
+  app.use(forwardedClient(deps.forwardToken));
   app.use(requestLog(deps.logger, () => performance.now()));
   app.use(errorMiddleware());
   app.use(cors({ exposeHeaders: EXPOSED_HEADERS, keepHeadersOnError: true }));

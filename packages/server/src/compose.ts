@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { AppDeps } from './deps.js';
@@ -93,6 +94,7 @@ export async function compose({ config, clock, logger, db, jwtSecret, baseUrl, l
     startedAt: clock.now(),
     baseUrl,
     localUrl,
+    forwardToken: randomBytes(32).toString('base64url'),
     identity: createIdentity({ accounts, config, jwt }),
     skills,
     learnings,

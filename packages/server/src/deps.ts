@@ -37,8 +37,10 @@ export interface AppDeps {
   startedAt: number;
   /** Public base URL (known once the server listens). */
   baseUrl(): string;
-  /** This instance's own address on loopback: the MCP and A2A endpoints call the API through it. */
+  /** This instance's own address on loopback: the MCP endpoint calls the API through it. */
   localUrl(): string;
+  /** Vouches for the caller address the MCP endpoint forwards on its loopback calls (http/forwarded-client.ts). */
+  forwardToken: string;
   /** Authentication middleware: deps.identity.requireJwt(), requireKey(scope), requireAdmin('read')… */
   identity: Identity;
   /** The skills registry: counts (GET /, /stats), lookups, search and its readiness (/health). */

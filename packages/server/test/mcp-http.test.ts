@@ -39,6 +39,42 @@ afterAll(async () => {
   await server?.stop();
 });
 
+describe('the caller address behind the loopback calls', () => {
+  it("per-address limits count the remote caller, vouched for by the process's token; a forged claim is ignored", async () => {
+    const proxied = await startTestServer({ AXLE_TRUST_PROXY: 'true' });
+    try {
+      const buckets = async () =>
+        (await proxied.db.all<{ bucket: string }>("SELECT bucket FROM rate_limits WHERE bucket LIKE 'wallet-challenge:ip:%'"))
+          .map((r) => r.bucket)
+          .sort();
+      const transport = new StreamableHTTPClientTransport(new URL(`${proxied.url}/mcp`), {
+        requestInit: { headers: { 'x-forwarded-for': '203.0.113.7' } },
+      });
+      const client = new Client({ name: 'axle-http-test', version: '0.0.0' });
+      await client.connect(transport);
+      clients.push(client);
+      const wallet = privateKeyToAccount(generatePrivateKey()).address;
+      const r = (await client.callTool({ name: 'svc_verify_wallet', arguments: { wallet } })) as CallToolResult;
+      expect(r.isError).toBeFalsy();
+      expect(await buckets()).toEqual(['wallet-challenge:ip:203.0.113.7']);
+      // A direct request claiming to be forwarded, without this process's token, is its own address.
+      const forged = await fetch(`${proxied.url}/wallet/challenge`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'x-axle-forwarded-client': '198.51.100.9',
+          'x-axle-forward-token': 'guessed',
+        },
+        body: JSON.stringify({ wallet }),
+      });
+      expect(forged.status).toBe(200);
+      expect(await buckets()).toEqual(['wallet-challenge:ip:127.0.0.1', 'wallet-challenge:ip:203.0.113.7']);
+    } finally {
+      await proxied.stop();
+    }
+  });
+});
+
 describe('MCP over Streamable HTTP at /mcp', () => {
   it('serves the same 17 tools; a call with the key as Authorization: Bearer axl_… spends its credit', async () => {
     const buyer = await newBuyer(server, { credits: 1 });

@@ -4,6 +4,8 @@ import { createAxleMcpServer } from '@axle/sdk/mcp';
 import type { Context } from 'koa';
 import type { AppDeps } from '../deps.js';
 import { DomainError } from '../domain/errors.js';
+import { clientIp } from '../http/client-ip.js';
+import { FORWARD_TOKEN_HEADER, FORWARDED_CLIENT_HEADER } from '../http/forwarded-client.js';
 import type { Api } from '../http/route.js';
 
 /** The MCP endpoint's path; its JSON bodies may nest deeper than other routes' (see LIMITS.mcpHttp). */
@@ -21,8 +23,9 @@ function presentedKey(ctx: Context): string | undefined {
 /**
  * POST /mcp: the 17 MCP tools over Streamable HTTP, stateless (a server and transport per request, no session
  * kept between requests, so any instance answers any request and nothing piles up in memory). The tools call
- * this instance's HTTP API on loopback with the caller's key, so every route's checks, limits and errors apply
- * exactly as to a direct call. GET and DELETE (server-initiated streams, session end) answer 405.
+ * this instance's HTTP API on loopback with the caller's key and address (forwarded-client.ts), so every route's
+ * checks, limits and errors apply exactly as to a direct call. GET and DELETE (server-initiated streams, session
+ * end) answer 405.
  */
 export function mcpRoutes(api: Api, deps: AppDeps): void {
   const { identity } = deps;
@@ -48,7 +51,14 @@ export function mcpRoutes(api: Api, deps: AppDeps): void {
       406: { description: 'Accept must include application/json and text/event-stream' },
     },
     handler: async (_input, ctx) => {
-      const client = new AxleClient({ baseUrl: deps.localUrl(), apiKey: presentedKey(ctx) });
+      const client = new AxleClient({
+        baseUrl: deps.localUrl(),
+        apiKey: presentedKey(ctx),
+        headers: {
+          [FORWARDED_CLIENT_HEADER]: clientIp(ctx, deps.config.trustProxy),
+          [FORWARD_TOKEN_HEADER]: deps.forwardToken,
+        },
+      });
       const server = createAxleMcpServer(client, {
         publicBaseUrl: deps.baseUrl(),
         log: (line) => ctx.state.log.info({ mcp: line }, 'mcp tool'),
