@@ -25,7 +25,8 @@ const PAY_TO = '0x000000000000000000000000000000000000a11e';
 const PRICE = 80_000;
 
 function learning(i, now) {
-  const body = `Bench learning ${i}: retry with jittered backoff and resume from the last checkpoint; ${randomBytes(8).toString('hex')}.`;
+  const tail = randomBytes(8).toString('hex');
+  const body = `Bench learning ${i}: retry with jittered backoff and resume from the last checkpoint; ${tail}.`;
   return {
     id: `lrn_bench${i}${randomBytes(4).toString('hex')}`,
     status: 'approved',
@@ -63,15 +64,27 @@ function learning(i, now) {
 }
 
 async function signed(account, nowSec) {
-  const authorization = { from: account.address, to: PAY_TO, value: BigInt(PRICE), validAfter: 0n, validBefore: BigInt(nowSec + 280), nonce: `0x${randomBytes(32).toString('hex')}` };
+  const authorization = {
+    from: account.address,
+    to: PAY_TO,
+    value: BigInt(PRICE),
+    validAfter: 0n,
+    validBefore: BigInt(nowSec + 280),
+    nonce: `0x${randomBytes(32).toString('hex')}`,
+  };
   const signature = await account.signTypedData({
     domain: { name: USDC.name, version: USDC.version, chainId: 8453, verifyingContract: USDC.asset },
     types: authorizationTypes,
     primaryType: 'TransferWithAuthorization',
     message: authorization,
   });
-  const payload = { signature, authorization: Object.fromEntries(Object.entries(authorization).map(([k, v]) => [k, String(v)])) };
-  return Buffer.from(JSON.stringify({ x402Version: 1, scheme: 'exact', network: 'eip155:8453', payload })).toString('base64');
+  const payload = {
+    signature,
+    authorization: Object.fromEntries(Object.entries(authorization).map(([k, v]) => [k, String(v)])),
+  };
+  return Buffer.from(JSON.stringify({ x402Version: 1, scheme: 'exact', network: 'eip155:8453', payload })).toString(
+    'base64',
+  );
 }
 
 /** Rotates through `items`, one request each, for `seconds`. */
@@ -81,7 +94,14 @@ function rotating(url, items, headersOf, { connections, seconds }) {
     url,
     connections,
     duration: seconds,
-    requests: [{ setupRequest: (req) => { const it = items[i++ % items.length]; return { ...req, path: `/knowledge/${it.id}`, headers: { ...req.headers, ...headersOf(it) } }; } }],
+    requests: [
+      {
+        setupRequest: (req) => {
+          const it = items[i++ % items.length];
+          return { ...req, path: `/knowledge/${it.id}`, headers: { ...req.headers, ...headersOf(it) } };
+        },
+      },
+    ],
   });
 }
 
@@ -111,18 +131,32 @@ export async function measureMoney({ summary, hammerHealth, connections, seconds
     const out = {};
     try {
       out.health = await hammerHealth(server.url, server.pid);
-      out.key = summary(await rotating(server.url, keyLearnings, () => ({ 'x-api-key': apiKey }), { connections, seconds }));
+      out.key = summary(
+        await rotating(server.url, keyLearnings, () => ({ 'x-api-key': apiKey }), { connections, seconds }),
+      );
       // Fresh authorizations, signed before the phase so the bench's own signing does not compete with the server.
       const payer = privateKeyToAccount(generatePrivateKey());
       const nowSec = Math.floor(Date.now() / 1000);
       const headers = new Map();
       for (const l of payLearnings) headers.set(l.id, await signed(payer, nowSec));
-      out.x402 = summary(await rotating(server.url, payLearnings, (l) => ({ 'x-payment': headers.get(l.id) }), { connections, seconds }));
+      out.x402 = summary(
+        await rotating(server.url, payLearnings, (l) => ({ 'x-payment': headers.get(l.id) }), { connections, seconds }),
+      );
       // CPU of one verification in this process: decode, checks and signature recovery.
       const sample = [...headers.values()].slice(0, 500);
-      for (const h of sample.slice(0, 50)) await verifyAuthorization(decodePayment(h), { priceMicro: PRICE, payTo: PAY_TO, maxTimeoutSeconds: 300 }, Date.now());
+      for (const h of sample.slice(0, 50))
+        await verifyAuthorization(
+          decodePayment(h),
+          { priceMicro: PRICE, payTo: PAY_TO, maxTimeoutSeconds: 300 },
+          Date.now(),
+        );
       const before = process.cpuUsage();
-      for (const h of sample) await verifyAuthorization(decodePayment(h), { priceMicro: PRICE, payTo: PAY_TO, maxTimeoutSeconds: 300 }, Date.now());
+      for (const h of sample)
+        await verifyAuthorization(
+          decodePayment(h),
+          { priceMicro: PRICE, payTo: PAY_TO, maxTimeoutSeconds: 300 },
+          Date.now(),
+        );
       const used = process.cpuUsage(before);
       out.verifyCpuUs = (used.user + used.system) / sample.length;
     } finally {

@@ -33,7 +33,7 @@ import { createRateLimiter } from './services/rate-limit.js';
 import { createSearchCounts } from './services/search-counts.js';
 import { createSkillsService } from './services/skills.js';
 import { createTermsService } from './services/terms.js';
-import type { Database } from './store/db.js';
+import type { Database, Queryable } from './store/db.js';
 
 export interface ComposeOptions {
   config: Config;
@@ -76,16 +76,25 @@ export async function compose({ config, clock, logger, db, jwtSecret, baseUrl, l
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, logger, clock });
   const searchCounts = createSearchCounts({ db, logger });
   const processor = config.processorSecretKey
-    ? stripeProcessor({ secretKey: config.processorSecretKey, webhookSecret: config.processorWebhookSecret, apiUrl: config.processorApiUrl })
+    ? stripeProcessor({
+        secretKey: config.processorSecretKey,
+        webhookSecret: config.processorWebhookSecret,
+        apiUrl: config.processorApiUrl,
+      })
     : undefined;
   const sanctions = sanctionsScreen(config.sanctionsListPath);
   // A first acceptance converts held unassented_pending earnings into withdrawable balance.
-  const terms = createTermsService({ db, clock, baseUrl, onFirstTermsAcceptance: [(q, accountId) => releaseHeld(q, accountId, clock.now())] });
+  const releaseOnAcceptance = (q: Queryable, accountId: string) => releaseHeld(q, accountId, clock.now());
+  const terms = createTermsService({ db, clock, baseUrl, onFirstTermsAcceptance: [releaseOnAcceptance] });
   const openclaw = createOpenClawService({ config, clock, logger, baseUrl });
   // Learnings share the skills' sentence model; their vectors are computed in the background once it is ready.
   const vectors = config.semanticSearch ? new LearningVectors(db, skills.search.semantic, logger, clock) : undefined;
   const onVisible = () => void vectors?.fill();
-  if (vectors) void skills.search.semantic.settled.then(() => vectors.fill());
+  // Loaded (and missing ones computed) once the model is ready, so the first search does not wait for them.
+  if (vectors)
+    void skills.search.semantic.settled
+      .then(() => Promise.all([vectors.sync(true), vectors.fill()]))
+      .catch((err) => logger.warn({ err: (err as Error).message }, 'learning vectors not loaded'));
   const knowledge = createKnowledgeService({ db, clock, rateLimiter, vectors });
   const deps: AppDeps = {
     config,

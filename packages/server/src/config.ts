@@ -33,7 +33,10 @@ const Env = z.object({
   AXLE_OPERATOR: z.string().min(1).default('Axle'),
   AXLE_PAY_TO: z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be an EVM address (0x + 40 hex digits)').default(DEV_PAY_TO),
   AXLE_FACILITATOR_URL: z.string().url().optional(),
-  AXLE_ROUTER_ADDRESS: z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be an EVM address (0x + 40 hex digits)').optional(),
+  AXLE_ROUTER_ADDRESS: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{40}$/, 'must be an EVM address (0x + 40 hex digits)')
+    .optional(),
   AXLE_PROCESSOR_SECRET_KEY: z.string().min(1).optional(),
   AXLE_PROCESSOR_WEBHOOK_SECRET: z.string().min(1).optional(),
   AXLE_PROCESSOR_API_URL: z.string().url().optional(),

@@ -7,7 +7,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DomainError } from '../src/domain/errors.js';
 import { checkLedger } from '../src/services/ledger-check.js';
 import { ledgerCheck } from '../src/scripts/ledger-check.js';
-import { balanceOf, migrateWalletBalance, openSettlement, payeeOf, recordUnlock, releaseHeld, resolveSettlement } from '../src/services/ledger.js';
+import {
+  balanceOf,
+  migrateWalletBalance,
+  openSettlement,
+  payeeOf,
+  recordUnlock,
+  releaseHeld,
+  resolveSettlement,
+} from '../src/services/ledger.js';
 import { accountsStore } from '../src/store/accounts.js';
 import { Database, type Queryable } from '../src/store/db.js';
 import { ledgerStore } from '../src/store/ledger.js';
@@ -26,7 +34,13 @@ const W2 = '0x00000000000000000000000000000000000000b2';
 async function accept(q: Queryable, accountId: string) {
   const first = !(await termsStore.hasAny(q, accountId));
   if (await termsStore.find(q, accountId, CURRENT_TOS_VERSION)) return;
-  await termsStore.insert(q, { account_id: accountId, version: CURRENT_TOS_VERSION, accepted_at: now, via: 'jwt', audit_ref: 'aud_test' });
+  await termsStore.insert(q, {
+    account_id: accountId,
+    version: CURRENT_TOS_VERSION,
+    accepted_at: now,
+    via: 'jwt',
+    audit_ref: 'aud_test',
+  });
   if (first) await releaseHeld(q, accountId, now);
 }
 
@@ -59,11 +73,35 @@ type Op =
   | { kind: 'resolve'; account: number; outcome: 'confirmed' | 'processing_timeout' | 'failed' };
 
 const op: fc.Arbitrary<Op> = fc.oneof(
-  { weight: 6, arbitrary: fc.record({ kind: fc.constant('unlock' as const), learning: fc.nat(3), paid: fc.integer({ min: 0, max: 5_000_000 }), discovery: fc.boolean(), selfDealing: fc.boolean(), capped: fc.boolean() }) },
+  {
+    weight: 6,
+    arbitrary: fc.record({
+      kind: fc.constant('unlock' as const),
+      learning: fc.nat(3),
+      paid: fc.integer({ min: 0, max: 5_000_000 }),
+      discovery: fc.boolean(),
+      selfDealing: fc.boolean(),
+      capped: fc.boolean(),
+    }),
+  },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('accept' as const), account: fc.nat(2) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('link' as const) }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant('withdraw' as const), account: fc.nat(2), permille: fc.integer({ min: 1, max: 1200 }) }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant('resolve' as const), account: fc.nat(2), outcome: fc.constantFrom('confirmed' as const, 'processing_timeout' as const, 'failed' as const) }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant('withdraw' as const),
+      account: fc.nat(2),
+      permille: fc.integer({ min: 1, max: 1200 }),
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant('resolve' as const),
+      account: fc.nat(2),
+      outcome: fc.constantFrom('confirmed' as const, 'processing_timeout' as const, 'failed' as const),
+    }),
+  },
 );
 
 async function apply(o: Op): Promise<void> {
@@ -74,7 +112,17 @@ async function apply(o: Op): Promise<void> {
         const l = learnings[o.learning]!;
         const payee = await payeeOf(q, l);
         const paid = o.capped ? 0 : o.paid;
-        await recordUnlock(q, { learningId: l.id, buyer: 'acc_buyer', path: 'key', paidMicro: paid, discovery: o.discovery, selfDealing: o.selfDealing, accrualCapped: o.capped, payee, now });
+        await recordUnlock(q, {
+          learningId: l.id,
+          buyer: 'acc_buyer',
+          path: 'key',
+          paidMicro: paid,
+          discovery: o.discovery,
+          selfDealing: o.selfDealing,
+          accrualCapped: o.capped,
+          payee,
+          now,
+        });
         return;
       }
       case 'accept':
@@ -103,15 +151,19 @@ async function apply(o: Op): Promise<void> {
 }
 
 describe('ledger', () => {
-  it('keeps every sum exact over random sequences of unlocks, acceptances, links, withdrawals and payouts', async () => {
+  it('keeps every sum exact over random unlocks, acceptances, links, withdrawals and payouts', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(op, { maxLength: 40 }), async (ops) => {
         for (const o of ops) await apply(o);
         expect(await checkLedger(db)).toEqual([]);
         const sold = await db.get<{ s: number }>('SELECT COALESCE(SUM(contributor_micro), 0) AS s FROM unlocks');
-        const held = await db.get<{ s: number }>('SELECT COALESCE(SUM(owned_micro + held_micro), 0) AS s FROM earnings_balances');
+        const held = await db.get<{ s: number }>(
+          'SELECT COALESCE(SUM(owned_micro + held_micro), 0) AS s FROM earnings_balances',
+        );
         expect(held!.s).toBe(sold!.s);
-        for (const b of await db.all<{ owned_micro: number; pending_micro: number; withdrawn_micro: number }>('SELECT * FROM earnings_balances')) {
+        for (const b of await db.all<{ owned_micro: number; pending_micro: number; withdrawn_micro: number }>(
+          'SELECT * FROM earnings_balances',
+        )) {
           expect(b.pending_micro + b.withdrawn_micro).toBe(b.owned_micro);
         }
       }),
@@ -121,7 +173,18 @@ describe('ledger', () => {
 
   it('holds earnings of accounts without accepted terms and of unlinked wallets, and converts them', async () => {
     await db.tx(async (q) => {
-      for (const l of learnings) await recordUnlock(q, { learningId: l.id, buyer: 'acc_x', path: 'x402', paidMicro: 100_000, discovery: false, selfDealing: false, accrualCapped: false, payee: await payeeOf(q, l), now });
+      for (const l of learnings)
+        await recordUnlock(q, {
+          learningId: l.id,
+          buyer: 'acc_x',
+          path: 'x402',
+          paidMicro: 100_000,
+          discovery: false,
+          selfDealing: false,
+          accrualCapped: false,
+          payee: await payeeOf(q, l),
+          now,
+        });
     });
     const before = await balanceOf(db, W2.toLowerCase());
     expect(before.held_micro).toBeGreaterThanOrEqual(70_000);

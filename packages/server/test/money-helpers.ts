@@ -16,10 +16,21 @@ import { newLearning } from './learning-fixture.js';
 export async function newBuyer(server: TestServer, opts: { credits?: number; terms?: boolean; email?: string } = {}) {
   const now = server.clock.now();
   return server.db.tx(async (q) => {
-    const account = await findOrCreateAccount(q, opts.email ?? `buyer-${randomBytes(4).toString('hex')}@example.com`, now);
+    const account = await findOrCreateAccount(
+      q,
+      opts.email ?? `buyer-${randomBytes(4).toString('hex')}@example.com`,
+      now,
+    );
     const { api_key } = await createKey(q, account.id, {}, now);
     if (opts.credits) await creditsStore.add(q, account.id, opts.credits, 0, now);
-    if (opts.terms) await termsStore.insert(q, { account_id: account.id, version: CURRENT_TOS_VERSION, accepted_at: now, via: 'jwt', audit_ref: 'aud_test' });
+    if (opts.terms)
+      await termsStore.insert(q, {
+        account_id: account.id,
+        version: CURRENT_TOS_VERSION,
+        accepted_at: now,
+        via: 'jwt',
+        audit_ref: 'aud_test',
+      });
     return { accountId: account.id, key: api_key };
   });
 }
@@ -28,12 +39,19 @@ export const jwtFor = (server: TestServer, accountId: string) =>
   createJwtService(loadJwtSecret(undefined, server.dataDir), server.clock).issue(accountId);
 
 export async function seedLearning(server: TestServer, over: Partial<NewLearning> = {}) {
-  const l = newLearning({ createdAt: server.clock.now(), publishedAt: server.clock.now(), lastRepricedAt: server.clock.now(), updatedAt: server.clock.now(), ...over });
+  const l = newLearning({
+    createdAt: server.clock.now(),
+    publishedAt: server.clock.now(),
+    lastRepricedAt: server.clock.now(),
+    updatedAt: server.clock.now(),
+    ...over,
+  });
   await learningsStore.insert(server.db, l);
   return l;
 }
 
-export const getUnlock = (server: TestServer, id: string, headers: Record<string, string> = {}) => fetch(`${server.url}/knowledge/${id}`, { headers });
+export const getUnlock = (server: TestServer, id: string, headers: Record<string, string> = {}) =>
+  fetch(`${server.url}/knowledge/${id}`, { headers });
 
 /** A USDC TransferWithAuthorization signed with viem, as an exact-scheme payload. */
 export async function signAuthorization(
@@ -56,14 +74,18 @@ export async function signAuthorization(
   });
   return {
     signature,
-    authorization: Object.fromEntries(Object.entries(authorization).map(([k, v]) => [k, typeof v === 'bigint' ? v.toString() : v])) as Record<string, string>,
+    authorization: Object.fromEntries(
+      Object.entries(authorization).map(([k, v]) => [k, typeof v === 'bigint' ? v.toString() : v]),
+    ) as Record<string, string>,
   };
 }
 
 const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64');
 
 /** An x402 v1 X-Payment value. */
-export const v1Header = (payload: unknown, network = 'eip155:8453') => b64({ x402Version: 1, scheme: 'exact', network, payload });
+export const v1Header = (payload: unknown, network = 'eip155:8453') =>
+  b64({ x402Version: 1, scheme: 'exact', network, payload });
 
 /** An x402 v2 PAYMENT-SIGNATURE value accepting `accepted`. */
-export const v2Header = (payload: unknown, accepted: Record<string, unknown>) => b64({ x402Version: 2, accepted, payload });
+export const v2Header = (payload: unknown, accepted: Record<string, unknown>) =>
+  b64({ x402Version: 2, accepted, payload });

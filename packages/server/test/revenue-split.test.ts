@@ -6,13 +6,25 @@ const paid = fc.integer({ min: 0, max: 50_000_000_000 });
 
 describe('splitRevenue', () => {
   it('pays 70% direct and 60% discovery-driven of a round amount', () => {
-    expect(splitRevenue({ paidMicro: 100_000, discovery: false, selfDealing: false })).toMatchObject({ contributorMicro: 70_000, platformMicro: 30_000 });
-    expect(splitRevenue({ paidMicro: 100_000, discovery: true, selfDealing: false })).toMatchObject({ contributorMicro: 60_000, platformMicro: 40_000 });
+    expect(splitRevenue({ paidMicro: 100_000, discovery: false, selfDealing: false })).toMatchObject({
+      contributorMicro: 70_000,
+      platformMicro: 30_000,
+    });
+    expect(splitRevenue({ paidMicro: 100_000, discovery: true, selfDealing: false })).toMatchObject({
+      contributorMicro: 60_000,
+      platformMicro: 40_000,
+    });
   });
 
   it('rounds the contributor share down and gives the platform the odd micro-unit', () => {
-    expect(splitRevenue({ paidMicro: 1, discovery: false, selfDealing: false })).toMatchObject({ contributorMicro: 0, platformMicro: 1 });
-    expect(splitRevenue({ paidMicro: 50_001, discovery: false, selfDealing: false })).toMatchObject({ contributorMicro: 35_000, platformMicro: 15_001 });
+    expect(splitRevenue({ paidMicro: 1, discovery: false, selfDealing: false })).toMatchObject({
+      contributorMicro: 0,
+      platformMicro: 1,
+    });
+    expect(splitRevenue({ paidMicro: 50_001, discovery: false, selfDealing: false })).toMatchObject({
+      contributorMicro: 35_000,
+      platformMicro: 15_001,
+    });
   });
 
   it('contributor + platform = paid, exactly, for any amount and kind', () => {
@@ -50,7 +62,10 @@ describe('splitRevenue', () => {
   it('self-dealing zeroes the contributor share and leaves the payment with the platform', () => {
     fc.assert(
       fc.property(paid, fc.boolean(), (paidMicro, discovery) => {
-        expect(splitRevenue({ paidMicro, discovery, selfDealing: true })).toMatchObject({ contributorMicro: 0, platformMicro: paidMicro });
+        expect(splitRevenue({ paidMicro, discovery, selfDealing: true })).toMatchObject({
+          contributorMicro: 0,
+          platformMicro: paidMicro,
+        });
       }),
     );
   });

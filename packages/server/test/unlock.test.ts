@@ -44,7 +44,13 @@ describe('GET /knowledge/{id} without a credential', () => {
     expect(body.options?.api_key.header).toBe('X-API-Key');
     const v2 = decodePaymentRequiredHeader(res.headers.get('payment-required')!);
     expect(v2.x402Version).toBe(2);
-    expect(v2.accepts[0]).toMatchObject({ scheme: 'exact', network: 'eip155:8453', amount: '120000', asset: USDC_BASE, extra: { name: 'USD Coin', version: '2' } });
+    expect(v2.accepts[0]).toMatchObject({
+      scheme: 'exact',
+      network: 'eip155:8453',
+      amount: '120000',
+      asset: USDC_BASE,
+      extra: { name: 'USD Coin', version: '2' },
+    });
     expect(v2.resource.url).toBe(`${server.url}/knowledge/${l.id}`);
     // The Bazaar discovery declaration validates with @x402/extensions.
     const bazaar = (v2.extensions as Record<string, never>).bazaar;
@@ -71,7 +77,12 @@ describe('GET /knowledge/{id} with a key', () => {
     expect(res.status).toBe(200);
     const full = LearningFull.strict().parse(await res.json());
     expect(full.body).toBe(l.body);
-    expect(full._revenue).toEqual({ unlock_price_usd: 0.1, amount_paid_usd: 0.1, contributor_earned_usd: 0.07, platform_earned_usd: 0.03 });
+    expect(full._revenue).toEqual({
+      unlock_price_usd: 0.1,
+      amount_paid_usd: 0.1,
+      contributor_earned_usd: 0.07,
+      platform_earned_usd: 0.03,
+    });
     expect(full.earnings).toEqual({ gross_usd: 0.1, contributor_share_usd: 0.07, platform_share_usd: 0.03 });
     expect(full.demand).toMatchObject({ unlocks_7d: 1, unlocks_30d: 1 });
     expect(full.quality.unlocks).toBe(1);
@@ -107,7 +118,9 @@ describe('GET /knowledge/{id} with a key', () => {
   it('50 parallel unlocks on a key holding 10 credits: exactly 10 succeed and 40 get 402', async () => {
     const buyer = await newBuyer(server, { credits: 10 });
     const ls = await Promise.all(Array.from({ length: 50 }, () => seedLearning(server)));
-    const statuses = await Promise.all(ls.map(async (l) => (await getUnlock(server, l.id, { 'x-api-key': buyer.key })).status));
+    const statuses = await Promise.all(
+      ls.map(async (l) => (await getUnlock(server, l.id, { 'x-api-key': buyer.key })).status),
+    );
     expect(statuses.filter((s) => s === 200)).toHaveLength(10);
     expect(statuses.filter((s) => s === 402)).toHaveLength(40);
     expect((await creditsStore.balance(server.db, buyer.accountId)).unlocks).toBe(0);
@@ -120,7 +133,14 @@ describe('GET /knowledge/{id} with a key', () => {
     const res = await getUnlock(server, mine.id, { 'x-api-key': owner.key });
     expect(res.status).toBe(200);
     const full = (await res.json()) as LearningFull;
-    expect(full._revenue).toEqual({ unlock_price_usd: 0.08, amount_paid_usd: 0, contributor_earned_usd: 0, platform_earned_usd: 0, self_unlock: true, owner_recall_free: true });
+    expect(full._revenue).toEqual({
+      unlock_price_usd: 0.08,
+      amount_paid_usd: 0,
+      contributor_earned_usd: 0,
+      platform_earned_usd: 0,
+      self_unlock: true,
+      owner_recall_free: true,
+    });
     expect(full.quality.unlocks).toBe(0);
 
     const walletOwner = await newBuyer(server, { credits: 0 });
@@ -134,16 +154,30 @@ describe('GET /knowledge/{id} with a key', () => {
   it('X-Wallet-Address alone is an unverified claim: paid, with the contributor accrual zeroed', async () => {
     const buyer = await newBuyer(server, { credits: 1 });
     const l = await seedLearning(server, { contributorWallet: '0x00000000000000000000000000000000000d00d1' });
-    const res = await getUnlock(server, l.id, { 'x-api-key': buyer.key, 'x-wallet-address': '0x00000000000000000000000000000000000D00D1' });
+    const res = await getUnlock(server, l.id, {
+      'x-api-key': buyer.key,
+      'x-wallet-address': '0x00000000000000000000000000000000000D00D1',
+    });
     const full = (await res.json()) as LearningFull;
-    expect(full._revenue).toMatchObject({ self_unlock: true, amount_paid_usd: 0.08, contributor_earned_usd: 0, platform_earned_usd: 0.08 });
+    expect(full._revenue).toMatchObject({
+      self_unlock: true,
+      amount_paid_usd: 0.08,
+      contributor_earned_usd: 0,
+      platform_earned_usd: 0.08,
+    });
     expect(full._revenue.owner_recall_free).toBeUndefined();
     expect((await creditsStore.balance(server.db, buyer.accountId)).unlocks).toBe(0);
   });
 
-  it('409 CONTRIBUTOR_NOT_ONBOARDED when the contributor has not accepted the current terms; the owner bypasses it', async () => {
+  it('409 CONTRIBUTOR_NOT_ONBOARDED until the contributor accepts the current terms; not for the owner', async () => {
     const owner = await newBuyer(server, { credits: 0 });
-    await termsStore.insert(server.db, { account_id: owner.accountId, version: '2000-01-01', accepted_at: 0, via: 'jwt', audit_ref: 'aud_old' });
+    await termsStore.insert(server.db, {
+      account_id: owner.accountId,
+      version: '2000-01-01',
+      accepted_at: 0,
+      via: 'jwt',
+      audit_ref: 'aud_old',
+    });
     const l = await seedLearning(server, { contributorAccountId: owner.accountId });
     const buyer = await newBuyer(server, { credits: 1 });
     const res = await getUnlock(server, l.id, { 'x-api-key': buyer.key });
@@ -158,7 +192,10 @@ describe('GET /knowledge/{id} with a key', () => {
     const l = await seedLearning(server, { contributorAccountId: owner.accountId, currentPriceMicro: 200_000 });
     const buyer = await newBuyer(server, { credits: 1 });
     expect((await getUnlock(server, l.id, { 'x-api-key': buyer.key })).status).toBe(200);
-    expect(await ledgerStore.balance(server.db, owner.accountId)).toMatchObject({ held_micro: 140_000, pending_micro: 0 });
+    expect(await ledgerStore.balance(server.db, owner.accountId)).toMatchObject({
+      held_micro: 140_000,
+      pending_micro: 0,
+    });
     const token = await jwtFor(server, owner.accountId);
     const accept = await fetch(`${server.url}/account/accept-terms`, {
       method: 'POST',
@@ -166,13 +203,17 @@ describe('GET /knowledge/{id} with a key', () => {
       body: JSON.stringify({ version: CURRENT_TOS_VERSION, agree: true }),
     });
     expect(accept.status).toBe(200);
-    expect(await ledgerStore.balance(server.db, owner.accountId)).toMatchObject({ held_micro: 0, pending_micro: 140_000, owned_micro: 140_000 });
+    expect(await ledgerStore.balance(server.db, owner.accountId)).toMatchObject({
+      held_micro: 0,
+      pending_micro: 140_000,
+      owned_micro: 140_000,
+    });
     expect(await checkLedger(server.db)).toEqual([]);
   });
 });
 
 describe('discovery-driven unlocks', () => {
-  it('an unlock after the same account’s POST /knowledge surfaced the learning pays the contributor 60%; after the window, 70%', async () => {
+  it('pays 60% when the same account’s POST /knowledge surfaced the learning, 70% after the window', async () => {
     const s = await startTestServer({ AXLE_ADMIN_TOKEN: ADMIN_TOKEN });
     try {
       const author = await newBuyer(s, { terms: true });
@@ -189,7 +230,10 @@ describe('discovery-driven unlocks', () => {
       await post(s, '/knowledge', { query: 'prometheus rate window scrapes' }, { 'x-api-key': buyer.key });
       s.clock.advance(DISCOVERY_WINDOW_MS + 1);
       const direct = (await (await getUnlock(s, other, { 'x-api-key': buyer.key })).json()) as LearningFull;
-      expect(direct._revenue.contributor_earned_usd).toBeCloseTo(Math.floor(direct._revenue.unlock_price_usd * 1e6 * 0.7) / 1e6, 6);
+      expect(direct._revenue.contributor_earned_usd).toBeCloseTo(
+        Math.floor(direct._revenue.unlock_price_usd * 1e6 * 0.7) / 1e6,
+        6,
+      );
       expect(await checkLedger(s.db)).toEqual([]);
     } finally {
       await s.stop();

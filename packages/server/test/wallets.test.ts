@@ -24,9 +24,15 @@ afterAll(() => server.stop());
 async function challengeAndSign(account: PrivateKeyAccount) {
   const res = await post(server, '/wallet/challenge', { wallet: account.address });
   expect(res.status).toBe(200);
-  const c = (await res.json()) as { challenge: string; expires_in_seconds: number; typed_data: { message: { expires: number } } };
+  const c = (await res.json()) as {
+    challenge: string;
+    expires_in_seconds: number;
+    typed_data: { message: { expires: number } };
+  };
   expect(c.expires_in_seconds).toBe(300);
-  const signature = await account.signTypedData(walletProof(account.address, c.challenge, c.typed_data.message.expires * 1000));
+  const signature = await account.signTypedData(
+    walletProof(account.address, c.challenge, c.typed_data.message.expires * 1000),
+  );
   return { challenge: c.challenge, signature };
 }
 
@@ -43,8 +49,13 @@ describe('wallet proof', () => {
 
     const forger = privateKeyToAccount(generatePrivateKey());
     const victim = privateKeyToAccount(generatePrivateKey());
-    const c = (await (await post(server, '/wallet/challenge', { wallet: victim.address })).json()) as { challenge: string; typed_data: { message: { expires: number } } };
-    const forged = await forger.signTypedData(walletProof(victim.address, c.challenge, c.typed_data.message.expires * 1000));
+    const c = (await (await post(server, '/wallet/challenge', { wallet: victim.address })).json()) as {
+      challenge: string;
+      typed_data: { message: { expires: number } };
+    };
+    const forged = await forger.signTypedData(
+      walletProof(victim.address, c.challenge, c.typed_data.message.expires * 1000),
+    );
     const refused = await post(server, '/wallet/verify', { wallet: victim.address, signature: forged });
     expect(refused.status).toBe(400);
     expect(((await refused.json()) as { error: string }).error).toMatch(/does not match/);
@@ -67,7 +78,7 @@ describe('wallet challenge limits', () => {
 });
 
 describe('POST /account/link-wallet', () => {
-  it('needs accepted terms, a verified wallet not in use, and no wallet on the account; migrates held earnings', async () => {
+  it('needs terms, a verified wallet not in use, no wallet on the account; migrates held earnings', async () => {
     const account = privateKeyToAccount(generatePrivateKey());
     // Earnings held for the wallet before it is linked.
     const l = await seedLearning(server, { contributorWallet: account.address, currentPriceMicro: 100_000 });
@@ -76,12 +87,22 @@ describe('POST /account/link-wallet', () => {
     expect((await ledgerStore.balance(server.db, account.address.toLowerCase())).held_micro).toBe(70_000);
 
     const noTerms = await newBuyer(server);
-    const refused = await post(server, '/account/link-wallet', { wallet: account.address }, { 'x-api-key': noTerms.key });
+    const refused = await post(
+      server,
+      '/account/link-wallet',
+      { wallet: account.address },
+      { 'x-api-key': noTerms.key },
+    );
     expect(refused.status).toBe(403);
     expect(await refused.json()).toMatchObject({ code: 'TERMS_NOT_ACCEPTED', current_tos_version: expect.any(String) });
 
     const owner = await newBuyer(server, { terms: true });
-    const unverified = await post(server, '/account/link-wallet', { wallet: account.address }, bearer(await jwtFor(server, owner.accountId)));
+    const unverified = await post(
+      server,
+      '/account/link-wallet',
+      { wallet: account.address },
+      bearer(await jwtFor(server, owner.accountId)),
+    );
     expect(unverified.status).toBe(400);
     expect(((await unverified.json()) as { error: string }).error).toMatch(/not verified/);
 
@@ -90,10 +111,23 @@ describe('POST /account/link-wallet', () => {
     // A key with the account scope is accepted as well as a session token.
     const linked = await post(server, '/account/link-wallet', { wallet: account.address }, { 'x-api-key': owner.key });
     expect(linked.status).toBe(200);
-    expect(await linked.json()).toEqual({ message: expect.any(String), wallet: account.address.toLowerCase(), account_id: owner.accountId });
+    expect(await linked.json()).toEqual({
+      message: expect.any(String),
+      wallet: account.address.toLowerCase(),
+      account_id: owner.accountId,
+    });
 
-    const earnings = AccountEarnings.strict().parse(await (await fetch(`${server.url}/account/earnings`, { headers: { 'x-api-key': owner.key } })).json());
-    expect(earnings).toMatchObject({ wallet: account.address.toLowerCase(), total_gross_usd: 0.1, total_contributor: 0.07, unassented_pending: 0, pending_balance: 0.07, can_withdraw: false });
+    const earnings = AccountEarnings.strict().parse(
+      await (await fetch(`${server.url}/account/earnings`, { headers: { 'x-api-key': owner.key } })).json(),
+    );
+    expect(earnings).toMatchObject({
+      wallet: account.address.toLowerCase(),
+      total_gross_usd: 0.1,
+      total_contributor: 0.07,
+      unassented_pending: 0,
+      pending_balance: 0.07,
+      can_withdraw: false,
+    });
     expect(earnings.message).toMatch(/paused/);
 
     const other = await newBuyer(server, { terms: true });
@@ -104,17 +138,29 @@ describe('POST /account/link-wallet', () => {
     await post(server, '/wallet/verify', { wallet: second.address, signature: s.signature });
     const already = await post(server, '/account/link-wallet', { wallet: second.address }, { 'x-api-key': owner.key });
     expect(((await already.json()) as { error: string }).error).toMatch(/already has a linked wallet/);
-    expect((await post(server, '/account/link-wallet', { wallet: 'not-a-wallet' }, { 'x-api-key': owner.key })).status).toBe(400);
+    expect(
+      (await post(server, '/account/link-wallet', { wallet: 'not-a-wallet' }, { 'x-api-key': owner.key })).status,
+    ).toBe(400);
     expect(await checkLedger(server.db)).toEqual([]);
   });
 
   it('a sanctioned wallet is 403; an unreadable list is 503 sanctions screening unavailable', async () => {
     const owner = await newBuyer(server, { terms: true });
-    const blocked = await post(server, '/account/link-wallet', { wallet: '0x00000000000000000000000000000000000BAD01' }, { 'x-api-key': owner.key });
+    const blocked = await post(
+      server,
+      '/account/link-wallet',
+      { wallet: '0x00000000000000000000000000000000000BAD01' },
+      { 'x-api-key': owner.key },
+    );
     expect(blocked.status).toBe(403);
     expect(await blocked.json()).toMatchObject({ code: 'sanctions_blocked' });
     fs.rmSync(listFile);
-    const unavailable = await post(server, '/account/link-wallet', { wallet: '0x00000000000000000000000000000000000beef2' }, { 'x-api-key': owner.key });
+    const unavailable = await post(
+      server,
+      '/account/link-wallet',
+      { wallet: '0x00000000000000000000000000000000000beef2' },
+      { 'x-api-key': owner.key },
+    );
     expect(unavailable.status).toBe(503);
     expect(await unavailable.json()).toMatchObject({ error: 'sanctions screening unavailable' });
     fs.writeFileSync(listFile, '0x00000000000000000000000000000000000bad01\n');
@@ -122,16 +168,24 @@ describe('POST /account/link-wallet', () => {
 });
 
 describe('earnings', () => {
-  it('GET /account/earnings needs credentials; GET /contributor/{wallet} and its settlements show the wallet’s totals', async () => {
+  it('GET /account/earnings needs credentials; /contributor/{wallet} and its settlements show the totals', async () => {
     expect((await fetch(`${server.url}/account/earnings`)).status).toBe(401);
     const wallet = '0x0000000000000000000000000000000000001234';
     const l = await seedLearning(server, { contributorWallet: wallet, currentPriceMicro: 200_000 });
     const buyer = await newBuyer(server, { credits: 1 });
     await getUnlock(server, l.id, { 'x-api-key': buyer.key });
     const c = ContributorEarnings.parse(await (await fetch(`${server.url}/contributor/${wallet}`)).json());
-    expect(c).toMatchObject({ wallet, total_gross_usd: 0.2, total_contributor_usd: 0.14, total_platform_usd: 0.06, learnings_submitted: 1 });
+    expect(c).toMatchObject({
+      wallet,
+      total_gross_usd: 0.2,
+      total_contributor_usd: 0.14,
+      total_platform_usd: 0.06,
+      learnings_submitted: 1,
+    });
     expect(c.by_learning[l.id]).toEqual({ title: l.title, unlocks: 1, gross_usd: 0.2, contributor_usd: 0.14 });
-    const s = ContributorSettlements.parse(await (await fetch(`${server.url}/contributor/${wallet}/settlements`)).json());
+    const s = ContributorSettlements.parse(
+      await (await fetch(`${server.url}/contributor/${wallet}/settlements`)).json(),
+    );
     expect(s).toEqual({ wallet, pending_balance: 0, total_withdrawn: 0, settlements: [] });
   });
 });

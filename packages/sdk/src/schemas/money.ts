@@ -80,7 +80,9 @@ export const ContributorSettlements = z
 const evmAddress = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'EVM address: 0x followed by 40 hex digits');
 
 /** POST /checkout/session. `pack` is checked by the service so a bad one gets 400 with valid_packs. */
-export const CheckoutRequest = z.object({ pack: z.string().describe('credit pack id: starter, growth or pro') }).openapi('CheckoutRequest');
+export const CheckoutRequest = z
+  .object({ pack: z.string().describe('credit pack id: starter, growth or pro') })
+  .openapi('CheckoutRequest');
 export const CheckoutSession = z
   .object({ url: z.string().url().describe('hosted checkout page'), session_id: z.string() })
   .openapi('CheckoutSession');
@@ -107,10 +109,21 @@ export const WithdrawRequest = z
   })
   .openapi('WithdrawRequest');
 export const WithdrawResult = z
-  .object({ message: z.string(), settlement_id: z.string(), amount: usd, status: z.string(), tx_hash: z.string().nullable().optional() })
+  .object({
+    message: z.string(),
+    settlement_id: z.string(),
+    amount: usd,
+    status: z.string(),
+    tx_hash: z.string().nullable().optional(),
+  })
   .openapi('WithdrawResult');
 export const WithdrawTimeout = z
-  .object({ status: z.literal('processing_timeout'), settlement_id: z.string(), tx_hash: z.string().nullable(), poll_url: z.string() })
+  .object({
+    status: z.literal('processing_timeout'),
+    settlement_id: z.string(),
+    tx_hash: z.string().nullable(),
+    poll_url: z.string(),
+  })
   .openapi('WithdrawTimeout');
 
 /** POST /withdraw/processor. */
@@ -140,12 +153,18 @@ export const WalletChallenge = z
   .object({
     challenge: z.string(),
     expires_in_seconds: z.number().int().positive(),
-    typed_data: z.record(z.string(), z.unknown()).describe('the EIP-712 typed data to sign (domain, types, primaryType, message)'),
+    typed_data: z
+      .record(z.string(), z.unknown())
+      .describe('the EIP-712 typed data to sign (domain, types, primaryType, message)'),
   })
   .openapi('WalletChallenge');
-export const WalletVerifyRequest = z.object({ wallet: evmAddress, signature: z.string().regex(/^0x[0-9a-fA-F]+$/) }).openapi('WalletVerifyRequest');
+export const WalletVerifyRequest = z
+  .object({ wallet: evmAddress, signature: z.string().regex(/^0x[0-9a-fA-F]+$/) })
+  .openapi('WalletVerifyRequest');
 export const WalletVerified = z.object({ verified: z.boolean(), wallet: z.string() }).openapi('WalletVerified');
 
 /** POST /account/link-wallet. */
 export const LinkWalletRequest = z.object({ wallet: evmAddress }).openapi('LinkWalletRequest');
-export const LinkWalletResponse = z.object({ message: z.string(), wallet: z.string(), account_id: z.string() }).openapi('LinkWalletResponse');
+export const LinkWalletResponse = z
+  .object({ message: z.string(), wallet: z.string(), account_id: z.string() })
+  .openapi('LinkWalletResponse');

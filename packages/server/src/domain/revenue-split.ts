@@ -22,7 +22,8 @@ export interface Split {
  * share rounds down and the platform takes the remainder, so contributor + platform = paid exactly.
  */
 export function splitRevenue({ paidMicro, discovery, selfDealing }: SplitInput): Split {
-  if (!Number.isSafeInteger(paidMicro) || paidMicro < 0) throw new RangeError(`paidMicro must be a non-negative integer: ${paidMicro}`);
+  if (!Number.isSafeInteger(paidMicro) || paidMicro < 0)
+    throw new RangeError(`paidMicro must be a non-negative integer: ${paidMicro}`);
   const percent = selfDealing ? 0 : discovery ? CONTRIBUTOR_PERCENT.discovery : CONTRIBUTOR_PERCENT.direct;
   const contributorMicro = Math.floor((paidMicro * percent) / 100);
   return { grossMicro: paidMicro, contributorMicro, platformMicro: paidMicro - contributorMicro, percent };

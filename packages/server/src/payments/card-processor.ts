@@ -10,7 +10,9 @@ export interface CompletedCheckout {
   paid: boolean;
 }
 
-export type ProcessorEvent = { type: 'checkout.session.completed'; checkout: CompletedCheckout } | { type: string; eventId: string };
+export type ProcessorEvent =
+  | { type: 'checkout.session.completed'; checkout: CompletedCheckout }
+  | { type: string; eventId: string };
 
 /** The signature header did not verify against the webhook secret, or the payload is not an event. */
 export class InvalidEventSignature extends Error {}
@@ -19,7 +21,14 @@ export class ProcessorUnavailable extends Error {}
 
 /** What the server asks of the card processor: hosted checkout, signed events, connected payout accounts. */
 export interface CardProcessor {
-  createCheckout(input: { accountId: string; packId: string; name: string; amountCents: number; successUrl: string; cancelUrl: string }): Promise<{
+  createCheckout(input: {
+    accountId: string;
+    packId: string;
+    name: string;
+    amountCents: number;
+    successUrl: string;
+    cancelUrl: string;
+  }): Promise<{
     id: string;
     url: string;
   }>;
@@ -49,21 +58,28 @@ export function stripeProcessor(cfg: { secretKey: string; webhookSecret?: string
     maxNetworkRetries: 1,
     timeout: 15_000,
     telemetry: false,
-    ...(api && { host: api.hostname, port: api.port || (api.protocol === 'https:' ? 443 : 80), protocol: api.protocol === 'http:' ? 'http' : 'https' }),
+    ...(api && {
+      host: api.hostname,
+      port: api.port || (api.protocol === 'https:' ? 443 : 80),
+      protocol: api.protocol === 'http:' ? 'http' : 'https',
+    }),
   });
   return {
     async createCheckout(input) {
       const session = await call(() =>
-        stripe.checkout.sessions.create(
-          {
-            mode: 'payment',
-            client_reference_id: input.accountId,
-            metadata: { account_id: input.accountId, pack_id: input.packId },
-            line_items: [{ quantity: 1, price_data: { currency: 'usd', unit_amount: input.amountCents, product_data: { name: input.name } } }],
-            success_url: input.successUrl,
-            cancel_url: input.cancelUrl,
-          },
-        ),
+        stripe.checkout.sessions.create({
+          mode: 'payment',
+          client_reference_id: input.accountId,
+          metadata: { account_id: input.accountId, pack_id: input.packId },
+          line_items: [
+            {
+              quantity: 1,
+              price_data: { currency: 'usd', unit_amount: input.amountCents, product_data: { name: input.name } },
+            },
+          ],
+          success_url: input.successUrl,
+          cancel_url: input.cancelUrl,
+        }),
       );
       if (!session.url) throw new ProcessorUnavailable('card processor returned a session without a URL');
       return { id: session.id, url: session.url };
@@ -93,12 +109,21 @@ export function stripeProcessor(cfg: { secretKey: string; webhookSecret?: string
     },
 
     async createPayoutAccount({ accountId, email }) {
-      const acct = await call(() => stripe.accounts.create({ type: 'express', email, metadata: { account_id: accountId } }));
+      const acct = await call(() =>
+        stripe.accounts.create({ type: 'express', email, metadata: { account_id: accountId } }),
+      );
       return acct.id;
     },
 
     async onboardingLink(payoutAccountId, returnUrl, refreshUrl) {
-      const link = await call(() => stripe.accountLinks.create({ account: payoutAccountId, type: 'account_onboarding', return_url: returnUrl, refresh_url: refreshUrl }));
+      const link = await call(() =>
+        stripe.accountLinks.create({
+          account: payoutAccountId,
+          type: 'account_onboarding',
+          return_url: returnUrl,
+          refresh_url: refreshUrl,
+        }),
+      );
       return link.url;
     },
 
@@ -110,7 +135,12 @@ export function stripeProcessor(cfg: { secretKey: string; webhookSecret?: string
     async transfer({ payoutAccountId, amountCents, settlementId }) {
       const t = await call(() =>
         stripe.transfers.create(
-          { amount: amountCents, currency: 'usd', destination: payoutAccountId, metadata: { settlement_id: settlementId } },
+          {
+            amount: amountCents,
+            currency: 'usd',
+            destination: payoutAccountId,
+            metadata: { settlement_id: settlementId },
+          },
           { idempotencyKey: settlementId },
         ),
       );

@@ -2,7 +2,8 @@ import { decodePaymentSignatureHeader } from '@x402/core/http';
 import type { PaymentPayload } from '@x402/core/types';
 import { z } from '@axle/sdk';
 
-const hex = (bytes?: number) => z.string().regex(bytes ? new RegExp(`^0x[0-9a-fA-F]{${bytes * 2}}$`) : /^0x[0-9a-fA-F]+$/);
+const hex = (bytes?: number) =>
+  z.string().regex(bytes ? new RegExp(`^0x[0-9a-fA-F]{${bytes * 2}}$`) : /^0x[0-9a-fA-F]+$/);
 const uint = z.string().regex(/^\d{1,78}$/, 'decimal integer');
 
 const Authorization = z.object({
@@ -57,7 +58,13 @@ export function decodePayment(header: string): DecodedPayment {
   const v1 = V1.safeParse(json);
   if (v1.success) {
     const { scheme, network, payload } = v1.data;
-    return { version: 1, scheme, network, authorization: payload.authorization, signature: payload.signature as `0x${string}` };
+    return {
+      version: 1,
+      scheme,
+      network,
+      authorization: payload.authorization,
+      signature: payload.signature as `0x${string}`,
+    };
   }
   const v2 = V2.safeParse(json);
   if (v2.success) {

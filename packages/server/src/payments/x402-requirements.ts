@@ -25,7 +25,11 @@ export interface PaymentTerms {
   router?: string;
 }
 
-const extra = (t: PaymentTerms): Record<string, unknown> => ({ name: USDC.name, version: USDC.version, ...(t.router && { router: t.router }) });
+const extra = (t: PaymentTerms): Record<string, unknown> => ({
+  name: USDC.name,
+  version: USDC.version,
+  ...(t.router && { router: t.router }),
+});
 
 /** The spec's accepts[] item (v1 field names, CAIP-2 network). */
 export function requirementV1(t: PaymentTerms): z.infer<typeof PaymentRequirement> {
@@ -66,7 +70,10 @@ export function discoveryExtension(learningId: string): Record<string, unknown> 
     pathParamsSchema: { properties: { id: { type: 'string', pattern: '^lrn_[A-Za-z0-9]+$' } }, required: ['id'] },
     output: {
       example: { id: learningId, title: '…', body: '…', _revenue: { amount_paid_usd: 0.08 } },
-      schema: { properties: { id: { type: 'string' }, body: { type: 'string' }, _revenue: { type: 'object' } }, required: ['id', 'body'] },
+      schema: {
+        properties: { id: { type: 'string' }, body: { type: 'string' }, _revenue: { type: 'object' } },
+        required: ['id', 'body'],
+      },
     },
   });
   // The HTTP method is filled in per route by @x402's own server; this server declares it itself.

@@ -16,7 +16,8 @@ export function unlockRoutes(api: Api, deps: AppDeps): void {
       'With X-API-Key one unlock credit is deducted; with X-Payment (x402 v1 or v2 payload) or PAYMENT-SIGNATURE the ' +
       'price is settled; with neither, 402 with the accepts list, the options envelope and X-Payment-Required: true ' +
       '(and the v2 PAYMENT-REQUIRED header). The contributor’s own key unlocks free (owner_recall_free). A repeat ' +
-      'unlock by the same buyer within 30 days costs nothing and accrues nothing (accrual_capped). X-Wallet-Address is ' +
+      'unlock by the same buyer within 30 days costs nothing and accrues nothing (accrual_capped). ' +
+      'X-Wallet-Address is ' +
       'an unverified claim to be the contributor: the unlock is paid and the contributor accrual zeroed.',
     tags: ['Knowledge'],
     security: ['ApiKey', 'X402Payment'],
@@ -31,13 +32,19 @@ export function unlockRoutes(api: Api, deps: AppDeps): void {
       200: {
         description: 'The learning, with this unlock’s _revenue',
         schema: LearningFull,
-        headers: { 'X-PAYMENT-RESPONSE': 'settlement of an X-Payment (base64 JSON)', 'PAYMENT-RESPONSE': 'settlement of a PAYMENT-SIGNATURE' },
+        headers: {
+          'X-PAYMENT-RESPONSE': 'settlement of an X-Payment (base64 JSON)',
+          'PAYMENT-RESPONSE': 'settlement of a PAYMENT-SIGNATURE',
+        },
       },
       401: { description: 'Invalid API key' },
       402: {
         description: 'No credential, credits exhausted, or payment refused',
         schema: PaymentRequired,
-        headers: { 'PAYMENT-REQUIRED': 'x402 v2 requirements (base64 JSON)', 'X-Payment-Required': 'true when no credential was sent' },
+        headers: {
+          'PAYMENT-REQUIRED': 'x402 v2 requirements (base64 JSON)',
+          'X-Payment-Required': 'true when no credential was sent',
+        },
       },
       404: { description: 'No such learning' },
       409: { description: 'CONTRIBUTOR_NOT_ONBOARDED: the contributor has not accepted the current terms' },

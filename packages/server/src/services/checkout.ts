@@ -15,7 +15,10 @@ const CHECKOUTS_PER_HOUR = 20;
 export interface CheckoutService {
   createSession(accountId: string, packId: string): Promise<{ url: string; session_id: string }>;
   /** Applies a signed processor event once; a replay answers already_processed. */
-  handleEvent(rawBody: Buffer, signature: string): Promise<{ received: true; processed: boolean; already_processed: boolean; purchase_id: string | null }>;
+  handleEvent(
+    rawBody: Buffer,
+    signature: string,
+  ): Promise<{ received: true; processed: boolean; already_processed: boolean; purchase_id: string | null }>;
   purchases(accountId: string): Promise<{ purchases: Purchase[]; total_spent_usd: number }>;
 }
 
@@ -41,9 +44,12 @@ export function createCheckoutService(deps: {
   return {
     async createSession(accountId, packId) {
       const pack = creditPack(packId);
-      if (!pack) throw new DomainError(ERROR_CODES.VALIDATION, `Unknown credit pack: ${packId}`, { valid_packs: CREDIT_PACKS });
+      if (!pack)
+        throw new DomainError(ERROR_CODES.VALIDATION, `Unknown credit pack: ${packId}`, { valid_packs: CREDIT_PACKS });
       if (!processor) throw notConfigured();
-      await db.tx((q) => deps.rateLimiter.take(`checkout:account:${accountId}`, { limit: CHECKOUTS_PER_HOUR, windowMs: 3_600_000 }, q));
+      await db.tx((q) =>
+        deps.rateLimiter.take(`checkout:account:${accountId}`, { limit: CHECKOUTS_PER_HOUR, windowMs: 3_600_000 }, q),
+      );
       try {
         const session = await processor.createCheckout({
           accountId,
@@ -55,7 +61,8 @@ export function createCheckoutService(deps: {
         });
         return { url: session.url, session_id: session.id };
       } catch (err) {
-        if (err instanceof ProcessorUnavailable) throw new DomainError(ERROR_CODES.PROVIDER_UNAVAILABLE, 'checkout provider unavailable');
+        if (err instanceof ProcessorUnavailable)
+          throw new DomainError(ERROR_CODES.PROVIDER_UNAVAILABLE, 'checkout provider unavailable');
         throw err;
       }
     },
@@ -69,14 +76,17 @@ export function createCheckoutService(deps: {
         if (err instanceof InvalidEventSignature) throw new DomainError(ERROR_CODES.VALIDATION, 'invalid signature');
         throw err;
       }
-      if (!('checkout' in event)) return { received: true, processed: false, already_processed: false, purchase_id: null };
+      if (!('checkout' in event))
+        return { received: true, processed: false, already_processed: false, purchase_id: null };
       const c = event.checkout;
       const pack = c.packId ? creditPack(c.packId) : undefined;
-      if (!pack || !c.accountId) throw new DomainError(ERROR_CODES.VALIDATION, 'malformed event: no credit pack or account in its metadata');
+      if (!pack || !c.accountId)
+        throw new DomainError(ERROR_CODES.VALIDATION, 'malformed event: no credit pack or account in its metadata');
       if (!c.paid) return { received: true, processed: false, already_processed: false, purchase_id: null };
       const accountId = c.accountId;
       return db.tx(async (q) => {
-        if (!(await getAccount(q, accountId))) throw new DomainError(ERROR_CODES.VALIDATION, 'malformed event: unknown account');
+        if (!(await getAccount(q, accountId)))
+          throw new DomainError(ERROR_CODES.VALIDATION, 'malformed event: unknown account');
         const now = clock.now();
         const row: PurchaseRow = {
           id: newId('pur'),
@@ -90,7 +100,12 @@ export function createCheckoutService(deps: {
         };
         if (!(await creditsStore.insertPurchase(q, row))) {
           const existing = await creditsStore.purchaseBySession(q, c.sessionId);
-          return { received: true as const, processed: false, already_processed: true, purchase_id: existing?.id ?? null };
+          return {
+            received: true as const,
+            processed: false,
+            already_processed: true,
+            purchase_id: existing?.id ?? null,
+          };
         }
         await creditsStore.add(q, accountId, pack.unlocks, pack.queries, now);
         return { received: true as const, processed: true, already_processed: false, purchase_id: row.id };
@@ -98,7 +113,10 @@ export function createCheckoutService(deps: {
     },
 
     async purchases(accountId) {
-      const [rows, total] = await Promise.all([creditsStore.purchases(db, accountId, 500), creditsStore.totalSpent(db, accountId)]);
+      const [rows, total] = await Promise.all([
+        creditsStore.purchases(db, accountId, 500),
+        creditsStore.totalSpent(db, accountId),
+      ]);
       return { purchases: rows.map(toPurchase), total_spent_usd: microToUsd(total) };
     },
   };

@@ -3,7 +3,7 @@ import type { ContributorEarnings, Settlement } from '@axle/sdk';
 import { DomainError } from '../domain/errors.js';
 import type { Database, Queryable } from '../store/db.js';
 import { learningsStore } from '../store/learnings.js';
-import { ledgerStore, type SettlementRow, walletLearnings } from '../store/ledger.js';
+import { ledgerStore, type SettlementRow } from '../store/ledger.js';
 import { walletKey, walletsStore } from '../store/wallets.js';
 import { getAccount } from './accounts.js';
 import { hasAcceptedCurrentTerms } from './terms.js';
@@ -24,9 +24,15 @@ export const toSettlement = (s: SettlementRow): z.infer<typeof Settlement> => ({
 
 /** GET /contributor/{wallet}: the wallet's learnings, their unlock revenue and its split. */
 export async function contributorEarnings(db: Queryable, wallet: string): Promise<z.infer<typeof ContributorEarnings>> {
-  const [rows, submitted] = await Promise.all([walletLearnings(db, wallet, LIST_LIMIT), learningsStore.countVisibleByWallet(db, wallet)]);
+  const [rows, submitted] = await Promise.all([
+    ledgerStore.walletLearnings(db, wallet, LIST_LIMIT),
+    learningsStore.countVisibleByWallet(db, wallet),
+  ]);
   const sum = (f: 'gross_micro' | 'contributor_micro' | 'platform_micro') => rows.reduce((n, r) => n + r[f], 0);
-  const last = rows.reduce<number | null>((m, r) => (r.last_unlock_at !== null && (m === null || r.last_unlock_at > m) ? r.last_unlock_at : m), null);
+  const last = rows.reduce<number | null>(
+    (m, r) => (r.last_unlock_at !== null && (m === null || r.last_unlock_at > m) ? r.last_unlock_at : m),
+    null,
+  );
   return {
     wallet: walletKey(wallet),
     total_gross_usd: microToUsd(sum('gross_micro')),
@@ -35,7 +41,15 @@ export async function contributorEarnings(db: Queryable, wallet: string): Promis
     by_learning: Object.fromEntries(
       rows
         .filter((r) => r.unlock_count > 0)
-        .map((r) => [r.id, { title: r.title, unlocks: r.unlock_count, gross_usd: microToUsd(r.gross_micro), contributor_usd: microToUsd(r.contributor_micro) }]),
+        .map((r) => [
+          r.id,
+          {
+            title: r.title,
+            unlocks: r.unlock_count,
+            gross_usd: microToUsd(r.gross_micro),
+            contributor_usd: microToUsd(r.contributor_micro),
+          },
+        ]),
     ),
     learnings_submitted: submitted,
     last_updated: iso(last),
@@ -53,7 +67,11 @@ export function createEarningsService(deps: { db: Database; custodialWithdrawals
     async account(accountId) {
       const account = await getAccount(db, accountId);
       if (!account) throw new DomainError(ERROR_CODES.NOT_FOUND, 'Account not found');
-      const [b, gross, terms] = await Promise.all([ledgerStore.balance(db, accountId), ledgerStore.grossFor(db, accountId), hasAcceptedCurrentTerms(db, accountId)]);
+      const [b, gross, terms] = await Promise.all([
+        ledgerStore.balance(db, accountId),
+        ledgerStore.grossFor(db, accountId),
+        hasAcceptedCurrentTerms(db, accountId),
+      ]);
       const canWithdraw = deps.custodialWithdrawals && terms && !account.suspended && b.pending_micro > 0;
       const message = !deps.custodialWithdrawals
         ? 'Earnings accrue now; withdrawals are paused during the non-custodial migration.'
@@ -80,7 +98,10 @@ export function createEarningsService(deps: { db: Database; custodialWithdrawals
 
     async settlements(wallet) {
       const holder = (await walletsStore.accountIdByWallet(db, wallet)) ?? walletKey(wallet);
-      const [b, rows] = await Promise.all([ledgerStore.balance(db, holder), ledgerStore.settlementsFor(db, holder, LIST_LIMIT)]);
+      const [b, rows] = await Promise.all([
+        ledgerStore.balance(db, holder),
+        ledgerStore.settlementsFor(db, holder, LIST_LIMIT),
+      ]);
       return {
         wallet: walletKey(wallet),
         pending_balance: microToUsd(b.pending_micro),

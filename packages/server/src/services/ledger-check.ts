@@ -14,6 +14,7 @@ export async function checkLedger(q: Queryable): Promise<string[]> {
   report('learning totals differ from its unlocks', await ledgerAuditStore.learningsOffUnlocks(q));
   const t = (await ledgerAuditStore.totals(q))!;
   if (t.sold !== t.credited) problems.push(`contributor shares sold ${t.sold} differ from credited ${t.credited}`);
-  if (t.moved_out !== t.moved_in) problems.push(`wallet balances moved out ${t.moved_out} differ from moved in ${t.moved_in}`);
+  if (t.moved_out !== t.moved_in)
+    problems.push(`wallet balances moved out ${t.moved_out} differ from moved in ${t.moved_in}`);
   return problems;
 }

@@ -19,9 +19,13 @@ export interface Payee {
  * else the wallet itself. Accounts that never accepted the terms, and unlinked wallets, accrue as
  * unassented_pending (held), converted on first acceptance or when the wallet is linked.
  */
-export async function payeeOf(q: Queryable, learning: { contributorAccountId: string | null; contributorWallet: string | null }): Promise<Payee | null> {
+export async function payeeOf(
+  q: Queryable,
+  learning: { contributorAccountId: string | null; contributorWallet: string | null },
+): Promise<Payee | null> {
   const accountId =
-    learning.contributorAccountId ?? (learning.contributorWallet ? await walletsStore.accountIdByWallet(q, learning.contributorWallet) : undefined);
+    learning.contributorAccountId ??
+    (learning.contributorWallet ? await walletsStore.accountIdByWallet(q, learning.contributorWallet) : undefined);
   if (accountId) return { holder: accountId, held: !(await termsStore.hasAny(q, accountId)) };
   if (learning.contributorWallet) return { holder: walletKey(learning.contributorWallet), held: true };
   return null;
@@ -46,7 +50,11 @@ export interface UnlockEntry {
  * journal entry and balance, and the learning's running totals (only for unlocks that move demand).
  */
 export async function recordUnlock(q: Queryable, e: UnlockEntry): Promise<{ id: string; split: Split }> {
-  const split = splitRevenue({ paidMicro: e.paidMicro, discovery: e.discovery, selfDealing: e.selfDealing || !e.payee });
+  const split = splitRevenue({
+    paidMicro: e.paidMicro,
+    discovery: e.discovery,
+    selfDealing: e.selfDealing || !e.payee,
+  });
   const id = newId('unl');
   const payee = split.contributorMicro > 0 ? e.payee : null;
   await ledgerStore.insertUnlock(q, {
@@ -84,7 +92,12 @@ export async function releaseHeld(q: Queryable, holder: string, now: number): Pr
  * On link-wallet: the wallet-keyed held balance moves into the account, and its unlocks are
  * attributed there; it becomes withdrawable when the account has accepted the terms.
  */
-export async function migrateWalletBalance(q: Queryable, wallet: string, accountId: string, now: number): Promise<void> {
+export async function migrateWalletBalance(
+  q: Queryable,
+  wallet: string,
+  accountId: string,
+  now: number,
+): Promise<void> {
   const from = walletKey(wallet);
   const { held_micro } = await ledgerStore.balance(q, from);
   await ledgerStore.post(q, from, 'migrate_out', held_micro, accountId, now);
@@ -112,16 +125,23 @@ export interface WithdrawalRequest {
 export async function openSettlement(q: Queryable, w: WithdrawalRequest): Promise<SettlementRow> {
   const inFlight = await ledgerStore.inFlight(q, w.holder);
   if (inFlight) {
-    throw new DomainError(ERROR_CODES.WITHDRAWAL_IN_FLIGHT, 'A withdrawal is already in flight; poll it before withdrawing again', {
-      settlement_id: inFlight.id,
-      settlement_status: inFlight.status,
-      poll_url: w.pollUrl,
-    });
+    throw new DomainError(
+      ERROR_CODES.WITHDRAWAL_IN_FLIGHT,
+      'A withdrawal is already in flight; poll it before withdrawing again',
+      {
+        settlement_id: inFlight.id,
+        settlement_status: inFlight.status,
+        poll_url: w.pollUrl,
+      },
+    );
   }
   const { pending_micro } = await ledgerStore.balance(q, w.holder);
-  if (!Number.isSafeInteger(w.amountMicro) || w.amountMicro < 0) throw new DomainError(ERROR_CODES.VALIDATION, 'invalid amount');
+  if (!Number.isSafeInteger(w.amountMicro) || w.amountMicro < 0)
+    throw new DomainError(ERROR_CODES.VALIDATION, 'invalid amount');
   if (w.amountMicro > pending_micro || w.amountMicro === 0) {
-    throw new DomainError(ERROR_CODES.VALIDATION, 'insufficient balance', { pending_balance: pending_micro / 1_000_000 });
+    throw new DomainError(ERROR_CODES.VALIDATION, 'insufficient balance', {
+      pending_balance: pending_micro / 1_000_000,
+    });
   }
   const row: SettlementRow = {
     id: newId('set'),
@@ -146,7 +166,12 @@ export type SettlementOutcome =
   | { status: 'failed' };
 
 /** Records how a payout ended; a failed one gives the amount back to the pending balance. */
-export async function resolveSettlement(q: Queryable, s: SettlementRow, outcome: SettlementOutcome, now: number): Promise<void> {
+export async function resolveSettlement(
+  q: Queryable,
+  s: SettlementRow,
+  outcome: SettlementOutcome,
+  now: number,
+): Promise<void> {
   if (outcome.status === 'failed') {
     await ledgerStore.updateSettlement(q, s.id, { status: 'failed' });
     await ledgerStore.post(q, s.holder, 'refund', s.amount_micro, s.id, now);

@@ -24,7 +24,8 @@ export async function hasAcceptedCurrentTerms(q: Queryable, accountId: string): 
 export const termsNotAccepted = (termsUrl: string): DomainError =>
   new DomainError(ERROR_CODES.TERMS_NOT_ACCEPTED, 'The current terms of service have not been accepted', {
     current_tos_version: CURRENT_TOS_VERSION,
-    how_to_accept: `POST /account/accept-terms with {"version": "${CURRENT_TOS_VERSION}", "agree": true} after reading the terms`,
+    how_to_accept:
+      `POST /account/accept-terms with {"version": "${CURRENT_TOS_VERSION}", "agree": true} after reading the terms`,
     terms_url: termsUrl,
   });
 

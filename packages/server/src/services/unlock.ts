@@ -26,7 +26,7 @@ import { ledgerStore } from '../store/ledger.js';
 import { type LearningRecord, learningsStore } from '../store/learnings.js';
 import { paymentClaimsStore } from '../store/payment-claims.js';
 import { termsStore } from '../store/terms.js';
-import { walletKey, walletsStore } from '../store/wallets.js';
+import { walletKey } from '../store/wallets.js';
 
 const DAY_MS = 86_400_000;
 /** A POST /knowledge search by the same account this recently makes an unlock discovery-driven (60% share). */
@@ -84,7 +84,8 @@ export interface UnlockDeps {
 /** The price a buyer pays: the contributor's override, else the current dynamic price search results showed. */
 const unlockPriceMicro = (l: LearningRecord): number => l.overridePriceMicro ?? l.currentPriceMicro;
 
-const sameWallet = (a: string | null | undefined, b: string | null | undefined) => !!a && !!b && a.toLowerCase() === b.toLowerCase();
+const sameWallet = (a: string | null | undefined, b: string | null | undefined) =>
+  !!a && !!b && a.toLowerCase() === b.toLowerCase();
 
 export function createUnlockService(deps: UnlockDeps): UnlockService {
   const { db, clock, settler } = deps;
@@ -99,7 +100,13 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
     };
   }
 
-  function paymentRequired(l: LearningRecord, code: string, error: string, extra: Record<string, unknown>, noCredential = false) {
+  function paymentRequired(
+    l: LearningRecord,
+    code: string,
+    error: string,
+    extra: Record<string, unknown>,
+    noCredential = false,
+  ) {
     const t = termsFor(l);
     return new PaymentRequiredError(
       code,
@@ -115,13 +122,17 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
       api_key: {
         header: 'X-API-Key',
         format: 'axl_ followed by 43 base62 characters',
-        obtain: 'POST /auth/magic-link, GET /auth/verify, POST /account/api-keys; buy unlock credits with POST /checkout/session',
+        obtain:
+          'POST /auth/magic-link, GET /auth/verify, POST /account/api-keys; ' +
+          'buy unlock credits with POST /checkout/session',
         how_to_authenticate: 'Send X-API-Key: axl_… (or Authorization: Bearer axl_…); each unlock uses one credit',
       },
       x402_payment: {
         header: 'X-Payment',
         price_usd: microToUsd(unlockPriceMicro(l)),
-        description: `Sign a USDC TransferWithAuthorization on ${NETWORK} for the amount in accepts[0] and send it base64-encoded`,
+        description:
+          `Sign a USDC TransferWithAuthorization on ${NETWORK} for the amount in accepts[0] ` +
+          'and send it base64-encoded',
         protocol: 'x402',
       },
     };
@@ -136,7 +147,11 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
   async function respond(l: LearningRecord, revenue: LearningFull['_revenue']): Promise<LearningFull> {
     const full = await deps.loadFull(l.id);
     const demand = full?.demand ?? { impressions7d: 0, impressions30d: 0, unlocks7d: 0, unlocks30d: 0 };
-    const fields = toLearningFull(full?.learning ?? l, { demand, helpfulnessScores: full?.helpfulnessScores ?? [], priceMicro: unlockPriceMicro(l) }, clock.now());
+    const fields = toLearningFull(
+      full?.learning ?? l,
+      { demand, helpfulnessScores: full?.helpfulnessScores ?? [], priceMicro: unlockPriceMicro(l) },
+      clock.now(),
+    );
     return { ...fields, _revenue: revenue };
   }
 
@@ -172,19 +187,41 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
     const revenue = await db.tx(async (q) => {
       const now = clock.now();
       if (owner) {
-        await recordUnlock(q, { learningId: l.id, buyer: accountId, path: 'owner', paidMicro: 0, discovery: false, selfDealing: true, accrualCapped: false, payee: null, now });
+        await recordUnlock(q, {
+          learningId: l.id,
+          buyer: accountId,
+          path: 'owner',
+          paidMicro: 0,
+          discovery: false,
+          selfDealing: true,
+          accrualCapped: false,
+          payee: null,
+          now,
+        });
         return ownerRecall(priceMicro);
       }
       const payee = await payeeOf(q, l);
       if (await notOnboarded(q, payee)) throw onboardingError(l);
       if (await ledgerStore.lastUnlock(q, accountId, l.id, now - REPEAT_WINDOW_MS)) {
-        await recordUnlock(q, { learningId: l.id, buyer: accountId, path: 'key', paidMicro: 0, discovery: false, selfDealing: false, accrualCapped: true, payee: null, now });
+        await recordUnlock(q, {
+          learningId: l.id,
+          buyer: accountId,
+          path: 'key',
+          paidMicro: 0,
+          discovery: false,
+          selfDealing: false,
+          accrualCapped: true,
+          payee: null,
+          now,
+        });
         return capped(priceMicro);
       }
       if (!(await creditsStore.takeUnlock(q, accountId, now))) {
         const c = await creditsStore.balance(q, accountId);
         throw paymentRequired(l, ERROR_CODES.CREDITS_EXHAUSTED, 'Credits exhausted', {
-          message: 'This key has no unlock credits left. Buy a credit pack (POST /checkout/session) or pay per unlock with x402.',
+          message:
+            'This key has no unlock credits left. ' +
+            'Buy a credit pack (POST /checkout/session) or pay per unlock with x402.',
           credits: { queries_remaining: c.queries, unlocks_remaining: c.unlocks },
           options: { ...options(l), reset_at: null },
         });
@@ -206,7 +243,11 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
     return { learning: await respond(l, revenue) };
   }
 
-  function revenueOf(priceMicro: number, split: { grossMicro: number; contributorMicro: number; platformMicro: number }, selfDealing: boolean) {
+  function revenueOf(
+    priceMicro: number,
+    split: { grossMicro: number; contributorMicro: number; platformMicro: number },
+    selfDealing: boolean,
+  ) {
     return {
       unlock_price_usd: microToUsd(priceMicro),
       amount_paid_usd: microToUsd(split.grossMicro),
@@ -217,18 +258,31 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
   }
 
   const onboardingError = (l: LearningRecord) =>
-    new DomainError(ERROR_CODES.CONTRIBUTOR_NOT_ONBOARDED, 'The contributor of this learning has not accepted the current terms', {
-      learning_id: l.id,
-    });
+    new DomainError(
+      ERROR_CODES.CONTRIBUTOR_NOT_ONBOARDED,
+      'The contributor of this learning has not accepted the current terms',
+      {
+        learning_id: l.id,
+      },
+    );
 
-  async function viaPayment(l: LearningRecord, header: string, carrier: string, walletClaim: string | undefined): Promise<UnlockResult> {
+  async function viaPayment(
+    l: LearningRecord,
+    header: string,
+    carrier: string,
+    walletClaim: string | undefined,
+  ): Promise<UnlockResult> {
     const t = termsFor(l);
     const reject = (message: string) => paymentRequired(l, ERROR_CODES.PAYMENT_INVALID, message, {});
     let payment: ReturnType<typeof decodePayment>;
     let payer: `0x${string}`;
     try {
       payment = decodePayment(header);
-      payer = await verifyAuthorization(payment, { priceMicro: t.priceMicro, payTo: t.payTo, maxTimeoutSeconds: MAX_TIMEOUT_SECONDS }, clock.now());
+      payer = await verifyAuthorization(
+        payment,
+        { priceMicro: t.priceMicro, payTo: t.payTo, maxTimeoutSeconds: MAX_TIMEOUT_SECONDS },
+        clock.now(),
+      );
       await settler.verify(payment, requirementV2(t));
     } catch (err) {
       if (err instanceof PaymentFormatError || err instanceof PaymentRejected) throw reject(err.message);
@@ -244,7 +298,12 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
     });
 
     // Records the paid unlock and ties the claim to it, in the caller's transaction.
-    const book = async (q: Queryable, payee: Payee | null, settlementPath: string, tx: string | null): Promise<LearningFull['_revenue']> => {
+    const book = async (
+      q: Queryable,
+      payee: Payee | null,
+      settlementPath: string,
+      tx: string | null,
+    ): Promise<LearningFull['_revenue']> => {
       const { id, split } = await recordUnlock(q, {
         learningId: l.id,
         buyer: walletKey(payer),
@@ -270,7 +329,17 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
       if (await notOnboarded(q, payee)) throw onboardingError(l);
       if (!(await paymentClaimsStore.claim(q, { ...claim, now }))) throw reject('payment authorization already used');
       if (await ledgerStore.lastUnlock(q, walletKey(payer), l.id, now - REPEAT_WINDOW_MS)) {
-        const { id } = await recordUnlock(q, { learningId: l.id, buyer: walletKey(payer), path: 'x402', paidMicro: 0, discovery: false, selfDealing: false, accrualCapped: true, payee: null, now });
+        const { id } = await recordUnlock(q, {
+          learningId: l.id,
+          buyer: walletKey(payer),
+          path: 'x402',
+          paidMicro: 0,
+          discovery: false,
+          selfDealing: false,
+          accrualCapped: true,
+          payee: null,
+          now,
+        });
         await paymentClaimsStore.attachUnlock(q, claim, id);
         return { revenue: capped(t.priceMicro) };
       }
@@ -289,7 +358,8 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
     }
     const path = deps.routerAddress ? 'router' : 'facilitator';
     const revenue = await db.tx(async (q) => book(q, await payeeOf(q, l), path, txHash));
-    const settlement = deps.routerAddress && txHash ? { settlement: { tx_hash: txHash, path, router: deps.routerAddress } } : {};
+    const settlement =
+      deps.routerAddress && txHash ? { settlement: { tx_hash: txHash, path, router: deps.routerAddress } } : {};
     return { learning: await respond(l, { ...revenue, ...settlement }), paymentResponse: answer(txHash) };
   }
 
@@ -311,7 +381,10 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
         l,
         ERROR_CODES.PAYMENT_REQUIRED,
         'Payment required',
-        { message: 'Unlock with an API key holding credits (X-API-Key) or an x402 payment (X-Payment).', options: options(l) },
+        {
+          message: 'Unlock with an API key holding credits (X-API-Key) or an x402 payment (X-Payment).',
+          options: options(l),
+        },
         true,
       );
     },

@@ -35,7 +35,10 @@ export const walletProof = (wallet: string, challenge: string, expiresAtMs: numb
 
 export interface WalletsService {
   /** Limited per wallet and per client address (the rows are the database's to keep). */
-  challenge(wallet: string, ip: string): Promise<{ challenge: string; expires_in_seconds: number; typed_data: Record<string, unknown> }>;
+  challenge(
+    wallet: string,
+    ip: string,
+  ): Promise<{ challenge: string; expires_in_seconds: number; typed_data: Record<string, unknown> }>;
   verify(wallet: string, signature: `0x${string}`): Promise<{ verified: true; wallet: string }>;
   /** Call after the terms gate: sanctions, verification, not in use, no wallet yet; then migrates held earnings. */
   link(accountId: string, wallet: string): Promise<{ message: string; wallet: string; account_id: string }>;
@@ -43,7 +46,12 @@ export interface WalletsService {
 
 const bad = (message: string) => new DomainError(ERROR_CODES.VALIDATION, message);
 
-export function createWalletsService(deps: { db: Database; clock: Clock; rateLimiter: RateLimiter; sanctions: SanctionsScreen }): WalletsService {
+export function createWalletsService(deps: {
+  db: Database;
+  clock: Clock;
+  rateLimiter: RateLimiter;
+  sanctions: SanctionsScreen;
+}): WalletsService {
   const { db, clock } = deps;
   return {
     async challenge(wallet, ip) {
@@ -69,27 +77,33 @@ export function createWalletsService(deps: { db: Database; clock: Clock; rateLim
     },
 
     async verify(wallet, signature) {
-      return db.tx(async (q) => {
-        const now = clock.now();
-        const c = await walletsStore.latestChallenge(q, wallet);
-        if (!c) throw bad('No challenge for this wallet: request one with POST /wallet/challenge');
-        if (c.used_at !== null) throw bad('This challenge was already used: request a new one');
-        if (c.expires_at < now) throw bad('This challenge has expired: request a new one');
-        // One attempt per challenge: a wrong signature uses it up too.
-        await walletsStore.useChallenge(q, c.id, now);
-        let valid = false;
-        try {
-          valid = await verifyTypedData({ address: wallet as `0x${string}`, ...walletProof(wallet, c.id, c.expires_at), signature });
-        } catch {
-          valid = false;
-        }
-        if (!valid) return null;
-        await walletsStore.markVerified(q, wallet, now);
-        return { verified: true as const, wallet: walletKey(wallet) };
-      }).then((r) => {
-        if (!r) throw bad('The signature does not match the wallet and challenge');
-        return r;
-      });
+      return db
+        .tx(async (q) => {
+          const now = clock.now();
+          const c = await walletsStore.latestChallenge(q, wallet);
+          if (!c) throw bad('No challenge for this wallet: request one with POST /wallet/challenge');
+          if (c.used_at !== null) throw bad('This challenge was already used: request a new one');
+          if (c.expires_at < now) throw bad('This challenge has expired: request a new one');
+          // One attempt per challenge: a wrong signature uses it up too.
+          await walletsStore.useChallenge(q, c.id, now);
+          let valid = false;
+          try {
+            valid = await verifyTypedData({
+              address: wallet as `0x${string}`,
+              ...walletProof(wallet, c.id, c.expires_at),
+              signature,
+            });
+          } catch {
+            valid = false;
+          }
+          if (!valid) return null;
+          await walletsStore.markVerified(q, wallet, now);
+          return { verified: true as const, wallet: walletKey(wallet) };
+        })
+        .then((r) => {
+          if (!r) throw bad('The signature does not match the wallet and challenge');
+          return r;
+        });
     },
 
     async link(accountId, wallet) {
@@ -97,13 +111,18 @@ export function createWalletsService(deps: { db: Database; clock: Clock; rateLim
       if (!account) throw new DomainError(ERROR_CODES.NOT_FOUND, 'Account not found');
       await deps.sanctions.assertAllowed(wallet);
       return db.tx(async (q) => {
-        if (!(await walletsStore.isVerified(q, wallet))) throw bad('This wallet is not verified: POST /wallet/challenge, sign it, then POST /wallet/verify');
+        if (!(await walletsStore.isVerified(q, wallet)))
+          throw bad('This wallet is not verified: POST /wallet/challenge, sign it, then POST /wallet/verify');
         const holder = await walletsStore.accountIdByWallet(q, wallet);
         if (holder && holder !== accountId) throw bad('This wallet is linked to another account');
         if (holder === accountId) throw bad('This wallet is already linked to your account');
         if (!(await walletsStore.link(q, accountId, wallet))) throw bad('This account already has a linked wallet');
         await migrateWalletBalance(q, wallet, accountId, clock.now());
-        return { message: 'Wallet linked; earnings attributed to it now accrue to this account', wallet: walletKey(wallet), account_id: accountId };
+        return {
+          message: 'Wallet linked; earnings attributed to it now accrue to this account',
+          wallet: walletKey(wallet),
+          account_id: accountId,
+        };
       });
     },
   };

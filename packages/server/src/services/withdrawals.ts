@@ -41,10 +41,12 @@ export interface WithdrawalsService {
   /** 503 withdraw_paused_noncustodial_migration unless custodial withdrawals are enabled. */
   assertOpen(): void;
   viaWallet(input: { wallet: string; signature: `0x${string}`; timestamp: number }): Promise<WithdrawOutcome>;
-  /** Card payout of `amountUsd` to the account's payout account; call after the identity, active-account and terms gates. */
+  /** Card payout of `amountUsd` to the account's payout account; after the identity, active-account and terms gates. */
   viaProcessor(accountId: string, amountUsd: number): Promise<{ payout_id: string; amount: number; status: string }>;
   /** Creates (once) the account's payout account and returns its hosted onboarding link. */
-  payoutOnboarding(accountId: string): Promise<{ url: string; payout_account_id: string; onboarding_complete: boolean }>;
+  payoutOnboarding(
+    accountId: string,
+  ): Promise<{ url: string; payout_account_id: string; onboarding_complete: boolean }>;
   /** Sum of platform shares (GET /admin/settlements). */
   totalPlatformMicro(): Promise<number>;
 }
@@ -69,7 +71,10 @@ export function createWithdrawalsService(deps: {
 
   function assertOpen(): void {
     if (!deps.enabled) {
-      throw new DomainError(ERROR_CODES.WITHDRAW_PAUSED, 'Withdrawals are paused during the non-custodial migration; earnings keep accruing');
+      throw new DomainError(
+        ERROR_CODES.WITHDRAW_PAUSED,
+        'Withdrawals are paused during the non-custodial migration; earnings keep accruing',
+      );
     }
   }
 
@@ -87,7 +92,11 @@ export function createWithdrawalsService(deps: {
       }
       let valid = false;
       try {
-        valid = await verifyTypedData({ address: wallet as `0x${string}`, ...withdrawalProof(wallet, timestamp), signature });
+        valid = await verifyTypedData({
+          address: wallet as `0x${string}`,
+          ...withdrawalProof(wallet, timestamp),
+          signature,
+        });
       } catch {
         valid = false;
       }
@@ -100,11 +109,24 @@ export function createWithdrawalsService(deps: {
       await deps.sanctions.assertAllowed(wallet);
       const settlement = await db.tx(async (q) => {
         const { pending_micro } = await balanceOf(q, account.id);
-        return openSettlement(q, { holder: account.id, wallet, rail: 'wallet', amountMicro: pending_micro, pollUrl: pollUrl(wallet), now: clock.now() });
+        return openSettlement(q, {
+          holder: account.id,
+          wallet,
+          rail: 'wallet',
+          amountMicro: pending_micro,
+          pollUrl: pollUrl(wallet),
+          now: clock.now(),
+        });
       });
-      const sent = deps.sender.send({ wallet: walletKey(wallet), amountMicro: settlement.amount_micro, settlementId: settlement.id });
+      const sent = deps.sender.send({
+        wallet: walletKey(wallet),
+        amountMicro: settlement.amount_micro,
+        settlementId: settlement.id,
+      });
       let timer: NodeJS.Timeout | undefined;
-      const timeout = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), confirmTimeoutMs)));
+      const timeout = new Promise<'timeout'>(
+        (resolve) => (timer = setTimeout(() => resolve('timeout'), confirmTimeoutMs)),
+      );
       try {
         const first = await Promise.race([sent, timeout]);
         if (first === 'timeout') {
@@ -112,15 +134,29 @@ export function createWithdrawalsService(deps: {
           // The transfer may still confirm: record it when it does.
           sent.then(
             ({ txHash }) => finish(settlement, { status: 'confirmed', txHash }),
-            (err) => deps.logger.error({ err, settlement_id: settlement.id }, 'payout failed after its confirmation timeout'),
+            (err) =>
+              deps.logger.error({ err, settlement_id: settlement.id }, 'payout failed after its confirmation timeout'),
           );
-          return { status: 'processing_timeout', settlement_id: settlement.id, tx_hash: null, poll_url: pollUrl(wallet) };
+          return {
+            status: 'processing_timeout',
+            settlement_id: settlement.id,
+            tx_hash: null,
+            poll_url: pollUrl(wallet),
+          };
         }
         await finish(settlement, { status: 'confirmed', txHash: first.txHash });
-        return { status: 'confirmed', settlement_id: settlement.id, amount: microToUsd(settlement.amount_micro), tx_hash: first.txHash };
+        return {
+          status: 'confirmed',
+          settlement_id: settlement.id,
+          amount: microToUsd(settlement.amount_micro),
+          tx_hash: first.txHash,
+        };
       } catch (err) {
         await finish(settlement, { status: 'failed' });
-        deps.logger.error({ err, settlement_id: settlement.id }, 'payout failed; amount returned to the pending balance');
+        deps.logger.error(
+          { err, settlement_id: settlement.id },
+          'payout failed; amount returned to the pending balance',
+        );
         throw new DomainError(ERROR_CODES.PROVIDER_UNAVAILABLE, 'payout failed; nothing was withdrawn');
       } finally {
         clearTimeout(timer);
@@ -133,29 +169,50 @@ export function createWithdrawalsService(deps: {
       if (!Number.isFinite(amountUsd) || amountUsd <= 0 || Math.abs(cents - Math.round(cents)) > 1e-6) {
         throw new DomainError(ERROR_CODES.VALIDATION, 'invalid amount: a positive number of whole cents');
       }
-      if (amountUsd < LIMITS.cardWithdrawalMinUsd) throw new DomainError(ERROR_CODES.VALIDATION, `below minimum: at least $${LIMITS.cardWithdrawalMinUsd.toFixed(2)}`);
+      if (amountUsd < LIMITS.cardWithdrawalMinUsd)
+        throw new DomainError(
+          ERROR_CODES.VALIDATION,
+          `below minimum: at least $${LIMITS.cardWithdrawalMinUsd.toFixed(2)}`,
+        );
       if (!deps.processor) throw new DomainError(ERROR_CODES.PROVIDER_NOT_CONFIGURED, 'payout provider not configured');
       const processor = deps.processor;
       if (!(await getAccount(db, accountId))) throw new DomainError(ERROR_CODES.NOT_FOUND, 'Account not found');
       const payoutAccountId = await walletsStore.payoutAccount(db, accountId);
-      if (!payoutAccountId) throw new DomainError(ERROR_CODES.VALIDATION, 'no payout account linked: POST /account/payout-account');
+      if (!payoutAccountId)
+        throw new DomainError(ERROR_CODES.VALIDATION, 'no payout account linked: POST /account/payout-account');
       try {
-        if (!(await processor.payoutsEnabled(payoutAccountId))) throw new DomainError(ERROR_CODES.VALIDATION, 'onboarding incomplete');
+        if (!(await processor.payoutsEnabled(payoutAccountId)))
+          throw new DomainError(ERROR_CODES.VALIDATION, 'onboarding incomplete');
       } catch (err) {
-        if (err instanceof ProcessorUnavailable) throw new DomainError(ERROR_CODES.PROVIDER_UNAVAILABLE, 'payout provider unavailable');
+        if (err instanceof ProcessorUnavailable)
+          throw new DomainError(ERROR_CODES.PROVIDER_UNAVAILABLE, 'payout provider unavailable');
         throw err;
       }
       const account = (await getAccount(db, accountId))!;
       const settlement = await db.tx((q) =>
-        openSettlement(q, { holder: accountId, wallet: account.wallet, rail: 'processor', amountMicro: Math.round(cents) * 10_000, pollUrl: `${deps.baseUrl()}/account/earnings`, now: clock.now() }),
+        openSettlement(q, {
+          holder: accountId,
+          wallet: account.wallet,
+          rail: 'processor',
+          amountMicro: Math.round(cents) * 10_000,
+          pollUrl: `${deps.baseUrl()}/account/earnings`,
+          now: clock.now(),
+        }),
       );
       try {
-        const payoutId = await processor.transfer({ payoutAccountId, amountCents: Math.round(cents), settlementId: settlement.id });
+        const payoutId = await processor.transfer({
+          payoutAccountId,
+          amountCents: Math.round(cents),
+          settlementId: settlement.id,
+        });
         await finish(settlement, { status: 'confirmed', payoutId });
         return { payout_id: payoutId, amount: microToUsd(settlement.amount_micro), status: 'confirmed' };
       } catch (err) {
         await finish(settlement, { status: 'failed' });
-        deps.logger.error({ err, settlement_id: settlement.id }, 'card payout failed; amount returned to the pending balance');
+        deps.logger.error(
+          { err, settlement_id: settlement.id },
+          'card payout failed; amount returned to the pending balance',
+        );
         throw new DomainError(ERROR_CODES.PROVIDER_UNAVAILABLE, 'payout provider unavailable; nothing was withdrawn');
       }
     },
@@ -173,10 +230,14 @@ export function createWithdrawalsService(deps: {
           await walletsStore.setPayoutAccount(db, accountId, id, clock.now());
         }
         const back = `${deps.baseUrl()}/account/earnings`;
-        const [url, complete] = await Promise.all([processor.onboardingLink(id, back, back), processor.payoutsEnabled(id)]);
+        const [url, complete] = await Promise.all([
+          processor.onboardingLink(id, back, back),
+          processor.payoutsEnabled(id),
+        ]);
         return { url, payout_account_id: id, onboarding_complete: complete };
       } catch (err) {
-        if (err instanceof ProcessorUnavailable) throw new DomainError(ERROR_CODES.PROVIDER_UNAVAILABLE, 'payout provider unavailable');
+        if (err instanceof ProcessorUnavailable)
+          throw new DomainError(ERROR_CODES.PROVIDER_UNAVAILABLE, 'payout provider unavailable');
         throw err;
       }
     },

@@ -19,12 +19,20 @@ export interface PurchaseRow {
 /** SQL for credit_balances and purchases (migration 030). */
 export const creditsStore = {
   async balance(q: Queryable, accountId: string): Promise<CreditRow> {
-    return (await q.get<CreditRow>('SELECT unlocks, queries FROM credit_balances WHERE account_id = ?', [accountId])) ?? { unlocks: 0, queries: 0 };
+    return (
+      (await q.get<CreditRow>('SELECT unlocks, queries FROM credit_balances WHERE account_id = ?', [accountId])) ?? {
+        unlocks: 0,
+        queries: 0,
+      }
+    );
   },
 
-  /** Takes one unlock credit if there is one; returns whether it did. One statement, so concurrent calls never overdraw. */
+  /** Takes one unlock credit if there is one; one statement, so concurrent calls never overdraw. */
   async takeUnlock(q: Queryable, accountId: string, now: number): Promise<boolean> {
-    const r = await q.run('UPDATE credit_balances SET unlocks = unlocks - 1, updated_at = ? WHERE account_id = ? AND unlocks > 0', [now, accountId]);
+    const r = await q.run(
+      'UPDATE credit_balances SET unlocks = unlocks - 1, updated_at = ? WHERE account_id = ? AND unlocks > 0',
+      [now, accountId],
+    );
     return r.changes > 0;
   },
 
@@ -41,7 +49,8 @@ export const creditsStore = {
   async insertPurchase(q: Queryable, row: PurchaseRow): Promise<boolean> {
     const cols = Object.keys(row);
     const r = await q.run(
-      `INSERT INTO purchases (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')}) ON CONFLICT (checkout_session_id) DO NOTHING`,
+      `INSERT INTO purchases (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})
+       ON CONFLICT (checkout_session_id) DO NOTHING`,
       Object.values(row),
     );
     return r.changes > 0;
@@ -52,11 +61,16 @@ export const creditsStore = {
   },
 
   purchases(q: Queryable, accountId: string, limit: number): Promise<PurchaseRow[]> {
-    return q.all<PurchaseRow>('SELECT * FROM purchases WHERE account_id = ? ORDER BY created_at DESC, id LIMIT ?', [accountId, limit]);
+    return q.all<PurchaseRow>('SELECT * FROM purchases WHERE account_id = ? ORDER BY created_at DESC, id LIMIT ?', [
+      accountId,
+      limit,
+    ]);
   },
 
   async totalSpent(q: Queryable, accountId: string): Promise<number> {
-    const row = await q.get<{ s: number | null }>('SELECT SUM(amount_micro) AS s FROM purchases WHERE account_id = ?', [accountId]);
+    const row = await q.get<{ s: number | null }>('SELECT SUM(amount_micro) AS s FROM purchases WHERE account_id = ?', [
+      accountId,
+    ]);
     return row?.s ?? 0;
   },
 };

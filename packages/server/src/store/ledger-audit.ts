@@ -6,7 +6,10 @@ import type { Queryable } from './db.js';
  */
 export const ledgerAuditStore = {
   unbalancedUnlocks: (q: Queryable) =>
-    q.all('SELECT id, gross_micro, contributor_micro, platform_micro FROM unlocks WHERE contributor_micro + platform_micro <> gross_micro'),
+    q.all(
+      `SELECT id, gross_micro, contributor_micro, platform_micro FROM unlocks
+       WHERE contributor_micro + platform_micro <> gross_micro`,
+    ),
 
   /** Balance rows that differ from the sums of their journal entries. */
   balancesOffJournal: (q: Queryable) =>
@@ -22,9 +25,11 @@ export const ledgerAuditStore = {
           SUM(CASE kind WHEN 'withdraw' THEN 1 WHEN 'refund' THEN -1 ELSE 0 END) AS n
         FROM ledger_entries GROUP BY holder
       )
-      SELECT b.holder, b.owned_micro, j.owned, b.held_micro, j.held, b.pending_micro, j.pending, b.withdrawn_micro, j.withdrawn
+      SELECT b.holder, b.owned_micro, j.owned, b.held_micro, j.held, b.pending_micro, j.pending,
+             b.withdrawn_micro, j.withdrawn
       FROM earnings_balances b LEFT JOIN j ON j.holder = b.holder
-      WHERE b.owned_micro <> COALESCE(j.owned, 0) OR b.held_micro <> COALESCE(j.held, 0) OR b.pending_micro <> COALESCE(j.pending, 0)
+      WHERE b.owned_micro <> COALESCE(j.owned, 0) OR b.held_micro <> COALESCE(j.held, 0)
+         OR b.pending_micro <> COALESCE(j.pending, 0)
          OR b.withdrawn_micro <> COALESCE(j.withdrawn, 0) OR b.withdrawal_count <> COALESCE(j.n, 0)
       UNION ALL
       SELECT j.holder, NULL, j.owned, NULL, j.held, NULL, j.pending, NULL, j.withdrawn
@@ -44,7 +49,8 @@ export const ledgerAuditStore = {
     q.all(`
       SELECT b.holder, b.withdrawn_micro, COALESCE(s.total, 0) AS settled
       FROM earnings_balances b
-      LEFT JOIN (SELECT holder, SUM(amount_micro) AS total FROM settlements WHERE status <> 'failed' GROUP BY holder) s ON s.holder = b.holder
+      LEFT JOIN (SELECT holder, SUM(amount_micro) AS total FROM settlements WHERE status <> 'failed' GROUP BY holder) s
+        ON s.holder = b.holder
       WHERE b.withdrawn_micro <> COALESCE(s.total, 0)`),
 
   /** Learnings whose running totals differ from the unlocks that moved demand. */
@@ -55,5 +61,6 @@ export const ledgerAuditStore = {
       LEFT JOIN (SELECT learning_id, COUNT(*) AS n, SUM(gross_micro) AS gross, SUM(contributor_micro) AS contributor
                  FROM unlocks WHERE path <> 'owner' AND self_dealing = 0 AND accrual_capped = 0 GROUP BY learning_id) u
         ON u.learning_id = l.id
-      WHERE l.unlock_count <> COALESCE(u.n, 0) OR l.gross_micro <> COALESCE(u.gross, 0) OR l.contributor_micro <> COALESCE(u.contributor, 0)`),
+      WHERE l.unlock_count <> COALESCE(u.n, 0) OR l.gross_micro <> COALESCE(u.gross, 0)
+         OR l.contributor_micro <> COALESCE(u.contributor, 0)`),
 };

@@ -13,24 +13,34 @@ export interface ChallengeRow {
 /** SQL for wallet proofs, linked wallets (accounts.wallet) and payout accounts (migration 030). */
 export const walletsStore = {
   async accountIdByWallet(q: Queryable, wallet: string): Promise<string | undefined> {
-    const row = await q.get<{ id: string }>('SELECT id FROM accounts WHERE wallet = ? AND deleted_at IS NULL', [walletKey(wallet)]);
+    const row = await q.get<{ id: string }>('SELECT id FROM accounts WHERE wallet = ? AND deleted_at IS NULL', [
+      walletKey(wallet),
+    ]);
     return row?.id;
   },
 
-  /** Links only when the account has no wallet yet; returns whether it did. The unique index refuses a wallet in use. */
+  /** Links only when the account has no wallet yet; returns whether it did. A unique index refuses a wallet in use. */
   async link(q: Queryable, accountId: string, wallet: string): Promise<boolean> {
-    const r = await q.run('UPDATE accounts SET wallet = ? WHERE id = ? AND wallet IS NULL', [walletKey(wallet), accountId]);
+    const r = await q.run('UPDATE accounts SET wallet = ? WHERE id = ? AND wallet IS NULL', [
+      walletKey(wallet),
+      accountId,
+    ]);
     return r.changes > 0;
   },
 
   async insertChallenge(q: Queryable, row: Omit<ChallengeRow, 'used_at'>): Promise<void> {
-    await q.run('INSERT INTO wallet_challenges (id, wallet, expires_at) VALUES (?, ?, ?)', [row.id, walletKey(row.wallet), row.expires_at]);
+    await q.run('INSERT INTO wallet_challenges (id, wallet, expires_at) VALUES (?, ?, ?)', [
+      row.id,
+      walletKey(row.wallet),
+      row.expires_at,
+    ]);
   },
 
   /** The wallet's newest unused challenge, else its newest used one. */
   latestChallenge(q: Queryable, wallet: string): Promise<ChallengeRow | undefined> {
     return q.get<ChallengeRow>(
-      'SELECT * FROM wallet_challenges WHERE wallet = ? ORDER BY CASE WHEN used_at IS NULL THEN 0 ELSE 1 END, expires_at DESC, id LIMIT 1',
+      `SELECT * FROM wallet_challenges WHERE wallet = ?
+       ORDER BY CASE WHEN used_at IS NULL THEN 0 ELSE 1 END, expires_at DESC, id LIMIT 1`,
       [walletKey(wallet)],
     );
   },
@@ -47,7 +57,8 @@ export const walletsStore = {
 
   async markVerified(q: Queryable, wallet: string, now: number): Promise<void> {
     await q.run(
-      'INSERT INTO wallet_verifications (wallet, verified_at) VALUES (?, ?) ON CONFLICT (wallet) DO UPDATE SET verified_at = excluded.verified_at',
+      `INSERT INTO wallet_verifications (wallet, verified_at) VALUES (?, ?)
+       ON CONFLICT (wallet) DO UPDATE SET verified_at = excluded.verified_at`,
       [walletKey(wallet), now],
     );
   },
@@ -57,7 +68,10 @@ export const walletsStore = {
   },
 
   async payoutAccount(q: Queryable, accountId: string): Promise<string | undefined> {
-    const row = await q.get<{ processor_account_id: string }>('SELECT processor_account_id FROM payout_accounts WHERE account_id = ?', [accountId]);
+    const row = await q.get<{ processor_account_id: string }>(
+      'SELECT processor_account_id FROM payout_accounts WHERE account_id = ?',
+      [accountId],
+    );
     return row?.processor_account_id;
   },
 
