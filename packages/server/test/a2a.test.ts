@@ -20,7 +20,7 @@ const userMessage = (text: string, extra: Record<string, unknown> = {}) => ({
     ...extra,
   },
 });
-const dataOf = (task: Task) => (task.artifacts?.[0]?.parts[0] as DataPart).data as Record<string, any>;
+const dataOf = (task: Task) => (task.artifacts![0]!.parts[0] as DataPart).data as Record<string, any>;
 
 beforeAll(async () => {
   server = await startTestServer();

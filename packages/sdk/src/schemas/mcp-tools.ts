@@ -1,7 +1,7 @@
 import { z } from '../zod.js';
 import type { ApiAnswer } from '../client.js';
 import { LIMITS } from '../limits.js';
-import { AccountEarnings, PendingSummaryQuery } from './account.js';
+import { AccountEarnings, type PendingSummaryQuery } from './account.js';
 import { Flag, Lane, LearningCategory, Outcome } from './common.js';
 import { KnowledgeSearchResponse, KnowledgeStats, RateResponse } from './knowledge.js';
 import { LearnResponse } from './learning.js';
