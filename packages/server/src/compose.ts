@@ -95,7 +95,7 @@ export async function compose({ config, clock, logger, db, jwtSecret, baseUrl, l
     void skills.search.semantic.settled
       .then(() => Promise.all([vectors.sync(true), vectors.fill()]))
       .catch((err) => logger.warn({ err: (err as Error).message }, 'learning vectors not loaded'));
-  const knowledge = createKnowledgeService({ db, clock, rateLimiter, vectors });
+  const knowledge = createKnowledgeService({ db, clock, writeLimits, vectors });
   const deps: AppDeps = {
     config,
     clock,
@@ -108,8 +108,8 @@ export async function compose({ config, clock, logger, db, jwtSecret, baseUrl, l
     skills,
     learnings,
     searchCounts,
-    learn: createLearnService({ db, clock, rateLimiter, forcedReview: config.forcedReview, onVisible }),
-    review: createReviewService({ db, clock, rateLimiter, onVisible }),
+    learn: createLearnService({ db, clock, writeLimits, forcedReview: config.forcedReview, onVisible }),
+    review: createReviewService({ db, clock, writeLimits, onVisible }),
     knowledge,
     accounts,
     audit: createAuditService({ db }),

@@ -11,6 +11,7 @@ import { topK } from './top-k.js';
 export interface VectorModel {
   state(): string;
   embed(texts: string[]): Promise<Float32Array[]>;
+  queryVector(query: string): Promise<Float32Array>;
 }
 
 /** How often an instance looks for vectors other instances stored (ms). */
@@ -129,14 +130,14 @@ export class LearningVectors {
 
   /** Nearest learnings to `query` (cosine at least minScore), among `allowed` when given; best first. */
   async search(query: string, k: number, minScore: number, allowed?: Set<string> | null): Promise<Array<{ id: string; score: number }>> {
-    const [[vector]] = await Promise.all([this.model.embed([query]), this.sync()]);
+    const [vector] = await Promise.all([this.model.queryVector(query), this.sync()]);
     const rows = this.ids.length;
     const index = this.rebuildIfStale();
-    const indexed = index.search(vector!, k, minScore, allowed ?? undefined);
+    const indexed = index.search(vector, k, minScore, allowed ?? undefined);
     const from = index.size;
     if (from === rows) return indexed;
     // Rows stored since the rebuild: float query against their int8 codes.
-    const q = vector!;
+    const q = vector;
     const score = (r: number) => {
       const row = from + r;
       let dot = 0;

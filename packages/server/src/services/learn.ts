@@ -20,7 +20,7 @@ import { apiKeysStore } from '../store/api-keys.js';
 import { consentStore } from '../store/consent.js';
 import type { Database, Queryable } from '../store/db.js';
 import { type LearningRecord, learningsStore } from '../store/learnings.js';
-import type { RateLimiter } from './rate-limit.js';
+import type { AccountWriteLimiter } from './account-write-limits.js';
 import { complexityOf, initialPrice } from './learning-view.js';
 
 type ReviewReason = (typeof REVIEW_REASONS)[number];
@@ -31,12 +31,6 @@ export interface Submitter {
   accountId: string;
   keyId?: string;
 }
-
-/** Per-account limits on POST /learn: a burst, then an hourly rate. */
-export const LEARN_LIMITS = {
-  burst: { limit: 20, windowMs: 60_000 },
-  hourly: { limit: 100, windowMs: 3_600_000 },
-} as const;
 
 /** Band-sharing candidates compared exactly per submission. */
 const MAX_CANDIDATES = 50;
@@ -52,7 +46,7 @@ export interface LearnService {
 export interface LearnDeps {
   db: Database;
   clock: Clock;
-  rateLimiter: RateLimiter;
+  writeLimits: AccountWriteLimiter;
   /** AXLE_FORCED_REVIEW: every submission waits for platform review. */
   forcedReview: boolean;
   /** Called after a learning became visible (its vector is computed in the background). */
@@ -67,7 +61,7 @@ const MESSAGES = {
   pending_review: 'Learning received and held for review; see review_reason. It is not discoverable until approved.',
 } as const;
 
-export function createLearnService({ db, clock, rateLimiter, forcedReview, onVisible }: LearnDeps): LearnService {
+export function createLearnService({ db, clock, writeLimits, forcedReview, onVisible }: LearnDeps): LearnService {
   /** Standing consent for the clean lane: consent in force and the extraction mode automatic. */
   async function cleanLaneConsent(q: Queryable, accountId: string): Promise<boolean> {
     const [latest, mode] = await Promise.all([consentStore.latest(q, accountId), consentStore.mode(q, accountId)]);
@@ -91,13 +85,7 @@ export function createLearnService({ db, clock, rateLimiter, forcedReview, onVis
 
       const result = await db.tx(async (q) => {
         const now = clock.now();
-        await rateLimiter.takeAll(
-          [
-            { key: `learn:burst:${who.accountId}`, ...LEARN_LIMITS.burst },
-            { key: `learn:hourly:${who.accountId}`, ...LEARN_LIMITS.hourly },
-          ],
-          q,
-        );
+        await writeLimits.take('learn', who.accountId, q);
         const reasons = new Set<ReviewReason>(screening.flags.map((f) => REVIEW_REASON[f]));
 
         let replaced: LearningRecord | undefined;
