@@ -23,11 +23,11 @@ export function screenReport() {
   for (const [name, screen] of Object.entries(SCREENS)) {
     const all = corpus(name);
     const m = screenMetrics(
-      all.filter((i) => !i.holdout),
+      all.filter((i) => i.split === undefined),
       screen,
     );
     const h = screenMetrics(
-      all.filter((i) => i.holdout),
+      all.filter((i) => i.split === 'holdout'),
       screen,
     );
     const t = SCREEN_TARGETS[name];
