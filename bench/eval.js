@@ -14,6 +14,7 @@ import { Database } from '../packages/server/dist/store/db.js';
 import { migrate } from '../packages/server/dist/store/migrate.js';
 import { generateCatalog } from './lib/generate.js';
 import { mean, ndcgAt, score } from './lib/metrics.js';
+import { knowledgeReport } from './lib/knowledge-eval.js';
 import { screenReport } from './lib/screens.js';
 import { substringRanker } from './lib/substring.js';
 
@@ -95,6 +96,9 @@ try {
         ],
       ]
     : [[`fused ranking: semantic search is ${state}`, false]];
+  const knowledge = await knowledgeReport(state === 'ready' ? service.search.semantic : undefined);
+  console.log(`\n${knowledge.lines.join('\n')}`);
+  checks.push(...knowledge.checks);
   const screens = screenReport();
   console.log(`\n${screens.lines.join('\n')}`);
   checks.push(...screens.checks);

@@ -16,7 +16,10 @@ import { deviceRoutes } from './routes/device.js';
 import { extractRoutes } from './routes/extract.js';
 import { openclawRoutes } from './routes/openclaw.js';
 import { publicRoutes } from './routes/public.js';
+import { knowledgeRoutes } from './routes/knowledge.js';
+import { learnRoutes } from './routes/learn.js';
 import { registryRoutes } from './routes/registry.js';
+import { reviewRoutes } from './routes/review.js';
 import { termsRoutes } from './routes/terms.js';
 import { wellKnownRoutes } from './routes/wellknown.js';
 
@@ -37,6 +40,9 @@ export function createApp(deps: AppDeps): BuiltApp {
   publicRoutes(api, deps);
   wellKnownRoutes(api, deps);
   registryRoutes(api, deps);
+  knowledgeRoutes(api, deps);
+  learnRoutes(api, deps);
+  reviewRoutes(api, deps);
   authRoutes(api, deps);
   accountRoutes(api, deps);
   adminRoutes(api, deps);

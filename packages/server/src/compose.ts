@@ -9,7 +9,11 @@ import { createAuditService } from './services/audit.js';
 import { createConsentService } from './services/consent.js';
 import { createDeviceAuthService } from './services/device-auth.js';
 import { createJwtService } from './services/jwt.js';
+import { LearningVectors } from './search/learning-vectors.js';
+import { createKnowledgeService } from './services/knowledge.js';
+import { createLearnService } from './services/learn.js';
 import { createLearningsService } from './services/learnings.js';
+import { createReviewService } from './services/review.js';
 import { createMagicLinkService } from './services/magic-link.js';
 import { createMailer } from './services/mailer.js';
 import { createOpenClawService } from './services/openclaw.js';
@@ -58,6 +62,10 @@ export async function compose({ config, clock, logger, db, jwtSecret, baseUrl, l
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, logger, clock });
   const searchCounts = createSearchCounts({ db, logger });
   const openclaw = createOpenClawService({ config, clock, logger, baseUrl });
+  // Learnings share the skills' sentence model; their vectors are computed in the background once it is ready.
+  const vectors = config.semanticSearch ? new LearningVectors(db, skills.search.semantic, logger, clock) : undefined;
+  const onVisible = () => void vectors?.fill();
+  if (vectors) void skills.search.semantic.settled.then(() => vectors.fill());
   const deps: AppDeps = {
     config,
     clock,
@@ -68,6 +76,9 @@ export async function compose({ config, clock, logger, db, jwtSecret, baseUrl, l
     skills,
     learnings,
     searchCounts,
+    learn: createLearnService({ db, clock, rateLimiter, forcedReview: config.forcedReview, onVisible }),
+    review: createReviewService({ db, clock, rateLimiter, onVisible }),
+    knowledge: createKnowledgeService({ db, clock, rateLimiter, vectors }),
     accounts,
     audit: createAuditService({ db }),
     consent: createConsentService({ db, clock, writeLimits }),
@@ -84,6 +95,7 @@ export async function compose({ config, clock, logger, db, jwtSecret, baseUrl, l
     deps,
     close: async () => {
       await openclaw.close();
+      await vectors?.close();
       await skills.close();
       await searchCounts.close();
     },

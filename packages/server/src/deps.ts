@@ -8,7 +8,10 @@ import type { AuditService } from './services/audit.js';
 import type { ConsentService } from './services/consent.js';
 import type { DeviceAuthService } from './services/device-auth.js';
 import type { JwtService } from './services/jwt.js';
+import type { KnowledgeService } from './services/knowledge.js';
+import type { LearnService } from './services/learn.js';
 import type { LearningsService } from './services/learnings.js';
+import type { ReviewService } from './services/review.js';
 import type { MagicLinkService } from './services/magic-link.js';
 import type { OpenClawService } from './services/openclaw.js';
 import type { RateLimiter } from './services/rate-limit.js';
@@ -36,6 +39,12 @@ export interface AppDeps {
   learnings: LearningsService;
   /** Searches served, for GET /stats (counted by the count-searches middleware). */
   searchCounts: SearchCounts;
+  /** POST /learn. */
+  learn: LearnService;
+  /** Review queues (contributor and platform) and retraction. */
+  review: ReviewService;
+  /** Knowledge search, ratings, stats, contributor profiles; loads a full learning for unlocks. */
+  knowledge: KnowledgeService;
   accounts: AccountsService;
   audit: AuditService;
   consent: ConsentService;

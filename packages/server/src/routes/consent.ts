@@ -42,8 +42,9 @@ export function consentRoutes(api: Api, deps: AppDeps): void {
     method: 'patch',
     path: '/account/settings',
     operationId: 'updateAccountSettings',
-    summary: 'Set the autonomous extraction mode',
+    summary: 'Set the autonomous extraction mode and the auto-publish threshold',
     description:
+      'auto_publish_threshold (0..1) extends the contract: the quality score an extracted item needs to publish without review. ' +
       'Moving to automatic or manual while consent is not in force records a grant; moving to off while it is records a revocation ' +
       '(consent_recorded true, with consent_version and audit_ref). Other changes record nothing.',
     tags: ['Account'],
@@ -56,7 +57,8 @@ export function consentRoutes(api: Api, deps: AppDeps): void {
       401: { description: 'Missing or invalid session token' },
       429: { description: CONSENT_RATE, headers: { 'Retry-After': 'seconds until the next change is taken' } },
     },
-    handler: ({ body }, ctx) => consent.setMode(ctx.state.identity!.accountId, body.autonomous_extraction_mode),
+    handler: ({ body }, ctx) =>
+      consent.setMode(ctx.state.identity!.accountId, { mode: body.autonomous_extraction_mode, autoPublishThreshold: body.auto_publish_threshold }),
   });
 
   api.route({

@@ -128,6 +128,12 @@ export class EmbedderPool implements Embedder {
 
   /** Splits `texts` across the workers and keeps their order. */
   async embed(texts: string[]): Promise<Float32Array[]> {
+    // One text (a learnings query): the least busy worker, so such queries spread over the pool.
+    if (texts.length === 1) {
+      const live = this.workers.filter((w) => w.alive());
+      const worker = live.reduce((a, b) => (b.pendingCount() < a.pendingCount() ? b : a), live[0] ?? this.workers[0]!);
+      return worker.embed(texts);
+    }
     const per = Math.ceil(texts.length / this.workers.length);
     const parts = await Promise.all(this.workers.map((w, i) => (i * per < texts.length ? w.embed(texts.slice(i * per, (i + 1) * per)) : [])));
     return parts.flat();

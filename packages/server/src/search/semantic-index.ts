@@ -82,6 +82,12 @@ export class SemanticIndex {
     }
   }
 
+  /** Unit vectors for `texts` from the same model (learnings share it). Only when `ready`. */
+  async embed(texts: string[]): Promise<Float32Array[]> {
+    if (this.status !== 'ready' || !this.embedder) throw new Error(`semantic search is ${this.status}`);
+    return this.embedder.embed(texts);
+  }
+
   private async warm(): Promise<WarmStats | undefined> {
     const { repo, logger, vectorsFile = BUNDLED_VECTORS, batchSize = 32, createEmbedder = () => new EmbedderClient() } = this.opts!;
     await Promise.race([this.opts!.startAfter?.catch(() => undefined), this.closeRequested]);

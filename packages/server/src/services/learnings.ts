@@ -1,5 +1,6 @@
 import type { Clock } from '../clock.js';
 import type { Database } from '../store/db.js';
+import { buildMatchExpression } from '../store/fts-query.js';
 import { learningsStore } from '../store/learnings.js';
 import { type KnowledgeHints, knowledgeHint } from './learnings-port.js';
 import { staleWhileRevalidate } from './stale-while-revalidate.js';
@@ -23,6 +24,11 @@ export function createLearningsService({ db, clock }: { db: Database; clock: Clo
     countVisible: () => learningsStore.countVisible(db),
     countByCategory: () => learningsStore.countByCategory(db),
     recentVisibleCount,
-    hintFor: async (query) => ((await anyVisible()) ? knowledgeHint(query) : null),
+    // Only when a visible learning shares a word with the query (one FTS lookup, after a cached "any at all").
+    hintFor: async (query) => {
+      if (!(await anyVisible())) return null;
+      const match = buildMatchExpression(query);
+      return match && (await learningsStore.lexicalSearch(db, match, {}, 1)).length > 0 ? knowledgeHint(query) : null;
+    },
   };
 }
