@@ -12,6 +12,7 @@ import { createJwtService } from './services/jwt.js';
 import { LearningVectors } from './search/learning-vectors.js';
 import { createKnowledgeService } from './services/knowledge.js';
 import { createLearnService } from './services/learn.js';
+import { createSemanticScreens } from './services/semantic-screens.js';
 import { createLearningsService } from './services/learnings.js';
 import { createReviewService } from './services/review.js';
 import { createMagicLinkService } from './services/magic-link.js';
@@ -76,7 +77,15 @@ export async function compose({ config, clock, logger, db, jwtSecret, baseUrl, l
     skills,
     learnings,
     searchCounts,
-    learn: createLearnService({ db, clock, rateLimiter, forcedReview: config.forcedReview, onVisible }),
+    learn: createLearnService({
+      db,
+      clock,
+      rateLimiter,
+      forcedReview: config.forcedReview,
+      onVisible,
+      // The screens' semantic side shares the skills' sentence model too (regex screens alone when it is off).
+      semanticScreens: createSemanticScreens({ model: config.semanticSearch ? skills.search.semantic : undefined, logger }),
+    }),
     review: createReviewService({ db, clock, rateLimiter, onVisible }),
     knowledge: createKnowledgeService({ db, clock, rateLimiter, vectors }),
     accounts,

@@ -14,13 +14,14 @@ import type { Clock } from '../clock.js';
 import { DomainError } from '../domain/errors.js';
 import { newId, sha256Hex } from '../domain/ids.js';
 import { meetsFloor, qualityScore01 } from '../domain/quality.js';
-import { REVIEW_REASON, screenLearning } from '../domain/screens/index.js';
+import { REVIEW_REASON, screenLearning, withSemanticFlags } from '../domain/screens/index.js';
 import { contentHash, jaccard, lshBandKeys, minhashSignature, shingles } from '../domain/similarity.js';
 import { apiKeysStore } from '../store/api-keys.js';
 import { consentStore } from '../store/consent.js';
 import type { Database, Queryable } from '../store/db.js';
 import { type LearningRecord, learningsStore } from '../store/learnings.js';
 import type { RateLimiter } from './rate-limit.js';
+import type { SemanticScreens } from './semantic-screens.js';
 import { complexityOf, initialPrice } from './learning-view.js';
 
 type ReviewReason = (typeof REVIEW_REASONS)[number];
@@ -57,6 +58,8 @@ export interface LearnDeps {
   forcedReview: boolean;
   /** Called after a learning became visible (its vector is computed in the background). */
   onVisible?: (id: string) => void;
+  /** The semantic side of the screens; without it (or while it cannot run) the regex screens decide alone. */
+  semanticScreens?: SemanticScreens;
 }
 
 /** The text near-duplicates are measured on. */
@@ -67,7 +70,17 @@ const MESSAGES = {
   pending_review: 'Learning received and held for review; see review_reason. It is not discoverable until approved.',
 } as const;
 
-export function createLearnService({ db, clock, rateLimiter, forcedReview, onVisible }: LearnDeps): LearnService {
+export function createLearnService({ db, clock, rateLimiter, forcedReview, onVisible, semanticScreens }: LearnDeps): LearnService {
+  const limits = (accountId: string) => [
+    { key: `learn:burst:${accountId}`, ...LEARN_LIMITS.burst },
+    { key: `learn:hourly:${accountId}`, ...LEARN_LIMITS.hourly },
+  ];
+  /** Whether a submission would be refused by its limits: such a one gets no model time. */
+  async function overLimit(accountId: string): Promise<boolean> {
+    for (const b of limits(accountId)) if ((await rateLimiter.used(b.key, b)) >= b.limit) return true;
+    return false;
+  }
+
   /** Standing consent for the clean lane: consent in force and the extraction mode automatic. */
   async function cleanLaneConsent(q: Queryable, accountId: string): Promise<boolean> {
     const [latest, mode] = await Promise.all([consentStore.latest(q, accountId), consentStore.mode(q, accountId)]);
@@ -82,7 +95,9 @@ export function createLearnService({ db, clock, rateLimiter, forcedReview, onVis
           allowed_categories: [...LEARNING_CATEGORIES],
         });
       }
-      const screening = screenLearning({ title: input.title, body: input.body, task_context: input.task_context, tags: input.tags });
+      const text = { title: input.title, body: input.body, task_context: input.task_context, tags: input.tags };
+      const semanticFlags = semanticScreens && !(await overLimit(who.accountId)) ? await semanticScreens.screen(text) : undefined;
+      const screening = semanticFlags ? withSemanticFlags(screenLearning(text), semanticFlags) : screenLearning(text);
       const stored = screening.redacted;
       const sh = shingles(similarityText(stored.title, stored.body));
       const bandKeys = lshBandKeys(minhashSignature(sh));
@@ -91,13 +106,7 @@ export function createLearnService({ db, clock, rateLimiter, forcedReview, onVis
 
       const result = await db.tx(async (q) => {
         const now = clock.now();
-        await rateLimiter.takeAll(
-          [
-            { key: `learn:burst:${who.accountId}`, ...LEARN_LIMITS.burst },
-            { key: `learn:hourly:${who.accountId}`, ...LEARN_LIMITS.hourly },
-          ],
-          q,
-        );
+        await rateLimiter.takeAll(limits(who.accountId), q);
         const reasons = new Set<ReviewReason>(screening.flags.map((f) => REVIEW_REASON[f]));
 
         let replaced: LearningRecord | undefined;
