@@ -29,7 +29,10 @@ export async function holdoutVerdicts(name, model, exemplars = readScreenExempla
   const out = [];
   for (const item of items) {
     const regex = SCREENS[name](item.text).flagged;
-    const v = await semanticVerdicts((texts) => model.embed(texts), exemplars, { chunked: item.text, whole: item.text });
+    const v = await semanticVerdicts((texts) => model.embed(texts), exemplars, {
+      chunked: item.text,
+      whole: item.text,
+    });
     out.push({ item, regex, semantic: v[name].flagged });
   }
   return out;

@@ -84,7 +84,10 @@ export async function compose({ config, clock, logger, db, jwtSecret, baseUrl, l
       forcedReview: config.forcedReview,
       onVisible,
       // The screens' semantic side shares the skills' sentence model too (regex screens alone when it is off).
-      semanticScreens: createSemanticScreens({ model: config.semanticSearch ? skills.search.semantic : undefined, logger }),
+      semanticScreens: createSemanticScreens({
+        model: config.semanticSearch ? skills.search.semantic : undefined,
+        logger,
+      }),
     }),
     review: createReviewService({ db, clock, rateLimiter, onVisible }),
     knowledge: createKnowledgeService({ db, clock, rateLimiter, vectors }),

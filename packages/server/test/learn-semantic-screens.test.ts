@@ -23,7 +23,12 @@ async function waitForSemantic(s: TestServer): Promise<string> {
 
 beforeAll(async () => {
   smtp = await startSmtp();
-  server = await startTestServer({ AXLE_SMTP_URL: smtp.url, AXLE_ADMIN_TOKEN: ADMIN_TOKEN, AXLE_CATALOG: SMALL_CATALOG, AXLE_SEMANTIC_SEARCH: 'on' });
+  server = await startTestServer({
+    AXLE_SMTP_URL: smtp.url,
+    AXLE_ADMIN_TOKEN: ADMIN_TOKEN,
+    AXLE_CATALOG: SMALL_CATALOG,
+    AXLE_SEMANTIC_SEARCH: 'on',
+  });
   alice = await contributor(server, smtp, 'alice@example.com');
   expect(await waitForSemantic(server)).toBe('ready');
 }, 90_000);
@@ -59,6 +64,8 @@ describe('POST /learn with the semantic screens', () => {
 
     const clean = await (await post(server, '/learn', learningBody(2), alice.headers)).json();
     // A first publication is held for platform review; no screen adds a reason of its own.
-    expect(clean.review_reason ?? []).toEqual(expect.not.arrayContaining(['injection', 'content_sensitivity', 'process_advice_screen']));
+    expect(clean.review_reason ?? []).toEqual(
+      expect.not.arrayContaining(['injection', 'content_sensitivity', 'process_advice_screen']),
+    );
   }, 30_000);
 });

@@ -24,8 +24,11 @@ const exemplars = readScreenExemplars();
 const names = Object.keys(SEMANTIC_SCREENS) as SemanticScreenName[];
 
 const corpus = (name: string): LabelledItem[] =>
-  (JSON.parse(fs.readFileSync(new URL(`./corpora/screens/${name}.json`, import.meta.url), 'utf8')) as { items: LabelledItem[] })
-    .items;
+  (
+    JSON.parse(fs.readFileSync(new URL(`./corpora/screens/${name}.json`, import.meta.url), 'utf8')) as {
+      items: LabelledItem[];
+    }
+  ).items;
 
 function capture() {
   const lines: Array<{ level: number; msg: string; reason?: string }> = [];
@@ -50,8 +53,18 @@ describe('screen exemplars', () => {
   it('are up to date with the corpora: a vector per tuned or dev item, never a holdout one, and a finite margin', () => {
     const labelled = (name: string) => corpus(name).filter((i) => i.split !== 'holdout');
     for (const name of names) {
-      const positives = new Set(labelled(name).filter((i) => i.flagged).map((i) => i.text));
-      const negatives = new Set(names.flatMap((n) => labelled(n).filter((i) => n !== name || !i.flagged).map((i) => i.text)));
+      const positives = new Set(
+        labelled(name)
+          .filter((i) => i.flagged)
+          .map((i) => i.text),
+      );
+      const negatives = new Set(
+        names.flatMap((n) =>
+          labelled(n)
+            .filter((i) => n !== name || !i.flagged)
+            .map((i) => i.text),
+        ),
+      );
       for (const t of positives) negatives.delete(t);
       expect(exemplars[name].positives.length, name).toBe(positives.size);
       expect(exemplars[name].negatives.length, name).toBe(negatives.size);
@@ -61,28 +74,40 @@ describe('screen exemplars', () => {
 });
 
 describe('regex and semantic screens combined, on the holdout split', () => {
-  it.each(names)('%s meets its combined targets and recalls more than the regex screen alone', async (name) => {
-    const items = corpus(name).filter((i) => i.split === 'holdout');
-    const semantic = new Map<string, boolean>();
-    for (const item of items) {
-      const v = await semanticVerdicts(ready.embed, exemplars, { chunked: item.text, whole: item.text });
-      semantic.set(item.text, v[name].flagged);
-    }
-    const regex = screenMetrics(items, SCREENS[name]!);
-    const combined = screenMetrics(items, (text) => ({ flagged: SCREENS[name]!(text).flagged || semantic.get(text)! }));
-    const target = COMBINED_HOLDOUT_TARGETS[name]!;
-    expect(combined.positives).toBeGreaterThanOrEqual(30);
-    expect(combined.negatives).toBeGreaterThanOrEqual(30);
-    expect(combined.recall, JSON.stringify(combined.misses.map((i) => i.note))).toBeGreaterThanOrEqual(target.recall);
-    expect(combined.falsePositiveRate, JSON.stringify(combined.falsePositives.map((i) => i.note))).toBeLessThanOrEqual(
-      target.falsePositiveRate,
-    );
-    expect(combined.recall).toBeGreaterThan(regex.recall);
-  }, 120_000);
+  it.each(names)(
+    '%s meets its combined targets and recalls more than the regex screen alone',
+    async (name) => {
+      const items = corpus(name).filter((i) => i.split === 'holdout');
+      const semantic = new Map<string, boolean>();
+      for (const item of items) {
+        const v = await semanticVerdicts(ready.embed, exemplars, { chunked: item.text, whole: item.text });
+        semantic.set(item.text, v[name].flagged);
+      }
+      const regex = screenMetrics(items, SCREENS[name]!);
+      const combined = screenMetrics(items, (text) => ({
+        flagged: SCREENS[name]!(text).flagged || semantic.get(text)!,
+      }));
+      const target = COMBINED_HOLDOUT_TARGETS[name]!;
+      expect(combined.positives).toBeGreaterThanOrEqual(30);
+      expect(combined.negatives).toBeGreaterThanOrEqual(30);
+      expect(combined.recall, JSON.stringify(combined.misses.map((i) => i.note))).toBeGreaterThanOrEqual(target.recall);
+      expect(
+        combined.falsePositiveRate,
+        JSON.stringify(combined.falsePositives.map((i) => i.note)),
+      ).toBeLessThanOrEqual(target.falsePositiveRate);
+      expect(combined.recall).toBeGreaterThan(regex.recall);
+    },
+    120_000,
+  );
 });
 
 describe('createSemanticScreens', () => {
-  const learning = (body: string) => ({ title: 'Kafka consumer rebalances', body, task_context: 'prod cluster', tags: ['kafka'] });
+  const learning = (body: string) => ({
+    title: 'Kafka consumer rebalances',
+    body,
+    task_context: 'prod cluster',
+    tags: ['kafka'],
+  });
   const technical =
     'Rebalance storms stopped once max.poll.interval.ms exceeded the slowest batch; we also cut max.poll.records to 200.';
   const sensitive = `${technical} The kid who reported the bug is only eleven and his dad wants us to delete his account.`;
@@ -112,7 +137,9 @@ describe('createSemanticScreens', () => {
     fail = false;
     expect(await screens.screen(learning(technical))).toEqual([]);
     await flush();
-    const warnings = lines.filter((l) => l.msg === 'semantic screens unavailable; regex screens only' && l.level === 40);
+    const warnings = lines.filter(
+      (l) => l.msg === 'semantic screens unavailable; regex screens only' && l.level === 40,
+    );
     expect(warnings.map((l) => l.reason)).toEqual(['sentence model warming', 'embedding failed']);
     expect(lines.some((l) => l.msg === 'semantic screens running again')).toBe(true);
 

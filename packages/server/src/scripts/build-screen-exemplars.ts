@@ -42,8 +42,8 @@ try {
   // Exemplars: every tuned and dev item (the holdout split is never read).
   const labelled = Object.fromEntries(names.map((name) => [name, corpus(name).filter((i) => i.split !== 'holdout')]));
   const all = [...new Set(names.flatMap((name) => labelled[name]!.map((i) => i.text)))];
-  const vectors = new Map<string, Float32Array>();
-  (await embed(all)).forEach((v, i) => vectors.set(all[i]!, v));
+  const embedded = await embed(all);
+  const vectors = new Map(all.map((text, i) => [text, embedded[i]!]));
   const texts = {} as Record<SemanticScreenName, { positives: string[]; negatives: string[] }>;
   for (const name of names) {
     // A screen's clean exemplars are its own hard negatives and every item of the other screens: advice,

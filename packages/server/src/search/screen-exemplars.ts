@@ -7,7 +7,12 @@
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { quantizeInto } from '../domain/quantize.js';
-import { SEMANTIC_SCREENS, type ScreenExemplars, type SemanticModel, type SemanticScreenName } from '../domain/screens/semantic.js';
+import {
+  SEMANTIC_SCREENS,
+  type ScreenExemplars,
+  type SemanticModel,
+  type SemanticScreenName,
+} from '../domain/screens/semantic.js';
 import { EMBEDDING_DIM, EMBEDDING_MODEL, normalize } from './embedding-text.js';
 
 export const BUNDLED_SCREEN_EXEMPLARS = fileURLToPath(new URL('../../catalog/screen-exemplars.json', import.meta.url));
@@ -57,7 +62,11 @@ export function readScreenExemplars(file = BUNDLED_SCREEN_EXEMPLARS): SemanticMo
   for (const name of Object.keys(SEMANTIC_SCREENS) as SemanticScreenName[]) {
     const s = parsed.screens[name];
     if (!s) throw new Error(`screen exemplars lack ${name}`);
-    out[name] = { margin: s.margin, positives: decodeSet(s.positives, parsed.dim), negatives: decodeSet(s.negatives, parsed.dim) };
+    out[name] = {
+      margin: s.margin,
+      positives: decodeSet(s.positives, parsed.dim),
+      negatives: decodeSet(s.negatives, parsed.dim),
+    };
   }
   return out;
 }

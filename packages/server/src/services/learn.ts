@@ -70,7 +70,8 @@ const MESSAGES = {
   pending_review: 'Learning received and held for review; see review_reason. It is not discoverable until approved.',
 } as const;
 
-export function createLearnService({ db, clock, rateLimiter, forcedReview, onVisible, semanticScreens }: LearnDeps): LearnService {
+export function createLearnService(deps: LearnDeps): LearnService {
+  const { db, clock, rateLimiter, forcedReview, onVisible, semanticScreens } = deps;
   const limits = (accountId: string) => [
     { key: `learn:burst:${accountId}`, ...LEARN_LIMITS.burst },
     { key: `learn:hourly:${accountId}`, ...LEARN_LIMITS.hourly },
@@ -96,7 +97,8 @@ export function createLearnService({ db, clock, rateLimiter, forcedReview, onVis
         });
       }
       const text = { title: input.title, body: input.body, task_context: input.task_context, tags: input.tags };
-      const semanticFlags = semanticScreens && !(await overLimit(who.accountId)) ? await semanticScreens.screen(text) : undefined;
+      const semanticFlags =
+        semanticScreens && !(await overLimit(who.accountId)) ? await semanticScreens.screen(text) : undefined;
       const screening = semanticFlags ? withSemanticFlags(screenLearning(text), semanticFlags) : screenLearning(text);
       const stored = screening.redacted;
       const sh = shingles(similarityText(stored.title, stored.body));

@@ -52,7 +52,11 @@ export interface SemanticScreensDeps {
   exemplars?: () => SemanticModel;
 }
 
-export function createSemanticScreens({ model, logger, exemplars = readScreenExemplars }: SemanticScreensDeps): SemanticScreens {
+export function createSemanticScreens({
+  model,
+  logger,
+  exemplars = readScreenExemplars,
+}: SemanticScreensDeps): SemanticScreens {
   let loaded: SemanticModel | undefined;
   let loadError: string | undefined;
   try {
@@ -63,12 +67,14 @@ export function createSemanticScreens({ model, logger, exemplars = readScreenExe
   /** Why the last screening ran on regex alone (logged when it changes, so a long outage is one line). */
   let fallback: string | undefined;
   const regexOnly = (reason: string, err?: string): undefined => {
-    if (fallback !== reason) logger.warn({ reason, ...(err && { err }) }, 'semantic screens unavailable; regex screens only');
+    if (fallback !== reason)
+      logger.warn({ reason, ...(err && { err }) }, 'semantic screens unavailable; regex screens only');
     else logger.debug({ reason }, 'semantic screens unavailable; regex screens only');
     fallback = reason;
     return undefined;
   };
-  if (!model) logger.info('semantic screens off (AXLE_SEMANTIC_SEARCH=off); learnings are screened by the regex screens only');
+  if (!model)
+    logger.info('semantic screens off (AXLE_SEMANTIC_SEARCH=off); learnings are screened by the regex screens only');
 
   return {
     async screen(learning) {

@@ -124,7 +124,9 @@ export function withSemanticFlags(screening: LearningScreening, semantic: readon
   return {
     ...screening,
     flags: FLAG_ORDER.filter((f) => screening.flags.includes(f) || has(f)),
-    injection_flags: has('injection') ? unique([...screening.injection_flags, SEMANTIC_FINDING]) : screening.injection_flags,
+    injection_flags: has('injection')
+      ? unique([...screening.injection_flags, SEMANTIC_FINDING])
+      : screening.injection_flags,
     sensitivity_findings: has('content_sensitivity')
       ? unique([...screening.sensitivity_findings, SEMANTIC_FINDING])
       : screening.sensitivity_findings,

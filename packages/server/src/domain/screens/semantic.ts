@@ -94,7 +94,11 @@ export interface SemanticVerdict {
 }
 
 /** One screen's verdict on one text. */
-export function semanticVerdict(name: SemanticScreenName, vectors: ScreenVectors, ex: ScreenExemplars): SemanticVerdict {
+export function semanticVerdict(
+  name: SemanticScreenName,
+  vectors: ScreenVectors,
+  ex: ScreenExemplars,
+): SemanticVerdict {
   const scored = AGGREGATION[name] === 'whole' || vectors.chunks.length === 0 ? [vectors.whole] : vectors.chunks;
   const score = Math.max(...scored.map((v) => exemplarScore(v, ex)));
   return { flagged: score > ex.margin, score };
@@ -107,7 +111,10 @@ export function semanticVerdict(name: SemanticScreenName, vectors: ScreenVectors
  * positive it must hold and the negative it must not.
  * Without negatives or positives, +Infinity (never holds).
  */
-export function chooseMargin(scored: ReadonlyArray<{ score: number; flagged: boolean }>, maxFalsePositiveRate: number): number {
+export function chooseMargin(
+  scored: ReadonlyArray<{ score: number; flagged: boolean }>,
+  maxFalsePositiveRate: number,
+): number {
   const positives = scored.filter((s) => s.flagged).length;
   const negatives = scored.length - positives;
   if (positives === 0 || negatives === 0) return Number.POSITIVE_INFINITY;
