@@ -19,7 +19,9 @@ import autocannon from 'autocannon';
 import { loadCatalog } from '../packages/server/dist/catalog/load.js';
 import { Database } from '../packages/server/dist/store/db.js';
 import { SqliteSkillsRepository } from '../packages/server/dist/store/skills-repository.js';
+import { formatLshRecall, lshRecall, TARGET_LSH_RECALL } from './lsh-recall.js';
 import { generateCatalog, loadQueries } from './lib/generate.js';
+import { knowledgeBench, LARGE_LEARNINGS } from './lib/knowledge-bench.js';
 import { cpuSeconds, MAIN, ROOT, rssMb, startServer, waitSemantic } from './lib/server.js';
 
 /** Bound on the timed phases. */
@@ -276,6 +278,10 @@ await viaNpm.stop();
 const coldBundled = await startServer({ dataDir: bundledDir });
 await coldBundled.stop();
 
+// The knowledge marketplace: /learn latency at two store sizes, /knowledge under load, LSH recall.
+const knowledge = await knowledgeBench(path.join(ROOT, 'node_modules/.cache/axle-bench-learnings'));
+const lsh = lshRecall();
+
 // ---- report ----
 const f0 = (x) => (x === undefined ? '-' : Math.round(x).toString());
 const f1 = (x) => (x === undefined ? '-' : x.toFixed(1));
@@ -336,6 +342,16 @@ console.log(
   `cold start to first /health 200 (existing data dir), generated catalog (${LARGE} skills): node ${path.relative(ROOT, MAIN)} ${cold.map(f0).join(' / ')} ms; npm start ${f0(viaNpm.coldStartMs)} ms`,
 );
 console.log(`cold start, bundled catalog (${bundled.length} skills): ${f0(coldBundled.coldStartMs)} ms`);
+const learnLine = (l) =>
+  `POST /learn, one at a time at ${l.size} learnings: p50 ${f1(l.p50)} ms, p99 ${f1(l.p99)} ms, mean ${f1(l.mean)} ms (statuses ${JSON.stringify(l.statuses)})`;
+console.log(learnLine(knowledge.learnSmall));
+console.log(learnLine(knowledge.learnLarge));
+const k = knowledge.knowledge;
+console.log(
+  `POST /knowledge at ${LARGE_LEARNINGS} learnings (semantic ${knowledge.semantic}; store generated once in ${knowledge.buildS} s and cached), ${4} connections: ` +
+    `${f0(k.rps)} req/s, p50 ${f0(k.p50)} ms, p99 ${f0(k.p99)} ms, ${k.bad} errors, after ${f0(knowledge.warmup.total)} warm-up requests`,
+);
+console.log(formatLshRecall(lsh));
 console.log(`timed phases ${f1(elapsedS())} s (bound ${BUDGET_S} s)\n`);
 
 const checks = [];
@@ -352,5 +368,18 @@ const coldMax = Math.max(...cold, viaNpm.coldStartMs);
 checks.push([`cold start at ${LARGE} skills: ${f0(coldMax)} ms (worst of ${COLD_STARTS + 1}, npm start included) <= ${T.coldStartMs}`, coldMax <= T.coldStartMs]);
 const rssMax = Math.max(...memory.map((m) => m.memory.peak));
 checks.push([`peak RSS ${f0(rssMax)} MB (largest of the servers above) <= ${T.rssMb}`, rssMax <= T.rssMb]);
+const learnRatio = knowledge.learnLarge.p50 / knowledge.learnSmall.p50;
+checks.push([`POST /learn p50 at ${LARGE_LEARNINGS} / at 1000 learnings: ${learnRatio.toFixed(2)} <= 1.5`, learnRatio <= 1.5]);
+// Against fused /discover over 20,000 skills; while that catalog's vectors are still being computed (a first
+// run), against fused /discover over the bundled catalog, and the label says so.
+const discoverRef = large.discover ? { rps: large.discover.rps, what: `${LARGE} skills` } : small.discover && { rps: small.discover.rps, what: `the bundled catalog (${LARGE} not ready)` };
+if (discoverRef)
+  checks.push([
+    `POST /knowledge at ${LARGE_LEARNINGS} learnings: ${f0(k.rps)} req/s >= half of fused /discover over ${discoverRef.what} (${f0(discoverRef.rps / 2)})`,
+    k.rps >= discoverRef.rps / 2,
+  ]);
+else checks.push(['POST /knowledge against fused /discover: no fused /discover was measured', false]);
+checks.push([`POST /knowledge at ${LARGE_LEARNINGS} learnings: p99 ${f0(k.p99)} ms <= 100`, k.p99 <= 100]);
+checks.push([`LSH recall at Jaccard >= 0.60: ${lsh.recall.toFixed(3)} >= ${TARGET_LSH_RECALL}`, lsh.recall >= TARGET_LSH_RECALL]);
 for (const [label, ok] of checks) console.log(`${ok ? 'PASS' : 'FAIL'}  ${label}`);
 process.exitCode = checks.every(([, ok]) => ok) ? 0 : 1;

@@ -66,7 +66,11 @@ export async function compose({ config, clock, logger, db, jwtSecret, baseUrl, l
   // Learnings share the skills' sentence model; their vectors are computed in the background once it is ready.
   const vectors = config.semanticSearch ? new LearningVectors(db, skills.search.semantic, logger, clock) : undefined;
   const onVisible = () => void vectors?.fill();
-  if (vectors) void skills.search.semantic.settled.then(() => vectors.fill());
+  // Loaded (and missing ones computed) once the model is ready, so the first search does not wait for them.
+  if (vectors)
+    void skills.search.semantic.settled
+      .then(() => Promise.all([vectors.sync(true), vectors.fill()]))
+      .catch((err) => logger.warn({ err: (err as Error).message }, 'learning vectors not loaded'));
   const deps: AppDeps = {
     config,
     clock,
@@ -80,7 +84,7 @@ export async function compose({ config, clock, logger, db, jwtSecret, baseUrl, l
     learn: createLearnService({
       db,
       clock,
-      rateLimiter,
+      writeLimits,
       forcedReview: config.forcedReview,
       onVisible,
       // The screens' semantic side shares the skills' sentence model too (regex screens alone when it is off).
@@ -89,8 +93,8 @@ export async function compose({ config, clock, logger, db, jwtSecret, baseUrl, l
         logger,
       }),
     }),
-    review: createReviewService({ db, clock, rateLimiter, onVisible }),
-    knowledge: createKnowledgeService({ db, clock, rateLimiter, vectors }),
+    review: createReviewService({ db, clock, writeLimits, onVisible }),
+    knowledge: createKnowledgeService({ db, clock, writeLimits, vectors }),
     accounts,
     audit: createAuditService({ db }),
     consent: createConsentService({ db, clock, writeLimits }),

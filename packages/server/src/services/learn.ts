@@ -20,7 +20,7 @@ import { apiKeysStore } from '../store/api-keys.js';
 import { consentStore } from '../store/consent.js';
 import type { Database, Queryable } from '../store/db.js';
 import { type LearningRecord, learningsStore } from '../store/learnings.js';
-import type { RateLimiter } from './rate-limit.js';
+import type { AccountWriteLimiter } from './account-write-limits.js';
 import type { SemanticScreens } from './semantic-screens.js';
 import { complexityOf, initialPrice } from './learning-view.js';
 
@@ -32,12 +32,6 @@ export interface Submitter {
   accountId: string;
   keyId?: string;
 }
-
-/** Per-account limits on POST /learn: a burst, then an hourly rate. */
-export const LEARN_LIMITS = {
-  burst: { limit: 20, windowMs: 60_000 },
-  hourly: { limit: 100, windowMs: 3_600_000 },
-} as const;
 
 /** Band-sharing candidates compared exactly per submission. */
 const MAX_CANDIDATES = 50;
@@ -53,7 +47,7 @@ export interface LearnService {
 export interface LearnDeps {
   db: Database;
   clock: Clock;
-  rateLimiter: RateLimiter;
+  writeLimits: AccountWriteLimiter;
   /** AXLE_FORCED_REVIEW: every submission waits for platform review. */
   forcedReview: boolean;
   /** Called after a learning became visible (its vector is computed in the background). */
@@ -71,17 +65,7 @@ const MESSAGES = {
 } as const;
 
 export function createLearnService(deps: LearnDeps): LearnService {
-  const { db, clock, rateLimiter, forcedReview, onVisible, semanticScreens } = deps;
-  const limits = (accountId: string) => [
-    { key: `learn:burst:${accountId}`, ...LEARN_LIMITS.burst },
-    { key: `learn:hourly:${accountId}`, ...LEARN_LIMITS.hourly },
-  ];
-  /** Whether a submission would be refused by its limits: such a one gets no model time. */
-  async function overLimit(accountId: string): Promise<boolean> {
-    for (const b of limits(accountId)) if ((await rateLimiter.used(b.key, b)) >= b.limit) return true;
-    return false;
-  }
-
+  const { db, clock, writeLimits, forcedReview, onVisible, semanticScreens } = deps;
   /** Standing consent for the clean lane: consent in force and the extraction mode automatic. */
   async function cleanLaneConsent(q: Queryable, accountId: string): Promise<boolean> {
     const [latest, mode] = await Promise.all([consentStore.latest(q, accountId), consentStore.mode(q, accountId)]);
@@ -97,8 +81,9 @@ export function createLearnService(deps: LearnDeps): LearnService {
         });
       }
       const text = { title: input.title, body: input.body, task_context: input.task_context, tags: input.tags };
-      const semanticFlags =
-        semanticScreens && !(await overLimit(who.accountId)) ? await semanticScreens.screen(text) : undefined;
+      // A submission its limits will refuse gets no model time.
+      const semantic = semanticScreens && !(await writeLimits.exhausted('learn', who.accountId));
+      const semanticFlags = semantic ? await semanticScreens.screen(text) : undefined;
       const screening = semanticFlags ? withSemanticFlags(screenLearning(text), semanticFlags) : screenLearning(text);
       const stored = screening.redacted;
       const sh = shingles(similarityText(stored.title, stored.body));
@@ -108,7 +93,7 @@ export function createLearnService(deps: LearnDeps): LearnService {
 
       const result = await db.tx(async (q) => {
         const now = clock.now();
-        await rateLimiter.takeAll(limits(who.accountId), q);
+        await writeLimits.take('learn', who.accountId, q);
         const reasons = new Set<ReviewReason>(screening.flags.map((f) => REVIEW_REASON[f]));
 
         let replaced: LearningRecord | undefined;
