@@ -24,6 +24,7 @@ import { LearningVectors } from './search/learning-vectors.js';
 import { createKnowledgeService } from './services/knowledge.js';
 import { createLearnService } from './services/learn.js';
 import { createJwtService } from './services/jwt.js';
+import { createSemanticScreens } from './services/semantic-screens.js';
 import { createLearningsService } from './services/learnings.js';
 import { createReviewService } from './services/review.js';
 import { createMagicLinkService } from './services/magic-link.js';
@@ -108,7 +109,18 @@ export async function compose({ config, clock, logger, db, jwtSecret, baseUrl, l
     skills,
     learnings,
     searchCounts,
-    learn: createLearnService({ db, clock, writeLimits, forcedReview: config.forcedReview, onVisible }),
+    learn: createLearnService({
+      db,
+      clock,
+      writeLimits,
+      forcedReview: config.forcedReview,
+      onVisible,
+      // The screens' semantic side shares the skills' sentence model too (regex screens alone when it is off).
+      semanticScreens: createSemanticScreens({
+        model: config.semanticSearch ? skills.search.semantic : undefined,
+        logger,
+      }),
+    }),
     review: createReviewService({ db, clock, writeLimits, onVisible }),
     knowledge,
     accounts,
