@@ -1,7 +1,18 @@
 import { AccountSettings, AccountSettingsPatch, AccountSettingsPatchResponse, ConsentRequest, ConsentResponse, CURRENT_CONSENT_VERSION } from '@axle/sdk';
 import type { AppDeps } from '../app.js';
 import type { Api } from '../http/route.js';
-import { createConsentService } from '../services/consent.js';
+import type { IdentityState } from '../http/identity.js';
+import { type ConsentActor, createConsentService } from '../services/consent.js';
+
+/** The device-login key of `axle consent` carries the account scope; a session token works as the spec shows. */
+const KEY_EXTENSION =
+  ' Beyond the contract, which shows a session token only, an API key with the account scope is accepted too (the CLI signs in by ' +
+  'device code and holds only a key); the audit entry then names the key (data.key_id).';
+
+const actorOf = (identity: IdentityState | undefined): ConsentActor => ({
+  accountId: identity!.accountId,
+  ...(identity!.keyId && { keyId: identity!.keyId }),
+});
 
 /** POST /extract/consent, PATCH and GET /account/settings. */
 export function consentRoutes(api: Api, deps: AppDeps): void {
@@ -14,17 +25,18 @@ export function consentRoutes(api: Api, deps: AppDeps): void {
     summary: 'Grant or revoke standing consent to autonomous extraction',
     description:
       `Every call appends a consent record carrying consent_version (currently ${CURRENT_CONSENT_VERSION}, the date of the consent text) and an ` +
-      'audit-log entry (audit_ref). Revoking also sets autonomous_extraction_mode to off.',
+      'audit-log entry (audit_ref). Revoking also sets autonomous_extraction_mode to off.' + KEY_EXTENSION,
     tags: ['Extraction'],
-    security: ['BearerJWT'],
-    before: [identity.requireJwt()],
+    security: ['BearerJWT', 'ApiKey'],
+    before: [identity.requireJwtOrKey('account')],
     body: ConsentRequest,
     responses: {
       200: { description: 'Recorded', schema: ConsentResponse },
       400: { description: 'action must be grant or revoke' },
-      401: { description: 'Missing or invalid session token' },
+      401: { description: 'Missing or invalid credentials' },
+      403: { description: 'API key without the account scope' },
     },
-    handler: ({ body }, ctx) => consent.record(ctx.state.identity!.accountId, body.action),
+    handler: ({ body }, ctx) => consent.record(actorOf(ctx.state.identity), body.action),
   });
 
   api.route({
@@ -33,17 +45,18 @@ export function consentRoutes(api: Api, deps: AppDeps): void {
     summary: 'Set the autonomous extraction mode',
     description:
       'Moving to automatic or manual while consent is not in force records a grant; moving to off while it is records a revocation ' +
-      '(consent_recorded true, with consent_version and audit_ref). Other changes record nothing.',
+      '(consent_recorded true, with consent_version and audit_ref). Other changes record nothing.' + KEY_EXTENSION,
     tags: ['Account'],
-    security: ['BearerJWT'],
-    before: [identity.requireJwt()],
+    security: ['BearerJWT', 'ApiKey'],
+    before: [identity.requireJwtOrKey('account')],
     body: AccountSettingsPatch,
     responses: {
       200: { description: 'New mode', schema: AccountSettingsPatchResponse },
       400: { description: 'Unknown mode' },
-      401: { description: 'Missing or invalid session token' },
+      401: { description: 'Missing or invalid credentials' },
+      403: { description: 'API key without the account scope' },
     },
-    handler: ({ body }, ctx) => consent.setMode(ctx.state.identity!.accountId, body.autonomous_extraction_mode),
+    handler: ({ body }, ctx) => consent.setMode(actorOf(ctx.state.identity), body.autonomous_extraction_mode),
   });
 
   api.route({

@@ -9,25 +9,33 @@ import { type ConsentActionValue, consentStore, type ExtractionModeValue } from 
 import type { Database, Queryable } from '../store/db.js';
 import { appendAudit } from './audit.js';
 
+/** Who made a consent change: an account, through a session token or (keyId set) one of its API keys. */
+export interface ConsentActor {
+  accountId: string;
+  keyId?: string;
+}
+
 export interface ConsentService {
   /** POST /extract/consent: every call is an explicit act and is recorded. Revoking also turns the mode off. */
-  record(accountId: string, action: ConsentActionValue): Promise<ConsentResponse>;
+  record(actor: ConsentActor, action: ConsentActionValue): Promise<ConsentResponse>;
   /** PATCH /account/settings: records a grant when consent is not in force and the mode becomes non-off, a revocation when it is and the mode becomes off. */
-  setMode(accountId: string, mode: ExtractionModeValue): Promise<AccountSettingsPatchResponse>;
+  setMode(actor: ConsentActor, mode: ExtractionModeValue): Promise<AccountSettingsPatchResponse>;
   settings(accountId: string): Promise<AccountSettings>;
   /** Whether standing extraction consent is in force (the latest record is a grant). */
   isGranted(q: Queryable, accountId: string): Promise<boolean>;
 }
 
 export function createConsentService({ db, clock }: { db: Database; clock: Clock }): ConsentService {
-  async function write(q: Queryable, accountId: string, action: ConsentActionValue, via: 'consent' | 'settings', now: number) {
+  async function write(q: Queryable, actor: ConsentActor, action: ConsentActionValue, via: 'consent' | 'settings', now: number) {
+    const accountId = actor.accountId;
     const auditRef = await appendAudit(
       q,
       {
         actor: `account:${accountId}`,
         action: action === 'grant' ? 'consent.granted' : 'consent.revoked',
         subject: accountId,
-        data: { consent_version: CURRENT_CONSENT_VERSION, via },
+        // A change made with an API key names the key, so a leaked key's changes can be found and undone.
+        data: { consent_version: CURRENT_CONSENT_VERSION, via, ...(actor.keyId && { key_id: actor.keyId }) },
       },
       now,
     );
@@ -36,23 +44,24 @@ export function createConsentService({ db, clock }: { db: Database; clock: Clock
   }
 
   return {
-    record(accountId, action) {
+    record(actor, action) {
       return db.tx(async (q) => {
         const now = clock.now();
-        const auditRef = await write(q, accountId, action, 'consent', now);
-        if (action === 'revoke') await consentStore.setMode(q, accountId, 'off', now);
+        const auditRef = await write(q, actor, action, 'consent', now);
+        if (action === 'revoke') await consentStore.setMode(q, actor.accountId, 'off', now);
         return { consent_recorded: true, action, consent_version: CURRENT_CONSENT_VERSION, audit_ref: auditRef };
       });
     },
 
-    setMode(accountId, mode) {
+    setMode(actor, mode) {
+      const { accountId } = actor;
       return db.tx(async (q) => {
         const now = clock.now();
         const granted = (await consentStore.latest(q, accountId))?.action === 'grant';
         const change: ConsentActionValue | undefined = mode !== 'off' && !granted ? 'grant' : mode === 'off' && granted ? 'revoke' : undefined;
         await consentStore.setMode(q, accountId, mode, now);
         if (!change) return { autonomous_extraction_mode: mode, consent_recorded: false };
-        const auditRef = await write(q, accountId, change, 'settings', now);
+        const auditRef = await write(q, actor, change, 'settings', now);
         return { autonomous_extraction_mode: mode, consent_recorded: true, consent_version: CURRENT_CONSENT_VERSION, audit_ref: auditRef };
       });
     },
