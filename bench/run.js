@@ -7,9 +7,10 @@
 // first /health 200 (node dist/main.js and npm start) and the server's RSS; the CLI's session-end hook
 // as a whole process (bench/hook.js). Exits 1 when a target is missed.
 //
-// The generated catalog's embeddings take minutes of CPU. They are computed by the server itself
-// into a cached data dir (node_modules/.cache/axle-bench), which a later run resumes; the time
-// spent is accumulated there and reported.
+// The generated catalog's embeddings take minutes of CPU. Before the timed phases, a run whose cache
+// lacks them starts the server once to compute them into a cached data dir (node_modules/.cache/axle-bench)
+// and waits for it, within PREPARE_S; a run cut short resumes there. That start's peak RSS is held to the
+// same bound as the measured servers', and the time spent is accumulated in the cache and reported.
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -22,7 +23,10 @@ import { generateCatalog, loadQueries } from './lib/generate.js';
 import { HOOK_TARGET_MS, measureHook } from './hook.js';
 import { cpuSeconds, MAIN, ROOT, rssMb, startServer, waitSemantic } from './lib/server.js';
 
+/** Bound on the timed phases. */
 const BUDGET_S = 290;
+/** Bound on preparing the generated catalog's vectors, before the timed phases. */
+const PREPARE_S = 900;
 const PHASE_S = 8;
 const CONNECTIONS = 4;
 const LARGE = 20_000;
@@ -40,7 +44,7 @@ const COLD_STARTS = 3;
 
 const T = { discoverRps: 100, discoverP99: 80, lexicalRatio: 0.2, healthP99UnderLoad: 10, coldStartMs: 3000, rssMb: 500 };
 
-const runStarted = performance.now();
+let runStarted = performance.now();
 const elapsedS = () => (performance.now() - runStarted) / 1000;
 
 const bundled = loadCatalog();
@@ -116,6 +120,34 @@ async function countVectors(dataDir) {
   }
 }
 
+/** Waits up to `limitMs` for the server's semantic search and adds the wait to the cache's record for `label`. */
+async function waitWarm(label, server, limitMs) {
+  const w = await waitSemantic(server.url, limitMs);
+  warming[label] ??= { seconds: 0, cpuSeconds: 0, runs: 0 };
+  const entry = warming[label];
+  entry.seconds += w.waitedMs / 1000;
+  entry.cpuSeconds += cpuSeconds(server.pid);
+  entry.runs += 1;
+  if (w.state === 'ready') entry.done = true;
+  fs.writeFileSync(warmLog, JSON.stringify(warming));
+  return { semantic: w.state, warmS: entry.seconds, warmRuns: entry.runs };
+}
+
+/**
+ * A start that computes the vectors `label`'s catalog lacks, waited for within PREPARE_S, then stopped; nothing
+ * when the cache records them done. Returns the start's peak memory and how warming ended.
+ */
+async function prepareVectors({ label, dataDir, env }) {
+  if (warming[label]?.done) return undefined;
+  const server = await startServer({ dataDir, env, timeoutMs: 180_000 });
+  try {
+    const w = await waitWarm(label, server, PREPARE_S * 1000);
+    return { label: `${label.replace(/, fused$/, '')}, start computing its vectors`, ...w, memory: rssMb(server.pid) };
+  } finally {
+    await server.stop();
+  }
+}
+
 /** Starts a server, waits (bounded) for semantic search, measures, stops. */
 async function measureServer({ label, dataDir, env = {}, semantic, reserveS }) {
   // A first start imports the catalog into SQLite: tens of seconds at 20,000 skills on a busy machine.
@@ -123,19 +155,8 @@ async function measureServer({ label, dataDir, env = {}, semantic, reserveS }) {
   const out = { label, coldStartMs: server.coldStartMs };
   try {
     if (semantic) {
-      const limitMs = Math.max(0, (BUDGET_S - elapsedS() - reserveS) * 1000);
-      const w = await waitSemantic(server.url, limitMs);
-      warming[label] ??= { seconds: 0, cpuSeconds: 0, runs: 0 };
-      const entry = warming[label];
-      entry.seconds += w.waitedMs / 1000;
-      entry.cpuSeconds += cpuSeconds(server.pid);
-      entry.runs += 1;
-      if (w.state === 'ready') entry.done = true;
-      fs.writeFileSync(warmLog, JSON.stringify(warming));
-      out.semantic = w.state;
-      out.warmS = entry.seconds;
-      out.warmRuns = entry.runs;
-      if (w.state !== 'ready') return out;
+      Object.assign(out, await waitWarm(label, server, Math.max(0, (BUDGET_S - elapsedS() - reserveS) * 1000)));
+      if (out.semantic !== 'ready') return out;
     }
     out.health = await hammerHealth(server.url, server.pid);
     out.warmup = await discoverLoad(server.url, warmupQueries, WARMUP_S);
@@ -169,9 +190,12 @@ console.log(
 
 const bundledDir = path.join(cacheDir, 'bundled');
 const largeDir = path.join(cacheDir, `generated-${LARGE}`);
+const largeLabel = `generated catalog (${LARGE} skills), fused`;
+const prepared = await prepareVectors({ label: largeLabel, dataDir: largeDir, env: { AXLE_CATALOG: largeFile } });
+runStarted = performance.now();
 const small = await measureServer({ label: `bundled catalog (${bundled.length} skills), fused`, dataDir: bundledDir, semantic: true, reserveS: 150 });
 const large = await measureServer({
-  label: `generated catalog (${LARGE} skills), fused`,
+  label: largeLabel,
   dataDir: largeDir,
   env: { AXLE_CATALOG: largeFile },
   semantic: true,
@@ -260,8 +284,12 @@ for (const m of [small, large, lexical].filter((x) => x.healthPhases))
   console.log(
     `GET /health baseline, ${m.label}: the better of ${m.healthPhases.map(f0).join(' (before /discover) and ')} (after) req/s, ${f0(m.health.loopMsPerRequest * 1000)} µs of event-loop CPU a request`,
   );
-const memory = [small, large, lexical].filter((m) => m.memory);
-for (const m of memory) console.log(`RSS after load, ${m.label}: ${f0(m.memory.rss)} MB (peak ${f0(m.memory.peak)} MB)`);
+if (prepared)
+  console.log(
+    `prepared before the timed phases: ${prepared.label}, semantic ${prepared.semantic} after ${f0(prepared.warmS)} s over ${prepared.warmRuns} run(s) (bound ${PREPARE_S} s a run)`,
+  );
+const memory = [prepared, small, large, lexical].filter((m) => m?.memory);
+for (const m of memory) console.log(`RSS before stopping, ${m.label}: ${f0(m.memory.rss)} MB (peak ${f0(m.memory.peak)} MB)`);
 console.log(
   `cold start to first /health 200 (existing data dir), generated catalog (${LARGE} skills): node ${path.relative(ROOT, MAIN)} ${cold.map(f0).join(' / ')} ms; npm start ${f0(viaNpm.coldStartMs)} ms`,
 );
@@ -269,7 +297,7 @@ console.log(`cold start, bundled catalog (${bundled.length} skills): ${f0(coldBu
 console.log(
   `axle-hook (session-end hook), whole process over ${hook.runs} runs: median ${f0(hook.median)} ms, p90 ${f0(hook.p90)} ms; node -e 0 median ${f0(hook.nodeMedian)} ms`,
 );
-console.log(`total bench time ${f1(elapsedS())} s\n`);
+console.log(`timed phases ${f1(elapsedS())} s (bound ${BUDGET_S} s)\n`);
 
 const checks = [];
 if (large.discover) {

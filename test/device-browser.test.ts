@@ -9,18 +9,10 @@ import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../packages/server/test/helpers.js';
 import { linkIn, post, type Smtp, startSmtp } from '../packages/server/test/identity-helpers.js';
+import { CHROMIUM_ARGS, findChromium, MISSING_CHROMIUM } from './support/chromium.js';
 
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  // Without these Chromium keeps calling home, which fails loudly on a closed network.
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+const executablePath = findChromium();
+if (!executablePath) console.warn(MISSING_CHROMIUM);
 
 interface DeviceCode {
   device_code: string;
@@ -29,7 +21,7 @@ interface DeviceCode {
   interval: number;
 }
 
-describe('device sign-in in headless Chromium', () => {
+describe.skipIf(!executablePath)('device sign-in in headless Chromium', () => {
   let smtp: Smtp;
   let server: TestServer;
   let browser: Browser;
@@ -39,7 +31,7 @@ describe('device sign-in in headless Chromium', () => {
   beforeAll(async () => {
     smtp = await startSmtp();
     server = await startTestServer({ AXLE_SMTP_URL: smtp.url });
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+    browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS });
     page = await browser.newPage();
   });
   afterAll(async () => {

@@ -60,6 +60,24 @@ describe('built server process', () => {
     expect(await exited).toEqual({ code: 0, signal: null });
   }, 60_000);
 
+  it('stops when a supervisor sends SIGTERM to `npm start`', async () => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'axle-proc-'));
+    const npm = spawn('npm', ['start'], {
+      cwd: fileURLToPath(new URL('../../..', import.meta.url)),
+      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', AXLE_DATA_DIR: dataDir, AXLE_SEMANTIC_SEARCH: 'off', LOG_LEVEL: 'warn' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child = npm;
+    const exited = new Promise<number | null>((resolve) => npm.once('exit', (code) => resolve(code)));
+    const url = await listeningUrl(npm);
+    expect((await fetch(`${url}/health`)).status).toBe(200);
+
+    // Only npm gets the signal, as from a supervisor that knows one process id; the server must stop with it.
+    npm.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    await expect(fetch(`${url}/health`)).rejects.toThrow();
+  }, 60_000);
+
   it('stops with a message naming the bad entry and field when AXLE_CATALOG is invalid', async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'axle-proc-'));
     const catalog = path.join(dataDir, 'catalog.json');

@@ -62,8 +62,14 @@ async function handle(msg: Exclude<WorkerRequest, SearchRequest>): Promise<unkno
       }
       embed(['warm up']); // the first inference compiles kernels
       return null;
-    case 'embed':
-      return embed(msg.texts);
+    case 'embed': {
+      // Skills are embedded a search batch at a time: a model call's activations grow the worker's WebAssembly
+      // memory for good, and larger calls cost that memory without embedding any faster.
+      const vectors: Float32Array[] = [];
+      for (let i = 0; i < msg.texts.length; i += MAX_SEARCH_BATCH)
+        vectors.push(...embed(msg.texts.slice(i, i + MAX_SEARCH_BATCH)));
+      return vectors;
+    }
     case 'index':
       index = new Int8Index(msg.ids, msg.rows, EMBEDDING_DIM);
       return index.size;
