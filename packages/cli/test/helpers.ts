@@ -122,3 +122,20 @@ export function writeAxleConfig(home: string, config: Record<string, unknown>): 
 }
 
 export const tempHome = () => fs.mkdtempSync(path.join(os.tmpdir(), 'axle-cli-home-'));
+
+/** A Claude Code session transcript (from the extractor's fixtures) the built-in extractor finds one learning in. */
+export const TRANSCRIPT = new URL('../../extractor/test/fixtures/claude-code-session.jsonl', import.meta.url);
+
+/** A HOME signed in to `server` with capture on, and a Claude Code session transcript in its projects folder. */
+export function captureHome(server: string, apiKey: string, since = new Date(Date.now() - 3600_000).toISOString()) {
+  const home = tempHome();
+  writeAxleConfig(home, { server, api_key: apiKey, capture: { enabled: true, since } });
+  const transcript = path.join(home, '.claude/projects/-home-dev-api/5b0c3e2a.jsonl');
+  fs.mkdirSync(path.dirname(transcript), { recursive: true });
+  fs.copyFileSync(TRANSCRIPT, transcript);
+  return { home, transcript };
+}
+
+export const hookInput = (transcript: string) =>
+  JSON.stringify({ session_id: '5b0c3e2a', transcript_path: transcript, cwd: '/home/dev/api', hook_event_name: 'SessionEnd', reason: 'exit' });
+

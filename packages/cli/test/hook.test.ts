@@ -2,9 +2,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cliEnv, HOOK_BIN, mintKey, type ServerProcess, type Smtp, startServerProcess, startSmtp, tempHome, writeAxleConfig } from './helpers.js';
-
-export const TRANSCRIPT = new URL('../../extractor/test/fixtures/claude-code-session.jsonl', import.meta.url);
+import { captureHome, cliEnv, HOOK_BIN, hookInput, mintKey, type ServerProcess, type Smtp, startServerProcess, startSmtp } from './helpers.js';
 
 /** Runs axle-hook as a client does: JSON on stdin (left open when `input` is null). */
 function runHook(home: string, client: string, input: string | null): Promise<{ code: number | null; ms: number }> {
@@ -25,19 +23,6 @@ async function runnerPasses(home: string, count = 1, timeoutMs = 30_000): Promis
     await new Promise((r) => setTimeout(r, 50));
   }
 }
-
-/** A HOME signed in to `server` with capture on, and a Claude Code session transcript in its projects folder. */
-export function captureHome(server: string, apiKey: string, since = new Date(Date.now() - 3600_000).toISOString()) {
-  const home = tempHome();
-  writeAxleConfig(home, { server, api_key: apiKey, capture: { enabled: true, since } });
-  const transcript = path.join(home, '.claude/projects/-home-dev-api/5b0c3e2a.jsonl');
-  fs.mkdirSync(path.dirname(transcript), { recursive: true });
-  fs.copyFileSync(TRANSCRIPT, transcript);
-  return { home, transcript };
-}
-
-export const hookInput = (transcript: string) =>
-  JSON.stringify({ session_id: '5b0c3e2a', transcript_path: transcript, cwd: '/home/dev/api', hook_event_name: 'SessionEnd', reason: 'exit' });
 
 describe('axle-hook and the runner', () => {
   let smtp: Smtp;
