@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { captureHome, cliEnv, HOOK_BIN, hookInput, mintKey, type ServerProcess, type Smtp, startServerProcess, startSmtp } from './helpers.js';
+import { captureHome, cliEnv, HOOK_BIN, hookInput, mintKey, type ServerProcess, type Smtp, startServerProcess, startSmtp, writeAxleConfig } from './helpers.js';
 
 /** Runs axle-hook as a client does: JSON on stdin (left open when `input` is null). */
 function runHook(home: string, client: string, input: string | null): Promise<{ code: number | null; ms: number }> {
