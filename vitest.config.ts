@@ -8,6 +8,7 @@ export default defineConfig({
     // Unit tests run against sources; end-to-end tests spawn the built packages.
     alias: {
       '@axle/sdk': src('sdk'),
+      '@axle/scrub': src('scrub'),
       '@axle/extractor': src('extractor'),
       '@axle/server': src('server'),
     },

@@ -1,16 +1,21 @@
 // `npm run eval`: scores the skill rankers against the labelled set in bench/eval/queries.json,
 // in-process over the bundled catalog: the substring baseline, BM25 alone, embeddings alone and
-// their reciprocal-rank fusion, all in the same run. Exits 1 when a target is missed.
+// their reciprocal-rank fusion, all in the same run; then the learning screens on their labelled
+// corpora (recall and false-positive rate). Exits 1 when a target is missed.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadCatalog } from '../packages/server/dist/catalog/load.js';
+import { systemClock } from '../packages/server/dist/clock.js';
 import { createLogger } from '../packages/server/dist/logger.js';
-import { SkillsService } from '../packages/server/dist/services/skills.js';
+import { createLearningsService } from '../packages/server/dist/services/learnings.js';
+import { createSkillsService } from '../packages/server/dist/services/skills.js';
 import { Database } from '../packages/server/dist/store/db.js';
 import { migrate } from '../packages/server/dist/store/migrate.js';
 import { generateCatalog } from './lib/generate.js';
 import { mean, ndcgAt, score } from './lib/metrics.js';
+import { knowledgeReport } from './lib/knowledge-eval.js';
+import { screenReport } from './lib/screens.js';
 import { substringRanker } from './lib/substring.js';
 
 const TARGET_NDCG = 0.65;
@@ -33,7 +38,12 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'axle-eval-'));
 const db = await Database.open(path.join(dataDir, 'axle.db'));
 await migrate(db);
 const started = performance.now();
-const service = await SkillsService.open({ db, logger: createLogger('warn'), semanticSearch: true });
+const service = await createSkillsService({
+  db,
+  logger: createLogger('warn'),
+  semanticSearch: true,
+  knowledgeHints: createLearningsService({ db, clock: systemClock }),
+});
 const warm = await service.search.semantic.settled;
 const warmMs = performance.now() - started;
 
@@ -86,6 +96,12 @@ try {
         ],
       ]
     : [[`fused ranking: semantic search is ${state}`, false]];
+  const knowledge = await knowledgeReport(state === 'ready' ? service.search.semantic : undefined);
+  console.log(`\n${knowledge.lines.join('\n')}`);
+  checks.push(...knowledge.checks);
+  const screens = screenReport();
+  console.log(`\n${screens.lines.join('\n')}`);
+  checks.push(...screens.checks);
   console.log('');
   for (const [label, ok] of checks) console.log(`${ok ? 'PASS' : 'FAIL'}  ${label}`);
 
@@ -110,7 +126,13 @@ async function lexicalAtScale(labelled, bundled) {
     await migrate(largeDb);
     const catalogPath = path.join(dir, 'catalog.json');
     fs.writeFileSync(catalogPath, JSON.stringify(generateCatalog(bundled, LARGE)));
-    const large = await SkillsService.open({ db: largeDb, logger: createLogger('warn'), semanticSearch: false, catalogPath });
+    const large = await createSkillsService({
+      db: largeDb,
+      logger: createLogger('warn'),
+      semanticSearch: false,
+      catalogPath,
+      knowledgeHints: createLearningsService({ db: largeDb, clock: systemClock }),
+    });
     try {
       return await score(labelled, async (query) => (await large.search.search({ query, mode: 'lexical', limit: DEPTH })).results.map((r) => r.id));
     } finally {

@@ -7,8 +7,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../packages/server/test/helpers.js';
-import { linkIn, post, type Smtp, startSmtp } from '../packages/server/test/identity-helpers.js';
+import { startTestServer, type TestServer } from './support/server.js';
+import { linkIn, post, type Smtp, startSmtp } from './support/identity.js';
 import { CHROMIUM_ARGS, findChromium, MISSING_CHROMIUM } from './support/chromium.js';
 
 const executablePath = findChromium();

@@ -1,13 +1,13 @@
 // Throughput of two builds of the scrubber, interleaved in one process so both see the same machine load:
 //   node bench/scrub/compare.js <old build's index.js> [<new build's index.js>] [rounds]
-// (the new build defaults to packages/extractor/dist). Build an old commit's scrubber with, for example,
-// `git worktree add /tmp/old <commit> && cd /tmp/old && npm ci && npx tsc -b packages/extractor`.
+// (the new build defaults to packages/scrub/dist). Build an old commit's scrubber with, for example,
+// `git worktree add /tmp/old <commit> && cd /tmp/old && npm ci && npx tsc -b packages/scrub`.
 // Per document, the least CPU time over the rounds counts; the documents are run.js's (texts.js).
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { throughputDocs, transcriptDocs } from './texts.js';
 
-const [oldPath, newPath = new URL('../../packages/extractor/dist/index.js', import.meta.url).pathname, rounds = '8'] =
+const [oldPath, newPath = new URL('../../packages/scrub/dist/index.js', import.meta.url).pathname, rounds = '8'] =
   process.argv.slice(2);
 if (!oldPath) throw new Error('usage: node bench/scrub/compare.js <old index.js> [<new index.js>] [rounds]');
 const load = (p) => import(pathToFileURL(resolve(p)).href);

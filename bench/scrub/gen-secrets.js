@@ -3,7 +3,7 @@
 // the committed file is exactly what this script prints. Every value is random; none is a real credential.
 // Usage: node bench/scrub/gen-secrets.js > bench/scrub/corpora/secrets/secrets.json
 import { createHash } from 'node:crypto';
-import { english } from 'viem/accounts';
+import { wordlist as english } from '@scure/bip39/wordlists/english';
 
 const SEED = 0x5c7ab;
 

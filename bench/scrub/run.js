@@ -1,8 +1,8 @@
 // Scrubber evaluation: recall and precision per entity type and throughput, for Axle's scrubber (both layers,
 // the API the pipeline uses), its own rules alone (the synchronous `scrub`), and secretlint's recommended preset
-// alone, all in the same run. Imports the BUILT package: run `tsc -b packages/extractor` first (`npm run bench:scrub`).
+// alone, all in the same run. Imports the BUILT package: run `tsc -b packages/scrub` first (`npm run bench:scrub`).
 import { performance } from 'node:perf_hooks';
-import { scrub, scrubAsync } from '@axle/extractor';
+import { scrub, scrubAsync } from '@axle/scrub';
 import { lintSource } from '@secretlint/core';
 import { creator as recommendPreset } from '@secretlint/secretlint-rule-preset-recommend';
 import { presidio, secrets, throughputDocs, transcriptDocs } from './texts.js';

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { linkIn, type Smtp, startSmtp } from '../../server/test/identity-helpers.js';
+import { linkIn, type Smtp, startSmtp } from '../../../test/support/identity.js';
 
 export { startSmtp, type Smtp };
 

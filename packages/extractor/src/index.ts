@@ -1,6 +1,3 @@
-export { SCRUBBER_VERSION, scrub, scrubAsync } from './scrub/index.js';
-export type { Finding, ScrubReport, ScrubResult } from './scrub/index.js';
-
 // Transcript readers, extraction pipeline, submission and the OpenClaw adapter.
 export type { Conversation, Message, MessageKind, ReadIssue, ReadResult, Role, SourceClient } from './conversation.js';
 export {

@@ -55,11 +55,3 @@ export function completion(content: string): unknown {
     usage: { prompt_tokens: 100, completion_tokens: 50, total_tokens: 150 },
   };
 }
-
-/** A deterministic pseudo-random sequence (Park–Miller), so randomised tests repeat exactly. */
-export function seededRandom(seed: number): () => number {
-  return () => {
-    seed = (seed * 48271) % 2147483647;
-    return seed;
-  };
-}

@@ -12,7 +12,7 @@ import { resolveConfig, runPipeline } from '../src/pipeline/run.js';
 import { readClaudeCode } from '../src/readers/claude-code.js';
 import { readOpenClawMemory, readOpenClawSession } from '../src/readers/openclaw.js';
 import { readPlainText } from '../src/readers/plain.js';
-import type { ScrubResult } from '../src/scrub/index.js';
+import type { ScrubResult } from '@axle/scrub';
 
 const text = (name: string) => readFileSync(fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url)), 'utf8');
 

@@ -3,7 +3,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { MCP_TOOL_NAMES } from '@axle/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../../server/test/helpers.js';
+import { startTestServer, type TestServer } from '../../../test/support/server.js';
 
 const MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
 

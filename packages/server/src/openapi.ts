@@ -4,15 +4,31 @@ import type { Api } from './http/route.js';
 
 /** The OpenAPI 3.0 document, generated from the same registry the routes were mounted with. */
 export function buildOpenApiDocument(api: Api, baseUrl: string) {
-  return new OpenApiGeneratorV3(api.registry.definitions).generateDocument({
+  const doc = new OpenApiGeneratorV3(api.registry.definitions).generateDocument({
     openapi: '3.0.3',
     info: {
       title: 'Axle — agent capability registry and knowledge marketplace',
       version: VERSIONS.openapi,
       description:
         'Skills search is free. Learnings are searched for free (snippets) and unlocked per item with an x402 payment or a prepaid credit. Money is reported in USD; internally it is integer micro-USDC.',
-      license: { name: 'MIT' },
+      license: { name: 'MIT', url: 'https://spdx.org/licenses/MIT.html' },
     },
     servers: [{ url: baseUrl }],
   });
+  dropTypelessNullable(doc);
+  return doc;
+}
+
+/**
+ * z.unknown() values (passthrough objects, free-form records) come out as `{nullable: true}` with no `type`, which
+ * OpenAPI 3.0 does not define (nullable only widens a declared type). A schema without a type already admits any
+ * value, so the flag is dropped.
+ */
+function dropTypelessNullable(node: unknown): void {
+  if (Array.isArray(node)) node.forEach(dropTypelessNullable);
+  else if (node && typeof node === 'object') {
+    const o = node as Record<string, unknown>;
+    if (o.nullable === true && o.type === undefined && o.$ref === undefined && !o.allOf && !o.oneOf && !o.anyOf) delete o.nullable;
+    Object.values(o).forEach(dropTypelessNullable);
+  }
 }

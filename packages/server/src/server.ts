@@ -4,13 +4,9 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { createApp, type BuiltApp } from './app.js';
 import { systemClock, type Clock } from './clock.js';
+import { compose } from './compose.js';
 import type { Config } from './config.js';
-import { createIdentity } from './http/identity.js';
 import { createLogger, type Logger } from './logger.js';
-import { createJwtService, loadJwtSecret } from './services/jwt.js';
-import { createMagicLinkService } from './services/magic-link.js';
-import { createMailer } from './services/mailer.js';
-import { SkillsService } from './services/skills.js';
 import { Database } from './store/db.js';
 import { migrate } from './store/migrate.js';
 
@@ -30,7 +26,7 @@ export interface StartOptions {
   logStream?: NodeJS.WritableStream;
 }
 
-/** config -> store -> app -> listen. Used by main.ts and by in-process integration tests. */
+/** config -> store -> services (compose.ts) -> app -> listen. Used by main.ts and by in-process integration tests. */
 export async function startServer({ config, clock = systemClock, logStream }: StartOptions): Promise<RunningServer> {
   const logger = createLogger(config.logLevel, logStream);
   fs.mkdirSync(config.dataDir, { recursive: true });
@@ -39,23 +35,9 @@ export async function startServer({ config, clock = systemClock, logStream }: St
 
   let listened!: () => void;
   const listening = new Promise<void>((resolve) => (listened = resolve));
-  const skills = await SkillsService.open({
-    db,
-    logger,
-    catalogPath: config.catalogPath,
-    semanticSearch: config.semanticSearch,
-    searchWorkers: config.searchWorkers,
-    semanticStartsAfter: listening,
-    clock,
-  });
-
-  const jwt = createJwtService(loadJwtSecret(config.jwtSecret, config.dataDir), clock);
-  const identity = createIdentity({ db, clock, config, jwt });
-
   let baseUrl = config.baseUrl ?? '';
-  const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, logger, clock });
-  const magicLinks = createMagicLinkService({ db, clock, logger, mailer, jwt, baseUrl: () => baseUrl });
-  const built = await createApp({ config, clock, logger, db, startedAt: clock.now(), baseUrl: () => baseUrl, skills, jwt, identity, magicLinks });
+  const composed = await compose({ config, clock, logger, db, baseUrl: () => baseUrl, listening });
+  const built = createApp(composed.deps);
   const server = http.createServer(built.app.callback());
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -74,7 +56,7 @@ export async function startServer({ config, clock = systemClock, logStream }: St
         server.close(() => resolve());
         server.closeIdleConnections();
       });
-      await built.close();
+      await composed.close();
       await db.close();
     })());
   return { url, port, db, built, logger, close };

@@ -1,7 +1,7 @@
 import { z } from '@axle/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentCard } from '../src/domain/agent-card.js';
-import { type TestServer, startTestServer } from './helpers.js';
+import { type TestServer, startTestServer } from '../../../test/support/server.js';
 
 // The 17 tools named in the spec's "MCP server tools" table.
 const SPEC_TOOLS = [

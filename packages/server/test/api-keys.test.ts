@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyAuditChain } from '../src/services/audit.js';
-import { startTestServer, type TestServer } from './helpers.js';
-import { bearer, post, type Smtp, signIn, startSmtp } from './identity-helpers.js';
+import { startTestServer, type TestServer } from '../../../test/support/server.js';
+import { bearer, post, type Smtp, signIn, startSmtp } from '../../../test/support/identity.js';
 
 const SECOND = 1000;
 

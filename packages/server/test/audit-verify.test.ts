@@ -4,8 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditVerify } from '../src/scripts/audit-verify.js';
-import { startTestServer, type TestServer } from './helpers.js';
-import { bearer, post, type Smtp, signIn, startSmtp } from './identity-helpers.js';
+import { startTestServer, type TestServer } from '../../../test/support/server.js';
+import { bearer, post, type Smtp, signIn, startSmtp } from '../../../test/support/identity.js';
 
 // The compiled script `npm run audit:verify` runs (npm test builds first via pretest).
 const SCRIPT = fileURLToPath(new URL('../dist/scripts/audit-verify.js', import.meta.url));

@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './helpers.js';
-import { bearer, linkIn, post, type Smtp, signIn, startSmtp } from './identity-helpers.js';
+import { startTestServer, type TestServer } from '../../../test/support/server.js';
+import { bearer, linkIn, post, type Smtp, signIn, startSmtp } from '../../../test/support/identity.js';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;

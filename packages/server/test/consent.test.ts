@@ -1,8 +1,8 @@
 import { CURRENT_CONSENT_VERSION } from '@axle/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyAuditChain } from '../src/services/audit.js';
-import { startTestServer, type TestServer } from './helpers.js';
-import { bearer, post, type Smtp, signIn, startSmtp } from './identity-helpers.js';
+import { startTestServer, type TestServer } from '../../../test/support/server.js';
+import { bearer, post, type Smtp, signIn, startSmtp } from '../../../test/support/identity.js';
 
 describe('extraction consent and settings', () => {
   let smtp: Smtp;
@@ -36,7 +36,7 @@ describe('extraction consent and settings', () => {
 
   it('records grants and revocations append-only, each versioned and audit-logged', async () => {
     const jwt = await signIn(server, smtp, 'consent@example.com');
-    expect(await settings(jwt)).toEqual({ autonomous_extraction_mode: 'off', consent_granted: false, consent_version: null });
+    expect(await settings(jwt)).toEqual({ autonomous_extraction_mode: 'off', auto_publish_threshold: 0.7, consent_granted: false, consent_version: null });
 
     const t0 = server.clock.now();
     const grant = await post(server, '/extract/consent', { action: 'grant' }, bearer(jwt));
@@ -44,14 +44,14 @@ describe('extraction consent and settings', () => {
     const g = await grant.json();
     expect(g).toEqual({ consent_recorded: true, action: 'grant', consent_version: CURRENT_CONSENT_VERSION, audit_ref: expect.stringMatching(/^aud_/) });
     expect(CURRENT_CONSENT_VERSION).toMatch(/^\d{4}-\d{2}-\d{2}$/);
-    expect(await settings(jwt)).toEqual({ autonomous_extraction_mode: 'off', consent_granted: true, consent_version: CURRENT_CONSENT_VERSION });
+    expect(await settings(jwt)).toEqual({ autonomous_extraction_mode: 'off', auto_publish_threshold: 0.7, consent_granted: true, consent_version: CURRENT_CONSENT_VERSION });
 
     server.clock.advance(1000);
     await patch(jwt, { autonomous_extraction_mode: 'manual' }); // already granted: nothing new recorded
     const revoke = await (await post(server, '/extract/consent', { action: 'revoke' }, bearer(jwt))).json();
     expect(revoke).toMatchObject({ consent_recorded: true, action: 'revoke' });
     // Revoking stops extraction too.
-    expect(await settings(jwt)).toEqual({ autonomous_extraction_mode: 'off', consent_granted: false, consent_version: CURRENT_CONSENT_VERSION });
+    expect(await settings(jwt)).toEqual({ autonomous_extraction_mode: 'off', auto_publish_threshold: 0.7, consent_granted: false, consent_version: CURRENT_CONSENT_VERSION });
 
     expect(await records('consent@example.com')).toEqual([
       { action: 'grant', consent_version: CURRENT_CONSENT_VERSION, via: 'consent', recorded_at: t0, audit_ref: g.audit_ref },
@@ -81,7 +81,7 @@ describe('extraction consent and settings', () => {
       expect((await settings(jwt)).autonomous_extraction_mode).toBe(mode);
     }
     expect((await records('settings@example.com')).map((r) => `${r.action}/${r.via}`)).toEqual(['grant/settings', 'revoke/settings', 'grant/settings']);
-    expect(await settings(jwt)).toEqual({ autonomous_extraction_mode: 'manual', consent_granted: true, consent_version: CURRENT_CONSENT_VERSION });
+    expect(await settings(jwt)).toEqual({ autonomous_extraction_mode: 'manual', auto_publish_threshold: 0.7, consent_granted: true, consent_version: CURRENT_CONSENT_VERSION });
   });
 
   it('lets an API key with the account scope read the settings and change consent, naming the key in the audit log', async () => {
@@ -118,5 +118,17 @@ describe('extraction consent and settings', () => {
     expect((await refused.json()).code).toBe('insufficient_scope');
     expect((await post(server, '/extract/consent', { action: 'grant' }, { 'x-api-key': `axl_${'0'.repeat(43)}` })).status).toBe(401);
     expect((await records('reader@example.com')).map((r) => r.action)).toEqual(['grant', 'revoke']);
+  });
+
+  it('PATCH /account/settings sets auto_publish_threshold (0..1) alone or with the mode, without recording consent', async () => {
+    const jwt = await signIn(server, smtp, 'threshold@example.com');
+    for (const body of [{ auto_publish_threshold: 1.5 }, { auto_publish_threshold: -0.1 }, { auto_publish_threshold: 'high' }])
+      expect((await patch(jwt, body)).status).toBe(400);
+    const res = await patch(jwt, { auto_publish_threshold: 0.9 });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ autonomous_extraction_mode: 'off', auto_publish_threshold: 0.9, consent_recorded: false });
+    expect((await settings(jwt)).auto_publish_threshold).toBe(0.9);
+    const both = await (await patch(jwt, { autonomous_extraction_mode: 'automatic', auto_publish_threshold: 0.5 })).json();
+    expect(both).toMatchObject({ autonomous_extraction_mode: 'automatic', auto_publish_threshold: 0.5, consent_recorded: true });
   });
 });

@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { open, publicKeyOf, seal } from '../src/domain/sealed-box.js';
 import { formatUserCode, generateUserCode, normalizeUserCode } from '../src/domain/user-code.js';
 import { verifyAuditChain } from '../src/services/audit.js';
-import { startTestServer, type TestServer } from './helpers.js';
-import { linkIn, post, type Smtp, startSmtp } from './identity-helpers.js';
+import { startTestServer, type TestServer } from '../../../test/support/server.js';
+import { linkIn, post, type Smtp, startSmtp } from '../../../test/support/identity.js';
 
 const SECOND = 1000;
 

@@ -1,12 +1,12 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Router from '@koa/router';
-import { z } from '@axle/sdk';
+import { ERROR_CODES, z } from '@axle/sdk';
 import Koa from 'koa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bodyParser, jsonDepth } from '../src/http/body.js';
 import { errorMiddleware } from '../src/http/error-middleware.js';
-import { HttpError } from '../src/http/errors.js';
+import { DomainError } from '../src/domain/errors.js';
 import { Api, reply } from '../src/http/route.js';
 
 describe('jsonDepth', () => {
@@ -29,6 +29,7 @@ describe('error middleware and body parser over HTTP', () => {
     api.route({
       method: 'post',
       path: '/echo/{id}',
+      operationId: 'echo',
       summary: 'echo',
       tags: ['t'],
       params: z.object({ id: z.string().min(2) }),
@@ -39,6 +40,7 @@ describe('error middleware and body parser over HTTP', () => {
     api.route({
       method: 'get',
       path: '/teapot',
+      operationId: 'teapot',
       summary: 'custom status',
       tags: ['t'],
       responses: { 200: { description: 'ok' }, 418: { description: 'teapot' } },
@@ -47,16 +49,18 @@ describe('error middleware and body parser over HTTP', () => {
     api.route({
       method: 'get',
       path: '/typed',
+      operationId: 'typed',
       summary: 'typed error',
       tags: ['t'],
       responses: { 200: { description: 'ok' } },
       handler: () => {
-        throw new HttpError(409, 'Taken', { code: 'X' }, { 'Retry-After': '3' });
+        throw new DomainError(ERROR_CODES.CONFLICT, 'Taken', { id: 'x' }, 3);
       },
     });
     api.route({
       method: 'get',
       path: '/crash',
+      operationId: 'crash',
       summary: 'bug',
       tags: ['t'],
       responses: { 200: { description: 'ok' } },
@@ -132,7 +136,7 @@ describe('error middleware and body parser over HTTP', () => {
     const typed = await fetch(`${base}/typed`);
     expect(typed.status).toBe(409);
     expect(typed.headers.get('retry-after')).toBe('3');
-    expect(await typed.json()).toMatchObject({ error: 'Taken', code: 'X' });
+    expect(await typed.json()).toMatchObject({ error: 'Taken', code: 'conflict', id: 'x' });
     const tea = await fetch(`${base}/teapot`);
     expect([tea.status, await tea.json()]).toEqual([418, { short: true }]);
     const crash = await fetch(`${base}/crash`);

@@ -11,8 +11,8 @@ import { ManualClock } from '../src/clock.js';
 import { clientIp } from '../src/http/client-ip.js';
 import { errorMiddleware } from '../src/http/error-middleware.js';
 import { createIdentity } from '../src/http/identity.js';
-import { enforceLimits } from '../src/http/rate-limit.js';
-import { findOrCreateAccount } from '../src/services/accounts.js';
+import { createRateLimiter } from '../src/services/rate-limit.js';
+import { createAccountsService, findOrCreateAccount } from '../src/services/accounts.js';
 import { API_KEY_PATTERN, base62, createKey, generateApiKey } from '../src/services/api-keys.js';
 import { createJwtService, loadJwtSecret } from '../src/services/jwt.js';
 import { Database } from '../src/store/db.js';
@@ -96,7 +96,7 @@ describe('identity middleware on a real database', () => {
     await db.run('UPDATE accounts SET deleted_at = 1 WHERE id = ?', [d.accountId]);
     deletedKey = d.key;
 
-    const identity = createIdentity({ db, clock, config: {}, jwt });
+    const identity = createIdentity({ accounts: createAccountsService({ db, clock }), config: {}, jwt });
     const app = new Koa();
     const router = new Router();
     const echo = (ctx: Koa.Context) => {
@@ -179,14 +179,37 @@ describe('rate-limit windows', () => {
   it('opens a window at the first hit, refuses past the max with the time left, and resets after it', async () => {
     const db = await Database.open(':memory:');
     await migrate(db);
-    const limit = [{ bucket: 'b', max: 2, windowMs: 60_000 }];
-    const hit = (now: number) => db.tx((q) => enforceLimits(q, limit, now)).then(() => 'ok', (e) => e.headers['Retry-After'] as string);
+    let now = 0;
+    const limiter = createRateLimiter({ db, clock: { now: () => now } });
+    const hit = (at: number) => {
+      now = at;
+      return db.tx((q) => limiter.take('b', { limit: 2, windowMs: 60_000 }, q)).then(() => 'ok', (e) => String(e.retryAfterSeconds));
+    };
     expect(await hit(1000)).toBe('ok');
     expect(await hit(2000)).toBe('ok');
     expect(await hit(31_000)).toBe('30');
     expect(await hit(60_999)).toBe('1');
     expect(await hit(61_000)).toBe('ok');
     expect(await db.get('SELECT count, window_start FROM rate_limits WHERE bucket = ?', ['b'])).toEqual({ count: 1, window_start: 61_000 });
+    await db.close();
+  });
+
+  it('counts every bucket of takeAll, reports the longest wait, and sweeps only the prefix it is given', async () => {
+    const db = await Database.open(':memory:');
+    await migrate(db);
+    const clock = new ManualClock(0);
+    const limiter = createRateLimiter({ db, clock });
+    const buckets = [
+      { key: 'a:ip:1', limit: 1, windowMs: 10_000 },
+      { key: 'b:ip:1', limit: 1, windowMs: 60_000 },
+    ];
+    await limiter.takeAll(buckets);
+    await expect(limiter.takeAll(buckets)).rejects.toMatchObject({ code: 'rate_limited', retryAfterSeconds: 60 });
+    expect(await limiter.used('a:ip:1', buckets[0]!)).toBe(2);
+    clock.set(100_000);
+    expect(await limiter.used('a:ip:1', buckets[0]!)).toBe(0);
+    await limiter.sweep('a:', 10_000);
+    expect(await db.all('SELECT bucket FROM rate_limits ORDER BY bucket')).toEqual([{ bucket: 'b:ip:1' }]);
     await db.close();
   });
 });

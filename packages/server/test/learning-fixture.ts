@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { NewLearning } from '../src/store/learnings-repository.js';
+import type { NewLearning } from '../src/store/learnings.js';
 
 /** A complete learnings row for tests; `over` sets what the test is about. */
 export function newLearning(over: Partial<NewLearning> = {}, now = Date.UTC(2026, 0, 1)): NewLearning {

@@ -3,10 +3,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Database } from '../src/store/db.js';
-import { learningsStore } from '../src/store/learnings-repository.js';
+import { learningsStore } from '../src/store/learnings.js';
 import { migrate } from '../src/store/migrate.js';
 import { createLogger } from '../src/logger.js';
-import { queryCounters, SearchCounts } from '../src/store/stats-counters.js';
+import { createSearchCounts } from '../src/services/search-counts.js';
+import { queryCountersStore } from '../src/store/query-counters.js';
 import { newLearning } from './learning-fixture.js';
 
 let dir: string;
@@ -72,31 +73,31 @@ describe('learnings store', () => {
 
 describe('query counters', () => {
   it('lose no increment under concurrency', async () => {
-    await Promise.all(Array.from({ length: 40 }, (_, i) => queryCounters.increment(db, i % 4 === 0 ? 'knowledge' : 'discover')));
-    expect(await queryCounters.all(db)).toEqual({ discover: 30, knowledge: 10 });
+    await Promise.all(Array.from({ length: 40 }, (_, i) => queryCountersStore.increment(db, i % 4 === 0 ? 'knowledge' : 'discover')));
+    expect(await queryCountersStore.all(db)).toEqual({ discover: 30, knowledge: 10 });
   });
 });
 
 describe('SearchCounts', () => {
   it('adds counts held in memory to the stored ones, saves them in one go, and keeps them when saving fails', async () => {
-    const counts = new SearchCounts(db, createLogger('silent'));
-    await queryCounters.increment(db, 'discover', 5);
+    const counts = createSearchCounts({ db, logger: createLogger('silent') });
+    await queryCountersStore.increment(db, 'discover', 5);
     for (let i = 0; i < 3; i++) counts.add('discover');
     counts.add('knowledge');
     expect(await counts.all()).toEqual({ discover: 8, knowledge: 1 });
-    expect(await queryCounters.all(db)).toEqual({ discover: 5 });
+    expect(await queryCountersStore.all(db)).toEqual({ discover: 5 });
 
     await db.exec('ALTER TABLE query_counters RENAME TO query_counters_away');
     await expect(counts.flush()).rejects.toThrow(/no such table/);
     await db.exec('ALTER TABLE query_counters_away RENAME TO query_counters');
     counts.add('knowledge');
     await counts.close();
-    expect(await queryCounters.all(db)).toEqual({ discover: 8, knowledge: 2 });
+    expect(await queryCountersStore.all(db)).toEqual({ discover: 8, knowledge: 2 });
     expect(await counts.all()).toEqual({ discover: 8, knowledge: 2 });
   });
 
   it('never misses a batch that is being saved while /stats reads', async () => {
-    const counts = new SearchCounts(db, createLogger('silent'));
+    const counts = createSearchCounts({ db, logger: createLogger('silent') });
     for (let round = 1; round <= 5; round++) {
       counts.add('discover');
       counts.add('discover');

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ExtractGone, OpenClawConfigResponse, OpenClawStateResponse, OpenClawStatus } from '@axle/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './helpers.js';
+import { startTestServer, type TestServer } from '../../../test/support/server.js';
 
 const ADMIN = 'admin-token-openclaw-0123456789abcdef';
 const READ = 'read-token-openclaw-0123456789';
@@ -42,6 +42,7 @@ describe('POST /extract', () => {
       expect(ExtractGone.parse(res.body)).toEqual(res.body);
       expect(res.body.code).toBe('extraction_client_side');
       expect(res.body.message).toContain('axle extract');
+      expect(res.body.request_id).toEqual(expect.any(String));
     }
   });
 

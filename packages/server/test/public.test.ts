@@ -1,9 +1,9 @@
 import { CATEGORIES, CategoriesResponse, HealthResponse, RootResponse, StatsResponse } from '@axle/sdk';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadCatalog } from '../src/catalog/load.js';
-import { learningsStore } from '../src/store/learnings-repository.js';
-import { queryCounters } from '../src/store/stats-counters.js';
-import { type TestServer, startTestServer } from './helpers.js';
+import { learningsStore } from '../src/store/learnings.js';
+import { queryCountersStore } from '../src/store/query-counters.js';
+import { type TestServer, startTestServer } from '../../../test/support/server.js';
 import { newLearning } from './learning-fixture.js';
 
 const bundled = loadCatalog();
@@ -135,8 +135,8 @@ describe('GET /stats', () => {
 
   it('counts searches in the database', async () => {
     const before = ((await get('/stats')).body.queries as Record<string, number>).discover!;
-    await Promise.all(Array.from({ length: 5 }, () => queryCounters.increment(server.db, 'discover')));
-    await queryCounters.increment(server.db, 'knowledge');
+    await Promise.all(Array.from({ length: 5 }, () => queryCountersStore.increment(server.db, 'discover')));
+    await queryCountersStore.increment(server.db, 'knowledge');
     const { queries } = (await get('/stats')).body as { queries: Record<string, number> };
     expect(queries.discover).toBe(before + 5);
     expect(queries.knowledge).toBe(1);
@@ -171,8 +171,8 @@ describe('restart on the same data dir', () => {
   it('keeps learnings and search counters', async () => {
     const kept = newLearning({ category: 'payment-financial', tags: ['x402', 'usdc'] });
     await learningsStore.insert(server.db, kept);
-    await queryCounters.increment(server.db, 'knowledge');
-    await queryCounters.increment(server.db, 'knowledge');
+    await queryCountersStore.increment(server.db, 'knowledge');
+    await queryCountersStore.increment(server.db, 'knowledge');
     const before = (await get('/stats')).body;
 
     const { dataDir, clock } = server;

@@ -11,11 +11,15 @@ import { type Embedder, EmbedderClient } from '../src/search/embedder.js';
 import { EMBEDDING_DIM, EMBEDDING_MODEL, embeddingText, normalize, textHash } from '../src/search/embedding-text.js';
 import { SemanticIndex } from '../src/search/semantic-index.js';
 import { BUNDLED_VECTORS, decodeVectors, encodeVectors, readVectorsFile } from '../src/search/vector-file.js';
-import { SkillSearch } from '../src/services/skill-search.js';
-import { knowledgeHint } from '../src/services/skills.js';
+import { createSkillSearch } from '../src/services/skill-search.js';
+import { ManualClock } from '../src/clock.js';
+import { knowledgeHint } from '../src/services/learnings-port.js';
+import { createLearningsService } from '../src/services/learnings.js';
 import { Database } from '../src/store/db.js';
 import { migrate } from '../src/store/migrate.js';
+import { learningsStore } from '../src/store/learnings.js';
 import { SqliteSkillsRepository } from '../src/store/skills-repository.js';
+import { newLearning } from './learning-fixture.js';
 import { SMALL_CATALOG } from './search-helpers.js';
 
 function randomUnit(dim: number, seed: number): Float32Array {
@@ -85,7 +89,7 @@ describe('semantic side unavailable', () => {
     expect(semantic.state()).toBe('warming');
     await semantic.settled;
     expect(semantic.state()).toBe('unavailable');
-    const search = new SkillSearch(repo, semantic);
+    const search = createSkillSearch({ repo, semantic });
     expect(search.state()).toEqual({ lexical: 'ready', semantic: 'unavailable' });
     const out = await search.search({ query: 'send email', limit: 3 });
     expect(out.mode).toBe('lexical');
@@ -102,15 +106,15 @@ describe('semantic side unavailable', () => {
       depths.push(limit);
       return repo.lexicalSearch(text, filters, limit);
     };
-    const deep = await new SkillSearch(repo, semantic).search({ query: 'send email api', limit: 25 });
-    const shallow = await new SkillSearch(spy, semantic).search({ query: 'send email api', limit: 3 });
+    const deep = await createSkillSearch({ repo, semantic }).search({ query: 'send email api', limit: 25 });
+    const shallow = await createSkillSearch({ repo: spy, semantic }).search({ query: 'send email api', limit: 3 });
     expect(depths).toEqual([3]);
     expect(shallow.results).toEqual(deep.results.slice(0, 3));
   });
 
   it('degrades a fused search to BM25 when the semantic ranker fails at query time', async () => {
     const broken = { state: () => 'ready', search: () => Promise.reject(new Error('worker exited')) } as unknown as SemanticIndex;
-    const search = new SkillSearch(repo, broken);
+    const search = createSkillSearch({ repo, semantic: broken });
     const out = await search.search({ query: 'send email', limit: 3 });
     expect(out.mode).toBe('lexical');
     expect(out.results[0]).toMatchObject({ id: 'postmark', relevance: 1 });
@@ -228,15 +232,19 @@ describe('semantic side unavailable', () => {
     expect(stored.rows.scales.length).toBe(4_500);
   });
 
-  it('gives a knowledge hint only once a learnings table holds an approved learning', async () => {
-    expect(await repo.hasApprovedLearnings()).toBe(false);
-    await db.exec('DROP TABLE IF EXISTS learnings');
-    await db.exec("CREATE TABLE learnings (id TEXT PRIMARY KEY, status TEXT NOT NULL)");
-    expect(await repo.hasApprovedLearnings()).toBe(false);
-    await db.run("INSERT INTO learnings VALUES ('lrn_1', 'pending_review')");
-    expect(await repo.hasApprovedLearnings()).toBe(false);
-    await db.run("INSERT INTO learnings VALUES ('lrn_2', 'approved')");
-    expect(await repo.hasApprovedLearnings()).toBe(true);
+  it('gives a knowledge hint only once an approved learning exists, rechecked at most once a second', async () => {
+    const clock = new ManualClock();
+    const hints = createLearningsService({ db, clock });
+    expect(await hints.hintFor('email')).toBeNull();
+    await learningsStore.insert(db, newLearning({ status: 'pending_review' }));
+    clock.advance(1000);
+    await hints.hintFor('email');
+    expect(await hints.hintFor('email')).toBeNull();
+    await learningsStore.insert(db, newLearning({ status: 'approved' }));
+    // The stale answer comes first and starts a refresh; the next call sees the approved learning.
+    clock.advance(1000);
+    expect(await hints.hintFor('email')).toBeNull();
+    await expect.poll(() => hints.hintFor('send "email"')).toBe(knowledgeHint('send "email"'));
     expect(knowledgeHint('send "email"')).toContain('POST /knowledge {"query": "send \\"email\\""}');
   });
 });

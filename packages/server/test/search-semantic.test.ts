@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SqliteSkillsRepository } from '../src/store/skills-repository.js';
 import { SMALL_CATALOG } from './search-helpers.js';
-import { startTestServer, type TestServer } from './helpers.js';
+import { startTestServer, type TestServer } from '../../../test/support/server.js';
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'axle-semantic-'));
 const env = { AXLE_CATALOG: SMALL_CATALOG, AXLE_SEMANTIC_SEARCH: 'on' };

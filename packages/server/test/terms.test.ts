@@ -13,8 +13,8 @@ import { createTermsService, type TermsService } from '../src/services/terms.js'
 import { Database } from '../src/store/db.js';
 import { migrate } from '../src/store/migrate.js';
 import { termsStore } from '../src/store/terms.js';
-import { startTestServer, type TestServer } from './helpers.js';
-import { bearer, post, type Smtp, signIn, startSmtp } from './identity-helpers.js';
+import { startTestServer, type TestServer } from '../../../test/support/server.js';
+import { bearer, post, type Smtp, signIn, startSmtp } from '../../../test/support/identity.js';
 
 describe('terms over HTTP', () => {
   let smtp: Smtp;
@@ -175,7 +175,7 @@ describe('first-acceptance hook', () => {
       if (who) ctx.state.identity = { accountId: who, via: 'jwt', scopes: [] };
       return next();
     });
-    app.use(requireTermsAccepted({ db, baseUrl: () => 'http://axle.test' }));
+    app.use(requireTermsAccepted(terms));
     app.use((ctx) => {
       ctx.body = { ok: true };
     });

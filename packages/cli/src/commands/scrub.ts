@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { scrubAsync } from '@axle/extractor';
+import { scrubAsync } from '@axle/scrub';
 import { Args, Command, Flags } from '@oclif/core';
 
 async function readStdin(): Promise<string> {

@@ -5,7 +5,7 @@ import { HeuristicModel } from '../model/heuristic.js';
 import { defaultPaths, claudeProjectsDir } from '../paths.js';
 import { runPipeline } from '../pipeline/run.js';
 import { type ReadFileOptions, readTranscriptFile } from '../readers/file.js';
-import type { ScrubResult } from '../scrub/index.js';
+import type { ScrubResult } from '@axle/scrub';
 import { Submitter, type SubmitterOptions } from '../submit/client.js';
 import { DraftQueue } from '../submit/queue.js';
 import { type Clock, type ExtractionConfig, type Sleep, realSleep, systemClock } from '../types.js';

@@ -1,7 +1,6 @@
 import type { Conversation } from '../conversation.js';
 import type { Model } from '../model/model.js';
-import { scrubAsync } from '../scrub/index.js';
-import type { ScrubResult } from '../scrub/index.js';
+import { type ScrubResult, scrubAsync } from '@axle/scrub';
 import {
   type Clock,
   DEFAULT_EXTRACTION_CONFIG,

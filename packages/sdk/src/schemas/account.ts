@@ -1,5 +1,6 @@
 import { z } from '../zod.js';
-import { DateTime, ERROR_CODES, LearningCategory, LearningStatus, Outcome } from './common.js';
+import { LIMITS } from '../limits.js';
+import { DateTime, ERROR_CODES, Flag, Lane, LearningCategory, LearningStatus, OUTCOMES, ReviewReason } from './common.js';
 import { LearningId } from './learning.js';
 
 const usd = z.number().min(0);
@@ -60,11 +61,127 @@ export const PendingItem = z
     body: z.string().describe('full body: the owner reviews it'),
     category: LearningCategory,
     tags: z.array(z.string()),
-    outcome: Outcome.nullable(),
+    outcome: z.enum(OUTCOMES).nullable().describe('null for drafts without one'),
     created_at: DateTime,
     status: LearningStatus,
     injection_flags: z.array(z.string()).optional().describe('only when the injection screen flagged the item'),
     possible_duplicate_of: LearningId.optional().describe('only when flagged as a near-duplicate'),
     possible_duplicate_similarity: z.number().min(0).max(1).optional(),
+    review_reason: z.array(ReviewReason).describe('why the item is held'),
+    lane: Lane,
+    sensitivity_findings: z
+      .array(z.string())
+      .optional()
+      .describe(
+        'Not named by the contract: finding types of the credentials, personal-data and content-sensitivity screens (e.g. aws_access_key, email); only when found. The stored body holds only the redacted text.',
+      ),
   })
   .openapi('PendingItem');
+export type PendingItem = z.infer<typeof PendingItem>;
+
+const page = (max: number, dflt: number) => ({
+  limit: z.coerce.number().int().min(1).max(max).default(dflt),
+  offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
+});
+
+/** GET /account/pending. */
+export const PendingListQuery = z.object(page(LIMITS.pendingPage.max, LIMITS.pendingPage.default));
+export const PendingList = z
+  .object({
+    account_id: AccountId,
+    pending_count: z.number().int().min(0).describe('held items across all pages'),
+    limit: z.number().int(),
+    offset: z.number().int(),
+    learnings: z.array(PendingItem),
+  })
+  .openapi('PendingList');
+export type PendingList = z.infer<typeof PendingList>;
+
+/** GET /account/pending/summary. */
+export const PendingSummaryQuery = z.object({
+  lane: Lane.optional(),
+  flag: Flag.optional(),
+  ...page(LIMITS.pendingPage.max, LIMITS.pendingPage.default),
+  full: z.enum(['0', '1']).optional().describe(`1 attaches bodies: to the explicit ids, or to a page of at most ${LIMITS.pendingSummaryFullMax} rows`),
+  ids: z
+    .string()
+    .max(100 * 40)
+    .optional()
+    .describe('comma-separated learning ids to list (at most 100)'),
+});
+export const PendingSummaryRow = z
+  .object({
+    id: LearningId,
+    title: z.string(),
+    category: LearningCategory,
+    created_at: DateTime,
+    lane: Lane,
+    flags: z.array(Flag),
+    review_reason: z.array(ReviewReason),
+    quality_score: z.number().min(0).max(1).nullable().describe('self-assessment normalised to 0..1; null when unscored'),
+    body: z.string().optional().describe('with full=1 only'),
+  })
+  .openapi('PendingSummaryRow');
+export const PendingSummary = z
+  .object({
+    account_id: AccountId,
+    pending_count: z.number().int().min(0),
+    lanes: z.record(Lane, z.number().int().min(0)).describe('held items per lane, over the whole own-pending set'),
+    flags: z.record(Flag, z.number().int().min(0)).describe('held items carrying each flag, over the whole own-pending set'),
+    approvable_count: z.number().int().min(0).describe('items approve-clean would publish at the default threshold'),
+    default_threshold: z.number().min(0).max(1),
+    limit: z.number().int(),
+    offset: z.number().int(),
+    rows: z.array(PendingSummaryRow),
+  })
+  .openapi('PendingSummary');
+export type PendingSummary = z.infer<typeof PendingSummary>;
+
+/** POST /account/pending/{id}/approve (and the admin queue's approve). */
+export const ApproveRequest = z
+  .object({
+    acknowledge_flags: z
+      .boolean()
+      .optional()
+      .describe('must be true to approve an item a screen flagged (injection, content_sensitivity, near_duplicate, process_advice)'),
+  })
+  .openapi('ApproveRequest');
+export const BulkReviewRequest = z
+  .object({
+    ids: z.array(LearningId).min(1).max(100, 'at most 100 ids per request'),
+    acknowledge_flags: z.boolean().optional().describe('approve only: needed for flagged items'),
+  })
+  .openapi('BulkReviewRequest');
+export const ReviewResult = z
+  .object({
+    id: z.string(),
+    ok: z.boolean(),
+    status: LearningStatus.optional().describe('the item status after the call, when ok'),
+    review_reason: z.array(ReviewReason).optional().describe('reasons still holding it (e.g. forced_review awaits platform review)'),
+    code: z.string().optional().describe('why not, when not ok: not_found, conflict, flags_not_acknowledged'),
+    error: z.string().optional(),
+  })
+  .openapi('ReviewResult');
+export type ReviewResult = z.infer<typeof ReviewResult>;
+export const BulkReviewResponse = z
+  .object({ results: z.array(ReviewResult), succeeded: z.number().int(), failed: z.number().int() })
+  .openapi('BulkReviewResponse');
+export type BulkReviewResponse = z.infer<typeof BulkReviewResponse>;
+
+/** POST /account/pending/approve-clean. */
+export const ApproveCleanRequest = z
+  .object({
+    dry_run: z.boolean().default(true).describe('default true: list what would be approved, change nothing'),
+    threshold: z.number().min(0).max(1).optional().describe('minimum quality score (0..1); the account auto_publish_threshold by default'),
+  })
+  .openapi('ApproveCleanRequest');
+export const ApproveCleanResponse = z
+  .object({
+    dry_run: z.boolean(),
+    threshold: z.number(),
+    selected_count: z.number().int(),
+    ids: z.array(LearningId),
+    results: z.array(ReviewResult).describe('empty on a dry run'),
+  })
+  .openapi('ApproveCleanResponse');
+export type ApproveCleanResponse = z.infer<typeof ApproveCleanResponse>;

@@ -97,4 +97,10 @@ export const ERROR_CODES = {
   MAIL_UNAVAILABLE: 'mail_unavailable',
   RATE_LIMITED: 'rate_limited',
   CONFLICT: 'conflict',
+  DUPLICATE_LEARNING: 'duplicate_learning',
+  NEAR_DUPLICATE_LEARNING: 'near_duplicate_learning',
+  RETRACTION_WINDOW_EXPIRED: 'retraction_window_expired',
+  FLAGS_NOT_ACKNOWLEDGED: 'flags_not_acknowledged',
+  OPENCLAW_NOT_CONFIGURED: 'openclaw_not_configured',
 } as const;
+export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];

@@ -21,13 +21,33 @@ export const ConsentResponse = z
   .openapi('ConsentResponse');
 export type ConsentResponse = z.infer<typeof ConsentResponse>;
 
+/** Default of the auto-publish threshold (quality score 0..1, the rubric total 14 of 20 at the floor's edge is 0.625). */
+export const DEFAULT_AUTO_PUBLISH_THRESHOLD = 0.7;
+
+const AutoPublishThreshold = z
+  .number()
+  .min(0)
+  .max(1)
+  .describe(
+    `Extension of the contract: an extracted item is published without review only when standing consent is active, every screen is clean and its quality score (self-assessment normalised to 0..1) is at least this; default ${DEFAULT_AUTO_PUBLISH_THRESHOLD}`,
+  );
+
 /** PATCH /account/settings. */
-export const AccountSettingsPatch = z.object({ autonomous_extraction_mode: ExtractionMode }).openapi('AccountSettingsPatch');
+export const AccountSettingsPatch = z
+  .object({
+    autonomous_extraction_mode: ExtractionMode.optional(),
+    auto_publish_threshold: AutoPublishThreshold.optional(),
+  })
+  .refine((b) => b.autonomous_extraction_mode !== undefined || b.auto_publish_threshold !== undefined, {
+    message: 'give autonomous_extraction_mode, auto_publish_threshold or both',
+  })
+  .openapi('AccountSettingsPatch');
 export type AccountSettingsPatch = z.infer<typeof AccountSettingsPatch>;
 
 export const AccountSettingsPatchResponse = z
   .object({
     autonomous_extraction_mode: ExtractionMode,
+    auto_publish_threshold: AutoPublishThreshold,
     consent_recorded: z.boolean().describe('true when this change granted (first non-off mode) or revoked (off) consent'),
     consent_version: ConsentVersion.optional().describe('present when consent_recorded'),
     audit_ref: AuditRef.optional().describe('present when consent_recorded'),
@@ -41,6 +61,7 @@ export const AccountSettings = z
     autonomous_extraction_mode: ExtractionMode.describe('off until the account chooses otherwise'),
     consent_granted: z.boolean().describe('the latest consent record is a grant'),
     consent_version: ConsentVersion.nullable().describe('version of the latest consent record, or null if none'),
+    auto_publish_threshold: AutoPublishThreshold,
   })
   .openapi('AccountSettings');
 export type AccountSettings = z.infer<typeof AccountSettings>;

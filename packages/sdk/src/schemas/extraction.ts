@@ -87,6 +87,7 @@ export const ExtractGone = z
     error: z.string(),
     code: z.literal(ERROR_CODES.EXTRACTION_CLIENT_SIDE),
     message: z.string(),
+    request_id: z.string(),
   })
   .openapi('ExtractGone');
 export type ExtractGone = z.infer<typeof ExtractGone>;

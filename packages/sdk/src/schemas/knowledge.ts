@@ -1,6 +1,7 @@
 import { z } from '../zod.js';
-import { DateTime, LearningCategory } from './common.js';
-import { LearningId } from './learning.js';
+import { LIMITS } from '../limits.js';
+import { DateTime, LearningCategory, Outcome } from './common.js';
+import { LearningId, LearningSnippet } from './learning.js';
 
 export const CategoryCount = z
   .object({ category: LearningCategory, count: z.number().int().min(0) })
@@ -31,3 +32,58 @@ export const KnowledgeStats = z
     timestamp: DateTime,
   })
   .openapi('KnowledgeStats');
+export type KnowledgeStats = z.infer<typeof KnowledgeStats>;
+
+/** Longest accepted knowledge query (characters, after trimming). */
+export const KNOWLEDGE_QUERY_MAX = 1000;
+
+/** POST /knowledge. */
+export const KnowledgeSearchRequest = z
+  .object({
+    query: z
+      .string()
+      .trim()
+      .min(1, 'query must not be empty')
+      .max(KNOWLEDGE_QUERY_MAX, `query must be at most ${KNOWLEDGE_QUERY_MAX} characters`),
+    category: LearningCategory.optional(),
+    outcome: Outcome.optional(),
+    related_skill: z.string().trim().min(1).max(200).optional().describe('a skill id the learning names in related_skills'),
+    limit: z.number().int().min(LIMITS.knowledge.minLimit).max(LIMITS.knowledge.maxLimit).default(LIMITS.knowledge.defaultLimit),
+  })
+  .openapi('KnowledgeSearchRequest');
+export type KnowledgeSearchRequest = z.input<typeof KnowledgeSearchRequest>;
+
+export const KnowledgeSearchResponse = z
+  .object({
+    query: z.string(),
+    content_advisory: z.string(),
+    results_count: z.number().int().min(0),
+    results: z.array(LearningSnippet),
+    pricing: z.string().describe('how unlocking is paid for'),
+    timestamp: DateTime,
+  })
+  .openapi('KnowledgeSearchResponse');
+export type KnowledgeSearchResponse = z.infer<typeof KnowledgeSearchResponse>;
+
+/** POST /knowledge/{id}/rate. */
+export const RateRequest = z
+  .object({
+    helpfulness: z.number().int().min(LIMITS.rating.min).max(LIMITS.rating.max),
+    notes: z.string().trim().max(2000).optional(),
+  })
+  .openapi('RateRequest');
+export type RateRequest = z.infer<typeof RateRequest>;
+
+export const RateResponse = z
+  .object({
+    recorded: z.literal(true),
+    learning_id: LearningId,
+    replaced: z.boolean().describe("true when this replaced the account's earlier rating of the learning"),
+    new_avg_helpfulness: z.number().min(0).max(5),
+    total_ratings: z.number().int().min(0),
+    distinct_raters: z.number().int().min(0).describe('accounts holding a rating slot; ratings move ranking once 3 or more exist'),
+  })
+  .openapi('RateResponse');
+export type RateResponse = z.infer<typeof RateResponse>;
+
+export const ContributorParams = z.object({ wallet: z.string().trim().min(1).max(100) });

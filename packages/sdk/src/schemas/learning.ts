@@ -1,8 +1,21 @@
 import { z } from '../zod.js';
-import { DateTime, LearningCategory, LearningStatus, Outcome, SubmissionChannel, Verdict } from './common.js';
+import {
+  Category,
+  DateTime,
+  ERROR_CODES,
+  LEARNING_CATEGORIES,
+  LearningCategory,
+  LearningStatus,
+  Outcome,
+  ReviewReason,
+  type SUBMISSION_CHANNELS,
+  SubmissionChannel,
+  Verdict,
+} from './common.js';
 import { LIMITS } from '../limits.js';
 
 const usd = z.number().min(0);
+const LEARNING_CATEGORIES_TEXT = LEARNING_CATEGORIES.join(', ');
 const count = z.number().int().min(0);
 
 export const LearningId = z
@@ -121,3 +134,115 @@ export const LearningFull = z
   })
   .openapi('LearningFull');
 export type LearningFull = z.infer<typeof LearningFull>;
+
+/** The contributor's (or their extractor model's) rubric scores: four dimensions of 1..5; the floor is a total of 14 with each at least 3. */
+export const QualitySelfAssessment = z
+  .object({
+    specificity: z.number().int().min(LIMITS.quality.dimensionMin).max(LIMITS.quality.dimensionMax),
+    actionability: z.number().int().min(LIMITS.quality.dimensionMin).max(LIMITS.quality.dimensionMax),
+    novelty: z.number().int().min(LIMITS.quality.dimensionMin).max(LIMITS.quality.dimensionMax),
+    completeness: z.number().int().min(LIMITS.quality.dimensionMin).max(LIMITS.quality.dimensionMax),
+  })
+  .strict()
+  .describe(
+    'Not named by the contract: the quality self-assessment, four rubric dimensions of 1..5 each. Below the floor ' +
+      `(total under ${LIMITS.quality.floorTotal} or any dimension under ${LIMITS.quality.floorDimension}) the learning is held (below_quality_floor), never rejected. ` +
+      'On the extraction channel it is the score compared with the account auto-publish threshold; absent there, the item waits (awaiting_quality).',
+  )
+  .openapi('QualitySelfAssessment');
+export type QualitySelfAssessment = z.infer<typeof QualitySelfAssessment>;
+
+/** Longest accepted fields of a learning (characters); the request body limit bounds the total. */
+export const LEARNING_MAX = { title: 200, body: 20_000, taskContext: 2_000, tag: 50, tags: 20, relatedSkills: 20, skillId: 200, agent: 200 } as const;
+
+/** Text that is not only whitespace, trimmed. */
+const text = (min: number, max: number, name: string) =>
+  z
+    .string()
+    .trim()
+    .min(min, `${name} must be at least ${min} characters (not counting surrounding whitespace)`)
+    .max(max, `${name} must be at most ${max} characters`);
+
+/** POST /learn. Unknown fields are ignored. */
+export const LearnRequest = z
+  .object({
+    title: text(LIMITS.titleMin, LEARNING_MAX.title, 'title'),
+    body: text(LIMITS.bodyMin, LEARNING_MAX.body, 'body'),
+    category: Category.describe(
+      `a learning category (${LEARNING_CATEGORIES_TEXT}); communication and content-generation are refused with CATEGORY_OUT_OF_SCOPE`,
+    ),
+    tags: z
+      .array(text(1, LEARNING_MAX.tag, 'tag'))
+      .min(LIMITS.tagsMin, 'tags must hold at least one tag')
+      .max(LEARNING_MAX.tags, `at most ${LEARNING_MAX.tags} tags`),
+    task_context: text(1, LEARNING_MAX.taskContext, 'task_context'),
+    outcome: Outcome,
+    contributor_wallet: z
+      .string()
+      .regex(/^0x[0-9a-fA-F]{40}$/, 'contributor_wallet must be 0x followed by 40 hex digits')
+      .optional()
+      .describe('payout attribution; until wallet verification exists it is recorded as given and is not an identity on its own'),
+    contributor_agent: z.string().trim().max(LEARNING_MAX.agent).optional(),
+    related_skills: z.array(z.string().trim().min(1).max(LEARNING_MAX.skillId)).max(LEARNING_MAX.relatedSkills).optional(),
+    unlock_price: z
+      .number()
+      .min(LIMITS.unlockPriceUsd.min)
+      .max(LIMITS.unlockPriceUsd.max)
+      .optional()
+      .describe('USD, default 0.05; when given it is the builder override of the dynamic price'),
+    submission_channel: z
+      .unknown()
+      .optional()
+      .transform((v): (typeof SUBMISSION_CHANNELS)[number] => (v === 'extraction' ? 'extraction' : 'direct'))
+      .describe('direct (default) or extraction; any other value is treated as direct'),
+    quality_self_assessment: QualitySelfAssessment.optional(),
+    replaces: LearningId.optional().describe(
+      'Not named by the contract: the id of one of your own held or rejected learnings this one is a sanitized resubmission of. Such a replacement is always held (sanitized_resubmission) for your explicit approval.',
+    ),
+  })
+  .openapi('LearnRequest');
+export type LearnRequest = z.input<typeof LearnRequest>;
+
+export const LearnResponse = z
+  .object({
+    id: LearningId,
+    message: z.string(),
+    status: z.enum(['approved', 'pending_review']),
+    review_reason: z.array(ReviewReason).optional().describe('why the learning is held; only when pending_review'),
+    contributor_wallet: z.string().nullable(),
+    timestamp: DateTime,
+  })
+  .openapi('LearnResponse');
+export type LearnResponse = z.infer<typeof LearnResponse>;
+
+/** 409 from POST /learn. */
+export const DuplicateLearning = z
+  .object({
+    error: z.string().describe('Duplicate learning detected, or Near-duplicate learning detected'),
+    code: z.string(),
+    message: z.string().optional(),
+    existing_id: LearningId.optional().describe('near-duplicates only'),
+    similarity: z.number().min(0).max(1).optional().describe('shingle Jaccard similarity; near-duplicates only'),
+  })
+  .openapi('DuplicateLearning');
+
+/** 400 CATEGORY_OUT_OF_SCOPE from POST /learn. */
+export const CategoryOutOfScope = z
+  .object({
+    error: z.string(),
+    code: z.literal(ERROR_CODES.CATEGORY_OUT_OF_SCOPE),
+    message: z.string(),
+    allowed_categories: z.array(LearningCategory),
+  })
+  .openapi('CategoryOutOfScope');
+
+export const LearningIdParams = z.object({ id: LearningId });
+
+/** DELETE /learn/{id}. */
+export const RetractQuery = z.object({
+  reason: z.string().describe('must be retract'),
+});
+export const RetractResponse = z
+  .object({ retracted: z.literal(true), learning_id: LearningId, audit_ref: z.string() })
+  .openapi('RetractResponse');
+export type RetractResponse = z.infer<typeof RetractResponse>;

@@ -52,6 +52,7 @@ export const ContributorEarnings = z
     last_updated: DateTime.nullable().describe('last accrual; null when nothing has accrued yet'),
   })
   .openapi('ContributorEarnings');
+export type ContributorEarnings = z.infer<typeof ContributorEarnings>;
 
 export const Settlement = z
   .object({

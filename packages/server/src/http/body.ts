@@ -1,6 +1,6 @@
 import { ERROR_CODES, LIMITS } from '@axle/sdk';
 import type { Context, Next } from 'koa';
-import { HttpError } from './errors.js';
+import { DomainError } from '../domain/errors.js';
 
 declare module 'koa' {
   interface Request {
@@ -43,7 +43,7 @@ async function readLimited(ctx: Context, limit: number): Promise<Buffer> {
 }
 
 const tooLarge = (limit: number) =>
-  new HttpError(413, `Request body exceeds ${limit} bytes`, { code: ERROR_CODES.PAYLOAD_TOO_LARGE, limit_bytes: limit });
+  new DomainError(ERROR_CODES.PAYLOAD_TOO_LARGE, `Request body exceeds ${limit} bytes`, { limit_bytes: limit });
 
 /**
  * Reads request bodies: JSON (size and nesting limits), urlencoded forms (the HTML pages),
@@ -63,12 +63,12 @@ export function bodyParser(opts: { maxBytes?: number; maxDepth?: number } = {}) 
       ctx.request.body = Object.fromEntries(new URLSearchParams(text));
     } else if (type === '' || type === 'application/json' || type.endsWith('+json')) {
       if (jsonDepth(text) > maxDepth) {
-        throw new HttpError(400, `JSON nested deeper than ${maxDepth} levels`, { code: ERROR_CODES.NESTED_JSON, max_depth: maxDepth });
+        throw new DomainError(ERROR_CODES.NESTED_JSON, `JSON nested deeper than ${maxDepth} levels`, { max_depth: maxDepth });
       }
       try {
         ctx.request.body = JSON.parse(text);
       } catch {
-        throw new HttpError(400, 'Malformed JSON body', { code: ERROR_CODES.MALFORMED_JSON });
+        throw new DomainError(ERROR_CODES.MALFORMED_JSON, 'Malformed JSON body');
       }
     }
     return next();

@@ -1,5 +1,5 @@
 import type { Context, Next } from 'koa';
-import type { SearchCounts } from '../store/stats-counters.js';
+import type { SearchCounts } from '../services/search-counts.js';
 
 /** Search routes whose served requests GET /stats reports under `queries`. */
 const SEARCHES: Record<string, string> = { '/discover': 'discover', '/knowledge': 'knowledge' };

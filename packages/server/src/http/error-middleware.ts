@@ -1,6 +1,7 @@
 import { ERROR_CODES } from '@axle/sdk';
 import type { Context, Next } from 'koa';
-import { HttpError } from './errors.js';
+import { DomainError } from '../domain/errors.js';
+import { renderDomainError } from './error-status.js';
 
 const STATUS_CODES: Record<number, { error: string; code: string }> = {
   404: { error: 'Not found', code: ERROR_CODES.NOT_FOUND },
@@ -18,20 +19,20 @@ interface KoaLikeError {
 }
 
 /**
- * Renders every error as JSON `{error, code?, ...}`. Anything that is not an HttpError or an
+ * Renders every error as JSON `{error, code?, request_id, ...}`. Anything that is not a DomainError or an
  * exposed client error becomes a generic 500: no message, stack or SQL reaches the client.
  */
 export function errorMiddleware() {
   return async (ctx: Context, next: Next) => {
     try {
       await next();
-      if (ctx.status === 404 && ctx.body == null) throw new HttpError(404, 'Not found', { code: ERROR_CODES.NOT_FOUND, path: ctx.path });
+      if (ctx.status === 404 && ctx.body == null) throw new DomainError(ERROR_CODES.NOT_FOUND, 'Not found', { path: ctx.path });
     } catch (err) {
       let status: number;
       let body: Record<string, unknown>;
       let headers: Record<string, string> = {};
-      if (err instanceof HttpError) {
-        ({ status, body, headers } = err);
+      if (err instanceof DomainError) {
+        ({ status, body, headers } = renderDomainError(err));
       } else {
         const e = (err ?? {}) as KoaLikeError;
         const s = e.status ?? e.statusCode;

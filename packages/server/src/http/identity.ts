@@ -1,14 +1,10 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { API_KEY_SCOPES, type ApiKeyScope, ERROR_CODES } from '@axle/sdk';
 import type { Context, Middleware, Next } from 'koa';
-import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
-import { getAccount } from '../services/accounts.js';
-import { API_KEY_PATTERN, hashApiKey, parseScopes } from '../services/api-keys.js';
+import { DomainError } from '../domain/errors.js';
+import type { AccountsService } from '../services/accounts.js';
 import type { JwtService } from '../services/jwt.js';
-import { apiKeysStore } from '../store/api-keys.js';
-import type { Database } from '../store/db.js';
-import { forbidden, HttpError, unauthorized } from './errors.js';
 import { readSessionCookie } from './session-cookie.js';
 
 /** Who is calling, set on ctx.state.identity by the middlewares below. */
@@ -47,16 +43,13 @@ export interface Identity {
 }
 
 export interface IdentityDeps {
-  db: Database;
-  clock: Clock;
+  accounts: AccountsService;
   config: Pick<Config, 'adminToken' | 'adminReadToken'>;
   jwt: JwtService;
 }
 
-/** last_used_at is refreshed at most this often per key, so a busy key costs one write a minute. */
-const TOUCH_INTERVAL_MS = 60_000;
-
-const invalidKey = () => new HttpError(401, 'Invalid API key', { code: ERROR_CODES.INVALID_API_KEY });
+const unauthorized = (message = 'Authentication required') => new DomainError(ERROR_CODES.UNAUTHORIZED, message);
+const invalidKey = () => new DomainError(ERROR_CODES.INVALID_API_KEY, 'Invalid API key');
 const invalidSession = () => unauthorized('Invalid or expired session token');
 
 /** The credentials in the request: X-API-Key or a Bearer value starting axl_ is a key; any other Bearer value is a JWT. */
@@ -71,21 +64,16 @@ const digest = (s: string) => createHash('sha256').update(s).digest();
 const sameSecret = (given: string, configured: string | undefined) =>
   configured !== undefined && timingSafeEqual(digest(given), digest(configured));
 
-export function createIdentity({ db, clock, config, jwt }: IdentityDeps): Identity {
+export function createIdentity({ accounts, config, jwt }: IdentityDeps): Identity {
   async function fromKey(raw: string): Promise<IdentityState> {
-    if (!API_KEY_PATTERN.test(raw)) throw invalidKey();
-    const row = await apiKeysStore.byHash(db, hashApiKey(raw));
-    if (!row) throw invalidKey();
-    const now = clock.now();
-    if (row.last_used_at === null || row.last_used_at <= now - TOUCH_INTERVAL_MS) {
-      await apiKeysStore.touch(db, row.id, now, now - TOUCH_INTERVAL_MS + 1);
-    }
-    return { accountId: row.account_id, via: 'key', keyId: row.id, scopes: parseScopes(row.scopes) };
+    const key = await accounts.authenticateKey(raw);
+    if (!key) throw invalidKey();
+    return { accountId: key.accountId, via: 'key', keyId: key.keyId, scopes: key.scopes };
   }
 
   async function accountFromJwt(token: string): Promise<string | null> {
     const sub = await jwt.verify(token);
-    return sub && (await getAccount(db, sub)) ? sub : null;
+    return sub && (await accounts.get(sub)) ? sub : null;
   }
 
   async function fromJwt(token: string): Promise<IdentityState> {
@@ -96,7 +84,7 @@ export function createIdentity({ db, clock, config, jwt }: IdentityDeps): Identi
 
   function checkScope(identity: IdentityState, scope: ApiKeyScope | undefined): void {
     if (scope && !identity.scopes.includes(scope)) {
-      throw forbidden(`This API key lacks the ${scope} scope`, { code: ERROR_CODES.INSUFFICIENT_SCOPE, required_scope: scope });
+      throw new DomainError(ERROR_CODES.INSUFFICIENT_SCOPE, `This API key lacks the ${scope} scope`, { required_scope: scope });
     }
   }
 
@@ -145,7 +133,7 @@ export function createIdentity({ db, clock, config, jwt }: IdentityDeps): Identi
       if (!token) throw unauthorized('Admin token required');
       if (sameSecret(token, config.adminToken)) ctx.state.admin = { scope: 'admin' };
       else if (sameSecret(token, config.adminReadToken)) {
-        if (scope === 'admin') throw forbidden('This route needs the admin token', { code: ERROR_CODES.INSUFFICIENT_SCOPE, required_scope: 'admin' });
+        if (scope === 'admin') throw new DomainError(ERROR_CODES.INSUFFICIENT_SCOPE, 'This route needs the admin token', { required_scope: 'admin' });
         ctx.state.admin = { scope: 'read' };
       } else throw unauthorized('Invalid admin token');
       return next();
@@ -154,9 +142,9 @@ export function createIdentity({ db, clock, config, jwt }: IdentityDeps): Identi
     requireActiveAccount: () => async (ctx, next) => {
       const accountId = ctx.state.identity?.accountId;
       if (!accountId) throw unauthorized();
-      const account = await getAccount(db, accountId);
+      const account = await accounts.get(accountId);
       if (!account) throw unauthorized();
-      if (account.suspended) throw forbidden('Account suspended', { code: ERROR_CODES.ACCOUNT_SUSPENDED });
+      if (account.suspended) throw new DomainError(ERROR_CODES.ACCOUNT_SUSPENDED, 'Account suspended');
       return next();
     },
 

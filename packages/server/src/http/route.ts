@@ -2,7 +2,7 @@ import { OpenAPIRegistry, type RouteConfig } from '@asteasolutions/zod-to-openap
 import type Router from '@koa/router';
 import { ERROR_CODES, ErrorBody, type z } from '@axle/sdk';
 import type { Context, Middleware } from 'koa';
-import { HttpError } from './errors.js';
+import { DomainError } from '../domain/errors.js';
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 /** Security schemes declared in the OpenAPI document (see openapi.ts). */
@@ -22,6 +22,8 @@ export interface RouteDef<B, Q, P> {
   method: Method;
   /** OpenAPI style: /skill/{id}. */
   path: string;
+  /** Unique, camelCase (getSkill, createApiKey): client and MCP tool generators name things by it. */
+  operationId: string;
   summary: string;
   description?: string;
   tags: string[];
@@ -57,8 +59,7 @@ function parse<S extends z.ZodType>(schema: S, value: unknown, where: string): z
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const issues = result.error.issues.map((i) => ({ field: [where, ...i.path.map(String)].join('.'), message: i.message }));
-  throw new HttpError(400, `Invalid request: ${describeIssue(where, result.error.issues[0]!)}`, {
-    code: ERROR_CODES.VALIDATION,
+  throw new DomainError(ERROR_CODES.VALIDATION, `Invalid request: ${describeIssue(where, result.error.issues[0]!)}`, {
     field: issues[0]!.field,
     issues,
   });
@@ -72,13 +73,18 @@ export class Api {
   readonly registry = new OpenAPIRegistry();
   readonly mounted: Array<{ method: Method; path: string }> = [];
 
-  constructor(readonly router: Router) {
-    for (const [name, scheme] of Object.entries(SECURITY_SCHEMES)) this.registry.registerComponent('securitySchemes', name, scheme);
-  }
+  private readonly schemes = new Set<Security>();
+
+  constructor(readonly router: Router) {}
 
   route<B extends z.ZodType | undefined = undefined, Q extends z.ZodType | undefined = undefined, P extends z.ZodType | undefined = undefined>(
     def: RouteDef<B, Q, P>,
   ): void {
+    // A scheme is declared once some route uses it, so the document lists no unused component.
+    for (const s of def.security ?? []) {
+      if (!this.schemes.has(s)) this.registry.registerComponent('securitySchemes', s, SECURITY_SCHEMES[s]);
+      this.schemes.add(s);
+    }
     this.registry.registerPath(toOpenApi(def));
     this.mounted.push({ method: def.method, path: def.path });
     const koaPath = def.path.replace(/\{(\w+)\}/g, ':$1');
@@ -123,10 +129,12 @@ function toOpenApi<B, Q, P>(def: RouteDef<B, Q, P>): RouteConfig {
   return {
     method: def.method,
     path: def.path,
+    operationId: def.operationId,
     summary: def.summary,
     description: def.description,
     tags: def.tags,
-    ...(def.security?.length && { security: def.security.map((s) => ({ [s]: [] })) }),
+    // An empty list says "public" explicitly; omitting it would leave the operation's security undeclared.
+    security: (def.security ?? []).map((s) => ({ [s]: [] })),
     request: {
       ...(def.body && { body: { required: true, content: { 'application/json': { schema: def.body as unknown as z.ZodType } } } }),
       ...(def.query && { query: def.query as unknown as z.ZodObject }),

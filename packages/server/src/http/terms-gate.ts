@@ -1,23 +1,21 @@
 import { CURRENT_TOS_VERSION, ERROR_CODES } from '@axle/sdk';
 import type { Middleware } from 'koa';
-import { hasAcceptedCurrentTerms, termsUrlFor } from '../services/terms.js';
-import type { Queryable } from '../store/db.js';
-import { HttpError, unauthorized } from './errors.js';
+import { DomainError } from '../domain/errors.js';
+import type { TermsService } from '../services/terms.js';
 
 /**
  * For money and agency routes (link-wallet, withdrawals): mount after an identity middleware.
  * Until the account has accepted the current terms it answers 403 with the TermsNotAccepted body.
  */
-export function requireTermsAccepted(deps: { db: Queryable; baseUrl(): string }): Middleware {
+export function requireTermsAccepted(terms: TermsService): Middleware {
   return async (ctx, next) => {
     const accountId = ctx.state.identity?.accountId;
-    if (!accountId) throw unauthorized();
-    if (!(await hasAcceptedCurrentTerms(deps.db, accountId))) {
-      throw new HttpError(403, 'The current terms of service have not been accepted', {
-        code: ERROR_CODES.TERMS_NOT_ACCEPTED,
+    if (!accountId) throw new DomainError(ERROR_CODES.UNAUTHORIZED, 'Authentication required');
+    if (!(await terms.hasAcceptedCurrent(accountId))) {
+      throw new DomainError(ERROR_CODES.TERMS_NOT_ACCEPTED, 'The current terms of service have not been accepted', {
         current_tos_version: CURRENT_TOS_VERSION,
         how_to_accept: `POST /account/accept-terms with {"version": "${CURRENT_TOS_VERSION}", "agree": true} after reading the terms`,
-        terms_url: termsUrlFor(deps.baseUrl()),
+        terms_url: terms.termsUrl(),
       });
     }
     return next();

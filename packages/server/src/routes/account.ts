@@ -1,20 +1,19 @@
-import { ApiKeyId, ApiKeyList, CreateApiKeyRequest, CreatedApiKey, Dashboard, RevokedApiKey, z } from '@axle/sdk';
-import type { AppDeps } from '../app.js';
-import { notFound, unauthorized } from '../http/errors.js';
+import { ApiKeyId, ApiKeyList, CreateApiKeyRequest, CreatedApiKey, Dashboard, ERROR_CODES, RevokedApiKey, z } from '@axle/sdk';
+import type { AppDeps } from '../deps.js';
+import { DomainError } from '../domain/errors.js';
 import type { Api } from '../http/route.js';
-import { getAccount } from '../services/accounts.js';
-import { createKey, listKeys, revokeKey } from '../services/api-keys.js';
 
 /** The caller's account id, set by an identity middleware in `before`. */
 const accountOf = (state: { identity?: { accountId: string } }): string => state.identity!.accountId;
 
 /** API keys and the dashboard. Terms, consent and settings routes live in their own modules. */
 export function accountRoutes(api: Api, deps: AppDeps): void {
-  const { db, clock, identity } = deps;
+  const { accounts, identity } = deps;
 
   api.route({
     method: 'post',
     path: '/account/api-keys',
+    operationId: 'createApiKey',
     summary: 'Create an API key',
     description:
       'Returns the raw key (axl_…) once; only its SHA-256 is stored. Optional body: name, scopes ' +
@@ -28,12 +27,13 @@ export function accountRoutes(api: Api, deps: AppDeps): void {
       401: { description: 'Missing or invalid session token' },
       403: { description: 'Account suspended' },
     },
-    handler: ({ body }, ctx) => db.tx((q) => createKey(q, accountOf(ctx.state), body, clock.now())),
+    handler: ({ body }, ctx) => accounts.createKey(accountOf(ctx.state), body),
   });
 
   api.route({
     method: 'get',
     path: '/account/api-keys',
+    operationId: 'listApiKeys',
     summary: 'List your live API keys',
     description: 'Never returns raw keys or hashes. Accepts a session token or a key with the account scope.',
     tags: ['Account'],
@@ -44,12 +44,13 @@ export function accountRoutes(api: Api, deps: AppDeps): void {
       401: { description: 'Missing or invalid credentials' },
       403: { description: 'Key lacks the account scope' },
     },
-    handler: async (_input, ctx) => ({ api_keys: (await listKeys(db, accountOf(ctx.state))).map(({ account_id: _, ...k }) => k) }),
+    handler: async (_input, ctx) => ({ api_keys: (await accounts.listKeys(accountOf(ctx.state))).map(({ account_id: _, ...k }) => k) }),
   });
 
   api.route({
     method: 'delete',
     path: '/account/api-keys/{id}',
+    operationId: 'revokeApiKey',
     summary: 'Revoke one of your API keys',
     description: 'The key stops working at once (401 Invalid API key). The revocation is audit-logged.',
     tags: ['Account'],
@@ -62,8 +63,8 @@ export function accountRoutes(api: Api, deps: AppDeps): void {
       404: { description: 'No such live key on this account' },
     },
     handler: async ({ params }, ctx) => {
-      const revoked = await db.tx((q) => revokeKey(q, accountOf(ctx.state), params.id, clock.now()));
-      if (!revoked) throw notFound('API key not found', { id: params.id });
+      const revoked = await accounts.revokeKey(accountOf(ctx.state), params.id);
+      if (!revoked) throw new DomainError(ERROR_CODES.NOT_FOUND, 'API key not found', { id: params.id });
       return { revoked: true as const, id: params.id, audit_ref: revoked.audit_ref };
     },
   });
@@ -71,6 +72,7 @@ export function accountRoutes(api: Api, deps: AppDeps): void {
   api.route({
     method: 'get',
     path: '/account/dashboard',
+    operationId: 'getDashboard',
     summary: 'Your account at a glance',
     description: 'Email, linked wallet and key summaries; raw keys and hashes are never returned.',
     tags: ['Account'],
@@ -82,8 +84,8 @@ export function accountRoutes(api: Api, deps: AppDeps): void {
     },
     handler: async (_input, ctx) => {
       const accountId = accountOf(ctx.state);
-      const [account, keys] = await Promise.all([getAccount(db, accountId), listKeys(db, accountId)]);
-      if (!account) throw unauthorized();
+      const [account, keys] = await Promise.all([accounts.get(accountId), accounts.listKeys(accountId)]);
+      if (!account) throw new DomainError(ERROR_CODES.UNAUTHORIZED, 'Authentication required');
       return {
         email: account.email,
         wallet: account.wallet,

@@ -1,20 +1,18 @@
-import { AccountId, AdminAccount, AdminSuspension, AuditVerification, z } from '@axle/sdk';
-import type { AppDeps } from '../app.js';
-import { notFound } from '../http/errors.js';
+import { AccountId, AdminAccount, AdminSuspension, AuditVerification, ERROR_CODES, z } from '@axle/sdk';
+import type { AppDeps } from '../deps.js';
+import { DomainError } from '../domain/errors.js';
 import type { Api } from '../http/route.js';
-import { getAccount, setSuspended } from '../services/accounts.js';
-import { listKeys } from '../services/api-keys.js';
-import { verifyAuditChain } from '../services/audit.js';
 
 const Params = z.object({ id: AccountId });
 
 /** Operator routes for accounts: read scope to look, admin scope to suspend. */
 export function adminRoutes(api: Api, deps: AppDeps): void {
-  const { db, clock, identity } = deps;
+  const { accounts, audit, identity } = deps;
 
   api.route({
     method: 'get',
     path: '/admin/accounts/{id}',
+    operationId: 'getAdminAccount',
     summary: 'Account summary (admin read scope)',
     tags: ['Admin'],
     security: ['AdminToken'],
@@ -26,15 +24,15 @@ export function adminRoutes(api: Api, deps: AppDeps): void {
       404: { description: 'No such account' },
     },
     handler: async ({ params }) => {
-      const account = await getAccount(db, params.id);
-      if (!account) throw notFound('Account not found', { id: params.id });
+      const account = await accounts.get(params.id);
+      if (!account) throw new DomainError(ERROR_CODES.NOT_FOUND, 'Account not found', { id: params.id });
       return {
         id: account.id,
         email: account.email,
         wallet: account.wallet,
         suspended: account.suspended === 1,
         created_at: account.created_at,
-        api_key_count: (await listKeys(db, account.id)).length,
+        api_key_count: (await accounts.listKeys(account.id)).length,
       };
     },
   });
@@ -46,6 +44,7 @@ export function adminRoutes(api: Api, deps: AppDeps): void {
     api.route({
       method: 'post',
       path: `/admin/accounts/{id}/${action}`,
+      operationId: `${action}Account`,
       summary: `${suspended ? 'Suspend' : 'Reinstate'} an account (admin scope)`,
       description: suspended
         ? 'A suspended account is refused (403 account_suspended) on key creation, money and agency routes. Audit-logged.'
@@ -61,8 +60,8 @@ export function adminRoutes(api: Api, deps: AppDeps): void {
         404: { description: 'No such account' },
       },
       handler: async ({ params }) => {
-        const auditRef = await db.tx((q) => setSuspended(q, params.id, suspended, clock.now()));
-        if (!auditRef) throw notFound('Account not found', { id: params.id });
+        const auditRef = await accounts.setSuspended(params.id, suspended);
+        if (!auditRef) throw new DomainError(ERROR_CODES.NOT_FOUND, 'Account not found', { id: params.id });
         return { account_id: params.id, suspended, audit_ref: auditRef };
       },
     });
@@ -71,6 +70,7 @@ export function adminRoutes(api: Api, deps: AppDeps): void {
   api.route({
     method: 'get',
     path: '/admin/audit/verify',
+    operationId: 'verifyAuditLog',
     summary: 'Verify the hash-chained audit log (admin read scope)',
     description: 'Walks the whole chain; reports the first entry that was edited, removed or re-linked. Same check as `npm run audit:verify`.',
     tags: ['Admin'],
@@ -80,6 +80,6 @@ export function adminRoutes(api: Api, deps: AppDeps): void {
       200: { description: 'Result (ok false when tampering was found)', schema: AuditVerification },
       401: { description: 'Missing or invalid admin token' },
     },
-    handler: () => verifyAuditChain(db),
+    handler: () => audit.verify(),
   });
 }

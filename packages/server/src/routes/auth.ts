@@ -1,7 +1,7 @@
-import { LIMITS, MagicLinkRequest, MagicLinkResponse, VerifyQuery, VerifyResponse } from '@axle/sdk';
-import type { AppDeps } from '../app.js';
+import { ERROR_CODES, LIMITS, MagicLinkRequest, MagicLinkResponse, VerifyQuery, VerifyResponse } from '@axle/sdk';
+import type { AppDeps } from '../deps.js';
 import { clientIp } from '../http/client-ip.js';
-import { unauthorized } from '../http/errors.js';
+import { DomainError } from '../domain/errors.js';
 import { type Api, reply } from '../http/route.js';
 import { setSessionCookie } from '../http/session-cookie.js';
 import { LANDING_HEADERS, signedInPage, signInFailedPage } from '../web/landing.js';
@@ -16,6 +16,7 @@ export function authRoutes(api: Api, deps: AppDeps): void {
   api.route({
     method: 'post',
     path: '/auth/magic-link',
+    operationId: 'requestMagicLink',
     summary: 'Email a single-use sign-in link',
     description:
       'Sends a link to GET /auth/verify that works once within 15 minutes. The answer is the same whether or not an account exists; ' +
@@ -38,6 +39,7 @@ export function authRoutes(api: Api, deps: AppDeps): void {
   api.route({
     method: 'get',
     path: '/auth/verify',
+    operationId: 'verifyMagicLink',
     summary: 'Exchange a sign-in link for a session token',
     description:
       'Consumes the single-use token and returns a 24-hour session JWT. A browser (Accept: text/html) gets a small landing page instead, ' +
@@ -54,7 +56,7 @@ export function authRoutes(api: Api, deps: AppDeps): void {
       const signIn = await links.verify(query.token);
       if (!signIn) {
         if (html) return reply(401, signInFailedPage(INVALID_LINK), LANDING_HEADERS);
-        throw unauthorized(INVALID_LINK);
+        throw new DomainError(ERROR_CODES.UNAUTHORIZED, INVALID_LINK);
       }
       if (!html) return { token: signIn.jwt };
       setSessionCookie(ctx, signIn.jwt, deps.baseUrl().startsWith('https:'));

@@ -1,8 +1,8 @@
 import { AccountSettings, AccountSettingsPatch, AccountSettingsPatchResponse, ConsentRequest, ConsentResponse, CURRENT_CONSENT_VERSION } from '@axle/sdk';
-import type { AppDeps } from '../app.js';
+import type { AppDeps } from '../deps.js';
 import type { Api } from '../http/route.js';
 import type { IdentityState } from '../http/identity.js';
-import { type ConsentActor, createConsentService } from '../services/consent.js';
+import type { ConsentActor } from '../services/consent.js';
 
 /** The device-login key of `axle consent` carries the account scope; a session token works as the spec shows. */
 const KEY_EXTENSION =
@@ -16,12 +16,12 @@ const actorOf = (identity: IdentityState | undefined): ConsentActor => ({
 
 /** POST /extract/consent, PATCH and GET /account/settings. */
 export function consentRoutes(api: Api, deps: AppDeps): void {
-  const { identity } = deps;
-  const consent = createConsentService(deps);
+  const { identity, consent } = deps;
 
   api.route({
     method: 'post',
     path: '/extract/consent',
+    operationId: 'recordExtractionConsent',
     summary: 'Grant or revoke standing consent to autonomous extraction',
     description:
       `Every call appends a consent record carrying consent_version (currently ${CURRENT_CONSENT_VERSION}, the date of the consent text) and an ` +
@@ -42,8 +42,10 @@ export function consentRoutes(api: Api, deps: AppDeps): void {
   api.route({
     method: 'patch',
     path: '/account/settings',
-    summary: 'Set the autonomous extraction mode',
+    operationId: 'updateAccountSettings',
+    summary: 'Set the autonomous extraction mode and the auto-publish threshold',
     description:
+      'auto_publish_threshold (0..1) extends the contract: the quality score an extracted item needs to publish without review. ' +
       'Moving to automatic or manual while consent is not in force records a grant; moving to off while it is records a revocation ' +
       '(consent_recorded true, with consent_version and audit_ref). Other changes record nothing.' + KEY_EXTENSION,
     tags: ['Account'],
@@ -56,12 +58,14 @@ export function consentRoutes(api: Api, deps: AppDeps): void {
       401: { description: 'Missing or invalid credentials' },
       403: { description: 'API key without the account scope' },
     },
-    handler: ({ body }, ctx) => consent.setMode(actorOf(ctx.state.identity), body.autonomous_extraction_mode),
+    handler: ({ body }, ctx) =>
+      consent.setMode(actorOf(ctx.state.identity), { mode: body.autonomous_extraction_mode, autoPublishThreshold: body.auto_publish_threshold }),
   });
 
   api.route({
     method: 'get',
     path: '/account/settings',
+    operationId: 'getAccountSettings',
     summary: 'Current extraction mode and consent state',
     tags: ['Account'],
     security: ['BearerJWT', 'ApiKey'],

@@ -9,14 +9,13 @@ import {
   z,
 } from '@axle/sdk';
 import type { Context } from 'koa';
-import type { AppDeps } from '../app.js';
+import type { AppDeps } from '../deps.js';
 import { clientIp } from '../http/client-ip.js';
 import { csrfToken, csrfValid, sameOrigin } from '../http/csrf.js';
-import { HttpError } from '../http/errors.js';
+import { DomainError } from '../domain/errors.js';
+import { renderDomainError } from '../http/error-status.js';
 import { type Api, reply } from '../http/route.js';
 import { readSessionCookie } from '../http/session-cookie.js';
-import { getAccount } from '../services/accounts.js';
-import { createDeviceAuthService } from '../services/device-auth.js';
 import {
   deviceCheckEmailPage,
   deviceConfirmPage,
@@ -42,8 +41,7 @@ const SignInForm = z.object({ email: MagicLinkRequest.shape.email, user_code: z.
 
 /** RFC 8628 device sign-in: the CLI's two JSON endpoints and the /device page a person approves on. */
 export function deviceRoutes(api: Api, deps: AppDeps): void {
-  const { db, config, identity, magicLinks } = deps;
-  const devices = createDeviceAuthService(deps);
+  const { accounts, config, identity, magicLinks, deviceAuth: devices } = deps;
   const ip = (ctx: Context) => clientIp(ctx, config.trustProxy);
   const ownOrigin = () => new URL(deps.baseUrl()).origin;
 
@@ -51,7 +49,7 @@ export function deviceRoutes(api: Api, deps: AppDeps): void {
   async function signedIn(ctx: Context): Promise<{ accountId: string; email: string; session: string } | null> {
     const session = readSessionCookie(ctx);
     const accountId = session ? await identity.sessionAccount(ctx) : null;
-    const account = accountId ? await getAccount(db, accountId) : undefined;
+    const account = accountId ? await accounts.get(accountId) : undefined;
     return session && account ? { accountId: account.id, email: account.email, session } : null;
   }
 
@@ -60,15 +58,17 @@ export function deviceRoutes(api: Api, deps: AppDeps): void {
     try {
       return await fn();
     } catch (err) {
-      if (!(err instanceof HttpError)) throw err;
-      const r = html(err.status, deviceErrorPage(ERROR_TITLES[err.status] ?? 'Code not accepted', err.message));
-      return reply(r.status, r.body, { ...r.headers, ...err.headers });
+      if (!(err instanceof DomainError)) throw err;
+      const { status, headers } = renderDomainError(err);
+      const r = html(status, deviceErrorPage(ERROR_TITLES[status] ?? 'Code not accepted', err.message));
+      return reply(r.status, r.body, { ...r.headers, ...headers });
     }
   }
 
   api.route({
     method: 'post',
     path: '/auth/device/code',
+    operationId: 'startDeviceAuthorization',
     summary: 'Start device sign-in (RFC 8628 device authorization request)',
     description:
       `Returns a device_code for the client to poll with and a user_code (8 letters from ${DEVICE_AUTH.userCodeAlphabet}, shown as XXXX-XXXX) ` +
@@ -87,6 +87,7 @@ export function deviceRoutes(api: Api, deps: AppDeps): void {
   api.route({
     method: 'post',
     path: '/auth/device/token',
+    operationId: 'pollDeviceToken',
     summary: 'Poll for the API key (RFC 8628 device access token request)',
     description:
       'Answers 400 {error} with authorization_pending (keep polling), slow_down (polled sooner than `interval`; the interval grows by 5 s and ' +
@@ -105,6 +106,7 @@ export function deviceRoutes(api: Api, deps: AppDeps): void {
   api.route({
     method: 'get',
     path: '/device',
+    operationId: 'getDevicePage',
     summary: 'Device approval page (HTML)',
     description:
       'Signed out: offers a magic-link sign-in that returns here. Signed in: shows the code and the requesting client with Approve and Deny. ' +
@@ -128,6 +130,7 @@ export function deviceRoutes(api: Api, deps: AppDeps): void {
   api.route({
     method: 'post',
     path: '/device',
+    operationId: 'decideDevice',
     summary: 'Approve or deny a device (HTML form)',
     description:
       'Form fields user_code, csrf, decision (approve|deny). Needs the browser session cookie, a CSRF token bound to it and a same-origin request; ' +
@@ -161,6 +164,7 @@ export function deviceRoutes(api: Api, deps: AppDeps): void {
   api.route({
     method: 'post',
     path: '/device/sign-in',
+    operationId: 'requestDeviceSignIn',
     summary: 'Email a sign-in link that returns to the device page (HTML form)',
     description: 'Form fields email, user_code (optional). Same limits as POST /auth/magic-link.',
     tags: ['Auth'],

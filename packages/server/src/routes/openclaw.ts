@@ -1,7 +1,4 @@
-import path from 'node:path';
-import type { OpenClawAdapter } from '@axle/extractor';
 import {
-  ERROR_CODES,
   OpenClawConfigPatch,
   OpenClawConfigResponse,
   OpenClawStateResponse,
@@ -9,16 +6,9 @@ import {
   OpenClawTriggerResponse,
 } from '@axle/sdk';
 import type { Context, Middleware, Next } from 'koa';
-import type { AppDeps } from '../app.js';
+import type { AppDeps } from '../deps.js';
 import { clientIp } from '../http/client-ip.js';
-import { HttpError, conflict } from '../http/errors.js';
 import type { Api } from '../http/route.js';
-
-export interface OpenClawMount {
-  /** Null when AXLE_OPENCLAW_MEMORY_PATH is unset: the routes then answer 503. */
-  adapter: Promise<OpenClawAdapter> | null;
-  close(): Promise<void>;
-}
 
 const isLoopback = (ip: string) => ip === '::1' || /^127\./.test(ip);
 
@@ -36,40 +26,9 @@ function localOrAdmin(deps: AppDeps, scope: 'read' | 'admin'): Middleware {
   };
 }
 
-const notConfigured = () =>
-  new HttpError(503, 'OpenClaw adapter not configured', {
-    code: 'openclaw_not_configured',
-    message: 'Set AXLE_OPENCLAW_MEMORY_PATH to the OpenClaw workspace folder and restart the server.',
-  });
-
 /** GET /openclaw/status, POST /openclaw/trigger, POST /openclaw/config, GET /openclaw/state. */
-export function openclawRoutes(api: Api, deps: AppDeps): OpenClawMount {
-  const { openclawMemoryPath, openclawApiKey } = deps.config;
-  // The extractor (scrubber, secretlint) takes ~0.25 s to load: only when the adapter is configured.
-  const extractor = openclawMemoryPath ? import('@axle/extractor') : null;
-  const create = async (memoryPath: string): Promise<OpenClawAdapter> =>
-    new (await extractor!).OpenClawAdapter({
-      memoryPath,
-      // The server captures OpenClaw memory only; Claude Code sessions are the CLI runner's job.
-      claudeProjectsPath: null,
-      statePath: path.join(deps.config.dataDir, 'openclaw', 'state.json'),
-      queueDir: path.join(deps.config.dataDir, 'openclaw', 'queue'),
-      clock: () => deps.clock.now(),
-      ...(openclawApiKey && {
-        // A getter: the base URL is known only once the server listens, and each run reads it then.
-        submit: {
-          get server() {
-            return deps.baseUrl();
-          },
-          apiKey: openclawApiKey,
-        },
-      }),
-    });
-  const adapter = openclawMemoryPath ? create(openclawMemoryPath) : null;
-  const need = async (): Promise<OpenClawAdapter> => {
-    if (!adapter) throw notConfigured();
-    return adapter;
-  };
+export function openclawRoutes(api: Api, deps: AppDeps): void {
+  const { openclaw } = deps;
   const common = { tags: ['OpenClaw'], security: ['AdminToken' as const] };
   const description = 'Answers loopback callers without credentials; anyone else needs the admin token.';
 
@@ -77,6 +36,7 @@ export function openclawRoutes(api: Api, deps: AppDeps): OpenClawMount {
     ...common,
     method: 'get',
     path: '/openclaw/status',
+    operationId: 'getOpenClawStatus',
     summary: 'State of the local memory-file adapter',
     description,
     before: [localOrAdmin(deps, 'read')],
@@ -85,13 +45,14 @@ export function openclawRoutes(api: Api, deps: AppDeps): OpenClawMount {
       401: { description: 'Not loopback and no valid admin token' },
       503: { description: 'Adapter not configured (AXLE_OPENCLAW_MEMORY_PATH unset)' },
     },
-    handler: async () => (await need()).status(),
+    handler: () => openclaw.status(),
   });
 
   api.route({
     ...common,
     method: 'post',
     path: '/openclaw/trigger',
+    operationId: 'triggerOpenClawRun',
     summary: 'Start an extraction run now',
     description: `${description} The run continues in the background; poll GET /openclaw/status.`,
     before: [localOrAdmin(deps, 'admin')],
@@ -101,22 +62,14 @@ export function openclawRoutes(api: Api, deps: AppDeps): OpenClawMount {
       409: { description: 'A run is already under way' },
       503: { description: 'Adapter not configured' },
     },
-    handler: async () => {
-      const running = await need();
-      const { RunInProgressError } = await extractor!;
-      try {
-        return running.trigger();
-      } catch (err) {
-        if (err instanceof RunInProgressError) throw conflict('OpenClaw run already in progress', { code: ERROR_CODES.CONFLICT });
-        throw err;
-      }
-    },
+    handler: () => openclaw.trigger(),
   });
 
   api.route({
     ...common,
     method: 'post',
     path: '/openclaw/config',
+    operationId: 'updateOpenClawConfig',
     summary: 'Change adapter settings',
     description: `${description} Only the OpenClawConfig fields are accepted; any other field is a 400. Changes persist.`,
     before: [localOrAdmin(deps, 'admin')],
@@ -127,13 +80,14 @@ export function openclawRoutes(api: Api, deps: AppDeps): OpenClawMount {
       401: { description: 'Not loopback and no valid admin token' },
       503: { description: 'Adapter not configured' },
     },
-    handler: async ({ body }) => ({ config: await (await need()).setConfig(body) }),
+    handler: async ({ body }) => ({ config: await openclaw.setConfig(body) }),
   });
 
   api.route({
     ...common,
     method: 'get',
     path: '/openclaw/state',
+    operationId: 'getOpenClawState',
     summary: 'Files extracted so far, with their content hashes',
     description,
     before: [localOrAdmin(deps, 'read')],
@@ -142,20 +96,6 @@ export function openclawRoutes(api: Api, deps: AppDeps): OpenClawMount {
       401: { description: 'Not loopback and no valid admin token' },
       503: { description: 'Adapter not configured' },
     },
-    handler: async () => (await need()).state(),
+    handler: () => openclaw.state(),
   });
-
-  // Watching starts in the background so a slow or missing folder never delays the server's start.
-  const started = adapter?.then((a) => a.start()).then(
-    () => deps.logger.info({ memory_path: openclawMemoryPath }, 'openclaw adapter watching'),
-    (err: unknown) => deps.logger.warn({ err }, 'openclaw adapter could not start watching'),
-  );
-
-  return {
-    adapter,
-    async close() {
-      await started;
-      await (await adapter?.catch(() => undefined))?.stop();
-    },
-  };
 }

@@ -1,9 +1,7 @@
 import { CATEGORIES, CategoriesResponse, HealthResponse, RootResponse, SKILL_TYPES, StatsResponse, VERSIONS } from '@axle/sdk';
-import type { AppDeps } from '../app.js';
+import type { AppDeps } from '../deps.js';
 import { buildTime } from '../build-info.js';
 import type { Api } from '../http/route.js';
-import { learningsStore } from '../store/learnings-repository.js';
-import type { SearchCounts } from '../store/stats-counters.js';
 
 /** Searches that /stats always reports, even before the first one is served. */
 const COUNTED_QUERIES = ['discover', 'knowledge'] as const;
@@ -15,44 +13,23 @@ const complete = <K extends string>(keys: readonly K[], counts: Record<string, n
 /** Keys with a count, in taxonomy order. */
 const present = <K extends string>(keys: readonly K[], counts: Record<string, number>) => keys.filter((k) => (counts[k] ?? 0) > 0);
 
-/**
- * How old a learnings count /health may report. Load balancers poll /health often and it must answer
- * at once under search load, so after the first read it serves the last count and refreshes it in the
- * background: a count read on demand waited for a SQLite thread behind FTS queries (p99 88 ms).
- */
-const HEALTH_COUNT_TTL_MS = 1000;
-
 /** GET /, /health, /categories, /stats. */
-export function publicRoutes(api: Api, deps: AppDeps, searches: SearchCounts): void {
-  const { clock, db, config, skills } = deps;
+export function publicRoutes(api: Api, deps: AppDeps): void {
+  const { clock, config, skills, learnings, searchCounts: searches } = deps;
   const built = buildTime().toISOString();
   const uptime = () => (clock.now() - deps.startedAt) / 1000;
-  let visible: { at: number; n: number } | undefined;
-  let refreshing: Promise<number> | undefined;
-  const refreshVisible = () =>
-    (refreshing ??= learningsStore
-      .countVisible(db)
-      .then((n) => {
-        visible = { at: clock.now(), n };
-        return n;
-      })
-      .finally(() => (refreshing = undefined)));
-  const healthVisibleCount = async () => {
-    if (!visible) return refreshVisible();
-    if (clock.now() - visible.at >= HEALTH_COUNT_TTL_MS) refreshVisible().catch(() => undefined);
-    return visible.n;
-  };
 
   api.route({
     method: 'get',
     path: '/',
+    operationId: 'getServiceOverview',
     summary: 'Service overview: catalog sizes, payment details and endpoints',
     tags: ['Public'],
     responses: { 200: { description: 'Service overview', schema: RootResponse } },
     handler: async () => {
       const [visible, byCategory, skillCount, skillsByCategory] = await Promise.all([
-        learningsStore.countVisible(db),
-        learningsStore.countByCategory(db),
+        learnings.countVisible(),
+        learnings.countByCategory(),
         skills.count(),
         skills.countByCategory(),
       ]);
@@ -77,6 +54,7 @@ export function publicRoutes(api: Api, deps: AppDeps, searches: SearchCounts): v
   api.route({
     method: 'get',
     path: '/health',
+    operationId: 'getHealth',
     summary: 'Liveness and search readiness',
     tags: ['Public'],
     responses: { 200: { description: 'Server is up', schema: HealthResponse } },
@@ -84,7 +62,8 @@ export function publicRoutes(api: Api, deps: AppDeps, searches: SearchCounts): v
       HealthResponse.parse({
         status: 'ok',
         uptime: uptime(),
-        catalog_size: await healthVisibleCount(),
+        // Load balancers poll /health often; it answers at once, from a count at most a second old.
+        catalog_size: await learnings.recentVisibleCount(),
         skills_catalog_size: await skills.count(),
         search: skills.searchState(),
         timestamp: new Date(clock.now()).toISOString(),
@@ -94,13 +73,14 @@ export function publicRoutes(api: Api, deps: AppDeps, searches: SearchCounts): v
   api.route({
     method: 'get',
     path: '/categories',
+    operationId: 'getCategories',
     summary: 'Visible learnings per category',
     description:
       'Counts learnings (like catalog_size), over the whole Category taxonomy; communication and content-generation are retired for learnings and stay 0.',
     tags: ['Public'],
     responses: { 200: { description: 'Counts per category', schema: CategoriesResponse } },
     handler: async () => {
-      const byCategory = await learningsStore.countByCategory(db);
+      const byCategory = await learnings.countByCategory();
       const categories = complete(CATEGORIES, byCategory);
       return CategoriesResponse.parse({ categories, total: Object.values(categories).reduce((a, b) => a + b, 0) });
     },
@@ -109,13 +89,14 @@ export function publicRoutes(api: Api, deps: AppDeps, searches: SearchCounts): v
   api.route({
     method: 'get',
     path: '/stats',
+    operationId: 'getStats',
     summary: 'Platform statistics',
     tags: ['Public'],
     responses: { 200: { description: 'Catalog sizes, skill types and searches served', schema: StatsResponse } },
     handler: async () => {
       const [visible, byCategory, queries, skillCount, skillsByCategory, skillsByType] = await Promise.all([
-        learningsStore.countVisible(db),
-        learningsStore.countByCategory(db),
+        learnings.countVisible(),
+        learnings.countByCategory(),
         searches.all(),
         skills.count(),
         skills.countByCategory(),

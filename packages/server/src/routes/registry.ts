@@ -1,6 +1,6 @@
-import { DiscoverRequest, DiscoverResponse, type DiscoverFilters, SkillDetail, SkillParams, z } from '@axle/sdk';
-import type { AppDeps } from '../app.js';
-import { notFound } from '../http/errors.js';
+import { DiscoverRequest, DiscoverResponse, type DiscoverFilters, ERROR_CODES, SkillDetail, SkillParams, z } from '@axle/sdk';
+import type { AppDeps } from '../deps.js';
+import { DomainError } from '../domain/errors.js';
 import type { Api } from '../http/route.js';
 
 /** Search is free: a key is optional, but one that is presented must be valid (401 otherwise). */
@@ -14,6 +14,7 @@ export function registryRoutes(api: Api, deps: AppDeps): void {
   api.route({
     method: 'post',
     path: '/discover',
+    operationId: 'discoverSkills',
     summary: 'Search the skills catalog',
     description:
       'Natural-language search over web APIs and MCP servers: BM25 and sentence-embedding rankings fused by reciprocal rank. ' +
@@ -48,6 +49,7 @@ export function registryRoutes(api: Api, deps: AppDeps): void {
   api.route({
     method: 'get',
     path: '/skill/{id}',
+    operationId: 'getSkill',
     summary: 'One skill with a connection preview',
     description: 'By id, or by a slug of the skill name (case-insensitive: `GitHub`, `open weather map`).',
     tags: ['Registry'],
@@ -61,7 +63,7 @@ export function registryRoutes(api: Api, deps: AppDeps): void {
     },
     handler: async ({ params }) => {
       const skill = await skills.get(params.id);
-      if (!skill) throw notFound(`Skill not found: ${params.id}`);
+      if (!skill) throw new DomainError(ERROR_CODES.NOT_FOUND, `Skill not found: ${params.id}`);
       return skill;
     },
   });

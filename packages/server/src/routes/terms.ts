@@ -1,17 +1,17 @@
 import { AcceptTermsRequest, AcceptTermsResponse, CURRENT_TOS_VERSION, TermsStatus, z } from '@axle/sdk';
-import type { AppDeps } from '../app.js';
+import type { AppDeps } from '../deps.js';
 import { type Api, reply } from '../http/route.js';
-import type { TermsService } from '../services/terms.js';
 import { PAGE_HEADERS } from '../web/layout.js';
 import { termsPage } from '../web/terms.js';
 
 /** GET /terms (the page), GET /account/terms-status, POST /account/accept-terms. */
-export function termsRoutes(api: Api, deps: AppDeps, terms: TermsService): void {
-  const { identity } = deps;
+export function termsRoutes(api: Api, deps: AppDeps): void {
+  const { identity, terms } = deps;
 
   api.route({
     method: 'get',
     path: '/terms',
+    operationId: 'getTermsPage',
     summary: 'Terms of service (HTML)',
     description: `The text accepted by POST /account/accept-terms; current version ${CURRENT_TOS_VERSION}.`,
     tags: ['Account'],
@@ -22,6 +22,7 @@ export function termsRoutes(api: Api, deps: AppDeps, terms: TermsService): void 
   api.route({
     method: 'get',
     path: '/account/terms-status',
+    operationId: 'getTermsStatus',
     summary: 'Which terms version is current and which one this account accepted',
     tags: ['Account'],
     security: ['BearerJWT', 'ApiKey'],
@@ -37,6 +38,7 @@ export function termsRoutes(api: Api, deps: AppDeps, terms: TermsService): void 
   api.route({
     method: 'post',
     path: '/account/accept-terms',
+    operationId: 'acceptTerms',
     summary: 'Accept the current terms of service (clickwrap)',
     description:
       'Records the acceptance (append-only, audit-logged; the response carries audit_ref). Accepting the same version again returns the original ' +

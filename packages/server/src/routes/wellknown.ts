@@ -1,5 +1,5 @@
 import { A2AAgentCard, AgentCard } from '@axle/sdk';
-import type { AppDeps } from '../app.js';
+import type { AppDeps } from '../deps.js';
 import { buildTime } from '../build-info.js';
 import { type CardInput, a2aAgentCard, agentCard } from '../domain/agent-card.js';
 import type { Api } from '../http/route.js';
@@ -11,6 +11,7 @@ export function wellKnownRoutes(api: Api, deps: AppDeps): void {
   api.route({
     method: 'get',
     path: '/openapi.json',
+    operationId: 'getOpenApiDocument',
     summary: 'OpenAPI 3.0 document of this API',
     tags: ['Public'],
     responses: { 200: { description: 'OpenAPI 3.0 document' } },
@@ -31,6 +32,7 @@ export function wellKnownRoutes(api: Api, deps: AppDeps): void {
   api.route({
     method: 'get',
     path: '/.well-known/agent.json',
+    operationId: 'getAgentCard',
     summary: 'Agent card (contract shape)',
     description: 'The agent card as the contract defines it: capabilities is an array of strings, plus endpoints, payment and MCP tool schemas.',
     tags: ['Public'],
@@ -41,6 +43,7 @@ export function wellKnownRoutes(api: Api, deps: AppDeps): void {
   api.route({
     method: 'get',
     path: '/.well-known/agent-card.json',
+    operationId: 'getA2AAgentCard',
     summary: 'Agent card (A2A AgentCard shape)',
     description: 'The same agent in the shape A2A clients (protocol 0.3.0) parse: protocolVersion, capabilities object, input/output modes.',
     tags: ['Public'],

@@ -57,7 +57,7 @@ async function handle(msg: Exclude<WorkerRequest, SearchRequest>): Promise<unkno
       if (!model) {
         model = await initModel(modelSource);
         // The graph keeps the loaded weight shards for save(), never called here, beside the weights
-        // already copied into WebAssembly memory: 27 MB per worker.
+        // already copied into WebAssembly memory: a second copy of the model per worker.
         (model.model as unknown as { artifacts?: { weightData?: unknown } }).artifacts!.weightData = undefined;
       }
       embed(['warm up']); // the first inference compiles kernels

@@ -12,9 +12,9 @@ type Pending = { resolve: (v: unknown) => void; reject: (e: Error) => void };
 type Without<R> = R extends unknown ? Omit<R, 'id'> : never;
 
 /**
- * A worker's live JavaScript heap is ~16 MB (the model's weights and activations are WebAssembly
- * memory); without bounds V8 let each worker's heap grow to ~80 MB of garbage under search load.
- * Embedding 32 skill texts of 800 characters at a time stays well inside these.
+ * A worker's live JavaScript heap is small (the model's weights and activations are WebAssembly memory);
+ * without bounds V8 lets each worker's heap fill with garbage under search load. Embedding 32 skill texts
+ * of 800 characters at a time stays well inside these.
  */
 const WORKER_HEAP = { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 48 };
 
@@ -89,9 +89,9 @@ export class EmbedderClient {
 export type Embedder = Pick<EmbedderClient, 'init' | 'embed' | 'setIndex' | 'search' | 'alive' | 'close'>;
 
 /**
- * Several embedding workers, each with its own copy of the model and of the int8 index (516 bytes a
- * skill). A query costs a worker ~12 ms of CPU, so a single worker caps fused search at about 80
- * queries a second however many cores are free.
+ * Several embedding workers, each with its own copy of the model and of the int8 index (EMBEDDING_DIM
+ * bytes and a scale a skill). Embedding a query is CPU-bound in its worker, so one worker caps fused
+ * search throughput however many cores are free.
  */
 export class EmbedderPool implements Embedder {
   private readonly workers: EmbedderClient[];
@@ -112,6 +112,12 @@ export class EmbedderPool implements Embedder {
 
   /** Splits `texts` across the workers and keeps their order. */
   async embed(texts: string[]): Promise<Float32Array[]> {
+    // One text (a learnings query): the least busy worker, so such queries spread over the pool.
+    if (texts.length === 1) {
+      const live = this.workers.filter((w) => w.alive());
+      const worker = live.reduce((a, b) => (b.pendingCount() < a.pendingCount() ? b : a), live[0] ?? this.workers[0]!);
+      return worker.embed(texts);
+    }
     const per = Math.ceil(texts.length / this.workers.length);
     const parts = await Promise.all(this.workers.map((w, i) => (i * per < texts.length ? w.embed(texts.slice(i * per, (i + 1) * per)) : [])));
     return parts.flat();
@@ -127,7 +133,7 @@ export class EmbedderPool implements Embedder {
 
   /**
    * Searches wait in one queue; workers with nothing in hand share it out, each taking up to
-   * MAX_SEARCH_BATCH into one model call (~11.7 ms of CPU a query in pairs, ~15 ms alone).
+   * MAX_SEARCH_BATCH into one model call (a batched query costs less CPU than one embedded alone).
    */
   search(query: string, topK: number, minScore: number, allowed?: Set<string> | null): Promise<RankedId[]> {
     return new Promise((resolve, reject) => {

@@ -82,6 +82,12 @@ export class SemanticIndex {
     }
   }
 
+  /** Unit vectors for `texts` from the same model (learnings share it). Only when `ready`. */
+  async embed(texts: string[]): Promise<Float32Array[]> {
+    if (this.status !== 'ready' || !this.embedder) throw new Error(`semantic search is ${this.status}`);
+    return this.embedder.embed(texts);
+  }
+
   private async warm(): Promise<WarmStats | undefined> {
     const { repo, logger, vectorsFile = BUNDLED_VECTORS, batchSize = 32, createEmbedder = () => new EmbedderClient() } = this.opts!;
     await Promise.race([this.opts!.startAfter?.catch(() => undefined), this.closeRequested]);
@@ -111,8 +117,8 @@ export class SemanticIndex {
         } else missing.push({ id: s.id, text, hash });
       }
 
-      // Vectors found or computed during this start, quantised as they arrive: as floats, those of a
-      // 20,000-skill first start would hold 41 MB until the index is built.
+      // Vectors found or computed during this start, quantised as they arrive: as floats they would take
+      // four times the memory until the index is built.
       const fresh: QuantizedRows = { codes: new Int8Array(missing.length * EMBEDDING_DIM), scales: new Float32Array(missing.length) };
       let freshRows = 0;
       const keep = (skillId: string, vector: Float32Array) => {
@@ -148,9 +154,8 @@ export class SemanticIndex {
       }
       if (this.closed) return undefined;
       if (computed > 0) {
-        // Embedding batches grew each worker's WebAssembly memory, which never shrinks (with 2,000 of
-        // 20,000 vectors to compute, a start was ready at 534 MB RSS against 435 MB with every vector
-        // stored): fresh workers hold only what a query needs.
+        // Embedding batches grow each worker's WebAssembly memory, which never shrinks: fresh workers
+        // hold only what a query needs, so a start that computed vectors ends as small as one that did not.
         await embedder.close();
         if (this.closed) return undefined;
         embedder = createEmbedder();

@@ -2,7 +2,7 @@
 // dynamic ops (`Where`) that force the asynchronous one, whose per-node bookkeeping costs a few
 // milliseconds a call. Both only say which tokens the graph keeps (the first 128 of each text) and at
 // which (text, position) they sit, which the token lists already tell, so their results are fed in
-// and the rest of the graph runs as before: the same vectors, bit for bit (tested).
+// and the rest of the graph runs unchanged: the same vectors, bit for bit (tested).
 import tf from '@energetic-ai/core';
 import type { EmbeddingsModel } from '@energetic-ai/embeddings';
 

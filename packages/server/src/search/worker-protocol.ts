@@ -10,5 +10,5 @@ export type WorkerRequest =
 
 export type WorkerReply = { id: number; ok: true; result: unknown } | { id: number; ok: false; error: string };
 
-/** Searches embedded in one model call at most (a batch of 4 costs ~11.5 ms of CPU a query, ~15 ms one by one). */
+/** Searches embedded in one model call at most (batching lowers the CPU a query costs; larger batches add latency). */
 export const MAX_SEARCH_BATCH = 4;

@@ -75,6 +75,8 @@ export async function revokeKey(q: Queryable, accountId: string, keyId: string, 
   return { audit_ref: auditRef };
 }
 
-export function listKeys(q: Queryable, accountId: string) {
+export type ListedKey = Omit<ApiKeyRow, 'scopes'> & { scopes: ApiKeyScope[] };
+
+export function listKeys(q: Queryable, accountId: string): Promise<ListedKey[]> {
   return apiKeysStore.listActive(q, accountId).then((rows) => rows.map((r) => ({ ...r, scopes: parseScopes(r.scopes) })));
 }

@@ -63,3 +63,10 @@ export async function verifyAuditChain(db: Queryable): Promise<AuditVerification
     if (rows.length < PAGE) return { ok: true, checked };
   }
 }
+
+/** The admin's view of the audit log. */
+export interface AuditService {
+  verify(): Promise<AuditVerification>;
+}
+
+export const createAuditService = ({ db }: { db: Database }): AuditService => ({ verify: () => verifyAuditChain(db) });

@@ -3,6 +3,7 @@ import {
   type AccountSettingsPatchResponse,
   type ConsentResponse,
   CURRENT_CONSENT_VERSION,
+  DEFAULT_AUTO_PUBLISH_THRESHOLD,
 } from '@axle/sdk';
 import type { Clock } from '../clock.js';
 import { type ConsentActionValue, consentStore, type ExtractionModeValue } from '../store/consent.js';
@@ -19,7 +20,7 @@ export interface ConsentService {
   /** POST /extract/consent: every call is an explicit act and is recorded. Revoking also turns the mode off. */
   record(actor: ConsentActor, action: ConsentActionValue): Promise<ConsentResponse>;
   /** PATCH /account/settings: records a grant when consent is not in force and the mode becomes non-off, a revocation when it is and the mode becomes off. */
-  setMode(actor: ConsentActor, mode: ExtractionModeValue): Promise<AccountSettingsPatchResponse>;
+  setMode(actor: ConsentActor, change: { mode?: ExtractionModeValue; autoPublishThreshold?: number }): Promise<AccountSettingsPatchResponse>;
   settings(accountId: string): Promise<AccountSettings>;
   /** Whether standing extraction consent is in force (the latest record is a grant). */
   isGranted(q: Queryable, accountId: string): Promise<boolean>;
@@ -53,22 +54,32 @@ export function createConsentService({ db, clock }: { db: Database; clock: Clock
       });
     },
 
-    setMode(actor, mode) {
+    setMode(actor, { mode: given, autoPublishThreshold }) {
       const { accountId } = actor;
       return db.tx(async (q) => {
         const now = clock.now();
+        if (autoPublishThreshold !== undefined) await consentStore.setAutoPublishThreshold(q, accountId, autoPublishThreshold, now);
+        const threshold = (await consentStore.autoPublishThreshold(q, accountId)) ?? DEFAULT_AUTO_PUBLISH_THRESHOLD;
+        const mode = given ?? (await consentStore.mode(q, accountId)) ?? 'off';
         const granted = (await consentStore.latest(q, accountId))?.action === 'grant';
-        const change: ConsentActionValue | undefined = mode !== 'off' && !granted ? 'grant' : mode === 'off' && granted ? 'revoke' : undefined;
-        await consentStore.setMode(q, accountId, mode, now);
-        if (!change) return { autonomous_extraction_mode: mode, consent_recorded: false };
+        const change: ConsentActionValue | undefined =
+          given === undefined ? undefined : mode !== 'off' && !granted ? 'grant' : mode === 'off' && granted ? 'revoke' : undefined;
+        if (given !== undefined) await consentStore.setMode(q, accountId, mode, now);
+        const settings = { autonomous_extraction_mode: mode, auto_publish_threshold: threshold };
+        if (!change) return { ...settings, consent_recorded: false };
         const auditRef = await write(q, actor, change, 'settings', now);
-        return { autonomous_extraction_mode: mode, consent_recorded: true, consent_version: CURRENT_CONSENT_VERSION, audit_ref: auditRef };
+        return { ...settings, consent_recorded: true, consent_version: CURRENT_CONSENT_VERSION, audit_ref: auditRef };
       });
     },
 
     async settings(accountId) {
-      const [mode, latest] = await Promise.all([consentStore.mode(db, accountId), consentStore.latest(db, accountId)]);
+      const [mode, latest, threshold] = await Promise.all([
+        consentStore.mode(db, accountId),
+        consentStore.latest(db, accountId),
+        consentStore.autoPublishThreshold(db, accountId),
+      ]);
       return {
+        auto_publish_threshold: threshold ?? DEFAULT_AUTO_PUBLISH_THRESHOLD,
         autonomous_extraction_mode: mode ?? 'off',
         consent_granted: latest?.action === 'grant',
         consent_version: latest?.consent_version ?? null,

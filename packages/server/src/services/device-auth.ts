@@ -3,13 +3,13 @@ import { DEVICE_AUTH, type DeviceCodeResponse, type DeviceTokenResponse, ERROR_C
 import type { Clock } from '../clock.js';
 import { formatUserCode, generateUserCode, normalizeUserCode } from '../domain/user-code.js';
 import { open, publicKeyOf, seal } from '../domain/sealed-box.js';
-import { forbidden, HttpError } from '../http/errors.js';
-import { enforceLimits } from '../http/rate-limit.js';
+import { DomainError } from '../domain/errors.js';
 import type { Database, Queryable } from '../store/db.js';
 import { type DeviceCodeRow, deviceCodesStore } from '../store/device-codes.js';
 import { getAccount } from './accounts.js';
 import { createKey } from './api-keys.js';
 import { appendAudit } from './audit.js';
+import type { RateLimiter } from './rate-limit.js';
 import { sha256Hex } from '../domain/ids.js';
 
 const LIFETIME_MS = DEVICE_AUTH.expiresInSeconds * 1000;
@@ -18,9 +18,9 @@ const RATE_WINDOW_MS = DEVICE_AUTH.failedLookups.windowMinutes * 60_000;
 const EXPIRED_RETENTION_MS = 24 * 3600_000;
 const DEFAULT_CLIENT = 'Unknown client';
 
-/** RFC 8628 §3.5 token-endpoint errors: 400 {error, error_description}. */
+/** RFC 8628 §3.5 token-endpoint errors (the code is one of DEVICE_TOKEN_ERRORS). */
 const grantError = (error: string, description: string, extra: Record<string, unknown> = {}) =>
-  new HttpError(400, error, { error_description: description, ...extra }, { 'Cache-Control': 'no-store' });
+  new DomainError(error, description, extra);
 
 /** What the approval page shows about a pending request. */
 export interface PendingDevice {
@@ -40,7 +40,14 @@ export interface DeviceAuthService {
   decide(userCodeInput: string, accountId: string, decision: 'approve' | 'deny', ip: string): Promise<{ audit_ref: string }>;
 }
 
-export function createDeviceAuthService({ db, clock, baseUrl }: { db: Database; clock: Clock; baseUrl(): string }): DeviceAuthService {
+export interface DeviceAuthDeps {
+  db: Database;
+  clock: Clock;
+  rateLimiter: RateLimiter;
+  baseUrl(): string;
+}
+
+export function createDeviceAuthService({ db, clock, rateLimiter, baseUrl }: DeviceAuthDeps): DeviceAuthService {
   const bucket = (ip: string) => `device-user-code:ip:${ip}`;
 
   /**
@@ -48,17 +55,18 @@ export function createDeviceAuthService({ db, clock, baseUrl }: { db: Database; 
    * before the lookup, so it cannot confirm a correct guess; a miss counts one failure.
    */
   async function findPending(q: Queryable, input: string, ip: string, now: number): Promise<DeviceCodeRow | undefined> {
-    const limit = { bucket: bucket(ip), max: DEVICE_AUTH.failedLookups.perIp, windowMs: RATE_WINDOW_MS };
-    // Already at the limit: counting this attempt puts it over, so enforceLimits throws 429.
-    if ((await deviceCodesStore.failures(q, limit.bucket, now, limit.windowMs)) >= limit.max) await enforceLimits(q, [limit], now);
+    const key = bucket(ip);
+    const rule = { limit: DEVICE_AUTH.failedLookups.perIp, windowMs: RATE_WINDOW_MS };
+    // Already at the limit: counting this attempt puts it over, so take() throws 429.
+    if ((await rateLimiter.used(key, rule, q)) >= rule.limit) await rateLimiter.take(key, rule, q);
     const code = normalizeUserCode(input);
     const row = code ? await deviceCodesStore.pendingByUserCode(q, code, now) : undefined;
-    if (!row) await enforceLimits(q, [limit], now);
+    if (!row) await rateLimiter.take(key, rule, q);
     return row;
   }
 
   const unknownCode = () =>
-    new HttpError(404, 'That code is not valid: it may be mistyped, expired or already used', { code: ERROR_CODES.NOT_FOUND });
+    new DomainError(ERROR_CODES.NOT_FOUND, 'That code is not valid: it may be mistyped, expired or already used');
 
   /**
    * Runs a lookup in its own transaction so a miss's failure count commits even though the caller
@@ -80,7 +88,7 @@ export function createDeviceAuthService({ db, clock, baseUrl }: { db: Database; 
       const device_code = deviceCode.toString('base64url');
       const now = clock.now();
       const userCode = await db.tx(async (q) => {
-        await enforceLimits(q, [{ bucket: `device-code:ip:${ip}`, max: DEVICE_AUTH.startsPerIp, windowMs: RATE_WINDOW_MS }], now);
+        await rateLimiter.take(`device-code:ip:${ip}`, { limit: DEVICE_AUTH.startsPerIp, windowMs: RATE_WINDOW_MS }, q);
         await deviceCodesStore.deleteExpired(q, now - EXPIRED_RETENTION_MS);
         let code = generateUserCode();
         while (await deviceCodesStore.userCodeTaken(q, code)) code = generateUserCode();
@@ -130,7 +138,7 @@ export function createDeviceAuthService({ db, clock, baseUrl }: { db: Database; 
         if (!account) return grantError('invalid_grant', 'The approving account no longer exists');
         return { api_key: open(row.sealed_key!, Buffer.from(deviceCode, 'base64url')), account_id: account.id, email: account.email };
       });
-      if (outcome instanceof HttpError) throw outcome;
+      if (outcome instanceof DomainError) throw outcome;
       return outcome;
     },
 
@@ -150,7 +158,7 @@ export function createDeviceAuthService({ db, clock, baseUrl }: { db: Database; 
           return { audit_ref: await appendAudit(q, { actor, action: 'device.denied', subject: accountId, data: { client_name: row.client_name } }, now) };
         }
         const account = await getAccount(q, accountId);
-        if (!account || account.suspended) throw forbidden('Account suspended', { code: ERROR_CODES.ACCOUNT_SUSPENDED });
+        if (!account || account.suspended) throw new DomainError(ERROR_CODES.ACCOUNT_SUSPENDED, 'Account suspended');
         const key = await createKey(q, accountId, { name: `device: ${row.client_name}` }, now);
         const sealedKey = seal(key.api_key, Buffer.from(row.public_key, 'base64url'));
         // A throw here rolls the key back with the rest of the transaction.

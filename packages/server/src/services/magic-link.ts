@@ -1,15 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { ERROR_CODES, LIMITS } from '@axle/sdk';
 import type { Clock } from '../clock.js';
-import { HttpError } from '../http/errors.js';
-import { enforceLimits } from '../http/rate-limit.js';
+import { DomainError } from '../domain/errors.js';
 import type { Logger } from '../logger.js';
 import type { Database } from '../store/db.js';
 import { magicLinksStore } from '../store/magic-links.js';
-import { rateLimitsStore } from '../store/rate-limits.js';
 import { type AccountRow, findOrCreateAccount, normalizeEmail } from './accounts.js';
 import type { JwtService } from './jwt.js';
 import { MailDeliveryError, type Mailer } from './mailer.js';
+import type { RateLimiter } from './rate-limit.js';
 import { sha256Hex } from '../domain/ids.js';
 
 const TTL_MS = LIMITS.magicLinkTtlMinutes * 60_000;
@@ -28,31 +27,37 @@ export interface MagicLinkDeps {
   logger: Logger;
   mailer: Mailer;
   jwt: JwtService;
+  rateLimiter: RateLimiter;
   baseUrl(): string;
 }
 
-export function createMagicLinkService({ db, clock, logger, mailer, jwt, baseUrl }: MagicLinkDeps) {
+export interface MagicLinkService {
+  /**
+   * Rate-limits (per email and per IP, counters shared in the database), stores the token's hash
+   * and mails the link. The same happens whether or not an account exists for the address.
+   */
+  request(rawEmail: string, ip: string, next: string | null): Promise<void>;
+  /** Consumes the token (single use, atomically) and signs in, creating the account on first use; null if invalid. */
+  verify(token: string): Promise<SignIn | null>;
+}
+
+export function createMagicLinkService({ db, clock, logger, mailer, jwt, rateLimiter, baseUrl }: MagicLinkDeps): MagicLinkService {
   return {
-    /**
-     * Rate-limits (per email and per IP, counters shared in the database), stores the token's hash
-     * and mails the link. The same happens whether or not an account exists for the address.
-     */
-    async request(rawEmail: string, ip: string, next: string | null): Promise<void> {
+    async request(rawEmail, ip, next) {
       const email = normalizeEmail(rawEmail);
       const token = randomBytes(32).toString('base64url');
       const now = clock.now();
       await db.tx(async (q) => {
-        await enforceLimits(
-          q,
+        await rateLimiter.takeAll(
           [
             // The address is hashed so the counters table holds no emails.
-            { bucket: `magic-link:email:${sha256Hex(email)}`, max: LIMITS.magicLinkRate.perEmail, windowMs: RATE_WINDOW_MS },
-            { bucket: `magic-link:ip:${ip}`, max: LIMITS.magicLinkRate.perIp, windowMs: RATE_WINDOW_MS },
+            { key: `magic-link:email:${sha256Hex(email)}`, limit: LIMITS.magicLinkRate.perEmail, windowMs: RATE_WINDOW_MS },
+            { key: `magic-link:ip:${ip}`, limit: LIMITS.magicLinkRate.perIp, windowMs: RATE_WINDOW_MS },
           ],
-          now,
+          q,
         );
         await magicLinksStore.deleteExpired(q, now);
-        await rateLimitsStore.deleteExpired(q, now - RATE_WINDOW_MS);
+        await rateLimiter.sweep('magic-link:', RATE_WINDOW_MS, q);
         await magicLinksStore.insert(q, { tokenHash: sha256Hex(token), email, nextPath: next, now, expiresAt: now + TTL_MS });
       });
       const link = `${baseUrl()}/auth/verify?token=${token}`;
@@ -64,7 +69,7 @@ export function createMagicLinkService({ db, clock, logger, mailer, jwt, baseUrl
           html: `<p>Sign in to Axle by opening this link within ${LIMITS.magicLinkTtlMinutes} minutes:</p><p><a href="${link}">Sign in</a></p><p>If you did not ask for it, ignore this message.</p>`,
         })
         .catch((err) => {
-          if (err instanceof MailDeliveryError) throw new HttpError(503, 'Could not send the sign-in email; try again later', { code: ERROR_CODES.MAIL_UNAVAILABLE });
+          if (err instanceof MailDeliveryError) throw new DomainError(ERROR_CODES.MAIL_UNAVAILABLE, 'Could not send the sign-in email; try again later');
           throw err;
         });
       // With no mail server (embedded dev mode) the operator needs the link; over SMTP it is never logged.
@@ -72,8 +77,7 @@ export function createMagicLinkService({ db, clock, logger, mailer, jwt, baseUrl
       else logger.info('magic link sent');
     },
 
-    /** Consumes the token (single use, atomically) and signs in, creating the account on first use. */
-    async verify(token: string): Promise<SignIn | null> {
+    async verify(token) {
       const now = clock.now();
       const signedIn = await db.tx(async (q) => {
         const link = await magicLinksStore.consume(q, sha256Hex(token), now);
@@ -85,5 +89,3 @@ export function createMagicLinkService({ db, clock, logger, mailer, jwt, baseUrl
     },
   };
 }
-
-export type MagicLinkService = ReturnType<typeof createMagicLinkService>;

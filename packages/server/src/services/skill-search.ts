@@ -29,66 +29,64 @@ export interface SkillSearchOptions {
 }
 
 /**
- * RRF constant for skill search. Chosen on the labelled set (`npm run eval`): fused nDCG@10 0.652 at k = 5
- * against 0.643 at 10 and 0.599 at the textbook 60 — a small k lets a clear first place in either ranker
- * count, which suits two rankers whose strength varies a lot from query to query.
+ * RRF constant for skill search, chosen on the labelled set (`npm run eval`; figures in bench/README.md). A k
+ * well below the textbook 60 lets a clear first place in either ranker count, which suits two rankers whose
+ * strength varies a lot from query to query.
  */
 export const DEFAULT_K = 5;
 
 const round = (x: number) => Math.round(x * 10_000) / 10_000;
 
 /** Skill search: BM25 and sentence embeddings, fused by reciprocal rank. In-process API for routes, evals and benches. */
-export class SkillSearch {
-  private readonly candidates: number;
-  private readonly minCosine: number;
-  private readonly k: number;
+export interface SkillSearch {
+  readonly semantic: SemanticIndex;
+  state(): SearchState;
+  search(request: SearchRequest): Promise<SearchOutcome>;
+}
 
-  constructor(
-    private readonly repo: SkillsRepository,
-    readonly semantic: SemanticIndex,
-    opts: SkillSearchOptions = {},
-  ) {
-    this.candidates = opts.candidates ?? 100;
-    this.minCosine = opts.minCosine ?? 0.2;
-    this.k = opts.k ?? DEFAULT_K;
-  }
+export interface SkillSearchDeps extends SkillSearchOptions {
+  repo: SkillsRepository;
+  semantic: SemanticIndex;
+}
 
-  state(): SearchState {
-    return { lexical: 'ready', semantic: this.semantic.state() };
-  }
-
-  async search({ query, filters = {}, limit = 10, mode = 'fused' }: SearchRequest): Promise<SearchOutcome> {
-    const semanticReady = this.semantic.state() === 'ready';
-    if (mode === 'semantic' && !semanticReady) throw new Error(`semantic search is ${this.semantic.state()}`);
-    const useLexical = mode !== 'semantic';
-    const useSemantic = mode !== 'lexical' && semanticReady;
-    // Alone, a ranker's first `limit` are the answer; only fusion needs the deeper candidate lists.
-    const depth = useLexical && useSemantic ? this.candidates : limit;
-    const [lexical, semantic] = await Promise.all([
-      useLexical ? this.repo.lexicalSearch(query, filters, depth) : undefined,
-      useSemantic ? this.semanticRanking(query, filters, mode, depth) : undefined,
-    ]);
-    const rankings = [lexical, semantic].filter((r) => r !== undefined).map((r) => r.map((h) => h.id));
-    const fused = reciprocalRankFusion(rankings, this.k).slice(0, limit);
-    const skills = await this.repo.getMany(fused.map((f) => f.id));
-    const results = fused
-      .map((f) => {
-        const skill: Skill | undefined = skills.get(f.id);
-        return skill && { ...skill, relevance: round(f.relevance) };
-      })
-      .filter((r) => r !== undefined);
-    const ran: SearchMode = lexical && semantic ? 'fused' : semantic ? 'semantic' : 'lexical';
-    return { results, mode: ran };
-  }
-
+export function createSkillSearch({ repo, semantic, candidates = 100, minCosine = 0.2, k = DEFAULT_K }: SkillSearchDeps): SkillSearch {
   /** In fused mode a semantic failure (the worker died) degrades to lexical instead of failing the search. */
-  private async semanticRanking(query: string, filters: SkillFilters, mode: SearchMode, depth: number): Promise<RankedId[] | undefined> {
+  async function semanticRanking(query: string, filters: SkillFilters, mode: SearchMode, depth: number): Promise<RankedId[] | undefined> {
     try {
-      const allowed = await this.repo.idsMatching(filters);
-      return await this.semantic.search(query, depth, this.minCosine, allowed);
+      const allowed = await repo.idsMatching(filters);
+      return await semantic.search(query, depth, minCosine, allowed);
     } catch (err) {
       if (mode === 'semantic') throw err;
       return undefined;
     }
   }
+
+  return {
+    semantic,
+    state: () => ({ lexical: 'ready', semantic: semantic.state() }),
+
+    async search({ query, filters = {}, limit = 10, mode = 'fused' }) {
+      const semanticReady = semantic.state() === 'ready';
+      if (mode === 'semantic' && !semanticReady) throw new Error(`semantic search is ${semantic.state()}`);
+      const useLexical = mode !== 'semantic';
+      const useSemantic = mode !== 'lexical' && semanticReady;
+      // Alone, a ranker's first `limit` are the answer; only fusion needs the deeper candidate lists.
+      const depth = useLexical && useSemantic ? candidates : limit;
+      const [lexical, semanticHits] = await Promise.all([
+        useLexical ? repo.lexicalSearch(query, filters, depth) : undefined,
+        useSemantic ? semanticRanking(query, filters, mode, depth) : undefined,
+      ]);
+      const rankings = [lexical, semanticHits].filter((r) => r !== undefined).map((r) => r.map((h) => h.id));
+      const fused = reciprocalRankFusion(rankings, k).slice(0, limit);
+      const skills = await repo.getMany(fused.map((f) => f.id));
+      const results = fused
+        .map((f) => {
+          const skill: Skill | undefined = skills.get(f.id);
+          return skill && { ...skill, relevance: round(f.relevance) };
+        })
+        .filter((r) => r !== undefined);
+      const ran: SearchMode = lexical && semanticHits ? 'fused' : semanticHits ? 'semantic' : 'lexical';
+      return { results, mode: ran };
+    },
+  };
 }

@@ -1,14 +1,14 @@
 import { type AcceptTermsResponse, CURRENT_TOS_VERSION, ERROR_CODES, type TermsStatus } from '@axle/sdk';
 import type { Clock } from '../clock.js';
-import { badRequest, conflict } from '../http/errors.js';
+import { DomainError } from '../domain/errors.js';
 import type { Database, Queryable } from '../store/db.js';
 import { termsStore } from '../store/terms.js';
 import { appendAudit } from './audit.js';
 
 /**
- * Runs inside the acceptance transaction, once per account, on its first acceptance ever.
- * The money issue registers the one that converts held unassented_pending earnings into
- * withdrawable balance; a hook that throws rolls the acceptance back.
+ * Runs inside the acceptance transaction, once per account, on its first acceptance ever (for example to
+ * convert held unassented_pending earnings into withdrawable balance); a hook that throws rolls the
+ * acceptance back.
  */
 export type FirstTermsAcceptanceHook = (q: Queryable, accountId: string) => Promise<void>;
 
@@ -24,6 +24,8 @@ export interface TermsService {
   /** Push hooks here (composition root); they run in registration order. */
   readonly onFirstTermsAcceptance: FirstTermsAcceptanceHook[];
   termsUrl(): string;
+  /** Whether the account has accepted the version in force (what money and agency routes gate on). */
+  hasAcceptedCurrent(accountId: string): Promise<boolean>;
   status(accountId: string): Promise<TermsStatus>;
   accept(accountId: string, input: { version: string; agree?: boolean; via: 'jwt' | 'key' }): Promise<AcceptTermsResponse>;
 }
@@ -40,6 +42,7 @@ export function createTermsService(deps: {
   return {
     onFirstTermsAcceptance: hooks,
     termsUrl,
+    hasAcceptedCurrent: (accountId) => hasAcceptedCurrentTerms(db, accountId),
 
     async status(accountId) {
       const latest = await termsStore.latest(db, accountId);
@@ -53,10 +56,13 @@ export function createTermsService(deps: {
 
     async accept(accountId, { version, agree, via }) {
       if (agree !== true) {
-        throw badRequest('Accepting the terms requires agree: true', { code: ERROR_CODES.AFFIRMATION_REQUIRED, terms_url: termsUrl() });
+        throw new DomainError(ERROR_CODES.AFFIRMATION_REQUIRED, 'Accepting the terms requires agree: true', { terms_url: termsUrl() });
       }
       if (version !== CURRENT_TOS_VERSION) {
-        throw conflict(`Version ${version} is not the current terms version`, { current_tos_version: CURRENT_TOS_VERSION, terms_url: termsUrl() });
+        throw new DomainError(ERROR_CODES.CONFLICT, `Version ${version} is not the current terms version`, {
+          current_tos_version: CURRENT_TOS_VERSION,
+          terms_url: termsUrl(),
+        });
       }
       return db.tx(async (q) => {
         const already = await termsStore.find(q, accountId, version);

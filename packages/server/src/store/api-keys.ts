@@ -58,4 +58,9 @@ export const apiKeysStore = {
   async touch(q: Queryable, id: string, now: number, staleBefore: number): Promise<void> {
     await q.run('UPDATE api_keys SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at < ?)', [now, id, staleBefore]);
   },
+
+  /** The name (label) of a key, or undefined. */
+  async nameOf(q: Queryable, id: string): Promise<string | undefined> {
+    return (await q.get<{ name: string }>('SELECT name FROM api_keys WHERE id = ?', [id]))?.name;
+  },
 };

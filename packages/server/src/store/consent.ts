@@ -39,4 +39,18 @@ export const consentStore = {
       [accountId, mode, now],
     );
   },
+
+  /** The account's auto-publish threshold, or undefined for the default. */
+  async autoPublishThreshold(q: Queryable, accountId: string): Promise<number | undefined> {
+    const row = await q.get<{ t: number | null }>('SELECT auto_publish_threshold AS t FROM account_settings WHERE account_id = ?', [accountId]);
+    return row?.t ?? undefined;
+  },
+
+  async setAutoPublishThreshold(q: Queryable, accountId: string, threshold: number, now: number): Promise<void> {
+    await q.run(
+      `INSERT INTO account_settings (account_id, autonomous_extraction_mode, auto_publish_threshold, updated_at) VALUES (?, 'off', ?, ?)
+       ON CONFLICT (account_id) DO UPDATE SET auto_publish_threshold = excluded.auto_publish_threshold, updated_at = excluded.updated_at`,
+      [accountId, threshold, now],
+    );
+  },
 };

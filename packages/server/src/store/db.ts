@@ -24,7 +24,7 @@ const STATEMENT_CACHE = 100;
 class Connection implements Queryable {
   /** Statements issued and not yet answered; the reader pool picks the least busy connection. */
   inFlight = 0;
-  /** SQL -> prepared statement, reused by `cachedAll`/`cachedGet` (preparing an FTS query costs ~0.15 ms). */
+  /** SQL -> prepared statement, reused by `cachedAll`/`cachedGet` (preparing an FTS query is not free). */
   private readonly statements = new Map<string, Promise<sqlite3.Statement>>();
   constructor(readonly raw: sqlite3.Database) {}
 
@@ -104,10 +104,9 @@ function open(file: string, mode: number): Promise<Connection> {
 const BUSY_TIMEOUT_MS = 5000;
 /**
  * Read connections. Statements on one connection run one at a time, so with a single reader a
- * trivial count (GET /health) queued behind FTS queries of 80-100 ms; separate connections run on
- * separate libuv threads (4 by default, hence no more than that). No more than the cores either:
- * 4 readers on 2 vCPUs starved the event loop under fused search (/health p99 312 ms against 9 ms
- * with 2).
+ * trivial count (GET /health) queues behind slow FTS queries; separate connections run on separate
+ * libuv threads (4 by default, hence no more than that). No more than the cores either: more readers
+ * than cores starve the event loop under fused search.
  */
 const READERS = Math.min(4, Math.max(2, os.availableParallelism()));
 

@@ -84,10 +84,4 @@ export const deviceCodesStore = {
   async deleteExpired(q: Queryable, before: number): Promise<void> {
     await q.run('DELETE FROM device_codes WHERE expires_at < ?', [before]);
   },
-
-  /** Failed user-code lookups counted so far in the current window of `bucket` (rate_limits, migration 013). */
-  async failures(q: Queryable, bucket: string, now: number, windowMs: number): Promise<number> {
-    const row = await q.get<{ count: number }>('SELECT count FROM rate_limits WHERE bucket = ? AND window_start + ? > ?', [bucket, windowMs, now]);
-    return row?.count ?? 0;
-  },
 };

@@ -43,14 +43,11 @@ export const COMMON_TERM_MIN_ROWS = 500;
 
 /**
  * The MATCH expression for `terms`, where `df[i]` rows of `rows` contain `terms[i]`. A common word
- * ("data", "api", "server") made FTS5 collect and score thousands of rows (up to 130 ms a query at
- * 20,000 skills), so when rarer terms exist a row must contain one of them, and the common ones,
- * repeated in the second clause, still add to BM25 for rows that do (matching seeks their doclists
- * instead of walking them, though bm25() still walks each one once a query for its IDF). bm25()
- * costs a docsize lookup per matched row, so the cut-off sets the cost: at 20,000 skills, 10% of
- * rows (2,000) left 656 rows and 1.14 ms of FTS a bench query, 2.5% (500) 196 rows and 0.64 ms.
- * `npm run eval` gave identical figures on the bundled catalog at either cut-off; over 20,000
- * skills its lexical nDCG@10 moved from 0.242 to 0.238 (MRR 0.439 both).
+ * ("data", "api", "server") makes FTS5 collect and score thousands of rows, so when rarer terms exist a
+ * row must contain one of them, and the common ones, repeated in the second clause, still add to BM25
+ * for rows that do (matching seeks their doclists instead of walking them, though bm25() still walks
+ * each one once a query for its IDF). bm25() costs a docsize lookup per matched row, so the cut-off
+ * sets the cost; the figures behind COMMON_TERM_SHARE are in bench/README.md.
  */
 export function selectiveMatchExpression(terms: readonly string[], df: readonly number[], rows: number): string | null {
   const rare = terms.filter((_, i) => df[i]! <= Math.max(rows * COMMON_TERM_SHARE, COMMON_TERM_MIN_ROWS));

@@ -1,6 +1,6 @@
 import type { Queryable } from './db.js';
 
-/** SQL for the rate_limits table (migration 013). */
+/** SQL for the rate_limits table (migration 013): one fixed window per bucket. */
 export const rateLimitsStore = {
   /**
    * Counts one hit on `bucket` in a single atomic upsert: a window opens at the first hit and
@@ -19,7 +19,14 @@ export const rateLimitsStore = {
       .then((r) => r!);
   },
 
-  async deleteExpired(q: Queryable, before: number): Promise<void> {
-    await q.run('DELETE FROM rate_limits WHERE window_start < ?', [before]);
+  /** Hits counted so far in the window of `bucket` that is open at `now` (0 when none is). */
+  async count(q: Queryable, bucket: string, now: number, windowMs: number): Promise<number> {
+    const row = await q.get<{ count: number }>('SELECT count FROM rate_limits WHERE bucket = ? AND window_start + ? > ?', [bucket, windowMs, now]);
+    return row?.count ?? 0;
+  },
+
+  /** Deletes the windows of buckets whose key starts with `prefix` that opened before `before`. */
+  async deleteExpired(q: Queryable, prefix: string, before: number): Promise<void> {
+    await q.run('DELETE FROM rate_limits WHERE substr(bucket, 1, ?) = ? AND window_start < ?', [prefix.length, prefix, before]);
   },
 };

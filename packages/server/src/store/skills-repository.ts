@@ -59,11 +59,9 @@ export interface SkillsRepository {
   /** Vectors of `dim` floats stored for `model`, quantised row by row into one int8 matrix (others are skipped). */
   embeddingMatrix(model: string, dim: number): Promise<StoredMatrix>;
   saveEmbeddings(model: string, rows: readonly StoredEmbedding[]): Promise<void>;
-  /** True when a learnings table exists and holds an approved learning. */
-  hasApprovedLearnings(): Promise<boolean>;
 }
 
-/** bm25() weights, in skills_fts column order: name, description, tags, category (tuned on `npm run eval`: description 4 -> 2 took lexical nDCG@10 0.582 -> 0.602). */
+/** bm25() weights, in skills_fts column order: name, description, tags, category (tuned on `npm run eval`). */
 const BM25_WEIGHTS = [10, 2, 6, 2] as const;
 
 const FINGERPRINT_KEY = 'catalog_fingerprint';
@@ -134,7 +132,7 @@ export class SqliteSkillsRepository implements SkillsRepository {
         FINGERPRINT_KEY,
         fingerprint,
       ]);
-      // Merges the index into one segment: fewer doclists to walk per query (FTS time -15%).
+      // Merges the index into one segment: fewer doclists to walk per query.
       await q.run(`INSERT INTO skills_fts (skills_fts) VALUES ('optimize')`);
       this.df = new Map();
       this.catalogRows = undefined;
@@ -199,8 +197,8 @@ export class SqliteSkillsRepository implements SkillsRepository {
       );
       return rows.map((r) => ({ id: r.id, score: -r.rank }));
     }
-    // Unfiltered, the index alone answers (rowid = position) and ids come from memory: at 20,000 skills
-    // 1.3 ms a query against 4.4 ms joined to the skills table.
+    // Unfiltered, the index alone answers (rowid = position) and ids come from memory, which is several
+    // times faster than joining the skills table.
     const [rows, { idByRowid }] = await Promise.all([
       this.db.all<{ rowid: number; rank: number }>(
         `SELECT rowid, bm25(skills_fts, ${BM25_WEIGHTS.join(', ')}) AS rank FROM skills_fts WHERE skills_fts MATCH ? ORDER BY rank, rowid LIMIT ?`,
@@ -216,7 +214,7 @@ export class SqliteSkillsRepository implements SkillsRepository {
 
   /**
    * The catalog's ids by rowid and its skills' JSON by id, read once: a search then needs no statement
-   * besides its FTS query (11 MB of JSON at 20,000 skills, parsed only for the results returned).
+   * besides its FTS query (the JSON is parsed only for the results returned).
    */
   private catalog(): Promise<CatalogInMemory> {
     if (!this.inMemory) {
@@ -271,7 +269,7 @@ export class SqliteSkillsRepository implements SkillsRepository {
 
   async embeddingMatrix(model: string, dim: number): Promise<StoredMatrix> {
     const total = (await this.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM skill_embeddings WHERE model = ?', [model]))?.n ?? 0;
-    // Quantised as they are read: the float matrix of a 20,000-skill catalog alone is 41 MB.
+    // Quantised as they are read, so the float matrix of a large catalog never exists whole.
     const codes = new Int8Array(total * dim);
     const scales = new Float32Array(total);
     const ids: string[] = [];
@@ -305,12 +303,6 @@ export class SqliteSkillsRepository implements SkillsRepository {
         );
       }
     });
-  }
-
-  async hasApprovedLearnings(): Promise<boolean> {
-    const table = await this.db.get("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'learnings'");
-    if (!table) return false;
-    return (await this.db.get("SELECT 1 FROM learnings WHERE status = 'approved' LIMIT 1")) !== undefined;
   }
 }
 

@@ -1,0 +1,243 @@
+import { describe, expect, it } from 'vitest';
+import { decodeBase64Text } from '../src/base64.js';
+import { scrub } from '../src/index.js';
+
+/** Deterministic pseudo-random strings (mulberry32), so the fake credentials below are stable and obviously generated. */
+function gen(alphabet: string, n: number, seed = 7): string {
+  let a = seed;
+  let s = '';
+  for (let i = 0; i < n; i++) {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    s += alphabet[((t ^ (t >>> 14)) >>> 0) % alphabet.length];
+  }
+  return s;
+}
+const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+const HEX = '0123456789abcdef';
+
+const types = (text: string) => scrub(text).findings.map((f) => f.type);
+const redacted = (text: string, secret: string) => {
+  const r = scrub(text);
+  return !r.text.includes(secret) && !r.report.clean;
+};
+
+describe('provider credentials', () => {
+  const cases: Array<[string, string]> = [
+    ['aws_access_key', `AKIA${gen('ABCDEFGHIJKLMNOPQRSTUVWXYZ234567', 16)}`],
+    ['github_token', `ghp_${gen(ALNUM, 36)}`],
+    ['github_token', `github_pat_${gen(ALNUM, 22)}_${gen(ALNUM, 59, 3)}`],
+    ['gitlab_token', `glpat-${gen(ALNUM, 20)}`],
+    ['slack_token', `xoxb-${gen('0123456789', 12)}-${gen('0123456789', 13, 2)}-${gen(ALNUM, 24)}`],
+    ['slack_webhook', `https://hooks.slack.com/services/T${gen('ABCDEFGH0123', 8)}/B${gen('ABCDEFGH0123', 10)}/${gen(ALNUM, 24)}`],
+    ['stripe_key', `sk_live_${gen(ALNUM, 40)}`],
+    ['stripe_key', `rk_test_${gen(ALNUM, 40)}`],
+    ['anthropic_api_key', `sk-ant-api03-${gen(`${ALNUM}_-`, 93)}AA`],
+    ['openai_api_key', `sk-proj-${gen(`${ALNUM}_-`, 80)}`],
+    ['google_api_key', `AIza${gen(`${ALNUM}_-`, 35)}`],
+    ['npm_token', `npm_${gen(ALNUM, 36)}`],
+    ['pypi_token', `pypi-AgEIcHlwaS5vcmc${gen(`${ALNUM}_-`, 80)}`],
+    ['twilio_api_key', `SK${gen(HEX, 32)}`],
+    ['sendgrid_api_key', `SG.${gen(`${ALNUM}_-`, 22)}.${gen(`${ALNUM}_-`, 43, 5)}`],
+    ['mailgun_api_key', `key-${gen(HEX, 32)}`],
+    ['shopify_token', `shpat_${gen(HEX, 32)}`],
+    ['discord_bot_token', `M${gen(ALNUM, 25)}.${gen(ALNUM, 6, 4)}.${gen(ALNUM, 38, 9)}`],
+    ['telegram_bot_token', `123456789:AA${gen(`${ALNUM}_-`, 33)}`],
+    ['digitalocean_token', `dop_v1_${gen(HEX, 64)}`],
+    ['heroku_api_key', `HRKU-AA${gen(`${ALNUM}_-`, 58)}`],
+    ['vault_token', `hvs.${gen(`${ALNUM}_-`, 90)}`],
+    ['huggingface_token', `hf_${gen(ALNUM, 34)}`],
+    ['azure_client_secret', `abc8Q~${gen(`${ALNUM}_~.-`, 34)}`],
+    ['jwt', 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U'],
+  ];
+  it.each(cases)('finds %s', (type, secret) => {
+    const text = `output: ${secret} done`;
+    expect(types(text)).toContain(type);
+    expect(scrub(text).text).toBe(`output: [REDACTED:${type}] done`);
+  });
+
+  it('finds a telegram token inside the bot API URL', () => {
+    const token = `123456789:AA${gen(`${ALNUM}_-`, 33)}`;
+    expect(redacted(`curl https://api.telegram.org/bot${token}/getMe`, token)).toBe(true);
+  });
+
+  it('takes a telegram token only with an 8 to 10 digit bot id, not inside a longer token', () => {
+    const tail = `:AA${gen(`${ALNUM}_-`, 33)}`;
+    expect(types(`t=1234567890${tail}`)).toContain('telegram_bot_token');
+    expect(scrub(`t=12345678${tail}`).findings).toEqual([{ type: 'telegram_bot_token', start: 2, end: 2 + 8 + 36 }]);
+    for (const text of [`t=1234567${tail}`, `t=12345678901${tail}`, `t=x12345678${tail}`, `t=12345678${tail}x`]) {
+      expect(types(text), text).not.toContain('telegram_bot_token');
+    }
+  });
+
+  it('finds an Azure SAS signature after ? or & only', () => {
+    const sig = gen(`${ALNUM}%+/=`, 44);
+    expect(types(`https://a.blob.core.windows.net/c?sv=2022-11-02&sig=${sig}`)).toContain('azure_sas_signature');
+    expect(types(`config sig=${sig}`)).not.toContain('azure_sas_signature');
+  });
+
+  it('leaves lookalikes alone', () => {
+    for (const text of [
+      'ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx',
+      'OPENAI_API_KEY=sk-...',
+      'aws_access_key_id = AKIAIOSFODNN7EXAMPLE',
+      'the task-list-item-renderer-component-class',
+      `commit ${gen(HEX, 40)}`,
+      'id 550e8400-e29b-41d4-a716-446655440000',
+    ]) {
+      expect(scrub(text).report.clean, text).toBe(true);
+    }
+  });
+});
+
+describe('secrets identified by context', () => {
+  it('redacts the value of password, secret and token assignments', () => {
+    expect(scrub('password=hunter22').text).toBe('password=[REDACTED:secret_assignment]');
+    expect(scrub('"db_password": "Tr0ub4dor&3"').text).toBe('"db_password": "[REDACTED:secret_assignment]"');
+    expect(scrub("client_secret: 'x9Fq2LmZ0pQ7rT4s'").text).toBe("client_secret: '[REDACTED:secret_assignment]'");
+    expect(scrub('mysql --password=s3cr3tpw').text).toBe('mysql --password=[REDACTED:secret_assignment]');
+  });
+
+  it('takes only random-looking values for weak names like token', () => {
+    expect(scrub('"max_tokens": 4096').report.clean).toBe(true);
+    expect(scrub('token = getToken()').report.clean).toBe(true);
+    expect(scrub(`auth_token = "${gen(ALNUM, 32)}"`).report.clean).toBe(false);
+  });
+
+  it('ignores placeholders and references', () => {
+    for (const text of ['password: ${DB_PASSWORD}', 'password = os.environ["DB_PASSWORD"]', 'SECRET_KEY=changeme', '"apiKey": "REPLACE_ME"', 'password: string;']) {
+      expect(scrub(text).report.clean, text).toBe(true);
+    }
+  });
+
+  it('redacts bearer and basic authorization headers and cookies', () => {
+    const opaque = gen(ALNUM, 40);
+    expect(scrub(`Authorization: Bearer ${opaque}`).text).toBe('Authorization: Bearer [REDACTED:authorization_header]');
+    expect(scrub('Authorization: Basic dXNlcjpwYXNzd29yZA==').text).toBe('Authorization: Basic [REDACTED:authorization_header]');
+    expect(scrub(`Cookie: session=${opaque}; theme=dark`).text).toBe('Cookie: [REDACTED:cookie]');
+    expect(scrub('Authorization: Bearer <token>').report.clean).toBe(true);
+  });
+
+  it('redacts the password of URLs carrying credentials', () => {
+    expect(scrub('postgres://app:Zx81kq2PwS@db.internal:5432/app').text).toBe(
+      'postgres://app:[REDACTED:url_credentials]@db.internal:5432/app',
+    );
+    expect(scrub('https://deploy:pa55word!@ci.example.com/job').text).toBe('https://deploy:[REDACTED:url_credentials]@ci.example.com/job');
+    expect(scrub('postgres://user:password@localhost/app').report.clean).toBe(true);
+  });
+
+  it('redacts .env lines with secret names', () => {
+    const env = 'NODE_ENV=production\nDB_PASSWORD=abc123xyz\nPORT=3000\nJWT_SECRET=k9s8d7f6g5h4';
+    expect(scrub(env).text).toBe('NODE_ENV=production\nDB_PASSWORD=[REDACTED:secret_assignment]\nPORT=3000\nJWT_SECRET=[REDACTED:secret_assignment]');
+  });
+
+  it('redacts high-entropy strings after key-like words only', () => {
+    const value = gen(ALNUM, 32, 11);
+    expect(types(`my api key is ${value}`)).toContain('high_entropy_secret');
+    expect(scrub(`build artefact ${value}`).report.clean).toBe(true);
+  });
+});
+
+describe('keys', () => {
+  const body = gen(`${ALNUM}+/`, 64);
+  const pem = `-----BEGIN RSA PRIVATE KEY-----\n${body}\n${body}\n-----END RSA PRIVATE KEY-----`;
+
+  it('redacts PEM private keys whole, also truncated and inside JSON', () => {
+    expect(scrub(`key:\n${pem}\nnext`).text).toBe('key:\n[REDACTED:private_key]\nnext');
+    expect(redacted(`-----BEGIN PRIVATE KEY-----\n${body}\n${body}`, body)).toBe(true);
+    expect(redacted(JSON.stringify({ private_key: pem }), body)).toBe(true);
+    expect(scrub('-----BEGIN PUBLIC KEY-----\nMFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAE\n-----END PUBLIC KEY-----').report.clean).toBe(true);
+  });
+
+  it('redacts 64-hex Ethereum keys only with key-like context', () => {
+    const key = gen(HEX, 64, 5);
+    expect(types(`PRIVATE_KEY=0x${key}`)).toContain('ethereum_private_key');
+    expect(types(`const signer = new Wallet("0x${key}")`)).toContain('ethereum_private_key');
+    expect(scrub(`tx hash: 0x${key}`).report.clean).toBe(true);
+    expect(scrub(`${key}  dist/app.tar.gz`).report.clean).toBe(true);
+    expect(scrub(`"sha256": "${key}"`).report.clean).toBe(true);
+  });
+
+  it('redacts BIP39 mnemonics with a valid checksum or seed context', () => {
+    const phrase = 'legal winner thank year wave sausage worth useful legal winner thank yellow';
+    expect(scrub(`words: ${phrase}.`).text).toBe('words: [REDACTED:bip39_mnemonic].');
+    // Twelve wordlist words with a bad checksum count only after a word like "seed".
+    const bad = 'legal winner thank year wave sausage worth useful legal winner thank wave';
+    expect(scrub(`notes: ${bad}`).report.clean).toBe(true);
+    expect(scrub(`my seed phrase: ${bad}`).report.clean).toBe(false);
+    expect(scrub('we will add a new account for the agent and then check the usage').report.clean).toBe(true);
+  });
+});
+
+describe('encodings', () => {
+  it('finds secrets inside JSON string escapes, one and two levels deep', () => {
+    const inner = JSON.stringify({ password: 's3cr3tP4ss', user: 'bob' });
+    const once = JSON.stringify({ type: 'tool_result', content: inner });
+    const twice = JSON.stringify({ message: once });
+    for (const text of [once, twice]) {
+      const r = scrub(text);
+      expect(r.text).not.toContain('s3cr3tP4ss');
+      expect(r.text).toContain('bob');
+      expect(JSON.parse(r.text)).toBeTruthy(); // redaction keeps the JSON valid
+    }
+  });
+
+  it('finds .env lines joined with \\n inside a JSON string', () => {
+    const text = JSON.stringify({ content: 'DB_PASSWORD=abc123xyz\nPORT=3000' });
+    expect(scrub(text).text).toBe('{"content":"DB_PASSWORD=[REDACTED:secret_assignment]\\nPORT=3000"}');
+  });
+
+  it('decodes \\uXXXX escapes', () => {
+    const token = `ghp_${gen(ALNUM, 36)}`;
+    const escaped = `"\\u0067${token.slice(1)}"`;
+    expect(scrub(escaped).text).toBe('"[REDACTED:github_token]"');
+  });
+
+  it('redacts base64 whose decoded text holds a secret, to depth 2', () => {
+    const once = Buffer.from('password=Zz9x8c7v6b5n').toString('base64');
+    const twice = Buffer.from(`config: ${once}`).toString('base64');
+    expect(scrub(`echo ${once} | base64 -d`).text).toBe('echo [REDACTED:base64_secret_assignment] | base64 -d');
+    expect(scrub(`data: ${twice}`).text).toBe('data: [REDACTED:base64_secret_assignment]');
+    expect(scrub(`hello ${Buffer.from('just a harmless sentence').toString('base64')}`).report.clean).toBe(true);
+  });
+
+  it('reads base64 inside JSON strings decoded: after an escape, and with its slashes escaped', () => {
+    const encoded = Buffer.from('password=Zz9x8c7v6b5n???').toString('base64'); // ends in `/`
+    expect(encoded).toContain('/');
+    // `\n` just before the blob: read raw, its `n` would join the blob and shift the decoding.
+    const afterEscape = JSON.stringify({ content: `cfg:\n${encoded}` });
+    expect(scrub(afterEscape).text).toBe('{"content":"cfg:\\n[REDACTED:base64_secret_assignment]"}');
+    // `\/`, as PHP and others write `/` in JSON: the whole blob is redacted, not the part before the escape.
+    const slashes = JSON.stringify({ content: `cfg: ${encoded}` }).replaceAll('/', '\\/');
+    expect(scrub(slashes).text).toBe('{"content":"cfg: [REDACTED:base64_secret_assignment]"}');
+  });
+
+  it('decodes base64 candidates as Buffer does, and keeps only mostly printable UTF-8', () => {
+    // The rule the hand-written decoder must agree with: Buffer's decoding, at least 95% printable bytes, valid UTF-8.
+    const reference = (s: string): string | undefined => {
+      if (!/[a-z]/.test(s) || !/[A-Z]/.test(s) || !/\d/.test(s) || s.length % 4 === 1) return undefined;
+      const buf = Buffer.from(s, s.includes('-') || s.includes('_') ? 'base64url' : 'base64');
+      const printable = buf.filter((b) => (b >= 0x20 && b < 0x7f) || b === 9 || b === 10 || b === 13 || b >= 0x80).length;
+      if (buf.length < 8 || printable / buf.length < 0.95) return undefined;
+      const text = buf.toString('utf8');
+      return text.includes('\ufffd') ? undefined : text;
+    };
+    // '?', '>' and non-ASCII text encode to the alphabets' last two characters, `+/` or `-_`.
+    const texts = ['api_key=Zz9x8c7v6b5n4m3', 'naïve café ✓ 😀 text ???>>>~~~ ü', '?>?>?>?>?>?>', 'a\u0001b\u0002 mostly printable, not quite all', 'x'.repeat(4000)];
+    const candidates: string[] = [];
+    for (let i = 0; i < 3000; i++) {
+      const text = `${texts[i % texts.length].slice(0, 8 + (i % 300))}${i}`;
+      const encoded = Buffer.from(text).toString(i % 2 ? 'base64' : 'base64url');
+      candidates.push(encoded, encoded.replace(/=+$/, ''), encoded.slice(0, -1 - (i % 3)));
+      candidates.push(gen('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/_-', 16 + (i % 90), i) + '='.repeat(i % 3));
+    }
+    let decoded = 0;
+    for (const c of candidates) {
+      const expected = reference(c);
+      if (expected !== undefined) decoded++;
+      expect(decodeBase64Text(c), c).toBe(expected);
+    }
+    expect(decoded).toBeGreaterThan(3000);
+  });
+});

@@ -1,0 +1,60 @@
+import type { Clock } from './clock.js';
+import type { Config } from './config.js';
+import type { Identity } from './http/identity.js';
+import type { Logger } from './logger.js';
+import type { AccountsService } from './services/accounts.js';
+import type { AuditService } from './services/audit.js';
+import type { ConsentService } from './services/consent.js';
+import type { DeviceAuthService } from './services/device-auth.js';
+import type { JwtService } from './services/jwt.js';
+import type { KnowledgeService } from './services/knowledge.js';
+import type { LearnService } from './services/learn.js';
+import type { LearningsService } from './services/learnings.js';
+import type { ReviewService } from './services/review.js';
+import type { MagicLinkService } from './services/magic-link.js';
+import type { OpenClawService } from './services/openclaw.js';
+import type { RateLimiter } from './services/rate-limit.js';
+import type { SearchCounts } from './services/search-counts.js';
+import type { SkillsService } from './services/skills.js';
+import type { TermsService } from './services/terms.js';
+
+/**
+ * Everything a route module may use: configuration and services, never a store. Built once per process by the
+ * composition root (compose.ts); app.ts hands it to every router.
+ */
+export interface AppDeps {
+  config: Config;
+  clock: Clock;
+  logger: Logger;
+  /** Process start, for uptime. */
+  startedAt: number;
+  /** Public base URL (known once the server listens). */
+  baseUrl(): string;
+  /** Authentication middleware: deps.identity.requireJwt(), requireKey(scope), requireAdmin('read')… */
+  identity: Identity;
+  /** The skills registry: counts (GET /, /stats), lookups, search and its readiness (/health). */
+  skills: SkillsService;
+  /** Learnings counts for GET /, /health, /categories, /stats. */
+  learnings: LearningsService;
+  /** Searches served, for GET /stats (counted by the count-searches middleware). */
+  searchCounts: SearchCounts;
+  /** POST /learn. */
+  learn: LearnService;
+  /** Review queues (contributor and platform) and retraction. */
+  review: ReviewService;
+  /** Knowledge search, ratings, stats, contributor profiles; loads a full learning for unlocks. */
+  knowledge: KnowledgeService;
+  accounts: AccountsService;
+  audit: AuditService;
+  consent: ConsentService;
+  deviceAuth: DeviceAuthService;
+  /** Session tokens (GET /auth/verify issues them). */
+  jwt: JwtService;
+  /** Magic-link sign-in (POST /auth/magic-link, the device page's sign-in form). */
+  magicLinks: MagicLinkService;
+  /** The OpenClaw memory-file adapter (503 on every call when not configured). */
+  openclaw: OpenClawService;
+  /** Fixed-window counters in the database (magic links, device codes, per-account write limits). */
+  rateLimiter: RateLimiter;
+  terms: TermsService;
+}

@@ -1,0 +1,238 @@
+// Prompt-injection screen: text that tries to steer the agent that later reads a learning, rather than inform it.
+import { type NamedPattern, type ScreenResult, matchingNames } from './result.js';
+
+/** Words that name an instruction channel an attacker wants discarded. */
+const INSTRUCTIONS =
+  '(?:instructions?|prompts?|directions|directives|guidelines|' +
+  String.raw`guardrails|system\s+prompt|system\s+messages?|safety\s+(?:rules|guidelines|policies))`;
+/** Who an injection addresses: an AI reader, never a build or CI agent. */
+const AI_READER =
+  String.raw`(?:ai|a\.i\.|llm|language\s+model|ai\s+(?:agent|assistant|` +
+  String.raw`model)|assistant|chatbot|chatgpt|claude|gpt-?\d*|copilot|gemini)`;
+
+/** Patterns on the visible text (after NFKC, with invisible characters removed). */
+export const INJECTION_PATTERNS: readonly NamedPattern[] = [
+  {
+    name: 'instruction_override',
+    re: new RegExp(
+      String.raw`\b(?:ignore|disregard|forget|override|bypass|skip|drop|` +
+        String.raw`discard)\b[\s\w,'-]{0,30}?\b(?:previous|prior|preceding|` +
+        String.raw`above|earlier|former|original|existing|all|any|your|the\s+system)\s+` +
+        String.raw`(?:\w+\s+){0,2}${INSTRUCTIONS}\b`,
+      'i',
+    ),
+  },
+  {
+    name: 'instruction_override',
+    re: new RegExp(
+      String.raw`\b(?:do\s+not|don't|never|stop)\s+(?:follow|obey|apply|` +
+        String.raw`listen\s+to)\w*\s+(?:your|the|any)\s+(?:\w+\s+){0,2}(?:${INSTRUCTIONS}|` +
+        String.raw`rules|policies|training)\b`,
+      'i',
+    ),
+  },
+  { name: 'instruction_override', re: /\b(?:new|updated|real|actual|true)\s+instructions?\s*(?:follow\s*)?:/i },
+  {
+    name: 'instruction_override',
+    re: new RegExp(
+      String.raw`\b(?:ignore|bypass|disable|override|turn\s+off|disregard)\s+(?:the|` +
+        String.raw`your|all|any)\s+(?:safety|content|moderation)\s+(?:rules|` +
+        String.raw`guidelines|policy|policies|filters?|guardrails|checks)\b`,
+      'i',
+    ),
+  },
+  {
+    name: 'role_hijack',
+    re: new RegExp(
+      String.raw`\byou\s+are\s+(?:now|no\s+longer)\s+(?:an?\s+|my\s+|the\s+)?(?:\w+\s+){0,2}(?:${AI_READER}|` +
+        String.raw`dan|bot|unrestricted|unfiltered|jailbroken|uncensored|evil|free)\b`,
+      'i',
+    ),
+  },
+  {
+    name: 'role_hijack',
+    re: new RegExp(
+      String.raw`\b(?:pretend|imagine|roleplay|role-play)\s+(?:that\s+)?(?:you\s+are|` +
+        String.raw`to\s+be|you're)\b|\bact\s+as\s+(?:an?\s+)?(?:unrestricted|` +
+        String.raw`unfiltered|jailbroken|uncensored|evil|dan\b)`,
+      'i',
+    ),
+  },
+  { name: 'role_hijack', re: /\b(?:dan|jailbreak|god)\s+mode\b|\bdo\s+anything\s+now\b/i },
+  {
+    name: 'role_hijack',
+    re: new RegExp(
+      String.raw`\bfrom\s+now\s+on,?\s+(?:you|your\s+(?:answers?|responses?|` +
+        String.raw`replies|output))\b[^.\n]{0,40}\b(?:respond|answer|reply|` +
+        String.raw`act|behave|obey|pretend|only\s+(?:output|say|reply)|say)\b`,
+      'i',
+    ),
+  },
+  {
+    name: 'addressed_to_ai',
+    re: new RegExp(
+      String.raw`\b(?:if\s+you\s+are|as)\s+an?\s+${AI_READER}\s+(?:reading|` +
+        String.raw`processing|summari[sz]ing|seeing|parsing)\b|\b(?:attention|` +
+        String.raw`note\s+to|message\s+(?:to|for)|instructions?\s+for|dear|` +
+        String.raw`hey)\s+(?:the\s+|all\s+|any\s+)?${AI_READER}s?\b`,
+      'i',
+    ),
+  },
+  {
+    name: 'prompt_leak',
+    re: new RegExp(
+      String.raw`\b(?:reveal|print|repeat|output|show|leak|dump|disclose)\s+(?:me\s+)?(?:your|` +
+        String.raw`the)\s+(?:\w+\s+)?(?:system\s+prompt|hidden\s+instructions|` +
+        String.raw`initial\s+instructions|instructions\s+above|text\s+above|words\s+above)\b`,
+      'i',
+    ),
+  },
+  {
+    name: 'concealment',
+    re: new RegExp(
+      String.raw`\b(?:do\s+not|don't|never)\s+(?:tell|inform|mention\s+(?:this|` +
+        String.raw`it)\s+to|reveal\s+(?:this|it)\s+to|alert|notify)\s+(?:the\s+)?(?:user|` +
+        String.raw`human|operator|developer)\b|\bwithout\s+(?:telling|informing|` +
+        String.raw`alerting|notifying)\s+(?:the\s+)?(?:user|human|operator)\b`,
+      'i',
+    ),
+  },
+  {
+    name: 'fake_system_message',
+    re: new RegExp(
+      String.raw`<\|(?:im_start|im_end|system|user|assistant|endoftext|` +
+        String.raw`eot_id|start_header_id|end_header_id)\|>|\[\/?INST\]|<<\/?SYS>>`,
+      'i',
+    ),
+  },
+  {
+    name: 'fake_system_message',
+    re: new RegExp(
+      String.raw`<\/?(?:system|assistant|user|tool|tool_call|tool_result|` +
+        'tool_response|function_call|function_results?|instructions?|admin)>',
+      'i',
+    ),
+  },
+  { name: 'fake_system_message', re: /^[ \t>]*#{1,6}[ \t]*(?:system|assistant|user|instructions?|tool)[ \t]*:/im },
+  {
+    name: 'fake_system_message',
+    re: new RegExp(
+      String.raw`^[ \t>]*(?:system|assistant|instructions?|tool|admin)[ \t]*(?:message|` +
+        String.raw`prompt|output|note)?[ \t]*:[ \t]*(?:you\b|your\b|ignore|` +
+        String.raw`disregard|always|never|do\s+not|don't|from\s+now|the\s+(?:user|` +
+        String.raw`assistant|ai)|respond|reply|new\s+instructions|override|forget)`,
+      'im',
+    ),
+  },
+  {
+    name: 'fake_system_message',
+    re: /^[ \t>]*assistant[ \t]*:[ \t]*(?:sure|certainly|of\s+course|okay|ok\b|as\s+an\s+ai)/im,
+  },
+  {
+    name: 'data_exfiltration_instruction',
+    re: new RegExp(
+      String.raw`\b(?:send|post|upload|forward|transmit|exfiltrate|append|` +
+        String.raw`encode|include)\b[^.\n]{0,60}\b(?:conversation|chat\s+history|` +
+        String.raw`system\s+prompt|previous\s+messages|user'?s?\s+(?:data|` +
+        String.raw`messages|files|secrets)|all\s+(?:the\s+)?secrets|environment\s+variables|` +
+        String.raw`contents\s+of\s+(?:~\/)?\.env)\b[^.\n]{0,60}(?:https?:\/\/|` +
+        String.raw`\b(?:to|into)\s+(?:the\s+)?(?:url|link|image|query|webhook))`,
+      'i',
+    ),
+  },
+];
+
+/** Markdown and HTML patterns that leak data through a URL the reader's client fetches, or run script. */
+const EXFIL_PARAM = new RegExp(
+  '[?&](?:q|d|p|data|payload|secret|token|key|api_?key|pw|' +
+    'pass|password|conv|conversation|chat|history|prompt|msg|' +
+    'message|content|info|text|leak|exfil|c|s|x)=',
+  'i',
+);
+const PLACEHOLDER = /\{[^}]*\}|\$\{?\w+|%7B|<[A-Z_]{2,}>|\[[A-Z][A-Z_ ]{2,}\]|\[(?:data|secret|info)\]/i;
+const LONG_VALUE = /=[A-Za-z0-9+/_%-]{40,}/;
+const EMPTY_EXFIL_PARAM = new RegExp(`${EXFIL_PARAM.source}(?:&|$)`, 'i');
+
+/**
+ * A URL the reader is meant to fill in (a placeholder, or a data-named parameter left empty), or one already
+ * carrying a long encoded value in a data-named parameter. Static short parameters (badges) are fine.
+ */
+function suspiciousUrl(url: string): boolean {
+  if (PLACEHOLDER.test(url)) return true;
+  if (!EXFIL_PARAM.test(url)) return false;
+  return LONG_VALUE.test(url) || EMPTY_EXFIL_PARAM.test(url);
+}
+
+function urlFindings(text: string): string[] {
+  const out: string[] = [];
+  const images = [
+    ...text.matchAll(/!\[[^\]\n]*\]\(\s*<?(https?:\/\/[^)\s>]+)/gi),
+    ...text.matchAll(/<img\b[^>]*\bsrc\s*=\s*["']?(https?:\/\/[^"'\s>]+)/gi),
+    ...text.matchAll(/^\s*\[[^\]\n]+\]:\s*<?(https?:\/\/\S+)/gim),
+  ];
+  if (images.some((m) => suspiciousUrl(m[1]!))) out.push('markdown_image_exfiltration');
+  const links = [...text.matchAll(/\[[^\]\n]*\]\(\s*<?(https?:\/\/[^)\s>]+)/gi)];
+  if (links.some((m) => PLACEHOLDER.test(m[1]!))) out.push('markdown_link_exfiltration');
+  if (
+    /\]\(\s*<?\s*(?:javascript|vbscript|data):|<a\b[^>]*\bhref\s*=\s*["']?\s*(?:javascript|vbscript|data):/i.test(text)
+  ) {
+    out.push('dangerous_link_scheme');
+  }
+  return out;
+}
+
+/** Unicode tag characters: invisible, and they spell ASCII that models read. */
+const TAG_CHARS = /[\u{E0000}-\u{E007F}]/u;
+const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]/u;
+
+/** Zero-width characters outside their legitimate uses (ZWJ in emoji sequences, ZWNJ in non-Latin scripts, a BOM). */
+function hasStrayZeroWidth(text: string): boolean {
+  for (const m of text.matchAll(/[\u200B-\u200D\u2060\u180E\uFEFF]/gu)) {
+    const i = m.index;
+    const c = m[0];
+    if (c === '\uFEFF' && i === 0) continue;
+    const before = text.slice(Math.max(0, i - 2), i);
+    const after = text.slice(i + 1, i + 3);
+    if (c === '\u200D' && /\p{Extended_Pictographic}|\uFE0F|[\u{1F3FB}-\u{1F3FF}]/u.test(before + after)) continue;
+    if ((c === '\u200C' || c === '\u200D') && /[^\p{ASCII}]/u.test(before.slice(-1) + after.slice(0, 1))) continue;
+    return true;
+  }
+  return false;
+}
+
+/** ASCII spelt in tag characters (U+E0020..U+E007E), which some models read as text. */
+export function decodeTagCharacters(text: string): string {
+  let out = '';
+  for (const ch of text) {
+    const cp = ch.codePointAt(0)!;
+    if (cp >= 0xe0020 && cp <= 0xe007e) out += String.fromCodePoint(cp - 0xe0000);
+  }
+  return out;
+}
+
+/** The visible text patterns read: NFKC (full-width and styled letters to ASCII), invisible characters removed. */
+export function visibleText(text: string): string {
+  return text.normalize('NFKC').replace(/\p{Cf}/gu, '');
+}
+
+/**
+ * Flags instruction overrides, role hijacks, text addressed to an AI reader, prompt leaks, concealment, fake
+ * system or tool messages, exfiltration instructions, hidden Unicode (tag characters, stray zero-width
+ * characters, bidi controls) and markdown or HTML that leaks data through URLs or runs script. Text hidden in
+ * tag characters is decoded and screened too.
+ */
+export function screenInjection(text: string): ScreenResult {
+  const findings: string[] = [];
+  const add = (names: string[]) => {
+    for (const n of names) if (!findings.includes(n)) findings.push(n);
+  };
+  if (TAG_CHARS.test(text)) add(['hidden_tag_characters']);
+  if (hasStrayZeroWidth(text)) add(['zero_width_characters']);
+  if (BIDI_CONTROLS.test(text)) add(['bidi_control_characters']);
+  const visible = visibleText(text);
+  add(matchingNames(visible, INJECTION_PATTERNS));
+  add(urlFindings(visible));
+  const hidden = decodeTagCharacters(text);
+  if (hidden.length > 0) add(matchingNames(hidden, INJECTION_PATTERNS));
+  return { flagged: findings.length > 0, findings };
+}

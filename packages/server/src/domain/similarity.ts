@@ -1,0 +1,152 @@
+// Near-duplicate detection: exact duplicates by a hash of normalised text, near-duplicates by word-shingle
+// Jaccard similarity, found without scanning the catalog through MinHash signatures and LSH band keys.
+import { sha256Hex } from './ids.js';
+
+/** Format and invisible characters (zero-width, bidi controls, tag characters, soft hyphen…). */
+const INVISIBLE = /\p{Cf}/gu;
+/** Typographic punctuation folded to its ASCII form, so quotes and dashes never split or merge shingles. */
+const PUNCTUATION_FOLDS: ReadonlyArray<[RegExp, string]> = [
+  [/[\u2018\u2019\u201a\u201b\u2032]/g, "'"],
+  [/[\u201c\u201d\u201e\u201f\u2033]/g, '"'],
+  [/[\u2010-\u2015\u2212]/g, '-'],
+  [/\u2026/g, '...'],
+];
+
+/** NFKC, invisible characters removed, typographic punctuation folded, lower case, whitespace collapsed. */
+export function normalizeForHash(text: string): string {
+  let out = text.normalize('NFKC').replace(INVISIBLE, '');
+  for (const [re, to] of PUNCTUATION_FOLDS) out = out.replace(re, to);
+  return out.toLowerCase().replace(/\s+/gu, ' ').trim();
+}
+
+/** Exact-duplicate key: hex SHA-256 of the normalised title and body. */
+export function contentHash(title: string, body: string): string {
+  return sha256Hex(`${normalizeForHash(title)}\n${normalizeForHash(body)}`);
+}
+
+/** The words of normalised text: runs of letters, digits and underscores; all punctuation separates. */
+export function words(text: string): string[] {
+  return normalizeForHash(text).match(/[\p{L}\p{M}\p{N}_]+/gu) ?? [];
+}
+
+/**
+ * Word k-shingles. A text shorter than k words gives one shingle of all its words, so short texts still
+ * compare; an empty text gives the empty set.
+ */
+export function shingles(text: string, k = 3): Set<string> {
+  if (!Number.isInteger(k) || k < 1) throw new RangeError(`k must be a positive integer, got ${k}`);
+  const w = words(text);
+  const out = new Set<string>();
+  if (w.length < k) {
+    if (w.length > 0) out.add(w.join(' '));
+    return out;
+  }
+  for (let i = 0; i + k <= w.length; i++) out.add(w.slice(i, i + k).join(' '));
+  return out;
+}
+
+/** |A ∩ B| / |A ∪ B|; two empty sets are identical (1). */
+export function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+  if (a.size === 0 && b.size === 0) return 1;
+  const [small, large] = a.size <= b.size ? [a, b] : [b, a];
+  let inter = 0;
+  for (const s of small) if (large.has(s)) inter++;
+  return inter / (a.size + b.size - inter);
+}
+
+/** Murmur3's 32-bit finaliser: full avalanche, so nearby inputs give unrelated outputs. */
+function fmix32(h: number): number {
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h >>> 0;
+}
+
+/** Two independent 32-bit FNV-1a hashes of a string's UTF-16 units (different offset bases), finalised. */
+function hashPair(s: string): [number, number] {
+  let a = 0x811c9dc5;
+  let b = 0x01000193 ^ 0x5bd1e995;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x01000193) ^ (b >>> 15);
+  }
+  return [fmix32(a), fmix32(b) | 1];
+}
+
+/** Fixed per-hash seeds (splitmix32 from a constant), so signatures are the same in every process. */
+const SEEDS: Uint32Array = (() => {
+  const out = new Uint32Array(1024);
+  let state = 0x9e3779b9;
+  for (let i = 0; i < out.length; i++) {
+    state = (state + 0x9e3779b9) >>> 0;
+    out[i] = fmix32(state);
+  }
+  return out;
+})();
+
+export const MINHASH_SIZE = 128;
+
+/**
+ * MinHash signature: for each of `numHashes` seeded hash functions, the least hash over the shingles.
+ * Hash i of a shingle is fmix32(h1 + i·h2 XOR seed_i) (double hashing), so the cost is one string hash per
+ * shingle. Deterministic across processes. The empty set gives all 0xffffffff.
+ */
+export function minhashSignature(sh: ReadonlySet<string>, numHashes = MINHASH_SIZE): Uint32Array {
+  if (!Number.isInteger(numHashes) || numHashes < 1 || numHashes > SEEDS.length) {
+    throw new RangeError(`numHashes must be an integer in 1..${SEEDS.length}, got ${numHashes}`);
+  }
+  const sig = new Uint32Array(numHashes).fill(0xffffffff);
+  for (const s of sh) {
+    const [h1, h2] = hashPair(s);
+    for (let i = 0; i < numHashes; i++) {
+      const h = fmix32((h1 + Math.imul(i, h2)) ^ SEEDS[i]!);
+      if (h < sig[i]!) sig[i] = h;
+    }
+  }
+  return sig;
+}
+
+/** Fraction of positions where two signatures agree: an unbiased estimate of the Jaccard similarity. */
+export function estimateJaccard(a: Uint32Array, b: Uint32Array): number {
+  if (a.length !== b.length) throw new RangeError(`signature lengths differ: ${a.length} and ${b.length}`);
+  if (a.length === 0) return 0;
+  let same = 0;
+  for (let i = 0; i < a.length; i++) if (a[i] === b[i]) same++;
+  return same / a.length;
+}
+
+/**
+ * LSH banding: 32 bands of 4 rows over a 128-hash signature. Two texts share at least one band key with
+ * probability P(s) = 1 - (1 - s^4)^32 at Jaccard similarity s (the S-curve):
+ *   s = 0.30 → 0.23,  0.40 → 0.57,  0.50 → 0.88,  0.60 → 0.988,  0.70 → 0.9995,  0.85 → ≈1.
+ * So a pair at the hold threshold (0.60) is found with probability ≥ 0.98, while pairs below 0.3 rarely
+ * become candidates; the exact Jaccard of each candidate then decides.
+ */
+export const LSH_BANDS = 32;
+export const LSH_ROWS = 4;
+
+/** Probability that a pair of Jaccard similarity s shares a band key (the S-curve above). */
+export function lshCollisionProbability(s: number, bands = LSH_BANDS, rows = LSH_ROWS): number {
+  return 1 - (1 - s ** rows) ** bands;
+}
+
+/**
+ * One key per band, `<band>:<rows as hex>`; texts sharing any key are near-duplicate candidates. The
+ * empty text's signature gives no keys: it is nobody's near-duplicate.
+ */
+export function lshBandKeys(sig: Uint32Array): string[] {
+  if (sig.length !== LSH_BANDS * LSH_ROWS) {
+    throw new RangeError(`signature must have ${LSH_BANDS * LSH_ROWS} hashes, got ${sig.length}`);
+  }
+  if (sig.every((h) => h === 0xffffffff)) return [];
+  const keys: string[] = [];
+  for (let b = 0; b < LSH_BANDS; b++) {
+    let key = `${b}:`;
+    for (let r = 0; r < LSH_ROWS; r++) key += sig[b * LSH_ROWS + r]!.toString(16).padStart(8, '0');
+    keys.push(key);
+  }
+  return keys;
+}

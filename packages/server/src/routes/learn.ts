@@ -1,0 +1,73 @@
+import {
+  CategoryOutOfScope,
+  DuplicateLearning,
+  LearningIdParams,
+  LearnRequest,
+  LearnResponse,
+  RetractQuery,
+  RetractResponse,
+} from '@axle/sdk';
+import type { AppDeps } from '../deps.js';
+import type { Api } from '../http/route.js';
+
+/** POST /learn and DELETE /learn/{id}. */
+export function learnRoutes(api: Api, deps: AppDeps): void {
+  const { identity, learn, review } = deps;
+
+  api.route({
+    method: 'post',
+    path: '/learn',
+    operationId: 'submitLearning',
+    summary: 'Contribute a learning',
+    description:
+      'Identity: an API key (contribute scope) or a session token; the learning belongs to that account, and a key\'s name is stored as ' +
+      'contributor_key_label. contributor_wallet is recorded as payout attribution only (wallet verification is not an identity yet). ' +
+      'Screens (credentials and personal data, prompt injection, content sensitivity, process advice) hold a learning with a ' +
+      'review_reason per flag; credentials and personal data are stored only redacted. An exact duplicate, or a near-duplicate ' +
+      '(shingle Jaccard >= 0.85) in the same category, is refused with 409; 0.60..0.85 is held (near_duplicate). A contributor\'s first ' +
+      'published learning, and every learning while AXLE_FORCED_REVIEW is on, waits for platform review (forced_review). On the ' +
+      'extraction channel an item publishes itself only with clean-lane consent (consent granted, mode automatic) and a quality ' +
+      'score at or above the account auto_publish_threshold. Per account: at most 20 submissions a minute and 100 an hour (429). ' +
+      'Nothing is stored when the request is refused.',
+    tags: ['Knowledge'],
+    security: ['ApiKey', 'BearerJWT'],
+    before: [identity.requireJwtOrKey('contribute'), identity.requireActiveAccount()],
+    body: LearnRequest,
+    responses: {
+      201: { description: 'Stored: approved (discoverable) or pending_review (held, see review_reason)', schema: LearnResponse },
+      400: { description: 'Validation failure, or CATEGORY_OUT_OF_SCOPE (communication, content-generation)', schema: CategoryOutOfScope },
+      401: { description: 'No identity: an API key or a session token is required' },
+      403: { description: 'Key without the contribute scope, or a suspended account' },
+      404: { description: 'replaces names no held or rejected learning of yours' },
+      409: { description: 'Duplicate learning detected, or Near-duplicate learning detected (existing_id, similarity)', schema: DuplicateLearning },
+      429: { description: 'Per-account submission limit' },
+    },
+    handler: ({ body }, ctx) => {
+      const id = ctx.state.identity!;
+      return learn.submit({ accountId: id.accountId, keyId: id.keyId }, body);
+    },
+  });
+
+  api.route({
+    method: 'delete',
+    path: '/learn/{id}',
+    operationId: 'retractLearning',
+    summary: 'Retract your published learning (within 7 days)',
+    description: 'reason must be retract. The learning leaves the catalog; the retraction is audit-logged (audit_ref). After 7 days: 409.',
+    tags: ['Knowledge'],
+    security: ['BearerJWT', 'ApiKey'],
+    before: [identity.requireJwtOrKey('contribute')],
+    params: LearningIdParams,
+    query: RetractQuery,
+    responses: {
+      200: { description: 'Retracted', schema: RetractResponse },
+      400: { description: 'reason is not retract' },
+      401: { description: 'Missing or invalid credentials' },
+      403: { description: 'Not the contributor of this learning' },
+      404: { description: 'No such learning' },
+      409: { description: 'Retraction window (7 days) expired, or the learning is not published' },
+      429: { description: 'Per-account retraction limit' },
+    },
+    handler: ({ params, query }, ctx) => review.retract(ctx.state.identity!.accountId, params.id, query.reason),
+  });
+}

@@ -1,0 +1,230 @@
+import {
+  CONTENT_ADVISORY,
+  type ContributorEarnings,
+  ERROR_CODES,
+  type KnowledgeSearchResponse,
+  type KnowledgeStats,
+  LEARNING_CATEGORIES,
+  microToUsd,
+  type RateResponse,
+} from '@axle/sdk';
+import type { Clock } from '../clock.js';
+import { DomainError } from '../domain/errors.js';
+import { blendScore } from '../domain/quality.js';
+import { freshness01 } from '../domain/verdict.js';
+import type { LearningVectors } from '../search/learning-vectors.js';
+import type { Database } from '../store/db.js';
+import { COMMON_TERM_MIN_ROWS, COMMON_TERM_SHARE, matchExpression, queryTerms, selectiveMatchExpression } from '../store/fts-query.js';
+import { type Demand, type LearningFilters, type LearningRecord, learningsStore } from '../store/learnings.js';
+import { priceOf, qualityOf, toSnippet } from './learning-view.js';
+import type { RateLimiter } from './rate-limit.js';
+
+export type KnowledgeMode = 'blend' | 'lexical' | 'semantic';
+
+export interface KnowledgeQuery {
+  query: string;
+  category?: string;
+  outcome?: string;
+  related_skill?: string;
+  limit: number;
+}
+
+/** A learning with everything LearningFull derives from other tables, for the unlock route. */
+export interface FullLearning {
+  learning: LearningRecord;
+  demand: Demand;
+  helpfulnessScores: number[];
+  /** Current dynamic price (micro-USDC). */
+  priceMicro: number;
+}
+
+export interface KnowledgeService {
+  /** POST /knowledge: ranks, prices, records impressions (and what surfaced to `accountId`). */
+  search(input: KnowledgeQuery, accountId: string | null): Promise<KnowledgeSearchResponse>;
+  /** Ranked ids only, no side effects (evaluation and benches). */
+  rank(query: string, filters: LearningFilters, limit: number, mode?: KnowledgeMode): Promise<string[]>;
+  rate(accountId: string, learningId: string, helpfulness: number, notes?: string): Promise<RateResponse>;
+  stats(): Promise<KnowledgeStats>;
+  contributor(wallet: string): Promise<ContributorEarnings>;
+  /** A learning by id, any status, with demand, ratings and current price (GET /knowledge/{id} builds on it). */
+  loadFull(id: string): Promise<FullLearning | undefined>;
+}
+
+export interface KnowledgeDeps {
+  db: Database;
+  clock: Clock;
+  rateLimiter: RateLimiter;
+  vectors?: LearningVectors;
+}
+
+/** Candidates each ranker contributes to the blend. */
+const CANDIDATES = 50;
+/** Semantic candidates below this cosine are dropped. */
+const MIN_COSINE = 0.25;
+/** A stored price older than this is recomputed when a search shows it (compare-and-set). */
+export const REPRICE_AFTER_MS = 3_600_000;
+export const RATE_LIMIT = { limit: 60, windowMs: 3_600_000 } as const;
+const TOP_LEARNINGS = 10;
+
+const PRICING_NOTE =
+  'Search is free. Unlock a learning with GET /knowledge/{id}: one unlock credit with X-API-Key, or an x402 USDC payment of current_price on eip155:8453.';
+
+/** How long a term's document frequency is reused: it only decides which terms select rows. */
+const DF_TTL_MS = 60_000;
+const MAX_DF_TERMS = 50_000;
+
+export function createKnowledgeService({ db, clock, rateLimiter, vectors }: KnowledgeDeps): KnowledgeService {
+  const df = new Map<string, { at: number; n: Promise<number> }>();
+  const frequency = (key: string, read: () => Promise<number>): Promise<number> => {
+    const now = clock.now();
+    const hit = df.get(key);
+    if (hit && now - hit.at < DF_TTL_MS) return hit.n;
+    if (df.size >= MAX_DF_TERMS) df.clear();
+    const n = read();
+    df.set(key, { at: now, n });
+    n.catch(() => df.delete(key));
+    return n;
+  };
+
+  /**
+   * The MATCH expression: as in skill search, common terms only rank when rarer ones can select rows, so a
+   * query of common words does not make FTS5 score most of the catalog.
+   */
+  async function matchFor(query: string): Promise<string | null> {
+    const terms = queryTerms(query);
+    if (terms.length < 2) return matchExpression(terms);
+    const [rows, ...counts] = await Promise.all([
+      frequency('\0rows', () => learningsStore.countVisible(db)),
+      ...terms.map((t) => frequency(t, () => learningsStore.countMatching(db, matchExpression([t])!))),
+    ]);
+    const cutoff = Math.max(rows * COMMON_TERM_SHARE, COMMON_TERM_MIN_ROWS);
+    if (counts.some((n) => n <= cutoff)) return selectiveMatchExpression(terms, counts, rows);
+    // Every term is common: rows must hold the two least common, and all terms still rank.
+    const [a, b] = terms.map((t, i) => ({ t, n: counts[i]! })).sort((x, y) => x.n - y.n);
+    return `(${matchExpression([a!.t])} AND ${matchExpression([b!.t])}) AND (${matchExpression(terms)})`;
+  }
+
+  async function ranked(query: string, filters: LearningFilters, mode: KnowledgeMode) {
+    const match = await matchFor(query);
+    const useSemantic = mode !== 'lexical' && vectors?.ready() === true;
+    const [lexical, semantic] = await Promise.all([
+      mode !== 'semantic' && match ? learningsStore.lexicalSearch(db, match, filters, CANDIDATES) : [],
+      useSemantic
+        ? learningsStore.idsMatching(db, filters).then((allowed) => vectors!.search(query, CANDIDATES, MIN_COSINE, allowed))
+        : undefined,
+    ]);
+    const top = lexical[0]?.score ?? 0;
+    const lex = new Map(lexical.map((h) => [h.id, top > 0 ? h.score / top : 0]));
+    const sem = semantic ? new Map(semantic.map((h) => [h.id, h.score])) : undefined;
+    const ids = [...new Set([...lex.keys(), ...(sem?.keys() ?? [])])];
+    const records = await learningsStore.visibleByIds(db, ids);
+    const now = clock.now();
+    return records
+      .map((l) => {
+        const lexical = mode === 'semantic' ? (sem?.get(l.id) ?? 0) : (lex.get(l.id) ?? 0);
+        const semanticScore = mode === 'blend' && sem ? (sem.get(l.id) ?? 0) : null;
+        const score = blendScore({ lexical, semantic: semanticScore, quality01: qualityOf(l), freshness01: freshness01(now - (l.publishedAt ?? l.createdAt)) });
+        return { l, score };
+      })
+      .filter((r) => r.score > 0)
+      .sort((a, b) => b.score - a.score || a.l.id.localeCompare(b.l.id));
+  }
+
+  const filtersOf = (i: KnowledgeQuery): LearningFilters => ({ category: i.category, outcome: i.outcome, relatedSkill: i.related_skill });
+
+  return {
+    async search(input, accountId) {
+      const hits = (await ranked(input.query, filtersOf(input), 'blend')).slice(0, input.limit);
+      const now = clock.now();
+      const ids = hits.map((h) => h.l.id);
+      const demand = await learningsStore.demand(db, ids, now);
+      const prices = new Map(hits.map((h) => [h.l.id, priceOf(h.l, demand.get(h.l.id)!)]));
+      if (ids.length > 0)
+        await db.tx(async (q) => {
+          await learningsStore.recordImpressions(q, ids, accountId, now);
+          for (const { l } of hits) {
+            const price = prices.get(l.id)!;
+            if (now - l.lastRepricedAt >= REPRICE_AFTER_MS || price !== l.currentPriceMicro)
+              if (!(await learningsStore.reprice(q, l.id, price, l.lastRepricedAt, now))) prices.set(l.id, l.currentPriceMicro);
+          }
+        });
+      const top = hits[0]?.score ?? 0;
+      const results = hits.map((h) => toSnippet(h.l, prices.get(h.l.id)!, top > 0 ? h.score / top : 0, now));
+      return {
+        query: input.query,
+        content_advisory: CONTENT_ADVISORY,
+        results_count: results.length,
+        results,
+        pricing: PRICING_NOTE,
+        timestamp: new Date(now).toISOString(),
+      };
+    },
+
+    async rank(query, filters, limit, mode = 'blend') {
+      return (await ranked(query, filters, mode)).slice(0, limit).map((h) => h.l.id);
+    },
+
+    rate(accountId, learningId, helpfulness, notes) {
+      return db.tx(async (q) => {
+        const now = clock.now();
+        const l = await learningsStore.byId(q, learningId);
+        if (!l || l.status !== 'approved') throw new DomainError(ERROR_CODES.NOT_FOUND, 'Learning not found', { learning_id: learningId });
+        if (l.contributorAccountId === accountId) throw new DomainError(ERROR_CODES.FORBIDDEN, 'Contributors cannot rate their own learnings');
+        await rateLimiter.take(`rate:account:${accountId}`, RATE_LIMIT, q);
+        const replaced = await learningsStore.rate(q, learningId, accountId, helpfulness, notes ?? null, now);
+        const after = (await learningsStore.byId(q, learningId))!;
+        return {
+          recorded: true as const,
+          learning_id: learningId,
+          replaced,
+          new_avg_helpfulness: Math.round(after.avgHelpfulness * 1000) / 1000,
+          total_ratings: after.ratingCount,
+          distinct_raters: after.ratingCount,
+        };
+      });
+    },
+
+    async stats() {
+      const [totals, byCategory, top] = await Promise.all([learningsStore.stats(db), learningsStore.countByCategory(db), learningsStore.top(db, TOP_LEARNINGS)]);
+      return {
+        learnings_count: totals.count,
+        categories: LEARNING_CATEGORIES.map((category) => ({ category, count: byCategory[category] ?? 0 })),
+        total_unlocks: totals.unlocks,
+        total_ratings: totals.ratings,
+        total_earnings_usd: microToUsd(totals.grossMicro),
+        total_contributors: totals.contributors,
+        top_learnings: top.map((l) => ({
+          id: l.id,
+          title: l.title,
+          category: l.category as (typeof LEARNING_CATEGORIES)[number],
+          unlocks: l.unlockCount,
+          avg_helpfulness: Math.round(l.avgHelpfulness * 1000) / 1000,
+          current_price: microToUsd(l.currentPriceMicro),
+        })),
+        timestamp: new Date(clock.now()).toISOString(),
+      };
+    },
+
+    async contributor(wallet) {
+      // Earnings accrue with the unlock ledger; until it exists they are zero.
+      return {
+        wallet,
+        total_gross_usd: 0,
+        total_contributor_usd: 0,
+        total_platform_usd: 0,
+        by_learning: {},
+        learnings_submitted: await learningsStore.countVisibleByWallet(db, wallet),
+        last_updated: null,
+      };
+    },
+
+    async loadFull(id) {
+      const learning = await learningsStore.byId(db, id);
+      if (!learning) return undefined;
+      const now = clock.now();
+      const [demand, helpfulnessScores] = await Promise.all([learningsStore.demand(db, [id], now), learningsStore.helpfulnessScores(db, id)]);
+      const d = demand.get(id)!;
+      return { learning, demand: d, helpfulnessScores, priceMicro: priceOf(learning, d) };
+    },
+  };
+}

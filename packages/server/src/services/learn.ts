@@ -1,0 +1,202 @@
+import {
+  DEFAULT_AUTO_PUBLISH_THRESHOLD,
+  ERROR_CODES,
+  LEARNING_CATEGORIES,
+  type LearnRequest,
+  type LearnResponse,
+  LIMITS,
+  type QualitySelfAssessment,
+  type REVIEW_REASONS,
+  usdToMicro,
+  z,
+} from '@axle/sdk';
+import type { Clock } from '../clock.js';
+import { DomainError } from '../domain/errors.js';
+import { newId, sha256Hex } from '../domain/ids.js';
+import { meetsFloor, qualityScore01 } from '../domain/quality.js';
+import { REVIEW_REASON, screenLearning } from '../domain/screens/index.js';
+import { contentHash, jaccard, lshBandKeys, minhashSignature, shingles } from '../domain/similarity.js';
+import { apiKeysStore } from '../store/api-keys.js';
+import { consentStore } from '../store/consent.js';
+import type { Database, Queryable } from '../store/db.js';
+import { type LearningRecord, learningsStore } from '../store/learnings.js';
+import type { RateLimiter } from './rate-limit.js';
+import { complexityOf, initialPrice } from './learning-view.js';
+
+type ReviewReason = (typeof REVIEW_REASONS)[number];
+export type LearnInput = z.output<typeof LearnRequest>;
+
+/** Who submits: the account owns the learning; a key's label is stored with it. */
+export interface Submitter {
+  accountId: string;
+  keyId?: string;
+}
+
+/** Per-account limits on POST /learn: a burst, then an hourly rate. */
+export const LEARN_LIMITS = {
+  burst: { limit: 20, windowMs: 60_000 },
+  hourly: { limit: 100, windowMs: 3_600_000 },
+} as const;
+
+/** Band-sharing candidates compared exactly per submission. */
+const MAX_CANDIDATES = 50;
+
+/** Retired learning categories and the answer they get. */
+const RETIRED = new Set(['communication', 'content-generation']);
+
+export interface LearnService {
+  /** POST /learn: screens, duplicate checks, state and pricing, stored in one transaction (or not at all). */
+  submit(who: Submitter, input: LearnInput): Promise<LearnResponse>;
+}
+
+export interface LearnDeps {
+  db: Database;
+  clock: Clock;
+  rateLimiter: RateLimiter;
+  /** AXLE_FORCED_REVIEW: every submission waits for platform review. */
+  forcedReview: boolean;
+  /** Called after a learning became visible (its vector is computed in the background). */
+  onVisible?: (id: string) => void;
+}
+
+/** The text near-duplicates are measured on. */
+export const similarityText = (title: string, body: string): string => `${title}\n${body}`;
+
+const MESSAGES = {
+  approved: 'Learning published: it is discoverable through POST /knowledge now.',
+  pending_review: 'Learning received and held for review; see review_reason. It is not discoverable until approved.',
+} as const;
+
+export function createLearnService({ db, clock, rateLimiter, forcedReview, onVisible }: LearnDeps): LearnService {
+  /** Standing consent for the clean lane: consent in force and the extraction mode automatic. */
+  async function cleanLaneConsent(q: Queryable, accountId: string): Promise<boolean> {
+    const [latest, mode] = await Promise.all([consentStore.latest(q, accountId), consentStore.mode(q, accountId)]);
+    return latest?.action === 'grant' && mode === 'automatic';
+  }
+
+  return {
+    async submit(who, input) {
+      if (RETIRED.has(input.category)) {
+        throw new DomainError(ERROR_CODES.CATEGORY_OUT_OF_SCOPE, `Category ${input.category} is out of scope for learnings`, {
+          message: 'Learnings are technical-only. Non-technical content must not be resubmitted under another category.',
+          allowed_categories: [...LEARNING_CATEGORIES],
+        });
+      }
+      const screening = screenLearning({ title: input.title, body: input.body, task_context: input.task_context, tags: input.tags });
+      const stored = screening.redacted;
+      const sh = shingles(similarityText(stored.title, stored.body));
+      const bandKeys = lshBandKeys(minhashSignature(sh));
+      const hash = contentHash(stored.title, stored.body);
+      const dims: QualitySelfAssessment | undefined = input.quality_self_assessment;
+
+      const result = await db.tx(async (q) => {
+        const now = clock.now();
+        await rateLimiter.takeAll(
+          [
+            { key: `learn:burst:${who.accountId}`, ...LEARN_LIMITS.burst },
+            { key: `learn:hourly:${who.accountId}`, ...LEARN_LIMITS.hourly },
+          ],
+          q,
+        );
+        const reasons = new Set<ReviewReason>(screening.flags.map((f) => REVIEW_REASON[f]));
+
+        let replaced: LearningRecord | undefined;
+        if (input.replaces) {
+          const old = await learningsStore.byId(q, input.replaces);
+          if (!old || old.contributorAccountId !== who.accountId || !['pending_review', 'rejected'].includes(old.status))
+            throw new DomainError(ERROR_CODES.NOT_FOUND, 'No held or rejected learning of yours has that id', { field: 'body.replaces' });
+          replaced = old;
+          reasons.add('sanitized_resubmission');
+        }
+
+        const same = await learningsStore.liveByContentHash(q, hash);
+        if (same && same !== replaced?.id) throw new DomainError(ERROR_CODES.DUPLICATE_LEARNING, 'Duplicate learning detected');
+        let nearest: { id: string; similarity: number } | undefined;
+        for (const c of await learningsStore.bandCandidates(q, bandKeys, MAX_CANDIDATES)) {
+          if (c.id === replaced?.id) continue;
+          const similarity = jaccard(sh, shingles(similarityText(c.title, c.body)));
+          if (similarity >= LIMITS.nearDuplicate.refuse && c.category === input.category) {
+            throw new DomainError(ERROR_CODES.NEAR_DUPLICATE_LEARNING, 'Near-duplicate learning detected', {
+              message: `This learning is ${Math.round(similarity * 100)}% similar to ${c.id} in the same category.`,
+              existing_id: c.id,
+              similarity: Math.round(similarity * 1000) / 1000,
+            });
+          }
+          if (similarity >= LIMITS.nearDuplicate.hold && similarity > (nearest?.similarity ?? 0)) nearest = { id: c.id, similarity };
+        }
+        if (nearest) reasons.add('near_duplicate');
+
+        if (dims && !meetsFloor(dims)) reasons.add('below_quality_floor');
+        if (forcedReview || (await learningsStore.countPublishedBy(q, who.accountId)) === 0) reasons.add('forced_review');
+        if (input.submission_channel === 'extraction') {
+          if (!dims) reasons.add('awaiting_quality');
+          else if (!(await cleanLaneConsent(q, who.accountId))) reasons.add('standing_consent_off');
+          else {
+            const threshold = (await consentStore.autoPublishThreshold(q, who.accountId)) ?? DEFAULT_AUTO_PUBLISH_THRESHOLD;
+            if (qualityScore01(dims) < threshold) reasons.add('below_auto_publish_threshold');
+          }
+        }
+
+        const status = reasons.size === 0 ? 'approved' : 'pending_review';
+        const complexity = complexityOf(stored.body);
+        const unlockPrice = usdToMicro(input.unlock_price ?? LIMITS.unlockPriceUsd.default);
+        const override = input.unlock_price === undefined ? null : unlockPrice;
+        const price = initialPrice(complexity, dims, override);
+        const id = newId('lrn');
+        const keyLabel = who.keyId ? ((await apiKeysStore.nameOf(q, who.keyId)) ?? null) : null;
+        await learningsStore.insert(q, {
+          id,
+          status,
+          reviewReason: status === 'approved' ? null : [...reasons],
+          category: input.category,
+          title: stored.title,
+          body: stored.body,
+          bodyHash: sha256Hex(stored.body),
+          tags: stored.tags,
+          taskContext: stored.task_context,
+          outcome: input.outcome,
+          relatedSkills: input.related_skills ?? [],
+          contributorAccountId: who.accountId,
+          contributorWallet: input.contributor_wallet ?? null,
+          contributorKeyLabel: keyLabel,
+          contributorAgent: input.contributor_agent ?? '',
+          submissionChannel: input.submission_channel,
+          sourceClient: input.tags.find((t) => t.startsWith('source:'))?.slice('source:'.length) ?? null,
+          visibility: 'public',
+          unlockPriceMicro: unlockPrice,
+          basePriceMicro: price.base,
+          currentPriceMicro: price.current,
+          overridePriceMicro: override,
+          complexity,
+          lastRepricedAt: now,
+          qualityScore: dims ? Object.values(dims).reduce((a, b) => a + b, 0) : null,
+          qualityDimensions: dims ? { ...dims } : null,
+          injectionFlags: screening.injection_flags.length > 0 ? screening.injection_flags : null,
+          possibleDuplicateOf: nearest?.id ?? null,
+          possibleDuplicateSimilarity: nearest ? Math.round(nearest.similarity * 1000) / 1000 : null,
+          publishedAt: status === 'approved' ? now : null,
+          createdAt: now,
+          updatedAt: now,
+          seq: await learningsStore.nextSeq(q),
+          contentHash: hash,
+          sensitivityFindings: screening.sensitivity_findings.length > 0 ? screening.sensitivity_findings : null,
+          replacesId: replaced?.id ?? null,
+        });
+        await learningsStore.addBandKeys(q, id, bandKeys);
+        if (status === 'approved') await learningsStore.index(q, id);
+        // The replaced draft leaves the queue: the sanitized one stands in for it.
+        if (replaced?.status === 'pending_review') await learningsStore.setStatus(q, replaced, 'rejected', null, now);
+        return { id, status: status as 'approved' | 'pending_review', reasons: [...reasons], now };
+      });
+      if (result.status === 'approved') onVisible?.(result.id);
+      return {
+        id: result.id,
+        message: MESSAGES[result.status],
+        status: result.status,
+        ...(result.status === 'pending_review' ? { review_reason: result.reasons } : {}),
+        contributor_wallet: input.contributor_wallet ?? null,
+        timestamp: new Date(result.now).toISOString(),
+      };
+    },
+  };
+}

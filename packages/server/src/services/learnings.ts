@@ -1,0 +1,34 @@
+import type { Clock } from '../clock.js';
+import type { Database } from '../store/db.js';
+import { buildMatchExpression } from '../store/fts-query.js';
+import { learningsStore } from '../store/learnings.js';
+import { type KnowledgeHints, knowledgeHint } from './learnings-port.js';
+import { staleWhileRevalidate } from './stale-while-revalidate.js';
+
+/** How stale the counts behind /health and the knowledge hint may be: both are read on hot paths. */
+const HOT_COUNT_TTL_MS = 1000;
+
+/** The knowledge marketplace's learnings, as the public routes and the skills registry see them. */
+export interface LearningsService extends KnowledgeHints {
+  countVisible(): Promise<number>;
+  /** Visible learnings per category; categories without any are absent. */
+  countByCategory(): Promise<Record<string, number>>;
+  /** countVisible for /health: answered from memory after the first read, refreshed in the background. */
+  recentVisibleCount(): Promise<number>;
+}
+
+export function createLearningsService({ db, clock }: { db: Database; clock: Clock }): LearningsService {
+  const recentVisibleCount = staleWhileRevalidate(() => learningsStore.countVisible(db), HOT_COUNT_TTL_MS, clock);
+  const anyVisible = staleWhileRevalidate(() => learningsStore.anyVisible(db), HOT_COUNT_TTL_MS, clock);
+  return {
+    countVisible: () => learningsStore.countVisible(db),
+    countByCategory: () => learningsStore.countByCategory(db),
+    recentVisibleCount,
+    // Only when a visible learning shares a word with the query (one FTS lookup, after a cached "any at all").
+    hintFor: async (query) => {
+      if (!(await anyVisible())) return null;
+      const match = buildMatchExpression(query);
+      return match && (await learningsStore.lexicalSearch(db, match, {}, 1)).length > 0 ? knowledgeHint(query) : null;
+    },
+  };
+}

@@ -1,0 +1,168 @@
+import { describe, expect, it } from 'vitest';
+import {
+  LSH_BANDS,
+  LSH_ROWS,
+  MINHASH_SIZE,
+  contentHash,
+  estimateJaccard,
+  jaccard,
+  lshBandKeys,
+  lshCollisionProbability,
+  minhashSignature,
+  normalizeForHash,
+  shingles,
+  words,
+} from '../src/domain/similarity.js';
+
+/** A seeded word generator for the statistical checks (mulberry32). */
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+describe('normalizeForHash and contentHash', () => {
+  it('folds case, whitespace, NFKC forms, typographic punctuation and invisible characters', () => {
+    expect(normalizeForHash('  Hello\t\nWORLD  ')).toBe('hello world');
+    expect(normalizeForHash('ﬁle １２３')).toBe('file 123'); // ligature and full-width digits
+    expect(normalizeForHash('it\u2019s \u201cquoted\u201d \u2014 done\u2026')).toBe('it\'s "quoted" - done...');
+    expect(normalizeForHash('pass\u200bword\u202e\u{E0041}')).toBe('password');
+  });
+
+  it('gives one hex sha256 for texts that normalise alike, another when title and body split differently', () => {
+    const h = contentHash('Retry on 429', 'Use   exponential backoff.');
+    expect(h).toMatch(/^[0-9a-f]{64}$/);
+    expect(contentHash('retry ON 429 ', 'use exponential\u200b backoff.')).toBe(h);
+    expect(contentHash('Retry on 429 Use', 'exponential backoff.')).not.toBe(h);
+    expect(contentHash('Retry on 429', 'Use exponential backoff!')).not.toBe(h);
+  });
+});
+
+describe('shingles', () => {
+  it('makes word 3-shingles after normalisation; punctuation separates words', () => {
+    expect([...shingles('The quick, brown fox: jumps!')]).toEqual([
+      'the quick brown',
+      'quick brown fox',
+      'brown fox jumps',
+    ]);
+    expect(words('Set `NODE_OPTIONS=--max-old-space-size=4096`')).toEqual([
+      'set',
+      'node_options',
+      'max',
+      'old',
+      'space',
+      'size',
+      '4096',
+    ]);
+  });
+
+  it('keeps non-Latin words and treats a short text as one shingle; empty text is the empty set', () => {
+    expect([...shingles('Überprüfe die Größe', 3)]).toEqual(['überprüfe die größe']);
+    expect([...shingles('two words')]).toEqual(['two words']);
+    expect(shingles('  ...  ').size).toBe(0);
+    expect([...shingles('a b c d', 2)]).toEqual(['a b', 'b c', 'c d']);
+    expect(() => shingles('x', 0)).toThrow(RangeError);
+  });
+});
+
+describe('jaccard', () => {
+  it('is |A∩B| / |A∪B|, symmetric, 1 for two empty sets and 0 for disjoint ones', () => {
+    const a = new Set(['x', 'y', 'z']);
+    const b = new Set(['y', 'z', 'w', 'v']);
+    expect(jaccard(a, b)).toBeCloseTo(2 / 5, 12);
+    expect(jaccard(b, a)).toBeCloseTo(2 / 5, 12);
+    expect(jaccard(new Set(), new Set())).toBe(1);
+    expect(jaccard(a, new Set())).toBe(0);
+    expect(jaccard(a, new Set(['q']))).toBe(0);
+    expect(jaccard(a, new Set(a))).toBe(1);
+  });
+});
+
+describe('minhashSignature and estimateJaccard', () => {
+  it('is deterministic, 128 long by default, and the empty set is all 0xffffffff', () => {
+    const sh = shingles('pin the node version in the dockerfile to avoid the openssl error');
+    const a = minhashSignature(sh);
+    expect(a).toHaveLength(MINHASH_SIZE);
+    expect([...minhashSignature(new Set(sh))]).toEqual([...a]);
+    // Known values pin the hash functions: a change would silently break every stored band key.
+    expect([...a.slice(0, 2)]).toEqual([24089608, 308590472]);
+    expect(minhashSignature(new Set()).every((h) => h === 0xffffffff)).toBe(true);
+    expect(minhashSignature(sh, 16)).toHaveLength(16);
+    expect(() => minhashSignature(sh, 0)).toThrow(RangeError);
+    expect(() => minhashSignature(sh, 1.5)).toThrow(RangeError);
+  });
+
+  it('estimates Jaccard without bias and within sampling error (sd <= sqrt(J(1-J)/128) <= 0.045)', () => {
+    const random = rng(7);
+    let err = 0;
+    let bias = 0;
+    for (let p = 0; p < 200; p++) {
+      const base = Array.from({ length: 150 }, () => `w${Math.floor(random() * 2000)}`);
+      const rate = random() * 0.3;
+      const edited = base.map((w) => (random() < rate ? `w${Math.floor(random() * 2000)}` : w));
+      const [sa, sb] = [shingles(base.join(' ')), shingles(edited.join(' '))];
+      const d = estimateJaccard(minhashSignature(sa), minhashSignature(sb)) - jaccard(sa, sb);
+      err += Math.abs(d);
+      bias += d;
+    }
+    expect(err / 200).toBeLessThan(0.04);
+    expect(Math.abs(bias / 200)).toBeLessThan(0.01);
+  });
+
+  it('estimates 1 for identical and about 0 for unrelated texts; refuses signatures of different lengths', () => {
+    const a = minhashSignature(shingles('alpha beta gamma delta epsilon zeta eta theta'));
+    const b = minhashSignature(shingles('one two three four five six seven eight nine'));
+    expect(estimateJaccard(a, a)).toBe(1);
+    expect(estimateJaccard(a, b)).toBeLessThan(0.05);
+    expect(() => estimateJaccard(a, a.slice(0, 64))).toThrow(RangeError);
+  });
+});
+
+describe('lshBandKeys', () => {
+  it('gives one `<band>:<hex rows>` key per band and none for the empty text', () => {
+    const keys = lshBandKeys(minhashSignature(shingles('retry the request with exponential backoff on 429')));
+    expect(keys).toHaveLength(LSH_BANDS);
+    for (const [i, k] of keys.entries()) expect(k).toMatch(new RegExp(`^${i}:[0-9a-f]{${8 * LSH_ROWS}}$`));
+    expect(lshBandKeys(minhashSignature(new Set()))).toEqual([]);
+    expect(() => lshBandKeys(new Uint32Array(64))).toThrow(RangeError);
+  });
+
+  it('has the documented S-curve: >= 0.95 at 0.60, under 0.25 at 0.30', () => {
+    expect(lshCollisionProbability(0.6)).toBeGreaterThanOrEqual(0.98);
+    expect(lshCollisionProbability(0.85)).toBeGreaterThan(0.9999);
+    expect(lshCollisionProbability(0.3)).toBeLessThan(0.25);
+    expect(lshCollisionProbability(0)).toBe(0);
+    expect(lshCollisionProbability(1)).toBe(1);
+  });
+
+  it('finds >= 95% of generated pairs at exact Jaccard >= 0.60 and rarely pairs unrelated texts', () => {
+    const random = rng(11);
+    const word = () => `t${Math.floor(random() * 3000)}`;
+    let above = 0;
+    let found = 0;
+    let unrelatedHits = 0;
+    let last: Set<string> | null = null;
+    for (let p = 0; p < 400; p++) {
+      const base = Array.from({ length: 60 + Math.floor(random() * 200) }, word);
+      const rate = random() * 0.15;
+      const edited = base.flatMap((w) => (random() < rate ? [word()] : [w]));
+      const [sa, sb] = [shingles(base.join(' ')), shingles(edited.join(' '))];
+      const ka = new Set(lshBandKeys(minhashSignature(sa)));
+      const collide = lshBandKeys(minhashSignature(sb)).some((k) => ka.has(k));
+      if (jaccard(sa, sb) >= 0.6) {
+        above++;
+        if (collide) found++;
+      }
+      if (last && [...last].some((k) => ka.has(k))) unrelatedHits++;
+      last = ka;
+    }
+    expect(above).toBeGreaterThan(100);
+    expect(found / above).toBeGreaterThanOrEqual(0.95);
+    expect(unrelatedHits).toBeLessThanOrEqual(2);
+  });
+});

@@ -1,0 +1,65 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '../src/clock.js';
+import { createLogger } from '../src/logger.js';
+import { EmbedderClient } from '../src/search/embedder.js';
+import { LearningVectors } from '../src/search/learning-vectors.js';
+import { createKnowledgeService } from '../src/services/knowledge.js';
+import { createLearnService } from '../src/services/learn.js';
+import { createRateLimiter } from '../src/services/rate-limit.js';
+import { Database } from '../src/store/db.js';
+import { learningsStore } from '../src/store/learnings.js';
+import { migrate } from '../src/store/migrate.js';
+import { learningBody } from './knowledge-helpers.js';
+
+let dir: string;
+let db: Database;
+let client: EmbedderClient;
+const clock = new ManualClock();
+
+beforeAll(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'axle-vectors-'));
+  db = await Database.open(path.join(dir, 'axle.db'));
+  await migrate(db);
+  client = new EmbedderClient();
+  await client.init();
+}, 60_000);
+afterAll(async () => {
+  await client.close();
+  await db.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe('learning vectors (the real sentence model)', () => {
+  it('computes vectors for visible learnings, finds a paraphrase with no shared word, and picks up later rows', async () => {
+    const model = { state: () => 'ready', embed: (texts: string[]) => client.embed(texts) };
+    const vectors = new LearningVectors(db, model, createLogger('warn'), clock);
+    const rateLimiter = createRateLimiter({ db, clock });
+    const learn = createLearnService({ db, clock, rateLimiter, forcedReview: false });
+    const knowledge = createKnowledgeService({ db, clock, rateLimiter, vectors });
+    // One published learning lifts the first-publication review for the rest.
+    await db.run("INSERT INTO accounts (id, email, created_at) VALUES ('acc_v', 'v@example.com', 0)");
+    const submit = async (n: number, over = {}) => (await learn.submit({ accountId: 'acc_v' }, { ...learningBody(n), submission_channel: 'direct', ...over } as never)).id;
+    const first = await submit(0);
+    await db.tx((q) => learningsStore.byId(q, first).then((l) => learningsStore.setStatus(q, l!, 'approved', null, clock.now())));
+    const stripe = await submit(4);
+    await vectors.fill();
+    expect((await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM learning_embeddings'))!.n).toBe(2);
+
+    const hits = await vectors.search('payment provider callback verification rejected', 5, 0, null);
+    expect(hits[0]!.id).toBe(stripe);
+    expect(await knowledge.rank('payment provider callback verification rejected', {}, 5, 'semantic')).toEqual([stripe, first]);
+
+    // A row stored after the index was built is searched too (and a filter narrows both parts).
+    const kafka = await submit(2);
+    await vectors.fill();
+    await vectors.sync(true);
+    expect(vectors.size).toBe(3);
+    const later = await vectors.search('message queue readers rebalancing repeatedly', 3, 0, null);
+    expect(later[0]!.id).toBe(kafka);
+    expect((await vectors.search('message queue readers rebalancing repeatedly', 3, 0, new Set([first]))).map((h) => h.id)).toEqual([first]);
+    await vectors.close();
+  }, 60_000);
+});
