@@ -54,11 +54,11 @@ export class FileEdits {
    * other edit restores the file byte for byte. Empty objects do not count: setup may have had to
    * create the one that held its entry.
    */
-  async preferBackups(valueOf: (path: string, text: string) => unknown): Promise<void> {
+  async preferBackups(parse: (path: string, text: string) => unknown): Promise<void> {
     for (const [path, f] of this.files) {
       if (f.text === undefined || f.text === f.original) continue;
       const backup = await readText(backupPath(path));
-      if (backup !== undefined && backup !== f.text && sameJson(withoutEmpty(valueOf(path, backup)), withoutEmpty(valueOf(path, f.text)))) {
+      if (backup !== undefined && backup !== f.text && sameJson(withoutEmpty(parse(path, backup)), withoutEmpty(parse(path, f.text)))) {
         f.text = backup;
       }
     }

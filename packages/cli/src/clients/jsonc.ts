@@ -31,7 +31,7 @@ export function parseJsonc(text: string): Parsed {
     const e = errors[0]!;
     return { ok: false, reason: `${printParseErrorCode(e.error)} at line ${lineOf(text, e.offset)}` };
   }
-  if (!root || root.type !== 'object') return { ok: false, reason: 'the top level is not a JSON object' };
+  if (root?.type !== 'object') return { ok: false, reason: 'the top level is not a JSON object' };
   return { ok: true, root };
 }
 
