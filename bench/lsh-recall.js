@@ -10,21 +10,10 @@ import {
   minhashSignature,
   shingles,
 } from '../packages/server/dist/domain/similarity.js';
+import { prng } from './lib/generate.js';
 
 export const TARGET_LSH_RECALL = 0.95;
 const HOLD_THRESHOLD = 0.6;
-
-/** mulberry32: a small seeded generator, so every run sees the same pairs. */
-function rng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const COMMON = (
   'the a to of and in is for with on when that it by from this not use run set add fix error after before ' +
@@ -50,7 +39,7 @@ function vocabulary(random, size) {
  */
 export function lshRecall({ pairs = 3000, seed = 42 } = {}) {
   const started = performance.now();
-  const random = rng(seed);
+  const random = prng(seed);
   const vocab = vocabulary(random, 4000);
   const word = () =>
     random() < 0.35 ? COMMON[Math.floor(random() * COMMON.length)] : vocab[Math.floor(random() * vocab.length)];

@@ -26,7 +26,7 @@ import { cpuSeconds, MAIN, ROOT, rssMb, startServer, waitSemantic } from './lib/
 /** Bound on the timed phases. */
 const BUDGET_S = 290;
 /** Bound on preparing the generated catalog's vectors, before the timed phases. */
-const PREPARE_S = 900;
+const PREPARE_S = 1_800;
 const PHASE_S = 8;
 const CONNECTIONS = 4;
 const LARGE = 20_000;
@@ -111,6 +111,35 @@ async function hammerDiscover(url, pid) {
   };
 }
 
+/** 999 × U+FDFA: 6 KB that NFKC normalisation expands about eighteenfold. */
+const HOSTILE = '\ufdfa'.repeat(999);
+/** Phase length of each side of the hostile-query comparison. */
+const HOSTILE_PHASE_S = 5;
+
+/**
+ * POST /discover with short queries, then with the hostile query, on the same server, each for
+ * HOSTILE_PHASE_S. Every hostile request differs past the model's window (a number after it), so
+ * none is answered from the embedding worker's query cache, as an attacker's would not be.
+ */
+async function hostileVsShort(url) {
+  const short = await discoverLoad(url, queries, HOSTILE_PHASE_S);
+  let next = 0;
+  const hostile = await autocannon({
+    url,
+    connections: CONNECTIONS,
+    duration: HOSTILE_PHASE_S,
+    requests: [
+      {
+        method: 'POST',
+        path: '/discover',
+        headers: { 'content-type': 'application/json' },
+        setupRequest: (req) => ({ ...req, body: JSON.stringify({ query: `${HOSTILE.slice(0, 990)} ${next++}`, limit: 10 }) }),
+      },
+    ],
+  });
+  return { short, hostile: summary(hostile) };
+}
+
 async function countVectors(dataDir) {
   const db = await Database.open(path.join(dataDir, 'axle.db'));
   try {
@@ -149,7 +178,7 @@ async function prepareVectors({ label, dataDir, env }) {
 }
 
 /** Starts a server, waits (bounded) for semantic search, measures, stops. */
-async function measureServer({ label, dataDir, env = {}, semantic, reserveS }) {
+async function measureServer({ label, dataDir, env = {}, semantic, reserveS, hostile = false }) {
   // A first start imports the catalog into SQLite: tens of seconds at 20,000 skills on a busy machine.
   const server = await startServer({ dataDir, env, timeoutMs: 180_000 });
   const out = { label, coldStartMs: server.coldStartMs };
@@ -165,6 +194,7 @@ async function measureServer({ label, dataDir, env = {}, semantic, reserveS }) {
     out.probe = d.probe;
     out.cpuMsPerRequest = d.cpuMsPerRequest;
     out.loopMsPerRequest = d.loopMsPerRequest;
+    if (hostile) out.hostile = await hostileVsShort(server.url);
     out.memory = rssMb(server.pid);
     // The baseline is the better of two /health phases, one before /discover and one after: a burst of
     // other load on the machine during a single phase would otherwise flatter every ratio to it.
@@ -193,7 +223,13 @@ const largeDir = path.join(cacheDir, `generated-${LARGE}`);
 const largeLabel = `generated catalog (${LARGE} skills), fused`;
 const prepared = await prepareVectors({ label: largeLabel, dataDir: largeDir, env: { AXLE_CATALOG: largeFile } });
 runStarted = performance.now();
-const small = await measureServer({ label: `bundled catalog (${bundled.length} skills), fused`, dataDir: bundledDir, semantic: true, reserveS: 150 });
+const small = await measureServer({
+  label: `bundled catalog (${bundled.length} skills), fused`,
+  dataDir: bundledDir,
+  semantic: true,
+  reserveS: 150,
+  hostile: true,
+});
 const large = await measureServer({
   label: largeLabel,
   dataDir: largeDir,
@@ -264,6 +300,15 @@ for (const m of [small, large, lexical]) {
 console.log(`${pad('phase', 76)}${padL('req/s', 7)}${padL('p50', 6)}${padL('p99', 6)}${padL('vs /health', 12)}${padL('err', 5)}`);
 for (const r of rows) console.log(r.length === 2 ? `${pad(r[0], 76)}${r[1]}` : `${pad(r[0], 76)}${r.slice(1).join('')}`);
 console.log('(latencies in ms; req/s = mean over the phase; err = non-2xx, errors and timeouts)\n');
+
+if (small.hostile) {
+  const { short, hostile } = small.hostile;
+  const line = (what, r) => `${what} p50 ${f0(r.p50)} ms, p99 ${f0(r.p99)} ms, ${f0(r.rps)} req/s, ${r.bad} err`;
+  console.log(
+    `hostile /discover (999 x U+FDFA, distinct past the model's window), ${small.label}, ${HOSTILE_PHASE_S} s each: ` +
+      `${line('hostile', hostile)}; beside ${line('short queries', short)}; hostile p99 / short p99 ${(hostile.p99 / short.p99).toFixed(2)}\n`,
+  );
+}
 
 for (const m of [small, large]) {
   const w = warming[m.label];

@@ -61,8 +61,10 @@ describe.skipIf(!executablePath)('device sign-in in headless Chromium', () => {
     await page.getByRole('heading', { name: 'Check your email' }).waitFor();
     expect((await poll(code)).body.error).toBe('authorization_pending');
 
-    // The link from the mail signs the browser in; the landing page continues to the pending approval.
+    // The link from the mail opens a page whose one button signs the browser in; the landing page
+    // continues to the pending approval.
     await page.goto(linkIn(smtp.lastTo('person@example.com')!).href);
+    await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('link', { name: 'Continue' }).click();
     await page.getByRole('heading', { name: 'Approve this device?' }).waitFor();
     expect(new URL(page.url()).pathname).toBe('/device');
@@ -87,6 +89,30 @@ describe.skipIf(!executablePath)('device sign-in in headless Chromium', () => {
     // The delivered key works.
     const res = await fetch(`${server.url}/account/settings`, { headers: { 'x-api-key': granted.body.api_key as string } });
     expect(res.status).toBe(200);
+  });
+
+  it('signs in with the button after a mail scanner fetched the link with HEAD and GET', async () => {
+    expect((await post(server, '/auth/magic-link', { email: 'scanned@example.com' })).status).toBe(200);
+    const link = linkIn(smtp.lastTo('scanned@example.com')!);
+    for (const method of ['HEAD', 'GET']) {
+      const res = await fetch(link, { method, headers: { accept: 'text/html,*/*;q=0.8', 'user-agent': 'LinkScanner/1.0' } });
+      expect(res.status).toBe(200);
+    }
+    const context = await browser.newContext();
+    try {
+      const fresh = await context.newPage();
+      await fresh.goto(link.href);
+      expect(await fresh.getByRole('button').count()).toBe(1);
+      await fresh.getByRole('button', { name: 'Sign in' }).click();
+      await fresh.getByRole('heading', { name: 'Signed in' }).waitFor();
+      expect(await fresh.textContent('body')).toContain('scanned@example.com');
+      // Back and submitting again: the link worked once.
+      await fresh.goBack();
+      await fresh.getByRole('button', { name: 'Sign in' }).click();
+      await fresh.getByRole('heading', { name: 'Sign-in failed' }).waitFor();
+    } finally {
+      await context.close();
+    }
   });
 
   it('ends in access_denied when the person clicks Deny', async () => {

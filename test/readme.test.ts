@@ -4,7 +4,7 @@ import { execFile, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../packages/server/test/helpers.js';
+import { startTestServer, type TestServer } from './support/server.js';
 
 const README = fs.readFileSync(new URL('../README.md', import.meta.url), 'utf8');
 /** The address the README's examples name: `npm start`'s default. */

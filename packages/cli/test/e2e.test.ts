@@ -25,6 +25,7 @@ async function approveInBrowser(server: string, smtp: Smtp, email: string, userC
     await page.getByRole('button', { name: 'Email me a sign-in link' }).click();
     await page.getByRole('heading', { name: 'Check your email' }).waitFor();
     await page.goto(linkIn(smtp.lastTo(email)!).href);
+    await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('link', { name: 'Continue' }).click();
     await page.getByRole('heading', { name: 'Approve this device?' }).waitFor();
     expect(await page.getByTestId('user-code').textContent()).toBe(userCode);

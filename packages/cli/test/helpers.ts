@@ -90,7 +90,9 @@ export async function approveDevice(server: string, smtp: Smtp, email: string, u
   const formHeaders = { 'content-type': 'application/x-www-form-urlencoded', origin };
   const signIn = await fetch(`${server}/device/sign-in`, { method: 'POST', headers: formHeaders, body: form({ email, user_code: userCode }) });
   if (signIn.status !== 200) throw new Error(`device sign-in: ${signIn.status}`);
-  const verify = await fetch(linkIn(smtp.lastTo(email)!), { headers: { accept: 'text/html' } });
+  // The link opens a page whose button posts the token back (so a mail scanner's GET signs no one in).
+  const token = linkIn(smtp.lastTo(email)!).searchParams.get('token')!;
+  const verify = await fetch(`${server}/auth/verify`, { method: 'POST', headers: formHeaders, body: form({ token }) });
   const cookie = /axle_session=[^;]+/.exec(verify.headers.get('set-cookie') ?? '')?.[0];
   if (!cookie) throw new Error(`no session cookie (${verify.status})`);
   const page = await (await fetch(`${server}/device?user_code=${encodeURIComponent(userCode)}`, { headers: { cookie } })).text();

@@ -33,6 +33,21 @@ export const LIMITS = {
   idempotencyHours: 24,
   distinctRatersGate: 3,
   http: { maxBodyBytes: 1024 * 1024, maxJsonDepth: 8 },
+  /** Live (unrevoked) API keys an account may hold; one more is 409 api_key_limit. */
+  liveApiKeysPerAccount: 50,
+  /** GET /account/api-keys pages. */
+  apiKeyPage: { min: 1, max: 100, default: 50 },
+  /**
+   * Writes an account can repeat, limited per account in the database (429 with Retry-After past
+   * either window). `learn` takes one extraction run's drafts (maxLearnings, 20) at once.
+   */
+  accountWrites: {
+    apiKeyCreate: { perMinute: 10, perHour: 30 },
+    consentChange: { perMinute: 10, perHour: 60 },
+    learn: { perMinute: 20, perHour: 100 },
+    rating: { perMinute: 20, perHour: 100 },
+    retraction: { perMinute: 10, perHour: 30 },
+  },
 } as const;
 
 /** USDC has 6 decimals: money is integer micro-USDC from the edge inward. */

@@ -3,6 +3,7 @@ import Router from '@koa/router';
 import Koa from 'koa';
 import type { AppDeps } from './deps.js';
 import { bodyParser } from './http/body.js';
+import { responseErrorLogger } from './http/client-gone.js';
 import { countSearches } from './http/count-searches.js';
 import { errorMiddleware } from './http/error-middleware.js';
 import { requestLog } from './http/request-log.js';
@@ -51,6 +52,7 @@ export function createApp(deps: AppDeps): BuiltApp {
   openclawRoutes(api, deps);
   termsRoutes(api, deps);
 
+  app.on('error', responseErrorLogger(deps.logger));
   app.use(requestLog(deps.logger, () => performance.now()));
   app.use(errorMiddleware());
   app.use(cors({ exposeHeaders: EXPOSED_HEADERS, keepHeadersOnError: true }));

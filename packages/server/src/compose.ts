@@ -3,11 +3,12 @@ import type { Config } from './config.js';
 import type { AppDeps } from './deps.js';
 import { createIdentity } from './http/identity.js';
 import type { Logger } from './logger.js';
+import { createAccountWriteLimiter } from './services/account-write-limits.js';
 import { createAccountsService } from './services/accounts.js';
 import { createAuditService } from './services/audit.js';
 import { createConsentService } from './services/consent.js';
 import { createDeviceAuthService } from './services/device-auth.js';
-import { createJwtService, loadJwtSecret } from './services/jwt.js';
+import { createJwtService } from './services/jwt.js';
 import { LearningVectors } from './search/learning-vectors.js';
 import { createKnowledgeService } from './services/knowledge.js';
 import { createLearnService } from './services/learn.js';
@@ -27,6 +28,8 @@ export interface ComposeOptions {
   clock: Clock;
   logger: Logger;
   db: Database;
+  /** Session-signing key (loadJwtSecret; read before anything opens, so a bad one stops the start at once). */
+  jwtSecret: Uint8Array;
   /** Public base URL; known once the server listens. */
   baseUrl(): string;
   /** The semantic warm-up waits for this so it does not delay the first /health. */
@@ -40,7 +43,7 @@ export interface Composed {
 }
 
 /** The composition root: builds every store-backed service once and wires them together. */
-export async function compose({ config, clock, logger, db, baseUrl, listening }: ComposeOptions): Promise<Composed> {
+export async function compose({ config, clock, logger, db, jwtSecret, baseUrl, listening }: ComposeOptions): Promise<Composed> {
   const learnings = createLearningsService({ db, clock });
   const skills = await createSkillsService({
     db,
@@ -48,12 +51,14 @@ export async function compose({ config, clock, logger, db, baseUrl, listening }:
     catalogPath: config.catalogPath,
     semanticSearch: config.semanticSearch,
     searchWorkers: config.searchWorkers,
+    searchQueueMax: config.searchQueueMax,
     semanticStartsAfter: listening,
     knowledgeHints: learnings,
   });
-  const jwt = createJwtService(loadJwtSecret(config.jwtSecret, config.dataDir), clock);
-  const accounts = createAccountsService({ db, clock });
+  const jwt = createJwtService(jwtSecret, clock);
   const rateLimiter = createRateLimiter({ db, clock });
+  const writeLimits = createAccountWriteLimiter(rateLimiter);
+  const accounts = createAccountsService({ db, clock, writeLimits });
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, logger, clock });
   const searchCounts = createSearchCounts({ db, logger });
   const openclaw = createOpenClawService({ config, clock, logger, baseUrl });
@@ -76,12 +81,13 @@ export async function compose({ config, clock, logger, db, baseUrl, listening }:
     knowledge: createKnowledgeService({ db, clock, rateLimiter, vectors }),
     accounts,
     audit: createAuditService({ db }),
-    consent: createConsentService({ db, clock }),
+    consent: createConsentService({ db, clock, writeLimits }),
     deviceAuth: createDeviceAuthService({ db, clock, rateLimiter, baseUrl }),
     jwt,
     magicLinks: createMagicLinkService({ db, clock, logger, mailer, jwt, rateLimiter, baseUrl }),
     openclaw,
     rateLimiter,
+    writeLimits,
     // Hooks for a first acceptance (e.g. releasing held earnings) are pushed onto terms.onFirstTermsAcceptance here.
     terms: createTermsService({ db, clock, baseUrl }),
   };

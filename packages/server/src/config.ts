@@ -1,6 +1,8 @@
 import os from 'node:os';
 import path from 'node:path';
 import { z } from '@axle/sdk';
+import type { ConnectionLimits } from './http/connections.js';
+import { DEFAULT_SEARCH_QUEUE_MAX } from './search/embedder.js';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
@@ -19,6 +21,7 @@ const Env = z.object({
   AXLE_CATALOG: z.string().optional(),
   AXLE_SEMANTIC_SEARCH: z.enum(['on', 'off']).default('on'),
   AXLE_SEARCH_WORKERS: z.coerce.number().int().min(1).max(16).optional(),
+  AXLE_SEARCH_QUEUE_MAX: z.coerce.number().int().min(0).max(10_000).default(DEFAULT_SEARCH_QUEUE_MAX),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   AXLE_ADMIN_TOKEN: z.string().min(1).optional(),
   AXLE_ADMIN_READ_TOKEN: z.string().min(1).optional(),
@@ -32,6 +35,13 @@ const Env = z.object({
   AXLE_TRUST_PROXY: bool,
   AXLE_OPENCLAW_MEMORY_PATH: z.string().min(1).optional(),
   AXLE_OPENCLAW_API_KEY: z.string().min(1).optional(),
+  AXLE_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(1).default(10_000),
+  AXLE_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1).default(30_000),
+  AXLE_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(1).default(5_000),
+  AXLE_MAX_CONNECTIONS: z.coerce.number().int().min(1).default(1_000),
+}).refine((e) => e.AXLE_HEADERS_TIMEOUT_MS <= e.AXLE_REQUEST_TIMEOUT_MS, {
+  path: ['AXLE_HEADERS_TIMEOUT_MS'],
+  message: 'must not exceed AXLE_REQUEST_TIMEOUT_MS',
 });
 
 export interface Config {
@@ -44,6 +54,8 @@ export interface Config {
   semanticSearch: boolean;
   /** Embedding worker threads, each with its own copy of the model; by default one per core, at most 2. */
   searchWorkers: number;
+  /** Searches that may wait for an embedding worker; past it /discover answers lexically (`search_mode`). */
+  searchQueueMax: number;
   logLevel: string;
   adminToken?: string;
   adminReadToken?: string;
@@ -66,6 +78,8 @@ export interface Config {
   openclawMemoryPath?: string;
   /** Key the in-process adapter submits drafts with (POST /learn); without it drafts stay queued on disk. */
   openclawApiKey?: string;
+  /** Timeouts and the cap on open connections (see http/connections.ts and docs/limits.md). */
+  connections: ConnectionLimits;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -83,6 +97,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     catalogPath: e.AXLE_CATALOG,
     semanticSearch: e.AXLE_SEMANTIC_SEARCH === 'on',
     searchWorkers: e.AXLE_SEARCH_WORKERS ?? Math.min(2, os.availableParallelism()),
+    searchQueueMax: e.AXLE_SEARCH_QUEUE_MAX,
     logLevel: e.LOG_LEVEL,
     adminToken: e.AXLE_ADMIN_TOKEN,
     adminReadToken: e.AXLE_ADMIN_READ_TOKEN,
@@ -96,5 +111,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: e.AXLE_TRUST_PROXY,
     openclawMemoryPath: e.AXLE_OPENCLAW_MEMORY_PATH && path.resolve(e.AXLE_OPENCLAW_MEMORY_PATH),
     openclawApiKey: e.AXLE_OPENCLAW_API_KEY,
+    connections: {
+      headersTimeoutMs: e.AXLE_HEADERS_TIMEOUT_MS,
+      requestTimeoutMs: e.AXLE_REQUEST_TIMEOUT_MS,
+      keepAliveTimeoutMs: e.AXLE_KEEP_ALIVE_TIMEOUT_MS,
+      maxConnections: e.AXLE_MAX_CONNECTIONS,
+    },
   };
 }

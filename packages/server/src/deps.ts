@@ -1,3 +1,4 @@
+import type { AccountWriteLimiter } from './services/account-write-limits.js';
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { Identity } from './http/identity.js';
@@ -56,5 +57,7 @@ export interface AppDeps {
   openclaw: OpenClawService;
   /** Fixed-window counters in the database (magic links, device codes, per-account write limits). */
   rateLimiter: RateLimiter;
+  /** Per-account limits on repeatable writes (keys, consent; POST /learn, ratings, retractions use it too). */
+  writeLimits: AccountWriteLimiter;
   terms: TermsService;
 }

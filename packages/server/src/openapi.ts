@@ -1,5 +1,5 @@
 import { OpenApiGeneratorV3 } from '@asteasolutions/zod-to-openapi';
-import { VERSIONS } from '@axle/sdk';
+import { LIMITS, VERSIONS } from '@axle/sdk';
 import type { Api } from './http/route.js';
 
 /** The OpenAPI 3.0 document, generated from the same registry the routes were mounted with. */
@@ -10,7 +10,13 @@ export function buildOpenApiDocument(api: Api, baseUrl: string) {
       title: 'Axle — agent capability registry and knowledge marketplace',
       version: VERSIONS.openapi,
       description:
-        'Skills search is free. Learnings are searched for free (snippets) and unlocked per item with an x402 payment or a prepaid credit. Money is reported in USD; internally it is integer micro-USDC.',
+        'Skills search is free. Learnings are searched for free (snippets) and unlocked per item with an x402 payment or a prepaid credit. ' +
+        'Money is reported in USD; internally it is integer micro-USDC.\n\n' +
+        'Limits (docs/limits.md): request headers must arrive within 10 s and a whole request within 30 s (408), idle kept-alive ' +
+        'connections close after 5 s, and open connections are capped (all configurable). Repeatable account writes are limited per ' +
+        'account (429 with Retry-After); an account holds at most ' +
+        `${LIMITS.liveApiKeysPerAccount} live API keys (409 api_key_limit). A request whose client closes the connection before the ` +
+        'answer is logged with status 499 (client_closed_request); no answer is sent.',
       license: { name: 'MIT', url: 'https://spdx.org/licenses/MIT.html' },
     },
     servers: [{ url: baseUrl }],

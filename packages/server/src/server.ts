@@ -6,7 +6,9 @@ import { createApp, type BuiltApp } from './app.js';
 import { systemClock, type Clock } from './clock.js';
 import { compose } from './compose.js';
 import type { Config } from './config.js';
+import { capConnections, timeoutOptions } from './http/connections.js';
 import { createLogger, type Logger } from './logger.js';
+import { loadJwtSecret } from './services/jwt.js';
 import { Database } from './store/db.js';
 import { migrate } from './store/migrate.js';
 
@@ -30,15 +32,18 @@ export interface StartOptions {
 export async function startServer({ config, clock = systemClock, logStream }: StartOptions): Promise<RunningServer> {
   const logger = createLogger(config.logLevel, logStream);
   fs.mkdirSync(config.dataDir, { recursive: true });
+  // First: a bad stored secret stops the start before anything is opened.
+  const jwtSecret = loadJwtSecret(config.jwtSecret, config.dataDir);
   const db = await Database.open(path.join(config.dataDir, 'axle.db'));
   await migrate(db, undefined, clock.now());
 
   let listened!: () => void;
   const listening = new Promise<void>((resolve) => (listened = resolve));
   let baseUrl = config.baseUrl ?? '';
-  const composed = await compose({ config, clock, logger, db, baseUrl: () => baseUrl, listening });
+  const composed = await compose({ config, clock, logger, db, jwtSecret, baseUrl: () => baseUrl, listening });
   const built = createApp(composed.deps);
-  const server = http.createServer(built.app.callback());
+  const server = http.createServer(timeoutOptions(config.connections), built.app.callback());
+  capConnections(server, config.connections.maxConnections);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, resolve);

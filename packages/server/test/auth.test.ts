@@ -3,7 +3,7 @@ import path from 'node:path';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../../test/support/server.js';
-import { bearer, linkIn, post, type Smtp, signIn, startSmtp } from '../../../test/support/identity.js';
+import { bearer, linkIn, post, pressSignIn, type Smtp, signIn, startSmtp } from '../../../test/support/identity.js';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -120,9 +120,18 @@ describe('magic-link sign-in over a real SMTP server', () => {
     expect((await res.json()).code).toBe('validation_error');
   });
 
-  it('gives a browser a landing page without scripts, a session cookie, and the way back to the device approval', async () => {
+  it('gives a browser a page whose button signs in: a landing page, a session cookie and the way back to the device approval', async () => {
     const link = await requestLink('browser@example.com', { next: '/device?user_code=BCDF-GHJK' });
-    const res = await fetch(link, { headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' } });
+    const opened = await fetch(link, { headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' } });
+    expect(opened.status).toBe(200);
+    expect(opened.headers.get('set-cookie')).toBeNull();
+    expect(opened.headers.get('content-security-policy')).toMatch(/form-action 'self'/);
+    const button = await opened.text();
+    expect(button).not.toMatch(/<script/i);
+    expect(button).toContain('<form method="post" action="/auth/verify">');
+    expect(button.match(/<button/g)).toHaveLength(1);
+
+    const res = await pressSignIn(link);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/html/);
     expect(res.headers.get('content-security-policy')).toMatch(/default-src 'none'/);
@@ -141,10 +150,40 @@ describe('magic-link sign-in over a real SMTP server', () => {
     const jwt = /^axle_session=([^;]+)/.exec(cookie)![1]!;
     expect((await (await dashboard(server, jwt)).json()).email).toBe('browser@example.com');
 
-    const used = await fetch(link, { headers: { accept: 'text/html' } });
+    const used = await pressSignIn(link);
     expect(used.status).toBe(401);
     expect(used.headers.get('set-cookie')).toBeNull();
     expect(await used.text()).toMatch(/Sign-in failed/);
+  });
+
+  it('leaves the link working after a mail scanner fetches it with HEAD and a browser-like GET', async () => {
+    const link = await requestLink('scanned@example.com');
+    for (const method of ['HEAD', 'GET', 'HEAD']) {
+      const res = await fetch(link, { method, headers: { accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.8', 'user-agent': 'LinkScanner/1.0' } });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('set-cookie')).toBeNull();
+    }
+    // A HEAD asking for JSON does not consume it either.
+    expect((await fetch(link, { method: 'HEAD', headers: { accept: 'application/json' } })).status).toBe(200);
+    expect(await server.db.get('SELECT used_at FROM magic_links WHERE email = ?', ['scanned@example.com'])).toEqual({ used_at: null });
+    const res = await pressSignIn(link);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('set-cookie')).toMatch(/^axle_session=/);
+  });
+
+  it("refuses the button's POST from another site, and takes a JSON client's POST", async () => {
+    const link = await requestLink('crosssite@example.com');
+    const token = link.searchParams.get('token')!;
+    const forged = await fetch(`${server.url}/auth/verify`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://evil.example' },
+      body: new URLSearchParams({ token }).toString(),
+    });
+    expect(forged.status).toBe(403);
+    expect(forged.headers.get('set-cookie')).toBeNull();
+    const res = await post(server, '/auth/verify', { token });
+    expect(res.status).toBe(200);
+    expect(decodeClaims((await res.json()).token).sub).toMatch(/^acc_/);
   });
 });
 
@@ -249,7 +288,7 @@ describe('configuration that shapes the link', () => {
       await post(server, '/auth/magic-link', { email: 'tls@example.com' });
       const link = linkIn(smtp.lastTo('tls@example.com')!);
       expect(link.origin).toBe('https://axle.example.test');
-      const res = await fetch(`${server.url}${link.pathname}${link.search}`, { headers: { accept: 'text/html' } });
+      const res = await pressSignIn(link, link.origin, new URL(`${server.url}${link.pathname}${link.search}`));
       expect(res.status).toBe(200);
       expect(res.headers.get('set-cookie')).toMatch(/; Secure/);
     } finally {

@@ -5,7 +5,7 @@ import { open, publicKeyOf, seal } from '../src/domain/sealed-box.js';
 import { formatUserCode, generateUserCode, normalizeUserCode } from '../src/domain/user-code.js';
 import { verifyAuditChain } from '../src/services/audit.js';
 import { startTestServer, type TestServer } from '../../../test/support/server.js';
-import { linkIn, post, type Smtp, startSmtp } from '../../../test/support/identity.js';
+import { linkIn, post, pressSignIn, type Smtp, startSmtp } from '../../../test/support/identity.js';
 
 const SECOND = 1000;
 
@@ -77,7 +77,7 @@ describe('device-code sign-in over HTTP', () => {
   /** A browser session: the magic link followed as a browser (Accept: text/html) sets the session cookie. */
   async function browserSession(email: string): Promise<{ cookie: string; accountId: string }> {
     expect((await post(server, '/auth/magic-link', { email })).status).toBe(200);
-    const res = await fetch(linkIn(smtp.lastTo(email)!), { headers: { accept: 'text/html' } });
+    const res = await pressSignIn(linkIn(smtp.lastTo(email)!));
     const cookie = /^(axle_session=[^;]+)/.exec(res.headers.get('set-cookie') ?? '')![1]!;
     const accountId = (await server.db.get<{ id: string }>('SELECT id FROM accounts WHERE email = ?', [email]))!.id;
     return { cookie, accountId };
@@ -239,6 +239,45 @@ describe('device-code sign-in over HTTP', () => {
     expect(html).toContain(s.user_code);
   });
 
+  it('strips control and bidirectional-formatting characters from the client name and bounds it', async () => {
+    const s = await start('\u202Eevil\u202C\u0000 CLI\u001b[31m on\u2066 box\u0085');
+    const stored = await server.db.get<{ client_name: string }>('SELECT client_name FROM device_codes WHERE user_code = ?', [
+      s.user_code.replace('-', ''),
+    ]);
+    expect(stored!.client_name).toBe('evil CLI[31m on box');
+    const { cookie } = await browserSession('bidi@example.com');
+    const html = await (await devicePage(cookie, s.user_code)).text();
+    expect(html).toContain('<dd data-testid="client-name">evil CLI[31m on box</dd>');
+    // Nothing visible is left: the default name is shown.
+    const blank = await start('\u202E\u0000\u001b');
+    expect(await (await devicePage(cookie, blank.user_code)).text()).toContain('Unknown client');
+  });
+
+  it('refuses POST /auth/device/code and /auth/magic-link sent by another site, form or JSON', async () => {
+    const evil = { origin: 'https://evil.example' };
+    const form = (path: string, body: Record<string, string>, headers: Record<string, string>) =>
+      fetch(server.url + path, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+        body: new URLSearchParams(body).toString(),
+      });
+    const mails = smtp.inbox.length;
+    for (const res of [
+      await form('/auth/magic-link', { email: 'victim@example.com' }, evil),
+      await post(server, '/auth/magic-link', { email: 'victim@example.com' }, evil),
+      await post(server, '/auth/magic-link', { email: 'victim@example.com' }, { 'sec-fetch-site': 'cross-site' }),
+      await form('/auth/device/code', { client_name: 'x' }, evil),
+      await post(server, '/auth/device/code', { client_name: 'x' }, { origin: 'null' }),
+    ]) {
+      expect(res.status).toBe(403);
+      expect(await res.json()).toMatchObject({ code: 'forbidden' });
+    }
+    expect(smtp.inbox.length).toBe(mails);
+    // Same-origin and non-browser clients are served.
+    expect((await post(server, '/auth/magic-link', { email: 'victim@example.com' }, { origin: server.url })).status).toBe(200);
+    expect((await post(server, '/auth/device/code', {})).status).toBe(200);
+  });
+
   it('refuses decisions without a session, without or with a wrong CSRF token, or from another origin', async () => {
     const s = await start();
     const alice = await browserSession('alice-csrf@example.com');
@@ -329,7 +368,7 @@ describe('device-code sign-in over HTTP', () => {
     const sent = await form({ email: 'newcomer@example.com', user_code: s.user_code });
     expect(sent.status).toBe(200);
     expect(await sent.text()).toContain('Check your email');
-    const landing = await fetch(linkIn(smtp.lastTo('newcomer@example.com')!), { headers: { accept: 'text/html' } });
+    const landing = await pressSignIn(linkIn(smtp.lastTo('newcomer@example.com')!));
     expect(await landing.text()).toContain(`href="/device?user_code=${s.user_code}"`);
   });
 });

@@ -23,7 +23,7 @@ describe('POST /discover (lexical)', () => {
     const { status, json } = await discover({ query: 'send an email to a customer' });
     expect(status).toBe(200);
     expect(ids(json)[0]).toBe('postmark');
-    expect(json).toMatchObject({ query: 'send an email to a customer', filters: {}, knowledge_hint: null });
+    expect(json).toMatchObject({ query: 'send an email to a customer', filters: {}, knowledge_hint: null, search_mode: 'lexical' });
     expect(json.results_count).toBe(json.results.length);
     expect(json.results[0].relevance).toBe(1);
     for (const r of json.results) expect(r.relevance).toBeGreaterThan(0), expect(r.relevance).toBeLessThanOrEqual(1);

@@ -100,13 +100,15 @@ describe('dynamicPriceMicros', () => {
     fc.assert(
       fc.property(base, demand, quality, fc.integer({ min: -1e9, max: 1e10 }), (b, d, q, o) => {
         const p = dynamicPriceMicros({ basePriceMicros: b, demand: d, quality01: q, overrideMicros: o });
-        return p === Math.min(PRICE_CEILING, Math.max(PRICE_FLOOR, Math.round(o / 1000) * 1000));
+        return p === Math.min(PRICE_CEILING, Math.max(PRICE_FLOOR, o));
       }),
       { numRuns: 2000 },
     );
     const at = (o: number) =>
       dynamicPriceMicros({ basePriceMicros: 1, demand: NO_DEMAND, quality01: 0, overrideMicros: o });
     expect(at(1_234_000)).toBe(1_234_000);
+    expect(at(75_500.4)).toBe(75_500);
+    expect(at(Number.NaN)).toBe(PRICE_FLOOR);
     expect(at(10)).toBe(PRICE_FLOOR);
     expect(at(90_000_000)).toBe(PRICE_CEILING);
     expect(at(PRICE_FLOOR)).toBe(PRICE_FLOOR);

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { SCREEN_TARGETS, screenMetrics } from '../src/domain/screens/index.js';
-import { TECHNICAL_DENSITY_MIN, screenProcessAdvice, technicalDensity } from '../src/domain/screens/process-advice.js';
+import {
+  TECHNICAL_DENSITY_MIN,
+  screenProcessAdvice,
+  softWords,
+  technicalDensity,
+} from '../src/domain/screens/process-advice.js';
 import { loadScreenCorpus } from './screens-corpus.js';
 
 describe('screenProcessAdvice', () => {
@@ -33,6 +38,24 @@ describe('screenProcessAdvice', () => {
     expect(technicalDensity(mixed)).toBeGreaterThanOrEqual(TECHNICAL_DENSITY_MIN);
     expect(technicalDensity(mixed)).toBeLessThan(3 * TECHNICAL_DENSITY_MIN);
     expect(screenProcessAdvice(mixed)).toEqual({ flagged: true, findings: ['communication', 'attitude'] });
+  });
+
+  it('flags text with no advice phrase but three soft words and little technical content', () => {
+    expect(softWords('A good engineer knows when to rest. Be no hero; nobody wins.')).toEqual([
+      'rest',
+      'hero',
+      'nobody',
+    ]);
+    expect(screenProcessAdvice('A good engineer knows when to rest. Be no hero; nobody wins.')).toEqual({
+      flagged: true,
+      findings: ['generic_advice', 'low_technical_content'],
+    });
+    expect(
+      screenProcessAdvice('Talk to the Redis primary for WATCH; the team saw READONLY errors on replicas.'),
+    ).toEqual({
+      flagged: false,
+      findings: [],
+    });
   });
 
   it('does not flag technical text without advice phrases, however short', () => {

@@ -25,6 +25,9 @@ describe('screenContentSensitivity', () => {
     ["The children's home addresses were exported.", 'minors'],
     ['He threatened to kill his boss.', 'violence'],
     ['Someone asked how to make a bomb.', 'violence'],
+    ['Olivia was out for weeks after a heart attack.', 'health_about_person'],
+    ['Kevin in accounting is behind on child support.', 'financial_about_person'],
+    ['He plans to shoot up his workplace.', 'violence'],
   ])('%j → %s', (text, finding) => {
     const r = screenContentSensitivity(text);
     expect(r.flagged).toBe(true);
@@ -48,6 +51,7 @@ describe('screenContentSensitivity', () => {
     'He diagnosed the leak with heap snapshots.',
     'The torture test nests arrays 10,000 deep.',
     'Use a FreeBSD jail per build.',
+    'Sam.run() raised an exception after the stroke of midnight rollover.',
   ])('leaves technical text alone: %j', (text) => {
     expect(screenContentSensitivity(text)).toEqual({ flagged: false, findings: [] });
   });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { seededRandom } from '../../../test/support/random.js';
 import {
   LSH_BANDS,
   LSH_ROWS,
@@ -14,16 +15,10 @@ import {
   words,
 } from '../src/domain/similarity.js';
 
-/** A seeded word generator for the statistical checks (mulberry32). */
+/** Floats in [0, 1) from the shared seeded sequence. */
 function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = seededRandom(seed);
+  return () => (next() - 1) / 2147483646;
 }
 
 describe('normalizeForHash and contentHash', () => {

@@ -11,12 +11,14 @@ import { ManualClock } from '../src/clock.js';
 import { clientIp } from '../src/http/client-ip.js';
 import { errorMiddleware } from '../src/http/error-middleware.js';
 import { createIdentity } from '../src/http/identity.js';
+import { createAccountWriteLimiter } from '../src/services/account-write-limits.js';
 import { createRateLimiter } from '../src/services/rate-limit.js';
 import { createAccountsService, findOrCreateAccount } from '../src/services/accounts.js';
 import { API_KEY_PATTERN, base62, createKey, generateApiKey } from '../src/services/api-keys.js';
 import { createJwtService, loadJwtSecret } from '../src/services/jwt.js';
 import { Database } from '../src/store/db.js';
 import { migrate } from '../src/store/migrate.js';
+import { startTestServer } from '../../../test/support/server.js';
 
 describe('pure helpers', () => {
   it('encodes base62 at a fixed width', () => {
@@ -60,6 +62,25 @@ describe('JWT secret', () => {
       expect(fs.statSync(path.join(dir, 'jwt-secret')).mode & 0o777).toBe(0o600);
       const configured = createJwtService(loadJwtSecret('c'.repeat(32), dir), clock);
       expect(await configured.verify(token)).toBeNull();
+      // Written through a temporary file that does not stay behind.
+      expect(fs.readdirSync(dir)).toEqual(['jwt-secret']);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it.each([
+    ['empty', ''],
+    ['1-byte', 'x'],
+    ['31-byte', `${'s'.repeat(31)}\n`],
+  ])('refuses to start on an %s stored secret, naming the file', async (_, content) => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'axle-jwt-'));
+    try {
+      const file = path.join(dir, 'jwt-secret');
+      fs.writeFileSync(file, content, { mode: 0o600 });
+      expect(() => loadJwtSecret(undefined, dir)).toThrow(`${file} holds a ${content.trim().length}-byte session secret`);
+      await expect(startTestServer({}, { dataDir: dir })).rejects.toThrow(file);
+      expect(fs.readFileSync(file, 'utf8')).toBe(content);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
@@ -96,7 +117,8 @@ describe('identity middleware on a real database', () => {
     await db.run('UPDATE accounts SET deleted_at = 1 WHERE id = ?', [d.accountId]);
     deletedKey = d.key;
 
-    const identity = createIdentity({ accounts: createAccountsService({ db, clock }), config: {}, jwt });
+    const writeLimits = createAccountWriteLimiter(createRateLimiter({ db, clock }));
+    const identity = createIdentity({ accounts: createAccountsService({ db, clock, writeLimits }), config: {}, jwt });
     const app = new Koa();
     const router = new Router();
     const echo = (ctx: Koa.Context) => {

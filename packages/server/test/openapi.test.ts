@@ -82,4 +82,18 @@ describe('GET /openapi.json', () => {
       expect(op?.responses['200']?.content?.['application/json']?.schema, path).toBeTruthy();
     }
   });
+
+  it('documents the answers the hardening added beyond the spec', () => {
+    const op = (path: string, method: string) => doc.paths[path]?.[method] as { responses: Record<string, { description: string }> };
+    const schemas = (doc as unknown as { components: { schemas: Record<string, { properties: Record<string, { enum?: string[] }> }> } }).components
+      .schemas;
+    expect(schemas.DiscoverResponse!.properties.search_mode!.enum).toEqual(['fused', 'lexical']);
+    expect(op('/account/api-keys', 'post').responses['409']!.description).toMatch(/50 live keys.*api_key_limit/);
+    expect(op('/account/api-keys', 'post').responses['429']).toBeDefined();
+    expect(Object.keys(schemas.ApiKeyList!.properties)).toContain('next_cursor');
+    expect(op('/extract/consent', 'post').responses['429']).toBeDefined();
+    expect(op('/auth/magic-link', 'post').responses['403']).toBeDefined();
+    expect(op('/auth/verify', 'post').responses['200']).toBeDefined();
+    expect((doc.info as { description: string }).description).toMatch(/status 499 \(client_closed_request\)/);
+  });
 });

@@ -41,7 +41,7 @@ describe('semantic skill search', () => {
     server = await startTestServer(env, { dataDir });
     expect(await health(server)).toEqual({ lexical: 'ready', semantic: 'warming' });
     // Already answering (lexically) while the model loads.
-    expect((await discover(server, { query: 'weather forecast' })).results[0].id).toBe('weatherstack');
+    expect(await discover(server, { query: 'weather forecast' })).toMatchObject({ search_mode: 'lexical', results: [{ id: 'weatherstack' }] });
 
     expect(await waitForSemantic(server)).toBe('ready');
     expect(readyLog(server)).toMatchObject({ skills: 16, computed: 16, reused: 0 });
@@ -51,6 +51,7 @@ describe('semantic skill search', () => {
     expect(await new SqliteSkillsRepository(server.db).lexicalSearch(query, {}, 10)).toEqual([]);
     const body = await discover(server, { query });
     expect(body.results[0]).toMatchObject({ id: 'weatherstack', relevance: 0.5 });
+    expect(body.search_mode).toBe('fused');
 
     // Both rankers agree on a plain query: first everywhere, relevance 1.
     const both = await discover(server, { query: 'run python code in a sandbox' });

@@ -27,6 +27,20 @@ describe('store', () => {
     expect(await migrate(db)).toEqual([]);
   });
 
+  it('keeps the database, WAL and shared-memory files readable by the owner only', async () => {
+    const file = path.join(dir, 'nested', 'axle.db');
+    await migrate(db);
+    const mode = (f: string) => fs.statSync(f).mode & 0o777;
+    for (const f of [file, `${file}-wal`, `${file}-shm`]) expect(mode(f)).toBe(0o600);
+    expect(mode(path.join(dir, 'nested'))).toBe(0o700);
+    // Files left more open (by an earlier version or by hand) are narrowed on open.
+    await db.close();
+    for (const f of [file, `${file}-wal`, `${file}-shm`]) if (fs.existsSync(f)) fs.chmodSync(f, 0o644);
+    db = await Database.open(file);
+    await db.run('CREATE TABLE t (v INTEGER)');
+    for (const f of [file, `${file}-wal`, `${file}-shm`]) expect(mode(f)).toBe(0o600);
+  });
+
   it('rolls a transaction back on any throw and keeps earlier commits', async () => {
     await db.exec('CREATE TABLE t (v INTEGER)');
     await db.tx(async (q) => {

@@ -42,6 +42,13 @@ export const VerifyQuery = z.object({
   token: z.string().min(1).max(256).openapi({ description: `Single-use sign-in token from the email, valid ${LIMITS.magicLinkTtlMinutes} minutes` }),
 });
 
+/** POST /auth/verify: the sign-in page's button (a form), or a JSON client. */
+export const VerifyRequest = z
+  .object({
+    token: z.string().min(1).max(256).describe(`Single-use sign-in token from the email, valid ${LIMITS.magicLinkTtlMinutes} minutes`),
+  })
+  .openapi('VerifyRequest');
+
 export const VerifyResponse = z
   .object({ token: z.string().describe(`Session token (JWT, HS256), valid ${LIMITS.sessionTokenHours} hours; send as Authorization: Bearer`) })
   .openapi('VerifyResponse');
@@ -74,7 +81,23 @@ export const ApiKeyInfo = z
   })
   .openapi('ApiKeyInfo');
 
-export const ApiKeyList = z.object({ api_keys: z.array(ApiKeyInfo) }).openapi('ApiKeyList');
+export const ApiKeyListQuery = z.object({
+  limit: z.coerce
+    .number()
+    .int()
+    .min(LIMITS.apiKeyPage.min)
+    .max(LIMITS.apiKeyPage.max)
+    .default(LIMITS.apiKeyPage.default)
+    .describe('Keys per page'),
+  cursor: z.string().min(1).max(200).optional().describe('next_cursor of the previous page'),
+});
+
+export const ApiKeyList = z
+  .object({
+    api_keys: z.array(ApiKeyInfo),
+    next_cursor: z.string().nullable().describe('Pass as `cursor` for the next page; null on the last page'),
+  })
+  .openapi('ApiKeyList');
 
 export const RevokedApiKey = z
   .object({ revoked: z.literal(true), id: ApiKeyId, audit_ref: z.string() })

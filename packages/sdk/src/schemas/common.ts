@@ -102,5 +102,9 @@ export const ERROR_CODES = {
   RETRACTION_WINDOW_EXPIRED: 'retraction_window_expired',
   FLAGS_NOT_ACKNOWLEDGED: 'flags_not_acknowledged',
   OPENCLAW_NOT_CONFIGURED: 'openclaw_not_configured',
+  /** Only in the server's access log (status 499): the client closed the connection before the answer. */
+  CLIENT_CLOSED_REQUEST: 'client_closed_request',
+  /** 409: the account holds as many live API keys as it may. */
+  API_KEY_LIMIT: 'api_key_limit',
 } as const;
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];

@@ -21,7 +21,13 @@ export const DEVICE_TOKEN_ERRORS = ['authorization_pending', 'slow_down', 'expir
 /** POST /auth/device/code. */
 export const DeviceCodeRequest = z
   .object({
-    client_name: z.string().trim().min(1).max(64).optional().describe('shown to the person approving, e.g. "axle CLI on laptop"'),
+    client_name: z
+      .string()
+      .trim()
+      .min(1)
+      .max(64)
+      .optional()
+      .describe('shown to the person approving, e.g. "axle CLI on laptop"; control and bidirectional-formatting characters are removed'),
   })
   .openapi('DeviceCodeRequest');
 export type DeviceCodeRequest = z.infer<typeof DeviceCodeRequest>;

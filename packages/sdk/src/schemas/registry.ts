@@ -43,6 +43,12 @@ export const DiscoverResponse = z
     results_count: z.number().int(),
     results: z.array(SkillResult),
     knowledge_hint: z.string().nullable().describe('Points to POST /knowledge when approved learnings exist'),
+    search_mode: z
+      .enum(['fused', 'lexical'])
+      .describe(
+        'The rankers that answered: `fused` (BM25 and embeddings) or `lexical` (BM25 alone, while the semantic side is ' +
+          'warming, off or shedding load because too many searches wait for an embedding worker)',
+      ),
     timestamp: z.string(),
   })
   .openapi('DiscoverResponse');

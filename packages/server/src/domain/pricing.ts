@@ -59,8 +59,8 @@ export function qualityMultiplier(quality01: number): number {
 }
 
 /**
- * The current price: the builder's override when there is one (clamped to floor..ceiling), otherwise
- * base × demand multiplier × quality multiplier, clamped and rounded to the price step.
+ * The current price: the builder's override when there is one (to the whole micro, clamped to floor..ceiling),
+ * otherwise base × demand multiplier × quality multiplier, clamped and rounded to the price step.
  */
 export function dynamicPriceMicros(input: {
   basePriceMicros: number;
@@ -68,7 +68,11 @@ export function dynamicPriceMicros(input: {
   quality01: number;
   overrideMicros: number | null;
 }): number {
-  if (input.overrideMicros !== null) return clampPriceMicros(input.overrideMicros);
+  if (input.overrideMicros !== null) {
+    const o = input.overrideMicros;
+    if (Number.isNaN(o)) return PRICE_FLOOR;
+    return Math.min(PRICE_CEILING, Math.max(PRICE_FLOOR, Math.round(o)));
+  }
   const base = Number.isFinite(input.basePriceMicros) ? input.basePriceMicros : PRICE_DEFAULT;
   return clampPriceMicros(base * demandMultiplier(input.demand) * qualityMultiplier(input.quality01));
 }

@@ -1,6 +1,7 @@
 import { ERROR_CODES, LIMITS } from '@axle/sdk';
 import type { Context, Next } from 'koa';
 import { DomainError } from '../domain/errors.js';
+import { clientClosedRequest, isClientGone } from './client-gone.js';
 
 declare module 'koa' {
   interface Request {
@@ -34,10 +35,15 @@ async function readLimited(ctx: Context, limit: number): Promise<Buffer> {
   if (declared > limit) throw tooLarge(limit);
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit) throw tooLarge(limit);
-    chunks.push(chunk);
+  try {
+    for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > limit) throw tooLarge(limit);
+      chunks.push(chunk);
+    }
+  } catch (err) {
+    if (isClientGone(err)) throw clientClosedRequest();
+    throw err;
   }
   return Buffer.concat(chunks);
 }

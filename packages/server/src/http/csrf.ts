@@ -1,5 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { Context } from 'koa';
+import type { Context, Middleware } from 'koa';
+import { ERROR_CODES } from '@axle/sdk';
+import { DomainError } from '../domain/errors.js';
 
 /*
  * CSRF protection for the HTML forms. The token is an HMAC keyed by the session itself (the
@@ -27,4 +29,18 @@ export function sameOrigin(ctx: Context, ownOrigin: string): boolean {
   if (origin && origin !== ownOrigin) return false;
   const site = ctx.get('sec-fetch-site');
   return !site || site === 'same-origin';
+}
+
+export const CROSS_SITE_REFUSED = 'Cross-site requests are refused: call this endpoint from your own client';
+
+/**
+ * For JSON endpoints that a page on another site must not be able to call in a visitor's name
+ * (a sign-in mail, a device code): browsers name the calling page's origin on every cross-site
+ * POST, forms included, and other clients send none.
+ */
+export function refuseCrossSite(ownOrigin: () => string): Middleware {
+  return async (ctx, next) => {
+    if (!sameOrigin(ctx, ownOrigin())) throw new DomainError(ERROR_CODES.FORBIDDEN, CROSS_SITE_REFUSED);
+    return next();
+  };
 }

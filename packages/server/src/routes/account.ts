@@ -1,4 +1,15 @@
-import { ApiKeyId, ApiKeyList, CreateApiKeyRequest, CreatedApiKey, Dashboard, ERROR_CODES, RevokedApiKey, z } from '@axle/sdk';
+import {
+  ApiKeyId,
+  ApiKeyList,
+  ApiKeyListQuery,
+  CreateApiKeyRequest,
+  CreatedApiKey,
+  Dashboard,
+  ERROR_CODES,
+  LIMITS,
+  RevokedApiKey,
+  z,
+} from '@axle/sdk';
 import type { AppDeps } from '../deps.js';
 import { DomainError } from '../domain/errors.js';
 import type { Api } from '../http/route.js';
@@ -17,7 +28,9 @@ export function accountRoutes(api: Api, deps: AppDeps): void {
     summary: 'Create an API key',
     description:
       'Returns the raw key (axl_…) once; only its SHA-256 is stored. Optional body: name, scopes ' +
-      '(search, contribute, account; default all). Suspended accounts are refused (403 account_suspended). The creation is audit-logged.',
+      '(search, contribute, account; default all). Suspended accounts are refused (403 account_suspended). The creation is audit-logged. ' +
+      `An account holds at most ${LIMITS.liveApiKeysPerAccount} live keys (409 api_key_limit, with max_live_keys) and creates at most ` +
+      `${LIMITS.accountWrites.apiKeyCreate.perMinute} a minute and ${LIMITS.accountWrites.apiKeyCreate.perHour} an hour (429 with Retry-After).`,
     tags: ['Account'],
     security: ['BearerJWT'],
     before: [identity.requireJwt(), identity.requireActiveAccount()],
@@ -26,6 +39,8 @@ export function accountRoutes(api: Api, deps: AppDeps): void {
       200: { description: 'The new key, shown once', schema: CreatedApiKey },
       401: { description: 'Missing or invalid session token' },
       403: { description: 'Account suspended' },
+      409: { description: `The account already holds ${LIMITS.liveApiKeysPerAccount} live keys (code api_key_limit, max_live_keys)` },
+      429: { description: 'Too many keys created recently', headers: { 'Retry-After': 'seconds until a key may be created' } },
     },
     handler: ({ body }, ctx) => accounts.createKey(accountOf(ctx.state), body),
   });
@@ -35,16 +50,23 @@ export function accountRoutes(api: Api, deps: AppDeps): void {
     path: '/account/api-keys',
     operationId: 'listApiKeys',
     summary: 'List your live API keys',
-    description: 'Never returns raw keys or hashes. Accepts a session token or a key with the account scope.',
+    description:
+      'Never returns raw keys or hashes. Accepts a session token or a key with the account scope. Paged, oldest first: ' +
+      '`limit` keys a page, and `next_cursor` to pass as `cursor` for the next one.',
     tags: ['Account'],
     security: ['BearerJWT', 'ApiKey'],
     before: [identity.requireJwtOrKey('account')],
+    query: ApiKeyListQuery,
     responses: {
       200: { description: 'Live keys, oldest first', schema: ApiKeyList },
+      400: { description: 'Invalid limit or cursor' },
       401: { description: 'Missing or invalid credentials' },
       403: { description: 'Key lacks the account scope' },
     },
-    handler: async (_input, ctx) => ({ api_keys: (await accounts.listKeys(accountOf(ctx.state))).map(({ account_id: _, ...k }) => k) }),
+    handler: async ({ query }, ctx) => {
+      const page = await accounts.listKeyPage(accountOf(ctx.state), query.limit, query.cursor);
+      return { api_keys: page.keys.map(({ account_id: _, ...k }) => k), next_cursor: page.next_cursor };
+    },
   });
 
   api.route({

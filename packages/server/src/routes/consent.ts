@@ -1,4 +1,12 @@
-import { AccountSettings, AccountSettingsPatch, AccountSettingsPatchResponse, ConsentRequest, ConsentResponse, CURRENT_CONSENT_VERSION } from '@axle/sdk';
+import {
+  AccountSettings,
+  AccountSettingsPatch,
+  AccountSettingsPatchResponse,
+  ConsentRequest,
+  ConsentResponse,
+  CURRENT_CONSENT_VERSION,
+  LIMITS,
+} from '@axle/sdk';
 import type { AppDeps } from '../deps.js';
 import type { Api } from '../http/route.js';
 import type { IdentityState } from '../http/identity.js';
@@ -13,6 +21,9 @@ const actorOf = (identity: IdentityState | undefined): ConsentActor => ({
   accountId: identity!.accountId,
   ...(identity!.keyId && { keyId: identity!.keyId }),
 });
+
+const { perMinute, perHour } = LIMITS.accountWrites.consentChange;
+const CONSENT_RATE = `More than ${perMinute} consent changes a minute or ${perHour} an hour on this account`;
 
 /** POST /extract/consent, PATCH and GET /account/settings. */
 export function consentRoutes(api: Api, deps: AppDeps): void {
@@ -35,6 +46,7 @@ export function consentRoutes(api: Api, deps: AppDeps): void {
       400: { description: 'action must be grant or revoke' },
       401: { description: 'Missing or invalid credentials' },
       403: { description: 'API key without the account scope' },
+      429: { description: CONSENT_RATE, headers: { 'Retry-After': 'seconds until the next change is taken' } },
     },
     handler: ({ body }, ctx) => consent.record(actorOf(ctx.state.identity), body.action),
   });
@@ -57,6 +69,7 @@ export function consentRoutes(api: Api, deps: AppDeps): void {
       400: { description: 'Unknown mode' },
       401: { description: 'Missing or invalid credentials' },
       403: { description: 'API key without the account scope' },
+      429: { description: CONSENT_RATE, headers: { 'Retry-After': 'seconds until the next change is taken' } },
     },
     handler: ({ body }, ctx) =>
       consent.setMode(actorOf(ctx.state.identity), { mode: body.autonomous_extraction_mode, autoPublishThreshold: body.auto_publish_threshold }),

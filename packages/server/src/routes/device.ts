@@ -11,7 +11,7 @@ import {
 import type { Context } from 'koa';
 import type { AppDeps } from '../deps.js';
 import { clientIp } from '../http/client-ip.js';
-import { csrfToken, csrfValid, sameOrigin } from '../http/csrf.js';
+import { csrfToken, csrfValid, refuseCrossSite, sameOrigin } from '../http/csrf.js';
 import { DomainError } from '../domain/errors.js';
 import { renderDomainError } from '../http/error-status.js';
 import { type Api, reply } from '../http/route.js';
@@ -75,10 +75,12 @@ export function deviceRoutes(api: Api, deps: AppDeps): void {
       `for the person to confirm at verification_uri. Codes expire after ${DEVICE_AUTH.expiresInSeconds} s; poll every \`interval\` seconds ` +
       `(${DEVICE_AUTH.intervalSeconds}). At most ${DEVICE_AUTH.startsPerIp} requests per IP per ${DEVICE_AUTH.failedLookups.windowMinutes} minutes.`,
     tags: ['Auth'],
+    before: [refuseCrossSite(ownOrigin)],
     body: DeviceCodeRequest,
     responses: {
       200: { description: 'Device and user codes', schema: DeviceCodeResponse },
       400: { description: 'Invalid client_name' },
+      403: { description: 'Sent by a page of another site (Origin or Sec-Fetch-Site names another origin)' },
       429: { description: 'Too many requests from this IP' },
     },
     handler: async ({ body }, ctx) => reply(200, await devices.start(body.client_name, ip(ctx)), NO_STORE),

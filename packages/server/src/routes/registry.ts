@@ -18,7 +18,9 @@ export function registryRoutes(api: Api, deps: AppDeps): void {
     summary: 'Search the skills catalog',
     description:
       'Natural-language search over web APIs and MCP servers: BM25 and sentence-embedding rankings fused by reciprocal rank. ' +
-      '`relevance` is 1 for a skill first in every ranking. Falls back to lexical search while the semantic side is warming or off (see GET /health `search`).',
+      '`relevance` is 1 for a skill first in every ranking. Falls back to lexical search while the semantic side is warming or off (see GET /health `search`), and when more ' +
+      'searches wait for an embedding worker than the server allows (AXLE_SEARCH_QUEUE_MAX); `search_mode` says which ran. ' +
+      'The query is cut to the model\'s 128-token window after NFKC normalisation.',
     tags: ['Registry'],
     headers: OptionalKey,
     before: [optionalKey],
@@ -41,6 +43,7 @@ export function registryRoutes(api: Api, deps: AppDeps): void {
         results_count: outcome.results.length,
         results: outcome.results,
         knowledge_hint,
+        search_mode: outcome.mode === 'fused' ? 'fused' : 'lexical',
         timestamp: new Date(clock.now()).toISOString(),
       } satisfies DiscoverResponse;
     },

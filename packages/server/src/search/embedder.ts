@@ -88,6 +88,17 @@ export class EmbedderClient {
 /** What SemanticIndex needs from the model side: one worker (EmbedderClient) or several (EmbedderPool). */
 export type Embedder = Pick<EmbedderClient, 'init' | 'embed' | 'setIndex' | 'search' | 'alive' | 'close'>;
 
+/** A search refused because more than the pool's bound were already waiting for a worker. */
+export class EmbedderBusy extends Error {
+  constructor(bound: number) {
+    super(`more than ${bound} searches are waiting for an embedding worker`);
+    this.name = 'EmbedderBusy';
+  }
+}
+
+/** Searches that may wait for a worker before more are refused (AXLE_SEARCH_QUEUE_MAX). */
+export const DEFAULT_SEARCH_QUEUE_MAX = 16;
+
 /**
  * Several embedding workers, each with its own copy of the model and of the int8 index (EMBEDDING_DIM
  * bytes and a scale a skill). Embedding a query is CPU-bound in its worker, so one worker caps fused
@@ -101,7 +112,12 @@ export class EmbedderPool implements Embedder {
     reject: (err: Error) => void;
   }> = [];
 
-  constructor(size: number, create: () => EmbedderClient = () => new EmbedderClient()) {
+  constructor(
+    size: number,
+    create: () => EmbedderClient = () => new EmbedderClient(),
+    /** Searches that may wait for a worker; past it a search is refused at once (EmbedderBusy). */
+    private readonly maxQueued = DEFAULT_SEARCH_QUEUE_MAX,
+  ) {
     if (!Number.isInteger(size) || size < 1) throw new Error(`embedder pool size ${size}`);
     this.workers = Array.from({ length: size }, create);
   }
@@ -137,8 +153,14 @@ export class EmbedderPool implements Embedder {
    */
   search(query: string, topK: number, minScore: number, allowed?: Set<string> | null): Promise<RankedId[]> {
     return new Promise((resolve, reject) => {
-      this.queued.push({ run: (w) => w.search(query, topK, minScore, allowed), resolve, reject });
+      const job = { run: (w: EmbedderClient) => w.search(query, topK, minScore, allowed), resolve, reject };
+      this.queued.push(job);
       this.dispatch();
+      // Shed load rather than queue without bound: the caller answers without the semantic side.
+      if (this.queued.length > this.maxQueued && this.queued.at(-1) === job) {
+        this.queued.pop();
+        reject(new EmbedderBusy(this.maxQueued));
+      }
     });
   }
 

@@ -5,6 +5,7 @@
 // and the rest of the graph runs unchanged: the same vectors, bit for bit (tested).
 import tf from '@energetic-ai/core';
 import type { EmbeddingsModel } from '@energetic-ai/embeddings';
+import { MAX_TOKENS, modelWindow } from './model-window.js';
 
 const SCOPE = 'module_apply_default/Encoder_en/KonaTransformer/';
 /** Indices, into the flat token list, of the tokens inside the window (ClipToMaxLength's Where). */
@@ -14,8 +15,6 @@ const KEPT_CELLS = `${SCOPE}Encode/TransformerStack/Layer_1/TransformerLayer/FFN
 /** The position column of the same, read by the timing signal. */
 const KEPT_POSITIONS = `${SCOPE}Encode/TransformerStack/Layer_0/AddTimingSignal/strided_slice_2`;
 const OUTPUT = 'module_apply_default/Encoder_en/hidden_layers/l2_normalize';
-/** The graph's ClipToMaxLength bound. */
-const MAX_TOKENS = 128;
 const DIM = 512;
 
 interface Tensor {
@@ -33,29 +32,22 @@ interface SyncGraph {
 
 /** One unit vector (512 floats) per text. Throws on a text with no token (only the empty string has none). */
 export function encodeSentences(model: EmbeddingsModel, texts: string[]): Float32Array[] {
-  const encodings = texts.map((text) => model.tokenizer.encode(text));
+  // Only the window's first MAX_TOKENS tokens reach the graph: those are all it keeps.
+  const encodings = texts.map((text) => model.tokenizer.encode(modelWindow(text)).slice(0, MAX_TOKENS));
   const total = encodings.reduce((n, e) => n + e.length, 0);
-  const kept = encodings.reduce((n, e) => n + Math.min(e.length, MAX_TOKENS), 0);
   const indices = new Int32Array(total * 2);
   const values = new Int32Array(total);
-  const keptTokens = new Int32Array(kept);
-  const keptCells = new Int32Array(kept * 2);
-  const keptPositions = new Int32Array(kept);
+  const keptTokens = new Int32Array(total);
+  const keptPositions = new Int32Array(total);
   let t = 0;
-  let k = 0;
   encodings.forEach((tokens, row) => {
     if (tokens.length === 0) throw new Error(`text ${row} has nothing to embed`);
     tokens.forEach((token, position) => {
       indices[t * 2] = row;
       indices[t * 2 + 1] = position;
       values[t] = token;
-      if (position < MAX_TOKENS) {
-        keptTokens[k] = t;
-        keptCells[k * 2] = row;
-        keptCells[k * 2 + 1] = position;
-        keptPositions[k] = position;
-        k++;
-      }
+      keptTokens[t] = t;
+      keptPositions[t] = position;
       t++;
     });
   });
@@ -64,7 +56,7 @@ export function encodeSentences(model: EmbeddingsModel, texts: string[]): Float3
     indices: core.tensor2d(indices, [total, 2], 'int32'),
     values: core.tensor1d(values, 'int32'),
     [KEPT_TOKENS]: core.tensor1d(keptTokens, 'int32'),
-    [KEPT_CELLS]: core.tensor2d(keptCells, [kept, 2], 'int32'),
+    [KEPT_CELLS]: core.tensor2d(indices, [total, 2], 'int32'),
     [KEPT_POSITIONS]: core.tensor1d(keptPositions, 'int32'),
   };
   let output: Tensor | undefined;

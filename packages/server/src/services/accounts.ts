@@ -4,7 +4,19 @@ import { newId } from '../domain/ids.js';
 import { type AccountRow, accountsStore } from '../store/accounts.js';
 import { apiKeysStore } from '../store/api-keys.js';
 import type { Database, Queryable } from '../store/db.js';
-import { API_KEY_PATTERN, type CreatedKey, createKey, hashApiKey, type ListedKey, listKeys, parseScopes, revokeKey } from './api-keys.js';
+import type { AccountWriteLimiter } from './account-write-limits.js';
+import {
+  API_KEY_PATTERN,
+  type CreatedKey,
+  createKey,
+  hashApiKey,
+  type KeyPage,
+  type ListedKey,
+  listKeyPage,
+  listKeys,
+  parseScopes,
+  revokeKey,
+} from './api-keys.js';
 import { appendAudit } from './audit.js';
 
 export type { AccountRow };
@@ -44,8 +56,10 @@ export interface AccountsService {
   get(id: string): Promise<AccountRow | undefined>;
   /** The live key with this raw value, or null; refreshes its last_used_at at most once a minute. */
   authenticateKey(raw: string): Promise<KeyIdentity | null>;
+  /** Limited per account (LIMITS.accountWrites.apiKeyCreate) and to LIMITS.liveApiKeysPerAccount live keys. */
   createKey(accountId: string, opts: { name?: string; scopes?: readonly ApiKeyScope[] }): Promise<CreatedKey>;
   listKeys(accountId: string): Promise<ListedKey[]>;
+  listKeyPage(accountId: string, limit: number, cursor?: string): Promise<KeyPage>;
   revokeKey(accountId: string, keyId: string): Promise<{ audit_ref: string } | null>;
   /** The audit_ref of the change, or null when there is no such account. */
   setSuspended(id: string, suspended: boolean): Promise<string | null>;
@@ -54,7 +68,15 @@ export interface AccountsService {
 /** last_used_at is refreshed at most this often per key, so a busy key costs one write a minute. */
 const TOUCH_INTERVAL_MS = 60_000;
 
-export function createAccountsService({ db, clock }: { db: Database; clock: Clock }): AccountsService {
+export function createAccountsService({
+  db,
+  clock,
+  writeLimits,
+}: {
+  db: Database;
+  clock: Clock;
+  writeLimits: AccountWriteLimiter;
+}): AccountsService {
   return {
     get: (id) => getAccount(db, id),
 
@@ -69,8 +91,13 @@ export function createAccountsService({ db, clock }: { db: Database; clock: Cloc
       return { accountId: row.account_id, keyId: row.id, scopes: parseScopes(row.scopes) };
     },
 
-    createKey: (accountId, opts) => db.tx((q) => createKey(q, accountId, opts, clock.now())),
+    createKey: (accountId, opts) =>
+      db.tx(async (q) => {
+        await writeLimits.take('apiKeyCreate', accountId, q);
+        return createKey(q, accountId, opts, clock.now());
+      }),
     listKeys: (accountId) => listKeys(db, accountId),
+    listKeyPage: (accountId, limit, cursor) => listKeyPage(db, accountId, limit, cursor),
     revokeKey: (accountId, keyId) => db.tx((q) => revokeKey(q, accountId, keyId, clock.now())),
     setSuspended: (id, suspended) => db.tx((q) => setSuspended(q, id, suspended, clock.now())),
   };

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { API_KEY_SCOPES, type ApiKeyScope } from '@axle/sdk';
+import { API_KEY_SCOPES, type ApiKeyScope, ERROR_CODES, LIMITS } from '@axle/sdk';
+import { DomainError } from '../domain/errors.js';
 import { type ApiKeyRow, apiKeysStore } from '../store/api-keys.js';
 import type { Queryable } from '../store/db.js';
 import { appendAudit } from './audit.js';
@@ -42,6 +43,7 @@ export interface CreatedKey {
 /**
  * Mints a key for the account and records `key.created` in the audit log. Call with the `q` of the
  * caller's transaction (sign-in, device approval) so the key and its audit entry commit together.
+ * An account at LIMITS.liveApiKeysPerAccount live keys gets DomainError api_key_limit (409).
  */
 export async function createKey(
   q: Queryable,
@@ -49,6 +51,10 @@ export async function createKey(
   opts: { name?: string; scopes?: readonly ApiKeyScope[] },
   now: number,
 ): Promise<CreatedKey> {
+  const max = LIMITS.liveApiKeysPerAccount;
+  if ((await apiKeysStore.countActive(q, accountId)) >= max) {
+    throw new DomainError(ERROR_CODES.API_KEY_LIMIT, `An account holds at most ${max} live API keys; revoke one first`, { max_live_keys: max });
+  }
   const apiKey = generateApiKey();
   const scopes = API_KEY_SCOPES.filter((s) => (opts.scopes ?? API_KEY_SCOPES).includes(s));
   const row: ApiKeyRow = {
@@ -77,6 +83,29 @@ export async function revokeKey(q: Queryable, accountId: string, keyId: string, 
 
 export type ListedKey = Omit<ApiKeyRow, 'scopes'> & { scopes: ApiKeyScope[] };
 
+const listed = (r: ApiKeyRow): ListedKey => ({ ...r, scopes: parseScopes(r.scopes) });
+
 export function listKeys(q: Queryable, accountId: string): Promise<ListedKey[]> {
-  return apiKeysStore.listActive(q, accountId).then((rows) => rows.map((r) => ({ ...r, scopes: parseScopes(r.scopes) })));
+  return apiKeysStore.listActive(q, accountId).then((rows) => rows.map(listed));
+}
+
+export interface KeyPage {
+  keys: ListedKey[];
+  /** Opaque position after the page's last key; null on the last page. */
+  next_cursor: string | null;
+}
+
+const encodeCursor = (k: { created_at: number; id: string }) => Buffer.from(`${k.created_at}:${k.id}`).toString('base64url');
+
+function decodeCursor(cursor: string): { created_at: number; id: string } {
+  const m = /^(\d{1,16}):(key_[\w-]{1,100})$/.exec(Buffer.from(cursor, 'base64url').toString());
+  if (!m) throw new DomainError(ERROR_CODES.VALIDATION, 'Invalid request: query.cursor: not a cursor this server gave', { field: 'query.cursor' });
+  return { created_at: Number(m[1]), id: m[2]! };
+}
+
+/** One page of the account's live keys, oldest first. */
+export async function listKeyPage(q: Queryable, accountId: string, limit: number, cursor?: string): Promise<KeyPage> {
+  const rows = await apiKeysStore.listActivePage(q, accountId, limit + 1, cursor === undefined ? undefined : decodeCursor(cursor));
+  const page = rows.slice(0, limit);
+  return { keys: page.map(listed), next_cursor: rows.length > limit ? encodeCursor(page.at(-1)!) : null };
 }

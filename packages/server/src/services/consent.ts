@@ -8,6 +8,7 @@ import {
 import type { Clock } from '../clock.js';
 import { type ConsentActionValue, consentStore, type ExtractionModeValue } from '../store/consent.js';
 import type { Database, Queryable } from '../store/db.js';
+import type { AccountWriteLimiter } from './account-write-limits.js';
 import { appendAudit } from './audit.js';
 
 /** Who made a consent change: an account, through a session token or (keyId set) one of its API keys. */
@@ -26,7 +27,8 @@ export interface ConsentService {
   isGranted(q: Queryable, accountId: string): Promise<boolean>;
 }
 
-export function createConsentService({ db, clock }: { db: Database; clock: Clock }): ConsentService {
+/** Both writes are limited per account (LIMITS.accountWrites.consentChange). */
+export function createConsentService({ db, clock, writeLimits }: { db: Database; clock: Clock; writeLimits: AccountWriteLimiter }): ConsentService {
   async function write(q: Queryable, actor: ConsentActor, action: ConsentActionValue, via: 'consent' | 'settings', now: number) {
     const accountId = actor.accountId;
     const auditRef = await appendAudit(
@@ -47,6 +49,7 @@ export function createConsentService({ db, clock }: { db: Database; clock: Clock
   return {
     record(actor, action) {
       return db.tx(async (q) => {
+        await writeLimits.take('consentChange', actor.accountId, q);
         const now = clock.now();
         const auditRef = await write(q, actor, action, 'consent', now);
         if (action === 'revoke') await consentStore.setMode(q, actor.accountId, 'off', now);
@@ -57,6 +60,7 @@ export function createConsentService({ db, clock }: { db: Database; clock: Clock
     setMode(actor, { mode: given, autoPublishThreshold }) {
       const { accountId } = actor;
       return db.tx(async (q) => {
+        await writeLimits.take('consentChange', accountId, q);
         const now = clock.now();
         if (autoPublishThreshold !== undefined) await consentStore.setAutoPublishThreshold(q, accountId, autoPublishThreshold, now);
         const threshold = (await consentStore.autoPublishThreshold(q, accountId)) ?? DEFAULT_AUTO_PUBLISH_THRESHOLD;

@@ -9,6 +9,7 @@ import { type DeviceCodeRow, deviceCodesStore } from '../store/device-codes.js';
 import { getAccount } from './accounts.js';
 import { createKey } from './api-keys.js';
 import { appendAudit } from './audit.js';
+import { displayText } from '../domain/display-text.js';
 import type { RateLimiter } from './rate-limit.js';
 import { sha256Hex } from '../domain/ids.js';
 
@@ -17,6 +18,8 @@ const RATE_WINDOW_MS = DEVICE_AUTH.failedLookups.windowMinutes * 60_000;
 /** Expired rows linger this long so a late poll still reads expired_token rather than invalid_grant. */
 const EXPIRED_RETENTION_MS = 24 * 3600_000;
 const DEFAULT_CLIENT = 'Unknown client';
+/** Code points of a client name shown on the approval page (the request schema bounds the raw text too). */
+const CLIENT_NAME_MAX = 64;
 
 /** RFC 8628 §3.5 token-endpoint errors (the code is one of DEVICE_TOKEN_ERRORS). */
 const grantError = (error: string, description: string, extra: Record<string, unknown> = {}) =>
@@ -95,7 +98,7 @@ export function createDeviceAuthService({ db, clock, rateLimiter, baseUrl }: Dev
         await deviceCodesStore.insert(q, {
           device_code_hash: sha256Hex(device_code),
           user_code: code,
-          client_name: clientName ?? DEFAULT_CLIENT,
+          client_name: (clientName && displayText(clientName, CLIENT_NAME_MAX)) || DEFAULT_CLIENT,
           public_key: publicKeyOf(deviceCode).toString('base64url'),
           interval_s: DEVICE_AUTH.intervalSeconds,
           created_at: now,

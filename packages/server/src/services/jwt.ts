@@ -15,21 +15,61 @@ export interface JwtService {
   verify(token: string): Promise<string | null>;
 }
 
+/** Bytes a signing secret needs at least (AXLE_JWT_SECRET's 32 characters, and the stored file's). */
+export const MIN_SECRET_BYTES = 32;
+
 /**
  * AXLE_JWT_SECRET when set; otherwise a secret generated on first start and kept in
  * `<dataDir>/jwt-secret` (mode 0600) so sessions survive restarts. Several instances must share
- * AXLE_JWT_SECRET instead.
+ * AXLE_JWT_SECRET instead. A stored secret shorter than MIN_SECRET_BYTES stops the start with a
+ * message naming the file (an empty one made every sign-in fail).
  */
 export function loadJwtSecret(configured: string | undefined, dataDir: string): Uint8Array {
   if (configured) return new TextEncoder().encode(configured);
   const file = path.join(dataDir, 'jwt-secret');
+  if (!fs.existsSync(file)) writeSecretFile(file, randomBytes(32).toString('base64url'));
+  const secret = new TextEncoder().encode(fs.readFileSync(file, 'utf8').trim());
+  if (secret.length < MIN_SECRET_BYTES) {
+    throw new Error(
+      `${file} holds a ${secret.length}-byte session secret; at least ${MIN_SECRET_BYTES} bytes are required. ` +
+        'Delete the file to generate a new one (this signs out every session) or set AXLE_JWT_SECRET.',
+    );
+  }
+  return secret;
+}
+
+/**
+ * Writes `secret` to `file` whole or not at all: into a temporary file, synced, then linked into
+ * place. Linking (unlike renaming) fails when the file exists, so of two processes starting at once
+ * both keep the first secret.
+ */
+function writeSecretFile(file: string, secret: string): void {
+  const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  const fd = fs.openSync(tmp, 'wx', 0o600);
   try {
-    // 'wx' fails if the file exists, so two processes starting at once keep the first secret.
-    fs.writeFileSync(file, randomBytes(32).toString('base64url'), { flag: 'wx', mode: 0o600 });
+    fs.writeSync(fd, secret);
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+  try {
+    fs.linkSync(tmp, file);
+    syncDirectory(path.dirname(file));
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  } finally {
+    fs.rmSync(tmp, { force: true });
   }
-  return new TextEncoder().encode(fs.readFileSync(file, 'utf8').trim());
+}
+
+/** Makes a new directory entry durable. */
+function syncDirectory(dir: string): void {
+  const fd = fs.openSync(dir, 'r');
+  try {
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
 export function createJwtService(secret: Uint8Array, clock: Clock): JwtService {

@@ -46,32 +46,36 @@ export function createMagicLinkService({ db, clock, logger, mailer, jwt, rateLim
     async request(rawEmail, ip, next) {
       const email = normalizeEmail(rawEmail);
       const token = randomBytes(32).toString('base64url');
+      const tokenHash = sha256Hex(token);
       const now = clock.now();
+      const buckets = [
+        // The address is hashed so the counters table holds no emails.
+        { key: `magic-link:email:${sha256Hex(email)}`, limit: LIMITS.magicLinkRate.perEmail, windowMs: RATE_WINDOW_MS },
+        { key: `magic-link:ip:${ip}`, limit: LIMITS.magicLinkRate.perIp, windowMs: RATE_WINDOW_MS },
+      ];
       await db.tx(async (q) => {
-        await rateLimiter.takeAll(
-          [
-            // The address is hashed so the counters table holds no emails.
-            { key: `magic-link:email:${sha256Hex(email)}`, limit: LIMITS.magicLinkRate.perEmail, windowMs: RATE_WINDOW_MS },
-            { key: `magic-link:ip:${ip}`, limit: LIMITS.magicLinkRate.perIp, windowMs: RATE_WINDOW_MS },
-          ],
-          q,
-        );
+        await rateLimiter.takeAll(buckets, q);
         await magicLinksStore.deleteExpired(q, now);
         await rateLimiter.sweep('magic-link:', RATE_WINDOW_MS, q);
-        await magicLinksStore.insert(q, { tokenHash: sha256Hex(token), email, nextPath: next, now, expiresAt: now + TTL_MS });
+        await magicLinksStore.insert(q, { tokenHash, email, nextPath: next, now, expiresAt: now + TTL_MS });
       });
       const link = `${baseUrl()}/auth/verify?token=${token}`;
-      await mailer
-        .send({
+      try {
+        await mailer.send({
           to: email,
           subject: 'Your Axle sign-in link',
           text: `Sign in to Axle by opening this link within ${LIMITS.magicLinkTtlMinutes} minutes:\n\n${link}\n\nIf you did not ask for it, ignore this message.\n`,
           html: `<p>Sign in to Axle by opening this link within ${LIMITS.magicLinkTtlMinutes} minutes:</p><p><a href="${link}">Sign in</a></p><p>If you did not ask for it, ignore this message.</p>`,
-        })
-        .catch((err) => {
-          if (err instanceof MailDeliveryError) throw new DomainError(ERROR_CODES.MAIL_UNAVAILABLE, 'Could not send the sign-in email; try again later');
-          throw err;
         });
+      } catch (err) {
+        // Undelivered, the request costs nothing: the link is withdrawn and the quota given back.
+        await db.tx(async (q) => {
+          await magicLinksStore.delete(q, tokenHash);
+          await rateLimiter.refund(buckets, q);
+        });
+        if (err instanceof MailDeliveryError) throw new DomainError(ERROR_CODES.MAIL_UNAVAILABLE, 'Could not send the sign-in email; try again later');
+        throw err;
+      }
       // With no mail server (embedded dev mode) the operator needs the link; over SMTP it is never logged.
       if (mailer.kind === 'outbox') logger.info({ link }, 'magic link written to outbox (no AXLE_SMTP_URL)');
       else logger.info('magic link sent');

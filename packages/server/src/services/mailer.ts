@@ -12,7 +12,7 @@ export interface Mail {
   html: string;
 }
 
-/** The mail server refused the message or could not be reached. */
+/** The mail server refused the message or could not be reached, or the outbox could not be written. */
 export class MailDeliveryError extends Error {}
 
 export interface Mailer {
@@ -47,10 +47,17 @@ export function createMailer(opts: { smtpUrl?: string; from: string; dataDir: st
     kind: 'outbox',
     async send(mail) {
       const { message } = await render.sendMail({ from: opts.from, ...mail });
-      await fs.mkdir(outbox, { recursive: true });
       // The file name is time + random, never the address.
       const file = path.join(outbox, `${new Date(opts.clock.now()).toISOString().replace(/[:.]/g, '-')}-${randomBytes(4).toString('hex')}.eml`);
-      await fs.writeFile(file, message as Buffer, { mode: 0o600 });
+      try {
+        await fs.mkdir(outbox, { recursive: true, mode: 0o700 });
+        await fs.writeFile(file, message as Buffer, { mode: 0o600 });
+      } catch (err) {
+        // A part-written message is no message (ENOSPC).
+        await fs.rm(file, { force: true }).catch(() => undefined);
+        opts.logger.error({ code: (err as NodeJS.ErrnoException).code }, 'outbox write failed');
+        throw new MailDeliveryError('outbox write failed');
+      }
       opts.logger.info({ file }, 'mail written to outbox');
     },
   };

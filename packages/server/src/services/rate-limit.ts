@@ -25,6 +25,8 @@ export interface RateLimiter {
   take(key: string, rule: RateRule, q?: Queryable): Promise<void>;
   /** Counts one hit on every bucket, then throws once for the longest wait if any is over its limit. */
   takeAll(buckets: Bucket[], q?: Queryable): Promise<void>;
+  /** Takes back one hit on every bucket (counted by takeAll) for work that did not happen after all. */
+  refund(buckets: Bucket[], q?: Queryable): Promise<void>;
   /** Hits counted in the bucket's open window, without counting one. */
   used(key: string, rule: RateRule, q?: Queryable): Promise<number>;
   /** Forgets the windows of buckets whose key starts with `prefix` that opened more than `windowMs` ago. */
@@ -47,6 +49,9 @@ export function createRateLimiter({ db, clock }: { db: Database; clock: Clock })
   return {
     take: (key, rule, q) => takeAll([{ key, ...rule }], q),
     takeAll,
+    refund: async (buckets, q = db) => {
+      for (const b of buckets) await rateLimitsStore.unhit(q, b.key, clock.now(), b.windowMs);
+    },
     used: (key, rule, q = db) => rateLimitsStore.count(q, key, clock.now(), rule.windowMs),
     sweep: (prefix, windowMs, q = db) => rateLimitsStore.deleteExpired(q, prefix, clock.now() - windowMs),
   };

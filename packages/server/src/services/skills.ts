@@ -19,6 +19,8 @@ export interface SkillsServiceOptions {
   semanticSearch: boolean;
   /** Embedding workers (see EmbedderPool); 1 when unset. */
   searchWorkers?: number;
+  /** Searches that may wait for an embedding worker before search answers lexically (see EmbedderPool). */
+  searchQueueMax?: number;
   search?: SkillSearchOptions;
   semantic?: Partial<SemanticIndexOptions>;
   /** The semantic warm-up waits for this (the server passes its listen) so it does not delay the first /health. */
@@ -74,7 +76,7 @@ export async function createSkillsService(opts: SkillsServiceOptions): Promise<S
         repo,
         logger: opts.logger,
         startAfter: opts.semanticStartsAfter,
-        createEmbedder: () => new EmbedderPool(opts.searchWorkers ?? 1),
+        createEmbedder: () => new EmbedderPool(opts.searchWorkers ?? 1, undefined, opts.searchQueueMax),
         ...opts.semantic,
       })
     : SemanticIndex.disabled();

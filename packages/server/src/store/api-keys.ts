@@ -48,6 +48,21 @@ export const apiKeysStore = {
     );
   },
 
+  /** One page of the account's live keys, oldest first, after the key `after` when given. */
+  listActivePage(q: Queryable, accountId: string, limit: number, after?: { created_at: number; id: string }): Promise<ApiKeyRow[]> {
+    return q.all<ApiKeyRow>(
+      `SELECT id, account_id, name, scopes, created_at, last_used_at FROM api_keys
+       WHERE account_id = ? AND revoked_at IS NULL AND (created_at > ? OR (created_at = ? AND id > ?))
+       ORDER BY created_at, id LIMIT ?`,
+      [accountId, after?.created_at ?? -1, after?.created_at ?? -1, after?.id ?? '', limit],
+    );
+  },
+
+  async countActive(q: Queryable, accountId: string): Promise<number> {
+    const row = await q.get<{ n: number }>('SELECT COUNT(*) AS n FROM api_keys WHERE account_id = ? AND revoked_at IS NULL', [accountId]);
+    return row!.n;
+  },
+
   /** Revokes the account's own live key; false when there is no such key. */
   async revoke(q: Queryable, accountId: string, id: string, now: number): Promise<boolean> {
     const r = await q.run('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND account_id = ? AND revoked_at IS NULL', [now, id, accountId]);

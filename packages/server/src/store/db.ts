@@ -21,6 +21,23 @@ export interface Queryable {
 /** Prepared statements kept per reader connection; SQL beyond this many distinct texts is prepared per call. */
 const STATEMENT_CACHE = 100;
 
+/**
+ * The database holds emails and client IPs: its file is created readable by the owner only, and
+ * one made more open is narrowed. SQLite gives the WAL and shared-memory files the database file's
+ * mode when it creates them; existing ones are narrowed too.
+ */
+function ownerOnly(file: string): void {
+  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  fs.closeSync(fs.openSync(file, 'a', 0o600));
+  for (const f of [file, `${file}-wal`, `${file}-shm`]) {
+    try {
+      fs.chmodSync(f, 0o600);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    }
+  }
+}
+
 class Connection implements Queryable {
   /** Statements issued and not yet answered; the reader pool picks the least busy connection. */
   inFlight = 0;
@@ -125,7 +142,7 @@ export class Database implements Queryable {
   ) {}
 
   static async open(file: string): Promise<Database> {
-    if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
+    if (file !== ':memory:') ownerOnly(file);
     const writer = await open(file, sqlite3.OPEN_READWRITE | sqlite3.OPEN_CREATE);
     writer.raw.configure('busyTimeout', BUSY_TIMEOUT_MS);
     await writer.exec(

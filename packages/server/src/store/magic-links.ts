@@ -25,6 +25,11 @@ export const magicLinksStore = {
     );
   },
 
+  /** Withdraws a link that was never delivered. */
+  async delete(q: Queryable, tokenHash: string): Promise<void> {
+    await q.run('DELETE FROM magic_links WHERE token_hash = ?', [tokenHash]);
+  },
+
   /** Expired links are useless; dropped opportunistically so the table stays small. */
   async deleteExpired(q: Queryable, now: number): Promise<void> {
     await q.run('DELETE FROM magic_links WHERE expires_at <= ?', [now]);

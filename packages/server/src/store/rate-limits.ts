@@ -19,6 +19,11 @@ export const rateLimitsStore = {
       .then((r) => r!);
   },
 
+  /** Takes back one hit counted in the window of `bucket` that is open at `now`. */
+  async unhit(q: Queryable, bucket: string, now: number, windowMs: number): Promise<void> {
+    await q.run('UPDATE rate_limits SET count = count - 1 WHERE bucket = ? AND count > 0 AND window_start + ? > ?', [bucket, windowMs, now]);
+  },
+
   /** Hits counted so far in the window of `bucket` that is open at `now` (0 when none is). */
   async count(q: Queryable, bucket: string, now: number, windowMs: number): Promise<number> {
     const row = await q.get<{ count: number }>('SELECT count FROM rate_limits WHERE bucket = ? AND window_start + ? > ?', [bucket, windowMs, now]);

@@ -7,6 +7,20 @@ import { esc, PAGE_HEADERS, page } from './layout.js';
  */
 export const LANDING_HEADERS: Readonly<Record<string, string>> = { ...PAGE_HEADERS, 'Referrer-Policy': 'no-referrer' };
 
+/**
+ * What a sign-in link shows a browser: one button that POSTs the token. Opening the link consumes
+ * nothing, so a mail scanner that fetches it leaves it working. Served with PAGE_HEADERS, whose
+ * same-origin Referrer-Policy keeps the Origin header on the button's POST (no-referrer sends `null`).
+ */
+export function confirmSignInPage(token: string): string {
+  return page(
+    'Sign in',
+    `<h1>Sign in to Axle</h1><p>Press the button to finish signing in. The link works once, within ${LIMITS.magicLinkTtlMinutes} minutes of being sent.</p>` +
+      `<form method="post" action="/auth/verify"><input type="hidden" name="token" value="${esc(token)}">` +
+      '<div class="actions"><button class="primary" type="submit">Sign in</button></div></form>',
+  );
+}
+
 /** After a successful magic link: who is signed in, and the way on to a pending device approval. */
 export function signedInPage(email: string, next: string | null): string {
   const onward = next

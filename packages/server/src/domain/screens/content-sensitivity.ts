@@ -20,6 +20,34 @@ const RELATION =
   'intern|boyfriend|girlfriend|roommate|teammate|ceo|cfo|' +
   'cto|coo|founder|director|receptionist|secretary|assistant)';
 
+/**
+ * Common given names, for people named without a role ("Olivia was out after…"). Names that are also common
+ * words or technology names (Mark, Grant, Bill, Ruby, Julia, Ray, Max, Will…) are left out on purpose.
+ */
+const GIVEN_NAMES = (
+  'James John Robert Michael David William Richard Joseph Thomas Charles Christopher Daniel Matthew ' +
+  'Anthony Donald Steven Paul Andrew Joshua Kenneth Kevin Brian George Timothy Ronald Edward Jason ' +
+  'Jeffrey Ryan Jacob Gary Nicholas Eric Jonathan Stephen Larry Justin Scott Brandon Benjamin Samuel ' +
+  'Gregory Alexander Patrick Jack Dennis Jerry Tyler Aaron Jose Adam Nathan Henry Zachary Peter Kyle ' +
+  'Noah Ethan Jeremy Walter Christian Keith Roger Terry Austin Sean Gerald Carl Dylan Harold Jordan ' +
+  'Jesse Bryan Lawrence Arthur Gabriel Bruce Logan Albert Willie Alan Eugene Russell Louis Philip Randy ' +
+  'Vincent Mary Patricia Jennifer Linda Elizabeth Barbara Susan Jessica Sarah Karen Lisa Nancy Betty ' +
+  'Sandra Margaret Ashley Kimberly Emily Donna Michelle Carol Amanda Melissa Deborah Stephanie Rebecca ' +
+  'Sharon Laura Cynthia Kathleen Helen Amy Angela Shirley Brenda Emma Anna Pamela Nicole Samantha ' +
+  'Katherine Christine Debra Rachel Carolyn Janet Maria Catherine Heather Diane Olivia Julie Joyce ' +
+  'Victoria Kelly Christina Lauren Joan Evelyn Judith Megan Andrea Cheryl Hannah Jacqueline Martha ' +
+  'Gloria Teresa Sara Madison Kathryn Janice Abigail Sophia Marie Isabella Alice Judy Beverly Denise ' +
+  'Danielle Natalie Diana Brittany Charlotte Marilyn Kayla Alexis Lori Ahmed Mohammed Muhammad Ali Omar ' +
+  'Fatima Aisha Raj Priya Rahul Amit Anil Sunil Deepak Ananya Wei Ming Hiroshi Yuki Kenji Sakura Olga ' +
+  'Ivan Dmitri Sergei Natasha Svetlana Pierre Sophie Hans Klaus Lukas Lena Giulia Marco Luca Alessandro ' +
+  'Francesca Carlos Juan Luis Miguel Javier Sofia Lucia Camila Valentina Diego Mateo Pedro Joao Tomasz ' +
+  'Katarzyna Piotr Agnieszka Lars Ingrid Sven Astrid Kwame Amara Chinedu Ngozi Tunde Zanele Thabo Ben ' +
+  'Tom Sam Alex Chris Nick Dan Mike Steve Dave Joe Jim Tim Kate Liz Jen Meg Beth Ellie Lily Chloe Zoe ' +
+  'Mia Ava Ella Leah'
+).split(' ');
+/** People by group in an organisation: "Kevin in accounting", "Raj, one of the contractors". */
+const ORG_GROUP = '(?:accounting|hr|HR|finance|sales|legal|marketing|support|payroll|ops|operations|IT|engineering)';
+
 /** References to an identifiable person. */
 export const PERSON_PATTERNS: readonly NamedPattern[] = [
   { name: 'honorific_name', re: /\b(?:Mr|Mrs|Ms|Mx|Miss|Dr|Prof)\.?\s+[A-Z][a-z]+/ },
@@ -30,102 +58,193 @@ export const PERSON_PATTERNS: readonly NamedPattern[] = [
   { name: 'relation', re: new RegExp(String.raw`\b(?:my|our|his|her|their)\s+(?:\w+\s+)?${RELATION}\b`, 'i') },
   { name: 'possessive_name', re: new RegExp(String.raw`(?<![\w.])${NAME}'s\s+(?!\w+\(|\w+\.)`) },
   { name: 'third_person', re: /\b(?:he|she|him|his|her|hers|herself|himself)\b/i },
+  // Not before code-like continuations: `Sam.run()`, `Ali(`, `Ben: 3`, `Tom = 1`.
+  { name: 'given_name', re: new RegExp(String.raw`\b(?:${GIVEN_NAMES.join('|')})\b(?![.(:]\w|\(|\s*=)`) },
+  {
+    name: 'person_in_group',
+    re: new RegExp(String.raw`\b${NAME},?\s+(?:in|from)\s+${ORG_GROUP}\b|\b${NAME},\s+one\s+of\s+(?:the|our|my)\s+\w+`),
+  },
+  { name: 'person_noun', re: /\b(?:teenager|teen|victim|widow|widower|orphan)s?\b/i },
   {
     name: 'person_record',
     re: /\b(?:patient\s+(?:id|number|record)s?\s*#?\s*\d|mrn\s*#?\s*\d|employee\s+(?:id|number)\s*#?\s*\d)/i,
   },
 ];
 
+/** A case-insensitive regex matching any of the alternatives as whole words. */
+const anyOf = (alternatives: readonly string[]): RegExp =>
+  new RegExp(String.raw`\b(?:${alternatives.join('|')})\b`, 'i');
+
 /** Topics that are sensitive when they concern a person. */
 const TOPICS: readonly NamedPattern[] = [
   {
     name: 'health_about_person',
-    re: new RegExp(
-      String.raw`\b(?:diagnosed\s+with|medical\s+diagnosis|cancer|tumou?r|` +
-        'hiv|aids|pregnan(?:t|cy)|miscarriage|depress(?:ion|ed)|' +
-        String.raw`anxiety\s+disorder|bipolar|schizophreni\w*|mental\s+(?:health|` +
-        String.raw`illness|breakdown)|therap(?:y|ist)|psychiatri\w*|medication|` +
-        String.raw`prescri(?:bed|ption)|chemo\w*|illness|disease|surgery|` +
-        String.raw`rehab|addiction|alcoholi\w*|disabilit(?:y|ies)|sick\s+leave|` +
-        String.raw`medical\s+(?:leave|condition|history|records?)|overdose|` +
-        String.raw`suicid\w*|self-harm|hospitali[sz]ed|in\s+(?:the\s+)?hospital|` +
-        String.raw`dementia|autis(?:m|tic)|adhd)\b`,
-      'i',
-    ),
+    re: anyOf([
+      String.raw`diagnosed\s+with`,
+      String.raw`medical\s+diagnosis`,
+      String.raw`heart\s+attack`,
+      'stroke',
+      'seizures?',
+      'injur(?:y|ies|ed)',
+      String.raw`(?:is|was|got|fell)\s+(?:seriously\s+)?(?:sick|ill)`,
+      'cancer',
+      'tumou?r',
+      String.raw`hiv(?:\s+positive)?`,
+      'aids',
+      'pregnan(?:t|cy)',
+      'miscarriage',
+      'depress(?:ion|ed)',
+      String.raw`anxiety\s+disorder`,
+      'bipolar',
+      String.raw`schizophreni\w*`,
+      String.raw`mental\s+(?:health|illness|breakdown)`,
+      'therap(?:y|ist)',
+      String.raw`psychiatri\w*`,
+      'medication',
+      'prescri(?:bed|ption)',
+      String.raw`chemo\w*`,
+      'illness',
+      'disease',
+      'surgery',
+      'rehab',
+      'addiction',
+      String.raw`alcoholi\w*`,
+      'disabilit(?:y|ies)',
+      String.raw`sick\s+leave`,
+      String.raw`medical\s+(?:leave|condition|history|records?)`,
+      'overdose',
+      String.raw`suicid\w*`,
+      'self-harm',
+      'hospitali[sz]ed',
+      String.raw`in\s+(?:the\s+)?hospital`,
+      'dementia',
+      'autis(?:m|tic)',
+      'adhd',
+    ]),
   },
   {
     name: 'legal_about_person',
-    re: new RegExp(
-      String.raw`\b(?:lawsuit|sued|suing|arrest(?:ed)?|convicted|conviction|` +
-        String.raw`criminal\s+record|charged\s+with|indicted|divorc(?:e|` +
-        String.raw`ed|ing)|custody\s+(?:battle|dispute|hearing)|probation|` +
-        String.raw`parole|dui|restraining\s+order|immigration\s+status|visa\s+status|` +
-        String.raw`deport(?:ed|ation)|undocumented\s+(?:immigrant|worker)|` +
-        String.raw`(?:in|to|from)\s+(?:jail|prison)|fired\s+for|disciplinary\s+action|harass(?:ed|ment))\b`,
-      'i',
-    ),
+    re: anyOf([
+      'lawsuit',
+      'sued',
+      'suing',
+      'arrest(?:ed)?',
+      'convicted',
+      'conviction',
+      String.raw`accused\s+of`,
+      String.raw`committed\s+fraud`,
+      String.raw`criminal\s+record`,
+      String.raw`charged\s+with`,
+      'indicted',
+      'divorc(?:e|ed|ing)',
+      String.raw`custody\s+(?:battle|dispute|hearing)`,
+      'probation',
+      'parole',
+      'dui',
+      String.raw`restraining\s+order`,
+      String.raw`(?:immigration|visa)\s+status`,
+      'deport(?:ed|ation)',
+      String.raw`undocumented\s+(?:immigrant|worker)`,
+      String.raw`(?:in|to|from)\s+(?:jail|prison)`,
+      String.raw`fired\s+for`,
+      String.raw`disciplinary\s+action`,
+      'harass(?:ed|ment)',
+    ]),
   },
   {
     name: 'identity_documents_about_person',
-    re: new RegExp(
-      String.raw`\b(?:ssn|social\s+security\s+(?:number|card)|passport\s+(?:number|` +
-        String.raw`scan|photo)|date\s+of\s+birth|national\s+id(?:\s+number)?|` +
-        String.raw`driver'?s\s+licen[cs]e\s+(?:number|scan|photo))\b`,
-      'i',
-    ),
+    re: anyOf([
+      'ssn',
+      String.raw`social\s+security\s+(?:number|card)`,
+      String.raw`passport\s+(?:number|scan|photo)`,
+      String.raw`date\s+of\s+birth`,
+      String.raw`national\s+id(?:\s+number)?`,
+      String.raw`driver'?s\s+licen[cs]e\s+(?:number|scan|photo)`,
+    ]),
   },
   {
     name: 'financial_about_person',
-    re: new RegExp(
-      String.raw`\b(?:salary|salaries|paycheck|pay\s+stub|(?<!(?:technical|` +
-        String.raw`tech|code|design|architectural)\s)debts?|bankrupt(?:cy)?|` +
-        String.raw`credit\s+score|mortgage|owes|owed\s+(?:me|us|money)|income|` +
-        String.raw`tax\s+returns?|net\s+worth|bank\s+balance|overdrawn|garnish(?:ed|` +
-        String.raw`ment)|loan\s+default|in\s+arrears|foreclos\w*|payday\s+loan|gambling\s+debt)\b`,
-      'i',
-    ),
+    re: anyOf([
+      'salary',
+      'salaries',
+      'paycheck',
+      String.raw`pay\s+stub`,
+      'payslips?',
+      String.raw`(?<!(?:technical|tech|code|design|architectural)\s)debts?`,
+      'bankrupt(?:cy)?',
+      String.raw`credit\s+score`,
+      'mortgage',
+      'owes',
+      String.raw`owed\s+(?:me|us|money)`,
+      'income',
+      String.raw`tax\s+returns?`,
+      String.raw`unpaid\s+(?:taxes|rent|bills|debts?)`,
+      String.raw`net\s+worth`,
+      String.raw`bank\s+(?:balance|statements?)`,
+      'overdrawn',
+      'garnish(?:ed|ment)',
+      'loans?',
+      String.raw`in\s+arrears`,
+      String.raw`behind\s+on\s+(?:rent|payments|(?:his|her|their)\s+\w+)`,
+      String.raw`foreclos\w*`,
+      String.raw`gambling\s+debt`,
+      String.raw`child\s+support`,
+      'alimony',
+    ]),
   },
 ];
+
+/** Things a technical learning calls "N years old" (its age, not a child's). */
+const AGED_THINGS = (
+  'server machine laptop macbook computer codebase code bug issue ticket project app system version ' +
+  'library repo database cluster car house framework stack install\\w* kernel distro dependency package ' +
+  'post thread answer article blog question commit branch api image container cert\\w* key account ' +
+  'domain phone device hardware design monolith service script config\\w* setup vm box build'
+).split(' ');
+const MINOR_NOUNS = '(?:child|children|kids?|minors?|students?|pupils?)';
+const PLACES = '(?:workplace|school|office|class(?:room)?|church|mosque|synagogue|mall)';
 
 /** Sensitive about anyone, named or not. */
 export const STANDALONE_PATTERNS: readonly NamedPattern[] = [
   {
     name: 'minors',
-    re: new RegExp(
-      String.raw`\b(?:[1-9]|1[0-7])[- ](?:year|yr)s?[- ]olds?\b(?![- ](?:server|` +
-        'machine|laptop|macbook|computer|codebase|code|bug|issue|' +
-        'ticket|project|app|system|version|library|repo|database|' +
-        String.raw`cluster|car|house|framework|stack|install\w*|kernel|distro|` +
-        'dependency|package|post|thread|answer|article|blog|question|' +
-        String.raw`commit|branch|api|image|container|cert\w*|key|account|` +
-        'domain|phone|device|hardware|design|monolith|service|' +
-        String.raw`script|config\w*|setup|vm|box|build)\b)|\bunderage\b|` +
-        String.raw`\bminors?\s+(?:under|aged|in\s+(?:our|the)\s+care|as\s+young)|` +
-        String.raw`\b(?:child|children|kids?|minors?|students?|pupils?)(?:'s|` +
-        String.raw`s')?\s+(?:names?|photos?|pictures?|addresses|home\s+address(?:es)?|` +
-        String.raw`medical\s+records?|school\s+records?|grades|faces?)\b|` +
-        String.raw`\b(?:school|class)\s+(?:kids|children)\b|\bchild\s+(?:abuse|` +
-        String.raw`porn\w*|exploitation|custody)\b|\bgrooming\s+(?:a\s+)?(?:child|minor|kid)`,
-      'i',
-    ),
+    re: anyOf([
+      String.raw`(?:[1-9]|1[0-7])[- ](?:year|yr)s?[- ]olds?\b(?![- ](?:${AGED_THINGS.join('|')})\b)`,
+      'underage',
+      String.raw`minors?\s+(?:under|aged|in\s+(?:our|the)\s+care|as\s+young)`,
+      String.raw`${MINOR_NOUNS}(?:'s|s')?\s+(?:names?|photos?|pictures?|addresses|home\s+address(?:es)?|` +
+        String.raw`medical\s+records?|school\s+records?|grades|faces?)`,
+      String.raw`(?:names?|photos?|pictures?|addresses|records|details)\s+of\s+(?:the\s+)?` +
+        '(?:kids|children|minors|students|pupils)',
+      String.raw`(?:school|class)\s+(?:kids|children)`,
+      String.raw`child\s+(?:abuse|porn\w*|exploitation|custody)`,
+      String.raw`grooming\s+(?:a\s+)?(?:child|minor|kid)`,
+    ]),
   },
   {
     name: 'violence',
-    re: new RegExp(
-      String.raw`\b(?:kill|murder|stab|strangle|beat\s+up|assault|poison)\s+(?:him|` +
-        'her|myself|yourself|himself|herself|people|someone|somebody|' +
-        String.raw`my\s+(?:wife|husband|boss|neighbou?r|family|parents?|` +
-        'mom|dad|mother|father|kids?|son|daughter|teacher|coworkers?|' +
-        String.raw`colleagues?)|the\s+(?:police|teacher|neighbou?r|boss|` +
-        String.raw`kids|children))\b|\b(?:murder(?:ed|ing)?|rape[ds]?|raping|` +
-        String.raw`massacre|mass\s+shooting|school\s+shooting|terroris[tm]\w*|` +
-        String.raw`genocide|behead\w*|tortur(?:e|ed|ing)(?!\s+tests?))\b|` +
-        String.raw`\b(?:pipe|nail|car|dirty|homemade)\s+bombs?\b|\b(?:build|` +
-        String.raw`make|assemble)\s+(?:a\s+)?(?:bomb|explosive\s+device|` +
-        String.raw`gun|firearm)\b|\bthreaten(?:ed|ing|s)?\s+to\s+(?:kill|` +
-        String.raw`hurt|harm|shoot|stab)\b|\bdomestic\s+(?:violence|abuse)\b`,
-      'i',
-    ),
+    re: anyOf([
+      String.raw`(?:kill|murder|stab|strangle|beat\s+up|assault|poison)\s+(?:him|her|myself|yourself|himself|` +
+        String.raw`herself|people|someone|somebody|my\s+(?:wife|husband|boss|neighbou?r|family|parents?|mom|dad|` +
+        'mother|father|kids?|son|daughter|teacher|coworkers?|colleagues?)|' +
+        String.raw`the\s+(?:police|teacher|neighbou?r|boss|kids|children))`,
+      'murder(?:ed|ing)?',
+      'rape[ds]?',
+      'raping',
+      'massacre',
+      String.raw`(?:mass|school)\s+shooting`,
+      String.raw`terroris[tm]\w*`,
+      'genocide',
+      String.raw`behead\w*`,
+      String.raw`tortur(?:e|ed|ing)(?!\s+tests?)`,
+      String.raw`(?:pipe|nail|car|dirty|homemade)\s+bombs?`,
+      String.raw`(?:build|make|assemble)\s+(?:a\s+)?(?:bomb|explosive\s+device|gun|firearm)`,
+      String.raw`threaten(?:ed|ing|s)?\s+to\s+(?:kill|hurt|harm|shoot|stab)`,
+      String.raw`domestic\s+(?:violence|abuse)`,
+      String.raw`shoot\s+up`,
+      String.raw`(?:shoot|bomb|attack|stab)\s+(?:up\s+)?(?:his|her|their|the|a)\s+${PLACES}`,
+      String.raw`plans?\s+to\s+(?:kill|shoot|stab|bomb|murder)`,
+    ]),
   },
 ];
 

@@ -5,6 +5,8 @@ export interface LabelledItem {
   /** True when the screen should flag the text. */
   flagged: boolean;
   note?: string;
+  /** Written after the patterns were last changed and never used to tune them: a measure of unseen text. */
+  holdout?: boolean;
 }
 
 export interface ScreenMetrics {

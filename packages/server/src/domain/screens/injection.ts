@@ -88,6 +88,148 @@ export const INJECTION_PATTERNS: readonly NamedPattern[] = [
     ),
   },
   {
+    name: 'instruction_override',
+    re: new RegExp(
+      String.raw`\b(?:ignore|forget|disregard|drop|abandon|discard|override|bypass|set\s+aside)\b[^.!?\n]{0,40}` +
+        String.raw`\b(?:everything|anything|whatever)\s+(?:above|before|earlier|previously|` +
+        String.raw`you\s+(?:were|have\s+been)\s+(?:told|given|instructed))`,
+      'i',
+    ),
+  },
+  {
+    name: 'instruction_override',
+    re: new RegExp(
+      String.raw`\b(?:whatever|everything|anything)\s+you\s+(?:were|have\s+been)\s+(?:told|given|instructed)\b` +
+        String.raw`[^.!?\n]{0,40}\b(?:no\s+longer|doesn't|does\s+not|is\s+void|is\s+cancell?ed)`,
+      'i',
+    ),
+  },
+  {
+    name: 'instruction_override',
+    re: new RegExp(
+      String.raw`\b(?:ignore|forget|disregard|drop|abandon|discard|override|bypass)\s+` +
+        String.raw`(?:your|all(?:\s+(?:of\s+)?your)?|any|previous|prior|earlier)\s+(?:\w+\s+)?` +
+        String.raw`(?:constraints|restrictions|safeguards|guardrails|limitations|programming|conditioning|alignment)\b`,
+      'i',
+    ),
+  },
+  {
+    name: 'instruction_override',
+    re: new RegExp(
+      String.raw`\b(?:safeguards|guardrails|safety\s+(?:checks|filters|measures)|content\s+polic(?:y|ies))\s+` +
+        String.raw`(?:are|have\s+been)\s+(?:now\s+)?(?:disabled|off|lifted|removed|suspended|deactivated)|` +
+        String.raw`\bsystem\s+override\b|\boverride\s+(?:engaged|activated|mode\s+on)\b`,
+      'i',
+    ),
+  },
+  {
+    name: 'instruction_override',
+    re: new RegExp(
+      String.raw`\btakes?\s+(?:priority|precedence)\s+over\s+(?:anything|everything|all|any)\b[^.!?\n]{0,40}` +
+        String.raw`\b(?:said|told|instructions?|prompts?|developer|operator|system)\b|` +
+        String.raw`\bsupersedes?\s+(?:all|any|every|your)\s+(?:other\s+|previous\s+|prior\s+)?` +
+        String.raw`(?:instructions?|rules|prompts?|guidance)\b`,
+      'i',
+    ),
+  },
+  {
+    name: 'instruction_override',
+    re: new RegExp(
+      String.raw`\b(?:ignore|disregard|bypass)\b[^.!?\n]{0,40}\bsafety\s+` +
+        '(?:notes|warnings|instructions|rules|guidelines|policies)\\b',
+      'i',
+    ),
+  },
+  {
+    name: 'role_hijack',
+    re: new RegExp(
+      String.raw`\b(?:ai|assistant|model|chatbot|bot|agent)\s+(?:without|with\s+no)\s+(?:any\s+)?` +
+        String.raw`(?:restrictions|limits|rules|filters|guidelines|constraints|ethics)\b|` +
+        String.raw`\byou(?:'re|\s+are)\s+(?:now\s+)?(?:an?\s+)?(?:\w+\s+){0,2}(?:agent|assistant|ai|model|bot)\s+` +
+        String.raw`with\s+(?:root|admin|full|unlimited|god)`,
+      'i',
+    ),
+  },
+  {
+    name: 'tool_coercion',
+    re: /\b(?:you\s+must|immediately)\b[^.!?\n]{0,30}\b(?:call|invoke|trigger|execute)\s+the\s+[\w-]+\s+tool\b/i,
+  },
+  {
+    name: 'addressed_to_ai',
+    re: new RegExp(
+      String.raw`\bas\s+the\s+(?:reader|recipient)\s+of\s+this\b|` +
+        String.raw`^\s*(?:assistant|ai|agent|model|claude|chatgpt|gpt)\s*,\s+(?:when|please|you|before|after|now)\b`,
+      'im',
+    ),
+  },
+  {
+    name: 'url_placeholder_exfiltration',
+    re: new RegExp(
+      String.raw`https?:\/\/\S*[?&][\w-]+=\{\{?\s*` +
+        String.raw`(?:user\w*|email|secret\w*|token|api_?key|password|history|conversation|chat|prompt|` +
+        String.raw`session\w*|cookie|env\w*)`,
+      'i',
+    ),
+  },
+  {
+    name: 'instruction_override',
+    re: new RegExp(
+      String.raw`\b(?:content|safety|moderation)\s+filters?\s*[:=]?\s*(?:off|disabled|none|false)\b|` +
+        String.raw`\b(?:overrides?|supersedes?|replaces?)\s+(?:the\s+|your\s+|any\s+)?` +
+        String.raw`(?:operator|system|developer|safety|user)\s+(?:configuration|config|settings|instructions|prompt|` +
+        String.raw`policy|rules)\b[^.!?\n]{0,60}\b(?:allow|permit|enable|without|skip|disable)`,
+      'i',
+    ),
+  },
+  {
+    name: 'instruction_override',
+    re: new RegExp(
+      String.raw`\btreat\s+(?:everything|anything|all\s+(?:text|content))\s+(?:after|below|following)\s+` +
+        String.raw`(?:this|here)[^.!?\n]{0,40}\bas\s+(?:a\s+)?(?:command|instruction|order)s?\b|` +
+        String.raw`\b(?:command|instruction|order)s?\s+from\s+your\s+` +
+        '(?:administrator|admin|operator|developer|owner|creator|master)\\b',
+      'i',
+    ),
+  },
+  {
+    name: 'role_hijack',
+    re: new RegExp(
+      String.raw`\byour\s+(?:real|true|actual|new|only|primary|secret)\s+` +
+        String.raw`(?:purpose|goal|task|mission|objective|job)\s+` +
+        String.raw`(?:is|are|now)\b|\bregardless\s+of\s+(?:the\s+)?(?:question|user|request|prompt|` +
+        String.raw`what\s+(?:the\s+user|you\s+are|you're)\s+asked)`,
+      'i',
+    ),
+  },
+  {
+    name: 'addressed_to_ai',
+    re: new RegExp(
+      String.raw`\b(?:the|any|every|an?)\s+(?:automated\s+)?(?:model|ai|llm|assistant|agent)s?\s+` +
+        String.raw`(?:reading|processing|parsing|summari[sz]ing|that\s+reads|who\s+reads)\s+(?:this|these)\b|` +
+        String.raw`\bfor\s+(?:any|all|every)\s+(?:automated\s+)?(?:ai\s+)?(?:assistants?|agents?|models?|llms?)\b`,
+      'i',
+    ),
+  },
+  {
+    name: 'concealment',
+    re: new RegExp(
+      String.raw`\b(?:never|don't|do\s+not)\s+(?:mention|reveal|disclose|acknowledge)\s+(?:this|these|that)\s+` +
+        String.raw`(?:note|message|instruction|text|line)s?\b|` +
+        String.raw`\bsilently\s+(?:email|send|upload|forward|post|copy|delete|run|execute|install)\b|` +
+        String.raw`\bhidden\s+(?:note|instruction|message)s?\s*:`,
+      'i',
+    ),
+  },
+  {
+    name: 'data_exfiltration_instruction',
+    re: new RegExp(
+      String.raw`\b(?:email|send|upload|post|forward|paste|copy)\b[^.!?\n]{0,40}` +
+        String.raw`(?:~\/\.(?:aws|ssh|config|docker|kube|npmrc|netrc|gnupg)|\.env\b|id_rsa|id_ed25519|` +
+        String.raw`credentials\s+file|private\s+keys?)[^.!?\n]{0,40}\b(?:to|at)\s+(?:\S+@\S+|https?:\/\/)`,
+      'i',
+    ),
+  },
+  {
     name: 'concealment',
     re: new RegExp(
       String.raw`\b(?:do\s+not|don't|never)\s+(?:tell|inform|mention\s+(?:this|` +
@@ -187,7 +329,9 @@ const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]/u;
 
 /** Zero-width characters outside their legitimate uses (ZWJ in emoji sequences, ZWNJ in non-Latin scripts, a BOM). */
 function hasStrayZeroWidth(text: string): boolean {
-  for (const m of text.matchAll(/[\u200B-\u200D\u2060\u180E\uFEFF]/gu)) {
+  for (const m of text.matchAll(
+    /[\u200B-\u200D\u2060-\u2064\u180E\uFEFF\u115F\u1160\u3164\uFFA0\u17B4\u17B5]|\u034F/gu,
+  )) {
     const i = m.index;
     const c = m[0];
     if (c === '\uFEFF' && i === 0) continue;

@@ -12,7 +12,7 @@ export const ADVICE_PATTERNS: readonly NamedPattern[] = [
         String.raw`better|regularly|with\s+(?:your|the)\s+(?:team|manager|` +
         String.raw`stakeholders|colleagues|client))|keep\s+(?:everyone|stakeholders|` +
         String.raw`the\s+team|your\s+team|people)\s+(?:informed|in\s+the\s+loop|` +
-        String.raw`updated|aligned)|over-?communicat\w+|open\s+communication|` +
+        String.raw`updated|aligned)|over-?communicat\w+|(?:open|good|better|honest|frequent|regular)\s+communication|` +
         String.raw`clear\s+communication|communication\s+is\s+key)\b`,
       'i',
     ),
@@ -58,7 +58,9 @@ export const ADVICE_PATTERNS: readonly NamedPattern[] = [
   {
     name: 'productivity',
     re: new RegExp(
-      String.raw`\b(?:time\s+management|manage\s+your\s+time|prioriti[sz]e\s+(?:your\s+)?(?:tasks|` +
+      String.raw`\b(?:time\s+management|manage\s+your\s+time|` +
+        String.raw`(?:write\s+down|review|set)\s+(?:your\s+)?(?:goals|priorities|objectives)|` +
+        String.raw`prioriti[sz]e\s+(?:your\s+)?(?:tasks|` +
         String.raw`work|well)|set\s+(?:clear|realistic|smart)\s+goals|stay\s+organi[sz]ed|` +
         String.raw`break\s+(?:big\s+|large\s+)?(?:tasks|problems|work)\s+(?:down\s+)?into\s+smaller|` +
         String.raw`to-?do\s+lists?|focus\s+on\s+what\s+matters|avoid\s+(?:distractions|` +
@@ -134,17 +136,44 @@ export function technicalDensity(text: string): number {
 /** Under this many technical matches per 100 words a text with generic advice is flagged. */
 export const TECHNICAL_DENSITY_MIN = 8;
 
+/** Words about people, feelings and habits, the vocabulary of advice that names no phrase above. */
+const SOFT_WORDS = new RegExp(
+  String.raw`\b(?:people|colleagues?|teammates?|team|lead|manager|customers?|communication|communicate|talk|` +
+    'listen|trust|kind(?:ness)?|humble|patien(?:t|ce)|rest|hero|all-nighters?|routine|exercise|breakfast|' +
+    'healthy|goals?|mentor(?:ing|s)?|juniors?|vision|overwhelmed|stress(?:ed|ful)?|intent|questions|' +
+    'afraid|stupid|success|lessons?|skills?|valuable|reward(?:ing)?|motivation|feel(?:ing)?s?|mindset|' +
+    'habits?|career|growth|confiden(?:ce|t)|honest(?:ly)?|culture|morale|respect|retrospectives?|' +
+    'discussions?|agree|improvement|everyone|nobody|yourself|sleep|senior|roles|careers?|journal|' +
+    'meetings?|agenda|politely|thank|disagree|honestly|hiring|attitude|underestimate|learn(?:ing)?|' +
+    String.raw`advice|mistakes?|advise|burn(?:ed|t)?\s*out|people's|leaders(?:hip)?|managers|productive|` +
+    String.raw`productivity|balance|energy|focus|happy|happiness|mood|tired|weekend|vacation)\b`,
+  'gi',
+);
+/** With no advice phrase, this many distinct soft words under the technical minimum are advice. */
+export const SOFT_WORDS_MIN = 3;
+
+/** Distinct soft words in the text, lower-cased. */
+export function softWords(text: string): string[] {
+  return [...new Set((text.match(SOFT_WORDS) ?? []).map((w) => w.toLowerCase()))];
+}
+
 /**
  * Flags generic advice: two or more advice categories, or one category with low technical density (under 8
- * technical matches per 100 words), unless the text is dense in technical detail (three times that). Findings
- * are the advice categories, plus `low_technical_content` when density is the reason.
+ * technical matches per 100 words), unless the text is dense in technical detail (three times that); or, with no
+ * advice phrase, at least three distinct soft words (people, habits, feelings) at low technical density. Findings
+ * are the advice categories (or `generic_advice`), plus `low_technical_content` when density is the reason.
  */
 export function screenProcessAdvice(text: string): ScreenResult {
   const visible = text.normalize('NFKC');
   const advice = matchingNames(visible, ADVICE_PATTERNS);
-  if (advice.length === 0) return { flagged: false, findings: [] };
   const density = technicalDensity(visible);
   const low = density < TECHNICAL_DENSITY_MIN;
+  if (advice.length === 0) {
+    const generic = low && softWords(visible).length >= SOFT_WORDS_MIN;
+    return generic
+      ? { flagged: true, findings: ['generic_advice', 'low_technical_content'] }
+      : { flagged: false, findings: [] };
+  }
   const flagged = low || (advice.length >= 2 && density < 3 * TECHNICAL_DENSITY_MIN);
   if (!flagged) return { flagged: false, findings: [] };
   return { flagged: true, findings: low ? [...advice, 'low_technical_content'] : advice };

@@ -1,0 +1,178 @@
+import { LIMITS } from '@axle/sdk';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '../src/clock.js';
+import { newId } from '../src/domain/ids.js';
+import { DomainError } from '../src/domain/errors.js';
+import { accountWriteBuckets, createAccountWriteLimiter } from '../src/services/account-write-limits.js';
+import { createRateLimiter } from '../src/services/rate-limit.js';
+import { Database } from '../src/store/db.js';
+import { migrate } from '../src/store/migrate.js';
+import { startTestServer, type TestServer } from '../../../test/support/server.js';
+import { bearer, post, type Smtp, signIn, startSmtp } from '../../../test/support/identity.js';
+
+const MINUTE = 60_000;
+const statuses = (responses: Response[]) => responses.map((r) => r.status);
+const count = (xs: number[], v: number) => xs.filter((x) => x === v).length;
+
+describe('per-account limits on repeatable writes (HTTP)', () => {
+  let smtp: Smtp;
+  let server: TestServer;
+  beforeAll(async () => {
+    smtp = await startSmtp();
+    server = await startTestServer({ AXLE_SMTP_URL: smtp.url });
+  });
+  afterAll(async () => {
+    await server.stop();
+    await smtp.close();
+  });
+
+  const create = (jwt: string) => post(server, '/account/api-keys', {}, bearer(jwt));
+  const liveKeys = async (email: string) =>
+    (await server.db.get<{ n: number }>(
+      'SELECT COUNT(*) AS n FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE a.email = ? AND k.revoked_at IS NULL',
+      [email],
+    ))!.n;
+  const accountId = async (email: string) => (await server.db.get<{ id: string }>('SELECT id FROM accounts WHERE email = ?', [email]))!.id;
+
+  it('creates keys at most 10 a minute and 30 an hour per account, 429 with Retry-After, refused ones spending nothing', async () => {
+    const { perMinute, perHour } = LIMITS.accountWrites.apiKeyCreate;
+    const jwt = await signIn(server, smtp, 'minter@example.com');
+    const burst = await Promise.all(Array.from({ length: 25 }, () => create(jwt)));
+    expect(count(statuses(burst), 200)).toBe(perMinute);
+    expect(count(statuses(burst), 429)).toBe(25 - perMinute);
+    const refused = burst.find((r) => r.status === 429)!;
+    expect(refused.headers.get('retry-after')).toBe('60');
+    expect(await refused.json()).toMatchObject({ code: 'rate_limited', retry_after_seconds: 60 });
+    expect(await liveKeys('minter@example.com')).toBe(perMinute);
+
+    // Another account is not affected.
+    expect((await create(await signIn(server, smtp, 'bystander@example.com'))).status).toBe(200);
+
+    server.clock.advance(MINUTE);
+    for (let made = perMinute; made < perHour; made += perMinute) {
+      expect(count(statuses(await Promise.all(Array.from({ length: perMinute }, () => create(jwt)))), 200)).toBe(perMinute);
+      server.clock.advance(MINUTE);
+    }
+    const hourly = await create(jwt);
+    expect(hourly.status).toBe(429);
+    expect(Number(hourly.headers.get('retry-after'))).toBe(60 * 60 - 3 * 60);
+    server.clock.advance(60 * MINUTE);
+    expect((await create(jwt)).status).toBe(200);
+  });
+
+  it('holds an account to 50 live keys: 409 api_key_limit with the cap, costing no quota; revoking makes room', async () => {
+    const jwt = await signIn(server, smtp, 'hoarder@example.com');
+    const owner = await accountId('hoarder@example.com');
+    const max = LIMITS.liveApiKeysPerAccount;
+    for (let i = 0; i < max - 1; i++) {
+      await server.db.run('INSERT INTO api_keys (id, account_id, key_hash, name, scopes, created_at) VALUES (?, ?, ?, ?, ?, ?)', [
+        newId('key'),
+        owner,
+        `hash-${owner}-${i}`,
+        `k${i}`,
+        'search',
+        server.clock.now() + i,
+      ]);
+    }
+    server.clock.advance(MINUTE);
+    expect((await create(jwt)).status).toBe(200);
+    const over = await create(jwt);
+    expect(over.status).toBe(409);
+    expect(await over.json()).toMatchObject({ code: 'api_key_limit', max_live_keys: max, error: expect.stringContaining(`${max}`) });
+    expect(await liveKeys('hoarder@example.com')).toBe(max);
+    // Only the successful creation was counted.
+    expect(await server.db.get('SELECT count FROM rate_limits WHERE bucket = ?', [`account-write:apiKeyCreate:minute:${owner}`])).toEqual({ count: 1 });
+
+    const { api_keys } = await (await fetch(`${server.url}/account/api-keys?limit=1`, { headers: bearer(jwt) })).json();
+    const revoked = await fetch(`${server.url}/account/api-keys/${api_keys[0].id}`, { method: 'DELETE', headers: bearer(jwt) });
+    expect(revoked.status).toBe(200);
+    expect((await create(jwt)).status).toBe(200);
+  });
+
+  it('pages GET /account/api-keys, oldest first, with a cursor', async () => {
+    const jwt = await signIn(server, smtp, 'hoarder@example.com');
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    const sizes: number[] = [];
+    do {
+      const res = await fetch(`${server.url}/account/api-keys?limit=20${cursor ? `&cursor=${cursor}` : ''}`, { headers: bearer(jwt) });
+      expect(res.status).toBe(200);
+      const page: { api_keys: Array<{ id: string; created_at: number }>; next_cursor: string | null } = await res.json();
+      sizes.push(page.api_keys.length);
+      seen.push(...page.api_keys.map((k) => k.id));
+      cursor = page.next_cursor;
+    } while (cursor);
+    expect(sizes).toEqual([20, 20, 10]);
+    expect(new Set(seen).size).toBe(50);
+    const stored = await server.db.all<{ id: string }>(
+      "SELECT k.id FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE a.email = 'hoarder@example.com' AND k.revoked_at IS NULL ORDER BY k.created_at, k.id",
+    );
+    expect(seen).toEqual(stored.map((r) => r.id));
+    // The default page holds every key an account may have.
+    expect((await (await fetch(`${server.url}/account/api-keys`, { headers: bearer(jwt) })).json()).api_keys).toHaveLength(50);
+
+    for (const [query, field] of [
+      ['limit=0', 'query.limit'],
+      ['limit=101', 'query.limit'],
+      ['cursor=bm90LWEtY3Vyc29y', 'query.cursor'],
+    ]) {
+      const res = await fetch(`${server.url}/account/api-keys?${query}`, { headers: bearer(jwt) });
+      expect(res.status).toBe(400);
+      expect(await res.json()).toMatchObject({ code: 'validation_error', field });
+    }
+  });
+
+  it('limits consent changes per account; a refused change records nothing', async () => {
+    const { perMinute } = LIMITS.accountWrites.consentChange;
+    const jwt = await signIn(server, smtp, 'flipper@example.com');
+    const owner = await accountId('flipper@example.com');
+    const results = [];
+    for (let i = 0; i < perMinute + 2; i++) results.push((await post(server, '/extract/consent', { action: i % 2 ? 'revoke' : 'grant' }, bearer(jwt))).status);
+    expect(results).toEqual([...Array(perMinute).fill(200), 429, 429]);
+    const patch = await fetch(`${server.url}/account/settings`, {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/json', ...bearer(jwt) },
+      body: JSON.stringify({ autonomous_extraction_mode: 'automatic' }),
+    });
+    expect(patch.status).toBe(429);
+    expect(Number(patch.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await server.db.get('SELECT COUNT(*) AS n FROM consent_records WHERE account_id = ?', [owner])).toEqual({ n: perMinute });
+    server.clock.advance(MINUTE);
+    expect((await post(server, '/extract/consent', { action: 'grant' }, bearer(jwt))).status).toBe(200);
+  });
+});
+
+describe('the write-limit helper the marketplace uses (POST /learn, ratings, retractions)', () => {
+  it('takes one extraction run of 20 drafts at once and about 100 an hour', async () => {
+    expect(LIMITS.accountWrites.learn.perMinute).toBeGreaterThanOrEqual(LIMITS.extraction.maxLearnings);
+    const db = await Database.open(':memory:');
+    try {
+      await migrate(db);
+      const clock = new ManualClock();
+      const limits = createAccountWriteLimiter(createRateLimiter({ db, clock }));
+      const take = () =>
+        db.tx((q) => limits.take('learn', 'acc_1', q)).then(
+          () => 'ok',
+          (err: DomainError) => err.code,
+        );
+      const taken: string[] = [];
+      for (let minute = 0; minute < 6; minute++) {
+        for (let i = 0; i < 21; i++) taken.push(await take());
+        clock.advance(MINUTE);
+      }
+      // 20 a minute for five minutes is the hour's 100; the sixth minute gets none.
+      expect(count(taken.map((t) => (t === 'ok' ? 1 : 0)), 1)).toBe(LIMITS.accountWrites.learn.perHour);
+      expect(taken.slice(0, 21)).toEqual([...Array(20).fill('ok'), 'rate_limited']);
+      expect(taken.slice(105)).toEqual(Array(21).fill('rate_limited'));
+      // Another account and another kind of write have their own counters.
+      expect(await db.tx((q) => limits.take('learn', 'acc_2', q))).toBeUndefined();
+      expect(await db.tx((q) => limits.take('rating', 'acc_1', q))).toBeUndefined();
+      expect(accountWriteBuckets('retraction', 'acc_1').map((b) => b.limit)).toEqual([
+        LIMITS.accountWrites.retraction.perMinute,
+        LIMITS.accountWrites.retraction.perHour,
+      ]);
+    } finally {
+      await db.close();
+    }
+  });
+});
