@@ -19,8 +19,10 @@ import autocannon from 'autocannon';
 import { loadCatalog } from '../packages/server/dist/catalog/load.js';
 import { Database } from '../packages/server/dist/store/db.js';
 import { SqliteSkillsRepository } from '../packages/server/dist/store/skills-repository.js';
+import { formatLshRecall, lshRecall, TARGET_LSH_RECALL } from './lsh-recall.js';
 import { generateCatalog, loadQueries } from './lib/generate.js';
 import { HOOK_TARGET_MS, measureHook } from './hook.js';
+import { knowledgeBench, LARGE_LEARNINGS } from './lib/knowledge-bench.js';
 import { cpuSeconds, MAIN, ROOT, rssMb, startServer, waitSemantic } from './lib/server.js';
 
 /** Bound on the timed phases. */
@@ -279,6 +281,10 @@ await coldBundled.stop();
 // The CLI's session-end hook, with no server load running.
 const hook = await measureHook();
 
+// The knowledge marketplace: /learn latency at two store sizes, /knowledge under load, LSH recall.
+const knowledge = await knowledgeBench(path.join(ROOT, 'node_modules/.cache/axle-bench-learnings'));
+const lsh = lshRecall();
+
 // ---- report ----
 const f0 = (x) => (x === undefined ? '-' : Math.round(x).toString());
 const f1 = (x) => (x === undefined ? '-' : x.toFixed(1));
@@ -342,6 +348,16 @@ console.log(`cold start, bundled catalog (${bundled.length} skills): ${f0(coldBu
 console.log(
   `axle-hook (session-end hook), whole process over ${hook.runs} runs: median ${f0(hook.median)} ms, p90 ${f0(hook.p90)} ms; node -e 0 median ${f0(hook.nodeMedian)} ms`,
 );
+const learnLine = (l) =>
+  `POST /learn, one at a time at ${l.size} learnings: p50 ${f1(l.p50)} ms, p99 ${f1(l.p99)} ms, mean ${f1(l.mean)} ms (statuses ${JSON.stringify(l.statuses)})`;
+console.log(learnLine(knowledge.learnSmall));
+console.log(learnLine(knowledge.learnLarge));
+const k = knowledge.knowledge;
+console.log(
+  `POST /knowledge at ${LARGE_LEARNINGS} learnings (semantic ${knowledge.semantic}; store generated once in ${knowledge.buildS} s and cached), ${4} connections: ` +
+    `${f0(k.rps)} req/s, p50 ${f0(k.p50)} ms, p99 ${f0(k.p99)} ms, ${k.bad} errors, after ${f0(knowledge.warmup.total)} warm-up requests`,
+);
+console.log(formatLshRecall(lsh));
 console.log(`timed phases ${f1(elapsedS())} s (bound ${BUDGET_S} s)\n`);
 
 const checks = [];
@@ -359,5 +375,18 @@ checks.push([`cold start at ${LARGE} skills: ${f0(coldMax)} ms (worst of ${COLD_
 const rssMax = Math.max(...memory.map((m) => m.memory.peak));
 checks.push([`peak RSS ${f0(rssMax)} MB (largest of the servers above) <= ${T.rssMb}`, rssMax <= T.rssMb]);
 checks.push([`axle-hook median wall time ${f0(hook.median)} ms <= ${HOOK_TARGET_MS}`, hook.median <= HOOK_TARGET_MS]);
+const learnRatio = knowledge.learnLarge.p50 / knowledge.learnSmall.p50;
+checks.push([`POST /learn p50 at ${LARGE_LEARNINGS} / at 1000 learnings: ${learnRatio.toFixed(2)} <= 1.5`, learnRatio <= 1.5]);
+// Against fused /discover over 20,000 skills; while that catalog's vectors are still being computed (a first
+// run), against fused /discover over the bundled catalog, and the label says so.
+const discoverRef = large.discover ? { rps: large.discover.rps, what: `${LARGE} skills` } : small.discover && { rps: small.discover.rps, what: `the bundled catalog (${LARGE} not ready)` };
+if (discoverRef)
+  checks.push([
+    `POST /knowledge at ${LARGE_LEARNINGS} learnings: ${f0(k.rps)} req/s >= half of fused /discover over ${discoverRef.what} (${f0(discoverRef.rps / 2)})`,
+    k.rps >= discoverRef.rps / 2,
+  ]);
+else checks.push(['POST /knowledge against fused /discover: no fused /discover was measured', false]);
+checks.push([`POST /knowledge at ${LARGE_LEARNINGS} learnings: p99 ${f0(k.p99)} ms <= 100`, k.p99 <= 100]);
+checks.push([`LSH recall at Jaccard >= 0.60: ${lsh.recall.toFixed(3)} >= ${TARGET_LSH_RECALL}`, lsh.recall >= TARGET_LSH_RECALL]);
 for (const [label, ok] of checks) console.log(`${ok ? 'PASS' : 'FAIL'}  ${label}`);
 process.exitCode = checks.every(([, ok]) => ok) ? 0 : 1;

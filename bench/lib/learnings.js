@@ -1,5 +1,6 @@
 // Loads learnings straight into a store (no HTTP, no screens, no rate limits) for the knowledge eval and
 // bench: each row as POST /learn stores an approved learning (seq, content hash, LSH band keys, full-text row).
+import { sha256Hex } from '../../packages/server/dist/domain/ids.js';
 import { basePriceMicros } from '../../packages/server/dist/domain/pricing.js';
 import { contentHash, lshBandKeys, minhashSignature, shingles } from '../../packages/server/dist/domain/similarity.js';
 import { complexityOf } from '../../packages/server/dist/services/learning-view.js';
@@ -23,7 +24,7 @@ export async function insertApproved(db, rows, now = Date.now()) {
           category: r.category,
           title: r.title,
           body: r.body,
-          bodyHash: contentHash('', r.body),
+          bodyHash: sha256Hex(r.body),
           tags: r.tags,
           taskContext: r.task_context,
           outcome: r.outcome,

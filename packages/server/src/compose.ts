@@ -65,7 +65,11 @@ export async function compose({ config, clock, logger, db, jwtSecret, baseUrl, l
   // Learnings share the skills' sentence model; their vectors are computed in the background once it is ready.
   const vectors = config.semanticSearch ? new LearningVectors(db, skills.search.semantic, logger, clock) : undefined;
   const onVisible = () => void vectors?.fill();
-  if (vectors) void skills.search.semantic.settled.then(() => vectors.fill());
+  // Loaded (and missing ones computed) once the model is ready, so the first search does not wait for them.
+  if (vectors)
+    void skills.search.semantic.settled
+      .then(() => Promise.all([vectors.sync(true), vectors.fill()]))
+      .catch((err) => logger.warn({ err: (err as Error).message }, 'learning vectors not loaded'));
   const deps: AppDeps = {
     config,
     clock,

@@ -34,7 +34,7 @@ afterAll(async () => {
 
 describe('learning vectors (the real sentence model)', () => {
   it('computes vectors for visible learnings, finds a paraphrase with no shared word, and picks up later rows', async () => {
-    const model = { state: () => 'ready', embed: (texts: string[]) => client.embed(texts) };
+    const model = { state: () => 'ready', embed: (texts: string[]) => client.embed(texts), queryVector: (q: string) => client.queryVector(q) };
     const vectors = new LearningVectors(db, model, createLogger('warn'), clock);
     const rateLimiter = createRateLimiter({ db, clock });
     const learn = createLearnService({ db, clock, rateLimiter, forcedReview: false });

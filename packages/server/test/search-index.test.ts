@@ -131,6 +131,7 @@ describe('semantic side unavailable', () => {
       embed: async (texts) => texts.map((_, i) => randomUnit(512, i + 1)),
       setIndex: async (ids) => ids.length,
       search: () => new Promise((_, reject) => (cut = reject)),
+      queryVector: async () => randomUnit(512, 1),
       alive: () => alive,
       close: async () => {
         alive = false;
@@ -162,6 +163,7 @@ describe('semantic side unavailable', () => {
         return ids.length;
       },
       search: async () => [],
+      queryVector: async () => randomUnit(EMBEDDING_DIM, 1),
       alive: () => true,
       close: async () => void events.push(`close ${n}`),
     });
@@ -240,11 +242,15 @@ describe('semantic side unavailable', () => {
     clock.advance(1000);
     await hints.hintFor('email');
     expect(await hints.hintFor('email')).toBeNull();
-    await learningsStore.insert(db, newLearning({ status: 'approved' }));
-    // The stale answer comes first and starts a refresh; the next call sees the approved learning.
+    const approved = newLearning({ status: 'approved', seq: 1 });
+    await learningsStore.insert(db, approved);
+    await learningsStore.index(db, approved.id);
+    // The stale answer comes first and starts a refresh; the next call sees the approved learning, and
+    // points to it only for a query that shares a word with it.
     clock.advance(1000);
-    expect(await hints.hintFor('email')).toBeNull();
-    await expect.poll(() => hints.hintFor('send "email"')).toBe(knowledgeHint('send "email"'));
+    expect(await hints.hintFor('multipart')).toBeNull();
+    await expect.poll(() => hints.hintFor('multipart "upload"')).toBe(knowledgeHint('multipart "upload"'));
+    expect(await hints.hintFor('send email')).toBeNull();
     expect(knowledgeHint('send "email"')).toContain('POST /knowledge {"query": "send \\"email\\""}');
   });
 });

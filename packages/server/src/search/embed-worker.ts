@@ -49,7 +49,8 @@ function queryVectors(texts: string[]): Map<string, Float32Array> {
   return out;
 }
 
-type SearchRequest = Extract<WorkerRequest, { op: 'search' }>;
+type SearchRequest = Extract<WorkerRequest, { op: 'search' | 'query' }>;
+const batched = (m: WorkerRequest): m is SearchRequest => m.op === 'search' || m.op === 'query';
 
 async function handle(msg: Exclude<WorkerRequest, SearchRequest>): Promise<unknown> {
   switch (msg.op) {
@@ -87,6 +88,7 @@ function searchBatch(batch: SearchRequest[]): WorkerReply[] {
   }
   return batch.map((m) => {
     try {
+      if (m.op === 'query') return { id: m.id, ok: true, result: vectors.get(m.query)! };
       if (!index) throw new Error('no index loaded');
       return { id: m.id, ok: true, result: index.search(vectors.get(m.query)!, m.topK, m.minScore, m.allowed) };
     } catch (err) {
@@ -104,9 +106,9 @@ let draining = false;
 async function drain(): Promise<void> {
   while (waiting.length > 0) {
     const first = waiting[0]!;
-    if (first.op === 'search') {
+    if (batched(first)) {
       let n = 1;
-      while (n < waiting.length && n < MAX_SEARCH_BATCH && waiting[n]!.op === 'search') n++;
+      while (n < waiting.length && n < MAX_SEARCH_BATCH && batched(waiting[n]!)) n++;
       for (const reply of searchBatch(waiting.splice(0, n) as SearchRequest[])) port.postMessage(reply);
       continue;
     }

@@ -69,6 +69,11 @@ export class EmbedderClient {
     return this.call({ op: 'search', query, topK, minScore, ...(allowed && { allowed: [...allowed] }) });
   }
 
+  /** A query's unit vector (cached in the worker, batched with searches). */
+  queryVector(query: string): Promise<Float32Array> {
+    return this.call({ op: 'query', query });
+  }
+
   /** Requests sent and not yet answered. */
   pendingCount(): number {
     return this.pending.size;
@@ -86,7 +91,7 @@ export class EmbedderClient {
 }
 
 /** What SemanticIndex needs from the model side: one worker (EmbedderClient) or several (EmbedderPool). */
-export type Embedder = Pick<EmbedderClient, 'init' | 'embed' | 'setIndex' | 'search' | 'alive' | 'close'>;
+export type Embedder = Pick<EmbedderClient, 'init' | 'embed' | 'setIndex' | 'search' | 'queryVector' | 'alive' | 'close'>;
 
 /** A search refused because more than the pool's bound were already waiting for a worker. */
 export class EmbedderBusy extends Error {
@@ -107,8 +112,8 @@ export const DEFAULT_SEARCH_QUEUE_MAX = 16;
 export class EmbedderPool implements Embedder {
   private readonly workers: EmbedderClient[];
   private readonly queued: Array<{
-    run: (worker: EmbedderClient) => Promise<RankedId[]>;
-    resolve: (ids: RankedId[]) => void;
+    run: (worker: EmbedderClient) => Promise<unknown>;
+    resolve: (result: never) => void;
     reject: (err: Error) => void;
   }> = [];
 
@@ -128,12 +133,6 @@ export class EmbedderPool implements Embedder {
 
   /** Splits `texts` across the workers and keeps their order. */
   async embed(texts: string[]): Promise<Float32Array[]> {
-    // One text (a learnings query): the least busy worker, so such queries spread over the pool.
-    if (texts.length === 1) {
-      const live = this.workers.filter((w) => w.alive());
-      const worker = live.reduce((a, b) => (b.pendingCount() < a.pendingCount() ? b : a), live[0] ?? this.workers[0]!);
-      return worker.embed(texts);
-    }
     const per = Math.ceil(texts.length / this.workers.length);
     const parts = await Promise.all(this.workers.map((w, i) => (i * per < texts.length ? w.embed(texts.slice(i * per, (i + 1) * per)) : [])));
     return parts.flat();
@@ -152,8 +151,17 @@ export class EmbedderPool implements Embedder {
    * MAX_SEARCH_BATCH into one model call (a batched query costs less CPU than one embedded alone).
    */
   search(query: string, topK: number, minScore: number, allowed?: Set<string> | null): Promise<RankedId[]> {
-    return new Promise((resolve, reject) => {
-      const job = { run: (w: EmbedderClient) => w.search(query, topK, minScore, allowed), resolve, reject };
+    return this.enqueue((w) => w.search(query, topK, minScore, allowed));
+  }
+
+  /** A query's unit vector, through the same queue (and worker batches) as searches. */
+  queryVector(query: string): Promise<Float32Array> {
+    return this.enqueue((w) => w.queryVector(query));
+  }
+
+  private enqueue<T>(run: (worker: EmbedderClient) => Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      const job = { run, resolve: resolve as (result: never) => void, reject };
       this.queued.push(job);
       this.dispatch();
       // Shed load rather than queue without bound: the caller answers without the semantic side.
@@ -174,7 +182,7 @@ export class EmbedderPool implements Embedder {
       for (const job of this.queued.splice(0, take))
         job
           .run(worker)
-          .then(job.resolve, job.reject)
+          .then((r) => job.resolve(r as never), job.reject)
           .finally(() => this.dispatch());
     }
   }

@@ -11,6 +11,7 @@ import { topK } from './top-k.js';
 export interface VectorModel {
   state(): string;
   embed(texts: string[]): Promise<Float32Array[]>;
+  queryVector(query: string): Promise<Float32Array>;
 }
 
 /** How often an instance looks for vectors other instances stored (ms). */
@@ -99,6 +100,7 @@ export class LearningVectors {
         if (rows.length < LOAD_PAGE) break;
       }
       this.syncedAt = this.clock.now();
+      this.rebuildIfStale();
     })().finally(() => (this.syncing = undefined));
     return this.syncing;
   }
@@ -128,17 +130,14 @@ export class LearningVectors {
 
   /** Nearest learnings to `query` (cosine at least minScore), among `allowed` when given; best first. */
   async search(query: string, k: number, minScore: number, allowed?: Set<string> | null): Promise<Array<{ id: string; score: number }>> {
-    const [[vector]] = await Promise.all([this.model.embed([query]), this.sync()]);
+    const [vector] = await Promise.all([this.model.queryVector(query), this.sync()]);
     const rows = this.ids.length;
-    if (!this.index || rows - this.index.size >= REBUILD_AFTER_ROWS) {
-      const n = rows;
-      this.index = new Int8Index(this.ids.slice(0, n), { codes: this.codes.subarray(0, n * EMBEDDING_DIM), scales: this.scales.subarray(0, n) }, EMBEDDING_DIM);
-    }
-    const indexed = this.index.search(vector!, k, minScore, allowed ?? undefined);
-    const from = this.index.size;
+    const index = this.rebuildIfStale();
+    const indexed = index.search(vector, k, minScore, allowed ?? undefined);
+    const from = index.size;
     if (from === rows) return indexed;
     // Rows stored since the rebuild: float query against their int8 codes.
-    const q = vector!;
+    const q = vector;
     const score = (r: number) => {
       const row = from + r;
       let dot = 0;
@@ -149,6 +148,14 @@ export class LearningVectors {
     const keep = allowed ? (r: number) => allowed.has(this.ids[from + r]!) : undefined;
     const recent = topK(rows - from, k, minScore, score, keep).map((s) => ({ id: this.ids[from + s.row]!, score: s.score }));
     return [...indexed, ...recent].sort((a, b) => b.score - a.score).slice(0, k);
+  }
+
+  /** The WebAssembly index, rebuilt with every row once REBUILD_AFTER_ROWS rows were added since the last build. */
+  private rebuildIfStale(): Int8Index {
+    const n = this.ids.length;
+    if (!this.index || n - this.index.size >= REBUILD_AFTER_ROWS)
+      this.index = new Int8Index(this.ids.slice(0, n), { codes: this.codes.subarray(0, n * EMBEDDING_DIM), scales: this.scales.subarray(0, n) }, EMBEDDING_DIM);
+    return this.index;
   }
 
   async close(): Promise<void> {

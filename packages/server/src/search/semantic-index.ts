@@ -88,6 +88,12 @@ export class SemanticIndex {
     return this.embedder.embed(texts);
   }
 
+  /** A query's unit vector (cached and batched in the workers like searches). Only when `ready`. */
+  async queryVector(query: string): Promise<Float32Array> {
+    if (this.status !== 'ready' || !this.embedder) throw new Error(`semantic search is ${this.status}`);
+    return this.embedder.queryVector(query);
+  }
+
   private async warm(): Promise<WarmStats | undefined> {
     const { repo, logger, vectorsFile = BUNDLED_VECTORS, batchSize = 32, createEmbedder = () => new EmbedderClient() } = this.opts!;
     await Promise.race([this.opts!.startAfter?.catch(() => undefined), this.closeRequested]);

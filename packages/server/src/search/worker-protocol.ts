@@ -6,7 +6,9 @@ export type WorkerRequest =
   | { id: number; op: 'embed'; texts: string[] }
   /** Replaces the index: row i of `rows` (EMBEDDING_DIM int8 codes of a unit vector) is skill `ids[i]`. */
   | { id: number; op: 'index'; ids: string[]; rows: QuantizedRows }
-  | { id: number; op: 'search'; query: string; topK: number; minScore: number; allowed?: string[] };
+  | { id: number; op: 'search'; query: string; topK: number; minScore: number; allowed?: string[] }
+  /** A query's unit vector alone (learnings are searched on the server thread); batched and cached like searches. */
+  | { id: number; op: 'query'; query: string };
 
 export type WorkerReply = { id: number; ok: true; result: unknown } | { id: number; ok: false; error: string };
 

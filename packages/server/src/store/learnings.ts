@@ -202,11 +202,10 @@ export const learningsStore = {
   /** Visible learnings of these ids, in the order given. */
   async visibleByIds(q: Queryable, ids: readonly string[]): Promise<LearningRecord[]> {
     if (ids.length === 0) return [];
-    const rows = await q.all<Record<string, unknown>>(
-      `SELECT ${SELECT} FROM learnings WHERE ${VISIBLE} AND id IN (${ids.map(() => '?').join(', ')})`,
-      ids,
-    );
-    const byId = new Map(rows.map((r) => [r.id as string, decode(r)]));
+    // Looked up by primary key and filtered here: with the status in the WHERE clause SQLite chose the
+    // status index and read every approved row (93 ms for 50 ids at 100,000 learnings).
+    const rows = await q.all<Record<string, unknown>>(`SELECT ${SELECT} FROM learnings WHERE id IN (${ids.map(() => '?').join(', ')})`, ids);
+    const byId = new Map(rows.filter((r) => r.status === 'approved').map((r) => [r.id as string, decode(r)]));
     return ids.map((id) => byId.get(id)).filter((r) => r !== undefined);
   },
 
@@ -295,12 +294,16 @@ export const learningsStore = {
     );
   },
 
-  /** BM25 over title, body, tags and task context of visible learnings passing the filters, best first. */
+  /**
+   * BM25 over title, body, tags and task context of visible learnings passing the filters, best first. CROSS
+   * JOIN keeps the full-text match as the outer loop: as a plain join SQLite probed the index once per
+   * learning (43 s at 100,000 learnings against 35 ms).
+   */
   async lexicalSearch(q: Queryable, match: string, filters: LearningFilters, limit: number): Promise<Array<{ id: string; score: number }>> {
     const { sql, params } = learningFilterSql(filters, 'l');
     return q.all<{ id: string; score: number }>(
       `SELECT l.id AS id, -bm25(learnings_fts, ${LEXICAL_WEIGHTS.join(', ')}) AS score
-       FROM learnings_fts JOIN learnings l ON l.seq = learnings_fts.rowid
+       FROM learnings_fts CROSS JOIN learnings l ON l.seq = learnings_fts.rowid
        WHERE learnings_fts MATCH ? AND l.${VISIBLE}${sql}
        ORDER BY bm25(learnings_fts, ${LEXICAL_WEIGHTS.join(', ')}) LIMIT ?`,
       [match, ...params, limit],

@@ -1,0 +1,195 @@
+// The knowledge marketplace's part of `npm run bench`: POST /learn latency at 1,000 and at 100,000
+// learnings (sequential, on servers with semantic search off so the learn path alone is timed), and
+// POST /knowledge throughput and latency at 100,000 learnings with 4 connections (semantic on).
+//
+// The 100,000-learning store is generated once into the bench cache and reused: the 300 labelled
+// learnings of bench/knowledge recombined with seeded filler sentences, each stored as POST /learn
+// stores an approved learning (band keys, full-text row). Vectors: the model embeds the 300 base
+// learnings, and every generated learning gets the vector of the one it varies (near-paraphrases sit
+// close in embedding space anyway): the scan's cost is the same, minutes of model time are saved.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { quantizeInto } from '../../packages/server/dist/domain/quantize.js';
+import { EmbedderClient } from '../../packages/server/dist/search/embedder.js';
+import { EMBEDDING_DIM, EMBEDDING_MODEL } from '../../packages/server/dist/search/embedding-text.js';
+import { learningEmbeddingText } from '../../packages/server/dist/search/learning-vectors.js';
+import { createKey } from '../../packages/server/dist/services/api-keys.js';
+import { Database } from '../../packages/server/dist/store/db.js';
+import { learningsStore } from '../../packages/server/dist/store/learnings.js';
+import { migrate } from '../../packages/server/dist/store/migrate.js';
+import { prng } from './generate.js';
+import { insertApproved } from './learnings.js';
+import { startServer, waitSemantic } from './server.js';
+
+export const LARGE_LEARNINGS = 100_000;
+const SMALL_LEARNINGS = 1_000;
+const LEARN_REQUESTS = 200;
+const ACCOUNTS = 20;
+const CONNECTIONS = 4;
+const WARMUP_S = 10;
+const PHASE_S = 8;
+
+const WORDS = (
+  'retry backoff jitter timeout lease quorum shard replica index cursor batch window buffer socket handshake certificate ' +
+  'rotation token scope header payload schema migration rollback snapshot checkpoint offset partition compaction tombstone ' +
+  'latency throughput saturation queue worker pool thread heap allocator journal ledger nonce signature digest manifest ' +
+  'artifact registry mirror proxy gateway ingress egress firewall subnet resolver cache eviction staging canary rollout ' +
+  'dashboard alert runbook incident postmortem sidecar daemon cron scheduler webhook callback throttle quota budget region'
+).split(' ');
+const CONTEXTS = ['nightly batch', 'customer-facing API', 'internal tooling', 'data pipeline', 'CI runners', 'payments backend'];
+
+const base = () => JSON.parse(fs.readFileSync(new URL('../knowledge/learnings.json', import.meta.url), 'utf8')).learnings;
+
+const sentence = (rand, n) => Array.from({ length: n }, () => WORDS[Math.floor(rand() * WORDS.length)]).join(' ');
+
+/**
+ * Learning `k` of the generated set: base learning k mod 300 between two seeded sentences of 60 words, so
+ * variants of one base share about a fifth of their word shingles (a catalog of distinct learnings, not of
+ * near-duplicates, which POST /learn would have refused).
+ */
+function generated(bases, k, rand) {
+  const b = bases[k % bases.length];
+  return {
+    ...b,
+    id: `lrn_gen${String(k).padStart(6, '0')}`,
+    title: `${b.title} (${CONTEXTS[k % CONTEXTS.length]}, ${sentence(rand, 3)})`,
+    body: `Setup: ${sentence(rand, 60)}. ${b.body} Afterwards: ${sentence(rand, 60)}.`,
+    task_context: `${b.task_context}, ${CONTEXTS[Math.floor(rand() * CONTEXTS.length)]}`,
+    base: k % bases.length,
+  };
+}
+
+async function buildStore(dir, size, { vectors }) {
+  fs.mkdirSync(dir, { recursive: true });
+  const db = await Database.open(path.join(dir, 'axle.db'));
+  try {
+    await migrate(db);
+    const bases = base();
+    const rand = prng(size);
+    const rows = Array.from({ length: size }, (_, k) => generated(bases, k, rand));
+    await insertApproved(db, rows);
+    if (vectors) {
+      const model = new EmbedderClient();
+      await model.init();
+      const baseVectors = [];
+      for (let i = 0; i < bases.length; i += 32) baseVectors.push(...(await model.embed(bases.slice(i, i + 32).map(learningEmbeddingText))));
+      await model.close();
+      const codes = baseVectors.map((v) => {
+        const c = new Int8Array(EMBEDDING_DIM);
+        return { c, scale: quantizeInto(v, c, 0) };
+      });
+      for (let i = 0; i < rows.length; i += 2000)
+        await db.tx(async (q) => {
+          for (const r of rows.slice(i, i + 2000)) await learningsStore.saveEmbedding(q, r.id, EMBEDDING_MODEL, codes[r.base].c, codes[r.base].scale);
+        });
+    }
+  } finally {
+    await db.close();
+  }
+}
+
+/** API keys of ACCOUNTS fresh accounts (the per-account burst limit is 20 a minute). */
+async function makeKeys(dir) {
+  const db = await Database.open(path.join(dir, 'axle.db'));
+  try {
+    const now = Date.now();
+    const keys = [];
+    for (let i = 0; i < ACCOUNTS; i++) {
+      const id = `acc_bench${now}${i}`;
+      await db.run('INSERT INTO accounts (id, email, created_at) VALUES (?, ?, ?)', [id, `${id}@bench.invalid`, now]);
+      keys.push((await db.tx((q) => createKey(q, id, { name: 'bench' }, now))).api_key);
+    }
+    return keys;
+  } finally {
+    await db.close();
+  }
+}
+
+const quantile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
+
+/** Sequential POST /learn with distinct learnings; latency percentiles in ms. */
+async function learnLatency(dir, size) {
+  const keys = await makeKeys(dir);
+  const server = await startServer({ dataDir: dir, env: { AXLE_SEMANTIC_SEARCH: 'off' }, timeoutMs: 120_000 });
+  try {
+    const bases = base();
+    const rand = prng(Date.now() % 1e9);
+    const times = [];
+    const statuses = {};
+    for (let i = 0; i < LEARN_REQUESTS + 20; i++) {
+      const l = generated(bases, Math.floor(rand() * 1e9), rand);
+      const body = { title: l.title, body: l.body, category: l.category, tags: l.tags, task_context: l.task_context, outcome: l.outcome };
+      const t = performance.now();
+      const res = await fetch(`${server.url}/learn`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': keys[i % keys.length] },
+        body: JSON.stringify(body),
+      });
+      await res.arrayBuffer();
+      // The first 20 warm the JIT and the statement caches.
+      if (i >= 20) {
+        times.push(performance.now() - t);
+        statuses[res.status] = (statuses[res.status] ?? 0) + 1;
+      }
+    }
+    times.sort((a, b) => a - b);
+    return { size, p50: quantile(times, 0.5), p99: quantile(times, 0.99), mean: times.reduce((a, b) => a + b, 0) / times.length, statuses };
+  } finally {
+    await server.stop();
+  }
+}
+
+function knowledgeLoad(url, queries, seconds) {
+  let next = 0;
+  return autocannon({
+    url,
+    connections: CONNECTIONS,
+    duration: seconds,
+    requests: [
+      {
+        method: 'POST',
+        path: '/knowledge',
+        headers: { 'content-type': 'application/json' },
+        setupRequest: (req) => ({ ...req, body: JSON.stringify({ query: queries[next++ % queries.length], limit: 5 }) }),
+      },
+    ],
+  }).then((r) => ({ rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, total: r.requests.total, bad: r.non2xx + r.errors + r.timeouts }));
+}
+
+/** Runs every knowledge phase; `cacheRoot` keeps the 100,000-learning store between runs. */
+export async function knowledgeBench(cacheRoot) {
+  const out = {};
+  const largeDir = path.join(cacheRoot, `learnings-${LARGE_LEARNINGS}-v2`);
+  const marker = path.join(largeDir, 'ready');
+  if (!fs.existsSync(marker)) {
+    fs.rmSync(largeDir, { recursive: true, force: true });
+    const t = performance.now();
+    await buildStore(largeDir, LARGE_LEARNINGS, { vectors: true });
+    fs.writeFileSync(marker, String(Math.round((performance.now() - t) / 1000)));
+  }
+  out.buildS = Number(fs.readFileSync(marker, 'utf8'));
+  const smallDir = fs.mkdtempSync(path.join(os.tmpdir(), 'axle-bench-learnings-'));
+  try {
+    await buildStore(smallDir, SMALL_LEARNINGS, { vectors: false });
+    out.learnSmall = await learnLatency(smallDir, SMALL_LEARNINGS);
+  } finally {
+    fs.rmSync(smallDir, { recursive: true, force: true });
+  }
+  out.learnLarge = await learnLatency(largeDir, LARGE_LEARNINGS);
+
+  const server = await startServer({ dataDir: largeDir, env: { AXLE_SEMANTIC_SEARCH: 'on' }, timeoutMs: 120_000 });
+  try {
+    out.semantic = (await waitSemantic(server.url, 120_000)).state;
+    const labelled = JSON.parse(fs.readFileSync(new URL('../knowledge/queries.json', import.meta.url), 'utf8')).queries.map((q) => q.query);
+    const rand = prng(7);
+    const extra = Array.from({ length: 1500 }, () => `${labelled[Math.floor(rand() * labelled.length)]} ${WORDS[Math.floor(rand() * WORDS.length)]}`);
+    const queries = [...labelled, ...extra];
+    out.warmup = await knowledgeLoad(server.url, queries.slice(queries.length / 2), WARMUP_S);
+    out.knowledge = await knowledgeLoad(server.url, queries.slice(0, queries.length / 2), PHASE_S);
+  } finally {
+    await server.stop();
+  }
+  return out;
+}
