@@ -8,6 +8,7 @@ import {
   axle,
   CLI_BIN,
   cliEnv,
+  logLines,
   mintKey,
   type ServerProcess,
   type Smtp,
@@ -189,14 +190,14 @@ describe('axle commands against a server process', () => {
     try {
       expect(JSON.parse((await axle(['daemon', 'status', '--json'], { home })).stdout)).toMatchObject({ running: true, pid });
       const logFile = path.join(home, '.axle/logs/daemon.log');
-      const events = () => (fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l)) : []);
+      const events = () => logLines(logFile);
       await eventually(() => events().some((e) => e.event === 'watching'), 'the watcher');
 
       // A session with one malformed line: skipped with a log entry, the rest extracted.
       const text = fs.readFileSync(TRANSCRIPT, 'utf8').split('\n');
       text.splice(2, 0, '{"type": "user", "message": ');
       fs.writeFileSync(path.join(projects, 'a1.jsonl'), text.join('\n'));
-      const run = await eventually(() => events().find((e) => e.event === 'run' && e.learnings > 0), 'a run with learnings', 30_000);
+      const run = await eventually(() => events().find((e) => e.event === 'run' && (e.learnings as number) > 0), 'a run with learnings', 30_000);
       expect(run).toMatchObject({ files_processed: 1, learnings: 1 });
       expect(events().find((e) => e.event === 'skipped')).toMatchObject({ stage: 'read:malformed_line' });
 
@@ -204,7 +205,7 @@ describe('axle commands against a server process', () => {
       const t0 = Date.now();
       fs.writeFileSync(path.join(home, '.axle/DISABLED'), '');
       const paused = await eventually(() => events().find((e) => e.event === 'paused'), 'the pause');
-      expect(Date.parse(paused.ts) - t0).toBeLessThan(1000);
+      expect(Date.parse(paused.ts as string) - t0).toBeLessThan(1000);
       expect((await axle(['kill-switch', 'off'], { home })).code).toBe(0);
       await eventually(() => events().filter((e) => e.event === 'watching').length === 2, 'the watcher to resume');
     } finally {

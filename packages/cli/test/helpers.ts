@@ -141,3 +141,17 @@ export function captureHome(server: string, apiKey: string, since = new Date(Dat
 export const hookInput = (transcript: string) =>
   JSON.stringify({ session_id: '5b0c3e2a', transcript_path: transcript, cwd: '/home/dev/api', hook_event_name: 'SessionEnd', reason: 'exit' });
 
+
+/**
+ * The JSON lines a running process has written to a log so far: only complete lines, since the
+ * writer may be in the middle of appending one.
+ */
+export function logLines(file: string): Array<Record<string, unknown>> {
+  if (!fs.existsSync(file)) return [];
+  const text = fs.readFileSync(file, 'utf8');
+  return text
+    .slice(0, text.lastIndexOf('\n') + 1)
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+}

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { captureHome, cliEnv, HOOK_BIN, hookInput, mintKey, type ServerProcess, type Smtp, startServerProcess, startSmtp, writeAxleConfig } from './helpers.js';
+import { captureHome, cliEnv, HOOK_BIN, hookInput, logLines, mintKey, type ServerProcess, type Smtp, startServerProcess, startSmtp, writeAxleConfig } from './helpers.js';
 
 /** Runs axle-hook as a client does: JSON on stdin (left open when `input` is null). */
 function runHook(home: string, client: string, input: string | null): Promise<{ code: number | null; ms: number }> {
@@ -17,7 +17,7 @@ async function runnerPasses(home: string, count = 1, timeoutMs = 30_000): Promis
   const file = path.join(home, '.axle/logs/runner.log');
   const until = Date.now() + timeoutMs;
   for (;;) {
-    const lines = fs.existsSync(file) ? fs.readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l)) : [];
+    const lines = logLines(file);
     if (lines.filter((l) => l.event === 'pass').length >= count) return lines;
     if (Date.now() > until) throw new Error(`no runner pass logged: ${JSON.stringify(lines)}`);
     await new Promise((r) => setTimeout(r, 50));

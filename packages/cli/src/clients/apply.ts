@@ -1,5 +1,5 @@
 import { backupPath, exists, readText, writeAtomic } from '../lib/files.js';
-import type { EditOutcome } from './edit.js';
+import { type EditOutcome, sameJson } from './edit.js';
 import type { McpEntry } from './entry.js';
 import { isAxleEntry } from './entry.js';
 import { type HookGroup, installHooks, removeHooks } from './hooks.js';
@@ -7,7 +7,6 @@ import { parseJsonc, removeJsonc, upsertJsonc, valueAt } from './jsonc.js';
 import { readJson5, removeJson5, upsertJson5 } from './json5.js';
 import { type ClientDef, type ClientId, SERVER_NAME, type Tier } from './registry.js';
 import { readToml, removeToml, upsertToml } from './toml.js';
-import { sameJson } from './edit.js';
 
 export type ChangeStatus = 'added' | 'updated' | 'unchanged' | 'removed' | 'absent' | 'corrupt' | 'conflict';
 

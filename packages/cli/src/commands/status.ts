@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { isAbsolute } from 'node:path';
 import { DraftQueue } from '@axle/extractor';
 import { Api } from '../lib/api.js';
 import { AxleCommand } from '../lib/base.js';
@@ -19,7 +20,7 @@ interface Check {
 }
 
 /** The quoted paths in a hook command line (node and the hook script). */
-const pathsIn = (command: string) => [...command.matchAll(/"([^"]+)"/g)].map((m) => m[1]!).filter((p) => p.includes('/') || p.includes('\\'));
+const pathsIn = (command: string) => [...command.matchAll(/"([^"]+)"/g)].map((m) => m[1]!).filter((p) => isAbsolute(p));
 
 export default class Status extends AxleCommand {
   static override summary = 'Check the setup: server, key, client registrations, capture hooks, queue, kill switch';
@@ -58,7 +59,7 @@ Exit codes: 0 all good, 5 a check failed.`;
         add(`${def.id}: mcp`, false, `axle is not registered in ${def.config()}: run \`axle setup\``);
         continue;
       }
-      const missing = [entry.command, ...(entry.args ?? [])].filter((p): p is string => typeof p === 'string' && p.startsWith('/') && !existsSync(p));
+      const missing = [entry.command, ...(entry.args ?? [])].filter((p): p is string => typeof p === 'string' && isAbsolute(p) && !existsSync(p));
       const keyOk = !config.api_key || entry.env?.SVC_API_KEY === config.api_key;
       const ok = missing.length === 0 && keyOk;
       add(`${def.id}: mcp`, ok, ok ? 'registered' : missing.length ? `points at missing ${missing.join(', ')}: run \`axle setup\`` : 'holds another key: run `axle setup`');
