@@ -22,6 +22,7 @@ import { SqliteSkillsRepository } from '../packages/server/dist/store/skills-rep
 import { formatLshRecall, lshRecall, TARGET_LSH_RECALL } from './lsh-recall.js';
 import { generateCatalog, loadQueries } from './lib/generate.js';
 import { HOOK_TARGET_MS, measureHook } from './hook.js';
+import { measureMoney } from './money.js';
 import { knowledgeBench, LARGE_LEARNINGS } from './lib/knowledge-bench.js';
 import { cpuSeconds, MAIN, ROOT, rssMb, startServer, waitSemantic } from './lib/server.js';
 
@@ -44,7 +45,7 @@ const WARMUP_QUERIES = 1_000;
 const PROBE_RATE = 50;
 const COLD_STARTS = 3;
 
-const T = { discoverRps: 100, discoverP99: 80, lexicalRatio: 0.2, healthP99UnderLoad: 10, coldStartMs: 3000, rssMb: 500 };
+const T = { discoverRps: 100, discoverP99: 80, lexicalRatio: 0.2, healthP99UnderLoad: 10, coldStartMs: 3000, rssMb: 500, unlockRatio: 0.05, unlockP99: 50 };
 
 let runStarted = performance.now();
 const elapsedS = () => (performance.now() - runStarted) / 1000;
@@ -267,6 +268,8 @@ async function lexicalInProcess(dataDir) {
 }
 const lexicalCpuUs = await lexicalInProcess(largeDir);
 
+const money = await measureMoney({ summary, hammerHealth, connections: CONNECTIONS, seconds: PHASE_S });
+
 // Cold start on an existing data dir (the process an operator restarts), with the generated catalog.
 const cold = [];
 for (let i = 0; i < COLD_STARTS; i++) {
@@ -305,6 +308,14 @@ for (const m of [small, large, lexical]) {
 }
 console.log(`${pad('phase', 76)}${padL('req/s', 7)}${padL('p50', 6)}${padL('p99', 6)}${padL('vs /health', 12)}${padL('err', 5)}`);
 for (const r of rows) console.log(r.length === 2 ? `${pad(r[0], 76)}${r[1]}` : `${pad(r[0], 76)}${r.slice(1).join('')}`);
+{
+  const h = money.health;
+  rows.length = 0;
+  rows.push([`money server: GET /health`, padL(f0(h.rps), 7), padL(f0(h.p50), 6), padL(f0(h.p99), 6), padL('1.00', 12), padL(h.bad, 5)]);
+  for (const [label, r] of [['GET /knowledge/{id}, key path (credit + ledger)', money.key], ['GET /knowledge/{id}, x402 (fresh authorization each)', money.x402]])
+    rows.push([`money server: ${label}`, padL(f0(r.rps), 7), padL(f0(r.p50), 6), padL(f0(r.p99), 6), padL((r.rps / h.rps).toFixed(3), 12), padL(r.bad, 5)]);
+  for (const r of rows) console.log(`${pad(r[0], 76)}${r.slice(1).join('')}`);
+}
 console.log('(latencies in ms; req/s = mean over the phase; err = non-2xx, errors and timeouts)\n');
 
 if (small.hostile) {
@@ -348,6 +359,10 @@ console.log(`cold start, bundled catalog (${bundled.length} skills): ${f0(coldBu
 console.log(
   `axle-hook (session-end hook), whole process over ${hook.runs} runs: median ${f0(hook.median)} ms, p90 ${f0(hook.p90)} ms; node -e 0 median ${f0(hook.nodeMedian)} ms`,
 );
+console.log(
+  `x402 verification in-process (decode, checks, EIP-712 signature recovery): ${f0(money.verifyCpuUs)} µs of CPU each, so ${cpus} CPUs doing nothing else could verify at most ${f0((cpus * 1e6) / money.verifyCpuUs)}/s`,
+);
+console.log(`ledger check over the money bench's data dir: ${money.ledger.ok ? 'the books balance' : money.ledger.problems.join('; ')}`);
 const learnLine = (l) =>
   `POST /learn, one at a time at ${l.size} learnings: p50 ${f1(l.p50)} ms, p99 ${f1(l.p99)} ms, mean ${f1(l.mean)} ms (statuses ${JSON.stringify(l.statuses)})`;
 console.log(learnLine(knowledge.learnSmall));
@@ -375,6 +390,10 @@ checks.push([`cold start at ${LARGE} skills: ${f0(coldMax)} ms (worst of ${COLD_
 const rssMax = Math.max(...memory.map((m) => m.memory.peak));
 checks.push([`peak RSS ${f0(rssMax)} MB (largest of the servers above) <= ${T.rssMb}`, rssMax <= T.rssMb]);
 checks.push([`axle-hook median wall time ${f0(hook.median)} ms <= ${HOOK_TARGET_MS}`, hook.median <= HOOK_TARGET_MS]);
+checks.push([`key-path unlocks: ${(money.key.rps / money.health.rps).toFixed(3)} of /health throughput >= ${T.unlockRatio}`, money.key.rps / money.health.rps >= T.unlockRatio]);
+checks.push([`key-path unlocks: p99 ${f0(money.key.p99)} ms <= ${T.unlockP99}`, money.key.p99 <= T.unlockP99]);
+checks.push([`key-path and x402 unlocks answered without errors: ${money.key.bad + money.x402.bad} failed`, money.key.bad + money.x402.bad === 0]);
+checks.push([`ledger check after the money phases holds`, money.ledgerExit === 0]);
 const learnRatio = knowledge.learnLarge.p50 / knowledge.learnSmall.p50;
 checks.push([`POST /learn p50 at ${LARGE_LEARNINGS} / at 1000 learnings: ${learnRatio.toFixed(2)} <= 1.5`, learnRatio <= 1.5]);
 // Against fused /discover over 20,000 skills; while that catalog's vectors are still being computed (a first

@@ -28,7 +28,8 @@ const SMALL_LEARNINGS = 1_000;
 const LEARN_REQUESTS = 200;
 const ACCOUNTS = 20;
 const CONNECTIONS = 4;
-const WARMUP_S = 10;
+/** The model's kernels get JIT-compiled over the first few hundred queries (as for /discover). */
+const WARMUP_S = 20;
 const PHASE_S = 8;
 
 const WORDS = (

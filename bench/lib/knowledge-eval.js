@@ -8,6 +8,7 @@ import { systemClock } from '../../packages/server/dist/clock.js';
 import { createLogger } from '../../packages/server/dist/logger.js';
 import { LearningVectors } from '../../packages/server/dist/search/learning-vectors.js';
 import { createKnowledgeService } from '../../packages/server/dist/services/knowledge.js';
+import { createAccountWriteLimiter } from '../../packages/server/dist/services/account-write-limits.js';
 import { createRateLimiter } from '../../packages/server/dist/services/rate-limit.js';
 import { Database } from '../../packages/server/dist/store/db.js';
 import { migrate } from '../../packages/server/dist/store/migrate.js';
@@ -29,7 +30,7 @@ export async function knowledgeReport(model) {
     await insertApproved(db, learnings);
     const vectors = model?.state() === 'ready' ? new LearningVectors(db, model, createLogger('warn'), systemClock) : undefined;
     await vectors?.fill();
-    const knowledge = createKnowledgeService({ db, clock: systemClock, rateLimiter: createRateLimiter({ db, clock: systemClock }), vectors });
+    const knowledge = createKnowledgeService({ db, clock: systemClock, writeLimits: createAccountWriteLimiter(createRateLimiter({ db, clock: systemClock })), vectors });
     const rankers = [['substring', substringRanker(learnings.map((l) => ({ id: l.id, name: l.title, description: l.body, tags: l.tags })))]];
     const via = (mode) => (query) => knowledge.rank(query, {}, DEPTH, mode);
     rankers.push(['lexical', via('lexical')]);

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { AppDeps } from './deps.js';
@@ -5,13 +6,25 @@ import { createIdentity } from './http/identity.js';
 import type { Logger } from './logger.js';
 import { createAccountWriteLimiter } from './services/account-write-limits.js';
 import { createAccountsService } from './services/accounts.js';
+import { createA2AService } from './services/a2a.js';
 import { createAuditService } from './services/audit.js';
 import { createConsentService } from './services/consent.js';
 import { createDeviceAuthService } from './services/device-auth.js';
-import { createJwtService } from './services/jwt.js';
+import { releaseHeld } from './services/ledger.js';
+import { createUnlockService } from './services/unlock.js';
+import { facilitatorSettler, localSettler } from './payments/settlement.js';
+import { stripeProcessor } from './payments/card-processor.js';
+import { localPayoutSender } from './payments/payout-sender.js';
+import { sanctionsScreen } from './payments/sanctions.js';
+import { createCheckoutService } from './services/checkout.js';
+import { createEarningsService } from './services/earnings.js';
+import { createWalletsService } from './services/wallets.js';
+import { createWithdrawalsService } from './services/withdrawals.js';
 import { LearningVectors } from './search/learning-vectors.js';
 import { createKnowledgeService } from './services/knowledge.js';
 import { createLearnService } from './services/learn.js';
+import { createJwtService } from './services/jwt.js';
+import { createSemanticScreens } from './services/semantic-screens.js';
 import { createLearningsService } from './services/learnings.js';
 import { createReviewService } from './services/review.js';
 import { createMagicLinkService } from './services/magic-link.js';
@@ -21,7 +34,7 @@ import { createRateLimiter } from './services/rate-limit.js';
 import { createSearchCounts } from './services/search-counts.js';
 import { createSkillsService } from './services/skills.js';
 import { createTermsService } from './services/terms.js';
-import type { Database } from './store/db.js';
+import type { Database, Queryable } from './store/db.js';
 
 export interface ComposeOptions {
   config: Config;
@@ -32,6 +45,8 @@ export interface ComposeOptions {
   jwtSecret: Uint8Array;
   /** Public base URL; known once the server listens. */
   baseUrl(): string;
+  /** This instance's own address on loopback; known once the server listens. */
+  localUrl(): string;
   /** The semantic warm-up waits for this so it does not delay the first /health. */
   listening: Promise<unknown>;
 }
@@ -43,7 +58,7 @@ export interface Composed {
 }
 
 /** The composition root: builds every store-backed service once and wires them together. */
-export async function compose({ config, clock, logger, db, jwtSecret, baseUrl, listening }: ComposeOptions): Promise<Composed> {
+export async function compose({ config, clock, logger, db, jwtSecret, baseUrl, localUrl, listening }: ComposeOptions): Promise<Composed> {
   const learnings = createLearningsService({ db, clock });
   const skills = await createSkillsService({
     db,
@@ -61,6 +76,17 @@ export async function compose({ config, clock, logger, db, jwtSecret, baseUrl, l
   const accounts = createAccountsService({ db, clock, writeLimits });
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, logger, clock });
   const searchCounts = createSearchCounts({ db, logger });
+  const processor = config.processorSecretKey
+    ? stripeProcessor({
+        secretKey: config.processorSecretKey,
+        webhookSecret: config.processorWebhookSecret,
+        apiUrl: config.processorApiUrl,
+      })
+    : undefined;
+  const sanctions = sanctionsScreen(config.sanctionsListPath);
+  // A first acceptance converts held unassented_pending earnings into withdrawable balance.
+  const releaseOnAcceptance = (q: Queryable, accountId: string) => releaseHeld(q, accountId, clock.now());
+  const terms = createTermsService({ db, clock, baseUrl, onFirstTermsAcceptance: [releaseOnAcceptance] });
   const openclaw = createOpenClawService({ config, clock, logger, baseUrl });
   // Learnings share the skills' sentence model; their vectors are computed in the background once it is ready.
   const vectors = config.semanticSearch ? new LearningVectors(db, skills.search.semantic, logger, clock) : undefined;
@@ -70,19 +96,33 @@ export async function compose({ config, clock, logger, db, jwtSecret, baseUrl, l
     void skills.search.semantic.settled
       .then(() => Promise.all([vectors.sync(true), vectors.fill()]))
       .catch((err) => logger.warn({ err: (err as Error).message }, 'learning vectors not loaded'));
+  const knowledge = createKnowledgeService({ db, clock, writeLimits, vectors });
   const deps: AppDeps = {
     config,
     clock,
     logger,
     startedAt: clock.now(),
     baseUrl,
+    localUrl,
+    forwardToken: randomBytes(32).toString('base64url'),
     identity: createIdentity({ accounts, config, jwt }),
     skills,
     learnings,
     searchCounts,
-    learn: createLearnService({ db, clock, rateLimiter, forcedReview: config.forcedReview, onVisible }),
-    review: createReviewService({ db, clock, rateLimiter, onVisible }),
-    knowledge: createKnowledgeService({ db, clock, rateLimiter, vectors }),
+    learn: createLearnService({
+      db,
+      clock,
+      writeLimits,
+      forcedReview: config.forcedReview,
+      onVisible,
+      // The screens' semantic side shares the skills' sentence model too (regex screens alone when it is off).
+      semanticScreens: createSemanticScreens({
+        model: config.semanticSearch ? skills.search.semantic : undefined,
+        logger,
+      }),
+    }),
+    review: createReviewService({ db, clock, writeLimits, onVisible }),
+    knowledge,
     accounts,
     audit: createAuditService({ db }),
     consent: createConsentService({ db, clock, writeLimits }),
@@ -91,9 +131,34 @@ export async function compose({ config, clock, logger, db, jwtSecret, baseUrl, l
     magicLinks: createMagicLinkService({ db, clock, logger, mailer, jwt, rateLimiter, baseUrl }),
     openclaw,
     rateLimiter,
+    unlocks: createUnlockService({
+      db,
+      clock,
+      logger,
+      baseUrl,
+      payTo: config.payTo,
+      routerAddress: config.routerAddress,
+      settler: config.facilitatorUrl ? facilitatorSettler(config.facilitatorUrl) : localSettler,
+      loadFull: (id) => knowledge.loadFull(id),
+    }),
+    terms,
+    a2a: createA2AService({ db, clock, skills, knowledge, rateLimiter }),
+    checkout: createCheckoutService({ db, clock, baseUrl, rateLimiter, processor }),
+    wallets: createWalletsService({ db, clock, rateLimiter, sanctions }),
+    earnings: createEarningsService({ db, custodialWithdrawals: config.custodialWithdrawals }),
+    withdrawals: createWithdrawalsService({
+      db,
+      clock,
+      logger,
+      baseUrl,
+      termsUrl: () => terms.termsUrl(),
+      enabled: config.custodialWithdrawals,
+      sanctions,
+      sender: localPayoutSender,
+      processor,
+      rateLimiter,
+    }),
     writeLimits,
-    // Hooks for a first acceptance (e.g. releasing held earnings) are pushed onto terms.onFirstTermsAcceptance here.
-    terms: createTermsService({ db, clock, baseUrl }),
   };
   return {
     deps,

@@ -1,5 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { z } from '@axle/sdk';
 import type { ConnectionLimits } from './http/connections.js';
 import { DEFAULT_SEARCH_QUEUE_MAX } from './search/embedder.js';
@@ -11,6 +12,9 @@ const bool = z
 
 /** A fixed development wallet, so a fresh install runs without configuration; operators set AXLE_PAY_TO. */
 const DEV_PAY_TO = '0x000000000000000000000000000000000000a11e';
+
+/** The sanctions list shipped with the server (src/ and dist/ sit at the same depth). */
+const BUNDLED_SANCTIONS_LIST = fileURLToPath(new URL('../sanctions/blocked-wallets.txt', import.meta.url));
 
 /** Environment -> typed config. The only module that reads process.env. */
 const Env = z.object({
@@ -29,6 +33,15 @@ const Env = z.object({
   AXLE_OPERATOR: z.string().min(1).default('Axle'),
   AXLE_PAY_TO: z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be an EVM address (0x + 40 hex digits)').default(DEV_PAY_TO),
   AXLE_FACILITATOR_URL: z.string().url().optional(),
+  AXLE_ROUTER_ADDRESS: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{40}$/, 'must be an EVM address (0x + 40 hex digits)')
+    .optional(),
+  AXLE_PROCESSOR_SECRET_KEY: z.string().min(1).optional(),
+  AXLE_PROCESSOR_WEBHOOK_SECRET: z.string().min(1).optional(),
+  AXLE_PROCESSOR_API_URL: z.string().url().optional(),
+  AXLE_CUSTODIAL_WITHDRAWALS: bool,
+  AXLE_SANCTIONS_LIST: z.string().min(1).optional(),
   AXLE_JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   AXLE_SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional(),
   AXLE_MAIL_FROM: z.string().min(3).default('Axle <no-reply@localhost>'),
@@ -66,6 +79,18 @@ export interface Config {
   payTo: string;
   /** x402 facilitator; when unset payments are verified locally and settled on the ledger. */
   facilitatorUrl?: string;
+  /** Router contract: non-custodial mode (payTo is the router, extra.router names it). */
+  routerAddress?: string;
+  /** Card processor API key; without it checkout and card payouts answer 503. */
+  processorSecretKey?: string;
+  /** Signing secret of the processor's webhook events. */
+  processorWebhookSecret?: string;
+  /** Processor API base when not the provider's own (a stand-in on loopback in tests). */
+  processorApiUrl?: string;
+  /** When false both withdrawal rails answer 503 withdraw_paused_noncustodial_migration. */
+  custodialWithdrawals: boolean;
+  /** Blocked wallet addresses, one per line; the bundled list when unset. */
+  sanctionsListPath: string;
   /** Session-token signing key; when unset one is generated into the data dir. */
   jwtSecret?: string;
   /** Magic links go here; when unset they are written to <dataDir>/outbox/. */
@@ -105,6 +130,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     operator: e.AXLE_OPERATOR,
     payTo: e.AXLE_PAY_TO,
     facilitatorUrl: e.AXLE_FACILITATOR_URL?.replace(/\/+$/, ''),
+    routerAddress: e.AXLE_ROUTER_ADDRESS,
+    processorSecretKey: e.AXLE_PROCESSOR_SECRET_KEY,
+    processorWebhookSecret: e.AXLE_PROCESSOR_WEBHOOK_SECRET,
+    processorApiUrl: e.AXLE_PROCESSOR_API_URL,
+    custodialWithdrawals: e.AXLE_CUSTODIAL_WITHDRAWALS,
+    sanctionsListPath: path.resolve(e.AXLE_SANCTIONS_LIST ?? BUNDLED_SANCTIONS_LIST),
     jwtSecret: e.AXLE_JWT_SECRET,
     smtpUrl: e.AXLE_SMTP_URL,
     mailFrom: e.AXLE_MAIL_FROM,

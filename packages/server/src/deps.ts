@@ -3,6 +3,7 @@ import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { Identity } from './http/identity.js';
 import type { Logger } from './logger.js';
+import type { A2AService } from './services/a2a.js';
 import type { AccountsService } from './services/accounts.js';
 import type { AuditService } from './services/audit.js';
 import type { ConsentService } from './services/consent.js';
@@ -18,6 +19,11 @@ import type { RateLimiter } from './services/rate-limit.js';
 import type { SearchCounts } from './services/search-counts.js';
 import type { SkillsService } from './services/skills.js';
 import type { TermsService } from './services/terms.js';
+import type { UnlockService } from './services/unlock.js';
+import type { CheckoutService } from './services/checkout.js';
+import type { EarningsService } from './services/earnings.js';
+import type { WalletsService } from './services/wallets.js';
+import type { WithdrawalsService } from './services/withdrawals.js';
 
 /**
  * Everything a route module may use: configuration and services, never a store. Built once per process by the
@@ -31,6 +37,10 @@ export interface AppDeps {
   startedAt: number;
   /** Public base URL (known once the server listens). */
   baseUrl(): string;
+  /** This instance's own address on loopback: the MCP endpoint calls the API through it. */
+  localUrl(): string;
+  /** Vouches for the caller address the MCP endpoint forwards on its loopback calls (http/forwarded-client.ts). */
+  forwardToken: string;
   /** Authentication middleware: deps.identity.requireJwt(), requireKey(scope), requireAdmin('read')… */
   identity: Identity;
   /** The skills registry: counts (GET /, /stats), lookups, search and its readiness (/health). */
@@ -60,4 +70,15 @@ export interface AppDeps {
   /** Per-account limits on repeatable writes (keys, consent; POST /learn, ratings, retractions use it too). */
   writeLimits: AccountWriteLimiter;
   terms: TermsService;
+  /** A2A JSON-RPC (message/send, tasks/get) answering with the card's skills. */
+  a2a: A2AService;
+  /** GET /knowledge/{id}: credits, x402 payments, the revenue-share ledger. */
+  unlocks: UnlockService;
+  /** Credit packs: card checkout, processor events, purchases. */
+  checkout: CheckoutService;
+  /** Wallet proofs and linking. */
+  wallets: WalletsService;
+  earnings: EarningsService;
+  /** Both withdrawal rails and the card payout onboarding. */
+  withdrawals: WithdrawalsService;
 }

@@ -234,4 +234,17 @@ describe('rate-limit windows', () => {
     expect(await db.all('SELECT bucket FROM rate_limits ORDER BY bucket')).toEqual([{ bucket: 'b:ip:1' }]);
     await db.close();
   });
+
+  it('counts hits on a file database without a caller transaction (reads there go to read-only connections)', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'axle-limits-'));
+    const db = await Database.open(path.join(dir, 'axle.db'));
+    await migrate(db);
+    const limiter = createRateLimiter({ db, clock: new ManualClock(0) });
+    const rule = { limit: 1, windowMs: 10_000 };
+    await limiter.take('f:ip:1', rule);
+    await expect(limiter.take('f:ip:1', rule)).rejects.toMatchObject({ code: 'rate_limited', retryAfterSeconds: 10 });
+    expect(await limiter.used('f:ip:1', rule)).toBe(2);
+    await db.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
 });

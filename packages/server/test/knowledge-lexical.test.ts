@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/clock.js';
 import { createKnowledgeService } from '../src/services/knowledge.js';
+import { createAccountWriteLimiter } from '../src/services/account-write-limits.js';
 import { createRateLimiter } from '../src/services/rate-limit.js';
 import { Database } from '../src/store/db.js';
 import { learningsStore } from '../src/store/learnings.js';
@@ -24,7 +25,7 @@ beforeAll(async () => {
       // Every row holds "cache" and "eviction"; "warmup" every other row; "zeppelin" only in three.
       const rare = i % 400 === 0 ? ' zeppelin' : '';
       const body = `cache eviction notes ${i % 2 === 0 ? 'warmup' : 'steady'} row ${i}${rare} with enough words to pass the minimum length`;
-      const l = newLearning({ id: `lrn_k${i}`, title: `Cache note ${i}`, body, seq: i + 1 } as never, clock.now());
+      const l = newLearning({ id: `lrn_k${i}`, title: `Cache note ${i}`, body, seq: i + 1 }, clock.now());
       await learningsStore.insert(q, l);
       await learningsStore.index(q, l.id);
     }
@@ -37,7 +38,7 @@ afterAll(async () => {
 
 describe('knowledge lexical ranking over a catalog of common words', () => {
   it('a rare term selects the rows; with only common terms, rows must hold the two least common', async () => {
-    const knowledge = createKnowledgeService({ db, clock, rateLimiter: createRateLimiter({ db, clock }) });
+    const knowledge = createKnowledgeService({ db, clock, writeLimits: createAccountWriteLimiter(createRateLimiter({ db, clock })) });
     expect((await knowledge.rank('cache eviction zeppelin', {}, 50, 'lexical')).sort()).toEqual(['lrn_k0', 'lrn_k400', 'lrn_k800']);
     const common = await knowledge.rank('cache eviction warmup', {}, 1000, 'lexical');
     expect(common.length).toBe(50);

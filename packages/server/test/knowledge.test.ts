@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KnowledgeSearchResponse, LearningFull, LearningSnippet } from '@axle/sdk';
 import { createKnowledgeService } from '../src/services/knowledge.js';
 import { toLearningFull } from '../src/services/learning-view.js';
+import { createAccountWriteLimiter } from '../src/services/account-write-limits.js';
 import { createRateLimiter } from '../src/services/rate-limit.js';
 import { learningsStore } from '../src/store/learnings.js';
 import { startTestServer, type TestServer } from '../../../test/support/server.js';
@@ -152,7 +153,7 @@ describe('statistics', () => {
 
 describe('loading a full learning (for the unlock route)', () => {
   it('gives the record, demand, helpfulness scores and current price; toLearningFull fits the sdk schema', async () => {
-    const knowledge = createKnowledgeService({ db: server.db, clock: server.clock, rateLimiter: createRateLimiter({ db: server.db, clock: server.clock }) });
+    const knowledge = createKnowledgeService({ db: server.db, clock: server.clock, writeLimits: createAccountWriteLimiter(createRateLimiter({ db: server.db, clock: server.clock })) });
     const full = (await knowledge.loadFull(ids.kafka))!;
     expect(full.learning.id).toBe(ids.kafka);
     expect(full.helpfulnessScores.length).toBe(full.learning.ratingCount);

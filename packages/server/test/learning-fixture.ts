@@ -37,6 +37,10 @@ export function newLearning(over: Partial<NewLearning> = {}, now = Date.UTC(2026
     publishedAt: now,
     createdAt: now,
     updatedAt: now,
+    seq: null,
+    contentHash: null,
+    sensitivityFindings: null,
+    replacesId: null,
     ...over,
   };
 }

@@ -8,6 +8,7 @@ import { EmbedderClient } from '../src/search/embedder.js';
 import { LearningVectors } from '../src/search/learning-vectors.js';
 import { createKnowledgeService } from '../src/services/knowledge.js';
 import { createLearnService } from '../src/services/learn.js';
+import { createAccountWriteLimiter } from '../src/services/account-write-limits.js';
 import { createRateLimiter } from '../src/services/rate-limit.js';
 import { Database } from '../src/store/db.js';
 import { learningsStore } from '../src/store/learnings.js';
@@ -36,9 +37,9 @@ describe('learning vectors (the real sentence model)', () => {
   it('computes vectors for visible learnings, finds a paraphrase with no shared word, and picks up later rows', async () => {
     const model = { state: () => 'ready', embed: (texts: string[]) => client.embed(texts), queryVector: (q: string) => client.queryVector(q) };
     const vectors = new LearningVectors(db, model, createLogger('warn'), clock);
-    const rateLimiter = createRateLimiter({ db, clock });
-    const learn = createLearnService({ db, clock, rateLimiter, forcedReview: false });
-    const knowledge = createKnowledgeService({ db, clock, rateLimiter, vectors });
+    const writeLimits = createAccountWriteLimiter(createRateLimiter({ db, clock }));
+    const learn = createLearnService({ db, clock, writeLimits, forcedReview: false });
+    const knowledge = createKnowledgeService({ db, clock, writeLimits, vectors });
     // One published learning lifts the first-publication review for the rest.
     await db.run("INSERT INTO accounts (id, email, created_at) VALUES ('acc_v', 'v@example.com', 0)");
     const submit = async (n: number, over = {}) => (await learn.submit({ accountId: 'acc_v' }, { ...learningBody(n), submission_channel: 'direct', ...over } as never)).id;

@@ -76,3 +76,95 @@ export const ContributorSettlements = z
     settlements: z.array(Settlement),
   })
   .openapi('ContributorSettlements');
+
+const evmAddress = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'EVM address: 0x followed by 40 hex digits');
+
+/** POST /checkout/session. `pack` is checked by the service so a bad one gets 400 with valid_packs. */
+export const CheckoutRequest = z
+  .object({ pack: z.string().describe('credit pack id: starter, growth or pro') })
+  .openapi('CheckoutRequest');
+export const CheckoutSession = z
+  .object({ url: z.string().url().describe('hosted checkout page'), session_id: z.string() })
+  .openapi('CheckoutSession');
+
+/** POST /webhook/processor. */
+export const WebhookResult = z
+  .object({
+    received: z.boolean(),
+    processed: z.boolean().describe('true when the event created a purchase now'),
+    already_processed: z.boolean().describe('true on a replay of an event already applied'),
+    purchase_id: z.string().nullable(),
+  })
+  .openapi('WebhookResult');
+
+/** GET /account/purchases. */
+export const PurchaseList = z.object({ purchases: z.array(Purchase), total_spent_usd: usd }).openapi('PurchaseList');
+
+/** POST /withdraw: the wallet signs EIP-712 {wallet, timestamp} (see docs/payments.md). */
+export const WithdrawRequest = z
+  .object({
+    wallet: evmAddress,
+    signature: z.string().regex(/^0x[0-9a-fA-F]+$/),
+    timestamp: z.number().int().positive().describe('Unix ms the signature covers; fresh within 5 minutes'),
+  })
+  .openapi('WithdrawRequest');
+export const WithdrawResult = z
+  .object({
+    message: z.string(),
+    settlement_id: z.string(),
+    amount: usd,
+    status: z.string(),
+    tx_hash: z.string().nullable().optional(),
+  })
+  .openapi('WithdrawResult');
+export const WithdrawTimeout = z
+  .object({
+    status: z.literal('processing_timeout'),
+    settlement_id: z.string(),
+    tx_hash: z.string().nullable(),
+    poll_url: z.string(),
+  })
+  .openapi('WithdrawTimeout');
+
+/** POST /withdraw/processor. */
+export const ProcessorWithdrawRequest = z
+  .object({ amount_usd: z.number().describe('at least 0.50, whole cents') })
+  .openapi('ProcessorWithdrawRequest');
+export const ProcessorWithdrawResult = z
+  .object({ message: z.string(), payout_id: z.string(), amount: usd, status: z.string() })
+  .openapi('ProcessorWithdrawResult');
+/** POST /account/payout-account (not in the contract): the hosted onboarding link of the card payout rail. */
+export const PayoutOnboarding = z
+  .object({ url: z.string().url(), payout_account_id: z.string(), onboarding_complete: z.boolean() })
+  .openapi('PayoutOnboarding');
+
+/** GET /admin/settlements. */
+export const AdminSettlements = z
+  .object({
+    platform_wallet: z.string(),
+    eth_balance: z.string().describe('not read from chain: this server has no chain RPC, so "unknown"'),
+    total_platform_earnings: usd,
+  })
+  .openapi('AdminSettlements');
+
+/** POST /wallet/challenge and /wallet/verify. */
+export const WalletChallengeRequest = z.object({ wallet: evmAddress }).openapi('WalletChallengeRequest');
+export const WalletChallenge = z
+  .object({
+    challenge: z.string(),
+    expires_in_seconds: z.number().int().positive(),
+    typed_data: z
+      .record(z.string(), z.unknown())
+      .describe('the EIP-712 typed data to sign (domain, types, primaryType, message)'),
+  })
+  .openapi('WalletChallenge');
+export const WalletVerifyRequest = z
+  .object({ wallet: evmAddress, signature: z.string().regex(/^0x[0-9a-fA-F]+$/) })
+  .openapi('WalletVerifyRequest');
+export const WalletVerified = z.object({ verified: z.boolean(), wallet: z.string() }).openapi('WalletVerified');
+
+/** POST /account/link-wallet. */
+export const LinkWalletRequest = z.object({ wallet: evmAddress }).openapi('LinkWalletRequest');
+export const LinkWalletResponse = z
+  .object({ message: z.string(), wallet: z.string(), account_id: z.string() })
+  .openapi('LinkWalletResponse');

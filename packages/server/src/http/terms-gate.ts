@@ -1,7 +1,7 @@
-import { CURRENT_TOS_VERSION, ERROR_CODES } from '@axle/sdk';
+import { ERROR_CODES } from '@axle/sdk';
 import type { Middleware } from 'koa';
 import { DomainError } from '../domain/errors.js';
-import type { TermsService } from '../services/terms.js';
+import { type TermsService, termsNotAccepted } from '../services/terms.js';
 
 /**
  * For money and agency routes (link-wallet, withdrawals): mount after an identity middleware.
@@ -11,13 +11,7 @@ export function requireTermsAccepted(terms: TermsService): Middleware {
   return async (ctx, next) => {
     const accountId = ctx.state.identity?.accountId;
     if (!accountId) throw new DomainError(ERROR_CODES.UNAUTHORIZED, 'Authentication required');
-    if (!(await terms.hasAcceptedCurrent(accountId))) {
-      throw new DomainError(ERROR_CODES.TERMS_NOT_ACCEPTED, 'The current terms of service have not been accepted', {
-        current_tos_version: CURRENT_TOS_VERSION,
-        how_to_accept: `POST /account/accept-terms with {"version": "${CURRENT_TOS_VERSION}", "agree": true} after reading the terms`,
-        terms_url: terms.termsUrl(),
-      });
-    }
+    if (!(await terms.hasAcceptedCurrent(accountId))) throw termsNotAccepted(terms.termsUrl());
     return next();
   };
 }

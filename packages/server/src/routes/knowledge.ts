@@ -54,7 +54,7 @@ export function knowledgeRoutes(api: Api, deps: AppDeps): void {
     description:
       'Needs an identity (API key or session token), which the contract does not declare: without one the answer is 401. One ' +
       'rating slot per account: rating again replaces it (replaced: true). Ratings move ranking only from 3 distinct raters on. ' +
-      'Contributors cannot rate their own learnings (403). At most 60 ratings an hour per account.',
+      'Contributors cannot rate their own learnings (403). Per account: 20 ratings a minute, 100 an hour.',
     tags: ['Knowledge'],
     security: ['ApiKey', 'BearerJWT'],
     before: [identity.requireJwtOrKey()],
@@ -77,8 +77,8 @@ export function knowledgeRoutes(api: Api, deps: AppDeps): void {
     operationId: 'getContributor',
     summary: 'Contributor profile and earnings by wallet',
     description:
-      'learnings_submitted counts the wallet\'s publicly visible learnings (the /knowledge/stats predicate). Earnings fields read 0 ' +
-      'until unlock revenue accrues.',
+      'learnings_submitted counts the wallet\'s publicly visible learnings (the /knowledge/stats predicate); the earnings ' +
+      'fields sum the unlock ledger over the learnings attributed to the wallet.',
     tags: ['Knowledge'],
     params: ContributorParams,
     responses: { 200: { description: 'Contributor earnings', schema: ContributorEarnings }, 400: { description: 'wallet longer than 100 characters' } },

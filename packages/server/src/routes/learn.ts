@@ -66,7 +66,7 @@ export function learnRoutes(api: Api, deps: AppDeps): void {
       403: { description: 'Not the contributor of this learning' },
       404: { description: 'No such learning' },
       409: { description: 'Retraction window (7 days) expired, or the learning is not published' },
-      429: { description: 'Per-account retraction limit' },
+      429: { description: 'Per-account retraction limit (10 a minute, 30 an hour)' },
     },
     handler: ({ params, query }, ctx) => review.retract(ctx.state.identity!.accountId, params.id, query.reason),
   });

@@ -154,7 +154,7 @@ export class EmbedderPool implements Embedder {
     return this.enqueue((w) => w.search(query, topK, minScore, allowed));
   }
 
-  /** A query's unit vector, through the same queue (and worker batches) as searches. */
+  /** A query's unit vector, through the same queue (and worker batches, and load shedding) as searches. */
   queryVector(query: string): Promise<Float32Array> {
     return this.enqueue((w) => w.queryVector(query));
   }

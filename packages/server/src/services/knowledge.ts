@@ -16,8 +16,9 @@ import type { LearningVectors } from '../search/learning-vectors.js';
 import type { Database } from '../store/db.js';
 import { COMMON_TERM_MIN_ROWS, COMMON_TERM_SHARE, matchExpression, queryTerms, selectiveMatchExpression } from '../store/fts-query.js';
 import { type Demand, type LearningFilters, type LearningRecord, learningsStore } from '../store/learnings.js';
+import { contributorEarnings } from './earnings.js';
 import { priceOf, qualityOf, toSnippet } from './learning-view.js';
-import type { RateLimiter } from './rate-limit.js';
+import type { AccountWriteLimiter } from './account-write-limits.js';
 
 export type KnowledgeMode = 'blend' | 'lexical' | 'semantic';
 
@@ -53,7 +54,7 @@ export interface KnowledgeService {
 export interface KnowledgeDeps {
   db: Database;
   clock: Clock;
-  rateLimiter: RateLimiter;
+  writeLimits: AccountWriteLimiter;
   vectors?: LearningVectors;
 }
 
@@ -61,9 +62,8 @@ export interface KnowledgeDeps {
 const CANDIDATES = 50;
 /** Semantic candidates below this cosine are dropped. */
 const MIN_COSINE = 0.25;
-/** A stored price older than this is recomputed when a search shows it (compare-and-set). */
+/** A stored price older than this is stored anew when a search shows it (compare-and-set). */
 export const REPRICE_AFTER_MS = 3_600_000;
-export const RATE_LIMIT = { limit: 60, windowMs: 3_600_000 } as const;
 const TOP_LEARNINGS = 10;
 
 const PRICING_NOTE =
@@ -73,7 +73,7 @@ const PRICING_NOTE =
 const DF_TTL_MS = 60_000;
 const MAX_DF_TERMS = 50_000;
 
-export function createKnowledgeService({ db, clock, rateLimiter, vectors }: KnowledgeDeps): KnowledgeService {
+export function createKnowledgeService({ db, clock, writeLimits, vectors }: KnowledgeDeps): KnowledgeService {
   const df = new Map<string, { at: number; n: Promise<number> }>();
   const frequency = (key: string, read: () => Promise<number>): Promise<number> => {
     const now = clock.now();
@@ -144,8 +144,9 @@ export function createKnowledgeService({ db, clock, rateLimiter, vectors }: Know
           await learningsStore.recordImpressions(q, ids, accountId, now);
           for (const { l } of hits) {
             const price = prices.get(l.id)!;
-            if (now - l.lastRepricedAt >= REPRICE_AFTER_MS || price !== l.currentPriceMicro)
-              if (!(await learningsStore.reprice(q, l.id, price, l.lastRepricedAt, now))) prices.set(l.id, l.currentPriceMicro);
+            // The price shown is always computed now; the stored one (stats, last_repriced_at) follows hourly.
+            if (now - l.lastRepricedAt >= REPRICE_AFTER_MS && price !== l.currentPriceMicro)
+              await learningsStore.reprice(q, l.id, price, l.lastRepricedAt, now);
           }
         });
       const top = hits[0]?.score ?? 0;
@@ -170,7 +171,7 @@ export function createKnowledgeService({ db, clock, rateLimiter, vectors }: Know
         const l = await learningsStore.byId(q, learningId);
         if (!l || l.status !== 'approved') throw new DomainError(ERROR_CODES.NOT_FOUND, 'Learning not found', { learning_id: learningId });
         if (l.contributorAccountId === accountId) throw new DomainError(ERROR_CODES.FORBIDDEN, 'Contributors cannot rate their own learnings');
-        await rateLimiter.take(`rate:account:${accountId}`, RATE_LIMIT, q);
+        await writeLimits.take('rating', accountId, q);
         const replaced = await learningsStore.rate(q, learningId, accountId, helpfulness, notes ?? null, now);
         const after = (await learningsStore.byId(q, learningId))!;
         return {
@@ -205,18 +206,7 @@ export function createKnowledgeService({ db, clock, rateLimiter, vectors }: Know
       };
     },
 
-    async contributor(wallet) {
-      // Earnings accrue with the unlock ledger; until it exists they are zero.
-      return {
-        wallet,
-        total_gross_usd: 0,
-        total_contributor_usd: 0,
-        total_platform_usd: 0,
-        by_learning: {},
-        learnings_submitted: await learningsStore.countVisibleByWallet(db, wallet),
-        last_updated: null,
-      };
-    },
+    contributor: (wallet) => contributorEarnings(db, wallet),
 
     async loadFull(id) {
       const learning = await learningsStore.byId(db, id);

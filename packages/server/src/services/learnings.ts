@@ -28,7 +28,7 @@ export function createLearningsService({ db, clock }: { db: Database; clock: Clo
     hintFor: async (query) => {
       if (!(await anyVisible())) return null;
       const match = buildMatchExpression(query);
-      return match && (await learningsStore.lexicalSearch(db, match, {}, 1)).length > 0 ? knowledgeHint(query) : null;
+      return match && (await learningsStore.anyMatch(db, match)) ? knowledgeHint(query) : null;
     },
   };
 }

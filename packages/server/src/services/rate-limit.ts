@@ -34,13 +34,19 @@ export interface RateLimiter {
 }
 
 export function createRateLimiter({ db, clock }: { db: Database; clock: Clock }): RateLimiter {
-  async function takeAll(buckets: Bucket[], q: Queryable = db): Promise<void> {
+  /** Counts the hits; returns the longest wait (ms) over the buckets past their limit, 0 when none is. */
+  async function hitAll(buckets: Bucket[], q: Queryable): Promise<number> {
     const now = clock.now();
     let retryAfterMs = 0;
     for (const b of buckets) {
       const { count, window_start } = await rateLimitsStore.hit(q, b.key, now, b.windowMs);
       if (count > b.limit) retryAfterMs = Math.max(retryAfterMs, window_start + b.windowMs - now);
     }
+    return retryAfterMs;
+  }
+  async function takeAll(buckets: Bucket[], q?: Queryable): Promise<void> {
+    // The counter's upsert writes: without the caller's transaction it runs in one of its own.
+    const retryAfterMs = await (q ? hitAll(buckets, q) : db.tx((tx) => hitAll(buckets, tx)));
     if (retryAfterMs > 0) {
       const retryAfter = Math.max(1, Math.ceil(retryAfterMs / 1000));
       throw new DomainError(ERROR_CODES.RATE_LIMITED, 'Too many requests; try again later', { retry_after_seconds: retryAfter }, retryAfter);

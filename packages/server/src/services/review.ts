@@ -17,15 +17,13 @@ import type { Database, Queryable } from '../store/db.js';
 import { type LearningRecord, learningsStore } from '../store/learnings.js';
 import { appendAudit } from './audit.js';
 import { flagsOf, isoTime, laneOf, scoreOf, toPendingItem } from './learning-view.js';
-import type { RateLimiter } from './rate-limit.js';
+import type { AccountWriteLimiter } from './account-write-limits.js';
 
 const DAY_MS = 86_400_000;
 /** Held items the summary reads per account; the per-account POST /learn limit keeps queues far below it. */
 export const MAX_TRIAGE_ROWS = 10_000;
 /** Items approve-clean publishes per call (the rest remain for the next call). */
 export const APPROVE_CLEAN_MAX = 100;
-/** Per-account limit on retractions. */
-export const RETRACT_LIMIT = { limit: 20, windowMs: 3_600_000 } as const;
 /** Reasons only the contributor's explicit, per-item decision lifts: approve-clean leaves these items alone. */
 const EXPLICIT_ONLY = new Set(['forced_review', 'sanitized_resubmission', 'below_quality_floor', 'awaiting_quality']);
 
@@ -59,7 +57,7 @@ export interface ReviewService {
 export interface ReviewDeps {
   db: Database;
   clock: Clock;
-  rateLimiter: RateLimiter;
+  writeLimits: AccountWriteLimiter;
   onVisible?: (id: string) => void;
 }
 
@@ -68,7 +66,7 @@ const fail = (id: string, err: unknown): ReviewResult => {
   throw err;
 };
 
-export function createReviewService({ db, clock, rateLimiter, onVisible }: ReviewDeps): ReviewService {
+export function createReviewService({ db, clock, writeLimits, onVisible }: ReviewDeps): ReviewService {
   const thresholdOf = async (q: Queryable, accountId: string) =>
     (await consentStore.autoPublishThreshold(q, accountId)) ?? DEFAULT_AUTO_PUBLISH_THRESHOLD;
 
@@ -220,7 +218,7 @@ export function createReviewService({ db, clock, rateLimiter, onVisible }: Revie
           throw new DomainError(ERROR_CODES.RETRACTION_WINDOW_EXPIRED, 'The 7-day retraction window has passed; the standard takedown process applies', {
             published_at: isoTime(l.publishedAt),
           });
-        await rateLimiter.take(`retract:account:${accountId}`, RETRACT_LIMIT, q);
+        await writeLimits.take('retraction', accountId, q);
         await learningsStore.setStatus(q, l, 'retracted', null, now);
         const auditRef = await appendAudit(q, { actor: `account:${accountId}`, action: 'learning.retracted', subject: id, data: { reason } }, now);
         return { retracted: true as const, learning_id: id, audit_ref: auditRef };

@@ -20,6 +20,15 @@ export async function hasAcceptedCurrentTerms(q: Queryable, accountId: string): 
   return (await termsStore.find(q, accountId, CURRENT_TOS_VERSION)) !== undefined;
 }
 
+/** The 403 TermsNotAccepted answer of money and agency routes. */
+export const termsNotAccepted = (termsUrl: string): DomainError =>
+  new DomainError(ERROR_CODES.TERMS_NOT_ACCEPTED, 'The current terms of service have not been accepted', {
+    current_tos_version: CURRENT_TOS_VERSION,
+    how_to_accept:
+      `POST /account/accept-terms with {"version": "${CURRENT_TOS_VERSION}", "agree": true} after reading the terms`,
+    terms_url: termsUrl,
+  });
+
 export interface TermsService {
   /** Push hooks here (composition root); they run in registration order. */
   readonly onFirstTermsAcceptance: FirstTermsAcceptanceHook[];

@@ -310,6 +310,11 @@ export const learningsStore = {
     );
   },
 
+  /** Whether any visible learning matches (no ranking: the first hit answers). */
+  async anyMatch(q: Queryable, match: string): Promise<boolean> {
+    return (await q.get('SELECT 1 AS x FROM learnings_fts WHERE learnings_fts MATCH ? LIMIT 1', [match])) !== undefined;
+  },
+
   /** Visible learnings whose full-text row contains a term (a MATCH expression of one term). */
   async countMatching(q: Queryable, match: string): Promise<number> {
     const row = await q.get<{ n: number }>('SELECT COUNT(*) AS n FROM learnings_fts WHERE learnings_fts MATCH ?', [match]);

@@ -1,0 +1,172 @@
+// The money phases of `npm run bench`, on a server of their own with the same /health baseline:
+// unlocks on the key path (each a durable transaction: credit, unlock row, ledger entry and
+// balance, demand) and unlocks paid by x402 with a fresh authorization each (offline EIP-712
+// verification, replay claim, local settlement), then the ledger check over that data dir.
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { authorizationTypes } from '@x402/evm';
+import autocannon from 'autocannon';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { decodePayment } from '../packages/server/dist/payments/x402-payload.js';
+import { USDC } from '../packages/server/dist/payments/x402-requirements.js';
+import { verifyAuthorization } from '../packages/server/dist/payments/x402-verify.js';
+import { ledgerCheck } from '../packages/server/dist/scripts/ledger-check.js';
+import { findOrCreateAccount } from '../packages/server/dist/services/accounts.js';
+import { createKey } from '../packages/server/dist/services/api-keys.js';
+import { creditsStore } from '../packages/server/dist/store/credits.js';
+import { Database } from '../packages/server/dist/store/db.js';
+import { learningsStore } from '../packages/server/dist/store/learnings.js';
+import { migrate } from '../packages/server/dist/store/migrate.js';
+import { startServer } from './lib/server.js';
+
+const PAY_TO = '0x000000000000000000000000000000000000a11e';
+const PRICE = 80_000;
+
+function learning(i, now) {
+  const tail = randomBytes(8).toString('hex');
+  const body = `Bench learning ${i}: retry with jittered backoff and resume from the last checkpoint; ${tail}.`;
+  return {
+    id: `lrn_bench${i}${randomBytes(4).toString('hex')}`,
+    status: 'approved',
+    reviewReason: null,
+    category: 'storage-state',
+    title: `Bench learning number ${i}`,
+    body,
+    bodyHash: randomBytes(32).toString('hex'),
+    tags: ['bench'],
+    taskContext: 'bench',
+    outcome: 'success',
+    relatedSkills: [],
+    contributorAccountId: null,
+    contributorWallet: `0x${(i % 50).toString(16).padStart(40, '0')}`,
+    contributorKeyLabel: null,
+    contributorAgent: 'bench/1.0',
+    submissionChannel: 'direct',
+    sourceClient: null,
+    visibility: 'public',
+    unlockPriceMicro: PRICE,
+    basePriceMicro: PRICE,
+    currentPriceMicro: PRICE,
+    overridePriceMicro: null,
+    complexity: 'medium',
+    lastRepricedAt: now,
+    qualityScore: 16,
+    qualityDimensions: null,
+    injectionFlags: null,
+    possibleDuplicateOf: null,
+    possibleDuplicateSimilarity: null,
+    publishedAt: now,
+    createdAt: now,
+    updatedAt: now,
+  };
+}
+
+async function signed(account, nowSec) {
+  const authorization = {
+    from: account.address,
+    to: PAY_TO,
+    value: BigInt(PRICE),
+    validAfter: 0n,
+    validBefore: BigInt(nowSec + 280),
+    nonce: `0x${randomBytes(32).toString('hex')}`,
+  };
+  const signature = await account.signTypedData({
+    domain: { name: USDC.name, version: USDC.version, chainId: 8453, verifyingContract: USDC.asset },
+    types: authorizationTypes,
+    primaryType: 'TransferWithAuthorization',
+    message: authorization,
+  });
+  const payload = {
+    signature,
+    authorization: Object.fromEntries(Object.entries(authorization).map(([k, v]) => [k, String(v)])),
+  };
+  return Buffer.from(JSON.stringify({ x402Version: 1, scheme: 'exact', network: 'eip155:8453', payload })).toString(
+    'base64',
+  );
+}
+
+/** Rotates through `items`, one request each, for `seconds`. */
+function rotating(url, items, headersOf, { connections, seconds }) {
+  let i = 0;
+  return autocannon({
+    url,
+    connections,
+    duration: seconds,
+    requests: [
+      {
+        setupRequest: (req) => {
+          const it = items[i++ % items.length];
+          return { ...req, path: `/knowledge/${it.id}`, headers: { ...req.headers, ...headersOf(it) } };
+        },
+      },
+    ],
+  });
+}
+
+export async function measureMoney({ summary, hammerHealth, connections, seconds }) {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'axle-bench-money-'));
+  try {
+    // Seed before the server starts: enough fresh (buyer, learning) pairs that no unlock is a repeat.
+    const db = await Database.open(path.join(dataDir, 'axle.db'));
+    const now = Date.now();
+    await migrate(db, undefined, now);
+    const keyLearnings = [];
+    const payLearnings = [];
+    let apiKey;
+    await db.tx(async (q) => {
+      const account = await findOrCreateAccount(q, 'bench-buyer@example.com', now);
+      apiKey = (await createKey(q, account.id, {}, now)).api_key;
+      await creditsStore.add(q, account.id, 1_000_000, 0, now);
+      for (let i = 0; i < 6000; i++) {
+        const l = learning(i, now);
+        await learningsStore.insert(q, l);
+        (i < 4000 ? keyLearnings : payLearnings).push(l);
+      }
+    });
+    await db.close();
+
+    const server = await startServer({ dataDir, env: { AXLE_SEMANTIC_SEARCH: 'off' } });
+    const out = {};
+    try {
+      out.health = await hammerHealth(server.url, server.pid);
+      out.key = summary(
+        await rotating(server.url, keyLearnings, () => ({ 'x-api-key': apiKey }), { connections, seconds }),
+      );
+      // Fresh authorizations, signed before the phase so the bench's own signing does not compete with the server.
+      const payer = privateKeyToAccount(generatePrivateKey());
+      const nowSec = Math.floor(Date.now() / 1000);
+      const headers = new Map();
+      for (const l of payLearnings) headers.set(l.id, await signed(payer, nowSec));
+      out.x402 = summary(
+        await rotating(server.url, payLearnings, (l) => ({ 'x-payment': headers.get(l.id) }), { connections, seconds }),
+      );
+      // CPU of one verification in this process: decode, checks and signature recovery.
+      const sample = [...headers.values()].slice(0, 500);
+      for (const h of sample.slice(0, 50))
+        await verifyAuthorization(
+          decodePayment(h),
+          { priceMicro: PRICE, payTo: PAY_TO, maxTimeoutSeconds: 300 },
+          Date.now(),
+        );
+      const before = process.cpuUsage();
+      for (const h of sample)
+        await verifyAuthorization(
+          decodePayment(h),
+          { priceMicro: PRICE, payTo: PAY_TO, maxTimeoutSeconds: 300 },
+          Date.now(),
+        );
+      const used = process.cpuUsage(before);
+      out.verifyCpuUs = (used.user + used.system) / sample.length;
+    } finally {
+      await server.stop();
+    }
+    const lines = [];
+    out.ledgerExit = await ledgerCheck({ AXLE_DATA_DIR: dataDir }, (l) => lines.push(l));
+    out.ledger = JSON.parse(lines[0]);
+    return out;
+  } finally {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,316 @@
+import {
+  AccountEarnings,
+  AdminSettlements,
+  CheckoutRequest,
+  CheckoutSession,
+  ContributorSettlements,
+  LinkWalletRequest,
+  LinkWalletResponse,
+  PayoutOnboarding,
+  ProcessorWithdrawRequest,
+  ProcessorWithdrawResult,
+  PurchaseList,
+  WalletChallenge,
+  WalletChallengeRequest,
+  WalletVerified,
+  WalletVerifyRequest,
+  WebhookResult,
+  WithdrawRequest,
+  WithdrawResult,
+  WithdrawTimeout,
+  ERROR_CODES,
+  z,
+} from '@axle/sdk';
+import { DomainError } from '../domain/errors.js';
+import type { Middleware } from 'koa';
+import type { AppDeps } from '../deps.js';
+import { clientIp } from '../http/client-ip.js';
+import { type Api, reply } from '../http/route.js';
+import { requireTermsAccepted } from '../http/terms-gate.js';
+
+const WalletParam = z.object({
+  wallet: z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'EVM address: 0x followed by 40 hex digits'),
+});
+const accountOf = (state: { identity?: { accountId: string } }): string => state.identity!.accountId;
+
+/** Credits and card checkout, wallets, earnings, withdrawals and their admin view (spec: Endpoints / Money). */
+export function moneyRoutes(api: Api, deps: AppDeps): void {
+  const { identity, checkout, wallets, earnings, withdrawals, terms, config } = deps;
+  const withdrawalsOpen: Middleware = async (_ctx, next) => {
+    withdrawals.assertOpen();
+    return next();
+  };
+
+  api.route({
+    method: 'post',
+    path: '/checkout/session',
+    operationId: 'createCheckoutSession',
+    summary: 'Start a card checkout for a credit pack',
+    description:
+      'Packs: starter $10 (100 unlocks, 1,000 queries), growth $25 (300, 3,000), pro $100 (1,500, 15,000); ' +
+      'credits never expire.',
+    tags: ['Money'],
+    security: ['BearerJWT'],
+    before: [identity.requireJwt(), identity.requireActiveAccount()],
+    body: CheckoutRequest,
+    responses: {
+      200: { description: 'Hosted checkout URL and session id', schema: CheckoutSession },
+      400: { description: 'Unknown pack: error and valid_packs (CreditPack[])' },
+      401: { description: 'Missing or invalid session token' },
+      502: { description: 'The card processor could not be reached' },
+      503: { description: 'checkout provider not configured' },
+    },
+    handler: ({ body }, ctx) => checkout.createSession(accountOf(ctx.state), body.pack),
+  });
+
+  api.route({
+    method: 'post',
+    path: '/webhook/processor',
+    operationId: 'receiveProcessorEvent',
+    summary: 'Card processor events (signed)',
+    description:
+      'checkout.session.completed creates the Purchase and adds its credits, once: ' +
+      'a replay answers already_processed: true.',
+    tags: ['Money'],
+    headers: z.object({ 'Stripe-Signature': z.string() }),
+    responses: {
+      200: { description: 'Event received', schema: WebhookResult },
+      400: { description: 'Invalid signature or malformed event' },
+      503: { description: 'checkout provider not configured' },
+    },
+    handler: (_input, ctx) =>
+      checkout.handleEvent((ctx.state.rawBody as Buffer | undefined) ?? Buffer.alloc(0), ctx.get('stripe-signature')),
+  });
+
+  api.route({
+    method: 'get',
+    path: '/account/purchases',
+    operationId: 'listPurchases',
+    summary: 'Your credit pack purchases',
+    tags: ['Account'],
+    security: ['BearerJWT'],
+    before: [identity.requireJwt()],
+    responses: {
+      200: { description: 'Purchases, newest first, and the total spent', schema: PurchaseList },
+      401: { description: 'Missing or invalid session token' },
+    },
+    handler: (_input, ctx) => checkout.purchases(accountOf(ctx.state)),
+  });
+
+  api.route({
+    method: 'get',
+    path: '/account/earnings',
+    operationId: 'getAccountEarnings',
+    summary: 'Your earnings breakdown',
+    description:
+      'Accepts a session token or, beyond the contract, a key with the account scope ' +
+      '(so agents and the MCP tools can read it).',
+    tags: ['Account'],
+    security: ['BearerJWT', 'ApiKey'],
+    before: [identity.requireJwtOrKey('account')],
+    responses: {
+      200: { description: 'Account earnings', schema: AccountEarnings },
+      401: { description: 'Missing or invalid credentials' },
+      404: { description: 'Account not found' },
+    },
+    handler: (_input, ctx) => earnings.account(accountOf(ctx.state)),
+  });
+
+  api.route({
+    method: 'post',
+    path: '/wallet/challenge',
+    operationId: 'createWalletChallenge',
+    summary: 'Get a challenge for the wallet to sign (EIP-712)',
+    tags: ['Account'],
+    body: WalletChallengeRequest,
+    responses: {
+      200: { description: 'The challenge, its lifetime and the typed data to sign', schema: WalletChallenge },
+      429: { description: 'Too many challenges for this wallet or from this address' },
+    },
+    handler: ({ body }, ctx) => wallets.challenge(body.wallet, clientIp(ctx, config.trustProxy)),
+  });
+
+  api.route({
+    method: 'post',
+    path: '/wallet/verify',
+    operationId: 'verifyWallet',
+    summary: 'Prove control of a wallet with the signed challenge',
+    description: 'Each challenge is single-use: an expired, mismatched or reused challenge is refused (400).',
+    tags: ['Account'],
+    body: WalletVerifyRequest,
+    responses: {
+      200: { description: 'Verified', schema: WalletVerified },
+      400: { description: 'No, expired or used challenge; wrong signature' },
+    },
+    handler: ({ body }) => wallets.verify(body.wallet, body.signature as `0x${string}`),
+  });
+
+  api.route({
+    method: 'post',
+    path: '/account/link-wallet',
+    operationId: 'linkWallet',
+    summary: 'Link a verified wallet for payouts',
+    description:
+      'Requires accepted terms, a wallet verified through /wallet/challenge and /wallet/verify, ' +
+      'not linked to another account, ' +
+      'an account without a wallet, and a clean sanctions screen. ' +
+      'Earnings held for the wallet move to the account. Accepts a ' +
+      'session token or, beyond the contract, a key with the account scope.',
+    tags: ['Account'],
+    security: ['BearerJWT', 'ApiKey'],
+    before: [identity.requireJwtOrKey('account'), identity.requireActiveAccount(), requireTermsAccepted(terms)],
+    body: LinkWalletRequest,
+    responses: {
+      200: { description: 'Linked', schema: LinkWalletResponse },
+      400: { description: 'Bad, unverified or already linked wallet; account already has one' },
+      401: { description: 'Missing or invalid credentials' },
+      403: { description: 'TERMS_NOT_ACCEPTED, account suspended, or sanctions block' },
+      404: { description: 'Account not found' },
+      503: { description: 'sanctions screening unavailable' },
+    },
+    handler: ({ body }, ctx) => wallets.link(accountOf(ctx.state), body.wallet),
+  });
+
+  api.route({
+    method: 'get',
+    path: '/contributor/{wallet}/settlements',
+    operationId: 'getContributorSettlements',
+    summary: 'A contributor wallet’s withdrawals and pending balance',
+    description: 'Also the poll_url of an unresolved withdrawal.',
+    tags: ['Knowledge'],
+    params: WalletParam,
+    responses: {
+      200: { description: 'Contributor settlements', schema: ContributorSettlements },
+      400: { description: 'Not an EVM address' },
+    },
+    handler: ({ params }) => earnings.settlements(params.wallet),
+  });
+
+  api.route({
+    method: 'post',
+    path: '/withdraw',
+    operationId: 'withdrawToWallet',
+    summary: 'Withdraw the pending balance to the linked wallet',
+    description:
+      'The wallet signs EIP-712 Withdrawal {wallet, timestamp} (domain Axle, version 1, chain 8453); ' +
+      'the timestamp must be within ' +
+      '5 minutes. 503 withdraw_paused_noncustodial_migration unless custodial withdrawals are enabled.',
+    tags: ['Money'],
+    body: WithdrawRequest,
+    responses: {
+      200: { description: 'Paid out', schema: WithdrawResult },
+      202: {
+        description: 'Broadcast, confirmation timed out: balance debited, poll poll_url, do not retry',
+        schema: WithdrawTimeout,
+      },
+      400: { description: 'Stale timestamp or nothing to withdraw' },
+      403: { description: 'Bad signature, TERMS_NOT_ACCEPTED, account suspended or sanctions block' },
+      404: { description: 'No account has linked this wallet' },
+      409: { description: 'WITHDRAWAL_IN_FLIGHT with settlement_id, settlement_status, poll_url' },
+      503: { description: 'Withdrawals paused, or sanctions screening unavailable' },
+    },
+    handler: async ({ body }) => {
+      const r = await withdrawals.viaWallet({
+        wallet: body.wallet,
+        signature: body.signature as `0x${string}`,
+        timestamp: body.timestamp,
+      });
+      if (r.status === 'processing_timeout') return reply(202, r);
+      return {
+        message: 'Withdrawal settled',
+        settlement_id: r.settlement_id,
+        amount: r.amount,
+        status: r.status,
+        tx_hash: r.tx_hash,
+      };
+    },
+  });
+
+  api.route({
+    method: 'post',
+    path: '/withdraw/processor',
+    operationId: 'withdrawToPayoutAccount',
+    summary: 'Withdraw to your card-processor payout account',
+    description:
+      'At least $0.50. Link the payout account first with POST /account/payout-account ' +
+      'and finish its hosted onboarding.',
+    tags: ['Money'],
+    security: ['BearerJWT', 'ApiKey'],
+    before: [
+      identity.requireJwtOrKey('account'),
+      withdrawalsOpen,
+      identity.requireActiveAccount(),
+      requireTermsAccepted(terms),
+    ],
+    body: ProcessorWithdrawRequest,
+    responses: {
+      200: { description: 'Paid out', schema: ProcessorWithdrawResult },
+      400: {
+        description:
+          'no payout account linked, onboarding incomplete, invalid amount, below minimum, insufficient balance',
+      },
+      401: { description: 'Missing or invalid credentials' },
+      403: { description: 'TERMS_NOT_ACCEPTED or account suspended' },
+      404: { description: 'Account not found' },
+      409: { description: 'WITHDRAWAL_IN_FLIGHT' },
+      503: { description: 'Withdrawals paused, or payout provider not configured' },
+    },
+    handler: async ({ body }, ctx) => ({
+      message: 'Payout sent',
+      ...(await withdrawals.viaProcessor(accountOf(ctx.state), body.amount_usd)),
+    }),
+  });
+
+  api.route({
+    method: 'post',
+    path: '/account/payout-account',
+    operationId: 'createPayoutAccount',
+    summary: 'Link a card-processor payout account (hosted onboarding)',
+    description: 'Not in the contract: creates the payout account once and returns its hosted onboarding link.',
+    tags: ['Money'],
+    security: ['BearerJWT', 'ApiKey'],
+    before: [identity.requireJwtOrKey('account'), identity.requireActiveAccount(), requireTermsAccepted(terms)],
+    responses: {
+      200: { description: 'Onboarding link', schema: PayoutOnboarding },
+      401: { description: 'Missing or invalid credentials' },
+      403: { description: 'TERMS_NOT_ACCEPTED or account suspended' },
+      429: { description: 'More than 10 onboarding links an hour' },
+      502: { description: 'The card processor could not be reached' },
+      503: { description: 'payout provider not configured' },
+    },
+    handler: (_input, ctx) => withdrawals.payoutOnboarding(accountOf(ctx.state)),
+  });
+
+  api.route({
+    method: 'get',
+    path: '/admin/settlements',
+    operationId: 'getAdminSettlements',
+    summary: 'Platform wallet and earnings',
+    tags: ['Admin'],
+    security: ['AdminToken'],
+    before: [identity.requireAdmin('read')],
+    responses: {
+      200: { description: 'Platform settlement view', schema: AdminSettlements },
+      401: { description: 'Missing or invalid admin token' },
+    },
+    handler: async () => ({
+      platform_wallet: config.routerAddress ?? config.payTo,
+      eth_balance: 'unknown',
+      total_platform_earnings: (await withdrawals.totalPlatformMicro()) / 1_000_000,
+    }),
+  });
+
+  api.route({
+    method: 'post',
+    path: '/admin/settle',
+    operationId: 'adminSettle',
+    summary: 'Batch settlement (not implemented)',
+    tags: ['Admin'],
+    security: ['AdminToken'],
+    before: [identity.requireAdmin('admin')],
+    responses: { 501: { description: 'Not implemented' }, 401: { description: 'Missing or invalid admin token' } },
+    handler: () => {
+      throw new DomainError(ERROR_CODES.NOT_IMPLEMENTED, 'Batch settlement is not implemented');
+    },
+  });
+}

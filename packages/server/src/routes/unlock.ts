@@ -1,0 +1,78 @@
+import { LearningFull, LearningId, PaymentRequired, z } from '@axle/sdk';
+import type { AppDeps } from '../deps.js';
+import { type Api, reply } from '../http/route.js';
+import { PaymentRequiredError, type UnlockCredential } from '../services/unlock.js';
+
+/** GET /knowledge/{id}: the full learning, for one unlock credit (X-API-Key) or an x402 payment. */
+export function unlockRoutes(api: Api, deps: AppDeps): void {
+  const { identity, unlocks } = deps;
+
+  api.route({
+    method: 'get',
+    path: '/knowledge/{id}',
+    operationId: 'unlockLearning',
+    summary: 'Unlock a learning',
+    description:
+      'With X-API-Key one unlock credit is deducted; with X-Payment (x402 v1 or v2 payload) or PAYMENT-SIGNATURE the ' +
+      'price is settled; with neither, 402 with the accepts list, the options envelope and X-Payment-Required: true ' +
+      '(and the v2 PAYMENT-REQUIRED header). The contributor’s own key unlocks free (owner_recall_free). A repeat ' +
+      'unlock by the same buyer within 30 days costs nothing and accrues nothing (accrual_capped). ' +
+      'X-Wallet-Address is ' +
+      'an unverified claim to be the contributor: the unlock is paid and the contributor accrual zeroed.',
+    tags: ['Knowledge'],
+    security: ['ApiKey', 'X402Payment'],
+    before: [identity.optionalKey()],
+    params: z.object({ id: LearningId }),
+    headers: z.object({
+      'X-Payment': z.string().optional(),
+      'PAYMENT-SIGNATURE': z.string().optional(),
+      'X-Wallet-Address': z.string().optional(),
+    }),
+    responses: {
+      200: {
+        description: 'The learning, with this unlock’s _revenue',
+        schema: LearningFull,
+        headers: {
+          'X-PAYMENT-RESPONSE': 'settlement of an X-Payment (base64 JSON)',
+          'PAYMENT-RESPONSE': 'settlement of a PAYMENT-SIGNATURE',
+        },
+      },
+      401: { description: 'Invalid API key' },
+      402: {
+        description: 'No credential, credits exhausted, or payment refused',
+        schema: PaymentRequired,
+        headers: {
+          'PAYMENT-REQUIRED': 'x402 v2 requirements (base64 JSON)',
+          'X-Payment-Required': 'true when no credential was sent',
+        },
+      },
+      404: { description: 'No such learning' },
+      409: { description: 'CONTRIBUTOR_NOT_ONBOARDED: the contributor has not accepted the current terms' },
+      502: { description: 'The x402 facilitator could not be reached; nothing was charged' },
+    },
+    handler: async ({ params }, ctx) => {
+      const xPayment = ctx.get('x-payment');
+      const signature = ctx.get('payment-signature');
+      const credential: UnlockCredential = ctx.state.identity
+        ? { kind: 'key', accountId: ctx.state.identity.accountId }
+        : xPayment || signature
+          ? { kind: 'payment', header: xPayment || signature, carrier: xPayment ? 'X-Payment' : 'PAYMENT-SIGNATURE' }
+          : { kind: 'none' };
+      try {
+        const { learning, paymentResponse } = await unlocks.unlock({
+          learningId: params.id,
+          credential,
+          walletClaim: ctx.get('x-wallet-address') || undefined,
+        });
+        return reply(200, learning, paymentResponse ? { [paymentResponse.header]: paymentResponse.value } : {});
+      } catch (err) {
+        if (!(err instanceof PaymentRequiredError)) throw err;
+        return reply(
+          402,
+          { error: err.message, code: err.code, ...err.details, request_id: ctx.state.requestId },
+          { 'PAYMENT-REQUIRED': err.paymentRequiredHeader, ...(err.noCredential && { 'X-Payment-Required': 'true' }) },
+        );
+      }
+    },
+  });
+}

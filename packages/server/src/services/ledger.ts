@@ -1,0 +1,185 @@
+import { ERROR_CODES } from '@axle/sdk';
+import { DomainError } from '../domain/errors.js';
+import { newId } from '../domain/ids.js';
+import { type Split, splitRevenue } from '../domain/revenue-split.js';
+import type { Queryable } from '../store/db.js';
+import { type BalanceRow, ledgerStore, type SettlementRow, type UnlockRow } from '../store/ledger.js';
+import { learningsStore } from '../store/learnings.js';
+import { termsStore } from '../store/terms.js';
+import { walletKey, walletsStore } from '../store/wallets.js';
+
+/** Who a learning's contributor share goes to, and whether it is held until the terms are accepted. */
+export interface Payee {
+  holder: string;
+  held: boolean;
+}
+
+/**
+ * The learning's payee: its owner account; else the account its contributor wallet is linked to;
+ * else the wallet itself. Accounts that never accepted the terms, and unlinked wallets, accrue as
+ * unassented_pending (held), converted on first acceptance or when the wallet is linked.
+ */
+export async function payeeOf(
+  q: Queryable,
+  learning: { contributorAccountId: string | null; contributorWallet: string | null },
+): Promise<Payee | null> {
+  const accountId =
+    learning.contributorAccountId ??
+    (learning.contributorWallet ? await walletsStore.accountIdByWallet(q, learning.contributorWallet) : undefined);
+  if (accountId) return { holder: accountId, held: !(await termsStore.hasAny(q, accountId)) };
+  if (learning.contributorWallet) return { holder: walletKey(learning.contributorWallet), held: true };
+  return null;
+}
+
+export interface UnlockEntry {
+  learningId: string;
+  buyer: string;
+  path: UnlockRow['path'];
+  paidMicro: number;
+  discovery: boolean;
+  selfDealing: boolean;
+  accrualCapped: boolean;
+  payee: Payee | null;
+  settlementPath?: string | null;
+  txHash?: string | null;
+  now: number;
+}
+
+/**
+ * Books one unlock in the caller's transaction: the unlock row with its split, the payee's
+ * journal entry and balance, and the learning's running totals (only for unlocks that move demand).
+ */
+export async function recordUnlock(q: Queryable, e: UnlockEntry): Promise<{ id: string; split: Split }> {
+  const split = splitRevenue({
+    paidMicro: e.paidMicro,
+    discovery: e.discovery,
+    selfDealing: e.selfDealing || !e.payee,
+  });
+  const id = newId('unl');
+  const payee = split.contributorMicro > 0 ? e.payee : null;
+  await ledgerStore.insertUnlock(q, {
+    id,
+    learning_id: e.learningId,
+    buyer: e.buyer,
+    path: e.path,
+    gross_micro: split.grossMicro,
+    contributor_micro: split.contributorMicro,
+    platform_micro: split.platformMicro,
+    payee: payee?.holder ?? null,
+    held: payee?.held ? 1 : 0,
+    discovery: e.discovery ? 1 : 0,
+    self_dealing: e.selfDealing ? 1 : 0,
+    accrual_capped: e.accrualCapped ? 1 : 0,
+    settlement_path: e.settlementPath ?? null,
+    tx_hash: e.txHash ?? null,
+    created_at: e.now,
+  });
+  if (payee) await ledgerStore.post(q, payee.holder, payee.held ? 'hold' : 'accrue', split.contributorMicro, id, e.now);
+  if (e.path !== 'owner' && !e.selfDealing && !e.accrualCapped) {
+    await ledgerStore.creditLearning(q, e.learningId, split);
+    await learningsStore.recordUnlock(q, e.learningId, e.now);
+  }
+  return { id, split };
+}
+
+/** Converts everything the holder has held into owned, withdrawable balance (first terms acceptance). */
+export async function releaseHeld(q: Queryable, holder: string, now: number): Promise<void> {
+  const { held_micro } = await ledgerStore.balance(q, holder);
+  await ledgerStore.post(q, holder, 'release', held_micro, null, now);
+}
+
+/**
+ * On link-wallet: the wallet-keyed held balance moves into the account, and its unlocks are
+ * attributed there; it becomes withdrawable when the account has accepted the terms.
+ */
+export async function migrateWalletBalance(
+  q: Queryable,
+  wallet: string,
+  accountId: string,
+  now: number,
+): Promise<void> {
+  const from = walletKey(wallet);
+  const { held_micro } = await ledgerStore.balance(q, from);
+  await ledgerStore.post(q, from, 'migrate_out', held_micro, accountId, now);
+  await ledgerStore.post(q, accountId, 'migrate_in', held_micro, from, now);
+  await ledgerStore.reassignPayee(q, from, accountId);
+  if (await termsStore.hasAny(q, accountId)) await releaseHeld(q, accountId, now);
+}
+
+export const balanceOf = (q: Queryable, holder: string): Promise<BalanceRow> => ledgerStore.balance(q, holder);
+
+export interface WithdrawalRequest {
+  holder: string;
+  wallet: string | null;
+  rail: SettlementRow['rail'];
+  amountMicro: number;
+  /** Where the caller polls an unresolved withdrawal (the 409 and 202 answers carry it). */
+  pollUrl: string;
+  now: number;
+}
+
+/**
+ * Debits the holder's pending balance into a new pending settlement, in the caller's transaction.
+ * One unresolved settlement per holder (also enforced by a unique index): a second is 409.
+ */
+export async function openSettlement(q: Queryable, w: WithdrawalRequest): Promise<SettlementRow> {
+  const inFlight = await ledgerStore.inFlight(q, w.holder);
+  if (inFlight) {
+    throw new DomainError(
+      ERROR_CODES.WITHDRAWAL_IN_FLIGHT,
+      'A withdrawal is already in flight; poll it before withdrawing again',
+      {
+        settlement_id: inFlight.id,
+        settlement_status: inFlight.status,
+        poll_url: w.pollUrl,
+      },
+    );
+  }
+  const { pending_micro } = await ledgerStore.balance(q, w.holder);
+  if (!Number.isSafeInteger(w.amountMicro) || w.amountMicro < 0)
+    throw new DomainError(ERROR_CODES.VALIDATION, 'invalid amount');
+  if (w.amountMicro > pending_micro || w.amountMicro === 0) {
+    throw new DomainError(ERROR_CODES.VALIDATION, 'insufficient balance', {
+      pending_balance: pending_micro / 1_000_000,
+    });
+  }
+  const row: SettlementRow = {
+    id: newId('set'),
+    holder: w.holder,
+    wallet: w.wallet && walletKey(w.wallet),
+    rail: w.rail,
+    amount_micro: w.amountMicro,
+    status: 'pending',
+    tx_hash: null,
+    payout_id: null,
+    created_at: w.now,
+    confirmed_at: null,
+  };
+  await ledgerStore.insertSettlement(q, row);
+  await ledgerStore.post(q, w.holder, 'withdraw', w.amountMicro, row.id, w.now);
+  return row;
+}
+
+export type SettlementOutcome =
+  | { status: 'confirmed'; txHash?: string | null; payoutId?: string | null }
+  | { status: 'processing_timeout'; txHash?: string | null }
+  | { status: 'failed' };
+
+/** Records how a payout ended; a failed one gives the amount back to the pending balance. */
+export async function resolveSettlement(
+  q: Queryable,
+  s: SettlementRow,
+  outcome: SettlementOutcome,
+  now: number,
+): Promise<void> {
+  if (outcome.status === 'failed') {
+    await ledgerStore.updateSettlement(q, s.id, { status: 'failed' });
+    await ledgerStore.post(q, s.holder, 'refund', s.amount_micro, s.id, now);
+    return;
+  }
+  await ledgerStore.updateSettlement(q, s.id, {
+    status: outcome.status,
+    tx_hash: outcome.txHash ?? null,
+    ...(outcome.status === 'confirmed' && { payout_id: outcome.payoutId ?? null, confirmed_at: now }),
+  });
+}

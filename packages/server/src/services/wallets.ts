@@ -1,0 +1,129 @@
+import { ERROR_CODES } from '@axle/sdk';
+import { verifyTypedData } from 'viem';
+import type { Clock } from '../clock.js';
+import { DomainError } from '../domain/errors.js';
+import { newId } from '../domain/ids.js';
+import type { SanctionsScreen } from '../payments/sanctions.js';
+import type { Database } from '../store/db.js';
+import { walletKey, walletsStore } from '../store/wallets.js';
+import { getAccount } from './accounts.js';
+import { migrateWalletBalance } from './ledger.js';
+import type { RateLimiter } from './rate-limit.js';
+
+/** How long a wallet challenge may be signed and verified. */
+export const CHALLENGE_TTL_SECONDS = 300;
+const CHALLENGES_PER_WALLET = { limit: 10, windowMs: 600_000 };
+const CHALLENGES_PER_IP = { limit: 60, windowMs: 600_000 };
+
+/** The EIP-712 domain of this server's wallet proofs (wallet verification and withdrawal requests). */
+export const PROOF_DOMAIN = { name: 'Axle', version: '1', chainId: 8453 } as const;
+export const WALLET_PROOF_TYPES = {
+  WalletProof: [
+    { name: 'wallet', type: 'address' },
+    { name: 'challenge', type: 'string' },
+    { name: 'expires', type: 'uint256' },
+  ],
+} as const;
+
+/** The typed data a wallet signs to prove control of itself for `challenge`. */
+export const walletProof = (wallet: string, challenge: string, expiresAtMs: number) => ({
+  domain: PROOF_DOMAIN,
+  types: WALLET_PROOF_TYPES,
+  primaryType: 'WalletProof' as const,
+  message: { wallet: wallet as `0x${string}`, challenge, expires: BigInt(Math.floor(expiresAtMs / 1000)) },
+});
+
+export interface WalletsService {
+  /** Limited per wallet and per client address (the rows are the database's to keep). */
+  challenge(
+    wallet: string,
+    ip: string,
+  ): Promise<{ challenge: string; expires_in_seconds: number; typed_data: Record<string, unknown> }>;
+  verify(wallet: string, signature: `0x${string}`): Promise<{ verified: true; wallet: string }>;
+  /** Call after the terms gate: sanctions, verification, not in use, no wallet yet; then migrates held earnings. */
+  link(accountId: string, wallet: string): Promise<{ message: string; wallet: string; account_id: string }>;
+}
+
+const bad = (message: string) => new DomainError(ERROR_CODES.VALIDATION, message);
+
+export function createWalletsService(deps: {
+  db: Database;
+  clock: Clock;
+  rateLimiter: RateLimiter;
+  sanctions: SanctionsScreen;
+}): WalletsService {
+  const { db, clock } = deps;
+  return {
+    async challenge(wallet, ip) {
+      const now = clock.now();
+      const row = { id: newId('wch'), wallet, expires_at: now + CHALLENGE_TTL_SECONDS * 1000 };
+      await db.tx(async (q) => {
+        await deps.rateLimiter.takeAll(
+          [
+            { key: `wallet-challenge:wallet:${walletKey(wallet)}`, ...CHALLENGES_PER_WALLET },
+            { key: `wallet-challenge:ip:${ip}`, ...CHALLENGES_PER_IP },
+          ],
+          q,
+        );
+        await walletsStore.deleteExpiredChallenges(q, now - 86_400_000);
+        await walletsStore.insertChallenge(q, row);
+      });
+      const typed = walletProof(wallet, row.id, row.expires_at);
+      return {
+        challenge: row.id,
+        expires_in_seconds: CHALLENGE_TTL_SECONDS,
+        typed_data: { ...typed, message: { ...typed.message, expires: Number(typed.message.expires) } },
+      };
+    },
+
+    async verify(wallet, signature) {
+      return db
+        .tx(async (q) => {
+          const now = clock.now();
+          const c = await walletsStore.latestChallenge(q, wallet);
+          if (!c) throw bad('No challenge for this wallet: request one with POST /wallet/challenge');
+          if (c.used_at !== null) throw bad('This challenge was already used: request a new one');
+          if (c.expires_at < now) throw bad('This challenge has expired: request a new one');
+          // One attempt per challenge: a wrong signature uses it up too.
+          await walletsStore.useChallenge(q, c.id, now);
+          let valid = false;
+          try {
+            valid = await verifyTypedData({
+              address: wallet as `0x${string}`,
+              ...walletProof(wallet, c.id, c.expires_at),
+              signature,
+            });
+          } catch {
+            valid = false;
+          }
+          if (!valid) return null;
+          await walletsStore.markVerified(q, wallet, now);
+          return { verified: true as const, wallet: walletKey(wallet) };
+        })
+        .then((r) => {
+          if (!r) throw bad('The signature does not match the wallet and challenge');
+          return r;
+        });
+    },
+
+    async link(accountId, wallet) {
+      const account = await getAccount(db, accountId);
+      if (!account) throw new DomainError(ERROR_CODES.NOT_FOUND, 'Account not found');
+      await deps.sanctions.assertAllowed(wallet);
+      return db.tx(async (q) => {
+        if (!(await walletsStore.isVerified(q, wallet)))
+          throw bad('This wallet is not verified: POST /wallet/challenge, sign it, then POST /wallet/verify');
+        const holder = await walletsStore.accountIdByWallet(q, wallet);
+        if (holder && holder !== accountId) throw bad('This wallet is linked to another account');
+        if (holder === accountId) throw bad('This wallet is already linked to your account');
+        if (!(await walletsStore.link(q, accountId, wallet))) throw bad('This account already has a linked wallet');
+        await migrateWalletBalance(q, wallet, accountId, clock.now());
+        return {
+          message: 'Wallet linked; earnings attributed to it now accrue to this account',
+          wallet: walletKey(wallet),
+          account_id: accountId,
+        };
+      });
+    },
+  };
+}

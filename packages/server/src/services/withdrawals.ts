@@ -1,0 +1,247 @@
+import { ERROR_CODES, LIMITS, microToUsd } from '@axle/sdk';
+import { verifyTypedData } from 'viem';
+import type { Clock } from '../clock.js';
+import { DomainError } from '../domain/errors.js';
+import type { Logger } from '../logger.js';
+import { type CardProcessor, ProcessorUnavailable } from '../payments/card-processor.js';
+import type { PayoutSender } from '../payments/payout-sender.js';
+import type { SanctionsScreen } from '../payments/sanctions.js';
+import type { Database } from '../store/db.js';
+import { ledgerStore, type SettlementRow } from '../store/ledger.js';
+import { walletKey, walletsStore } from '../store/wallets.js';
+import { getAccount } from './accounts.js';
+import { balanceOf, openSettlement, resolveSettlement } from './ledger.js';
+import type { RateLimiter } from './rate-limit.js';
+import { hasAcceptedCurrentTerms, termsNotAccepted } from './terms.js';
+import { PROOF_DOMAIN } from './wallets.js';
+
+const ONBOARDING_LINKS_PER_HOUR = { limit: 10, windowMs: 3_600_000 };
+/** A withdrawal signature covers a timestamp at most this far from now. */
+export const SIGNATURE_FRESH_MS = 5 * 60_000;
+const WITHDRAWAL_TYPES = {
+  Withdrawal: [
+    { name: 'wallet', type: 'address' },
+    { name: 'timestamp', type: 'uint256' },
+  ],
+} as const;
+
+/** The typed data a wallet signs to withdraw its pending balance. */
+export const withdrawalProof = (wallet: string, timestamp: number) => ({
+  domain: PROOF_DOMAIN,
+  types: WITHDRAWAL_TYPES,
+  primaryType: 'Withdrawal' as const,
+  message: { wallet: wallet as `0x${string}`, timestamp: BigInt(timestamp) },
+});
+
+export type WithdrawOutcome =
+  | { status: 'confirmed'; settlement_id: string; amount: number; tx_hash: string | null }
+  | { status: 'processing_timeout'; settlement_id: string; tx_hash: null; poll_url: string };
+
+export interface WithdrawalsService {
+  /** 503 withdraw_paused_noncustodial_migration unless custodial withdrawals are enabled. */
+  assertOpen(): void;
+  viaWallet(input: { wallet: string; signature: `0x${string}`; timestamp: number }): Promise<WithdrawOutcome>;
+  /** Card payout of `amountUsd` to the account's payout account; after the identity, active-account and terms gates. */
+  viaProcessor(accountId: string, amountUsd: number): Promise<{ payout_id: string; amount: number; status: string }>;
+  /** Creates (once) the account's payout account and returns its hosted onboarding link. */
+  payoutOnboarding(
+    accountId: string,
+  ): Promise<{ url: string; payout_account_id: string; onboarding_complete: boolean }>;
+  /** Sum of platform shares (GET /admin/settlements). */
+  totalPlatformMicro(): Promise<number>;
+}
+
+export function createWithdrawalsService(deps: {
+  db: Database;
+  clock: Clock;
+  logger: Logger;
+  baseUrl(): string;
+  termsUrl(): string;
+  enabled: boolean;
+  sanctions: SanctionsScreen;
+  sender: PayoutSender;
+  processor?: CardProcessor;
+  rateLimiter: RateLimiter;
+  /** How long POST /withdraw waits for the transfer before answering 202 processing_timeout. */
+  confirmTimeoutMs?: number;
+}): WithdrawalsService {
+  const { db, clock } = deps;
+  const confirmTimeoutMs = deps.confirmTimeoutMs ?? 30_000;
+  const pollUrl = (wallet: string) => `${deps.baseUrl()}/contributor/${walletKey(wallet)}/settlements`;
+
+  function assertOpen(): void {
+    if (!deps.enabled) {
+      throw new DomainError(
+        ERROR_CODES.WITHDRAW_PAUSED,
+        'Withdrawals are paused during the non-custodial migration; earnings keep accruing',
+      );
+    }
+  }
+
+  async function finish(s: SettlementRow, outcome: Parameters<typeof resolveSettlement>[2]): Promise<void> {
+    await db.tx((q) => resolveSettlement(q, s, outcome, clock.now()));
+  }
+
+  return {
+    assertOpen,
+
+    async viaWallet({ wallet, signature, timestamp }) {
+      assertOpen();
+      if (Math.abs(clock.now() - timestamp) > SIGNATURE_FRESH_MS) {
+        throw new DomainError(ERROR_CODES.VALIDATION, 'timestamp is not within 5 minutes of now: sign a fresh one');
+      }
+      let valid = false;
+      try {
+        valid = await verifyTypedData({
+          address: wallet as `0x${string}`,
+          ...withdrawalProof(wallet, timestamp),
+          signature,
+        });
+      } catch {
+        valid = false;
+      }
+      if (!valid) throw new DomainError(ERROR_CODES.FORBIDDEN, 'The signature does not match the wallet');
+      const accountId = await walletsStore.accountIdByWallet(db, wallet);
+      const account = accountId ? await getAccount(db, accountId) : undefined;
+      if (!account) throw new DomainError(ERROR_CODES.NOT_FOUND, 'No account has linked this wallet');
+      if (account.suspended) throw new DomainError(ERROR_CODES.ACCOUNT_SUSPENDED, 'Account suspended');
+      if (!(await hasAcceptedCurrentTerms(db, account.id))) throw termsNotAccepted(deps.termsUrl());
+      await deps.sanctions.assertAllowed(wallet);
+      const settlement = await db.tx(async (q) => {
+        const { pending_micro } = await balanceOf(q, account.id);
+        return openSettlement(q, {
+          holder: account.id,
+          wallet,
+          rail: 'wallet',
+          amountMicro: pending_micro,
+          pollUrl: pollUrl(wallet),
+          now: clock.now(),
+        });
+      });
+      const sent = deps.sender.send({
+        wallet: walletKey(wallet),
+        amountMicro: settlement.amount_micro,
+        settlementId: settlement.id,
+      });
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<'timeout'>(
+        (resolve) => (timer = setTimeout(() => resolve('timeout'), confirmTimeoutMs)),
+      );
+      try {
+        const first = await Promise.race([sent, timeout]);
+        if (first === 'timeout') {
+          await finish(settlement, { status: 'processing_timeout' });
+          // The transfer may still confirm: record it when it does.
+          sent.then(
+            ({ txHash }) => finish(settlement, { status: 'confirmed', txHash }),
+            (err) =>
+              deps.logger.error({ err, settlement_id: settlement.id }, 'payout failed after its confirmation timeout'),
+          );
+          return {
+            status: 'processing_timeout',
+            settlement_id: settlement.id,
+            tx_hash: null,
+            poll_url: pollUrl(wallet),
+          };
+        }
+        await finish(settlement, { status: 'confirmed', txHash: first.txHash });
+        return {
+          status: 'confirmed',
+          settlement_id: settlement.id,
+          amount: microToUsd(settlement.amount_micro),
+          tx_hash: first.txHash,
+        };
+      } catch (err) {
+        await finish(settlement, { status: 'failed' });
+        deps.logger.error(
+          { err, settlement_id: settlement.id },
+          'payout failed; amount returned to the pending balance',
+        );
+        throw new DomainError(ERROR_CODES.PROVIDER_UNAVAILABLE, 'payout failed; nothing was withdrawn');
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+
+    async viaProcessor(accountId, amountUsd) {
+      assertOpen();
+      const cents = amountUsd * 100;
+      if (!Number.isFinite(amountUsd) || amountUsd <= 0 || Math.abs(cents - Math.round(cents)) > 1e-6) {
+        throw new DomainError(ERROR_CODES.VALIDATION, 'invalid amount: a positive number of whole cents');
+      }
+      if (amountUsd < LIMITS.cardWithdrawalMinUsd)
+        throw new DomainError(
+          ERROR_CODES.VALIDATION,
+          `below minimum: at least $${LIMITS.cardWithdrawalMinUsd.toFixed(2)}`,
+        );
+      if (!deps.processor) throw new DomainError(ERROR_CODES.PROVIDER_NOT_CONFIGURED, 'payout provider not configured');
+      const processor = deps.processor;
+      if (!(await getAccount(db, accountId))) throw new DomainError(ERROR_CODES.NOT_FOUND, 'Account not found');
+      const payoutAccountId = await walletsStore.payoutAccount(db, accountId);
+      if (!payoutAccountId)
+        throw new DomainError(ERROR_CODES.VALIDATION, 'no payout account linked: POST /account/payout-account');
+      try {
+        if (!(await processor.payoutsEnabled(payoutAccountId)))
+          throw new DomainError(ERROR_CODES.VALIDATION, 'onboarding incomplete');
+      } catch (err) {
+        if (err instanceof ProcessorUnavailable)
+          throw new DomainError(ERROR_CODES.PROVIDER_UNAVAILABLE, 'payout provider unavailable');
+        throw err;
+      }
+      const account = (await getAccount(db, accountId))!;
+      const settlement = await db.tx((q) =>
+        openSettlement(q, {
+          holder: accountId,
+          wallet: account.wallet,
+          rail: 'processor',
+          amountMicro: Math.round(cents) * 10_000,
+          pollUrl: `${deps.baseUrl()}/account/earnings`,
+          now: clock.now(),
+        }),
+      );
+      try {
+        const payoutId = await processor.transfer({
+          payoutAccountId,
+          amountCents: Math.round(cents),
+          settlementId: settlement.id,
+        });
+        await finish(settlement, { status: 'confirmed', payoutId });
+        return { payout_id: payoutId, amount: microToUsd(settlement.amount_micro), status: 'confirmed' };
+      } catch (err) {
+        await finish(settlement, { status: 'failed' });
+        deps.logger.error(
+          { err, settlement_id: settlement.id },
+          'card payout failed; amount returned to the pending balance',
+        );
+        throw new DomainError(ERROR_CODES.PROVIDER_UNAVAILABLE, 'payout provider unavailable; nothing was withdrawn');
+      }
+    },
+
+    async payoutOnboarding(accountId) {
+      if (!deps.processor) throw new DomainError(ERROR_CODES.PROVIDER_NOT_CONFIGURED, 'payout provider not configured');
+      await db.tx((q) => deps.rateLimiter.take(`payout-onboarding:account:${accountId}`, ONBOARDING_LINKS_PER_HOUR, q));
+      const processor = deps.processor;
+      const account = await getAccount(db, accountId);
+      if (!account) throw new DomainError(ERROR_CODES.NOT_FOUND, 'Account not found');
+      try {
+        let id = await walletsStore.payoutAccount(db, accountId);
+        if (!id) {
+          id = await processor.createPayoutAccount({ accountId, email: account.email });
+          await walletsStore.setPayoutAccount(db, accountId, id, clock.now());
+        }
+        const back = `${deps.baseUrl()}/account/earnings`;
+        const [url, complete] = await Promise.all([
+          processor.onboardingLink(id, back, back),
+          processor.payoutsEnabled(id),
+        ]);
+        return { url, payout_account_id: id, onboarding_complete: complete };
+      } catch (err) {
+        if (err instanceof ProcessorUnavailable)
+          throw new DomainError(ERROR_CODES.PROVIDER_UNAVAILABLE, 'payout provider unavailable');
+        throw err;
+      }
+    },
+
+    totalPlatformMicro: () => ledgerStore.totalPlatform(db),
+  };
+}

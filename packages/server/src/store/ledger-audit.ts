@@ -1,0 +1,66 @@
+import type { Queryable } from './db.js';
+
+/**
+ * Consistency queries over the ledger (migration 030): each returns the rows that break one
+ * invariant, so an empty result everywhere means the books balance.
+ */
+export const ledgerAuditStore = {
+  unbalancedUnlocks: (q: Queryable) =>
+    q.all(
+      `SELECT id, gross_micro, contributor_micro, platform_micro FROM unlocks
+       WHERE contributor_micro + platform_micro <> gross_micro`,
+    ),
+
+  /** Balance rows that differ from the sums of their journal entries. */
+  balancesOffJournal: (q: Queryable) =>
+    q.all(`
+      WITH j AS (
+        SELECT holder,
+          SUM(CASE WHEN kind IN ('accrue', 'release') THEN amount_micro ELSE 0 END) AS owned,
+          SUM(CASE kind WHEN 'hold' THEN amount_micro WHEN 'migrate_in' THEN amount_micro
+                        WHEN 'release' THEN -amount_micro WHEN 'migrate_out' THEN -amount_micro ELSE 0 END) AS held,
+          SUM(CASE kind WHEN 'accrue' THEN amount_micro WHEN 'release' THEN amount_micro WHEN 'refund' THEN amount_micro
+                        WHEN 'withdraw' THEN -amount_micro ELSE 0 END) AS pending,
+          SUM(CASE kind WHEN 'withdraw' THEN amount_micro WHEN 'refund' THEN -amount_micro ELSE 0 END) AS withdrawn,
+          SUM(CASE kind WHEN 'withdraw' THEN 1 WHEN 'refund' THEN -1 ELSE 0 END) AS n
+        FROM ledger_entries GROUP BY holder
+      )
+      SELECT b.holder, b.owned_micro, j.owned, b.held_micro, j.held, b.pending_micro, j.pending,
+             b.withdrawn_micro, j.withdrawn
+      FROM earnings_balances b LEFT JOIN j ON j.holder = b.holder
+      WHERE b.owned_micro <> COALESCE(j.owned, 0) OR b.held_micro <> COALESCE(j.held, 0)
+         OR b.pending_micro <> COALESCE(j.pending, 0)
+         OR b.withdrawn_micro <> COALESCE(j.withdrawn, 0) OR b.withdrawal_count <> COALESCE(j.n, 0)
+      UNION ALL
+      SELECT j.holder, NULL, j.owned, NULL, j.held, NULL, j.pending, NULL, j.withdrawn
+      FROM j LEFT JOIN earnings_balances b ON b.holder = j.holder WHERE b.holder IS NULL`),
+
+  /** Totals that must be equal: contributor shares sold vs credited, wallet balances moved out vs in. */
+  totals: (q: Queryable) =>
+    q.get<{ sold: number; credited: number; moved_out: number; moved_in: number }>(`
+      SELECT
+        (SELECT COALESCE(SUM(contributor_micro), 0) FROM unlocks) AS sold,
+        (SELECT COALESCE(SUM(amount_micro), 0) FROM ledger_entries WHERE kind IN ('accrue', 'hold')) AS credited,
+        (SELECT COALESCE(SUM(amount_micro), 0) FROM ledger_entries WHERE kind = 'migrate_out') AS moved_out,
+        (SELECT COALESCE(SUM(amount_micro), 0) FROM ledger_entries WHERE kind = 'migrate_in') AS moved_in`),
+
+  /** Holders whose withdrawn balance differs from their settlements that did not fail. */
+  withdrawalsOffSettlements: (q: Queryable) =>
+    q.all(`
+      SELECT b.holder, b.withdrawn_micro, COALESCE(s.total, 0) AS settled
+      FROM earnings_balances b
+      LEFT JOIN (SELECT holder, SUM(amount_micro) AS total FROM settlements WHERE status <> 'failed' GROUP BY holder) s
+        ON s.holder = b.holder
+      WHERE b.withdrawn_micro <> COALESCE(s.total, 0)`),
+
+  /** Learnings whose running totals differ from the unlocks that moved demand. */
+  learningsOffUnlocks: (q: Queryable) =>
+    q.all(`
+      SELECT l.id, l.unlock_count, l.gross_micro, u.n, u.gross
+      FROM learnings l
+      LEFT JOIN (SELECT learning_id, COUNT(*) AS n, SUM(gross_micro) AS gross, SUM(contributor_micro) AS contributor
+                 FROM unlocks WHERE path <> 'owner' AND self_dealing = 0 AND accrual_capped = 0 GROUP BY learning_id) u
+        ON u.learning_id = l.id
+      WHERE l.unlock_count <> COALESCE(u.n, 0) OR l.gross_micro <> COALESCE(u.gross, 0)
+         OR l.contributor_micro <> COALESCE(u.contributor, 0)`),
+};

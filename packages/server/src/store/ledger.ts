@@ -1,0 +1,230 @@
+import { newId } from '../domain/ids.js';
+import type { Queryable } from './db.js';
+
+/** Journal entry kinds and what each does to a holder's balance columns (migration 030). */
+export type EntryKind = 'accrue' | 'hold' | 'release' | 'migrate_out' | 'migrate_in' | 'withdraw' | 'refund';
+
+const EFFECTS: Record<
+  EntryKind,
+  { owned?: 1 | -1; held?: 1 | -1; pending?: 1 | -1; withdrawn?: 1 | -1; count?: 1 | -1 }
+> = {
+  accrue: { owned: 1, pending: 1 },
+  hold: { held: 1 },
+  release: { held: -1, owned: 1, pending: 1 },
+  migrate_out: { held: -1 },
+  migrate_in: { held: 1 },
+  withdraw: { pending: -1, withdrawn: 1, count: 1 },
+  refund: { pending: 1, withdrawn: -1, count: -1 },
+};
+
+export interface BalanceRow {
+  holder: string;
+  owned_micro: number;
+  held_micro: number;
+  pending_micro: number;
+  withdrawn_micro: number;
+  withdrawal_count: number;
+  updated_at: number;
+}
+
+export interface UnlockRow {
+  id: string;
+  learning_id: string;
+  buyer: string;
+  path: 'key' | 'x402' | 'owner';
+  gross_micro: number;
+  contributor_micro: number;
+  platform_micro: number;
+  payee: string | null;
+  held: number;
+  discovery: number;
+  self_dealing: number;
+  accrual_capped: number;
+  settlement_path: string | null;
+  tx_hash: string | null;
+  created_at: number;
+}
+
+export interface SettlementRow {
+  id: string;
+  holder: string;
+  wallet: string | null;
+  rail: 'wallet' | 'processor';
+  amount_micro: number;
+  status: 'pending' | 'confirmed' | 'processing_timeout' | 'failed';
+  tx_hash: string | null;
+  payout_id: string | null;
+  created_at: number;
+  confirmed_at: number | null;
+}
+
+const ZERO = (holder: string): BalanceRow => ({
+  holder,
+  owned_micro: 0,
+  held_micro: 0,
+  pending_micro: 0,
+  withdrawn_micro: 0,
+  withdrawal_count: 0,
+  updated_at: 0,
+});
+
+export interface WalletLearningRow {
+  id: string;
+  title: string;
+  status: string;
+  unlock_count: number;
+  gross_micro: number;
+  contributor_micro: number;
+  platform_micro: number;
+  last_unlock_at: number | null;
+}
+
+/** SQL for unlocks, earnings_balances, ledger_entries and settlements (migration 030). */
+export const ledgerStore = {
+  /**
+   * Appends one journal entry and applies it to the holder's balance row; the balance CHECKs
+   * (>= 0) make an overdraft fail and roll the caller's transaction back.
+   */
+  async post(
+    q: Queryable,
+    holder: string,
+    kind: EntryKind,
+    amountMicro: number,
+    ref: string | null,
+    now: number,
+  ): Promise<void> {
+    if (amountMicro <= 0) return;
+    const e = EFFECTS[kind];
+    const d = (sign?: 1 | -1) => (sign ?? 0) * amountMicro;
+    await q.run(
+      'INSERT INTO ledger_entries (id, holder, kind, amount_micro, ref, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+      [newId('led'), holder, kind, amountMicro, ref, now],
+    );
+    const deltas = [d(e.owned), d(e.held), d(e.pending), d(e.withdrawn), e.count ?? 0];
+    if (deltas.every((x) => x >= 0)) {
+      // Credits only: one upsert (its proposed row passes the CHECKs).
+      await q.run(
+        `INSERT INTO earnings_balances
+           (holder, owned_micro, held_micro, pending_micro, withdrawn_micro, withdrawal_count, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (holder) DO UPDATE SET owned_micro = owned_micro + excluded.owned_micro,
+           held_micro = held_micro + excluded.held_micro,
+           pending_micro = pending_micro + excluded.pending_micro,
+           withdrawn_micro = withdrawn_micro + excluded.withdrawn_micro,
+           withdrawal_count = withdrawal_count + excluded.withdrawal_count, updated_at = excluded.updated_at`,
+        [holder, ...deltas, now],
+      );
+      return;
+    }
+    // A debit: row first, then the deltas (a CHECK is tested on an upsert's proposed row before the conflict).
+    await q.run('INSERT INTO earnings_balances (holder, updated_at) VALUES (?, ?) ON CONFLICT (holder) DO NOTHING', [
+      holder,
+      now,
+    ]);
+    await q.run(
+      `UPDATE earnings_balances SET owned_micro = owned_micro + ?, held_micro = held_micro + ?,
+         pending_micro = pending_micro + ?,
+         withdrawn_micro = withdrawn_micro + ?, withdrawal_count = withdrawal_count + ?,
+         updated_at = ? WHERE holder = ?`,
+      [...deltas, now, holder],
+    );
+  },
+
+  async balance(q: Queryable, holder: string): Promise<BalanceRow> {
+    return (await q.get<BalanceRow>('SELECT * FROM earnings_balances WHERE holder = ?', [holder])) ?? ZERO(holder);
+  },
+
+  async insertUnlock(q: Queryable, row: UnlockRow): Promise<void> {
+    const cols = Object.keys(row);
+    await q.run(
+      `INSERT INTO unlocks (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`,
+      Object.values(row),
+    );
+  },
+
+  /** The buyer's latest unlock of the learning at or after `since`, if any. */
+  lastUnlock(q: Queryable, buyer: string, learningId: string, since: number): Promise<UnlockRow | undefined> {
+    return q.get<UnlockRow>(
+      `SELECT * FROM unlocks WHERE buyer = ? AND learning_id = ? AND created_at >= ? AND path <> 'owner'
+       ORDER BY created_at DESC LIMIT 1`,
+      [buyer, learningId, since],
+    );
+  },
+
+  /** Sum of buyer payments on unlocks credited to the holder. */
+  async grossFor(q: Queryable, holder: string): Promise<number> {
+    const row = await q.get<{ s: number | null }>('SELECT SUM(gross_micro) AS s FROM unlocks WHERE payee = ?', [
+      holder,
+    ]);
+    return row?.s ?? 0;
+  },
+
+  /** Moves attribution of a wallet's unlocks to the account the wallet was linked to. */
+  async reassignPayee(q: Queryable, from: string, to: string): Promise<void> {
+    await q.run('UPDATE unlocks SET payee = ? WHERE payee = ?', [to, from]);
+  },
+
+  /** Adds an unlock to the learning's running totals (ranking and stats read them without a join). */
+  async creditLearning(
+    q: Queryable,
+    learningId: string,
+    split: { grossMicro: number; contributorMicro: number; platformMicro: number },
+  ) {
+    await q.run(
+      `UPDATE learnings SET unlock_count = unlock_count + 1, gross_micro = gross_micro + ?,
+         contributor_micro = contributor_micro + ?,
+         platform_micro = platform_micro + ? WHERE id = ?`,
+      [split.grossMicro, split.contributorMicro, split.platformMicro, learningId],
+    );
+  },
+
+  async totalPlatform(q: Queryable): Promise<number> {
+    const row = await q.get<{ s: number | null }>('SELECT SUM(platform_micro) AS s FROM unlocks');
+    return row?.s ?? 0;
+  },
+
+  async insertSettlement(q: Queryable, row: SettlementRow): Promise<void> {
+    const cols = Object.keys(row);
+    await q.run(
+      `INSERT INTO settlements (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`,
+      Object.values(row),
+    );
+  },
+
+  async updateSettlement(
+    q: Queryable,
+    id: string,
+    set: Partial<Pick<SettlementRow, 'status' | 'tx_hash' | 'payout_id' | 'confirmed_at'>>,
+  ) {
+    const cols = Object.keys(set);
+    await q.run(`UPDATE settlements SET ${cols.map((c) => `${c} = ?`).join(', ')} WHERE id = ?`, [
+      ...Object.values(set),
+      id,
+    ]);
+  },
+
+  inFlight(q: Queryable, holder: string): Promise<SettlementRow | undefined> {
+    return q.get<SettlementRow>(
+      "SELECT * FROM settlements WHERE holder = ? AND status IN ('pending', 'processing_timeout')",
+      [holder],
+    );
+  },
+
+  settlementsFor(q: Queryable, holder: string, limit: number): Promise<SettlementRow[]> {
+    return q.all<SettlementRow>('SELECT * FROM settlements WHERE holder = ? ORDER BY created_at DESC, id LIMIT ?', [
+      holder,
+      limit,
+    ]);
+  },
+
+  /** The learnings attributed to a wallet with their running totals (GET /contributor/{wallet}). */
+  walletLearnings(q: Queryable, wallet: string, limit: number): Promise<WalletLearningRow[]> {
+    return q.all<WalletLearningRow>(
+      `SELECT l.id, l.title, l.status, l.unlock_count, l.gross_micro, l.contributor_micro, l.platform_micro,
+              (SELECT MAX(u.created_at) FROM unlocks u
+               WHERE u.learning_id = l.id AND u.gross_micro > 0) AS last_unlock_at
+       FROM learnings l WHERE lower(l.contributor_wallet) = ? ORDER BY l.created_at DESC LIMIT ?`,
+      [wallet.toLowerCase(), limit],
+    );
+  },
+};

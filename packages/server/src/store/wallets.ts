@@ -1,0 +1,85 @@
+import type { Queryable } from './db.js';
+
+/** Wallets are stored and compared lower-case. */
+export const walletKey = (wallet: string): string => wallet.toLowerCase();
+
+export interface ChallengeRow {
+  id: string;
+  wallet: string;
+  expires_at: number;
+  used_at: number | null;
+}
+
+/** SQL for wallet proofs, linked wallets (accounts.wallet) and payout accounts (migration 030). */
+export const walletsStore = {
+  async accountIdByWallet(q: Queryable, wallet: string): Promise<string | undefined> {
+    const row = await q.get<{ id: string }>('SELECT id FROM accounts WHERE wallet = ? AND deleted_at IS NULL', [
+      walletKey(wallet),
+    ]);
+    return row?.id;
+  },
+
+  /** Links only when the account has no wallet yet; returns whether it did. A unique index refuses a wallet in use. */
+  async link(q: Queryable, accountId: string, wallet: string): Promise<boolean> {
+    const r = await q.run('UPDATE accounts SET wallet = ? WHERE id = ? AND wallet IS NULL', [
+      walletKey(wallet),
+      accountId,
+    ]);
+    return r.changes > 0;
+  },
+
+  async insertChallenge(q: Queryable, row: Omit<ChallengeRow, 'used_at'>): Promise<void> {
+    await q.run('INSERT INTO wallet_challenges (id, wallet, expires_at) VALUES (?, ?, ?)', [
+      row.id,
+      walletKey(row.wallet),
+      row.expires_at,
+    ]);
+  },
+
+  /** The wallet's newest unused challenge, else its newest used one. */
+  latestChallenge(q: Queryable, wallet: string): Promise<ChallengeRow | undefined> {
+    return q.get<ChallengeRow>(
+      `SELECT * FROM wallet_challenges WHERE wallet = ?
+       ORDER BY CASE WHEN used_at IS NULL THEN 0 ELSE 1 END, expires_at DESC, id LIMIT 1`,
+      [walletKey(wallet)],
+    );
+  },
+
+  /** Marks the challenge used unless it already was; returns whether this call used it. */
+  async useChallenge(q: Queryable, id: string, now: number): Promise<boolean> {
+    const r = await q.run('UPDATE wallet_challenges SET used_at = ? WHERE id = ? AND used_at IS NULL', [now, id]);
+    return r.changes > 0;
+  },
+
+  async deleteExpiredChallenges(q: Queryable, before: number): Promise<void> {
+    await q.run('DELETE FROM wallet_challenges WHERE expires_at < ?', [before]);
+  },
+
+  async markVerified(q: Queryable, wallet: string, now: number): Promise<void> {
+    await q.run(
+      `INSERT INTO wallet_verifications (wallet, verified_at) VALUES (?, ?)
+       ON CONFLICT (wallet) DO UPDATE SET verified_at = excluded.verified_at`,
+      [walletKey(wallet), now],
+    );
+  },
+
+  async isVerified(q: Queryable, wallet: string): Promise<boolean> {
+    return (await q.get('SELECT 1 FROM wallet_verifications WHERE wallet = ?', [walletKey(wallet)])) !== undefined;
+  },
+
+  async payoutAccount(q: Queryable, accountId: string): Promise<string | undefined> {
+    const row = await q.get<{ processor_account_id: string }>(
+      'SELECT processor_account_id FROM payout_accounts WHERE account_id = ?',
+      [accountId],
+    );
+    return row?.processor_account_id;
+  },
+
+  async setPayoutAccount(q: Queryable, accountId: string, processorAccountId: string, now: number): Promise<void> {
+    await q.run(
+      `INSERT INTO payout_accounts (account_id, processor_account_id, created_at) VALUES (?, ?, ?)
+       ON CONFLICT (account_id) DO UPDATE SET processor_account_id = excluded.processor_account_id`,
+      [accountId, processorAccountId, now],
+    );
+  },
+};

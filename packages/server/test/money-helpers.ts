@@ -1,0 +1,91 @@
+import { randomBytes } from 'node:crypto';
+import { CURRENT_TOS_VERSION } from '@axle/sdk';
+import { authorizationTypes } from '@x402/evm';
+import type { PrivateKeyAccount } from 'viem';
+import { findOrCreateAccount } from '../src/services/accounts.js';
+import { createKey } from '../src/services/api-keys.js';
+import { createJwtService, loadJwtSecret } from '../src/services/jwt.js';
+import { creditsStore } from '../src/store/credits.js';
+import { learningsStore, type NewLearning } from '../src/store/learnings.js';
+import { termsStore } from '../src/store/terms.js';
+import { USDC } from '../src/payments/x402-requirements.js';
+import type { TestServer } from '../../../test/support/server.js';
+import { newLearning } from './learning-fixture.js';
+
+/** An account with a key (all scopes), `credits` unlock credits and, optionally, accepted terms. */
+export async function newBuyer(server: TestServer, opts: { credits?: number; terms?: boolean; email?: string } = {}) {
+  const now = server.clock.now();
+  return server.db.tx(async (q) => {
+    const account = await findOrCreateAccount(
+      q,
+      opts.email ?? `buyer-${randomBytes(4).toString('hex')}@example.com`,
+      now,
+    );
+    const { api_key } = await createKey(q, account.id, {}, now);
+    if (opts.credits) await creditsStore.add(q, account.id, opts.credits, 0, now);
+    if (opts.terms)
+      await termsStore.insert(q, {
+        account_id: account.id,
+        version: CURRENT_TOS_VERSION,
+        accepted_at: now,
+        via: 'jwt',
+        audit_ref: 'aud_test',
+      });
+    return { accountId: account.id, key: api_key };
+  });
+}
+
+export const jwtFor = (server: TestServer, accountId: string) =>
+  createJwtService(loadJwtSecret(undefined, server.dataDir), server.clock).issue(accountId);
+
+export async function seedLearning(server: TestServer, over: Partial<NewLearning> = {}) {
+  const l = newLearning({
+    createdAt: server.clock.now(),
+    publishedAt: server.clock.now(),
+    lastRepricedAt: server.clock.now(),
+    updatedAt: server.clock.now(),
+    ...over,
+  });
+  await learningsStore.insert(server.db, l);
+  return l;
+}
+
+export const getUnlock = (server: TestServer, id: string, headers: Record<string, string> = {}) =>
+  fetch(`${server.url}/knowledge/${id}`, { headers });
+
+/** A USDC TransferWithAuthorization signed with viem, as an exact-scheme payload. */
+export async function signAuthorization(
+  account: PrivateKeyAccount,
+  a: { to: string; value: number | bigint; validAfter?: bigint; validBefore: bigint; nonce?: `0x${string}` },
+) {
+  const authorization = {
+    from: account.address,
+    to: a.to as `0x${string}`,
+    value: BigInt(a.value),
+    validAfter: a.validAfter ?? 0n,
+    validBefore: a.validBefore,
+    nonce: a.nonce ?? (`0x${randomBytes(32).toString('hex')}` as `0x${string}`),
+  };
+  const signature = await account.signTypedData({
+    domain: { name: USDC.name, version: USDC.version, chainId: 8453, verifyingContract: USDC.asset as `0x${string}` },
+    types: authorizationTypes,
+    primaryType: 'TransferWithAuthorization',
+    message: authorization,
+  });
+  return {
+    signature,
+    authorization: Object.fromEntries(
+      Object.entries(authorization).map(([k, v]) => [k, typeof v === 'bigint' ? v.toString() : v]),
+    ) as Record<string, string>,
+  };
+}
+
+const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64');
+
+/** An x402 v1 X-Payment value. */
+export const v1Header = (payload: unknown, network = 'eip155:8453') =>
+  b64({ x402Version: 1, scheme: 'exact', network, payload });
+
+/** An x402 v2 PAYMENT-SIGNATURE value accepting `accepted`. */
+export const v2Header = (payload: unknown, accepted: Record<string, unknown>) =>
+  b64({ x402Version: 2, accepted, payload });

@@ -1,0 +1,342 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { CURRENT_TOS_VERSION } from '@axle/sdk';
+import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '../src/clock.js';
+import { createLogger } from '../src/logger.js';
+import { createRateLimiter } from '../src/services/rate-limit.js';
+import type { PayoutSender } from '../src/payments/payout-sender.js';
+import { sanctionsScreen } from '../src/payments/sanctions.js';
+import { findOrCreateAccount } from '../src/services/accounts.js';
+import { checkLedger } from '../src/services/ledger-check.js';
+import { payeeOf, recordUnlock } from '../src/services/ledger.js';
+import { createWithdrawalsService, withdrawalProof } from '../src/services/withdrawals.js';
+import { Database } from '../src/store/db.js';
+import { ledgerStore } from '../src/store/ledger.js';
+import { migrate } from '../src/store/migrate.js';
+import { termsStore } from '../src/store/terms.js';
+import { walletsStore } from '../src/store/wallets.js';
+import { startTestServer, type TestServer } from '../../../test/support/server.js';
+import { post } from '../../../test/support/identity.js';
+import { getUnlock, newBuyer, seedLearning } from './money-helpers.js';
+import { startProcessorStandIn } from './processor-standin.js';
+
+const SECRET = 'sk_test_axle';
+
+/** An account with terms accepted, a linked wallet and owned earnings from a real unlock at `priceMicro`. */
+async function earner(server: TestServer, priceMicro: number) {
+  const wallet = privateKeyToAccount(generatePrivateKey());
+  const owner = await newBuyer(server, { terms: true });
+  await walletsStore.link(server.db, owner.accountId, wallet.address);
+  const l = await seedLearning(server, { contributorAccountId: owner.accountId, currentPriceMicro: priceMicro });
+  const buyer = await newBuyer(server, { credits: 1 });
+  expect((await getUnlock(server, l.id, { 'x-api-key': buyer.key })).status).toBe(200);
+  return { ...owner, wallet };
+}
+
+const signWithdrawal = async (wallet: PrivateKeyAccount, timestamp: number) =>
+  wallet.signTypedData(withdrawalProof(wallet.address, timestamp));
+
+describe('withdrawals paused (the default)', () => {
+  it('both rails answer 503 withdraw_paused_noncustodial_migration', async () => {
+    const server = await startTestServer();
+    try {
+      const e = await earner(server, 100_000);
+      const ts = server.clock.now();
+      const res = await post(server, '/withdraw', {
+        wallet: e.wallet.address,
+        signature: await signWithdrawal(e.wallet, ts),
+        timestamp: ts,
+      });
+      expect(res.status).toBe(503);
+      expect(await res.json()).toMatchObject({ code: 'withdraw_paused_noncustodial_migration' });
+      const card = await post(server, '/withdraw/processor', { amount_usd: 1 }, { 'x-api-key': e.key });
+      expect(card.status).toBe(503);
+      expect(await card.json()).toMatchObject({ code: 'withdraw_paused_noncustodial_migration' });
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
+describe('withdrawals enabled', () => {
+  let server: TestServer;
+  let standIn: Awaited<ReturnType<typeof startProcessorStandIn>>;
+  beforeAll(async () => {
+    standIn = await startProcessorStandIn(SECRET);
+    server = await startTestServer({
+      AXLE_CUSTODIAL_WITHDRAWALS: 'true',
+      AXLE_PROCESSOR_SECRET_KEY: SECRET,
+      AXLE_PROCESSOR_API_URL: standIn.url,
+    });
+  });
+  afterAll(async () => {
+    await server.stop();
+    await standIn.close();
+  });
+
+  it('POST /withdraw pays the whole pending balance to the signing wallet and records a settlement', async () => {
+    const e = await earner(server, 1_000_000);
+    const ts = server.clock.now();
+    const res = await post(server, '/withdraw', {
+      wallet: e.wallet.address,
+      signature: await signWithdrawal(e.wallet, ts),
+      timestamp: ts,
+    });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { settlement_id: string; amount: number; status: string };
+    expect(body).toMatchObject({ amount: 0.7, status: 'confirmed', settlement_id: expect.stringMatching(/^set_/) });
+    const s = (await (await fetch(`${server.url}/contributor/${e.wallet.address}/settlements`)).json()) as {
+      pending_balance: number;
+      total_withdrawn: number;
+      settlements: unknown[];
+    };
+    expect(s).toMatchObject({
+      pending_balance: 0,
+      total_withdrawn: 0.7,
+      settlements: [expect.objectContaining({ id: body.settlement_id, rail: 'wallet', status: 'confirmed' })],
+    });
+    const again = await post(server, '/withdraw', {
+      wallet: e.wallet.address,
+      signature: await signWithdrawal(e.wallet, ts),
+      timestamp: ts,
+    });
+    expect(((await again.json()) as { error: string }).error).toBe('insufficient balance');
+    expect(await checkLedger(server.db)).toEqual([]);
+  });
+
+  it('refuses a stale timestamp, a forged signature, an unlinked wallet and an account without the terms', async () => {
+    const e = await earner(server, 100_000);
+    const stale = server.clock.now() - 6 * 60_000;
+    expect(
+      (
+        await post(server, '/withdraw', {
+          wallet: e.wallet.address,
+          signature: await signWithdrawal(e.wallet, stale),
+          timestamp: stale,
+        })
+      ).status,
+    ).toBe(400);
+    const ts = server.clock.now();
+    const forger = privateKeyToAccount(generatePrivateKey());
+    expect(
+      (
+        await post(server, '/withdraw', {
+          wallet: e.wallet.address,
+          signature: await signWithdrawal(forger, ts),
+          timestamp: ts,
+        })
+      ).status,
+    ).toBe(403);
+    expect(
+      (
+        await post(server, '/withdraw', {
+          wallet: forger.address,
+          signature: await signWithdrawal(forger, ts),
+          timestamp: ts,
+        })
+      ).status,
+    ).toBe(404);
+    const wallet = privateKeyToAccount(generatePrivateKey());
+    const noTerms = await newBuyer(server);
+    await walletsStore.link(server.db, noTerms.accountId, wallet.address);
+    const res = await post(server, '/withdraw', {
+      wallet: wallet.address,
+      signature: await signWithdrawal(wallet, ts),
+      timestamp: ts,
+    });
+    expect(res.status).toBe(403);
+    expect(await res.json()).toMatchObject({ code: 'TERMS_NOT_ACCEPTED' });
+  });
+
+  it('POST /withdraw/processor: payout account by hosted onboarding, minimum, balance, then the payout', async () => {
+    const e = await earner(server, 2_000_000);
+    const pay = (amount_usd: number) => post(server, '/withdraw/processor', { amount_usd }, { 'x-api-key': e.key });
+    const none = await pay(1);
+    expect(((await none.json()) as { error: string }).error).toMatch(/no payout account linked/);
+    const onboard = await post(server, '/account/payout-account', {}, { 'x-api-key': e.key });
+    const link = (await onboard.json()) as { url: string; payout_account_id: string; onboarding_complete: boolean };
+    expect(link).toMatchObject({ url: `${standIn.url}/onboard/${link.payout_account_id}`, onboarding_complete: false });
+    expect(((await (await pay(1)).json()) as { error: string }).error).toBe('onboarding incomplete');
+    standIn.completeOnboarding(link.payout_account_id);
+    expect(((await (await pay(0.49)).json()) as { error: string }).error).toMatch(/below minimum/);
+    expect(((await (await pay(0.505)).json()) as { error: string }).error).toMatch(/invalid amount/);
+    expect(((await (await pay(5)).json()) as { error: string }).error).toBe('insufficient balance');
+    const ok = await pay(1.25);
+    expect(ok.status).toBe(200);
+    expect(await ok.json()).toMatchObject({
+      payout_id: expect.stringMatching(/^tr_/),
+      amount: 1.25,
+      status: 'confirmed',
+    });
+    const transfer = standIn.requests.find((r) => r.path === '/v1/transfers')!.form;
+    expect([transfer.get('amount'), transfer.get('destination')]).toEqual(['125', link.payout_account_id]);
+    expect((await ledgerStore.balance(server.db, e.accountId)).pending_micro).toBe(150_000);
+    expect(await checkLedger(server.db)).toEqual([]);
+  });
+
+  it('POST /withdraw/processor without a configured processor is 503 payout provider not configured', async () => {
+    const bare = await startTestServer({ AXLE_CUSTODIAL_WITHDRAWALS: 'true' });
+    try {
+      const e = await earner(bare, 1_000_000);
+      const res = await post(bare, '/withdraw/processor', { amount_usd: 0.5 }, { 'x-api-key': e.key });
+      expect(res.status).toBe(503);
+      expect(await res.json()).toMatchObject({ error: 'payout provider not configured' });
+    } finally {
+      await bare.stop();
+    }
+  });
+
+  it('admin: GET /admin/settlements (read scope) and POST /admin/settle 501', async () => {
+    const admin = await startTestServer({ AXLE_ADMIN_TOKEN: 'a'.repeat(32), AXLE_ADMIN_READ_TOKEN: 'r'.repeat(32) });
+    try {
+      await earner(admin, 100_000);
+      const res = await fetch(`${admin.url}/admin/settlements`, {
+        headers: { authorization: `Bearer ${'r'.repeat(32)}` },
+      });
+      expect(await res.json()).toEqual({
+        platform_wallet: '0x000000000000000000000000000000000000a11e',
+        eth_balance: 'unknown',
+        total_platform_earnings: 0.03,
+      });
+      expect(
+        (
+          await fetch(`${admin.url}/admin/settle`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${'a'.repeat(32)}` },
+          })
+        ).status,
+      ).toBe(501);
+    } finally {
+      await admin.stop();
+    }
+  });
+});
+
+describe('the wallet rail with a payout sender that takes its time', () => {
+  let dir: string;
+  let db: Database;
+  const clock = new ManualClock(Date.now());
+  const wallet = privateKeyToAccount(generatePrivateKey());
+  let accountId: string;
+  beforeAll(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'axle-withdraw-'));
+    db = await Database.open(path.join(dir, 'axle.db'));
+    await migrate(db);
+    accountId = (await db.tx((q) => findOrCreateAccount(q, 'slow@example.com', clock.now()))).id;
+    await termsStore.insert(db, {
+      account_id: accountId,
+      version: CURRENT_TOS_VERSION,
+      accepted_at: 0,
+      via: 'jwt',
+      audit_ref: 'aud_t',
+    });
+    await walletsStore.link(db, accountId, wallet.address);
+    await db.tx(async (q) => {
+      const l = { contributorAccountId: accountId, contributorWallet: null };
+      await recordUnlock(q, {
+        learningId: 'lrn_x',
+        buyer: 'acc_b',
+        path: 'key',
+        paidMicro: 1_000_000,
+        discovery: false,
+        selfDealing: false,
+        accrualCapped: false,
+        payee: await payeeOf(q, l),
+        now: clock.now(),
+      });
+    });
+  });
+  afterAll(async () => {
+    await db.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  const service = (sender: PayoutSender, confirmTimeoutMs = 1000) =>
+    createWithdrawalsService({
+      db,
+      clock,
+      logger: createLogger('silent'),
+      baseUrl: () => 'http://127.0.0.1:1',
+      termsUrl: () => 'http://127.0.0.1:1/terms',
+      enabled: true,
+      sanctions: sanctionsScreen(path.join(dir, 'none.txt')),
+      sender,
+      rateLimiter: createRateLimiter({ db, clock }),
+      confirmTimeoutMs,
+    });
+
+  it('two concurrent withdrawals: one proceeds, the other gets 409 WITHDRAWAL_IN_FLIGHT', async () => {
+    fs.writeFileSync(path.join(dir, 'none.txt'), '');
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    const s = service(
+      {
+        send: async () => {
+          await held;
+          return { txHash: '0xfeed' };
+        },
+      },
+      60_000,
+    );
+    const ts = clock.now();
+    const signature = await wallet.signTypedData(withdrawalProof(wallet.address, ts));
+    const attempt = () =>
+      s.viaWallet({ wallet: wallet.address, signature, timestamp: ts }).then(
+        (ok) => ({ ok }),
+        (err) => ({ err }),
+      );
+    const both = [attempt(), attempt()];
+    // Whichever opened its settlement second is refused at once; the other waits for its payout.
+    const refused = await Promise.race(both);
+    expect(refused).toMatchObject({
+      err: {
+        code: 'WITHDRAWAL_IN_FLIGHT',
+        details: { settlement_status: 'pending', poll_url: expect.stringContaining('/settlements') },
+      },
+    });
+    release();
+    const results = await Promise.all(both);
+    expect(results.filter((r) => 'ok' in r)).toEqual([
+      { ok: expect.objectContaining({ status: 'confirmed', amount: 0.7, tx_hash: '0xfeed' }) },
+    ]);
+    expect(await checkLedger(db)).toEqual([]);
+  });
+
+  it('202 processing_timeout with a poll_url when confirmation times out; the balance stays debited', async () => {
+    await db.tx(async (q) => {
+      await recordUnlock(q, {
+        learningId: 'lrn_y',
+        buyer: 'acc_c',
+        path: 'key',
+        paidMicro: 100_000,
+        discovery: false,
+        selfDealing: false,
+        accrualCapped: false,
+        payee: { holder: accountId, held: false },
+        now: clock.now(),
+      });
+    });
+    let confirm!: (v: { txHash: string }) => void;
+    const s = service({ send: () => new Promise((r) => (confirm = r)) }, 5);
+    const ts = clock.now();
+    const r = await s.viaWallet({
+      wallet: wallet.address,
+      signature: await wallet.signTypedData(withdrawalProof(wallet.address, ts)),
+      timestamp: ts,
+    });
+    expect(r).toMatchObject({
+      status: 'processing_timeout',
+      poll_url: expect.stringContaining(`/contributor/${wallet.address.toLowerCase()}/settlements`),
+    });
+    expect((await ledgerStore.balance(db, accountId)).pending_micro).toBe(0);
+    expect((await ledgerStore.inFlight(db, accountId))?.status).toBe('processing_timeout');
+    confirm({ txHash: '0xlate' });
+    await new Promise((r) => setImmediate(r));
+    await db.tx(async () => undefined);
+    expect(await ledgerStore.inFlight(db, accountId)).toBeUndefined();
+    expect(await checkLedger(db)).toEqual([]);
+  });
+});

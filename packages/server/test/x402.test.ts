@@ -1,0 +1,356 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { LearningFull } from '@axle/sdk';
+import { decodePaymentResponseHeader } from '@x402/core/http';
+import { registerExactEvmScheme } from '@x402/evm/exact/client';
+import { wrapFetchWithPayment, x402Client } from '@x402/fetch';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '../src/clock.js';
+import { checkLedger } from '../src/services/ledger-check.js';
+import { ledgerStore } from '../src/store/ledger.js';
+import { startTestServer, type TestServer } from '../../../test/support/server.js';
+import { getUnlock, seedLearning, signAuthorization, v1Header, v2Header } from './money-helpers.js';
+
+const PAY_TO = '0x000000000000000000000000000000000000a11e';
+const USDC_BASE = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
+const nowSec = (server: TestServer) => BigInt(Math.floor(server.clock.now() / 1000));
+
+/** Real time: @x402/fetch signs authorizations against the wall clock. */
+const start = (env: Record<string, string> = {}) => startTestServer(env, { clock: new ManualClock(Date.now()) });
+
+describe('x402 payments, settled locally', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await start();
+  });
+  afterAll(() => server.stop());
+
+  it('@x402/fetch 2.x with a viem account pays end to end through the PAYMENT-REQUIRED header', async () => {
+    const l = await seedLearning(server, { currentPriceMicro: 90_000 });
+    const account = privateKeyToAccount(generatePrivateKey());
+    const client = new x402Client();
+    registerExactEvmScheme(client, { signer: account });
+    const res = await wrapFetchWithPayment(fetch, client)(`${server.url}/knowledge/${l.id}`);
+    expect(res.status).toBe(200);
+    const full = LearningFull.parse(await res.json());
+    expect(full.body).toBe(l.body);
+    expect(full._revenue).toMatchObject({
+      amount_paid_usd: 0.09,
+      contributor_earned_usd: 0.063,
+      platform_earned_usd: 0.027,
+    });
+    const settled = decodePaymentResponseHeader(res.headers.get('payment-response')!);
+    expect(settled).toMatchObject({ success: true, network: 'eip155:8453', payer: account.address.toLowerCase() });
+    const row = await server.db.get<{ settlement_path: string; buyer: string }>(
+      'SELECT settlement_path, buyer FROM unlocks WHERE learning_id = ?',
+      [l.id],
+    );
+    expect(row).toEqual({ settlement_path: 'local', buyer: account.address.toLowerCase() });
+  });
+
+  it('accepts a v1-shaped payload signed with viem in X-Payment and answers X-PAYMENT-RESPONSE', async () => {
+    const l = await seedLearning(server);
+    const account = privateKeyToAccount(generatePrivateKey());
+    const payload = await signAuthorization(account, { to: PAY_TO, value: 80_000, validBefore: nowSec(server) + 120n });
+    const res = await getUnlock(server, l.id, { 'x-payment': v1Header(payload) });
+    expect(res.status).toBe(200);
+    expect(decodePaymentResponseHeader(res.headers.get('x-payment-response')!)).toMatchObject({ success: true });
+    // A second, fresh authorization by the same payer within 30 days is served without being settled.
+    const again = await signAuthorization(account, { to: PAY_TO, value: 80_000, validBefore: nowSec(server) + 120n });
+    const repeat = (await (await getUnlock(server, l.id, { 'x-payment': v1Header(again) })).json()) as LearningFull;
+    expect(repeat._revenue).toMatchObject({ accrual_capped: true, amount_paid_usd: 0 });
+    const gross = await server.db.get<{ s: number }>(
+      'SELECT SUM(gross_micro) AS s FROM unlocks WHERE learning_id = ?',
+      [l.id],
+    );
+    expect(gross!.s).toBe(80_000);
+  });
+
+  it('the same payment header sent 20 times at once buys exactly one unlock', async () => {
+    const l = await seedLearning(server);
+    const account = privateKeyToAccount(generatePrivateKey());
+    const header = v1Header(
+      await signAuthorization(account, { to: PAY_TO, value: 80_000, validBefore: nowSec(server) + 120n }),
+    );
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, () => getUnlock(server, l.id, { 'x-payment': header })),
+    );
+    const statuses = responses.map((r) => r.status);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(1);
+    expect(statuses.filter((s) => s === 402)).toHaveLength(19);
+    const refused = (await responses.find((r) => r.status === 402)!.json()) as { error: string; accepts: unknown[] };
+    expect(refused.error).toBe('payment authorization already used');
+    expect(refused.accepts).toHaveLength(1);
+    const n = await server.db.get<{ n: number }>(
+      'SELECT COUNT(*) AS n FROM unlocks WHERE learning_id = ? AND gross_micro > 0',
+      [l.id],
+    );
+    expect(n!.n).toBe(1);
+  });
+
+  it('refuses an authorization for one price on a dearer learning, and one addressed to another payTo', async () => {
+    const dear = await seedLearning(server, { currentPriceMicro: 500_000 });
+    const account = privateKeyToAccount(generatePrivateKey());
+    const cheap = await signAuthorization(account, { to: PAY_TO, value: 80_000, validBefore: nowSec(server) + 120n });
+    const res = await getUnlock(server, dear.id, { 'x-payment': v1Header(cheap) });
+    expect(res.status).toBe(402);
+    expect(((await res.json()) as { error: string }).error).toMatch(/does not equal the price 500000/);
+    expect(res.headers.get('payment-required')).toBeTruthy();
+    const elsewhere = await signAuthorization(account, {
+      to: '0x00000000000000000000000000000000000bad00',
+      value: 500_000,
+      validBefore: nowSec(server) + 120n,
+    });
+    const res2 = await getUnlock(server, dear.id, { 'x-payment': v1Header(elsewhere) });
+    expect(res2.status).toBe(402);
+    expect(((await res2.json()) as { error: string }).error).toMatch(/not addressed to payTo/);
+  });
+
+  it('refuses forged signatures, expired or early authorizations, wrong networks, assets and garbage', async () => {
+    const l = await seedLearning(server);
+    const victim = privateKeyToAccount(generatePrivateKey());
+    const forger = privateKeyToAccount(generatePrivateKey());
+    const forged = await signAuthorization(forger, { to: PAY_TO, value: 80_000, validBefore: nowSec(server) + 120n });
+    forged.authorization.from = victim.address;
+    const cases: Array<[string, RegExp]> = [
+      [v1Header(forged), /invalid signature/],
+      [
+        v1Header(await signAuthorization(victim, { to: PAY_TO, value: 80_000, validBefore: nowSec(server) + 3n })),
+        /expired/,
+      ],
+      [
+        v1Header(
+          await signAuthorization(victim, {
+            to: PAY_TO,
+            value: 80_000,
+            validAfter: nowSec(server) + 60n,
+            validBefore: nowSec(server) + 120n,
+          }),
+        ),
+        /not valid yet/,
+      ],
+      [
+        v1Header(await signAuthorization(victim, { to: PAY_TO, value: 80_000, validBefore: nowSec(server) + 3600n })),
+        /longer than maxTimeoutSeconds/,
+      ],
+      [
+        v1Header(
+          await signAuthorization(victim, { to: PAY_TO, value: 80_000, validBefore: nowSec(server) + 120n }),
+          'eip155:1',
+        ),
+        /wrong network/,
+      ],
+      ['not base64!', /not base64/],
+      [Buffer.from('{"x402Version":3}').toString('base64'), /not an x402 exact-scheme payload/],
+    ];
+    for (const [header, error] of cases) {
+      const res = await getUnlock(server, l.id, { 'x-payment': header });
+      expect(res.status).toBe(402);
+      expect(((await res.json()) as { error: string }).error).toMatch(error);
+    }
+    const v2 = await signAuthorization(victim, { to: PAY_TO, value: 80_000, validBefore: nowSec(server) + 120n });
+    const wrongAsset = v2Header(v2, {
+      scheme: 'exact',
+      network: 'eip155:8453',
+      asset: '0x0000000000000000000000000000000000000001',
+      amount: '80000',
+      payTo: PAY_TO,
+      maxTimeoutSeconds: 300,
+    });
+    const res = await getUnlock(server, l.id, { 'payment-signature': wrongAsset });
+    expect(((await res.json()) as { error: string }).error).toMatch(/wrong asset/);
+    expect(await server.db.get('SELECT 1 FROM unlocks WHERE learning_id = ?', [l.id])).toBeUndefined();
+  });
+
+  it('a payer who is the contributor wallet pays, but accrues nothing to itself', async () => {
+    const account = privateKeyToAccount(generatePrivateKey());
+    const l = await seedLearning(server, { contributorWallet: account.address });
+    const payload = await signAuthorization(account, { to: PAY_TO, value: 80_000, validBefore: nowSec(server) + 120n });
+    const full = (await (await getUnlock(server, l.id, { 'x-payment': v1Header(payload) })).json()) as LearningFull;
+    expect(full._revenue).toMatchObject({ self_unlock: true, contributor_earned_usd: 0, platform_earned_usd: 0.08 });
+    expect((await ledgerStore.balance(server.db, account.address.toLowerCase())).held_micro).toBe(0);
+    expect(await checkLedger(server.db)).toEqual([]);
+  });
+});
+
+/** What the facilitator stand-in reads of a POST /verify or /settle body. */
+interface FacilitatorBody {
+  paymentPayload?: { payload?: { authorization?: { from?: string } } };
+  paymentRequirements?: { amount?: string };
+}
+
+/** A loopback facilitator speaking the x402 facilitator protocol. */
+async function startFacilitator(
+  behaviour: {
+    verify?: (body: FacilitatorBody) => object;
+    settle?: (body: FacilitatorBody) => [number, object];
+    network?: string;
+  } = {},
+) {
+  const calls: Array<{ path: string; body: FacilitatorBody }> = [];
+  const server = http.createServer(async (req, res) => {
+    let text = '';
+    for await (const c of req) text += c;
+    const body = (text ? JSON.parse(text) : {}) as FacilitatorBody;
+    calls.push({ path: req.url!, body });
+    const send = (status: number, v: object) =>
+      res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(v));
+    const payer = body?.paymentPayload?.payload?.authorization?.from;
+    if (req.method === 'GET' && req.url === '/supported') {
+      return send(200, {
+        kinds: [{ x402Version: 2, scheme: 'exact', network: behaviour.network ?? 'eip155:8453' }],
+        extensions: [],
+        signers: {},
+      });
+    }
+    if (req.url === '/verify') return send(200, behaviour.verify?.(body) ?? { isValid: true, payer });
+    if (req.url === '/settle') {
+      const [status, v] = behaviour.settle?.(body) ?? [
+        200,
+        { success: true, transaction: `0x${'ab'.repeat(32)}`, network: 'eip155:8453', payer },
+      ];
+      return send(status, v);
+    }
+    send(404, {});
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    calls,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}
+
+describe('x402 payments through a facilitator', () => {
+  it('verifies and settles before serving, and answers with the transaction hash', async () => {
+    const facilitator = await startFacilitator();
+    const server = await start({ AXLE_FACILITATOR_URL: facilitator.url });
+    try {
+      const l = await seedLearning(server);
+      const account = privateKeyToAccount(generatePrivateKey());
+      const payload = await signAuthorization(account, {
+        to: PAY_TO,
+        value: 80_000,
+        validBefore: nowSec(server) + 120n,
+      });
+      const res = await getUnlock(server, l.id, { 'x-payment': v1Header(payload) });
+      expect(res.status).toBe(200);
+      expect(decodePaymentResponseHeader(res.headers.get('x-payment-response')!).transaction).toBe(
+        `0x${'ab'.repeat(32)}`,
+      );
+      const paths = facilitator.calls.map((c) => c.path);
+      expect(paths).toEqual(['/supported', '/verify', '/settle']);
+      // /supported is asked once, not per payment.
+      const again = await signAuthorization(account, { to: PAY_TO, value: 80_000, validBefore: nowSec(server) + 120n });
+      expect((await getUnlock(server, (await seedLearning(server)).id, { 'x-payment': v1Header(again) })).status).toBe(
+        200,
+      );
+      expect(facilitator.calls.map((c) => c.path)).toEqual(['/supported', '/verify', '/settle', '/verify', '/settle']);
+      expect(facilitator.calls[2]!.body).toMatchObject({
+        x402Version: 2,
+        paymentPayload: { x402Version: 2, payload: { signature: payload.signature } },
+        paymentRequirements: {
+          scheme: 'exact',
+          network: 'eip155:8453',
+          amount: '80000',
+          asset: USDC_BASE,
+          payTo: PAY_TO,
+        },
+      });
+      const row = await server.db.get<{ settlement_path: string; tx_hash: string }>(
+        'SELECT settlement_path, tx_hash FROM unlocks WHERE learning_id = ?',
+        [l.id],
+      );
+      expect(row).toEqual({ settlement_path: 'facilitator', tx_hash: `0x${'ab'.repeat(32)}` });
+    } finally {
+      await server.stop();
+      await facilitator.close();
+    }
+  });
+
+  it('a refused verification is 402; a failed settle gives the claim back for a retry', async () => {
+    let settleFails = true;
+    const facilitator = await startFacilitator({
+      verify: (b) =>
+        b.paymentRequirements?.amount === '80000'
+          ? { isValid: true }
+          : { isValid: false, invalidReason: 'insufficient_funds' },
+      settle: () =>
+        settleFails
+          ? [500, { error: 'node down' }]
+          : [200, { success: true, transaction: '0x01', network: 'eip155:8453' }],
+    });
+    const server = await start({ AXLE_FACILITATOR_URL: facilitator.url });
+    try {
+      const account = privateKeyToAccount(generatePrivateKey());
+      const dear = await seedLearning(server, { currentPriceMicro: 90_000 });
+      const refused = await getUnlock(server, dear.id, {
+        'x-payment': v1Header(
+          await signAuthorization(account, { to: PAY_TO, value: 90_000, validBefore: nowSec(server) + 120n }),
+        ),
+      });
+      expect(refused.status).toBe(402);
+      expect(((await refused.json()) as { error: string }).error).toMatch(/insufficient_funds/);
+
+      const l = await seedLearning(server);
+      const header = v1Header(
+        await signAuthorization(account, { to: PAY_TO, value: 80_000, validBefore: nowSec(server) + 120n }),
+      );
+      const down = await getUnlock(server, l.id, { 'x-payment': header });
+      expect(down.status).toBe(502);
+      expect(await server.db.get('SELECT 1 FROM payment_claims WHERE learning_id = ?', [l.id])).toBeUndefined();
+      settleFails = false;
+      expect((await getUnlock(server, l.id, { 'x-payment': header })).status).toBe(200);
+    } finally {
+      await server.stop();
+      await facilitator.close();
+    }
+  });
+
+  it('a facilitator without exact payments on eip155:8453 is never sent one (502, nothing claimed)', async () => {
+    const facilitator = await startFacilitator({ network: 'eip155:84532' });
+    const server = await start({ AXLE_FACILITATOR_URL: facilitator.url });
+    try {
+      const l = await seedLearning(server);
+      const account = privateKeyToAccount(generatePrivateKey());
+      const payload = await signAuthorization(account, {
+        to: PAY_TO,
+        value: 80_000,
+        validBefore: nowSec(server) + 120n,
+      });
+      const res = await getUnlock(server, l.id, { 'x-payment': v1Header(payload) });
+      expect(res.status).toBe(502);
+      expect(facilitator.calls.map((c) => c.path)).toEqual(['/supported']);
+      expect(await server.db.get('SELECT 1 FROM payment_claims WHERE learning_id = ?', [l.id])).toBeUndefined();
+    } finally {
+      await server.stop();
+      await facilitator.close();
+    }
+  });
+
+  it('router mode: payTo and extra.router name the router; _revenue.settlement = {tx_hash, path, router}', async () => {
+    const router = '0x00000000000000000000000000000000000e0e0e';
+    const facilitator = await startFacilitator();
+    const server = await start({ AXLE_FACILITATOR_URL: facilitator.url, AXLE_ROUTER_ADDRESS: router });
+    try {
+      const l = await seedLearning(server);
+      const body = (await (await getUnlock(server, l.id)).json()) as {
+        accepts: Array<{ payTo: string; extra: Record<string, string> }>;
+      };
+      expect(body.accepts[0]!.payTo).toBe(router);
+      expect(body.accepts[0]!.extra.router).toBe(router);
+      const account = privateKeyToAccount(generatePrivateKey());
+      const payload = await signAuthorization(account, {
+        to: router,
+        value: 80_000,
+        validBefore: nowSec(server) + 120n,
+      });
+      const full = (await (await getUnlock(server, l.id, { 'x-payment': v1Header(payload) })).json()) as LearningFull;
+      expect(full._revenue.settlement).toEqual({ tx_hash: `0x${'ab'.repeat(32)}`, path: 'router', router });
+    } finally {
+      await server.stop();
+      await facilitator.close();
+    }
+  });
+});
