@@ -64,7 +64,15 @@ export const walletsStore = {
   },
 
   async isVerified(q: Queryable, wallet: string): Promise<boolean> {
-    return (await q.get('SELECT 1 FROM wallet_verifications WHERE wallet = ?', [walletKey(wallet)])) !== undefined;
+    return (await this.verifiedAt(q, wallet)) !== undefined;
+  },
+
+  /** When the wallet last proved control of itself (POST /wallet/verify), if ever. */
+  async verifiedAt(q: Queryable, wallet: string): Promise<number | undefined> {
+    const row = await q.get<{ verified_at: number }>('SELECT verified_at FROM wallet_verifications WHERE wallet = ?', [
+      walletKey(wallet),
+    ]);
+    return row?.verified_at;
   },
 
   async payoutAccount(q: Queryable, accountId: string): Promise<string | undefined> {
