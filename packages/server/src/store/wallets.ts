@@ -75,6 +75,26 @@ export const walletsStore = {
     return row?.verified_at;
   },
 
+  /**
+   * Spends the withdrawal signature over {wallet, signedTimestamp}: returns false when it was spent before.
+   * Also forgets spent signatures signed before `prunedBefore` (too old to pass the freshness check).
+   */
+  async claimWithdrawalProof(
+    q: Queryable,
+    wallet: string,
+    signedTimestamp: number,
+    now: number,
+    prunedBefore: number,
+  ): Promise<boolean> {
+    await q.run('DELETE FROM withdrawal_proofs WHERE signed_timestamp < ?', [prunedBefore]);
+    const r = await q.run(
+      `INSERT INTO withdrawal_proofs (wallet, signed_timestamp, used_at) VALUES (?, ?, ?)
+       ON CONFLICT (wallet, signed_timestamp) DO NOTHING`,
+      [walletKey(wallet), signedTimestamp, now],
+    );
+    return r.changes > 0;
+  },
+
   async payoutAccount(q: Queryable, accountId: string): Promise<string | undefined> {
     const row = await q.get<{ processor_account_id: string }>(
       'SELECT processor_account_id FROM payout_accounts WHERE account_id = ?',
