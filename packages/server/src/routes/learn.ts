@@ -44,7 +44,9 @@ export function learnRoutes(api: Api, deps: AppDeps): void {
       201: { description: 'Stored: approved (discoverable) or pending_review (held, see review_reason)', schema: LearnResponse },
       400: { description: 'Validation failure, or CATEGORY_OUT_OF_SCOPE (communication, content-generation)', schema: CategoryOutOfScope },
       401: { description: 'No identity: an API key, a session token or a verified contributor_wallet is required' },
-      403: { description: 'Key without the contribute scope, or a suspended account (also the one a wallet is linked to)' },
+      403: {
+        description: 'Key without the contribute scope, or a suspended account (also the one a wallet is linked to)',
+      },
       404: { description: 'replaces names no held or rejected learning of yours' },
       409: { description: 'Duplicate learning detected, or Near-duplicate learning detected (existing_id, similarity)', schema: DuplicateLearning },
       429: { description: 'Per-account submission limit' },

@@ -210,7 +210,8 @@ export function moneyRoutes(api: Api, deps: AppDeps): void {
       404: { description: 'No account has linked this wallet' },
       409: {
         description:
-          'WITHDRAWAL_IN_FLIGHT with settlement_id, settlement_status, poll_url; or WITHDRAWAL_SIGNATURE_USED (a replay)',
+          'WITHDRAWAL_IN_FLIGHT with settlement_id, settlement_status, poll_url; ' +
+          'or WITHDRAWAL_SIGNATURE_USED (a replay)',
       },
       503: { description: 'Withdrawals paused, or sanctions screening unavailable' },
     },

@@ -91,7 +91,10 @@ export function createLearnService(deps: LearnDeps): LearnService {
     return latest?.action === 'grant' && mode === 'automatic';
   }
 
-  /** The owner and limit subjects of a submission; a wallet alone must be verified and not linked to a suspended account. */
+  /**
+   * The owner and limit subjects of a submission; a wallet alone must be verified recently and not be
+   * linked to a suspended account.
+   */
   async function ownerOf(q: Queryable, who: Submitter | undefined, wallet: string | undefined): Promise<Owner> {
     if (who) return { accountId: who.accountId, keyId: who.keyId, limitSubjects: [who.accountId] };
     if (!wallet)
@@ -141,7 +144,8 @@ export function createLearnService(deps: LearnDeps): LearnService {
         let replaced: LearningRecord | undefined;
         if (input.replaces) {
           const old = await learningsStore.byId(q, input.replaces);
-          if (!old || !accountId || old.contributorAccountId !== accountId || !['pending_review', 'rejected'].includes(old.status))
+          const ownHeld = old && accountId && old.contributorAccountId === accountId;
+          if (!old || !ownHeld || !['pending_review', 'rejected'].includes(old.status))
             throw new DomainError(ERROR_CODES.NOT_FOUND, 'No held or rejected learning of yours has that id', { field: 'body.replaces' });
           replaced = old;
           reasons.add('sanitized_resubmission');
@@ -166,7 +170,8 @@ export function createLearnService(deps: LearnDeps): LearnService {
 
         if (dims && !meetsFloor(dims)) reasons.add('below_quality_floor');
         // Nobody but the platform can review an ownerless learning: it always waits for platform review.
-        if (forcedReview || !accountId || (await learningsStore.countPublishedBy(q, accountId)) === 0) reasons.add('forced_review');
+        const firstOrOwnerless = !accountId || (await learningsStore.countPublishedBy(q, accountId)) === 0;
+        if (forcedReview || firstOrOwnerless) reasons.add('forced_review');
         if (input.submission_channel === 'extraction') {
           if (!dims) reasons.add('awaiting_quality');
           else if (!accountId || !(await cleanLaneConsent(q, accountId))) reasons.add('standing_consent_off');

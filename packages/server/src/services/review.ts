@@ -93,7 +93,8 @@ export function createReviewService({ db, clock, writeLimits, onVisible }: Revie
       });
     // An ownerless (wallet-only) learning has no contributor to review it: the platform decides every reason.
     const platformLifts = (r: string) => r === 'forced_review' || l.contributorAccountId === null;
-    const remaining = who.kind === 'platform' ? reasons.filter((r) => !platformLifts(r)) : reasons.filter((r) => r === 'forced_review');
+    const remaining =
+      who.kind === 'platform' ? reasons.filter((r) => !platformLifts(r)) : reasons.filter((r) => r === 'forced_review');
     // The other party's reasons (the contributor's, or the platform's forced_review) still hold it.
     if (remaining.length > 0) {
       await learningsStore.setStatus(q, l, 'pending_review', remaining, now);
