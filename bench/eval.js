@@ -99,7 +99,7 @@ try {
   const knowledge = await knowledgeReport(state === 'ready' ? service.search.semantic : undefined);
   console.log(`\n${knowledge.lines.join('\n')}`);
   checks.push(...knowledge.checks);
-  const screens = screenReport();
+  const screens = await screenReport(state === 'ready' ? service.search.semantic : undefined);
   console.log(`\n${screens.lines.join('\n')}`);
   checks.push(...screens.checks);
   console.log('');

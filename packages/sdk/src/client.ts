@@ -1,14 +1,33 @@
 import { request, type Dispatcher } from 'undici';
 import type { z } from './zod.js';
 
-/** A non-2xx answer from the server, with its JSON error body. */
+/** A non-2xx answer from the server, with its JSON error body and headers (402s carry PAYMENT-REQUIRED). */
 export class AxleApiError extends Error {
   constructor(
     readonly status: number,
     readonly body: { error?: string; code?: string; [k: string]: unknown },
+    readonly headers: Record<string, string> = {},
   ) {
     super(`${status} ${body.error ?? 'request failed'}`);
   }
+}
+
+/** No HTTP answer at all (refused, reset, DNS, timeout): `url` is the address that was tried. */
+export class AxleUnreachableError extends Error {
+  readonly code = 'server_unreachable';
+  constructor(
+    readonly url: string,
+    readonly reason: string,
+  ) {
+    super(`Axle server unreachable at ${url} (${reason})`);
+  }
+}
+
+/** A 2xx answer: the parsed body and the response headers (lower-case names). */
+export interface ApiAnswer<T = unknown> {
+  status: number;
+  body: T;
+  headers: Record<string, string>;
 }
 
 export interface ClientOptions {
@@ -18,6 +37,8 @@ export interface ClientOptions {
   token?: string;
   dispatcher?: Dispatcher;
   timeoutMs?: number;
+  /** Sent with every request. */
+  headers?: Record<string, string>;
 }
 
 export interface RequestOptions<S extends z.ZodType | undefined> {
@@ -26,6 +47,8 @@ export interface RequestOptions<S extends z.ZodType | undefined> {
   headers?: Record<string, string>;
   /** When given, the 2xx body is parsed with it, so a drifting server fails loudly. */
   schema?: S;
+  /** Send no API key or session token (e.g. when the request pays with x402 instead). */
+  anonymous?: boolean;
 }
 
 /** Typed HTTP client over undici; the server's schemas type its answers. */
@@ -37,29 +60,52 @@ export class AxleClient {
     path: string,
     opts: RequestOptions<S> = {},
   ): Promise<S extends z.ZodType ? z.output<S> : unknown> {
+    return (await this.send(method, path, opts)).body;
+  }
+
+  /** Like request(), also returning the status and headers of the 2xx answer. */
+  async send<S extends z.ZodType | undefined = undefined>(
+    method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE',
+    path: string,
+    opts: RequestOptions<S> = {},
+  ): Promise<ApiAnswer<S extends z.ZodType ? z.output<S> : unknown>> {
     const url = new URL(path.replace(/^\//, ''), `${this.options.baseUrl.replace(/\/*$/, '')}/`);
     for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
-    const headers: Record<string, string> = { accept: 'application/json', ...opts.headers };
-    if (this.options.apiKey) headers['x-api-key'] = this.options.apiKey;
-    if (this.options.token) headers.authorization = `Bearer ${this.options.token}`;
+    const headers: Record<string, string> = { accept: 'application/json', ...this.options.headers, ...opts.headers };
+    if (this.options.apiKey && !opts.anonymous) headers['x-api-key'] = this.options.apiKey;
+    if (this.options.token && !opts.anonymous) headers.authorization = `Bearer ${this.options.token}`;
     if (opts.body !== undefined) headers['content-type'] = 'application/json';
     const timeout = this.options.timeoutMs ?? 30_000;
-    const res = await request(url, {
-      method,
-      headers,
-      body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
-      dispatcher: this.options.dispatcher,
-      headersTimeout: timeout,
-      bodyTimeout: timeout,
-    });
-    const text = await res.body.text();
+    let res: Dispatcher.ResponseData;
+    let text: string;
+    try {
+      res = await request(url, {
+        method,
+        headers,
+        body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+        dispatcher: this.options.dispatcher,
+        headersTimeout: timeout,
+        bodyTimeout: timeout,
+      });
+      text = await res.body.text();
+    } catch (err) {
+      const e = err as { code?: string; cause?: { code?: string }; message?: string };
+      throw new AxleUnreachableError(url.href, e.code ?? e.cause?.code ?? e.message ?? 'no answer');
+    }
     let json: unknown;
     try {
       json = text ? JSON.parse(text) : undefined;
     } catch {
       json = { error: text.slice(0, 200) };
     }
-    if (res.statusCode >= 400) throw new AxleApiError(res.statusCode, (json ?? {}) as AxleApiError['body']);
-    return (opts.schema ? opts.schema.parse(json) : json) as S extends z.ZodType ? z.output<S> : unknown;
+    const answerHeaders: Record<string, string> = {};
+    for (const [k, v] of Object.entries(res.headers)) {
+      if (v !== undefined) answerHeaders[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+    }
+    if (res.statusCode >= 400) {
+      throw new AxleApiError(res.statusCode, (json ?? {}) as AxleApiError['body'], answerHeaders);
+    }
+    const body = (opts.schema ? opts.schema.parse(json) : json) as S extends z.ZodType ? z.output<S> : unknown;
+    return { status: res.statusCode, body, headers: answerHeaders };
   }
 }

@@ -48,6 +48,11 @@ export const LIMITS = {
     rating: { perMinute: 20, perHour: 100 },
     retraction: { perMinute: 10, perHour: 30 },
   },
+  /**
+   * POST /mcp: a tools/call carrying an x402 PaymentPayload in _meta nests deeper than other bodies (the payload
+   * echoes the Bazaar declaration with the tool's input schema); at most maxBatch messages in one JSON-RPC batch.
+   */
+  mcpHttp: { maxJsonDepth: 16, maxBatch: 10 },
 } as const;
 
 /** USDC has 6 decimals: money is integer micro-USDC from the edge inward. */

@@ -157,6 +157,8 @@ describe('money, account and knowledge resources', () => {
         status: 'pending_review',
         possible_duplicate_of: 'lrn_2',
         possible_duplicate_similarity: 0.7,
+        review_reason: ['near_duplicate'],
+        lane: 'needs_your_eyes',
       }).success,
     ).toBe(true);
   });

@@ -1,11 +1,13 @@
 import cors from '@koa/cors';
 import Router from '@koa/router';
+import { LIMITS } from '@axle/sdk';
 import Koa from 'koa';
 import type { AppDeps } from './deps.js';
 import { bodyParser } from './http/body.js';
 import { responseErrorLogger } from './http/client-gone.js';
 import { countSearches } from './http/count-searches.js';
 import { errorMiddleware } from './http/error-middleware.js';
+import { forwardedClient } from './http/forwarded-client.js';
 import { requestLog } from './http/request-log.js';
 import { Api } from './http/route.js';
 import { accountRoutes } from './routes/account.js';
@@ -23,6 +25,7 @@ import { reviewRoutes } from './routes/review.js';
 import { termsRoutes } from './routes/terms.js';
 import { unlockRoutes } from './routes/unlock.js';
 import { moneyRoutes } from './routes/money.js';
+import { MCP_PATH, mcpRoutes } from './routes/mcp.js';
 import { wellKnownRoutes } from './routes/wellknown.js';
 
 /** Headers a browser agent must be able to read from cross-origin responses. */
@@ -55,12 +58,14 @@ export function createApp(deps: AppDeps): BuiltApp {
   termsRoutes(api, deps);
   unlockRoutes(api, deps);
   moneyRoutes(api, deps);
+  mcpRoutes(api, deps);
 
   app.on('error', responseErrorLogger(deps.logger));
+  app.use(forwardedClient(deps.forwardToken));
   app.use(requestLog(deps.logger, () => performance.now()));
   app.use(errorMiddleware());
   app.use(cors({ exposeHeaders: EXPOSED_HEADERS, keepHeadersOnError: true }));
-  app.use(bodyParser());
+  app.use(bodyParser({ maxDepthByPath: { [MCP_PATH]: LIMITS.mcpHttp.maxJsonDepth } }));
   app.use(countSearches(deps.searchCounts));
   app.use(router.routes());
   app.use(router.allowedMethods({ throw: true }));

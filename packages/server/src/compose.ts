@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { AppDeps } from './deps.js';
@@ -5,6 +6,7 @@ import { createIdentity } from './http/identity.js';
 import type { Logger } from './logger.js';
 import { createAccountWriteLimiter } from './services/account-write-limits.js';
 import { createAccountsService } from './services/accounts.js';
+import { createA2AService } from './services/a2a.js';
 import { createAuditService } from './services/audit.js';
 import { createConsentService } from './services/consent.js';
 import { createDeviceAuthService } from './services/device-auth.js';
@@ -22,6 +24,7 @@ import { LearningVectors } from './search/learning-vectors.js';
 import { createKnowledgeService } from './services/knowledge.js';
 import { createLearnService } from './services/learn.js';
 import { createJwtService } from './services/jwt.js';
+import { createSemanticScreens } from './services/semantic-screens.js';
 import { createLearningsService } from './services/learnings.js';
 import { createReviewService } from './services/review.js';
 import { createMagicLinkService } from './services/magic-link.js';
@@ -42,6 +45,8 @@ export interface ComposeOptions {
   jwtSecret: Uint8Array;
   /** Public base URL; known once the server listens. */
   baseUrl(): string;
+  /** This instance's own address on loopback; known once the server listens. */
+  localUrl(): string;
   /** The semantic warm-up waits for this so it does not delay the first /health. */
   listening: Promise<unknown>;
 }
@@ -53,7 +58,7 @@ export interface Composed {
 }
 
 /** The composition root: builds every store-backed service once and wires them together. */
-export async function compose({ config, clock, logger, db, jwtSecret, baseUrl, listening }: ComposeOptions): Promise<Composed> {
+export async function compose({ config, clock, logger, db, jwtSecret, baseUrl, localUrl, listening }: ComposeOptions): Promise<Composed> {
   const learnings = createLearningsService({ db, clock });
   const skills = await createSkillsService({
     db,
@@ -98,11 +103,24 @@ export async function compose({ config, clock, logger, db, jwtSecret, baseUrl, l
     logger,
     startedAt: clock.now(),
     baseUrl,
+    localUrl,
+    forwardToken: randomBytes(32).toString('base64url'),
     identity: createIdentity({ accounts, config, jwt }),
     skills,
     learnings,
     searchCounts,
-    learn: createLearnService({ db, clock, writeLimits, forcedReview: config.forcedReview, onVisible }),
+    learn: createLearnService({
+      db,
+      clock,
+      writeLimits,
+      forcedReview: config.forcedReview,
+      onVisible,
+      // The screens' semantic side shares the skills' sentence model too (regex screens alone when it is off).
+      semanticScreens: createSemanticScreens({
+        model: config.semanticSearch ? skills.search.semantic : undefined,
+        logger,
+      }),
+    }),
     review: createReviewService({ db, clock, writeLimits, onVisible }),
     knowledge,
     accounts,
@@ -124,6 +142,7 @@ export async function compose({ config, clock, logger, db, jwtSecret, baseUrl, l
       loadFull: (id) => knowledge.loadFull(id),
     }),
     terms,
+    a2a: createA2AService({ db, clock, skills, knowledge, rateLimiter }),
     checkout: createCheckoutService({ db, clock, baseUrl, rateLimiter, processor }),
     wallets: createWalletsService({ db, clock, rateLimiter, sanctions }),
     earnings: createEarningsService({ db, custodialWithdrawals: config.custodialWithdrawals }),

@@ -3,6 +3,7 @@ import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { Identity } from './http/identity.js';
 import type { Logger } from './logger.js';
+import type { A2AService } from './services/a2a.js';
 import type { AccountsService } from './services/accounts.js';
 import type { AuditService } from './services/audit.js';
 import type { ConsentService } from './services/consent.js';
@@ -36,6 +37,10 @@ export interface AppDeps {
   startedAt: number;
   /** Public base URL (known once the server listens). */
   baseUrl(): string;
+  /** This instance's own address on loopback: the MCP endpoint calls the API through it. */
+  localUrl(): string;
+  /** Vouches for the caller address the MCP endpoint forwards on its loopback calls (http/forwarded-client.ts). */
+  forwardToken: string;
   /** Authentication middleware: deps.identity.requireJwt(), requireKey(scope), requireAdmin('read')… */
   identity: Identity;
   /** The skills registry: counts (GET /, /stats), lookups, search and its readiness (/health). */
@@ -65,6 +70,8 @@ export interface AppDeps {
   /** Per-account limits on repeatable writes (keys, consent; POST /learn, ratings, retractions use it too). */
   writeLimits: AccountWriteLimiter;
   terms: TermsService;
+  /** A2A JSON-RPC (message/send, tasks/get) answering with the card's skills. */
+  a2a: A2AService;
   /** GET /knowledge/{id}: credits, x402 payments, the revenue-share ledger. */
   unlocks: UnlockService;
   /** Credit packs: card checkout, processor events, purchases. */

@@ -40,7 +40,17 @@ export async function startServer({ config, clock = systemClock, logStream }: St
   let listened!: () => void;
   const listening = new Promise<void>((resolve) => (listened = resolve));
   let baseUrl = config.baseUrl ?? '';
-  const composed = await compose({ config, clock, logger, db, jwtSecret, baseUrl: () => baseUrl, listening });
+  let localUrl = '';
+  const composed = await compose({
+    config,
+    clock,
+    logger,
+    db,
+    jwtSecret,
+    baseUrl: () => baseUrl,
+    localUrl: () => localUrl,
+    listening,
+  });
   const built = createApp(composed.deps);
   const server = http.createServer(timeoutOptions(config.connections), built.app.callback());
   capConnections(server, config.connections.maxConnections);
@@ -53,6 +63,10 @@ export async function startServer({ config, clock = systemClock, logStream }: St
   const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
   const url = `http://${host}:${port}`;
   baseUrl ||= url;
+  // A wildcard listener is reached on loopback; a specific address only on itself.
+  const wildcard = ['0.0.0.0', '::', ''].includes(config.host);
+  const localHost = wildcard ? '127.0.0.1' : config.host.includes(':') ? `[${config.host}]` : config.host;
+  localUrl = `http://${localHost}:${port}`;
 
   let closing: Promise<void> | undefined;
   const close = () =>

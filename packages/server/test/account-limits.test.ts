@@ -175,4 +175,26 @@ describe('the write-limit helper the marketplace uses (POST /learn, ratings, ret
       await db.close();
     }
   });
+
+  it('says when a write would be refused, without counting one', async () => {
+    const db = await Database.open(':memory:');
+    try {
+      await migrate(db);
+      const clock = new ManualClock();
+      const limits = createAccountWriteLimiter(createRateLimiter({ db, clock }));
+      for (let i = 0; i < LIMITS.accountWrites.learn.perMinute; i++) {
+        expect(await limits.exhausted('learn', 'acc_1')).toBe(false);
+        await db.tx((q) => limits.take('learn', 'acc_1', q));
+      }
+      expect(await limits.exhausted('learn', 'acc_1')).toBe(true);
+      expect(await limits.exhausted('learn', 'acc_2')).toBe(false);
+      clock.advance(MINUTE);
+      expect(await limits.exhausted('learn', 'acc_1')).toBe(false);
+      // Asking spent nothing: the next minute still takes its full burst.
+      for (let i = 0; i < LIMITS.accountWrites.learn.perMinute; i++) await db.tx((q) => limits.take('learn', 'acc_1', q));
+      expect(await limits.exhausted('learn', 'acc_1')).toBe(true);
+    } finally {
+      await db.close();
+    }
+  });
 });

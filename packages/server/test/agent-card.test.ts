@@ -164,15 +164,17 @@ describe('GET /.well-known/agent-card.json', () => {
     expect(parsed.error?.issues ?? []).toEqual([]);
     expect(card.protocolVersion).toBe('0.3.0');
     expect(card.capabilities).toEqual({ streaming: false, pushNotifications: false, stateTransitionHistory: false });
-    expect(card.defaultInputModes).toEqual(['application/json']);
-    expect(card.defaultOutputModes).toEqual(['application/json']);
+    expect(card.defaultInputModes).toEqual(['text/plain', 'application/json']);
+    expect(card.defaultOutputModes).toEqual(['application/json', 'text/plain']);
+    // The transport it declares is the one served (see a2a.test.ts).
+    expect(card).toMatchObject({ preferredTransport: 'JSONRPC', url: `${server.url}/a2a` });
     expect(card.provider).toEqual({ organization: 'Test Operator', url: server.url });
     expect(card.securitySchemes.apiKey).toMatchObject({ type: 'apiKey', in: 'header', name: 'X-API-Key' });
   });
 
   it('describes the same agent as agent.json', async () => {
     const [a2a, card] = await Promise.all([json('/.well-known/agent-card.json'), json('/.well-known/agent.json')]);
-    expect(a2a).toMatchObject({ name: card.name, description: card.description, url: card.url, version: card.version });
+    expect(a2a).toMatchObject({ name: card.name, description: card.description, url: `${card.url}/a2a`, version: card.version });
     expect(a2a.skills).toEqual(card.skills);
   });
 
@@ -190,7 +192,7 @@ describe('AXLE_BASE_URL', () => {
       expect(card.url).toBe('https://axle.example.org');
       expect(card.endpoints.base_url).toBe('https://axle.example.org');
       expect(card.authentication.facilitator).toBe('https://axle.example.org');
-      expect(a2a.url).toBe('https://axle.example.org');
+      expect(a2a.url).toBe('https://axle.example.org/a2a');
     } finally {
       await other.stop();
     }

@@ -72,6 +72,7 @@ export const A2AAgentCard = z
     description: z.string(),
     url: z.string().url(),
     preferredTransport: z.string(),
+    additionalInterfaces: z.array(z.object({ url: z.string().url(), transport: z.string() })).optional(),
     version: z.string(),
     provider: z.object({ organization: z.string(), url: z.string().url() }),
     documentationUrl: z.string().url().optional(),

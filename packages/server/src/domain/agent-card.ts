@@ -12,6 +12,8 @@ import {
 /** Native USDC on Base (eip155:8453). */
 export const USDC_BASE = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
 export const PAYMENT_NETWORK = 'eip155:8453';
+/** Where A2A JSON-RPC is served. */
+export const A2A_PATH = '/a2a';
 
 export interface CardInput {
   baseUrl: string;
@@ -139,7 +141,10 @@ export function agentCard(input: CardInput): AgentCard {
       package: '@axle/mcp',
       tools: [...MCP_TOOL_NAMES],
       tool_schemas: Object.fromEntries(MCP_TOOL_NAMES.map((name) => [name, mcpToolJsonSchema(name)])),
-      note: `Start with the package command axle-mcp (no arguments); it reads SVC_API_KEY and SVC_BASE_URL (${input.baseUrl}). Extraction is not an MCP tool: it runs on the contributor's machine.`,
+      note:
+        `Start with the package command axle-mcp (no arguments); it reads SVC_API_KEY and SVC_BASE_URL (${input.baseUrl}). ` +
+        `The same tools are served over MCP Streamable HTTP at ${input.baseUrl}/mcp (Authorization: Bearer axl_…). ` +
+        "Extraction is not an MCP tool: it runs on the contributor's machine.",
     },
     operator: input.operator,
     created_at: input.createdAt,
@@ -153,9 +158,10 @@ export function a2aAgentCard(input: CardInput): A2AAgentCard {
     protocolVersion: '0.3.0',
     name: NAME,
     description: DESCRIPTION,
-    url: input.baseUrl,
-    // A plain HTTP+JSON API (see documentationUrl), not A2A JSON-RPC messaging.
-    preferredTransport: 'HTTP+JSON',
+    // A2A JSON-RPC (message/send, tasks/get) is served at /a2a; the HTTP API itself is documented at documentationUrl.
+    url: `${input.baseUrl}${A2A_PATH}`,
+    preferredTransport: 'JSONRPC',
+    additionalInterfaces: [{ url: `${input.baseUrl}${A2A_PATH}`, transport: 'JSONRPC' }],
     version: VERSIONS.agentCard,
     provider: { organization: input.operator, url: input.baseUrl },
     documentationUrl: `${input.baseUrl}/openapi.json`,
@@ -165,8 +171,8 @@ export function a2aAgentCard(input: CardInput): A2AAgentCard {
       session: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Session token from magic-link sign-in' },
       x402: { type: 'apiKey', in: 'header', name: 'X-Payment', description: `x402 USDC payment on ${PAYMENT_NETWORK}` },
     },
-    defaultInputModes: ['application/json'],
-    defaultOutputModes: ['application/json'],
+    defaultInputModes: ['text/plain', 'application/json'],
+    defaultOutputModes: ['application/json', 'text/plain'],
     skills: SKILLS.map(({ id, name, description, tags, examples }) => ({ id, name, description, tags, examples })),
   };
 }

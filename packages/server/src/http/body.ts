@@ -55,10 +55,12 @@ const tooLarge = (limit: number) =>
  * Reads request bodies: JSON (size and nesting limits), urlencoded forms (the HTML pages),
  * and keeps the raw bytes in ctx.state.rawBody for signature checks (webhooks).
  */
-export function bodyParser(opts: { maxBytes?: number; maxDepth?: number } = {}) {
+export function bodyParser(
+  opts: { maxBytes?: number; maxDepth?: number; maxDepthByPath?: Record<string, number> } = {},
+) {
   const maxBytes = opts.maxBytes ?? LIMITS.http.maxBodyBytes;
-  const maxDepth = opts.maxDepth ?? LIMITS.http.maxJsonDepth;
   return async (ctx: Context, next: Next) => {
+    const maxDepth = opts.maxDepthByPath?.[ctx.path] ?? opts.maxDepth ?? LIMITS.http.maxJsonDepth;
     if (!['POST', 'PUT', 'PATCH', 'DELETE'].includes(ctx.method)) return next();
     const raw = await readLimited(ctx, maxBytes);
     ctx.state.rawBody = raw;

@@ -61,7 +61,7 @@ function presented(ctx: Context): { key?: string; jwt?: string } {
 
 const digest = (s: string) => createHash('sha256').update(s).digest();
 /** Compares digests so neither the content nor the length of a configured token leaks through timing. */
-const sameSecret = (given: string, configured: string | undefined) =>
+export const sameSecret = (given: string, configured: string | undefined) =>
   configured !== undefined && timingSafeEqual(digest(given), digest(configured));
 
 export function createIdentity({ accounts, config, jwt }: IdentityDeps): Identity {

@@ -1,11 +1,14 @@
-import { A2AAgentCard, AgentCard } from '@axle/sdk';
+import type { AgentCard as A2ASdkCard } from '@a2a-js/sdk';
+import { A2AAgentCard, AgentCard, ERROR_CODES, JsonRpcMessage } from '@axle/sdk';
 import type { AppDeps } from '../deps.js';
 import { buildTime } from '../build-info.js';
-import { type CardInput, a2aAgentCard, agentCard } from '../domain/agent-card.js';
+import { A2A_PATH, type CardInput, a2aAgentCard, agentCard } from '../domain/agent-card.js';
+import { DomainError } from '../domain/errors.js';
+import { clientIp } from '../http/client-ip.js';
 import type { Api } from '../http/route.js';
 import { buildOpenApiDocument } from '../openapi.js';
 
-/** GET /openapi.json and the A2A agent cards. */
+/** GET /openapi.json, the agent cards, and A2A JSON-RPC at the A2A card's url. */
 export function wellKnownRoutes(api: Api, deps: AppDeps): void {
   let doc: unknown;
   api.route({
@@ -49,5 +52,32 @@ export function wellKnownRoutes(api: Api, deps: AppDeps): void {
     tags: ['Public'],
     responses: { 200: { description: 'A2A AgentCard', schema: A2AAgentCard } },
     handler: () => A2AAgentCard.parse(a2aAgentCard(cardInput())),
+  });
+
+  api.route({
+    method: 'post',
+    path: A2A_PATH,
+    operationId: 'a2aJsonRpc',
+    summary: 'A2A JSON-RPC: message/send and tasks/get',
+    description:
+      'A2A protocol 0.3.0 over JSON-RPC 2.0, as the A2A agent card declares. message/send with a text part ("find a ' +
+      'weather API") is answered by skill discovery or knowledge search, chosen from the text or an explicit skill ' +
+      '(message metadata or a data part); the task completes at once with a data artifact of results. tasks/get ' +
+      'reads a task for a day. No streaming, no push notifications.',
+    tags: ['Public'],
+    body: JsonRpcMessage,
+    responses: {
+      200: { description: 'JSON-RPC response (errors too, as JSON-RPC error objects)', schema: JsonRpcMessage },
+      400: { description: 'Not a JSON-RPC message' },
+      429: { description: 'More than 60 requests a minute from one address' },
+    },
+    handler: async ({ body }, ctx) => {
+      const card = A2AAgentCard.parse(a2aAgentCard(cardInput())) as unknown as A2ASdkCard;
+      const result = await deps.a2a.handle(body, card, clientIp(ctx, deps.config.trustProxy));
+      if (result && typeof result === 'object' && Symbol.asyncIterator in result) {
+        throw new DomainError(ERROR_CODES.VALIDATION, 'Streaming methods are not served (the card says streaming: false)');
+      }
+      return result;
+    },
   });
 }

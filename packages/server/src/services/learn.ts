@@ -14,13 +14,14 @@ import type { Clock } from '../clock.js';
 import { DomainError } from '../domain/errors.js';
 import { newId, sha256Hex } from '../domain/ids.js';
 import { meetsFloor, qualityScore01 } from '../domain/quality.js';
-import { REVIEW_REASON, screenLearning } from '../domain/screens/index.js';
+import { REVIEW_REASON, screenLearning, withSemanticFlags } from '../domain/screens/index.js';
 import { contentHash, jaccard, lshBandKeys, minhashSignature, shingles } from '../domain/similarity.js';
 import { apiKeysStore } from '../store/api-keys.js';
 import { consentStore } from '../store/consent.js';
 import type { Database, Queryable } from '../store/db.js';
 import { type LearningRecord, learningsStore } from '../store/learnings.js';
 import type { AccountWriteLimiter } from './account-write-limits.js';
+import type { SemanticScreens } from './semantic-screens.js';
 import { complexityOf, initialPrice } from './learning-view.js';
 
 type ReviewReason = (typeof REVIEW_REASONS)[number];
@@ -51,6 +52,8 @@ export interface LearnDeps {
   forcedReview: boolean;
   /** Called after a learning became visible (its vector is computed in the background). */
   onVisible?: (id: string) => void;
+  /** The semantic side of the screens; without it (or while it cannot run) the regex screens decide alone. */
+  semanticScreens?: SemanticScreens;
 }
 
 /** The text near-duplicates are measured on. */
@@ -61,7 +64,8 @@ const MESSAGES = {
   pending_review: 'Learning received and held for review; see review_reason. It is not discoverable until approved.',
 } as const;
 
-export function createLearnService({ db, clock, writeLimits, forcedReview, onVisible }: LearnDeps): LearnService {
+export function createLearnService(deps: LearnDeps): LearnService {
+  const { db, clock, writeLimits, forcedReview, onVisible, semanticScreens } = deps;
   /** Standing consent for the clean lane: consent in force and the extraction mode automatic. */
   async function cleanLaneConsent(q: Queryable, accountId: string): Promise<boolean> {
     const [latest, mode] = await Promise.all([consentStore.latest(q, accountId), consentStore.mode(q, accountId)]);
@@ -76,7 +80,11 @@ export function createLearnService({ db, clock, writeLimits, forcedReview, onVis
           allowed_categories: [...LEARNING_CATEGORIES],
         });
       }
-      const screening = screenLearning({ title: input.title, body: input.body, task_context: input.task_context, tags: input.tags });
+      const text = { title: input.title, body: input.body, task_context: input.task_context, tags: input.tags };
+      // A submission its limits will refuse gets no model time.
+      const semantic = semanticScreens && !(await writeLimits.exhausted('learn', who.accountId));
+      const semanticFlags = semantic ? await semanticScreens.screen(text) : undefined;
+      const screening = semanticFlags ? withSemanticFlags(screenLearning(text), semanticFlags) : screenLearning(text);
       const stored = screening.redacted;
       const sh = shingles(similarityText(stored.title, stored.body));
       const bandKeys = lshBandKeys(minhashSignature(sh));

@@ -5,8 +5,12 @@ export interface LabelledItem {
   /** True when the screen should flag the text. */
   flagged: boolean;
   note?: string;
-  /** Written after the patterns were last changed and never used to tune them: a measure of unseen text. */
-  holdout?: boolean;
+  /**
+   * Absent: tuned items (the regex patterns were written against them; the semantic screen's exemplars).
+   * `dev`: never in the patterns or exemplars; the semantic screen's margins are chosen on them.
+   * `holdout`: never used to tune anything; the honest measure of unseen text.
+   */
+  split?: 'dev' | 'holdout';
 }
 
 export interface ScreenMetrics {

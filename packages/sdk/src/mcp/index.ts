@@ -1,0 +1,2 @@
+export { createAxleMcpServer, type AxleMcpOptions } from './server.js';
+export { PAYMENT_META, PAYMENT_RESPONSE_META } from './x402.js';

@@ -1,0 +1,79 @@
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { AxleClient, ERROR_CODES, JsonRpcMessage, McpHttpRequest } from '@axle/sdk';
+import { createAxleMcpServer } from '@axle/sdk/mcp';
+import type { Context } from 'koa';
+import type { AppDeps } from '../deps.js';
+import { DomainError } from '../domain/errors.js';
+import { clientIp } from '../http/client-ip.js';
+import { FORWARD_TOKEN_HEADER, FORWARDED_CLIENT_HEADER } from '../http/forwarded-client.js';
+import type { Api } from '../http/route.js';
+
+/** The MCP endpoint's path; its JSON bodies may nest deeper than other routes' (see LIMITS.mcpHttp). */
+export const MCP_PATH = '/mcp';
+
+/** The API key of the request: X-API-Key, or Authorization: Bearer axl_… (a session token is refused here). */
+function presentedKey(ctx: Context): string | undefined {
+  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(ctx.get('authorization'))?.[1];
+  if (bearer && !bearer.startsWith('axl_')) {
+    throw new DomainError(ERROR_CODES.UNAUTHORIZED, 'MCP over HTTP takes an API key: Authorization: Bearer axl_…');
+  }
+  return ctx.get('x-api-key') || bearer;
+}
+
+/**
+ * POST /mcp: the 17 MCP tools over Streamable HTTP, stateless (a server and transport per request, no session
+ * kept between requests, so any instance answers any request and nothing piles up in memory). The tools call
+ * this instance's HTTP API on loopback with the caller's key and address (forwarded-client.ts), so every route's
+ * checks, limits and errors apply exactly as to a direct call. GET and DELETE (server-initiated streams, session
+ * end) answer 405.
+ */
+export function mcpRoutes(api: Api, deps: AppDeps): void {
+  const { identity } = deps;
+  api.route({
+    method: 'post',
+    path: MCP_PATH,
+    operationId: 'mcp',
+    summary: 'MCP over Streamable HTTP: the 17 tools',
+    description:
+      'JSON-RPC 2.0 messages of the Model Context Protocol (initialize, tools/list, tools/call…), answered as JSON. ' +
+      'Stateless: no Mcp-Session-Id. Send the API key as Authorization: Bearer axl_… (or X-API-Key); without one ' +
+      'the free tools work and svc_unlock answers with x402 payment options (pay with _meta["x402/payment"]).',
+    tags: ['MCP'],
+    // The key is optional (free tools, x402 payments), as on the search routes.
+    security: [],
+    before: [identity.optionalKey()],
+    body: McpHttpRequest,
+    responses: {
+      200: { description: 'JSON-RPC response(s)', schema: JsonRpcMessage },
+      202: { description: 'Notifications and responses only: accepted, no body' },
+      400: { description: 'Not JSON-RPC, nested too deep, or a batch over the limit' },
+      401: { description: 'Unknown API key, or a session token instead of a key' },
+      406: { description: 'Accept must include application/json and text/event-stream' },
+    },
+    handler: async (_input, ctx) => {
+      const client = new AxleClient({
+        baseUrl: deps.localUrl(),
+        apiKey: presentedKey(ctx),
+        headers: {
+          [FORWARDED_CLIENT_HEADER]: clientIp(ctx, deps.config.trustProxy),
+          [FORWARD_TOKEN_HEADER]: deps.forwardToken,
+        },
+      });
+      const server = createAxleMcpServer(client, {
+        publicBaseUrl: deps.baseUrl(),
+        log: (line) => ctx.state.log.info({ mcp: line }, 'mcp tool'),
+      });
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      ctx.respond = false;
+      const finished = new Promise<void>((resolve) => ctx.res.once('close', resolve));
+      try {
+        await server.connect(transport);
+        await transport.handleRequest(ctx.req, ctx.res, ctx.request.body);
+        await finished;
+      } finally {
+        await transport.close();
+        await server.close();
+      }
+    },
+  });
+}

@@ -1,0 +1,20 @@
+import type { Queryable } from './db.js';
+
+/** SQL for the a2a_tasks table (migration 075): A2A tasks as JSON documents. */
+export const a2aTasksStore = {
+  async save(q: Queryable, task: { id: string; contextId: string; json: string }, now: number): Promise<void> {
+    await q.run(
+      `INSERT INTO a2a_tasks (id, context_id, task, updated_at) VALUES (?, ?, ?, ?)
+       ON CONFLICT (id) DO UPDATE SET task = excluded.task, updated_at = excluded.updated_at`,
+      [task.id, task.contextId, task.json, now],
+    );
+  },
+
+  async load(q: Queryable, id: string): Promise<string | undefined> {
+    return (await q.get<{ task: string }>('SELECT task FROM a2a_tasks WHERE id = ?', [id]))?.task;
+  },
+
+  async deleteOlderThan(q: Queryable, before: number): Promise<void> {
+    await q.run('DELETE FROM a2a_tasks WHERE updated_at < ?', [before]);
+  },
+};

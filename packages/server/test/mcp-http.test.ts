@@ -1,0 +1,165 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { CONTENT_ADVISORY, MCP_TOOL_NAMES } from '@axle/sdk';
+import { x402Client } from '@x402/core/client';
+import { registerExactEvmScheme } from '@x402/evm/exact/client';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '../src/clock.js';
+import { startTestServer, type TestServer } from '../../../test/support/server.js';
+import { newBuyer, seedLearning } from './money-helpers.js';
+
+let server: TestServer;
+const clients: Client[] = [];
+
+/** The MCP SDK's own client over Streamable HTTP, optionally with `Authorization: Bearer <key>`. */
+async function connect(key?: string): Promise<Client> {
+  const transport = new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), {
+    requestInit: { headers: key ? { authorization: `Bearer ${key}` } : {} },
+  });
+  const client = new Client({ name: 'axle-http-test', version: '0.0.0' });
+  await client.connect(transport);
+  clients.push(client);
+  return client;
+}
+
+const rpc = (body: unknown, headers: Record<string, string> = {}) =>
+  fetch(`${server.url}/mcp`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+
+beforeAll(async () => {
+  server = await startTestServer({}, { clock: new ManualClock(Date.now()) });
+});
+afterAll(async () => {
+  await Promise.all(clients.map((c) => c.close()));
+  await server?.stop();
+});
+
+describe('the caller address behind the loopback calls', () => {
+  it("per-address limits count the remote caller, vouched for by the process's token; a forged claim is ignored", async () => {
+    const proxied = await startTestServer({ AXLE_TRUST_PROXY: 'true' });
+    try {
+      const buckets = async () =>
+        (await proxied.db.all<{ bucket: string }>("SELECT bucket FROM rate_limits WHERE bucket LIKE 'wallet-challenge:ip:%'"))
+          .map((r) => r.bucket)
+          .sort();
+      const transport = new StreamableHTTPClientTransport(new URL(`${proxied.url}/mcp`), {
+        requestInit: { headers: { 'x-forwarded-for': '203.0.113.7' } },
+      });
+      const client = new Client({ name: 'axle-http-test', version: '0.0.0' });
+      await client.connect(transport);
+      clients.push(client);
+      const wallet = privateKeyToAccount(generatePrivateKey()).address;
+      const r = (await client.callTool({ name: 'svc_verify_wallet', arguments: { wallet } })) as CallToolResult;
+      expect(r.isError).toBeFalsy();
+      expect(await buckets()).toEqual(['wallet-challenge:ip:203.0.113.7']);
+      // A direct request claiming to be forwarded, without this process's token, is its own address.
+      const forged = await fetch(`${proxied.url}/wallet/challenge`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'x-axle-forwarded-client': '198.51.100.9',
+          'x-axle-forward-token': 'guessed',
+        },
+        body: JSON.stringify({ wallet }),
+      });
+      expect(forged.status).toBe(200);
+      expect(await buckets()).toEqual(['wallet-challenge:ip:127.0.0.1', 'wallet-challenge:ip:203.0.113.7']);
+    } finally {
+      await proxied.stop();
+    }
+  });
+});
+
+describe('MCP over Streamable HTTP at /mcp', () => {
+  it('serves the same 17 tools; a call with the key as Authorization: Bearer axl_… spends its credit', async () => {
+    const buyer = await newBuyer(server, { credits: 1 });
+    const client = await connect(buyer.key);
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual([...MCP_TOOL_NAMES].sort());
+    const found = (await client.callTool({
+      name: 'svc_discover',
+      arguments: { query: 'weather forecast', limit: 2 },
+    })) as CallToolResult;
+    expect(found.isError).toBeFalsy();
+    expect((found.structuredContent as { results: unknown[] }).results.length).toBeGreaterThan(0);
+
+    const l = await seedLearning(server);
+    const unlocked = (await client.callTool({
+      name: 'svc_unlock',
+      arguments: { learning_id: l.id },
+    })) as CallToolResult;
+    expect(unlocked.isError).toBeFalsy();
+    expect(unlocked.structuredContent).toMatchObject({ id: l.id, body: l.body, content_advisory: CONTENT_ADVISORY });
+    // The body's source is named by the public base URL, not the loopback address the tool used.
+    expect((unlocked.content as Array<{ text: string }>)[0]!.text).toContain(
+      `<untrusted-data source="${server.url}/knowledge/${l.id}">`,
+    );
+    const earnings = (await client.callTool({ name: 'svc_account_earnings', arguments: {} })) as CallToolResult;
+    expect(earnings.structuredContent).toMatchObject({ account_id: buyer.accountId });
+  });
+
+  it('pays for svc_unlock inside the call with x402 and declares the tool to the Bazaar', async () => {
+    const client = await connect();
+    const l = await seedLearning(server, { currentPriceMicro: 60_000 });
+    const first = (await client.callTool({ name: 'svc_unlock', arguments: { learning_id: l.id } })) as CallToolResult;
+    expect(first.isError).toBe(true);
+    const required = first.structuredContent as Record<string, any>;
+    expect(required).toMatchObject({
+      x402Version: 2,
+      resource: { url: `${server.url}/mcp` },
+      accepts: [{ amount: '60000' }],
+    });
+    expect(required.extensions.bazaar).toMatchObject({
+      info: { input: { type: 'mcp', toolName: 'svc_unlock', transport: 'streamable-http' } },
+    });
+    const { validateDiscoveryExtension } = await import('@x402/extensions/bazaar');
+    expect(validateDiscoveryExtension(required.extensions.bazaar)).toMatchObject({ valid: true });
+
+    const account = privateKeyToAccount(generatePrivateKey());
+    const payer = new x402Client();
+    registerExactEvmScheme(payer, { signer: account });
+    const payload = await payer.createPaymentPayload(required as never);
+    const paid = (await client.callTool({
+      name: 'svc_unlock',
+      arguments: { learning_id: l.id },
+      _meta: { 'x402/payment': payload },
+    })) as CallToolResult;
+    expect(paid.isError).toBeFalsy();
+    expect(paid.structuredContent).toMatchObject({ id: l.id, _revenue: { amount_paid_usd: 0.06 } });
+    expect(paid._meta?.['x402/payment-response']).toMatchObject({
+      success: true,
+      payer: account.address.toLowerCase(),
+    });
+  });
+
+  it('refuses an unknown key (401) and a session token (401) before any tool runs', async () => {
+    await expect(connect('axl_notarealkeyatall0000000000000000000000000')).rejects.toThrow(/invalid_api_key/);
+    const res = await rpc(
+      { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+      { authorization: 'Bearer eyJhbGciOiJIUzI1NiJ9.e30.x' },
+    );
+    expect(res.status).toBe(401);
+    expect(await res.json()).toMatchObject({ code: 'unauthorized' });
+  });
+
+  it('bounds the work: body size, nesting, batch length; no sessions, so GET and DELETE are 405', async () => {
+    const big = await rpc({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { pad: 'x'.repeat(1024 * 1024) } });
+    expect(big.status).toBe(413);
+    let deep: unknown = 'x';
+    for (let i = 0; i < 20; i++) deep = { d: deep };
+    expect((await rpc({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: deep })).status).toBe(400);
+    const batch = Array.from({ length: 11 }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'tools/list' }));
+    const many = await rpc(batch);
+    expect(many.status).toBe(400);
+    expect(await many.json()).toMatchObject({ code: 'validation_error' });
+    for (const method of ['GET', 'DELETE']) {
+      const res = await fetch(`${server.url}/mcp`, { method, headers: { accept: 'text/event-stream' } });
+      expect(res.status).toBe(405);
+    }
+  });
+});
