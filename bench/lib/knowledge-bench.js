@@ -24,7 +24,7 @@ import { insertApproved } from './learnings.js';
 import { startServer, waitSemantic } from './server.js';
 
 export const LARGE_LEARNINGS = 100_000;
-const SMALL_LEARNINGS = 1_000;
+export const SMALL_LEARNINGS = 1_000;
 const LEARN_REQUESTS = 200;
 const ACCOUNTS = 20;
 const CONNECTIONS = 4;
@@ -62,7 +62,7 @@ function generated(bases, k, rand) {
   };
 }
 
-async function buildStore(dir, size, { vectors }) {
+export async function buildStore(dir, size, { vectors }) {
   fs.mkdirSync(dir, { recursive: true });
   const db = await Database.open(path.join(dir, 'axle.db'));
   try {
@@ -111,7 +111,7 @@ async function makeKeys(dir) {
 const quantile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
 
 /** Sequential POST /learn with distinct learnings; latency percentiles in ms. */
-async function learnLatency(dir, size) {
+export async function learnLatency(dir, size) {
   const keys = await makeKeys(dir);
   const server = await startServer({ dataDir: dir, env: { AXLE_SEMANTIC_SEARCH: 'off' }, timeoutMs: 120_000 });
   try {
