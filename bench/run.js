@@ -23,6 +23,7 @@ import { formatLshRecall, lshRecall, TARGET_LSH_RECALL } from './lsh-recall.js';
 import { generateCatalog, loadQueries } from './lib/generate.js';
 import { measureMoney } from './money.js';
 import { knowledgeBench, LARGE_LEARNINGS } from './lib/knowledge-bench.js';
+import { rotatingQueryLoad, summary } from './lib/load.js';
 import { cpuSeconds, MAIN, ROOT, rssMb, startServer, waitSemantic } from './lib/server.js';
 
 /** Bound on the timed phases. */
@@ -68,10 +69,6 @@ const queries = allQueries.slice(WARMUP_QUERIES);
 const warmLog = path.join(cacheDir, 'warming.json');
 const warming = fs.existsSync(warmLog) ? JSON.parse(fs.readFileSync(warmLog, 'utf8')) : {};
 
-function summary(r) {
-  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, total: r.requests.total, bad: r.non2xx + r.errors + r.timeouts };
-}
-
 /** /health at full speed, with the event loop's CPU per request. */
 async function hammerHealth(url, pid) {
   const loopBefore = cpuSeconds(pid, { mainThread: true });
@@ -81,20 +78,7 @@ async function hammerHealth(url, pid) {
 
 /** /discover at full speed on CONNECTIONS connections for `seconds`, rotating `list`; `distinct` counts the queries sent. */
 function discoverLoad(url, list, seconds) {
-  let next = 0;
-  return autocannon({
-    url,
-    connections: CONNECTIONS,
-    duration: seconds,
-    requests: [
-      {
-        method: 'POST',
-        path: '/discover',
-        headers: { 'content-type': 'application/json' },
-        setupRequest: (req) => ({ ...req, body: JSON.stringify({ query: list[next++ % list.length], limit: 10 }) }),
-      },
-    ],
-  }).then((r) => ({ ...summary(r), distinct: Math.min(next, list.length) }));
+  return rotatingQueryLoad(url, '/discover', list, { limit: 10, seconds, connections: CONNECTIONS });
 }
 
 /** Measured /discover load with a /health probe at PROBE_RATE meanwhile, and the server's CPU per request. */
