@@ -18,7 +18,7 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import { loadCatalog } from '../packages/server/dist/catalog/load.js';
 import { Database } from '../packages/server/dist/store/db.js';
-import { SqliteSkillsRepository } from '../packages/server/dist/store/skills-repository.js';
+import { createSkillsStore } from '../packages/server/dist/store/skills.js';
 import { formatLshRecall, lshRecall, TARGET_LSH_RECALL } from './lsh-recall.js';
 import { generateCatalog, loadQueries } from './lib/generate.js';
 import { measureMoney } from './money.js';
@@ -239,7 +239,7 @@ const lexical = await measureServer({
 async function lexicalInProcess(dataDir) {
   const db = await Database.open(path.join(dataDir, 'axle.db'));
   try {
-    const repo = new SqliteSkillsRepository(db);
+    const repo = createSkillsStore(db);
     for (const q of allQueries) await repo.lexicalSearch(q, {}, 10);
     const before = process.cpuUsage();
     for (const q of queries) await repo.lexicalSearch(q, {}, 10);
