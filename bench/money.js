@@ -19,6 +19,7 @@ import { creditsStore } from '../packages/server/dist/store/credits.js';
 import { Database } from '../packages/server/dist/store/db.js';
 import { learningsStore } from '../packages/server/dist/store/learnings.js';
 import { migrate } from '../packages/server/dist/store/migrate.js';
+import { approvedRow } from './lib/learnings.js';
 import { startServer } from './lib/server.js';
 
 const PAY_TO = '0x000000000000000000000000000000000000a11e';
@@ -27,40 +28,26 @@ const PRICE = 80_000;
 function learning(i, now) {
   const tail = randomBytes(8).toString('hex');
   const body = `Bench learning ${i}: retry with jittered backoff and resume from the last checkpoint; ${tail}.`;
-  return {
-    id: `lrn_bench${i}${randomBytes(4).toString('hex')}`,
-    status: 'approved',
-    reviewReason: null,
-    category: 'storage-state',
-    title: `Bench learning number ${i}`,
-    body,
-    bodyHash: randomBytes(32).toString('hex'),
-    tags: ['bench'],
-    taskContext: 'bench',
-    outcome: 'success',
-    relatedSkills: [],
-    contributorAccountId: null,
-    contributorWallet: `0x${(i % 50).toString(16).padStart(40, '0')}`,
-    contributorKeyLabel: null,
-    contributorAgent: 'bench/1.0',
-    submissionChannel: 'direct',
-    sourceClient: null,
-    visibility: 'public',
-    unlockPriceMicro: PRICE,
-    basePriceMicro: PRICE,
-    currentPriceMicro: PRICE,
-    overridePriceMicro: null,
-    complexity: 'medium',
-    lastRepricedAt: now,
-    qualityScore: 16,
-    qualityDimensions: null,
-    injectionFlags: null,
-    possibleDuplicateOf: null,
-    possibleDuplicateSimilarity: null,
-    publishedAt: now,
-    createdAt: now,
-    updatedAt: now,
-  };
+  return approvedRow(
+    {
+      id: `lrn_bench${i}${randomBytes(4).toString('hex')}`,
+      category: 'storage-state',
+      title: `Bench learning number ${i}`,
+      body,
+      bodyHash: randomBytes(32).toString('hex'),
+      tags: ['bench'],
+      taskContext: 'bench',
+      outcome: 'success',
+      contributorWallet: `0x${(i % 50).toString(16).padStart(40, '0')}`,
+      contributorAgent: 'bench/1.0',
+      unlockPriceMicro: PRICE,
+      basePriceMicro: PRICE,
+      currentPriceMicro: PRICE,
+      complexity: 'medium',
+      qualityScore: 16,
+    },
+    now,
+  );
 }
 
 async function signed(account, nowSec) {

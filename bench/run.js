@@ -18,12 +18,13 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import { loadCatalog } from '../packages/server/dist/catalog/load.js';
 import { Database } from '../packages/server/dist/store/db.js';
-import { SqliteSkillsRepository } from '../packages/server/dist/store/skills-repository.js';
+import { createSkillsStore } from '../packages/server/dist/store/skills.js';
 import { formatLshRecall, lshRecall, TARGET_LSH_RECALL } from './lsh-recall.js';
 import { generateCatalog, loadQueries } from './lib/generate.js';
 import { HOOK_TARGET_MS, measureHook } from './hook.js';
 import { measureMoney } from './money.js';
 import { knowledgeBench, LARGE_LEARNINGS } from './lib/knowledge-bench.js';
+import { rotatingQueryLoad, summary } from './lib/load.js';
 import { cpuSeconds, MAIN, ROOT, rssMb, startServer, waitSemantic } from './lib/server.js';
 
 /** Bound on the timed phases. */
@@ -69,10 +70,6 @@ const queries = allQueries.slice(WARMUP_QUERIES);
 const warmLog = path.join(cacheDir, 'warming.json');
 const warming = fs.existsSync(warmLog) ? JSON.parse(fs.readFileSync(warmLog, 'utf8')) : {};
 
-function summary(r) {
-  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, total: r.requests.total, bad: r.non2xx + r.errors + r.timeouts };
-}
-
 /** /health at full speed, with the event loop's CPU per request. */
 async function hammerHealth(url, pid) {
   const loopBefore = cpuSeconds(pid, { mainThread: true });
@@ -82,20 +79,7 @@ async function hammerHealth(url, pid) {
 
 /** /discover at full speed on CONNECTIONS connections for `seconds`, rotating `list`; `distinct` counts the queries sent. */
 function discoverLoad(url, list, seconds) {
-  let next = 0;
-  return autocannon({
-    url,
-    connections: CONNECTIONS,
-    duration: seconds,
-    requests: [
-      {
-        method: 'POST',
-        path: '/discover',
-        headers: { 'content-type': 'application/json' },
-        setupRequest: (req) => ({ ...req, body: JSON.stringify({ query: list[next++ % list.length], limit: 10 }) }),
-      },
-    ],
-  }).then((r) => ({ ...summary(r), distinct: Math.min(next, list.length) }));
+  return rotatingQueryLoad(url, '/discover', list, { limit: 10, seconds, connections: CONNECTIONS });
 }
 
 /** Measured /discover load with a /health probe at PROBE_RATE meanwhile, and the server's CPU per request. */
@@ -256,7 +240,7 @@ const lexical = await measureServer({
 async function lexicalInProcess(dataDir) {
   const db = await Database.open(path.join(dataDir, 'axle.db'));
   try {
-    const repo = new SqliteSkillsRepository(db);
+    const repo = createSkillsStore(db);
     for (const q of allQueries) await repo.lexicalSearch(q, {}, 10);
     const before = process.cpuUsage();
     for (const q of queries) await repo.lexicalSearch(q, {}, 10);

@@ -10,7 +10,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import autocannon from 'autocannon';
 import { quantizeInto } from '../../packages/server/dist/domain/quantize.js';
 import { EmbedderClient } from '../../packages/server/dist/search/embedder.js';
 import { EMBEDDING_DIM, EMBEDDING_MODEL } from '../../packages/server/dist/search/embedding-text.js';
@@ -21,6 +20,7 @@ import { learningsStore } from '../../packages/server/dist/store/learnings.js';
 import { migrate } from '../../packages/server/dist/store/migrate.js';
 import { prng } from './generate.js';
 import { insertApproved } from './learnings.js';
+import { rotatingQueryLoad } from './load.js';
 import { startServer, waitSemantic } from './server.js';
 
 export const LARGE_LEARNINGS = 100_000;
@@ -143,20 +143,7 @@ export async function learnLatency(dir, size) {
 }
 
 export function knowledgeLoad(url, queries, seconds) {
-  let next = 0;
-  return autocannon({
-    url,
-    connections: CONNECTIONS,
-    duration: seconds,
-    requests: [
-      {
-        method: 'POST',
-        path: '/knowledge',
-        headers: { 'content-type': 'application/json' },
-        setupRequest: (req) => ({ ...req, body: JSON.stringify({ query: queries[next++ % queries.length], limit: 5 }) }),
-      },
-    ],
-  }).then((r) => ({ rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, total: r.requests.total, bad: r.non2xx + r.errors + r.timeouts }));
+  return rotatingQueryLoad(url, '/knowledge', queries, { limit: 5, seconds, connections: CONNECTIONS });
 }
 
 /** The 100,000-learning store under `cacheRoot`, built on first use: its directory and build time (s). */

@@ -9,6 +9,40 @@ import { learningsStore } from '../../packages/server/dist/store/learnings.js';
 
 const BATCH = 500;
 
+/**
+ * A learnings row as an approved, public, direct submission at `now`; `fields` gives the content, the
+ * prices and complexity, and overrides any default.
+ */
+export function approvedRow(fields, now) {
+  return {
+    status: 'approved',
+    reviewReason: null,
+    relatedSkills: [],
+    contributorAccountId: null,
+    contributorWallet: null,
+    contributorKeyLabel: null,
+    contributorAgent: 'bench',
+    submissionChannel: 'direct',
+    sourceClient: null,
+    visibility: 'public',
+    overridePriceMicro: null,
+    lastRepricedAt: now,
+    qualityScore: null,
+    qualityDimensions: null,
+    injectionFlags: null,
+    possibleDuplicateOf: null,
+    possibleDuplicateSimilarity: null,
+    publishedAt: now,
+    createdAt: now,
+    updatedAt: now,
+    seq: null,
+    contentHash: null,
+    sensitivityFindings: null,
+    replacesId: null,
+    ...fields,
+  };
+}
+
 /** Inserts `rows` ({id, title, body, category, tags, task_context, outcome}) as approved learnings at time `now`. */
 export async function insertApproved(db, rows, now = Date.now()) {
   for (let i = 0; i < rows.length; i += BATCH) {
@@ -17,44 +51,29 @@ export async function insertApproved(db, rows, now = Date.now()) {
       for (const r of rows.slice(i, i + BATCH)) {
         const complexity = complexityOf(r.body);
         const base = basePriceMicros(complexity);
-        await learningsStore.insert(q, {
-          id: r.id,
-          status: 'approved',
-          reviewReason: null,
-          category: r.category,
-          title: r.title,
-          body: r.body,
-          bodyHash: sha256Hex(r.body),
-          tags: r.tags,
-          taskContext: r.task_context,
-          outcome: r.outcome,
-          relatedSkills: [],
-          contributorAccountId: r.account ?? null,
-          contributorWallet: null,
-          contributorKeyLabel: null,
-          contributorAgent: 'bench',
-          submissionChannel: 'direct',
-          sourceClient: null,
-          visibility: 'public',
-          unlockPriceMicro: 50_000,
-          basePriceMicro: base,
-          currentPriceMicro: base,
-          overridePriceMicro: null,
-          complexity,
-          lastRepricedAt: now,
-          qualityScore: null,
-          qualityDimensions: null,
-          injectionFlags: null,
-          possibleDuplicateOf: null,
-          possibleDuplicateSimilarity: null,
-          publishedAt: now,
-          createdAt: now,
-          updatedAt: now,
-          seq: seq++,
-          contentHash: contentHash(r.title, r.body),
-          sensitivityFindings: null,
-          replacesId: null,
-        });
+        await learningsStore.insert(
+          q,
+          approvedRow(
+            {
+              id: r.id,
+              category: r.category,
+              title: r.title,
+              body: r.body,
+              bodyHash: sha256Hex(r.body),
+              tags: r.tags,
+              taskContext: r.task_context,
+              outcome: r.outcome,
+              contributorAccountId: r.account ?? null,
+              unlockPriceMicro: 50_000,
+              basePriceMicro: base,
+              currentPriceMicro: base,
+              complexity,
+              seq: seq++,
+              contentHash: contentHash(r.title, r.body),
+            },
+            now,
+          ),
+        );
         await learningsStore.addBandKeys(q, r.id, lshBandKeys(minhashSignature(shingles(similarityText(r.title, r.body)))));
         await learningsStore.index(q, r.id);
       }

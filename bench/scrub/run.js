@@ -5,7 +5,8 @@ import { performance } from 'node:perf_hooks';
 import { scrub, scrubAsync } from '@axle/scrub';
 import { lintSource } from '@secretlint/core';
 import { creator as recommendPreset } from '@secretlint/secretlint-rule-preset-recommend';
-import { presidio, secrets, throughputDocs, transcriptDocs } from './texts.js';
+import { overlaps, pad, ratio } from './scoring.js';
+import { PRESIDIO_TYPES, presidio, secrets, throughputDocs, transcriptDocs } from './texts.js';
 import { reportThorough } from './thorough.js';
 
 const SECRETLINT_CONFIG = { rules: [{ id: '@secretlint/secretlint-rule-preset-recommend', rule: recommendPreset }] };
@@ -21,18 +22,6 @@ const SCRUBBERS = {
   },
 };
 
-/** Presidio entity types mapped to the scrubber's finding types. */
-const PII_TYPES = {
-  EMAIL_ADDRESS: 'email',
-  PHONE_NUMBER: 'phone_number',
-  CREDIT_CARD: 'credit_card',
-  IBAN_CODE: 'iban',
-  IP_ADDRESS: 'ip_address',
-  US_SSN: 'us_ssn',
-  STREET_ADDRESS: 'street_address',
-};
-
-const overlaps = (a, b) => a.start < b.end && b.start < a.end;
 /** Whether the findings together cover every character of the span (a partly redacted secret still leaks). */
 const covers = (findings, span) => {
   let pos = span.start;
@@ -42,8 +31,6 @@ const covers = (findings, span) => {
   }
   return false;
 };
-const ratio = (n, d) => (d === 0 ? '   -  ' : (n / d).toFixed(3).padStart(6));
-const pad = (s, n) => String(s).padEnd(n);
 
 async function evalSecrets(run) {
   const byProvider = new Map();
@@ -81,10 +68,10 @@ async function evalSecrets(run) {
 }
 
 async function evalPii(run) {
-  const perType = new Map(Object.values(PII_TYPES).map((t) => [t, { gold: 0, found: 0, predicted: 0, correct: 0 }]));
+  const perType = new Map(Object.values(PRESIDIO_TYPES).map((t) => [t, { gold: 0, found: 0, predicted: 0, correct: 0 }]));
   let otherPredictions = 0;
   for (const rec of presidio) {
-    const gold = rec.spans.map((s) => ({ type: PII_TYPES[s.entity_type], start: s.start_position, end: s.end_position }));
+    const gold = rec.spans.map((s) => ({ type: PRESIDIO_TYPES[s.entity_type], start: s.start_position, end: s.end_position }));
     const findings = await run(rec.full_text);
     for (const g of gold) {
       if (!g.type) continue;
@@ -181,14 +168,14 @@ console.log(pad('  redaction precision', 28) + names.map((n) => {
 }).join(''));
 
 header('PII recall (overlap)');
-for (const type of Object.values(PII_TYPES)) {
+for (const type of Object.values(PRESIDIO_TYPES)) {
   console.log(pad(`  ${type}`, 28) + names.map((n) => {
     const t = results[n].pii.perType.get(type);
     return pad(`${ratio(t.found, t.gold)} (${t.found}/${t.gold})`, col);
   }).join(''));
 }
 header('PII precision (same type)');
-for (const type of Object.values(PII_TYPES)) {
+for (const type of Object.values(PRESIDIO_TYPES)) {
   console.log(pad(`  ${type}`, 28) + names.map((n) => {
     const t = results[n].pii.perType.get(type);
     return pad(`${ratio(t.correct, t.predicted)} (${t.correct}/${t.predicted})`, col);

@@ -5,6 +5,16 @@ import { readFileSync, readdirSync } from 'node:fs';
 const here = (p) => new URL(p, import.meta.url);
 export const secrets = JSON.parse(readFileSync(here('./corpora/secrets/secrets.json'), 'utf8')).samples;
 export const presidio = JSON.parse(readFileSync(here('./corpora/presidio-synth/dev.json'), 'utf8'));
+/** Presidio entity types mapped to the scrubber's finding types (all but PERSON, which only the thorough tier finds). */
+export const PRESIDIO_TYPES = {
+  EMAIL_ADDRESS: 'email',
+  PHONE_NUMBER: 'phone_number',
+  CREDIT_CARD: 'credit_card',
+  IBAN_CODE: 'iban',
+  IP_ADDRESS: 'ip_address',
+  US_SSN: 'us_ssn',
+  STREET_ADDRESS: 'street_address',
+};
 /** The 500 presidio-synth records after dev.json's 1,000, read only to measure (see its SOURCE.md). */
 export const presidioTest = JSON.parse(readFileSync(here('./corpora/presidio-synth/test.json'), 'utf8'));
 /** Technical paragraphs with no personal data (corpora/technical/SOURCE.md). */

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
-import type { TestServer } from './server.js';
+import { startTestServer, type TestServer } from './server.js';
 
 export interface ReceivedMail {
   to: string[];
@@ -42,6 +42,20 @@ export async function startSmtp() {
   };
 }
 export type Smtp = Awaited<ReturnType<typeof startSmtp>>;
+
+/** A test server that mails sign-in links through its own SMTP server; `stop` shuts both down. */
+export async function startMailingServer(env: Record<string, string> = {}) {
+  const smtp = await startSmtp();
+  const server = await startTestServer({ AXLE_SMTP_URL: smtp.url, ...env });
+  return {
+    smtp,
+    server,
+    stop: async () => {
+      await server.stop();
+      await smtp.close();
+    },
+  };
+}
 
 /** The sign-in link in a received message. */
 export function linkIn(mail: ReceivedMail): URL {

@@ -7,8 +7,8 @@ import { accountWriteBuckets, createAccountWriteLimiter } from '../src/services/
 import { createRateLimiter } from '../src/services/rate-limit.js';
 import { Database } from '../src/store/db.js';
 import { migrate } from '../src/store/migrate.js';
-import { startTestServer, type TestServer } from '../../../test/support/server.js';
-import { bearer, post, type Smtp, signIn, startSmtp } from '../../../test/support/identity.js';
+import type { TestServer } from '../../../test/support/server.js';
+import { bearer, post, type Smtp, signIn, startMailingServer } from '../../../test/support/identity.js';
 
 const MINUTE = 60_000;
 const statuses = (responses: Response[]) => responses.map((r) => r.status);
@@ -17,14 +17,11 @@ const count = (xs: number[], v: number) => xs.filter((x) => x === v).length;
 describe('per-account limits on repeatable writes (HTTP)', () => {
   let smtp: Smtp;
   let server: TestServer;
+  let stop: () => Promise<void>;
   beforeAll(async () => {
-    smtp = await startSmtp();
-    server = await startTestServer({ AXLE_SMTP_URL: smtp.url });
+    ({ smtp, server, stop } = await startMailingServer());
   });
-  afterAll(async () => {
-    await server.stop();
-    await smtp.close();
-  });
+  afterAll(() => stop());
 
   const create = (jwt: string) => post(server, '/account/api-keys', {}, bearer(jwt));
   const liveKeys = async (email: string) =>

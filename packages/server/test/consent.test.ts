@@ -1,20 +1,17 @@
 import { CURRENT_CONSENT_VERSION } from '@axle/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyAuditChain } from '../src/services/audit.js';
-import { startTestServer, type TestServer } from '../../../test/support/server.js';
-import { bearer, post, type Smtp, signIn, startSmtp } from '../../../test/support/identity.js';
+import type { TestServer } from '../../../test/support/server.js';
+import { bearer, post, type Smtp, signIn, startMailingServer } from '../../../test/support/identity.js';
 
 describe('extraction consent and settings', () => {
   let smtp: Smtp;
   let server: TestServer;
+  let stop: () => Promise<void>;
   beforeAll(async () => {
-    smtp = await startSmtp();
-    server = await startTestServer({ AXLE_SMTP_URL: smtp.url });
+    ({ smtp, server, stop } = await startMailingServer());
   });
-  afterAll(async () => {
-    await server.stop();
-    await smtp.close();
-  });
+  afterAll(() => stop());
 
   const patch = (jwt: string, body: unknown) =>
     fetch(`${server.url}/account/settings`, { method: 'PATCH', headers: { 'content-type': 'application/json', ...bearer(jwt) }, body: JSON.stringify(body) });

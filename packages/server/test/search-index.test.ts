@@ -18,7 +18,7 @@ import { createLearningsService } from '../src/services/learnings.js';
 import { Database } from '../src/store/db.js';
 import { migrate } from '../src/store/migrate.js';
 import { learningsStore } from '../src/store/learnings.js';
-import { SqliteSkillsRepository } from '../src/store/skills-repository.js';
+import { createSkillsStore, type SkillsStore } from '../src/store/skills.js';
 import { newLearning } from './learning-fixture.js';
 import { SMALL_CATALOG } from './search-helpers.js';
 
@@ -64,12 +64,12 @@ describe('precomputed vectors file', () => {
 describe('semantic side unavailable', () => {
   let dir: string;
   let db: Database;
-  let repo: SqliteSkillsRepository;
+  let repo: SkillsStore;
   beforeEach(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'axle-search-'));
     db = await Database.open(path.join(dir, 'axle.db'));
     await migrate(db);
-    repo = new SqliteSkillsRepository(db);
+    repo = createSkillsStore(db);
     await repo.replaceCatalog(
       loadCatalog(SMALL_CATALOG).map((skill) => ({ skill, slug: slugify(skill.name) })),
       'fp',
@@ -101,7 +101,7 @@ describe('semantic side unavailable', () => {
   it('asks a ranker that runs alone for `limit` hits, and answers as with the fusion depth', async () => {
     const semantic = { state: () => 'unavailable' } as unknown as SemanticIndex;
     const depths: number[] = [];
-    const spy = Object.create(repo) as SqliteSkillsRepository;
+    const spy = Object.create(repo) as SkillsStore;
     spy.lexicalSearch = (text, filters, limit) => {
       depths.push(limit);
       return repo.lexicalSearch(text, filters, limit);

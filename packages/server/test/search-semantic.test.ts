@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { SqliteSkillsRepository } from '../src/store/skills-repository.js';
+import { createSkillsStore } from '../src/store/skills.js';
 import { SMALL_CATALOG } from './search-helpers.js';
 import { startTestServer, type TestServer } from '../../../test/support/server.js';
 
@@ -48,7 +48,7 @@ describe('semantic skill search', () => {
 
     const query = 'will it rain tomorrow in Paris';
     // No lexical match at all: this can only come from the embeddings.
-    expect(await new SqliteSkillsRepository(server.db).lexicalSearch(query, {}, 10)).toEqual([]);
+    expect(await createSkillsStore(server.db).lexicalSearch(query, {}, 10)).toEqual([]);
     const body = await discover(server, { query });
     expect(body.results[0]).toMatchObject({ id: 'weatherstack', relevance: 0.5 });
     expect(body.search_mode).toBe('fused');

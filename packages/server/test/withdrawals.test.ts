@@ -36,8 +36,13 @@ async function earner(server: TestServer, priceMicro: number) {
   return { ...owner, wallet };
 }
 
-const signWithdrawal = async (wallet: PrivateKeyAccount, timestamp: number) =>
-  wallet.signTypedData(withdrawalProof(wallet.address, timestamp));
+/** POST /withdraw claiming `address` with `signer`'s withdrawal proof at `timestamp`. */
+const withdraw = async (server: TestServer, signer: PrivateKeyAccount, timestamp: number, address = signer.address) =>
+  post(server, '/withdraw', {
+    wallet: address,
+    signature: await signer.signTypedData(withdrawalProof(signer.address, timestamp)),
+    timestamp,
+  });
 
 describe('withdrawals paused (the default)', () => {
   it('both rails answer 503 withdraw_paused_noncustodial_migration', async () => {
@@ -45,11 +50,7 @@ describe('withdrawals paused (the default)', () => {
     try {
       const e = await earner(server, 100_000);
       const ts = server.clock.now();
-      const res = await post(server, '/withdraw', {
-        wallet: e.wallet.address,
-        signature: await signWithdrawal(e.wallet, ts),
-        timestamp: ts,
-      });
+      const res = await withdraw(server, e.wallet, ts);
       expect(res.status).toBe(503);
       expect(await res.json()).toMatchObject({ code: 'withdraw_paused_noncustodial_migration' });
       const card = await post(server, '/withdraw/processor', { amount_usd: 1 }, { 'x-api-key': e.key });
@@ -80,11 +81,7 @@ describe('withdrawals enabled', () => {
   it('POST /withdraw pays the whole pending balance to the signing wallet and records a settlement', async () => {
     const e = await earner(server, 1_000_000);
     const ts = server.clock.now();
-    const res = await post(server, '/withdraw', {
-      wallet: e.wallet.address,
-      signature: await signWithdrawal(e.wallet, ts),
-      timestamp: ts,
-    });
+    const res = await withdraw(server, e.wallet, ts);
     expect(res.status).toBe(200);
     const body = (await res.json()) as { settlement_id: string; amount: number; status: string };
     expect(body).toMatchObject({ amount: 0.7, status: 'confirmed', settlement_id: expect.stringMatching(/^set_/) });
@@ -99,25 +96,13 @@ describe('withdrawals enabled', () => {
       settlements: [expect.objectContaining({ id: body.settlement_id, rail: 'wallet', status: 'confirmed' })],
     });
     // The same signature again is a replay: 409, and nothing moves.
-    const replay = await post(server, '/withdraw', {
-      wallet: e.wallet.address,
-      signature: await signWithdrawal(e.wallet, ts),
-      timestamp: ts,
-    });
+    const replay = await withdraw(server, e.wallet, ts);
     expect(replay.status).toBe(409);
     expect(await replay.json()).toMatchObject({ code: 'WITHDRAWAL_SIGNATURE_USED', error: expect.stringMatching(/already used/) });
-    const again = await post(server, '/withdraw', {
-      wallet: e.wallet.address,
-      signature: await signWithdrawal(e.wallet, ts + 1),
-      timestamp: ts + 1,
-    });
+    const again = await withdraw(server, e.wallet, ts + 1);
     expect(((await again.json()) as { error: string }).error).toBe('insufficient balance');
     // A refused withdrawal leaves its signature unspent: a refusal again, not a replay.
-    const retried = await post(server, '/withdraw', {
-      wallet: e.wallet.address,
-      signature: await signWithdrawal(e.wallet, ts + 1),
-      timestamp: ts + 1,
-    });
+    const retried = await withdraw(server, e.wallet, ts + 1);
     expect(((await retried.json()) as { error: string }).error).toBe('insufficient balance');
     const settlements = await server.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM settlements');
     expect(settlements!.n).toBe(1);
@@ -127,43 +112,15 @@ describe('withdrawals enabled', () => {
   it('refuses a stale timestamp, a forged signature, an unlinked wallet and an account without the terms', async () => {
     const e = await earner(server, 100_000);
     const stale = server.clock.now() - 6 * 60_000;
-    expect(
-      (
-        await post(server, '/withdraw', {
-          wallet: e.wallet.address,
-          signature: await signWithdrawal(e.wallet, stale),
-          timestamp: stale,
-        })
-      ).status,
-    ).toBe(400);
+    expect((await withdraw(server, e.wallet, stale)).status).toBe(400);
     const ts = server.clock.now();
     const forger = privateKeyToAccount(generatePrivateKey());
-    expect(
-      (
-        await post(server, '/withdraw', {
-          wallet: e.wallet.address,
-          signature: await signWithdrawal(forger, ts),
-          timestamp: ts,
-        })
-      ).status,
-    ).toBe(403);
-    expect(
-      (
-        await post(server, '/withdraw', {
-          wallet: forger.address,
-          signature: await signWithdrawal(forger, ts),
-          timestamp: ts,
-        })
-      ).status,
-    ).toBe(404);
+    expect((await withdraw(server, forger, ts, e.wallet.address)).status).toBe(403);
+    expect((await withdraw(server, forger, ts)).status).toBe(404);
     const wallet = privateKeyToAccount(generatePrivateKey());
     const noTerms = await newBuyer(server);
     await walletsStore.link(server.db, noTerms.accountId, wallet.address);
-    const res = await post(server, '/withdraw', {
-      wallet: wallet.address,
-      signature: await signWithdrawal(wallet, ts),
-      timestamp: ts,
-    });
+    const res = await withdraw(server, wallet, ts);
     expect(res.status).toBe(403);
     expect(await res.json()).toMatchObject({ code: 'TERMS_NOT_ACCEPTED' });
   });

@@ -4,7 +4,7 @@ import { LearningFull } from '@axle/sdk';
 import { decodePaymentResponseHeader } from '@x402/core/http';
 import { registerExactEvmScheme } from '@x402/evm/exact/client';
 import { wrapFetchWithPayment, x402Client } from '@x402/fetch';
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/clock.js';
 import { checkLedger } from '../src/services/ledger-check.js';
@@ -15,6 +15,9 @@ import { getUnlock, seedLearning, signAuthorization, v1Header, v2Header } from '
 const PAY_TO = '0x000000000000000000000000000000000000a11e';
 const USDC_BASE = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
 const nowSec = (server: TestServer) => BigInt(Math.floor(server.clock.now() / 1000));
+/** `account`'s authorization of 80,000 micro-USDC to PAY_TO, valid for two minutes by the server's clock. */
+const authorize = (server: TestServer, account: PrivateKeyAccount) =>
+  signAuthorization(account, { to: PAY_TO, value: 80_000, validBefore: nowSec(server) + 120n });
 
 /** Real time: @x402/fetch signs authorizations against the wall clock. */
 const start = (env: Record<string, string> = {}) => startTestServer(env, { clock: new ManualClock(Date.now()) });
@@ -52,12 +55,12 @@ describe('x402 payments, settled locally', () => {
   it('accepts a v1-shaped payload signed with viem in X-Payment and answers X-PAYMENT-RESPONSE', async () => {
     const l = await seedLearning(server);
     const account = privateKeyToAccount(generatePrivateKey());
-    const payload = await signAuthorization(account, { to: PAY_TO, value: 80_000, validBefore: nowSec(server) + 120n });
+    const payload = await authorize(server, account);
     const res = await getUnlock(server, l.id, { 'x-payment': v1Header(payload) });
     expect(res.status).toBe(200);
     expect(decodePaymentResponseHeader(res.headers.get('x-payment-response')!)).toMatchObject({ success: true });
     // A second, fresh authorization by the same payer within 30 days is served without being settled.
-    const again = await signAuthorization(account, { to: PAY_TO, value: 80_000, validBefore: nowSec(server) + 120n });
+    const again = await authorize(server, account);
     const repeat = (await (await getUnlock(server, l.id, { 'x-payment': v1Header(again) })).json()) as LearningFull;
     expect(repeat._revenue).toMatchObject({ accrual_capped: true, amount_paid_usd: 0 });
     const gross = await server.db.get<{ s: number }>(
@@ -70,9 +73,7 @@ describe('x402 payments, settled locally', () => {
   it('the same payment header sent 20 times at once buys exactly one unlock', async () => {
     const l = await seedLearning(server);
     const account = privateKeyToAccount(generatePrivateKey());
-    const header = v1Header(
-      await signAuthorization(account, { to: PAY_TO, value: 80_000, validBefore: nowSec(server) + 120n }),
-    );
+    const header = v1Header(await authorize(server, account));
     const responses = await Promise.all(
       Array.from({ length: 20 }, () => getUnlock(server, l.id, { 'x-payment': header })),
     );
@@ -92,7 +93,7 @@ describe('x402 payments, settled locally', () => {
   it('refuses an authorization for one price on a dearer learning, and one addressed to another payTo', async () => {
     const dear = await seedLearning(server, { currentPriceMicro: 500_000 });
     const account = privateKeyToAccount(generatePrivateKey());
-    const cheap = await signAuthorization(account, { to: PAY_TO, value: 80_000, validBefore: nowSec(server) + 120n });
+    const cheap = await authorize(server, account);
     const res = await getUnlock(server, dear.id, { 'x-payment': v1Header(cheap) });
     expect(res.status).toBe(402);
     expect(((await res.json()) as { error: string }).error).toMatch(/does not equal the price 500000/);
@@ -111,7 +112,7 @@ describe('x402 payments, settled locally', () => {
     const l = await seedLearning(server);
     const victim = privateKeyToAccount(generatePrivateKey());
     const forger = privateKeyToAccount(generatePrivateKey());
-    const forged = await signAuthorization(forger, { to: PAY_TO, value: 80_000, validBefore: nowSec(server) + 120n });
+    const forged = await authorize(server, forger);
     forged.authorization.from = victim.address;
     const cases: Array<[string, RegExp]> = [
       [v1Header(forged), /invalid signature/],
@@ -135,10 +136,7 @@ describe('x402 payments, settled locally', () => {
         /longer than maxTimeoutSeconds/,
       ],
       [
-        v1Header(
-          await signAuthorization(victim, { to: PAY_TO, value: 80_000, validBefore: nowSec(server) + 120n }),
-          'eip155:1',
-        ),
+        v1Header(await authorize(server, victim), 'eip155:1'),
         /wrong network/,
       ],
       ['not base64!', /not base64/],
@@ -149,7 +147,7 @@ describe('x402 payments, settled locally', () => {
       expect(res.status).toBe(402);
       expect(((await res.json()) as { error: string }).error).toMatch(error);
     }
-    const v2 = await signAuthorization(victim, { to: PAY_TO, value: 80_000, validBefore: nowSec(server) + 120n });
+    const v2 = await authorize(server, victim);
     const wrongAsset = v2Header(v2, {
       scheme: 'exact',
       network: 'eip155:8453',
@@ -166,7 +164,7 @@ describe('x402 payments, settled locally', () => {
   it('a payer who is the contributor wallet pays, but accrues nothing to itself', async () => {
     const account = privateKeyToAccount(generatePrivateKey());
     const l = await seedLearning(server, { contributorWallet: account.address });
-    const payload = await signAuthorization(account, { to: PAY_TO, value: 80_000, validBefore: nowSec(server) + 120n });
+    const payload = await authorize(server, account);
     const full = (await (await getUnlock(server, l.id, { 'x-payment': v1Header(payload) })).json()) as LearningFull;
     expect(full._revenue).toMatchObject({ self_unlock: true, contributor_earned_usd: 0, platform_earned_usd: 0.08 });
     expect((await ledgerStore.balance(server.db, account.address.toLowerCase())).held_micro).toBe(0);
@@ -222,19 +220,20 @@ async function startFacilitator(
   };
 }
 
+/** A fresh payer's x402 unlock of a newly seeded learning. */
+async function payNewLearning(server: TestServer) {
+  const l = await seedLearning(server);
+  const account = privateKeyToAccount(generatePrivateKey());
+  const payload = await authorize(server, account);
+  return { l, account, payload, res: await getUnlock(server, l.id, { 'x-payment': v1Header(payload) }) };
+}
+
 describe('x402 payments through a facilitator', () => {
   it('verifies and settles before serving, and answers with the transaction hash', async () => {
     const facilitator = await startFacilitator();
     const server = await start({ AXLE_FACILITATOR_URL: facilitator.url });
     try {
-      const l = await seedLearning(server);
-      const account = privateKeyToAccount(generatePrivateKey());
-      const payload = await signAuthorization(account, {
-        to: PAY_TO,
-        value: 80_000,
-        validBefore: nowSec(server) + 120n,
-      });
-      const res = await getUnlock(server, l.id, { 'x-payment': v1Header(payload) });
+      const { l, account, payload, res } = await payNewLearning(server);
       expect(res.status).toBe(200);
       expect(decodePaymentResponseHeader(res.headers.get('x-payment-response')!).transaction).toBe(
         `0x${'ab'.repeat(32)}`,
@@ -242,10 +241,9 @@ describe('x402 payments through a facilitator', () => {
       const paths = facilitator.calls.map((c) => c.path);
       expect(paths).toEqual(['/supported', '/verify', '/settle']);
       // /supported is asked once, not per payment.
-      const again = await signAuthorization(account, { to: PAY_TO, value: 80_000, validBefore: nowSec(server) + 120n });
-      expect((await getUnlock(server, (await seedLearning(server)).id, { 'x-payment': v1Header(again) })).status).toBe(
-        200,
-      );
+      const again = await authorize(server, account);
+      const next = await seedLearning(server);
+      expect((await getUnlock(server, next.id, { 'x-payment': v1Header(again) })).status).toBe(200);
       expect(facilitator.calls.map((c) => c.path)).toEqual(['/supported', '/verify', '/settle', '/verify', '/settle']);
       expect(facilitator.calls[2]!.body).toMatchObject({
         x402Version: 2,
@@ -294,9 +292,7 @@ describe('x402 payments through a facilitator', () => {
       expect(((await refused.json()) as { error: string }).error).toMatch(/insufficient_funds/);
 
       const l = await seedLearning(server);
-      const header = v1Header(
-        await signAuthorization(account, { to: PAY_TO, value: 80_000, validBefore: nowSec(server) + 120n }),
-      );
+      const header = v1Header(await authorize(server, account));
       const down = await getUnlock(server, l.id, { 'x-payment': header });
       expect(down.status).toBe(502);
       expect(await server.db.get('SELECT 1 FROM payment_claims WHERE learning_id = ?', [l.id])).toBeUndefined();
@@ -312,14 +308,7 @@ describe('x402 payments through a facilitator', () => {
     const facilitator = await startFacilitator({ network: 'eip155:84532' });
     const server = await start({ AXLE_FACILITATOR_URL: facilitator.url });
     try {
-      const l = await seedLearning(server);
-      const account = privateKeyToAccount(generatePrivateKey());
-      const payload = await signAuthorization(account, {
-        to: PAY_TO,
-        value: 80_000,
-        validBefore: nowSec(server) + 120n,
-      });
-      const res = await getUnlock(server, l.id, { 'x-payment': v1Header(payload) });
+      const { l, res } = await payNewLearning(server);
       expect(res.status).toBe(502);
       expect(facilitator.calls.map((c) => c.path)).toEqual(['/supported']);
       expect(await server.db.get('SELECT 1 FROM payment_claims WHERE learning_id = ?', [l.id])).toBeUndefined();

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { RankedId } from '../store/skills-repository.js';
+import type { RankedId } from '../store/skills.js';
 import type { QuantizedRows } from '../domain/quantize.js';
 import { MAX_SEARCH_BATCH, type WorkerReply, type WorkerRequest } from './worker-protocol.js';
 

@@ -1,6 +1,6 @@
 import type { SearchState } from '@axle/sdk';
 import type { Logger } from '../logger.js';
-import type { RankedId, SkillsRepository, StoredEmbedding } from '../store/skills-repository.js';
+import type { RankedId, SkillsStore, StoredEmbedding } from '../store/skills.js';
 import { type Embedder, EmbedderClient } from './embedder.js';
 import { EMBEDDING_DIM, EMBEDDING_MODEL, embeddingText, textHash } from './embedding-text.js';
 import { type QuantizedRows, quantizeInto } from '../domain/quantize.js';
@@ -19,7 +19,7 @@ export interface WarmStats {
 }
 
 export interface SemanticIndexOptions {
-  repo: SkillsRepository;
+  repo: SkillsStore;
   logger: Logger;
   /** Precomputed vectors file; the bundled one by default. */
   vectorsFile?: string;

@@ -1,7 +1,7 @@
 import type { SearchState, Skill, SkillResult } from '@axle/sdk';
 import { reciprocalRankFusion } from '../domain/fusion.js';
 import type { SemanticIndex } from '../search/semantic-index.js';
-import type { RankedId, SkillFilters, SkillsRepository } from '../store/skills-repository.js';
+import type { RankedId, SkillFilters, SkillsStore } from '../store/skills.js';
 
 export type SearchMode = 'fused' | 'lexical' | 'semantic';
 
@@ -45,7 +45,7 @@ export interface SkillSearch {
 }
 
 export interface SkillSearchDeps extends SkillSearchOptions {
-  repo: SkillsRepository;
+  repo: SkillsStore;
   semantic: SemanticIndex;
 }
 

@@ -7,7 +7,7 @@ import type { Logger } from '../logger.js';
 import { EmbedderPool } from '../search/embedder.js';
 import { SemanticIndex, type SemanticIndexOptions } from '../search/semantic-index.js';
 import type { Database } from '../store/db.js';
-import { SqliteSkillsRepository, type SkillsRepository } from '../store/skills-repository.js';
+import { createSkillsStore } from '../store/skills.js';
 import type { KnowledgeHints } from './learnings-port.js';
 import { createSkillSearch, type SearchOutcome, type SkillSearch, type SkillSearchOptions } from './skill-search.js';
 
@@ -58,7 +58,7 @@ export interface SkillsService {
  */
 export async function createSkillsService(opts: SkillsServiceOptions): Promise<SkillsService> {
   const file = readCatalogFile(opts.catalogPath);
-  const repo = new SqliteSkillsRepository(opts.db);
+  const repo = createSkillsStore(opts.db);
   const fingerprint = catalogFingerprint(file.bytes);
   let replaced = false;
   if ((await repo.catalogFingerprint()) !== fingerprint) {

@@ -178,6 +178,20 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
     accrual_capped: true,
   });
 
+  /** Books a repeat unlock inside the repeat window: nothing paid, nothing accrued. */
+  const recordCapped = (q: Queryable, learningId: string, buyer: string, path: 'key' | 'x402', now: number) =>
+    recordUnlock(q, {
+      learningId,
+      buyer,
+      path,
+      paidMicro: 0,
+      discovery: false,
+      selfDealing: false,
+      accrualCapped: true,
+      payee: null,
+      now,
+    });
+
   async function viaKey(l: LearningRecord, accountId: string, walletClaim: string | undefined): Promise<UnlockResult> {
     const priceMicro = unlockPriceMicro(l);
     const account = await getAccount(db, accountId);
@@ -203,17 +217,7 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
       const payee = await payeeOf(q, l);
       if (await notOnboarded(q, payee)) throw onboardingError(l);
       if (await ledgerStore.lastUnlock(q, accountId, l.id, now - REPEAT_WINDOW_MS)) {
-        await recordUnlock(q, {
-          learningId: l.id,
-          buyer: accountId,
-          path: 'key',
-          paidMicro: 0,
-          discovery: false,
-          selfDealing: false,
-          accrualCapped: true,
-          payee: null,
-          now,
-        });
+        await recordCapped(q, l.id, accountId, 'key', now);
         return capped(priceMicro);
       }
       if (!(await creditsStore.takeUnlock(q, accountId, now))) {
@@ -329,17 +333,7 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
       if (await notOnboarded(q, payee)) throw onboardingError(l);
       if (!(await paymentClaimsStore.claim(q, { ...claim, now }))) throw reject('payment authorization already used');
       if (await ledgerStore.lastUnlock(q, walletKey(payer), l.id, now - REPEAT_WINDOW_MS)) {
-        const { id } = await recordUnlock(q, {
-          learningId: l.id,
-          buyer: walletKey(payer),
-          path: 'x402',
-          paidMicro: 0,
-          discovery: false,
-          selfDealing: false,
-          accrualCapped: true,
-          payee: null,
-          now,
-        });
+        const { id } = await recordCapped(q, l.id, walletKey(payer), 'x402', now);
         await paymentClaimsStore.attachUnlock(q, claim, id);
         return { revenue: capped(t.priceMicro) };
       }

@@ -1,0 +1,331 @@
+import type { Skill } from '@axle/sdk';
+import type { Database, Queryable } from './db.js';
+import { type QuantizedRows, quantizeInto } from '../domain/quantize.js';
+import { matchExpression, queryTerms, selectiveMatchExpression } from './fts-query.js';
+
+export interface SkillFilters {
+  category?: string;
+  type?: string;
+  /** Matches Skill.pricing.model, case-insensitively. */
+  pricing?: string;
+}
+
+export interface RankedId {
+  id: string;
+  /** Larger is better. */
+  score: number;
+}
+
+export interface StoredEmbedding {
+  skillId: string;
+  textHash: string;
+  /** Unit length. */
+  vector: Float32Array;
+}
+
+/** Stored vectors of one model, in catalog order, int8-quantised: row i of `rows` is `ids[i]`. */
+export interface StoredMatrix {
+  ids: string[];
+  textHashes: string[];
+  rows: QuantizedRows;
+}
+
+/** What a skill's embedding text is made of (see embeddingText). */
+export type EmbeddingSource = Pick<Skill, 'id' | 'name' | 'description' | 'tags' | 'category'>;
+
+export interface CatalogEntry {
+  skill: Skill;
+  /** Slug of the skill's name, for lookups by name. */
+  slug: string;
+}
+
+/** Everything skill search and the registry routes need from storage; the dialect stays behind it. */
+export interface SkillsStore {
+  catalogFingerprint(): Promise<string | undefined>;
+  /** Replaces the catalog unless `fingerprint` is already the stored one; true when it replaced. */
+  replaceCatalog(entries: CatalogEntry[], fingerprint: string): Promise<boolean>;
+  /** By exact id first, then by name slug (first in catalog order). */
+  findByIdOrSlug(id: string, slug: string): Promise<Skill | undefined>;
+  getMany(ids: readonly string[]): Promise<Map<string, Skill>>;
+  all(): Promise<Skill[]>;
+  count(): Promise<number>;
+  countBy(field: 'category' | 'type'): Promise<Record<string, number>>;
+  /** BM25 over name, description, tags and category (best first), at most `limit`. */
+  lexicalSearch(text: string, filters: SkillFilters, limit: number): Promise<RankedId[]>;
+  /** Ids passing `filters`, or null when there are no filters (everything passes). */
+  idsMatching(filters: SkillFilters): Promise<Set<string> | null>;
+  /** Catalog order; only the fields embeddings are computed from. */
+  embeddingSources(): Promise<EmbeddingSource[]>;
+  /** Vectors of `dim` floats stored for `model`, quantised row by row into one int8 matrix (others are skipped). */
+  embeddingMatrix(model: string, dim: number): Promise<StoredMatrix>;
+  saveEmbeddings(model: string, rows: readonly StoredEmbedding[]): Promise<void>;
+}
+
+/** bm25() weights, in skills_fts column order: name, description, tags, category (tuned on `npm run eval`). */
+const BM25_WEIGHTS = [10, 2, 6, 2] as const;
+
+const FINGERPRINT_KEY = 'catalog_fingerprint';
+/** Bound on remembered document frequencies (terms come from user input). */
+const MAX_DF_TERMS = 50_000;
+
+function filterSql(filters: SkillFilters, alias: string): { sql: string; params: unknown[] } {
+  const clauses: string[] = [];
+  const params: unknown[] = [];
+  if (filters.category !== undefined) {
+    clauses.push(`${alias}.category = ?`);
+    params.push(filters.category);
+  }
+  if (filters.type !== undefined) {
+    clauses.push(`${alias}.type = ?`);
+    params.push(filters.type);
+  }
+  if (filters.pricing !== undefined) {
+    clauses.push(`${alias}.pricing_model = ?`);
+    params.push(filters.pricing.toLowerCase());
+  }
+  return { sql: clauses.map((c) => ` AND ${c}`).join(''), params };
+}
+
+/** Rows read per statement while filling the matrix or the in-memory catalog, so few are in memory at once. */
+const PAGE_ROWS = 2000;
+const toBlob = (v: Float32Array): Buffer => Buffer.from(v.buffer, v.byteOffset, v.byteLength);
+
+/** A keyset-paged read: `read(after)` gives up to PAGE_ROWS rows whose key (`keyOf`, from 1) is past `after`, in key order. */
+async function* pages<T>(read: (after: number) => Promise<T[]>, keyOf: (row: T) => number): AsyncGenerator<T[]> {
+  for (let after = 0; ; ) {
+    const rows = await read(after);
+    yield rows;
+    if (rows.length < PAGE_ROWS) return;
+    after = keyOf(rows[rows.length - 1]!);
+  }
+}
+
+/** The catalog rows a search needs, kept in memory (see createSkillsStore). */
+interface CatalogInMemory {
+  idByRowid: Map<number, string>;
+  dataById: Map<string, string>;
+}
+
+/**
+ * The skills store of `db`. Unlike the other stores it is built once per database: it keeps the catalog
+ * and term statistics in memory between searches, and forgets them when it replaces the catalog.
+ */
+export function createSkillsStore(db: Database): SkillsStore {
+  /** Rows of the catalog and rows containing each query term, for `selectiveMatchExpression`; cleared when the catalog is replaced. */
+  let df = new Map<string, Promise<number>>();
+  let catalogRows: Promise<number> | undefined;
+  let inMemory: Promise<CatalogInMemory> | undefined;
+
+  const count = async (): Promise<number> => (await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM skills'))?.n ?? 0;
+
+  /**
+   * The catalog's ids by rowid and its skills' JSON by id, read once: a search then needs no statement
+   * besides its FTS query (the JSON is parsed only for the results returned).
+   */
+  function catalog(): Promise<CatalogInMemory> {
+    if (!inMemory) {
+      inMemory = readCatalog();
+      inMemory.catch(() => (inMemory = undefined));
+    }
+    return inMemory;
+  }
+
+  /** Page by page, so the rows read are never all in memory at once beside the maps. */
+  async function readCatalog(): Promise<CatalogInMemory> {
+    const idByRowid = new Map<number, string>();
+    const dataById = new Map<string, string>();
+    const read = (after: number) =>
+      db.all<{ rowid: number; id: string; data: string }>('SELECT rowid, id, data FROM skills WHERE rowid > ? ORDER BY rowid LIMIT ?', [after, PAGE_ROWS]);
+    for await (const rows of pages(read, (r) => r.rowid)) {
+      for (const r of rows) {
+        idByRowid.set(r.rowid, r.id);
+        dataById.set(r.id, r.data);
+      }
+    }
+    return { idByRowid, dataById };
+  }
+
+  function documentFrequency(term: string): Promise<number> {
+    let n = df.get(term);
+    if (n === undefined) {
+      if (df.size >= MAX_DF_TERMS) df.clear();
+      n = db
+        .get<{ n: number }>('SELECT COUNT(*) AS n FROM skills_fts WHERE skills_fts MATCH ?', [matchExpression([term])])
+        .then((r) => r?.n ?? 0);
+      df.set(term, n);
+      n.catch(() => df.delete(term));
+    }
+    return n;
+  }
+
+  return {
+    async catalogFingerprint(): Promise<string | undefined> {
+      return (await db.get<{ value: string }>('SELECT value FROM meta WHERE key = ?', [FINGERPRINT_KEY]))?.value;
+    },
+
+    replaceCatalog(entries: CatalogEntry[], fingerprint: string): Promise<boolean> {
+      // Checked inside the write transaction, so two instances starting together load it once.
+      return db.tx(async (q) => {
+        const current = await q.get<{ value: string }>('SELECT value FROM meta WHERE key = ?', [FINGERPRINT_KEY]);
+        if (current?.value === fingerprint) return false;
+        await q.run('DELETE FROM skills_fts');
+        await q.run('DELETE FROM skills');
+        for (const [i, { skill, slug }] of entries.entries()) await insertSkill(q, i + 1, skill, slug);
+        // Vectors of skills that left the catalog; those still present are kept (their text hash decides reuse).
+        await q.run('DELETE FROM skill_embeddings WHERE skill_id NOT IN (SELECT id FROM skills)');
+        await q.run('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value', [
+          FINGERPRINT_KEY,
+          fingerprint,
+        ]);
+        // Merges the index into one segment: fewer doclists to walk per query.
+        await q.run(`INSERT INTO skills_fts (skills_fts) VALUES ('optimize')`);
+        df = new Map();
+        catalogRows = undefined;
+        inMemory = undefined;
+        return true;
+      });
+    },
+
+    async findByIdOrSlug(id: string, slug: string): Promise<Skill | undefined> {
+      const row = await db.get<{ data: string }>(
+        'SELECT data FROM skills WHERE id = ? OR id = ? OR slug = ? ORDER BY id IN (?, ?) DESC, position LIMIT 1',
+        [id, slug, slug, id, slug],
+      );
+      return row && (JSON.parse(row.data) as Skill);
+    },
+
+    async getMany(ids: readonly string[]): Promise<Map<string, Skill>> {
+      const out = new Map<string, Skill>();
+      if (ids.length === 0) return out;
+      const { dataById } = await catalog();
+      for (const id of ids) {
+        const data = dataById.get(id);
+        if (data !== undefined) out.set(id, JSON.parse(data) as Skill);
+      }
+      return out;
+    },
+
+    async all(): Promise<Skill[]> {
+      const rows = await db.all<{ data: string }>('SELECT data FROM skills ORDER BY position');
+      return rows.map((r) => JSON.parse(r.data) as Skill);
+    },
+
+    count,
+
+    async countBy(field: 'category' | 'type'): Promise<Record<string, number>> {
+      const column = field === 'category' ? 'category' : 'type';
+      const rows = await db.all<{ k: string; n: number }>(`SELECT ${column} AS k, COUNT(*) AS n FROM skills GROUP BY ${column} ORDER BY ${column}`);
+      return Object.fromEntries(rows.map((r) => [r.k, r.n]));
+    },
+
+    async lexicalSearch(text: string, filters: SkillFilters, limit: number): Promise<RankedId[]> {
+      const terms = queryTerms(text);
+      const where = filterSql(filters, 's');
+      // With filters, a common term may be all that a row passing them has, so every term matches.
+      catalogRows ??= count();
+      const match =
+        where.params.length > 0
+          ? matchExpression(terms)
+          : selectiveMatchExpression(terms, await Promise.all(terms.map((t) => documentFrequency(t))), await catalogRows);
+      if (match === null) return [];
+      // bm25() is lower-is-better (negative); flip it so every ranker says larger is better.
+      if (where.params.length > 0) {
+        const rows = await db.all<{ id: string; rank: number }>(
+          `SELECT s.id AS id, bm25(skills_fts, ${BM25_WEIGHTS.join(', ')}) AS rank
+             FROM skills_fts JOIN skills s ON s.rowid = skills_fts.rowid
+            WHERE skills_fts MATCH ?${where.sql}
+            ORDER BY rank, s.position
+            LIMIT ?`,
+          [match, ...where.params, limit],
+        );
+        return rows.map((r) => ({ id: r.id, score: -r.rank }));
+      }
+      // Unfiltered, the index alone answers (rowid = position) and ids come from memory, which is several
+      // times faster than joining the skills table.
+      const [rows, { idByRowid }] = await Promise.all([
+        db.all<{ rowid: number; rank: number }>(
+          `SELECT rowid, bm25(skills_fts, ${BM25_WEIGHTS.join(', ')}) AS rank FROM skills_fts WHERE skills_fts MATCH ? ORDER BY rank, rowid LIMIT ?`,
+          [match, limit],
+        ),
+        catalog(),
+      ]);
+      return rows.flatMap((r) => {
+        const id = idByRowid.get(r.rowid);
+        return id === undefined ? [] : [{ id, score: -r.rank }];
+      });
+    },
+
+    async idsMatching(filters: SkillFilters): Promise<Set<string> | null> {
+      const where = filterSql(filters, 's');
+      if (where.params.length === 0) return null;
+      const rows = await db.all<{ id: string }>(`SELECT s.id AS id FROM skills s WHERE 1 = 1${where.sql}`, where.params);
+      return new Set(rows.map((r) => r.id));
+    },
+
+    async embeddingSources(): Promise<EmbeddingSource[]> {
+      const rows = await db.all<{ id: string; name: string; description: string; tags: string; category: Skill['category'] }>(
+        `SELECT id, data ->> '$.name' AS name, data ->> '$.description' AS description, data -> '$.tags' AS tags, category
+           FROM skills ORDER BY position`,
+      );
+      return rows.map((r) => ({ ...r, tags: JSON.parse(r.tags) as string[] }));
+    },
+
+    async embeddingMatrix(model: string, dim: number): Promise<StoredMatrix> {
+      const total = (await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM skill_embeddings WHERE model = ?', [model]))?.n ?? 0;
+      // Quantised as they are read, so the float matrix of a large catalog never exists whole.
+      const codes = new Int8Array(total * dim);
+      const scales = new Float32Array(total);
+      const ids: string[] = [];
+      const textHashes: string[] = [];
+      const read = (after: number) =>
+        db.all<{ skill_id: string; text_hash: string; vector: Buffer; position: number }>(
+          `SELECT e.skill_id, e.text_hash, e.vector, s.position FROM skill_embeddings e JOIN skills s ON s.id = e.skill_id
+            WHERE e.model = ? AND s.position > ? ORDER BY s.position LIMIT ?`,
+          [model, after, PAGE_ROWS],
+        );
+      for await (const rows of pages(read, (r) => r.position)) {
+        for (const r of rows) {
+          // A vector of another size is skipped (recomputed); the bound guards against rows added since the count.
+          if (r.vector.byteLength !== dim * 4 || ids.length === total) continue;
+          scales[ids.length] = quantizeInto(new Float32Array(r.vector.buffer, r.vector.byteOffset, dim), codes, ids.length * dim);
+          ids.push(r.skill_id);
+          textHashes.push(r.text_hash);
+        }
+      }
+      return { ids, textHashes, rows: { codes: codes.subarray(0, ids.length * dim), scales: scales.subarray(0, ids.length) } };
+    },
+
+    async saveEmbeddings(model: string, rows: readonly StoredEmbedding[]): Promise<void> {
+      if (rows.length === 0) return;
+      await db.tx(async (q) => {
+        for (const r of rows) {
+          await q.run(
+            `INSERT INTO skill_embeddings (skill_id, model, text_hash, vector) VALUES (?, ?, ?, ?)
+             ON CONFLICT (skill_id, model) DO UPDATE SET text_hash = excluded.text_hash, vector = excluded.vector`,
+            [r.skillId, model, r.textHash, toBlob(r.vector)],
+          );
+        }
+      });
+    },
+  };
+}
+
+async function insertSkill(q: Queryable, rowid: number, skill: Skill, slug: string): Promise<void> {
+  await q.run('INSERT INTO skills (rowid, id, slug, category, type, pricing_model, position, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?)', [
+    rowid,
+    skill.id,
+    slug,
+    skill.category,
+    skill.type,
+    skill.pricing.model.toLowerCase(),
+    rowid,
+    JSON.stringify(skill),
+  ]);
+  await q.run('INSERT INTO skills_fts (rowid, name, description, tags, category) VALUES (?, ?, ?, ?, ?)', [
+    rowid,
+    skill.name,
+    skill.description,
+    skill.tags.join(' '),
+    skill.category.replaceAll('-', ' '),
+  ]);
+}
