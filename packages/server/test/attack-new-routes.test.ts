@@ -130,6 +130,51 @@ describe('hostile bodies on the new write routes', () => {
     });
 });
 
+describe('hostile fields in otherwise valid bodies', () => {
+  const learn = (over: Record<string, unknown>, n: number) => j(learningBody(100 + n, over));
+  const learnCases: Array<[Record<string, unknown>, number]> = [
+    [{ title: 'x'.repeat(100_000) }, 400],
+    [{ body: 'y '.repeat(300_000) }, 400],
+    [{ tags: Array.from({ length: 5000 }, (_, i) => `t${i}`) }, 400],
+    [{ tags: ['a'.repeat(10_000)] }, 400],
+    [{ related_skills: Array.from({ length: 5000 }, (_, i) => `s${i}`) }, 400],
+    [{ unlock_price: -1 }, 400],
+    [{ unlock_price: 1e308 }, 400],
+    [{ unlock_price: '0.10' }, 400],
+    [{ category: '__proto__' }, 400],
+    [{ replaces: 'lrn_nope' }, 404],
+    [{ replaces: { $ne: null } }, 400],
+    [{ contributor_wallet: 'not-a-wallet' }, 400],
+    [{ quality_self_assessment: { accuracy: Number.MAX_SAFE_INTEGER } }, 400],
+    // The spec treats an unknown channel as direct.
+    [{ submission_channel: { toString: 1 } }, 201],
+  ];
+  it('POST /learn', async () => {
+    for (const [i, [over, status]] of learnCases.entries())
+      expect(await expectClean({ method: 'POST', path: '/learn', body: learn(over, i) }), j(over).slice(0, 80)).toBe(status);
+  });
+  it('POST /knowledge and ratings', async () => {
+    const search = [{ query: 'x', limit: 1e9 }, { query: 'x', limit: 2.5 }, { query: 'x', category: '\u0000' },
+      { query: '\ufdfa'.repeat(1001) }, { query: 'x', related_skill: 'r'.repeat(10_000) }];
+    for (const body of search)
+      expect(await expectClean({ method: 'POST', path: '/knowledge', body: j(body) }), j(body).slice(0, 60)).toBe(400);
+    const rate = `/knowledge/${learningId}/rate`;
+    for (const helpfulness of [-1, 0, 6, 2.5, '5', null, 1e308])
+      expect(await expectClean({ method: 'POST', path: rate, body: j({ helpfulness }) }), String(helpfulness)).toBe(400);
+    expect(await expectClean({ method: 'POST', path: rate, body: j({ helpfulness: 4, notes: 'n'.repeat(100_000) }) })).toBe(
+      400,
+    );
+  });
+  it('money amounts', async () => {
+    for (const amount_usd of [-1, 0, Number.NaN, 1e308, '10', 0.0000001]) {
+      const status = await expectClean({ method: 'POST', path: '/withdraw/processor', auth: 'jwt', body: j({ amount_usd }) });
+      expect([400, 503]).toContain(status);
+    }
+    for (const pack of ['__proto__', 'constructor', 'starter\u0000', 'x'.repeat(10_000)])
+      expect(await expectClean({ method: 'POST', path: '/checkout/session', auth: 'jwt', body: j({ pack }) })).toBe(400);
+  });
+});
+
 describe('hostile ids and query parameters on the new read routes', () => {
   const ids = ['lrn_nope', '%00', '..%2F..%2Fetc', 'x'.repeat(5000), '%E2%80%AE', '%F0%9F%92%A9', '0x', '-1'];
   it('GET /knowledge/{id} and friends', async () => {
