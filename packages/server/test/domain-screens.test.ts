@@ -55,8 +55,8 @@ describe('screenLearning', () => {
 });
 
 describe('screenLearning cost', () => {
-  // The largest learning POST /learn accepts, filled with one repeated pattern: runs without the '/', '=' or
-  // ':' that a technical pattern looks for once cost a regex scan from every position (quadratic).
+  // The largest learning POST /learn accepts, filled with one repeated pattern: runs without the character a
+  // pattern looks for ('/', '=', ':', a closing bracket, a non-blank line) once cost a scan from every position.
   const largest = (unit: string) => ({
     title: unit.repeat(200).slice(0, LEARNING_MAX.title),
     body: unit.repeat(LEARNING_MAX.body).slice(0, LEARNING_MAX.body),
@@ -73,7 +73,7 @@ describe('screenLearning cost', () => {
     );
   it('stays within a small factor of ordinary prose of the same size for hostile repetitions', () => {
     const prose = cost(largest('When the consumer group rebalances, offsets commit late and the batch is replayed. '));
-    for (const unit of ['a', '1.', 'a.', 'xoxb-', 'aA0-', 'a-'])
+    for (const unit of ['a', '1.', 'a.', 'xoxb-', 'aA0-', 'a-', '[', '<a', '\n', '\r\n'])
       expect(cost(largest(unit)), unit).toBeLessThan(10 * prose + 20);
   });
 });
