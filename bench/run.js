@@ -4,8 +4,8 @@
 // probed at a fixed rate meanwhile; the lexical path alone (AXLE_SEMANTIC_SEARCH=off) against /health of
 // the same process, and the lexical search itself in this process with no HTTP (its CPU a query sets a
 // ceiling on the lexical phase); the event loop's CPU a request in each phase; the cold start to the
-// first /health 200 (node dist/main.js and npm start) and the server's RSS. Exits 1 when a target is
-// missed.
+// first /health 200 (node dist/main.js and npm start) and the server's RSS; the CLI's session-end hook
+// as a whole process (bench/hook.js). Exits 1 when a target is missed.
 //
 // The generated catalog's embeddings take minutes of CPU. Before the timed phases, a run whose cache
 // lacks them starts the server once to compute them into a cached data dir (node_modules/.cache/axle-bench)
@@ -21,6 +21,7 @@ import { Database } from '../packages/server/dist/store/db.js';
 import { SqliteSkillsRepository } from '../packages/server/dist/store/skills-repository.js';
 import { formatLshRecall, lshRecall, TARGET_LSH_RECALL } from './lsh-recall.js';
 import { generateCatalog, loadQueries } from './lib/generate.js';
+import { HOOK_TARGET_MS, measureHook } from './hook.js';
 import { measureMoney } from './money.js';
 import { knowledgeBench, LARGE_LEARNINGS } from './lib/knowledge-bench.js';
 import { cpuSeconds, MAIN, ROOT, rssMb, startServer, waitSemantic } from './lib/server.js';
@@ -280,6 +281,8 @@ const viaNpm = await startServer({ dataDir: largeDir, env: { AXLE_CATALOG: large
 await viaNpm.stop();
 const coldBundled = await startServer({ dataDir: bundledDir });
 await coldBundled.stop();
+// The CLI's session-end hook, with no server load running.
+const hook = await measureHook();
 
 // The knowledge marketplace: /learn latency at two store sizes, /knowledge under load, LSH recall.
 const knowledge = await knowledgeBench(path.join(ROOT, 'node_modules/.cache/axle-bench-learnings'));
@@ -354,6 +357,9 @@ console.log(
 );
 console.log(`cold start, bundled catalog (${bundled.length} skills): ${f0(coldBundled.coldStartMs)} ms`);
 console.log(
+  `axle-hook (session-end hook), whole process over ${hook.runs} runs: median ${f0(hook.median)} ms, p90 ${f0(hook.p90)} ms; node -e 0 median ${f0(hook.nodeMedian)} ms`,
+);
+console.log(
   `x402 verification in-process (decode, checks, EIP-712 signature recovery): ${f0(money.verifyCpuUs)} µs of CPU each, so ${cpus} CPUs doing nothing else could verify at most ${f0((cpus * 1e6) / money.verifyCpuUs)}/s`,
 );
 console.log(`ledger check over the money bench's data dir: ${money.ledger.ok ? 'the books balance' : money.ledger.problems.join('; ')}`);
@@ -383,6 +389,7 @@ const coldMax = Math.max(...cold, viaNpm.coldStartMs);
 checks.push([`cold start at ${LARGE} skills: ${f0(coldMax)} ms (worst of ${COLD_STARTS + 1}, npm start included) <= ${T.coldStartMs}`, coldMax <= T.coldStartMs]);
 const rssMax = Math.max(...memory.map((m) => m.memory.peak));
 checks.push([`peak RSS ${f0(rssMax)} MB (largest of the servers above) <= ${T.rssMb}`, rssMax <= T.rssMb]);
+checks.push([`axle-hook median wall time ${f0(hook.median)} ms <= ${HOOK_TARGET_MS}`, hook.median <= HOOK_TARGET_MS]);
 checks.push([`key-path unlocks: ${(money.key.rps / money.health.rps).toFixed(3)} of /health throughput >= ${T.unlockRatio}`, money.key.rps / money.health.rps >= T.unlockRatio]);
 checks.push([`key-path unlocks: p99 ${f0(money.key.p99)} ms <= ${T.unlockP99}`, money.key.p99 <= T.unlockP99]);
 checks.push([`key-path and x402 unlocks answered without errors: ${money.key.bad + money.x402.bad} failed`, money.key.bad + money.x402.bad === 0]);

@@ -6,6 +6,7 @@ import { scrub, scrubAsync } from '@axle/scrub';
 import { lintSource } from '@secretlint/core';
 import { creator as recommendPreset } from '@secretlint/secretlint-rule-preset-recommend';
 import { presidio, secrets, throughputDocs, transcriptDocs } from './texts.js';
+import { reportThorough } from './thorough.js';
 
 const SECRETLINT_CONFIG = { rules: [{ id: '@secretlint/secretlint-rule-preset-recommend', rule: recommendPreset }] };
 const SCRUBBERS = {
@@ -209,3 +210,5 @@ for (const [key, title] of [
     return pad(`${s.mbps.toFixed(1)} (${s.seconds.toFixed(2)} s)`, col);
   }).join(''));
 }
+
+reportThorough();

@@ -5,6 +5,10 @@ import { readFileSync, readdirSync } from 'node:fs';
 const here = (p) => new URL(p, import.meta.url);
 export const secrets = JSON.parse(readFileSync(here('./corpora/secrets/secrets.json'), 'utf8')).samples;
 export const presidio = JSON.parse(readFileSync(here('./corpora/presidio-synth/dev.json'), 'utf8'));
+/** The 500 presidio-synth records after dev.json's 1,000, read only to measure (see its SOURCE.md). */
+export const presidioTest = JSON.parse(readFileSync(here('./corpora/presidio-synth/test.json'), 'utf8'));
+/** Technical paragraphs with no personal data (corpora/technical/SOURCE.md). */
+export const technical = JSON.parse(readFileSync(here('./corpora/technical/paragraphs.json'), 'utf8')).paragraphs;
 
 /** `all`, repeated to ~4 MB and cut into 500,000-character documents. */
 function documents(all) {

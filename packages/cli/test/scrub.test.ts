@@ -35,4 +35,12 @@ describe('axle scrub', () => {
     expect(first.stdout).not.toContain('hunter2x9');
     expect(first.stdout).not.toContain('bob@example.org');
   });
+
+  it('--thorough also replaces person names and street addresses, and counts each type', () => {
+    const r = axle(['scrub', '--thorough', '--json', '-'], 'Ask Ana Souza; mail bob@example.org. Ana Souza owns it.');
+    expect(r.status).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out.text).toBe('Ask [PERSON_1]; mail [REDACTED:email]. [PERSON_1] owns it.');
+    expect(out.report).toMatchObject({ tier: 'thorough', counts: { person: 2, email: 1 } });
+  });
 });

@@ -51,5 +51,6 @@ export type { OpenClawAdapterOptions, OpenClawStateResponse, OpenClawStatus, Run
 export { ConfigError, DEFAULT_OPENCLAW_CONFIG, parseConfigPatch } from './daemon/config.js';
 export type { OpenClawConfig } from './daemon/config.js';
 export { captureDisabled } from './daemon/kill-switch.js';
+export { StateStore, hashFile } from './daemon/state.js';
 export type { StateEntry } from './daemon/state.js';
 export { axleHome, claudeProjectsDir, defaultPaths } from './paths.js';

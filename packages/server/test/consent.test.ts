@@ -84,14 +84,40 @@ describe('extraction consent and settings', () => {
     expect(await settings(jwt)).toEqual({ autonomous_extraction_mode: 'manual', auto_publish_threshold: 0.7, consent_granted: true, consent_version: CURRENT_CONSENT_VERSION });
   });
 
-  it('lets an API key with the account scope read the settings', async () => {
+  it('lets an API key with the account scope read the settings and change consent, naming the key in the audit log', async () => {
     const jwt = await signIn(server, smtp, 'reader@example.com');
-    const key = (await (await post(server, '/account/api-keys', { name: 'cli', scopes: ['account'] }, bearer(jwt))).json()).api_key;
-    const res = await fetch(`${server.url}/account/settings`, { headers: { 'x-api-key': key } });
+    const mint = async (scopes: string[]) => (await (await post(server, '/account/api-keys', { name: 'cli', scopes }, bearer(jwt))).json()) as { id: string; api_key: string };
+    const key = await mint(['account']);
+    const res = await fetch(`${server.url}/account/settings`, { headers: { 'x-api-key': key.api_key } });
     expect(res.status).toBe(200);
     expect((await res.json()).autonomous_extraction_mode).toBe('off');
-    // Changing consent needs the person's session, not a key.
-    expect((await post(server, '/extract/consent', { action: 'grant' }, { 'x-api-key': key })).status).toBe(401);
+
+    const grant = await post(server, '/extract/consent', { action: 'grant' }, { 'x-api-key': key.api_key });
+    expect(grant.status).toBe(200);
+    const g = await grant.json();
+    const viaKey = (await fetch(`${server.url}/account/settings`, {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/json', 'x-api-key': key.api_key },
+      body: JSON.stringify({ autonomous_extraction_mode: 'off' }),
+    })).json();
+    const off = await viaKey;
+    expect(off).toMatchObject({ autonomous_extraction_mode: 'off', consent_recorded: true });
+    const audit = await server.db.all<{ action: string; data: string }>('SELECT action, data FROM audit_log WHERE id IN (?, ?) ORDER BY seq', [
+      g.audit_ref,
+      off.audit_ref,
+    ]);
+    expect(audit.map((a) => [a.action, JSON.parse(a.data)])).toEqual([
+      ['consent.granted', { consent_version: CURRENT_CONSENT_VERSION, via: 'consent', key_id: key.id }],
+      ['consent.revoked', { consent_version: CURRENT_CONSENT_VERSION, via: 'settings', key_id: key.id }],
+    ]);
+
+    // A key without the account scope may not change consent; an unknown key is refused.
+    const contributeOnly = await mint(['contribute']);
+    const refused = await post(server, '/extract/consent', { action: 'grant' }, { 'x-api-key': contributeOnly.api_key });
+    expect(refused.status).toBe(403);
+    expect((await refused.json()).code).toBe('insufficient_scope');
+    expect((await post(server, '/extract/consent', { action: 'grant' }, { 'x-api-key': `axl_${'0'.repeat(43)}` })).status).toBe(401);
+    expect((await records('reader@example.com')).map((r) => r.action)).toEqual(['grant', 'revoke']);
   });
 
   it('PATCH /account/settings sets auto_publish_threshold (0..1) alone or with the mode, without recording consent', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { screenCredentials } from '../src/domain/screens/credentials.js';
-import { SCREEN_TARGETS, screenMetrics } from '../src/domain/screens/index.js';
+import { SCREEN_TARGETS, screenLearning, screenMetrics } from '../src/domain/screens/index.js';
 import { loadScreenCorpus } from './screens-corpus.js';
 
 describe('screenCredentials', () => {
@@ -34,6 +34,21 @@ describe('screenCredentials', () => {
       'Mail bob@example.com or [REDACTED:email]; the DB is at 10.0.0.5, the API at [REDACTED:ip_address]; ' +
         'card 4242 4242 4242 4242.',
     );
+  });
+
+  it('finds person names and street addresses (the thorough tier), numbered across the fields of one learning', () => {
+    const r = screenCredentials('Ask Ana Souza; she works at 221B Baker Street, London NW1 6XE.');
+    expect(r.findings).toEqual(['person', 'street_address']);
+    expect(r.redacted).toBe('Ask [PERSON_1]; she works at [ADDRESS_1].');
+    const s = screenLearning({
+      title: 'Ana Souza rotates the key',
+      body: 'Ask Souza or Lars Eriksen before rotating the Redis password.',
+      task_context: 'billing',
+      tags: ['redis'],
+    });
+    expect(s.redacted.title).toBe('[PERSON_1] rotates the key');
+    expect(s.redacted.body).toBe('Ask [PERSON_1] or [PERSON_2] before rotating the Redis password.');
+    expect(s.sensitivity_findings).toEqual(['person']);
   });
 
   it('returns clean text unchanged', () => {

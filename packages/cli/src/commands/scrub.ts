@@ -19,12 +19,15 @@ export default class Scrub extends Command {
 
   static override flags = {
     json: Flags.boolean({ description: 'print {text, report} as one line of JSON' }),
+    thorough: Flags.boolean({
+      description: 'also replace person names and street addresses ([PERSON_1], [ADDRESS_1]); for short texts',
+    }),
   };
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Scrub);
     const input = args.file === '-' ? await readStdin() : await readFile(args.file, 'utf8');
-    const { text, report } = await scrubAsync(input);
+    const { text, report } = await scrubAsync(input, { tier: flags.thorough ? 'thorough' : 'fast' });
     // Written raw rather than through this.log so the output is byte-for-byte what the scrubber produced.
     process.stdout.write(flags.json ? `${JSON.stringify({ text, report })}\n` : text);
   }

@@ -14,6 +14,7 @@ import {
 } from '../types.js';
 import { chunkTranscript } from './chunk.js';
 import { dedupe } from './dedup.js';
+import { redactPersonal } from './personal.js';
 import { renderConversation } from './render.js';
 import { applyRubric, combineScores, scoreContent } from './rubric.js';
 import { parseCandidate } from './validate.js';
@@ -52,7 +53,9 @@ const draftText = (d: LearningDraft): string => [d.title, d.body, d.task_context
  * Chunks are scrubbed before any model sees them, so a finding here means a secret slipped past the
  * first pass or was reconstructed; a learning built around it is unsafe to publish even with the
  * match masked, because the surrounding text may still describe it. The error names only the pattern
- * types, never the matched text.
+ * types, never the matched text. A draft that passes has its person names and street addresses replaced
+ * (`redactPersonal`, the scrubber's thorough tier): a learning about a colleague's key rotation keeps its lesson
+ * without the colleague.
  */
 export async function runPipeline(conversation: Conversation, opts: PipelineOptions): Promise<ExtractionResult> {
   const clock = opts.clock ?? systemClock;
@@ -145,7 +148,7 @@ export async function runPipeline(conversation: Conversation, opts: PipelineOpti
       });
       continue;
     }
-    clean.push(g);
+    clean.push({ ...g, draft: redactPersonal(g.draft).draft });
   }
   stats.passed_sensitivity = clean.length;
 

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { SourceClient } from '../conversation.js';
 import { defaultPaths } from '../paths.js';
 import { jaccard, shingles } from '../pipeline/dedup.js';
+import { redactPersonal } from '../pipeline/personal.js';
 import type { LearningDraft } from '../types.js';
 
 export type QueueState = 'pending' | 'done' | 'rejected';
@@ -41,9 +42,11 @@ export class DraftQueue {
     await rename(tmp, this.path(state, item.id));
   }
 
+  /** Queues a draft, its person names and street addresses redacted first (`redactPersonal`), whoever made it. */
   async enqueue(draft: LearningDraft, source: SourceClient, now: Date): Promise<QueueItem> {
     const id = `${now.toISOString().replace(/[-:.]/g, '')}-${randomBytes(4).toString('hex')}`;
-    const item: QueueItem = { id, created_at: now.toISOString(), source, draft, attempts: 0 };
+    const { draft: redacted } = redactPersonal(draft);
+    const item: QueueItem = { id, created_at: now.toISOString(), source, draft: redacted, attempts: 0 };
     await this.write('pending', item);
     return item;
   }
@@ -84,7 +87,9 @@ export class DraftQueue {
     }
     const queued: QueueItem[] = [];
     let duplicates = 0;
-    for (const d of drafts) {
+    for (const draft of drafts) {
+      // Compared as queued: redacted.
+      const d = redactPersonal(draft).draft;
       const sh = shingles(draftKey(d));
       if (known.some((k) => k.category === d.category && jaccard(k.sh, sh) >= threshold)) {
         duplicates++;

@@ -11,11 +11,17 @@ import type { Database, Queryable } from '../store/db.js';
 import type { AccountWriteLimiter } from './account-write-limits.js';
 import { appendAudit } from './audit.js';
 
+/** Who made a consent change: an account, through a session token or (keyId set) one of its API keys. */
+export interface ConsentActor {
+  accountId: string;
+  keyId?: string;
+}
+
 export interface ConsentService {
   /** POST /extract/consent: every call is an explicit act and is recorded. Revoking also turns the mode off. */
-  record(accountId: string, action: ConsentActionValue): Promise<ConsentResponse>;
+  record(actor: ConsentActor, action: ConsentActionValue): Promise<ConsentResponse>;
   /** PATCH /account/settings: records a grant when consent is not in force and the mode becomes non-off, a revocation when it is and the mode becomes off. */
-  setMode(accountId: string, change: { mode?: ExtractionModeValue; autoPublishThreshold?: number }): Promise<AccountSettingsPatchResponse>;
+  setMode(actor: ConsentActor, change: { mode?: ExtractionModeValue; autoPublishThreshold?: number }): Promise<AccountSettingsPatchResponse>;
   settings(accountId: string): Promise<AccountSettings>;
   /** Whether standing extraction consent is in force (the latest record is a grant). */
   isGranted(q: Queryable, accountId: string): Promise<boolean>;
@@ -23,14 +29,16 @@ export interface ConsentService {
 
 /** Both writes are limited per account (LIMITS.accountWrites.consentChange). */
 export function createConsentService({ db, clock, writeLimits }: { db: Database; clock: Clock; writeLimits: AccountWriteLimiter }): ConsentService {
-  async function write(q: Queryable, accountId: string, action: ConsentActionValue, via: 'consent' | 'settings', now: number) {
+  async function write(q: Queryable, actor: ConsentActor, action: ConsentActionValue, via: 'consent' | 'settings', now: number) {
+    const accountId = actor.accountId;
     const auditRef = await appendAudit(
       q,
       {
         actor: `account:${accountId}`,
         action: action === 'grant' ? 'consent.granted' : 'consent.revoked',
         subject: accountId,
-        data: { consent_version: CURRENT_CONSENT_VERSION, via },
+        // A change made with an API key names the key, so a leaked key's changes can be found and undone.
+        data: { consent_version: CURRENT_CONSENT_VERSION, via, ...(actor.keyId && { key_id: actor.keyId }) },
       },
       now,
     );
@@ -39,17 +47,18 @@ export function createConsentService({ db, clock, writeLimits }: { db: Database;
   }
 
   return {
-    record(accountId, action) {
+    record(actor, action) {
       return db.tx(async (q) => {
-        await writeLimits.take('consentChange', accountId, q);
+        await writeLimits.take('consentChange', actor.accountId, q);
         const now = clock.now();
-        const auditRef = await write(q, accountId, action, 'consent', now);
-        if (action === 'revoke') await consentStore.setMode(q, accountId, 'off', now);
+        const auditRef = await write(q, actor, action, 'consent', now);
+        if (action === 'revoke') await consentStore.setMode(q, actor.accountId, 'off', now);
         return { consent_recorded: true, action, consent_version: CURRENT_CONSENT_VERSION, audit_ref: auditRef };
       });
     },
 
-    setMode(accountId, { mode: given, autoPublishThreshold }) {
+    setMode(actor, { mode: given, autoPublishThreshold }) {
+      const { accountId } = actor;
       return db.tx(async (q) => {
         await writeLimits.take('consentChange', accountId, q);
         const now = clock.now();
@@ -62,7 +71,7 @@ export function createConsentService({ db, clock, writeLimits }: { db: Database;
         if (given !== undefined) await consentStore.setMode(q, accountId, mode, now);
         const settings = { autonomous_extraction_mode: mode, auto_publish_threshold: threshold };
         if (!change) return { ...settings, consent_recorded: false };
-        const auditRef = await write(q, accountId, change, 'settings', now);
+        const auditRef = await write(q, actor, change, 'settings', now);
         return { ...settings, consent_recorded: true, consent_version: CURRENT_CONSENT_VERSION, audit_ref: auditRef };
       });
     },

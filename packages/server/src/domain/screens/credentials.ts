@@ -1,10 +1,11 @@
-// Credentials and personal-data screen, on the project's scrubber. What is stored is the redacted text
-// (`[REDACTED:<type>]` for each finding), never the raw secret.
-import { type Finding, scrub } from '@axle/scrub';
+// Credentials and personal-data screen, on the project's scrubber's thorough tier (credentials, personal data,
+// person names and street addresses). What is stored is the redacted text (`[REDACTED:<type>]` for each finding,
+// `[PERSON_n]` and `[ADDRESS_n]` for names and addresses), never the raw value.
+import { type Finding, PlaceholderNumbering, redact, scrub } from '@axle/scrub';
 
 export interface CredentialScreenResult {
   flagged: boolean;
-  /** Finding types (the scrubber's names: `email`, `stripe_key`, `private_key`…), each once, in text order. */
+  /** Finding types (the scrubber's names: `email`, `stripe_key`, `person`…), each once, in text order. */
   findings: string[];
   redacted: string;
 }
@@ -50,23 +51,16 @@ export function isNonPersonal(finding: Finding, text: string): boolean {
   return false;
 }
 
-/** Replaces each kept finding's span with `[REDACTED:<type>]`, the scrubber's own marker. */
-function redactSpans(text: string, findings: readonly Finding[]): string {
-  let out = '';
-  let at = 0;
-  for (const f of [...findings].sort((a, b) => a.start - b.start)) {
-    if (f.start < at) continue;
-    out += `${text.slice(at, f.start)}[REDACTED:${f.type}]`;
-    at = f.end;
-  }
-  return out + text.slice(at);
-}
-
-/** Scrubs `text` for credentials and personal data; see CredentialScreenResult. */
-export function screenCredentials(text: string): CredentialScreenResult {
-  const result = scrub(text);
+/**
+ * Scrubs `text` for credentials and personal data; see CredentialScreenResult. `numbering` carries the names' and
+ * addresses' numbers across the fields of one learning.
+ */
+export function screenCredentials(text: string, numbering = new PlaceholderNumbering()): CredentialScreenResult {
+  const result = scrub(text, { tier: 'thorough' });
   const kept = result.findings.filter((f) => !isNonPersonal(f, text));
   const findings = [...new Set(kept.map((f) => f.type))];
-  const redacted = kept.length === result.findings.length ? result.text : redactSpans(text, kept);
+  const placeholders = numbering.placeholders(text, kept);
+  let i = 0;
+  const redacted = redact(text, kept, { placeholder: () => placeholders[i++] }).text;
   return { flagged: findings.length > 0, findings, redacted };
 }

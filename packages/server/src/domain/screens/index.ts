@@ -1,6 +1,7 @@
 // All screens over one learning. Each flag becomes a review_reason; credential and personal-data findings map
 // to `content_sensitivity` (the spec's review_reason list has no credential value), with the finding types in
 // `sensitivity_findings`.
+import { PlaceholderNumbering } from '@axle/scrub';
 import { screenContentSensitivity } from './content-sensitivity.js';
 import { screenCredentials } from './credentials.js';
 import { screenInjection } from './injection.js';
@@ -70,7 +71,7 @@ export interface LearningScreening {
   injection_flags: string[];
   /** Credential and personal-data finding types, then content-sensitivity findings. */
   sensitivity_findings: string[];
-  /** What is stored: credentials and personal data replaced by `[REDACTED:<type>]`. */
+  /** What is stored: credentials and personal data replaced by `[REDACTED:<type>]`, `[PERSON_n]`, `[ADDRESS_n]`. */
   redacted: { title: string; body: string; task_context: string; tags: string[] };
 }
 
@@ -91,10 +92,12 @@ export function screenLearning(learning: LearningText): LearningScreening {
   const injection = screenInjection(all);
   const sensitivity = screenContentSensitivity(all);
   const advice = screenProcessAdvice(adviceText);
-  const title = screenCredentials(learning.title);
-  const body = screenCredentials(learning.body);
-  const context = screenCredentials(learning.task_context);
-  const tags = learning.tags.map((t) => screenCredentials(t));
+  // One numbering, so a name is the same [PERSON_n] in every field.
+  const numbering = new PlaceholderNumbering();
+  const title = screenCredentials(learning.title, numbering);
+  const body = screenCredentials(learning.body, numbering);
+  const context = screenCredentials(learning.task_context, numbering);
+  const tags = learning.tags.map((t) => screenCredentials(t, numbering));
   const credentialFindings = unique([title, context, body, ...tags].flatMap((r) => r.findings));
   const sensitivityFindings = unique([...credentialFindings, ...sensitivity.findings]);
   const flags: ScreenFlag[] = [];

@@ -1,0 +1,150 @@
+import { backupPath, exists, readText, writeAtomic } from '../lib/files.js';
+import { type EditOutcome, sameJson } from './edit.js';
+import type { McpEntry } from './entry.js';
+import { isAxleEntry } from './entry.js';
+import { type HookGroup, installHooks, removeHooks } from './hooks.js';
+import { parseJsonc, removeJsonc, upsertJsonc, valueAt } from './jsonc.js';
+import { readJson5, removeJson5, upsertJson5 } from './json5.js';
+import { type ClientDef, type ClientId, SERVER_NAME, type Tier } from './registry.js';
+import { readToml, removeToml, upsertToml } from './toml.js';
+
+export type ChangeStatus = 'added' | 'updated' | 'unchanged' | 'removed' | 'absent' | 'corrupt' | 'conflict';
+
+/** One client's row in setup's final table. */
+export interface ClientReport {
+  id: ClientId;
+  name: string;
+  tier: Tier;
+  installed: boolean;
+  config: string;
+  mcp: ChangeStatus | 'skipped';
+  hooks: ChangeStatus | 'none' | 'off';
+  /** Why a file was left untouched. */
+  problem?: string;
+}
+
+/**
+ * Edits held in memory per file and written once each at the end (a client whose MCP entry and hooks
+ * share a file gets one write and one backup of the original).
+ */
+export class FileEdits {
+  private readonly files = new Map<string, { original: string | undefined; text: string | undefined }>();
+
+  async read(path: string): Promise<string | undefined> {
+    if (!this.files.has(path)) {
+      const text = await readText(path);
+      this.files.set(path, { original: text, text });
+    }
+    return this.files.get(path)!.text;
+  }
+
+  set(path: string, text: string): void {
+    this.files.get(path)!.text = text;
+  }
+
+  /** Files whose text differs from what was read. */
+  changed(): string[] {
+    return [...this.files].filter(([, f]) => f.text !== f.original).map(([p]) => p);
+  }
+
+  /**
+   * Where removing Axle's entries left a file equal in content to its backup (the file before setup
+   * first changed it), the backup's exact bytes are written back instead, so an undo that follows no
+   * other edit restores the file byte for byte. Empty objects do not count: setup may have had to
+   * create the one that held its entry.
+   */
+  async preferBackups(parse: (path: string, text: string) => unknown): Promise<void> {
+    for (const [path, f] of this.files) {
+      if (f.text === undefined || f.text === f.original) continue;
+      const backup = await readText(backupPath(path));
+      if (backup !== undefined && backup !== f.text && sameJson(withoutEmpty(parse(path, backup)), withoutEmpty(parse(path, f.text)))) {
+        f.text = backup;
+      }
+    }
+  }
+
+  async commit(): Promise<void> {
+    for (const [path, f] of this.files) {
+      if (f.text !== undefined && f.text !== f.original) await writeAtomic(path, f.text, { backup: f.original !== undefined, mode: 0o600 });
+    }
+  }
+}
+
+/** The value with every property holding an empty object left out, at any depth. */
+function withoutEmpty(v: unknown): unknown {
+  if (!v || typeof v !== 'object' || Array.isArray(v)) return v;
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(v)) {
+    const pruned = withoutEmpty(x);
+    if (!(pruned && typeof pruned === 'object' && !Array.isArray(pruned) && Object.keys(pruned).length === 0)) out[k] = pruned;
+  }
+  return out;
+}
+
+export async function isInstalled(def: ClientDef): Promise<boolean> {
+  for (const m of def.markers()) if (await exists(m)) return true;
+  return false;
+}
+
+/** The entry registered under Axle's name, whoever wrote it; undefined when absent or unreadable. */
+export function registeredEntry(def: ClientDef, text: string): unknown {
+  if (def.format === 'toml') return readToml(text, SERVER_NAME);
+  if (def.format === 'json5') return readJson5(text, [...def.container, SERVER_NAME]);
+  const parsed = parseJsonc(text);
+  return parsed.ok ? valueAt(parsed.root, [...def.container, SERVER_NAME]) : undefined;
+}
+
+function statusOf(outcome: EditOutcome, before: unknown, removing = false): ChangeStatus {
+  if (outcome.kind === 'corrupt' || outcome.kind === 'conflict') return outcome.kind;
+  if (outcome.kind === 'unchanged') return removing ? 'absent' : 'unchanged';
+  return removing ? 'removed' : before === undefined ? 'added' : 'updated';
+}
+
+/** Registers (or refreshes) Axle's MCP server in one client's config. */
+export async function register(edits: FileEdits, def: ClientDef, entry: McpEntry): Promise<{ status: ChangeStatus; problem?: string }> {
+  const path = def.config();
+  const text = await edits.read(path);
+  const value = def.entry(entry);
+  const outcome =
+    def.format === 'toml'
+      ? upsertToml(text, SERVER_NAME, entry)
+      : def.format === 'json5'
+        ? upsertJson5(text, def.container, SERVER_NAME, value)
+        : upsertJsonc(text, def.container, SERVER_NAME, value, (v) => sameJson(v, value));
+  const before = text === undefined ? undefined : registeredEntry(def, text);
+  if (outcome.kind === 'changed') edits.set(path, outcome.text);
+  return { status: statusOf(outcome, before), ...('reason' in outcome && { problem: outcome.reason }) };
+}
+
+export async function unregister(edits: FileEdits, def: ClientDef): Promise<{ status: ChangeStatus; problem?: string }> {
+  const path = def.config();
+  const text = await edits.read(path);
+  if (text === undefined) return { status: 'absent' };
+  const outcome =
+    def.format === 'toml'
+      ? removeToml(text)
+      : def.format === 'json5'
+        ? removeJson5(text)
+        : removeJsonc(text, def.container, SERVER_NAME, isAxleEntry);
+  if (outcome.kind === 'changed') edits.set(path, outcome.text);
+  return { status: statusOf(outcome, undefined, true), ...('reason' in outcome && { problem: outcome.reason }) };
+}
+
+export async function hook(edits: FileEdits, def: ClientDef, group: HookGroup): Promise<{ status: ChangeStatus; problem?: string }> {
+  if (!def.hooks) return { status: 'absent' };
+  const path = def.hooks.file();
+  const text = await edits.read(path);
+  const outcome = installHooks(text, def.hooks.events, group);
+  if (outcome.kind === 'changed') edits.set(path, outcome.text);
+  return { status: statusOf(outcome, undefined), ...('reason' in outcome && { problem: outcome.reason }) };
+}
+
+export async function unhook(edits: FileEdits, def: ClientDef): Promise<{ status: ChangeStatus; problem?: string }> {
+  if (!def.hooks) return { status: 'absent' };
+  const path = def.hooks.file();
+  const text = await edits.read(path);
+  if (text === undefined) return { status: 'absent' };
+  const outcome = removeHooks(text, def.hooks.events);
+  if (outcome.kind === 'changed') edits.set(path, outcome.text);
+  return { status: statusOf(outcome, undefined, true), ...('reason' in outcome && { problem: outcome.reason }) };
+}

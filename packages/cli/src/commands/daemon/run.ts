@@ -1,0 +1,87 @@
+import { rm, writeFile, mkdir } from 'node:fs/promises';
+import { captureDisabled, OpenClawAdapter, type RunResult } from '@axle/extractor';
+import { AxleCommand } from '../../lib/base.js';
+import { readConfig } from '../../lib/config.js';
+import { EXIT, fail } from '../../lib/exit.js';
+import { axlePaths } from '../../lib/paths.js';
+import { claudeProjects, openclawWorkspace } from '../../clients/locations.js';
+
+/** How often the kill switch is looked at: capture stops within a second of it appearing. */
+const KILL_SWITCH_POLL_MS = 250;
+
+export default class DaemonRun extends AxleCommand {
+  static override summary = 'Run the capture daemon in the foreground';
+
+  static override description = `Watches the transcript folders of best-effort clients (Claude Code's project sessions, OpenClaw's
+memory and sessions) with chokidar, and scrubs, extracts and sends their drafts like the runner. It pauses within a
+second of the kill switch appearing and resumes when it goes. A malformed transcript line is skipped and logged.
+Exit codes: 0 stopped by a signal, 6 background extraction is off.`;
+
+  static override examples = ['<%= config.bin %> daemon run'];
+
+  static override enableJsonFlag = false;
+
+  async run(): Promise<void> {
+    const config = await readConfig();
+    if (!config.capture?.enabled) fail('Background extraction is off: run `axle setup --enable-extraction` first', EXIT.DECLINED);
+    const paths = axlePaths();
+    await mkdir(paths.home, { recursive: true });
+    await writeFile(paths.daemonPid, `${process.pid}\n`);
+    const log = (entry: Record<string, unknown>) => process.stdout.write(`${JSON.stringify({ ts: new Date().toISOString(), ...entry })}\n`);
+    const create = () =>
+      new OpenClawAdapter({
+        memoryPath: openclawWorkspace(),
+        claudeProjectsPath: claudeProjects(),
+        statePath: paths.state,
+        queueDir: paths.queue,
+        killSwitchPath: paths.killSwitch,
+        config: { auto_publish: true },
+        ...(config.server && config.api_key && { submit: { server: config.server, apiKey: config.api_key } }),
+      });
+    let adapter: OpenClawAdapter | undefined;
+    let lastLogged: RunResult | null = null;
+    const logRun = async () => {
+      const result = (await adapter?.status())?.last_result ?? null;
+      if (!result || result === lastLogged) return;
+      lastLogged = result;
+      for (const e of result.errors) log({ event: e.stage.startsWith('read:') ? 'skipped' : 'error', file: e.file, stage: e.stage, message: e.message });
+      const { errors: _e, skipped: _s, ...summary } = result;
+      log({ event: 'run', ...summary });
+    };
+    let busy = false;
+    const tick = async () => {
+      if (busy) return;
+      busy = true;
+      try {
+        await logRun();
+        const off = await captureDisabled(paths.killSwitch);
+        if (off && adapter) {
+          await adapter.stop();
+          await logRun();
+          adapter = undefined;
+          log({ event: 'paused', reason: 'kill switch on' });
+        } else if (!off && !adapter) {
+          adapter = create();
+          await adapter.start();
+          adapter.trigger();
+          log({ event: 'watching', paths: [openclawWorkspace(), claudeProjects()] });
+        }
+      } catch (err) {
+        log({ event: 'error', message: (err as Error).message });
+      } finally {
+        busy = false;
+      }
+    };
+    await tick();
+    const timer = setInterval(() => void tick(), KILL_SWITCH_POLL_MS);
+    await new Promise<void>((resolve) => {
+      process.once('SIGINT', resolve);
+      process.once('SIGTERM', resolve);
+    });
+    clearInterval(timer);
+    await adapter?.stop();
+    await logRun();
+    await rm(paths.daemonPid, { force: true });
+    log({ event: 'stopped' });
+  }
+}

@@ -1,0 +1,194 @@
+import { Flags } from '@oclif/core';
+import { Api } from '../lib/api.js';
+import { AxleCommand } from '../lib/base.js';
+import { hookScript, mcpScript, nodeCommand } from '../lib/bins.js';
+import { type AxleConfig, readConfig, removeConfig, serverOf, updateConfig } from '../lib/config.js';
+import { stopDaemon } from '../lib/daemon-control.js';
+import { EXIT, fail } from '../lib/exit.js';
+import { confirm, interactive } from '../lib/prompt.js';
+import { keyValid, signIn } from '../lib/session.js';
+import { table } from '../lib/table.js';
+import { type ClientReport, FileEdits, hook, isInstalled, register, unhook, unregister } from '../clients/apply.js';
+import type { McpEntry } from '../clients/entry.js';
+import { jsoncValue } from '../clients/jsonc.js';
+import { CLIENTS } from '../clients/registry.js';
+
+export interface SetupResult {
+  server: string;
+  dry_run: boolean;
+  undo: boolean;
+  signed_in: boolean;
+  email?: string;
+  capture: boolean;
+  clients: ClientReport[];
+  files_changed: string[];
+}
+
+const CHANGE_TEXT: Record<string, string> = {
+  added: 'registered axle',
+  updated: 'updated axle',
+  unchanged: 'already registered',
+  removed: 'removed axle',
+  absent: 'nothing to remove',
+  skipped: '',
+};
+
+function describe(r: ClientReport): string {
+  if (!r.installed) return 'not installed';
+  if (r.mcp === 'corrupt' || r.mcp === 'conflict') return `left untouched: ${r.mcp === 'corrupt' ? 'unreadable' : 'conflict'} (${r.problem})`;
+  const parts = [CHANGE_TEXT[r.mcp] ?? r.mcp];
+  if (r.hooks === 'added' || r.hooks === 'updated') parts.push('capture hooks installed');
+  else if (r.hooks === 'unchanged') parts.push('capture hooks in place');
+  else if (r.hooks === 'removed') parts.push('capture hooks removed');
+  else if (r.hooks === 'corrupt' || r.hooks === 'conflict') parts.push(`hooks left untouched (${r.problem})`);
+  return parts.filter(Boolean).join('; ');
+}
+
+export default class Setup extends AxleCommand {
+  static override summary = 'Connect your MCP clients to Axle: register axle-mcp, sign in, optionally enable capture';
+
+  static override description = `Detects Claude Code, Claude Desktop, Cursor, VS Code, Windsurf, Codex CLI, Gemini CLI, Cline, Zed and
+OpenClaw from their config files and registers the axle MCP server in each, with SVC_API_KEY and SVC_BASE_URL.
+Edits are idempotent and atomic, keep comments and every other entry, and leave a <file>.axle-backup copy.
+A config file that does not parse is reported and left untouched.
+
+Sign-in is by device code. Background extraction (session-end hooks for Claude Code and Gemini CLI) is off
+unless you answer yes to the prompt or pass --enable-extraction; --yes never turns it on.
+
+Exit codes: 0 done, 3 sign-in failed, 4 server unreachable, 5 some client config was left untouched.`;
+
+  static override examples = [
+    '<%= config.bin %> setup',
+    '<%= config.bin %> setup --server https://axle.example.com --yes',
+    '<%= config.bin %> setup --dry-run --json',
+    '<%= config.bin %> setup --enable-extraction',
+    '<%= config.bin %> setup --undo',
+  ];
+
+  static override flags = {
+    server: Flags.string({ description: 'Axle server URL (default: the saved one, else http://localhost:8402)' }),
+    yes: Flags.boolean({ char: 'y', description: 'answer yes to every prompt except enabling extraction' }),
+    'dry-run': Flags.boolean({ description: 'show what would change; write nothing and do not sign in' }),
+    undo: Flags.boolean({ description: 'remove everything setup added (client entries, hooks, the saved key)' }),
+    'enable-extraction': Flags.boolean({ description: 'turn background extraction on (records consent on the server)' }),
+    browser: Flags.boolean({ description: 'open the sign-in page in a browser', default: true, allowNo: true }),
+  };
+
+  async run(): Promise<SetupResult> {
+    const { flags } = await this.parse(Setup);
+    const dryRun = Boolean(flags['dry-run']);
+    const progress = this.progress();
+    let config = await readConfig();
+    const server = serverOf(config, flags.server);
+
+    progress.update('Scanning for MCP clients…');
+    const found = await Promise.all(CLIENTS.map(async (def) => ({ def, installed: await isInstalled(def) })));
+    progress.done();
+
+    if (flags.undo) return this.undo(found, server, dryRun);
+
+    let signedIn = false;
+    try {
+      signedIn = config.server === server && (await keyValid(server, config.api_key));
+    } catch (err) {
+      return fail((err as Error).message, EXIT.UNREACHABLE);
+    }
+    if (!signedIn && !dryRun) {
+      config = await signIn(server, { say: (s) => process.stderr.write(`${s}\n`), openBrowser: flags.browser && interactive() });
+      signedIn = true;
+      this.logToStderr(`Signed in as ${config.email}`);
+    }
+
+    const entry: McpEntry = {
+      command: process.execPath,
+      args: [mcpScript()],
+      env: { SVC_API_KEY: signedIn ? config.api_key! : '<key from sign-in>', SVC_BASE_URL: server },
+    };
+    const edits = new FileEdits();
+    const reports: ClientReport[] = [];
+    for (const { def, installed } of found) {
+      const report: ClientReport = { id: def.id, name: def.name, tier: def.tier, installed, config: def.config(), mcp: 'skipped', hooks: def.hooks ? 'off' : 'none' };
+      if (installed) {
+        const r = await register(edits, def, entry);
+        report.mcp = r.status;
+        if (r.problem) report.problem = r.problem;
+      }
+      reports.push(report);
+    }
+
+    const capture = await this.decideCapture(config, flags, dryRun);
+    if (capture) {
+      for (const report of reports) {
+        const def = CLIENTS.find((c) => c.id === report.id)!;
+        if (!report.installed || !def.hooks || report.mcp === 'corrupt') continue;
+        const r = await hook(edits, def, { hooks: [{ type: 'command', command: nodeCommand(hookScript(), def.id) }] });
+        report.hooks = r.status;
+        if (r.problem) report.problem = r.problem;
+      }
+    }
+
+    const changed = edits.changed();
+    if (!dryRun) {
+      await edits.commit();
+      if (capture && !config.capture?.enabled) {
+        await new Api({ server, apiKey: config.api_key! }).call('POST', '/extract/consent', { action: 'grant' });
+        config = await updateConfig((c) => ({ ...c, capture: { enabled: true, since: new Date().toISOString() } }));
+      }
+    }
+    return this.finish({ server, dry_run: dryRun, undo: false, signed_in: signedIn, ...(config.email && { email: config.email }), capture, clients: reports, files_changed: changed });
+  }
+
+  /** Capture stays as it is when already on; otherwise only --enable-extraction or a yes at the prompt turns it on. */
+  private async decideCapture(config: AxleConfig, flags: { yes: boolean; 'enable-extraction': boolean }, dryRun: boolean): Promise<boolean> {
+    if (config.capture?.enabled || flags['enable-extraction']) return true;
+    if (flags.yes || dryRun || this.jsonEnabled()) return false;
+    return confirm('Enable background extraction?');
+  }
+
+  private async undo(found: Array<{ def: (typeof CLIENTS)[number]; installed: boolean }>, server: string, dryRun: boolean): Promise<SetupResult> {
+    const edits = new FileEdits();
+    const reports: ClientReport[] = [];
+    for (const { def, installed } of found) {
+      const r = await unregister(edits, def);
+      const h = def.hooks ? await unhook(edits, def) : undefined;
+      const report: ClientReport = {
+        id: def.id,
+        name: def.name,
+        tier: def.tier,
+        installed,
+        config: def.config(),
+        mcp: r.status,
+        hooks: h?.status ?? 'none',
+      };
+      const problem = r.problem ?? h?.problem;
+      if (problem) report.problem = problem;
+      reports.push(report);
+    }
+    await edits.preferBackups((path, text) => (path.endsWith('.json') ? jsoncValue(text) : text));
+    const changed = edits.changed();
+    if (!dryRun) {
+      await edits.commit();
+      await stopDaemon();
+      await removeConfig();
+    }
+    return this.finish({ server, dry_run: dryRun, undo: true, signed_in: false, capture: false, clients: reports, files_changed: changed });
+  }
+
+  private finish(result: SetupResult): SetupResult {
+    const rows = result.clients.map((r) => [r.name, r.tier, r.installed ? r.config : '-', describe(r)]);
+    this.log(table(['Client', 'Capture tier', 'Config file', result.dry_run ? 'Would change' : 'Changed'], rows));
+    this.log('');
+    if (result.undo) this.log(result.dry_run ? 'Dry run: nothing was removed.' : 'Removed Axle from every client and forgot the saved key.');
+    else {
+      this.log(`Server: ${result.server}${result.email ? ` (signed in as ${result.email})` : ''}`);
+      this.log(`Background extraction: ${result.capture ? 'on (`axle kill-switch on` pauses it)' : 'off'}`);
+      if (result.dry_run) this.log('Dry run: nothing was written.');
+    }
+    const problems = result.clients.filter((c) => c.mcp === 'corrupt' || c.mcp === 'conflict' || c.hooks === 'corrupt' || c.hooks === 'conflict');
+    if (problems.length > 0) {
+      process.exitCode = EXIT.PARTIAL;
+      this.logToStderr(`${problems.length} client config(s) left untouched: ${problems.map((p) => `${p.config} (${p.problem})`).join('; ')}`);
+    }
+    return result;
+  }
+}

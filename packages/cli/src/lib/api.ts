@@ -1,0 +1,66 @@
+import { EXIT } from './exit.js';
+
+/** A failed call, carrying the exit code the command should end with and the server's JSON body. */
+export class ApiError extends Error {
+  constructor(
+    message: string,
+    readonly exit: number,
+    readonly status?: number,
+    readonly body?: Record<string, unknown>,
+  ) {
+    super(message);
+  }
+}
+
+export interface ApiOptions {
+  server: string;
+  apiKey?: string;
+  timeoutMs?: number;
+}
+
+/** JSON over HTTP to the Axle server, with the key from device login. */
+export class Api {
+  constructor(private readonly opts: ApiOptions) {}
+
+  get server(): string {
+    return this.opts.server;
+  }
+
+  /** The parsed body of a 2xx answer; anything else is an ApiError. */
+  async call<T = Record<string, unknown>>(method: string, path: string, body?: unknown): Promise<T> {
+    const res = await this.raw(method, path, body);
+    if (res.status >= 200 && res.status < 300) return res.body as T;
+    const b = res.body ?? {};
+    const detail = [b.error, b.code].filter((x) => typeof x === 'string' && x).join(': ') || `HTTP ${res.status}`;
+    const exit = res.status === 401 || res.status === 403 ? EXIT.AUTH : EXIT.FAILED;
+    throw new ApiError(`${method} ${path} failed (${res.status}): ${detail}`, exit, res.status, b);
+  }
+
+  /** Status and parsed body, whatever the status; only an unreachable server throws. */
+  async raw(method: string, path: string, body?: unknown): Promise<{ status: number; body: Record<string, unknown> | undefined }> {
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    if (this.opts.apiKey) headers['x-api-key'] = this.opts.apiKey;
+    let res: Response;
+    try {
+      res = await fetch(`${this.opts.server}${path}`, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: AbortSignal.timeout(this.opts.timeoutMs ?? 20_000),
+      });
+    } catch (err) {
+      const cause = (err as { cause?: { code?: string } }).cause?.code ?? (err as Error).message;
+      throw new ApiError(`cannot reach ${this.opts.server} (${cause})`, EXIT.UNREACHABLE);
+    }
+    const text = await res.text();
+    let parsed: unknown;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      parsed = undefined;
+    }
+    const record = parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined;
+    return { status: res.status, body: record };
+  }
+}

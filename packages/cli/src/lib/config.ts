@@ -1,0 +1,43 @@
+import { rm } from 'node:fs/promises';
+import { readText, writeAtomic } from './files.js';
+import { axlePaths } from './paths.js';
+
+/** `~/.axle/config.json`: where the server is and the key device login handed over. */
+export interface AxleConfig {
+  server?: string;
+  api_key?: string;
+  account_id?: string;
+  email?: string;
+  /** Background extraction, switched on only by an explicit yes (setup's prompt or --enable-extraction). */
+  capture?: { enabled: boolean; since: string };
+}
+
+export const DEFAULT_SERVER = 'http://localhost:8402';
+
+export async function readConfig(): Promise<AxleConfig> {
+  const text = await readText(axlePaths().config);
+  if (text === undefined) return {};
+  try {
+    const parsed = JSON.parse(text) as unknown;
+    return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as AxleConfig) : {};
+  } catch {
+    throw new Error(`${axlePaths().config} is not valid JSON; fix or delete it`);
+  }
+}
+
+/** Written owner-only: it holds an API key. */
+export async function writeConfig(config: AxleConfig): Promise<void> {
+  await writeAtomic(axlePaths().config, `${JSON.stringify(config, null, 2)}\n`, { mode: 0o600 });
+}
+
+export async function updateConfig(change: (c: AxleConfig) => AxleConfig): Promise<AxleConfig> {
+  const next = change(await readConfig());
+  await writeConfig(next);
+  return next;
+}
+
+export async function removeConfig(): Promise<void> {
+  await rm(axlePaths().config, { force: true });
+}
+
+export const serverOf = (config: AxleConfig, flag?: string): string => (flag ?? config.server ?? DEFAULT_SERVER).replace(/\/+$/, '');
