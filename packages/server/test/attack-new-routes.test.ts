@@ -151,7 +151,9 @@ describe('hostile fields in otherwise valid bodies', () => {
   ];
   it('POST /learn', async () => {
     for (const [i, [over, status]] of learnCases.entries())
-      expect(await expectClean({ method: 'POST', path: '/learn', body: learn(over, i) }), j(over).slice(0, 80)).toBe(status);
+      expect(await expectClean({ method: 'POST', path: '/learn', body: learn(over, i) }), j(over).slice(0, 80)).toBe(
+        status,
+      );
   });
   it('POST /knowledge and ratings', async () => {
     const search = [{ query: 'x', limit: 1e9 }, { query: 'x', limit: 2.5 }, { query: 'x', category: '\u0000' },
@@ -160,18 +162,22 @@ describe('hostile fields in otherwise valid bodies', () => {
       expect(await expectClean({ method: 'POST', path: '/knowledge', body: j(body) }), j(body).slice(0, 60)).toBe(400);
     const rate = `/knowledge/${learningId}/rate`;
     for (const helpfulness of [-1, 0, 6, 2.5, '5', null, 1e308])
-      expect(await expectClean({ method: 'POST', path: rate, body: j({ helpfulness }) }), String(helpfulness)).toBe(400);
-    expect(await expectClean({ method: 'POST', path: rate, body: j({ helpfulness: 4, notes: 'n'.repeat(100_000) }) })).toBe(
-      400,
-    );
+      expect(await expectClean({ method: 'POST', path: rate, body: j({ helpfulness }) }), String(helpfulness)).toBe(
+        400,
+      );
+    const notes = 'n'.repeat(100_000);
+    expect(await expectClean({ method: 'POST', path: rate, body: j({ helpfulness: 4, notes }) })).toBe(400);
   });
   it('money amounts', async () => {
     for (const amount_usd of [-1, 0, Number.NaN, 1e308, '10', 0.0000001]) {
-      const status = await expectClean({ method: 'POST', path: '/withdraw/processor', auth: 'jwt', body: j({ amount_usd }) });
+      const body = j({ amount_usd });
+      const status = await expectClean({ method: 'POST', path: '/withdraw/processor', auth: 'jwt', body });
       expect([400, 503]).toContain(status);
     }
     for (const pack of ['__proto__', 'constructor', 'starter\u0000', 'x'.repeat(10_000)])
-      expect(await expectClean({ method: 'POST', path: '/checkout/session', auth: 'jwt', body: j({ pack }) })).toBe(400);
+      expect(await expectClean({ method: 'POST', path: '/checkout/session', auth: 'jwt', body: j({ pack }) })).toBe(
+        400,
+      );
   });
 });
 

@@ -94,7 +94,10 @@ export class EmbedderClient {
  * What SemanticIndex needs from the model side: one worker (EmbedderClient) or several (EmbedderPool). Only the
  * pool has a queue; a request's texts go through it (`embedQueued`) when there is one.
  */
-export type Embedder = Pick<EmbedderClient, 'init' | 'embed' | 'setIndex' | 'search' | 'queryVector' | 'alive' | 'close'> &
+export type Embedder = Pick<
+  EmbedderClient,
+  'init' | 'embed' | 'setIndex' | 'search' | 'queryVector' | 'alive' | 'close'
+> &
   Partial<Pick<EmbedderPool, 'embedQueued'>>;
 
 /** A search (or a request's embedding) refused because more than the pool's bound were already waiting for a worker. */
