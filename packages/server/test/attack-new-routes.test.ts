@@ -4,6 +4,7 @@ import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../../test/support/server.js';
 import { ADMIN_TOKEN, learningBody } from './knowledge-helpers.js';
+import { STATS_TTL_MS } from '../src/services/knowledge.js';
 import { jwtFor, newBuyer, seedLearning } from './money-helpers.js';
 
 let server: TestServer;
@@ -274,5 +275,20 @@ describe('requests the HTTP parser refuses', () => {
       expect(answer).toMatch(/^HTTP\/1\.1 400 /);
       expect(bodyOf(answer)).toMatchObject({ code: 'malformed_request', request_id: expect.any(String) });
     }
+  });
+});
+
+describe('work a public read can cause', () => {
+  it('GET /knowledge/stats reads every visible learning at most once per STATS_TTL_MS', async () => {
+    const count = async () =>
+      ((await (await fetch(`${server.url}/knowledge/stats`)).json()) as { learnings_count: number }).learnings_count;
+    const before = await count();
+    await seedLearning(server);
+    for (let i = 0; i < 5; i++) expect(await count()).toBe(before);
+    server.clock.advance(STATS_TTL_MS);
+    // Past the TTL the stored answer is served once more while one recomputation runs.
+    let after = await count();
+    for (let i = 0; i < 50 && after === before; i++) after = await count();
+    expect(after).toBe(before + 1);
   });
 });
