@@ -24,7 +24,7 @@ import { insertApproved } from './learnings.js';
 import { startServer, waitSemantic } from './server.js';
 
 export const LARGE_LEARNINGS = 100_000;
-const SMALL_LEARNINGS = 1_000;
+export const SMALL_LEARNINGS = 1_000;
 const LEARN_REQUESTS = 200;
 const ACCOUNTS = 20;
 const CONNECTIONS = 4;
@@ -62,7 +62,7 @@ function generated(bases, k, rand) {
   };
 }
 
-async function buildStore(dir, size, { vectors }) {
+export async function buildStore(dir, size, { vectors }) {
   fs.mkdirSync(dir, { recursive: true });
   const db = await Database.open(path.join(dir, 'axle.db'));
   try {
@@ -111,7 +111,7 @@ async function makeKeys(dir) {
 const quantile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
 
 /** Sequential POST /learn with distinct learnings; latency percentiles in ms. */
-async function learnLatency(dir, size) {
+export async function learnLatency(dir, size) {
   const keys = await makeKeys(dir);
   const server = await startServer({ dataDir: dir, env: { AXLE_SEMANTIC_SEARCH: 'off' }, timeoutMs: 120_000 });
   try {
@@ -142,7 +142,7 @@ async function learnLatency(dir, size) {
   }
 }
 
-function knowledgeLoad(url, queries, seconds) {
+export function knowledgeLoad(url, queries, seconds) {
   let next = 0;
   return autocannon({
     url,
@@ -159,9 +159,8 @@ function knowledgeLoad(url, queries, seconds) {
   }).then((r) => ({ rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, total: r.requests.total, bad: r.non2xx + r.errors + r.timeouts }));
 }
 
-/** Runs every knowledge phase; `cacheRoot` keeps the 100,000-learning store between runs. */
-export async function knowledgeBench(cacheRoot) {
-  const out = {};
+/** The 100,000-learning store under `cacheRoot`, built on first use: its directory and build time (s). */
+export async function largeStore(cacheRoot) {
   const largeDir = path.join(cacheRoot, `learnings-${LARGE_LEARNINGS}-v2`);
   const marker = path.join(largeDir, 'ready');
   if (!fs.existsSync(marker)) {
@@ -170,7 +169,22 @@ export async function knowledgeBench(cacheRoot) {
     await buildStore(largeDir, LARGE_LEARNINGS, { vectors: true });
     fs.writeFileSync(marker, String(Math.round((performance.now() - t) / 1000)));
   }
-  out.buildS = Number(fs.readFileSync(marker, 'utf8'));
+  return { dir: largeDir, buildS: Number(fs.readFileSync(marker, 'utf8')) };
+}
+
+/** The queries of the /knowledge phases: the labelled ones, then variants each with a filler word added. */
+export function knowledgeQueries() {
+  const labelled = JSON.parse(fs.readFileSync(new URL('../knowledge/queries.json', import.meta.url), 'utf8')).queries.map((q) => q.query);
+  const rand = prng(7);
+  const extra = Array.from({ length: 1500 }, () => `${labelled[Math.floor(rand() * labelled.length)]} ${WORDS[Math.floor(rand() * WORDS.length)]}`);
+  return [...labelled, ...extra];
+}
+
+/** Runs every knowledge phase; `cacheRoot` keeps the 100,000-learning store between runs. */
+export async function knowledgeBench(cacheRoot) {
+  const out = {};
+  const { dir: largeDir, buildS } = await largeStore(cacheRoot);
+  out.buildS = buildS;
   const smallDir = fs.mkdtempSync(path.join(os.tmpdir(), 'axle-bench-learnings-'));
   try {
     await buildStore(smallDir, SMALL_LEARNINGS, { vectors: false });
@@ -183,10 +197,7 @@ export async function knowledgeBench(cacheRoot) {
   const server = await startServer({ dataDir: largeDir, env: { AXLE_SEMANTIC_SEARCH: 'on' }, timeoutMs: 120_000 });
   try {
     out.semantic = (await waitSemantic(server.url, 120_000)).state;
-    const labelled = JSON.parse(fs.readFileSync(new URL('../knowledge/queries.json', import.meta.url), 'utf8')).queries.map((q) => q.query);
-    const rand = prng(7);
-    const extra = Array.from({ length: 1500 }, () => `${labelled[Math.floor(rand() * labelled.length)]} ${WORDS[Math.floor(rand() * WORDS.length)]}`);
-    const queries = [...labelled, ...extra];
+    const queries = knowledgeQueries();
     out.warmup = await knowledgeLoad(server.url, queries.slice(queries.length / 2), WARMUP_S);
     out.knowledge = await knowledgeLoad(server.url, queries.slice(0, queries.length / 2), PHASE_S);
   } finally {

@@ -49,13 +49,14 @@ export function cpuSeconds(pid, { mainThread = false } = {}) {
 
 /**
  * Spawns the server (`node dist/main.js`, or `npm start` with `viaNpm`) on a free loopback port
- * and polls /health every 5 ms from the moment of the spawn: `coldStartMs` is spawn -> first 200.
+ * and polls /health every 5 ms from the moment of the spawn: `coldStartMs` is spawn -> first 200. `main` runs
+ * another build's entry point (A/B runs).
  */
-export async function startServer({ dataDir, env = {}, viaNpm = false, timeoutMs = 30_000 }) {
+export async function startServer({ dataDir, env = {}, viaNpm = false, timeoutMs = 30_000, main = MAIN }) {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const started = performance.now();
-  const child = spawn(viaNpm ? 'npm' : process.execPath, viaNpm ? ['start', '--silent'] : [MAIN], {
+  const child = spawn(viaNpm ? 'npm' : process.execPath, viaNpm ? ['start', '--silent'] : [main], {
     cwd: ROOT,
     // Its own process group, so stopping `npm start` also stops the node it runs.
     detached: true,

@@ -1,6 +1,8 @@
 // The toolkit as a user installs it: each publishable package packed with `npm pack`, the tarballs
 // installed into an empty folder outside the workspace with npm working offline (third-party packages
-// from the npm cache the workspace install filled), then the installed bins run from there.
+// from npm's cache), then the installed bins run from there. A workspace install caches tarballs but not
+// the registry metadata an install into an empty folder resolves with: `npm run pack:prime` fetches it
+// once (.ci/run does); without it the install tests skip with one line saying so.
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -27,6 +29,7 @@ describe('installing the packed packages into an empty folder', () => {
   const home = path.join(tmp, 'home');
   const bin = (name: string) => path.join(app, 'node_modules/.bin', name);
   const tarballs: string[] = [];
+  let installed = false;
 
   beforeAll(() => {
     fs.mkdirSync(packs);
@@ -43,9 +46,11 @@ describe('installing the packed packages into an empty folder', () => {
       npm(['install', '--offline', '--ignore-scripts', '--no-audit', '--no-fund', ...tarballs], app);
     } catch (err) {
       const stderr = String((err as { stderr?: string }).stderr);
-      if (stderr.includes('ENOTCACHED')) throw new Error(`npm's cache lacks a package needed offline (run npm ci in the workspace first):\n${stderr}`);
-      throw err;
+      if (!stderr.includes('ENOTCACHED')) throw err;
+      console.warn("install tests skipped: npm's cache lacks registry metadata the offline install needs (run `npm run pack:prime` once)");
+      return;
     }
+    installed = true;
     const version = (dir: string) => JSON.parse(fs.readFileSync(path.join(dir, 'node_modules/sqlite3/package.json'), 'utf8')).version;
     expect(version(app)).toBe(version(ROOT));
     fs.cpSync(path.join(ROOT, 'node_modules/sqlite3/build'), path.join(app, 'node_modules/sqlite3/build'), { recursive: true });
@@ -65,19 +70,22 @@ describe('installing the packed packages into an empty folder', () => {
     expect(listing.some((f) => f.includes('/test/'))).toBe(false);
   });
 
-  it('axle --help lists every command', () => {
+  it('axle --help lists every command', (ctx) => {
+    if (!installed) ctx.skip();
     const out = execFileSync(bin('axle'), ['--help'], { cwd: app, encoding: 'utf8', env: userEnv({ HOME: home }) });
     for (const c of ['setup', 'login', 'logout', 'whoami', 'review', 'kill-switch', 'consent', 'scrub', 'extract', 'daemon', 'status', 'serve']) {
       expect(out).toMatch(new RegExp(`\\n  ${c} `));
     }
   });
 
-  it('axle scrub redacts stdin', () => {
+  it('axle scrub redacts stdin', (ctx) => {
+    if (!installed) ctx.skip();
     const out = execFileSync(bin('axle'), ['scrub', '--json', '-'], { cwd: app, input: 'mail bob@example.org', encoding: 'utf8', env: userEnv({ HOME: home }) });
     expect(JSON.parse(out).text).toBe('mail [REDACTED:email]');
   });
 
-  it('axle-mcp answers an MCP client with its tools', async () => {
+  it('axle-mcp answers an MCP client with its tools', async (ctx) => {
+    if (!installed) ctx.skip();
     const client = new Client({ name: 'pack-test', version: '0.0.0' });
     await client.connect(new StdioClientTransport({ command: bin('axle-mcp'), cwd: app, env: { PATH: process.env.PATH ?? '', HOME: home }, stderr: 'pipe' }));
     try {
@@ -88,7 +96,8 @@ describe('installing the packed packages into an empty folder', () => {
     }
   });
 
-  it('axle serve runs the bundled server', async () => {
+  it('axle serve runs the bundled server', async (ctx) => {
+    if (!installed) ctx.skip();
     const child = spawn(bin('axle'), ['serve', '--port', '0', '--data-dir', path.join(tmp, 'data')], {
       cwd: app,
       env: userEnv({ HOME: home, AXLE_SEMANTIC_SEARCH: 'off', LOG_LEVEL: 'warn' }),

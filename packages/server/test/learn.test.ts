@@ -50,7 +50,7 @@ describe('POST /learn', () => {
     const before = await count();
     const anon = await learn(learningBody(3), {});
     expect(anon.status).toBe(401);
-    expect((await anon.json()).error).toMatch(/API key or session token/);
+    expect((await anon.json()).error).toMatch(/API key, session token or verified contributor_wallet/);
     expect(await count()).toBe(before);
   });
 

@@ -6,10 +6,12 @@ import { findOrCreateAccount } from '../src/services/accounts.js';
 import { createKey } from '../src/services/api-keys.js';
 import { createJwtService, loadJwtSecret } from '../src/services/jwt.js';
 import { creditsStore } from '../src/store/credits.js';
+import { walletProof } from '../src/services/wallets.js';
 import { learningsStore, type NewLearning } from '../src/store/learnings.js';
 import { termsStore } from '../src/store/terms.js';
 import { USDC } from '../src/payments/x402-requirements.js';
 import type { TestServer } from '../../../test/support/server.js';
+import { post } from '../../../test/support/identity.js';
 import { newLearning } from './learning-fixture.js';
 
 /** An account with a key (all scopes), `credits` unlock credits and, optionally, accepted terms. */
@@ -89,3 +91,20 @@ export const v1Header = (payload: unknown, network = 'eip155:8453') =>
 /** An x402 v2 PAYMENT-SIGNATURE value accepting `accepted`. */
 export const v2Header = (payload: unknown, accepted: Record<string, unknown>) =>
   b64({ x402Version: 2, accepted, payload });
+
+/** POST /wallet/challenge for `account`, signed by it (not yet sent to /wallet/verify). */
+export async function requestAndSignChallenge(server: TestServer, account: PrivateKeyAccount) {
+  const res = await post(server, '/wallet/challenge', { wallet: account.address });
+  if (res.status !== 200) throw new Error(`wallet/challenge: ${res.status} ${await res.text()}`);
+  const c = (await res.json()) as { challenge: string; expires_in_seconds: number; typed_data: { message: { expires: number } } };
+  if (c.expires_in_seconds !== 300) throw new Error(`expires_in_seconds: ${c.expires_in_seconds}`);
+  const signature = await account.signTypedData(walletProof(account.address, c.challenge, c.typed_data.message.expires * 1000));
+  return { challenge: c.challenge, signature };
+}
+
+/** Proves control of `account` through POST /wallet/challenge and POST /wallet/verify. */
+export async function verifyWallet(server: TestServer, account: PrivateKeyAccount): Promise<void> {
+  const { signature } = await requestAndSignChallenge(server, account);
+  const res = await post(server, '/wallet/verify', { wallet: account.address, signature });
+  if (res.status !== 200) throw new Error(`wallet/verify: ${res.status} ${await res.text()}`);
+}

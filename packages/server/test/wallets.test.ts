@@ -8,7 +8,7 @@ import { walletProof } from '../src/services/wallets.js';
 import { ledgerStore } from '../src/store/ledger.js';
 import { startTestServer, type TestServer } from '../../../test/support/server.js';
 import { bearer, post } from '../../../test/support/identity.js';
-import { getUnlock, jwtFor, newBuyer, seedLearning } from './money-helpers.js';
+import { getUnlock, jwtFor, newBuyer, requestAndSignChallenge, seedLearning } from './money-helpers.js';
 
 let server: TestServer;
 let listFile: string;
@@ -21,20 +21,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.stop());
 
-async function challengeAndSign(account: PrivateKeyAccount) {
-  const res = await post(server, '/wallet/challenge', { wallet: account.address });
-  expect(res.status).toBe(200);
-  const c = (await res.json()) as {
-    challenge: string;
-    expires_in_seconds: number;
-    typed_data: { message: { expires: number } };
-  };
-  expect(c.expires_in_seconds).toBe(300);
-  const signature = await account.signTypedData(
-    walletProof(account.address, c.challenge, c.typed_data.message.expires * 1000),
-  );
-  return { challenge: c.challenge, signature };
-}
+const challengeAndSign = (account: PrivateKeyAccount) => requestAndSignChallenge(server, account);
 
 describe('wallet proof', () => {
   it('verifies a signed challenge once; a reused, forged or expired challenge is refused', async () => {

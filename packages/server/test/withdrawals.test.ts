@@ -98,12 +98,29 @@ describe('withdrawals enabled', () => {
       total_withdrawn: 0.7,
       settlements: [expect.objectContaining({ id: body.settlement_id, rail: 'wallet', status: 'confirmed' })],
     });
-    const again = await post(server, '/withdraw', {
+    // The same signature again is a replay: 409, and nothing moves.
+    const replay = await post(server, '/withdraw', {
       wallet: e.wallet.address,
       signature: await signWithdrawal(e.wallet, ts),
       timestamp: ts,
     });
+    expect(replay.status).toBe(409);
+    expect(await replay.json()).toMatchObject({ code: 'WITHDRAWAL_SIGNATURE_USED', error: expect.stringMatching(/already used/) });
+    const again = await post(server, '/withdraw', {
+      wallet: e.wallet.address,
+      signature: await signWithdrawal(e.wallet, ts + 1),
+      timestamp: ts + 1,
+    });
     expect(((await again.json()) as { error: string }).error).toBe('insufficient balance');
+    // A refused withdrawal leaves its signature unspent: a refusal again, not a replay.
+    const retried = await post(server, '/withdraw', {
+      wallet: e.wallet.address,
+      signature: await signWithdrawal(e.wallet, ts + 1),
+      timestamp: ts + 1,
+    });
+    expect(((await retried.json()) as { error: string }).error).toBe('insufficient balance');
+    const settlements = await server.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM settlements');
+    expect(settlements!.n).toBe(1);
     expect(await checkLedger(server.db)).toEqual([]);
   });
 
@@ -281,14 +298,17 @@ describe('the wallet rail with a payout sender that takes its time', () => {
       },
       60_000,
     );
+    clock.advance(1000);
     const ts = clock.now();
-    const signature = await wallet.signTypedData(withdrawalProof(wallet.address, ts));
-    const attempt = () =>
-      s.viaWallet({ wallet: wallet.address, signature, timestamp: ts }).then(
+    // Two distinct signatures: the second is no replay, so the open settlement is what refuses it.
+    const attempt = async (t: number) => {
+      const signature = await wallet.signTypedData(withdrawalProof(wallet.address, t));
+      return s.viaWallet({ wallet: wallet.address, signature, timestamp: t }).then(
         (ok) => ({ ok }),
         (err) => ({ err }),
       );
-    const both = [attempt(), attempt()];
+    };
+    const both = [attempt(ts), attempt(ts - 1)];
     // Whichever opened its settlement second is refused at once; the other waits for its payout.
     const refused = await Promise.race(both);
     expect(refused).toMatchObject({
@@ -302,6 +322,40 @@ describe('the wallet rail with a payout sender that takes its time', () => {
     expect(results.filter((r) => 'ok' in r)).toEqual([
       { ok: expect.objectContaining({ status: 'confirmed', amount: 0.7, tx_hash: '0xfeed' }) },
     ]);
+    expect(await checkLedger(db)).toEqual([]);
+  });
+
+  it('one signature sent twice at once pays out once; the other send is 409 WITHDRAWAL_SIGNATURE_USED', async () => {
+    await db.tx(async (q) => {
+      await recordUnlock(q, {
+        learningId: 'lrn_z',
+        buyer: 'acc_d',
+        path: 'key',
+        paidMicro: 1_000_000,
+        discovery: false,
+        selfDealing: false,
+        accrualCapped: false,
+        payee: { holder: accountId, held: false },
+        now: clock.now(),
+      });
+    });
+    let sends = 0;
+    const s = service({ send: async () => ({ txHash: `0xbeef${++sends}` }) });
+    clock.advance(1000);
+    const ts = clock.now();
+    const signature = await wallet.signTypedData(withdrawalProof(wallet.address, ts));
+    const settlementsBefore = (await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM settlements'))!.n;
+    const send = () =>
+      s.viaWallet({ wallet: wallet.address, signature, timestamp: ts }).then(
+        (ok) => ({ ok }),
+        (err) => ({ err }),
+      );
+    const results = await Promise.all([send(), send()]);
+    expect(results.filter((r) => 'ok' in r)).toEqual([{ ok: expect.objectContaining({ status: 'confirmed', amount: 0.7 }) }]);
+    expect(results.filter((r) => 'err' in r)).toEqual([{ err: expect.objectContaining({ code: 'WITHDRAWAL_SIGNATURE_USED' }) }]);
+    expect(sends).toBe(1);
+    expect((await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM settlements'))!.n).toBe(settlementsBefore + 1);
+    expect((await ledgerStore.balance(db, accountId)).pending_micro).toBe(0);
     expect(await checkLedger(db)).toEqual([]);
   });
 
@@ -321,6 +375,7 @@ describe('the wallet rail with a payout sender that takes its time', () => {
     });
     let confirm!: (v: { txHash: string }) => void;
     const s = service({ send: () => new Promise((r) => (confirm = r)) }, 5);
+    clock.advance(1000);
     const ts = clock.now();
     const r = await s.viaWallet({
       wallet: wallet.address,

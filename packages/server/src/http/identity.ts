@@ -34,10 +34,14 @@ export interface Identity {
   requireJwtOrKey(scope?: ApiKeyScope): Middleware;
   /** Sets the identity when a key is presented; an unknown or revoked key is 401, no key passes through. */
   optionalKey(): Middleware;
+  /** requireJwtOrKey when a key or token is presented; a request with neither passes through without an identity. */
+  optionalJwtOrKey(scope?: ApiKeyScope): Middleware;
   /** AXLE_ADMIN_TOKEN for both scopes; AXLE_ADMIN_READ_TOKEN for 'read' only. */
   requireAdmin(scope: AdminScope): Middleware;
   /** After one of the identity middlewares: 403 account_suspended for a suspended account. */
   requireActiveAccount(): Middleware;
+  /** requireActiveAccount when an identity was set; passes through without one. */
+  activeAccountIfAny(): Middleware;
   /** The account signed in through the browser session cookie (HTML pages), or null. */
   sessionAccount(ctx: Context): Promise<string | null>;
 }
@@ -88,6 +92,13 @@ export function createIdentity({ accounts, config, jwt }: IdentityDeps): Identit
     }
   }
 
+  async function assertActive(accountId: string | undefined): Promise<void> {
+    if (!accountId) throw unauthorized();
+    const account = await accounts.get(accountId);
+    if (!account) throw unauthorized();
+    if (account.suspended) throw new DomainError(ERROR_CODES.ACCOUNT_SUSPENDED, 'Account suspended');
+  }
+
   const guard =
     (resolve: (ctx: Context) => Promise<IdentityState | undefined>, scope?: ApiKeyScope): Middleware =>
     async (ctx: Context, next: Next) => {
@@ -128,6 +139,13 @@ export function createIdentity({ accounts, config, jwt }: IdentityDeps): Identit
         return key ? fromKey(key) : undefined;
       }),
 
+    optionalJwtOrKey: (scope) =>
+      guard(async (ctx) => {
+        const { key, jwt: token } = presented(ctx);
+        if (key) return fromKey(key);
+        return token ? fromJwt(token) : undefined;
+      }, scope),
+
     requireAdmin: (scope) => async (ctx, next) => {
       const token = /^Bearer\s+(\S+)\s*$/i.exec(ctx.get('authorization'))?.[1];
       if (!token) throw unauthorized('Admin token required');
@@ -140,11 +158,12 @@ export function createIdentity({ accounts, config, jwt }: IdentityDeps): Identit
     },
 
     requireActiveAccount: () => async (ctx, next) => {
-      const accountId = ctx.state.identity?.accountId;
-      if (!accountId) throw unauthorized();
-      const account = await accounts.get(accountId);
-      if (!account) throw unauthorized();
-      if (account.suspended) throw new DomainError(ERROR_CODES.ACCOUNT_SUSPENDED, 'Account suspended');
+      await assertActive(ctx.state.identity?.accountId);
+      return next();
+    },
+
+    activeAccountIfAny: () => async (ctx, next) => {
+      if (ctx.state.identity) await assertActive(ctx.state.identity.accountId);
       return next();
     },
 

@@ -194,7 +194,9 @@ export function moneyRoutes(api: Api, deps: AppDeps): void {
     description:
       'The wallet signs EIP-712 Withdrawal {wallet, timestamp} (domain Axle, version 1, chain 8453); ' +
       'the timestamp must be within ' +
-      '5 minutes. 503 withdraw_paused_noncustodial_migration unless custodial withdrawals are enabled.',
+      '5 minutes. Each signature is single-use: once it has opened a settlement, sending it again is ' +
+      '409 WITHDRAWAL_SIGNATURE_USED and moves nothing (a refused request leaves it unspent). ' +
+      '503 withdraw_paused_noncustodial_migration unless custodial withdrawals are enabled.',
     tags: ['Money'],
     body: WithdrawRequest,
     responses: {
@@ -206,7 +208,11 @@ export function moneyRoutes(api: Api, deps: AppDeps): void {
       400: { description: 'Stale timestamp or nothing to withdraw' },
       403: { description: 'Bad signature, TERMS_NOT_ACCEPTED, account suspended or sanctions block' },
       404: { description: 'No account has linked this wallet' },
-      409: { description: 'WITHDRAWAL_IN_FLIGHT with settlement_id, settlement_status, poll_url' },
+      409: {
+        description:
+          'WITHDRAWAL_IN_FLIGHT with settlement_id, settlement_status, poll_url; ' +
+          'or WITHDRAWAL_SIGNATURE_USED (a replay)',
+      },
       503: { description: 'Withdrawals paused, or sanctions screening unavailable' },
     },
     handler: async ({ body }) => {

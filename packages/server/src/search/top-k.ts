@@ -21,6 +21,8 @@ export function topK(rows: number, k: number, min: number, scoreOf: (row: number
     if (keep && !keep(row)) continue;
     const score = scoreOf(row);
     if (!(score >= min)) continue;
+    // Rows come in increasing order, so once the heap is full a row tying its root is worse too.
+    if (heap.length === k && score <= heap[0]!.score) continue;
     const item = { row, score };
     if (heap.length < k) {
       heap.push(item);
@@ -30,7 +32,7 @@ export function topK(rows: number, k: number, min: number, scoreOf: (row: number
         swap(i, parent);
         i = parent;
       }
-    } else if (worse(heap[0]!, item)) {
+    } else {
       heap[0] = item;
       for (let i = 0; ; ) {
         const l = 2 * i + 1;

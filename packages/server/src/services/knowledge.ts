@@ -147,7 +147,8 @@ export function createKnowledgeService({ db, clock, writeLimits, vectors }: Know
     const lex = new Map(lexical.map((h) => [h.id, top > 0 ? h.score / top : 0]));
     const sem = semantic ? new Map(semantic.map((h) => [h.id, h.score])) : undefined;
     const ids = [...new Set([...lex.keys(), ...(sem?.keys() ?? [])])];
-    const records = await learningsStore.visibleByIds(db, ids);
+    // Only what ranking reads: the full records are read for the results shown.
+    const records = await learningsStore.rankingFieldsByIds(db, ids);
     const now = clock.now();
     return records
       .map((l) => {
@@ -164,7 +165,11 @@ export function createKnowledgeService({ db, clock, writeLimits, vectors }: Know
 
   return {
     async search(input, accountId) {
-      const hits = (await ranked(input.query, filtersOf(input), 'blend')).slice(0, input.limit);
+      const shown = (await ranked(input.query, filtersOf(input), 'blend')).slice(0, input.limit);
+      const full = await learningsStore.visibleByIds(db, shown.map((h) => h.l.id));
+      const scoreOf = new Map(shown.map((h) => [h.l.id, h.score]));
+      // A learning hidden between the two reads is left out.
+      const hits = full.map((l) => ({ l, score: scoreOf.get(l.id)! }));
       const now = clock.now();
       const ids = hits.map((h) => h.l.id);
       const demand = await learningsStore.demand(db, ids, now);

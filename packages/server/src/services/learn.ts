@@ -20,6 +20,8 @@ import { apiKeysStore } from '../store/api-keys.js';
 import { consentStore } from '../store/consent.js';
 import type { Database, Queryable } from '../store/db.js';
 import { type LearningRecord, learningsStore } from '../store/learnings.js';
+import { walletKey, walletsStore } from '../store/wallets.js';
+import { getAccount } from './accounts.js';
 import type { AccountWriteLimiter } from './account-write-limits.js';
 import type { SemanticScreens } from './semantic-screens.js';
 import { complexityOf, initialPrice } from './learning-view.js';
@@ -33,6 +35,19 @@ export interface Submitter {
   keyId?: string;
 }
 
+/**
+ * How long a wallet's last POST /wallet/verify makes its contributor_wallet an identity for POST /learn:
+ * an agent proves control of the wallet once a month, not once per submission.
+ */
+export const WALLET_IDENTITY_TTL_MS = 30 * 86_400_000;
+
+/** Whose limits a submission spends and who owns it (null: a wallet-only submission with no linked account). */
+interface Owner {
+  accountId: string | null;
+  keyId?: string;
+  limitSubjects: string[];
+}
+
 /** Band-sharing candidates compared exactly per submission. */
 const MAX_CANDIDATES = 50;
 
@@ -40,8 +55,12 @@ const MAX_CANDIDATES = 50;
 const RETIRED = new Set(['communication', 'content-generation']);
 
 export interface LearnService {
-  /** POST /learn: screens, duplicate checks, state and pricing, stored in one transaction (or not at all). */
-  submit(who: Submitter, input: LearnInput): Promise<LearnResponse>;
+  /**
+   * POST /learn: screens, duplicate checks, state and pricing, stored in one transaction (or not at all).
+   * Without a submitter the body's contributor_wallet is the identity: it must have been verified within
+   * WALLET_IDENTITY_TTL_MS; the account it is linked to owns the learning, else nobody does.
+   */
+  submit(who: Submitter | undefined, input: LearnInput): Promise<LearnResponse>;
 }
 
 export interface LearnDeps {
@@ -72,6 +91,28 @@ export function createLearnService(deps: LearnDeps): LearnService {
     return latest?.action === 'grant' && mode === 'automatic';
   }
 
+  /**
+   * The owner and limit subjects of a submission; a wallet alone must be verified recently and not be
+   * linked to a suspended account.
+   */
+  async function ownerOf(q: Queryable, who: Submitter | undefined, wallet: string | undefined): Promise<Owner> {
+    if (who) return { accountId: who.accountId, keyId: who.keyId, limitSubjects: [who.accountId] };
+    if (!wallet)
+      throw new DomainError(ERROR_CODES.UNAUTHORIZED, 'API key, session token or verified contributor_wallet required');
+    const verifiedAt = await walletsStore.verifiedAt(q, wallet);
+    if (verifiedAt === undefined || verifiedAt < clock.now() - WALLET_IDENTITY_TTL_MS)
+      throw new DomainError(
+        ERROR_CODES.UNAUTHORIZED,
+        'contributor_wallet is not verified (or its verification is older than 30 days): POST /wallet/challenge, ' +
+          'sign it, POST /wallet/verify; or send an API key or session token',
+      );
+    const linked = await walletsStore.accountIdByWallet(q, wallet);
+    if (linked && (await getAccount(q, linked))?.suspended)
+      throw new DomainError(ERROR_CODES.ACCOUNT_SUSPENDED, 'Account suspended');
+    const walletSubject = `wallet:${walletKey(wallet)}`;
+    return { accountId: linked ?? null, limitSubjects: linked ? [linked, walletSubject] : [walletSubject] };
+  }
+
   return {
     async submit(who, input) {
       if (RETIRED.has(input.category)) {
@@ -80,9 +121,12 @@ export function createLearnService(deps: LearnDeps): LearnService {
           allowed_categories: [...LEARNING_CATEGORIES],
         });
       }
+      const owner = await ownerOf(db, who, input.contributor_wallet);
       const text = { title: input.title, body: input.body, task_context: input.task_context, tags: input.tags };
       // A submission its limits will refuse gets no model time.
-      const semantic = semanticScreens && !(await writeLimits.exhausted('learn', who.accountId));
+      let exhausted = false;
+      for (const subject of owner.limitSubjects) exhausted ||= await writeLimits.exhausted('learn', subject);
+      const semantic = semanticScreens && !exhausted;
       const semanticFlags = semantic ? await semanticScreens.screen(text) : undefined;
       const screening = semanticFlags ? withSemanticFlags(screenLearning(text), semanticFlags) : screenLearning(text);
       const stored = screening.redacted;
@@ -93,13 +137,15 @@ export function createLearnService(deps: LearnDeps): LearnService {
 
       const result = await db.tx(async (q) => {
         const now = clock.now();
-        await writeLimits.take('learn', who.accountId, q);
+        for (const subject of owner.limitSubjects) await writeLimits.take('learn', subject, q);
+        const accountId = owner.accountId;
         const reasons = new Set<ReviewReason>(screening.flags.map((f) => REVIEW_REASON[f]));
 
         let replaced: LearningRecord | undefined;
         if (input.replaces) {
           const old = await learningsStore.byId(q, input.replaces);
-          if (!old || old.contributorAccountId !== who.accountId || !['pending_review', 'rejected'].includes(old.status))
+          const ownHeld = old && accountId && old.contributorAccountId === accountId;
+          if (!old || !ownHeld || !['pending_review', 'rejected'].includes(old.status))
             throw new DomainError(ERROR_CODES.NOT_FOUND, 'No held or rejected learning of yours has that id', { field: 'body.replaces' });
           replaced = old;
           reasons.add('sanitized_resubmission');
@@ -123,12 +169,14 @@ export function createLearnService(deps: LearnDeps): LearnService {
         if (nearest) reasons.add('near_duplicate');
 
         if (dims && !meetsFloor(dims)) reasons.add('below_quality_floor');
-        if (forcedReview || (await learningsStore.countPublishedBy(q, who.accountId)) === 0) reasons.add('forced_review');
+        // Nobody but the platform can review an ownerless learning: it always waits for platform review.
+        const firstOrOwnerless = !accountId || (await learningsStore.countPublishedBy(q, accountId)) === 0;
+        if (forcedReview || firstOrOwnerless) reasons.add('forced_review');
         if (input.submission_channel === 'extraction') {
           if (!dims) reasons.add('awaiting_quality');
-          else if (!(await cleanLaneConsent(q, who.accountId))) reasons.add('standing_consent_off');
+          else if (!accountId || !(await cleanLaneConsent(q, accountId))) reasons.add('standing_consent_off');
           else {
-            const threshold = (await consentStore.autoPublishThreshold(q, who.accountId)) ?? DEFAULT_AUTO_PUBLISH_THRESHOLD;
+            const threshold = (await consentStore.autoPublishThreshold(q, accountId)) ?? DEFAULT_AUTO_PUBLISH_THRESHOLD;
             if (qualityScore01(dims) < threshold) reasons.add('below_auto_publish_threshold');
           }
         }
@@ -139,7 +187,7 @@ export function createLearnService(deps: LearnDeps): LearnService {
         const override = input.unlock_price === undefined ? null : unlockPrice;
         const price = initialPrice(complexity, dims, override);
         const id = newId('lrn');
-        const keyLabel = who.keyId ? ((await apiKeysStore.nameOf(q, who.keyId)) ?? null) : null;
+        const keyLabel = owner.keyId ? ((await apiKeysStore.nameOf(q, owner.keyId)) ?? null) : null;
         await learningsStore.insert(q, {
           id,
           status,
@@ -152,7 +200,7 @@ export function createLearnService(deps: LearnDeps): LearnService {
           taskContext: stored.task_context,
           outcome: input.outcome,
           relatedSkills: input.related_skills ?? [],
-          contributorAccountId: who.accountId,
+          contributorAccountId: accountId,
           contributorWallet: input.contributor_wallet ?? null,
           contributorKeyLabel: keyLabel,
           contributorAgent: input.contributor_agent ?? '',

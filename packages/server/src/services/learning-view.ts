@@ -21,7 +21,7 @@ export const rubricOf = (dims: Record<string, number> | null | undefined): numbe
   dims ? rubricTotal(dims as unknown as QualitySelfAssessment) : null;
 
 /** Ranking quality 0..1: the rubric, with average helpfulness blended in from 3 distinct raters on. */
-export const qualityOf = (l: LearningRecord): number =>
+export const qualityOf = (l: Pick<LearningRecord, 'avgHelpfulness' | 'ratingCount' | 'qualityScore'>): number =>
   rankingQuality({ avgHelpfulness: l.avgHelpfulness, distinctRaters: l.ratingCount, rubricTotal: l.qualityScore });
 
 /** The dynamic price now, from base price, demand, quality and the contributor's override. */

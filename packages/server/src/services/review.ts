@@ -41,7 +41,10 @@ export interface PendingSummaryQuery {
 export interface ReviewService {
   list(accountId: string, limit: number, offset: number): Promise<PendingList>;
   summary(accountId: string, query: PendingSummaryQuery): Promise<PendingSummary>;
-  /** Approves one held item: the owner lifts every reason but forced_review, the platform lifts forced_review. */
+  /**
+   * Approves one held item: the owner lifts every reason but forced_review, the platform lifts forced_review
+   * (and every reason of an ownerless, wallet-only learning).
+   */
   approve(who: Reviewer, id: string, acknowledgeFlags: boolean): Promise<ReviewResult>;
   reject(who: Reviewer, id: string): Promise<ReviewResult>;
   /** Bulk forms: a result per id, each decided on its own. */
@@ -88,7 +91,10 @@ export function createReviewService({ db, clock, writeLimits, onVisible }: Revie
         learning_id: id,
         flags,
       });
-    const remaining = who.kind === 'platform' ? reasons.filter((r) => r !== 'forced_review') : reasons.filter((r) => r === 'forced_review');
+    // An ownerless (wallet-only) learning has no contributor to review it: the platform decides every reason.
+    const platformLifts = (r: string) => r === 'forced_review' || l.contributorAccountId === null;
+    const remaining =
+      who.kind === 'platform' ? reasons.filter((r) => !platformLifts(r)) : reasons.filter((r) => r === 'forced_review');
     // The other party's reasons (the contributor's, or the platform's forced_review) still hold it.
     if (remaining.length > 0) {
       await learningsStore.setStatus(q, l, 'pending_review', remaining, now);

@@ -40,6 +40,7 @@ export type WithdrawOutcome =
 export interface WithdrawalsService {
   /** 503 withdraw_paused_noncustodial_migration unless custodial withdrawals are enabled. */
   assertOpen(): void;
+  /** Each signed {wallet, timestamp} pays out at most once: a replay is 409 WITHDRAWAL_SIGNATURE_USED. */
   viaWallet(input: { wallet: string; signature: `0x${string}`; timestamp: number }): Promise<WithdrawOutcome>;
   /** Card payout of `amountUsd` to the account's payout account; after the identity, active-account and terms gates. */
   viaProcessor(accountId: string, amountUsd: number): Promise<{ payout_id: string; amount: number; status: string }>;
@@ -108,6 +109,13 @@ export function createWithdrawalsService(deps: {
       if (!(await hasAcceptedCurrentTerms(db, account.id))) throw termsNotAccepted(deps.termsUrl());
       await deps.sanctions.assertAllowed(wallet);
       const settlement = await db.tx(async (q) => {
+        // The claim commits with the debit: a refused or failed debit leaves the signature unspent.
+        const now = clock.now();
+        if (!(await walletsStore.claimWithdrawalProof(q, wallet, timestamp, now, now - SIGNATURE_FRESH_MS)))
+          throw new DomainError(
+            ERROR_CODES.WITHDRAWAL_SIGNATURE_USED,
+            'This withdrawal signature was already used: sign a new timestamp',
+          );
         const { pending_micro } = await balanceOf(q, account.id);
         return openSettlement(q, {
           holder: account.id,

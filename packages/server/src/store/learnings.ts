@@ -114,6 +114,9 @@ export interface LearningFilters {
   relatedSkill?: string;
 }
 
+/** The fields of a learning that search ranking reads. */
+export type RankingFields = Pick<LearningRecord, 'id' | 'avgHelpfulness' | 'ratingCount' | 'qualityScore' | 'publishedAt' | 'createdAt'>;
+
 /** Search impressions and unlocks over the last 7 and 30 days. */
 export interface Demand {
   impressions7d: number;
@@ -206,6 +209,20 @@ export const learningsStore = {
     // status index and read every approved row (93 ms for 50 ids at 100,000 learnings).
     const rows = await q.all<Record<string, unknown>>(`SELECT ${SELECT} FROM learnings WHERE id IN (${ids.map(() => '?').join(', ')})`, ids);
     const byId = new Map(rows.filter((r) => r.status === 'approved').map((r) => [r.id as string, decode(r)]));
+    return ids.map((id) => byId.get(id)).filter((r) => r !== undefined);
+  },
+
+  /** What ranking reads of visible learnings of these ids (quality and age, not the text), in the order given. */
+  async rankingFieldsByIds(q: Queryable, ids: readonly string[]): Promise<RankingFields[]> {
+    if (ids.length === 0) return [];
+    // By primary key and filtered here, as in visibleByIds.
+    const rows = await q.all<RankingFields & { status: string }>(
+      `SELECT id, status, avg_helpfulness AS "avgHelpfulness", rating_count AS "ratingCount", quality_score AS "qualityScore",
+         published_at AS "publishedAt", created_at AS "createdAt"
+       FROM learnings WHERE id IN (${ids.map(() => '?').join(', ')})`,
+      ids,
+    );
+    const byId = new Map(rows.filter((r) => r.status === 'approved').map(({ status: _, ...r }) => [r.id, r]));
     return ids.map((id) => byId.get(id)).filter((r) => r !== undefined);
   },
 

@@ -64,7 +64,35 @@ export const walletsStore = {
   },
 
   async isVerified(q: Queryable, wallet: string): Promise<boolean> {
-    return (await q.get('SELECT 1 FROM wallet_verifications WHERE wallet = ?', [walletKey(wallet)])) !== undefined;
+    return (await this.verifiedAt(q, wallet)) !== undefined;
+  },
+
+  /** When the wallet last proved control of itself (POST /wallet/verify), if ever. */
+  async verifiedAt(q: Queryable, wallet: string): Promise<number | undefined> {
+    const row = await q.get<{ verified_at: number }>('SELECT verified_at FROM wallet_verifications WHERE wallet = ?', [
+      walletKey(wallet),
+    ]);
+    return row?.verified_at;
+  },
+
+  /**
+   * Spends the withdrawal signature over {wallet, signedTimestamp}: returns false when it was spent before.
+   * Also forgets spent signatures signed before `prunedBefore` (too old to pass the freshness check).
+   */
+  async claimWithdrawalProof(
+    q: Queryable,
+    wallet: string,
+    signedTimestamp: number,
+    now: number,
+    prunedBefore: number,
+  ): Promise<boolean> {
+    await q.run('DELETE FROM withdrawal_proofs WHERE signed_timestamp < ?', [prunedBefore]);
+    const r = await q.run(
+      `INSERT INTO withdrawal_proofs (wallet, signed_timestamp, used_at) VALUES (?, ?, ?)
+       ON CONFLICT (wallet, signed_timestamp) DO NOTHING`,
+      [walletKey(wallet), signedTimestamp, now],
+    );
+    return r.changes > 0;
   },
 
   async payoutAccount(q: Queryable, accountId: string): Promise<string | undefined> {
