@@ -115,7 +115,8 @@ export async function compose({ config, clock, logger, db, jwtSecret, baseUrl, l
       writeLimits,
       forcedReview: config.forcedReview,
       onVisible,
-      // The screens' semantic side shares the skills' sentence model too (regex screens alone when it is off).
+      // The screens' semantic side shares the skills' sentence model too (regex screens alone when it is off),
+      // through the searches' queue so it sheds load with them.
       semanticScreens: createSemanticScreens({
         model: config.semanticSearch ? skills.search.semantic : undefined,
         logger,

@@ -12,7 +12,9 @@ export function buildOpenApiDocument(api: Api, baseUrl: string) {
       description:
         'Skills search is free. Learnings are searched for free (snippets) and unlocked per item with an x402 payment or a prepaid credit. ' +
         'Money is reported in USD; internally it is integer micro-USDC.\n\n' +
-        'Limits (docs/limits.md): request headers must arrive within 10 s and a whole request within 30 s (408), idle kept-alive ' +
+        'Limits (docs/limits.md): request headers must arrive within 10 s and a whole request within 30 s (408 request_timeout), ' +
+        'a header block past 16 KiB is 431 headers_too_large and bytes that are not HTTP are 400 malformed_request (each a JSON ' +
+        'error with request_id, then the connection closes); idle kept-alive ' +
         'connections close after 5 s, and open connections are capped (all configurable). Repeatable account writes are limited per ' +
         'account (429 with Retry-After); an account holds at most ' +
         `${LIMITS.liveApiKeysPerAccount} live API keys (409 api_key_limit). A request whose client closes the connection before the ` +

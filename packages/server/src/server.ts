@@ -6,6 +6,7 @@ import { createApp, type BuiltApp } from './app.js';
 import { systemClock, type Clock } from './clock.js';
 import { compose } from './compose.js';
 import type { Config } from './config.js';
+import { answerClientErrors } from './http/client-error.js';
 import { capConnections, timeoutOptions } from './http/connections.js';
 import { createLogger, type Logger } from './logger.js';
 import { loadJwtSecret } from './services/jwt.js';
@@ -54,6 +55,7 @@ export async function startServer({ config, clock = systemClock, logStream }: St
   const built = createApp(composed.deps);
   const server = http.createServer(timeoutOptions(config.connections), built.app.callback());
   capConnections(server, config.connections.maxConnections);
+  answerClientErrors(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, resolve);

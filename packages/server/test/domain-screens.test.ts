@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { LEARNING_MAX } from '@axle/sdk';
 import { REVIEW_REASON, screenLearning } from '../src/domain/screens/index.js';
 
 const clean = {
@@ -50,5 +51,29 @@ describe('screenLearning', () => {
       content_sensitivity: 'content_sensitivity',
       process_advice: 'process_advice_screen',
     });
+  });
+});
+
+describe('screenLearning cost', () => {
+  // The largest learning POST /learn accepts, filled with one repeated pattern: runs without the character a
+  // pattern looks for ('/', '=', ':', a closing bracket, a non-blank line) once cost a scan from every position.
+  const largest = (unit: string) => ({
+    title: unit.repeat(200).slice(0, LEARNING_MAX.title),
+    body: unit.repeat(LEARNING_MAX.body).slice(0, LEARNING_MAX.body),
+    task_context: unit.repeat(LEARNING_MAX.taskContext).slice(0, LEARNING_MAX.taskContext),
+    tags: ['x'],
+  });
+  const cost = (learning: ReturnType<typeof largest>) =>
+    Math.min(
+      ...[0, 1, 2].map(() => {
+        const started = performance.now();
+        screenLearning(learning);
+        return performance.now() - started;
+      }),
+    );
+  it('stays within a small factor of ordinary prose of the same size for hostile repetitions', () => {
+    const prose = cost(largest('When the consumer group rebalances, offsets commit late and the batch is replayed. '));
+    for (const unit of ['a', '1.', 'a.', 'xoxb-', 'aA0-', 'a-', '[', '<a', '\n', '\r\n'])
+      expect(cost(largest(unit)), unit).toBeLessThan(10 * prose + 20);
   });
 });

@@ -17,4 +17,20 @@ describe('EmbedderPool load shedding', () => {
       await pool.close();
     }
   });
+
+  it('queues a request\'s embeddings with the searches and sheds them past the same bound', async () => {
+    const pool = new EmbedderPool(1, undefined, 1);
+    try {
+      const outcomes = await Promise.allSettled([
+        pool.search('query', 10, 0),
+        pool.embedQueued(['a learning', 'its chunk']),
+        pool.embedQueued(['another learning']),
+      ]);
+      const reasons = outcomes.map((o) => (o.status === 'rejected' ? (o.reason as Error) : undefined));
+      // The search runs, one embedding waits, the next is shed.
+      expect(reasons.map((r) => r instanceof EmbedderBusy)).toEqual([false, false, true]);
+    } finally {
+      await pool.close();
+    }
+  });
 });

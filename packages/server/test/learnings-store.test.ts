@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Database } from '../src/store/db.js';
+import { Database, type Queryable } from '../src/store/db.js';
+import { ledgerStore } from '../src/store/ledger.js';
 import { learningsStore } from '../src/store/learnings.js';
 import { migrate } from '../src/store/migrate.js';
 import { createLogger } from '../src/logger.js';
@@ -105,5 +106,30 @@ describe('SearchCounts', () => {
       expect(seen).toEqual({ discover: 2 * round });
     }
     await counts.close();
+  });
+});
+
+describe('query plans of public reads', () => {
+  /** A Queryable that answers each read with its query plan's lines instead of its rows. */
+  const planOf = (plans: string[]): Queryable => ({
+    run: (sql, params) => db.run(sql, params),
+    exec: (sql) => db.exec(sql),
+    async get(sql, params) {
+      plans.push(...(await db.all<{ detail: string }>(`EXPLAIN QUERY PLAN ${sql}`, params)).map((r) => r.detail));
+      return undefined;
+    },
+    async all(sql, params) {
+      plans.push(...(await db.all<{ detail: string }>(`EXPLAIN QUERY PLAN ${sql}`, params)).map((r) => r.detail));
+      return [];
+    },
+  });
+
+  it('GET /contributor/{wallet} finds the wallet\'s learnings through an index, not a scan of every learning', async () => {
+    const plans: string[] = [];
+    const wallet = '0x00000000000000000000000000000000000000AB';
+    await learningsStore.countVisibleByWallet(planOf(plans), wallet);
+    await ledgerStore.walletLearnings(planOf(plans), wallet, 500);
+    expect(plans.filter((p) => /learnings_wallet_lower/.test(p))).toHaveLength(2);
+    expect(plans.filter((p) => /^SCAN (l|learnings)\b/.test(p))).toEqual([]);
   });
 });

@@ -14,12 +14,12 @@ import {
   screenMetrics,
 } from '../src/domain/screens/index.js';
 import { createLogger } from '../src/logger.js';
-import { EmbedderClient } from '../src/search/embedder.js';
+import { EmbedderClient, EmbedderPool } from '../src/search/embedder.js';
 import { readScreenExemplars } from '../src/search/screen-exemplars.js';
 import { createSemanticScreens, semanticVerdicts } from '../src/services/semantic-screens.js';
 
 const embedder = new EmbedderClient();
-const ready = { state: () => 'ready', embed: (texts: string[]) => embedder.embed(texts) };
+const ready = { state: () => 'ready', embedQueued: (texts: string[]) => embedder.embed(texts) };
 const exemplars = readScreenExemplars();
 const names = Object.keys(SEMANTIC_SCREENS) as SemanticScreenName[];
 
@@ -80,7 +80,7 @@ describe('regex and semantic screens combined, on the holdout split', () => {
       const items = corpus(name).filter((i) => i.split === 'holdout');
       const semantic = new Map<string, boolean>();
       for (const item of items) {
-        const v = await semanticVerdicts(ready.embed, exemplars, { chunked: item.text, whole: item.text });
+        const v = await semanticVerdicts(ready.embedQueued, exemplars, { chunked: item.text, whole: item.text });
         semantic.set(item.text, v[name].flagged);
       }
       const regex = screenMetrics(items, SCREENS[name]!);
@@ -126,7 +126,7 @@ describe('createSemanticScreens', () => {
     let fail = false;
     const model = {
       state: () => state,
-      embed: (texts: string[]) => (fail ? Promise.reject(new Error('worker exited')) : embedder.embed(texts)),
+      embedQueued: (texts: string[]) => (fail ? Promise.reject(new Error('worker exited')) : embedder.embed(texts)),
     };
     const screens = createSemanticScreens({ model, logger });
     expect(await screens.screen(learning(technical))).toBeUndefined();
@@ -153,6 +153,28 @@ describe('createSemanticScreens', () => {
     await flush();
     expect(broken.lines.find((l) => l.level === 40)).toMatchObject({ reason: 'no exemplars' });
   }, 30_000);
+
+  it('sheds to the regex screens, without a warning, the submissions past the embedding queue bound', async () => {
+    const { logger, lines } = capture();
+    // One worker and no room to wait: while it screens one submission, the others are refused at once.
+    const pool = new EmbedderPool(1, undefined, 0);
+    try {
+      await pool.init();
+      const screens = createSemanticScreens({
+        model: { state: () => 'ready', embedQueued: (texts) => pool.embedQueued(texts) },
+        logger,
+      });
+      const outcomes = await Promise.all([sensitive, sensitive, sensitive].map((b) => screens.screen(learning(b))));
+      expect(outcomes).toEqual([['content_sensitivity'], undefined, undefined]);
+      // Once the worker is free the next submission is screened semantically again.
+      expect(await screens.screen(learning(sensitive))).toEqual(['content_sensitivity']);
+      await flush();
+      expect(lines.filter((l) => l.level >= 40)).toEqual([]);
+      expect(lines.filter((l) => l.msg === 'semantic screens shed under load; regex screens only')).toHaveLength(2);
+    } finally {
+      await pool.close();
+    }
+  }, 60_000);
 
   it('runs nothing when semantic search is off, and says so once at start', async () => {
     const { logger, lines } = capture();

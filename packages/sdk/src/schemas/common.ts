@@ -115,5 +115,11 @@ export const ERROR_CODES = {
   CLIENT_CLOSED_REQUEST: 'client_closed_request',
   /** 409: the account holds as many live API keys as it may. */
   API_KEY_LIMIT: 'api_key_limit',
+  /** 431: the request's header block is larger than the server reads. */
+  HEADERS_TOO_LARGE: 'headers_too_large',
+  /** 408: the request's headers or body did not arrive within the connection timeouts. */
+  REQUEST_TIMEOUT: 'request_timeout',
+  /** 400: bytes that do not parse as an HTTP request. */
+  MALFORMED_REQUEST: 'malformed_request',
 } as const;
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];

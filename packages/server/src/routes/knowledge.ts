@@ -41,6 +41,8 @@ export function knowledgeRoutes(api: Api, deps: AppDeps): void {
     path: '/knowledge/stats',
     operationId: 'getKnowledgeStats',
     summary: 'Knowledge marketplace statistics',
+    description:
+      'Computed at most every 30 seconds and served from memory in between; `timestamp` says when it was computed.',
     tags: ['Knowledge'],
     responses: { 200: { description: 'Counts over publicly visible learnings', schema: KnowledgeStats } },
     handler: () => knowledge.stats(),

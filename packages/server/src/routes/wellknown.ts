@@ -63,7 +63,8 @@ export function wellKnownRoutes(api: Api, deps: AppDeps): void {
       'A2A protocol 0.3.0 over JSON-RPC 2.0, as the A2A agent card declares. message/send with a text part ("find a ' +
       'weather API") is answered by skill discovery or knowledge search, chosen from the text or an explicit skill ' +
       '(message metadata or a data part); the task completes at once with a data artifact of results. tasks/get ' +
-      'reads a task for a day. No streaming, no push notifications.',
+      'reads a task for a day; the task keeps only the text used as the query (its first 500 characters) and an explicit ' +
+      'skill of the message. No streaming, no push notifications.',
     tags: ['Public'],
     body: JsonRpcMessage,
     responses: {

@@ -90,10 +90,17 @@ export class EmbedderClient {
   }
 }
 
-/** What SemanticIndex needs from the model side: one worker (EmbedderClient) or several (EmbedderPool). */
-export type Embedder = Pick<EmbedderClient, 'init' | 'embed' | 'setIndex' | 'search' | 'queryVector' | 'alive' | 'close'>;
+/**
+ * What SemanticIndex needs from the model side: one worker (EmbedderClient) or several (EmbedderPool). Only the
+ * pool has a queue; a request's texts go through it (`embedQueued`) when there is one.
+ */
+export type Embedder = Pick<
+  EmbedderClient,
+  'init' | 'embed' | 'setIndex' | 'search' | 'queryVector' | 'alive' | 'close'
+> &
+  Partial<Pick<EmbedderPool, 'embedQueued'>>;
 
-/** A search refused because more than the pool's bound were already waiting for a worker. */
+/** A search (or a request's embedding) refused because more than the pool's bound were already waiting for a worker. */
 export class EmbedderBusy extends Error {
   constructor(bound: number) {
     super(`more than ${bound} searches are waiting for an embedding worker`);
@@ -157,6 +164,14 @@ export class EmbedderPool implements Embedder {
   /** A query's unit vector, through the same queue (and worker batches, and load shedding) as searches. */
   queryVector(query: string): Promise<Float32Array> {
     return this.enqueue((w) => w.queryVector(query));
+  }
+
+  /**
+   * Vectors a request needs (the semantic screens of a submission): through the same queue, and the same load
+   * shedding (EmbedderBusy), as searches, so requests cannot queue model work without bound.
+   */
+  embedQueued(texts: string[]): Promise<Float32Array[]> {
+    return this.enqueue((w) => w.embed(texts));
   }
 
   private enqueue<T>(run: (worker: EmbedderClient) => Promise<T>): Promise<T> {

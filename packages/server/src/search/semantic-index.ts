@@ -88,6 +88,15 @@ export class SemanticIndex {
     return this.embedder.embed(texts);
   }
 
+  /**
+   * Unit vectors a request needs, queued with searches (refused with EmbedderBusy past the queue's bound, as a
+   * search is). Only when `ready`.
+   */
+  async embedQueued(texts: string[]): Promise<Float32Array[]> {
+    if (this.status !== 'ready' || !this.embedder) throw new Error(`semantic search is ${this.status}`);
+    return this.embedder.embedQueued ? this.embedder.embedQueued(texts) : this.embedder.embed(texts);
+  }
+
   /** A query's unit vector (cached and batched in the workers like searches). Only when `ready`. */
   async queryVector(query: string): Promise<Float32Array> {
     if (this.status !== 'ready' || !this.embedder) throw new Error(`semantic search is ${this.status}`);

@@ -104,7 +104,22 @@ export function createA2AService({ db, clock, skills, knowledge, rateLimiter }: 
           message: agentMessage(taskId, contextId, text),
         },
       });
-      bus.publish({ kind: 'task', id: taskId, contextId, status: { state: 'submitted' }, history: [userMessage] });
+      // The task keeps what was used of the message, not the message: a request of up to the body limit
+      // would otherwise be stored as a task row of that size, for a day.
+      const named = explicit === 'discover' || explicit === 'knowledge-search' ? explicit : undefined;
+      const kept: Message = {
+        kind: 'message',
+        role: 'user',
+        messageId: userMessage.messageId,
+        taskId,
+        contextId,
+        parts: [
+          ...(query ? [{ kind: 'text' as const, text: query }] : []),
+          ...(dataSkill && named ? [{ kind: 'data' as const, data: { skill: named } }] : []),
+        ],
+        ...(userMessage.metadata?.skill !== undefined && named && { metadata: { skill: named } }),
+      };
+      bus.publish({ kind: 'task', id: taskId, contextId, status: { state: 'submitted' }, history: [kept] });
       if (!query) {
         bus.publish(status('rejected', 'Send the request as a text part, e.g. "find a weather API".'));
         bus.finished();

@@ -18,6 +18,7 @@ import { COMMON_TERM_MIN_ROWS, COMMON_TERM_SHARE, matchExpression, queryTerms, s
 import { type Demand, type LearningFilters, type LearningRecord, learningsStore } from '../store/learnings.js';
 import { contributorEarnings } from './earnings.js';
 import { priceOf, qualityOf, toSnippet } from './learning-view.js';
+import { staleWhileRevalidate } from './stale-while-revalidate.js';
 import type { AccountWriteLimiter } from './account-write-limits.js';
 
 export type KnowledgeMode = 'blend' | 'lexical' | 'semantic';
@@ -65,6 +66,8 @@ const MIN_COSINE = 0.25;
 /** A stored price older than this is stored anew when a search shows it (compare-and-set). */
 export const REPRICE_AFTER_MS = 3_600_000;
 const TOP_LEARNINGS = 10;
+/** How stale GET /knowledge/stats may be (its timestamp says when it was computed). */
+export const STATS_TTL_MS = 30_000;
 
 const PRICING_NOTE =
   'Search is free. Unlock a learning with GET /knowledge/{id}: one unlock credit with X-API-Key, or an x402 USDC payment of current_price on eip155:8453.';
@@ -74,6 +77,33 @@ const DF_TTL_MS = 60_000;
 const MAX_DF_TERMS = 50_000;
 
 export function createKnowledgeService({ db, clock, writeLimits, vectors }: KnowledgeDeps): KnowledgeService {
+  async function computeStats(): Promise<KnowledgeStats> {
+    const [totals, byCategory, top] = await Promise.all([
+      learningsStore.stats(db),
+      learningsStore.countByCategory(db),
+      learningsStore.top(db, TOP_LEARNINGS),
+    ]);
+    return {
+      learnings_count: totals.count,
+      categories: LEARNING_CATEGORIES.map((category) => ({ category, count: byCategory[category] ?? 0 })),
+      total_unlocks: totals.unlocks,
+      total_ratings: totals.ratings,
+      total_earnings_usd: microToUsd(totals.grossMicro),
+      total_contributors: totals.contributors,
+      top_learnings: top.map((l) => ({
+        id: l.id,
+        title: l.title,
+        category: l.category as (typeof LEARNING_CATEGORIES)[number],
+        unlocks: l.unlockCount,
+        avg_helpfulness: Math.round(l.avgHelpfulness * 1000) / 1000,
+        current_price: microToUsd(l.currentPriceMicro),
+      })),
+      timestamp: new Date(clock.now()).toISOString(),
+    };
+  }
+
+  // Every visible learning is read for the totals: answered from memory, recomputed at most every STATS_TTL_MS.
+  const stats = staleWhileRevalidate(computeStats, STATS_TTL_MS, clock);
   const df = new Map<string, { at: number; n: Promise<number> }>();
   const frequency = (key: string, read: () => Promise<number>): Promise<number> => {
     const now = clock.now();
@@ -190,26 +220,7 @@ export function createKnowledgeService({ db, clock, writeLimits, vectors }: Know
       });
     },
 
-    async stats() {
-      const [totals, byCategory, top] = await Promise.all([learningsStore.stats(db), learningsStore.countByCategory(db), learningsStore.top(db, TOP_LEARNINGS)]);
-      return {
-        learnings_count: totals.count,
-        categories: LEARNING_CATEGORIES.map((category) => ({ category, count: byCategory[category] ?? 0 })),
-        total_unlocks: totals.unlocks,
-        total_ratings: totals.ratings,
-        total_earnings_usd: microToUsd(totals.grossMicro),
-        total_contributors: totals.contributors,
-        top_learnings: top.map((l) => ({
-          id: l.id,
-          title: l.title,
-          category: l.category as (typeof LEARNING_CATEGORIES)[number],
-          unlocks: l.unlockCount,
-          avg_helpfulness: Math.round(l.avgHelpfulness * 1000) / 1000,
-          current_price: microToUsd(l.currentPriceMicro),
-        })),
-        timestamp: new Date(clock.now()).toISOString(),
-      };
-    },
+    stats: () => stats(),
 
     contributor: (wallet) => contributorEarnings(db, wallet),
 

@@ -1,6 +1,7 @@
 // The semantic side of the learning screens: embeds a learning's chunks with the skills' sentence model and
 // asks the pure rule in domain/screens/semantic.ts whether they lie nearer the held exemplars than the clean
-// ones. When the model is off, not ready or failing, the regex screens run alone (and the log says so).
+// ones. When the model is off, not ready or failing, the regex screens run alone (and the log says so); when the
+// embedding queue is past its bound they do too, for that submission.
 import { type LearningText, type ScreenFlag, screenedTexts } from '../domain/screens/index.js';
 import {
   SEMANTIC_SCREENS,
@@ -11,7 +12,7 @@ import {
   textChunks,
 } from '../domain/screens/semantic.js';
 import type { Logger } from '../logger.js';
-import type { VectorModel } from '../search/learning-vectors.js';
+import { EmbedderBusy } from '../search/embedder.js';
 import { readScreenExemplars } from '../search/screen-exemplars.js';
 
 export type Embed = (texts: string[]) => Promise<Float32Array[]>;
@@ -44,9 +45,15 @@ export interface SemanticScreens {
   screen(learning: LearningText): Promise<ScreenFlag[] | undefined>;
 }
 
+/** The sentence model as the screens use it: `embedQueued` waits with searches and may refuse (EmbedderBusy). */
+export interface ScreenModel {
+  state(): string;
+  embedQueued(texts: string[]): Promise<Float32Array[]>;
+}
+
 export interface SemanticScreensDeps {
   /** The sentence model shared with search; absent when AXLE_SEMANTIC_SEARCH is off. */
-  model: VectorModel | undefined;
+  model: ScreenModel | undefined;
   logger: Logger;
   /** Exemplars and margins; the bundled file by default. */
   exemplars?: () => SemanticModel;
@@ -84,8 +91,13 @@ export function createSemanticScreens({
       const { all, advice } = screenedTexts(learning);
       let verdicts: Record<SemanticScreenName, SemanticVerdict>;
       try {
-        verdicts = await semanticVerdicts((texts) => model.embed(texts), loaded, { chunked: all, whole: advice });
+        verdicts = await semanticVerdicts((texts) => model.embedQueued(texts), loaded, { chunked: all, whole: advice });
       } catch (err) {
+        // Shedding load, as a search does when the queue is deep: this submission is screened by the regex side.
+        if (err instanceof EmbedderBusy) {
+          logger.debug({ err: err.message }, 'semantic screens shed under load; regex screens only');
+          return undefined;
+        }
         return regexOnly('embedding failed', (err as Error).message);
       }
       if (fallback !== undefined) logger.info('semantic screens running again');

@@ -158,7 +158,8 @@ export const INJECTION_PATTERNS: readonly NamedPattern[] = [
     name: 'addressed_to_ai',
     re: new RegExp(
       String.raw`\bas\s+the\s+(?:reader|recipient)\s+of\s+this\b|` +
-        String.raw`^\s*(?:assistant|ai|agent|model|claude|chatgpt|gpt)\s*,\s+(?:when|please|you|before|after|now)\b`,
+        String.raw`^[^\S\n\r\u2028\u2029]*(?:assistant|ai|agent|model|claude|chatgpt|gpt)\s*,` +
+        String.raw`\s+(?:when|please|you|before|after|now)\b`,
       'im',
     ),
   },
@@ -305,18 +306,20 @@ function suspiciousUrl(url: string): boolean {
   return LONG_VALUE.test(url) || EMPTY_EXFIL_PARAM.test(url);
 }
 
+// Each pattern's scan stops where another match could start (a line break, '[', '<'), so a text of many
+// unclosed openers costs linear time rather than a scan to its end from every opener.
 function urlFindings(text: string): string[] {
   const out: string[] = [];
   const images = [
-    ...text.matchAll(/!\[[^\]\n]*\]\(\s*<?(https?:\/\/[^)\s>]+)/gi),
-    ...text.matchAll(/<img\b[^>]*\bsrc\s*=\s*["']?(https?:\/\/[^"'\s>]+)/gi),
-    ...text.matchAll(/^\s*\[[^\]\n]+\]:\s*<?(https?:\/\/\S+)/gim),
+    ...text.matchAll(/!\[[^[\]\n]*\]\(\s*<?(https?:\/\/[^)\s>]+)/gi),
+    ...text.matchAll(/<img\b[^<>]*\bsrc\s*=\s*["']?(https?:\/\/[^"'\s>]+)/gi),
+    ...text.matchAll(/^[^\S\n\r\u2028\u2029]*\[[^[\]\n]+\]:\s*<?(https?:\/\/\S+)/gim),
   ];
   if (images.some((m) => suspiciousUrl(m[1]!))) out.push('markdown_image_exfiltration');
-  const links = [...text.matchAll(/\[[^\]\n]*\]\(\s*<?(https?:\/\/[^)\s>]+)/gi)];
+  const links = [...text.matchAll(/\[[^[\]\n]*\]\(\s*<?(https?:\/\/[^)\s>]+)/gi)];
   if (links.some((m) => PLACEHOLDER.test(m[1]!))) out.push('markdown_link_exfiltration');
   if (
-    /\]\(\s*<?\s*(?:javascript|vbscript|data):|<a\b[^>]*\bhref\s*=\s*["']?\s*(?:javascript|vbscript|data):/i.test(text)
+    /\]\(\s*<?\s*(?:javascript|vbscript|data):|<a\b[^<>]*\bhref\s*=\s*["']?\s*(?:javascript|vbscript|data):/i.test(text)
   ) {
     out.push('dangerous_link_scheme');
   }

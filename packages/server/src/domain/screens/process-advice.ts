@@ -84,23 +84,26 @@ export const ADVICE_PATTERNS: readonly NamedPattern[] = [
   },
 ];
 
-/** Technical substance: each match counts once per occurrence. */
+/**
+ * Technical substance: each match counts once per occurrence. Runs that a pattern scans before the character it
+ * needs ('/', '=', ':') are bounded, so a long run without it costs linear time, not quadratic.
+ */
 const TECHNICAL: readonly RegExp[] = [
   /`[^`\n]+`/g, // inline code
   /```/g, // code fences
   /\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b/g, // ERROR_CODES, ENV_VARS
   /\bv?\d+\.\d+(?:\.\d+)?\b/g, // versions
   /(?:^|\s)--?[a-z][a-z0-9-]+/g, // CLI flags
-  /(?:\.{0,2}\/)?[\w.-]+\/[\w./-]+/g, // paths
+  /(?:\.{0,2}\/)?[\w.-]{1,64}\/[\w./-]+/g, // paths
   /\b(?:[1-5]\d\d)\b/g, // HTTP status and exit codes
   /\b\w+\(\)/g, // calls
   /\b\w+\.(?:js|ts|py|go|rs|java|json|ya?ml|toml|sql|sh|conf|ini|lock|xml|md)\b/g, // files
   /\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b/g, // snake_case identifiers
   /\b[a-z]+[A-Z][A-Za-z0-9]*\b/g, // camelCase identifiers
-  /\b[\w.-]+=[^\s,;]+/g, // assignments: key=value
+  /\b[\w.-]{1,64}=[^\s,;]+/g, // assignments: key=value
   /\b(?:GET|POST|PUT|PATCH|DELETE|HEAD)\b/g, // HTTP methods
   /\b[a-z_]\w*(?:\.[a-z_]\w*)+\b/gi, // dotted names: os.scandir, max.poll.interval.ms
-  /\b[a-z]+(?:-[a-z0-9]+)+:/g, // kebab-case keys: continue-on-error:
+  /\b[a-z]{1,64}(?:-[a-z0-9]{1,64}){1,32}:/g, // kebab-case keys: continue-on-error:
   /\b[A-Z]+\d{2,}\b/g, // codes: E0502, HTTP2
   /\b\d+(?:\.\d+)?\s?(?:ms|s|sec|seconds|minutes|[kmg]i?b|[kmg]i|%|x|req\/s|rps)(?![\w])/gi, // quantities
   new RegExp(
