@@ -270,7 +270,8 @@ describe('axle-mcp over stdio: every tool on its success and failure paths', () 
     const r = ok(
       await call(keyed, 'svc_contribute', {
         title: 'Use ETags to skip unchanged Grafana dashboard syncs',
-        body: 'Store the ETag of each dashboard JSON and send If-None-Match; ' +
+        body:
+          'Store the ETag of each dashboard JSON and send If-None-Match; ' +
           'a 304 means nothing to sync, saving most calls.',
         category: 'monitoring',
         contributor_agent: 'axle-test/1.0',
@@ -281,7 +282,8 @@ describe('axle-mcp over stdio: every tool on its success and failure paths', () 
     const refused = failed(
       await call(keyed, 'svc_contribute', {
         title: 'Write friendlier release announcements',
-        body: 'Lead with what changed for the reader, then how to upgrade, then thanks; ' +
+        body:
+          'Lead with what changed for the reader, then how to upgrade, then thanks; ' +
           'keep it under two hundred words.',
         category: 'communication',
       }),
