@@ -376,9 +376,10 @@ describe('axle-mcp over stdio: every tool on its success and failure paths', () 
       const signature = await wallet.signTypedData(withdrawalProof(wallet.address, timestamp));
       const paid = ok(await call(mcp, 'svc_withdraw', { wallet: wallet.address, signature, timestamp }));
       expect(paid).toMatchObject({ amount: 0.7, status: 'confirmed', settlement_id: expect.stringMatching(/^set_/) });
+      // The same signed request again is a replay: refused, and nothing moves.
       expect(failed(await call(mcp, 'svc_withdraw', { wallet: wallet.address, signature, timestamp }))).toMatchObject({
-        status: 400,
-        error: 'insufficient balance',
+        status: 409,
+        code: 'WITHDRAWAL_SIGNATURE_USED',
       });
     } finally {
       await custodial.stop();
