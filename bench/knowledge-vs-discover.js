@@ -6,9 +6,9 @@
 //   node bench/knowledge-vs-discover.js [rounds]
 import fs from 'node:fs';
 import path from 'node:path';
-import autocannon from 'autocannon';
 import { prng } from './lib/generate.js';
 import { knowledgeLoad, knowledgeQueries, largeStore } from './lib/knowledge-bench.js';
+import { rotatingQueryLoad } from './lib/load.js';
 import { cpuSeconds, ROOT, startServer, waitSemantic } from './lib/server.js';
 
 const ROUNDS = Number(process.argv[2] ?? 3);
@@ -16,29 +16,7 @@ const WARMUP_S = 20;
 const PHASE_S = 8;
 
 function discoverLoad(url, queries, seconds) {
-  let next = 0;
-  return autocannon({
-    url,
-    connections: 4,
-    duration: seconds,
-    requests: [
-      {
-        method: 'POST',
-        path: '/discover',
-        headers: { 'content-type': 'application/json' },
-        setupRequest: (req) => ({
-          ...req,
-          body: JSON.stringify({ query: queries[next++ % queries.length], limit: 10 }),
-        }),
-      },
-    ],
-  }).then((r) => ({
-    rps: r.requests.average,
-    p50: r.latency.p50,
-    p99: r.latency.p99,
-    total: r.requests.total,
-    bad: r.non2xx + r.errors + r.timeouts,
-  }));
+  return rotatingQueryLoad(url, '/discover', queries, { limit: 10, seconds, connections: 4 });
 }
 
 const labelled = JSON.parse(fs.readFileSync(new URL('./eval/queries.json', import.meta.url), 'utf8')).queries.map(

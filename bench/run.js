@@ -24,7 +24,7 @@ import { generateCatalog, loadQueries } from './lib/generate.js';
 import { HOOK_TARGET_MS, measureHook } from './hook.js';
 import { measureMoney } from './money.js';
 import { knowledgeBench, LARGE_LEARNINGS } from './lib/knowledge-bench.js';
-import { rotatingQueryLoad, summary } from './lib/load.js';
+import { queryLoad, rotatingQueryLoad, summary } from './lib/load.js';
 import { cpuSeconds, MAIN, ROOT, rssMb, startServer, waitSemantic } from './lib/server.js';
 
 /** Bound on the timed phases. */
@@ -123,24 +123,12 @@ const HOSTILE_PHASE_S = 5;
  */
 async function hostileVsShort(url) {
   const short = await discoverLoad(url, queries, HOSTILE_PHASE_S);
-  let next = 0;
-  const hostile = await autocannon({
-    url,
+  const { sent, ...hostile } = await queryLoad(url, '/discover', (i) => `${HOSTILE.slice(0, 990)} ${i}`, {
+    limit: 10,
+    seconds: HOSTILE_PHASE_S,
     connections: CONNECTIONS,
-    duration: HOSTILE_PHASE_S,
-    requests: [
-      {
-        method: 'POST',
-        path: '/discover',
-        headers: { 'content-type': 'application/json' },
-        setupRequest: (req) => ({
-          ...req,
-          body: JSON.stringify({ query: `${HOSTILE.slice(0, 990)} ${next++}`, limit: 10 }),
-        }),
-      },
-    ],
   });
-  return { short, hostile: summary(hostile) };
+  return { short, hostile };
 }
 
 async function countVectors(dataDir) {

@@ -13,10 +13,10 @@ export function summary(r) {
 }
 
 /**
- * POSTs `{query, limit}` to `route` at full speed on `connections` connections for `seconds`, rotating
- * through `queries`; `distinct` counts the queries sent.
+ * POSTs `{query: queryAt(i), limit}` to `route` at full speed on `connections` connections for `seconds`,
+ * i counting the requests sent; resolves to the figures and `sent`, that count.
  */
-export function rotatingQueryLoad(url, route, queries, { limit, seconds, connections }) {
+export function queryLoad(url, route, queryAt, { limit, seconds, connections }) {
   let next = 0;
   return autocannon({
     url,
@@ -27,8 +27,17 @@ export function rotatingQueryLoad(url, route, queries, { limit, seconds, connect
         method: 'POST',
         path: route,
         headers: { 'content-type': 'application/json' },
-        setupRequest: (req) => ({ ...req, body: JSON.stringify({ query: queries[next++ % queries.length], limit }) }),
+        setupRequest: (req) => ({ ...req, body: JSON.stringify({ query: queryAt(next++), limit }) }),
       },
     ],
-  }).then((r) => ({ ...summary(r), distinct: Math.min(next, queries.length) }));
+  }).then((r) => ({ ...summary(r), sent: next }));
+}
+
+/**
+ * POSTs `{query, limit}` to `route` at full speed on `connections` connections for `seconds`, rotating
+ * through `queries`; `distinct` counts the queries sent.
+ */
+export async function rotatingQueryLoad(url, route, queries, options) {
+  const { sent, ...figures } = await queryLoad(url, route, (i) => queries[i % queries.length], options);
+  return { ...figures, distinct: Math.min(sent, queries.length) };
 }
