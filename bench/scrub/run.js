@@ -147,108 +147,56 @@ console.log(
     `${secrets.filter((s) => s.label !== 'secret').length} hard negatives; PII corpus: presidio-synth dev (${presidio.length} records)`,
 );
 
+/** One table row: `label`, then `cell(results[name])` under each scrubber's column. */
+const row = (label, cell) => console.log(pad(label, 28) + names.map((n) => pad(cell(results[n]), col)).join(''));
+/** `hits/of` as a ratio followed by the raw counts. */
+const fraction = (hits, of) => `${ratio(hits, of)} (${hits}/${of})`;
+
 header('SECRETS recall (covered)');
 for (const provider of results.axle.secrets.byProvider.keys()) {
-  console.log(
-    pad(`  ${provider}`, 28) +
-      names
-        .map((n) => {
-          const p = results[n].secrets.byProvider.get(provider);
-          return pad(`${ratio(p.ok, p.n)} (${p.ok}/${p.n})`, col);
-        })
-        .join(''),
-  );
+  row(`  ${provider}`, (r) => {
+    const p = r.secrets.byProvider.get(provider);
+    return fraction(p.ok, p.n);
+  });
 }
-console.log(
-  pad('  ALL', 28) +
-    names
-      .map((n) => {
-        const s = results[n].secrets;
-        return pad(`${ratio(s.tp, s.positives)} (${s.tp}/${s.positives})`, col);
-      })
-      .join(''),
-);
+row('  ALL', (r) => fraction(r.secrets.tp, r.secrets.positives));
 
 header('HARD NEGATIVES flagged');
 for (const kind of results.axle.secrets.negByKind.keys()) {
-  console.log(
-    pad(`  ${kind}`, 28) +
-      names
-        .map((n) => {
-          const k = results[n].secrets.negByKind.get(kind);
-          return pad(`${ratio(k.hit, k.n)} (${k.hit}/${k.n})`, col);
-        })
-        .join(''),
-  );
+  row(`  ${kind}`, (r) => {
+    const k = r.secrets.negByKind.get(kind);
+    return fraction(k.hit, k.n);
+  });
 }
-console.log(
-  pad('  FALSE POSITIVE RATE', 28) +
-    names
-      .map((n) => {
-        const s = results[n].secrets;
-        return pad(`${ratio(s.negHit, s.negatives)} (${s.negHit}/${s.negatives})`, col);
-      })
-      .join(''),
-);
-console.log(
-  pad('  redaction precision', 28) +
-    names
-      .map((n) => {
-        const s = results[n].secrets;
-        return pad(`${ratio(s.redactionsOnSecrets, s.redactions)} (${s.redactionsOnSecrets}/${s.redactions})`, col);
-      })
-      .join(''),
-);
+row('  FALSE POSITIVE RATE', (r) => fraction(r.secrets.negHit, r.secrets.negatives));
+row('  redaction precision', (r) => fraction(r.secrets.redactionsOnSecrets, r.secrets.redactions));
 
 header('PII recall (overlap)');
 for (const type of Object.values(PRESIDIO_TYPES)) {
-  console.log(
-    pad(`  ${type}`, 28) +
-      names
-        .map((n) => {
-          const t = results[n].pii.perType.get(type);
-          return pad(`${ratio(t.found, t.gold)} (${t.found}/${t.gold})`, col);
-        })
-        .join(''),
-  );
+  row(`  ${type}`, (r) => {
+    const t = r.pii.perType.get(type);
+    return fraction(t.found, t.gold);
+  });
 }
 header('PII precision (same type)');
 for (const type of Object.values(PRESIDIO_TYPES)) {
-  console.log(
-    pad(`  ${type}`, 28) +
-      names
-        .map((n) => {
-          const t = results[n].pii.perType.get(type);
-          return pad(`${ratio(t.correct, t.predicted)} (${t.correct}/${t.predicted})`, col);
-        })
-        .join(''),
-  );
+  row(`  ${type}`, (r) => {
+    const t = r.pii.perType.get(type);
+    return fraction(t.correct, t.predicted);
+  });
 }
-console.log(pad('  other-type findings', 28) + names.map((n) => pad(results[n].pii.otherPredictions, col)).join(''));
+row('  other-type findings', (r) => r.pii.otherPredictions);
 
 for (const [key, title] of [
   ['speed', 'THROUGHPUT corpora text'],
   ['plainSpeed', 'THROUGHPUT repo transcript'],
 ]) {
   header(title);
-  console.log(
-    pad('  MB/s by CPU time', 28) +
-      names
-        .map((n) => {
-          const s = results[n][key];
-          return pad(`${s.cpuMbps.toFixed(1)} (${s.mb.toFixed(1)} MB, ${s.cpuSeconds.toFixed(2)} s)`, col);
-        })
-        .join(''),
-  );
-  console.log(
-    pad('  MB/s by wall time', 28) +
-      names
-        .map((n) => {
-          const s = results[n][key];
-          return pad(`${s.mbps.toFixed(1)} (${s.seconds.toFixed(2)} s)`, col);
-        })
-        .join(''),
-  );
+  row('  MB/s by CPU time', (r) => {
+    const s = r[key];
+    return `${s.cpuMbps.toFixed(1)} (${s.mb.toFixed(1)} MB, ${s.cpuSeconds.toFixed(2)} s)`;
+  });
+  row('  MB/s by wall time', (r) => `${r[key].mbps.toFixed(1)} (${r[key].seconds.toFixed(2)} s)`);
 }
 
 reportThorough();
