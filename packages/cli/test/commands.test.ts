@@ -4,19 +4,17 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLIENT_FILES, writeClientFiles } from './fixtures.js';
 import {
-  approveDevice,
   axle,
+  axleApprovingDevice,
   CLI_BIN,
   cliEnv,
   logLines,
   mintKey,
   type ServerProcess,
   type Smtp,
-  startServerProcess,
-  startSmtp,
+  startMailedServer,
   tempHome,
   TRANSCRIPT,
-  userCodeIn,
   writeAxleConfig,
 } from './helpers.js';
 
@@ -34,14 +32,11 @@ async function eventually<T>(check: () => T | undefined | false, what: string, t
 describe('axle commands against a server process', () => {
   let smtp: Smtp;
   let server: ServerProcess;
+  let stop: () => Promise<void>;
   beforeAll(async () => {
-    smtp = await startSmtp();
-    server = await startServerProcess({ AXLE_SMTP_URL: smtp.url });
+    ({ smtp, server, stop } = await startMailedServer());
   });
-  afterAll(async () => {
-    await server?.stop();
-    await smtp?.close();
-  });
+  afterAll(() => stop?.());
 
   const signedInHome = async (email: string, extra: Record<string, unknown> = {}) => {
     const home = tempHome();
@@ -52,15 +47,12 @@ describe('axle commands against a server process', () => {
 
   it('login (device code), whoami and logout, with exit 3 once signed out', async () => {
     const home = tempHome();
-    let approving: Promise<void> | undefined;
-    const login = await axle(['login', '--server', server.url, '--no-browser', '--json'], {
+    const login = await axleApprovingDevice(['login', '--server', server.url, '--no-browser', '--json'], {
       home,
-      onStderr: (text) => {
-        const code = userCodeIn(text);
-        if (code && !approving) approving = approveDevice(server.url, smtp, 'login@example.com', code);
-      },
+      server: server.url,
+      smtp,
+      email: 'login@example.com',
     });
-    await approving;
     expect(login.code, login.stderr).toBe(0);
     expect(JSON.parse(login.stdout)).toEqual({
       server: server.url,

@@ -13,14 +13,13 @@ import { CLIENT_FILES, writeClientFiles } from './fixtures.js';
 import {
   approveDevice,
   axle,
+  axleApprovingDevice,
   cliEnv,
   type ServerProcess,
   type Smtp,
-  startServerProcess,
-  startSmtp,
+  startMailedServer,
   tempHome,
   TRANSCRIPT,
-  userCodeIn,
 } from './helpers.js';
 
 const ADMIN_TOKEN = 'e2e-admin-token-0123456789abcdef';
@@ -59,14 +58,11 @@ function runHookCommand(command: string, home: string, input: string): Promise<n
 describe('end to end: setup, a session ends, review, publication, search', () => {
   let smtp: Smtp;
   let server: ServerProcess;
+  let stop: () => Promise<void>;
   beforeAll(async () => {
-    smtp = await startSmtp();
-    server = await startServerProcess({ AXLE_SMTP_URL: smtp.url, AXLE_ADMIN_TOKEN: ADMIN_TOKEN });
+    ({ smtp, server, stop } = await startMailedServer({ AXLE_ADMIN_TOKEN: ADMIN_TOKEN }));
   });
-  afterAll(async () => {
-    await server?.stop();
-    await smtp?.close();
-  });
+  afterAll(() => stop?.());
 
   it('goes from axle setup to a learning POST /knowledge finds', async () => {
     if (!chromiumPath) console.warn(`${MISSING_CHROMIUM}; the device code is approved over HTTP instead`);
@@ -75,15 +71,10 @@ describe('end to end: setup, a session ends, review, publication, search', () =>
     writeClientFiles(home);
 
     // 1. setup, signed in by device code.
-    let approving: Promise<void> | undefined;
-    const setup = await axle(['setup', '--server', server.url, '--yes', '--enable-extraction', '--no-browser'], {
-      home,
-      onStderr: (text) => {
-        const code = userCodeIn(text);
-        if (code && !approving) approving = approve(server.url, smtp, 'e2e@example.com', code);
-      },
-    });
-    await approving;
+    const setup = await axleApprovingDevice(
+      ['setup', '--server', server.url, '--yes', '--enable-extraction', '--no-browser'],
+      { home, server: server.url, smtp, email: 'e2e@example.com', approve },
+    );
     expect(setup.code, setup.stderr).toBe(0);
     const { api_key: key } = JSON.parse(fs.readFileSync(path.join(home, '.axle/config.json'), 'utf8'));
     const headers = { 'x-api-key': key, 'content-type': 'application/json' };

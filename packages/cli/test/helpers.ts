@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { linkIn, type Smtp, startSmtp } from '../../../test/support/identity.js';
+import { listeningUrl, serverProcessEnv } from '../../../test/support/process.js';
 
 export { startSmtp, type Smtp };
 
@@ -21,28 +22,10 @@ export interface ServerProcess {
 export async function startServerProcess(env: Record<string, string> = {}): Promise<ServerProcess> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'axle-cli-server-'));
   const child = spawn(process.execPath, [SERVER_MAIN], {
-    env: {
-      ...process.env,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      AXLE_DATA_DIR: dataDir,
-      AXLE_SEMANTIC_SEARCH: 'off',
-      LOG_LEVEL: 'warn',
-      ...env,
-    },
+    env: serverProcessEnv(dataDir, env),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    let err = '';
-    child.stdout!.on('data', (c) => {
-      out += c;
-      const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m) resolve(m[1]!);
-    });
-    child.stderr!.on('data', (c) => (err += c));
-    child.once('exit', (code) => reject(new Error(`server exited with ${code}: ${err}${out}`)));
-  });
+  const url = await listeningUrl(child);
   return {
     url,
     dataDir,
@@ -53,6 +36,22 @@ export async function startServerProcess(env: Record<string, string> = {}): Prom
         await exited;
       }
       fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A mail server and a server process that sends its mail there; `stop` ends both. */
+export async function startMailedServer(
+  env: Record<string, string> = {},
+): Promise<{ smtp: Smtp; server: ServerProcess; stop(): Promise<void> }> {
+  const smtp = await startSmtp();
+  const server = await startServerProcess({ AXLE_SMTP_URL: smtp.url, ...env });
+  return {
+    smtp,
+    server,
+    async stop() {
+      await server.stop();
+      await smtp.close();
     },
   };
 }
@@ -131,6 +130,27 @@ export async function approveDevice(server: string, smtp: Smtp, email: string, u
 
 /** The user code the CLI printed, once it has. */
 export const userCodeIn = (stderr: string) => /enter the code ([A-Z]{4}-[A-Z]{4})/.exec(stderr)?.[1];
+
+/**
+ * Runs `axle …` that signs in by device code, approving the code it prints as `email` with `approve`
+ * (over HTTP unless told otherwise); resolves once both the run and the approval are done.
+ */
+export async function axleApprovingDevice(
+  args: string[],
+  opts: { home: string; server: string; smtp: Smtp; email: string; approve?: typeof approveDevice },
+): Promise<RunResult> {
+  const approve = opts.approve ?? approveDevice;
+  let approving: Promise<void> | undefined;
+  const run = await axle(args, {
+    home: opts.home,
+    onStderr: (text) => {
+      const code = userCodeIn(text);
+      if (code && !approving) approving = approve(opts.server, opts.smtp, opts.email, code);
+    },
+  });
+  await approving;
+  return run;
+}
 
 /** A key for `email` by magic link and POST /account/api-keys (for tests that start signed in). */
 export async function mintKey(server: string, smtp: Smtp, email: string): Promise<{ api_key: string; id: string }> {

@@ -11,8 +11,7 @@ import {
   mintKey,
   type ServerProcess,
   type Smtp,
-  startServerProcess,
-  startSmtp,
+  startMailedServer,
   writeAxleConfig,
 } from './helpers.js';
 
@@ -39,16 +38,13 @@ async function runnerPasses(home: string, count = 1, timeoutMs = 30_000): Promis
 describe('axle-hook and the runner', () => {
   let smtp: Smtp;
   let server: ServerProcess;
+  let stop: () => Promise<void>;
   let apiKey: string;
   beforeAll(async () => {
-    smtp = await startSmtp();
-    server = await startServerProcess({ AXLE_SMTP_URL: smtp.url });
+    ({ smtp, server, stop } = await startMailedServer());
     apiKey = (await mintKey(server.url, smtp, 'hook@example.com')).api_key;
   });
-  afterAll(async () => {
-    await server?.stop();
-    await smtp?.close();
-  });
+  afterAll(() => stop?.());
 
   it('queues the session, exits 0 at once, and the detached runner extracts it and sends the draft to POST /learn', async () => {
     const { home, transcript } = captureHome(server.url, apiKey);

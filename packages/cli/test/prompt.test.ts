@@ -9,8 +9,7 @@ import {
   mintKey,
   type ServerProcess,
   type Smtp,
-  startServerProcess,
-  startSmtp,
+  startMailedServer,
   tempHome,
   writeAxleConfig,
 } from './helpers.js';
@@ -33,14 +32,13 @@ async function screenWith(want: string, timeoutMs = 20_000): Promise<string> {
 describe.skipIf(!hasTmux)('the capture prompt on a real terminal (tmux)', () => {
   let smtp: Smtp;
   let server: ServerProcess;
+  let stop: () => Promise<void>;
   beforeAll(async () => {
-    smtp = await startSmtp();
-    server = await startServerProcess({ AXLE_SMTP_URL: smtp.url });
+    ({ smtp, server, stop } = await startMailedServer());
   });
   afterAll(async () => {
     spawnSync('tmux', ['-L', socket, 'kill-server']);
-    await server?.stop();
-    await smtp?.close();
+    await stop?.();
   });
 
   it('asks "Enable background extraction? [y/N]" and Enter means No', async () => {

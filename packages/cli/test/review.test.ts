@@ -6,8 +6,7 @@ import {
   mintKey,
   type ServerProcess,
   type Smtp,
-  startServerProcess,
-  startSmtp,
+  startMailedServer,
   tempHome,
   writeAxleConfig,
 } from './helpers.js';
@@ -17,6 +16,7 @@ const good = { specificity: 5, actionability: 5, novelty: 4, completeness: 4 };
 describe('axle review against a server process', () => {
   let smtp: Smtp;
   let server: ServerProcess;
+  let stop: () => Promise<void>;
   let home: string;
   let headers: Record<string, string>;
   const learn = async (body: Record<string, unknown>) => {
@@ -40,8 +40,7 @@ describe('axle review against a server process', () => {
   };
 
   beforeAll(async () => {
-    smtp = await startSmtp();
-    server = await startServerProcess({ AXLE_SMTP_URL: smtp.url, AXLE_ADMIN_TOKEN: ADMIN_TOKEN });
+    ({ smtp, server, stop } = await startMailedServer({ AXLE_ADMIN_TOKEN: ADMIN_TOKEN }));
     const key = await mintKey(server.url, smtp, 'reviewer@example.com');
     headers = { 'x-api-key': key.api_key };
     home = tempHome();
@@ -49,10 +48,7 @@ describe('axle review against a server process', () => {
     // A first publication passes the platform's review; later ones are the contributor's to decide.
     await publish(server as unknown as TestServer, headers, learningBody(0));
   });
-  afterAll(async () => {
-    await server?.stop();
-    await smtp?.close();
-  });
+  afterAll(() => stop?.());
 
   it('summarises, lists, approves clean items only on --confirm, asks before flagged ones, rejects, and --all-reject needs a yes', async () => {
     const clean = await learn(learningBody(1, { submission_channel: 'extraction', quality_self_assessment: good }));

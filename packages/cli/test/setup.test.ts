@@ -3,16 +3,14 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLIENT_FILES, readHome, writeClientFiles } from './fixtures.js';
 import {
-  approveDevice,
   axle,
+  axleApprovingDevice,
   HOOK_BIN,
   mintKey,
   type ServerProcess,
   type Smtp,
-  startServerProcess,
-  startSmtp,
+  startMailedServer,
   tempHome,
-  userCodeIn,
   writeAxleConfig,
 } from './helpers.js';
 
@@ -175,27 +173,21 @@ const snapshot = (home: string) =>
 describe('axle setup', () => {
   let smtp: Smtp;
   let server: ServerProcess;
+  let stop: () => Promise<void>;
   beforeAll(async () => {
-    smtp = await startSmtp();
-    server = await startServerProcess({ AXLE_SMTP_URL: smtp.url });
+    ({ smtp, server, stop } = await startMailedServer());
   });
-  afterAll(async () => {
-    await server?.stop();
-    await smtp?.close();
-  });
+  afterAll(() => stop?.());
 
   it('signs in by device code, registers axle in all ten clients, changes nothing the second time, and undoes it all', async () => {
     const home = tempHome();
     writeClientFiles(home);
-    let approving: Promise<void> | undefined;
-    const first = await axle(['setup', '--server', server.url, '--yes', '--no-browser'], {
+    const first = await axleApprovingDevice(['setup', '--server', server.url, '--yes', '--no-browser'], {
       home,
-      onStderr: (text) => {
-        const code = userCodeIn(text);
-        if (code && !approving) approving = approveDevice(server.url, smtp, 'setup@example.com', code);
-      },
+      server: server.url,
+      smtp,
+      email: 'setup@example.com',
     });
-    await approving;
     expect(first.stderr).toContain(`open ${server.url}/device and enter the code`);
     expect(first.code, first.stderr).toBe(0);
     const config = JSON.parse(readHome(home, '.axle/config.json'));

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { listeningUrl, serverProcessEnv } from '../../../test/support/process.js';
 
 // The built server, as `npm start` runs it (npm test builds first via pretest).
 const MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
@@ -15,34 +16,12 @@ afterEach(() => {
   if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
-/** Resolves with the URL the server prints, or rejects with what it wrote if it exits first. */
-function listeningUrl(proc: ChildProcess): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let out = '';
-    let err = '';
-    proc.stdout!.on('data', (chunk) => {
-      out += chunk;
-      const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m) resolve(m[1]!);
-    });
-    proc.stderr!.on('data', (chunk) => (err += chunk));
-    proc.once('exit', (code) => reject(new Error(`server exited with ${code} before listening:\n${err}${out}`)));
-  });
-}
-
 describe('built server process', () => {
   it('prints its URL, serves /health and exits 0 on SIGTERM', async () => {
     expect(fs.existsSync(MAIN), `${MAIN} missing: run npx tsc -b first`).toBe(true);
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'axle-proc-'));
     const proc = spawn(process.execPath, [MAIN], {
-      env: {
-        ...process.env,
-        PORT: '0',
-        HOST: '127.0.0.1',
-        AXLE_DATA_DIR: dataDir,
-        AXLE_SEMANTIC_SEARCH: 'off',
-        LOG_LEVEL: 'warn',
-      },
+      env: serverProcessEnv(dataDir),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child = proc;
@@ -71,14 +50,7 @@ describe('built server process', () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'axle-proc-'));
     const npm = spawn('npm', ['start'], {
       cwd: fileURLToPath(new URL('../../..', import.meta.url)),
-      env: {
-        ...process.env,
-        PORT: '0',
-        HOST: '127.0.0.1',
-        AXLE_DATA_DIR: dataDir,
-        AXLE_SEMANTIC_SEARCH: 'off',
-        LOG_LEVEL: 'warn',
-      },
+      env: serverProcessEnv(dataDir),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child = npm;
@@ -97,14 +69,7 @@ describe('built server process', () => {
     const catalog = path.join(dataDir, 'catalog.json');
     fs.writeFileSync(catalog, JSON.stringify([{ id: 'ok-skill', name: 'Ok' }]));
     const proc = spawn(process.execPath, [MAIN], {
-      env: {
-        ...process.env,
-        PORT: '0',
-        HOST: '127.0.0.1',
-        AXLE_DATA_DIR: dataDir,
-        AXLE_CATALOG: catalog,
-        AXLE_SEMANTIC_SEARCH: 'off',
-      },
+      env: serverProcessEnv(dataDir, { AXLE_CATALOG: catalog, LOG_LEVEL: 'info' }),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child = proc;
