@@ -77,7 +77,7 @@ export async function compose({ config, clock, logger, db, jwtSecret, baseUrl, l
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, logger, clock });
   const searchCounts = createSearchCounts({ db, logger });
   const processor = config.processorSecretKey
-    ? stripeProcessor({
+    ? await stripeProcessor({
         secretKey: config.processorSecretKey,
         webhookSecret: config.processorWebhookSecret,
         apiUrl: config.processorApiUrl,
