@@ -28,7 +28,11 @@ const LARGE = 20_000;
 const { queries } = JSON.parse(fs.readFileSync(new URL('./eval/queries.json', import.meta.url), 'utf8'));
 const skills = loadCatalog();
 const known = new Set(skills.map((s) => s.id));
-const stale = queries.flatMap((q) => Object.keys(q.relevant).filter((id) => !known.has(id)).map((id) => `${q.id}:${id}`));
+const stale = queries.flatMap((q) =>
+  Object.keys(q.relevant)
+    .filter((id) => !known.has(id))
+    .map((id) => `${q.id}:${id}`),
+);
 if (stale.length > 0) {
   console.error(`queries.json labels ids missing from the bundled catalog: ${stale.join(', ')}`);
   process.exit(1);
@@ -50,7 +54,8 @@ const warmMs = performance.now() - started;
 try {
   const state = service.searchState().semantic;
   const rankers = [['substring', substringRanker(skills)]];
-  const viaService = (mode) => async (query) => (await service.search.search({ query, mode, limit: DEPTH })).results.map((r) => r.id);
+  const viaService = (mode) => async (query) =>
+    (await service.search.search({ query, mode, limit: DEPTH })).results.map((r) => r.id);
   rankers.push(['lexical', viaService('lexical')]);
   if (state === 'ready') rankers.push(['semantic', viaService('semantic')], ['fused', viaService('fused')]);
 
@@ -71,10 +76,16 @@ try {
   );
   const pad = (s, n) => String(s).padEnd(n);
   const f3 = (x) => x.toFixed(3);
-  console.log(`${pad('ranker', 11)}${pad('nDCG@10', 9)}${pad('Recall@5', 10)}${pad('MRR', 7)}nDCG@10 by subset (${subsets.map(([n]) => n).join(' / ')})`);
+  console.log(
+    `${pad('ranker', 11)}${pad('nDCG@10', 9)}${pad('Recall@5', 10)}${pad('MRR', 7)}nDCG@10 by subset (${subsets.map(([n]) => n).join(' / ')})`,
+  );
   for (const [name, r] of results) {
-    const bySubset = subsets.map(([, f]) => f3(mean(r.per.filter((p) => f(queries.find((q) => q.id === p.id))).map((p) => p.ndcg10))));
-    console.log(`${pad(name, 11)}${pad(f3(r.ndcg10), 9)}${pad(f3(r.recall5), 10)}${pad(f3(r.mrr), 7)}${bySubset.join(' / ')}`);
+    const bySubset = subsets.map(([, f]) =>
+      f3(mean(r.per.filter((p) => f(queries.find((q) => q.id === p.id))).map((p) => p.ndcg10))),
+    );
+    console.log(
+      `${pad(name, 11)}${pad(f3(r.ndcg10), 9)}${pad(f3(r.recall5), 10)}${pad(f3(r.mrr), 7)}${bySubset.join(' / ')}`,
+    );
   }
 
   // The lexical ranker again with the bundled skills among generated ones (bench/lib/generate.js), the
@@ -109,7 +120,12 @@ try {
     console.log('\nper query (fused nDCG@10, then the top 5 ids):');
     for (const q of queries) {
       const top = await rankers.find(([n]) => n === 'fused')[1](q.query);
-      console.log(`${q.id} ${f3(ndcgAt(top, q.relevant, 10))} ${q.query}\n     ${top.slice(0, 5).map((id) => `${id}${q.relevant[id] ? `(${q.relevant[id]})` : ''}`).join(' ')}`);
+      console.log(
+        `${q.id} ${f3(ndcgAt(top, q.relevant, 10))} ${q.query}\n     ${top
+          .slice(0, 5)
+          .map((id) => `${id}${q.relevant[id] ? `(${q.relevant[id]})` : ''}`)
+          .join(' ')}`,
+      );
     }
   }
   process.exitCode = checks.every(([, ok]) => ok) ? 0 : 1;
@@ -134,7 +150,9 @@ async function lexicalAtScale(labelled, bundled) {
       knowledgeHints: createLearningsService({ db: largeDb, clock: systemClock }),
     });
     try {
-      return await score(labelled, async (query) => (await large.search.search({ query, mode: 'lexical', limit: DEPTH })).results.map((r) => r.id));
+      return await score(labelled, async (query) =>
+        (await large.search.search({ query, mode: 'lexical', limit: DEPTH })).results.map((r) => r.id),
+      );
     } finally {
       await large.close();
     }

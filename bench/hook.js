@@ -14,7 +14,10 @@ export const HOOK_TARGET_MS = 100;
 function once(home, input, args = [HOOK, 'claude-code']) {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const child = spawn(process.execPath, args, { env: { ...process.env, HOME: home }, stdio: ['pipe', 'ignore', 'inherit'] });
+    const child = spawn(process.execPath, args, {
+      env: { ...process.env, HOME: home },
+      stdio: ['pipe', 'ignore', 'inherit'],
+    });
     child.once('error', reject);
     child.once('exit', (code) => resolve({ code, ms: performance.now() - started }));
     child.stdin.end(input);
@@ -31,10 +34,19 @@ export async function measureHook({ runs = 25, pauseMs = 300 } = {}) {
   const home = fs.mkdtempSync(path.join(os.tmpdir(), 'axle-bench-hook-'));
   try {
     fs.mkdirSync(path.join(home, '.axle'), { recursive: true });
-    fs.writeFileSync(path.join(home, '.axle/config.json'), JSON.stringify({ capture: { enabled: false, since: new Date().toISOString() } }));
+    fs.writeFileSync(
+      path.join(home, '.axle/config.json'),
+      JSON.stringify({ capture: { enabled: false, since: new Date().toISOString() } }),
+    );
     const transcript = path.join(home, 'session.jsonl');
     fs.writeFileSync(transcript, '');
-    const input = JSON.stringify({ session_id: 'bench', transcript_path: transcript, cwd: home, hook_event_name: 'SessionEnd', reason: 'exit' });
+    const input = JSON.stringify({
+      session_id: 'bench',
+      transcript_path: transcript,
+      cwd: home,
+      hook_event_name: 'SessionEnd',
+      reason: 'exit',
+    });
     await once(home, input); // warm the file cache
     const times = [];
     const bare = [];
@@ -48,7 +60,13 @@ export async function measureHook({ runs = 25, pauseMs = 300 } = {}) {
     times.sort((a, b) => a - b);
     bare.sort((a, b) => a - b);
     const mid = Math.floor(runs / 2);
-    return { runs, median: times[mid], p90: times[Math.floor(runs * 0.9)], max: times[runs - 1], nodeMedian: bare[mid] };
+    return {
+      runs,
+      median: times[mid],
+      p90: times[Math.floor(runs * 0.9)],
+      max: times[runs - 1],
+      nodeMedian: bare[mid],
+    };
   } finally {
     fs.rmSync(home, { recursive: true, force: true });
   }

@@ -23,14 +23,18 @@ const queries = knowledgeQueries();
 const measured = queries.slice(0, queries.length / 2);
 const servers = {};
 try {
-  for (const [name, root] of [['A', rootA], ['B', rootB]]) {
+  for (const [name, root] of [
+    ['A', rootA],
+    ['B', rootB],
+  ]) {
     const main = path.resolve(root, 'packages/server/dist/main.js');
     const server = await startServer({ dataDir: dir, env: { AXLE_SEMANTIC_SEARCH: 'on' }, timeoutMs: 120_000, main });
     servers[name] = { server, runs: [] };
     const state = (await waitSemantic(server.url, 120_000)).state;
     if (state !== 'ready') throw new Error(`${name}: semantic search ${state}`);
   }
-  for (const name of ['A', 'B']) await knowledgeLoad(servers[name].server.url, queries.slice(queries.length / 2), WARMUP_S);
+  for (const name of ['A', 'B'])
+    await knowledgeLoad(servers[name].server.url, queries.slice(queries.length / 2), WARMUP_S);
   for (let round = 0; round < ROUNDS; round++) {
     for (const name of round % 2 === 0 ? ['A', 'B'] : ['B', 'A']) {
       const { server, runs } = servers[name];

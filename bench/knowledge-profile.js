@@ -24,7 +24,10 @@ function threadCpu() {
       const stat = fs.readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
       const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
       const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      out.set(tid, { name: tid === String(process.pid) ? 'event loop' : name, s: (Number(f[11]) + Number(f[12])) / 100 });
+      out.set(tid, {
+        name: tid === String(process.pid) ? 'event loop' : name,
+        s: (Number(f[11]) + Number(f[12])) / 100,
+      });
     } catch {}
   }
   return out;
@@ -43,20 +46,39 @@ const timed = (name, fn) =>
       spent.set(name, (spent.get(name) ?? 0) + performance.now() - t);
     }
   };
-for (const name of ['countVisible', 'countMatching', 'lexicalSearch', 'idsMatching', 'visibleByIds', 'demand', 'recordImpressions', 'reprice'])
+for (const name of [
+  'countVisible',
+  'countMatching',
+  'lexicalSearch',
+  'idsMatching',
+  'visibleByIds',
+  'demand',
+  'recordImpressions',
+  'reprice',
+])
   learningsStore[name] = timed(name, learningsStore[name]);
 
 const client = new EmbedderClient();
 await client.init();
-const model = { state: () => 'ready', embed: (t) => client.embed(t), queryVector: timed('queryVector (worker)', (q) => client.queryVector(q)) };
+const model = {
+  state: () => 'ready',
+  embed: (t) => client.embed(t),
+  queryVector: timed('queryVector (worker)', (q) => client.queryVector(q)),
+};
 const vectors = new LearningVectors(db, model, createLogger('warn'), systemClock);
 vectors.search = timed('vectors.search (incl. queryVector)', vectors.search);
 await vectors.sync(true);
-const knowledge = createKnowledgeService({ db, clock: systemClock, writeLimits: createAccountWriteLimiter(createRateLimiter({ db, clock: systemClock })), vectors });
+const knowledge = createKnowledgeService({
+  db,
+  clock: systemClock,
+  writeLimits: createAccountWriteLimiter(createRateLimiter({ db, clock: systemClock })),
+  vectors,
+});
 
 const queries = knowledgeQueries();
 // Warm-up: JIT, statement caches, df cache, the index build.
-for (const query of queries.slice(queries.length / 2, queries.length / 2 + 100)) await knowledge.search({ query, limit: 5 }, null);
+for (const query of queries.slice(queries.length / 2, queries.length / 2 + 100))
+  await knowledge.search({ query, limit: 5 }, null);
 const threads0 = threadCpu();
 spent.clear();
 const cpu0 = process.cpuUsage();
@@ -64,11 +86,21 @@ const t0 = performance.now();
 for (const query of queries.slice(0, N)) await knowledge.search({ query, limit: 5 }, null);
 const wall = performance.now() - t0;
 const cpu = process.cpuUsage(cpu0);
-console.log(`${N} searches one at a time: ${(wall / N).toFixed(2)} ms wall a search, process CPU ${((cpu.user + cpu.system) / 1000 / N).toFixed(2)} ms a search`);
+console.log(
+  `${N} searches one at a time: ${(wall / N).toFixed(2)} ms wall a search, process CPU ${((cpu.user + cpu.system) / 1000 / N).toFixed(2)} ms a search`,
+);
 const threads1 = threadCpu();
 const byName = new Map();
-for (const [tid, t] of threads1) byName.set(`${t.name}#${tid}`, (byName.get(t.name) ?? 0) + t.s - (threads0.get(tid)?.s ?? 0));
-console.log(`  CPU a search by thread (the embedding worker, the SQLite pool, V8's): ${[...byName].sort((a, b) => b[1] - a[1]).filter(([, s]) => (s * 1000) / N >= 0.2).map(([n, s]) => `${n} ${((s * 1000) / N).toFixed(2)} ms`).join(', ')}`);
-for (const [name, ms] of [...spent].sort((a, b) => b[1] - a[1])) console.log(`  ${name.padEnd(36)} ${(ms / N).toFixed(2)} ms`);
+for (const [tid, t] of threads1)
+  byName.set(`${t.name}#${tid}`, (byName.get(t.name) ?? 0) + t.s - (threads0.get(tid)?.s ?? 0));
+console.log(
+  `  CPU a search by thread (the embedding worker, the SQLite pool, V8's): ${[...byName]
+    .sort((a, b) => b[1] - a[1])
+    .filter(([, s]) => (s * 1000) / N >= 0.2)
+    .map(([n, s]) => `${n} ${((s * 1000) / N).toFixed(2)} ms`)
+    .join(', ')}`,
+);
+for (const [name, ms] of [...spent].sort((a, b) => b[1] - a[1]))
+  console.log(`  ${name.padEnd(36)} ${(ms / N).toFixed(2)} ms`);
 await client.close();
 await db.close();

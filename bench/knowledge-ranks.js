@@ -22,10 +22,16 @@ await client.init();
 const model = { state: () => 'ready', embed: (t) => client.embed(t), queryVector: (q) => client.queryVector(q) };
 const vectors = new LearningVectors(db, model, createLogger('warn'), systemClock);
 await vectors.sync(true);
-const knowledge = createKnowledgeService({ db, clock: systemClock, writeLimits: createAccountWriteLimiter(createRateLimiter({ db, clock: systemClock })), vectors });
+const knowledge = createKnowledgeService({
+  db,
+  clock: systemClock,
+  writeLimits: createAccountWriteLimiter(createRateLimiter({ db, clock: systemClock })),
+  vectors,
+});
 const lines = [];
 for (const query of knowledgeQueries().slice(0, Number(n ?? 400)))
-  for (const mode of ['blend', 'semantic', 'lexical']) lines.push(JSON.stringify({ query, mode, ids: await knowledge.rank(query, {}, 15, mode) }));
+  for (const mode of ['blend', 'semantic', 'lexical'])
+    lines.push(JSON.stringify({ query, mode, ids: await knowledge.rank(query, {}, 15, mode) }));
 fs.writeFileSync(out, `${lines.join('\n')}\n`);
 await client.close();
 await db.close();

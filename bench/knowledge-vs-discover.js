@@ -26,17 +26,43 @@ function discoverLoad(url, queries, seconds) {
         method: 'POST',
         path: '/discover',
         headers: { 'content-type': 'application/json' },
-        setupRequest: (req) => ({ ...req, body: JSON.stringify({ query: queries[next++ % queries.length], limit: 10 }) }),
+        setupRequest: (req) => ({
+          ...req,
+          body: JSON.stringify({ query: queries[next++ % queries.length], limit: 10 }),
+        }),
       },
     ],
-  }).then((r) => ({ rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, total: r.requests.total, bad: r.non2xx + r.errors + r.timeouts }));
+  }).then((r) => ({
+    rps: r.requests.average,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    total: r.requests.total,
+    bad: r.non2xx + r.errors + r.timeouts,
+  }));
 }
 
-const labelled = JSON.parse(fs.readFileSync(new URL('./eval/queries.json', import.meta.url), 'utf8')).queries.map((q) => q.query);
+const labelled = JSON.parse(fs.readFileSync(new URL('./eval/queries.json', import.meta.url), 'utf8')).queries.map(
+  (q) => q.query,
+);
 const rand = prng(11);
-const FILLER = ['fast', 'free', 'simple', 'hosted', 'open source', 'for agents', 'with auth', 'in python', 'via api', 'cheap'];
+const FILLER = [
+  'fast',
+  'free',
+  'simple',
+  'hosted',
+  'open source',
+  'for agents',
+  'with auth',
+  'in python',
+  'via api',
+  'cheap',
+];
 // More distinct queries than the workers' query-vector caches hold.
-const discoverQueries = Array.from({ length: 3000 }, () => `${labelled[Math.floor(rand() * labelled.length)]} ${FILLER[Math.floor(rand() * FILLER.length)]} ${Math.floor(rand() * 1000)}`);
+const discoverQueries = Array.from(
+  { length: 3000 },
+  () =>
+    `${labelled[Math.floor(rand() * labelled.length)]} ${FILLER[Math.floor(rand() * FILLER.length)]} ${Math.floor(rand() * 1000)}`,
+);
 const kQueries = knowledgeQueries();
 
 const { dir } = await largeStore(path.join(ROOT, 'node_modules/.cache/axle-bench-learnings'));
@@ -47,7 +73,10 @@ try {
   await discoverLoad(server.url, discoverQueries.slice(1500), WARMUP_S);
   await knowledgeLoad(server.url, kQueries.slice(kQueries.length / 2), WARMUP_S);
   const runs = { discover: [], knowledge: [] };
-  const load = { discover: (s) => discoverLoad(server.url, discoverQueries.slice(0, 1500), s), knowledge: (s) => knowledgeLoad(server.url, kQueries.slice(0, kQueries.length / 2), s) };
+  const load = {
+    discover: (s) => discoverLoad(server.url, discoverQueries.slice(0, 1500), s),
+    knowledge: (s) => knowledgeLoad(server.url, kQueries.slice(0, kQueries.length / 2), s),
+  };
   for (let round = 0; round < ROUNDS; round++)
     for (const name of round % 2 === 0 ? ['discover', 'knowledge'] : ['knowledge', 'discover']) {
       const cpu = cpuSeconds(server.pid);

@@ -13,10 +13,20 @@ try {
   await buildStore(smallDir, SMALL_LEARNINGS, { vectors: false });
   for (let i = 0; i < PAIRS; i++) {
     const r = {};
-    for (const [name, dir] of i % 2 === 0 ? [['small', smallDir], ['large', largeDir]] : [['large', largeDir], ['small', smallDir]])
+    for (const [name, dir] of i % 2 === 0
+      ? [
+          ['small', smallDir],
+          ['large', largeDir],
+        ]
+      : [
+          ['large', largeDir],
+          ['small', smallDir],
+        ])
       r[name] = await learnLatency(dir, name === 'small' ? SMALL_LEARNINGS : 100_000);
     const f = (l) => `p50 ${l.p50.toFixed(1)} ms, p99 ${l.p99.toFixed(1)} ms`;
-    console.log(`pair ${i + 1}: 1,000 ${f(r.small)}; 100,000 ${f(r.large)}; p50 ratio ${(r.large.p50 / r.small.p50).toFixed(2)}`);
+    console.log(
+      `pair ${i + 1}: 1,000 ${f(r.small)}; 100,000 ${f(r.large)}; p50 ratio ${(r.large.p50 / r.small.p50).toFixed(2)}`,
+    );
   }
 } finally {
   fs.rmSync(smallDir, { recursive: true, force: true });

@@ -46,7 +46,16 @@ const WARMUP_QUERIES = 1_000;
 const PROBE_RATE = 50;
 const COLD_STARTS = 3;
 
-const T = { discoverRps: 100, discoverP99: 80, lexicalRatio: 0.2, healthP99UnderLoad: 10, coldStartMs: 3000, rssMb: 500, unlockRatio: 0.05, unlockP99: 50 };
+const T = {
+  discoverRps: 100,
+  discoverP99: 80,
+  lexicalRatio: 0.2,
+  healthP99UnderLoad: 10,
+  coldStartMs: 3000,
+  rssMb: 500,
+  unlockRatio: 0.05,
+  unlockP99: 50,
+};
 
 let runStarted = performance.now();
 const elapsedS = () => (performance.now() - runStarted) / 1000;
@@ -57,12 +66,16 @@ const key = createHash('sha256').update(bundledText).update(`generate-v1 ${LARGE
 const cacheRoot = path.join(ROOT, 'node_modules/.cache/axle-bench');
 const cacheDir = path.join(cacheRoot, key);
 // Data dirs of an older catalog or generator are useless now.
-if (fs.existsSync(cacheRoot)) for (const d of fs.readdirSync(cacheRoot)) if (d !== key) fs.rmSync(path.join(cacheRoot, d), { recursive: true, force: true });
+if (fs.existsSync(cacheRoot))
+  for (const d of fs.readdirSync(cacheRoot))
+    if (d !== key) fs.rmSync(path.join(cacheRoot, d), { recursive: true, force: true });
 fs.mkdirSync(cacheDir, { recursive: true });
 
 const largeFile = path.join(cacheDir, `catalog-${LARGE}.json`);
 if (!fs.existsSync(largeFile)) fs.writeFileSync(largeFile, JSON.stringify(generateCatalog(bundled, LARGE)));
-const labelled = JSON.parse(fs.readFileSync(new URL('./eval/queries.json', import.meta.url), 'utf8')).queries.map((q) => q.query);
+const labelled = JSON.parse(fs.readFileSync(new URL('./eval/queries.json', import.meta.url), 'utf8')).queries.map(
+  (q) => q.query,
+);
 const allQueries = loadQueries(labelled, bundled, WARMUP_QUERIES + QUERY_COUNT);
 const warmupQueries = allQueries.slice(0, WARMUP_QUERIES);
 const queries = allQueries.slice(WARMUP_QUERIES);
@@ -120,7 +133,10 @@ async function hostileVsShort(url) {
         method: 'POST',
         path: '/discover',
         headers: { 'content-type': 'application/json' },
-        setupRequest: (req) => ({ ...req, body: JSON.stringify({ query: `${HOSTILE.slice(0, 990)} ${next++}`, limit: 10 }) }),
+        setupRequest: (req) => ({
+          ...req,
+          body: JSON.stringify({ query: `${HOSTILE.slice(0, 990)} ${next++}`, limit: 10 }),
+        }),
       },
     ],
   });
@@ -280,24 +296,68 @@ const padL = (s, n) => String(s).padStart(n);
 const rows = [];
 for (const m of [small, large, lexical]) {
   if (!m.health) {
-    rows.push([m.label, `semantic ${m.semantic} after ${f0(m.warmS)} s over ${m.warmRuns} run(s); ${m.vectors} vectors stored`]);
+    rows.push([
+      m.label,
+      `semantic ${m.semantic} after ${f0(m.warmS)} s over ${m.warmRuns} run(s); ${m.vectors} vectors stored`,
+    ]);
     continue;
   }
   const h = m.health;
   const d = m.discover;
-  rows.push([`${m.label}: GET /health`, padL(f0(h.rps), 7), padL(f0(h.p50), 6), padL(f0(h.p99), 6), padL('1.00', 12), padL(h.bad, 5)]);
-  rows.push([`${m.label}: POST /discover`, padL(f0(d.rps), 7), padL(f0(d.p50), 6), padL(f0(d.p99), 6), padL((d.rps / h.rps).toFixed(3), 12), padL(d.bad, 5)]);
+  rows.push([
+    `${m.label}: GET /health`,
+    padL(f0(h.rps), 7),
+    padL(f0(h.p50), 6),
+    padL(f0(h.p99), 6),
+    padL('1.00', 12),
+    padL(h.bad, 5),
+  ]);
+  rows.push([
+    `${m.label}: POST /discover`,
+    padL(f0(d.rps), 7),
+    padL(f0(d.p50), 6),
+    padL(f0(d.p99), 6),
+    padL((d.rps / h.rps).toFixed(3), 12),
+    padL(d.bad, 5),
+  ]);
   const p = m.probe;
-  rows.push([`${m.label}: GET /health during /discover`, padL(f0(p.rps), 7), padL(f0(p.p50), 6), padL(f0(p.p99), 6), padL('', 12), padL(p.bad, 5)]);
+  rows.push([
+    `${m.label}: GET /health during /discover`,
+    padL(f0(p.rps), 7),
+    padL(f0(p.p50), 6),
+    padL(f0(p.p99), 6),
+    padL('', 12),
+    padL(p.bad, 5),
+  ]);
 }
-console.log(`${pad('phase', 76)}${padL('req/s', 7)}${padL('p50', 6)}${padL('p99', 6)}${padL('vs /health', 12)}${padL('err', 5)}`);
-for (const r of rows) console.log(r.length === 2 ? `${pad(r[0], 76)}${r[1]}` : `${pad(r[0], 76)}${r.slice(1).join('')}`);
+console.log(
+  `${pad('phase', 76)}${padL('req/s', 7)}${padL('p50', 6)}${padL('p99', 6)}${padL('vs /health', 12)}${padL('err', 5)}`,
+);
+for (const r of rows)
+  console.log(r.length === 2 ? `${pad(r[0], 76)}${r[1]}` : `${pad(r[0], 76)}${r.slice(1).join('')}`);
 {
   const h = money.health;
   rows.length = 0;
-  rows.push([`money server: GET /health`, padL(f0(h.rps), 7), padL(f0(h.p50), 6), padL(f0(h.p99), 6), padL('1.00', 12), padL(h.bad, 5)]);
-  for (const [label, r] of [['GET /knowledge/{id}, key path (credit + ledger)', money.key], ['GET /knowledge/{id}, x402 (fresh authorization each)', money.x402]])
-    rows.push([`money server: ${label}`, padL(f0(r.rps), 7), padL(f0(r.p50), 6), padL(f0(r.p99), 6), padL((r.rps / h.rps).toFixed(3), 12), padL(r.bad, 5)]);
+  rows.push([
+    `money server: GET /health`,
+    padL(f0(h.rps), 7),
+    padL(f0(h.p50), 6),
+    padL(f0(h.p99), 6),
+    padL('1.00', 12),
+    padL(h.bad, 5),
+  ]);
+  for (const [label, r] of [
+    ['GET /knowledge/{id}, key path (credit + ledger)', money.key],
+    ['GET /knowledge/{id}, x402 (fresh authorization each)', money.x402],
+  ])
+    rows.push([
+      `money server: ${label}`,
+      padL(f0(r.rps), 7),
+      padL(f0(r.p50), 6),
+      padL(f0(r.p99), 6),
+      padL((r.rps / h.rps).toFixed(3), 12),
+      padL(r.bad, 5),
+    ]);
   for (const r of rows) console.log(`${pad(r[0], 76)}${r.slice(1).join('')}`);
 }
 console.log('(latencies in ms; req/s = mean over the phase; err = non-2xx, errors and timeouts)\n');
@@ -335,7 +395,8 @@ if (prepared)
     `prepared before the timed phases: ${prepared.label}, semantic ${prepared.semantic} after ${f0(prepared.warmS)} s over ${prepared.warmRuns} run(s) (bound ${PREPARE_S} s a run)`,
   );
 const memory = [prepared, small, large, lexical].filter((m) => m?.memory);
-for (const m of memory) console.log(`RSS before stopping, ${m.label}: ${f0(m.memory.rss)} MB (peak ${f0(m.memory.peak)} MB)`);
+for (const m of memory)
+  console.log(`RSS before stopping, ${m.label}: ${f0(m.memory.rss)} MB (peak ${f0(m.memory.peak)} MB)`);
 console.log(
   `cold start to first /health 200 (existing data dir), generated catalog (${LARGE} skills): node ${path.relative(ROOT, MAIN)} ${cold.map(f0).join(' / ')} ms; npm start ${f0(viaNpm.coldStartMs)} ms`,
 );
@@ -346,7 +407,9 @@ console.log(
 console.log(
   `x402 verification in-process (decode, checks, EIP-712 signature recovery): ${f0(money.verifyCpuUs)} µs of CPU each, so ${cpus} CPUs doing nothing else could verify at most ${f0((cpus * 1e6) / money.verifyCpuUs)}/s`,
 );
-console.log(`ledger check over the money bench's data dir: ${money.ledger.ok ? 'the books balance' : money.ledger.problems.join('; ')}`);
+console.log(
+  `ledger check over the money bench's data dir: ${money.ledger.ok ? 'the books balance' : money.ledger.problems.join('; ')}`,
+);
 const learnLine = (l) =>
   `POST /learn, one at a time at ${l.size} learnings: p50 ${f1(l.p50)} ms, p99 ${f1(l.p99)} ms, mean ${f1(l.mean)} ms (statuses ${JSON.stringify(l.statuses)})`;
 console.log(learnLine(knowledge.learnSmall));
@@ -361,28 +424,51 @@ console.log(`timed phases ${f1(elapsedS())} s (bound ${BUDGET_S} s)\n`);
 
 const checks = [];
 if (large.discover) {
-  checks.push([`fused /discover at ${LARGE} skills: ${f0(large.discover.rps)} req/s >= ${T.discoverRps}`, large.discover.rps >= T.discoverRps]);
-  checks.push([`fused /discover at ${LARGE} skills: p99 ${f0(large.discover.p99)} ms <= ${T.discoverP99}`, large.discover.p99 <= T.discoverP99]);
-  checks.push([`/health p99 while fused /discover is under load: ${f0(large.probe.p99)} ms <= ${T.healthP99UnderLoad}`, large.probe.p99 <= T.healthP99UnderLoad]);
+  checks.push([
+    `fused /discover at ${LARGE} skills: ${f0(large.discover.rps)} req/s >= ${T.discoverRps}`,
+    large.discover.rps >= T.discoverRps,
+  ]);
+  checks.push([
+    `fused /discover at ${LARGE} skills: p99 ${f0(large.discover.p99)} ms <= ${T.discoverP99}`,
+    large.discover.p99 <= T.discoverP99,
+  ]);
+  checks.push([
+    `/health p99 while fused /discover is under load: ${f0(large.probe.p99)} ms <= ${T.healthP99UnderLoad}`,
+    large.probe.p99 <= T.healthP99UnderLoad,
+  ]);
 } else checks.push([`fused /discover at ${LARGE} skills: not measured (semantic ${large.semantic})`, false]);
 checks.push([
   `lexical /discover at ${LARGE} skills: ${(lexical.discover.rps / lexical.health.rps).toFixed(3)} of /health throughput >= ${T.lexicalRatio}`,
   lexical.discover.rps / lexical.health.rps >= T.lexicalRatio,
 ]);
 const coldMax = Math.max(...cold, viaNpm.coldStartMs);
-checks.push([`cold start at ${LARGE} skills: ${f0(coldMax)} ms (worst of ${COLD_STARTS + 1}, npm start included) <= ${T.coldStartMs}`, coldMax <= T.coldStartMs]);
+checks.push([
+  `cold start at ${LARGE} skills: ${f0(coldMax)} ms (worst of ${COLD_STARTS + 1}, npm start included) <= ${T.coldStartMs}`,
+  coldMax <= T.coldStartMs,
+]);
 const rssMax = Math.max(...memory.map((m) => m.memory.peak));
 checks.push([`peak RSS ${f0(rssMax)} MB (largest of the servers above) <= ${T.rssMb}`, rssMax <= T.rssMb]);
 checks.push([`axle-hook median wall time ${f0(hook.median)} ms <= ${HOOK_TARGET_MS}`, hook.median <= HOOK_TARGET_MS]);
-checks.push([`key-path unlocks: ${(money.key.rps / money.health.rps).toFixed(3)} of /health throughput >= ${T.unlockRatio}`, money.key.rps / money.health.rps >= T.unlockRatio]);
+checks.push([
+  `key-path unlocks: ${(money.key.rps / money.health.rps).toFixed(3)} of /health throughput >= ${T.unlockRatio}`,
+  money.key.rps / money.health.rps >= T.unlockRatio,
+]);
 checks.push([`key-path unlocks: p99 ${f0(money.key.p99)} ms <= ${T.unlockP99}`, money.key.p99 <= T.unlockP99]);
-checks.push([`key-path and x402 unlocks answered without errors: ${money.key.bad + money.x402.bad} failed`, money.key.bad + money.x402.bad === 0]);
+checks.push([
+  `key-path and x402 unlocks answered without errors: ${money.key.bad + money.x402.bad} failed`,
+  money.key.bad + money.x402.bad === 0,
+]);
 checks.push([`ledger check after the money phases holds`, money.ledgerExit === 0]);
 const learnRatio = knowledge.learnLarge.p50 / knowledge.learnSmall.p50;
-checks.push([`POST /learn p50 at ${LARGE_LEARNINGS} / at 1000 learnings: ${learnRatio.toFixed(2)} <= 1.5`, learnRatio <= 1.5]);
+checks.push([
+  `POST /learn p50 at ${LARGE_LEARNINGS} / at 1000 learnings: ${learnRatio.toFixed(2)} <= 1.5`,
+  learnRatio <= 1.5,
+]);
 // Against fused /discover over 20,000 skills; while that catalog's vectors are still being computed (a first
 // run), against fused /discover over the bundled catalog, and the label says so.
-const discoverRef = large.discover ? { rps: large.discover.rps, what: `${LARGE} skills` } : small.discover && { rps: small.discover.rps, what: `the bundled catalog (${LARGE} not ready)` };
+const discoverRef = large.discover
+  ? { rps: large.discover.rps, what: `${LARGE} skills` }
+  : small.discover && { rps: small.discover.rps, what: `the bundled catalog (${LARGE} not ready)` };
 if (discoverRef)
   checks.push([
     `POST /knowledge at ${LARGE_LEARNINGS} learnings: ${f0(k.rps)} req/s >= half of fused /discover over ${discoverRef.what} (${f0(discoverRef.rps / 2)})`,
@@ -390,6 +476,9 @@ if (discoverRef)
   ]);
 else checks.push(['POST /knowledge against fused /discover: no fused /discover was measured', false]);
 checks.push([`POST /knowledge at ${LARGE_LEARNINGS} learnings: p99 ${f0(k.p99)} ms <= 100`, k.p99 <= 100]);
-checks.push([`LSH recall at Jaccard >= 0.60: ${lsh.recall.toFixed(3)} >= ${TARGET_LSH_RECALL}`, lsh.recall >= TARGET_LSH_RECALL]);
+checks.push([
+  `LSH recall at Jaccard >= 0.60: ${lsh.recall.toFixed(3)} >= ${TARGET_LSH_RECALL}`,
+  lsh.recall >= TARGET_LSH_RECALL,
+]);
 for (const [label, ok] of checks) console.log(`${ok ? 'PASS' : 'FAIL'}  ${label}`);
 process.exitCode = checks.every(([, ok]) => ok) ? 0 : 1;

@@ -42,7 +42,8 @@ describe.skipIf(!executablePath)('device sign-in in headless Chromium', () => {
   });
 
   // The CLI's side of the protocol, over plain HTTP.
-  const requestCode = async (client_name: string): Promise<DeviceCode> => (await post(server, '/auth/device/code', { client_name })).json();
+  const requestCode = async (client_name: string): Promise<DeviceCode> =>
+    (await post(server, '/auth/device/code', { client_name })).json();
   /** One poll after waiting the interval (on the server's clock). */
   const poll = async (code: DeviceCode) => {
     server.clock.advance(code.interval * 1000);
@@ -80,14 +81,20 @@ describe.skipIf(!executablePath)('device sign-in in headless Chromium', () => {
 
     const granted = await poll(code);
     expect(granted.status).toBe(200);
-    expect(granted.body).toEqual({ api_key: expect.stringMatching(/^axl_/), account_id: expect.stringMatching(/^acc_/), email: 'person@example.com' });
+    expect(granted.body).toEqual({
+      api_key: expect.stringMatching(/^axl_/),
+      account_id: expect.stringMatching(/^acc_/),
+      email: 'person@example.com',
+    });
     // Exactly once: the next poll is refused (invalid_grant: the key was already handed out).
     const again = await poll(code);
     expect(again.status).toBe(400);
     expect(again.body.error).toBe('invalid_grant');
 
     // The delivered key works.
-    const res = await fetch(`${server.url}/account/settings`, { headers: { 'x-api-key': granted.body.api_key as string } });
+    const res = await fetch(`${server.url}/account/settings`, {
+      headers: { 'x-api-key': granted.body.api_key as string },
+    });
     expect(res.status).toBe(200);
   });
 
@@ -95,7 +102,10 @@ describe.skipIf(!executablePath)('device sign-in in headless Chromium', () => {
     expect((await post(server, '/auth/magic-link', { email: 'scanned@example.com' })).status).toBe(200);
     const link = linkIn(smtp.lastTo('scanned@example.com')!);
     for (const method of ['HEAD', 'GET']) {
-      const res = await fetch(link, { method, headers: { accept: 'text/html,*/*;q=0.8', 'user-agent': 'LinkScanner/1.0' } });
+      const res = await fetch(link, {
+        method,
+        headers: { accept: 'text/html,*/*;q=0.8', 'user-agent': 'LinkScanner/1.0' },
+      });
       expect(res.status).toBe(200);
     }
     const context = await browser.newContext();

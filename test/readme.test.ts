@@ -101,7 +101,15 @@ describe('README examples', () => {
   afterAll(() => server?.stop());
 
   it('parses shell quoting as sh does', () => {
-    expect(shellWords(`curl -s 'a b' "c \\"d\\"" e\\ f -d '{"x": 1}'`)).toEqual(['curl', '-s', 'a b', 'c "d"', 'e f', '-d', '{"x": 1}']);
+    expect(shellWords(`curl -s 'a b' "c \\"d\\"" e\\ f -d '{"x": 1}'`)).toEqual([
+      'curl',
+      '-s',
+      'a b',
+      'c "d"',
+      'e f',
+      '-d',
+      '{"x": 1}',
+    ]);
   });
 
   it('work as written against a server in outbox mode', async () => {

@@ -73,7 +73,8 @@ export function loadQueries(labelled, skills, count, seed = 500) {
     (t) => t.length > 2 && t !== 'mcp',
   );
   const out = new Set(labelled);
-  while (out.size < count) out.add(`${OPENERS[Math.floor(rand() * OPENERS.length)]} ${topics[Math.floor(rand() * topics.length)]}`);
+  while (out.size < count)
+    out.add(`${OPENERS[Math.floor(rand() * OPENERS.length)]} ${topics[Math.floor(rand() * topics.length)]}`);
   // Shuffled, so consecutive requests do not share an opener.
   const list = [...out];
   for (let i = list.length - 1; i > 0; i--) {

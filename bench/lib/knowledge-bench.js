@@ -39,9 +39,17 @@ const WORDS = (
   'artifact registry mirror proxy gateway ingress egress firewall subnet resolver cache eviction staging canary rollout ' +
   'dashboard alert runbook incident postmortem sidecar daemon cron scheduler webhook callback throttle quota budget region'
 ).split(' ');
-const CONTEXTS = ['nightly batch', 'customer-facing API', 'internal tooling', 'data pipeline', 'CI runners', 'payments backend'];
+const CONTEXTS = [
+  'nightly batch',
+  'customer-facing API',
+  'internal tooling',
+  'data pipeline',
+  'CI runners',
+  'payments backend',
+];
 
-const base = () => JSON.parse(fs.readFileSync(new URL('../knowledge/learnings.json', import.meta.url), 'utf8')).learnings;
+const base = () =>
+  JSON.parse(fs.readFileSync(new URL('../knowledge/learnings.json', import.meta.url), 'utf8')).learnings;
 
 const sentence = (rand, n) => Array.from({ length: n }, () => WORDS[Math.floor(rand() * WORDS.length)]).join(' ');
 
@@ -75,7 +83,8 @@ export async function buildStore(dir, size, { vectors }) {
       const model = new EmbedderClient();
       await model.init();
       const baseVectors = [];
-      for (let i = 0; i < bases.length; i += 32) baseVectors.push(...(await model.embed(bases.slice(i, i + 32).map(learningEmbeddingText))));
+      for (let i = 0; i < bases.length; i += 32)
+        baseVectors.push(...(await model.embed(bases.slice(i, i + 32).map(learningEmbeddingText))));
       await model.close();
       const codes = baseVectors.map((v) => {
         const c = new Int8Array(EMBEDDING_DIM);
@@ -83,7 +92,8 @@ export async function buildStore(dir, size, { vectors }) {
       });
       for (let i = 0; i < rows.length; i += 2000)
         await db.tx(async (q) => {
-          for (const r of rows.slice(i, i + 2000)) await learningsStore.saveEmbedding(q, r.id, EMBEDDING_MODEL, codes[r.base].c, codes[r.base].scale);
+          for (const r of rows.slice(i, i + 2000))
+            await learningsStore.saveEmbedding(q, r.id, EMBEDDING_MODEL, codes[r.base].c, codes[r.base].scale);
         });
     }
   } finally {
@@ -121,7 +131,14 @@ export async function learnLatency(dir, size) {
     const statuses = {};
     for (let i = 0; i < LEARN_REQUESTS + 20; i++) {
       const l = generated(bases, Math.floor(rand() * 1e9), rand);
-      const body = { title: l.title, body: l.body, category: l.category, tags: l.tags, task_context: l.task_context, outcome: l.outcome };
+      const body = {
+        title: l.title,
+        body: l.body,
+        category: l.category,
+        tags: l.tags,
+        task_context: l.task_context,
+        outcome: l.outcome,
+      };
       const t = performance.now();
       const res = await fetch(`${server.url}/learn`, {
         method: 'POST',
@@ -136,7 +153,13 @@ export async function learnLatency(dir, size) {
       }
     }
     times.sort((a, b) => a - b);
-    return { size, p50: quantile(times, 0.5), p99: quantile(times, 0.99), mean: times.reduce((a, b) => a + b, 0) / times.length, statuses };
+    return {
+      size,
+      p50: quantile(times, 0.5),
+      p99: quantile(times, 0.99),
+      mean: times.reduce((a, b) => a + b, 0) / times.length,
+      statuses,
+    };
   } finally {
     await server.stop();
   }
@@ -161,9 +184,14 @@ export async function largeStore(cacheRoot) {
 
 /** The queries of the /knowledge phases: the labelled ones, then variants each with a filler word added. */
 export function knowledgeQueries() {
-  const labelled = JSON.parse(fs.readFileSync(new URL('../knowledge/queries.json', import.meta.url), 'utf8')).queries.map((q) => q.query);
+  const labelled = JSON.parse(
+    fs.readFileSync(new URL('../knowledge/queries.json', import.meta.url), 'utf8'),
+  ).queries.map((q) => q.query);
   const rand = prng(7);
-  const extra = Array.from({ length: 1500 }, () => `${labelled[Math.floor(rand() * labelled.length)]} ${WORDS[Math.floor(rand() * WORDS.length)]}`);
+  const extra = Array.from(
+    { length: 1500 },
+    () => `${labelled[Math.floor(rand() * labelled.length)]} ${WORDS[Math.floor(rand() * WORDS.length)]}`,
+  );
   return [...labelled, ...extra];
 }
 

@@ -28,10 +28,21 @@ export async function knowledgeReport(model) {
   try {
     await migrate(db);
     await insertApproved(db, learnings);
-    const vectors = model?.state() === 'ready' ? new LearningVectors(db, model, createLogger('warn'), systemClock) : undefined;
+    const vectors =
+      model?.state() === 'ready' ? new LearningVectors(db, model, createLogger('warn'), systemClock) : undefined;
     await vectors?.fill();
-    const knowledge = createKnowledgeService({ db, clock: systemClock, writeLimits: createAccountWriteLimiter(createRateLimiter({ db, clock: systemClock })), vectors });
-    const rankers = [['substring', substringRanker(learnings.map((l) => ({ id: l.id, name: l.title, description: l.body, tags: l.tags })))]];
+    const knowledge = createKnowledgeService({
+      db,
+      clock: systemClock,
+      writeLimits: createAccountWriteLimiter(createRateLimiter({ db, clock: systemClock })),
+      vectors,
+    });
+    const rankers = [
+      [
+        'substring',
+        substringRanker(learnings.map((l) => ({ id: l.id, name: l.title, description: l.body, tags: l.tags }))),
+      ],
+    ];
     const via = (mode) => (query) => knowledge.rank(query, {}, DEPTH, mode);
     rankers.push(['lexical', via('lexical')]);
     if (vectors) rankers.push(['semantic', via('semantic')], ['blend', via('blend')]);
@@ -49,7 +60,12 @@ export async function knowledgeReport(model) {
     }
     const blend = results.get('blend');
     const checks = blend
-      ? [[`knowledge blend nDCG@10 ${f3(blend.ndcg10)} >= ${TARGET_KNOWLEDGE_NDCG}`, blend.ndcg10 >= TARGET_KNOWLEDGE_NDCG]]
+      ? [
+          [
+            `knowledge blend nDCG@10 ${f3(blend.ndcg10)} >= ${TARGET_KNOWLEDGE_NDCG}`,
+            blend.ndcg10 >= TARGET_KNOWLEDGE_NDCG,
+          ],
+        ]
       : [['knowledge blend: semantic search is not ready', false]];
     await vectors?.close();
     return { lines, checks };

@@ -74,7 +74,11 @@ export async function insertApproved(db, rows, now = Date.now()) {
             now,
           ),
         );
-        await learningsStore.addBandKeys(q, r.id, lshBandKeys(minhashSignature(shingles(similarityText(r.title, r.body)))));
+        await learningsStore.addBandKeys(
+          q,
+          r.id,
+          lshBandKeys(minhashSignature(shingles(similarityText(r.title, r.body)))),
+        );
         await learningsStore.index(q, r.id);
       }
     });

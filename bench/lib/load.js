@@ -3,7 +3,13 @@ import autocannon from 'autocannon';
 
 /** The figures the bench reports from an autocannon result. */
 export function summary(r) {
-  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, total: r.requests.total, bad: r.non2xx + r.errors + r.timeouts };
+  return {
+    rps: r.requests.average,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    total: r.requests.total,
+    bad: r.non2xx + r.errors + r.timeouts,
+  };
 }
 
 /**

@@ -41,7 +41,12 @@ export async function score(queries, rank) {
   const per = [];
   for (const q of queries) {
     const ranked = await rank(q.query);
-    per.push({ id: q.id, ndcg10: ndcgAt(ranked, q.relevant, 10), recall5: recallAt(ranked, q.relevant, 5), rr: reciprocalRank(ranked, q.relevant) });
+    per.push({
+      id: q.id,
+      ndcg10: ndcgAt(ranked, q.relevant, 10),
+      recall5: recallAt(ranked, q.relevant, 5),
+      rr: reciprocalRank(ranked, q.relevant),
+    });
   }
   return {
     ndcg10: mean(per.map((p) => p.ndcg10)),

@@ -3,7 +3,9 @@
 // skipped, or "a" and "to" would match nearly every skill.
 
 const STOPWORDS = new Set(
-  'a an and any are as at be by can do for from get give how i in into is it its me my of on or our that the their them then this to use using want we will with would you your need needs something some which what when where who'.split(' '),
+  'a an and any are as at be by can do for from get give how i in into is it its me my of on or our that the their them then this to use using want we will with would you your need needs something some which what when where who'.split(
+    ' ',
+  ),
 );
 
 export function queryWords(text) {
@@ -13,7 +15,10 @@ export function queryWords(text) {
 
 /** Returns `rank(query, limit)` over `skills`. */
 export function substringRanker(skills) {
-  const docs = skills.map((s) => ({ id: s.id, text: `${s.name}\n${s.description}\n${s.tags.join(' ')}`.toLowerCase() }));
+  const docs = skills.map((s) => ({
+    id: s.id,
+    text: `${s.name}\n${s.description}\n${s.tags.join(' ')}`.toLowerCase(),
+  }));
   return (query, limit = 100) => {
     const words = queryWords(query);
     const hits = [];

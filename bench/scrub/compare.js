@@ -35,6 +35,8 @@ for (const [mode, run] of [
     }
     const mb = docs.reduce((n, d) => n + Buffer.byteLength(d), 0) / 1e6;
     const rate = (k) => (mb / (best[k].reduce((a, b) => a + b, 0) / 1e6)).toFixed(1);
-    console.log(`${mode.padEnd(20)}${name.padEnd(18)}old ${rate('old').padStart(5)} MB/s   new ${rate('new').padStart(5)} MB/s`);
+    console.log(
+      `${mode.padEnd(20)}${name.padEnd(18)}old ${rate('old').padStart(5)} MB/s   new ${rate('new').padStart(5)} MB/s`,
+    );
   }
 }

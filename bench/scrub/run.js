@@ -68,10 +68,16 @@ async function evalSecrets(run) {
 }
 
 async function evalPii(run) {
-  const perType = new Map(Object.values(PRESIDIO_TYPES).map((t) => [t, { gold: 0, found: 0, predicted: 0, correct: 0 }]));
+  const perType = new Map(
+    Object.values(PRESIDIO_TYPES).map((t) => [t, { gold: 0, found: 0, predicted: 0, correct: 0 }]),
+  );
   let otherPredictions = 0;
   for (const rec of presidio) {
-    const gold = rec.spans.map((s) => ({ type: PRESIDIO_TYPES[s.entity_type], start: s.start_position, end: s.end_position }));
+    const gold = rec.spans.map((s) => ({
+      type: PRESIDIO_TYPES[s.entity_type],
+      start: s.start_position,
+      end: s.end_position,
+    }));
     const findings = await run(rec.full_text);
     for (const g of gold) {
       if (!g.type) continue;
@@ -136,50 +142,87 @@ const names = Object.keys(results);
 const col = 24;
 const header = (title) => console.log(`\n${pad(title, 28)}${names.map((n) => pad(n, col)).join('')}`);
 
-console.log(`Scrubber evaluation — secrets corpus: ${secrets.filter((s) => s.label === 'secret').length} positives, ` +
-  `${secrets.filter((s) => s.label !== 'secret').length} hard negatives; PII corpus: presidio-synth dev (${presidio.length} records)`);
+console.log(
+  `Scrubber evaluation — secrets corpus: ${secrets.filter((s) => s.label === 'secret').length} positives, ` +
+    `${secrets.filter((s) => s.label !== 'secret').length} hard negatives; PII corpus: presidio-synth dev (${presidio.length} records)`,
+);
 
 header('SECRETS recall (covered)');
 for (const provider of results.axle.secrets.byProvider.keys()) {
-  console.log(pad(`  ${provider}`, 28) + names.map((n) => {
-    const p = results[n].secrets.byProvider.get(provider);
-    return pad(`${ratio(p.ok, p.n)} (${p.ok}/${p.n})`, col);
-  }).join(''));
+  console.log(
+    pad(`  ${provider}`, 28) +
+      names
+        .map((n) => {
+          const p = results[n].secrets.byProvider.get(provider);
+          return pad(`${ratio(p.ok, p.n)} (${p.ok}/${p.n})`, col);
+        })
+        .join(''),
+  );
 }
-console.log(pad('  ALL', 28) + names.map((n) => {
-  const s = results[n].secrets;
-  return pad(`${ratio(s.tp, s.positives)} (${s.tp}/${s.positives})`, col);
-}).join(''));
+console.log(
+  pad('  ALL', 28) +
+    names
+      .map((n) => {
+        const s = results[n].secrets;
+        return pad(`${ratio(s.tp, s.positives)} (${s.tp}/${s.positives})`, col);
+      })
+      .join(''),
+);
 
 header('HARD NEGATIVES flagged');
 for (const kind of results.axle.secrets.negByKind.keys()) {
-  console.log(pad(`  ${kind}`, 28) + names.map((n) => {
-    const k = results[n].secrets.negByKind.get(kind);
-    return pad(`${ratio(k.hit, k.n)} (${k.hit}/${k.n})`, col);
-  }).join(''));
+  console.log(
+    pad(`  ${kind}`, 28) +
+      names
+        .map((n) => {
+          const k = results[n].secrets.negByKind.get(kind);
+          return pad(`${ratio(k.hit, k.n)} (${k.hit}/${k.n})`, col);
+        })
+        .join(''),
+  );
 }
-console.log(pad('  FALSE POSITIVE RATE', 28) + names.map((n) => {
-  const s = results[n].secrets;
-  return pad(`${ratio(s.negHit, s.negatives)} (${s.negHit}/${s.negatives})`, col);
-}).join(''));
-console.log(pad('  redaction precision', 28) + names.map((n) => {
-  const s = results[n].secrets;
-  return pad(`${ratio(s.redactionsOnSecrets, s.redactions)} (${s.redactionsOnSecrets}/${s.redactions})`, col);
-}).join(''));
+console.log(
+  pad('  FALSE POSITIVE RATE', 28) +
+    names
+      .map((n) => {
+        const s = results[n].secrets;
+        return pad(`${ratio(s.negHit, s.negatives)} (${s.negHit}/${s.negatives})`, col);
+      })
+      .join(''),
+);
+console.log(
+  pad('  redaction precision', 28) +
+    names
+      .map((n) => {
+        const s = results[n].secrets;
+        return pad(`${ratio(s.redactionsOnSecrets, s.redactions)} (${s.redactionsOnSecrets}/${s.redactions})`, col);
+      })
+      .join(''),
+);
 
 header('PII recall (overlap)');
 for (const type of Object.values(PRESIDIO_TYPES)) {
-  console.log(pad(`  ${type}`, 28) + names.map((n) => {
-    const t = results[n].pii.perType.get(type);
-    return pad(`${ratio(t.found, t.gold)} (${t.found}/${t.gold})`, col);
-  }).join(''));
+  console.log(
+    pad(`  ${type}`, 28) +
+      names
+        .map((n) => {
+          const t = results[n].pii.perType.get(type);
+          return pad(`${ratio(t.found, t.gold)} (${t.found}/${t.gold})`, col);
+        })
+        .join(''),
+  );
 }
 header('PII precision (same type)');
 for (const type of Object.values(PRESIDIO_TYPES)) {
-  console.log(pad(`  ${type}`, 28) + names.map((n) => {
-    const t = results[n].pii.perType.get(type);
-    return pad(`${ratio(t.correct, t.predicted)} (${t.correct}/${t.predicted})`, col);
-  }).join(''));
+  console.log(
+    pad(`  ${type}`, 28) +
+      names
+        .map((n) => {
+          const t = results[n].pii.perType.get(type);
+          return pad(`${ratio(t.correct, t.predicted)} (${t.correct}/${t.predicted})`, col);
+        })
+        .join(''),
+  );
 }
 console.log(pad('  other-type findings', 28) + names.map((n) => pad(results[n].pii.otherPredictions, col)).join(''));
 
@@ -188,14 +231,24 @@ for (const [key, title] of [
   ['plainSpeed', 'THROUGHPUT repo transcript'],
 ]) {
   header(title);
-  console.log(pad('  MB/s by CPU time', 28) + names.map((n) => {
-    const s = results[n][key];
-    return pad(`${s.cpuMbps.toFixed(1)} (${s.mb.toFixed(1)} MB, ${s.cpuSeconds.toFixed(2)} s)`, col);
-  }).join(''));
-  console.log(pad('  MB/s by wall time', 28) + names.map((n) => {
-    const s = results[n][key];
-    return pad(`${s.mbps.toFixed(1)} (${s.seconds.toFixed(2)} s)`, col);
-  }).join(''));
+  console.log(
+    pad('  MB/s by CPU time', 28) +
+      names
+        .map((n) => {
+          const s = results[n][key];
+          return pad(`${s.cpuMbps.toFixed(1)} (${s.mb.toFixed(1)} MB, ${s.cpuSeconds.toFixed(2)} s)`, col);
+        })
+        .join(''),
+  );
+  console.log(
+    pad('  MB/s by wall time', 28) +
+      names
+        .map((n) => {
+          const s = results[n][key];
+          return pad(`${s.mbps.toFixed(1)} (${s.seconds.toFixed(2)} s)`, col);
+        })
+        .join(''),
+  );
 }
 
 reportThorough();

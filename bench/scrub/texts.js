@@ -44,7 +44,13 @@ export function transcriptDocs() {
     .sort()
     .map((f) => new URL(`packages/${f}`, root));
   const lines = [new URL('README.md', root), ...files].map((f, i) =>
-    JSON.stringify({ type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: `toolu_${i}`, content: readFileSync(f, 'utf8') }] } }),
+    JSON.stringify({
+      type: 'user',
+      message: {
+        role: 'user',
+        content: [{ type: 'tool_result', tool_use_id: `toolu_${i}`, content: readFileSync(f, 'utf8') }],
+      },
+    }),
   );
   return documents(lines.join('\n'));
 }

@@ -9,7 +9,6 @@ import { PRESIDIO_TYPES, presidio, presidioTest, technical } from './texts.js';
 const TYPES = { PERSON: 'person', STREET_ADDRESS: 'street_address', ...PRESIDIO_TYPES };
 const TIERS = { fast: (t) => scrub(t), thorough: (t) => scrub(t, { tier: 'thorough' }) };
 
-
 function score(records, run) {
   const perType = new Map(Object.values(TYPES).map((t) => [t, { gold: 0, found: 0, predicted: 0, correct: 0 }]));
   for (const rec of records) {

@@ -19,7 +19,11 @@ export async function startSmtp() {
     onData(stream, session, callback) {
       simpleParser(stream).then(
         (mail) => {
-          inbox.push({ to: session.envelope.rcptTo.map((r) => r.address), subject: mail.subject ?? '', text: mail.text ?? '' });
+          inbox.push({
+            to: session.envelope.rcptTo.map((r) => r.address),
+            subject: mail.subject ?? '',
+            text: mail.text ?? '',
+          });
           callback();
         },
         (err) => callback(err),
@@ -65,13 +69,21 @@ export function linkIn(mail: ReceivedMail): URL {
 }
 
 export const post = (server: TestServer, path: string, body: unknown, headers: Record<string, string> = {}) =>
-  fetch(server.url + path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  fetch(server.url + path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
 
 /**
  * A browser following a sign-in link: it opens the page (which consumes nothing), then presses its
  * button, a form POST of the token from the page's own origin. Returns the POST's response.
  */
-export async function pressSignIn(link: URL | string, origin = new URL(link).origin, url = new URL(link)): Promise<Response> {
+export async function pressSignIn(
+  link: URL | string,
+  origin = new URL(link).origin,
+  url = new URL(link),
+): Promise<Response> {
   const page = await fetch(url, { headers: { accept: 'text/html' } });
   const token = /name="token" value="([^"]+)"/.exec(await page.text())?.[1];
   if (page.status !== 200 || !token) throw new Error(`no sign-in button: ${page.status}`);

@@ -19,7 +19,10 @@ export interface TestServer extends RunningServer {
  * A real server on a free loopback port with its own data dir and a clock the test moves.
  * `env` is passed through loadConfig exactly like process.env would be.
  */
-export async function startTestServer(env: Record<string, string> = {}, opts: { dataDir?: string; clock?: ManualClock } = {}): Promise<TestServer> {
+export async function startTestServer(
+  env: Record<string, string> = {},
+  opts: { dataDir?: string; clock?: ManualClock } = {},
+): Promise<TestServer> {
   const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'axle-test-'));
   const clock = opts.clock ?? new ManualClock();
   const logs: string[] = [];
@@ -29,7 +32,14 @@ export async function startTestServer(env: Record<string, string> = {}, opts: { 
       cb();
     },
   });
-  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', AXLE_DATA_DIR: dataDir, LOG_LEVEL: 'info', AXLE_SEMANTIC_SEARCH: 'off', ...env });
+  const config = loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    AXLE_DATA_DIR: dataDir,
+    LOG_LEVEL: 'info',
+    AXLE_SEMANTIC_SEARCH: 'off',
+    ...env,
+  });
   const server = await startServer({ config, clock, logStream });
   return Object.assign(server, {
     clock,

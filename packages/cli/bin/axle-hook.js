@@ -17,7 +17,10 @@ const client = /^[a-z0-9-]{1,40}$/.test(process.argv[2] ?? '') ? process.argv[2]
 function log(message) {
   try {
     mkdirSync(join(home, 'logs'), { recursive: true });
-    appendFileSync(join(home, 'logs', 'hook.log'), `${JSON.stringify({ ts: new Date().toISOString(), client, message })}\n`);
+    appendFileSync(
+      join(home, 'logs', 'hook.log'),
+      `${JSON.stringify({ ts: new Date().toISOString(), client, message })}\n`,
+    );
   } catch {
     // nowhere to log: still exit 0
   }
@@ -49,7 +52,12 @@ async function main() {
     return log('stdin was not JSON; nothing queued');
   }
   const str = (v) => (typeof v === 'string' && v.length <= 4096 ? v : null);
-  const entry = { session_id: str(input?.session_id), transcript_path: str(input?.transcript_path), cwd: str(input?.cwd), client };
+  const entry = {
+    session_id: str(input?.session_id),
+    transcript_path: str(input?.transcript_path),
+    cwd: str(input?.cwd),
+    client,
+  };
   if (!entry.transcript_path) return log('no transcript_path in the hook input; nothing queued');
   mkdirSync(join(home, 'queue'), { recursive: true });
   // One short append per session: lines from hooks firing at once do not interleave.

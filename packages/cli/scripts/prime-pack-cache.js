@@ -12,7 +12,13 @@ const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'axle-pack-prime-'));
 const npm = (args, cwd) => execFileSync('npm', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
 try {
   const tarballs = PUBLISHED.map((p) =>
-    path.join(tmp, npm(['pack', '--silent', '--pack-destination', tmp, '-w', `packages/${p}`], ROOT).trim().split('\n').pop()),
+    path.join(
+      tmp,
+      npm(['pack', '--silent', '--pack-destination', tmp, '-w', `packages/${p}`], ROOT)
+        .trim()
+        .split('\n')
+        .pop(),
+    ),
   );
   const app = path.join(tmp, 'app');
   fs.mkdirSync(app);

@@ -62,7 +62,11 @@ describe('axle commands against a server process', () => {
     });
     await approving;
     expect(login.code, login.stderr).toBe(0);
-    expect(JSON.parse(login.stdout)).toEqual({ server: server.url, email: 'login@example.com', account_id: expect.stringMatching(/^acc_/) });
+    expect(JSON.parse(login.stdout)).toEqual({
+      server: server.url,
+      email: 'login@example.com',
+      account_id: expect.stringMatching(/^acc_/),
+    });
 
     const who = await axle(['whoami', '--json'], { home });
     expect(who.code).toBe(0);
@@ -97,11 +101,18 @@ describe('axle commands against a server process', () => {
   });
 
   it('consent grant|revoke record consent on the server with the device key; revoke turns local capture off', async () => {
-    const { home, key } = await signedInHome('consent-cli@example.com', { capture: { enabled: true, since: '2026-01-01T00:00:00.000Z' } });
+    const { home, key } = await signedInHome('consent-cli@example.com', {
+      capture: { enabled: true, since: '2026-01-01T00:00:00.000Z' },
+    });
     const grant = await axle(['consent', 'grant', '--json'], { home });
     expect(grant.code, grant.stderr).toBe(0);
-    expect(JSON.parse(grant.stdout)).toMatchObject({ consent_recorded: true, action: 'grant', audit_ref: expect.stringMatching(/^aud_/) });
-    const settings = () => fetch(`${server.url}/account/settings`, { headers: { 'x-api-key': key.api_key } }).then((r) => r.json());
+    expect(JSON.parse(grant.stdout)).toMatchObject({
+      consent_recorded: true,
+      action: 'grant',
+      audit_ref: expect.stringMatching(/^aud_/),
+    });
+    const settings = () =>
+      fetch(`${server.url}/account/settings`, { headers: { 'x-api-key': key.api_key } }).then((r) => r.json());
     expect((await settings()).consent_granted).toBe(true);
     const revoke = await axle(['consent', 'revoke', '--json'], { home });
     expect(JSON.parse(revoke.stdout)).toMatchObject({ action: 'revoke' });
@@ -152,13 +163,25 @@ describe('axle commands against a server process', () => {
     const report = JSON.parse(good.stdout);
     expect(good.code, JSON.stringify(report)).toBe(0);
     expect(report.checks.map((c: { name: string }) => c.name)).toEqual(
-      expect.arrayContaining(['server', 'key', 'claude-code: mcp', 'claude-code: hooks', 'gemini-cli: hooks', 'openclaw: mcp', 'queue', 'kill switch']),
+      expect.arrayContaining([
+        'server',
+        'key',
+        'claude-code: mcp',
+        'claude-code: hooks',
+        'gemini-cli: hooks',
+        'openclaw: mcp',
+        'queue',
+        'kill switch',
+      ]),
     );
     expect(report.checks.find((c: { name: string }) => c.name === 'key').detail).toContain('consent granted');
     expect(key.api_key).toMatch(/^axl_/);
 
     // A client update rewrote its settings without Axle's hook.
-    fs.writeFileSync(path.join(home, CLIENT_FILES['claude-code-settings']!.file), CLIENT_FILES['claude-code-settings']!.text);
+    fs.writeFileSync(
+      path.join(home, CLIENT_FILES['claude-code-settings']!.file),
+      CLIENT_FILES['claude-code-settings']!.text,
+    );
     const bad = await axle(['status', '--json'], { home });
     expect(bad.code).toBe(5);
     const hook = JSON.parse(bad.stdout).checks.find((c: { name: string }) => c.name === 'claude-code: hooks');
@@ -181,14 +204,19 @@ describe('axle commands against a server process', () => {
   });
 
   it('daemon: start, extract a new session, pause within a second of the kill switch, skip a malformed line, stop', async () => {
-    const { home } = await signedInHome('daemon@example.com', { capture: { enabled: true, since: new Date().toISOString() } });
+    const { home } = await signedInHome('daemon@example.com', {
+      capture: { enabled: true, since: new Date().toISOString() },
+    });
     const projects = path.join(home, '.claude/projects/-home-dev');
     fs.mkdirSync(projects, { recursive: true });
     const started = await axle(['daemon', 'start', '--json'], { home });
     expect(started.code, started.stderr).toBe(0);
     const { pid } = JSON.parse(started.stdout);
     try {
-      expect(JSON.parse((await axle(['daemon', 'status', '--json'], { home })).stdout)).toMatchObject({ running: true, pid });
+      expect(JSON.parse((await axle(['daemon', 'status', '--json'], { home })).stdout)).toMatchObject({
+        running: true,
+        pid,
+      });
       const logFile = path.join(home, '.axle/logs/daemon.log');
       const events = () => logLines(logFile);
       await eventually(() => events().some((e) => e.event === 'watching'), 'the watcher');
@@ -197,7 +225,11 @@ describe('axle commands against a server process', () => {
       const text = fs.readFileSync(TRANSCRIPT, 'utf8').split('\n');
       text.splice(2, 0, '{"type": "user", "message": ');
       fs.writeFileSync(path.join(projects, 'a1.jsonl'), text.join('\n'));
-      const run = await eventually(() => events().find((e) => e.event === 'run' && (e.learnings as number) > 0), 'a run with learnings', 30_000);
+      const run = await eventually(
+        () => events().find((e) => e.event === 'run' && (e.learnings as number) > 0),
+        'a run with learnings',
+        30_000,
+      );
       expect(run).toMatchObject({ files_processed: 1, learnings: 1 });
       expect(events().find((e) => e.event === 'skipped')).toMatchObject({ stage: 'read:malformed_line' });
 

@@ -10,7 +10,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHROMIUM_ARGS, findChromium, MISSING_CHROMIUM } from '../../../test/support/chromium.js';
 import { linkIn } from '../../../test/support/identity.js';
 import { CLIENT_FILES, writeClientFiles } from './fixtures.js';
-import { approveDevice, axle, cliEnv, type ServerProcess, type Smtp, startServerProcess, startSmtp, tempHome, TRANSCRIPT, userCodeIn } from './helpers.js';
+import {
+  approveDevice,
+  axle,
+  cliEnv,
+  type ServerProcess,
+  type Smtp,
+  startServerProcess,
+  startSmtp,
+  tempHome,
+  TRANSCRIPT,
+  userCodeIn,
+} from './helpers.js';
 
 const ADMIN_TOKEN = 'e2e-admin-token-0123456789abcdef';
 const chromiumPath = findChromium();
@@ -83,11 +94,20 @@ describe('end to end: setup, a session ends, review, publication, search', () =>
     fs.copyFileSync(TRANSCRIPT, transcript);
     const settings = JSON.parse(fs.readFileSync(path.join(home, CLIENT_FILES['claude-code-settings']!.file), 'utf8'));
     const command = settings.hooks.SessionEnd[0].hooks[0].command as string;
-    const input = JSON.stringify({ session_id: '5b0c3e2a', transcript_path: transcript, cwd: '/home/dev/api', hook_event_name: 'SessionEnd', reason: 'exit' });
+    const input = JSON.stringify({
+      session_id: '5b0c3e2a',
+      transcript_path: transcript,
+      cwd: '/home/dev/api',
+      hook_event_name: 'SessionEnd',
+      reason: 'exit',
+    });
     expect(await runHookCommand(command, home, input)).toBe(0);
 
     // 3. The draft reaches the private review queue (the runner is detached; watch the queue).
-    let pending: { pending_count: number; learnings: Array<{ id: string; title: string; tags: string[]; status: string }> } = { pending_count: 0, learnings: [] };
+    let pending: {
+      pending_count: number;
+      learnings: Array<{ id: string; title: string; tags: string[]; status: string }>;
+    } = { pending_count: 0, learnings: [] };
     for (const until = Date.now() + 30_000; pending.pending_count === 0 && Date.now() < until; ) {
       await new Promise((r) => setTimeout(r, 100));
       pending = await (await fetch(`${server.url}/account/pending`, { headers })).json();
@@ -97,7 +117,13 @@ describe('end to end: setup, a session ends, review, publication, search', () =>
     expect(draft!.title).toMatch(/ERR_MODULE_NOT_FOUND/);
     expect(draft!.tags).toContain('source:claude-code');
     // Unsearchable while held.
-    const before = await (await fetch(`${server.url}/knowledge`, { method: 'POST', headers, body: JSON.stringify({ query: 'ERR_MODULE_NOT_FOUND db pool' }) })).json();
+    const before = await (
+      await fetch(`${server.url}/knowledge`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ query: 'ERR_MODULE_NOT_FOUND db pool' }),
+      })
+    ).json();
     expect(before.results.map((r: { id: string }) => r.id)).not.toContain(draft!.id);
 
     // 4. axle review shows it and approves it; a first publication also waits for the platform's review.
@@ -114,7 +140,13 @@ describe('end to end: setup, a session ends, review, publication, search', () =>
     expect(platform.status).toBe(200);
 
     // 5. Published: POST /knowledge finds it.
-    const found = await (await fetch(`${server.url}/knowledge`, { method: 'POST', headers, body: JSON.stringify({ query: 'ERR_MODULE_NOT_FOUND db pool' }) })).json();
+    const found = await (
+      await fetch(`${server.url}/knowledge`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ query: 'ERR_MODULE_NOT_FOUND db pool' }),
+      })
+    ).json();
     expect(found.results.map((r: { id: string }) => r.id)).toContain(draft!.id);
   }, 120_000);
 });

@@ -21,7 +21,15 @@ export interface ServerProcess {
 export async function startServerProcess(env: Record<string, string> = {}): Promise<ServerProcess> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'axle-cli-server-'));
   const child = spawn(process.execPath, [SERVER_MAIN], {
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', AXLE_DATA_DIR: dataDir, AXLE_SEMANTIC_SEARCH: 'off', LOG_LEVEL: 'warn', ...env },
+    env: {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      AXLE_DATA_DIR: dataDir,
+      AXLE_SEMANTIC_SEARCH: 'off',
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const url = await new Promise<string>((resolve, reject) => {
@@ -65,9 +73,18 @@ export function cliEnv(home: string, extra: Record<string, string> = {}): NodeJS
 /** Runs `axle …` as a separate process; `onStderr` sees stderr as it arrives (device codes). */
 export function axle(
   args: string[],
-  opts: { home: string; input?: string; env?: Record<string, string>; onStderr?: (text: string, child: ChildProcess) => void; bin?: string },
+  opts: {
+    home: string;
+    input?: string;
+    env?: Record<string, string>;
+    onStderr?: (text: string, child: ChildProcess) => void;
+    bin?: string;
+  },
 ): Promise<RunResult> {
-  const child = spawn(process.execPath, [opts.bin ?? CLI_BIN, ...args], { env: cliEnv(opts.home, opts.env), stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [opts.bin ?? CLI_BIN, ...args], {
+    env: cliEnv(opts.home, opts.env),
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (c) => (stdout += c));
@@ -88,14 +105,20 @@ const form = (fields: Record<string, string>) => new URLSearchParams(fields).toS
 export async function approveDevice(server: string, smtp: Smtp, email: string, userCode: string): Promise<void> {
   const origin = new URL(server).origin;
   const formHeaders = { 'content-type': 'application/x-www-form-urlencoded', origin };
-  const signIn = await fetch(`${server}/device/sign-in`, { method: 'POST', headers: formHeaders, body: form({ email, user_code: userCode }) });
+  const signIn = await fetch(`${server}/device/sign-in`, {
+    method: 'POST',
+    headers: formHeaders,
+    body: form({ email, user_code: userCode }),
+  });
   if (signIn.status !== 200) throw new Error(`device sign-in: ${signIn.status}`);
   // The link opens a page whose button posts the token back (so a mail scanner's GET signs no one in).
   const token = linkIn(smtp.lastTo(email)!).searchParams.get('token')!;
   const verify = await fetch(`${server}/auth/verify`, { method: 'POST', headers: formHeaders, body: form({ token }) });
   const cookie = /axle_session=[^;]+/.exec(verify.headers.get('set-cookie') ?? '')?.[0];
   if (!cookie) throw new Error(`no session cookie (${verify.status})`);
-  const page = await (await fetch(`${server}/device?user_code=${encodeURIComponent(userCode)}`, { headers: { cookie } })).text();
+  const page = await (
+    await fetch(`${server}/device?user_code=${encodeURIComponent(userCode)}`, { headers: { cookie } })
+  ).text();
   const csrf = /name="csrf" value="([^"]+)"/.exec(page)?.[1];
   if (!csrf) throw new Error(`no csrf token on the device page: ${page.slice(0, 300)}`);
   const done = await fetch(`${server}/device`, {
@@ -112,10 +135,16 @@ export const userCodeIn = (stderr: string) => /enter the code ([A-Z]{4}-[A-Z]{4}
 /** A key for `email` by magic link and POST /account/api-keys (for tests that start signed in). */
 export async function mintKey(server: string, smtp: Smtp, email: string): Promise<{ api_key: string; id: string }> {
   const post = (p: string, body: unknown, headers: Record<string, string> = {}) =>
-    fetch(server + p, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+    fetch(server + p, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    });
   await post('/auth/magic-link', { email });
   const { token } = (await (await fetch(linkIn(smtp.lastTo(email)!))).json()) as { token: string };
-  return (await (await post('/account/api-keys', { name: 'cli test' }, { authorization: `Bearer ${token}` })).json()) as { api_key: string; id: string };
+  return (await (
+    await post('/account/api-keys', { name: 'cli test' }, { authorization: `Bearer ${token}` })
+  ).json()) as { api_key: string; id: string };
 }
 
 export function writeAxleConfig(home: string, config: Record<string, unknown>): void {
@@ -139,8 +168,13 @@ export function captureHome(server: string, apiKey: string, since = new Date(Dat
 }
 
 export const hookInput = (transcript: string) =>
-  JSON.stringify({ session_id: '5b0c3e2a', transcript_path: transcript, cwd: '/home/dev/api', hook_event_name: 'SessionEnd', reason: 'exit' });
-
+  JSON.stringify({
+    session_id: '5b0c3e2a',
+    transcript_path: transcript,
+    cwd: '/home/dev/api',
+    hook_event_name: 'SessionEnd',
+    reason: 'exit',
+  });
 
 /**
  * The JSON lines a running process has written to a log so far: only complete lines, since the

@@ -2,7 +2,19 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { captureHome, cliEnv, HOOK_BIN, hookInput, logLines, mintKey, type ServerProcess, type Smtp, startServerProcess, startSmtp, writeAxleConfig } from './helpers.js';
+import {
+  captureHome,
+  cliEnv,
+  HOOK_BIN,
+  hookInput,
+  logLines,
+  mintKey,
+  type ServerProcess,
+  type Smtp,
+  startServerProcess,
+  startSmtp,
+  writeAxleConfig,
+} from './helpers.js';
 
 /** Runs axle-hook as a client does: JSON on stdin (left open when `input` is null). */
 function runHook(home: string, client: string, input: string | null): Promise<{ code: number | null; ms: number }> {
@@ -43,12 +55,18 @@ describe('axle-hook and the runner', () => {
     const hook = await runHook(home, 'claude-code', hookInput(transcript));
     expect(hook.code).toBe(0);
     const log = await runnerPasses(home);
-    expect(log.find((l) => l.event === 'extracted')).toMatchObject({ file: transcript, client: 'claude-code', drafts: 1 });
+    expect(log.find((l) => l.event === 'extracted')).toMatchObject({
+      file: transcript,
+      client: 'claude-code',
+      drafts: 1,
+    });
     expect(log.find((l) => l.event === 'submitted')).toMatchObject({ pending: 0 });
     // The draft left the queue (sent, or refused by the server for good) and carries only draft fields.
     const queue = path.join(home, '.axle/queue');
     expect(fs.readdirSync(path.join(queue, 'pending')).filter((f) => f.endsWith('.json'))).toEqual([]);
-    const settled = ['done', 'rejected'].flatMap((s) => (fs.existsSync(path.join(queue, s)) ? fs.readdirSync(path.join(queue, s)) : []));
+    const settled = ['done', 'rejected'].flatMap((s) =>
+      fs.existsSync(path.join(queue, s)) ? fs.readdirSync(path.join(queue, s)) : [],
+    );
     expect(settled).toHaveLength(1);
     // The hook queue was taken and nothing is left for the next runner.
     expect(fs.readdirSync(queue).filter((f) => f.startsWith('sessions.jsonl'))).toEqual([]);
@@ -73,7 +91,11 @@ describe('axle-hook and the runner', () => {
     expect(open.code).toBe(0);
     expect(open.ms).toBeLessThan(1500);
     expect(fs.existsSync(path.join(home, '.axle/queue'))).toBe(false);
-    const hookLog = fs.readFileSync(path.join(home, '.axle/logs/hook.log'), 'utf8').trim().split('\n').map((l) => JSON.parse(l).message);
+    const hookLog = fs
+      .readFileSync(path.join(home, '.axle/logs/hook.log'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l).message);
     expect(hookLog).toEqual([
       'stdin was not JSON; nothing queued',
       'no transcript_path in the hook input; nothing queued',
@@ -90,7 +112,9 @@ describe('axle-hook and the runner', () => {
     fs.writeFileSync(path.join(home, '.axle/queue/sessions.jsonl'), '{"broken\n');
     const other = path.join(home, 'gemini-chat.json');
     fs.writeFileSync(other, JSON.stringify({ messages: [{ role: 'user', content: 'hi' }] }));
-    expect((await runHook(home, 'gemini-cli', JSON.stringify({ session_id: 'g1', transcript_path: other }))).code).toBe(0);
+    expect((await runHook(home, 'gemini-cli', JSON.stringify({ session_id: 'g1', transcript_path: other }))).code).toBe(
+      0,
+    );
     const log = await runnerPasses(home);
     expect(log.find((l) => l.event === 'skipped_line')).toMatchObject({ line: 1, reason: 'not JSON' });
     expect(log.find((l) => l.event === 'pass')).toMatchObject({ sessions: 1, missed: 1, extracted: 2 });
@@ -102,7 +126,11 @@ describe('axle-hook and the runner', () => {
 
   it('drops queued sessions unread once capture is off', async () => {
     const { home, transcript } = captureHome(server.url, apiKey);
-    writeAxleConfig(home, { server: server.url, api_key: apiKey, capture: { enabled: false, since: new Date().toISOString() } });
+    writeAxleConfig(home, {
+      server: server.url,
+      api_key: apiKey,
+      capture: { enabled: false, since: new Date().toISOString() },
+    });
     expect((await runHook(home, 'claude-code', hookInput(transcript))).code).toBe(0);
     const log = await runnerPasses(home);
     expect(log.find((l) => l.event === 'capture_off')).toMatchObject({ dropped: 1 });

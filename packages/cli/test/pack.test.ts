@@ -13,14 +13,22 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
-const PUBLISHED = ['sdk', 'scrub', 'extractor', 'server', 'mcp', 'cli'].filter((p) => fs.existsSync(path.join(ROOT, 'packages', p, 'package.json')));
+const PUBLISHED = ['sdk', 'scrub', 'extractor', 'server', 'mcp', 'cli'].filter((p) =>
+  fs.existsSync(path.join(ROOT, 'packages', p, 'package.json')),
+);
 /** A user's environment: vitest's NODE_ENV=test would make oclif look for TypeScript sources. */
 const userEnv = (extra: Record<string, string>) => {
   const env: NodeJS.ProcessEnv = { ...process.env, ...extra };
   delete env.NODE_ENV;
   return env;
 };
-const npm = (args: string[], cwd: string) => execFileSync('npm', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, npm_config_update_notifier: 'false' } });
+const npm = (args: string[], cwd: string) =>
+  execFileSync('npm', args, {
+    cwd,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, npm_config_update_notifier: 'false' },
+  });
 
 describe('installing the packed packages into an empty folder', () => {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'axle-pack-'));
@@ -36,7 +44,10 @@ describe('installing the packed packages into an empty folder', () => {
     fs.mkdirSync(app);
     fs.mkdirSync(home);
     for (const p of PUBLISHED) {
-      const name = npm(['pack', '--silent', '--pack-destination', packs, '-w', `packages/${p}`], ROOT).trim().split('\n').pop()!;
+      const name = npm(['pack', '--silent', '--pack-destination', packs, '-w', `packages/${p}`], ROOT)
+        .trim()
+        .split('\n')
+        .pop()!;
       tarballs.push(path.join(packs, name));
     }
     fs.writeFileSync(path.join(app, 'package.json'), '{"name": "fresh-install", "private": true}\n');
@@ -47,13 +58,18 @@ describe('installing the packed packages into an empty folder', () => {
     } catch (err) {
       const stderr = String((err as { stderr?: string }).stderr);
       if (!stderr.includes('ENOTCACHED')) throw err;
-      console.warn("install tests skipped: npm's cache lacks registry metadata the offline install needs (run `npm run pack:prime` once)");
+      console.warn(
+        "install tests skipped: npm's cache lacks registry metadata the offline install needs (run `npm run pack:prime` once)",
+      );
       return;
     }
     installed = true;
-    const version = (dir: string) => JSON.parse(fs.readFileSync(path.join(dir, 'node_modules/sqlite3/package.json'), 'utf8')).version;
+    const version = (dir: string) =>
+      JSON.parse(fs.readFileSync(path.join(dir, 'node_modules/sqlite3/package.json'), 'utf8')).version;
     expect(version(app)).toBe(version(ROOT));
-    fs.cpSync(path.join(ROOT, 'node_modules/sqlite3/build'), path.join(app, 'node_modules/sqlite3/build'), { recursive: true });
+    fs.cpSync(path.join(ROOT, 'node_modules/sqlite3/build'), path.join(app, 'node_modules/sqlite3/build'), {
+      recursive: true,
+    });
   }, 300_000);
   afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
@@ -66,28 +82,54 @@ describe('installing the packed packages into an empty folder', () => {
     expect(pkg.engines).toEqual({ node: '>=20' });
     expect(pkg.license).toBe('MIT');
     expect(listing).toContain('package/README.md');
-    for (const target of Object.values((pkg.bin ?? {}) as Record<string, string>)) expect(listing).toContain(path.posix.join('package', target));
+    for (const target of Object.values((pkg.bin ?? {}) as Record<string, string>))
+      expect(listing).toContain(path.posix.join('package', target));
     expect(listing.some((f) => f.includes('/test/'))).toBe(false);
   });
 
   it('axle --help lists every command', (ctx) => {
     if (!installed) ctx.skip();
     const out = execFileSync(bin('axle'), ['--help'], { cwd: app, encoding: 'utf8', env: userEnv({ HOME: home }) });
-    for (const c of ['setup', 'login', 'logout', 'whoami', 'review', 'kill-switch', 'consent', 'scrub', 'extract', 'daemon', 'status', 'serve']) {
+    for (const c of [
+      'setup',
+      'login',
+      'logout',
+      'whoami',
+      'review',
+      'kill-switch',
+      'consent',
+      'scrub',
+      'extract',
+      'daemon',
+      'status',
+      'serve',
+    ]) {
       expect(out).toMatch(new RegExp(`\\n  ${c} `));
     }
   });
 
   it('axle scrub redacts stdin', (ctx) => {
     if (!installed) ctx.skip();
-    const out = execFileSync(bin('axle'), ['scrub', '--json', '-'], { cwd: app, input: 'mail bob@example.org', encoding: 'utf8', env: userEnv({ HOME: home }) });
+    const out = execFileSync(bin('axle'), ['scrub', '--json', '-'], {
+      cwd: app,
+      input: 'mail bob@example.org',
+      encoding: 'utf8',
+      env: userEnv({ HOME: home }),
+    });
     expect(JSON.parse(out).text).toBe('mail [REDACTED:email]');
   });
 
   it('axle-mcp answers an MCP client with its tools', async (ctx) => {
     if (!installed) ctx.skip();
     const client = new Client({ name: 'pack-test', version: '0.0.0' });
-    await client.connect(new StdioClientTransport({ command: bin('axle-mcp'), cwd: app, env: { PATH: process.env.PATH ?? '', HOME: home }, stderr: 'pipe' }));
+    await client.connect(
+      new StdioClientTransport({
+        command: bin('axle-mcp'),
+        cwd: app,
+        env: { PATH: process.env.PATH ?? '', HOME: home },
+        stderr: 'pipe',
+      }),
+    );
     try {
       const tools = (await client.listTools()).tools.map((t) => t.name);
       expect(tools).toEqual(expect.arrayContaining(['svc_discover', 'svc_knowledge', 'svc_review']));

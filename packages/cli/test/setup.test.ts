@@ -16,18 +16,30 @@ import {
   writeAxleConfig,
 } from './helpers.js';
 
-const MCP_BIN = path.resolve(path.dirname(HOOK_BIN), '../../mcp', JSON.parse(fs.readFileSync(new URL('../../mcp/package.json', import.meta.url), 'utf8')).bin['axle-mcp']);
+const MCP_BIN = path.resolve(
+  path.dirname(HOOK_BIN),
+  '../../mcp',
+  JSON.parse(fs.readFileSync(new URL('../../mcp/package.json', import.meta.url), 'utf8')).bin['axle-mcp'],
+);
 const NODE = process.execPath;
 const hookCommand = (client: string) => `"${NODE}" "${HOOK_BIN}" "${client}"`;
 
 /** Axle's entry as setup writes it into a JSON file, `depth` levels deep with indentation `unit`. */
 function entryJson(key: string, url: string, unit: string, depth: number, type: boolean): string {
-  const value = { ...(type && { type: 'stdio' }), command: NODE, args: [MCP_BIN], env: { SVC_API_KEY: key, SVC_BASE_URL: url } };
+  const value = {
+    ...(type && { type: 'stdio' }),
+    command: NODE,
+    args: [MCP_BIN],
+    env: { SVC_API_KEY: key, SVC_BASE_URL: url },
+  };
   return `"axle": ${JSON.stringify(value, null, unit).replace(/\n/g, `\n${unit.repeat(depth)}`)}`;
 }
 
 function hookGroup(client: string, unit: string, depth: number): string {
-  return JSON.stringify({ hooks: [{ type: 'command', command: hookCommand(client) }] }, null, unit).replace(/\n/g, `\n${unit.repeat(depth)}`);
+  return JSON.stringify({ hooks: [{ type: 'command', command: hookCommand(client) }] }, null, unit).replace(
+    /\n/g,
+    `\n${unit.repeat(depth)}`,
+  );
 }
 
 /** Every client's file after setup, exactly (the Claude Code and Gemini CLI hooks only with capture on). */
@@ -157,7 +169,8 @@ function expectFiles(home: string, expected: Record<string, string>): void {
   for (const [id, text] of Object.entries(expected)) expect(readHome(home, CLIENT_FILES[id]!.file), id).toBe(text);
 }
 
-const snapshot = (home: string) => Object.fromEntries(Object.entries(CLIENT_FILES).map(([id, f]) => [id, readHome(home, f.file)]));
+const snapshot = (home: string) =>
+  Object.fromEntries(Object.entries(CLIENT_FILES).map(([id, f]) => [id, readHome(home, f.file)]));
 
 describe('axle setup', () => {
   let smtp: Smtp;
@@ -186,11 +199,21 @@ describe('axle setup', () => {
     expect(first.stderr).toContain(`open ${server.url}/device and enter the code`);
     expect(first.code, first.stderr).toBe(0);
     const config = JSON.parse(readHome(home, '.axle/config.json'));
-    expect(config).toEqual({ server: server.url, api_key: expect.stringMatching(/^axl_/), account_id: expect.stringMatching(/^acc_/), email: 'setup@example.com' });
+    expect(config).toEqual({
+      server: server.url,
+      api_key: expect.stringMatching(/^axl_/),
+      account_id: expect.stringMatching(/^acc_/),
+      email: 'setup@example.com',
+    });
     expect(fs.statSync(path.join(home, '.axle/config.json')).mode & 0o777).toBe(0o600);
     expectFiles(home, expectedFiles(config.api_key, server.url, false));
     // The final table names every client with its tier and what changed.
-    for (const [name, tier] of [['Claude Code', 'Supported'], ['Gemini CLI', 'Supported'], ['OpenClaw', 'Best-effort'], ['Zed', 'Probabilistic']]) {
+    for (const [name, tier] of [
+      ['Claude Code', 'Supported'],
+      ['Gemini CLI', 'Supported'],
+      ['OpenClaw', 'Best-effort'],
+      ['Zed', 'Probabilistic'],
+    ]) {
       expect(first.stdout).toMatch(new RegExp(`${name} +${tier} .*registered axle`));
     }
     expect(first.stdout).toContain('Background extraction: off');
@@ -210,9 +233,14 @@ describe('axle setup', () => {
     expect(enable.code, enable.stderr).toBe(0);
     expect(JSON.parse(enable.stdout).capture).toBe(true);
     expectFiles(home, expectedFiles(config.api_key, server.url, true));
-    const settings = await (await fetch(`${server.url}/account/settings`, { headers: { 'x-api-key': config.api_key } })).json();
+    const settings = await (
+      await fetch(`${server.url}/account/settings`, { headers: { 'x-api-key': config.api_key } })
+    ).json();
     expect(settings.consent_granted).toBe(true);
-    expect(JSON.parse(readHome(home, '.axle/config.json')).capture).toEqual({ enabled: true, since: expect.any(String) });
+    expect(JSON.parse(readHome(home, '.axle/config.json')).capture).toEqual({
+      enabled: true,
+      since: expect.any(String),
+    });
     const withHooks = snapshot(home);
     const again = await axle(['setup', '--yes', '--json'], { home });
     expect(JSON.parse(again.stdout).files_changed).toEqual([]);
@@ -266,12 +294,22 @@ describe('axle setup', () => {
     fs.writeFileSync(path.join(claudeDir, '.claude.json'), '{}\n');
     const key = await mintKey(server.url, smtp, 'claude-dir@example.com');
     writeAxleConfig(home, { server: server.url, api_key: key.api_key });
-    const r = await axle(['setup', '--yes', '--enable-extraction', '--json'], { home, env: { CLAUDE_CONFIG_DIR: claudeDir } });
+    const r = await axle(['setup', '--yes', '--enable-extraction', '--json'], {
+      home,
+      env: { CLAUDE_CONFIG_DIR: claudeDir },
+    });
     expect(r.code, r.stderr).toBe(0);
-    const clients = JSON.parse(r.stdout).clients as Array<{ id: string; installed: boolean; mcp: string; hooks: string }>;
+    const clients = JSON.parse(r.stdout).clients as Array<{
+      id: string;
+      installed: boolean;
+      mcp: string;
+      hooks: string;
+    }>;
     expect(clients.filter((c) => c.installed).map((c) => c.id)).toEqual(['claude-code']);
     expect(clients[0]).toMatchObject({ mcp: 'added', hooks: 'added' });
-    expect(JSON.parse(fs.readFileSync(path.join(claudeDir, '.claude.json'), 'utf8')).mcpServers.axle.env.SVC_API_KEY).toBe(key.api_key);
+    expect(
+      JSON.parse(fs.readFileSync(path.join(claudeDir, '.claude.json'), 'utf8')).mcpServers.axle.env.SVC_API_KEY,
+    ).toBe(key.api_key);
     const hooks = JSON.parse(fs.readFileSync(path.join(claudeDir, 'settings.json'), 'utf8')).hooks;
     expect(Object.keys(hooks).sort()).toEqual(['PreCompact', 'SessionEnd']);
     expect(fs.existsSync(path.join(home, '.claude.json'))).toBe(false);

@@ -32,15 +32,25 @@ describe('bad input is reported, nothing crashes', () => {
   it('a truncated last JSONL line (session still being written) is skipped and reported', async () => {
     const full = await readFile(fixture('claude-code-session.jsonl'), 'utf8');
     const path = join(dir, 'session.jsonl');
-    await writeFile(path, `${full}{"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"Half wri`);
+    await writeFile(
+      path,
+      `${full}{"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"Half wri`,
+    );
     const r = await readTranscriptFile(path);
-    expect(r.issues).toEqual([{ kind: 'malformed_line', line: 16, message: expect.stringContaining('not valid JSON') }]);
-    expect(r.conversation.messages).toEqual((await readTranscriptFile(fixture('claude-code-session.jsonl'))).conversation.messages);
+    expect(r.issues).toEqual([
+      { kind: 'malformed_line', line: 16, message: expect.stringContaining('not valid JSON') },
+    ]);
+    expect(r.conversation.messages).toEqual(
+      (await readTranscriptFile(fixture('claude-code-session.jsonl'))).conversation.messages,
+    );
   });
 
   it('a binary file is refused without parsing', async () => {
     const path = join(dir, 'core.md');
-    await writeFile(path, Buffer.concat([Buffer.from('\x7fELF\x02\x01\x01'), Buffer.alloc(64), Buffer.from('# not really markdown\n')]));
+    await writeFile(
+      path,
+      Buffer.concat([Buffer.from('\x7fELF\x02\x01\x01'), Buffer.alloc(64), Buffer.from('# not really markdown\n')]),
+    );
     const r = await readTranscriptFile(path);
     expect(r.format).toBe('binary');
     expect(r.conversation.messages).toEqual([]);
@@ -59,7 +69,11 @@ describe('bad input is reported, nothing crashes', () => {
     const path = join(dir, 'notes.md');
     await writeFile(
       path,
-      Buffer.concat([Buffer.from('## Cache bug\nThe build failed with '), Buffer.from([0xff, 0xfe, 0xc3]), Buffer.from(' garbage.\nFixed by clearing the cache.\n')]),
+      Buffer.concat([
+        Buffer.from('## Cache bug\nThe build failed with '),
+        Buffer.from([0xff, 0xfe, 0xc3]),
+        Buffer.from(' garbage.\nFixed by clearing the cache.\n'),
+      ]),
     );
     const r = await readTranscriptFile(path);
     expect(r.issues).toEqual([{ kind: 'invalid_utf8', message: expect.stringContaining('replaced') }]);
@@ -76,7 +90,10 @@ describe('bad input is reported, nothing crashes', () => {
     expect(chars).toBe(500_000);
     expect(r.bytesRead).toBeLessThan(2 * 1024 * 1024); // stopped reading soon after the budget was met
     expect(r.issues).toEqual([{ kind: 'truncated', message: expect.stringContaining(`of ${r.size} bytes`) }]);
-    const result = await runPipeline(r.conversation, { model: new HeuristicModel(), config: { chunk_size: 50_000, chunk_overlap: 0 } });
+    const result = await runPipeline(r.conversation, {
+      model: new HeuristicModel(),
+      config: { chunk_size: 50_000, chunk_overlap: 0 },
+    });
     expect(result.errors.filter((e) => e.stage === 'model')).toEqual([]);
     expect(result.stats.transcript_length).toBeLessThanOrEqual(501_000 + r.conversation.messages.length * 20);
   });
@@ -155,7 +172,9 @@ describe('bad input is reported, nothing crashes', () => {
       extraction: { chunk_size: 50_000, chunk_overlap: 0 },
     });
     const r = await adapter.runOnce();
-    expect(r.skipped).toEqual([{ file: join(memory, 'memory', 'giant.md'), reason: expect.stringContaining('max_file_size') }]);
+    expect(r.skipped).toEqual([
+      { file: join(memory, 'memory', 'giant.md'), reason: expect.stringContaining('max_file_size') },
+    ]);
     expect(r.errors).toEqual(
       expect.arrayContaining([
         { file: join(memory, 'memory', 'blob.md'), stage: 'read:binary', message: expect.any(String) },

@@ -26,7 +26,10 @@ beforeEach(async () => {
   claude = join(home, 'claude-projects');
   await cp(join(fixtures, 'openclaw'), memory, { recursive: true });
   await mkdir(join(claude, '-home-dev-projects-ledger-api'), { recursive: true });
-  await cp(join(fixtures, 'claude-code-session.jsonl'), join(claude, '-home-dev-projects-ledger-api', '7d0e5b8c.jsonl'));
+  await cp(
+    join(fixtures, 'claude-code-session.jsonl'),
+    join(claude, '-home-dev-projects-ledger-api', '7d0e5b8c.jsonl'),
+  );
 });
 afterEach(async () => {
   await Promise.all(adapters.splice(0).map((a) => a.stop()));
@@ -91,12 +94,19 @@ describe('OpenClawAdapter', () => {
     expect(first.submitted).toBe(first.learnings);
     expect(first.queued).toBe(0);
     expect(sleeps).toEqual([2000, 2000]);
-    const sources = server.requests.map((r) => (JSON.parse(r.body).tags as string[]).find((t) => t.startsWith('source:')));
+    const sources = server.requests.map((r) =>
+      (JSON.parse(r.body).tags as string[]).find((t) => t.startsWith('source:')),
+    );
     expect(new Set(sources)).toEqual(new Set(['source:openclaw', 'source:claude-code']));
 
     const state = await a.state();
     expect(state.count).toBe(3);
-    expect(state.entries[0]).toEqual({ file: expect.any(String), hash: expect.stringMatching(/^[0-9a-f]{64}$/), ts: '2026-11-23T04:00:00.000Z', learnings: expect.any(Number) });
+    expect(state.entries[0]).toEqual({
+      file: expect.any(String),
+      hash: expect.stringMatching(/^[0-9a-f]{64}$/),
+      ts: '2026-11-23T04:00:00.000Z',
+      learnings: expect.any(Number),
+    });
     expect(JSON.parse(await readFile(join(home, '.axle', 'state.json'), 'utf8')).entries).toHaveLength(3);
 
     const second = await a.runOnce();
@@ -104,14 +114,20 @@ describe('OpenClawAdapter', () => {
     expect(second.files_unchanged).toBe(3);
     expect(server.requests.length).toBe(first.submitted);
 
-    await writeFile(join(memory, 'memory', '2026-11-19.md'), `${await readFile(join(memory, 'memory', '2026-11-19.md'), 'utf8')}\n## 17:00 — more\nA new note.\n`);
+    await writeFile(
+      join(memory, 'memory', '2026-11-19.md'),
+      `${await readFile(join(memory, 'memory', '2026-11-19.md'), 'utf8')}\n## 17:00 — more\nA new note.\n`,
+    );
     const third = await a.runOnce();
     expect(third.files_processed).toBe(1);
     expect(third.files_unchanged).toBe(2);
 
     // A session file that grows is read again, but the learnings it already yielded are not resent.
     const session = join(claude, '-home-dev-projects-ledger-api', '7d0e5b8c.jsonl');
-    await writeFile(session, `${await readFile(session, 'utf8')}${JSON.stringify({ type: 'user', message: { role: 'user', content: 'thanks!' } })}\n`);
+    await writeFile(
+      session,
+      `${await readFile(session, 'utf8')}${JSON.stringify({ type: 'user', message: { role: 'user', content: 'thanks!' } })}\n`,
+    );
     const sentBefore = server.requests.length;
     const fourth = await a.runOnce();
     expect(fourth.files_processed).toBe(1);
@@ -120,7 +136,12 @@ describe('OpenClawAdapter', () => {
     expect(server.requests.length).toBe(sentBefore);
 
     const status = await a.status();
-    expect(status).toMatchObject({ daemon_running: false, last_run: '2026-11-23T04:00:00.000Z', memory_path: memory, interval_ms: 900_000 });
+    expect(status).toMatchObject({
+      daemon_running: false,
+      last_run: '2026-11-23T04:00:00.000Z',
+      memory_path: memory,
+      interval_ms: 900_000,
+    });
     expect(status.last_result?.files_processed).toBe(1);
     expect(status.last_result?.duplicates).toBeGreaterThan(0);
   });
@@ -132,7 +153,10 @@ describe('OpenClawAdapter', () => {
     const r = await a.runOnce();
     expect(r.files_processed).toBe(2);
     expect(r.stopped).toBe('max_files_per_run');
-    expect(r.skipped).toContainEqual({ file: join(memory, 'memory', 'tiny.md'), reason: expect.stringContaining('min_file_size') });
+    expect(r.skipped).toContainEqual({
+      file: join(memory, 'memory', 'tiny.md'),
+      reason: expect.stringContaining('min_file_size'),
+    });
     expect(r.submitted).toBe(0);
     expect(r.queued).toBe(r.learnings);
     expect(sleeps).toEqual([]);

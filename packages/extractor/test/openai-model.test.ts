@@ -18,13 +18,20 @@ const DRAFT = {
 
 const conversation: Conversation = {
   source: 'claude-code',
-  messages: [{ role: 'user', kind: 'text', text: `The nightly backup broke after the upgrade. ${'context '.repeat(30)}` }],
+  messages: [
+    { role: 'user', kind: 'text', text: `The nightly backup broke after the upgrade. ${'context '.repeat(30)}` },
+  ],
 };
 
 let server: TestServer | undefined;
 const models: OpenAIChatModel[] = [];
 const model = (url: string, timeoutMs = 5_000) => {
-  const m = new OpenAIChatModel({ baseUrl: `${url}/v1`, model: 'qwen2.5-coder:7b', apiKey: 'sk-local-test', timeoutMs });
+  const m = new OpenAIChatModel({
+    baseUrl: `${url}/v1`,
+    model: 'qwen2.5-coder:7b',
+    apiKey: 'sk-local-test',
+    timeoutMs,
+  });
   models.push(m);
   return m;
 };
@@ -80,7 +87,11 @@ describe('OpenAIChatModel against a local chat-completions server', () => {
     const m = model(server.url, 100);
     const five: Conversation = {
       source: 'plain',
-      messages: Array.from({ length: 5 }, (_, i) => ({ role: 'user' as const, kind: 'text' as const, text: `${i} `.repeat(400) })),
+      messages: Array.from({ length: 5 }, (_, i) => ({
+        role: 'user' as const,
+        kind: 'text' as const,
+        text: `${i} `.repeat(400),
+      })),
     };
     const result = await runPipeline(five, { model: m, config: { chunk_size: 900, chunk_overlap: 0 } });
     expect(result.stats.chunks_failed).toBe(5);
@@ -102,6 +113,10 @@ describe('OpenAIChatModel against a local chat-completions server', () => {
     server = undefined;
     const result = await runPipeline(conversation, { model: model(url) });
     expect(result.success).toBe(false);
-    expect(result.errors[0]).toMatchObject({ stage: 'model', chunk: 0, message: expect.stringContaining('model request failed') });
+    expect(result.errors[0]).toMatchObject({
+      stage: 'model',
+      chunk: 0,
+      message: expect.stringContaining('model request failed'),
+    });
   });
 });

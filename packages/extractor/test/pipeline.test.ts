@@ -37,7 +37,11 @@ const GOOD_DRAFT = {
 
 const conv = (n: number): Conversation => ({
   source: 'plain',
-  messages: Array.from({ length: n }, (_, i) => ({ role: 'user' as const, kind: 'text' as const, text: `message ${i} `.repeat(20) })),
+  messages: Array.from({ length: n }, (_, i) => ({
+    role: 'user' as const,
+    kind: 'text' as const,
+    text: `message ${i} `.repeat(20),
+  })),
 });
 
 const fixedModel = (perChunk: (i: number) => unknown[] | Error): Model => ({
@@ -81,13 +85,20 @@ describe('chunking', () => {
 describe('rubric', () => {
   it('passes only with total ≥ threshold and every dimension ≥ the minimum', () => {
     expect(applyRubric({ specificity: 4, actionability: 4, novelty: 3, completeness: 3 }, 14, 3).pass).toBe(true);
-    expect(applyRubric({ specificity: 5, actionability: 5, novelty: 2, completeness: 5 }, 14, 3)).toMatchObject({ total: 17, pass: false });
+    expect(applyRubric({ specificity: 5, actionability: 5, novelty: 2, completeness: 5 }, 14, 3)).toMatchObject({
+      total: 17,
+      pass: false,
+    });
     expect(applyRubric({ specificity: 3, actionability: 3, novelty: 3, completeness: 4 }, 14, 3).pass).toBe(false);
   });
 
   it('scores concrete resolved drafts above generic advice', () => {
     const strong = scoreContent(GOOD_DRAFT);
-    const weak = scoreContent({ title: 'Be careful with tests', body: 'Make sure to always double-check your tests, it is best practice in general.', task_context: '' });
+    const weak = scoreContent({
+      title: 'Be careful with tests',
+      body: 'Make sure to always double-check your tests, it is best practice in general.',
+      task_context: '',
+    });
     const sum = (s: typeof strong) => s.specificity + s.actionability + s.novelty + s.completeness;
     expect(sum(strong)).toBeGreaterThanOrEqual(14);
     expect(sum(weak)).toBeLessThan(10);
@@ -99,7 +110,10 @@ describe('dedup', () => {
     const a = 'pg_dump refuses to dump a server newer than itself; install the matching client version';
     const b = 'pg_dump refuses to dump a server newer than itself; install the matching client version now';
     expect(jaccard(shingles(a), shingles(b))).toBeGreaterThan(0.6);
-    expect(dedupe([a, b, 'something unrelated entirely about redis eviction'], (s) => s)).toEqual([a, 'something unrelated entirely about redis eviction']);
+    expect(dedupe([a, b, 'something unrelated entirely about redis eviction'], (s) => s)).toEqual([
+      a,
+      'something unrelated entirely about redis eviction',
+    ]);
   });
 });
 
@@ -116,7 +130,12 @@ describe('runPipeline', () => {
     expect(d?.category).toBe('code-execution');
     expect(d?.outcome).toBe('success');
     expect(d?.tags).toContain('npm');
-    expect(result.stats).toMatchObject({ chunks_processed: 1, chunks_failed: 0, final_count: 1, processing_time_ms: 5 });
+    expect(result.stats).toMatchObject({
+      chunks_processed: 1,
+      chunks_failed: 0,
+      final_count: 1,
+      processing_time_ms: 5,
+    });
     expect(result.stats.raw_candidates).toBeGreaterThanOrEqual(result.stats.passed_quality_gate);
     expect(result.stats.passed_dedup).toBe(1);
   });
@@ -129,14 +148,21 @@ describe('runPipeline', () => {
     const memory = await runPipeline(readOpenClawMemory(text('openclaw/memory/2026-11-19.md')).conversation, { model });
     expect(memory.learnings.map((l) => l.category)).toEqual(['storage-state']);
     expect(memory.learnings[0]?.title).toContain('pg_dump');
-    const plain = await runPipeline(readPlainText(text('plain-transcript.txt')).conversation, { model, config: { quality_threshold: 10 } });
+    const plain = await runPipeline(readPlainText(text('plain-transcript.txt')).conversation, {
+      model,
+      config: { quality_threshold: 10 },
+    });
     expect(plain.success).toBe(true);
     expect(plain.stats.chunks_processed).toBe(1);
   });
 
   it('records a failing chunk as an error and keeps going', async () => {
     const model = fixedModel((i) => (i === 1 ? new Error('model exploded') : [GOOD_DRAFT]));
-    const result = await runPipeline(conv(40), { model, config: { chunk_size: 1000, chunk_overlap: 100 }, clock: steppingClock() });
+    const result = await runPipeline(conv(40), {
+      model,
+      config: { chunk_size: 1000, chunk_overlap: 100 },
+      clock: steppingClock(),
+    });
     expect(result.success).toBe(true);
     expect(result.errors).toContainEqual({ stage: 'model', chunk: 1, message: 'model exploded' });
     expect(result.stats.chunks_failed).toBe(1);
@@ -149,9 +175,24 @@ describe('runPipeline', () => {
 
   it('reports invalid candidates, gates on quality and caps at max_learnings', async () => {
     const topics = [
-      ['redis', 'ECONNREFUSED', 'the container binds 127.0.0.1 only', 'set `bind 0.0.0.0` in redis.conf and run `docker compose up -d`'],
-      ['sqlite', 'SQLITE_BUSY', 'two writers share the file without WAL', 'run `PRAGMA journal_mode=WAL` at startup and use one connection per writer'],
-      ['nginx', 'ERR_TOO_MANY_REDIRECTS', 'the proxy drops X-Forwarded-Proto', 'add `proxy_set_header X-Forwarded-Proto $scheme` and set `trust proxy` in the app'],
+      [
+        'redis',
+        'ECONNREFUSED',
+        'the container binds 127.0.0.1 only',
+        'set `bind 0.0.0.0` in redis.conf and run `docker compose up -d`',
+      ],
+      [
+        'sqlite',
+        'SQLITE_BUSY',
+        'two writers share the file without WAL',
+        'run `PRAGMA journal_mode=WAL` at startup and use one connection per writer',
+      ],
+      [
+        'nginx',
+        'ERR_TOO_MANY_REDIRECTS',
+        'the proxy drops X-Forwarded-Proto',
+        'add `proxy_set_header X-Forwarded-Proto $scheme` and set `trust proxy` in the app',
+      ],
     ];
     const distinct = (i: number) => {
       const [tool, code, cause, fix] = topics[i] ?? [];
@@ -186,10 +227,20 @@ describe('runPipeline', () => {
       name: 'spy',
       async extract(input) {
         seen.push(input.text);
-        return [GOOD_DRAFT, { ...GOOD_DRAFT, title: 'Leaky draft mentioning ops@example.com here', body: `${GOOD_DRAFT.body} Contact ops@example.com.` }];
+        return [
+          GOOD_DRAFT,
+          {
+            ...GOOD_DRAFT,
+            title: 'Leaky draft mentioning ops@example.com here',
+            body: `${GOOD_DRAFT.body} Contact ops@example.com.`,
+          },
+        ];
       },
     };
-    const c: Conversation = { source: 'plain', messages: [{ role: 'user', kind: 'text', text: `mail me at dev@example.com ${'x '.repeat(80)}` }] };
+    const c: Conversation = {
+      source: 'plain',
+      messages: [{ role: 'user', kind: 'text', text: `mail me at dev@example.com ${'x '.repeat(80)}` }],
+    };
     const result = await runPipeline(c, { model });
     expect(seen[0]).not.toContain('dev@example.com');
     expect(seen[0]).toContain('[REDACTED:email]');
@@ -201,14 +252,34 @@ describe('runPipeline', () => {
   });
 
   it('refuses a transcript under 100 characters and cuts one over 500000', async () => {
-    const short = await runPipeline({ source: 'plain', messages: [{ role: 'user', kind: 'text', text: 'hi' }] }, { model: new HeuristicModel() });
+    const short = await runPipeline(
+      { source: 'plain', messages: [{ role: 'user', kind: 'text', text: 'hi' }] },
+      { model: new HeuristicModel() },
+    );
     expect(short.success).toBe(false);
     expect(short.errors[0]?.stage).toBe('input');
-    const passthrough = async (t: string): Promise<ScrubResult> => ({ text: t, findings: [], report: { scrubber_version: 't', patterns_matched: [], clean: true } });
+    const passthrough = async (t: string): Promise<ScrubResult> => ({
+      text: t,
+      findings: [],
+      report: { scrubber_version: 't', patterns_matched: [], clean: true },
+    });
     let chars = 0;
-    const counting: Model = { name: 'count', async extract(i) { chars = Math.max(chars, i.index); return []; } };
-    const big: Conversation = { source: 'plain', messages: [{ role: 'user', kind: 'text', text: 'y'.repeat(600_000) }] };
-    const r = await runPipeline(big, { model: counting, scrubber: passthrough, config: { chunk_size: 100_000, chunk_overlap: 0 } });
+    const counting: Model = {
+      name: 'count',
+      async extract(i) {
+        chars = Math.max(chars, i.index);
+        return [];
+      },
+    };
+    const big: Conversation = {
+      source: 'plain',
+      messages: [{ role: 'user', kind: 'text', text: 'y'.repeat(600_000) }],
+    };
+    const r = await runPipeline(big, {
+      model: counting,
+      scrubber: passthrough,
+      config: { chunk_size: 100_000, chunk_overlap: 0 },
+    });
     expect(r.stats.transcript_length).toBeGreaterThan(600_000);
     expect(r.errors[0]).toMatchObject({ stage: 'input', message: expect.stringContaining('cut to the first 500000') });
     expect(chars).toBe(4); // five chunks of 100000 characters

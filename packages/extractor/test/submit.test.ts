@@ -34,7 +34,14 @@ const fakeSleep = async (ms: number) => {
 const clock = () => Date.UTC(2026, 10, 23, 4, 0, 0);
 
 function submitter(queue: DraftQueue, url: string, extra: Partial<ConstructorParameters<typeof Submitter>[1]> = {}) {
-  const s = new Submitter(queue, { server: url, apiKey: 'axl_testkey', sleep: fakeSleep, clock, baseDelayMs: 100, ...extra });
+  const s = new Submitter(queue, {
+    server: url,
+    apiKey: 'axl_testkey',
+    sleep: fakeSleep,
+    clock,
+    baseDelayMs: 100,
+    ...extra,
+  });
   submitters.push(s);
   return s;
 }
@@ -69,7 +76,11 @@ describe('DraftQueue.enqueueNew', () => {
     expect((await queue.enqueueNew([draft(1), draft(2)], 'claude-code', now)).duplicates).toBe(0);
     const first = (await queue.list('pending'))[0];
     if (first) await queue.settle(first, 'done');
-    const again = await queue.enqueueNew([draft(1), { ...draft(2), body: `${draft(2).body} ` }, { ...draft(1), category: 'monitoring' }, draft(3)], 'claude-code', now);
+    const again = await queue.enqueueNew(
+      [draft(1), { ...draft(2), body: `${draft(2).body} ` }, { ...draft(1), category: 'monitoring' }, draft(3)],
+      'claude-code',
+      now,
+    );
     expect(again.duplicates).toBe(2);
     expect(again.queued.map((q) => [q.draft.title, q.draft.category])).toEqual([
       [draft(1).title, 'monitoring'],
@@ -81,8 +92,21 @@ describe('DraftQueue.enqueueNew', () => {
 describe('Submitter', () => {
   it('sends with X-API-Key and moves answered drafts to done or rejected with the reason', async () => {
     const answers = [
-      [201, { id: 'lrn_abc', message: 'ok', status: 'pending_review', review_reason: ['standing_consent_off'], contributor_wallet: null, timestamp: 't' }],
-      [409, { error: 'Near-duplicate learning detected', message: 'similar', existing_id: 'lrn_old', similarity: 0.91 }],
+      [
+        201,
+        {
+          id: 'lrn_abc',
+          message: 'ok',
+          status: 'pending_review',
+          review_reason: ['standing_consent_off'],
+          contributor_wallet: null,
+          timestamp: 't',
+        },
+      ],
+      [
+        409,
+        { error: 'Near-duplicate learning detected', message: 'similar', existing_id: 'lrn_old', similarity: 0.91 },
+      ],
       [400, { error: 'Category out of scope', code: 'CATEGORY_OUT_OF_SCOPE', allowed_categories: [] }],
     ] as const;
     let n = 0;
@@ -102,17 +126,27 @@ describe('Submitter', () => {
     for (const r of server.requests) {
       expect(r.url).toBe('/learn');
       expect(r.headers['x-api-key']).toBe('axl_testkey');
-      expect(JSON.parse(r.body)).toMatchObject({ submission_channel: 'extraction', contributor_agent: 'svc-autonomous-extractor/0.1.0' });
+      expect(JSON.parse(r.body)).toMatchObject({
+        submission_channel: 'extraction',
+        contributor_agent: 'svc-autonomous-extractor/0.1.0',
+      });
     }
     expect(await queue.list('pending')).toEqual([]);
     const done = await queue.list('done');
-    expect(done[0]?.outcome).toEqual({ status: 201, learning_id: 'lrn_abc', learning_status: 'pending_review', review_reason: ['standing_consent_off'] });
+    expect(done[0]?.outcome).toEqual({
+      status: 201,
+      learning_id: 'lrn_abc',
+      learning_status: 'pending_review',
+      review_reason: ['standing_consent_off'],
+    });
     expect((await queue.list('rejected')).map((i) => i.outcome?.status)).toEqual([409, 400]);
   });
 
   it('keeps drafts queued while the server answers 503, with exponential backoff, and sends them later', async () => {
     let up = false;
-    server = await startServer((_req, res) => (up ? json(res, 201, { id: 'lrn_later', status: 'approved' }) : json(res, 503, { error: 'Service unavailable' })));
+    server = await startServer((_req, res) =>
+      up ? json(res, 201, { id: 'lrn_later', status: 'approved' }) : json(res, 503, { error: 'Service unavailable' }),
+    );
     const queue = new DraftQueue(dir);
     const s = submitter(queue, server.url, { maxAttempts: 4 });
     const first = await s.submit([draft(1), draft(2)], 'openclaw');
@@ -173,12 +207,23 @@ describe('full extraction: transcript -> pipeline -> submit', () => {
     await submitter(queue, server.url).submit(result.learnings, conversation.source);
 
     expect(server.requests.length).toBe(result.learnings.length);
-    const allowed = new Set(['title', 'body', 'category', 'tags', 'task_context', 'outcome', 'quality_self_assessment', 'submission_channel', 'contributor_agent']);
+    const allowed = new Set([
+      'title',
+      'body',
+      'category',
+      'tags',
+      'task_context',
+      'outcome',
+      'quality_self_assessment',
+      'submission_channel',
+      'contributor_agent',
+    ]);
     // Every sentence-sized piece of the transcript that the drafts did not use.
     const draftText = result.learnings.map((d) => [d.title, d.body, d.task_context, ...d.tags].join('\n')).join('\n');
     const raw = await readFile(file, 'utf8');
     const pieces = new Set<string>();
-    for (const m of conversation.messages) for (const p of m.text.split(/[\n.;]+/)) if (p.trim().length >= 16) pieces.add(p.trim());
+    for (const m of conversation.messages)
+      for (const p of m.text.split(/[\n.;]+/)) if (p.trim().length >= 16) pieces.add(p.trim());
     const unused = [...pieces].filter((p) => !draftText.includes(p));
     expect(unused.length).toBeGreaterThan(10);
     for (const req of server.requests) {
@@ -187,7 +232,12 @@ describe('full extraction: transcript -> pipeline -> submit', () => {
       const wire = `${req.url}\n${JSON.stringify(req.headers)}\n${req.body}`;
       for (const p of unused) expect(wire.includes(p), `leaked: ${p}`).toBe(false);
       // metadata from the JSONL envelope (session id, cwd, signatures) never travels either
-      for (const meta of ['7d0e5b8c-3f2a-4e1b-9c6d-5a4b3c2d1e0f', '/home/dev/projects', 'EqoBCkYIBxgCKkB', 'msg_01ABCdefGHIjkl']) {
+      for (const meta of [
+        '7d0e5b8c-3f2a-4e1b-9c6d-5a4b3c2d1e0f',
+        '/home/dev/projects',
+        'EqoBCkYIBxgCKkB',
+        'msg_01ABCdefGHIjkl',
+      ]) {
         expect(raw.includes(meta)).toBe(true);
         expect(wire.includes(meta)).toBe(false);
       }
@@ -256,14 +306,22 @@ describe('extractFile', () => {
     const file = fileURLToPath(new URL('./fixtures/openclaw-session.jsonl', import.meta.url));
     const queue = new DraftQueue(dir);
     const killSwitchPath = join(dir, 'DISABLED');
-    const r = await extractFile(file, { model: new HeuristicModel(), submitter: submitter(queue, server.url), killSwitchPath });
+    const r = await extractFile(file, {
+      model: new HeuristicModel(),
+      submitter: submitter(queue, server.url),
+      killSwitchPath,
+    });
     expect(r.disabled).toBe(false);
     expect(r.extraction?.source).toBe('openclaw');
     expect(r.submission?.sent.map((s) => s.learning_id)).toEqual(['lrn_hook']);
     expect(JSON.parse(server.requests[0]?.body ?? '{}').tags).toContain('source:openclaw');
 
     await writeFile(killSwitchPath, '');
-    const off = await extractFile(file, { model: new HeuristicModel(), submitter: submitter(queue, server.url), killSwitchPath });
+    const off = await extractFile(file, {
+      model: new HeuristicModel(),
+      submitter: submitter(queue, server.url),
+      killSwitchPath,
+    });
     expect(off).toEqual({ disabled: true });
     expect(server.requests).toHaveLength(1);
   });

@@ -270,7 +270,8 @@ describe('axle-mcp over stdio: every tool on its success and failure paths', () 
     const r = ok(
       await call(keyed, 'svc_contribute', {
         title: 'Use ETags to skip unchanged Grafana dashboard syncs',
-        body: 'Store the ETag of each dashboard JSON and send If-None-Match; ' +
+        body:
+          'Store the ETag of each dashboard JSON and send If-None-Match; ' +
           'a 304 means nothing to sync, saving most calls.',
         category: 'monitoring',
         contributor_agent: 'axle-test/1.0',
@@ -281,7 +282,8 @@ describe('axle-mcp over stdio: every tool on its success and failure paths', () 
     const refused = failed(
       await call(keyed, 'svc_contribute', {
         title: 'Write friendlier release announcements',
-        body: 'Lead with what changed for the reader, then how to upgrade, then thanks; ' +
+        body:
+          'Lead with what changed for the reader, then how to upgrade, then thanks; ' +
           'keep it under two hundred words.',
         category: 'communication',
       }),
@@ -374,9 +376,10 @@ describe('axle-mcp over stdio: every tool on its success and failure paths', () 
       const signature = await wallet.signTypedData(withdrawalProof(wallet.address, timestamp));
       const paid = ok(await call(mcp, 'svc_withdraw', { wallet: wallet.address, signature, timestamp }));
       expect(paid).toMatchObject({ amount: 0.7, status: 'confirmed', settlement_id: expect.stringMatching(/^set_/) });
+      // The same signed request again is a replay: refused, and nothing moves.
       expect(failed(await call(mcp, 'svc_withdraw', { wallet: wallet.address, signature, timestamp }))).toMatchObject({
-        status: 400,
-        error: 'insufficient balance',
+        status: 409,
+        code: 'WITHDRAWAL_SIGNATURE_USED',
       });
     } finally {
       await custodial.stop();

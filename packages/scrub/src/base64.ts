@@ -8,10 +8,12 @@ const MAX_CANDIDATE = 8_192;
 
 /** The value of each base64 and base64url character (both alphabets, as Buffer reads either), -1 for others. */
 const VALUE = new Int8Array(128).fill(-1);
-for (const [i, c] of [...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'].entries()) VALUE[c.charCodeAt(0)] = i;
+for (const [i, c] of [...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'].entries())
+  VALUE[c.charCodeAt(0)] = i;
 VALUE['-'.charCodeAt(0)] = 62;
 VALUE['_'.charCodeAt(0)] = 63;
-const isPrintable = (b: number): boolean => (b >= 0x20 && b < 0x7f) || b === 0x09 || b === 0x0a || b === 0x0d || b >= 0x80;
+const isPrintable = (b: number): boolean =>
+  (b >= 0x20 && b < 0x7f) || b === 0x09 || b === 0x0a || b === 0x0d || b >= 0x80;
 /** Decoded bytes of the candidate being read; a candidate decodes to at most 3/4 of MAX_CANDIDATE bytes. */
 const bytes = Buffer.alloc(MAX_CANDIDATE);
 

@@ -60,7 +60,19 @@ export function findEthereumKeys(text: string, runs: readonly number[]): Finding
 }
 
 const KEY_WORD = new RegExp(
-  literalAlternation(['key', 'token', 'secret', 'passw', 'pwd', 'credential', 'auth', 'bearer', 'api', 'private', 'signature']),
+  literalAlternation([
+    'key',
+    'token',
+    'secret',
+    'passw',
+    'pwd',
+    'credential',
+    'auth',
+    'bearer',
+    'api',
+    'private',
+    'signature',
+  ]),
   'gi',
 );
 /** Token characters (base64, base64url, hex, JWT-ish); a token is a whole run of them, with its padding. */

@@ -27,7 +27,8 @@ export class Covered {
   }
 
   /** Whether a finding of `type` over [start, end) would change nothing. */
-  readonly covers: Redundancy = (type, start, end) => ((isGenericType(type) ? this.any : this.specific).get(start) ?? -1) >= end;
+  readonly covers: Redundancy = (type, start, end) =>
+    ((isGenericType(type) ? this.any : this.specific).get(start) ?? -1) >= end;
 }
 
 /** Whether a finding of `type` over [start, end) would change nothing, given the findings before it. */

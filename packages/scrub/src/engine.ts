@@ -78,7 +78,9 @@ function planFor(rules: readonly Rule[]): Plan {
   wanted.sort((a, b) => a.literal.length - b.literal.length);
   const anchorList: { literal: string; caseless: boolean; rules: number[] }[] = [];
   const covers = (a: { literal: string; caseless: boolean }, w: { literal: string; caseless: boolean }): boolean =>
-    a.caseless || w.caseless ? w.literal.toLowerCase().startsWith(a.literal.toLowerCase()) : w.literal.startsWith(a.literal);
+    a.caseless || w.caseless
+      ? w.literal.toLowerCase().startsWith(a.literal.toLowerCase())
+      : w.literal.startsWith(a.literal);
   const addRules = (to: number[], rs: readonly number[]) => {
     for (const r of rs) if (!to.includes(r)) to.push(r);
   };
@@ -156,7 +158,12 @@ export interface AnchorOptions {
  * redaction type). Capture-group offsets need the `d` flag on the pattern. `rules` is planned once per list and
  * the plan kept with it, so callers pass the same list object each time, not a new array.
  */
-export function applyRules(text: string, rules: readonly Rule[], out: Finding[], anchorOptions: AnchorOptions = {}): void {
+export function applyRules(
+  text: string,
+  rules: readonly Rule[],
+  out: Finding[],
+  anchorOptions: AnchorOptions = {},
+): void {
   if (running) throw new Error("applyRules was entered again from a rule's accept()");
   running = true;
   try {

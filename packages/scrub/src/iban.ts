@@ -5,7 +5,8 @@ import { IBAN_LENGTHS, ibanValid } from './validators.js';
  * Compact (GB82WEST12345698765432) or printed in blocks of four (GB82 WEST 1234 5698 7654 32). The match starts
  * at the check digits, which are rarer than letters, and the country code is checked by the lookbehind.
  */
-const CANDIDATE = /\d\d(?<=(?<![A-Za-z0-9])[A-Za-z]{2}\d\d)(?:[A-Za-z0-9]{11,30}|(?: [A-Za-z0-9]{4}){2,7}(?: [A-Za-z0-9]{1,4})?)(?![A-Za-z0-9])/g;
+const CANDIDATE =
+  /\d\d(?<=(?<![A-Za-z0-9])[A-Za-z]{2}\d\d)(?:[A-Za-z0-9]{11,30}|(?: [A-Za-z0-9]{4}){2,7}(?: [A-Za-z0-9]{1,4})?)(?![A-Za-z0-9])/g;
 
 /**
  * IBANs validated by country length and mod 97. A printed IBAN followed by a four-letter word reads as one more

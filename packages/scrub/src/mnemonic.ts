@@ -29,7 +29,10 @@ export function bip39ChecksumValid(words: readonly string[]): boolean {
   const entropy = Buffer.alloc(entropyBits.length / 8);
   for (let i = 0; i < entropy.length; i++) entropy[i] = Number.parseInt(entropyBits.slice(i * 8, i * 8 + 8), 2);
   const hash = createHash('sha256').update(entropy).digest();
-  const expected = [...hash].map((b) => b.toString(2).padStart(8, '0')).join('').slice(0, checksumBits);
+  const expected = [...hash]
+    .map((b) => b.toString(2).padStart(8, '0'))
+    .join('')
+    .slice(0, checksumBits);
   return bits.slice(-checksumBits) === expected;
 }
 
@@ -59,7 +62,8 @@ function findInStretch(text: string, from: number, to: number, found: Finding[])
       const span = validWindow(run.map((r) => r.word));
       const before = text.slice(Math.max(0, run[0].start - 40), run[0].start);
       if (span) found.push({ type: 'bip39_mnemonic', start: run[span[0]].start, end: run[span[1] - 1].end });
-      else if (CONTEXT.test(before)) found.push({ type: 'bip39_mnemonic', start: run[0].start, end: run[run.length - 1].end });
+      else if (CONTEXT.test(before))
+        found.push({ type: 'bip39_mnemonic', start: run[0].start, end: run[run.length - 1].end });
     }
     run = [];
   };

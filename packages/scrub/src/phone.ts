@@ -14,7 +14,7 @@ export function phoneCandidateValid(candidate: string): boolean {
   const main = candidate.replace(EXTENSION, '');
   const digits = main.replace(/\D/g, '');
   if (digits.length < 7 || digits.length > 15) return false;
-  if (/\s{2}/.test(main) || (main.includes('(') !== main.includes(')'))) return false;
+  if (/\s{2}/.test(main) || main.includes('(') !== main.includes(')')) return false;
   if (main.startsWith('+') || main.startsWith('00')) {
     return isPossiblePhoneNumber(main.startsWith('+') ? main : `+${main.replace(/^00[- ]?/, '')}`);
   }

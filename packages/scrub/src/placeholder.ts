@@ -5,7 +5,8 @@
 const PLACEHOLDER =
   /^(?:<[^>]*>|\[[^\]]*\]|\{\{?[^}]*\}\}?|\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|%[A-Za-z_]+%|\*+|x+|X+|\.+|-+|_+|null|none|nil|undefined|true|false|string|str|number|int|bool|boolean|required|optional|redacted|changeme|placeholder|example|secret|password|token|empty|todo|tbd|n\/a)$/i;
 
-const PLACEHOLDER_PARTS = /\.\.\.|…|your[_-]?|my[_-]?(?:api|secret|token|key|password)|example|placeholder|dummy|fake|sample|xxxx|\*\*\*|<[a-z_ -]+>|\$\{|\{\{|process\.env|os\.environ|getenv|env\[|secrets\.|\(\)|replace[_-]?(?:me|with|this)|insert[_-]|enter[_-]?your|goes[_-]?here|[_-]here$/i;
+const PLACEHOLDER_PARTS =
+  /\.\.\.|…|your[_-]?|my[_-]?(?:api|secret|token|key|password)|example|placeholder|dummy|fake|sample|xxxx|\*\*\*|<[a-z_ -]+>|\$\{|\{\{|process\.env|os\.environ|getenv|env\[|secrets\.|\(\)|replace[_-]?(?:me|with|this)|insert[_-]|enter[_-]?your|goes[_-]?here|[_-]here$/i;
 
 export function isPlaceholder(value: string): boolean {
   const v = value.trim();

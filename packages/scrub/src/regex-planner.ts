@@ -132,7 +132,9 @@ const escapeLiteral = (s: string): string => s.replace(/[.*+?^${}()|[\]\\/]/g, '
 
 /** A literal as pattern units, one per character; a caseless literal's letters become `[xX]` classes. */
 const unitsOf = (literal: string, caseless = false): string[] =>
-  [...literal].map((c) => (caseless && c.toLowerCase() !== c.toUpperCase() ? `[${c.toLowerCase()}${c.toUpperCase()}]` : escapeLiteral(c)));
+  [...literal].map((c) =>
+    caseless && c.toLowerCase() !== c.toUpperCase() ? `[${c.toLowerCase()}${c.toUpperCase()}]` : escapeLiteral(c),
+  );
 
 /** `literalAlternation` over literals given as pattern units. */
 function unitAlternation(literals: readonly (readonly string[])[]): string {
@@ -156,6 +158,9 @@ function unitAlternation(literals: readonly (readonly string[])[]): string {
  * Matches what the flat alternation, in the given order, matches when no literal is a prefix of another.
  * `caseless` literals match in any case.
  */
-export function literalAlternation(literals: readonly string[], caseless: (literal: string) => boolean = () => false): string {
+export function literalAlternation(
+  literals: readonly string[],
+  caseless: (literal: string) => boolean = () => false,
+): string {
   return unitAlternation(literals.map((l) => unitsOf(l, caseless(l))));
 }

@@ -38,7 +38,12 @@ export function decodeJsonEscapes(text: string): DecodedView | undefined {
     let code = next < 128 ? SIMPLE[next] : -1;
     let width = 2;
     if (code < 0 && next === 117 && i + 5 < text.length) {
-      if (isHex(text.charCodeAt(i + 2)) && isHex(text.charCodeAt(i + 3)) && isHex(text.charCodeAt(i + 4)) && isHex(text.charCodeAt(i + 5))) {
+      if (
+        isHex(text.charCodeAt(i + 2)) &&
+        isHex(text.charCodeAt(i + 3)) &&
+        isHex(text.charCodeAt(i + 4)) &&
+        isHex(text.charCodeAt(i + 5))
+      ) {
         code = Number.parseInt(text.slice(i + 2, i + 6), 16);
         width = 6;
       }

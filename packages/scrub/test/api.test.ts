@@ -27,7 +27,11 @@ describe('redact', () => {
       { type: 'github_token', start: 2, end: 8 },
     ]);
     expect(r.text).toBe('a [REDACTED:github_token] b [REDACTED:email] c');
-    expect(r.report).toEqual({ scrubber_version: SCRUBBER_VERSION, patterns_matched: ['email', 'github_token'], clean: false });
+    expect(r.report).toEqual({
+      scrubber_version: SCRUBBER_VERSION,
+      patterns_matched: ['email', 'github_token'],
+      clean: false,
+    });
   });
 
   it('writes the placeholders a caller chooses, numbering values it has seen, with the same report', () => {
@@ -44,14 +48,19 @@ describe('redact', () => {
   });
 
   it('redacts what detect and detectAsync find, as scrub and scrubAsync do', async () => {
-    const text = 'token ghp_0123456789abcdefghijABCDEFGHIJ012345 npm_aB3dE5fG7haB3dE5fG7haB3dE5fG7haB3dE5 ana@example.org';
+    const text =
+      'token ghp_0123456789abcdefghijABCDEFGHIJ012345 npm_aB3dE5fG7haB3dE5fG7haB3dE5fG7haB3dE5 ana@example.org';
     expect(redact(text, detect(text))).toEqual(scrub(text));
     expect(redact(text, await detectAsync(text))).toEqual(await scrubAsync(text));
   });
 
   it('reports clean text as clean and leaves it unchanged', () => {
     const text = 'npm test passed in 3.2s';
-    expect(scrub(text)).toEqual({ text, report: { scrubber_version: SCRUBBER_VERSION, patterns_matched: [], clean: true }, findings: [] });
+    expect(scrub(text)).toEqual({
+      text,
+      report: { scrubber_version: SCRUBBER_VERSION, patterns_matched: [], clean: true },
+      findings: [],
+    });
   });
 });
 
@@ -68,7 +77,8 @@ describe('JSON-escape views', () => {
     const text = `${'ab\\n'.repeat(1000)}\\u00e9z`;
     const view = decodeJsonEscapes(text);
     expect(view?.text).toBe(`${'ab\n'.repeat(1000)}\u00e9z`);
-    for (const i of [0, 2, 3, 2999, 3000, 3001, 3002]) expect(view?.toOriginal(i)).toBe(i + Math.floor(i / 3) + (i > 3000 ? 5 : 0));
+    for (const i of [0, 2, 3, 2999, 3000, 3001, 3002])
+      expect(view?.toOriginal(i)).toBe(i + Math.floor(i / 3) + (i > 3000 ? 5 : 0));
   });
 
   it('composes two levels', () => {
@@ -119,7 +129,10 @@ describe('scrubAsync', () => {
       (
         await lintSource({
           source: { filePath: '/transcript.txt', content, contentType: 'text' },
-          options: { config: { rules: [{ id: '@secretlint/secretlint-rule-preset-recommend', rule: recommendPreset }] }, noPhysicFilePath: true },
+          options: {
+            config: { rules: [{ id: '@secretlint/secretlint-rule-preset-recommend', rule: recommendPreset }] },
+            noPhysicFilePath: true,
+          },
         })
       ).messages.map((m) => ({ type: typeOf(m.ruleId, m.messageId), start: m.range[0], end: m.range[1] }));
     const ours = await secretlintFindings(text);
@@ -128,8 +141,14 @@ describe('scrubAsync', () => {
     // A file the agent read silences the plain preset with comments, but not the scrubber.
     for (const wrapped of [
       `// secretlint-disable\n${text}\n// secretlint-enable`,
-      text.split('\n').map((line) => `${line} // secretlint-disable-line`).join('\n'),
-      text.split('\n').map((line) => `# secretlint-disable-next-line\n${line}`).join('\n'),
+      text
+        .split('\n')
+        .map((line) => `${line} // secretlint-disable-line`)
+        .join('\n'),
+      text
+        .split('\n')
+        .map((line) => `# secretlint-disable-next-line\n${line}`)
+        .join('\n'),
     ]) {
       expect((await plain(wrapped)).length).toBeLessThan(ours.length);
       expect(await secretlintFindings(wrapped)).toHaveLength(ours.length);

@@ -37,9 +37,15 @@ describe('anchored rule scanning', () => {
       `x.eyJ${pad(alnum, 12)}.eyJ${pad(alnum, 8)}.${pad(alnum, 10)} whsec_${pad(alnum, 30)}== xghp_${pad(alnum, 36)}`,
     ].join('\n');
     const expected = scanEach(text, TOKEN_RULES);
-    expect(expected.map((f) => f.type).sort()).toEqual(
-      ['aws_access_key', 'discord_bot_token', 'github_token', 'jwt', 'slack_token', 'slack_webhook', 'stripe_webhook_secret'],
-    );
+    expect(expected.map((f) => f.type).sort()).toEqual([
+      'aws_access_key',
+      'discord_bot_token',
+      'github_token',
+      'jwt',
+      'slack_token',
+      'slack_webhook',
+      'stripe_webhook_secret',
+    ]);
     expect(applied(text, TOKEN_RULES, { at: vendorTokenStarts(text, tokenRuns(text)) })).toEqual(expected);
   });
 
@@ -96,11 +102,36 @@ describe('anchored rule scanning', () => {
       'x4111111111111111 v1.2.3.4 a-123-45-6789 id.234-56-7890 #5551234567 +x5 ((415) 555-0132 ++1 415 555 0132 _12 Main St',
     ].join('\n');
     const expected = scanEach(text, rules);
-    expect(new Set(expected.map((f) => f.type))).toEqual(new Set(['us_ssn', 'credit_card', 'ip_address', 'phone_number', 'street_address']));
+    expect(new Set(expected.map((f) => f.type))).toEqual(
+      new Set(['us_ssn', 'credit_card', 'ip_address', 'phone_number', 'street_address']),
+    );
     expect(atStarts(text)).toEqual(expected);
     // Random text of digits, separators, capitalised words and street names: the same findings, rule by rule.
     const random = seededRandom(5);
-    const pieces = ['1', '0', '44', '555', '4111', '192.', '-', ' ', '(', ')', '+', '.', '/', '_', 'a', 'B', 'Main ', 'St', 'Street', '\n', '\u00a0', 'é'];
+    const pieces = [
+      '1',
+      '0',
+      '44',
+      '555',
+      '4111',
+      '192.',
+      '-',
+      ' ',
+      '(',
+      ')',
+      '+',
+      '.',
+      '/',
+      '_',
+      'a',
+      'B',
+      'Main ',
+      'St',
+      'Street',
+      '\n',
+      '\u00a0',
+      'é',
+    ];
     for (let n = 0; n < 200; n++) {
       let t = '';
       for (let i = 0; i < 400; i++) t += pieces[Math.floor(random() * pieces.length)];
@@ -110,10 +141,16 @@ describe('anchored rule scanning', () => {
 
   it('finds the suffixed street names at the number starts that it would find at every position', () => {
     const everywhere = (t: string) => Array.from({ length: t.length }, (_, i) => i);
-    const text = 'Koskikatu 25, Bundesstrasse 31b Præstevænget\u00a015 Storgatan 3 x9 Hauptstraße\t7 Storgatan 12 Storgatan 1234567';
-    expect(findSuffixedStreets(text, numberStarts(text).all).map((f) => text.slice(f.start, f.end))).toEqual(
-      ['Koskikatu 25', 'Bundesstrasse 31b', 'Præstevænget\u00a015', 'Storgatan 3', 'Hauptstraße\t7', 'Storgatan 12'],
-    );
+    const text =
+      'Koskikatu 25, Bundesstrasse 31b Præstevænget\u00a015 Storgatan 3 x9 Hauptstraße\t7 Storgatan 12 Storgatan 1234567';
+    expect(findSuffixedStreets(text, numberStarts(text).all).map((f) => text.slice(f.start, f.end))).toEqual([
+      'Koskikatu 25',
+      'Bundesstrasse 31b',
+      'Præstevænget\u00a015',
+      'Storgatan 3',
+      'Hauptstraße\t7',
+      'Storgatan 12',
+    ]);
     const random = seededRandom(9);
     const pieces = ['Koski', 'katu', 'Weg', 'weg', ' ', '\u00a0', '\t', '1', '25', 'b', '-', ',', 'Straße', 'x'];
     for (let n = 0; n < 300; n++) {
@@ -127,7 +164,9 @@ describe('anchored rule scanning', () => {
 describe('rule accept() functions', () => {
   it('never run rules again: applyRules refuses to be entered from one, and works after refusing', () => {
     const inner: Rule[] = [{ type: 'inner', pattern: /b/g }];
-    const reentrant: Rule[] = [{ type: 'outer', pattern: /a/g, accept: (_v, _m, text) => applied(text, inner).length > 0 }];
+    const reentrant: Rule[] = [
+      { type: 'outer', pattern: /a/g, accept: (_v, _m, text) => applied(text, inner).length > 0 },
+    ];
     expect(() => applied('ab', reentrant)).toThrow(/entered again/);
     expect(applied('ab', inner)).toEqual([{ type: 'inner', start: 1, end: 2 }]);
   });

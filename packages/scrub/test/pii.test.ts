@@ -15,7 +15,14 @@ describe('personal data', () => {
       expect(only(`call ${p} today`), p).toEqual([['phone_number', p]]);
     }
     expect(only('(37) 788-063-Office')).toEqual([['phone_number', '(37) 788-063']]);
-    for (const n of ['on 2024-01-15 at', 'build 10.0.19045.2965', 'took 1700000000 ms', 'rows 1 2 3', 'Street 28919 136', 'zip 3610-114']) {
+    for (const n of [
+      'on 2024-01-15 at',
+      'build 10.0.19045.2965',
+      'took 1700000000 ms',
+      'rows 1 2 3',
+      'Street 28919 136',
+      'zip 3610-114',
+    ]) {
       expect(scrub(n).report.clean, n).toBe(true);
     }
   });
@@ -39,7 +46,14 @@ describe('personal data', () => {
       ['ip_address', '106.31.73.20'],
       ['ip_address', '2001:db8:85a3::8a2e:370:7334'],
     ]);
-    for (const n of ['listen 127.0.0.1:8080', 'at 12:30:45', 'std::vec::Vec', 'v1.2.3.4', 'mac 00:1a:2b:3c:4d:5e', 'host ::1']) {
+    for (const n of [
+      'listen 127.0.0.1:8080',
+      'at 12:30:45',
+      'std::vec::Vec',
+      'v1.2.3.4',
+      'mac 00:1a:2b:3c:4d:5e',
+      'host ::1',
+    ]) {
       expect(scrub(n).report.clean, n).toBe(true);
     }
   });
@@ -56,7 +70,9 @@ describe('personal data', () => {
       '/home/[REDACTED:username]/src and /Users/[REDACTED:username]/Library',
     );
     expect(scrub('C:\\Users\\nick\\AppData').text).toBe('C:\\Users\\[REDACTED:username]\\AppData');
-    expect(scrub(JSON.stringify({ cwd: 'C:\\Users\\bob\\code' })).text).toBe('{"cwd":"C:\\\\Users\\\\[REDACTED:username]\\\\code"}');
+    expect(scrub(JSON.stringify({ cwd: 'C:\\Users\\bob\\code' })).text).toBe(
+      '{"cwd":"C:\\\\Users\\\\[REDACTED:username]\\\\code"}',
+    );
     expect(scrub('/home/runner/work and /Users/Shared').report.clean).toBe(true);
   });
 

@@ -12,13 +12,21 @@ import { seededRandom } from '../../../test/support/random.js';
 async function wholeText(text: string) {
   const result = await lintSource({
     source: { filePath: '/transcript.txt', content: neutraliseDirectives(text), contentType: 'text' },
-    options: { config: { rules: [{ id: '@secretlint/secretlint-rule-preset-recommend', rule: recommendPreset }] }, noPhysicFilePath: true },
+    options: {
+      config: { rules: [{ id: '@secretlint/secretlint-rule-preset-recommend', rule: recommendPreset }] },
+      noPhysicFilePath: true,
+    },
   });
   const shift = text.charCodeAt(0) === 0xfeff ? 1 : 0; // secretlint drops a leading byte-order mark
-  return result.messages.map((m) => ({ type: typeOf(m.ruleId, m.messageId), start: m.range[0] + shift, end: m.range[1] + shift }));
+  return result.messages.map((m) => ({
+    type: typeOf(m.ruleId, m.messageId),
+    start: m.range[0] + shift,
+    end: m.range[1] + shift,
+  }));
 }
 
-const expectSameFindings = async (text: string) => expect(await secretlintFindings(text)).toEqual(await wholeText(text));
+const expectSameFindings = async (text: string) =>
+  expect(await secretlintFindings(text)).toEqual(await wholeText(text));
 
 const repeat = (s: string, n: number) => s.repeat(Math.ceil(n / s.length)).slice(0, n);
 const b64 = 'MIIEowIBAAKCAQEA7b9Zq3xK+/2mN0pQ8rT1uV4wX6yZ9aB3cD5eF7gH1iJ2kL4mN6oP8qR0sT2uV4wX6yZ8=';
@@ -74,9 +82,31 @@ describe('secretlint windows', () => {
   it('are derived from this version of the preset and these rules (re-derive them if this changes)', () => {
     expect(presetPackage.version).toBe('12.0.0');
     expect(rules.map((r) => r.meta.id.replace('@secretlint/secretlint-rule-', ''))).toEqual([
-      'aws', 'gcp', 'privatekey', 'npm', 'basicauth', 'slack', 'sendgrid', 'shopify', 'github', 'gitlab', 'grafana',
-      'openai', 'anthropic', 'groq', 'huggingface', 'linear', 'notion', '1password', 'database-connection-string',
-      'hashicorp-vault', 'vercel', 'databricks', 'docker', 'figma', 'filter-comments',
+      'aws',
+      'gcp',
+      'privatekey',
+      'npm',
+      'basicauth',
+      'slack',
+      'sendgrid',
+      'shopify',
+      'github',
+      'gitlab',
+      'grafana',
+      'openai',
+      'anthropic',
+      'groq',
+      'huggingface',
+      'linear',
+      'notion',
+      '1password',
+      'database-connection-string',
+      'hashicorp-vault',
+      'vercel',
+      'databricks',
+      'docker',
+      'figma',
+      'filter-comments',
     ]);
   });
 
@@ -108,11 +138,31 @@ describe('secretlint windows', () => {
   it('give the findings of the whole text for AWS keys across lines, CRLF and spaces', async () => {
     const value = repeat('wJalrXUtnFEMI/K7MDENG/bPxRfiCYzz9+', 40);
     const texts: string[] = [];
-    for (const key of ['AWS_SECRET_ACCESS_KEY', 'aws_secret_access_key', 'SecretAccessKey', '"secret_accessKey"', 'x.SECRETACCESSKEY']) {
-      for (const connector of ['=', ':', '=>', ' = ', ' :\n', '\r\n=\r\n', '\n\n\t\n=\n\n\n', '=\u2028', ' \u00a0=> ']) {
+    for (const key of [
+      'AWS_SECRET_ACCESS_KEY',
+      'aws_secret_access_key',
+      'SecretAccessKey',
+      '"secret_accessKey"',
+      'x.SECRETACCESSKEY',
+    ]) {
+      for (const connector of [
+        '=',
+        ':',
+        '=>',
+        ' = ',
+        ' :\n',
+        '\r\n=\r\n',
+        '\n\n\t\n=\n\n\n',
+        '=\u2028',
+        ' \u00a0=> ',
+      ]) {
         for (const quote of ['', '"', "'"]) {
           for (const v of [value, value.slice(1), `${value}Q`, `${value.slice(0, 20)}\n${value.slice(20)}`]) {
-            texts.push(`${key}${connector}${quote}${v}${quote} tail`, `a ${key}${connector}${quote}${v}`, `${key}${connector}`);
+            texts.push(
+              `${key}${connector}${quote}${v}${quote} tail`,
+              `a ${key}${connector}${quote}${v}`,
+              `${key}${connector}`,
+            );
           }
         }
       }
@@ -139,7 +189,9 @@ describe('secretlint windows', () => {
         }
       }
       texts.push(`-----BEGIN ${kind}PRIVATE KEY-----\n${pemBody(500)}`, `x -----BEGIN ${kind}PRIVATE KEY-----`);
-      texts.push(`-----BEGIN ${kind}PRIVATE KEY-----\n${pemBody(300)}!${pemBody(300)}\n-----END ${kind}PRIVATE KEY-----`);
+      texts.push(
+        `-----BEGIN ${kind}PRIVATE KEY-----\n${pemBody(300)}!${pemBody(300)}\n-----END ${kind}PRIVATE KEY-----`,
+      );
     }
     for (const text of texts) await expectSameFindings(text);
   });
@@ -155,7 +207,29 @@ describe('secretlint windows', () => {
   it('give the findings of the whole text on random mixes of tokens, literals, spaces and base64', async () => {
     const random = seededRandom(7);
     const pick = <T>(xs: readonly T[]): T => xs[random() % xs.length];
-    const literals = ['npm_', 'ghp_', 'sk-', 'sk-ant-api03-', '://', 'https://', 'SG.', 'hvs.', 'dapi', 'xoxb-', 'ops_ey', '@host.io', ':pw', '-----BEGIN PRIVATE KEY-----', '-----END PRIVATE KEY-----', 'AWS_SECRET_ACCESS_KEY', '=', '=>', '"', 'é', 'secretlint-disable'];
+    const literals = [
+      'npm_',
+      'ghp_',
+      'sk-',
+      'sk-ant-api03-',
+      '://',
+      'https://',
+      'SG.',
+      'hvs.',
+      'dapi',
+      'xoxb-',
+      'ops_ey',
+      '@host.io',
+      ':pw',
+      '-----BEGIN PRIVATE KEY-----',
+      '-----END PRIVATE KEY-----',
+      'AWS_SECRET_ACCESS_KEY',
+      '=',
+      '=>',
+      '"',
+      'é',
+      'secretlint-disable',
+    ];
     for (let t = 0; t < 150; t++) {
       const parts: string[] = [];
       for (let k = 0; k < 40; k++) {

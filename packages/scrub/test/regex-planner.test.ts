@@ -30,7 +30,9 @@ describe('literal alternation', () => {
     const text = 'a sk- secret_SG.x hvs.hvb.hvx AKIASIA https:// https:/ s secret';
     const flat = new RegExp(literals.map((l) => l.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|'), 'g');
     const factored = new RegExp(literalAlternation(literals), 'g');
-    expect([...text.matchAll(factored)].map((m) => [m.index, m[0]])).toEqual([...text.matchAll(flat)].map((m) => [m.index, m[0]]));
+    expect([...text.matchAll(factored)].map((m) => [m.index, m[0]])).toEqual(
+      [...text.matchAll(flat)].map((m) => [m.index, m[0]]),
+    );
   });
 
   it('matches caseless literals in any case and the others in their own', () => {
@@ -58,7 +60,10 @@ describe('literal alternation', () => {
         [...l].map((c) => (/[a-z]/i.test(c) ? `[${c.toLowerCase()}${c.toUpperCase()}]` : escapeLiteral(c)));
       const flat = literals.map((l) => (caseless.has(l) ? anyCase(l).join('') : escapeLiteral(l))).join('|');
       const text = Array.from({ length: 200 }, () => pick('abAB_.- x')).join('');
-      const factored = new RegExp(literalAlternation(literals, (l) => caseless.has(l)), 'g');
+      const factored = new RegExp(
+        literalAlternation(literals, (l) => caseless.has(l)),
+        'g',
+      );
       const reference = new RegExp(flat, 'g');
       const matches = (re: RegExp) => [...text.matchAll(re)].map((m) => [m.index, m[0]]);
       expect(matches(factored)).toEqual(matches(reference));
@@ -90,7 +95,10 @@ describe('leading literals of the scrubber rules', () => {
           matches++;
           const here = fold(text.slice(m.index, m.index + 256));
           const where = `${rule.type} ${rule.pattern.source} at ${here}`;
-          expect(starts.some((l) => here.startsWith(fold(l))), where).toBe(true);
+          expect(
+            starts.some((l) => here.startsWith(fold(l))),
+            where,
+          ).toBe(true);
         }
       }
     }

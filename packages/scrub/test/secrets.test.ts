@@ -30,7 +30,10 @@ describe('provider credentials', () => {
     ['github_token', `github_pat_${gen(ALNUM, 22)}_${gen(ALNUM, 59, 3)}`],
     ['gitlab_token', `glpat-${gen(ALNUM, 20)}`],
     ['slack_token', `xoxb-${gen('0123456789', 12)}-${gen('0123456789', 13, 2)}-${gen(ALNUM, 24)}`],
-    ['slack_webhook', `https://hooks.slack.com/services/T${gen('ABCDEFGH0123', 8)}/B${gen('ABCDEFGH0123', 10)}/${gen(ALNUM, 24)}`],
+    [
+      'slack_webhook',
+      `https://hooks.slack.com/services/T${gen('ABCDEFGH0123', 8)}/B${gen('ABCDEFGH0123', 10)}/${gen(ALNUM, 24)}`,
+    ],
     ['stripe_key', `sk_live_${gen(ALNUM, 40)}`],
     ['stripe_key', `rk_test_${gen(ALNUM, 40)}`],
     ['anthropic_api_key', `sk-ant-api03-${gen(`${ALNUM}_-`, 93)}AA`],
@@ -106,7 +109,13 @@ describe('secrets identified by context', () => {
   });
 
   it('ignores placeholders and references', () => {
-    for (const text of ['password: ${DB_PASSWORD}', 'password = os.environ["DB_PASSWORD"]', 'SECRET_KEY=changeme', '"apiKey": "REPLACE_ME"', 'password: string;']) {
+    for (const text of [
+      'password: ${DB_PASSWORD}',
+      'password = os.environ["DB_PASSWORD"]',
+      'SECRET_KEY=changeme',
+      '"apiKey": "REPLACE_ME"',
+      'password: string;',
+    ]) {
       expect(scrub(text).report.clean, text).toBe(true);
     }
   });
@@ -114,7 +123,9 @@ describe('secrets identified by context', () => {
   it('redacts bearer and basic authorization headers and cookies', () => {
     const opaque = gen(ALNUM, 40);
     expect(scrub(`Authorization: Bearer ${opaque}`).text).toBe('Authorization: Bearer [REDACTED:authorization_header]');
-    expect(scrub('Authorization: Basic dXNlcjpwYXNzd29yZA==').text).toBe('Authorization: Basic [REDACTED:authorization_header]');
+    expect(scrub('Authorization: Basic dXNlcjpwYXNzd29yZA==').text).toBe(
+      'Authorization: Basic [REDACTED:authorization_header]',
+    );
     expect(scrub(`Cookie: session=${opaque}; theme=dark`).text).toBe('Cookie: [REDACTED:cookie]');
     expect(scrub('Authorization: Bearer <token>').report.clean).toBe(true);
   });
@@ -123,13 +134,17 @@ describe('secrets identified by context', () => {
     expect(scrub('postgres://app:Zx81kq2PwS@db.internal:5432/app').text).toBe(
       'postgres://app:[REDACTED:url_credentials]@db.internal:5432/app',
     );
-    expect(scrub('https://deploy:pa55word!@ci.example.com/job').text).toBe('https://deploy:[REDACTED:url_credentials]@ci.example.com/job');
+    expect(scrub('https://deploy:pa55word!@ci.example.com/job').text).toBe(
+      'https://deploy:[REDACTED:url_credentials]@ci.example.com/job',
+    );
     expect(scrub('postgres://user:password@localhost/app').report.clean).toBe(true);
   });
 
   it('redacts .env lines with secret names', () => {
     const env = 'NODE_ENV=production\nDB_PASSWORD=abc123xyz\nPORT=3000\nJWT_SECRET=k9s8d7f6g5h4';
-    expect(scrub(env).text).toBe('NODE_ENV=production\nDB_PASSWORD=[REDACTED:secret_assignment]\nPORT=3000\nJWT_SECRET=[REDACTED:secret_assignment]');
+    expect(scrub(env).text).toBe(
+      'NODE_ENV=production\nDB_PASSWORD=[REDACTED:secret_assignment]\nPORT=3000\nJWT_SECRET=[REDACTED:secret_assignment]',
+    );
   });
 
   it('redacts high-entropy strings after key-like words only', () => {
@@ -147,7 +162,9 @@ describe('keys', () => {
     expect(scrub(`key:\n${pem}\nnext`).text).toBe('key:\n[REDACTED:private_key]\nnext');
     expect(redacted(`-----BEGIN PRIVATE KEY-----\n${body}\n${body}`, body)).toBe(true);
     expect(redacted(JSON.stringify({ private_key: pem }), body)).toBe(true);
-    expect(scrub('-----BEGIN PUBLIC KEY-----\nMFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAE\n-----END PUBLIC KEY-----').report.clean).toBe(true);
+    expect(
+      scrub('-----BEGIN PUBLIC KEY-----\nMFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAE\n-----END PUBLIC KEY-----').report.clean,
+    ).toBe(true);
   });
 
   it('redacts 64-hex Ethereum keys only with key-like context', () => {
@@ -218,19 +235,29 @@ describe('encodings', () => {
     const reference = (s: string): string | undefined => {
       if (!/[a-z]/.test(s) || !/[A-Z]/.test(s) || !/\d/.test(s) || s.length % 4 === 1) return undefined;
       const buf = Buffer.from(s, s.includes('-') || s.includes('_') ? 'base64url' : 'base64');
-      const printable = buf.filter((b) => (b >= 0x20 && b < 0x7f) || b === 9 || b === 10 || b === 13 || b >= 0x80).length;
+      const printable = buf.filter(
+        (b) => (b >= 0x20 && b < 0x7f) || b === 9 || b === 10 || b === 13 || b >= 0x80,
+      ).length;
       if (buf.length < 8 || printable / buf.length < 0.95) return undefined;
       const text = buf.toString('utf8');
       return text.includes('\ufffd') ? undefined : text;
     };
     // '?', '>' and non-ASCII text encode to the alphabets' last two characters, `+/` or `-_`.
-    const texts = ['api_key=Zz9x8c7v6b5n4m3', 'naïve café ✓ 😀 text ???>>>~~~ ü', '?>?>?>?>?>?>', 'a\u0001b\u0002 mostly printable, not quite all', 'x'.repeat(4000)];
+    const texts = [
+      'api_key=Zz9x8c7v6b5n4m3',
+      'naïve café ✓ 😀 text ???>>>~~~ ü',
+      '?>?>?>?>?>?>',
+      'a\u0001b\u0002 mostly printable, not quite all',
+      'x'.repeat(4000),
+    ];
     const candidates: string[] = [];
     for (let i = 0; i < 3000; i++) {
       const text = `${texts[i % texts.length].slice(0, 8 + (i % 300))}${i}`;
       const encoded = Buffer.from(text).toString(i % 2 ? 'base64' : 'base64url');
       candidates.push(encoded, encoded.replace(/=+$/, ''), encoded.slice(0, -1 - (i % 3)));
-      candidates.push(gen('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/_-', 16 + (i % 90), i) + '='.repeat(i % 3));
+      candidates.push(
+        gen('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/_-', 16 + (i % 90), i) + '='.repeat(i % 3),
+      );
     }
     let decoded = 0;
     for (const c of candidates) {

@@ -82,12 +82,31 @@ describe('BIP39', () => {
 
 describe('phone candidates', () => {
   it('accepts national and international formats', () => {
-    for (const p of ['905-674-3793', '(37) 788-063', '07700 063 966', '+46 (0)8 928 571 38', '03.93.92.16.85', '345-899-3560x4587', '9498777106', '+1-984-182-0190', '467 3395']) {
+    for (const p of [
+      '905-674-3793',
+      '(37) 788-063',
+      '07700 063 966',
+      '+46 (0)8 928 571 38',
+      '03.93.92.16.85',
+      '345-899-3560x4587',
+      '9498777106',
+      '+1-984-182-0190',
+      '467 3395',
+    ]) {
       expect(phoneCandidateValid(p), p).toBe(true);
     }
   });
   it('rejects dates, timestamps, year ranges, decimals and quads', () => {
-    for (const n of ['2024-01-15', '15.01.2024', '1700000000', '2019-2023', '0.123 0.456', '192.168.100.200', '460-89-9847', '123456']) {
+    for (const n of [
+      '2024-01-15',
+      '15.01.2024',
+      '1700000000',
+      '2019-2023',
+      '0.123 0.456',
+      '192.168.100.200',
+      '460-89-9847',
+      '123456',
+    ]) {
       expect(phoneCandidateValid(n), n).toBe(false);
     }
   });
@@ -104,7 +123,16 @@ describe('entropy and placeholders', () => {
     expect(looksRandom('1111111111111')).toBe(false);
   });
   it('recognises placeholders and references', () => {
-    for (const p of ['<token>', 'YOUR_API_KEY', 'sk-...', '${DB_PASSWORD}', '****', 'xxxxxxxx', 'changeme', 'process.env.TOKEN']) {
+    for (const p of [
+      '<token>',
+      'YOUR_API_KEY',
+      'sk-...',
+      '${DB_PASSWORD}',
+      '****',
+      'xxxxxxxx',
+      'changeme',
+      'process.env.TOKEN',
+    ]) {
       expect(isPlaceholder(p), p).toBe(true);
     }
     expect(isPlaceholder('hunter2')).toBe(false);
@@ -121,12 +149,20 @@ describe('character runs', () => {
   it('visits maximal runs of at least the minimum length, non-ASCII ending a run', () => {
     const runs: Array<[number, number]> = [];
     runsOf('ab abcd-abc\u00e9abcde', charClass('a-e'), 3, (s, e) => runs.push([s, e]));
-    expect(runs).toEqual([[3, 7], [8, 11], [12, 17]]);
+    expect(runs).toEqual([
+      [3, 7],
+      [8, 11],
+      [12, 17],
+    ]);
   });
   it('reads only the given ranges, cutting runs at their ends', () => {
     const runs: Array<[number, number]> = [];
     runsOf('abc abcd abcde', charClass('a-e'), 2, (s, e) => runs.push([s, e]), [1, 6, 7, 12]);
-    expect(runs).toEqual([[1, 3], [4, 6], [9, 12]]);
+    expect(runs).toEqual([
+      [1, 3],
+      [4, 6],
+      [9, 12],
+    ]);
   });
   it('finds the same runs as reading every character, whatever the run lengths', () => {
     const table = charClass('a-c');
@@ -134,7 +170,9 @@ describe('character runs', () => {
     for (let trial = 0; trial < 200; trial++) {
       const text = Array.from({ length: 1 + (trial % 97) }, () => 'abcx'[random() % 4]).join('');
       for (const min of [1, 2, 3, 5, 8]) {
-        const expected = [...text.matchAll(/[a-c]+/g)].filter((m) => m[0].length >= min).map((m) => [m.index, m.index + m[0].length]);
+        const expected = [...text.matchAll(/[a-c]+/g)]
+          .filter((m) => m[0].length >= min)
+          .map((m) => [m.index, m.index + m[0].length]);
         const runs: Array<[number, number]> = [];
         runsOf(text, table, min, (s, e) => runs.push([s, e]));
         expect(runs).toEqual(expected);

@@ -23,7 +23,8 @@ import {
 const snippet = {
   id: 'lrn_a1B2c3',
   title: 'Retry S3 multipart uploads on 503 SlowDown',
-  snippet: 'When S3 answers 503 SlowDown during multipart upload, back off per part rather than restarting the whole upload.',
+  snippet:
+    'When S3 answers 503 SlowDown during multipart upload, back off per part rather than restarting the whole upload.',
   category: 'storage-state',
   task_context: 'uploading 20 GB backups to S3',
   outcome: 'success',
@@ -47,7 +48,13 @@ const full = {
   submission_channel: 'direct',
   visibility: 'public',
   unlock_price: 0.08,
-  pricing: { base_price: 0.08, current_price: 0.08, builder_override_price: null, complexity: 'medium', last_repriced_at: '2026-01-01T00:00:00.000Z' },
+  pricing: {
+    base_price: 0.08,
+    current_price: 0.08,
+    builder_override_price: null,
+    complexity: 'medium',
+    last_repriced_at: '2026-01-01T00:00:00.000Z',
+  },
   demand: { search_impressions_7d: 4, search_impressions_30d: 9, unlocks_7d: 1, unlocks_30d: 3 },
   quality: { ...snippet.quality, helpfulness_scores: [4, 5] },
   status: 'approved',
@@ -55,7 +62,14 @@ const full = {
   created_at: '2026-01-01T00:00:00.000Z',
   updated_at: '2026-01-02T00:00:00.000Z',
   timestamp: '2026-01-03T00:00:00.000Z',
-  _revenue: { unlock_price_usd: 0.08, amount_paid_usd: 0, contributor_earned_usd: 0, platform_earned_usd: 0, self_unlock: true, owner_recall_free: true },
+  _revenue: {
+    unlock_price_usd: 0.08,
+    amount_paid_usd: 0,
+    contributor_earned_usd: 0,
+    platform_earned_usd: 0,
+    self_unlock: true,
+    owner_recall_free: true,
+  },
 };
 
 describe('learning schemas', () => {
@@ -77,7 +91,9 @@ describe('learning schemas', () => {
     const { _revenue, ...withoutRevenue } = full;
     expect(LearningFull.safeParse(withoutRevenue).success).toBe(false);
     expect(LearningFull.safeParse({ ...full, _revenue: { ..._revenue, self_unlock: false } }).success).toBe(false);
-    expect(LearningFull.safeParse({ ...full, quality: { ...full.quality, helpfulness_scores: [6] } }).success).toBe(false);
+    expect(LearningFull.safeParse({ ...full, quality: { ...full.quality, helpfulness_scores: [6] } }).success).toBe(
+      false,
+    );
   });
 });
 
@@ -98,10 +114,17 @@ describe('payment required (402)', () => {
   ];
   it('accepts the no-credentials and credits-exhausted shapes', () => {
     const options = {
-      api_key: { header: 'X-API-Key', format: 'axl_…', obtain: 'POST /auth/magic-link', how_to_authenticate: 'send X-API-Key' },
+      api_key: {
+        header: 'X-API-Key',
+        format: 'axl_…',
+        obtain: 'POST /auth/magic-link',
+        how_to_authenticate: 'send X-API-Key',
+      },
       x402_payment: { header: 'X-Payment', price_usd: 0.05, description: 'pay per unlock', protocol: 'x402' },
     };
-    expect(PaymentRequired.safeParse({ x402Version: 2, accepts, error: 'Payment required', options }).success).toBe(true);
+    expect(PaymentRequired.safeParse({ x402Version: 2, accepts, error: 'Payment required', options }).success).toBe(
+      true,
+    );
     expect(
       PaymentRequired.safeParse({
         x402Version: 2,
@@ -113,17 +136,29 @@ describe('payment required (402)', () => {
     ).toBe(true);
   });
   it('rejects a dollar amount where micro-units are required, and a fractional timeout', () => {
-    expect(PaymentRequired.safeParse({ x402Version: 2, accepts: [{ ...accepts[0], maxAmountRequired: '0.05' }] }).success).toBe(false);
-    expect(PaymentRequired.safeParse({ x402Version: 2, accepts: [{ ...accepts[0], maxTimeoutSeconds: 1.5 }] }).success).toBe(false);
+    expect(
+      PaymentRequired.safeParse({ x402Version: 2, accepts: [{ ...accepts[0], maxAmountRequired: '0.05' }] }).success,
+    ).toBe(false);
+    expect(
+      PaymentRequired.safeParse({ x402Version: 2, accepts: [{ ...accepts[0], maxTimeoutSeconds: 1.5 }] }).success,
+    ).toBe(false);
   });
 });
 
 describe('money, account and knowledge resources', () => {
   it('accept representative payloads', () => {
-    expect(CreditPack.safeParse({ id: 'growth', name: 'Growth', price_usd: 25, queries: 2500, unlocks: 300 }).success).toBe(true);
     expect(
-      Purchase.safeParse({ id: 'pur_x1', pack_id: 'pro', amount_usd: 100, queries_added: 1, unlocks_added: 2, timestamp: '2026-01-01T00:00:00Z' })
-        .success,
+      CreditPack.safeParse({ id: 'growth', name: 'Growth', price_usd: 25, queries: 2500, unlocks: 300 }).success,
+    ).toBe(true);
+    expect(
+      Purchase.safeParse({
+        id: 'pur_x1',
+        pack_id: 'pro',
+        amount_usd: 100,
+        queries_added: 1,
+        unlocks_added: 2,
+        timestamp: '2026-01-01T00:00:00Z',
+      }).success,
     ).toBe(true);
     expect(
       TermsNotAccepted.safeParse({
@@ -134,14 +169,28 @@ describe('money, account and knowledge resources', () => {
         terms_url: 'http://localhost/terms',
       }).success,
     ).toBe(true);
-    expect(Dashboard.safeParse({ email: 'a@b.io', wallet: null, api_keys: [{ id: 'key_1', name: 'ci', created_at: 1767225600000 }] }).success).toBe(true);
+    expect(
+      Dashboard.safeParse({
+        email: 'a@b.io',
+        wallet: null,
+        api_keys: [{ id: 'key_1', name: 'ci', created_at: 1767225600000 }],
+      }).success,
+    ).toBe(true);
     expect(
       ContributorSettlements.safeParse({
         wallet: '0xabc',
         pending_balance: 1.5,
         total_withdrawn: 0,
         settlements: [
-          { id: 'set_1', amount_usd: 1, rail: 'wallet', status: 'processing_timeout', tx_hash: '0x1', created_at: '2026-01-01T00:00:00Z', confirmed_at: null },
+          {
+            id: 'set_1',
+            amount_usd: 1,
+            rail: 'wallet',
+            status: 'processing_timeout',
+            tx_hash: '0x1',
+            created_at: '2026-01-01T00:00:00Z',
+            confirmed_at: null,
+          },
         ],
       }).success,
     ).toBe(true);
@@ -164,11 +213,22 @@ describe('money, account and knowledge resources', () => {
   });
 
   it('reject bad payloads', () => {
-    expect(CreditPack.safeParse({ id: 'mega', name: 'Mega', price_usd: 500, queries: 1, unlocks: 1 }).success).toBe(false);
-    expect(Dashboard.safeParse({ email: 'a@b.io', wallet: null, api_keys: [{ id: 'axl_raw', name: 'ci', created_at: 1 }] }).success).toBe(false);
-    expect(TermsNotAccepted.safeParse({ error: 'x', code: 'OTHER', current_tos_version: '1', how_to_accept: 'x', terms_url: 'x' }).success).toBe(
+    expect(CreditPack.safeParse({ id: 'mega', name: 'Mega', price_usd: 500, queries: 1, unlocks: 1 }).success).toBe(
       false,
     );
+    expect(
+      Dashboard.safeParse({ email: 'a@b.io', wallet: null, api_keys: [{ id: 'axl_raw', name: 'ci', created_at: 1 }] })
+        .success,
+    ).toBe(false);
+    expect(
+      TermsNotAccepted.safeParse({
+        error: 'x',
+        code: 'OTHER',
+        current_tos_version: '1',
+        how_to_accept: 'x',
+        terms_url: 'x',
+      }).success,
+    ).toBe(false);
     const earnings = {
       account_id: 'acc_1',
       wallet: null,
@@ -217,7 +277,16 @@ describe('public responses', () => {
     expect(CategoriesResponse.safeParse({ categories: missing, total: 1 }).success).toBe(false);
   });
   it('stats types must be keyed by skill type', () => {
-    const stats = { catalog_size: 0, categories: 0, skills_catalog_size: 2, skills_categories: 1, types: { api: 1, mcp_server: 1 }, queries: { discover: 0 }, uptime: 1, version: '0.9.4' };
+    const stats = {
+      catalog_size: 0,
+      categories: 0,
+      skills_catalog_size: 2,
+      skills_categories: 1,
+      types: { api: 1, mcp_server: 1 },
+      queries: { discover: 0 },
+      uptime: 1,
+      version: '0.9.4',
+    };
     expect(StatsResponse.safeParse(stats).success).toBe(true);
     expect(StatsResponse.safeParse({ ...stats, types: { api: 1, plugin: 1 } }).success).toBe(false);
   });
@@ -230,10 +299,15 @@ describe('MCP tool inputs', () => {
     expect(MCP_TOOL_NAMES.filter((n) => n !== 'get_knowledge_stats').every((n) => n.startsWith('svc_'))).toBe(true);
   });
   it('svc_contribute needs title, body and category as strings; contributor_agent is optional', () => {
-    const schema = mcpToolJsonSchema('svc_contribute') as { required: string[]; properties: Record<string, { type: string }> };
+    const schema = mcpToolJsonSchema('svc_contribute') as {
+      required: string[];
+      properties: Record<string, { type: string }>;
+    };
     expect([...schema.required].sort()).toEqual(['body', 'category', 'title']);
     expect(Object.values(schema.properties).map((p) => p.type)).toEqual(['string', 'string', 'string', 'string']);
-    expect(MCP_TOOLS.svc_contribute.input.safeParse({ title: 'short', body: 'b', category: 'monitoring' }).success).toBe(false);
+    expect(
+      MCP_TOOLS.svc_contribute.input.safeParse({ title: 'short', body: 'b', category: 'monitoring' }).success,
+    ).toBe(false);
   });
   it('defaults do not make fields required, and bad ratings fail', () => {
     expect(mcpToolJsonSchema('svc_review')).not.toHaveProperty('required');

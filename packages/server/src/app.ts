@@ -29,7 +29,14 @@ import { MCP_PATH, mcpRoutes } from './routes/mcp.js';
 import { wellKnownRoutes } from './routes/wellknown.js';
 
 /** Headers a browser agent must be able to read from cross-origin responses. */
-const EXPOSED_HEADERS = ['PAYMENT-REQUIRED', 'PAYMENT-RESPONSE', 'X-PAYMENT-RESPONSE', 'X-Payment-Required', 'X-Request-Id', 'Retry-After'];
+const EXPOSED_HEADERS = [
+  'PAYMENT-REQUIRED',
+  'PAYMENT-RESPONSE',
+  'X-PAYMENT-RESPONSE',
+  'X-Payment-Required',
+  'X-Request-Id',
+  'Retry-After',
+];
 
 export interface BuiltApp {
   app: Koa;

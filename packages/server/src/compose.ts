@@ -58,7 +58,16 @@ export interface Composed {
 }
 
 /** The composition root: builds every store-backed service once and wires them together. */
-export async function compose({ config, clock, logger, db, jwtSecret, baseUrl, localUrl, listening }: ComposeOptions): Promise<Composed> {
+export async function compose({
+  config,
+  clock,
+  logger,
+  db,
+  jwtSecret,
+  baseUrl,
+  localUrl,
+  listening,
+}: ComposeOptions): Promise<Composed> {
   const learnings = createLearningsService({ db, clock });
   const skills = await createSkillsService({
     db,
@@ -74,7 +83,13 @@ export async function compose({ config, clock, logger, db, jwtSecret, baseUrl, l
   const rateLimiter = createRateLimiter({ db, clock });
   const writeLimits = createAccountWriteLimiter(rateLimiter);
   const accounts = createAccountsService({ db, clock, writeLimits });
-  const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, logger, clock });
+  const mailer = createMailer({
+    smtpUrl: config.smtpUrl,
+    from: config.mailFrom,
+    dataDir: config.dataDir,
+    logger,
+    clock,
+  });
   const searchCounts = createSearchCounts({ db, logger });
   const processor = config.processorSecretKey
     ? await stripeProcessor({

@@ -17,45 +17,53 @@ const DEV_PAY_TO = '0x000000000000000000000000000000000000a11e';
 const BUNDLED_SANCTIONS_LIST = fileURLToPath(new URL('../sanctions/blocked-wallets.txt', import.meta.url));
 
 /** Environment -> typed config. The only module that reads process.env. */
-const Env = z.object({
-  PORT: z.coerce.number().int().min(0).max(65535).default(8402),
-  HOST: z.string().default('0.0.0.0'),
-  AXLE_DATA_DIR: z.string().default('./data'),
-  AXLE_BASE_URL: z.string().url().optional(),
-  AXLE_CATALOG: z.string().optional(),
-  AXLE_SEMANTIC_SEARCH: z.enum(['on', 'off']).default('on'),
-  AXLE_SEARCH_WORKERS: z.coerce.number().int().min(1).max(16).optional(),
-  AXLE_SEARCH_QUEUE_MAX: z.coerce.number().int().min(0).max(10_000).default(DEFAULT_SEARCH_QUEUE_MAX),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  AXLE_ADMIN_TOKEN: z.string().min(1).optional(),
-  AXLE_ADMIN_READ_TOKEN: z.string().min(1).optional(),
-  AXLE_FORCED_REVIEW: bool,
-  AXLE_OPERATOR: z.string().min(1).default('Axle'),
-  AXLE_PAY_TO: z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be an EVM address (0x + 40 hex digits)').default(DEV_PAY_TO),
-  AXLE_FACILITATOR_URL: z.string().url().optional(),
-  AXLE_ROUTER_ADDRESS: z
-    .string()
-    .regex(/^0x[0-9a-fA-F]{40}$/, 'must be an EVM address (0x + 40 hex digits)')
-    .optional(),
-  AXLE_PROCESSOR_SECRET_KEY: z.string().min(1).optional(),
-  AXLE_PROCESSOR_WEBHOOK_SECRET: z.string().min(1).optional(),
-  AXLE_PROCESSOR_API_URL: z.string().url().optional(),
-  AXLE_CUSTODIAL_WITHDRAWALS: bool,
-  AXLE_SANCTIONS_LIST: z.string().min(1).optional(),
-  AXLE_JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
-  AXLE_SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional(),
-  AXLE_MAIL_FROM: z.string().min(3).default('Axle <no-reply@localhost>'),
-  AXLE_TRUST_PROXY: bool,
-  AXLE_OPENCLAW_MEMORY_PATH: z.string().min(1).optional(),
-  AXLE_OPENCLAW_API_KEY: z.string().min(1).optional(),
-  AXLE_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(1).default(10_000),
-  AXLE_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1).default(30_000),
-  AXLE_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(1).default(5_000),
-  AXLE_MAX_CONNECTIONS: z.coerce.number().int().min(1).default(1_000),
-}).refine((e) => e.AXLE_HEADERS_TIMEOUT_MS <= e.AXLE_REQUEST_TIMEOUT_MS, {
-  path: ['AXLE_HEADERS_TIMEOUT_MS'],
-  message: 'must not exceed AXLE_REQUEST_TIMEOUT_MS',
-});
+const Env = z
+  .object({
+    PORT: z.coerce.number().int().min(0).max(65535).default(8402),
+    HOST: z.string().default('0.0.0.0'),
+    AXLE_DATA_DIR: z.string().default('./data'),
+    AXLE_BASE_URL: z.string().url().optional(),
+    AXLE_CATALOG: z.string().optional(),
+    AXLE_SEMANTIC_SEARCH: z.enum(['on', 'off']).default('on'),
+    AXLE_SEARCH_WORKERS: z.coerce.number().int().min(1).max(16).optional(),
+    AXLE_SEARCH_QUEUE_MAX: z.coerce.number().int().min(0).max(10_000).default(DEFAULT_SEARCH_QUEUE_MAX),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    AXLE_ADMIN_TOKEN: z.string().min(1).optional(),
+    AXLE_ADMIN_READ_TOKEN: z.string().min(1).optional(),
+    AXLE_FORCED_REVIEW: bool,
+    AXLE_OPERATOR: z.string().min(1).default('Axle'),
+    AXLE_PAY_TO: z
+      .string()
+      .regex(/^0x[0-9a-fA-F]{40}$/, 'must be an EVM address (0x + 40 hex digits)')
+      .default(DEV_PAY_TO),
+    AXLE_FACILITATOR_URL: z.string().url().optional(),
+    AXLE_ROUTER_ADDRESS: z
+      .string()
+      .regex(/^0x[0-9a-fA-F]{40}$/, 'must be an EVM address (0x + 40 hex digits)')
+      .optional(),
+    AXLE_PROCESSOR_SECRET_KEY: z.string().min(1).optional(),
+    AXLE_PROCESSOR_WEBHOOK_SECRET: z.string().min(1).optional(),
+    AXLE_PROCESSOR_API_URL: z.string().url().optional(),
+    AXLE_CUSTODIAL_WITHDRAWALS: bool,
+    AXLE_SANCTIONS_LIST: z.string().min(1).optional(),
+    AXLE_JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+    AXLE_SMTP_URL: z
+      .string()
+      .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
+      .optional(),
+    AXLE_MAIL_FROM: z.string().min(3).default('Axle <no-reply@localhost>'),
+    AXLE_TRUST_PROXY: bool,
+    AXLE_OPENCLAW_MEMORY_PATH: z.string().min(1).optional(),
+    AXLE_OPENCLAW_API_KEY: z.string().min(1).optional(),
+    AXLE_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(1).default(10_000),
+    AXLE_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1).default(30_000),
+    AXLE_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(1).default(5_000),
+    AXLE_MAX_CONNECTIONS: z.coerce.number().int().min(1).default(1_000),
+  })
+  .refine((e) => e.AXLE_HEADERS_TIMEOUT_MS <= e.AXLE_REQUEST_TIMEOUT_MS, {
+    path: ['AXLE_HEADERS_TIMEOUT_MS'],
+    message: 'must not exceed AXLE_REQUEST_TIMEOUT_MS',
+  });
 
 export interface Config {
   port: number;

@@ -36,7 +36,8 @@ function dropTypelessNullable(node: unknown): void {
   if (Array.isArray(node)) node.forEach(dropTypelessNullable);
   else if (node && typeof node === 'object') {
     const o = node as Record<string, unknown>;
-    if (o.nullable === true && o.type === undefined && o.$ref === undefined && !o.allOf && !o.oneOf && !o.anyOf) delete o.nullable;
+    if (o.nullable === true && o.type === undefined && o.$ref === undefined && !o.allOf && !o.oneOf && !o.anyOf)
+      delete o.nullable;
     Object.values(o).forEach(dropTypelessNullable);
   }
 }

@@ -80,13 +80,18 @@ describe('A2A bounds', () => {
     const text = `find a weather API ${'w'.repeat(400_000)}`;
     const junk = { kind: 'data' as const, data: { skill: 'discover', filler: 'd'.repeat(400_000) } };
     const sent = userMessage(text);
-    const task = (await client.sendMessage({ message: { ...sent.message, parts: [...sent.message.parts, junk] } })) as Task;
+    const task = (await client.sendMessage({
+      message: { ...sent.message, parts: [...sent.message.parts, junk] },
+    })) as Task;
     expect(task.status.state).toBe('completed');
     const row = await server.db.get<{ task: string }>('SELECT task FROM a2a_tasks WHERE id = ?', [task.id]);
     expect(row!.task.length).toBeLessThan(16_384);
     const kept = (JSON.parse(row!.task) as Task).history![0]!;
     expect(kept.messageId).toBe(sent.message.messageId);
-    expect(kept.parts).toEqual([{ kind: 'text', text: text.slice(0, 500) }, { kind: 'data', data: { skill: 'discover' } }]);
+    expect(kept.parts).toEqual([
+      { kind: 'text', text: text.slice(0, 500) },
+      { kind: 'data', data: { skill: 'discover' } },
+    ]);
   });
 
   it('60 requests a minute per address, then 429 rate_limited until the window ends', async () => {

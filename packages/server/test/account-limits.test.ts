@@ -2,7 +2,7 @@ import { LIMITS } from '@axle/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/clock.js';
 import { newId } from '../src/domain/ids.js';
-import { DomainError } from '../src/domain/errors.js';
+import type { DomainError } from '../src/domain/errors.js';
 import { accountWriteBuckets, createAccountWriteLimiter } from '../src/services/account-write-limits.js';
 import { createRateLimiter } from '../src/services/rate-limit.js';
 import { Database } from '../src/store/db.js';
@@ -29,7 +29,8 @@ describe('per-account limits on repeatable writes (HTTP)', () => {
       'SELECT COUNT(*) AS n FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE a.email = ? AND k.revoked_at IS NULL',
       [email],
     ))!.n;
-  const accountId = async (email: string) => (await server.db.get<{ id: string }>('SELECT id FROM accounts WHERE email = ?', [email]))!.id;
+  const accountId = async (email: string) =>
+    (await server.db.get<{ id: string }>('SELECT id FROM accounts WHERE email = ?', [email]))!.id;
 
   it('creates keys at most 10 a minute and 30 an hour per account, 429 with Retry-After, refused ones spending nothing', async () => {
     const { perMinute, perHour } = LIMITS.accountWrites.apiKeyCreate;
@@ -47,7 +48,9 @@ describe('per-account limits on repeatable writes (HTTP)', () => {
 
     server.clock.advance(MINUTE);
     for (let made = perMinute; made < perHour; made += perMinute) {
-      expect(count(statuses(await Promise.all(Array.from({ length: perMinute }, () => create(jwt)))), 200)).toBe(perMinute);
+      expect(count(statuses(await Promise.all(Array.from({ length: perMinute }, () => create(jwt)))), 200)).toBe(
+        perMinute,
+      );
       server.clock.advance(MINUTE);
     }
     const hourly = await create(jwt);
@@ -62,26 +65,33 @@ describe('per-account limits on repeatable writes (HTTP)', () => {
     const owner = await accountId('hoarder@example.com');
     const max = LIMITS.liveApiKeysPerAccount;
     for (let i = 0; i < max - 1; i++) {
-      await server.db.run('INSERT INTO api_keys (id, account_id, key_hash, name, scopes, created_at) VALUES (?, ?, ?, ?, ?, ?)', [
-        newId('key'),
-        owner,
-        `hash-${owner}-${i}`,
-        `k${i}`,
-        'search',
-        server.clock.now() + i,
-      ]);
+      await server.db.run(
+        'INSERT INTO api_keys (id, account_id, key_hash, name, scopes, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+        [newId('key'), owner, `hash-${owner}-${i}`, `k${i}`, 'search', server.clock.now() + i],
+      );
     }
     server.clock.advance(MINUTE);
     expect((await create(jwt)).status).toBe(200);
     const over = await create(jwt);
     expect(over.status).toBe(409);
-    expect(await over.json()).toMatchObject({ code: 'api_key_limit', max_live_keys: max, error: expect.stringContaining(`${max}`) });
+    expect(await over.json()).toMatchObject({
+      code: 'api_key_limit',
+      max_live_keys: max,
+      error: expect.stringContaining(`${max}`),
+    });
     expect(await liveKeys('hoarder@example.com')).toBe(max);
     // Only the successful creation was counted.
-    expect(await server.db.get('SELECT count FROM rate_limits WHERE bucket = ?', [`account-write:apiKeyCreate:minute:${owner}`])).toEqual({ count: 1 });
+    expect(
+      await server.db.get('SELECT count FROM rate_limits WHERE bucket = ?', [
+        `account-write:apiKeyCreate:minute:${owner}`,
+      ]),
+    ).toEqual({ count: 1 });
 
     const { api_keys } = await (await fetch(`${server.url}/account/api-keys?limit=1`, { headers: bearer(jwt) })).json();
-    const revoked = await fetch(`${server.url}/account/api-keys/${api_keys[0].id}`, { method: 'DELETE', headers: bearer(jwt) });
+    const revoked = await fetch(`${server.url}/account/api-keys/${api_keys[0].id}`, {
+      method: 'DELETE',
+      headers: bearer(jwt),
+    });
     expect(revoked.status).toBe(200);
     expect((await create(jwt)).status).toBe(200);
   });
@@ -92,9 +102,12 @@ describe('per-account limits on repeatable writes (HTTP)', () => {
     let cursor: string | null = null;
     const sizes: number[] = [];
     do {
-      const res = await fetch(`${server.url}/account/api-keys?limit=20${cursor ? `&cursor=${cursor}` : ''}`, { headers: bearer(jwt) });
+      const res = await fetch(`${server.url}/account/api-keys?limit=20${cursor ? `&cursor=${cursor}` : ''}`, {
+        headers: bearer(jwt),
+      });
       expect(res.status).toBe(200);
-      const page: { api_keys: Array<{ id: string; created_at: number }>; next_cursor: string | null } = await res.json();
+      const page: { api_keys: Array<{ id: string; created_at: number }>; next_cursor: string | null } =
+        await res.json();
       sizes.push(page.api_keys.length);
       seen.push(...page.api_keys.map((k) => k.id));
       cursor = page.next_cursor;
@@ -106,7 +119,9 @@ describe('per-account limits on repeatable writes (HTTP)', () => {
     );
     expect(seen).toEqual(stored.map((r) => r.id));
     // The default page holds every key an account may have.
-    expect((await (await fetch(`${server.url}/account/api-keys`, { headers: bearer(jwt) })).json()).api_keys).toHaveLength(50);
+    expect(
+      (await (await fetch(`${server.url}/account/api-keys`, { headers: bearer(jwt) })).json()).api_keys,
+    ).toHaveLength(50);
 
     for (const [query, field] of [
       ['limit=0', 'query.limit'],
@@ -124,7 +139,10 @@ describe('per-account limits on repeatable writes (HTTP)', () => {
     const jwt = await signIn(server, smtp, 'flipper@example.com');
     const owner = await accountId('flipper@example.com');
     const results = [];
-    for (let i = 0; i < perMinute + 2; i++) results.push((await post(server, '/extract/consent', { action: i % 2 ? 'revoke' : 'grant' }, bearer(jwt))).status);
+    for (let i = 0; i < perMinute + 2; i++)
+      results.push(
+        (await post(server, '/extract/consent', { action: i % 2 ? 'revoke' : 'grant' }, bearer(jwt))).status,
+      );
     expect(results).toEqual([...Array(perMinute).fill(200), 429, 429]);
     const patch = await fetch(`${server.url}/account/settings`, {
       method: 'PATCH',
@@ -133,7 +151,9 @@ describe('per-account limits on repeatable writes (HTTP)', () => {
     });
     expect(patch.status).toBe(429);
     expect(Number(patch.headers.get('retry-after'))).toBeGreaterThan(0);
-    expect(await server.db.get('SELECT COUNT(*) AS n FROM consent_records WHERE account_id = ?', [owner])).toEqual({ n: perMinute });
+    expect(await server.db.get('SELECT COUNT(*) AS n FROM consent_records WHERE account_id = ?', [owner])).toEqual({
+      n: perMinute,
+    });
     server.clock.advance(MINUTE);
     expect((await post(server, '/extract/consent', { action: 'grant' }, bearer(jwt))).status).toBe(200);
   });
@@ -148,17 +168,24 @@ describe('the write-limit helper the marketplace uses (POST /learn, ratings, ret
       const clock = new ManualClock();
       const limits = createAccountWriteLimiter(createRateLimiter({ db, clock }));
       const take = () =>
-        db.tx((q) => limits.take('learn', 'acc_1', q)).then(
-          () => 'ok',
-          (err: DomainError) => err.code,
-        );
+        db
+          .tx((q) => limits.take('learn', 'acc_1', q))
+          .then(
+            () => 'ok',
+            (err: DomainError) => err.code,
+          );
       const taken: string[] = [];
       for (let minute = 0; minute < 6; minute++) {
         for (let i = 0; i < 21; i++) taken.push(await take());
         clock.advance(MINUTE);
       }
       // 20 a minute for five minutes is the hour's 100; the sixth minute gets none.
-      expect(count(taken.map((t) => (t === 'ok' ? 1 : 0)), 1)).toBe(LIMITS.accountWrites.learn.perHour);
+      expect(
+        count(
+          taken.map((t) => (t === 'ok' ? 1 : 0)),
+          1,
+        ),
+      ).toBe(LIMITS.accountWrites.learn.perHour);
       expect(taken.slice(0, 21)).toEqual([...Array(20).fill('ok'), 'rate_limited']);
       expect(taken.slice(105)).toEqual(Array(21).fill('rate_limited'));
       // Another account and another kind of write have their own counters.
@@ -188,7 +215,8 @@ describe('the write-limit helper the marketplace uses (POST /learn, ratings, ret
       clock.advance(MINUTE);
       expect(await limits.exhausted('learn', 'acc_1')).toBe(false);
       // Asking spent nothing: the next minute still takes its full burst.
-      for (let i = 0; i < LIMITS.accountWrites.learn.perMinute; i++) await db.tx((q) => limits.take('learn', 'acc_1', q));
+      for (let i = 0; i < LIMITS.accountWrites.learn.perMinute; i++)
+        await db.tx((q) => limits.take('learn', 'acc_1', q));
       expect(await limits.exhausted('learn', 'acc_1')).toBe(true);
     } finally {
       await db.close();

@@ -23,8 +23,10 @@ describe('admin tokens and suspended accounts', () => {
     await smtp.close();
   });
 
-  const summary = (token?: string) => fetch(`${server.url}/admin/accounts/${accountId}`, { headers: token ? bearer(token) : {} });
-  const act = (action: 'suspend' | 'unsuspend', token: string, id = accountId) => post(server, `/admin/accounts/${id}/${action}`, {}, bearer(token));
+  const summary = (token?: string) =>
+    fetch(`${server.url}/admin/accounts/${accountId}`, { headers: token ? bearer(token) : {} });
+  const act = (action: 'suspend' | 'unsuspend', token: string, id = accountId) =>
+    post(server, `/admin/accounts/${id}/${action}`, {}, bearer(token));
 
   it('lets both tokens read and only the admin token act', async () => {
     for (const token of [ADMIN, READ]) {
@@ -79,7 +81,9 @@ describe('admin tokens and suspended accounts', () => {
   it('answers 404 for an unknown account and 400 for a malformed id', async () => {
     expect((await fetch(`${server.url}/admin/accounts/acc_doesnotexist`, { headers: bearer(READ) })).status).toBe(404);
     expect((await act('suspend', ADMIN, 'acc_doesnotexist')).status).toBe(404);
-    expect((await fetch(`${server.url}/admin/accounts/robert'); DROP TABLE accounts;--`, { headers: bearer(READ) })).status).toBe(400);
+    expect(
+      (await fetch(`${server.url}/admin/accounts/robert'); DROP TABLE accounts;--`, { headers: bearer(READ) })).status,
+    ).toBe(400);
   });
 });
 

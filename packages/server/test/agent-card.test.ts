@@ -38,8 +38,18 @@ const SPEC_SKILL_IDS = [
  * (AgentCard, AgentCapabilities, AgentSkill, AgentProvider, SecurityScheme) independently of the sdk schema.
  */
 const A2ASecurityScheme = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('apiKey'), in: z.enum(['query', 'header', 'cookie']), name: z.string().min(1), description: z.string().optional() }),
-  z.object({ type: z.literal('http'), scheme: z.string().min(1), bearerFormat: z.string().optional(), description: z.string().optional() }),
+  z.object({
+    type: z.literal('apiKey'),
+    in: z.enum(['query', 'header', 'cookie']),
+    name: z.string().min(1),
+    description: z.string().optional(),
+  }),
+  z.object({
+    type: z.literal('http'),
+    scheme: z.string().min(1),
+    bearerFormat: z.string().optional(),
+    description: z.string().optional(),
+  }),
   z.object({ type: z.literal('oauth2'), flows: z.record(z.string(), z.unknown()) }),
   z.object({ type: z.literal('openIdConnect'), openIdConnectUrl: z.string().url() }),
   z.object({ type: z.literal('mutualTLS') }),
@@ -83,7 +93,10 @@ const json = async (path: string) => {
 };
 
 beforeAll(async () => {
-  server = await startTestServer({ AXLE_OPERATOR: 'Test Operator', AXLE_FACILITATOR_URL: 'http://127.0.0.1:9/facilitator' });
+  server = await startTestServer({
+    AXLE_OPERATOR: 'Test Operator',
+    AXLE_FACILITATOR_URL: 'http://127.0.0.1:9/facilitator',
+  });
 });
 afterAll(async () => {
   await server?.stop();
@@ -93,14 +106,33 @@ describe('GET /.well-known/agent.json', () => {
   it('carries every field of the spec with the spec values', async () => {
     const card = await json('/.well-known/agent.json');
     expect(Object.keys(card).sort()).toEqual(
-      ['name', 'description', 'version', 'url', 'capabilities', 'skills', 'authentication', 'endpoints', 'protocols', 'mcp', 'operator', 'created_at', 'spec_version'].sort(),
+      [
+        'name',
+        'description',
+        'version',
+        'url',
+        'capabilities',
+        'skills',
+        'authentication',
+        'endpoints',
+        'protocols',
+        'mcp',
+        'operator',
+        'created_at',
+        'spec_version',
+      ].sort(),
     );
     expect(card.name).toBe('Axle');
     expect(card.description.length).toBeGreaterThan(20);
     expect(card.version).toBe('0.9.23');
     expect(card.spec_version).toBe('a2a/0.1');
     expect(card.url).toBe(server.url);
-    expect(card.capabilities).toEqual(['skill-discovery', 'knowledge-marketplace', 'agent-to-agent-payments', 'revenue-sharing']);
+    expect(card.capabilities).toEqual([
+      'skill-discovery',
+      'knowledge-marketplace',
+      'agent-to-agent-payments',
+      'revenue-sharing',
+    ]);
     expect(card.protocols).toEqual(['http', 'mcp']);
     expect(card.operator).toBe('Test Operator');
     expect(Date.parse(card.created_at)).not.toBeNaN();
@@ -133,9 +165,18 @@ describe('GET /.well-known/agent.json', () => {
     const { endpoints } = await json('/.well-known/agent.json');
     expect(endpoints.base_url).toBe(server.url);
     const mounted = new Set(server.built.api.mounted.map((r) => `${r.method.toUpperCase()} ${r.path}`));
-    const listed = [...endpoints.free, ...endpoints.paid].map((e: { method: string; path: string }) => `${e.method} ${e.path}`);
+    const listed = [...endpoints.free, ...endpoints.paid].map(
+      (e: { method: string; path: string }) => `${e.method} ${e.path}`,
+    );
     for (const e of listed) expect(mounted.has(e), e).toBe(true);
-    for (const e of ['GET /', 'GET /health', 'GET /categories', 'GET /stats', 'GET /openapi.json', 'GET /.well-known/agent.json']) {
+    for (const e of [
+      'GET /',
+      'GET /health',
+      'GET /categories',
+      'GET /stats',
+      'GET /openapi.json',
+      'GET /.well-known/agent.json',
+    ]) {
       expect(listed, e).toContain(e);
     }
     for (const e of endpoints.free) expect(Object.keys(e).sort()).toEqual(['description', 'method', 'path']);
@@ -152,7 +193,8 @@ describe('GET /.well-known/agent.json', () => {
     for (const name of SPEC_TOOLS) expect(mcp.tool_schemas[name].type, name).toBe('object');
     const contribute = mcp.tool_schemas.svc_contribute;
     expect([...contribute.required].sort()).toEqual(['body', 'category', 'title']);
-    for (const field of ['title', 'body', 'category', 'contributor_agent']) expect(contribute.properties[field].type).toBe('string');
+    for (const field of ['title', 'body', 'category', 'contributor_agent'])
+      expect(contribute.properties[field].type).toBe('string');
     expect(mcp.tool_schemas.svc_rate.properties.helpfulness).toMatchObject({ type: 'integer', minimum: 1, maximum: 5 });
   });
 });
@@ -174,7 +216,12 @@ describe('GET /.well-known/agent-card.json', () => {
 
   it('describes the same agent as agent.json', async () => {
     const [a2a, card] = await Promise.all([json('/.well-known/agent-card.json'), json('/.well-known/agent.json')]);
-    expect(a2a).toMatchObject({ name: card.name, description: card.description, url: `${card.url}/a2a`, version: card.version });
+    expect(a2a).toMatchObject({
+      name: card.name,
+      description: card.description,
+      url: `${card.url}/a2a`,
+      version: card.version,
+    });
     expect(a2a.skills).toEqual(card.skills);
   });
 
@@ -202,7 +249,10 @@ describe('AXLE_BASE_URL', () => {
 describe('agentCard (pure)', () => {
   const input = { baseUrl: 'http://h', operator: 'o', createdAt: '2026-01-01T00:00:00.000Z' };
   it('advertises the paid unlock at the price floor only once the route is mounted', () => {
-    expect(agentCard({ ...input, mounted: new Set(['GET /health']) }).endpoints).toMatchObject({ free: [{ path: '/health' }], paid: [] });
+    expect(agentCard({ ...input, mounted: new Set(['GET /health']) }).endpoints).toMatchObject({
+      free: [{ path: '/health' }],
+      paid: [],
+    });
     const paid = agentCard({ ...input, mounted: new Set(['GET /knowledge/{id}']) }).endpoints.paid;
     expect(paid).toEqual([expect.objectContaining({ method: 'GET', path: '/knowledge/{id}', price_usd: 0.05 })]);
   });

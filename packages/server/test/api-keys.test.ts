@@ -24,7 +24,8 @@ describe('API keys', () => {
 
   const create = (token: string, body: unknown = {}) => post(server, '/account/api-keys', body, bearer(token));
   const list = (headers: Record<string, string>) => fetch(`${server.url}/account/api-keys`, { headers });
-  const revoke = (token: string, id: string) => fetch(`${server.url}/account/api-keys/${id}`, { method: 'DELETE', headers: bearer(token) });
+  const revoke = (token: string, id: string) =>
+    fetch(`${server.url}/account/api-keys/${id}`, { method: 'DELETE', headers: bearer(token) });
 
   it('creates an axl_ key shown once, stored as SHA-256 only, with an audit entry', async () => {
     const res = await fetch(`${server.url}/account/api-keys`, { method: 'POST', headers: bearer(jwt) }); // no body at all
@@ -51,7 +52,8 @@ describe('API keys', () => {
 
   it('accepts the key as X-API-Key and as Authorization: Bearer, and refreshes last_used_at at most once a minute', async () => {
     const { id, api_key } = await (await create(jwt, { name: 'laptop' })).json();
-    const lastUsed = async () => (await server.db.get<{ t: number | null }>('SELECT last_used_at AS t FROM api_keys WHERE id = ?', [id]))!.t;
+    const lastUsed = async () =>
+      (await server.db.get<{ t: number | null }>('SELECT last_used_at AS t FROM api_keys WHERE id = ?', [id]))!.t;
     expect(await lastUsed()).toBeNull();
 
     const t0 = server.clock.now();
@@ -66,7 +68,13 @@ describe('API keys', () => {
 
     const body = await (await list(bearer(jwt))).json();
     const listed = body.api_keys.find((k: { id: string }) => k.id === id);
-    expect(listed).toEqual({ id, name: 'laptop', scopes: ['search', 'contribute', 'account'], created_at: t0, last_used_at: t0 + 61 * SECOND });
+    expect(listed).toEqual({
+      id,
+      name: 'laptop',
+      scopes: ['search', 'contribute', 'account'],
+      created_at: t0,
+      last_used_at: t0 + 61 * SECOND,
+    });
     expect(JSON.stringify(body)).not.toMatch(/axl_|key_hash/);
   });
 
@@ -90,7 +98,10 @@ describe('API keys', () => {
     expect(res.status).toBe(200);
     const body = await res.json();
     expect(body).toEqual({ revoked: true, id, audit_ref: expect.stringMatching(/^aud_/) });
-    expect(await server.db.get('SELECT action, subject FROM audit_log WHERE id = ?', [body.audit_ref])).toEqual({ action: 'key.revoked', subject: id });
+    expect(await server.db.get('SELECT action, subject FROM audit_log WHERE id = ?', [body.audit_ref])).toEqual({
+      action: 'key.revoked',
+      subject: id,
+    });
 
     const after = await list({ 'x-api-key': api_key });
     expect(after.status).toBe(401);
@@ -111,7 +122,12 @@ describe('API keys', () => {
     const denied = await list({ 'x-api-key': api_key });
     expect(denied.status).toBe(403);
     expect(await denied.json()).toMatchObject({ code: 'insufficient_scope', required_scope: 'account' });
-    const search = await post(server, '/discover', { query: 'weather forecast', limit: 2 }, { authorization: `Bearer ${api_key}` });
+    const search = await post(
+      server,
+      '/discover',
+      { query: 'weather forecast', limit: 2 },
+      { authorization: `Bearer ${api_key}` },
+    );
     expect(search.status).toBe(200);
     expect((await search.json()).results).toHaveLength(2);
   });
@@ -136,7 +152,11 @@ describe('API keys', () => {
     const res = await fetch(`${server.url}/account/dashboard`, { headers: bearer(fresh) });
     expect(res.status).toBe(200);
     const text = await res.text();
-    expect(JSON.parse(text)).toEqual({ email: 'dash@example.com', wallet: null, api_keys: [{ id: b.id, name: 'two', created_at: b.created_at }] });
+    expect(JSON.parse(text)).toEqual({
+      email: 'dash@example.com',
+      wallet: null,
+      api_keys: [{ id: b.id, name: 'two', created_at: b.created_at }],
+    });
     expect(text).not.toContain(b.api_key);
     expect(text).not.toMatch(/[0-9a-f]{64}/);
 

@@ -157,8 +157,13 @@ describe('hostile fields in otherwise valid bodies', () => {
       );
   });
   it('POST /knowledge and ratings', async () => {
-    const search = [{ query: 'x', limit: 1e9 }, { query: 'x', limit: 2.5 }, { query: 'x', category: '\u0000' },
-      { query: '\ufdfa'.repeat(1001) }, { query: 'x', related_skill: 'r'.repeat(10_000) }];
+    const search = [
+      { query: 'x', limit: 1e9 },
+      { query: 'x', limit: 2.5 },
+      { query: 'x', category: '\u0000' },
+      { query: '\ufdfa'.repeat(1001) },
+      { query: 'x', related_skill: 'r'.repeat(10_000) },
+    ];
     for (const body of search)
       expect(await expectClean({ method: 'POST', path: '/knowledge', body: j(body) }), j(body).slice(0, 60)).toBe(400);
     const rate = `/knowledge/${learningId}/rate`;
@@ -193,11 +198,28 @@ describe('hostile ids and query parameters on the new read routes', () => {
     }
   });
   it('paging and filters', async () => {
-    const qs = ['limit=-1', 'limit=1e9', 'limit=NaN', 'offset=-5', 'offset=99999999999999999999', 'cursor=%00%FF',
+    const qs = [
+      'limit=-1',
+      'limit=1e9',
+      'limit=NaN',
+      'offset=-5',
+      'offset=99999999999999999999',
+      'cursor=%00%FF',
       'full=2',
-      'ids=' + Array.from({ length: 101 }, (_, i) => `lrn_${i}`).join(','), 'ids=,,,', 'limit=1&limit=2', 'status=%00'];
-    for (const path of ['/account/pending', '/account/pending/summary', '/account/purchases', '/account/earnings',
-      '/admin/review', '/admin/settlements', '/knowledge/stats'])
+      `ids=${Array.from({ length: 101 }, (_, i) => `lrn_${i}`).join(',')}`,
+      'ids=,,,',
+      'limit=1&limit=2',
+      'status=%00',
+    ];
+    for (const path of [
+      '/account/pending',
+      '/account/pending/summary',
+      '/account/purchases',
+      '/account/earnings',
+      '/admin/review',
+      '/admin/settlements',
+      '/knowledge/stats',
+    ])
       for (const q of qs)
         await expectClean({ method: 'GET', path: `${path}?${q}`, auth: path.startsWith('/admin') ? 'admin' : 'jwt' });
   });
@@ -205,9 +227,16 @@ describe('hostile ids and query parameters on the new read routes', () => {
 
 describe('malformed payments', () => {
   const b64 = (v: unknown) => Buffer.from(j(v)).toString('base64');
-  const headers = ['', '!!!', 'e30=', b64([]), b64({ x402Version: '1' }),
+  const headers = [
+    '',
+    '!!!',
+    'e30=',
+    b64([]),
+    b64({ x402Version: '1' }),
     b64({ x402Version: 2, payload: { signature: 5, authorization: { value: -1, from: 'x' } } }),
-    Buffer.from(j(deep(60))).toString('base64'), 'A'.repeat(20_000)];
+    Buffer.from(j(deep(60))).toString('base64'),
+    'A'.repeat(20_000),
+  ];
   it('x402 headers on GET /knowledge/{id}', async () => {
     for (const h of headers)
       for (const name of ['x-payment', 'payment-signature'])
@@ -269,8 +298,11 @@ describe('requests the HTTP parser refuses', () => {
   });
 
   it('answers bytes that are not HTTP with a JSON 400', async () => {
-    for (const bytes of ['GARBAGE\r\n\r\n', 'POST /learn HTTP/1.1\r\nHost: x\r\nContent-Length: -5\r\n\r\n',
-      'GET / HTTP/1.1\r\nHo\u0000st: x\r\n\r\n']) {
+    for (const bytes of [
+      'GARBAGE\r\n\r\n',
+      'POST /learn HTTP/1.1\r\nHost: x\r\nContent-Length: -5\r\n\r\n',
+      'GET / HTTP/1.1\r\nHo\u0000st: x\r\n\r\n',
+    ]) {
       const answer = await raw(bytes);
       expect(answer).toMatch(/^HTTP\/1\.1 400 /);
       expect(bodyOf(answer)).toMatchObject({ code: 'malformed_request', request_id: expect.any(String) });

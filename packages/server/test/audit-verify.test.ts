@@ -18,7 +18,11 @@ describe('audit verification: GET /admin/audit/verify and npm run audit:verify',
   let server: TestServer;
   beforeAll(async () => {
     smtp = await startSmtp();
-    server = await startTestServer({ AXLE_SMTP_URL: smtp.url, AXLE_ADMIN_READ_TOKEN: READ, AXLE_ADMIN_TOKEN: 'admin-token-for-audit-tests' });
+    server = await startTestServer({
+      AXLE_SMTP_URL: smtp.url,
+      AXLE_ADMIN_READ_TOKEN: READ,
+      AXLE_ADMIN_TOKEN: 'admin-token-for-audit-tests',
+    });
     // Five real audited actions: consent grant, revoke, grant, revoke, grant.
     const jwt = await signIn(server, smtp, 'audited@example.com');
     for (const action of ['grant', 'revoke', 'grant', 'revoke', 'grant']) {
@@ -40,14 +44,17 @@ describe('audit verification: GET /admin/audit/verify and npm run audit:verify',
   const compiled = async () => {
     expect(fs.existsSync(SCRIPT), `${SCRIPT} missing: run npx tsc -b first`).toBe(true);
     try {
-      const { stdout } = await run(process.execPath, [SCRIPT], { env: { ...process.env, AXLE_DATA_DIR: server.dataDir } });
+      const { stdout } = await run(process.execPath, [SCRIPT], {
+        env: { ...process.env, AXLE_DATA_DIR: server.dataDir },
+      });
       return { code: 0, result: JSON.parse(stdout) };
     } catch (err) {
       const e = err as { code: number; stdout: string };
       return { code: e.code, result: JSON.parse(e.stdout) };
     }
   };
-  const seqId = async (seq: number) => (await server.db.get<{ id: string }>('SELECT id FROM audit_log WHERE seq = ?', [seq]))!.id;
+  const seqId = async (seq: number) =>
+    (await server.db.get<{ id: string }>('SELECT id FROM audit_log WHERE seq = ?', [seq]))!.id;
 
   it('needs an admin token (the read token is enough)', async () => {
     expect((await verify()).status).toBe(401);
@@ -58,14 +65,19 @@ describe('audit verification: GET /admin/audit/verify and npm run audit:verify',
   });
 
   it('reports an intact chain with exit 0', async () => {
-    expect(await script()).toEqual({ code: 0, result: { database: expect.stringContaining(server.dataDir), ok: true, checked: 5 } });
+    expect(await script()).toEqual({
+      code: 0,
+      result: { database: expect.stringContaining(server.dataDir), ok: true, checked: 5 },
+    });
     expect((await compiled()).code).toBe(0);
   });
 
   it('catches entry 3 edited directly in SQLite', async () => {
     const id3 = await seqId(3);
     await server.db.exec('DROP TRIGGER audit_log_no_update');
-    await server.db.run(`UPDATE audit_log SET data = '{"consent_version":"2026-11-01","via":"settings"}' WHERE seq = 3`);
+    await server.db.run(
+      `UPDATE audit_log SET data = '{"consent_version":"2026-11-01","via":"settings"}' WHERE seq = 3`,
+    );
     const expected = { ok: false, checked: 3, first_bad: { id: id3, seq: 3, reason: 'hash_mismatch' } };
     expect(await (await verify(READ)).json()).toEqual(expected);
     expect(await script()).toEqual({ code: 1, result: { database: expect.any(String), ...expected } });
@@ -76,7 +88,8 @@ describe('audit verification: GET /admin/audit/verify and npm run audit:verify',
     // Restore a clean chain first: a fresh log whose entry 3 is then removed.
     await server.db.exec('DROP TRIGGER audit_log_no_delete; DELETE FROM audit_log;');
     const jwt = await signIn(server, smtp, 'audited@example.com');
-    for (const action of ['grant', 'revoke', 'grant', 'revoke']) await post(server, '/extract/consent', { action }, bearer(jwt));
+    for (const action of ['grant', 'revoke', 'grant', 'revoke'])
+      await post(server, '/extract/consent', { action }, bearer(jwt));
     // The sign-in above created no entries; the four consent calls are seq 1-4.
     expect(await (await verify(READ)).json()).toEqual({ ok: true, checked: 4 });
     const id4 = await seqId(4);

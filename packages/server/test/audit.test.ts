@@ -9,12 +9,32 @@ import { migrate } from '../src/store/migrate.js';
 
 describe('canonicalJson', () => {
   it('sorts keys at every level and keeps array order', () => {
-    expect(canonicalJson({ b: 1, a: { d: [3, { z: 1, y: 2 }], c: null } })).toBe('{"a":{"c":null,"d":[3,{"y":2,"z":1}]},"b":1}');
+    expect(canonicalJson({ b: 1, a: { d: [3, { z: 1, y: 2 }], c: null } })).toBe(
+      '{"a":{"c":null,"d":[3,{"y":2,"z":1}]},"b":1}',
+    );
     expect(canonicalJson({ a: 1, skip: undefined })).toBe('{"a":1}');
   });
   it('gives the same hash whatever the insertion order', () => {
-    const a = { prev_hash: GENESIS_HASH, id: 'aud_1', seq: 1, ts: 5, actor: 'system', action: 'x', subject: null, data: { p: 1, q: 2 } };
-    const b = { data: { q: 2, p: 1 }, subject: null, action: 'x', actor: 'system', ts: 5, seq: 1, id: 'aud_1', prev_hash: GENESIS_HASH };
+    const a = {
+      prev_hash: GENESIS_HASH,
+      id: 'aud_1',
+      seq: 1,
+      ts: 5,
+      actor: 'system',
+      action: 'x',
+      subject: null,
+      data: { p: 1, q: 2 },
+    };
+    const b = {
+      data: { q: 2, p: 1 },
+      subject: null,
+      action: 'x',
+      actor: 'system',
+      ts: 5,
+      seq: 1,
+      id: 'aud_1',
+      prev_hash: GENESIS_HASH,
+    };
     expect(hashEntry(a)).toBe(hashEntry(b));
     expect(hashEntry(a)).not.toBe(hashEntry({ ...a, ts: 6 }));
   });
@@ -36,7 +56,11 @@ describe('audit log', () => {
   const append5 = async () => {
     const ids: string[] = [];
     for (let i = 1; i <= 5; i++) {
-      ids.push(await db.tx((q) => appendAudit(q, { actor: 'account:acc_1', action: 'test.step', subject: `s${i}`, data: { i } }, 1000 + i)));
+      ids.push(
+        await db.tx((q) =>
+          appendAudit(q, { actor: 'account:acc_1', action: 'test.step', subject: `s${i}`, data: { i } }, 1000 + i),
+        ),
+      );
     }
     return ids;
   };
@@ -44,7 +68,9 @@ describe('audit log', () => {
   it('chains entries: seq 1..n, each prev_hash is the previous hash, ids are aud_', async () => {
     const ids = await append5();
     expect(ids.every((id) => /^aud_[0-9a-f]{24}$/.test(id))).toBe(true);
-    const rows = await db.all<{ id: string; seq: number; prev_hash: string; hash: string }>('SELECT id, seq, prev_hash, hash FROM audit_log ORDER BY seq');
+    const rows = await db.all<{ id: string; seq: number; prev_hash: string; hash: string }>(
+      'SELECT id, seq, prev_hash, hash FROM audit_log ORDER BY seq',
+    );
     expect(rows.map((r) => r.seq)).toEqual([1, 2, 3, 4, 5]);
     expect(rows.map((r) => r.id)).toEqual(ids);
     expect(rows[0]!.prev_hash).toBe(GENESIS_HASH);
@@ -78,14 +104,27 @@ describe('audit log', () => {
     const ids = await append5();
     await db.exec('DROP TRIGGER audit_log_no_update');
     await db.run(`UPDATE audit_log SET data = '{"i":300}' WHERE seq = 3`);
-    expect(await verifyAuditChain(db)).toEqual({ ok: false, checked: 3, first_bad: { id: ids[2], seq: 3, reason: 'hash_mismatch' } });
+    expect(await verifyAuditChain(db)).toEqual({
+      ok: false,
+      checked: 3,
+      first_bad: { id: ids[2], seq: 3, reason: 'hash_mismatch' },
+    });
   });
 
   it('catches an edit that also recomputes the row hash (the next link breaks)', async () => {
     const ids = await append5();
     await db.exec('DROP TRIGGER audit_log_no_update');
     const row = (await db.get<Record<string, unknown>>('SELECT * FROM audit_log WHERE seq = 3'))!;
-    const forged = { prev_hash: row.prev_hash as string, id: row.id as string, seq: 3, ts: row.ts as number, actor: 'admin', action: row.action as string, subject: row.subject as string, data: { i: 3 } };
+    const forged = {
+      prev_hash: row.prev_hash as string,
+      id: row.id as string,
+      seq: 3,
+      ts: row.ts as number,
+      actor: 'admin',
+      action: row.action as string,
+      subject: row.subject as string,
+      data: { i: 3 },
+    };
     await db.run('UPDATE audit_log SET actor = ?, hash = ? WHERE seq = 3', ['admin', hashEntry(forged)]);
     expect((await verifyAuditChain(db)).first_bad).toEqual({ id: ids[3], seq: 4, reason: 'prev_hash_mismatch' });
   });
@@ -94,7 +133,11 @@ describe('audit log', () => {
     const ids = await append5();
     await db.exec('DROP TRIGGER audit_log_no_delete');
     await db.run('DELETE FROM audit_log WHERE seq = 3');
-    expect(await verifyAuditChain(db)).toEqual({ ok: false, checked: 3, first_bad: { id: ids[3], seq: 4, reason: 'seq_gap' } });
+    expect(await verifyAuditChain(db)).toEqual({
+      ok: false,
+      checked: 3,
+      first_bad: { id: ids[3], seq: 4, reason: 'seq_gap' },
+    });
   });
 
   it('catches data that is no longer a JSON object', async () => {

@@ -8,8 +8,10 @@ import { bearer, linkIn, post, pressSignIn, type Smtp, signIn, startSmtp } from 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 
-const decodeClaims = (jwt: string) => JSON.parse(Buffer.from(jwt.split('.')[1]!, 'base64url').toString()) as Record<string, unknown>;
-const dashboard = (server: TestServer, jwt: string) => fetch(`${server.url}/account/dashboard`, { headers: bearer(jwt) });
+const decodeClaims = (jwt: string) =>
+  JSON.parse(Buffer.from(jwt.split('.')[1]!, 'base64url').toString()) as Record<string, unknown>;
+const dashboard = (server: TestServer, jwt: string) =>
+  fetch(`${server.url}/account/dashboard`, { headers: bearer(jwt) });
 
 describe('magic-link sign-in over a real SMTP server', () => {
   let smtp: Smtp;
@@ -68,13 +70,17 @@ describe('magic-link sign-in over a real SMTP server', () => {
     const third = decodeClaims((await (await fetch(link)).json()).token).sub;
     expect(second).toBe(first);
     expect(third).toBe(first);
-    expect(await server.db.get('SELECT COUNT(*) AS n FROM accounts WHERE email = ?', ['bob@example.com'])).toEqual({ n: 1 });
+    expect(await server.db.get('SELECT COUNT(*) AS n FROM accounts WHERE email = ?', ['bob@example.com'])).toEqual({
+      n: 1,
+    });
   });
 
   it('stores only a hash of the token, with a 15-minute expiry', async () => {
     const link = await requestLink('hash@example.com');
     const token = link.searchParams.get('token')!;
-    const rows = await server.db.all<Record<string, unknown>>('SELECT * FROM magic_links WHERE email = ?', ['hash@example.com']);
+    const rows = await server.db.all<Record<string, unknown>>('SELECT * FROM magic_links WHERE email = ?', [
+      'hash@example.com',
+    ]);
     expect(rows).toHaveLength(1);
     expect(JSON.stringify(rows)).not.toContain(token);
     expect(rows[0]!.expires_at).toBe(server.clock.now() + 15 * MINUTE);
@@ -159,13 +165,18 @@ describe('magic-link sign-in over a real SMTP server', () => {
   it('leaves the link working after a mail scanner fetches it with HEAD and a browser-like GET', async () => {
     const link = await requestLink('scanned@example.com');
     for (const method of ['HEAD', 'GET', 'HEAD']) {
-      const res = await fetch(link, { method, headers: { accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.8', 'user-agent': 'LinkScanner/1.0' } });
+      const res = await fetch(link, {
+        method,
+        headers: { accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.8', 'user-agent': 'LinkScanner/1.0' },
+      });
       expect(res.status).toBe(200);
       expect(res.headers.get('set-cookie')).toBeNull();
     }
     // A HEAD asking for JSON does not consume it either.
     expect((await fetch(link, { method: 'HEAD', headers: { accept: 'application/json' } })).status).toBe(200);
-    expect(await server.db.get('SELECT used_at FROM magic_links WHERE email = ?', ['scanned@example.com'])).toEqual({ used_at: null });
+    expect(await server.db.get('SELECT used_at FROM magic_links WHERE email = ?', ['scanned@example.com'])).toEqual({
+      used_at: null,
+    });
     const res = await pressSignIn(link);
     expect(res.status).toBe(200);
     expect(res.headers.get('set-cookie')).toMatch(/^axle_session=/);
@@ -247,7 +258,10 @@ describe('session tokens (JWT) under attack', () => {
   it('refuses a valid token of a deleted account', async () => {
     const fresh = await signIn(server, smtp, 'leaver@example.com');
     expect((await dashboard(server, fresh)).status).toBe(200);
-    await server.db.run('UPDATE accounts SET deleted_at = ? WHERE email = ?', [server.clock.now(), 'leaver@example.com']);
+    await server.db.run('UPDATE accounts SET deleted_at = ? WHERE email = ?', [
+      server.clock.now(),
+      'leaver@example.com',
+    ]);
     await expect401(fresh);
   });
 

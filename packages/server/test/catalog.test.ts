@@ -79,7 +79,10 @@ const MCP_SEED = [
       },
     ],
   }),
-  server('io.github.one/mcp', { description: 'Something unusual', packages: [{ registry_name: 'unknown', name: 'x' }] }),
+  server('io.github.one/mcp', {
+    description: 'Something unusual',
+    packages: [{ registry_name: 'unknown', name: 'x' }],
+  }),
   server('io.github.two/mcp', {
     packages: [{ registry_name: 'unknown', name: 'y', version: '' }],
     remotes: [{ transport_type: 'sse', url: 'http://localhost:8000/sse' }],
@@ -184,9 +187,9 @@ describe('tags, pricing and quality rules', () => {
     expect(qualityForWebApi(true, 'yes')).toEqual({ reliability: 0.9, verified: false });
     expect(qualityForWebApi(true, 'unknown')).toEqual({ reliability: 0.7, verified: false });
     expect(qualityForWebApi(false, 'no')).toEqual({ reliability: 0.6, verified: false });
-    expect(
-      qualityForMcpServer({ launchable: false, versioned: false, described: false, hasRepository: true }),
-    ).toEqual({ reliability: 0.5, verified: false });
+    expect(qualityForMcpServer({ launchable: false, versioned: false, described: false, hasRepository: true })).toEqual(
+      { reliability: 0.5, verified: false },
+    );
   });
 });
 
@@ -361,6 +364,8 @@ describe('loadCatalog errors', () => {
   it('rejects a non-array, invalid JSON and a missing file', () => {
     expect(() => loadCatalog(file('obj.json', '{"skills": []}'))).toThrow('expected a JSON array of skills');
     expect(() => loadCatalog(file('broken.json', '[{'))).toThrow(/: invalid JSON \(/);
-    expect(() => loadCatalog(join(dir, 'missing.json'))).toThrow(/AXLE_CATALOG .*missing\.json: cannot read file \(ENOENT\)/);
+    expect(() => loadCatalog(join(dir, 'missing.json'))).toThrow(
+      /AXLE_CATALOG .*missing\.json: cannot read file \(ENOENT\)/,
+    );
   });
 });

@@ -13,19 +13,29 @@ describe('loadConfig: AXLE_SEARCH_WORKERS', () => {
   });
 
   it('refuses anything else with a message naming the variable', () => {
-    for (const bad of ['0', '17', '1.5', 'two']) expect(() => loadConfig({ AXLE_SEARCH_WORKERS: bad })).toThrow(/Invalid configuration: AXLE_SEARCH_WORKERS/);
+    for (const bad of ['0', '17', '1.5', 'two'])
+      expect(() => loadConfig({ AXLE_SEARCH_WORKERS: bad })).toThrow(/Invalid configuration: AXLE_SEARCH_WORKERS/);
   });
 });
 
 describe('connection limits and the search queue bound', () => {
   it('default to values suited to a public server', () => {
     const config = loadConfig({});
-    expect(config.connections).toEqual({ headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000, maxConnections: 1_000 });
+    expect(config.connections).toEqual({
+      headersTimeoutMs: 10_000,
+      requestTimeoutMs: 30_000,
+      keepAliveTimeoutMs: 5_000,
+      maxConnections: 1_000,
+    });
     expect(config.searchQueueMax).toBe(16);
   });
 
   it('take other values and refuse nonsense, naming the variable', () => {
-    const config = loadConfig({ AXLE_HEADERS_TIMEOUT_MS: '2000', AXLE_MAX_CONNECTIONS: '50', AXLE_SEARCH_QUEUE_MAX: '0' });
+    const config = loadConfig({
+      AXLE_HEADERS_TIMEOUT_MS: '2000',
+      AXLE_MAX_CONNECTIONS: '50',
+      AXLE_SEARCH_QUEUE_MAX: '0',
+    });
     expect(config.connections).toMatchObject({ headersTimeoutMs: 2000, maxConnections: 50 });
     expect(config.searchQueueMax).toBe(0);
     for (const [name, bad] of [
@@ -35,6 +45,8 @@ describe('connection limits and the search queue bound', () => {
     ]) {
       expect(() => loadConfig({ [name!]: bad })).toThrow(new RegExp(`Invalid configuration: ${name}`));
     }
-    expect(() => loadConfig({ AXLE_HEADERS_TIMEOUT_MS: '40000' })).toThrow(/AXLE_HEADERS_TIMEOUT_MS: must not exceed AXLE_REQUEST_TIMEOUT_MS/);
+    expect(() => loadConfig({ AXLE_HEADERS_TIMEOUT_MS: '40000' })).toThrow(
+      /AXLE_HEADERS_TIMEOUT_MS: must not exceed AXLE_REQUEST_TIMEOUT_MS/,
+    );
   });
 });

@@ -39,12 +39,18 @@ const health = async (url: string) => (await fetch(`${url}/health`)).status;
 
 describe('connection limits', () => {
   it('closes idle, slow-header, slow-body and kept-alive sockets past their timeouts', async () => {
-    server = await startTestServer({ AXLE_HEADERS_TIMEOUT_MS: '300', AXLE_REQUEST_TIMEOUT_MS: '600', AXLE_KEEP_ALIVE_TIMEOUT_MS: '200' });
+    server = await startTestServer({
+      AXLE_HEADERS_TIMEOUT_MS: '300',
+      AXLE_REQUEST_TIMEOUT_MS: '600',
+      AXLE_KEEP_ALIVE_TIMEOUT_MS: '200',
+    });
     const idle = await connect(server.url);
     const slowHeaders = await connect(server.url);
     trickle(slowHeaders.socket, `GET /health HTTP/1.1\r\nHost: x\r\nX-Slow: ${'a'.repeat(500)}\r\n\r\n`, 50);
     const slowBody = await connect(server.url);
-    slowBody.socket.write('POST /discover HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 400\r\n\r\n{');
+    slowBody.socket.write(
+      'POST /discover HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 400\r\n\r\n{',
+    );
     trickle(slowBody.socket, `"query": "${'a'.repeat(380)}"}`, 50);
     const keptAlive = await connect(server.url);
     keptAlive.socket.write('GET /health HTTP/1.1\r\nHost: x\r\nConnection: keep-alive\r\n\r\n');
@@ -71,8 +77,12 @@ describe('connection limits', () => {
     const busy = await Promise.all(Array.from({ length: 3 }, () => connect(server!.url)));
     for (const b of busy) {
       // Expect: 100-continue makes the server say when the request has begun; its body never comes.
-      b.socket.write('POST /discover HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 50\r\nExpect: 100-continue\r\n\r\n');
-      await new Promise<void>((resolve) => b.socket.on('data', () => b.received().includes('100 Continue') && resolve()));
+      b.socket.write(
+        'POST /discover HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 50\r\nExpect: 100-continue\r\n\r\n',
+      );
+      await new Promise<void>((resolve) =>
+        b.socket.on('data', () => b.received().includes('100 Continue') && resolve()),
+      );
     }
     const refused = await connect(server.url);
     await refused.closed;

@@ -87,7 +87,11 @@ describe('device-code sign-in over HTTP', () => {
       headers: { ...(cookie ? { cookie } : {}), ...headers },
     });
   const csrfOf = (html: string) => /name="csrf" value="([^"]+)"/.exec(html)?.[1];
-  const decide = (cookie: string | null, fields: Record<string, string>, headers: Record<string, string> = { origin: server.url }) =>
+  const decide = (
+    cookie: string | null,
+    fields: Record<string, string>,
+    headers: Record<string, string> = { origin: server.url },
+  ) =>
     fetch(`${server.url}/device`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded', ...(cookie ? { cookie } : {}), ...headers },
@@ -112,7 +116,9 @@ describe('device-code sign-in over HTTP', () => {
       expires_in: 600,
       interval: 5,
     });
-    const row = (await server.db.get<Record<string, unknown>>('SELECT * FROM device_codes WHERE user_code = ?', [s.user_code.replace('-', '')]))!;
+    const row = (await server.db.get<Record<string, unknown>>('SELECT * FROM device_codes WHERE user_code = ?', [
+      s.user_code.replace('-', ''),
+    ]))!;
     expect(JSON.stringify(row)).not.toContain(s.device_code);
 
     expect((await pollError(s.device_code)).error).toBe('authorization_pending');
@@ -125,7 +131,11 @@ describe('device-code sign-in over HTTP', () => {
     const res = await poll(s.device_code);
     expect(res.status).toBe(200);
     const body = await res.json();
-    expect(body).toEqual({ api_key: expect.stringMatching(/^axl_/), account_id: accountId, email: 'approver@example.com' });
+    expect(body).toEqual({
+      api_key: expect.stringMatching(/^axl_/),
+      account_id: accountId,
+      email: 'approver@example.com',
+    });
 
     // Exactly once: every later poll is invalid_grant.
     advance(5 * SECOND);
@@ -136,16 +146,24 @@ describe('device-code sign-in over HTTP', () => {
     // The key works, carries all scopes and is named after the client; the raw key is kept nowhere.
     const status = await fetch(`${server.url}/account/terms-status`, { headers: { 'x-api-key': body.api_key } });
     expect(status.status).toBe(200);
-    const key = (await server.db.get<{ name: string; scopes: string }>('SELECT name, scopes FROM api_keys WHERE account_id = ?', [accountId]))!;
+    const key = (await server.db.get<{ name: string; scopes: string }>(
+      'SELECT name, scopes FROM api_keys WHERE account_id = ?',
+      [accountId],
+    ))!;
     expect(key).toEqual({ name: 'device: axle CLI on testbox', scopes: 'search contribute account' });
-    const after = (await server.db.get<Record<string, unknown>>('SELECT * FROM device_codes WHERE user_code = ?', [s.user_code.replace('-', '')]))!;
+    const after = (await server.db.get<Record<string, unknown>>('SELECT * FROM device_codes WHERE user_code = ?', [
+      s.user_code.replace('-', ''),
+    ]))!;
     expect(after.status).toBe('delivered');
     expect(after.sealed_key).toBeNull();
     for (const line of server.logs) {
       expect(line).not.toContain(body.api_key);
       expect(line).not.toContain(s.device_code);
     }
-    const approved = await server.db.get<{ actor: string; data: string }>("SELECT actor, data FROM audit_log WHERE action = 'device.approved' AND subject = ?", [accountId]);
+    const approved = await server.db.get<{ actor: string; data: string }>(
+      "SELECT actor, data FROM audit_log WHERE action = 'device.approved' AND subject = ?",
+      [accountId],
+    );
     expect(approved!.actor).toBe(`account:${accountId}`);
     expect(JSON.parse(approved!.data)).toMatchObject({ client_name: 'axle CLI on testbox' });
     expect((await verifyAuditChain(server.db)).ok).toBe(true);
@@ -176,8 +194,15 @@ describe('device-code sign-in over HTTP', () => {
     expect([a.status, b.status].sort()).toEqual([200, 404]);
     const third = await decide(cookie, { user_code: s.user_code, csrf, decision: 'approve' });
     expect(third.status).toBe(404);
-    expect((await server.db.get<{ n: number }>('SELECT count(*) AS n FROM api_keys WHERE account_id = ?', [accountId]))!.n).toBe(1);
-    expect((await server.db.get<{ n: number }>("SELECT count(*) AS n FROM audit_log WHERE action = 'device.approved' AND subject = ?", [accountId]))!.n).toBe(1);
+    expect(
+      (await server.db.get<{ n: number }>('SELECT count(*) AS n FROM api_keys WHERE account_id = ?', [accountId]))!.n,
+    ).toBe(1);
+    expect(
+      (await server.db.get<{ n: number }>(
+        "SELECT count(*) AS n FROM audit_log WHERE action = 'device.approved' AND subject = ?",
+        [accountId],
+      ))!.n,
+    ).toBe(1);
     const polls = await Promise.all([poll(s.device_code), poll(s.device_code), poll(s.device_code)]);
     expect(polls.map((r) => r.status).sort()).toEqual([200, 400, 400]);
   });
@@ -191,7 +216,9 @@ describe('device-code sign-in over HTTP', () => {
     advance(5 * SECOND);
     expect((await pollError(s.device_code)).error).toBe('access_denied');
     expect((await devicePage(cookie, s.user_code)).status).toBe(404);
-    expect((await server.db.get<{ n: number }>('SELECT count(*) AS n FROM api_keys WHERE account_id = ?', [accountId]))!.n).toBe(0);
+    expect(
+      (await server.db.get<{ n: number }>('SELECT count(*) AS n FROM api_keys WHERE account_id = ?', [accountId]))!.n,
+    ).toBe(0);
   });
 
   it('expires after 600 s by the injected clock', async () => {
@@ -241,9 +268,10 @@ describe('device-code sign-in over HTTP', () => {
 
   it('strips control and bidirectional-formatting characters from the client name and bounds it', async () => {
     const s = await start('\u202Eevil\u202C\u0000 CLI\u001b[31m on\u2066 box\u0085');
-    const stored = await server.db.get<{ client_name: string }>('SELECT client_name FROM device_codes WHERE user_code = ?', [
-      s.user_code.replace('-', ''),
-    ]);
+    const stored = await server.db.get<{ client_name: string }>(
+      'SELECT client_name FROM device_codes WHERE user_code = ?',
+      [s.user_code.replace('-', '')],
+    );
     expect(stored!.client_name).toBe('evil CLI[31m on box');
     const { cookie } = await browserSession('bidi@example.com');
     const html = await (await devicePage(cookie, s.user_code)).text();
@@ -274,7 +302,9 @@ describe('device-code sign-in over HTTP', () => {
     }
     expect(smtp.inbox.length).toBe(mails);
     // Same-origin and non-browser clients are served.
-    expect((await post(server, '/auth/magic-link', { email: 'victim@example.com' }, { origin: server.url })).status).toBe(200);
+    expect(
+      (await post(server, '/auth/magic-link', { email: 'victim@example.com' }, { origin: server.url })).status,
+    ).toBe(200);
     expect((await post(server, '/auth/device/code', {})).status).toBe(200);
   });
 
@@ -291,8 +321,18 @@ describe('device-code sign-in over HTTP', () => {
     expect((await decide(alice.cookie, fields)).status).toBe(403);
     expect((await decide(alice.cookie, { ...fields, csrf: 'wrong' })).status).toBe(403);
     expect((await decide(alice.cookie, { ...fields, csrf: bobToken })).status).toBe(403);
-    expect((await decide(alice.cookie, { ...fields, csrf: aliceToken }, { origin: 'https://evil.example' })).status).toBe(403);
-    expect((await decide(alice.cookie, { ...fields, csrf: aliceToken }, { origin: server.url, 'sec-fetch-site': 'cross-site' })).status).toBe(403);
+    expect(
+      (await decide(alice.cookie, { ...fields, csrf: aliceToken }, { origin: 'https://evil.example' })).status,
+    ).toBe(403);
+    expect(
+      (
+        await decide(
+          alice.cookie,
+          { ...fields, csrf: aliceToken },
+          { origin: server.url, 'sec-fetch-site': 'cross-site' },
+        )
+      ).status,
+    ).toBe(403);
     expect((await pollError(s.device_code)).error).toBe('authorization_pending');
 
     // The same request from the page itself goes through.
@@ -312,7 +352,9 @@ describe('device-code sign-in over HTTP', () => {
     // Once limited, even the right code is refused, so guessing cannot confirm a hit.
     expect((await devicePage(cookie, s.user_code)).status).toBe(429);
     expect((await decide(cookie, { user_code: s.user_code, csrf: 'x', decision: 'approve' })).status).toBe(403);
-    const row = await server.db.get<{ count: number }>("SELECT count FROM rate_limits WHERE bucket LIKE 'device-user-code:ip:%'");
+    const row = await server.db.get<{ count: number }>(
+      "SELECT count FROM rate_limits WHERE bucket LIKE 'device-user-code:ip:%'",
+    );
     expect(row!.count).toBe(DEVICE_AUTH.failedLookups.perIp);
 
     advance(15 * 60 * SECOND);
@@ -323,7 +365,12 @@ describe('device-code sign-in over HTTP', () => {
   it('refuses approval from a suspended account', async () => {
     const s = await start();
     const { cookie, accountId } = await browserSession('suspended@example.com');
-    const suspend = await post(server, `/admin/accounts/${accountId}/suspend`, {}, { authorization: 'Bearer admin-token-for-tests' });
+    const suspend = await post(
+      server,
+      `/admin/accounts/${accountId}/suspend`,
+      {},
+      { authorization: 'Bearer admin-token-for-tests' },
+    );
     expect(suspend.status).toBe(200);
     expect((await approve(cookie, s.user_code)).status).toBe(403);
     expect((await pollError(s.device_code)).error).toBe('authorization_pending');
@@ -340,7 +387,8 @@ describe('device-code sign-in over HTTP', () => {
 
   it('limits new device codes per IP (30 per 15 minutes)', async () => {
     advance(15 * 60 * SECOND);
-    for (let i = 0; i < DEVICE_AUTH.startsPerIp; i++) expect((await post(server, '/auth/device/code', {})).status).toBe(200);
+    for (let i = 0; i < DEVICE_AUTH.startsPerIp; i++)
+      expect((await post(server, '/auth/device/code', {})).status).toBe(200);
     const refused = await post(server, '/auth/device/code', {});
     expect(refused.status).toBe(429);
     expect((await refused.json()).code).toBe('rate_limited');

@@ -23,7 +23,12 @@ describe('POST /discover (lexical)', () => {
     const { status, json } = await discover({ query: 'send an email to a customer' });
     expect(status).toBe(200);
     expect(ids(json)[0]).toBe('postmark');
-    expect(json).toMatchObject({ query: 'send an email to a customer', filters: {}, knowledge_hint: null, search_mode: 'lexical' });
+    expect(json).toMatchObject({
+      query: 'send an email to a customer',
+      filters: {},
+      knowledge_hint: null,
+      search_mode: 'lexical',
+    });
     expect(json.results_count).toBe(json.results.length);
     expect(json.results[0].relevance).toBe(1);
     for (const r of json.results) expect(r.relevance).toBeGreaterThan(0), expect(r.relevance).toBeLessThanOrEqual(1);
@@ -35,7 +40,11 @@ describe('POST /discover (lexical)', () => {
 
   it('stems words and weighs the name above the description', async () => {
     expect(ids((await discover({ query: 'forecasting' })).json)[0]).toBe('weatherstack');
-    expect(ids((await discover({ query: 'monitoring' })).json).slice(0, 2).sort()).toEqual(['sentry-mcp', 'uptimerobot']);
+    expect(
+      ids((await discover({ query: 'monitoring' })).json)
+        .slice(0, 2)
+        .sort(),
+    ).toEqual(['sentry-mcp', 'uptimerobot']);
     // "sentry" is a name, "errors" a tag and "issues" only in the description of one skill; all point to the same one.
     expect(ids((await discover({ query: 'Sentry errors' })).json)[0]).toBe('sentry-mcp');
   });
@@ -60,7 +69,8 @@ describe('POST /discover (lexical)', () => {
   });
 
   it('honours limit and defaults to 10', async () => {
-    const wide = 'weather email sms payments crypto translate uptime ip books github browser sql files python sentry slack';
+    const wide =
+      'weather email sms payments crypto translate uptime ip books github browser sql files python sentry slack';
     expect((await discover({ query: wide })).json.results_count).toBe(10);
     expect((await discover({ query: wide, limit: 25 })).json.results_count).toBe(16);
     expect((await discover({ query: wide, limit: 1 })).json.results_count).toBe(1);
@@ -111,9 +121,17 @@ describe('POST /discover (lexical)', () => {
       ['POST', '/discover', JSON.stringify({ query: 'browser automation' })],
       ['GET', '/skill/playwright-mcp', undefined],
     ] as const) {
-      const open = await fetch(`${server.url}${path}`, { method, headers: { 'content-type': 'application/json' }, body });
+      const open = await fetch(`${server.url}${path}`, {
+        method,
+        headers: { 'content-type': 'application/json' },
+        body,
+      });
       expect(open.status).toBe(200);
-      const res = await fetch(`${server.url}${path}`, { method, headers: { 'content-type': 'application/json', 'x-api-key': 'axl_unknown' }, body });
+      const res = await fetch(`${server.url}${path}`, {
+        method,
+        headers: { 'content-type': 'application/json', 'x-api-key': 'axl_unknown' },
+        body,
+      });
       expect(res.status).toBe(401);
       expect(await res.json()).toMatchObject({ error: 'Invalid API key', code: 'invalid_api_key' });
     }

@@ -18,7 +18,7 @@ describe('EmbedderPool load shedding', () => {
     }
   });
 
-  it('queues a request\'s embeddings with the searches and sheds them past the same bound', async () => {
+  it("queues a request's embeddings with the searches and sheds them past the same bound", async () => {
     const pool = new EmbedderPool(1, undefined, 1);
     try {
       const outcomes = await Promise.allSettled([

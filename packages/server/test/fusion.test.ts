@@ -18,10 +18,13 @@ describe('reciprocalRankFusion', () => {
   it('normalises relevance to 0..1: first in every ranking is 1, first in one of two is 0.5', () => {
     const both = reciprocalRankFusion([['x', 'y'], ['x']]);
     expect(both[0]).toMatchObject({ id: 'x', relevance: 1 });
-    expect(both[1]!.relevance).toBeCloseTo((1 / 62) / (2 / 61), 12);
+    expect(both[1]!.relevance).toBeCloseTo(1 / 62 / (2 / 61), 12);
     const one = reciprocalRankFusion([['x'], ['y']]);
     expect(one.map((h) => h.relevance)).toEqual([0.5, 0.5]);
-    for (const h of reciprocalRankFusion([['a', 'b', 'c', 'd'], ['d', 'c']])) {
+    for (const h of reciprocalRankFusion([
+      ['a', 'b', 'c', 'd'],
+      ['d', 'c'],
+    ])) {
       expect(h.relevance).toBeGreaterThan(0);
       expect(h.relevance).toBeLessThanOrEqual(1);
     }
@@ -39,8 +42,22 @@ describe('reciprocalRankFusion', () => {
 
   it('breaks ties by best single rank, then by first appearance', () => {
     // p and q tie on score (rank 1 + rank 2 each); both have best rank 1 -> first appearance decides.
-    expect(ids(reciprocalRankFusion([['p', 'q'], ['q', 'p']]))).toEqual(['p', 'q']);
-    expect(ids(reciprocalRankFusion([['q', 'p'], ['p', 'q']]))).toEqual(['q', 'p']);
+    expect(
+      ids(
+        reciprocalRankFusion([
+          ['p', 'q'],
+          ['q', 'p'],
+        ]),
+      ),
+    ).toEqual(['p', 'q']);
+    expect(
+      ids(
+        reciprocalRankFusion([
+          ['q', 'p'],
+          ['p', 'q'],
+        ]),
+      ),
+    ).toEqual(['q', 'p']);
     // Same score from different places: rank 1 alone vs rank 1 alone in the other list.
     expect(ids(reciprocalRankFusion([['m'], ['n']]))).toEqual(['m', 'n']);
   });

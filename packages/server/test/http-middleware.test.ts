@@ -111,11 +111,15 @@ describe('error middleware and body parser over HTTP', () => {
   it('answers 413 to a chunked body (no Content-Length) once it passes the limit, and the connection still serves the next request', async () => {
     const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
     const res = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = http.request(`${base}/echo/ab`, { method: 'POST', agent, headers: { 'content-type': 'application/json' } }, (r) => {
-        let body = '';
-        r.on('data', (c) => (body += c));
-        r.on('end', () => resolve({ status: r.statusCode ?? 0, body }));
-      });
+      const req = http.request(
+        `${base}/echo/ab`,
+        { method: 'POST', agent, headers: { 'content-type': 'application/json' } },
+        (r) => {
+          let body = '';
+          r.on('data', (c) => (body += c));
+          r.on('end', () => resolve({ status: r.statusCode ?? 0, body }));
+        },
+      );
       req.on('error', reject);
       req.write('{"n": 1, "pad": "');
       for (let i = 0; i < 4; i++) req.write('x'.repeat(512));
@@ -123,7 +127,11 @@ describe('error middleware and body parser over HTTP', () => {
     });
     expect(res.status).toBe(413);
     expect(JSON.parse(res.body).code).toBe('payload_too_large');
-    const next = await fetch(`${base}/echo/ab`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"n": 2}' });
+    const next = await fetch(`${base}/echo/ab`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"n": 2}',
+    });
     expect(await next.json()).toEqual({ id: 'ab', n: 2 });
     agent.destroy();
   });

@@ -78,7 +78,9 @@ describe('JWT secret', () => {
     try {
       const file = path.join(dir, 'jwt-secret');
       fs.writeFileSync(file, content, { mode: 0o600 });
-      expect(() => loadJwtSecret(undefined, dir)).toThrow(`${file} holds a ${content.trim().length}-byte session secret`);
+      expect(() => loadJwtSecret(undefined, dir)).toThrow(
+        `${file} holds a ${content.trim().length}-byte session secret`,
+      );
       await expect(startTestServer({}, { dataDir: dir })).rejects.toThrow(file);
       expect(fs.readFileSync(file, 'utf8')).toBe(content);
     } finally {
@@ -168,19 +170,29 @@ describe('identity middleware on a real database', () => {
   it('gives a JWT every scope on JWT-or-key routes', async () => {
     const { status, body } = await get('/either/search', { authorization: `Bearer ${active.jwt}` });
     expect(status).toBe(200);
-    expect(body.identity).toEqual({ accountId: active.accountId, via: 'jwt', scopes: ['search', 'contribute', 'account'] });
+    expect(body.identity).toEqual({
+      accountId: active.accountId,
+      via: 'jwt',
+      scopes: ['search', 'contribute', 'account'],
+    });
   });
 
   it('lets optionalKey pass without a key but not with a bad one', async () => {
     expect(await get('/optional')).toEqual({ status: 200, body: { identity: null, ip: '127.0.0.1' } });
-    expect((await get('/optional', { 'x-api-key': `axl_${'0'.repeat(43)}` })).body).toMatchObject({ error: 'Invalid API key', code: 'invalid_api_key' });
+    expect((await get('/optional', { 'x-api-key': `axl_${'0'.repeat(43)}` })).body).toMatchObject({
+      error: 'Invalid API key',
+      code: 'invalid_api_key',
+    });
     expect((await get('/optional', { 'x-api-key': active.key })).body.identity.accountId).toBe(active.accountId);
   });
 
   it('refuses keys of deleted accounts and lets requireActiveAccount stop suspended ones', async () => {
     expect((await get('/key', { 'x-api-key': deletedKey })).status).toBe(401);
     expect((await get('/key', { 'x-api-key': suspendedKey })).status).toBe(200);
-    expect(await get('/active', { 'x-api-key': suspendedKey })).toMatchObject({ status: 403, body: { code: 'account_suspended' } });
+    expect(await get('/active', { 'x-api-key': suspendedKey })).toMatchObject({
+      status: 403,
+      body: { code: 'account_suspended' },
+    });
     expect((await get('/active', { 'x-api-key': active.key })).status).toBe(200);
   });
 
@@ -205,14 +217,22 @@ describe('rate-limit windows', () => {
     const limiter = createRateLimiter({ db, clock: { now: () => now } });
     const hit = (at: number) => {
       now = at;
-      return db.tx((q) => limiter.take('b', { limit: 2, windowMs: 60_000 }, q)).then(() => 'ok', (e) => String(e.retryAfterSeconds));
+      return db
+        .tx((q) => limiter.take('b', { limit: 2, windowMs: 60_000 }, q))
+        .then(
+          () => 'ok',
+          (e) => String(e.retryAfterSeconds),
+        );
     };
     expect(await hit(1000)).toBe('ok');
     expect(await hit(2000)).toBe('ok');
     expect(await hit(31_000)).toBe('30');
     expect(await hit(60_999)).toBe('1');
     expect(await hit(61_000)).toBe('ok');
-    expect(await db.get('SELECT count, window_start FROM rate_limits WHERE bucket = ?', ['b'])).toEqual({ count: 1, window_start: 61_000 });
+    expect(await db.get('SELECT count, window_start FROM rate_limits WHERE bucket = ?', ['b'])).toEqual({
+      count: 1,
+      window_start: 61_000,
+    });
     await db.close();
   });
 

@@ -58,7 +58,11 @@ export function learningBody(n: number, over: Record<string, unknown> = {}) {
 export const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
 
 /** Submits and, when held only for the first-publication platform review, approves it as the platform. */
-export async function publish(server: TestServer, headers: Record<string, string>, body: Record<string, unknown>): Promise<string> {
+export async function publish(
+  server: TestServer,
+  headers: Record<string, string>,
+  body: Record<string, unknown>,
+): Promise<string> {
   const res = await post(server, '/learn', body, headers);
   if (res.status !== 201) throw new Error(`learn: ${res.status} ${await res.text()}`);
   const out = (await res.json()) as { id: string; status: string; review_reason?: string[] };

@@ -38,8 +38,16 @@ afterAll(async () => {
 
 describe('knowledge lexical ranking over a catalog of common words', () => {
   it('a rare term selects the rows; with only common terms, rows must hold the two least common', async () => {
-    const knowledge = createKnowledgeService({ db, clock, writeLimits: createAccountWriteLimiter(createRateLimiter({ db, clock })) });
-    expect((await knowledge.rank('cache eviction zeppelin', {}, 50, 'lexical')).sort()).toEqual(['lrn_k0', 'lrn_k400', 'lrn_k800']);
+    const knowledge = createKnowledgeService({
+      db,
+      clock,
+      writeLimits: createAccountWriteLimiter(createRateLimiter({ db, clock })),
+    });
+    expect((await knowledge.rank('cache eviction zeppelin', {}, 50, 'lexical')).sort()).toEqual([
+      'lrn_k0',
+      'lrn_k400',
+      'lrn_k800',
+    ]);
     const common = await knowledge.rank('cache eviction warmup', {}, 1000, 'lexical');
     expect(common.length).toBe(50);
     expect(common.every((id) => Number(id.slice(5)) % 2 === 0)).toBe(true);
@@ -52,6 +60,9 @@ describe('repricing', () => {
     const first = await db.tx((q) => learningsStore.reprice(q, 'lrn_k1', 90_000, seen, seen + 1000));
     const second = await db.tx((q) => learningsStore.reprice(q, 'lrn_k1', 95_000, seen, seen + 2000));
     expect([first, second]).toEqual([true, false]);
-    expect(await learningsStore.byId(db, 'lrn_k1')).toMatchObject({ currentPriceMicro: 90_000, lastRepricedAt: seen + 1000 });
+    expect(await learningsStore.byId(db, 'lrn_k1')).toMatchObject({
+      currentPriceMicro: 90_000,
+      lastRepricedAt: seen + 1000,
+    });
   });
 });

@@ -24,7 +24,10 @@ describe('POST /learn with a verified contributor_wallet as the identity', () =>
     const before = await count();
     const unverified = await learn(learningBody(0, { contributor_wallet: newWallet().address }));
     expect(unverified.status).toBe(401);
-    expect(await unverified.json()).toMatchObject({ code: 'unauthorized', error: expect.stringMatching(/not verified.*\/wallet\/challenge/) });
+    expect(await unverified.json()).toMatchObject({
+      code: 'unauthorized',
+      error: expect.stringMatching(/not verified.*\/wallet\/challenge/),
+    });
     const none = await learn(learningBody(0));
     expect(none.status).toBe(401);
     expect((await none.json()).error).toMatch(/API key, session token or verified contributor_wallet/);
@@ -37,11 +40,20 @@ describe('POST /learn with a verified contributor_wallet as the identity', () =>
     const res = await learn(learningBody(1, { contributor_wallet: wallet.address }));
     expect(res.status).toBe(201);
     const out = await res.json();
-    expect(out).toMatchObject({ status: 'pending_review', review_reason: ['forced_review'], contributor_wallet: wallet.address });
-    expect(await learningsStore.byId(server.db, out.id)).toMatchObject({ contributorAccountId: null, contributorWallet: wallet.address });
+    expect(out).toMatchObject({
+      status: 'pending_review',
+      review_reason: ['forced_review'],
+      contributor_wallet: wallet.address,
+    });
+    expect(await learningsStore.byId(server.db, out.id)).toMatchObject({
+      contributorAccountId: null,
+      contributorWallet: wallet.address,
+    });
     const queue = await (await get('/admin/review', admin)).json();
     expect(queue.learnings.map((l: { id: string }) => l.id)).toContain(out.id);
-    expect(await (await post(server, `/admin/review/${out.id}/approve`, {}, admin)).json()).toMatchObject({ status: 'approved' });
+    expect(await (await post(server, `/admin/review/${out.id}/approve`, {}, admin)).json()).toMatchObject({
+      status: 'approved',
+    });
 
     // Having published once changes nothing: with no account, only the platform can review.
     const flagged = await (
@@ -71,11 +83,13 @@ describe('POST /learn with a verified contributor_wallet as the identity', () =>
     expect((await learn(learningBody(3, { contributor_wallet: wallet.address }))).status).toBe(201);
   });
 
-  it('a linked wallet\'s learning is owned by its account; a key submission stays the key account\'s', async () => {
+  it("a linked wallet's learning is owned by its account; a key submission stays the key account's", async () => {
     const wallet = newWallet();
     await verifyWallet(server, wallet);
     const owner = await newBuyer(server, { terms: true });
-    expect((await post(server, '/account/link-wallet', { wallet: wallet.address }, { 'x-api-key': owner.key })).status).toBe(200);
+    expect(
+      (await post(server, '/account/link-wallet', { wallet: wallet.address }, { 'x-api-key': owner.key })).status,
+    ).toBe(200);
     const out = await (await learn(learningBody(4, { contributor_wallet: wallet.address }))).json();
     expect(out.review_reason).toEqual(['forced_review']);
     expect((await learningsStore.byId(server.db, out.id))!.contributorAccountId).toBe(owner.accountId);
@@ -83,8 +97,13 @@ describe('POST /learn with a verified contributor_wallet as the identity', () =>
     expect(pending.learnings.map((l: { id: string }) => l.id)).toContain(out.id);
 
     const other = await newBuyer(server);
-    const viaKey = await (await learn(learningBody(5, { contributor_wallet: wallet.address }), { 'x-api-key': other.key })).json();
-    expect(await learningsStore.byId(server.db, viaKey.id)).toMatchObject({ contributorAccountId: other.accountId, contributorWallet: wallet.address });
+    const viaKey = await (
+      await learn(learningBody(5, { contributor_wallet: wallet.address }), { 'x-api-key': other.key })
+    ).json();
+    expect(await learningsStore.byId(server.db, viaKey.id)).toMatchObject({
+      contributorAccountId: other.accountId,
+      contributorWallet: wallet.address,
+    });
   });
 
   it('limits submissions per wallet like per account: a burst of 20 a minute, then 429', async () => {
@@ -92,7 +111,10 @@ describe('POST /learn with a verified contributor_wallet as the identity', () =>
     await verifyWallet(server, wallet);
     const { perMinute } = LIMITS.accountWrites.learn;
     for (let i = 0; i < perMinute; i++) {
-      const body = learningBody(300 + i, { title: `Wallet burst ${i}: ${learningBody(300 + i).title}`, contributor_wallet: wallet.address });
+      const body = learningBody(300 + i, {
+        title: `Wallet burst ${i}: ${learningBody(300 + i).title}`,
+        contributor_wallet: wallet.address,
+      });
       expect((await learn(body)).status).toBe(201);
     }
     const before = await count();

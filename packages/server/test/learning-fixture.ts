@@ -3,7 +3,8 @@ import type { NewLearning } from '../src/store/learnings.js';
 
 /** A complete learnings row for tests; `over` sets what the test is about. */
 export function newLearning(over: Partial<NewLearning> = {}, now = Date.UTC(2026, 0, 1)): NewLearning {
-  const body = over.body ?? `Back off per part on S3 503 SlowDown and resume from ListParts; ${randomBytes(6).toString('hex')}.`;
+  const body =
+    over.body ?? `Back off per part on S3 503 SlowDown and resume from ListParts; ${randomBytes(6).toString('hex')}.`;
   return {
     id: `lrn_${randomBytes(8).toString('hex')}`,
     status: 'approved',

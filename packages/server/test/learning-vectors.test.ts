@@ -35,23 +35,39 @@ afterAll(async () => {
 
 describe('learning vectors (the real sentence model)', () => {
   it('computes vectors for visible learnings, finds a paraphrase with no shared word, and picks up later rows', async () => {
-    const model = { state: () => 'ready', embed: (texts: string[]) => client.embed(texts), queryVector: (q: string) => client.queryVector(q) };
+    const model = {
+      state: () => 'ready',
+      embed: (texts: string[]) => client.embed(texts),
+      queryVector: (q: string) => client.queryVector(q),
+    };
     const vectors = new LearningVectors(db, model, createLogger('warn'), clock);
     const writeLimits = createAccountWriteLimiter(createRateLimiter({ db, clock }));
     const learn = createLearnService({ db, clock, writeLimits, forcedReview: false });
     const knowledge = createKnowledgeService({ db, clock, writeLimits, vectors });
     // One published learning lifts the first-publication review for the rest.
     await db.run("INSERT INTO accounts (id, email, created_at) VALUES ('acc_v', 'v@example.com', 0)");
-    const submit = async (n: number, over = {}) => (await learn.submit({ accountId: 'acc_v' }, { ...learningBody(n), submission_channel: 'direct', ...over } as never)).id;
+    const submit = async (n: number, over = {}) =>
+      (
+        await learn.submit({ accountId: 'acc_v' }, {
+          ...learningBody(n),
+          submission_channel: 'direct',
+          ...over,
+        } as never)
+      ).id;
     const first = await submit(0);
-    await db.tx((q) => learningsStore.byId(q, first).then((l) => learningsStore.setStatus(q, l!, 'approved', null, clock.now())));
+    await db.tx((q) =>
+      learningsStore.byId(q, first).then((l) => learningsStore.setStatus(q, l!, 'approved', null, clock.now())),
+    );
     const stripe = await submit(4);
     await vectors.fill();
     expect((await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM learning_embeddings'))!.n).toBe(2);
 
     const hits = await vectors.search('payment provider callback verification rejected', 5, 0, null);
     expect(hits[0]!.id).toBe(stripe);
-    expect(await knowledge.rank('payment provider callback verification rejected', {}, 5, 'semantic')).toEqual([stripe, first]);
+    expect(await knowledge.rank('payment provider callback verification rejected', {}, 5, 'semantic')).toEqual([
+      stripe,
+      first,
+    ]);
 
     // A row stored after the index was built is searched too (and a filter narrows both parts).
     const kafka = await submit(2);
@@ -60,7 +76,9 @@ describe('learning vectors (the real sentence model)', () => {
     expect(vectors.size).toBe(3);
     const later = await vectors.search('message queue readers rebalancing repeatedly', 3, 0, null);
     expect(later[0]!.id).toBe(kafka);
-    expect((await vectors.search('message queue readers rebalancing repeatedly', 3, 0, new Set([first]))).map((h) => h.id)).toEqual([first]);
+    expect(
+      (await vectors.search('message queue readers rebalancing repeatedly', 3, 0, new Set([first]))).map((h) => h.id),
+    ).toEqual([first]);
     await vectors.close();
   }, 60_000);
 });

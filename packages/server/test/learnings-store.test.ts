@@ -65,7 +65,9 @@ describe('learnings store', () => {
 
   it('refuses an unknown status or channel and a duplicate id', async () => {
     await expect(learningsStore.insert(db, newLearning({ status: 'published' as never }))).rejects.toThrow(/CHECK/);
-    await expect(learningsStore.insert(db, newLearning({ submissionChannel: 'email' as never }))).rejects.toThrow(/CHECK/);
+    await expect(learningsStore.insert(db, newLearning({ submissionChannel: 'email' as never }))).rejects.toThrow(
+      /CHECK/,
+    );
     const l = newLearning();
     await learningsStore.insert(db, l);
     await expect(learningsStore.insert(db, newLearning({ id: l.id }))).rejects.toThrow(/UNIQUE/);
@@ -74,7 +76,9 @@ describe('learnings store', () => {
 
 describe('query counters', () => {
   it('lose no increment under concurrency', async () => {
-    await Promise.all(Array.from({ length: 40 }, (_, i) => queryCountersStore.increment(db, i % 4 === 0 ? 'knowledge' : 'discover')));
+    await Promise.all(
+      Array.from({ length: 40 }, (_, i) => queryCountersStore.increment(db, i % 4 === 0 ? 'knowledge' : 'discover')),
+    );
     expect(await queryCountersStore.all(db)).toEqual({ discover: 30, knowledge: 10 });
   });
 });
@@ -124,7 +128,7 @@ describe('query plans of public reads', () => {
     },
   });
 
-  it('GET /contributor/{wallet} finds the wallet\'s learnings through an index, not a scan of every learning', async () => {
+  it("GET /contributor/{wallet} finds the wallet's learnings through an index, not a scan of every learning", async () => {
     const plans: string[] = [];
     const wallet = '0x00000000000000000000000000000000000000AB';
     await learningsStore.countVisibleByWallet(planOf(plans), wallet);

@@ -5,8 +5,12 @@ import { post } from '../../../test/support/identity.js';
 const MINUTE = 60_000;
 
 /** Fires `n` magic-link requests at once; returns the responses in order. */
-const burst = (server: TestServer, n: number, body: (i: number) => unknown, headers: (i: number) => Record<string, string> = () => ({})) =>
-  Promise.all(Array.from({ length: n }, (_, i) => post(server, '/auth/magic-link', body(i), headers(i))));
+const burst = (
+  server: TestServer,
+  n: number,
+  body: (i: number) => unknown,
+  headers: (i: number) => Record<string, string> = () => ({}),
+) => Promise.all(Array.from({ length: n }, (_, i) => post(server, '/auth/magic-link', body(i), headers(i))));
 
 const statuses = (responses: Response[]) => responses.map((r) => r.status);
 const count = (xs: number[], v: number) => xs.filter((x) => x === v).length;
@@ -21,7 +25,12 @@ describe('magic-link rate limits (database counters, 15-minute windows)', () => 
 
   it('lets exactly 5 of 50 concurrent requests for one email through, then opens again after the window', async () => {
     const ip = { 'x-forwarded-for': '198.51.100.1' };
-    const res = await burst(server, 50, () => ({ email: 'burst@example.com' }), () => ip);
+    const res = await burst(
+      server,
+      50,
+      () => ({ email: 'burst@example.com' }),
+      () => ip,
+    );
     const s = statuses(res);
     expect(count(s, 200)).toBe(5);
     expect(count(s, 429)).toBe(45);
@@ -35,18 +44,37 @@ describe('magic-link rate limits (database counters, 15-minute windows)', () => 
     expect(later.headers.get('retry-after')).toBe('300');
 
     server.clock.advance(5 * MINUTE);
-    const next = statuses(await burst(server, 6, () => ({ email: 'burst@example.com' }), () => ip));
+    const next = statuses(
+      await burst(
+        server,
+        6,
+        () => ({ email: 'burst@example.com' }),
+        () => ip,
+      ),
+    );
     expect(count(next, 200)).toBe(5);
     expect(count(next, 429)).toBe(1);
   });
 
   it('lets exactly 20 of 50 concurrent requests from one IP through, and refused ones use no quota', async () => {
     const ip = { 'x-forwarded-for': '198.51.100.2' };
-    const s = statuses(await burst(server, 50, (i) => ({ email: `ip${i}@example.com` }), () => ip));
+    const s = statuses(
+      await burst(
+        server,
+        50,
+        (i) => ({ email: `ip${i}@example.com` }),
+        () => ip,
+      ),
+    );
     expect(count(s, 200)).toBe(20);
     expect(count(s, 429)).toBe(30);
     // The refused addresses still have their whole per-email allowance from another IP.
-    const other = await post(server, '/auth/magic-link', { email: `ip${s.indexOf(429)}@example.com` }, { 'x-forwarded-for': '198.51.100.3' });
+    const other = await post(
+      server,
+      '/auth/magic-link',
+      { email: `ip${s.indexOf(429)}@example.com` },
+      { 'x-forwarded-for': '198.51.100.3' },
+    );
     expect(other.status).toBe(200);
   });
 
@@ -77,7 +105,14 @@ describe('without AXLE_TRUST_PROXY', () => {
   afterAll(() => server.stop());
 
   it('ignores X-Forwarded-For, so rotating it does not escape the per-IP limit', async () => {
-    const s = statuses(await burst(server, 25, (i) => ({ email: `rot${i}@example.com` }), (i) => ({ 'x-forwarded-for': `203.0.113.${i}` })));
+    const s = statuses(
+      await burst(
+        server,
+        25,
+        (i) => ({ email: `rot${i}@example.com` }),
+        (i) => ({ 'x-forwarded-for': `203.0.113.${i}` }),
+      ),
+    );
     expect(count(s, 200)).toBe(20);
     expect(count(s, 429)).toBe(5);
   });

@@ -76,11 +76,14 @@ describe('an undeliverable sign-in mail is 503 and costs nothing', () => {
     server = await startTestServer();
     fs.writeFileSync(path.join(server.dataDir, 'outbox'), 'not a directory');
     await expectFreeFailures(server, 'blocked@example.com');
-    expect(server.logs.map((l) => JSON.parse(l)).find((l) => l.msg === 'outbox write failed')).toMatchObject({ level: 50 });
+    expect(server.logs.map((l) => JSON.parse(l)).find((l) => l.msg === 'outbox write failed')).toMatchObject({
+      level: 50,
+    });
   });
 
   it('when the process is out of file descriptors (EMFILE)', async (t) => {
-    if (process.platform !== 'linux' || spawnSync('prlimit', ['--version']).status !== 0) return t.skip('needs Linux and prlimit (util-linux)');
+    if (process.platform !== 'linux' || spawnSync('prlimit', ['--version']).status !== 0)
+      return t.skip('needs Linux and prlimit (util-linux)');
     server = await startTestServer();
     const { port } = new URL(server.url);
     // One connection, already accepted by the server (it answered a request), carries the sign-in.
@@ -92,9 +95,14 @@ describe('an undeliverable sign-in mail is 503 and costs nothing', () => {
     await new Promise<void>((resolve) => socket.on('data', () => received.includes('"status":"ok"') && resolve()));
     received = '';
 
-    const [soft, hard] = fs.readFileSync('/proc/self/limits', 'utf8').match(/Max open files\s+(\d+)\s+(\d+)/)!.slice(1);
+    const [soft, hard] = fs
+      .readFileSync('/proc/self/limits', 'utf8')
+      .match(/Max open files\s+(\d+)\s+(\d+)/)!
+      .slice(1);
     // Restores the limit when told on stdin: a pipe that is already open, since no new one could be.
-    const restorer = spawn('sh', ['-c', `read _; exec prlimit --pid ${process.pid} --nofile=${soft}:${hard}`], { stdio: ['pipe', 'ignore', 'ignore'] });
+    const restorer = spawn('sh', ['-c', `read _; exec prlimit --pid ${process.pid} --nofile=${soft}:${hard}`], {
+      stdio: ['pipe', 'ignore', 'ignore'],
+    });
     const restored = new Promise((resolve) => restorer.once('exit', resolve));
     cleanups.push(async () => {
       restorer.stdin.end('\n');
@@ -106,14 +114,18 @@ describe('an undeliverable sign-in mail is 503 and costs nothing', () => {
     expect(spawnSync('prlimit', ['--pid', String(process.pid), `--nofile=${lowest}:${hard}`]).status).toBe(0);
 
     const body = JSON.stringify({ email: 'emfile@example.com' });
-    socket.write(`POST /auth/magic-link HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`);
+    socket.write(
+      `POST /auth/magic-link HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+    );
     await new Promise<void>((resolve) => socket.on('data', () => received.includes('}') && resolve()));
     restorer.stdin.end('\n');
     await restored;
 
     expect(received).toMatch(/^HTTP\/1\.1 503/);
     expect(received).toContain('"code":"mail_unavailable"');
-    expect(server.logs.map((l) => JSON.parse(l)).find((l) => l.msg === 'outbox write failed')).toMatchObject({ code: 'EMFILE' });
+    expect(server.logs.map((l) => JSON.parse(l)).find((l) => l.msg === 'outbox write failed')).toMatchObject({
+      code: 'EMFILE',
+    });
     await expectNothingSpent(server);
     expect((await post(server, '/auth/magic-link', { email: 'emfile@example.com' })).status).toBe(200);
   });
@@ -123,7 +135,8 @@ describe('an undeliverable sign-in mail is 503 and costs nothing', () => {
     const outbox = path.join(dataDir, 'outbox');
     fs.mkdirSync(outbox);
     cleanups.push(() => fs.rmSync(dataDir, { recursive: true, force: true }));
-    if (spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=8k', 'tmpfs', outbox]).status !== 0) return t.skip('needs permission to mount a small tmpfs');
+    if (spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=8k', 'tmpfs', outbox]).status !== 0)
+      return t.skip('needs permission to mount a small tmpfs');
     cleanups.push(() => spawnSync('umount', [outbox]));
     // Fill it: the next message finds no room.
     const fd = fs.openSync(path.join(outbox, 'filler'), 'w');
@@ -136,7 +149,9 @@ describe('an undeliverable sign-in mail is 503 and costs nothing', () => {
     }
     server = await startTestServer({}, { dataDir });
     await expectFreeFailures(server, 'full@example.com');
-    expect(server.logs.map((l) => JSON.parse(l)).find((l) => l.msg === 'outbox write failed')).toMatchObject({ code: 'ENOSPC' });
+    expect(server.logs.map((l) => JSON.parse(l)).find((l) => l.msg === 'outbox write failed')).toMatchObject({
+      code: 'ENOSPC',
+    });
     expect(fs.readdirSync(outbox)).toEqual(['filler']);
     await server.stop({ keepData: true });
     server = undefined;

@@ -44,7 +44,11 @@ describe('the caller address behind the loopback calls', () => {
     const proxied = await startTestServer({ AXLE_TRUST_PROXY: 'true' });
     try {
       const buckets = async () =>
-        (await proxied.db.all<{ bucket: string }>("SELECT bucket FROM rate_limits WHERE bucket LIKE 'wallet-challenge:ip:%'"))
+        (
+          await proxied.db.all<{ bucket: string }>(
+            "SELECT bucket FROM rate_limits WHERE bucket LIKE 'wallet-challenge:ip:%'",
+          )
+        )
           .map((r) => r.bucket)
           .sort();
       const transport = new StreamableHTTPClientTransport(new URL(`${proxied.url}/mcp`), {

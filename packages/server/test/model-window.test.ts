@@ -7,7 +7,9 @@ import { encodeSentences } from '../src/search/sentence-encoder.js';
 /** 999 characters that NFKC expands to about 18,000 tokens. */
 const HOSTILE = '\ufdfa'.repeat(999);
 /** An ordinary query at the 1,000-character cap. */
-const LONG = 'find an api that converts currencies with historical exchange rates and returns json '.repeat(12).slice(0, 1000);
+const LONG = 'find an api that converts currencies with historical exchange rates and returns json '
+  .repeat(12)
+  .slice(0, 1000);
 
 let model: EmbeddingsModel;
 beforeAll(async () => {
@@ -42,7 +44,15 @@ describe('modelWindow (the text the model sees, cut before tokenizing)', () => {
   });
 
   it('keeps every token the graph keeps', () => {
-    const texts = ['send an sms from my agent', LONG, HOSTILE, 'token '.repeat(300), ' lead  and  double  spaces ', 'émojis 😀 '.repeat(200), 'x'.repeat(3000)];
+    const texts = [
+      'send an sms from my agent',
+      LONG,
+      HOSTILE,
+      'token '.repeat(300),
+      ' lead  and  double  spaces ',
+      'émojis 😀 '.repeat(200),
+      'x'.repeat(3000),
+    ];
     for (const text of texts) {
       const full = model.tokenizer.encode(text).slice(0, MAX_TOKENS);
       expect(model.tokenizer.encode(modelWindow(text)).slice(0, MAX_TOKENS)).toEqual(full);

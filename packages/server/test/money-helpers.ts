@@ -96,9 +96,15 @@ export const v2Header = (payload: unknown, accepted: Record<string, unknown>) =>
 export async function requestAndSignChallenge(server: TestServer, account: PrivateKeyAccount) {
   const res = await post(server, '/wallet/challenge', { wallet: account.address });
   if (res.status !== 200) throw new Error(`wallet/challenge: ${res.status} ${await res.text()}`);
-  const c = (await res.json()) as { challenge: string; expires_in_seconds: number; typed_data: { message: { expires: number } } };
+  const c = (await res.json()) as {
+    challenge: string;
+    expires_in_seconds: number;
+    typed_data: { message: { expires: number } };
+  };
   if (c.expires_in_seconds !== 300) throw new Error(`expires_in_seconds: ${c.expires_in_seconds}`);
-  const signature = await account.signTypedData(walletProof(account.address, c.challenge, c.typed_data.message.expires * 1000));
+  const signature = await account.signTypedData(
+    walletProof(account.address, c.challenge, c.typed_data.message.expires * 1000),
+  );
   return { challenge: c.challenge, signature };
 }
 

@@ -11,7 +11,17 @@ const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
  * /admin/settle 501.
  */
 const EXEMPT = [
-  ...['/', '/health', '/categories', '/stats', '/knowledge/stats', '/openapi.json', '/.well-known/agent.json', '/.well-known/agent-card.json', '/terms'].map(
+  ...[
+    '/',
+    '/health',
+    '/categories',
+    '/stats',
+    '/knowledge/stats',
+    '/openapi.json',
+    '/.well-known/agent.json',
+    '/.well-known/agent-card.json',
+    '/terms',
+  ].map(
     (path) => `warn operation-4xx-response #/paths/${path.replaceAll('~', '~0').replaceAll('/', '~1')}/get/responses`,
   ),
   'warn operation-2xx-response #/paths/~1extract/post/responses',
@@ -70,25 +80,34 @@ describe('GET /openapi.json', () => {
   it('documents exactly the routes the Koa router serves', () => {
     const served = new Set(
       server.built.api.router.stack.flatMap((layer) =>
-        layer.methods
-          .filter((m) => m !== 'HEAD')
-          .map((m) => `${m} ${layer.path.replace(/:(\w+)/g, '{$1}')}`),
+        layer.methods.filter((m) => m !== 'HEAD').map((m) => `${m} ${layer.path.replace(/:(\w+)/g, '{$1}')}`),
       ),
     );
     expect([...documented()].sort()).toEqual([...served].sort());
   });
 
   it('includes the public routes with their response schemas', () => {
-    for (const path of ['/', '/health', '/categories', '/stats', '/.well-known/agent.json', '/.well-known/agent-card.json']) {
-      const op = doc.paths[path]?.get as { responses: Record<string, { content?: Record<string, { schema: unknown }> }> } | undefined;
+    for (const path of [
+      '/',
+      '/health',
+      '/categories',
+      '/stats',
+      '/.well-known/agent.json',
+      '/.well-known/agent-card.json',
+    ]) {
+      const op = doc.paths[path]?.get as
+        | { responses: Record<string, { content?: Record<string, { schema: unknown }> }> }
+        | undefined;
       expect(op?.responses['200']?.content?.['application/json']?.schema, path).toBeTruthy();
     }
   });
 
   it('documents the answers the hardening added beyond the spec', () => {
-    const op = (path: string, method: string) => doc.paths[path]?.[method] as { responses: Record<string, { description: string }> };
-    const schemas = (doc as unknown as { components: { schemas: Record<string, { properties: Record<string, { enum?: string[] }> }> } }).components
-      .schemas;
+    const op = (path: string, method: string) =>
+      doc.paths[path]?.[method] as { responses: Record<string, { description: string }> };
+    const schemas = (
+      doc as unknown as { components: { schemas: Record<string, { properties: Record<string, { enum?: string[] }> }> } }
+    ).components.schemas;
     expect(schemas.DiscoverResponse!.properties.search_mode!.enum).toEqual(['fused', 'lexical']);
     expect(op('/account/api-keys', 'post').responses['409']!.description).toMatch(/50 live keys.*api_key_limit/);
     expect(op('/account/api-keys', 'post').responses['429']).toBeDefined();

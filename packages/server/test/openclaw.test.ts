@@ -10,7 +10,12 @@ const ADMIN = 'admin-token-openclaw-0123456789abcdef';
 const READ = 'read-token-openclaw-0123456789';
 const fixtures = fileURLToPath(new URL('../../extractor/test/fixtures/openclaw/', import.meta.url));
 
-async function call(server: TestServer, method: string, route: string, opts: { body?: unknown; headers?: Record<string, string> } = {}) {
+async function call(
+  server: TestServer,
+  method: string,
+  route: string,
+  opts: { body?: unknown; headers?: Record<string, string> } = {},
+) {
   const res = await fetch(`${server.url}${route}`, {
     method,
     headers: { ...(opts.body !== undefined && { 'content-type': 'application/json' }), ...opts.headers },
@@ -36,7 +41,11 @@ describe('POST /extract', () => {
   afterAll(() => server.stop());
 
   it('always answers 410 extraction_client_side, whatever the body or credentials', async () => {
-    for (const body of [{}, { source: { type: 'claude-code', session_id: 's' }, transcript: 'x'.repeat(200), transcript_sha256: 'abc' }, 'not json']) {
+    for (const body of [
+      {},
+      { source: { type: 'claude-code', session_id: 's' }, transcript: 'x'.repeat(200), transcript_sha256: 'abc' },
+      'not json',
+    ]) {
       const res = await call(server, 'POST', '/extract', { body, headers: { 'x-api-key': 'axl_whatever' } });
       expect(res.status).toBe(410);
       expect(ExtractGone.parse(res.body)).toEqual(res.body);
@@ -59,7 +68,11 @@ describe('OpenClaw adapter routes', () => {
   beforeAll(async () => {
     memory = await mkdtemp(path.join(tmpdir(), 'axle-openclaw-'));
     await cp(fixtures, memory, { recursive: true });
-    server = await startTestServer({ AXLE_ADMIN_TOKEN: ADMIN, AXLE_ADMIN_READ_TOKEN: READ, AXLE_OPENCLAW_MEMORY_PATH: memory });
+    server = await startTestServer({
+      AXLE_ADMIN_TOKEN: ADMIN,
+      AXLE_ADMIN_READ_TOKEN: READ,
+      AXLE_OPENCLAW_MEMORY_PATH: memory,
+    });
   });
   afterAll(async () => {
     await server.stop();
@@ -83,13 +96,21 @@ describe('OpenClaw adapter routes', () => {
   });
 
   it('accepts only the allowed config fields', async () => {
-    const bad = await call(server, 'POST', '/openclaw/config', { body: { delay_between_files_ms: 0, memory_path: '/etc' } });
+    const bad = await call(server, 'POST', '/openclaw/config', {
+      body: { delay_between_files_ms: 0, memory_path: '/etc' },
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.code).toBe('validation_error');
     expect((await call(server, 'POST', '/openclaw/config', { body: { max_depth: 'deep' } })).status).toBe(400);
-    const ok = await call(server, 'POST', '/openclaw/config', { body: { delay_between_files_ms: 0, min_file_size: 10 } });
+    const ok = await call(server, 'POST', '/openclaw/config', {
+      body: { delay_between_files_ms: 0, min_file_size: 10 },
+    });
     expect(ok.status).toBe(200);
-    expect(OpenClawConfigResponse.parse(ok.body).config).toMatchObject({ delay_between_files_ms: 0, min_file_size: 10, max_depth: 2 });
+    expect(OpenClawConfigResponse.parse(ok.body).config).toMatchObject({
+      delay_between_files_ms: 0,
+      min_file_size: 10,
+      max_depth: 2,
+    });
   });
 
   it('triggers a run, records state, and skips unchanged files on the next run', async () => {
@@ -98,7 +119,10 @@ describe('OpenClaw adapter routes', () => {
     await until(async () => (await call(server, 'GET', '/openclaw/status')).body.last_run !== null);
     const state = OpenClawStateResponse.parse((await call(server, 'GET', '/openclaw/state')).body);
     expect(state.count).toBe(2);
-    expect(state.entries.map((e) => path.relative(memory, e.file)).sort()).toEqual(['MEMORY.md', path.join('memory', '2026-11-19.md')]);
+    expect(state.entries.map((e) => path.relative(memory, e.file)).sort()).toEqual([
+      'MEMORY.md',
+      path.join('memory', '2026-11-19.md'),
+    ]);
     expect(state.entries.every((e) => e.ts === new Date(server.clock.now()).toISOString())).toBe(true);
     const status = OpenClawStatus.parse((await call(server, 'GET', '/openclaw/status')).body);
     expect(status.last_result).toMatchObject({ files_processed: 2, errors: [] });
@@ -113,8 +137,14 @@ describe('OpenClaw adapter routes', () => {
   });
 
   it('answers 409 to a trigger while a run is under way', async () => {
-    await writeFile(path.join(memory, 'memory', '2026-11-21.md'), '## Deploy\nThe deploy failed with `EADDRINUSE` on port 8080. Fixed by stopping the old pm2 process first.\n');
-    await writeFile(path.join(memory, 'memory', '2026-11-22.md'), '## Cron\nThe cron job failed with `permission denied`. Fixed by running it as the app user with `crontab -u app`.\n');
+    await writeFile(
+      path.join(memory, 'memory', '2026-11-21.md'),
+      '## Deploy\nThe deploy failed with `EADDRINUSE` on port 8080. Fixed by stopping the old pm2 process first.\n',
+    );
+    await writeFile(
+      path.join(memory, 'memory', '2026-11-22.md'),
+      '## Cron\nThe cron job failed with `permission denied`. Fixed by running it as the app user with `crontab -u app`.\n',
+    );
     // A long pause between files keeps the run under way; stopping the server ends it at once.
     await call(server, 'POST', '/openclaw/config', { body: { delay_between_files_ms: 600_000 } });
     expect((await call(server, 'POST', '/openclaw/trigger')).status).toBe(200);
@@ -130,7 +160,11 @@ describe('OpenClaw routes from a non-local caller', () => {
   let server: TestServer;
   beforeAll(async () => {
     memory = await mkdtemp(path.join(tmpdir(), 'axle-openclaw-'));
-    server = await startTestServer({ AXLE_ADMIN_TOKEN: ADMIN, AXLE_ADMIN_READ_TOKEN: READ, AXLE_OPENCLAW_MEMORY_PATH: memory });
+    server = await startTestServer({
+      AXLE_ADMIN_TOKEN: ADMIN,
+      AXLE_ADMIN_READ_TOKEN: READ,
+      AXLE_OPENCLAW_MEMORY_PATH: memory,
+    });
   });
   afterAll(async () => {
     await server.stop();
@@ -142,12 +176,31 @@ describe('OpenClaw routes from a non-local caller', () => {
 
   it('needs the admin token; the read token is enough for GETs only', async () => {
     expect((await call(server, 'GET', '/openclaw/status', { headers: remote })).status).toBe(401);
-    expect((await call(server, 'GET', '/openclaw/state', { headers: { forwarded: 'for=203.0.113.9' } })).status).toBe(401);
-    expect((await call(server, 'GET', '/openclaw/status', { headers: { ...remote, authorization: 'Bearer wrong' } })).status).toBe(401);
-    expect((await call(server, 'GET', '/openclaw/status', { headers: { ...remote, authorization: `Bearer ${READ}` } })).status).toBe(200);
-    expect((await call(server, 'GET', '/openclaw/state', { headers: { ...remote, authorization: `Bearer ${READ}` } })).body).toEqual({ entries: [], count: 0 });
-    expect((await call(server, 'POST', '/openclaw/config', { body: { max_depth: 1 }, headers: { ...remote, authorization: `Bearer ${READ}` } })).status).toBe(403);
-    const ok = await call(server, 'POST', '/openclaw/config', { body: { max_depth: 1 }, headers: { ...remote, authorization: `Bearer ${ADMIN}` } });
+    expect((await call(server, 'GET', '/openclaw/state', { headers: { forwarded: 'for=203.0.113.9' } })).status).toBe(
+      401,
+    );
+    expect(
+      (await call(server, 'GET', '/openclaw/status', { headers: { ...remote, authorization: 'Bearer wrong' } })).status,
+    ).toBe(401);
+    expect(
+      (await call(server, 'GET', '/openclaw/status', { headers: { ...remote, authorization: `Bearer ${READ}` } }))
+        .status,
+    ).toBe(200);
+    expect(
+      (await call(server, 'GET', '/openclaw/state', { headers: { ...remote, authorization: `Bearer ${READ}` } })).body,
+    ).toEqual({ entries: [], count: 0 });
+    expect(
+      (
+        await call(server, 'POST', '/openclaw/config', {
+          body: { max_depth: 1 },
+          headers: { ...remote, authorization: `Bearer ${READ}` },
+        })
+      ).status,
+    ).toBe(403);
+    const ok = await call(server, 'POST', '/openclaw/config', {
+      body: { max_depth: 1 },
+      headers: { ...remote, authorization: `Bearer ${ADMIN}` },
+    });
     expect(ok.status).toBe(200);
     expect(await call(server, 'POST', '/openclaw/trigger', { headers: remote })).toMatchObject({ status: 401 });
   });

@@ -35,7 +35,14 @@ describe('built server process', () => {
     expect(fs.existsSync(MAIN), `${MAIN} missing: run npx tsc -b first`).toBe(true);
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'axle-proc-'));
     const proc = spawn(process.execPath, [MAIN], {
-      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', AXLE_DATA_DIR: dataDir, AXLE_SEMANTIC_SEARCH: 'off', LOG_LEVEL: 'warn' },
+      env: {
+        ...process.env,
+        PORT: '0',
+        HOST: '127.0.0.1',
+        AXLE_DATA_DIR: dataDir,
+        AXLE_SEMANTIC_SEARCH: 'off',
+        LOG_LEVEL: 'warn',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child = proc;
@@ -64,7 +71,14 @@ describe('built server process', () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'axle-proc-'));
     const npm = spawn('npm', ['start'], {
       cwd: fileURLToPath(new URL('../../..', import.meta.url)),
-      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', AXLE_DATA_DIR: dataDir, AXLE_SEMANTIC_SEARCH: 'off', LOG_LEVEL: 'warn' },
+      env: {
+        ...process.env,
+        PORT: '0',
+        HOST: '127.0.0.1',
+        AXLE_DATA_DIR: dataDir,
+        AXLE_SEMANTIC_SEARCH: 'off',
+        LOG_LEVEL: 'warn',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child = npm;
@@ -83,7 +97,14 @@ describe('built server process', () => {
     const catalog = path.join(dataDir, 'catalog.json');
     fs.writeFileSync(catalog, JSON.stringify([{ id: 'ok-skill', name: 'Ok' }]));
     const proc = spawn(process.execPath, [MAIN], {
-      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', AXLE_DATA_DIR: dataDir, AXLE_CATALOG: catalog, AXLE_SEMANTIC_SEARCH: 'off' },
+      env: {
+        ...process.env,
+        PORT: '0',
+        HOST: '127.0.0.1',
+        AXLE_DATA_DIR: dataDir,
+        AXLE_CATALOG: catalog,
+        AXLE_SEMANTIC_SEARCH: 'off',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child = proc;

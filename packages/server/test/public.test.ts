@@ -27,7 +27,12 @@ async function seed(): Promise<void> {
     newLearning(),
     newLearning(),
     newLearning({ category: 'monitoring' }),
-    newLearning({ category: 'code-execution', status: 'pending_review', reviewReason: ['forced_review'], publishedAt: null }),
+    newLearning({
+      category: 'code-execution',
+      status: 'pending_review',
+      reviewReason: ['forced_review'],
+      publishedAt: null,
+    }),
     newLearning({ category: 'code-execution', status: 'rejected', publishedAt: null }),
     newLearning({ category: 'web-interaction', status: 'retracted' }),
   ]) {
@@ -54,7 +59,14 @@ describe('GET /', () => {
     expect(typeof body.tagline).toBe('string');
     expect(new Set(body.skills_categories as string[])).toEqual(new Set(bundled.map((s) => s.category)));
     const endpoints = body.endpoints as Record<string, string>;
-    for (const key of ['GET /', 'GET /health', 'GET /categories', 'GET /stats', 'GET /openapi.json', 'GET /.well-known/agent.json']) {
+    for (const key of [
+      'GET /',
+      'GET /health',
+      'GET /categories',
+      'GET /stats',
+      'GET /openapi.json',
+      'GET /.well-known/agent.json',
+    ]) {
       expect(endpoints[key], key).toBeTruthy();
     }
   });
@@ -78,8 +90,14 @@ describe('GET /', () => {
 
   it('takes operator and wallet from the configuration', async () => {
     await server.stop();
-    server = await startTestServer({ AXLE_OPERATOR: 'Example Ops', AXLE_PAY_TO: '0x1111111111111111111111111111111111111111' });
-    expect((await get('/')).body).toMatchObject({ operator: 'Example Ops', wallet: '0x1111111111111111111111111111111111111111' });
+    server = await startTestServer({
+      AXLE_OPERATOR: 'Example Ops',
+      AXLE_PAY_TO: '0x1111111111111111111111111111111111111111',
+    });
+    expect((await get('/')).body).toMatchObject({
+      operator: 'Example Ops',
+      wallet: '0x1111111111111111111111111111111111111111',
+    });
   });
 });
 
@@ -108,7 +126,13 @@ describe('GET /categories', () => {
     expect(status).toBe(200);
     expect(CategoriesResponse.strict().safeParse(body).success).toBe(true);
     expect(Object.keys(body.categories as object).sort()).toEqual([...CATEGORIES].sort());
-    expect(body.categories).toMatchObject({ 'storage-state': 2, monitoring: 1, 'code-execution': 0, 'web-interaction': 0, communication: 0 });
+    expect(body.categories).toMatchObject({
+      'storage-state': 2,
+      monitoring: 1,
+      'code-execution': 0,
+      'web-interaction': 0,
+      communication: 0,
+    });
     expect(body.total).toBe(3);
   });
 });
@@ -120,7 +144,10 @@ describe('GET /stats', () => {
     const { status, body } = await get('/stats');
     expect(status).toBe(200);
     expect(StatsResponse.strict().safeParse(body).success).toBe(true);
-    const types = bundled.reduce<Record<string, number>>((acc, s) => ({ ...acc, [s.type]: (acc[s.type] ?? 0) + 1 }), {});
+    const types = bundled.reduce<Record<string, number>>(
+      (acc, s) => ({ ...acc, [s.type]: (acc[s.type] ?? 0) + 1 }),
+      {},
+    );
     expect(body).toMatchObject({
       catalog_size: 3,
       categories: 2,
@@ -146,7 +173,11 @@ describe('GET /stats', () => {
 describe('searches served', () => {
   it('counts each answered POST /discover, not rejected ones', async () => {
     const post = (body: unknown) =>
-      fetch(`${server.url}/discover`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      fetch(`${server.url}/discover`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
     expect((await post({ query: 'send email' })).status).toBe(200);
     expect((await post({ query: 'weather forecast', limit: 3 })).status).toBe(200);
     expect((await post({ query: '' })).status).toBe(400);
@@ -156,7 +187,12 @@ describe('searches served', () => {
 
 describe('restart on the same data dir', () => {
   it('saves searches still counted in memory when it stops', async () => {
-    const post = () => fetch(`${server.url}/discover`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query":"send email"}' });
+    const post = () =>
+      fetch(`${server.url}/discover`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"query":"send email"}',
+      });
     const before = ((await get('/stats')).body.queries as Record<string, number>).discover!;
     expect((await post()).status).toBe(200);
     expect((await post()).status).toBe(200);

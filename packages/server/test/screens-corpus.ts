@@ -7,5 +7,7 @@ import type { LabelledItem } from '../src/domain/screens/index.js';
  */
 export function loadScreenCorpus(name: string): LabelledItem[] {
   const url = new URL(`./corpora/screens/${name}.json`, import.meta.url);
-  return (JSON.parse(fs.readFileSync(url, 'utf8')) as { items: LabelledItem[] }).items.filter((i) => i.split === undefined);
+  return (JSON.parse(fs.readFileSync(url, 'utf8')) as { items: LabelledItem[] }).items.filter(
+    (i) => i.split === undefined,
+  );
 }

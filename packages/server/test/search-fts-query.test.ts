@@ -37,10 +37,14 @@ describe('FTS query builder', () => {
   });
 
   it('lets terms in more than 2.5% of the rows (and over 500) rank but not match, while rarer terms remain', () => {
-    expect(selectiveMatchExpression(['data', 'weather'], [5000, 20], 20_000)).toBe('("weather") AND ("data" OR "weather")');
+    expect(selectiveMatchExpression(['data', 'weather'], [5000, 20], 20_000)).toBe(
+      '("weather") AND ("data" OR "weather")',
+    );
     expect(selectiveMatchExpression(['data', 'api'], [5000, 3000], 20_000)).toBe('"data" OR "api"');
     expect(selectiveMatchExpression(['email', 'weather'], [500, 20], 20_000)).toBe('"email" OR "weather"');
-    expect(selectiveMatchExpression(['email', 'weather'], [501, 20], 20_000)).toBe('("weather") AND ("email" OR "weather")');
+    expect(selectiveMatchExpression(['email', 'weather'], [501, 20], 20_000)).toBe(
+      '("weather") AND ("email" OR "weather")',
+    );
     expect(selectiveMatchExpression(['data', 'weather'], [600, 20], 40_000)).toBe('"data" OR "weather"');
     expect(selectiveMatchExpression(['data', 'weather'], [500, 20], 1000)).toBe('"data" OR "weather"');
     expect(selectiveMatchExpression([], [], 1000)).toBeNull();

@@ -113,7 +113,10 @@ describe('semantic side unavailable', () => {
   });
 
   it('degrades a fused search to BM25 when the semantic ranker fails at query time', async () => {
-    const broken = { state: () => 'ready', search: () => Promise.reject(new Error('worker exited')) } as unknown as SemanticIndex;
+    const broken = {
+      state: () => 'ready',
+      search: () => Promise.reject(new Error('worker exited')),
+    } as unknown as SemanticIndex;
     const search = createSkillSearch({ repo, semantic: broken });
     const out = await search.search({ query: 'send email', limit: 3 });
     expect(out.mode).toBe('lexical');
@@ -123,7 +126,9 @@ describe('semantic side unavailable', () => {
 
   it('does not report a search cut short by close() as the semantic side failing', async () => {
     const lines: string[] = [];
-    const logger = createLogger('info', { write: (line: string) => lines.push(line) } as unknown as NodeJS.WritableStream);
+    const logger = createLogger('info', {
+      write: (line: string) => lines.push(line),
+    } as unknown as NodeJS.WritableStream);
     let alive = true;
     let cut: (err: Error) => void = () => undefined;
     const embedder: Embedder = {
@@ -144,7 +149,9 @@ describe('semantic side unavailable', () => {
     const inFlight = semantic.search('send email', 10, 0.2);
     await semantic.close();
     await expect(inFlight).rejects.toThrow('embedding worker closed');
-    expect(lines.map((l) => JSON.parse(l).msg)).not.toContain('semantic search unavailable; skill search runs lexically');
+    expect(lines.map((l) => JSON.parse(l).msg)).not.toContain(
+      'semantic search unavailable; skill search runs lexically',
+    );
   });
 
   it('searches with fresh workers after computing vectors (embedding batches leave their memory grown), with the same ones when every vector was stored', async () => {
@@ -155,7 +162,9 @@ describe('semantic side unavailable', () => {
       embed: async (texts) => {
         events.push(`embed ${n}`);
         // A vector of the text alone, as from a model, whatever batch the text comes in.
-        return texts.map((t) => randomUnit(EMBEDDING_DIM, (Number.parseInt(textHash(t).slice(0, 7), 16) % 2 ** 30) + 1));
+        return texts.map((t) =>
+          randomUnit(EMBEDDING_DIM, (Number.parseInt(textHash(t).slice(0, 7), 16) % 2 ** 30) + 1),
+        );
       },
       setIndex: async (ids, rows) => {
         events.push(`index ${n}`);
@@ -170,7 +179,13 @@ describe('semantic side unavailable', () => {
     const noVectors = path.join(dir, 'none.bin');
     fs.writeFileSync(noVectors, encodeVectors(EMBEDDING_MODEL, EMBEDDING_DIM, []));
     let made = 0;
-    const start = () => SemanticIndex.start({ repo, logger: createLogger('silent'), vectorsFile: noVectors, createEmbedder: () => fake(++made) });
+    const start = () =>
+      SemanticIndex.start({
+        repo,
+        logger: createLogger('silent'),
+        vectorsFile: noVectors,
+        createEmbedder: () => fake(++made),
+      });
     const skills = loadCatalog(SMALL_CATALOG).length;
 
     const first = start();
@@ -201,7 +216,12 @@ describe('semantic side unavailable', () => {
     const entries = loadCatalog(SMALL_CATALOG).map((skill) => ({ skill, slug: slugify(skill.name) }));
     expect(await repo.replaceCatalog(entries, 'fp')).toBe(false);
     const kept = new Set(['weatherstack', 'coingecko', 'deepl']);
-    expect(await repo.replaceCatalog(entries.filter((e) => kept.has(e.skill.id)), 'fp2')).toBe(true);
+    expect(
+      await repo.replaceCatalog(
+        entries.filter((e) => kept.has(e.skill.id)),
+        'fp2',
+      ),
+    ).toBe(true);
     expect(await repo.count()).toBe(3);
     expect(await repo.catalogFingerprint()).toBe('fp2');
     expect(await repo.lexicalSearch('send email', {}, 10)).toEqual([]);

@@ -37,7 +37,8 @@ describe('quantizeInto', () => {
     const scale = quantizeInto(v, codes, 2);
     expect(scale).toBeCloseTo(0.5 / 127, 12);
     expect([...codes]).toEqual([0, 0, 127, -63, 25, 0, -127, 0]);
-    for (const [j, x] of v.entries()) expect(Math.abs(codes[2 + j]! * scale - x)).toBeLessThanOrEqual(scale / 2 + 1e-12);
+    for (const [j, x] of v.entries())
+      expect(Math.abs(codes[2 + j]! * scale - x)).toBeLessThanOrEqual(scale / 2 + 1e-12);
   });
 
   it('gives a zero vector zero codes and scale 1', () => {
@@ -128,7 +129,9 @@ describe('Int8Index', () => {
     const unit = (dim: number) => normalize(new Float32Array(dim).fill(1));
     expect(() => new Int8Index(['a'], quantize([unit(24)], 24), 24)).toThrow(/multiple of 16/);
     expect(() => new Int8Index(['a', 'b'], quantize([unit(16)], 16), 16)).toThrow(/1 rows of 16 codes for 2 ids/);
-    expect(() => new Int8Index(['a'], quantize([unit(16)], 16), 16).search(new Float32Array(32), 1, 0)).toThrow(/32 components/);
+    expect(() => new Int8Index(['a'], quantize([unit(16)], 16), 16).search(new Float32Array(32), 1, 0)).toThrow(
+      /32 components/,
+    );
   });
 });
 
@@ -142,22 +145,51 @@ describe('EmbedderPool', () => {
     });
     try {
       await pool.init();
-      const texts = ['send an email', 'weather forecast for a city', 'convert currencies', 'translate text', 'store files'];
+      const texts = [
+        'send an email',
+        'weather forecast for a city',
+        'convert currencies',
+        'translate text',
+        'store files',
+      ];
       const vectors = await pool.embed(texts);
       // Each text embedded alone by one worker gives the same vector as in the split batch.
       const alone = await workers[0]!.embed([texts[4]!]);
       expect(dot(vectors[4]!, alone[0]!)).toBeGreaterThan(0.999);
       expect(vectors).toHaveLength(5);
 
-      expect(await pool.setIndex(['mail', 'weather', 'fx', 'translate', 'files'], quantize(vectors, EMBEDDING_DIM))).toBe(5);
+      expect(
+        await pool.setIndex(['mail', 'weather', 'fx', 'translate', 'files'], quantize(vectors, EMBEDDING_DIM)),
+      ).toBe(5);
       // More searches at once than one batch holds: each answers its own query.
-      const asked = ['email a message', 'is it going to rain', 'exchange rate of the euro', 'translate to german', 'store my files'];
+      const asked = [
+        'email a message',
+        'is it going to rain',
+        'exchange rate of the euro',
+        'translate to german',
+        'store my files',
+      ];
       const answers = await Promise.all([...asked, ...asked].map((q) => pool.search(q, 1, 0)));
-      expect(answers.map((a) => a[0]!.id)).toEqual(['mail', 'weather', 'fx', 'translate', 'files', 'mail', 'weather', 'fx', 'translate', 'files']);
+      expect(answers.map((a) => a[0]!.id)).toEqual([
+        'mail',
+        'weather',
+        'fx',
+        'translate',
+        'files',
+        'mail',
+        'weather',
+        'fx',
+        'translate',
+        'files',
+      ]);
 
       await workers[0]!.close();
       expect(pool.alive()).toBe(true);
-      const rain = await Promise.all([pool.search('is it going to rain', 1, 0), pool.search('send an email', 1, 0), pool.search('rain', 1, 0)]);
+      const rain = await Promise.all([
+        pool.search('is it going to rain', 1, 0),
+        pool.search('send an email', 1, 0),
+        pool.search('rain', 1, 0),
+      ]);
       expect(rain.map((a) => a[0]!.id)).toEqual(['weather', 'mail', 'weather']);
       await workers[1]!.close();
       await expect(pool.search('send an email', 1, 0)).rejects.toThrow(/no embedding worker/);

@@ -28,7 +28,11 @@ async function waitForSemantic(s: TestServer): Promise<string> {
 }
 
 async function discover(s: TestServer, body: object) {
-  const res = await fetch(`${s.url}/discover`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(`${s.url}/discover`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   expect(res.status).toBe(200);
   return res.json();
 }
@@ -41,7 +45,10 @@ describe('semantic skill search', () => {
     server = await startTestServer(env, { dataDir });
     expect(await health(server)).toEqual({ lexical: 'ready', semantic: 'warming' });
     // Already answering (lexically) while the model loads.
-    expect(await discover(server, { query: 'weather forecast' })).toMatchObject({ search_mode: 'lexical', results: [{ id: 'weatherstack' }] });
+    expect(await discover(server, { query: 'weather forecast' })).toMatchObject({
+      search_mode: 'lexical',
+      results: [{ id: 'weatherstack' }],
+    });
 
     expect(await waitForSemantic(server)).toBe('ready');
     expect(readyLog(server)).toMatchObject({ skills: 16, computed: 16, reused: 0 });
@@ -67,7 +74,9 @@ describe('semantic skill search', () => {
     server = await startTestServer(env, { dataDir });
     expect(await waitForSemantic(server)).toBe('ready');
     expect(readyLog(server)).toMatchObject({ reused: 16, bundled: 0, computed: 0 });
-    expect(server.logs.map((l) => JSON.parse(l)).find((l) => l.msg === 'skills catalog')).toMatchObject({ replaced: false });
+    expect(server.logs.map((l) => JSON.parse(l)).find((l) => l.msg === 'skills catalog')).toMatchObject({
+      replaced: false,
+    });
     expect((await discover(server, { query: 'will it rain tomorrow in Paris' })).results[0].id).toBe('weatherstack');
   }, 90_000);
 });

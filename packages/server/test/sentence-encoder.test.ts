@@ -22,7 +22,8 @@ describe('encodeSentences (the graph run synchronously, its dynamic ops fed)', (
     const expected = await model.embed(texts);
     // One batch of mixed lengths, and each text alone (alone, the float sums run in another order).
     expect(encodeSentences(model, texts).map((v) => Array.from(v))).toEqual(expected);
-    for (const text of texts) expect(Array.from(encodeSentences(model, [text])[0]!)).toEqual((await model.embed([text]))[0]);
+    for (const text of texts)
+      expect(Array.from(encodeSentences(model, [text])[0]!)).toEqual((await model.embed([text]))[0]);
   });
 
   it('refuses a text with nothing to embed instead of shifting the others', async () => {

@@ -31,7 +31,8 @@ describe('terms over HTTP', () => {
   });
 
   const status = (headers: Record<string, string>) => fetch(`${server.url}/account/terms-status`, { headers });
-  const accept = (body: unknown, headers: Record<string, string> = bearer(jwt)) => post(server, '/account/accept-terms', body, headers);
+  const accept = (body: unknown, headers: Record<string, string> = bearer(jwt)) =>
+    post(server, '/account/accept-terms', body, headers);
 
   it('serves the terms page at terms_url with a strict CSP', async () => {
     const res = await status(bearer(jwt));
@@ -78,16 +79,27 @@ describe('terms over HTTP', () => {
     const res = await accept({ version: CURRENT_TOS_VERSION, agree: true });
     expect(res.status).toBe(200);
     const body = await res.json();
-    expect(body).toEqual({ message: 'Terms accepted', version: CURRENT_TOS_VERSION, accepted_at: t, audit_ref: expect.stringMatching(/^aud_/) });
+    expect(body).toEqual({
+      message: 'Terms accepted',
+      version: CURRENT_TOS_VERSION,
+      accepted_at: t,
+      audit_ref: expect.stringMatching(/^aud_/),
+    });
 
-    const entry = await server.db.get<{ action: string; data: string }>('SELECT action, data FROM audit_log WHERE id = ?', [body.audit_ref]);
+    const entry = await server.db.get<{ action: string; data: string }>(
+      'SELECT action, data FROM audit_log WHERE id = ?',
+      [body.audit_ref],
+    );
     expect(entry!.action).toBe('terms.accepted');
     expect(JSON.parse(entry!.data)).toEqual({ version: CURRENT_TOS_VERSION, via: 'jwt', first_acceptance: true });
 
     server.clock.advance(60_000);
     const again = await accept({ version: CURRENT_TOS_VERSION, agree: true });
     expect(await again.json()).toEqual({ ...body, message: 'Terms already accepted' });
-    expect(await (await status(bearer(jwt))).json()).toMatchObject({ accepted_version: CURRENT_TOS_VERSION, accepted_at: t });
+    expect(await (await status(bearer(jwt))).json()).toMatchObject({
+      accepted_version: CURRENT_TOS_VERSION,
+      accepted_at: t,
+    });
     expect((await verifyAuditChain(server.db)).ok).toBe(true);
   });
 

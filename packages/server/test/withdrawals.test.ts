@@ -98,7 +98,10 @@ describe('withdrawals enabled', () => {
     // The same signature again is a replay: 409, and nothing moves.
     const replay = await withdraw(server, e.wallet, ts);
     expect(replay.status).toBe(409);
-    expect(await replay.json()).toMatchObject({ code: 'WITHDRAWAL_SIGNATURE_USED', error: expect.stringMatching(/already used/) });
+    expect(await replay.json()).toMatchObject({
+      code: 'WITHDRAWAL_SIGNATURE_USED',
+      error: expect.stringMatching(/already used/),
+    });
     const again = await withdraw(server, e.wallet, ts + 1);
     expect(((await again.json()) as { error: string }).error).toBe('insufficient balance');
     // A refused withdrawal leaves its signature unspent: a refusal again, not a replay.
@@ -308,8 +311,12 @@ describe('the wallet rail with a payout sender that takes its time', () => {
         (err) => ({ err }),
       );
     const results = await Promise.all([send(), send()]);
-    expect(results.filter((r) => 'ok' in r)).toEqual([{ ok: expect.objectContaining({ status: 'confirmed', amount: 0.7 }) }]);
-    expect(results.filter((r) => 'err' in r)).toEqual([{ err: expect.objectContaining({ code: 'WITHDRAWAL_SIGNATURE_USED' }) }]);
+    expect(results.filter((r) => 'ok' in r)).toEqual([
+      { ok: expect.objectContaining({ status: 'confirmed', amount: 0.7 }) },
+    ]);
+    expect(results.filter((r) => 'err' in r)).toEqual([
+      { err: expect.objectContaining({ code: 'WITHDRAWAL_SIGNATURE_USED' }) },
+    ]);
     expect(sends).toBe(1);
     expect((await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM settlements'))!.n).toBe(settlementsBefore + 1);
     expect((await ledgerStore.balance(db, accountId)).pending_micro).toBe(0);

@@ -143,10 +143,7 @@ describe('x402 payments, settled locally', () => {
         v1Header(await signAuthorization(victim, { to: PAY_TO, value: 80_000, validBefore: nowSec(server) + 3600n })),
         /longer than maxTimeoutSeconds/,
       ],
-      [
-        v1Header(await authorize(server, victim), 'eip155:1'),
-        /wrong network/,
-      ],
+      [v1Header(await authorize(server, victim), 'eip155:1'), /wrong network/],
       ['not base64!', /not base64/],
       [Buffer.from('{"x402Version":3}').toString('base64'), /not an x402 exact-scheme payload/],
     ];

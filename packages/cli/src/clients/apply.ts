@@ -57,7 +57,11 @@ export class FileEdits {
     for (const [path, f] of this.files) {
       if (f.text === undefined || f.text === f.original) continue;
       const backup = await readText(backupPath(path));
-      if (backup !== undefined && backup !== f.text && sameJson(withoutEmpty(parse(path, backup)), withoutEmpty(parse(path, f.text)))) {
+      if (
+        backup !== undefined &&
+        backup !== f.text &&
+        sameJson(withoutEmpty(parse(path, backup)), withoutEmpty(parse(path, f.text)))
+      ) {
         f.text = backup;
       }
     }
@@ -65,7 +69,8 @@ export class FileEdits {
 
   async commit(): Promise<void> {
     for (const [path, f] of this.files) {
-      if (f.text !== undefined && f.text !== f.original) await writeAtomic(path, f.text, { backup: f.original !== undefined, mode: 0o600 });
+      if (f.text !== undefined && f.text !== f.original)
+        await writeAtomic(path, f.text, { backup: f.original !== undefined, mode: 0o600 });
     }
   }
 }
@@ -76,7 +81,8 @@ function withoutEmpty(v: unknown): unknown {
   const out: Record<string, unknown> = {};
   for (const [k, x] of Object.entries(v)) {
     const pruned = withoutEmpty(x);
-    if (!(pruned && typeof pruned === 'object' && !Array.isArray(pruned) && Object.keys(pruned).length === 0)) out[k] = pruned;
+    if (!(pruned && typeof pruned === 'object' && !Array.isArray(pruned) && Object.keys(pruned).length === 0))
+      out[k] = pruned;
   }
   return out;
 }
@@ -101,7 +107,11 @@ function statusOf(outcome: EditOutcome, before: unknown, removing = false): Chan
 }
 
 /** Registers (or refreshes) Axle's MCP server in one client's config. */
-export async function register(edits: FileEdits, def: ClientDef, entry: McpEntry): Promise<{ status: ChangeStatus; problem?: string }> {
+export async function register(
+  edits: FileEdits,
+  def: ClientDef,
+  entry: McpEntry,
+): Promise<{ status: ChangeStatus; problem?: string }> {
   const path = def.config();
   const text = await edits.read(path);
   const value = def.entry(entry);
@@ -116,7 +126,10 @@ export async function register(edits: FileEdits, def: ClientDef, entry: McpEntry
   return { status: statusOf(outcome, before), ...('reason' in outcome && { problem: outcome.reason }) };
 }
 
-export async function unregister(edits: FileEdits, def: ClientDef): Promise<{ status: ChangeStatus; problem?: string }> {
+export async function unregister(
+  edits: FileEdits,
+  def: ClientDef,
+): Promise<{ status: ChangeStatus; problem?: string }> {
   const path = def.config();
   const text = await edits.read(path);
   if (text === undefined) return { status: 'absent' };
@@ -130,7 +143,11 @@ export async function unregister(edits: FileEdits, def: ClientDef): Promise<{ st
   return { status: statusOf(outcome, undefined, true), ...('reason' in outcome && { problem: outcome.reason }) };
 }
 
-export async function hook(edits: FileEdits, def: ClientDef, group: HookGroup): Promise<{ status: ChangeStatus; problem?: string }> {
+export async function hook(
+  edits: FileEdits,
+  def: ClientDef,
+  group: HookGroup,
+): Promise<{ status: ChangeStatus; problem?: string }> {
   if (!def.hooks) return { status: 'absent' };
   const path = def.hooks.file();
   const text = await edits.read(path);

@@ -31,7 +31,10 @@ export function installHooks(text: string | undefined, events: string[], group: 
     if (!Array.isArray(list)) return { kind: 'conflict', reason: `"hooks.${event}" is not a list` };
     const index = list.findIndex(isOurs);
     if (index >= 0 && sameJson(list[index], group)) continue;
-    source = index >= 0 ? setAt(source, ['hooks', event, index], group) : setAt(source, ['hooks', event, list.length], group, true);
+    source =
+      index >= 0
+        ? setAt(source, ['hooks', event, index], group)
+        : setAt(source, ['hooks', event, list.length], group, true);
     changed = true;
   }
   return changed ? { kind: 'changed', text: source } : { kind: 'unchanged' };
@@ -70,7 +73,9 @@ export function installedHookCommands(text: string, events: string[]): Record<st
   for (const event of events) {
     const list = parsed.ok ? valueAt(parsed.root, ['hooks', event]) : undefined;
     out[event] = Array.isArray(list)
-      ? list.filter(isOurs).flatMap((g: HookGroup) => g.hooks.map((h) => h.command).filter((c) => c.includes('axle-hook')))
+      ? list
+          .filter(isOurs)
+          .flatMap((g: HookGroup) => g.hooks.map((h) => h.command).filter((c) => c.includes('axle-hook')))
       : [];
   }
   return out;

@@ -78,7 +78,8 @@ function parse5(text: string): { ok: true; value: unknown } | { ok: false; reaso
 
 function at(value: unknown, path: string[]): unknown {
   let v = value;
-  for (const k of path) v = v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>)[k] : undefined;
+  for (const k of path)
+    v = v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>)[k] : undefined;
   return v;
 }
 
@@ -99,7 +100,8 @@ export function upsertJson5(text: string | undefined, container: string[], name:
   const source = text === undefined || text.trim() === '' ? '{\n}\n' : text;
   const parsed = parse5(source);
   if (!parsed.ok) return { kind: 'corrupt', reason: parsed.reason };
-  if (!parsed.value || typeof parsed.value !== 'object' || Array.isArray(parsed.value)) return { kind: 'corrupt', reason: 'the top level is not an object' };
+  if (!parsed.value || typeof parsed.value !== 'object' || Array.isArray(parsed.value))
+    return { kind: 'corrupt', reason: 'the top level is not an object' };
   const existing = BLOCK.exec(source);
   const current = at(parsed.value, [...container, name]);
   if (existing) {
@@ -114,12 +116,14 @@ export function upsertJson5(text: string | undefined, container: string[], name:
   while (depth > 0 && !openings.has(container.slice(0, depth).join('\u0000'))) depth--;
   for (let d = 1; d <= depth; d++) {
     const v = at(parsed.value, container.slice(0, d));
-    if (!v || typeof v !== 'object' || Array.isArray(v)) return { kind: 'conflict', reason: `"${container.slice(0, d).join('.')}" is not an object` };
+    if (!v || typeof v !== 'object' || Array.isArray(v))
+      return { kind: 'conflict', reason: `"${container.slice(0, d).join('.')}" is not an object` };
   }
   const open = openings.get(container.slice(0, depth).join('\u0000'))!;
   const unit = /\n([ \t]+)\S/.exec(base)?.[1]?.startsWith('\t') ? '\t' : '  ';
   const indent = /^\n([ \t]*)\S/.exec(base.slice(open + 1))?.[1] ?? unit.repeat(depth + 1);
-  const next = base.slice(0, open + 1) + render(container.slice(depth), name, value, indent, unit) + base.slice(open + 1);
+  const next =
+    base.slice(0, open + 1) + render(container.slice(depth), name, value, indent, unit) + base.slice(open + 1);
   const check = parse5(next);
   if (!check.ok || !sameJson(at(check.value, [...container, name]), value)) {
     return { kind: 'conflict', reason: 'the entry could not be placed without changing other content' };

@@ -51,7 +51,11 @@ export function nodeAt(root: Node | undefined, path: JSONPath): Node | undefined
  */
 export function setAt(text: string, path: JSONPath, value: unknown, isArrayInsertion = false): string {
   const base = text.trim() === '' ? '{}' : text;
-  const edits = modify(base, path, value, { formattingOptions: formattingOf(base), isArrayInsertion, getInsertionIndex: () => 0 });
+  const edits = modify(base, path, value, {
+    formattingOptions: formattingOf(base),
+    isArrayInsertion,
+    getInsertionIndex: () => 0,
+  });
   const out = applyEdits(base, edits);
   return text.trim() === '' && !out.endsWith('\n') ? `${out}\n` : out;
 }
@@ -60,13 +64,20 @@ export function setAt(text: string, path: JSONPath, value: unknown, isArrayInser
  * Puts `value` at `container` + `name` (creating the container objects as needed) unless an equal
  * value is already there. A container that exists but is not an object is a conflict.
  */
-export function upsertJsonc(text: string | undefined, container: string[], name: string, value: unknown, same: (a: unknown) => boolean): EditOutcome {
+export function upsertJsonc(
+  text: string | undefined,
+  container: string[],
+  name: string,
+  value: unknown,
+  same: (a: unknown) => boolean,
+): EditOutcome {
   const source = text ?? '';
   const parsed = parseJsonc(source);
   if (!parsed.ok) return { kind: 'corrupt', reason: parsed.reason };
   for (let depth = 1; depth <= container.length; depth++) {
     const node = nodeAt(parsed.root, container.slice(0, depth));
-    if (node && node.type !== 'object') return { kind: 'conflict', reason: `"${container.slice(0, depth).join('.')}" is not an object` };
+    if (node && node.type !== 'object')
+      return { kind: 'conflict', reason: `"${container.slice(0, depth).join('.')}" is not an object` };
   }
   if (same(valueAt(parsed.root, [...container, name]))) return { kind: 'unchanged' };
   return { kind: 'changed', text: setAt(source, [...container, name], value) };
@@ -99,12 +110,18 @@ export function deleteAt(text: string, path: JSONPath): string {
 }
 
 /** Removes `container` + `name` when `ours` says the value there is Axle's. */
-export function removeJsonc(text: string, container: string[], name: string, ours: (v: unknown) => boolean): EditOutcome {
+export function removeJsonc(
+  text: string,
+  container: string[],
+  name: string,
+  ours: (v: unknown) => boolean,
+): EditOutcome {
   const parsed = parseJsonc(text);
   if (!parsed.ok) return { kind: 'corrupt', reason: parsed.reason };
   const current = valueAt(parsed.root, [...container, name]);
   if (current === undefined) return { kind: 'unchanged' };
-  if (!ours(current)) return { kind: 'conflict', reason: `"${[...container, name].join('.')}" was not written by axle setup` };
+  if (!ours(current))
+    return { kind: 'conflict', reason: `"${[...container, name].join('.')}" was not written by axle setup` };
   return { kind: 'changed', text: deleteAt(text, [...container, name]) };
 }
 

@@ -12,12 +12,14 @@ export function appDataDir(env: NodeJS.ProcessEnv = process.env, platform = proc
 export const claudeDir = (env = process.env) => env.CLAUDE_CONFIG_DIR || join(homedir(), '.claude');
 
 /** Claude Code's MCP settings: `~/.claude.json`, or `.claude.json` inside CLAUDE_CONFIG_DIR when set. */
-export const claudeJson = (env = process.env) => (env.CLAUDE_CONFIG_DIR ? join(env.CLAUDE_CONFIG_DIR, '.claude.json') : join(homedir(), '.claude.json'));
+export const claudeJson = (env = process.env) =>
+  env.CLAUDE_CONFIG_DIR ? join(env.CLAUDE_CONFIG_DIR, '.claude.json') : join(homedir(), '.claude.json');
 
 /** Claude Code's session transcripts (one JSONL file per session, per project folder). */
 export const claudeProjects = (env = process.env) => join(claudeDir(env), 'projects');
 
-export const vscodeUserDir = (env = process.env, platform = process.platform) => join(appDataDir(env, platform), 'Code', 'User');
+export const vscodeUserDir = (env = process.env, platform = process.platform) =>
+  join(appDataDir(env, platform), 'Code', 'User');
 
 /** Zed keeps its settings under ~/.config/zed on Linux and macOS, %APPDATA%\Zed on Windows. */
 export function zedDir(env = process.env, platform = process.platform): string {

@@ -10,7 +10,17 @@ import { appDataDir, claudeDir, claudeJson, codexDir, openclawDir, vscodeUserDir
  */
 export type Tier = 'Supported' | 'Best-effort' | 'Probabilistic';
 
-export type ClientId = 'claude-code' | 'claude-desktop' | 'cursor' | 'vscode' | 'windsurf' | 'codex' | 'gemini-cli' | 'cline' | 'zed' | 'openclaw';
+export type ClientId =
+  | 'claude-code'
+  | 'claude-desktop'
+  | 'cursor'
+  | 'vscode'
+  | 'windsurf'
+  | 'codex'
+  | 'gemini-cli'
+  | 'cline'
+  | 'zed'
+  | 'openclaw';
 
 export interface ClientDef {
   id: ClientId;

@@ -32,7 +32,8 @@ function parseToml(text: string): { ok: true; value: Record<string, unknown> } |
   }
 }
 
-const serverIn = (doc: Record<string, unknown>, name: string) => (doc.mcp_servers as Record<string, unknown> | undefined)?.[name];
+const serverIn = (doc: Record<string, unknown>, name: string) =>
+  (doc.mcp_servers as Record<string, unknown> | undefined)?.[name];
 
 /**
  * Adds or refreshes Axle's marked block at the end of the file. Nothing outside the block changes;
@@ -48,14 +49,21 @@ export function upsertToml(text: string | undefined, name: string, entry: McpEnt
   if (existing) {
     const current = existing[0].replace(/^\n/, '');
     if (current === block) return { kind: 'unchanged' };
-    next = source.slice(0, existing.index) + existing[0].replace(current, block) + source.slice(existing.index + existing[0].length);
+    next =
+      source.slice(0, existing.index) +
+      existing[0].replace(current, block) +
+      source.slice(existing.index + existing[0].length);
   } else {
-    if (serverIn(parsed.value, name) !== undefined) return { kind: 'conflict', reason: `[mcp_servers.${name}] exists and was not written by axle setup` };
+    if (serverIn(parsed.value, name) !== undefined)
+      return { kind: 'conflict', reason: `[mcp_servers.${name}] exists and was not written by axle setup` };
     const sep = source === '' ? '' : source.endsWith('\n') ? '\n' : '\n\n';
     next = `${source}${sep}${block}`;
   }
   const check = parseToml(next);
-  if (!check.ok || !sameJson(serverIn(check.value, name), { command: entry.command, args: entry.args, env: entry.env })) {
+  if (
+    !check.ok ||
+    !sameJson(serverIn(check.value, name), { command: entry.command, args: entry.args, env: entry.env })
+  ) {
     return { kind: 'conflict', reason: 'the file is laid out so that a table cannot be appended safely' };
   }
   return { kind: 'changed', text: next };

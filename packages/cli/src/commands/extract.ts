@@ -1,6 +1,14 @@
 import { stat } from 'node:fs/promises';
 import { Args, Flags } from '@oclif/core';
-import { DraftQueue, HeuristicModel, type LearningDraft, readTranscriptFile, runPipeline, type SourceClient, Submitter } from '@axle/extractor';
+import {
+  DraftQueue,
+  HeuristicModel,
+  type LearningDraft,
+  readTranscriptFile,
+  runPipeline,
+  type SourceClient,
+  Submitter,
+} from '@axle/extractor';
 import { AxleCommand } from '../lib/base.js';
 import { EXIT, fail } from '../lib/exit.js';
 import { axlePaths } from '../lib/paths.js';
@@ -9,7 +17,8 @@ import { confirm, interactive } from '../lib/prompt.js';
 export default class Extract extends AxleCommand {
   static override summary = 'Extract learnings from one transcript, show the drafts, and send them only if you say so';
 
-  static override description = `Reads the file locally (Claude Code or OpenClaw JSONL, OpenClaw memory Markdown, or plain text),
+  static override description =
+    `Reads the file locally (Claude Code or OpenClaw JSONL, OpenClaw memory Markdown, or plain text),
 scrubs it, and extracts drafts with the built-in extractor. Nothing leaves the machine until you answer yes (or pass
 --yes); sent drafts go to your private review queue (POST /learn, submission_channel extraction).
 
@@ -27,7 +36,10 @@ were refused or left queued.`;
   static override flags = {
     yes: Flags.boolean({ char: 'y', description: 'send the drafts without asking' }),
     'dry-run': Flags.boolean({ description: 'show the drafts and send nothing' }),
-    client: Flags.string({ description: 'source client tag for the drafts', options: ['claude-code', 'openclaw', 'gemini-cli', 'plain'] }),
+    client: Flags.string({
+      description: 'source client tag for the drafts',
+      options: ['claude-code', 'openclaw', 'gemini-cli', 'plain'],
+    }),
   };
 
   async run(): Promise<{ drafts: LearningDraft[]; errors: unknown[]; sent: number; rejected: number; queued: number }> {
@@ -75,7 +87,9 @@ were refused or left queued.`;
       result.sent = report.sent.length;
       result.rejected = report.rejected.length;
       result.queued = report.pending.length;
-      this.log(`Sent ${result.sent}; refused ${result.rejected}; still queued ${result.queued}${report.stopped ? ` (${report.stopped})` : ''}.`);
+      this.log(
+        `Sent ${result.sent}; refused ${result.rejected}; still queued ${result.queued}${report.stopped ? ` (${report.stopped})` : ''}.`,
+      );
       for (const r of report.rejected) this.logToStderr(`refused: ${r.reason}`);
       if (result.rejected + result.queued > 0) process.exitCode = EXIT.PARTIAL;
     } finally {

@@ -7,10 +7,14 @@ import { signIn } from '../lib/session.js';
 export default class Login extends AxleCommand {
   static override summary = 'Sign in by device code and save an API key in ~/.axle/config.json';
 
-  static override description = `Prints a link and a code; approve the code on the server's /device page (a browser opens when one
+  static override description =
+    `Prints a link and a code; approve the code on the server's /device page (a browser opens when one
 is available). Exit codes: 0 signed in, 3 the code expired or sign-in failed, 4 server unreachable, 6 denied.`;
 
-  static override examples = ['<%= config.bin %> login', '<%= config.bin %> login --server https://axle.example.com --no-browser'];
+  static override examples = [
+    '<%= config.bin %> login',
+    '<%= config.bin %> login --server https://axle.example.com --no-browser',
+  ];
 
   static override flags = {
     server: Flags.string({ description: 'Axle server URL (default: the saved one, else http://localhost:8402)' }),
@@ -20,7 +24,10 @@ is available). Exit codes: 0 signed in, 3 the code expired or sign-in failed, 4 
   async run(): Promise<{ server: string; email: string; account_id: string }> {
     const { flags } = await this.parse(Login);
     const server = serverOf(await readConfig(), flags.server);
-    const config = await signIn(server, { say: (s) => process.stderr.write(`${s}\n`), openBrowser: flags.browser && interactive() });
+    const config = await signIn(server, {
+      say: (s) => process.stderr.write(`${s}\n`),
+      openBrowser: flags.browser && interactive(),
+    });
     this.log(`Signed in to ${server} as ${config.email}`);
     return { server, email: config.email!, account_id: config.account_id! };
   }

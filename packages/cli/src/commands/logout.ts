@@ -4,7 +4,8 @@ import { readConfig, writeConfig } from '../lib/config.js';
 export default class Logout extends AxleCommand {
   static override summary = 'Forget the saved API key';
 
-  static override description = `Removes the key from ~/.axle/config.json. Clients set up with it keep it until \`axle setup --undo\`;
+  static override description =
+    `Removes the key from ~/.axle/config.json. Clients set up with it keep it until \`axle setup --undo\`;
 revoke the key itself from your account dashboard. Exit code 0 whether or not a key was saved.`;
 
   static override examples = ['<%= config.bin %> logout'];

@@ -42,7 +42,8 @@ const counts = (o: Record<string, number>) =>
 export default class Review extends AxleCommand {
   static override summary = 'Triage your held learnings: summary, list, approve, reject';
 
-  static override description = `Everything extracted lands in your private review queue. With no arguments this shows the triage
+  static override description =
+    `Everything extracted lands in your private review queue. With no arguments this shows the triage
 summary (lanes, flags, how many approve-clean would publish). --list only inspects. approve and reject take ids
 and use the bulk routes; approving an item a screen flagged asks first, or takes --acknowledge-flags.
 --approve-clean is a dry run unless --confirm; --all-reject asks first unless --yes.
@@ -68,13 +69,23 @@ Exit codes: 0 done, 3 not signed in, 4 server unreachable, 5 some items were not
 
   static override flags = {
     list: Flags.boolean({ description: 'list held items (changes nothing)' }),
-    lane: Flags.string({ description: 'with --list: only this lane', options: ['ready_to_publish', 'needs_score', 'needs_your_eyes'] }),
-    flag: Flags.string({ description: 'with --list: only items with this flag', options: ['injection', 'content_sensitivity', 'near_duplicate', 'process_advice'] }),
+    lane: Flags.string({
+      description: 'with --list: only this lane',
+      options: ['ready_to_publish', 'needs_score', 'needs_your_eyes'],
+    }),
+    flag: Flags.string({
+      description: 'with --list: only items with this flag',
+      options: ['injection', 'content_sensitivity', 'near_duplicate', 'process_advice'],
+    }),
     limit: Flags.integer({ description: 'with --list: rows to show', default: 50, min: 1, max: PAGE }),
     'acknowledge-flags': Flags.boolean({ description: 'approve flagged items without asking' }),
-    'approve-clean': Flags.boolean({ description: 'approve every clean item at or above the threshold (dry run unless --confirm)' }),
+    'approve-clean': Flags.boolean({
+      description: 'approve every clean item at or above the threshold (dry run unless --confirm)',
+    }),
     confirm: Flags.boolean({ description: 'with --approve-clean: really approve' }),
-    threshold: Flags.string({ description: 'with --approve-clean: minimum quality score, 0..1 (default: your account setting)' }),
+    threshold: Flags.string({
+      description: 'with --approve-clean: minimum quality score, 0..1 (default: your account setting)',
+    }),
     'all-reject': Flags.boolean({ description: 'reject every held item' }),
     yes: Flags.boolean({ char: 'y', description: 'do not ask for confirmation' }),
   };
@@ -85,7 +96,9 @@ Exit codes: 0 done, 3 not signed in, 4 server unreachable, 5 some items were not
     const ids = (argv as string[]).slice(1);
     if (args.action) {
       if (ids.length === 0) fail(`Give the ids to ${args.action}: axle review ${args.action} ID…`, EXIT.USAGE);
-      return args.action === 'approve' ? this.approve(api, ids, flags['acknowledge-flags'], flags.yes) : this.decide(api, 'reject', ids, false);
+      return args.action === 'approve'
+        ? this.approve(api, ids, flags['acknowledge-flags'], flags.yes)
+        : this.decide(api, 'reject', ids, false);
     }
     if (flags['approve-clean']) return this.approveClean(api, flags.confirm, flags.threshold);
     if (flags['all-reject']) return this.allReject(api, flags.yes);
@@ -94,18 +107,29 @@ Exit codes: 0 done, 3 not signed in, 4 server unreachable, 5 some items were not
     this.log(`${s.pending_count} held item(s)`);
     this.log(`Lanes: ${counts(s.lanes)}`);
     this.log(`Flags: ${counts(s.flags)}`);
-    this.log(`Approvable now: ${s.approvable_count} (at threshold ${s.default_threshold}; \`axle review --approve-clean\` shows them)`);
+    this.log(
+      `Approvable now: ${s.approvable_count} (at threshold ${s.default_threshold}; \`axle review --approve-clean\` shows them)`,
+    );
     const { rows: _rows, ...summary } = s;
     return summary;
   }
 
   private async list(api: Api, flags: { lane?: string; flag?: string; limit: number }): Promise<Summary> {
-    const q = new URLSearchParams({ limit: String(flags.limit), ...(flags.lane && { lane: flags.lane }), ...(flags.flag && { flag: flags.flag }) });
+    const q = new URLSearchParams({
+      limit: String(flags.limit),
+      ...(flags.lane && { lane: flags.lane }),
+      ...(flags.flag && { flag: flags.flag }),
+    });
     const s = await api.call<Summary>('GET', `/account/pending/summary?${q}`);
     if (s.rows.length === 0) this.log('Nothing held.');
     else {
       const score = (r: Row) => (r.quality_score === null ? '-' : r.quality_score.toFixed(2));
-      this.log(table(['ID', 'Lane', 'Score', 'Flags', 'Title'], s.rows.map((r) => [r.id, r.lane, score(r), r.flags.join(',') || '-', r.title])));
+      this.log(
+        table(
+          ['ID', 'Lane', 'Score', 'Flags', 'Title'],
+          s.rows.map((r) => [r.id, r.lane, score(r), r.flags.join(',') || '-', r.title]),
+        ),
+      );
       if (s.pending_count > s.rows.length) this.log(`(${s.rows.length} of ${s.pending_count}; --limit shows more)`);
     }
     return s;
@@ -131,9 +155,15 @@ Exit codes: 0 done, 3 not signed in, 4 server unreachable, 5 some items were not
   private report(action: string, results: ReviewResult[]) {
     for (const r of results) {
       if (r.ok) {
-        const held = r.status === 'pending_review' && r.review_reason?.length ? ` (still held: ${r.review_reason.join(', ')})` : '';
+        const held =
+          r.status === 'pending_review' && r.review_reason?.length
+            ? ` (still held: ${r.review_reason.join(', ')})`
+            : '';
         this.log(`${action === 'approve' ? 'approved' : 'rejected'} ${r.id}${held}`);
-      } else this.log(`not ${action === 'approve' ? 'approved' : 'rejected'} ${r.id}: ${r.code ?? ''} ${r.error ?? ''}`.trim());
+      } else
+        this.log(
+          `not ${action === 'approve' ? 'approved' : 'rejected'} ${r.id}: ${r.code ?? ''} ${r.error ?? ''}`.trim(),
+        );
     }
     const failed = results.filter((r) => !r.ok).length;
     if (failed > 0) process.exitCode = EXIT.PARTIAL;
@@ -146,14 +176,24 @@ Exit codes: 0 done, 3 not signed in, 4 server unreachable, 5 some items were not
     const flagged = first.results.filter((r) => r.code === 'flags_not_acknowledged');
     if (flagged.length === 0 || acknowledge) return first;
     const rows = (await api.call<Summary>('GET', `/account/pending/summary?limit=${PAGE}`)).rows;
-    for (const r of flagged) this.logToStderr(`${r.id} is flagged: ${rows.find((x) => x.id === r.id)?.flags.join(', ') ?? 'see axle review --list'}`);
-    const go = yes || (!this.jsonEnabled() && interactive() && (await confirm(`Approve ${flagged.length} flagged item(s) anyway?`)));
+    for (const r of flagged)
+      this.logToStderr(
+        `${r.id} is flagged: ${rows.find((x) => x.id === r.id)?.flags.join(', ') ?? 'see axle review --list'}`,
+      );
+    const go =
+      yes ||
+      (!this.jsonEnabled() && interactive() && (await confirm(`Approve ${flagged.length} flagged item(s) anyway?`)));
     if (!go) {
       this.logToStderr('Flagged items left held; pass --acknowledge-flags to approve them.');
       return first;
     }
     process.exitCode = undefined;
-    const second = await this.decide(api, 'approve', flagged.map((r) => r.id), true);
+    const second = await this.decide(
+      api,
+      'approve',
+      flagged.map((r) => r.id),
+      true,
+    );
     const results = first.results.map((r) => second.results.find((s) => s.id === r.id) ?? r);
     process.exitCode = results.some((r) => !r.ok) ? EXIT.PARTIAL : undefined;
     const failed = results.filter((r) => !r.ok).length;
@@ -163,13 +203,17 @@ Exit codes: 0 done, 3 not signed in, 4 server unreachable, 5 some items were not
   private async approveClean(api: Api, really: boolean, threshold: string | undefined) {
     const t = threshold === undefined ? undefined : Number(threshold);
     if (t !== undefined && !(t >= 0 && t <= 1)) fail('--threshold must be a number from 0 to 1', EXIT.USAGE);
-    const res = await api.call<{ dry_run: boolean; threshold: number; selected_count: number; ids: string[]; results: ReviewResult[] }>(
-      'POST',
-      '/account/pending/approve-clean',
-      { dry_run: !really, ...(t !== undefined && { threshold: t }) },
-    );
+    const res = await api.call<{
+      dry_run: boolean;
+      threshold: number;
+      selected_count: number;
+      ids: string[];
+      results: ReviewResult[];
+    }>('POST', '/account/pending/approve-clean', { dry_run: !really, ...(t !== undefined && { threshold: t }) });
     if (res.dry_run) {
-      this.log(`${res.selected_count} clean item(s) at or above ${res.threshold} would be approved${res.ids.length ? `: ${res.ids.join(' ')}` : ''}`);
+      this.log(
+        `${res.selected_count} clean item(s) at or above ${res.threshold} would be approved${res.ids.length ? `: ${res.ids.join(' ')}` : ''}`,
+      );
       if (res.selected_count > 0) this.log('Dry run: nothing changed. Add --confirm to approve them.');
     } else this.report('approve', res.results);
     return res;
@@ -178,7 +222,10 @@ Exit codes: 0 done, 3 not signed in, 4 server unreachable, 5 some items were not
   private async allReject(api: Api, yes: boolean) {
     const ids: string[] = [];
     for (let offset = 0; ; offset += PAGE) {
-      const page = await api.call<{ pending_count: number; learnings: Array<{ id: string }> }>('GET', `/account/pending?limit=${PAGE}&offset=${offset}`);
+      const page = await api.call<{ pending_count: number; learnings: Array<{ id: string }> }>(
+        'GET',
+        `/account/pending?limit=${PAGE}&offset=${offset}`,
+      );
       ids.push(...page.learnings.map((l) => l.id));
       if (page.learnings.length < PAGE || ids.length >= page.pending_count) break;
     }
@@ -187,7 +234,8 @@ Exit codes: 0 done, 3 not signed in, 4 server unreachable, 5 some items were not
       return { action: 'reject', succeeded: 0, failed: 0, results: [] };
     }
     if (!yes) {
-      if (this.jsonEnabled() || !interactive()) fail(`Rejecting all ${ids.length} held items needs --yes when no one can be asked`, EXIT.DECLINED);
+      if (this.jsonEnabled() || !interactive())
+        fail(`Rejecting all ${ids.length} held items needs --yes when no one can be asked`, EXIT.DECLINED);
       if (!(await confirm(`Reject all ${ids.length} held item(s)?`))) fail('Nothing rejected.', EXIT.DECLINED);
     }
     return this.decide(api, 'reject', ids, false);

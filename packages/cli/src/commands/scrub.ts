@@ -11,7 +11,10 @@ async function readStdin(): Promise<string> {
 export default class Scrub extends Command {
   static override description = 'Remove credentials and personal data from a file or stdin, locally';
 
-  static override examples = ['<%= config.bin %> scrub session.jsonl', 'cat notes.md | <%= config.bin %> scrub --json -'];
+  static override examples = [
+    '<%= config.bin %> scrub session.jsonl',
+    'cat notes.md | <%= config.bin %> scrub --json -',
+  ];
 
   static override args = {
     file: Args.string({ description: 'file to scrub, or - for stdin', required: true }),

@@ -8,7 +8,8 @@ import { axlePaths } from '../lib/paths.js';
 export default class Serve extends AxleCommand {
   static override summary = 'Run the bundled Axle server';
 
-  static override description = `Starts the server that ships with the CLI, in the foreground, until Ctrl-C (SIGINT) or SIGTERM.
+  static override description =
+    `Starts the server that ships with the CLI, in the foreground, until Ctrl-C (SIGINT) or SIGTERM.
 Other settings come from the server's environment variables (AXLE_BASE_URL, AXLE_SMTP_URL, …).
 Exit codes: 0 stopped cleanly, 1 the configuration or the port was refused.`;
 

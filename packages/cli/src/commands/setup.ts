@@ -35,7 +35,8 @@ const CHANGE_TEXT: Record<string, string> = {
 
 function describe(r: ClientReport): string {
   if (!r.installed) return 'not installed';
-  if (r.mcp === 'corrupt' || r.mcp === 'conflict') return `left untouched: ${r.mcp === 'corrupt' ? 'unreadable' : 'conflict'} (${r.problem})`;
+  if (r.mcp === 'corrupt' || r.mcp === 'conflict')
+    return `left untouched: ${r.mcp === 'corrupt' ? 'unreadable' : 'conflict'} (${r.problem})`;
   const parts = [CHANGE_TEXT[r.mcp] ?? r.mcp];
   if (r.hooks === 'added' || r.hooks === 'updated') parts.push('capture hooks installed');
   else if (r.hooks === 'unchanged') parts.push('capture hooks in place');
@@ -47,7 +48,8 @@ function describe(r: ClientReport): string {
 export default class Setup extends AxleCommand {
   static override summary = 'Connect your MCP clients to Axle: register axle-mcp, sign in, optionally enable capture';
 
-  static override description = `Detects Claude Code, Claude Desktop, Cursor, VS Code, Windsurf, Codex CLI, Gemini CLI, Cline, Zed and
+  static override description =
+    `Detects Claude Code, Claude Desktop, Cursor, VS Code, Windsurf, Codex CLI, Gemini CLI, Cline, Zed and
 OpenClaw from their config files and registers the axle MCP server in each, with SVC_API_KEY and SVC_BASE_URL.
 Edits are idempotent and atomic, keep comments and every other entry, and leave a <file>.axle-backup copy.
 A config file that does not parse is reported and left untouched.
@@ -70,7 +72,9 @@ Exit codes: 0 done, 3 sign-in failed, 4 server unreachable, 5 some client config
     yes: Flags.boolean({ char: 'y', description: 'answer yes to every prompt except enabling extraction' }),
     'dry-run': Flags.boolean({ description: 'show what would change; write nothing and do not sign in' }),
     undo: Flags.boolean({ description: 'remove everything setup added (client entries, hooks, the saved key)' }),
-    'enable-extraction': Flags.boolean({ description: 'turn background extraction on (records consent on the server)' }),
+    'enable-extraction': Flags.boolean({
+      description: 'turn background extraction on (records consent on the server)',
+    }),
     browser: Flags.boolean({ description: 'open the sign-in page in a browser', default: true, allowNo: true }),
   };
 
@@ -94,7 +98,10 @@ Exit codes: 0 done, 3 sign-in failed, 4 server unreachable, 5 some client config
       return fail((err as Error).message, EXIT.UNREACHABLE);
     }
     if (!signedIn && !dryRun) {
-      config = await signIn(server, { say: (s) => process.stderr.write(`${s}\n`), openBrowser: flags.browser && interactive() });
+      config = await signIn(server, {
+        say: (s) => process.stderr.write(`${s}\n`),
+        openBrowser: flags.browser && interactive(),
+      });
       signedIn = true;
       this.logToStderr(`Signed in as ${config.email}`);
     }
@@ -107,7 +114,15 @@ Exit codes: 0 done, 3 sign-in failed, 4 server unreachable, 5 some client config
     const edits = new FileEdits();
     const reports: ClientReport[] = [];
     for (const { def, installed } of found) {
-      const report: ClientReport = { id: def.id, name: def.name, tier: def.tier, installed, config: def.config(), mcp: 'skipped', hooks: def.hooks ? 'off' : 'none' };
+      const report: ClientReport = {
+        id: def.id,
+        name: def.name,
+        tier: def.tier,
+        installed,
+        config: def.config(),
+        mcp: 'skipped',
+        hooks: def.hooks ? 'off' : 'none',
+      };
       if (installed) {
         const r = await register(edits, def, entry);
         report.mcp = r.status;
@@ -135,17 +150,34 @@ Exit codes: 0 done, 3 sign-in failed, 4 server unreachable, 5 some client config
         config = await updateConfig((c) => ({ ...c, capture: { enabled: true, since: new Date().toISOString() } }));
       }
     }
-    return this.finish({ server, dry_run: dryRun, undo: false, signed_in: signedIn, ...(config.email && { email: config.email }), capture, clients: reports, files_changed: changed });
+    return this.finish({
+      server,
+      dry_run: dryRun,
+      undo: false,
+      signed_in: signedIn,
+      ...(config.email && { email: config.email }),
+      capture,
+      clients: reports,
+      files_changed: changed,
+    });
   }
 
   /** Capture stays as it is when already on; otherwise only --enable-extraction or a yes at the prompt turns it on. */
-  private async decideCapture(config: AxleConfig, flags: { yes: boolean; 'enable-extraction': boolean }, dryRun: boolean): Promise<boolean> {
+  private async decideCapture(
+    config: AxleConfig,
+    flags: { yes: boolean; 'enable-extraction': boolean },
+    dryRun: boolean,
+  ): Promise<boolean> {
     if (config.capture?.enabled || flags['enable-extraction']) return true;
     if (flags.yes || dryRun || this.jsonEnabled()) return false;
     return confirm('Enable background extraction?');
   }
 
-  private async undo(found: Array<{ def: (typeof CLIENTS)[number]; installed: boolean }>, server: string, dryRun: boolean): Promise<SetupResult> {
+  private async undo(
+    found: Array<{ def: (typeof CLIENTS)[number]; installed: boolean }>,
+    server: string,
+    dryRun: boolean,
+  ): Promise<SetupResult> {
     const edits = new FileEdits();
     const reports: ClientReport[] = [];
     for (const { def, installed } of found) {
@@ -171,23 +203,38 @@ Exit codes: 0 done, 3 sign-in failed, 4 server unreachable, 5 some client config
       await stopDaemon();
       await removeConfig();
     }
-    return this.finish({ server, dry_run: dryRun, undo: true, signed_in: false, capture: false, clients: reports, files_changed: changed });
+    return this.finish({
+      server,
+      dry_run: dryRun,
+      undo: true,
+      signed_in: false,
+      capture: false,
+      clients: reports,
+      files_changed: changed,
+    });
   }
 
   private finish(result: SetupResult): SetupResult {
     const rows = result.clients.map((r) => [r.name, r.tier, r.installed ? r.config : '-', describe(r)]);
     this.log(table(['Client', 'Capture tier', 'Config file', result.dry_run ? 'Would change' : 'Changed'], rows));
     this.log('');
-    if (result.undo) this.log(result.dry_run ? 'Dry run: nothing was removed.' : 'Removed Axle from every client and forgot the saved key.');
+    if (result.undo)
+      this.log(
+        result.dry_run ? 'Dry run: nothing was removed.' : 'Removed Axle from every client and forgot the saved key.',
+      );
     else {
       this.log(`Server: ${result.server}${result.email ? ` (signed in as ${result.email})` : ''}`);
       this.log(`Background extraction: ${result.capture ? 'on (`axle kill-switch on` pauses it)' : 'off'}`);
       if (result.dry_run) this.log('Dry run: nothing was written.');
     }
-    const problems = result.clients.filter((c) => c.mcp === 'corrupt' || c.mcp === 'conflict' || c.hooks === 'corrupt' || c.hooks === 'conflict');
+    const problems = result.clients.filter(
+      (c) => c.mcp === 'corrupt' || c.mcp === 'conflict' || c.hooks === 'corrupt' || c.hooks === 'conflict',
+    );
     if (problems.length > 0) {
       process.exitCode = EXIT.PARTIAL;
-      this.logToStderr(`${problems.length} client config(s) left untouched: ${problems.map((p) => `${p.config} (${p.problem})`).join('; ')}`);
+      this.logToStderr(
+        `${problems.length} client config(s) left untouched: ${problems.map((p) => `${p.config} (${p.problem})`).join('; ')}`,
+      );
     }
     return result;
   }

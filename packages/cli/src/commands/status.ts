@@ -25,7 +25,8 @@ const pathsIn = (command: string) => [...command.matchAll(/"([^"]+)"/g)].map((m)
 export default class Status extends AxleCommand {
   static override summary = 'Check the setup: server, key, client registrations, capture hooks, queue, kill switch';
 
-  static override description = `A doctor: every check prints OK or a problem and what to do. Client updates sometimes rewrite
+  static override description =
+    `A doctor: every check prints OK or a problem and what to do. Client updates sometimes rewrite
 their settings; this notices a registration or hook that went missing or points at files that moved.
 Exit codes: 0 all good, 5 a check failed.`;
 
@@ -48,28 +49,58 @@ Exit codes: 0 all good, 5 a check failed.`;
     else if (reachable) {
       const res = await new Api({ server: api.server, apiKey: config.api_key }).raw('GET', '/account/settings');
       const consent = res.body?.consent_granted === true ? 'consent granted' : 'no extraction consent';
-      add('key', res.status === 200, res.status === 200 ? `valid for ${config.email ?? config.account_id ?? 'your account'} (${consent})` : `refused (HTTP ${res.status}): run \`axle login\``);
+      add(
+        'key',
+        res.status === 200,
+        res.status === 200
+          ? `valid for ${config.email ?? config.account_id ?? 'your account'} (${consent})`
+          : `refused (HTTP ${res.status}): run \`axle login\``,
+      );
     }
 
     for (const def of CLIENTS) {
       if (!(await isInstalled(def))) continue;
       const text = await readText(def.config());
-      const entry = text === undefined ? undefined : (registeredEntry(def, text) as { command?: string; args?: string[]; env?: Record<string, string> } | undefined);
+      const entry =
+        text === undefined
+          ? undefined
+          : (registeredEntry(def, text) as
+              | { command?: string; args?: string[]; env?: Record<string, string> }
+              | undefined);
       if (!entry) {
         add(`${def.id}: mcp`, false, `axle is not registered in ${def.config()}: run \`axle setup\``);
         continue;
       }
-      const missing = [entry.command, ...(entry.args ?? [])].filter((p): p is string => typeof p === 'string' && isAbsolute(p) && !existsSync(p));
+      const missing = [entry.command, ...(entry.args ?? [])].filter(
+        (p): p is string => typeof p === 'string' && isAbsolute(p) && !existsSync(p),
+      );
       const keyOk = !config.api_key || entry.env?.SVC_API_KEY === config.api_key;
       const ok = missing.length === 0 && keyOk;
-      add(`${def.id}: mcp`, ok, ok ? 'registered' : missing.length ? `points at missing ${missing.join(', ')}: run \`axle setup\`` : 'holds another key: run `axle setup`');
+      add(
+        `${def.id}: mcp`,
+        ok,
+        ok
+          ? 'registered'
+          : missing.length
+            ? `points at missing ${missing.join(', ')}: run \`axle setup\``
+            : 'holds another key: run `axle setup`',
+      );
       if (def.hooks && config.capture?.enabled) {
         const hooks = installedHookCommands((await readText(def.hooks.file())) ?? '', def.hooks.events);
         const absent = def.hooks.events.filter((e) => hooks[e]!.length === 0);
-        const broken = Object.values(hooks).flat().flatMap(pathsIn).filter((p) => !existsSync(p));
+        const broken = Object.values(hooks)
+          .flat()
+          .flatMap(pathsIn)
+          .filter((p) => !existsSync(p));
         const hooksOk = absent.length === 0 && broken.length === 0;
-        const why = absent.length ? `missing for ${absent.join(', ')}` : `point at missing ${[...new Set(broken)].join(', ')}`;
-        add(`${def.id}: hooks`, hooksOk, hooksOk ? `${def.hooks.events.join(', ')} installed` : `${why}: run \`axle setup\``);
+        const why = absent.length
+          ? `missing for ${absent.join(', ')}`
+          : `point at missing ${[...new Set(broken)].join(', ')}`;
+        add(
+          `${def.id}: hooks`,
+          hooksOk,
+          hooksOk ? `${def.hooks.events.join(', ')} installed` : `${why}: run \`axle setup\``,
+        );
       }
     }
 

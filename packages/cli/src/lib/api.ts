@@ -37,7 +37,11 @@ export class Api {
   }
 
   /** Status and parsed body, whatever the status; only an unreachable server throws. */
-  async raw(method: string, path: string, body?: unknown): Promise<{ status: number; body: Record<string, unknown> | undefined }> {
+  async raw(
+    method: string,
+    path: string,
+    body?: unknown,
+  ): Promise<{ status: number; body: Record<string, unknown> | undefined }> {
     const headers: Record<string, string> = { accept: 'application/json' };
     if (body !== undefined) headers['content-type'] = 'application/json';
     if (this.opts.apiKey) headers['x-api-key'] = this.opts.apiKey;
@@ -60,7 +64,8 @@ export class Api {
     } catch {
       parsed = undefined;
     }
-    const record = parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined;
+    const record =
+      parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined;
     return { status: res.status, body: record };
   }
 }

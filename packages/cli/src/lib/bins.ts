@@ -33,4 +33,5 @@ export function mcpScript(): string {
  * A command line that runs a script with this Node binary. Clients start servers and hooks with a
  * reduced PATH (GUI apps on macOS get none of the shell's), so absolute paths are used, not `npx`.
  */
-export const nodeCommand = (script: string, ...args: string[]) => [process.execPath, script, ...args].map((p) => `"${p}"`).join(' ');
+export const nodeCommand = (script: string, ...args: string[]) =>
+  [process.execPath, script, ...args].map((p) => `"${p}"`).join(' ');

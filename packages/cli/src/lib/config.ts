@@ -40,4 +40,5 @@ export async function removeConfig(): Promise<void> {
   await rm(axlePaths().config, { force: true });
 }
 
-export const serverOf = (config: AxleConfig, flag?: string): string => (flag ?? config.server ?? DEFAULT_SERVER).replace(/\/+$/, '');
+export const serverOf = (config: AxleConfig, flag?: string): string =>
+  (flag ?? config.server ?? DEFAULT_SERVER).replace(/\/+$/, '');

@@ -21,7 +21,11 @@ const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(reso
 /** Opens a URL in the default browser when the platform has an opener; failure is silent (the link is printed). */
 function openUrl(url: string): void {
   const [cmd, args] =
-    process.platform === 'darwin' ? ['open', [url]] : process.platform === 'win32' ? ['cmd', ['/c', 'start', '""', url]] : ['xdg-open', [url]];
+    process.platform === 'darwin'
+      ? ['open', [url]]
+      : process.platform === 'win32'
+        ? ['cmd', ['/c', 'start', '""', url]]
+        : ['xdg-open', [url]];
   try {
     const child = spawn(cmd as string, args as string[], { detached: true, stdio: 'ignore' });
     child.on('error', () => undefined);
@@ -61,8 +65,10 @@ export async function deviceLogin(api: Api, opts: DeviceLoginOptions): Promise<D
       interval = typeof res.body?.interval === 'number' ? res.body.interval : interval + 5;
       continue;
     }
-    if (error === 'access_denied') throw new ApiError('Sign-in was denied on the device page', EXIT.DECLINED, res.status, res.body);
-    if (error === 'expired_token') throw new ApiError('The sign-in code expired; run the command again', EXIT.AUTH, res.status, res.body);
+    if (error === 'access_denied')
+      throw new ApiError('Sign-in was denied on the device page', EXIT.DECLINED, res.status, res.body);
+    if (error === 'expired_token')
+      throw new ApiError('The sign-in code expired; run the command again', EXIT.AUTH, res.status, res.body);
     if (res.status === 400) throw new ApiError(`Sign-in failed: ${String(error)}`, EXIT.AUTH, res.status, res.body);
     // 429 or a server error: wait longer and try again until the code expires.
     interval += 5;

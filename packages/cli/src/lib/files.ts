@@ -27,7 +27,11 @@ export async function exists(path: string): Promise<boolean> {
  * With `backup`, the file as it was before Axle first changed it is kept next to it as
  * `<name>.axle-backup` (an existing backup is not replaced). The mode of an existing file is kept.
  */
-export async function writeAtomic(path: string, text: string, opts: { backup?: boolean; mode?: number } = {}): Promise<void> {
+export async function writeAtomic(
+  path: string,
+  text: string,
+  opts: { backup?: boolean; mode?: number } = {},
+): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
   let mode = opts.mode ?? 0o644;
   try {

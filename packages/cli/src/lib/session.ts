@@ -10,7 +10,16 @@ export async function keyValid(server: string, apiKey: string | undefined): Prom
 }
 
 /** Device sign-in against `server`, saving the key, account and server in ~/.axle/config.json. */
-export async function signIn(server: string, opts: { say: (s: string) => void; openBrowser: boolean }): Promise<AxleConfig> {
+export async function signIn(
+  server: string,
+  opts: { say: (s: string) => void; openBrowser: boolean },
+): Promise<AxleConfig> {
   const result = await deviceLogin(new Api({ server }), opts);
-  return updateConfig((c) => ({ ...c, server, api_key: result.api_key, account_id: result.account_id, email: result.email }));
+  return updateConfig((c) => ({
+    ...c,
+    server,
+    api_key: result.api_key,
+    account_id: result.account_id,
+    email: result.email,
+  }));
 }

@@ -10,7 +10,10 @@ import { runOnce } from './run.js';
 const paths = axlePaths();
 const log = async (entry: Record<string, unknown>) => {
   await mkdir(paths.logs, { recursive: true });
-  await appendFile(paths.runnerLog, `${JSON.stringify({ ts: new Date().toISOString(), pid: process.pid, ...entry })}\n`);
+  await appendFile(
+    paths.runnerLog,
+    `${JSON.stringify({ ts: new Date().toISOString(), pid: process.pid, ...entry })}\n`,
+  );
 };
 
 try {

@@ -38,7 +38,11 @@ export interface RunnerReport {
   submission?: FlushReport;
 }
 
-const SOURCES: Record<string, SourceClient> = { 'claude-code': 'claude-code', 'gemini-cli': 'gemini-cli', openclaw: 'openclaw' };
+const SOURCES: Record<string, SourceClient> = {
+  'claude-code': 'claude-code',
+  'gemini-cli': 'gemini-cli',
+  openclaw: 'openclaw',
+};
 
 /** Claude Code sessions that ended after capture was switched on but never reached the hook queue. */
 async function missedSessions(since: number, now: number, known: StateStore): Promise<SessionRef[]> {
@@ -110,11 +114,22 @@ export async function runOnce(opts: RunnerOptions): Promise<RunnerReport> {
         const extraction = await runPipeline(read.conversation, { model });
         const source = SOURCES[session.client] ?? read.conversation.source;
         const { queued, duplicates } = await queue.enqueueNew(extraction.learnings, source, new Date(now()));
-        await state.record({ file: session.transcript_path, hash, ts: new Date(now()).toISOString(), learnings: queued.length });
+        await state.record({
+          file: session.transcript_path,
+          hash,
+          ts: new Date(now()).toISOString(),
+          learnings: queued.length,
+        });
         report.extracted++;
         report.drafts += queued.length;
         report.duplicates += duplicates;
-        log({ event: 'extracted', file: session.transcript_path, client: session.client, drafts: queued.length, duplicates });
+        log({
+          event: 'extracted',
+          file: session.transcript_path,
+          client: session.client,
+          drafts: queued.length,
+          duplicates,
+        });
       } catch (err) {
         log({ event: 'session_failed', file: session.transcript_path, message: (err as Error).message });
       }
@@ -126,7 +141,12 @@ export async function runOnce(opts: RunnerOptions): Promise<RunnerReport> {
     } finally {
       await submitter.close();
     }
-    log({ event: 'submitted', sent: report.submission.sent.length, rejected: report.submission.rejected.length, pending: report.submission.pending.length });
+    log({
+      event: 'submitted',
+      sent: report.submission.sent.length,
+      rejected: report.submission.rejected.length,
+      pending: report.submission.pending.length,
+    });
     return report;
   } finally {
     await release();

@@ -25,7 +25,8 @@ function parseLine(line: string): SessionRef | string {
     return 'not JSON';
   }
   const o = v as Partial<SessionRef> | null;
-  if (!o || typeof o !== 'object' || typeof o.transcript_path !== 'string' || o.transcript_path === '') return 'no transcript_path';
+  if (!o || typeof o !== 'object' || typeof o.transcript_path !== 'string' || o.transcript_path === '')
+    return 'no transcript_path';
   return {
     session_id: typeof o.session_id === 'string' ? o.session_id : null,
     transcript_path: o.transcript_path,

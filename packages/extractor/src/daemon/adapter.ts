@@ -200,9 +200,15 @@ export class OpenClawAdapter {
   }
 
   private async candidates(): Promise<Candidate[]> {
-    const memory = (await scanFiles(this.opts.memoryPath, this.config.max_depth, this.matcher())).map((f) => ({ ...f, kind: 'memory' as const }));
+    const memory = (await scanFiles(this.opts.memoryPath, this.config.max_depth, this.matcher())).map((f) => ({
+      ...f,
+      kind: 'memory' as const,
+    }));
     const claude = this.claudePath
-      ? (await scanFiles(this.claudePath, CLAUDE_DEPTH, (rel) => rel.endsWith('.jsonl'))).map((f) => ({ ...f, kind: 'claude' as const }))
+      ? (await scanFiles(this.claudePath, CLAUDE_DEPTH, (rel) => rel.endsWith('.jsonl'))).map((f) => ({
+          ...f,
+          kind: 'claude' as const,
+        }))
       : [];
     // Oldest change first, so a backlog larger than max_files_per_run is worked through over runs.
     return [...memory, ...claude].sort((a, b) => a.mtimeMs - b.mtimeMs || a.path.localeCompare(b.path));
@@ -225,7 +231,10 @@ export class OpenClawAdapter {
       skipped: [],
       errors: this.watchErrors.splice(0).map((message) => ({ file: this.opts.memoryPath, stage: 'watch', message })),
     };
-    const submitter = this.opts.submit && cfg.auto_publish ? new Submitter(this.queue, { ...this.opts.submit, sleep: this.sleep, clock: this.clock }) : undefined;
+    const submitter =
+      this.opts.submit && cfg.auto_publish
+        ? new Submitter(this.queue, { ...this.opts.submit, sleep: this.sleep, clock: this.clock })
+        : undefined;
     try {
       if (await captureDisabled(this.killSwitch)) {
         result.stopped = 'kill_switch';
@@ -262,7 +271,11 @@ export class OpenClawAdapter {
   }
 
   /** Extracts one file unless it is out of bounds or unchanged; 'stop' when the kill switch appeared. */
-  private async processFile(f: Candidate, cfg: OpenClawConfig, result: RunResult): Promise<'done' | 'skipped' | 'stop'> {
+  private async processFile(
+    f: Candidate,
+    cfg: OpenClawConfig,
+    result: RunResult,
+  ): Promise<'done' | 'skipped' | 'stop'> {
     const file = f.path;
     if (f.size < cfg.min_file_size) {
       result.skipped.push({ file, reason: `smaller than min_file_size (${f.size} < ${cfg.min_file_size} bytes)` });
@@ -295,7 +308,8 @@ export class OpenClawAdapter {
         format: f.kind === 'claude' ? 'claude-code' : 'openclaw-memory',
       });
       for (const issue of read.issues) {
-        if (issue.kind !== 'changed_while_reading') result.errors.push({ file, stage: `read:${issue.kind}`, message: issue.message });
+        if (issue.kind !== 'changed_while_reading')
+          result.errors.push({ file, stage: `read:${issue.kind}`, message: issue.message });
       }
       if (read.issues.some((i) => i.kind === 'changed_while_reading')) {
         // Not recorded in state, so the next run reads the settled file; nothing is lost.

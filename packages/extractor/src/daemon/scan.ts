@@ -14,7 +14,11 @@ export interface ScannedFile {
  * entered once per real path, so a symlink loop ends the walk instead of recursing forever. Unreadable
  * entries are skipped.
  */
-export async function scanFiles(root: string, maxDepth: number, match: (rel: string) => boolean): Promise<ScannedFile[]> {
+export async function scanFiles(
+  root: string,
+  maxDepth: number,
+  match: (rel: string) => boolean,
+): Promise<ScannedFile[]> {
   const out: ScannedFile[] = [];
   const seenDirs = new Set<string>();
   const seenFiles = new Set<string>();

@@ -6,18 +6,29 @@ import type { Model, ModelInput } from './model.js';
 
 const ERROR_LINE =
   /\b(?:error|exception|traceback|failed|failure|cannot|can't|could not|not found|denied|refused|timed? ?out|panic)\b|\b[A-Z][A-Z0-9]*_[A-Z0-9_]{3,}\b|\bE[A-Z]{3,}\b/i;
-const RESOLVED = /\b(?:fixed|resolved|works now|now works|working now|the fix|root cause|the issue was|the problem was|solved|that did it|passes now|now passes)\b/i;
+const RESOLVED =
+  /\b(?:fixed|resolved|works now|now works|working now|the fix|root cause|the issue was|the problem was|solved|that did it|passes now|now passes)\b/i;
 const WORKAROUND = /\b(?:workaround|for now|temporar(?:y|ily)|instead of fixing|skip(?:ped)? it)\b/i;
 
 const CATEGORY_HINTS: Array<[LearningCategory, RegExp]> = [
-  ['code-execution', /\b(?:module|import|compile[rd]?|tsc|typescript|build|tests?|npm|node|python3?|exception|stack|esm|syntax|runtime)\b/gi],
+  [
+    'code-execution',
+    /\b(?:module|import|compile[rd]?|tsc|typescript|build|tests?|npm|node|python3?|exception|stack|esm|syntax|runtime)\b/gi,
+  ],
   ['payment-financial', /\b(?:stripe|payment|invoice|usdc|checkout|refund|billing)\b/gi],
   ['monitoring', /\b(?:prometheus|grafana|metrics?|alert(?:ing)?|datadog|sentry|healthcheck)\b/gi],
-  ['storage-state', /\b(?:sqlite|postgres(?:ql)?|pg_dump|mysql|redis|database|migration|s3|bucket|disk|backup|restore|lockfile)\b/gi],
-  ['web-interaction', /\b(?:https?|fetch|curl|cors|request|endpoint|status \d{3}|429|40[0-4]|50[0-4]|browser|playwright|oauth|webhook|rate limit)\b/gi],
+  [
+    'storage-state',
+    /\b(?:sqlite|postgres(?:ql)?|pg_dump|mysql|redis|database|migration|s3|bucket|disk|backup|restore|lockfile)\b/gi,
+  ],
+  [
+    'web-interaction',
+    /\b(?:https?|fetch|curl|cors|request|endpoint|status \d{3}|429|40[0-4]|50[0-4]|browser|playwright|oauth|webhook|rate limit)\b/gi,
+  ],
   ['data-processing', /\b(?:csv|json|parse|parsing|encoding|utf-?8|pandas|dataframe|schema|regex)\b/gi],
 ];
-const TECH = /\b(node(?:\.js)?|npm|pnpm|yarn|typescript|tsc|vitest|jest|python3?|pip|requests|docker|git|postgres(?:ql)?|sqlite|redis|react|vite|webpack|esm|rust|cargo|go|kubernetes|nginx|koa|express|undici|zod)\b/gi;
+const TECH =
+  /\b(node(?:\.js)?|npm|pnpm|yarn|typescript|tsc|vitest|jest|python3?|pip|requests|docker|git|postgres(?:ql)?|sqlite|redis|react|vite|webpack|esm|rust|cargo|go|kubernetes|nginx|koa|express|undici|zod)\b/gi;
 
 const oneLine = (s: string, max: number): string => {
   const t = s.replace(/\s+/g, ' ').trim();
@@ -25,7 +36,10 @@ const oneLine = (s: string, max: number): string => {
 };
 
 function errorLine(text: string): string | undefined {
-  return text.split('\n').find((l) => ERROR_LINE.test(l) && l.trim().length >= 8)?.trim();
+  return text
+    .split('\n')
+    .find((l) => ERROR_LINE.test(l) && l.trim().length >= 8)
+    ?.trim();
 }
 
 function isProblem(m: Message): boolean {
@@ -35,7 +49,10 @@ function isProblem(m: Message): boolean {
 
 /** Absolute paths name the user's machine; keep only the last two segments. */
 function shortenPaths(text: string): string {
-  return text.replace(/(?<![:/\w])(?:[A-Za-z]:)?(?:[\\/][\w.@-]+){3,}/g, (p) => `…/${p.split(/[\\/]/).slice(-2).join('/')}`);
+  return text.replace(
+    /(?<![:/\w])(?:[A-Za-z]:)?(?:[\\/][\w.@-]+){3,}/g,
+    (p) => `…/${p.split(/[\\/]/).slice(-2).join('/')}`,
+  );
 }
 
 const code = (s: string): string => `\`${oneLine(s, 160).replace(/`/g, "'")}\``;
@@ -89,7 +106,12 @@ function categoryOf(text: string): LearningCategory {
 }
 
 function tagsOf(text: string, category: LearningCategory): string[] {
-  const found = [...text.matchAll(TECH)].map((m) => (m[1] ?? '').toLowerCase().replace('.js', '').replace(/^python3$/, 'python'));
+  const found = [...text.matchAll(TECH)].map((m) =>
+    (m[1] ?? '')
+      .toLowerCase()
+      .replace('.js', '')
+      .replace(/^python3$/, 'python'),
+  );
   const tags = [...new Set(found)].slice(0, 6);
   return tags.length > 0 ? tags : [category];
 }

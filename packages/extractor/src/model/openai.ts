@@ -78,7 +78,9 @@ export class OpenAIChatModel implements Model {
     } catch (err) {
       const e = err as Error;
       const timedOut = e.name === 'TimeoutError' || e.name === 'AbortError' || /timeout/i.test(e.name + e.message);
-      throw new ModelError(timedOut ? `model request timed out after ${this.timeoutMs} ms` : `model request failed: ${e.message}`);
+      throw new ModelError(
+        timedOut ? `model request timed out after ${this.timeoutMs} ms` : `model request failed: ${e.message}`,
+      );
     }
     if (status < 200 || status >= 300) throw new ModelError(`model endpoint answered HTTP ${status}`);
     let completion: unknown;

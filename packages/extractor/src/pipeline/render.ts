@@ -10,7 +10,8 @@ function clip(text: string): string {
 }
 
 export function renderMessage(m: Message): string {
-  const label = m.kind === 'text' ? m.role : `${m.role} ${m.kind}${m.tool ? ` ${m.tool}` : ''}${m.is_error ? ' error' : ''}`;
+  const label =
+    m.kind === 'text' ? m.role : `${m.role} ${m.kind}${m.tool ? ` ${m.tool}` : ''}${m.is_error ? ' error' : ''}`;
   const body = m.kind === 'tool_use' || m.kind === 'tool_result' ? clip(m.text) : m.text;
   return `[${label}]\n${body}\n\n`;
 }

@@ -21,7 +21,8 @@ const ACTION =
   /\b(us(?:e|ed|ing)|set(?:ting)?|add(?:ed|ing)?|run(?:ning)?|replac\w*|pinn?\w*|install\w*|remov\w*|pass(?:ed|ing)?|call\w*|configur\w*|enabl\w*|disabl\w*|upgrad\w*|downgrad\w*|renam\w*|wrap\w*|point(?:ed|ing)?|switch\w*|instead|retr(?:y|ies|ied)|honou?r\w*|batch\w*|map(?:s|ped)?|writ(?:e|ing)|verif(?:y|ied|ying)|mount\w*|mov(?:e|ed|ing)|restart\w*|fix(?:ed)? by)\b/gi;
 const GENERIC = /\b(make sure|best practice|be careful|double[- ]check|always remember|it depends|in general)\b/gi;
 const INSIGHT = /\b(because|root cause|turns out|undocumented|silently|only when|unless|caused by|the reason)\b/gi;
-const PROBLEM = /\b(error|fail(?:ed|s|ure)?|exception|crash(?:ed|es)?|broke|refused|denied|timeout|timed out|not found)\b/i;
+const PROBLEM =
+  /\b(error|fail(?:ed|s|ure)?|exception|crash(?:ed|es)?|broke|refused|denied|timeout|timed out|not found)\b/i;
 const RESOLUTION = /\b(fix(?:ed)?|resolv(?:ed|es)|solution|works?|worked|succeed(?:ed|s)?|passes|passed)\b/i;
 
 /**

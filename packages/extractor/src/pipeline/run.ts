@@ -137,7 +137,11 @@ export async function runPipeline(conversation: Conversation, opts: PipelineOpti
     try {
       result = await scrubber(draftText(g.draft));
     } catch (err) {
-      errors.push({ stage: 'sensitivity', chunk: g.chunk, message: `scrubber failed, draft dropped: ${(err as Error).message}` });
+      errors.push({
+        stage: 'sensitivity',
+        chunk: g.chunk,
+        message: `scrubber failed, draft dropped: ${(err as Error).message}`,
+      });
       continue;
     }
     if (!result.report.clean) {

@@ -1,5 +1,12 @@
 import { isRecord } from '../readers/line-parser.js';
-import { LEARNING_CATEGORIES, type LearningCategory, type LearningDraft, OUTCOMES, type Outcome, type QualityScores } from '../types.js';
+import {
+  LEARNING_CATEGORIES,
+  type LearningCategory,
+  type LearningDraft,
+  OUTCOMES,
+  type Outcome,
+  type QualityScores,
+} from '../types.js';
 
 /** A draft as an extractor proposed it; the self-assessment may be missing and is then scored by the rubric. */
 export type Candidate = Omit<LearningDraft, 'quality_self_assessment'> & { quality_self_assessment?: QualityScores };
@@ -31,9 +38,17 @@ export function parseCandidate(raw: unknown): { candidate: Candidate } | { error
   if (!LEARNING_CATEGORIES.includes(raw.category as LearningCategory)) {
     return { error: `category ${JSON.stringify(String(raw.category)).slice(0, 40)} is not a learning category` };
   }
-  if (!OUTCOMES.includes(raw.outcome as Outcome)) return { error: 'outcome is not one of success|partial|failure|workaround' };
+  if (!OUTCOMES.includes(raw.outcome as Outcome))
+    return { error: 'outcome is not one of success|partial|failure|workaround' };
   const tags = Array.isArray(raw.tags)
-    ? [...new Set(raw.tags.filter((t): t is string => typeof t === 'string').map((t) => t.trim().toLowerCase()).filter(Boolean))]
+    ? [
+        ...new Set(
+          raw.tags
+            .filter((t): t is string => typeof t === 'string')
+            .map((t) => t.trim().toLowerCase())
+            .filter(Boolean),
+        ),
+      ]
     : [];
   if (tags.length === 0) return { error: 'no tags' };
   const candidate: Candidate = {

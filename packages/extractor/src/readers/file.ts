@@ -137,7 +137,11 @@ export async function readTranscriptFile(path: string, opts: ReadFileOptions = {
       pending = pending.slice(start);
       if (chars < maxChars && pending.length > maxLineChars) {
         if (!skippingLongLine) {
-          issues.push({ kind: 'malformed_line', line: lineNo + 1, message: `line longer than ${maxLineChars} chars dropped` });
+          issues.push({
+            kind: 'malformed_line',
+            line: lineNo + 1,
+            message: `line longer than ${maxLineChars} chars dropped`,
+          });
         }
         skippingLongLine = true;
         pending = '';

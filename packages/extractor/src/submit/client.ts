@@ -148,7 +148,8 @@ export class Submitter {
         item.outcome = { status: last.status };
         if (typeof b.id === 'string') item.outcome.learning_id = b.id;
         if (typeof b.status === 'string') item.outcome.learning_status = b.status;
-        if (Array.isArray(b.review_reason)) item.outcome.review_reason = b.review_reason.filter((r): r is string => typeof r === 'string');
+        if (Array.isArray(b.review_reason))
+          item.outcome.review_reason = b.review_reason.filter((r): r is string => typeof r === 'string');
         delete item.last_error;
         await this.queue.settle(item, 'done');
         const sent: FlushReport['sent'][number] = { id: item.id };
@@ -166,7 +167,8 @@ export class Submitter {
       // retry exhausted or auth refused: this item and everything after it stay queued
       item.last_error = last.reason;
       await this.queue.update(item);
-      report.stopped = last.kind === 'auth' ? `credentials refused (${last.reason})` : `server unavailable (${last.reason})`;
+      report.stopped =
+        last.kind === 'auth' ? `credentials refused (${last.reason})` : `server unavailable (${last.reason})`;
       for (const rest of items.slice(index)) {
         report.pending.push({ id: rest.id, attempts: rest.attempts, last_error: rest.last_error ?? 'not attempted' });
       }

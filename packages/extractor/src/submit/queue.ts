@@ -20,7 +20,13 @@ export interface QueueItem {
   attempts: number;
   last_error?: string;
   /** done: the server's answer (id, status, review_reason); rejected: status and reason. */
-  outcome?: { status: number; learning_id?: string; learning_status?: string; review_reason?: string[]; reason?: string };
+  outcome?: {
+    status: number;
+    learning_id?: string;
+    learning_status?: string;
+    review_reason?: string[];
+    reason?: string;
+  };
 }
 
 /**
@@ -83,7 +89,8 @@ export class DraftQueue {
   ): Promise<{ queued: QueueItem[]; duplicates: number }> {
     const known: Array<{ category: string; sh: Set<string> }> = [];
     for (const state of ['pending', 'done', 'rejected'] as const) {
-      for (const item of await this.list(state)) known.push({ category: item.draft.category, sh: shingles(draftKey(item.draft)) });
+      for (const item of await this.list(state))
+        known.push({ category: item.draft.category, sh: shingles(draftKey(item.draft)) });
     }
     const queued: QueueItem[] = [];
     let duplicates = 0;

@@ -3,8 +3,29 @@ import { cardNumberValid, ipv4Valid, ssnValid } from '../validators.js';
 
 /** Generic accounts, not people: redacting them hides nothing and breaks paths readers need. */
 const GENERIC_USERS = new Set([
-  'user', 'username', 'runner', 'ubuntu', 'node', 'app', 'ec2-user', 'vagrant', 'docker', 'root', 'admin', 'shared',
-  'public', 'default', 'default user', 'all users', 'guest', 'you', 'me', 'yourname', 'your-name', 'your_name', 'name',
+  'user',
+  'username',
+  'runner',
+  'ubuntu',
+  'node',
+  'app',
+  'ec2-user',
+  'vagrant',
+  'docker',
+  'root',
+  'admin',
+  'shared',
+  'public',
+  'default',
+  'default user',
+  'all users',
+  'guest',
+  'you',
+  'me',
+  'yourname',
+  'your-name',
+  'your_name',
+  'name',
 ]);
 const SSN_CONTEXT = /ssn|social security|soc\.? ?sec/i;
 
@@ -42,6 +63,7 @@ export const PII_RULES: readonly Rule[] = [
     pattern: /(?:\/home\/|Users(?:\\{1,2}|\/)|users(?:\\{1,2}|\/))([^\s/\\"'<>|:*?;,`$%{}()[\]]{1,64})/dg,
     accept: (v, m, text) =>
       !GENERIC_USERS.has(v.toLowerCase()) &&
-      (m[0].startsWith('/home/') || /(?:^|[^A-Za-z])(?:[A-Za-z]:(?:\\{1,2}|\/)|\/)$/.test(text.slice(Math.max(0, m.index - 4), m.index))),
+      (m[0].startsWith('/home/') ||
+        /(?:^|[^A-Za-z])(?:[A-Za-z]:(?:\\{1,2}|\/)|\/)$/.test(text.slice(Math.max(0, m.index - 4), m.index))),
   },
 ];

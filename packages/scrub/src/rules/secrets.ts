@@ -27,7 +27,9 @@ export const TOKEN_RULES: readonly Rule[] = [
   token('stripe_key', '(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,247}'),
   token('stripe_webhook_secret', 'whsec_[A-Za-z0-9+/=]{24,64}'),
   token('anthropic_api_key', 'sk-ant-(?:api|admin|oat|sid)\\d{2}-[A-Za-z0-9_-]{32,200}'),
-  token('openai_api_key', 'sk-(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_-]{20,250}', (v) => looksRandom(v.slice(3), 20)),
+  token('openai_api_key', 'sk-(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_-]{20,250}', (v) =>
+    looksRandom(v.slice(3), 20),
+  ),
   token('google_api_key', 'AIza[0-9A-Za-z_-]{35}'),
   token('google_oauth_secret', 'GOCSPX-[A-Za-z0-9_-]{28}'),
   token('google_oauth_token', 'ya29\\.[A-Za-z0-9_-]{20,2048}'),
@@ -38,7 +40,10 @@ export const TOKEN_RULES: readonly Rule[] = [
   token('mailgun_api_key', 'key-[0-9a-f]{32}'),
   token('shopify_token', 'shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}'),
   token('discord_bot_token', '[MNO][A-Za-z0-9_-]{23,27}\\.[A-Za-z0-9_-]{6}\\.[A-Za-z0-9_-]{27,40}'),
-  token('discord_webhook', 'https://(?:ptb\\.|canary\\.)?discord(?:app)?\\.com/api/webhooks/\\d{5,30}/[A-Za-z0-9_-]{50,100}'),
+  token(
+    'discord_webhook',
+    'https://(?:ptb\\.|canary\\.)?discord(?:app)?\\.com/api/webhooks/\\d{5,30}/[A-Za-z0-9_-]{50,100}',
+  ),
   token('digitalocean_token', 'do[opr]_v1_[a-f0-9]{64}'),
   token('heroku_api_key', 'HRKU-[A-Za-z0-9_-]{60}'),
   token('vault_token', 'hv[sbr]\\.[A-Za-z0-9_-]{24,300}'),
@@ -71,7 +76,8 @@ export const AZURE_RULES: readonly Rule[] = [
   },
 ];
 
-const STRONG_NAME = /pass(?:word|wd|phrase)?|pwd|secret|private[_-]?key|credential|access[_-]?key|api[_-]?key|apikey|auth[_-]?token|salt/i;
+const STRONG_NAME =
+  /pass(?:word|wd|phrase)?|pwd|secret|private[_-]?key|credential|access[_-]?key|api[_-]?key|apikey|auth[_-]?token|salt/i;
 /** A dotted identifier or call is a reference to a secret held elsewhere, not the secret itself. */
 const CODE_REFERENCE = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$|^[A-Za-z_$][\w$]*\(|^\d+(?:\.\d+)?$/;
 
@@ -103,7 +109,8 @@ export const CONTEXT_RULES: readonly Rule[] = [
   {
     type: 'secret_assignment',
     // Command-line flags: --password hunter2, --api-key=..., --token ...
-    pattern: /(?<![\w-])--[a-z-]{0,20}(?:password|passwd|token|secret|api-key|apikey|access-key)[= ]["']?([^\s"']{4,512})/dgi,
+    pattern:
+      /(?<![\w-])--[a-z-]{0,20}(?:password|passwd|token|secret|api-key|apikey|access-key)[= ]["']?([^\s"']{4,512})/dgi,
     accept: (v) => !isPlaceholder(v) && !v.startsWith('-'),
   },
   {
@@ -118,7 +125,8 @@ export const CONTEXT_RULES: readonly Rule[] = [
     // the scheme before it is checked in `accept`.
     pattern: /:\/\/[^\s:/?#@"'<>]{0,128}:([^\s/?#@"'<>]{1,256})@(?=[A-Za-z0-9[])/dg,
     accept: (v, m, text) =>
-      !isPlaceholder(v) && /(?:^|[^A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{1,30}$/.test(text.slice(Math.max(0, m.index - 33), m.index)),
+      !isPlaceholder(v) &&
+      /(?:^|[^A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{1,30}$/.test(text.slice(Math.max(0, m.index - 33), m.index)),
   },
   {
     type: 'authorization_header',

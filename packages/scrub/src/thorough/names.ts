@@ -155,8 +155,7 @@ function consider(text: string, run: readonly Word[], technical: boolean, found:
   else if (full.length >= 2 && full.every((w) => w.kind === 'weak') && firstNames.has(first) && surnames.has(last)) {
     // Two everyday words can still be a first name and a surname: Mark Smith, Rose Hunter.
     person = true;
-  }
-  else if (initials && (full.length >= 2 || surnames.has(last))) person = true;
+  } else if (initials && (full.length >= 2 || surnames.has(last))) person = true;
   else {
     const before = cue();
     person = before === 'strong' || (before === 'weak' && full.length >= 2);

@@ -1,11 +1,23 @@
 import { z } from '../zod.js';
 import { LIMITS } from '../limits.js';
-import { DateTime, ERROR_CODES, Flag, Lane, LearningCategory, LearningStatus, OUTCOMES, ReviewReason } from './common.js';
+import {
+  DateTime,
+  ERROR_CODES,
+  Flag,
+  Lane,
+  LearningCategory,
+  LearningStatus,
+  OUTCOMES,
+  ReviewReason,
+} from './common.js';
 import { LearningId } from './learning.js';
 
 const usd = z.number().min(0);
 
-export const AccountId = z.string().regex(/^acc_[A-Za-z0-9]+$/).openapi('AccountId');
+export const AccountId = z
+  .string()
+  .regex(/^acc_[A-Za-z0-9]+$/)
+  .openapi('AccountId');
 
 /** 403 on money and agency routes until the current terms are accepted. */
 export const TermsNotAccepted = z
@@ -102,7 +114,10 @@ export const PendingSummaryQuery = z.object({
   lane: Lane.optional(),
   flag: Flag.optional(),
   ...page(LIMITS.pendingPage.max, LIMITS.pendingPage.default),
-  full: z.enum(['0', '1']).optional().describe(`1 attaches bodies: to the explicit ids, or to a page of at most ${LIMITS.pendingSummaryFullMax} rows`),
+  full: z
+    .enum(['0', '1'])
+    .optional()
+    .describe(`1 attaches bodies: to the explicit ids, or to a page of at most ${LIMITS.pendingSummaryFullMax} rows`),
   ids: z
     .string()
     .max(100 * 40)
@@ -118,7 +133,12 @@ export const PendingSummaryRow = z
     lane: Lane,
     flags: z.array(Flag),
     review_reason: z.array(ReviewReason),
-    quality_score: z.number().min(0).max(1).nullable().describe('self-assessment normalised to 0..1; null when unscored'),
+    quality_score: z
+      .number()
+      .min(0)
+      .max(1)
+      .nullable()
+      .describe('self-assessment normalised to 0..1; null when unscored'),
     body: z.string().optional().describe('with full=1 only'),
   })
   .openapi('PendingSummaryRow');
@@ -127,7 +147,9 @@ export const PendingSummary = z
     account_id: AccountId,
     pending_count: z.number().int().min(0),
     lanes: z.record(Lane, z.number().int().min(0)).describe('held items per lane, over the whole own-pending set'),
-    flags: z.record(Flag, z.number().int().min(0)).describe('held items carrying each flag, over the whole own-pending set'),
+    flags: z
+      .record(Flag, z.number().int().min(0))
+      .describe('held items carrying each flag, over the whole own-pending set'),
     approvable_count: z.number().int().min(0).describe('items approve-clean would publish at the default threshold'),
     default_threshold: z.number().min(0).max(1),
     limit: z.number().int(),
@@ -143,7 +165,9 @@ export const ApproveRequest = z
     acknowledge_flags: z
       .boolean()
       .optional()
-      .describe('must be true to approve an item a screen flagged (injection, content_sensitivity, near_duplicate, process_advice)'),
+      .describe(
+        'must be true to approve an item a screen flagged (injection, content_sensitivity, near_duplicate, process_advice)',
+      ),
   })
   .openapi('ApproveRequest');
 export const BulkReviewRequest = z
@@ -157,7 +181,10 @@ export const ReviewResult = z
     id: z.string(),
     ok: z.boolean(),
     status: LearningStatus.optional().describe('the item status after the call, when ok'),
-    review_reason: z.array(ReviewReason).optional().describe('reasons still holding it (e.g. forced_review awaits platform review)'),
+    review_reason: z
+      .array(ReviewReason)
+      .optional()
+      .describe('reasons still holding it (e.g. forced_review awaits platform review)'),
     code: z.string().optional().describe('why not, when not ok: not_found, conflict, flags_not_acknowledged'),
     error: z.string().optional(),
   })
@@ -172,7 +199,12 @@ export type BulkReviewResponse = z.infer<typeof BulkReviewResponse>;
 export const ApproveCleanRequest = z
   .object({
     dry_run: z.boolean().default(true).describe('default true: list what would be approved, change nothing'),
-    threshold: z.number().min(0).max(1).optional().describe('minimum quality score (0..1); the account auto_publish_threshold by default'),
+    threshold: z
+      .number()
+      .min(0)
+      .max(1)
+      .optional()
+      .describe('minimum quality score (0..1); the account auto_publish_threshold by default'),
   })
   .openapi('ApproveCleanRequest');
 export const ApproveCleanResponse = z

@@ -1,6 +1,11 @@
 import { z } from '../zod.js';
 
-export const AGENT_CAPABILITIES = ['skill-discovery', 'knowledge-marketplace', 'agent-to-agent-payments', 'revenue-sharing'] as const;
+export const AGENT_CAPABILITIES = [
+  'skill-discovery',
+  'knowledge-marketplace',
+  'agent-to-agent-payments',
+  'revenue-sharing',
+] as const;
 export const AGENT_SKILL_IDS = [
   'discover',
   'knowledge-search',
@@ -38,7 +43,10 @@ export const AgentCard = z
       network: z.string(),
       asset: z.string(),
       asset_contract: z.string(),
-      facilitator: z.string().url().describe('x402 facilitator URL; this server\'s own base URL when it verifies and settles payments itself'),
+      facilitator: z
+        .string()
+        .url()
+        .describe("x402 facilitator URL; this server's own base URL when it verifies and settles payments itself"),
       protocol_spec: z.string().url(),
     }),
     endpoints: z.object({
@@ -51,7 +59,9 @@ export const AgentCard = z
       description: z.string(),
       package: z.string(),
       tools: z.array(z.string()),
-      tool_schemas: z.record(z.string(), z.record(z.string(), z.unknown())).describe('tool name -> JSON Schema of its input'),
+      tool_schemas: z
+        .record(z.string(), z.record(z.string(), z.unknown()))
+        .describe('tool name -> JSON Schema of its input'),
       note: z.string(),
     }),
     operator: z.string(),

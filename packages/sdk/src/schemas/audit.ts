@@ -11,10 +11,12 @@ export const AuditVerification = z
       .object({
         id: z.string(),
         seq: z.number().int(),
-        reason: z.enum(AUDIT_TAMPER_REASONS).describe(
-          'seq_gap: an entry before it is missing; prev_hash_mismatch: it no longer links to the previous entry; ' +
-            'hash_mismatch: its content was changed; malformed_data: its data is not a JSON object',
-        ),
+        reason: z
+          .enum(AUDIT_TAMPER_REASONS)
+          .describe(
+            'seq_gap: an entry before it is missing; prev_hash_mismatch: it no longer links to the previous entry; ' +
+              'hash_mismatch: its content was changed; malformed_data: its data is not a JSON object',
+          ),
       })
       .optional(),
   })

@@ -7,17 +7,18 @@ import { AccountId } from './account.js';
  * New keys (and keys minted by device sign-in) get all three unless the request narrows them.
  */
 export const API_KEY_SCOPES = ['search', 'contribute', 'account'] as const;
-export const ApiKeyScope = z
-  .enum(API_KEY_SCOPES)
-  .openapi('ApiKeyScope', {
-    description:
-      'search: search and unlock routes (POST /discover, POST /knowledge, GET /knowledge/{id}). ' +
-      'contribute: POST /learn, POST /account/accept-terms, reviewing your own pending learnings. ' +
-      'account: account read routes (GET /account/…). A session token (JWT) carries every scope.',
-  });
+export const ApiKeyScope = z.enum(API_KEY_SCOPES).openapi('ApiKeyScope', {
+  description:
+    'search: search and unlock routes (POST /discover, POST /knowledge, GET /knowledge/{id}). ' +
+    'contribute: POST /learn, POST /account/accept-terms, reviewing your own pending learnings. ' +
+    'account: account read routes (GET /account/…). A session token (JWT) carries every scope.',
+});
 export type ApiKeyScope = z.infer<typeof ApiKeyScope>;
 
-export const ApiKeyId = z.string().regex(/^key_[A-Za-z0-9]+$/).openapi('ApiKeyId', { example: 'key_5f0c9a1e2b7d4c3a8e6f1b2d' });
+export const ApiKeyId = z
+  .string()
+  .regex(/^key_[A-Za-z0-9]+$/)
+  .openapi('ApiKeyId', { example: 'key_5f0c9a1e2b7d4c3a8e6f1b2d' });
 
 /** A same-origin path such as /device?user_code=ABCD-EFGH; never a scheme or another host. */
 export const RelativePath = z
@@ -39,18 +40,30 @@ export const MagicLinkResponse = z
   .openapi('MagicLinkResponse');
 
 export const VerifyQuery = z.object({
-  token: z.string().min(1).max(256).openapi({ description: `Single-use sign-in token from the email, valid ${LIMITS.magicLinkTtlMinutes} minutes` }),
+  token: z
+    .string()
+    .min(1)
+    .max(256)
+    .openapi({ description: `Single-use sign-in token from the email, valid ${LIMITS.magicLinkTtlMinutes} minutes` }),
 });
 
 /** POST /auth/verify: the sign-in page's button (a form), or a JSON client. */
 export const VerifyRequest = z
   .object({
-    token: z.string().min(1).max(256).describe(`Single-use sign-in token from the email, valid ${LIMITS.magicLinkTtlMinutes} minutes`),
+    token: z
+      .string()
+      .min(1)
+      .max(256)
+      .describe(`Single-use sign-in token from the email, valid ${LIMITS.magicLinkTtlMinutes} minutes`),
   })
   .openapi('VerifyRequest');
 
 export const VerifyResponse = z
-  .object({ token: z.string().describe(`Session token (JWT, HS256), valid ${LIMITS.sessionTokenHours} hours; send as Authorization: Bearer`) })
+  .object({
+    token: z
+      .string()
+      .describe(`Session token (JWT, HS256), valid ${LIMITS.sessionTokenHours} hours; send as Authorization: Bearer`),
+  })
   .openapi('VerifyResponse');
 
 export const CreateApiKeyRequest = z
@@ -63,7 +76,10 @@ export const CreateApiKeyRequest = z
 export const CreatedApiKey = z
   .object({
     id: ApiKeyId,
-    api_key: z.string().regex(/^axl_[0-9A-Za-z]{43}$/).describe('The raw key, shown once; only its SHA-256 is stored'),
+    api_key: z
+      .string()
+      .regex(/^axl_[0-9A-Za-z]{43}$/)
+      .describe('The raw key, shown once; only its SHA-256 is stored'),
     name: z.string(),
     scopes: z.array(ApiKeyScope),
     created_at: z.number().int().describe('Unix milliseconds'),

@@ -48,7 +48,9 @@ export const AccountSettingsPatchResponse = z
   .object({
     autonomous_extraction_mode: ExtractionMode,
     auto_publish_threshold: AutoPublishThreshold,
-    consent_recorded: z.boolean().describe('true when this change granted (first non-off mode) or revoked (off) consent'),
+    consent_recorded: z
+      .boolean()
+      .describe('true when this change granted (first non-off mode) or revoked (off) consent'),
     consent_version: ConsentVersion.optional().describe('present when consent_recorded'),
     audit_ref: AuditRef.optional().describe('present when consent_recorded'),
   })

@@ -16,7 +16,13 @@ export const DEVICE_AUTH = {
   grantType: 'urn:ietf:params:oauth:grant-type:device_code',
 } as const;
 
-export const DEVICE_TOKEN_ERRORS = ['authorization_pending', 'slow_down', 'expired_token', 'access_denied', 'invalid_grant'] as const;
+export const DEVICE_TOKEN_ERRORS = [
+  'authorization_pending',
+  'slow_down',
+  'expired_token',
+  'access_denied',
+  'invalid_grant',
+] as const;
 
 /** POST /auth/device/code. */
 export const DeviceCodeRequest = z
@@ -27,7 +33,9 @@ export const DeviceCodeRequest = z
       .min(1)
       .max(64)
       .optional()
-      .describe('shown to the person approving, e.g. "axle CLI on laptop"; control and bidirectional-formatting characters are removed'),
+      .describe(
+        'shown to the person approving, e.g. "axle CLI on laptop"; control and bidirectional-formatting characters are removed',
+      ),
   })
   .openapi('DeviceCodeRequest');
 export type DeviceCodeRequest = z.infer<typeof DeviceCodeRequest>;

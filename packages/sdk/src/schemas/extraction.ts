@@ -126,7 +126,10 @@ export const OpenClawStatus = z
   .object({
     daemon_running: z.boolean(),
     last_run: DateTime.nullable(),
-    last_result: z.record(z.string(), z.unknown()).nullable().describe('summary of the last run: files seen, processed, learnings, skips, errors'),
+    last_result: z
+      .record(z.string(), z.unknown())
+      .nullable()
+      .describe('summary of the last run: files seen, processed, learnings, skips, errors'),
     interval_ms: count,
     memory_path: z.string(),
     config: OpenClawConfig,

@@ -47,8 +47,19 @@ export const KnowledgeSearchRequest = z
       .max(KNOWLEDGE_QUERY_MAX, `query must be at most ${KNOWLEDGE_QUERY_MAX} characters`),
     category: LearningCategory.optional(),
     outcome: Outcome.optional(),
-    related_skill: z.string().trim().min(1).max(200).optional().describe('a skill id the learning names in related_skills'),
-    limit: z.number().int().min(LIMITS.knowledge.minLimit).max(LIMITS.knowledge.maxLimit).default(LIMITS.knowledge.defaultLimit),
+    related_skill: z
+      .string()
+      .trim()
+      .min(1)
+      .max(200)
+      .optional()
+      .describe('a skill id the learning names in related_skills'),
+    limit: z
+      .number()
+      .int()
+      .min(LIMITS.knowledge.minLimit)
+      .max(LIMITS.knowledge.maxLimit)
+      .default(LIMITS.knowledge.defaultLimit),
   })
   .openapi('KnowledgeSearchRequest');
 export type KnowledgeSearchRequest = z.input<typeof KnowledgeSearchRequest>;
@@ -81,7 +92,11 @@ export const RateResponse = z
     replaced: z.boolean().describe("true when this replaced the account's earlier rating of the learning"),
     new_avg_helpfulness: z.number().min(0).max(5),
     total_ratings: z.number().int().min(0),
-    distinct_raters: z.number().int().min(0).describe('accounts holding a rating slot; ratings move ranking once 3 or more exist'),
+    distinct_raters: z
+      .number()
+      .int()
+      .min(0)
+      .describe('accounts holding a rating slot; ratings move ranking once 3 or more exist'),
   })
   .openapi('RateResponse');
 export type RateResponse = z.infer<typeof RateResponse>;

@@ -48,7 +48,9 @@ export const ContributorEarnings = z
       .number()
       .int()
       .min(0)
-      .describe('publicly visible learnings of this wallet (same predicate as /knowledge/stats; pending, rejected, retracted excluded)'),
+      .describe(
+        'publicly visible learnings of this wallet (same predicate as /knowledge/stats; pending, rejected, retracted excluded)',
+      ),
     last_updated: DateTime.nullable().describe('last accrual; null when nothing has accrued yet'),
   })
   .openapi('ContributorEarnings');
@@ -59,7 +61,9 @@ export const Settlement = z
     id: z.string().regex(/^set_[A-Za-z0-9]+$/),
     amount_usd: usd,
     rail: z.enum(['wallet', 'processor']).describe('USDC transfer to the wallet, or card-processor payout'),
-    status: z.string().describe('processing_timeout is the only value the contract names; others: pending, confirmed, failed'),
+    status: z
+      .string()
+      .describe('processing_timeout is the only value the contract names; others: pending, confirmed, failed'),
     tx_hash: z.string().nullable(),
     created_at: DateTime,
     confirmed_at: DateTime.nullable(),

@@ -6,7 +6,10 @@ export const PaymentRequirement = z
   .object({
     scheme: z.string().describe('payment scheme, e.g. exact'),
     network: z.string().describe('CAIP-2 network id, eip155:8453'),
-    maxAmountRequired: z.string().regex(/^\d+$/, 'integer USDC micro-units').describe('USDC micro-units: $0.05 is "50000"'),
+    maxAmountRequired: z
+      .string()
+      .regex(/^\d+$/, 'integer USDC micro-units')
+      .describe('USDC micro-units: $0.05 is "50000"'),
     resource: z.string(),
     description: z.string(),
     mimeType: z.string(),
@@ -34,7 +37,9 @@ export const PaymentOptions = z
     }),
     reset_at: DateTime.nullable()
       .optional()
-      .describe('credits-exhausted shape only. Purchased credits never expire, so this is null unless a free allowance renews'),
+      .describe(
+        'credits-exhausted shape only. Purchased credits never expire, so this is null unless a free allowance renews',
+      ),
   })
   .openapi('PaymentOptions');
 

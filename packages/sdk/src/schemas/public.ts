@@ -44,7 +44,9 @@ export const CategoriesResponse = z
   .object({
     categories: z
       .record(Category, count)
-      .describe('visible learnings per category, every Category value listed (communication and content-generation are retired for learnings and stay 0). Skills per category: GET /stats and POST /discover'),
+      .describe(
+        'visible learnings per category, every Category value listed (communication and content-generation are retired for learnings and stay 0). Skills per category: GET /stats and POST /discover',
+      ),
     total: count.describe('visible learnings, equal to the sum of the counts'),
   })
   .openapi('Categories');
@@ -56,7 +58,9 @@ export const StatsResponse = z
     skills_catalog_size: count,
     skills_categories: count.describe('skill categories holding at least one skill'),
     types: z.record(SkillType, count).describe('skills per type'),
-    queries: z.record(z.string(), count).describe('searches served since the database was created: discover, knowledge'),
+    queries: z
+      .record(z.string(), count)
+      .describe('searches served since the database was created: discover, knowledge'),
     uptime: z.number().describe('seconds since the process started'),
     version: z.string(),
   })

@@ -59,6 +59,8 @@ export const SkillParams = z.object({
 });
 
 export const SkillDetail = Skill.extend({
-  content_preview: z.string().describe('How to connect, in a few lines: protocol, endpoint or command, auth, docs, pricing'),
+  content_preview: z
+    .string()
+    .describe('How to connect, in a few lines: protocol, endpoint or command, auth, docs, pricing'),
 }).openapi('SkillDetail');
 export type SkillDetail = z.infer<typeof SkillDetail>;

@@ -6,7 +6,9 @@ export const SkillConnection = z
     protocol: z.string().describe('http, https, stdio, sse or streamable-http'),
     endpoint: z
       .string()
-      .describe('Web API: its listed link. MCP server: the launch command, a hosted URL, or the repository to build from'),
+      .describe(
+        'Web API: its listed link. MCP server: the launch command, a hosted URL, or the repository to build from',
+      ),
     auth: z.string().describe('none, apiKey, OAuth, or the environment variables an MCP server needs'),
     docs: z.string().describe('Documentation or repository URL'),
     command: z.string().optional().describe('MCP servers: `npx -y <pkg>`, `uvx <pkg>` or `docker run …`'),
@@ -32,7 +34,10 @@ export const SkillQuality = z
 /** A catalog entry. `relevance` is present only on search results. */
 export const Skill = z
   .object({
-    id: z.string().min(1).regex(/^[a-z0-9][a-z0-9-]*$/, 'slug: lower-case letters, digits and dashes'),
+    id: z
+      .string()
+      .min(1)
+      .regex(/^[a-z0-9][a-z0-9-]*$/, 'slug: lower-case letters, digits and dashes'),
     name: z.string().min(1),
     description: z.string(),
     category: Category,

@@ -3,7 +3,10 @@ import { z } from '../zod.js';
 /** The terms of service in force. Accepting any other version is refused with 409. */
 export const CURRENT_TOS_VERSION = '2026-11-01';
 
-const AuditRef = z.string().regex(/^aud_[0-9a-f]+$/).describe('id of the audit-log entry recording this change');
+const AuditRef = z
+  .string()
+  .regex(/^aud_[0-9a-f]+$/)
+  .describe('id of the audit-log entry recording this change');
 
 /** GET /account/terms-status. */
 export const TermsStatus = z

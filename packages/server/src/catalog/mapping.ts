@@ -189,7 +189,9 @@ export function deriveTags(sourceTags: readonly string[], text: string): string[
 
 /** Section headings become tags word by word: "Science & Math" -> science, math. */
 export function sectionTags(section: string): string[] {
-  return slugify(section).split('-').filter((w) => w.length > 1);
+  return slugify(section)
+    .split('-')
+    .filter((w) => w.length > 1);
 }
 
 export interface Pricing {

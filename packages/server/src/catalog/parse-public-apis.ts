@@ -65,7 +65,10 @@ export function parsePublicApis(markdown: string): PublicApiRow[] {
       continue;
     }
     if (section === undefined || !text.startsWith('|')) continue;
-    const cells = text.replace(/^\|/, '').split('|').map((c) => c.trim());
+    const cells = text
+      .replace(/^\|/, '')
+      .split('|')
+      .map((c) => c.trim());
     const link = LINK_CELL.exec(cells[0] ?? '');
     if (!link) continue; // header and separator rows
     if (cells.length < 5) throw new Error(`public-apis line ${line}: expected 5 columns, got ${cells.length}`);

@@ -29,7 +29,13 @@ const NAME = 'Axle';
 const DESCRIPTION =
   'Agent capability registry and knowledge marketplace. Search a catalog of web APIs and MCP servers for free; search operational learnings from real agent tasks for free and unlock full learnings per item with an x402 USDC payment on Base or a prepaid credit. Contributors earn 70% of each direct unlock (60% when discovery-driven).';
 
-const SKILLS: Array<{ id: (typeof AGENT_SKILL_IDS)[number]; name: string; description: string; tags: string[]; examples: string[] }> = [
+const SKILLS: Array<{
+  id: (typeof AGENT_SKILL_IDS)[number];
+  name: string;
+  description: string;
+  tags: string[];
+  examples: string[];
+}> = [
   {
     id: 'discover',
     name: 'Skill discovery',
@@ -40,14 +46,19 @@ const SKILLS: Array<{ id: (typeof AGENT_SKILL_IDS)[number]; name: string; descri
   {
     id: 'knowledge-search',
     name: 'Knowledge search',
-    description: 'Search learnings other agents contributed from real tasks; returns snippets, prices and value signals. Free.',
+    description:
+      'Search learnings other agents contributed from real tasks; returns snippets, prices and value signals. Free.',
     tags: ['knowledge', 'search', 'learnings'],
-    examples: ['How to handle S3 SlowDown errors during multipart upload', 'Stripe webhook signature fails behind a proxy'],
+    examples: [
+      'How to handle S3 SlowDown errors during multipart upload',
+      'Stripe webhook signature fails behind a proxy',
+    ],
   },
   {
     id: 'knowledge-contribute',
     name: 'Contribute a learning',
-    description: 'Submit operational knowledge (title, body, category, tags, task context, outcome) and earn on every unlock.',
+    description:
+      'Submit operational knowledge (title, body, category, tags, task context, outcome) and earn on every unlock.',
     tags: ['knowledge', 'contribute', 'earn'],
     examples: ['Share the retry policy that fixed flaky GitHub API pagination'],
   },
@@ -76,7 +87,7 @@ const SKILLS: Array<{ id: (typeof AGENT_SKILL_IDS)[number]; name: string; descri
     id: 'autonomous-extraction',
     name: 'Autonomous extraction',
     description:
-      'Learnings are extracted from session transcripts on the contributor\'s machine, scrubbed locally and submitted as drafts to POST /learn; the server-side POST /extract answers 410 extraction_client_side.',
+      "Learnings are extracted from session transcripts on the contributor's machine, scrubbed locally and submitted as drafts to POST /learn; the server-side POST /extract answers 410 extraction_client_side.",
     tags: ['extraction', 'client-side', 'privacy'],
     examples: ['axle setup, then approve drafts with axle review'],
   },
@@ -103,7 +114,8 @@ const PAID = [
   {
     method: 'GET',
     path: '/knowledge/{id}',
-    description: 'Unlock a learning: X-Payment (x402) or X-API-Key with credits; the price is per learning, this is the floor',
+    description:
+      'Unlock a learning: X-Payment (x402) or X-API-Key with credits; the price is per learning, this is the floor',
     price_usd: LIMITS.dynamicPriceUsd.floor,
   },
 ];
@@ -167,8 +179,18 @@ export function a2aAgentCard(input: CardInput): A2AAgentCard {
     documentationUrl: `${input.baseUrl}/openapi.json`,
     capabilities: { streaming: false, pushNotifications: false, stateTransitionHistory: false },
     securitySchemes: {
-      apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'API key (axl_…); unlocks spend prepaid credits' },
-      session: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Session token from magic-link sign-in' },
+      apiKey: {
+        type: 'apiKey',
+        in: 'header',
+        name: 'X-API-Key',
+        description: 'API key (axl_…); unlocks spend prepaid credits',
+      },
+      session: {
+        type: 'http',
+        scheme: 'bearer',
+        bearerFormat: 'JWT',
+        description: 'Session token from magic-link sign-in',
+      },
       x402: { type: 'apiKey', in: 'header', name: 'X-Payment', description: `x402 USDC payment on ${PAYMENT_NETWORK}` },
     },
     defaultInputModes: ['text/plain', 'application/json'],

@@ -24,8 +24,10 @@ const INFO = Buffer.from('axle sealed box v1');
 
 const privateKey = (secret: Buffer): KeyObject =>
   createPrivateKey({ key: Buffer.concat([PKCS8_PREFIX, secret]), format: 'der', type: 'pkcs8' });
-const publicKey = (raw: Buffer): KeyObject => createPublicKey({ key: Buffer.concat([SPKI_PREFIX, raw]), format: 'der', type: 'spki' });
-const rawPublic = (key: KeyObject): Buffer => (key.export({ format: 'der', type: 'spki' }) as Buffer).subarray(SPKI_PREFIX.length);
+const publicKey = (raw: Buffer): KeyObject =>
+  createPublicKey({ key: Buffer.concat([SPKI_PREFIX, raw]), format: 'der', type: 'spki' });
+const rawPublic = (key: KeyObject): Buffer =>
+  (key.export({ format: 'der', type: 'spki' }) as Buffer).subarray(SPKI_PREFIX.length);
 
 function aesKey(shared: Buffer, ephemeralPub: Buffer, recipientPub: Buffer): Buffer {
   return Buffer.from(hkdfSync('sha256', shared, Buffer.concat([ephemeralPub, recipientPub]), INFO, 32));
@@ -40,7 +42,11 @@ export function publicKeyOf(secret: Buffer): Buffer {
 export function seal(plaintext: string, recipientPub: Buffer): string {
   const eph = generateKeyPairSync('x25519');
   const ephPub = rawPublic(eph.publicKey);
-  const key = aesKey(diffieHellman({ privateKey: eph.privateKey, publicKey: publicKey(recipientPub) }), ephPub, recipientPub);
+  const key = aesKey(
+    diffieHellman({ privateKey: eph.privateKey, publicKey: publicKey(recipientPub) }),
+    ephPub,
+    recipientPub,
+  );
   const iv = randomBytes(12);
   const cipher = createCipheriv('aes-256-gcm', key, iv);
   const ct = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
@@ -54,7 +60,11 @@ export function open(sealed: string, secret: Buffer): string {
   const iv = buf.subarray(32, 44);
   const tag = buf.subarray(44, 60);
   const priv = privateKey(secret);
-  const key = aesKey(diffieHellman({ privateKey: priv, publicKey: publicKey(ephPub) }), ephPub, rawPublic(createPublicKey(priv)));
+  const key = aesKey(
+    diffieHellman({ privateKey: priv, publicKey: publicKey(ephPub) }),
+    ephPub,
+    rawPublic(createPublicKey(priv)),
+  );
   const decipher = createDecipheriv('aes-256-gcm', key, iv);
   decipher.setAuthTag(tag);
   return Buffer.concat([decipher.update(buf.subarray(60)), decipher.final()]).toString('utf8');

@@ -10,7 +10,9 @@ export function contentPreview(skill: Skill): string {
   const { connection: c, pricing: p } = skill;
   const mcp = skill.type === 'mcp_server';
   const lines = [`${skill.name} — ${mcp ? 'MCP server' : 'web API'}, ${skill.category}. ${skill.description}`.trim()];
-  lines.push(mcp ? `Run: ${c.command ?? c.endpoint} (${c.protocol} transport)` : `Connect: ${c.endpoint} (${c.protocol})`);
+  lines.push(
+    mcp ? `Run: ${c.command ?? c.endpoint} (${c.protocol} transport)` : `Connect: ${c.endpoint} (${c.protocol})`,
+  );
   const env = c.env ?? [];
   if (env.length > 0) lines.push(`Auth: set ${env.join(', ')} in the server's environment`);
   else lines.push(`Auth: ${AUTH_WORDS[c.auth] ?? (c.auth || 'none')}`);

@@ -71,7 +71,9 @@ export function bodyParser(
       ctx.request.body = Object.fromEntries(new URLSearchParams(text));
     } else if (type === '' || type === 'application/json' || type.endsWith('+json')) {
       if (jsonDepth(text) > maxDepth) {
-        throw new DomainError(ERROR_CODES.NESTED_JSON, `JSON nested deeper than ${maxDepth} levels`, { max_depth: maxDepth });
+        throw new DomainError(ERROR_CODES.NESTED_JSON, `JSON nested deeper than ${maxDepth} levels`, {
+          max_depth: maxDepth,
+        });
       }
       try {
         ctx.request.body = JSON.parse(text);

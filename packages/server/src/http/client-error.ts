@@ -12,7 +12,7 @@ function domainErrorOf(err: NodeJS.ErrnoException): DomainError {
       max_header_bytes: http.maxHeaderSize,
     });
   if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT')
-    return new DomainError(ERROR_CODES.REQUEST_TIMEOUT, 'The request did not arrive within the server\'s timeouts');
+    return new DomainError(ERROR_CODES.REQUEST_TIMEOUT, "The request did not arrive within the server's timeouts");
   return new DomainError(ERROR_CODES.MALFORMED_REQUEST, 'Malformed HTTP request');
 }
 

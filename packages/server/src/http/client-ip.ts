@@ -12,7 +12,12 @@ const unmap = (ip: string): string => (ip.startsWith('::ffff:') && isIP(ip.slice
 export function clientIp(ctx: Context, trustProxy: boolean): string {
   if (ctx.state.forwardedClientIp) return ctx.state.forwardedClientIp;
   if (trustProxy) {
-    const last = ctx.get('x-forwarded-for').split(',').map((s) => s.trim()).filter(Boolean).pop();
+    const last = ctx
+      .get('x-forwarded-for')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean)
+      .pop();
     if (last && isIP(last)) return unmap(last);
   }
   return unmap(ctx.req.socket.remoteAddress ?? 'unknown');

@@ -26,7 +26,8 @@ export function errorMiddleware() {
   return async (ctx: Context, next: Next) => {
     try {
       await next();
-      if (ctx.status === 404 && ctx.body == null) throw new DomainError(ERROR_CODES.NOT_FOUND, 'Not found', { path: ctx.path });
+      if (ctx.status === 404 && ctx.body == null)
+        throw new DomainError(ERROR_CODES.NOT_FOUND, 'Not found', { path: ctx.path });
     } catch (err) {
       let status: number;
       let body: Record<string, unknown>;
@@ -49,7 +50,8 @@ export function errorMiddleware() {
           ctx.state.log?.error({ err }, 'unhandled error');
         }
       }
-      if (status === 405 && ctx.response.get('Allow')) body = { ...body, allowed: ctx.response.get('Allow').split(/,\s*/) };
+      if (status === 405 && ctx.response.get('Allow'))
+        body = { ...body, allowed: ctx.response.get('Allow').split(/,\s*/) };
       ctx.status = status;
       ctx.set(headers);
       ctx.body = { ...body, request_id: ctx.state.requestId };

@@ -56,7 +56,8 @@ const STATUS: Record<ErrorCode | DeviceTokenErrorCode, number> = {
   invalid_grant: 400,
 };
 
-const isDeviceTokenError = (code: string): code is DeviceTokenErrorCode => (DEVICE_TOKEN_ERRORS as readonly string[]).includes(code);
+const isDeviceTokenError = (code: string): code is DeviceTokenErrorCode =>
+  (DEVICE_TOKEN_ERRORS as readonly string[]).includes(code);
 
 export interface RenderedError {
   status: number;
@@ -73,7 +74,11 @@ export function renderDomainError(err: DomainError): RenderedError {
   const headers: Record<string, string> = {};
   if (err.retryAfterSeconds !== undefined) headers['Retry-After'] = String(err.retryAfterSeconds);
   if (isDeviceTokenError(err.code)) {
-    return { status, body: { error: err.code, error_description: err.message, ...err.details }, headers: { ...headers, 'Cache-Control': 'no-store' } };
+    return {
+      status,
+      body: { error: err.code, error_description: err.message, ...err.details },
+      headers: { ...headers, 'Cache-Control': 'no-store' },
+    };
   }
   return { status, body: { error: err.message, code: err.code, ...err.details }, headers };
 }

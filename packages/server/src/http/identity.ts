@@ -88,7 +88,9 @@ export function createIdentity({ accounts, config, jwt }: IdentityDeps): Identit
 
   function checkScope(identity: IdentityState, scope: ApiKeyScope | undefined): void {
     if (scope && !identity.scopes.includes(scope)) {
-      throw new DomainError(ERROR_CODES.INSUFFICIENT_SCOPE, `This API key lacks the ${scope} scope`, { required_scope: scope });
+      throw new DomainError(ERROR_CODES.INSUFFICIENT_SCOPE, `This API key lacks the ${scope} scope`, {
+        required_scope: scope,
+      });
     }
   }
 
@@ -151,7 +153,10 @@ export function createIdentity({ accounts, config, jwt }: IdentityDeps): Identit
       if (!token) throw unauthorized('Admin token required');
       if (sameSecret(token, config.adminToken)) ctx.state.admin = { scope: 'admin' };
       else if (sameSecret(token, config.adminReadToken)) {
-        if (scope === 'admin') throw new DomainError(ERROR_CODES.INSUFFICIENT_SCOPE, 'This route needs the admin token', { required_scope: 'admin' });
+        if (scope === 'admin')
+          throw new DomainError(ERROR_CODES.INSUFFICIENT_SCOPE, 'This route needs the admin token', {
+            required_scope: 'admin',
+          });
         ctx.state.admin = { scope: 'read' };
       } else throw unauthorized('Invalid admin token');
       return next();

@@ -48,7 +48,8 @@ export class Reply {
     readonly headers: Record<string, string> = {},
   ) {}
 }
-export const reply = (status: number, body: unknown, headers?: Record<string, string>) => new Reply(status, body, headers);
+export const reply = (status: number, body: unknown, headers?: Record<string, string>) =>
+  new Reply(status, body, headers);
 
 function describeIssue(where: string, issue: z.core.$ZodIssue): string {
   const field = [where, ...issue.path.map(String)].join('.');
@@ -58,7 +59,10 @@ function describeIssue(where: string, issue: z.core.$ZodIssue): string {
 function parse<S extends z.ZodType>(schema: S, value: unknown, where: string): z.output<S> {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  const issues = result.error.issues.map((i) => ({ field: [where, ...i.path.map(String)].join('.'), message: i.message }));
+  const issues = result.error.issues.map((i) => ({
+    field: [where, ...i.path.map(String)].join('.'),
+    message: i.message,
+  }));
   throw new DomainError(ERROR_CODES.VALIDATION, `Invalid request: ${describeIssue(where, result.error.issues[0]!)}`, {
     field: issues[0]!.field,
     issues,
@@ -77,9 +81,11 @@ export class Api {
 
   constructor(readonly router: Router) {}
 
-  route<B extends z.ZodType | undefined = undefined, Q extends z.ZodType | undefined = undefined, P extends z.ZodType | undefined = undefined>(
-    def: RouteDef<B, Q, P>,
-  ): void {
+  route<
+    B extends z.ZodType | undefined = undefined,
+    Q extends z.ZodType | undefined = undefined,
+    P extends z.ZodType | undefined = undefined,
+  >(def: RouteDef<B, Q, P>): void {
     // A scheme is declared once some route uses it, so the document lists no unused component.
     for (const s of def.security ?? []) {
       if (!this.schemes.has(s)) this.registry.registerComponent('securitySchemes', s, SECURITY_SCHEMES[s]);
@@ -110,10 +116,29 @@ export class Api {
 }
 
 const SECURITY_SCHEMES = {
-  ApiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'API key with prefix axl_ (also accepted as Authorization: Bearer axl_…)' },
-  BearerJWT: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Session token from GET /auth/verify, valid 24 hours' },
-  X402Payment: { type: 'apiKey', in: 'header', name: 'X-Payment', description: 'x402 signed USDC transfer authorization (exact scheme, eip155:8453)' },
-  AdminToken: { type: 'http', scheme: 'bearer', description: 'AXLE_ADMIN_TOKEN (all admin routes) or AXLE_ADMIN_READ_TOKEN (GET admin routes)' },
+  ApiKey: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-API-Key',
+    description: 'API key with prefix axl_ (also accepted as Authorization: Bearer axl_…)',
+  },
+  BearerJWT: {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'JWT',
+    description: 'Session token from GET /auth/verify, valid 24 hours',
+  },
+  X402Payment: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-Payment',
+    description: 'x402 signed USDC transfer authorization (exact scheme, eip155:8453)',
+  },
+  AdminToken: {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'AXLE_ADMIN_TOKEN (all admin routes) or AXLE_ADMIN_READ_TOKEN (GET admin routes)',
+  },
 } as const;
 
 function toOpenApi<B, Q, P>(def: RouteDef<B, Q, P>): RouteConfig {
@@ -122,7 +147,11 @@ function toOpenApi<B, Q, P>(def: RouteDef<B, Q, P>): RouteConfig {
     const schema = r.schema ?? (Number(status) >= 400 ? ErrorBody : undefined);
     responses[status] = {
       description: r.description,
-      ...(r.headers && { headers: Object.fromEntries(Object.entries(r.headers).map(([k, d]) => [k, { description: d, schema: { type: 'string' } }])) }),
+      ...(r.headers && {
+        headers: Object.fromEntries(
+          Object.entries(r.headers).map(([k, d]) => [k, { description: d, schema: { type: 'string' } }]),
+        ),
+      }),
       ...(schema && { content: { [r.contentType ?? 'application/json']: { schema } } }),
     };
   }
@@ -136,7 +165,9 @@ function toOpenApi<B, Q, P>(def: RouteDef<B, Q, P>): RouteConfig {
     // An empty list says "public" explicitly; omitting it would leave the operation's security undeclared.
     security: (def.security ?? []).map((s) => ({ [s]: [] })),
     request: {
-      ...(def.body && { body: { required: true, content: { 'application/json': { schema: def.body as unknown as z.ZodType } } } }),
+      ...(def.body && {
+        body: { required: true, content: { 'application/json': { schema: def.body as unknown as z.ZodType } } },
+      }),
       ...(def.query && { query: def.query as unknown as z.ZodObject }),
       ...(def.params && { params: def.params as unknown as z.ZodObject }),
       ...(def.headers && { headers: def.headers }),

@@ -12,7 +12,13 @@ export const SESSION_COOKIE = 'axle_session';
 export function setSessionCookie(ctx: Context, jwt: string, secure: boolean): void {
   // Written by hand: Koa refuses `secure` cookies on plain-HTTP requests, which is what a
   // TLS-terminating proxy forwards.
-  const attrs = [`${SESSION_COOKIE}=${jwt}`, 'Path=/', `Max-Age=${LIMITS.sessionTokenHours * 3600}`, 'HttpOnly', 'SameSite=Lax'];
+  const attrs = [
+    `${SESSION_COOKIE}=${jwt}`,
+    'Path=/',
+    `Max-Age=${LIMITS.sessionTokenHours * 3600}`,
+    'HttpOnly',
+    'SameSite=Lax',
+  ];
   if (secure) attrs.push('Secure');
   ctx.append('Set-Cookie', attrs.join('; '));
 }

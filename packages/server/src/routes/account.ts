@@ -39,8 +39,13 @@ export function accountRoutes(api: Api, deps: AppDeps): void {
       200: { description: 'The new key, shown once', schema: CreatedApiKey },
       401: { description: 'Missing or invalid session token' },
       403: { description: 'Account suspended' },
-      409: { description: `The account already holds ${LIMITS.liveApiKeysPerAccount} live keys (code api_key_limit, max_live_keys)` },
-      429: { description: 'Too many keys created recently', headers: { 'Retry-After': 'seconds until a key may be created' } },
+      409: {
+        description: `The account already holds ${LIMITS.liveApiKeysPerAccount} live keys (code api_key_limit, max_live_keys)`,
+      },
+      429: {
+        description: 'Too many keys created recently',
+        headers: { 'Retry-After': 'seconds until a key may be created' },
+      },
     },
     handler: ({ body }, ctx) => accounts.createKey(accountOf(ctx.state), body),
   });

@@ -72,7 +72,8 @@ export function adminRoutes(api: Api, deps: AppDeps): void {
     path: '/admin/audit/verify',
     operationId: 'verifyAuditLog',
     summary: 'Verify the hash-chained audit log (admin read scope)',
-    description: 'Walks the whole chain; reports the first entry that was edited, removed or re-linked. Same check as `npm run audit:verify`.',
+    description:
+      'Walks the whole chain; reports the first entry that was edited, removed or re-linked. Same check as `npm run audit:verify`.',
     tags: ['Admin'],
     security: ['AdminToken'],
     before: [identity.requireAdmin('read')],

@@ -1,4 +1,12 @@
-import { ERROR_CODES, LIMITS, MagicLinkRequest, MagicLinkResponse, VerifyQuery, VerifyRequest, VerifyResponse } from '@axle/sdk';
+import {
+  ERROR_CODES,
+  LIMITS,
+  MagicLinkRequest,
+  MagicLinkResponse,
+  VerifyQuery,
+  VerifyRequest,
+  VerifyResponse,
+} from '@axle/sdk';
 import type { Context } from 'koa';
 import type { AppDeps } from '../deps.js';
 import { clientIp } from '../http/client-ip.js';
@@ -33,7 +41,10 @@ export function authRoutes(api: Api, deps: AppDeps): void {
       200: { description: 'Neutral confirmation', schema: MagicLinkResponse },
       400: { description: 'Missing or invalid email' },
       403: { description: 'Sent by a page of another site (Origin or Sec-Fetch-Site names another origin)' },
-      429: { description: 'Per-email or per-IP limit reached', headers: { 'Retry-After': 'seconds until the window resets' } },
+      429: {
+        description: 'Per-email or per-IP limit reached',
+        headers: { 'Retry-After': 'seconds until the window resets' },
+      },
       503: { description: 'The mail server refused or is unreachable' },
     },
     handler: async ({ body }, ctx) => {
@@ -57,7 +68,10 @@ export function authRoutes(api: Api, deps: AppDeps): void {
     tags: ['Auth'],
     query: VerifyQuery,
     responses: {
-      200: { description: 'Session token (JSON), or the page with the sign-in button for browsers', schema: VerifyResponse },
+      200: {
+        description: 'Session token (JSON), or the page with the sign-in button for browsers',
+        schema: VerifyResponse,
+      },
       400: { description: 'Missing token' },
       401: { description: 'Invalid, expired or already used token (JSON clients)' },
     },
@@ -73,7 +87,7 @@ export function authRoutes(api: Api, deps: AppDeps): void {
     method: 'post',
     path: '/auth/verify',
     operationId: 'consumeMagicLink',
-    summary: 'Exchange a sign-in token for a session (the sign-in page\'s button, or a JSON client)',
+    summary: "Exchange a sign-in token for a session (the sign-in page's button, or a JSON client)",
     description:
       'Consumes the single-use token. A form post from the sign-in page gets a landing page and an HttpOnly session cookie, so the ' +
       'device-approval page knows who is signed in, and continues to that page when the sign-in started there; a JSON client gets the ' +

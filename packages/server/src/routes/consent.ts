@@ -36,7 +36,8 @@ export function consentRoutes(api: Api, deps: AppDeps): void {
     summary: 'Grant or revoke standing consent to autonomous extraction',
     description:
       `Every call appends a consent record carrying consent_version (currently ${CURRENT_CONSENT_VERSION}, the date of the consent text) and an ` +
-      'audit-log entry (audit_ref). Revoking also sets autonomous_extraction_mode to off.' + KEY_EXTENSION,
+      'audit-log entry (audit_ref). Revoking also sets autonomous_extraction_mode to off.' +
+      KEY_EXTENSION,
     tags: ['Extraction'],
     security: ['BearerJWT', 'ApiKey'],
     before: [identity.requireJwtOrKey('account')],
@@ -59,7 +60,8 @@ export function consentRoutes(api: Api, deps: AppDeps): void {
     description:
       'auto_publish_threshold (0..1) extends the contract: the quality score an extracted item needs to publish without review. ' +
       'Moving to automatic or manual while consent is not in force records a grant; moving to off while it is records a revocation ' +
-      '(consent_recorded true, with consent_version and audit_ref). Other changes record nothing.' + KEY_EXTENSION,
+      '(consent_recorded true, with consent_version and audit_ref). Other changes record nothing.' +
+      KEY_EXTENSION,
     tags: ['Account'],
     security: ['BearerJWT', 'ApiKey'],
     before: [identity.requireJwtOrKey('account')],
@@ -72,7 +74,10 @@ export function consentRoutes(api: Api, deps: AppDeps): void {
       429: { description: CONSENT_RATE, headers: { 'Retry-After': 'seconds until the next change is taken' } },
     },
     handler: ({ body }, ctx) =>
-      consent.setMode(actorOf(ctx.state.identity), { mode: body.autonomous_extraction_mode, autoPublishThreshold: body.auto_publish_threshold }),
+      consent.setMode(actorOf(ctx.state.identity), {
+        mode: body.autonomous_extraction_mode,
+        autoPublishThreshold: body.auto_publish_threshold,
+      }),
   });
 
   api.route({

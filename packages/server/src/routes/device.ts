@@ -125,7 +125,9 @@ export function deviceRoutes(api: Api, deps: AppDeps): void {
       if (!who) return html(200, deviceSignInPage(query.user_code));
       if (!query.user_code) return html(200, deviceEnterCodePage(who.email));
       const userCode = query.user_code;
-      return page(async () => html(200, deviceConfirmPage(who.email, await devices.lookup(userCode, ip(ctx)), csrfToken(who.session))));
+      return page(async () =>
+        html(200, deviceConfirmPage(who.email, await devices.lookup(userCode, ip(ctx)), csrfToken(who.session))),
+      );
     },
   });
 
@@ -147,13 +149,20 @@ export function deviceRoutes(api: Api, deps: AppDeps): void {
       429: { description: 'Too many failed lookups from this IP', contentType: 'text/html', schema: z.string() },
     },
     handler: async (_input, ctx) => {
-      if (!sameOrigin(ctx, ownOrigin())) return html(403, deviceErrorPage('Not allowed', 'This request did not come from this site.'));
+      if (!sameOrigin(ctx, ownOrigin()))
+        return html(403, deviceErrorPage('Not allowed', 'This request did not come from this site.'));
       const who = await signedIn(ctx);
       if (!who) return html(401, deviceSignInPage(undefined, 'Your session ended; sign in again.'));
       const form = DecisionForm.safeParse(ctx.request.body ?? {});
       if (!form.success) return html(400, deviceErrorPage('Something went wrong', 'The form was incomplete.'));
       if (!csrfValid(who.session, form.data.csrf)) {
-        return html(403, deviceErrorPage('Not allowed', 'This form expired or did not come from this site; reload the page and try again.'));
+        return html(
+          403,
+          deviceErrorPage(
+            'Not allowed',
+            'This form expired or did not come from this site; reload the page and try again.',
+          ),
+        );
       }
       const { user_code, decision } = form.data;
       return page(async () => {
@@ -178,7 +187,8 @@ export function deviceRoutes(api: Api, deps: AppDeps): void {
       503: { description: 'The mail server refused or is unreachable', contentType: 'text/html', schema: z.string() },
     },
     handler: async (_input, ctx) => {
-      if (!sameOrigin(ctx, ownOrigin())) return html(403, deviceErrorPage('Not allowed', 'This request did not come from this site.'));
+      if (!sameOrigin(ctx, ownOrigin()))
+        return html(403, deviceErrorPage('Not allowed', 'This request did not come from this site.'));
       const form = SignInForm.safeParse(ctx.request.body ?? {});
       if (!form.success) return html(400, deviceSignInPage(undefined, 'Enter a valid email address.'));
       const { email, user_code } = form.data;

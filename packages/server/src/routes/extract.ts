@@ -17,10 +17,12 @@ export function extractRoutes(api: Api): void {
       'Kept so old clients get a clear answer. The request shape (ExtractRequest: source, transcript, transcript_sha256, ' +
       'client_scrub_report) is not read; the endpoint answers 410 extraction_client_side.',
     tags: ['Extraction'],
-    responses: { 410: { description: 'Extraction runs on the contributor\'s machine', schema: ExtractGone } },
+    responses: { 410: { description: "Extraction runs on the contributor's machine", schema: ExtractGone } },
     handler: () => {
       // Thrown, not returned, so the error middleware adds request_id like on every other error.
-      throw new DomainError(ERROR_CODES.EXTRACTION_CLIENT_SIDE, 'Server-side extraction is disabled', { message: MESSAGE });
+      throw new DomainError(ERROR_CODES.EXTRACTION_CLIENT_SIDE, 'Server-side extraction is disabled', {
+        message: MESSAGE,
+      });
     },
   });
 }

@@ -70,7 +70,8 @@ export function knowledgeRoutes(api: Api, deps: AppDeps): void {
       404: { description: 'No such visible learning' },
       429: { description: 'Per-account rating limit' },
     },
-    handler: ({ params, body }, ctx) => knowledge.rate(ctx.state.identity!.accountId, params.id, body.helpfulness, body.notes),
+    handler: ({ params, body }, ctx) =>
+      knowledge.rate(ctx.state.identity!.accountId, params.id, body.helpfulness, body.notes),
   });
 
   api.route({
@@ -79,11 +80,14 @@ export function knowledgeRoutes(api: Api, deps: AppDeps): void {
     operationId: 'getContributor',
     summary: 'Contributor profile and earnings by wallet',
     description:
-      'learnings_submitted counts the wallet\'s publicly visible learnings (the /knowledge/stats predicate); the earnings ' +
+      "learnings_submitted counts the wallet's publicly visible learnings (the /knowledge/stats predicate); the earnings " +
       'fields sum the unlock ledger over the learnings attributed to the wallet.',
     tags: ['Knowledge'],
     params: ContributorParams,
-    responses: { 200: { description: 'Contributor earnings', schema: ContributorEarnings }, 400: { description: 'wallet longer than 100 characters' } },
+    responses: {
+      200: { description: 'Contributor earnings', schema: ContributorEarnings },
+      400: { description: 'wallet longer than 100 characters' },
+    },
     handler: ({ params }) => knowledge.contributor(params.wallet),
   });
 }

@@ -22,15 +22,15 @@ export function learnRoutes(api: Api, deps: AppDeps): void {
     description:
       'Identity: an API key (contribute scope), a session token, or a verified contributor_wallet. With a ' +
       'key or token the learning belongs to that account (even when the body names a contributor_wallet, ' +
-      'which is then payout attribution only), and a key\'s name is stored as contributor_key_label. ' +
+      "which is then payout attribution only), and a key's name is stored as contributor_key_label. " +
       'Without either, contributor_wallet is the identity: it must have passed POST /wallet/challenge + ' +
       'POST /wallet/verify within the last 30 days (else 401). Such a learning is attributed to the wallet ' +
-      'and owned by the account the wallet is linked to (self-review); an unlinked wallet\'s learning has ' +
+      "and owned by the account the wallet is linked to (self-review); an unlinked wallet's learning has " +
       'no owning account, always waits for platform review (forced_review), and the platform review decides' +
       ' all its reasons. Screens (credentials and personal data, prompt injection, content sensitivity, ' +
       'process advice) hold a learning with a review_reason per flag; credentials and personal data are ' +
       'stored only redacted. An exact duplicate, or a near-duplicate (shingle Jaccard >= 0.85) in the same ' +
-      'category, is refused with 409; 0.60..0.85 is held (near_duplicate). A contributor\'s first published' +
+      "category, is refused with 409; 0.60..0.85 is held (near_duplicate). A contributor's first published" +
       ' learning, and every learning while AXLE_FORCED_REVIEW is on, waits for platform review ' +
       '(forced_review). On the extraction channel an item publishes itself only with clean-lane consent ' +
       '(consent granted, mode automatic) and a quality score at or above the account ' +
@@ -41,14 +41,23 @@ export function learnRoutes(api: Api, deps: AppDeps): void {
     before: [identity.optionalJwtOrKey('contribute'), identity.activeAccountIfAny()],
     body: LearnRequest,
     responses: {
-      201: { description: 'Stored: approved (discoverable) or pending_review (held, see review_reason)', schema: LearnResponse },
-      400: { description: 'Validation failure, or CATEGORY_OUT_OF_SCOPE (communication, content-generation)', schema: CategoryOutOfScope },
+      201: {
+        description: 'Stored: approved (discoverable) or pending_review (held, see review_reason)',
+        schema: LearnResponse,
+      },
+      400: {
+        description: 'Validation failure, or CATEGORY_OUT_OF_SCOPE (communication, content-generation)',
+        schema: CategoryOutOfScope,
+      },
       401: { description: 'No identity: an API key, a session token or a verified contributor_wallet is required' },
       403: {
         description: 'Key without the contribute scope, or a suspended account (also the one a wallet is linked to)',
       },
       404: { description: 'replaces names no held or rejected learning of yours' },
-      409: { description: 'Duplicate learning detected, or Near-duplicate learning detected (existing_id, similarity)', schema: DuplicateLearning },
+      409: {
+        description: 'Duplicate learning detected, or Near-duplicate learning detected (existing_id, similarity)',
+        schema: DuplicateLearning,
+      },
       429: { description: 'Per-account submission limit' },
     },
     handler: ({ body }, ctx) => {
@@ -62,7 +71,8 @@ export function learnRoutes(api: Api, deps: AppDeps): void {
     path: '/learn/{id}',
     operationId: 'retractLearning',
     summary: 'Retract your published learning (within 7 days)',
-    description: 'reason must be retract. The learning leaves the catalog; the retraction is audit-logged (audit_ref). After 7 days: 409.',
+    description:
+      'reason must be retract. The learning leaves the catalog; the retraction is audit-logged (audit_ref). After 7 days: 409.',
     tags: ['Knowledge'],
     security: ['BearerJWT', 'ApiKey'],
     before: [identity.requireJwtOrKey('contribute')],

@@ -1,4 +1,12 @@
-import { CATEGORIES, CategoriesResponse, HealthResponse, RootResponse, SKILL_TYPES, StatsResponse, VERSIONS } from '@axle/sdk';
+import {
+  CATEGORIES,
+  CategoriesResponse,
+  HealthResponse,
+  RootResponse,
+  SKILL_TYPES,
+  StatsResponse,
+  VERSIONS,
+} from '@axle/sdk';
 import type { AppDeps } from '../deps.js';
 import { buildTime } from '../build-info.js';
 import type { Api } from '../http/route.js';
@@ -11,7 +19,8 @@ const complete = <K extends string>(keys: readonly K[], counts: Record<string, n
   Object.fromEntries(keys.map((k) => [k, counts[k] ?? 0])) as Record<K, number>;
 
 /** Keys with a count, in taxonomy order. */
-const present = <K extends string>(keys: readonly K[], counts: Record<string, number>) => keys.filter((k) => (counts[k] ?? 0) > 0);
+const present = <K extends string>(keys: readonly K[], counts: Record<string, number>) =>
+  keys.filter((k) => (counts[k] ?? 0) > 0);
 
 /** GET /, /health, /categories, /stats. */
 export function publicRoutes(api: Api, deps: AppDeps): void {

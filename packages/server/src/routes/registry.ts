@@ -1,4 +1,12 @@
-import { DiscoverRequest, DiscoverResponse, type DiscoverFilters, ERROR_CODES, SkillDetail, SkillParams, z } from '@axle/sdk';
+import {
+  DiscoverRequest,
+  DiscoverResponse,
+  type DiscoverFilters,
+  ERROR_CODES,
+  SkillDetail,
+  SkillParams,
+  z,
+} from '@axle/sdk';
 import type { AppDeps } from '../deps.js';
 import { DomainError } from '../domain/errors.js';
 import type { Api } from '../http/route.js';
@@ -20,7 +28,7 @@ export function registryRoutes(api: Api, deps: AppDeps): void {
       'Natural-language search over web APIs and MCP servers: BM25 and sentence-embedding rankings fused by reciprocal rank. ' +
       '`relevance` is 1 for a skill first in every ranking. Falls back to lexical search while the semantic side is warming or off (see GET /health `search`), and when more ' +
       'searches wait for an embedding worker than the server allows (AXLE_SEARCH_QUEUE_MAX); `search_mode` says which ran. ' +
-      'The query is cut to the model\'s 128-token window after NFKC normalisation.',
+      "The query is cut to the model's 128-token window after NFKC normalisation.",
     tags: ['Registry'],
     headers: OptionalKey,
     before: [optionalKey],
@@ -36,7 +44,10 @@ export function registryRoutes(api: Api, deps: AppDeps): void {
         ...(body.type && { type: body.type }),
         ...(body.pricing && { pricing: body.pricing }),
       };
-      const [outcome, knowledge_hint] = await Promise.all([skills.discover(body.query, filters, body.limit), skills.knowledgeHint(body.query)]);
+      const [outcome, knowledge_hint] = await Promise.all([
+        skills.discover(body.query, filters, body.limit),
+        skills.knowledgeHint(body.query),
+      ]);
       return {
         query: body.query,
         filters,

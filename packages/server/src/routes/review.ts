@@ -35,7 +35,11 @@ export function reviewRoutes(api: Api, deps: AppDeps): void {
     security: ['ApiKey', 'BearerJWT'],
     before: owner,
     query: PendingListQuery,
-    responses: { 200: { description: 'A page of held items, newest first', schema: PendingList }, 400: { description: 'Bad paging' }, ...OWNER_ERRORS },
+    responses: {
+      200: { description: 'A page of held items, newest first', schema: PendingList },
+      400: { description: 'Bad paging' },
+      ...OWNER_ERRORS,
+    },
     handler: ({ query }, ctx) => review.list(me(ctx), query.limit, query.offset),
   });
 
@@ -51,7 +55,11 @@ export function reviewRoutes(api: Api, deps: AppDeps): void {
     security: ['ApiKey', 'BearerJWT'],
     before: owner,
     query: PendingSummaryQuery,
-    responses: { 200: { description: 'Summary', schema: PendingSummary }, 400: { description: 'Bad filter, paging or more than 100 ids' }, ...OWNER_ERRORS },
+    responses: {
+      200: { description: 'Summary', schema: PendingSummary },
+      400: { description: 'Bad filter, paging or more than 100 ids' },
+      ...OWNER_ERRORS,
+    },
     handler: ({ query }, ctx) => review.summary(me(ctx), query),
   });
 
@@ -67,7 +75,11 @@ export function reviewRoutes(api: Api, deps: AppDeps): void {
     security: ['ApiKey', 'BearerJWT'],
     before: owner,
     body: ApproveCleanRequest,
-    responses: { 200: { description: 'Selected (and, unless a dry run, approved)', schema: ApproveCleanResponse }, 400: { description: 'Bad threshold' }, ...OWNER_ERRORS },
+    responses: {
+      200: { description: 'Selected (and, unless a dry run, approved)', schema: ApproveCleanResponse },
+      400: { description: 'Bad threshold' },
+      ...OWNER_ERRORS,
+    },
     handler: ({ body }, ctx) => review.approveClean(me(ctx), body.dry_run, body.threshold),
   });
 
@@ -82,9 +94,15 @@ export function reviewRoutes(api: Api, deps: AppDeps): void {
       security: ['ApiKey', 'BearerJWT'],
       before: owner,
       body: BulkReviewRequest,
-      responses: { 200: { description: 'A result per id', schema: BulkReviewResponse }, 400: { description: 'Bad ids' }, ...OWNER_ERRORS },
+      responses: {
+        200: { description: 'A result per id', schema: BulkReviewResponse },
+        400: { description: 'Bad ids' },
+        ...OWNER_ERRORS,
+      },
       handler: ({ body }, ctx) =>
-        action === 'approve' ? review.approveMany(me(ctx), body.ids, body.acknowledge_flags === true) : review.rejectMany(me(ctx), body.ids),
+        action === 'approve'
+          ? review.approveMany(me(ctx), body.ids, body.acknowledge_flags === true)
+          : review.rejectMany(me(ctx), body.ids),
     });
 
     api.route({
@@ -109,7 +127,11 @@ export function reviewRoutes(api: Api, deps: AppDeps): void {
       },
       handler: ({ params, body }, ctx) =>
         action === 'approve'
-          ? review.approve({ kind: 'owner', accountId: me(ctx) }, params.id, (body as { acknowledge_flags?: boolean } | undefined)?.acknowledge_flags === true)
+          ? review.approve(
+              { kind: 'owner', accountId: me(ctx) },
+              params.id,
+              (body as { acknowledge_flags?: boolean } | undefined)?.acknowledge_flags === true,
+            )
           : review.reject({ kind: 'owner', accountId: me(ctx) }, params.id),
     });
 
@@ -132,7 +154,11 @@ export function reviewRoutes(api: Api, deps: AppDeps): void {
       },
       handler: ({ params, body }) =>
         action === 'approve'
-          ? review.approve({ kind: 'platform' }, params.id, (body as { acknowledge_flags?: boolean } | undefined)?.acknowledge_flags === true)
+          ? review.approve(
+              { kind: 'platform' },
+              params.id,
+              (body as { acknowledge_flags?: boolean } | undefined)?.acknowledge_flags === true,
+            )
           : review.reject({ kind: 'platform' }, params.id),
     });
   }
@@ -149,7 +175,12 @@ export function reviewRoutes(api: Api, deps: AppDeps): void {
     responses: {
       200: {
         description: 'Held items awaiting platform review',
-        schema: z.object({ pending_count: z.number().int(), limit: z.number().int(), offset: z.number().int(), learnings: PendingList.shape.learnings }),
+        schema: z.object({
+          pending_count: z.number().int(),
+          limit: z.number().int(),
+          offset: z.number().int(),
+          learnings: PendingList.shape.learnings,
+        }),
       },
       401: { description: 'Missing or invalid admin token' },
     },

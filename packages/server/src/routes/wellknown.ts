@@ -37,7 +37,8 @@ export function wellKnownRoutes(api: Api, deps: AppDeps): void {
     path: '/.well-known/agent.json',
     operationId: 'getAgentCard',
     summary: 'Agent card (contract shape)',
-    description: 'The agent card as the contract defines it: capabilities is an array of strings, plus endpoints, payment and MCP tool schemas.',
+    description:
+      'The agent card as the contract defines it: capabilities is an array of strings, plus endpoints, payment and MCP tool schemas.',
     tags: ['Public'],
     responses: { 200: { description: 'Agent card', schema: AgentCard } },
     handler: () => AgentCard.parse(agentCard(cardInput())),
@@ -48,7 +49,8 @@ export function wellKnownRoutes(api: Api, deps: AppDeps): void {
     path: '/.well-known/agent-card.json',
     operationId: 'getA2AAgentCard',
     summary: 'Agent card (A2A AgentCard shape)',
-    description: 'The same agent in the shape A2A clients (protocol 0.3.0) parse: protocolVersion, capabilities object, input/output modes.',
+    description:
+      'The same agent in the shape A2A clients (protocol 0.3.0) parse: protocolVersion, capabilities object, input/output modes.',
     tags: ['Public'],
     responses: { 200: { description: 'A2A AgentCard', schema: A2AAgentCard } },
     handler: () => A2AAgentCard.parse(a2aAgentCard(cardInput())),
@@ -76,7 +78,10 @@ export function wellKnownRoutes(api: Api, deps: AppDeps): void {
       const card = A2AAgentCard.parse(a2aAgentCard(cardInput())) as unknown as A2ASdkCard;
       const result = await deps.a2a.handle(body, card, clientIp(ctx, deps.config.trustProxy));
       if (result && typeof result === 'object' && Symbol.asyncIterator in result) {
-        throw new DomainError(ERROR_CODES.VALIDATION, 'Streaming methods are not served (the card says streaming: false)');
+        throw new DomainError(
+          ERROR_CODES.VALIDATION,
+          'Streaming methods are not served (the card says streaming: false)',
+        );
       }
       return result;
     },

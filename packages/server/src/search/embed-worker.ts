@@ -77,7 +77,11 @@ async function handle(msg: Exclude<WorkerRequest, SearchRequest>): Promise<unkno
   }
 }
 
-const failed = (id: number, err: unknown): WorkerReply => ({ id, ok: false, error: (err as Error).message ?? String(err) });
+const failed = (id: number, err: unknown): WorkerReply => ({
+  id,
+  ok: false,
+  error: (err as Error).message ?? String(err),
+});
 
 function searchBatch(batch: SearchRequest[]): WorkerReply[] {
   let vectors: Map<string, Float32Array>;

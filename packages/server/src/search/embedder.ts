@@ -141,7 +141,9 @@ export class EmbedderPool implements Embedder {
   /** Splits `texts` across the workers and keeps their order. */
   async embed(texts: string[]): Promise<Float32Array[]> {
     const per = Math.ceil(texts.length / this.workers.length);
-    const parts = await Promise.all(this.workers.map((w, i) => (i * per < texts.length ? w.embed(texts.slice(i * per, (i + 1) * per)) : [])));
+    const parts = await Promise.all(
+      this.workers.map((w, i) => (i * per < texts.length ? w.embed(texts.slice(i * per, (i + 1) * per)) : [])),
+    );
     return parts.flat();
   }
 

@@ -9,7 +9,8 @@ const MAX_DESCRIPTION = 600;
 
 /** The text a skill is embedded from: what it is called, what it does, its tags and category. */
 export function embeddingText(skill: Pick<Skill, 'name' | 'description' | 'tags' | 'category'>): string {
-  const description = skill.description.length > MAX_DESCRIPTION ? `${skill.description.slice(0, MAX_DESCRIPTION)}…` : skill.description;
+  const description =
+    skill.description.length > MAX_DESCRIPTION ? `${skill.description.slice(0, MAX_DESCRIPTION)}…` : skill.description;
   const tags = skill.tags.length > 0 ? ` Tags: ${skill.tags.join(', ')}.` : '';
   return `${skill.name}: ${description}${tags} Category: ${skill.category.replaceAll('-', ' ')}.`;
 }

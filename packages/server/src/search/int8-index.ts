@@ -41,7 +41,9 @@ export class Int8Index {
   ) {
     if (dim % 16 !== 0) throw new Error(`vector length ${dim} is not a multiple of 16`);
     if (rows.codes.length !== ids.length * dim || rows.scales.length !== ids.length)
-      throw new Error(`${rows.scales.length} rows of ${rows.codes.length / Math.max(rows.scales.length, 1)} codes for ${ids.length} ids of ${dim}`);
+      throw new Error(
+        `${rows.scales.length} rows of ${rows.codes.length / Math.max(rows.scales.length, 1)} codes for ${ids.length} ids of ${dim}`,
+      );
     kernelModule ??= new Module(fs.readFileSync(KERNEL_FILE));
     this.kernel = new Instance(kernelModule).exports as Kernel;
     const count = ids.length;
@@ -63,7 +65,12 @@ export class Int8Index {
   }
 
   /** The `k` rows most similar to unit vector `q`, at least `minScore`, among `allowed` when given; best first. */
-  search(q: Float32Array, k: number, minScore: number, allowed?: Iterable<string>): Array<{ id: string; score: number }> {
+  search(
+    q: Float32Array,
+    k: number,
+    minScore: number,
+    allowed?: Iterable<string>,
+  ): Array<{ id: string; score: number }> {
     if (q.length !== this.dim) throw new Error(`query has ${q.length} components, the index ${this.dim}`);
     const rows = this.ids.length;
     const qScale = quantizeInto(q, this.queryCodes, 0);
@@ -78,6 +85,9 @@ export class Int8Index {
       keep = (row) => mask[row] === 1;
     }
     const { scores, scales } = this;
-    return topK(rows, k, minScore, (row) => scores[row]! * qScale * scales[row]!, keep).map((s) => ({ id: this.ids[s.row]!, score: s.score }));
+    return topK(rows, k, minScore, (row) => scores[row]! * qScale * scales[row]!, keep).map((s) => ({
+      id: this.ids[s.row]!,
+      score: s.score,
+    }));
   }
 }

@@ -129,7 +129,12 @@ export class LearningVectors {
   }
 
   /** Nearest learnings to `query` (cosine at least minScore), among `allowed` when given; best first. */
-  async search(query: string, k: number, minScore: number, allowed?: Set<string> | null): Promise<Array<{ id: string; score: number }>> {
+  async search(
+    query: string,
+    k: number,
+    minScore: number,
+    allowed?: Set<string> | null,
+  ): Promise<Array<{ id: string; score: number }>> {
     const [vector] = await Promise.all([this.model.queryVector(query), this.sync()]);
     const rows = this.ids.length;
     const index = this.rebuildIfStale();
@@ -146,7 +151,10 @@ export class LearningVectors {
       return dot * this.scales[row]!;
     };
     const keep = allowed ? (r: number) => allowed.has(this.ids[from + r]!) : undefined;
-    const recent = topK(rows - from, k, minScore, score, keep).map((s) => ({ id: this.ids[from + s.row]!, score: s.score }));
+    const recent = topK(rows - from, k, minScore, score, keep).map((s) => ({
+      id: this.ids[from + s.row]!,
+      score: s.score,
+    }));
     return [...indexed, ...recent].sort((a, b) => b.score - a.score).slice(0, k);
   }
 
@@ -154,7 +162,11 @@ export class LearningVectors {
   private rebuildIfStale(): Int8Index {
     const n = this.ids.length;
     if (!this.index || n - this.index.size >= REBUILD_AFTER_ROWS)
-      this.index = new Int8Index(this.ids.slice(0, n), { codes: this.codes.subarray(0, n * EMBEDDING_DIM), scales: this.scales.subarray(0, n) }, EMBEDDING_DIM);
+      this.index = new Int8Index(
+        this.ids.slice(0, n),
+        { codes: this.codes.subarray(0, n * EMBEDDING_DIM), scales: this.scales.subarray(0, n) },
+        EMBEDDING_DIM,
+      );
     return this.index;
   }
 

@@ -49,7 +49,10 @@ export class SemanticIndex {
   /** Settles when warming ends, whatever the outcome. */
   readonly settled: Promise<WarmStats | undefined>;
 
-  private constructor(status: SemanticState, private readonly opts?: SemanticIndexOptions) {
+  private constructor(
+    status: SemanticState,
+    private readonly opts?: SemanticIndexOptions,
+  ) {
     this.status = status;
     this.settled = status === 'warming' ? this.warm() : Promise.resolve(undefined);
   }
@@ -76,7 +79,10 @@ export class SemanticIndex {
       // close() the workers were stopped on purpose: the search fails, and that is not news.)
       if (!this.embedder.alive() && !this.closed) {
         this.status = 'unavailable';
-        this.opts?.logger.warn({ err: (err as Error).message }, 'semantic search unavailable; skill search runs lexically');
+        this.opts?.logger.warn(
+          { err: (err as Error).message },
+          'semantic search unavailable; skill search runs lexically',
+        );
       }
       throw err;
     }
@@ -104,7 +110,13 @@ export class SemanticIndex {
   }
 
   private async warm(): Promise<WarmStats | undefined> {
-    const { repo, logger, vectorsFile = BUNDLED_VECTORS, batchSize = 32, createEmbedder = () => new EmbedderClient() } = this.opts!;
+    const {
+      repo,
+      logger,
+      vectorsFile = BUNDLED_VECTORS,
+      batchSize = 32,
+      createEmbedder = () => new EmbedderClient(),
+    } = this.opts!;
     await Promise.race([this.opts!.startAfter?.catch(() => undefined), this.closeRequested]);
     if (this.closed) return undefined;
     const started = performance.now();
@@ -134,7 +146,10 @@ export class SemanticIndex {
 
       // Vectors found or computed during this start, quantised as they arrive: as floats they would take
       // four times the memory until the index is built.
-      const fresh: QuantizedRows = { codes: new Int8Array(missing.length * EMBEDDING_DIM), scales: new Float32Array(missing.length) };
+      const fresh: QuantizedRows = {
+        codes: new Int8Array(missing.length * EMBEDDING_DIM),
+        scales: new Float32Array(missing.length),
+      };
       let freshRows = 0;
       const keep = (skillId: string, vector: Float32Array) => {
         fresh.scales[freshRows] = quantizeInto(vector, fresh.codes, freshRows * EMBEDDING_DIM);
@@ -182,11 +197,16 @@ export class SemanticIndex {
       // The workers search int8 codes (a quarter of the floats' memory, and each worker holds a copy).
       const ids = skills.map((s) => s.id).filter((id) => vectors.has(id));
       const unchanged = reused === ids.length && ids.every((id, row) => stored.ids[row] === id);
-      const rows = unchanged ? stored.rows : { codes: new Int8Array(ids.length * EMBEDDING_DIM), scales: new Float32Array(ids.length) };
+      const rows = unchanged
+        ? stored.rows
+        : { codes: new Int8Array(ids.length * EMBEDDING_DIM), scales: new Float32Array(ids.length) };
       if (!unchanged)
         for (const [row, id] of ids.entries()) {
           const from = vectors.get(id)!;
-          rows.codes.set(from.rows.codes.subarray(from.row * EMBEDDING_DIM, (from.row + 1) * EMBEDDING_DIM), row * EMBEDDING_DIM);
+          rows.codes.set(
+            from.rows.codes.subarray(from.row * EMBEDDING_DIM, (from.row + 1) * EMBEDDING_DIM),
+            row * EMBEDDING_DIM,
+          );
           rows.scales[row] = from.rows.scales[from.row]!;
         }
       await embedder.setIndex(ids, rows);

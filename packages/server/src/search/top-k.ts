@@ -7,7 +7,13 @@ export interface Scored {
  * The `k` best rows by `scoreOf(row)` among `rows`, at least `min`, best first (ties by row, so the
  * order is stable). A bounded min-heap: one pass, O(rows log k), no sort of every score.
  */
-export function topK(rows: number, k: number, min: number, scoreOf: (row: number) => number, keep?: (row: number) => boolean): Scored[] {
+export function topK(
+  rows: number,
+  k: number,
+  min: number,
+  scoreOf: (row: number) => number,
+  keep?: (row: number) => boolean,
+): Scored[] {
   if (k <= 0) return [];
   const heap: Scored[] = [];
   // The heap's root is the worst kept row: lower score, or the later row on a tie.

@@ -19,8 +19,14 @@ interface Header {
   hashes: string[];
 }
 
-export function encodeVectors(model: string, dim: number, entries: ReadonlyArray<{ hash: string; vector: Float32Array }>): Buffer {
-  const header = Buffer.from(JSON.stringify({ model, dim, count: entries.length, hashes: entries.map((e) => e.hash) } satisfies Header));
+export function encodeVectors(
+  model: string,
+  dim: number,
+  entries: ReadonlyArray<{ hash: string; vector: Float32Array }>,
+): Buffer {
+  const header = Buffer.from(
+    JSON.stringify({ model, dim, count: entries.length, hashes: entries.map((e) => e.hash) } satisfies Header),
+  );
   const scales = Buffer.alloc(4 * entries.length);
   const data = Buffer.alloc(dim * entries.length);
   const codes = new Int8Array(data.buffer, data.byteOffset, data.length);

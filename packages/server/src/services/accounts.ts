@@ -40,7 +40,11 @@ export async function getAccount(q: Queryable, id: string): Promise<AccountRow |
 /** Suspends or reinstates a live account and audit-logs it; returns the audit_ref, or null if there is no such account. */
 export async function setSuspended(q: Queryable, id: string, suspended: boolean, now: number): Promise<string | null> {
   if (!(await accountsStore.setSuspended(q, id, suspended))) return null;
-  return appendAudit(q, { actor: 'admin', action: suspended ? 'account.suspended' : 'account.unsuspended', subject: id }, now);
+  return appendAudit(
+    q,
+    { actor: 'admin', action: suspended ? 'account.suspended' : 'account.unsuspended', subject: id },
+    now,
+  );
 }
 
 /** What authentication learns from a presented API key. */

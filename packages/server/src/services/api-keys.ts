@@ -53,7 +53,11 @@ export async function createKey(
 ): Promise<CreatedKey> {
   const max = LIMITS.liveApiKeysPerAccount;
   if ((await apiKeysStore.countActive(q, accountId)) >= max) {
-    throw new DomainError(ERROR_CODES.API_KEY_LIMIT, `An account holds at most ${max} live API keys; revoke one first`, { max_live_keys: max });
+    throw new DomainError(
+      ERROR_CODES.API_KEY_LIMIT,
+      `An account holds at most ${max} live API keys; revoke one first`,
+      { max_live_keys: max },
+    );
   }
   const apiKey = generateApiKey();
   const scopes = API_KEY_SCOPES.filter((s) => (opts.scopes ?? API_KEY_SCOPES).includes(s));
@@ -75,7 +79,12 @@ export async function createKey(
 }
 
 /** Revokes one of the account's own keys; null when it has no such live key. */
-export async function revokeKey(q: Queryable, accountId: string, keyId: string, now: number): Promise<{ audit_ref: string } | null> {
+export async function revokeKey(
+  q: Queryable,
+  accountId: string,
+  keyId: string,
+  now: number,
+): Promise<{ audit_ref: string } | null> {
   if (!(await apiKeysStore.revoke(q, accountId, keyId, now))) return null;
   const auditRef = await appendAudit(q, { actor: `account:${accountId}`, action: 'key.revoked', subject: keyId }, now);
   return { audit_ref: auditRef };
@@ -95,17 +104,26 @@ export interface KeyPage {
   next_cursor: string | null;
 }
 
-const encodeCursor = (k: { created_at: number; id: string }) => Buffer.from(`${k.created_at}:${k.id}`).toString('base64url');
+const encodeCursor = (k: { created_at: number; id: string }) =>
+  Buffer.from(`${k.created_at}:${k.id}`).toString('base64url');
 
 function decodeCursor(cursor: string): { created_at: number; id: string } {
   const m = /^(\d{1,16}):(key_[\w-]{1,100})$/.exec(Buffer.from(cursor, 'base64url').toString());
-  if (!m) throw new DomainError(ERROR_CODES.VALIDATION, 'Invalid request: query.cursor: not a cursor this server gave', { field: 'query.cursor' });
+  if (!m)
+    throw new DomainError(ERROR_CODES.VALIDATION, 'Invalid request: query.cursor: not a cursor this server gave', {
+      field: 'query.cursor',
+    });
   return { created_at: Number(m[1]), id: m[2]! };
 }
 
 /** One page of the account's live keys, oldest first. */
 export async function listKeyPage(q: Queryable, accountId: string, limit: number, cursor?: string): Promise<KeyPage> {
-  const rows = await apiKeysStore.listActivePage(q, accountId, limit + 1, cursor === undefined ? undefined : decodeCursor(cursor));
+  const rows = await apiKeysStore.listActivePage(
+    q,
+    accountId,
+    limit + 1,
+    cursor === undefined ? undefined : decodeCursor(cursor),
+  );
   const page = rows.slice(0, limit);
   return { keys: page.map(listed), next_cursor: rows.length > limit ? encodeCursor(page.at(-1)!) : null };
 }

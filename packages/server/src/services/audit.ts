@@ -1,4 +1,11 @@
-import { type AuditRow, canonicalJson, checkLink, GENESIS_HASH, hashEntry, type TamperReason } from '../domain/audit-chain.js';
+import {
+  type AuditRow,
+  canonicalJson,
+  checkLink,
+  GENESIS_HASH,
+  hashEntry,
+  type TamperReason,
+} from '../domain/audit-chain.js';
 import { auditStore } from '../store/audit.js';
 import { Database, type Queryable } from '../store/db.js';
 import { newId } from '../domain/ids.js';

@@ -21,15 +21,32 @@ export interface ConsentService {
   /** POST /extract/consent: every call is an explicit act and is recorded. Revoking also turns the mode off. */
   record(actor: ConsentActor, action: ConsentActionValue): Promise<ConsentResponse>;
   /** PATCH /account/settings: records a grant when consent is not in force and the mode becomes non-off, a revocation when it is and the mode becomes off. */
-  setMode(actor: ConsentActor, change: { mode?: ExtractionModeValue; autoPublishThreshold?: number }): Promise<AccountSettingsPatchResponse>;
+  setMode(
+    actor: ConsentActor,
+    change: { mode?: ExtractionModeValue; autoPublishThreshold?: number },
+  ): Promise<AccountSettingsPatchResponse>;
   settings(accountId: string): Promise<AccountSettings>;
   /** Whether standing extraction consent is in force (the latest record is a grant). */
   isGranted(q: Queryable, accountId: string): Promise<boolean>;
 }
 
 /** Both writes are limited per account (LIMITS.accountWrites.consentChange). */
-export function createConsentService({ db, clock, writeLimits }: { db: Database; clock: Clock; writeLimits: AccountWriteLimiter }): ConsentService {
-  async function write(q: Queryable, actor: ConsentActor, action: ConsentActionValue, via: 'consent' | 'settings', now: number) {
+export function createConsentService({
+  db,
+  clock,
+  writeLimits,
+}: {
+  db: Database;
+  clock: Clock;
+  writeLimits: AccountWriteLimiter;
+}): ConsentService {
+  async function write(
+    q: Queryable,
+    actor: ConsentActor,
+    action: ConsentActionValue,
+    via: 'consent' | 'settings',
+    now: number,
+  ) {
     const accountId = actor.accountId;
     const auditRef = await appendAudit(
       q,
@@ -42,7 +59,14 @@ export function createConsentService({ db, clock, writeLimits }: { db: Database;
       },
       now,
     );
-    await consentStore.insert(q, { account_id: accountId, action, consent_version: CURRENT_CONSENT_VERSION, via, recorded_at: now, audit_ref: auditRef });
+    await consentStore.insert(q, {
+      account_id: accountId,
+      action,
+      consent_version: CURRENT_CONSENT_VERSION,
+      via,
+      recorded_at: now,
+      audit_ref: auditRef,
+    });
     return auditRef;
   }
 
@@ -62,12 +86,19 @@ export function createConsentService({ db, clock, writeLimits }: { db: Database;
       return db.tx(async (q) => {
         await writeLimits.take('consentChange', accountId, q);
         const now = clock.now();
-        if (autoPublishThreshold !== undefined) await consentStore.setAutoPublishThreshold(q, accountId, autoPublishThreshold, now);
+        if (autoPublishThreshold !== undefined)
+          await consentStore.setAutoPublishThreshold(q, accountId, autoPublishThreshold, now);
         const threshold = (await consentStore.autoPublishThreshold(q, accountId)) ?? DEFAULT_AUTO_PUBLISH_THRESHOLD;
         const mode = given ?? (await consentStore.mode(q, accountId)) ?? 'off';
         const granted = (await consentStore.latest(q, accountId))?.action === 'grant';
         const change: ConsentActionValue | undefined =
-          given === undefined ? undefined : mode !== 'off' && !granted ? 'grant' : mode === 'off' && granted ? 'revoke' : undefined;
+          given === undefined
+            ? undefined
+            : mode !== 'off' && !granted
+              ? 'grant'
+              : mode === 'off' && granted
+                ? 'revoke'
+                : undefined;
         if (given !== undefined) await consentStore.setMode(q, accountId, mode, now);
         const settings = { autonomous_extraction_mode: mode, auto_publish_threshold: threshold };
         if (!change) return { ...settings, consent_recorded: false };

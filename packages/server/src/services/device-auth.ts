@@ -40,7 +40,12 @@ export interface DeviceAuthService {
   /** A signed-in person looks a code up. Failed lookups count against the IP (429 past the limit). */
   lookup(userCodeInput: string, ip: string): Promise<PendingDevice>;
   /** Approve (mints an API key sealed to the device) or deny. Same lookup limits as above. */
-  decide(userCodeInput: string, accountId: string, decision: 'approve' | 'deny', ip: string): Promise<{ audit_ref: string }>;
+  decide(
+    userCodeInput: string,
+    accountId: string,
+    decision: 'approve' | 'deny',
+    ip: string,
+  ): Promise<{ audit_ref: string }>;
 }
 
 export interface DeviceAuthDeps {
@@ -75,7 +80,11 @@ export function createDeviceAuthService({ db, clock, rateLimiter, baseUrl }: Dev
    * Runs a lookup in its own transaction so a miss's failure count commits even though the caller
    * then reports an error (a throw inside db.tx would roll the count back).
    */
-  async function withPending<T>(input: string, ip: string, fn: (q: Queryable, row: DeviceCodeRow, now: number) => Promise<T>): Promise<T> {
+  async function withPending<T>(
+    input: string,
+    ip: string,
+    fn: (q: Queryable, row: DeviceCodeRow, now: number) => Promise<T>,
+  ): Promise<T> {
     const result = await db.tx(async (q) => {
       const now = clock.now();
       const row = await findPending(q, input, ip, now);
@@ -136,10 +145,15 @@ export function createDeviceAuthService({ db, clock, rateLimiter, baseUrl }: Dev
             : grantError('authorization_pending', 'Waiting for the person to approve');
         }
         // approved: only the poll whose update flips it to delivered gets the key.
-        if (!(await deviceCodesStore.markDelivered(q, hash))) return grantError('invalid_grant', 'The key was already handed out');
+        if (!(await deviceCodesStore.markDelivered(q, hash)))
+          return grantError('invalid_grant', 'The key was already handed out');
         const account = await getAccount(q, row.account_id!);
         if (!account) return grantError('invalid_grant', 'The approving account no longer exists');
-        return { api_key: open(row.sealed_key!, Buffer.from(deviceCode, 'base64url')), account_id: account.id, email: account.email };
+        return {
+          api_key: open(row.sealed_key!, Buffer.from(deviceCode, 'base64url')),
+          account_id: account.id,
+          email: account.email,
+        };
       });
       if (outcome instanceof DomainError) throw outcome;
       return outcome;
@@ -158,14 +172,21 @@ export function createDeviceAuthService({ db, clock, rateLimiter, baseUrl }: Dev
         const actor = `account:${accountId}`;
         if (decision === 'deny') {
           if (!(await deviceCodesStore.deny(q, row.device_code_hash, accountId, now))) throw unknownCode();
-          return { audit_ref: await appendAudit(q, { actor, action: 'device.denied', subject: accountId, data: { client_name: row.client_name } }, now) };
+          return {
+            audit_ref: await appendAudit(
+              q,
+              { actor, action: 'device.denied', subject: accountId, data: { client_name: row.client_name } },
+              now,
+            ),
+          };
         }
         const account = await getAccount(q, accountId);
         if (!account || account.suspended) throw new DomainError(ERROR_CODES.ACCOUNT_SUSPENDED, 'Account suspended');
         const key = await createKey(q, accountId, { name: `device: ${row.client_name}` }, now);
         const sealedKey = seal(key.api_key, Buffer.from(row.public_key, 'base64url'));
         // A throw here rolls the key back with the rest of the transaction.
-        if (!(await deviceCodesStore.approve(q, row.device_code_hash, { accountId, keyId: key.id, sealedKey, now }))) throw unknownCode();
+        if (!(await deviceCodesStore.approve(q, row.device_code_hash, { accountId, keyId: key.id, sealedKey, now })))
+          throw unknownCode();
         const data = { client_name: row.client_name, key_id: key.id };
         return { audit_ref: await appendAudit(q, { actor, action: 'device.approved', subject: accountId, data }, now) };
       });

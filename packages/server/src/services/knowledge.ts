@@ -14,7 +14,13 @@ import { blendScore } from '../domain/quality.js';
 import { freshness01 } from '../domain/verdict.js';
 import type { LearningVectors } from '../search/learning-vectors.js';
 import type { Database } from '../store/db.js';
-import { COMMON_TERM_MIN_ROWS, COMMON_TERM_SHARE, matchExpression, queryTerms, selectiveMatchExpression } from '../store/fts-query.js';
+import {
+  COMMON_TERM_MIN_ROWS,
+  COMMON_TERM_SHARE,
+  matchExpression,
+  queryTerms,
+  selectiveMatchExpression,
+} from '../store/fts-query.js';
 import { type Demand, type LearningFilters, type LearningRecord, learningsStore } from '../store/learnings.js';
 import { contributorEarnings } from './earnings.js';
 import { priceOf, qualityOf, toSnippet } from './learning-view.js';
@@ -140,7 +146,9 @@ export function createKnowledgeService({ db, clock, writeLimits, vectors }: Know
     const [lexical, semantic] = await Promise.all([
       mode !== 'semantic' && match ? learningsStore.lexicalSearch(db, match, filters, CANDIDATES) : [],
       useSemantic
-        ? learningsStore.idsMatching(db, filters).then((allowed) => vectors!.search(query, CANDIDATES, MIN_COSINE, allowed))
+        ? learningsStore
+            .idsMatching(db, filters)
+            .then((allowed) => vectors!.search(query, CANDIDATES, MIN_COSINE, allowed))
         : undefined,
     ]);
     const top = lexical[0]?.score ?? 0;
@@ -154,19 +162,31 @@ export function createKnowledgeService({ db, clock, writeLimits, vectors }: Know
       .map((l) => {
         const lexical = mode === 'semantic' ? (sem?.get(l.id) ?? 0) : (lex.get(l.id) ?? 0);
         const semanticScore = mode === 'blend' && sem ? (sem.get(l.id) ?? 0) : null;
-        const score = blendScore({ lexical, semantic: semanticScore, quality01: qualityOf(l), freshness01: freshness01(now - (l.publishedAt ?? l.createdAt)) });
+        const score = blendScore({
+          lexical,
+          semantic: semanticScore,
+          quality01: qualityOf(l),
+          freshness01: freshness01(now - (l.publishedAt ?? l.createdAt)),
+        });
         return { l, score };
       })
       .filter((r) => r.score > 0)
       .sort((a, b) => b.score - a.score || a.l.id.localeCompare(b.l.id));
   }
 
-  const filtersOf = (i: KnowledgeQuery): LearningFilters => ({ category: i.category, outcome: i.outcome, relatedSkill: i.related_skill });
+  const filtersOf = (i: KnowledgeQuery): LearningFilters => ({
+    category: i.category,
+    outcome: i.outcome,
+    relatedSkill: i.related_skill,
+  });
 
   return {
     async search(input, accountId) {
       const shown = (await ranked(input.query, filtersOf(input), 'blend')).slice(0, input.limit);
-      const full = await learningsStore.visibleByIds(db, shown.map((h) => h.l.id));
+      const full = await learningsStore.visibleByIds(
+        db,
+        shown.map((h) => h.l.id),
+      );
       const scoreOf = new Map(shown.map((h) => [h.l.id, h.score]));
       // A learning hidden between the two reads is left out.
       const hits = full.map((l) => ({ l, score: scoreOf.get(l.id)! }));
@@ -204,8 +224,10 @@ export function createKnowledgeService({ db, clock, writeLimits, vectors }: Know
       return db.tx(async (q) => {
         const now = clock.now();
         const l = await learningsStore.byId(q, learningId);
-        if (!l || l.status !== 'approved') throw new DomainError(ERROR_CODES.NOT_FOUND, 'Learning not found', { learning_id: learningId });
-        if (l.contributorAccountId === accountId) throw new DomainError(ERROR_CODES.FORBIDDEN, 'Contributors cannot rate their own learnings');
+        if (!l || l.status !== 'approved')
+          throw new DomainError(ERROR_CODES.NOT_FOUND, 'Learning not found', { learning_id: learningId });
+        if (l.contributorAccountId === accountId)
+          throw new DomainError(ERROR_CODES.FORBIDDEN, 'Contributors cannot rate their own learnings');
         await writeLimits.take('rating', accountId, q);
         const replaced = await learningsStore.rate(q, learningId, accountId, helpfulness, notes ?? null, now);
         const after = (await learningsStore.byId(q, learningId))!;
@@ -228,7 +250,10 @@ export function createKnowledgeService({ db, clock, writeLimits, vectors }: Know
       const learning = await learningsStore.byId(db, id);
       if (!learning) return undefined;
       const now = clock.now();
-      const [demand, helpfulnessScores] = await Promise.all([learningsStore.demand(db, [id], now), learningsStore.helpfulnessScores(db, id)]);
+      const [demand, helpfulnessScores] = await Promise.all([
+        learningsStore.demand(db, [id], now),
+        learningsStore.helpfulnessScores(db, id),
+      ]);
       const d = demand.get(id)!;
       return { learning, demand: d, helpfulnessScores, priceMicro: priceOf(learning, d) };
     },

@@ -116,10 +116,15 @@ export function createLearnService(deps: LearnDeps): LearnService {
   return {
     async submit(who, input) {
       if (RETIRED.has(input.category)) {
-        throw new DomainError(ERROR_CODES.CATEGORY_OUT_OF_SCOPE, `Category ${input.category} is out of scope for learnings`, {
-          message: 'Learnings are technical-only. Non-technical content must not be resubmitted under another category.',
-          allowed_categories: [...LEARNING_CATEGORIES],
-        });
+        throw new DomainError(
+          ERROR_CODES.CATEGORY_OUT_OF_SCOPE,
+          `Category ${input.category} is out of scope for learnings`,
+          {
+            message:
+              'Learnings are technical-only. Non-technical content must not be resubmitted under another category.',
+            allowed_categories: [...LEARNING_CATEGORIES],
+          },
+        );
       }
       const owner = await ownerOf(db, who, input.contributor_wallet);
       const text = { title: input.title, body: input.body, task_context: input.task_context, tags: input.tags };
@@ -146,13 +151,16 @@ export function createLearnService(deps: LearnDeps): LearnService {
           const old = await learningsStore.byId(q, input.replaces);
           const ownHeld = old && accountId && old.contributorAccountId === accountId;
           if (!old || !ownHeld || !['pending_review', 'rejected'].includes(old.status))
-            throw new DomainError(ERROR_CODES.NOT_FOUND, 'No held or rejected learning of yours has that id', { field: 'body.replaces' });
+            throw new DomainError(ERROR_CODES.NOT_FOUND, 'No held or rejected learning of yours has that id', {
+              field: 'body.replaces',
+            });
           replaced = old;
           reasons.add('sanitized_resubmission');
         }
 
         const same = await learningsStore.liveByContentHash(q, hash);
-        if (same && same !== replaced?.id) throw new DomainError(ERROR_CODES.DUPLICATE_LEARNING, 'Duplicate learning detected');
+        if (same && same !== replaced?.id)
+          throw new DomainError(ERROR_CODES.DUPLICATE_LEARNING, 'Duplicate learning detected');
         let nearest: { id: string; similarity: number } | undefined;
         for (const c of await learningsStore.bandCandidates(q, bandKeys, MAX_CANDIDATES)) {
           if (c.id === replaced?.id) continue;
@@ -164,7 +172,8 @@ export function createLearnService(deps: LearnDeps): LearnService {
               similarity: Math.round(similarity * 1000) / 1000,
             });
           }
-          if (similarity >= LIMITS.nearDuplicate.hold && similarity > (nearest?.similarity ?? 0)) nearest = { id: c.id, similarity };
+          if (similarity >= LIMITS.nearDuplicate.hold && similarity > (nearest?.similarity ?? 0))
+            nearest = { id: c.id, similarity };
         }
         if (nearest) reasons.add('near_duplicate');
 

@@ -1,4 +1,12 @@
-import { CONTENT_ADVISORY, type LearningFull, type LearningSnippet, LIMITS, microToUsd, type PendingItem, type REVIEW_REASONS } from '@axle/sdk';
+import {
+  CONTENT_ADVISORY,
+  type LearningFull,
+  type LearningSnippet,
+  LIMITS,
+  microToUsd,
+  type PendingItem,
+  type REVIEW_REASONS,
+} from '@axle/sdk';
 
 type ReviewReason = (typeof REVIEW_REASONS)[number];
 import { type Complexity, basePriceMicros, dynamicPriceMicros } from '../domain/pricing.js';
@@ -26,13 +34,26 @@ export const qualityOf = (l: Pick<LearningRecord, 'avgHelpfulness' | 'ratingCoun
 
 /** The dynamic price now, from base price, demand, quality and the contributor's override. */
 export function priceOf(l: LearningRecord, demand: Demand): number {
-  return dynamicPriceMicros({ basePriceMicros: l.basePriceMicro, demand, quality01: qualityOf(l), overrideMicros: l.overridePriceMicro });
+  return dynamicPriceMicros({
+    basePriceMicros: l.basePriceMicro,
+    demand,
+    quality01: qualityOf(l),
+    overrideMicros: l.overridePriceMicro,
+  });
 }
 
 /** A new learning's base and current price (no demand yet). */
-export function initialPrice(complexity: Complexity, dims: QualitySelfAssessment | undefined, overrideMicros: number | null) {
+export function initialPrice(
+  complexity: Complexity,
+  dims: QualitySelfAssessment | undefined,
+  overrideMicros: number | null,
+) {
   const base = basePriceMicros(complexity);
-  const quality01 = rankingQuality({ avgHelpfulness: 0, distinctRaters: 0, rubricTotal: dims ? rubricTotal(dims) : null });
+  const quality01 = rankingQuality({
+    avgHelpfulness: 0,
+    distinctRaters: 0,
+    rubricTotal: dims ? rubricTotal(dims) : null,
+  });
   const current = dynamicPriceMicros({
     basePriceMicros: base,
     demand: { impressions7d: 0, impressions30d: 0, unlocks7d: 0, unlocks30d: 0 },
@@ -45,12 +66,21 @@ export function initialPrice(complexity: Complexity, dims: QualitySelfAssessment
 const round = (x: number, digits = 4) => Math.round(x * 10 ** digits) / 10 ** digits;
 
 export function valueSignal(l: LearningRecord, priceMicros: number, now: number): LearningSnippet['value_signal'] {
-  const diy = estimatedDiyCostMicros({ complexity: l.complexity as Complexity, bodyLength: l.body.length, outcome: (l.outcome ?? 'success') as Outcome });
+  const diy = estimatedDiyCostMicros({
+    complexity: l.complexity as Complexity,
+    bodyLength: l.body.length,
+    outcome: (l.outcome ?? 'success') as Outcome,
+  });
   const age = now - (l.publishedAt ?? l.createdAt);
   return {
     estimated_diy_cost_usd: microToUsd(diy),
     quality_score: round(rubricTotal01(l.qualityScore)),
-    verdict: verdict({ priceMicros, estimatedDiyCostMicros: diy, quality01: qualityOf(l), freshness01: freshness01(age) }),
+    verdict: verdict({
+      priceMicros,
+      estimatedDiyCostMicros: diy,
+      quality01: qualityOf(l),
+      freshness01: freshness01(age),
+    }),
   };
 }
 
@@ -66,7 +96,12 @@ export function toSnippet(l: LearningRecord, priceMicros: number, relevance: num
     task_context: l.taskContext,
     outcome: (l.outcome ?? 'success') as LearningSnippet['outcome'],
     tags: l.tags,
-    quality: { unlocks: l.unlockCount, ratings: l.ratingCount, avg_helpfulness: round(l.avgHelpfulness, 3), score: l.qualityScore ?? 0 },
+    quality: {
+      unlocks: l.unlockCount,
+      ratings: l.ratingCount,
+      avg_helpfulness: round(l.avgHelpfulness, 3),
+      score: l.qualityScore ?? 0,
+    },
     relevance: round(relevance),
     unlock_price_usd: microToUsd(l.unlockPriceMicro),
     current_price: microToUsd(priceMicros),
@@ -108,7 +143,12 @@ export function toPendingItem(l: LearningRecord, threshold: number): PendingItem
     created_at: iso(l.createdAt),
     status: l.status,
     ...(l.injectionFlags?.length ? { injection_flags: l.injectionFlags } : {}),
-    ...(l.possibleDuplicateOf ? { possible_duplicate_of: l.possibleDuplicateOf, possible_duplicate_similarity: l.possibleDuplicateSimilarity ?? 0 } : {}),
+    ...(l.possibleDuplicateOf
+      ? {
+          possible_duplicate_of: l.possibleDuplicateOf,
+          possible_duplicate_similarity: l.possibleDuplicateSimilarity ?? 0,
+        }
+      : {}),
     review_reason: (l.reviewReason ?? []) as ReviewReason[],
     lane: laneOf(l, threshold),
     ...(l.sensitivityFindings?.length ? { sensitivity_findings: l.sensitivityFindings } : {}),

@@ -41,7 +41,15 @@ export interface MagicLinkService {
   verify(token: string): Promise<SignIn | null>;
 }
 
-export function createMagicLinkService({ db, clock, logger, mailer, jwt, rateLimiter, baseUrl }: MagicLinkDeps): MagicLinkService {
+export function createMagicLinkService({
+  db,
+  clock,
+  logger,
+  mailer,
+  jwt,
+  rateLimiter,
+  baseUrl,
+}: MagicLinkDeps): MagicLinkService {
   return {
     async request(rawEmail, ip, next) {
       const email = normalizeEmail(rawEmail);
@@ -73,7 +81,8 @@ export function createMagicLinkService({ db, clock, logger, mailer, jwt, rateLim
           await magicLinksStore.delete(q, tokenHash);
           await rateLimiter.refund(buckets, q);
         });
-        if (err instanceof MailDeliveryError) throw new DomainError(ERROR_CODES.MAIL_UNAVAILABLE, 'Could not send the sign-in email; try again later');
+        if (err instanceof MailDeliveryError)
+          throw new DomainError(ERROR_CODES.MAIL_UNAVAILABLE, 'Could not send the sign-in email; try again later');
         throw err;
       }
       // With no mail server (embedded dev mode) the operator needs the link; over SMTP it is never logged.

@@ -25,7 +25,13 @@ export interface Mailer {
  * SMTP when AXLE_SMTP_URL is set; otherwise each message is rendered to `<dataDir>/outbox/*.eml`.
  * Logs never name the recipient: nodemailer error messages can quote addresses, so only codes are kept.
  */
-export function createMailer(opts: { smtpUrl?: string; from: string; dataDir: string; logger: Logger; clock: Clock }): Mailer {
+export function createMailer(opts: {
+  smtpUrl?: string;
+  from: string;
+  dataDir: string;
+  logger: Logger;
+  clock: Clock;
+}): Mailer {
   if (opts.smtpUrl) {
     const transport = nodemailer.createTransport(opts.smtpUrl);
     return {
@@ -48,7 +54,10 @@ export function createMailer(opts: { smtpUrl?: string; from: string; dataDir: st
     async send(mail) {
       const { message } = await render.sendMail({ from: opts.from, ...mail });
       // The file name is time + random, never the address.
-      const file = path.join(outbox, `${new Date(opts.clock.now()).toISOString().replace(/[:.]/g, '-')}-${randomBytes(4).toString('hex')}.eml`);
+      const file = path.join(
+        outbox,
+        `${new Date(opts.clock.now()).toISOString().replace(/[:.]/g, '-')}-${randomBytes(4).toString('hex')}.eml`,
+      );
       try {
         await fs.mkdir(outbox, { recursive: true, mode: 0o700 });
         await fs.writeFile(file, message as Buffer, { mode: 0o600 });

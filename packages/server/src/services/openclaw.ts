@@ -57,10 +57,12 @@ export function createOpenClawService({ config, clock, logger, baseUrl }: OpenCl
   };
 
   // Watching starts in the background so a slow or missing folder never delays the server's start.
-  const started = adapter?.then((a) => a.start()).then(
-    () => logger.info({ memory_path: openclawMemoryPath }, 'openclaw adapter watching'),
-    (err: unknown) => logger.warn({ err }, 'openclaw adapter could not start watching'),
-  );
+  const started = adapter
+    ?.then((a) => a.start())
+    .then(
+      () => logger.info({ memory_path: openclawMemoryPath }, 'openclaw adapter watching'),
+      (err: unknown) => logger.warn({ err }, 'openclaw adapter could not start watching'),
+    );
 
   return {
     status: async () => (await need()).status(),
@@ -70,7 +72,8 @@ export function createOpenClawService({ config, clock, logger, baseUrl }: OpenCl
       try {
         return running.trigger();
       } catch (err) {
-        if (err instanceof RunInProgressError) throw new DomainError(ERROR_CODES.CONFLICT, 'OpenClaw run already in progress');
+        if (err instanceof RunInProgressError)
+          throw new DomainError(ERROR_CODES.CONFLICT, 'OpenClaw run already in progress');
         throw err;
       }
     },

@@ -49,7 +49,12 @@ export function createRateLimiter({ db, clock }: { db: Database; clock: Clock })
     const retryAfterMs = await (q ? hitAll(buckets, q) : db.tx((tx) => hitAll(buckets, tx)));
     if (retryAfterMs > 0) {
       const retryAfter = Math.max(1, Math.ceil(retryAfterMs / 1000));
-      throw new DomainError(ERROR_CODES.RATE_LIMITED, 'Too many requests; try again later', { retry_after_seconds: retryAfter }, retryAfter);
+      throw new DomainError(
+        ERROR_CODES.RATE_LIMITED,
+        'Too many requests; try again later',
+        { retry_after_seconds: retryAfter },
+        retryAfter,
+      );
     }
   }
   return {

@@ -52,7 +52,10 @@ export interface ReviewService {
   rejectMany(accountId: string, ids: string[]): Promise<BulkReviewResponse>;
   approveClean(accountId: string, dryRun: boolean, threshold?: number): Promise<ApproveCleanResponse>;
   /** Items awaiting platform review (forced_review), oldest first. */
-  platformQueue(limit: number, offset: number): Promise<{ pending_count: number; limit: number; offset: number; learnings: PendingItem[] }>;
+  platformQueue(
+    limit: number,
+    offset: number,
+  ): Promise<{ pending_count: number; limit: number; offset: number; learnings: PendingItem[] }>;
   /** DELETE /learn/{id}?reason=retract. */
   retract(accountId: string, id: string, reason: string): Promise<RetractResponse>;
 }
@@ -76,21 +79,37 @@ export function createReviewService({ db, clock, writeLimits, onVisible }: Revie
   /** The held item `who` may decide on; anything else (absent, someone else's) is 404 without its content. */
   async function held(q: Queryable, who: Reviewer, id: string): Promise<LearningRecord> {
     const l = await learningsStore.byId(q, id);
-    const visibleTo = l && (who.kind === 'platform' ? l.reviewReason?.includes('forced_review') : l.contributorAccountId === who.accountId);
+    const visibleTo =
+      l &&
+      (who.kind === 'platform' ? l.reviewReason?.includes('forced_review') : l.contributorAccountId === who.accountId);
     if (!l || !visibleTo) throw new DomainError(ERROR_CODES.NOT_FOUND, 'No such held learning', { learning_id: id });
-    if (l.status !== 'pending_review') throw new DomainError(ERROR_CODES.CONFLICT, `The learning is ${l.status}, not held`, { learning_id: id, status: l.status });
+    if (l.status !== 'pending_review')
+      throw new DomainError(ERROR_CODES.CONFLICT, `The learning is ${l.status}, not held`, {
+        learning_id: id,
+        status: l.status,
+      });
     return l;
   }
 
-  async function approveIn(q: Queryable, who: Reviewer, id: string, acknowledgeFlags: boolean, now: number): Promise<ReviewResult> {
+  async function approveIn(
+    q: Queryable,
+    who: Reviewer,
+    id: string,
+    acknowledgeFlags: boolean,
+    now: number,
+  ): Promise<ReviewResult> {
     const l = await held(q, who, id);
     const reasons = l.reviewReason ?? [];
     const flags = flagsOf(reasons);
     if (flags.length > 0 && !acknowledgeFlags)
-      throw new DomainError(ERROR_CODES.FLAGS_NOT_ACKNOWLEDGED, 'This item was flagged by a screen: approve it with acknowledge_flags: true', {
-        learning_id: id,
-        flags,
-      });
+      throw new DomainError(
+        ERROR_CODES.FLAGS_NOT_ACKNOWLEDGED,
+        'This item was flagged by a screen: approve it with acknowledge_flags: true',
+        {
+          learning_id: id,
+          flags,
+        },
+      );
     // An ownerless (wallet-only) learning has no contributor to review it: the platform decides every reason.
     const platformLifts = (r: string) => r === 'forced_review' || l.contributorAccountId === null;
     const remaining =
@@ -114,7 +133,10 @@ export function createReviewService({ db, clock, writeLimits, onVisible }: Revie
     for (const r of results) if (r.ok && r.status === 'approved') onVisible?.(r.id);
   };
 
-  async function bulk(ids: string[], one: (q: Queryable, id: string, now: number) => Promise<ReviewResult>): Promise<BulkReviewResponse> {
+  async function bulk(
+    ids: string[],
+    one: (q: Queryable, id: string, now: number) => Promise<ReviewResult>,
+  ): Promise<BulkReviewResponse> {
     const results = await db.tx(async (q) => {
       const now = clock.now();
       const out: ReviewResult[] = [];
@@ -133,7 +155,13 @@ export function createReviewService({ db, clock, writeLimits, onVisible }: Revie
         learningsStore.pendingOf(db, accountId, limit, offset),
         thresholdOf(db, accountId),
       ]);
-      return { account_id: accountId, pending_count: count, limit, offset, learnings: rows.map((l) => toPendingItem(l, threshold)) };
+      return {
+        account_id: accountId,
+        pending_count: count,
+        limit,
+        offset,
+        learnings: rows.map((l) => toPendingItem(l, threshold)),
+      };
     },
 
     async summary(accountId, query) {
@@ -141,11 +169,15 @@ export function createReviewService({ db, clock, writeLimits, onVisible }: Revie
         ?.split(',')
         .map((s) => s.trim())
         .filter(Boolean);
-      if (ids && ids.length > 100) throw new DomainError(ERROR_CODES.VALIDATION, 'ids: at most 100', { field: 'query.ids' });
+      if (ids && ids.length > 100)
+        throw new DomainError(ERROR_CODES.VALIDATION, 'ids: at most 100', { field: 'query.ids' });
       const full = query.full === '1';
       // With bodies, a page without explicit ids holds at most 25 rows.
       const limit = full && !ids ? Math.min(query.limit, LIMITS.pendingSummaryFullMax) : query.limit;
-      const [all, threshold] = await Promise.all([learningsStore.pendingTriageOf(db, accountId, MAX_TRIAGE_ROWS), thresholdOf(db, accountId)]);
+      const [all, threshold] = await Promise.all([
+        learningsStore.pendingTriageOf(db, accountId, MAX_TRIAGE_ROWS),
+        thresholdOf(db, accountId),
+      ]);
       const lanes = { ready_to_publish: 0, needs_score: 0, needs_your_eyes: 0 };
       const flags = { injection: 0, content_sensitivity: 0, near_duplicate: 0, process_advice: 0 };
       let approvable = 0;
@@ -159,9 +191,23 @@ export function createReviewService({ db, clock, writeLimits, onVisible }: Revie
       });
       const wanted = ids ? new Set(ids) : undefined;
       const picked = rows
-        .filter((r) => (!wanted || wanted.has(r.l.id)) && (!query.lane || r.lane === query.lane) && (!query.flag || r.f.includes(query.flag)))
+        .filter(
+          (r) =>
+            (!wanted || wanted.has(r.l.id)) &&
+            (!query.lane || r.lane === query.lane) &&
+            (!query.flag || r.f.includes(query.flag)),
+        )
         .slice(query.offset, query.offset + limit);
-      const bodies = full ? new Map((await learningsStore.byIds(db, picked.map((r) => r.l.id))).map((l) => [l.id, l.body])) : undefined;
+      const bodies = full
+        ? new Map(
+            (
+              await learningsStore.byIds(
+                db,
+                picked.map((r) => r.l.id),
+              )
+            ).map((l) => [l.id, l.body]),
+          )
+        : undefined;
       return {
         account_id: accountId,
         pending_count: all.length,
@@ -193,7 +239,8 @@ export function createReviewService({ db, clock, writeLimits, onVisible }: Revie
 
     reject: (who, id) => db.tx((q) => rejectIn(q, who, id, clock.now())),
 
-    approveMany: (accountId, ids, ack) => bulk(ids, (q, id, now) => approveIn(q, { kind: 'owner', accountId }, id, ack, now)),
+    approveMany: (accountId, ids, ack) =>
+      bulk(ids, (q, id, now) => approveIn(q, { kind: 'owner', accountId }, id, ack, now)),
     rejectMany: (accountId, ids) => bulk(ids, (q, id, now) => rejectIn(q, { kind: 'owner', accountId }, id, now)),
 
     async approveClean(accountId, dryRun, threshold) {
@@ -208,25 +255,44 @@ export function createReviewService({ db, clock, writeLimits, onVisible }: Revie
 
     async platformQueue(limit, offset) {
       const { total, rows } = await learningsStore.platformQueue(db, limit, offset);
-      return { pending_count: total, limit, offset, learnings: rows.map((l) => toPendingItem(l, DEFAULT_AUTO_PUBLISH_THRESHOLD)) };
+      return {
+        pending_count: total,
+        limit,
+        offset,
+        learnings: rows.map((l) => toPendingItem(l, DEFAULT_AUTO_PUBLISH_THRESHOLD)),
+      };
     },
 
     async retract(accountId, id, reason) {
-      if (reason !== 'retract') throw new DomainError(ERROR_CODES.VALIDATION, 'reason must be retract', { field: 'query.reason' });
+      if (reason !== 'retract')
+        throw new DomainError(ERROR_CODES.VALIDATION, 'reason must be retract', { field: 'query.reason' });
       return db.tx(async (q) => {
         const now = clock.now();
         const l = await learningsStore.byId(q, id);
         if (!l) throw new DomainError(ERROR_CODES.NOT_FOUND, 'Learning not found', { learning_id: id });
-        if (l.contributorAccountId !== accountId) throw new DomainError(ERROR_CODES.FORBIDDEN, 'Only the contributor can retract a learning');
+        if (l.contributorAccountId !== accountId)
+          throw new DomainError(ERROR_CODES.FORBIDDEN, 'Only the contributor can retract a learning');
         if (l.status !== 'approved' || l.publishedAt === null)
-          throw new DomainError(ERROR_CODES.CONFLICT, `The learning is ${l.status}; only a published learning can be retracted`, { status: l.status });
+          throw new DomainError(
+            ERROR_CODES.CONFLICT,
+            `The learning is ${l.status}; only a published learning can be retracted`,
+            { status: l.status },
+          );
         if (now - l.publishedAt > LIMITS.retractionWindowDays * DAY_MS)
-          throw new DomainError(ERROR_CODES.RETRACTION_WINDOW_EXPIRED, 'The 7-day retraction window has passed; the standard takedown process applies', {
-            published_at: isoTime(l.publishedAt),
-          });
+          throw new DomainError(
+            ERROR_CODES.RETRACTION_WINDOW_EXPIRED,
+            'The 7-day retraction window has passed; the standard takedown process applies',
+            {
+              published_at: isoTime(l.publishedAt),
+            },
+          );
         await writeLimits.take('retraction', accountId, q);
         await learningsStore.setStatus(q, l, 'retracted', null, now);
-        const auditRef = await appendAudit(q, { actor: `account:${accountId}`, action: 'learning.retracted', subject: id, data: { reason } }, now);
+        const auditRef = await appendAudit(
+          q,
+          { actor: `account:${accountId}`, action: 'learning.retracted', subject: id, data: { reason } },
+          now,
+        );
         return { retracted: true as const, learning_id: id, audit_ref: auditRef };
       });
     },

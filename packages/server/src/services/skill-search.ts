@@ -49,9 +49,20 @@ export interface SkillSearchDeps extends SkillSearchOptions {
   semantic: SemanticIndex;
 }
 
-export function createSkillSearch({ repo, semantic, candidates = 100, minCosine = 0.2, k = DEFAULT_K }: SkillSearchDeps): SkillSearch {
+export function createSkillSearch({
+  repo,
+  semantic,
+  candidates = 100,
+  minCosine = 0.2,
+  k = DEFAULT_K,
+}: SkillSearchDeps): SkillSearch {
   /** In fused mode a semantic failure (the worker died) degrades to lexical instead of failing the search. */
-  async function semanticRanking(query: string, filters: SkillFilters, mode: SearchMode, depth: number): Promise<RankedId[] | undefined> {
+  async function semanticRanking(
+    query: string,
+    filters: SkillFilters,
+    mode: SearchMode,
+    depth: number,
+  ): Promise<RankedId[] | undefined> {
     try {
       const allowed = await repo.idsMatching(filters);
       return await semantic.search(query, depth, minCosine, allowed);

@@ -33,7 +33,8 @@ export interface SkillsServiceOptions {
  * SHA-256 of the catalog file's bytes (and the API version, whose schemas validate it): a changed
  * catalog replaces the stored one. Hashing the bytes lets an unchanged catalog skip parsing.
  */
-export const catalogFingerprint = (bytes: Uint8Array): string => createHash('sha256').update(`${VERSIONS.openapi}\0`).update(bytes).digest('hex');
+export const catalogFingerprint = (bytes: Uint8Array): string =>
+  createHash('sha256').update(`${VERSIONS.openapi}\0`).update(bytes).digest('hex');
 
 /** The skills registry: the catalog in the store, lookups, counts and search. What AppDeps.skills exposes. */
 export interface SkillsService {

@@ -24,8 +24,7 @@ export async function hasAcceptedCurrentTerms(q: Queryable, accountId: string): 
 export const termsNotAccepted = (termsUrl: string): DomainError =>
   new DomainError(ERROR_CODES.TERMS_NOT_ACCEPTED, 'The current terms of service have not been accepted', {
     current_tos_version: CURRENT_TOS_VERSION,
-    how_to_accept:
-      `POST /account/accept-terms with {"version": "${CURRENT_TOS_VERSION}", "agree": true} after reading the terms`,
+    how_to_accept: `POST /account/accept-terms with {"version": "${CURRENT_TOS_VERSION}", "agree": true} after reading the terms`,
     terms_url: termsUrl,
   });
 
@@ -36,7 +35,10 @@ export interface TermsService {
   /** Whether the account has accepted the version in force (what money and agency routes gate on). */
   hasAcceptedCurrent(accountId: string): Promise<boolean>;
   status(accountId: string): Promise<TermsStatus>;
-  accept(accountId: string, input: { version: string; agree?: boolean; via: 'jwt' | 'key' }): Promise<AcceptTermsResponse>;
+  accept(
+    accountId: string,
+    input: { version: string; agree?: boolean; via: 'jwt' | 'key' },
+  ): Promise<AcceptTermsResponse>;
 }
 
 export function createTermsService(deps: {
@@ -65,7 +67,9 @@ export function createTermsService(deps: {
 
     async accept(accountId, { version, agree, via }) {
       if (agree !== true) {
-        throw new DomainError(ERROR_CODES.AFFIRMATION_REQUIRED, 'Accepting the terms requires agree: true', { terms_url: termsUrl() });
+        throw new DomainError(ERROR_CODES.AFFIRMATION_REQUIRED, 'Accepting the terms requires agree: true', {
+          terms_url: termsUrl(),
+        });
       }
       if (version !== CURRENT_TOS_VERSION) {
         throw new DomainError(ERROR_CODES.CONFLICT, `Version ${version} is not the current terms version`, {
@@ -75,12 +79,23 @@ export function createTermsService(deps: {
       }
       return db.tx(async (q) => {
         const already = await termsStore.find(q, accountId, version);
-        if (already) return { message: 'Terms already accepted', version, accepted_at: already.accepted_at, audit_ref: already.audit_ref };
+        if (already)
+          return {
+            message: 'Terms already accepted',
+            version,
+            accepted_at: already.accepted_at,
+            audit_ref: already.audit_ref,
+          };
         const first = !(await termsStore.hasAny(q, accountId));
         const now = clock.now();
         const auditRef = await appendAudit(
           q,
-          { actor: `account:${accountId}`, action: 'terms.accepted', subject: accountId, data: { version, via, first_acceptance: first } },
+          {
+            actor: `account:${accountId}`,
+            action: 'terms.accepted',
+            subject: accountId,
+            data: { version, via, first_acceptance: first },
+          },
           now,
         );
         await termsStore.insert(q, { account_id: accountId, version, accepted_at: now, via, audit_ref: auditRef });

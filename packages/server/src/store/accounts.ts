@@ -33,7 +33,10 @@ export const accountsStore = {
 
   /** Returns whether a live (not deleted) account changed. */
   async setSuspended(q: Queryable, id: string, suspended: boolean): Promise<boolean> {
-    const r = await q.run('UPDATE accounts SET suspended = ? WHERE id = ? AND deleted_at IS NULL', [suspended ? 1 : 0, id]);
+    const r = await q.run('UPDATE accounts SET suspended = ? WHERE id = ? AND deleted_at IS NULL', [
+      suspended ? 1 : 0,
+      id,
+    ]);
     return r.changes > 0;
   },
 };

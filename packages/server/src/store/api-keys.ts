@@ -49,7 +49,12 @@ export const apiKeysStore = {
   },
 
   /** One page of the account's live keys, oldest first, after the key `after` when given. */
-  listActivePage(q: Queryable, accountId: string, limit: number, after?: { created_at: number; id: string }): Promise<ApiKeyRow[]> {
+  listActivePage(
+    q: Queryable,
+    accountId: string,
+    limit: number,
+    after?: { created_at: number; id: string },
+  ): Promise<ApiKeyRow[]> {
     return q.all<ApiKeyRow>(
       `SELECT id, account_id, name, scopes, created_at, last_used_at FROM api_keys
        WHERE account_id = ? AND revoked_at IS NULL AND (created_at > ? OR (created_at = ? AND id > ?))
@@ -59,19 +64,30 @@ export const apiKeysStore = {
   },
 
   async countActive(q: Queryable, accountId: string): Promise<number> {
-    const row = await q.get<{ n: number }>('SELECT COUNT(*) AS n FROM api_keys WHERE account_id = ? AND revoked_at IS NULL', [accountId]);
+    const row = await q.get<{ n: number }>(
+      'SELECT COUNT(*) AS n FROM api_keys WHERE account_id = ? AND revoked_at IS NULL',
+      [accountId],
+    );
     return row!.n;
   },
 
   /** Revokes the account's own live key; false when there is no such key. */
   async revoke(q: Queryable, accountId: string, id: string, now: number): Promise<boolean> {
-    const r = await q.run('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND account_id = ? AND revoked_at IS NULL', [now, id, accountId]);
+    const r = await q.run('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND account_id = ? AND revoked_at IS NULL', [
+      now,
+      id,
+      accountId,
+    ]);
     return r.changes > 0;
   },
 
   /** Refreshes last_used_at only when it is older than `staleBefore`, so hot keys write at most once a window. */
   async touch(q: Queryable, id: string, now: number, staleBefore: number): Promise<void> {
-    await q.run('UPDATE api_keys SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at < ?)', [now, id, staleBefore]);
+    await q.run('UPDATE api_keys SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at < ?)', [
+      now,
+      id,
+      staleBefore,
+    ]);
   },
 
   /** The name (label) of a key, or undefined. */

@@ -24,6 +24,9 @@ export const auditStore = {
   },
 
   byId(q: Queryable, id: string): Promise<AuditRow | undefined> {
-    return q.get<AuditRow>('SELECT id, seq, ts, actor, action, subject, data, prev_hash, hash FROM audit_log WHERE id = ?', [id]);
+    return q.get<AuditRow>(
+      'SELECT id, seq, ts, actor, action, subject, data, prev_hash, hash FROM audit_log WHERE id = ?',
+      [id],
+    );
   },
 };

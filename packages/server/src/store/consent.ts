@@ -28,7 +28,10 @@ export const consentStore = {
   },
 
   async mode(q: Queryable, accountId: string): Promise<ExtractionModeValue | undefined> {
-    const row = await q.get<{ m: ExtractionModeValue }>('SELECT autonomous_extraction_mode AS m FROM account_settings WHERE account_id = ?', [accountId]);
+    const row = await q.get<{ m: ExtractionModeValue }>(
+      'SELECT autonomous_extraction_mode AS m FROM account_settings WHERE account_id = ?',
+      [accountId],
+    );
     return row?.m;
   },
 
@@ -42,7 +45,10 @@ export const consentStore = {
 
   /** The account's auto-publish threshold, or undefined for the default. */
   async autoPublishThreshold(q: Queryable, accountId: string): Promise<number | undefined> {
-    const row = await q.get<{ t: number | null }>('SELECT auto_publish_threshold AS t FROM account_settings WHERE account_id = ?', [accountId]);
+    const row = await q.get<{ t: number | null }>(
+      'SELECT auto_publish_threshold AS t FROM account_settings WHERE account_id = ?',
+      [accountId],
+    );
     return row?.t ?? undefined;
   },
 

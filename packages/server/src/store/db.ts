@@ -73,7 +73,9 @@ class Connection implements Queryable {
     const statement = await st;
     return new Promise((resolve, reject) => {
       // A statement left mid-result by `get` would hold its read snapshot: reset it for the next caller.
-      statement.get(params as never, (err: Error | null, row: T) => statement.reset(() => (err ? reject(err) : resolve(row))));
+      statement.get(params as never, (err: Error | null, row: T) =>
+        statement.reset(() => (err ? reject(err) : resolve(row))),
+      );
     });
   }
 
@@ -107,7 +109,8 @@ class Connection implements Queryable {
   async close(): Promise<void> {
     const statements = await Promise.allSettled(this.statements.values());
     this.statements.clear();
-    for (const s of statements) if (s.status === 'fulfilled') await new Promise<void>((resolve) => s.value.finalize(() => resolve()));
+    for (const s of statements)
+      if (s.status === 'fulfilled') await new Promise<void>((resolve) => s.value.finalize(() => resolve()));
     await new Promise<void>((resolve, reject) => this.raw.close((err) => (err ? reject(err) : resolve())));
   }
 }

@@ -25,12 +25,23 @@ const COLUMNS =
 export const deviceCodesStore = {
   async insert(
     q: Queryable,
-    row: Pick<DeviceCodeRow, 'device_code_hash' | 'user_code' | 'client_name' | 'public_key' | 'interval_s' | 'created_at' | 'expires_at'>,
+    row: Pick<
+      DeviceCodeRow,
+      'device_code_hash' | 'user_code' | 'client_name' | 'public_key' | 'interval_s' | 'created_at' | 'expires_at'
+    >,
   ): Promise<void> {
     await q.run(
       `INSERT INTO device_codes (device_code_hash, user_code, client_name, public_key, status, interval_s, created_at, expires_at)
        VALUES (?, ?, ?, ?, 'pending', ?, ?, ?)`,
-      [row.device_code_hash, row.user_code, row.client_name, row.public_key, row.interval_s, row.created_at, row.expires_at],
+      [
+        row.device_code_hash,
+        row.user_code,
+        row.client_name,
+        row.public_key,
+        row.interval_s,
+        row.created_at,
+        row.expires_at,
+      ],
     );
   },
 
@@ -44,17 +55,25 @@ export const deviceCodesStore = {
 
   /** A code a person can still act on: pending and not expired. */
   pendingByUserCode(q: Queryable, userCode: string, now: number): Promise<DeviceCodeRow | undefined> {
-    return q.get<DeviceCodeRow>(`SELECT ${COLUMNS} FROM device_codes WHERE user_code = ? AND status = 'pending' AND expires_at > ?`, [
-      userCode,
-      now,
-    ]);
+    return q.get<DeviceCodeRow>(
+      `SELECT ${COLUMNS} FROM device_codes WHERE user_code = ? AND status = 'pending' AND expires_at > ?`,
+      [userCode, now],
+    );
   },
 
   async recordPoll(q: Queryable, hash: string, now: number, intervalS: number): Promise<void> {
-    await q.run('UPDATE device_codes SET last_polled_at = ?, interval_s = ? WHERE device_code_hash = ?', [now, intervalS, hash]);
+    await q.run('UPDATE device_codes SET last_polled_at = ?, interval_s = ? WHERE device_code_hash = ?', [
+      now,
+      intervalS,
+      hash,
+    ]);
   },
 
-  async approve(q: Queryable, hash: string, v: { accountId: string; keyId: string; sealedKey: string; now: number }): Promise<boolean> {
+  async approve(
+    q: Queryable,
+    hash: string,
+    v: { accountId: string; keyId: string; sealedKey: string; now: number },
+  ): Promise<boolean> {
     const r = await q.run(
       `UPDATE device_codes SET status = 'approved', account_id = ?, key_id = ?, sealed_key = ?, decided_at = ?
        WHERE device_code_hash = ? AND status = 'pending'`,

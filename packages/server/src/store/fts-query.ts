@@ -19,7 +19,11 @@ const MAX_TERM_LENGTH = 64;
 
 /** Distinct lower-case terms of `text`, stopwords dropped (unless nothing else is left), at most MAX_QUERY_TERMS. */
 export function queryTerms(text: string): string[] {
-  const words = text.normalize('NFKC').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  const words =
+    text
+      .normalize('NFKC')
+      .toLowerCase()
+      .match(/[\p{L}\p{N}]+/gu) ?? [];
   const distinct = [...new Set(words.map((w) => w.slice(0, MAX_TERM_LENGTH)))];
   const content = distinct.filter((w) => !STOPWORDS.has(w));
   return (content.length > 0 ? content : distinct).slice(0, MAX_QUERY_TERMS);

@@ -115,7 +115,10 @@ export interface LearningFilters {
 }
 
 /** The fields of a learning that search ranking reads. */
-export type RankingFields = Pick<LearningRecord, 'id' | 'avgHelpfulness' | 'ratingCount' | 'qualityScore' | 'publishedAt' | 'createdAt'>;
+export type RankingFields = Pick<
+  LearningRecord,
+  'id' | 'avgHelpfulness' | 'ratingCount' | 'qualityScore' | 'publishedAt' | 'createdAt'
+>;
 
 /** Search impressions and unlocks over the last 7 and 30 days. */
 export interface Demand {
@@ -126,7 +129,10 @@ export interface Demand {
 }
 
 /** A held item as the review summary reads it. */
-export type PendingTriage = Pick<LearningRecord, 'id' | 'title' | 'category' | 'createdAt' | 'reviewReason' | 'qualityDimensions'>;
+export type PendingTriage = Pick<
+  LearningRecord,
+  'id' | 'title' | 'category' | 'createdAt' | 'reviewReason' | 'qualityDimensions'
+>;
 
 const DAY_MS = 86_400_000;
 const dayOf = (ms: number) => Math.floor(ms / DAY_MS);
@@ -164,7 +170,10 @@ export const learningsStore = {
       const v = learning[f as keyof NewLearning];
       return json && v !== null ? JSON.stringify(v) : v;
     });
-    await q.run(`INSERT INTO learnings (${cols.map(([, c]) => c).join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`, values);
+    await q.run(
+      `INSERT INTO learnings (${cols.map(([, c]) => c).join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`,
+      values,
+    );
   },
 
   async byId(q: Queryable, id: string): Promise<LearningRecord | undefined> {
@@ -198,7 +207,10 @@ export const learningsStore = {
   /** Learnings of these ids, any status. */
   async byIds(q: Queryable, ids: readonly string[]): Promise<LearningRecord[]> {
     if (ids.length === 0) return [];
-    const rows = await q.all<Record<string, unknown>>(`SELECT ${SELECT} FROM learnings WHERE id IN (${ids.map(() => '?').join(', ')})`, ids);
+    const rows = await q.all<Record<string, unknown>>(
+      `SELECT ${SELECT} FROM learnings WHERE id IN (${ids.map(() => '?').join(', ')})`,
+      ids,
+    );
     return rows.map(decode);
   },
 
@@ -207,7 +219,10 @@ export const learningsStore = {
     if (ids.length === 0) return [];
     // Looked up by primary key and filtered here: with the status in the WHERE clause SQLite chose the
     // status index and read every approved row (93 ms for 50 ids at 100,000 learnings).
-    const rows = await q.all<Record<string, unknown>>(`SELECT ${SELECT} FROM learnings WHERE id IN (${ids.map(() => '?').join(', ')})`, ids);
+    const rows = await q.all<Record<string, unknown>>(
+      `SELECT ${SELECT} FROM learnings WHERE id IN (${ids.map(() => '?').join(', ')})`,
+      ids,
+    );
     const byId = new Map(rows.filter((r) => r.status === 'approved').map((r) => [r.id as string, decode(r)]));
     return ids.map((id) => byId.get(id)).filter((r) => r !== undefined);
   },
@@ -268,7 +283,7 @@ export const learningsStore = {
   /** Learnings the account has published (approved now or retracted since). */
   async countPublishedBy(q: Queryable, accountId: string): Promise<number> {
     const row = await q.get<{ n: number }>(
-      "SELECT COUNT(*) AS n FROM learnings WHERE contributor_account_id = ? AND published_at IS NOT NULL",
+      'SELECT COUNT(*) AS n FROM learnings WHERE contributor_account_id = ? AND published_at IS NOT NULL',
       [accountId],
     );
     return row?.n ?? 0;
@@ -316,7 +331,12 @@ export const learningsStore = {
    * JOIN keeps the full-text match as the outer loop: as a plain join SQLite probed the index once per
    * learning (43 s at 100,000 learnings against 35 ms).
    */
-  async lexicalSearch(q: Queryable, match: string, filters: LearningFilters, limit: number): Promise<Array<{ id: string; score: number }>> {
+  async lexicalSearch(
+    q: Queryable,
+    match: string,
+    filters: LearningFilters,
+    limit: number,
+  ): Promise<Array<{ id: string; score: number }>> {
     const { sql, params } = learningFilterSql(filters, 'l');
     return q.all<{ id: string; score: number }>(
       `SELECT l.id AS id, -bm25(learnings_fts, ${LEXICAL_WEIGHTS.join(', ')}) AS score
@@ -334,7 +354,9 @@ export const learningsStore = {
 
   /** Visible learnings whose full-text row contains a term (a MATCH expression of one term). */
   async countMatching(q: Queryable, match: string): Promise<number> {
-    const row = await q.get<{ n: number }>('SELECT COUNT(*) AS n FROM learnings_fts WHERE learnings_fts MATCH ?', [match]);
+    const row = await q.get<{ n: number }>('SELECT COUNT(*) AS n FROM learnings_fts WHERE learnings_fts MATCH ?', [
+      match,
+    ]);
     return row?.n ?? 0;
   },
 
@@ -348,7 +370,9 @@ export const learningsStore = {
 
   /** Search and unlock demand of each learning over the last 7 and 30 days (by UTC day). */
   async demand(q: Queryable, ids: readonly string[], now: number): Promise<Map<string, Demand>> {
-    const out = new Map<string, Demand>(ids.map((id) => [id, { impressions7d: 0, impressions30d: 0, unlocks7d: 0, unlocks30d: 0 }]));
+    const out = new Map<string, Demand>(
+      ids.map((id) => [id, { impressions7d: 0, impressions30d: 0, unlocks7d: 0, unlocks30d: 0 }]),
+    );
     if (ids.length === 0) return out;
     const today = dayOf(now);
     const rows = await q.all<{ id: string; i7: number; i30: number; u7: number; u30: number }>(
@@ -358,7 +382,8 @@ export const learningsStore = {
        FROM learning_demand WHERE day > ? AND learning_id IN (${ids.map(() => '?').join(', ')}) GROUP BY learning_id`,
       [today - 7, today - 7, today - 30, ...ids],
     );
-    for (const r of rows) out.set(r.id, { impressions7d: r.i7, impressions30d: r.i30, unlocks7d: r.u7, unlocks30d: r.u30 });
+    for (const r of rows)
+      out.set(r.id, { impressions7d: r.i7, impressions30d: r.i30, unlocks7d: r.u7, unlocks30d: r.u30 });
     return out;
   },
 
@@ -390,10 +415,10 @@ export const learningsStore = {
 
   /** When a POST /knowledge search last showed the learning to the account, or undefined. */
   async surfacedAt(q: Queryable, accountId: string, learningId: string): Promise<number | undefined> {
-    const row = await q.get<{ at: number }>('SELECT surfaced_at AS at FROM learning_surfaced WHERE account_id = ? AND learning_id = ?', [
-      accountId,
-      learningId,
-    ]);
+    const row = await q.get<{ at: number }>(
+      'SELECT surfaced_at AS at FROM learning_surfaced WHERE account_id = ? AND learning_id = ?',
+      [accountId, learningId],
+    );
     return row?.at;
   },
 
@@ -402,18 +427,26 @@ export const learningsStore = {
    * (compare-and-set: two instances repricing at once store one result). True when stored.
    */
   async reprice(q: Queryable, id: string, priceMicro: number, seenRepricedAt: number, now: number): Promise<boolean> {
-    const r = await q.run('UPDATE learnings SET current_price_micro = ?, last_repriced_at = ? WHERE id = ? AND last_repriced_at = ?', [
-      priceMicro,
-      now,
-      id,
-      seenRepricedAt,
-    ]);
+    const r = await q.run(
+      'UPDATE learnings SET current_price_micro = ?, last_repriced_at = ? WHERE id = ? AND last_repriced_at = ?',
+      [priceMicro, now, id, seenRepricedAt],
+    );
     return r.changes === 1;
   },
 
   /** Sets the account's rating slot; true when it replaced an earlier rating. Recomputes the learning's rating totals. */
-  async rate(q: Queryable, learningId: string, accountId: string, helpfulness: number, notes: string | null, now: number): Promise<boolean> {
-    const before = await q.get('SELECT 1 AS x FROM learning_ratings WHERE learning_id = ? AND account_id = ?', [learningId, accountId]);
+  async rate(
+    q: Queryable,
+    learningId: string,
+    accountId: string,
+    helpfulness: number,
+    notes: string | null,
+    now: number,
+  ): Promise<boolean> {
+    const before = await q.get('SELECT 1 AS x FROM learning_ratings WHERE learning_id = ? AND account_id = ?', [
+      learningId,
+      accountId,
+    ]);
     await q.run(
       `INSERT INTO learning_ratings (learning_id, account_id, helpfulness, notes, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)
        ON CONFLICT (learning_id, account_id) DO UPDATE SET helpfulness = excluded.helpfulness, notes = excluded.notes, updated_at = excluded.updated_at`,
@@ -432,9 +465,10 @@ export const learningsStore = {
 
   /** Individual helpfulness ratings, one per rater slot, oldest first. */
   async helpfulnessScores(q: Queryable, learningId: string): Promise<number[]> {
-    const rows = await q.all<{ h: number }>('SELECT helpfulness AS h FROM learning_ratings WHERE learning_id = ? ORDER BY created_at, account_id', [
-      learningId,
-    ]);
+    const rows = await q.all<{ h: number }>(
+      'SELECT helpfulness AS h FROM learning_ratings WHERE learning_id = ? ORDER BY created_at, account_id',
+      [learningId],
+    );
     return rows.map((r) => r.h);
   },
 
@@ -448,9 +482,10 @@ export const learningsStore = {
   },
 
   async countPendingOf(q: Queryable, accountId: string): Promise<number> {
-    const row = await q.get<{ n: number }>("SELECT COUNT(*) AS n FROM learnings WHERE contributor_account_id = ? AND status = 'pending_review'", [
-      accountId,
-    ]);
+    const row = await q.get<{ n: number }>(
+      "SELECT COUNT(*) AS n FROM learnings WHERE contributor_account_id = ? AND status = 'pending_review'",
+      [accountId],
+    );
     return row?.n ?? 0;
   },
 
@@ -469,20 +504,31 @@ export const learningsStore = {
     const where = `status = 'pending_review' AND review_reason LIKE '%"forced_review"%'`;
     const [count, rows] = await Promise.all([
       q.get<{ n: number }>(`SELECT COUNT(*) AS n FROM learnings WHERE ${where}`),
-      q.all<Record<string, unknown>>(`SELECT ${SELECT} FROM learnings WHERE ${where} ORDER BY created_at, id LIMIT ? OFFSET ?`, [limit, offset]),
+      q.all<Record<string, unknown>>(
+        `SELECT ${SELECT} FROM learnings WHERE ${where} ORDER BY created_at, id LIMIT ? OFFSET ?`,
+        [limit, offset],
+      ),
     ]);
     return { total: count?.n ?? 0, rows: rows.map(decode) };
   },
 
   /** Totals over visible learnings (GET /knowledge/stats). */
-  async stats(q: Queryable): Promise<{ count: number; unlocks: number; ratings: number; grossMicro: number; contributors: number }> {
+  async stats(
+    q: Queryable,
+  ): Promise<{ count: number; unlocks: number; ratings: number; grossMicro: number; contributors: number }> {
     const row = await q.get<{ count: number; unlocks: number; ratings: number; gross: number; contributors: number }>(
       `SELECT COUNT(*) AS count, COALESCE(SUM(unlock_count), 0) AS unlocks, COALESCE(SUM(rating_count), 0) AS ratings,
          COALESCE(SUM(gross_micro), 0) AS gross,
          COUNT(DISTINCT COALESCE(contributor_account_id, contributor_wallet)) AS contributors
        FROM learnings WHERE ${VISIBLE}`,
     );
-    return { count: row?.count ?? 0, unlocks: row?.unlocks ?? 0, ratings: row?.ratings ?? 0, grossMicro: row?.gross ?? 0, contributors: row?.contributors ?? 0 };
+    return {
+      count: row?.count ?? 0,
+      unlocks: row?.unlocks ?? 0,
+      ratings: row?.ratings ?? 0,
+      grossMicro: row?.gross ?? 0,
+      contributors: row?.contributors ?? 0,
+    };
   },
 
   /** Visible learnings with the most unlocks (then ratings), at most `limit`. */
@@ -496,9 +542,10 @@ export const learningsStore = {
 
   /** Visible learnings attributed to the wallet (case-insensitive): the same predicate as the stats. */
   async countVisibleByWallet(q: Queryable, wallet: string): Promise<number> {
-    const row = await q.get<{ n: number }>(`SELECT COUNT(*) AS n FROM learnings WHERE ${VISIBLE} AND LOWER(contributor_wallet) = ?`, [
-      wallet.toLowerCase(),
-    ]);
+    const row = await q.get<{ n: number }>(
+      `SELECT COUNT(*) AS n FROM learnings WHERE ${VISIBLE} AND LOWER(contributor_wallet) = ?`,
+      [wallet.toLowerCase()],
+    );
     return row?.n ?? 0;
   },
 
@@ -527,7 +574,11 @@ export const learningsStore = {
   },
 
   /** Visible learnings without a vector for `model`, at most `limit`. */
-  async missingEmbeddings(q: Queryable, model: string, limit: number): Promise<Array<Pick<LearningRecord, 'id' | 'title' | 'body' | 'tags' | 'category'>>> {
+  async missingEmbeddings(
+    q: Queryable,
+    model: string,
+    limit: number,
+  ): Promise<Array<Pick<LearningRecord, 'id' | 'title' | 'body' | 'tags' | 'category'>>> {
     const rows = await q.all<Record<string, unknown>>(
       `SELECT id, title, body, tags, category FROM learnings l WHERE ${VISIBLE}
        AND NOT EXISTS (SELECT 1 FROM learning_embeddings e WHERE e.learning_id = l.id AND e.model = ?) LIMIT ?`,

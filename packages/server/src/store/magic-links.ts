@@ -2,21 +2,25 @@ import type { Queryable } from './db.js';
 
 /** SQL for the magic_links table (migration 011). */
 export const magicLinksStore = {
-  async insert(q: Queryable, row: { tokenHash: string; email: string; nextPath: string | null; now: number; expiresAt: number }) {
-    await q.run('INSERT INTO magic_links (token_hash, email, next_path, created_at, expires_at) VALUES (?, ?, ?, ?, ?)', [
-      row.tokenHash,
-      row.email,
-      row.nextPath,
-      row.now,
-      row.expiresAt,
-    ]);
+  async insert(
+    q: Queryable,
+    row: { tokenHash: string; email: string; nextPath: string | null; now: number; expiresAt: number },
+  ) {
+    await q.run(
+      'INSERT INTO magic_links (token_hash, email, next_path, created_at, expires_at) VALUES (?, ?, ?, ?, ?)',
+      [row.tokenHash, row.email, row.nextPath, row.now, row.expiresAt],
+    );
   },
 
   /**
    * Marks the link used and returns it, in one statement, only if it is unused and unexpired:
    * of two concurrent verifications (even on two instances) exactly one gets the row.
    */
-  consume(q: Queryable, tokenHash: string, now: number): Promise<{ email: string; next_path: string | null } | undefined> {
+  consume(
+    q: Queryable,
+    tokenHash: string,
+    now: number,
+  ): Promise<{ email: string; next_path: string | null } | undefined> {
     return q.get(
       `UPDATE magic_links SET used_at = ?
        WHERE token_hash = ? AND used_at IS NULL AND expires_at > ?

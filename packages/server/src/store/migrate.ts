@@ -16,7 +16,11 @@ export function readMigrations(dir = MIGRATIONS_DIR): Migration[] {
     .readdirSync(dir)
     .filter((f) => /^\d{3}_[a-z0-9_]+\.sql$/.test(f))
     .sort()
-    .map((f) => ({ version: Number(f.slice(0, 3)), name: f.slice(4, -4), sql: fs.readFileSync(`${dir}/${f}`, 'utf8') }));
+    .map((f) => ({
+      version: Number(f.slice(0, 3)),
+      name: f.slice(4, -4),
+      sql: fs.readFileSync(`${dir}/${f}`, 'utf8'),
+    }));
 }
 
 /** Applies every migration not yet recorded, each in its own transaction. Returns the versions applied. */
@@ -32,7 +36,11 @@ export async function migrate(db: Database, migrations = readMigrations(), now =
     if (applied.has(m.version)) continue;
     await db.tx(async (q) => {
       await q.exec(m.sql);
-      await q.run('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)', [m.version, m.name, now]);
+      await q.run('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)', [
+        m.version,
+        m.name,
+        now,
+      ]);
     });
     done.push(m.version);
   }

@@ -21,17 +21,28 @@ export const rateLimitsStore = {
 
   /** Takes back one hit counted in the window of `bucket` that is open at `now`. */
   async unhit(q: Queryable, bucket: string, now: number, windowMs: number): Promise<void> {
-    await q.run('UPDATE rate_limits SET count = count - 1 WHERE bucket = ? AND count > 0 AND window_start + ? > ?', [bucket, windowMs, now]);
+    await q.run('UPDATE rate_limits SET count = count - 1 WHERE bucket = ? AND count > 0 AND window_start + ? > ?', [
+      bucket,
+      windowMs,
+      now,
+    ]);
   },
 
   /** Hits counted so far in the window of `bucket` that is open at `now` (0 when none is). */
   async count(q: Queryable, bucket: string, now: number, windowMs: number): Promise<number> {
-    const row = await q.get<{ count: number }>('SELECT count FROM rate_limits WHERE bucket = ? AND window_start + ? > ?', [bucket, windowMs, now]);
+    const row = await q.get<{ count: number }>(
+      'SELECT count FROM rate_limits WHERE bucket = ? AND window_start + ? > ?',
+      [bucket, windowMs, now],
+    );
     return row?.count ?? 0;
   },
 
   /** Deletes the windows of buckets whose key starts with `prefix` that opened before `before`. */
   async deleteExpired(q: Queryable, prefix: string, before: number): Promise<void> {
-    await q.run('DELETE FROM rate_limits WHERE substr(bucket, 1, ?) = ? AND window_start < ?', [prefix.length, prefix, before]);
+    await q.run('DELETE FROM rate_limits WHERE substr(bucket, 1, ?) = ? AND window_start < ?', [
+      prefix.length,
+      prefix,
+      before,
+    ]);
   },
 };

@@ -135,7 +135,10 @@ export function createSkillsStore(db: Database): SkillsStore {
     const idByRowid = new Map<number, string>();
     const dataById = new Map<string, string>();
     const read = (after: number) =>
-      db.all<{ rowid: number; id: string; data: string }>('SELECT rowid, id, data FROM skills WHERE rowid > ? ORDER BY rowid LIMIT ?', [after, PAGE_ROWS]);
+      db.all<{ rowid: number; id: string; data: string }>(
+        'SELECT rowid, id, data FROM skills WHERE rowid > ? ORDER BY rowid LIMIT ?',
+        [after, PAGE_ROWS],
+      );
     for await (const rows of pages(read, (r) => r.rowid)) {
       for (const r of rows) {
         idByRowid.set(r.rowid, r.id);
@@ -173,10 +176,10 @@ export function createSkillsStore(db: Database): SkillsStore {
         for (const [i, { skill, slug }] of entries.entries()) await insertSkill(q, i + 1, skill, slug);
         // Vectors of skills that left the catalog; those still present are kept (their text hash decides reuse).
         await q.run('DELETE FROM skill_embeddings WHERE skill_id NOT IN (SELECT id FROM skills)');
-        await q.run('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value', [
-          FINGERPRINT_KEY,
-          fingerprint,
-        ]);
+        await q.run(
+          'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+          [FINGERPRINT_KEY, fingerprint],
+        );
         // Merges the index into one segment: fewer doclists to walk per query.
         await q.run(`INSERT INTO skills_fts (skills_fts) VALUES ('optimize')`);
         df = new Map();
@@ -214,7 +217,9 @@ export function createSkillsStore(db: Database): SkillsStore {
 
     async countBy(field: 'category' | 'type'): Promise<Record<string, number>> {
       const column = field === 'category' ? 'category' : 'type';
-      const rows = await db.all<{ k: string; n: number }>(`SELECT ${column} AS k, COUNT(*) AS n FROM skills GROUP BY ${column} ORDER BY ${column}`);
+      const rows = await db.all<{ k: string; n: number }>(
+        `SELECT ${column} AS k, COUNT(*) AS n FROM skills GROUP BY ${column} ORDER BY ${column}`,
+      );
       return Object.fromEntries(rows.map((r) => [r.k, r.n]));
     },
 
@@ -226,7 +231,11 @@ export function createSkillsStore(db: Database): SkillsStore {
       const match =
         where.params.length > 0
           ? matchExpression(terms)
-          : selectiveMatchExpression(terms, await Promise.all(terms.map((t) => documentFrequency(t))), await catalogRows);
+          : selectiveMatchExpression(
+              terms,
+              await Promise.all(terms.map((t) => documentFrequency(t))),
+              await catalogRows,
+            );
       if (match === null) return [];
       // bm25() is lower-is-better (negative); flip it so every ranker says larger is better.
       if (where.params.length > 0) {
@@ -258,12 +267,21 @@ export function createSkillsStore(db: Database): SkillsStore {
     async idsMatching(filters: SkillFilters): Promise<Set<string> | null> {
       const where = filterSql(filters, 's');
       if (where.params.length === 0) return null;
-      const rows = await db.all<{ id: string }>(`SELECT s.id AS id FROM skills s WHERE 1 = 1${where.sql}`, where.params);
+      const rows = await db.all<{ id: string }>(
+        `SELECT s.id AS id FROM skills s WHERE 1 = 1${where.sql}`,
+        where.params,
+      );
       return new Set(rows.map((r) => r.id));
     },
 
     async embeddingSources(): Promise<EmbeddingSource[]> {
-      const rows = await db.all<{ id: string; name: string; description: string; tags: string; category: Skill['category'] }>(
+      const rows = await db.all<{
+        id: string;
+        name: string;
+        description: string;
+        tags: string;
+        category: Skill['category'];
+      }>(
         `SELECT id, data ->> '$.name' AS name, data ->> '$.description' AS description, data -> '$.tags' AS tags, category
            FROM skills ORDER BY position`,
       );
@@ -271,7 +289,8 @@ export function createSkillsStore(db: Database): SkillsStore {
     },
 
     async embeddingMatrix(model: string, dim: number): Promise<StoredMatrix> {
-      const total = (await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM skill_embeddings WHERE model = ?', [model]))?.n ?? 0;
+      const total =
+        (await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM skill_embeddings WHERE model = ?', [model]))?.n ?? 0;
       // Quantised as they are read, so the float matrix of a large catalog never exists whole.
       const codes = new Int8Array(total * dim);
       const scales = new Float32Array(total);
@@ -287,12 +306,20 @@ export function createSkillsStore(db: Database): SkillsStore {
         for (const r of rows) {
           // A vector of another size is skipped (recomputed); the bound guards against rows added since the count.
           if (r.vector.byteLength !== dim * 4 || ids.length === total) continue;
-          scales[ids.length] = quantizeInto(new Float32Array(r.vector.buffer, r.vector.byteOffset, dim), codes, ids.length * dim);
+          scales[ids.length] = quantizeInto(
+            new Float32Array(r.vector.buffer, r.vector.byteOffset, dim),
+            codes,
+            ids.length * dim,
+          );
           ids.push(r.skill_id);
           textHashes.push(r.text_hash);
         }
       }
-      return { ids, textHashes, rows: { codes: codes.subarray(0, ids.length * dim), scales: scales.subarray(0, ids.length) } };
+      return {
+        ids,
+        textHashes,
+        rows: { codes: codes.subarray(0, ids.length * dim), scales: scales.subarray(0, ids.length) },
+      };
     },
 
     async saveEmbeddings(model: string, rows: readonly StoredEmbedding[]): Promise<void> {
@@ -311,16 +338,19 @@ export function createSkillsStore(db: Database): SkillsStore {
 }
 
 async function insertSkill(q: Queryable, rowid: number, skill: Skill, slug: string): Promise<void> {
-  await q.run('INSERT INTO skills (rowid, id, slug, category, type, pricing_model, position, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?)', [
-    rowid,
-    skill.id,
-    slug,
-    skill.category,
-    skill.type,
-    skill.pricing.model.toLowerCase(),
-    rowid,
-    JSON.stringify(skill),
-  ]);
+  await q.run(
+    'INSERT INTO skills (rowid, id, slug, category, type, pricing_model, position, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+    [
+      rowid,
+      skill.id,
+      slug,
+      skill.category,
+      skill.type,
+      skill.pricing.model.toLowerCase(),
+      rowid,
+      JSON.stringify(skill),
+    ],
+  );
   await q.run('INSERT INTO skills_fts (rowid, name, description, tags, category) VALUES (?, ?, ?, ?, ?)', [
     rowid,
     skill.name,

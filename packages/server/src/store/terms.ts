@@ -27,12 +27,9 @@ export const termsStore = {
   },
 
   async insert(q: Queryable, row: TermsAcceptanceRow & { account_id: string; via: string }): Promise<void> {
-    await q.run('INSERT INTO terms_acceptances (account_id, version, accepted_at, via, audit_ref) VALUES (?, ?, ?, ?, ?)', [
-      row.account_id,
-      row.version,
-      row.accepted_at,
-      row.via,
-      row.audit_ref,
-    ]);
+    await q.run(
+      'INSERT INTO terms_acceptances (account_id, version, accepted_at, via, audit_ref) VALUES (?, ?, ?, ?, ?)',
+      [row.account_id, row.version, row.accepted_at, row.via, row.audit_ref],
+    );
   },
 };

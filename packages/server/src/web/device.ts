@@ -1,7 +1,8 @@
 import type { PendingDevice } from '../services/device-auth.js';
 import { esc, page } from './layout.js';
 
-const notice = (text?: string, kind: 'error' | 'info' = 'error') => (text ? `<p class="notice ${kind}" role="status">${esc(text)}</p>` : '');
+const notice = (text?: string, kind: 'error' | 'info' = 'error') =>
+  text ? `<p class="notice ${kind}" role="status">${esc(text)}</p>` : '';
 const hidden = (name: string, value: string) => `<input type="hidden" name="${name}" value="${esc(value)}">`;
 
 /** Not signed in: the magic-link form; the link brings the person back here with the code. */

@@ -26,7 +26,10 @@ export function signedInPage(email: string, next: string | null): string {
   const onward = next
     ? `<p>Your sign-in is waiting to be finished.</p><p><a href="${esc(next)}">Continue</a></p>`
     : '<p class="muted">You can close this tab and return to your terminal or agent.</p>';
-  return page('Signed in', `<h1>Signed in</h1><p>You are signed in to Axle as <strong>${esc(email)}</strong>.</p>${onward}`);
+  return page(
+    'Signed in',
+    `<h1>Signed in</h1><p>You are signed in to Axle as <strong>${esc(email)}</strong>.</p>${onward}`,
+  );
 }
 
 export function signInFailedPage(message: string): string {

@@ -12,7 +12,8 @@ const KILL_SWITCH_POLL_MS = 250;
 export default class DaemonRun extends AxleCommand {
   static override summary = 'Run the capture daemon in the foreground';
 
-  static override description = `Watches the transcript folders of best-effort clients (Claude Code's project sessions, OpenClaw's
+  static override description =
+    `Watches the transcript folders of best-effort clients (Claude Code's project sessions, OpenClaw's
 memory and sessions) with chokidar, and scrubs, extracts and sends their drafts like the runner. It pauses within a
 second of the kill switch appearing and resumes when it goes. A malformed transcript line is skipped and logged.
 Exit codes: 0 stopped by a signal, 6 background extraction is off.`;
@@ -23,11 +24,13 @@ Exit codes: 0 stopped by a signal, 6 background extraction is off.`;
 
   async run(): Promise<void> {
     const config = await readConfig();
-    if (!config.capture?.enabled) fail('Background extraction is off: run `axle setup --enable-extraction` first', EXIT.DECLINED);
+    if (!config.capture?.enabled)
+      fail('Background extraction is off: run `axle setup --enable-extraction` first', EXIT.DECLINED);
     const paths = axlePaths();
     await mkdir(paths.home, { recursive: true });
     await writeFile(paths.daemonPid, `${process.pid}\n`);
-    const log = (entry: Record<string, unknown>) => process.stdout.write(`${JSON.stringify({ ts: new Date().toISOString(), ...entry })}\n`);
+    const log = (entry: Record<string, unknown>) =>
+      process.stdout.write(`${JSON.stringify({ ts: new Date().toISOString(), ...entry })}\n`);
     const create = () =>
       new OpenClawAdapter({
         memoryPath: openclawWorkspace(),
@@ -44,7 +47,13 @@ Exit codes: 0 stopped by a signal, 6 background extraction is off.`;
       const result = (await adapter?.status())?.last_result ?? null;
       if (!result || result === lastLogged) return;
       lastLogged = result;
-      for (const e of result.errors) log({ event: e.stage.startsWith('read:') ? 'skipped' : 'error', file: e.file, stage: e.stage, message: e.message });
+      for (const e of result.errors)
+        log({
+          event: e.stage.startsWith('read:') ? 'skipped' : 'error',
+          file: e.file,
+          stage: e.stage,
+          message: e.message,
+        });
       const { errors: _e, skipped: _s, ...summary } = result;
       log({ event: 'run', ...summary });
     };

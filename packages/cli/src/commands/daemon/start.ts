@@ -22,10 +22,15 @@ export default class DaemonStart extends AxleCommand {
       this.log(`The daemon is already running (pid ${running}).`);
       return { running: true, pid: running, log: paths.daemonLog };
     }
-    if (!(await readConfig()).capture?.enabled) fail('Background extraction is off: run `axle setup --enable-extraction` first', EXIT.DECLINED);
+    if (!(await readConfig()).capture?.enabled)
+      fail('Background extraction is off: run `axle setup --enable-extraction` first', EXIT.DECLINED);
     await mkdir(paths.logs, { recursive: true });
     const out = await open(paths.daemonLog, 'a');
-    const child = spawn(process.execPath, [cliScript(), 'daemon', 'run'], { detached: true, stdio: ['ignore', out.fd, out.fd], windowsHide: true });
+    const child = spawn(process.execPath, [cliScript(), 'daemon', 'run'], {
+      detached: true,
+      stdio: ['ignore', out.fd, out.fd],
+      windowsHide: true,
+    });
     child.unref();
     await out.close();
     // The daemon writes its pid file once it is up; a start that fails shows in its exit.
