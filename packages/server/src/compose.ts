@@ -92,7 +92,7 @@ export async function compose({
   });
   const searchCounts = createSearchCounts({ db, logger });
   const processor = config.processorSecretKey
-    ? stripeProcessor({
+    ? await stripeProcessor({
         secretKey: config.processorSecretKey,
         webhookSecret: config.processorWebhookSecret,
         apiUrl: config.processorApiUrl,

@@ -2,11 +2,13 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { LearningFull } from '@axle/sdk';
 import { decodePaymentResponseHeader } from '@x402/core/http';
+import { getDefaultAsset } from '@x402/evm';
 import { registerExactEvmScheme } from '@x402/evm/exact/client';
 import { wrapFetchWithPayment, x402Client } from '@x402/fetch';
 import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/clock.js';
+import { NETWORK, USDC } from '../src/payments/x402-requirements.js';
 import { checkLedger } from '../src/services/ledger-check.js';
 import { ledgerStore } from '../src/store/ledger.js';
 import { startTestServer, type TestServer } from '../../../test/support/server.js';
@@ -21,6 +23,12 @@ const authorize = (server: TestServer, account: PrivateKeyAccount) =>
 
 /** Real time: @x402/fetch signs authorizations against the wall clock. */
 const start = (env: Record<string, string> = {}) => startTestServer(env, { clock: new ManualClock(Date.now()) });
+
+describe('USDC on Base', () => {
+  it('is the asset and EIP-712 domain @x402/evm gives for the network', () => {
+    expect(USDC).toEqual(getDefaultAsset(NETWORK));
+  });
+});
 
 describe('x402 payments, settled locally', () => {
   let server: TestServer;

@@ -1,4 +1,4 @@
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 
 /** A checkout.session.completed event, as far as credits care. */
 export interface CompletedCheckout {
@@ -51,10 +51,18 @@ const call = async <T>(fn: () => Promise<T>): Promise<T> => {
   }
 };
 
-/** The processor through its own SDK; `apiUrl` points the SDK at another host (a loopback stand-in in tests). */
-export function stripeProcessor(cfg: { secretKey: string; webhookSecret?: string; apiUrl?: string }): CardProcessor {
+/**
+ * The processor through its own SDK; `apiUrl` points the SDK at another host (a loopback stand-in in tests).
+ * The SDK is imported here, not at start, so a server without a card processor never holds it in memory.
+ */
+export async function stripeProcessor(cfg: {
+  secretKey: string;
+  webhookSecret?: string;
+  apiUrl?: string;
+}): Promise<CardProcessor> {
+  const { default: StripeSdk } = await import('stripe');
   const api = cfg.apiUrl ? new URL(cfg.apiUrl) : undefined;
-  const stripe = new Stripe(cfg.secretKey, {
+  const stripe = new StripeSdk(cfg.secretKey, {
     maxNetworkRetries: 1,
     timeout: 15_000,
     telemetry: false,

@@ -1,6 +1,5 @@
 import { encodePaymentRequiredHeader } from '@x402/core/http';
 import type { PaymentRequired as PaymentRequiredV2, PaymentRequirements } from '@x402/core/types';
-import { getDefaultAsset } from '@x402/evm';
 import { declareDiscoveryExtension } from '@x402/extensions/bazaar';
 import type { z } from '@axle/sdk';
 import type { PaymentRequirement } from '@axle/sdk';
@@ -9,8 +8,17 @@ import type { PaymentRequirement } from '@axle/sdk';
 export const NETWORK = 'eip155:8453';
 export const NETWORK_V1 = 'base';
 export const CHAIN_ID = 8453;
-/** USDC on Base with its EIP-712 domain (name "USD Coin", version "2"). */
-export const USDC = getDefaultAsset(NETWORK);
+/**
+ * USDC on Base with its EIP-712 domain: @x402/evm's getDefaultAsset(NETWORK), written out so that starting the
+ * server does not load that package and viem under it (a test holds the two equal).
+ */
+export const USDC = {
+  asset: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
+  name: 'USD Coin',
+  version: '2',
+  decimals: 6,
+  symbol: 'USDC',
+} as const;
 /** How long a signed authorization may stay valid. */
 export const MAX_TIMEOUT_SECONDS = 300;
 

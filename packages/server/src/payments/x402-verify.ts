@@ -1,5 +1,3 @@
-import { authorizationTypes } from '@x402/evm';
-import { isAddressEqual, verifyTypedData } from 'viem';
 import type { DecodedPayment } from './x402-payload.js';
 import { CHAIN_ID, NETWORK, NETWORK_V1, USDC } from './x402-requirements.js';
 
@@ -27,6 +25,11 @@ export async function verifyAuthorization(
   expected: Expected,
   nowMs: number,
 ): Promise<`0x${string}`> {
+  // Loaded at the first payment, not at start: viem is large and most servers never see a payment.
+  const [{ authorizationTypes }, { isAddressEqual, verifyTypedData }] = await Promise.all([
+    import('@x402/evm'),
+    import('viem'),
+  ]);
   const a = p.authorization;
   if (p.scheme !== 'exact') throw new PaymentRejected(`unsupported scheme ${p.scheme}; this server accepts exact`);
   if (p.network !== NETWORK && p.network !== NETWORK_V1)

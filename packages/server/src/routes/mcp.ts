@@ -1,6 +1,4 @@
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { AxleClient, ERROR_CODES, JsonRpcMessage, McpHttpRequest } from '@axle/sdk';
-import { createAxleMcpServer } from '@axle/sdk/mcp';
 import type { Context } from 'koa';
 import type { AppDeps } from '../deps.js';
 import { DomainError } from '../domain/errors.js';
@@ -51,6 +49,11 @@ export function mcpRoutes(api: Api, deps: AppDeps): void {
       406: { description: 'Accept must include application/json and text/event-stream' },
     },
     handler: async (_input, ctx) => {
+      // Imported at the first request, not at start: a server nobody reaches over MCP never holds the MCP SDK.
+      const [{ createAxleMcpServer }, { StreamableHTTPServerTransport }] = await Promise.all([
+        import('@axle/sdk/mcp'),
+        import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
+      ]);
       const client = new AxleClient({
         baseUrl: deps.localUrl(),
         apiKey: presentedKey(ctx),

@@ -1,5 +1,4 @@
 import { ERROR_CODES } from '@axle/sdk';
-import { verifyTypedData } from 'viem';
 import type { Clock } from '../clock.js';
 import { DomainError } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
@@ -88,6 +87,7 @@ export function createWalletsService(deps: {
           await walletsStore.useChallenge(q, c.id, now);
           let valid = false;
           try {
+            const { verifyTypedData } = await import('viem');
             valid = await verifyTypedData({
               address: wallet as `0x${string}`,
               ...walletProof(wallet, c.id, c.expires_at),

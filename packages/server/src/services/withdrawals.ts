@@ -1,5 +1,4 @@
 import { ERROR_CODES, LIMITS, microToUsd } from '@axle/sdk';
-import { verifyTypedData } from 'viem';
 import type { Clock } from '../clock.js';
 import { DomainError } from '../domain/errors.js';
 import type { Logger } from '../logger.js';
@@ -93,6 +92,7 @@ export function createWithdrawalsService(deps: {
       }
       let valid = false;
       try {
+        const { verifyTypedData } = await import('viem');
         valid = await verifyTypedData({
           address: wallet as `0x${string}`,
           ...withdrawalProof(wallet, timestamp),
