@@ -93,7 +93,10 @@ export function createSkillSearch({
       const results = fused
         .map((f) => {
           const skill: Skill | undefined = skills.get(f.id);
-          return skill && { ...skill, relevance: round(f.relevance) };
+          if (!skill) return undefined;
+          // A result names the skill; its tool list (up to hundreds) is read from GET /skill/{id}.
+          const { tools: _tools, ...result } = skill;
+          return { ...result, relevance: round(f.relevance) };
         })
         .filter((r) => r !== undefined);
       const ran: SearchMode = lexical && semanticHits ? 'fused' : semanticHits ? 'semantic' : 'lexical';

@@ -1,6 +1,7 @@
 import type { Skill } from '@axle/sdk';
 import type { Database, Queryable } from './db.js';
 import { type QuantizedRows, quantizeInto } from '../domain/quantize.js';
+import { toolWords } from '../search/embedding-text.js';
 import { matchExpression, queryTerms, selectiveMatchExpression } from './fts-query.js';
 
 export interface SkillFilters {
@@ -31,7 +32,7 @@ export interface StoredMatrix {
 }
 
 /** What a skill's embedding text is made of (see embeddingText). */
-export type EmbeddingSource = Pick<Skill, 'id' | 'name' | 'description' | 'tags' | 'category'>;
+export type EmbeddingSource = Pick<Skill, 'id' | 'name' | 'description' | 'tags' | 'category' | 'tools'>;
 
 export interface CatalogEntry {
   skill: Skill;
@@ -50,7 +51,7 @@ export interface SkillsStore {
   all(): Promise<Skill[]>;
   count(): Promise<number>;
   countBy(field: 'category' | 'type'): Promise<Record<string, number>>;
-  /** BM25 over name, description, tags and category (best first), at most `limit`. */
+  /** BM25 over name, description, tags, category and tools (best first), at most `limit`. */
   lexicalSearch(text: string, filters: SkillFilters, limit: number): Promise<RankedId[]>;
   /** Ids passing `filters`, or null when there are no filters (everything passes). */
   idsMatching(filters: SkillFilters): Promise<Set<string> | null>;
@@ -61,8 +62,8 @@ export interface SkillsStore {
   saveEmbeddings(model: string, rows: readonly StoredEmbedding[]): Promise<void>;
 }
 
-/** bm25() weights, in skills_fts column order: name, description, tags, category (tuned on `npm run eval`). */
-const BM25_WEIGHTS = [10, 2, 6, 2] as const;
+/** bm25() weights, in skills_fts column order: name, description, tags, category, tools (tuned on `npm run eval`). */
+const BM25_WEIGHTS = [10, 2, 6, 2, 1] as const;
 
 const FINGERPRINT_KEY = 'catalog_fingerprint';
 /** Bound on remembered document frequencies (terms come from user input). */
@@ -281,11 +282,17 @@ export function createSkillsStore(db: Database): SkillsStore {
         description: string;
         tags: string;
         category: Skill['category'];
+        tools: string | null;
       }>(
-        `SELECT id, data ->> '$.name' AS name, data ->> '$.description' AS description, data -> '$.tags' AS tags, category
+        `SELECT id, data ->> '$.name' AS name, data ->> '$.description' AS description, data -> '$.tags' AS tags, category,
+                data -> '$.tools' AS tools
            FROM skills ORDER BY position`,
       );
-      return rows.map((r) => ({ ...r, tags: JSON.parse(r.tags) as string[] }));
+      return rows.map(({ tools, ...r }) => ({
+        ...r,
+        tags: JSON.parse(r.tags) as string[],
+        ...(tools !== null && { tools: JSON.parse(tools) as NonNullable<Skill['tools']> }),
+      }));
     },
 
     async embeddingMatrix(model: string, dim: number): Promise<StoredMatrix> {
@@ -351,11 +358,12 @@ async function insertSkill(q: Queryable, rowid: number, skill: Skill, slug: stri
       JSON.stringify(skill),
     ],
   );
-  await q.run('INSERT INTO skills_fts (rowid, name, description, tags, category) VALUES (?, ?, ?, ?, ?)', [
+  await q.run('INSERT INTO skills_fts (rowid, name, description, tags, category, tools) VALUES (?, ?, ?, ?, ?, ?)', [
     rowid,
     skill.name,
     skill.description,
     skill.tags.join(' '),
     skill.category.replaceAll('-', ' '),
+    (skill.tools ?? []).map((t) => `${toolWords(t.name)}. ${t.description}`).join('\n'),
   ]);
 }
