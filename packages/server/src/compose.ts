@@ -32,6 +32,7 @@ import { createMailer } from './services/mailer.js';
 import { createOpenClawService } from './services/openclaw.js';
 import { createRateLimiter } from './services/rate-limit.js';
 import { createSearchCounts } from './services/search-counts.js';
+import { createRegistrySync } from './services/registry-sync.js';
 import { createSkillsService } from './services/skills.js';
 import { createTermsService } from './services/terms.js';
 import type { Database, Queryable } from './store/db.js';
@@ -79,6 +80,16 @@ export async function compose({
     semanticStartsAfter: listening,
     knowledgeHints: learnings,
   });
+  // AXLE_REGISTRY_SYNC_URL: one instance (a lease in the database) syncs that registry's servers into the catalog.
+  const registrySync = createRegistrySync({
+    db,
+    clock,
+    logger,
+    source: config.registrySyncUrl,
+    intervalMs: config.registrySyncIntervalMs,
+    onChange: () => skills.reloadCatalog(),
+  });
+  void listening.then(() => registrySync.start()).catch(() => undefined);
   const jwt = createJwtService(jwtSecret, clock);
   const rateLimiter = createRateLimiter({ db, clock });
   const writeLimits = createAccountWriteLimiter(rateLimiter);
@@ -179,6 +190,7 @@ export async function compose({
   return {
     deps,
     close: async () => {
+      registrySync.stop();
       await openclaw.close();
       await vectors?.close();
       await skills.close();

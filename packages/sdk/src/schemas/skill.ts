@@ -73,6 +73,10 @@ export const Skill = z
     quality: SkillQuality,
     tools: z.array(SkillTool).optional().describe('MCP servers: the tools it offers, when the source lists them'),
     install: SkillInstall.optional().describe('MCP servers: how to configure it'),
+    deprecated: z
+      .boolean()
+      .optional()
+      .describe('True when the MCP registry it was synced from marks it deprecated: listed, but not recommended'),
     relevance: z.number().min(0).max(1).optional(),
   })
   .openapi('Skill');

@@ -18,7 +18,7 @@ const MCP_SEED_FILE = 'seed_2025_05_16.json';
 const DOCKER_REGISTRY = 'docker-mcp-registry';
 
 /** Docker's catalog: every servers/<dir>/server.yaml (and tools.json when present), and the commit SOURCE.md names. */
-function readDockerCatalog(dir: string): { commit: string; servers: DockerServerRow[] } {
+export function readDockerCatalog(dir: string): { commit: string; servers: DockerServerRow[] } {
   const commit = /\b[0-9a-f]{40}\b/.exec(readFileSync(join(dir, 'SOURCE.md'), 'utf8'))?.[0];
   if (commit === undefined) throw new Error(`${dir}/SOURCE.md: names no commit`);
   const servers = readdirSync(join(dir, 'servers'))

@@ -76,13 +76,18 @@ const LAUNCHERS: Readonly<Record<string, (name: string, env: readonly string[]) 
   docker: (name, env) => ['docker run -i --rm', ...env.map((v) => `-e ${v}`), name].join(' '),
 };
 
+/** The command that starts a package of `registry` (npm, pypi, docker, or the registry API's oci), or undefined. */
+export function mcpLaunchCommand(registry: string, name: string, env: readonly string[]): string | undefined {
+  const launch = LAUNCHERS[registry === 'oci' ? 'docker' : registry];
+  return launch?.(name, env);
+}
+
 /** Connection for an MCP server: a launch command when the package registry is known, else a hosted remote, else the source repository. */
 export function mcpConnection(row: McpServerRow): Skill['connection'] {
   const env = row.package?.env ?? [];
   const auth = env.length > 0 ? env.join(', ') : 'none';
-  const launch = row.package && LAUNCHERS[row.package.registry];
-  if (row.package && launch) {
-    const command = launch(row.package.name, env);
+  const command = row.package && mcpLaunchCommand(row.package.registry, row.package.name, env);
+  if (command) {
     return { protocol: 'stdio', endpoint: command, auth, docs: row.repositoryUrl, command, env };
   }
   const remote = row.remotes[0];
@@ -100,7 +105,7 @@ export function dockerConnection(row: DockerServerRow, commit: string): Skill['c
   const auth = env.length > 0 ? env.join(', ') : 'none';
   const docs = row.repositoryUrl || dockerPage(commit, row.name);
   if (row.kind === 'server' && row.image) {
-    const command = LAUNCHERS.docker!(row.image, env);
+    const command = mcpLaunchCommand('docker', row.image, env)!;
     return { protocol: 'stdio', endpoint: command, auth, docs, command, env };
   }
   if (row.remote) return { protocol: row.remote.transport, endpoint: row.remote.url, auth, docs, env };
