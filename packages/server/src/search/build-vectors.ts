@@ -6,11 +6,13 @@ import fs from 'node:fs';
 import { loadCatalog } from '../catalog/load.js';
 import { EmbedderClient } from './embedder.js';
 import { EMBEDDING_DIM, EMBEDDING_MODEL, embeddingText, textHash } from './embedding-text.js';
+import { skillPassages } from './passages.js';
 import { BUNDLED_VECTORS, encodeVectors, readVectorsFile } from './vector-file.js';
 
 const [catalogFile, out = BUNDLED_VECTORS] = process.argv.slice(2);
 const skills = loadCatalog(catalogFile);
-const all = [...new Set(skills.map(embeddingText))];
+// Each skill's embedded text, and its passages (tools, sentences) that search reranks by.
+const all = [...new Set(skills.flatMap((s) => [embeddingText(s), ...skillPassages(s)]))];
 // Vectors of texts the existing file already holds are kept (re-quantised, within rounding of the
 // file's); only new or changed texts are embedded.
 const previous = readVectorsFile(out, EMBEDDING_MODEL);

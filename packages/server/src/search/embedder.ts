@@ -1,8 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { RankedId } from '../store/skills.js';
 import type { QuantizedRows } from '../domain/quantize.js';
-import { MAX_SEARCH_BATCH, type WorkerReply, type WorkerRequest } from './worker-protocol.js';
+import { MAX_SEARCH_BATCH, type SemanticHits, type WorkerReply, type WorkerRequest } from './worker-protocol.js';
 
 // The compiled worker: src/search and dist/search sit at the same depth, so this path works from
 // both (tests run the sources, and `npm test` builds first).
@@ -65,7 +64,7 @@ export class EmbedderClient {
     return this.call({ op: 'index', ids, rows }, [rows.codes.buffer as ArrayBuffer, rows.scales.buffer as ArrayBuffer]);
   }
   /** Nearest skills by cosine, best first. */
-  search(query: string, topK: number, minScore: number, allowed?: Set<string> | null): Promise<RankedId[]> {
+  search(query: string, topK: number, minScore: number, allowed?: Set<string> | null): Promise<SemanticHits> {
     return this.call({ op: 'search', query, topK, minScore, ...(allowed && { allowed: [...allowed] }) });
   }
 
@@ -159,7 +158,7 @@ export class EmbedderPool implements Embedder {
    * Searches wait in one queue; workers with nothing in hand share it out, each taking up to
    * MAX_SEARCH_BATCH into one model call (a batched query costs less CPU than one embedded alone).
    */
-  search(query: string, topK: number, minScore: number, allowed?: Set<string> | null): Promise<RankedId[]> {
+  search(query: string, topK: number, minScore: number, allowed?: Set<string> | null): Promise<SemanticHits> {
     return this.enqueue((w) => w.search(query, topK, minScore, allowed));
   }
 
