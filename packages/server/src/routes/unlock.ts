@@ -27,6 +27,7 @@ export function unlockRoutes(api: Api, deps: AppDeps): void {
       'X-Payment': z.string().optional(),
       'PAYMENT-SIGNATURE': z.string().optional(),
       'X-Wallet-Address': z.string().optional(),
+      'SIGN-IN-WITH-X': z.string().optional(),
     }),
     responses: {
       200: {
@@ -63,6 +64,7 @@ export function unlockRoutes(api: Api, deps: AppDeps): void {
           learningId: params.id,
           credential,
           walletClaim: ctx.get('x-wallet-address') || undefined,
+          signInWithX: ctx.get('sign-in-with-x') || undefined,
         });
         return reply(200, learning, paymentResponse ? { [paymentResponse.header]: paymentResponse.value } : {});
       } catch (err) {

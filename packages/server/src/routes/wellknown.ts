@@ -55,6 +55,20 @@ export function wellKnownRoutes(api: Api, deps: AppDeps): void {
     handler: () => A2AAgentCard.parse(a2aAgentCard(cardInput())),
   });
 
+  api.route({
+    method: 'get',
+    path: '/.well-known/did.json',
+    operationId: 'getDidDocument',
+    summary: 'DID document (did:web) with the key x402 receipts are signed with',
+    description:
+      'Each settled x402 unlock answers PAYMENT-RESPONSE with a receipt (offer/receipt extension): a JWS (EdDSA) ' +
+      'whose kid is did:web:<host>#receipts-1. This document publishes that public key, so a buyer verifies a ' +
+      'receipt offline.',
+    tags: ['Public'],
+    responses: { 200: { description: 'DID document', contentType: 'application/did+json' } },
+    handler: () => deps.x402Extensions.didDocument(),
+  });
+
   const a2aCard = () => A2AAgentCard.parse(a2aAgentCard(cardInput()));
 
   api.route({
