@@ -95,7 +95,6 @@ describe('GET /openapi.json', () => {
       '/stats',
       '/.well-known/agent.json',
       '/.well-known/agent-card.json',
-    '/.well-known/did.json',
     ]) {
       const op = doc.paths[path]?.get as
         | { responses: Record<string, { content?: Record<string, { schema: unknown }> }> }
