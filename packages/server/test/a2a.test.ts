@@ -104,7 +104,12 @@ describe('A2A 1.0 with the @a2a-js/sdk 1.x client', () => {
     const v1 = await new V1ClientFactory().createFromUrl(server.url);
     expect(v1.protocolVersion).toBe('1.0');
     const message = v1Message('find a weather API');
-    const task = (await v1.sendMessage({ tenant: '', message, configuration: undefined, metadata: undefined })) as V1Task;
+    const task = (await v1.sendMessage({
+      tenant: '',
+      message,
+      configuration: undefined,
+      metadata: undefined,
+    })) as V1Task;
     expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(v1Data(task).skill).toBe('discover');
     expect(v1Data(task).results.length).toBeGreaterThan(0);
@@ -148,7 +153,9 @@ describe('A2A 1.0 with the @a2a-js/sdk 1.x client', () => {
     const old = (await client.sendMessage(userMessage('find a currency API'))) as Task;
     const read = await rest.getTask({ tenant: '', id: old.id, historyLength: undefined });
     expect(v1Data(read).skill).toBe('discover');
-    await expect(rest.getTask({ tenant: '', id: randomUUID(), historyLength: undefined })).rejects.toThrow(/not found/i);
+    await expect(rest.getTask({ tenant: '', id: randomUUID(), historyLength: undefined })).rejects.toThrow(
+      /not found/i,
+    );
   });
 
   it('invalid params are -32602 with a plain message, never an internal error text (0.3 and 1.0)', async () => {

@@ -252,10 +252,10 @@ export const MCP_TOOLS = {
         : a.signature === undefined
           ? send({ method: 'POST', path: '/withdraw/typed-data', body: { wallet: a.wallet } })
           : send({
-            method: 'POST',
-            path: '/withdraw',
-            body: { wallet: a.wallet, signature: a.signature, timestamp: a.timestamp },
-          }),
+              method: 'POST',
+              path: '/withdraw',
+              body: { wallet: a.wallet, signature: a.signature, timestamp: a.timestamp },
+            }),
   },
   svc_accept_terms: {
     title: 'Accept the terms of service',

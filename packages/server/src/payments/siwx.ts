@@ -36,8 +36,7 @@ export function createSiwx(secret: Uint8Array): Siwx {
   const key = createHmac('sha256', secret).update('axle sign-in-with-x nonce').digest();
   const nonceOf = (uri: string, issuedAt: string, expirationTime: string) =>
     createHmac('sha256', key).update(`${uri}\n${issuedAt}\n${expirationTime}`).digest('hex').slice(0, 32);
-  const sameText = (a: string, b: string) =>
-    a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+  const sameText = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
   return {
     declaration(resourceUrl, nowMs) {

@@ -71,9 +71,15 @@ export interface A2ADeps {
   rateLimiter: RateLimiter;
 }
 
-const textPart = (text: string): Part => ({ content: { $case: 'text', value: text }, metadata: undefined, filename: '', mediaType: 'text/plain' }) as Part;
+const textPart = (text: string): Part =>
+  ({ content: { $case: 'text', value: text }, metadata: undefined, filename: '', mediaType: 'text/plain' }) as Part;
 const dataPart = (data: Record<string, unknown>): Part =>
-  ({ content: { $case: 'data', value: data }, metadata: undefined, filename: '', mediaType: 'application/json' }) as Part;
+  ({
+    content: { $case: 'data', value: data },
+    metadata: undefined,
+    filename: '',
+    mediaType: 'application/json',
+  }) as Part;
 
 export function createA2AService({ db, clock, skills, knowledge, rateLimiter }: A2ADeps): A2AService {
   // Tasks live in the database (as A2A 1.0 JSON) so that any instance answers GetTask.
@@ -140,7 +146,11 @@ export function createA2AService({ db, clock, skills, knowledge, rateLimiter }: 
         AgentEvent.statusUpdate({
           taskId,
           contextId,
-          status: { state, timestamp: new Date(clock.now()).toISOString(), message: agentMessage(taskId, contextId, text) },
+          status: {
+            state,
+            timestamp: new Date(clock.now()).toISOString(),
+            message: agentMessage(taskId, contextId, text),
+          },
           metadata: undefined,
         });
       // The task keeps what was used of the message, not the message: a request of up to the body limit
@@ -167,7 +177,9 @@ export function createA2AService({ db, clock, skills, knowledge, rateLimiter }: 
         }),
       );
       if (!query) {
-        bus.publish(status(TaskState.TASK_STATE_REJECTED, 'Send the request as a text part, e.g. "find a weather API".'));
+        bus.publish(
+          status(TaskState.TASK_STATE_REJECTED, 'Send the request as a text part, e.g. "find a weather API".'),
+        );
         bus.finished();
         return;
       }
