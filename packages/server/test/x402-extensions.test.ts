@@ -250,6 +250,12 @@ describe('sign-in-with-x', () => {
     const account = privateKeyToAccount(generatePrivateKey());
     expect((await payer(account).fetch(url(l.id))).status).toBe(200);
 
+    // Not a proof at all.
+    for (const junk of ['not base64!', Buffer.from('{"domain":1}').toString('base64'), 'e30=']) {
+      const res = await signIn(l.id, junk);
+      expect(res.status).toBe(402);
+      expect((await res.json()).code).toBe('payment_required');
+    }
     // Never paid for this learning.
     const stranger = await signIn(l.id, await proof(l.id, privateKeyToAccount(generatePrivateKey())));
     expect(stranger.status).toBe(402);
