@@ -176,8 +176,62 @@ describe('A2A 1.0 with the @a2a-js/sdk 1.x client', () => {
     ] as const) {
       const answer = await rpc(method, params, version);
       expect(answer.error, `${method} ${JSON.stringify(params)}`).toMatchObject({ code: -32602 });
-      expect(answer.error!.message).not.toMatch(/Cannot read|undefined|null \(/);
+      expect(answer.error!.message).not.toMatch(/Cannot read|is not a function|\(reading/);
     }
+  });
+});
+
+describe('A2A junk', () => {
+  it('no request shape makes an internal error (-32603) or a JavaScript error text, in either version', async () => {
+    const junk = [
+      ['tasks/get', null],
+      ['tasks/get', { id: null }],
+      ['tasks/get', { id: 7 }],
+      ['tasks/cancel', { id: randomUUID() }],
+      ['message/send', { message: { kind: 'message', role: 'user', messageId: null, parts: [null] } }],
+      ['message/send', { message: { kind: 'message', role: 'user', messageId: 'm', parts: [{ kind: 'text' }] } }],
+      [
+        'message/send',
+        { message: { kind: 'message', role: 'user', messageId: 'm', parts: [{ kind: 'data', data: null }] } },
+      ],
+      ['GetTask', { id: null }],
+      ['ListTasks', { pageSize: -5 }],
+      ['SendMessage', { message: { messageId: 'm', role: 'ROLE_USER', parts: [null] } }],
+      ['SendMessage', { message: { messageId: 'm', role: 'ROLE_USER', parts: [{ data: null }] } }],
+      ['no/such', {}],
+    ] as const;
+    for (const [method, params] of junk) {
+      for (const version of [undefined, '1.0']) {
+        const res = await fetch(`${server.url}/a2a`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...(version && { 'A2A-Version': version }) },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+        });
+        const text = await res.text();
+        const where = `${version ?? '0.3'} ${method} ${JSON.stringify(params)}: ${text.slice(0, 300)}`;
+        expect(res.status, where).toBeLessThan(500);
+        expect(text, where).not.toMatch(/-32603|Cannot read|is not a function|undefined \(reading/);
+      }
+    }
+    for (const body of [
+      { message: { messageId: 'm', role: 'ROLE_USER', parts: null } },
+      { message: { messageId: 'm', role: 'ROLE_USER', parts: [null] } },
+      { message: { messageId: 7, parts: [{ text: 5 }] } },
+      [],
+      'text',
+    ]) {
+      const res = await fetch(`${server.url}/a2a/rest/message:send`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'A2A-Version': '1.0' },
+        body: JSON.stringify(body),
+      });
+      const text = await res.text();
+      expect(res.status, `${JSON.stringify(body)}: ${text}`).toBeLessThan(500);
+      expect(text).not.toMatch(/Cannot read|is not a function|\(reading/);
+    }
+    const rest = await fetch(`${server.url}/a2a/rest/no-such-thing`, { headers: { 'A2A-Version': '1.0' } });
+    expect(rest.status).toBe(404);
+    expect(rest.headers.get('content-type')).toMatch(/json/);
   });
 });
 

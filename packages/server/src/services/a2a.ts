@@ -12,7 +12,7 @@ import {
   ServerCallContext,
   type TaskStore,
 } from '@a2a-js/sdk/server';
-import { CONTENT_ADVISORY, LIMITS } from '@axle/sdk';
+import { CONTENT_ADVISORY, LIMITS, z } from '@axle/sdk';
 import type { Clock } from '../clock.js';
 import { a2aTasksStore } from '../store/a2a-tasks.js';
 import type { Database } from '../store/db.js';
@@ -230,9 +230,11 @@ export function createA2AService({ db, clock, skills, knowledge, rateLimiter }: 
       const context = new ServerCallContext({ requestedVersion: requested });
       const invalid = invalidParams(body);
       if (invalid) return invalid;
-      return requested === LEGACY_VERSION
-        ? new LegacyJsonRpcTransportHandler(handler).handle(body as Record<string, unknown>, context)
-        : new JsonRpcTransportHandler(handler).handle(body as Record<string, unknown>, context);
+      const answer =
+        requested === LEGACY_VERSION
+          ? await new LegacyJsonRpcTransportHandler(handler).handle(body as Record<string, unknown>, context)
+          : await new JsonRpcTransportHandler(handler).handle(body as Record<string, unknown>, context);
+      return masked(answer);
     },
     async rest(req, res, card) {
       (await handlerFor(card).rest)(req, res);
@@ -250,33 +252,77 @@ async function restApp(handler: DefaultRequestHandler): Promise<RestApp> {
   ]);
   const app = express();
   app.disable('x-powered-by');
+  app.use((req: import('express').Request, res: import('express').Response, next: () => void) => {
+    // What the SDK takes for granted of a message (it answers 500 with a JavaScript error text otherwise).
+    const invalid = req.method === 'POST' && req.path.startsWith('/message:') && SendParams.safeParse(req.body).error;
+    if (invalid) {
+      const issue = invalid.issues[0]!;
+      const message = `Invalid request: ${['body', ...issue.path].join('.')}: ${issue.message}`;
+      res.status(400).json({ error: { code: 400, status: 'INVALID_ARGUMENT', message, details: [] } });
+      return;
+    }
+    // An internal error keeps its status but not its text, which is the SDK's or JavaScript's.
+    const json = res.json.bind(res);
+    res.json = (body: unknown) =>
+      json(
+        res.statusCode >= 500
+          ? { error: { code: res.statusCode, status: 'INTERNAL', message: 'internal error', details: [] } }
+          : body,
+      );
+    next();
+  });
   app.use(restHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }));
+  app.use((_req: unknown, res: import('express').Response) => {
+    res.status(404).json({ error: { code: 404, status: 'NOT_FOUND', message: 'No such A2A method', details: [] } });
+  });
   app.use((_err: unknown, _req: unknown, res: import('express').Response, _next: unknown) => {
     res.status(500).json({ error: { code: 500, status: 'INTERNAL', message: 'internal error', details: [] } });
   });
   return app as unknown as RestApp;
 }
 
+const Obj = z.record(z.string(), z.unknown());
+const PartShape = z.object({}).passthrough();
+const TaskParams = z.object({ id: z.string().min(1), historyLength: z.number().int().nonnegative().optional() });
+const SendParams = z
+  .object({
+    message: z.object({ messageId: z.string().min(1), parts: z.array(PartShape) }).passthrough(),
+  })
+  .passthrough();
+/** What the SDK's handlers take for granted of each method's params (it answers -32603 otherwise). */
+const PARAMS: Record<string, z.ZodType> = {
+  'message/send': SendParams,
+  'message/stream': SendParams,
+  SendMessage: SendParams,
+  SendStreamingMessage: SendParams,
+  'tasks/get': TaskParams,
+  'tasks/cancel': TaskParams,
+  GetTask: TaskParams,
+  CancelTask: TaskParams,
+  ListTasks: Obj,
+};
+
 /**
- * A message/send (SendMessage) whose `message` is not an object is refused here with -32602 and a plain message:
- * the SDK would reach into it and answer -32603 with a JavaScript error text.
+ * A request whose params are not of the method's shape is refused here, -32602 with a plain message: the SDK would
+ * reach into them and answer -32603 with a JavaScript error text.
  */
 function invalidParams(body: unknown): Record<string, unknown> | undefined {
   if (!body || typeof body !== 'object') return undefined;
   const { method, params, id } = body as { method?: unknown; params?: unknown; id?: unknown };
-  const sends = ['message/send', 'message/stream', 'SendMessage', 'SendStreamingMessage'];
-  if (typeof method !== 'string' || !sends.includes(method)) return undefined;
-  const message = params && typeof params === 'object' ? (params as { message?: unknown }).message : undefined;
-  const problem =
-    !message || typeof message !== 'object' || Array.isArray(message)
-      ? 'params.message must be a Message object'
-      : !Array.isArray((message as { parts?: unknown }).parts)
-        ? 'params.message.parts must be an array of parts'
-        : undefined;
-  if (!problem) return undefined;
+  const schema = typeof method === 'string' ? PARAMS[method] : undefined;
+  const parsed = schema?.safeParse(params);
+  if (!parsed || parsed.success) return undefined;
+  const issue = parsed.error.issues[0]!;
   return {
     jsonrpc: '2.0',
     id: typeof id === 'string' || typeof id === 'number' ? id : null,
-    error: { code: -32602, message: `Invalid params: ${problem}` },
+    error: { code: -32602, message: `Invalid params: ${['params', ...issue.path].join('.')}: ${issue.message}` },
   };
+}
+
+/** An internal error keeps its code but not its text, which is the SDK's or JavaScript's. */
+function masked(answer: unknown): unknown {
+  const error = (answer as { error?: { code?: unknown } } | undefined)?.error;
+  if (error?.code !== -32603) return answer;
+  return { ...(answer as object), error: { code: -32603, message: 'Internal error' } };
 }
