@@ -396,9 +396,7 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
         await paymentClaimsStore.release(q, claim);
         if (idKey) await releasePaymentId(q, idKey.id);
       });
-      if (err instanceof PaymentRejected) throw reject(err.message);
-      if (err instanceof SettlementUnavailable) throw unavailable(err);
-      throw err;
+      throw refused(err);
     }
     const path = deps.routerAddress ? 'router' : 'facilitator';
     const revenue = await db.tx(async (q) => book(q, await payeeOf(q, l), path, txHash));
