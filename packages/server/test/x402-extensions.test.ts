@@ -350,3 +350,9 @@ describe('receipts (offer/receipt)', () => {
     expect(await another.didDocument()).toEqual(published);
   });
 });
+
+describe('the books', () => {
+  it('balance after every payment, replay, sign-in and refusal above', async () => {
+    expect(await checkLedger(server.db)).toEqual([]);
+  });
+});
