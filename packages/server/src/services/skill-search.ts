@@ -82,7 +82,8 @@ export function createSkillSearch({
     const whole = new Map(hits.hits.map((h) => [h.id, h.score]));
     // Below the semantic ranker's last hit, a skill's cosine is at most that hit's (or the cut-off).
     const floor = hits.hits.at(-1)?.score ?? minCosine;
-    const best = rankers / (k + 1) + rerankWeight;
+    // Relevance keeps its meaning (1 = first in every ranker); a passage gain can only lift it to 1.
+    const best = rankers / (k + 1);
     return fused
       .map((f) => {
         const p = passages.get(f.id);
