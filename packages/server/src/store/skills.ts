@@ -47,6 +47,7 @@ export interface SkillsStore {
   replaceCatalog(entries: CatalogEntry[], fingerprint: string): Promise<boolean>;
   /** By exact id first, then by name slug (first in catalog order). */
   findByIdOrSlug(id: string, slug: string): Promise<Skill | undefined>;
+  /** Search results: the skills without their `tools`. */
   getMany(ids: readonly string[]): Promise<Map<string, Skill>>;
   all(): Promise<Skill[]>;
   count(): Promise<number>;
@@ -137,7 +138,8 @@ export function createSkillsStore(db: Database): SkillsStore {
     const dataById = new Map<string, string>();
     const read = (after: number) =>
       db.all<{ rowid: number; id: string; data: string }>(
-        'SELECT rowid, id, data FROM skills WHERE rowid > ? ORDER BY rowid LIMIT ?',
+        // Without tool lists (up to hundreds a server): results leave them out, GET /skill/{id} reads the row.
+        "SELECT rowid, id, json_remove(data, '$.tools') AS data FROM skills WHERE rowid > ? ORDER BY rowid LIMIT ?",
         [after, PAGE_ROWS],
       );
     for await (const rows of pages(read, (r) => r.rowid)) {
