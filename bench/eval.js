@@ -130,8 +130,14 @@ try {
         ...['dev', 'test'].flatMap((split) => {
           const e = everydayScores.get(`fused ${split}`);
           return [
-            [`everyday ${split}: fused first result relevant ${f3(e.first)} >= ${TARGET_EVERYDAY_FIRST}`, e.first >= TARGET_EVERYDAY_FIRST],
-            [`everyday ${split}: fused nDCG@10 ${f3(e.ndcg10)} >= ${TARGET_EVERYDAY_NDCG}`, e.ndcg10 >= TARGET_EVERYDAY_NDCG],
+            [
+              `everyday ${split}: fused first result relevant ${f3(e.first)} >= ${TARGET_EVERYDAY_FIRST}`,
+              e.first >= TARGET_EVERYDAY_FIRST,
+            ],
+            [
+              `everyday ${split}: fused nDCG@10 ${f3(e.ndcg10)} >= ${TARGET_EVERYDAY_NDCG}`,
+              e.ndcg10 >= TARGET_EVERYDAY_NDCG,
+            ],
           ];
         }),
       ]

@@ -79,7 +79,8 @@ for (const [name, main] of builds) dirs.push(await prepare(name.replace(' ', '-'
 const servers = [];
 for (const [i, [name, main]] of builds.entries()) servers.push(await start(name, main, dirs[i]));
 try {
-  for (const s of servers) await rotatingQueryLoad(s.url, '/discover', queries.slice(1000), { ...load, seconds: WARMUP_S });
+  for (const s of servers)
+    await rotatingQueryLoad(s.url, '/discover', queries.slice(1000), { ...load, seconds: WARMUP_S });
   const runs = new Map(servers.map((s) => [s.name, []]));
   for (let round = 0; round < ROUNDS; round++) {
     for (const s of servers) runs.get(s.name).push(await rotatingQueryLoad(s.url, '/discover', queries, load));

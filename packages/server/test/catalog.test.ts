@@ -321,7 +321,10 @@ const dockerServers = [
       name: 'filesystem',
       image: 'mcp/filesystem',
       type: 'server',
-      about: { title: 'Filesystem (Reference)', description: 'Local filesystem access with configurable allowed paths' },
+      about: {
+        title: 'Filesystem (Reference)',
+        description: 'Local filesystem access with configurable allowed paths',
+      },
       source: { project: 'https://github.com/modelcontextprotocol/servers' },
       config: { description: 'The MCP server is allowed to access these paths', parameters: null },
     },
@@ -382,7 +385,12 @@ describe("Docker's MCP catalog", () => {
       name: 'box/dart-mcp',
       description: 'Dart is project management powered by AI: tasks, docs and projects',
       tools: [{ name: 'create_task' }, { name: 'list_docs' }],
-      install: { env: [{ name: 'DART_TOKEN', secret: true }, { name: 'DART_HOST', secret: false }] },
+      install: {
+        env: [
+          { name: 'DART_TOKEN', secret: true },
+          { name: 'DART_HOST', secret: false },
+        ],
+      },
       connection: { command: 'docker run -i --rm -e DART_TOKEN -e DART_HOST mcp/dart' },
     });
     expect(byId('dart')).toBeUndefined();

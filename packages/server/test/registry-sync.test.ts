@@ -233,7 +233,11 @@ describe('registry sync against a stand-in of the v0.1 API', () => {
       const found = await skills.search.search({ query: 'zebra herd telemetry', mode: 'lexical' });
       expect(found.results[0]?.id).toBe('com-example-zebra-telemetry');
 
-      standin.put({ ...standin.get('com.example/zebra-telemetry', '0.2.0')!, status: 'deleted', updatedAt: iso(T0 + 5) });
+      standin.put({
+        ...standin.get('com.example/zebra-telemetry', '0.2.0')!,
+        status: 'deleted',
+        updatedAt: iso(T0 + 5),
+      });
       expect(await withReload.sync(standin.url)).toMatchObject({ hidden: 1 });
       expect(await skills.get('com-example-zebra-telemetry')).toBeUndefined();
       expect((await skills.search.search({ query: 'zebra herd telemetry', mode: 'lexical' })).results).toEqual([]);

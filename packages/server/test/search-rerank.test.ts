@@ -29,7 +29,11 @@ describe('passages', () => {
         description: 'Manage your tasks in one place. Sync them with every calendar you use.',
         tools: [{ name: 'create_task', description: 'Create a task' }],
       }),
-    ).toEqual(['create task: Create a task', 'Manage your tasks in one place.', 'Sync them with every calendar you use.']);
+    ).toEqual([
+      'create task: Create a task',
+      'Manage your tasks in one place.',
+      'Sync them with every calendar you use.',
+    ]);
     expect(skillPassages({ description: 'One sentence only, whatever its length.' })).toEqual([]);
     const many = Array.from({ length: 80 }, (_, i) => ({ name: `tool_${i}`, description: '' }));
     expect(skillPassages({ description: '', tools: many })).toHaveLength(MAX_PASSAGES);

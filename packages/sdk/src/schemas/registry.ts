@@ -64,6 +64,8 @@ export const SkillParams = z.object({
 export const SkillDetail = Skill.extend({
   content_preview: z
     .string()
-    .describe('How to connect, in a few lines: protocol, endpoint or command, auth (secrets marked), docs, tools, pricing'),
+    .describe(
+      'How to connect, in a few lines: protocol, endpoint or command, auth (secrets marked), docs, tools, pricing',
+    ),
 }).openapi('SkillDetail');
 export type SkillDetail = z.infer<typeof SkillDetail>;

@@ -97,7 +97,8 @@ export function mcpConnection(row: McpServerRow): Skill['connection'] {
 }
 
 /** Where Docker's catalog describes server `dir` at the snapshot's commit. */
-const dockerPage = (commit: string, dir: string) => `https://github.com/docker/mcp-registry/tree/${commit}/servers/${dir}`;
+const dockerPage = (commit: string, dir: string) =>
+  `https://github.com/docker/mcp-registry/tree/${commit}/servers/${dir}`;
 
 /** Connection for a server of Docker's catalog: its image, its hosted endpoint, or (tools run by Docker's gateway) its catalog page. */
 export function dockerConnection(row: DockerServerRow, commit: string): Skill['connection'] {
@@ -281,8 +282,7 @@ function assignIds(drafts: Draft[], reserved: ReadonlySet<string> = new Set()): 
   const taken = new Set<string>(reserved);
   const skills: Skill[] = [];
   for (const d of ordered) {
-    const base =
-      counts.get(d.slug) === 1 && !GENERIC_SLUGS.has(d.slug) && !reserved.has(d.slug) ? d.slug : d.fallback;
+    const base = counts.get(d.slug) === 1 && !GENERIC_SLUGS.has(d.slug) && !reserved.has(d.slug) ? d.slug : d.fallback;
     let id = base;
     for (let n = 2; taken.has(id); n += 1) id = `${base}-${n}`;
     taken.add(id);

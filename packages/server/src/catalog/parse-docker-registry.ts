@@ -2,7 +2,12 @@
 // tools.json). Pure: takes the parsed YAML and JSON of each server directory.
 import { type SkillInstall, type SkillTool, z } from '@axle/sdk';
 
-const Secret = z.object({ name: z.string(), env: z.string(), example: z.unknown().nullish(), description: z.string().nullish() });
+const Secret = z.object({
+  name: z.string(),
+  env: z.string(),
+  example: z.unknown().nullish(),
+  description: z.string().nullish(),
+});
 const Env = z.object({ name: z.string(), example: z.unknown().nullish(), value: z.unknown().nullish() });
 const Tool = z.object({ name: z.string(), description: z.string().nullish() });
 const ServerYaml = z.object({

@@ -60,7 +60,8 @@ export function parseMcpRegistry(json: unknown): { servers: McpServerRow[]; skip
     for (const e of pkg?.environment_variables ?? []) {
       const varName = e.name.trim();
       const description = (e.description ?? '').replace(/\s+/g, ' ').trim();
-      if (varName !== '' && !variables.has(varName)) variables.set(varName, { name: varName, ...(description && { description }) });
+      if (varName !== '' && !variables.has(varName))
+        variables.set(varName, { name: varName, ...(description && { description }) });
     }
     servers.push({
       registryName: name,

@@ -3,12 +3,7 @@
 // transaction once all pages arrived, so an unreachable or failing registry leaves what was there.
 import { randomUUID } from 'node:crypto';
 import { ERROR_CODES } from '@axle/sdk';
-import {
-  ServerList,
-  ServerResponse,
-  type SyncedServer,
-  syncedServer,
-} from '../catalog/official-registry.js';
+import { ServerList, ServerResponse, type SyncedServer, syncedServer } from '../catalog/official-registry.js';
 import type { Clock } from '../clock.js';
 import { DomainError } from '../domain/errors.js';
 import type { Logger } from '../logger.js';
@@ -108,7 +103,8 @@ export function createRegistrySync(deps: RegistrySyncDeps): RegistrySync {
       if (cursor) url.searchParams.set('cursor', cursor);
       if (since) url.searchParams.set('updated_since', since);
       const parsed = ServerList.safeParse(await getJson(source, url));
-      if (!parsed.success) throw unavailable(source, `unexpected /v0.1/servers page: ${parsed.error.issues[0]?.message}`);
+      if (!parsed.success)
+        throw unavailable(source, `unexpected /v0.1/servers page: ${parsed.error.issues[0]?.message}`);
       received.push(...parsed.data.servers.map(syncedServer));
       pages += 1;
       const next = parsed.data.metadata?.nextCursor ?? undefined;
