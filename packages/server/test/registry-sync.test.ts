@@ -11,7 +11,9 @@ import { createSkillsService } from '../src/services/skills.js';
 import { Database } from '../src/store/db.js';
 import { migrate } from '../src/store/migrate.js';
 import { registryStore } from '../src/store/registry.js';
+import { startTestServer } from '../../../test/support/server.js';
 import { startRegistryStandIn, type StandinVersion } from './registry-standin.js';
+import { SMALL_CATALOG } from './search-helpers.js';
 
 const T0 = Date.parse('2026-01-10T12:00:00Z');
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -256,5 +258,30 @@ describe('registry sync against a stand-in of the v0.1 API', () => {
     expect(await catalogSync(['--from', 'ftp://x'], env, (l) => lines.push(l))).toBe(2);
     expect(await catalogSync(['--from', 'http://127.0.0.1:9'], env, (l) => lines.push(l))).toBe(1);
     expect(JSON.parse(lines.at(-1)!)).toMatchObject({ ok: false });
+  });
+
+  it('a server with AXLE_REGISTRY_SYNC_URL syncs once it listens, and serves the synced servers', async () => {
+    standin.put({
+      name: 'com.example/zebra-telemetry',
+      version: '0.2.0',
+      description: 'Zebra telemetry readings for herd trackers',
+      isLatest: true,
+      status: 'active',
+      updatedAt: iso(T0),
+    });
+    const server = await startTestServer({ AXLE_CATALOG: SMALL_CATALOG, AXLE_REGISTRY_SYNC_URL: standin.url });
+    try {
+      const deadline = Date.now() + 20_000;
+      while (!server.logs.some((l) => JSON.parse(l).msg === 'registry sync') && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect(server.logs.map((l) => JSON.parse(l)).find((l) => l.msg === 'registry sync')).toMatchObject({ added: 1 });
+      const res = await fetch(`${server.url}/skill/com-example-zebra-telemetry`);
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as { tags: string[] }).tags).toContain('registry');
+      expect(standin.requests[0]).toMatch(/^\/v0\.1\/servers\?limit=100$/);
+    } finally {
+      await server.stop();
+    }
   });
 });
