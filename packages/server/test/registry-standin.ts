@@ -39,6 +39,8 @@ export async function startRegistryStandIn() {
   const invalid: string[] = [];
   /** Requests of /v0.1/servers to answer with 500 (counted from 1 since the last `failListPage`). */
   let failAt: number | undefined;
+  /** A raw body (status 200) for the next list request, to play a registry that misbehaves. */
+  let rawNext: string | undefined;
   let listCalls = 0;
   const { list, one, ajv } = validators();
 
@@ -73,6 +75,11 @@ export async function startRegistryStandIn() {
     if (url.pathname === '/v0.1/servers') {
       listCalls += 1;
       if (failAt === listCalls) return send(res, 500, { error: 'internal error' });
+      if (rawNext !== undefined) {
+        const body = rawNext;
+        rawNext = undefined;
+        return res.writeHead(200, { 'content-type': 'application/json' }).end(body);
+      }
       const since = url.searchParams.get('updated_since');
       const limit = Math.min(Number(url.searchParams.get('limit') ?? 30), 100);
       const includeDeleted = since !== null || url.searchParams.get('include_deleted') === 'true';
@@ -109,12 +116,17 @@ export async function startRegistryStandIn() {
       versions.clear();
       requests.length = 0;
       failAt = undefined;
+      rawNext = undefined;
     },
     put(v: StandinVersion) {
       versions.set(`${v.name}@${v.version}`, v);
     },
     get(name: string, version: string) {
       return versions.get(`${name}@${version}`);
+    },
+    /** The next list request answers `body` as it is. */
+    answerNextListWith(body: string) {
+      rawNext = body;
     },
     /** The `n`th list request from now answers 500. */
     failListPage(n: number) {

@@ -134,6 +134,24 @@ describe('registry sync against a stand-in of the v0.1 API', () => {
     await expect(sync.sync('http://127.0.0.1:9')).rejects.toMatchObject({ code: ERROR_CODES.PROVIDER_UNAVAILABLE });
     expect(await visible()).toEqual(before);
 
+    // A registry that answers garbage, the wrong shape or too much is as good as unreachable.
+    for (const body of [
+      '{"servers": [',
+      '{"servers": [{"server": {"name": "x"}}]}',
+      `{"pad": "${'x'.repeat(5000)}"}`,
+    ]) {
+      standin.answerNextListWith(body);
+      const small = createRegistrySync({
+        db,
+        clock: { now: () => now },
+        logger: createLogger('silent'),
+        onChange: async () => undefined,
+        maxResponseBytes: 4096,
+      });
+      await expect(small.sync(standin.url)).rejects.toMatchObject({ code: ERROR_CODES.PROVIDER_UNAVAILABLE });
+    }
+    expect(await visible()).toEqual(before);
+
     const report = await sync.sync(standin.url);
     expect(report).toMatchObject({ added: 1, updated: 150, hidden: 0 });
   });

@@ -16,6 +16,8 @@ export const PAGE_LIMIT = 100;
 export const UPDATED_SINCE_MARGIN_MS = 5 * 60_000;
 /** Pages one sync reads at most (200,000 server versions). */
 export const MAX_PAGES = 2000;
+/** A registry answer larger than this is refused (a page of 100 servers is far smaller). */
+export const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
 /** One registry request may take this long. */
 export const REQUEST_TIMEOUT_MS = 30_000;
 /** The lease a scheduled sync holds; longer than a sync takes. */
@@ -59,6 +61,8 @@ export interface RegistrySyncDeps {
   fetch?: typeof globalThis.fetch;
   /** This instance's name in the lease table. */
   holder?: string;
+  /** Bound on one registry answer (MAX_RESPONSE_BYTES). */
+  maxResponseBytes?: number;
 }
 
 const unavailable = (source: string, why: string) =>
@@ -72,6 +76,7 @@ export function createRegistrySync(deps: RegistrySyncDeps): RegistrySync {
   const fetchFn = deps.fetch ?? globalThis.fetch;
   const holder = deps.holder ?? randomUUID();
   const intervalMs = deps.intervalMs ?? 60 * 60_000;
+  const maxBytes = deps.maxResponseBytes ?? MAX_RESPONSE_BYTES;
   let timer: NodeJS.Timeout | undefined;
 
   async function getJson(source: string, url: URL): Promise<unknown> {
@@ -81,10 +86,30 @@ export function createRegistrySync(deps: RegistrySyncDeps): RegistrySync {
     } catch (err) {
       throw unavailable(source, (err as Error).message);
     }
-    if (res.status === 404) return undefined;
-    if (!res.ok) throw unavailable(source, `HTTP ${res.status} from ${url.pathname}`);
+    if (res.status === 404) {
+      await res.body?.cancel();
+      return undefined;
+    }
+    if (!res.ok) {
+      await res.body?.cancel();
+      throw unavailable(source, `HTTP ${res.status} from ${url.pathname}`);
+    }
+    const chunks: Uint8Array[] = [];
+    let size = 0;
     try {
-      return await res.json();
+      for await (const chunk of res.body ?? []) {
+        size += chunk.byteLength;
+        if (size > maxBytes) {
+          await res.body?.cancel();
+          throw unavailable(source, `more than ${maxBytes} bytes from ${url.pathname}`);
+        }
+        chunks.push(chunk);
+      }
+    } catch (err) {
+      throw err instanceof DomainError ? err : unavailable(source, (err as Error).message);
+    }
+    try {
+      return JSON.parse(Buffer.concat(chunks).toString('utf8'));
     } catch {
       throw unavailable(source, `invalid JSON from ${url.pathname}`);
     }
