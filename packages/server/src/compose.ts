@@ -49,6 +49,8 @@ export interface ComposeOptions {
   localUrl(): string;
   /** The semantic warm-up waits for this so it does not delay the first /health. */
   listening: Promise<unknown>;
+  /** The embedding worker's script (tests); the compiled embed-worker by default. */
+  embedWorkerFile?: string;
 }
 
 export interface Composed {
@@ -67,6 +69,7 @@ export async function compose({
   baseUrl,
   localUrl,
   listening,
+  embedWorkerFile,
 }: ComposeOptions): Promise<Composed> {
   const learnings = createLearningsService({ db, clock });
   const skills = await createSkillsService({
@@ -76,6 +79,8 @@ export async function compose({
     semanticSearch: config.semanticSearch,
     searchWorkers: config.searchWorkers,
     searchQueueMax: config.searchQueueMax,
+    modelWaitMs: config.modelWaitMs,
+    embedWorkerFile,
     semanticStartsAfter: listening,
     knowledgeHints: learnings,
   });

@@ -70,6 +70,12 @@ export const KnowledgeSearchResponse = z
     content_advisory: z.string(),
     results_count: z.number().int().min(0),
     results: z.array(LearningSnippet),
+    search_mode: z
+      .enum(['fused', 'lexical'])
+      .describe(
+        'The rankers that answered: `fused` (BM25 and embeddings) or `lexical` (BM25 alone, while the semantic side is ' +
+          'warming, off, or shedding load: too many searches wait for an embedding worker, or it did not answer in time)',
+      ),
     pricing: z.string().describe('how unlocking is paid for'),
     timestamp: DateTime,
   })
