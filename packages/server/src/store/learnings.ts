@@ -162,7 +162,7 @@ function learningFilterSql(filters: LearningFilters, alias: string): { sql: stri
   return { sql: clauses.map((c) => ` AND ${c}`).join(''), params };
 }
 
-/** The predicate of "publicly visible": search, catalog_size and contributor stats all use it. */
+/** The predicate of "publicly visible": search, learnings_count and contributor stats all use it. */
 const VISIBLE = "status = 'approved'";
 
 /** SQL for the learnings table. */
