@@ -1,3 +1,4 @@
+import { displayString } from '../display-text.js';
 import { z } from '../zod.js';
 import { LIMITS } from '../limits.js';
 import { DateTime, LearningCategory, Outcome } from './common.js';
@@ -86,7 +87,7 @@ export type KnowledgeSearchResponse = z.infer<typeof KnowledgeSearchResponse>;
 export const RateRequest = z
   .object({
     helpfulness: z.number().int().min(LIMITS.rating.min).max(LIMITS.rating.max),
-    notes: z.string().trim().max(2000).optional(),
+    notes: displayString(0, 2000, 'notes', { singleLine: false }).optional(),
   })
   .openapi('RateRequest');
 export type RateRequest = z.infer<typeof RateRequest>;
