@@ -90,6 +90,7 @@ export async function compose({
   const accounts = createAccountsService({ db, clock, writeLimits });
   const mailer = createMailer({
     smtpUrl: config.smtpUrl,
+    smtpTimeoutMs: config.smtpTimeoutMs,
     from: config.mailFrom,
     dataDir: config.dataDir,
     logger,

@@ -53,6 +53,7 @@ const Env = z
       .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
       .optional(),
     AXLE_MAIL_FROM: z.string().min(3).default('Axle <no-reply@localhost>'),
+    AXLE_SMTP_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
     AXLE_TRUST_PROXY: bool,
     AXLE_OPENCLAW_MEMORY_PATH: z.string().min(1).optional(),
     AXLE_OPENCLAW_API_KEY: z.string().min(1).optional(),
@@ -108,6 +109,8 @@ export interface Config {
   smtpUrl?: string;
   /** From header of sign-in mail. */
   mailFrom: string;
+  /** How long a sign-in request waits on the SMTP server (to connect, to greet, between replies). */
+  smtpTimeoutMs: number;
   /** Take the client IP from X-Forwarded-For (only behind a proxy that sets it). */
   trustProxy: boolean;
   /** OpenClaw workspace folder; when set the server runs the memory-file adapter in-process. */
@@ -151,6 +154,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jwtSecret: e.AXLE_JWT_SECRET,
     smtpUrl: e.AXLE_SMTP_URL,
     mailFrom: e.AXLE_MAIL_FROM,
+    smtpTimeoutMs: e.AXLE_SMTP_TIMEOUT_MS,
     trustProxy: e.AXLE_TRUST_PROXY,
     openclawMemoryPath: e.AXLE_OPENCLAW_MEMORY_PATH && path.resolve(e.AXLE_OPENCLAW_MEMORY_PATH),
     openclawApiKey: e.AXLE_OPENCLAW_API_KEY,
