@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { fileURLToPath } from 'node:url';
 import { EmbedderBusy, EmbedderClient, EmbedderPool, EmbedderTimeout, withDeadline } from '../src/search/embedder.js';
 
-const STALLING_WORKER = fileURLToPath(new URL('./fixtures/stalling-embed-worker.mjs', import.meta.url));
+const STALLING_WORKER = fileURLToPath(new URL('./fixtures/stand-in-embed-worker.mjs', import.meta.url));
 
 describe('EmbedderPool load shedding', () => {
   it('refuses at once the searches past its queue bound, and serves the rest', async () => {

@@ -1,7 +1,7 @@
 // Knowledge search under a burst, over real HTTP: it never answers 500 (it falls back to lexical ranking, saying so in
 // `search_mode`, when the embedding queue is full), and per-address limits kept in the database refuse the excess
 // of one client with 429, directly and through the MCP endpoint's tools. The embedding worker is a stand-in on a
-// real worker thread (fixtures/stalling-embed-worker.mjs) behind the real pool and its bounded queue.
+// real worker thread (fixtures/stand-in-embed-worker.mjs) behind the real pool and its bounded queue.
 import { fileURLToPath } from 'node:url';
 import { LIMITS } from '@axle/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,7 +10,7 @@ import { learningsStore } from '../src/store/learnings.js';
 import { seedLearning } from './money-helpers.js';
 import { SMALL_CATALOG } from './search-helpers.js';
 
-const STAND_IN_WORKER = fileURLToPath(new URL('./fixtures/stalling-embed-worker.mjs', import.meta.url));
+const STAND_IN_WORKER = fileURLToPath(new URL('./fixtures/stand-in-embed-worker.mjs', import.meta.url));
 let server: TestServer;
 
 /** A request from client address `ip` (the server trusts X-Forwarded-For here, as behind a proxy). */
@@ -51,13 +51,16 @@ describe('POST /knowledge under a burst', () => {
   it('answers 100 parallel anonymous searches without a 500: the limit refuses the excess, the rest fall back', async () => {
     const limit = LIMITS.perAddress.anonymousKnowledgeSearch.perMinute;
     const answers = await Promise.all(
-      Array.from({ length: 100 }, (_, i) => from('198.51.100.1', '/knowledge', { query: `s3 multipart retry ${i}` })),
+      // SLOW: the stand-in model takes a second over each, so the queue of 2 overflows at once.
+      Array.from({ length: 100 }, (_, i) =>
+        from('198.51.100.1', '/knowledge', { query: `s3 multipart retry SLOW ${i}` }),
+      ),
     );
     const bodies = await Promise.all(answers.map((r) => r.json()));
     expect(tally(answers.map((r) => r.status))).toEqual({ 200: limit, 429: 100 - limit });
     const served = bodies.filter((_, i) => answers[i]!.status === 200);
     const modes = tally(served.map((b) => (b.search_mode === 'lexical' ? 0 : b.search_mode === 'fused' ? 1 : 2)));
-    // A queue of 2 cannot hold the burst: some searches ran lexically, and say so; all found the learning.
+    // A queue of 2 cannot hold the burst: searches past it ran lexically, and say so; all found the learning.
     expect(modes[0]).toBeGreaterThan(0);
     expect(modes[2]).toBeUndefined();
     for (const b of served) expect(b.results_count).toBe(1);

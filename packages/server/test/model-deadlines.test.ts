@@ -8,7 +8,7 @@ import { startTestServer, type TestServer } from '../../../test/support/server.j
 import { ADMIN_TOKEN, contributor, learningBody, publish } from './knowledge-helpers.js';
 import { SMALL_CATALOG } from './search-helpers.js';
 
-const STALLING_WORKER = fileURLToPath(new URL('./fixtures/stalling-embed-worker.mjs', import.meta.url));
+const STALLING_WORKER = fileURLToPath(new URL('./fixtures/stand-in-embed-worker.mjs', import.meta.url));
 const WAIT_MS = 400;
 /** What a request may take beyond the model's deadline (its own work, on a loaded machine). */
 const SLACK_MS = 2500;
