@@ -14,17 +14,29 @@ import {
   requirementV2,
 } from '../payments/x402-requirements.js';
 import { PaymentRejected, verifyAuthorization } from '../payments/x402-verify.js';
-import { type Settler, SettlementUnavailable } from '../payments/settlement.js';
+import {
+  SettlementFailed,
+  type SettlementMode,
+  type SettlementStatus,
+  type Settler,
+  SettlementUnavailable,
+} from '../payments/settlement.js';
+import type { Authorization } from '../payments/x402-payload.js';
 import { getAccount } from './accounts.js';
 import type { FullLearning } from './knowledge.js';
 import { toLearningFull } from './learning-view.js';
-import { type Payee, payeeOf, recordUnlock } from './ledger.js';
+import { creditSettled, type Payee, payeeOf, recordUnlock } from './ledger.js';
 import { hasAcceptedCurrentTerms } from './terms.js';
 import { creditsStore } from '../store/credits.js';
 import type { Database, Queryable } from '../store/db.js';
 import { ledgerStore } from '../store/ledger.js';
 import { type LearningRecord, learningsStore } from '../store/learnings.js';
-import { paymentClaimsStore } from '../store/payment-claims.js';
+import {
+  type ClaimKey,
+  type PaymentClaimRow,
+  type PaymentState,
+  paymentClaimsStore,
+} from '../store/payment-claims.js';
 import { termsStore } from '../store/terms.js';
 import { walletKey } from '../store/wallets.js';
 
@@ -32,6 +44,9 @@ const DAY_MS = 86_400_000;
 /** A POST /knowledge search by the same account this recently makes an unlock discovery-driven (60% share). */
 export const DISCOVERY_WINDOW_MS = DAY_MS;
 const REPEAT_WINDOW_MS = LIMITS.repeatUnlockWindowDays * DAY_MS;
+const REPEAT_NOT_SETTLED = 'not settled: repeat unlock within the repeat window';
+/** Submitted settlements one reconciliation pass looks at. */
+const RECONCILE_BATCH = 100;
 
 export type UnlockCredential =
   | { kind: 'key'; accountId: string }
@@ -67,6 +82,12 @@ export class PaymentRequiredError extends DomainError {
 
 export interface UnlockService {
   unlock(req: UnlockRequest): Promise<UnlockResult>;
+  readonly settlementMode: SettlementMode;
+  /**
+   * Reconciles submitted x402 settlements (oldest first, at most `limit`) against the chain: settled ones
+   * credit their shares, failed ones record why. Safe to run from several instances (final states stay final).
+   */
+  reconcilePayments(limit?: number): Promise<Record<'settled' | 'failed' | 'submitted', number>>;
 }
 
 export interface UnlockDeps {
@@ -293,21 +314,28 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
       if (err instanceof SettlementUnavailable) throw unavailable(err);
       throw err;
     }
-    const claim = { chainId: CHAIN_ID, payer, nonce: payment.authorization.nonce, learningId: l.id };
+    const claim: ClaimKey = { chainId: CHAIN_ID, payer, nonce: payment.authorization.nonce };
     const selfDealing = sameWallet(payer, l.contributorWallet) || sameWallet(walletClaim, l.contributorWallet);
     const responseHeader = carrier === 'X-Payment' ? 'X-PAYMENT-RESPONSE' : 'PAYMENT-RESPONSE';
     const answer = (txHash: string | null) => ({
       header: responseHeader,
       value: encodePaymentResponseHeader({ success: true, transaction: txHash ?? '', network: NETWORK, payer }),
     });
+    const settlementPath = deps.routerAddress ? 'router' : settler.mode;
 
-    // Records the paid unlock and ties the claim to it, in the caller's transaction.
+    /**
+     * Records the paid unlock and ties the claim to it, in the caller's transaction. The contributor share
+     * is credited only when the payment has settled (here, or already by reconciliation); otherwise it is
+     * awaiting_settlement and the settlement credits it.
+     */
     const book = async (
       q: Queryable,
-      payee: Payee | null,
-      settlementPath: string,
-      tx: string | null,
-    ): Promise<LearningFull['_revenue']> => {
+      outcome: { state: PaymentState; txHash: string | null },
+    ): Promise<{ revenue: LearningFull['_revenue']; txHash: string | null }> => {
+      const row = await paymentClaimsStore.get(q, claim);
+      if (!row || row.unlock_id) throw reject('payment authorization already used');
+      const state = row.state === 'settled' ? 'settled' : outcome.state;
+      const txHash = row.state === 'settled' ? row.tx_hash : outcome.txHash;
       const { id, split } = await recordUnlock(q, {
         learningId: l.id,
         buyer: walletKey(payer),
@@ -316,45 +344,124 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
         discovery: false,
         selfDealing,
         accrualCapped: false,
-        payee,
+        payee: await payeeOf(q, l),
         settlementPath,
-        txHash: tx,
+        txHash,
+        credit: state === 'settled',
         now: clock.now(),
       });
       await paymentClaimsStore.attachUnlock(q, claim, id);
-      return revenueOf(t.priceMicro, split, selfDealing);
+      if (state !== 'verified') await paymentClaimsStore.setState(q, claim, { state, txHash, now: clock.now() });
+      return { revenue: revenueOf(t.priceMicro, split, selfDealing), txHash };
+    };
+
+    const served = async (b: { revenue: LearningFull['_revenue']; txHash: string | null }): Promise<UnlockResult> => {
+      const settlement =
+        deps.routerAddress && b.txHash
+          ? { settlement: { tx_hash: b.txHash, path: settlementPath, router: deps.routerAddress } }
+          : {};
+      return { learning: await respond(l, { ...b.revenue, ...settlement }), paymentResponse: answer(b.txHash) };
     };
 
     // Claim the authorization first: a replayed header is refused. When the payer already holds the
     // unlock the claim is kept but never settled, so the buyer is not charged twice.
+    const payload = JSON.stringify({ authorization: payment.authorization, signature: payment.signature });
     const claimed = await db.tx(async (q) => {
       const now = clock.now();
-      const payee = await payeeOf(q, l);
-      if (await notOnboarded(q, payee)) throw onboardingError(l);
-      if (!(await paymentClaimsStore.claim(q, { ...claim, now }))) throw reject('payment authorization already used');
+      if (await notOnboarded(q, await payeeOf(q, l))) throw onboardingError(l);
+      if (!(await paymentClaimsStore.claim(q, { ...claim, learningId: l.id, payload, now }))) return 'taken' as const;
       if (await ledgerStore.lastUnlock(q, walletKey(payer), l.id, now - REPEAT_WINDOW_MS)) {
         const { id } = await recordCapped(q, l.id, walletKey(payer), 'x402', now);
         await paymentClaimsStore.attachUnlock(q, claim, id);
-        return { revenue: capped(t.priceMicro) };
+        await paymentClaimsStore.setState(q, claim, { state: 'failed', reason: REPEAT_NOT_SETTLED, now });
+        return { revenue: capped(t.priceMicro), txHash: null };
       }
-      return settler.path === 'local' ? { revenue: await book(q, payee, 'local', null) } : null;
+      // No way to settle: served, the share awaiting settlement for good.
+      return settler.mode === 'offline' ? book(q, { state: 'verified', txHash: null }) : null;
     });
-    if (claimed) return { learning: await respond(l, claimed.revenue), paymentResponse: answer(null) };
+    if (claimed === 'taken') return served(await resume(claim, l.id, reject, book));
+    if (claimed) return served(claimed);
 
-    let txHash: string | null;
+    let outcome: { state: 'settled' | 'submitted'; txHash: string };
     try {
-      ({ txHash } = await settler.settle(payment, requirementV2(t)));
+      outcome = await settler.settle(payment, requirementV2(t), (txHash) =>
+        db.tx(async (q) => {
+          await paymentClaimsStore.setState(q, claim, { state: 'submitted', txHash, now: clock.now() });
+        }),
+      );
     } catch (err) {
-      await db.tx((q) => paymentClaimsStore.release(q, claim));
+      const reason =
+        err instanceof PaymentRejected || err instanceof SettlementUnavailable ? err.message : 'settlement error';
+      // Nothing moved: the claim is failed with its reason, and may be claimed again by a retry.
+      await db.tx((q) =>
+        paymentClaimsStore.setState(q, claim, {
+          state: 'failed',
+          reason,
+          txHash: err instanceof SettlementFailed ? err.txHash : null,
+          now: clock.now(),
+        }),
+      );
       if (err instanceof PaymentRejected) throw reject(err.message);
       if (err instanceof SettlementUnavailable) throw unavailable(err);
       throw err;
     }
-    const path = deps.routerAddress ? 'router' : 'facilitator';
-    const revenue = await db.tx(async (q) => book(q, await payeeOf(q, l), path, txHash));
-    const settlement =
-      deps.routerAddress && txHash ? { settlement: { tx_hash: txHash, path, router: deps.routerAddress } } : {};
-    return { learning: await respond(l, { ...revenue, ...settlement }), paymentResponse: answer(txHash) };
+    return served(await db.tx((q) => book(q, outcome)));
+  }
+
+  /**
+   * The authorization is claimed already. A retry of a payment whose first request died after settling
+   * (same learning, no unlock served for it) is served once the settlement is known; anything else is a replay.
+   */
+  async function resume(
+    claim: ClaimKey,
+    learningId: string,
+    reject: (m: string) => Error,
+    book: (
+      q: Queryable,
+      o: { state: PaymentState; txHash: string | null },
+    ) => Promise<{ revenue: LearningFull['_revenue']; txHash: string | null }>,
+  ) {
+    const row = await paymentClaimsStore.get(db, claim);
+    if (!row || row.learning_id !== learningId || row.unlock_id || (row.state !== 'submitted' && row.state !== 'settled'))
+      throw reject('payment authorization already used');
+    const status = await reconcileOne(row);
+    if (status.state !== 'settled') throw reject('payment authorization already used; its settlement is not final yet');
+    return db.tx((q) => book(q, { state: 'settled', txHash: status.txHash }));
+  }
+
+  /** Brings one submitted payment to where the chain says it stands, crediting or dropping its share. */
+  async function reconcileOne(row: PaymentClaimRow): Promise<SettlementStatus> {
+    if (row.state === 'settled') return { state: 'settled', txHash: row.tx_hash ?? '' };
+    const { authorization, signature } = JSON.parse(row.payload ?? '{}') as {
+      authorization: Authorization;
+      signature: `0x${string}`;
+    };
+    let s: SettlementStatus;
+    try {
+      s = await settler.status({ authorization, signature, txHash: row.tx_hash }, clock.now());
+    } catch (err) {
+      deps.logger.warn({ err: (err as Error).message }, 'x402 reconciliation: chain unavailable');
+      return { state: 'submitted' };
+    }
+    const key = { chainId: row.chain_id, payer: row.payer, nonce: row.nonce };
+    await db.tx(async (q) => {
+      const now = clock.now();
+      if (s.state === 'submitted') {
+        if (s.txHash && s.txHash !== row.tx_hash) await paymentClaimsStore.setState(q, key, { ...s, now });
+        return;
+      }
+      const changed = await paymentClaimsStore.setState(q, key, {
+        state: s.state,
+        txHash: s.txHash ?? null,
+        reason: s.state === 'failed' ? s.reason : null,
+        now,
+      });
+      const current = await paymentClaimsStore.get(q, key);
+      if (changed && s.state === 'settled' && current?.unlock_id)
+        await creditSettled(q, current.unlock_id, s.txHash, now);
+    });
+    if (s.state === 'failed') deps.logger.warn({ payer: row.payer, reason: s.reason }, 'x402 settlement failed');
+    return s;
   }
 
   const unavailable = (err: SettlementUnavailable) => {
@@ -363,6 +470,14 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
   };
 
   return {
+    settlementMode: settler.mode,
+
+    async reconcilePayments(limit = RECONCILE_BATCH) {
+      const counts = { settled: 0, failed: 0, submitted: 0 };
+      for (const row of await paymentClaimsStore.submitted(db, limit)) counts[(await reconcileOne(row)).state] += 1;
+      return counts;
+    },
+
     async unlock({ learningId, credential, walletClaim }) {
       const l = await learningsStore.byId(db, learningId);
       const ownerAccount = credential.kind === 'key' ? credential.accountId : undefined;
