@@ -1,3 +1,5 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { decodePaymentResponseHeader } from '@x402/core/http';
 import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -8,8 +10,9 @@ import type { PaymentClaimRow } from '../src/store/payment-claims.js';
 import { walletsStore } from '../src/store/wallets.js';
 import { startTestServer, type TestServer } from '../../../test/support/server.js';
 import { post } from '../../../test/support/identity.js';
+import { listeningUrl, serverProcessEnv } from '../../../test/support/process.js';
 import { startFacilitator } from './chain/facilitator.js';
-import { type LocalChain, startLocalChain } from './chain/local-chain.js';
+import { startLocalChain } from './chain/local-chain.js';
 import { getUnlock, newBuyer, seedLearning, signAuthorization, v1Header } from './money-helpers.js';
 
 const PAY_TO = '0x000000000000000000000000000000000000a11e';
@@ -61,7 +64,7 @@ const reconcile = async (server: TestServer) =>
 const claimOf = (server: TestServer, payer: string) =>
   server.db.get<PaymentClaimRow>('SELECT * FROM payment_claims WHERE payer = ?', [payer.toLowerCase()]);
 
-let chain: LocalChain;
+let chain: Awaited<ReturnType<typeof startLocalChain>>;
 beforeAll(async () => {
   chain = await startLocalChain();
 });
@@ -106,7 +109,7 @@ describe('the server settles on chain itself (AXLE_RPC_URL + AXLE_SETTLEMENT_KEY
     server = await start({
       AXLE_RPC_URL: chain.rpcUrl,
       AXLE_SETTLEMENT_KEY: chain.settlementKey,
-      AXLE_SETTLEMENT_WAIT_MS: '400',
+      AXLE_SETTLEMENT_WAIT_MS: '10000',
     });
   });
   afterAll(() => server.stop());
@@ -190,21 +193,33 @@ describe('the server settles on chain itself (AXLE_RPC_URL + AXLE_SETTLEMENT_KEY
   });
 
   it('a settlement that times out is served awaiting settlement; mined later, reconciliation credits it', async () => {
-    const c = await contributor(server, 1_000_000);
-    const payer = newWallet();
-    await chain.mint(payer.address, 1_000_000n);
-    await chain.stopMining();
-    const res = await getUnlock(server, c.learning.id, { 'x-payment': await pay(server, payer, c.learning.id, 1_000_000) });
-    expect(res.status).toBe(200);
-    expect(await claimOf(server, payer.address)).toMatchObject({ state: 'submitted' });
-    expect(await earnings(server, c.key)).toMatchObject({ pending_balance: 0, awaiting_settlement: 0.7, can_withdraw: false });
-    expect(await reconcile(server)).toEqual({ mode: 'chain', settled: 0, failed: 0, submitted: 1 });
-    await chain.mine();
-    expect(await reconcile(server)).toEqual({ mode: 'chain', settled: 1, failed: 0, submitted: 0 });
-    expect(await earnings(server, c.key)).toMatchObject({ pending_balance: 0.7, awaiting_settlement: 0, can_withdraw: true });
-    // Reconciling again changes nothing: a final state stays final.
-    expect(await reconcile(server)).toEqual({ mode: 'chain', settled: 0, failed: 0, submitted: 0 });
-    expect(await checkLedger(server.db)).toEqual([]);
+    const impatient = await start({
+      AXLE_RPC_URL: chain.rpcUrl,
+      AXLE_SETTLEMENT_KEY: chain.settlementKey,
+      AXLE_SETTLEMENT_WAIT_MS: '300',
+    });
+    try {
+      const c = await contributor(impatient, 1_000_000);
+      const payer = newWallet();
+      await chain.mint(payer.address, 1_000_000n);
+      await chain.stopMining();
+      const header = await pay(impatient, payer, c.learning.id, 1_000_000);
+      const res = await getUnlock(impatient, c.learning.id, { 'x-payment': header });
+      expect(res.status).toBe(200);
+      expect(await claimOf(impatient, payer.address)).toMatchObject({ state: 'submitted' });
+      expect(await earnings(impatient, c.key)).toMatchObject({ pending_balance: 0, awaiting_settlement: 0.7, can_withdraw: false });
+      expect(await reconcile(impatient)).toMatchObject({ mode: 'chain', submitted: 1 });
+      await chain.mine();
+      expect(await reconcile(impatient)).toEqual({ mode: 'chain', settled: 1, failed: 0, submitted: 0 });
+      expect(await claimOf(impatient, payer.address)).toMatchObject({ state: 'settled' });
+      expect(await chain.balanceOf(payer.address)).toBe(0n);
+      expect(await earnings(impatient, c.key)).toMatchObject({ pending_balance: 0.7, awaiting_settlement: 0, can_withdraw: true });
+      // Reconciling again changes nothing: a final state stays final.
+      expect(await reconcile(impatient)).toEqual({ mode: 'chain', settled: 0, failed: 0, submitted: 0 });
+      expect(await checkLedger(impatient.db)).toEqual([]);
+    } finally {
+      await impatient.stop();
+    }
   });
 });
 
@@ -265,5 +280,49 @@ describe('a facilitator built from the x402 packages settles on the local chain'
     expect(await chain.balanceOf(payer.address)).toBe(1_000_000n);
     expect(await earnings(server, c.key)).toMatchObject({ pending_balance: 0, awaiting_settlement: 0 });
     expect(await checkLedger(server.db)).toEqual([]);
+  });
+});
+
+describe('a kill between the settlement being submitted and the unlock being recorded', () => {
+  it('after restart the payment is reconciled as settled and the same header is served once, charged once', async () => {
+    const chainEnv = { AXLE_RPC_URL: chain.rpcUrl, AXLE_SETTLEMENT_KEY: chain.settlementKey, AXLE_ADMIN_TOKEN: ADMIN };
+    const first = await start(chainEnv);
+    const c = await contributor(first, 1_000_000);
+    const payer = newWallet();
+    await chain.mint(payer.address, 1_000_000n);
+    const header = await pay(first, payer, c.learning.id, 1_000_000);
+    await first.stop({ keepData: true });
+
+    // A built server process waits up to a minute for the receipt; the chain does not mine; it is killed.
+    const proc = spawn(process.execPath, [fileURLToPath(new URL('../dist/main.js', import.meta.url))], {
+      env: serverProcessEnv(first.dataDir, { ...chainEnv, AXLE_SETTLEMENT_WAIT_MS: '60000' }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const url = await listeningUrl(proc);
+    await chain.stopMining();
+    const pending = fetch(`${url}/knowledge/${c.learning.id}`, { headers: { 'x-payment': header } }).catch(() => null);
+    while ((await chain.pendingCount()) < 1) await new Promise((r) => setTimeout(r, 20));
+    proc.kill('SIGKILL');
+    expect(await pending).toBeNull();
+    await chain.mine();
+
+    const again = await startTestServer(
+      { AXLE_CUSTODIAL_WITHDRAWALS: 'true', ...chainEnv },
+      { dataDir: first.dataDir, clock: new ManualClock(Date.now()) },
+    );
+    try {
+      await reconcile(again);
+      const claim = await claimOf(again, payer.address);
+      expect(claim).toMatchObject({ state: 'settled', unlock_id: null });
+      const res = await getUnlock(again, c.learning.id, { 'x-payment': header });
+      expect(res.status).toBe(200);
+      expect(decodePaymentResponseHeader(res.headers.get('x-payment-response')!).transaction).toBe(claim!.tx_hash);
+      expect((await getUnlock(again, c.learning.id, { 'x-payment': header })).status).toBe(402);
+      expect(await chain.balanceOf(payer.address)).toBe(0n);
+      expect(await earnings(again, c.key)).toMatchObject({ pending_balance: 0.7, awaiting_settlement: 0 });
+      expect(await checkLedger(again.db)).toEqual([]);
+    } finally {
+      await again.stop();
+    }
   });
 });

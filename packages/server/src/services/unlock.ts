@@ -102,8 +102,6 @@ export interface UnlockDeps {
   loadFull(id: string): Promise<FullLearning | undefined>;
 }
 
-/** The price a buyer pays: the contributor's override, else the current dynamic price search results showed. */
-const unlockPriceMicro = (l: LearningRecord): number => l.overridePriceMicro ?? l.currentPriceMicro;
 
 const sameWallet = (a: string | null | undefined, b: string | null | undefined) =>
   !!a && !!b && a.toLowerCase() === b.toLowerCase();
@@ -113,7 +111,7 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
 
   function termsFor(l: LearningRecord): PaymentTerms {
     return {
-      priceMicro: unlockPriceMicro(l),
+      priceMicro: l.currentPriceMicro,
       resource: `${deps.baseUrl()}/knowledge/${l.id}`,
       description: `Unlock the full learning "${l.title.slice(0, 80)}"`,
       payTo: deps.routerAddress ?? deps.payTo,
@@ -150,7 +148,7 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
       },
       x402_payment: {
         header: 'X-Payment',
-        price_usd: microToUsd(unlockPriceMicro(l)),
+        price_usd: microToUsd(l.currentPriceMicro),
         description:
           `Sign a USDC TransferWithAuthorization on ${NETWORK} for the amount in accepts[0] ` +
           'and send it base64-encoded',
@@ -168,9 +166,10 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
   async function respond(l: LearningRecord, revenue: LearningFull['_revenue']): Promise<LearningFull> {
     const full = await deps.loadFull(l.id);
     const demand = full?.demand ?? { impressions7d: 0, impressions30d: 0, unlocks7d: 0, unlocks30d: 0 };
+    // Shown at the price this unlock charged, read once at its start.
     const fields = toLearningFull(
-      full?.learning ?? l,
-      { demand, helpfulnessScores: full?.helpfulnessScores ?? [], priceMicro: unlockPriceMicro(l) },
+      { ...(full?.learning ?? l), currentPriceMicro: l.currentPriceMicro },
+      { demand, helpfulnessScores: full?.helpfulnessScores ?? [] },
       clock.now(),
     );
     return { ...fields, _revenue: revenue };
@@ -214,7 +213,7 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
     });
 
   async function viaKey(l: LearningRecord, accountId: string, walletClaim: string | undefined): Promise<UnlockResult> {
-    const priceMicro = unlockPriceMicro(l);
+    const priceMicro = l.currentPriceMicro;
     const account = await getAccount(db, accountId);
     if (!account) throw new DomainError(ERROR_CODES.INVALID_API_KEY, 'Invalid API key');
     const owner = l.contributorAccountId === accountId || sameWallet(account.wallet, l.contributorWallet);
