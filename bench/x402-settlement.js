@@ -75,8 +75,13 @@ async function header(payer) {
     primaryType: 'TransferWithAuthorization',
     message: authorization,
   });
-  const payload = { signature, authorization: Object.fromEntries(Object.entries(authorization).map(([k, v]) => [k, String(v)])) };
-  return Buffer.from(JSON.stringify({ x402Version: 1, scheme: 'exact', network: 'eip155:8453', payload })).toString('base64');
+  const payload = {
+    signature,
+    authorization: Object.fromEntries(Object.entries(authorization).map(([k, v]) => [k, String(v)])),
+  };
+  return Buffer.from(JSON.stringify({ x402Version: 1, scheme: 'exact', network: 'eip155:8453', payload })).toString(
+    'base64',
+  );
 }
 
 /** `items` ({id, header}) sent with CONCURRENCY requests in flight; unlocks a second and the statuses seen. */
@@ -140,7 +145,9 @@ try {
       ['chain', onChain.url, chainItems],
     ]) {
       const res = await run(url, list.slice(r * REQUESTS, (r + 1) * REQUESTS));
-      console.log(`round ${r + 1} ${mode}: ${res.rps.toFixed(1)} unlocks/s, p50 ${res.p50.toFixed(1)} ms, p99 ${res.p99.toFixed(1)} ms, statuses ${JSON.stringify(res.statuses)}`);
+      console.log(
+        `round ${r + 1} ${mode}: ${res.rps.toFixed(1)} unlocks/s, p50 ${res.p50.toFixed(1)} ms, p99 ${res.p99.toFixed(1)} ms, statuses ${JSON.stringify(res.statuses)}`,
+      );
       if (!best[mode] || res.rps > best[mode].rps) best[mode] = res;
     }
   }

@@ -31,7 +31,9 @@ afterAll(async () => {
 async function staleLearning(word: string) {
   const l = await seedLearning(server, {
     title: `one price ${word} learning about cache stampedes`,
-    body: `When the ${word} cache expires every worker recomputes at once; add jitter and a single-flight lock. `.repeat(3),
+    body: `When the ${word} cache expires every worker recomputes at once; add jitter and a single-flight lock. `.repeat(
+      3,
+    ),
     currentPriceMicro: 50_000,
     qualityScore: 20,
     // Searchable like a published learning: a seq (the full-text row id) and its index row.
@@ -69,14 +71,18 @@ describe('one price: what a search shows is what an unlock right after it charge
     expect(full.pricing.current_price).toBe(shown);
     // The SPEC's unlock_price / unlock_price_usd on the learning is the contributor's setting (the floor here).
     expect(full.unlock_price).toBe(0.05);
-    const row = await server.db.get<{ gross_micro: number }>('SELECT gross_micro FROM unlocks WHERE learning_id = ?', [l.id]);
+    const row = await server.db.get<{ gross_micro: number }>('SELECT gross_micro FROM unlocks WHERE learning_id = ?', [
+      l.id,
+    ]);
     expect(row!.gross_micro).toBe(Math.round(shown * 1_000_000));
   });
 
   it('x402 REST path: the 402 asks the searched price, and paying it is charged exactly that', async () => {
     const l = await staleLearning('wombat');
     const shown = await searchPrice('wombat', l.id);
-    const required = (await (await getUnlock(server, l.id)).json()) as { accepts: Array<{ maxAmountRequired: string }> };
+    const required = (await (await getUnlock(server, l.id)).json()) as {
+      accepts: Array<{ maxAmountRequired: string }>;
+    };
     expect(Number(required.accepts[0]!.maxAmountRequired)).toBe(Math.round(shown * 1_000_000));
     const payer = privateKeyToAccount(generatePrivateKey());
     const header = v1Header(
@@ -98,9 +104,13 @@ describe('one price: what a search shows is what an unlock right after it charge
       name: 'svc_knowledge',
       arguments: { query: 'numbat cache stampedes' },
     })) as CallToolResult;
-    const shown = (found.structuredContent as { results: LearningSnippet[] }).results.find((r) => r.id === byCredit.id)!
-      .current_price;
-    const unlocked = (await keyed.callTool({ name: 'svc_unlock', arguments: { learning_id: byCredit.id } })) as CallToolResult;
+    const shown = (found.structuredContent as { results: LearningSnippet[] }).results.find(
+      (r) => r.id === byCredit.id,
+    )!.current_price;
+    const unlocked = (await keyed.callTool({
+      name: 'svc_unlock',
+      arguments: { learning_id: byCredit.id },
+    })) as CallToolResult;
     expect((unlocked.structuredContent as LearningFull)._revenue).toMatchObject({
       unlock_price_usd: shown,
       amount_paid_usd: shown,
@@ -108,10 +118,17 @@ describe('one price: what a search shows is what an unlock right after it charge
 
     const byPayment = await staleLearning('bilby');
     const anon = await mcp();
-    const seen = (await anon.callTool({ name: 'svc_knowledge', arguments: { query: 'bilby cache stampedes' } })) as CallToolResult;
-    const price = (seen.structuredContent as { results: LearningSnippet[] }).results.find((r) => r.id === byPayment.id)!
-      .current_price;
-    const first = (await anon.callTool({ name: 'svc_unlock', arguments: { learning_id: byPayment.id } })) as CallToolResult;
+    const seen = (await anon.callTool({
+      name: 'svc_knowledge',
+      arguments: { query: 'bilby cache stampedes' },
+    })) as CallToolResult;
+    const price = (seen.structuredContent as { results: LearningSnippet[] }).results.find(
+      (r) => r.id === byPayment.id,
+    )!.current_price;
+    const first = (await anon.callTool({
+      name: 'svc_unlock',
+      arguments: { learning_id: byPayment.id },
+    })) as CallToolResult;
     const required = first.structuredContent as { accepts: Array<{ amount: string }> };
     expect(Number(required.accepts[0]!.amount)).toBe(Math.round(price * 1_000_000));
     const payer = new x402Client();
@@ -121,6 +138,9 @@ describe('one price: what a search shows is what an unlock right after it charge
       arguments: { learning_id: byPayment.id },
       _meta: { 'x402/payment': await payer.createPaymentPayload(required as never) },
     })) as CallToolResult;
-    expect((paid.structuredContent as LearningFull)._revenue).toMatchObject({ unlock_price_usd: price, amount_paid_usd: price });
+    expect((paid.structuredContent as LearningFull)._revenue).toMatchObject({
+      unlock_price_usd: price,
+      amount_paid_usd: price,
+    });
   });
 });

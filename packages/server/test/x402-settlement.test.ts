@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/clock.js';
 import { withdrawalProof } from '../src/services/withdrawals.js';
 import { checkLedger } from '../src/services/ledger-check.js';
+import { ledgerStore } from '../src/store/ledger.js';
 import type { PaymentClaimRow } from '../src/store/payment-claims.js';
 import { walletsStore } from '../src/store/wallets.js';
 import { startTestServer, type TestServer } from '../../../test/support/server.js';
@@ -22,7 +23,10 @@ const newWallet = () => privateKeyToAccount(generatePrivateKey());
 
 /** Real time: the local chain's blocks carry the wall clock, which the authorizations' window is checked against. */
 const start = (env: Record<string, string> = {}) =>
-  startTestServer({ AXLE_CUSTODIAL_WITHDRAWALS: 'true', AXLE_ADMIN_TOKEN: ADMIN, ...env }, { clock: new ManualClock(Date.now()) });
+  startTestServer(
+    { AXLE_CUSTODIAL_WITHDRAWALS: 'true', AXLE_ADMIN_TOKEN: ADMIN, ...env },
+    { clock: new ManualClock(Date.now()) },
+  );
 
 /** A contributor account with accepted terms and a linked wallet, and a learning of theirs at `priceMicro`. */
 async function contributor(server: TestServer, priceMicro: number) {
@@ -37,7 +41,7 @@ async function contributor(server: TestServer, priceMicro: number) {
   return { ...owner, wallet, learning };
 }
 
-const pay = async (server: TestServer, payer: PrivateKeyAccount, learningId: string, value: number) =>
+const pay = async (server: TestServer, payer: PrivateKeyAccount, value: number) =>
   v1Header(await signAuthorization(payer, { to: PAY_TO, value, validBefore: nowSec(server) + 240n }));
 
 const earnings = async (server: TestServer, key: string) =>
@@ -86,13 +90,18 @@ describe('fault 1: signatures without funds never become withdrawable (no facili
   it('20 never-funded wallets paying $50 each: served, $700 awaiting settlement, $0 withdrawable, /withdraw refuses', async () => {
     const c = await contributor(server, FIFTY_USD);
     for (let i = 0; i < 20; i++) {
-      const res = await getUnlock(server, c.learning.id, { 'x-payment': await pay(server, newWallet(), c.learning.id, FIFTY_USD) });
+      const res = await getUnlock(server, c.learning.id, {
+        'x-payment': await pay(server, newWallet(), FIFTY_USD),
+      });
       expect(res.status).toBe(200);
     }
     const e = await earnings(server, c.key);
     expect(e).toMatchObject({ pending_balance: 0, awaiting_settlement: 700, can_withdraw: false });
     expect(e.message).toMatch(/awaiting settlement/);
-    const byWallet = (await (await fetch(`${server.url}/contributor/${c.wallet.address}`)).json()) as Record<string, unknown>;
+    const byWallet = (await (await fetch(`${server.url}/contributor/${c.wallet.address}`)).json()) as Record<
+      string,
+      unknown
+    >;
     expect(byWallet).toMatchObject({ total_contributor_usd: 700, total_awaiting_settlement_usd: 700 });
     const w = await withdraw(server, c.wallet);
     expect(w.status).toBe(400);
@@ -100,6 +109,15 @@ describe('fault 1: signatures without funds never become withdrawable (no facili
     const states = await server.db.all<{ state: string }>('SELECT DISTINCT state FROM payment_claims');
     expect(states).toEqual([{ state: 'verified' }]);
     expect(await checkLedger(server.db)).toEqual([]);
+    // What the server did before: crediting a share at verification. npm run ledger:check now reports it.
+    const unlock = await server.db.get<{ id: string; contributor_micro: number }>(
+      'SELECT id, contributor_micro FROM unlocks WHERE learning_id = ? LIMIT 1',
+      [c.learning.id],
+    );
+    await server.db.tx((q) => ledgerStore.post(q, c.accountId, 'accrue', unlock!.contributor_micro, unlock!.id, 0));
+    expect((await checkLedger(server.db)).join('\n')).toMatch(
+      /earnings credited from an x402 payment that is not settled/,
+    );
   });
 });
 
@@ -119,7 +137,9 @@ describe('the server settles on chain itself (AXLE_RPC_URL + AXLE_SETTLEMENT_KEY
     const payer = newWallet();
     await chain.mint(payer.address, 3_000_000n);
     const before = await chain.balanceOf(PAY_TO);
-    const res = await getUnlock(server, c.learning.id, { 'x-payment': await pay(server, payer, c.learning.id, 1_000_000) });
+    const res = await getUnlock(server, c.learning.id, {
+      'x-payment': await pay(server, payer, 1_000_000),
+    });
     expect(res.status).toBe(200);
     const receipt = decodePaymentResponseHeader(res.headers.get('x-payment-response')!);
     expect(receipt.transaction).toMatch(/^0x[0-9a-f]{64}$/);
@@ -131,7 +151,11 @@ describe('the server settles on chain itself (AXLE_RPC_URL + AXLE_SETTLEMENT_KEY
       [c.learning.id],
     );
     expect(unlock).toEqual({ tx_hash: receipt.transaction, settlement_path: 'chain' });
-    expect(await earnings(server, c.key)).toMatchObject({ pending_balance: 0.7, awaiting_settlement: 0, can_withdraw: true });
+    expect(await earnings(server, c.key)).toMatchObject({
+      pending_balance: 0.7,
+      awaiting_settlement: 0,
+      can_withdraw: true,
+    });
     expect(await checkLedger(server.db)).toEqual([]);
   });
 
@@ -139,16 +163,22 @@ describe('the server settles on chain itself (AXLE_RPC_URL + AXLE_SETTLEMENT_KEY
     const c = await contributor(server, FIFTY_USD);
     for (let i = 0; i < 5; i++) {
       const payer = newWallet();
-      const res = await getUnlock(server, c.learning.id, { 'x-payment': await pay(server, payer, c.learning.id, FIFTY_USD) });
+      const res = await getUnlock(server, c.learning.id, {
+        'x-payment': await pay(server, payer, FIFTY_USD),
+      });
       expect(res.status).toBe(402);
       expect(((await res.json()) as { error: string }).error).toMatch(/settlement would revert.*exceeds balance/);
       expect(await claimOf(server, payer.address)).toMatchObject({ state: 'failed', unlock_id: null });
     }
-    expect(await earnings(server, c.key)).toMatchObject({ pending_balance: 0, awaiting_settlement: 0, can_withdraw: false });
+    expect(await earnings(server, c.key)).toMatchObject({
+      pending_balance: 0,
+      awaiting_settlement: 0,
+      can_withdraw: false,
+    });
     expect((await withdraw(server, c.wallet)).status).toBe(400);
     // Funded afterwards, the same authorization may be retried (nothing moved the first time).
     const payer = newWallet();
-    const header = await pay(server, payer, c.learning.id, FIFTY_USD);
+    const header = await pay(server, payer, FIFTY_USD);
     expect((await getUnlock(server, c.learning.id, { 'x-payment': header })).status).toBe(402);
     await chain.mint(payer.address, BigInt(FIFTY_USD));
     expect((await getUnlock(server, c.learning.id, { 'x-payment': header })).status).toBe(200);
@@ -160,7 +190,7 @@ describe('the server settles on chain itself (AXLE_RPC_URL + AXLE_SETTLEMENT_KEY
     const c = await contributor(server, 1_000_000);
     const payer = newWallet();
     await chain.mint(payer.address, 5_000_000n);
-    const header = await pay(server, payer, c.learning.id, 1_000_000);
+    const header = await pay(server, payer, 1_000_000);
     const statuses = (
       await Promise.all(Array.from({ length: 10 }, () => getUnlock(server, c.learning.id, { 'x-payment': header })))
     ).map((r) => r.status);
@@ -174,7 +204,7 @@ describe('the server settles on chain itself (AXLE_RPC_URL + AXLE_SETTLEMENT_KEY
     const c = await contributor(server, 1_000_000);
     const payer = newWallet();
     await chain.mint(payer.address, 1_000_000n);
-    const [a, b] = [await pay(server, payer, c.learning.id, 1_000_000), await pay(server, payer, c.learning.id, 1_000_000)];
+    const [a, b] = [await pay(server, payer, 1_000_000), await pay(server, payer, 1_000_000)];
     await chain.stopMining();
     const both = Promise.all([a, b].map((h) => getUnlock(server, c.learning.id, { 'x-payment': h })));
     while ((await chain.pendingCount()) < 2) await new Promise((r) => setTimeout(r, 20));
@@ -184,10 +214,11 @@ describe('the server settles on chain itself (AXLE_RPC_URL + AXLE_SETTLEMENT_KEY
     // wait, in which case it is a repeat of an unlock the payer holds: served capped, never settled.
     expect(res.map((r) => r.status).sort()).toContain(200);
     expect(await chain.balanceOf(payer.address)).toBe(0n);
-    expect(await server.db.all('SELECT state FROM payment_claims WHERE payer = ? ORDER BY state', [payer.address.toLowerCase()])).toEqual([
-      { state: 'failed' },
-      { state: 'settled' },
-    ]);
+    expect(
+      await server.db.all('SELECT state FROM payment_claims WHERE payer = ? ORDER BY state', [
+        payer.address.toLowerCase(),
+      ]),
+    ).toEqual([{ state: 'failed' }, { state: 'settled' }]);
     expect(await earnings(server, c.key)).toMatchObject({ pending_balance: 0.7, awaiting_settlement: 0 });
     expect(await checkLedger(server.db)).toEqual([]);
   });
@@ -203,17 +234,25 @@ describe('the server settles on chain itself (AXLE_RPC_URL + AXLE_SETTLEMENT_KEY
       const payer = newWallet();
       await chain.mint(payer.address, 1_000_000n);
       await chain.stopMining();
-      const header = await pay(impatient, payer, c.learning.id, 1_000_000);
+      const header = await pay(impatient, payer, 1_000_000);
       const res = await getUnlock(impatient, c.learning.id, { 'x-payment': header });
       expect(res.status).toBe(200);
       expect(await claimOf(impatient, payer.address)).toMatchObject({ state: 'submitted' });
-      expect(await earnings(impatient, c.key)).toMatchObject({ pending_balance: 0, awaiting_settlement: 0.7, can_withdraw: false });
+      expect(await earnings(impatient, c.key)).toMatchObject({
+        pending_balance: 0,
+        awaiting_settlement: 0.7,
+        can_withdraw: false,
+      });
       expect(await reconcile(impatient)).toMatchObject({ mode: 'chain', submitted: 1 });
       await chain.mine();
       expect(await reconcile(impatient)).toEqual({ mode: 'chain', settled: 1, failed: 0, submitted: 0 });
       expect(await claimOf(impatient, payer.address)).toMatchObject({ state: 'settled' });
       expect(await chain.balanceOf(payer.address)).toBe(0n);
-      expect(await earnings(impatient, c.key)).toMatchObject({ pending_balance: 0.7, awaiting_settlement: 0, can_withdraw: true });
+      expect(await earnings(impatient, c.key)).toMatchObject({
+        pending_balance: 0.7,
+        awaiting_settlement: 0,
+        can_withdraw: true,
+      });
       // Reconciling again changes nothing: a final state stays final.
       expect(await reconcile(impatient)).toEqual({ mode: 'chain', settled: 0, failed: 0, submitted: 0 });
       expect(await checkLedger(impatient.db)).toEqual([]);
@@ -228,7 +267,11 @@ describe('a facilitator built from the x402 packages settles on the local chain'
   let facilitator: Awaited<ReturnType<typeof startFacilitator>>;
   beforeAll(async () => {
     facilitator = await startFacilitator(chain.rpcUrl, chain.facilitatorKey);
-    server = await start({ AXLE_FACILITATOR_URL: facilitator.url, AXLE_RPC_URL: chain.rpcUrl, AXLE_SETTLEMENT_WAIT_MS: '2000' });
+    server = await start({
+      AXLE_FACILITATOR_URL: facilitator.url,
+      AXLE_RPC_URL: chain.rpcUrl,
+      AXLE_SETTLEMENT_WAIT_MS: '2000',
+    });
   });
   afterAll(async () => {
     await server.stop();
@@ -239,13 +282,17 @@ describe('a facilitator built from the x402 packages settles on the local chain'
     const c = await contributor(server, 1_000_000);
     const payer = newWallet();
     await chain.mint(payer.address, 1_000_000n);
-    const res = await getUnlock(server, c.learning.id, { 'x-payment': await pay(server, payer, c.learning.id, 1_000_000) });
+    const res = await getUnlock(server, c.learning.id, {
+      'x-payment': await pay(server, payer, 1_000_000),
+    });
     expect(res.status).toBe(200);
     const { transaction } = decodePaymentResponseHeader(res.headers.get('x-payment-response')!);
     expect(await chain.balanceOf(payer.address)).toBe(0n);
     expect(await claimOf(server, payer.address)).toMatchObject({ state: 'settled', tx_hash: transaction });
     const broke = newWallet();
-    const refused = await getUnlock(server, c.learning.id, { 'x-payment': await pay(server, broke, c.learning.id, 1_000_000) });
+    const refused = await getUnlock(server, c.learning.id, {
+      'x-payment': await pay(server, broke, 1_000_000),
+    });
     expect(refused.status).toBe(402);
     expect(((await refused.json()) as { error: string }).error).toMatch(/facilitator refused the payment/);
     expect(await claimOf(server, broke.address)).toBeUndefined();
@@ -260,7 +307,10 @@ describe('a facilitator built from the x402 packages settles on the local chain'
     const liar = newWallet();
     facilitator.override = async () => {
       const { createWalletClient, http } = await import('viem');
-      const w = createWalletClient({ account: privateKeyToAccount(chain.facilitatorKey), transport: http(chain.rpcUrl) });
+      const w = createWalletClient({
+        account: privateKeyToAccount(chain.facilitatorKey),
+        transport: http(chain.rpcUrl),
+      });
       const hash = await w.sendTransaction({
         chain: null,
         to: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
@@ -270,9 +320,13 @@ describe('a facilitator built from the x402 packages settles on the local chain'
       return { success: true, transaction: hash, network: 'eip155:8453', payer: liar.address };
     };
     try {
-      const res = await getUnlock(server, c.learning.id, { 'x-payment': await pay(server, payer, c.learning.id, 1_000_000) });
+      const res = await getUnlock(server, c.learning.id, {
+        'x-payment': await pay(server, payer, 1_000_000),
+      });
       expect(res.status).toBe(402);
-      expect(((await res.json()) as { error: string }).error).toMatch(/facilitator reported success but transaction .* reverted/);
+      expect(((await res.json()) as { error: string }).error).toMatch(
+        /facilitator reported success but transaction .* reverted/,
+      );
     } finally {
       facilitator.override = undefined;
     }
@@ -290,7 +344,7 @@ describe('a kill between the settlement being submitted and the unlock being rec
     const c = await contributor(first, 1_000_000);
     const payer = newWallet();
     await chain.mint(payer.address, 1_000_000n);
-    const header = await pay(first, payer, c.learning.id, 1_000_000);
+    const header = await pay(first, payer, 1_000_000);
     await first.stop({ keepData: true });
 
     // A built server process waits up to a minute for the receipt; the chain does not mine; it is killed.

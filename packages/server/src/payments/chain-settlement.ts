@@ -16,7 +16,6 @@ import { privateKeyToAccount } from 'viem/accounts';
 import type { Authorization } from './x402-payload.js';
 import {
   type ChainReader,
-  type OpenPayment,
   SettlementFailed,
   type SettlementStatus,
   type Settler,
@@ -207,7 +206,11 @@ export function chainSettler(o: ChainOptions & { privateKey: Hex; receiptWaitMs:
   }
 
   /** Signs and broadcasts; `onSigned` runs between the two. False when the broadcast failed (outcome unknown). */
-  function send(data: Hex, gas: bigint, onSigned: (hash: string) => Promise<void>): Promise<{ hash: string; sent: boolean }> {
+  function send(
+    data: Hex,
+    gas: bigint,
+    onSigned: (hash: string) => Promise<void>,
+  ): Promise<{ hash: string; sent: boolean }> {
     const run = async () => {
       let signed: Hex;
       try {

@@ -8,7 +8,7 @@ import {
   type QualitySelfAssessment,
   type REVIEW_REASONS,
   usdToMicro,
-  z,
+  type z,
 } from '@axle/sdk';
 import type { Clock } from '../clock.js';
 import { DomainError } from '../domain/errors.js';

@@ -31,12 +31,7 @@ import { creditsStore } from '../store/credits.js';
 import type { Database, Queryable } from '../store/db.js';
 import { ledgerStore } from '../store/ledger.js';
 import { type LearningRecord, learningsStore } from '../store/learnings.js';
-import {
-  type ClaimKey,
-  type PaymentClaimRow,
-  type PaymentState,
-  paymentClaimsStore,
-} from '../store/payment-claims.js';
+import { type ClaimKey, type PaymentClaimRow, type PaymentState, paymentClaimsStore } from '../store/payment-claims.js';
 import { termsStore } from '../store/terms.js';
 import { walletKey } from '../store/wallets.js';
 
@@ -101,7 +96,6 @@ export interface UnlockDeps {
   /** The learning with its demand, ratings and price (the marketplace's loadFull). */
   loadFull(id: string): Promise<FullLearning | undefined>;
 }
-
 
 const sameWallet = (a: string | null | undefined, b: string | null | undefined) =>
   !!a && !!b && a.toLowerCase() === b.toLowerCase();
@@ -421,7 +415,12 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
     ) => Promise<{ revenue: LearningFull['_revenue']; txHash: string | null }>,
   ) {
     const row = await paymentClaimsStore.get(db, claim);
-    if (!row || row.learning_id !== learningId || row.unlock_id || (row.state !== 'submitted' && row.state !== 'settled'))
+    if (
+      !row ||
+      row.learning_id !== learningId ||
+      row.unlock_id ||
+      (row.state !== 'submitted' && row.state !== 'settled')
+    )
       throw reject('payment authorization already used');
     const status = await reconcileOne(row);
     if (status.state !== 'settled') throw reject('payment authorization already used; its settlement is not final yet');

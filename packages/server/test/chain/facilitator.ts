@@ -10,7 +10,10 @@ import { privateKeyToAccount } from 'viem/accounts';
 export interface LoopbackFacilitator {
   url: string;
   /** When set, /settle answers this instead of settling (a facilitator that lies). */
-  override?: (body: { paymentPayload: PaymentPayload; paymentRequirements: PaymentRequirements }) => Promise<SettleResponse>;
+  override?: (body: {
+    paymentPayload: PaymentPayload;
+    paymentRequirements: PaymentRequirements;
+  }) => Promise<SettleResponse>;
   settles: number;
   close(): Promise<void>;
 }
@@ -50,7 +53,8 @@ export async function startFacilitator(rpcUrl: string, key: Hex): Promise<Loopba
       let raw = '';
       for await (const chunk of req) raw += chunk;
       const body = JSON.parse(raw);
-      if (req.url === '/verify') return send(200, await facilitator.verify(body.paymentPayload, body.paymentRequirements));
+      if (req.url === '/verify')
+        return send(200, await facilitator.verify(body.paymentPayload, body.paymentRequirements));
       if (req.url === '/settle') {
         state.settles += 1;
         const r = state.override

@@ -47,7 +47,12 @@ export async function startLocalChain() {
     settlementKey,
     facilitatorKey,
     async mint(to, micro) {
-      const hash = await minter.writeContract({ address: USDC_ADDRESS, abi: token.abi, functionName: 'mint', args: [to, micro] });
+      const hash = await minter.writeContract({
+        address: USDC_ADDRESS,
+        abi: token.abi,
+        functionName: 'mint',
+        args: [to, micro],
+      });
       await pub.waitForTransactionReceipt({ hash });
     },
     balanceOf: (who) => read('balanceOf', [who]),
