@@ -178,6 +178,7 @@ export async function compose({
       payTo: config.payTo,
       routerAddress: config.routerAddress,
       settler: await settlerFor(config, logger),
+      settlementWaitMs: config.settlementWaitMs,
       loadFull: (id) => knowledge.loadFull(id),
     }),
     terms,

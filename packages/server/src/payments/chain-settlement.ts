@@ -251,9 +251,11 @@ export function chainSettler(o: ChainOptions & { privateKey: Hex; receiptWaitMs:
       const gas = await simulate(data);
       const { hash, sent } = await send(data, gas, onSubmit);
       if (!sent) return { state: 'submitted', txHash: hash };
-      const r = await reader.outcome(hash, p.authorization, o.receiptWaitMs);
-      if (r.state === 'failed') throw new SettlementFailed(`settlement failed: ${r.reason}`, hash);
-      return { state: r.state, txHash: hash };
+      let r = await reader.outcome(hash, p.authorization, o.receiptWaitMs);
+      // Reverted, perhaps because another transaction used the same authorization first (and paid us).
+      if (r.state === 'failed') r = await reader.status({ ...p, txHash: hash }, Date.now());
+      if (r.state === 'failed') throw new SettlementFailed(`settlement failed: ${r.reason}`, r.txHash ?? hash);
+      return { state: r.state, txHash: r.txHash ?? hash };
     },
     async status(p, nowMs) {
       const s = await reader.status(p, nowMs);

@@ -42,6 +42,8 @@ const REPEAT_WINDOW_MS = LIMITS.repeatUnlockWindowDays * DAY_MS;
 const REPEAT_NOT_SETTLED = 'not settled: repeat unlock within the repeat window';
 /** Submitted settlements one reconciliation pass looks at. */
 const RECONCILE_BATCH = 100;
+/** A submitted payment is reconciled once its request's receipt wait is over by this much. */
+const RECONCILE_GRACE_MS = 30_000;
 
 export type UnlockCredential =
   | { kind: 'key'; accountId: string }
@@ -93,6 +95,8 @@ export interface UnlockDeps {
   payTo: string;
   routerAddress?: string;
   settler: Settler;
+  /** How long a request waits for its settlement's receipt (AXLE_SETTLEMENT_WAIT_MS). */
+  settlementWaitMs: number;
   /** The learning with its demand, ratings and price (the marketplace's loadFull). */
   loadFull(id: string): Promise<FullLearning | undefined>;
 }
@@ -472,7 +476,10 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
 
     async reconcilePayments(limit = RECONCILE_BATCH) {
       const counts = { settled: 0, failed: 0, submitted: 0 };
-      for (const row of await paymentClaimsStore.submitted(db, limit)) counts[(await reconcileOne(row)).state] += 1;
+      // Only payments no request is still settling: reconciling one mid-flight could submit it a second time.
+      const quiet = clock.now() - deps.settlementWaitMs - RECONCILE_GRACE_MS;
+      for (const row of await paymentClaimsStore.submitted(db, quiet, limit))
+        counts[(await reconcileOne(row)).state] += 1;
       return counts;
     },
 

@@ -73,11 +73,11 @@ export const paymentClaimsStore = {
     return r.changes > 0;
   },
 
-  /** Claims with a settlement submitted and not yet known to have settled or failed, oldest first. */
-  submitted(q: Queryable, limit: number): Promise<PaymentClaimRow[]> {
+  /** Claims submitted no later than `before` and not yet known to have settled or failed, oldest first. */
+  submitted(q: Queryable, before: number, limit: number): Promise<PaymentClaimRow[]> {
     return q.all<PaymentClaimRow>(
-      "SELECT * FROM payment_claims WHERE state = 'submitted' ORDER BY created_at LIMIT ?",
-      [limit],
+      "SELECT * FROM payment_claims WHERE state = 'submitted' AND updated_at <= ? ORDER BY created_at LIMIT ?",
+      [before, limit],
     );
   },
 
