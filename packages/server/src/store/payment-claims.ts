@@ -26,6 +26,9 @@ export interface PaymentClaimRow {
 
 const key = (c: ClaimKey) => [c.chainId, c.payer.toLowerCase(), c.nonce.toLowerCase()];
 const WHERE = 'chain_id = ? AND payer = ? AND nonce = ?';
+/** The unlock `u`'s share has no journal entry crediting it. */
+const NOT_CREDITED =
+  "NOT EXISTS (SELECT 1 FROM ledger_entries e WHERE e.ref = u.id AND e.kind IN ('accrue', 'hold'))";
 
 /** SQL for payment_claims (migrations 030, 090): one row per x402 authorization ever claimed, with its settlement. */
 export const paymentClaimsStore = {
@@ -81,11 +84,14 @@ export const paymentClaimsStore = {
     );
   },
 
-  /** Contributor shares of the holder's unlocks whose payment is not settled (awaiting_settlement). */
+  /**
+   * Contributor shares of the holder's unlocks whose payment is not settled (awaiting_settlement). Shares
+   * credited before migration 090 are in the balances already (ledger:check reports them), not counted here.
+   */
   async awaitingFor(q: Queryable, holder: string): Promise<number> {
     const row = await q.get<{ s: number | null }>(
       `SELECT SUM(u.contributor_micro) AS s FROM unlocks u JOIN payment_claims c ON c.unlock_id = u.id
-       WHERE u.payee = ? AND c.state IN ('verified', 'submitted')`,
+       WHERE u.payee = ? AND c.state IN ('verified', 'submitted') AND ${NOT_CREDITED}`,
       [holder],
     );
     return row?.s ?? 0;
@@ -96,7 +102,7 @@ export const paymentClaimsStore = {
     const row = await q.get<{ s: number | null }>(
       `SELECT SUM(u.contributor_micro) AS s FROM learnings l JOIN unlocks u ON u.learning_id = l.id
        JOIN payment_claims c ON c.unlock_id = u.id
-       WHERE lower(l.contributor_wallet) = ? AND c.state IN ('verified', 'submitted')`,
+       WHERE lower(l.contributor_wallet) = ? AND c.state IN ('verified', 'submitted') AND ${NOT_CREDITED}`,
       [wallet.toLowerCase()],
     );
     return row?.s ?? 0;

@@ -19,4 +19,6 @@ UPDATE payment_claims SET state = 'failed', reason = 'not settled: repeat unlock
 WHERE unlock_id IN (SELECT id FROM unlocks WHERE accrual_capped = 1);
 
 CREATE INDEX payment_claims_unlock ON payment_claims (unlock_id);
+-- The journal entry that credited an unlock's share (ledger:check, awaiting_settlement).
+CREATE INDEX ledger_entries_ref ON ledger_entries (ref);
 CREATE INDEX payment_claims_open ON payment_claims (state, created_at) WHERE state IN ('verified', 'submitted');
