@@ -55,10 +55,15 @@ describe('knowledge lexical ranking over a catalog of common words', () => {
 });
 
 describe('repricing', () => {
-  it('stores the one current price and says whether it changed', async () => {
-    const now = (await learningsStore.byId(db, 'lrn_k1'))!.lastRepricedAt + 1000;
+  it('stores the one current price, keeps the one before, and says whether it changed', async () => {
+    const before = (await learningsStore.byId(db, 'lrn_k1'))!;
+    const now = before.lastRepricedAt + 1000;
     expect(await db.tx((q) => learningsStore.reprice(q, 'lrn_k1', 90_000, now))).toBe(true);
     expect(await db.tx((q) => learningsStore.reprice(q, 'lrn_k1', 90_000, now + 1000))).toBe(false);
-    expect(await learningsStore.byId(db, 'lrn_k1')).toMatchObject({ currentPriceMicro: 90_000, lastRepricedAt: now });
+    expect(await learningsStore.byId(db, 'lrn_k1')).toMatchObject({
+      currentPriceMicro: 90_000,
+      priorPriceMicro: before.currentPriceMicro,
+      lastRepricedAt: now,
+    });
   });
 });

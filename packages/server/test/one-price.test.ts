@@ -96,6 +96,32 @@ describe('one price: what a search shows is what an unlock right after it charge
     expect(full._revenue).toMatchObject({ unlock_price_usd: shown, amount_paid_usd: shown });
   });
 
+  it('a 402 stays payable for its validity when a search reprices the learning meanwhile, then no longer', async () => {
+    const l = await staleLearning('dugong');
+    const shown = Math.round((await searchPrice('dugong', l.id)) * 1_000_000);
+    const required = (await (await getUnlock(server, l.id)).json()) as {
+      accepts: Array<{ maxAmountRequired: string }>;
+    };
+    expect(Number(required.accepts[0]!.maxAmountRequired)).toBe(shown);
+    // Another buyer's search moves the price before this buyer's payment arrives.
+    await server.db.tx((q) => learningsStore.reprice(q, l.id, shown + 1_000, server.clock.now()));
+    const authorize = async () =>
+      v1Header(
+        await signAuthorization(privateKeyToAccount(generatePrivateKey()), {
+          to: PAY_TO,
+          value: shown,
+          validBefore: BigInt(Math.floor(server.clock.now() / 1000) + 120),
+        }),
+      );
+    const paid = (await (await getUnlock(server, l.id, { 'x-payment': await authorize() })).json()) as LearningFull;
+    expect(paid._revenue).toMatchObject({ unlock_price_usd: shown / 1_000_000, amount_paid_usd: shown / 1_000_000 });
+    // Past the 402's validity (300 s) only the current price is payable.
+    server.clock.advance(301_000);
+    const late = await getUnlock(server, l.id, { 'x-payment': await authorize() });
+    expect(late.status).toBe(402);
+    expect(((await late.json()) as { error: string }).error).toMatch(`does not equal the price ${shown + 1_000}`);
+  });
+
   it('MCP path: svc_knowledge shows the price svc_unlock charges, by credit and by x402', async () => {
     const byCredit = await staleLearning('numbat');
     const buyer = await newBuyer(server, { credits: 1 });

@@ -107,9 +107,21 @@ const sameWallet = (a: string | null | undefined, b: string | null | undefined) 
 export function createUnlockService(deps: UnlockDeps): UnlockService {
   const { db, clock, settler } = deps;
 
-  function termsFor(l: LearningRecord): PaymentTerms {
+  /**
+   * The price a payment may be for: the current price, or the price before the last reprice while a 402 that
+   * showed it is still valid (maxTimeoutSeconds), so a search repricing the learning meanwhile does not refuse
+   * a buyer paying what they were shown.
+   */
+  const payablePrice = (l: LearningRecord, value: string): number =>
+    l.priorPriceMicro !== null &&
+    value === String(l.priorPriceMicro) &&
+    clock.now() - l.lastRepricedAt <= MAX_TIMEOUT_SECONDS * 1000
+      ? l.priorPriceMicro
+      : l.currentPriceMicro;
+
+  function termsFor(l: LearningRecord, priceMicro = l.currentPriceMicro): PaymentTerms {
     return {
-      priceMicro: l.currentPriceMicro,
+      priceMicro,
       resource: `${deps.baseUrl()}/knowledge/${l.id}`,
       description: `Unlock the full learning "${l.title.slice(0, 80)}"`,
       payTo: deps.routerAddress ?? deps.payTo,
@@ -294,12 +306,13 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
     carrier: string,
     walletClaim: string | undefined,
   ): Promise<UnlockResult> {
-    const t = termsFor(l);
+    let t = termsFor(l);
     const reject = (message: string) => paymentRequired(l, ERROR_CODES.PAYMENT_INVALID, message, {});
     let payment: ReturnType<typeof decodePayment>;
     let payer: `0x${string}`;
     try {
       payment = decodePayment(header);
+      t = termsFor(l, payablePrice(l, payment.authorization.value));
       payer = await verifyAuthorization(
         payment,
         { priceMicro: t.priceMicro, payTo: t.payTo, maxTimeoutSeconds: MAX_TIMEOUT_SECONDS },

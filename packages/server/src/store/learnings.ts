@@ -27,6 +27,8 @@ export interface LearningRecord {
   currentPriceMicro: number;
   /** The price the contributor set on submit (unlock_price); when set it is the current price. */
   overridePriceMicro: number | null;
+  /** The current price before last_repriced_at: payable for a 402's validity after a reprice, shown nowhere. */
+  priorPriceMicro: number | null;
   complexity: string;
   lastRepricedAt: number;
   qualityScore: number | null;
@@ -53,7 +55,13 @@ export interface LearningRecord {
 /** Fields a new submission must supply; counters and totals start at zero. */
 export type NewLearning = Omit<
   LearningRecord,
-  'unlockCount' | 'ratingCount' | 'avgHelpfulness' | 'grossMicro' | 'contributorMicro' | 'platformMicro'
+  | 'unlockCount'
+  | 'ratingCount'
+  | 'avgHelpfulness'
+  | 'grossMicro'
+  | 'contributorMicro'
+  | 'platformMicro'
+  | 'priorPriceMicro'
 >;
 
 // record field -> column, and whether the column holds JSON.
@@ -81,6 +89,7 @@ const COLUMNS: Array<[keyof LearningRecord, string, boolean?]> = [
   ['overridePriceMicro', 'override_price_micro'],
   ['complexity', 'complexity'],
   ['lastRepricedAt', 'last_repriced_at'],
+  ['priorPriceMicro', 'prior_price_micro'],
   ['qualityScore', 'quality_score'],
   ['qualityDimensions', 'quality_dimensions', true],
   ['unlockCount', 'unlock_count'],
@@ -426,7 +435,8 @@ export const learningsStore = {
   /** Stores the learning's current price (the one price everything reads); true when it changed. */
   async reprice(q: Queryable, id: string, priceMicro: number, now: number): Promise<boolean> {
     const r = await q.run(
-      'UPDATE learnings SET current_price_micro = ?, last_repriced_at = ? WHERE id = ? AND current_price_micro <> ?',
+      `UPDATE learnings SET prior_price_micro = current_price_micro, current_price_micro = ?, last_repriced_at = ?
+       WHERE id = ? AND current_price_micro <> ?`,
       [priceMicro, now, id, priceMicro],
     );
     return r.changes === 1;

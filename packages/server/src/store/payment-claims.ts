@@ -27,8 +27,7 @@ export interface PaymentClaimRow {
 const key = (c: ClaimKey) => [c.chainId, c.payer.toLowerCase(), c.nonce.toLowerCase()];
 const WHERE = 'chain_id = ? AND payer = ? AND nonce = ?';
 /** The unlock `u`'s share has no journal entry crediting it. */
-const NOT_CREDITED =
-  "NOT EXISTS (SELECT 1 FROM ledger_entries e WHERE e.ref = u.id AND e.kind IN ('accrue', 'hold'))";
+const NOT_CREDITED = "NOT EXISTS (SELECT 1 FROM ledger_entries e WHERE e.ref = u.id AND e.kind IN ('accrue', 'hold'))";
 
 /** SQL for payment_claims (migrations 030, 090): one row per x402 authorization ever claimed, with its settlement. */
 export const paymentClaimsStore = {
