@@ -123,6 +123,7 @@ describe('one price: what a search shows is what an unlock right after it charge
   });
 
   it('MCP path: svc_knowledge shows the price svc_unlock charges, by credit and by x402', async () => {
+    server.clock.set(Date.now()); // @x402/core's client signs against the wall clock
     const byCredit = await staleLearning('numbat');
     const buyer = await newBuyer(server, { credits: 1 });
     const keyed = await mcp(buyer.key);

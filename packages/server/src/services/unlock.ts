@@ -22,11 +22,23 @@ import {
   SettlementUnavailable,
 } from '../payments/settlement.js';
 import type { Authorization } from '../payments/x402-payload.js';
+import { paymentFingerprint, paymentIdentifierOf } from '../payments/payment-identifier.js';
+import { receiptExtension } from '../payments/receipts.js';
 import { getAccount } from './accounts.js';
 import type { FullLearning } from './knowledge.js';
 import { toLearningFull } from './learning-view.js';
 import { creditSettled, type Payee, payeeOf, recordUnlock } from './ledger.js';
 import { hasAcceptedCurrentTerms } from './terms.js';
+import {
+  type PaymentIdKey,
+  type PriorPayment,
+  type X402ExtensionsService,
+  completePaymentId,
+  grantSignIn,
+  priorPayment,
+  releasePaymentId,
+  reservePaymentId,
+} from './x402-extensions.js';
 import { creditsStore } from '../store/credits.js';
 import type { Database, Queryable } from '../store/db.js';
 import { ledgerStore } from '../store/ledger.js';
@@ -55,6 +67,8 @@ export interface UnlockRequest {
   credential: UnlockCredential;
   /** X-Wallet-Address: an unverified claim to be the contributor. */
   walletClaim?: string;
+  /** SIGN-IN-WITH-X: a wallet's proof that it paid for the learning before. */
+  signInWithX?: string;
 }
 
 export interface UnlockResult {
@@ -97,6 +111,7 @@ export interface UnlockDeps {
   settler: Settler;
   /** How long a request waits for its settlement's receipt (AXLE_SETTLEMENT_WAIT_MS). */
   settlementWaitMs: number;
+  extensions: X402ExtensionsService;
   /** The learning with its demand, ratings and price (the marketplace's loadFull). */
   loadFull(id: string): Promise<FullLearning | undefined>;
 }
@@ -141,7 +156,7 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
       code,
       error,
       { x402Version: 2, accepts: [requirementV1(t)], ...extra },
-      paymentRequiredHeader(t, l.id, error),
+      paymentRequiredHeader(t, l.id, error, deps.extensions.declarations(t.resource)),
       noCredential,
     );
   }
@@ -310,6 +325,12 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
     const reject = (message: string) => paymentRequired(l, ERROR_CODES.PAYMENT_INVALID, message, {});
     let payment: ReturnType<typeof decodePayment>;
     let payer: `0x${string}`;
+    let idKey: PaymentIdKey | undefined;
+    const refused = (err: unknown) => {
+      if (err instanceof PaymentFormatError || err instanceof PaymentRejected) return reject(err.message);
+      if (err instanceof SettlementUnavailable) return unavailable(err);
+      return err;
+    };
     try {
       payment = decodePayment(header);
       t = termsFor(l, payablePrice(l, payment.authorization.value));
@@ -318,19 +339,37 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
         { priceMicro: t.priceMicro, payTo: t.payTo, maxTimeoutSeconds: MAX_TIMEOUT_SECONDS },
         clock.now(),
       );
-      await settler.verify(payment, requirementV2(t));
+      const id = paymentIdentifierOf(payment);
+      idKey = id ? { id, fingerprint: paymentFingerprint(l.id, payer, payment) } : undefined;
     } catch (err) {
-      if (err instanceof PaymentFormatError || err instanceof PaymentRejected) throw reject(err.message);
-      if (err instanceof SettlementUnavailable) throw unavailable(err);
-      throw err;
+      throw refused(err);
     }
     const claim: ClaimKey = { chainId: CHAIN_ID, payer, nonce: payment.authorization.nonce };
     const selfDealing = sameWallet(payer, l.contributorWallet) || sameWallet(walletClaim, l.contributorWallet);
     const responseHeader = carrier === 'X-Payment' ? 'X-PAYMENT-RESPONSE' : 'PAYMENT-RESPONSE';
-    const answer = (txHash: string | null) => ({
+    // A paid unlock's answer carries a signed receipt (offer/receipt extension); a capped repeat's does not.
+    const answer = async (txHash: string | null, paid: boolean) => ({
       header: responseHeader,
-      value: encodePaymentResponseHeader({ success: true, transaction: txHash ?? '', network: NETWORK, payer }),
+      value: encodePaymentResponseHeader({
+        success: true,
+        transaction: txHash ?? '',
+        network: NETWORK,
+        payer,
+        ...(paid && { extensions: receiptExtension(await deps.extensions.receipt(t.resource, payer)) }),
+      }),
     });
+    const replay = async (prior: PriorPayment): Promise<UnlockResult> => ({
+      learning: await respond(l, prior.revenue as LearningFull['_revenue']),
+      paymentResponse: await answer(prior.txHash, !prior.revenue.accrual_capped),
+    });
+    // The same payment under its id again: what it bought, with nothing verified or settled a second time.
+    const prior = idKey && (await priorPayment(db, idKey));
+    if (prior) return replay(prior);
+    try {
+      await settler.verify(payment, requirementV2(t));
+    } catch (err) {
+      throw refused(err);
+    }
     const settlementPath = deps.routerAddress ? 'router' : settler.mode;
 
     /**
@@ -341,7 +380,7 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
     const book = async (
       q: Queryable,
       outcome: { state: PaymentState; txHash: string | null },
-    ): Promise<{ revenue: LearningFull['_revenue']; txHash: string | null }> => {
+    ): Promise<{ revenue: LearningFull['_revenue']; txHash: string | null; paid: boolean }> => {
       const row = await paymentClaimsStore.get(q, claim);
       if (!row || row.unlock_id) throw reject('payment authorization already used');
       const state = row.state === 'settled' ? 'settled' : outcome.state;
@@ -362,15 +401,24 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
       });
       await paymentClaimsStore.attachUnlock(q, claim, id);
       if (state !== 'verified') await paymentClaimsStore.setState(q, claim, { state, txHash, now: clock.now() });
-      return { revenue: revenueOf(t.priceMicro, split, selfDealing), txHash };
+      const revenue = revenueOf(t.priceMicro, split, selfDealing);
+      if (idKey) await completePaymentId(q, idKey.id, revenue, txHash);
+      return { revenue, txHash, paid: true };
     };
 
-    const served = async (b: { revenue: LearningFull['_revenue']; txHash: string | null }): Promise<UnlockResult> => {
+    const served = async (b: {
+      revenue: LearningFull['_revenue'];
+      txHash: string | null;
+      paid: boolean;
+    }): Promise<UnlockResult> => {
       const settlement =
         deps.routerAddress && b.txHash
           ? { settlement: { tx_hash: b.txHash, path: settlementPath, router: deps.routerAddress } }
           : {};
-      return { learning: await respond(l, { ...b.revenue, ...settlement }), paymentResponse: answer(b.txHash) };
+      return {
+        learning: await respond(l, { ...b.revenue, ...settlement }),
+        paymentResponse: await answer(b.txHash, b.paid),
+      };
     };
 
     // Claim the authorization first: a replayed header is refused. When the payer already holds the
@@ -379,17 +427,21 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
     const claimed = await db.tx(async (q) => {
       const now = clock.now();
       if (await notOnboarded(q, await payeeOf(q, l))) throw onboardingError(l);
+      const prior = idKey && (await reservePaymentId(q, idKey, { learningId: l.id, payer, now }));
+      if (prior) return { prior };
       if (!(await paymentClaimsStore.claim(q, { ...claim, learningId: l.id, payload, now }))) return 'taken' as const;
       if (await ledgerStore.lastUnlock(q, walletKey(payer), l.id, now - REPEAT_WINDOW_MS)) {
         const { id } = await recordCapped(q, l.id, walletKey(payer), 'x402', now);
         await paymentClaimsStore.attachUnlock(q, claim, id);
         await paymentClaimsStore.setState(q, claim, { state: 'failed', reason: REPEAT_NOT_SETTLED, now });
-        return { revenue: capped(t.priceMicro), txHash: null };
+        if (idKey) await completePaymentId(q, idKey.id, capped(t.priceMicro), null);
+        return { revenue: capped(t.priceMicro), txHash: null, paid: false };
       }
       // No way to settle: served, the share awaiting settlement for good.
       return settler.mode === 'offline' ? book(q, { state: 'verified', txHash: null }) : null;
     });
     if (claimed === 'taken') return served(await resume(claim, l.id, reject, book));
+    if (claimed && 'prior' in claimed) return replay(claimed.prior!);
     if (claimed) return served(claimed);
 
     let outcome: { state: 'settled' | 'submitted'; txHash: string };
@@ -403,17 +455,16 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
       const reason =
         err instanceof PaymentRejected || err instanceof SettlementUnavailable ? err.message : 'settlement error';
       // Nothing moved: the claim is failed with its reason, and may be claimed again by a retry.
-      await db.tx((q) =>
-        paymentClaimsStore.setState(q, claim, {
+      await db.tx(async (q) => {
+        await paymentClaimsStore.setState(q, claim, {
           state: 'failed',
           reason,
           txHash: err instanceof SettlementFailed ? err.txHash : null,
           now: clock.now(),
-        }),
-      );
-      if (err instanceof PaymentRejected) throw reject(err.message);
-      if (err instanceof SettlementUnavailable) throw unavailable(err);
-      throw err;
+        });
+        if (idKey) await releasePaymentId(q, idKey.id);
+      });
+      throw refused(err);
     }
     return served(await db.tx((q) => book(q, outcome)));
   }
@@ -429,7 +480,7 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
     book: (
       q: Queryable,
       o: { state: PaymentState; txHash: string | null },
-    ) => Promise<{ revenue: LearningFull['_revenue']; txHash: string | null }>,
+    ) => Promise<{ revenue: LearningFull['_revenue']; txHash: string | null; paid: boolean }>,
   ) {
     const row = await paymentClaimsStore.get(db, claim);
     if (
@@ -479,6 +530,19 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
     return s;
   }
 
+  /** SIGN-IN-WITH-X: a wallet that paid for the learning within the repeat window reads it again, as a repeat. */
+  async function viaSignIn(l: LearningRecord, header: string): Promise<UnlockResult | undefined> {
+    const proof = await deps.extensions.signIn(header, termsFor(l).resource);
+    if (!proof) return undefined;
+    const revenue = await db.tx(async (q) => {
+      const now = clock.now();
+      if (!(await grantSignIn(q, proof, l.id, now))) return undefined;
+      await recordCapped(q, l.id, walletKey(proof.wallet), 'x402', now);
+      return capped(l.currentPriceMicro);
+    });
+    return revenue && { learning: await respond(l, revenue) };
+  }
+
   const unavailable = (err: SettlementUnavailable) => {
     deps.logger.warn({ err: err.message }, 'x402 settlement unavailable');
     return new DomainError(ERROR_CODES.PROVIDER_UNAVAILABLE, 'payment settlement unavailable; nothing was charged');
@@ -496,7 +560,7 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
       return counts;
     },
 
-    async unlock({ learningId, credential, walletClaim }) {
+    async unlock({ learningId, credential, walletClaim, signInWithX }) {
       const l = await learningsStore.byId(db, learningId);
       const ownerAccount = credential.kind === 'key' ? credential.accountId : undefined;
       if (!l || (l.status !== 'approved' && (!ownerAccount || l.contributorAccountId !== ownerAccount))) {
@@ -504,6 +568,8 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
       }
       if (credential.kind === 'key') return viaKey(l, credential.accountId, walletClaim);
       if (credential.kind === 'payment') return viaPayment(l, credential.header, credential.carrier, walletClaim);
+      const again = signInWithX ? await viaSignIn(l, signInWithX) : undefined;
+      if (again) return again;
       throw paymentRequired(
         l,
         ERROR_CODES.PAYMENT_REQUIRED,
