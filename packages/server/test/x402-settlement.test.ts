@@ -1,9 +1,11 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { decodePaymentResponseHeader } from '@x402/core/http';
+import { createWalletClient, http } from 'viem';
 import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/clock.js';
+import { USDC } from '../src/payments/x402-requirements.js';
 import { withdrawalProof } from '../src/services/withdrawals.js';
 import { checkLedger } from '../src/services/ledger-check.js';
 import { ledgerStore } from '../src/store/ledger.js';
@@ -13,7 +15,7 @@ import { startTestServer, type TestServer } from '../../../test/support/server.j
 import { post } from '../../../test/support/identity.js';
 import { listeningUrl, serverProcessEnv } from '../../../test/support/process.js';
 import { startFacilitator } from './chain/facilitator.js';
-import { startLocalChain } from './chain/local-chain.js';
+import { startLocalChain, token } from './chain/local-chain.js';
 import { getUnlock, newBuyer, seedLearning, signAuthorization, v1Header } from './money-helpers.js';
 
 const PAY_TO = '0x000000000000000000000000000000000000a11e';
@@ -265,6 +267,67 @@ describe('the server settles on chain itself (AXLE_RPC_URL + AXLE_SETTLEMENT_KEY
   });
 });
 
+describe('a payer who spends the same nonce elsewhere first', () => {
+  it('a used authorization is not a payment: reconciliation fails it and the share is never credited', async () => {
+    const impatient = await start({
+      AXLE_RPC_URL: chain.rpcUrl,
+      AXLE_SETTLEMENT_KEY: chain.settlementKey,
+      AXLE_SETTLEMENT_WAIT_MS: '300',
+    });
+    try {
+      const c = await contributor(impatient, 1_000_000);
+      const payer = newWallet();
+      await chain.mint(payer.address, 1_000_000n);
+      const nonce = `0x${'5a'.repeat(32)}` as const;
+      const validBefore = nowSec(impatient) + 240n;
+      const paying = await signAuthorization(payer, { to: PAY_TO, value: 1_000_000, validBefore, nonce });
+      // The same nonce, signed to the payer's accomplice for one micro-USDC.
+      const accomplice = newWallet().address;
+      const elsewhere = await signAuthorization(payer, { to: accomplice, value: 1, validBefore, nonce });
+      await chain.stopMining();
+      const res = await getUnlock(impatient, c.learning.id, { 'x-payment': v1Header(paying) });
+      expect(res.status).toBe(200);
+      expect(await claimOf(impatient, payer.address)).toMatchObject({ state: 'submitted' });
+      // The accomplice's transaction, paying more for gas, is mined first; the server's then reverts.
+      const a = elsewhere.authorization;
+      const w = createWalletClient({
+        account: privateKeyToAccount(chain.facilitatorKey),
+        transport: http(chain.rpcUrl),
+      });
+      await w.writeContract({
+        chain: null,
+        address: USDC.asset,
+        abi: token.abi,
+        functionName: 'transferWithAuthorization',
+        args: [
+          a.from,
+          a.to,
+          BigInt(a.value),
+          BigInt(a.validAfter),
+          BigInt(a.validBefore),
+          a.nonce,
+          elsewhere.signature,
+        ],
+        gas: 200_000n,
+        maxFeePerGas: 100_000_000_000n,
+        maxPriorityFeePerGas: 50_000_000_000n,
+      });
+      await chain.mine();
+      expect(await chain.balanceOf(accomplice)).toBe(1n);
+      impatient.clock.advance(300 + 30_000);
+      expect(await reconcile(impatient)).toEqual({ mode: 'chain', settled: 0, failed: 1, submitted: 0 });
+      expect(await claimOf(impatient, payer.address)).toMatchObject({
+        state: 'failed',
+        reason: expect.stringMatching(/did not transfer the authorized amount to payTo/),
+      });
+      expect(await earnings(impatient, c.key)).toMatchObject({ pending_balance: 0, awaiting_settlement: 0 });
+      expect(await checkLedger(impatient.db)).toEqual([]);
+    } finally {
+      await impatient.stop();
+    }
+  });
+});
+
 describe('a facilitator built from the x402 packages settles on the local chain', () => {
   let server: TestServer;
   let facilitator: Awaited<ReturnType<typeof startFacilitator>>;
@@ -309,7 +372,6 @@ describe('a facilitator built from the x402 packages settles on the local chain'
     // The lie: it submits a transfer the payer cannot cover (a reverted tx) and reports success for it.
     const liar = newWallet();
     facilitator.override = async () => {
-      const { createWalletClient, http } = await import('viem');
       const w = createWalletClient({
         account: privateKeyToAccount(chain.facilitatorKey),
         transport: http(chain.rpcUrl),
