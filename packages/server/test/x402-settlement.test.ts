@@ -365,6 +365,33 @@ describe('a facilitator built from the x402 packages settles on the local chain'
     expect(await earnings(server, c.key)).toMatchObject({ pending_balance: 0.7 });
   });
 
+  it('a facilitator that settles and then fails to answer: 502, and the same payment later is served, charged once', async () => {
+    const c = await contributor(server, 1_000_000);
+    const payer = newWallet();
+    await chain.mint(payer.address, 1_000_000n);
+    facilitator.override = async (body) => {
+      await facilitator.settleForReal(body);
+      throw new Error('crashed after broadcasting');
+    };
+    const header = await pay(server, payer, 1_000_000);
+    try {
+      const res = await getUnlock(server, c.learning.id, { 'x-payment': header });
+      expect(res.status).toBe(502);
+      expect(((await res.json()) as { error: string }).error).toMatch(/outcome unknown/);
+    } finally {
+      facilitator.override = undefined;
+    }
+    expect(await chain.balanceOf(payer.address)).toBe(0n);
+    expect(await claimOf(server, payer.address)).toMatchObject({ state: 'verified', unlock_id: null });
+    const settles = facilitator.settles;
+    const again = await getUnlock(server, c.learning.id, { 'x-payment': header });
+    expect(again.status).toBe(200);
+    expect(facilitator.settles).toBe(settles);
+    expect(await claimOf(server, payer.address)).toMatchObject({ state: 'settled' });
+    expect(await earnings(server, c.key)).toMatchObject({ pending_balance: 0.7, awaiting_settlement: 0 });
+    expect(await checkLedger(server.db)).toEqual([]);
+  });
+
   it('a facilitator answering success for a transaction that reverted is not believed', async () => {
     const c = await contributor(server, 1_000_000);
     const payer = newWallet();

@@ -245,6 +245,7 @@ export function chainSettler(o: ChainOptions & { privateKey: Hex; receiptWaitMs:
 
   return {
     mode: 'chain',
+    reconciles: true,
     async verify() {},
     async settle(p, _requirement, onSubmit) {
       const data = callData(p.authorization, p.signature);
@@ -259,8 +260,9 @@ export function chainSettler(o: ChainOptions & { privateKey: Hex; receiptWaitMs:
     },
     async status(p, nowMs) {
       const s = await reader.status(p, nowMs);
-      if (s.state !== 'submitted') return s;
-      if (p.txHash && (await pub.getTransaction({ hash: p.txHash as Hex }).catch(() => null))) return s;
+      // Never submitted (the request ended before signing): nothing to send again.
+      if (s.state !== 'submitted' || !p.txHash) return s;
+      if (await pub.getTransaction({ hash: p.txHash as Hex }).catch(() => null)) return s;
       // Unknown to the chain and still valid: submit it again (a crash before broadcast, a dropped transaction).
       const data = callData(p.authorization, p.signature);
       try {

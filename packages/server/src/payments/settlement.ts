@@ -36,8 +36,18 @@ export class SettlementFailed extends PaymentRejected {
   }
 }
 
-/** The settler could not be reached or failed before sending anything; nothing was charged. */
-export class SettlementUnavailable extends Error {}
+/**
+ * The settler could not be reached or failed without judging the payment. Nothing was charged, unless
+ * `maybeSent`: a facilitator's settle failed after it may have broadcast (the chain says which).
+ */
+export class SettlementUnavailable extends Error {
+  constructor(
+    message: string,
+    readonly maybeSent = false,
+  ) {
+    super(message);
+  }
+}
 
 /** What reconciliation knows of a claimed payment. */
 export interface OpenPayment {
@@ -48,6 +58,8 @@ export interface OpenPayment {
 
 export interface Settler {
   readonly mode: SettlementMode;
+  /** Whether status() reads the chain (chain mode, or a facilitator checked through AXLE_RPC_URL). */
+  readonly reconciles: boolean;
   /** A second opinion before settling (the facilitator's POST /verify); throws PaymentRejected. */
   verify(p: DecodedPayment, requirement: PaymentRequirements): Promise<void>;
   /**
@@ -74,6 +86,7 @@ export interface ChainReader {
 /** No facilitator, no chain: nothing is ever settled; shares stay awaiting_settlement. */
 export const offlineSettler: Settler = {
   mode: 'offline',
+  reconciles: false,
   async verify() {},
   async settle() {
     throw new SettlementUnavailable('this server does not settle payments');
@@ -112,11 +125,12 @@ export function facilitatorSettler(
       // The facilitator judged the payment (a 4xx with a reason): that is a refusal, not an outage.
       if (err instanceof VerifyError || err instanceof SettleError)
         throw new PaymentRejected(`facilitator refused the payment: ${err.message}`);
-      throw new SettlementUnavailable(`facilitator ${what} failed: ${(err as Error).message}`);
+      throw new SettlementUnavailable(`facilitator ${what} failed: ${(err as Error).message}`, what === 'settle');
     }
   };
   return {
     mode: 'facilitator',
+    reconciles: opts.chain !== undefined,
     async verify(p, requirement) {
       if (!(await call('supported', supportsExactOnBase)))
         throw new SettlementUnavailable(`facilitator does not settle exact payments on ${NETWORK}`);

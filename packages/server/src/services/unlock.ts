@@ -344,7 +344,6 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
     } catch (err) {
       throw refused(err);
     }
-    const claim: ClaimKey = { chainId: CHAIN_ID, payer, nonce: payment.authorization.nonce };
     const selfDealing = sameWallet(payer, l.contributorWallet) || sameWallet(walletClaim, l.contributorWallet);
     const responseHeader = carrier === 'X-Payment' ? 'X-PAYMENT-RESPONSE' : 'PAYMENT-RESPONSE';
     // A paid unlock's answer carries a signed receipt (offer/receipt extension); a capped repeat's does not.
@@ -365,8 +364,11 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
     // The same payment under its id again: what it bought, with nothing verified or settled a second time.
     const prior = idKey && (await priorPayment(db, idKey));
     if (prior) return replay(prior);
+    const claim: ClaimKey = { chainId: CHAIN_ID, payer, nonce: payment.authorization.nonce };
+    // A payment claimed before and not failed goes to resume() below; a facilitator would refuse its used nonce.
+    const open = await paymentClaimsStore.get(db, claim);
     try {
-      await settler.verify(payment, requirementV2(t));
+      if (!open || open.state === 'failed') await settler.verify(payment, requirementV2(t));
     } catch (err) {
       throw refused(err);
     }
@@ -448,10 +450,21 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
     try {
       outcome = await settler.settle(payment, requirementV2(t), (txHash) =>
         db.tx(async (q) => {
-          await paymentClaimsStore.setState(q, claim, { state: 'submitted', txHash, now: clock.now() });
+          if (!(await paymentClaimsStore.setState(q, claim, { state: 'submitted', txHash, now: clock.now() })))
+            throw new SettlementUnavailable('the payment was reconciled while this request settled it');
         }),
       );
     } catch (err) {
+      if (err instanceof SettlementUnavailable && err.maybeSent && settler.reconciles) {
+        // The facilitator may have settled: the claim stays open for reconciliation, and the same payment
+        // sent again is served once the chain shows it settled.
+        if (idKey) await db.tx((q) => releasePaymentId(q, idKey.id));
+        deps.logger.warn({ err: err.message }, 'x402 settlement outcome unknown');
+        throw new DomainError(
+          ERROR_CODES.PROVIDER_UNAVAILABLE,
+          'payment settlement outcome unknown; send the same payment again later, it is charged at most once',
+        );
+      }
       const reason =
         err instanceof PaymentRejected || err instanceof SettlementUnavailable ? err.message : 'settlement error';
       // Nothing moved: the claim is failed with its reason, and may be claimed again by a retry.
@@ -487,7 +500,8 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
       !row ||
       row.learning_id !== learningId ||
       row.unlock_id ||
-      (row.state !== 'submitted' && row.state !== 'settled')
+      row.state === 'failed' ||
+      (row.state === 'verified' && !settler.reconciles)
     )
       throw reject('payment authorization already used');
     const status = await reconcileOne(row);
@@ -495,7 +509,10 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
     return db.tx((q) => book(q, { state: 'settled', txHash: status.txHash }));
   }
 
-  /** Brings one submitted payment to where the chain says it stands, crediting or dropping its share. */
+  /** Open payments last moved before this are no longer being settled by a request. */
+  const quietSince = () => clock.now() - deps.settlementWaitMs - RECONCILE_GRACE_MS;
+
+  /** Brings one open payment to where the chain says it stands, crediting or dropping its share. */
   async function reconcileOne(row: PaymentClaimRow): Promise<SettlementStatus> {
     if (row.state === 'settled') return { state: 'settled', txHash: row.tx_hash ?? '' };
     const { authorization, signature } = JSON.parse(row.payload ?? '{}') as {
@@ -509,6 +526,9 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
       deps.logger.warn({ err: (err as Error).message }, 'x402 reconciliation: chain unavailable');
       return { state: 'submitted' };
     }
+    // Never submitted and unused on chain: once no request can still be settling it, it failed (nothing moved).
+    if (row.state === 'verified' && s.state === 'submitted' && !s.txHash && (row.updated_at ?? 0) <= quietSince())
+      s = { state: 'failed', reason: 'the request ended before the payment was settled; nothing moved' };
     const key = { chainId: row.chain_id, payer: row.payer, nonce: row.nonce };
     await db.tx(async (q) => {
       const now = clock.now();
@@ -554,8 +574,8 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
     async reconcilePayments(limit = RECONCILE_BATCH) {
       const counts = { settled: 0, failed: 0, submitted: 0 };
       // Only payments no request is still settling: reconciling one mid-flight could submit it a second time.
-      const quiet = clock.now() - deps.settlementWaitMs - RECONCILE_GRACE_MS;
-      for (const row of await paymentClaimsStore.submitted(db, quiet, limit))
+      if (!settler.reconciles) return counts;
+      for (const row of await paymentClaimsStore.open(db, quietSince(), limit))
         counts[(await reconcileOne(row)).state] += 1;
       return counts;
     },

@@ -75,10 +75,11 @@ export const paymentClaimsStore = {
     return r.changes > 0;
   },
 
-  /** Claims submitted no later than `before` and not yet known to have settled or failed, oldest first. */
-  submitted(q: Queryable, before: number, limit: number): Promise<PaymentClaimRow[]> {
+  /** Claims last moved no later than `before` and not yet known to have settled or failed, oldest first. */
+  open(q: Queryable, before: number, limit: number): Promise<PaymentClaimRow[]> {
     return q.all<PaymentClaimRow>(
-      "SELECT * FROM payment_claims WHERE state = 'submitted' AND updated_at <= ? ORDER BY created_at LIMIT ?",
+      `SELECT * FROM payment_claims WHERE state IN ('verified', 'submitted') AND updated_at <= ?
+       ORDER BY created_at LIMIT ?`,
       [before, limit],
     );
   },

@@ -9,11 +9,16 @@ import { privateKeyToAccount } from 'viem/accounts';
 
 export interface LoopbackFacilitator {
   url: string;
-  /** When set, /settle answers this instead of settling (a facilitator that lies). */
+  /** When set, /settle answers this instead (a facilitator that lies); a throw answers 500. */
   override?: (body: {
     paymentPayload: PaymentPayload;
     paymentRequirements: PaymentRequirements;
   }) => Promise<SettleResponse>;
+  /** Settles as the facilitator does (for an override that settles and then fails). */
+  settleForReal(body: {
+    paymentPayload: PaymentPayload;
+    paymentRequirements: PaymentRequirements;
+  }): Promise<SettleResponse>;
   settles: number;
   close(): Promise<void>;
 }
@@ -42,7 +47,10 @@ export async function startFacilitator(rpcUrl: string, key: Hex): Promise<Loopba
     getCode: (a) => client.getCode(a),
   });
   const facilitator = new x402Facilitator().register('eip155:8453', new ExactEvmScheme(signer));
-  const state: Omit<LoopbackFacilitator, 'close' | 'url'> = { settles: 0 };
+  const state: Omit<LoopbackFacilitator, 'close' | 'url'> = {
+    settles: 0,
+    settleForReal: (b) => facilitator.settle(b.paymentPayload, b.paymentRequirements),
+  };
   const server = http.createServer(async (req, res) => {
     const send = (status: number, body: unknown) => {
       res.writeHead(status, { 'content-type': 'application/json' });
