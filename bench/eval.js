@@ -50,6 +50,8 @@ const service = await createSkillsService({
   db,
   logger: createLogger('warn'),
   semanticSearch: true,
+  // An offline measurement: a machine busy with other work must not turn a slow model answer into a failure.
+  modelWaitMs: 120_000,
   knowledgeHints: createLearningsService({ db, clock: systemClock }),
 });
 const warm = await service.search.semantic.settled;
