@@ -22,6 +22,11 @@ const Env = z
     PORT: z.coerce.number().int().min(0).max(65535).default(8402),
     HOST: z.string().default('0.0.0.0'),
     AXLE_DATA_DIR: z.string().default('./data'),
+    AXLE_DATABASE_URL: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL (unset: the embedded SQLite file)')
+      .optional(),
+    AXLE_DATABASE_POOL: z.coerce.number().int().min(1).max(200).default(10),
     AXLE_BASE_URL: z.string().url().optional(),
     AXLE_CATALOG: z.string().optional(),
     AXLE_SEMANTIC_SEARCH: z.enum(['on', 'off']).default('on'),
@@ -69,6 +74,10 @@ export interface Config {
   port: number;
   host: string;
   dataDir: string;
+  /** PostgreSQL shared by every instance; unset, the embedded SQLite file <dataDir>/axle.db. */
+  databaseUrl?: string;
+  /** PostgreSQL connections this instance holds at most. */
+  databasePool: number;
   /** Public base URL; when unset it is derived from the bound port at listen time. */
   baseUrl?: string;
   catalogPath?: string;
@@ -126,6 +135,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: e.PORT,
     host: e.HOST,
     dataDir: path.resolve(e.AXLE_DATA_DIR),
+    databaseUrl: e.AXLE_DATABASE_URL,
+    databasePool: e.AXLE_DATABASE_POOL,
     baseUrl: e.AXLE_BASE_URL?.replace(/\/+$/, ''),
     catalogPath: e.AXLE_CATALOG,
     semanticSearch: e.AXLE_SEMANTIC_SEARCH === 'on',
