@@ -34,13 +34,15 @@ import { createRateLimiter } from './services/rate-limit.js';
 import { createSearchCounts } from './services/search-counts.js';
 import { createSkillsService } from './services/skills.js';
 import { createTermsService } from './services/terms.js';
-import type { Database, Queryable } from './store/db.js';
+import type { Store } from './store/open.js';
+import type { Queryable } from './store/queryable.js';
 
 export interface ComposeOptions {
   config: Config;
   clock: Clock;
   logger: Logger;
-  db: Database;
+  /** The database and the repositories of its dialect (store/open.ts). */
+  store: Store;
   /** Session-signing key (loadJwtSecret; read before anything opens, so a bad one stops the start at once). */
   jwtSecret: Uint8Array;
   /** Public base URL; known once the server listens. */
@@ -62,15 +64,16 @@ export async function compose({
   config,
   clock,
   logger,
-  db,
+  store,
   jwtSecret,
   baseUrl,
   localUrl,
   listening,
 }: ComposeOptions): Promise<Composed> {
-  const learnings = createLearningsService({ db, clock });
+  const { db, learningsSearch } = store;
+  const learnings = createLearningsService({ db, learningsSearch, clock });
   const skills = await createSkillsService({
-    db,
+    repo: store.skills,
     logger,
     catalogPath: config.catalogPath,
     semanticSearch: config.semanticSearch,
@@ -111,7 +114,7 @@ export async function compose({
     void skills.search.semantic.settled
       .then(() => Promise.all([vectors.sync(true), vectors.fill()]))
       .catch((err) => logger.warn({ err: (err as Error).message }, 'learning vectors not loaded'));
-  const knowledge = createKnowledgeService({ db, clock, writeLimits, vectors });
+  const knowledge = createKnowledgeService({ db, learningsSearch, clock, writeLimits, vectors });
   const deps: AppDeps = {
     config,
     clock,

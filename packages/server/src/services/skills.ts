@@ -6,13 +6,13 @@ import { contentPreview } from '../domain/skill-preview.js';
 import type { Logger } from '../logger.js';
 import { EmbedderPool } from '../search/embedder.js';
 import { SemanticIndex, type SemanticIndexOptions } from '../search/semantic-index.js';
-import type { Database } from '../store/db.js';
-import { createSkillsStore } from '../store/skills.js';
+import type { SkillsStore } from '../store/skills.js';
 import type { KnowledgeHints } from './learnings-port.js';
 import { createSkillSearch, type SearchOutcome, type SkillSearch, type SkillSearchOptions } from './skill-search.js';
 
 export interface SkillsServiceOptions {
-  db: Database;
+  /** The dialect's skills store (catalog, full-text search, stored vectors). */
+  repo: SkillsStore;
   logger: Logger;
   /** The operator's catalog file; the bundled catalog when unset. */
   catalogPath?: string;
@@ -59,7 +59,7 @@ export interface SkillsService {
  */
 export async function createSkillsService(opts: SkillsServiceOptions): Promise<SkillsService> {
   const file = readCatalogFile(opts.catalogPath);
-  const repo = createSkillsStore(opts.db);
+  const { repo } = opts;
   const fingerprint = catalogFingerprint(file.bytes);
   let replaced = false;
   if ((await repo.catalogFingerprint()) !== fingerprint) {

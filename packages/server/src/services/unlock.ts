@@ -21,7 +21,7 @@ import { toLearningFull } from './learning-view.js';
 import { type Payee, payeeOf, recordUnlock } from './ledger.js';
 import { hasAcceptedCurrentTerms } from './terms.js';
 import { creditsStore } from '../store/credits.js';
-import type { Database, Queryable } from '../store/db.js';
+import type { Queryable, Transactor } from '../store/queryable.js';
 import { ledgerStore } from '../store/ledger.js';
 import { type LearningRecord, learningsStore } from '../store/learnings.js';
 import { paymentClaimsStore } from '../store/payment-claims.js';
@@ -70,7 +70,7 @@ export interface UnlockService {
 }
 
 export interface UnlockDeps {
-  db: Database;
+  db: Transactor;
   clock: Clock;
   logger: Logger;
   baseUrl(): string;

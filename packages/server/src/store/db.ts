@@ -5,6 +5,8 @@ import sqlite3 from 'sqlite3';
 
 import type { Params, Queryable, RunResult, Transactor } from './queryable.js';
 
+export type { Params, Queryable, RunResult, Transactor };
+
 /** Prepared statements kept per reader connection; SQL beyond this many distinct texts is prepared per call. */
 const STATEMENT_CACHE = 100;
 

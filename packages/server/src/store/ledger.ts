@@ -1,5 +1,5 @@
 import { newId } from '../domain/ids.js';
-import type { Queryable } from './db.js';
+import type { Queryable } from './queryable.js';
 
 /** Journal entry kinds and what each does to a holder's balance columns (migration 030). */
 export type EntryKind = 'accrue' | 'hold' | 'release' | 'migrate_out' | 'migrate_in' | 'withdraw' | 'refund';

@@ -1,4 +1,4 @@
-import type { Queryable } from './db.js';
+import type { Queryable } from './queryable.js';
 
 /** SQL for payment_claims (migration 030): one row per x402 authorization ever used. */
 export const paymentClaimsStore = {

@@ -1,4 +1,4 @@
-import type { Queryable } from './db.js';
+import type { Queryable } from './queryable.js';
 
 /** Searches served, by kind. One upsert per increment, so concurrent instances never lose a count. */
 export const queryCountersStore = {

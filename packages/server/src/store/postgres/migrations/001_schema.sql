@@ -25,21 +25,14 @@ CREATE TABLE skills (
   category TEXT NOT NULL,
   type TEXT NOT NULL,
   pricing_model TEXT NOT NULL,
-  position BIGINT NOT NULL,
-  data TEXT NOT NULL
+  position BIGINT NOT NULL UNIQUE,
+  data TEXT NOT NULL,
+  -- Lexical index: name, tags, description and category as weight classes A-D (filled by the catalog
+  -- import) and its length in tokens, for BM25 (store/postgres/bm25.ts).
+  fts tsvector NOT NULL,
+  fts_len INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX skills_slug ON skills (slug);
-
--- Lexical index: the searched fields, weighted A (name) .. D (category); `seq` is the catalog order
--- (SQLite's rowid). Term statistics for BM25 live in search_terms.
-ALTER TABLE skills ADD COLUMN seq BIGINT NOT NULL UNIQUE;
-ALTER TABLE skills ADD COLUMN name TEXT NOT NULL;
-ALTER TABLE skills ADD COLUMN description TEXT NOT NULL;
-ALTER TABLE skills ADD COLUMN tags TEXT NOT NULL;
-ALTER TABLE skills ADD COLUMN fts tsvector GENERATED ALWAYS AS (
-  setweight(to_tsvector('english', name), 'A') || setweight(to_tsvector('english', tags), 'B') ||
-  setweight(to_tsvector('english', description), 'C') || setweight(to_tsvector('english', category), 'D')
-) STORED;
 CREATE INDEX skills_fts ON skills USING GIN (fts);
 
 -- Sentence embeddings (unit-length Float32, little-endian). `text_hash` identifies the text that
@@ -371,8 +364,25 @@ CREATE UNIQUE INDEX learnings_seq ON learnings (seq);
 CREATE INDEX learnings_content_hash ON learnings (content_hash);
 CREATE INDEX learnings_account_status ON learnings (contributor_account_id, status, created_at);
 
--- Visible (approved) learnings carry their lexical vector (NULL otherwise): title A, tags B, body C, task context D.
+-- Visible (approved) learnings carry their lexical vector, kept by a trigger (NULL otherwise): title A,
+-- tags B, body C, task context D; fts_len is its length in tokens, for BM25.
 ALTER TABLE learnings ADD COLUMN fts tsvector;
+ALTER TABLE learnings ADD COLUMN fts_len INTEGER;
+CREATE FUNCTION learnings_fts() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF NEW.status = 'approved' THEN
+    NEW.fts := setweight(to_tsvector('english', NEW.title), 'A') || setweight(to_tsvector('english', NEW.tags), 'B') ||
+      setweight(to_tsvector('english', NEW.body), 'C') || setweight(to_tsvector('english', NEW.task_context), 'D');
+    NEW.fts_len := (SELECT COALESCE(SUM(array_length(positions, 1)), 0) FROM unnest(NEW.fts));
+  ELSE
+    NEW.fts := NULL;
+    NEW.fts_len := NULL;
+  END IF;
+  RETURN NEW;
+END;
+$$;
+CREATE TRIGGER learnings_fts BEFORE INSERT OR UPDATE OF status, title, body, tags, task_context ON learnings
+  FOR EACH ROW EXECUTE FUNCTION learnings_fts();
 CREATE INDEX learnings_fts ON learnings USING GIN (fts);
 
 -- One row per LSH band key of a learning's MinHash signature: candidates are found by key, not by a scan.
