@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
 import { createApp, type BuiltApp } from './app.js';
 import { systemClock, type Clock } from './clock.js';
 import { compose } from './compose.js';
