@@ -121,54 +121,65 @@ async function startCluster(): Promise<Cluster | undefined> {
 }
 
 export interface TestPostgres {
-  /** A fresh, empty database (a schema of its own) on every call; all are dropped by `close`. */
-  freshUrl(): Promise<string>;
+  /** The throwaway database (or, with AXLE_TEST_DATABASE_URL, the given one). */
+  url: string;
+  /** Tags the schemas of this run, so close() drops only those. */
+  tag: string;
   close(): Promise<void>;
 }
 
-/** PostgreSQL for one test file, or undefined (after printing POSTGRES_MISSING) when none can be had. */
+/** Whether a PostgreSQL can be had, checked quickly (the test config decides whether to run the PostgreSQL project). */
+export async function postgresReachable(): Promise<boolean> {
+  return (
+    Boolean(process.env.AXLE_TEST_DATABASE_URL) ||
+    (await answers(LOCAL_URL)) ||
+    Boolean(binary('initdb') && binary('pg_ctl'))
+  );
+}
+
+/** PostgreSQL for one test run, or undefined (after printing POSTGRES_MISSING) when none can be had. */
 export async function testPostgres(): Promise<TestPostgres | undefined> {
   const tag = `axle_t_${randomBytes(5).toString('hex')}`;
-  let base: string;
-  let drop: () => Promise<void>;
   const given = process.env.AXLE_TEST_DATABASE_URL;
-  if (given) {
-    base = given;
-    drop = async () => {
-      const schemas = await admin(given, async (c) =>
-        (await c.query<{ n: string }>('SELECT nspname AS n FROM pg_namespace WHERE nspname LIKE $1', [`${tag}%`])).rows,
-      );
-      await admin(given, async (c) => {
-        for (const s of schemas) await c.query(`DROP SCHEMA "${s.n}" CASCADE`);
-      });
+  if (given)
+    return {
+      url: given,
+      tag,
+      async close() {
+        await admin(given, async (c) => {
+          const schemas = await c.query<{ n: string }>('SELECT nspname AS n FROM pg_namespace WHERE nspname LIKE $1', [
+            `${tag}%`,
+          ]);
+          for (const s of schemas.rows) await c.query(`DROP SCHEMA "${s.n}" CASCADE`);
+        });
+      },
     };
-  } else {
-    let server: string | undefined;
-    let cluster: Cluster | undefined;
-    if (await answers(LOCAL_URL)) server = LOCAL_URL;
-    else {
-      cluster = await startCluster();
-      server = cluster?.url;
-    }
-    if (!server) {
-      console.warn(POSTGRES_MISSING);
-      return undefined;
-    }
-    const adminUrl = server;
-    await admin(adminUrl, (c) => c.query(`CREATE DATABASE ${tag}`));
-    base = withDatabase(adminUrl, tag);
-    drop = async () => {
+  let server: string | undefined;
+  let cluster: Cluster | undefined;
+  if (await answers(LOCAL_URL)) server = LOCAL_URL;
+  else {
+    cluster = await startCluster();
+    server = cluster?.url;
+  }
+  if (!server) {
+    console.warn(POSTGRES_MISSING);
+    return undefined;
+  }
+  const adminUrl = server;
+  await admin(adminUrl, (c) => c.query(`CREATE DATABASE ${tag}`));
+  return {
+    url: withDatabase(adminUrl, tag),
+    tag,
+    async close() {
       await admin(adminUrl, (c) => c.query(`DROP DATABASE IF EXISTS ${tag} WITH (FORCE)`));
       cluster?.stop();
-    };
-  }
-  let n = 0;
-  return {
-    async freshUrl() {
-      const schema = `${tag}_${++n}`;
-      await admin(base, (c) => c.query(`CREATE SCHEMA ${schema}`));
-      return withSchema(base, schema);
     },
-    close: () => drop(),
   };
+}
+
+/** A fresh, empty database inside `pg` (a schema of its own, through search_path). */
+export async function freshPostgresUrl(pg: Pick<TestPostgres, 'url' | 'tag'>): Promise<string> {
+  const schema = `${pg.tag}_${randomBytes(6).toString('hex')}`;
+  await admin(pg.url, (c) => c.query(`CREATE SCHEMA ${schema}`));
+  return withSchema(pg.url, schema);
 }

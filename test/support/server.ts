@@ -5,6 +5,7 @@ import { Writable } from 'node:stream';
 import { ManualClock } from '../../packages/server/src/clock.js';
 import { loadConfig } from '../../packages/server/src/config.js';
 import { startServer, type RunningServer } from '../../packages/server/src/server.js';
+import { backendEnv } from './backend.js';
 
 export interface TestServer extends RunningServer {
   clock: ManualClock;
@@ -38,6 +39,7 @@ export async function startTestServer(
     AXLE_DATA_DIR: dataDir,
     LOG_LEVEL: 'info',
     AXLE_SEMANTIC_SEARCH: 'off',
+    ...(await backendEnv()),
     ...env,
   });
   const server = await startServer({ config, clock, logStream });

@@ -4,7 +4,7 @@ import type { Queryable } from './queryable.js';
 export const queryCountersStore = {
   async increment(q: Queryable, name: string, by = 1): Promise<void> {
     await q.run(
-      'INSERT INTO query_counters (name, count) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET count = count + excluded.count',
+      'INSERT INTO query_counters (name, count) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET count = query_counters.count + excluded.count',
       [name, by],
     );
   },

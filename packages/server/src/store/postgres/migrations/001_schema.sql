@@ -166,7 +166,8 @@ CREATE TABLE audit_log (
 );
 
 -- Append-only inside the application; someone with the file can drop these, which the chain still catches.
-CREATE TRIGGER audit_log_append_only BEFORE UPDATE OR DELETE ON audit_log FOR EACH ROW EXECUTE FUNCTION axle_append_only();
+CREATE TRIGGER audit_log_no_update BEFORE UPDATE ON audit_log FOR EACH ROW EXECUTE FUNCTION axle_append_only();
+CREATE TRIGGER audit_log_no_delete BEFORE DELETE ON audit_log FOR EACH ROW EXECUTE FUNCTION axle_append_only();
 
 -- from SQLite 016_terms_acceptances.sql
 -- Clickwrap acceptances, one row per account and terms version; never updated or deleted.
@@ -180,7 +181,8 @@ CREATE TABLE terms_acceptances (
   UNIQUE (account_id, version)
 );
 
-CREATE TRIGGER terms_acceptances_append_only BEFORE UPDATE OR DELETE ON terms_acceptances FOR EACH ROW EXECUTE FUNCTION axle_append_only();
+CREATE TRIGGER terms_acceptances_no_update BEFORE UPDATE ON terms_acceptances FOR EACH ROW EXECUTE FUNCTION axle_append_only();
+CREATE TRIGGER terms_acceptances_no_delete BEFORE DELETE ON terms_acceptances FOR EACH ROW EXECUTE FUNCTION axle_append_only();
 
 -- from SQLite 017_consent.sql
 -- Extraction consent: every grant and revocation is a new row (append-only); the latest row is in force.
@@ -195,7 +197,8 @@ CREATE TABLE consent_records (
 );
 CREATE INDEX consent_records_account ON consent_records (account_id, id);
 
-CREATE TRIGGER consent_records_append_only BEFORE UPDATE OR DELETE ON consent_records FOR EACH ROW EXECUTE FUNCTION axle_append_only();
+CREATE TRIGGER consent_records_no_update BEFORE UPDATE ON consent_records FOR EACH ROW EXECUTE FUNCTION axle_append_only();
+CREATE TRIGGER consent_records_no_delete BEFORE DELETE ON consent_records FOR EACH ROW EXECUTE FUNCTION axle_append_only();
 
 -- Per-account preferences; absent row = defaults (mode off).
 CREATE TABLE account_settings (
