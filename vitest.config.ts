@@ -20,6 +20,7 @@ const ON_BOTH_BACKENDS = [
   'x402',
   'device',
   'cluster',
+  'migrate-to-postgres',
 ].map((name) => `packages/server/test/${name}.test.ts`);
 
 const postgres = await postgresReachable();

@@ -22,7 +22,11 @@ export interface TestServer extends RunningServer {
  */
 export async function startTestServer(
   env: Record<string, string> = {},
-  opts: { dataDir?: string; clock?: ManualClock } = {},
+  opts: {
+    dataDir?: string;
+    clock?: ManualClock /** On the data dir's SQLite file whatever the run's backend. */;
+    sqlite?: boolean;
+  } = {},
 ): Promise<TestServer> {
   const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'axle-test-'));
   const clock = opts.clock ?? new ManualClock();
@@ -39,7 +43,7 @@ export async function startTestServer(
     AXLE_DATA_DIR: dataDir,
     LOG_LEVEL: 'info',
     AXLE_SEMANTIC_SEARCH: 'off',
-    ...(await backendEnv()),
+    ...(opts.sqlite ? {} : await backendEnv()),
     ...env,
   });
   const server = await startServer({ config, clock, logStream });

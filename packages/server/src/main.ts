@@ -1,6 +1,11 @@
 #!/usr/bin/env node
 import { loadConfig } from './config.js';
+import { migrateToPostgres } from './scripts/migrate-to-postgres.js';
 import { startServer } from './server.js';
+
+if (process.argv[2] === 'migrate-to-postgres') {
+  process.exit(await migrateToPostgres(process.env, (line) => console.log(line)));
+}
 
 try {
   const server = await startServer({ config: loadConfig() });
