@@ -19,6 +19,7 @@ const ON_BOTH_BACKENDS = [
   'withdrawals',
   'x402',
   'device',
+  'jobs',
   'cluster',
   'migrate-to-postgres',
 ].map((name) => `packages/server/test/${name}.test.ts`);

@@ -23,7 +23,9 @@ import { createWithdrawalsService } from './services/withdrawals.js';
 import { LearningVectors } from './search/learning-vectors.js';
 import { createKnowledgeService } from './services/knowledge.js';
 import { createLearnService } from './services/learn.js';
+import { createJobs } from './services/jobs.js';
 import { createJwtService } from './services/jwt.js';
+import { retentionJob } from './services/retention.js';
 import { createSemanticScreens } from './services/semantic-screens.js';
 import { createLearningsService } from './services/learnings.js';
 import { createReviewService } from './services/review.js';
@@ -114,6 +116,14 @@ export async function compose({
     void skills.search.semantic.settled
       .then(() => Promise.all([vectors.sync(true), vectors.fill()]))
       .catch((err) => logger.warn({ err: (err as Error).message }, 'learning vectors not loaded'));
+  // Looks a few times per interval (at most once a minute); the lease makes one instance run each interval.
+  const jobs = createJobs({
+    db,
+    clock,
+    logger,
+    jobs: [retentionJob(config.retentionIntervalMs)],
+    pollMs: Math.min(60_000, Math.max(50, config.retentionIntervalMs / 4)),
+  });
   const knowledge = createKnowledgeService({ db, learningsSearch, clock, writeLimits, vectors });
   const deps: AppDeps = {
     config,
@@ -182,6 +192,7 @@ export async function compose({
   return {
     deps,
     close: async () => {
+      await jobs.close();
       await openclaw.close();
       await vectors?.close();
       await skills.close();

@@ -8,12 +8,15 @@ import { verifyAuditChain } from '../src/services/audit.js';
 import { createJwtService } from '../src/services/jwt.js';
 import { checkLedger } from '../src/services/ledger-check.js';
 import { creditsStore } from '../src/store/credits.js';
+import { jobLeasesStore } from '../src/store/job-leases.js';
 import { openStore, type Store } from '../src/store/open.js';
 import { BACKEND, backendEnv } from '../../../test/support/backend.js';
 import { startCluster } from '../../../test/support/cluster.js';
 import { learningBody } from './knowledge-helpers.js';
 import { newBuyer, seedLearning, signAuthorization, v1Header } from './money-helpers.js';
 
+/** The retention job's interval here: each instance looks four times per interval. */
+const JOB_INTERVAL_MS = 1000;
 const PAY_TO = '0x000000000000000000000000000000000000a11e';
 
 type Cluster = Awaited<ReturnType<typeof startCluster>>;
@@ -30,7 +33,11 @@ describe.skipIf(BACKEND !== 'postgres')('three instances on one PostgreSQL datab
   beforeAll(async () => {
     const { AXLE_DATABASE_URL } = await backendEnv();
     // The instances start together on an empty database: they race to migrate and import the catalog.
-    cluster = await startCluster({ n: 3, databaseUrl: AXLE_DATABASE_URL });
+    cluster = await startCluster({
+      n: 3,
+      databaseUrl: AXLE_DATABASE_URL,
+      env: { AXLE_RETENTION_INTERVAL_MS: String(JOB_INTERVAL_MS) },
+    });
     // The test's own connections to the same database, for seeding and for checking.
     store = await openStore({ databaseUrl: AXLE_DATABASE_URL, databasePool: 4, dataDir: os.tmpdir(), now: Date.now });
     shared = { db: store.db, clock: systemClock } as unknown as Parameters<typeof newBuyer>[0];
@@ -122,6 +129,17 @@ describe.skipIf(BACKEND !== 'postgres')('three instances on one PostgreSQL datab
     );
     expect(responses.filter((r) => r.status === 201 || r.status === 200)).toHaveLength(300);
     expect(await verifyAuditChain(store.db)).toEqual({ ok: true, checked: before + 300 });
+  });
+
+  it('the background job runs once per interval across the three, never more', async () => {
+    const runs = async () => (await jobLeasesStore.byName(store.db, 'retention'))?.runs ?? 0;
+    const [before, start] = [await runs(), Date.now()];
+    // Real processes on real timers: watch them for a few intervals.
+    await new Promise((r) => setTimeout(r, 4 * JOB_INTERVAL_MS));
+    const ran = (await runs()) - before;
+    const intervals = (Date.now() - start) / JOB_INTERVAL_MS;
+    expect(ran).toBeLessThanOrEqual(Math.ceil(intervals) + 1);
+    expect(ran).toBeGreaterThanOrEqual(1);
   });
 
   it('SIGKILL of one instance mid-load: the others keep answering, no acknowledged write is lost, the ledger checks', async () => {

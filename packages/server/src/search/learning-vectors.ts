@@ -75,6 +75,8 @@ export class LearningVectors {
           if (todo.length === 0) break;
           const vectors = await this.model.embed(todo.map(learningEmbeddingText));
           await this.db.tx(async (q) => {
+            // Instances load rows past the last id they saw: stores are serialised so ids commit in order.
+            await q.lock('axle:learning-embeddings');
             for (const [i, l] of todo.entries()) {
               const codes = new Int8Array(EMBEDDING_DIM);
               const scale = quantizeInto(vectors[i]!, codes, 0);
