@@ -69,12 +69,12 @@ export function bm25Search(db: Queryable, corpus: Bm25Corpus, now: () => number)
     return n;
   }
 
-  /** The query's stemmed lexemes (PostgreSQL's english configuration, as the documents were indexed). */
+  /** The query's stemmed lexemes (the schema's `axle` configuration, as the documents were indexed). */
   async function lexemesOf(text: string): Promise<string[]> {
     const terms = queryTerms(text);
     if (terms.length === 0) return [];
     const rows = await db.all<{ lexeme: string }>(
-      "SELECT DISTINCT lexeme FROM unnest(to_tsvector('english', ?)) ORDER BY lexeme",
+      "SELECT DISTINCT lexeme FROM unnest(to_tsvector('axle', axle_words(?))) ORDER BY lexeme",
       [terms.join(' ')],
     );
     return rows.map((r) => r.lexeme);

@@ -63,7 +63,7 @@ export function createPostgresSkillsStore(db: PostgresDatabase, now: () => numbe
             `INSERT INTO skills (id, slug, category, type, pricing_model, position, data, fts) VALUES ${batch
               .map(
                 () =>
-                  "(?, ?, ?, ?, ?, ?, ?, setweight(to_tsvector('english', ?), 'A') || setweight(to_tsvector('english', ?), 'B') || setweight(to_tsvector('english', ?), 'C') || setweight(to_tsvector('english', ?), 'D'))",
+                  "(?, ?, ?, ?, ?, ?, ?, setweight(to_tsvector('axle', axle_words(?)), 'A') || setweight(to_tsvector('axle', axle_words(?)), 'B') || setweight(to_tsvector('axle', axle_words(?)), 'C') || setweight(to_tsvector('axle', axle_words(?)), 'D'))",
               )
               .join(', ')}`,
             batch.flatMap(({ skill, slug }, j) => [

@@ -2,6 +2,16 @@
 -- Integers are BIGINT (Unix ms, micro-USDC); flags stay 0/1 integers so both dialects share their SQL.
 -- Full-text search uses weighted tsvector columns with GIN indexes instead of FTS5 tables.
 
+-- Full-text tokens as SQLite's unicode61 tokenizer makes them (lower-case letter and digit runs), stemmed
+-- by Snowball English without a stopword list (FTS5's porter tokenizer keeps stopwords too), so document
+-- lengths and term frequencies, and with them BM25, match the SQLite side.
+CREATE FUNCTION axle_words(t text) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE
+  RETURN regexp_replace(lower(t), '[^[:alnum:]]+', ' ', 'g');
+CREATE TEXT SEARCH DICTIONARY axle_stem (TEMPLATE = snowball, LANGUAGE = english);
+CREATE TEXT SEARCH CONFIGURATION axle (COPY = english);
+ALTER TEXT SEARCH CONFIGURATION axle ALTER MAPPING FOR asciiword, word, numword, asciihword, hword, numhword,
+  hword_part, hword_asciipart, hword_numpart WITH axle_stem;
+
 CREATE FUNCTION axle_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   RAISE EXCEPTION '% is append-only', TG_TABLE_NAME;
@@ -374,8 +384,8 @@ ALTER TABLE learnings ADD COLUMN fts_len INTEGER;
 CREATE FUNCTION learnings_fts() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF NEW.status = 'approved' THEN
-    NEW.fts := setweight(to_tsvector('english', NEW.title), 'A') || setweight(to_tsvector('english', NEW.tags), 'B') ||
-      setweight(to_tsvector('english', NEW.body), 'C') || setweight(to_tsvector('english', NEW.task_context), 'D');
+    NEW.fts := setweight(to_tsvector('axle', axle_words(NEW.title)), 'A') || setweight(to_tsvector('axle', axle_words(NEW.tags)), 'B') ||
+      setweight(to_tsvector('axle', axle_words(NEW.body)), 'C') || setweight(to_tsvector('axle', axle_words(NEW.task_context)), 'D');
     NEW.fts_len := (SELECT COALESCE(SUM(array_length(positions, 1)), 0) FROM unnest(NEW.fts));
   ELSE
     NEW.fts := NULL;
