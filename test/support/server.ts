@@ -24,7 +24,9 @@ export async function startTestServer(
   env: Record<string, string> = {},
   opts: {
     dataDir?: string;
-    clock?: ManualClock /** On the data dir's SQLite file whatever the run's backend. */;
+    clock?: ManualClock;
+    embedWorkerFile?: string;
+    /** On the data dir's SQLite file whatever the run's backend. */
     sqlite?: boolean;
   } = {},
 ): Promise<TestServer> {
@@ -46,7 +48,7 @@ export async function startTestServer(
     ...(opts.sqlite ? {} : await backendEnv()),
     ...env,
   });
-  const server = await startServer({ config, clock, logStream });
+  const server = await startServer({ config, clock, logStream, embedWorkerFile: opts.embedWorkerFile });
   return Object.assign(server, {
     clock,
     dataDir,

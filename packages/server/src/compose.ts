@@ -12,6 +12,7 @@ import { createConsentService } from './services/consent.js';
 import { createDeviceAuthService } from './services/device-auth.js';
 import { releaseHeld } from './services/ledger.js';
 import { createUnlockService } from './services/unlock.js';
+import { createX402ExtensionsService } from './services/x402-extensions.js';
 import { facilitatorSettler, localSettler } from './payments/settlement.js';
 import { stripeProcessor } from './payments/card-processor.js';
 import { localPayoutSender } from './payments/payout-sender.js';
@@ -53,6 +54,8 @@ export interface ComposeOptions {
   localUrl(): string;
   /** The semantic warm-up waits for this so it does not delay the first /health. */
   listening: Promise<unknown>;
+  /** The embedding worker's script (tests); the compiled embed-worker by default. */
+  embedWorkerFile?: string;
 }
 
 export interface Composed {
@@ -71,6 +74,7 @@ export async function compose({
   baseUrl,
   localUrl,
   listening,
+  embedWorkerFile,
 }: ComposeOptions): Promise<Composed> {
   const { db, learningsSearch } = store;
   const learnings = createLearningsService({ db, learningsSearch, clock });
@@ -81,15 +85,19 @@ export async function compose({
     semanticSearch: config.semanticSearch,
     searchWorkers: config.searchWorkers,
     searchQueueMax: config.searchQueueMax,
+    modelWaitMs: config.modelWaitMs,
+    embedWorkerFile,
     semanticStartsAfter: listening,
     knowledgeHints: learnings,
   });
   const jwt = createJwtService(jwtSecret, clock);
+  const x402Extensions = createX402ExtensionsService({ db, clock, baseUrl, secret: jwtSecret });
   const rateLimiter = createRateLimiter({ db, clock });
   const writeLimits = createAccountWriteLimiter(rateLimiter);
   const accounts = createAccountsService({ db, clock, writeLimits });
   const mailer = createMailer({
     smtpUrl: config.smtpUrl,
+    smtpTimeoutMs: config.smtpTimeoutMs,
     from: config.mailFrom,
     dataDir: config.dataDir,
     logger,
@@ -168,9 +176,11 @@ export async function compose({
       payTo: config.payTo,
       routerAddress: config.routerAddress,
       settler: config.facilitatorUrl ? facilitatorSettler(config.facilitatorUrl) : localSettler,
+      extensions: x402Extensions,
       loadFull: (id) => knowledge.loadFull(id),
     }),
     terms,
+    x402Extensions,
     a2a: createA2AService({ db, clock, skills, knowledge, rateLimiter }),
     checkout: createCheckoutService({ db, clock, baseUrl, rateLimiter, processor }),
     wallets: createWalletsService({ db, clock, rateLimiter, sanctions }),
