@@ -214,6 +214,8 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
     const owner = l.contributorAccountId === accountId || sameWallet(account.wallet, l.contributorWallet);
     const discovery = !owner && (await discovered(accountId, l.id));
     const revenue = await db.tx(async (q) => {
+      // One account's unlocks queue behind each other (its credits are one row) instead of colliding.
+      await q.lock(`unlock:${accountId}`);
       const now = clock.now();
       if (owner) {
         await recordUnlock(q, {
