@@ -39,7 +39,7 @@ beforeAll(async () => {
     { embedWorkerFile: STAND_IN_WORKER },
   );
   // Searchable like a published learning: a seq (the full-text row id); the schema indexes it.
-  const l = await seedLearning(server, { seq: await learningsStore.nextSeq(server.db) });
+  await seedLearning(server, { seq: await learningsStore.nextSeq(server.db) });
   while ((await (await fetch(`${server.url}/health`)).json()).search.semantic !== 'ready')
     await new Promise((r) => setTimeout(r, 20));
 }, 60_000);
