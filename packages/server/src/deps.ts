@@ -23,6 +23,7 @@ import type { UnlockService } from './services/unlock.js';
 import type { CheckoutService } from './services/checkout.js';
 import type { EarningsService } from './services/earnings.js';
 import type { WalletsService } from './services/wallets.js';
+import type { Payouts } from './services/payouts.js';
 import type { WithdrawalsService } from './services/withdrawals.js';
 
 /**
@@ -79,6 +80,8 @@ export interface AppDeps {
   /** Wallet proofs and linking. */
   wallets: WalletsService;
   earnings: EarningsService;
+  /** Sending payouts and reconciling unresolved ones (the admin settlement routes). */
+  payouts: Payouts;
   /** Both withdrawal rails and the card payout onboarding. */
   withdrawals: WithdrawalsService;
 }

@@ -30,6 +30,41 @@ export function jsonDepth(text: string): number {
   return max;
 }
 
+/**
+ * The first key an object of a JSON text names twice (escapes decoded, so `"a"` and `"\\u0061"` are one key),
+ * at any depth; undefined when none. One linear scan without recursion; the text must already parse.
+ */
+export function duplicateJsonKey(text: string): string | undefined {
+  // One entry per open container: the keys seen so far (objects) or null (arrays).
+  const open: Array<Set<string> | null> = [];
+  let expectKey = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 34 /* " */) {
+      const start = i;
+      let escaped = false;
+      for (i++; text.charCodeAt(i) !== 34; i++) {
+        if (text.charCodeAt(i) === 92 /* \ */) {
+          escaped = true;
+          i++;
+        }
+      }
+      if (!expectKey) continue;
+      const keys = open[open.length - 1]!;
+      const key = escaped ? (JSON.parse(text.slice(start, i + 1)) as string) : text.slice(start + 1, i);
+      if (keys.has(key)) return key;
+      keys.add(key);
+      expectKey = false;
+    } else if (c === 123 /* { */) {
+      open.push(new Set());
+      expectKey = true;
+    } else if (c === 91 /* [ */) open.push(null);
+    else if (c === 125 /* } */ || c === 93 /* ] */) open.pop();
+    else if (c === 44 /* , */) expectKey = open[open.length - 1] instanceof Set;
+  }
+  return undefined;
+}
+
 async function readLimited(ctx: Context, limit: number): Promise<Buffer> {
   const declared = Number(ctx.get('content-length'));
   if (declared > limit) throw tooLarge(limit);
@@ -52,7 +87,7 @@ const tooLarge = (limit: number) =>
   new DomainError(ERROR_CODES.PAYLOAD_TOO_LARGE, `Request body exceeds ${limit} bytes`, { limit_bytes: limit });
 
 /**
- * Reads request bodies: JSON (size and nesting limits), urlencoded forms (the HTML pages),
+ * Reads request bodies: JSON (size and nesting limits, no duplicate keys), urlencoded forms (the HTML pages),
  * and keeps the raw bytes in ctx.state.rawBody for signature checks (webhooks).
  */
 export function bodyParser(
@@ -80,6 +115,12 @@ export function bodyParser(
       } catch {
         throw new DomainError(ERROR_CODES.MALFORMED_JSON, 'Malformed JSON body');
       }
+      // JSON.parse keeps the last of two equal keys; a body meaning two things is refused instead.
+      const duplicate = duplicateJsonKey(text);
+      if (duplicate !== undefined)
+        throw new DomainError(ERROR_CODES.DUPLICATE_JSON_KEY, `JSON body names the key "${duplicate}" twice`, {
+          key: duplicate,
+        });
     }
     return next();
   };
