@@ -104,6 +104,7 @@ export function createCheckoutService(deps: {
       reversed_cents: 0,
       reversed_unlocks: 0,
       reversed_queries: 0,
+      revoked_unlocks: 0,
     };
     if (!(await creditsStore.insertPurchase(q, row))) {
       const existing = await creditsStore.purchaseBySession(q, session.id);
@@ -149,6 +150,7 @@ export function createCheckoutService(deps: {
       reversed_cents: due.cents,
       reversed_unlocks: purchase.reversed_unlocks + due.unlocks,
       reversed_queries: purchase.reversed_queries + due.queries,
+      revoked_unlocks: purchase.revoked_unlocks + took.unlocks,
     });
     return {
       outcome: 'reversed',

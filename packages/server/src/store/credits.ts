@@ -19,6 +19,7 @@ export interface PurchaseRow {
   reversed_cents: number;
   reversed_unlocks: number;
   reversed_queries: number;
+  revoked_unlocks: number;
 }
 
 export interface CheckoutSessionRow {
@@ -116,14 +117,13 @@ export const creditsStore = {
   async setReversed(
     q: Queryable,
     id: string,
-    r: Pick<PurchaseRow, 'reversed_cents' | 'reversed_unlocks' | 'reversed_queries'>,
+    r: Pick<PurchaseRow, 'reversed_cents' | 'reversed_unlocks' | 'reversed_queries' | 'revoked_unlocks'>,
   ): Promise<void> {
-    await q.run('UPDATE purchases SET reversed_cents = ?, reversed_unlocks = ?, reversed_queries = ? WHERE id = ?', [
-      r.reversed_cents,
-      r.reversed_unlocks,
-      r.reversed_queries,
-      id,
-    ]);
+    await q.run(
+      `UPDATE purchases SET reversed_cents = ?, reversed_unlocks = ?, reversed_queries = ?, revoked_unlocks = ?
+       WHERE id = ?`,
+      [r.reversed_cents, r.reversed_unlocks, r.reversed_queries, r.revoked_unlocks, id],
+    );
   },
 
   async insertSession(q: Queryable, row: CheckoutSessionRow): Promise<void> {

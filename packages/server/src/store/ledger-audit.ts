@@ -95,18 +95,18 @@ export const ledgerAuditStore = {
 
   /**
    * Reversed purchases whose reversal was not fully applied: the credits in proportion to the money reversed
-   * (rounded up) must all be taken back or owed, and no more owed than reversed.
+   * (rounded up) must all be taken back or owed: taken back plus the debts recorded equals what was reversed.
    */
   hiddenDebts: (q: Queryable) =>
     q.all(`
       SELECT p.id, p.account_id, p.amount_micro, p.unlocks_added, p.reversed_cents, p.reversed_unlocks,
-             COALESCE(d.unlocks, 0) AS owed_unlocks
+             p.revoked_unlocks, COALESCE(d.unlocks, 0) AS owed_unlocks
       FROM purchases p
       LEFT JOIN (SELECT purchase_id, SUM(unlocks) AS unlocks FROM credit_debts GROUP BY purchase_id) d
         ON d.purchase_id = p.id
       WHERE p.reversed_unlocks <>
               (p.unlocks_added * p.reversed_cents * 10000 + p.amount_micro - 1) / p.amount_micro
-         OR COALESCE(d.unlocks, 0) > p.reversed_unlocks`),
+         OR p.revoked_unlocks + COALESCE(d.unlocks, 0) <> p.reversed_unlocks`),
 
   /** Spent credits of reversed purchases, owed: accounts, unlocks and their value. */
   debts: (q: Queryable) =>

@@ -23,8 +23,9 @@ CREATE TABLE processor_events (
 
 ALTER TABLE purchases ADD COLUMN payment_intent TEXT;               -- refunds and disputes name it
 ALTER TABLE purchases ADD COLUMN reversed_cents INTEGER NOT NULL DEFAULT 0;   -- most refunded or disputed so far
-ALTER TABLE purchases ADD COLUMN reversed_unlocks INTEGER NOT NULL DEFAULT 0; -- unlocks taken back or owed
+ALTER TABLE purchases ADD COLUMN reversed_unlocks INTEGER NOT NULL DEFAULT 0; -- taken back or owed (debt)
 ALTER TABLE purchases ADD COLUMN reversed_queries INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE purchases ADD COLUMN revoked_unlocks INTEGER NOT NULL DEFAULT 0;  -- of reversed_unlocks, taken back
 CREATE INDEX purchases_payment_intent ON purchases (payment_intent) WHERE payment_intent IS NOT NULL;
 
 -- Credits of a reversed purchase that were already spent: owed by the account.
