@@ -35,8 +35,12 @@ export async function startProcessorStandIn(secretKey: string) {
   const answered = new Map<string, { status: number; body: object; params: string } | null>();
   const held: Array<() => void> = [];
   const transferWaiters: Array<(t: StandInTransfer) => void> = [];
-  const requestWaiters: Array<{ match: (path: string, query: URLSearchParams) => boolean; resolve: () => void }> = [];
-  let mode: TransferMode = 'normal';
+  const requestWaiters: Array<{
+    match: (path: string, query: URLSearchParams, form: URLSearchParams) => boolean;
+    resolve: () => void;
+  }> = [];
+  let defaultMode: TransferMode = 'normal';
+  const modeFor = new Map<string, TransferMode>();
   const id = (prefix: string) => `${prefix}_${randomBytes(8).toString('hex')}`;
   let base = '';
   const error = (type: string, message: string, code?: string) => ({ error: { type, message, code } });
@@ -50,7 +54,7 @@ export async function startProcessorStandIn(secretKey: string) {
     const idempotencyKey = req.headers['idempotency-key'] as string | undefined;
     requests.push({ method: req.method!, path, form, idempotencyKey });
     for (const w of requestWaiters.splice(0)) {
-      if (w.match(path, query)) w.resolve();
+      if (w.match(path, query, form)) w.resolve();
       else requestWaiters.push(w);
     }
     const send = (status: number, body: object) => {
@@ -107,6 +111,7 @@ export async function startProcessorStandIn(secretKey: string) {
     res: http.ServerResponse,
   ) {
     const hold = () => new Promise<void>((resolve) => held.push(resolve));
+    const mode = modeFor.get(form.get('destination') ?? '') ?? defaultMode;
     if (key !== undefined && answered.has(key)) {
       const first = answered.get(key);
       if (first === null)
@@ -169,8 +174,13 @@ export async function startProcessorStandIn(secretKey: string) {
     completeOnboarding(accountId: string) {
       accounts.set(accountId, { payouts_enabled: true, details_submitted: true });
     },
-    setTransferMode(m: TransferMode) {
-      mode = m;
+    /** How transfers behave, for every destination or only for `destination`. */
+    setTransferMode(m: TransferMode, destination?: string) {
+      if (destination) modeFor.set(destination, m);
+      else {
+        defaultMode = m;
+        modeFor.clear();
+      }
     },
     /** Answers every held transfer request (a `hang` one is then dropped, as if it never arrived). */
     release() {
@@ -179,7 +189,7 @@ export async function startProcessorStandIn(secretKey: string) {
     /** Resolves at the next transfer the stand-in creates. */
     nextTransfer: () => new Promise<StandInTransfer>((resolve) => transferWaiters.push(resolve)),
     /** Resolves at the next request matching. */
-    nextRequest: (match: (path: string, query: URLSearchParams) => boolean) =>
+    nextRequest: (match: (path: string, query: URLSearchParams, form: URLSearchParams) => boolean) =>
       new Promise<void>((resolve) => requestWaiters.push({ match, resolve })),
     close: () =>
       new Promise<void>((r) => {
