@@ -42,7 +42,7 @@ export interface AppDeps {
   localUrl(): string;
   /** Vouches for the caller address the MCP endpoint forwards on its loopback calls (http/forwarded-client.ts). */
   forwardToken: string;
-  /** Authentication middleware: deps.identity.requireJwt(), requireKey(scope), requireAdmin('read')… */
+  /** Authentication middleware: deps.identity.requireJwt(), requireJwtOrKey() (scopes from ROUTE_SCOPES), requireAdmin('read')… */
   identity: Identity;
   /** The skills registry: counts (GET /, /stats), lookups, search and its readiness (/health). */
   skills: SkillsService;

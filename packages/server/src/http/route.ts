@@ -1,6 +1,6 @@
 import { OpenAPIRegistry, type RouteConfig } from '@asteasolutions/zod-to-openapi';
 import type Router from '@koa/router';
-import { ERROR_CODES, ErrorBody, type z } from '@axle/sdk';
+import { type ApiKeyScope, ERROR_CODES, ErrorBody, ROUTE_SCOPES, type z } from '@axle/sdk';
 import type { Context, Middleware } from 'koa';
 import { DomainError } from '../domain/errors.js';
 
@@ -79,7 +79,11 @@ export class Api {
 
   private readonly schemes = new Set<Security>();
 
-  constructor(readonly router: Router) {}
+  /** `scopes`: the scope matrix routes are looked up in (ROUTE_SCOPES; tests mount routes of their own). */
+  constructor(
+    readonly router: Router,
+    private readonly scopes: Readonly<Record<string, 'public' | readonly ApiKeyScope[]>> = ROUTE_SCOPES,
+  ) {}
 
   route<
     B extends z.ZodType | undefined = undefined,
@@ -91,6 +95,14 @@ export class Api {
       if (!this.schemes.has(s)) this.registry.registerComponent('securitySchemes', s, SECURITY_SCHEMES[s]);
       this.schemes.add(s);
     }
+    // Every route has its row in the scope matrix (ROUTE_SCOPES in @axle/sdk): a route missing there does not start.
+    const entry = this.scopes[`${def.method.toUpperCase()} ${def.path}`];
+    if (entry === undefined) throw new Error(`${def.method.toUpperCase()} ${def.path} is missing from ROUTE_SCOPES`);
+    const routeScopes = entry === 'public' ? null : entry;
+    const setScopes: Middleware = (ctx, next) => {
+      ctx.state.routeScopes = routeScopes;
+      return next();
+    };
     this.registry.registerPath(toOpenApi(def));
     this.mounted.push({ method: def.method, path: def.path });
     const koaPath = def.path.replace(/\{(\w+)\}/g, ':$1');
@@ -111,7 +123,7 @@ export class Api {
         ctx.body = result;
       }
     };
-    this.router.register(koaPath, [def.method], [...(def.before ?? []), handler]);
+    this.router.register(koaPath, [def.method], [setScopes, ...(def.before ?? []), handler]);
   }
 }
 

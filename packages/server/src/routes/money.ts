@@ -126,7 +126,7 @@ export function moneyRoutes(api: Api, deps: AppDeps): void {
       '(so agents and the MCP tools can read it).',
     tags: ['Account'],
     security: ['BearerJWT', 'ApiKey'],
-    before: [identity.requireJwtOrKey('account')],
+    before: [identity.requireJwtOrKey()],
     responses: {
       200: { description: 'Account earnings', schema: AccountEarnings },
       401: { description: 'Missing or invalid credentials' },
@@ -174,10 +174,10 @@ export function moneyRoutes(api: Api, deps: AppDeps): void {
       'not linked to another account, ' +
       'an account without a wallet, and a clean sanctions screen. ' +
       'Earnings held for the wallet move to the account. Accepts a ' +
-      'session token or, beyond the contract, a key with the account scope.',
+      'session token or, beyond the contract, a key with the payout scope.',
     tags: ['Account'],
     security: ['BearerJWT', 'ApiKey'],
-    before: [identity.requireJwtOrKey('account'), identity.requireActiveAccount(), requireTermsAccepted(terms)],
+    before: [identity.requireJwtOrKey(), identity.requireActiveAccount(), requireTermsAccepted(terms)],
     body: LinkWalletRequest,
     responses: {
       200: { description: 'Linked', schema: LinkWalletResponse },
@@ -258,11 +258,12 @@ export function moneyRoutes(api: Api, deps: AppDeps): void {
     summary: 'Withdraw to your card-processor payout account',
     description:
       'At least $0.50. Link the payout account first with POST /account/payout-account ' +
-      'and finish its hosted onboarding.',
+      'and finish its hosted onboarding. A session token or a key with the payout scope. The settlement id is ' +
+      'the idempotency key of the one processor transfer, so the payout is made at most once.',
     tags: ['Money'],
     security: ['BearerJWT', 'ApiKey'],
     before: [
-      identity.requireJwtOrKey('account'),
+      identity.requireJwtOrKey(),
       withdrawalsOpen,
       identity.requireActiveAccount(),
       requireTermsAccepted(terms),
@@ -303,10 +304,12 @@ export function moneyRoutes(api: Api, deps: AppDeps): void {
     path: '/account/payout-account',
     operationId: 'createPayoutAccount',
     summary: 'Link a card-processor payout account (hosted onboarding)',
-    description: 'Not in the contract: creates the payout account once and returns its hosted onboarding link.',
+    description:
+      'Not in the contract: creates the payout account once and returns its hosted onboarding link. ' +
+      'A session token or a key with the payout scope.',
     tags: ['Money'],
     security: ['BearerJWT', 'ApiKey'],
-    before: [identity.requireJwtOrKey('account'), identity.requireActiveAccount(), requireTermsAccepted(terms)],
+    before: [identity.requireJwtOrKey(), identity.requireActiveAccount(), requireTermsAccepted(terms)],
     responses: {
       200: { description: 'Onboarding link', schema: PayoutOnboarding },
       401: { description: 'Missing or invalid credentials' },
