@@ -93,11 +93,13 @@ export async function stripeProcessor(cfg: {
   apiUrl?: string;
   /** How long one API call may take before its outcome counts as unknown. */
   timeoutMs?: number;
+  /** The SDK's own retries of a call that got no answer (same idempotency key); 1 by default. */
+  maxNetworkRetries?: number;
 }): Promise<CardProcessor> {
   const { default: StripeSdk } = await import('stripe');
   const api = cfg.apiUrl ? new URL(cfg.apiUrl) : undefined;
   const stripe = new StripeSdk(cfg.secretKey, {
-    maxNetworkRetries: 1,
+    maxNetworkRetries: cfg.maxNetworkRetries ?? 1,
     timeout: cfg.timeoutMs ?? 15_000,
     telemetry: false,
     ...(api && {

@@ -168,7 +168,7 @@ export async function openSettlement(q: Queryable, w: WithdrawalRequest): Promis
 export type SettlementOutcome =
   | { status: 'confirmed'; txHash?: string | null; payoutId?: string | null }
   | { status: 'processing_timeout'; txHash?: string | null }
-  | { status: 'failed'; reason: string };
+  | { status: 'failed'; reason?: string };
 
 /**
  * Records how a payout ended, once: only an unresolved settlement moves (a timeout only from pending), so a
@@ -184,7 +184,7 @@ export async function resolveSettlement(
   if (outcome.status === 'failed') {
     const moved = await ledgerStore.transitionSettlement(q, s.id, UNRESOLVED, {
       status: 'failed',
-      failure_reason: outcome.reason.slice(0, 500),
+      failure_reason: outcome.reason?.slice(0, 500) ?? null,
     });
     if (moved) await ledgerStore.post(q, s.holder, 'refund', s.amount_micro, s.id, now);
     return moved;
