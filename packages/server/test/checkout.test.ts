@@ -19,7 +19,12 @@ function signedEvent(event: object) {
 }
 
 let seq = 0;
-const event = (type: string, object: unknown) => ({ id: `evt_${++seq}_${type}`, object: 'event', type, data: { object } });
+const event = (type: string, object: unknown) => ({
+  id: `evt_${++seq}_${type}`,
+  object: 'event',
+  type,
+  data: { object },
+});
 
 const session = (id: string, over: Record<string, unknown> = {}) => ({
   id,
@@ -228,7 +233,8 @@ describe('card checkout', () => {
   it('charge.refunded takes back unspent credits; spent ones become a debt shown in the account and ledger:check', async () => {
     const { accountId, sessionId } = await checkout('starter');
     await send(server, event('checkout.session.completed', session(sessionId)));
-    for (let i = 0; i < 30; i++) expect(await creditsStore.takeUnlock(server.db, accountId, server.clock.now())).toBe(true);
+    for (let i = 0; i < 30; i++)
+      expect(await creditsStore.takeUnlock(server.db, accountId, server.clock.now())).toBe(true);
     const refund = event('charge.refunded', {
       id: 'ch_1',
       object: 'charge',
@@ -277,16 +283,19 @@ describe('card checkout', () => {
     await send(server, event('charge.dispute.created', { payment_intent: { id: pi }, amount: 2500 }));
     expect(await credits(accountId)).toEqual({ unlocks: 0, queries: 0 });
     expect(await creditsStore.debtOf(server.db, accountId)).toMatchObject({ unlocks: 0 });
-    expect((await send(server, event('charge.refunded', { payment_intent: 'pi_unknown', amount: 5, amount_refunded: 5 }))).body)
-      .toMatchObject({ processed: false, outcome: 'unknown_purchase' });
+    expect(
+      (await send(server, event('charge.refunded', { payment_intent: 'pi_unknown', amount: 5, amount_refunded: 5 })))
+        .body,
+    ).toMatchObject({ processed: false, outcome: 'unknown_purchase' });
   });
 
   it('an asynchronous payment: unpaid completion grants nothing; it credits on success, and its failure is recorded', async () => {
     const a = await checkout('starter');
     await send(server, event('checkout.session.completed', session(a.sessionId, { payment_status: 'unpaid' })));
     expect(await credits(a.accountId)).toEqual({ unlocks: 0, queries: 0 });
-    expect((await send(server, event('checkout.session.async_payment_succeeded', session(a.sessionId)))).body)
-      .toMatchObject({ outcome: 'credited' });
+    expect(
+      (await send(server, event('checkout.session.async_payment_succeeded', session(a.sessionId)))).body,
+    ).toMatchObject({ outcome: 'credited' });
     expect(await credits(a.accountId)).toEqual({ unlocks: 100, queries: 1000 });
     const b = await checkout('starter');
     await send(server, event('checkout.session.completed', session(b.sessionId, { payment_status: 'unpaid' })));

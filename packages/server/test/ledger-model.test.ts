@@ -43,8 +43,17 @@ type Step =
   | { kind: 'restart' };
 
 const step: fc.Arbitrary<Step> = fc.oneof(
-  fc.record({ kind: fc.constant('buy' as const), buyer: fc.nat(1), pack: fc.constantFrom('starter' as const, 'growth' as const) }),
-  fc.record({ kind: fc.constant('refund' as const), buyer: fc.nat(1), permille: fc.integer({ min: 1, max: 1000 }), dispute: fc.boolean() }),
+  fc.record({
+    kind: fc.constant('buy' as const),
+    buyer: fc.nat(1),
+    pack: fc.constantFrom('starter' as const, 'growth' as const),
+  }),
+  fc.record({
+    kind: fc.constant('refund' as const),
+    buyer: fc.nat(1),
+    permille: fc.integer({ min: 1, max: 1000 }),
+    dispute: fc.boolean(),
+  }),
   fc.record({
     kind: fc.constant('pay' as const),
     buyer: fc.nat(1),
@@ -58,7 +67,12 @@ const step: fc.Arbitrary<Step> = fc.oneof(
     cents: fc.integer({ min: 50, max: 400 }),
     processor: fc.constantFrom('normal' as const, 'normal' as const, 'slow' as const, 'refuse' as const),
   }),
-  fc.record({ kind: fc.constant('crash' as const), contributor: fc.nat(1), cents: fc.integer({ min: 50, max: 400 }), sent: fc.boolean() }),
+  fc.record({
+    kind: fc.constant('crash' as const),
+    contributor: fc.nat(1),
+    cents: fc.integer({ min: 50, max: 400 }),
+    sent: fc.boolean(),
+  }),
   fc.constant({ kind: 'reconcile' as const }),
   fc.constant({ kind: 'restart' as const }),
 );
@@ -110,7 +124,13 @@ describe('ledger model: pay / refund / withdraw / timeout / crash / reconcile / 
             made.push(a.id);
           }
           for (const c of made.slice(0, 2)) {
-            await termsStore.insert(q, { account_id: c, version: CURRENT_TOS_VERSION, accepted_at: now, via: 'jwt', audit_ref: 'aud_m' });
+            await termsStore.insert(q, {
+              account_id: c,
+              version: CURRENT_TOS_VERSION,
+              accepted_at: now,
+              via: 'jwt',
+              audit_ref: 'aud_m',
+            });
             await walletsStore.setPayoutAccount(q, c, `acct_${c}`, now);
           }
           return made;
@@ -118,7 +138,11 @@ describe('ledger model: pay / refund / withdraw / timeout / crash / reconcile / 
         const contributors = ids.slice(0, 2);
         const buyers = ids.slice(2);
         // The model: what each buyer's credits and debt must be, and every settlement id the server opened.
-        const model = { credits: [0, 0], debt: [0, 0], purchases: [[], []] as Array<Array<{ pi: string; cents: number; unlocks: number; reversed: number }>> };
+        const model = {
+          credits: [0, 0],
+          debt: [0, 0],
+          purchases: [[], []] as Array<Array<{ pi: string; cents: number; unlocks: number; reversed: number }>>,
+        };
         const opened: string[] = [];
         const mine = () => standIn.transfers.filter((t) => opened.includes(t.transfer_group ?? ''));
         let evt = 0;
@@ -220,7 +244,11 @@ describe('ledger model: pay / refund / withdraw / timeout / crash / reconcile / 
                 const after = await svc.payouts.send(settlement);
                 standIn.setTransferMode('normal');
                 // An answer slower than the timeout is an unknown outcome, never a failure.
-                const expected = { normal: ['confirmed', 'processing_timeout'], slow: ['processing_timeout'], refuse: ['failed'] };
+                const expected = {
+                  normal: ['confirmed', 'processing_timeout'],
+                  slow: ['processing_timeout'],
+                  refuse: ['failed'],
+                };
                 expect(expected[s.processor]).toContain(after.status);
                 break;
               }
@@ -246,13 +274,16 @@ describe('ledger model: pay / refund / withdraw / timeout / crash / reconcile / 
                 const pass = await svc.payouts.runPass();
                 expect(pass?.unresolved).toBe(0);
                 // Everything resolved: the processor's transfers are exactly the confirmed card payouts.
-                const report = await ledgerReport(db, mine().map((t) => ({
-                  id: t.id,
-                  amountCents: t.amount,
-                  destination: t.destination,
-                  settlementId: t.transfer_group,
-                  reversed: t.reversed,
-                })));
+                const report = await ledgerReport(
+                  db,
+                  mine().map((t) => ({
+                    id: t.id,
+                    amountCents: t.amount,
+                    destination: t.destination,
+                    settlementId: t.transfer_group,
+                    reversed: t.reversed,
+                  })),
+                );
                 expect(report.problems).toEqual([]);
                 break;
               }
@@ -261,7 +292,8 @@ describe('ledger model: pay / refund / withdraw / timeout / crash / reconcile / 
             const report = await ledgerReport(db);
             expect(report.problems).toEqual([]);
             const perSettlement = new Map<string, number>();
-            for (const t of mine()) perSettlement.set(t.transfer_group!, (perSettlement.get(t.transfer_group!) ?? 0) + 1);
+            for (const t of mine())
+              perSettlement.set(t.transfer_group!, (perSettlement.get(t.transfer_group!) ?? 0) + 1);
             expect([...perSettlement.values()].every((n) => n === 1)).toBe(true);
             for (const [i, b] of buyers.entries()) {
               expect((await creditsStore.balance(db, b)).unlocks).toBe(model.credits[i]);

@@ -63,9 +63,7 @@ describe('the scope matrix (ROUTE_SCOPES): every route against every scope', () 
     const mismatches: string[] = [];
     for (const [route, allowed] of Object.entries(ROUTE_SCOPES)) {
       const [method, template] = route.split(' ') as [string, string];
-      const path = template
-        .replace('{wallet}', '0x000000000000000000000000000000000000dEaD')
-        .replace('{id}', 'x_nope');
+      const path = template.replace('{wallet}', '0x000000000000000000000000000000000000dEaD').replace('{id}', 'x_nope');
       const body = method === 'GET' ? undefined : '{}';
       const anonymous = await call(method, path, {}, body);
       for (const scope of API_KEY_SCOPES) {
@@ -78,7 +76,10 @@ describe('the scope matrix (ROUTE_SCOPES): every route against every scope', () 
             : (allowed as readonly string[]).includes(scope)
               ? !refused && r.status !== 401
               : refused;
-        if (!ok) mismatches.push(`${route} with a ${scope} key: ${r.status} ${String(r.code)} (anonymous ${anonymous.status})`);
+        if (!ok)
+          mismatches.push(
+            `${route} with a ${scope} key: ${r.status} ${String(r.code)} (anonymous ${anonymous.status})`,
+          );
       }
     }
     expect(mismatches).toEqual([]);
@@ -137,7 +138,9 @@ describe('fault 6: JSON bodies with duplicate keys are refused', () => {
   it('{"amount_usd":1,"amount_usd":2} pays nothing: 400 on every money route, nested duplicates too', async () => {
     const e = await earner(server, 5_000_000);
     const h = { 'x-api-key': e.key };
-    const link = (await (await fetch(`${server.url}/account/payout-account`, { method: 'POST', headers: h })).json()) as {
+    const link = (await (
+      await fetch(`${server.url}/account/payout-account`, { method: 'POST', headers: h })
+    ).json()) as {
       payout_account_id: string;
     };
     standIn.completeOnboarding(link.payout_account_id);
@@ -146,7 +149,10 @@ describe('fault 6: JSON bodies with duplicate keys are refused', () => {
       ['/withdraw/processor', '{"amount_usd":1,"amount_usd":2}'],
       ['/withdraw/processor', '{"amount_usd":2,"amount\\u005fusd":1}'],
       ['/withdraw/processor', '{"amount_usd":1,"x":{"y":1,"y":2}}'],
-      ['/withdraw', '{"wallet":"0x000000000000000000000000000000000000dEaD","wallet":"0x1","signature":"0x","timestamp":1}'],
+      [
+        '/withdraw',
+        '{"wallet":"0x000000000000000000000000000000000000dEaD","wallet":"0x1","signature":"0x","timestamp":1}',
+      ],
       ['/account/link-wallet', '{"wallet":"0x000000000000000000000000000000000000dEaD","wallet":"0x1"}'],
       ['/checkout/session', '{"pack":"starter","pack":"pro"}'],
       ['/webhook/processor', '{"id":"evt_1","id":"evt_2","type":"checkout.session.completed","data":{}}'],
@@ -165,4 +171,3 @@ describe('fault 6: JSON bodies with duplicate keys are refused', () => {
     expect(await checkLedger(server.db)).toEqual([]);
   });
 });
-

@@ -32,7 +32,10 @@ async function ledgerCheckWithProcessor(dataDir: string, standIn: ProcessorStand
     { AXLE_DATA_DIR: dataDir, AXLE_PROCESSOR_SECRET_KEY: SECRET, AXLE_PROCESSOR_API_URL: standIn.url },
     (l) => lines.push(l),
   );
-  return { code, report: JSON.parse(lines[0]!) as { ok: boolean; problems: string[]; processor_transfers_checked: number } };
+  return {
+    code,
+    report: JSON.parse(lines[0]!) as { ok: boolean; problems: string[]; processor_transfers_checked: number },
+  };
 }
 
 describe('card payouts exactly once (in process)', () => {
@@ -61,14 +64,20 @@ describe('card payouts exactly once (in process)', () => {
     standIn.completeOnboarding(link.payout_account_id);
     return { ...e, destination: link.payout_account_id };
   }
-  const pay = (key: string, amount_usd: number) => post(server, '/withdraw/processor', { amount_usd }, { 'x-api-key': key });
+  const pay = (key: string, amount_usd: number) =>
+    post(server, '/withdraw/processor', { amount_usd }, { 'x-api-key': key });
 
   it('fault 2: a processor that times out after accepting is paid once; the retry is refused, reconciliation confirms', async () => {
     const e = await onboarded(5_000_000);
     standIn.setTransferMode('slow');
     const first = await pay(e.key, 1);
     expect(first.status).toBe(202);
-    const timedOut = (await first.json()) as { status: string; settlement_id: string; payout_id: null; poll_url: string };
+    const timedOut = (await first.json()) as {
+      status: string;
+      settlement_id: string;
+      payout_id: null;
+      poll_url: string;
+    };
     expect(timedOut).toMatchObject({ status: 'processing_timeout', payout_id: null, poll_url: expect.any(String) });
     // The SDK's own retry went out under the same idempotency key: the processor made one transfer.
     const sent = standIn.requests.filter((r) => r.path === '/v1/transfers' && r.method === 'POST');
@@ -86,7 +95,9 @@ describe('card payouts exactly once (in process)', () => {
     const stuck = (await (await fetch(`${server.url}/admin/settlements/unresolved`, { headers: admin })).json()) as {
       settlements: Array<{ id: string; status: string }>;
     };
-    expect(stuck.settlements).toContainEqual(expect.objectContaining({ id: timedOut.settlement_id, status: 'processing_timeout' }));
+    expect(stuck.settlements).toContainEqual(
+      expect.objectContaining({ id: timedOut.settlement_id, status: 'processing_timeout' }),
+    );
     const resolved = await fetch(`${server.url}/admin/settlements/${timedOut.settlement_id}/reconcile`, {
       method: 'POST',
       headers: admin,
@@ -124,11 +135,18 @@ describe('card payouts exactly once (in process)', () => {
     await fetch(`${standIn.url}/v1/transfers`, {
       method: 'POST',
       headers: { authorization: `Bearer ${SECRET}`, 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ amount: '100', currency: 'usd', destination: e.destination, transfer_group: 'set_x' }),
+      body: new URLSearchParams({
+        amount: '100',
+        currency: 'usd',
+        destination: e.destination,
+        transfer_group: 'set_x',
+      }),
     });
     const { code, report } = await ledgerCheckWithProcessor(server.dataDir, standIn);
     expect(code).toBe(1);
-    expect(report.problems).toEqual([expect.stringMatching(/^processor transfer matches no confirmed settlement.*set_x/)]);
+    expect(report.problems).toEqual([
+      expect.stringMatching(/^processor transfer matches no confirmed settlement.*set_x/),
+    ]);
     standIn.transfers.pop();
   });
 });
@@ -171,7 +189,9 @@ describe('card payouts across a SIGKILL (real server process)', () => {
   /** Unresolved settlements as the admin route shows them, once the start-up reconciliation has had its turn. */
   async function unresolvedAfterStart(url: string) {
     for (let i = 0; i < 200; i++) {
-      const { settlements } = (await (await fetch(`${url}/admin/settlements/unresolved`, { headers: admin })).json()) as {
+      const { settlements } = (await (
+        await fetch(`${url}/admin/settlements/unresolved`, { headers: admin })
+      ).json()) as {
         settlements: unknown[];
       };
       if (settlements.length === 0) return settlements;
@@ -230,7 +250,9 @@ describe('card payouts across a SIGKILL (real server process)', () => {
     standIn.setTransferMode('slow', sent.destination);
     standIn.setTransferMode('hang', unsent.destination);
     const created = standIn.nextTransfer();
-    const reached = standIn.nextRequest((p, _q, form) => p === '/v1/transfers' && form.get('destination') === unsent.destination);
+    const reached = standIn.nextRequest(
+      (p, _q, form) => p === '/v1/transfers' && form.get('destination') === unsent.destination,
+    );
     void withdraw(url, sent.key, 2).catch(() => undefined);
     const sentBeforeKill = await created;
     void withdraw(url, unsent.key, 3).catch(() => undefined);

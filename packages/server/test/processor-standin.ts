@@ -91,7 +91,12 @@ export async function startProcessorStandIn(secretKey: string) {
       let all = transfers.filter((t) => group === null || t.transfer_group === group).reverse();
       const after = query.get('starting_after');
       if (after) all = all.slice(all.findIndex((t) => t.id === after) + 1);
-      return send(200, { object: 'list', url: '/v1/transfers', has_more: all.length > limit, data: all.slice(0, limit) });
+      return send(200, {
+        object: 'list',
+        url: '/v1/transfers',
+        has_more: all.length > limit,
+        data: all.slice(0, limit),
+      });
     }
     const tr = /^\/v1\/transfers\/(tr_\w+)$/.exec(path);
     if (req.method === 'GET' && tr) {

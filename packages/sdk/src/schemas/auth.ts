@@ -99,7 +99,6 @@ export const ROUTE_SCOPES = {
 } as const satisfies Record<string, 'public' | readonly ApiKeyScope[]>;
 export type RouteKey = keyof typeof ROUTE_SCOPES;
 
-
 export const ApiKeyId = z
   .string()
   .regex(/^key_[A-Za-z0-9]+$/)

@@ -189,9 +189,7 @@ export const AdminSettlement = z
   })
   .openapi('AdminSettlement');
 export type AdminSettlement = z.infer<typeof AdminSettlement>;
-export const AdminSettlementList = z
-  .object({ settlements: z.array(AdminSettlement) })
-  .openapi('AdminSettlementList');
+export const AdminSettlementList = z.object({ settlements: z.array(AdminSettlement) }).openapi('AdminSettlementList');
 
 /** POST /wallet/challenge and /wallet/verify. */
 export const WalletChallengeRequest = z.object({ wallet: evmAddress }).openapi('WalletChallengeRequest');

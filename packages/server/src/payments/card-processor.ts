@@ -118,7 +118,11 @@ export async function stripeProcessor(cfg: {
           line_items: [
             {
               quantity: 1,
-              price_data: { currency: input.currency, unit_amount: input.amountCents, product_data: { name: input.name } },
+              price_data: {
+                currency: input.currency,
+                unit_amount: input.amountCents,
+                product_data: { name: input.name },
+              },
             },
           ],
           success_url: input.successUrl,
@@ -181,7 +185,14 @@ export async function stripeProcessor(cfg: {
         const status = (err as { statusCode?: number; type?: string }).statusCode;
         const type = (err as { type?: string }).type;
         // A 4xx other than 409 (the same key in flight) and 429 means the processor did not act.
-        if (status && status >= 400 && status < 500 && status !== 409 && status !== 429 && type !== 'StripeIdempotencyError')
+        if (
+          status &&
+          status >= 400 &&
+          status < 500 &&
+          status !== 409 &&
+          status !== 429 &&
+          type !== 'StripeIdempotencyError'
+        )
           throw new TransferRefused(`card processor refused the transfer: ${(err as Error).message}`);
         throw new TransferOutcomeUnknown(`card processor did not say whether it paid: ${(err as Error).message}`);
       }
@@ -223,13 +234,20 @@ const toTransfer = (t: Stripe.Transfer): ProcessorTransfer => ({
 });
 
 const id = z.string().min(1).max(255);
-const EventEnvelope = z.object({ id, type: z.string().min(1).max(255), data: z.object({ object: z.object({}).loose() }) });
+const EventEnvelope = z.object({
+  id,
+  type: z.string().min(1).max(255),
+  data: z.object({ object: z.object({}).loose() }),
+});
 const SessionObject = z.object({
   id,
   payment_status: z.string().min(1),
   amount_total: z.number().nullable(),
   currency: z.string().nullable(),
-  payment_intent: z.union([id, z.object({ id }).loose()]).nullable().optional(),
+  payment_intent: z
+    .union([id, z.object({ id }).loose()])
+    .nullable()
+    .optional(),
 });
 const ChargeObject = z.object({
   payment_intent: z.union([id, z.object({ id }).loose()]),
@@ -285,7 +303,14 @@ export function readEvent(raw: unknown): ProcessorEvent {
     }
     case 'charge.dispute.created': {
       const d = parse(DisputeObject);
-      return { eventId, type, kind: 'reversal', paymentIntent: idOf(d.payment_intent), reversedCents: d.amount, ofCents: null };
+      return {
+        eventId,
+        type,
+        kind: 'reversal',
+        paymentIntent: idOf(d.payment_intent),
+        reversedCents: d.amount,
+        ofCents: null,
+      };
     }
     default:
       return { eventId, type, kind: 'other' };

@@ -99,7 +99,10 @@ export function deviceRoutes(api: Api, deps: AppDeps): void {
     tags: ['Auth'],
     body: DeviceTokenRequest,
     responses: {
-      200: { description: 'The new API key (the default scopes: all but payout), shown once', schema: DeviceTokenResponse },
+      200: {
+        description: 'The new API key (the default scopes: all but payout), shown once',
+        schema: DeviceTokenResponse,
+      },
       400: { description: 'Pending, slow down, expired, denied or invalid', schema: DeviceTokenError },
     },
     handler: async ({ body }) => reply(200, await devices.poll(body.device_code), NO_STORE),

@@ -262,12 +262,7 @@ export function moneyRoutes(api: Api, deps: AppDeps): void {
       'the idempotency key of the one processor transfer, so the payout is made at most once.',
     tags: ['Money'],
     security: ['BearerJWT', 'ApiKey'],
-    before: [
-      identity.requireJwtOrKey(),
-      withdrawalsOpen,
-      identity.requireActiveAccount(),
-      requireTermsAccepted(terms),
-    ],
+    before: [identity.requireJwtOrKey(), withdrawalsOpen, identity.requireActiveAccount(), requireTermsAccepted(terms)],
     body: ProcessorWithdrawRequest,
     responses: {
       200: { description: 'Paid out', schema: ProcessorWithdrawResult },

@@ -37,7 +37,8 @@ export async function ledgerReport(q: Queryable, processorTransfers?: ProcessorT
   if (t.sold !== t.credited) problems.push(`contributor shares sold ${t.sold} differ from credited ${t.credited}`);
   if (t.moved_out !== t.moved_in)
     problems.push(`wallet balances moved out ${t.moved_out} differ from moved in ${t.moved_in}`);
-  if (processorTransfers) report('processor transfer matches no confirmed settlement', await unmatched(q, processorTransfers));
+  if (processorTransfers)
+    report('processor transfer matches no confirmed settlement', await unmatched(q, processorTransfers));
   return {
     problems,
     debts: (await ledgerAuditStore.debts(q))!,
@@ -54,14 +55,19 @@ async function unmatched(q: Queryable, transfers: ProcessorTransfer[]) {
     const s = t.settlementId ? await ledgerAuditStore.settlementOf(q, t.settlementId) : undefined;
     const twice = t.settlementId ? paid.get(t.settlementId) : undefined;
     if (
-      !s ||
-      s.rail !== 'processor' ||
+      s?.rail !== 'processor' ||
       s.status !== 'confirmed' ||
       s.amount_micro !== t.amountCents * 10_000 ||
       s.payout_id !== t.id ||
       twice
     )
-      bad.push({ transfer_id: t.id, settlement_id: t.settlementId, amount_cents: t.amountCents, settlement: s ?? null, also_paid_by: twice ?? null });
+      bad.push({
+        transfer_id: t.id,
+        settlement_id: t.settlementId,
+        amount_cents: t.amountCents,
+        settlement: s ?? null,
+        also_paid_by: twice ?? null,
+      });
     if (t.settlementId) paid.set(t.settlementId, t.id);
   }
   return bad;

@@ -204,9 +204,13 @@ export function createWithdrawalsService(deps: {
       );
       const after = await deps.payouts.send(settlement);
       if (after.status === 'failed')
-        throw new DomainError(ERROR_CODES.PROVIDER_UNAVAILABLE, 'the payout provider refused the payout; nothing was withdrawn', {
-          settlement_id: after.id,
-        });
+        throw new DomainError(
+          ERROR_CODES.PROVIDER_UNAVAILABLE,
+          'the payout provider refused the payout; nothing was withdrawn',
+          {
+            settlement_id: after.id,
+          },
+        );
       return {
         payout_id: after.payout_id,
         settlement_id: after.id,
