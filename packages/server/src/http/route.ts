@@ -103,7 +103,7 @@ export class Api {
       ctx.state.routeScopes = routeScopes;
       return next();
     };
-    this.registry.registerPath(toOpenApi(def));
+    this.registry.registerPath(toOpenApi(def, routeScopes));
     this.mounted.push({ method: def.method, path: def.path });
     const koaPath = def.path.replace(/\{(\w+)\}/g, ':$1');
     const okStatus = Number(Object.keys(def.responses).find((s) => s.startsWith('2')) ?? 200);
@@ -153,9 +153,18 @@ const SECURITY_SCHEMES = {
   },
 } as const;
 
-function toOpenApi<B, Q, P>(def: RouteDef<B, Q, P>): RouteConfig {
+/** The route's document; a route keys may call states its scopes (ROUTE_SCOPES) and their 403. */
+function toOpenApi<B, Q, P>(def: RouteDef<B, Q, P>, scopes: readonly ApiKeyScope[] | null): RouteConfig {
   const responses: RouteConfig['responses'] = {};
-  for (const [status, r] of Object.entries(def.responses)) {
+  const keyed = scopes !== null && scopes.length > 0;
+  const declared: Record<number, ResponseDef> = { ...def.responses };
+  if (keyed)
+    declared[403] = {
+      description: [def.responses[403]?.description, `insufficient_scope: an API key without ${scopes.join(' or ')}`]
+        .filter(Boolean)
+        .join('; '),
+    };
+  for (const [status, r] of Object.entries(declared)) {
     const schema = r.schema ?? (Number(status) >= 400 ? ErrorBody : undefined);
     responses[status] = {
       description: r.description,
@@ -172,7 +181,9 @@ function toOpenApi<B, Q, P>(def: RouteDef<B, Q, P>): RouteConfig {
     path: def.path,
     operationId: def.operationId,
     summary: def.summary,
-    description: def.description,
+    description: keyed
+      ? `${def.description ?? def.summary}\n\nAPI key scopes: ${scopes.join(' or ')}.`
+      : def.description,
     tags: def.tags,
     // An empty list says "public" explicitly; omitting it would leave the operation's security undeclared.
     security: (def.security ?? []).map((s) => ({ [s]: [] })),
