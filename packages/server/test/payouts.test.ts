@@ -114,6 +114,28 @@ describe('card payouts exactly once (in process)', () => {
     expect(await ledgerCheckWithProcessor(server.dataDir, standIn)).toMatchObject({ code: 0, report: { ok: true } });
   });
 
+  it('a client retry with the same Idempotency-Key answers the same payout, before and after it is known', async () => {
+    const e = await onboarded(5_000_000);
+    const withKey = (amount_usd: number) =>
+      post(server, '/withdraw/processor', { amount_usd }, { 'x-api-key': e.key, 'idempotency-key': 'req-1' });
+    standIn.setTransferMode('slow');
+    const first = (await (await withKey(1)).json()) as { settlement_id: string; status: string };
+    expect(first.status).toBe('processing_timeout');
+    const retry = await withKey(1);
+    expect(retry.status).toBe(202);
+    expect(await retry.json()).toMatchObject({ settlement_id: first.settlement_id, status: 'processing_timeout' });
+    standIn.setTransferMode('normal');
+    standIn.release();
+    await fetch(`${server.url}/admin/settlements/${first.settlement_id}/reconcile`, { method: 'POST', headers: admin });
+    const later = await withKey(1);
+    expect(later.status).toBe(200);
+    const transfer = standIn.transfers.find((t) => t.transfer_group === first.settlement_id)!;
+    expect(await later.json()).toMatchObject({ settlement_id: first.settlement_id, payout_id: transfer.id });
+    expect((await withKey(2)).status).toBe(409);
+    expect(standIn.transfers.filter((t) => t.destination === e.destination)).toHaveLength(1);
+    expect((await ledgerStore.balance(server.db, e.accountId)).pending_micro).toBe(2_500_000);
+  });
+
   it('a refusal by the processor fails the payout and gives the amount back; admin routes need their scopes', async () => {
     const e = await onboarded(2_000_000);
     standIn.setTransferMode('refuse');

@@ -259,11 +259,14 @@ export function moneyRoutes(api: Api, deps: AppDeps): void {
     description:
       'At least $0.50. Link the payout account first with POST /account/payout-account ' +
       'and finish its hosted onboarding. A session token or a key with the payout scope. The settlement id is ' +
-      'the idempotency key of the one processor transfer, so the payout is made at most once.',
+      'the idempotency key of the one processor transfer, so the payout is made at most once. Send an ' +
+      'Idempotency-Key header to retry safely: a retry with the same key answers the first request’s payout as it ' +
+      'now stands (409 when it named another amount).',
     tags: ['Money'],
     security: ['BearerJWT', 'ApiKey'],
     before: [identity.requireJwtOrKey(), withdrawalsOpen, identity.requireActiveAccount(), requireTermsAccepted(terms)],
     body: ProcessorWithdrawRequest,
+    headers: z.object({ 'Idempotency-Key': z.string().max(255).optional() }),
     responses: {
       200: { description: 'Paid out', schema: ProcessorWithdrawResult },
       202: {
@@ -279,12 +282,16 @@ export function moneyRoutes(api: Api, deps: AppDeps): void {
       401: { description: 'Missing or invalid credentials' },
       403: { description: 'TERMS_NOT_ACCEPTED or account suspended' },
       404: { description: 'Account not found' },
-      409: { description: 'WITHDRAWAL_IN_FLIGHT' },
+      409: { description: 'WITHDRAWAL_IN_FLIGHT, or an Idempotency-Key used for another amount' },
       502: { description: 'The payout provider refused the payout; nothing was withdrawn' },
       503: { description: 'Withdrawals paused, or payout provider not configured' },
     },
     handler: async ({ body }, ctx) => {
-      const r = await withdrawals.viaProcessor(accountOf(ctx.state), body.amount_usd);
+      const r = await withdrawals.viaProcessor(
+        accountOf(ctx.state),
+        body.amount_usd,
+        ctx.get('idempotency-key') || undefined,
+      );
       if (r.status !== 'confirmed')
         return reply(202, {
           message: 'The payout provider has not confirmed the payout yet: do not retry, poll poll_url',

@@ -115,6 +115,8 @@ export interface WithdrawalRequest {
   amountMicro: number;
   /** Processor rail: the payout account the transfer goes to. */
   destination?: string | null;
+  /** The client's Idempotency-Key of the request (unique per holder). */
+  requestKey?: string | null;
   /** Where the caller polls an unresolved withdrawal (the 409 and 202 answers carry it). */
   pollUrl: string;
   now: number;
@@ -159,6 +161,7 @@ export async function openSettlement(q: Queryable, w: WithdrawalRequest): Promis
     destination: w.destination ?? null,
     failure_reason: null,
     reconciled_at: null,
+    request_key: w.requestKey ?? null,
   };
   await ledgerStore.insertSettlement(q, row);
   await ledgerStore.post(q, w.holder, 'withdraw', w.amountMicro, row.id, w.now);

@@ -52,9 +52,10 @@ export interface WithdrawalsService {
   /** Card payout of `amountUsd` to the account's payout account; after the identity, active-account and terms gates. */
   /**
    * Card payout of `amountUsd` to the account's payout account; after the identity, active-account and terms
-   * gates. An unknown outcome is `processing_timeout` (payout_id null): reconciliation settles it.
+   * gates. An unknown outcome is `processing_timeout` (payout_id null): reconciliation settles it. A retry with
+   * the same `requestKey` (the client's Idempotency-Key) answers the first request's settlement as it now stands.
    */
-  viaProcessor(accountId: string, amountUsd: number): Promise<ProcessorPayout>;
+  viaProcessor(accountId: string, amountUsd: number, requestKey?: string): Promise<ProcessorPayout>;
   /** Creates (once) the account's payout account and returns its hosted onboarding link. */
   payoutOnboarding(
     accountId: string,
@@ -88,6 +89,27 @@ export function createWithdrawalsService(deps: {
         'Withdrawals are paused during the non-custodial migration; earnings keep accruing',
       );
     }
+  }
+
+  /** How a card payout request is answered from its settlement (also to a retry with the same key). */
+  function answer(s: SettlementRow, amountUsd: number): ProcessorPayout {
+    if (Math.round(amountUsd * 100) * 10_000 !== s.amount_micro)
+      throw new DomainError(ERROR_CODES.CONFLICT, 'This Idempotency-Key was used for another amount', {
+        settlement_id: s.id,
+      });
+    if (s.status === 'failed')
+      throw new DomainError(
+        ERROR_CODES.PROVIDER_UNAVAILABLE,
+        'the payout provider refused the payout; nothing was withdrawn',
+        { settlement_id: s.id },
+      );
+    return {
+      payout_id: s.payout_id,
+      settlement_id: s.id,
+      amount: microToUsd(s.amount_micro),
+      status: s.status,
+      ...(s.status !== 'confirmed' && { poll_url: `${deps.baseUrl()}/account/earnings` }),
+    };
   }
 
   return {
@@ -165,8 +187,10 @@ export function createWithdrawalsService(deps: {
       }
     },
 
-    async viaProcessor(accountId, amountUsd) {
+    async viaProcessor(accountId, amountUsd, requestKey) {
       assertOpen();
+      const earlier = requestKey && (await ledgerStore.byRequestKey(db, accountId, requestKey));
+      if (earlier) return answer(earlier, amountUsd);
       const cents = amountUsd * 100;
       if (!Number.isFinite(amountUsd) || amountUsd <= 0 || Math.abs(cents - Math.round(cents)) > 1e-6) {
         throw new DomainError(ERROR_CODES.VALIDATION, 'invalid amount: a positive number of whole cents');
@@ -191,33 +215,24 @@ export function createWithdrawalsService(deps: {
         throw err;
       }
       const account = (await getAccount(db, accountId))!;
-      const settlement = await db.tx((q) =>
-        openSettlement(q, {
+      const opened = await db.tx(async (q) => {
+        // Two retries racing: the second finds the first's settlement (same key) instead of opening another.
+        const raced = requestKey && (await ledgerStore.byRequestKey(q, accountId, requestKey));
+        if (raced) return { settlement: raced, fresh: false };
+        const settlement = await openSettlement(q, {
           holder: accountId,
           wallet: account.wallet,
           rail: 'processor',
           amountMicro: Math.round(cents) * 10_000,
           destination: payoutAccountId,
+          requestKey: requestKey ?? null,
           pollUrl: `${deps.baseUrl()}/account/earnings`,
           now: clock.now(),
-        }),
-      );
-      const after = await deps.payouts.send(settlement);
-      if (after.status === 'failed')
-        throw new DomainError(
-          ERROR_CODES.PROVIDER_UNAVAILABLE,
-          'the payout provider refused the payout; nothing was withdrawn',
-          {
-            settlement_id: after.id,
-          },
-        );
-      return {
-        payout_id: after.payout_id,
-        settlement_id: after.id,
-        amount: microToUsd(after.amount_micro),
-        status: after.status,
-        ...(after.status !== 'confirmed' && { poll_url: `${deps.baseUrl()}/account/earnings` }),
-      };
+        });
+        return { settlement, fresh: true };
+      });
+      if (!opened.fresh) return answer(opened.settlement, amountUsd);
+      return answer(await deps.payouts.send(opened.settlement), amountUsd);
     },
 
     async payoutOnboarding(accountId) {

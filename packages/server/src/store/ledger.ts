@@ -60,6 +60,8 @@ export interface SettlementRow {
   destination: string | null;
   failure_reason: string | null;
   reconciled_at: number | null;
+  /** The client's Idempotency-Key of the withdrawal request, if it sent one. */
+  request_key: string | null;
 }
 
 /** A processor transfer the server has seen (migration 095). */
@@ -225,6 +227,10 @@ export const ledgerStore = {
       [...Object.values(set), id, ...from],
     );
     return r.changes > 0;
+  },
+
+  byRequestKey(q: Queryable, holder: string, requestKey: string): Promise<SettlementRow | undefined> {
+    return q.get<SettlementRow>('SELECT * FROM settlements WHERE holder = ? AND request_key = ?', [holder, requestKey]);
   },
 
   settlement(q: Queryable, id: string): Promise<SettlementRow | undefined> {

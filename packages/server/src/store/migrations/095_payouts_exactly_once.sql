@@ -3,6 +3,9 @@
 ALTER TABLE settlements ADD COLUMN destination TEXT;        -- processor payout account (processor rail)
 ALTER TABLE settlements ADD COLUMN failure_reason TEXT;     -- why a failed settlement failed
 ALTER TABLE settlements ADD COLUMN reconciled_at INTEGER;   -- last time a reconciliation looked at it
+ALTER TABLE settlements ADD COLUMN request_key TEXT;        -- the client's Idempotency-Key of the withdrawal request
+-- A retried request (same holder, same Idempotency-Key) finds its settlement instead of opening another.
+CREATE UNIQUE INDEX settlements_request_key ON settlements (holder, request_key) WHERE request_key IS NOT NULL;
 CREATE INDEX settlements_unresolved ON settlements (created_at) WHERE status IN ('pending', 'processing_timeout');
 
 -- Every processor transfer the server has seen (in a transfer's answer or a reconciliation), so
