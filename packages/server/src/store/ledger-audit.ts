@@ -75,7 +75,7 @@ export const ledgerAuditStore = {
       FROM processor_transfers t LEFT JOIN settlements s ON s.id = t.settlement_id
       WHERE s.id IS NULL OR s.rail <> 'processor'
          OR (t.reversed = 0 AND (s.status <> 'confirmed' OR s.amount_micro <> t.amount_micro
-                                 OR s.payout_id IS NOT t.transfer_id))
+                                 OR COALESCE(s.payout_id, '') <> t.transfer_id))
          OR (t.reversed = 1 AND s.status = 'confirmed')`),
 
   /** Confirmed card payouts (since migration 095) with no transfer behind them, or with more than one. */
