@@ -11,19 +11,30 @@ declare module 'koa' {
 }
 
 /**
+ * The index of the quote that closes the JSON string opening at `start` (text.length when none): found with
+ * indexOf, since most of a body is string content, skipping quotes escaped by an odd run of backslashes.
+ */
+function stringEnd(text: string, start: number): number {
+  let end = text.indexOf('"', start + 1);
+  while (end !== -1) {
+    let backslashes = 0;
+    for (let j = end - 1; text.charCodeAt(j) === 92 /* \ */; j--) backslashes++;
+    if (backslashes % 2 === 0) return end;
+    end = text.indexOf('"', end + 1);
+  }
+  return text.length;
+}
+
+/**
  * Depth of the deepest array/object in a JSON text, found by one linear scan (strings skipped),
  * so a hostile, deeply nested body is refused before the parser ever recurses into it.
  */
 export function jsonDepth(text: string): number {
   let depth = 0;
   let max = 0;
-  let inString = false;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 92 /* \ */) i++;
-      else if (c === 34 /* " */) inString = false;
-    } else if (c === 34) inString = true;
+    if (c === 34 /* " */) i = stringEnd(text, i);
     else if (c === 123 || c === 91) max = Math.max(max, ++depth);
     else if (c === 125 || c === 93) depth--;
   }
@@ -42,16 +53,11 @@ export function duplicateJsonKey(text: string): string | undefined {
     const c = text.charCodeAt(i);
     if (c === 34 /* " */) {
       const start = i;
-      let escaped = false;
-      for (i++; text.charCodeAt(i) !== 34; i++) {
-        if (text.charCodeAt(i) === 92 /* \ */) {
-          escaped = true;
-          i++;
-        }
-      }
+      i = stringEnd(text, i);
       if (!expectKey) continue;
+      const raw = text.slice(start + 1, i);
+      const key = raw.includes('\\') ? (JSON.parse(`"${raw}"`) as string) : raw;
       const keys = open[open.length - 1]!;
-      const key = escaped ? (JSON.parse(text.slice(start, i + 1)) as string) : text.slice(start + 1, i);
       if (keys.has(key)) return key;
       keys.add(key);
       expectKey = false;
