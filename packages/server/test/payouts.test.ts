@@ -9,6 +9,10 @@ import { ledgerCheck } from '../src/scripts/ledger-check.js';
 import { findOrCreateAccount } from '../src/services/accounts.js';
 import { createKey } from '../src/services/api-keys.js';
 import { checkLedger } from '../src/services/ledger-check.js';
+import { createPayouts } from '../src/services/payouts.js';
+import { createLogger } from '../src/logger.js';
+import { localPayoutSender } from '../src/payments/payout-sender.js';
+import { jobLeasesStore } from '../src/store/job-leases.js';
 import { recordUnlock } from '../src/services/ledger.js';
 import { Database } from '../src/store/db.js';
 import { ledgerStore } from '../src/store/ledger.js';
@@ -149,6 +153,22 @@ describe('card payouts exactly once (in process)', () => {
       (await fetch(`${server.url}/admin/settlements/set_nope/reconcile`, { method: 'POST', headers: admin })).status,
     ).toBe(404);
     expect(await checkLedger(server.db)).toEqual([]);
+  });
+
+  it('one instance at a time runs a reconciliation pass: the lease turns others away until it lapses', async () => {
+    const logger = createLogger('silent');
+    const instance = () =>
+      createPayouts({ db: server.db, clock: server.clock, logger, sender: localPayoutSender, leaseMs: 60_000 });
+    const [a, b] = [instance(), instance()];
+    // An instance that died mid-pass still holds the lease.
+    const now = server.clock.now();
+    expect(await jobLeasesStore.take(server.db, 'payout-reconciler', 'inst_dead', now, now + 60_000)).toBe(true);
+    expect(await a.runPass()).toBeNull();
+    expect(await b.runPass()).toBeNull();
+    server.clock.advance(60_000);
+    expect(await a.runPass()).toMatchObject({ unresolved: expect.any(Number) });
+    // A finished pass gives the lease back at once.
+    expect(await b.runPass()).not.toBeNull();
   });
 
   it('ledger:check reports a transfer the processor holds that no confirmed settlement accounts for', async () => {
