@@ -13,7 +13,7 @@ import { createPayouts } from '../src/services/payouts.js';
 import { createLogger } from '../src/logger.js';
 import { localPayoutSender } from '../src/payments/payout-sender.js';
 import { jobLeasesStore } from '../src/store/job-leases.js';
-import { recordUnlock } from '../src/services/ledger.js';
+import { openSettlement, recordUnlock } from '../src/services/ledger.js';
 import { Database } from '../src/store/db.js';
 import { ledgerStore } from '../src/store/ledger.js';
 import { migrate } from '../src/store/migrate.js';
@@ -153,6 +153,58 @@ describe('card payouts exactly once (in process)', () => {
       (await fetch(`${server.url}/admin/settlements/set_nope/reconcile`, { method: 'POST', headers: admin })).status,
     ).toBe(404);
     expect(await checkLedger(server.db)).toEqual([]);
+  });
+
+  it('fault 3 as it was left before this fix (no destination, no transfer_group): reconciliation resolves it', async () => {
+    const e = await onboarded(5_000_000);
+    // A withdrawal stuck pending by the old code after its transfer reached the processor (tagged only with
+    // metadata, under the settlement id as idempotency key).
+    const sent = await server.db.tx((q) =>
+      openSettlement(q, {
+        holder: e.accountId,
+        wallet: null,
+        rail: 'processor',
+        amountMicro: 1_000_000,
+        pollUrl: '/p',
+        now: server.clock.now(),
+      }),
+    );
+    const old = await fetch(`${standIn.url}/v1/transfers`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${SECRET}`,
+        'idempotency-key': sent.id,
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      body: new URLSearchParams({
+        amount: '100',
+        currency: 'usd',
+        destination: e.destination,
+        'metadata[settlement_id]': sent.id,
+      }),
+    });
+    const oldTransfer = (await old.json()) as { id: string };
+    const res = await fetch(`${server.url}/admin/settlements/${sent.id}/reconcile`, { method: 'POST', headers: admin });
+    expect(await res.json()).toMatchObject({ status: 'confirmed', payout_id: oldTransfer.id });
+    // The one that never reached the processor is sent now, to the account's payout account.
+    const never = await server.db.tx((q) =>
+      openSettlement(q, {
+        holder: e.accountId,
+        wallet: null,
+        rail: 'processor',
+        amountMicro: 500_000,
+        pollUrl: '/p',
+        now: server.clock.now(),
+      }),
+    );
+    const again = await fetch(`${server.url}/admin/settlements/${never.id}/reconcile`, {
+      method: 'POST',
+      headers: admin,
+    });
+    expect(await again.json()).toMatchObject({ status: 'confirmed', payout_id: expect.stringMatching(/^tr_/) });
+    expect(standIn.transfers.filter((t) => t.destination === e.destination).map((t) => t.amount)).toEqual([100, 50]);
+    expect(await checkLedger(server.db)).toEqual([]);
+    expect(await ledgerCheckWithProcessor(server.dataDir, standIn)).toMatchObject({ code: 0 });
   });
 
   it('one instance at a time runs a reconciliation pass: the lease turns others away until it lapses', async () => {

@@ -25,7 +25,7 @@ export type TransferMode = 'normal' | 'slow' | 'hang' | 'refuse';
  * A loopback stand-in for the card processor's API, speaking its wire format (form-encoded requests, JSON
  * objects with ids, list objects, error objects, Idempotency-Key semantics) for the calls the server makes:
  * checkout sessions, connected accounts, account links, account retrieval, and transfers (create honouring
- * Idempotency-Key, list filtered by transfer_group with cursor paging, retrieve).
+ * Idempotency-Key, list filtered by transfer_group or destination with cursor paging, retrieve).
  */
 export async function startProcessorStandIn(secretKey: string) {
   const requests: Array<{ method: string; path: string; form: URLSearchParams; idempotencyKey?: string }> = [];
@@ -86,9 +86,15 @@ export async function startProcessorStandIn(secretKey: string) {
     if (req.method === 'POST' && path === '/v1/transfers') return createTransfer(form, text, idempotencyKey, send, res);
     if (req.method === 'GET' && path === '/v1/transfers') {
       const group = query.get('transfer_group');
+      const destination = query.get('destination');
       const limit = Math.min(Number(query.get('limit') ?? 10), 100);
       // Newest first, as the processor lists; starting_after pages on.
-      let all = transfers.filter((t) => group === null || t.transfer_group === group).reverse();
+      let all = transfers
+        .filter(
+          (t) =>
+            (group === null || t.transfer_group === group) && (destination === null || t.destination === destination),
+        )
+        .reverse();
       const after = query.get('starting_after');
       if (after) all = all.slice(all.findIndex((t) => t.id === after) + 1);
       return send(200, {
@@ -157,7 +163,7 @@ export async function startProcessorStandIn(secretKey: string) {
       amount: Number(form.get('amount')),
       currency: form.get('currency') ?? 'usd',
       destination: form.get('destination') ?? '',
-      transfer_group: form.get('transfer_group'),
+      transfer_group: form.get('transfer_group') || null,
       metadata,
       reversed: false,
       created: Math.floor(Date.now() / 1000),

@@ -67,8 +67,11 @@ export interface CardProcessor {
    * TransferOutcomeUnknown.
    */
   transfer(input: { destination: string; amountCents: number; settlementId: string }): Promise<ProcessorTransfer>;
-  /** The transfers sent for a settlement (listed by transfer_group); throws ProcessorUnavailable. */
-  transfersFor(settlementId: string): Promise<ProcessorTransfer[]>;
+  /**
+   * The transfers sent for a settlement, listed by transfer_group; for one sent before transfer_group was set,
+   * `legacyDestination`'s transfers (up to 1,000) whose metadata names it. Throws ProcessorUnavailable.
+   */
+  transfersFor(settlementId: string, legacyDestination?: string): Promise<ProcessorTransfer[]>;
   /** One transfer by id, or null when the processor has none; throws ProcessorUnavailable. */
   retrieveTransfer(transferId: string): Promise<ProcessorTransfer | null>;
   /** Every transfer, newest first, up to `max` (ledger:check); throws ProcessorUnavailable. */
@@ -198,9 +201,18 @@ export async function stripeProcessor(cfg: {
       }
     },
 
-    async transfersFor(settlementId) {
+    async transfersFor(settlementId, legacyDestination) {
       const page = await call(() => stripe.transfers.list({ transfer_group: settlementId, limit: 100 }));
-      return page.data.map(toTransfer);
+      if (page.data.length || !legacyDestination) return page.data.map(toTransfer);
+      const found: ProcessorTransfer[] = [];
+      let seen = 0;
+      await call(() =>
+        stripe.transfers.list({ destination: legacyDestination, limit: 100 }).autoPagingEach((t) => {
+          if (t.metadata?.settlement_id === settlementId) found.push(toTransfer(t));
+          return ++seen < 1_000;
+        }),
+      );
+      return found;
     },
 
     async retrieveTransfer(transferId) {
@@ -229,7 +241,7 @@ const toTransfer = (t: Stripe.Transfer): ProcessorTransfer => ({
   id: t.id,
   amountCents: t.amount,
   destination: typeof t.destination === 'string' ? t.destination : (t.destination?.id ?? ''),
-  settlementId: t.transfer_group ?? t.metadata?.settlement_id ?? null,
+  settlementId: t.transfer_group || t.metadata?.settlement_id || null,
   reversed: t.reversed === true,
 });
 

@@ -14,6 +14,7 @@ import type { PayoutSender } from '../payments/payout-sender.js';
 import type { Database, Queryable } from '../store/db.js';
 import { jobLeasesStore } from '../store/job-leases.js';
 import { ledgerStore, type SettlementRow, UNRESOLVED } from '../store/ledger.js';
+import { walletsStore } from '../store/wallets.js';
 import { resolveSettlement, type SettlementOutcome } from './ledger.js';
 
 /** Unresolved settlements one reconciliation pass looks at (the oldest first); the next pass takes the rest. */
@@ -115,7 +116,8 @@ export function createPayouts(deps: {
     }
   }
 
-  async function reconcileRow(s: SettlementRow): Promise<SettlementRow> {
+  async function reconcileRow(row: SettlementRow): Promise<SettlementRow> {
+    let s = row;
     if (!UNRESOLVED.includes(s.status)) return s;
     if (s.rail === 'wallet') return sendWallet(s);
     const processor = deps.processor;
@@ -123,9 +125,12 @@ export function createPayouts(deps: {
       logger.warn({ settlement_id: s.id }, 'card payout unresolved and no processor configured to ask');
       return s;
     }
+    // A settlement opened before its destination was recorded (migration 095) pays the account's payout account.
+    const legacy = s.destination ? undefined : await walletsStore.payoutAccount(db, s.holder);
+    if (legacy) s = { ...s, destination: legacy };
     let sent: ProcessorTransfer[];
     try {
-      sent = await processor.transfersFor(s.id);
+      sent = await processor.transfersFor(s.id, legacy);
     } catch (err) {
       if (err instanceof ProcessorUnavailable) {
         logger.warn({ settlement_id: s.id, err: err.message }, 'card processor unreachable; reconciling later');
