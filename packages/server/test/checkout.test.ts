@@ -209,7 +209,7 @@ describe('card checkout', () => {
       event('checkout.session.completed', session(sessionId, { currency: 840 })),
       event('charge.refunded', {}),
       event('charge.refunded', { payment_intent: `pi_${sessionId}`, amount: '1000', amount_refunded: 1000 }),
-      event('charge.dispute.created', { payment_intent: null, amount: 1000 }),
+      event('charge.dispute.created', { payment_intent: 42, amount: 1000 }),
       { id: null, object: 'event', type: 'checkout.session.completed', data: { object: session(sessionId) } },
       { id: 'evt_m4', object: 'event', type: 42, data: { object: session(sessionId) } },
       [],
@@ -283,10 +283,10 @@ describe('card checkout', () => {
     await send(server, event('charge.dispute.created', { payment_intent: { id: pi }, amount: 2500 }));
     expect(await credits(accountId)).toEqual({ unlocks: 0, queries: 0 });
     expect(await creditsStore.debtOf(server.db, accountId)).toMatchObject({ unlocks: 0 });
-    expect(
-      (await send(server, event('charge.refunded', { payment_intent: 'pi_unknown', amount: 5, amount_refunded: 5 })))
-        .body,
-    ).toMatchObject({ processed: false, outcome: 'unknown_purchase' });
+    for (const payment_intent of ['pi_unknown', null])
+      expect(
+        (await send(server, event('charge.refunded', { payment_intent, amount: 5, amount_refunded: 5 }))).body,
+      ).toMatchObject({ processed: false, outcome: 'unknown_purchase' });
   });
 
   it('an asynchronous payment: unpaid completion grants nothing; it credits on success, and its failure is recorded', async () => {

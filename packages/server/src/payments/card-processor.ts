@@ -15,7 +15,7 @@ export type ProcessorEvent = { eventId: string; type: string } & (
   | { kind: 'session_completed'; session: CheckoutSessionEvent }
   | { kind: 'session_failed'; session: CheckoutSessionEvent }
   /** charge.refunded (cumulative amount refunded) and charge.dispute.created (amount disputed). */
-  | { kind: 'reversal'; paymentIntent: string; reversedCents: number; ofCents: number | null }
+  | { kind: 'reversal'; paymentIntent: string | null; reversedCents: number; ofCents: number | null }
   | { kind: 'other' }
 );
 
@@ -261,13 +261,14 @@ const SessionObject = z.object({
     .nullable()
     .optional(),
 });
+// A charge or dispute outside a checkout may have no payment intent: acknowledged, matched to no purchase.
 const ChargeObject = z.object({
-  payment_intent: z.union([id, z.object({ id }).loose()]),
+  payment_intent: z.union([id, z.object({ id }).loose()]).nullable(),
   amount: z.number().int().nonnegative(),
   amount_refunded: z.number().int().nonnegative(),
 });
 const DisputeObject = z.object({
-  payment_intent: z.union([id, z.object({ id }).loose()]),
+  payment_intent: z.union([id, z.object({ id }).loose()]).nullable(),
   amount: z.number().int().nonnegative(),
 });
 const idOf = (v: string | { id: string }) => (typeof v === 'string' ? v : v.id);
@@ -308,7 +309,7 @@ export function readEvent(raw: unknown): ProcessorEvent {
         eventId,
         type,
         kind: 'reversal',
-        paymentIntent: idOf(c.payment_intent),
+        paymentIntent: c.payment_intent && idOf(c.payment_intent),
         reversedCents: c.amount_refunded,
         ofCents: c.amount,
       };
@@ -319,7 +320,7 @@ export function readEvent(raw: unknown): ProcessorEvent {
         eventId,
         type,
         kind: 'reversal',
-        paymentIntent: idOf(d.payment_intent),
+        paymentIntent: d.payment_intent && idOf(d.payment_intent),
         reversedCents: d.amount,
         ofCents: null,
       };

@@ -171,7 +171,7 @@ export function createCheckoutService(deps: {
         return { outcome: known ? 'session_failed' : 'unknown_session', detail: { session_id: e.session.id } };
       }
       case 'reversal': {
-        const purchase = await creditsStore.purchaseByPaymentIntent(q, e.paymentIntent);
+        const purchase = e.paymentIntent && (await creditsStore.purchaseByPaymentIntent(q, e.paymentIntent));
         if (!purchase) return { outcome: 'unknown_purchase', detail: { payment_intent: e.paymentIntent } };
         return reverse(q, e.eventId, purchase, e.reversedCents, now);
       }
