@@ -166,6 +166,9 @@ export function createPayouts(deps: {
       const pass: ReconcilePass = { checked: 0, confirmed: 0, failed: 0, unresolved: 0 };
       try {
         for (const s of await ledgerStore.unresolved(db, PASS_LIMIT)) {
+          // Renewed before each settlement, so a slow processor cannot outlast the lease into a second pass.
+          const at = clock.now();
+          if (!(await jobLeasesStore.take(db, LEASE_NAME, holder, at, at + leaseMs))) break;
           const after = await reconcileRow(s);
           pass.checked++;
           if (after.status === 'confirmed') pass.confirmed++;
