@@ -289,6 +289,25 @@ describe('card checkout', () => {
       ).toMatchObject({ processed: false, outcome: 'unknown_purchase' });
   });
 
+  it('a refund and a dispute of one charge racing take the credits back once', async () => {
+    const { accountId, sessionId } = await checkout('starter');
+    await send(server, event('checkout.session.completed', session(sessionId)));
+    for (let i = 0; i < 10; i++) await creditsStore.takeUnlock(server.db, accountId, server.clock.now());
+    const pi = `pi_${sessionId}`;
+    const answers = await Promise.all([
+      ...Array.from({ length: 5 }, () =>
+        send(server, event('charge.refunded', { payment_intent: pi, amount: 1000, amount_refunded: 1000 })),
+      ),
+      ...Array.from({ length: 5 }, () =>
+        send(server, event('charge.dispute.created', { payment_intent: pi, amount: 1000 })),
+      ),
+    ]);
+    expect(answers.every((a) => a.status === 200)).toBe(true);
+    expect(await credits(accountId)).toEqual({ unlocks: 0, queries: 0 });
+    expect(await creditsStore.debtOf(server.db, accountId)).toMatchObject({ unlocks: 10, amount_micro: 1_000_000 });
+    expect((await ledgerReport(server.db)).problems).toEqual([]);
+  });
+
   it('an asynchronous payment: unpaid completion grants nothing; it credits on success, and its failure is recorded', async () => {
     const a = await checkout('starter');
     await send(server, event('checkout.session.completed', session(a.sessionId, { payment_status: 'unpaid' })));
