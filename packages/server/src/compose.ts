@@ -51,6 +51,8 @@ export interface ComposeOptions {
   localUrl(): string;
   /** The semantic warm-up waits for this so it does not delay the first /health. */
   listening: Promise<unknown>;
+  /** The embedding worker's script (tests); the compiled embed-worker by default. */
+  embedWorkerFile?: string;
 }
 
 export interface Composed {
@@ -69,6 +71,7 @@ export async function compose({
   baseUrl,
   localUrl,
   listening,
+  embedWorkerFile,
 }: ComposeOptions): Promise<Composed> {
   const learnings = createLearningsService({ db, clock });
   const skills = await createSkillsService({
@@ -78,6 +81,8 @@ export async function compose({
     semanticSearch: config.semanticSearch,
     searchWorkers: config.searchWorkers,
     searchQueueMax: config.searchQueueMax,
+    modelWaitMs: config.modelWaitMs,
+    embedWorkerFile,
     semanticStartsAfter: listening,
     knowledgeHints: learnings,
   });
@@ -88,6 +93,7 @@ export async function compose({
   const accounts = createAccountsService({ db, clock, writeLimits });
   const mailer = createMailer({
     smtpUrl: config.smtpUrl,
+    smtpTimeoutMs: config.smtpTimeoutMs,
     from: config.mailFrom,
     dataDir: config.dataDir,
     logger,

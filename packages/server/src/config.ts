@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from '@axle/sdk';
 import type { ConnectionLimits } from './http/connections.js';
-import { DEFAULT_SEARCH_QUEUE_MAX } from './search/embedder.js';
+import { DEFAULT_MODEL_WAIT_MS, DEFAULT_SEARCH_QUEUE_MAX } from './search/embedder.js';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
@@ -27,6 +27,7 @@ const Env = z
     AXLE_SEMANTIC_SEARCH: z.enum(['on', 'off']).default('on'),
     AXLE_SEARCH_WORKERS: z.coerce.number().int().min(1).max(16).optional(),
     AXLE_SEARCH_QUEUE_MAX: z.coerce.number().int().min(0).max(10_000).default(DEFAULT_SEARCH_QUEUE_MAX),
+    AXLE_MODEL_WAIT_MS: z.coerce.number().int().min(1).max(60_000).default(DEFAULT_MODEL_WAIT_MS),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     AXLE_ADMIN_TOKEN: z.string().min(1).optional(),
     AXLE_ADMIN_READ_TOKEN: z.string().min(1).optional(),
@@ -54,6 +55,7 @@ const Env = z
       .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
       .optional(),
     AXLE_MAIL_FROM: z.string().min(3).default('Axle <no-reply@localhost>'),
+    AXLE_SMTP_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
     AXLE_TRUST_PROXY: bool,
     AXLE_OPENCLAW_MEMORY_PATH: z.string().min(1).optional(),
     AXLE_OPENCLAW_API_KEY: z.string().min(1).optional(),
@@ -79,6 +81,8 @@ export interface Config {
   searchWorkers: number;
   /** Searches that may wait for an embedding worker; past it /discover answers lexically (`search_mode`). */
   searchQueueMax: number;
+  /** How long a request waits for the sentence model; past it search answers lexically, screens run regex-only. */
+  modelWaitMs: number;
   logLevel: string;
   adminToken?: string;
   adminReadToken?: string;
@@ -111,6 +115,8 @@ export interface Config {
   smtpUrl?: string;
   /** From header of sign-in mail. */
   mailFrom: string;
+  /** How long a sign-in request waits on the SMTP server (to connect, to greet, between replies). */
+  smtpTimeoutMs: number;
   /** Take the client IP from X-Forwarded-For (only behind a proxy that sets it). */
   trustProxy: boolean;
   /** OpenClaw workspace folder; when set the server runs the memory-file adapter in-process. */
@@ -137,6 +143,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     semanticSearch: e.AXLE_SEMANTIC_SEARCH === 'on',
     searchWorkers: e.AXLE_SEARCH_WORKERS ?? Math.min(2, os.availableParallelism()),
     searchQueueMax: e.AXLE_SEARCH_QUEUE_MAX,
+    modelWaitMs: e.AXLE_MODEL_WAIT_MS,
     logLevel: e.LOG_LEVEL,
     adminToken: e.AXLE_ADMIN_TOKEN,
     adminReadToken: e.AXLE_ADMIN_READ_TOKEN,
@@ -155,6 +162,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jwtSecret: e.AXLE_JWT_SECRET,
     smtpUrl: e.AXLE_SMTP_URL,
     mailFrom: e.AXLE_MAIL_FROM,
+    smtpTimeoutMs: e.AXLE_SMTP_TIMEOUT_MS,
     trustProxy: e.AXLE_TRUST_PROXY,
     openclawMemoryPath: e.AXLE_OPENCLAW_MEMORY_PATH && path.resolve(e.AXLE_OPENCLAW_MEMORY_PATH),
     openclawApiKey: e.AXLE_OPENCLAW_API_KEY,

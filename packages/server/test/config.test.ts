@@ -28,6 +28,8 @@ describe('connection limits and the search queue bound', () => {
       maxConnections: 1_000,
     });
     expect(config.searchQueueMax).toBe(16);
+    expect(config.modelWaitMs).toBe(2000);
+    expect(config.smtpTimeoutMs).toBe(10_000);
   });
 
   it('take other values and refuse nonsense, naming the variable', () => {
@@ -35,13 +37,18 @@ describe('connection limits and the search queue bound', () => {
       AXLE_HEADERS_TIMEOUT_MS: '2000',
       AXLE_MAX_CONNECTIONS: '50',
       AXLE_SEARCH_QUEUE_MAX: '0',
+      AXLE_MODEL_WAIT_MS: '500',
+      AXLE_SMTP_TIMEOUT_MS: '3000',
     });
     expect(config.connections).toMatchObject({ headersTimeoutMs: 2000, maxConnections: 50 });
     expect(config.searchQueueMax).toBe(0);
+    expect(config).toMatchObject({ modelWaitMs: 500, smtpTimeoutMs: 3000 });
     for (const [name, bad] of [
       ['AXLE_MAX_CONNECTIONS', '0'],
       ['AXLE_KEEP_ALIVE_TIMEOUT_MS', 'soon'],
       ['AXLE_SEARCH_QUEUE_MAX', '-1'],
+      ['AXLE_MODEL_WAIT_MS', '0'],
+      ['AXLE_SMTP_TIMEOUT_MS', 'forever'],
     ]) {
       expect(() => loadConfig({ [name!]: bad })).toThrow(new RegExp(`Invalid configuration: ${name}`));
     }

@@ -197,7 +197,7 @@ describe('statistics', () => {
     expect(stats.total_contributors).toBe(1);
     expect(stats.top_learnings.length).toBeGreaterThan(0);
     expect((await (await fetch(`${server.url}/categories`)).json()).total).toBe(visible);
-    expect((await (await fetch(`${server.url}/`)).json()).catalog_size).toBe(visible);
+    expect((await (await fetch(`${server.url}/`)).json()).learnings_count).toBe(visible);
   });
 
   it("GET /contributor/{wallet} counts the wallet's visible learnings (case-insensitive); earnings are 0 for now", async () => {

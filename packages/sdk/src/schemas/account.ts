@@ -87,6 +87,12 @@ export const PendingItem = z
       .describe(
         'Not named by the contract: finding types of the credentials, personal-data and content-sensitivity screens (e.g. aws_access_key, email); only when found. The stored body holds only the redacted text.',
       ),
+    screening_note: z
+      .string()
+      .optional()
+      .describe(
+        'Not named by the contract: why only the regex screens ran on this item (the sentence model was busy, slow or not ready when it was submitted); only then',
+      ),
   })
   .openapi('PendingItem');
 export type PendingItem = z.infer<typeof PendingItem>;

@@ -140,16 +140,26 @@ export function createKnowledgeService({ db, clock, writeLimits, vectors }: Know
     return `(${matchExpression([a!.t])} AND ${matchExpression([b!.t])}) AND (${matchExpression(terms)})`;
   }
 
+  /**
+   * The semantic candidates; undefined when that side is off or cannot answer in time (warming, the embedding
+   * queue full, the model past its deadline, a dead worker): in `blend` mode the search then runs lexically.
+   */
+  async function semanticCandidates(query: string, filters: LearningFilters, mode: KnowledgeMode) {
+    if (mode === 'lexical' || !vectors?.ready()) return undefined;
+    try {
+      const allowed = await learningsStore.idsMatching(db, filters);
+      return await vectors.search(query, CANDIDATES, MIN_COSINE, allowed);
+    } catch (err) {
+      if (mode === 'semantic') throw err;
+      return undefined;
+    }
+  }
+
   async function ranked(query: string, filters: LearningFilters, mode: KnowledgeMode) {
     const match = await matchFor(query);
-    const useSemantic = mode !== 'lexical' && vectors?.ready() === true;
     const [lexical, semantic] = await Promise.all([
       mode !== 'semantic' && match ? learningsStore.lexicalSearch(db, match, filters, CANDIDATES) : [],
-      useSemantic
-        ? learningsStore
-            .idsMatching(db, filters)
-            .then((allowed) => vectors!.search(query, CANDIDATES, MIN_COSINE, allowed))
-        : undefined,
+      semanticCandidates(query, filters, mode),
     ]);
     const top = lexical[0]?.score ?? 0;
     const lex = new Map(lexical.map((h) => [h.id, top > 0 ? h.score / top : 0]));
@@ -158,7 +168,7 @@ export function createKnowledgeService({ db, clock, writeLimits, vectors }: Know
     // Only what ranking reads: the full records are read for the results shown.
     const records = await learningsStore.rankingFieldsByIds(db, ids);
     const now = clock.now();
-    return records
+    const hits = records
       .map((l) => {
         const lexical = mode === 'semantic' ? (sem?.get(l.id) ?? 0) : (lex.get(l.id) ?? 0);
         const semanticScore = mode === 'blend' && sem ? (sem.get(l.id) ?? 0) : null;
@@ -172,6 +182,7 @@ export function createKnowledgeService({ db, clock, writeLimits, vectors }: Know
       })
       .filter((r) => r.score > 0)
       .sort((a, b) => b.score - a.score || a.l.id.localeCompare(b.l.id));
+    return { hits, searchMode: sem ? ('fused' as const) : ('lexical' as const) };
   }
 
   const filtersOf = (i: KnowledgeQuery): LearningFilters => ({
@@ -182,7 +193,8 @@ export function createKnowledgeService({ db, clock, writeLimits, vectors }: Know
 
   return {
     async search(input, accountId) {
-      const shown = (await ranked(input.query, filtersOf(input), 'blend')).slice(0, input.limit);
+      const { hits: rankedHits, searchMode } = await ranked(input.query, filtersOf(input), 'blend');
+      const shown = rankedHits.slice(0, input.limit);
       const full = await learningsStore.visibleByIds(
         db,
         shown.map((h) => h.l.id),
@@ -211,13 +223,14 @@ export function createKnowledgeService({ db, clock, writeLimits, vectors }: Know
         content_advisory: CONTENT_ADVISORY,
         results_count: results.length,
         results,
+        search_mode: searchMode,
         pricing: PRICING_NOTE,
         timestamp: new Date(now).toISOString(),
       };
     },
 
     async rank(query, filters, limit, mode = 'blend') {
-      return (await ranked(query, filters, mode)).slice(0, limit).map((h) => h.l.id);
+      return (await ranked(query, filters, mode)).hits.slice(0, limit).map((h) => h.l.id);
     },
 
     rate(accountId, learningId, helpfulness, notes) {

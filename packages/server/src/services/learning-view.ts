@@ -152,6 +152,7 @@ export function toPendingItem(l: LearningRecord, threshold: number): PendingItem
     review_reason: (l.reviewReason ?? []) as ReviewReason[],
     lane: laneOf(l, threshold),
     ...(l.sensitivityFindings?.length ? { sensitivity_findings: l.sensitivityFindings } : {}),
+    ...(l.screeningNote ? { screening_note: l.screeningNote } : {}),
   };
 }
 

@@ -46,6 +46,8 @@ export interface LearningRecord {
   contentHash?: string | null;
   sensitivityFindings?: string[] | null;
   replacesId?: string | null;
+  /** Why only the regex screens ran on it; null when every screen ran. */
+  screeningNote?: string | null;
 }
 
 /** Fields a new submission must supply; counters and totals start at zero. */
@@ -98,6 +100,7 @@ const COLUMNS: Array<[keyof LearningRecord, string, boolean?]> = [
   ['contentHash', 'content_hash'],
   ['sensitivityFindings', 'sensitivity_findings', true],
   ['replacesId', 'replaces_id'],
+  ['screeningNote', 'screening_note'],
 ];
 const SELECT = COLUMNS.map(([f, c]) => (f === c ? c : `${c} AS "${f}"`)).join(', ');
 const JSON_FIELDS = COLUMNS.filter(([, , json]) => json).map(([f]) => f);
@@ -159,7 +162,7 @@ function learningFilterSql(filters: LearningFilters, alias: string): { sql: stri
   return { sql: clauses.map((c) => ` AND ${c}`).join(''), params };
 }
 
-/** The predicate of "publicly visible": search, catalog_size and contributor stats all use it. */
+/** The predicate of "publicly visible": search, learnings_count and contributor stats all use it. */
 const VISIBLE = "status = 'approved'";
 
 /** SQL for the learnings table. */
