@@ -2,6 +2,8 @@
 // disputes, paid unlocks, card withdrawals (answered, refused, timed out), crashes between "sent" and "recorded"
 // or before "sent", reconciliations and restarts (the SQLite file closed and reopened), with the ledger's
 // invariants checked after every step. Quick by default (CI); AXLE_MODEL_RUNS=200 for a longer run.
+// An x402 payment is booked as main books it today (its share accrues at once); the settle and fail steps of
+// x402 settlement state join this model when that state lands.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
