@@ -38,6 +38,12 @@ const Env = z
       .regex(/^0x[0-9a-fA-F]{40}$/, 'must be an EVM address (0x + 40 hex digits)')
       .default(DEV_PAY_TO),
     AXLE_FACILITATOR_URL: z.string().url().optional(),
+    AXLE_RPC_URL: z.string().url().optional(),
+    AXLE_SETTLEMENT_KEY: z
+      .string()
+      .regex(/^0x[0-9a-fA-F]{64}$/, 'must be a private key (0x + 64 hex digits)')
+      .optional(),
+    AXLE_SETTLEMENT_WAIT_MS: z.coerce.number().int().min(0).max(120_000).default(20_000),
     AXLE_ROUTER_ADDRESS: z
       .string()
       .regex(/^0x[0-9a-fA-F]{40}$/, 'must be an EVM address (0x + 40 hex digits)')
@@ -63,6 +69,10 @@ const Env = z
     AXLE_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1).default(30_000),
     AXLE_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(1).default(5_000),
     AXLE_MAX_CONNECTIONS: z.coerce.number().int().min(1).default(1_000),
+  })
+  .refine((e) => !e.AXLE_SETTLEMENT_KEY || e.AXLE_RPC_URL, {
+    path: ['AXLE_SETTLEMENT_KEY'],
+    message: 'needs AXLE_RPC_URL (the chain to settle on)',
   })
   .refine((e) => e.AXLE_HEADERS_TIMEOUT_MS <= e.AXLE_REQUEST_TIMEOUT_MS, {
     path: ['AXLE_HEADERS_TIMEOUT_MS'],
@@ -91,8 +101,14 @@ export interface Config {
   operator: string;
   /** Platform wallet receiving x402 payments. */
   payTo: string;
-  /** x402 facilitator; when unset payments are verified locally and settled on the ledger. */
+  /** x402 facilitator: settles payments before they are served (docs/payments.md, settlement modes). */
   facilitatorUrl?: string;
+  /** Chain RPC: with settlementKey the server settles payments itself; with a facilitator it checks its answers. */
+  rpcUrl?: string;
+  /** Private key of the account that submits transferWithAuthorization (pays the gas). */
+  settlementKey?: `0x${string}`;
+  /** How long an unlock waits for a settlement's receipt before serving it as submitted (reconciled later). */
+  settlementWaitMs: number;
   /** Router contract: non-custodial mode (payTo is the router, extra.router names it). */
   routerAddress?: string;
   /** Card processor API key; without it checkout and card payouts answer 503. */
@@ -151,6 +167,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     operator: e.AXLE_OPERATOR,
     payTo: e.AXLE_PAY_TO,
     facilitatorUrl: e.AXLE_FACILITATOR_URL?.replace(/\/+$/, ''),
+    rpcUrl: e.AXLE_RPC_URL,
+    settlementKey: e.AXLE_SETTLEMENT_KEY as `0x${string}` | undefined,
+    settlementWaitMs: e.AXLE_SETTLEMENT_WAIT_MS,
     routerAddress: e.AXLE_ROUTER_ADDRESS,
     processorSecretKey: e.AXLE_PROCESSOR_SECRET_KEY,
     processorWebhookSecret: e.AXLE_PROCESSOR_WEBHOOK_SECRET,

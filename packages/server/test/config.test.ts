@@ -57,3 +57,25 @@ describe('connection limits and the search queue bound', () => {
     );
   });
 });
+
+describe('x402 settlement', () => {
+  const key = `0x${'ab'.repeat(32)}`;
+  it('takes an RPC URL and a settlement key together, and the receipt wait', () => {
+    const c = loadConfig({
+      AXLE_RPC_URL: 'http://127.0.0.1:8545',
+      AXLE_SETTLEMENT_KEY: key,
+      AXLE_SETTLEMENT_WAIT_MS: '5000',
+    });
+    expect(c).toMatchObject({ rpcUrl: 'http://127.0.0.1:8545', settlementKey: key, settlementWaitMs: 5000 });
+    expect(loadConfig({}).settlementWaitMs).toBe(20_000);
+  });
+
+  it('refuses a key without a chain, a malformed key and an unbounded wait, naming the variable', () => {
+    expect(() => loadConfig({ AXLE_SETTLEMENT_KEY: key })).toThrow(/AXLE_SETTLEMENT_KEY: needs AXLE_RPC_URL/);
+    expect(() => loadConfig({ AXLE_RPC_URL: 'http://127.0.0.1:8545', AXLE_SETTLEMENT_KEY: '0x1234' })).toThrow(
+      /Invalid configuration: AXLE_SETTLEMENT_KEY/,
+    );
+    expect(() => loadConfig({ AXLE_SETTLEMENT_WAIT_MS: '600000' })).toThrow(/AXLE_SETTLEMENT_WAIT_MS/);
+    expect(() => loadConfig({ AXLE_RPC_URL: 'not a url' })).toThrow(/AXLE_RPC_URL/);
+  });
+});

@@ -123,7 +123,7 @@ describe('POST /knowledge', () => {
     expect((await search({ query: 'x' }, { 'x-api-key': 'axl_notakey' })).status).toBe(401);
   });
 
-  it('reprices a shown learning whose price is stale, recording last_repriced_at', async () => {
+  it('a search stores the price it shows as the current price, recording last_repriced_at', async () => {
     const before = (await learningsStore.byId(server.db, ids.redis))!;
     server.clock.advance(2 * 3_600_000);
     for (let i = 0; i < 30; i++) await search({ query: 'redis eviction' });
@@ -223,7 +223,7 @@ describe('loading a full learning (for the unlock route)', () => {
     const full = (await knowledge.loadFull(ids.kafka))!;
     expect(full.learning.id).toBe(ids.kafka);
     expect(full.helpfulnessScores.length).toBe(full.learning.ratingCount);
-    expect(full.priceMicro).toBeGreaterThanOrEqual(50_000);
+    expect(full.learning.currentPriceMicro).toBeGreaterThanOrEqual(50_000);
     const view = toLearningFull(full.learning, full, server.clock.now());
     expect(() => LearningFull.omit({ _revenue: true }).parse(view)).not.toThrow();
     expect(view.contributor_key_label).toBe('laptop');

@@ -41,6 +41,9 @@ export const AccountEarnings = z
     total_contributor_gross: usd.describe('owned plus held'),
     unassented_pending: usd.describe('held until terms acceptance; not owned, not withdrawable'),
     pending_balance: usd.describe('withdrawable subset of owned'),
+    awaiting_settlement: usd.describe(
+      'contributor shares of x402 payments not settled on chain yet: not owned, not withdrawable (docs/payments.md)',
+    ),
     total_withdrawn: usd,
     withdrawal_count: z.number().int().min(0),
     can_withdraw: z.boolean(),

@@ -99,6 +99,7 @@ export const ROUTE_SCOPES = {
   'GET /admin/settlements/unresolved': [],
   'POST /admin/settlements/{id}/reconcile': [],
   'POST /admin/settle': [],
+  'POST /admin/payments/reconcile': [],
   'GET /openclaw/status': [],
   'POST /openclaw/trigger': [],
   'POST /openclaw/config': [],

@@ -1,8 +1,9 @@
 // `npm run ledger:check`: verifies the revenue-share ledger in AXLE_DATA_DIR's database (splits add
-// up, balances equal their journal, withdrawals equal settlements, learning totals equal unlocks, every
-// processor transfer matches one confirmed settlement, reversed purchases hide no debt) and prints the result
-// as JSON with the debts owed. With AXLE_PROCESSOR_SECRET_KEY set, the processor's own list of transfers is
-// checked too. Exit 0: the books balance; 1: problems found (listed); 2: no database or processor unreachable.
+// up, balances equal their journal, withdrawals equal settlements, learning totals equal unlocks, no share
+// credited from an unsettled x402 payment, every processor transfer matches one confirmed settlement, reversed
+// purchases hide no debt) and prints the result as JSON with the debts owed. With AXLE_PROCESSOR_SECRET_KEY set,
+// the processor's own list of transfers is checked too. Exit 0: the books balance; 1: problems found (listed);
+// 2: no database or processor unreachable.
 import { pathToFileURL } from 'node:url';
 import { microToUsd } from '@axle/sdk';
 import { loadConfig } from '../config.js';

@@ -42,8 +42,6 @@ export interface FullLearning {
   learning: LearningRecord;
   demand: Demand;
   helpfulnessScores: number[];
-  /** Current dynamic price (micro-USDC). */
-  priceMicro: number;
 }
 
 export interface KnowledgeService {
@@ -69,8 +67,6 @@ export interface KnowledgeDeps {
 const CANDIDATES = 50;
 /** Semantic candidates below this cosine are dropped. */
 const MIN_COSINE = 0.25;
-/** A stored price older than this is stored anew when a search shows it (compare-and-set). */
-export const REPRICE_AFTER_MS = 3_600_000;
 const TOP_LEARNINGS = 10;
 /** How stale GET /knowledge/stats may be (its timestamp says when it was computed). */
 export const STATS_TTL_MS = 30_000;
@@ -204,20 +200,20 @@ export function createKnowledgeService({ db, clock, writeLimits, vectors }: Know
       const hits = full.map((l) => ({ l, score: scoreOf.get(l.id)! }));
       const now = clock.now();
       const ids = hits.map((h) => h.l.id);
-      const demand = await learningsStore.demand(db, ids, now);
-      const prices = new Map(hits.map((h) => [h.l.id, priceOf(h.l, demand.get(h.l.id)!)]));
+      // One price: what a search shows is computed from demand now and stored in the same transaction (writers
+      // are serialised), so the 402 and the unlock that follow read and charge exactly the price shown.
       if (ids.length > 0)
         await db.tx(async (q) => {
-          await learningsStore.recordImpressions(q, ids, accountId, now);
-          for (const { l } of hits) {
-            const price = prices.get(l.id)!;
-            // The price shown is always computed now; the stored one (stats, last_repriced_at) follows hourly.
-            if (now - l.lastRepricedAt >= REPRICE_AFTER_MS && price !== l.currentPriceMicro)
-              await learningsStore.reprice(q, l.id, price, l.lastRepricedAt, now);
+          const demand = await learningsStore.demand(q, ids, now);
+          for (const h of hits) {
+            const price = priceOf(h.l, demand.get(h.l.id)!);
+            if (price !== h.l.currentPriceMicro) await learningsStore.reprice(q, h.l.id, price, now);
+            h.l = { ...h.l, currentPriceMicro: price };
           }
+          await learningsStore.recordImpressions(q, ids, accountId, now);
         });
       const top = hits[0]?.score ?? 0;
-      const results = hits.map((h) => toSnippet(h.l, prices.get(h.l.id)!, top > 0 ? h.score / top : 0, now));
+      const results = hits.map((h) => toSnippet(h.l, top > 0 ? h.score / top : 0, now));
       return {
         query: input.query,
         content_advisory: CONTENT_ADVISORY,
@@ -267,8 +263,7 @@ export function createKnowledgeService({ db, clock, writeLimits, vectors }: Know
         learningsStore.demand(db, [id], now),
         learningsStore.helpfulnessScores(db, id),
       ]);
-      const d = demand.get(id)!;
-      return { learning, demand: d, helpfulnessScores, priceMicro: priceOf(learning, d) };
+      return { learning, demand: demand.get(id)!, helpfulnessScores };
     },
   };
 }

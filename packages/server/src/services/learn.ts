@@ -199,8 +199,7 @@ export function createLearnService(deps: LearnDeps): LearnService {
 
         const status = reasons.size === 0 ? 'approved' : 'pending_review';
         const complexity = complexityOf(stored.body);
-        const unlockPrice = usdToMicro(input.unlock_price ?? LIMITS.unlockPriceUsd.default);
-        const override = input.unlock_price === undefined ? null : unlockPrice;
+        const override = input.unlock_price === undefined ? null : usdToMicro(input.unlock_price);
         const price = initialPrice(complexity, dims, override);
         const id = newId('lrn');
         const keyLabel = owner.keyId ? ((await apiKeysStore.nameOf(q, owner.keyId)) ?? null) : null;
@@ -223,7 +222,6 @@ export function createLearnService(deps: LearnDeps): LearnService {
           submissionChannel: input.submission_channel,
           sourceClient: input.tags.find((t) => t.startsWith('source:'))?.slice('source:'.length) ?? null,
           visibility: 'public',
-          unlockPriceMicro: unlockPrice,
           basePriceMicro: price.base,
           currentPriceMicro: price.current,
           overridePriceMicro: override,

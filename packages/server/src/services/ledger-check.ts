@@ -33,6 +33,11 @@ export async function ledgerReport(q: Queryable, processorTransfers?: ProcessorT
   report('processor transfer matches no confirmed settlement', await ledgerAuditStore.transfersOffSettlements(q));
   report('confirmed card payout without exactly one transfer', await ledgerAuditStore.settlementsOffTransfers(q));
   report('reversed purchase with credits neither taken back nor owed', await ledgerAuditStore.hiddenDebts(q));
+  report(
+    'earnings credited from an x402 payment that is not settled',
+    await ledgerAuditStore.creditsWithoutSettlement(q),
+  );
+  report('settled x402 payment whose share was never credited', await ledgerAuditStore.settledNotCredited(q));
   const t = (await ledgerAuditStore.totals(q))!;
   if (t.sold !== t.credited) problems.push(`contributor shares sold ${t.sold} differ from credited ${t.credited}`);
   if (t.moved_out !== t.moved_in)
