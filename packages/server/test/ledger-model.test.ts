@@ -2,8 +2,9 @@
 // disputes, paid unlocks, card withdrawals (answered, refused, timed out), crashes between "sent" and "recorded"
 // or before "sent", reconciliations and restarts (the SQLite file closed and reopened), with the ledger's
 // invariants checked after every step. Quick by default (CI); AXLE_MODEL_RUNS=200 for a longer run.
-// An x402 payment is booked as main books it today (its share accrues at once); the settle and fail steps of
-// x402 settlement state join this model when that state lands.
+// An x402 payment is claimed `verified` and its share waits (credit: false) until a settle step settles it (the
+// share becomes earnings) or fails it (never).
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -18,7 +19,8 @@ import { localPayoutSender } from '../src/payments/payout-sender.js';
 import { findOrCreateAccount } from '../src/services/accounts.js';
 import { createCheckoutService } from '../src/services/checkout.js';
 import { ledgerReport } from '../src/services/ledger-check.js';
-import { balanceOf, openSettlement, recordUnlock } from '../src/services/ledger.js';
+import { balanceOf, creditSettled, openSettlement, recordUnlock } from '../src/services/ledger.js';
+import { paymentClaimsStore } from '../src/store/payment-claims.js';
 import { createPayouts } from '../src/services/payouts.js';
 import { createRateLimiter } from '../src/services/rate-limit.js';
 import { creditsStore } from '../src/store/credits.js';
@@ -39,6 +41,7 @@ type Step =
   | { kind: 'buy'; buyer: number; pack: 'starter' | 'growth' }
   | { kind: 'refund'; buyer: number; permille: number; dispute: boolean }
   | { kind: 'pay'; buyer: number; contributor: number; priceMicro: number; byCredit: boolean }
+  | { kind: 'settle'; which: number; ok: boolean }
   | { kind: 'withdraw'; contributor: number; cents: number; processor: 'normal' | 'slow' | 'refuse' }
   | { kind: 'crash'; contributor: number; cents: number; sent: boolean }
   | { kind: 'reconcile' }
@@ -63,6 +66,7 @@ const step: fc.Arbitrary<Step> = fc.oneof(
     priceMicro: fc.integer({ min: 50_000, max: 5_000_000 }),
     byCredit: fc.boolean(),
   }),
+  fc.record({ kind: fc.constant('settle' as const), which: fc.nat(7), ok: fc.boolean() }),
   fc.record({
     kind: fc.constant('withdraw' as const),
     contributor: fc.nat(1),
@@ -141,11 +145,19 @@ describe('ledger model: pay / refund / withdraw / timeout / crash / reconcile / 
         const buyers = ids.slice(2);
         // The model: what each buyer's credits and debt must be, and every settlement id the server opened.
         const model = {
+          owned: [0, 0],
           credits: [0, 0],
           debt: [0, 0],
           purchases: [[], []] as Array<Array<{ pi: string; cents: number; unlocks: number; reversed: number }>>,
         };
         const opened: string[] = [];
+        // x402 payments verified but not yet settled, and each contributor's earnings as the model counts them.
+        const open402: Array<{
+          claim: { chainId: number; payer: string; nonce: string };
+          unlockId: string;
+          contributor: number;
+          share: number;
+        }> = [];
         const mine = () => standIn.transfers.filter((t) => opened.includes(t.transfer_group ?? ''));
         let evt = 0;
         const event = (type: string, object: object) => {
@@ -225,7 +237,20 @@ describe('ledger model: pay / refund / withdraw / timeout / crash / reconcile / 
                 await db.tx(async (q) => {
                   if (s.byCredit && !(await creditsStore.takeUnlock(q, buyer, clock.now()))) return;
                   if (s.byCredit) model.credits[s.buyer]! -= 1;
-                  await recordUnlock(q, {
+                  // An x402 payment is claimed verified; its share waits for the settlement (credit: false).
+                  const claim = {
+                    chainId: 8453,
+                    payer: `0xpayer${s.buyer}`,
+                    nonce: `0x${randomBytes(32).toString('hex')}`,
+                  };
+                  if (!s.byCredit)
+                    await paymentClaimsStore.claim(q, {
+                      ...claim,
+                      learningId: `lrn_m${s.contributor}`,
+                      payload: '{}',
+                      now: clock.now(),
+                    });
+                  const { id } = await recordUnlock(q, {
                     learningId: `lrn_m${s.contributor}`,
                     buyer: s.byCredit ? buyer : `0xpayer${s.buyer}`,
                     path: s.byCredit ? 'key' : 'x402',
@@ -234,9 +259,37 @@ describe('ledger model: pay / refund / withdraw / timeout / crash / reconcile / 
                     selfDealing: false,
                     accrualCapped: false,
                     payee: { holder: contributors[s.contributor]!, held: false },
+                    credit: s.byCredit,
                     now: clock.now(),
                   });
+                  if (!s.byCredit) {
+                    await paymentClaimsStore.attachUnlock(q, claim, id);
+                    open402.push({
+                      claim,
+                      unlockId: id,
+                      contributor: s.contributor,
+                      share: Math.floor((s.priceMicro * 70) / 100),
+                    });
+                  } else model.owned[s.contributor]! += Math.floor((s.priceMicro * 70) / 100);
                 });
+                break;
+              }
+              case 'settle': {
+                // The chain answers for one open payment: settled (its share becomes earnings) or failed (never).
+                const p = open402.splice(s.which % Math.max(open402.length, 1), 1)[0];
+                if (!p) break;
+                await db.tx(async (q) => {
+                  const txHash = `0x${randomBytes(32).toString('hex')}`;
+                  if (!s.ok)
+                    return paymentClaimsStore.setState(q, p.claim, {
+                      state: 'failed',
+                      reason: 'reverted',
+                      now: clock.now(),
+                    });
+                  await paymentClaimsStore.setState(q, p.claim, { state: 'settled', txHash, now: clock.now() });
+                  await creditSettled(q, p.unlockId, txHash, clock.now());
+                });
+                if (s.ok) model.owned[p.contributor]! += p.share;
                 break;
               }
               case 'withdraw': {
@@ -301,9 +354,11 @@ describe('ledger model: pay / refund / withdraw / timeout / crash / reconcile / 
               expect((await creditsStore.balance(db, b)).unlocks).toBe(model.credits[i]);
               expect((await creditsStore.debtOf(db, b)).unlocks).toBe(model.debt[i]);
             }
-            for (const c of contributors) {
+            for (const [i, c] of contributors.entries()) {
               const bal = await balanceOf(db, c);
               expect(bal.pending_micro + bal.withdrawn_micro).toBe(bal.owned_micro);
+              // Only settled payments and paid credits ever became earnings.
+              expect(bal.owned_micro).toBe(model.owned[i]);
             }
           }
         } finally {
