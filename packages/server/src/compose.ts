@@ -34,6 +34,7 @@ import { createMailer } from './services/mailer.js';
 import { createOpenClawService } from './services/openclaw.js';
 import { createRateLimiter } from './services/rate-limit.js';
 import { createSearchCounts } from './services/search-counts.js';
+import { createRegistrySync } from './services/registry-sync.js';
 import { createSkillsService } from './services/skills.js';
 import { createTermsService } from './services/terms.js';
 import type { Database, Queryable } from './store/db.js';
@@ -109,6 +110,16 @@ export async function compose({
     semanticStartsAfter: listening,
     knowledgeHints: learnings,
   });
+  // AXLE_REGISTRY_SYNC_URL: one instance (a lease in the database) syncs that registry's servers into the catalog.
+  const registrySync = createRegistrySync({
+    db,
+    clock,
+    logger,
+    source: config.registrySyncUrl,
+    intervalMs: config.registrySyncIntervalMs,
+    onChange: () => skills.reloadCatalog(),
+  });
+  void listening.then(() => registrySync.start()).catch(() => undefined);
   const jwt = createJwtService(jwtSecret, clock);
   const x402Extensions = createX402ExtensionsService({ db, clock, baseUrl, secret: jwtSecret });
   const rateLimiter = createRateLimiter({ db, clock });
@@ -228,6 +239,7 @@ export async function compose({
   return {
     deps,
     close: async () => {
+      registrySync.stop();
       await payouts.close();
       clearInterval(reconciler);
       await openclaw.close();

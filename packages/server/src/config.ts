@@ -24,6 +24,13 @@ const Env = z
     AXLE_DATA_DIR: z.string().default('./data'),
     AXLE_BASE_URL: z.string().url().optional(),
     AXLE_CATALOG: z.string().optional(),
+    AXLE_REGISTRY_SYNC_URL: z.string().url().optional(),
+    AXLE_REGISTRY_SYNC_INTERVAL_MINUTES: z.coerce
+      .number()
+      .int()
+      .min(5)
+      .max(7 * 24 * 60)
+      .default(60),
     AXLE_SEMANTIC_SEARCH: z.enum(['on', 'off']).default('on'),
     AXLE_SEARCH_WORKERS: z.coerce.number().int().min(1).max(16).optional(),
     AXLE_SEARCH_QUEUE_MAX: z.coerce.number().int().min(0).max(10_000).default(DEFAULT_SEARCH_QUEUE_MAX),
@@ -86,6 +93,9 @@ export interface Config {
   /** Public base URL; when unset it is derived from the bound port at listen time. */
   baseUrl?: string;
   catalogPath?: string;
+  /** MCP registry (v0.1 API) whose servers join the catalog, synced every registrySyncIntervalMs by one instance. */
+  registrySyncUrl?: string;
+  registrySyncIntervalMs: number;
   semanticSearch: boolean;
   /** Embedding worker threads, each with its own copy of the model; by default one per core, at most 2. */
   searchWorkers: number;
@@ -156,6 +166,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: path.resolve(e.AXLE_DATA_DIR),
     baseUrl: e.AXLE_BASE_URL?.replace(/\/+$/, ''),
     catalogPath: e.AXLE_CATALOG,
+    registrySyncUrl: e.AXLE_REGISTRY_SYNC_URL,
+    registrySyncIntervalMs: e.AXLE_REGISTRY_SYNC_INTERVAL_MINUTES * 60_000,
     semanticSearch: e.AXLE_SEMANTIC_SEARCH === 'on',
     searchWorkers: e.AXLE_SEARCH_WORKERS ?? Math.min(2, os.availableParallelism()),
     searchQueueMax: e.AXLE_SEARCH_QUEUE_MAX,

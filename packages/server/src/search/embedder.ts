@@ -1,8 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { RankedId } from '../store/skills.js';
 import type { QuantizedRows } from '../domain/quantize.js';
-import { MAX_SEARCH_BATCH, type WorkerReply, type WorkerRequest } from './worker-protocol.js';
+import { MAX_SEARCH_BATCH, type SemanticHits, type WorkerReply, type WorkerRequest } from './worker-protocol.js';
 
 // The compiled worker: src/search and dist/search sit at the same depth, so this path works from
 // both (tests run the sources, and `npm test` builds first).
@@ -65,7 +64,7 @@ export class EmbedderClient {
     return this.call({ op: 'index', ids, rows }, [rows.codes.buffer as ArrayBuffer, rows.scales.buffer as ArrayBuffer]);
   }
   /** Nearest skills by cosine, best first. */
-  search(query: string, topK: number, minScore: number, allowed?: Set<string> | null): Promise<RankedId[]> {
+  search(query: string, topK: number, minScore: number, allowed?: Set<string> | null): Promise<SemanticHits> {
     return this.call({ op: 'search', query, topK, minScore, ...(allowed && { allowed: [...allowed] }) });
   }
 
@@ -105,7 +104,7 @@ export type Embedder = {
     minScore: number,
     allowed?: Set<string> | null,
     signal?: AbortSignal,
-  ): Promise<RankedId[]>;
+  ): Promise<SemanticHits>;
   queryVector(query: string, signal?: AbortSignal): Promise<Float32Array>;
   alive(): boolean;
   close(): Promise<void>;
@@ -219,7 +218,7 @@ export class EmbedderPool implements Embedder {
     minScore: number,
     allowed?: Set<string> | null,
     signal?: AbortSignal,
-  ): Promise<RankedId[]> {
+  ): Promise<SemanticHits> {
     return this.enqueue((w) => w.search(query, topK, minScore, allowed), signal);
   }
 

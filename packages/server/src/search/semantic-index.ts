@@ -1,10 +1,13 @@
 import type { SearchState } from '@axle/sdk';
 import type { Logger } from '../logger.js';
-import type { RankedId, SkillsStore, StoredEmbedding } from '../store/skills.js';
+import type { EmbeddingSource, SkillsStore, StoredEmbedding } from '../store/skills.js';
 import { DEFAULT_MODEL_WAIT_MS, type Embedder, EmbedderClient, withDeadline } from './embedder.js';
 import { EMBEDDING_DIM, EMBEDDING_MODEL, embeddingText, textHash } from './embedding-text.js';
 import { type QuantizedRows, quantizeInto } from '../domain/quantize.js';
-import { BUNDLED_VECTORS, readVectorsFile } from './vector-file.js';
+import { Int8Index } from './int8-index.js';
+import { bestPassageScores, type PassageIndex, skillPassages } from './passages.js';
+import { BUNDLED_VECTORS, readQuantizedRows, readVectorsFile } from './vector-file.js';
+import type { SemanticHits } from './worker-protocol.js';
 
 export type SemanticState = SearchState['semantic'];
 
@@ -45,6 +48,8 @@ const WARM_CHUNK = 500;
 export class SemanticIndex {
   private status: SemanticState;
   private embedder: Embedder | undefined;
+  /** Tool and sentence vectors the bundled file holds, for reranking (none for texts it lacks). */
+  private passages: PassageIndex | undefined;
   private closed = false;
   private closing!: () => void;
   private readonly closeRequested = new Promise<void>((resolve) => (this.closing = resolve));
@@ -78,8 +83,8 @@ export class SemanticIndex {
     return withDeadline(this.opts?.waitMs ?? DEFAULT_MODEL_WAIT_MS, (signal) => run(embedder, signal));
   }
 
-  /** Nearest skills (cosine >= minScore) among `allowed` when given. Only when `ready`; waits at most `waitMs`. */
-  async search(query: string, topK: number, minScore: number, allowed?: Set<string> | null): Promise<RankedId[]> {
+  /** Nearest skills (cosine >= minScore) among `allowed` when given, and the query's vector. Only when `ready`; waits at most `waitMs`. */
+  async search(query: string, topK: number, minScore: number, allowed?: Set<string> | null): Promise<SemanticHits> {
     if (this.status !== 'ready' || !this.embedder) throw new Error(`semantic search is ${this.status}`);
     try {
       return await this.bounded((e, signal) => e.search(query, topK, minScore, allowed, signal));
@@ -114,6 +119,11 @@ export class SemanticIndex {
   /** A query's unit vector (cached and batched in the workers like searches). Only when `ready`; waits at most `waitMs`. */
   queryVector(query: string): Promise<Float32Array> {
     return this.bounded((e, signal) => e.queryVector(query, signal));
+  }
+
+  /** The best cosine of a query's `vector` over each skill's passages, for those of `ids` that have passages. */
+  passageScores(vector: Float32Array, ids: readonly string[]): Map<string, number> {
+    return this.passages ? bestPassageScores(this.passages, vector, ids) : new Map();
   }
 
   private async warm(): Promise<WarmStats | undefined> {
@@ -217,6 +227,7 @@ export class SemanticIndex {
           rows.scales[row] = from.rows.scales[from.row]!;
         }
       await embedder.setIndex(ids, rows);
+      this.passages = loadPassages(skills, vectorsFile);
       const stats = { reused, bundled, computed, ms: Math.round(performance.now() - started) };
       this.status = 'ready';
       logger.info({ model: EMBEDDING_MODEL, skills: ids.length, ...stats }, 'semantic search ready');
@@ -236,4 +247,20 @@ export class SemanticIndex {
     await this.embedder?.close();
     await this.settled;
   }
+}
+
+/** Passage vectors found in the bundled vectors file, quantised as stored; undefined when it has none. */
+function loadPassages(skills: readonly EmbeddingSource[], file: string): PassageIndex | undefined {
+  const owners: string[] = [];
+  const hashes: string[] = [];
+  for (const s of skills) {
+    for (const text of skillPassages(s)) {
+      owners.push(s.id);
+      hashes.push(textHash(text));
+    }
+  }
+  const { found, rows } = readQuantizedRows(file, EMBEDDING_MODEL, hashes);
+  if (found.length === 0) return undefined;
+  const kept = found.map((i) => owners[i]!);
+  return { index: new Int8Index(kept, rows, EMBEDDING_DIM), owners: kept };
 }
