@@ -21,6 +21,8 @@ const ON_BOTH_BACKENDS = [
   'device',
   'jobs',
   'registry-sync',
+  'checkout',
+  'money-guards',
   'cluster',
   'migrate-to-postgres',
 ].map((name) => `packages/server/test/${name}.test.ts`);

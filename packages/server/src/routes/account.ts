@@ -60,7 +60,7 @@ export function accountRoutes(api: Api, deps: AppDeps): void {
       '`limit` keys a page, and `next_cursor` to pass as `cursor` for the next one.',
     tags: ['Account'],
     security: ['BearerJWT', 'ApiKey'],
-    before: [identity.requireJwtOrKey('account')],
+    before: [identity.requireJwtOrKey()],
     query: ApiKeyListQuery,
     responses: {
       200: { description: 'Live keys, oldest first', schema: ApiKeyList },

@@ -99,7 +99,10 @@ export function deviceRoutes(api: Api, deps: AppDeps): void {
     tags: ['Auth'],
     body: DeviceTokenRequest,
     responses: {
-      200: { description: 'The new API key (all scopes), shown once', schema: DeviceTokenResponse },
+      200: {
+        description: 'The new API key (the default scopes: all but payout), shown once',
+        schema: DeviceTokenResponse,
+      },
       400: { description: 'Pending, slow down, expired, denied or invalid', schema: DeviceTokenError },
     },
     handler: async ({ body }) => reply(200, await devices.poll(body.device_code), NO_STORE),
@@ -138,7 +141,7 @@ export function deviceRoutes(api: Api, deps: AppDeps): void {
     summary: 'Approve or deny a device (HTML form)',
     description:
       'Form fields user_code, csrf, decision (approve|deny). Needs the browser session cookie, a CSRF token bound to it and a same-origin request; ' +
-      'otherwise 403. Approval mints an API key (all scopes, named "device: <client>") for the polling client and is audit-logged.',
+      'otherwise 403. Approval mints an API key (default scopes, no payout, named "device: <client>") for the polling client and is audit-logged.',
     tags: ['Auth'],
     responses: {
       200: { description: 'Done page', contentType: 'text/html', schema: z.string() },
