@@ -123,7 +123,7 @@ export async function approveDevice(server: string, smtp: Smtp, email: string, u
 }
 
 /** The user code the CLI printed, once it has. */
-export const userCodeIn = (stderr: string) => /enter the code ([A-Z]{4}-[A-Z]{4})/.exec(stderr)?.[1];
+export const userCodeIn = (stderr: string) => /Your sign-in code: ([A-Z]{4}-[A-Z]{4})/.exec(stderr)?.[1];
 
 /**
  * Runs `axle …` that signs in by device code, approving the code it prints as `email` with `approve`

@@ -188,7 +188,11 @@ describe('axle setup', () => {
       smtp,
       email: 'setup@example.com',
     });
-    expect(first.stderr).toContain(`open ${server.url}/device and enter the code`);
+    // The code, the link that carries it, and the wait with its time (a pipe gets the line, not a \r update).
+    const code = /Your sign-in code: ([A-Z]{4}-[A-Z]{4})\n/.exec(first.stderr)?.[1];
+    expect(first.stderr).toContain(`Open ${server.url}/device?user_code=${code} and check that it shows this code.\n`);
+    expect(first.stderr).toContain('waiting for approval… 0:00 (Ctrl-C to stop)\n');
+    expect(first.stderr).not.toContain('opened in your browser');
     expect(first.code, first.stderr).toBe(0);
     const config = JSON.parse(readHome(home, '.axle/config.json'));
     expect(config).toEqual({

@@ -75,7 +75,11 @@ Exit codes: 0 done, 3 sign-in failed, 4 server unreachable, 5 some client config
     'enable-extraction': Flags.boolean({
       description: 'turn background extraction on (records consent on the server)',
     }),
-    browser: Flags.boolean({ description: 'open the sign-in page in a browser', default: true, allowNo: true }),
+    browser: Flags.boolean({
+      description: 'open the sign-in page in a browser when a display is available (--no-browser: only print the link)',
+      default: true,
+      allowNo: true,
+    }),
   };
 
   async run(): Promise<SetupResult> {
@@ -98,10 +102,7 @@ Exit codes: 0 done, 3 sign-in failed, 4 server unreachable, 5 some client config
       return fail((err as Error).message, EXIT.UNREACHABLE);
     }
     if (!signedIn && !dryRun) {
-      config = await signIn(server, {
-        say: (s) => process.stderr.write(`${s}\n`),
-        openBrowser: flags.browser && interactive(),
-      });
+      config = await signIn(server, { openBrowser: flags.browser && interactive(), progress });
       signedIn = true;
       this.logToStderr(`Signed in as ${config.email}`);
     }
