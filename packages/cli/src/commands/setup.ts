@@ -1,8 +1,12 @@
+import { rm } from 'node:fs/promises';
 import { Flags } from '@oclif/core';
 import { Api } from '../lib/api.js';
 import { AxleCommand } from '../lib/base.js';
 import { hookScript, mcpScript, nodeCommand } from '../lib/bins.js';
-import { type AxleConfig, readConfig, removeConfig, serverOf, updateConfig } from '../lib/config.js';
+import { clearAxleHome } from '../lib/axle-home.js';
+import { type AxleConfig, readConfig, serverOf, updateConfig } from '../lib/config.js';
+import { recordConsent } from '../lib/consent.js';
+import { backupPath, exists } from '../lib/files.js';
 import { stopDaemon } from '../lib/daemon-control.js';
 import { EXIT, fail } from '../lib/exit.js';
 import { confirm, interactive } from '../lib/prompt.js';
@@ -22,6 +26,14 @@ export interface SetupResult {
   capture: boolean;
   clients: ClientReport[];
   files_changed: string[];
+  /** Undo: backups, files setup created and ~/.axle files removed (or that would be, in a dry run). */
+  files_removed?: string[];
+  /** Undo: the saved key was revoked on the server (or was already dead there). */
+  key_revoked?: boolean;
+  /** Undo: extraction consent was revoked on the server. */
+  consent_revoked?: boolean;
+  /** Undo: drafts kept in ~/.axle/queue. */
+  drafts_kept?: string[];
 }
 
 const CHANGE_TEXT: Record<string, string> = {
@@ -33,6 +45,15 @@ const CHANGE_TEXT: Record<string, string> = {
   skipped: '',
 };
 
+/** The three lines shown before the extraction question: what is read, what is sent where, how to stop it. */
+export function extractionExplained(server: string): string[] {
+  return [
+    'Reads: the transcripts Claude Code and Gemini CLI save when a session ends, on this machine only.',
+    `Sends: only scrubbed drafts (secrets and personal data removed locally), to your own review queue on ${server}; nothing is published until you approve it.`,
+    'Off: `axle kill-switch on` pauses it at once; `axle consent revoke` withdraws consent; `axle setup --undo` removes the hooks.',
+  ];
+}
+
 function describe(r: ClientReport): string {
   if (!r.installed) return 'not installed';
   if (r.mcp === 'corrupt' || r.mcp === 'conflict')
@@ -42,6 +63,8 @@ function describe(r: ClientReport): string {
   else if (r.hooks === 'unchanged') parts.push('capture hooks in place');
   else if (r.hooks === 'removed') parts.push('capture hooks removed');
   else if (r.hooks === 'corrupt' || r.hooks === 'conflict') parts.push(`hooks left untouched (${r.problem})`);
+  const note = CLIENTS.find((c) => c.id === r.id)?.afterSetup;
+  if (note && (r.mcp === 'added' || r.mcp === 'updated' || r.mcp === 'unchanged')) parts.push(note);
   return parts.filter(Boolean).join('; ');
 }
 
@@ -69,9 +92,17 @@ Exit codes: 0 done, 3 sign-in failed, 4 server unreachable, 5 some client config
 
   static override flags = {
     server: Flags.string({ description: 'Axle server URL (default: the saved one, else http://localhost:8402)' }),
-    yes: Flags.boolean({ char: 'y', description: 'answer yes to every prompt except enabling extraction' }),
+    yes: Flags.boolean({
+      char: 'y',
+      description: 'answer yes to every prompt except the two about extraction consent (enable, revoke)',
+    }),
     'dry-run': Flags.boolean({ description: 'show what would change; write nothing and do not sign in' }),
-    undo: Flags.boolean({ description: 'remove everything setup added (client entries, hooks, the saved key)' }),
+    undo: Flags.boolean({
+      description: 'remove everything setup added (client entries, hooks, backups, ~/.axle) and revoke the saved key',
+    }),
+    'revoke-consent': Flags.boolean({
+      description: 'with --undo: also revoke extraction consent on the server (otherwise asked, default No)',
+    }),
     'enable-extraction': Flags.boolean({
       description: 'turn background extraction on (records consent on the server)',
     }),
@@ -93,7 +124,7 @@ Exit codes: 0 done, 3 sign-in failed, 4 server unreachable, 5 some client config
     const found = await Promise.all(CLIENTS.map(async (def) => ({ def, installed: await isInstalled(def) })));
     progress.done();
 
-    if (flags.undo) return this.undo(found, server, dryRun);
+    if (flags.undo) return this.undo(found, config, server, dryRun, flags['revoke-consent']);
 
     let signedIn = false;
     try {
@@ -132,7 +163,7 @@ Exit codes: 0 done, 3 sign-in failed, 4 server unreachable, 5 some client config
       reports.push(report);
     }
 
-    const capture = await this.decideCapture(config, flags, dryRun);
+    const capture = await this.decideCapture(config, flags, dryRun, server);
     if (capture) {
       for (const report of reports) {
         const def = CLIENTS.find((c) => c.id === report.id)!;
@@ -168,19 +199,24 @@ Exit codes: 0 done, 3 sign-in failed, 4 server unreachable, 5 some client config
     config: AxleConfig,
     flags: { yes: boolean; 'enable-extraction': boolean },
     dryRun: boolean,
+    server: string,
   ): Promise<boolean> {
     if (config.capture?.enabled || flags['enable-extraction']) return true;
-    if (flags.yes || dryRun || this.jsonEnabled()) return false;
+    if (flags.yes || dryRun || this.jsonEnabled() || !interactive()) return false;
+    for (const line of extractionExplained(server)) this.logToStderr(line);
     return confirm('Enable background extraction?');
   }
 
   private async undo(
     found: Array<{ def: (typeof CLIENTS)[number]; installed: boolean }>,
+    config: AxleConfig,
     server: string,
     dryRun: boolean,
+    revokeConsentFlag: boolean,
   ): Promise<SetupResult> {
     const edits = new FileEdits();
     const reports: ClientReport[] = [];
+    const troubled = new Set<string>();
     for (const { def, installed } of found) {
       const r = await unregister(edits, def);
       const h = def.hooks ? await unhook(edits, def) : undefined;
@@ -195,15 +231,31 @@ Exit codes: 0 done, 3 sign-in failed, 4 server unreachable, 5 some client config
       };
       const problem = r.problem ?? h?.problem;
       if (problem) report.problem = problem;
+      if (r.status === 'corrupt' || r.status === 'conflict') troubled.add(def.config());
+      if (def.hooks && (h?.status === 'corrupt' || h?.status === 'conflict')) troubled.add(def.hooks.file());
       reports.push(report);
     }
-    await edits.preferBackups((path, text) => (path.endsWith('.json') ? jsoncValue(text) : text));
+    const parse = (path: string, text: string) => (path.endsWith('.json') ? jsoncValue(text) : text);
+    await edits.preferBackups(parse);
+    await edits.removeCreated(parse);
     const changed = edits.changed();
+    // Backups of files Axle is gone from have done their job; a file left untouched keeps its own.
+    const backups: string[] = [];
+    for (const path of edits.paths())
+      if (!troubled.has(path) && (await exists(backupPath(path)))) backups.push(backupPath(path));
+
+    let keyRevoked = false;
+    let consentRevoked = false;
     if (!dryRun) {
       await edits.commit();
       await stopDaemon();
-      await removeConfig();
+      for (const b of backups) await rm(b, { force: true });
+      if (config.api_key && config.server) {
+        const revoked = await this.revokeOnServer(config.server, config.api_key, revokeConsentFlag);
+        ({ keyRevoked, consentRevoked } = revoked);
+      }
     }
+    const home = await clearAxleHome(dryRun);
     return this.finish({
       server,
       dry_run: dryRun,
@@ -212,17 +264,65 @@ Exit codes: 0 done, 3 sign-in failed, 4 server unreachable, 5 some client config
       capture: false,
       clients: reports,
       files_changed: changed,
+      files_removed: [...backups, ...home.removed],
+      key_revoked: keyRevoked,
+      consent_revoked: consentRevoked,
+      drafts_kept: home.keptDrafts,
     });
+  }
+
+  /**
+   * Gives up the saved key on the server, first asking (default No) whether to revoke extraction
+   * consent too, while the key can still do it. An unreachable server leaves both as they are (exit 5).
+   */
+  private async revokeOnServer(
+    server: string,
+    apiKey: string,
+    revokeConsentFlag: boolean,
+  ): Promise<{ keyRevoked: boolean; consentRevoked: boolean }> {
+    const api = new Api({ server, apiKey });
+    try {
+      const settings = await api.raw('GET', '/account/settings');
+      if (settings.status === 401) return { keyRevoked: true, consentRevoked: false }; // already dead
+      let consentRevoked = false;
+      if (settings.status === 200 && settings.body?.consent_granted === true) {
+        let revoke = revokeConsentFlag;
+        if (!revoke && !this.jsonEnabled() && interactive()) {
+          this.logToStderr('Extraction consent stays on your account unless revoked (`axle consent revoke` does it later).');
+          revoke = await confirm('Revoke extraction consent on the server too?');
+        }
+        if (revoke) {
+          await recordConsent(api, 'revoke');
+          consentRevoked = true;
+        }
+      }
+      await api.call('DELETE', '/account/api-key');
+      return { keyRevoked: true, consentRevoked };
+    } catch (err) {
+      process.exitCode = EXIT.PARTIAL;
+      this.logToStderr(
+        `Could not revoke the saved key on ${server} (${(err as Error).message}); revoke it from your dashboard.`,
+      );
+      return { keyRevoked: false, consentRevoked: false };
+    }
   }
 
   private finish(result: SetupResult): SetupResult {
     const rows = result.clients.map((r) => [r.name, r.tier, r.installed ? r.config : '-', describe(r)]);
     this.log(table(['Client', 'Capture tier', 'Config file', result.dry_run ? 'Would change' : 'Changed'], rows));
     this.log('');
-    if (result.undo)
-      this.log(
-        result.dry_run ? 'Dry run: nothing was removed.' : 'Removed Axle from every client and forgot the saved key.',
-      );
+    if (result.undo) {
+      if (result.dry_run) this.log(`Dry run: nothing was removed (${result.files_removed?.length ?? 0} file(s) would be).`);
+      else {
+        this.log(
+          `Removed Axle from every client, ${result.files_removed?.length ?? 0} backup and Axle file(s), and the saved key.`,
+        );
+        this.log(`API key: ${result.key_revoked ? 'revoked on the server' : 'NOT revoked (see above)'}`);
+        this.log(`Extraction consent: ${result.consent_revoked ? 'revoked' : 'unchanged on the server'}`);
+      }
+      if (result.drafts_kept?.length)
+        this.log(`Kept ${result.drafts_kept.length} draft file(s) in ~/.axle/queue; delete the folder to drop them.`);
+    }
     else {
       this.log(`Server: ${result.server}${result.email ? ` (signed in as ${result.email})` : ''}`);
       this.log(`Background extraction: ${result.capture ? 'on (`axle kill-switch on` pauses it)' : 'off'}`);
