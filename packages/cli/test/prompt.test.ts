@@ -50,7 +50,14 @@ describe.skipIf(!hasTmux)('the capture prompt on a real terminal (tmux)', () => 
     const script = path.join(home, 'run.sh');
     fs.writeFileSync(script, `HOME='${home}' '${process.execPath}' '${CLI_BIN}' setup; echo "EXIT=$?"; sleep 60\n`);
     tmux('new-session', '-d', '-s', 'setup', '-x', '250', '-y', '60', `sh '${script}'`);
-    await screenWith('Enable background extraction? [y/N]');
+    const asked = await screenWith('Enable background extraction? [y/N]');
+    // Three lines first: what is read, what is sent where, how to turn it off.
+    const lines = asked.split('\n').map((l) => l.trim());
+    const q = lines.findIndex((l) => l.startsWith('Enable background extraction?'));
+    expect(lines[q - 3]).toMatch(/^Reads: the transcripts Claude Code and Gemini CLI save when a session ends/);
+    expect(lines[q - 2]).toContain(`Sends: only scrubbed drafts`);
+    expect(lines[q - 2]).toContain(`to your own review queue on ${server.url}`);
+    expect(lines[q - 1]).toMatch(/^Off: `axle kill-switch on` pauses it/);
     tmux('send-keys', '-t', 'setup', 'Enter');
     const screen = await screenWith('EXIT=');
     expect(screen).toContain('EXIT=0');
@@ -62,6 +69,34 @@ describe.skipIf(!hasTmux)('the capture prompt on a real terminal (tmux)', () => 
       await fetch(`${server.url}/account/settings`, { headers: { 'x-api-key': key.api_key } })
     ).json();
     expect(settings.consent_granted).toBe(false);
+    tmux('kill-session', '-t', 'setup');
+  });
+
+  it('setup --undo asks whether to revoke consent too, and Enter keeps it while the key is revoked', async () => {
+    const home = tempHome();
+    writeClientFiles(home);
+    const key = await mintKey(server.url, smtp, 'prompt-undo@example.com');
+    writeAxleConfig(home, { server: server.url, api_key: key.api_key, capture: { enabled: true, since: '2026-01-01' } });
+    await fetch(`${server.url}/extract/consent`, {
+      method: 'POST',
+      headers: { 'x-api-key': key.api_key, 'content-type': 'application/json' },
+      body: JSON.stringify({ action: 'grant' }),
+    });
+    const script = path.join(home, 'run.sh');
+    fs.writeFileSync(script, `HOME='${home}' '${process.execPath}' '${CLI_BIN}' setup --undo; echo "EXIT=$?"; sleep 60\n`);
+    tmux('new-session', '-d', '-s', 'setup', '-x', '250', '-y', '60', `sh '${script}'`);
+    await screenWith('Revoke extraction consent on the server too? [y/N]');
+    tmux('send-keys', '-t', 'setup', 'Enter');
+    const screen = await screenWith('EXIT=');
+    expect(screen).toContain('EXIT=0');
+    expect(screen).toContain('API key: revoked on the server');
+    expect(screen).toContain('Extraction consent: unchanged on the server');
+    expect((await fetch(`${server.url}/account/settings`, { headers: { 'x-api-key': key.api_key } })).status).toBe(401);
+    const fresh = await mintKey(server.url, smtp, 'prompt-undo@example.com');
+    const settings = await (
+      await fetch(`${server.url}/account/settings`, { headers: { 'x-api-key': fresh.api_key } })
+    ).json();
+    expect(settings.consent_granted).toBe(true);
     tmux('kill-session', '-t', 'setup');
   });
 
