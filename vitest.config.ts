@@ -6,9 +6,13 @@ const src = (pkg: string) => fileURLToPath(new URL(`./packages/${pkg}/src/index.
 export default defineConfig({
   resolve: {
     // Unit tests run against sources; end-to-end tests spawn the built packages.
-    // '@axle/sdk/mcp' comes first: the '@axle/sdk' entry would otherwise also claim its subpath.
+    // Subpaths come first: the package's own entry would otherwise also claim them.
     alias: {
       '@axle/sdk/mcp': fileURLToPath(new URL('./packages/sdk/src/mcp/index.ts', import.meta.url)),
+      '@axle/extractor/paths': fileURLToPath(new URL('./packages/extractor/src/paths.ts', import.meta.url)),
+      '@axle/extractor/kill-switch': fileURLToPath(
+        new URL('./packages/extractor/src/daemon/kill-switch.ts', import.meta.url),
+      ),
       '@axle/sdk': src('sdk'),
       '@axle/scrub': src('scrub'),
       '@axle/extractor': src('extractor'),

@@ -76,14 +76,21 @@ describe.skipIf(!hasTmux)('the capture prompt on a real terminal (tmux)', () => 
     const home = tempHome();
     writeClientFiles(home);
     const key = await mintKey(server.url, smtp, 'prompt-undo@example.com');
-    writeAxleConfig(home, { server: server.url, api_key: key.api_key, capture: { enabled: true, since: '2026-01-01' } });
+    writeAxleConfig(home, {
+      server: server.url,
+      api_key: key.api_key,
+      capture: { enabled: true, since: '2026-01-01' },
+    });
     await fetch(`${server.url}/extract/consent`, {
       method: 'POST',
       headers: { 'x-api-key': key.api_key, 'content-type': 'application/json' },
       body: JSON.stringify({ action: 'grant' }),
     });
     const script = path.join(home, 'run.sh');
-    fs.writeFileSync(script, `HOME='${home}' '${process.execPath}' '${CLI_BIN}' setup --undo; echo "EXIT=$?"; sleep 60\n`);
+    fs.writeFileSync(
+      script,
+      `HOME='${home}' '${process.execPath}' '${CLI_BIN}' setup --undo; echo "EXIT=$?"; sleep 60\n`,
+    );
     tmux('new-session', '-d', '-s', 'setup', '-x', '250', '-y', '60', `sh '${script}'`);
     await screenWith('Revoke extraction consent on the server too? [y/N]');
     tmux('send-keys', '-t', 'setup', 'Enter');

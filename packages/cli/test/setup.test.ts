@@ -272,7 +272,9 @@ describe('axle setup', () => {
     const undone = JSON.parse(undo.stdout);
     expect(undone).toMatchObject({ key_revoked: true, consent_revoked: false, drafts_kept: [] });
     // The key is dead on the server; consent stays (no terminal to say yes to revoking it).
-    expect((await fetch(`${server.url}/account/settings`, { headers: { 'x-api-key': config.api_key } })).status).toBe(401);
+    expect((await fetch(`${server.url}/account/settings`, { headers: { 'x-api-key': config.api_key } })).status).toBe(
+      401,
+    );
     expect(await consentOf(server.url, await mintKey(server.url, smtp, 'setup@example.com'))).toBe(true);
   }, 60_000);
 
@@ -338,6 +340,13 @@ describe('axle setup', () => {
     expect(report.files_changed).toHaveLength(10);
     for (const [id, f] of Object.entries(CLIENT_FILES)) expect(readHome(home, f.file), id).toBe(f.text);
     expect(fs.existsSync(path.join(home, '.axle'))).toBe(false);
+    // The table says what would happen, not what did.
+    const table = await axle(['setup', '--server', server.url, '--dry-run'], { home });
+    expect(table.stdout).toMatch(/Would change/);
+    expect(table.stdout).toMatch(/Cursor +Probabilistic .*would register axle/);
+    expect(table.stdout).not.toMatch(/(^|\s)registered axle/m);
+    const undoTable = await axle(['setup', '--undo', '--dry-run'], { home });
+    expect(undoTable.stdout).toMatch(/Cursor +Probabilistic .*nothing to remove/);
   });
 
   it('finds Claude Code under CLAUDE_CONFIG_DIR and skips clients that are not installed', async () => {

@@ -461,7 +461,15 @@ describe('device-code sign-in over HTTP', () => {
     expect((await pollError(s.device_code)).error).toBe('authorization_pending');
 
     // Another site cannot press the button (even knowing the fields), nor can a made-up token.
-    expect((await decide(null, { user_code: s.user_code, link: token, decision: 'approve' }, { origin: 'https://evil.example' })).status).toBe(403);
+    expect(
+      (
+        await decide(
+          null,
+          { user_code: s.user_code, link: token, decision: 'approve' },
+          { origin: 'https://evil.example' },
+        )
+      ).status,
+    ).toBe(403);
     const forged = await decide(null, { user_code: s.user_code, link: 'x'.repeat(43), decision: 'approve' });
     expect(forged.status).toBe(401);
     advance(s.interval * SECOND);

@@ -36,17 +36,8 @@ export interface SetupResult {
   drafts_kept?: string[];
 }
 
-const CHANGE_TEXT: Record<string, string> = {
-  added: 'registered axle',
-  updated: 'updated axle',
-  unchanged: 'already registered',
-  removed: 'removed axle',
-  absent: 'nothing to remove',
-  skipped: '',
-};
-
 /** The three lines shown before the extraction question: what is read, what is sent where, how to stop it. */
-export function extractionExplained(server: string): string[] {
+function extractionExplained(server: string): string[] {
   return [
     'Reads: the transcripts Claude Code and Gemini CLI save when a session ends, on this machine only.',
     `Sends: only scrubbed drafts (secrets and personal data removed locally), to your own review queue on ${server}; nothing is published until you approve it.`,
@@ -54,15 +45,39 @@ export function extractionExplained(server: string): string[] {
   ];
 }
 
-function describe(r: ClientReport): string {
+/** What happened to a client's entry and hooks, in the past tense, and as a dry run says it would happen. */
+const CHANGE_TEXT: Record<'done' | 'dry', Record<string, string>> = {
+  done: {
+    added: 'registered axle',
+    updated: 'updated axle',
+    unchanged: 'already registered',
+    removed: 'removed axle',
+    absent: 'nothing to remove',
+    hooksAdded: 'capture hooks installed',
+    hooksRemoved: 'capture hooks removed',
+  },
+  dry: {
+    added: 'would register axle',
+    updated: 'would update axle',
+    unchanged: 'already registered',
+    removed: 'would remove axle',
+    absent: 'nothing to remove',
+    hooksAdded: 'would install capture hooks',
+    hooksRemoved: 'would remove capture hooks',
+  },
+};
+
+function describe(r: ClientReport, dryRun: boolean): string {
   if (!r.installed) return 'not installed';
+  const text = CHANGE_TEXT[dryRun ? 'dry' : 'done'];
   if (r.mcp === 'corrupt' || r.mcp === 'conflict')
-    return `left untouched: ${r.mcp === 'corrupt' ? 'unreadable' : 'conflict'} (${r.problem})`;
-  const parts = [CHANGE_TEXT[r.mcp] ?? r.mcp];
-  if (r.hooks === 'added' || r.hooks === 'updated') parts.push('capture hooks installed');
+    return `${dryRun ? 'would be ' : ''}left untouched: ${r.mcp === 'corrupt' ? 'unreadable' : 'conflict'} (${r.problem})`;
+  const parts = [r.mcp === 'skipped' ? '' : text[r.mcp]];
+  if (r.hooks === 'added' || r.hooks === 'updated') parts.push(text.hooksAdded!);
   else if (r.hooks === 'unchanged') parts.push('capture hooks in place');
-  else if (r.hooks === 'removed') parts.push('capture hooks removed');
-  else if (r.hooks === 'corrupt' || r.hooks === 'conflict') parts.push(`hooks left untouched (${r.problem})`);
+  else if (r.hooks === 'removed') parts.push(text.hooksRemoved!);
+  else if (r.hooks === 'corrupt' || r.hooks === 'conflict')
+    parts.push(`hooks ${dryRun ? 'would be ' : ''}left untouched (${r.problem})`);
   const note = CLIENTS.find((c) => c.id === r.id)?.afterSetup;
   if (note && (r.mcp === 'added' || r.mcp === 'updated' || r.mcp === 'unchanged')) parts.push(note);
   return parts.filter(Boolean).join('; ');
@@ -288,7 +303,9 @@ Exit codes: 0 done, 3 sign-in failed, 4 server unreachable, 5 some client config
       if (settings.status === 200 && settings.body?.consent_granted === true) {
         let revoke = revokeConsentFlag;
         if (!revoke && !this.jsonEnabled() && interactive()) {
-          this.logToStderr('Extraction consent stays on your account unless revoked (`axle consent revoke` does it later).');
+          this.logToStderr(
+            'Extraction consent stays on your account unless revoked (`axle consent revoke` does it later).',
+          );
           revoke = await confirm('Revoke extraction consent on the server too?');
         }
         if (revoke) {
@@ -308,11 +325,12 @@ Exit codes: 0 done, 3 sign-in failed, 4 server unreachable, 5 some client config
   }
 
   private finish(result: SetupResult): SetupResult {
-    const rows = result.clients.map((r) => [r.name, r.tier, r.installed ? r.config : '-', describe(r)]);
+    const rows = result.clients.map((r) => [r.name, r.tier, r.installed ? r.config : '-', describe(r, result.dry_run)]);
     this.log(table(['Client', 'Capture tier', 'Config file', result.dry_run ? 'Would change' : 'Changed'], rows));
     this.log('');
     if (result.undo) {
-      if (result.dry_run) this.log(`Dry run: nothing was removed (${result.files_removed?.length ?? 0} file(s) would be).`);
+      if (result.dry_run)
+        this.log(`Dry run: nothing was removed (${result.files_removed?.length ?? 0} file(s) would be).`);
       else {
         this.log(
           `Removed Axle from every client, ${result.files_removed?.length ?? 0} backup and Axle file(s), and the saved key.`,
@@ -322,8 +340,7 @@ Exit codes: 0 done, 3 sign-in failed, 4 server unreachable, 5 some client config
       }
       if (result.drafts_kept?.length)
         this.log(`Kept ${result.drafts_kept.length} draft file(s) in ~/.axle/queue; delete the folder to drop them.`);
-    }
-    else {
+    } else {
       this.log(`Server: ${result.server}${result.email ? ` (signed in as ${result.email})` : ''}`);
       this.log(`Background extraction: ${result.capture ? 'on (`axle kill-switch on` pauses it)' : 'off'}`);
       if (result.dry_run) this.log('Dry run: nothing was written.');

@@ -135,10 +135,16 @@ export function deviceRoutes(api: Api, deps: AppDeps): void {
       }
       const who = await signedIn(ctx);
       if (!who)
-        return html(200, deviceSignInPage(userCode, link ? 'This sign-in link was already used or expired.' : undefined));
+        return html(
+          200,
+          deviceSignInPage(userCode, link ? 'This sign-in link was already used or expired.' : undefined),
+        );
       if (!userCode) return html(200, deviceEnterCodePage(who.email));
       return page(async () =>
-        html(200, deviceConfirmPage(who.email, await devices.lookup(userCode, ip(ctx)), { csrf: csrfToken(who.session) })),
+        html(
+          200,
+          deviceConfirmPage(who.email, await devices.lookup(userCode, ip(ctx)), { csrf: csrfToken(who.session) }),
+        ),
       );
     },
   });
@@ -156,7 +162,11 @@ export function deviceRoutes(api: Api, deps: AppDeps): void {
     responses: {
       200: { description: 'Done page', contentType: 'text/html', schema: z.string() },
       400: { description: 'Malformed form', contentType: 'text/html', schema: z.string() },
-      401: { description: 'Not signed in, or the sign-in link is used or expired', contentType: 'text/html', schema: z.string() },
+      401: {
+        description: 'Not signed in, or the sign-in link is used or expired',
+        contentType: 'text/html',
+        schema: z.string(),
+      },
       403: { description: 'Cross-site request or bad CSRF token', contentType: 'text/html', schema: z.string() },
       404: { description: 'Unknown, expired or used code', contentType: 'text/html', schema: z.string() },
       429: { description: 'Too many failed lookups from this IP', contentType: 'text/html', schema: z.string() },
@@ -169,7 +179,10 @@ export function deviceRoutes(api: Api, deps: AppDeps): void {
         const { user_code, decision, link } = form.data;
         const signIn = await magicLinks.verify(link);
         if (!signIn)
-          return html(401, deviceSignInPage(user_code, 'This sign-in link was already used or expired; ask for a new one.'));
+          return html(
+            401,
+            deviceSignInPage(user_code, 'This sign-in link was already used or expired; ask for a new one.'),
+          );
         setSessionCookie(ctx, signIn.jwt, deps.baseUrl().startsWith('https:'));
         return page(async () => {
           await devices.decide(user_code, signIn.account.id, decision, ip(ctx));
