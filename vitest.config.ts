@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
@@ -24,5 +25,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Vitest's default is one file at a time on 2 cores (cores - 1). Many files spend their time waiting on
+    // processes they spawn (CLI runs, server processes, npm, Chromium, tmux), so half again as many files
+    // as cores keeps both cores busy.
+    maxWorkers: Math.max(2, Math.ceil(os.availableParallelism() * 1.5)),
   },
 });
