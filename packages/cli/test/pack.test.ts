@@ -205,5 +205,5 @@ describe('installing the packed packages into an empty folder', () => {
     const exited = new Promise((r) => child.once('exit', r));
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
-  });
+  }, 60_000); // a first start migrates a new database and imports the catalog
 });
