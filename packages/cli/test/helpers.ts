@@ -62,10 +62,14 @@ export interface RunResult {
   stderr: string;
 }
 
-/** Environment of a CLI run: only HOME decides where configs live (no XDG or client overrides leak in). */
+/**
+ * Environment of a CLI run: only HOME decides where configs live (no XDG or client overrides leak in), and
+ * no display, so no run opens a browser on the desktop of whoever runs the tests.
+ */
 export function cliEnv(home: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, USERPROFILE: home, ...extra };
-  for (const k of ['XDG_CONFIG_HOME', 'CLAUDE_CONFIG_DIR', 'CODEX_HOME', 'APPDATA']) if (!(k in extra)) delete env[k];
+  for (const k of ['XDG_CONFIG_HOME', 'CLAUDE_CONFIG_DIR', 'CODEX_HOME', 'APPDATA', 'DISPLAY', 'WAYLAND_DISPLAY'])
+    if (!(k in extra)) delete env[k];
   return env;
 }
 
