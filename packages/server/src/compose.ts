@@ -13,7 +13,7 @@ import { createDeviceAuthService } from './services/device-auth.js';
 import { releaseHeld } from './services/ledger.js';
 import { createUnlockService } from './services/unlock.js';
 import { createX402ExtensionsService } from './services/x402-extensions.js';
-import { facilitatorSettler, localSettler } from './payments/settlement.js';
+import { facilitatorSettler, offlineSettler, type Settler } from './payments/settlement.js';
 import { stripeProcessor } from './payments/card-processor.js';
 import { localPayoutSender } from './payments/payout-sender.js';
 import { sanctionsScreen } from './payments/sanctions.js';
@@ -33,6 +33,7 @@ import { createMailer } from './services/mailer.js';
 import { createOpenClawService } from './services/openclaw.js';
 import { createRateLimiter } from './services/rate-limit.js';
 import { createSearchCounts } from './services/search-counts.js';
+import { createRegistrySync } from './services/registry-sync.js';
 import { createSkillsService } from './services/skills.js';
 import { createTermsService } from './services/terms.js';
 import type { Database, Queryable } from './store/db.js';
@@ -50,12 +51,37 @@ export interface ComposeOptions {
   localUrl(): string;
   /** The semantic warm-up waits for this so it does not delay the first /health. */
   listening: Promise<unknown>;
+  /** The embedding worker's script (tests); the compiled embed-worker by default. */
+  embedWorkerFile?: string;
 }
 
 export interface Composed {
   deps: AppDeps;
   /** Closes the services that hold resources (the OpenClaw watcher, embedding workers, batched counters). */
   close(): Promise<void>;
+}
+
+const RECONCILE_EVERY_MS = 60_000;
+
+/** How x402 payments are settled (docs/payments.md): a facilitator, this server on chain, or not at all. */
+async function settlerFor(config: Config, logger: Logger): Promise<Settler> {
+  const chain = config.rpcUrl ? await import('./payments/chain-settlement.js') : undefined;
+  if (config.facilitatorUrl) {
+    const reader = chain && config.rpcUrl ? chain.chainReader({ rpcUrl: config.rpcUrl }) : undefined;
+    return facilitatorSettler(config.facilitatorUrl, { chain: reader, receiptWaitMs: config.settlementWaitMs });
+  }
+  if (chain && config.rpcUrl && config.settlementKey) {
+    return chain.chainSettler({
+      rpcUrl: config.rpcUrl,
+      privateKey: config.settlementKey,
+      receiptWaitMs: config.settlementWaitMs,
+    });
+  }
+  logger.warn(
+    'x402 payments are NOT being settled: no AXLE_FACILITATOR_URL, and no AXLE_RPC_URL with AXLE_SETTLEMENT_KEY. ' +
+      'Authorizations are verified offline; contributor shares stay awaiting_settlement and are never withdrawable.',
+  );
+  return offlineSettler;
 }
 
 /** The composition root: builds every store-backed service once and wires them together. */
@@ -68,6 +94,7 @@ export async function compose({
   baseUrl,
   localUrl,
   listening,
+  embedWorkerFile,
 }: ComposeOptions): Promise<Composed> {
   const learnings = createLearningsService({ db, clock });
   const skills = await createSkillsService({
@@ -77,9 +104,21 @@ export async function compose({
     semanticSearch: config.semanticSearch,
     searchWorkers: config.searchWorkers,
     searchQueueMax: config.searchQueueMax,
+    modelWaitMs: config.modelWaitMs,
+    embedWorkerFile,
     semanticStartsAfter: listening,
     knowledgeHints: learnings,
   });
+  // AXLE_REGISTRY_SYNC_URL: one instance (a lease in the database) syncs that registry's servers into the catalog.
+  const registrySync = createRegistrySync({
+    db,
+    clock,
+    logger,
+    source: config.registrySyncUrl,
+    intervalMs: config.registrySyncIntervalMs,
+    onChange: () => skills.reloadCatalog(),
+  });
+  void listening.then(() => registrySync.start()).catch(() => undefined);
   const jwt = createJwtService(jwtSecret, clock);
   const x402Extensions = createX402ExtensionsService({ db, clock, baseUrl, secret: jwtSecret });
   const rateLimiter = createRateLimiter({ db, clock });
@@ -87,6 +126,7 @@ export async function compose({
   const accounts = createAccountsService({ db, clock, writeLimits });
   const mailer = createMailer({
     smtpUrl: config.smtpUrl,
+    smtpTimeoutMs: config.smtpTimeoutMs,
     from: config.mailFrom,
     dataDir: config.dataDir,
     logger,
@@ -156,7 +196,8 @@ export async function compose({
       baseUrl,
       payTo: config.payTo,
       routerAddress: config.routerAddress,
-      settler: config.facilitatorUrl ? facilitatorSettler(config.facilitatorUrl) : localSettler,
+      settler: await settlerFor(config, logger),
+      settlementWaitMs: config.settlementWaitMs,
       extensions: x402Extensions,
       loadFull: (id) => knowledge.loadFull(id),
     }),
@@ -180,9 +221,20 @@ export async function compose({
     }),
     writeLimits,
   };
+  // Submitted settlements are reconciled at start and every minute; final states stay final, so several
+  // instances may run this at once.
+  const reconcile = () =>
+    void deps.unlocks
+      .reconcilePayments()
+      .catch((err) => logger.warn({ err: (err as Error).message }, 'x402 reconciliation failed'));
+  const reconciler = deps.unlocks.settlementMode === 'offline' ? undefined : setInterval(reconcile, RECONCILE_EVERY_MS);
+  reconciler?.unref();
+  if (reconciler) void listening.then(reconcile);
   return {
     deps,
     close: async () => {
+      registrySync.stop();
+      clearInterval(reconciler);
       await openclaw.close();
       await vectors?.close();
       await skills.close();

@@ -1,6 +1,12 @@
 #!/usr/bin/env node
 import { loadConfig } from './config.js';
+import { catalogSync } from './scripts/catalog-sync.js';
 import { startServer } from './server.js';
+
+const args = process.argv.slice(2);
+if (args[0] === 'catalog' && args[1] === 'sync') {
+  process.exit(await catalogSync(args.slice(2), process.env, (line) => console.log(line)));
+}
 
 try {
   const server = await startServer({ config: loadConfig() });

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CATEGORIES } from '@axle/sdk';
 import { afterAll, describe, expect, it } from 'vitest';
+import { readDockerCatalog } from '../src/catalog/build.js';
 import { buildCatalog, categoryCounts, mcpConnection, serializeCatalog } from '../src/catalog/compose.js';
 import { BUNDLED_CATALOG, loadCatalog } from '../src/catalog/load.js';
 import {
@@ -16,6 +17,7 @@ import {
   qualityForWebApi,
   slugify,
 } from '../src/catalog/mapping.js';
+import { parseDockerServer } from '../src/catalog/parse-docker-registry.js';
 import { parseMcpRegistry } from '../src/catalog/parse-mcp-registry.js';
 import { parsePublicApis } from '../src/catalog/parse-public-apis.js';
 
@@ -131,7 +133,8 @@ describe('category mapping', () => {
   });
 
   it('uses the section for precise sections, whatever the text says', () => {
-    expect(categorizePublicApi('Weather', 'Weather with payments')).toBe('monitoring');
+    expect(categorizePublicApi('Weather', 'Weather with payments')).toBe('data-processing');
+    expect(categorizePublicApi('Security', 'Security with payments')).toBe('monitoring');
     expect(categorizePublicApi('Email', 'Email validation database')).toBe('communication');
   });
 
@@ -288,8 +291,149 @@ describe('buildCatalog on fixtures', () => {
   });
 });
 
+const DOCKER_COMMIT = '818bf169b365e7b7d5b117352e32757c54844718';
+const dockerServers = [
+  parseDockerServer(
+    'dart',
+    {
+      name: 'dart',
+      image: 'mcp/dart',
+      type: 'server',
+      meta: { category: 'productivity', tags: ['dart', 'productivity'] },
+      about: { title: 'Dart AI', description: 'Dart is project management powered by AI: tasks, docs and projects' },
+      source: { project: 'https://github.com/Box/dart-mcp.git' },
+      config: {
+        description: 'Configure the connection to TODO',
+        secrets: [{ name: 'dart.token', env: 'DART_TOKEN', example: '<TOKEN>', description: 'API token' }],
+        env: [{ name: 'DART_HOST', example: 'https://app.dartai.com', value: '{{dart.host}}' }],
+        parameters: { properties: { host: { type: 'string', description: 'Dart host URL' } } },
+      },
+    },
+    [
+      { name: 'create_task', description: 'Create a new task in Dart' },
+      { name: 'create_task', description: 'duplicate' },
+      { name: 'list_docs', description: 'x'.repeat(400) },
+    ],
+  ),
+  parseDockerServer(
+    'filesystem',
+    {
+      name: 'filesystem',
+      image: 'mcp/filesystem',
+      type: 'server',
+      about: {
+        title: 'Filesystem (Reference)',
+        description: 'Local filesystem access with configurable allowed paths',
+      },
+      source: { project: 'https://github.com/modelcontextprotocol/servers' },
+      config: { description: 'The MCP server is allowed to access these paths', parameters: null },
+    },
+    undefined,
+  ),
+  parseDockerServer(
+    'git',
+    {
+      name: 'git',
+      image: 'mcp/git',
+      type: 'server',
+      about: { title: 'Git (Reference)', description: 'Git repository interaction and automation.' },
+      source: { project: 'https://github.com/modelcontextprotocol/servers' },
+    },
+    undefined,
+  ),
+  parseDockerServer(
+    'weather',
+    {
+      name: 'weather',
+      type: 'remote',
+      meta: { category: 'monitoring', tags: ['weather', 'remote'] },
+      about: { title: 'Weather', description: 'Forecasts and current conditions for any city' },
+      remote: { transport_type: 'streamable-http', url: 'https://mcp.weather.example/mcp' },
+      oauth: [{ provider: 'weather', secret: 'weather.token', env: 'WEATHER_TOKEN' }],
+    },
+    undefined,
+  ),
+];
+
+describe("Docker's MCP catalog", () => {
+  const [dart] = dockerServers;
+
+  it('reads configuration with secrets marked, parameter descriptions for variables, and deduplicated, cut tools', () => {
+    expect(dart!.install).toEqual({
+      env: [
+        { name: 'DART_TOKEN', secret: true, description: 'API token', example: '<TOKEN>' },
+        { name: 'DART_HOST', secret: false, description: 'Dart host URL', example: 'https://app.dartai.com' },
+      ],
+    });
+    expect(dart!.tools.map((t) => t.name)).toEqual(['create_task', 'list_docs']);
+    expect(dart!.tools[1]!.description.length).toBeLessThanOrEqual(300);
+    expect(dockerServers[3]!.install.env).toEqual([
+      { name: 'WEATHER_TOKEN', secret: true, description: 'OAuth token from weather' },
+    ]);
+    expect(() => parseDockerServer('bad', { name: 'bad' }, undefined)).toThrow('servers/bad/server.yaml');
+    expect(() => parseDockerServer('bad', { name: 'bad', type: 'server', about: {} }, { tools: 1 })).toThrow(
+      'servers/bad/tools.json',
+    );
+  });
+
+  const skills = buildCatalog({ ...sources, docker: { commit: DOCKER_COMMIT, servers: dockerServers } });
+  const byId = (id: string) => skills.find((s) => s.id === id);
+
+  it('merges a server both sources list into one skill: the seed id and launch command, Docker tools and configuration', () => {
+    expect(skills.filter((s) => s.connection.docs.toLowerCase().includes('box/dart-mcp'))).toHaveLength(1);
+    expect(byId('dart-mcp')).toMatchObject({
+      name: 'box/dart-mcp',
+      description: 'Dart is project management powered by AI: tasks, docs and projects',
+      tools: [{ name: 'create_task' }, { name: 'list_docs' }],
+      install: {
+        env: [
+          { name: 'DART_TOKEN', secret: true },
+          { name: 'DART_HOST', secret: false },
+        ],
+      },
+      connection: { command: 'docker run -i --rm -e DART_TOKEN -e DART_HOST mcp/dart' },
+    });
+    expect(byId('dart')).toBeUndefined();
+  });
+
+  it('adds the others as new skills without renaming existing ids; monorepo servers stay apart', () => {
+    expect(byId('filesystem')).toMatchObject({
+      name: 'Filesystem (Reference)',
+      category: 'storage-state',
+      connection: { command: 'docker run -i --rm mcp/filesystem' },
+      install: { env: [], note: 'The MCP server is allowed to access these paths' },
+    });
+    expect(byId('git')).toMatchObject({ category: 'storage-state' });
+    expect(byId('weather')).toMatchObject({
+      category: 'data-processing',
+      connection: { protocol: 'streamable-http', endpoint: 'https://mcp.weather.example/mcp' },
+      pricing: { model: 'unknown' },
+    });
+    const without = buildCatalog(sources);
+    for (const s of without) expect(byId(s.id)?.name).toBe(s.name);
+  });
+
+  it('files weather under data-processing, GitHub under storage-state and CI under code-execution', () => {
+    expect(categorizeMcpServer('weather alerts and forecasts')).toBe('data-processing');
+    expect(categorizeMcpServer('manage GitHub issues and pull requests')).toBe('storage-state');
+    expect(categorizeMcpServer('inspect GitHub Actions runs')).toBe('code-execution');
+    expect(categorizePublicApi('Development', 'Make use of GitHub repositories, code and user info')).toBe(
+      'storage-state',
+    );
+  });
+});
+
 describe('the committed catalog', () => {
   const committed = loadCatalog();
+
+  it("holds Docker's servers, with tools and install variables, and a PostgreSQL server", () => {
+    expect(committed.filter((s) => s.tags.includes('docker')).length).toBeGreaterThan(300);
+    expect(committed.filter((s) => (s.tools ?? []).length > 0).length).toBeGreaterThanOrEqual(28);
+    expect(committed.find((s) => s.id === 'database-server')?.description).toContain('PostgreSQL');
+    expect(committed.find((s) => s.id === 'brave')?.install?.env).toContainEqual(
+      expect.objectContaining({ name: 'BRAVE_API_KEY', secret: true }),
+    );
+  });
 
   it('holds both sources, with unique ids', () => {
     expect(committed.length).toBeGreaterThan(2000);
@@ -318,6 +462,7 @@ describe('the committed catalog', () => {
       buildCatalog({
         publicApisMarkdown: readFileSync(join(data, 'public-apis/README.md'), 'utf8'),
         mcpSeed: JSON.parse(readFileSync(join(data, 'mcp-registry/seed_2025_05_16.json'), 'utf8')),
+        docker: readDockerCatalog(join(data, 'docker-mcp-registry')),
       });
     const text = serializeCatalog(fromSources());
     expect(serializeCatalog(fromSources())).toBe(text);

@@ -150,8 +150,25 @@ describe('GET /skill/{id}', () => {
     expect(json).toMatchObject({ id: 'github-mcp', name: 'GitHub MCP Server', type: 'mcp_server' });
     expect(json.relevance).toBeUndefined();
     expect(json.content_preview).toContain('Run: npx -y @modelcontextprotocol/server-github (stdio transport)');
-    expect(json.content_preview).toContain("Auth: set GITHUB_TOKEN in the server's environment");
+    expect(json.content_preview).toContain("Auth: set GITHUB_TOKEN (secret) in the server's environment");
     expect(json.content_preview).toContain('https://github.com/example/github-mcp');
+  });
+
+  it("shows an MCP server's tools and install variables, secrets marked; search finds it by a tool and leaves the list out", async () => {
+    const { json } = await get('github-mcp');
+    expect(json.tools.map((t: { name: string }) => t.name)).toEqual(['create_pull_request', 'search_issues']);
+    expect(json.install.env).toEqual([{ name: 'GITHUB_TOKEN', secret: true, description: 'Personal access token' }]);
+    expect(json.content_preview).toContain('GITHUB_TOKEN (secret)');
+    expect(json.content_preview).toContain('Tools: create_pull_request, search_issues');
+    const res = await fetch(`${server.url}/discover`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      // Only a tool's description says "branch".
+      body: JSON.stringify({ query: 'branch' }),
+    });
+    const body = (await res.json()) as any;
+    expect(body.results[0]).toMatchObject({ id: 'github-mcp', install: { env: [{ name: 'GITHUB_TOKEN' }] } });
+    expect(body.results[0].tools).toBeUndefined();
   });
 
   it('finds a skill by case-insensitive id or by a slug of its name', async () => {

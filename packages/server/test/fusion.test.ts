@@ -79,4 +79,31 @@ describe('reciprocalRankFusion', () => {
     expect(() => reciprocalRankFusion(rankings, -5)).toThrow(RangeError);
     expect(() => reciprocalRankFusion(rankings, Number.NaN)).toThrow(RangeError);
   });
+
+  it('weighs each ranking: a weight of 2 counts as the same places twice, 0 ignores the ranking', () => {
+    const weighted = reciprocalRankFusion(
+      [
+        ['a', 'b'],
+        ['b', 'a'],
+      ],
+      5,
+      [2, 1],
+    );
+    expect(weighted.map((h) => h.id)).toEqual(['a', 'b']);
+    expect(weighted[0]!.score).toBeCloseTo(2 / 6 + 1 / 7);
+    expect(weighted[0]!.relevance).toBeCloseTo((2 / 6 + 1 / 7) / (3 / 6));
+    expect(
+      reciprocalRankFusion(
+        [
+          ['a', 'b'],
+          ['b', 'a'],
+        ],
+        5,
+        [0, 1],
+      ).map((h) => h.id),
+    ).toEqual(['b', 'a']);
+    expect(() => reciprocalRankFusion([['a']], 5, [1, 1])).toThrow(RangeError);
+    expect(() => reciprocalRankFusion([['a']], 5, [-1])).toThrow(RangeError);
+    expect(() => reciprocalRankFusion([['a']], 5, [Number.NaN])).toThrow(RangeError);
+  });
 });

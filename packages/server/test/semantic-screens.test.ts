@@ -116,8 +116,8 @@ describe('createSemanticScreens', () => {
     const { logger } = capture();
     const screens = createSemanticScreens({ model: ready, logger });
     expect(screenLearning(learning(sensitive)).flags).toEqual([]);
-    expect(await screens.screen(learning(sensitive))).toEqual(['content_sensitivity']);
-    expect(await screens.screen(learning(technical))).toEqual([]);
+    expect(await screens.screen(learning(sensitive))).toEqual({ flags: ['content_sensitivity'] });
+    expect(await screens.screen(learning(technical))).toEqual({ flags: [] });
   }, 30_000);
 
   it('says in the log once that the regex screens run alone while the model warms, fails or lacks exemplars', async () => {
@@ -129,13 +129,13 @@ describe('createSemanticScreens', () => {
       embedQueued: (texts: string[]) => (fail ? Promise.reject(new Error('worker exited')) : embedder.embed(texts)),
     };
     const screens = createSemanticScreens({ model, logger });
-    expect(await screens.screen(learning(technical))).toBeUndefined();
-    expect(await screens.screen(learning(technical))).toBeUndefined();
+    expect(await screens.screen(learning(technical))).toEqual({ skipped: 'sentence model warming' });
+    expect(await screens.screen(learning(technical))).toEqual({ skipped: 'sentence model warming' });
     state = 'ready';
     fail = true;
-    expect(await screens.screen(learning(technical))).toBeUndefined();
+    expect(await screens.screen(learning(technical))).toEqual({ skipped: 'embedding failed' });
     fail = false;
-    expect(await screens.screen(learning(technical))).toEqual([]);
+    expect(await screens.screen(learning(technical))).toEqual({ flags: [] });
     await flush();
     const warnings = lines.filter(
       (l) => l.msg === 'semantic screens unavailable; regex screens only' && l.level === 40,
@@ -149,7 +149,7 @@ describe('createSemanticScreens', () => {
       logger: broken.logger,
       exemplars: () => readScreenExemplars('/nonexistent/screen-exemplars.json'),
     });
-    expect(await noExemplars.screen(learning(technical))).toBeUndefined();
+    expect(await noExemplars.screen(learning(technical))).toEqual({ skipped: 'no exemplars' });
     await flush();
     expect(broken.lines.find((l) => l.level === 40)).toMatchObject({ reason: 'no exemplars' });
   }, 30_000);
@@ -165,9 +165,13 @@ describe('createSemanticScreens', () => {
         logger,
       });
       const outcomes = await Promise.all([sensitive, sensitive, sensitive].map((b) => screens.screen(learning(b))));
-      expect(outcomes).toEqual([['content_sensitivity'], undefined, undefined]);
+      expect(outcomes).toEqual([
+        { flags: ['content_sensitivity'] },
+        { skipped: 'embedding queue full' },
+        { skipped: 'embedding queue full' },
+      ]);
       // Once the worker is free the next submission is screened semantically again.
-      expect(await screens.screen(learning(sensitive))).toEqual(['content_sensitivity']);
+      expect(await screens.screen(learning(sensitive))).toEqual({ flags: ['content_sensitivity'] });
       await flush();
       expect(lines.filter((l) => l.level >= 40)).toEqual([]);
       expect(lines.filter((l) => l.msg === 'semantic screens shed under load; regex screens only')).toHaveLength(2);

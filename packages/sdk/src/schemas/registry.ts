@@ -33,7 +33,10 @@ export const DiscoverFilters = z
   .openapi('DiscoverFilters');
 export type DiscoverFilters = z.infer<typeof DiscoverFilters>;
 
-export const SkillResult = Skill.extend({ relevance: z.number().min(0).max(1) }).openapi('SkillResult');
+/** A search result: the skill without its tool list (GET /skill/{id} has it), with its relevance. */
+export const SkillResult = Skill.omit({ tools: true })
+  .extend({ relevance: z.number().min(0).max(1) })
+  .openapi('SkillResult');
 export type SkillResult = z.infer<typeof SkillResult>;
 
 export const DiscoverResponse = z
@@ -47,7 +50,7 @@ export const DiscoverResponse = z
       .enum(['fused', 'lexical'])
       .describe(
         'The rankers that answered: `fused` (BM25 and embeddings) or `lexical` (BM25 alone, while the semantic side is ' +
-          'warming, off or shedding load because too many searches wait for an embedding worker)',
+          'warming, off, or shedding load: too many searches wait for an embedding worker, or it did not answer in time)',
       ),
     timestamp: z.string(),
   })
@@ -61,6 +64,8 @@ export const SkillParams = z.object({
 export const SkillDetail = Skill.extend({
   content_preview: z
     .string()
-    .describe('How to connect, in a few lines: protocol, endpoint or command, auth, docs, pricing'),
+    .describe(
+      'How to connect, in a few lines: protocol, endpoint or command, auth (secrets marked), docs, tools, pricing',
+    ),
 }).openapi('SkillDetail');
 export type SkillDetail = z.infer<typeof SkillDetail>;

@@ -31,6 +31,31 @@ export const SkillQuality = z
   })
   .openapi('SkillQuality');
 
+export const SkillTool = z
+  .object({
+    name: z.string().min(1),
+    description: z.string(),
+  })
+  .openapi('SkillTool');
+export type SkillTool = z.infer<typeof SkillTool>;
+
+export const SkillInstallVariable = z
+  .object({
+    name: z.string().min(1).describe('Environment variable name'),
+    description: z.string().optional(),
+    secret: z.boolean().describe('True for credentials (API keys, tokens, passwords): keep them out of files and logs'),
+    example: z.string().optional().describe('An example or placeholder value, never a real credential'),
+  })
+  .openapi('SkillInstallVariable');
+
+export const SkillInstall = z
+  .object({
+    env: z.array(SkillInstallVariable).describe('Environment variables the server reads, secrets marked'),
+    note: z.string().optional().describe('What else the server needs configured (paths, connection strings...)'),
+  })
+  .openapi('SkillInstall');
+export type SkillInstall = z.infer<typeof SkillInstall>;
+
 /** A catalog entry. `relevance` is present only on search results. */
 export const Skill = z
   .object({
@@ -46,6 +71,12 @@ export const Skill = z
     connection: SkillConnection,
     pricing: SkillPricing,
     quality: SkillQuality,
+    tools: z.array(SkillTool).optional().describe('MCP servers: the tools it offers, when the source lists them'),
+    install: SkillInstall.optional().describe('MCP servers: how to configure it'),
+    deprecated: z
+      .boolean()
+      .optional()
+      .describe('True when the MCP registry it was synced from marks it deprecated: listed, but not recommended'),
     relevance: z.number().min(0).max(1).optional(),
   })
   .openapi('Skill');

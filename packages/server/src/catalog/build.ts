@@ -3,16 +3,34 @@
 //
 //   node packages/server/dist/catalog/build.js [--sources <dir>] [--out <dir>]
 //
-// <dir> for --sources holds public-apis/ and mcp-registry/ (default ../shared/data from the repo
+// <dir> for --sources holds public-apis/, mcp-registry/ and docker-mcp-registry/ (default ../shared/data from the repo
 // root, or $CATALOG_SOURCES); --out defaults to packages/server/catalog.
-import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { parse as parseYaml } from 'yaml';
 import { buildCatalog, categoryCounts, serializeCatalog } from './compose.js';
+import { type DockerServerRow, parseDockerServer } from './parse-docker-registry.js';
 
 const PUBLIC_APIS = 'public-apis';
 const MCP_REGISTRY = 'mcp-registry';
 const MCP_SEED_FILE = 'seed_2025_05_16.json';
+const DOCKER_REGISTRY = 'docker-mcp-registry';
+
+/** Docker's catalog: every servers/<dir>/server.yaml (and tools.json when present), and the commit SOURCE.md names. */
+export function readDockerCatalog(dir: string): { commit: string; servers: DockerServerRow[] } {
+  const commit = /\b[0-9a-f]{40}\b/.exec(readFileSync(join(dir, 'SOURCE.md'), 'utf8'))?.[0];
+  if (commit === undefined) throw new Error(`${dir}/SOURCE.md: names no commit`);
+  const servers = readdirSync(join(dir, 'servers'))
+    .sort()
+    .map((name) => {
+      const at = join(dir, 'servers', name);
+      const tools = join(at, 'tools.json');
+      const yaml: unknown = parseYaml(readFileSync(join(at, 'server.yaml'), 'utf8'));
+      return parseDockerServer(name, yaml, existsSync(tools) ? JSON.parse(readFileSync(tools, 'utf8')) : undefined);
+    });
+  return { commit, servers };
+}
 
 /** Same relative path from src/catalog and dist/catalog. */
 const packageRoot = fileURLToPath(new URL('../../', import.meta.url));
@@ -30,11 +48,12 @@ export function run(argv: readonly string[], env: NodeJS.ProcessEnv): void {
   const skills = buildCatalog({
     publicApisMarkdown: readFileSync(join(sources, PUBLIC_APIS, 'README.md'), 'utf8'),
     mcpSeed: JSON.parse(readFileSync(join(sources, MCP_REGISTRY, MCP_SEED_FILE), 'utf8')),
+    docker: readDockerCatalog(join(sources, DOCKER_REGISTRY)),
   });
 
   mkdirSync(join(out, 'licenses'), { recursive: true });
   writeFileSync(join(out, 'skills.json'), serializeCatalog(skills));
-  for (const source of [PUBLIC_APIS, MCP_REGISTRY]) {
+  for (const source of [PUBLIC_APIS, MCP_REGISTRY, DOCKER_REGISTRY]) {
     copyFileSync(join(sources, source, 'LICENSE'), join(out, 'licenses', `${source}.LICENSE`));
   }
 

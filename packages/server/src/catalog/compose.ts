@@ -1,10 +1,12 @@
 // Turns parsed source rows into the catalog: one Skill per row, unique ids, stable order.
 // Pure, so the importer can be tested in memory and re-run to a byte-identical file.
-import { CATEGORIES, type Skill } from '@axle/sdk';
+import { CATEGORIES, type Skill, type SkillInstall, type SkillTool } from '@axle/sdk';
 import {
   categorizeMcpServer,
   categorizePublicApi,
   deriveTags,
+  looksSecret,
+  pricingForHostedMcpServer,
   pricingForMcpServer,
   pricingForWebApi,
   qualityForMcpServer,
@@ -12,6 +14,7 @@ import {
   sectionTags,
   slugify,
 } from './mapping.js';
+import type { DockerServerRow } from './parse-docker-registry.js';
 import { type McpServerRow, parseMcpRegistry } from './parse-mcp-registry.js';
 import { type PublicApiRow, parsePublicApis } from './parse-public-apis.js';
 
@@ -20,6 +23,8 @@ export interface CatalogSources {
   publicApisMarkdown: string;
   /** Parsed JSON of the MCP registry seed. */
   mcpSeed: unknown;
+  /** Docker's MCP catalog: the servers (parsed) and the commit of the snapshot. */
+  docker?: { commit: string; servers: readonly DockerServerRow[] };
 }
 
 /** A skill before its id is fixed: `slug` is preferred, `fallback` is used when the slug is shared. */
@@ -71,13 +76,18 @@ const LAUNCHERS: Readonly<Record<string, (name: string, env: readonly string[]) 
   docker: (name, env) => ['docker run -i --rm', ...env.map((v) => `-e ${v}`), name].join(' '),
 };
 
+/** The command that starts a package of `registry` (npm, pypi, docker, or the registry API's oci), or undefined. */
+export function mcpLaunchCommand(registry: string, name: string, env: readonly string[]): string | undefined {
+  const launch = LAUNCHERS[registry === 'oci' ? 'docker' : registry];
+  return launch?.(name, env);
+}
+
 /** Connection for an MCP server: a launch command when the package registry is known, else a hosted remote, else the source repository. */
 export function mcpConnection(row: McpServerRow): Skill['connection'] {
   const env = row.package?.env ?? [];
   const auth = env.length > 0 ? env.join(', ') : 'none';
-  const launch = row.package && LAUNCHERS[row.package.registry];
-  if (row.package && launch) {
-    const command = launch(row.package.name, env);
+  const command = row.package && mcpLaunchCommand(row.package.registry, row.package.name, env);
+  if (command) {
     return { protocol: 'stdio', endpoint: command, auth, docs: row.repositoryUrl, command, env };
   }
   const remote = row.remotes[0];
@@ -86,33 +96,175 @@ export function mcpConnection(row: McpServerRow): Skill['connection'] {
   return { protocol: 'stdio', endpoint: row.repositoryUrl, auth, docs: row.repositoryUrl, env };
 }
 
-function mcpDraft(row: McpServerRow): Draft {
+/** Where Docker's catalog describes server `dir` at the snapshot's commit. */
+const dockerPage = (commit: string, dir: string) =>
+  `https://github.com/docker/mcp-registry/tree/${commit}/servers/${dir}`;
+
+/** Connection for a server of Docker's catalog: its image, its hosted endpoint, or (tools run by Docker's gateway) its catalog page. */
+export function dockerConnection(row: DockerServerRow, commit: string): Skill['connection'] {
+  const env = row.install.env.map((v) => v.name);
+  const auth = env.length > 0 ? env.join(', ') : 'none';
+  const docs = row.repositoryUrl || dockerPage(commit, row.name);
+  if (row.kind === 'server' && row.image) {
+    const command = mcpLaunchCommand('docker', row.image, env)!;
+    return { protocol: 'stdio', endpoint: command, auth, docs, command, env };
+  }
+  if (row.remote) return { protocol: row.remote.transport, endpoint: row.remote.url, auth, docs, env };
+  return { protocol: 'stdio', endpoint: dockerPage(commit, row.name), auth, docs, env };
+}
+
+/** An MCP server from either source (or both, merged), before it becomes a draft. */
+interface McpEntry {
+  name: string;
+  slug: string;
+  fallback: string;
+  sortKey: string;
+  description: string;
+  /** Stands in for an empty description. */
+  placeholder: string;
+  /** What category and tags are read from. */
+  text: string;
+  sourceTags: string[];
+  connection: Skill['connection'];
+  install: SkillInstall;
+  tools: SkillTool[];
+  hosted: boolean;
+  versioned: boolean;
+  hasRepository: boolean;
+  /** Docker's own category, the fallback when no text rule matches. */
+  dockerCategory?: string;
+}
+
+function seedEntry(row: McpServerRow): McpEntry {
   const name = `${row.owner}/${row.repo}`;
-  const description =
-    row.description || `MCP server ${name} (the registry seed has no description; see the repository).`;
-  const text = `${row.repo.replace(/[-_]/g, ' ')} ${row.description}`;
-  const connection = mcpConnection(row);
   const registry = row.package && row.package.registry !== 'unknown' ? [row.package.registry] : [];
+  const connection = mcpConnection(row);
   return {
+    name,
     slug: slugify(row.repo),
     fallback: slugify(`${row.owner}-${row.repo}`),
     sortKey: `mcp ${row.registryName}`,
+    description: row.description,
+    placeholder: `MCP server ${name} (the registry seed has no description; see the repository).`,
+    text: `${row.repo.replace(/[-_]/g, ' ')} ${row.description}`,
+    sourceTags: ['mcp', ...registry],
+    connection,
+    install: {
+      env: (row.package?.variables ?? []).map((v) => ({ ...v, secret: looksSecret(v.name) })),
+    },
+    tools: [],
+    hosted: connection.command === undefined && row.remotes.length > 0,
+    versioned: (row.package?.version ?? '') !== '',
+    hasRepository: row.repositoryUrl !== '',
+  };
+}
+
+function dockerEntry(row: DockerServerRow, commit: string): McpEntry {
+  const connection = dockerConnection(row, commit);
+  return {
+    name: row.title,
+    slug: slugify(row.name),
+    fallback: slugify(`${row.name}-mcp`),
+    sortKey: `mcp docker ${row.name}`,
+    description: row.description,
+    placeholder: `MCP server ${row.title} (Docker's MCP catalog gives no description; its tags: ${row.tags.join(', ') || 'none'}).`,
+    text: `${row.title} ${row.description} ${row.tags.join(' ')}`,
+    sourceTags: ['mcp', 'docker', ...row.tags],
+    connection,
+    install: row.install,
+    tools: row.tools,
+    hosted: row.kind === 'remote',
+    // Docker's catalog pins each image to a source commit.
+    versioned: row.kind === 'server',
+    hasRepository: row.repositoryUrl !== '',
+    ...(row.category && { dockerCategory: row.category }),
+  };
+}
+
+/**
+ * One server listed by both sources: field by field, the richer record wins. The seed's id, name and
+ * launch command stay (a pinned npm/PyPI package, and ids people already use); the longer description,
+ * Docker's tools and its configuration (secrets marked) when it lists any, tags of both.
+ */
+function mergeEntries(seed: McpEntry, docker: McpEntry): McpEntry {
+  const launchable = seed.connection.command !== undefined;
+  const install = docker.install.env.length >= seed.install.env.length ? docker.install : seed.install;
+  const env = install.env.map((v) => v.name);
+  const connection = launchable || docker.connection.command === undefined ? seed.connection : docker.connection;
+  const description = docker.description.length > seed.description.length ? docker.description : seed.description;
+  return {
+    ...seed,
+    description,
+    text: `${seed.text} ${docker.text}`,
+    sourceTags: [...seed.sourceTags, ...docker.sourceTags],
+    connection: { ...connection, env, auth: env.length > 0 ? env.join(', ') : 'none' },
+    install,
+    tools: docker.tools.length > 0 ? docker.tools : seed.tools,
+    versioned: seed.versioned || docker.versioned,
+    hasRepository: true,
+    ...(docker.dockerCategory && { dockerCategory: docker.dockerCategory }),
+  };
+}
+
+function mcpDraft(e: McpEntry): Draft {
+  const description = e.description || e.placeholder;
+  return {
+    slug: e.slug,
+    fallback: e.fallback,
+    sortKey: e.sortKey,
     skill: {
-      name,
+      name: e.name,
       description,
-      category: categorizeMcpServer(text),
-      tags: deriveTags(['mcp', ...registry], text),
+      category: categorizeMcpServer(e.text, e.dockerCategory),
+      tags: deriveTags(e.sourceTags, e.text),
       type: 'mcp_server',
-      connection,
-      pricing: pricingForMcpServer(connection.env ?? []),
+      connection: e.connection,
+      pricing: e.hosted ? pricingForHostedMcpServer() : pricingForMcpServer(e.connection.env ?? []),
       quality: qualityForMcpServer({
-        launchable: connection.command !== undefined,
-        versioned: (row.package?.version ?? '') !== '',
-        described: row.description !== '',
-        hasRepository: row.repositoryUrl !== '',
+        launchable: e.connection.command !== undefined || e.hosted,
+        versioned: e.versioned,
+        described: e.description !== '',
+        hasRepository: e.hasRepository,
       }),
+      ...(e.tools.length > 0 && { tools: e.tools }),
+      ...(e.install.env.length > 0 || e.install.note ? { install: e.install } : {}),
     },
   };
+}
+
+/** github.com/Owner/Repo.git/ -> github.com/owner/repo: how the two sources are matched. */
+export function repositoryKey(url: string): string {
+  return url
+    .trim()
+    .toLowerCase()
+    .replace(/^https?:\/\/(www\.)?/, '')
+    .replace(/(\.git)?\/*$/, '');
+}
+
+/**
+ * The MCP servers of both sources, one entry per server: a Docker entry whose repository is the
+ * repository of exactly one seed entry (and of no other Docker entry: monorepos hold many servers)
+ * merges into it; the rest stand alone.
+ */
+function mcpEntries(seed: readonly McpServerRow[], docker: readonly DockerServerRow[], commit: string): McpEntry[] {
+  const countBy = (keys: string[]) => {
+    const m = new Map<string, number>();
+    for (const k of keys) if (k !== '') m.set(k, (m.get(k) ?? 0) + 1);
+    return m;
+  };
+  const seedKeys = seed.map((r) => repositoryKey(r.repositoryUrl));
+  const seedCounts = countBy(seedKeys);
+  const dockerCounts = countBy(docker.map((r) => repositoryKey(r.repositoryUrl)));
+  const entries = seed.map(seedEntry);
+  const indexByKey = new Map(seedKeys.map((k, i) => [k, i]));
+  for (const row of docker) {
+    const key = repositoryKey(row.repositoryUrl);
+    const i = seedCounts.get(key) === 1 && dockerCounts.get(key) === 1 ? indexByKey.get(key) : undefined;
+    const entry = dockerEntry(row, commit);
+    if (i === undefined) entries.push(entry);
+    else entries[i] = mergeEntries(entries[i]!, entry);
+  }
+  return entries;
 }
 
 /** Slugs that say nothing about the server; always qualified with the owner. */
@@ -123,14 +275,14 @@ const GENERIC_SLUGS = new Set(['mcp', 'mcp-server', 'server', 'api']);
  * (name + host, or owner + repo), so no entry wins a slug by list position. Anything still equal
  * gets -2, -3... in sort-key order.
  */
-function assignIds(drafts: Draft[]): Skill[] {
+function assignIds(drafts: Draft[], reserved: ReadonlySet<string> = new Set()): Skill[] {
   const counts = new Map<string, number>();
   for (const d of drafts) counts.set(d.slug, (counts.get(d.slug) ?? 0) + 1);
   const ordered = [...drafts].sort((a, b) => (a.sortKey < b.sortKey ? -1 : a.sortKey > b.sortKey ? 1 : 0));
-  const taken = new Set<string>();
+  const taken = new Set<string>(reserved);
   const skills: Skill[] = [];
   for (const d of ordered) {
-    const base = counts.get(d.slug) === 1 && !GENERIC_SLUGS.has(d.slug) ? d.slug : d.fallback;
+    const base = counts.get(d.slug) === 1 && !GENERIC_SLUGS.has(d.slug) && !reserved.has(d.slug) ? d.slug : d.fallback;
     let id = base;
     for (let n = 2; taken.has(id); n += 1) id = `${base}-${n}`;
     taken.add(id);
@@ -139,10 +291,19 @@ function assignIds(drafts: Draft[]): Skill[] {
   return skills.sort((a, b) => (a.id < b.id ? -1 : 1));
 }
 
+/**
+ * Ids of the public-apis and seed entries are fixed first, as they were before Docker's catalog
+ * joined: a Docker-only server takes its name's slug when free, else `<name>-mcp`, so adding it
+ * never renames an entry people already link to.
+ */
 export function buildCatalog(sources: CatalogSources): Skill[] {
   const apis = parsePublicApis(sources.publicApisMarkdown).map(webApiDraft);
-  const servers = parseMcpRegistry(sources.mcpSeed).servers.map(mcpDraft);
-  return assignIds([...apis, ...servers]);
+  const seed = parseMcpRegistry(sources.mcpSeed).servers;
+  const entries = mcpEntries(seed, sources.docker?.servers ?? [], sources.docker?.commit ?? '');
+  const drafts = entries.map(mcpDraft);
+  const first = assignIds([...apis, ...drafts.slice(0, seed.length)]);
+  const rest = assignIds(drafts.slice(seed.length), new Set(first.map((s) => s.id)));
+  return [...first, ...rest].sort((a, b) => (a.id < b.id ? -1 : 1));
 }
 
 /** Two-space JSON with a final newline: stable diffs, byte-identical re-runs. */

@@ -56,7 +56,8 @@ export const PUBLIC_APIS_CATEGORY: Readonly<Record<string, Category>> = {
   'URL Shorteners': 'web-interaction',
   Vehicle: 'data-processing',
   Video: 'content-generation',
-  Weather: 'monitoring',
+  // A forecast is data looked up, not a watch kept on one's own systems.
+  Weather: 'data-processing',
 };
 
 /** Sections too broad for one category: their rows are classified by text first, the section default last. */
@@ -74,13 +75,19 @@ export const COARSE_SECTIONS: ReadonlySet<string> = new Set([
  * (the registry seed has no categories). Word boundaries keep "mail" from matching "email-like" noise.
  */
 export const TEXT_RULES: ReadonlyArray<readonly [Category, RegExp]> = [
+  // Weather is data looked up; CI runs code. Both before the rules whose words they share (alerts, GitHub).
+  ['data-processing', /\b(weather|forecasts?|meteorolog\w*)\b/i],
+  [
+    'code-execution',
+    /\b(github actions|gitlab ci|ci\/cd|continuous integration|circleci|buildkite|jenkins|travis( ci)?)\b/i,
+  ],
   [
     'payment-financial',
     /\b(payments?|invoic\w*|checkout|billing|bank\w*|stocks?|trading|forex|exchange rates?|crypto\w*|bitcoin|ethereum|evm|solana|blockchain|defi|wallets?|usdc|accounting|financ\w*|uniswap|stripe|xero|coin\w*|swaps?)\b/i,
   ],
   [
     'monitoring',
-    /\b(monitor\w*|observability|uptime|outages?|incidents?|status pages?|alert\w*|metrics|logs|logging|tracing|grafana|prometheus|datadog|sentry|dynatrace|honeycomb|real-time status|vulnerabilit\w*|security|malware|threats?|phishing|tracking|trackers?|weather|raygun|logfire|axiom)\b/i,
+    /\b(monitor\w*|observability|uptime|outages?|incidents?|status pages?|alert\w*|metrics|logs|logging|tracing|grafana|prometheus|datadog|sentry|dynatrace|honeycomb|real-time status|vulnerabilit\w*|security|malware|threats?|phishing|tracking|trackers?|raygun|logfire|axiom)\b/i,
   ],
   [
     'communication',
@@ -88,7 +95,7 @@ export const TEXT_RULES: ReadonlyArray<readonly [Category, RegExp]> = [
   ],
   [
     'storage-state',
-    /\b(databases?|sql|mysql|postgres\w*|sqlite|mongo\w*|redis|vector (store|database|search)|qdrant|pinecone|chroma|milvus|neo4j|memgraph|clickhouse|duckdb|motherduck|couchbase|storage|file (sharing|hosting|uploads?|system)|filesystem|s3|key-value|json store|memory|knowledge (graph|base|management)|notes?|bookmark\w*|airtable|notion|obsidian|jira|confluence|linear|clickup|todoist|trello|asana|task (management|lists?)|google tasks|todos?|to-do|project management|db|mariadb|elasticsearch|opensearch|snowflake|bigquery|influxdb|iotdb|greptime\w*|astra|singlestore|tinybird|typesense|lucene|databricks|firebase|momento|cach(e|ing))\b/i,
+    /\b(databases?|sql|mysql|postgres\w*|sqlite|mongo\w*|redis|vector (store|database|search)|qdrant|pinecone|chroma|milvus|neo4j|memgraph|clickhouse|duckdb|motherduck|couchbase|storage|file (sharing|hosting|uploads?|system)|filesystem|s3|key-value|json store|memory|knowledge (graph|base|management)|notes?|bookmark\w*|airtable|notion|obsidian|jira|confluence|linear|clickup|todoist|trello|asana|task (management|lists?)|google tasks|todos?|to-do|project management|git|github|gitlab|bitbucket|gitee|db|mariadb|elasticsearch|opensearch|snowflake|bigquery|influxdb|iotdb|greptime\w*|astra|singlestore|tinybird|typesense|lucene|databricks|firebase|momento|cach(e|ing))\b/i,
   ],
   [
     'web-interaction',
@@ -100,7 +107,7 @@ export const TEXT_RULES: ReadonlyArray<readonly [Category, RegExp]> = [
   ],
   [
     'code-execution',
-    /\b(code|compil\w*|execut\w*|sandbox\w*|interpreter|shell|terminal|command line|kubernetes|k8s|docker|containers?|git|github|gitlab|deploy\w*|ci\/cd|continuous integration|cloud|aws|azure|ide|jupyter|notebooks?|framework|sdk|library|templates?|cli|inspector|debug\w*|lsp|mcp servers|devops|infrastructure|terraform|pulumi)\b/i,
+    /\b(code|compil\w*|execut\w*|sandbox\w*|interpreter|shell|terminal|command line|kubernetes|k8s|docker|containers?|deploy\w*|ci\/cd|continuous integration|cloud|aws|azure|ide|jupyter|notebooks?|framework|sdk|library|templates?|cli|inspector|debug\w*|lsp|mcp servers|devops|infrastructure|terraform|pulumi)\b/i,
   ],
   [
     'data-processing',
@@ -122,8 +129,53 @@ export function categorizePublicApi(section: string, text: string): Category {
   return COARSE_SECTIONS.has(section) ? (categoryFromText(text) ?? base) : base;
 }
 
-export function categorizeMcpServer(text: string): Category {
-  return categoryFromText(text) ?? MCP_DEFAULT_CATEGORY;
+/** Docker's own categories, used when no text rule matches a server of its catalog. */
+export const DOCKER_CATEGORY: Readonly<Record<string, Category>> = {
+  database: 'storage-state',
+  knowledge: 'storage-state',
+  productivity: 'storage-state',
+  monitoring: 'monitoring',
+  security: 'monitoring',
+  'cost-management': 'monitoring',
+  finance: 'payment-financial',
+  fintech: 'payment-financial',
+  payments: 'payment-financial',
+  blockchain: 'payment-financial',
+  ecommerce: 'payment-financial',
+  commerce: 'payment-financial',
+  communication: 'communication',
+  messaging: 'communication',
+  crm: 'communication',
+  search: 'web-interaction',
+  web: 'web-interaction',
+  'web-scraping': 'web-interaction',
+  news: 'web-interaction',
+  media: 'content-generation',
+  video: 'content-generation',
+  'data-visualization': 'content-generation',
+  analytics: 'data-processing',
+  'data-analytics': 'data-processing',
+  maps: 'data-processing',
+  geospatial: 'data-processing',
+  travel: 'data-processing',
+  healthcare: 'data-processing',
+  documentation: 'data-processing',
+};
+
+export function categorizeMcpServer(text: string, dockerCategory?: string): Category {
+  return (
+    categoryFromText(text) ??
+    (dockerCategory === undefined ? undefined : DOCKER_CATEGORY[dockerCategory]) ??
+    MCP_DEFAULT_CATEGORY
+  );
+}
+
+/**
+ * Whether an environment variable holds a credential, judged by its name (the seed has no secret
+ * flag; Docker's catalog marks its secrets itself).
+ */
+export function looksSecret(name: string): boolean {
+  return /(^|_)(API_?KEY|KEY|TOKEN|SECRET|PASSWORD|PASSWD|PASS|PAT|CREDENTIALS?|AUTH)(_|$)/i.test(name);
 }
 
 /**
@@ -226,6 +278,15 @@ export function pricingForMcpServer(env: readonly string[]): Pricing {
     model: 'free',
     cost_usd: '0',
     note: `Open-source MCP server, self-hosted.${upstream}`,
+  };
+}
+
+/** A server the provider hosts (a remote endpoint only): nothing to run, and the source publishes no prices. */
+export function pricingForHostedMcpServer(): Pricing {
+  return {
+    model: 'unknown',
+    cost_usd: 'unknown',
+    note: 'Hosted by the provider (a remote MCP endpoint); pricing is not published in the source. See docs.',
   };
 }
 

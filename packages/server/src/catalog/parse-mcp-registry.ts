@@ -18,6 +18,12 @@ const ServerRecord = z.object({
 });
 const Seed = z.array(ServerRecord);
 
+/** An environment variable as the seed describes it. */
+export interface SeedVariable {
+  name: string;
+  description?: string;
+}
+
 export interface McpServerRow {
   /** Registry name, e.g. `io.github.owner/repo`. */
   registryName: string;
@@ -26,7 +32,7 @@ export interface McpServerRow {
   description: string;
   repositoryUrl: string;
   /** The first package the seed lists (no seed entry has more than one). */
-  package?: { registry: string; name: string; version: string; env: string[] };
+  package?: { registry: string; name: string; version: string; env: string[]; variables: SeedVariable[] };
   /** Remotes that are hosted somewhere (not a localhost example) and name their transport. */
   remotes: { transport: string; url: string }[];
 }
@@ -50,6 +56,13 @@ export function parseMcpRegistry(json: unknown): { servers: McpServerRow[]; skip
     }
     const [namespace = '', ...rest] = name.split('/');
     const pkg = record.packages?.[0];
+    const variables = new Map<string, SeedVariable>();
+    for (const e of pkg?.environment_variables ?? []) {
+      const varName = e.name.trim();
+      const description = (e.description ?? '').replace(/\s+/g, ' ').trim();
+      if (varName !== '' && !variables.has(varName))
+        variables.set(varName, { name: varName, ...(description && { description }) });
+    }
     servers.push({
       registryName: name,
       owner: namespace.replace(/^io\.github\./, ''),
@@ -60,7 +73,8 @@ export function parseMcpRegistry(json: unknown): { servers: McpServerRow[]; skip
         registry: pkg.registry_name,
         name: pkg.name.trim(),
         version: (pkg.version ?? '').trim(),
-        env: [...new Set((pkg.environment_variables ?? []).map((e) => e.name.trim()).filter((n) => n !== ''))],
+        env: [...variables.keys()],
+        variables: [...variables.values()],
       },
       remotes: (record.remotes ?? [])
         .map((r) => ({ transport: r.transport_type.trim(), url: r.url.trim() }))

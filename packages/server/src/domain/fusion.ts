@@ -7,7 +7,7 @@ export const RRF_K = 60;
 
 export interface FusedHit {
   id: string;
-  /** Sum of 1 / (k + rank) over the rankings. */
+  /** Sum of weight / (k + rank) over the rankings. */
   score: number;
   /**
    * score / the best score possible (first in every ranking given), in 0..1: 1 means first
@@ -18,26 +18,33 @@ export interface FusedHit {
 }
 
 /**
- * Fuses rankings (ids, best first). An id repeated inside one ranking counts at its first place.
+ * Fuses rankings (ids, best first), each counted with its weight (1 by default). An id repeated inside
+ * one ranking counts at its first place.
  * Ties are broken by the best single rank, then by first appearance (rankings in order), so the
  * output is deterministic.
  */
-export function reciprocalRankFusion(rankings: ReadonlyArray<readonly string[]>, k = RRF_K): FusedHit[] {
+export function reciprocalRankFusion(
+  rankings: ReadonlyArray<readonly string[]>,
+  k = RRF_K,
+  weights: readonly number[] = rankings.map(() => 1),
+): FusedHit[] {
   if (!(k > 0) || !Number.isFinite(k)) throw new RangeError(`k must be a positive number, got ${k}`);
+  if (weights.length !== rankings.length || weights.some((w) => !(w >= 0) || !Number.isFinite(w)))
+    throw new RangeError('one finite, non-negative weight per ranking');
   const acc = new Map<string, { score: number; bestRank: number; order: number }>();
-  for (const ranking of rankings) {
+  for (const [r, ranking] of rankings.entries()) {
     const seen = new Set<string>();
     for (const id of ranking) {
       if (seen.has(id)) continue;
       seen.add(id);
       const rank = seen.size; // 1-based place among distinct ids
       const entry = acc.get(id) ?? { score: 0, bestRank: Number.POSITIVE_INFINITY, order: acc.size };
-      entry.score += 1 / (k + rank);
+      entry.score += weights[r]! / (k + rank);
       entry.bestRank = Math.min(entry.bestRank, rank);
       acc.set(id, entry);
     }
   }
-  const best = rankings.length / (k + 1);
+  const best = weights.reduce((a, w) => a + w, 0) / (k + 1);
   return [...acc.entries()]
     .sort(([, a], [, b]) => b.score - a.score || a.bestRank - b.bestRank || a.order - b.order)
     .map(([id, e]) => ({ id, score: e.score, relevance: Math.min(1, e.score / best) }));

@@ -6,21 +6,32 @@ import fs from 'node:fs';
 import { loadCatalog } from '../catalog/load.js';
 import { EmbedderClient } from './embedder.js';
 import { EMBEDDING_DIM, EMBEDDING_MODEL, embeddingText, textHash } from './embedding-text.js';
-import { BUNDLED_VECTORS, encodeVectors } from './vector-file.js';
+import { skillPassages } from './passages.js';
+import { BUNDLED_VECTORS, encodeVectors, readVectorsFile } from './vector-file.js';
 
 const [catalogFile, out = BUNDLED_VECTORS] = process.argv.slice(2);
 const skills = loadCatalog(catalogFile);
-const texts = [...new Set(skills.map(embeddingText))];
+// Each skill's embedded text, and its passages (tools, sentences) that search reranks by.
+const all = [...new Set(skills.flatMap((s) => [embeddingText(s), ...skillPassages(s)]))];
+// Vectors of texts the existing file already holds are kept (re-quantised, within rounding of the
+// file's); only new or changed texts are embedded.
+const previous = readVectorsFile(out, EMBEDDING_MODEL);
+const entries: Array<{ hash: string; vector: Float32Array }> = [];
+for (const t of all) {
+  const v = previous.get(textHash(t));
+  if (v) entries.push({ hash: textHash(t), vector: v });
+}
+const texts = all.filter((t) => !previous.has(textHash(t)));
+process.stderr.write(`${entries.length} vectors kept from ${out}, ${texts.length} to embed\n`);
 const embedder = new EmbedderClient();
 const started = performance.now();
 try {
   await embedder.init();
-  const entries: Array<{ hash: string; vector: Float32Array }> = [];
   for (let i = 0; i < texts.length; i += 32) {
     const batch = texts.slice(i, i + 32);
     const vectors = await embedder.embed(batch);
     for (const [j, t] of batch.entries()) entries.push({ hash: textHash(t), vector: vectors[j]! });
-    process.stderr.write(`\r${entries.length}/${texts.length}`);
+    process.stderr.write(`\r${entries.length}/${all.length}`);
   }
   const buf = encodeVectors(EMBEDDING_MODEL, EMBEDDING_DIM, entries);
   fs.writeFileSync(out, buf);

@@ -8,7 +8,7 @@ import { EMBEDDING_DIM, normalize } from './embedding-text.js';
 import { Int8Index } from './int8-index.js';
 import { encodeSentences } from './sentence-encoder.js';
 import { lowerThreadPriority } from './thread-priority.js';
-import { MAX_SEARCH_BATCH, type WorkerReply, type WorkerRequest } from './worker-protocol.js';
+import { MAX_SEARCH_BATCH, type SemanticHits, type WorkerReply, type WorkerRequest } from './worker-protocol.js';
 
 const QUERY_CACHE_SIZE = 500;
 /** Inference yields a contended core to the server's event loop (CFS weight 110 against 1024). */
@@ -94,7 +94,9 @@ function searchBatch(batch: SearchRequest[]): WorkerReply[] {
     try {
       if (m.op === 'query') return { id: m.id, ok: true, result: vectors.get(m.query)! };
       if (!index) throw new Error('no index loaded');
-      return { id: m.id, ok: true, result: index.search(vectors.get(m.query)!, m.topK, m.minScore, m.allowed) };
+      const vector = vectors.get(m.query)!;
+      const result: SemanticHits = { hits: index.search(vector, m.topK, m.minScore, m.allowed), vector };
+      return { id: m.id, ok: true, result };
     } catch (err) {
       return failed(m.id, err);
     }

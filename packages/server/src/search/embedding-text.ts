@@ -6,13 +6,29 @@ export const EMBEDDING_MODEL = 'universal-sentence-encoder-lite-512/energetic-ai
 export const EMBEDDING_DIM = 512;
 
 const MAX_DESCRIPTION = 600;
+/** With tools, the description gets less room: the model sees about 128 words in all. */
+const MAX_DESCRIPTION_WITH_TOOLS = 300;
+/** Tool names embedded, at most (the first ones a server lists, usually its main ones). */
+const MAX_TOOLS = 24;
 
-/** The text a skill is embedded from: what it is called, what it does, its tags and category. */
-export function embeddingText(skill: Pick<Skill, 'name' | 'description' | 'tags' | 'category'>): string {
-  const description =
-    skill.description.length > MAX_DESCRIPTION ? `${skill.description.slice(0, MAX_DESCRIPTION)}…` : skill.description;
+const cut = (text: string, n: number) => (text.length > n ? `${text.slice(0, n)}…` : text);
+
+/** `brave_web_search` -> `brave web search`: tool names read as words. */
+export const toolWords = (name: string): string => name.replace(/[_\-.]+/g, ' ').replace(/([a-z])([A-Z])/g, '$1 $2');
+
+/** The text a skill is embedded from: what it is called, what it does, its tools, tags and category. */
+export function embeddingText(skill: Pick<Skill, 'name' | 'description' | 'tags' | 'category' | 'tools'>): string {
+  const tools = skill.tools ?? [];
+  const description = cut(skill.description, tools.length > 0 ? MAX_DESCRIPTION_WITH_TOOLS : MAX_DESCRIPTION);
+  const toolText =
+    tools.length > 0
+      ? ` Tools: ${tools
+          .slice(0, MAX_TOOLS)
+          .map((t) => toolWords(t.name))
+          .join(', ')}.`
+      : '';
   const tags = skill.tags.length > 0 ? ` Tags: ${skill.tags.join(', ')}.` : '';
-  return `${skill.name}: ${description}${tags} Category: ${skill.category.replaceAll('-', ' ')}.`;
+  return `${skill.name}: ${description}${toolText}${tags} Category: ${skill.category.replaceAll('-', ' ')}.`;
 }
 
 /** Names the embedded text (with the model), so a vector is reused only for the same text. */

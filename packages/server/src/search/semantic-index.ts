@@ -1,10 +1,13 @@
 import type { SearchState } from '@axle/sdk';
 import type { Logger } from '../logger.js';
-import type { RankedId, SkillsStore, StoredEmbedding } from '../store/skills.js';
-import { type Embedder, EmbedderClient } from './embedder.js';
+import type { EmbeddingSource, SkillsStore, StoredEmbedding } from '../store/skills.js';
+import { DEFAULT_MODEL_WAIT_MS, type Embedder, EmbedderClient, withDeadline } from './embedder.js';
 import { EMBEDDING_DIM, EMBEDDING_MODEL, embeddingText, textHash } from './embedding-text.js';
 import { type QuantizedRows, quantizeInto } from '../domain/quantize.js';
-import { BUNDLED_VECTORS, readVectorsFile } from './vector-file.js';
+import { Int8Index } from './int8-index.js';
+import { bestPassageScores, type PassageIndex, skillPassages } from './passages.js';
+import { BUNDLED_VECTORS, readQuantizedRows, readVectorsFile } from './vector-file.js';
+import type { SemanticHits } from './worker-protocol.js';
 
 export type SemanticState = SearchState['semantic'];
 
@@ -28,6 +31,8 @@ export interface SemanticIndexOptions {
   createEmbedder?: () => Embedder;
   /** Warming starts once this settles (or at once without it). */
   startAfter?: Promise<unknown>;
+  /** How long a request waits for the model (search, query vector, queued embedding) before going on without it. */
+  waitMs?: number;
 }
 
 /** Skills checked between yields to the event loop while warming, so requests are served meanwhile. */
@@ -43,6 +48,8 @@ const WARM_CHUNK = 500;
 export class SemanticIndex {
   private status: SemanticState;
   private embedder: Embedder | undefined;
+  /** Tool and sentence vectors the bundled file holds, for reranking (none for texts it lacks). */
+  private passages: PassageIndex | undefined;
   private closed = false;
   private closing!: () => void;
   private readonly closeRequested = new Promise<void>((resolve) => (this.closing = resolve));
@@ -69,11 +76,18 @@ export class SemanticIndex {
     return this.status;
   }
 
-  /** Nearest skills (cosine >= minScore) among `allowed` when given. Only when `ready`. */
-  async search(query: string, topK: number, minScore: number, allowed?: Set<string> | null): Promise<RankedId[]> {
+  /** A request's wait for the model: at most `waitMs`, then EmbedderTimeout (the request goes on without it). */
+  private bounded<T>(run: (embedder: Embedder, signal: AbortSignal) => Promise<T>): Promise<T> {
+    const embedder = this.embedder;
+    if (this.status !== 'ready' || !embedder) return Promise.reject(new Error(`semantic search is ${this.status}`));
+    return withDeadline(this.opts?.waitMs ?? DEFAULT_MODEL_WAIT_MS, (signal) => run(embedder, signal));
+  }
+
+  /** Nearest skills (cosine >= minScore) among `allowed` when given, and the query's vector. Only when `ready`; waits at most `waitMs`. */
+  async search(query: string, topK: number, minScore: number, allowed?: Set<string> | null): Promise<SemanticHits> {
     if (this.status !== 'ready' || !this.embedder) throw new Error(`semantic search is ${this.status}`);
     try {
-      return await this.embedder.search(query, topK, minScore, allowed);
+      return await this.bounded((e, signal) => e.search(query, topK, minScore, allowed, signal));
     } catch (err) {
       // The worker died: stop offering the semantic side rather than failing every search. (After
       // close() the workers were stopped on purpose: the search fails, and that is not news.)
@@ -96,17 +110,20 @@ export class SemanticIndex {
 
   /**
    * Unit vectors a request needs, queued with searches (refused with EmbedderBusy past the queue's bound, as a
-   * search is). Only when `ready`.
+   * search is). Only when `ready`; waits at most `waitMs` (EmbedderTimeout).
    */
-  async embedQueued(texts: string[]): Promise<Float32Array[]> {
-    if (this.status !== 'ready' || !this.embedder) throw new Error(`semantic search is ${this.status}`);
-    return this.embedder.embedQueued ? this.embedder.embedQueued(texts) : this.embedder.embed(texts);
+  embedQueued(texts: string[]): Promise<Float32Array[]> {
+    return this.bounded((e, signal) => (e.embedQueued ? e.embedQueued(texts, signal) : e.embed(texts)));
   }
 
-  /** A query's unit vector (cached and batched in the workers like searches). Only when `ready`. */
-  async queryVector(query: string): Promise<Float32Array> {
-    if (this.status !== 'ready' || !this.embedder) throw new Error(`semantic search is ${this.status}`);
-    return this.embedder.queryVector(query);
+  /** A query's unit vector (cached and batched in the workers like searches). Only when `ready`; waits at most `waitMs`. */
+  queryVector(query: string): Promise<Float32Array> {
+    return this.bounded((e, signal) => e.queryVector(query, signal));
+  }
+
+  /** The best cosine of a query's `vector` over each skill's passages, for those of `ids` that have passages. */
+  passageScores(vector: Float32Array, ids: readonly string[]): Map<string, number> {
+    return this.passages ? bestPassageScores(this.passages, vector, ids) : new Map();
   }
 
   private async warm(): Promise<WarmStats | undefined> {
@@ -210,6 +227,7 @@ export class SemanticIndex {
           rows.scales[row] = from.rows.scales[from.row]!;
         }
       await embedder.setIndex(ids, rows);
+      this.passages = loadPassages(skills, vectorsFile);
       const stats = { reused, bundled, computed, ms: Math.round(performance.now() - started) };
       this.status = 'ready';
       logger.info({ model: EMBEDDING_MODEL, skills: ids.length, ...stats }, 'semantic search ready');
@@ -229,4 +247,20 @@ export class SemanticIndex {
     await this.embedder?.close();
     await this.settled;
   }
+}
+
+/** Passage vectors found in the bundled vectors file, quantised as stored; undefined when it has none. */
+function loadPassages(skills: readonly EmbeddingSource[], file: string): PassageIndex | undefined {
+  const owners: string[] = [];
+  const hashes: string[] = [];
+  for (const s of skills) {
+    for (const text of skillPassages(s)) {
+      owners.push(s.id);
+      hashes.push(textHash(text));
+    }
+  }
+  const { found, rows } = readQuantizedRows(file, EMBEDDING_MODEL, hashes);
+  if (found.length === 0) return undefined;
+  const kept = found.map((i) => owners[i]!);
+  return { index: new Int8Index(kept, rows, EMBEDDING_DIM), owners: kept };
 }

@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { normalize } from './embedding-text.js';
-import { quantizeInto } from '../domain/quantize.js';
+import { type QuantizedRows, quantizeInto } from '../domain/quantize.js';
 
 export const BUNDLED_VECTORS = fileURLToPath(new URL('../../catalog/skills.vectors.bin', import.meta.url));
 const MAGIC = 'AXV1';
@@ -61,4 +61,37 @@ export function decodeVectors(buf: Buffer, model: string): Map<string, Float32Ar
 export function readVectorsFile(file: string, model: string): Map<string, Float32Array> {
   if (!fs.existsSync(file)) return new Map();
   return decodeVectors(fs.readFileSync(file), model);
+}
+
+/**
+ * The codes of the vectors of `hashes` found in `file` (for `model`), copied as stored (no float
+ * round trip): row i of `rows` is `hashes[found[i]]`. Nothing when the file is absent or for another model.
+ */
+export function readQuantizedRows(
+  file: string,
+  model: string,
+  hashes: readonly string[],
+): { found: number[]; rows: QuantizedRows } {
+  const none = { found: [], rows: { codes: new Int8Array(0), scales: new Float32Array(0) } };
+  if (!fs.existsSync(file) || hashes.length === 0) return none;
+  const buf = fs.readFileSync(file);
+  if (buf.length < 8 || buf.toString('latin1', 0, 4) !== MAGIC) throw new Error('not a vectors file');
+  const headerLength = buf.readUInt32LE(4);
+  const header = JSON.parse(buf.toString('utf8', 8, 8 + headerLength)) as Header;
+  if (header.model !== model) return none;
+  const { dim, count } = header;
+  const scalesAt = 8 + headerLength;
+  const dataAt = scalesAt + 4 * count;
+  if (buf.length !== dataAt + dim * count || header.hashes.length !== count) throw new Error('truncated vectors file');
+  const at = new Map(header.hashes.map((h, i) => [h, i]));
+  const found: number[] = [];
+  for (const [i, h] of hashes.entries()) if (at.has(h)) found.push(i);
+  const codes = new Int8Array(found.length * dim);
+  const scales = new Float32Array(found.length);
+  for (const [row, i] of found.entries()) {
+    const from = at.get(hashes[i]!)!;
+    scales[row] = buf.readFloatLE(scalesAt + 4 * from);
+    codes.set(new Int8Array(buf.buffer, buf.byteOffset + dataAt + from * dim, dim), row * dim);
+  }
+  return { found, rows: { codes, scales } };
 }

@@ -1,7 +1,8 @@
 // The semantic side of the learning screens: embeds a learning's chunks with the skills' sentence model and
 // asks the pure rule in domain/screens/semantic.ts whether they lie nearer the held exemplars than the clean
 // ones. When the model is off, not ready or failing, the regex screens run alone (and the log says so); when the
-// embedding queue is past its bound they do too, for that submission.
+// embedding queue is past its bound, or the model does not answer within the request's deadline, they do too, for
+// that submission, and the reason is recorded on it.
 import { type LearningText, type ScreenFlag, screenedTexts } from '../domain/screens/index.js';
 import {
   SEMANTIC_SCREENS,
@@ -12,7 +13,7 @@ import {
   textChunks,
 } from '../domain/screens/semantic.js';
 import type { Logger } from '../logger.js';
-import { EmbedderBusy } from '../search/embedder.js';
+import { EmbedderBusy, EmbedderTimeout } from '../search/embedder.js';
 import { readScreenExemplars } from '../search/screen-exemplars.js';
 
 export type Embed = (texts: string[]) => Promise<Float32Array[]>;
@@ -40,12 +41,18 @@ export async function semanticVerdicts(
   return out;
 }
 
+/** What the semantic side made of a learning: its flags, or why it did not run (the regex screens decided alone). */
+export type SemanticScreening = { flags: ScreenFlag[] } | { skipped: string };
+
 export interface SemanticScreens {
-  /** The semantic screens' flags over a learning; undefined when they cannot run (the regex screens decide alone). */
-  screen(learning: LearningText): Promise<ScreenFlag[] | undefined>;
+  /** The semantic screens over a learning; undefined when they are off (AXLE_SEMANTIC_SEARCH=off). */
+  screen(learning: LearningText): Promise<SemanticScreening | undefined>;
 }
 
-/** The sentence model as the screens use it: `embedQueued` waits with searches and may refuse (EmbedderBusy). */
+/**
+ * The sentence model as the screens use it: `embedQueued` waits with searches, may refuse (EmbedderBusy) and waits
+ * at most the request's deadline (EmbedderTimeout).
+ */
 export interface ScreenModel {
   state(): string;
   embedQueued(texts: string[]): Promise<Float32Array[]>;
@@ -73,12 +80,12 @@ export function createSemanticScreens({
   }
   /** Why the last screening ran on regex alone (logged when it changes, so a long outage is one line). */
   let fallback: string | undefined;
-  const regexOnly = (reason: string, err?: string): undefined => {
+  const regexOnly = (reason: string, err?: string): SemanticScreening => {
     if (fallback !== reason)
       logger.warn({ reason, ...(err && { err }) }, 'semantic screens unavailable; regex screens only');
     else logger.debug({ reason }, 'semantic screens unavailable; regex screens only');
     fallback = reason;
-    return undefined;
+    return { skipped: reason };
   };
   if (!model)
     logger.info('semantic screens off (AXLE_SEMANTIC_SEARCH=off); learnings are screened by the regex screens only');
@@ -93,18 +100,21 @@ export function createSemanticScreens({
       try {
         verdicts = await semanticVerdicts((texts) => model.embedQueued(texts), loaded, { chunked: all, whole: advice });
       } catch (err) {
-        // Shedding load, as a search does when the queue is deep: this submission is screened by the regex side.
-        if (err instanceof EmbedderBusy) {
+        // Shedding load, as a search does when the queue is deep or the model is slow: this submission is
+        // screened by the regex side (the next one may not be, so this is not logged as an outage).
+        if (err instanceof EmbedderBusy || err instanceof EmbedderTimeout) {
           logger.debug({ err: err.message }, 'semantic screens shed under load; regex screens only');
-          return undefined;
+          return { skipped: err instanceof EmbedderBusy ? 'embedding queue full' : err.message };
         }
         return regexOnly('embedding failed', (err as Error).message);
       }
       if (fallback !== undefined) logger.info('semantic screens running again');
       fallback = undefined;
-      return (Object.keys(SEMANTIC_SCREENS) as SemanticScreenName[])
-        .filter((name) => verdicts[name].flagged)
-        .map((name) => SEMANTIC_SCREENS[name]);
+      return {
+        flags: (Object.keys(SEMANTIC_SCREENS) as SemanticScreenName[])
+          .filter((name) => verdicts[name].flagged)
+          .map((name) => SEMANTIC_SCREENS[name]),
+      };
     },
   };
 }

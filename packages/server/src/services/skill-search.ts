@@ -1,7 +1,8 @@
 import type { SearchState, Skill, SkillResult } from '@axle/sdk';
-import { reciprocalRankFusion } from '../domain/fusion.js';
+import { type FusedHit, reciprocalRankFusion } from '../domain/fusion.js';
 import type { SemanticIndex } from '../search/semantic-index.js';
-import type { RankedId, SkillFilters, SkillsStore } from '../store/skills.js';
+import type { SemanticHits } from '../search/worker-protocol.js';
+import type { SkillFilters, SkillsStore } from '../store/skills.js';
 
 export type SearchMode = 'fused' | 'lexical' | 'semantic';
 
@@ -26,7 +27,15 @@ export interface SkillSearchOptions {
   minCosine?: number;
   /** RRF constant; see DEFAULT_K. */
   k?: number;
+  /** Fused candidates reranked by their best-matching passage; see DEFAULT_RERANK_DEPTH. */
+  rerankDepth?: number;
+  /** Weight of the passage ranking in the final fusion; see DEFAULT_RERANK_WEIGHT. */
+  rerankWeight?: number;
 }
+
+/** Candidates the passage rerank looks at (chosen on the everyday dev half, `npm run eval`). */
+export const DEFAULT_RERANK_DEPTH = 20;
+export const DEFAULT_RERANK_WEIGHT = 0.25;
 
 /**
  * RRF constant for skill search, chosen on the labelled set (`npm run eval`; figures in bench/README.md). A k
@@ -55,14 +64,43 @@ export function createSkillSearch({
   candidates = 100,
   minCosine = 0.2,
   k = DEFAULT_K,
+  rerankDepth = DEFAULT_RERANK_DEPTH,
+  rerankWeight = DEFAULT_RERANK_WEIGHT,
 }: SkillSearchDeps): SkillSearch {
+  /**
+   * The top fused candidates ordered by their best passage (a tool or a sentence) or, without passages, by the
+   * whole skill's cosine: a server whose one tool fits the request rises over one whose summary is merely close.
+   */
+  /**
+   * The top fused candidates gain `rerankWeight` x how much better their best passage (a tool, a sentence) matches
+   * the request than the skill's whole text does: a server whose one tool fits rises over one whose summary is merely
+   * close. Skills without passages keep their fused score.
+   */
+  function rerank(fused: FusedHit[], hits: SemanticHits, rankers: number): FusedHit[] {
+    const top = fused.slice(0, rerankDepth).map((f) => f.id);
+    const passages = semantic.passageScores(hits.vector, top);
+    const whole = new Map(hits.hits.map((h) => [h.id, h.score]));
+    // Below the semantic ranker's last hit, a skill's cosine is at most that hit's (or the cut-off).
+    const floor = hits.hits.at(-1)?.score ?? minCosine;
+    // Relevance keeps its meaning (1 = first in every ranker); a passage gain can only lift it to 1.
+    const best = rankers / (k + 1);
+    return fused
+      .map((f) => {
+        const p = passages.get(f.id);
+        const gain = p === undefined ? 0 : Math.max(0, p - Math.max(whole.get(f.id) ?? floor, minCosine));
+        const score = f.score + rerankWeight * gain;
+        return { id: f.id, score, relevance: Math.min(1, score / best) };
+      })
+      .sort((a, b) => b.score - a.score);
+  }
+
   /** In fused mode a semantic failure (the worker died) degrades to lexical instead of failing the search. */
   async function semanticRanking(
     query: string,
     filters: SkillFilters,
     mode: SearchMode,
     depth: number,
-  ): Promise<RankedId[] | undefined> {
+  ): Promise<SemanticHits | undefined> {
     try {
       const allowed = await repo.idsMatching(filters);
       return await semantic.search(query, depth, minCosine, allowed);
@@ -87,13 +125,18 @@ export function createSkillSearch({
         useLexical ? repo.lexicalSearch(query, filters, depth) : undefined,
         useSemantic ? semanticRanking(query, filters, mode, depth) : undefined,
       ]);
-      const rankings = [lexical, semanticHits].filter((r) => r !== undefined).map((r) => r.map((h) => h.id));
-      const fused = reciprocalRankFusion(rankings, k).slice(0, limit);
+      const rankings = [lexical, semanticHits?.hits].filter((r) => r !== undefined).map((r) => r.map((h) => h.id));
+      let fused = reciprocalRankFusion(rankings, k);
+      if (lexical && semanticHits && rerankWeight > 0) fused = rerank(fused, semanticHits, rankings.length);
+      fused = fused.slice(0, limit);
       const skills = await repo.getMany(fused.map((f) => f.id));
       const results = fused
         .map((f) => {
           const skill: Skill | undefined = skills.get(f.id);
-          return skill && { ...skill, relevance: round(f.relevance) };
+          if (!skill) return undefined;
+          // A result names the skill; its tool list (up to hundreds) is read from GET /skill/{id}.
+          const { tools: _tools, ...result } = skill;
+          return { ...result, relevance: round(f.relevance) };
         })
         .filter((r) => r !== undefined);
       const ran: SearchMode = lexical && semanticHits ? 'fused' : semanticHits ? 'semantic' : 'lexical';

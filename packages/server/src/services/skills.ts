@@ -2,11 +2,13 @@ import { createHash } from 'node:crypto';
 import { type DiscoverFilters, type SearchState, type SkillDetail, VERSIONS } from '@axle/sdk';
 import { parseCatalogFile, readCatalogFile } from '../catalog/load.js';
 import { slugify } from '../catalog/mapping.js';
+import { syncedSkills } from '../catalog/official-registry.js';
 import { contentPreview } from '../domain/skill-preview.js';
 import type { Logger } from '../logger.js';
-import { EmbedderPool } from '../search/embedder.js';
+import { EmbedderClient, EmbedderPool } from '../search/embedder.js';
 import { SemanticIndex, type SemanticIndexOptions } from '../search/semantic-index.js';
 import type { Database } from '../store/db.js';
+import { registryStore } from '../store/registry.js';
 import { createSkillsStore } from '../store/skills.js';
 import type { KnowledgeHints } from './learnings-port.js';
 import { createSkillSearch, type SearchOutcome, type SkillSearch, type SkillSearchOptions } from './skill-search.js';
@@ -21,6 +23,10 @@ export interface SkillsServiceOptions {
   searchWorkers?: number;
   /** Searches that may wait for an embedding worker before search answers lexically (see EmbedderPool). */
   searchQueueMax?: number;
+  /** How long a request waits for the model before going on without it (see SemanticIndex). */
+  modelWaitMs?: number;
+  /** The embedding worker's script; the compiled embed-worker by default (tests give a stand-in that stalls). */
+  embedWorkerFile?: string;
   search?: SkillSearchOptions;
   semantic?: Partial<SemanticIndexOptions>;
   /** The semantic warm-up waits for this (the server passes its listen) so it does not delay the first /health. */
@@ -33,8 +39,12 @@ export interface SkillsServiceOptions {
  * SHA-256 of the catalog file's bytes (and the API version, whose schemas validate it): a changed
  * catalog replaces the stored one. Hashing the bytes lets an unchanged catalog skip parsing.
  */
-export const catalogFingerprint = (bytes: Uint8Array): string =>
-  createHash('sha256').update(`${VERSIONS.openapi}\0`).update(bytes).digest('hex');
+export const catalogFingerprint = (bytes: Uint8Array, syncGeneration = 0): string => {
+  const hash = createHash('sha256').update(`${VERSIONS.openapi}\0`).update(bytes);
+  // Synced registry servers join the catalog: a sync that changed them changes the fingerprint.
+  if (syncGeneration > 0) hash.update(`\0registry-sync ${syncGeneration}`);
+  return hash.digest('hex');
+};
 
 /** The skills registry: the catalog in the store, lookups, counts and search. What AppDeps.skills exposes. */
 export interface SkillsService {
@@ -49,6 +59,11 @@ export interface SkillsService {
   discover(query: string, filters: DiscoverFilters, limit: number): Promise<SearchOutcome>;
   /** Null until approved learnings exist; then a pointer to POST /knowledge for the same query. */
   knowledgeHint(query: string): Promise<string | null>;
+  /**
+   * Re-imports the catalog when the file or the synced registry servers changed (after a sync); true when it did.
+   * Lexical search sees the change at once; vectors of new skills are computed at the next start.
+   */
+  reloadCatalog(): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -60,33 +75,54 @@ export interface SkillsService {
 export async function createSkillsService(opts: SkillsServiceOptions): Promise<SkillsService> {
   const file = readCatalogFile(opts.catalogPath);
   const repo = createSkillsStore(opts.db);
-  const fingerprint = catalogFingerprint(file.bytes);
-  let replaced = false;
-  if ((await repo.catalogFingerprint()) !== fingerprint) {
-    const skills = parseCatalogFile(file);
-    replaced = await repo.replaceCatalog(
-      skills.map((skill) => ({ skill, slug: slugify(skill.name) })),
-      fingerprint,
-    );
+  let counts = { total: 0, byCategory: {} as Record<string, number>, byType: {} as Record<string, number> };
+
+  /** The file's skills plus the synced servers it does not hold, when the fingerprint changed. */
+  async function load(): Promise<{ fingerprint: string; replaced: boolean }> {
+    const generation = await registryStore.generation(opts.db);
+    const fingerprint = catalogFingerprint(file.bytes, generation);
+    let replaced = false;
+    if ((await repo.catalogFingerprint()) !== fingerprint) {
+      const skills = parseCatalogFile(file);
+      const synced = generation > 0 ? syncedSkills(skills, await registryStore.visible(opts.db)) : [];
+      replaced = await repo.replaceCatalog(
+        [...skills, ...synced].map((skill) => ({ skill, slug: slugify(skill.name) })),
+        fingerprint,
+      );
+    }
+    // The catalog changes only here, so its counts are read once per load.
+    const [total, byCategory, byType] = await Promise.all([
+      repo.count(),
+      repo.countBy('category'),
+      repo.countBy('type'),
+    ]);
+    counts = { total, byCategory, byType };
+    return { fingerprint, replaced };
   }
-  // The catalog is fixed for the life of the process, so its counts are read once.
-  const [total, byCategory, byType] = await Promise.all([repo.count(), repo.countBy('category'), repo.countBy('type')]);
-  opts.logger.info({ skills: total, fingerprint: fingerprint.slice(0, 12), replaced }, 'skills catalog');
+
+  const { fingerprint, replaced } = await load();
+  opts.logger.info({ skills: counts.total, fingerprint: fingerprint.slice(0, 12), replaced }, 'skills catalog');
   const semantic = opts.semanticSearch
     ? SemanticIndex.start({
         repo,
         logger: opts.logger,
         startAfter: opts.semanticStartsAfter,
-        createEmbedder: () => new EmbedderPool(opts.searchWorkers ?? 1, undefined, opts.searchQueueMax),
+        waitMs: opts.modelWaitMs,
+        createEmbedder: () =>
+          new EmbedderPool(
+            opts.searchWorkers ?? 1,
+            () => new EmbedderClient(opts.embedWorkerFile),
+            opts.searchQueueMax,
+          ),
         ...opts.semantic,
       })
     : SemanticIndex.disabled();
   const search = createSkillSearch({ repo, semantic, ...opts.search });
   return {
     search,
-    count: async () => total,
-    countByCategory: async () => ({ ...byCategory }),
-    countByType: async () => ({ ...byType }),
+    count: async () => counts.total,
+    countByCategory: async () => ({ ...counts.byCategory }),
+    countByType: async () => ({ ...counts.byType }),
     searchState: () => search.state(),
     async get(idOrSlug) {
       const skill = await repo.findByIdOrSlug(idOrSlug.trim().toLowerCase(), slugify(idOrSlug));
@@ -94,6 +130,11 @@ export async function createSkillsService(opts: SkillsServiceOptions): Promise<S
     },
     discover: (query, filters, limit) => search.search({ query, filters, limit }),
     knowledgeHint: (query) => opts.knowledgeHints.hintFor(query),
+    async reloadCatalog() {
+      const { replaced } = await load();
+      if (replaced) opts.logger.info({ skills: counts.total }, 'skills catalog reloaded');
+      return replaced;
+    },
     close: () => semantic.close(),
   };
 }

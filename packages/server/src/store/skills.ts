@@ -1,6 +1,7 @@
 import type { Skill } from '@axle/sdk';
 import type { Database, Queryable } from './db.js';
 import { type QuantizedRows, quantizeInto } from '../domain/quantize.js';
+import { toolWords } from '../search/embedding-text.js';
 import { matchExpression, queryTerms, selectiveMatchExpression } from './fts-query.js';
 
 export interface SkillFilters {
@@ -31,7 +32,7 @@ export interface StoredMatrix {
 }
 
 /** What a skill's embedding text is made of (see embeddingText). */
-export type EmbeddingSource = Pick<Skill, 'id' | 'name' | 'description' | 'tags' | 'category'>;
+export type EmbeddingSource = Pick<Skill, 'id' | 'name' | 'description' | 'tags' | 'category' | 'tools'>;
 
 export interface CatalogEntry {
   skill: Skill;
@@ -46,11 +47,12 @@ export interface SkillsStore {
   replaceCatalog(entries: CatalogEntry[], fingerprint: string): Promise<boolean>;
   /** By exact id first, then by name slug (first in catalog order). */
   findByIdOrSlug(id: string, slug: string): Promise<Skill | undefined>;
+  /** Search results: the skills without their `tools`. */
   getMany(ids: readonly string[]): Promise<Map<string, Skill>>;
   all(): Promise<Skill[]>;
   count(): Promise<number>;
   countBy(field: 'category' | 'type'): Promise<Record<string, number>>;
-  /** BM25 over name, description, tags and category (best first), at most `limit`. */
+  /** BM25 over name, description, tags, category and tools (best first), at most `limit`. */
   lexicalSearch(text: string, filters: SkillFilters, limit: number): Promise<RankedId[]>;
   /** Ids passing `filters`, or null when there are no filters (everything passes). */
   idsMatching(filters: SkillFilters): Promise<Set<string> | null>;
@@ -61,8 +63,8 @@ export interface SkillsStore {
   saveEmbeddings(model: string, rows: readonly StoredEmbedding[]): Promise<void>;
 }
 
-/** bm25() weights, in skills_fts column order: name, description, tags, category (tuned on `npm run eval`). */
-const BM25_WEIGHTS = [10, 2, 6, 2] as const;
+/** bm25() weights, in skills_fts column order: name, description, tags, category, tools (tuned on `npm run eval`). */
+const BM25_WEIGHTS = [10, 2, 6, 2, 1] as const;
 
 const FINGERPRINT_KEY = 'catalog_fingerprint';
 /** Bound on remembered document frequencies (terms come from user input). */
@@ -136,7 +138,8 @@ export function createSkillsStore(db: Database): SkillsStore {
     const dataById = new Map<string, string>();
     const read = (after: number) =>
       db.all<{ rowid: number; id: string; data: string }>(
-        'SELECT rowid, id, data FROM skills WHERE rowid > ? ORDER BY rowid LIMIT ?',
+        // Without tool lists (up to hundreds a server): results leave them out, GET /skill/{id} reads the row.
+        "SELECT rowid, id, json_remove(data, '$.tools') AS data FROM skills WHERE rowid > ? ORDER BY rowid LIMIT ?",
         [after, PAGE_ROWS],
       );
     for await (const rows of pages(read, (r) => r.rowid)) {
@@ -281,11 +284,17 @@ export function createSkillsStore(db: Database): SkillsStore {
         description: string;
         tags: string;
         category: Skill['category'];
+        tools: string | null;
       }>(
-        `SELECT id, data ->> '$.name' AS name, data ->> '$.description' AS description, data -> '$.tags' AS tags, category
+        `SELECT id, data ->> '$.name' AS name, data ->> '$.description' AS description, data -> '$.tags' AS tags, category,
+                data -> '$.tools' AS tools
            FROM skills ORDER BY position`,
       );
-      return rows.map((r) => ({ ...r, tags: JSON.parse(r.tags) as string[] }));
+      return rows.map(({ tools, ...r }) => ({
+        ...r,
+        tags: JSON.parse(r.tags) as string[],
+        ...(tools !== null && { tools: JSON.parse(tools) as NonNullable<Skill['tools']> }),
+      }));
     },
 
     async embeddingMatrix(model: string, dim: number): Promise<StoredMatrix> {
@@ -351,11 +360,12 @@ async function insertSkill(q: Queryable, rowid: number, skill: Skill, slug: stri
       JSON.stringify(skill),
     ],
   );
-  await q.run('INSERT INTO skills_fts (rowid, name, description, tags, category) VALUES (?, ?, ?, ?, ?)', [
+  await q.run('INSERT INTO skills_fts (rowid, name, description, tags, category, tools) VALUES (?, ?, ?, ?, ?, ?)', [
     rowid,
     skill.name,
     skill.description,
     skill.tags.join(' '),
     skill.category.replaceAll('-', ' '),
+    (skill.tools ?? []).map((t) => `${toolWords(t.name)}. ${t.description}`).join('\n'),
   ]);
 }

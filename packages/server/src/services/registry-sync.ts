@@ -1,0 +1,238 @@
+// Syncs MCP servers from a registry speaking the official v0.1 API into the skills catalog: every page of
+// /v0.1/servers since the newest updatedAt seen (minus a margin), upserted on name + version in one
+// transaction once all pages arrived, so an unreachable or failing registry leaves what was there.
+import { randomUUID } from 'node:crypto';
+import { ERROR_CODES } from '@axle/sdk';
+import { ServerList, ServerResponse, type SyncedServer, syncedServer } from '../catalog/official-registry.js';
+import type { Clock } from '../clock.js';
+import { DomainError } from '../domain/errors.js';
+import type { Logger } from '../logger.js';
+import type { Database } from '../store/db.js';
+import { registryStore } from '../store/registry.js';
+
+/** Page size asked of the registry (its documented maximum). */
+export const PAGE_LIMIT = 100;
+/** `updated_since` goes this far before the newest updatedAt seen: clocks and commits are not instant. */
+export const UPDATED_SINCE_MARGIN_MS = 5 * 60_000;
+/** Pages one sync reads at most (200,000 server versions). */
+export const MAX_PAGES = 2000;
+/** A registry answer larger than this is refused (a page of 100 servers is far smaller). */
+export const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
+/** One registry request may take this long. */
+export const REQUEST_TIMEOUT_MS = 30_000;
+/** The lease a scheduled sync holds; longer than a sync takes. */
+export const LEASE_NAME = 'registry-sync';
+export const LEASE_MS = 15 * 60_000;
+
+export interface SyncReport {
+  source: string;
+  /** Servers that became searchable, whose searchable version changed, and that stopped being searchable. */
+  added: number;
+  updated: number;
+  hidden: number;
+  /** Server versions the registry returned, pages read, names whose latest flag was repaired. */
+  received: number;
+  pages: number;
+  repaired: number;
+}
+
+export interface RegistrySync {
+  /** Syncs from `source` (the registry's base URL); throws DomainError PROVIDER_UNAVAILABLE and changes nothing when it fails. */
+  sync(source: string): Promise<SyncReport>;
+  /** The scheduled run: syncs the configured source when it is due and this instance holds the lease. */
+  tick(): Promise<SyncReport | undefined>;
+  /** Starts ticking every `checkEveryMs` (unref'd timer); `stop` ends it. */
+  start(): void;
+  stop(): void;
+}
+
+export interface RegistrySyncDeps {
+  db: Database;
+  clock: Clock;
+  logger: Logger;
+  /** Called after a sync changed what is searchable (the skills service re-imports its catalog). */
+  onChange: () => Promise<unknown>;
+  /** AXLE_REGISTRY_SYNC_URL: the scheduled source. */
+  source?: string;
+  /** How often the scheduled source is synced. */
+  intervalMs?: number;
+  /** How often a scheduled instance checks whether a sync is due. */
+  checkEveryMs?: number;
+  fetch?: typeof globalThis.fetch;
+  /** This instance's name in the lease table. */
+  holder?: string;
+  /** Bound on one registry answer (MAX_RESPONSE_BYTES). */
+  maxResponseBytes?: number;
+}
+
+const unavailable = (source: string, why: string) =>
+  new DomainError(ERROR_CODES.PROVIDER_UNAVAILABLE, `MCP registry ${source} unavailable: ${why}`);
+
+/** What makes a searchable server version differ from another. */
+const fingerprintOf = (s: { version: string; status: string; updatedAt: string }) =>
+  `${s.version}\0${s.status}\0${s.updatedAt}`;
+
+export function createRegistrySync(deps: RegistrySyncDeps): RegistrySync {
+  const fetchFn = deps.fetch ?? globalThis.fetch;
+  const holder = deps.holder ?? randomUUID();
+  const intervalMs = deps.intervalMs ?? 60 * 60_000;
+  const maxBytes = deps.maxResponseBytes ?? MAX_RESPONSE_BYTES;
+  let timer: NodeJS.Timeout | undefined;
+
+  async function getJson(source: string, url: URL): Promise<unknown> {
+    let res: Response;
+    try {
+      res = await fetchFn(url, { signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+    } catch (err) {
+      throw unavailable(source, (err as Error).message);
+    }
+    if (res.status === 404) {
+      await res.body?.cancel();
+      return undefined;
+    }
+    if (!res.ok) {
+      await res.body?.cancel();
+      throw unavailable(source, `HTTP ${res.status} from ${url.pathname}`);
+    }
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    try {
+      for await (const chunk of res.body ?? []) {
+        size += chunk.byteLength;
+        if (size > maxBytes) {
+          await res.body?.cancel();
+          throw unavailable(source, `more than ${maxBytes} bytes from ${url.pathname}`);
+        }
+        chunks.push(chunk);
+      }
+    } catch (err) {
+      throw err instanceof DomainError ? err : unavailable(source, (err as Error).message);
+    }
+    try {
+      return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    } catch {
+      throw unavailable(source, `invalid JSON from ${url.pathname}`);
+    }
+  }
+
+  const endpoint = (source: string, path: string) => new URL(path, source.endsWith('/') ? source : `${source}/`);
+
+  async function readPages(source: string, since: string | undefined) {
+    const received: SyncedServer[] = [];
+    let cursor: string | undefined;
+    let pages = 0;
+    do {
+      if (pages === MAX_PAGES) throw unavailable(source, `more than ${MAX_PAGES} pages`);
+      const url = endpoint(source, 'v0.1/servers');
+      url.searchParams.set('limit', String(PAGE_LIMIT));
+      if (cursor) url.searchParams.set('cursor', cursor);
+      if (since) url.searchParams.set('updated_since', since);
+      const parsed = ServerList.safeParse(await getJson(source, url));
+      if (!parsed.success)
+        throw unavailable(source, `unexpected /v0.1/servers page: ${parsed.error.issues[0]?.message}`);
+      received.push(...parsed.data.servers.map(syncedServer));
+      pages += 1;
+      const next = parsed.data.metadata?.nextCursor ?? undefined;
+      // A cursor that does not move would loop forever.
+      cursor = next && next !== cursor ? next : undefined;
+    } while (cursor);
+    return { received, pages };
+  }
+
+  /** The latest version of `name` per the registry, or null when it has none (404). */
+  async function latestOf(source: string, name: string): Promise<SyncedServer | null> {
+    const body = await getJson(source, endpoint(source, `v0.1/servers/${encodeURIComponent(name)}/versions/latest`));
+    if (body === undefined) return null;
+    const parsed = ServerResponse.safeParse(body);
+    if (!parsed.success) throw unavailable(source, `unexpected /versions/latest answer for ${name}`);
+    return syncedServer(parsed.data);
+  }
+
+  async function sync(source: string): Promise<SyncReport> {
+    const state = await registryStore.state(deps.db, source);
+    const since =
+      state.newestUpdatedAt === undefined
+        ? undefined
+        : new Date(Date.parse(state.newestUpdatedAt) - UPDATED_SINCE_MARGIN_MS).toISOString();
+    const { received, pages } = await readPages(source, since);
+
+    // Latest flags as they will stand: stored versions overlaid with what arrived. A name whose versions do
+    // not show exactly one latest (a flip that left the old version's updatedAt alone, or a page boundary
+    // between them) is asked of the registry.
+    const names = [...new Set(received.map((r) => r.name))];
+    const stored = await registryStore.versionsOf(deps.db, source, names);
+    const latestByName = new Map<string, Map<string, boolean>>();
+    for (const v of [...stored, ...received]) {
+      const versions = latestByName.get(v.name) ?? new Map<string, boolean>();
+      versions.set(v.version, v.isLatest);
+      latestByName.set(v.name, versions);
+    }
+    const disagreeing = names.filter((n) => [...latestByName.get(n)!.values()].filter(Boolean).length !== 1);
+    const repairs = new Map<string, SyncedServer | null>();
+    for (const name of disagreeing) repairs.set(name, await latestOf(source, name));
+
+    const newest = received.reduce<string | undefined>(
+      (max, r) => (max === undefined || Date.parse(r.updatedAt) > Date.parse(max) ? r.updatedAt : max),
+      state.newestUpdatedAt,
+    );
+
+    const report = await deps.db.tx(async (q) => {
+      const before = new Map((await registryStore.visible(q)).map((s) => [s.name, fingerprintOf(s)]));
+      for (const r of received) await registryStore.upsert(q, source, r);
+      for (const [name, latest] of repairs) {
+        if (latest) await registryStore.upsert(q, source, { ...latest, isLatest: true });
+        await registryStore.setLatest(q, source, name, latest?.version ?? '');
+      }
+      const after = new Map((await registryStore.visible(q)).map((s) => [s.name, fingerprintOf(s)]));
+      let added = 0;
+      let updated = 0;
+      let hidden = 0;
+      for (const [name, fp] of after) {
+        const was = before.get(name);
+        if (was === undefined) added += 1;
+        else if (was !== fp) updated += 1;
+      }
+      for (const name of before.keys()) if (!after.has(name)) hidden += 1;
+      const changed = added + updated + hidden > 0;
+      await registryStore.saveState(q, source, newest, deps.clock.now(), changed);
+      return { source, added, updated, hidden, received: received.length, pages, repaired: repairs.size };
+    });
+    if (report.added + report.updated + report.hidden > 0) await deps.onChange();
+    deps.logger.info(report, 'registry sync');
+    return report;
+  }
+
+  async function tick(): Promise<SyncReport | undefined> {
+    const source = deps.source;
+    if (source === undefined) return undefined;
+    const now = deps.clock.now();
+    if (!(await registryStore.acquireLease(deps.db, LEASE_NAME, holder, now, now + LEASE_MS))) return undefined;
+    try {
+      const { lastSuccessAt } = await registryStore.state(deps.db, source);
+      if (lastSuccessAt !== undefined && now - lastSuccessAt < intervalMs) return undefined;
+      return await sync(source);
+    } catch (err) {
+      // Kept as it was; the next check retries.
+      deps.logger.warn({ err: (err as Error).message, source }, 'registry sync failed');
+      return undefined;
+    } finally {
+      await registryStore.releaseLease(deps.db, LEASE_NAME, holder);
+    }
+  }
+
+  return {
+    sync,
+    tick,
+    start() {
+      if (deps.source === undefined || timer) return;
+      const every = deps.checkEveryMs ?? Math.min(intervalMs, 5 * 60_000);
+      timer = setInterval(() => void tick().catch(() => undefined), every);
+      timer.unref();
+      void tick().catch(() => undefined);
+    },
+    stop() {
+      if (timer) clearInterval(timer);
+      timer = undefined;
+    },
+  };
+}

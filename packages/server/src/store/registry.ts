@@ -1,0 +1,143 @@
+import type { SyncedServer } from '../catalog/official-registry.js';
+import type { Queryable } from './db.js';
+
+/** A stored server version: enough to tell whether a sync changed it. */
+export interface StoredVersion {
+  name: string;
+  version: string;
+  isLatest: boolean;
+  status: SyncedServer['status'];
+  updatedAt: string;
+}
+
+export interface SyncState {
+  newestUpdatedAt?: string;
+  lastSuccessAt?: number;
+  /** Counts syncs that changed what is searchable; part of the catalog fingerprint. */
+  generation: number;
+}
+
+type Row = {
+  name: string;
+  version: string;
+  is_latest: number;
+  status: SyncedServer['status'];
+  status_message: string | null;
+  updated_at: string;
+  data: string;
+};
+
+const toStored = (r: Row): StoredVersion => ({
+  name: r.name,
+  version: r.version,
+  isLatest: r.is_latest === 1,
+  status: r.status,
+  updatedAt: r.updated_at,
+});
+
+/** Servers synced from MCP registries, their sync state, and named leases. */
+export const registryStore = {
+  async versionsOf(q: Queryable, source: string, names: readonly string[]): Promise<StoredVersion[]> {
+    const out: StoredVersion[] = [];
+    // Bounded IN lists: SQLite's default limit on bound parameters is far above this.
+    for (let i = 0; i < names.length; i += 500) {
+      const chunk = names.slice(i, i + 500);
+      const rows = await q.all<Row>(
+        `SELECT name, version, is_latest, status, status_message, updated_at, data FROM registry_servers
+          WHERE source = ? AND name IN (${chunk.map(() => '?').join(', ')})`,
+        [source, ...chunk],
+      );
+      out.push(...rows.map(toStored));
+    }
+    return out;
+  },
+
+  async upsert(q: Queryable, source: string, s: SyncedServer): Promise<void> {
+    await q.run(
+      `INSERT INTO registry_servers (source, name, version, is_latest, status, status_message, updated_at, data)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (source, name, version) DO UPDATE SET is_latest = excluded.is_latest, status = excluded.status,
+         status_message = excluded.status_message, updated_at = excluded.updated_at, data = excluded.data`,
+      [
+        source,
+        s.name,
+        s.version,
+        s.isLatest ? 1 : 0,
+        s.status,
+        s.statusMessage ?? null,
+        s.updatedAt,
+        JSON.stringify(s.detail),
+      ],
+    );
+  },
+
+  /** Makes `version` the only latest version of `name`. */
+  async setLatest(q: Queryable, source: string, name: string, version: string): Promise<void> {
+    await q.run('UPDATE registry_servers SET is_latest = (version = ?) WHERE source = ? AND name = ?', [
+      version,
+      source,
+      name,
+    ]);
+  },
+
+  /** Latest versions that are not deleted, across sources (first source by name wins a name), by name. */
+  async visible(q: Queryable): Promise<SyncedServer[]> {
+    const rows = await q.all<Row & { source: string }>(
+      `SELECT source, name, version, is_latest, status, status_message, updated_at, data FROM registry_servers
+        WHERE is_latest = 1 AND status != 'deleted' ORDER BY name, source, version`,
+    );
+    const seen = new Set<string>();
+    const out: SyncedServer[] = [];
+    for (const r of rows) {
+      if (seen.has(r.name)) continue;
+      seen.add(r.name);
+      out.push({
+        ...toStored(r),
+        ...(r.status_message !== null && { statusMessage: r.status_message }),
+        detail: JSON.parse(r.data) as SyncedServer['detail'],
+      });
+    }
+    return out;
+  },
+
+  async state(q: Queryable, source: string): Promise<SyncState> {
+    const r = await q.get<{ newest_updated_at: string | null; last_success_at: number | null; generation: number }>(
+      'SELECT newest_updated_at, last_success_at, generation FROM registry_sync_state WHERE source = ?',
+      [source],
+    );
+    return {
+      ...(r?.newest_updated_at && { newestUpdatedAt: r.newest_updated_at }),
+      ...(r?.last_success_at != null && { lastSuccessAt: r.last_success_at }),
+      generation: r?.generation ?? 0,
+    };
+  },
+
+  /** Sum of every source's generation: changes whenever a sync changed what is searchable. */
+  async generation(q: Queryable): Promise<number> {
+    return (await q.get<{ n: number | null }>('SELECT SUM(generation) AS n FROM registry_sync_state'))?.n ?? 0;
+  },
+
+  async saveState(q: Queryable, source: string, newestUpdatedAt: string | undefined, at: number, changed: boolean) {
+    await q.run(
+      `INSERT INTO registry_sync_state (source, newest_updated_at, last_success_at, generation) VALUES (?, ?, ?, ?)
+       ON CONFLICT (source) DO UPDATE SET newest_updated_at = excluded.newest_updated_at,
+         last_success_at = excluded.last_success_at, generation = registry_sync_state.generation + ?`,
+      [source, newestUpdatedAt ?? null, at, changed ? 1 : 0, changed ? 1 : 0],
+    );
+  },
+
+  /** Takes lease `name` for `holder` until `until` when it is free or expired at `now`; true when taken. */
+  async acquireLease(q: Queryable, name: string, holder: string, now: number, until: number): Promise<boolean> {
+    const r = await q.run(
+      `INSERT INTO leases (name, holder, expires_at) VALUES (?, ?, ?)
+       ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at
+       WHERE leases.expires_at <= ? OR leases.holder = excluded.holder`,
+      [name, holder, until, now],
+    );
+    return r.changes === 1;
+  },
+
+  async releaseLease(q: Queryable, name: string, holder: string): Promise<void> {
+    await q.run('DELETE FROM leases WHERE name = ? AND holder = ?', [name, holder]);
+  },
+};

@@ -1,0 +1,114 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadCatalog } from '../src/catalog/load.js';
+import { slugify } from '../src/catalog/mapping.js';
+import { quantizeInto } from '../src/domain/quantize.js';
+import { Int8Index } from '../src/search/int8-index.js';
+import { bestPassageScores, MAX_PASSAGES, skillPassages } from '../src/search/passages.js';
+import type { SemanticIndex } from '../src/search/semantic-index.js';
+import { createSkillSearch } from '../src/services/skill-search.js';
+import { Database } from '../src/store/db.js';
+import { migrate } from '../src/store/migrate.js';
+import { createSkillsStore, type SkillsStore } from '../src/store/skills.js';
+import { SMALL_CATALOG } from './search-helpers.js';
+
+const DIM = 16;
+const unit = (...hot: number[]) => {
+  const v = new Float32Array(DIM);
+  for (const i of hot) v[i] = 1;
+  const n = Math.hypot(...v);
+  return v.map((x) => x / n);
+};
+
+describe('passages', () => {
+  it('are the tools (names as words) and, for a description of several sentences, its sentences', () => {
+    expect(
+      skillPassages({
+        description: 'Manage your tasks in one place. Sync them with every calendar you use.',
+        tools: [{ name: 'create_task', description: 'Create a task' }],
+      }),
+    ).toEqual([
+      'create task: Create a task',
+      'Manage your tasks in one place.',
+      'Sync them with every calendar you use.',
+    ]);
+    expect(skillPassages({ description: 'One sentence only, whatever its length.' })).toEqual([]);
+    const many = Array.from({ length: 80 }, (_, i) => ({ name: `tool_${i}`, description: '' }));
+    expect(skillPassages({ description: '', tools: many })).toHaveLength(MAX_PASSAGES);
+  });
+
+  it('score each skill by its best passage, among the skills asked for', () => {
+    const owners = ['a', 'a', 'b'];
+    const vectors = [unit(0), unit(1), unit(0, 1)];
+    const codes = new Int8Array(owners.length * DIM);
+    const scales = new Float32Array(owners.length);
+    vectors.forEach((v, i) => {
+      scales[i] = quantizeInto(v, codes, i * DIM);
+    });
+    const p = { index: new Int8Index(owners, { codes, scales }, DIM), owners };
+    const best = bestPassageScores(p, unit(1), ['a', 'b']);
+    expect(best.get('a')).toBeCloseTo(1, 1);
+    expect(best.get('b')).toBeCloseTo(Math.SQRT1_2, 1);
+    expect([...bestPassageScores(p, unit(1), ['b']).keys()]).toEqual(['b']);
+  });
+});
+
+describe('passage rerank in fused search', () => {
+  let dir: string;
+  let db: Database;
+  let repo: SkillsStore;
+  beforeAll(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'axle-rerank-'));
+    db = await Database.open(path.join(dir, 'axle.db'));
+    await migrate(db);
+    repo = createSkillsStore(db);
+    await repo.replaceCatalog(
+      loadCatalog(SMALL_CATALOG).map((skill) => ({ skill, slug: slugify(skill.name) })),
+      'fp',
+    );
+  });
+  afterAll(async () => {
+    await db.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** A ready semantic side whose hits and passage scores are given. */
+  const semantic = (hits: Array<{ id: string; score: number }>, passages: Record<string, number>) =>
+    ({
+      state: () => 'ready',
+      search: async () => ({ hits, vector: unit(0) }),
+      passageScores: (_v: Float32Array, ids: readonly string[]) =>
+        new Map(Object.entries(passages).filter(([id]) => ids.includes(id))),
+    }) as unknown as SemanticIndex;
+
+  it('lifts a candidate whose best passage fits better than its whole text, and leaves the others in fused order', async () => {
+    const hits = [
+      { id: 'slack-mcp', score: 0.5 },
+      { id: 'postmark', score: 0.45 },
+      { id: 'twilio-sms', score: 0.4 },
+    ];
+    const query = { query: 'send a message', limit: 5 };
+    const plain = await createSkillSearch({ repo, semantic: semantic(hits, {}), rerankWeight: 0 }).search(query);
+    const none = await createSkillSearch({ repo, semantic: semantic(hits, {}) }).search(query);
+    expect(none.results.map((r) => r.id)).toEqual(plain.results.map((r) => r.id));
+    const last = plain.results.at(-1)!.id;
+    const lifted = await createSkillSearch({
+      repo,
+      semantic: semantic(hits, { [last]: 0.95 }),
+      rerankWeight: 5,
+    }).search(query);
+    expect(lifted.mode).toBe('fused');
+    expect(lifted.results[0]!.id).toBe(last);
+    const relevance = lifted.results.map((r) => r.relevance);
+    expect(relevance).toEqual([...relevance].sort((a, b) => b - a));
+    // A passage no better than the whole text changes nothing.
+    const flat = await createSkillSearch({
+      repo,
+      semantic: semantic(hits, { 'slack-mcp': 0.5 }),
+      rerankWeight: 5,
+    }).search(query);
+    expect(flat.results.map((r) => r.id)).toEqual(plain.results.map((r) => r.id));
+  });
+});
