@@ -1,8 +1,33 @@
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { POSTGRES_MISSING, postgresReachable } from './test/support/postgres.js';
 
 const src = (pkg: string) => fileURLToPath(new URL(`./packages/${pkg}/src/index.ts`, import.meta.url));
+
+/** Store and service tests that run a second time on PostgreSQL (test/support/backend.ts picks the database). */
+const ON_BOTH_BACKENDS = [
+  'store',
+  'ledger',
+  'audit',
+  'account-limits',
+  'terms',
+  'unlock',
+  'learn',
+  'knowledge',
+  'review',
+  'discover',
+  'withdrawals',
+  'x402',
+  'device',
+  'jobs',
+  'registry-sync',
+  'cluster',
+  'migrate-to-postgres',
+].map((name) => `packages/server/test/${name}.test.ts`);
+
+const postgres = await postgresReachable();
+if (!postgres) console.warn(POSTGRES_MISSING);
 
 export default defineConfig({
   resolve: {
@@ -21,7 +46,6 @@ export default defineConfig({
     },
   },
   test: {
-    include: ['packages/*/test/**/*.test.ts', 'test/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
@@ -29,5 +53,21 @@ export default defineConfig({
     // processes they spawn (CLI runs, server processes, npm, Chromium, tmux), so half again as many files
     // as cores keeps both cores busy.
     maxWorkers: Math.max(2, Math.ceil(os.availableParallelism() * 1.5)),
+    projects: [
+      { extends: true, test: { name: 'sqlite', include: ['packages/*/test/**/*.test.ts', 'test/**/*.test.ts'] } },
+      ...(postgres
+        ? [
+            {
+              extends: true,
+              test: {
+                name: 'postgres',
+                include: ON_BOTH_BACKENDS,
+                globalSetup: ['test/support/postgres-setup.ts'],
+                env: { AXLE_TEST_BACKEND: 'postgres' },
+              },
+            },
+          ]
+        : []),
+    ],
   },
 });

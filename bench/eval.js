@@ -1,7 +1,8 @@
 // `npm run eval`: scores the skill rankers against the labelled set in bench/eval/queries.json,
 // in-process over the bundled catalog: the substring baseline, BM25 alone, embeddings alone and
 // their reciprocal-rank fusion, all in the same run; then the learning screens on their labelled
-// corpora (recall and false-positive rate). Exits 1 when a target is missed.
+// corpora (recall and false-positive rate); then the skill and knowledge rankers again on PostgreSQL,
+// side by side with SQLite (when a server answers, bench/lib/postgres.js). Exits 1 when a target is missed.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,16 +11,18 @@ import { systemClock } from '../packages/server/dist/clock.js';
 import { createLogger } from '../packages/server/dist/logger.js';
 import { createLearningsService } from '../packages/server/dist/services/learnings.js';
 import { createSkillsService } from '../packages/server/dist/services/skills.js';
-import { Database } from '../packages/server/dist/store/db.js';
-import { migrate } from '../packages/server/dist/store/migrate.js';
+import { openStore } from '../packages/server/dist/store/open.js';
 import { generateCatalog } from './lib/generate.js';
 import { mean, ndcgAt, score } from './lib/metrics.js';
 import { knowledgeReport } from './lib/knowledge-eval.js';
+import { benchPostgres, POSTGRES_MISSING_BENCH } from './lib/postgres.js';
 import { screenReport } from './lib/screens.js';
 import { substringRanker } from './lib/substring.js';
 
 const TARGET_NDCG = 0.65;
 const TARGET_RECALL_RATIO = 1.5;
+/** Most nDCG@10 a ranker on PostgreSQL may lose or gain against the same ranker on SQLite. */
+const MAX_BACKEND_GAP = 0.02;
 /** Ranking depth every ranker is asked for (MRR looks this deep). */
 const DEPTH = 100;
 /** Size of the catalog `npm run bench` loads: the bundled skills among generated ones. */
@@ -43,17 +46,20 @@ if (stale.length > 0) {
 }
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'axle-eval-'));
-const db = await Database.open(path.join(dataDir, 'axle.db'));
-await migrate(db);
+const store = await openStore({ dataDir, now: Date.now });
 const started = performance.now();
-const service = await createSkillsService({
-  db,
-  logger: createLogger('warn'),
-  semanticSearch: true,
-  // An offline measurement: a machine busy with other work must not turn a slow model answer into a failure.
-  modelWaitMs: 120_000,
-  knowledgeHints: createLearningsService({ db, clock: systemClock }),
-});
+const skillsService = (s, opts = {}) =>
+  createSkillsService({
+    repo: s.skills,
+    logger: createLogger('warn'),
+    semanticSearch: true,
+    knowledgeHints: createLearningsService({ db: s.db, learningsSearch: s.learningsSearch, clock: systemClock }),
+    db: s.db,
+    // An offline measurement: a machine busy with other work must not turn a slow model answer into a failure.
+    modelWaitMs: 120_000,
+    ...opts,
+  });
+const service = await skillsService(store);
 const warm = await service.search.semantic.settled;
 const warmMs = performance.now() - started;
 
@@ -144,9 +150,11 @@ try {
         }),
       ]
     : [[`fused ranking: semantic search is ${state}`, false]];
-  const knowledge = await knowledgeReport(state === 'ready' ? service.search.semantic : undefined);
+  const model = state === 'ready' ? service.search.semantic : undefined;
+  const knowledge = await knowledgeReport(model);
   console.log(`\n${knowledge.lines.join('\n')}`);
   checks.push(...knowledge.checks);
+  checks.push(...(await bothBackends(results, knowledge.results, model)));
   const screens = await screenReport(state === 'ready' ? service.search.semantic : undefined);
   console.log(`\n${screens.lines.join('\n')}`);
   checks.push(...screens.checks);
@@ -170,24 +178,69 @@ try {
   process.exitCode = checks.every(([, ok]) => ok) ? 0 : 1;
 } finally {
   await service.close();
-  await db.close();
+  await store.db.close();
   fs.rmSync(dataDir, { recursive: true, force: true });
+}
+
+/**
+ * The same skill and knowledge rankers on a fresh PostgreSQL database, printed beside the SQLite figures
+ * of this run (`sqliteSkills`, `sqliteKnowledge`). Returns the checks of the gap.
+ */
+async function bothBackends(sqliteSkills, sqliteKnowledge, model) {
+  const pg = await benchPostgres();
+  if (!pg) {
+    console.log(`\n${POSTGRES_MISSING_BENCH}`);
+    return [];
+  }
+  try {
+    const pgStore = await openStore({ databaseUrl: await pg.fresh(), databasePool: 4, dataDir, now: Date.now });
+    const pgService = await skillsService(pgStore, { searchWorkers: 1 });
+    const skills = new Map();
+    try {
+      await pgService.search.semantic.settled;
+      const ready = pgService.searchState().semantic === 'ready';
+      for (const mode of ready ? ['lexical', 'semantic', 'fused'] : ['lexical'])
+        skills.set(
+          mode,
+          await score(queries, async (query) =>
+            (await pgService.search.search({ query, mode, limit: DEPTH })).results.map((r) => r.id),
+          ),
+        );
+    } finally {
+      await pgService.close();
+      await pgStore.db.close();
+    }
+    const knowledgePg = await knowledgeReport(model, await pg.fresh());
+    const rows = [
+      ...[...skills].map(([mode, r]) => [`skills ${mode}`, sqliteSkills.get(mode), r]),
+      ...[...knowledgePg.results]
+        .filter(([name]) => name !== 'substring')
+        .map(([name, r]) => [`knowledge ${name}`, sqliteKnowledge.get(name), r]),
+    ];
+    const pad = (x, n) => String(x).padEnd(n);
+    const f3 = (x) => x.toFixed(3);
+    console.log('\nBoth backends, nDCG@10 (the same queries and data; PostgreSQL on a fresh database)');
+    console.log(`${pad('ranker', 20)}${pad('SQLite', 9)}${pad('PostgreSQL', 12)}difference`);
+    for (const [name, a, b] of rows)
+      console.log(`${pad(name, 20)}${pad(f3(a.ndcg10), 9)}${pad(f3(b.ndcg10), 12)}${(b.ndcg10 - a.ndcg10).toFixed(3)}`);
+    return rows
+      .filter(([name]) => name === 'skills fused' || name === 'knowledge blend')
+      .map(([name, a, b]) => [
+        `${name} on PostgreSQL ${f3(b.ndcg10)} within ${MAX_BACKEND_GAP} of SQLite ${f3(a.ndcg10)}`,
+        Math.abs(b.ndcg10 - a.ndcg10) <= MAX_BACKEND_GAP,
+      ]);
+  } finally {
+    await pg.close();
+  }
 }
 
 async function lexicalAtScale(labelled, bundled) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'axle-eval-large-'));
-  const largeDb = await Database.open(path.join(dir, 'axle.db'));
+  const largeStore = await openStore({ dataDir: dir, now: Date.now });
   try {
-    await migrate(largeDb);
     const catalogPath = path.join(dir, 'catalog.json');
     fs.writeFileSync(catalogPath, JSON.stringify(generateCatalog(bundled, LARGE)));
-    const large = await createSkillsService({
-      db: largeDb,
-      logger: createLogger('warn'),
-      semanticSearch: false,
-      catalogPath,
-      knowledgeHints: createLearningsService({ db: largeDb, clock: systemClock }),
-    });
+    const large = await skillsService(largeStore, { semanticSearch: false, catalogPath });
     try {
       return await score(labelled, async (query) =>
         (await large.search.search({ query, mode: 'lexical', limit: DEPTH })).results.map((r) => r.id),
@@ -196,7 +249,7 @@ async function lexicalAtScale(labelled, bundled) {
       await large.close();
     }
   } finally {
-    await largeDb.close();
+    await largeStore.db.close();
     fs.rmSync(dir, { recursive: true, force: true });
   }
 }

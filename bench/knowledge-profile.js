@@ -13,6 +13,7 @@ import { createKnowledgeService } from '../packages/server/dist/services/knowled
 import { createRateLimiter } from '../packages/server/dist/services/rate-limit.js';
 import { Database } from '../packages/server/dist/store/db.js';
 import { learningsStore } from '../packages/server/dist/store/learnings.js';
+import { createLearningsSearch } from '../packages/server/dist/store/learnings-search.js';
 import { ROOT } from './lib/server.js';
 import { knowledgeQueries, largeStore } from './lib/knowledge-bench.js';
 
@@ -46,16 +47,7 @@ const timed = (name, fn) =>
       spent.set(name, (spent.get(name) ?? 0) + performance.now() - t);
     }
   };
-for (const name of [
-  'countVisible',
-  'countMatching',
-  'lexicalSearch',
-  'idsMatching',
-  'visibleByIds',
-  'demand',
-  'recordImpressions',
-  'reprice',
-])
+for (const name of ['countVisible', 'idsMatching', 'visibleByIds', 'demand', 'recordImpressions', 'reprice'])
   learningsStore[name] = timed(name, learningsStore[name]);
 
 const client = new EmbedderClient();
@@ -68,8 +60,11 @@ const model = {
 const vectors = new LearningVectors(db, model, createLogger('warn'), systemClock);
 vectors.search = timed('vectors.search (incl. queryVector)', vectors.search);
 await vectors.sync(true);
+const learningsSearch = createLearningsSearch(db, () => systemClock.now());
+learningsSearch.lexical = timed('learningsSearch.lexical', learningsSearch.lexical);
 const knowledge = createKnowledgeService({
   db,
+  learningsSearch,
   clock: systemClock,
   writeLimits: createAccountWriteLimiter(createRateLimiter({ db, clock: systemClock })),
   vectors,

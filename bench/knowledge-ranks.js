@@ -11,6 +11,7 @@ import { createAccountWriteLimiter } from '../packages/server/dist/services/acco
 import { createKnowledgeService } from '../packages/server/dist/services/knowledge.js';
 import { createRateLimiter } from '../packages/server/dist/services/rate-limit.js';
 import { Database } from '../packages/server/dist/store/db.js';
+import { createLearningsSearch } from '../packages/server/dist/store/learnings-search.js';
 import { knowledgeQueries, largeStore } from './lib/knowledge-bench.js';
 import { ROOT } from './lib/server.js';
 
@@ -24,6 +25,7 @@ const vectors = new LearningVectors(db, model, createLogger('warn'), systemClock
 await vectors.sync(true);
 const knowledge = createKnowledgeService({
   db,
+  learningsSearch: createLearningsSearch(db, () => systemClock.now()),
   clock: systemClock,
   writeLimits: createAccountWriteLimiter(createRateLimiter({ db, clock: systemClock })),
   vectors,

@@ -10,8 +10,7 @@ import { LearningVectors } from '../../packages/server/dist/search/learning-vect
 import { createKnowledgeService } from '../../packages/server/dist/services/knowledge.js';
 import { createAccountWriteLimiter } from '../../packages/server/dist/services/account-write-limits.js';
 import { createRateLimiter } from '../../packages/server/dist/services/rate-limit.js';
-import { Database } from '../../packages/server/dist/store/db.js';
-import { migrate } from '../../packages/server/dist/store/migrate.js';
+import { openStore } from '../../packages/server/dist/store/open.js';
 import { insertApproved } from './learnings.js';
 import { score } from './metrics.js';
 import { substringRanker } from './substring.js';
@@ -19,20 +18,24 @@ import { substringRanker } from './substring.js';
 export const TARGET_KNOWLEDGE_NDCG = 0.65;
 const DEPTH = 100;
 
-/** `model` is the skills' ready SemanticIndex (or undefined: no semantic rankers). Returns the printed lines and checks. */
-export async function knowledgeReport(model) {
+/**
+ * `model` is the skills' ready SemanticIndex (or undefined: no semantic rankers); `databaseUrl` runs it on
+ * PostgreSQL instead of a SQLite file. Returns the printed lines, checks and the scores by ranker.
+ */
+export async function knowledgeReport(model, databaseUrl) {
   const { learnings } = JSON.parse(fs.readFileSync(new URL('../knowledge/learnings.json', import.meta.url), 'utf8'));
   const { queries } = JSON.parse(fs.readFileSync(new URL('../knowledge/queries.json', import.meta.url), 'utf8'));
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'axle-eval-knowledge-'));
-  const db = await Database.open(path.join(dir, 'axle.db'));
+  const store = await openStore({ databaseUrl, dataDir: dir, now: Date.now });
+  const { db } = store;
   try {
-    await migrate(db);
     await insertApproved(db, learnings);
     const vectors =
       model?.state() === 'ready' ? new LearningVectors(db, model, createLogger('warn'), systemClock) : undefined;
     await vectors?.fill();
     const knowledge = createKnowledgeService({
       db,
+      learningsSearch: store.learningsSearch,
       clock: systemClock,
       writeLimits: createAccountWriteLimiter(createRateLimiter({ db, clock: systemClock })),
       vectors,
@@ -68,7 +71,7 @@ export async function knowledgeReport(model) {
         ]
       : [['knowledge blend: semantic search is not ready', false]];
     await vectors?.close();
-    return { lines, checks };
+    return { lines, checks, results };
   } finally {
     await db.close();
     fs.rmSync(dir, { recursive: true, force: true });

@@ -78,7 +78,6 @@ export async function insertApproved(db, rows, now = Date.now()) {
           r.id,
           lshBandKeys(minhashSignature(shingles(similarityText(r.title, r.body)))),
         );
-        await learningsStore.index(q, r.id);
       }
     });
   }

@@ -5,6 +5,7 @@ import { Writable } from 'node:stream';
 import { ManualClock } from '../../packages/server/src/clock.js';
 import { loadConfig } from '../../packages/server/src/config.js';
 import { startServer, type RunningServer } from '../../packages/server/src/server.js';
+import { backendEnv } from './backend.js';
 
 export interface TestServer extends RunningServer {
   clock: ManualClock;
@@ -21,7 +22,13 @@ export interface TestServer extends RunningServer {
  */
 export async function startTestServer(
   env: Record<string, string> = {},
-  opts: { dataDir?: string; clock?: ManualClock; embedWorkerFile?: string } = {},
+  opts: {
+    dataDir?: string;
+    clock?: ManualClock;
+    embedWorkerFile?: string;
+    /** On the data dir's SQLite file whatever the run's backend. */
+    sqlite?: boolean;
+  } = {},
 ): Promise<TestServer> {
   const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'axle-test-'));
   const clock = opts.clock ?? new ManualClock();
@@ -38,6 +45,7 @@ export async function startTestServer(
     AXLE_DATA_DIR: dataDir,
     LOG_LEVEL: 'info',
     AXLE_SEMANTIC_SEARCH: 'off',
+    ...(opts.sqlite ? {} : await backendEnv()),
     ...env,
   });
   const server = await startServer({ config, clock, logStream, embedWorkerFile: opts.embedWorkerFile });

@@ -191,10 +191,9 @@ describe('axle-mcp over stdio: every tool on its success and failure paths', () 
   });
 
   it('svc_knowledge: snippets with the content advisory; unreachable reported with the URL', async () => {
-    // Searchable like a published learning: a seq (the full-text row id) and its index row.
+    // Searchable like a published learning: a seq (the full-text row id); the schema indexes it.
     const seq = await learningsStore.nextSeq(api.db);
-    const l = await seedLearning(api, { title: 'Paginate the Frobnicator API with opaque cursors', seq });
-    await learningsStore.index(api.db, l.id);
+    await seedLearning(api, { title: 'Paginate the Frobnicator API with opaque cursors', seq });
     const found = ok(await call(anon, 'svc_knowledge', { query: 'Frobnicator cursors' }));
     expect(found.results[0].title).toBe('Paginate the Frobnicator API with opaque cursors');
     expect(found.content_advisory).toBe(CONTENT_ADVISORY);

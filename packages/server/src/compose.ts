@@ -24,7 +24,9 @@ import { createWithdrawalsService } from './services/withdrawals.js';
 import { LearningVectors } from './search/learning-vectors.js';
 import { createKnowledgeService } from './services/knowledge.js';
 import { createLearnService } from './services/learn.js';
+import { createJobs } from './services/jobs.js';
 import { createJwtService } from './services/jwt.js';
+import { retentionJob } from './services/retention.js';
 import { createSemanticScreens } from './services/semantic-screens.js';
 import { createLearningsService } from './services/learnings.js';
 import { createReviewService } from './services/review.js';
@@ -36,13 +38,15 @@ import { createSearchCounts } from './services/search-counts.js';
 import { createRegistrySync } from './services/registry-sync.js';
 import { createSkillsService } from './services/skills.js';
 import { createTermsService } from './services/terms.js';
-import type { Database, Queryable } from './store/db.js';
+import type { Store } from './store/open.js';
+import type { Queryable } from './store/queryable.js';
 
 export interface ComposeOptions {
   config: Config;
   clock: Clock;
   logger: Logger;
-  db: Database;
+  /** The database and the repositories of its dialect (store/open.ts). */
+  store: Store;
   /** Session-signing key (loadJwtSecret; read before anything opens, so a bad one stops the start at once). */
   jwtSecret: Uint8Array;
   /** Public base URL; known once the server listens. */
@@ -89,15 +93,17 @@ export async function compose({
   config,
   clock,
   logger,
-  db,
+  store,
   jwtSecret,
   baseUrl,
   localUrl,
   listening,
   embedWorkerFile,
 }: ComposeOptions): Promise<Composed> {
-  const learnings = createLearningsService({ db, clock });
+  const { db, learningsSearch } = store;
+  const learnings = createLearningsService({ db, learningsSearch, clock });
   const skills = await createSkillsService({
+    repo: store.skills,
     db,
     logger,
     catalogPath: config.catalogPath,
@@ -153,7 +159,15 @@ export async function compose({
     void skills.search.semantic.settled
       .then(() => Promise.all([vectors.sync(true), vectors.fill()]))
       .catch((err) => logger.warn({ err: (err as Error).message }, 'learning vectors not loaded'));
-  const knowledge = createKnowledgeService({ db, clock, writeLimits, vectors });
+  // Looks a few times per interval (at most once a minute); the lease makes one instance run each interval.
+  const jobs = createJobs({
+    db,
+    clock,
+    logger,
+    jobs: [retentionJob(config.retentionIntervalMs)],
+    pollMs: Math.min(60_000, Math.max(50, config.retentionIntervalMs / 4)),
+  });
+  const knowledge = createKnowledgeService({ db, learningsSearch, clock, writeLimits, vectors });
   const deps: AppDeps = {
     config,
     clock,
@@ -234,6 +248,7 @@ export async function compose({
     deps,
     close: async () => {
       registrySync.stop();
+      await jobs.close();
       clearInterval(reconciler);
       await openclaw.close();
       await vectors?.close();

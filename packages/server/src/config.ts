@@ -22,6 +22,12 @@ const Env = z
     PORT: z.coerce.number().int().min(0).max(65535).default(8402),
     HOST: z.string().default('0.0.0.0'),
     AXLE_DATA_DIR: z.string().default('./data'),
+    AXLE_DATABASE_URL: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL (unset: the embedded SQLite file)')
+      .optional(),
+    AXLE_DATABASE_POOL: z.coerce.number().int().min(1).max(200).default(10),
+    AXLE_RETENTION_INTERVAL_MS: z.coerce.number().int().min(100).default(3_600_000),
     AXLE_BASE_URL: z.string().url().optional(),
     AXLE_CATALOG: z.string().optional(),
     AXLE_REGISTRY_SYNC_URL: z.string().url().optional(),
@@ -88,6 +94,12 @@ export interface Config {
   port: number;
   host: string;
   dataDir: string;
+  /** PostgreSQL shared by every instance; unset, the embedded SQLite file <dataDir>/axle.db. */
+  databaseUrl?: string;
+  /** PostgreSQL connections this instance holds at most. */
+  databasePool: number;
+  /** How often the retention job runs, once across all instances. */
+  retentionIntervalMs: number;
   /** Public base URL; when unset it is derived from the bound port at listen time. */
   baseUrl?: string;
   catalogPath?: string;
@@ -158,6 +170,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: e.PORT,
     host: e.HOST,
     dataDir: path.resolve(e.AXLE_DATA_DIR),
+    databaseUrl: e.AXLE_DATABASE_URL,
+    databasePool: e.AXLE_DATABASE_POOL,
+    retentionIntervalMs: e.AXLE_RETENTION_INTERVAL_MS,
     baseUrl: e.AXLE_BASE_URL?.replace(/\/+$/, ''),
     catalogPath: e.AXLE_CATALOG,
     registrySyncUrl: e.AXLE_REGISTRY_SYNC_URL,

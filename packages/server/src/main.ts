@@ -1,11 +1,15 @@
 #!/usr/bin/env node
 import { loadConfig } from './config.js';
 import { catalogSync } from './scripts/catalog-sync.js';
+import { migrateToPostgres } from './scripts/migrate-to-postgres.js';
 import { startServer } from './server.js';
 
 const args = process.argv.slice(2);
 if (args[0] === 'catalog' && args[1] === 'sync') {
   process.exit(await catalogSync(args.slice(2), process.env, (line) => console.log(line)));
+}
+if (args[0] === 'migrate-to-postgres') {
+  process.exit(await migrateToPostgres(process.env, (line) => console.log(line)));
 }
 
 try {

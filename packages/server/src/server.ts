@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
 import { createApp, type BuiltApp } from './app.js';
 import { systemClock, type Clock } from './clock.js';
 import { compose } from './compose.js';
@@ -10,13 +9,13 @@ import { answerClientErrors } from './http/client-error.js';
 import { capConnections, timeoutOptions } from './http/connections.js';
 import { createLogger, type Logger } from './logger.js';
 import { loadJwtSecret } from './services/jwt.js';
-import { Database } from './store/db.js';
-import { migrate } from './store/migrate.js';
+import { openStore } from './store/open.js';
+import type { Transactor } from './store/queryable.js';
 
 export interface RunningServer {
   url: string;
   port: number;
-  db: Database;
+  db: Transactor;
   built: BuiltApp;
   logger: Logger;
   close(): Promise<void>;
@@ -42,8 +41,13 @@ export async function startServer({
   fs.mkdirSync(config.dataDir, { recursive: true });
   // First: a bad stored secret stops the start before anything is opened.
   const jwtSecret = loadJwtSecret(config.jwtSecret, config.dataDir);
-  const db = await Database.open(path.join(config.dataDir, 'axle.db'));
-  await migrate(db, undefined, clock.now());
+  const store = await openStore({
+    databaseUrl: config.databaseUrl,
+    databasePool: config.databasePool,
+    dataDir: config.dataDir,
+    now: () => clock.now(),
+  });
+  const { db } = store;
 
   let listened!: () => void;
   const listening = new Promise<void>((resolve) => (listened = resolve));
@@ -53,7 +57,7 @@ export async function startServer({
     config,
     clock,
     logger,
-    db,
+    store,
     jwtSecret,
     baseUrl: () => baseUrl,
     localUrl: () => localUrl,

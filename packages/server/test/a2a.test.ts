@@ -59,10 +59,9 @@ describe('A2A 0.3 JSON-RPC with the @a2a-js/sdk 0.3 client', () => {
   });
 
   it('a problem statement goes to knowledge search, with the content advisory; an explicit skill wins', async () => {
-    // Searchable like a published learning: a seq (the full-text row id) and its index row.
+    // Searchable like a published learning: a seq (the full-text row id); the schema indexes it.
     const seq = await learningsStore.nextSeq(server.db);
     const l = await seedLearning(server, { title: 'Quiet the Zorblax webhook retries with idempotency keys', seq });
-    await learningsStore.index(server.db, l.id);
     const task = (await client.sendMessage(userMessage('how do I fix duplicate Zorblax webhook retries?'))) as Task;
     const data = dataOf(task);
     expect(data).toMatchObject({ skill: 'knowledge-search', content_advisory: CONTENT_ADVISORY });

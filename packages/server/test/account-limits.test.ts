@@ -5,8 +5,7 @@ import { newId } from '../src/domain/ids.js';
 import type { DomainError } from '../src/domain/errors.js';
 import { accountWriteBuckets, createAccountWriteLimiter } from '../src/services/account-write-limits.js';
 import { createRateLimiter } from '../src/services/rate-limit.js';
-import { Database } from '../src/store/db.js';
-import { migrate } from '../src/store/migrate.js';
+import { openTestStore } from '../../../test/support/backend.js';
 import type { TestServer } from '../../../test/support/server.js';
 import { bearer, post, type Smtp, signIn, startMailingServer } from '../../../test/support/identity.js';
 
@@ -162,9 +161,9 @@ describe('per-account limits on repeatable writes (HTTP)', () => {
 describe('the write-limit helper the marketplace uses (POST /learn, ratings, retractions)', () => {
   it('takes one extraction run of 20 drafts at once and about 100 an hour', async () => {
     expect(LIMITS.accountWrites.learn.perMinute).toBeGreaterThanOrEqual(LIMITS.extraction.maxLearnings);
-    const db = await Database.open(':memory:');
+    const store = await openTestStore();
+    const { db } = store;
     try {
-      await migrate(db);
       const clock = new ManualClock();
       const limits = createAccountWriteLimiter(createRateLimiter({ db, clock }));
       const take = () =>
@@ -196,14 +195,14 @@ describe('the write-limit helper the marketplace uses (POST /learn, ratings, ret
         LIMITS.accountWrites.retraction.perHour,
       ]);
     } finally {
-      await db.close();
+      await store.close();
     }
   });
 
   it('says when a write would be refused, without counting one', async () => {
-    const db = await Database.open(':memory:');
+    const store = await openTestStore();
+    const { db } = store;
     try {
-      await migrate(db);
       const clock = new ManualClock();
       const limits = createAccountWriteLimiter(createRateLimiter({ db, clock }));
       for (let i = 0; i < LIMITS.accountWrites.learn.perMinute; i++) {
@@ -219,7 +218,7 @@ describe('the write-limit helper the marketplace uses (POST /learn, ratings, ret
         await db.tx((q) => limits.take('learn', 'acc_1', q));
       expect(await limits.exhausted('learn', 'acc_1')).toBe(true);
     } finally {
-      await db.close();
+      await store.close();
     }
   });
 });

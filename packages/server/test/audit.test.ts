@@ -1,11 +1,8 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { canonicalJson, GENESIS_HASH, hashEntry } from '../src/domain/audit-chain.js';
 import { appendAudit, verifyAuditChain } from '../src/services/audit.js';
-import { Database } from '../src/store/db.js';
-import { migrate } from '../src/store/migrate.js';
+import type { Transactor } from '../src/store/queryable.js';
+import { BACKEND, openTestStore } from '../../../test/support/backend.js';
 
 describe('canonicalJson', () => {
   it('sorts keys at every level and keeps array order', () => {
@@ -40,18 +37,17 @@ describe('canonicalJson', () => {
   });
 });
 
-describe('audit log', () => {
-  let dir: string;
-  let db: Database;
+describe(`audit log (${BACKEND})`, () => {
+  let store: Awaited<ReturnType<typeof openTestStore>>;
+  let db: Transactor;
   beforeEach(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'axle-audit-'));
-    db = await Database.open(path.join(dir, 'axle.db'));
-    await migrate(db);
+    store = await openTestStore();
+    db = store.db;
   });
-  afterEach(async () => {
-    await db.close();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
+  afterEach(() => store.close());
+  /** What an attacker with the database does first (PostgreSQL names the table). */
+  const dropTrigger = (name: string) =>
+    db.exec(BACKEND === 'postgres' ? `DROP TRIGGER ${name} ON audit_log` : `DROP TRIGGER ${name}`);
 
   const append5 = async () => {
     const ids: string[] = [];
@@ -102,7 +98,7 @@ describe('audit log', () => {
 
   it('catches an edited entry 3 even when the attacker drops the triggers', async () => {
     const ids = await append5();
-    await db.exec('DROP TRIGGER audit_log_no_update');
+    await dropTrigger('audit_log_no_update');
     await db.run(`UPDATE audit_log SET data = '{"i":300}' WHERE seq = 3`);
     expect(await verifyAuditChain(db)).toEqual({
       ok: false,
@@ -113,7 +109,7 @@ describe('audit log', () => {
 
   it('catches an edit that also recomputes the row hash (the next link breaks)', async () => {
     const ids = await append5();
-    await db.exec('DROP TRIGGER audit_log_no_update');
+    await dropTrigger('audit_log_no_update');
     const row = (await db.get<Record<string, unknown>>('SELECT * FROM audit_log WHERE seq = 3'))!;
     const forged = {
       prev_hash: row.prev_hash as string,
@@ -131,7 +127,7 @@ describe('audit log', () => {
 
   it('catches a deleted middle entry', async () => {
     const ids = await append5();
-    await db.exec('DROP TRIGGER audit_log_no_delete');
+    await dropTrigger('audit_log_no_delete');
     await db.run('DELETE FROM audit_log WHERE seq = 3');
     expect(await verifyAuditChain(db)).toEqual({
       ok: false,
@@ -142,14 +138,14 @@ describe('audit log', () => {
 
   it('catches data that is no longer a JSON object', async () => {
     const ids = await append5();
-    await db.exec('DROP TRIGGER audit_log_no_update');
+    await dropTrigger('audit_log_no_update');
     await db.run("UPDATE audit_log SET data = 'not json' WHERE seq = 2");
     expect((await verifyAuditChain(db)).first_bad).toEqual({ id: ids[1], seq: 2, reason: 'malformed_data' });
   });
 
   it('stays one chain with two processes-worth of connections appending at once', async () => {
-    // A second Database on the same file stands in for a second server instance.
-    const other = await Database.open(db.file);
+    // A second connection pool on the same database stands in for a second server instance.
+    const other = (await store.another()).db;
     try {
       const writes: Promise<string>[] = [];
       for (let i = 0; i < 20; i++) {
@@ -163,7 +159,7 @@ describe('audit log', () => {
     expect(await verifyAuditChain(db)).toEqual({ ok: true, checked: 40 });
   });
 
-  it('appends safely when handed the Database instead of a transaction', async () => {
+  it('appends safely when handed the database instead of a transaction', async () => {
     await Promise.all([1, 2, 3].map((i) => appendAudit(db, { actor: 'system', action: 'direct', data: { i } }, i)));
     expect(await verifyAuditChain(db)).toEqual({ ok: true, checked: 3 });
   });

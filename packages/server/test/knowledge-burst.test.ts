@@ -38,8 +38,8 @@ beforeAll(async () => {
     },
     { embedWorkerFile: STAND_IN_WORKER },
   );
-  const l = await seedLearning(server, { seq: await learningsStore.nextSeq(server.db) });
-  await learningsStore.index(server.db, l.id);
+  // Searchable like a published learning: a seq (the full-text row id); the schema indexes it.
+  await seedLearning(server, { seq: await learningsStore.nextSeq(server.db) });
   while ((await (await fetch(`${server.url}/health`)).json()).search.semantic !== 'ready')
     await new Promise((r) => setTimeout(r, 20));
 }, 60_000);

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/clock.js';
 import { createKnowledgeService } from '../src/services/knowledge.js';
+import { createLearningsSearch } from '../src/store/learnings-search.js';
 import { createAccountWriteLimiter } from '../src/services/account-write-limits.js';
 import { createRateLimiter } from '../src/services/rate-limit.js';
 import { Database } from '../src/store/db.js';
@@ -27,7 +28,6 @@ beforeAll(async () => {
       const body = `cache eviction notes ${i % 2 === 0 ? 'warmup' : 'steady'} row ${i}${rare} with enough words to pass the minimum length`;
       const l = newLearning({ id: `lrn_k${i}`, title: `Cache note ${i}`, body, seq: i + 1 }, clock.now());
       await learningsStore.insert(q, l);
-      await learningsStore.index(q, l.id);
     }
   });
 });
@@ -40,6 +40,7 @@ describe('knowledge lexical ranking over a catalog of common words', () => {
   it('a rare term selects the rows; with only common terms, rows must hold the two least common', async () => {
     const knowledge = createKnowledgeService({
       db,
+      learningsSearch: createLearningsSearch(db, () => clock.now()),
       clock,
       writeLimits: createAccountWriteLimiter(createRateLimiter({ db, clock })),
     });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KnowledgeSearchResponse, LearningFull, type LearningSnippet } from '@axle/sdk';
 import { createKnowledgeService } from '../src/services/knowledge.js';
+import { createLearningsSearch } from '../src/store/learnings-search.js';
 import { toLearningFull } from '../src/services/learning-view.js';
 import { createAccountWriteLimiter } from '../src/services/account-write-limits.js';
 import { createRateLimiter } from '../src/services/rate-limit.js';
@@ -217,6 +218,7 @@ describe('loading a full learning (for the unlock route)', () => {
   it('gives the record, demand, helpfulness scores and current price; toLearningFull fits the sdk schema', async () => {
     const knowledge = createKnowledgeService({
       db: server.db,
+      learningsSearch: createLearningsSearch(server.db, () => server.clock.now()),
       clock: server.clock,
       writeLimits: createAccountWriteLimiter(createRateLimiter({ db: server.db, clock: server.clock })),
     });

@@ -44,10 +44,44 @@ function violations(): string[] {
   return found;
 }
 
+/** Modules that name a dialect: only store/ and the entry points that open a database (composition) may import them. */
+const DIALECT_MODULES = [/^store\/db\.ts$/, /^store\/postgres\//, /^store\/migrate\.ts$/, /^store\/fts-query\.ts$/];
+const DIALECT_PACKAGES = ['sqlite3', 'pg'];
+const MAY_OPEN_DATABASE = (rel: string) =>
+  rel.startsWith('store/') || rel.startsWith('scripts/') || rel === 'server.ts';
+/** Dialect syntax inside string literals (SQL) outside store/. */
+const DIALECT_SQL = /\b(?:bm25|rowid|fts5|MATCH|PRAGMA|tsvector|tsquery|to_tsvector|pg_advisory\w*|LISTEN|NOTIFY)\b/;
+
+function dialectLeaks(): string[] {
+  const found: string[] = [];
+  for (const file of sourceFiles(SRC)) {
+    const rel = path.relative(SRC, file).split(path.sep).join('/');
+    if (MAY_OPEN_DATABASE(rel)) continue;
+    const code = fs.readFileSync(file, 'utf8');
+    for (const spec of importsOf(code)) {
+      const target = path
+        .relative(SRC, path.resolve(path.dirname(file), spec))
+        .split(path.sep)
+        .join('/');
+      if (DIALECT_MODULES.some((m) => m.test(target.replace(/\.js$/, '.ts')))) found.push(`${rel} imports ${spec}`);
+    }
+    for (const m of code.matchAll(/\bfrom\s*['"]([^'".][^'"]*)['"]/g))
+      if (DIALECT_PACKAGES.includes(m[1]!)) found.push(`${rel} imports ${m[1]}`);
+    const withoutComments = code.replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '');
+    for (const m of withoutComments.matchAll(/(['"`])(?:\\.|(?!\1)[\s\S])*?\1/g))
+      if (DIALECT_SQL.test(m[0])) found.push(`${rel} has dialect SQL: ${m[0].slice(0, 60)}`);
+  }
+  return found;
+}
+
 describe('server layers', () => {
   it('reads every kind of relative import', () => {
     const code = `import a from '../http/x.js';\nimport type { B } from "../store/y.js";\nexport { c } from './z.js';\nconst d = await import('../routes/w.js');\nimport '../side.js';`;
     expect(importsOf(code)).toEqual(['../http/x.js', '../store/y.js', './z.js', '../routes/w.js', '../side.js']);
+  });
+
+  it('nothing above store/ knows the dialect: no dialect module, driver or dialect SQL outside store/ and the entry points', () => {
+    expect(dialectLeaks()).toEqual([]);
   });
 
   it('routes and http/ -> services -> store/ and domain/: no import points back up or skips the services', () => {

@@ -7,6 +7,7 @@ import { createLogger } from '../src/logger.js';
 import { EmbedderClient } from '../src/search/embedder.js';
 import { LearningVectors } from '../src/search/learning-vectors.js';
 import { createKnowledgeService } from '../src/services/knowledge.js';
+import { createLearningsSearch } from '../src/store/learnings-search.js';
 import { createLearnService } from '../src/services/learn.js';
 import { createAccountWriteLimiter } from '../src/services/account-write-limits.js';
 import { createRateLimiter } from '../src/services/rate-limit.js';
@@ -43,7 +44,8 @@ describe('learning vectors (the real sentence model)', () => {
     const vectors = new LearningVectors(db, model, createLogger('warn'), clock);
     const writeLimits = createAccountWriteLimiter(createRateLimiter({ db, clock }));
     const learn = createLearnService({ db, clock, writeLimits, forcedReview: false });
-    const knowledge = createKnowledgeService({ db, clock, writeLimits, vectors });
+    const learningsSearch = createLearningsSearch(db, () => clock.now());
+    const knowledge = createKnowledgeService({ db, learningsSearch, clock, writeLimits, vectors });
     // One published learning lifts the first-publication review for the rest.
     await db.run("INSERT INTO accounts (id, email, created_at) VALUES ('acc_v', 'v@example.com', 0)");
     const submit = async (n: number, over = {}) =>

@@ -1,5 +1,3 @@
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { CURRENT_TOS_VERSION } from '@axle/sdk';
 import fc from 'fast-check';
@@ -17,16 +15,16 @@ import {
   resolveSettlement,
 } from '../src/services/ledger.js';
 import { accountsStore } from '../src/store/accounts.js';
-import { Database, type Queryable } from '../src/store/db.js';
+import type { Queryable, Transactor } from '../src/store/queryable.js';
 import { ledgerStore } from '../src/store/ledger.js';
 import { learningsStore } from '../src/store/learnings.js';
-import { migrate } from '../src/store/migrate.js';
 import { termsStore } from '../src/store/terms.js';
 import { walletsStore } from '../src/store/wallets.js';
 import { newLearning } from './learning-fixture.js';
+import { openTestStore } from '../../../test/support/backend.js';
 
-let dir: string;
-let db: Database;
+let store: Awaited<ReturnType<typeof openTestStore>>;
+let db: Transactor;
 let now = Date.UTC(2026, 0, 1);
 const W1 = '0x00000000000000000000000000000000000000a1';
 const W2 = '0x00000000000000000000000000000000000000b2';
@@ -53,17 +51,13 @@ const learnings = [
 ];
 
 beforeAll(async () => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'axle-ledger-'));
-  db = await Database.open(path.join(dir, 'axle.db'));
-  await migrate(db);
+  store = await openTestStore();
+  db = store.db;
   for (const id of accounts) await accountsStore.insertOrGet(db, { id, email: `${id}@example.com`, created_at: now });
   for (const l of learnings) await learningsStore.insert(db, l);
   await accept(db, 'acc_a');
 });
-afterAll(async () => {
-  await db.close();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => store.close());
 
 type Op =
   | { kind: 'unlock'; learning: number; paid: number; discovery: boolean; selfDealing: boolean; capped: boolean }
@@ -201,12 +195,12 @@ describe('ledger', () => {
 
   it('npm run ledger:check passes on a consistent data dir and reports a tampered balance', async () => {
     const lines: string[] = [];
-    expect(await ledgerCheck({ AXLE_DATA_DIR: dir }, (l) => lines.push(l))).toBe(0);
+    expect(await ledgerCheck(store.env, (l) => lines.push(l))).toBe(0);
     expect(JSON.parse(lines[0]!)).toMatchObject({ ok: true, problems: [] });
     await db.run("UPDATE earnings_balances SET owned_micro = owned_micro + 1 WHERE holder = 'acc_a'");
-    expect(await ledgerCheck({ AXLE_DATA_DIR: dir }, (l) => lines.push(l))).toBe(1);
+    expect(await ledgerCheck(store.env, (l) => lines.push(l))).toBe(1);
     expect(JSON.parse(lines[1]!).problems[0]).toMatch(/balance differs from its journal/);
     await db.run("UPDATE earnings_balances SET owned_micro = owned_micro - 1 WHERE holder = 'acc_a'");
-    expect(await ledgerCheck({ AXLE_DATA_DIR: path.join(dir, 'none') }, () => {})).toBe(2);
+    expect(await ledgerCheck({ AXLE_DATA_DIR: path.join(store.env.AXLE_DATA_DIR!, 'none') }, () => {})).toBe(2);
   });
 });

@@ -8,9 +8,9 @@ import { catalogSync } from '../src/scripts/catalog-sync.js';
 import { createLearningsService } from '../src/services/learnings.js';
 import { createRegistrySync, LEASE_MS, type RegistrySync } from '../src/services/registry-sync.js';
 import { createSkillsService } from '../src/services/skills.js';
-import { Database } from '../src/store/db.js';
-import { migrate } from '../src/store/migrate.js';
+import type { Store } from '../src/store/open.js';
 import { registryStore } from '../src/store/registry.js';
+import { openTestStore } from '../../../test/support/backend.js';
 import { startTestServer } from '../../../test/support/server.js';
 import { startRegistryStandIn, type StandinVersion } from './registry-standin.js';
 import { SMALL_CATALOG } from './search-helpers.js';
@@ -34,7 +34,8 @@ function fleet(n: number): StandinVersion[] {
 describe('registry sync against a stand-in of the v0.1 API', () => {
   let standin: Awaited<ReturnType<typeof startRegistryStandIn>>;
   let dir: string;
-  let db: Database;
+  let store: Awaited<ReturnType<typeof openTestStore>>;
+  let db: Store['db'];
   let now: number;
   let changes: number;
   let sync: RegistrySync;
@@ -48,9 +49,9 @@ describe('registry sync against a stand-in of the v0.1 API', () => {
   beforeEach(async () => {
     standin.clear();
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'axle-registry-'));
-    db = await Database.open(path.join(dir, 'axle.db'));
-    await migrate(db);
     now = T0 + 86_400_000;
+    store = await openTestStore(() => now);
+    db = store.db;
     changes = 0;
     sync = createRegistrySync({
       db,
@@ -62,7 +63,7 @@ describe('registry sync against a stand-in of the v0.1 API', () => {
     });
   });
   afterEach(async () => {
-    await db.close();
+    await store.close();
     fs.rmSync(dir, { recursive: true, force: true });
     expect(standin.invalid).toEqual([]);
   });
@@ -227,11 +228,16 @@ describe('registry sync against a stand-in of the v0.1 API', () => {
       ],
     });
     const skills = await createSkillsService({
+      repo: store.skills,
       db,
       logger: createLogger('silent'),
       catalogPath: operator,
       semanticSearch: false,
-      knowledgeHints: createLearningsService({ db, clock: { now: () => now } }),
+      knowledgeHints: createLearningsService({
+        db,
+        learningsSearch: store.learningsSearch,
+        clock: { now: () => now },
+      }),
     });
     try {
       const withReload = createRegistrySync({
@@ -269,7 +275,7 @@ describe('registry sync against a stand-in of the v0.1 API', () => {
   it('axle-server catalog sync --from prints the counts; bad arguments exit 2, an unreachable registry 1', async () => {
     for (const v of fleet(3)) standin.put(v);
     const lines: string[] = [];
-    const env = { AXLE_DATA_DIR: path.join(dir, 'cli') };
+    const env = { ...store.env, AXLE_DATA_DIR: path.join(dir, 'cli') };
     expect(await catalogSync(['--from', standin.url], env, (l) => lines.push(l))).toBe(0);
     expect(JSON.parse(lines[0]!)).toMatchObject({ ok: true, added: 3, updated: 0, hidden: 0 });
     expect(await catalogSync([], env, (l) => lines.push(l))).toBe(2);

@@ -15,6 +15,7 @@ import { createSkillSearch } from '../src/services/skill-search.js';
 import { ManualClock } from '../src/clock.js';
 import { knowledgeHint } from '../src/services/learnings-port.js';
 import { createLearningsService } from '../src/services/learnings.js';
+import { createLearningsSearch } from '../src/store/learnings-search.js';
 import { Database } from '../src/store/db.js';
 import { migrate } from '../src/store/migrate.js';
 import { learningsStore } from '../src/store/learnings.js';
@@ -256,7 +257,7 @@ describe('semantic side unavailable', () => {
 
   it('gives a knowledge hint only once an approved learning exists, rechecked at most once a second', async () => {
     const clock = new ManualClock();
-    const hints = createLearningsService({ db, clock });
+    const hints = createLearningsService({ db, learningsSearch: createLearningsSearch(db, () => clock.now()), clock });
     expect(await hints.hintFor('email')).toBeNull();
     await learningsStore.insert(db, newLearning({ status: 'pending_review' }));
     clock.advance(1000);
@@ -264,7 +265,6 @@ describe('semantic side unavailable', () => {
     expect(await hints.hintFor('email')).toBeNull();
     const approved = newLearning({ status: 'approved', seq: 1 });
     await learningsStore.insert(db, approved);
-    await learningsStore.index(db, approved.id);
     // The stale answer comes first and starts a refresh; the next call sees the approved learning, and
     // points to it only for a query that shares a word with it.
     clock.advance(1000);

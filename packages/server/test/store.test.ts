@@ -1,9 +1,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Database } from '../src/store/db.js';
 import { migrate, readMigrations } from '../src/store/migrate.js';
+import type { Transactor } from '../src/store/queryable.js';
+import { BACKEND, openTestStore } from '../../../test/support/backend.js';
 
 let dir: string;
 let db: Database;
@@ -17,7 +19,7 @@ afterEach(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-describe('store', () => {
+describe.skipIf(BACKEND !== 'sqlite')('the SQLite file', () => {
   it('creates the file in WAL mode and applies every migration once', async () => {
     expect(fs.existsSync(path.join(dir, 'nested', 'axle.db'))).toBe(true);
     const mode = await db.get<{ journal_mode: string }>('PRAGMA journal_mode');
@@ -41,49 +43,6 @@ describe('store', () => {
     for (const f of [file, `${file}-wal`, `${file}-shm`]) expect(mode(f)).toBe(0o600);
   });
 
-  it('rolls a transaction back on any throw and keeps earlier commits', async () => {
-    await db.exec('CREATE TABLE t (v INTEGER)');
-    await db.tx(async (q) => {
-      await q.run('INSERT INTO t VALUES (1)');
-    });
-    await expect(
-      db.tx(async (q) => {
-        await q.run('INSERT INTO t VALUES (2)');
-        throw new Error('boom');
-      }),
-    ).rejects.toThrow('boom');
-    expect(await db.all('SELECT v FROM t')).toEqual([{ v: 1 }]);
-  });
-
-  it('serialises concurrent transactions so none interleave', async () => {
-    await db.exec('CREATE TABLE c (n INTEGER)');
-    await db.run('INSERT INTO c VALUES (0)');
-    await Promise.all(
-      Array.from({ length: 25 }, () =>
-        db.tx(async (q) => {
-          const row = await q.get<{ n: number }>('SELECT n FROM c');
-          await q.run('UPDATE c SET n = ?', [row!.n + 1]);
-        }),
-      ),
-    );
-    expect(await db.get('SELECT n FROM c')).toEqual({ n: 25 });
-  });
-
-  it('reads only committed data while a transaction is open', async () => {
-    await db.exec('CREATE TABLE r (v INTEGER)');
-    let release!: () => void;
-    const gate = new Promise<void>((r) => (release = r));
-    const pending = db.tx(async (q) => {
-      await q.run('INSERT INTO r VALUES (7)');
-      await gate;
-    });
-    await new Promise((r) => setTimeout(r, 20));
-    expect(await db.all('SELECT v FROM r')).toEqual([]);
-    release();
-    await pending;
-    expect(await db.all('SELECT v FROM r')).toEqual([{ v: 7 }]);
-  });
-
   it('reuses prepared read statements without holding a snapshot, and finalizes them at close', async () => {
     await db.exec('CREATE TABLE p (v INTEGER); INSERT INTO p VALUES (1), (2)');
     const count = () => db.get<{ n: number }>('SELECT COUNT(*) AS n FROM p WHERE v > ?', [0]);
@@ -96,5 +55,58 @@ describe('store', () => {
     // Bad SQL fails every time (it is not kept), and close below still succeeds.
     await expect(db.all('SELEC v FROM p')).rejects.toThrow(/syntax error/);
     await expect(db.all('SELEC v FROM p')).rejects.toThrow(/syntax error/);
+  });
+});
+
+describe(`transactions (${BACKEND})`, () => {
+  let store: Awaited<ReturnType<typeof openTestStore>>;
+  let t: Transactor;
+  beforeAll(async () => {
+    store = await openTestStore();
+    t = store.db;
+  });
+  afterAll(() => store.close());
+
+  it('rolls a transaction back on any throw and keeps earlier commits', async () => {
+    await t.exec('CREATE TABLE tx_t (v INTEGER)');
+    await t.tx(async (q) => {
+      await q.run('INSERT INTO tx_t VALUES (1)');
+    });
+    await expect(
+      t.tx(async (q) => {
+        await q.run('INSERT INTO tx_t VALUES (2)');
+        throw new Error('boom');
+      }),
+    ).rejects.toThrow('boom');
+    expect(await t.all('SELECT v FROM tx_t')).toEqual([{ v: 1 }]);
+  });
+
+  it('serialises concurrent transactions so none interleave', async () => {
+    await t.exec('CREATE TABLE c (n INTEGER)');
+    await t.run('INSERT INTO c VALUES (0)');
+    await Promise.all(
+      Array.from({ length: 25 }, () =>
+        t.tx(async (q) => {
+          const row = await q.get<{ n: number }>('SELECT n FROM c');
+          await q.run('UPDATE c SET n = ?', [row!.n + 1]);
+        }),
+      ),
+    );
+    expect(await t.get('SELECT n FROM c')).toEqual({ n: 25 });
+  });
+
+  it('reads only committed data while a transaction is open', async () => {
+    await t.exec('CREATE TABLE r (v INTEGER)');
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const pending = t.tx(async (q) => {
+      await q.run('INSERT INTO r VALUES (7)');
+      await gate;
+    });
+    await new Promise((r) => setTimeout(r, 20));
+    expect(await t.all('SELECT v FROM r')).toEqual([]);
+    release();
+    await pending;
+    expect(await t.all('SELECT v FROM r')).toEqual([{ v: 7 }]);
   });
 });

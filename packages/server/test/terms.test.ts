@@ -1,6 +1,3 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { CURRENT_TOS_VERSION } from '@axle/sdk';
 import Koa from 'koa';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -10,8 +7,8 @@ import { requireTermsAccepted } from '../src/http/terms-gate.js';
 import { findOrCreateAccount } from '../src/services/accounts.js';
 import { verifyAuditChain } from '../src/services/audit.js';
 import { createTermsService, type TermsService } from '../src/services/terms.js';
-import { Database } from '../src/store/db.js';
-import { migrate } from '../src/store/migrate.js';
+import type { Transactor } from '../src/store/queryable.js';
+import { openTestStore } from '../../../test/support/backend.js';
 import { termsStore } from '../src/store/terms.js';
 import { startTestServer, type TestServer } from '../../../test/support/server.js';
 import { bearer, post, type Smtp, signIn, startSmtp } from '../../../test/support/identity.js';
@@ -122,22 +119,18 @@ describe('terms over HTTP', () => {
 });
 
 describe('first-acceptance hook', () => {
-  let dir: string;
-  let db: Database;
+  let store: Awaited<ReturnType<typeof openTestStore>>;
+  let db: Transactor;
   let terms: TermsService;
   const clock = new ManualClock();
   let accountId: string;
   beforeEach(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'axle-terms-'));
-    db = await Database.open(path.join(dir, 'axle.db'));
-    await migrate(db);
+    store = await openTestStore();
+    db = store.db;
     terms = createTermsService({ db, clock, baseUrl: () => 'http://axle.test' });
     accountId = (await db.tx((q) => findOrCreateAccount(q, 'hook@example.com', clock.now()))).id;
   });
-  afterEach(async () => {
-    await db.close();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
+  afterEach(() => store.close());
   const acceptCurrent = () => terms.accept(accountId, { version: CURRENT_TOS_VERSION, agree: true, via: 'jwt' });
 
   it('runs a registered hook exactly once, inside the acceptance transaction', async () => {

@@ -125,5 +125,7 @@ export const ERROR_CODES = {
   REQUEST_TIMEOUT: 'request_timeout',
   /** 400: bytes that do not parse as an HTTP request. */
   MALFORMED_REQUEST: 'malformed_request',
+  /** 503: the shared database (PostgreSQL) did not give a connection in time or is unreachable. */
+  DATABASE_UNAVAILABLE: 'database_unavailable',
 } as const;
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];

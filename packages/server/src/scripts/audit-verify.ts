@@ -6,9 +6,9 @@ import { verifyAuditChain } from '../services/audit.js';
 import { withDataDirDatabase } from './data-dir-database.js';
 
 export async function auditVerify(env: NodeJS.ProcessEnv, out: (line: string) => void): Promise<number> {
-  return withDataDirDatabase(env, out, async (db, file) => {
+  return withDataDirDatabase(env, out, async (db, name) => {
     const result = await verifyAuditChain(db);
-    out(JSON.stringify({ database: file, ...result }));
+    out(JSON.stringify({ database: name, ...result }));
     return result.ok ? 0 : 1;
   });
 }

@@ -3,13 +3,11 @@
 // A running server shows them after its next start. Exit 0: synced; 1: the registry failed (nothing
 // changed); 2: bad arguments.
 import fs from 'node:fs';
-import path from 'node:path';
 import { systemClock } from '../clock.js';
 import { loadConfig } from '../config.js';
 import { createLogger } from '../logger.js';
 import { createRegistrySync } from '../services/registry-sync.js';
-import { Database } from '../store/db.js';
-import { migrate } from '../store/migrate.js';
+import { openStore } from '../store/open.js';
 
 export const CATALOG_SYNC_USAGE = 'usage: axle-server catalog sync --from <registry URL>';
 
@@ -26,9 +24,8 @@ export async function catalogSync(
   }
   const config = loadConfig(env);
   fs.mkdirSync(config.dataDir, { recursive: true });
-  const db = await Database.open(path.join(config.dataDir, 'axle.db'));
+  const { db } = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, now: Date.now });
   try {
-    await migrate(db);
     const sync = createRegistrySync({
       db,
       clock: systemClock,

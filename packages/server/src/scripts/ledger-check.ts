@@ -6,9 +6,9 @@ import { checkLedger } from '../services/ledger-check.js';
 import { withDataDirDatabase } from './data-dir-database.js';
 
 export async function ledgerCheck(env: NodeJS.ProcessEnv, out: (line: string) => void): Promise<number> {
-  return withDataDirDatabase(env, out, async (db, file) => {
+  return withDataDirDatabase(env, out, async (db, name) => {
     const problems = await checkLedger(db);
-    out(JSON.stringify({ database: file, ok: problems.length === 0, problems }));
+    out(JSON.stringify({ database: name, ok: problems.length === 0, problems }));
     return problems.length === 0 ? 0 : 1;
   });
 }

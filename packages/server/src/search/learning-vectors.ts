@@ -1,7 +1,7 @@
 import type { Clock } from '../clock.js';
 import { quantizeInto } from '../domain/quantize.js';
 import type { Logger } from '../logger.js';
-import type { Database } from '../store/db.js';
+import type { Transactor } from '../store/queryable.js';
 import { learningsStore } from '../store/learnings.js';
 import { EMBEDDING_DIM, EMBEDDING_MODEL } from './embedding-text.js';
 import { Int8Index } from './int8-index.js';
@@ -49,7 +49,7 @@ export class LearningVectors {
   private closed = false;
 
   constructor(
-    private readonly db: Database,
+    private readonly db: Transactor,
     private readonly model: VectorModel,
     private readonly logger: Logger,
     private readonly clock: Clock,
@@ -75,6 +75,8 @@ export class LearningVectors {
           if (todo.length === 0) break;
           const vectors = await this.model.embed(todo.map(learningEmbeddingText));
           await this.db.tx(async (q) => {
+            // Instances load rows past the last id they saw: stores are serialised so ids commit in order.
+            await q.lock('axle:learning-embeddings');
             for (const [i, l] of todo.entries()) {
               const codes = new Int8Array(EMBEDDING_DIM);
               const scale = quantizeInto(vectors[i]!, codes, 0);

@@ -15,7 +15,7 @@ import {
 import { CONTENT_ADVISORY, LIMITS, z } from '@axle/sdk';
 import type { Clock } from '../clock.js';
 import { a2aTasksStore } from '../store/a2a-tasks.js';
-import type { Database } from '../store/db.js';
+import type { Transactor } from '../store/queryable.js';
 import type { KnowledgeService } from './knowledge.js';
 import type { RateLimiter } from './rate-limit.js';
 import type { SkillsService } from './skills.js';
@@ -64,7 +64,7 @@ export interface A2AService {
 }
 
 export interface A2ADeps {
-  db: Database;
+  db: Transactor;
   clock: Clock;
   skills: SkillsService;
   knowledge: KnowledgeService;

@@ -1,5 +1,5 @@
 import { LIMITS } from '@axle/sdk';
-import type { Queryable } from '../store/db.js';
+import type { Queryable } from '../store/queryable.js';
 import type { Bucket, RateLimiter } from './rate-limit.js';
 
 /** A write an account can repeat: API key creation, consent changes, and the marketplace's POST /learn, ratings, retractions. */

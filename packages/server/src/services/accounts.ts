@@ -3,7 +3,7 @@ import type { Clock } from '../clock.js';
 import { newId } from '../domain/ids.js';
 import { type AccountRow, accountsStore } from '../store/accounts.js';
 import { apiKeysStore } from '../store/api-keys.js';
-import type { Database, Queryable } from '../store/db.js';
+import type { Queryable, Transactor } from '../store/queryable.js';
 import type { AccountWriteLimiter } from './account-write-limits.js';
 import {
   API_KEY_PATTERN,
@@ -77,7 +77,7 @@ export function createAccountsService({
   clock,
   writeLimits,
 }: {
-  db: Database;
+  db: Transactor;
   clock: Clock;
   writeLimits: AccountWriteLimiter;
 }): AccountsService {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { API_KEY_SCOPES, type ApiKeyScope, ERROR_CODES, LIMITS } from '@axle/sdk';
 import { DomainError } from '../domain/errors.js';
 import { type ApiKeyRow, apiKeysStore } from '../store/api-keys.js';
-import type { Queryable } from '../store/db.js';
+import type { Queryable } from '../store/queryable.js';
 import { appendAudit } from './audit.js';
 import { newId, sha256Hex } from '../domain/ids.js';
 

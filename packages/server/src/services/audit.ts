@@ -7,7 +7,7 @@ import {
   type TamperReason,
 } from '../domain/audit-chain.js';
 import { auditStore } from '../store/audit.js';
-import { Database, type Queryable } from '../store/db.js';
+import { isTransactor, type Queryable, type Transactor } from '../store/queryable.js';
 import { newId } from '../domain/ids.js';
 
 export interface AuditEntry {
@@ -28,15 +28,20 @@ export interface AuditVerification {
   first_bad?: { id: string; seq: number; reason: TamperReason };
 }
 
+/** Appends to the chain are serialised under this lock key. */
+const AUDIT_CHAIN_LOCK = 'axle:audit-chain';
+
 /**
  * Appends one entry and returns its id (the `audit_ref` responses carry). Call it with the `q` of
  * the transaction that makes the change being audited, so both commit or neither does. The head
- * is read and the row inserted under that same write lock (BEGIN IMMEDIATE), and seq is UNIQUE,
- * so two writers — even two server processes — can never fork the chain.
+ * is read and the row inserted under the chain's lock (SQLite's single writer, PostgreSQL's
+ * advisory transaction lock), and seq is UNIQUE, so two writers, even two server processes on
+ * one database, can never fork the chain.
  */
 export async function appendAudit(q: Queryable, entry: AuditEntry, now: number): Promise<string> {
   // Outside a transaction the head read and the insert could interleave with another writer.
-  if (q instanceof Database) return q.tx((tx) => appendAudit(tx, entry, now));
+  if (isTransactor(q)) return q.tx((tx) => appendAudit(tx, entry, now));
+  await q.lock(AUDIT_CHAIN_LOCK);
   const head = await auditStore.head(q);
   const fields = {
     prev_hash: head?.hash ?? GENESIS_HASH,
@@ -76,4 +81,6 @@ export interface AuditService {
   verify(): Promise<AuditVerification>;
 }
 
-export const createAuditService = ({ db }: { db: Database }): AuditService => ({ verify: () => verifyAuditChain(db) });
+export const createAuditService = ({ db }: { db: Transactor }): AuditService => ({
+  verify: () => verifyAuditChain(db),
+});

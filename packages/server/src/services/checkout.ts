@@ -5,7 +5,7 @@ import { DomainError } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
 import { type CardProcessor, InvalidEventSignature, ProcessorUnavailable } from '../payments/card-processor.js';
 import { creditsStore, type PurchaseRow } from '../store/credits.js';
-import type { Database } from '../store/db.js';
+import type { Transactor } from '../store/queryable.js';
 import { getAccount } from './accounts.js';
 import type { RateLimiter } from './rate-limit.js';
 
@@ -34,7 +34,7 @@ const toPurchase = (p: PurchaseRow): Purchase => ({
 const notConfigured = () => new DomainError(ERROR_CODES.PROVIDER_NOT_CONFIGURED, 'checkout provider not configured');
 
 export function createCheckoutService(deps: {
-  db: Database;
+  db: Transactor;
   clock: Clock;
   baseUrl(): string;
   rateLimiter: RateLimiter;

@@ -7,7 +7,7 @@ import {
 } from '@axle/sdk';
 import type { Clock } from '../clock.js';
 import { type ConsentActionValue, consentStore, type ExtractionModeValue } from '../store/consent.js';
-import type { Database, Queryable } from '../store/db.js';
+import type { Queryable, Transactor } from '../store/queryable.js';
 import type { AccountWriteLimiter } from './account-write-limits.js';
 import { appendAudit } from './audit.js';
 
@@ -36,7 +36,7 @@ export function createConsentService({
   clock,
   writeLimits,
 }: {
-  db: Database;
+  db: Transactor;
   clock: Clock;
   writeLimits: AccountWriteLimiter;
 }): ConsentService {

@@ -4,7 +4,7 @@ import type { Clock } from '../clock.js';
 import { formatUserCode, generateUserCode, normalizeUserCode } from '../domain/user-code.js';
 import { open, publicKeyOf, seal } from '../domain/sealed-box.js';
 import { DomainError } from '../domain/errors.js';
-import type { Database, Queryable } from '../store/db.js';
+import type { Queryable, Transactor } from '../store/queryable.js';
 import { type DeviceCodeRow, deviceCodesStore } from '../store/device-codes.js';
 import { getAccount } from './accounts.js';
 import { createKey } from './api-keys.js';
@@ -49,7 +49,7 @@ export interface DeviceAuthService {
 }
 
 export interface DeviceAuthDeps {
-  db: Database;
+  db: Transactor;
   clock: Clock;
   rateLimiter: RateLimiter;
   baseUrl(): string;

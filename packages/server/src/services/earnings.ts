@@ -1,7 +1,7 @@
 import { type AccountEarnings, type ContributorSettlements, ERROR_CODES, microToUsd, type z } from '@axle/sdk';
 import type { ContributorEarnings, Settlement } from '@axle/sdk';
 import { DomainError } from '../domain/errors.js';
-import type { Database, Queryable } from '../store/db.js';
+import type { Queryable, Transactor } from '../store/queryable.js';
 import { learningsStore } from '../store/learnings.js';
 import { ledgerStore, type SettlementRow } from '../store/ledger.js';
 import { paymentClaimsStore } from '../store/payment-claims.js';
@@ -64,7 +64,7 @@ export interface EarningsService {
   settlements(wallet: string): Promise<z.infer<typeof ContributorSettlements>>;
 }
 
-export function createEarningsService(deps: { db: Database; custodialWithdrawals: boolean }): EarningsService {
+export function createEarningsService(deps: { db: Transactor; custodialWithdrawals: boolean }): EarningsService {
   const { db } = deps;
   return {
     async account(accountId) {

@@ -13,14 +13,8 @@ import { DomainError } from '../domain/errors.js';
 import { blendScore } from '../domain/quality.js';
 import { freshness01 } from '../domain/verdict.js';
 import type { LearningVectors } from '../search/learning-vectors.js';
-import type { Database } from '../store/db.js';
-import {
-  COMMON_TERM_MIN_ROWS,
-  COMMON_TERM_SHARE,
-  matchExpression,
-  queryTerms,
-  selectiveMatchExpression,
-} from '../store/fts-query.js';
+import type { Transactor } from '../store/queryable.js';
+import type { LearningsSearch } from '../store/learnings-search.js';
 import { type Demand, type LearningFilters, type LearningRecord, learningsStore } from '../store/learnings.js';
 import { contributorEarnings } from './earnings.js';
 import { priceOf, qualityOf, toSnippet } from './learning-view.js';
@@ -57,7 +51,9 @@ export interface KnowledgeService {
 }
 
 export interface KnowledgeDeps {
-  db: Database;
+  db: Transactor;
+  /** The dialect's full-text search of visible learnings. */
+  learningsSearch: LearningsSearch;
   clock: Clock;
   writeLimits: AccountWriteLimiter;
   vectors?: LearningVectors;
@@ -74,11 +70,13 @@ export const STATS_TTL_MS = 30_000;
 const PRICING_NOTE =
   'Search is free. Unlock a learning with GET /knowledge/{id}: one unlock credit with X-API-Key, or an x402 USDC payment of current_price on eip155:8453.';
 
-/** How long a term's document frequency is reused: it only decides which terms select rows. */
-const DF_TTL_MS = 60_000;
-const MAX_DF_TERMS = 50_000;
-
-export function createKnowledgeService({ db, clock, writeLimits, vectors }: KnowledgeDeps): KnowledgeService {
+export function createKnowledgeService({
+  db,
+  learningsSearch,
+  clock,
+  writeLimits,
+  vectors,
+}: KnowledgeDeps): KnowledgeService {
   async function computeStats(): Promise<KnowledgeStats> {
     const [totals, byCategory, top] = await Promise.all([
       learningsStore.stats(db),
@@ -106,36 +104,6 @@ export function createKnowledgeService({ db, clock, writeLimits, vectors }: Know
 
   // Every visible learning is read for the totals: answered from memory, recomputed at most every STATS_TTL_MS.
   const stats = staleWhileRevalidate(computeStats, STATS_TTL_MS, clock);
-  const df = new Map<string, { at: number; n: Promise<number> }>();
-  const frequency = (key: string, read: () => Promise<number>): Promise<number> => {
-    const now = clock.now();
-    const hit = df.get(key);
-    if (hit && now - hit.at < DF_TTL_MS) return hit.n;
-    if (df.size >= MAX_DF_TERMS) df.clear();
-    const n = read();
-    df.set(key, { at: now, n });
-    n.catch(() => df.delete(key));
-    return n;
-  };
-
-  /**
-   * The MATCH expression: as in skill search, common terms only rank when rarer ones can select rows, so a
-   * query of common words does not make FTS5 score most of the catalog.
-   */
-  async function matchFor(query: string): Promise<string | null> {
-    const terms = queryTerms(query);
-    if (terms.length < 2) return matchExpression(terms);
-    const [rows, ...counts] = await Promise.all([
-      frequency('\0rows', () => learningsStore.countVisible(db)),
-      ...terms.map((t) => frequency(t, () => learningsStore.countMatching(db, matchExpression([t])!))),
-    ]);
-    const cutoff = Math.max(rows * COMMON_TERM_SHARE, COMMON_TERM_MIN_ROWS);
-    if (counts.some((n) => n <= cutoff)) return selectiveMatchExpression(terms, counts, rows);
-    // Every term is common: rows must hold the two least common, and all terms still rank.
-    const [a, b] = terms.map((t, i) => ({ t, n: counts[i]! })).sort((x, y) => x.n - y.n);
-    return `(${matchExpression([a!.t])} AND ${matchExpression([b!.t])}) AND (${matchExpression(terms)})`;
-  }
-
   /**
    * The semantic candidates; undefined when that side is off or cannot answer in time (warming, the embedding
    * queue full, the model past its deadline, a dead worker): in `blend` mode the search then runs lexically.
@@ -152,9 +120,8 @@ export function createKnowledgeService({ db, clock, writeLimits, vectors }: Know
   }
 
   async function ranked(query: string, filters: LearningFilters, mode: KnowledgeMode) {
-    const match = await matchFor(query);
     const [lexical, semantic] = await Promise.all([
-      mode !== 'semantic' && match ? learningsStore.lexicalSearch(db, match, filters, CANDIDATES) : [],
+      mode !== 'semantic' ? learningsSearch.lexical(query, filters, CANDIDATES) : [],
       semanticCandidates(query, filters, mode),
     ]);
     const top = lexical[0]?.score ?? 0;

@@ -18,7 +18,7 @@ import { REVIEW_REASON, screenLearning, withSemanticFlags } from '../domain/scre
 import { contentHash, jaccard, lshBandKeys, minhashSignature, shingles } from '../domain/similarity.js';
 import { apiKeysStore } from '../store/api-keys.js';
 import { consentStore } from '../store/consent.js';
-import type { Database, Queryable } from '../store/db.js';
+import type { Queryable, Transactor } from '../store/queryable.js';
 import { type LearningRecord, learningsStore } from '../store/learnings.js';
 import { walletKey, walletsStore } from '../store/wallets.js';
 import { getAccount } from './accounts.js';
@@ -64,7 +64,7 @@ export interface LearnService {
 }
 
 export interface LearnDeps {
-  db: Database;
+  db: Transactor;
   clock: Clock;
   writeLimits: AccountWriteLimiter;
   /** AXLE_FORCED_REVIEW: every submission waits for platform review. */
@@ -242,7 +242,6 @@ export function createLearnService(deps: LearnDeps): LearnService {
           screeningNote,
         });
         await learningsStore.addBandKeys(q, id, bandKeys);
-        if (status === 'approved') await learningsStore.index(q, id);
         // The replaced draft leaves the queue: the sanitized one stands in for it.
         if (replaced?.status === 'pending_review') await learningsStore.setStatus(q, replaced, 'rejected', null, now);
         return { id, status: status as 'approved' | 'pending_review', reasons: [...reasons], now };

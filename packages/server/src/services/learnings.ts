@@ -1,7 +1,7 @@
 import type { Clock } from '../clock.js';
-import type { Database } from '../store/db.js';
-import { buildMatchExpression } from '../store/fts-query.js';
+import type { Transactor } from '../store/queryable.js';
 import { learningsStore } from '../store/learnings.js';
+import type { LearningsSearch } from '../store/learnings-search.js';
 import { type KnowledgeHints, knowledgeHint } from './learnings-port.js';
 import { staleWhileRevalidate } from './stale-while-revalidate.js';
 
@@ -17,7 +17,15 @@ export interface LearningsService extends KnowledgeHints {
   recentVisibleCount(): Promise<number>;
 }
 
-export function createLearningsService({ db, clock }: { db: Database; clock: Clock }): LearningsService {
+export function createLearningsService({
+  db,
+  learningsSearch,
+  clock,
+}: {
+  db: Transactor;
+  learningsSearch: LearningsSearch;
+  clock: Clock;
+}): LearningsService {
   const recentVisibleCount = staleWhileRevalidate(() => learningsStore.countVisible(db), HOT_COUNT_TTL_MS, clock);
   const anyVisible = staleWhileRevalidate(() => learningsStore.anyVisible(db), HOT_COUNT_TTL_MS, clock);
   return {
@@ -27,8 +35,7 @@ export function createLearningsService({ db, clock }: { db: Database; clock: Clo
     // Only when a visible learning shares a word with the query (one FTS lookup, after a cached "any at all").
     hintFor: async (query) => {
       if (!(await anyVisible())) return null;
-      const match = buildMatchExpression(query);
-      return match && (await learningsStore.anyMatch(db, match)) ? knowledgeHint(query) : null;
+      return (await learningsSearch.anyMatch(query)) ? knowledgeHint(query) : null;
     },
   };
 }

@@ -1,4 +1,4 @@
-import type { Queryable } from '../store/db.js';
+import type { Queryable } from '../store/queryable.js';
 import { ledgerAuditStore } from '../store/ledger-audit.js';
 
 /** Every broken ledger invariant, described; empty when the books balance. */

@@ -2,7 +2,7 @@ import { ERROR_CODES } from '@axle/sdk';
 import { DomainError } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
 import { type Split, splitRevenue } from '../domain/revenue-split.js';
-import type { Queryable } from '../store/db.js';
+import type { Queryable } from '../store/queryable.js';
 import { type BalanceRow, ledgerStore, type SettlementRow, type UnlockRow } from '../store/ledger.js';
 import { learningsStore } from '../store/learnings.js';
 import { termsStore } from '../store/terms.js';

@@ -3,7 +3,7 @@ import { ERROR_CODES, LIMITS } from '@axle/sdk';
 import type { Clock } from '../clock.js';
 import { DomainError } from '../domain/errors.js';
 import type { Logger } from '../logger.js';
-import type { Database } from '../store/db.js';
+import type { Transactor } from '../store/queryable.js';
 import { magicLinksStore } from '../store/magic-links.js';
 import { type AccountRow, findOrCreateAccount, normalizeEmail } from './accounts.js';
 import type { JwtService } from './jwt.js';
@@ -22,7 +22,7 @@ export interface SignIn {
 }
 
 export interface MagicLinkDeps {
-  db: Database;
+  db: Transactor;
   clock: Clock;
   logger: Logger;
   mailer: Mailer;

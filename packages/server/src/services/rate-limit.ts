@@ -1,7 +1,7 @@
 import { ERROR_CODES } from '@axle/sdk';
 import type { Clock } from '../clock.js';
 import { DomainError } from '../domain/errors.js';
-import type { Database, Queryable } from '../store/db.js';
+import type { Queryable, Transactor } from '../store/queryable.js';
 import { rateLimitsStore } from '../store/rate-limits.js';
 
 /** At most `limit` hits per fixed window of `windowMs`. */
@@ -33,7 +33,7 @@ export interface RateLimiter {
   sweep(prefix: string, windowMs: number, q?: Queryable): Promise<void>;
 }
 
-export function createRateLimiter({ db, clock }: { db: Database; clock: Clock }): RateLimiter {
+export function createRateLimiter({ db, clock }: { db: Transactor; clock: Clock }): RateLimiter {
   /** Counts the hits; returns the longest wait (ms) over the buckets past their limit, 0 when none is. */
   async function hitAll(buckets: Bucket[], q: Queryable): Promise<number> {
     const now = clock.now();

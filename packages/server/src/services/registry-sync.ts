@@ -7,7 +7,7 @@ import { ServerList, ServerResponse, type SyncedServer, syncedServer } from '../
 import type { Clock } from '../clock.js';
 import { DomainError } from '../domain/errors.js';
 import type { Logger } from '../logger.js';
-import type { Database } from '../store/db.js';
+import type { Transactor } from '../store/queryable.js';
 import { registryStore } from '../store/registry.js';
 
 /** Page size asked of the registry (its documented maximum). */
@@ -47,7 +47,7 @@ export interface RegistrySync {
 }
 
 export interface RegistrySyncDeps {
-  db: Database;
+  db: Transactor;
   clock: Clock;
   logger: Logger;
   /** Called after a sync changed what is searchable (the skills service re-imports its catalog). */

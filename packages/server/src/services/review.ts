@@ -13,7 +13,7 @@ import {
 import type { Clock } from '../clock.js';
 import { DomainError } from '../domain/errors.js';
 import { consentStore } from '../store/consent.js';
-import type { Database, Queryable } from '../store/db.js';
+import type { Queryable, Transactor } from '../store/queryable.js';
 import { type LearningRecord, learningsStore } from '../store/learnings.js';
 import { appendAudit } from './audit.js';
 import { flagsOf, isoTime, laneOf, scoreOf, toPendingItem } from './learning-view.js';
@@ -61,7 +61,7 @@ export interface ReviewService {
 }
 
 export interface ReviewDeps {
-  db: Database;
+  db: Transactor;
   clock: Clock;
   writeLimits: AccountWriteLimiter;
   onVisible?: (id: string) => void;

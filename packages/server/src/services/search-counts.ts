@@ -1,5 +1,5 @@
 import type { Logger } from '../logger.js';
-import type { Database } from '../store/db.js';
+import type { Transactor } from '../store/queryable.js';
 import { queryCountersStore } from '../store/query-counters.js';
 
 /** How long served searches may wait in memory before they are added to the table. */
@@ -17,7 +17,7 @@ export interface SearchCounts {
   close(): Promise<void>;
 }
 
-export function createSearchCounts({ db, logger }: { db: Database; logger: Logger }): SearchCounts {
+export function createSearchCounts({ db, logger }: { db: Transactor; logger: Logger }): SearchCounts {
   let pending = new Map<string, number>();
   let timer: NodeJS.Timeout | undefined;
   let closed = false;

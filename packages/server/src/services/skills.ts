@@ -7,14 +7,17 @@ import { contentPreview } from '../domain/skill-preview.js';
 import type { Logger } from '../logger.js';
 import { EmbedderClient, EmbedderPool } from '../search/embedder.js';
 import { SemanticIndex, type SemanticIndexOptions } from '../search/semantic-index.js';
-import type { Database } from '../store/db.js';
+import type { Queryable } from '../store/queryable.js';
 import { registryStore } from '../store/registry.js';
-import { createSkillsStore } from '../store/skills.js';
+import type { SkillsStore } from '../store/skills.js';
 import type { KnowledgeHints } from './learnings-port.js';
 import { createSkillSearch, type SearchOutcome, type SkillSearch, type SkillSearchOptions } from './skill-search.js';
 
 export interface SkillsServiceOptions {
-  db: Database;
+  /** The dialect's skills store (catalog, full-text search, stored vectors). */
+  repo: SkillsStore;
+  /** The database the registry sync writes synced servers to (store/registry.ts). */
+  db: Queryable;
   logger: Logger;
   /** The operator's catalog file; the bundled catalog when unset. */
   catalogPath?: string;
@@ -74,7 +77,7 @@ export interface SkillsService {
  */
 export async function createSkillsService(opts: SkillsServiceOptions): Promise<SkillsService> {
   const file = readCatalogFile(opts.catalogPath);
-  const repo = createSkillsStore(opts.db);
+  const { repo } = opts;
   let counts = { total: 0, byCategory: {} as Record<string, number>, byType: {} as Record<string, number> };
 
   /** The file's skills plus the synced servers it does not hold, when the fingerprint changed. */

@@ -1,7 +1,7 @@
 import { type AcceptTermsResponse, CURRENT_TOS_VERSION, ERROR_CODES, type TermsStatus } from '@axle/sdk';
 import type { Clock } from '../clock.js';
 import { DomainError } from '../domain/errors.js';
-import type { Database, Queryable } from '../store/db.js';
+import type { Queryable, Transactor } from '../store/queryable.js';
 import { termsStore } from '../store/terms.js';
 import { appendAudit } from './audit.js';
 
@@ -42,7 +42,7 @@ export interface TermsService {
 }
 
 export function createTermsService(deps: {
-  db: Database;
+  db: Transactor;
   clock: Clock;
   baseUrl(): string;
   onFirstTermsAcceptance?: FirstTermsAcceptanceHook[];

@@ -40,7 +40,7 @@ import {
   reservePaymentId,
 } from './x402-extensions.js';
 import { creditsStore } from '../store/credits.js';
-import type { Database, Queryable } from '../store/db.js';
+import type { Queryable, Transactor } from '../store/queryable.js';
 import { ledgerStore } from '../store/ledger.js';
 import { type LearningRecord, learningsStore } from '../store/learnings.js';
 import { type ClaimKey, type PaymentClaimRow, type PaymentState, paymentClaimsStore } from '../store/payment-claims.js';
@@ -102,7 +102,7 @@ export interface UnlockService {
 }
 
 export interface UnlockDeps {
-  db: Database;
+  db: Transactor;
   clock: Clock;
   logger: Logger;
   baseUrl(): string;
@@ -244,6 +244,8 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
     const owner = l.contributorAccountId === accountId || sameWallet(account.wallet, l.contributorWallet);
     const discovery = !owner && (await discovered(accountId, l.id));
     const revenue = await db.tx(async (q) => {
+      // One account's unlocks queue behind each other (its credits are one row) instead of colliding.
+      await q.lock(`unlock:${accountId}`);
       const now = clock.now();
       if (owner) {
         await recordUnlock(q, {

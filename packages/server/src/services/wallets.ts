@@ -3,7 +3,7 @@ import type { Clock } from '../clock.js';
 import { DomainError } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
 import type { SanctionsScreen } from '../payments/sanctions.js';
-import type { Database } from '../store/db.js';
+import type { Transactor } from '../store/queryable.js';
 import { walletKey, walletsStore } from '../store/wallets.js';
 import { getAccount } from './accounts.js';
 import { migrateWalletBalance } from './ledger.js';
@@ -46,7 +46,7 @@ export interface WalletsService {
 const bad = (message: string) => new DomainError(ERROR_CODES.VALIDATION, message);
 
 export function createWalletsService(deps: {
-  db: Database;
+  db: Transactor;
   clock: Clock;
   rateLimiter: RateLimiter;
   sanctions: SanctionsScreen;

@@ -5,7 +5,7 @@ import type { Logger } from '../logger.js';
 import { type CardProcessor, ProcessorUnavailable } from '../payments/card-processor.js';
 import type { PayoutSender } from '../payments/payout-sender.js';
 import type { SanctionsScreen } from '../payments/sanctions.js';
-import type { Database } from '../store/db.js';
+import type { Transactor } from '../store/queryable.js';
 import { ledgerStore, type SettlementRow } from '../store/ledger.js';
 import { walletKey, walletsStore } from '../store/wallets.js';
 import { getAccount } from './accounts.js';
@@ -54,7 +54,7 @@ export interface WithdrawalsService {
 }
 
 export function createWithdrawalsService(deps: {
-  db: Database;
+  db: Transactor;
   clock: Clock;
   logger: Logger;
   baseUrl(): string;

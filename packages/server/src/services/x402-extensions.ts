@@ -5,7 +5,7 @@ import { DomainError } from '../domain/errors.js';
 import { paymentIdentifierDeclaration } from '../payments/payment-identifier.js';
 import { type ReceiptSigner, createReceiptSigner, newSigningKey } from '../payments/receipts.js';
 import { type SiwxProof, createSiwx } from '../payments/siwx.js';
-import type { Database, Queryable } from '../store/db.js';
+import type { Queryable, Transactor } from '../store/queryable.js';
 import { walletKey } from '../store/wallets.js';
 import { x402ExtensionsStore } from '../store/x402-extensions.js';
 
@@ -28,7 +28,7 @@ export interface X402ExtensionsService {
 }
 
 export function createX402ExtensionsService(deps: {
-  db: Database;
+  db: Transactor;
   clock: Clock;
   baseUrl(): string;
   /** Server secret the stateless SIWX nonces are keyed from. */

@@ -1,4 +1,4 @@
-import type { Queryable } from './db.js';
+import type { Queryable } from './queryable.js';
 
 /** SQL for the a2a_tasks table (migration 075): A2A tasks as JSON documents. */
 export const a2aTasksStore = {

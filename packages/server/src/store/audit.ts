@@ -1,5 +1,5 @@
 import type { AuditRow } from '../domain/audit-chain.js';
-import type { Queryable } from './db.js';
+import type { Queryable } from './queryable.js';
 
 /** SQL for the audit_log table (migration 015). Rows are only ever inserted. */
 export const auditStore = {

@@ -1,5 +1,5 @@
 import type { CONSENT_ACTIONS, EXTRACTION_MODES } from '@axle/sdk';
-import type { Queryable } from './db.js';
+import type { Queryable } from './queryable.js';
 
 export type ConsentActionValue = (typeof CONSENT_ACTIONS)[number];
 export type ExtractionModeValue = (typeof EXTRACTION_MODES)[number];

@@ -3,20 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import sqlite3 from 'sqlite3';
 
-export type Params = readonly unknown[] | Record<string, unknown>;
+import type { Params, Queryable, RunResult, Transactor } from './queryable.js';
 
-export interface RunResult {
-  changes: number;
-  lastID: number;
-}
-
-/** What a repository needs: the same surface inside and outside a transaction. */
-export interface Queryable {
-  run(sql: string, params?: Params): Promise<RunResult>;
-  get<T = Record<string, unknown>>(sql: string, params?: Params): Promise<T | undefined>;
-  all<T = Record<string, unknown>>(sql: string, params?: Params): Promise<T[]>;
-  exec(sql: string): Promise<void>;
-}
+export type { Params, Queryable, RunResult, Transactor };
 
 /** Prepared statements kept per reader connection; SQL beyond this many distinct texts is prepared per call. */
 const STATEMENT_CACHE = 100;
@@ -89,7 +78,7 @@ class Connection implements Queryable {
     return new Promise((resolve, reject) => {
       this.raw.run(sql, params as never, function (this: sqlite3.RunResult, err: Error | null) {
         if (err) reject(err);
-        else resolve({ changes: this.changes, lastID: this.lastID });
+        else resolve({ changes: this.changes });
       });
     });
   }
@@ -105,6 +94,10 @@ class Connection implements Queryable {
   }
   exec(sql: string): Promise<void> {
     return new Promise((resolve, reject) => this.raw.exec(sql, (err) => (err ? reject(err) : resolve())));
+  }
+  /** One writer: a write transaction is already serialised with every other. */
+  lock(_key: string): Promise<void> {
+    return Promise.resolve();
   }
   async close(): Promise<void> {
     const statements = await Promise.allSettled(this.statements.values());
@@ -135,7 +128,7 @@ const READERS = Math.min(4, Math.max(2, os.availableParallelism()));
  * another request's statements, and a small pool of readers that see only committed data. Reads
  * never wait for writes.
  */
-export class Database implements Queryable {
+export class Database implements Transactor {
   private queue: Promise<unknown> = Promise.resolve();
 
   private constructor(
@@ -183,6 +176,9 @@ export class Database implements Queryable {
   }
   exec(sql: string): Promise<void> {
     return this.exclusive(() => this.writer.exec(sql));
+  }
+  lock(_key: string): Promise<void> {
+    return Promise.resolve();
   }
 
   /** Runs `fn` in BEGIN IMMEDIATE … COMMIT; any throw rolls back and is rethrown. */

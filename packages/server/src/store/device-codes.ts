@@ -1,4 +1,4 @@
-import type { Queryable } from './db.js';
+import type { Queryable } from './queryable.js';
 
 export type DeviceCodeStatus = 'pending' | 'approved' | 'denied' | 'delivered';
 

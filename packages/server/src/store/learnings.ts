@@ -1,5 +1,5 @@
 import type { LEARNING_STATUSES, SUBMISSION_CHANNELS } from '@axle/sdk';
-import type { Queryable } from './db.js';
+import type { Queryable } from './queryable.js';
 
 /** A learnings row (migration 003). JSON columns are decoded; money is micro-USDC; times are Unix ms. */
 export interface LearningRecord {
@@ -150,10 +150,8 @@ export type PendingTriage = Pick<
 const DAY_MS = 86_400_000;
 const dayOf = (ms: number) => Math.floor(ms / DAY_MS);
 
-/** bm25() weights in learnings_fts column order: title, body, tags, task_context. */
-const LEXICAL_WEIGHTS = [6, 1, 3, 2] as const;
-
-function learningFilterSql(filters: LearningFilters, alias: string): { sql: string; params: unknown[] } {
+/** SQL conditions (each preceded by AND) for `filters` on the learnings table aliased `alias`; both dialects' search uses it. */
+export function learningFilterSql(filters: LearningFilters, alias: string): { sql: string; params: unknown[] } {
   const clauses: string[] = [];
   const params: unknown[] = [];
   if (filters.category !== undefined) {
@@ -173,7 +171,7 @@ function learningFilterSql(filters: LearningFilters, alias: string): { sql: stri
 }
 
 /** The predicate of "publicly visible": search, learnings_count and contributor stats all use it. */
-const VISIBLE = "status = 'approved'";
+export const VISIBLE = "status = 'approved'";
 
 /** SQL for the learnings table. */
 export const learningsStore = {
@@ -302,7 +300,7 @@ export const learningsStore = {
     return row?.n ?? 0;
   },
 
-  /** Moves a learning to `status`; approval sets published_at once and indexes it, leaving approval unindexes it. */
+  /** Moves a learning to `status`; approval sets published_at once (the schema's triggers keep the full-text index). */
   async setStatus(
     q: Queryable,
     l: Pick<LearningRecord, 'id' | 'status' | 'publishedAt'>,
@@ -311,7 +309,6 @@ export const learningsStore = {
     now: number,
   ): Promise<void> {
     const publishedAt = status === 'approved' ? (l.publishedAt ?? now) : l.publishedAt;
-    if (l.status === 'approved' && status !== 'approved') await learningsStore.unindex(q, l.id);
     await q.run('UPDATE learnings SET status = ?, review_reason = ?, published_at = ?, updated_at = ? WHERE id = ?', [
       status,
       reviewReason && reviewReason.length > 0 ? JSON.stringify(reviewReason) : null,
@@ -319,58 +316,6 @@ export const learningsStore = {
       now,
       l.id,
     ]);
-    if (status === 'approved' && l.status !== 'approved') await learningsStore.index(q, l.id);
-  },
-
-  /** Adds a learning to the full-text index (its stored text). */
-  async index(q: Queryable, id: string): Promise<void> {
-    await q.run(
-      'INSERT INTO learnings_fts (rowid, title, body, tags, task_context) SELECT seq, title, body, tags, task_context FROM learnings WHERE id = ?',
-      [id],
-    );
-  },
-
-  /** Removes a learning from the full-text index (the external-content form needs the indexed values). */
-  async unindex(q: Queryable, id: string): Promise<void> {
-    await q.run(
-      `INSERT INTO learnings_fts (learnings_fts, rowid, title, body, tags, task_context)
-       SELECT 'delete', seq, title, body, tags, task_context FROM learnings WHERE id = ?`,
-      [id],
-    );
-  },
-
-  /**
-   * BM25 over title, body, tags and task context of visible learnings passing the filters, best first. CROSS
-   * JOIN keeps the full-text match as the outer loop: as a plain join SQLite probed the index once per
-   * learning.
-   */
-  async lexicalSearch(
-    q: Queryable,
-    match: string,
-    filters: LearningFilters,
-    limit: number,
-  ): Promise<Array<{ id: string; score: number }>> {
-    const { sql, params } = learningFilterSql(filters, 'l');
-    return q.all<{ id: string; score: number }>(
-      `SELECT l.id AS id, -bm25(learnings_fts, ${LEXICAL_WEIGHTS.join(', ')}) AS score
-       FROM learnings_fts CROSS JOIN learnings l ON l.seq = learnings_fts.rowid
-       WHERE learnings_fts MATCH ? AND l.${VISIBLE}${sql}
-       ORDER BY bm25(learnings_fts, ${LEXICAL_WEIGHTS.join(', ')}) LIMIT ?`,
-      [match, ...params, limit],
-    );
-  },
-
-  /** Whether any visible learning matches (no ranking: the first hit answers). */
-  async anyMatch(q: Queryable, match: string): Promise<boolean> {
-    return (await q.get('SELECT 1 AS x FROM learnings_fts WHERE learnings_fts MATCH ? LIMIT 1', [match])) !== undefined;
-  },
-
-  /** Visible learnings whose full-text row contains a term (a MATCH expression of one term). */
-  async countMatching(q: Queryable, match: string): Promise<number> {
-    const row = await q.get<{ n: number }>('SELECT COUNT(*) AS n FROM learnings_fts WHERE learnings_fts MATCH ?', [
-      match,
-    ]);
-    return row?.n ?? 0;
   },
 
   /** Ids of visible learnings passing the filters, or null with no filters (everything visible passes). */

@@ -1,4 +1,4 @@
-import type { Queryable } from './db.js';
+import type { Queryable } from './queryable.js';
 
 /**
  * Consistency queries over the ledger (migration 030): each returns the rows that break one

@@ -1,5 +1,5 @@
 import { newId } from '../domain/ids.js';
-import type { Queryable } from './db.js';
+import type { Queryable } from './queryable.js';
 
 /** Journal entry kinds and what each does to a holder's balance columns (migration 030). */
 export type EntryKind = 'accrue' | 'hold' | 'release' | 'migrate_out' | 'migrate_in' | 'withdraw' | 'refund';
@@ -107,11 +107,11 @@ export const ledgerStore = {
         `INSERT INTO earnings_balances
            (holder, owned_micro, held_micro, pending_micro, withdrawn_micro, withdrawal_count, updated_at)
          VALUES (?, ?, ?, ?, ?, ?, ?)
-         ON CONFLICT (holder) DO UPDATE SET owned_micro = owned_micro + excluded.owned_micro,
-           held_micro = held_micro + excluded.held_micro,
-           pending_micro = pending_micro + excluded.pending_micro,
-           withdrawn_micro = withdrawn_micro + excluded.withdrawn_micro,
-           withdrawal_count = withdrawal_count + excluded.withdrawal_count, updated_at = excluded.updated_at`,
+         ON CONFLICT (holder) DO UPDATE SET owned_micro = earnings_balances.owned_micro + excluded.owned_micro,
+           held_micro = earnings_balances.held_micro + excluded.held_micro,
+           pending_micro = earnings_balances.pending_micro + excluded.pending_micro,
+           withdrawn_micro = earnings_balances.withdrawn_micro + excluded.withdrawn_micro,
+           withdrawal_count = earnings_balances.withdrawal_count + excluded.withdrawal_count, updated_at = excluded.updated_at`,
         [holder, ...deltas, now],
       );
       return;

@@ -1,4 +1,4 @@
-import type { Queryable } from './db.js';
+import type { Queryable } from './queryable.js';
 
 /** SQL for the magic_links table (migration 011). */
 export const magicLinksStore = {

@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { Database } from './db.js';
+import type { Transactor } from './queryable.js';
 
-// src/store and dist/store sit at the same depth, so this finds the .sql files from either.
+// src/store and dist/store sit at the same depth, so these find the .sql files from either.
 const MIGRATIONS_DIR = fileURLToPath(new URL('../../src/store/migrations/', import.meta.url));
+export const POSTGRES_MIGRATIONS_DIR = fileURLToPath(new URL('../../src/store/postgres/migrations/', import.meta.url));
 
 export interface Migration {
   version: number;
@@ -24,9 +25,9 @@ export function readMigrations(dir = MIGRATIONS_DIR): Migration[] {
 }
 
 /** Applies every migration not yet recorded, each in its own transaction. Returns the versions applied. */
-export async function migrate(db: Database, migrations = readMigrations(), now = Date.now()): Promise<number[]> {
+export async function migrate(db: Transactor, migrations = readMigrations(), now = Date.now()): Promise<number[]> {
   await db.exec(
-    'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)',
+    'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)',
   );
   const applied = new Set(
     (await db.all<{ version: number }>('SELECT version FROM schema_migrations')).map((r) => r.version),

@@ -1,4 +1,4 @@
-import type { Queryable } from './db.js';
+import type { Queryable } from './queryable.js';
 
 /** Where a claimed x402 authorization stands (migration 090). */
 export type PaymentState = 'verified' | 'submitted' | 'settled' | 'failed';

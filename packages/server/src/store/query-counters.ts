@@ -1,10 +1,10 @@
-import type { Queryable } from './db.js';
+import type { Queryable } from './queryable.js';
 
 /** Searches served, by kind. One upsert per increment, so concurrent instances never lose a count. */
 export const queryCountersStore = {
   async increment(q: Queryable, name: string, by = 1): Promise<void> {
     await q.run(
-      'INSERT INTO query_counters (name, count) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET count = count + excluded.count',
+      'INSERT INTO query_counters (name, count) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET count = query_counters.count + excluded.count',
       [name, by],
     );
   },

@@ -1,4 +1,4 @@
-import type { Queryable } from './db.js';
+import type { Queryable } from './queryable.js';
 
 /** SQL for the rate_limits table (migration 013): one fixed window per bucket. */
 export const rateLimitsStore = {

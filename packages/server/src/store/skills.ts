@@ -1,5 +1,6 @@
 import type { Skill } from '@axle/sdk';
-import type { Database, Queryable } from './db.js';
+import type { Database } from './db.js';
+import type { Queryable, Transactor } from './queryable.js';
 import { type QuantizedRows, quantizeInto } from '../domain/quantize.js';
 import { toolWords } from '../search/embedding-text.js';
 import { matchExpression, queryTerms, selectiveMatchExpression } from './fts-query.js';
@@ -66,11 +67,11 @@ export interface SkillsStore {
 /** bm25() weights, in skills_fts column order: name, description, tags, category, tools (tuned on `npm run eval`). */
 const BM25_WEIGHTS = [10, 2, 6, 2, 1] as const;
 
-const FINGERPRINT_KEY = 'catalog_fingerprint';
+export const FINGERPRINT_KEY = 'catalog_fingerprint';
 /** Bound on remembered document frequencies (terms come from user input). */
 const MAX_DF_TERMS = 50_000;
 
-function filterSql(filters: SkillFilters, alias: string): { sql: string; params: unknown[] } {
+export function filterSql(filters: SkillFilters, alias: string): { sql: string; params: unknown[] } {
   const clauses: string[] = [];
   const params: unknown[] = [];
   if (filters.category !== undefined) {
@@ -89,11 +90,11 @@ function filterSql(filters: SkillFilters, alias: string): { sql: string; params:
 }
 
 /** Rows read per statement while filling the matrix or the in-memory catalog, so few are in memory at once. */
-const PAGE_ROWS = 2000;
-const toBlob = (v: Float32Array): Buffer => Buffer.from(v.buffer, v.byteOffset, v.byteLength);
+export const PAGE_ROWS = 2000;
+export const toBlob = (v: Float32Array): Buffer => Buffer.from(v.buffer, v.byteOffset, v.byteLength);
 
 /** A keyset-paged read: `read(after)` gives up to PAGE_ROWS rows whose key (`keyOf`, from 1) is past `after`, in key order. */
-async function* pages<T>(read: (after: number) => Promise<T[]>, keyOf: (row: T) => number): AsyncGenerator<T[]> {
+export async function* pages<T>(read: (after: number) => Promise<T[]>, keyOf: (row: T) => number): AsyncGenerator<T[]> {
   for (let after = 0; ; ) {
     const rows = await read(after);
     yield rows;
@@ -297,52 +298,9 @@ export function createSkillsStore(db: Database): SkillsStore {
       }));
     },
 
-    async embeddingMatrix(model: string, dim: number): Promise<StoredMatrix> {
-      const total =
-        (await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM skill_embeddings WHERE model = ?', [model]))?.n ?? 0;
-      // Quantised as they are read, so the float matrix of a large catalog never exists whole.
-      const codes = new Int8Array(total * dim);
-      const scales = new Float32Array(total);
-      const ids: string[] = [];
-      const textHashes: string[] = [];
-      const read = (after: number) =>
-        db.all<{ skill_id: string; text_hash: string; vector: Buffer; position: number }>(
-          `SELECT e.skill_id, e.text_hash, e.vector, s.position FROM skill_embeddings e JOIN skills s ON s.id = e.skill_id
-            WHERE e.model = ? AND s.position > ? ORDER BY s.position LIMIT ?`,
-          [model, after, PAGE_ROWS],
-        );
-      for await (const rows of pages(read, (r) => r.position)) {
-        for (const r of rows) {
-          // A vector of another size is skipped (recomputed); the bound guards against rows added since the count.
-          if (r.vector.byteLength !== dim * 4 || ids.length === total) continue;
-          scales[ids.length] = quantizeInto(
-            new Float32Array(r.vector.buffer, r.vector.byteOffset, dim),
-            codes,
-            ids.length * dim,
-          );
-          ids.push(r.skill_id);
-          textHashes.push(r.text_hash);
-        }
-      }
-      return {
-        ids,
-        textHashes,
-        rows: { codes: codes.subarray(0, ids.length * dim), scales: scales.subarray(0, ids.length) },
-      };
-    },
+    embeddingMatrix: (model: string, dim: number) => readEmbeddingMatrix(db, model, dim),
 
-    async saveEmbeddings(model: string, rows: readonly StoredEmbedding[]): Promise<void> {
-      if (rows.length === 0) return;
-      await db.tx(async (q) => {
-        for (const r of rows) {
-          await q.run(
-            `INSERT INTO skill_embeddings (skill_id, model, text_hash, vector) VALUES (?, ?, ?, ?)
-             ON CONFLICT (skill_id, model) DO UPDATE SET text_hash = excluded.text_hash, vector = excluded.vector`,
-            [r.skillId, model, r.textHash, toBlob(r.vector)],
-          );
-        }
-      });
-    },
+    saveEmbeddings: (model: string, rows: readonly StoredEmbedding[]) => saveEmbeddings(db, model, rows),
   };
 }
 
@@ -366,6 +324,57 @@ async function insertSkill(q: Queryable, rowid: number, skill: Skill, slug: stri
     skill.description,
     skill.tags.join(' '),
     skill.category.replaceAll('-', ' '),
-    (skill.tools ?? []).map((t) => `${toolWords(t.name)}. ${t.description}`).join('\n'),
+    toolsText(skill),
   ]);
+}
+
+/** The full-text of the tools an MCP server lists: each tool's name as words, then its description. */
+export const toolsText = (skill: Skill): string =>
+  (skill.tools ?? []).map((t) => `${toolWords(t.name)}. ${t.description}`).join('\n');
+
+/** Vectors of `dim` floats stored for `model`, in catalog order, quantised row by row (both dialects). */
+export async function readEmbeddingMatrix(db: Queryable, model: string, dim: number): Promise<StoredMatrix> {
+  const total =
+    (await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM skill_embeddings WHERE model = ?', [model]))?.n ?? 0;
+  // Quantised as they are read, so the float matrix of a large catalog never exists whole.
+  const codes = new Int8Array(total * dim);
+  const scales = new Float32Array(total);
+  const ids: string[] = [];
+  const textHashes: string[] = [];
+  const read = (after: number) =>
+    db.all<{ skill_id: string; text_hash: string; vector: Buffer; position: number }>(
+      `SELECT e.skill_id, e.text_hash, e.vector, s.position FROM skill_embeddings e JOIN skills s ON s.id = e.skill_id
+          WHERE e.model = ? AND s.position > ? ORDER BY s.position LIMIT ?`,
+      [model, after, PAGE_ROWS],
+    );
+  for await (const rows of pages(read, (r) => r.position)) {
+    for (const r of rows) {
+      // A vector of another size is skipped (recomputed); the bound guards against rows added since the count.
+      if (r.vector.byteLength !== dim * 4 || ids.length === total) continue;
+      // A view needs 4-byte alignment, which a driver's buffer need not have.
+      const v = r.vector.byteOffset % 4 === 0 ? r.vector : Buffer.from(r.vector);
+      scales[ids.length] = quantizeInto(new Float32Array(v.buffer, v.byteOffset, dim), codes, ids.length * dim);
+      ids.push(r.skill_id);
+      textHashes.push(r.text_hash);
+    }
+  }
+  return {
+    ids,
+    textHashes,
+    rows: { codes: codes.subarray(0, ids.length * dim), scales: scales.subarray(0, ids.length) },
+  };
+}
+
+/** Stores vectors of `model` (both dialects). */
+export async function saveEmbeddings(db: Transactor, model: string, rows: readonly StoredEmbedding[]): Promise<void> {
+  if (rows.length === 0) return;
+  await db.tx(async (q) => {
+    for (const r of rows) {
+      await q.run(
+        `INSERT INTO skill_embeddings (skill_id, model, text_hash, vector) VALUES (?, ?, ?, ?)
+           ON CONFLICT (skill_id, model) DO UPDATE SET text_hash = excluded.text_hash, vector = excluded.vector`,
+        [r.skillId, model, r.textHash, toBlob(r.vector)],
+      );
+    }
+  });
 }

@@ -1,4 +1,4 @@
-import type { Queryable } from './db.js';
+import type { Queryable } from './queryable.js';
 
 /** Wallets are stored and compared lower-case. */
 export const walletKey = (wallet: string): string => wallet.toLowerCase();

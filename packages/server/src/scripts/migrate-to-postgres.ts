@@ -1,0 +1,45 @@
+// `axle-server migrate-to-postgres`: copies the SQLite file in AXLE_DATA_DIR into the new PostgreSQL
+// database AXLE_DATABASE_URL (migrated first), then checks the copy: the audit chain verifies and the
+// ledger balances there. Prints one JSON line. Exit 0: copied and checked; 1: a check failed or the copy
+// was refused (nothing copied); 2: no SQLite file or no AXLE_DATABASE_URL.
+import fs from 'node:fs';
+import path from 'node:path';
+import { loadConfig } from '../config.js';
+import { verifyAuditChain } from '../services/audit.js';
+import { checkLedger } from '../services/ledger-check.js';
+import { Database } from '../store/db.js';
+import { copyFromSqlite } from '../store/postgres/copy-from-sqlite.js';
+import { PostgresDatabase } from '../store/postgres/db.js';
+import { migratePostgres } from '../store/postgres/migrate.js';
+import { redactUrl } from './data-dir-database.js';
+
+export async function migrateToPostgres(env: NodeJS.ProcessEnv, out: (line: string) => void): Promise<number> {
+  const config = loadConfig(env);
+  const file = path.join(config.dataDir, 'axle.db');
+  if (!config.databaseUrl || !fs.existsSync(file)) {
+    out(
+      JSON.stringify({
+        ok: false,
+        error: config.databaseUrl ? `no database at ${file}` : 'set AXLE_DATABASE_URL to the new PostgreSQL database',
+      }),
+    );
+    return 2;
+  }
+  const from = await Database.open(file);
+  const to = await PostgresDatabase.open(config.databaseUrl, { poolSize: 2 });
+  try {
+    await migratePostgres(to);
+    const { tables } = await copyFromSqlite(from, to);
+    const audit = await verifyAuditChain(to);
+    const ledger = await checkLedger(to);
+    const ok = audit.ok && ledger.length === 0;
+    out(JSON.stringify({ ok, from: file, to: redactUrl(config.databaseUrl), tables, audit, ledger_problems: ledger }));
+    return ok ? 0 : 1;
+  } catch (err) {
+    out(JSON.stringify({ ok: false, error: (err as Error).message }));
+    return 1;
+  } finally {
+    await from.close();
+    await to.close();
+  }
+}

@@ -1,0 +1,62 @@
+import { randomBytes } from 'node:crypto';
+import type { Clock } from '../clock.js';
+import type { Logger } from '../logger.js';
+import { jobLeasesStore } from '../store/job-leases.js';
+import type { Queryable, Transactor } from '../store/queryable.js';
+
+export interface Job {
+  name: string;
+  intervalMs: number;
+  /** Runs in the transaction that claimed the interval, so a failed run leaves the interval unclaimed. */
+  run(q: Queryable, now: number): Promise<void>;
+}
+
+export interface Jobs {
+  /** Claims and runs every job whose interval has passed (timers call it; tests call it with a moved clock). */
+  tick(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * Background jobs that run once per interval across all instances on the database: each instance looks
+ * every `pollMs` and runs a job only when it wins the job's lease for the interval (store/job-leases.ts).
+ */
+export function createJobs({
+  db,
+  clock,
+  logger,
+  jobs,
+  pollMs,
+}: {
+  db: Transactor;
+  clock: Clock;
+  logger: Logger;
+  jobs: readonly Job[];
+  /** How often this instance looks; 0: never by itself (tick() only). */
+  pollMs: number;
+}): Jobs {
+  const holder = `instance-${randomBytes(6).toString('hex')}`;
+  let running: Promise<void> | undefined;
+  const tick = () =>
+    (running ??= (async () => {
+      for (const job of jobs) {
+        try {
+          await db.tx(async (q) => {
+            const now = clock.now();
+            if (await jobLeasesStore.claim(q, job.name, holder, now, job.intervalMs)) await job.run(q, now);
+          });
+        } catch (err) {
+          logger.warn({ job: job.name, err: (err as Error).message }, 'background job failed');
+        }
+      }
+    })().finally(() => (running = undefined)));
+  const timer = pollMs > 0 ? setInterval(() => void tick(), pollMs) : undefined;
+  timer?.unref();
+  return {
+    tick,
+    async close() {
+      if (timer) clearInterval(timer);
+      await running;
+    },
+  };
+}

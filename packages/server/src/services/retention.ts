@@ -1,0 +1,25 @@
+import { a2aTasksStore } from '../store/a2a-tasks.js';
+import { deviceCodesStore } from '../store/device-codes.js';
+import { magicLinksStore } from '../store/magic-links.js';
+import { rateLimitsStore } from '../store/rate-limits.js';
+import { walletsStore } from '../store/wallets.js';
+import type { Job } from './jobs.js';
+
+const DAY_MS = 86_400_000;
+
+/**
+ * Drops rows no request can use any more: expired magic links, device codes and wallet challenges a day
+ * past expiry, rate-limit windows and A2A tasks older than a day. Routes also sweep their own tables as
+ * they write; this covers tables whose route has gone quiet.
+ */
+export const retentionJob = (intervalMs: number): Job => ({
+  name: 'retention',
+  intervalMs,
+  async run(q, now) {
+    await magicLinksStore.deleteExpired(q, now);
+    await deviceCodesStore.deleteExpired(q, now - DAY_MS);
+    await walletsStore.deleteExpiredChallenges(q, now - DAY_MS);
+    await rateLimitsStore.deleteExpired(q, '', now - DAY_MS);
+    await a2aTasksStore.deleteOlderThan(q, now - DAY_MS);
+  },
+});

@@ -1,0 +1,56 @@
+import path from 'node:path';
+import { Database } from './db.js';
+import { createLearningsSearch, type LearningsSearch } from './learnings-search.js';
+import { migrate } from './migrate.js';
+import { PostgresDatabase } from './postgres/db.js';
+import { createPostgresLearningsSearch } from './postgres/learnings-search.js';
+import { migratePostgres } from './postgres/migrate.js';
+import { createPostgresSkillsStore } from './postgres/skills.js';
+import type { Transactor } from './queryable.js';
+import { createSkillsStore, type SkillsStore } from './skills.js';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+/** One database and the repositories whose SQL is the dialect's own; compose.ts hands them to the services. */
+export interface Store {
+  dialect: Dialect;
+  db: Transactor;
+  skills: SkillsStore;
+  learningsSearch: LearningsSearch;
+}
+
+export interface StoreOptions {
+  /** postgres://…; unset: the SQLite file <dataDir>/axle.db. */
+  databaseUrl?: string;
+  databasePool?: number;
+  dataDir: string;
+  /** Clock of migration records and of the search statistics kept in memory. */
+  now: () => number;
+}
+
+/** Opens the database of `opts`, brings its schema up to date and builds its repositories. */
+export async function openStore(opts: StoreOptions): Promise<Store> {
+  if (opts.databaseUrl) {
+    const db = await PostgresDatabase.open(opts.databaseUrl, { poolSize: opts.databasePool });
+    try {
+      await migratePostgres(db, undefined, opts.now());
+    } catch (err) {
+      await db.close();
+      throw err;
+    }
+    return {
+      dialect: 'postgres',
+      db,
+      skills: createPostgresSkillsStore(db, opts.now),
+      learningsSearch: createPostgresLearningsSearch(db, opts.now),
+    };
+  }
+  const db = await Database.open(path.join(opts.dataDir, 'axle.db'));
+  await migrate(db, undefined, opts.now());
+  return {
+    dialect: 'sqlite',
+    db,
+    skills: createSkillsStore(db),
+    learningsSearch: createLearningsSearch(db, opts.now),
+  };
+}

@@ -1,0 +1,218 @@
+import pg from 'pg';
+import { ERROR_CODES } from '@axle/sdk';
+import { DomainError } from '../../domain/errors.js';
+import type { Params, Queryable, RunResult, Transactor } from '../queryable.js';
+
+/** int8 (COUNT, BIGINT columns) and numeric (SUM of BIGINT) as numbers, as SQLite answers them: amounts stay far below 2^53. */
+const types = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === pg.types.builtins.INT8 || oid === pg.types.builtins.NUMERIC) return Number;
+    return pg.types.getTypeParser(oid, format);
+  },
+};
+
+/** SQLSTATEs after which the whole transaction is run again: serialization failure, deadlock. */
+const RETRYABLE = new Set(['40001', '40P01']);
+const MAX_ATTEMPTS = 30;
+
+const translated = new Map<string, string>();
+/** `?` placeholders -> `$1…$n`, outside quoted strings and identifiers (the shared SQL is written with `?`). */
+export function toPositional(sql: string): string {
+  const cached = translated.get(sql);
+  if (cached !== undefined) return cached;
+  let out = '';
+  let n = 0;
+  let quote: string | null = null;
+  for (const ch of sql) {
+    if (quote) {
+      if (ch === quote) quote = null;
+    } else if (ch === "'" || ch === '"') quote = ch;
+    else if (ch === '?') {
+      out += `$${++n}`;
+      continue;
+    }
+    out += ch;
+  }
+  if (translated.size < 2000) translated.set(sql, out);
+  return out;
+}
+
+/** SQLite binds booleans as 0/1 and undefined as NULL; the shared schema keeps flags as integers. */
+const bind = (params: Params = []) =>
+  params.map((p) => (p === true ? 1 : p === false ? 0 : p === undefined ? null : p)) as unknown[];
+
+/** Connection-level failures: the database is unreachable or the pool had no connection in time. */
+function unavailable(err: unknown): never {
+  const e = err as { code?: string; message?: string };
+  const connection =
+    /^(08|57P0)/.test(e.code ?? '') ||
+    ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE'].includes(e.code ?? '') ||
+    /timeout exceeded when trying to connect|Connection terminated/.test(e.message ?? '');
+  if (connection)
+    throw new DomainError(ERROR_CODES.DATABASE_UNAVAILABLE, 'The database is unavailable; try again shortly');
+  throw err;
+}
+
+/** Statements on the pool (each its own transaction) or on one connection. */
+class Client implements Queryable {
+  constructor(protected readonly raw: pg.PoolClient | pg.Pool) {}
+  protected async query(sql: string, params?: Params) {
+    return this.raw.query(toPositional(sql), bind(params)).catch(unavailable);
+  }
+  async run(sql: string, params?: Params): Promise<RunResult> {
+    const r = await this.query(sql, params);
+    return { changes: r.rowCount ?? 0 };
+  }
+  async get<T>(sql: string, params?: Params): Promise<T | undefined> {
+    return (await this.query(sql, params)).rows[0] as T | undefined;
+  }
+  async all<T>(sql: string, params?: Params): Promise<T[]> {
+    return (await this.query(sql, params)).rows as T[];
+  }
+  async exec(sql: string): Promise<void> {
+    await this.raw.query(sql).catch(unavailable);
+  }
+  /** Outside a transaction there is nothing to serialise. */
+  async lock(_key: string): Promise<void> {}
+}
+
+const conflict = () => Object.assign(new Error('serialise under a lock taken first'), { code: '40001' });
+
+/**
+ * One attempt at a transaction. BEGIN is sent with the first statement, so a lock asked for before
+ * any is taken first (session-level, before the snapshot exists): the transaction then sees what the
+ * previous holder committed. A lock asked for later would come after the snapshot: the attempt stops
+ * there and the next one takes that lock first.
+ */
+class Attempt extends Client {
+  started = false;
+  /** Session locks this attempt took before BEGIN; released after COMMIT or ROLLBACK. */
+  readonly taken: string[] = [];
+  /** Locks asked for after the snapshot: the next attempt takes them first. */
+  readonly wanted = new Set<string>();
+  constructor(
+    private readonly conn: pg.PoolClient,
+    private readonly held: ReadonlySet<string>,
+  ) {
+    super(conn);
+  }
+  private async begin(): Promise<void> {
+    if (this.started) return;
+    this.started = true;
+    await this.conn.query('BEGIN ISOLATION LEVEL SERIALIZABLE').catch(unavailable);
+  }
+  protected override async query(sql: string, params?: Params) {
+    await this.begin();
+    return super.query(sql, params);
+  }
+  override async exec(sql: string): Promise<void> {
+    await this.begin();
+    await super.exec(sql);
+  }
+  override async lock(key: string): Promise<void> {
+    if (this.held.has(key) || this.taken.includes(key)) return;
+    if (this.started) {
+      this.wanted.add(key);
+      throw conflict();
+    }
+    await this.conn.query('SELECT pg_advisory_lock(hashtext($1))', [key]).catch(unavailable);
+    this.taken.push(key);
+  }
+}
+
+export interface PostgresOptions {
+  /** Connections this instance holds at most. */
+  poolSize?: number;
+  /** Shown in pg_stat_activity. */
+  applicationName?: string;
+}
+
+/**
+ * PostgreSQL through a pool. Transactions run SERIALIZABLE, so code written for SQLite's single
+ * writer (read, check, write) stays correct across instances: a conflicting transaction is rolled
+ * back by the server and run again here.
+ */
+export class PostgresDatabase implements Transactor {
+  private readonly root: Client;
+  private constructor(readonly pool: pg.Pool) {
+    this.root = new Client(pool);
+  }
+
+  static async open(url: string, opts: PostgresOptions = {}): Promise<PostgresDatabase> {
+    const pool = new pg.Pool({
+      connectionString: url,
+      max: opts.poolSize ?? 10,
+      types,
+      application_name: opts.applicationName ?? 'axle-server',
+      // Requests queue for a connection under load; past this they answer 503 database_unavailable.
+      connectionTimeoutMillis: 30_000,
+    });
+    // An idle client losing its connection (server restart) must not crash the process; the pool replaces it.
+    pool.on('error', () => undefined);
+    const db = new PostgresDatabase(pool);
+    await db.get('SELECT 1');
+    return db;
+  }
+
+  run(sql: string, params?: Params): Promise<RunResult> {
+    return this.root.run(sql, params);
+  }
+  get<T = Record<string, unknown>>(sql: string, params?: Params): Promise<T | undefined> {
+    return this.root.get<T>(sql, params);
+  }
+  all<T = Record<string, unknown>>(sql: string, params?: Params): Promise<T[]> {
+    return this.root.all<T>(sql, params);
+  }
+  exec(sql: string): Promise<void> {
+    return this.root.exec(sql);
+  }
+  lock(key: string): Promise<void> {
+    return this.root.lock(key);
+  }
+
+  async tx<T>(fn: (q: Queryable) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect().catch(unavailable);
+    let broken: Error | undefined;
+    const unlock = async (key: string) => {
+      await client.query('SELECT pg_advisory_unlock(hashtext($1))', [key]).catch((e: Error) => (broken = e));
+    };
+    let first: string[] = [];
+    try {
+      for (let attempt = 1; ; attempt++) {
+        const held: string[] = [];
+        const q = new Attempt(client, new Set(first));
+        try {
+          for (const key of first) {
+            await client.query('SELECT pg_advisory_lock(hashtext($1))', [key]).catch(unavailable);
+            held.push(key);
+          }
+          const result = await fn(q);
+          if (q.started) await client.query('COMMIT');
+          return result;
+        } catch (err) {
+          if (q.started) await client.query('ROLLBACK').catch((e: Error) => (broken = e));
+          const code = (err as { code?: string }).code;
+          if (broken || !code || !RETRYABLE.has(code) || attempt >= MAX_ATTEMPTS) throw err;
+          first = [...new Set([...first, ...q.taken, ...q.wanted])].sort();
+          // A conflict on a lock retries at once; others back off with full jitter, growing, so transactions
+          // that collided spread out instead of colliding again.
+          if (q.wanted.size === 0)
+            await new Promise((r) => setTimeout(r, Math.random() * Math.min(200, 5 * 2 ** attempt)));
+        } finally {
+          for (const key of [...held, ...q.taken]) await unlock(key);
+        }
+      }
+    } finally {
+      client.release(broken);
+    }
+  }
+
+  /** A connection of its own, for LISTEN and session-level locks; the caller releases it. */
+  connect(): Promise<pg.PoolClient> {
+    return this.pool.connect();
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end();
+  }
+}

@@ -1,0 +1,161 @@
+import type { Skill } from '@axle/sdk';
+import {
+  type CatalogEntry,
+  type EmbeddingSource,
+  FINGERPRINT_KEY,
+  filterSql,
+  PAGE_ROWS,
+  pages,
+  readEmbeddingMatrix,
+  saveEmbeddings,
+  type SkillsStore,
+  toolsText,
+} from '../skills.js';
+import { bm25Search } from './bm25.js';
+import type { PostgresDatabase } from './db.js';
+
+/**
+ * Weight classes of the skills' tsvector, as SQLite's bm25() column weights: name, tags, description, and
+ * category with the tools an MCP server lists (a tsvector has four classes; SQLite weighs those two 2 and 1).
+ */
+const WEIGHTS = { A: 10, B: 6, C: 2, D: 2 };
+
+/** Serialises catalog imports of instances starting together. */
+const CATALOG_LOCK = 'axle:catalog';
+/** Rows per INSERT while importing the catalog. */
+const IMPORT_BATCH = 200;
+
+/**
+ * The skills store on PostgreSQL: the catalog's JSON by id is kept in memory between searches, as on
+ * SQLite; search is BM25 over the GIN-indexed tsvector (bm25.ts).
+ */
+export function createPostgresSkillsStore(db: PostgresDatabase, now: () => number = Date.now): SkillsStore {
+  const bm25 = bm25Search(db, { table: 'skills', visible: 'TRUE', weights: WEIGHTS }, now);
+  let dataById: Promise<Map<string, string>> | undefined;
+
+  function catalog(): Promise<Map<string, string>> {
+    if (!dataById) {
+      dataById = (async () => {
+        const out = new Map<string, string>();
+        const read = (after: number) =>
+          db.all<{ position: number; id: string; data: string }>(
+            'SELECT position, id, data FROM skills WHERE position > ? ORDER BY position LIMIT ?',
+            [after, PAGE_ROWS],
+          );
+        for await (const rows of pages(read, (r) => r.position)) for (const r of rows) out.set(r.id, r.data);
+        return out;
+      })();
+      dataById.catch(() => (dataById = undefined));
+    }
+    return dataById;
+  }
+
+  return {
+    async catalogFingerprint() {
+      return (await db.get<{ value: string }>('SELECT value FROM meta WHERE key = ?', [FINGERPRINT_KEY]))?.value;
+    },
+
+    async replaceCatalog(entries: CatalogEntry[], fingerprint: string) {
+      const replaced = await db.tx(async (q) => {
+        await q.lock(CATALOG_LOCK);
+        const current = await q.get<{ value: string }>('SELECT value FROM meta WHERE key = ?', [FINGERPRINT_KEY]);
+        if (current?.value === fingerprint) return false;
+        await q.run('DELETE FROM skills');
+        for (let i = 0; i < entries.length; i += IMPORT_BATCH) {
+          const batch = entries.slice(i, i + IMPORT_BATCH);
+          await q.run(
+            `INSERT INTO skills (id, slug, category, type, pricing_model, position, data, fts) VALUES ${batch
+              .map(
+                () =>
+                  "(?, ?, ?, ?, ?, ?, ?, setweight(to_tsvector('axle', axle_words(?)), 'A') || setweight(to_tsvector('axle', axle_words(?)), 'B') || setweight(to_tsvector('axle', axle_words(?)), 'C') || setweight(to_tsvector('axle', axle_words(?)), 'D'))",
+              )
+              .join(', ')}`,
+            batch.flatMap(({ skill, slug }, j) => [
+              skill.id,
+              slug,
+              skill.category,
+              skill.type,
+              skill.pricing.model.toLowerCase(),
+              i + j + 1,
+              JSON.stringify(skill),
+              skill.name,
+              skill.tags.join(' '),
+              skill.description,
+              `${skill.category.replaceAll('-', ' ')}\n${toolsText(skill)}`,
+            ]),
+          );
+        }
+        await q.run(
+          'UPDATE skills SET fts_len = (SELECT COALESCE(SUM(array_length(positions, 1)), 0) FROM unnest(fts))',
+        );
+        await q.run('DELETE FROM skill_embeddings WHERE skill_id NOT IN (SELECT id FROM skills)');
+        await q.run(
+          'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+          [FINGERPRINT_KEY, fingerprint],
+        );
+        return true;
+      });
+      if (replaced) {
+        bm25.reset();
+        dataById = undefined;
+      }
+      return replaced;
+    },
+
+    async findByIdOrSlug(id: string, slug: string) {
+      const row = await db.get<{ data: string }>(
+        'SELECT data FROM skills WHERE id = ? OR id = ? OR slug = ? ORDER BY id IN (?, ?) DESC, position LIMIT 1',
+        [id, slug, slug, id, slug],
+      );
+      return row && (JSON.parse(row.data) as Skill);
+    },
+
+    async getMany(ids: readonly string[]) {
+      const out = new Map<string, Skill>();
+      if (ids.length === 0) return out;
+      const data = await catalog();
+      for (const id of ids) {
+        const d = data.get(id);
+        if (d !== undefined) out.set(id, JSON.parse(d) as Skill);
+      }
+      return out;
+    },
+
+    async all() {
+      const rows = await db.all<{ data: string }>('SELECT data FROM skills ORDER BY position');
+      return rows.map((r) => JSON.parse(r.data) as Skill);
+    },
+
+    async count() {
+      return (await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM skills'))?.n ?? 0;
+    },
+
+    async countBy(field: 'category' | 'type') {
+      const column = field === 'category' ? 'category' : 'type';
+      const rows = await db.all<{ k: string; n: number }>(
+        `SELECT ${column} AS k, COUNT(*) AS n FROM skills GROUP BY ${column} ORDER BY ${column}`,
+      );
+      return Object.fromEntries(rows.map((r) => [r.k, r.n]));
+    },
+
+    lexicalSearch: (text, filters, limit) => bm25.search(text, filterSql(filters, 'd'), limit),
+
+    async idsMatching(filters) {
+      const where = filterSql(filters, 's');
+      if (where.params.length === 0) return null;
+      const rows = await db.all<{ id: string }>(`SELECT s.id AS id FROM skills s WHERE TRUE${where.sql}`, where.params);
+      return new Set(rows.map((r) => r.id));
+    },
+
+    async embeddingSources(): Promise<EmbeddingSource[]> {
+      const rows = await db.all<{ data: string }>('SELECT data FROM skills ORDER BY position');
+      return rows.map((r) => {
+        const { id, name, description, tags, category } = JSON.parse(r.data) as Skill;
+        return { id, name, description, tags, category };
+      });
+    },
+
+    embeddingMatrix: (model, dim) => readEmbeddingMatrix(db, model, dim),
+    saveEmbeddings: (model, rows) => saveEmbeddings(db, model, rows),
+  };
+}

@@ -1,0 +1,81 @@
+// Background jobs run once per interval however many instances look at once.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '../src/clock.js';
+import { createLogger } from '../src/logger.js';
+import { createJobs, type Job } from '../src/services/jobs.js';
+import { retentionJob } from '../src/services/retention.js';
+import { jobLeasesStore } from '../src/store/job-leases.js';
+import type { Store } from '../src/store/open.js';
+import { BACKEND, openTestStore } from '../../../test/support/backend.js';
+
+const INTERVAL = 60_000;
+
+describe(`background jobs (${BACKEND})`, () => {
+  let store: Awaited<ReturnType<typeof openTestStore>>;
+  const others: Store[] = [];
+  const clock = new ManualClock();
+  beforeAll(async () => {
+    store = await openTestStore();
+    // Two more connection pools on the same database stand in for two more instances.
+    others.push(await store.another(), await store.another());
+  });
+  afterAll(async () => {
+    for (const o of others) await o.db.close();
+    await store.close();
+  });
+
+  it('three instances ticking together run a job once per interval, never twice', async () => {
+    const ran: number[] = [];
+    const job: Job = { name: 'count', intervalMs: INTERVAL, run: async (_q, now) => void ran.push(now) };
+    const logger = createLogger('silent');
+    const instances = [store, ...others].map(({ db }) => createJobs({ db, clock, logger, jobs: [job], pollMs: 0 }));
+    for (let i = 0; i < 5; i++) {
+      await Promise.all(instances.flatMap((j) => [j.tick(), j.tick()]));
+      clock.advance(INTERVAL / 2);
+      await Promise.all(instances.map((j) => j.tick()));
+      clock.advance(INTERVAL / 2);
+    }
+    expect(ran).toHaveLength(5);
+    for (let i = 1; i < ran.length; i++) expect(ran[i]! - ran[i - 1]!).toBe(INTERVAL);
+    expect((await jobLeasesStore.byName(store.db, 'count'))?.runs).toBe(5);
+    await Promise.all(instances.map((j) => j.close()));
+  });
+
+  it('a failed run leaves the interval unclaimed, so the next look runs it', async () => {
+    let fail = true;
+    const job: Job = {
+      name: 'flaky',
+      intervalMs: INTERVAL,
+      run: async () => {
+        if (fail) throw new Error('down');
+      },
+    };
+    const jobs = createJobs({ db: store.db, clock, logger: createLogger('silent'), jobs: [job], pollMs: 0 });
+    await jobs.tick();
+    expect(await jobLeasesStore.byName(store.db, 'flaky')).toBeUndefined();
+    fail = false;
+    await jobs.tick();
+    expect((await jobLeasesStore.byName(store.db, 'flaky'))?.runs).toBe(1);
+  });
+
+  it('retention drops expired sign-in links and day-old rate-limit windows, and keeps live ones', async () => {
+    const now = clock.now();
+    await store.db.run(
+      'INSERT INTO magic_links (token_hash, email, created_at, expires_at) VALUES (?, ?, ?, ?), (?, ?, ?, ?)',
+      ['old', 'a@example.com', now - 2000, now - 1000, 'live', 'b@example.com', now, now + 60_000],
+    );
+    await store.db.run('INSERT INTO rate_limits (bucket, window_start, count) VALUES (?, ?, 1), (?, ?, 1)', [
+      'x:old',
+      now - 2 * 86_400_000,
+      'x:live',
+      now,
+    ]);
+    await store.db.tx((q) => retentionJob(INTERVAL).run(q, now));
+    expect(await store.db.all('SELECT token_hash FROM magic_links ORDER BY token_hash')).toEqual([
+      { token_hash: 'live' },
+    ]);
+    expect(await store.db.all("SELECT bucket FROM rate_limits WHERE bucket LIKE 'x:%'")).toEqual([
+      { bucket: 'x:live' },
+    ]);
+  });
+});

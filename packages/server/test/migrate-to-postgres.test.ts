@@ -1,0 +1,93 @@
+// `axle-server migrate-to-postgres`: an embedded installation's SQLite file copied into a new PostgreSQL
+// database serves the same accounts, money and learnings from there.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migrateToPostgres } from '../src/scripts/migrate-to-postgres.js';
+import { creditsStore } from '../src/store/credits.js';
+import { Database } from '../src/store/db.js';
+import { PostgresDatabase } from '../src/store/postgres/db.js';
+import { BACKEND, backendEnv } from '../../../test/support/backend.js';
+import { startTestServer, type TestServer } from '../../../test/support/server.js';
+import { learningBody } from './knowledge-helpers.js';
+import { getUnlock, newBuyer, seedLearning } from './money-helpers.js';
+
+describe.skipIf(BACKEND !== 'postgres')('axle-server migrate-to-postgres', () => {
+  let sqlite: TestServer;
+  let url: string;
+  let buyer: Awaited<ReturnType<typeof newBuyer>>;
+  let unlocked: string;
+  let unlockedTitle: string;
+  let other: string;
+  let learned: string;
+  beforeAll(async () => {
+    sqlite = await startTestServer({}, { sqlite: true });
+    buyer = await newBuyer(sqlite, { credits: 5 });
+    const [a, b] = await Promise.all([seedLearning(sqlite), seedLearning(sqlite)]);
+    unlocked = a!.id;
+    unlockedTitle = a!.title;
+    other = b!.id;
+    expect((await getUnlock(sqlite, unlocked, { 'x-api-key': buyer.key })).status).toBe(200);
+    const res = await fetch(`${sqlite.url}/learn`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': buyer.key },
+      body: JSON.stringify(learningBody(4242)),
+    });
+    expect(res.status).toBe(201);
+    learned = ((await res.json()) as { id: string }).id;
+    await sqlite.stop({ keepData: true });
+    url = (await backendEnv()).AXLE_DATABASE_URL!;
+  });
+  afterAll(() => fs.rmSync(sqlite.dataDir, { recursive: true, force: true }));
+
+  it('copies every row, checks the chain and the ledger, and refuses a database that is not new', async () => {
+    const env = { AXLE_DATA_DIR: sqlite.dataDir, AXLE_DATABASE_URL: url };
+    const lines: string[] = [];
+    expect(await migrateToPostgres(env, (l) => lines.push(l))).toBe(0);
+    const report = JSON.parse(lines[0]!) as { ok: boolean; tables: Record<string, number>; audit: { ok: boolean } };
+    expect(report.ok).toBe(true);
+    expect(report.audit.ok).toBe(true);
+
+    const from = await Database.open(path.join(sqlite.dataDir, 'axle.db'));
+    const to = await PostgresDatabase.open(url);
+    try {
+      for (const [table, n] of Object.entries(report.tables)) {
+        const where = table === 'meta' ? " WHERE key <> 'catalog_fingerprint'" : '';
+        expect((await from.get<{ n: number }>(`SELECT COUNT(*) AS n FROM ${table}${where}`))?.n, table).toBe(n);
+        expect((await to.get<{ n: number }>(`SELECT COUNT(*) AS n FROM ${table}${where}`))?.n, table).toBe(n);
+      }
+      expect(report.tables.accounts).toBeGreaterThan(0);
+      expect(report.tables.unlocks).toBe(1);
+      expect(report.tables.audit_log).toBeGreaterThan(0);
+      expect((await creditsStore.balance(to, buyer.accountId)).unlocks).toBe(4);
+    } finally {
+      await from.close();
+      await to.close();
+    }
+    // A second run finds data there and copies nothing.
+    expect(await migrateToPostgres(env, (l) => lines.push(l))).toBe(1);
+    expect(JSON.parse(lines[1]!).error).toMatch(/not new/);
+    expect(await migrateToPostgres({ AXLE_DATA_DIR: sqlite.dataDir }, (l) => lines.push(l))).toBe(2);
+  });
+
+  it('a server on the copy serves the same key, credits and learnings, search included', async () => {
+    const pg = await startTestServer({ AXLE_DATABASE_URL: url });
+    try {
+      // The earlier unlock is remembered (a repeat costs no credit); a new one spends one of the 4 left.
+      expect((await getUnlock(pg, unlocked, { 'x-api-key': buyer.key })).status).toBe(200);
+      expect((await getUnlock(pg, other, { 'x-api-key': buyer.key })).status).toBe(200);
+      expect((await creditsStore.balance(pg.db, buyer.accountId)).unlocks).toBe(3);
+      // Learnings copied as approved are indexed for search on PostgreSQL; the held submission is not shown.
+      const search = await fetch(`${pg.url}/knowledge`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query: unlockedTitle }),
+      });
+      const ids = ((await search.json()) as { results: Array<{ id: string }> }).results.map((r) => r.id);
+      expect(ids).toContain(unlocked);
+      expect(ids).not.toContain(learned);
+    } finally {
+      await pg.stop();
+    }
+  });
+});
