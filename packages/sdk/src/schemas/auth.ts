@@ -85,6 +85,8 @@ export const ROUTE_SCOPES = {
   'POST /withdraw/processor': ['payout'],
   'POST /account/api-keys': [],
   'DELETE /account/api-keys/{id}': [],
+  // A key giving itself up: any scope may.
+  'DELETE /account/api-key': ['search', 'contribute', 'account', 'payout'],
   'GET /account/dashboard': [],
   'GET /account/purchases': [],
   'POST /checkout/session': [],

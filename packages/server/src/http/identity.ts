@@ -35,6 +35,8 @@ export interface Identity {
    * scopes the route's entry in ROUTE_SCOPES names, else 403 insufficient_scope; the same for every key below.
    */
   requireJwtOrKey(): Middleware;
+  /** X-API-Key only (a key acting on itself); checked against ROUTE_SCOPES like every key. */
+  requireKey(): Middleware;
   /** Sets the identity when a key is presented; an unknown or revoked key is 401, no key passes through. */
   optionalKey(): Middleware;
   /** requireJwtOrKey when a key or token is presented; a request with neither passes through without an identity. */
@@ -132,6 +134,13 @@ export function createIdentity({ accounts, config, jwt }: IdentityDeps): Identit
         if (key) return fromKey(key);
         if (token) return fromJwt(token);
         throw unauthorized('API key or session token required');
+      }),
+
+    requireKey: () =>
+      guard(async (ctx) => {
+        const { key } = presented(ctx);
+        if (!key) throw unauthorized('API key required (X-API-Key: axl_…)');
+        return fromKey(key);
       }),
 
     optionalKey: () =>
