@@ -25,7 +25,7 @@ import { createWithdrawalsService } from './services/withdrawals.js';
 import { LearningVectors } from './search/learning-vectors.js';
 import { createKnowledgeService } from './services/knowledge.js';
 import { createLearnService } from './services/learn.js';
-import { createJobs } from './services/jobs.js';
+import { createJobs, type Job } from './services/jobs.js';
 import { createJwtService } from './services/jwt.js';
 import { retentionJob } from './services/retention.js';
 import { createSemanticScreens } from './services/semantic-screens.js';
@@ -125,7 +125,6 @@ export async function compose({
     intervalMs: config.registrySyncIntervalMs,
     onChange: () => skills.reloadCatalog(),
   });
-  void listening.then(() => registrySync.start()).catch(() => undefined);
   const jwt = createJwtService(jwtSecret, clock);
   const x402Extensions = createX402ExtensionsService({ db, clock, baseUrl, secret: jwtSecret });
   const rateLimiter = createRateLimiter({ db, clock });
@@ -149,9 +148,7 @@ export async function compose({
       })
     : undefined;
   const sanctions = sanctionsScreen(config.sanctionsListPath);
-  // Unresolved payouts (a crash, a processor timeout) are reconciled now and on a schedule.
   const payouts = createPayouts({ db, clock, logger, sender: localPayoutSender, processor });
-  payouts.start(config.payoutReconcileMs);
   // A first acceptance converts held unassented_pending earnings into withdrawable balance.
   const releaseOnAcceptance = (q: Queryable, accountId: string) => releaseHeld(q, accountId, clock.now());
   const terms = createTermsService({ db, clock, baseUrl, onFirstTermsAcceptance: [releaseOnAcceptance] });
@@ -164,14 +161,6 @@ export async function compose({
     void skills.search.semantic.settled
       .then(() => Promise.all([vectors.sync(true), vectors.fill()]))
       .catch((err) => logger.warn({ err: (err as Error).message }, 'learning vectors not loaded'));
-  // Looks a few times per interval (at most once a minute); the lease makes one instance run each interval.
-  const jobs = createJobs({
-    db,
-    clock,
-    logger,
-    jobs: [retentionJob(config.retentionIntervalMs)],
-    pollMs: Math.min(60_000, Math.max(50, config.retentionIntervalMs / 4)),
-  });
   const knowledge = createKnowledgeService({ db, learningsSearch, clock, writeLimits, vectors });
   const deps: AppDeps = {
     config,
@@ -241,22 +230,52 @@ export async function compose({
     }),
     writeLimits,
   };
-  // Submitted settlements are reconciled at start and every minute; final states stay final, so several
-  // instances may run this at once.
-  const reconcile = () =>
-    void deps.unlocks
-      .reconcilePayments()
-      .catch((err) => logger.warn({ err: (err as Error).message }, 'x402 reconciliation failed'));
-  const reconciler = deps.unlocks.settlementMode === 'offline' ? undefined : setInterval(reconcile, RECONCILE_EVERY_MS);
-  reconciler?.unref();
-  if (reconciler) void listening.then(reconcile);
+  const background: Job[] = [
+    retentionJob(config.retentionIntervalMs),
+    // Unresolved payouts (a crash, a processor timeout); runPass also holds an expiring lease across the pass.
+    {
+      name: 'payout-reconciliation',
+      intervalMs: config.payoutReconcileMs,
+      outside: true,
+      run: () => payouts.runPass(),
+    },
+    // Submitted x402 settlements.
+    ...(deps.unlocks.settlementMode === 'offline'
+      ? []
+      : [
+          {
+            name: 'x402-reconciliation',
+            intervalMs: RECONCILE_EVERY_MS,
+            outside: true,
+            run: () => deps.unlocks.reconcilePayments(),
+          },
+        ]),
+    // AXLE_REGISTRY_SYNC_URL: checked every few minutes; the sync itself runs when due, under its own expiring lease.
+    ...(config.registrySyncUrl
+      ? [
+          {
+            name: 'registry-sync',
+            intervalMs: Math.min(config.registrySyncIntervalMs, 5 * 60_000),
+            outside: true,
+            run: () => registrySync.tick(),
+          },
+        ]
+      : []),
+  ];
+  // Each runs once per interval across instances (the job lease); looks a few times per shortest interval,
+  // at most once a minute, and once as soon as the server listens.
+  const jobs = createJobs({
+    db,
+    clock,
+    logger,
+    jobs: background,
+    pollMs: Math.min(60_000, Math.max(50, Math.min(...background.map((j) => j.intervalMs)) / 4)),
+  });
+  void listening.then(() => jobs.tick()).catch(() => undefined);
   return {
     deps,
     close: async () => {
-      registrySync.stop();
       await jobs.close();
-      await payouts.close();
-      clearInterval(reconciler);
       await openclaw.close();
       await vectors?.close();
       await skills.close();

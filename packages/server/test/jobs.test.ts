@@ -58,6 +58,53 @@ describe(`background jobs (${BACKEND})`, () => {
     expect((await jobLeasesStore.byName(store.db, 'flaky'))?.runs).toBe(1);
   });
 
+  it('an outside job runs on the pool after its claim commits, once per interval, even while it is still running', async () => {
+    let release!: () => void;
+    const slow = new Promise<void>((r) => (release = r));
+    let claimSeen: unknown;
+    let started!: () => void;
+    const running = new Promise<void>((r) => (started = r));
+    const ran: number[] = [];
+    const job: Job = {
+      name: 'network',
+      intervalMs: INTERVAL,
+      outside: true,
+      run: async (q, now) => {
+        ran.push(now);
+        claimSeen = await q.get('SELECT holder FROM job_leases WHERE name = ?', ['network']).catch((e) => e);
+        started();
+        await slow;
+      },
+    };
+    const logger = createLogger('silent');
+    const [first, ...rest] = [store, ...others].map(({ db }) =>
+      createJobs({ db, clock, logger, jobs: [job], pollMs: 0 }),
+    );
+    const firstTick = first!.tick();
+    await running;
+    // Run on the pool, not in a transaction: the claim is committed while the job waits on the network.
+    expect(claimSeen).toMatchObject({ holder: expect.any(String) });
+    await Promise.all(rest.map((j) => j.tick()));
+    expect(ran).toHaveLength(1);
+    release();
+    await firstTick;
+    clock.advance(INTERVAL);
+    await Promise.all([first!, ...rest].map((j) => j.tick()));
+    expect(ran).toHaveLength(2);
+    // A failed outside run has used its interval: the next interval retries it.
+    const failing = createJobs({
+      db: store.db,
+      clock,
+      logger,
+      jobs: [{ name: 'down', intervalMs: INTERVAL, outside: true, run: () => Promise.reject(new Error('down')) }],
+      pollMs: 0,
+    });
+    await failing.tick();
+    expect((await jobLeasesStore.byName(store.db, 'down'))?.runs).toBe(1);
+    await failing.tick();
+    expect((await jobLeasesStore.byName(store.db, 'down'))?.runs).toBe(1);
+  });
+
   it('retention drops expired sign-in links and day-old rate-limit windows, and keeps live ones', async () => {
     const now = clock.now();
     await store.db.run(

@@ -7,8 +7,13 @@ import type { Queryable, Transactor } from '../store/queryable.js';
 export interface Job {
   name: string;
   intervalMs: number;
-  /** Runs in the transaction that claimed the interval, so a failed run leaves the interval unclaimed. */
-  run(q: Queryable, now: number): Promise<void>;
+  /**
+   * Runs in the transaction that claimed the interval, so a failed run leaves the interval unclaimed; with
+   * `outside`, after that claim commits, on the pool, for work that waits on the network (a failed run then
+   * waits for the next interval).
+   */
+  run(q: Queryable, now: number): Promise<unknown>;
+  outside?: boolean;
 }
 
 export interface Jobs {
@@ -41,10 +46,10 @@ export function createJobs({
     (running ??= (async () => {
       for (const job of jobs) {
         try {
-          await db.tx(async (q) => {
-            const now = clock.now();
-            if (await jobLeasesStore.claim(q, job.name, holder, now, job.intervalMs)) await job.run(q, now);
-          });
+          const now = clock.now();
+          const claim = (q: Queryable) => jobLeasesStore.claim(q, job.name, holder, now, job.intervalMs);
+          if (!job.outside) await db.tx(async (q) => (await claim(q)) && (await job.run(q, now)));
+          else if (await db.tx(claim)) await job.run(db, now);
         } catch (err) {
           logger.warn({ job: job.name, err: (err as Error).message }, 'background job failed');
         }

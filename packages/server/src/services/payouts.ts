@@ -42,9 +42,6 @@ export interface Payouts {
   runPass(): Promise<ReconcilePass | null>;
   /** Unresolved settlements, oldest first (the admin view). */
   unresolved(limit: number): Promise<SettlementRow[]>;
-  /** Runs a pass now and every `intervalMs` (timer unref'd). */
-  start(intervalMs: number): void;
-  close(): Promise<void>;
 }
 
 const toMicro = (cents: number) => cents * 10_000;
@@ -146,9 +143,6 @@ export function createPayouts(deps: {
     return transfer(s);
   }
 
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<unknown> = Promise.resolve();
-
   const payouts: Payouts = {
     async send(s) {
       return s.rail === 'wallet' ? sendWallet(s) : transfer(s);
@@ -183,20 +177,6 @@ export function createPayouts(deps: {
     },
 
     unresolved: (limit) => ledgerStore.unresolved(db, limit),
-
-    start(intervalMs) {
-      const tick = () => {
-        running = payouts.runPass().catch((err) => logger.error({ err }, 'payout reconciliation pass failed'));
-      };
-      tick();
-      timer = setInterval(tick, intervalMs);
-      timer.unref();
-    },
-
-    async close() {
-      clearInterval(timer);
-      await running;
-    },
   };
   return payouts;
 }

@@ -42,9 +42,6 @@ export interface RegistrySync {
   sync(source: string): Promise<SyncReport>;
   /** The scheduled run: syncs the configured source when it is due and this instance holds the lease. */
   tick(): Promise<SyncReport | undefined>;
-  /** Starts ticking every `checkEveryMs` (unref'd timer); `stop` ends it. */
-  start(): void;
-  stop(): void;
 }
 
 export interface RegistrySyncDeps {
@@ -57,8 +54,6 @@ export interface RegistrySyncDeps {
   source?: string;
   /** How often the scheduled source is synced. */
   intervalMs?: number;
-  /** How often a scheduled instance checks whether a sync is due. */
-  checkEveryMs?: number;
   fetch?: typeof globalThis.fetch;
   /** This instance's name in the lease table. */
   holder?: string;
@@ -78,7 +73,6 @@ export function createRegistrySync(deps: RegistrySyncDeps): RegistrySync {
   const holder = deps.holder ?? randomUUID();
   const intervalMs = deps.intervalMs ?? 60 * 60_000;
   const maxBytes = deps.maxResponseBytes ?? MAX_RESPONSE_BYTES;
-  let timer: NodeJS.Timeout | undefined;
 
   async function getJson(source: string, url: URL): Promise<unknown> {
     let res: Response;
@@ -224,16 +218,5 @@ export function createRegistrySync(deps: RegistrySyncDeps): RegistrySync {
   return {
     sync,
     tick,
-    start() {
-      if (deps.source === undefined || timer) return;
-      const every = deps.checkEveryMs ?? Math.min(intervalMs, 5 * 60_000);
-      timer = setInterval(() => void tick().catch(() => undefined), every);
-      timer.unref();
-      void tick().catch(() => undefined);
-    },
-    stop() {
-      if (timer) clearInterval(timer);
-      timer = undefined;
-    },
   };
 }
