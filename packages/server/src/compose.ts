@@ -123,7 +123,7 @@ export async function compose({
     logger,
     source: config.registrySyncUrl,
     intervalMs: config.registrySyncIntervalMs,
-    onChange: () => skills.reloadCatalog(),
+    onChange: () => store.changes.publish('catalog'),
   });
   const jwt = createJwtService(jwtSecret, clock);
   const x402Extensions = createX402ExtensionsService({ db, clock, baseUrl, secret: jwtSecret });
@@ -154,7 +154,12 @@ export async function compose({
   const terms = createTermsService({ db, clock, baseUrl, onFirstTermsAcceptance: [releaseOnAcceptance] });
   const openclaw = createOpenClawService({ config, clock, logger, baseUrl });
   // Learnings share the skills' sentence model; their vectors are computed in the background once it is ready.
-  const vectors = config.semanticSearch ? new LearningVectors(db, skills.search.semantic, logger, clock) : undefined;
+  const vectors = config.semanticSearch
+    ? new LearningVectors(db, skills.search.semantic, logger, clock, () => store.changes.publish('learning_vectors'))
+    : undefined;
+  // What another instance changed is reloaded here (PostgreSQL's LISTEN/NOTIFY; SQLite: this process only).
+  store.changes.subscribe('catalog', () => skills.reloadCatalog());
+  if (vectors) store.changes.subscribe('learning_vectors', () => vectors.sync(true));
   const onVisible = () => void vectors?.fill();
   // Loaded (and missing ones computed) once the model is ready, so the first search does not wait for them.
   if (vectors)
@@ -263,7 +268,7 @@ export async function compose({
       : []),
   ];
   // Each runs once per interval across instances (the job lease); looks a few times per shortest interval,
-  // at most once a minute, and once as soon as the server listens.
+  // at most once a minute, and as soon as the server listens.
   const jobs = createJobs({
     db,
     clock,
@@ -271,11 +276,16 @@ export async function compose({
     jobs: background,
     pollMs: Math.min(60_000, Math.max(50, Math.min(...background.map((j) => j.intervalMs)) / 4)),
   });
-  void listening.then(() => jobs.tick()).catch(() => undefined);
+  // A (re)started instance also reconciles at once: an instance killed mid-payout may hold this interval's claim.
+  const atStart = background.filter((j) => j.outside && j.name !== 'registry-sync');
+  void listening
+    .then(() => Promise.allSettled([jobs.tick(), ...atStart.map((j) => j.run(db, clock.now()))]))
+    .catch(() => undefined);
   return {
     deps,
     close: async () => {
       await jobs.close();
+      await store.changes.close();
       await openclaw.close();
       await vectors?.close();
       await skills.close();

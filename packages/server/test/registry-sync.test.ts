@@ -11,7 +11,7 @@ import { createSkillsService } from '../src/services/skills.js';
 import type { Store } from '../src/store/open.js';
 import { leasesStore } from '../src/store/leases.js';
 import { registryStore } from '../src/store/registry.js';
-import { openTestStore } from '../../../test/support/backend.js';
+import { BACKEND, backendEnv, openTestStore } from '../../../test/support/backend.js';
 import { startTestServer } from '../../../test/support/server.js';
 import { startRegistryStandIn, type StandinVersion } from './registry-standin.js';
 import { SMALL_CATALOG } from './search-helpers.js';
@@ -284,6 +284,39 @@ describe('registry sync against a stand-in of the v0.1 API', () => {
     expect(await catalogSync(['--from', 'http://127.0.0.1:9'], env, (l) => lines.push(l))).toBe(1);
     expect(JSON.parse(lines.at(-1)!)).toMatchObject({ ok: false });
   });
+
+  it.skipIf(BACKEND === 'sqlite')(
+    'a sync on one server is served by another on the same PostgreSQL database without a restart (NOTIFY)',
+    async () => {
+      standin.put({
+        name: 'com.example/yak-shaver',
+        version: '1.0.0',
+        description: 'Yak shaving schedules for mountain herders',
+        isLatest: true,
+        status: 'active',
+        updatedAt: iso(T0),
+      });
+      const shared = { AXLE_CATALOG: SMALL_CATALOG, ...(await backendEnv()) };
+      const other = await startTestServer(shared);
+      const syncing = await startTestServer({ ...shared, AXLE_REGISTRY_SYNC_URL: standin.url });
+      try {
+        const deadline = Date.now() + 20_000;
+        let status = 0;
+        while (status !== 200 && Date.now() < deadline) {
+          const res = await fetch(`${other.url}/skill/com-example-yak-shaver`);
+          status = res.status;
+          await res.arrayBuffer();
+          if (status !== 200) await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+        expect(status).toBe(200);
+        // Served by the instance that did not sync: it reloaded on the other's notification.
+        expect(other.logs.some((l) => JSON.parse(l).msg === 'registry sync')).toBe(false);
+      } finally {
+        await syncing.stop();
+        await other.stop();
+      }
+    },
+  );
 
   it('a server with AXLE_REGISTRY_SYNC_URL syncs once it listens, and serves the synced servers', async () => {
     standin.put({

@@ -53,6 +53,8 @@ export class LearningVectors {
     private readonly model: VectorModel,
     private readonly logger: Logger,
     private readonly clock: Clock,
+    /** Called after vectors were stored, so other instances load them (store/changes.ts). */
+    private readonly onStored: () => Promise<unknown> = async () => undefined,
   ) {}
 
   ready(): boolean {
@@ -83,6 +85,7 @@ export class LearningVectors {
               await learningsStore.saveEmbedding(q, l.id, EMBEDDING_MODEL, codes, scale);
             }
           });
+          await this.onStored();
         }
       } while (this.refill);
     })()

@@ -1,7 +1,9 @@
 import path from 'node:path';
+import { inProcessChanges, type Changes } from './changes.js';
 import { Database } from './db.js';
 import { createLearningsSearch, type LearningsSearch } from './learnings-search.js';
 import { migrate } from './migrate.js';
+import { postgresChanges } from './postgres/changes.js';
 import { PostgresDatabase } from './postgres/db.js';
 import { createPostgresLearningsSearch } from './postgres/learnings-search.js';
 import { migratePostgres } from './postgres/migrate.js';
@@ -17,6 +19,8 @@ export interface Store {
   db: Transactor;
   skills: SkillsStore;
   learningsSearch: LearningsSearch;
+  /** Tells the other instances on the database to reload what they keep in memory (the caller closes it). */
+  changes: Changes;
 }
 
 export interface StoreOptions {
@@ -43,6 +47,7 @@ export async function openStore(opts: StoreOptions): Promise<Store> {
       db,
       skills: createPostgresSkillsStore(db, opts.now),
       learningsSearch: createPostgresLearningsSearch(db, opts.now),
+      changes: postgresChanges(db),
     };
   }
   const db = await Database.open(path.join(opts.dataDir, 'axle.db'));
@@ -52,5 +57,6 @@ export async function openStore(opts: StoreOptions): Promise<Store> {
     db,
     skills: createSkillsStore(db),
     learningsSearch: createLearningsSearch(db, opts.now),
+    changes: inProcessChanges(),
   };
 }

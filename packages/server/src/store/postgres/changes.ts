@@ -1,0 +1,72 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import type { Changes, Topic } from '../changes.js';
+import { Subscribers } from '../changes.js';
+import type { PostgresDatabase } from './db.js';
+
+const CHANNEL = 'axle_changes';
+const TOPICS = new Set<string>(['learning_vectors', 'catalog']);
+const RECONNECT_MAX_MS = 10_000;
+
+/**
+ * PostgreSQL: NOTIFY on the channel after a write's commit (to every listening instance) and
+ * LISTEN on a connection of its own, opened at the first subscription; when that connection drops it is
+ * opened again with backoff and every subscriber reloads, since notifications sent meanwhile are lost.
+ */
+export function postgresChanges(db: PostgresDatabase): Changes {
+  const subscribers = new Subscribers();
+  // Payloads are `<topic> <instance>`; an instance's own notifications are skipped (publish ran its subscribers).
+  const instance = randomBytes(6).toString('hex');
+  let client: pg.Client | undefined;
+  let closed = false;
+  let retryMs = 100;
+  let timer: NodeJS.Timeout | undefined;
+
+  async function listen(reconnected: boolean): Promise<void> {
+    if (closed) return;
+    const c = new pg.Client(db.pool.options);
+    client = c;
+    c.on('notification', (n) => {
+      const [topic, from] = (n.payload ?? '').split(' ');
+      if (n.channel === CHANNEL && from !== instance && TOPICS.has(topic!)) void subscribers.run(topic as Topic);
+    });
+    const lost = () => {
+      if (client !== c || closed) return;
+      client = undefined;
+      void c.end().catch(() => undefined);
+      timer = setTimeout(() => void listen(true), retryMs);
+      timer.unref();
+      retryMs = Math.min(RECONNECT_MAX_MS, retryMs * 2);
+    };
+    c.on('error', lost);
+    c.on('end', lost);
+    try {
+      await c.connect();
+      await c.query(`LISTEN ${CHANNEL}`);
+    } catch {
+      lost();
+      return;
+    }
+    retryMs = 100;
+    if (reconnected) await subscribers.run();
+  }
+
+  return {
+    async publish(topic) {
+      await subscribers.run(topic);
+      await db.get('SELECT pg_notify(?, ?)', [CHANNEL, `${topic} ${instance}`]);
+    },
+    subscribe(topic, reload) {
+      const first = subscribers.size === 0;
+      subscribers.add(topic, reload);
+      if (first) void listen(false);
+    },
+    async close() {
+      closed = true;
+      clearTimeout(timer);
+      const c = client;
+      client = undefined;
+      await c?.end().catch(() => undefined);
+    },
+  };
+}
