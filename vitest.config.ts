@@ -26,6 +26,7 @@ const ON_BOTH_BACKENDS = [
   'money-guards',
   'cluster',
   'migrate-to-postgres',
+  'changes',
 ].map((name) => `packages/server/test/${name}.test.ts`);
 
 const postgres = await postgresReachable();

@@ -298,17 +298,26 @@ describe('registry sync against a stand-in of the v0.1 API', () => {
       });
       const shared = { AXLE_CATALOG: SMALL_CATALOG, ...(await backendEnv()) };
       const other = await startTestServer(shared);
+      const health = async (server: typeof other) =>
+        ((await (await fetch(`${server.url}/health`)).json()) as { skills_catalog_size: number }).skills_catalog_size;
+      const before = await health(other);
       const syncing = await startTestServer({ ...shared, AXLE_REGISTRY_SYNC_URL: standin.url });
       try {
         const deadline = Date.now() + 20_000;
-        let status = 0;
-        while (status !== 200 && Date.now() < deadline) {
-          const res = await fetch(`${other.url}/skill/com-example-yak-shaver`);
-          status = res.status;
-          await res.arrayBuffer();
-          if (status !== 200) await new Promise((resolve) => setTimeout(resolve, 20));
+        while ((await health(other)) === before && Date.now() < deadline) {
+          await new Promise((resolve) => setTimeout(resolve, 20));
         }
-        expect(status).toBe(200);
+        expect(await health(other)).toBe(before + 1);
+        // Searched from the memory of the instance that did not sync, too.
+        const discovered = await fetch(`${other.url}/discover`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ query: 'yak shaving schedules for herders' }),
+        });
+        const found = (await discovered.json()) as {
+          results: Array<{ name: string }>;
+        };
+        expect(found.results.map((r) => r.name)).toContain('com.example/yak-shaver');
         // Served by the instance that did not sync: it reloaded on the other's notification.
         expect(other.logs.some((l) => JSON.parse(l).msg === 'registry sync')).toBe(false);
       } finally {

@@ -78,6 +78,8 @@ export interface SkillsService {
 export async function createSkillsService(opts: SkillsServiceOptions): Promise<SkillsService> {
   const file = readCatalogFile(opts.catalogPath);
   const { repo } = opts;
+  /** The fingerprint this instance last loaded: another one means another instance replaced the catalog. */
+  let known: string | undefined;
   let counts = { total: 0, byCategory: {} as Record<string, number>, byType: {} as Record<string, number> };
 
   /** The file's skills plus the synced servers it does not hold, when the fingerprint changed. */
@@ -93,6 +95,8 @@ export async function createSkillsService(opts: SkillsServiceOptions): Promise<S
         fingerprint,
       );
     }
+    if (known !== undefined && known !== fingerprint && !replaced) repo.forget();
+    known = fingerprint;
     // The catalog changes only here, so its counts are read once per load.
     const [total, byCategory, byType] = await Promise.all([
       repo.count(),

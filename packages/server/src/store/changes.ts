@@ -4,7 +4,7 @@ export type Topic = 'learning_vectors' | 'catalog';
 export interface Changes {
   /** After a commit that changed `topic`: this instance's subscribers run (awaited), then every other instance's. */
   publish(topic: Topic): Promise<void>;
-  /** `reload` runs on each change of `topic`, and after the channel came back from a lost connection (a change may have been missed). */
+  /** `reload` runs on each change of `topic`, and when the channel is back from a lost connection (changes may be missed). */
   subscribe(topic: Topic, reload: () => unknown): void;
   close(): Promise<void>;
 }

@@ -46,6 +46,8 @@ export interface SkillsStore {
   catalogFingerprint(): Promise<string | undefined>;
   /** Replaces the catalog unless `fingerprint` is already the stored one; true when it replaced. */
   replaceCatalog(entries: CatalogEntry[], fingerprint: string): Promise<boolean>;
+  /** Drops what it keeps in memory of the catalog (another instance replaced it). */
+  forget(): void;
   /** By exact id first, then by name slug (first in catalog order). */
   findByIdOrSlug(id: string, slug: string): Promise<Skill | undefined>;
   /** Search results: the skills without their `tools`. */
@@ -119,6 +121,12 @@ export function createSkillsStore(db: Database): SkillsStore {
   let catalogRows: Promise<number> | undefined;
   let inMemory: Promise<CatalogInMemory> | undefined;
 
+  const forget = () => {
+    df = new Map();
+    catalogRows = undefined;
+    inMemory = undefined;
+  };
+
   const count = async (): Promise<number> => (await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM skills'))?.n ?? 0;
 
   /**
@@ -186,12 +194,12 @@ export function createSkillsStore(db: Database): SkillsStore {
         );
         // Merges the index into one segment: fewer doclists to walk per query.
         await q.run(`INSERT INTO skills_fts (skills_fts) VALUES ('optimize')`);
-        df = new Map();
-        catalogRows = undefined;
-        inMemory = undefined;
+        forget();
         return true;
       });
     },
+
+    forget,
 
     async findByIdOrSlug(id: string, slug: string): Promise<Skill | undefined> {
       const row = await db.get<{ data: string }>(

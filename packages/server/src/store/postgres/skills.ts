@@ -50,6 +50,11 @@ export function createPostgresSkillsStore(db: PostgresDatabase, now: () => numbe
     return dataById;
   }
 
+  const forget = () => {
+    bm25.reset();
+    dataById = undefined;
+  };
+
   return {
     async catalogFingerprint() {
       return (await db.get<{ value: string }>('SELECT value FROM meta WHERE key = ?', [FINGERPRINT_KEY]))?.value;
@@ -95,12 +100,11 @@ export function createPostgresSkillsStore(db: PostgresDatabase, now: () => numbe
         );
         return true;
       });
-      if (replaced) {
-        bm25.reset();
-        dataById = undefined;
-      }
+      if (replaced) forget();
       return replaced;
     },
+
+    forget,
 
     async findByIdOrSlug(id: string, slug: string) {
       const row = await db.get<{ data: string }>(
