@@ -132,8 +132,10 @@ export function createLearnService(deps: LearnDeps): LearnService {
       let exhausted = false;
       for (const subject of owner.limitSubjects) exhausted ||= await writeLimits.exhausted('learn', subject);
       const semantic = semanticScreens && !exhausted;
-      const semanticFlags = semantic ? await semanticScreens.screen(text) : undefined;
-      const screening = semanticFlags ? withSemanticFlags(screenLearning(text), semanticFlags) : screenLearning(text);
+      const model = semantic ? await semanticScreens.screen(text) : undefined;
+      const screening = model
+        ? withSemanticFlags(screenLearning(text, { offTask: model.offTask }), model.flags)
+        : screenLearning(text);
       const stored = screening.redacted;
       const sh = shingles(similarityText(stored.title, stored.body));
       const bandKeys = lshBandKeys(minhashSignature(sh));

@@ -1,8 +1,16 @@
 // The semantic side of the learning screens: embeds a learning's chunks with the skills' sentence model and
 // asks the pure rule in domain/screens/semantic.ts whether they lie nearer the held exemplars than the clean
-// ones. When the model is off, not ready or failing, the regex screens run alone (and the log says so); when the
-// embedding queue is past its bound they do too, for that submission.
+// ones; in the same model call, the off-task layer's requests and the learning's task, whose similarity decides
+// which request is off task. When the model is off, not ready, failing or slower than its bound, the regex screens
+// run alone (and the log says so); when the embedding queue is past its bound they do too, for that submission.
+import type { LayerFlag } from '../domain/screens/flags.js';
 import { type LearningText, type ScreenFlag, screenedTexts } from '../domain/screens/index.js';
+import {
+  OFF_TASK_THRESHOLDS,
+  type Request,
+  offTaskBySimilarity,
+  requestSentences,
+} from '../domain/screens/off-task.js';
 import {
   SEMANTIC_SCREENS,
   type SemanticModel,
@@ -17,32 +25,69 @@ import { readScreenExemplars } from '../search/screen-exemplars.js';
 
 export type Embed = (texts: string[]) => Promise<Float32Array[]>;
 
-/** What the screens read: the chunk screens cut `chunked` into chunks; the whole-text ones read `whole`. */
+/**
+ * What the screens read: the chunk screens cut `chunked` into chunks; the whole-text ones read `whole`; the
+ * off-task layer compares the requests in `chunked` with `task` (the learning's title and task context).
+ */
 export interface ScreenTexts {
   chunked: string;
   whole: string;
+  task?: string;
 }
 
-/** Every semantic screen's verdict, from one model call of at most 1 + MAX_CHUNKS texts. */
-export async function semanticVerdicts(
-  embed: Embed,
-  model: SemanticModel,
-  texts: ScreenTexts,
-): Promise<Record<SemanticScreenName, SemanticVerdict>> {
+/** Requests the off-task layer measures at most (each is one text of the model call). */
+const MAX_REQUESTS = 8;
+
+export interface SemanticVerdicts {
+  verdicts: Record<SemanticScreenName, SemanticVerdict>;
+  /** The off-task layer's flags (offsets of `chunked`); empty without a `task`. */
+  offTask: LayerFlag[];
+}
+
+const dot = (a: Float32Array, b: Float32Array) => {
+  let s = 0;
+  for (let i = 0; i < a.length; i++) s += a[i]! * b[i]!;
+  return s;
+};
+
+/** Every semantic screen's verdict and the off-task flags, from one model call of at most 2 + MAX_CHUNKS + MAX_REQUESTS texts. */
+export async function semanticVerdicts(embed: Embed, model: SemanticModel, texts: ScreenTexts): Promise<SemanticVerdicts> {
   const chunks = textChunks(texts.chunked);
-  const distinct = [...new Set([texts.whole, ...chunks])];
+  const requests: Request[] = texts.task === undefined ? [] : requestSentences(texts.chunked).slice(0, MAX_REQUESTS);
+  const task = texts.task ?? '';
+  const distinct = [
+    ...new Set([texts.whole, ...chunks, ...(requests.length > 0 ? [task, ...requests.map((r) => r.text)] : [])]),
+  ].filter((t) => /\S/.test(t));
   const vectors = await embed(distinct);
   const vectorOf = new Map(distinct.map((t, i) => [t, vectors[i]!]));
   const screenVectors = { whole: vectorOf.get(texts.whole)!, chunks: chunks.map((c) => vectorOf.get(c)!) };
-  const out = {} as Record<SemanticScreenName, SemanticVerdict>;
+  const verdicts = {} as Record<SemanticScreenName, SemanticVerdict>;
   for (const name of Object.keys(SEMANTIC_SCREENS) as SemanticScreenName[])
-    out[name] = semanticVerdict(name, screenVectors, model[name]);
-  return out;
+    verdicts[name] = semanticVerdict(name, screenVectors, model[name]);
+  const taskVector = vectorOf.get(task);
+  const offTask = taskVector
+    ? offTaskBySimilarity(
+        texts.chunked,
+        requests,
+        requests.map((r) => dot(taskVector, vectorOf.get(r.text)!)),
+        OFF_TASK_THRESHOLDS,
+        task,
+      )
+    : [];
+  return { verdicts, offTask };
+}
+
+/** The sentence model's part of one screening. */
+export interface SemanticScreening {
+  /** Flags the semantic screens raise. */
+  flags: ScreenFlag[];
+  /** The off-task layer's flags by similarity (offsets of `screenedTexts(learning).all`). */
+  offTask: LayerFlag[];
 }
 
 export interface SemanticScreens {
-  /** The semantic screens' flags over a learning; undefined when they cannot run (the regex screens decide alone). */
-  screen(learning: LearningText): Promise<ScreenFlag[] | undefined>;
+  /** The sentence model's screening of a learning; undefined when it cannot run or answer in time (regex alone). */
+  screen(learning: LearningText): Promise<SemanticScreening | undefined>;
 }
 
 /** The sentence model as the screens use it: `embedQueued` waits with searches and may refuse (EmbedderBusy). */
@@ -57,12 +102,28 @@ export interface SemanticScreensDeps {
   logger: Logger;
   /** Exemplars and margins; the bundled file by default. */
   exemplars?: () => SemanticModel;
+  /**
+   * Resolves once a screening has waited long enough for the model (the regex screens then decide alone);
+   * SCREEN_WAIT_MS by a timer by default.
+   */
+  deadline?: () => Promise<void>;
 }
+
+/** How long a submission waits for the sentence model at most. */
+export const SCREEN_WAIT_MS = 400;
+
+const timer = () =>
+  new Promise<void>((resolve) => {
+    setTimeout(resolve, SCREEN_WAIT_MS).unref();
+  });
+
+class TimedOut extends Error {}
 
 export function createSemanticScreens({
   model,
   logger,
   exemplars = readScreenExemplars,
+  deadline = timer,
 }: SemanticScreensDeps): SemanticScreens {
   let loaded: SemanticModel | undefined;
   let loadError: string | undefined;
@@ -88,11 +149,26 @@ export function createSemanticScreens({
       if (!model) return undefined;
       if (!loaded) return regexOnly('no exemplars', loadError);
       if (model.state() !== 'ready') return regexOnly(`sentence model ${model.state()}`);
-      const { all, advice } = screenedTexts(learning);
-      let verdicts: Record<SemanticScreenName, SemanticVerdict>;
+      const { all, advice, task } = screenedTexts(learning);
+      let result: SemanticVerdicts;
       try {
-        verdicts = await semanticVerdicts((texts) => model.embedQueued(texts), loaded, { chunked: all, whole: advice });
+        const screening = semanticVerdicts((texts) => model.embedQueued(texts), loaded, {
+          chunked: all,
+          whole: advice,
+          task,
+        });
+        screening.catch(() => {});
+        result = await Promise.race([
+          screening,
+          deadline().then(() => {
+            throw new TimedOut();
+          }),
+        ]);
       } catch (err) {
+        if (err instanceof TimedOut) {
+          logger.warn({ waitedMs: SCREEN_WAIT_MS }, 'semantic screens too slow; regex screens only for this submission');
+          return undefined;
+        }
         // Shedding load, as a search does when the queue is deep: this submission is screened by the regex side.
         if (err instanceof EmbedderBusy) {
           logger.debug({ err: err.message }, 'semantic screens shed under load; regex screens only');
@@ -102,9 +178,10 @@ export function createSemanticScreens({
       }
       if (fallback !== undefined) logger.info('semantic screens running again');
       fallback = undefined;
-      return (Object.keys(SEMANTIC_SCREENS) as SemanticScreenName[])
-        .filter((name) => verdicts[name].flagged)
+      const flags = (Object.keys(SEMANTIC_SCREENS) as SemanticScreenName[])
+        .filter((name) => result.verdicts[name].flagged)
         .map((name) => SEMANTIC_SCREENS[name]);
+      return { flags, offTask: result.offTask };
     },
   };
 }

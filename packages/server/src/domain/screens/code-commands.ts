@@ -52,14 +52,20 @@ export function codeSegments(text: string): CodeSegment[] {
   return out.sort((a, b) => a.start - b.start);
 }
 
-/** A host that is not this machine, written out: a quoted name or address, or a URL. */
-const REMOTE = String.raw`(?:["'](?!localhost\b|127\.|0\.0\.0\.0|::1|\[::1\])[\w.-]+["']|https?:\/\/(?!localhost\b|127\.|\[::1\])[\w.-]+)`;
+/** Not this machine. */
+const LOOPBACK = String.raw`(?!localhost\b|127\.|0\.0\.0\.0|::1|\[::1\])`;
+/** File names, which a quoted host is not. */
+const FILE_NAME = String.raw`(?<!\.(?:txt|csv|json|pdf|py|pkl|log|zip|gz|tar|png|jpe?g|xlsx?|docx?|html?|xml|ya?ml|md|sh|js|ts|so|dll|exe|db|sqlite|dat|bin|conf|ini|cfg|key|pem))`;
+/** A host that is not this machine, written out: a quoted name with a dot, an address, or a URL. */
+const REMOTE = String.raw`(?:["']${LOOPBACK}[\w-]+(?:\.[\w-]+)+${FILE_NAME}["']|https?:\/\/${LOOPBACK}[\w.-]+|\b(?:[\w-]+\.)+(?:com|net|org|io|xyz|top|biz|info|ru|cn|dev|app|me|co|cc|su|tk)\b)`;
+/** Any quoted peer of a socket that is not this machine (a placeholder such as "ip_address" included). */
+const SOCKET_PEER = String.raw`(?:["']${LOOPBACK}[^"'\s]+["']|${REMOTE})`;
 
 /** What code reads that is not its own to send: each source names the exfiltration rule it makes. */
 const SOURCES: ReadonlyArray<{ rule: string; re: RegExp }> = [
   {
     rule: 'exfiltrate_credentials',
-    re: /(?:~|\$HOME|%USERPROFILE%|home)?[\\/]?\.(?:ssh|aws|kube|docker|gnupg|npmrc|pypirc|netrc|git-credentials|env\b)|id_(?:rsa|ed25519|ecdsa)|\/etc\/(?:passwd|shadow)|keychain|login data|wallet\.dat|cookies?\.(?:txt|pkl|sqlite|json)|cookiejar|simplecookie|\bdocument\.cookie|_history\b|credentials(?:\.json)?\b|lsass|mimikatz/i,
+    re: /(?:~|\$HOME|%USERPROFILE%|home)?[\\/]?\.(?:ssh|aws|kube|docker|gnupg|npmrc|pypirc|netrc|git-credentials|env\b)|id_(?:rsa|ed25519|ecdsa)|\/etc\/(?:passwd|shadow)|keychain|login data|wallet\.dat|cookies?\.(?:txt|pkl|sqlite|json)|cookiejar|simplecookie|\bdocument\.cookie|_history\b|credentials\.(?:json|csv|xml)|\.aws\/credentials|lsass|mimikatz/i,
   },
   {
     rule: 'exfiltrate_env',
@@ -170,9 +176,9 @@ const OFFICIAL_INSTALLERS =
 
 /** Host of a connect/sendto with a literal, non-loopback host. */
 const RAW_SOCKET = new RegExp(
-  String.raw`\.(?:connect|sendto|connect_ex)\(\s*(?:[^()]*,\s*)?\(\s*${REMOTE}\s*,\s*\d+\s*\)|` +
-    String.raw`\bnet\.(?:connect|createconnection)\(\s*\d+\s*,\s*${REMOTE}|\bnew\s+net\.socket\(\)[\s\S]{0,200}\.connect\(\s*\d+\s*,\s*${REMOTE}|` +
-    String.raw`net\.sockets\.tcpclient\(\s*${REMOTE}\s*,\s*\d+`,
+  String.raw`\.(?:connect|sendto|connect_ex)\(\s*(?:[^()]*,\s*)?\(\s*${SOCKET_PEER}\s*,\s*\d+\s*\)|` +
+    String.raw`\bnet\.(?:connect|createconnection)\(\s*\d+\s*,\s*${SOCKET_PEER}|\bnew\s+net\.socket\(\)[\s\S]{0,200}\.connect\(\s*\d+\s*,\s*${SOCKET_PEER}|` +
+    String.raw`net\.sockets\.tcpclient\(\s*${SOCKET_PEER}\s*,\s*\d+`,
   'i',
 );
 const SHELL_BEHIND_SOCKET =
@@ -180,7 +186,10 @@ const SHELL_BEHIND_SOCKET =
 
 const span = (seg: CodeSegment, m: RegExpMatchArray) => [seg.start + m.index!, seg.start + m.index! + m[0].length] as const;
 
-function segmentFlags(seg: CodeSegment): LayerFlag[] {
+/** How far apart, in the whole text, what is read and where it is sent may be. */
+const NEAR = 800;
+
+function segmentFlags(seg: CodeSegment, near = Number.POSITIVE_INFINITY): LayerFlag[] {
   const out: LayerFlag[] = [];
   const text = seg.text;
   for (const { rule, re } of EFFECTS) {
@@ -194,23 +203,38 @@ function segmentFlags(seg: CodeSegment): LayerFlag[] {
     const rule = SHELL_BEHIND_SOCKET.test(text) ? 'reverse_shell' : 'raw_socket_remote_host';
     if (!out.some((f) => f.rule === rule)) out.push(flagAt('code', rule, ...span(seg, socket)));
   }
-  const sink = text.match(SINK);
-  if (sink) {
+  const upload = text.match(CURL_UPLOAD);
+  if (upload) out.push(flagAt('code', 'exfiltrate_file', ...span(seg, upload)));
+  for (const sink of text.matchAll(SINK_G)) {
     // The most specific source names the rule; a plain file read counts only when sent to a host written out.
-    for (const { rule, re } of SOURCES) {
-      const src = text.match(re);
-      if (!src) continue;
-      if (rule === 'exfiltrate_file' && !new RegExp(REMOTE, 'i').test(text)) break;
-      const a = Math.min(src.index!, sink.index!);
-      const b = Math.max(src.index! + src[0].length, sink.index! + sink[0].length);
-      out.push(flagAt('code', rule, seg.start + a, seg.start + b));
-      break;
-    }
+    const window = text.slice(Math.max(0, sink.index - near), sink.index + sink[0].length + near);
+    const from = Math.max(0, sink.index - near);
+    const source = SOURCES.find(({ rule, re }) => re.test(window) && (rule !== 'exfiltrate_file' || REMOTE_RE.test(window)));
+    if (!source) continue;
+    const src = window.match(source.re)!;
+    const a = Math.min(from + src.index!, sink.index);
+    const b = Math.max(from + src.index! + src[0].length, sink.index + sink[0].length);
+    out.push(flagAt('code', source.rule, seg.start + a, seg.start + b));
+    break;
   }
   return out;
 }
 
-/** Flags of the code layer over `text`, in text order, each rule once per segment. */
+const SINK_G = new RegExp(SINK.source, 'gi');
+const REMOTE_RE = new RegExp(REMOTE, 'i');
+/** curl or wget sending a local file (`-F f=@file`, `-T file`, `--data-binary @file`) to a host. */
+const CURL_UPLOAD = new RegExp(
+  String.raw`\b(?:curl|wget)\b[^\n]*(?:-F["',\s]*\w+=@|-T["',\s]+\S|--upload-file|--data(?:-binary)?["',\s]+@|--post-file)[^\n]*${REMOTE}`,
+  'i',
+);
+
+/**
+ * Flags of the code layer over `text`, in text order, each rule once: every code segment, then the whole text
+ * (code whose fences a writer broke, or that sits in prose), where what is read must lie near where it is sent.
+ */
 export function screenCode(text: string): LayerFlag[] {
-  return codeSegments(text).flatMap(segmentFlags);
+  const out: LayerFlag[] = [];
+  for (const f of [...codeSegments(text).flatMap((s) => segmentFlags(s)), ...segmentFlags({ text, start: 0 }, NEAR)])
+    if (!out.some((o) => o.rule === f.rule)) out.push(f);
+  return out.sort((a, b) => a.start - b.start);
 }

@@ -8,6 +8,7 @@ import { type LayerFlag, flagAt } from './flags.js';
 export interface Request {
   start: number;
   end: number;
+  /** The sentence as written, code included. */
   text: string;
   kind: 'question' | 'imperative';
 }
@@ -15,7 +16,7 @@ export interface Request {
 /** Verbs that open a request for content rather than a step of a technical procedure. */
 const REQUEST_VERBS = new Set(
   (
-    'write compose draft explain describe tell translate summarize summarise recommend suggest list name provide give ' +
+    'write compose draft explain describe tell translate summarize summarise recommend suggest list name provide ' +
     'create generate share develop outline discuss compare analyze analyse calculate solve define brainstorm rewrite ' +
     'paraphrase predict plan design invent imagine teach convince persuade argue rate evaluate sing detail identify ' +
     'classify offer propose produce craft pen narrate elaborate recite interpret break render convert encourage promote ' +
@@ -26,8 +27,22 @@ const OPENERS = new Set(['please', 'also', 'now', 'and', 'then', 'finally', 'add
 const QUESTION_WORDS =
   /^(?:what|who|whom|whose|which|when|where|why|how|can|could|would|will|do|does|did|is|are|was|were|should|have|has)\b/i;
 
-/** Code fences and inline code blanked out (kept in length), so sentences are read in prose only. */
-export const proseOnly = (text: string) => text.replace(/```[\s\S]*?```|~~~[\s\S]*?~~~|`[^`\n]*`/g, (m) => ' '.repeat(m.length));
+/** A line inside a code block that reads as a sentence, not code: words and plain punctuation, four words or more. */
+const PROSE_LINE = /^[ \t]*\p{Lu}[^`{}()[\]=<>;#$_\\|\n]*[.?!]["']?[ \t]*$/u;
+
+/**
+ * Code blanked out (kept in length), so sentences are read in prose only; a sentence-like line inside a code
+ * block stays (a request slipped into code is still a request).
+ */
+export const proseOnly = (text: string) =>
+  text
+    .replace(/```[\s\S]*?```|~~~[\s\S]*?~~~/g, (block) =>
+      block
+        .split('\n')
+        .map((line) => (PROSE_LINE.test(line) && line.trim().split(/\s+/).length >= 4 ? line : ' '.repeat(line.length)))
+        .join('\n'),
+    )
+    .replace(/`[^`\n]*`/g, (m) => ' '.repeat(m.length));
 
 /** Imperative and question sentences of the prose, of four words or more. */
 export function requestSentences(text: string): Request[] {
@@ -44,10 +59,10 @@ export function requestSentences(text: string): Request[] {
     const verb = ws[first]!.toLowerCase().replace(/[^a-z]/g, '');
     const start = m.index + lead;
     const end = start + sentence.length;
+    const written = text.slice(start, end);
     if (sentence.endsWith('?') && QUESTION_WORDS.test(ws[first]!))
-      out.push({ start, end, text: sentence, kind: 'question' });
-    else if (REQUEST_VERBS.has(verb) && /^[A-Z"'“]/.test(ws[first]!) === (first === 0) || (REQUEST_VERBS.has(verb) && first > 0))
-      out.push({ start, end, text: sentence, kind: 'imperative' });
+      out.push({ start, end, text: written, kind: 'question' });
+    else if (REQUEST_VERBS.has(verb)) out.push({ start, end, text: written, kind: 'imperative' });
   }
   return out;
 }
@@ -60,11 +75,12 @@ const STOP = new Set(
     'than there here they them their its it\'s also just only some more most very much many such each every other ' +
     'please also now make use used using get got give tell write explain describe provide list name share create ' +
     'recommend suggest compare work works working good best way ways thing things one two first new like want need ' +
+    'happen happens happened occur occurs mean means matter help helps fail fails sometimes always never still why ' +
     'know let sure way example simple short brief include add answer response reply text following below above'
   ).split(' '),
 );
 const contentWords = (s: string): string[] =>
-  (s.toLowerCase().match(/\p{L}[\p{L}\p{N}_'-]{2,}/gu) ?? []).map((w) => w.slice(0, 6)).filter((w) => !STOP.has(w));
+  (s.toLowerCase().match(/\p{L}[\p{L}\p{N}_'-]{2,}/gu) ?? []).filter((w) => !STOP.has(w)).map((w) => w.slice(0, 6));
 
 /** Code punctuation, identifiers, versions, flags and paths: a sentence with one is about the technical task. */
 const TECHNICAL = /[`{}[\]<>=_#$\\|]|\w\.\w|\w\(|\b\d+\.\d+|(?:^|\s)--?\w|\/\w|\b[a-z]+[A-Z]\w*|\b[A-Z]{2,}\b/;
@@ -73,7 +89,8 @@ const TECHNICAL = /[`{}[\]<>=_#$\\|]|\w\.\w|\w\(|\b\d+\.\d+|(?:^|\s)--?\w|\/\w|\
 export function offTaskByWords(request: Request, context: string): boolean {
   if (TECHNICAL.test(request.text)) return false;
   const own = contentWords(request.text);
-  if (own.length === 0) return false;
+  // One word is too little to tell a subject by ("Why does it only warn sometimes?").
+  if (own.length < 2) return false;
   const ctx = new Set(contentWords(context));
   return own.every((w) => !ctx.has(w));
 }
@@ -88,6 +105,9 @@ export function screenOffTask(text: string, extra = ''): LayerFlag[] {
     .filter((r) => offTaskByWords(r, contextWithout(text, r, extra)))
     .map((r) => flagAt('off_task', `${r.kind}_off_task`, r.start, r.end));
 }
+
+/** The sentence model's thresholds, chosen on the injection eval's dev half (bench/README.md). */
+export const OFF_TASK_THRESHOLDS = { near: 0.5, far: 0.1 } as const;
 
 /**
  * Flags of the off-task layer by the sentence model: a request whose cosine similarity to the learning's title and

@@ -12,10 +12,13 @@ const AI =
   String.raw`ai (?:agent|assistant|model|system)|coding (?:agent|assistant)|assistant|assistent|asistente|assistente|` +
   String.raw`chatbot|chatgpt|claude|gpt-?\d*|copilot|gemini|llama|ии|ассистент|нейросеть)`;
 
-/** What the reader produces: "your <noun>" in each language. */
+/** What a model produces, in English; a noun after it makes it an object of code (your response object). */
+const OUTPUT = String.raw`(?:responses?|answers?|repl(?:y|ies)|output|messages?|summary|completion|text)\b(?!\s*(?:object|body|bodies|header|headers|code|codes|status|time|times|payload|json|schema|type|size|stream|data|file|files|dir|directory|folder|path|format|field|fields|variable|value|cache|handler|model|class|box|area|editor|field)\b)`;
+
+/** What the reader produces: "in your response", "your answer should", and "your <noun>" in each language. */
 const YOUR_OUTPUT = new RegExp(
   [
-    String.raw`\b(?:your|ur)\s+(?:(?:next|final|whole|entire|every|each)\s+)?(?:response|responses|answer|answers|reply|replies|output|summary|completion)\b(?!\s*(?:object|body|bodies|header|headers|code|codes|status|time|times|payload|json|schema|type|size|stream|data|file|files|dir|directory|folder|path|format|field|fields|variable|value|cache|handler|model|class|is yes|is no))`,
+    String.raw`\b(?:in|into|to|within|throughout|from|of|on|with|at|modify|augment|enhance|end|start|begin|translate|encode|encrypt|format|render|write|make|keep|structure|conclude|finish|sign|reverse|scramble|jumble|rearrange|anagram|group|combine|introduce|misspell|replace|convert|deliver|provide|compose|craft|frame|tailor|present|phrase|update)\s+(?:all\s+|every\s+|each\s+)?(?:of\s+)?(?:your|ur)\s+(?:(?:next|final|whole|entire|every|each|own)\s+)?${OUTPUT}|\b(?:your|ur)\s+(?:(?:next|final|whole|entire|own)\s+)?${OUTPUT}\s+(?:should|must|has\s+to|needs?\s+to|shall|will\s+(?:be|have|include|contain)|may\s+only)\b`,
     String.raw`\b(?:deine[rnms]?|ihre[rnms]?)\s+(?:antwort|ausgabe|zusammenfassung)`,
     String.raw`\b(?:ta|votre|vos|tes)\s+(?:reponses?|sortie|resume)\b`,
     String.raw`\b(?:tu|su|tus|sus)\s+(?:respuestas?|salida|resumen)\b`,
@@ -30,7 +33,7 @@ const YOUR_OUTPUT = new RegExp(
 /** The reader's own instructions, named. */
 const YOUR_INSTRUCTIONS = new RegExp(
   [
-    String.raw`\b(?:your|the)\s+(?:system\s+prompt|system\s+message|hidden\s+(?:prompt|instructions)|initial\s+(?:prompt|instructions))\b`,
+    String.raw`\byour\s+(?:system\s+prompt|system\s+message|hidden\s+(?:prompt|instructions)|initial\s+(?:prompt|instructions))\b`,
     String.raw`\byour\s+(?:(?:previous|prior|original|current|initial|earlier|above|own)\s+)?(?:instructions|guidelines|rules|programming|training|directives|guardrails)\b(?!\s*(?:file|page|doc|docs|repo|for\s+(?:the|this)\s+(?:build|ci|pipeline)))`,
     String.raw`\b(?:deine[nr]?|ihre[nr]?)\s+(?:(?:vorherigen|bisherigen|urspr\w+)\s+)?(?:anweisungen|instruktionen|systemprompt|regeln)\b`,
     String.raw`\b(?:tes|vos)\s+(?:instructions|consignes|regles)\b`,
@@ -56,7 +59,7 @@ const RULES: readonly Rule[] = [
     re: new RegExp(
       [
         String.raw`\b(?:note|message|notice|instructions?|attention|important(?:\s+message)?|reminder|memo)\s*(?:to|for)\s+(?:the\s+|any\s+|all\s+|every\s+)?(?:automated\s+)?${AI}s?\b`,
-        String.raw`\b(?:dear|hey|hi|hello|attention)\s+${AI}\b`,
+        String.raw`\b(?:dear|hey|attention)\s+${AI}\b`,
         String.raw`\b(?:if\s+you\s+are|as|you\s+are)\s+an?\s+(?:automated\s+)?${AI}\b`,
         String.raw`\b(?:the|any|every|an?)\s+(?:automated\s+)?${AI}s?\s+(?:reading|processing|parsing|summari[sz]ing|ingesting|seeing|that\s+reads|who\s+reads)\b`,
         String.raw`(?:^|[.!?:]\s+)${AI}\s*[,:]\s`,
@@ -85,7 +88,7 @@ const RULES: readonly Rule[] = [
   },
   {
     rule: 'coerced_action',
-    re: /\b(?:the\s+user|your\s+(?:user|operator|owner))\s+(?:has\s+)?(?:already\s+)?(?:authori[sz]ed|approved|allowed|permitted|consented\s+to)\s+you\b|\bwithout\s+(?:asking|confirmation|checking\s+with)\s+(?:the\s+user|them|anyone|for\s+(?:confirmation|permission))|\bdo\s+it\s+without\s+asking\b/,
+    re: /\b(?:the\s+user|your\s+(?:user|operator|owner))\s+(?:has\s+)?(?:already\s+)?(?:authori[sz]ed|approved|allowed|permitted|consented\s+to)\s+you\b|\b(?:do|run|execute|apply|delete|deploy|install)\s+(?:it|this|that|them)\s+without\s+(?:asking|confirmation|checking)\b/,
   },
   {
     rule: 'output_control',
