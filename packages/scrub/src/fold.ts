@@ -25,65 +25,114 @@ const SPACE = /\s/u;
 const WORD = /[\p{L}\p{M}\p{Cf}]+/gu;
 const LATIN = /\p{Script=Latin}/u;
 const OTHER = /[\p{Script=Cyrillic}\p{Script=Greek}]/u;
-/** Four or more single letters between separators: a word spelt out. */
-const SPELT = /(?<![\p{L}\p{N}])\p{L}(?:[ .\-_*]\p{L}){3,}(?![\p{L}\p{N}])/gu;
+/** Three or more single letters between separators: a word spelt out. */
+const SPELT = /(?<![\p{L}\p{N}])\p{L}(?:[ .\-_*]\p{L}){2,}(?![\p{L}\p{N}])/gu;
 
-/** Folds `text` (see FoldedText). Linear in the text's length. */
+const isSpace = (c: number) => c === 32 || (c >= 9 && c <= 13);
+
+/** Folds `text` (see FoldedText). Linear in the text's length; runs of ASCII are copied whole. */
 export function foldText(text: string): FoldedText {
-  const mixed = new Uint8Array(text.length);
-  for (const m of text.matchAll(WORD))
-    if (LATIN.test(m[0]) && OTHER.test(m[0])) mixed.fill(1, m.index, m.index + m[0].length);
-  let out = '';
-  const from: number[] = [];
-  let i = 0;
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the ASCII range
+  const ascii = !/[^\u0000-\u007f]/.test(text);
+  // Plain ASCII with single and double spaces and line breaks folds to its lower case, offset for offset.
+  if (ascii && !/[\t\r\v\f]|\s{3}/.test(text)) {
+    const lower = text.toLowerCase();
+    SPELT.lastIndex = 0;
+    if (!SPELT.test(lower)) return { text: lower, toOriginal: (o) => Math.min(Math.max(o, 0), text.length) };
+    const identity = new Int32Array(text.length);
+    for (let k = 0; k < identity.length; k++) identity[k] = k;
+    const joined = joinSpelt(lower, identity);
+    return { text: joined.text, toOriginal: (o) => (o >= joined.from.length ? text.length : o < 0 ? 0 : joined.from[o]!) };
+  }
+  const mixed = new Uint8Array(ascii ? 0 : text.length);
+  if (!ascii)
+    for (const m of text.matchAll(WORD))
+      if (LATIN.test(m[0]) && OTHER.test(m[0])) mixed.fill(1, m.index, m.index + m[0].length);
+  const parts: string[] = [];
+  let from = new Int32Array(text.length + 16);
+  let n = 0;
+  const map = (at: number) => {
+    if (n === from.length) {
+      const grown = new Int32Array(from.length * 2);
+      grown.set(from);
+      from = grown;
+    }
+    from[n++] = at;
+  };
   let spaces = 0;
-  for (const ch of text) {
+  const space = (newline: boolean, at: number) => {
+    // At most two: a wider gap still parts the words of `i g n o r e   a l l` from each other.
+    if (spaces === 2) return;
+    parts.push(newline ? '\n' : ' ');
+    map(at);
+    spaces++;
+  };
+  for (let i = 0; i < text.length; ) {
+    const c = text.charCodeAt(i);
+    if (c < 128) {
+      if (isSpace(c)) {
+        space(c === 10, i);
+        i++;
+        continue;
+      }
+      let j = i + 1;
+      while (j < text.length) {
+        const d = text.charCodeAt(j);
+        if (d >= 128 || isSpace(d)) break;
+        j++;
+      }
+      parts.push(text.slice(i, j).toLowerCase());
+      for (let k = i; k < j; k++) map(k);
+      spaces = 0;
+      i = j;
+      continue;
+    }
     const at = i;
+    const ch = String.fromCodePoint(text.codePointAt(i)!);
     i += ch.length;
     for (const piece of ch.normalize('NFKD')) {
       if (DROPPED.test(piece)) continue;
       if (SPACE.test(piece)) {
-        // At most two: a wider gap still parts the words of `i g n o r e   a l l` from each other.
-        if (spaces === 2 || (spaces === 0 && out.length === 0)) continue;
-        out += piece === '\n' ? '\n' : ' ';
-        from.push(at);
-        spaces++;
+        space(piece === '\n', at);
         continue;
       }
-      const lower = piece.toLowerCase();
-      for (const c of lower.normalize('NFKC')) {
-        const folded = (mixed[at] === 1 && LOOKALIKES[c]) || c;
-        out += folded;
-        for (let k = 0; k < folded.length; k++) from.push(at);
+      for (const l of piece.toLowerCase().normalize('NFKC')) {
+        const folded = (mixed[at] === 1 && LOOKALIKES[l]) || l;
+        parts.push(folded);
+        for (let k = 0; k < folded.length; k++) map(at);
       }
       spaces = 0;
     }
   }
-  const joined = joinSpelt(out, from);
-  const map = joined.from;
+  const joined = joinSpelt(parts.join(''), from.subarray(0, n));
+  const offsets = joined.from;
   return {
     text: joined.text,
-    toOriginal: (offset) => (offset >= map.length ? text.length : offset < 0 ? 0 : map[offset]!),
+    toOriginal: (offset) => (offset >= offsets.length ? text.length : offset < 0 ? 0 : offsets[offset]!),
   };
 }
 
 /** `i g n o r e` as `ignore`, with the offsets of the letters kept. */
-function joinSpelt(text: string, from: number[]): { text: string; from: number[] } {
+function joinSpelt(text: string, from: Int32Array): { text: string; from: Int32Array } {
+  SPELT.lastIndex = 0;
   if (!SPELT.test(text)) return { text, from };
   SPELT.lastIndex = 0;
-  let out = '';
-  const map: number[] = [];
+  const parts: string[] = [];
+  const map = new Int32Array(from.length);
+  let n = 0;
   let last = 0;
   for (const m of text.matchAll(SPELT)) {
-    out += text.slice(last, m.index);
-    map.push(...from.slice(last, m.index));
+    parts.push(text.slice(last, m.index));
+    map.set(from.subarray(last, m.index), n);
+    n += m.index - last;
     for (let k = 0; k < m[0].length; k += 2) {
-      out += m[0][k];
-      map.push(from[m.index + k]!);
+      parts.push(m[0][k]!);
+      map[n++] = from[m.index + k]!;
     }
     last = m.index + m[0].length;
   }
-  out += text.slice(last);
-  map.push(...from.slice(last));
-  return { text: out, from: map };
+  parts.push(text.slice(last));
+  map.set(from.subarray(last), n);
+  n += from.length - last;
+  return { text: parts.join(''), from: map.subarray(0, n) };
 }

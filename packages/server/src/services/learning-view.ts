@@ -1,5 +1,6 @@
 import {
   CONTENT_ADVISORY,
+  CONTENT_TRUST,
   type InjectionFlag,
   type LearningFull,
   type LearningSnippet,
@@ -7,6 +8,7 @@ import {
   microToUsd,
   type PendingItem,
   type REVIEW_REASONS,
+  untrustedContent,
 } from '@axle/sdk';
 
 type ReviewReason = (typeof REVIEW_REASONS)[number];
@@ -175,9 +177,10 @@ export function toLearningFull(
   const { relevance: _relevance, ...fields } = snippet;
   return {
     ...fields,
-    body: l.body,
+    body: untrustedContent(l.body, l.bodyHash),
     body_hash: l.bodyHash,
     content_advisory: CONTENT_ADVISORY,
+    content_trust: CONTENT_TRUST,
     contributor_wallet: l.contributorWallet,
     contributor_key_label: l.contributorKeyLabel,
     contributor_agent: l.contributorAgent,

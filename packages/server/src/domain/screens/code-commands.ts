@@ -29,7 +29,7 @@ export function codeSegments(text: string): CodeSegment[] {
   const fenced: Array<[number, number]> = [];
   for (const m of text.matchAll(FENCE)) {
     const bodyStart = m.index + m[0].indexOf('\n') + 1;
-    out.push({ text: m[2]!, start: bodyStart });
+    out.push({ text: m[2]!.replace(/\n$/, ''), start: bodyStart });
     fenced.push([m.index, m.index + m[0].length]);
   }
   const inFence = (i: number) => fenced.some(([a, b]) => i >= a && i < b);
@@ -65,7 +65,7 @@ const SOCKET_PEER = String.raw`(?:["']${LOOPBACK}[^"'\s]+["']|${REMOTE})`;
 const SOURCES: ReadonlyArray<{ rule: string; re: RegExp }> = [
   {
     rule: 'exfiltrate_credentials',
-    re: /(?:~|\$HOME|%USERPROFILE%|home)?[\\/]?\.(?:ssh|aws|kube|docker|gnupg|npmrc|pypirc|netrc|git-credentials|env\b)|id_(?:rsa|ed25519|ecdsa)|\/etc\/(?:passwd|shadow)|keychain|login data|wallet\.dat|cookies?\.(?:txt|pkl|sqlite|json)|cookiejar|simplecookie|\bdocument\.cookie|_history\b|credentials\.(?:json|csv|xml)|\.aws\/credentials|lsass|mimikatz/i,
+    re: /(?:~|\$HOME|%USERPROFILE%|home)?[\\/]?\.(?:ssh|aws|kube|docker|gnupg|npmrc|pypirc|netrc|git-credentials)\b|(?:^|[\s"'\/=(~])\.env\b|id_(?:rsa|ed25519|ecdsa)|\/etc\/(?:passwd|shadow)|keychain|login data|wallet\.dat|cookies?\.(?:txt|pkl|sqlite|json)|cookiejar|simplecookie|\bdocument\.cookie|_history\b|credentials\.(?:json|csv|xml)|\.aws\/credentials|lsass|mimikatz/i,
   },
   {
     rule: 'exfiltrate_env',
@@ -142,7 +142,7 @@ const EFFECTS: ReadonlyArray<{ rule: string; re: RegExp }> = [
   },
   {
     rule: 'persistence',
-    re: /(?:\\|\/)currentversion\\+run(?:once)?\b|\breg\s+add\s+\S*\\run\b|\bschtasks\s+\/create[^\n]*\/sc\s+(?:onlogon|onstart)|\/etc\/(?:rc\.local|init\.d\/rc\.local)|@reboot\b|>>\s*\/etc\/crontab|\/etc\/cron\.\w+\/|(?:crontab\s+-l[^\n|]*\|[^\n]*crontab\s+-)|launchagents\/[^\n]*\.plist[\s\S]{0,400}runatload|runatload[\s\S]{0,400}launchagents|\/etc\/systemd\/system\/[\s\S]{0,400}execstart=[^\n]*(?:curl|wget|\/tmp\/|\/dev\/shm|\/dev\/tcp|\bnc\b|base64)/im,
+    re: /(?:\\|\/)currentversion\\+run(?:once)?\b|\breg\s+add\s+\S*\\run\b|\bschtasks\s+\/create[^\n]*\/sc\s+(?:onlogon|onstart)|\/etc\/(?:rc\.local|init\.d\/rc\.local)|@reboot\b|>>\s*\/etc\/crontab|\/etc\/cron\.\w+\/|(?:crontab\s+-l[^\n|]*\|[^\n]*crontab\s+-)|launchagents\/[^\n]*\.plist[\s\S]{0,400}runatload|runatload[\s\S]{0,400}launchagents|\[service\][\s\S]{0,400}execstart=[^\n]*(?:curl|wget|\/tmp\/|\/dev\/shm|\/dev\/tcp|\bnc\b|base64)/im,
   },
   {
     rule: 'persistence',

@@ -18,6 +18,9 @@ const ENGLISH = new Set(
   ).split(' '),
 );
 
+/** Two frequent English words in a row: the sentence reads as English already. */
+const PLAIN = /\b(?:the|and|to|of|in|is|for|with|on|it|this|that|you|a)\s+(?:the|a|an|and|to|of|in|is|for|with|on|it|this|that|you|your|all|be|not)\b/i;
+
 const words = (s: string) => s.toLowerCase().match(/[a-z']+/g) ?? [];
 
 /** Share of `s`'s words that are frequent English words (0 when it has fewer than `min` words). */
@@ -88,6 +91,8 @@ const shift = (s: string, n: number) =>
 function disguisedSentences(text: string): Decoded[] {
   const out: Decoded[] = [];
   for (const s of sentences(text)) {
+    // Plain English (the common case) is passed over at the cost of one search.
+    if (PLAIN.test(s.text)) continue;
     const plain = englishShare(s.text);
     if (plain >= 0.3) continue;
     const end = s.start + s.text.length;

@@ -23,6 +23,11 @@ const REQUEST_VERBS = new Set(
     'advertise mention praise insult criticize criticise'
   ).split(' '),
 );
+/** A sentence that can be an imperative request starts with a request verb, or an opener before one. */
+const LEADS = new RegExp(
+  String.raw`^\s*["'“]?(?:(?:please|also|now|and|then|finally|additionally|kindly|next),?\s+)*(?:${[...REQUEST_VERBS].join('|')})\b`,
+  'i',
+);
 const OPENERS = new Set(['please', 'also', 'now', 'and', 'then', 'finally', 'additionally', 'kindly', 'next']);
 const QUESTION_WORDS =
   /^(?:what|who|whom|whose|which|when|where|why|how|can|could|would|will|do|does|did|is|are|was|were|should|have|has)\b/i;
@@ -50,6 +55,7 @@ export function requestSentences(text: string): Request[] {
   const prose = proseOnly(text);
   for (const m of prose.matchAll(/[^\n.!?]+(?:[.!?]+|$)/gm)) {
     const raw = m[0];
+    if (!raw.endsWith('?') && !LEADS.test(raw)) continue;
     const lead = raw.length - raw.trimStart().length;
     const sentence = raw.trim();
     const ws = sentence.split(/\s+/);
@@ -85,24 +91,36 @@ const contentWords = (s: string): string[] =>
 /** Code punctuation, identifiers, versions, flags and paths: a sentence with one is about the technical task. */
 const TECHNICAL = /[`{}[\]<>=_#$\\|]|\w\.\w|\w\(|\b\d+\.\d+|(?:^|\s)--?\w|\/\w|\b[a-z]+[A-Z]\w*|\b[A-Z]{2,}\b/;
 
-/** The regex fallback: a request with no technical mark that shares no word with the rest of the learning. */
-export function offTaskByWords(request: Request, context: string): boolean {
-  if (TECHNICAL.test(request.text)) return false;
-  const own = contentWords(request.text);
-  // One word is too little to tell a subject by ("Why does it only warn sometimes?").
-  if (own.length < 2) return false;
-  const ctx = new Set(contentWords(context));
-  return own.every((w) => !ctx.has(w));
-}
+const countWords = (s: string): Map<string, number> => {
+  const counts = new Map<string, number>();
+  for (const w of contentWords(s)) counts.set(w, (counts.get(w) ?? 0) + 1);
+  return counts;
+};
 
-/** The rest of the learning a request is compared with: the text without the request itself. */
-export const contextWithout = (text: string, r: Request, extra = '') =>
-  `${extra}\n${text.slice(0, r.start)} ${text.slice(r.end)}`;
+/** What the requests of one learning are compared with: the words of the whole text and its task. */
+export type WordContext = Map<string, number>;
+export const wordContext = (text: string, extra = ''): WordContext => countWords(`${extra}\n${text}`);
+
+/**
+ * The regex fallback: a request with no technical mark that shares no word with the rest of the learning (the
+ * context's words less its own).
+ */
+export function offTaskByWords(request: Request, context: WordContext): boolean {
+  if (TECHNICAL.test(request.text)) return false;
+  const own = countWords(request.text);
+  // One word is too little to tell a subject by ("Why does it only warn sometimes?").
+  if ([...own.values()].reduce((a, b) => a + b, 0) < 2) return false;
+  for (const [w, n] of own) if ((context.get(w) ?? 0) > n) return false;
+  return true;
+}
 
 /** Flags of the off-task layer by the regex fallback; `extra` is the learning's title and task context. */
 export function screenOffTask(text: string, extra = ''): LayerFlag[] {
-  return requestSentences(text)
-    .filter((r) => offTaskByWords(r, contextWithout(text, r, extra)))
+  const requests = requestSentences(text);
+  if (requests.length === 0) return [];
+  const context = wordContext(text, extra);
+  return requests
+    .filter((r) => offTaskByWords(r, context))
     .map((r) => flagAt('off_task', `${r.kind}_off_task`, r.start, r.end));
 }
 
@@ -122,9 +140,10 @@ export function offTaskBySimilarity(
   extra = '',
 ): LayerFlag[] {
   const out: LayerFlag[] = [];
+  const context = wordContext(text, extra);
   requests.forEach((r, i) => {
     const sim = similarities[i]!;
-    const far = sim < thresholds.far || (sim < thresholds.near && offTaskByWords(r, contextWithout(text, r, extra)));
+    const far = sim < thresholds.far || (sim < thresholds.near && offTaskByWords(r, context));
     if (far) out.push(flagAt('off_task', `${r.kind}_off_task`, r.start, r.end));
   });
   return out;
