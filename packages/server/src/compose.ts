@@ -135,6 +135,7 @@ export async function compose({
       semanticScreens: createSemanticScreens({
         model: config.semanticSearch ? skills.search.semantic : undefined,
         logger,
+        waitMs: config.screenWaitMs,
       }),
     }),
     review: createReviewService({ db, clock, writeLimits, onVisible }),

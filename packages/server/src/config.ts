@@ -27,6 +27,7 @@ const Env = z
     AXLE_SEMANTIC_SEARCH: z.enum(['on', 'off']).default('on'),
     AXLE_SEARCH_WORKERS: z.coerce.number().int().min(1).max(16).optional(),
     AXLE_SEARCH_QUEUE_MAX: z.coerce.number().int().min(0).max(10_000).default(DEFAULT_SEARCH_QUEUE_MAX),
+    AXLE_SCREEN_WAIT_MS: z.coerce.number().int().min(1).max(60_000).default(2_000),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     AXLE_ADMIN_TOKEN: z.string().min(1).optional(),
     AXLE_ADMIN_READ_TOKEN: z.string().min(1).optional(),
@@ -73,6 +74,8 @@ export interface Config {
   baseUrl?: string;
   catalogPath?: string;
   semanticSearch: boolean;
+  /** How long POST /learn waits for the sentence model's screening before the regex screens decide alone. */
+  screenWaitMs: number;
   /** Embedding worker threads, each with its own copy of the model; by default one per core, at most 2. */
   searchWorkers: number;
   /** Searches that may wait for an embedding worker; past it /discover answers lexically (`search_mode`). */
@@ -129,6 +132,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     baseUrl: e.AXLE_BASE_URL?.replace(/\/+$/, ''),
     catalogPath: e.AXLE_CATALOG,
     semanticSearch: e.AXLE_SEMANTIC_SEARCH === 'on',
+    screenWaitMs: e.AXLE_SCREEN_WAIT_MS,
     searchWorkers: e.AXLE_SEARCH_WORKERS ?? Math.min(2, os.availableParallelism()),
     searchQueueMax: e.AXLE_SEARCH_QUEUE_MAX,
     logLevel: e.LOG_LEVEL,

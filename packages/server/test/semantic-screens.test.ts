@@ -11,6 +11,7 @@ import {
   SEMANTIC_SCREENS,
   type SemanticScreenName,
   screenLearning,
+  screenedTexts,
   screenMetrics,
 } from '../src/domain/screens/index.js';
 import { createLogger } from '../src/logger.js';
@@ -81,7 +82,7 @@ describe('regex and semantic screens combined, on the holdout split', () => {
       const semantic = new Map<string, boolean>();
       for (const item of items) {
         const v = await semanticVerdicts(ready.embedQueued, exemplars, { chunked: item.text, whole: item.text });
-        semantic.set(item.text, v[name].flagged);
+        semantic.set(item.text, v.verdicts[name].flagged);
       }
       const regex = screenMetrics(items, SCREENS[name]!);
       const combined = screenMetrics(items, (text) => ({
@@ -114,11 +115,36 @@ describe('createSemanticScreens', () => {
 
   it('flags what the regex screens miss and leaves a technical learning alone', async () => {
     const { logger } = capture();
-    const screens = createSemanticScreens({ model: ready, logger });
+    const screens = createSemanticScreens({ model: ready, logger, waitMs: 60_000 });
     expect(screenLearning(learning(sensitive)).flags).toEqual([]);
-    expect(await screens.screen(learning(sensitive))).toEqual(['content_sensitivity']);
-    expect(await screens.screen(learning(technical))).toEqual([]);
+    expect(await screens.screen(learning(sensitive))).toEqual({ flags: ['content_sensitivity'], offTask: [] });
+    expect(await screens.screen(learning(technical))).toEqual({ flags: [], offTask: [] });
   }, 30_000);
+
+  it('measures requests against the task with the model: a request far from it is off task', async () => {
+    const { logger } = capture();
+    const screens = createSemanticScreens({ model: ready, logger, waitMs: 60_000 });
+    const off = learning(`${technical} Recommend a good fantasy novel to read this weekend.`);
+    const result = await screens.screen(off);
+    expect(result?.offTask).toHaveLength(1);
+    const all = screenedTexts(off).all;
+    expect(all.slice(result!.offTask[0]!.start, result!.offTask[0]!.end)).toBe(
+      'Recommend a good fantasy novel to read this weekend.',
+    );
+    const near = await screens.screen(learning(`${technical} Explain why the rebalance replays the batch.`));
+    expect(near?.offTask).toEqual([]);
+  }, 30_000);
+
+  it('waits for the model only until its deadline, then leaves the screening to the regex screens', async () => {
+    const { logger, lines } = capture();
+    let answer: (v: Float32Array[]) => void = () => {};
+    const slow = { state: () => 'ready', embedQueued: () => new Promise<Float32Array[]>((r) => (answer = r)) };
+    const screens = createSemanticScreens({ model: slow, logger, deadline: () => Promise.resolve() });
+    expect(await screens.screen(learning(technical))).toBeUndefined();
+    answer([]); // the late answer is dropped without harm
+    await flush();
+    expect(lines.find((l) => l.msg === 'semantic screens too slow; regex screens only for this submission')).toBeDefined();
+  });
 
   it('says in the log once that the regex screens run alone while the model warms, fails or lacks exemplars', async () => {
     const { logger, lines } = capture();
@@ -128,14 +154,14 @@ describe('createSemanticScreens', () => {
       state: () => state,
       embedQueued: (texts: string[]) => (fail ? Promise.reject(new Error('worker exited')) : embedder.embed(texts)),
     };
-    const screens = createSemanticScreens({ model, logger });
+    const screens = createSemanticScreens({ model, logger, waitMs: 60_000 });
     expect(await screens.screen(learning(technical))).toBeUndefined();
     expect(await screens.screen(learning(technical))).toBeUndefined();
     state = 'ready';
     fail = true;
     expect(await screens.screen(learning(technical))).toBeUndefined();
     fail = false;
-    expect(await screens.screen(learning(technical))).toEqual([]);
+    expect(await screens.screen(learning(technical))).toEqual({ flags: [], offTask: [] });
     await flush();
     const warnings = lines.filter(
       (l) => l.msg === 'semantic screens unavailable; regex screens only' && l.level === 40,
@@ -163,11 +189,12 @@ describe('createSemanticScreens', () => {
       const screens = createSemanticScreens({
         model: { state: () => 'ready', embedQueued: (texts) => pool.embedQueued(texts) },
         logger,
+        waitMs: 60_000,
       });
       const outcomes = await Promise.all([sensitive, sensitive, sensitive].map((b) => screens.screen(learning(b))));
-      expect(outcomes).toEqual([['content_sensitivity'], undefined, undefined]);
+      expect(outcomes).toEqual([{ flags: ['content_sensitivity'], offTask: [] }, undefined, undefined]);
       // Once the worker is free the next submission is screened semantically again.
-      expect(await screens.screen(learning(sensitive))).toEqual(['content_sensitivity']);
+      expect(await screens.screen(learning(sensitive))).toEqual({ flags: ['content_sensitivity'], offTask: [] });
       await flush();
       expect(lines.filter((l) => l.level >= 40)).toEqual([]);
       expect(lines.filter((l) => l.msg === 'semantic screens shed under load; regex screens only')).toHaveLength(2);

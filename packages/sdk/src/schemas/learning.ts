@@ -44,6 +44,14 @@ export function untrustedContent(text: string, sha256Hex: string): string {
   return `${UNTRUSTED_NOTICE}\n<<<UNTRUSTED_CONTENT ${seal}>>>\n${text}\n<<<END_UNTRUSTED_CONTENT ${seal}>>>`;
 }
 
+/** The text inside a frame built by `untrustedContent` (for a client that stores the raw body); undefined if unframed. */
+export function untrustedText(framed: string): string | undefined {
+  const m = /^[^\n]*\n<<<UNTRUSTED_CONTENT ([0-9a-f]{16})>>>\n/.exec(framed);
+  if (!m) return undefined;
+  const end = `\n<<<END_UNTRUSTED_CONTENT ${m[1]}>>>`;
+  return framed.endsWith(end) ? framed.slice(m[0].length, framed.length - end.length) : undefined;
+}
+
 export const LearningQuality = z
   .object({
     unlocks: count,

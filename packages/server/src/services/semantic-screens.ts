@@ -102,19 +102,15 @@ export interface SemanticScreensDeps {
   logger: Logger;
   /** Exemplars and margins; the bundled file by default. */
   exemplars?: () => SemanticModel;
-  /**
-   * Resolves once a screening has waited long enough for the model (the regex screens then decide alone);
-   * SCREEN_WAIT_MS by a timer by default.
-   */
+  /** How long a submission waits for the model at most (AXLE_SCREEN_WAIT_MS); the regex screens then decide alone. */
+  waitMs?: number;
+  /** Resolves when that wait is over; a timer of `waitMs` by default (tests pass their own). */
   deadline?: () => Promise<void>;
 }
 
-/** How long a submission waits for the sentence model at most. */
-export const SCREEN_WAIT_MS = 400;
-
-const timer = () =>
+const timer = (ms: number) => () =>
   new Promise<void>((resolve) => {
-    setTimeout(resolve, SCREEN_WAIT_MS).unref();
+    setTimeout(resolve, ms).unref();
   });
 
 class TimedOut extends Error {}
@@ -123,7 +119,8 @@ export function createSemanticScreens({
   model,
   logger,
   exemplars = readScreenExemplars,
-  deadline = timer,
+  waitMs = 2_000,
+  deadline = timer(waitMs),
 }: SemanticScreensDeps): SemanticScreens {
   let loaded: SemanticModel | undefined;
   let loadError: string | undefined;
@@ -166,7 +163,7 @@ export function createSemanticScreens({
         ]);
       } catch (err) {
         if (err instanceof TimedOut) {
-          logger.warn({ waitedMs: SCREEN_WAIT_MS }, 'semantic screens too slow; regex screens only for this submission');
+          logger.warn({ waitMs }, 'semantic screens too slow; regex screens only for this submission');
           return undefined;
         }
         // Shedding load, as a search does when the queue is deep: this submission is screened by the regex side.
