@@ -13,7 +13,7 @@ export interface CodeSegment {
 }
 
 const FENCE = /^[ \t]*(```|~~~)[^\n]*\n([\s\S]*?)^[ \t]*\1[ \t]*$/gm;
-const INLINE = /(`+)([^`\n][^\n]*?)\1/g;
+const INLINE = /(`{1,3})([^`\n]+)\1/g;
 /** A line of prose that reads as a command or a statement (a prompt, a shebang, a call, an assignment, a keyword). */
 const CODE_LINE = new RegExp(
   String.raw`^[ \t]*(?:\$ |> |PS [^>\n]{0,40}> |#!|sudo |import |from [\w.]+ import |def |class |const |let |var |` +
