@@ -111,6 +111,17 @@ describe('axle-mcp over stdio: the tool list', () => {
     });
   });
 
+  it('declares svc_unlock to the Bazaar in tools/list (_meta["x402/bazaar"]), valid by @x402/extensions', async () => {
+    const { tools } = await anon.listTools();
+    const { validateDiscoveryExtension } = await import('@x402/extensions/bazaar');
+    const declared = tools.find((t) => t.name === 'svc_unlock')!._meta?.['x402/bazaar'] as Record<string, any>;
+    expect(validateDiscoveryExtension(declared as never)).toMatchObject({ valid: true });
+    expect(declared.info.input).toMatchObject({ type: 'mcp', toolName: 'svc_unlock', transport: 'streamable-http' });
+    const listed = tools.find((t) => t.name === 'svc_unlock')!.inputSchema;
+    expect(declared.info.input.inputSchema).toMatchObject({ properties: listed.properties, required: listed.required });
+    expect(tools.filter((t) => t._meta?.['x402/bazaar']).map((t) => t.name)).toEqual(['svc_unlock']);
+  });
+
   it('writes nothing but JSON-RPC messages to stdout, and its logs to stderr', async () => {
     const child = spawn(process.execPath, [BIN], {
       env: env({ SVC_BASE_URL: api.url }),
@@ -219,7 +230,10 @@ describe('axle-mcp over stdio: every tool on its success and failure paths', () 
     const r = await call(anon, 'svc_unlock', { learning_id: l.id });
     expect(r.isError).toBe(true);
     const required = r.structuredContent as Record<string, any>;
-    expect(textOf(r)).toBe(JSON.stringify(required));
+    // The transport's text form: the x402/error wrapper around the same PaymentRequired.
+    expect(JSON.parse(textOf(r))).toEqual({ 'x402/error': { code: 402, message: required.error, data: required } });
+    expect(required.extensions['payment-identifier']).toMatchObject({ info: { required: false } });
+    expect(required.extensions['sign-in-with-x']).toBeUndefined();
     expect(required).toMatchObject({
       x402Version: 2,
       resource: { url: `${api.url}/mcp` },
@@ -246,6 +260,8 @@ describe('axle-mcp over stdio: every tool on its success and failure paths', () 
   });
 
   it('svc_unlock paid in the call: _meta["x402/payment"] in, _meta["x402/payment-response"] out', async () => {
+    // The client signs against the wall clock; the server's clock was set when the file started.
+    api.clock.set(Date.now());
     const l = await seedLearning(api, { currentPriceMicro: 70_000 });
     const first = await call(anon, 'svc_unlock', { learning_id: l.id });
     const account = privateKeyToAccount(generatePrivateKey());
@@ -362,6 +378,18 @@ describe('axle-mcp over stdio: every tool on its success and failure paths', () 
     const paused = failed(await call(keyed, 'svc_withdraw', { rail: 'processor', amount_usd: 1 }));
     expect(paused).toMatchObject({ status: 503, code: 'withdraw_paused_noncustodial_migration' });
     expect(String(paused.error)).toMatch(/paus/i);
+    // The pause comes first on the wallet rail too, whatever the arguments lack (issue 21 item 4).
+    for (const args of [
+      {},
+      { rail: 'wallet' },
+      { wallet: `0x${'1'.repeat(40)}` },
+      { signature: '0x12', timestamp: 1 },
+    ]) {
+      expect(failed(await call(keyed, 'svc_withdraw', args)), JSON.stringify(args)).toMatchObject({
+        status: 503,
+        code: 'withdraw_paused_noncustodial_migration',
+      });
+    }
 
     const custodial = await startTestServer({ AXLE_CUSTODIAL_WITHDRAWALS: 'true' });
     try {
@@ -375,8 +403,17 @@ describe('axle-mcp over stdio: every tool on its success and failure paths', () 
         200,
       );
       const mcp = await connect({ SVC_BASE_URL: custodial.url, SVC_API_KEY: owner.key });
-      const timestamp = custodial.clock.now();
-      const signature = await wallet.signTypedData(withdrawalProof(wallet.address, timestamp));
+      // Without a signature the tool hands out the typed data to sign, stamped with the server's clock.
+      const toSign = ok(await call(mcp, 'svc_withdraw', { wallet: wallet.address }));
+      const timestamp = toSign.timestamp as number;
+      expect(timestamp).toBe(custodial.clock.now());
+      expect(toSign.typed_data).toMatchObject({
+        domain: { name: 'Axle', version: '1', chainId: 8453 },
+        primaryType: 'Withdrawal',
+        message: { wallet: wallet.address, timestamp },
+      });
+      const signature = await wallet.signTypedData(toSign.typed_data as never);
+      expect(signature).toBe(await wallet.signTypedData(withdrawalProof(wallet.address, timestamp)));
       const paid = ok(await call(mcp, 'svc_withdraw', { wallet: wallet.address, signature, timestamp }));
       expect(paid).toMatchObject({ amount: 0.7, status: 'confirmed', settlement_id: expect.stringMatching(/^set_/) });
       // The same signed request again is a replay: refused, and nothing moves.

@@ -12,6 +12,7 @@ import { createConsentService } from './services/consent.js';
 import { createDeviceAuthService } from './services/device-auth.js';
 import { releaseHeld } from './services/ledger.js';
 import { createUnlockService } from './services/unlock.js';
+import { createX402ExtensionsService } from './services/x402-extensions.js';
 import { facilitatorSettler, localSettler } from './payments/settlement.js';
 import { stripeProcessor } from './payments/card-processor.js';
 import { localPayoutSender } from './payments/payout-sender.js';
@@ -80,6 +81,7 @@ export async function compose({
     knowledgeHints: learnings,
   });
   const jwt = createJwtService(jwtSecret, clock);
+  const x402Extensions = createX402ExtensionsService({ db, clock, baseUrl, secret: jwtSecret });
   const rateLimiter = createRateLimiter({ db, clock });
   const writeLimits = createAccountWriteLimiter(rateLimiter);
   const accounts = createAccountsService({ db, clock, writeLimits });
@@ -156,9 +158,11 @@ export async function compose({
       payTo: config.payTo,
       routerAddress: config.routerAddress,
       settler: config.facilitatorUrl ? facilitatorSettler(config.facilitatorUrl) : localSettler,
+      extensions: x402Extensions,
       loadFull: (id) => knowledge.loadFull(id),
     }),
     terms,
+    x402Extensions,
     a2a: createA2AService({ db, clock, skills, knowledge, rateLimiter }),
     checkout: createCheckoutService({ db, clock, baseUrl, rateLimiter, processor }),
     wallets: createWalletsService({ db, clock, rateLimiter, sanctions }),

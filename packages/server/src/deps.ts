@@ -4,6 +4,7 @@ import type { Config } from './config.js';
 import type { Identity } from './http/identity.js';
 import type { Logger } from './logger.js';
 import type { A2AService } from './services/a2a.js';
+import type { X402ExtensionsService } from './services/x402-extensions.js';
 import type { AccountsService } from './services/accounts.js';
 import type { AuditService } from './services/audit.js';
 import type { ConsentService } from './services/consent.js';
@@ -72,6 +73,8 @@ export interface AppDeps {
   terms: TermsService;
   /** A2A JSON-RPC (message/send, tasks/get) answering with the card's skills. */
   a2a: A2AService;
+  /** x402 extensions: declarations in 402s, sign-in-with-x, receipts and their key (/.well-known/did.json). */
+  x402Extensions: X402ExtensionsService;
   /** GET /knowledge/{id}: credits, x402 payments, the revenue-share ledger. */
   unlocks: UnlockService;
   /** Credit packs: card checkout, processor events, purchases. */

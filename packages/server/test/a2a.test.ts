@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { DataPart, Task } from '@a2a-js/sdk';
-import { type Client, ClientFactory } from '@a2a-js/sdk/client';
+// The 0.3 line of the official SDK, installed under an alias next to the 1.x line the server runs on.
+import type { DataPart, Task } from 'a2a-sdk-03';
+import { type Client, ClientFactory } from 'a2a-sdk-03/client';
+import { type Message as V1Message, Role, type Task as V1Task, TaskState } from '@a2a-js/sdk';
+import { ClientFactory as V1ClientFactory, ClientFactoryOptions } from '@a2a-js/sdk/client';
 import { CONTENT_ADVISORY, CONTENT_TRUST, UNTRUSTED_NOTICE, untrustedText } from '@axle/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routeRequest } from '../src/services/a2a.js';
@@ -31,11 +34,16 @@ beforeAll(async () => {
 });
 afterAll(() => server?.stop());
 
-describe('A2A JSON-RPC with @a2a-js/sdk', () => {
-  it('the card declares the JSON-RPC transport it serves', async () => {
+describe('A2A 0.3 JSON-RPC with the @a2a-js/sdk 0.3 client', () => {
+  it('the card declares the 0.3 JSON-RPC transport and, for 1.x clients, the 1.0 interfaces', async () => {
     const card = (await (await fetch(`${server.url}/.well-known/agent-card.json`)).json()) as Record<string, any>;
     expect(card).toMatchObject({ protocolVersion: '0.3.0', preferredTransport: 'JSONRPC', url: `${server.url}/a2a` });
     expect(card.additionalInterfaces).toEqual([{ url: `${server.url}/a2a`, transport: 'JSONRPC' }]);
+    expect(card.supportedInterfaces).toEqual([
+      { url: `${server.url}/a2a`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
+      { url: `${server.url}/a2a/rest`, protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' },
+      { url: `${server.url}/a2a`, protocolBinding: 'JSONRPC', protocolVersion: '0.3' },
+    ]);
   });
 
   it('message/send "find a weather API" completes a task with a skills data artifact; tasks/get reads it', async () => {
@@ -85,6 +93,158 @@ describe('A2A JSON-RPC with @a2a-js/sdk', () => {
   });
 });
 
+/** A 1.0 user message with one text part, as a 1.x client builds it. */
+const v1Message = (text: string): V1Message => ({
+  messageId: randomUUID(),
+  contextId: randomUUID(),
+  taskId: '',
+  role: Role.ROLE_USER,
+  parts: [{ content: { $case: 'text', value: text }, metadata: undefined, filename: '', mediaType: 'text/plain' }],
+  metadata: undefined,
+  extensions: [],
+  referenceTaskIds: [],
+});
+const v1Data = (task: V1Task) => {
+  const part = task.artifacts[0]!.parts[0]!;
+  return (part.content?.$case === 'data' ? part.content.value : undefined) as Record<string, any>;
+};
+
+describe('A2A 1.0 with the @a2a-js/sdk 1.x client', () => {
+  it('default options: resolves the card from the base URL, sends a message over JSON-RPC 1.0, reads the task', async () => {
+    const v1 = await new V1ClientFactory().createFromUrl(server.url);
+    expect(v1.protocolVersion).toBe('1.0');
+    const message = v1Message('find a weather API');
+    const task = (await v1.sendMessage({
+      tenant: '',
+      message,
+      configuration: undefined,
+      metadata: undefined,
+    })) as V1Task;
+    expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(v1Data(task).skill).toBe('discover');
+    expect(v1Data(task).results.length).toBeGreaterThan(0);
+    const again = await v1.getTask({ tenant: '', id: task.id, historyLength: undefined });
+    expect(again.id).toBe(task.id);
+    expect(v1Data(again)).toEqual(v1Data(task));
+    const listed = await v1.listTasks({
+      tenant: '',
+      contextId: message.contextId,
+      status: TaskState.TASK_STATE_UNSPECIFIED,
+      pageToken: '',
+      statusTimestampAfter: undefined,
+    });
+    expect(listed.tasks.map((t) => t.id)).toEqual([task.id]);
+    await expect(v1.getTask({ tenant: '', id: randomUUID(), historyLength: undefined })).rejects.toThrow(/not found/i);
+  });
+
+  it('HTTP+JSON: the same agent over the REST binding; a task made over JSON-RPC 0.3 reads back here', async () => {
+    const rest = await new V1ClientFactory(
+      ClientFactoryOptions.createFrom(ClientFactoryOptions.default, { preferredTransports: ['HTTP+JSON'] }),
+    ).createFromUrl(server.url);
+    // The binding itself, without the client: A2A error bodies, and a null message is a 400, not an internal error.
+    const missing = await fetch(`${server.url}/a2a/rest/tasks/${randomUUID()}`, { headers: { 'A2A-Version': '1.0' } });
+    expect(missing.status).toBe(404);
+    expect(await missing.json()).toMatchObject({ error: { code: 404, status: 'NOT_FOUND' } });
+    const nullMessage = await fetch(`${server.url}/a2a/rest/message:send`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'A2A-Version': '1.0' },
+      body: JSON.stringify({ message: null }),
+    });
+    expect(nullMessage.status).toBe(400);
+    expect(JSON.stringify(await nullMessage.json())).not.toMatch(/Cannot read/);
+    const task = (await rest.sendMessage({
+      tenant: '',
+      message: v1Message('why does the Zorblax webhook fail?'),
+      configuration: undefined,
+      metadata: undefined,
+    })) as V1Task;
+    expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(v1Data(task)).toMatchObject({ skill: 'knowledge-search', content_advisory: CONTENT_ADVISORY });
+    const old = (await client.sendMessage(userMessage('find a currency API'))) as Task;
+    const read = await rest.getTask({ tenant: '', id: old.id, historyLength: undefined });
+    expect(v1Data(read).skill).toBe('discover');
+    await expect(rest.getTask({ tenant: '', id: randomUUID(), historyLength: undefined })).rejects.toThrow(
+      /not found/i,
+    );
+  });
+
+  it('invalid params are -32602 with a plain message, never an internal error text (0.3 and 1.0)', async () => {
+    const rpc = async (method: string, params: unknown, version?: string) =>
+      (await (
+        await fetch(`${server.url}/a2a`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...(version && { 'A2A-Version': version }) },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 7, method, params }),
+        })
+      ).json()) as { error?: { code: number; message: string } };
+    for (const [method, params, version] of [
+      ['message/send', { message: null }, undefined],
+      ['message/send', { message: { kind: 'message', role: 'user', messageId: 'm1', parts: null } }, undefined],
+      ['message/send', {}, undefined],
+      ['SendMessage', { message: null }, '1.0'],
+      ['SendMessage', { message: { messageId: 'm1', role: 'ROLE_USER', parts: 'x' } }, '1.0'],
+    ] as const) {
+      const answer = await rpc(method, params, version);
+      expect(answer.error, `${method} ${JSON.stringify(params)}`).toMatchObject({ code: -32602 });
+      expect(answer.error!.message).not.toMatch(/Cannot read|is not a function|\(reading/);
+    }
+  });
+});
+
+describe('A2A junk', () => {
+  it('no request shape makes an internal error (-32603) or a JavaScript error text, in either version', async () => {
+    const junk = [
+      ['tasks/get', null],
+      ['tasks/get', { id: null }],
+      ['tasks/get', { id: 7 }],
+      ['tasks/cancel', { id: randomUUID() }],
+      ['message/send', { message: { kind: 'message', role: 'user', messageId: null, parts: [null] } }],
+      ['message/send', { message: { kind: 'message', role: 'user', messageId: 'm', parts: [{ kind: 'text' }] } }],
+      [
+        'message/send',
+        { message: { kind: 'message', role: 'user', messageId: 'm', parts: [{ kind: 'data', data: null }] } },
+      ],
+      ['GetTask', { id: null }],
+      ['ListTasks', { pageSize: -5 }],
+      ['SendMessage', { message: { messageId: 'm', role: 'ROLE_USER', parts: [null] } }],
+      ['SendMessage', { message: { messageId: 'm', role: 'ROLE_USER', parts: [{ data: null }] } }],
+      ['no/such', {}],
+    ] as const;
+    for (const [method, params] of junk) {
+      for (const version of [undefined, '1.0']) {
+        const res = await fetch(`${server.url}/a2a`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...(version && { 'A2A-Version': version }) },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+        });
+        const text = await res.text();
+        const where = `${version ?? '0.3'} ${method} ${JSON.stringify(params)}: ${text.slice(0, 300)}`;
+        expect(res.status, where).toBeLessThan(500);
+        expect(text, where).not.toMatch(/-32603|Cannot read|is not a function|undefined \(reading/);
+      }
+    }
+    for (const body of [
+      { message: { messageId: 'm', role: 'ROLE_USER', parts: null } },
+      { message: { messageId: 'm', role: 'ROLE_USER', parts: [null] } },
+      { message: { messageId: 7, parts: [{ text: 5 }] } },
+      [],
+      'text',
+    ]) {
+      const res = await fetch(`${server.url}/a2a/rest/message:send`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'A2A-Version': '1.0' },
+        body: JSON.stringify(body),
+      });
+      const text = await res.text();
+      expect(res.status, `${JSON.stringify(body)}: ${text}`).toBeLessThan(500);
+      expect(text).not.toMatch(/Cannot read|is not a function|\(reading/);
+    }
+    const rest = await fetch(`${server.url}/a2a/rest/no-such-thing`, { headers: { 'A2A-Version': '1.0' } });
+    expect(rest.status).toBe(404);
+    expect(rest.headers.get('content-type')).toMatch(/json/);
+  });
+});
+
 describe('A2A bounds', () => {
   it('stores a bounded copy of the message: a near-1 MiB request does not become a near-1 MiB task row', async () => {
     const text = `find a weather API ${'w'.repeat(400_000)}`;
@@ -96,11 +256,12 @@ describe('A2A bounds', () => {
     expect(task.status.state).toBe('completed');
     const row = await server.db.get<{ task: string }>('SELECT task FROM a2a_tasks WHERE id = ?', [task.id]);
     expect(row!.task.length).toBeLessThan(16_384);
-    const kept = (JSON.parse(row!.task) as Task).history![0]!;
+    // Stored as A2A 1.0 JSON.
+    const kept = (JSON.parse(row!.task) as { history: Array<{ messageId: string; parts: unknown[] }> }).history[0]!;
     expect(kept.messageId).toBe(sent.message.messageId);
     expect(kept.parts).toEqual([
-      { kind: 'text', text: text.slice(0, 500) },
-      { kind: 'data', data: { skill: 'discover' } },
+      { text: text.slice(0, 500), mediaType: 'text/plain' },
+      { data: { skill: 'discover' }, mediaType: 'application/json' },
     ]);
   });
 

@@ -117,6 +117,7 @@ const WRITE_ROUTES: Array<{ path: string; auth: Auth }> = [
   { path: '/wallet/verify', auth: 'none' },
   { path: '/account/link-wallet', auth: 'jwt' },
   { path: '/withdraw', auth: 'none' },
+  { path: '/withdraw/typed-data', auth: 'none' },
   { path: '/withdraw/processor', auth: 'jwt' },
   { path: '/account/payout-account', auth: 'jwt' },
   { path: '/admin/settle', auth: 'admin' },
@@ -239,7 +240,7 @@ describe('malformed payments', () => {
   ];
   it('x402 headers on GET /knowledge/{id}', async () => {
     for (const h of headers)
-      for (const name of ['x-payment', 'payment-signature'])
+      for (const name of ['x-payment', 'payment-signature', 'sign-in-with-x'])
         expect(
           await expectClean({ method: 'GET', path: `/knowledge/${learningId}`, auth: 'none', headers: { [name]: h } }),
         ).not.toBe(200);
@@ -258,6 +259,12 @@ describe('malformed payments', () => {
   });
 });
 
+/** 1.0 message bodies that are JSON but not what a message is. */
+const rpcBodies = () => [
+  j({ message: { messageId: 'm', role: 'ROLE_USER', parts: [{ data: null }, { text: { a: 1 } }, { url: 5 }] } }),
+  j({ message: { messageId: 'm', role: 7, parts: [{ raw: '!!!' }] }, configuration: { historyLength: -1 } }),
+];
+
 describe('MCP and A2A wire garbage', () => {
   const call = (method: string, params: unknown) => j({ jsonrpc: '2.0', id: 1, method, params });
   it('JSON-RPC shapes', async () => {
@@ -273,6 +280,22 @@ describe('MCP and A2A wire garbage', () => {
       const accept = { accept: 'application/json, text/event-stream' };
       await expectClean({ method: 'POST', path: '/mcp', auth: 'key', body, headers: accept, rpc: true });
     }
+  });
+  it('A2A HTTP+JSON bodies', async () => {
+    const v1 = { 'A2A-Version': '1.0' };
+    for (const body of [...HOSTILE_BODIES, ...rpcBodies()]) {
+      await expectClean({ method: 'POST', path: '/a2a/rest/message:send', auth: 'none', body, headers: v1, rpc: true });
+      await expectClean({
+        method: 'POST',
+        path: '/a2a/rest/tasks/x:cancel',
+        auth: 'none',
+        body,
+        headers: v1,
+        rpc: true,
+      });
+    }
+    for (const path of ['/a2a/rest/tasks/%00', `/a2a/rest/tasks/${'t'.repeat(5000)}`, '/a2a/rest/tasks?pageSize=-1'])
+      await expectClean({ method: 'GET', path, auth: 'none', headers: v1, rpc: true });
   });
 });
 

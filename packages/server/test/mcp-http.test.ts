@@ -146,6 +146,59 @@ describe('MCP over Streamable HTTP at /mcp', () => {
     });
   });
 
+  it('svc_unlock with a payment-identifier: a retry under the id gets the same unlock once paid; another payment 409', async () => {
+    server.clock.set(Date.now());
+    const client = await connect();
+    const { tools } = await client.listTools();
+    const { validateDiscoveryExtension } = await import('@x402/extensions/bazaar');
+    const declared = tools.find((t) => t.name === 'svc_unlock')!._meta?.['x402/bazaar'];
+    expect(validateDiscoveryExtension(declared as never)).toMatchObject({ valid: true });
+
+    const { appendPaymentIdentifierToExtensions, generatePaymentId } = await import(
+      '@x402/extensions/payment-identifier'
+    );
+    const id = generatePaymentId();
+    const account = privateKeyToAccount(generatePrivateKey());
+    const payer = new x402Client();
+    registerExactEvmScheme(payer, { signer: account });
+    payer.onBeforePaymentCreation(async ({ paymentRequired }) => {
+      paymentRequired.extensions ??= {};
+      appendPaymentIdentifierToExtensions(paymentRequired.extensions, id);
+    });
+    const unlock = async (learningId: string) => {
+      const first = (await client.callTool({
+        name: 'svc_unlock',
+        arguments: { learning_id: learningId },
+      })) as CallToolResult;
+      const payload = await payer.createPaymentPayload(first.structuredContent as never);
+      return (await client.callTool({
+        name: 'svc_unlock',
+        arguments: { learning_id: learningId },
+        _meta: { 'x402/payment': payload },
+      })) as CallToolResult;
+    };
+    const l = await seedLearning(server, { currentPriceMicro: 80_000 });
+    const paid = await unlock(l.id);
+    expect(paid.structuredContent).toMatchObject({ id: l.id, _revenue: { amount_paid_usd: 0.08 } });
+    const again = await unlock(l.id);
+    expect(again.isError).toBeFalsy();
+    expect((again.structuredContent as Record<string, unknown>)._revenue).toEqual(
+      (paid.structuredContent as Record<string, unknown>)._revenue,
+    );
+    const rows = await server.db.all('SELECT id FROM unlocks WHERE learning_id = ? AND gross_micro > 0', [l.id]);
+    expect(rows).toHaveLength(1);
+    // The settlement carries the receipt (offer/receipt extension).
+    expect(paid._meta?.['x402/payment-response']).toMatchObject({
+      extensions: { 'offer-receipt': { info: { receipt: { format: 'jws' } } } },
+    });
+    const other = await unlock((await seedLearning(server)).id);
+    expect(other.isError).toBe(true);
+    expect(JSON.parse((other.content as Array<{ text: string }>)[0]!.text)).toMatchObject({
+      status: 409,
+      code: 'payment_identifier_conflict',
+    });
+  });
+
   it('refuses an unknown key (401) and a session token (401) before any tool runs', async () => {
     await expect(connect('axl_notarealkeyatall0000000000000000000000000')).rejects.toThrow(/invalid_api_key/);
     const res = await rpc(

@@ -20,6 +20,7 @@ const EXEMPT = [
     '/openapi.json',
     '/.well-known/agent.json',
     '/.well-known/agent-card.json',
+    '/.well-known/did.json',
     '/terms',
   ].map(
     (path) => `warn operation-4xx-response #/paths/${path.replaceAll('~', '~0').replaceAll('/', '~1')}/get/responses`,

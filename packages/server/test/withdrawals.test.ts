@@ -53,6 +53,14 @@ describe('withdrawals paused (the default)', () => {
       const res = await withdraw(server, e.wallet, ts);
       expect(res.status).toBe(503);
       expect(await res.json()).toMatchObject({ code: 'withdraw_paused_noncustodial_migration' });
+      // The pause answers before the body is judged (issue 21 item 4): no field-by-field validation error.
+      for (const body of [{}, { wallet: e.wallet.address }, { signature: '0x12' }]) {
+        const bare = await post(server, '/withdraw', body);
+        expect(bare.status).toBe(503);
+        expect(await bare.json()).toMatchObject({ code: 'withdraw_paused_noncustodial_migration' });
+      }
+      const typed = await post(server, '/withdraw/typed-data', { wallet: e.wallet.address });
+      expect(typed.status).toBe(503);
       const card = await post(server, '/withdraw/processor', { amount_usd: 1 }, { 'x-api-key': e.key });
       expect(card.status).toBe(503);
       expect(await card.json()).toMatchObject({ code: 'withdraw_paused_noncustodial_migration' });

@@ -5,7 +5,14 @@ import { VERSIONS } from '../limits.js';
 import { CONTENT_ADVISORY } from '../schemas/learning.js';
 import { MCP_TOOLS, MCP_TOOL_NAMES, type McpToolDef, type McpToolName, type SendCall } from '../schemas/mcp-tools.js';
 import { z } from '../zod.js';
-import { PAYMENT_RESPONSE_META, paymentHeader, paymentRequired, settlementOf } from './x402.js';
+import {
+  PAYMENT_RESPONSE_META,
+  paymentHeader,
+  paymentRequired,
+  paymentRequiredText,
+  settlementOf,
+  unlockToolMeta,
+} from './x402.js';
 
 export interface AxleMcpOptions {
   /**
@@ -99,7 +106,7 @@ export function createAxleMcpServer(client: AxleClient, opts: AxleMcpOptions = {
           return {
             isError: true,
             structuredContent: required,
-            content: [{ type: 'text', text: JSON.stringify(required) }],
+            content: [{ type: 'text', text: paymentRequiredText(required) }],
           };
         }
         return failure(name, tool, {
@@ -131,6 +138,7 @@ export function createAxleMcpServer(client: AxleClient, opts: AxleMcpOptions = {
         inputSchema: tool.input,
         ...(tool.output && { outputSchema: tool.output }),
         annotations: { title: tool.title, ...tool.annotations },
+        ...(name === 'svc_unlock' && { _meta: unlockToolMeta() }),
       },
       (args: Record<string, unknown>, extra) => call(name, args, extra._meta as Detail | undefined),
     );

@@ -32,7 +32,7 @@ export function settlementOf(headers: Record<string, string>): Record<string, un
 }
 
 /** The Bazaar discovery declaration of svc_unlock as an MCP tool served over Streamable HTTP. */
-function unlockDiscovery(): Record<string, unknown> {
+function unlockDiscovery(): Record<string, { info: unknown; schema: unknown }> {
   return declareDiscoveryExtension({
     toolName: 'svc_unlock',
     description: 'Unlock the full body of a learning from the Axle knowledge marketplace',
@@ -40,27 +40,41 @@ function unlockDiscovery(): Record<string, unknown> {
     inputSchema: mcpToolJsonSchema('svc_unlock'),
     example: { learning_id: 'lrn_8fK2pQ7xVb3n' },
     output: { example: { id: 'lrn_8fK2pQ7xVb3n', title: '…', body: '…', content_advisory: '…' } },
-  });
+  }) as Record<string, { info: unknown; schema: unknown }>;
 }
+
+/** The _meta key under which tools/list carries a paid tool's Bazaar declaration. */
+export const BAZAAR_META = 'x402/bazaar';
+
+/** svc_unlock's entry in tools/list: its Bazaar declaration, so a catalog lists the tool without calling it. */
+export const unlockToolMeta = (): Record<string, unknown> => ({ [BAZAAR_META]: unlockDiscovery().bazaar });
 
 /**
  * The tool result's PaymentRequired for a 402 from GET /knowledge/{id}: the API's x402 v2 requirements (its
- * PAYMENT-REQUIRED header) with the MCP endpoint as the resource and the tool's Bazaar declaration, plus the
- * answer's credit options and message, so an agent without a wallet learns how to get a key instead.
+ * PAYMENT-REQUIRED header) with the MCP endpoint as the resource, the API's extensions that apply to a tool call
+ * (payment-identifier; sign-in-with-x is an HTTP header and has no MCP carrier) and the tool's Bazaar
+ * declaration, plus the answer's credit options and message, so an agent without a wallet learns how to get a key.
  */
 export function paymentRequired(err: AxleApiError, mcpUrl: string): Record<string, unknown> {
   const v2 = fromBase64(err.headers['payment-required']);
   const { x402Version, accepts, error, message, options, credits, code } = err.body as Record<string, unknown>;
   const resource = (v2?.resource ?? {}) as Record<string, unknown>;
+  const { 'sign-in-with-x': _httpOnly, ...extensions } = (v2?.extensions ?? {}) as Record<string, unknown>;
   return {
     x402Version: v2?.x402Version ?? x402Version,
     error: v2?.error ?? error,
     resource: { url: mcpUrl, description: resource.description ?? 'Unlock a learning', mimeType: 'application/json' },
     accepts: v2?.accepts ?? accepts,
-    extensions: unlockDiscovery(),
+    extensions: { ...extensions, ...unlockDiscovery() },
     ...(code !== undefined && { code }),
     ...(message !== undefined && { message }),
     ...(options !== undefined && { options }),
     ...(credits !== undefined && { credits }),
   };
 }
+
+/** content[0].text of a payment-required tool result: the transport's `x402/error` wrapper. */
+export const paymentRequiredText = (required: Record<string, unknown>) =>
+  JSON.stringify({
+    'x402/error': { code: 402, message: String(required.error ?? 'Payment required'), data: required },
+  });

@@ -72,8 +72,8 @@ export const AgentCard = z
 export type AgentCard = z.infer<typeof AgentCard>;
 
 /**
- * GET /.well-known/agent-card.json: the same agent in the A2A AgentCard shape current A2A clients
- * parse (protocolVersion, capabilities object, input/output modes, securitySchemes).
+ * GET /.well-known/agent-card.json: the same agent in the A2A AgentCard shape: the 0.3 fields (protocolVersion,
+ * url, preferredTransport) that 0.3 clients read, plus A2A 1.0's supportedInterfaces, which 1.x clients read.
  */
 export const A2AAgentCard = z
   .object({
@@ -83,6 +83,9 @@ export const A2AAgentCard = z
     url: z.string().url(),
     preferredTransport: z.string(),
     additionalInterfaces: z.array(z.object({ url: z.string().url(), transport: z.string() })).optional(),
+    supportedInterfaces: z
+      .array(z.object({ url: z.string().url(), protocolBinding: z.string(), protocolVersion: z.string() }))
+      .describe('A2A 1.0: every interface with its binding (JSONRPC, HTTP+JSON) and protocol version (1.0, 0.3)'),
     version: z.string(),
     provider: z.object({ organization: z.string(), url: z.string().url() }),
     documentationUrl: z.string().url().optional(),

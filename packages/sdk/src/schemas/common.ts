@@ -101,6 +101,10 @@ export const ERROR_CODES = {
   PAYMENT_REQUIRED: 'payment_required',
   CREDITS_EXHAUSTED: 'credits_exhausted',
   PAYMENT_INVALID: 'payment_invalid',
+  /** 409: an x402 payment-identifier already bound to another payment (payer, learning or recipient). */
+  PAYMENT_IDENTIFIER_CONFLICT: 'payment_identifier_conflict',
+  /** 409: the payment with this x402 payment-identifier is still being settled; retry shortly. */
+  PAYMENT_IN_PROGRESS: 'payment_in_progress',
   SANCTIONS_BLOCKED: 'sanctions_blocked',
   SANCTIONS_UNAVAILABLE: 'sanctions_unavailable',
   PROVIDER_NOT_CONFIGURED: 'provider_not_configured',

@@ -234,24 +234,30 @@ export const MCP_TOOLS = {
     title: 'Withdraw earnings',
     description:
       'Use to pay out withdrawable earnings to your wallet (signed request) or through the card-processor payout ' +
-      'rail. Withdrawals are currently paused during a non-custodial migration: the result says so, and earnings ' +
-      'keep accruing.',
+      'rail. Wallet rail: call first without signature to get the EIP-712 typed data to sign (typed_data, ' +
+      'timestamp), then again with wallet, signature and that timestamp. Withdrawals are currently paused during a ' +
+      'non-custodial migration: the result says so, and earnings keep accruing.',
     input: z.object({
       rail: z.enum(['wallet', 'processor']).default('wallet'),
       amount_usd: z.number().min(LIMITS.cardWithdrawalMinUsd).optional().describe('processor rail: amount to pay out'),
       wallet: wallet.optional().describe('wallet rail: the payout wallet'),
-      signature: z.string().optional().describe('wallet rail: signature over wallet and timestamp'),
+      signature: z
+        .string()
+        .optional()
+        .describe('wallet rail: EIP-712 signature over wallet and timestamp; omit it to get the typed data to sign'),
       timestamp: z.number().optional().describe('wallet rail: Unix ms the signature covers'),
     }),
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
     run: (a, send) =>
       a.rail === 'processor'
         ? send({ method: 'POST', path: '/withdraw/processor', body: { amount_usd: a.amount_usd } })
-        : send({
-            method: 'POST',
-            path: '/withdraw',
-            body: { wallet: a.wallet, signature: a.signature, timestamp: a.timestamp },
-          }),
+        : a.signature === undefined
+          ? send({ method: 'POST', path: '/withdraw/typed-data', body: { wallet: a.wallet } })
+          : send({
+              method: 'POST',
+              path: '/withdraw',
+              body: { wallet: a.wallet, signature: a.signature, timestamp: a.timestamp },
+            }),
   },
   svc_accept_terms: {
     title: 'Accept the terms of service',

@@ -112,6 +112,17 @@ export const WithdrawRequest = z
     timestamp: z.number().int().positive().describe('Unix ms the signature covers; fresh within 5 minutes'),
   })
   .openapi('WithdrawRequest');
+/** POST /withdraw/typed-data (not in the contract): what a wallet signs to withdraw, stamped with the server's time. */
+export const WithdrawTypedDataRequest = z.object({ wallet: evmAddress }).openapi('WithdrawTypedDataRequest');
+export const WithdrawTypedData = z
+  .object({
+    typed_data: z
+      .record(z.string(), z.unknown())
+      .describe('EIP-712 Withdrawal {wallet, timestamp} (domain, types, primaryType, message) to sign'),
+    timestamp: z.number().int().describe('the message timestamp (Unix ms); send it with the signature'),
+    valid_for_seconds: z.number().int().describe('how long the signature stays acceptable'),
+  })
+  .openapi('WithdrawTypedData');
 export const WithdrawResult = z
   .object({
     message: z.string(),

@@ -12,8 +12,10 @@ import {
 /** Native USDC on Base (eip155:8453). */
 export const USDC_BASE = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
 export const PAYMENT_NETWORK = 'eip155:8453';
-/** Where A2A JSON-RPC is served. */
+/** Where A2A JSON-RPC is served: 1.0 with the header A2A-Version: 1.0, else 0.3. */
 export const A2A_PATH = '/a2a';
+/** Where the A2A 1.0 HTTP+JSON binding is served. */
+export const A2A_REST_PATH = '/a2a/rest';
 
 export interface CardInput {
   baseUrl: string;
@@ -164,8 +166,13 @@ export function agentCard(input: CardInput): AgentCard {
   };
 }
 
-/** GET /.well-known/agent-card.json: the same agent in the A2A AgentCard shape (protocol 0.3.0). */
+/**
+ * GET /.well-known/agent-card.json: the same agent in the A2A AgentCard shape. The 0.3 fields (protocolVersion,
+ * url, preferredTransport) serve 0.3 clients; supportedInterfaces, which 1.x clients read, lists JSON-RPC and
+ * HTTP+JSON at protocol 1.0 and the 0.3 JSON-RPC interface (the shape @a2a-js/sdk's own compat card has).
+ */
 export function a2aAgentCard(input: CardInput): A2AAgentCard {
+  const jsonRpc = `${input.baseUrl}${A2A_PATH}`;
   return {
     protocolVersion: '0.3.0',
     name: NAME,
@@ -173,7 +180,12 @@ export function a2aAgentCard(input: CardInput): A2AAgentCard {
     // A2A JSON-RPC (message/send, tasks/get) is served at /a2a; the HTTP API itself is documented at documentationUrl.
     url: `${input.baseUrl}${A2A_PATH}`,
     preferredTransport: 'JSONRPC',
-    additionalInterfaces: [{ url: `${input.baseUrl}${A2A_PATH}`, transport: 'JSONRPC' }],
+    additionalInterfaces: [{ url: jsonRpc, transport: 'JSONRPC' }],
+    supportedInterfaces: [
+      { url: jsonRpc, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
+      { url: `${input.baseUrl}${A2A_REST_PATH}`, protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' },
+      { url: jsonRpc, protocolBinding: 'JSONRPC', protocolVersion: '0.3' },
+    ],
     version: VERSIONS.agentCard,
     provider: { organization: input.operator, url: input.baseUrl },
     documentationUrl: `${input.baseUrl}/openapi.json`,

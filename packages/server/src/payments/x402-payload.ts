@@ -31,6 +31,7 @@ const V2 = z.object({
     extra: z.record(z.string(), z.unknown()).optional(),
   }),
   payload: ExactPayload,
+  extensions: z.record(z.string(), z.unknown()).optional(),
 });
 
 /** A payment header, decoded and normalised across x402 v1 and v2. */
@@ -41,6 +42,8 @@ export interface DecodedPayment {
   /** v2 only: the requirement the client says it accepted. */
   asset?: string;
   payTo?: string;
+  /** v2 only: the extensions the client echoed and filled in (payment-identifier…). */
+  extensions?: Record<string, unknown>;
   authorization: Authorization;
   signature: `0x${string}`;
 }
@@ -68,13 +71,14 @@ export function decodePayment(header: string): DecodedPayment {
   }
   const v2 = V2.safeParse(json);
   if (v2.success) {
-    const { accepted, payload } = v2.data;
+    const { accepted, payload, extensions } = v2.data;
     return {
       version: 2,
       scheme: accepted.scheme,
       network: accepted.network,
       asset: accepted.asset,
       payTo: accepted.payTo,
+      extensions,
       authorization: payload.authorization,
       signature: payload.signature as `0x${string}`,
     };

@@ -89,14 +89,22 @@ export function discoveryExtension(learningId: string): Record<string, unknown> 
   return declared;
 }
 
-/** The v2 PAYMENT-REQUIRED header value: base64 JSON of the requirements, error and discovery extension. */
-export function paymentRequiredHeader(t: PaymentTerms, learningId: string, error?: string): string {
+/**
+ * The v2 PAYMENT-REQUIRED header value: base64 JSON of the requirements, error, discovery extension and the
+ * other extensions the server declares.
+ */
+export function paymentRequiredHeader(
+  t: PaymentTerms,
+  learningId: string,
+  error?: string,
+  extensions: Record<string, unknown> = {},
+): string {
   const body: PaymentRequiredV2 = {
     x402Version: 2,
     ...(error && { error }),
     resource: { url: t.resource, description: t.description, mimeType: 'application/json' },
     accepts: [requirementV2(t)],
-    extensions: discoveryExtension(learningId),
+    extensions: { ...discoveryExtension(learningId), ...extensions },
   };
   return encodePaymentRequiredHeader(body);
 }

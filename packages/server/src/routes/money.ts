@@ -18,6 +18,8 @@ import {
   WithdrawRequest,
   WithdrawResult,
   WithdrawTimeout,
+  WithdrawTypedData,
+  WithdrawTypedDataRequest,
   ERROR_CODES,
   z,
 } from '@axle/sdk';
@@ -215,6 +217,8 @@ export function moneyRoutes(api: Api, deps: AppDeps): void {
       },
       503: { description: 'Withdrawals paused, or sanctions screening unavailable' },
     },
+    // The pause answers before the body is judged, as on the processor rail.
+    before: [withdrawalsOpen],
     handler: async ({ body }) => {
       const r = await withdrawals.viaWallet({
         wallet: body.wallet,
@@ -230,6 +234,26 @@ export function moneyRoutes(api: Api, deps: AppDeps): void {
         tx_hash: r.tx_hash,
       };
     },
+  });
+
+  api.route({
+    method: 'post',
+    path: '/withdraw/typed-data',
+    operationId: 'withdrawTypedData',
+    summary: 'The EIP-712 typed data a wallet signs for POST /withdraw',
+    description:
+      'Beyond the contract: Withdrawal {wallet, timestamp} in the domain {name: Axle, version: 1, chainId: 8453}, ' +
+      'stamped with this server’s clock, so a wallet signs exactly what POST /withdraw verifies. ' +
+      '503 withdraw_paused_noncustodial_migration unless custodial withdrawals are enabled.',
+    tags: ['Money'],
+    before: [withdrawalsOpen],
+    body: WithdrawTypedDataRequest,
+    responses: {
+      200: { description: 'Typed data to sign', schema: WithdrawTypedData },
+      400: { description: 'Not an EVM address' },
+      503: { description: 'Withdrawals paused' },
+    },
+    handler: ({ body }) => withdrawals.typedData(body.wallet),
   });
 
   api.route({

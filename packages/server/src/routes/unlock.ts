@@ -18,7 +18,11 @@ export function unlockRoutes(api: Api, deps: AppDeps): void {
       '(and the v2 PAYMENT-REQUIRED header). The contributor’s own key unlocks free (owner_recall_free). A repeat ' +
       'unlock by the same buyer within 30 days costs nothing and accrues nothing (accrual_capped). ' +
       'X-Wallet-Address is ' +
-      'an unverified claim to be the contributor: the unlock is paid and the contributor accrual zeroed.',
+      'an unverified claim to be the contributor: the unlock is paid and the contributor accrual zeroed. ' +
+      'x402 extensions: a payment-identifier in the payload makes the payment idempotent (the same payment again ' +
+      'answers the same unlock, another payment under the id is 409); SIGN-IN-WITH-X proves a wallet that paid ' +
+      'within 30 days, which reads again as a repeat; a settled payment’s PAYMENT-RESPONSE carries a signed receipt ' +
+      '(key at /.well-known/did.json).',
     tags: ['Knowledge'],
     security: ['ApiKey', 'X402Payment'],
     before: [identity.optionalKey()],
@@ -27,6 +31,7 @@ export function unlockRoutes(api: Api, deps: AppDeps): void {
       'X-Payment': z.string().optional(),
       'PAYMENT-SIGNATURE': z.string().optional(),
       'X-Wallet-Address': z.string().optional(),
+      'SIGN-IN-WITH-X': z.string().optional(),
     }),
     responses: {
       200: {
@@ -47,7 +52,12 @@ export function unlockRoutes(api: Api, deps: AppDeps): void {
         },
       },
       404: { description: 'No such learning' },
-      409: { description: 'CONTRIBUTOR_NOT_ONBOARDED: the contributor has not accepted the current terms' },
+      409: {
+        description:
+          'CONTRIBUTOR_NOT_ONBOARDED: the contributor has not accepted the current terms; ' +
+          'payment_identifier_conflict: the payment-identifier is bound to another payment; ' +
+          'payment_in_progress: the payment under this payment-identifier is still settling',
+      },
       502: { description: 'The x402 facilitator could not be reached; nothing was charged' },
     },
     handler: async ({ params }, ctx) => {
@@ -63,6 +73,7 @@ export function unlockRoutes(api: Api, deps: AppDeps): void {
           learningId: params.id,
           credential,
           walletClaim: ctx.get('x-wallet-address') || undefined,
+          signInWithX: ctx.get('sign-in-with-x') || undefined,
         });
         return reply(200, learning, paymentResponse ? { [paymentResponse.header]: paymentResponse.value } : {});
       } catch (err) {

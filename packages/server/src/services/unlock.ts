@@ -14,12 +14,24 @@ import {
   requirementV2,
 } from '../payments/x402-requirements.js';
 import { PaymentRejected, verifyAuthorization } from '../payments/x402-verify.js';
+import { paymentFingerprint, paymentIdentifierOf } from '../payments/payment-identifier.js';
+import { receiptExtension } from '../payments/receipts.js';
 import { type Settler, SettlementUnavailable } from '../payments/settlement.js';
 import { getAccount } from './accounts.js';
 import type { FullLearning } from './knowledge.js';
 import { toLearningFull } from './learning-view.js';
 import { type Payee, payeeOf, recordUnlock } from './ledger.js';
 import { hasAcceptedCurrentTerms } from './terms.js';
+import {
+  type PaymentIdKey,
+  type PriorPayment,
+  type X402ExtensionsService,
+  completePaymentId,
+  grantSignIn,
+  priorPayment,
+  releasePaymentId,
+  reservePaymentId,
+} from './x402-extensions.js';
 import { creditsStore } from '../store/credits.js';
 import type { Database, Queryable } from '../store/db.js';
 import { ledgerStore } from '../store/ledger.js';
@@ -43,6 +55,8 @@ export interface UnlockRequest {
   credential: UnlockCredential;
   /** X-Wallet-Address: an unverified claim to be the contributor. */
   walletClaim?: string;
+  /** SIGN-IN-WITH-X: a wallet's proof that it paid for the learning before. */
+  signInWithX?: string;
 }
 
 export interface UnlockResult {
@@ -77,6 +91,7 @@ export interface UnlockDeps {
   payTo: string;
   routerAddress?: string;
   settler: Settler;
+  extensions: X402ExtensionsService;
   /** The learning with its demand, ratings and price (the marketplace's loadFull). */
   loadFull(id: string): Promise<FullLearning | undefined>;
 }
@@ -112,7 +127,7 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
       code,
       error,
       { x402Version: 2, accepts: [requirementV1(t)], ...extra },
-      paymentRequiredHeader(t, l.id, error),
+      paymentRequiredHeader(t, l.id, error, deps.extensions.declarations(t.resource)),
       noCredential,
     );
   }
@@ -280,6 +295,12 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
     const reject = (message: string) => paymentRequired(l, ERROR_CODES.PAYMENT_INVALID, message, {});
     let payment: ReturnType<typeof decodePayment>;
     let payer: `0x${string}`;
+    let idKey: PaymentIdKey | undefined;
+    const refused = (err: unknown) => {
+      if (err instanceof PaymentFormatError || err instanceof PaymentRejected) return reject(err.message);
+      if (err instanceof SettlementUnavailable) return unavailable(err);
+      return err;
+    };
     try {
       payment = decodePayment(header);
       payer = await verifyAuthorization(
@@ -287,19 +308,37 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
         { priceMicro: t.priceMicro, payTo: t.payTo, maxTimeoutSeconds: MAX_TIMEOUT_SECONDS },
         clock.now(),
       );
-      await settler.verify(payment, requirementV2(t));
+      const id = paymentIdentifierOf(payment);
+      idKey = id ? { id, fingerprint: paymentFingerprint(l.id, payer, payment) } : undefined;
     } catch (err) {
-      if (err instanceof PaymentFormatError || err instanceof PaymentRejected) throw reject(err.message);
-      if (err instanceof SettlementUnavailable) throw unavailable(err);
-      throw err;
+      throw refused(err);
     }
     const claim = { chainId: CHAIN_ID, payer, nonce: payment.authorization.nonce, learningId: l.id };
     const selfDealing = sameWallet(payer, l.contributorWallet) || sameWallet(walletClaim, l.contributorWallet);
     const responseHeader = carrier === 'X-Payment' ? 'X-PAYMENT-RESPONSE' : 'PAYMENT-RESPONSE';
-    const answer = (txHash: string | null) => ({
+    // A settled payment's answer carries a signed receipt (offer/receipt extension); a capped repeat's does not.
+    const answer = async (txHash: string | null, settled: boolean) => ({
       header: responseHeader,
-      value: encodePaymentResponseHeader({ success: true, transaction: txHash ?? '', network: NETWORK, payer }),
+      value: encodePaymentResponseHeader({
+        success: true,
+        transaction: txHash ?? '',
+        network: NETWORK,
+        payer,
+        ...(settled && { extensions: receiptExtension(await deps.extensions.receipt(t.resource, payer)) }),
+      }),
     });
+    const replay = async (prior: PriorPayment): Promise<UnlockResult> => ({
+      learning: await respond(l, prior.revenue as LearningFull['_revenue']),
+      paymentResponse: await answer(prior.txHash, !prior.revenue.accrual_capped),
+    });
+    // The same payment under its id again: what it bought, with nothing verified or settled a second time.
+    const prior = idKey && (await priorPayment(db, idKey));
+    if (prior) return replay(prior);
+    try {
+      await settler.verify(payment, requirementV2(t));
+    } catch (err) {
+      throw refused(err);
+    }
 
     // Records the paid unlock and ties the claim to it, in the caller's transaction.
     const book = async (
@@ -322,7 +361,9 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
         now: clock.now(),
       });
       await paymentClaimsStore.attachUnlock(q, claim, id);
-      return revenueOf(t.priceMicro, split, selfDealing);
+      const revenue = revenueOf(t.priceMicro, split, selfDealing);
+      if (idKey) await completePaymentId(q, idKey.id, revenue, tx);
+      return revenue;
     };
 
     // Claim the authorization first: a replayed header is refused. When the payer already holds the
@@ -331,30 +372,50 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
       const now = clock.now();
       const payee = await payeeOf(q, l);
       if (await notOnboarded(q, payee)) throw onboardingError(l);
+      const prior = idKey && (await reservePaymentId(q, idKey, { learningId: l.id, payer, now }));
+      if (prior) return { prior };
       if (!(await paymentClaimsStore.claim(q, { ...claim, now }))) throw reject('payment authorization already used');
       if (await ledgerStore.lastUnlock(q, walletKey(payer), l.id, now - REPEAT_WINDOW_MS)) {
         const { id } = await recordCapped(q, l.id, walletKey(payer), 'x402', now);
         await paymentClaimsStore.attachUnlock(q, claim, id);
-        return { revenue: capped(t.priceMicro) };
+        if (idKey) await completePaymentId(q, idKey.id, capped(t.priceMicro), null);
+        return { revenue: capped(t.priceMicro), settled: false };
       }
-      return settler.path === 'local' ? { revenue: await book(q, payee, 'local', null) } : null;
+      return settler.path === 'local' ? { revenue: await book(q, payee, 'local', null), settled: true } : null;
     });
-    if (claimed) return { learning: await respond(l, claimed.revenue), paymentResponse: answer(null) };
+    if (claimed && 'prior' in claimed) return replay(claimed.prior!);
+    if (claimed) {
+      return { learning: await respond(l, claimed.revenue), paymentResponse: await answer(null, claimed.settled) };
+    }
 
     let txHash: string | null;
     try {
       ({ txHash } = await settler.settle(payment, requirementV2(t)));
     } catch (err) {
-      await db.tx((q) => paymentClaimsStore.release(q, claim));
-      if (err instanceof PaymentRejected) throw reject(err.message);
-      if (err instanceof SettlementUnavailable) throw unavailable(err);
-      throw err;
+      await db.tx(async (q) => {
+        await paymentClaimsStore.release(q, claim);
+        if (idKey) await releasePaymentId(q, idKey.id);
+      });
+      throw refused(err);
     }
     const path = deps.routerAddress ? 'router' : 'facilitator';
     const revenue = await db.tx(async (q) => book(q, await payeeOf(q, l), path, txHash));
     const settlement =
       deps.routerAddress && txHash ? { settlement: { tx_hash: txHash, path, router: deps.routerAddress } } : {};
-    return { learning: await respond(l, { ...revenue, ...settlement }), paymentResponse: answer(txHash) };
+    return { learning: await respond(l, { ...revenue, ...settlement }), paymentResponse: await answer(txHash, true) };
+  }
+
+  /** SIGN-IN-WITH-X: a wallet that paid for the learning within the repeat window reads it again, as a repeat. */
+  async function viaSignIn(l: LearningRecord, header: string): Promise<UnlockResult | undefined> {
+    const proof = await deps.extensions.signIn(header, termsFor(l).resource);
+    if (!proof) return undefined;
+    const revenue = await db.tx(async (q) => {
+      const now = clock.now();
+      if (!(await grantSignIn(q, proof, l.id, now))) return undefined;
+      await recordCapped(q, l.id, walletKey(proof.wallet), 'x402', now);
+      return capped(unlockPriceMicro(l));
+    });
+    return revenue && { learning: await respond(l, revenue) };
   }
 
   const unavailable = (err: SettlementUnavailable) => {
@@ -363,7 +424,7 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
   };
 
   return {
-    async unlock({ learningId, credential, walletClaim }) {
+    async unlock({ learningId, credential, walletClaim, signInWithX }) {
       const l = await learningsStore.byId(db, learningId);
       const ownerAccount = credential.kind === 'key' ? credential.accountId : undefined;
       if (!l || (l.status !== 'approved' && (!ownerAccount || l.contributorAccountId !== ownerAccount))) {
@@ -371,6 +432,8 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
       }
       if (credential.kind === 'key') return viaKey(l, credential.accountId, walletClaim);
       if (credential.kind === 'payment') return viaPayment(l, credential.header, credential.carrier, walletClaim);
+      const again = signInWithX ? await viaSignIn(l, signInWithX) : undefined;
+      if (again) return again;
       throw paymentRequired(
         l,
         ERROR_CODES.PAYMENT_REQUIRED,

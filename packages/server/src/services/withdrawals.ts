@@ -39,6 +39,8 @@ export type WithdrawOutcome =
 export interface WithdrawalsService {
   /** 503 withdraw_paused_noncustodial_migration unless custodial withdrawals are enabled. */
   assertOpen(): void;
+  /** The EIP-712 typed data `wallet` signs to withdraw now (JSON: the timestamp as a number). */
+  typedData(wallet: string): { typed_data: Record<string, unknown>; timestamp: number; valid_for_seconds: number };
   /** Each signed {wallet, timestamp} pays out at most once: a replay is 409 WITHDRAWAL_SIGNATURE_USED. */
   viaWallet(input: { wallet: string; signature: `0x${string}`; timestamp: number }): Promise<WithdrawOutcome>;
   /** Card payout of `amountUsd` to the account's payout account; after the identity, active-account and terms gates. */
@@ -84,6 +86,17 @@ export function createWithdrawalsService(deps: {
 
   return {
     assertOpen,
+
+    typedData(wallet) {
+      assertOpen();
+      const timestamp = clock.now();
+      const typed = withdrawalProof(wallet, timestamp);
+      return {
+        typed_data: { ...typed, message: { ...typed.message, timestamp } },
+        timestamp,
+        valid_for_seconds: SIGNATURE_FRESH_MS / 1000,
+      };
+    },
 
     async viaWallet({ wallet, signature, timestamp }) {
       assertOpen();

@@ -14,6 +14,15 @@ export const a2aTasksStore = {
     return (await q.get<{ task: string }>('SELECT task FROM a2a_tasks WHERE id = ?', [id]))?.task;
   },
 
+  /** The newest `limit` tasks of one context, as JSON. */
+  async byContext(q: Queryable, contextId: string, limit: number): Promise<string[]> {
+    const rows = await q.all<{ task: string }>(
+      'SELECT task FROM a2a_tasks WHERE context_id = ? ORDER BY updated_at DESC, id LIMIT ?',
+      [contextId, limit],
+    );
+    return rows.map((r) => r.task);
+  },
+
   async deleteOlderThan(q: Queryable, before: number): Promise<void> {
     await q.run('DELETE FROM a2a_tasks WHERE updated_at < ?', [before]);
   },

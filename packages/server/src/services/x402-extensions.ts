@@ -1,0 +1,124 @@
+import { ERROR_CODES, LIMITS } from '@axle/sdk';
+import type { JWSSignedReceipt } from '@x402/extensions/offer-receipt';
+import type { Clock } from '../clock.js';
+import { DomainError } from '../domain/errors.js';
+import { paymentIdentifierDeclaration } from '../payments/payment-identifier.js';
+import { type ReceiptSigner, createReceiptSigner, newSigningKey } from '../payments/receipts.js';
+import { type SiwxProof, createSiwx } from '../payments/siwx.js';
+import type { Database, Queryable } from '../store/db.js';
+import { walletKey } from '../store/wallets.js';
+import { x402ExtensionsStore } from '../store/x402-extensions.js';
+
+const RECEIPT_KEY_ID = 'x402-receipts';
+const REPEAT_WINDOW_MS = LIMITS.repeatUnlockWindowDays * 86_400_000;
+
+/**
+ * The x402 extensions Axle speaks beyond the exact scheme: payment-identifier (idempotent payments),
+ * sign-in-with-x (a wallet that paid reads again) and offer/receipt (signed receipts of settled payments).
+ */
+export interface X402ExtensionsService {
+  /** The `extensions` a 402 for `resourceUrl` declares (besides the Bazaar's). */
+  declarations(resourceUrl: string): Record<string, unknown>;
+  /** A valid, current SIGN-IN-WITH-X proof for `resourceUrl`, or undefined. */
+  signIn(header: string, resourceUrl: string): Promise<SiwxProof | undefined>;
+  /** A signed receipt of a settled payment. */
+  receipt(resourceUrl: string, payer: string): Promise<JWSSignedReceipt>;
+  /** GET /.well-known/did.json: the key receipts are signed with. */
+  didDocument(): Promise<Record<string, unknown>>;
+}
+
+export function createX402ExtensionsService(deps: {
+  db: Database;
+  clock: Clock;
+  baseUrl(): string;
+  /** Server secret the stateless SIWX nonces are keyed from. */
+  secret: Uint8Array;
+}): X402ExtensionsService {
+  const siwx = createSiwx(deps.secret);
+  // The key is made once for all instances (first insert wins), and read at the first receipt.
+  let signer: Promise<ReceiptSigner> | undefined;
+  const receipts = () =>
+    (signer ??= (async () => {
+      const made = newSigningKey();
+      await x402ExtensionsStore.insertSigningKey(
+        deps.db,
+        RECEIPT_KEY_ID,
+        JSON.stringify(made.privateJwk),
+        JSON.stringify(made.publicJwk),
+        deps.clock.now(),
+      );
+      const row = (await x402ExtensionsStore.signingKey(deps.db, RECEIPT_KEY_ID))!;
+      return createReceiptSigner(deps.baseUrl(), {
+        privateJwk: JSON.parse(row.private_jwk),
+        publicJwk: JSON.parse(row.public_jwk),
+      });
+    })().catch((err) => {
+      signer = undefined;
+      throw err;
+    }));
+
+  return {
+    declarations: (resourceUrl) => ({
+      ...paymentIdentifierDeclaration(),
+      ...siwx.declaration(resourceUrl, deps.clock.now()),
+    }),
+    signIn: (header, resourceUrl) => siwx.verify(header, resourceUrl, deps.clock.now()),
+    receipt: async (resourceUrl, payer) => (await receipts()).receipt(resourceUrl, payer, deps.clock.now()),
+    didDocument: async () => (await receipts()).didDocument(),
+  };
+}
+
+/**
+ * In the caller's transaction: grants a sign-in when the wallet paid (x402, a non-zero amount) for the learning
+ * within the repeat window and the proof's nonce is unused; the nonce is spent then.
+ */
+export async function grantSignIn(q: Queryable, proof: SiwxProof, learningId: string, now: number): Promise<boolean> {
+  if (!(await x402ExtensionsStore.paidSince(q, walletKey(proof.wallet), learningId, now - REPEAT_WINDOW_MS)))
+    return false;
+  return x402ExtensionsStore.claimSiwxNonce(q, proof.nonce, proof.wallet, proof.expiresAt, now);
+}
+
+/** A payment-identifier and what it binds: the payment's fingerprint (payments/payment-identifier.ts). */
+export interface PaymentIdKey {
+  id: string;
+  fingerprint: string;
+}
+
+/** What an id already bought: the unlock's _revenue and settlement transaction. */
+export interface PriorPayment {
+  revenue: Record<string, unknown>;
+  txHash: string | null;
+}
+
+/** The unlock an id bought with this same payment, if any; 409 when the id is bound to another payment. */
+export async function priorPayment(q: Queryable, key: PaymentIdKey): Promise<PriorPayment | undefined> {
+  const row = await x402ExtensionsStore.paymentIdentifier(q, key.id);
+  if (!row) return undefined;
+  if (row.fingerprint !== key.fingerprint) {
+    throw new DomainError(
+      ERROR_CODES.PAYMENT_IDENTIFIER_CONFLICT,
+      'This payment-identifier was used for another payment; choose a new id for a new payment',
+    );
+  }
+  if (row.revenue === null) {
+    throw new DomainError(ERROR_CODES.PAYMENT_IN_PROGRESS, 'The payment with this payment-identifier is in progress');
+  }
+  return { revenue: JSON.parse(row.revenue) as Record<string, unknown>, txHash: row.tx_hash };
+}
+
+/** In the claim's transaction: binds the id to this payment, or answers what the id bought before (or 409). */
+export async function reservePaymentId(
+  q: Queryable,
+  key: PaymentIdKey,
+  r: { learningId: string; payer: string; now: number },
+): Promise<PriorPayment | undefined> {
+  if (await x402ExtensionsStore.reservePaymentIdentifier(q, { ...key, ...r })) return undefined;
+  return priorPayment(q, key);
+}
+
+/** In the booking's transaction: records what the id bought. */
+export const completePaymentId = (q: Queryable, id: string, revenue: unknown, txHash: string | null) =>
+  x402ExtensionsStore.completePaymentIdentifier(q, id, JSON.stringify(revenue), txHash);
+
+/** With the claim's release: the id may be used again. */
+export const releasePaymentId = (q: Queryable, id: string) => x402ExtensionsStore.releasePaymentIdentifier(q, id);

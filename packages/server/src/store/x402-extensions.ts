@@ -1,0 +1,71 @@
+import type { Queryable } from './db.js';
+
+export interface PaymentIdentifierRow {
+  id: string;
+  fingerprint: string;
+  learning_id: string;
+  payer: string;
+  revenue: string | null;
+  tx_hash: string | null;
+}
+
+/** SQL for the x402 extensions' tables (migration 121): payment identifiers, SIWX nonces, signing keys. */
+export const x402ExtensionsStore = {
+  async paymentIdentifier(q: Queryable, id: string): Promise<PaymentIdentifierRow | undefined> {
+    return q.get<PaymentIdentifierRow>('SELECT * FROM payment_identifiers WHERE id = ?', [id]);
+  },
+
+  /** Reserves `id` for a payment in flight; false when the id is taken. The primary key makes this atomic. */
+  async reservePaymentIdentifier(
+    q: Queryable,
+    r: { id: string; fingerprint: string; learningId: string; payer: string; now: number },
+  ): Promise<boolean> {
+    const res = await q.run(
+      `INSERT INTO payment_identifiers (id, fingerprint, learning_id, payer, created_at) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (id) DO NOTHING`,
+      [r.id, r.fingerprint, r.learningId, r.payer, r.now],
+    );
+    return res.changes > 0;
+  },
+
+  async completePaymentIdentifier(q: Queryable, id: string, revenue: string, txHash: string | null): Promise<void> {
+    await q.run('UPDATE payment_identifiers SET revenue = ?, tx_hash = ? WHERE id = ?', [revenue, txHash, id]);
+  },
+
+  /** Gives back an id whose payment was not booked (settlement refused or unreachable). */
+  async releasePaymentIdentifier(q: Queryable, id: string): Promise<void> {
+    await q.run('DELETE FROM payment_identifiers WHERE id = ? AND revenue IS NULL', [id]);
+  },
+
+  /** The buyer (a payer's wallet key) paid for the learning through x402 at or after `since`. */
+  async paidSince(q: Queryable, buyer: string, learningId: string, since: number): Promise<boolean> {
+    const row = await q.get(
+      `SELECT 1 AS paid FROM unlocks WHERE buyer = ? AND learning_id = ? AND path = 'x402' AND gross_micro > 0
+       AND created_at >= ? LIMIT 1`,
+      [buyer, learningId, since],
+    );
+    return row !== undefined;
+  },
+
+  /** Claims a SIWX nonce; false when it was used before. Prunes expired ones. */
+  async claimSiwxNonce(q: Queryable, nonce: string, wallet: string, expiresAt: number, now: number): Promise<boolean> {
+    await q.run('DELETE FROM siwx_nonces WHERE expires_at < ?', [now]);
+    const res = await q.run(
+      'INSERT INTO siwx_nonces (nonce, wallet, expires_at) VALUES (?, ?, ?) ON CONFLICT (nonce) DO NOTHING',
+      [nonce, wallet, expiresAt],
+    );
+    return res.changes > 0;
+  },
+
+  async signingKey(q: Queryable, id: string): Promise<{ private_jwk: string; public_jwk: string } | undefined> {
+    return q.get('SELECT private_jwk, public_jwk FROM signing_keys WHERE id = ?', [id]);
+  },
+
+  async insertSigningKey(q: Queryable, id: string, privateJwk: string, publicJwk: string, now: number): Promise<void> {
+    await q.run(
+      `INSERT INTO signing_keys (id, private_jwk, public_jwk, created_at) VALUES (?, ?, ?, ?)
+       ON CONFLICT (id) DO NOTHING`,
+      [id, privateJwk, publicJwk, now],
+    );
+  },
+};
