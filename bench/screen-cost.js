@@ -5,6 +5,11 @@
 // (process.cpuUsage: every thread, the worker's included), p50 and p90 over RUNS screenings after WARMUP, the two
 // kinds alternating so the machine's other load falls on both alike. `node bench/screen-cost.js [runs]`.
 import { screenLearning, screenedTexts } from '../packages/server/dist/domain/screens/index.js';
+import {
+  OFF_TASK_THRESHOLDS,
+  offTaskBySimilarity,
+  requestSentences,
+} from '../packages/server/dist/domain/screens/off-task.js';
 import { EmbedderClient } from '../packages/server/dist/search/embedder.js';
 import { readScreenExemplars } from '../packages/server/dist/search/screen-exemplars.js';
 import { semanticVerdicts } from '../packages/server/dist/services/semantic-screens.js';
@@ -23,7 +28,9 @@ function learning4k() {
     if (body.length >= SIZE) break;
     body += `${item.learning.body}\n\n`;
   }
-  return { ...clean[0].learning, body: body.slice(0, SIZE) };
+  // Two requests for the off-task layer to measure, one on the task and one off it.
+  const requests = ' What does the error mean here? Recommend a good novel for the weekend.';
+  return { ...clean[0].learning, body: `${body.slice(0, SIZE - requests.length)}${requests}` };
 }
 
 const cpuMs = async (fn) => {
@@ -45,10 +52,13 @@ export async function measureScreenCost(runs = RUNS) {
     const v = await semanticVerdicts((t) => embedder.embed(t), exemplars, { chunked: all, whole: advice, task });
     return screenLearning(l, { offTask: v.offTask });
   };
+  // The off-task layer's own model work: the task and the requests, without the semantic screens' chunks.
   const offTaskOnly = async () => {
     const { all, task } = screenedTexts(l);
-    const v = await semanticVerdicts((t) => embedder.embed(t), exemplars, { chunked: all, whole: task, task });
-    return screenLearning(l, { offTask: v.offTask });
+    const requests = requestSentences(all);
+    const [t, ...rs] = await embedder.embed([task, ...requests.map((r) => r.text)]);
+    const sims = rs.map((v) => v.reduce((s, x, i) => s + x * t[i], 0));
+    return screenLearning(l, { offTask: offTaskBySimilarity(all, requests, sims, OFF_TASK_THRESHOLDS, task) });
   };
   const kinds = { regex: regexOnly, offTask: offTaskOnly, whole };
   const times = { regex: [], offTask: [], whole: [] };

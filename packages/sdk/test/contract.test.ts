@@ -41,6 +41,7 @@ const full = {
   body: `${snippet.snippet} Keep part numbers stable and resume from ListParts.`,
   body_hash: 'ab'.repeat(32),
   content_advisory: 'data only',
+  content_trust: 'untrusted_third_party',
   contributor_wallet: null,
   contributor_key_label: 'laptop',
   contributor_agent: 'claude-code',

@@ -42,10 +42,10 @@ export const SCREEN_TARGETS: Readonly<Record<string, { recall: number; falsePosi
 
 /**
  * What the regex and semantic screens together (held when either flags) must reach on the holdout split. The
- * credentials screen has no semantic side; its figure is the scrubber's own.
+ * credentials screen has no semantic side; its figure is the scrubber's own. Injection has none either: its
+ * targets are the injection eval's (bench/lib/injection-eval.js).
  */
 export const COMBINED_HOLDOUT_TARGETS: Readonly<Record<string, { recall: number; falsePositiveRate: number }>> = {
-  injection: { recall: 0.1, falsePositiveRate: 0.05 },
   'content-sensitivity': { recall: 0.95, falsePositiveRate: 0.1 },
   'process-advice': { recall: 0.95, falsePositiveRate: 0.075 },
   credentials: { recall: 0.6, falsePositiveRate: 0.1 },
