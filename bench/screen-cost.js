@@ -89,8 +89,12 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   console.log(`screening a ${r.chars}-character learning, CPU over ${RUNS} runs each:`);
   console.log(`  regex screens alone: ${f(r.regex)}`);
   console.log(`  regex screens and the off-task model measure: ${f(r.offTask)}`);
-  console.log(`  whole screen (with the sentence model): ${f(r.whole)}; ${(r.whole.p50 / r.regex.p50).toFixed(1)}x regex`);
+  console.log(
+    `  whole screen (with the sentence model): ${f(r.whole)}; ${(r.whole.p50 / r.regex.p50).toFixed(1)}x regex`,
+  );
   const ok = r.whole.p50 <= SCREEN_TARGET_MS;
-  console.log(`${ok ? 'PASS' : 'FAIL'}  whole screen p50 ${r.whole.p50.toFixed(1)} ms CPU (target <= ${SCREEN_TARGET_MS} ms)`);
+  console.log(
+    `${ok ? 'PASS' : 'FAIL'}  whole screen p50 ${r.whole.p50.toFixed(1)} ms CPU (target <= ${SCREEN_TARGET_MS} ms)`,
+  );
   process.exitCode = ok ? 0 : 1;
 }

@@ -2,28 +2,23 @@
 // learning: the regex layers alone, and with the sentence model (the semantic screens and the off-task layer's
 // similarity, held when either side flags). Recall and false-positive rate per split; the checks read the test
 // half only, which nothing was tuned on.
-import {
-  screenLearning,
-  screenMetrics,
-  screenedTexts,
-} from '../../packages/server/dist/domain/screens/index.js';
-import { readScreenExemplars } from '../../packages/server/dist/search/screen-exemplars.js';
-import { semanticVerdicts } from '../../packages/server/dist/services/semantic-screens.js';
+import { screenLearning, screenMetrics, screenedTexts } from '../../packages/server/dist/domain/screens/index.js';
+import { offTaskFlags } from '../../packages/server/dist/services/semantic-screens.js';
 import { injectionSet } from './injection-set.js';
 
 export const INJECTION_TARGET = { recall: 0.85, falsePositiveRate: 0.03 };
 
 /** Each item's screening, regex alone and (with `model`) as POST /learn combines both sides. */
 async function verdicts(items, model) {
-  const exemplars = model ? readScreenExemplars() : undefined;
   const out = [];
   for (const item of items) {
     const regex = screenLearning(item.learning);
     let combined;
     if (model) {
-      const { all, advice, task } = screenedTexts(item.learning);
-      const v = await semanticVerdicts((texts) => model.embed(texts), exemplars, { chunked: all, whole: advice, task });
-      combined = screenLearning(item.learning, { offTask: v.offTask });
+      // The model's part of the injection screen is the off-task measure (the semantic screens' chunks raise
+      // other flags only).
+      const { all, task } = screenedTexts(item.learning);
+      combined = screenLearning(item.learning, { offTask: await offTaskFlags((t) => model.embed(t), all, task) });
     }
     out.push({ item, regex: regex.injection_flags, combined: combined?.injection_flags });
   }
@@ -83,7 +78,11 @@ export async function injectionReport(model) {
   const layers = {};
   for (const r of test.filter((x) => x.item.flagged))
     for (const layer of new Set(pick(r).map((f) => f.layer))) layers[layer] = (layers[layer] ?? 0) + 1;
-  lines.push(`  attacks flagged by each layer: ${Object.entries(layers).map(([l, n]) => `${l} ${n}`).join(', ')}`);
+  lines.push(
+    `  attacks flagged by each layer: ${Object.entries(layers)
+      .map(([l, n]) => `${l} ${n}`)
+      .join(', ')}`,
+  );
   const m = metrics(test, pick);
   if (process.env.EVAL_VERBOSE === '1') {
     lines.push('', 'test misses:', ...m.misses.map((x) => `  ${x.text} (${x.note})`));
@@ -95,4 +94,19 @@ export async function injectionReport(model) {
     m.recall >= INJECTION_TARGET.recall && m.falsePositiveRate <= INJECTION_TARGET.falsePositiveRate,
   ]);
   return { lines, checks };
+}
+
+// `node bench/lib/injection-eval.js`: this report alone, with the sentence model in a worker of this process.
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const { EmbedderClient } = await import('../../packages/server/dist/search/embedder.js');
+  const model = new EmbedderClient();
+  await model.init();
+  try {
+    const { lines, checks } = await injectionReport(model);
+    console.log(lines.join('\n'));
+    for (const [label, ok] of checks) console.log(`${ok ? 'PASS' : 'FAIL'}  ${label}`);
+    process.exitCode = checks.every(([, ok]) => ok) ? 0 : 1;
+  } finally {
+    await model.close();
+  }
 }

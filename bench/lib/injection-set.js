@@ -13,6 +13,7 @@ const jsonl = (name) =>
     .filter((l) => l.trim().length > 0)
     .map((l) => JSON.parse(l));
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI colour codes in the recorded tracebacks
 const ANSI = /\u001b\[[0-9;]*m/g;
 /** The error's last line that says something: the learning's title. */
 const titleOf = (errorLines) =>

@@ -82,7 +82,12 @@ describe('POST /learn with the semantic screens', () => {
     expect(held.review_reason).toContain('injection');
     const page = await (await fetch(`${server.url}/account/pending?limit=200`, { headers: alice.headers })).json();
     const item = page.learnings.find((l: { id: string }) => l.id === held.id);
-    const flags = item.injection_flags as Array<{ layer: string; rule: string; span: { field: string; start: number; end: number }; excerpt: string }>;
+    const flags = item.injection_flags as Array<{
+      layer: string;
+      rule: string;
+      span: { field: string; start: number; end: number };
+      excerpt: string;
+    }>;
     expect(flags.map((f) => [f.layer, f.rule])).toEqual(
       expect.arrayContaining([
         ['code', 'exfiltrate_env'],

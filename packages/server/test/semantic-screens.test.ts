@@ -143,7 +143,9 @@ describe('createSemanticScreens', () => {
     expect(await screens.screen(learning(technical))).toBeUndefined();
     answer([]); // the late answer is dropped without harm
     await flush();
-    expect(lines.find((l) => l.msg === 'semantic screens too slow; regex screens only for this submission')).toBeDefined();
+    expect(
+      lines.find((l) => l.msg === 'semantic screens too slow; regex screens only for this submission'),
+    ).toBeDefined();
   });
 
   it('says in the log once that the regex screens run alone while the model warms, fails or lacks exemplars', async () => {

@@ -131,7 +131,10 @@ function consider(text: string, run: readonly Word[], technical: boolean, found:
   while (to > from && run[to - 1].kind === 'weak' && !surnames.has(run[to - 1].text.toLowerCase())) to--;
   if (from === to) return;
   // A place, not a person: the run follows a place word (New York) or opens with one (San Francisco).
-  if (PLACE_FIRST.has(run[from].text.replace(/\.$/, '')) || PLACE_BEFORE.test(text.slice(Math.max(0, run[from].start - 12), run[from].start)))
+  if (
+    PLACE_FIRST.has(run[from].text.replace(/\.$/, '')) ||
+    PLACE_BEFORE.test(text.slice(Math.max(0, run[from].start - 12), run[from].start))
+  )
     return;
   const segment = run.slice(from, to);
   const full = segment.filter((w) => w.kind !== 'initial' && !PARTICLES.has(w.text) && !SUFFIXES.has(w.text));
@@ -188,15 +191,15 @@ function pairs(run: readonly Word[], found: Finding[]): void {
 }
 
 /** A title, or a phrase that names the next word whatever its case: `Mrs. Baker`, `my name is vitoria`. */
-const NAMING_BEFORE = new RegExp(
-  String.raw`(?:^|[^\p{L}])(?:my name is|name is|call me|calls me|call her|call him|maiden name is|named|starring|says|said|asked|told) $`,
-  'iu',
-);
+const NAMING_BEFORE =
+  /(?:^|[^\p{L}])(?:my name is|name is|call me|calls me|call her|call him|maiden name is|named|starring|says|said|asked|told) $/iu;
 /** Where a name-like word is part of a place: `New York`, `San Francisco`, `Fort Worth`. */
 const PLACE_BEFORE =
   /(?:^|[^\p{L}])(?:New|San|Santa|Santo|São|Sao|Los|Las|Saint|St\.?|Sankt|Fort|Port|Porto|Puerto|Lake|Mount|Mt\.?|Rio|Kuala|Buenos|Baton|Palo|Salt|Costa|Nueva|Nuevo|Villa|Cape|Glen|Palm|Bay|Grand) $/u;
 const PLACE_FIRST = new Set(
-  'New San Santa Santo São Sao Los Las Saint St Sankt Fort Port Porto Puerto Lake Mount Mt Rio Kuala Buenos Baton Palo Salt Costa Nueva Nuevo Cape'.split(' '),
+  'New San Santa Santo São Sao Los Las Saint St Sankt Fort Port Porto Puerto Lake Mount Mt Rio Kuala Buenos Baton Palo Salt Costa Nueva Nuevo Cape'.split(
+    ' ',
+  ),
 );
 /** After a capitalised word at a sentence start: what only people do. */
 const PERSON_AFTER =

@@ -71,7 +71,9 @@ export const InjectionFlag = z
     layer: z
       .enum(['instructions', 'code', 'off_task', 'encoded', 'markup', 'hidden_text', 'semantic'])
       .describe('which layer of the screen flagged'),
-    rule: z.string().describe('the rule within the layer, e.g. reverse_shell, about_your_output, base64:code.pipe_to_shell'),
+    rule: z
+      .string()
+      .describe('the rule within the layer, e.g. reverse_shell, about_your_output, base64:code.pipe_to_shell'),
     span: z
       .object({
         field: z.enum(['title', 'task_context', 'body', 'tags']),

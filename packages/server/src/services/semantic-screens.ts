@@ -50,30 +50,33 @@ const dot = (a: Float32Array, b: Float32Array) => {
   return s;
 };
 
-/** Every semantic screen's verdict and the off-task flags, from one model call of at most 2 + MAX_CHUNKS + MAX_REQUESTS texts. */
-export async function semanticVerdicts(embed: Embed, model: SemanticModel, texts: ScreenTexts): Promise<SemanticVerdicts> {
+/**
+ * The off-task layer's flags by the sentence model: the requests of `chunked` (at most MAX_REQUESTS) embedded
+ * with `task`, each measured by its cosine to it. No model call when there is no request.
+ */
+export async function offTaskFlags(embed: Embed, chunked: string, task: string): Promise<LayerFlag[]> {
+  const requests: Request[] = requestSentences(chunked).slice(0, MAX_REQUESTS);
+  if (requests.length === 0 || !/\S/.test(task)) return [];
+  const [taskVector, ...vectors] = await embed([task, ...requests.map((r) => r.text)]);
+  const similarities = vectors.map((v) => dot(taskVector!, v));
+  return offTaskBySimilarity(chunked, requests, similarities, OFF_TASK_THRESHOLDS, task);
+}
+
+/** Every semantic screen's verdict (one model call of at most 1 + MAX_CHUNKS texts) and the off-task flags. */
+export async function semanticVerdicts(
+  embed: Embed,
+  model: SemanticModel,
+  texts: ScreenTexts,
+): Promise<SemanticVerdicts> {
   const chunks = textChunks(texts.chunked);
-  const requests: Request[] = texts.task === undefined ? [] : requestSentences(texts.chunked).slice(0, MAX_REQUESTS);
-  const task = texts.task ?? '';
-  const distinct = [
-    ...new Set([texts.whole, ...chunks, ...(requests.length > 0 ? [task, ...requests.map((r) => r.text)] : [])]),
-  ].filter((t) => /\S/.test(t));
+  const distinct = [...new Set([texts.whole, ...chunks])];
   const vectors = await embed(distinct);
   const vectorOf = new Map(distinct.map((t, i) => [t, vectors[i]!]));
   const screenVectors = { whole: vectorOf.get(texts.whole)!, chunks: chunks.map((c) => vectorOf.get(c)!) };
   const verdicts = {} as Record<SemanticScreenName, SemanticVerdict>;
   for (const name of Object.keys(SEMANTIC_SCREENS) as SemanticScreenName[])
     verdicts[name] = semanticVerdict(name, screenVectors, model[name]);
-  const taskVector = vectorOf.get(task);
-  const offTask = taskVector
-    ? offTaskBySimilarity(
-        texts.chunked,
-        requests,
-        requests.map((r) => dot(taskVector, vectorOf.get(r.text)!)),
-        OFF_TASK_THRESHOLDS,
-        task,
-      )
-    : [];
+  const offTask = texts.task === undefined ? [] : await offTaskFlags(embed, texts.chunked, texts.task);
   return { verdicts, offTask };
 }
 

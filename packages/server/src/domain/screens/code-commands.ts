@@ -65,7 +65,7 @@ const SOCKET_PEER = String.raw`(?:["']${LOOPBACK}[^"'\s]+["']|${REMOTE})`;
 const SOURCES: ReadonlyArray<{ rule: string; re: RegExp }> = [
   {
     rule: 'exfiltrate_credentials',
-    re: /(?:~|\$HOME|%USERPROFILE%|home)?[\\/]?\.(?:ssh|aws|kube|docker|gnupg|npmrc|pypirc|netrc|git-credentials)\b|(?:^|[\s"'\/=(~])\.env\b|id_(?:rsa|ed25519|ecdsa)|\/etc\/(?:passwd|shadow)|keychain|login data|wallet\.dat|cookies?\.(?:txt|pkl|sqlite|json)|cookiejar|simplecookie|\bdocument\.cookie|_history\b|credentials\.(?:json|csv|xml)|\.aws\/credentials|lsass|mimikatz/i,
+    re: /(?:~|\$HOME|%USERPROFILE%|home)?[\\/]?\.(?:ssh|aws|kube|docker|gnupg|npmrc|pypirc|netrc|git-credentials)\b|(?:^|[\s"'/=(~])\.env\b|id_(?:rsa|ed25519|ecdsa)|\/etc\/(?:passwd|shadow)|keychain|login data|wallet\.dat|cookies?\.(?:txt|pkl|sqlite|json)|cookiejar|simplecookie|\bdocument\.cookie|_history\b|credentials\.(?:json|csv|xml)|\.aws\/credentials|lsass|mimikatz/i,
   },
   {
     rule: 'exfiltrate_env',
@@ -184,7 +184,8 @@ const RAW_SOCKET = new RegExp(
 const SHELL_BEHIND_SOCKET =
   /subprocess\.(?:popen|call|run)\(\s*\[?\s*["'](?:\/bin\/)?(?:ba)?sh|pty\.spawn|os\.dup2|child_process[\s\S]{0,200}(?:spawn|exec)\(\s*["'](?:\/bin\/)?(?:ba)?sh|cmd\.exe|invoke-expression|\biex\b|getstream\(\)[\s\S]{0,300}\bread\(/i;
 
-const span = (seg: CodeSegment, m: RegExpMatchArray) => [seg.start + m.index!, seg.start + m.index! + m[0].length] as const;
+const span = (seg: CodeSegment, m: RegExpMatchArray) =>
+  [seg.start + m.index!, seg.start + m.index! + m[0].length] as const;
 
 /** How far apart, in the whole text, what is read and where it is sent may be. */
 const NEAR = 800;
@@ -209,7 +210,9 @@ function segmentFlags(seg: CodeSegment, near = Number.POSITIVE_INFINITY): LayerF
     // The most specific source names the rule; a plain file read counts only when sent to a host written out.
     const window = text.slice(Math.max(0, sink.index - near), sink.index + sink[0].length + near);
     const from = Math.max(0, sink.index - near);
-    const source = SOURCES.find(({ rule, re }) => re.test(window) && (rule !== 'exfiltrate_file' || REMOTE_RE.test(window)));
+    const source = SOURCES.find(
+      ({ rule, re }) => re.test(window) && (rule !== 'exfiltrate_file' || REMOTE_RE.test(window)),
+    );
     if (!source) continue;
     const src = window.match(source.re)!;
     const a = Math.min(from + src.index!, sink.index);

@@ -19,7 +19,8 @@ const ENGLISH = new Set(
 );
 
 /** Two frequent English words in a row: the sentence reads as English already. */
-const PLAIN = /\b(?:the|and|to|of|in|is|for|with|on|it|this|that|you|a)\s+(?:the|a|an|and|to|of|in|is|for|with|on|it|this|that|you|your|all|be|not)\b/i;
+const PLAIN =
+  /\b(?:the|and|to|of|in|is|for|with|on|it|this|that|you|a)\s+(?:the|a|an|and|to|of|in|is|for|with|on|it|this|that|you|your|all|be|not)\b/i;
 
 const words = (s: string) => s.toLowerCase().match(/[a-z']+/g) ?? [];
 
@@ -75,7 +76,8 @@ function decodedRuns(text: string): Decoded[] {
 function sentences(text: string): Array<{ start: number; text: string }> {
   const out: Array<{ start: number; text: string }> = [];
   const prose = text.replace(/```[\s\S]*?```|`[^`\n]*`/g, (m) => ' '.repeat(m.length));
-  for (const m of prose.matchAll(/[^\n.!?]+[.!?]*/g)) if (m[0].trim().length >= 12) out.push({ start: m.index, text: m[0] });
+  for (const m of prose.matchAll(/[^\n.!?]+[.!?]*/g))
+    if (m[0].trim().length >= 12) out.push({ start: m.index, text: m[0] });
   // A reversed sentence starts with its final punctuation: ".olleh" splits after the period.
   for (const m of prose.matchAll(/[.!?][^\n.!?]{12,}/g)) out.push({ start: m.index, text: m[0] });
   return out;

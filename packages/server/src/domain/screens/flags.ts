@@ -1,14 +1,7 @@
 // What one injection layer reports: which layer, which of its rules, and where in the screened text.
 
 /** The injection screen's layers, each a module of its own. */
-export type InjectionLayer =
-  | 'instructions'
-  | 'code'
-  | 'off_task'
-  | 'encoded'
-  | 'markup'
-  | 'hidden_text'
-  | 'semantic';
+export type InjectionLayer = 'instructions' | 'code' | 'off_task' | 'encoded' | 'markup' | 'hidden_text' | 'semantic';
 
 export interface LayerFlag {
   layer: InjectionLayer;

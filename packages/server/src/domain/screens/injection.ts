@@ -389,9 +389,7 @@ function patternFlags(text: string): LayerFlag[] {
     if (out.some((f) => f.rule === p.name)) continue;
     const m = folded.text.match(p.re);
     if (m)
-      out.push(
-        flagAt('instructions', p.name, folded.toOriginal(m.index!), folded.toOriginal(m.index! + m[0].length)),
-      );
+      out.push(flagAt('instructions', p.name, folded.toOriginal(m.index!), folded.toOriginal(m.index! + m[0].length)));
   }
   return out;
 }
@@ -423,7 +421,9 @@ export function injectionFlags(text: string, options: InjectionOptions = {}, dep
     if (hidden.length > 0) {
       const tag = text.match(TAG_CHARS)!;
       for (const f of inner(hidden, depth + 1))
-        flags.push(flagAt('hidden_text', `tag_characters:${f.layer}.${f.rule}`, tag.index!, tag.index! + tag[0].length));
+        flags.push(
+          flagAt('hidden_text', `tag_characters:${f.layer}.${f.rule}`, tag.index!, tag.index! + tag[0].length),
+        );
     }
   }
   return flags;

@@ -78,7 +78,7 @@ const STOP = new Set(
   (
     'the and for with from that this these those you your yours are was were have has had will would could should can ' +
     'not but all any what who whom whose which when where why how does did done doing about into onto over under then ' +
-    'than there here they them their its it\'s also just only some more most very much many such each every other ' +
+    "than there here they them their its it's also just only some more most very much many such each every other " +
     'please also now make use used using get got give tell write explain describe provide list name share create ' +
     'recommend suggest compare work works working good best way ways thing things one two first new like want need ' +
     'happen happens happened occur occurs mean means matter help helps fail fails sometimes always never still why ' +
