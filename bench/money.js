@@ -40,7 +40,6 @@ function learning(i, now) {
       outcome: 'success',
       contributorWallet: `0x${(i % 50).toString(16).padStart(40, '0')}`,
       contributorAgent: 'bench/1.0',
-      unlockPriceMicro: PRICE,
       basePriceMicro: PRICE,
       currentPriceMicro: PRICE,
       complexity: 'medium',

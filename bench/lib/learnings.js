@@ -64,7 +64,6 @@ export async function insertApproved(db, rows, now = Date.now()) {
               taskContext: r.task_context,
               outcome: r.outcome,
               contributorAccountId: r.account ?? null,
-              unlockPriceMicro: 50_000,
               basePriceMicro: base,
               currentPriceMicro: base,
               complexity,

@@ -21,7 +21,7 @@ export interface TestServer extends RunningServer {
  */
 export async function startTestServer(
   env: Record<string, string> = {},
-  opts: { dataDir?: string; clock?: ManualClock } = {},
+  opts: { dataDir?: string; clock?: ManualClock; embedWorkerFile?: string } = {},
 ): Promise<TestServer> {
   const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'axle-test-'));
   const clock = opts.clock ?? new ManualClock();
@@ -40,7 +40,7 @@ export async function startTestServer(
     AXLE_SEMANTIC_SEARCH: 'off',
     ...env,
   });
-  const server = await startServer({ config, clock, logStream });
+  const server = await startServer({ config, clock, logStream, embedWorkerFile: opts.embedWorkerFile });
   return Object.assign(server, {
     clock,
     dataDir,

@@ -1,5 +1,6 @@
 export { z } from './zod.js';
 export * from './limits.js';
+export * from './display-text.js';
 export * from './client.js';
 export * from './schemas/common.js';
 export * from './schemas/skill.js';

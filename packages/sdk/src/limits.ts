@@ -53,6 +53,15 @@ export const LIMITS = {
    * echoes the Bazaar declaration with the tool's input schema); at most maxBatch messages in one JSON-RPC batch.
    */
   mcpHttp: { maxJsonDepth: 16, maxBatch: 10 },
+  /**
+   * Requests per client address and minute, counted in the database (429 with Retry-After past it), so one client
+   * cannot starve the rest: anonymous POST /knowledge (with the searches the MCP tools make for anonymous callers),
+   * and every POST /mcp request (a batch counts once; its tools' calls count on their own routes).
+   */
+  perAddress: {
+    anonymousKnowledgeSearch: { perMinute: 60 },
+    mcp: { perMinute: 120 },
+  },
 } as const;
 
 /** USDC has 6 decimals: money is integer micro-USDC from the edge inward. */

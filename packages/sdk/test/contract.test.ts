@@ -279,8 +279,8 @@ describe('public responses', () => {
   });
   it('stats types must be keyed by skill type', () => {
     const stats = {
-      catalog_size: 0,
-      categories: 0,
+      learnings_count: 0,
+      learning_categories: 0,
       skills_catalog_size: 2,
       skills_categories: 1,
       types: { api: 1, mcp_server: 1 },

@@ -13,7 +13,7 @@ import { createDeviceAuthService } from './services/device-auth.js';
 import { releaseHeld } from './services/ledger.js';
 import { createUnlockService } from './services/unlock.js';
 import { createX402ExtensionsService } from './services/x402-extensions.js';
-import { facilitatorSettler, localSettler } from './payments/settlement.js';
+import { facilitatorSettler, offlineSettler, type Settler } from './payments/settlement.js';
 import { stripeProcessor } from './payments/card-processor.js';
 import { localPayoutSender } from './payments/payout-sender.js';
 import { sanctionsScreen } from './payments/sanctions.js';
@@ -50,12 +50,37 @@ export interface ComposeOptions {
   localUrl(): string;
   /** The semantic warm-up waits for this so it does not delay the first /health. */
   listening: Promise<unknown>;
+  /** The embedding worker's script (tests); the compiled embed-worker by default. */
+  embedWorkerFile?: string;
 }
 
 export interface Composed {
   deps: AppDeps;
   /** Closes the services that hold resources (the OpenClaw watcher, embedding workers, batched counters). */
   close(): Promise<void>;
+}
+
+const RECONCILE_EVERY_MS = 60_000;
+
+/** How x402 payments are settled (docs/payments.md): a facilitator, this server on chain, or not at all. */
+async function settlerFor(config: Config, logger: Logger): Promise<Settler> {
+  const chain = config.rpcUrl ? await import('./payments/chain-settlement.js') : undefined;
+  if (config.facilitatorUrl) {
+    const reader = chain && config.rpcUrl ? chain.chainReader({ rpcUrl: config.rpcUrl }) : undefined;
+    return facilitatorSettler(config.facilitatorUrl, { chain: reader, receiptWaitMs: config.settlementWaitMs });
+  }
+  if (chain && config.rpcUrl && config.settlementKey) {
+    return chain.chainSettler({
+      rpcUrl: config.rpcUrl,
+      privateKey: config.settlementKey,
+      receiptWaitMs: config.settlementWaitMs,
+    });
+  }
+  logger.warn(
+    'x402 payments are NOT being settled: no AXLE_FACILITATOR_URL, and no AXLE_RPC_URL with AXLE_SETTLEMENT_KEY. ' +
+      'Authorizations are verified offline; contributor shares stay awaiting_settlement and are never withdrawable.',
+  );
+  return offlineSettler;
 }
 
 /** The composition root: builds every store-backed service once and wires them together. */
@@ -68,6 +93,7 @@ export async function compose({
   baseUrl,
   localUrl,
   listening,
+  embedWorkerFile,
 }: ComposeOptions): Promise<Composed> {
   const learnings = createLearningsService({ db, clock });
   const skills = await createSkillsService({
@@ -77,6 +103,8 @@ export async function compose({
     semanticSearch: config.semanticSearch,
     searchWorkers: config.searchWorkers,
     searchQueueMax: config.searchQueueMax,
+    modelWaitMs: config.modelWaitMs,
+    embedWorkerFile,
     semanticStartsAfter: listening,
     knowledgeHints: learnings,
   });
@@ -87,6 +115,7 @@ export async function compose({
   const accounts = createAccountsService({ db, clock, writeLimits });
   const mailer = createMailer({
     smtpUrl: config.smtpUrl,
+    smtpTimeoutMs: config.smtpTimeoutMs,
     from: config.mailFrom,
     dataDir: config.dataDir,
     logger,
@@ -137,7 +166,6 @@ export async function compose({
       semanticScreens: createSemanticScreens({
         model: config.semanticSearch ? skills.search.semantic : undefined,
         logger,
-        waitMs: config.screenWaitMs,
       }),
     }),
     review: createReviewService({ db, clock, writeLimits, onVisible }),
@@ -157,7 +185,8 @@ export async function compose({
       baseUrl,
       payTo: config.payTo,
       routerAddress: config.routerAddress,
-      settler: config.facilitatorUrl ? facilitatorSettler(config.facilitatorUrl) : localSettler,
+      settler: await settlerFor(config, logger),
+      settlementWaitMs: config.settlementWaitMs,
       extensions: x402Extensions,
       loadFull: (id) => knowledge.loadFull(id),
     }),
@@ -181,9 +210,19 @@ export async function compose({
     }),
     writeLimits,
   };
+  // Submitted settlements are reconciled at start and every minute; final states stay final, so several
+  // instances may run this at once.
+  const reconcile = () =>
+    void deps.unlocks
+      .reconcilePayments()
+      .catch((err) => logger.warn({ err: (err as Error).message }, 'x402 reconciliation failed'));
+  const reconciler = deps.unlocks.settlementMode === 'offline' ? undefined : setInterval(reconcile, RECONCILE_EVERY_MS);
+  reconciler?.unref();
+  if (reconciler) void listening.then(reconcile);
   return {
     deps,
     close: async () => {
+      clearInterval(reconciler);
       await openclaw.close();
       await vectors?.close();
       await skills.close();

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from '@axle/sdk';
 import type { ConnectionLimits } from './http/connections.js';
-import { DEFAULT_SEARCH_QUEUE_MAX } from './search/embedder.js';
+import { DEFAULT_MODEL_WAIT_MS, DEFAULT_SEARCH_QUEUE_MAX } from './search/embedder.js';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
@@ -27,7 +27,7 @@ const Env = z
     AXLE_SEMANTIC_SEARCH: z.enum(['on', 'off']).default('on'),
     AXLE_SEARCH_WORKERS: z.coerce.number().int().min(1).max(16).optional(),
     AXLE_SEARCH_QUEUE_MAX: z.coerce.number().int().min(0).max(10_000).default(DEFAULT_SEARCH_QUEUE_MAX),
-    AXLE_SCREEN_WAIT_MS: z.coerce.number().int().min(1).max(60_000).default(2_000),
+    AXLE_MODEL_WAIT_MS: z.coerce.number().int().min(1).max(60_000).default(DEFAULT_MODEL_WAIT_MS),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     AXLE_ADMIN_TOKEN: z.string().min(1).optional(),
     AXLE_ADMIN_READ_TOKEN: z.string().min(1).optional(),
@@ -38,6 +38,12 @@ const Env = z
       .regex(/^0x[0-9a-fA-F]{40}$/, 'must be an EVM address (0x + 40 hex digits)')
       .default(DEV_PAY_TO),
     AXLE_FACILITATOR_URL: z.string().url().optional(),
+    AXLE_RPC_URL: z.string().url().optional(),
+    AXLE_SETTLEMENT_KEY: z
+      .string()
+      .regex(/^0x[0-9a-fA-F]{64}$/, 'must be a private key (0x + 64 hex digits)')
+      .optional(),
+    AXLE_SETTLEMENT_WAIT_MS: z.coerce.number().int().min(0).max(120_000).default(20_000),
     AXLE_ROUTER_ADDRESS: z
       .string()
       .regex(/^0x[0-9a-fA-F]{40}$/, 'must be an EVM address (0x + 40 hex digits)')
@@ -53,6 +59,7 @@ const Env = z
       .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
       .optional(),
     AXLE_MAIL_FROM: z.string().min(3).default('Axle <no-reply@localhost>'),
+    AXLE_SMTP_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
     AXLE_TRUST_PROXY: bool,
     AXLE_OPENCLAW_MEMORY_PATH: z.string().min(1).optional(),
     AXLE_OPENCLAW_API_KEY: z.string().min(1).optional(),
@@ -60,6 +67,10 @@ const Env = z
     AXLE_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1).default(30_000),
     AXLE_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(1).default(5_000),
     AXLE_MAX_CONNECTIONS: z.coerce.number().int().min(1).default(1_000),
+  })
+  .refine((e) => !e.AXLE_SETTLEMENT_KEY || e.AXLE_RPC_URL, {
+    path: ['AXLE_SETTLEMENT_KEY'],
+    message: 'needs AXLE_RPC_URL (the chain to settle on)',
   })
   .refine((e) => e.AXLE_HEADERS_TIMEOUT_MS <= e.AXLE_REQUEST_TIMEOUT_MS, {
     path: ['AXLE_HEADERS_TIMEOUT_MS'],
@@ -74,12 +85,12 @@ export interface Config {
   baseUrl?: string;
   catalogPath?: string;
   semanticSearch: boolean;
-  /** How long POST /learn waits for the sentence model's screening before the regex screens decide alone. */
-  screenWaitMs: number;
   /** Embedding worker threads, each with its own copy of the model; by default one per core, at most 2. */
   searchWorkers: number;
   /** Searches that may wait for an embedding worker; past it /discover answers lexically (`search_mode`). */
   searchQueueMax: number;
+  /** How long a request waits for the sentence model; past it search answers lexically, screens run regex-only. */
+  modelWaitMs: number;
   logLevel: string;
   adminToken?: string;
   adminReadToken?: string;
@@ -88,8 +99,14 @@ export interface Config {
   operator: string;
   /** Platform wallet receiving x402 payments. */
   payTo: string;
-  /** x402 facilitator; when unset payments are verified locally and settled on the ledger. */
+  /** x402 facilitator: settles payments before they are served (docs/payments.md, settlement modes). */
   facilitatorUrl?: string;
+  /** Chain RPC: with settlementKey the server settles payments itself; with a facilitator it checks its answers. */
+  rpcUrl?: string;
+  /** Private key of the account that submits transferWithAuthorization (pays the gas). */
+  settlementKey?: `0x${string}`;
+  /** How long an unlock waits for a settlement's receipt before serving it as submitted (reconciled later). */
+  settlementWaitMs: number;
   /** Router contract: non-custodial mode (payTo is the router, extra.router names it). */
   routerAddress?: string;
   /** Card processor API key; without it checkout and card payouts answer 503. */
@@ -108,6 +125,8 @@ export interface Config {
   smtpUrl?: string;
   /** From header of sign-in mail. */
   mailFrom: string;
+  /** How long a sign-in request waits on the SMTP server (to connect, to greet, between replies). */
+  smtpTimeoutMs: number;
   /** Take the client IP from X-Forwarded-For (only behind a proxy that sets it). */
   trustProxy: boolean;
   /** OpenClaw workspace folder; when set the server runs the memory-file adapter in-process. */
@@ -132,9 +151,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     baseUrl: e.AXLE_BASE_URL?.replace(/\/+$/, ''),
     catalogPath: e.AXLE_CATALOG,
     semanticSearch: e.AXLE_SEMANTIC_SEARCH === 'on',
-    screenWaitMs: e.AXLE_SCREEN_WAIT_MS,
     searchWorkers: e.AXLE_SEARCH_WORKERS ?? Math.min(2, os.availableParallelism()),
     searchQueueMax: e.AXLE_SEARCH_QUEUE_MAX,
+    modelWaitMs: e.AXLE_MODEL_WAIT_MS,
     logLevel: e.LOG_LEVEL,
     adminToken: e.AXLE_ADMIN_TOKEN,
     adminReadToken: e.AXLE_ADMIN_READ_TOKEN,
@@ -142,6 +161,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     operator: e.AXLE_OPERATOR,
     payTo: e.AXLE_PAY_TO,
     facilitatorUrl: e.AXLE_FACILITATOR_URL?.replace(/\/+$/, ''),
+    rpcUrl: e.AXLE_RPC_URL,
+    settlementKey: e.AXLE_SETTLEMENT_KEY as `0x${string}` | undefined,
+    settlementWaitMs: e.AXLE_SETTLEMENT_WAIT_MS,
     routerAddress: e.AXLE_ROUTER_ADDRESS,
     processorSecretKey: e.AXLE_PROCESSOR_SECRET_KEY,
     processorWebhookSecret: e.AXLE_PROCESSOR_WEBHOOK_SECRET,
@@ -151,6 +173,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jwtSecret: e.AXLE_JWT_SECRET,
     smtpUrl: e.AXLE_SMTP_URL,
     mailFrom: e.AXLE_MAIL_FROM,
+    smtpTimeoutMs: e.AXLE_SMTP_TIMEOUT_MS,
     trustProxy: e.AXLE_TRUST_PROXY,
     openclawMemoryPath: e.AXLE_OPENCLAW_MEMORY_PATH && path.resolve(e.AXLE_OPENCLAW_MEMORY_PATH),
     openclawApiKey: e.AXLE_OPENCLAW_API_KEY,

@@ -27,10 +27,17 @@ export interface StartOptions {
   clock?: Clock;
   /** Where JSON logs go (tests capture them); stdout by default. */
   logStream?: NodeJS.WritableStream;
+  /** The embedding worker's script (tests give a stand-in); the compiled embed-worker by default. */
+  embedWorkerFile?: string;
 }
 
 /** config -> store -> services (compose.ts) -> app -> listen. Used by main.ts and by in-process integration tests. */
-export async function startServer({ config, clock = systemClock, logStream }: StartOptions): Promise<RunningServer> {
+export async function startServer({
+  config,
+  clock = systemClock,
+  logStream,
+  embedWorkerFile,
+}: StartOptions): Promise<RunningServer> {
   const logger = createLogger(config.logLevel, logStream);
   fs.mkdirSync(config.dataDir, { recursive: true });
   // First: a bad stored secret stops the start before anything is opened.
@@ -51,6 +58,7 @@ export async function startServer({ config, clock = systemClock, logStream }: St
     baseUrl: () => baseUrl,
     localUrl: () => localUrl,
     listening,
+    embedWorkerFile,
   });
   const built = createApp(composed.deps);
   const server = http.createServer(timeoutOptions(config.connections), built.app.callback());

@@ -13,9 +13,12 @@ afterEach(async () => {
 });
 
 /** A raw loopback connection, connected, recording what the server sends and when it closes. */
-async function connect(url: string): Promise<{ socket: net.Socket; received: () => string; closed: Promise<void> }> {
+async function connect(
+  url: string,
+  { allowHalfOpen = false } = {},
+): Promise<{ socket: net.Socket; received: () => string; closed: Promise<void> }> {
   const { port } = new URL(url);
-  const socket = net.connect(Number(port), '127.0.0.1');
+  const socket = net.connect({ port: Number(port), host: '127.0.0.1', allowHalfOpen });
   sockets.push(socket);
   let data = '';
   socket.on('data', (d) => (data += d));
@@ -60,6 +63,20 @@ describe('connection limits', () => {
     expect(keptAlive.received()).toMatch(/^HTTP\/1\.1 200/);
     expect(slowBody.received()).toMatch(/^HTTP\/1\.1 408/);
     expect(await health(server.url)).toBe(200);
+  });
+
+  it('closes a trickled header within the headers timeout plus 1 s, though the client never closes its side', async () => {
+    const headersTimeoutMs = 1000;
+    server = await startTestServer({ AXLE_HEADERS_TIMEOUT_MS: String(headersTimeoutMs) });
+    // A slowloris client: keeps sending header bytes and ignores the server's answer and end of stream.
+    const slow = await connect(server.url, { allowHalfOpen: true });
+    const started = performance.now();
+    trickle(slow.socket, `GET /health HTTP/1.1\r\nHost: x\r\nX-Slow: ${'a'.repeat(5000)}`, 20);
+    await slow.closed;
+    const elapsed = performance.now() - started;
+    expect(slow.received()).toMatch(/^HTTP\/1\.1 408/);
+    expect(elapsed).toBeGreaterThanOrEqual(headersTimeoutMs - 50);
+    expect(elapsed).toBeLessThanOrEqual(headersTimeoutMs + 1000);
   });
 
   it('answers /health while idle sockets hold every connection', async () => {

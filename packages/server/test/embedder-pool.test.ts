@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { EmbedderBusy, EmbedderPool } from '../src/search/embedder.js';
+import { fileURLToPath } from 'node:url';
+import { EmbedderBusy, EmbedderClient, EmbedderPool, EmbedderTimeout, withDeadline } from '../src/search/embedder.js';
+
+const STALLING_WORKER = fileURLToPath(new URL('./fixtures/stand-in-embed-worker.mjs', import.meta.url));
 
 describe('EmbedderPool load shedding', () => {
   it('refuses at once the searches past its queue bound, and serves the rest', async () => {
@@ -29,6 +32,38 @@ describe('EmbedderPool load shedding', () => {
       const reasons = outcomes.map((o) => (o.status === 'rejected' ? (o.reason as Error) : undefined));
       // The search runs, one embedding waits, the next is shed.
       expect(reasons.map((r) => r instanceof EmbedderBusy)).toEqual([false, false, true]);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('serves a request queued behind background work as soon as that work ends', async () => {
+    // Background work (warming, learning vectors) goes to the worker directly; a request queued meanwhile used to
+    // wait until another request arrived, however long after.
+    const pool = new EmbedderPool(1);
+    try {
+      const background = pool.embed(['a learning being vectorised']);
+      const request = pool.embedQueued(['a submission being screened']);
+      await expect(background).rejects.toThrow('model not loaded');
+      await expect(request).rejects.toThrow('model not loaded');
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('takes a request out of the queue at its deadline, and frees its place', async () => {
+    const pool = new EmbedderPool(1, () => new EmbedderClient(STALLING_WORKER), 1);
+    try {
+      await pool.init();
+      const stuck = withDeadline(100, (signal) => pool.embedQueued(['STALL'], signal));
+      await expect(stuck).rejects.toBeInstanceOf(EmbedderTimeout);
+      // The worker is still stuck: the next request waits in the queue until its own deadline...
+      const queued = withDeadline(100, (signal) => pool.queryVector('next', signal));
+      await expect(queued).rejects.toBeInstanceOf(EmbedderTimeout);
+      // ...and, having left the queue, does not hold the place of the one after it (bound 1: not EmbedderBusy).
+      await expect(withDeadline(100, (signal) => pool.search('after', 5, 0, null, signal))).rejects.toBeInstanceOf(
+        EmbedderTimeout,
+      );
     } finally {
       await pool.close();
     }

@@ -55,14 +55,15 @@ describe('knowledge lexical ranking over a catalog of common words', () => {
 });
 
 describe('repricing', () => {
-  it('is a compare-and-set on last_repriced_at: of two writers that read the same row, one stores its price', async () => {
-    const seen = (await learningsStore.byId(db, 'lrn_k1'))!.lastRepricedAt;
-    const first = await db.tx((q) => learningsStore.reprice(q, 'lrn_k1', 90_000, seen, seen + 1000));
-    const second = await db.tx((q) => learningsStore.reprice(q, 'lrn_k1', 95_000, seen, seen + 2000));
-    expect([first, second]).toEqual([true, false]);
+  it('stores the one current price, keeps the one before, and says whether it changed', async () => {
+    const before = (await learningsStore.byId(db, 'lrn_k1'))!;
+    const now = before.lastRepricedAt + 1000;
+    expect(await db.tx((q) => learningsStore.reprice(q, 'lrn_k1', 90_000, now))).toBe(true);
+    expect(await db.tx((q) => learningsStore.reprice(q, 'lrn_k1', 90_000, now + 1000))).toBe(false);
     expect(await learningsStore.byId(db, 'lrn_k1')).toMatchObject({
       currentPriceMicro: 90_000,
-      lastRepricedAt: seen + 1000,
+      priorPriceMicro: before.currentPriceMicro,
+      lastRepricedAt: now,
     });
   });
 });

@@ -123,7 +123,7 @@ describe('POST /knowledge', () => {
     expect((await search({ query: 'x' }, { 'x-api-key': 'axl_notakey' })).status).toBe(401);
   });
 
-  it('reprices a shown learning whose price is stale, recording last_repriced_at', async () => {
+  it('a search stores the price it shows as the current price, recording last_repriced_at', async () => {
     const before = (await learningsStore.byId(server.db, ids.redis))!;
     server.clock.advance(2 * 3_600_000);
     for (let i = 0; i < 30; i++) await search({ query: 'redis eviction' });
@@ -197,7 +197,7 @@ describe('statistics', () => {
     expect(stats.total_contributors).toBe(1);
     expect(stats.top_learnings.length).toBeGreaterThan(0);
     expect((await (await fetch(`${server.url}/categories`)).json()).total).toBe(visible);
-    expect((await (await fetch(`${server.url}/`)).json()).catalog_size).toBe(visible);
+    expect((await (await fetch(`${server.url}/`)).json()).learnings_count).toBe(visible);
   });
 
   it("GET /contributor/{wallet} counts the wallet's visible learnings (case-insensitive); earnings are 0 for now", async () => {
@@ -223,7 +223,7 @@ describe('loading a full learning (for the unlock route)', () => {
     const full = (await knowledge.loadFull(ids.kafka))!;
     expect(full.learning.id).toBe(ids.kafka);
     expect(full.helpfulnessScores.length).toBe(full.learning.ratingCount);
-    expect(full.priceMicro).toBeGreaterThanOrEqual(50_000);
+    expect(full.learning.currentPriceMicro).toBeGreaterThanOrEqual(50_000);
     const view = toLearningFull(full.learning, full, server.clock.now());
     expect(() => LearningFull.omit({ _revenue: true }).parse(view)).not.toThrow();
     expect(view.contributor_key_label).toBe('laptop');

@@ -28,8 +28,6 @@ beforeAll(async () => {
     AXLE_ADMIN_TOKEN: ADMIN_TOKEN,
     AXLE_CATALOG: SMALL_CATALOG,
     AXLE_SEMANTIC_SEARCH: 'on',
-    // A loaded test machine must not turn the model's verdicts into regex-only ones.
-    AXLE_SCREEN_WAIT_MS: '60000',
   });
   alice = await contributor(server, smtp, 'alice@example.com');
   expect(await waitForSemantic(server)).toBe('ready');

@@ -267,12 +267,10 @@ describe('POST /learn', () => {
     const priced = await (await learn(learningBody(20, { unlock_price: 2.5 }))).json();
     const row = await learningsStore.byId(server.db, priced.id);
     expect(row).toMatchObject({
-      unlockPriceMicro: 2_500_000,
       overridePriceMicro: 2_500_000,
       currentPriceMicro: 2_500_000,
     });
     const plain = await learningsStore.byId(server.db, (await (await learn(learningBody(21))).json()).id);
-    expect(plain!.unlockPriceMicro).toBe(50_000);
     expect(plain!.overridePriceMicro).toBeNull();
     expect(plain!.currentPriceMicro).toBeGreaterThanOrEqual(50_000);
     expect(plain!.lastRepricedAt).toBe(server.clock.now());

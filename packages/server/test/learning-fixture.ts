@@ -24,7 +24,6 @@ export function newLearning(over: Partial<NewLearning> = {}, now = Date.UTC(2026
     submissionChannel: 'direct',
     sourceClient: null,
     visibility: 'public',
-    unlockPriceMicro: 50_000,
     basePriceMicro: 80_000,
     currentPriceMicro: 80_000,
     overridePriceMicro: null,

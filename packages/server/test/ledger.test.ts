@@ -177,7 +177,7 @@ describe('ledger', () => {
         await recordUnlock(q, {
           learningId: l.id,
           buyer: 'acc_x',
-          path: 'x402',
+          path: 'key',
           paidMicro: 100_000,
           discovery: false,
           selfDealing: false,

@@ -1,6 +1,6 @@
 // A sign-in mail that cannot be delivered answers 503 mail_unavailable and costs nothing: no token row
 // stays behind and no rate-limit quota is spent. Each failure is a real one: an SMTP server refusing,
-// one that is not there, an outbox path that is not a directory, a process out of file descriptors
+// one that is not there, one that never answers, an outbox path that is not a directory, a process out of file descriptors
 // (EMFILE) and a full filesystem (ENOSPC).
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -70,6 +70,21 @@ describe('an undeliverable sign-in mail is 503 and costs nothing', () => {
   it('when no SMTP server answers', async () => {
     server = await startTestServer({ AXLE_SMTP_URL: `smtp://127.0.0.1:${await closedPort()}` });
     await expectFreeFailures(server, 'nobody-home@example.com');
+  });
+
+  it('when the SMTP server accepts the connection and never answers, within the SMTP timeout', async () => {
+    // A server that takes the connection and stays silent: nodemailer alone waits 30 s for a greeting.
+    const silent = net.createServer((socket) => cleanups.push(() => socket.destroy()));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    cleanups.push(() => new Promise<void>((resolve) => silent.close(() => resolve())));
+    const timeoutMs = 300;
+    server = await startTestServer({
+      AXLE_SMTP_URL: `smtp://127.0.0.1:${(silent.address() as AddressInfo).port}`,
+      AXLE_SMTP_TIMEOUT_MS: String(timeoutMs),
+    });
+    const started = performance.now();
+    await expectFreeFailures(server, 'silent@example.com', 1);
+    expect(performance.now() - started).toBeLessThan(timeoutMs + 2500);
   });
 
   it('when the outbox path is not a directory', async () => {

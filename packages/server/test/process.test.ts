@@ -33,9 +33,9 @@ describe('built server process', () => {
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     const res = await fetch(`${url}/health`);
     expect(res.status).toBe(200);
-    const health = (await res.json()) as { status: string; skills_catalog_size: number; catalog_size: number };
+    const health = (await res.json()) as { status: string; skills_catalog_size: number; learnings_count: number };
     expect(health.status).toBe('ok');
-    expect(health.catalog_size).toBe(0);
+    expect(health.learnings_count).toBe(0);
     expect(health.skills_catalog_size).toBeGreaterThan(0);
     expect(fs.existsSync(path.join(dataDir, 'axle.db'))).toBe(true);
     // GET / reports when this build was made: the compiler's build-info stamp, not the start time.

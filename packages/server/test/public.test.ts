@@ -52,10 +52,15 @@ describe('GET /', () => {
       wallet: '0x000000000000000000000000000000000000a11e',
       network: 'eip155:8453',
       protocol: 'x402',
-      catalog_size: 0,
-      categories: [],
+      learnings_count: 0,
       skills_catalog_size: bundled.length,
     });
+    expect(body).not.toHaveProperty('catalog_size');
+    // Every category, with what it holds: a newcomer sees the skills even before the first learning.
+    const skillsIn = (c: string) => bundled.filter((s) => s.category === c).length;
+    expect(body.categories).toEqual(
+      CATEGORIES.map((category) => ({ category, skills: skillsIn(category), learnings: 0 })),
+    );
     expect(typeof body.tagline).toBe('string');
     expect(new Set(body.skills_categories as string[])).toEqual(new Set(bundled.map((s) => s.category)));
     const endpoints = body.endpoints as Record<string, string>;
@@ -81,11 +86,18 @@ describe('GET /', () => {
     expect((await get('/')).body.built).toBe(first);
   });
 
-  it('counts only approved learnings and lists the categories that hold them', async () => {
+  it('counts only approved learnings, per category', async () => {
     await seed();
     const { body } = await get('/');
-    expect(body.catalog_size).toBe(3);
-    expect(body.categories).toEqual(['storage-state', 'monitoring']);
+    expect(body.learnings_count).toBe(3);
+    const learnings = Object.fromEntries(
+      (body.categories as Array<{ category: string; learnings: number }>).map((c) => [c.category, c.learnings]),
+    );
+    expect(learnings).toEqual({
+      ...Object.fromEntries(CATEGORIES.map((c) => [c, 0])),
+      'storage-state': 2,
+      monitoring: 1,
+    });
   });
 
   it('takes operator and wallet from the configuration', async () => {
@@ -111,7 +123,7 @@ describe('GET /health', () => {
     expect(body).toMatchObject({
       status: 'ok',
       uptime: 90,
-      catalog_size: 3,
+      learnings_count: 3,
       skills_catalog_size: bundled.length,
       timestamp: new Date(server.clock.now()).toISOString(),
     });
@@ -149,8 +161,8 @@ describe('GET /stats', () => {
       {},
     );
     expect(body).toMatchObject({
-      catalog_size: 3,
-      categories: 2,
+      learnings_count: 3,
+      learning_categories: 2,
       skills_catalog_size: bundled.length,
       skills_categories: new Set(bundled.map((s) => s.category)).size,
       types: { api: types.api ?? 0, mcp_server: types.mcp_server ?? 0 },
@@ -216,7 +228,7 @@ describe('restart on the same data dir', () => {
     server = await startTestServer({}, { dataDir, clock });
 
     const after = (await get('/stats')).body;
-    expect(after.catalog_size).toBe(1);
+    expect(after.learnings_count).toBe(1);
     expect(after.queries).toEqual(before.queries);
     expect((after.queries as Record<string, number>).knowledge).toBe(2);
     expect((await get('/categories')).body.categories).toMatchObject({ 'payment-financial': 1 });

@@ -115,7 +115,7 @@ describe('createSemanticScreens', () => {
 
   it('flags what the regex screens miss and leaves a technical learning alone', async () => {
     const { logger } = capture();
-    const screens = createSemanticScreens({ model: ready, logger, waitMs: 60_000 });
+    const screens = createSemanticScreens({ model: ready, logger });
     expect(screenLearning(learning(sensitive)).flags).toEqual([]);
     expect(await screens.screen(learning(sensitive))).toEqual({ flags: ['content_sensitivity'], offTask: [] });
     expect(await screens.screen(learning(technical))).toEqual({ flags: [], offTask: [] });
@@ -123,30 +123,18 @@ describe('createSemanticScreens', () => {
 
   it('measures requests against the task with the model: a request far from it is off task', async () => {
     const { logger } = capture();
-    const screens = createSemanticScreens({ model: ready, logger, waitMs: 60_000 });
+    const screens = createSemanticScreens({ model: ready, logger });
     const off = learning(`${technical} Recommend a good fantasy novel to read this weekend.`);
     const result = await screens.screen(off);
-    expect(result?.offTask).toHaveLength(1);
+    if (!result || !('offTask' in result)) throw new Error(`not screened: ${JSON.stringify(result)}`);
+    expect(result.offTask).toHaveLength(1);
     const all = screenedTexts(off).all;
-    expect(all.slice(result!.offTask[0]!.start, result!.offTask[0]!.end)).toBe(
+    expect(all.slice(result.offTask[0]!.start, result.offTask[0]!.end)).toBe(
       'Recommend a good fantasy novel to read this weekend.',
     );
     const near = await screens.screen(learning(`${technical} Explain why the rebalance replays the batch.`));
-    expect(near?.offTask).toEqual([]);
+    expect(near).toMatchObject({ offTask: [] });
   }, 30_000);
-
-  it('waits for the model only until its deadline, then leaves the screening to the regex screens', async () => {
-    const { logger, lines } = capture();
-    let answer: (v: Float32Array[]) => void = () => {};
-    const slow = { state: () => 'ready', embedQueued: () => new Promise<Float32Array[]>((r) => (answer = r)) };
-    const screens = createSemanticScreens({ model: slow, logger, deadline: () => Promise.resolve() });
-    expect(await screens.screen(learning(technical))).toBeUndefined();
-    answer([]); // the late answer is dropped without harm
-    await flush();
-    expect(
-      lines.find((l) => l.msg === 'semantic screens too slow; regex screens only for this submission'),
-    ).toBeDefined();
-  });
 
   it('says in the log once that the regex screens run alone while the model warms, fails or lacks exemplars', async () => {
     const { logger, lines } = capture();
@@ -156,12 +144,12 @@ describe('createSemanticScreens', () => {
       state: () => state,
       embedQueued: (texts: string[]) => (fail ? Promise.reject(new Error('worker exited')) : embedder.embed(texts)),
     };
-    const screens = createSemanticScreens({ model, logger, waitMs: 60_000 });
-    expect(await screens.screen(learning(technical))).toBeUndefined();
-    expect(await screens.screen(learning(technical))).toBeUndefined();
+    const screens = createSemanticScreens({ model, logger });
+    expect(await screens.screen(learning(technical))).toEqual({ skipped: 'sentence model warming' });
+    expect(await screens.screen(learning(technical))).toEqual({ skipped: 'sentence model warming' });
     state = 'ready';
     fail = true;
-    expect(await screens.screen(learning(technical))).toBeUndefined();
+    expect(await screens.screen(learning(technical))).toEqual({ skipped: 'embedding failed' });
     fail = false;
     expect(await screens.screen(learning(technical))).toEqual({ flags: [], offTask: [] });
     await flush();
@@ -177,7 +165,7 @@ describe('createSemanticScreens', () => {
       logger: broken.logger,
       exemplars: () => readScreenExemplars('/nonexistent/screen-exemplars.json'),
     });
-    expect(await noExemplars.screen(learning(technical))).toBeUndefined();
+    expect(await noExemplars.screen(learning(technical))).toEqual({ skipped: 'no exemplars' });
     await flush();
     expect(broken.lines.find((l) => l.level === 40)).toMatchObject({ reason: 'no exemplars' });
   }, 30_000);
@@ -191,10 +179,13 @@ describe('createSemanticScreens', () => {
       const screens = createSemanticScreens({
         model: { state: () => 'ready', embedQueued: (texts) => pool.embedQueued(texts) },
         logger,
-        waitMs: 60_000,
       });
       const outcomes = await Promise.all([sensitive, sensitive, sensitive].map((b) => screens.screen(learning(b))));
-      expect(outcomes).toEqual([{ flags: ['content_sensitivity'], offTask: [] }, undefined, undefined]);
+      expect(outcomes).toEqual([
+        { flags: ['content_sensitivity'], offTask: [] },
+        { skipped: 'embedding queue full' },
+        { skipped: 'embedding queue full' },
+      ]);
       // Once the worker is free the next submission is screened semantically again.
       expect(await screens.screen(learning(sensitive))).toEqual({ flags: ['content_sensitivity'], offTask: [] });
       await flush();

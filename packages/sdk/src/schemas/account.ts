@@ -41,6 +41,9 @@ export const AccountEarnings = z
     total_contributor_gross: usd.describe('owned plus held'),
     unassented_pending: usd.describe('held until terms acceptance; not owned, not withdrawable'),
     pending_balance: usd.describe('withdrawable subset of owned'),
+    awaiting_settlement: usd.describe(
+      'contributor shares of x402 payments not settled on chain yet: not owned, not withdrawable (docs/payments.md)',
+    ),
     total_withdrawn: usd,
     withdrawal_count: z.number().int().min(0),
     can_withdraw: z.boolean(),
@@ -111,6 +114,12 @@ export const PendingItem = z
       .optional()
       .describe(
         'Not named by the contract: finding types of the credentials, personal-data and content-sensitivity screens (e.g. aws_access_key, email); only when found. The stored body holds only the redacted text.',
+      ),
+    screening_note: z
+      .string()
+      .optional()
+      .describe(
+        'Not named by the contract: why only the regex screens ran on this item (the sentence model was busy, slow or not ready when it was submitted); only then',
       ),
   })
   .openapi('PendingItem');

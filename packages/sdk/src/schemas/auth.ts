@@ -1,4 +1,5 @@
 import { LIMITS } from '../limits.js';
+import { displayString } from '../display-text.js';
 import { z } from '../zod.js';
 import { AccountId } from './account.js';
 
@@ -68,7 +69,7 @@ export const VerifyResponse = z
 
 export const CreateApiKeyRequest = z
   .object({
-    name: z.string().trim().min(1).max(100).optional().describe('Label for the key; default "default"'),
+    name: displayString(1, 100, 'name').optional().describe('Label for the key; default "default"'),
     scopes: z.array(ApiKeyScope).min(1).max(API_KEY_SCOPES.length).optional().describe('Default: all scopes'),
   })
   .openapi('CreateApiKeyRequest');

@@ -1,3 +1,4 @@
+import { displayString } from '../display-text.js';
 import { z } from '../zod.js';
 import { LIMITS } from '../limits.js';
 import { DateTime, LearningCategory, Outcome } from './common.js';
@@ -70,6 +71,12 @@ export const KnowledgeSearchResponse = z
     content_advisory: z.string(),
     results_count: z.number().int().min(0),
     results: z.array(LearningSnippet),
+    search_mode: z
+      .enum(['fused', 'lexical'])
+      .describe(
+        'The rankers that answered: `fused` (BM25 and embeddings) or `lexical` (BM25 alone, while the semantic side is ' +
+          'warming, off, or shedding load: too many searches wait for an embedding worker, or it did not answer in time)',
+      ),
     pricing: z.string().describe('how unlocking is paid for'),
     timestamp: DateTime,
   })
@@ -80,7 +87,7 @@ export type KnowledgeSearchResponse = z.infer<typeof KnowledgeSearchResponse>;
 export const RateRequest = z
   .object({
     helpfulness: z.number().int().min(LIMITS.rating.min).max(LIMITS.rating.max),
-    notes: z.string().trim().max(2000).optional(),
+    notes: displayString(0, 2000, 'notes', { singleLine: false }).optional(),
   })
   .openapi('RateRequest');
 export type RateRequest = z.infer<typeof RateRequest>;

@@ -1,3 +1,4 @@
+import { displayString } from '../display-text.js';
 import { z } from '../zod.js';
 import {
   Category,
@@ -226,27 +227,19 @@ export const LEARNING_MAX = {
   agent: 200,
 } as const;
 
-/** Text that is not only whitespace, trimmed. */
-const text = (min: number, max: number, name: string) =>
-  z
-    .string()
-    .trim()
-    .min(min, `${name} must be at least ${min} characters (not counting surrounding whitespace)`)
-    .max(max, `${name} must be at most ${max} characters`);
-
 /** POST /learn. Unknown fields are ignored. */
 export const LearnRequest = z
   .object({
-    title: text(LIMITS.titleMin, LEARNING_MAX.title, 'title'),
-    body: text(LIMITS.bodyMin, LEARNING_MAX.body, 'body'),
+    title: displayString(LIMITS.titleMin, LEARNING_MAX.title, 'title'),
+    body: displayString(LIMITS.bodyMin, LEARNING_MAX.body, 'body', { singleLine: false }),
     category: Category.describe(
       `a learning category (${LEARNING_CATEGORIES_TEXT}); communication and content-generation are refused with CATEGORY_OUT_OF_SCOPE`,
     ),
     tags: z
-      .array(text(1, LEARNING_MAX.tag, 'tag'))
+      .array(displayString(1, LEARNING_MAX.tag, 'tag'))
       .min(LIMITS.tagsMin, 'tags must hold at least one tag')
       .max(LEARNING_MAX.tags, `at most ${LEARNING_MAX.tags} tags`),
-    task_context: text(1, LEARNING_MAX.taskContext, 'task_context'),
+    task_context: displayString(1, LEARNING_MAX.taskContext, 'task_context', { singleLine: false }),
     outcome: Outcome,
     contributor_wallet: z
       .string()
@@ -255,7 +248,7 @@ export const LearnRequest = z
       .describe(
         'payout attribution; until wallet verification exists it is recorded as given and is not an identity on its own',
       ),
-    contributor_agent: z.string().trim().max(LEARNING_MAX.agent).optional(),
+    contributor_agent: displayString(0, LEARNING_MAX.agent, 'contributor_agent').optional(),
     related_skills: z
       .array(z.string().trim().min(1).max(LEARNING_MAX.skillId))
       .max(LEARNING_MAX.relatedSkills)

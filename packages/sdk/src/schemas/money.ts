@@ -43,6 +43,9 @@ export const ContributorEarnings = z
     total_gross_usd: usd,
     total_contributor_usd: usd,
     total_platform_usd: usd,
+    total_awaiting_settlement_usd: usd.describe(
+      'part of total_contributor_usd from x402 payments not settled on chain yet; never withdrawable until settled',
+    ),
     by_learning: z.record(z.string(), LearningEarningsEntry).describe('keyed by learning id'),
     learnings_submitted: z
       .number()
@@ -161,6 +164,16 @@ export const AdminSettlements = z
     total_platform_earnings: usd,
   })
   .openapi('AdminSettlements');
+
+/** POST /admin/payments/reconcile: submitted x402 settlements checked against the chain in this pass. */
+export const PaymentReconciliation = z
+  .object({
+    mode: z.enum(['offline', 'chain', 'facilitator']).describe('how this server settles x402 payments'),
+    settled: z.number().int().min(0).describe('now settled: their contributor shares were credited'),
+    failed: z.number().int().min(0).describe('now failed: their shares will never be credited'),
+    submitted: z.number().int().min(0).describe('still unknown on chain; looked at again on the next pass'),
+  })
+  .openapi('PaymentReconciliation');
 
 /** POST /wallet/challenge and /wallet/verify. */
 export const WalletChallengeRequest = z.object({ wallet: evmAddress }).openapi('WalletChallengeRequest');

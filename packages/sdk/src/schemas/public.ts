@@ -1,5 +1,5 @@
 import { z } from '../zod.js';
-import { Category, DateTime, LearningCategory, SkillType } from './common.js';
+import { Category, DateTime, SkillType } from './common.js';
 
 export const SearchState = z
   .object({
@@ -13,14 +13,25 @@ export const HealthResponse = z
   .object({
     status: z.literal('ok'),
     uptime: z.number().describe('seconds since the process started'),
-    catalog_size: z.number().int().describe('visible learnings'),
-    skills_catalog_size: z.number().int(),
+    learnings_count: z.number().int().describe('visible (approved) learnings'),
+    skills_catalog_size: z.number().int().describe('skills in the catalog'),
     search: SearchState.optional(),
     timestamp: z.string(),
   })
   .openapi('Health');
 
 const count = z.number().int().min(0);
+
+/** One category of the taxonomy with what it holds. */
+export const CategoryContents = z
+  .object({
+    category: Category,
+    skills: count.describe('skills in the catalog'),
+    learnings: count.describe(
+      'visible (approved) learnings; communication and content-generation are retired for learnings',
+    ),
+  })
+  .openapi('CategoryContents');
 
 export const RootResponse = z
   .object({
@@ -31,9 +42,11 @@ export const RootResponse = z
     wallet: z.string().describe('platform wallet receiving x402 payments'),
     network: z.string().describe('CAIP-2 id of the payment network'),
     protocol: z.string().describe('payment protocol'),
-    catalog_size: count.describe('visible (approved) learnings'),
-    categories: z.array(LearningCategory).describe('learning categories that hold at least one visible learning'),
-    skills_catalog_size: count,
+    learnings_count: count.describe('visible (approved) learnings'),
+    skills_catalog_size: count.describe('skills in the catalog'),
+    categories: z
+      .array(CategoryContents)
+      .describe('every category of the taxonomy, in its order, with the skills and visible learnings it holds'),
     skills_categories: z.array(Category).describe('skill categories that hold at least one skill'),
     endpoints: z.record(z.string(), z.string()).describe('"METHOD /path" -> summary, for every mounted route'),
     built: DateTime.describe('when this server build was made'),
@@ -53,9 +66,9 @@ export const CategoriesResponse = z
 
 export const StatsResponse = z
   .object({
-    catalog_size: count.describe('visible (approved) learnings'),
-    categories: count.describe('learning categories holding at least one visible learning'),
-    skills_catalog_size: count,
+    learnings_count: count.describe('visible (approved) learnings'),
+    learning_categories: count.describe('learning categories holding at least one visible learning'),
+    skills_catalog_size: count.describe('skills in the catalog'),
     skills_categories: count.describe('skill categories holding at least one skill'),
     types: z.record(SkillType, count).describe('skills per type'),
     queries: z

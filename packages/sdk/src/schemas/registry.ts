@@ -47,7 +47,7 @@ export const DiscoverResponse = z
       .enum(['fused', 'lexical'])
       .describe(
         'The rankers that answered: `fused` (BM25 and embeddings) or `lexical` (BM25 alone, while the semantic side is ' +
-          'warming, off or shedding load because too many searches wait for an embedding worker)',
+          'warming, off, or shedding load: too many searches wait for an embedding worker, or it did not answer in time)',
       ),
     timestamp: z.string(),
   })

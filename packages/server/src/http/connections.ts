@@ -12,9 +12,13 @@ export interface ConnectionLimits {
   maxConnections: number;
 }
 
+/** Longest pause between Node's timeout checks: a timed-out request is answered at most this late. */
+const MAX_CHECK_INTERVAL_MS = 250;
+
 /**
  * Server options that enforce the timeouts. Node checks them on an interval (30 s by default,
- * longer than a headers timeout of a few seconds), so the interval follows the shortest of them.
+ * longer than a headers timeout of a few seconds), so the interval follows the shortest of them,
+ * and is never longer than MAX_CHECK_INTERVAL_MS.
  */
 export function timeoutOptions(limits: ConnectionLimits): http.ServerOptions {
   const shortest = Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs, limits.keepAliveTimeoutMs);
@@ -22,7 +26,7 @@ export function timeoutOptions(limits: ConnectionLimits): http.ServerOptions {
     headersTimeout: limits.headersTimeoutMs,
     requestTimeout: limits.requestTimeoutMs,
     keepAliveTimeout: limits.keepAliveTimeoutMs,
-    connectionsCheckingInterval: Math.max(10, Math.min(1000, Math.floor(shortest / 4))),
+    connectionsCheckingInterval: Math.max(10, Math.min(MAX_CHECK_INTERVAL_MS, Math.floor(shortest / 4))),
   };
 }
 

@@ -1,44 +1,112 @@
 import { HTTPFacilitatorClient } from '@x402/core/http';
 import { type PaymentRequirements, SettleError, VerifyError } from '@x402/core/types';
-import { type DecodedPayment, toV2Payload } from './x402-payload.js';
+import type { Authorization, DecodedPayment } from './x402-payload.js';
+import { toV2Payload } from './x402-payload.js';
 import { NETWORK } from './x402-requirements.js';
 import { PaymentRejected } from './x402-verify.js';
 
-/** How a verified authorization was settled: by a facilitator (tx hash) or recorded locally on the ledger. */
-export interface SettleResult {
-  path: 'local' | 'facilitator';
-  txHash: string | null;
+/**
+ * Which way this server settles x402 payments:
+ * - `offline`: no facilitator and no chain access; authorizations are verified offline only and their
+ *   contributor shares stay awaiting_settlement (development);
+ * - `chain`: the server submits transferWithAuthorization itself (AXLE_RPC_URL + AXLE_SETTLEMENT_KEY);
+ * - `facilitator`: an x402 facilitator settles (AXLE_FACILITATOR_URL), checked on chain when AXLE_RPC_URL is set.
+ */
+export type SettlementMode = 'offline' | 'chain' | 'facilitator';
+
+/** The settlement went through (`settled`), or was sent and its outcome is not known yet (`submitted`). */
+export interface SettleOutcome {
+  state: 'settled' | 'submitted';
+  txHash: string;
 }
 
-/** The settler could not be reached or failed without judging the payment; nothing was charged. */
-export class SettlementUnavailable extends Error {}
+/** Where a submitted settlement stands now (reconciliation). */
+export type SettlementStatus =
+  | { state: 'settled'; txHash: string }
+  | { state: 'failed'; reason: string; txHash?: string }
+  | { state: 'submitted'; txHash?: string };
 
-export interface Settler {
-  readonly path: SettleResult['path'];
-  /** A second opinion before settling (the facilitator's POST /verify); throws PaymentRejected. */
-  verify(p: DecodedPayment, requirement: PaymentRequirements): Promise<void>;
-  /** Settles before the content is served; throws PaymentRejected or SettlementUnavailable. */
-  settle(p: DecodedPayment, requirement: PaymentRequirements): Promise<SettleResult>;
+/** A settlement that definitely moved nothing (reverted on chain, refused, expired). */
+export class SettlementFailed extends PaymentRejected {
+  constructor(
+    message: string,
+    readonly txHash?: string,
+  ) {
+    super(message);
+  }
 }
 
 /**
- * Without a facilitator the authorization, verified offline, is recorded in the ledger with
- * settlement path `local`: no transfer happens on chain until the operator submits it.
+ * The settler could not be reached or failed without judging the payment. Nothing was charged, unless
+ * `maybeSent`: a facilitator's settle failed after it may have broadcast (the chain says which).
  */
-export const localSettler: Settler = {
-  path: 'local',
+export class SettlementUnavailable extends Error {
+  constructor(
+    message: string,
+    readonly maybeSent = false,
+  ) {
+    super(message);
+  }
+}
+
+/** What reconciliation knows of a claimed payment. */
+export interface OpenPayment {
+  authorization: Authorization;
+  signature: `0x${string}`;
+  txHash: string | null;
+}
+
+export interface Settler {
+  readonly mode: SettlementMode;
+  /** Whether status() reads the chain (chain mode, or a facilitator checked through AXLE_RPC_URL). */
+  readonly reconciles: boolean;
+  /** A second opinion before settling (the facilitator's POST /verify); throws PaymentRejected. */
+  verify(p: DecodedPayment, requirement: PaymentRequirements): Promise<void>;
+  /**
+   * Settles before the content is served. `onSubmit` is awaited with the transaction hash before the
+   * transaction is broadcast (when the hash is known beforehand), so a crash after it leaves a record.
+   * Throws SettlementFailed (nothing moved), PaymentRejected or SettlementUnavailable (nothing sent).
+   */
+  settle(
+    p: DecodedPayment,
+    requirement: PaymentRequirements,
+    onSubmit: (txHash: string) => Promise<void>,
+  ): Promise<SettleOutcome>;
+  /** Reconciles a submitted settlement against the chain; `submitted` while it is still unknown. */
+  status(p: OpenPayment, nowMs: number): Promise<SettlementStatus>;
+}
+
+/** Reads the chain to confirm settlements (payments/chain-settlement.ts). */
+export interface ChainReader {
+  /** Waits (bounded) for the receipt: settled when it moved the authorized funds to payTo, failed when it did not. */
+  outcome(txHash: string, a: Authorization, waitMs: number): Promise<SettlementStatus>;
+  status(p: OpenPayment, nowMs: number): Promise<SettlementStatus>;
+}
+
+/** No facilitator, no chain: nothing is ever settled; shares stay awaiting_settlement. */
+export const offlineSettler: Settler = {
+  mode: 'offline',
+  reconciles: false,
   async verify() {},
   async settle() {
-    return { path: 'local', txHash: null };
+    throw new SettlementUnavailable('this server does not settle payments');
+  },
+  async status(p) {
+    return { state: 'submitted', txHash: p.txHash ?? undefined };
   },
 };
 
 /**
  * An x402 facilitator through @x402/core's client, over Node's fetch (undici): GET /supported once
  * (until it answers), to refuse payments the facilitator cannot settle, then POST /verify and POST /settle.
+ * With a chain reader the facilitator's answer is checked on chain: a transaction hash that reverted or
+ * did not pay the authorized amount to payTo is a failed settlement, whatever the facilitator said.
  */
-export function facilitatorSettler(url: string, timeoutMs = 15_000): Settler {
-  const client = new HTTPFacilitatorClient({ url, timeoutMs });
+export function facilitatorSettler(
+  url: string,
+  opts: { timeoutMs?: number; chain?: ChainReader; receiptWaitMs?: number } = {},
+): Settler {
+  const client = new HTTPFacilitatorClient({ url, timeoutMs: opts.timeoutMs ?? 15_000 });
   let supported: Promise<boolean> | undefined;
   const supportsExactOnBase = () => {
     supported ??= client.getSupported().then(
@@ -57,21 +125,30 @@ export function facilitatorSettler(url: string, timeoutMs = 15_000): Settler {
       // The facilitator judged the payment (a 4xx with a reason): that is a refusal, not an outage.
       if (err instanceof VerifyError || err instanceof SettleError)
         throw new PaymentRejected(`facilitator refused the payment: ${err.message}`);
-      throw new SettlementUnavailable(`facilitator ${what} failed: ${(err as Error).message}`);
+      throw new SettlementUnavailable(`facilitator ${what} failed: ${(err as Error).message}`, what === 'settle');
     }
   };
   return {
-    path: 'facilitator',
+    mode: 'facilitator',
+    reconciles: opts.chain !== undefined,
     async verify(p, requirement) {
       if (!(await call('supported', supportsExactOnBase)))
         throw new SettlementUnavailable(`facilitator does not settle exact payments on ${NETWORK}`);
       const r = await call('verify', () => client.verify(toV2Payload(p, requirement), requirement));
       if (!r.isValid) throw new PaymentRejected(`facilitator refused the payment: ${r.invalidReason ?? 'invalid'}`);
     },
-    async settle(p, requirement) {
+    async settle(p, requirement, onSubmit) {
       const r = await call('settle', () => client.settle(toV2Payload(p, requirement), requirement));
-      if (!r.success) throw new PaymentRejected(`settlement failed: ${r.errorReason ?? 'unknown reason'}`);
-      return { path: 'facilitator', txHash: r.transaction };
+      if (!r.success) throw new SettlementFailed(`settlement failed: ${r.errorReason ?? 'unknown reason'}`);
+      if (!opts.chain) return { state: 'settled', txHash: r.transaction };
+      await onSubmit(r.transaction);
+      const checked = await opts.chain.outcome(r.transaction, p.authorization, opts.receiptWaitMs ?? 20_000);
+      if (checked.state === 'failed')
+        throw new SettlementFailed(`facilitator reported success but ${checked.reason}`, r.transaction);
+      return { state: checked.state, txHash: r.transaction };
+    },
+    async status(p, nowMs) {
+      return opts.chain ? opts.chain.status(p, nowMs) : { state: 'submitted', txHash: p.txHash ?? undefined };
     },
   };
 }

@@ -5,15 +5,17 @@ import {
   KnowledgeSearchResponse,
   KnowledgeStats,
   LearningIdParams,
+  LIMITS,
   RateRequest,
   RateResponse,
 } from '@axle/sdk';
 import type { AppDeps } from '../deps.js';
+import { addressLimit } from '../http/address-limit.js';
 import type { Api } from '../http/route.js';
 
 /** POST /knowledge, GET /knowledge/stats, POST /knowledge/{id}/rate, GET /contributor/{wallet}. */
 export function knowledgeRoutes(api: Api, deps: AppDeps): void {
-  const { identity, knowledge } = deps;
+  const { identity, knowledge, rateLimiter, config } = deps;
 
   api.route({
     method: 'post',
@@ -23,15 +25,25 @@ export function knowledgeRoutes(api: Api, deps: AppDeps): void {
     description:
       'Full-text and sentence-embedding relevance, blended with quality (rubric score; average helpfulness once 3 or more distinct ' +
       'accounts rated) and freshness. Every result shown counts as a search impression; with an API key, it is also recorded as ' +
-      'surfaced to that account (discovery-driven unlocks).',
+      'surfaced to that account (discovery-driven unlocks). Without an API key, ' +
+      `${LIMITS.perAddress.anonymousKnowledgeSearch.perMinute} searches per client address and minute. ` +
+      '`search_mode` says which rankers answered (lexical alone while the semantic side is warming or shedding load).',
     tags: ['Knowledge'],
     security: [],
-    before: [identity.optionalKey()],
+    before: [
+      identity.optionalKey(),
+      addressLimit(rateLimiter, config.trustProxy, {
+        name: 'knowledge-search',
+        perMinute: LIMITS.perAddress.anonymousKnowledgeSearch.perMinute,
+        anonymousOnly: true,
+      }),
+    ],
     body: KnowledgeSearchRequest,
     responses: {
       200: { description: 'Ranked snippets', schema: KnowledgeSearchResponse },
       400: { description: 'Validation failure' },
       401: { description: 'An API key was presented but is not valid' },
+      429: { description: 'Too many anonymous searches from this address (Retry-After)' },
     },
     handler: ({ body }, ctx) => knowledge.search(body, ctx.state.identity?.accountId ?? null),
   });

@@ -1,7 +1,8 @@
-import { AxleClient, ERROR_CODES, JsonRpcMessage, McpHttpRequest } from '@axle/sdk';
+import { AxleClient, ERROR_CODES, JsonRpcMessage, LIMITS, McpHttpRequest } from '@axle/sdk';
 import type { Context } from 'koa';
 import type { AppDeps } from '../deps.js';
 import { DomainError } from '../domain/errors.js';
+import { addressLimit } from '../http/address-limit.js';
 import { clientIp } from '../http/client-ip.js';
 import { FORWARD_TOKEN_HEADER, FORWARDED_CLIENT_HEADER } from '../http/forwarded-client.js';
 import type { Api } from '../http/route.js';
@@ -26,7 +27,7 @@ function presentedKey(ctx: Context): string | undefined {
  * end) answer 405.
  */
 export function mcpRoutes(api: Api, deps: AppDeps): void {
-  const { identity } = deps;
+  const { identity, rateLimiter, config } = deps;
   api.route({
     method: 'post',
     path: MCP_PATH,
@@ -35,11 +36,15 @@ export function mcpRoutes(api: Api, deps: AppDeps): void {
     description:
       'JSON-RPC 2.0 messages of the Model Context Protocol (initialize, tools/list, tools/call…), answered as JSON. ' +
       'Stateless: no Mcp-Session-Id. Send the API key as Authorization: Bearer axl_… (or X-API-Key); without one ' +
-      'the free tools work and svc_unlock answers with x402 payment options (pay with _meta["x402/payment"]).',
+      'the free tools work and svc_unlock answers with x402 payment options (pay with _meta["x402/payment"]). ' +
+      `${LIMITS.perAddress.mcp.perMinute} requests per client address and minute (a batch counts once).`,
     tags: ['MCP'],
     // The key is optional (free tools, x402 payments), as on the search routes.
     security: [],
-    before: [identity.optionalKey()],
+    before: [
+      identity.optionalKey(),
+      addressLimit(rateLimiter, config.trustProxy, { name: 'mcp', perMinute: LIMITS.perAddress.mcp.perMinute }),
+    ],
     body: McpHttpRequest,
     responses: {
       200: { description: 'JSON-RPC response(s)', schema: JsonRpcMessage },
@@ -47,6 +52,7 @@ export function mcpRoutes(api: Api, deps: AppDeps): void {
       400: { description: 'Not JSON-RPC, nested too deep, or a batch over the limit' },
       401: { description: 'Unknown API key, or a session token instead of a key' },
       406: { description: 'Accept must include application/json and text/event-stream' },
+      429: { description: 'Too many requests from this address (Retry-After)' },
     },
     handler: async (_input, ctx) => {
       // Imported at the first request, not at start: a server nobody reaches over MCP never holds the MCP SDK.

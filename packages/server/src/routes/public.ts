@@ -50,9 +50,13 @@ export function publicRoutes(api: Api, deps: AppDeps): void {
         wallet: config.payTo,
         network: 'eip155:8453',
         protocol: 'x402',
-        catalog_size: visible,
-        categories: present(CATEGORIES, byCategory),
+        learnings_count: visible,
         skills_catalog_size: skillCount,
+        categories: CATEGORIES.map((category) => ({
+          category,
+          skills: skillsByCategory[category] ?? 0,
+          learnings: byCategory[category] ?? 0,
+        })),
         skills_categories: present(CATEGORIES, skillsByCategory),
         endpoints: endpointIndex(api),
         built,
@@ -72,7 +76,7 @@ export function publicRoutes(api: Api, deps: AppDeps): void {
         status: 'ok',
         uptime: uptime(),
         // Load balancers poll /health often; it answers at once, from a count at most a second old.
-        catalog_size: await learnings.recentVisibleCount(),
+        learnings_count: await learnings.recentVisibleCount(),
         skills_catalog_size: await skills.count(),
         search: skills.searchState(),
         timestamp: new Date(clock.now()).toISOString(),
@@ -85,7 +89,7 @@ export function publicRoutes(api: Api, deps: AppDeps): void {
     operationId: 'getCategories',
     summary: 'Visible learnings per category',
     description:
-      'Counts learnings (like catalog_size), over the whole Category taxonomy; communication and content-generation are retired for learnings and stay 0.',
+      'Counts learnings (like learnings_count), over the whole Category taxonomy; communication and content-generation are retired for learnings and stay 0.',
     tags: ['Public'],
     responses: { 200: { description: 'Counts per category', schema: CategoriesResponse } },
     handler: async () => {
@@ -112,8 +116,8 @@ export function publicRoutes(api: Api, deps: AppDeps): void {
         skills.countByType(),
       ]);
       return StatsResponse.parse({
-        catalog_size: visible,
-        categories: present(CATEGORIES, byCategory).length,
+        learnings_count: visible,
+        learning_categories: present(CATEGORIES, byCategory).length,
         skills_catalog_size: skillCount,
         skills_categories: present(CATEGORIES, skillsByCategory).length,
         types: complete(SKILL_TYPES, skillsByType),

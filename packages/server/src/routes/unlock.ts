@@ -1,4 +1,4 @@
-import { LearningFull, LearningId, PaymentRequired, z } from '@axle/sdk';
+import { LearningFull, LearningId, PaymentReconciliation, PaymentRequired, z } from '@axle/sdk';
 import type { AppDeps } from '../deps.js';
 import { type Api, reply } from '../http/route.js';
 import { PaymentRequiredError, type UnlockCredential } from '../services/unlock.js';
@@ -85,5 +85,24 @@ export function unlockRoutes(api: Api, deps: AppDeps): void {
         );
       }
     },
+  });
+
+  api.route({
+    method: 'post',
+    path: '/admin/payments/reconcile',
+    operationId: 'reconcilePayments',
+    summary: 'Reconcile submitted x402 settlements now (admin scope)',
+    description:
+      'Checks every submitted settlement (up to 100, oldest first) against the chain, as the server does at start ' +
+      'and every minute: settled ones credit their contributor shares, failed ones record why.',
+    tags: ['Admin'],
+    security: ['AdminToken'],
+    before: [identity.requireAdmin('admin')],
+    responses: {
+      200: { description: 'What this pass found', schema: PaymentReconciliation },
+      401: { description: 'Missing or invalid admin token' },
+      403: { description: 'Read-only admin token' },
+    },
+    handler: async () => ({ mode: unlocks.settlementMode, ...(await unlocks.reconcilePayments()) }),
   });
 }

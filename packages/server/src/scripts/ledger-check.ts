@@ -1,6 +1,6 @@
 // `npm run ledger:check`: verifies the revenue-share ledger in AXLE_DATA_DIR's database (splits add
-// up, balances equal their journal, withdrawals equal settlements, learning totals equal unlocks)
-// and prints the result as JSON. Exit 0: the books balance; 1: problems found (listed); 2: no database.
+// up, balances equal their journal, withdrawals equal settlements, learning totals equal unlocks, no
+// share credited from an unsettled x402 payment) and prints the result as JSON. Exit 0: the books balance; 1: problems found (listed); 2: no database.
 import { pathToFileURL } from 'node:url';
 import { checkLedger } from '../services/ledger-check.js';
 import { withDataDirDatabase } from './data-dir-database.js';

@@ -92,13 +92,24 @@ export class EmbedderClient {
 
 /**
  * What SemanticIndex needs from the model side: one worker (EmbedderClient) or several (EmbedderPool). Only the
- * pool has a queue; a request's texts go through it (`embedQueued`) when there is one.
+ * pool has a queue; a request's texts go through it (`embedQueued`) when there is one, and a request's `signal`
+ * takes its work out of the queue when the request stops waiting.
  */
-export type Embedder = Pick<
-  EmbedderClient,
-  'init' | 'embed' | 'setIndex' | 'search' | 'queryVector' | 'alive' | 'close'
-> &
-  Partial<Pick<EmbedderPool, 'embedQueued'>>;
+export type Embedder = {
+  init(): Promise<void>;
+  embed(texts: string[]): Promise<Float32Array[]>;
+  setIndex(ids: string[], rows: QuantizedRows): Promise<number>;
+  search(
+    query: string,
+    topK: number,
+    minScore: number,
+    allowed?: Set<string> | null,
+    signal?: AbortSignal,
+  ): Promise<RankedId[]>;
+  queryVector(query: string, signal?: AbortSignal): Promise<Float32Array>;
+  alive(): boolean;
+  close(): Promise<void>;
+} & Partial<Pick<EmbedderPool, 'embedQueued'>>;
 
 /** A search (or a request's embedding) refused because more than the pool's bound were already waiting for a worker. */
 export class EmbedderBusy extends Error {
@@ -106,6 +117,34 @@ export class EmbedderBusy extends Error {
     super(`more than ${bound} searches are waiting for an embedding worker`);
     this.name = 'EmbedderBusy';
   }
+}
+
+/** A request's model work not done within its deadline (AXLE_MODEL_WAIT_MS); the request goes on without it. */
+export class EmbedderTimeout extends Error {
+  constructor(ms: number) {
+    super(`the embedding worker did not answer within ${ms} ms`);
+    this.name = 'EmbedderTimeout';
+  }
+}
+
+/** A request's model work waits at most this long by default (AXLE_MODEL_WAIT_MS). */
+export const DEFAULT_MODEL_WAIT_MS = 2000;
+
+/**
+ * `run`'s answer, or EmbedderTimeout once `ms` have passed; `run` gets a signal aborted then, so work still
+ * waiting in a queue is dropped rather than done for nobody.
+ */
+export function withDeadline<T>(ms: number, run: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const controller = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      const err = new EmbedderTimeout(ms);
+      controller.abort(err);
+      reject(err);
+    }, ms);
+  });
+  return Promise.race([run(controller.signal), expired]).finally(() => clearTimeout(timer));
 }
 
 /** Searches that may wait for a worker before more are refused (AXLE_SEARCH_QUEUE_MAX). */
@@ -138,11 +177,16 @@ export class EmbedderPool implements Embedder {
     await Promise.all(this.workers.map((w) => w.init()));
   }
 
-  /** Splits `texts` across the workers and keeps their order. */
+  /**
+   * Splits `texts` across the workers and keeps their order. Background work (warming, learning vectors): it goes
+   * to the workers directly, and requests queued meanwhile are handed out as soon as it ends.
+   */
   async embed(texts: string[]): Promise<Float32Array[]> {
     const per = Math.ceil(texts.length / this.workers.length);
-    const parts = await Promise.all(
-      this.workers.map((w, i) => (i * per < texts.length ? w.embed(texts.slice(i * per, (i + 1) * per)) : [])),
+    const parts = await this.direct(
+      Promise.all(
+        this.workers.map((w, i) => (i * per < texts.length ? w.embed(texts.slice(i * per, (i + 1) * per)) : [])),
+      ),
     );
     return parts.flat();
   }
@@ -151,33 +195,51 @@ export class EmbedderPool implements Embedder {
   async setIndex(ids: string[], rows: QuantizedRows): Promise<number> {
     const last = this.workers.length - 1;
     const copy = () => ({ codes: rows.codes.slice(), scales: rows.scales.slice() });
-    const sizes = await Promise.all(this.workers.map((w, i) => w.setIndex(ids, i === last ? rows : copy())));
+    const sizes = await this.direct(
+      Promise.all(this.workers.map((w, i) => w.setIndex(ids, i === last ? rows : copy()))),
+    );
     return sizes[0]!;
+  }
+
+  /**
+   * Work sent to the workers outside the queue keeps them busy, so the queue is served again once it settles
+   * (otherwise a request queued meanwhile waited for the next request to arrive).
+   */
+  private direct<T>(work: Promise<T>): Promise<T> {
+    return work.finally(() => this.dispatch());
   }
 
   /**
    * Searches wait in one queue; workers with nothing in hand share it out, each taking up to
    * MAX_SEARCH_BATCH into one model call (a batched query costs less CPU than one embedded alone).
    */
-  search(query: string, topK: number, minScore: number, allowed?: Set<string> | null): Promise<RankedId[]> {
-    return this.enqueue((w) => w.search(query, topK, minScore, allowed));
+  search(
+    query: string,
+    topK: number,
+    minScore: number,
+    allowed?: Set<string> | null,
+    signal?: AbortSignal,
+  ): Promise<RankedId[]> {
+    return this.enqueue((w) => w.search(query, topK, minScore, allowed), signal);
   }
 
   /** A query's unit vector, through the same queue (and worker batches, and load shedding) as searches. */
-  queryVector(query: string): Promise<Float32Array> {
-    return this.enqueue((w) => w.queryVector(query));
+  queryVector(query: string, signal?: AbortSignal): Promise<Float32Array> {
+    return this.enqueue((w) => w.queryVector(query), signal);
   }
 
   /**
    * Vectors a request needs (the semantic screens of a submission): through the same queue, and the same load
    * shedding (EmbedderBusy), as searches, so requests cannot queue model work without bound.
    */
-  embedQueued(texts: string[]): Promise<Float32Array[]> {
-    return this.enqueue((w) => w.embed(texts));
+  embedQueued(texts: string[], signal?: AbortSignal): Promise<Float32Array[]> {
+    return this.enqueue((w) => w.embed(texts), signal);
   }
 
-  private enqueue<T>(run: (worker: EmbedderClient) => Promise<T>): Promise<T> {
+  /** Queues `run` for the next free worker; an aborted `signal` takes it out of the queue (rejected with its reason). */
+  private enqueue<T>(run: (worker: EmbedderClient) => Promise<T>, signal?: AbortSignal): Promise<T> {
     return new Promise<T>((resolve, reject) => {
+      if (signal?.aborted) return reject(signal.reason);
       const job = { run, resolve: resolve as (result: never) => void, reject };
       this.queued.push(job);
       this.dispatch();
@@ -185,7 +247,18 @@ export class EmbedderPool implements Embedder {
       if (this.queued.length > this.maxQueued && this.queued.at(-1) === job) {
         this.queued.pop();
         reject(new EmbedderBusy(this.maxQueued));
+        return;
       }
+      signal?.addEventListener(
+        'abort',
+        () => {
+          const at = this.queued.indexOf(job);
+          if (at < 0) return; // already with a worker: its answer is dropped by the caller
+          this.queued.splice(at, 1);
+          reject(signal.reason);
+        },
+        { once: true },
+      );
     });
   }
 

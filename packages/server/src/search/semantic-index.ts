@@ -1,7 +1,7 @@
 import type { SearchState } from '@axle/sdk';
 import type { Logger } from '../logger.js';
 import type { RankedId, SkillsStore, StoredEmbedding } from '../store/skills.js';
-import { type Embedder, EmbedderClient } from './embedder.js';
+import { DEFAULT_MODEL_WAIT_MS, type Embedder, EmbedderClient, withDeadline } from './embedder.js';
 import { EMBEDDING_DIM, EMBEDDING_MODEL, embeddingText, textHash } from './embedding-text.js';
 import { type QuantizedRows, quantizeInto } from '../domain/quantize.js';
 import { BUNDLED_VECTORS, readVectorsFile } from './vector-file.js';
@@ -28,6 +28,8 @@ export interface SemanticIndexOptions {
   createEmbedder?: () => Embedder;
   /** Warming starts once this settles (or at once without it). */
   startAfter?: Promise<unknown>;
+  /** How long a request waits for the model (search, query vector, queued embedding) before going on without it. */
+  waitMs?: number;
 }
 
 /** Skills checked between yields to the event loop while warming, so requests are served meanwhile. */
@@ -69,11 +71,18 @@ export class SemanticIndex {
     return this.status;
   }
 
-  /** Nearest skills (cosine >= minScore) among `allowed` when given. Only when `ready`. */
+  /** A request's wait for the model: at most `waitMs`, then EmbedderTimeout (the request goes on without it). */
+  private bounded<T>(run: (embedder: Embedder, signal: AbortSignal) => Promise<T>): Promise<T> {
+    const embedder = this.embedder;
+    if (this.status !== 'ready' || !embedder) return Promise.reject(new Error(`semantic search is ${this.status}`));
+    return withDeadline(this.opts?.waitMs ?? DEFAULT_MODEL_WAIT_MS, (signal) => run(embedder, signal));
+  }
+
+  /** Nearest skills (cosine >= minScore) among `allowed` when given. Only when `ready`; waits at most `waitMs`. */
   async search(query: string, topK: number, minScore: number, allowed?: Set<string> | null): Promise<RankedId[]> {
     if (this.status !== 'ready' || !this.embedder) throw new Error(`semantic search is ${this.status}`);
     try {
-      return await this.embedder.search(query, topK, minScore, allowed);
+      return await this.bounded((e, signal) => e.search(query, topK, minScore, allowed, signal));
     } catch (err) {
       // The worker died: stop offering the semantic side rather than failing every search. (After
       // close() the workers were stopped on purpose: the search fails, and that is not news.)
@@ -96,17 +105,15 @@ export class SemanticIndex {
 
   /**
    * Unit vectors a request needs, queued with searches (refused with EmbedderBusy past the queue's bound, as a
-   * search is). Only when `ready`.
+   * search is). Only when `ready`; waits at most `waitMs` (EmbedderTimeout).
    */
-  async embedQueued(texts: string[]): Promise<Float32Array[]> {
-    if (this.status !== 'ready' || !this.embedder) throw new Error(`semantic search is ${this.status}`);
-    return this.embedder.embedQueued ? this.embedder.embedQueued(texts) : this.embedder.embed(texts);
+  embedQueued(texts: string[]): Promise<Float32Array[]> {
+    return this.bounded((e, signal) => (e.embedQueued ? e.embedQueued(texts, signal) : e.embed(texts)));
   }
 
-  /** A query's unit vector (cached and batched in the workers like searches). Only when `ready`. */
-  async queryVector(query: string): Promise<Float32Array> {
-    if (this.status !== 'ready' || !this.embedder) throw new Error(`semantic search is ${this.status}`);
-    return this.embedder.queryVector(query);
+  /** A query's unit vector (cached and batched in the workers like searches). Only when `ready`; waits at most `waitMs`. */
+  queryVector(query: string): Promise<Float32Array> {
+    return this.bounded((e, signal) => e.queryVector(query, signal));
   }
 
   private async warm(): Promise<WarmStats | undefined> {

@@ -4,6 +4,7 @@ import { DomainError } from '../domain/errors.js';
 import type { Database, Queryable } from '../store/db.js';
 import { learningsStore } from '../store/learnings.js';
 import { ledgerStore, type SettlementRow } from '../store/ledger.js';
+import { paymentClaimsStore } from '../store/payment-claims.js';
 import { walletKey, walletsStore } from '../store/wallets.js';
 import { getAccount } from './accounts.js';
 import { hasAcceptedCurrentTerms } from './terms.js';
@@ -24,9 +25,10 @@ export const toSettlement = (s: SettlementRow): z.infer<typeof Settlement> => ({
 
 /** GET /contributor/{wallet}: the wallet's learnings, their unlock revenue and its split. */
 export async function contributorEarnings(db: Queryable, wallet: string): Promise<z.infer<typeof ContributorEarnings>> {
-  const [rows, submitted] = await Promise.all([
+  const [rows, submitted, awaiting] = await Promise.all([
     ledgerStore.walletLearnings(db, wallet, LIST_LIMIT),
     learningsStore.countVisibleByWallet(db, wallet),
+    paymentClaimsStore.awaitingForWallet(db, wallet),
   ]);
   const sum = (f: 'gross_micro' | 'contributor_micro' | 'platform_micro') => rows.reduce((n, r) => n + r[f], 0);
   const last = rows.reduce<number | null>(
@@ -38,6 +40,7 @@ export async function contributorEarnings(db: Queryable, wallet: string): Promis
     total_gross_usd: microToUsd(sum('gross_micro')),
     total_contributor_usd: microToUsd(sum('contributor_micro')),
     total_platform_usd: microToUsd(sum('platform_micro')),
+    total_awaiting_settlement_usd: microToUsd(awaiting),
     by_learning: Object.fromEntries(
       rows
         .filter((r) => r.unlock_count > 0)
@@ -67,10 +70,11 @@ export function createEarningsService(deps: { db: Database; custodialWithdrawals
     async account(accountId) {
       const account = await getAccount(db, accountId);
       if (!account) throw new DomainError(ERROR_CODES.NOT_FOUND, 'Account not found');
-      const [b, gross, terms] = await Promise.all([
+      const [b, gross, terms, awaiting] = await Promise.all([
         ledgerStore.balance(db, accountId),
         ledgerStore.grossFor(db, accountId),
         hasAcceptedCurrentTerms(db, accountId),
+        paymentClaimsStore.awaitingFor(db, accountId),
       ]);
       const canWithdraw = deps.custodialWithdrawals && terms && !account.suspended && b.pending_micro > 0;
       const message = !deps.custodialWithdrawals
@@ -79,7 +83,9 @@ export function createEarningsService(deps: { db: Database; custodialWithdrawals
           ? 'Accept the current terms (POST /account/accept-terms) to own held earnings and withdraw.'
           : canWithdraw
             ? 'Withdraw with POST /withdraw (wallet) or POST /withdraw/processor (card payout).'
-            : 'Nothing to withdraw yet.';
+            : awaiting > 0
+              ? 'Nothing to withdraw yet: your earnings from x402 payments are awaiting settlement on chain.'
+              : 'Nothing to withdraw yet.';
       return {
         account_id: accountId,
         wallet: account.wallet,
@@ -89,6 +95,7 @@ export function createEarningsService(deps: { db: Database; custodialWithdrawals
         total_contributor_gross: microToUsd(b.owned_micro + b.held_micro),
         unassented_pending: microToUsd(b.held_micro),
         pending_balance: microToUsd(b.pending_micro),
+        awaiting_settlement: microToUsd(awaiting),
         total_withdrawn: microToUsd(b.withdrawn_micro),
         withdrawal_count: b.withdrawal_count,
         can_withdraw: canWithdraw,

@@ -42,8 +42,6 @@ export interface FullLearning {
   learning: LearningRecord;
   demand: Demand;
   helpfulnessScores: number[];
-  /** Current dynamic price (micro-USDC). */
-  priceMicro: number;
 }
 
 export interface KnowledgeService {
@@ -69,8 +67,6 @@ export interface KnowledgeDeps {
 const CANDIDATES = 50;
 /** Semantic candidates below this cosine are dropped. */
 const MIN_COSINE = 0.25;
-/** A stored price older than this is stored anew when a search shows it (compare-and-set). */
-export const REPRICE_AFTER_MS = 3_600_000;
 const TOP_LEARNINGS = 10;
 /** How stale GET /knowledge/stats may be (its timestamp says when it was computed). */
 export const STATS_TTL_MS = 30_000;
@@ -140,16 +136,26 @@ export function createKnowledgeService({ db, clock, writeLimits, vectors }: Know
     return `(${matchExpression([a!.t])} AND ${matchExpression([b!.t])}) AND (${matchExpression(terms)})`;
   }
 
+  /**
+   * The semantic candidates; undefined when that side is off or cannot answer in time (warming, the embedding
+   * queue full, the model past its deadline, a dead worker): in `blend` mode the search then runs lexically.
+   */
+  async function semanticCandidates(query: string, filters: LearningFilters, mode: KnowledgeMode) {
+    if (mode === 'lexical' || !vectors?.ready()) return undefined;
+    try {
+      const allowed = await learningsStore.idsMatching(db, filters);
+      return await vectors.search(query, CANDIDATES, MIN_COSINE, allowed);
+    } catch (err) {
+      if (mode === 'semantic') throw err;
+      return undefined;
+    }
+  }
+
   async function ranked(query: string, filters: LearningFilters, mode: KnowledgeMode) {
     const match = await matchFor(query);
-    const useSemantic = mode !== 'lexical' && vectors?.ready() === true;
     const [lexical, semantic] = await Promise.all([
       mode !== 'semantic' && match ? learningsStore.lexicalSearch(db, match, filters, CANDIDATES) : [],
-      useSemantic
-        ? learningsStore
-            .idsMatching(db, filters)
-            .then((allowed) => vectors!.search(query, CANDIDATES, MIN_COSINE, allowed))
-        : undefined,
+      semanticCandidates(query, filters, mode),
     ]);
     const top = lexical[0]?.score ?? 0;
     const lex = new Map(lexical.map((h) => [h.id, top > 0 ? h.score / top : 0]));
@@ -158,7 +164,7 @@ export function createKnowledgeService({ db, clock, writeLimits, vectors }: Know
     // Only what ranking reads: the full records are read for the results shown.
     const records = await learningsStore.rankingFieldsByIds(db, ids);
     const now = clock.now();
-    return records
+    const hits = records
       .map((l) => {
         const lexical = mode === 'semantic' ? (sem?.get(l.id) ?? 0) : (lex.get(l.id) ?? 0);
         const semanticScore = mode === 'blend' && sem ? (sem.get(l.id) ?? 0) : null;
@@ -172,6 +178,7 @@ export function createKnowledgeService({ db, clock, writeLimits, vectors }: Know
       })
       .filter((r) => r.score > 0)
       .sort((a, b) => b.score - a.score || a.l.id.localeCompare(b.l.id));
+    return { hits, searchMode: sem ? ('fused' as const) : ('lexical' as const) };
   }
 
   const filtersOf = (i: KnowledgeQuery): LearningFilters => ({
@@ -182,7 +189,8 @@ export function createKnowledgeService({ db, clock, writeLimits, vectors }: Know
 
   return {
     async search(input, accountId) {
-      const shown = (await ranked(input.query, filtersOf(input), 'blend')).slice(0, input.limit);
+      const { hits: rankedHits, searchMode } = await ranked(input.query, filtersOf(input), 'blend');
+      const shown = rankedHits.slice(0, input.limit);
       const full = await learningsStore.visibleByIds(
         db,
         shown.map((h) => h.l.id),
@@ -192,32 +200,33 @@ export function createKnowledgeService({ db, clock, writeLimits, vectors }: Know
       const hits = full.map((l) => ({ l, score: scoreOf.get(l.id)! }));
       const now = clock.now();
       const ids = hits.map((h) => h.l.id);
-      const demand = await learningsStore.demand(db, ids, now);
-      const prices = new Map(hits.map((h) => [h.l.id, priceOf(h.l, demand.get(h.l.id)!)]));
+      // One price: what a search shows is computed from demand now and stored in the same transaction (writers
+      // are serialised), so the 402 and the unlock that follow read and charge exactly the price shown.
       if (ids.length > 0)
         await db.tx(async (q) => {
-          await learningsStore.recordImpressions(q, ids, accountId, now);
-          for (const { l } of hits) {
-            const price = prices.get(l.id)!;
-            // The price shown is always computed now; the stored one (stats, last_repriced_at) follows hourly.
-            if (now - l.lastRepricedAt >= REPRICE_AFTER_MS && price !== l.currentPriceMicro)
-              await learningsStore.reprice(q, l.id, price, l.lastRepricedAt, now);
+          const demand = await learningsStore.demand(q, ids, now);
+          for (const h of hits) {
+            const price = priceOf(h.l, demand.get(h.l.id)!);
+            if (price !== h.l.currentPriceMicro) await learningsStore.reprice(q, h.l.id, price, now);
+            h.l = { ...h.l, currentPriceMicro: price };
           }
+          await learningsStore.recordImpressions(q, ids, accountId, now);
         });
       const top = hits[0]?.score ?? 0;
-      const results = hits.map((h) => toSnippet(h.l, prices.get(h.l.id)!, top > 0 ? h.score / top : 0, now));
+      const results = hits.map((h) => toSnippet(h.l, top > 0 ? h.score / top : 0, now));
       return {
         query: input.query,
         content_advisory: CONTENT_ADVISORY,
         results_count: results.length,
         results,
+        search_mode: searchMode,
         pricing: PRICING_NOTE,
         timestamp: new Date(now).toISOString(),
       };
     },
 
     async rank(query, filters, limit, mode = 'blend') {
-      return (await ranked(query, filters, mode)).slice(0, limit).map((h) => h.l.id);
+      return (await ranked(query, filters, mode)).hits.slice(0, limit).map((h) => h.l.id);
     },
 
     rate(accountId, learningId, helpfulness, notes) {
@@ -254,8 +263,7 @@ export function createKnowledgeService({ db, clock, writeLimits, vectors }: Know
         learningsStore.demand(db, [id], now),
         learningsStore.helpfulnessScores(db, id),
       ]);
-      const d = demand.get(id)!;
-      return { learning, demand: d, helpfulnessScores, priceMicro: priceOf(learning, d) };
+      return { learning, demand: demand.get(id)!, helpfulnessScores };
     },
   };
 }

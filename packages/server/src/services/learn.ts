@@ -8,7 +8,7 @@ import {
   type QualitySelfAssessment,
   type REVIEW_REASONS,
   usdToMicro,
-  z,
+  type z,
 } from '@axle/sdk';
 import type { Clock } from '../clock.js';
 import { DomainError } from '../domain/errors.js';
@@ -75,6 +75,10 @@ export interface LearnDeps {
   semanticScreens?: SemanticScreens;
 }
 
+/** The note a learning screened without the semantic side carries, for its reviewer. */
+const regexOnlyNote = (reason: string) =>
+  `screened by the regex screens only: the semantic screens did not run (${reason})`;
+
 /** The text near-duplicates are measured on. */
 export const similarityText = (title: string, body: string): string => `${title}\n${body}`;
 
@@ -131,11 +135,12 @@ export function createLearnService(deps: LearnDeps): LearnService {
       // A submission its limits will refuse gets no model time.
       let exhausted = false;
       for (const subject of owner.limitSubjects) exhausted ||= await writeLimits.exhausted('learn', subject);
-      const semantic = semanticScreens && !exhausted;
-      const model = semantic ? await semanticScreens.screen(text) : undefined;
-      const screening = model
-        ? withSemanticFlags(screenLearning(text, { offTask: model.offTask }), model.flags)
-        : screenLearning(text);
+      const semantic = semanticScreens && !exhausted ? await semanticScreens.screen(text) : undefined;
+      const screening =
+        semantic && 'flags' in semantic
+          ? withSemanticFlags(screenLearning(text, { offTask: semantic.offTask }), semantic.flags)
+          : screenLearning(text);
+      const screeningNote = semantic && 'skipped' in semantic ? regexOnlyNote(semantic.skipped) : null;
       const stored = screening.redacted;
       const sh = shingles(similarityText(stored.title, stored.body));
       const bandKeys = lshBandKeys(minhashSignature(sh));
@@ -194,8 +199,7 @@ export function createLearnService(deps: LearnDeps): LearnService {
 
         const status = reasons.size === 0 ? 'approved' : 'pending_review';
         const complexity = complexityOf(stored.body);
-        const unlockPrice = usdToMicro(input.unlock_price ?? LIMITS.unlockPriceUsd.default);
-        const override = input.unlock_price === undefined ? null : unlockPrice;
+        const override = input.unlock_price === undefined ? null : usdToMicro(input.unlock_price);
         const price = initialPrice(complexity, dims, override);
         const id = newId('lrn');
         const keyLabel = owner.keyId ? ((await apiKeysStore.nameOf(q, owner.keyId)) ?? null) : null;
@@ -218,7 +222,6 @@ export function createLearnService(deps: LearnDeps): LearnService {
           submissionChannel: input.submission_channel,
           sourceClient: input.tags.find((t) => t.startsWith('source:'))?.slice('source:'.length) ?? null,
           visibility: 'public',
-          unlockPriceMicro: unlockPrice,
           basePriceMicro: price.base,
           currentPriceMicro: price.current,
           overridePriceMicro: override,
@@ -236,6 +239,7 @@ export function createLearnService(deps: LearnDeps): LearnService {
           contentHash: hash,
           sensitivityFindings: screening.sensitivity_findings.length > 0 ? screening.sensitivity_findings : null,
           replacesId: replaced?.id ?? null,
+          screeningNote,
         });
         await learningsStore.addBandKeys(q, id, bandKeys);
         if (status === 'approved') await learningsStore.index(q, id);

@@ -7,6 +7,7 @@ import {
   LIMITS,
   microToUsd,
   type PendingItem,
+  usdToMicro,
   type REVIEW_REASONS,
   untrustedContent,
 } from '@axle/sdk';
@@ -36,7 +37,10 @@ export const rubricOf = (dims: Record<string, number> | null | undefined): numbe
 export const qualityOf = (l: Pick<LearningRecord, 'avgHelpfulness' | 'ratingCount' | 'qualityScore'>): number =>
   rankingQuality({ avgHelpfulness: l.avgHelpfulness, distinctRaters: l.ratingCount, rubricTotal: l.qualityScore });
 
-/** The dynamic price now, from base price, demand, quality and the contributor's override. */
+/**
+ * The dynamic price now, from base price, demand, quality and the contributor's override. Only a search stores
+ * it (as the learning's current price); everything else reads the stored price.
+ */
 export function priceOf(l: LearningRecord, demand: Demand): number {
   return dynamicPriceMicros({
     basePriceMicros: l.basePriceMicro,
@@ -91,7 +95,11 @@ export function valueSignal(l: LearningRecord, priceMicros: number, now: number)
 /** The first 120 characters of the body (whole code points). */
 export const snippetOf = (body: string): string => Array.from(body).slice(0, LIMITS.snippetLength).join('');
 
-export function toSnippet(l: LearningRecord, priceMicros: number, relevance: number, now: number): LearningSnippet {
+/** The price the contributor set on submit (SPEC unlock_price_usd / unlock_price); the floor when none was set. */
+export const contributorPriceMicro = (l: Pick<LearningRecord, 'overridePriceMicro'>): number =>
+  l.overridePriceMicro ?? usdToMicro(LIMITS.unlockPriceUsd.default);
+
+export function toSnippet(l: LearningRecord, relevance: number, now: number): LearningSnippet {
   return {
     id: l.id,
     title: l.title,
@@ -107,9 +115,9 @@ export function toSnippet(l: LearningRecord, priceMicros: number, relevance: num
       score: l.qualityScore ?? 0,
     },
     relevance: round(relevance),
-    unlock_price_usd: microToUsd(l.unlockPriceMicro),
-    current_price: microToUsd(priceMicros),
-    value_signal: valueSignal(l, priceMicros, now),
+    unlock_price_usd: microToUsd(contributorPriceMicro(l)),
+    current_price: microToUsd(l.currentPriceMicro),
+    value_signal: valueSignal(l, l.currentPriceMicro, now),
   };
 }
 
@@ -162,6 +170,7 @@ export function toPendingItem(l: LearningRecord, threshold: number): PendingItem
     review_reason: (l.reviewReason ?? []) as ReviewReason[],
     lane: laneOf(l, threshold),
     ...(l.sensitivityFindings?.length ? { sensitivity_findings: l.sensitivityFindings } : {}),
+    ...(l.screeningNote ? { screening_note: l.screeningNote } : {}),
   };
 }
 
@@ -170,10 +179,10 @@ export { iso as isoTime };
 /** Every LearningFull field but `_revenue`, which the unlock that serves it adds. */
 export function toLearningFull(
   l: LearningRecord,
-  extra: { demand: Demand; helpfulnessScores: number[]; priceMicro: number },
+  extra: { demand: Demand; helpfulnessScores: number[] },
   now: number,
 ): Omit<LearningFull, '_revenue'> {
-  const snippet = toSnippet(l, extra.priceMicro, 0, now);
+  const snippet = toSnippet(l, 0, now);
   const { relevance: _relevance, ...fields } = snippet;
   return {
     ...fields,
@@ -187,10 +196,10 @@ export function toLearningFull(
     related_skills: l.relatedSkills,
     submission_channel: l.submissionChannel,
     visibility: l.visibility,
-    unlock_price: microToUsd(l.unlockPriceMicro),
+    unlock_price: microToUsd(contributorPriceMicro(l)),
     pricing: {
       base_price: microToUsd(l.basePriceMicro),
-      current_price: microToUsd(extra.priceMicro),
+      current_price: microToUsd(l.currentPriceMicro),
       builder_override_price: l.overridePriceMicro === null ? null : microToUsd(l.overridePriceMicro),
       complexity: l.complexity,
       last_repriced_at: iso(l.lastRepricedAt),

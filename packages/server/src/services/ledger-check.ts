@@ -12,6 +12,11 @@ export async function checkLedger(q: Queryable): Promise<string[]> {
   report('balance differs from its journal', await ledgerAuditStore.balancesOffJournal(q));
   report('withdrawn differs from settlements', await ledgerAuditStore.withdrawalsOffSettlements(q));
   report('learning totals differ from its unlocks', await ledgerAuditStore.learningsOffUnlocks(q));
+  report(
+    'earnings credited from an x402 payment that is not settled',
+    await ledgerAuditStore.creditsWithoutSettlement(q),
+  );
+  report('settled x402 payment whose share was never credited', await ledgerAuditStore.settledNotCredited(q));
   const t = (await ledgerAuditStore.totals(q))!;
   if (t.sold !== t.credited) problems.push(`contributor shares sold ${t.sold} differ from credited ${t.credited}`);
   if (t.moved_out !== t.moved_in)

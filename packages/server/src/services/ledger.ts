@@ -42,6 +42,8 @@ export interface UnlockEntry {
   payee: Payee | null;
   settlementPath?: string | null;
   txHash?: string | null;
+  /** False for an x402 payment not yet settled: the share is awaiting_settlement until creditSettled. */
+  credit?: boolean;
   now: number;
 }
 
@@ -74,12 +76,25 @@ export async function recordUnlock(q: Queryable, e: UnlockEntry): Promise<{ id: 
     tx_hash: e.txHash ?? null,
     created_at: e.now,
   });
-  if (payee) await ledgerStore.post(q, payee.holder, payee.held ? 'hold' : 'accrue', split.contributorMicro, id, e.now);
+  if (payee && e.credit !== false)
+    await ledgerStore.post(q, payee.holder, payee.held ? 'hold' : 'accrue', split.contributorMicro, id, e.now);
   if (e.path !== 'owner' && !e.selfDealing && !e.accrualCapped) {
     await ledgerStore.creditLearning(q, e.learningId, split);
     await learningsStore.recordUnlock(q, e.learningId, e.now);
   }
   return { id, split };
+}
+
+/**
+ * Credits the contributor share of an unlock whose payment has just settled, to the unlock's payee as it is
+ * now (a wallet linked since then has moved its unlocks to the account): held until the terms are accepted.
+ */
+export async function creditSettled(q: Queryable, unlockId: string, txHash: string, now: number): Promise<void> {
+  const u = await ledgerStore.unlock(q, unlockId);
+  await ledgerStore.setUnlockTx(q, unlockId, txHash);
+  if (!u?.payee || u.contributor_micro === 0) return;
+  const held = !u.payee.startsWith('acc_') || !(await termsStore.hasAny(q, u.payee));
+  await ledgerStore.post(q, u.payee, held ? 'hold' : 'accrue', u.contributor_micro, unlockId, now);
 }
 
 /** Converts everything the holder has held into owned, withdrawable balance (first terms acceptance). */

@@ -27,13 +27,21 @@ export interface Mailer {
  */
 export function createMailer(opts: {
   smtpUrl?: string;
+  /** Each wait on the SMTP server (connect, greeting, every reply) at most; nodemailer's own are minutes. */
+  smtpTimeoutMs?: number;
   from: string;
   dataDir: string;
   logger: Logger;
   clock: Clock;
 }): Mailer {
   if (opts.smtpUrl) {
-    const transport = nodemailer.createTransport(opts.smtpUrl);
+    const timeout = opts.smtpTimeoutMs ?? 10_000;
+    const transport = nodemailer.createTransport({
+      url: opts.smtpUrl,
+      connectionTimeout: timeout,
+      greetingTimeout: timeout,
+      socketTimeout: timeout,
+    });
     return {
       kind: 'smtp',
       async send(mail) {

@@ -1,14 +1,15 @@
 // The semantic side of the learning screens: embeds a learning's chunks with the skills' sentence model and
 // asks the pure rule in domain/screens/semantic.ts whether they lie nearer the held exemplars than the clean
-// ones; in the same model call, the off-task layer's requests and the learning's task, whose similarity decides
-// which request is off task. When the model is off, not ready, failing or slower than its bound, the regex screens
-// run alone (and the log says so); when the embedding queue is past its bound they do too, for that submission.
+// ones; then the off-task layer's requests and the learning's task, whose similarity decides which request is off
+// task. When the model is off, not ready or failing, the regex screens run alone (and the log says so); when the
+// embedding queue is past its bound, or the model does not answer within the request's deadline, they do too, for
+// that submission, and the reason is recorded on it.
 import type { LayerFlag } from '../domain/screens/flags.js';
 import { type LearningText, type ScreenFlag, screenedTexts } from '../domain/screens/index.js';
 import {
   OFF_TASK_THRESHOLDS,
-  type Request,
   offTaskBySimilarity,
+  type Request,
   requestSentences,
 } from '../domain/screens/off-task.js';
 import {
@@ -20,7 +21,7 @@ import {
   textChunks,
 } from '../domain/screens/semantic.js';
 import type { Logger } from '../logger.js';
-import { EmbedderBusy } from '../search/embedder.js';
+import { EmbedderBusy, EmbedderTimeout } from '../search/embedder.js';
 import { readScreenExemplars } from '../search/screen-exemplars.js';
 
 export type Embed = (texts: string[]) => Promise<Float32Array[]>;
@@ -35,7 +36,7 @@ export interface ScreenTexts {
   task?: string;
 }
 
-/** Requests the off-task layer measures at most (each is one text of the model call). */
+/** Requests the off-task layer measures at most (each is one text of its model call). */
 const MAX_REQUESTS = 8;
 
 export interface SemanticVerdicts {
@@ -80,20 +81,21 @@ export async function semanticVerdicts(
   return { verdicts, offTask };
 }
 
-/** The sentence model's part of one screening. */
-export interface SemanticScreening {
-  /** Flags the semantic screens raise. */
-  flags: ScreenFlag[];
-  /** The off-task layer's flags by similarity (offsets of `screenedTexts(learning).all`). */
-  offTask: LayerFlag[];
-}
+/**
+ * What the semantic side made of a learning: its flags and the off-task layer's (offsets of
+ * `screenedTexts(learning).all`), or why it did not run (the regex screens decided alone).
+ */
+export type SemanticScreening = { flags: ScreenFlag[]; offTask: LayerFlag[] } | { skipped: string };
 
 export interface SemanticScreens {
-  /** The sentence model's screening of a learning; undefined when it cannot run or answer in time (regex alone). */
+  /** The semantic screens over a learning; undefined when they are off (AXLE_SEMANTIC_SEARCH=off). */
   screen(learning: LearningText): Promise<SemanticScreening | undefined>;
 }
 
-/** The sentence model as the screens use it: `embedQueued` waits with searches and may refuse (EmbedderBusy). */
+/**
+ * The sentence model as the screens use it: `embedQueued` waits with searches, may refuse (EmbedderBusy) and waits
+ * at most the request's deadline (EmbedderTimeout).
+ */
 export interface ScreenModel {
   state(): string;
   embedQueued(texts: string[]): Promise<Float32Array[]>;
@@ -105,25 +107,12 @@ export interface SemanticScreensDeps {
   logger: Logger;
   /** Exemplars and margins; the bundled file by default. */
   exemplars?: () => SemanticModel;
-  /** How long a submission waits for the model at most (AXLE_SCREEN_WAIT_MS); the regex screens then decide alone. */
-  waitMs?: number;
-  /** Resolves when that wait is over; a timer of `waitMs` by default (tests pass their own). */
-  deadline?: () => Promise<void>;
 }
-
-const timer = (ms: number) => () =>
-  new Promise<void>((resolve) => {
-    setTimeout(resolve, ms).unref();
-  });
-
-class TimedOut extends Error {}
 
 export function createSemanticScreens({
   model,
   logger,
   exemplars = readScreenExemplars,
-  waitMs = 2_000,
-  deadline = timer(waitMs),
 }: SemanticScreensDeps): SemanticScreens {
   let loaded: SemanticModel | undefined;
   let loadError: string | undefined;
@@ -134,12 +123,12 @@ export function createSemanticScreens({
   }
   /** Why the last screening ran on regex alone (logged when it changes, so a long outage is one line). */
   let fallback: string | undefined;
-  const regexOnly = (reason: string, err?: string): undefined => {
+  const regexOnly = (reason: string, err?: string): SemanticScreening => {
     if (fallback !== reason)
       logger.warn({ reason, ...(err && { err }) }, 'semantic screens unavailable; regex screens only');
     else logger.debug({ reason }, 'semantic screens unavailable; regex screens only');
     fallback = reason;
-    return undefined;
+    return { skipped: reason };
   };
   if (!model)
     logger.info('semantic screens off (AXLE_SEMANTIC_SEARCH=off); learnings are screened by the regex screens only');
@@ -152,36 +141,28 @@ export function createSemanticScreens({
       const { all, advice, task } = screenedTexts(learning);
       let result: SemanticVerdicts;
       try {
-        const screening = semanticVerdicts((texts) => model.embedQueued(texts), loaded, {
+        result = await semanticVerdicts((texts) => model.embedQueued(texts), loaded, {
           chunked: all,
           whole: advice,
           task,
         });
-        screening.catch(() => {});
-        result = await Promise.race([
-          screening,
-          deadline().then(() => {
-            throw new TimedOut();
-          }),
-        ]);
       } catch (err) {
-        if (err instanceof TimedOut) {
-          logger.warn({ waitMs }, 'semantic screens too slow; regex screens only for this submission');
-          return undefined;
-        }
-        // Shedding load, as a search does when the queue is deep: this submission is screened by the regex side.
-        if (err instanceof EmbedderBusy) {
+        // Shedding load, as a search does when the queue is deep or the model is slow: this submission is
+        // screened by the regex side (the next one may not be, so this is not logged as an outage).
+        if (err instanceof EmbedderBusy || err instanceof EmbedderTimeout) {
           logger.debug({ err: err.message }, 'semantic screens shed under load; regex screens only');
-          return undefined;
+          return { skipped: err instanceof EmbedderBusy ? 'embedding queue full' : err.message };
         }
         return regexOnly('embedding failed', (err as Error).message);
       }
       if (fallback !== undefined) logger.info('semantic screens running again');
       fallback = undefined;
-      const flags = (Object.keys(SEMANTIC_SCREENS) as SemanticScreenName[])
-        .filter((name) => result.verdicts[name].flagged)
-        .map((name) => SEMANTIC_SCREENS[name]);
-      return { flags, offTask: result.offTask };
+      return {
+        flags: (Object.keys(SEMANTIC_SCREENS) as SemanticScreenName[])
+          .filter((name) => result.verdicts[name].flagged)
+          .map((name) => SEMANTIC_SCREENS[name]),
+        offTask: result.offTask,
+      };
     },
   };
 }

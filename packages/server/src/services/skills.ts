@@ -4,7 +4,7 @@ import { parseCatalogFile, readCatalogFile } from '../catalog/load.js';
 import { slugify } from '../catalog/mapping.js';
 import { contentPreview } from '../domain/skill-preview.js';
 import type { Logger } from '../logger.js';
-import { EmbedderPool } from '../search/embedder.js';
+import { EmbedderClient, EmbedderPool } from '../search/embedder.js';
 import { SemanticIndex, type SemanticIndexOptions } from '../search/semantic-index.js';
 import type { Database } from '../store/db.js';
 import { createSkillsStore } from '../store/skills.js';
@@ -21,6 +21,10 @@ export interface SkillsServiceOptions {
   searchWorkers?: number;
   /** Searches that may wait for an embedding worker before search answers lexically (see EmbedderPool). */
   searchQueueMax?: number;
+  /** How long a request waits for the model before going on without it (see SemanticIndex). */
+  modelWaitMs?: number;
+  /** The embedding worker's script; the compiled embed-worker by default (tests give a stand-in that stalls). */
+  embedWorkerFile?: string;
   search?: SkillSearchOptions;
   semantic?: Partial<SemanticIndexOptions>;
   /** The semantic warm-up waits for this (the server passes its listen) so it does not delay the first /health. */
@@ -77,7 +81,13 @@ export async function createSkillsService(opts: SkillsServiceOptions): Promise<S
         repo,
         logger: opts.logger,
         startAfter: opts.semanticStartsAfter,
-        createEmbedder: () => new EmbedderPool(opts.searchWorkers ?? 1, undefined, opts.searchQueueMax),
+        waitMs: opts.modelWaitMs,
+        createEmbedder: () =>
+          new EmbedderPool(
+            opts.searchWorkers ?? 1,
+            () => new EmbedderClient(opts.embedWorkerFile),
+            opts.searchQueueMax,
+          ),
         ...opts.semantic,
       })
     : SemanticIndex.disabled();

@@ -14,13 +14,20 @@ import {
   requirementV2,
 } from '../payments/x402-requirements.js';
 import { PaymentRejected, verifyAuthorization } from '../payments/x402-verify.js';
+import {
+  SettlementFailed,
+  type SettlementMode,
+  type SettlementStatus,
+  type Settler,
+  SettlementUnavailable,
+} from '../payments/settlement.js';
+import type { Authorization } from '../payments/x402-payload.js';
 import { paymentFingerprint, paymentIdentifierOf } from '../payments/payment-identifier.js';
 import { receiptExtension } from '../payments/receipts.js';
-import { type Settler, SettlementUnavailable } from '../payments/settlement.js';
 import { getAccount } from './accounts.js';
 import type { FullLearning } from './knowledge.js';
 import { toLearningFull } from './learning-view.js';
-import { type Payee, payeeOf, recordUnlock } from './ledger.js';
+import { creditSettled, type Payee, payeeOf, recordUnlock } from './ledger.js';
 import { hasAcceptedCurrentTerms } from './terms.js';
 import {
   type PaymentIdKey,
@@ -36,7 +43,7 @@ import { creditsStore } from '../store/credits.js';
 import type { Database, Queryable } from '../store/db.js';
 import { ledgerStore } from '../store/ledger.js';
 import { type LearningRecord, learningsStore } from '../store/learnings.js';
-import { paymentClaimsStore } from '../store/payment-claims.js';
+import { type ClaimKey, type PaymentClaimRow, type PaymentState, paymentClaimsStore } from '../store/payment-claims.js';
 import { termsStore } from '../store/terms.js';
 import { walletKey } from '../store/wallets.js';
 
@@ -44,6 +51,11 @@ const DAY_MS = 86_400_000;
 /** A POST /knowledge search by the same account this recently makes an unlock discovery-driven (60% share). */
 export const DISCOVERY_WINDOW_MS = DAY_MS;
 const REPEAT_WINDOW_MS = LIMITS.repeatUnlockWindowDays * DAY_MS;
+const REPEAT_NOT_SETTLED = 'not settled: repeat unlock within the repeat window';
+/** Submitted settlements one reconciliation pass looks at. */
+const RECONCILE_BATCH = 100;
+/** A submitted payment is reconciled once its request's receipt wait is over by this much. */
+const RECONCILE_GRACE_MS = 30_000;
 
 export type UnlockCredential =
   | { kind: 'key'; accountId: string }
@@ -81,6 +93,12 @@ export class PaymentRequiredError extends DomainError {
 
 export interface UnlockService {
   unlock(req: UnlockRequest): Promise<UnlockResult>;
+  readonly settlementMode: SettlementMode;
+  /**
+   * Reconciles submitted x402 settlements (oldest first, at most `limit`) against the chain: settled ones
+   * credit their shares, failed ones record why. Safe to run from several instances (final states stay final).
+   */
+  reconcilePayments(limit?: number): Promise<Record<'settled' | 'failed' | 'submitted', number>>;
 }
 
 export interface UnlockDeps {
@@ -91,13 +109,12 @@ export interface UnlockDeps {
   payTo: string;
   routerAddress?: string;
   settler: Settler;
+  /** How long a request waits for its settlement's receipt (AXLE_SETTLEMENT_WAIT_MS). */
+  settlementWaitMs: number;
   extensions: X402ExtensionsService;
   /** The learning with its demand, ratings and price (the marketplace's loadFull). */
   loadFull(id: string): Promise<FullLearning | undefined>;
 }
-
-/** The price a buyer pays: the contributor's override, else the current dynamic price search results showed. */
-const unlockPriceMicro = (l: LearningRecord): number => l.overridePriceMicro ?? l.currentPriceMicro;
 
 const sameWallet = (a: string | null | undefined, b: string | null | undefined) =>
   !!a && !!b && a.toLowerCase() === b.toLowerCase();
@@ -105,9 +122,21 @@ const sameWallet = (a: string | null | undefined, b: string | null | undefined) 
 export function createUnlockService(deps: UnlockDeps): UnlockService {
   const { db, clock, settler } = deps;
 
-  function termsFor(l: LearningRecord): PaymentTerms {
+  /**
+   * The price a payment may be for: the current price, or the price before the last reprice while a 402 that
+   * showed it is still valid (maxTimeoutSeconds), so a search repricing the learning meanwhile does not refuse
+   * a buyer paying what they were shown.
+   */
+  const payablePrice = (l: LearningRecord, value: string): number =>
+    l.priorPriceMicro !== null &&
+    value === String(l.priorPriceMicro) &&
+    clock.now() - l.lastRepricedAt <= MAX_TIMEOUT_SECONDS * 1000
+      ? l.priorPriceMicro
+      : l.currentPriceMicro;
+
+  function termsFor(l: LearningRecord, priceMicro = l.currentPriceMicro): PaymentTerms {
     return {
-      priceMicro: unlockPriceMicro(l),
+      priceMicro,
       resource: `${deps.baseUrl()}/knowledge/${l.id}`,
       description: `Unlock the full learning "${l.title.slice(0, 80)}"`,
       payTo: deps.routerAddress ?? deps.payTo,
@@ -144,7 +173,7 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
       },
       x402_payment: {
         header: 'X-Payment',
-        price_usd: microToUsd(unlockPriceMicro(l)),
+        price_usd: microToUsd(l.currentPriceMicro),
         description:
           `Sign a USDC TransferWithAuthorization on ${NETWORK} for the amount in accepts[0] ` +
           'and send it base64-encoded',
@@ -162,9 +191,10 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
   async function respond(l: LearningRecord, revenue: LearningFull['_revenue']): Promise<LearningFull> {
     const full = await deps.loadFull(l.id);
     const demand = full?.demand ?? { impressions7d: 0, impressions30d: 0, unlocks7d: 0, unlocks30d: 0 };
+    // Shown at the price this unlock charged, read once at its start.
     const fields = toLearningFull(
-      full?.learning ?? l,
-      { demand, helpfulnessScores: full?.helpfulnessScores ?? [], priceMicro: unlockPriceMicro(l) },
+      { ...(full?.learning ?? l), currentPriceMicro: l.currentPriceMicro },
+      { demand, helpfulnessScores: full?.helpfulnessScores ?? [] },
       clock.now(),
     );
     return { ...fields, _revenue: revenue };
@@ -208,7 +238,7 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
     });
 
   async function viaKey(l: LearningRecord, accountId: string, walletClaim: string | undefined): Promise<UnlockResult> {
-    const priceMicro = unlockPriceMicro(l);
+    const priceMicro = l.currentPriceMicro;
     const account = await getAccount(db, accountId);
     if (!account) throw new DomainError(ERROR_CODES.INVALID_API_KEY, 'Invalid API key');
     const owner = l.contributorAccountId === accountId || sameWallet(account.wallet, l.contributorWallet);
@@ -291,7 +321,7 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
     carrier: string,
     walletClaim: string | undefined,
   ): Promise<UnlockResult> {
-    const t = termsFor(l);
+    let t = termsFor(l);
     const reject = (message: string) => paymentRequired(l, ERROR_CODES.PAYMENT_INVALID, message, {});
     let payment: ReturnType<typeof decodePayment>;
     let payer: `0x${string}`;
@@ -303,6 +333,7 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
     };
     try {
       payment = decodePayment(header);
+      t = termsFor(l, payablePrice(l, payment.authorization.value));
       payer = await verifyAuthorization(
         payment,
         { priceMicro: t.priceMicro, payTo: t.payTo, maxTimeoutSeconds: MAX_TIMEOUT_SECONDS },
@@ -313,18 +344,17 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
     } catch (err) {
       throw refused(err);
     }
-    const claim = { chainId: CHAIN_ID, payer, nonce: payment.authorization.nonce, learningId: l.id };
     const selfDealing = sameWallet(payer, l.contributorWallet) || sameWallet(walletClaim, l.contributorWallet);
     const responseHeader = carrier === 'X-Payment' ? 'X-PAYMENT-RESPONSE' : 'PAYMENT-RESPONSE';
-    // A settled payment's answer carries a signed receipt (offer/receipt extension); a capped repeat's does not.
-    const answer = async (txHash: string | null, settled: boolean) => ({
+    // A paid unlock's answer carries a signed receipt (offer/receipt extension); a capped repeat's does not.
+    const answer = async (txHash: string | null, paid: boolean) => ({
       header: responseHeader,
       value: encodePaymentResponseHeader({
         success: true,
         transaction: txHash ?? '',
         network: NETWORK,
         payer,
-        ...(settled && { extensions: receiptExtension(await deps.extensions.receipt(t.resource, payer)) }),
+        ...(paid && { extensions: receiptExtension(await deps.extensions.receipt(t.resource, payer)) }),
       }),
     });
     const replay = async (prior: PriorPayment): Promise<UnlockResult> => ({
@@ -334,19 +364,29 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
     // The same payment under its id again: what it bought, with nothing verified or settled a second time.
     const prior = idKey && (await priorPayment(db, idKey));
     if (prior) return replay(prior);
+    const claim: ClaimKey = { chainId: CHAIN_ID, payer, nonce: payment.authorization.nonce };
+    // A payment claimed before and not failed goes to resume() below; a facilitator would refuse its used nonce.
+    const open = await paymentClaimsStore.get(db, claim);
     try {
-      await settler.verify(payment, requirementV2(t));
+      if (!open || open.state === 'failed') await settler.verify(payment, requirementV2(t));
     } catch (err) {
       throw refused(err);
     }
+    const settlementPath = deps.routerAddress ? 'router' : settler.mode;
 
-    // Records the paid unlock and ties the claim to it, in the caller's transaction.
+    /**
+     * Records the paid unlock and ties the claim to it, in the caller's transaction. The contributor share
+     * is credited only when the payment has settled (here, or already by reconciliation); otherwise it is
+     * awaiting_settlement and the settlement credits it.
+     */
     const book = async (
       q: Queryable,
-      payee: Payee | null,
-      settlementPath: string,
-      tx: string | null,
-    ): Promise<LearningFull['_revenue']> => {
+      outcome: { state: PaymentState; txHash: string | null },
+    ): Promise<{ revenue: LearningFull['_revenue']; txHash: string | null; paid: boolean }> => {
+      const row = await paymentClaimsStore.get(q, claim);
+      if (!row || row.unlock_id) throw reject('payment authorization already used');
+      const state = row.state === 'settled' ? 'settled' : outcome.state;
+      const txHash = row.state === 'settled' ? row.tx_hash : outcome.txHash;
       const { id, split } = await recordUnlock(q, {
         learningId: l.id,
         buyer: walletKey(payer),
@@ -355,54 +395,159 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
         discovery: false,
         selfDealing,
         accrualCapped: false,
-        payee,
+        payee: await payeeOf(q, l),
         settlementPath,
-        txHash: tx,
+        txHash,
+        credit: state === 'settled',
         now: clock.now(),
       });
       await paymentClaimsStore.attachUnlock(q, claim, id);
+      if (state !== 'verified') await paymentClaimsStore.setState(q, claim, { state, txHash, now: clock.now() });
       const revenue = revenueOf(t.priceMicro, split, selfDealing);
-      if (idKey) await completePaymentId(q, idKey.id, revenue, tx);
-      return revenue;
+      if (idKey) await completePaymentId(q, idKey.id, revenue, txHash);
+      return { revenue, txHash, paid: true };
+    };
+
+    const served = async (b: {
+      revenue: LearningFull['_revenue'];
+      txHash: string | null;
+      paid: boolean;
+    }): Promise<UnlockResult> => {
+      const settlement =
+        deps.routerAddress && b.txHash
+          ? { settlement: { tx_hash: b.txHash, path: settlementPath, router: deps.routerAddress } }
+          : {};
+      return {
+        learning: await respond(l, { ...b.revenue, ...settlement }),
+        paymentResponse: await answer(b.txHash, b.paid),
+      };
     };
 
     // Claim the authorization first: a replayed header is refused. When the payer already holds the
     // unlock the claim is kept but never settled, so the buyer is not charged twice.
+    const payload = JSON.stringify({ authorization: payment.authorization, signature: payment.signature });
     const claimed = await db.tx(async (q) => {
       const now = clock.now();
-      const payee = await payeeOf(q, l);
-      if (await notOnboarded(q, payee)) throw onboardingError(l);
+      if (await notOnboarded(q, await payeeOf(q, l))) throw onboardingError(l);
       const prior = idKey && (await reservePaymentId(q, idKey, { learningId: l.id, payer, now }));
       if (prior) return { prior };
-      if (!(await paymentClaimsStore.claim(q, { ...claim, now }))) throw reject('payment authorization already used');
+      if (!(await paymentClaimsStore.claim(q, { ...claim, learningId: l.id, payload, now }))) return 'taken' as const;
       if (await ledgerStore.lastUnlock(q, walletKey(payer), l.id, now - REPEAT_WINDOW_MS)) {
         const { id } = await recordCapped(q, l.id, walletKey(payer), 'x402', now);
         await paymentClaimsStore.attachUnlock(q, claim, id);
+        await paymentClaimsStore.setState(q, claim, { state: 'failed', reason: REPEAT_NOT_SETTLED, now });
         if (idKey) await completePaymentId(q, idKey.id, capped(t.priceMicro), null);
-        return { revenue: capped(t.priceMicro), settled: false };
+        return { revenue: capped(t.priceMicro), txHash: null, paid: false };
       }
-      return settler.path === 'local' ? { revenue: await book(q, payee, 'local', null), settled: true } : null;
+      // No way to settle: served, the share awaiting settlement for good.
+      return settler.mode === 'offline' ? book(q, { state: 'verified', txHash: null }) : null;
     });
+    if (claimed === 'taken') return served(await resume(claim, l.id, reject, book));
     if (claimed && 'prior' in claimed) return replay(claimed.prior!);
-    if (claimed) {
-      return { learning: await respond(l, claimed.revenue), paymentResponse: await answer(null, claimed.settled) };
-    }
+    if (claimed) return served(claimed);
 
-    let txHash: string | null;
+    let outcome: { state: 'settled' | 'submitted'; txHash: string };
     try {
-      ({ txHash } = await settler.settle(payment, requirementV2(t)));
+      outcome = await settler.settle(payment, requirementV2(t), (txHash) =>
+        db.tx(async (q) => {
+          if (!(await paymentClaimsStore.setState(q, claim, { state: 'submitted', txHash, now: clock.now() })))
+            throw new SettlementUnavailable('the payment was reconciled while this request settled it');
+        }),
+      );
     } catch (err) {
+      if (err instanceof SettlementUnavailable && err.maybeSent && settler.reconciles) {
+        // The facilitator may have settled: the claim stays open for reconciliation, and the same payment
+        // sent again is served once the chain shows it settled.
+        if (idKey) await db.tx((q) => releasePaymentId(q, idKey.id));
+        deps.logger.warn({ err: err.message }, 'x402 settlement outcome unknown');
+        throw new DomainError(
+          ERROR_CODES.PROVIDER_UNAVAILABLE,
+          'payment settlement outcome unknown; send the same payment again later, it is charged at most once',
+        );
+      }
+      const reason =
+        err instanceof PaymentRejected || err instanceof SettlementUnavailable ? err.message : 'settlement error';
+      // Nothing moved: the claim is failed with its reason, and may be claimed again by a retry.
       await db.tx(async (q) => {
-        await paymentClaimsStore.release(q, claim);
+        await paymentClaimsStore.setState(q, claim, {
+          state: 'failed',
+          reason,
+          txHash: err instanceof SettlementFailed ? err.txHash : null,
+          now: clock.now(),
+        });
         if (idKey) await releasePaymentId(q, idKey.id);
       });
       throw refused(err);
     }
-    const path = deps.routerAddress ? 'router' : 'facilitator';
-    const revenue = await db.tx(async (q) => book(q, await payeeOf(q, l), path, txHash));
-    const settlement =
-      deps.routerAddress && txHash ? { settlement: { tx_hash: txHash, path, router: deps.routerAddress } } : {};
-    return { learning: await respond(l, { ...revenue, ...settlement }), paymentResponse: await answer(txHash, true) };
+    return served(await db.tx((q) => book(q, outcome)));
+  }
+
+  /**
+   * The authorization is claimed already. A retry of a payment whose first request died after settling
+   * (same learning, no unlock served for it) is served once the settlement is known; anything else is a replay.
+   */
+  async function resume(
+    claim: ClaimKey,
+    learningId: string,
+    reject: (m: string) => Error,
+    book: (
+      q: Queryable,
+      o: { state: PaymentState; txHash: string | null },
+    ) => Promise<{ revenue: LearningFull['_revenue']; txHash: string | null; paid: boolean }>,
+  ) {
+    const row = await paymentClaimsStore.get(db, claim);
+    if (
+      !row ||
+      row.learning_id !== learningId ||
+      row.unlock_id ||
+      row.state === 'failed' ||
+      (row.state === 'verified' && !settler.reconciles)
+    )
+      throw reject('payment authorization already used');
+    const status = await reconcileOne(row);
+    if (status.state !== 'settled') throw reject('payment authorization already used; its settlement is not final yet');
+    return db.tx((q) => book(q, { state: 'settled', txHash: status.txHash }));
+  }
+
+  /** Open payments last moved before this are no longer being settled by a request. */
+  const quietSince = () => clock.now() - deps.settlementWaitMs - RECONCILE_GRACE_MS;
+
+  /** Brings one open payment to where the chain says it stands, crediting or dropping its share. */
+  async function reconcileOne(row: PaymentClaimRow): Promise<SettlementStatus> {
+    if (row.state === 'settled') return { state: 'settled', txHash: row.tx_hash ?? '' };
+    const { authorization, signature } = JSON.parse(row.payload ?? '{}') as {
+      authorization: Authorization;
+      signature: `0x${string}`;
+    };
+    let s: SettlementStatus;
+    try {
+      s = await settler.status({ authorization, signature, txHash: row.tx_hash }, clock.now());
+    } catch (err) {
+      deps.logger.warn({ err: (err as Error).message }, 'x402 reconciliation: chain unavailable');
+      return { state: 'submitted' };
+    }
+    // Never submitted and unused on chain: once no request can still be settling it, it failed (nothing moved).
+    if (row.state === 'verified' && s.state === 'submitted' && !s.txHash && (row.updated_at ?? 0) <= quietSince())
+      s = { state: 'failed', reason: 'the request ended before the payment was settled; nothing moved' };
+    const key = { chainId: row.chain_id, payer: row.payer, nonce: row.nonce };
+    await db.tx(async (q) => {
+      const now = clock.now();
+      if (s.state === 'submitted') {
+        if (s.txHash && s.txHash !== row.tx_hash) await paymentClaimsStore.setState(q, key, { ...s, now });
+        return;
+      }
+      const changed = await paymentClaimsStore.setState(q, key, {
+        state: s.state,
+        txHash: s.txHash ?? null,
+        reason: s.state === 'failed' ? s.reason : null,
+        now,
+      });
+      const current = await paymentClaimsStore.get(q, key);
+      if (changed && s.state === 'settled' && current?.unlock_id)
+        await creditSettled(q, current.unlock_id, s.txHash, now);
+    });
+    if (s.state === 'failed') deps.logger.warn({ payer: row.payer, reason: s.reason }, 'x402 settlement failed');
+    return s;
   }
 
   /** SIGN-IN-WITH-X: a wallet that paid for the learning within the repeat window reads it again, as a repeat. */
@@ -413,7 +558,7 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
       const now = clock.now();
       if (!(await grantSignIn(q, proof, l.id, now))) return undefined;
       await recordCapped(q, l.id, walletKey(proof.wallet), 'x402', now);
-      return capped(unlockPriceMicro(l));
+      return capped(l.currentPriceMicro);
     });
     return revenue && { learning: await respond(l, revenue) };
   }
@@ -424,6 +569,17 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
   };
 
   return {
+    settlementMode: settler.mode,
+
+    async reconcilePayments(limit = RECONCILE_BATCH) {
+      const counts = { settled: 0, failed: 0, submitted: 0 };
+      // Only payments no request is still settling: reconciling one mid-flight could submit it a second time.
+      if (!settler.reconciles) return counts;
+      for (const row of await paymentClaimsStore.open(db, quietSince(), limit))
+        counts[(await reconcileOne(row)).state] += 1;
+      return counts;
+    },
+
     async unlock({ learningId, credential, walletClaim, signInWithX }) {
       const l = await learningsStore.byId(db, learningId);
       const ownerAccount = credential.kind === 'key' ? credential.accountId : undefined;

@@ -21,10 +21,14 @@ export interface LearningRecord {
   submissionChannel: (typeof SUBMISSION_CHANNELS)[number];
   sourceClient: string | null;
   visibility: string;
-  unlockPriceMicro: number;
+  /** Input of the dynamic price: set by complexity. */
   basePriceMicro: number;
+  /** The one price: search results show it, the 402 asks it, unlocks charge it (docs/pricing.md). */
   currentPriceMicro: number;
+  /** The price the contributor set on submit (unlock_price); when set it is the current price. */
   overridePriceMicro: number | null;
+  /** The current price before last_repriced_at: payable for a 402's validity after a reprice, shown nowhere. */
+  priorPriceMicro: number | null;
   complexity: string;
   lastRepricedAt: number;
   qualityScore: number | null;
@@ -47,12 +51,20 @@ export interface LearningRecord {
   contentHash?: string | null;
   sensitivityFindings?: string[] | null;
   replacesId?: string | null;
+  /** Why only the regex screens ran on it; null when every screen ran. */
+  screeningNote?: string | null;
 }
 
 /** Fields a new submission must supply; counters and totals start at zero. */
 export type NewLearning = Omit<
   LearningRecord,
-  'unlockCount' | 'ratingCount' | 'avgHelpfulness' | 'grossMicro' | 'contributorMicro' | 'platformMicro'
+  | 'unlockCount'
+  | 'ratingCount'
+  | 'avgHelpfulness'
+  | 'grossMicro'
+  | 'contributorMicro'
+  | 'platformMicro'
+  | 'priorPriceMicro'
 >;
 
 // record field -> column, and whether the column holds JSON.
@@ -75,12 +87,12 @@ const COLUMNS: Array<[keyof LearningRecord, string, boolean?]> = [
   ['submissionChannel', 'submission_channel'],
   ['sourceClient', 'source_client'],
   ['visibility', 'visibility'],
-  ['unlockPriceMicro', 'unlock_price_micro'],
   ['basePriceMicro', 'base_price_micro'],
   ['currentPriceMicro', 'current_price_micro'],
   ['overridePriceMicro', 'override_price_micro'],
   ['complexity', 'complexity'],
   ['lastRepricedAt', 'last_repriced_at'],
+  ['priorPriceMicro', 'prior_price_micro'],
   ['qualityScore', 'quality_score'],
   ['qualityDimensions', 'quality_dimensions', true],
   ['unlockCount', 'unlock_count'],
@@ -99,6 +111,7 @@ const COLUMNS: Array<[keyof LearningRecord, string, boolean?]> = [
   ['contentHash', 'content_hash'],
   ['sensitivityFindings', 'sensitivity_findings', true],
   ['replacesId', 'replaces_id'],
+  ['screeningNote', 'screening_note'],
 ];
 const SELECT = COLUMNS.map(([f, c]) => (f === c ? c : `${c} AS "${f}"`)).join(', ');
 const JSON_FIELDS = COLUMNS.filter(([, , json]) => json).map(([f]) => f);
@@ -160,7 +173,7 @@ function learningFilterSql(filters: LearningFilters, alias: string): { sql: stri
   return { sql: clauses.map((c) => ` AND ${c}`).join(''), params };
 }
 
-/** The predicate of "publicly visible": search, catalog_size and contributor stats all use it. */
+/** The predicate of "publicly visible": search, learnings_count and contributor stats all use it. */
 const VISIBLE = "status = 'approved'";
 
 /** SQL for the learnings table. */
@@ -423,14 +436,12 @@ export const learningsStore = {
     return row?.at;
   },
 
-  /**
-   * Stores a new current price unless another writer repriced the learning since `seenRepricedAt`
-   * (compare-and-set: two instances repricing at once store one result). True when stored.
-   */
-  async reprice(q: Queryable, id: string, priceMicro: number, seenRepricedAt: number, now: number): Promise<boolean> {
+  /** Stores the learning's current price (the one price everything reads); true when it changed. */
+  async reprice(q: Queryable, id: string, priceMicro: number, now: number): Promise<boolean> {
     const r = await q.run(
-      'UPDATE learnings SET current_price_micro = ?, last_repriced_at = ? WHERE id = ? AND last_repriced_at = ?',
-      [priceMicro, now, id, seenRepricedAt],
+      `UPDATE learnings SET prior_price_micro = current_price_micro, current_price_micro = ?, last_repriced_at = ?
+       WHERE id = ? AND current_price_micro <> ?`,
+      [priceMicro, now, id, priceMicro],
     );
     return r.changes === 1;
   },

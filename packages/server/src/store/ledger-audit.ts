@@ -35,11 +35,30 @@ export const ledgerAuditStore = {
       SELECT j.holder, NULL, j.owned, NULL, j.held, NULL, j.pending, NULL, j.withdrawn
       FROM j LEFT JOIN earnings_balances b ON b.holder = j.holder WHERE b.holder IS NULL`),
 
-  /** Totals that must be equal: contributor shares sold vs credited, wallet balances moved out vs in. */
+  /**
+   * Contributor shares credited (accrue or hold) from an x402 unlock whose payment is not settled: money
+   * that may become withdrawable without a settled payment behind it.
+   */
+  creditsWithoutSettlement: (q: Queryable) =>
+    q.all(`
+      SELECT e.holder, e.amount_micro, u.id AS unlock_id, c.state AS payment_state
+      FROM ledger_entries e JOIN unlocks u ON u.id = e.ref
+      LEFT JOIN payment_claims c ON c.unlock_id = u.id
+      WHERE e.kind IN ('accrue', 'hold') AND u.path = 'x402' AND COALESCE(c.state, 'missing') <> 'settled'`),
+
+  /** Settled x402 payments whose unlock's contributor share was never credited (a settlement lost its credit). */
+  settledNotCredited: (q: Queryable) =>
+    q.all(`
+      SELECT u.id AS unlock_id, u.payee, u.contributor_micro FROM payment_claims c JOIN unlocks u ON u.id = c.unlock_id
+      WHERE c.state = 'settled' AND u.payee IS NOT NULL AND u.contributor_micro > 0
+        AND NOT EXISTS (SELECT 1 FROM ledger_entries e WHERE e.ref = u.id AND e.kind IN ('accrue', 'hold'))`),
+
+  /** Totals that must be equal: contributor shares sold (x402 ones once settled) vs credited, wallet balances moved out vs in. */
   totals: (q: Queryable) =>
     q.get<{ sold: number; credited: number; moved_out: number; moved_in: number }>(`
       SELECT
-        (SELECT COALESCE(SUM(contributor_micro), 0) FROM unlocks) AS sold,
+        (SELECT COALESCE(SUM(contributor_micro), 0) FROM unlocks u WHERE u.path <> 'x402' OR EXISTS
+          (SELECT 1 FROM payment_claims c WHERE c.unlock_id = u.id AND c.state = 'settled')) AS sold,
         (SELECT COALESCE(SUM(amount_micro), 0) FROM ledger_entries WHERE kind IN ('accrue', 'hold')) AS credited,
         (SELECT COALESCE(SUM(amount_micro), 0) FROM ledger_entries WHERE kind = 'migrate_out') AS moved_out,
         (SELECT COALESCE(SUM(amount_micro), 0) FROM ledger_entries WHERE kind = 'migrate_in') AS moved_in`),

@@ -142,6 +142,14 @@ export const ledgerStore = {
     );
   },
 
+  unlock(q: Queryable, id: string): Promise<UnlockRow | undefined> {
+    return q.get<UnlockRow>('SELECT * FROM unlocks WHERE id = ?', [id]);
+  },
+
+  async setUnlockTx(q: Queryable, id: string, txHash: string): Promise<void> {
+    await q.run('UPDATE unlocks SET tx_hash = ? WHERE id = ?', [txHash, id]);
+  },
+
   /** The buyer's latest unlock of the learning at or after `since`, if any. */
   lastUnlock(q: Queryable, buyer: string, learningId: string, since: number): Promise<UnlockRow | undefined> {
     return q.get<UnlockRow>(

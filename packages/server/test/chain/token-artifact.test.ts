@@ -1,0 +1,10 @@
+import { describe, expect, it } from 'vitest';
+// @ts-expect-error: a plain .mjs build script without types
+import { compileToken } from './build-token.mjs';
+import { token } from './local-chain.js';
+
+describe('TestUSDC.json', () => {
+  it('is what solc (pinned in package.json) compiles from TestUSDC.sol: rebuild with build-token.mjs', () => {
+    expect(compileToken()).toEqual(token);
+  }, 60_000);
+});

@@ -1,0 +1,475 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { decodePaymentResponseHeader } from '@x402/core/http';
+import { createWalletClient, http } from 'viem';
+import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '../src/clock.js';
+import { USDC } from '../src/payments/x402-requirements.js';
+import { withdrawalProof } from '../src/services/withdrawals.js';
+import { checkLedger } from '../src/services/ledger-check.js';
+import { ledgerStore } from '../src/store/ledger.js';
+import type { PaymentClaimRow } from '../src/store/payment-claims.js';
+import { walletsStore } from '../src/store/wallets.js';
+import { startTestServer, type TestServer } from '../../../test/support/server.js';
+import { post } from '../../../test/support/identity.js';
+import { listeningUrl, serverProcessEnv } from '../../../test/support/process.js';
+import { startFacilitator } from './chain/facilitator.js';
+import { startLocalChain, token } from './chain/local-chain.js';
+import { getUnlock, newBuyer, seedLearning, signAuthorization, v1Header } from './money-helpers.js';
+
+const PAY_TO = '0x000000000000000000000000000000000000a11e';
+const FIFTY_USD = 50_000_000;
+const nowSec = (server: TestServer) => BigInt(Math.floor(server.clock.now() / 1000));
+const newWallet = () => privateKeyToAccount(generatePrivateKey());
+
+/** Real time: the local chain's blocks carry the wall clock, which the authorizations' window is checked against. */
+const start = (env: Record<string, string> = {}) =>
+  startTestServer(
+    { AXLE_CUSTODIAL_WITHDRAWALS: 'true', AXLE_ADMIN_TOKEN: ADMIN, ...env },
+    { clock: new ManualClock(Date.now()) },
+  );
+
+/** A contributor account with accepted terms and a linked wallet, and a learning of theirs at `priceMicro`. */
+async function contributor(server: TestServer, priceMicro: number) {
+  const wallet = newWallet();
+  const owner = await newBuyer(server, { terms: true });
+  await walletsStore.link(server.db, owner.accountId, wallet.address);
+  const learning = await seedLearning(server, {
+    contributorAccountId: owner.accountId,
+    contributorWallet: wallet.address,
+    currentPriceMicro: priceMicro,
+  });
+  return { ...owner, wallet, learning };
+}
+
+const pay = async (server: TestServer, payer: PrivateKeyAccount, value: number) =>
+  v1Header(await signAuthorization(payer, { to: PAY_TO, value, validBefore: nowSec(server) + 240n }));
+
+const earnings = async (server: TestServer, key: string) =>
+  (await (await fetch(`${server.url}/account/earnings`, { headers: { 'x-api-key': key } })).json()) as {
+    pending_balance: number;
+    awaiting_settlement: number;
+    can_withdraw: boolean;
+    message: string;
+  };
+
+const withdraw = async (server: TestServer, signer: PrivateKeyAccount) => {
+  const timestamp = server.clock.now();
+  return post(server, '/withdraw', {
+    wallet: signer.address,
+    signature: await signer.signTypedData(withdrawalProof(signer.address, timestamp)),
+    timestamp,
+  });
+};
+
+const ADMIN = 'admin-token-for-settlement-tests';
+const reconcile = async (server: TestServer) =>
+  (await post(server, '/admin/payments/reconcile', {}, { authorization: `Bearer ${ADMIN}` })).json();
+
+const claimOf = (server: TestServer, payer: string) =>
+  server.db.get<PaymentClaimRow>('SELECT * FROM payment_claims WHERE payer = ?', [payer.toLowerCase()]);
+
+let chain: Awaited<ReturnType<typeof startLocalChain>>;
+beforeAll(async () => {
+  chain = await startLocalChain();
+});
+afterAll(() => chain.close());
+// A test that stops mining and fails halfway must not leave the chain stopped for the next.
+afterEach(() => chain.mine());
+
+describe('fault 1: signatures without funds never become withdrawable (no facilitator, no chain)', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await start();
+  });
+  afterAll(() => server.stop());
+
+  it('says at start that payments are not being settled', () => {
+    expect(server.logs.some((l) => l.includes('x402 payments are NOT being settled'))).toBe(true);
+  });
+
+  it('20 never-funded wallets paying $50 each: served, $700 awaiting settlement, $0 withdrawable, /withdraw refuses', async () => {
+    const c = await contributor(server, FIFTY_USD);
+    for (let i = 0; i < 20; i++) {
+      const res = await getUnlock(server, c.learning.id, {
+        'x-payment': await pay(server, newWallet(), FIFTY_USD),
+      });
+      expect(res.status).toBe(200);
+    }
+    const e = await earnings(server, c.key);
+    expect(e).toMatchObject({ pending_balance: 0, awaiting_settlement: 700, can_withdraw: false });
+    expect(e.message).toMatch(/awaiting settlement/);
+    const byWallet = (await (await fetch(`${server.url}/contributor/${c.wallet.address}`)).json()) as Record<
+      string,
+      unknown
+    >;
+    expect(byWallet).toMatchObject({ total_contributor_usd: 700, total_awaiting_settlement_usd: 700 });
+    const w = await withdraw(server, c.wallet);
+    expect(w.status).toBe(400);
+    expect(await w.json()).toMatchObject({ error: 'insufficient balance' });
+    const states = await server.db.all<{ state: string }>('SELECT DISTINCT state FROM payment_claims');
+    expect(states).toEqual([{ state: 'verified' }]);
+    expect(await checkLedger(server.db)).toEqual([]);
+    // What the server did before: crediting a share at verification. npm run ledger:check now reports it.
+    const unlock = await server.db.get<{ id: string; contributor_micro: number }>(
+      'SELECT id, contributor_micro FROM unlocks WHERE learning_id = ? LIMIT 1',
+      [c.learning.id],
+    );
+    await server.db.tx((q) => ledgerStore.post(q, c.accountId, 'accrue', unlock!.contributor_micro, unlock!.id, 0));
+    expect((await checkLedger(server.db)).join('\n')).toMatch(
+      /earnings credited from an x402 payment that is not settled/,
+    );
+  });
+});
+
+describe('the server settles on chain itself (AXLE_RPC_URL + AXLE_SETTLEMENT_KEY)', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await start({
+      AXLE_RPC_URL: chain.rpcUrl,
+      AXLE_SETTLEMENT_KEY: chain.settlementKey,
+      AXLE_SETTLEMENT_WAIT_MS: '10000',
+    });
+  });
+  afterAll(() => server.stop());
+
+  it('a funded payer settles: USDC moves to payTo, the tx hash is recorded and the share is withdrawable', async () => {
+    const c = await contributor(server, 1_000_000);
+    const payer = newWallet();
+    await chain.mint(payer.address, 3_000_000n);
+    const before = await chain.balanceOf(PAY_TO);
+    const res = await getUnlock(server, c.learning.id, {
+      'x-payment': await pay(server, payer, 1_000_000),
+    });
+    expect(res.status).toBe(200);
+    const receipt = decodePaymentResponseHeader(res.headers.get('x-payment-response')!);
+    expect(receipt.transaction).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(await chain.balanceOf(payer.address)).toBe(2_000_000n);
+    expect((await chain.balanceOf(PAY_TO)) - before).toBe(1_000_000n);
+    expect(await claimOf(server, payer.address)).toMatchObject({ state: 'settled', tx_hash: receipt.transaction });
+    const unlock = await server.db.get<{ tx_hash: string; settlement_path: string }>(
+      'SELECT tx_hash, settlement_path FROM unlocks WHERE learning_id = ?',
+      [c.learning.id],
+    );
+    expect(unlock).toEqual({ tx_hash: receipt.transaction, settlement_path: 'chain' });
+    expect(await earnings(server, c.key)).toMatchObject({
+      pending_balance: 0.7,
+      awaiting_settlement: 0,
+      can_withdraw: true,
+    });
+    expect(await checkLedger(server.db)).toEqual([]);
+  });
+
+  it('unfunded payers: the settlement reverts, 402 with the reason, nothing served, no share ever', async () => {
+    const c = await contributor(server, FIFTY_USD);
+    for (let i = 0; i < 5; i++) {
+      const payer = newWallet();
+      const res = await getUnlock(server, c.learning.id, {
+        'x-payment': await pay(server, payer, FIFTY_USD),
+      });
+      expect(res.status).toBe(402);
+      expect(((await res.json()) as { error: string }).error).toMatch(/settlement would revert.*exceeds balance/);
+      expect(await claimOf(server, payer.address)).toMatchObject({ state: 'failed', unlock_id: null });
+    }
+    expect(await earnings(server, c.key)).toMatchObject({
+      pending_balance: 0,
+      awaiting_settlement: 0,
+      can_withdraw: false,
+    });
+    expect((await withdraw(server, c.wallet)).status).toBe(400);
+    // Funded afterwards, the same authorization may be retried (nothing moved the first time).
+    const payer = newWallet();
+    const header = await pay(server, payer, FIFTY_USD);
+    expect((await getUnlock(server, c.learning.id, { 'x-payment': header })).status).toBe(402);
+    await chain.mint(payer.address, BigInt(FIFTY_USD));
+    expect((await getUnlock(server, c.learning.id, { 'x-payment': header })).status).toBe(200);
+    expect(await earnings(server, c.key)).toMatchObject({ pending_balance: 35, can_withdraw: true });
+    expect(await checkLedger(server.db)).toEqual([]);
+  });
+
+  it('the same authorization raced to 10 requests settles once and serves once', async () => {
+    const c = await contributor(server, 1_000_000);
+    const payer = newWallet();
+    await chain.mint(payer.address, 5_000_000n);
+    const header = await pay(server, payer, 1_000_000);
+    const statuses = (
+      await Promise.all(Array.from({ length: 10 }, () => getUnlock(server, c.learning.id, { 'x-payment': header })))
+    ).map((r) => r.status);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(1);
+    expect(statuses.filter((s) => s === 402)).toHaveLength(9);
+    expect(await chain.balanceOf(payer.address)).toBe(4_000_000n);
+    expect(await earnings(server, c.key)).toMatchObject({ pending_balance: 0.7 });
+  });
+
+  it('two authorizations racing for funds that cover one: both simulate, one reverts on chain and is refused', async () => {
+    const c = await contributor(server, 1_000_000);
+    const payer = newWallet();
+    await chain.mint(payer.address, 1_000_000n);
+    const [a, b] = [await pay(server, payer, 1_000_000), await pay(server, payer, 1_000_000)];
+    await chain.stopMining();
+    const both = Promise.all([a, b].map((h) => getUnlock(server, c.learning.id, { 'x-payment': h })));
+    while ((await chain.pendingCount()) < 2) await new Promise((r) => setTimeout(r, 20));
+    await chain.mine();
+    const res = await both;
+    // One is served settled. The other reverted on chain (failed, 402) unless its receipt came after the
+    // wait, in which case it is a repeat of an unlock the payer holds: served capped, never settled.
+    expect(res.map((r) => r.status).sort()).toContain(200);
+    expect(await chain.balanceOf(payer.address)).toBe(0n);
+    expect(
+      await server.db.all('SELECT state FROM payment_claims WHERE payer = ? ORDER BY state', [
+        payer.address.toLowerCase(),
+      ]),
+    ).toEqual([{ state: 'failed' }, { state: 'settled' }]);
+    expect(await earnings(server, c.key)).toMatchObject({ pending_balance: 0.7, awaiting_settlement: 0 });
+    expect(await checkLedger(server.db)).toEqual([]);
+  });
+
+  it('a settlement that times out is served awaiting settlement; mined later, reconciliation credits it', async () => {
+    const impatient = await start({
+      AXLE_RPC_URL: chain.rpcUrl,
+      AXLE_SETTLEMENT_KEY: chain.settlementKey,
+      AXLE_SETTLEMENT_WAIT_MS: '300',
+    });
+    try {
+      const c = await contributor(impatient, 1_000_000);
+      const payer = newWallet();
+      await chain.mint(payer.address, 1_000_000n);
+      await chain.stopMining();
+      const header = await pay(impatient, payer, 1_000_000);
+      const res = await getUnlock(impatient, c.learning.id, { 'x-payment': header });
+      expect(res.status).toBe(200);
+      expect(await claimOf(impatient, payer.address)).toMatchObject({ state: 'submitted' });
+      expect(await earnings(impatient, c.key)).toMatchObject({
+        pending_balance: 0,
+        awaiting_settlement: 0.7,
+        can_withdraw: false,
+      });
+      // Reconciliation leaves a payment alone while its request may still be waiting for the receipt.
+      expect(await reconcile(impatient)).toMatchObject({ submitted: 0, settled: 0 });
+      impatient.clock.advance(300 + 30_000);
+      expect(await reconcile(impatient)).toMatchObject({ mode: 'chain', submitted: 1 });
+      await chain.mine();
+      expect(await reconcile(impatient)).toEqual({ mode: 'chain', settled: 1, failed: 0, submitted: 0 });
+      expect(await claimOf(impatient, payer.address)).toMatchObject({ state: 'settled' });
+      expect(await chain.balanceOf(payer.address)).toBe(0n);
+      expect(await earnings(impatient, c.key)).toMatchObject({
+        pending_balance: 0.7,
+        awaiting_settlement: 0,
+        can_withdraw: true,
+      });
+      // Reconciling again changes nothing: a final state stays final.
+      expect(await reconcile(impatient)).toEqual({ mode: 'chain', settled: 0, failed: 0, submitted: 0 });
+      expect(await checkLedger(impatient.db)).toEqual([]);
+    } finally {
+      await impatient.stop();
+    }
+  });
+});
+
+describe('a payer who spends the same nonce elsewhere first', () => {
+  it('a used authorization is not a payment: reconciliation fails it and the share is never credited', async () => {
+    const impatient = await start({
+      AXLE_RPC_URL: chain.rpcUrl,
+      AXLE_SETTLEMENT_KEY: chain.settlementKey,
+      AXLE_SETTLEMENT_WAIT_MS: '300',
+    });
+    try {
+      const c = await contributor(impatient, 1_000_000);
+      const payer = newWallet();
+      await chain.mint(payer.address, 1_000_000n);
+      const nonce = `0x${'5a'.repeat(32)}` as const;
+      const validBefore = nowSec(impatient) + 240n;
+      const paying = await signAuthorization(payer, { to: PAY_TO, value: 1_000_000, validBefore, nonce });
+      // The same nonce, signed to the payer's accomplice for one micro-USDC.
+      const accomplice = newWallet().address;
+      const elsewhere = await signAuthorization(payer, { to: accomplice, value: 1, validBefore, nonce });
+      await chain.stopMining();
+      const res = await getUnlock(impatient, c.learning.id, { 'x-payment': v1Header(paying) });
+      expect(res.status).toBe(200);
+      expect(await claimOf(impatient, payer.address)).toMatchObject({ state: 'submitted' });
+      // The accomplice's transaction, paying more for gas, is mined first; the server's then reverts.
+      const a = elsewhere.authorization;
+      const w = createWalletClient({
+        account: privateKeyToAccount(chain.facilitatorKey),
+        transport: http(chain.rpcUrl),
+      });
+      await w.writeContract({
+        chain: null,
+        address: USDC.asset,
+        abi: token.abi,
+        functionName: 'transferWithAuthorization',
+        args: [
+          a.from,
+          a.to,
+          BigInt(a.value),
+          BigInt(a.validAfter),
+          BigInt(a.validBefore),
+          a.nonce,
+          elsewhere.signature,
+        ],
+        gas: 200_000n,
+        maxFeePerGas: 100_000_000_000n,
+        maxPriorityFeePerGas: 50_000_000_000n,
+      });
+      await chain.mine();
+      expect(await chain.balanceOf(accomplice)).toBe(1n);
+      impatient.clock.advance(300 + 30_000);
+      expect(await reconcile(impatient)).toEqual({ mode: 'chain', settled: 0, failed: 1, submitted: 0 });
+      expect(await claimOf(impatient, payer.address)).toMatchObject({
+        state: 'failed',
+        reason: expect.stringMatching(/did not transfer the authorized amount to payTo/),
+      });
+      expect(await earnings(impatient, c.key)).toMatchObject({ pending_balance: 0, awaiting_settlement: 0 });
+      expect(await checkLedger(impatient.db)).toEqual([]);
+    } finally {
+      await impatient.stop();
+    }
+  });
+});
+
+describe('a facilitator built from the x402 packages settles on the local chain', () => {
+  let server: TestServer;
+  let facilitator: Awaited<ReturnType<typeof startFacilitator>>;
+  beforeAll(async () => {
+    facilitator = await startFacilitator(chain.rpcUrl, chain.facilitatorKey);
+    server = await start({
+      AXLE_FACILITATOR_URL: facilitator.url,
+      AXLE_RPC_URL: chain.rpcUrl,
+      AXLE_SETTLEMENT_WAIT_MS: '2000',
+    });
+  });
+  afterAll(async () => {
+    await server.stop();
+    await facilitator.close();
+  });
+
+  it('a funded payer settles through it; an unfunded one is refused by it', async () => {
+    const c = await contributor(server, 1_000_000);
+    const payer = newWallet();
+    await chain.mint(payer.address, 1_000_000n);
+    const res = await getUnlock(server, c.learning.id, {
+      'x-payment': await pay(server, payer, 1_000_000),
+    });
+    expect(res.status).toBe(200);
+    const { transaction } = decodePaymentResponseHeader(res.headers.get('x-payment-response')!);
+    expect(await chain.balanceOf(payer.address)).toBe(0n);
+    expect(await claimOf(server, payer.address)).toMatchObject({ state: 'settled', tx_hash: transaction });
+    const broke = newWallet();
+    const refused = await getUnlock(server, c.learning.id, {
+      'x-payment': await pay(server, broke, 1_000_000),
+    });
+    expect(refused.status).toBe(402);
+    expect(((await refused.json()) as { error: string }).error).toMatch(/facilitator refused the payment/);
+    expect(await claimOf(server, broke.address)).toBeUndefined();
+    expect(await earnings(server, c.key)).toMatchObject({ pending_balance: 0.7 });
+  });
+
+  it('a facilitator that settles and then fails to answer: 502, and the same payment later is served, charged once', async () => {
+    const c = await contributor(server, 1_000_000);
+    const payer = newWallet();
+    await chain.mint(payer.address, 1_000_000n);
+    facilitator.override = async (body) => {
+      await facilitator.settleForReal(body);
+      throw new Error('crashed after broadcasting');
+    };
+    const header = await pay(server, payer, 1_000_000);
+    try {
+      const res = await getUnlock(server, c.learning.id, { 'x-payment': header });
+      expect(res.status).toBe(502);
+      expect(((await res.json()) as { error: string }).error).toMatch(/outcome unknown/);
+    } finally {
+      facilitator.override = undefined;
+    }
+    expect(await chain.balanceOf(payer.address)).toBe(0n);
+    expect(await claimOf(server, payer.address)).toMatchObject({ state: 'verified', unlock_id: null });
+    const settles = facilitator.settles;
+    const again = await getUnlock(server, c.learning.id, { 'x-payment': header });
+    expect(again.status).toBe(200);
+    expect(facilitator.settles).toBe(settles);
+    expect(await claimOf(server, payer.address)).toMatchObject({ state: 'settled' });
+    expect(await earnings(server, c.key)).toMatchObject({ pending_balance: 0.7, awaiting_settlement: 0 });
+    expect(await checkLedger(server.db)).toEqual([]);
+  });
+
+  it('a facilitator answering success for a transaction that reverted is not believed', async () => {
+    const c = await contributor(server, 1_000_000);
+    const payer = newWallet();
+    await chain.mint(payer.address, 1_000_000n);
+    // The lie: it submits a transfer the payer cannot cover (a reverted tx) and reports success for it.
+    const liar = newWallet();
+    facilitator.override = async () => {
+      const w = createWalletClient({
+        account: privateKeyToAccount(chain.facilitatorKey),
+        transport: http(chain.rpcUrl),
+      });
+      const hash = await w.sendTransaction({
+        chain: null,
+        to: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
+        data: '0xa9059cbb0000000000000000000000000000000000000000000000000000000000000001000000000000000000000000000000000000000000000000000000174876e800',
+        gas: 100_000n,
+      });
+      return { success: true, transaction: hash, network: 'eip155:8453', payer: liar.address };
+    };
+    try {
+      const res = await getUnlock(server, c.learning.id, {
+        'x-payment': await pay(server, payer, 1_000_000),
+      });
+      expect(res.status).toBe(402);
+      expect(((await res.json()) as { error: string }).error).toMatch(
+        /facilitator reported success but transaction .* reverted/,
+      );
+    } finally {
+      facilitator.override = undefined;
+    }
+    expect(await claimOf(server, payer.address)).toMatchObject({ state: 'failed' });
+    expect(await chain.balanceOf(payer.address)).toBe(1_000_000n);
+    expect(await earnings(server, c.key)).toMatchObject({ pending_balance: 0, awaiting_settlement: 0 });
+    expect(await checkLedger(server.db)).toEqual([]);
+  });
+});
+
+describe('a kill between the settlement being submitted and the unlock being recorded', () => {
+  it('after restart the payment is reconciled as settled and the same header is served once, charged once', async () => {
+    const chainEnv = { AXLE_RPC_URL: chain.rpcUrl, AXLE_SETTLEMENT_KEY: chain.settlementKey, AXLE_ADMIN_TOKEN: ADMIN };
+    const first = await start(chainEnv);
+    const c = await contributor(first, 1_000_000);
+    const payer = newWallet();
+    await chain.mint(payer.address, 1_000_000n);
+    const header = await pay(first, payer, 1_000_000);
+    await first.stop({ keepData: true });
+
+    // A built server process waits up to a minute for the receipt; the chain does not mine; it is killed.
+    const proc = spawn(process.execPath, [fileURLToPath(new URL('../dist/main.js', import.meta.url))], {
+      env: serverProcessEnv(first.dataDir, { ...chainEnv, AXLE_SETTLEMENT_WAIT_MS: '60000' }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const url = await listeningUrl(proc);
+    await chain.stopMining();
+    const pending = fetch(`${url}/knowledge/${c.learning.id}`, { headers: { 'x-payment': header } }).catch(() => null);
+    while ((await chain.pendingCount()) < 1) await new Promise((r) => setTimeout(r, 20));
+    proc.kill('SIGKILL');
+    expect(await pending).toBeNull();
+    await chain.mine();
+
+    const again = await startTestServer(
+      { AXLE_CUSTODIAL_WITHDRAWALS: 'true', ...chainEnv },
+      { dataDir: first.dataDir, clock: new ManualClock(Date.now()) },
+    );
+    try {
+      again.clock.advance(20_000 + 30_000 + 1);
+      await reconcile(again);
+      const claim = await claimOf(again, payer.address);
+      expect(claim).toMatchObject({ state: 'settled', unlock_id: null });
+      const res = await getUnlock(again, c.learning.id, { 'x-payment': header });
+      expect(res.status).toBe(200);
+      expect(decodePaymentResponseHeader(res.headers.get('x-payment-response')!).transaction).toBe(claim!.tx_hash);
+      expect((await getUnlock(again, c.learning.id, { 'x-payment': header })).status).toBe(402);
+      expect(await chain.balanceOf(payer.address)).toBe(0n);
+      expect(await earnings(again, c.key)).toMatchObject({ pending_balance: 0.7, awaiting_settlement: 0 });
+      expect(await checkLedger(again.db)).toEqual([]);
+    } finally {
+      await again.stop();
+    }
+  });
+});
