@@ -24,6 +24,7 @@ import { formatLshRecall, lshRecall, TARGET_LSH_RECALL } from './lsh-recall.js';
 import { generateCatalog, loadQueries } from './lib/generate.js';
 import { formatHelp, HELP_TARGET_MS, measureHelp } from './cli-help.js';
 import { HOOK_TARGET_MS, measureHook } from './hook.js';
+import { measureScreenCost, SCREEN_TARGET_MS } from './screen-cost.js';
 import { measureMoney } from './money.js';
 import { knowledgeBench, LARGE_LEARNINGS } from './lib/knowledge-bench.js';
 import { queryLoad, rotatingQueryLoad, summary } from './lib/load.js';
@@ -279,6 +280,8 @@ const help = await measureHelp();
 // The knowledge marketplace: /learn latency at two store sizes, /knowledge under load, LSH recall.
 const knowledge = await knowledgeBench(path.join(ROOT, 'node_modules/.cache/axle-bench-learnings'));
 const lsh = lshRecall();
+// Screening one 4 KB learning as POST /learn does, regex alone against the whole screen (bench/screen-cost.js).
+const screenCost = await measureScreenCost();
 
 // ---- report ----
 const f0 = (x) => (x === undefined ? '-' : Math.round(x).toString());
@@ -473,6 +476,11 @@ checks.push([`POST /knowledge at ${LARGE_LEARNINGS} learnings: p99 ${f0(k.p99)} 
 checks.push([
   `LSH recall at Jaccard >= 0.60: ${lsh.recall.toFixed(3)} >= ${TARGET_LSH_RECALL}`,
   lsh.recall >= TARGET_LSH_RECALL,
+]);
+checks.push([
+  `screening a 4 KB learning: whole screen p50 ${screenCost.whole.p50.toFixed(1)} ms CPU <= ${SCREEN_TARGET_MS} ` +
+    `(regex alone ${screenCost.regex.p50.toFixed(1)} ms, with the off-task model measure ${screenCost.offTask.p50.toFixed(1)} ms)`,
+  screenCost.whole.p50 <= SCREEN_TARGET_MS,
 ]);
 for (const [label, ok] of checks) console.log(`${ok ? 'PASS' : 'FAIL'}  ${label}`);
 process.exitCode = checks.every(([, ok]) => ok) ? 0 : 1;
