@@ -1,7 +1,13 @@
 // Changes one instance publishes reach the other instances on the database (PostgreSQL LISTEN/NOTIFY),
 // also after the listening connection was lost; on SQLite they stay in the process.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '../src/clock.js';
+import { createLogger } from '../src/logger.js';
+import { EmbedderClient } from '../src/search/embedder.js';
+import { LearningVectors } from '../src/search/learning-vectors.js';
+import { learningsStore } from '../src/store/learnings.js';
 import type { Store } from '../src/store/open.js';
+import { newLearning } from './learning-fixture.js';
 import { BACKEND, openTestStore } from '../../../test/support/backend.js';
 
 /** Resolves on the next call of the returned reload; rejects after 5 s. */
@@ -91,6 +97,47 @@ describe(`changes between instances (${BACKEND})`, () => {
     await next;
     expect(there.calls).toBe(3);
   });
+
+  pgOnly(
+    'a learning whose vector one instance stored is found by the other’s semantic search at once (the real model)',
+    async () => {
+      const client = new EmbedderClient();
+      await client.init();
+      try {
+        const model = {
+          state: () => 'ready',
+          embed: (texts: string[]) => client.embed(texts),
+          queryVector: (q: string) => client.queryVector(q),
+        };
+        // The clock stands still: the other instance's once-a-second look never comes round by itself.
+        const clock = new ManualClock();
+        const logger = createLogger('silent');
+        const publish = () => store.changes.publish('learning_vectors');
+        const here = new LearningVectors(store.db, model, logger, clock, publish);
+        const there = new LearningVectors(other.db, model, logger, clock);
+        const loaded = watch();
+        other.changes.subscribe('learning_vectors', async () => {
+          await there.sync(true);
+          loaded.reload();
+        });
+        const query = 'message queue consumers keep rebalancing';
+        expect(await there.search(query, 3, 0.3, null)).toEqual([]);
+        const l = newLearning({
+          title: 'Kafka consumer group rebalances in a loop',
+          body: 'Raise max.poll.interval.ms above the slowest batch so the broker stops evicting the consumer.',
+          tags: ['kafka'],
+        });
+        await learningsStore.insert(store.db, l);
+        const next = loaded.next();
+        await here.fill();
+        await next;
+        expect((await there.search(query, 3, 0.3, null))[0]?.id).toBe(l.id);
+      } finally {
+        await client.close();
+      }
+    },
+    60_000,
+  );
 
   it.skipIf(BACKEND === 'postgres')('SQLite: one process per database file, so nothing leaves the store', async () => {
     const there = watch();
