@@ -105,6 +105,36 @@ describe(`background jobs (${BACKEND})`, () => {
     expect((await jobLeasesStore.byName(store.db, 'down'))?.runs).toBe(1);
   });
 
+  it('a job still running holds up no other job: the next look runs the others', async () => {
+    let release!: () => void;
+    const slow = new Promise<void>((r) => (release = r));
+    const quick: number[] = [];
+    const jobs = createJobs({
+      db: store.db,
+      clock,
+      logger: createLogger('silent'),
+      jobs: [
+        { name: 'long', intervalMs: INTERVAL, outside: true, run: () => slow },
+        { name: 'short', intervalMs: INTERVAL, run: async (_q, now) => void quick.push(now) },
+      ],
+      pollMs: 0,
+    });
+    const ran = async (n: number) => {
+      const deadline = Date.now() + 5000;
+      while (quick.length < n && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+      expect(quick).toHaveLength(n);
+    };
+    // tick() also waits for the long run, so neither is awaited until it ends; the short one runs meanwhile.
+    const first = jobs.tick();
+    await ran(1);
+    clock.advance(INTERVAL);
+    const second = jobs.tick();
+    await ran(2);
+    release();
+    await Promise.all([first, second]);
+    await jobs.close();
+  });
+
   it('retention drops expired sign-in links and day-old rate-limit windows, and keeps live ones', async () => {
     const now = clock.now();
     await store.db.run(

@@ -41,27 +41,37 @@ export function createJobs({
   pollMs: number;
 }): Jobs {
   const holder = `instance-${randomBytes(6).toString('hex')}`;
-  let running: Promise<void> | undefined;
-  const tick = () =>
-    (running ??= (async () => {
-      for (const job of jobs) {
-        try {
-          const now = clock.now();
-          const claim = (q: Queryable) => jobLeasesStore.claim(q, job.name, holder, now, job.intervalMs);
-          if (!job.outside) await db.tx(async (q) => (await claim(q)) && (await job.run(q, now)));
-          else if (await db.tx(claim)) await job.run(db, now);
-        } catch (err) {
-          logger.warn({ job: job.name, err: (err as Error).message }, 'background job failed');
+  // Per job, so a long run (a registry sync waiting on the network) holds up no other job's look.
+  const running = new Map<string, Promise<void>>();
+  const look = async (job: Job) => {
+    try {
+      const now = clock.now();
+      const claim = (q: Queryable) => jobLeasesStore.claim(q, job.name, holder, now, job.intervalMs);
+      if (!job.outside) await db.tx(async (q) => (await claim(q)) && (await job.run(q, now)));
+      else if (await db.tx(claim)) await job.run(db, now);
+    } catch (err) {
+      logger.warn({ job: job.name, err: (err as Error).message }, 'background job failed');
+    }
+  };
+  const tick = async () => {
+    await Promise.all(
+      jobs.map((job) => {
+        let run = running.get(job.name);
+        if (!run) {
+          run = look(job).finally(() => running.delete(job.name));
+          running.set(job.name, run);
         }
-      }
-    })().finally(() => (running = undefined)));
+        return run;
+      }),
+    );
+  };
   const timer = pollMs > 0 ? setInterval(() => void tick(), pollMs) : undefined;
   timer?.unref();
   return {
     tick,
     async close() {
       if (timer) clearInterval(timer);
-      await running;
+      await Promise.all(running.values());
     },
   };
 }
