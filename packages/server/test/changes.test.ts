@@ -63,7 +63,8 @@ describe(`changes between instances (${BACKEND})`, () => {
     const listeners = async () =>
       (
         await store.db.all<{ pid: number }>(
-          "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query = 'LISTEN axle_changes'",
+          `SELECT pid FROM pg_stat_activity
+           WHERE datname = current_database() AND query = 'LISTEN ' || quote_ident('axle_changes:' || current_schema())`,
         )
       ).map((r) => r.pid);
     // Ours listens since the first test subscribed.

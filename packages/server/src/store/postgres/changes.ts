@@ -4,7 +4,8 @@ import type { Changes, Topic } from '../changes.js';
 import { Subscribers } from '../changes.js';
 import type { PostgresDatabase } from './db.js';
 
-const CHANNEL = 'axle_changes';
+/** One channel per schema, so deployments (and test runs) sharing a database by schema do not hear each other. */
+const CHANNEL_OF_SCHEMA = "'axle_changes:' || current_schema()";
 const TOPICS = new Set<string>(['learning_vectors', 'catalog']);
 const RECONNECT_MAX_MS = 10_000;
 
@@ -28,7 +29,7 @@ export function postgresChanges(db: PostgresDatabase): Changes {
     client = c;
     c.on('notification', (n) => {
       const [topic, from] = (n.payload ?? '').split(' ');
-      if (n.channel === CHANNEL && from !== instance && TOPICS.has(topic!)) void subscribers.run(topic as Topic);
+      if (from !== instance && TOPICS.has(topic!)) void subscribers.run(topic as Topic);
     });
     const lost = () => {
       if (client !== c || closed) return;
@@ -42,7 +43,8 @@ export function postgresChanges(db: PostgresDatabase): Changes {
     c.on('end', lost);
     try {
       await c.connect();
-      await c.query(`LISTEN ${CHANNEL}`);
+      const { rows } = await c.query<{ channel: string }>(`SELECT quote_ident(${CHANNEL_OF_SCHEMA}) AS channel`);
+      await c.query(`LISTEN ${rows[0]!.channel}`);
     } catch {
       lost();
       return;
@@ -54,7 +56,7 @@ export function postgresChanges(db: PostgresDatabase): Changes {
   return {
     async publish(topic) {
       await subscribers.run(topic);
-      await db.get('SELECT pg_notify(?, ?)', [CHANNEL, `${topic} ${instance}`]);
+      await db.get(`SELECT pg_notify(${CHANNEL_OF_SCHEMA}, ?)`, [`${topic} ${instance}`]);
     },
     subscribe(topic, reload) {
       const first = subscribers.size === 0;
