@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import { POSTGRES_MISSING, postgresReachable } from './test/support/postgres.js';
@@ -21,6 +22,8 @@ const ON_BOTH_BACKENDS = [
   'device',
   'jobs',
   'registry-sync',
+  'checkout',
+  'money-guards',
   'cluster',
   'migrate-to-postgres',
 ].map((name) => `packages/server/test/${name}.test.ts`);
@@ -31,9 +34,13 @@ if (!postgres) console.warn(POSTGRES_MISSING);
 export default defineConfig({
   resolve: {
     // Unit tests run against sources; end-to-end tests spawn the built packages.
-    // '@axle/sdk/mcp' comes first: the '@axle/sdk' entry would otherwise also claim its subpath.
+    // Subpaths come first: the package's own entry would otherwise also claim them.
     alias: {
       '@axle/sdk/mcp': fileURLToPath(new URL('./packages/sdk/src/mcp/index.ts', import.meta.url)),
+      '@axle/extractor/paths': fileURLToPath(new URL('./packages/extractor/src/paths.ts', import.meta.url)),
+      '@axle/extractor/kill-switch': fileURLToPath(
+        new URL('./packages/extractor/src/daemon/kill-switch.ts', import.meta.url),
+      ),
       '@axle/sdk': src('sdk'),
       '@axle/scrub': src('scrub'),
       '@axle/extractor': src('extractor'),
@@ -44,6 +51,10 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Vitest's default is one file at a time on 2 cores (cores - 1). Many files spend their time waiting on
+    // processes they spawn (CLI runs, server processes, npm, Chromium, tmux), so half again as many files
+    // as cores keeps both cores busy.
+    maxWorkers: Math.max(2, Math.ceil(os.availableParallelism() * 1.5)),
     projects: [
       { extends: true, test: { name: 'sqlite', include: ['packages/*/test/**/*.test.ts', 'test/**/*.test.ts'] } },
       ...(postgres

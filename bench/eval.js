@@ -1,8 +1,10 @@
 // `npm run eval`: scores the skill rankers against the labelled set in bench/eval/queries.json,
 // in-process over the bundled catalog: the substring baseline, BM25 alone, embeddings alone and
 // their reciprocal-rank fusion, all in the same run; then the learning screens on their labelled
-// corpora (recall and false-positive rate); then the skill and knowledge rankers again on PostgreSQL,
-// side by side with SQLite (when a server answers, bench/lib/postgres.js). Exits 1 when a target is missed.
+// corpora (recall and false-positive rate), and the injection screen on the injection eval set
+// (bench/eval/injection: public BIPIA attacks in Stack Overflow answers plus authored items; test half
+// reported); then the skill and knowledge rankers again on PostgreSQL, side by side with SQLite (when a
+// server answers, bench/lib/postgres.js). Exits 1 when a target is missed.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -17,6 +19,7 @@ import { mean, ndcgAt, score } from './lib/metrics.js';
 import { knowledgeReport } from './lib/knowledge-eval.js';
 import { benchPostgres, POSTGRES_MISSING_BENCH } from './lib/postgres.js';
 import { screenReport } from './lib/screens.js';
+import { injectionReport } from './lib/injection-eval.js';
 import { substringRanker } from './lib/substring.js';
 
 const TARGET_NDCG = 0.65;
@@ -158,6 +161,9 @@ try {
   const screens = await screenReport(state === 'ready' ? service.search.semantic : undefined);
   console.log(`\n${screens.lines.join('\n')}`);
   checks.push(...screens.checks);
+  const injection = await injectionReport(state === 'ready' ? service.search.semantic : undefined);
+  console.log(`\n${injection.lines.join('\n')}`);
+  checks.push(...injection.checks);
   console.log('');
   for (const [label, ok] of checks) console.log(`${ok ? 'PASS' : 'FAIL'}  ${label}`);
 

@@ -11,7 +11,8 @@ import { fileURLToPath } from 'node:url';
 const HOOK = fileURLToPath(new URL('../packages/cli/bin/axle-hook.js', import.meta.url));
 export const HOOK_TARGET_MS = 100;
 
-function once(home, input, args = [HOOK, 'claude-code']) {
+/** Wall time of one Node process from spawn to exit, with `input` on stdin and HOME set to `home`. */
+export function timeProcess(home, input, args = [HOOK, 'claude-code']) {
   return new Promise((resolve, reject) => {
     const started = performance.now();
     const child = spawn(process.execPath, args, {
@@ -47,15 +48,15 @@ export async function measureHook({ runs = 25, pauseMs = 300 } = {}) {
       hook_event_name: 'SessionEnd',
       reason: 'exit',
     });
-    await once(home, input); // warm the file cache
+    await timeProcess(home, input); // warm the file cache
     const times = [];
     const bare = [];
     for (let i = 0; i < runs; i++) {
-      const r = await once(home, input);
+      const r = await timeProcess(home, input);
       if (r.code !== 0) throw new Error(`axle-hook exited with ${r.code}`);
       times.push(r.ms);
       await new Promise((resolve) => setTimeout(resolve, pauseMs));
-      bare.push((await once(home, '', ['-e', '0'])).ms);
+      bare.push((await timeProcess(home, '', ['-e', '0'])).ms);
     }
     times.sort((a, b) => a - b);
     bare.sort((a, b) => a - b);

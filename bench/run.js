@@ -5,7 +5,8 @@
 // the same process, and the lexical search itself in this process with no HTTP (its CPU a query sets a
 // ceiling on the lexical phase); the event loop's CPU a request in each phase; the cold start to the
 // first /health 200 (node dist/main.js and npm start) and the server's RSS; the CLI's session-end hook
-// as a whole process (bench/hook.js). Exits 1 when a target is missed.
+// as a whole process (bench/hook.js) and `axle --help` against `node -e 0` (bench/cli-help.js). Exits 1 when a
+// target is missed.
 //
 // The generated catalog's embeddings take minutes of CPU. Before the timed phases, a run whose cache
 // lacks them starts the server once to compute them into a cached data dir (node_modules/.cache/axle-bench)
@@ -21,7 +22,9 @@ import { Database } from '../packages/server/dist/store/db.js';
 import { createSkillsStore } from '../packages/server/dist/store/skills.js';
 import { formatLshRecall, lshRecall, TARGET_LSH_RECALL } from './lsh-recall.js';
 import { generateCatalog, loadQueries } from './lib/generate.js';
+import { formatHelp, HELP_TARGET_MS, measureHelp } from './cli-help.js';
 import { HOOK_TARGET_MS, measureHook } from './hook.js';
+import { measureScreenCost, SCREEN_TARGET_MS } from './screen-cost.js';
 import { measureMoney } from './money.js';
 import { knowledgeBench, LARGE_LEARNINGS } from './lib/knowledge-bench.js';
 import { queryLoad, rotatingQueryLoad, summary } from './lib/load.js';
@@ -271,10 +274,14 @@ const coldBundled = await startServer({ dataDir: bundledDir });
 await coldBundled.stop();
 // The CLI's session-end hook, with no server load running.
 const hook = await measureHook();
+// `axle --help` (commands listed from oclif.manifest.json, none imported), next to `node -e 0`.
+const help = await measureHelp();
 
 // The knowledge marketplace: /learn latency at two store sizes, /knowledge under load, LSH recall.
 const knowledge = await knowledgeBench(path.join(ROOT, 'node_modules/.cache/axle-bench-learnings'));
 const lsh = lshRecall();
+// Screening one 4 KB learning as POST /learn does, regex alone against the whole screen (bench/screen-cost.js).
+const screenCost = await measureScreenCost();
 
 // ---- report ----
 const f0 = (x) => (x === undefined ? '-' : Math.round(x).toString());
@@ -392,6 +399,7 @@ console.log(`cold start, bundled catalog (${bundled.length} skills): ${f0(coldBu
 console.log(
   `axle-hook (session-end hook), whole process over ${hook.runs} runs: median ${f0(hook.median)} ms, p90 ${f0(hook.p90)} ms; node -e 0 median ${f0(hook.nodeMedian)} ms`,
 );
+console.log(formatHelp(help));
 console.log(
   `x402 verification in-process (decode, checks, EIP-712 signature recovery): ${f0(money.verifyCpuUs)} µs of CPU each, so ${cpus} CPUs doing nothing else could verify at most ${f0((cpus * 1e6) / money.verifyCpuUs)}/s`,
 );
@@ -437,6 +445,7 @@ checks.push([
 const rssMax = Math.max(...memory.map((m) => m.memory.peak));
 checks.push([`peak RSS ${f0(rssMax)} MB (largest of the servers above) <= ${T.rssMb}`, rssMax <= T.rssMb]);
 checks.push([`axle-hook median wall time ${f0(hook.median)} ms <= ${HOOK_TARGET_MS}`, hook.median <= HOOK_TARGET_MS]);
+checks.push([`axle --help median wall time ${f0(help.median)} ms <= ${HELP_TARGET_MS}`, help.median <= HELP_TARGET_MS]);
 checks.push([
   `key-path unlocks: ${(money.key.rps / money.health.rps).toFixed(3)} of /health throughput >= ${T.unlockRatio}`,
   money.key.rps / money.health.rps >= T.unlockRatio,
@@ -467,6 +476,11 @@ checks.push([`POST /knowledge at ${LARGE_LEARNINGS} learnings: p99 ${f0(k.p99)} 
 checks.push([
   `LSH recall at Jaccard >= 0.60: ${lsh.recall.toFixed(3)} >= ${TARGET_LSH_RECALL}`,
   lsh.recall >= TARGET_LSH_RECALL,
+]);
+checks.push([
+  `screening a 4 KB learning: whole screen p50 ${screenCost.whole.p50.toFixed(1)} ms CPU <= ${SCREEN_TARGET_MS} ` +
+    `(regex alone ${screenCost.regex.p50.toFixed(1)} ms, with the off-task model measure ${screenCost.offTask.p50.toFixed(1)} ms)`,
+  screenCost.whole.p50 <= SCREEN_TARGET_MS,
 ]);
 for (const [label, ok] of checks) console.log(`${ok ? 'PASS' : 'FAIL'}  ${label}`);
 process.exitCode = checks.every(([, ok]) => ok) ? 0 : 1;

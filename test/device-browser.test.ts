@@ -1,15 +1,16 @@
-// End to end in a real headless Chromium: a CLI asks for a device code, a person signs in by magic
-// link on the /device page, sees the code and the client, and approves or denies while the CLI polls.
+// End to end in a real headless Chromium: a CLI asks for a device code, a person asks for a sign-in link
+// on the /device page; the link shows the code and the client, and Approve signs in and approves while
+// the CLI polls.
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './support/server.js';
 import { linkIn, post, type Smtp, startSmtp } from './support/identity.js';
-import { CHROMIUM_ARGS, findChromium, MISSING_CHROMIUM } from './support/chromium.js';
+import { findChromium, launchChromium, MISSING_CHROMIUM } from './support/chromium.js';
 
 const executablePath = findChromium();
 if (!executablePath) console.warn(MISSING_CHROMIUM);
@@ -31,7 +32,7 @@ describe.skipIf(!executablePath)('device sign-in in headless Chromium', () => {
   beforeAll(async () => {
     smtp = await startSmtp();
     server = await startTestServer({ AXLE_SMTP_URL: smtp.url });
-    browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS });
+    browser = await launchChromium(executablePath);
     page = await browser.newPage();
   });
   afterAll(async () => {
@@ -62,13 +63,12 @@ describe.skipIf(!executablePath)('device sign-in in headless Chromium', () => {
     await page.getByRole('heading', { name: 'Check your email' }).waitFor();
     expect((await poll(code)).body.error).toBe('authorization_pending');
 
-    // The link from the mail opens a page whose one button signs the browser in; the landing page
-    // continues to the pending approval.
+    // The link from the mail opens the approval itself: the code to compare, the client, and one
+    // button that signs the browser in as it approves (no separate sign-in or continue step).
     await page.goto(linkIn(smtp.lastTo('person@example.com')!).href);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('link', { name: 'Continue' }).click();
     await page.getByRole('heading', { name: 'Approve this device?' }).waitFor();
     expect(new URL(page.url()).pathname).toBe('/device');
+    expect(await page.getByRole('button').allTextContents()).toEqual(['Deny', 'Approve']);
     expect(await page.getByTestId('user-code').textContent()).toBe(code.user_code);
     expect(await page.getByTestId('client-name').textContent()).toBe('axle CLI on e2e-host');
     const shot = path.join(shots, 'device-approve.png');

@@ -33,7 +33,7 @@ export async function holdoutVerdicts(name, model, exemplars = readScreenExempla
       chunked: item.text,
       whole: item.text,
     });
-    out.push({ item, regex, semantic: v[name].flagged });
+    out.push({ item, regex, semantic: v.verdicts[name].flagged });
   }
   return out;
 }

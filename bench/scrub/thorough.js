@@ -66,6 +66,15 @@ export function reportThorough() {
     console.log(pad(`  ${type}`, 28) + scores.map((p) => cell(p.get(type).correct, p.get(type).predicted)).join(''));
   }
 
+  // Records with no labelled span: the thorough tier should leave them as they are (place names, products and
+  // companies included).
+  console.log('\nRECORDS WITHOUT PERSONAL DATA left unchanged by the thorough tier');
+  for (const [name, records] of Object.entries(sets)) {
+    const none = records.filter((r) => r.spans.length === 0);
+    const kept = none.filter((r) => TIERS.thorough(r.full_text).text === r.full_text).length;
+    console.log(`  ${pad(name, 12)} ${ratio(kept, none.length)} (${kept}/${none.length})`);
+  }
+
   console.log(`\n${pad(`TECHNICAL paragraphs changed (${technical.length}, no personal data)`, 60)}`);
   for (const [tier, run] of Object.entries(TIERS)) {
     const bySource = new Map();

@@ -1,7 +1,9 @@
 // Finds a Chromium for the browser tests: CHROMIUM_PATH, then the usual install locations, then the browser
 // playwright-core would have downloaded. Without one, browser tests skip with MISSING_CHROMIUM as their one line.
 import fs from 'node:fs';
-import { chromium } from 'playwright-core';
+import os from 'node:os';
+import path from 'node:path';
+import { type Browser, chromium } from 'playwright-core';
 
 export const MISSING_CHROMIUM =
   'browser tests skipped: no Chromium found (apt-get install chromium, or set CHROMIUM_PATH to a Chromium or Chrome)';
@@ -57,4 +59,23 @@ export function findChromium(env: NodeJS.ProcessEnv = process.env): string | und
     return chosen;
   }
   return [...USUAL_PATHS, playwrightDownload()].find((file): file is string => !!file && isExecutable(file));
+}
+
+/**
+ * Launches headless Chromium with HOME and the XDG folders in a temporary directory (or `home`), so the
+ * profile, cache and dconf files it writes never land in the real HOME; closing the browser removes a
+ * temporary one.
+ */
+export async function launchChromium(executablePath: string, home?: string): Promise<Browser> {
+  const dir = home ?? fs.mkdtempSync(path.join(os.tmpdir(), 'axle-chromium-home-'));
+  const env: Record<string, string> = {
+    ...(process.env as Record<string, string>),
+    HOME: dir,
+    XDG_CONFIG_HOME: path.join(dir, '.config'),
+    XDG_CACHE_HOME: path.join(dir, '.cache'),
+    XDG_DATA_HOME: path.join(dir, '.local/share'),
+  };
+  const browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS, env });
+  if (!home) browser.once('disconnected', () => fs.rmSync(dir, { recursive: true, force: true }));
+  return browser;
 }

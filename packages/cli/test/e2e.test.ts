@@ -5,9 +5,8 @@
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM_ARGS, findChromium, MISSING_CHROMIUM } from '../../../test/support/chromium.js';
+import { findChromium, launchChromium, MISSING_CHROMIUM } from '../../../test/support/chromium.js';
 import { linkIn } from '../../../test/support/identity.js';
 import { CLIENT_FILES, writeClientFiles } from './fixtures.js';
 import {
@@ -25,9 +24,9 @@ import {
 const ADMIN_TOKEN = 'e2e-admin-token-0123456789abcdef';
 const chromiumPath = findChromium();
 
-/** Approves the code the way a person does, in headless Chromium: magic-link sign-in on /device, then Approve. */
+/** Approves the code the way a person does, in headless Chromium: a sign-in link asked for on /device, then Approve. */
 async function approveInBrowser(server: string, smtp: Smtp, email: string, userCode: string): Promise<void> {
-  const browser = await chromium.launch({ executablePath: chromiumPath!, args: CHROMIUM_ARGS });
+  const browser = await launchChromium(chromiumPath!);
   try {
     const page = await browser.newPage();
     await page.goto(`${server}/device?user_code=${userCode}`);
@@ -35,8 +34,6 @@ async function approveInBrowser(server: string, smtp: Smtp, email: string, userC
     await page.getByRole('button', { name: 'Email me a sign-in link' }).click();
     await page.getByRole('heading', { name: 'Check your email' }).waitFor();
     await page.goto(linkIn(smtp.lastTo(email)!).href);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('link', { name: 'Continue' }).click();
     await page.getByRole('heading', { name: 'Approve this device?' }).waitFor();
     expect(await page.getByTestId('user-code').textContent()).toBe(userCode);
     await page.getByRole('button', { name: 'Approve' }).click();

@@ -62,10 +62,14 @@ export interface RunResult {
   stderr: string;
 }
 
-/** Environment of a CLI run: only HOME decides where configs live (no XDG or client overrides leak in). */
+/**
+ * Environment of a CLI run: only HOME decides where configs live (no XDG or client overrides leak in), and
+ * no display, so no run opens a browser on the desktop of whoever runs the tests.
+ */
 export function cliEnv(home: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, USERPROFILE: home, ...extra };
-  for (const k of ['XDG_CONFIG_HOME', 'CLAUDE_CONFIG_DIR', 'CODEX_HOME', 'APPDATA']) if (!(k in extra)) delete env[k];
+  for (const k of ['XDG_CONFIG_HOME', 'CLAUDE_CONFIG_DIR', 'CODEX_HOME', 'APPDATA', 'DISPLAY', 'WAYLAND_DISPLAY'])
+    if (!(k in extra)) delete env[k];
   return env;
 }
 
@@ -98,8 +102,8 @@ export function axle(
 const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
 
 /**
- * Approves a device code the way a person does on the /device page, over plain HTTP: sign in by
- * magic link (real SMTP), take the session cookie, read the CSRF token from the page, press Approve.
+ * Approves a device code the way a person does on the /device page, over plain HTTP: ask for a sign-in
+ * link there (real SMTP), open the link (it redirects to the approval, carrying its token), press Approve.
  */
 export async function approveDevice(server: string, smtp: Smtp, email: string, userCode: string): Promise<void> {
   const origin = new URL(server).origin;
@@ -110,26 +114,20 @@ export async function approveDevice(server: string, smtp: Smtp, email: string, u
     body: form({ email, user_code: userCode }),
   });
   if (signIn.status !== 200) throw new Error(`device sign-in: ${signIn.status}`);
-  // The link opens a page whose button posts the token back (so a mail scanner's GET signs no one in).
-  const token = linkIn(smtp.lastTo(email)!).searchParams.get('token')!;
-  const verify = await fetch(`${server}/auth/verify`, { method: 'POST', headers: formHeaders, body: form({ token }) });
-  const cookie = /axle_session=[^;]+/.exec(verify.headers.get('set-cookie') ?? '')?.[0];
-  if (!cookie) throw new Error(`no session cookie (${verify.status})`);
-  const page = await (
-    await fetch(`${server}/device?user_code=${encodeURIComponent(userCode)}`, { headers: { cookie } })
-  ).text();
-  const csrf = /name="csrf" value="([^"]+)"/.exec(page)?.[1];
-  if (!csrf) throw new Error(`no csrf token on the device page: ${page.slice(0, 300)}`);
+  const approval = await fetch(linkIn(smtp.lastTo(email)!), { headers: { accept: 'text/html' } });
+  const page = await approval.text();
+  const link = /name="link" value="([^"]+)"/.exec(page)?.[1];
+  if (!link) throw new Error(`no approval for the link (${approval.status}): ${page.slice(0, 300)}`);
   const done = await fetch(`${server}/device`, {
     method: 'POST',
-    headers: { ...formHeaders, cookie },
-    body: form({ user_code: userCode, csrf, decision: 'approve' }),
+    headers: formHeaders,
+    body: form({ user_code: userCode, link, decision: 'approve' }),
   });
   if (done.status !== 200) throw new Error(`approve: ${done.status}`);
 }
 
 /** The user code the CLI printed, once it has. */
-export const userCodeIn = (stderr: string) => /enter the code ([A-Z]{4}-[A-Z]{4})/.exec(stderr)?.[1];
+export const userCodeIn = (stderr: string) => /Your sign-in code: ([A-Z]{4}-[A-Z]{4})/.exec(stderr)?.[1];
 
 /**
  * Runs `axle …` that signs in by device code, approving the code it prints as `email` with `approve`

@@ -1,8 +1,10 @@
 // The toolkit as a user installs it: each publishable package packed with `npm pack`, the tarballs
-// installed into an empty folder outside the workspace with npm working offline (third-party packages
-// from npm's cache), then the installed bins run from there. A workspace install caches tarballs but not
-// the registry metadata an install into an empty folder resolves with: `npm run pack:prime` fetches it
-// once (.ci/run does); without it the install tests skip with one line saying so.
+// installed into an empty folder outside the workspace with npm working offline, then the installed bins
+// run from there. The folder gets a lockfile made from the workspace's (the same third-party versions,
+// each with its registry URL and integrity, dev-only ones left out, the workspace links replaced by the
+// tarballs), so `npm ci --offline` takes every third-party package from npm's cache, where the workspace's
+// own `npm ci` put it, without the registry metadata a lockfile-less install would have to resolve.
+import { createHash } from 'node:crypto';
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -30,6 +32,48 @@ const npm = (args: string[], cwd: string) =>
     env: { ...process.env, npm_config_update_notifier: 'false' },
   });
 
+interface LockEntry {
+  link?: boolean;
+  dev?: boolean;
+  devOptional?: boolean;
+  optional?: boolean;
+  [field: string]: unknown;
+}
+
+/**
+ * The lockfile of a folder that depends on the tarballs only: the workspace lockfile's production entries
+ * (devOptional ones kept as optional), and one entry per tarball with its integrity and its package.json's
+ * dependencies and bins, where the workspace had a link.
+ */
+function appLockfile(tarballs: Array<{ file: string; pkg: Record<string, unknown> }>, appDir: string) {
+  const workspace = JSON.parse(fs.readFileSync(path.join(ROOT, 'package-lock.json'), 'utf8')) as {
+    packages: Record<string, LockEntry>;
+  };
+  const dependencies: Record<string, string> = {};
+  const packages: Record<string, unknown> = {};
+  for (const [key, entry] of Object.entries(workspace.packages)) {
+    if (!key.startsWith('node_modules/') || entry.link || entry.dev) continue;
+    const { devOptional, ...kept } = entry;
+    packages[key] = devOptional ? { ...kept, optional: true } : kept;
+  }
+  for (const { file, pkg } of tarballs) {
+    const spec = `file:${path.relative(appDir, file)}`;
+    dependencies[pkg.name as string] = spec;
+    const fields = ['dependencies', 'bin', 'engines', 'license'].filter((f) => pkg[f] !== undefined);
+    packages[`node_modules/${pkg.name}`] = {
+      version: pkg.version,
+      resolved: spec,
+      integrity: `sha512-${createHash('sha512').update(fs.readFileSync(file)).digest('base64')}`,
+      ...Object.fromEntries(fields.map((f) => [f, pkg[f]])),
+    };
+  }
+  const root = { name: 'fresh-install', version: '1.0.0', private: true, dependencies };
+  return {
+    packageJson: root,
+    lockfile: { ...root, lockfileVersion: 3, requires: true, packages: { '': root, ...packages } },
+  };
+}
+
 describe('installing the packed packages into an empty folder', () => {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'axle-pack-'));
   const packs = path.join(tmp, 'packs');
@@ -37,7 +81,6 @@ describe('installing the packed packages into an empty folder', () => {
   const home = path.join(tmp, 'home');
   const bin = (name: string) => path.join(app, 'node_modules/.bin', name);
   const tarballs: string[] = [];
-  let installed = false;
 
   beforeAll(() => {
     fs.mkdirSync(packs);
@@ -50,20 +93,25 @@ describe('installing the packed packages into an empty folder', () => {
         .pop()!;
       tarballs.push(path.join(packs, name));
     }
-    fs.writeFileSync(path.join(app, 'package.json'), '{"name": "fresh-install", "private": true}\n');
+    const tarballPkg = (file: string) =>
+      JSON.parse(execFileSync('tar', ['-xzOf', file, 'package/package.json'], { encoding: 'utf8' }));
+    const { packageJson, lockfile } = appLockfile(
+      tarballs.map((file) => ({ file, pkg: tarballPkg(file) })),
+      app,
+    );
+    fs.writeFileSync(path.join(app, 'package.json'), `${JSON.stringify(packageJson, null, 2)}\n`);
+    fs.writeFileSync(path.join(app, 'package-lock.json'), `${JSON.stringify(lockfile, null, 2)}\n`);
     try {
       // sqlite3's own install step compiles SQLite from source, minutes of CPU; scripts are skipped here and
       // the binary the workspace install compiled from the same sqlite3 version is copied in below.
-      npm(['install', '--offline', '--ignore-scripts', '--no-audit', '--no-fund', ...tarballs], app);
+      npm(['ci', '--offline', '--ignore-scripts', '--no-audit', '--no-fund'], app);
     } catch (err) {
       const stderr = String((err as { stderr?: string }).stderr);
       if (!stderr.includes('ENOTCACHED')) throw err;
-      console.warn(
-        "install tests skipped: npm's cache lacks registry metadata the offline install needs (run `npm run pack:prime` once)",
+      throw new Error(
+        "npm's cache lacks a package of package-lock.json: run `npm ci` (online) in the workspace once, then npm test",
       );
-      return;
     }
-    installed = true;
     const version = (dir: string) =>
       JSON.parse(fs.readFileSync(path.join(dir, 'node_modules/sqlite3/package.json'), 'utf8')).version;
     expect(version(app)).toBe(version(ROOT));
@@ -71,7 +119,8 @@ describe('installing the packed packages into an empty folder', () => {
       recursive: true,
     });
   }, 300_000);
-  afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+  // 250 MB of installed packages: on a busy disk their removal can outlast the default hook timeout.
+  afterAll(() => fs.promises.rm(tmp, { recursive: true, force: true }), 180_000);
 
   it.each(PUBLISHED)('%s is publishable: not private, files, engines, license, README, bins in the tarball', (p) => {
     const tarball = tarballs[PUBLISHED.indexOf(p)]!;
@@ -87,8 +136,7 @@ describe('installing the packed packages into an empty folder', () => {
     expect(listing.some((f) => f.includes('/test/'))).toBe(false);
   });
 
-  it('axle --help lists every command', (ctx) => {
-    if (!installed) ctx.skip();
+  it('axle --help lists every command', () => {
     const out = execFileSync(bin('axle'), ['--help'], { cwd: app, encoding: 'utf8', env: userEnv({ HOME: home }) });
     for (const c of [
       'setup',
@@ -108,8 +156,7 @@ describe('installing the packed packages into an empty folder', () => {
     }
   });
 
-  it('axle scrub redacts stdin', (ctx) => {
-    if (!installed) ctx.skip();
+  it('axle scrub redacts stdin', () => {
     const out = execFileSync(bin('axle'), ['scrub', '--json', '-'], {
       cwd: app,
       input: 'mail bob@example.org',
@@ -119,8 +166,7 @@ describe('installing the packed packages into an empty folder', () => {
     expect(JSON.parse(out).text).toBe('mail [REDACTED:email]');
   });
 
-  it('axle-mcp answers an MCP client with its tools', async (ctx) => {
-    if (!installed) ctx.skip();
+  it('axle-mcp answers an MCP client with its tools', async () => {
     const client = new Client({ name: 'pack-test', version: '0.0.0' });
     await client.connect(
       new StdioClientTransport({
@@ -138,8 +184,7 @@ describe('installing the packed packages into an empty folder', () => {
     }
   });
 
-  it('axle serve runs the bundled server', async (ctx) => {
-    if (!installed) ctx.skip();
+  it('axle serve runs the bundled server', async () => {
     const child = spawn(bin('axle'), ['serve', '--port', '0', '--data-dir', path.join(tmp, 'data')], {
       cwd: app,
       env: userEnv({ HOME: home, AXLE_SEMANTIC_SEARCH: 'off', LOG_LEVEL: 'warn' }),
@@ -160,5 +205,5 @@ describe('installing the packed packages into an empty folder', () => {
     const exited = new Promise((r) => child.once('exit', r));
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
-  });
+  }, 60_000); // a first start migrates a new database and imports the catalog
 });

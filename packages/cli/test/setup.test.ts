@@ -167,6 +167,12 @@ function expectFiles(home: string, expected: Record<string, string>): void {
   for (const [id, text] of Object.entries(expected)) expect(readHome(home, CLIENT_FILES[id]!.file), id).toBe(text);
 }
 
+/** Whether the account holding `key` has extraction consent on record. */
+async function consentOf(server: string, key: { api_key: string }): Promise<boolean> {
+  const res = await fetch(`${server}/account/settings`, { headers: { 'x-api-key': key.api_key } });
+  return ((await res.json()) as { consent_granted: boolean }).consent_granted;
+}
+
 const snapshot = (home: string) =>
   Object.fromEntries(Object.entries(CLIENT_FILES).map(([id, f]) => [id, readHome(home, f.file)]));
 
@@ -188,7 +194,11 @@ describe('axle setup', () => {
       smtp,
       email: 'setup@example.com',
     });
-    expect(first.stderr).toContain(`open ${server.url}/device and enter the code`);
+    // The code, the link that carries it, and the wait with its time (a pipe gets the line, not a \r update).
+    const code = /Your sign-in code: ([A-Z]{4}-[A-Z]{4})\n/.exec(first.stderr)?.[1];
+    expect(first.stderr).toContain(`Open ${server.url}/device?user_code=${code} and check that it shows this code.\n`);
+    expect(first.stderr).toContain('waiting for approval… 0:00 (Ctrl-C to stop)\n');
+    expect(first.stderr).not.toContain('opened in your browser');
     expect(first.code, first.stderr).toBe(0);
     const config = JSON.parse(readHome(home, '.axle/config.json'));
     expect(config).toEqual({
@@ -199,6 +209,13 @@ describe('axle setup', () => {
     });
     expect(fs.statSync(path.join(home, '.axle/config.json')).mode & 0o777).toBe(0o600);
     expectFiles(home, expectedFiles(config.api_key, server.url, false));
+    // Every client file that now holds the key is owner-only (they were 644); the backups, without it, keep 644.
+    for (const [id, f] of Object.entries(CLIENT_FILES)) {
+      const holdsKey = readHome(home, f.file).includes(config.api_key);
+      expect(holdsKey, id).toBe(id !== 'claude-code-settings');
+      if (holdsKey) expect(fs.statSync(path.join(home, f.file)).mode & 0o777, id).toBe(0o600);
+    }
+    expect(fs.statSync(path.join(home, `${CLIENT_FILES.cursor!.file}.axle-backup`)).mode & 0o777).toBe(0o644);
     // The final table names every client with its tier and what changed.
     for (const [name, tier] of [
       ['Claude Code', 'Supported'],
@@ -208,6 +225,7 @@ describe('axle setup', () => {
     ]) {
       expect(first.stdout).toMatch(new RegExp(`${name} +${tier} .*registered axle`));
     }
+    expect(first.stdout).toMatch(/Gemini CLI .*registered axle; shows "Disabled" until you trust the folder/);
     expect(first.stdout).toContain('Background extraction: off');
     // Backups hold the files as they were.
     expect(readHome(home, `${CLIENT_FILES.cursor!.file}.axle-backup`)).toBe(CLIENT_FILES.cursor!.text);
@@ -238,10 +256,55 @@ describe('axle setup', () => {
     expect(JSON.parse(again.stdout).files_changed).toEqual([]);
     expect(snapshot(home)).toEqual(withHooks);
 
+    // Capture ran once: the hook left logs and a queue in ~/.axle.
+    fs.mkdirSync(path.join(home, '.axle/logs'), { recursive: true });
+    fs.writeFileSync(path.join(home, '.axle/logs/hook.log'), '{}\n');
+    fs.mkdirSync(path.join(home, '.axle/queue/pending'), { recursive: true });
+    fs.writeFileSync(path.join(home, '.axle/queue/sessions.jsonl'), '');
     const undo = await axle(['setup', '--undo', '--json'], { home });
     expect(undo.code, undo.stderr).toBe(0);
-    for (const [id, f] of Object.entries(CLIENT_FILES)) expect(readHome(home, f.file), id).toBe(f.text);
-    expect(fs.existsSync(path.join(home, '.axle/config.json'))).toBe(false);
+    for (const [id, f] of Object.entries(CLIENT_FILES)) {
+      expect(readHome(home, f.file), id).toBe(f.text);
+      expect(fs.statSync(path.join(home, f.file)).mode & 0o777, id).toBe(0o644);
+      expect(fs.existsSync(path.join(home, `${f.file}.axle-backup`)), id).toBe(false);
+    }
+    expect(fs.existsSync(path.join(home, '.axle'))).toBe(false);
+    const undone = JSON.parse(undo.stdout);
+    expect(undone).toMatchObject({ key_revoked: true, consent_revoked: false, drafts_kept: [] });
+    // The key is dead on the server; consent stays (no terminal to say yes to revoking it).
+    expect((await fetch(`${server.url}/account/settings`, { headers: { 'x-api-key': config.api_key } })).status).toBe(
+      401,
+    );
+    expect(await consentOf(server.url, await mintKey(server.url, smtp, 'setup@example.com'))).toBe(true);
+  }, 60_000);
+
+  it('undo removes a file setup created, revokes the key and, asked to, consent; drafts stay', async () => {
+    const home = tempHome();
+    fs.mkdirSync(path.join(home, '.codeium/windsurf'), { recursive: true }); // Windsurf installed, no config yet
+    const key = await mintKey(server.url, smtp, 'undo@example.com');
+    writeAxleConfig(home, { server: server.url, api_key: key.api_key });
+    const setup = await axle(['setup', '--yes', '--enable-extraction', '--json'], { home });
+    expect(setup.code, setup.stderr).toBe(0);
+    const created = path.join(home, CLIENT_FILES.windsurf!.file);
+    expect(fs.statSync(created).mode & 0o777).toBe(0o600);
+    expect(await consentOf(server.url, key)).toBe(true);
+    fs.mkdirSync(path.join(home, '.axle/queue/pending'), { recursive: true });
+    fs.writeFileSync(path.join(home, '.axle/queue/pending/d1.json'), '{}');
+
+    const dry = await axle(['setup', '--undo', '--dry-run', '--json'], { home });
+    expect(JSON.parse(dry.stdout).files_removed).toContain(path.join(home, '.axle/config.json'));
+    expect(fs.existsSync(created)).toBe(true);
+    expect(await consentOf(server.url, key)).toBe(true);
+
+    const undo = await axle(['setup', '--undo', '--revoke-consent', '--json'], { home });
+    expect(undo.code, undo.stderr).toBe(0);
+    expect(JSON.parse(undo.stdout)).toMatchObject({ key_revoked: true, consent_revoked: true });
+    expect(fs.existsSync(created)).toBe(false);
+    expect(fs.readdirSync(path.join(home, '.codeium/windsurf'))).toEqual([]);
+    expect(fs.readdirSync(path.join(home, '.axle'))).toEqual(['queue']);
+    expect(fs.readdirSync(path.join(home, '.axle/queue/pending'))).toEqual(['d1.json']);
+    expect((await fetch(`${server.url}/account/settings`, { headers: { 'x-api-key': key.api_key } })).status).toBe(401);
+    expect(await consentOf(server.url, await mintKey(server.url, smtp, 'undo@example.com'))).toBe(false);
   }, 60_000);
 
   it('reports a corrupt client config and leaves it untouched, registering the others (exit 5)', async () => {
@@ -277,6 +340,13 @@ describe('axle setup', () => {
     expect(report.files_changed).toHaveLength(10);
     for (const [id, f] of Object.entries(CLIENT_FILES)) expect(readHome(home, f.file), id).toBe(f.text);
     expect(fs.existsSync(path.join(home, '.axle'))).toBe(false);
+    // The table says what would happen, not what did.
+    const table = await axle(['setup', '--server', server.url, '--dry-run'], { home });
+    expect(table.stdout).toMatch(/Would change/);
+    expect(table.stdout).toMatch(/Cursor +Probabilistic .*would register axle/);
+    expect(table.stdout).not.toMatch(/(^|\s)registered axle/m);
+    const undoTable = await axle(['setup', '--undo', '--dry-run'], { home });
+    expect(undoTable.stdout).toMatch(/Cursor +Probabilistic .*nothing to remove/);
   });
 
   it('finds Claude Code under CLAUDE_CONFIG_DIR and skips clients that are not installed', async () => {

@@ -137,3 +137,33 @@ describe('thorough tier: redaction and report', () => {
     expect(r.text).toBe(JSON.stringify({ content: 'Thanks,\n[PERSON_1]' }));
   });
 });
+
+describe('thorough tier: names a cue makes, places that stay', () => {
+  const names = (text: string) =>
+    scrub(text, { tier: 'thorough' })
+      .findings.filter((f) => f.type === 'person')
+      .map((f) => text.slice(f.start, f.end));
+
+  it.each([
+    ['Mrs. Baker called about the invoice.', ['Baker']],
+    ['Hi, my name is vitoria and I need help.', ['vitoria']],
+    ['Sometimes people call me višeslav.', ['višeslav']],
+    ['Tomomi is from Osaka and works nights.', ['Tomomi']],
+    ['Aloisia, can I please speak to your manager?', ['Aloisia']],
+    ['"The market is moving that way," says Gerste.', ['Gerste']],
+  ])('%j', (text, expected) => {
+    expect(names(text)).toEqual(expected);
+  });
+
+  it.each([
+    'I moved to New York last year.',
+    'We met at New Orleans airport, then flew to San Francisco.',
+    'Man of Many is a great album.',
+    'Excuse me, Sir bot, but I do not like this tone.',
+    'How can I request a new card pin?',
+    'Startup took 1926 ms. Parsing and validating the catalog took 0.4 s.',
+    'Microsoft said the outage is over; Kafka is from Apache.',
+  ])('leaves alone: %j', (text) => {
+    expect(names(text)).toEqual([]);
+  });
+});

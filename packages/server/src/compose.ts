@@ -20,6 +20,7 @@ import { sanctionsScreen } from './payments/sanctions.js';
 import { createCheckoutService } from './services/checkout.js';
 import { createEarningsService } from './services/earnings.js';
 import { createWalletsService } from './services/wallets.js';
+import { createPayouts } from './services/payouts.js';
 import { createWithdrawalsService } from './services/withdrawals.js';
 import { LearningVectors } from './search/learning-vectors.js';
 import { createKnowledgeService } from './services/knowledge.js';
@@ -144,9 +145,13 @@ export async function compose({
         secretKey: config.processorSecretKey,
         webhookSecret: config.processorWebhookSecret,
         apiUrl: config.processorApiUrl,
+        timeoutMs: config.processorTimeoutMs,
       })
     : undefined;
   const sanctions = sanctionsScreen(config.sanctionsListPath);
+  // Unresolved payouts (a crash, a processor timeout) are reconciled now and on a schedule.
+  const payouts = createPayouts({ db, clock, logger, sender: localPayoutSender, processor });
+  payouts.start(config.payoutReconcileMs);
   // A first acceptance converts held unassented_pending earnings into withdrawable balance.
   const releaseOnAcceptance = (q: Queryable, accountId: string) => releaseHeld(q, accountId, clock.now());
   const terms = createTermsService({ db, clock, baseUrl, onFirstTermsAcceptance: [releaseOnAcceptance] });
@@ -221,6 +226,7 @@ export async function compose({
     checkout: createCheckoutService({ db, clock, baseUrl, rateLimiter, processor }),
     wallets: createWalletsService({ db, clock, rateLimiter, sanctions }),
     earnings: createEarningsService({ db, custodialWithdrawals: config.custodialWithdrawals }),
+    payouts,
     withdrawals: createWithdrawalsService({
       db,
       clock,
@@ -229,7 +235,7 @@ export async function compose({
       termsUrl: () => terms.termsUrl(),
       enabled: config.custodialWithdrawals,
       sanctions,
-      sender: localPayoutSender,
+      payouts,
       processor,
       rateLimiter,
     }),
@@ -249,6 +255,7 @@ export async function compose({
     close: async () => {
       registrySync.stop();
       await jobs.close();
+      await payouts.close();
       clearInterval(reconciler);
       await openclaw.close();
       await vectors?.close();

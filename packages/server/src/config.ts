@@ -64,6 +64,8 @@ const Env = z
     AXLE_PROCESSOR_SECRET_KEY: z.string().min(1).optional(),
     AXLE_PROCESSOR_WEBHOOK_SECRET: z.string().min(1).optional(),
     AXLE_PROCESSOR_API_URL: z.string().url().optional(),
+    AXLE_PROCESSOR_TIMEOUT_MS: z.coerce.number().int().min(1).default(15_000),
+    AXLE_PAYOUT_RECONCILE_MS: z.coerce.number().int().min(1_000).default(60_000),
     AXLE_CUSTODIAL_WITHDRAWALS: bool,
     AXLE_SANCTIONS_LIST: z.string().min(1).optional(),
     AXLE_JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
@@ -137,6 +139,10 @@ export interface Config {
   processorWebhookSecret?: string;
   /** Processor API base when not the provider's own (a stand-in on loopback in tests). */
   processorApiUrl?: string;
+  /** How long one card-processor call may take before its outcome counts as unknown. */
+  processorTimeoutMs: number;
+  /** How often unresolved payouts are reconciled (also once at start). */
+  payoutReconcileMs: number;
   /** When false both withdrawal rails answer 503 withdraw_paused_noncustodial_migration. */
   custodialWithdrawals: boolean;
   /** Blocked wallet addresses, one per line; the bundled list when unset. */
@@ -195,6 +201,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     processorSecretKey: e.AXLE_PROCESSOR_SECRET_KEY,
     processorWebhookSecret: e.AXLE_PROCESSOR_WEBHOOK_SECRET,
     processorApiUrl: e.AXLE_PROCESSOR_API_URL,
+    processorTimeoutMs: e.AXLE_PROCESSOR_TIMEOUT_MS,
+    payoutReconcileMs: e.AXLE_PAYOUT_RECONCILE_MS,
     custodialWithdrawals: e.AXLE_CUSTODIAL_WITHDRAWALS,
     sanctionsListPath: path.resolve(e.AXLE_SANCTIONS_LIST ?? BUNDLED_SANCTIONS_LIST),
     jwtSecret: e.AXLE_JWT_SECRET,

@@ -24,6 +24,7 @@ import type { UnlockService } from './services/unlock.js';
 import type { CheckoutService } from './services/checkout.js';
 import type { EarningsService } from './services/earnings.js';
 import type { WalletsService } from './services/wallets.js';
+import type { Payouts } from './services/payouts.js';
 import type { WithdrawalsService } from './services/withdrawals.js';
 
 /**
@@ -42,7 +43,7 @@ export interface AppDeps {
   localUrl(): string;
   /** Vouches for the caller address the MCP endpoint forwards on its loopback calls (http/forwarded-client.ts). */
   forwardToken: string;
-  /** Authentication middleware: deps.identity.requireJwt(), requireKey(scope), requireAdmin('read')… */
+  /** Authentication middleware: deps.identity.requireJwt(), requireJwtOrKey() (scopes from ROUTE_SCOPES), requireAdmin('read')… */
   identity: Identity;
   /** The skills registry: counts (GET /, /stats), lookups, search and its readiness (/health). */
   skills: SkillsService;
@@ -82,6 +83,8 @@ export interface AppDeps {
   /** Wallet proofs and linking. */
   wallets: WalletsService;
   earnings: EarningsService;
+  /** Sending payouts and reconciling unresolved ones (the admin settlement routes). */
+  payouts: Payouts;
   /** Both withdrawal rails and the card payout onboarding. */
   withdrawals: WithdrawalsService;
 }

@@ -4,7 +4,7 @@ import type { DataPart, Task } from 'a2a-sdk-03';
 import { type Client, ClientFactory } from 'a2a-sdk-03/client';
 import { type Message as V1Message, Role, type Task as V1Task, TaskState } from '@a2a-js/sdk';
 import { ClientFactory as V1ClientFactory, ClientFactoryOptions } from '@a2a-js/sdk/client';
-import { CONTENT_ADVISORY } from '@axle/sdk';
+import { CONTENT_ADVISORY, CONTENT_TRUST, UNTRUSTED_NOTICE, untrustedText } from '@axle/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routeRequest } from '../src/services/a2a.js';
 import { learningsStore } from '../src/store/learnings.js';
@@ -23,6 +23,8 @@ const userMessage = (text: string, extra: Record<string, unknown> = {}) => ({
     ...extra,
   },
 });
+const textOf = (task: Task) =>
+  task.status.message!.parts.flatMap((p) => (p.kind === 'text' ? [p.text] : [])).join('\n');
 const dataOf = (task: Task) => (task.artifacts![0]!.parts[0] as DataPart).data as Record<string, any>;
 
 beforeAll(async () => {
@@ -64,8 +66,16 @@ describe('A2A 0.3 JSON-RPC with the @a2a-js/sdk 0.3 client', () => {
     const l = await seedLearning(server, { title: 'Quiet the Zorblax webhook retries with idempotency keys', seq });
     const task = (await client.sendMessage(userMessage('how do I fix duplicate Zorblax webhook retries?'))) as Task;
     const data = dataOf(task);
-    expect(data).toMatchObject({ skill: 'knowledge-search', content_advisory: CONTENT_ADVISORY });
+    expect(data).toMatchObject({
+      skill: 'knowledge-search',
+      content_advisory: CONTENT_ADVISORY,
+      content_trust: CONTENT_TRUST,
+    });
     expect(data.results[0]).toMatchObject({ id: l.id, title: l.title });
+    // The learnings' own words reach the agent framed as a body is everywhere else.
+    const text = textOf(task);
+    const framed = text.slice(text.indexOf(UNTRUSTED_NOTICE));
+    expect(untrustedText(framed)).toContain(l.title);
     expect(data.results[0].body).toBeUndefined();
     const forced = (await client.sendMessage(
       userMessage('Zorblax webhook', { metadata: { skill: 'knowledge-search' } }),

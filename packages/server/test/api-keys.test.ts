@@ -115,6 +115,26 @@ describe('API keys', () => {
     expect((await verifyAuditChain(server.db)).ok).toBe(true);
   });
 
+  it('DELETE /account/api-key revokes the key it is sent with, whatever its scopes, and no other', async () => {
+    const own = await (await create(jwt, { name: 'device: cli', scopes: ['search'] })).json();
+    const sibling = await (await create(jwt, { name: 'sibling' })).json();
+    const giveUp = (key: string) =>
+      fetch(`${server.url}/account/api-key`, { method: 'DELETE', headers: { 'x-api-key': key } });
+    const res = await giveUp(own.api_key);
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(body).toEqual({ revoked: true, id: own.id, audit_ref: expect.stringMatching(/^aud_/) });
+    expect(await server.db.get('SELECT action, subject FROM audit_log WHERE id = ?', [body.audit_ref])).toEqual({
+      action: 'key.revoked',
+      subject: own.id,
+    });
+    expect((await list({ 'x-api-key': own.api_key })).status).toBe(401);
+    expect((await giveUp(own.api_key)).status).toBe(401);
+    expect((await list({ 'x-api-key': sibling.api_key })).status).toBe(200);
+    // A session token is not a key: nothing to give up.
+    expect((await fetch(`${server.url}/account/api-key`, { method: 'DELETE', headers: bearer(jwt) })).status).toBe(401);
+  });
+
   it('enforces scopes: a key without the needed scope gets 403 insufficient_scope', async () => {
     const res = await create(jwt, { name: 'search only', scopes: ['search'] });
     const { api_key, scopes } = await res.json();

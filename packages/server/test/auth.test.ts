@@ -126,8 +126,9 @@ describe('magic-link sign-in over a real SMTP server', () => {
     expect((await res.json()).code).toBe('validation_error');
   });
 
-  it('gives a browser a page whose button signs in: a landing page, a session cookie and the way back to the device approval', async () => {
-    const link = await requestLink('browser@example.com', { next: '/device?user_code=BCDF-GHJK' });
+  it('gives a browser a page whose button signs in: a session cookie, then a landing page or the page the sign-in started on', async () => {
+    // A sign-in asked for on the device page without a code: the button, then a redirect back there.
+    const link = await requestLink('browser@example.com', { next: '/device' });
     const opened = await fetch(link, { headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' } });
     expect(opened.status).toBe(200);
     expect(opened.headers.get('set-cookie')).toBeNull();
@@ -137,16 +138,17 @@ describe('magic-link sign-in over a real SMTP server', () => {
     expect(button).toContain('<form method="post" action="/auth/verify">');
     expect(button.match(/<button/g)).toHaveLength(1);
 
-    const res = await pressSignIn(link);
-    expect(res.status).toBe(200);
-    expect(res.headers.get('content-type')).toMatch(/^text\/html/);
-    expect(res.headers.get('content-security-policy')).toMatch(/default-src 'none'/);
-    expect(res.headers.get('content-security-policy')).not.toMatch(/script-src|unsafe-inline/);
+    const press = (url: URL) =>
+      fetch(new URL('/auth/verify', url), {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html', origin: url.origin },
+        body: new URLSearchParams({ token: url.searchParams.get('token')! }).toString(),
+        redirect: 'manual',
+      });
+    const res = await press(link);
+    expect(res.status).toBe(303);
+    expect(res.headers.get('location')).toBe('/device');
     expect(res.headers.get('referrer-policy')).toBe('no-referrer');
-    const html = await res.text();
-    expect(html).not.toMatch(/<script|localStorage/i);
-    expect(html).toContain('browser@example.com');
-    expect(html).toContain('href="/device?user_code=BCDF-GHJK"');
     const cookie = res.headers.get('set-cookie')!;
     expect(cookie).toMatch(/^axle_session=[\w-]+\.[\w-]+\.[\w-]+;/);
     expect(cookie).toMatch(/HttpOnly/);
@@ -156,10 +158,21 @@ describe('magic-link sign-in over a real SMTP server', () => {
     const jwt = /^axle_session=([^;]+)/.exec(cookie)![1]!;
     expect((await (await dashboard(server, jwt)).json()).email).toBe('browser@example.com');
 
-    const used = await pressSignIn(link);
+    const used = await press(link);
     expect(used.status).toBe(401);
     expect(used.headers.get('set-cookie')).toBeNull();
     expect(await used.text()).toMatch(/Sign-in failed/);
+
+    // Without a page to go back to, the landing page says who is signed in.
+    const plain = await press(await requestLink('plain@example.com'));
+    expect(plain.status).toBe(200);
+    expect(plain.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(plain.headers.get('content-security-policy')).toMatch(/default-src 'none'/);
+    expect(plain.headers.get('content-security-policy')).not.toMatch(/script-src|unsafe-inline/);
+    expect(plain.headers.get('referrer-policy')).toBe('no-referrer');
+    const html = await plain.text();
+    expect(html).not.toMatch(/<script|localStorage/i);
+    expect(html).toContain('plain@example.com');
   });
 
   it('leaves the link working after a mail scanner fetches it with HEAD and a browser-like GET', async () => {

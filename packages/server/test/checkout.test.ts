@@ -1,6 +1,7 @@
 import { PurchaseList } from '@axle/sdk';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ledgerReport } from '../src/services/ledger-check.js';
 import { creditsStore } from '../src/store/credits.js';
 import { startTestServer, type TestServer } from '../../../test/support/server.js';
 import { bearer, post } from '../../../test/support/identity.js';
@@ -11,25 +12,29 @@ const SECRET = 'sk_test_axle';
 const WEBHOOK_SECRET = 'whsec_test_axle';
 const stripe = new Stripe(SECRET);
 
+/** A validly signed event: everything below is what an attacker holding the signing secret could send. */
 function signedEvent(event: object) {
   const payload = JSON.stringify(event);
   return { payload, header: stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET }) };
 }
 
-const completed = (sessionId: string, accountId: string, packId = 'starter', amount = 1000) => ({
-  id: `evt_${sessionId}`,
+let seq = 0;
+const event = (type: string, object: unknown) => ({
+  id: `evt_${++seq}_${type}`,
   object: 'event',
-  type: 'checkout.session.completed',
-  data: {
-    object: {
-      id: sessionId,
-      object: 'checkout.session',
-      client_reference_id: accountId,
-      metadata: { account_id: accountId, pack_id: packId },
-      amount_total: amount,
-      payment_status: 'paid',
-    },
-  },
+  type,
+  data: { object },
+});
+
+const session = (id: string, over: Record<string, unknown> = {}) => ({
+  id,
+  object: 'checkout.session',
+  amount_total: 1000,
+  currency: 'usd',
+  payment_status: 'paid',
+  payment_intent: `pi_${id}`,
+  metadata: {},
+  ...over,
 });
 
 const webhook = (server: TestServer, e: { payload: string; header: string }) =>
@@ -38,6 +43,10 @@ const webhook = (server: TestServer, e: { payload: string; header: string }) =>
     headers: { 'content-type': 'application/json', 'stripe-signature': e.header },
     body: e.payload,
   });
+const send = async (server: TestServer, ev: object) => {
+  const res = await webhook(server, signedEvent(ev));
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+};
 
 describe('card checkout', () => {
   let server: TestServer;
@@ -55,7 +64,16 @@ describe('card checkout', () => {
     await standIn.close();
   });
 
-  it('POST /checkout/session opens a hosted checkout through the processor SDK', async () => {
+  /** An account and a checkout session this server opened for `pack`. */
+  async function checkout(pack = 'starter') {
+    const { accountId } = await newBuyer(server);
+    const res = await post(server, '/checkout/session', { pack }, bearer(await jwtFor(server, accountId)));
+    expect(res.status).toBe(200);
+    return { accountId, sessionId: ((await res.json()) as { session_id: string }).session_id };
+  }
+  const credits = (accountId: string) => creditsStore.balance(server.db, accountId);
+
+  it('POST /checkout/session opens a hosted checkout and records the session it will trust', async () => {
     const { accountId } = await newBuyer(server);
     const res = await post(server, '/checkout/session', { pack: 'growth' }, bearer(await jwtFor(server, accountId)));
     expect(res.status).toBe(200);
@@ -65,8 +83,13 @@ describe('card checkout', () => {
     const sent = standIn.requests.find((r) => r.path === '/v1/checkout/sessions')!.form;
     expect(sent.get('mode')).toBe('payment');
     expect(sent.get('line_items[0][price_data][unit_amount]')).toBe('2500');
-    expect(sent.get('metadata[account_id]')).toBe(accountId);
-    expect(sent.get('metadata[pack_id]')).toBe('growth');
+    expect(sent.get('line_items[0][price_data][currency]')).toBe('usd');
+    expect(await creditsStore.session(server.db, body.session_id)).toMatchObject({
+      account_id: accountId,
+      pack_id: 'growth',
+      amount_cents: 2500,
+      currency: 'usd',
+    });
   });
 
   it('a bad pack is 400 with valid_packs; no session token is 401', async () => {
@@ -84,9 +107,9 @@ describe('card checkout', () => {
     expect((await post(server, '/checkout/session', { pack: 'starter' })).status).toBe(401);
   });
 
-  it('a signed checkout.session.completed creates one purchase and its credits; replays do not', async () => {
-    const { accountId } = await newBuyer(server);
-    const e = signedEvent(completed('cs_test_once', accountId));
+  it('a paid checkout.session.completed of a recorded session credits once; replays do not', async () => {
+    const { accountId, sessionId } = await checkout('starter');
+    const e = signedEvent(event('checkout.session.completed', session(sessionId)));
     const results = await Promise.all(
       Array.from({ length: 10 }, () => webhook(server, e).then((r) => r.json() as Promise<Record<string, unknown>>)),
     );
@@ -94,46 +117,218 @@ describe('card checkout', () => {
     expect(processed).toHaveLength(1);
     expect(results.filter((r) => r.already_processed === true)).toHaveLength(9);
     expect(new Set(results.map((r) => r.purchase_id)).size).toBe(1);
-    expect(await creditsStore.balance(server.db, accountId)).toEqual({ unlocks: 100, queries: 1000 });
+    // The same session completed again under another event id credits nothing either.
+    expect((await send(server, event('checkout.session.completed', session(sessionId)))).body).toMatchObject({
+      processed: false,
+      already_processed: true,
+      outcome: 'already_credited',
+    });
+    expect(await credits(accountId)).toEqual({ unlocks: 100, queries: 1000 });
     const list = PurchaseList.parse(
       await (
         await fetch(`${server.url}/account/purchases`, { headers: bearer(await jwtFor(server, accountId)) })
       ).json(),
     );
     expect(list.total_spent_usd).toBe(10);
+    expect(list.credit_debt).toEqual({ unlocks: 0, amount_usd: 0 });
     expect(list.purchases).toEqual([
-      expect.objectContaining({
-        id: processed[0]!.purchase_id,
-        pack_id: 'starter',
-        amount_usd: 10,
-        unlocks_added: 100,
-        queries_added: 1000,
-      }),
+      expect.objectContaining({ id: processed[0]!.purchase_id, pack_id: 'starter', amount_usd: 10 }),
     ]);
   });
 
-  it('refuses a bad signature and a malformed event with 400, and acknowledges other event types', async () => {
-    const { accountId } = await newBuyer(server);
-    const e = signedEvent(completed('cs_test_forged', accountId));
-    const forged = await webhook(server, { payload: e.payload.replace('starter', 'pro'), header: e.header });
+  it('fault 4: validly signed events that did not pay the recorded amount grant nothing and never 500', async () => {
+    const { accountId, sessionId } = await checkout('pro');
+    const victim = await newBuyer(server);
+    const completed = (over: Record<string, unknown>) => event('checkout.session.completed', session(sessionId, over));
+    const answers = [
+      await send(server, completed({ amount_total: 1 })),
+      await send(server, completed({ amount_total: 0 })),
+      await send(server, completed({ amount_total: -10000 })),
+      await send(server, completed({ amount_total: 1e300 })),
+      await send(server, completed({ amount_total: 10000, currency: 'jpy' })),
+      await send(server, completed({ amount_total: 10000, payment_status: 'no_payment_required' })),
+      await send(server, completed({ amount_total: 10000, payment_status: 'unpaid' })),
+      // A session this server never created, naming another account and pack in its metadata.
+      await send(
+        server,
+        event(
+          'checkout.session.completed',
+          session('cs_test_never_created', {
+            amount_total: 10000,
+            metadata: { account_id: victim.accountId, pack_id: 'pro' },
+            client_reference_id: victim.accountId,
+          }),
+        ),
+      ),
+    ];
+    expect(answers.map((a) => [a.status, a.body.processed, a.body.outcome])).toEqual([
+      [200, false, 'amount_mismatch'],
+      [200, false, 'amount_mismatch'],
+      [200, false, 'amount_mismatch'],
+      [200, false, 'amount_mismatch'],
+      [200, false, 'amount_mismatch'],
+      [200, false, 'not_paid'],
+      [200, false, 'not_paid'],
+      [200, false, 'unknown_session'],
+    ]);
+    // Wrong types are malformed: 400.
+    const typed = await send(server, completed({ amount_total: '10000' }));
+    expect(typed.status).toBe(400);
+    expect(typed.body).toMatchObject({ code: 'validation_error', error: expect.stringMatching(/amount_total/) });
+    expect(await credits(accountId)).toEqual({ unlocks: 0, queries: 0 });
+    expect(await credits(victim.accountId)).toEqual({ unlocks: 0, queries: 0 });
+    // Each one is recorded with what did not match.
+    const recorded = await server.db.get<{ detail: string }>(
+      "SELECT detail FROM processor_events WHERE outcome = 'amount_mismatch' AND detail LIKE '%1e+300%'",
+    );
+    expect(JSON.parse(recorded!.detail)).toMatchObject({ expected: { amount_total: 10000, currency: 'usd' } });
+    // The real payment still credits the recorded account with the recorded pack.
+    expect((await send(server, completed({ amount_total: 10000 }))).body).toMatchObject({ outcome: 'credited' });
+    expect(await credits(accountId)).toEqual({ unlocks: 1500, queries: 15000 });
+    const total = PurchaseList.parse(
+      await (
+        await fetch(`${server.url}/account/purchases`, { headers: bearer(await jwtFor(server, accountId)) })
+      ).json(),
+    ).total_spent_usd;
+    expect(total).toBe(100);
+  });
+
+  it('a bad signature and malformed signed events (empty data, null ids, wrong types) are 400, never 500', async () => {
+    const { accountId, sessionId } = await checkout('starter');
+    const e = signedEvent(event('checkout.session.completed', session(sessionId)));
+    const forged = await webhook(server, { payload: e.payload.replace('"paid"', '"paid" '), header: e.header });
     expect(forged.status).toBe(400);
     expect(await forged.json()).toMatchObject({ error: 'invalid signature' });
-    const noPack = signedEvent({
-      ...completed('cs_test_nopack', accountId),
-      data: { object: { id: 'cs_test_nopack', metadata: {}, payment_status: 'paid' } },
-    });
-    expect((await webhook(server, noPack)).status).toBe(400);
-    const other = await webhook(
-      server,
-      signedEvent({ id: 'evt_x', object: 'event', type: 'charge.refunded', data: { object: {} } }),
-    );
-    expect(await other.json()).toEqual({
+    const malformed = [
+      { id: 'evt_m1', object: 'event', type: 'checkout.session.completed', data: {} },
+      { id: 'evt_m2', object: 'event', type: 'checkout.session.completed', data: null },
+      { id: 'evt_m3', object: 'event', type: 'checkout.session.completed' },
+      event('checkout.session.completed', session(sessionId, { id: null })),
+      event('checkout.session.completed', {}),
+      event('checkout.session.completed', session(sessionId, { payment_status: 1 })),
+      event('checkout.session.completed', session(sessionId, { currency: 840 })),
+      event('charge.refunded', {}),
+      event('charge.refunded', { payment_intent: `pi_${sessionId}`, amount: '1000', amount_refunded: 1000 }),
+      event('charge.dispute.created', { payment_intent: 42, amount: 1000 }),
+      { id: null, object: 'event', type: 'checkout.session.completed', data: { object: session(sessionId) } },
+      { id: 'evt_m4', object: 'event', type: 42, data: { object: session(sessionId) } },
+      [],
+      'null',
+    ];
+    for (const m of malformed) {
+      const r = await send(server, m as object);
+      expect([r.status, r.body.code], JSON.stringify(m)).toEqual([400, 'validation_error']);
+    }
+    expect(await credits(accountId)).toEqual({ unlocks: 0, queries: 0 });
+    // Types the server does not act on are acknowledged.
+    expect((await send(server, event('customer.created', { id: 'cus_1' }))).body).toEqual({
       received: true,
       processed: false,
       already_processed: false,
       purchase_id: null,
+      outcome: 'ignored',
     });
-    expect(await creditsStore.balance(server.db, accountId)).toEqual({ unlocks: 0, queries: 0 });
+  });
+
+  it('charge.refunded takes back unspent credits; spent ones become a debt shown in the account and ledger:check', async () => {
+    const { accountId, sessionId } = await checkout('starter');
+    await send(server, event('checkout.session.completed', session(sessionId)));
+    for (let i = 0; i < 30; i++)
+      expect(await creditsStore.takeUnlock(server.db, accountId, server.clock.now())).toBe(true);
+    const refund = event('charge.refunded', {
+      id: 'ch_1',
+      object: 'charge',
+      payment_intent: `pi_${sessionId}`,
+      amount: 1000,
+      amount_refunded: 1000,
+    });
+    const r = await send(server, refund);
+    expect(r.body).toMatchObject({ processed: true, outcome: 'reversed' });
+    expect(await credits(accountId)).toEqual({ unlocks: 0, queries: 0 });
+    const list = PurchaseList.parse(
+      await (
+        await fetch(`${server.url}/account/purchases`, { headers: bearer(await jwtFor(server, accountId)) })
+      ).json(),
+    );
+    expect(list.credit_debt).toEqual({ unlocks: 30, amount_usd: 3 });
+    // A replay, and a dispute of the refunded charge, take nothing more.
+    expect((await send(server, refund)).body).toMatchObject({ already_processed: true });
+    await send(server, event('charge.dispute.created', { payment_intent: `pi_${sessionId}`, amount: 1000 }));
+    expect(await creditsStore.debtOf(server.db, accountId)).toMatchObject({ unlocks: 30, amount_micro: 3_000_000 });
+    const report = await ledgerReport(server.db);
+    expect(report.problems).toEqual([]);
+    expect(report.debts.unlocks).toBeGreaterThanOrEqual(30);
+    // A debt taken off the books, or a reversal booked short, would show.
+    for (const tamper of [
+      'DELETE FROM credit_debts WHERE account_id = ?',
+      'UPDATE purchases SET reversed_unlocks = 70, revoked_unlocks = 40 WHERE account_id = ?',
+    ]) {
+      const seen = await server.db
+        .tx(async (q) => {
+          await q.run(tamper, [accountId]);
+          throw (await ledgerReport(q)).problems;
+        })
+        .catch((problems: string[]) => problems);
+      expect(seen).toEqual([expect.stringMatching(/^reversed purchase with credits neither taken back nor owed/)]);
+    }
+    expect((await ledgerReport(server.db)).problems).toEqual([]);
+  });
+
+  it('a partial refund takes back its share; a dispute of the rest takes the remainder', async () => {
+    const { accountId, sessionId } = await checkout('growth');
+    await send(server, event('checkout.session.completed', session(sessionId, { amount_total: 2500 })));
+    const pi = `pi_${sessionId}`;
+    await send(server, event('charge.refunded', { payment_intent: pi, amount: 2500, amount_refunded: 1250 }));
+    expect(await credits(accountId)).toEqual({ unlocks: 150, queries: 1500 });
+    await send(server, event('charge.dispute.created', { payment_intent: { id: pi }, amount: 2500 }));
+    expect(await credits(accountId)).toEqual({ unlocks: 0, queries: 0 });
+    expect(await creditsStore.debtOf(server.db, accountId)).toMatchObject({ unlocks: 0 });
+    for (const payment_intent of ['pi_unknown', null])
+      expect(
+        (await send(server, event('charge.refunded', { payment_intent, amount: 5, amount_refunded: 5 }))).body,
+      ).toMatchObject({ processed: false, outcome: 'unknown_purchase' });
+  });
+
+  it('a refund and a dispute of one charge racing take the credits back once', async () => {
+    const { accountId, sessionId } = await checkout('starter');
+    await send(server, event('checkout.session.completed', session(sessionId)));
+    for (let i = 0; i < 10; i++) await creditsStore.takeUnlock(server.db, accountId, server.clock.now());
+    const pi = `pi_${sessionId}`;
+    const answers = await Promise.all([
+      ...Array.from({ length: 5 }, () =>
+        send(server, event('charge.refunded', { payment_intent: pi, amount: 1000, amount_refunded: 1000 })),
+      ),
+      ...Array.from({ length: 5 }, () =>
+        send(server, event('charge.dispute.created', { payment_intent: pi, amount: 1000 })),
+      ),
+    ]);
+    expect(answers.every((a) => a.status === 200)).toBe(true);
+    expect(await credits(accountId)).toEqual({ unlocks: 0, queries: 0 });
+    expect(await creditsStore.debtOf(server.db, accountId)).toMatchObject({ unlocks: 10, amount_micro: 1_000_000 });
+    expect((await ledgerReport(server.db)).problems).toEqual([]);
+  });
+
+  it('an asynchronous payment: unpaid completion grants nothing; it credits on success, and its failure is recorded', async () => {
+    const a = await checkout('starter');
+    await send(server, event('checkout.session.completed', session(a.sessionId, { payment_status: 'unpaid' })));
+    expect(await credits(a.accountId)).toEqual({ unlocks: 0, queries: 0 });
+    expect(
+      (await send(server, event('checkout.session.async_payment_succeeded', session(a.sessionId)))).body,
+    ).toMatchObject({ outcome: 'credited' });
+    expect(await credits(a.accountId)).toEqual({ unlocks: 100, queries: 1000 });
+    const b = await checkout('starter');
+    await send(server, event('checkout.session.completed', session(b.sessionId, { payment_status: 'unpaid' })));
+    const failed = await send(
+      server,
+      event('checkout.session.async_payment_failed', session(b.sessionId, { payment_status: 'unpaid' })),
+    );
+    expect(failed.body).toMatchObject({ processed: false, outcome: 'session_failed' });
+    expect(await credits(b.accountId)).toEqual({ unlocks: 0, queries: 0 });
+    // A failure reported after the session was credited takes the credits back.
+    const c = await checkout('starter');
+    await send(server, event('checkout.session.completed', session(c.sessionId)));
+    await send(server, event('checkout.session.async_payment_failed', session(c.sessionId)));
+    expect(await credits(c.accountId)).toEqual({ unlocks: 0, queries: 0 });
   });
 });
 

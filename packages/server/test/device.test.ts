@@ -416,7 +416,84 @@ describe('device-code sign-in over HTTP', () => {
     const sent = await form({ email: 'newcomer@example.com', user_code: s.user_code });
     expect(sent.status).toBe(200);
     expect(await sent.text()).toContain('Check your email');
-    const landing = await pressSignIn(linkIn(smtp.lastTo('newcomer@example.com')!));
-    expect(await landing.text()).toContain(`href="/device?user_code=${s.user_code}"`);
+    // The sign-in button alone (no device page in between) goes on to the approval.
+    const other = await start();
+    await form({ email: 'pressed@example.com', user_code: other.user_code });
+    const landing = await fetch(`${server.url}/auth/verify`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html', origin: server.url },
+      body: new URLSearchParams({ token: linkIn(smtp.lastTo('pressed@example.com')!).searchParams.get('token')! }),
+      redirect: 'manual',
+    });
+    expect(landing.status).toBe(303);
+    expect(landing.headers.get('location')).toBe(`/device?user_code=${other.user_code}`);
+    expect(landing.headers.get('set-cookie')).toMatch(/^axle_session=/);
+  });
+
+  it('the mailed link opens the approval itself; one Approve signs in and approves, and the link then works no more', async () => {
+    const s = await start('axle CLI on linkbox');
+    const mailFor = async (email: string, userCode: string) => {
+      const sent = await fetch(`${server.url}/device/sign-in`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: server.url },
+        body: new URLSearchParams({ email, user_code: userCode }).toString(),
+      });
+      expect(sent.status).toBe(200);
+      return linkIn(smtp.lastTo(email)!);
+    };
+    const link = await mailFor('linked@example.com', s.user_code);
+    const token = link.searchParams.get('token')!;
+    // A mail scanner (HEAD, then GET as a browser) follows the redirect: nothing is used up or decided.
+    for (const method of ['HEAD', 'GET']) {
+      const opened = await fetch(link, { method, headers: { accept: 'text/html' }, redirect: 'manual' });
+      expect(opened.status).toBe(303);
+      expect(opened.headers.get('location')).toBe(`/device?user_code=${s.user_code}&link=${token}`);
+      expect(opened.headers.get('referrer-policy')).toBe('no-referrer');
+    }
+    const approval = await fetch(new URL(`/device?user_code=${s.user_code}&link=${token}`, server.url));
+    expect(approval.status).toBe(200);
+    const html = await approval.text();
+    expect(html).toContain(s.user_code);
+    expect(html).toContain('axle CLI on linkbox');
+    expect(html).toContain('linked@example.com');
+    expect(html).toContain(`name="link" value="${token}"`);
+    expect(html).not.toContain('name="csrf"');
+    expect((await pollError(s.device_code)).error).toBe('authorization_pending');
+
+    // Another site cannot press the button (even knowing the fields), nor can a made-up token.
+    expect(
+      (
+        await decide(
+          null,
+          { user_code: s.user_code, link: token, decision: 'approve' },
+          { origin: 'https://evil.example' },
+        )
+      ).status,
+    ).toBe(403);
+    const forged = await decide(null, { user_code: s.user_code, link: 'x'.repeat(43), decision: 'approve' });
+    expect(forged.status).toBe(401);
+    advance(s.interval * SECOND);
+    expect((await pollError(s.device_code)).error).toBe('authorization_pending');
+
+    const done = await decide(null, { user_code: s.user_code, link: token, decision: 'approve' });
+    expect(done.status).toBe(200);
+    expect(await done.text()).toContain('Device connected');
+    const cookie = /^(axle_session=[^;]+)/.exec(done.headers.get('set-cookie') ?? '')![1]!;
+    expect(await (await devicePage(cookie)).text()).toContain('Signed in as linked@example.com');
+    advance(s.interval * SECOND);
+    const granted = await poll(s.device_code);
+    expect(granted.status).toBe(200);
+    expect((await granted.json()).email).toBe('linked@example.com');
+
+    // The used link: the page no longer shows an approval for it, and a second press is refused.
+    const again = await fetch(new URL(`/device?user_code=${s.user_code}&link=${token}`, server.url));
+    expect(await again.text()).toContain('already used or expired');
+    const s2 = await start();
+    expect((await decide(null, { user_code: s2.user_code, link: token, decision: 'approve' })).status).toBe(401);
+    // An expired link is refused the same way.
+    const late = await mailFor('late@example.com', s2.user_code);
+    advance(16 * 60 * SECOND);
+    const lateToken = late.searchParams.get('token')!;
+    expect((await decide(null, { user_code: s2.user_code, link: lateToken, decision: 'approve' })).status).toBe(401);
   });
 });

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import Router from '@koa/router';
-import { MagicLinkRequest } from '@axle/sdk';
+import { API_KEY_SCOPES, type ApiKeyScope, MagicLinkRequest } from '@axle/sdk';
 import Koa from 'koa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/clock.js';
@@ -126,11 +126,19 @@ describe('identity middleware on a real database', () => {
     const echo = (ctx: Koa.Context) => {
       ctx.body = { identity: ctx.state.identity ?? null, ip: clientIp(ctx, ctx.get('x-trust') === '1') };
     };
-    router.get('/key', identity.requireKey(), echo);
-    router.get('/key/contribute', identity.requireKey('contribute'), echo);
-    router.get('/either/search', identity.requireJwtOrKey('search'), echo);
-    router.get('/optional', identity.optionalKey(), echo);
-    router.get('/active', identity.requireJwtOrKey(), identity.requireActiveAccount(), echo);
+    // What http/route.ts does from ROUTE_SCOPES: the scopes that allow the route to a key.
+    const scoped =
+      (scopes: readonly ApiKeyScope[]): Koa.Middleware =>
+      (ctx, next) => {
+        ctx.state.routeScopes = scopes;
+        return next();
+      };
+    router.get('/key', scoped(API_KEY_SCOPES), identity.requireJwtOrKey(), echo);
+    router.get('/key/contribute', scoped(['contribute']), identity.requireJwtOrKey(), echo);
+    router.get('/either/search', scoped(['search']), identity.requireJwtOrKey(), echo);
+    router.get('/unlisted', identity.requireJwtOrKey(), echo);
+    router.get('/optional', scoped(['search']), identity.optionalKey(), echo);
+    router.get('/active', scoped(API_KEY_SCOPES), identity.requireJwtOrKey(), identity.requireActiveAccount(), echo);
     router.get('/admin', identity.requireAdmin('read'), echo);
     app.use(errorMiddleware());
     app.use(router.routes());
@@ -160,8 +168,11 @@ describe('identity middleware on a real database', () => {
     });
   });
 
-  it('refuses a JWT where a key is required, and checks key scopes', async () => {
-    expect((await get('/key', { authorization: `Bearer ${active.jwt}` })).status).toBe(401);
+  it('checks key scopes against the route entry, and refuses keys on a route without one', async () => {
+    expect(await get('/unlisted', { 'x-api-key': active.key })).toMatchObject({
+      status: 403,
+      body: { code: 'insufficient_scope', allowed_scopes: [] },
+    });
     const narrow = await get('/key/contribute', { 'x-api-key': active.searchKey });
     expect(narrow).toMatchObject({ status: 403, body: { code: 'insufficient_scope', required_scope: 'contribute' } });
     expect((await get('/either/search', { 'x-api-key': active.searchKey })).status).toBe(200);
@@ -173,7 +184,7 @@ describe('identity middleware on a real database', () => {
     expect(body.identity).toEqual({
       accountId: active.accountId,
       via: 'jwt',
-      scopes: ['search', 'contribute', 'account'],
+      scopes: ['search', 'contribute', 'account', 'payout'],
     });
   });
 

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { NewLearning } from '../src/store/learnings.js';
 
 /** A complete learnings row for tests; `over` sets what the test is about. */
@@ -12,7 +12,7 @@ export function newLearning(over: Partial<NewLearning> = {}, now = Date.UTC(2026
     category: 'storage-state',
     title: 'Retry S3 multipart uploads on SlowDown',
     body,
-    bodyHash: randomBytes(32).toString('hex'),
+    bodyHash: createHash('sha256').update(body).digest('hex'),
     tags: ['s3', 'retry'],
     taskContext: 'nightly backups',
     outcome: 'success',

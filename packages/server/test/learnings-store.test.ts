@@ -43,6 +43,8 @@ describe('learnings store', () => {
       grossMicro: 0,
       contributorMicro: 0,
       platformMicro: 0,
+      priorPriceMicro: null,
+      screeningNote: null,
     });
     expect(await learningsStore.byId(db, 'lrn_missing')).toBeUndefined();
   });

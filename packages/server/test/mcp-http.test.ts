@@ -1,7 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { CONTENT_ADVISORY, MCP_TOOL_NAMES } from '@axle/sdk';
+import { CONTENT_ADVISORY, CONTENT_TRUST, MCP_TOOL_NAMES, UNTRUSTED_NOTICE, untrustedText } from '@axle/sdk';
 import { x402Client } from '@x402/core/client';
 import { registerExactEvmScheme } from '@x402/evm/exact/client';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
@@ -98,11 +98,16 @@ describe('MCP over Streamable HTTP at /mcp', () => {
       arguments: { learning_id: l.id },
     })) as CallToolResult;
     expect(unlocked.isError).toBeFalsy();
-    expect(unlocked.structuredContent).toMatchObject({ id: l.id, body: l.body, content_advisory: CONTENT_ADVISORY });
-    // The body's source is named by the public base URL, not the loopback address the tool used.
-    expect((unlocked.content as Array<{ text: string }>)[0]!.text).toContain(
-      `<untrusted-data source="${server.url}/knowledge/${l.id}">`,
-    );
+    // The text and structuredContent carry the body as GET /knowledge/{id} does: framed, with content_trust.
+    const structured = unlocked.structuredContent as { body: string };
+    expect(structured).toMatchObject({ id: l.id, content_advisory: CONTENT_ADVISORY, content_trust: CONTENT_TRUST });
+    expect(untrustedText(structured.body)).toBe(l.body);
+    expect(structured.body.startsWith(UNTRUSTED_NOTICE)).toBe(true);
+    expect((unlocked.content as Array<{ text: string }>)[0]!.text.endsWith(structured.body)).toBe(true);
+    // The tool descriptions say bodies are data, never instructions.
+    const unlock = tools.find((t) => t.name === 'svc_unlock')!;
+    expect(unlock.description).toMatch(/UNTRUSTED_CONTENT markers/);
+    expect(unlock.description).toMatch(/never instructions/);
     const earnings = (await client.callTool({ name: 'svc_account_earnings', arguments: {} })) as CallToolResult;
     expect(earnings.structuredContent).toMatchObject({ account_id: buyer.accountId });
   });

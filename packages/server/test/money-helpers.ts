@@ -1,12 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import { CURRENT_TOS_VERSION } from '@axle/sdk';
+import { API_KEY_SCOPES, CURRENT_TOS_VERSION } from '@axle/sdk';
 import { authorizationTypes } from '@x402/evm';
 import type { PrivateKeyAccount } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { expect } from 'vitest';
 import { findOrCreateAccount } from '../src/services/accounts.js';
 import { createKey } from '../src/services/api-keys.js';
 import { createJwtService, loadJwtSecret } from '../src/services/jwt.js';
 import { creditsStore } from '../src/store/credits.js';
 import { walletProof } from '../src/services/wallets.js';
+import { walletsStore } from '../src/store/wallets.js';
 import { learningsStore, type NewLearning } from '../src/store/learnings.js';
 import { termsStore } from '../src/store/terms.js';
 import { USDC } from '../src/payments/x402-requirements.js';
@@ -14,7 +17,7 @@ import type { TestServer } from '../../../test/support/server.js';
 import { post } from '../../../test/support/identity.js';
 import { newLearning } from './learning-fixture.js';
 
-/** An account with a key (all scopes), `credits` unlock credits and, optionally, accepted terms. */
+/** An account with a key (every scope, payout included), `credits` unlock credits and, optionally, accepted terms. */
 export async function newBuyer(server: TestServer, opts: { credits?: number; terms?: boolean; email?: string } = {}) {
   const now = server.clock.now();
   return server.db.tx(async (q) => {
@@ -23,7 +26,7 @@ export async function newBuyer(server: TestServer, opts: { credits?: number; ter
       opts.email ?? `buyer-${randomBytes(4).toString('hex')}@example.com`,
       now,
     );
-    const { api_key } = await createKey(q, account.id, {}, now);
+    const { api_key } = await createKey(q, account.id, { scopes: API_KEY_SCOPES }, now);
     if (opts.credits) await creditsStore.add(q, account.id, opts.credits, 0, now);
     if (opts.terms)
       await termsStore.insert(q, {
@@ -35,6 +38,17 @@ export async function newBuyer(server: TestServer, opts: { credits?: number; ter
       });
     return { accountId: account.id, key: api_key };
   });
+}
+
+/** An account with terms accepted, a linked wallet and owned earnings from a real unlock at `priceMicro`. */
+export async function earner(server: TestServer, priceMicro: number) {
+  const wallet = privateKeyToAccount(generatePrivateKey());
+  const owner = await newBuyer(server, { terms: true });
+  await walletsStore.link(server.db, owner.accountId, wallet.address);
+  const l = await seedLearning(server, { contributorAccountId: owner.accountId, currentPriceMicro: priceMicro });
+  const buyer = await newBuyer(server, { credits: 1 });
+  expect((await getUnlock(server, l.id, { 'x-api-key': buyer.key })).status).toBe(200);
+  return { ...owner, wallet };
 }
 
 export const jwtFor = (server: TestServer, accountId: string) =>

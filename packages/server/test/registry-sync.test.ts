@@ -9,6 +9,7 @@ import { createLearningsService } from '../src/services/learnings.js';
 import { createRegistrySync, LEASE_MS, type RegistrySync } from '../src/services/registry-sync.js';
 import { createSkillsService } from '../src/services/skills.js';
 import type { Store } from '../src/store/open.js';
+import { leasesStore } from '../src/store/leases.js';
 import { registryStore } from '../src/store/registry.js';
 import { openTestStore } from '../../../test/support/backend.js';
 import { startTestServer } from '../../../test/support/server.js';
@@ -178,7 +179,7 @@ describe('registry sync against a stand-in of the v0.1 API', () => {
     expect(await two.tick()).toMatchObject({ added: 0 });
     // A lease whose holder died (never released) blocks the due sync until it expires.
     now += 3_600_000;
-    expect(await registryStore.acquireLease(db, 'registry-sync', 'dead', now, now + LEASE_MS)).toBe(true);
+    expect(await leasesStore.take(db, 'registry-sync', 'dead', now, now + LEASE_MS)).toBe(true);
     expect(await one.tick()).toBeUndefined();
     now += LEASE_MS;
     expect(await one.tick()).toBeDefined();

@@ -170,7 +170,7 @@ describe('EmbedderPool', () => {
         'store my files',
       ];
       const answers = await Promise.all([...asked, ...asked].map((q) => pool.search(q, 1, 0)));
-      expect(answers.map((a) => a[0]!.id)).toEqual([
+      expect(answers.map((a) => a.hits[0]!.id)).toEqual([
         'mail',
         'weather',
         'fx',
@@ -190,7 +190,7 @@ describe('EmbedderPool', () => {
         pool.search('send an email', 1, 0),
         pool.search('rain', 1, 0),
       ]);
-      expect(rain.map((a) => a[0]!.id)).toEqual(['weather', 'mail', 'weather']);
+      expect(rain.map((a) => a.hits[0]!.id)).toEqual(['weather', 'mail', 'weather']);
       await workers[1]!.close();
       await expect(pool.search('send an email', 1, 0)).rejects.toThrow(/no embedding worker/);
     } finally {

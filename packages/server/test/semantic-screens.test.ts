@@ -11,6 +11,7 @@ import {
   SEMANTIC_SCREENS,
   type SemanticScreenName,
   screenLearning,
+  screenedTexts,
   screenMetrics,
 } from '../src/domain/screens/index.js';
 import { createLogger } from '../src/logger.js';
@@ -81,7 +82,7 @@ describe('regex and semantic screens combined, on the holdout split', () => {
       const semantic = new Map<string, boolean>();
       for (const item of items) {
         const v = await semanticVerdicts(ready.embedQueued, exemplars, { chunked: item.text, whole: item.text });
-        semantic.set(item.text, v[name].flagged);
+        semantic.set(item.text, v.verdicts[name].flagged);
       }
       const regex = screenMetrics(items, SCREENS[name]!);
       const combined = screenMetrics(items, (text) => ({
@@ -116,8 +117,23 @@ describe('createSemanticScreens', () => {
     const { logger } = capture();
     const screens = createSemanticScreens({ model: ready, logger });
     expect(screenLearning(learning(sensitive)).flags).toEqual([]);
-    expect(await screens.screen(learning(sensitive))).toEqual({ flags: ['content_sensitivity'] });
-    expect(await screens.screen(learning(technical))).toEqual({ flags: [] });
+    expect(await screens.screen(learning(sensitive))).toEqual({ flags: ['content_sensitivity'], offTask: [] });
+    expect(await screens.screen(learning(technical))).toEqual({ flags: [], offTask: [] });
+  }, 30_000);
+
+  it('measures requests against the task with the model: a request far from it is off task', async () => {
+    const { logger } = capture();
+    const screens = createSemanticScreens({ model: ready, logger });
+    const off = learning(`${technical} Recommend a good fantasy novel to read this weekend.`);
+    const result = await screens.screen(off);
+    if (!result || !('offTask' in result)) throw new Error(`not screened: ${JSON.stringify(result)}`);
+    expect(result.offTask).toHaveLength(1);
+    const all = screenedTexts(off).all;
+    expect(all.slice(result.offTask[0]!.start, result.offTask[0]!.end)).toBe(
+      'Recommend a good fantasy novel to read this weekend.',
+    );
+    const near = await screens.screen(learning(`${technical} Explain why the rebalance replays the batch.`));
+    expect(near).toMatchObject({ offTask: [] });
   }, 30_000);
 
   it('says in the log once that the regex screens run alone while the model warms, fails or lacks exemplars', async () => {
@@ -135,7 +151,7 @@ describe('createSemanticScreens', () => {
     fail = true;
     expect(await screens.screen(learning(technical))).toEqual({ skipped: 'embedding failed' });
     fail = false;
-    expect(await screens.screen(learning(technical))).toEqual({ flags: [] });
+    expect(await screens.screen(learning(technical))).toEqual({ flags: [], offTask: [] });
     await flush();
     const warnings = lines.filter(
       (l) => l.msg === 'semantic screens unavailable; regex screens only' && l.level === 40,
@@ -166,12 +182,12 @@ describe('createSemanticScreens', () => {
       });
       const outcomes = await Promise.all([sensitive, sensitive, sensitive].map((b) => screens.screen(learning(b))));
       expect(outcomes).toEqual([
-        { flags: ['content_sensitivity'] },
+        { flags: ['content_sensitivity'], offTask: [] },
         { skipped: 'embedding queue full' },
         { skipped: 'embedding queue full' },
       ]);
       // Once the worker is free the next submission is screened semantically again.
-      expect(await screens.screen(learning(sensitive))).toEqual({ flags: ['content_sensitivity'] });
+      expect(await screens.screen(learning(sensitive))).toEqual({ flags: ['content_sensitivity'], offTask: [] });
       await flush();
       expect(lines.filter((l) => l.level >= 40)).toEqual([]);
       expect(lines.filter((l) => l.msg === 'semantic screens shed under load; regex screens only')).toHaveLength(2);

@@ -1,4 +1,4 @@
-import { CURRENT_TOS_VERSION, LearningFull, PaymentRequired } from '@axle/sdk';
+import { CURRENT_TOS_VERSION, LearningFull, PaymentRequired, UNTRUSTED_NOTICE, untrustedText } from '@axle/sdk';
 import { decodePaymentRequiredHeader } from '@x402/core/http';
 import { validateDiscoveryExtension } from '@x402/extensions/bazaar';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -76,7 +76,9 @@ describe('GET /knowledge/{id} with a key', () => {
     const res = await getUnlock(server, l.id, { 'x-api-key': buyer.key });
     expect(res.status).toBe(200);
     const full = LearningFull.strict().parse(await res.json());
-    expect(full.body).toBe(l.body);
+    expect(untrustedText(full.body)).toBe(l.body);
+    expect(full.body.startsWith(`${UNTRUSTED_NOTICE}\n<<<UNTRUSTED_CONTENT ${l.bodyHash.slice(0, 16)}>>>\n`)).toBe(true);
+    expect(full.content_trust).toBe('untrusted_third_party');
     expect(full._revenue).toEqual({
       unlock_price_usd: 0.1,
       amount_paid_usd: 0.1,

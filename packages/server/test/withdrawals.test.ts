@@ -12,6 +12,7 @@ import { sanctionsScreen } from '../src/payments/sanctions.js';
 import { findOrCreateAccount } from '../src/services/accounts.js';
 import { checkLedger } from '../src/services/ledger-check.js';
 import { payeeOf, recordUnlock } from '../src/services/ledger.js';
+import { createPayouts } from '../src/services/payouts.js';
 import { createWithdrawalsService, withdrawalProof } from '../src/services/withdrawals.js';
 import { Database } from '../src/store/db.js';
 import { ledgerStore } from '../src/store/ledger.js';
@@ -20,21 +21,10 @@ import { termsStore } from '../src/store/terms.js';
 import { walletsStore } from '../src/store/wallets.js';
 import { startTestServer, type TestServer } from '../../../test/support/server.js';
 import { post } from '../../../test/support/identity.js';
-import { getUnlock, newBuyer, seedLearning } from './money-helpers.js';
+import { earner, newBuyer } from './money-helpers.js';
 import { startProcessorStandIn } from './processor-standin.js';
 
 const SECRET = 'sk_test_axle';
-
-/** An account with terms accepted, a linked wallet and owned earnings from a real unlock at `priceMicro`. */
-async function earner(server: TestServer, priceMicro: number) {
-  const wallet = privateKeyToAccount(generatePrivateKey());
-  const owner = await newBuyer(server, { terms: true });
-  await walletsStore.link(server.db, owner.accountId, wallet.address);
-  const l = await seedLearning(server, { contributorAccountId: owner.accountId, currentPriceMicro: priceMicro });
-  const buyer = await newBuyer(server, { credits: 1 });
-  expect((await getUnlock(server, l.id, { 'x-api-key': buyer.key })).status).toBe(200);
-  return { ...owner, wallet };
-}
 
 /** POST /withdraw claiming `address` with `signer`'s withdrawal proof at `timestamp`. */
 const withdraw = async (server: TestServer, signer: PrivateKeyAccount, timestamp: number, address = signer.address) =>
@@ -248,7 +238,7 @@ describe('the wallet rail with a payout sender that takes its time', () => {
       termsUrl: () => 'http://127.0.0.1:1/terms',
       enabled: true,
       sanctions: sanctionsScreen(path.join(dir, 'none.txt')),
-      sender,
+      payouts: createPayouts({ db, clock, logger: createLogger('silent'), sender }),
       rateLimiter: createRateLimiter({ db, clock }),
       confirmTimeoutMs,
     });

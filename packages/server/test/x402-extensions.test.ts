@@ -1,4 +1,4 @@
-import { LearningFull } from '@axle/sdk';
+import { LearningFull, untrustedText } from '@axle/sdk';
 import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from '@x402/core/http';
 import type { PaymentRequired } from '@x402/core/types';
 import { registerExactEvmScheme } from '@x402/evm/exact/client';
@@ -110,7 +110,7 @@ describe('payment-identifier', () => {
     const again = await buyer.fetch(url(l.id));
     expect(again.status).toBe(200);
     const againBody = LearningFull.parse(await again.json());
-    expect(againBody.body).toBe(l.body);
+    expect(untrustedText(againBody.body)).toBe(l.body);
     expect(againBody._revenue).toEqual(firstBody._revenue);
     expect(buyer.signed).toHaveLength(2);
     expect(settles() - before).toBe(1);
@@ -225,7 +225,7 @@ describe('sign-in-with-x', () => {
     const again = await buyer.fetch(url(l.id));
     expect(again.status).toBe(200);
     const body = LearningFull.parse(await again.json());
-    expect(body.body).toBe(l.body);
+    expect(untrustedText(body.body)).toBe(l.body);
     expect(body._revenue).toMatchObject({ amount_paid_usd: 0, accrual_capped: true });
     expect(buyer.signed).toHaveLength(1);
     expect(settles() - before).toBe(1);

@@ -1,4 +1,4 @@
-import { LearningFull } from '@axle/sdk';
+import { LearningFull, untrustedText } from '@axle/sdk';
 import { decodePaymentResponseHeader } from '@x402/core/http';
 import { getDefaultAsset } from '@x402/evm';
 import { registerExactEvmScheme } from '@x402/evm/exact/client';
@@ -44,7 +44,7 @@ describe('x402 payments verified offline (no settlement configured)', () => {
     const res = await wrapFetchWithPayment(fetch, client)(`${server.url}/knowledge/${l.id}`);
     expect(res.status).toBe(200);
     const full = LearningFull.parse(await res.json());
-    expect(full.body).toBe(l.body);
+    expect(untrustedText(full.body)).toBe(l.body);
     expect(full._revenue).toMatchObject({
       amount_paid_usd: 0.09,
       contributor_earned_usd: 0.063,

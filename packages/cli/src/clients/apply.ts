@@ -1,3 +1,4 @@
+import { chmod, rm, stat } from 'node:fs/promises';
 import { backupPath, exists, readText, writeAtomic } from '../lib/files.js';
 import { type EditOutcome, sameJson } from './edit.js';
 import type { McpEntry } from './entry.js';
@@ -28,7 +29,10 @@ export interface ClientReport {
  * share a file gets one write and one backup of the original).
  */
 export class FileEdits {
-  private readonly files = new Map<string, { original: string | undefined; text: string | undefined }>();
+  private readonly files = new Map<
+    string,
+    { original: string | undefined; text: string | undefined; mode?: number; remove?: boolean }
+  >();
 
   async read(path: string): Promise<string | undefined> {
     if (!this.files.has(path)) {
@@ -42,15 +46,38 @@ export class FileEdits {
     this.files.get(path)!.text = text;
   }
 
-  /** Files whose text differs from what was read. */
+  /** The file holds the API key: it is written (or, unchanged, set) owner-only. */
+  secret(path: string): void {
+    this.files.get(path)!.mode = SECRET_MODE;
+  }
+
+  /** Files whose text differs from what was read, or that are to be removed. */
   changed(): string[] {
-    return [...this.files].filter(([, f]) => f.text !== f.original).map(([p]) => p);
+    return [...this.files].filter(([, f]) => f.remove || f.text !== f.original).map(([p]) => p);
+  }
+
+  /** Every file read, changed or not. */
+  paths(): string[] {
+    return [...this.files.keys()];
+  }
+
+  /**
+   * After undo: a file setup created (it had no backup, so nothing was there before) that now holds
+   * nothing but empty objects, or nothing at all, is removed rather than left behind.
+   */
+  async removeCreated(parse: (path: string, text: string) => unknown): Promise<void> {
+    for (const [path, f] of this.files) {
+      if (f.text === undefined || f.text === f.original || (await exists(backupPath(path)))) continue;
+      const value = withoutEmpty(parse(path, f.text));
+      if (f.text.trim() === '' || (value !== null && typeof value === 'object' && Object.keys(value).length === 0))
+        f.remove = true;
+    }
   }
 
   /**
    * Where removing Axle's entries left a file equal in content to its backup (the file before setup
    * first changed it), the backup's exact bytes are written back instead, so an undo that follows no
-   * other edit restores the file byte for byte. Empty objects do not count: setup may have had to
+   * other edit restores the file byte for byte, and with its mode. Empty objects do not count: setup may have had to
    * create the one that held its entry.
    */
   async preferBackups(parse: (path: string, text: string) => unknown): Promise<void> {
@@ -59,21 +86,31 @@ export class FileEdits {
       const backup = await readText(backupPath(path));
       if (
         backup !== undefined &&
-        backup !== f.text &&
-        sameJson(withoutEmpty(parse(path, backup)), withoutEmpty(parse(path, f.text)))
+        (backup === f.text || sameJson(withoutEmpty(parse(path, backup)), withoutEmpty(parse(path, f.text))))
       ) {
         f.text = backup;
+        f.mode = (await stat(backupPath(path))).mode & 0o777; // the mode it had, too
       }
     }
   }
 
   async commit(): Promise<void> {
     for (const [path, f] of this.files) {
-      if (f.text !== undefined && f.text !== f.original)
-        await writeAtomic(path, f.text, { backup: f.original !== undefined, mode: 0o600 });
+      if (f.remove) await rm(path, { force: true });
+      else if (f.text !== undefined && f.text !== f.original)
+        await writeAtomic(path, f.text, {
+          backup: f.original !== undefined,
+          mode: SECRET_MODE,
+          ...(f.mode !== undefined && { forceMode: f.mode }),
+        });
+      else if (f.mode === SECRET_MODE && f.text !== undefined && ((await stat(path)).mode & 0o077) !== 0)
+        await chmod(path, SECRET_MODE);
     }
   }
 }
+
+/** Owner read and write only: the mode of a file holding the API key. */
+const SECRET_MODE = 0o600;
 
 /** The value with every property holding an empty object left out, at any depth. */
 function withoutEmpty(v: unknown): unknown {
@@ -123,6 +160,7 @@ export async function register(
         : upsertJsonc(text, def.container, SERVER_NAME, value, (v) => sameJson(v, value));
   const before = text === undefined ? undefined : registeredEntry(def, text);
   if (outcome.kind === 'changed') edits.set(path, outcome.text);
+  if (outcome.kind === 'changed' || outcome.kind === 'unchanged') edits.secret(path);
   return { status: statusOf(outcome, before), ...('reason' in outcome && { problem: outcome.reason }) };
 }
 

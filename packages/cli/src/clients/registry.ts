@@ -36,6 +36,8 @@ export interface ClientDef {
   entry(e: McpEntry): unknown;
   /** Session-end hooks that hand the transcript to axle-hook, for clients that have them. */
   hooks?: { file(): string; events: string[] };
+  /** What the person must still do in the client before the registered server runs (setup's final table). */
+  afterSetup?: string;
 }
 
 const plain = (e: McpEntry) => ({ command: e.command, args: e.args, env: e.env });
@@ -116,6 +118,8 @@ export const CLIENTS: ClientDef[] = [
     container: ['mcpServers'],
     entry: plain,
     hooks: { file: () => home('.gemini', 'settings.json'), events: ['SessionEnd'] },
+    // With folder trust on, Gemini CLI lists MCP servers as "Disabled" in a folder it does not trust.
+    afterSetup: 'shows "Disabled" until you trust the folder (Gemini asks when it starts there)',
   },
   {
     id: 'cline',

@@ -8,8 +8,10 @@ export default class Login extends AxleCommand {
   static override summary = 'Sign in by device code and save an API key in ~/.axle/config.json';
 
   static override description =
-    `Prints a link and a code; approve the code on the server's /device page (a browser opens when one
-is available). Exit codes: 0 signed in, 3 the code expired or sign-in failed, 4 server unreachable, 6 denied.`;
+    `Prints a code and a link, then "waiting for approval… (Ctrl-C to stop)" with the time waited; approve the
+code on the server's /device page. A browser opens only on a terminal with a display (macOS, Windows, or
+DISPLAY/WAYLAND_DISPLAY set); --no-browser only prints the link.
+Exit codes: 0 signed in, 3 the code expired or sign-in failed, 4 server unreachable, 6 denied.`;
 
   static override examples = [
     '<%= config.bin %> login',
@@ -18,16 +20,17 @@ is available). Exit codes: 0 signed in, 3 the code expired or sign-in failed, 4 
 
   static override flags = {
     server: Flags.string({ description: 'Axle server URL (default: the saved one, else http://localhost:8402)' }),
-    browser: Flags.boolean({ description: 'open the sign-in page in a browser', default: true, allowNo: true }),
+    browser: Flags.boolean({
+      description: 'open the sign-in page in a browser when a display is available (--no-browser: only print the link)',
+      default: true,
+      allowNo: true,
+    }),
   };
 
   async run(): Promise<{ server: string; email: string; account_id: string }> {
     const { flags } = await this.parse(Login);
     const server = serverOf(await readConfig(), flags.server);
-    const config = await signIn(server, {
-      say: (s) => process.stderr.write(`${s}\n`),
-      openBrowser: flags.browser && interactive(),
-    });
+    const config = await signIn(server, { openBrowser: flags.browser && interactive(), progress: this.progress() });
     this.log(`Signed in to ${server} as ${config.email}`);
     return { server, email: config.email!, account_id: config.account_id! };
   }

@@ -1,4 +1,3 @@
-import { rm } from 'node:fs/promises';
 import { readText, writeAtomic } from './files.js';
 import { axlePaths } from './paths.js';
 
@@ -34,10 +33,6 @@ export async function updateConfig(change: (c: AxleConfig) => AxleConfig): Promi
   const next = change(await readConfig());
   await writeConfig(next);
   return next;
-}
-
-export async function removeConfig(): Promise<void> {
-  await rm(axlePaths().config, { force: true });
 }
 
 export const serverOf = (config: AxleConfig, flag?: string): string =>

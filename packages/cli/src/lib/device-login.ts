@@ -12,14 +12,35 @@ export interface DeviceLoginResult {
 export interface DeviceLoginOptions {
   /** Where the code and link are shown (stderr, so --json output stays clean). */
   say: (line: string) => void;
+  /** Called about once a second while waiting, with the time since the code was shown. */
+  waiting: (elapsedMs: number) => void;
   openBrowser: boolean;
-  sleep?: (ms: number) => Promise<void>;
 }
 
-const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** Opens a URL in the default browser when the platform has an opener; failure is silent (the link is printed). */
-function openUrl(url: string): void {
+/**
+ * Whether a browser can be shown: macOS and Windows always have a desktop; elsewhere only an X11 or
+ * Wayland session can display one (over SSH or in a container, xdg-open would start a text browser or
+ * a headless one that writes its profile into HOME).
+ */
+export function hasDisplay(
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+): boolean {
+  return platform === 'darwin' || platform === 'win32' || Boolean(env.DISPLAY || env.WAYLAND_DISPLAY);
+}
+
+/** `m:ss` (or `h:mm:ss`) for a waiting line. */
+export function elapsed(ms: number): string {
+  const total = Math.floor(ms / 1000);
+  const [h, m, s] = [Math.floor(total / 3600), Math.floor(total / 60) % 60, total % 60];
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return h > 0 ? `${h}:${pad(m)}:${pad(s)}` : `${m}:${pad(s)}`;
+}
+
+/** Opens a URL in the default browser; false when the opener could not be started (the link is printed anyway). */
+function openUrl(url: string): boolean {
   const [cmd, args] =
     process.platform === 'darwin'
       ? ['open', [url]]
@@ -30,8 +51,9 @@ function openUrl(url: string): void {
     const child = spawn(cmd as string, args as string[], { detached: true, stdio: 'ignore' });
     child.on('error', () => undefined);
     child.unref();
+    return child.pid !== undefined;
   } catch {
-    // no opener: the printed link is enough
+    return false;
   }
 }
 
@@ -41,7 +63,6 @@ function openUrl(url: string): void {
  * person approves, denies, or the code expires.
  */
 export async function deviceLogin(api: Api, opts: DeviceLoginOptions): Promise<DeviceLoginResult> {
-  const sleep = opts.sleep ?? realSleep;
   const start = await api.call<{
     device_code: string;
     user_code: string;
@@ -50,13 +71,19 @@ export async function deviceLogin(api: Api, opts: DeviceLoginOptions): Promise<D
     expires_in: number;
     interval: number;
   }>('POST', '/auth/device/code', { client_name: `axle CLI on ${hostname()}` });
-  opts.say(`To sign in, open ${start.verification_uri} and enter the code ${start.user_code}`);
-  if (start.verification_uri_complete) opts.say(`(or open ${start.verification_uri_complete})`);
-  if (opts.openBrowser) openUrl(start.verification_uri_complete ?? start.verification_uri);
+  const link = start.verification_uri_complete ?? start.verification_uri;
+  opts.say(`Your sign-in code: ${start.user_code}`);
+  opts.say(`Open ${link} and check that it shows this code.`);
+  const opened = opts.openBrowser && hasDisplay() && openUrl(link);
+  if (opened) opts.say('(opened in your browser)');
   let interval = Math.max(1, start.interval);
-  const deadline = Date.now() + start.expires_in * 1000;
+  const shownAt = Date.now();
+  const deadline = shownAt + start.expires_in * 1000;
   while (Date.now() < deadline) {
-    await sleep(interval * 1000);
+    for (let waited = 0; waited < interval * 1000; waited += 1000) {
+      opts.waiting(Date.now() - shownAt);
+      await sleep(1000);
+    }
     const res = await api.raw('POST', '/auth/device/token', { device_code: start.device_code });
     if (res.status === 200 && typeof res.body?.api_key === 'string') return res.body as unknown as DeviceLoginResult;
     const error = res.body?.error;

@@ -1,5 +1,5 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
-import { captureDisabled } from '@axle/extractor';
+import { captureDisabled } from '@axle/extractor/kill-switch';
 import { axlePaths } from './paths.js';
 
 /** The sentinel ~/.axle/DISABLED: while it exists hooks, runner and daemon capture nothing. */

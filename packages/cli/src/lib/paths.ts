@@ -1,6 +1,7 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { defaultPaths } from '@axle/extractor';
+// The subpath, not the package: commands that only need paths must not load the whole extractor.
+import { defaultPaths } from '@axle/extractor/paths';
 
 /** Everything the toolkit keeps under `~/.axle`, read from HOME at call time so tests can point it elsewhere. */
 export function axlePaths() {

@@ -10,6 +10,11 @@ export class Progress {
     this.on = !quiet && Boolean(process.stderr.isTTY);
   }
 
+  /** Whether updates show (a terminal, not --json); otherwise callers print the lines that matter. */
+  get live(): boolean {
+    return this.on;
+  }
+
   update(text: string): void {
     if (!this.on || text === this.last) return;
     this.last = text;

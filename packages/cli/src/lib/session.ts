@@ -1,6 +1,7 @@
 import { Api } from './api.js';
 import { type AxleConfig, updateConfig } from './config.js';
-import { deviceLogin } from './device-login.js';
+import { deviceLogin, elapsed } from './device-login.js';
+import type { Progress } from './progress.js';
 
 /** Whether the stored key still works on this server (GET /account/settings needs the account scope). */
 export async function keyValid(server: string, apiKey: string | undefined): Promise<boolean> {
@@ -9,12 +10,29 @@ export async function keyValid(server: string, apiKey: string | undefined): Prom
   return res.status === 200;
 }
 
-/** Device sign-in against `server`, saving the key, account and server in ~/.axle/config.json. */
-export async function signIn(
-  server: string,
-  opts: { say: (s: string) => void; openBrowser: boolean },
-): Promise<AxleConfig> {
-  const result = await deviceLogin(new Api({ server }), opts);
+/** How often the waiting line is repeated where it cannot be updated in place (a pipe, a log file). */
+const WAITING_LINE_EVERY_MS = 30_000;
+
+/**
+ * Device sign-in against `server`, saving the key, account and server in ~/.axle/config.json. The code
+ * and link go to stderr, then "waiting for approval… m:ss (Ctrl-C to stop)": updated in place on a
+ * terminal, repeated every 30 s elsewhere.
+ */
+export async function signIn(server: string, opts: { openBrowser: boolean; progress: Progress }): Promise<AxleConfig> {
+  const say = (line: string) => process.stderr.write(`${line}\n`);
+  let lastLine = -1;
+  const result = await deviceLogin(new Api({ server }), {
+    say,
+    openBrowser: opts.openBrowser,
+    waiting: (ms) => {
+      const line = `waiting for approval… ${elapsed(ms)} (Ctrl-C to stop)`;
+      if (opts.progress.live) opts.progress.update(line);
+      else if (Math.floor(ms / WAITING_LINE_EVERY_MS) > lastLine) {
+        lastLine = Math.floor(ms / WAITING_LINE_EVERY_MS);
+        say(line);
+      }
+    },
+  }).finally(() => opts.progress.done());
   return updateConfig((c) => ({
     ...c,
     server,

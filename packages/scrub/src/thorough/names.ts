@@ -18,6 +18,7 @@ export function findPersons(text: string): Finding[] {
   const ws = words(text);
   const found: Finding[] = [];
   runningText(text, ws, found);
+  cuedWords(text, ws, found);
   lists(text, ws, found);
   lowerCasePairs(text, ws, found);
   headers(text, found);
@@ -129,6 +130,12 @@ function consider(text: string, run: readonly Word[], technical: boolean, found:
   while (from < to && run[from].kind === 'weak' && !firstNames.has(run[from].text.toLowerCase())) from++;
   while (to > from && run[to - 1].kind === 'weak' && !surnames.has(run[to - 1].text.toLowerCase())) to--;
   if (from === to) return;
+  // A place, not a person: the run follows a place word (New York) or opens with one (San Francisco).
+  if (
+    PLACE_FIRST.has(run[from].text.replace(/\.$/, '')) ||
+    PLACE_BEFORE.test(text.slice(Math.max(0, run[from].start - 12), run[from].start))
+  )
+    return;
   const segment = run.slice(from, to);
   const full = segment.filter((w) => w.kind !== 'initial' && !PARTICLES.has(w.text) && !SUFFIXES.has(w.text));
   if (full.length > MAX_NAME_WORDS) {
@@ -180,6 +187,45 @@ function pairs(run: readonly Word[], found: Finding[]): void {
       // A known name left over is still one (a surname whose first name paired with the word before).
       found.push({ type: PERSON, start: a.start, end: a.end });
     }
+  }
+}
+
+/** A title, or a phrase that names the next word whatever its case: `Mrs. Baker`, `my name is vitoria`. */
+const NAMING_BEFORE =
+  /(?:^|[^\p{L}])(?:my name is|name is|call me|calls me|call her|call him|maiden name is|named|starring|says|said|asked|told) $/iu;
+/** Where a name-like word is part of a place: `New York`, `San Francisco`, `Fort Worth`. */
+const PLACE_BEFORE =
+  /(?:^|[^\p{L}])(?:New|San|Santa|Santo|São|Sao|Los|Las|Saint|St\.?|Sankt|Fort|Port|Porto|Puerto|Lake|Mount|Mt\.?|Rio|Kuala|Buenos|Baton|Palo|Salt|Costa|Nueva|Nuevo|Villa|Cape|Glen|Palm|Bay|Grand) $/u;
+const PLACE_FIRST = new Set(
+  'New San Santa Santo São Sao Los Las Saint St Sankt Fort Port Porto Puerto Lake Mount Mt Rio Kuala Buenos Baton Palo Salt Costa Nueva Nuevo Cape'.split(
+    ' ',
+  ),
+);
+/** After a capitalised word at a sentence start: what only people do. */
+const PERSON_AFTER =
+  /^(?:, (?:can|could|would|will) (?:i|you) |, please |'s (?:killers|daughter|son|wife|husband|mother|father|family|funeral|birthday) | (?:lives|lived|spent a|shouted|smiled|laughed|cried|married|was born|is from|was from|had given|has given|began writing|is very (?:reliable|kind|nice)|is a \d+ year old|told|asked|says|said)\b)/i;
+
+/**
+ * Single words that only a cue makes a name: after a title or a naming phrase (any case, an everyday word
+ * included: `Mrs. Baker`, `my name is vitoria`), and a capitalised word opening a plain (not technical) sentence
+ * that goes on as only a person's does (`Tomomi is from…`, `Aloisia, can I please speak…`).
+ */
+function cuedWords(text: string, ws: readonly Word[], found: Finding[]): void {
+  const technical = technicalSentences(text, ws);
+  for (let i = 0; i < ws.length; i++) {
+    const w = ws[i];
+    if (w.kind === 'technical' || w.kind === 'initial' || w.text.length < 2 || TITLES.has(w.text)) continue;
+    const before = text.slice(Math.max(0, w.start - LOOK_BACK), w.start);
+    // After a title a name is capitalised (Mrs. Baker, not Sir bot); after a naming phrase any case will do.
+    const titled = TITLE_BEFORE.test(before) && w.cap;
+    const named = NAMING_BEFORE.test(before) && (w.cap || (w.kind !== 'common' && w.kind !== 'weak'));
+    if (titled || named) {
+      found.push({ type: PERSON, start: w.start, end: w.end });
+      continue;
+    }
+    const opens = i === 0 || SENTENCE_END.test(text.slice(ws[i - 1].end, w.start));
+    if (opens && w.cap && w.kind !== 'common' && !technical[i] && PERSON_AFTER.test(text.slice(w.end, w.end + 40)))
+      found.push({ type: PERSON, start: w.start, end: w.end });
   }
 }
 

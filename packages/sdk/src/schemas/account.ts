@@ -68,6 +68,28 @@ export const Dashboard = z
   })
   .openapi('Dashboard');
 
+/** One finding of the injection screen: the layer and rule that flagged, and where. */
+export const InjectionFlag = z
+  .object({
+    layer: z
+      .enum(['instructions', 'code', 'off_task', 'encoded', 'markup', 'hidden_text', 'semantic'])
+      .describe('which layer of the screen flagged'),
+    rule: z
+      .string()
+      .describe('the rule within the layer, e.g. reverse_shell, about_your_output, base64:code.pipe_to_shell'),
+    span: z
+      .object({
+        field: z.enum(['title', 'task_context', 'body', 'tags']),
+        start: z.number().int().min(0).describe('UTF-16 offset in the field as submitted'),
+        end: z.number().int().min(0),
+      })
+      .nullable()
+      .describe('where it matched; null for a whole-text verdict (the semantic screen) or a flag stored before spans'),
+    excerpt: z.string().nullable().describe('what matched (at most 200 characters), as submitted'),
+  })
+  .openapi('InjectionFlag');
+export type InjectionFlag = z.infer<typeof InjectionFlag>;
+
 /** One of the caller's held learnings (GET /account/pending). */
 export const PendingItem = z
   .object({
@@ -79,7 +101,10 @@ export const PendingItem = z
     outcome: z.enum(OUTCOMES).nullable().describe('null for drafts without one'),
     created_at: DateTime,
     status: LearningStatus,
-    injection_flags: z.array(z.string()).optional().describe('only when the injection screen flagged the item'),
+    injection_flags: z
+      .array(InjectionFlag)
+      .optional()
+      .describe('only when the injection screen flagged the item: each layer, rule and span that flagged'),
     possible_duplicate_of: LearningId.optional().describe('only when flagged as a near-duplicate'),
     possible_duplicate_similarity: z.number().min(0).max(1).optional(),
     review_reason: z.array(ReviewReason).describe('why the item is held'),

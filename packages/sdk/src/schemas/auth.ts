@@ -4,17 +4,110 @@ import { z } from '../zod.js';
 import { AccountId } from './account.js';
 
 /**
- * What an API key may do. A key without the scope a route needs gets 403 `insufficient_scope`.
- * New keys (and keys minted by device sign-in) get all three unless the request narrows them.
+ * What an API key may do; ROUTE_SCOPES says which scope each route needs. A key without it gets 403
+ * `insufficient_scope`. `payout` moves money (card withdrawals, the payout account, wallet linking) and is never
+ * implied: new keys get DEFAULT_KEY_SCOPES unless the request names scopes, and no existing key gained it.
  */
-export const API_KEY_SCOPES = ['search', 'contribute', 'account'] as const;
+export const API_KEY_SCOPES = ['search', 'contribute', 'account', 'payout'] as const;
+/** The scopes a key gets when its creation names none (device sign-in keys too): all but `payout`. */
+export const DEFAULT_KEY_SCOPES = ['search', 'contribute', 'account'] as const;
 export const ApiKeyScope = z.enum(API_KEY_SCOPES).openapi('ApiKeyScope', {
   description:
-    'search: search and unlock routes (POST /discover, POST /knowledge, GET /knowledge/{id}). ' +
-    'contribute: POST /learn, POST /account/accept-terms, reviewing your own pending learnings. ' +
-    'account: account read routes (GET /account/…). A session token (JWT) carries every scope.',
+    'search: search and unlock (also by credit) and rating. contribute: POST /learn, retraction, accept-terms, ' +
+    'reviewing your own pending learnings. account: account read and settings routes. payout: moving money ' +
+    '(POST /withdraw/processor, POST /account/payout-account, POST /account/link-wallet); never granted by ' +
+    'default. A session token (JWT) carries every scope. The full matrix: docs/auth.md.',
 });
 export type ApiKeyScope = z.infer<typeof ApiKeyScope>;
+
+/**
+ * The scope matrix, written once: every route ("METHOD /path", OpenAPI style) -> the API key scopes that allow
+ * it (any one is enough). `public`: no credential needed, a key is not asked for its scopes; `[]`: no API key is
+ * accepted (session token or admin token only). The server enforces it from this table and a test sends every
+ * route every scope.
+ */
+export const ROUTE_SCOPES = {
+  'GET /': 'public',
+  'GET /health': 'public',
+  'GET /categories': 'public',
+  'GET /stats': 'public',
+  'GET /terms': 'public',
+  'GET /openapi.json': 'public',
+  'GET /.well-known/agent.json': 'public',
+  'GET /.well-known/agent-card.json': 'public',
+  'POST /a2a': 'public',
+  'GET /a2a/rest/{resource}': 'public',
+  'POST /a2a/rest/{resource}': 'public',
+  'GET /a2a/rest/{resource}/{id}': 'public',
+  'POST /a2a/rest/{resource}/{id}': 'public',
+  'GET /.well-known/did.json': 'public',
+  'GET /knowledge/stats': 'public',
+  'GET /contributor/{wallet}': 'public',
+  'GET /contributor/{wallet}/settlements': 'public',
+  'POST /auth/magic-link': 'public',
+  'GET /auth/verify': 'public',
+  'POST /auth/verify': 'public',
+  'POST /auth/device/code': 'public',
+  'POST /auth/device/token': 'public',
+  'GET /device': 'public',
+  'POST /device': 'public',
+  'POST /device/sign-in': 'public',
+  'POST /extract': 'public',
+  'POST /wallet/challenge': 'public',
+  'POST /wallet/verify': 'public',
+  'POST /withdraw': 'public',
+  'POST /withdraw/typed-data': 'public',
+  'POST /webhook/processor': 'public',
+  'POST /discover': ['search'],
+  'GET /skill/{id}': ['search'],
+  'POST /knowledge': ['search'],
+  'GET /knowledge/{id}': ['search'],
+  'POST /knowledge/{id}/rate': ['search'],
+  'POST /mcp': ['search', 'contribute', 'account', 'payout'],
+  'POST /learn': ['contribute'],
+  'DELETE /learn/{id}': ['contribute'],
+  'POST /account/accept-terms': ['contribute'],
+  'GET /account/pending': ['contribute'],
+  'GET /account/pending/summary': ['contribute'],
+  'POST /account/pending/approve-clean': ['contribute'],
+  'POST /account/pending/approve': ['contribute'],
+  'POST /account/pending/reject': ['contribute'],
+  'POST /account/pending/{id}/approve': ['contribute'],
+  'POST /account/pending/{id}/reject': ['contribute'],
+  'GET /account/api-keys': ['account'],
+  'GET /account/terms-status': ['account'],
+  'GET /account/settings': ['account'],
+  'PATCH /account/settings': ['account'],
+  'POST /extract/consent': ['account'],
+  'GET /account/earnings': ['account'],
+  'POST /account/link-wallet': ['payout'],
+  'POST /account/payout-account': ['payout'],
+  'POST /withdraw/processor': ['payout'],
+  'POST /account/api-keys': [],
+  'DELETE /account/api-keys/{id}': [],
+  // A key giving itself up: any scope may.
+  'DELETE /account/api-key': ['search', 'contribute', 'account', 'payout'],
+  'GET /account/dashboard': [],
+  'GET /account/purchases': [],
+  'POST /checkout/session': [],
+  'GET /admin/accounts/{id}': [],
+  'POST /admin/accounts/{id}/suspend': [],
+  'POST /admin/accounts/{id}/unsuspend': [],
+  'GET /admin/audit/verify': [],
+  'GET /admin/review': [],
+  'POST /admin/review/{id}/approve': [],
+  'POST /admin/review/{id}/reject': [],
+  'GET /admin/settlements': [],
+  'GET /admin/settlements/unresolved': [],
+  'POST /admin/settlements/{id}/reconcile': [],
+  'POST /admin/settle': [],
+  'POST /admin/payments/reconcile': [],
+  'GET /openclaw/status': [],
+  'POST /openclaw/trigger': [],
+  'POST /openclaw/config': [],
+  'GET /openclaw/state': [],
+} as const satisfies Record<string, 'public' | readonly ApiKeyScope[]>;
+export type RouteKey = keyof typeof ROUTE_SCOPES;
 
 export const ApiKeyId = z
   .string()

@@ -80,6 +80,8 @@ export const ERROR_CODES = {
   PAYLOAD_TOO_LARGE: 'payload_too_large',
   MALFORMED_JSON: 'malformed_json',
   NESTED_JSON: 'nested_json',
+  /** 400: a JSON object names the same key twice (which value counts would be the parser's guess). */
+  DUPLICATE_JSON_KEY: 'duplicate_json_key',
   UNSUPPORTED_MEDIA_TYPE: 'unsupported_media_type',
   INTERNAL: 'internal_error',
   CATEGORY_OUT_OF_SCOPE: 'CATEGORY_OUT_OF_SCOPE',

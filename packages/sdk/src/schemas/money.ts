@@ -101,11 +101,25 @@ export const WebhookResult = z
     processed: z.boolean().describe('true when the event created a purchase now'),
     already_processed: z.boolean().describe('true on a replay of an event already applied'),
     purchase_id: z.string().nullable(),
+    outcome: z
+      .string()
+      .describe(
+        'beyond the contract, what the event did: credited, reversed (refund, failed payment or dispute), ' +
+          'session_failed, not_paid, amount_mismatch, unknown_session, already_credited, unknown_purchase, ignored',
+      ),
   })
   .openapi('WebhookResult');
 
 /** GET /account/purchases. */
-export const PurchaseList = z.object({ purchases: z.array(Purchase), total_spent_usd: usd }).openapi('PurchaseList');
+export const PurchaseList = z
+  .object({
+    purchases: z.array(Purchase),
+    total_spent_usd: usd,
+    credit_debt: z
+      .object({ unlocks: z.number().int().nonnegative(), amount_usd: usd })
+      .describe('beyond the contract: credits of refunded or disputed purchases that were already spent'),
+  })
+  .openapi('PurchaseList');
 
 /** POST /withdraw: the wallet signs EIP-712 {wallet, timestamp} (see docs/payments.md). */
 export const WithdrawRequest = z
@@ -149,7 +163,14 @@ export const ProcessorWithdrawRequest = z
   .object({ amount_usd: z.number().describe('at least 0.50, whole cents') })
   .openapi('ProcessorWithdrawRequest');
 export const ProcessorWithdrawResult = z
-  .object({ message: z.string(), payout_id: z.string(), amount: usd, status: z.string() })
+  .object({
+    message: z.string(),
+    payout_id: z.string().nullable().describe('the processor transfer id; null until the outcome is known'),
+    settlement_id: z.string(),
+    amount: usd,
+    status: z.string().describe('confirmed; processing_timeout (202) while the processor has not said'),
+    poll_url: z.string().optional(),
+  })
   .openapi('ProcessorWithdrawResult');
 /** POST /account/payout-account (not in the contract): the hosted onboarding link of the card payout rail. */
 export const PayoutOnboarding = z
@@ -164,6 +185,25 @@ export const AdminSettlements = z
     total_platform_earnings: usd,
   })
   .openapi('AdminSettlements');
+
+/** GET /admin/settlements/unresolved and POST /admin/settlements/{id}/reconcile (not in the contract). */
+export const AdminSettlement = z
+  .object({
+    id: z.string(),
+    holder: z.string(),
+    rail: z.enum(['wallet', 'processor']),
+    amount_usd: usd,
+    status: z.string().describe('pending, processing_timeout, confirmed or failed'),
+    destination: z.string().nullable(),
+    payout_id: z.string().nullable(),
+    tx_hash: z.string().nullable(),
+    failure_reason: z.string().nullable(),
+    created_at: DateTime,
+    reconciled_at: DateTime.nullable(),
+  })
+  .openapi('AdminSettlement');
+export type AdminSettlement = z.infer<typeof AdminSettlement>;
+export const AdminSettlementList = z.object({ settlements: z.array(AdminSettlement) }).openapi('AdminSettlementList');
 
 /** POST /admin/payments/reconcile: submitted x402 settlements checked against the chain in this pass. */
 export const PaymentReconciliation = z

@@ -19,6 +19,8 @@ export interface IdentityState {
 declare module 'koa' {
   interface DefaultState {
     identity?: IdentityState;
+    /** The scopes that allow the matched route to a key (ROUTE_SCOPES; set by http/route.ts). */
+    routeScopes?: readonly ApiKeyScope[] | null;
     admin?: { scope: 'read' | 'admin' };
   }
 }
@@ -28,14 +30,17 @@ export type AdminScope = 'read' | 'admin';
 export interface Identity {
   /** Authorization: Bearer <JWT>. */
   requireJwt(): Middleware;
-  /** X-API-Key: axl_… or Authorization: Bearer axl_…; 403 insufficient_scope without `scope`. */
-  requireKey(scope?: ApiKeyScope): Middleware;
-  /** Either of the above; a key is checked for `scope`. */
-  requireJwtOrKey(scope?: ApiKeyScope): Middleware;
+  /**
+   * Either a session token or X-API-Key: axl_… (or Authorization: Bearer axl_…). A key must hold one of the
+   * scopes the route's entry in ROUTE_SCOPES names, else 403 insufficient_scope; the same for every key below.
+   */
+  requireJwtOrKey(): Middleware;
+  /** X-API-Key only (a key acting on itself); checked against ROUTE_SCOPES like every key. */
+  requireKey(): Middleware;
   /** Sets the identity when a key is presented; an unknown or revoked key is 401, no key passes through. */
   optionalKey(): Middleware;
   /** requireJwtOrKey when a key or token is presented; a request with neither passes through without an identity. */
-  optionalJwtOrKey(scope?: ApiKeyScope): Middleware;
+  optionalJwtOrKey(): Middleware;
   /** AXLE_ADMIN_TOKEN for both scopes; AXLE_ADMIN_READ_TOKEN for 'read' only. */
   requireAdmin(scope: AdminScope): Middleware;
   /** After one of the identity middlewares: 403 account_suspended for a suspended account. */
@@ -86,12 +91,15 @@ export function createIdentity({ accounts, config, jwt }: IdentityDeps): Identit
     return { accountId, via: 'jwt', scopes: [...API_KEY_SCOPES] };
   }
 
-  function checkScope(identity: IdentityState, scope: ApiKeyScope | undefined): void {
-    if (scope && !identity.scopes.includes(scope)) {
-      throw new DomainError(ERROR_CODES.INSUFFICIENT_SCOPE, `This API key lacks the ${scope} scope`, {
-        required_scope: scope,
-      });
-    }
+  /** A key must hold one of the route's scopes (the one table, ROUTE_SCOPES); a route missing from it takes none. */
+  function checkScope(identity: IdentityState, allowed: readonly ApiKeyScope[] | null | undefined): void {
+    if (identity.via !== 'key' || allowed === null) return;
+    if (allowed?.some((s) => identity.scopes.includes(s))) return;
+    throw new DomainError(
+      ERROR_CODES.INSUFFICIENT_SCOPE,
+      allowed?.length ? `This API key lacks the ${allowed.join(' or ')} scope` : 'This route does not take an API key',
+      { required_scope: allowed?.[0] ?? null, allowed_scopes: allowed ?? [] },
+    );
   }
 
   async function assertActive(accountId: string | undefined): Promise<void> {
@@ -102,11 +110,11 @@ export function createIdentity({ accounts, config, jwt }: IdentityDeps): Identit
   }
 
   const guard =
-    (resolve: (ctx: Context) => Promise<IdentityState | undefined>, scope?: ApiKeyScope): Middleware =>
+    (resolve: (ctx: Context) => Promise<IdentityState | undefined>): Middleware =>
     async (ctx: Context, next: Next) => {
       const identity = await resolve(ctx);
       if (identity) {
-        checkScope(identity, scope);
+        checkScope(identity, ctx.state.routeScopes);
         ctx.state.identity = identity;
       }
       return next();
@@ -120,20 +128,20 @@ export function createIdentity({ accounts, config, jwt }: IdentityDeps): Identit
         return fromJwt(token);
       }),
 
-    requireKey: (scope) =>
-      guard(async (ctx) => {
-        const { key } = presented(ctx);
-        if (!key) throw unauthorized('API key required (X-API-Key: axl_…)');
-        return fromKey(key);
-      }, scope),
-
-    requireJwtOrKey: (scope) =>
+    requireJwtOrKey: () =>
       guard(async (ctx) => {
         const { key, jwt: token } = presented(ctx);
         if (key) return fromKey(key);
         if (token) return fromJwt(token);
         throw unauthorized('API key or session token required');
-      }, scope),
+      }),
+
+    requireKey: () =>
+      guard(async (ctx) => {
+        const { key } = presented(ctx);
+        if (!key) throw unauthorized('API key required (X-API-Key: axl_…)');
+        return fromKey(key);
+      }),
 
     optionalKey: () =>
       guard(async (ctx) => {
@@ -141,12 +149,12 @@ export function createIdentity({ accounts, config, jwt }: IdentityDeps): Identit
         return key ? fromKey(key) : undefined;
       }),
 
-    optionalJwtOrKey: (scope) =>
+    optionalJwtOrKey: () =>
       guard(async (ctx) => {
         const { key, jwt: token } = presented(ctx);
         if (key) return fromKey(key);
         return token ? fromJwt(token) : undefined;
-      }, scope),
+      }),
 
     requireAdmin: (scope) => async (ctx, next) => {
       const token = /^Bearer\s+(\S+)\s*$/i.exec(ctx.get('authorization'))?.[1];

@@ -1,6 +1,6 @@
 import { OpenAPIRegistry, type RouteConfig } from '@asteasolutions/zod-to-openapi';
 import type Router from '@koa/router';
-import { ERROR_CODES, ErrorBody, type z } from '@axle/sdk';
+import { type ApiKeyScope, ERROR_CODES, ErrorBody, ROUTE_SCOPES, type z } from '@axle/sdk';
 import type { Context, Middleware } from 'koa';
 import { DomainError } from '../domain/errors.js';
 
@@ -79,7 +79,11 @@ export class Api {
 
   private readonly schemes = new Set<Security>();
 
-  constructor(readonly router: Router) {}
+  /** `scopes`: the scope matrix routes are looked up in (ROUTE_SCOPES; tests mount routes of their own). */
+  constructor(
+    readonly router: Router,
+    private readonly scopes: Readonly<Record<string, 'public' | readonly ApiKeyScope[]>> = ROUTE_SCOPES,
+  ) {}
 
   route<
     B extends z.ZodType | undefined = undefined,
@@ -91,7 +95,15 @@ export class Api {
       if (!this.schemes.has(s)) this.registry.registerComponent('securitySchemes', s, SECURITY_SCHEMES[s]);
       this.schemes.add(s);
     }
-    this.registry.registerPath(toOpenApi(def));
+    // Every route has its row in the scope matrix (ROUTE_SCOPES in @axle/sdk): a route missing there does not start.
+    const entry = this.scopes[`${def.method.toUpperCase()} ${def.path}`];
+    if (entry === undefined) throw new Error(`${def.method.toUpperCase()} ${def.path} is missing from ROUTE_SCOPES`);
+    const routeScopes = entry === 'public' ? null : entry;
+    const setScopes: Middleware = (ctx, next) => {
+      ctx.state.routeScopes = routeScopes;
+      return next();
+    };
+    this.registry.registerPath(toOpenApi(def, routeScopes));
     this.mounted.push({ method: def.method, path: def.path });
     const koaPath = def.path.replace(/\{(\w+)\}/g, ':$1');
     const okStatus = Number(Object.keys(def.responses).find((s) => s.startsWith('2')) ?? 200);
@@ -111,7 +123,7 @@ export class Api {
         ctx.body = result;
       }
     };
-    this.router.register(koaPath, [def.method], [...(def.before ?? []), handler]);
+    this.router.register(koaPath, [def.method], [setScopes, ...(def.before ?? []), handler]);
   }
 }
 
@@ -141,9 +153,18 @@ const SECURITY_SCHEMES = {
   },
 } as const;
 
-function toOpenApi<B, Q, P>(def: RouteDef<B, Q, P>): RouteConfig {
+/** The route's document; a route keys may call states its scopes (ROUTE_SCOPES) and their 403. */
+function toOpenApi<B, Q, P>(def: RouteDef<B, Q, P>, scopes: readonly ApiKeyScope[] | null): RouteConfig {
   const responses: RouteConfig['responses'] = {};
-  for (const [status, r] of Object.entries(def.responses)) {
+  const keyed = scopes !== null && scopes.length > 0;
+  const declared: Record<number, ResponseDef> = { ...def.responses };
+  if (keyed)
+    declared[403] = {
+      description: [def.responses[403]?.description, `insufficient_scope: an API key without ${scopes.join(' or ')}`]
+        .filter(Boolean)
+        .join('; '),
+    };
+  for (const [status, r] of Object.entries(declared)) {
     const schema = r.schema ?? (Number(status) >= 400 ? ErrorBody : undefined);
     responses[status] = {
       description: r.description,
@@ -160,7 +181,9 @@ function toOpenApi<B, Q, P>(def: RouteDef<B, Q, P>): RouteConfig {
     path: def.path,
     operationId: def.operationId,
     summary: def.summary,
-    description: def.description,
+    description: keyed
+      ? `${def.description ?? def.summary}\n\nAPI key scopes: ${scopes.join(' or ')}.`
+      : def.description,
     tags: def.tags,
     // An empty list says "public" explicitly; omitting it would leave the operation's security undeclared.
     security: (def.security ?? []).map((s) => ({ [s]: [] })),

@@ -1,23 +1,44 @@
+import { z } from '@axle/sdk';
 import type Stripe from 'stripe';
 
-/** A checkout.session.completed event, as far as credits care. */
-export interface CompletedCheckout {
-  eventId: string;
-  sessionId: string;
-  accountId: string | null;
-  packId: string | null;
-  amountCents: number | null;
-  paid: boolean;
+/** A checkout session as the events carry it (checkout.session.*). */
+export interface CheckoutSessionEvent {
+  id: string;
+  paymentStatus: string;
+  amountTotal: number | null;
+  currency: string | null;
+  paymentIntent: string | null;
 }
 
-export type ProcessorEvent =
-  | { type: 'checkout.session.completed'; checkout: CompletedCheckout }
-  | { type: string; eventId: string };
+/** The processor events the server acts on; anything else is `other` (acknowledged, recorded, ignored). */
+export type ProcessorEvent = { eventId: string; type: string } & (
+  | { kind: 'session_completed'; session: CheckoutSessionEvent }
+  | { kind: 'session_failed'; session: CheckoutSessionEvent }
+  /** charge.refunded (cumulative amount refunded) and charge.dispute.created (amount disputed). */
+  | { kind: 'reversal'; paymentIntent: string | null; reversedCents: number; ofCents: number | null }
+  | { kind: 'other' }
+);
 
-/** The signature header did not verify against the webhook secret, or the payload is not an event. */
+/** The signature header did not verify against the webhook secret. */
 export class InvalidEventSignature extends Error {}
+/** A validly signed event whose content is not what the processor sends (empty data, null ids, wrong types). */
+export class MalformedEvent extends Error {}
 /** The processor's API could not be reached or refused the call. */
 export class ProcessorUnavailable extends Error {}
+/** The processor refused the transfer (a 4xx that says it did not act): nothing moved. */
+export class TransferRefused extends Error {}
+/** No answer, or one that does not say whether money moved (timeout, 5xx, 429, the same key in flight). */
+export class TransferOutcomeUnknown extends Error {}
+
+/** A transfer as the processor reports it. */
+export interface ProcessorTransfer {
+  id: string;
+  amountCents: number;
+  destination: string;
+  /** The transfer_group it was sent with: the settlement id for the server's own transfers. */
+  settlementId: string | null;
+  reversed: boolean;
+}
 
 /** What the server asks of the card processor: hosted checkout, signed events, connected payout accounts. */
 export interface CardProcessor {
@@ -26,21 +47,35 @@ export interface CardProcessor {
     packId: string;
     name: string;
     amountCents: number;
+    currency: string;
     successUrl: string;
     cancelUrl: string;
   }): Promise<{
     id: string;
     url: string;
   }>;
-  /** Verifies the signature over the raw body (throws InvalidEventSignature) and reads the event. */
+  /** Verifies the signature over the raw body (throws InvalidEventSignature), then reads it (MalformedEvent). */
   parseEvent(rawBody: Buffer, signature: string): ProcessorEvent;
   createPayoutAccount(input: { accountId: string; email: string }): Promise<string>;
   /** A hosted onboarding link for the payout account. */
   onboardingLink(payoutAccountId: string, returnUrl: string, refreshUrl: string): Promise<string>;
   /** Whether onboarding is complete enough to receive payouts. */
   payoutsEnabled(payoutAccountId: string): Promise<boolean>;
-  /** Moves money to the payout account; returns the processor's transfer id. */
-  transfer(input: { payoutAccountId: string; amountCents: number; settlementId: string }): Promise<string>;
+  /**
+   * Moves money to the payout account under the idempotency key `settlementId` (the processor answers a
+   * repeat with the first result), tagged with it as transfer_group and metadata. Throws TransferRefused or
+   * TransferOutcomeUnknown.
+   */
+  transfer(input: { destination: string; amountCents: number; settlementId: string }): Promise<ProcessorTransfer>;
+  /**
+   * The transfers sent for a settlement, listed by transfer_group; for one sent before transfer_group was set,
+   * `legacyDestination`'s transfers (up to 1,000) whose metadata names it. Throws ProcessorUnavailable.
+   */
+  transfersFor(settlementId: string, legacyDestination?: string): Promise<ProcessorTransfer[]>;
+  /** One transfer by id, or null when the processor has none; throws ProcessorUnavailable. */
+  retrieveTransfer(transferId: string): Promise<ProcessorTransfer | null>;
+  /** Every transfer, newest first, up to `max` (ledger:check); throws ProcessorUnavailable. */
+  allTransfers(max: number): Promise<ProcessorTransfer[]>;
 }
 
 const call = async <T>(fn: () => Promise<T>): Promise<T> => {
@@ -59,12 +94,16 @@ export async function stripeProcessor(cfg: {
   secretKey: string;
   webhookSecret?: string;
   apiUrl?: string;
+  /** How long one API call may take before its outcome counts as unknown. */
+  timeoutMs?: number;
+  /** The SDK's own retries of a call that got no answer (same idempotency key); 1 by default. */
+  maxNetworkRetries?: number;
 }): Promise<CardProcessor> {
   const { default: StripeSdk } = await import('stripe');
   const api = cfg.apiUrl ? new URL(cfg.apiUrl) : undefined;
   const stripe = new StripeSdk(cfg.secretKey, {
-    maxNetworkRetries: 1,
-    timeout: 15_000,
+    maxNetworkRetries: cfg.maxNetworkRetries ?? 1,
+    timeout: cfg.timeoutMs ?? 15_000,
     telemetry: false,
     ...(api && {
       host: api.hostname,
@@ -82,7 +121,11 @@ export async function stripeProcessor(cfg: {
           line_items: [
             {
               quantity: 1,
-              price_data: { currency: 'usd', unit_amount: input.amountCents, product_data: { name: input.name } },
+              price_data: {
+                currency: input.currency,
+                unit_amount: input.amountCents,
+                product_data: { name: input.name },
+              },
             },
           ],
           success_url: input.successUrl,
@@ -101,19 +144,7 @@ export async function stripeProcessor(cfg: {
       } catch (err) {
         throw new InvalidEventSignature((err as Error).message);
       }
-      if (event.type !== 'checkout.session.completed') return { type: event.type, eventId: event.id };
-      const s = event.data.object;
-      return {
-        type: event.type,
-        checkout: {
-          eventId: event.id,
-          sessionId: s.id,
-          accountId: s.metadata?.account_id ?? s.client_reference_id ?? null,
-          packId: s.metadata?.pack_id ?? null,
-          amountCents: s.amount_total ?? null,
-          paid: s.payment_status === 'paid' || s.payment_status === 'no_payment_required',
-        },
-      };
+      return readEvent(event);
     },
 
     async createPayoutAccount({ accountId, email }) {
@@ -140,19 +171,161 @@ export async function stripeProcessor(cfg: {
       return acct.payouts_enabled === true && acct.details_submitted === true;
     },
 
-    async transfer({ payoutAccountId, amountCents, settlementId }) {
-      const t = await call(() =>
-        stripe.transfers.create(
+    async transfer({ destination, amountCents, settlementId }) {
+      try {
+        const t = await stripe.transfers.create(
           {
             amount: amountCents,
             currency: 'usd',
-            destination: payoutAccountId,
+            destination,
+            transfer_group: settlementId,
             metadata: { settlement_id: settlementId },
           },
           { idempotencyKey: settlementId },
-        ),
+        );
+        return toTransfer(t);
+      } catch (err) {
+        const status = (err as { statusCode?: number; type?: string }).statusCode;
+        const type = (err as { type?: string }).type;
+        // A 4xx other than 409 (the same key in flight) and 429 means the processor did not act.
+        if (
+          status &&
+          status >= 400 &&
+          status < 500 &&
+          status !== 409 &&
+          status !== 429 &&
+          type !== 'StripeIdempotencyError'
+        )
+          throw new TransferRefused(`card processor refused the transfer: ${(err as Error).message}`);
+        throw new TransferOutcomeUnknown(`card processor did not say whether it paid: ${(err as Error).message}`);
+      }
+    },
+
+    async transfersFor(settlementId, legacyDestination) {
+      const page = await call(() => stripe.transfers.list({ transfer_group: settlementId, limit: 100 }));
+      if (page.data.length || !legacyDestination) return page.data.map(toTransfer);
+      const found: ProcessorTransfer[] = [];
+      let seen = 0;
+      await call(() =>
+        stripe.transfers.list({ destination: legacyDestination, limit: 100 }).autoPagingEach((t) => {
+          if (t.metadata?.settlement_id === settlementId) found.push(toTransfer(t));
+          return ++seen < 1_000;
+        }),
       );
-      return t.id;
+      return found;
+    },
+
+    async retrieveTransfer(transferId) {
+      try {
+        return toTransfer(await stripe.transfers.retrieve(transferId));
+      } catch (err) {
+        if ((err as { statusCode?: number }).statusCode === 404) return null;
+        throw new ProcessorUnavailable(`card processor: ${(err as Error).message}`);
+      }
+    },
+
+    async allTransfers(max) {
+      const out: ProcessorTransfer[] = [];
+      await call(() =>
+        stripe.transfers.list({ limit: 100 }).autoPagingEach((t) => {
+          out.push(toTransfer(t));
+          return out.length < max;
+        }),
+      );
+      return out;
     },
   };
+}
+
+const toTransfer = (t: Stripe.Transfer): ProcessorTransfer => ({
+  id: t.id,
+  amountCents: t.amount,
+  destination: typeof t.destination === 'string' ? t.destination : (t.destination?.id ?? ''),
+  settlementId: t.transfer_group || t.metadata?.settlement_id || null,
+  reversed: t.reversed === true,
+});
+
+const id = z.string().min(1).max(255);
+const EventEnvelope = z.object({
+  id,
+  type: z.string().min(1).max(255),
+  data: z.object({ object: z.object({}).loose() }),
+});
+const SessionObject = z.object({
+  id,
+  payment_status: z.string().min(1),
+  amount_total: z.number().nullable(),
+  currency: z.string().nullable(),
+  payment_intent: z
+    .union([id, z.object({ id }).loose()])
+    .nullable()
+    .optional(),
+});
+// A charge or dispute outside a checkout may have no payment intent: acknowledged, matched to no purchase.
+const ChargeObject = z.object({
+  payment_intent: z.union([id, z.object({ id }).loose()]).nullable(),
+  amount: z.number().int().nonnegative(),
+  amount_refunded: z.number().int().nonnegative(),
+});
+const DisputeObject = z.object({
+  payment_intent: z.union([id, z.object({ id }).loose()]).nullable(),
+  amount: z.number().int().nonnegative(),
+});
+const idOf = (v: string | { id: string }) => (typeof v === 'string' ? v : v.id);
+
+/** The event's meaning for credits, after checking its shape; MalformedEvent when the shape is wrong. */
+export function readEvent(raw: unknown): ProcessorEvent {
+  const envelope = EventEnvelope.safeParse(raw);
+  if (!envelope.success) throw new MalformedEvent(`malformed event: ${envelope.error.issues[0]!.message}`);
+  const { id: eventId, type, data } = envelope.data;
+  const parse = <T>(schema: z.ZodType<T>): T => {
+    const r = schema.safeParse(data.object);
+    if (!r.success) {
+      const issue = r.error.issues[0]!;
+      throw new MalformedEvent(`malformed ${type} event: ${issue.path.join('.')}: ${issue.message}`);
+    }
+    return r.data;
+  };
+  const session = () => {
+    const s = parse(SessionObject);
+    return {
+      id: s.id,
+      paymentStatus: s.payment_status,
+      amountTotal: s.amount_total,
+      currency: s.currency,
+      paymentIntent: s.payment_intent ? idOf(s.payment_intent) : null,
+    };
+  };
+  switch (type) {
+    case 'checkout.session.completed':
+    case 'checkout.session.async_payment_succeeded':
+      return { eventId, type, kind: 'session_completed', session: session() };
+    case 'checkout.session.async_payment_failed':
+    case 'checkout.session.expired':
+      return { eventId, type, kind: 'session_failed', session: session() };
+    case 'charge.refunded': {
+      const c = parse(ChargeObject);
+      return {
+        eventId,
+        type,
+        kind: 'reversal',
+        paymentIntent: c.payment_intent && idOf(c.payment_intent),
+        reversedCents: c.amount_refunded,
+        ofCents: c.amount,
+      };
+    }
+    case 'charge.dispute.created': {
+      const d = parse(DisputeObject);
+      return {
+        eventId,
+        type,
+        kind: 'reversal',
+        paymentIntent: d.payment_intent && idOf(d.payment_intent),
+        reversedCents: d.amount,
+        ofCents: null,
+      };
+    }
+    default:
+      return { eventId, type, kind: 'other' };
+  }
 }

@@ -1,6 +1,10 @@
 /** Sends USDC to a wallet for a withdrawal (the wallet rail). */
 export interface PayoutSender {
-  /** Resolves once the transfer is confirmed; txHash is null when nothing is broadcast. */
+  /**
+   * Resolves once the transfer is confirmed; txHash is null when nothing is broadcast. Idempotent by
+   * settlementId: reconciliation calls it again for a settlement whose outcome is unknown, and a sender must
+   * answer the first transfer's result rather than send another. A throw means the outcome is unknown.
+   */
   send(input: { wallet: string; amountMicro: number; settlementId: string }): Promise<{ txHash: string | null }>;
 }
 

@@ -60,7 +60,7 @@ export function accountRoutes(api: Api, deps: AppDeps): void {
       '`limit` keys a page, and `next_cursor` to pass as `cursor` for the next one.',
     tags: ['Account'],
     security: ['BearerJWT', 'ApiKey'],
-    before: [identity.requireJwtOrKey('account')],
+    before: [identity.requireJwtOrKey()],
     query: ApiKeyListQuery,
     responses: {
       200: { description: 'Live keys, oldest first', schema: ApiKeyList },
@@ -93,6 +93,29 @@ export function accountRoutes(api: Api, deps: AppDeps): void {
       const revoked = await accounts.revokeKey(accountOf(ctx.state), params.id);
       if (!revoked) throw new DomainError(ERROR_CODES.NOT_FOUND, 'API key not found', { id: params.id });
       return { revoked: true as const, id: params.id, audit_ref: revoked.audit_ref };
+    },
+  });
+
+  api.route({
+    method: 'delete',
+    path: '/account/api-key',
+    operationId: 'revokeOwnApiKey',
+    summary: 'Revoke the API key this request is made with',
+    description:
+      'For a tool that holds only its own key (the CLI after device sign-in, on `axle setup --undo`): the key stops working at once. ' +
+      'Any scope may give itself up; no other key is touched. The revocation is audit-logged.',
+    tags: ['Account'],
+    security: ['ApiKey'],
+    before: [identity.requireKey()],
+    responses: {
+      200: { description: 'Revoked', schema: RevokedApiKey },
+      401: { description: 'Missing or invalid API key' },
+    },
+    handler: async (_input, ctx) => {
+      const keyId = (ctx.state as { identity: { keyId: string } }).identity.keyId;
+      const revoked = await accounts.revokeKey(accountOf(ctx.state), keyId);
+      if (!revoked) throw new DomainError(ERROR_CODES.UNAUTHORIZED, 'Invalid API key');
+      return { revoked: true as const, id: keyId, audit_ref: revoked.audit_ref };
     },
   });
 

@@ -16,6 +16,7 @@ import { type Api, reply } from '../http/route.js';
 import { setSessionCookie } from '../http/session-cookie.js';
 import { confirmSignInPage, LANDING_HEADERS, signedInPage, signInFailedPage } from '../web/landing.js';
 import { PAGE_HEADERS } from '../web/layout.js';
+import { isDevicePage } from '../web/device.js';
 
 const NEUTRAL = `If that address can receive email, a sign-in link is on its way. It works once, within ${LIMITS.magicLinkTtlMinutes} minutes.`;
 const INVALID_LINK = 'This sign-in link is invalid, expired or already used.';
@@ -64,7 +65,8 @@ export function authRoutes(api: Api, deps: AppDeps): void {
     description:
       'A JSON client (Accept: application/json) consumes the single-use token and gets a 24-hour session JWT. A browser (Accept: text/html) ' +
       'gets a page with one button that POSTs the token to /auth/verify, and consumes nothing: mail scanners that fetch links (HEAD or GET) ' +
-      'leave them working. HEAD never consumes the token.',
+      'leave them working. HEAD never consumes the token. A link asked for on the device page redirects (303) to the approval there, ' +
+      'whose Approve button also uses the token to sign in.',
     tags: ['Auth'],
     query: VerifyQuery,
     responses: {
@@ -72,11 +74,18 @@ export function authRoutes(api: Api, deps: AppDeps): void {
         description: 'Session token (JSON), or the page with the sign-in button for browsers',
         schema: VerifyResponse,
       },
+      303: { description: 'A browser opening a link asked for on the device page goes to the approval there' },
       400: { description: 'Missing token' },
       401: { description: 'Invalid, expired or already used token (JSON clients)' },
     },
     handler: async ({ query }, ctx) => {
-      if (ctx.method === 'HEAD' || wantsHtml(ctx)) return reply(200, confirmSignInPage(query.token), PAGE_HEADERS);
+      if (ctx.method === 'HEAD' || wantsHtml(ctx)) {
+        // A sign-in started on the device page goes straight to the approval, whose one button also signs in.
+        const next = (await links.peek(query.token))?.next;
+        if (next && isDevicePage(next))
+          return reply(303, '', { ...LANDING_HEADERS, Location: `${next}&link=${encodeURIComponent(query.token)}` });
+        return reply(200, confirmSignInPage(query.token), PAGE_HEADERS);
+      }
       const signIn = await links.verify(query.token);
       if (!signIn) throw new DomainError(ERROR_CODES.UNAUTHORIZED, INVALID_LINK);
       return { token: signIn.jwt };
@@ -90,12 +99,13 @@ export function authRoutes(api: Api, deps: AppDeps): void {
     summary: "Exchange a sign-in token for a session (the sign-in page's button, or a JSON client)",
     description:
       'Consumes the single-use token. A form post from the sign-in page gets a landing page and an HttpOnly session cookie, so the ' +
-      'device-approval page knows who is signed in, and continues to that page when the sign-in started there; a JSON client gets the ' +
+      'device-approval page knows who is signed in, and redirects (303) to that page when the sign-in started there; a JSON client gets the ' +
       'session JWT. Refused (403) when sent by a page of another site.',
     tags: ['Auth'],
     body: VerifyRequest,
     responses: {
       200: { description: 'Session token (JSON), or the landing page for the browser form', schema: VerifyResponse },
+      303: { description: 'The browser form of a sign-in that started on a page of this server continues there' },
       400: { description: 'Missing token' },
       401: { description: 'Invalid, expired or already used token' },
       403: { description: 'Sent by a page of another site' },
@@ -113,7 +123,8 @@ export function authRoutes(api: Api, deps: AppDeps): void {
       }
       if (!html) return { token: signIn.jwt };
       setSessionCookie(ctx, signIn.jwt, deps.baseUrl().startsWith('https:'));
-      return reply(200, signedInPage(signIn.account.email, signIn.next), LANDING_HEADERS);
+      if (signIn.next) return reply(303, '', { ...LANDING_HEADERS, Location: signIn.next });
+      return reply(200, signedInPage(signIn.account.email), LANDING_HEADERS);
     },
   });
 }

@@ -40,7 +40,7 @@ export function consentRoutes(api: Api, deps: AppDeps): void {
       KEY_EXTENSION,
     tags: ['Extraction'],
     security: ['BearerJWT', 'ApiKey'],
-    before: [identity.requireJwtOrKey('account')],
+    before: [identity.requireJwtOrKey()],
     body: ConsentRequest,
     responses: {
       200: { description: 'Recorded', schema: ConsentResponse },
@@ -64,7 +64,7 @@ export function consentRoutes(api: Api, deps: AppDeps): void {
       KEY_EXTENSION,
     tags: ['Account'],
     security: ['BearerJWT', 'ApiKey'],
-    before: [identity.requireJwtOrKey('account')],
+    before: [identity.requireJwtOrKey()],
     body: AccountSettingsPatch,
     responses: {
       200: { description: 'New mode', schema: AccountSettingsPatchResponse },
@@ -87,7 +87,7 @@ export function consentRoutes(api: Api, deps: AppDeps): void {
     summary: 'Current extraction mode and consent state',
     tags: ['Account'],
     security: ['BearerJWT', 'ApiKey'],
-    before: [identity.requireJwtOrKey('account')],
+    before: [identity.requireJwtOrKey()],
     responses: {
       200: { description: 'Settings', schema: AccountSettings },
       401: { description: 'Missing or invalid credentials' },

@@ -15,13 +15,14 @@ import { csrfToken, csrfValid, refuseCrossSite, sameOrigin } from '../http/csrf.
 import { DomainError } from '../domain/errors.js';
 import { renderDomainError } from '../http/error-status.js';
 import { type Api, reply } from '../http/route.js';
-import { readSessionCookie } from '../http/session-cookie.js';
+import { readSessionCookie, setSessionCookie } from '../http/session-cookie.js';
 import {
   deviceCheckEmailPage,
   deviceConfirmPage,
   deviceDonePage,
   deviceEnterCodePage,
   deviceErrorPage,
+  devicePagePath,
   deviceSignInPage,
 } from '../web/device.js';
 import { PAGE_HEADERS } from '../web/layout.js';
@@ -31,10 +32,12 @@ const html = (status: number, body: string) => reply(status, body, { ...PAGE_HEA
 
 const ERROR_TITLES: Record<number, string> = { 403: 'Not allowed', 429: 'Too many attempts', 503: 'Try again later' };
 
-const DevicePageQuery = z.object({ user_code: z.string().max(32).optional() });
+const LinkToken = z.string().max(128);
+const DevicePageQuery = z.object({ user_code: z.string().max(32).optional(), link: LinkToken.optional() });
 const DecisionForm = z.object({
   user_code: z.string().max(32),
   csrf: z.string().max(128).optional(),
+  link: LinkToken.optional(),
   decision: z.enum(['approve', 'deny']),
 });
 const SignInForm = z.object({ email: MagicLinkRequest.shape.email, user_code: z.string().max(32).optional() });
@@ -99,7 +102,10 @@ export function deviceRoutes(api: Api, deps: AppDeps): void {
     tags: ['Auth'],
     body: DeviceTokenRequest,
     responses: {
-      200: { description: 'The new API key (all scopes), shown once', schema: DeviceTokenResponse },
+      200: {
+        description: 'The new API key (the default scopes: all but payout), shown once',
+        schema: DeviceTokenResponse,
+      },
       400: { description: 'Pending, slow down, expired, denied or invalid', schema: DeviceTokenError },
     },
     handler: async ({ body }) => reply(200, await devices.poll(body.device_code), NO_STORE),
@@ -111,7 +117,8 @@ export function deviceRoutes(api: Api, deps: AppDeps): void {
     operationId: 'getDevicePage',
     summary: 'Device approval page (HTML)',
     description:
-      'Signed out: offers a magic-link sign-in that returns here. Signed in: shows the code and the requesting client with Approve and Deny. ' +
+      'Signed out: offers a magic-link sign-in; the link opens this page with `link` (its token), which shows the code and the ' +
+      'requesting client with Approve and Deny, and the button signs in as it decides. Signed in: shows the same. ' +
       `Failed code lookups are limited to ${DEVICE_AUTH.failedLookups.perIp} per IP per ${DEVICE_AUTH.failedLookups.windowMinutes} minutes (429).`,
     tags: ['Auth'],
     query: DevicePageQuery,
@@ -121,12 +128,26 @@ export function deviceRoutes(api: Api, deps: AppDeps): void {
       429: { description: 'Too many failed lookups from this IP (HTML)', contentType: 'text/html', schema: z.string() },
     },
     handler: async ({ query }, ctx) => {
+      const { user_code: userCode, link } = query;
+      // Opened from a sign-in link: the link's token stands in for the session until the button uses it.
+      const linked = userCode && link ? await magicLinks.peek(link) : null;
+      if (userCode && link && linked) {
+        return page(async () =>
+          html(200, deviceConfirmPage(linked.email, await devices.lookup(userCode, ip(ctx)), { link })),
+        );
+      }
       const who = await signedIn(ctx);
-      if (!who) return html(200, deviceSignInPage(query.user_code));
-      if (!query.user_code) return html(200, deviceEnterCodePage(who.email));
-      const userCode = query.user_code;
+      if (!who)
+        return html(
+          200,
+          deviceSignInPage(userCode, link ? 'This sign-in link was already used or expired.' : undefined),
+        );
+      if (!userCode) return html(200, deviceEnterCodePage(who.email));
       return page(async () =>
-        html(200, deviceConfirmPage(who.email, await devices.lookup(userCode, ip(ctx)), csrfToken(who.session))),
+        html(
+          200,
+          deviceConfirmPage(who.email, await devices.lookup(userCode, ip(ctx)), { csrf: csrfToken(who.session) }),
+        ),
       );
     },
   });
@@ -137,13 +158,18 @@ export function deviceRoutes(api: Api, deps: AppDeps): void {
     operationId: 'decideDevice',
     summary: 'Approve or deny a device (HTML form)',
     description:
-      'Form fields user_code, csrf, decision (approve|deny). Needs the browser session cookie, a CSRF token bound to it and a same-origin request; ' +
-      'otherwise 403. Approval mints an API key (all scopes, named "device: <client>") for the polling client and is audit-logged.',
+      'Form fields user_code, decision (approve|deny), and either csrf (a token bound to the browser session cookie) or link (an unused ' +
+      'sign-in link token, used up here: it signs the browser in as it decides). Needs a same-origin request; otherwise 403. ' +
+      'Approval mints an API key (default scopes, no payout, named "device: <client>") for the polling client and is audit-logged.',
     tags: ['Auth'],
     responses: {
       200: { description: 'Done page', contentType: 'text/html', schema: z.string() },
       400: { description: 'Malformed form', contentType: 'text/html', schema: z.string() },
-      401: { description: 'Not signed in', contentType: 'text/html', schema: z.string() },
+      401: {
+        description: 'Not signed in, or the sign-in link is used or expired',
+        contentType: 'text/html',
+        schema: z.string(),
+      },
       403: { description: 'Cross-site request or bad CSRF token', contentType: 'text/html', schema: z.string() },
       404: { description: 'Unknown, expired or used code', contentType: 'text/html', schema: z.string() },
       429: { description: 'Too many failed lookups from this IP', contentType: 'text/html', schema: z.string() },
@@ -151,9 +177,23 @@ export function deviceRoutes(api: Api, deps: AppDeps): void {
     handler: async (_input, ctx) => {
       if (!sameOrigin(ctx, ownOrigin()))
         return html(403, deviceErrorPage('Not allowed', 'This request did not come from this site.'));
+      const form = DecisionForm.safeParse(ctx.request.body ?? {});
+      if (form.success && form.data.link) {
+        const { user_code, decision, link } = form.data;
+        const signIn = await magicLinks.verify(link);
+        if (!signIn)
+          return html(
+            401,
+            deviceSignInPage(user_code, 'This sign-in link was already used or expired; ask for a new one.'),
+          );
+        setSessionCookie(ctx, signIn.jwt, deps.baseUrl().startsWith('https:'));
+        return page(async () => {
+          await devices.decide(user_code, signIn.account.id, decision, ip(ctx));
+          return html(200, deviceDonePage(decision));
+        });
+      }
       const who = await signedIn(ctx);
       if (!who) return html(401, deviceSignInPage(undefined, 'Your session ended; sign in again.'));
-      const form = DecisionForm.safeParse(ctx.request.body ?? {});
       if (!form.success) return html(400, deviceErrorPage('Something went wrong', 'The form was incomplete.'));
       if (!csrfValid(who.session, form.data.csrf)) {
         return html(
@@ -192,7 +232,7 @@ export function deviceRoutes(api: Api, deps: AppDeps): void {
       const form = SignInForm.safeParse(ctx.request.body ?? {});
       if (!form.success) return html(400, deviceSignInPage(undefined, 'Enter a valid email address.'));
       const { email, user_code } = form.data;
-      const next = user_code ? `/device?user_code=${encodeURIComponent(user_code)}` : '/device';
+      const next = user_code ? devicePagePath(user_code) : '/device';
       return page(async () => {
         await magicLinks.request(email, ip(ctx), next);
         return html(200, deviceCheckEmailPage());

@@ -38,7 +38,7 @@ export function learnRoutes(api: Api, deps: AppDeps): void {
       'submissions a minute and 100 an hour (429). Nothing is stored when the request is refused.',
     tags: ['Knowledge'],
     security: ['ApiKey', 'BearerJWT'],
-    before: [identity.optionalJwtOrKey('contribute'), identity.activeAccountIfAny()],
+    before: [identity.optionalJwtOrKey(), identity.activeAccountIfAny()],
     body: LearnRequest,
     responses: {
       201: {
@@ -75,7 +75,7 @@ export function learnRoutes(api: Api, deps: AppDeps): void {
       'reason must be retract. The learning leaves the catalog; the retraction is audit-logged (audit_ref). After 7 days: 409.',
     tags: ['Knowledge'],
     security: ['BearerJWT', 'ApiKey'],
-    before: [identity.requireJwtOrKey('contribute')],
+    before: [identity.requireJwtOrKey()],
     params: LearningIdParams,
     query: RetractQuery,
     responses: {

@@ -1,5 +1,7 @@
 import {
   AccountEarnings,
+  AdminSettlement,
+  AdminSettlementList,
   AdminSettlements,
   CheckoutRequest,
   CheckoutSession,
@@ -33,11 +35,25 @@ import { requireTermsAccepted } from '../http/terms-gate.js';
 const WalletParam = z.object({
   wallet: z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'EVM address: 0x followed by 40 hex digits'),
 });
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+const toAdminSettlement = (s: Awaited<ReturnType<AppDeps['payouts']['reconcile']>>): AdminSettlement => ({
+  id: s.id,
+  holder: s.holder,
+  rail: s.rail,
+  amount_usd: s.amount_micro / 1_000_000,
+  status: s.status,
+  destination: s.destination,
+  payout_id: s.payout_id,
+  tx_hash: s.tx_hash,
+  failure_reason: s.failure_reason,
+  created_at: new Date(s.created_at).toISOString(),
+  reconciled_at: iso(s.reconciled_at),
+});
 const accountOf = (state: { identity?: { accountId: string } }): string => state.identity!.accountId;
 
 /** Credits and card checkout, wallets, earnings, withdrawals and their admin view (spec: Endpoints / Money). */
 export function moneyRoutes(api: Api, deps: AppDeps): void {
-  const { identity, checkout, wallets, earnings, withdrawals, terms, config } = deps;
+  const { identity, checkout, wallets, earnings, withdrawals, payouts, terms, config } = deps;
   const withdrawalsOpen: Middleware = async (_ctx, next) => {
     withdrawals.assertOpen();
     return next();
@@ -71,8 +87,11 @@ export function moneyRoutes(api: Api, deps: AppDeps): void {
     operationId: 'receiveProcessorEvent',
     summary: 'Card processor events (signed)',
     description:
-      'checkout.session.completed creates the Purchase and adds its credits, once: ' +
-      'a replay answers already_processed: true.',
+      'checkout.session.completed (or async_payment_succeeded) creates the Purchase and adds its credits, once, ' +
+      'and only for a session this server created, paid, at its recorded amount and currency; anything else is ' +
+      'recorded and answered 200 without credits. charge.refunded, charge.dispute.created and ' +
+      'checkout.session.async_payment_failed take the credits back (spent ones become a debt). ' +
+      'A replay answers already_processed: true; a malformed event is 400.',
     tags: ['Money'],
     headers: z.object({ 'Stripe-Signature': z.string() }),
     responses: {
@@ -109,7 +128,7 @@ export function moneyRoutes(api: Api, deps: AppDeps): void {
       '(so agents and the MCP tools can read it).',
     tags: ['Account'],
     security: ['BearerJWT', 'ApiKey'],
-    before: [identity.requireJwtOrKey('account')],
+    before: [identity.requireJwtOrKey()],
     responses: {
       200: { description: 'Account earnings', schema: AccountEarnings },
       401: { description: 'Missing or invalid credentials' },
@@ -157,10 +176,10 @@ export function moneyRoutes(api: Api, deps: AppDeps): void {
       'not linked to another account, ' +
       'an account without a wallet, and a clean sanctions screen. ' +
       'Earnings held for the wallet move to the account. Accepts a ' +
-      'session token or, beyond the contract, a key with the account scope.',
+      'session token or, beyond the contract, a key with the payout scope.',
     tags: ['Account'],
     security: ['BearerJWT', 'ApiKey'],
-    before: [identity.requireJwtOrKey('account'), identity.requireActiveAccount(), requireTermsAccepted(terms)],
+    before: [identity.requireJwtOrKey(), identity.requireActiveAccount(), requireTermsAccepted(terms)],
     body: LinkWalletRequest,
     responses: {
       200: { description: 'Linked', schema: LinkWalletResponse },
@@ -263,18 +282,23 @@ export function moneyRoutes(api: Api, deps: AppDeps): void {
     summary: 'Withdraw to your card-processor payout account',
     description:
       'At least $0.50. Link the payout account first with POST /account/payout-account ' +
-      'and finish its hosted onboarding.',
+      'and finish its hosted onboarding. A session token or a key with the payout scope. The settlement id is ' +
+      'the idempotency key of the one processor transfer, so the payout is made at most once. Send an ' +
+      'Idempotency-Key header to retry safely: a retry with the same key answers the first request’s payout as it ' +
+      'now stands (409 when it named another amount).',
     tags: ['Money'],
     security: ['BearerJWT', 'ApiKey'],
-    before: [
-      identity.requireJwtOrKey('account'),
-      withdrawalsOpen,
-      identity.requireActiveAccount(),
-      requireTermsAccepted(terms),
-    ],
+    before: [identity.requireJwtOrKey(), withdrawalsOpen, identity.requireActiveAccount(), requireTermsAccepted(terms)],
     body: ProcessorWithdrawRequest,
+    headers: z.object({ 'Idempotency-Key': z.string().max(255).optional() }),
     responses: {
       200: { description: 'Paid out', schema: ProcessorWithdrawResult },
+      202: {
+        description:
+          'processing_timeout: the provider did not answer whether it paid; the balance stays debited and the ' +
+          'payout is reconciled with the provider (exactly once). Poll poll_url, do not retry',
+        schema: ProcessorWithdrawResult,
+      },
       400: {
         description:
           'no payout account linked, onboarding incomplete, invalid amount, below minimum, insufficient balance',
@@ -282,13 +306,23 @@ export function moneyRoutes(api: Api, deps: AppDeps): void {
       401: { description: 'Missing or invalid credentials' },
       403: { description: 'TERMS_NOT_ACCEPTED or account suspended' },
       404: { description: 'Account not found' },
-      409: { description: 'WITHDRAWAL_IN_FLIGHT' },
+      409: { description: 'WITHDRAWAL_IN_FLIGHT, or an Idempotency-Key used for another amount' },
+      502: { description: 'The payout provider refused the payout; nothing was withdrawn' },
       503: { description: 'Withdrawals paused, or payout provider not configured' },
     },
-    handler: async ({ body }, ctx) => ({
-      message: 'Payout sent',
-      ...(await withdrawals.viaProcessor(accountOf(ctx.state), body.amount_usd)),
-    }),
+    handler: async ({ body }, ctx) => {
+      const r = await withdrawals.viaProcessor(
+        accountOf(ctx.state),
+        body.amount_usd,
+        ctx.get('idempotency-key') || undefined,
+      );
+      if (r.status !== 'confirmed')
+        return reply(202, {
+          message: 'The payout provider has not confirmed the payout yet: do not retry, poll poll_url',
+          ...r,
+        });
+      return { message: 'Payout sent', ...r };
+    },
   });
 
   api.route({
@@ -296,10 +330,12 @@ export function moneyRoutes(api: Api, deps: AppDeps): void {
     path: '/account/payout-account',
     operationId: 'createPayoutAccount',
     summary: 'Link a card-processor payout account (hosted onboarding)',
-    description: 'Not in the contract: creates the payout account once and returns its hosted onboarding link.',
+    description:
+      'Not in the contract: creates the payout account once and returns its hosted onboarding link. ' +
+      'A session token or a key with the payout scope.',
     tags: ['Money'],
     security: ['BearerJWT', 'ApiKey'],
-    before: [identity.requireJwtOrKey('account'), identity.requireActiveAccount(), requireTermsAccepted(terms)],
+    before: [identity.requireJwtOrKey(), identity.requireActiveAccount(), requireTermsAccepted(terms)],
     responses: {
       200: { description: 'Onboarding link', schema: PayoutOnboarding },
       401: { description: 'Missing or invalid credentials' },
@@ -328,6 +364,47 @@ export function moneyRoutes(api: Api, deps: AppDeps): void {
       eth_balance: 'unknown',
       total_platform_earnings: (await withdrawals.totalPlatformMicro()) / 1_000_000,
     }),
+  });
+
+  const SettlementParam = z.object({ id: z.string().regex(/^set_[A-Za-z0-9]+$/, 'a settlement id (set_…)') });
+  api.route({
+    method: 'get',
+    path: '/admin/settlements/unresolved',
+    operationId: 'listUnresolvedSettlements',
+    summary: 'Withdrawals whose payout has not been confirmed or failed yet',
+    description:
+      'Not in the contract: pending and processing_timeout settlements, oldest first (at most 200). ' +
+      'They are reconciled at start and on a schedule; POST /admin/settlements/{id}/reconcile asks now.',
+    tags: ['Admin'],
+    security: ['AdminToken'],
+    before: [identity.requireAdmin('read')],
+    responses: {
+      200: { description: 'Unresolved settlements', schema: AdminSettlementList },
+      401: { description: 'Missing or invalid admin token' },
+    },
+    handler: async () => ({ settlements: (await payouts.unresolved(200)).map(toAdminSettlement) }),
+  });
+
+  api.route({
+    method: 'post',
+    path: '/admin/settlements/{id}/reconcile',
+    operationId: 'reconcileSettlement',
+    summary: 'Resolve one stuck withdrawal by asking the payout provider',
+    description:
+      'Not in the contract: lists the processor transfers of the settlement (its transfer_group); one found ' +
+      'confirms it, none sends it under its own idempotency key, a refusal fails it and returns the amount. ' +
+      'Still processing_timeout when the provider does not answer.',
+    tags: ['Admin'],
+    security: ['AdminToken'],
+    before: [identity.requireAdmin('admin')],
+    params: SettlementParam,
+    responses: {
+      200: { description: 'The settlement as it now stands', schema: AdminSettlement },
+      401: { description: 'Missing or invalid admin token' },
+      403: { description: 'The read token' },
+      404: { description: 'No such settlement' },
+    },
+    handler: async ({ params }) => toAdminSettlement(await payouts.reconcile(params.id)),
   });
 
   api.route({

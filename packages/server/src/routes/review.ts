@@ -23,7 +23,7 @@ const OWNER_ERRORS = {
 /** The contributor's review queue (/account/pending…) and the platform's (/admin/review…). */
 export function reviewRoutes(api: Api, deps: AppDeps): void {
   const { identity, review } = deps;
-  const owner = [identity.requireJwtOrKey('contribute')];
+  const owner = [identity.requireJwtOrKey()];
   const me = (ctx: { state: { identity?: { accountId: string } } }) => ctx.state.identity!.accountId;
 
   api.route({

@@ -26,7 +26,7 @@ export function termsRoutes(api: Api, deps: AppDeps): void {
     summary: 'Which terms version is current and which one this account accepted',
     tags: ['Account'],
     security: ['BearerJWT', 'ApiKey'],
-    before: [identity.requireJwtOrKey('account')],
+    before: [identity.requireJwtOrKey()],
     responses: {
       200: { description: 'Terms status', schema: TermsStatus },
       401: { description: 'Missing or invalid credentials' },
@@ -46,7 +46,7 @@ export function termsRoutes(api: Api, deps: AppDeps): void {
       `Money and agency routes answer 403 TERMS_NOT_ACCEPTED until version ${CURRENT_TOS_VERSION} is accepted.`,
     tags: ['Account'],
     security: ['BearerJWT', 'ApiKey'],
-    before: [identity.requireJwtOrKey('contribute')],
+    before: [identity.requireJwtOrKey()],
     body: AcceptTermsRequest,
     responses: {
       200: { description: 'Accepted', schema: AcceptTermsResponse },

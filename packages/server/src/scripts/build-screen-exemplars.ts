@@ -65,7 +65,7 @@ try {
     const scored: Array<{ score: number; flagged: boolean }> = [];
     for (const item of corpus(name).filter((i) => i.split === 'dev')) {
       const leaveOut = Object.fromEntries(names.map((n) => [n, exemplars(n, 0, item.text)])) as SemanticModel;
-      const verdicts = await semanticVerdicts(embed, leaveOut, { chunked: item.text, whole: item.text });
+      const { verdicts } = await semanticVerdicts(embed, leaveOut, { chunked: item.text, whole: item.text });
       scored.push({ score: verdicts[name].score, flagged: item.flagged });
     }
     const margin = chooseMargin(scored, MAX_DEV_FALSE_POSITIVE_RATE);

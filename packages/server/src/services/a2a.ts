@@ -12,7 +12,8 @@ import {
   ServerCallContext,
   type TaskStore,
 } from '@a2a-js/sdk/server';
-import { CONTENT_ADVISORY, LIMITS, z } from '@axle/sdk';
+import { CONTENT_ADVISORY, CONTENT_TRUST, LIMITS, untrustedContent, z } from '@axle/sdk';
+import { sha256Hex } from '../domain/ids.js';
 import type { Clock } from '../clock.js';
 import { a2aTasksStore } from '../store/a2a-tasks.js';
 import type { Transactor } from '../store/queryable.js';
@@ -115,10 +116,20 @@ export function createA2AService({ db, clock, skills, knowledge, rateLimiter }: 
       };
     }
     const found = await knowledge.search({ query, limit: Math.min(RESULTS, LIMITS.knowledge.maxLimit) }, null);
+    // The learnings' own words (titles, task contexts) reach the agent framed as every surface frames a body.
+    const previews = found.results.map((r) => `${r.id}: ${r.title}\n${r.task_context}`).join('\n\n');
     return {
-      data: { skill, query, content_advisory: CONTENT_ADVISORY, results: found.results, pricing: found.pricing },
+      data: {
+        skill,
+        query,
+        content_advisory: CONTENT_ADVISORY,
+        content_trust: CONTENT_TRUST,
+        results: found.results,
+        pricing: found.pricing,
+      },
       summary: found.results.length
-        ? `${found.results.length} learnings (snippets; unlock one with GET /knowledge/{id}). ${CONTENT_ADVISORY}`
+        ? `${found.results.length} learnings (snippets; unlock one with GET /knowledge/{id}). ${CONTENT_ADVISORY}\n` +
+          untrustedContent(previews, sha256Hex(previews))
         : 'No matching learnings.',
     };
   }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { API_KEY_SCOPES, type ApiKeyScope, ERROR_CODES, LIMITS } from '@axle/sdk';
+import { API_KEY_SCOPES, type ApiKeyScope, DEFAULT_KEY_SCOPES, ERROR_CODES, LIMITS } from '@axle/sdk';
 import { DomainError } from '../domain/errors.js';
 import { type ApiKeyRow, apiKeysStore } from '../store/api-keys.js';
 import type { Queryable } from '../store/queryable.js';
@@ -60,7 +60,7 @@ export async function createKey(
     );
   }
   const apiKey = generateApiKey();
-  const scopes = API_KEY_SCOPES.filter((s) => (opts.scopes ?? API_KEY_SCOPES).includes(s));
+  const scopes = API_KEY_SCOPES.filter((s) => (opts.scopes ?? DEFAULT_KEY_SCOPES).includes(s));
   const row: ApiKeyRow = {
     id: newId('key'),
     account_id: accountId,

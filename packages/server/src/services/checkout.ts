@@ -1,25 +1,59 @@
-import { ERROR_CODES, type Purchase, microToUsd, usdToMicro } from '@axle/sdk';
+import { ERROR_CODES, type Purchase, microToUsd } from '@axle/sdk';
 import type { Clock } from '../clock.js';
 import { CREDIT_PACKS, creditPack } from '../domain/credit-packs.js';
 import { DomainError } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
-import { type CardProcessor, InvalidEventSignature, ProcessorUnavailable } from '../payments/card-processor.js';
+import { reversalDue, unlocksValueMicro } from '../domain/credit-reversal.js';
+import {
+  type CardProcessor,
+  type CheckoutSessionEvent,
+  InvalidEventSignature,
+  MalformedEvent,
+  type ProcessorEvent,
+  ProcessorUnavailable,
+} from '../payments/card-processor.js';
 import { creditsStore, type PurchaseRow } from '../store/credits.js';
-import type { Transactor } from '../store/queryable.js';
+import type { Queryable, Transactor } from '../store/queryable.js';
 import { getAccount } from './accounts.js';
 import type { RateLimiter } from './rate-limit.js';
 
 /** Checkout sessions an account may open per hour. */
 const CHECKOUTS_PER_HOUR = 20;
 
+/** What one processor event did (recorded in processor_events and answered). */
+export type EventOutcome =
+  | 'credited'
+  | 'reversed'
+  | 'session_failed'
+  | 'not_paid'
+  | 'amount_mismatch'
+  | 'unknown_session'
+  | 'already_credited'
+  | 'unknown_purchase'
+  | 'ignored';
+
+export interface WebhookAnswer {
+  received: true;
+  processed: boolean;
+  already_processed: boolean;
+  purchase_id: string | null;
+  outcome: EventOutcome;
+}
+
 export interface CheckoutService {
+  /** Opens a hosted checkout and records the session (account, pack, amount, currency) the webhook will trust. */
   createSession(accountId: string, packId: string): Promise<{ url: string; session_id: string }>;
-  /** Applies a signed processor event once; a replay answers already_processed. */
-  handleEvent(
-    rawBody: Buffer,
-    signature: string,
-  ): Promise<{ received: true; processed: boolean; already_processed: boolean; purchase_id: string | null }>;
-  purchases(accountId: string): Promise<{ purchases: Purchase[]; total_spent_usd: number }>;
+  /**
+   * Applies a signed processor event once (a replay answers already_processed). Credits are granted only for a
+   * session this server created, paid, at its recorded amount and currency; refunds, failed payments and
+   * disputes take them back. Anything else is recorded and answered 200 without credits.
+   */
+  handleEvent(rawBody: Buffer, signature: string): Promise<WebhookAnswer>;
+  purchases(accountId: string): Promise<{
+    purchases: Purchase[];
+    total_spent_usd: number;
+    credit_debt: { unlocks: number; amount_usd: number };
+  }>;
 }
 
 const toPurchase = (p: PurchaseRow): Purchase => ({
@@ -32,6 +66,7 @@ const toPurchase = (p: PurchaseRow): Purchase => ({
 });
 
 const notConfigured = () => new DomainError(ERROR_CODES.PROVIDER_NOT_CONFIGURED, 'checkout provider not configured');
+const CURRENCY = 'usd';
 
 export function createCheckoutService(deps: {
   db: Transactor;
@@ -41,6 +76,111 @@ export function createCheckoutService(deps: {
   processor?: CardProcessor;
 }): CheckoutService {
   const { db, clock, processor } = deps;
+
+  type Applied = { outcome: EventOutcome; purchaseId?: string | null; detail?: Record<string, unknown> };
+
+  async function completed(q: Queryable, s: CheckoutSessionEvent, now: number): Promise<Applied> {
+    const session = await creditsStore.session(q, s.id);
+    if (!session) return { outcome: 'unknown_session', detail: { session_id: s.id } };
+    const pack = creditPack(session.pack_id)!;
+    if (s.paymentStatus !== 'paid') return { outcome: 'not_paid', detail: { payment_status: s.paymentStatus } };
+    if (s.amountTotal !== session.amount_cents || s.currency?.toLowerCase() !== session.currency)
+      return {
+        outcome: 'amount_mismatch',
+        detail: {
+          expected: { amount_total: session.amount_cents, currency: session.currency },
+          got: { amount_total: s.amountTotal, currency: s.currency },
+        },
+      };
+    const row: PurchaseRow = {
+      id: newId('pur'),
+      account_id: session.account_id,
+      pack_id: pack.id,
+      amount_micro: session.amount_cents * 10_000,
+      queries_added: pack.queries,
+      unlocks_added: pack.unlocks,
+      checkout_session_id: session.id,
+      created_at: now,
+      payment_intent: s.paymentIntent,
+      reversed_cents: 0,
+      reversed_unlocks: 0,
+      reversed_queries: 0,
+      revoked_unlocks: 0,
+    };
+    if (!(await creditsStore.insertPurchase(q, row))) {
+      const existing = await creditsStore.purchaseBySession(q, session.id);
+      return { outcome: 'already_credited', purchaseId: existing?.id ?? null };
+    }
+    await creditsStore.add(q, session.account_id, pack.unlocks, pack.queries, now);
+    return { outcome: 'credited', purchaseId: row.id };
+  }
+
+  /** Takes back the credits `reversedCents` of the purchase paid for; what was spent becomes a debt. */
+  async function reverse(
+    q: Queryable,
+    eventId: string,
+    purchase: PurchaseRow,
+    reversedCents: number,
+    now: number,
+  ): Promise<Applied> {
+    const amountCents = purchase.amount_micro / 10_000;
+    const due = reversalDue(
+      {
+        amountCents,
+        unlocksAdded: purchase.unlocks_added,
+        queriesAdded: purchase.queries_added,
+        reversedCents: purchase.reversed_cents,
+        reversedUnlocks: purchase.reversed_unlocks,
+        reversedQueries: purchase.reversed_queries,
+      },
+      reversedCents,
+    );
+    const took = await creditsStore.take(q, purchase.account_id, due, now);
+    const owed = { unlocks: due.unlocks - took.unlocks, queries: due.queries - took.queries };
+    if (owed.unlocks || owed.queries)
+      await creditsStore.insertDebt(q, {
+        id: newId('dbt'),
+        account_id: purchase.account_id,
+        purchase_id: purchase.id,
+        event_id: eventId,
+        ...owed,
+        amount_micro: unlocksValueMicro(purchase.amount_micro, purchase.unlocks_added, owed.unlocks),
+        created_at: now,
+      });
+    await creditsStore.setReversed(q, purchase.id, {
+      reversed_cents: due.cents,
+      reversed_unlocks: purchase.reversed_unlocks + due.unlocks,
+      reversed_queries: purchase.reversed_queries + due.queries,
+      revoked_unlocks: purchase.revoked_unlocks + took.unlocks,
+    });
+    return {
+      outcome: 'reversed',
+      purchaseId: purchase.id,
+      detail: { reversed_cents: due.cents, revoked: took, owed },
+    };
+  }
+
+  async function apply(q: Queryable, e: ProcessorEvent, now: number): Promise<Applied> {
+    switch (e.kind) {
+      case 'session_completed':
+        return completed(q, e.session, now);
+      case 'session_failed': {
+        // A payment that failed after the session completed unpaid: nothing was credited, unless it was.
+        const purchase = await creditsStore.purchaseBySession(q, e.session.id);
+        if (purchase) return reverse(q, e.eventId, purchase, purchase.amount_micro / 10_000, now);
+        const known = await creditsStore.session(q, e.session.id);
+        return { outcome: known ? 'session_failed' : 'unknown_session', detail: { session_id: e.session.id } };
+      }
+      case 'reversal': {
+        const purchase = e.paymentIntent && (await creditsStore.purchaseByPaymentIntent(q, e.paymentIntent));
+        if (!purchase) return { outcome: 'unknown_purchase', detail: { payment_intent: e.paymentIntent } };
+        return reverse(q, e.eventId, purchase, e.reversedCents, now);
+      }
+      default:
+        return { outcome: 'ignored' };
+    }
+  }
+
   return {
     async createSession(accountId, packId) {
       const pack = creditPack(packId);
@@ -50,74 +190,91 @@ export function createCheckoutService(deps: {
       await db.tx((q) =>
         deps.rateLimiter.take(`checkout:account:${accountId}`, { limit: CHECKOUTS_PER_HOUR, windowMs: 3_600_000 }, q),
       );
+      const amountCents = Math.round(pack.price_usd * 100);
+      let session: { id: string; url: string };
       try {
-        const session = await processor.createCheckout({
+        session = await processor.createCheckout({
           accountId,
           packId: pack.id,
           name: `Axle ${pack.name} credit pack (${pack.unlocks} unlocks, ${pack.queries} queries)`,
-          amountCents: Math.round(pack.price_usd * 100),
+          amountCents,
+          currency: CURRENCY,
           successUrl: `${deps.baseUrl()}/account/purchases?checkout=complete`,
           cancelUrl: `${deps.baseUrl()}/account/purchases?checkout=cancelled`,
         });
-        return { url: session.url, session_id: session.id };
       } catch (err) {
         if (err instanceof ProcessorUnavailable)
           throw new DomainError(ERROR_CODES.PROVIDER_UNAVAILABLE, 'checkout provider unavailable');
         throw err;
       }
+      await creditsStore.insertSession(db, {
+        id: session.id,
+        account_id: accountId,
+        pack_id: pack.id,
+        amount_cents: amountCents,
+        currency: CURRENCY,
+        created_at: clock.now(),
+      });
+      return { url: session.url, session_id: session.id };
     },
 
     async handleEvent(rawBody, signature) {
       if (!processor) throw notConfigured();
-      let event: ReturnType<CardProcessor['parseEvent']>;
+      let event: ProcessorEvent;
       try {
         event = processor.parseEvent(rawBody, signature);
       } catch (err) {
         if (err instanceof InvalidEventSignature) throw new DomainError(ERROR_CODES.VALIDATION, 'invalid signature');
+        if (err instanceof MalformedEvent) throw new DomainError(ERROR_CODES.VALIDATION, err.message);
         throw err;
       }
-      if (!('checkout' in event))
-        return { received: true, processed: false, already_processed: false, purchase_id: null };
-      const c = event.checkout;
-      const pack = c.packId ? creditPack(c.packId) : undefined;
-      if (!pack || !c.accountId)
-        throw new DomainError(ERROR_CODES.VALIDATION, 'malformed event: no credit pack or account in its metadata');
-      if (!c.paid) return { received: true, processed: false, already_processed: false, purchase_id: null };
-      const accountId = c.accountId;
       return db.tx(async (q) => {
-        if (!(await getAccount(q, accountId)))
-          throw new DomainError(ERROR_CODES.VALIDATION, 'malformed event: unknown account');
         const now = clock.now();
-        const row: PurchaseRow = {
-          id: newId('pur'),
-          account_id: accountId,
-          pack_id: pack.id,
-          amount_micro: c.amountCents === null ? usdToMicro(pack.price_usd) : c.amountCents * 10_000,
-          queries_added: pack.queries,
-          unlocks_added: pack.unlocks,
-          checkout_session_id: c.sessionId,
-          created_at: now,
-        };
-        if (!(await creditsStore.insertPurchase(q, row))) {
-          const existing = await creditsStore.purchaseBySession(q, c.sessionId);
+        const claimed = await creditsStore.claimEvent(q, {
+          event_id: event.eventId,
+          type: event.type,
+          outcome: 'received',
+          detail: null,
+          purchase_id: null,
+          received_at: now,
+        });
+        if (!claimed) {
+          const seen = (await creditsStore.event(q, event.eventId))!;
           return {
             received: true as const,
             processed: false,
             already_processed: true,
-            purchase_id: existing?.id ?? null,
+            purchase_id: seen.purchase_id,
+            outcome: seen.outcome as EventOutcome,
           };
         }
-        await creditsStore.add(q, accountId, pack.unlocks, pack.queries, now);
-        return { received: true as const, processed: true, already_processed: false, purchase_id: row.id };
+        const applied = await apply(q, event, now);
+        await creditsStore.settleEvent(q, event.eventId, {
+          outcome: applied.outcome,
+          detail: applied.detail ? JSON.stringify(applied.detail) : null,
+          purchase_id: applied.purchaseId ?? null,
+        });
+        return {
+          received: true as const,
+          processed: applied.outcome === 'credited' || applied.outcome === 'reversed',
+          already_processed: applied.outcome === 'already_credited',
+          purchase_id: applied.purchaseId ?? null,
+          outcome: applied.outcome,
+        };
       });
     },
 
     async purchases(accountId) {
-      const [rows, total] = await Promise.all([
+      const [rows, total, debt] = await Promise.all([
         creditsStore.purchases(db, accountId, 500),
         creditsStore.totalSpent(db, accountId),
+        creditsStore.debtOf(db, accountId),
       ]);
-      return { purchases: rows.map(toPurchase), total_spent_usd: microToUsd(total) };
+      return {
+        purchases: rows.map(toPurchase),
+        total_spent_usd: microToUsd(total),
+        credit_debt: { unlocks: debt.unlocks, amount_usd: microToUsd(debt.amount_micro) },
+      };
     },
   };
 }

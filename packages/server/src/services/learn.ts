@@ -138,7 +138,7 @@ export function createLearnService(deps: LearnDeps): LearnService {
       const semantic = semanticScreens && !exhausted ? await semanticScreens.screen(text) : undefined;
       const screening =
         semantic && 'flags' in semantic
-          ? withSemanticFlags(screenLearning(text), semantic.flags)
+          ? withSemanticFlags(screenLearning(text, { offTask: semantic.offTask }), semantic.flags)
           : screenLearning(text);
       const screeningNote = semantic && 'skipped' in semantic ? regexOnlyNote(semantic.skipped) : null;
       const stored = screening.redacted;

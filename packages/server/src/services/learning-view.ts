@@ -1,5 +1,7 @@
 import {
   CONTENT_ADVISORY,
+  CONTENT_TRUST,
+  type InjectionFlag,
   type LearningFull,
   type LearningSnippet,
   LIMITS,
@@ -7,9 +9,11 @@ import {
   type PendingItem,
   usdToMicro,
   type REVIEW_REASONS,
+  untrustedContent,
 } from '@axle/sdk';
 
 type ReviewReason = (typeof REVIEW_REASONS)[number];
+import { SEMANTIC_FINDING } from '../domain/screens/index.js';
 import { type Complexity, basePriceMicros, dynamicPriceMicros } from '../domain/pricing.js';
 import { lane, rankingQuality, rubricTotal, rubricTotal01, type QualitySelfAssessment } from '../domain/quality.js';
 import { estimatedDiyCostMicros, freshness01, type Outcome, verdict } from '../domain/verdict.js';
@@ -140,6 +144,12 @@ export const laneOf = (l: Pick<LearningRecord, 'reviewReason' | 'qualityDimensio
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
+/** A stored flag; rows from before flags had layers hold the rule name alone. */
+const asInjectionFlag = (f: InjectionFlag | string): InjectionFlag =>
+  typeof f === 'string'
+    ? { layer: f === SEMANTIC_FINDING ? 'semantic' : 'instructions', rule: f, span: null, excerpt: null }
+    : f;
+
 export function toPendingItem(l: LearningRecord, threshold: number): PendingItem {
   return {
     id: l.id,
@@ -150,7 +160,7 @@ export function toPendingItem(l: LearningRecord, threshold: number): PendingItem
     outcome: (l.outcome as PendingItem['outcome']) ?? null,
     created_at: iso(l.createdAt),
     status: l.status,
-    ...(l.injectionFlags?.length ? { injection_flags: l.injectionFlags } : {}),
+    ...(l.injectionFlags?.length ? { injection_flags: l.injectionFlags.map(asInjectionFlag) } : {}),
     ...(l.possibleDuplicateOf
       ? {
           possible_duplicate_of: l.possibleDuplicateOf,
@@ -176,9 +186,10 @@ export function toLearningFull(
   const { relevance: _relevance, ...fields } = snippet;
   return {
     ...fields,
-    body: l.body,
+    body: untrustedContent(l.body, l.bodyHash),
     body_hash: l.bodyHash,
     content_advisory: CONTENT_ADVISORY,
+    content_trust: CONTENT_TRUST,
     contributor_wallet: l.contributorWallet,
     contributor_key_label: l.contributorKeyLabel,
     contributor_agent: l.contributorAgent,

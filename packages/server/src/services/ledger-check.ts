@@ -1,8 +1,26 @@
+import type { ProcessorTransfer } from '../payments/card-processor.js';
 import type { Queryable } from '../store/queryable.js';
 import { ledgerAuditStore } from '../store/ledger-audit.js';
 
-/** Every broken ledger invariant, described; empty when the books balance. */
-export async function checkLedger(q: Queryable): Promise<string[]> {
+export interface LedgerReport {
+  /** Every broken invariant, described; empty when the books balance. */
+  problems: string[];
+  /** Spent credits of refunded or disputed purchases, owed (shown, never hidden). */
+  debts: { accounts: number; unlocks: number; amount_micro: number };
+  /** Processor transfers compared with the settlements (the processor's own list, when given). */
+  processorTransfersChecked: number;
+}
+
+/**
+ * Checks the ledger: splits, balances against their journal, withdrawals against settlements, learning
+ * totals; every processor transfer the server recorded, and every one in `processorTransfers` (the processor's
+ * own list, when it can be asked), against one confirmed settlement; and that reversed purchases hide no debt.
+ */
+export async function checkLedger(q: Queryable, processorTransfers?: ProcessorTransfer[]): Promise<string[]> {
+  return (await ledgerReport(q, processorTransfers)).problems;
+}
+
+export async function ledgerReport(q: Queryable, processorTransfers?: ProcessorTransfer[]): Promise<LedgerReport> {
   const problems: string[] = [];
   const report = (what: string, rows: unknown[]) => {
     for (const r of rows.slice(0, 20)) problems.push(`${what}: ${JSON.stringify(r)}`);
@@ -12,6 +30,9 @@ export async function checkLedger(q: Queryable): Promise<string[]> {
   report('balance differs from its journal', await ledgerAuditStore.balancesOffJournal(q));
   report('withdrawn differs from settlements', await ledgerAuditStore.withdrawalsOffSettlements(q));
   report('learning totals differ from its unlocks', await ledgerAuditStore.learningsOffUnlocks(q));
+  report('processor transfer matches no confirmed settlement', await ledgerAuditStore.transfersOffSettlements(q));
+  report('confirmed card payout without exactly one transfer', await ledgerAuditStore.settlementsOffTransfers(q));
+  report('reversed purchase with credits neither taken back nor owed', await ledgerAuditStore.hiddenDebts(q));
   report(
     'earnings credited from an x402 payment that is not settled',
     await ledgerAuditStore.creditsWithoutSettlement(q),
@@ -21,5 +42,38 @@ export async function checkLedger(q: Queryable): Promise<string[]> {
   if (t.sold !== t.credited) problems.push(`contributor shares sold ${t.sold} differ from credited ${t.credited}`);
   if (t.moved_out !== t.moved_in)
     problems.push(`wallet balances moved out ${t.moved_out} differ from moved in ${t.moved_in}`);
-  return problems;
+  if (processorTransfers)
+    report('processor transfer matches no confirmed settlement', await unmatched(q, processorTransfers));
+  return {
+    problems,
+    debts: (await ledgerAuditStore.debts(q))!,
+    processorTransfersChecked: processorTransfers?.length ?? 0,
+  };
+}
+
+/** The processor's transfers that are not one confirmed settlement's payout, or that pay one settlement twice. */
+async function unmatched(q: Queryable, transfers: ProcessorTransfer[]) {
+  const bad: unknown[] = [];
+  const paid = new Map<string, string>();
+  for (const t of transfers) {
+    if (t.reversed) continue;
+    const s = t.settlementId ? await ledgerAuditStore.settlementOf(q, t.settlementId) : undefined;
+    const twice = t.settlementId ? paid.get(t.settlementId) : undefined;
+    if (
+      s?.rail !== 'processor' ||
+      s.status !== 'confirmed' ||
+      s.amount_micro !== t.amountCents * 10_000 ||
+      s.payout_id !== t.id ||
+      twice
+    )
+      bad.push({
+        transfer_id: t.id,
+        settlement_id: t.settlementId,
+        amount_cents: t.amountCents,
+        settlement: s ?? null,
+        also_paid_by: twice ?? null,
+      });
+    if (t.settlementId) paid.set(t.settlementId, t.id);
+  }
+  return bad;
 }

@@ -3,7 +3,7 @@ import { DomainError } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
 import { type Split, splitRevenue } from '../domain/revenue-split.js';
 import type { Queryable } from '../store/queryable.js';
-import { type BalanceRow, ledgerStore, type SettlementRow, type UnlockRow } from '../store/ledger.js';
+import { type BalanceRow, ledgerStore, type SettlementRow, UNRESOLVED, type UnlockRow } from '../store/ledger.js';
 import { learningsStore } from '../store/learnings.js';
 import { termsStore } from '../store/terms.js';
 import { walletKey, walletsStore } from '../store/wallets.js';
@@ -128,6 +128,10 @@ export interface WithdrawalRequest {
   wallet: string | null;
   rail: SettlementRow['rail'];
   amountMicro: number;
+  /** Processor rail: the payout account the transfer goes to. */
+  destination?: string | null;
+  /** The client's Idempotency-Key of the request (unique per holder). */
+  requestKey?: string | null;
   /** Where the caller polls an unresolved withdrawal (the 409 and 202 answers carry it). */
   pollUrl: string;
   now: number;
@@ -169,6 +173,10 @@ export async function openSettlement(q: Queryable, w: WithdrawalRequest): Promis
     payout_id: null,
     created_at: w.now,
     confirmed_at: null,
+    destination: w.destination ?? null,
+    failure_reason: null,
+    reconciled_at: null,
+    request_key: w.requestKey ?? null,
   };
   await ledgerStore.insertSettlement(q, row);
   await ledgerStore.post(q, w.holder, 'withdraw', w.amountMicro, row.id, w.now);
@@ -178,23 +186,36 @@ export async function openSettlement(q: Queryable, w: WithdrawalRequest): Promis
 export type SettlementOutcome =
   | { status: 'confirmed'; txHash?: string | null; payoutId?: string | null }
   | { status: 'processing_timeout'; txHash?: string | null }
-  | { status: 'failed' };
+  | { status: 'failed'; reason?: string };
 
-/** Records how a payout ended; a failed one gives the amount back to the pending balance. */
+/**
+ * Records how a payout ended, once: only an unresolved settlement moves (a timeout only from pending), so a
+ * request and a reconciliation racing cannot both resolve it; a failed one gives the amount back to the
+ * pending balance. Returns whether this call moved it.
+ */
 export async function resolveSettlement(
   q: Queryable,
   s: SettlementRow,
   outcome: SettlementOutcome,
   now: number,
-): Promise<void> {
+): Promise<boolean> {
   if (outcome.status === 'failed') {
-    await ledgerStore.updateSettlement(q, s.id, { status: 'failed' });
-    await ledgerStore.post(q, s.holder, 'refund', s.amount_micro, s.id, now);
-    return;
+    const moved = await ledgerStore.transitionSettlement(q, s.id, UNRESOLVED, {
+      status: 'failed',
+      failure_reason: outcome.reason?.slice(0, 500) ?? null,
+    });
+    if (moved) await ledgerStore.post(q, s.holder, 'refund', s.amount_micro, s.id, now);
+    return moved;
   }
-  await ledgerStore.updateSettlement(q, s.id, {
-    status: outcome.status,
+  if (outcome.status === 'processing_timeout')
+    return ledgerStore.transitionSettlement(q, s.id, ['pending'], {
+      status: 'processing_timeout',
+      tx_hash: outcome.txHash ?? null,
+    });
+  return ledgerStore.transitionSettlement(q, s.id, UNRESOLVED, {
+    status: 'confirmed',
     tx_hash: outcome.txHash ?? null,
-    ...(outcome.status === 'confirmed' && { payout_id: outcome.payoutId ?? null, confirmed_at: now }),
+    payout_id: outcome.payoutId ?? null,
+    confirmed_at: now,
   });
 }

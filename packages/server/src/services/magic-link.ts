@@ -39,6 +39,8 @@ export interface MagicLinkService {
   request(rawEmail: string, ip: string, next: string | null): Promise<void>;
   /** Consumes the token (single use, atomically) and signs in, creating the account on first use; null if invalid. */
   verify(token: string): Promise<SignIn | null>;
+  /** Who a still-usable link signs in and where it continues, without using it; null if invalid. */
+  peek(token: string): Promise<{ email: string; next: string | null } | null>;
 }
 
 export function createMagicLinkService({
@@ -99,6 +101,11 @@ export function createMagicLinkService({
       });
       if (!signedIn || signedIn.account.deleted_at != null) return null;
       return { ...signedIn, jwt: await jwt.issue(signedIn.account.id) };
+    },
+
+    async peek(token) {
+      const link = await magicLinksStore.find(db, sha256Hex(token), clock.now());
+      return link ? { email: link.email, next: link.next_path } : null;
     },
   };
 }

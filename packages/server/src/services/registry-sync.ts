@@ -8,6 +8,7 @@ import type { Clock } from '../clock.js';
 import { DomainError } from '../domain/errors.js';
 import type { Logger } from '../logger.js';
 import type { Transactor } from '../store/queryable.js';
+import { leasesStore } from '../store/leases.js';
 import { registryStore } from '../store/registry.js';
 
 /** Page size asked of the registry (its documented maximum). */
@@ -206,7 +207,7 @@ export function createRegistrySync(deps: RegistrySyncDeps): RegistrySync {
     const source = deps.source;
     if (source === undefined) return undefined;
     const now = deps.clock.now();
-    if (!(await registryStore.acquireLease(deps.db, LEASE_NAME, holder, now, now + LEASE_MS))) return undefined;
+    if (!(await leasesStore.take(deps.db, LEASE_NAME, holder, now, now + LEASE_MS))) return undefined;
     try {
       const { lastSuccessAt } = await registryStore.state(deps.db, source);
       if (lastSuccessAt !== undefined && now - lastSuccessAt < intervalMs) return undefined;
@@ -216,7 +217,7 @@ export function createRegistrySync(deps: RegistrySyncDeps): RegistrySync {
       deps.logger.warn({ err: (err as Error).message, source }, 'registry sync failed');
       return undefined;
     } finally {
-      await registryStore.releaseLease(deps.db, LEASE_NAME, holder);
+      await leasesStore.release(deps.db, LEASE_NAME, holder);
     }
   }
 

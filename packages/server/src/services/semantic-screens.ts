@@ -1,9 +1,17 @@
 // The semantic side of the learning screens: embeds a learning's chunks with the skills' sentence model and
 // asks the pure rule in domain/screens/semantic.ts whether they lie nearer the held exemplars than the clean
-// ones. When the model is off, not ready or failing, the regex screens run alone (and the log says so); when the
+// ones; then the off-task layer's requests and the learning's task, whose similarity decides which request is off
+// task. When the model is off, not ready or failing, the regex screens run alone (and the log says so); when the
 // embedding queue is past its bound, or the model does not answer within the request's deadline, they do too, for
 // that submission, and the reason is recorded on it.
+import type { LayerFlag } from '../domain/screens/flags.js';
 import { type LearningText, type ScreenFlag, screenedTexts } from '../domain/screens/index.js';
+import {
+  OFF_TASK_THRESHOLDS,
+  offTaskBySimilarity,
+  type Request,
+  requestSentences,
+} from '../domain/screens/off-task.js';
 import {
   SEMANTIC_SCREENS,
   type SemanticModel,
@@ -18,31 +26,66 @@ import { readScreenExemplars } from '../search/screen-exemplars.js';
 
 export type Embed = (texts: string[]) => Promise<Float32Array[]>;
 
-/** What the screens read: the chunk screens cut `chunked` into chunks; the whole-text ones read `whole`. */
+/**
+ * What the screens read: the chunk screens cut `chunked` into chunks; the whole-text ones read `whole`; the
+ * off-task layer compares the requests in `chunked` with `task` (the learning's title and task context).
+ */
 export interface ScreenTexts {
   chunked: string;
   whole: string;
+  task?: string;
 }
 
-/** Every semantic screen's verdict, from one model call of at most 1 + MAX_CHUNKS texts. */
+/** Requests the off-task layer measures at most (each is one text of its model call). */
+const MAX_REQUESTS = 8;
+
+export interface SemanticVerdicts {
+  verdicts: Record<SemanticScreenName, SemanticVerdict>;
+  /** The off-task layer's flags (offsets of `chunked`); empty without a `task`. */
+  offTask: LayerFlag[];
+}
+
+const dot = (a: Float32Array, b: Float32Array) => {
+  let s = 0;
+  for (let i = 0; i < a.length; i++) s += a[i]! * b[i]!;
+  return s;
+};
+
+/**
+ * The off-task layer's flags by the sentence model: the requests of `chunked` (at most MAX_REQUESTS) embedded
+ * with `task`, each measured by its cosine to it. No model call when there is no request.
+ */
+export async function offTaskFlags(embed: Embed, chunked: string, task: string): Promise<LayerFlag[]> {
+  const requests: Request[] = requestSentences(chunked).slice(0, MAX_REQUESTS);
+  if (requests.length === 0 || !/\S/.test(task)) return [];
+  const [taskVector, ...vectors] = await embed([task, ...requests.map((r) => r.text)]);
+  const similarities = vectors.map((v) => dot(taskVector!, v));
+  return offTaskBySimilarity(chunked, requests, similarities, OFF_TASK_THRESHOLDS, task);
+}
+
+/** Every semantic screen's verdict (one model call of at most 1 + MAX_CHUNKS texts) and the off-task flags. */
 export async function semanticVerdicts(
   embed: Embed,
   model: SemanticModel,
   texts: ScreenTexts,
-): Promise<Record<SemanticScreenName, SemanticVerdict>> {
+): Promise<SemanticVerdicts> {
   const chunks = textChunks(texts.chunked);
   const distinct = [...new Set([texts.whole, ...chunks])];
   const vectors = await embed(distinct);
   const vectorOf = new Map(distinct.map((t, i) => [t, vectors[i]!]));
   const screenVectors = { whole: vectorOf.get(texts.whole)!, chunks: chunks.map((c) => vectorOf.get(c)!) };
-  const out = {} as Record<SemanticScreenName, SemanticVerdict>;
+  const verdicts = {} as Record<SemanticScreenName, SemanticVerdict>;
   for (const name of Object.keys(SEMANTIC_SCREENS) as SemanticScreenName[])
-    out[name] = semanticVerdict(name, screenVectors, model[name]);
-  return out;
+    verdicts[name] = semanticVerdict(name, screenVectors, model[name]);
+  const offTask = texts.task === undefined ? [] : await offTaskFlags(embed, texts.chunked, texts.task);
+  return { verdicts, offTask };
 }
 
-/** What the semantic side made of a learning: its flags, or why it did not run (the regex screens decided alone). */
-export type SemanticScreening = { flags: ScreenFlag[] } | { skipped: string };
+/**
+ * What the semantic side made of a learning: its flags and the off-task layer's (offsets of
+ * `screenedTexts(learning).all`), or why it did not run (the regex screens decided alone).
+ */
+export type SemanticScreening = { flags: ScreenFlag[]; offTask: LayerFlag[] } | { skipped: string };
 
 export interface SemanticScreens {
   /** The semantic screens over a learning; undefined when they are off (AXLE_SEMANTIC_SEARCH=off). */
@@ -95,10 +138,14 @@ export function createSemanticScreens({
       if (!model) return undefined;
       if (!loaded) return regexOnly('no exemplars', loadError);
       if (model.state() !== 'ready') return regexOnly(`sentence model ${model.state()}`);
-      const { all, advice } = screenedTexts(learning);
-      let verdicts: Record<SemanticScreenName, SemanticVerdict>;
+      const { all, advice, task } = screenedTexts(learning);
+      let result: SemanticVerdicts;
       try {
-        verdicts = await semanticVerdicts((texts) => model.embedQueued(texts), loaded, { chunked: all, whole: advice });
+        result = await semanticVerdicts((texts) => model.embedQueued(texts), loaded, {
+          chunked: all,
+          whole: advice,
+          task,
+        });
       } catch (err) {
         // Shedding load, as a search does when the queue is deep or the model is slow: this submission is
         // screened by the regex side (the next one may not be, so this is not logged as an outage).
@@ -112,8 +159,9 @@ export function createSemanticScreens({
       fallback = undefined;
       return {
         flags: (Object.keys(SEMANTIC_SCREENS) as SemanticScreenName[])
-          .filter((name) => verdicts[name].flagged)
+          .filter((name) => result.verdicts[name].flagged)
           .map((name) => SEMANTIC_SCREENS[name]),
+        offTask: result.offTask,
       };
     },
   };

@@ -3,13 +3,13 @@ import type { Clock } from '../clock.js';
 import { DomainError } from '../domain/errors.js';
 import type { Logger } from '../logger.js';
 import { type CardProcessor, ProcessorUnavailable } from '../payments/card-processor.js';
-import type { PayoutSender } from '../payments/payout-sender.js';
 import type { SanctionsScreen } from '../payments/sanctions.js';
 import type { Transactor } from '../store/queryable.js';
 import { ledgerStore, type SettlementRow } from '../store/ledger.js';
 import { walletKey, walletsStore } from '../store/wallets.js';
 import { getAccount } from './accounts.js';
 import { balanceOf, openSettlement, resolveSettlement } from './ledger.js';
+import type { Payouts } from './payouts.js';
 import type { RateLimiter } from './rate-limit.js';
 import { hasAcceptedCurrentTerms, termsNotAccepted } from './terms.js';
 import { PROOF_DOMAIN } from './wallets.js';
@@ -36,6 +36,14 @@ export type WithdrawOutcome =
   | { status: 'confirmed'; settlement_id: string; amount: number; tx_hash: string | null }
   | { status: 'processing_timeout'; settlement_id: string; tx_hash: null; poll_url: string };
 
+export interface ProcessorPayout {
+  payout_id: string | null;
+  settlement_id: string;
+  amount: number;
+  status: SettlementRow['status'];
+  poll_url?: string;
+}
+
 export interface WithdrawalsService {
   /** 503 withdraw_paused_noncustodial_migration unless custodial withdrawals are enabled. */
   assertOpen(): void;
@@ -44,7 +52,12 @@ export interface WithdrawalsService {
   /** Each signed {wallet, timestamp} pays out at most once: a replay is 409 WITHDRAWAL_SIGNATURE_USED. */
   viaWallet(input: { wallet: string; signature: `0x${string}`; timestamp: number }): Promise<WithdrawOutcome>;
   /** Card payout of `amountUsd` to the account's payout account; after the identity, active-account and terms gates. */
-  viaProcessor(accountId: string, amountUsd: number): Promise<{ payout_id: string; amount: number; status: string }>;
+  /**
+   * Card payout of `amountUsd` to the account's payout account; after the identity, active-account and terms
+   * gates. An unknown outcome is `processing_timeout` (payout_id null): reconciliation settles it. A retry with
+   * the same `requestKey` (the client's Idempotency-Key) answers the first request's settlement as it now stands.
+   */
+  viaProcessor(accountId: string, amountUsd: number, requestKey?: string): Promise<ProcessorPayout>;
   /** Creates (once) the account's payout account and returns its hosted onboarding link. */
   payoutOnboarding(
     accountId: string,
@@ -61,7 +74,7 @@ export function createWithdrawalsService(deps: {
   termsUrl(): string;
   enabled: boolean;
   sanctions: SanctionsScreen;
-  sender: PayoutSender;
+  payouts: Payouts;
   processor?: CardProcessor;
   rateLimiter: RateLimiter;
   /** How long POST /withdraw waits for the transfer before answering 202 processing_timeout. */
@@ -80,8 +93,25 @@ export function createWithdrawalsService(deps: {
     }
   }
 
-  async function finish(s: SettlementRow, outcome: Parameters<typeof resolveSettlement>[2]): Promise<void> {
-    await db.tx((q) => resolveSettlement(q, s, outcome, clock.now()));
+  /** How a card payout request is answered from its settlement (also to a retry with the same key). */
+  function answer(s: SettlementRow, amountUsd: number): ProcessorPayout {
+    if (Math.round(amountUsd * 100) * 10_000 !== s.amount_micro)
+      throw new DomainError(ERROR_CODES.CONFLICT, 'This Idempotency-Key was used for another amount', {
+        settlement_id: s.id,
+      });
+    if (s.status === 'failed')
+      throw new DomainError(
+        ERROR_CODES.PROVIDER_UNAVAILABLE,
+        'the payout provider refused the payout; nothing was withdrawn',
+        { settlement_id: s.id },
+      );
+    return {
+      payout_id: s.payout_id,
+      settlement_id: s.id,
+      amount: microToUsd(s.amount_micro),
+      status: s.status,
+      ...(s.status !== 'confirmed' && { poll_url: `${deps.baseUrl()}/account/earnings` }),
+    };
   }
 
   return {
@@ -139,25 +169,19 @@ export function createWithdrawalsService(deps: {
           now: clock.now(),
         });
       });
-      const sent = deps.sender.send({
-        wallet: walletKey(wallet),
-        amountMicro: settlement.amount_micro,
-        settlementId: settlement.id,
-      });
+      const sent = deps.payouts.send(settlement);
       let timer: NodeJS.Timeout | undefined;
       const timeout = new Promise<'timeout'>(
         (resolve) => (timer = setTimeout(() => resolve('timeout'), confirmTimeoutMs)),
       );
       try {
         const first = await Promise.race([sent, timeout]);
+        // A late confirmation is recorded by the send itself; an unknown outcome waits for reconciliation.
         if (first === 'timeout') {
-          await finish(settlement, { status: 'processing_timeout' });
-          // The transfer may still confirm: record it when it does.
-          sent.then(
-            ({ txHash }) => finish(settlement, { status: 'confirmed', txHash }),
-            (err) =>
-              deps.logger.error({ err, settlement_id: settlement.id }, 'payout failed after its confirmation timeout'),
-          );
+          await db.tx((q) => resolveSettlement(q, settlement, { status: 'processing_timeout' }, clock.now()));
+          sent.catch((err) => deps.logger.error({ err, settlement_id: settlement.id }, 'payout send failed'));
+        }
+        if (first === 'timeout' || first.status !== 'confirmed') {
           return {
             status: 'processing_timeout',
             settlement_id: settlement.id,
@@ -165,27 +189,21 @@ export function createWithdrawalsService(deps: {
             poll_url: pollUrl(wallet),
           };
         }
-        await finish(settlement, { status: 'confirmed', txHash: first.txHash });
         return {
           status: 'confirmed',
           settlement_id: settlement.id,
           amount: microToUsd(settlement.amount_micro),
-          tx_hash: first.txHash,
+          tx_hash: first.tx_hash,
         };
-      } catch (err) {
-        await finish(settlement, { status: 'failed' });
-        deps.logger.error(
-          { err, settlement_id: settlement.id },
-          'payout failed; amount returned to the pending balance',
-        );
-        throw new DomainError(ERROR_CODES.PROVIDER_UNAVAILABLE, 'payout failed; nothing was withdrawn');
       } finally {
         clearTimeout(timer);
       }
     },
 
-    async viaProcessor(accountId, amountUsd) {
+    async viaProcessor(accountId, amountUsd, requestKey) {
       assertOpen();
+      const earlier = requestKey && (await ledgerStore.byRequestKey(db, accountId, requestKey));
+      if (earlier) return answer(earlier, amountUsd);
       const cents = amountUsd * 100;
       if (!Number.isFinite(amountUsd) || amountUsd <= 0 || Math.abs(cents - Math.round(cents)) > 1e-6) {
         throw new DomainError(ERROR_CODES.VALIDATION, 'invalid amount: a positive number of whole cents');
@@ -210,32 +228,24 @@ export function createWithdrawalsService(deps: {
         throw err;
       }
       const account = (await getAccount(db, accountId))!;
-      const settlement = await db.tx((q) =>
-        openSettlement(q, {
+      const opened = await db.tx(async (q) => {
+        // Two retries racing: the second finds the first's settlement (same key) instead of opening another.
+        const raced = requestKey && (await ledgerStore.byRequestKey(q, accountId, requestKey));
+        if (raced) return { settlement: raced, fresh: false };
+        const settlement = await openSettlement(q, {
           holder: accountId,
           wallet: account.wallet,
           rail: 'processor',
           amountMicro: Math.round(cents) * 10_000,
+          destination: payoutAccountId,
+          requestKey: requestKey ?? null,
           pollUrl: `${deps.baseUrl()}/account/earnings`,
           now: clock.now(),
-        }),
-      );
-      try {
-        const payoutId = await processor.transfer({
-          payoutAccountId,
-          amountCents: Math.round(cents),
-          settlementId: settlement.id,
         });
-        await finish(settlement, { status: 'confirmed', payoutId });
-        return { payout_id: payoutId, amount: microToUsd(settlement.amount_micro), status: 'confirmed' };
-      } catch (err) {
-        await finish(settlement, { status: 'failed' });
-        deps.logger.error(
-          { err, settlement_id: settlement.id },
-          'card payout failed; amount returned to the pending balance',
-        );
-        throw new DomainError(ERROR_CODES.PROVIDER_UNAVAILABLE, 'payout provider unavailable; nothing was withdrawn');
-      }
+        return { settlement, fresh: true };
+      });
+      if (!opened.fresh) return answer(opened.settlement, amountUsd);
+      return answer(await deps.payouts.send(opened.settlement), amountUsd);
     },
 
     async payoutOnboarding(accountId) {

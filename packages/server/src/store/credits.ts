@@ -14,9 +14,52 @@ export interface PurchaseRow {
   unlocks_added: number;
   checkout_session_id: string;
   created_at: number;
+  /** Migration 096. */
+  payment_intent: string | null;
+  reversed_cents: number;
+  reversed_unlocks: number;
+  reversed_queries: number;
+  revoked_unlocks: number;
 }
 
-/** SQL for credit_balances and purchases (migration 030). */
+export interface CheckoutSessionRow {
+  id: string;
+  account_id: string;
+  pack_id: string;
+  amount_cents: number;
+  currency: string;
+  created_at: number;
+}
+
+export interface ProcessorEventRow {
+  event_id: string;
+  type: string;
+  outcome: string;
+  detail: string | null;
+  purchase_id: string | null;
+  received_at: number;
+}
+
+export interface CreditDebtRow {
+  id: string;
+  account_id: string;
+  purchase_id: string;
+  event_id: string;
+  unlocks: number;
+  queries: number;
+  amount_micro: number;
+  created_at: number;
+}
+
+const insertRow = async (q: Queryable, table: string, row: object, conflict = '') => {
+  const cols = Object.keys(row);
+  return q.run(
+    `INSERT INTO ${table} (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')}) ${conflict}`,
+    Object.values(row),
+  );
+};
+
+/** SQL for credit_balances, purchases (migration 030), checkout sessions, processor events, debts (096). */
 export const creditsStore = {
   async balance(q: Queryable, accountId: string): Promise<CreditRow> {
     return (
@@ -45,15 +88,82 @@ export const creditsStore = {
     );
   },
 
+  /** Takes up to the given credits (never below zero); returns what it took. */
+  async take(
+    q: Queryable,
+    accountId: string,
+    want: { unlocks: number; queries: number },
+    now: number,
+  ): Promise<CreditRow> {
+    const have = await creditsStore.balance(q, accountId);
+    const took = { unlocks: Math.min(have.unlocks, want.unlocks), queries: Math.min(have.queries, want.queries) };
+    if (took.unlocks || took.queries)
+      await q.run(
+        'UPDATE credit_balances SET unlocks = unlocks - ?, queries = queries - ?, updated_at = ? WHERE account_id = ?',
+        [took.unlocks, took.queries, now, accountId],
+      );
+    return took;
+  },
+
   /** Inserts unless the checkout session already produced a purchase; returns whether it inserted. */
   async insertPurchase(q: Queryable, row: PurchaseRow): Promise<boolean> {
-    const cols = Object.keys(row);
-    const r = await q.run(
-      `INSERT INTO purchases (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})
-       ON CONFLICT (checkout_session_id) DO NOTHING`,
-      Object.values(row),
+    return (await insertRow(q, 'purchases', row, 'ON CONFLICT (checkout_session_id) DO NOTHING')).changes > 0;
+  },
+
+  purchaseByPaymentIntent(q: Queryable, paymentIntent: string): Promise<PurchaseRow | undefined> {
+    return q.get<PurchaseRow>('SELECT * FROM purchases WHERE payment_intent = ?', [paymentIntent]);
+  },
+
+  async setReversed(
+    q: Queryable,
+    id: string,
+    r: Pick<PurchaseRow, 'reversed_cents' | 'reversed_unlocks' | 'reversed_queries' | 'revoked_unlocks'>,
+  ): Promise<void> {
+    await q.run(
+      `UPDATE purchases SET reversed_cents = ?, reversed_unlocks = ?, reversed_queries = ?, revoked_unlocks = ?
+       WHERE id = ?`,
+      [r.reversed_cents, r.reversed_unlocks, r.reversed_queries, r.revoked_unlocks, id],
     );
-    return r.changes > 0;
+  },
+
+  async insertSession(q: Queryable, row: CheckoutSessionRow): Promise<void> {
+    await insertRow(q, 'checkout_sessions', row);
+  },
+
+  session(q: Queryable, id: string): Promise<CheckoutSessionRow | undefined> {
+    return q.get<CheckoutSessionRow>('SELECT * FROM checkout_sessions WHERE id = ?', [id]);
+  },
+
+  /** Records an event the first time it arrives; returns false (and records nothing) for a replay. */
+  async claimEvent(q: Queryable, row: ProcessorEventRow): Promise<boolean> {
+    return (await insertRow(q, 'processor_events', row, 'ON CONFLICT (event_id) DO NOTHING')).changes > 0;
+  },
+
+  event(q: Queryable, eventId: string): Promise<ProcessorEventRow | undefined> {
+    return q.get<ProcessorEventRow>('SELECT * FROM processor_events WHERE event_id = ?', [eventId]);
+  },
+
+  async settleEvent(q: Queryable, eventId: string, set: Pick<ProcessorEventRow, 'outcome' | 'detail' | 'purchase_id'>) {
+    await q.run('UPDATE processor_events SET outcome = ?, detail = ?, purchase_id = ? WHERE event_id = ?', [
+      set.outcome,
+      set.detail,
+      set.purchase_id,
+      eventId,
+    ]);
+  },
+
+  async insertDebt(q: Queryable, row: CreditDebtRow): Promise<void> {
+    await insertRow(q, 'credit_debts', row);
+  },
+
+  /** The account's debt: spent credits of reversed purchases. */
+  async debtOf(q: Queryable, accountId: string): Promise<{ unlocks: number; queries: number; amount_micro: number }> {
+    const row = await q.get<{ unlocks: number | null; queries: number | null; amount_micro: number | null }>(
+      `SELECT SUM(unlocks) AS unlocks, SUM(queries) AS queries, SUM(amount_micro) AS amount_micro
+       FROM credit_debts WHERE account_id = ?`,
+      [accountId],
+    );
+    return { unlocks: row?.unlocks ?? 0, queries: row?.queries ?? 0, amount_micro: row?.amount_micro ?? 0 };
   },
 
   purchaseBySession(q: Queryable, sessionId: string): Promise<PurchaseRow | undefined> {

@@ -1,4 +1,4 @@
-import type { LEARNING_STATUSES, SUBMISSION_CHANNELS } from '@axle/sdk';
+import type { InjectionFlag, LEARNING_STATUSES, SUBMISSION_CHANNELS } from '@axle/sdk';
 import type { Queryable } from './queryable.js';
 
 /** A learnings row (migration 003). JSON columns are decoded; money is micro-USDC; times are Unix ms. */
@@ -39,7 +39,8 @@ export interface LearningRecord {
   grossMicro: number;
   contributorMicro: number;
   platformMicro: number;
-  injectionFlags: string[] | null;
+  /** Rule names only in rows stored before the screen's flags carried layer and span. */
+  injectionFlags: Array<InjectionFlag | string> | null;
   possibleDuplicateOf: string | null;
   possibleDuplicateSimilarity: number | null;
   publishedAt: number | null;

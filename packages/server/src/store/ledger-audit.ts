@@ -82,4 +82,55 @@ export const ledgerAuditStore = {
         ON u.learning_id = l.id
       WHERE l.unlock_count <> COALESCE(u.n, 0) OR l.gross_micro <> COALESCE(u.gross, 0)
          OR l.contributor_micro <> COALESCE(u.contributor, 0)`),
+
+  /**
+   * Processor transfers the server has seen (migration 095) that do not match one confirmed processor-rail
+   * settlement of the same amount whose payout is that transfer (a reversed transfer must belong to a failed one).
+   */
+  transfersOffSettlements: (q: Queryable) =>
+    q.all(`
+      SELECT t.transfer_id, t.settlement_id, t.amount_micro, t.reversed, s.status, s.rail, s.amount_micro AS settled,
+             s.payout_id
+      FROM processor_transfers t LEFT JOIN settlements s ON s.id = t.settlement_id
+      WHERE s.id IS NULL OR s.rail <> 'processor'
+         OR (t.reversed = 0 AND (s.status <> 'confirmed' OR s.amount_micro <> t.amount_micro
+                                 OR COALESCE(s.payout_id, '') <> t.transfer_id))
+         OR (t.reversed = 1 AND s.status = 'confirmed')`),
+
+  /** Confirmed card payouts (since migration 095) with no transfer behind them, or with more than one. */
+  settlementsOffTransfers: (q: Queryable) =>
+    q.all(`
+      SELECT s.id, s.amount_micro, s.payout_id, COUNT(t.transfer_id) AS transfers
+      FROM settlements s LEFT JOIN processor_transfers t ON t.settlement_id = s.id AND t.reversed = 0
+      WHERE s.rail = 'processor' AND s.status = 'confirmed' AND s.destination IS NOT NULL
+      GROUP BY s.id HAVING COUNT(t.transfer_id) <> 1`),
+
+  /** One settlement the processor lists, if any (for the processor's own list of transfers). */
+  settlementOf: (q: Queryable, id: string) =>
+    q.get<{ id: string; rail: string; status: string; amount_micro: number; payout_id: string | null }>(
+      'SELECT id, rail, status, amount_micro, payout_id FROM settlements WHERE id = ?',
+      [id],
+    ),
+
+  /**
+   * Reversed purchases whose reversal was not fully applied: the credits in proportion to the money reversed
+   * (rounded up) must all be taken back or owed: taken back plus the debts recorded equals what was reversed.
+   */
+  hiddenDebts: (q: Queryable) =>
+    q.all(`
+      SELECT p.id, p.account_id, p.amount_micro, p.unlocks_added, p.reversed_cents, p.reversed_unlocks,
+             p.revoked_unlocks, COALESCE(d.unlocks, 0) AS owed_unlocks
+      FROM purchases p
+      LEFT JOIN (SELECT purchase_id, SUM(unlocks) AS unlocks FROM credit_debts GROUP BY purchase_id) d
+        ON d.purchase_id = p.id
+      WHERE p.reversed_unlocks <>
+              (p.unlocks_added * p.reversed_cents * 10000 + p.amount_micro - 1) / p.amount_micro
+         OR p.revoked_unlocks + COALESCE(d.unlocks, 0) <> p.reversed_unlocks`),
+
+  /** Spent credits of reversed purchases, owed: accounts, unlocks and their value. */
+  debts: (q: Queryable) =>
+    q.get<{ accounts: number; unlocks: number; amount_micro: number }>(`
+      SELECT COUNT(DISTINCT account_id) AS accounts, COALESCE(SUM(unlocks), 0) AS unlocks,
+             COALESCE(SUM(amount_micro), 0) AS amount_micro
+      FROM credit_debts`),
 };

@@ -56,7 +56,26 @@ export interface SettlementRow {
   payout_id: string | null;
   created_at: number;
   confirmed_at: number | null;
+  /** Processor rail: the payout account the transfer goes to (migration 095). */
+  destination: string | null;
+  failure_reason: string | null;
+  reconciled_at: number | null;
+  /** The client's Idempotency-Key of the withdrawal request, if it sent one. */
+  request_key: string | null;
 }
+
+/** A processor transfer the server has seen (migration 095). */
+export interface ProcessorTransferRow {
+  transfer_id: string;
+  settlement_id: string | null;
+  amount_micro: number;
+  destination: string;
+  reversed: number;
+  seen_at: number;
+}
+
+export type SettlementStatus = SettlementRow['status'];
+export const UNRESOLVED: readonly SettlementStatus[] = ['pending', 'processing_timeout'];
 
 const ZERO = (holder: string): BalanceRow => ({
   holder,
@@ -199,16 +218,53 @@ export const ledgerStore = {
     );
   },
 
-  async updateSettlement(
+  /**
+   * Moves a settlement on only from one of `from` (one conditional UPDATE): of two resolutions racing
+   * (a request and a reconciliation), exactly one changes it. Returns whether this one did.
+   */
+  async transitionSettlement(
     q: Queryable,
     id: string,
-    set: Partial<Pick<SettlementRow, 'status' | 'tx_hash' | 'payout_id' | 'confirmed_at'>>,
-  ) {
+    from: readonly SettlementStatus[],
+    set: Partial<Pick<SettlementRow, 'status' | 'tx_hash' | 'payout_id' | 'confirmed_at' | 'failure_reason'>>,
+  ): Promise<boolean> {
     const cols = Object.keys(set);
-    await q.run(`UPDATE settlements SET ${cols.map((c) => `${c} = ?`).join(', ')} WHERE id = ?`, [
-      ...Object.values(set),
-      id,
-    ]);
+    const r = await q.run(
+      `UPDATE settlements SET ${cols.map((c) => `${c} = ?`).join(', ')}
+       WHERE id = ? AND status IN (${from.map(() => '?').join(', ')})`,
+      [...Object.values(set), id, ...from],
+    );
+    return r.changes > 0;
+  },
+
+  byRequestKey(q: Queryable, holder: string, requestKey: string): Promise<SettlementRow | undefined> {
+    return q.get<SettlementRow>('SELECT * FROM settlements WHERE holder = ? AND request_key = ?', [holder, requestKey]);
+  },
+
+  settlement(q: Queryable, id: string): Promise<SettlementRow | undefined> {
+    return q.get<SettlementRow>('SELECT * FROM settlements WHERE id = ?', [id]);
+  },
+
+  /** Unresolved settlements, oldest first. */
+  unresolved(q: Queryable, limit: number): Promise<SettlementRow[]> {
+    return q.all<SettlementRow>(
+      `SELECT * FROM settlements WHERE status IN ('pending', 'processing_timeout') ORDER BY created_at, id LIMIT ?`,
+      [limit],
+    );
+  },
+
+  async markReconciled(q: Queryable, id: string, now: number): Promise<void> {
+    await q.run('UPDATE settlements SET reconciled_at = ? WHERE id = ?', [now, id]);
+  },
+
+  /** Records (or refreshes) a transfer the processor reported. */
+  async recordTransfer(q: Queryable, t: ProcessorTransferRow): Promise<void> {
+    await q.run(
+      `INSERT INTO processor_transfers (transfer_id, settlement_id, amount_micro, destination, reversed, seen_at)
+       VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT (transfer_id) DO UPDATE SET reversed = excluded.reversed, seen_at = excluded.seen_at`,
+      [t.transfer_id, t.settlement_id, t.amount_micro, t.destination, t.reversed, t.seen_at],
+    );
   },
 
   inFlight(q: Queryable, holder: string): Promise<SettlementRow | undefined> {

@@ -29,6 +29,14 @@ export const magicLinksStore = {
     );
   },
 
+  /** The link if it is still unused and unexpired, without using it. */
+  find(q: Queryable, tokenHash: string, now: number): Promise<{ email: string; next_path: string | null } | undefined> {
+    return q.get(
+      'SELECT email, next_path FROM magic_links WHERE token_hash = ? AND used_at IS NULL AND expires_at > ?',
+      [tokenHash, now],
+    );
+  },
+
   /** Withdraws a link that was never delivered. */
   async delete(q: Queryable, tokenHash: string): Promise<void> {
     await q.run('DELETE FROM magic_links WHERE token_hash = ?', [tokenHash]);

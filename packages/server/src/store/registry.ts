@@ -125,19 +125,4 @@ export const registryStore = {
       [source, newestUpdatedAt ?? null, at, changed ? 1 : 0, changed ? 1 : 0],
     );
   },
-
-  /** Takes lease `name` for `holder` until `until` when it is free or expired at `now`; true when taken. */
-  async acquireLease(q: Queryable, name: string, holder: string, now: number, until: number): Promise<boolean> {
-    const r = await q.run(
-      `INSERT INTO leases (name, holder, expires_at) VALUES (?, ?, ?)
-       ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at
-       WHERE leases.expires_at <= ? OR leases.holder = excluded.holder`,
-      [name, holder, until, now],
-    );
-    return r.changes === 1;
-  },
-
-  async releaseLease(q: Queryable, name: string, holder: string): Promise<void> {
-    await q.run('DELETE FROM leases WHERE name = ? AND holder = ?', [name, holder]);
-  },
 };

@@ -1,6 +1,10 @@
 import type { PendingDevice } from '../services/device-auth.js';
 import { esc, page } from './layout.js';
 
+/** The approval page for a code: where a sign-in started on the device page continues (`/device?user_code=…`). */
+export const devicePagePath = (userCode: string) => `/device?user_code=${encodeURIComponent(userCode)}`;
+export const isDevicePage = (path: string) => path.startsWith('/device?user_code=');
+
 const notice = (text?: string, kind: 'error' | 'info' = 'error') =>
   text ? `<p class="notice ${kind}" role="status">${esc(text)}</p>` : '';
 const hidden = (name: string, value: string) => `<input type="hidden" name="${name}" value="${esc(value)}">`;
@@ -10,7 +14,7 @@ export function deviceSignInPage(userCode: string | undefined, error?: string): 
   return page(
     'Sign in to connect a device',
     `<h1>Connect a device</h1>
-<p>A command-line tool or agent asked to sign in to your Axle account. Sign in first; we will email you a link.</p>
+<p>A command-line tool or agent asked to sign in to your Axle account. We will email you a link; it opens the approval.</p>
 ${notice(error)}
 <form method="post" action="/device/sign-in">
 ${userCode ? hidden('user_code', userCode) : ''}
@@ -25,7 +29,7 @@ export function deviceCheckEmailPage(): string {
   return page(
     'Check your email',
     `<h1>Check your email</h1>
-<p>If that address can receive email, a sign-in link is on its way. Open it in this browser; it brings you back here to approve the device.</p>`,
+<p>If that address can receive email, a sign-in link is on its way. Open it in this browser to approve the device.</p>`,
   );
 }
 
@@ -44,17 +48,26 @@ ${notice(error)}
   );
 }
 
-/** The decision: the code to compare with the terminal, who is asking, approve or deny. */
-export function deviceConfirmPage(email: string, device: PendingDevice, csrf: string): string {
+/**
+ * The decision: the code to compare with the terminal, who is asking, approve or deny. The form proves
+ * it came from this page by the CSRF token of the signed-in session, or, opened from a sign-in link, by
+ * that link's token, which the button uses to sign in as it decides.
+ */
+export function deviceConfirmPage(
+  email: string,
+  device: PendingDevice,
+  proof: { csrf: string } | { link: string },
+): string {
+  const proofField = 'csrf' in proof ? hidden('csrf', proof.csrf) : hidden('link', proof.link);
   return page(
     'Approve this device?',
     `<h1>Approve this device?</h1>
 <p>Check that this code matches the one shown in your terminal.</p>
 <div class="code" data-testid="user-code">${esc(device.user_code)}</div>
 <dl><dt>Client</dt><dd data-testid="client-name">${esc(device.client_name)}</dd><dt>Account</dt><dd>${esc(email)}</dd></dl>
-<p class="muted">Approving creates an API key with full access for this client. You can revoke it later from your dashboard.</p>
+<p class="muted">Approving ${'link' in proof ? 'signs you in and ' : ''}creates an API key with full access for this client. You can revoke it later from your dashboard.</p>
 <form method="post" action="/device">
-${hidden('user_code', device.user_code)}${hidden('csrf', csrf)}
+${hidden('user_code', device.user_code)}${proofField}
 <div class="actions"><button class="danger" type="submit" name="decision" value="deny">Deny</button><button class="primary" type="submit" name="decision" value="approve">Approve</button></div>
 </form>`,
   );

@@ -21,14 +21,11 @@ export function confirmSignInPage(token: string): string {
   );
 }
 
-/** After a successful magic link: who is signed in, and the way on to a pending device approval. */
-export function signedInPage(email: string, next: string | null): string {
-  const onward = next
-    ? `<p>Your sign-in is waiting to be finished.</p><p><a href="${esc(next)}">Continue</a></p>`
-    : '<p class="muted">You can close this tab and return to your terminal or agent.</p>';
+/** After a successful magic link that did not start on a page of this server: who is signed in. */
+export function signedInPage(email: string): string {
   return page(
     'Signed in',
-    `<h1>Signed in</h1><p>You are signed in to Axle as <strong>${esc(email)}</strong>.</p>${onward}`,
+    `<h1>Signed in</h1><p>You are signed in to Axle as <strong>${esc(email)}</strong>.</p><p class="muted">You can close this tab and return to your terminal or agent.</p>`,
   );
 }
 

@@ -5,11 +5,15 @@ import { PlaceholderNumbering } from '@axle/scrub';
 import { screenContentSensitivity } from './content-sensitivity.js';
 import { screenCredentials } from './credentials.js';
 import { screenInjection } from './injection.js';
+import type { InjectionFlag } from '@axle/sdk';
+import type { LayerFlag } from './flags.js';
 import { screenProcessAdvice } from './process-advice.js';
 
 export { screenContentSensitivity } from './content-sensitivity.js';
 export { screenCredentials } from './credentials.js';
 export { screenInjection } from './injection.js';
+export type { InjectionLayer, LayerFlag } from './flags.js';
+export type { InjectionFlag } from '@axle/sdk';
 export { screenProcessAdvice } from './process-advice.js';
 export type { ScreenResult } from './result.js';
 export { screenMetrics } from './evaluate.js';
@@ -18,7 +22,7 @@ export type { LabelledItem, ScreenMetrics } from './evaluate.js';
 
 /** Each screen by the name of its corpus (test/corpora/screens/<name>.json). */
 export const SCREENS: Readonly<Record<string, (text: string) => { flagged: boolean; findings: string[] }>> = {
-  injection: screenInjection,
+  injection: (text) => screenInjection(text),
   'content-sensitivity': screenContentSensitivity,
   'process-advice': screenProcessAdvice,
   credentials: screenCredentials,
@@ -38,10 +42,10 @@ export const SCREEN_TARGETS: Readonly<Record<string, { recall: number; falsePosi
 
 /**
  * What the regex and semantic screens together (held when either flags) must reach on the holdout split. The
- * credentials screen has no semantic side; its figure is the scrubber's own.
+ * credentials screen has no semantic side; its figure is the scrubber's own. Injection has none either: its
+ * targets are the injection eval's (bench/lib/injection-eval.js).
  */
 export const COMBINED_HOLDOUT_TARGETS: Readonly<Record<string, { recall: number; falsePositiveRate: number }>> = {
-  injection: { recall: 0.1, falsePositiveRate: 0.05 },
   'content-sensitivity': { recall: 0.95, falsePositiveRate: 0.1 },
   'process-advice': { recall: 0.95, falsePositiveRate: 0.075 },
   credentials: { recall: 0.6, falsePositiveRate: 0.1 },
@@ -64,11 +68,17 @@ export interface LearningText {
   tags: readonly string[];
 }
 
+/** The learning's fields, in the order the screens read them. */
+export type LearningField = 'title' | 'task_context' | 'body' | 'tags';
+
+/** What matched, as a reviewer's flag quotes it, at most this many characters. */
+export const EXCERPT_MAX = 200;
+
 export interface LearningScreening {
   /** In this order: injection, content_sensitivity, process_advice; empty when every screen is clean. */
   flags: ScreenFlag[];
-  /** Injection pattern names (the pending item's `injection_flags`). */
-  injection_flags: string[];
+  /** Every injection layer's flags, in layer order (the pending item's `injection_flags`). */
+  injection_flags: InjectionFlag[];
   /** Credential and personal-data finding types, then content-sensitivity findings. */
   sensitivity_findings: string[];
   /** What is stored: credentials and personal data replaced by `[REDACTED:<type>]`, `[PERSON_n]`, `[ADDRESS_n]`. */
@@ -77,19 +87,54 @@ export interface LearningScreening {
 
 const unique = (xs: Iterable<string>): string[] => [...new Set(xs)];
 
+const FIELDS: readonly LearningField[] = ['title', 'task_context', 'body', 'tags'];
+const FIELD_GAP = '\n\n';
+
 /**
- * What the screens read: injection and sensitivity every field (`all`); process advice the title and body
- * (`advice`), where the learning says what it teaches.
+ * What the screens read: injection and sensitivity every field (`all`, the fields joined in FIELDS order);
+ * process advice the title and body (`advice`), where the learning says what it teaches; an off-task request is
+ * measured against the title and task context (`task`).
  */
-export function screenedTexts(learning: LearningText): { all: string; advice: string } {
+export function screenedTexts(learning: LearningText): { all: string; advice: string; task: string } {
   const fields = [learning.title, learning.task_context, learning.body, learning.tags.join(', ')];
-  return { all: fields.join('\n\n'), advice: `${learning.title}\n\n${learning.body}` };
+  return {
+    all: fields.join(FIELD_GAP),
+    advice: `${learning.title}\n\n${learning.body}`,
+    task: `${learning.title}\n${learning.task_context}`,
+  };
+}
+
+/** A layer's flag over the joined text as a reviewer's flag: the field it falls in, offsets within that field. */
+export function toInjectionFlag(learning: LearningText, all: string, flag: LayerFlag): InjectionFlag {
+  const fields = [learning.title, learning.task_context, learning.body, learning.tags.join(', ')];
+  let at = 0;
+  for (let i = 0; i < fields.length; i++) {
+    const end = at + fields[i]!.length;
+    if (flag.start < end || i === fields.length - 1) {
+      const start = Math.max(0, flag.start - at);
+      const stop = Math.min(fields[i]!.length, Math.max(start, flag.end - at));
+      return {
+        layer: flag.layer,
+        rule: flag.rule,
+        span: { field: FIELDS[i]!, start, end: stop },
+        excerpt: all.slice(flag.start, Math.min(flag.end, flag.start + EXCERPT_MAX)),
+      };
+    }
+    at = end + FIELD_GAP.length;
+  }
+  throw new Error('unreachable');
+}
+
+/** The sentence model's part of a screening, when it answered in time. */
+export interface ModelScreening {
+  /** The off-task layer's flags by similarity (offsets of `screenedTexts(...).all`). */
+  offTask?: readonly LayerFlag[];
 }
 
 /** Runs every screen over title, body, task context and tags. */
-export function screenLearning(learning: LearningText): LearningScreening {
-  const { all, advice: adviceText } = screenedTexts(learning);
-  const injection = screenInjection(all);
+export function screenLearning(learning: LearningText, model: ModelScreening = {}): LearningScreening {
+  const { all, advice: adviceText, task } = screenedTexts(learning);
+  const injection = screenInjection(all, { context: task, offTask: model.offTask });
   const sensitivity = screenContentSensitivity(all);
   const advice = screenProcessAdvice(adviceText);
   // One numbering, so a name is the same [PERSON_n] in every field.
@@ -106,7 +151,7 @@ export function screenLearning(learning: LearningText): LearningScreening {
   if (advice.flagged) flags.push('process_advice');
   return {
     flags,
-    injection_flags: injection.findings,
+    injection_flags: injection.flags.map((f) => toInjectionFlag(learning, all, f)),
     sensitivity_findings: sensitivityFindings,
     redacted: {
       title: title.redacted,
@@ -117,7 +162,7 @@ export function screenLearning(learning: LearningText): LearningScreening {
   };
 }
 
-/** The finding a semantic flag adds to `injection_flags` or `sensitivity_findings`. */
+/** The finding a semantic flag adds to `sensitivity_findings` (and once added to `injection_flags`). */
 export const SEMANTIC_FINDING = 'semantic_similarity';
 const FLAG_ORDER: readonly ScreenFlag[] = ['injection', 'content_sensitivity', 'process_advice'];
 
@@ -127,9 +172,6 @@ export function withSemanticFlags(screening: LearningScreening, semantic: readon
   return {
     ...screening,
     flags: FLAG_ORDER.filter((f) => screening.flags.includes(f) || has(f)),
-    injection_flags: has('injection')
-      ? unique([...screening.injection_flags, SEMANTIC_FINDING])
-      : screening.injection_flags,
     sensitivity_findings: has('content_sensitivity')
       ? unique([...screening.sensitivity_findings, SEMANTIC_FINDING])
       : screening.sensitivity_findings,

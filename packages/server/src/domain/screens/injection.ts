@@ -1,5 +1,13 @@
 // Prompt-injection screen: text that tries to steer the agent that later reads a learning, rather than inform it.
-import { type NamedPattern, type ScreenResult, matchingNames } from './result.js';
+// It runs every layer (each its own module): instructions to the reader, code and commands, off-task requests,
+// encoded payloads, plus the markup and hidden-text checks here; each flag names its layer, rule and span.
+import { foldText } from '@axle/scrub';
+import { screenCode } from './code-commands.js';
+import { screenEncoded } from './encoded.js';
+import { type LayerFlag, flagAt } from './flags.js';
+import { screenOffTask } from './off-task.js';
+import { screenReaderInstructions } from './reader-instructions.js';
+import type { NamedPattern, ScreenResult } from './result.js';
 
 /** Words that name an instruction channel an attacker wants discarded. */
 const INSTRUCTIONS =
@@ -308,21 +316,22 @@ function suspiciousUrl(url: string): boolean {
 
 // Each pattern's scan stops where another match could start (a line break, '[', '<'), so a text of many
 // unclosed openers costs linear time rather than a scan to its end from every opener.
-function urlFindings(text: string): string[] {
-  const out: string[] = [];
+function markupFlags(text: string): LayerFlag[] {
+  const out: LayerFlag[] = [];
+  const at = (rule: string, m: RegExpMatchArray) => out.push(flagAt('markup', rule, m.index!, m.index! + m[0].length));
   const images = [
     ...text.matchAll(/!\[[^[\]\n]*\]\(\s*<?(https?:\/\/[^)\s>]+)/gi),
     ...text.matchAll(/<img\b[^<>]*\bsrc\s*=\s*["']?(https?:\/\/[^"'\s>]+)/gi),
     ...text.matchAll(/^[^\S\n\r\u2028\u2029]*\[[^[\]\n]+\]:\s*<?(https?:\/\/\S+)/gim),
   ];
-  if (images.some((m) => suspiciousUrl(m[1]!))) out.push('markdown_image_exfiltration');
-  const links = [...text.matchAll(/\[[^[\]\n]*\]\(\s*<?(https?:\/\/[^)\s>]+)/gi)];
-  if (links.some((m) => PLACEHOLDER.test(m[1]!))) out.push('markdown_link_exfiltration');
-  if (
-    /\]\(\s*<?\s*(?:javascript|vbscript|data):|<a\b[^<>]*\bhref\s*=\s*["']?\s*(?:javascript|vbscript|data):/i.test(text)
-  ) {
-    out.push('dangerous_link_scheme');
-  }
+  const image = images.find((m) => suspiciousUrl(m[1]!));
+  if (image) at('markdown_image_exfiltration', image);
+  const link = [...text.matchAll(/\[[^[\]\n]*\]\(\s*<?(https?:\/\/[^)\s>]+)/gi)].find((m) => PLACEHOLDER.test(m[1]!));
+  if (link) at('markdown_link_exfiltration', link);
+  const scheme = text.match(
+    /\]\(\s*<?\s*(?:javascript|vbscript|data):|<a\b[^<>]*\bhref\s*=\s*["']?\s*(?:javascript|vbscript|data):/i,
+  );
+  if (scheme) at('dangerous_link_scheme', scheme);
   return out;
 }
 
@@ -330,8 +339,11 @@ function urlFindings(text: string): string[] {
 const TAG_CHARS = /[\u{E0000}-\u{E007F}]/u;
 const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]/u;
 
-/** Zero-width characters outside their legitimate uses (ZWJ in emoji sequences, ZWNJ in non-Latin scripts, a BOM). */
-function hasStrayZeroWidth(text: string): boolean {
+/**
+ * Where the first zero-width character outside its legitimate uses sits (ZWJ in emoji sequences, ZWNJ in non-Latin
+ * scripts, a BOM), if any.
+ */
+function strayZeroWidth(text: string): number | undefined {
   for (const m of text.matchAll(
     /[\u200B-\u200D\u2060-\u2064\u180E\uFEFF\u115F\u1160\u3164\uFFA0\u17B4\u17B5]|\u034F/gu,
   )) {
@@ -342,9 +354,9 @@ function hasStrayZeroWidth(text: string): boolean {
     const after = text.slice(i + 1, i + 3);
     if (c === '\u200D' && /\p{Extended_Pictographic}|\uFE0F|[\u{1F3FB}-\u{1F3FF}]/u.test(before + after)) continue;
     if ((c === '\u200C' || c === '\u200D') && /[^\p{ASCII}]/u.test(before.slice(-1) + after.slice(0, 1))) continue;
-    return true;
+    return i;
   }
-  return false;
+  return undefined;
 }
 
 /** ASCII spelt in tag characters (U+E0020..U+E007E), which some models read as text. */
@@ -357,29 +369,72 @@ export function decodeTagCharacters(text: string): string {
   return out;
 }
 
-/** The visible text patterns read: NFKC (full-width and styled letters to ASCII), invisible characters removed. */
-export function visibleText(text: string): string {
-  return text.normalize('NFKC').replace(/\p{Cf}/gu, '');
+/** Hidden Unicode: tag characters, stray zero-width characters, bidi controls. */
+function hiddenTextFlags(text: string): LayerFlag[] {
+  const out: LayerFlag[] = [];
+  const tag = text.match(TAG_CHARS);
+  if (tag) out.push(flagAt('hidden_text', 'hidden_tag_characters', tag.index!, tag.index! + tag[0].length));
+  const zw = strayZeroWidth(text);
+  if (zw !== undefined) out.push(flagAt('hidden_text', 'zero_width_characters', zw, zw + 1));
+  const bidi = text.match(BIDI_CONTROLS);
+  if (bidi) out.push(flagAt('hidden_text', 'bidi_control_characters', bidi.index!, bidi.index! + 1));
+  return out;
+}
+
+/** The instruction patterns above, over the folded text, each name once, at its first match. */
+function patternFlags(text: string): LayerFlag[] {
+  const folded = foldText(text);
+  const out: LayerFlag[] = [];
+  for (const p of INJECTION_PATTERNS) {
+    if (out.some((f) => f.rule === p.name)) continue;
+    const m = folded.text.match(p.re);
+    if (m)
+      out.push(flagAt('instructions', p.name, folded.toOriginal(m.index!), folded.toOriginal(m.index! + m[0].length)));
+  }
+  return out;
+}
+
+/** Levels of encoding (and hidden tag text) looked through. */
+const MAX_DEPTH = 2;
+
+export interface InjectionOptions {
+  /** The learning's title and task context: what an off-task request is measured against. */
+  context?: string;
+  /** The off-task layer's flags from the sentence model; absent, its regex fallback runs. */
+  offTask?: readonly LayerFlag[];
+}
+
+/** Every layer's flags over `text`, in layer order. */
+export function injectionFlags(text: string, options: InjectionOptions = {}, depth = 0): LayerFlag[] {
+  const flags: LayerFlag[] = [
+    ...hiddenTextFlags(text),
+    ...patternFlags(text),
+    ...screenReaderInstructions(text),
+    ...markupFlags(text),
+    ...screenCode(text),
+    ...(options.offTask ?? screenOffTask(text, options.context)),
+  ];
+  if (depth < MAX_DEPTH) {
+    const inner = (decoded: string, d: number) => injectionFlags(decoded, { context: options.context }, d);
+    flags.push(...screenEncoded(text, inner, depth));
+    const hidden = decodeTagCharacters(text);
+    if (hidden.length > 0) {
+      const tag = text.match(TAG_CHARS)!;
+      for (const f of inner(hidden, depth + 1))
+        flags.push(
+          flagAt('hidden_text', `tag_characters:${f.layer}.${f.rule}`, tag.index!, tag.index! + tag[0].length),
+        );
+    }
+  }
+  return flags;
 }
 
 /**
- * Flags instruction overrides, role hijacks, text addressed to an AI reader, prompt leaks, concealment, fake
- * system or tool messages, exfiltration instructions, hidden Unicode (tag characters, stray zero-width
- * characters, bidi controls) and markdown or HTML that leaks data through URLs or runs script. Text hidden in
- * tag characters is decoded and screened too.
+ * The injection screen over one text: held when any layer flags. `findings` are the rule names, each once, in
+ * layer order (the corpora and `npm run eval` read them); `flags` carry layer, rule and span.
  */
-export function screenInjection(text: string): ScreenResult {
-  const findings: string[] = [];
-  const add = (names: string[]) => {
-    for (const n of names) if (!findings.includes(n)) findings.push(n);
-  };
-  if (TAG_CHARS.test(text)) add(['hidden_tag_characters']);
-  if (hasStrayZeroWidth(text)) add(['zero_width_characters']);
-  if (BIDI_CONTROLS.test(text)) add(['bidi_control_characters']);
-  const visible = visibleText(text);
-  add(matchingNames(visible, INJECTION_PATTERNS));
-  add(urlFindings(visible));
-  const hidden = decodeTagCharacters(text);
-  if (hidden.length > 0) add(matchingNames(hidden, INJECTION_PATTERNS));
-  return { flagged: findings.length > 0, findings };
+export function screenInjection(text: string, options: InjectionOptions = {}): ScreenResult & { flags: LayerFlag[] } {
+  const flags = injectionFlags(text, options);
+  const findings = [...new Set(flags.map((f) => f.rule))];
+  return { flagged: flags.length > 0, findings, flags };
 }

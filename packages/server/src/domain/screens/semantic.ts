@@ -4,9 +4,12 @@
 // scripts/build-screen-exemplars.ts.
 import type { ScreenFlag } from './index.js';
 
-/** The screens with a semantic side, by corpus name, and the flag each raises. */
+/**
+ * The screens with a semantic side, by corpus name, and the flag each raises. Injection has none: its layers
+ * (the off-task one with the same sentence model) decide, since nearest exemplars held 6 of 70 clean answers of the
+ * injection eval's dev half and no attack the layers missed (bench/README.md).
+ */
 export const SEMANTIC_SCREENS = {
-  injection: 'injection',
   'content-sensitivity': 'content_sensitivity',
   'process-advice': 'process_advice',
 } as const satisfies Record<string, ScreenFlag>;
@@ -25,7 +28,6 @@ export const MAX_CHUNK_WORDS = 60;
  * one (generic advice is a property of the whole text, not of one sentence in it).
  */
 export const AGGREGATION: Readonly<Record<SemanticScreenName, 'chunks' | 'whole'>> = {
-  injection: 'chunks',
   'content-sensitivity': 'chunks',
   'process-advice': 'whole',
 };

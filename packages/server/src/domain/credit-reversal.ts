@@ -1,0 +1,31 @@
+/** A purchase as far as reversing it cares. */
+export interface Reversible {
+  amountCents: number;
+  unlocksAdded: number;
+  queriesAdded: number;
+  /** Already applied: the most refunded or disputed so far and the credits taken back or owed for it. */
+  reversedCents: number;
+  reversedUnlocks: number;
+  reversedQueries: number;
+}
+
+/**
+ * What a refund or dispute of `reversedCents` (cumulative, as the processor reports it) newly takes back: the
+ * purchase's credits in proportion to the money reversed, rounded up (a refund never leaves a fraction of a
+ * credit paid for by nobody), less what earlier reversals already took. A smaller or equal amount than one
+ * already applied (a replay, a dispute after a full refund) takes nothing.
+ */
+export function reversalDue(p: Reversible, reversedCents: number): { cents: number; unlocks: number; queries: number } {
+  const cents = Math.min(Math.max(Math.trunc(reversedCents), 0), p.amountCents);
+  if (cents <= p.reversedCents || p.amountCents <= 0) return { cents: p.reversedCents, unlocks: 0, queries: 0 };
+  const share = (n: number) => Math.ceil((n * cents) / p.amountCents);
+  return {
+    cents,
+    unlocks: Math.max(0, share(p.unlocksAdded) - p.reversedUnlocks),
+    queries: Math.max(0, share(p.queriesAdded) - p.reversedQueries),
+  };
+}
+
+/** The money value of `unlocks` credits of a purchase (floor, micro-USD): what a spent, reversed credit owes. */
+export const unlocksValueMicro = (amountMicro: number, unlocksAdded: number, unlocks: number): number =>
+  unlocksAdded > 0 ? Math.floor((amountMicro * unlocks) / unlocksAdded) : 0;

@@ -1,0 +1,243 @@
+// Injection layer "code": the code and commands a learning carries (fenced and inline code, shell and code lines
+// in prose), in Python, JavaScript/TypeScript, shell and PowerShell, read for what a reviewer must see before an
+// agent runs it. A rule names an effect, not a string: data read from the machine and sent off it, a shell handed
+// to a remote host, keys or the screen captured, the disk or the system destroyed, files encrypted and removed,
+// the network or security tools switched off, a foothold that survives a reboot, a miner, remote or encoded code
+// run unseen.
+import { type LayerFlag, flagAt } from './flags.js';
+
+/** A piece of code and where it starts in the text. */
+export interface CodeSegment {
+  text: string;
+  start: number;
+}
+
+const FENCE = /^[ \t]*(```|~~~)[^\n]*\n([\s\S]*?)^[ \t]*\1[ \t]*$/gm;
+const INLINE = /(`{1,3})([^`\n]+)\1/g;
+/** A line of prose that reads as a command or a statement (a prompt, a shebang, a call, an assignment, a keyword). */
+const CODE_LINE = new RegExp(
+  String.raw`^[ \t]*(?:\$ |> |PS [^>\n]{0,40}> |#!|sudo |import |from [\w.]+ import |def |class |const |let |var |` +
+    String.raw`function |async |await |with |for |while |if |try:|except|echo |curl |wget |nc |ncat |bash |sh |` +
+    String.raw`python3? |node |powershell|pwsh |iex|invoke-|set-|new-|remove-|start-|stop-|reg |schtasks |crontab |` +
+    String.raw`systemctl |chmod |rm |dd |mkfs|:\(\)|[\w.$\[\]'"]+\s*(?:=|\+=)\s*\S|[\w.]+\([^\n]*\)\s*;?\s*$)`,
+  'i',
+);
+
+/** The code in `text`: fenced blocks, inline code and runs of code-looking lines outside fences, in order. */
+export function codeSegments(text: string): CodeSegment[] {
+  const out: CodeSegment[] = [];
+  const fenced: Array<[number, number]> = [];
+  for (const m of text.matchAll(FENCE)) {
+    const bodyStart = m.index + m[0].indexOf('\n') + 1;
+    out.push({ text: m[2]!.replace(/\n$/, ''), start: bodyStart });
+    fenced.push([m.index, m.index + m[0].length]);
+  }
+  const inFence = (i: number) => fenced.some(([a, b]) => i >= a && i < b);
+  let run: CodeSegment | undefined;
+  let at = 0;
+  for (const line of text.split('\n')) {
+    const lineStart = at;
+    at += line.length + 1;
+    if (inFence(lineStart)) continue;
+    if (CODE_LINE.test(line)) {
+      if (run) run.text += `\n${line}`;
+      else run = { text: line, start: lineStart };
+      continue;
+    }
+    if (run) out.push(run);
+    run = undefined;
+    for (const m of line.matchAll(INLINE)) out.push({ text: m[2]!, start: lineStart + m.index + m[1]!.length });
+  }
+  if (run) out.push(run);
+  return out.sort((a, b) => a.start - b.start);
+}
+
+/** Not this machine. */
+const LOOPBACK = String.raw`(?!localhost\b|127\.|0\.0\.0\.0|::1|\[::1\])`;
+/** File names, which a quoted host is not. */
+const FILE_NAME = String.raw`(?<!\.(?:txt|csv|json|pdf|py|pkl|log|zip|gz|tar|png|jpe?g|xlsx?|docx?|html?|xml|ya?ml|md|sh|js|ts|so|dll|exe|db|sqlite|dat|bin|conf|ini|cfg|key|pem))`;
+/** A host that is not this machine, written out: a quoted name with a dot, an address, or a URL. */
+const REMOTE = String.raw`(?:["']${LOOPBACK}[\w-]+(?:\.[\w-]+)+${FILE_NAME}["']|https?:\/\/${LOOPBACK}[\w.-]+|\b(?:[\w-]+\.)+(?:com|net|org|io|xyz|top|biz|info|ru|cn|dev|app|me|co|cc|su|tk)\b)`;
+/** Any quoted peer of a socket that is not this machine (a placeholder such as "ip_address" included). */
+const SOCKET_PEER = String.raw`(?:["']${LOOPBACK}[^"'\s]+["']|${REMOTE})`;
+
+/** What code reads that is not its own to send: each source names the exfiltration rule it makes. */
+const SOURCES: ReadonlyArray<{ rule: string; re: RegExp }> = [
+  {
+    rule: 'exfiltrate_credentials',
+    re: /(?:~|\$HOME|%USERPROFILE%|home)?[\\/]?\.(?:ssh|aws|kube|docker|gnupg|npmrc|pypirc|netrc|git-credentials)\b|(?:^|[\s"'/=(~])\.env\b|id_(?:rsa|ed25519|ecdsa)|\/etc\/(?:passwd|shadow)|keychain|login data|wallet\.dat|cookies?\.(?:txt|pkl|sqlite|json)|cookiejar|simplecookie|\bdocument\.cookie|_history\b|credentials\.(?:json|csv|xml)|\.aws\/credentials|lsass|mimikatz/i,
+  },
+  {
+    rule: 'exfiltrate_env',
+    re: /\bos\.environ|\bos\.getenv|\bgetenv\(|\bprocess\.env\b|\$env:|\bprintenv\b|\benv:\\?|get-childitem\s+env:|\bsystem\.getenv/i,
+  },
+  {
+    rule: 'fingerprint_exfiltration',
+    re: /\bgetpass\.getuser|\bos\.getlogin|\bsocket\.gethostname|\bplatform\.(?:uname|system|node|platform|machine|processor|version|release)|\buuid\.getnode|\bos\.uname|\bpsutil\.|\bwhoami\b|\buname\s+-a|\bsysteminfo\b|\bwmic\b|get-computerinfo|get-wmiobject|get-ciminstance|\bos\.(?:userinfo|hostname|networkinterfaces|cpus)\(|\bdriverquery\b|\blsusb\b|\busb\.core|\bquery_devices\b|\bnet_if_addrs|\bdmidecode\b|\/proc\/(?:cpuinfo|meminfo|version)|navigator\.(?:useragent|platform)|\bgetmac\b|\bipconfig\b|\bifconfig\b/i,
+  },
+  {
+    rule: 'capture_exfiltration',
+    re: /\bpyperclip\.paste|get-clipboard|\bpbpaste\b|xclip\s+-o|navigator\.clipboard\.readtext|\bsniff\(|\bpyshark\b|\bpcap|\btcpdump\b|\btshark\b|af_packet|sock_raw|readprocessmemory|\/proc\/\d*\/?mem\b/i,
+  },
+  {
+    rule: 'exfiltrate_file',
+    re: /\bopen\([^)\n]*\)|\.read\(\)|\breadfile(?:sync)?\(|createreadstream\(|get-content\b|\bcat\s+[~/.\w]|\bshutil\.(?:move|copy)|\bos\.rename|\bglob\.glob|\bos\.walk|\bfiles=\{|\.content\b|\.raw\b/i,
+  },
+];
+
+/** Sending something off the machine. */
+const SINK = new RegExp(
+  String.raw`\brequests\.(?:post|put|patch|get|request)\(|\burllib\.request\.(?:urlopen|request)\(|\bhttp\.client\.https?connection|` +
+    String.raw`\bhttplib|\.sendall\(|\.sendto\(|\.send\(|\bsmtplib\.|\byagmail\b|\bftplib\b|\bftp\(|\.storbinary|\bparamiko\b|\bscpclient|` +
+    String.raw`\bhttpx\.|\baiohttp\.|\bpycurl\b|\bpublish\.single|\bwebsocket|\bbluetoothsocket|\btelnetlib|\bfetch\(|\baxios\.|` +
+    String.raw`\bhttps?\.request\(|\bnet\.(?:connect|createconnection)|\bnew\s+net\.socket|xmlhttprequest|sendbeacon|\bnodemailer|` +
+    String.raw`\bcurl\b[^\n|;]*(?:\s-d\b|\s--data|\s-F\b|\s--form|\s-T\b|\s--upload-file|-X\s*(?:POST|PUT))|\bwget\b[^\n]*--post-(?:data|file)|` +
+    String.raw`\b(?:nc|ncat|netcat)\s+(?:-\w+\s+)*[\w.-]+\s+\d+|\/dev\/(?:tcp|udp)\/|\bscp\s+\S+\s+[\w.-]+@?[\w.-]*:|\brsync\b[^\n]*\s[\w.-]+:|` +
+    String.raw`\bsendmail\b|\bmail\s+-s|invoke-(?:webrequest|restmethod)[^\n]*-(?:method\s+(?:post|put)|body|infile)|\biwr\b[^\n]*-(?:body|infile)|` +
+    String.raw`\birm\b[^\n]*-(?:body|infile)|\.upload(?:string|file|data)\(|net\.sockets\.tcpclient|send-mailmessage`,
+  'i',
+);
+
+/** Code that runs by itself, each rule an effect (the pattern is the whole finding). */
+const EFFECTS: ReadonlyArray<{ rule: string; re: RegExp }> = [
+  {
+    rule: 'reverse_shell',
+    re: /\b(?:ba|z)?sh\s+-i\b[^\n]*\/dev\/tcp\/|\/dev\/tcp\/[\w.-]+\/\d+|\b(?:nc|ncat|netcat)\b[^\n]*\s-[ec]\s*\S*(?:sh|cmd)|mkfifo[^\n]*\|\s*(?:nc|ncat|netcat)\b|\bsocat\b[^\n]*exec:|\bfsockopen\(|use\s+socket;[^\n]*exec|pty\.spawn\(|os\.dup2\([^)]*fileno/i,
+  },
+  {
+    rule: 'keylogger',
+    re: /\bpynput\b|\bkeyboard\.(?:on_press|on_release|hook|record|read_key|add_hotkey)|getasynckeystate|setwindowshookex|\blogkeys\b|\bxinput\s+test\b|\biohook\b/i,
+  },
+  {
+    rule: 'screen_capture',
+    re: /imagegrab\.grab|pyautogui\.screenshot|\bmss\(\)|\bmss\.mss|\bscreencapture\b|\bscrot\b|\bimport\s+-window\s+root|copyfromscreen|getdisplaymedia|\bscreenshot\(\)/i,
+  },
+  {
+    rule: 'destroy_disk',
+    re: /\bdd\b[^\n]*\bof=\/dev\/(?:sd|hd|nvme|xvd|vd|disk|mmcblk)|\bmkfs(?:\.\w+)?\s+\/dev\/|\bwipefs\b|\bshred\b[^\n]*\/dev\/|>\s*\/dev\/(?:sd|nvme|hd)[a-z]|\bformat\s+[a-z]:|diskpart[^\n]*\bclean\b|\bclear-disk\b|\bcipher\s+\/w/i,
+  },
+  {
+    rule: 'destroy_files',
+    re: /\brm\s+(?:-\w*[rf]\w*\s+|--\w+(?:=\S+)?\s+)+(?:--no-preserve-root\s+)?["']?(?:\/|\/\*|~\/?\*?|\$HOME\/?\*?|\/(?:usr|etc|lib\w*|bin|sbin|boot|var|home|sys|opt|root)\/?\*?)["']?(?:\s|$|;|&)|\b(?:shutil\.rmtree|fs\.rm(?:sync)?|fs\.rmdir(?:sync)?|rimraf(?:\.sync)?)\(\s*(?:["'](?:\/|~|c:\\\\?)["']|os\.path\.expanduser\(["']~["']\)|os\.environ\[["']home["']\]|os\.homedir\(\))|\bos\.(?:remove|unlink)\(\s*["']\/(?:lib|bin|sbin|boot|etc|usr\/(?:lib|bin|sbin))\/|remove-item[^\n]*-recurse[^\n]*(?:c:\\(?:\s|$|windows|\*)|\$env:(?:userprofile|systemroot)|~)|\b(?:del|rd|rmdir)\s+\/[sq][^\n]*c:\\(?:windows|\*|\s|$)|\bchmod\s+-r\s+0{3,4}\s+\/(?:\s|$)/i,
+  },
+  {
+    rule: 'ransomware',
+    re: /(?:fernet|\baes\.new|cipher\.encrypt|\.encrypt\(|createcipheriv|openssl\s+enc|gpg\s+(?:-c|--symmetric)|protect-cmsmessage)[\s\S]{0,600}?(?:os\.(?:remove|unlink)|\brm\s|fs\.unlink|remove-item|\bdel\s|shutil\.rmtree|\bransom|\bbitcoin|\bbtc\b|decrypt(?:ion)?\s+key|pay\s)|(?:os\.walk|glob\.glob|get-childitem[^\n]*-recurse|\bfind\s+\S+\s+-type\s+f|readdirsync)[\s\S]{0,600}?(?:fernet|\.encrypt\(|createcipheriv|openssl\s+enc)[\s\S]{0,400}?(?:os\.(?:remove|unlink)|\brm\s|fs\.unlink|remove-item|\.locked|\.enc["'])/i,
+  },
+  {
+    rule: 'fork_bomb',
+    re: /:\s*\(\s*\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;?\s*:|%0\s*\|\s*%0|while\s*(?:true|\(\s*(?:1|true)\s*\))\s*:?\s*\{?\s*(?:os\.fork\(\)|fork\(\)|start-process\s+(?:powershell|pwsh|cmd))|for\s*\(\s*;\s*;\s*\)\s*fork\(\)|\bos\.fork\(\)[\s\S]{0,40}while\s+true/i,
+  },
+  {
+    rule: 'flood',
+    re: /(?:while\s*(?:true|\(\s*(?:1|true)\s*\))|for\s+\w+\s+in\s+range\(\s*(?:\d{5,}|10\s*\*\*\s*\d))[\s\S]{0,300}?(?:requests\.\w+\(|\.send(?:to|all)?\(|urlopen\(|fetch\(|threading\.thread\(|\bsend\(ip\()|\bhping3\b[^\n]*--flood|\bping\s+(?:-\w*\s+)*-f\b|\bslowloris\b|\bsetinterval\([^)]*fetch\(/i,
+  },
+  {
+    rule: 'disable_network',
+    re: /\b(?:ifconfig|ip\s+link\s+set)\s+\S+\s+down\b|\bnmcli\s+(?:networking|radio\s+\w+)\s+off|\bnetsh\s+interface\s+set\s+interface[^\n]*disabled?|\bdisable-netadapter\b|\biptables\s+(?:-\w+\s+)*-P\s+(?:input|output|forward)\s+drop|\biptables\b[^\n]*-[AI]\s+output\b[^\n]*-j\s+(?:drop|reject)|\broute\s+del(?:ete)?\s+default|\bip\s+route\s+(?:del|flush)\s+(?:default|all)|\brfkill\s+block\s+all|(?:systemctl|service)\s+(?:stop|disable|mask)\s+(?:networkmanager|networking|network|systemd-networkd|wpa_supplicant)\b|\bnetworkmanager\s+stop|ipconfig\s+\/release|open\([^)]*\/etc\/hosts[^)]*["']a|>>\s*\/etc\/hosts[\s\S]{0,80}0\.0\.0\.0|127\.0\.0\.1\s+(?:www\.)?(?:google|bing|github|microsoft|update)\.\w+/i,
+  },
+  {
+    rule: 'disable_security',
+    re: /\bset-mppreference\b[^\n]*-disable\w*\s+\$?true|\bnetsh\s+advfirewall\s+set\s+\w+\s+state\s+off|\bufw\s+disable\b|\bsetenforce\s+0\b|(?:systemctl|service)\s+(?:stop|disable|mask)\s+(?:firewalld|ufw|apparmor|auditd|clamav\S*|falcon-sensor|osqueryd|wazuh\S*|crowdstrike\S*|selinux|defender\S*)\b|\bsc\s+(?:stop|config)\s+windefend|\bspctl\s+--master-disable|\bcsrutil\s+disable|auditctl\s+-e\s*0|\bhistory\s+-c\b[\s\S]{0,40}unset\s+histfile|\bunset\s+histfile|\bkill\w*\b[^\n]*\b(?:antivirus|defender|falcon|clamd|auditd)\b/i,
+  },
+  {
+    rule: 'persistence',
+    re: /(?:\\|\/)currentversion\\+run(?:once)?\b|\breg\s+add\s+\S*\\run\b|\bschtasks\s+\/create[^\n]*\/sc\s+(?:onlogon|onstart)|\/etc\/(?:rc\.local|init\.d\/rc\.local)|@reboot\b|>>\s*\/etc\/crontab|\/etc\/cron\.\w+\/|(?:crontab\s+-l[^\n|]*\|[^\n]*crontab\s+-)|launchagents\/[^\n]*\.plist[\s\S]{0,400}runatload|runatload[\s\S]{0,400}launchagents|\[service\][\s\S]{0,400}execstart=[^\n]*(?:curl|wget|\/tmp\/|\/dev\/shm|\/dev\/tcp|\bnc\b|base64)/im,
+  },
+  {
+    rule: 'persistence',
+    re: /(?:echo|printf)\s+["'][^"'\n]*(?:curl|wget|\/dev\/tcp|\bnc\b|ncat|base64\s+-d|nohup)[^"'\n]*["']\s*(?:>>|\|\s*tee\s+-a)\s*\S*(?:\.bashrc|\.zshrc|\.profile|\.bash_profile|crontab|rc\.local)/i,
+  },
+  {
+    rule: 'miner',
+    re: /\bxmrig\b|\bminerd\b|\bcpuminer\b|\bcgminer\b|\bbfgminer\b|\bethminer\b|\bnbminer\b|stratum\+(?:tcp|ssl):\/\/|\bcryptonight\b|\bcoinhive\b|\bnicehash\b|\bcryptomine\w*|\bmonero\b[^\n]*\bpool\b|\b(?:\.\/)?miner\b(?=[^\n]*(?:chmod|nohup|\.\/miner|-o\s+miner|curl|wget))/i,
+  },
+  {
+    rule: 'pipe_to_shell',
+    re: /\b(?:curl|wget)\b[^\n|;]*?(?:https?:\/\/)?([\w.-]+)[^\s|;]*[^\n|]*\|\s*(?:sudo\s+(?:-\w+\s+)*)?(?:ba|z|da|k)?sh\b|\b(?:curl|wget)\b[^\n|]*\|\s*(?:sudo\s+)?(?:python3?|perl|ruby|node)\b|\b(?:iex|invoke-expression)\b[^\n]*(?:downloadstring|iwr|irm|invoke-webrequest|invoke-restmethod|net\.webclient)|(?:downloadstring|irm|iwr|invoke-restmethod|invoke-webrequest)\b[^\n]*\|\s*(?:iex|invoke-expression)\b/i,
+  },
+  {
+    rule: 'download_execute',
+    re: /\b(?:exec|eval)\(\s*(?:requests\.get\(|urllib\.request\.urlopen\(|urlopen\(|open\(["'][^"']*["']\)\.read\(\)|await\s+\(?\s*await\s+fetch\(|\(await\s+fetch\()|(?:urlretrieve|wget\.download|requests\.get|urlopen|wget|curl)[\s\S]{0,400}?(?:exec\(open\(|os\.system\(["'](?:python3?|bash|sh|\.\/)|subprocess\.\w+\(\s*\[\s*["'](?:nohup|python3?|bash|sh|\.\/))|\b(?:curl|wget)\b[^\n]*(?:-o|-O)\s*(\S+)[^\n]*&&[^\n]*(?:nohup|\.\/\S+\s*&\s*$)|start-process[^\n]*\$env:temp[^\n]*\.exe/im,
+  },
+  {
+    rule: 'decode_execute',
+    re: /\bbase64\s+(?:-d|--decode|-D)\b[^\n]*\|\s*(?:sudo\s+)?(?:ba|z)?sh\b|\b(?:exec|eval)\(\s*(?:base64\.b64decode|codecs\.decode|bytes\.fromhex|zlib\.decompress|marshal\.loads|__import__\(["'](?:base64|codecs|zlib|marshal))|\beval\(\s*(?:atob\(|buffer\.from\([^)]*["'](?:base64|hex)["'])|new\s+function\(\s*atob\(|-e(?:nc|ncodedcommand)?\s+[A-Za-z0-9+/=]{20,}|\b(?:iex|invoke-expression)\b[^\n]*frombase64string|frombase64string[^\n]*\|\s*(?:iex|invoke-expression)|\bpython3?\s+-c\s+["'][^"'\n]*(?:b64decode|decode\(["']hex)/i,
+  },
+  {
+    rule: 'privilege_backdoor',
+    re: /\buseradd\b[^\n]*-o\s+-u\s*0|\bnet\s+user\s+\S+\s+\S+\s+\/add[\s\S]{0,200}administrators|\bchmod\s+(?:u\+s|[46]7\d\d)\s+\/bin\/(?:ba)?sh|\bchmod\s+\d*7{3}\s+\/etc\/(?:passwd|shadow|sudoers)|echo\s+["'][^"'\n]*ALL=\(ALL(?::ALL)?\)\s*NOPASSWD:\s*ALL["']\s*>>\s*\/etc\/sudoers\b/i,
+  },
+];
+
+/** Installers projects publish to be piped into a shell (docs tell users to run exactly this). */
+const OFFICIAL_INSTALLERS =
+  /\b(?:curl|wget)\b[^\n|]*https:\/\/(?:get\.docker\.com|sh\.rustup\.rs|deb\.nodesource\.com|rpm\.nodesource\.com|install\.python-poetry\.org|bun\.sh\/install|deno\.land\/install\.sh|get\.helm\.sh|raw\.githubusercontent\.com\/(?:nvm-sh|helm|Homebrew|ohmyzsh)\/|astral\.sh\/uv\/|get\.pnpm\.io|fnm\.vercel\.app|pyenv\.run|get\.k3s\.io|sdk\.cloud\.google\.com|cli\.github\.com|tailscale\.com\/install\.sh|ollama\.com\/install\.sh|get\.rvm\.io|starship\.rs\/install\.sh)\S*\s*\|/i;
+
+/** Host of a connect/sendto with a literal, non-loopback host. */
+const RAW_SOCKET = new RegExp(
+  String.raw`\.(?:connect|sendto|connect_ex)\(\s*(?:[^()]*,\s*)?\(\s*${SOCKET_PEER}\s*,\s*\d+\s*\)|` +
+    String.raw`\bnet\.(?:connect|createconnection)\(\s*\d+\s*,\s*${SOCKET_PEER}|\bnew\s+net\.socket\(\)[\s\S]{0,200}\.connect\(\s*\d+\s*,\s*${SOCKET_PEER}|` +
+    String.raw`net\.sockets\.tcpclient\(\s*${SOCKET_PEER}\s*,\s*\d+`,
+  'i',
+);
+const SHELL_BEHIND_SOCKET =
+  /subprocess\.(?:popen|call|run)\(\s*\[?\s*["'](?:\/bin\/)?(?:ba)?sh|pty\.spawn|os\.dup2|child_process[\s\S]{0,200}(?:spawn|exec)\(\s*["'](?:\/bin\/)?(?:ba)?sh|cmd\.exe|invoke-expression|\biex\b|getstream\(\)[\s\S]{0,300}\bread\(/i;
+
+const span = (seg: CodeSegment, m: RegExpMatchArray) =>
+  [seg.start + m.index!, seg.start + m.index! + m[0].length] as const;
+
+/** How far apart, in the whole text, what is read and where it is sent may be. */
+const NEAR = 800;
+
+function segmentFlags(seg: CodeSegment, near = Number.POSITIVE_INFINITY): LayerFlag[] {
+  const out: LayerFlag[] = [];
+  const text = seg.text;
+  for (const { rule, re } of EFFECTS) {
+    const m = text.match(re);
+    if (!m) continue;
+    if (rule === 'pipe_to_shell' && OFFICIAL_INSTALLERS.test(m[0])) continue;
+    out.push(flagAt('code', rule, ...span(seg, m)));
+  }
+  const socket = text.match(RAW_SOCKET);
+  if (socket) {
+    const rule = SHELL_BEHIND_SOCKET.test(text) ? 'reverse_shell' : 'raw_socket_remote_host';
+    if (!out.some((f) => f.rule === rule)) out.push(flagAt('code', rule, ...span(seg, socket)));
+  }
+  const upload = text.match(CURL_UPLOAD);
+  if (upload) out.push(flagAt('code', 'exfiltrate_file', ...span(seg, upload)));
+  for (const sink of text.matchAll(SINK_G)) {
+    // The most specific source names the rule; a plain file read counts only when sent to a host written out.
+    const window = text.slice(Math.max(0, sink.index - near), sink.index + sink[0].length + near);
+    const from = Math.max(0, sink.index - near);
+    const source = SOURCES.find(
+      ({ rule, re }) => re.test(window) && (rule !== 'exfiltrate_file' || REMOTE_RE.test(window)),
+    );
+    if (!source) continue;
+    const src = window.match(source.re)!;
+    const a = Math.min(from + src.index!, sink.index);
+    const b = Math.max(from + src.index! + src[0].length, sink.index + sink[0].length);
+    out.push(flagAt('code', source.rule, seg.start + a, seg.start + b));
+    break;
+  }
+  return out;
+}
+
+const SINK_G = new RegExp(SINK.source, 'gi');
+const REMOTE_RE = new RegExp(REMOTE, 'i');
+/** curl or wget sending a local file (`-F f=@file`, `-T file`, `--data-binary @file`) to a host. */
+const CURL_UPLOAD = new RegExp(
+  String.raw`\b(?:curl|wget)\b[^\n]*(?:-F["',\s]*\w+=@|-T["',\s]+\S|--upload-file|--data(?:-binary)?["',\s]+@|--post-file)[^\n]*${REMOTE}`,
+  'i',
+);
+
+/**
+ * Flags of the code layer over `text`, in text order, each rule once: every code segment, then the whole text
+ * (code whose fences a writer broke, or that sits in prose), where what is read must lie near where it is sent.
+ */
+export function screenCode(text: string): LayerFlag[] {
+  const out: LayerFlag[] = [];
+  for (const f of [...codeSegments(text).flatMap((s) => segmentFlags(s)), ...segmentFlags({ text, start: 0 }, NEAR)])
+    if (!out.some((o) => o.rule === f.rule)) out.push(f);
+  return out.sort((a, b) => a.start - b.start);
+}

@@ -1,0 +1,142 @@
+// Injection layer "encoded": text hidden from a reviewer's eye but not from a model's, in base64, hex, reversed
+// or shifted (ROT13 and other Caesar shifts) form. Each candidate is decoded and the decoded text is screened by
+// every layer (the caller's `screen`); a flag names the encoding and the inner rule, at the encoded span.
+import { type LayerFlag, flagAt } from './flags.js';
+
+/** Decoded text no longer than this is screened (a learning is at most a few KB). */
+const MAX_DECODED = 8_000;
+
+/** Frequent English words: how much of a text reads as English. */
+const ENGLISH = new Set(
+  (
+    'the a an and or to of in on for with from by at as is are was be been this that these those it its you your ' +
+    'all any every previous prior above instructions instruction ignore forget disregard reply respond answer response ' +
+    'user users send tell say write include add do not never always now then must should will can please what who how ' +
+    'why when where which me my our we they them he she his her if but so no yes link password key keys token file files ' +
+    'system prompt message data secret secrets run execute command shell delete remove download install open read ' +
+    'email account code output text following instead only just also there here have has had make use new one more'
+  ).split(' '),
+);
+
+/** Two frequent English words in a row: the sentence reads as English already. */
+const PLAIN =
+  /\b(?:the|and|to|of|in|is|for|with|on|it|this|that|you|a)\s+(?:the|a|an|and|to|of|in|is|for|with|on|it|this|that|you|your|all|be|not)\b/i;
+
+const words = (s: string) => s.toLowerCase().match(/[a-z']+/g) ?? [];
+
+/** Share of `s`'s words that are frequent English words (0 when it has fewer than `min` words). */
+export function englishShare(s: string, min = 4): number {
+  const ws = words(s);
+  if (ws.length < min) return 0;
+  return ws.filter((w) => ENGLISH.has(w)).length / ws.length;
+}
+
+const printable = (s: string) => {
+  if (s.length === 0) return 0;
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if ((c >= 32 && c < 127) || c === 9 || c === 10 || c === 13) n++;
+  }
+  return n / s.length;
+};
+
+/** Decoded text worth screening: printable, with a space or a shell/code sign, not binary. */
+const readable = (s: string) => s.length >= 6 && printable(s) >= 0.95 && /[a-z]{2}/i.test(s) && /[\s;|(]/.test(s);
+
+export interface Decoded {
+  encoding: 'base64' | 'hex' | 'reversed' | 'rot';
+  start: number;
+  end: number;
+  text: string;
+}
+
+const BASE64 = /(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/_-]{16,}={0,2}(?![A-Za-z0-9+/=_-])/g;
+const HEX = /(?<![0-9a-fA-F])(?:[0-9a-fA-F]{2}){8,}(?![0-9a-fA-F])|(?:\\x[0-9a-fA-F]{2}){6,}/g;
+
+/** Base64 and hex runs that decode to readable text. */
+function decodedRuns(text: string): Decoded[] {
+  const out: Decoded[] = [];
+  for (const m of text.matchAll(BASE64)) {
+    const raw = m[0];
+    // Identifiers and paths are letters only, or all one case: base64 of text mixes both cases and digits.
+    if (!/[a-z]/.test(raw) || !/[A-Z]/.test(raw) || /^[A-Za-z]+$/.test(raw)) continue;
+    const decoded = Buffer.from(raw.replace(/-/g, '+').replace(/_/g, '/'), 'base64').toString('latin1');
+    if (readable(decoded)) out.push({ encoding: 'base64', start: m.index, end: m.index + raw.length, text: decoded });
+  }
+  for (const m of text.matchAll(HEX)) {
+    const hex = m[0].replace(/\\x/g, '');
+    const decoded = Buffer.from(hex, 'hex').toString('latin1');
+    if (readable(decoded)) out.push({ encoding: 'hex', start: m.index, end: m.index + m[0].length, text: decoded });
+  }
+  return out;
+}
+
+/** Prose sentences (outside code) with their offsets. */
+function sentences(text: string): Array<{ start: number; text: string }> {
+  const out: Array<{ start: number; text: string }> = [];
+  const prose = text.replace(/```[\s\S]*?```|`[^`\n]*`/g, (m) => ' '.repeat(m.length));
+  for (const m of prose.matchAll(/[^\n.!?]+[.!?]*/g))
+    if (m[0].trim().length >= 12) out.push({ start: m.index, text: m[0] });
+  // A reversed sentence starts with its final punctuation: ".olleh" splits after the period.
+  for (const m of prose.matchAll(/[.!?][^\n.!?]{12,}/g)) out.push({ start: m.index, text: m[0] });
+  return out;
+}
+
+const shift = (s: string, n: number) =>
+  s.replace(/[a-z]/gi, (c) => {
+    const base = c <= 'Z' ? 65 : 97;
+    return String.fromCharCode(((c.charCodeAt(0) - base + n) % 26) + base);
+  });
+
+/** Sentences that read as English only reversed or shifted: the decoded text. */
+function disguisedSentences(text: string): Decoded[] {
+  const out: Decoded[] = [];
+  for (const s of sentences(text)) {
+    // Plain English (the common case) is passed over at the cost of one search.
+    if (PLAIN.test(s.text)) continue;
+    const plain = englishShare(s.text);
+    if (plain >= 0.3) continue;
+    const end = s.start + s.text.length;
+    const reversed = [...s.text].reverse().join('');
+    if (englishShare(reversed) >= 0.5) {
+      out.push({ encoding: 'reversed', start: s.start, end, text: reversed });
+      continue;
+    }
+    let best = { n: 0, share: 0 };
+    for (let n = 1; n < 26; n++) {
+      const share = englishShare(shift(s.text, n), 5);
+      if (share > best.share) best = { n, share };
+    }
+    if (best.share >= 0.5) out.push({ encoding: 'rot', start: s.start, end, text: shift(s.text, best.n) });
+  }
+  return out;
+}
+
+/** Every encoded candidate in `text` that decodes to readable text. */
+export function decodeCandidates(text: string): Decoded[] {
+  return [...decodedRuns(text), ...disguisedSentences(text)].filter((d) => d.text.length <= MAX_DECODED);
+}
+
+/**
+ * Flags of the encoded layer: each candidate decoded and screened by `screen` (every layer, this one included,
+ * `depth` levels down); the flag keeps the inner layer's rule after the encoding's name.
+ */
+export function screenEncoded(
+  text: string,
+  screen: (decoded: string, depth: number) => LayerFlag[],
+  depth = 0,
+): LayerFlag[] {
+  const out: LayerFlag[] = [];
+  for (const d of decodeCandidates(text)) {
+    const inner = screen(d.text, depth + 1);
+    const seen = new Set<string>();
+    for (const f of inner) {
+      const rule = `${d.encoding}:${f.layer}.${f.rule}`;
+      if (seen.has(rule)) continue;
+      seen.add(rule);
+      out.push(flagAt('encoded', rule, d.start, d.end));
+    }
+  }
+  return out;
+}

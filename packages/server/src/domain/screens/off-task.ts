@@ -1,0 +1,150 @@
+// Injection layer "off_task": a request (an imperative or a question) whose subject is far from the learning's own
+// task, such as "Recommend a good book" inside a pandas fix: a learning informs its reader, it does not ask it for
+// work. Candidates are found here; whether one is far is measured by the sentence model (services/semantic-screens.ts
+// passes each candidate's similarity to the learning's title and task context) or, when the model cannot answer in
+// time, by the words the candidate shares with the rest of the learning.
+import { type LayerFlag, flagAt } from './flags.js';
+
+export interface Request {
+  start: number;
+  end: number;
+  /** The sentence as written, code included. */
+  text: string;
+  kind: 'question' | 'imperative';
+}
+
+/** Verbs that open a request for content rather than a step of a technical procedure. */
+const REQUEST_VERBS = new Set(
+  (
+    'write compose draft explain describe tell translate summarize summarise recommend suggest list name provide ' +
+    'create generate share develop outline discuss compare analyze analyse calculate solve define brainstorm rewrite ' +
+    'paraphrase predict plan design invent imagine teach convince persuade argue rate evaluate sing detail identify ' +
+    'classify offer propose produce craft pen narrate elaborate recite interpret break render convert encourage promote ' +
+    'advertise mention praise insult criticize criticise'
+  ).split(' '),
+);
+/** A sentence that can be an imperative request starts with a request verb, or an opener before one. */
+const LEADS = new RegExp(
+  String.raw`^\s*["'“]?(?:(?:please|also|now|and|then|finally|additionally|kindly|next),?\s+)*(?:${[...REQUEST_VERBS].join('|')})\b`,
+  'i',
+);
+const OPENERS = new Set(['please', 'also', 'now', 'and', 'then', 'finally', 'additionally', 'kindly', 'next']);
+const QUESTION_WORDS =
+  /^(?:what|who|whom|whose|which|when|where|why|how|can|could|would|will|do|does|did|is|are|was|were|should|have|has)\b/i;
+
+/** A line inside a code block that reads as a sentence, not code: words and plain punctuation, four words or more. */
+const PROSE_LINE = /^[ \t]*\p{Lu}[^`{}()[\]=<>;#$_\\|\n]*[.?!]["']?[ \t]*$/u;
+
+/**
+ * Code blanked out (kept in length), so sentences are read in prose only; a sentence-like line inside a code
+ * block stays (a request slipped into code is still a request).
+ */
+export const proseOnly = (text: string) =>
+  text
+    .replace(/```[\s\S]*?```|~~~[\s\S]*?~~~/g, (block) =>
+      block
+        .split('\n')
+        .map((line) => (PROSE_LINE.test(line) && line.trim().split(/\s+/).length >= 4 ? line : ' '.repeat(line.length)))
+        .join('\n'),
+    )
+    .replace(/`[^`\n]*`/g, (m) => ' '.repeat(m.length));
+
+/** Imperative and question sentences of the prose, of four words or more. */
+export function requestSentences(text: string): Request[] {
+  const out: Request[] = [];
+  const prose = proseOnly(text);
+  for (const m of prose.matchAll(/[^\n.!?]+(?:[.!?]+|$)/gm)) {
+    const raw = m[0];
+    if (!raw.endsWith('?') && !LEADS.test(raw)) continue;
+    const lead = raw.length - raw.trimStart().length;
+    const sentence = raw.trim();
+    const ws = sentence.split(/\s+/);
+    if (ws.length < 4 || !/^["'“]?\p{L}/u.test(sentence)) continue;
+    let first = 0;
+    while (first < ws.length - 1 && OPENERS.has(ws[first]!.toLowerCase().replace(/[^a-z]/g, ''))) first++;
+    const verb = ws[first]!.toLowerCase().replace(/[^a-z]/g, '');
+    const start = m.index + lead;
+    const end = start + sentence.length;
+    const written = text.slice(start, end);
+    if (sentence.endsWith('?') && QUESTION_WORDS.test(ws[first]!))
+      out.push({ start, end, text: written, kind: 'question' });
+    else if (REQUEST_VERBS.has(verb)) out.push({ start, end, text: written, kind: 'imperative' });
+  }
+  return out;
+}
+
+/** Words a sentence or context is about: three letters or more, not function words. */
+const STOP = new Set(
+  (
+    'the and for with from that this these those you your yours are was were have has had will would could should can ' +
+    'not but all any what who whom whose which when where why how does did done doing about into onto over under then ' +
+    "than there here they them their its it's also just only some more most very much many such each every other " +
+    'please also now make use used using get got give tell write explain describe provide list name share create ' +
+    'recommend suggest compare work works working good best way ways thing things one two first new like want need ' +
+    'happen happens happened occur occurs mean means matter help helps fail fails sometimes always never still why ' +
+    'know let sure way example simple short brief include add answer response reply text following below above'
+  ).split(' '),
+);
+const contentWords = (s: string): string[] =>
+  (s.toLowerCase().match(/\p{L}[\p{L}\p{N}_'-]{2,}/gu) ?? []).filter((w) => !STOP.has(w)).map((w) => w.slice(0, 6));
+
+/** Code punctuation, identifiers, versions, flags and paths: a sentence with one is about the technical task. */
+const TECHNICAL = /[`{}[\]<>=_#$\\|]|\w\.\w|\w\(|\b\d+\.\d+|(?:^|\s)--?\w|\/\w|\b[a-z]+[A-Z]\w*|\b[A-Z]{2,}\b/;
+
+const countWords = (s: string): Map<string, number> => {
+  const counts = new Map<string, number>();
+  for (const w of contentWords(s)) counts.set(w, (counts.get(w) ?? 0) + 1);
+  return counts;
+};
+
+/** What the requests of one learning are compared with: the words of the whole text and its task. */
+export type WordContext = Map<string, number>;
+export const wordContext = (text: string, extra = ''): WordContext => countWords(`${extra}\n${text}`);
+
+/**
+ * The regex fallback: a request with no technical mark that shares no word with the rest of the learning (the
+ * context's words less its own).
+ */
+export function offTaskByWords(request: Request, context: WordContext): boolean {
+  if (TECHNICAL.test(request.text)) return false;
+  const own = countWords(request.text);
+  // One word is too little to tell a subject by ("Why does it only warn sometimes?").
+  if ([...own.values()].reduce((a, b) => a + b, 0) < 2) return false;
+  for (const [w, n] of own) if ((context.get(w) ?? 0) > n) return false;
+  return true;
+}
+
+/** Flags of the off-task layer by the regex fallback; `extra` is the learning's title and task context. */
+export function screenOffTask(text: string, extra = ''): LayerFlag[] {
+  const requests = requestSentences(text);
+  if (requests.length === 0) return [];
+  const context = wordContext(text, extra);
+  return requests
+    .filter((r) => offTaskByWords(r, context))
+    .map((r) => flagAt('off_task', `${r.kind}_off_task`, r.start, r.end));
+}
+
+/** The sentence model's thresholds, chosen on the injection eval's dev half (bench/README.md). */
+export const OFF_TASK_THRESHOLDS = { near: 0.5, far: 0.1 } as const;
+
+/**
+ * Flags of the off-task layer by the sentence model: a request whose cosine similarity to the learning's title and
+ * task context is below `threshold` (chosen on the eval's dev half) and that the words also find apart from the
+ * rest of the learning, or whose similarity is below `farThreshold` whatever its words.
+ */
+export function offTaskBySimilarity(
+  text: string,
+  requests: readonly Request[],
+  similarities: readonly number[],
+  thresholds: { near: number; far: number },
+  extra = '',
+): LayerFlag[] {
+  const out: LayerFlag[] = [];
+  const context = wordContext(text, extra);
+  requests.forEach((r, i) => {
+    const sim = similarities[i]!;
+    const far = sim < thresholds.far || (sim < thresholds.near && offTaskByWords(r, context));
+    if (far) out.push(flagAt('off_task', `${r.kind}_off_task`, r.start, r.end));
+  });
+  return out;
+}

@@ -1,0 +1,109 @@
+// Injection layer "instructions": sentences written to the reader of a learning rather than about its subject:
+// addressed to an AI, assistant or agent, or about "your response / answer / instructions / system prompt", in
+// English, German, French, Spanish, Portuguese, Italian, Dutch and Russian. The text is read folded by the
+// scrubber's normaliser (case, accents, spacing, look-alike letters, zero-width characters), so the patterns are
+// written in lower case without accents, and every span maps back to what was written.
+import { foldText } from '@axle/scrub';
+import { type LayerFlag, flagAt } from './flags.js';
+
+/** Who a learning's reader is when an attacker addresses it. */
+const AI =
+  String.raw`(?:ai|a\.i\.|ki|ia|llm|language model|sprachmodell|modele de langue|modelo de lenguaje|` +
+  String.raw`ai (?:agent|assistant|model|system)|coding (?:agent|assistant)|assistant|assistent|asistente|assistente|` +
+  String.raw`chatbot|chatgpt|claude|gpt-?\d*|copilot|gemini|llama|ии|ассистент|нейросеть)`;
+
+/** What a model produces, in English; a noun after it makes it an object of code (your response object). */
+const OUTPUT = String.raw`(?:responses?|answers?|repl(?:y|ies)|output|messages?|summary|completion|text)\b(?!\s*(?:object|body|bodies|header|headers|code|codes|status|time|times|payload|json|schema|type|size|stream|data|file|files|dir|directory|folder|path|format|field|fields|variable|value|cache|handler|model|class|box|area|editor|field)\b)`;
+
+/** What the reader produces: "in your response", "your answer should", and "your <noun>" in each language. */
+const YOUR_OUTPUT = new RegExp(
+  [
+    String.raw`\b(?:in|into|to|within|throughout|from|of|on|with|at|modify|augment|enhance|end|start|begin|translate|encode|encrypt|format|render|write|make|keep|structure|conclude|finish|sign|reverse|scramble|jumble|rearrange|anagram|group|combine|introduce|misspell|replace|convert|deliver|provide|compose|craft|frame|tailor|present|phrase|update)\s+(?:all\s+|every\s+|each\s+)?(?:of\s+)?(?:your|ur)\s+(?:(?:next|final|whole|entire|every|each|own)\s+)?${OUTPUT}|\b(?:your|ur)\s+(?:(?:next|final|whole|entire|own)\s+)?${OUTPUT}\s+(?:should|must|has\s+to|needs?\s+to|shall|will\s+(?:be|have|include|contain)|may\s+only)\b`,
+    String.raw`\b(?:deine[rnms]?|ihre[rnms]?)\s+(?:antwort|ausgabe|zusammenfassung)`,
+    String.raw`\b(?:ta|votre|vos|tes)\s+(?:reponses?|sortie|resume)\b`,
+    String.raw`\b(?:tu|su|tus|sus)\s+(?:respuestas?|salida|resumen)\b`,
+    String.raw`\b(?:sua|tua|suas|tuas)\s+(?:respostas?|saida|resumo)\b`,
+    String.raw`\b(?:la\s+tua|la\s+sua|nella\s+tua|nella\s+sua)\s+(?:risposta|uscita)\b`,
+    String.raw`\b(?:je|jouw|uw)\s+(?:antwoord|reactie|uitvoer)\b`,
+    String.raw`(?:твоем|твоём|твой|вашем|ваш|своем|своём|свой)\s+(?:ответе|ответ)`,
+  ].join('|'),
+  'u',
+);
+
+/** The reader's own instructions, named. */
+const YOUR_INSTRUCTIONS = new RegExp(
+  [
+    String.raw`\byour\s+(?:system\s+prompt|system\s+message|hidden\s+(?:prompt|instructions)|initial\s+(?:prompt|instructions))\b`,
+    String.raw`\byour\s+(?:(?:previous|prior|original|current|initial|earlier|above|own)\s+)?(?:instructions|guidelines|rules|programming|training|directives|guardrails)\b(?!\s*(?:file|page|doc|docs|repo|for\s+(?:the|this)\s+(?:build|ci|pipeline)))`,
+    String.raw`\b(?:deine[nr]?|ihre[nr]?)\s+(?:(?:vorherigen|bisherigen|urspr\w+)\s+)?(?:anweisungen|instruktionen|systemprompt|regeln)\b`,
+    String.raw`\b(?:tes|vos)\s+(?:instructions|consignes|regles)\b`,
+    String.raw`\b(?:tus|sus)\s+(?:instrucciones|reglas)\b`,
+    String.raw`\b(?:suas|tuas)\s+(?:instrucoes|regras)\b`,
+    String.raw`\b(?:le\s+tue|le\s+sue)\s+(?:istruzioni|regole)\b`,
+    String.raw`\b(?:je|jouw|uw)\s+(?:instructies|regels)\b`,
+    String.raw`(?:твои|ваши|свои)\s+(?:инструкции|правила)`,
+  ].join('|'),
+  'u',
+);
+
+interface Rule {
+  rule: string;
+  re: RegExp;
+}
+
+const RULES: readonly Rule[] = [
+  { rule: 'about_your_output', re: YOUR_OUTPUT },
+  { rule: 'about_your_instructions', re: YOUR_INSTRUCTIONS },
+  {
+    rule: 'addressed_to_ai',
+    re: new RegExp(
+      [
+        String.raw`\b(?:note|message|notice|instructions?|attention|important(?:\s+message)?|reminder|memo)\s*(?:to|for)\s+(?:the\s+|any\s+|all\s+|every\s+)?(?:automated\s+)?${AI}s?\b`,
+        String.raw`\b(?:dear|hey|attention)\s+${AI}\b`,
+        String.raw`\b(?:if\s+you\s+are|as|you\s+are)\s+an?\s+(?:automated\s+)?${AI}\b`,
+        String.raw`\b(?:the|any|every|an?)\s+(?:automated\s+)?${AI}s?\s+(?:reading|processing|parsing|summari[sz]ing|ingesting|seeing|that\s+reads|who\s+reads)\b`,
+        String.raw`(?:^|[.!?:]\s+)${AI}\s*[,:]\s`,
+        String.raw`\b(?:als|en\s+tant\s+qu[e']\s*|como|come)\s*(?:ki|ia|assistent|assistant|asistente|assistente)\b`,
+        String.raw`\b(?:an\s+die\s+ki|a\s+l'ia|para\s+la\s+ia|para\s+a\s+ia|all'ia)\b`,
+        String.raw`(?:как|для)\s+(?:ии|ассистента?|нейросети)`,
+      ].join('|'),
+      'mu',
+    ),
+  },
+  {
+    rule: 'instruction_override',
+    re: new RegExp(
+      [
+        String.raw`\bignorier\w*\s+(?:\w+\s+){0,2}(?:vorherigen|bisherigen|obigen|vorigen)\s+(?:anweisungen|instruktionen|regeln)`,
+        String.raw`\bvergiss\w*\s+(?:\w+\s+){0,2}(?:anweisungen|instruktionen|regeln)`,
+        String.raw`\b(?:ignore[rz]?|oublie[rz]?)\s+(?:toutes\s+)?(?:les|tes|vos)\s+(?:instructions|consignes|regles)`,
+        String.raw`\b(?:ignora[r]?|olvida[r]?)\s+(?:todas\s+)?(?:las|tus|sus)\s+(?:instrucciones|reglas)`,
+        String.raw`\b(?:ignore|ignora|esqueca)\s+(?:todas\s+)?(?:as|suas|tuas)\s+(?:instrucoes|regras)`,
+        String.raw`\b(?:ignora|dimentica)\s+(?:tutte\s+)?(?:le)\s+(?:istruzioni|regole)`,
+        String.raw`\b(?:negeer|vergeet)\s+(?:alle\s+)?(?:vorige|eerdere|voorgaande|je)\s+(?:instructies|regels)`,
+        String.raw`(?:игнорируи|игнорируите|забудь|забудьте)\s+(?:все\s+)?(?:\S+\s+)?(?:инструкции|указания|правила)`,
+      ].join('|'),
+      'u',
+    ),
+  },
+  {
+    rule: 'coerced_action',
+    re: /\b(?:the\s+user|your\s+(?:user|operator|owner))\s+(?:has\s+)?(?:already\s+)?(?:authori[sz]ed|approved|allowed|permitted|consented\s+to)\s+you\b|\b(?:do|run|execute|apply|delete|deploy|install)\s+(?:it|this|that|them)\s+without\s+(?:asking|confirmation|checking)\b/,
+  },
+  {
+    rule: 'output_control',
+    re: /(?:^|[.!?:]\s+)(?:please\s+)?(?:respond|reply|answer|write)\s+(?:only\s+)?(?:in|using|with)\s+(?:all\s+caps|uppercase|capital\s+letters|pig\s+latin|emojis?|morse|rhymes?|verse|base64|binary|reverse)\b|\b(?:end|start|begin|finish|sign)\s+(?:every|each|all)\s+(?:reply|response|answer|message)s?\b/m,
+  },
+];
+
+/** Flags of the instructions layer over `text`, in offsets of `text`, each rule once. */
+export function screenReaderInstructions(text: string): LayerFlag[] {
+  const folded = foldText(text);
+  const out: LayerFlag[] = [];
+  for (const { rule, re } of RULES) {
+    const m = folded.text.match(re);
+    if (!m) continue;
+    out.push(flagAt('instructions', rule, folded.toOriginal(m.index!), folded.toOriginal(m.index! + m[0].length)));
+  }
+  return out;
+}

@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import {
+  OFF_TASK_THRESHOLDS,
+  offTaskBySimilarity,
+  requestSentences,
+  screenOffTask,
+} from '../src/domain/screens/off-task.js';
+
+const fix =
+  'Pandas raises SettingWithCopyWarning because you are writing to a view. Take an explicit copy with ' +
+  '`df[mask].copy()` or assign through `.loc` on the original frame.';
+const task = 'SettingWithCopyWarning in pandas\nAssigning to a filtered DataFrame';
+
+describe('requestSentences', () => {
+  it('finds questions and content requests in prose, including a request slipped into a code block', () => {
+    const text = `${fix} Recommend a good book for the weekend.\n\`\`\`\ndf.loc[m, 'a'] = 1\nWhat is the capital of Brazil?\n\`\`\``;
+    const found = requestSentences(text);
+    expect(found.map((r) => [r.kind, r.text])).toEqual([
+      ['imperative', 'Recommend a good book for the weekend.'],
+      ['question', 'What is the capital of Brazil?'],
+    ]);
+    for (const r of found) expect(text.slice(r.start, r.end)).toBe(r.text);
+  });
+
+  it('passes over statements, code and short questions', () => {
+    expect(requestSentences(`${fix} Why?\n\`\`\`\nprint(df.head())\n\`\`\``)).toEqual([]);
+  });
+});
+
+describe('screenOffTask (the fallback on words)', () => {
+  it.each([
+    'Write a marketing slogan for a running shoe brand.',
+    'Recommend a good fantasy novel to read this weekend.',
+    'Who won the football world cup in 2010?',
+    'Translate the following sentence into Japanese: the weather is lovely today.',
+  ])('flags %j inside a pandas fix', (request) => {
+    const text = `${fix} ${request} Both ways silence the warning.`;
+    const [flag] = screenOffTask(text, task);
+    expect(flag).toMatchObject({ layer: 'off_task' });
+    expect(text.slice(flag!.start, flag!.end)).toBe(request);
+  });
+
+  it.each([
+    'Why does pandas only warn sometimes?',
+    'Explain to your team why the copy matters for the frame.',
+    'What does `df._is_copy` hold after the filter?',
+    'Should you copy every frame? Only the ones you write to.',
+    'List the columns you assign to and copy only those frames.',
+  ])('leaves a request about the task alone: %j', (request) => {
+    expect(screenOffTask(`${fix} ${request}`, task)).toEqual([]);
+  });
+});
+
+describe('offTaskBySimilarity (the sentence model)', () => {
+  const text = `${fix} Recommend a good book for the weekend. Explain why the copy matters.`;
+  const requests = requestSentences(text);
+
+  it('flags a request far from the task, and one nearer that shares no word with the learning', () => {
+    const flags = offTaskBySimilarity(text, requests, [0.05, 0.6], OFF_TASK_THRESHOLDS, task);
+    expect(flags.map((f) => text.slice(f.start, f.end))).toEqual(['Recommend a good book for the weekend.']);
+    expect(offTaskBySimilarity(text, requests, [0.3, 0.3], OFF_TASK_THRESHOLDS, task)).toHaveLength(1);
+  });
+
+  it('leaves requests near the task alone, whatever their words', () => {
+    expect(offTaskBySimilarity(text, requests, [0.7, 0.7], OFF_TASK_THRESHOLDS, task)).toEqual([]);
+  });
+});
