@@ -68,10 +68,6 @@ export function createSkillSearch({
   rerankWeight = DEFAULT_RERANK_WEIGHT,
 }: SkillSearchDeps): SkillSearch {
   /**
-   * The top fused candidates ordered by their best passage (a tool or a sentence) or, without passages, by the
-   * whole skill's cosine: a server whose one tool fits the request rises over one whose summary is merely close.
-   */
-  /**
    * The top fused candidates gain `rerankWeight` x how much better their best passage (a tool, a sentence) matches
    * the request than the skill's whole text does: a server whose one tool fits rises over one whose summary is merely
    * close. Skills without passages keep their fused score.
