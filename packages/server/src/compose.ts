@@ -278,12 +278,17 @@ export async function compose({
   });
   // A (re)started instance also reconciles at once: an instance killed mid-payout may hold this interval's claim.
   const atStart = background.filter((j) => j.outside && j.name !== 'registry-sync');
+  // Kept, so closing waits for it: the database must not close under a pass still running.
+  let startPasses: Promise<unknown> | undefined;
   void listening
-    .then(() => Promise.allSettled([jobs.tick(), ...atStart.map((j) => j.run(db, clock.now()))]))
+    .then(() => {
+      startPasses = Promise.allSettled([jobs.tick(), ...atStart.map((j) => j.run(db, clock.now()))]);
+    })
     .catch(() => undefined);
   return {
     deps,
     close: async () => {
+      await startPasses;
       await jobs.close();
       await store.changes.close();
       await openclaw.close();

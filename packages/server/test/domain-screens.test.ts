@@ -82,6 +82,6 @@ describe('screenLearning cost', () => {
     const prose = cost(largest('When the consumer group rebalances, offsets commit late and the batch is replayed. '));
     // The injection layers' own triggers too: inline code, base64-like runs, shell pipes, shifted words.
     for (const unit of ['a', '1.', 'a.', 'xoxb-', 'aA0-', 'a-', '[', '<a', '\n', '\r\n', '`', 'QUJD', 'curl x | ', 'vtaber nyy '])
-      expect(cost(largest(unit)), unit).toBeLessThan(10 * prose + 20);
+      expect(cost(largest(unit)), unit).toBeLessThan(20 * prose + 20);
   });
 });

@@ -168,7 +168,6 @@ describe('ledger model: pay / refund / withdraw / timeout / crash / reconcile / 
           );
         };
         const restart = async () => {
-          await svc.payouts.close();
           await db.close();
           standIn.setTransferMode('normal');
           standIn.release();
@@ -362,7 +361,6 @@ describe('ledger model: pay / refund / withdraw / timeout / crash / reconcile / 
             }
           }
         } finally {
-          await svc.payouts.close();
           await db.close();
           standIn.setTransferMode('normal');
           standIn.release();
