@@ -6,11 +6,9 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { authorizationTypes } from '@x402/evm';
 import autocannon from 'autocannon';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { decodePayment } from '../packages/server/dist/payments/x402-payload.js';
-import { USDC } from '../packages/server/dist/payments/x402-requirements.js';
 import { verifyAuthorization } from '../packages/server/dist/payments/x402-verify.js';
 import { ledgerCheck } from '../packages/server/dist/scripts/ledger-check.js';
 import { findOrCreateAccount } from '../packages/server/dist/services/accounts.js';
@@ -21,6 +19,7 @@ import { learningsStore } from '../packages/server/dist/store/learnings.js';
 import { migrate } from '../packages/server/dist/store/migrate.js';
 import { approvedRow } from './lib/learnings.js';
 import { startServer } from './lib/server.js';
+import { paymentHeader } from './lib/x402.js';
 
 const PAY_TO = '0x000000000000000000000000000000000000a11e';
 const PRICE = 80_000;
@@ -46,30 +45,6 @@ function learning(i, now) {
       qualityScore: 16,
     },
     now,
-  );
-}
-
-async function signed(account, nowSec) {
-  const authorization = {
-    from: account.address,
-    to: PAY_TO,
-    value: BigInt(PRICE),
-    validAfter: 0n,
-    validBefore: BigInt(nowSec + 280),
-    nonce: `0x${randomBytes(32).toString('hex')}`,
-  };
-  const signature = await account.signTypedData({
-    domain: { name: USDC.name, version: USDC.version, chainId: 8453, verifyingContract: USDC.asset },
-    types: authorizationTypes,
-    primaryType: 'TransferWithAuthorization',
-    message: authorization,
-  });
-  const payload = {
-    signature,
-    authorization: Object.fromEntries(Object.entries(authorization).map(([k, v]) => [k, String(v)])),
-  };
-  return Buffer.from(JSON.stringify({ x402Version: 1, scheme: 'exact', network: 'eip155:8453', payload })).toString(
-    'base64',
   );
 }
 
@@ -124,7 +99,7 @@ export async function measureMoney({ summary, hammerHealth, connections, seconds
       const payer = privateKeyToAccount(generatePrivateKey());
       const nowSec = Math.floor(Date.now() / 1000);
       const headers = new Map();
-      for (const l of payLearnings) headers.set(l.id, await signed(payer, nowSec));
+      for (const l of payLearnings) headers.set(l.id, await paymentHeader(payer, { payTo: PAY_TO, priceMicro: PRICE, nowSec }));
       out.x402 = summary(
         await rotating(server.url, payLearnings, (l) => ({ 'x-payment': headers.get(l.id) }), { connections, seconds }),
       );

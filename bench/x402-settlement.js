@@ -8,15 +8,14 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { authorizationTypes } from '@x402/evm';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { USDC } from '../packages/server/dist/payments/x402-requirements.js';
 import { Database } from '../packages/server/dist/store/db.js';
 import { learningsStore } from '../packages/server/dist/store/learnings.js';
 import { migrate } from '../packages/server/dist/store/migrate.js';
 import { startLocalChain } from '../packages/server/test/chain/local-chain.js';
 import { approvedRow } from './lib/learnings.js';
 import { startServer } from './lib/server.js';
+import { paymentHeader } from './lib/x402.js';
 
 const PAY_TO = '0x000000000000000000000000000000000000a11e';
 const PRICE = 80_000;
@@ -58,30 +57,6 @@ async function seed(dataDir, n, now) {
   });
   await db.close();
   return ids;
-}
-
-async function header(payer) {
-  const authorization = {
-    from: payer.address,
-    to: PAY_TO,
-    value: BigInt(PRICE),
-    validAfter: 0n,
-    validBefore: BigInt(Math.floor(Date.now() / 1000) + 280),
-    nonce: `0x${randomBytes(32).toString('hex')}`,
-  };
-  const signature = await payer.signTypedData({
-    domain: { name: USDC.name, version: USDC.version, chainId: 8453, verifyingContract: USDC.asset },
-    types: authorizationTypes,
-    primaryType: 'TransferWithAuthorization',
-    message: authorization,
-  });
-  const payload = {
-    signature,
-    authorization: Object.fromEntries(Object.entries(authorization).map(([k, v]) => [k, String(v)])),
-  };
-  return Buffer.from(JSON.stringify({ x402Version: 1, scheme: 'exact', network: 'eip155:8453', payload })).toString(
-    'base64',
-  );
 }
 
 /** `items` ({id, header}) sent with CONCURRENCY requests in flight; unlocks a second and the statuses seen. */
@@ -136,7 +111,7 @@ try {
   servers.push(onChain);
   const payer = privateKeyToAccount(generatePrivateKey());
   await chain.mint(payer.address, BigInt(PRICE * n));
-  const items = async (ids) => Promise.all(ids.map(async (id) => ({ id, header: await header(payer) })));
+  const items = async (ids) => Promise.all(ids.map(async (id) => ({ id, header: await paymentHeader(payer, { payTo: PAY_TO, priceMicro: PRICE }) })));
   const [offlineItems, chainItems] = [await items(offlineIds), await items(chainIds)];
   const best = { offline: undefined, chain: undefined };
   for (let r = 0; r < ROUNDS; r++) {
