@@ -282,6 +282,8 @@ describe('public responses', () => {
     const stats = {
       learnings_count: 0,
       learning_categories: 0,
+      categories: 0,
+      catalog_size: 0,
       skills_catalog_size: 2,
       skills_categories: 1,
       types: { api: 1, mcp_server: 1 },

@@ -9,11 +9,15 @@ export const SearchState = z
   .openapi('SearchState');
 export type SearchState = z.infer<typeof SearchState>;
 
+/** The contract names the visible-learnings count `catalog_size`; `learnings_count` says what it counts. */
+const CATALOG_SIZE = "the contract's name for learnings_count: visible learnings, not skills";
+
 export const HealthResponse = z
   .object({
     status: z.literal('ok'),
     uptime: z.number().describe('seconds since the process started'),
     learnings_count: z.number().int().describe('visible (approved) learnings'),
+    catalog_size: z.number().int().describe(CATALOG_SIZE),
     skills_catalog_size: z.number().int().describe('skills in the catalog'),
     search: SearchState.optional(),
     timestamp: z.string(),
@@ -43,6 +47,7 @@ export const RootResponse = z
     network: z.string().describe('CAIP-2 id of the payment network'),
     protocol: z.string().describe('payment protocol'),
     learnings_count: count.describe('visible (approved) learnings'),
+    catalog_size: count.describe(CATALOG_SIZE),
     skills_catalog_size: count.describe('skills in the catalog'),
     categories: z
       .array(CategoryContents)
@@ -68,6 +73,7 @@ export const StatsResponse = z
   .object({
     learnings_count: count.describe('visible (approved) learnings'),
     learning_categories: count.describe('learning categories holding at least one visible learning'),
+    categories: count.describe("the contract's name for learning_categories"),
     skills_catalog_size: count.describe('skills in the catalog'),
     skills_categories: count.describe('skill categories holding at least one skill'),
     types: z.record(SkillType, count).describe('skills per type'),

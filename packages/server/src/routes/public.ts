@@ -51,6 +51,7 @@ export function publicRoutes(api: Api, deps: AppDeps): void {
         network: 'eip155:8453',
         protocol: 'x402',
         learnings_count: visible,
+        catalog_size: visible,
         skills_catalog_size: skillCount,
         categories: CATEGORIES.map((category) => ({
           category,
@@ -71,16 +72,19 @@ export function publicRoutes(api: Api, deps: AppDeps): void {
     summary: 'Liveness and search readiness',
     tags: ['Public'],
     responses: { 200: { description: 'Server is up', schema: HealthResponse } },
-    handler: async () =>
-      HealthResponse.parse({
+    handler: async () => {
+      // Load balancers poll /health often; it answers at once, from a count at most a second old.
+      const visible = await learnings.recentVisibleCount();
+      return HealthResponse.parse({
         status: 'ok',
         uptime: uptime(),
-        // Load balancers poll /health often; it answers at once, from a count at most a second old.
-        learnings_count: await learnings.recentVisibleCount(),
+        learnings_count: visible,
+        catalog_size: visible,
         skills_catalog_size: await skills.count(),
         search: skills.searchState(),
         timestamp: new Date(clock.now()).toISOString(),
-      }),
+      });
+    },
   });
 
   api.route({
@@ -118,6 +122,7 @@ export function publicRoutes(api: Api, deps: AppDeps): void {
       return StatsResponse.parse({
         learnings_count: visible,
         learning_categories: present(CATEGORIES, byCategory).length,
+        categories: present(CATEGORIES, byCategory).length,
         skills_catalog_size: skillCount,
         skills_categories: present(CATEGORIES, skillsByCategory).length,
         types: complete(SKILL_TYPES, skillsByType),
