@@ -17,6 +17,12 @@ export const PRESIDIO_TYPES = {
 };
 /** The 500 presidio-synth records after dev.json's 1,000, read only to measure (see its SOURCE.md). */
 export const presidioTest = JSON.parse(readFileSync(here('./corpora/presidio-synth/test.json'), 'utf8'));
+/** Authored records without personal data, odd lines dev and even lines held out (corpora/no-personal/SOURCE.md). */
+const noPersonal = readFileSync(here('./corpora/no-personal/records.txt'), 'utf8')
+  .split('\n')
+  .filter((l) => l.length > 0);
+export const noPersonalDev = noPersonal.filter((_, i) => i % 2 === 0);
+export const noPersonalTest = noPersonal.filter((_, i) => i % 2 === 1);
 /** Technical paragraphs with no personal data (corpora/technical/SOURCE.md). */
 export const technical = JSON.parse(readFileSync(here('./corpora/technical/paragraphs.json'), 'utf8')).paragraphs;
 

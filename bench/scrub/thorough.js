@@ -3,7 +3,7 @@
 // tier's; the share of technical paragraphs (no personal data) that each tier changes; and the cost in ms per KB.
 import { scrub } from '@axle/scrub';
 import { overlaps, pad, ratio } from './scoring.js';
-import { PRESIDIO_TYPES, presidio, presidioTest, technical } from './texts.js';
+import { noPersonalDev, noPersonalTest, PRESIDIO_TYPES, presidio, presidioTest, technical } from './texts.js';
 
 /** Presidio entity types mapped to the scrubber's finding types; the two this tier is for lead the table. */
 const TYPES = { PERSON: 'person', STREET_ADDRESS: 'street_address', ...PRESIDIO_TYPES };
@@ -73,6 +73,11 @@ export function reportThorough() {
     const none = records.filter((r) => r.spans.length === 0);
     const kept = none.filter((r) => TIERS.thorough(r.full_text).text === r.full_text).length;
     console.log(`  ${pad(name, 12)} ${ratio(kept, none.length)} (${kept}/${none.length})`);
+  }
+  // Authored records naming places, companies, products and titles (corpora/no-personal), split by line parity.
+  for (const [name, texts] of Object.entries({ 'authored dev': noPersonalDev, 'authored test': noPersonalTest })) {
+    const kept = texts.filter((t) => TIERS.thorough(t).text === t).length;
+    console.log(`  ${pad(name, 12)} ${ratio(kept, texts.length)} (${kept}/${texts.length})`);
   }
 
   console.log(`\n${pad(`TECHNICAL paragraphs changed (${technical.length}, no personal data)`, 60)}`);

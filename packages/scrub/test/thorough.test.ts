@@ -167,3 +167,70 @@ describe('thorough tier: names a cue makes, places that stay', () => {
     expect(names(text)).toEqual([]);
   });
 });
+
+describe('thorough tier: places, organisations, days, pronouns (gazetteer from compromise)', () => {
+  const names = (text: string) =>
+    scrub(text, { tier: 'thorough' })
+      .findings.filter((f) => f.type === 'person')
+      .map((f) => text.slice(f.start, f.end));
+
+  it.each([
+    // places and organisations the gazetteer holds, one word or several
+    "I'm originally from Norway.",
+    'We moved from Amsterdam to Kuala Lumpur, then to Brazil.',
+    "I can't log in to the Wells Fargo app since the update.",
+    'Morgan Stanley and Goldman Sachs both raised their forecasts.',
+    "I'll be in Berlin and Vienna for a week.",
+    // words that end a place's or an organisation's name, after the run or as its last word
+    'Queen Elizabeth Park is closed for renovation.',
+    'I work for Conway Inc. now.',
+    'The Davis, Reynolds and Williamson Orchestra was founded in 1977.',
+    // days
+    'We met on Labor Day.',
+    'He said the parcel would arrive before Christmas Eve.',
+    // pronouns and contractions, and a sentence end that does not join two runs
+    'Can I pay my bill with a card?',
+    'May I ask why the transfer was declined?',
+    'He lives on the north side of town.',
+    'He moved to Norway. Can I follow him?',
+    // dialogue labels that are everyday words, not in a run of speakers
+    'Note: run it twice.\nSummary: it worked.',
+    // a vocative that is no first name
+    'Thanks a lot, Google!',
+    // two unknown capitalised words in a technical sentence: a product
+    'We run Hasura Kratos behind Docker and Redis.',
+    // an everyday word opening a technical sentence, a product
+    'Will is from the API team.',
+    'Redis is from Redis Labs.',
+    // code identifiers
+    'const newYork = cities.get("NewYork"); // ManOfMany',
+  ])('leaves alone: %j', (text) => {
+    expect(names(text)).toEqual([]);
+  });
+
+  it.each([
+    // a one-word place that is a surname after a first name; a first name and a surname ending like a place
+    ['Marta Palermo signed the form.', ['Marta Palermo']],
+    ['Please ask Fletcher Hill about it.', ['Fletcher Hill']],
+    ['Please ask J. Park about it.', ['J. Park']],
+    // the initial I is still an initial before a capitalised word
+    ['Send it to John I. Smith today.', ['John I. Smith']],
+    // a greeting cue, the contraction after it left alone
+    ["Hi Freddy, I'm contacting you about a problem.", ['Freddy']],
+    // two unknown capitalised words in a plain sentence
+    ['I want to add Irenke Sörös as a beneficiary to my account.', ['Irenke Sörös']],
+    // called by name at a sentence end
+    ["Don't go to town, Mark!", ['Mark']],
+    ['Remember me, Maria?', ['Maria']],
+    // dialogue labels that are everyday words, in a run of speakers
+    ['Ella: What a wife.\nDestiny: Remember me?', ['Ella', 'Destiny']],
+    // a word in capitals too long for an acronym does not make a sentence technical
+    ['Kevin had given Alma his address, SEINÄJOKI office.', ['Kevin', 'Alma']],
+    // nor does the `>` of a quoted mail line
+    ['> Tzigane Lantos\n> Fritz-Armstrong\n> 76556 29 Rue de Tanger', ['Tzigane Lantos']],
+    // what only a person does decides, even in a sentence with an acronym
+    ['Dzhambek is from Civic Impulse LLC', ['Dzhambek']],
+  ])('%j', (text, expected) => {
+    expect(names(text)).toEqual(expected);
+  });
+});

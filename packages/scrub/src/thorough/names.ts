@@ -19,14 +19,14 @@ export function findPersons(text: string): Finding[] {
   const found: Finding[] = [];
   runningText(text, ws, found);
   cuedWords(text, ws, found);
-  lists(text, ws, found);
+  const organisations = lists(text, ws, found);
   lowerCasePairs(text, ws, found);
   headers(text, found);
   keyedValues(text, found);
   signatures(text, found);
   dialogue(text, found);
   mentions(text, found);
-  return found;
+  return found.filter((f) => !organisations.some((o) => o.start <= f.start && f.end <= o.end));
 }
 
 const PERSON = 'person';
@@ -37,8 +37,11 @@ const TITLES = new Set('Mr Mrs Ms Miss Mx Dr Prof Sir Dame Madam Mme Mlle Herr F
 /** Words of addresses that the name lists hold. */
 const NOT_NAMES = new Set(['Apt', 'Ste', 'Suite', 'Unit', 'Box']);
 const SUFFIXES = new Set(['Jr', 'Sr', 'II', 'III', 'IV']);
-/** What may separate two words of one name: a space, or a period and a space after an initial. */
-const JOIN = /^(?: |\. ?)$/;
+/** What may separate two words of one name: a space, or a period and a space after an initial (`J. Park`). */
+const joined = (text: string, a: Word, b: Word): boolean => {
+  const gap = text.slice(a.end, b.start);
+  return gap === ' ' || (a.kind === 'initial' && (gap === '.' || gap === '. '));
+};
 
 /** Before a name, when the name lists need not know it: titles (case-sensitive, `ms` is a unit) and phrases. */
 const TITLE_BEFORE = /(?:^|[^\p{L}])(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof|Sir|Dame|Madam|Mme|Mlle|Herr|Frau|Sra?|Srta)\.? $/u;
@@ -72,6 +75,18 @@ const isPart = (w: Word): boolean =>
   (w.caseless && w.kind === 'name') ||
   w.kind === 'initial';
 
+/** A one-word place that is a surname after a known first name (Marta Palermo), not a place (Norway). */
+function placeSurname(before: Word, w: Word): boolean {
+  const { firstNames, surnames } = lexicon();
+  return (
+    w.kind === 'place' &&
+    w.cap &&
+    before.cap &&
+    firstNames.has(before.text.toLowerCase()) &&
+    surnames.has(w.text.toLowerCase())
+  );
+}
+
 /** Capitalised runs split at everyday and technical words; a segment is a name when its evidence says so. */
 function runningText(text: string, ws: readonly Word[], found: Finding[]): void {
   const technical = technicalSentences(text, ws);
@@ -82,10 +97,10 @@ function runningText(text: string, ws: readonly Word[], found: Finding[]): void 
       continue;
     }
     let j = i + 1;
-    while (j < ws.length && JOIN.test(text.slice(ws[j - 1].end, ws[j].start))) {
+    while (j < ws.length && joined(text, ws[j - 1], ws[j])) {
       const w = ws[j];
       const particle = PARTICLES.has(w.text) && j + 1 < ws.length && isPart(ws[j + 1]);
-      if (!isPart(w) && !particle && !SUFFIXES.has(w.text)) break;
+      if (!isPart(w) && !particle && !SUFFIXES.has(w.text) && !placeSurname(ws[j - 1], w)) break;
       j++;
     }
     consider(text, ws.slice(i, j), technical[i], found);
@@ -95,8 +110,14 @@ function runningText(text: string, ws: readonly Word[], found: Finding[]): void 
 
 /** What ends a sentence between two words, and what marks code between them. */
 const SENTENCE_END = /[.!?](?:\s|$)|\n/;
+/** The `>` that opens a quoted line of mail, which is no code punctuation. */
+const QUOTE_MARKS = /\n[ \t]*(?:>[ \t]*)+/g;
 /** Code punctuation, a dotted or digit-bearing name (Chart.js, Auth0, k9s) between two words. */
 const CODE_MARK = /[`=_{}<>[\]#$|\\]|\.\S|(?<!['’])\p{L}/u;
+
+/** A word in capitals too long for an acronym and outside the technical list: a place or a shout (SEINÄJOKI). */
+const SHOUTED = /^\p{Lu}{6,}$/u;
+const shouted = (word: string): boolean => SHOUTED.test(word) && !lexicon().technical.has(word.toLowerCase());
 
 /**
  * For each word, whether its sentence reads as technical: it holds a technical word (a product, a tool, an
@@ -110,13 +131,13 @@ function technicalSentences(text: string, ws: readonly Word[]): boolean[] {
   for (let i = 0; i <= ws.length; i++) {
     const gap = i === 0 ? '' : text.slice(ws[i - 1].end, i < ws.length ? ws[i].start : text.length);
     const ends = i === ws.length || SENTENCE_END.test(gap);
-    if (i > 0 && CODE_MARK.test(gap)) technical = true;
+    if (i > 0 && CODE_MARK.test(gap.replace(QUOTE_MARKS, '\n'))) technical = true;
     if (ends) {
       for (let k = from; k < i; k++) flags[k] = technical;
       from = i;
       technical = false;
     }
-    if (i < ws.length && ws[i].kind === 'technical') technical = true;
+    if (i < ws.length && ws[i].kind === 'technical' && !shouted(ws[i].text)) technical = true;
   }
   return flags;
 }
@@ -136,6 +157,7 @@ function consider(text: string, run: readonly Word[], technical: boolean, found:
     PLACE_BEFORE.test(text.slice(Math.max(0, run[from].start - 12), run[from].start))
   )
     return;
+  if (placeName(text, run)) return;
   const segment = run.slice(from, to);
   const full = segment.filter((w) => w.kind !== 'initial' && !PARTICLES.has(w.text) && !SUFFIXES.has(w.text));
   if (full.length > MAX_NAME_WORDS) {
@@ -163,11 +185,42 @@ function consider(text: string, run: readonly Word[], technical: boolean, found:
     // Two everyday words can still be a first name and a surname: Mark Smith, Rose Hunter.
     person = true;
   } else if (initials && (full.length >= 2 || surnames.has(last))) person = true;
+  else if (!technical && full.length >= 2 && full.length <= 3 && full.every((w) => w.kind === 'unknown')) person = true;
   else {
     const before = cue();
     person = before === 'strong' || (before === 'weak' && full.length >= 2);
   }
   if (person) found.push({ type: PERSON, start, end });
+}
+
+/** Two words that are a known first name and a known surname (Fletcher Hill, Mark Smith). */
+function pair(run: readonly Word[]): boolean {
+  const { firstNames, surnames } = lexicon();
+  return run.length === 2 && firstNames.has(run[0].text.toLowerCase()) && surnames.has(run[1].text.toLowerCase());
+}
+
+/** Words that end the name of a day, not a person (Labor Day, Christmas Eve, Mother's Day). */
+const DAYS = new Set(['Day', 'Eve']);
+const DAY_AFTER = /^(?:['’]s)? (?:Day|Eve)\b/u;
+/** The capitalised word after a run: `Hawkins Orchestra`, `Conway Inc.`. */
+const WORD_AFTER = /^ (\p{Lu}\p{Ll}+)/u;
+
+/**
+ * Whether a capitalised run names a place, an organisation or a day rather than a person: its last word ends such
+ * names (Queen Elizabeth Park, Conway Inc, Angel Falls, Christmas Eve), or such a word follows it (Hawkins
+ * Orchestra, Labor Day). The gazetteer's whole names (Goldman Sachs) are `place` words already.
+ */
+function placeName(text: string, run: readonly Word[]): boolean {
+  const { placeEnds } = lexicon();
+  const last = run[run.length - 1];
+  // A first name and a surname, or a run with an initial, stays a name (Fletcher Hill, J. Park; not Hyde Park).
+  const named = pair(run) || run.some((w) => w.kind === 'initial');
+  if (run.length >= 2 && !named && placeEnds.has(last.text.toLowerCase())) return true;
+  if (run.length >= 2 && DAYS.has(last.text)) return true;
+  const after = WORD_AFTER.exec(text.slice(last.end, last.end + 40));
+  return (
+    DAY_AFTER.test(text.slice(last.end, last.end + 8)) || (after !== null && placeEnds.has(after[1].toLowerCase()))
+  );
 }
 
 /**
@@ -201,20 +254,24 @@ const PLACE_FIRST = new Set(
     ' ',
   ),
 );
+/** A word between a comma and an exclamation or question mark. */
+const VOCATIVE = /^, [\p{L}\p{M}'’-]+[!?]$/u;
 /** After a capitalised word at a sentence start: what only people do. */
 const PERSON_AFTER =
   /^(?:, (?:can|could|would|will) (?:i|you) |, please |'s (?:killers|daughter|son|wife|husband|mother|father|family|funeral|birthday) | (?:lives|lived|spent a|shouted|smiled|laughed|cried|married|was born|is from|was from|had given|has given|began writing|is very (?:reliable|kind|nice)|is a \d+ year old|told|asked|says|said)\b)/i;
 
 /**
  * Single words that only a cue makes a name: after a title or a naming phrase (any case, an everyday word
- * included: `Mrs. Baker`, `my name is vitoria`), and a capitalised word opening a plain (not technical) sentence
- * that goes on as only a person's does (`Tomomi is from…`, `Aloisia, can I please speak…`).
+ * included: `Mrs. Baker`, `my name is vitoria`), a known first name called at a sentence's end (`…, Mark!`), and a
+ * capitalised word opening a sentence that goes on as only a person's does (`Tomomi is from…`, `Aloisia, can I
+ * please speak…`; an everyday word such as Will only in a plain, not technical, sentence).
  */
 function cuedWords(text: string, ws: readonly Word[], found: Finding[]): void {
   const technical = technicalSentences(text, ws);
   for (let i = 0; i < ws.length; i++) {
     const w = ws[i];
-    if (w.kind === 'technical' || w.kind === 'initial' || w.text.length < 2 || TITLES.has(w.text)) continue;
+    if (w.kind === 'technical' || w.kind === 'place' || w.kind === 'initial' || w.text.length < 2) continue;
+    if (TITLES.has(w.text)) continue;
     const before = text.slice(Math.max(0, w.start - LOOK_BACK), w.start);
     // After a title a name is capitalised (Mrs. Baker, not Sir bot); after a naming phrase any case will do.
     const titled = TITLE_BEFORE.test(before) && w.cap;
@@ -223,8 +280,19 @@ function cuedWords(text: string, ws: readonly Word[], found: Finding[]): void {
       found.push({ type: PERSON, start: w.start, end: w.end });
       continue;
     }
+    // Called by name at the end of a sentence: `Don't go to town, Mark!`, `Remember me, Maria?`.
+    if (
+      w.cap &&
+      VOCATIVE.test(text.slice(Math.max(0, w.start - 2), w.end + 1)) &&
+      lexicon().firstNames.has(w.text.toLowerCase())
+    ) {
+      found.push({ type: PERSON, start: w.start, end: w.end });
+      continue;
+    }
     const opens = i === 0 || SENTENCE_END.test(text.slice(ws[i - 1].end, w.start));
-    if (opens && w.cap && w.kind !== 'common' && !technical[i] && PERSON_AFTER.test(text.slice(w.end, w.end + 40)))
+    // What follows decides, even in a technical sentence, unless the word is an everyday one too (Will, Mark).
+    const plain = w.kind !== 'weak' || !technical[i];
+    if (opens && w.cap && w.kind !== 'common' && plain && PERSON_AFTER.test(text.slice(w.end, w.end + 40)))
       found.push({ type: PERSON, start: w.start, end: w.end });
   }
 }
@@ -246,9 +314,11 @@ function nextItem(text: string, ws: readonly Word[], k: number): number {
 /**
  * Lists of single capitalised words (`Kónya, Becker and Vasquez`, `Gaetane, Hannah, Anthony`): when two of the
  * items are known names (or one, in a list of two), every item that is not an everyday or technical word is taken
- * as a name too.
+ * as a name too. Returns the lists that a word ending an organisation's name follows (`Davis, Reynolds and
+ * Williamson Orchestra`), where no pass may find a name.
  */
-function lists(text: string, ws: readonly Word[], found: Finding[]): void {
+function lists(text: string, ws: readonly Word[], found: Finding[]): Array<{ start: number; end: number }> {
+  const organisations: Array<{ start: number; end: number }> = [];
   let i = 0;
   while (i < ws.length) {
     const items = [ws[i]];
@@ -258,7 +328,14 @@ function lists(text: string, ws: readonly Word[], found: Finding[]): void {
       last = k;
     }
     const named = items.filter((w) => (w.cap || w.caseless) && w.kind === 'name').length;
-    if (items.length >= 2 && (named >= 2 || (named === 1 && items.length === 2))) {
+    // A list that a word ending an organisation's name follows is that organisation (Davis, Reynolds and
+    // Williamson Orchestra).
+    const after = WORD_AFTER.exec(text.slice(ws[last].end, ws[last].end + 40));
+    const organisation = after !== null && lexicon().placeEnds.has(after[1].toLowerCase());
+    if (organisation && items.length >= 2) organisations.push({ start: items[0].start, end: ws[last].end });
+    // A pair with a place or product in it is not a pair of names (Stanley and Goldman Sachs).
+    const things = items.some((w) => w.kind === 'place' || w.kind === 'technical');
+    if (items.length >= 2 && !organisation && (named >= 2 || (named === 1 && items.length === 2 && !things))) {
       for (const w of items) {
         const capitalised = w.cap && (w.kind === 'weak' || w.kind === 'unknown') && !TITLES.has(w.text);
         if (capitalised || ((w.cap || w.caseless) && w.kind === 'name')) {
@@ -268,6 +345,7 @@ function lists(text: string, ws: readonly Word[], found: Finding[]): void {
     }
     i = last + 1;
   }
+  return organisations;
 }
 
 /**
@@ -377,9 +455,11 @@ function dialogue(text: string, found: Finding[]): void {
   for (let m = DIALOGUE.exec(text); m; m = DIALOGUE.exec(text)) {
     const ws = words(m[1]);
     if (ws.some((w) => w.kind === 'technical' || w.kind === 'common' || TITLES.has(w.text))) continue;
-    if (!ws.every((w) => w.kind === 'name' || w.kind === 'unknown')) continue;
+    // A first name that is an everyday word too (Heather, Destiny) is a speaker only in a run of speakers.
+    const weakFirst = (w: Word): boolean => w.kind === 'weak' && lexicon().firstNames.has(w.text.toLowerCase());
+    if (!ws.every((w) => w.kind === 'name' || w.kind === 'unknown' || weakFirst(w))) continue;
     const start = m.index + m[0].indexOf(m[1]);
-    speakers.push({ start, end: start + m[1].length, known: ws.some((w) => w.kind === 'name') });
+    speakers.push({ start, end: start + m[1].length, known: ws.some((w) => w.kind === 'name') && !ws.some(weakFirst) });
   }
   const adjacent = (a: { end: number }, b: { start: number }): boolean => {
     const between = text.slice(a.end, b.start);

@@ -7,10 +7,11 @@ import { lexicon } from './lexicon.js';
  * - `unknown`: capitalised, in no list (Szöllösy, Puruntie);
  * - `common`: an everyday word, not a name;
  * - `technical`: a product, tool or identifier (Redis, useState, API), never part of a name;
+ * - `place`: a place or organisation the gazetteer holds (Norway, Amsterdam, Ikea), never part of a name;
  * - `initial`: one capital letter (the J in `J. Park`);
  * - `lower`: any other lower-case or caseless word.
  */
-export type WordKind = 'name' | 'weak' | 'unknown' | 'common' | 'technical' | 'initial' | 'lower';
+export type WordKind = 'name' | 'weak' | 'unknown' | 'common' | 'technical' | 'place' | 'initial' | 'lower';
 
 export interface Word {
   start: number;
@@ -34,6 +35,11 @@ const CASELESS = /^\p{Lo}/u;
 const INNER_CAPITAL = /\p{Ll}\p{Lu}/u;
 const NAME_PREFIX = /^(?:Mc|Mac|O'|O’|D'|D’|Di|De|Da|Du|La|Le|Van|Von|Fitz)\p{Lu}\p{Ll}+$/u;
 const POSSESSIVE = /['’]s$/u;
+/** Contractions and pronouns are everyday words, whatever the name lists hold (I'm, They're, He: a surname too). */
+const CONTRACTION = /['’](?:m|re|ve|ll|d|t)$/u;
+const PRONOUNS = new Set('he she it we you they me him her us them his hers its our ours their theirs'.split(' '));
+/** The pronoun `I`, not an initial: a lower-case word follows it (`Can I pay`, not `John I Smith`). */
+const PRONOUN_I = /^[ \t]+\p{Ll}/u;
 /** Surname endings common enough to count as a name the lists lack (Vassiliev, Bošnjak is not one). */
 const SURNAME_ENDING = new RegExp(
   String.raw`\p{Ll}(?:ov|ova|ev|eva|ovich|evich|ovna|evna|vić|vic|ić|sson|dóttir|dottir|poulos|opoulou|escu|enko|` +
@@ -59,10 +65,12 @@ function classifyUncached(text: string): WordKind {
   const lex = lexicon();
   const lower = text.toLowerCase();
   if (text.length === 1) return UPPER.test(text) ? 'initial' : 'lower';
+  if (PRONOUNS.has(lower) || CONTRACTION.test(text)) return 'common';
   if (lex.technical.has(lower)) return 'technical';
   const cased = CASED.test(text);
   if (cased && !HAS_LOWER.test(text)) return 'technical';
   if (INNER_CAPITAL.test(text) && !NAME_PREFIX.test(text)) return 'technical';
+  if (lex.places.has(lower)) return 'place';
   const named = lex.firstNames.has(lower) || lex.surnames.has(lower) || (!cased && surnameThenGiven(lower));
   const common = lex.common.has(lower);
   if (named) return common ? 'weak' : 'name';
@@ -90,7 +98,39 @@ export function words(text: string): Word[] {
     if (POSSESSIVE.test(w) && w.length > 3) w = w.slice(0, -2);
     const cap = UPPER.test(w) && HAS_LOWER.test(w);
     const caseless = CASELESS.test(w);
-    out.push({ start: m.index, end: m.index + w.length, text: w, kind: classify(w), cap, caseless });
+    const end = m.index + w.length;
+    const kind = w === 'I' && PRONOUN_I.test(text.slice(end, end + 3)) ? 'common' : classify(w);
+    out.push({ start: m.index, end, text: w, kind, cap, caseless });
   }
+  markPlacePhrases(text, out);
   return out;
 }
+
+const MAX_PLACE_WORDS = 4;
+
+/**
+ * Words that together name a place or organisation the gazetteer holds (Wells Fargo, Goldman Sachs, Kuala Lumpur),
+ * each word of the phrase capitalised and one space apart, become `place` words, so no pass takes one of them for
+ * a name. Longest phrase first.
+ */
+function markPlacePhrases(text: string, ws: Word[]): void {
+  const { places } = lexicon();
+  for (let i = 0; i + 1 < ws.length; i++) {
+    if (!ws[i].cap) continue;
+    // How many capitalised words, one space apart, go on from ws[i].
+    let n = 1;
+    while (n < MAX_PLACE_WORDS && i + n < ws.length && ws[i + n].cap && spaced(text, ws[i + n - 1], ws[i + n])) n++;
+    for (let len = n; len >= 2; len--) {
+      const phrase = ws
+        .slice(i, i + len)
+        .map((w) => w.text)
+        .join(' ');
+      if (!places.has(phrase.toLowerCase())) continue;
+      for (let k = i; k < i + len; k++) ws[k].kind = 'place';
+      i += len - 1;
+      break;
+    }
+  }
+}
+
+const spaced = (text: string, a: Word, b: Word): boolean => b.start === a.end + 1 && text[a.end] === ' ';
