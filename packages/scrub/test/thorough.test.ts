@@ -96,6 +96,7 @@ describe('thorough tier: street addresses', () => {
       'about 380 per 4 MB. Measured on 20,000 x 512 vectors',
       'route. After 1024 uploads it hits the ulimit',
       'Step 2: run Vitest 4 with --reporter verbose',
+      'the corner of {street_name} and {street_name}',
     ]) {
       expect(addresses(t), t).toEqual([]);
     }
@@ -185,6 +186,9 @@ describe('thorough tier: places, organisations, days, pronouns (gazetteer from c
     'Queen Elizabeth Park is closed for renovation.',
     'I work for Conway Inc. now.',
     'The Davis, Reynolds and Williamson Orchestra was founded in 1977.',
+    // a lone capitalised word after `in` or `near` is a place
+    'We celebrated with a barbecue in Austin.',
+    'The museum near Florence has a new exhibit.',
     // days
     'We met on Labor Day.',
     'He said the parcel would arrive before Christmas Eve.',
@@ -213,6 +217,8 @@ describe('thorough tier: places, organisations, days, pronouns (gazetteer from c
     ['Marta Palermo signed the form.', ['Marta Palermo']],
     ['Please ask Fletcher Hill about it.', ['Fletcher Hill']],
     ['Please ask J. Park about it.', ['J. Park']],
+    // `at` is no place cue
+    ['Enrico shouted at Gary: "What are you doing here?"', ['Enrico', 'Gary']],
     // the initial I is still an initial before a capitalised word
     ['Send it to John I. Smith today.', ['John I. Smith']],
     // a greeting cue, the contraction after it left alone

@@ -156,10 +156,11 @@ const STANDALONE: readonly RegExp[] = [
   ),
   // USNS Møller\nFPO AA 85844; Unit 8811 Box 7012\nDPO AP 12345
   /(?<![\p{L}\p{N}])(?:(?:USNS|USNV|USS|USCGC|Unit|PSC) [^\n]{1,40}\n[ \t>]*)?(?:FPO|APO|DPO) (?:AA|AE|AP) \d{5}\b/giu,
-  // the corner of Dalbraut 99 and Frederikke Coves; the corner of 35 Pentelis Str. and Waechter Turnpike
+  // the corner of Dalbraut 99 and Frederikke Coves; the corner of 35 Pentelis Str. and Waechter Turnpike (no braces:
+  // `the corner of {street_name} and {street_name}` is a template)
   new RegExp(
-    String.raw`(?<![\p{L}])(?:the )?corner of [^\n?!;:()]{3,80}? and ` +
-      String.raw`(?:[^\n?!;:(). ]|[. ](?! ?(?:in|for|at|on|to)\b)(?!$|\s)){2,60}`,
+    String.raw`(?<![\p{L}])(?:the )?corner of [^\n?!;:(){}]{3,80}? and ` +
+      String.raw`(?:[^\n?!;:(){}. ]|[. ](?! ?(?:in|for|at|on|to)\b)(?!$|\s)){2,60}`,
     'giu',
   ),
   // 69 Av Sidi Lakhmi, 29 Rue de Tanger, 26 rue des lieutemants Thomazo: a number, a street word, its name

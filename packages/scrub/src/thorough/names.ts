@@ -158,6 +158,7 @@ function consider(text: string, run: readonly Word[], technical: boolean, found:
   )
     return;
   if (placeName(text, run)) return;
+  if (run.length === 1 && IN_BEFORE.test(text.slice(Math.max(0, run[0].start - 8), run[0].start))) return;
   const segment = run.slice(from, to);
   const full = segment.filter((w) => w.kind !== 'initial' && !PARTICLES.has(w.text) && !SUFFIXES.has(w.text));
   if (full.length > MAX_NAME_WORDS) {
@@ -198,6 +199,9 @@ function pair(run: readonly Word[]): boolean {
   const { firstNames, surnames } = lexicon();
   return run.length === 2 && firstNames.has(run[0].text.toLowerCase()) && surnames.has(run[1].text.toLowerCase());
 }
+
+/** Before a lone capitalised word, a place follows (in Austin, near Florence), not a person (`at` Gary can be one). */
+const IN_BEFORE = /(?:^|[^\p{L}])(?:in|near) $/u;
 
 /** Words that end the name of a day, not a person (Labor Day, Christmas Eve, Mother's Day). */
 const DAYS = new Set(['Day', 'Eve']);
