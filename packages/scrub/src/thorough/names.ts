@@ -26,7 +26,19 @@ export function findPersons(text: string): Finding[] {
   signatures(text, found);
   dialogue(text, found);
   mentions(text, found);
-  return found.filter((f) => !organisations.some((o) => o.start <= f.start && f.end <= o.end));
+  return found.filter((f) => !inside(organisations, f));
+}
+
+/** Whether `f` lies inside one of `spans` (sorted by start, disjoint): a binary search, so linear-log overall. */
+function inside(spans: ReadonlyArray<{ start: number; end: number }>, f: Finding): boolean {
+  let lo = 0;
+  let hi = spans.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (spans[mid].start <= f.start) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo > 0 && f.end <= spans[lo - 1].end;
 }
 
 const PERSON = 'person';
@@ -319,7 +331,7 @@ function nextItem(text: string, ws: readonly Word[], k: number): number {
  * Lists of single capitalised words (`Kónya, Becker and Vasquez`, `Gaetane, Hannah, Anthony`): when two of the
  * items are known names (or one, in a list of two), every item that is not an everyday or technical word is taken
  * as a name too. Returns the lists that a word ending an organisation's name follows (`Davis, Reynolds and
- * Williamson Orchestra`), where no pass may find a name.
+ * Williamson Orchestra`), where no pass may find a name, in text order.
  */
 function lists(text: string, ws: readonly Word[], found: Finding[]): Array<{ start: number; end: number }> {
   const organisations: Array<{ start: number; end: number }> = [];
