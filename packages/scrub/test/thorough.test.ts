@@ -182,6 +182,9 @@ describe('thorough tier: places, organisations, days, pronouns (gazetteer from c
     "I can't log in to the Wells Fargo app since the update.",
     'Morgan Stanley and Goldman Sachs both raised their forecasts.',
     "I'll be in Berlin and Vienna for a week.",
+    'Do you deliver to Hong Kong and Singapore?',
+    // the rest of a place's name after the place
+    'Our offices in Tallinn Harbour are closed.',
     // words that end a place's or an organisation's name, after the run or as its last word
     'Queen Elizabeth Park is closed for renovation.',
     'I work for Conway Inc. now.',
@@ -215,6 +218,8 @@ describe('thorough tier: places, organisations, days, pronouns (gazetteer from c
   it.each([
     // a one-word place that is a surname after a first name; a first name and a surname ending like a place
     ['Marta Palermo signed the form.', ['Marta Palermo']],
+    ['Ask Georgia Smith about it.', ['Georgia Smith']],
+    ['I met Paris Hilton at the airport.', ['Paris Hilton']],
     ['Please ask Fletcher Hill about it.', ['Fletcher Hill']],
     ['Please ask J. Park about it.', ['J. Park']],
     // `at` is no place cue

@@ -87,15 +87,19 @@ const isPart = (w: Word): boolean =>
   (w.caseless && w.kind === 'name') ||
   w.kind === 'initial';
 
-/** A one-word place that is a surname after a known first name (Marta Palermo), not a place (Norway). */
-function placeSurname(before: Word, w: Word): boolean {
+/**
+ * Whether `a b` is a known first name and a known surname, both capitalised, one of them (not both: Hong Kong) a
+ * place: a name (Marta Palermo, Georgia Smith), not a place (Norway).
+ */
+function placeInName(text: string, a: Word, b: Word): boolean {
   const { firstNames, surnames } = lexicon();
   return (
-    w.kind === 'place' &&
-    w.cap &&
-    before.cap &&
-    firstNames.has(before.text.toLowerCase()) &&
-    surnames.has(w.text.toLowerCase())
+    (a.kind === 'place') !== (b.kind === 'place') &&
+    a.cap &&
+    b.cap &&
+    text.slice(a.end, b.start) === ' ' &&
+    firstNames.has(a.text.toLowerCase()) &&
+    surnames.has(b.text.toLowerCase())
   );
 }
 
@@ -104,7 +108,7 @@ function runningText(text: string, ws: readonly Word[], found: Finding[]): void 
   const technical = technicalSentences(text, ws);
   let i = 0;
   while (i < ws.length) {
-    if (!isPart(ws[i])) {
+    if (!isPart(ws[i]) && !(i + 1 < ws.length && placeInName(text, ws[i], ws[i + 1]))) {
       i++;
       continue;
     }
@@ -112,10 +116,13 @@ function runningText(text: string, ws: readonly Word[], found: Finding[]): void 
     while (j < ws.length && joined(text, ws[j - 1], ws[j])) {
       const w = ws[j];
       const particle = PARTICLES.has(w.text) && j + 1 < ws.length && isPart(ws[j + 1]);
-      if (!isPart(w) && !particle && !SUFFIXES.has(w.text) && !placeSurname(ws[j - 1], w)) break;
+      if (!isPart(w) && !particle && !SUFFIXES.has(w.text) && !placeInName(text, ws[j - 1], w)) break;
       j++;
     }
-    consider(text, ws.slice(i, j), technical[i], found);
+    // The rest of a place's name after the place (Tallinn Harbour, London Bridge) is no person.
+    const afterPlace =
+      i > 0 && ws[i - 1].kind === 'place' && ws[i - 1].cap && text.slice(ws[i - 1].end, ws[i].start) === ' ';
+    if (!afterPlace) consider(text, ws.slice(i, j), technical[i], found);
     i = j;
   }
 }
