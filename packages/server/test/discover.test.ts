@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openTestStore } from '../../../test/support/backend.js';
 import { startTestServer, type TestServer } from '../../../test/support/server.js';
+import { loadCatalog } from '../src/catalog/load.js';
+import { slugify } from '../src/catalog/mapping.js';
 import { SMALL_CATALOG } from './search-helpers.js';
 
 let server: TestServer;
@@ -193,5 +196,28 @@ describe('GET /health search state', () => {
   it('reports lexical ready and semantic disabled when AXLE_SEMANTIC_SEARCH=off', async () => {
     const res = await fetch(`${server.url}/health`);
     expect((await res.json()).search).toEqual({ lexical: 'ready', semantic: 'disabled' });
+  });
+});
+
+describe('lexical rankings in the store (what fused search fuses)', () => {
+  it('ranks the same matches by field weights, as lexical search, and by the whole record (every column alike)', async () => {
+    const store = await openTestStore();
+    try {
+      await store.skills.replaceCatalog(
+        loadCatalog(SMALL_CATALOG).map((skill) => ({ skill, slug: slugify(skill.name) })),
+        'fp',
+      );
+      const order = (hits: Array<{ id: string }>) => hits.map((h) => h.id);
+      // "weatherstack" is a name (weight 10 of the fields), "smtp" a tag (6): alike, the rarer word and shorter record win.
+      const { fields, flat } = await store.skills.lexicalRankings('weatherstack smtp', {}, 10);
+      expect(order(fields)).toEqual(order(await store.skills.lexicalSearch('weatherstack smtp', {}, 10)));
+      expect(order(fields)).toEqual(['weatherstack', 'postmark']);
+      expect(order(flat)).toEqual(['postmark', 'weatherstack']);
+      const filtered = await store.skills.lexicalRankings('weatherstack smtp', { category: 'communication' }, 5);
+      expect([order(filtered.fields), order(filtered.flat)]).toEqual([['postmark'], ['postmark']]);
+      expect(await store.skills.lexicalRankings('...', {}, 10)).toEqual({ fields: [], flat: [] });
+    } finally {
+      await store.close();
+    }
   });
 });

@@ -111,4 +111,46 @@ describe('passage rerank in fused search', () => {
     }).search(query);
     expect(flat.results.map((r) => r.id)).toEqual(plain.results.map((r) => r.id));
   });
+
+  it('fuses the flat BM25 ranking (the record as one text) at its weight', async () => {
+    const query = { query: 'weatherstack smtp', limit: 5 };
+    const order = async (flatWeight: number) =>
+      (await createSkillSearch({ repo, semantic: semantic([], {}), flatWeight }).search(query)).results.map(
+        (r) => r.id,
+      );
+    // Field weights put the name match first, the flat ranking the record holding the rarer word.
+    expect(await order(0)).toEqual(['weatherstack', 'postmark']);
+    expect(await order(5)).toEqual(['postmark', 'weatherstack']);
+  });
+
+  it('lifts the reranked candidates of the category most of the first five share, and nothing without a quorum', async () => {
+    const query = { query: 'send text to a phone', limit: 10 };
+    const search = (hits: Array<{ id: string; score: number }>, categoryBonus: number) =>
+      createSkillSearch({ repo, semantic: semantic(hits, {}), categoryBonus, rerankWeight: 0 }).search(query);
+    const messaging = [
+      { id: 'stripe-payments', score: 0.5 },
+      { id: 'deepl', score: 0.48 },
+      { id: 'postmark', score: 0.45 },
+      { id: 'slack-mcp', score: 0.4 },
+    ];
+    const plain = await search(messaging, 0);
+    const lifted = await search(messaging, 1);
+    const communication = plain.results.filter((r) => r.category === 'communication').map((r) => r.id);
+    expect(communication.length).toBeGreaterThanOrEqual(3);
+    expect(lifted.results.slice(0, communication.length).map((r) => r.id)).toEqual(communication);
+    expect(lifted.results.map((r) => r.id)).not.toEqual(plain.results.map((r) => r.id));
+    expect(lifted.results.map((r) => r.relevance).every((x) => x <= 1)).toBe(true);
+    // Five first candidates from five categories: no category is voted, the order stays.
+    const spread = [
+      { id: 'weatherstack', score: 0.5 },
+      { id: 'stripe-payments', score: 0.49 },
+      { id: 'deepl', score: 0.48 },
+      { id: 'sentry-mcp', score: 0.47 },
+      { id: 'filesystem-mcp', score: 0.46 },
+    ];
+    const q = { query: 'nothing in common here', limit: 10 };
+    const a = await createSkillSearch({ repo, semantic: semantic(spread, {}), categoryBonus: 0 }).search(q);
+    const b = await createSkillSearch({ repo, semantic: semantic(spread, {}), categoryBonus: 1 }).search(q);
+    expect(b.results.map((r) => r.id)).toEqual(a.results.map((r) => r.id));
+  });
 });

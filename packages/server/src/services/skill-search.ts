@@ -1,4 +1,5 @@
 import type { SearchState, Skill, SkillResult } from '@axle/sdk';
+import { votedCategory } from '../domain/category-vote.js';
 import { type FusedHit, reciprocalRankFusion } from '../domain/fusion.js';
 import type { SemanticIndex } from '../search/semantic-index.js';
 import type { SemanticHits } from '../search/worker-protocol.js';
@@ -31,11 +32,28 @@ export interface SkillSearchOptions {
   rerankDepth?: number;
   /** Weight of the passage ranking in the final fusion; see DEFAULT_RERANK_WEIGHT. */
   rerankWeight?: number;
+  /** Weight of the flat BM25 ranking (the record as one text) in fusion; see DEFAULT_FLAT_WEIGHT. */
+  flatWeight?: number;
+  /** Score the reranked candidates of the voted category gain; see DEFAULT_CATEGORY_BONUS. */
+  categoryBonus?: number;
 }
 
 /** Candidates the passage rerank looks at (chosen on the everyday dev half, `npm run eval`). */
 export const DEFAULT_RERANK_DEPTH = 20;
 export const DEFAULT_RERANK_WEIGHT = 0.25;
+/**
+ * Fused search adds a third ranking, BM25 with every column weighing alike, at this weight: the field-weighted
+ * ranking favours a query word in a name, the flat one a record that holds many of the query's words anywhere.
+ * Chosen on queries.json and the everyday dev half (`npm run eval`; figures in bench/README.md).
+ */
+export const DEFAULT_FLAT_WEIGHT = 0.3;
+/**
+ * When 3 of the first 5 fused candidates share a category, the reranked candidates (DEFAULT_RERANK_DEPTH) of that
+ * category gain this score (a first place in one ranking is worth 1 / (k + 1) = 0.167). Chosen with the above.
+ */
+export const DEFAULT_CATEGORY_BONUS = 0.03;
+const CATEGORY_VOTERS = 5;
+const CATEGORY_QUORUM = 3;
 
 /**
  * RRF constant for skill search, chosen on the labelled set (`npm run eval`; figures in bench/README.md). A k
@@ -66,28 +84,46 @@ export function createSkillSearch({
   k = DEFAULT_K,
   rerankDepth = DEFAULT_RERANK_DEPTH,
   rerankWeight = DEFAULT_RERANK_WEIGHT,
+  flatWeight = DEFAULT_FLAT_WEIGHT,
+  categoryBonus = DEFAULT_CATEGORY_BONUS,
 }: SkillSearchDeps): SkillSearch {
   /**
    * The top fused candidates gain `rerankWeight` x how much better their best passage (a tool, a sentence) matches
    * the request than the skill's whole text does: a server whose one tool fits rises over one whose summary is merely
-   * close. Skills without passages keep their fused score.
+   * close; and `categoryBonus` when they are in the category most of the first candidates share (votedCategory).
+   * Skills without passages keep their fused score but for the category bonus. Returns the skills it read.
    */
-  function rerank(fused: FusedHit[], hits: SemanticHits, rankers: number): FusedHit[] {
+  async function rerank(
+    fused: FusedHit[],
+    hits: SemanticHits,
+    weights: readonly number[],
+  ): Promise<{ reranked: FusedHit[]; read: Map<string, Skill> }> {
     const top = fused.slice(0, rerankDepth).map((f) => f.id);
-    const passages = semantic.passageScores(hits.vector, top);
+    const [passages, read] = await Promise.all([
+      rerankWeight > 0 ? semantic.passageScores(hits.vector, top) : new Map<string, number>(),
+      categoryBonus > 0 ? repo.getMany(top) : new Map<string, Skill>(),
+    ]);
+    const category = votedCategory(
+      top.map((id) => read.get(id)?.category),
+      CATEGORY_VOTERS,
+      CATEGORY_QUORUM,
+    );
     const whole = new Map(hits.hits.map((h) => [h.id, h.score]));
     // Below the semantic ranker's last hit, a skill's cosine is at most that hit's (or the cut-off).
     const floor = hits.hits.at(-1)?.score ?? minCosine;
-    // Relevance keeps its meaning (1 = first in every ranker); a passage gain can only lift it to 1.
-    const best = rankers / (k + 1);
-    return fused
-      .map((f) => {
+    // Relevance keeps its meaning (1 = first in every ranking); a gain can only lift it to 1.
+    const best = weights.reduce((a, w) => a + w, 0) / (k + 1);
+    const reranked = fused
+      .map((f, i) => {
+        if (i >= rerankDepth) return f;
         const p = passages.get(f.id);
         const gain = p === undefined ? 0 : Math.max(0, p - Math.max(whole.get(f.id) ?? floor, minCosine));
-        const score = f.score + rerankWeight * gain;
+        const bonus = category !== undefined && read.get(f.id)?.category === category ? categoryBonus : 0;
+        const score = f.score + rerankWeight * gain + bonus;
         return { id: f.id, score, relevance: Math.min(1, score / best) };
       })
       .sort((a, b) => b.score - a.score);
+    return { reranked, read };
   }
 
   /** In fused mode a semantic failure (the worker died) degrades to lexical instead of failing the search. */
@@ -118,14 +154,27 @@ export function createSkillSearch({
       // Alone, a ranker's first `limit` are the answer; only fusion needs the deeper candidate lists.
       const depth = useLexical && useSemantic ? candidates : limit;
       const [lexical, semanticHits] = await Promise.all([
-        useLexical ? repo.lexicalSearch(query, filters, depth) : undefined,
+        useLexical && useSemantic
+          ? repo.lexicalRankings(query, filters, depth)
+          : useLexical
+            ? repo.lexicalSearch(query, filters, depth).then((fields) => ({ fields, flat: [] }))
+            : undefined,
         useSemantic ? semanticRanking(query, filters, mode, depth) : undefined,
       ]);
-      const rankings = [lexical, semanticHits?.hits].filter((r) => r !== undefined).map((r) => r.map((h) => h.id));
-      let fused = reciprocalRankFusion(rankings, k);
-      if (lexical && semanticHits && rerankWeight > 0) fused = rerank(fused, semanticHits, rankings.length);
+      const ranked: Array<[ReadonlyArray<{ id: string }>, number]> = [];
+      if (lexical) ranked.push([lexical.fields, 1]);
+      if (semanticHits) ranked.push([semanticHits.hits, 1]);
+      // The flat ranking joins only beside the semantic one: alone, lexical search keeps its field-weighted order.
+      if (lexical && semanticHits && flatWeight > 0) ranked.push([lexical.flat, flatWeight]);
+      const rankings = ranked.map(([hits]) => hits.map((h) => h.id));
+      const weights = ranked.map(([, w]) => w);
+      let fused = reciprocalRankFusion(rankings, k, weights);
+      let read = new Map<string, Skill>();
+      if (lexical && semanticHits && (rerankWeight > 0 || categoryBonus > 0))
+        ({ reranked: fused, read } = await rerank(fused, semanticHits, weights));
       fused = fused.slice(0, limit);
-      const skills = await repo.getMany(fused.map((f) => f.id));
+      const missing = fused.map((f) => f.id).filter((id) => !read.has(id));
+      const skills = missing.length > 0 ? new Map([...read, ...(await repo.getMany(missing))]) : read;
       const results = fused
         .map((f) => {
           const skill: Skill | undefined = skills.get(f.id);

@@ -57,6 +57,11 @@ export interface SkillsStore {
   countBy(field: 'category' | 'type'): Promise<Record<string, number>>;
   /** BM25 over name, description, tags, category and tools (best first), at most `limit`. */
   lexicalSearch(text: string, filters: SkillFilters, limit: number): Promise<RankedId[]>;
+  /**
+   * The same matches ranked twice: `fields` as lexicalSearch (each column its weight), `flat` by BM25 over the
+   * whole record (every column weighing alike), the extra ranking fused search adds.
+   */
+  lexicalRankings(text: string, filters: SkillFilters, limit: number): Promise<LexicalRankings>;
   /** Ids passing `filters`, or null when there are no filters (everything passes). */
   idsMatching(filters: SkillFilters): Promise<Set<string> | null>;
   /** Catalog order; only the fields embeddings are computed from. */
@@ -66,8 +71,17 @@ export interface SkillsStore {
   saveEmbeddings(model: string, rows: readonly StoredEmbedding[]): Promise<void>;
 }
 
+export interface LexicalRankings {
+  fields: RankedId[];
+  flat: RankedId[];
+}
+
 /** bm25() weights, in skills_fts column order: name, description, tags, category, tools (tuned on `npm run eval`). */
 const BM25_WEIGHTS = [10, 2, 6, 2, 1] as const;
+/** bm25() weights of the flat ranking: the record as one text. */
+const FLAT_WEIGHTS = [1, 1, 1, 1, 1] as const;
+/** The flat ranking reorders this many times `limit` of the field-weighted ranking's best rows (bench/README.md). */
+const RERANKED_POOL = 3;
 
 export const FINGERPRINT_KEY = 'catalog_fingerprint';
 /** Bound on remembered document frequencies (terms come from user input). */
@@ -173,6 +187,68 @@ export function createSkillsStore(db: Database): SkillsStore {
     return n;
   }
 
+  /** The FTS expression selecting `text`'s rows, or null when no term is left to match. */
+  async function matching(text: string, filters: SkillFilters): Promise<string | null> {
+    const terms = queryTerms(text);
+    // With filters, a common term may be all that a row passing them has, so every term matches.
+    if (filterSql(filters, 's').params.length > 0) return matchExpression(terms);
+    catalogRows ??= count();
+    return selectiveMatchExpression(
+      terms,
+      await Promise.all(terms.map((t) => documentFrequency(t))),
+      await catalogRows,
+    );
+  }
+
+  /**
+   * The rows of `match` passing `filters`, ranked once per bm25() column weighting, best first, at most `limit` a
+   * ranking. One statement scores each row once per weighting (the FTS match, the costly part, runs once); the other
+   * weightings reorder the first weighting's best `RERANKED_POOL` x `limit` rows, so the rows read stay bounded.
+   */
+  async function ranked(
+    match: string,
+    filters: SkillFilters,
+    limit: number,
+    weightings: ReadonlyArray<readonly number[]>,
+  ): Promise<RankedId[][]> {
+    const where = filterSql(filters, 's');
+    const ranks = weightings.map((w, i) => `bm25(skills_fts, ${w.join(', ')}) AS r${i}`).join(', ');
+    const pool = weightings.length === 1 ? limit : RERANKED_POOL * limit;
+    // Rows in the first weighting's order: [id, bm25 per weighting].
+    let rows: Array<[string, number[]]>;
+    const scores = (r: Record<string, number>) => weightings.map((_, i) => r[`r${i}`]!);
+    if (where.params.length > 0) {
+      const found = await db.all<Record<string, number> & { id: string }>(
+        `SELECT s.id AS id, ${ranks}
+           FROM skills_fts JOIN skills s ON s.rowid = skills_fts.rowid
+          WHERE skills_fts MATCH ?${where.sql}
+          ORDER BY r0, s.position LIMIT ?`,
+        [match, ...where.params, pool],
+      );
+      rows = found.map((r) => [r.id, scores(r)]);
+    } else {
+      // Unfiltered, the index alone answers (rowid = position) and ids come from memory, which is several
+      // times faster than joining the skills table.
+      const [found, { idByRowid }] = await Promise.all([
+        db.all<Record<string, number> & { rowid: number }>(
+          `SELECT rowid, ${ranks} FROM skills_fts WHERE skills_fts MATCH ? ORDER BY r0, rowid LIMIT ?`,
+          [match, pool],
+        ),
+        catalog(),
+      ]);
+      rows = found.flatMap((r) => {
+        const id = idByRowid.get(r.rowid);
+        return id === undefined ? [] : [[id, scores(r)] as [string, number[]]];
+      });
+    }
+    // bm25() is lower-is-better (negative); flip it so every ranker says larger is better. The sort is stable:
+    // equal scores keep the first weighting's order.
+    return weightings.map((_, i) => {
+      const order = i === 0 ? rows : rows.slice().sort((x, y) => x[1][i]! - y[1][i]!);
+      return order.slice(0, limit).map(([id, r]) => ({ id, score: -r[i]! }));
+    });
+  }
+
   return {
     async catalogFingerprint(): Promise<string | undefined> {
       return (await db.get<{ value: string }>('SELECT value FROM meta WHERE key = ?', [FINGERPRINT_KEY]))?.value;
@@ -236,44 +312,15 @@ export function createSkillsStore(db: Database): SkillsStore {
     },
 
     async lexicalSearch(text: string, filters: SkillFilters, limit: number): Promise<RankedId[]> {
-      const terms = queryTerms(text);
-      const where = filterSql(filters, 's');
-      // With filters, a common term may be all that a row passing them has, so every term matches.
-      catalogRows ??= count();
-      const match =
-        where.params.length > 0
-          ? matchExpression(terms)
-          : selectiveMatchExpression(
-              terms,
-              await Promise.all(terms.map((t) => documentFrequency(t))),
-              await catalogRows,
-            );
-      if (match === null) return [];
-      // bm25() is lower-is-better (negative); flip it so every ranker says larger is better.
-      if (where.params.length > 0) {
-        const rows = await db.all<{ id: string; rank: number }>(
-          `SELECT s.id AS id, bm25(skills_fts, ${BM25_WEIGHTS.join(', ')}) AS rank
-             FROM skills_fts JOIN skills s ON s.rowid = skills_fts.rowid
-            WHERE skills_fts MATCH ?${where.sql}
-            ORDER BY rank, s.position
-            LIMIT ?`,
-          [match, ...where.params, limit],
-        );
-        return rows.map((r) => ({ id: r.id, score: -r.rank }));
-      }
-      // Unfiltered, the index alone answers (rowid = position) and ids come from memory, which is several
-      // times faster than joining the skills table.
-      const [rows, { idByRowid }] = await Promise.all([
-        db.all<{ rowid: number; rank: number }>(
-          `SELECT rowid, bm25(skills_fts, ${BM25_WEIGHTS.join(', ')}) AS rank FROM skills_fts WHERE skills_fts MATCH ? ORDER BY rank, rowid LIMIT ?`,
-          [match, limit],
-        ),
-        catalog(),
-      ]);
-      return rows.flatMap((r) => {
-        const id = idByRowid.get(r.rowid);
-        return id === undefined ? [] : [{ id, score: -r.rank }];
-      });
+      const match = await matching(text, filters);
+      return match === null ? [] : (await ranked(match, filters, limit, [BM25_WEIGHTS]))[0]!;
+    },
+
+    async lexicalRankings(text: string, filters: SkillFilters, limit: number): Promise<LexicalRankings> {
+      const match = await matching(text, filters);
+      if (match === null) return { fields: [], flat: [] };
+      const [fields, flat] = await ranked(match, filters, limit, [BM25_WEIGHTS, FLAT_WEIGHTS]);
+      return { fields: fields!, flat: flat! };
     },
 
     async idsMatching(filters: SkillFilters): Promise<Set<string> | null> {

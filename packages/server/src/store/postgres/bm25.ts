@@ -94,6 +94,43 @@ export function bm25Search(db: Queryable, corpus: Bm25Corpus, now: () => number)
     return `(${orQuery([a!.l])}) & (${orQuery([b!.l])})`;
   }
 
+  async function rankings(
+    text: string,
+    filter: { sql: string; params: Params },
+    limit: number,
+    weightings: readonly WeightClasses[],
+  ): Promise<Bm25Hit[][]> {
+    const lexemes = await lexemesOf(text);
+    if (lexemes.length === 0) return weightings.map(() => []);
+    const [{ n, avgdl }, counts] = await Promise.all([corpusStats(), Promise.all(lexemes.map(frequency))]);
+    const query = selecting(lexemes, counts, n, filter.sql !== '');
+    const rows = await db.all<{ id: string; len: number; lexeme: string; weights: string[] }>(
+      `SELECT d.id AS id, d.fts_len AS len, u.lexeme AS lexeme, u.weights::text[] AS weights
+         FROM ${corpus.table} d CROSS JOIN LATERAL unnest(d.fts) u
+        WHERE d.fts @@ ?::tsquery AND ${corpus.visible}${filter.sql} AND u.lexeme = ANY(?::text[])`,
+      [query, ...filter.params, lexemes],
+    );
+    const idf = new Map(
+      lexemes.map((l, i) => {
+        const v = Math.log((n - counts[i]! + 0.5) / (counts[i]! + 0.5));
+        return [l, v > 0 ? v : 1e-6];
+      }),
+    );
+    return weightings.map((weights) => {
+      const scores = new Map<string, number>();
+      for (const r of rows) {
+        let tf = 0;
+        for (const w of r.weights) tf += weights[w as keyof WeightClasses] ?? 0;
+        const norm = K1 * (1 - B + (B * r.len) / (avgdl || 1));
+        scores.set(r.id, (scores.get(r.id) ?? 0) + (idf.get(r.lexeme) ?? 0) * ((tf * (K1 + 1)) / (tf + norm)));
+      }
+      return [...scores]
+        .map(([id, score]) => ({ id, score }))
+        .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1))
+        .slice(0, limit);
+    });
+  }
+
   return {
     lexemesOf,
     /** Whether a searched document holds any lexeme of `text`. */
@@ -109,34 +146,11 @@ export function bm25Search(db: Queryable, corpus: Bm25Corpus, now: () => number)
 
     /** Documents passing `filter` (SQL on alias d, each clause preceded by AND) ranked by BM25, best first. */
     async search(text: string, filter: { sql: string; params: Params }, limit: number): Promise<Bm25Hit[]> {
-      const lexemes = await lexemesOf(text);
-      if (lexemes.length === 0) return [];
-      const [{ n, avgdl }, counts] = await Promise.all([corpusStats(), Promise.all(lexemes.map(frequency))]);
-      const query = selecting(lexemes, counts, n, filter.sql !== '');
-      const rows = await db.all<{ id: string; len: number; lexeme: string; weights: string[] }>(
-        `SELECT d.id AS id, d.fts_len AS len, u.lexeme AS lexeme, u.weights::text[] AS weights
-           FROM ${corpus.table} d CROSS JOIN LATERAL unnest(d.fts) u
-          WHERE d.fts @@ ?::tsquery AND ${corpus.visible}${filter.sql} AND u.lexeme = ANY(?::text[])`,
-        [query, ...filter.params, lexemes],
-      );
-      const idf = new Map(
-        lexemes.map((l, i) => {
-          const v = Math.log((n - counts[i]! + 0.5) / (counts[i]! + 0.5));
-          return [l, v > 0 ? v : 1e-6];
-        }),
-      );
-      const scores = new Map<string, number>();
-      for (const r of rows) {
-        let tf = 0;
-        for (const w of r.weights) tf += corpus.weights[w as keyof WeightClasses] ?? 0;
-        const norm = K1 * (1 - B + (B * r.len) / (avgdl || 1));
-        scores.set(r.id, (scores.get(r.id) ?? 0) + (idf.get(r.lexeme) ?? 0) * ((tf * (K1 + 1)) / (tf + norm)));
-      }
-      return [...scores]
-        .map(([id, score]) => ({ id, score }))
-        .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1))
-        .slice(0, limit);
+      return (await rankings(text, filter, limit, [corpus.weights]))[0]!;
     },
+
+    /** The same matches ranked once per weighting of the classes (one read of the rows). */
+    rankings,
 
     /** Forgets the statistics (the corpus was replaced). */
     reset(): void {

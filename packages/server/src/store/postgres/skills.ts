@@ -19,6 +19,8 @@ import type { PostgresDatabase } from './db.js';
  * category with the tools an MCP server lists (a tsvector has four classes; SQLite weighs those two 2 and 1).
  */
 const WEIGHTS = { A: 10, B: 6, C: 2, D: 2 };
+/** The flat ranking's classes: the record as one text (on SQLite every column weighs 1). */
+const FLAT_WEIGHTS = { A: 1, B: 1, C: 1, D: 1 };
 
 /** Serialises catalog imports of instances starting together. */
 const CATALOG_LOCK = 'axle:catalog';
@@ -143,6 +145,11 @@ export function createPostgresSkillsStore(db: PostgresDatabase, now: () => numbe
     },
 
     lexicalSearch: (text, filters, limit) => bm25.search(text, filterSql(filters, 'd'), limit),
+
+    async lexicalRankings(text, filters, limit) {
+      const [fields, flat] = await bm25.rankings(text, filterSql(filters, 'd'), limit, [WEIGHTS, FLAT_WEIGHTS]);
+      return { fields: fields!, flat: flat! };
+    },
 
     async idsMatching(filters) {
       const where = filterSql(filters, 's');
