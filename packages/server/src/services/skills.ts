@@ -76,7 +76,6 @@ export interface SkillsService {
  * restarts of a large catalog quick), starts the semantic side.
  */
 export async function createSkillsService(opts: SkillsServiceOptions): Promise<SkillsService> {
-  const file = readCatalogFile(opts.catalogPath);
   const { repo } = opts;
   /** The fingerprint this instance last loaded: another one means another instance replaced the catalog. */
   let known: string | undefined;
@@ -85,6 +84,8 @@ export async function createSkillsService(opts: SkillsServiceOptions): Promise<S
   /** The file's skills plus the synced servers it does not hold, when the fingerprint changed. */
   async function load(): Promise<{ fingerprint: string; replaced: boolean }> {
     const generation = await registryStore.generation(opts.db);
+    // Read at each load, not held: the bytes of a 20,000-skill file are 14 MB for the life of the server.
+    const file = readCatalogFile(opts.catalogPath);
     const fingerprint = catalogFingerprint(file.bytes, generation);
     let replaced = false;
     if ((await repo.catalogFingerprint()) !== fingerprint) {
