@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { type DiscoverFilters, type SearchState, type SkillDetail, VERSIONS } from '@axle/sdk';
-import { parseCatalogFile, readCatalogFile } from '../catalog/load.js';
+import { catalogFileChunks, parseCatalogFile, readCatalogFile } from '../catalog/load.js';
 import { slugify } from '../catalog/mapping.js';
 import { syncedSkills } from '../catalog/official-registry.js';
 import { contentPreview } from '../domain/skill-preview.js';
@@ -42,8 +42,9 @@ export interface SkillsServiceOptions {
  * SHA-256 of the catalog file's bytes (and the API version, whose schemas validate it): a changed
  * catalog replaces the stored one. Hashing the bytes lets an unchanged catalog skip parsing.
  */
-export const catalogFingerprint = (bytes: Uint8Array, syncGeneration = 0): string => {
-  const hash = createHash('sha256').update(`${VERSIONS.openapi}\0`).update(bytes);
+export const catalogFingerprint = (bytes: Iterable<Uint8Array>, syncGeneration = 0): string => {
+  const hash = createHash('sha256').update(`${VERSIONS.openapi}\0`);
+  for (const chunk of bytes) hash.update(chunk);
   // Synced registry servers join the catalog: a sync that changed them changes the fingerprint.
   if (syncGeneration > 0) hash.update(`\0registry-sync ${syncGeneration}`);
   return hash.digest('hex');
@@ -84,11 +85,12 @@ export async function createSkillsService(opts: SkillsServiceOptions): Promise<S
   /** The file's skills plus the synced servers it does not hold, when the fingerprint changed. */
   async function load(): Promise<{ fingerprint: string; replaced: boolean }> {
     const generation = await registryStore.generation(opts.db);
-    // Read at each load, not held: the bytes of a 20,000-skill file are 14 MB for the life of the server.
-    const file = readCatalogFile(opts.catalogPath);
-    const fingerprint = catalogFingerprint(file.bytes, generation);
+    // Hashed in chunks and read whole only to import it: a 20,000-skill file is 14 MB.
+    let fingerprint = catalogFingerprint(catalogFileChunks(opts.catalogPath), generation);
     let replaced = false;
     if ((await repo.catalogFingerprint()) !== fingerprint) {
+      const file = readCatalogFile(opts.catalogPath);
+      fingerprint = catalogFingerprint([file.bytes], generation);
       const skills = parseCatalogFile(file);
       const synced = generation > 0 ? syncedSkills(skills, await registryStore.visible(opts.db)) : [];
       replaced = await repo.replaceCatalog(
