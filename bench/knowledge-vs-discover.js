@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { prng } from './lib/generate.js';
-import { knowledgeLoad, knowledgeQueries, largeStore } from './lib/knowledge-bench.js';
+import { knowledgeLoad, knowledgeQueries, largeStore, makeKeys, roundQueries } from './lib/knowledge-bench.js';
 import { rotatingQueryLoad } from './lib/load.js';
 import { cpuSeconds, ROOT, startServer, waitSemantic } from './lib/server.js';
 
@@ -44,22 +44,23 @@ const discoverQueries = Array.from(
 const kQueries = knowledgeQueries();
 
 const { dir } = await largeStore(path.join(ROOT, 'node_modules/.cache/axle-bench-learnings'));
+const [key] = await makeKeys(dir, 1);
 const server = await startServer({ dataDir: dir, env: { AXLE_SEMANTIC_SEARCH: 'on' }, timeoutMs: 120_000 });
 try {
   const state = (await waitSemantic(server.url, 120_000)).state;
   if (state !== 'ready') throw new Error(`semantic search ${state}`);
   await discoverLoad(server.url, discoverQueries.slice(1500), WARMUP_S);
-  await knowledgeLoad(server.url, kQueries.slice(kQueries.length / 2), WARMUP_S);
+  await knowledgeLoad(server.url, kQueries.slice(kQueries.length / 2), WARMUP_S, key);
   const runs = { discover: [], knowledge: [] };
   const load = {
     discover: (s) => discoverLoad(server.url, discoverQueries.slice(0, 1500), s),
-    knowledge: (s) => knowledgeLoad(server.url, kQueries.slice(0, kQueries.length / 2), s),
+    knowledge: (s, round) => knowledgeLoad(server.url, roundQueries(kQueries, round, ROUNDS), s, key),
   };
   for (let round = 0; round < ROUNDS; round++)
     for (const name of round % 2 === 0 ? ['discover', 'knowledge'] : ['knowledge', 'discover']) {
       const cpu = cpuSeconds(server.pid);
       const loop = cpuSeconds(server.pid, { mainThread: true });
-      const r = await load[name](PHASE_S);
+      const r = await load[name](PHASE_S, round);
       r.cpuMs = ((cpuSeconds(server.pid) - cpu) * 1000) / r.total;
       r.loopMs = ((cpuSeconds(server.pid, { mainThread: true }) - loop) * 1000) / r.total;
       runs[name].push(r);

@@ -101,13 +101,16 @@ export async function buildStore(dir, size, { vectors }) {
   }
 }
 
-/** API keys of ACCOUNTS fresh accounts (the per-account burst limit is 20 a minute). */
-async function makeKeys(dir) {
+/**
+ * API keys of `count` fresh accounts in the store at `dir` (the per-account burst limit of POST /learn is 20 a
+ * minute; anonymous POST /knowledge is limited per address, keyed searches are not).
+ */
+export async function makeKeys(dir, count = ACCOUNTS) {
   const db = await Database.open(path.join(dir, 'axle.db'));
   try {
     const now = Date.now();
     const keys = [];
-    for (let i = 0; i < ACCOUNTS; i++) {
+    for (let i = 0; i < count; i++) {
       const id = `acc_bench${now}${i}`;
       await db.run('INSERT INTO accounts (id, email, created_at) VALUES (?, ?, ?)', [id, `${id}@bench.invalid`, now]);
       keys.push((await db.tx((q) => createKey(q, id, { name: 'bench' }, now))).api_key);
@@ -165,8 +168,14 @@ export async function learnLatency(dir, size) {
   }
 }
 
-export function knowledgeLoad(url, queries, seconds) {
-  return rotatingQueryLoad(url, '/knowledge', queries, { limit: 5, seconds, connections: CONNECTIONS });
+/** POST /knowledge with `apiKey` (a keyed search, so the anonymous per-address limit does not apply). */
+export function knowledgeLoad(url, queries, seconds, apiKey) {
+  return rotatingQueryLoad(url, '/knowledge', queries, {
+    limit: 5,
+    seconds,
+    connections: CONNECTIONS,
+    headers: { 'x-api-key': apiKey },
+  });
 }
 
 /** The 100,000-learning store under `cacheRoot`, built on first use: its directory and build time (s). */
@@ -182,17 +191,27 @@ export async function largeStore(cacheRoot) {
   return { dir: largeDir, buildS: Number(fs.readFileSync(marker, 'utf8')) };
 }
 
-/** The queries of the /knowledge phases: the labelled ones, then variants each with a filler word added. */
+/**
+ * The queries of the /knowledge phases: the labelled ones, then variants each with a filler word added; more
+ * than three measured phases send, so a bench that measures several can give each its own (the embedding
+ * workers cache query vectors).
+ */
 export function knowledgeQueries() {
   const labelled = JSON.parse(
     fs.readFileSync(new URL('../knowledge/queries.json', import.meta.url), 'utf8'),
   ).queries.map((q) => q.query);
   const rand = prng(7);
   const extra = Array.from(
-    { length: 1500 },
+    { length: 12_000 },
     () => `${labelled[Math.floor(rand() * labelled.length)]} ${WORDS[Math.floor(rand() * WORDS.length)]}`,
   );
   return [...labelled, ...extra];
+}
+
+/** The measured queries of round `round` of `rounds`: the first half of `queries`, a distinct part a round. */
+export function roundQueries(queries, round, rounds) {
+  const part = Math.floor(queries.length / 2 / rounds);
+  return queries.slice(round * part, (round + 1) * part);
 }
 
 /** Runs every knowledge phase; `cacheRoot` keeps the 100,000-learning store between runs. */
@@ -209,12 +228,13 @@ export async function knowledgeBench(cacheRoot) {
   }
   out.learnLarge = await learnLatency(largeDir, LARGE_LEARNINGS);
 
+  const [key] = await makeKeys(largeDir, 1);
   const server = await startServer({ dataDir: largeDir, env: { AXLE_SEMANTIC_SEARCH: 'on' }, timeoutMs: 120_000 });
   try {
     out.semantic = (await waitSemantic(server.url, 120_000)).state;
     const queries = knowledgeQueries();
-    out.warmup = await knowledgeLoad(server.url, queries.slice(queries.length / 2), WARMUP_S);
-    out.knowledge = await knowledgeLoad(server.url, queries.slice(0, queries.length / 2), PHASE_S);
+    out.warmup = await knowledgeLoad(server.url, queries.slice(queries.length / 2), WARMUP_S, key);
+    out.knowledge = await knowledgeLoad(server.url, queries.slice(0, queries.length / 2), PHASE_S, key);
   } finally {
     await server.stop();
   }

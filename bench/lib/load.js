@@ -14,9 +14,10 @@ export function summary(r) {
 
 /**
  * POSTs `{query: queryAt(i), limit}` to `route` at full speed on `connections` connections for `seconds`,
- * i counting the requests sent; resolves to the figures and `sent`, that count.
+ * i counting the requests sent, with `headers` besides the content type; resolves to the figures and `sent`,
+ * that count.
  */
-export function queryLoad(url, route, queryAt, { limit, seconds, connections }) {
+export function queryLoad(url, route, queryAt, { limit, seconds, connections, headers = {} }) {
   let next = 0;
   return autocannon({
     url,
@@ -26,7 +27,7 @@ export function queryLoad(url, route, queryAt, { limit, seconds, connections }) 
       {
         method: 'POST',
         path: route,
-        headers: { 'content-type': 'application/json' },
+        headers: { 'content-type': 'application/json', ...headers },
         setupRequest: (req) => ({ ...req, body: JSON.stringify({ query: queryAt(next++), limit }) }),
       },
     ],

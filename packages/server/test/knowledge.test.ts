@@ -8,7 +8,9 @@ import { createRateLimiter } from '../src/services/rate-limit.js';
 import { learningsStore } from '../src/store/learnings.js';
 import { startTestServer, type TestServer } from '../../../test/support/server.js';
 import { post, type Smtp, startSmtp } from '../../../test/support/identity.js';
+import { openTestStore } from '../../../test/support/backend.js';
 import { ADMIN_TOKEN, contributor, learningBody, publish } from './knowledge-helpers.js';
+import { newLearning } from './learning-fixture.js';
 
 let server: TestServer;
 let smtp: Smtp;
@@ -230,5 +232,45 @@ describe('loading a full learning (for the unlock route)', () => {
     expect(() => LearningFull.omit({ _revenue: true }).parse(view)).not.toThrow();
     expect(view.contributor_key_label).toBe('laptop');
     expect(await knowledge.loadFull('lrn_missing')).toBeUndefined();
+  });
+});
+
+describe('lexical learnings search over common words (both backends)', () => {
+  it('terms in half the rows or more do not rank when rarer ones select, and the filtered search ranks alike', async () => {
+    const store = await openTestStore();
+    try {
+      // 1,200 rows: "cache" in all and "warmup" in half (BM25's floor IDF), "steady" in 545 (common: more
+      // than 500 rows, so it ranks without selecting), "zeppelin" in rows 0, 400 and 800 (0 and 400 also steady).
+      await store.db.tx(async (q) => {
+        for (let i = 0; i < 1200; i++) {
+          const words = ['cache', i % 2 === 0 ? 'warmup' : 'idle', i % 11 < 5 ? 'steady' : 'uneven'];
+          if (i % 400 === 0) words.push('zeppelin');
+          const body = `${words.join(' ')} notes for row ${i} with enough words to pass the minimum length`;
+          await learningsStore.insert(q, newLearning({ id: `lrn_c${i}`, title: `Note ${i}`, body, seq: i + 1 }));
+        }
+      });
+      const search = store.learningsSearch;
+      // Rows 0 and 400 tie (same words, same length).
+      const order = (hits: Array<{ id: string }>) => [
+        hits
+          .slice(0, 2)
+          .map((h) => h.id)
+          .sort(),
+        hits[2]?.id,
+        hits.length,
+      ];
+      const ranked = await search.lexical('zeppelin steady', {}, 50);
+      expect(order(ranked)).toEqual([['lrn_c0', 'lrn_c400'], 'lrn_c800', 3]);
+      // The floor terms change nothing, not even the scores.
+      expect(await search.lexical('zeppelin steady cache warmup', {}, 50)).toEqual(ranked);
+      const filtered = await search.lexical('zeppelin steady cache', { category: 'storage-state' }, 50);
+      expect(order(filtered).slice(0, 2)).toEqual([['lrn_c0', 'lrn_c400'], 'lrn_c800']);
+      // Only common terms: rows must hold the two least common, and the floor terms still rank them.
+      const common = await search.lexical('cache warmup steady', {}, 1000);
+      expect(common.length).toBe(273);
+      expect(common.every((h) => Number(h.id.slice(5)) % 2 === 0 && Number(h.id.slice(5)) % 11 < 5)).toBe(true);
+    } finally {
+      await store.close();
+    }
   });
 });

@@ -268,6 +268,12 @@ describe('registry sync against a stand-in of the v0.1 API', () => {
       expect(await withReload.sync(standin.url)).toMatchObject({ hidden: 1 });
       expect(await skills.get('com-example-zebra-telemetry')).toBeUndefined();
       expect((await skills.search.search({ query: 'zebra herd telemetry', mode: 'lexical' })).results).toEqual([]);
+
+      // The file is not held in memory: a reload reads it as it is now, and an unchanged one is not imported again.
+      expect(await skills.reloadCatalog()).toBe(false);
+      fs.writeFileSync(operator, JSON.stringify([{ ...own, name: 'Acme widgets (edited)' }]));
+      expect(await skills.reloadCatalog()).toBe(true);
+      expect((await skills.get('acme-widgets'))?.name).toBe('Acme widgets (edited)');
     } finally {
       await skills.close();
     }

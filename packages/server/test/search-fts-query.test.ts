@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { buildMatchExpression, MAX_QUERY_TERMS, queryTerms, selectiveMatchExpression } from '../src/store/fts-query.js';
+import {
+  buildMatchExpression,
+  MAX_QUERY_TERMS,
+  queryTerms,
+  rankingTerms,
+  selectiveMatchExpression,
+} from '../src/store/fts-query.js';
 
 describe('FTS query builder', () => {
   it('quotes each distinct term and ORs them', () => {
@@ -48,5 +54,14 @@ describe('FTS query builder', () => {
     expect(selectiveMatchExpression(['data', 'weather'], [600, 20], 40_000)).toBe('"data" OR "weather"');
     expect(selectiveMatchExpression(['data', 'weather'], [500, 20], 1000)).toBe('"data" OR "weather"');
     expect(selectiveMatchExpression([], [], 1000)).toBeNull();
+  });
+
+  it('ranks with the selecting terms and those in fewer than half the rows (BM25 gives the rest its floor IDF)', () => {
+    expect(rankingTerms(['cache', 'zeppelin', 'steady'], [1200, 3, 545], 1200, ['zeppelin'])).toEqual([
+      'zeppelin',
+      'steady',
+    ]);
+    expect(rankingTerms(['cache', 'warmup'], [1200, 600], 1200, ['warmup', 'cache'])).toEqual(['cache', 'warmup']);
+    expect(rankingTerms(['a', 'b'], [599, 600], 1200, ['a'])).toEqual(['a']);
   });
 });

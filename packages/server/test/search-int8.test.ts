@@ -125,6 +125,32 @@ describe('Int8Index', () => {
     ).toEqual(['s1000', 's300', 's7']);
   });
 
+  it('with the coarse pass, scores exactly the rows nearest in sign bits: the same top 10 for most queries, ties to the earlier row, filters kept', () => {
+    // Every vector twice (rows s<i>, then d<i>), so ties are everywhere; the coarse pass from 1,000 rows on.
+    const twice = [...shipped, ...shipped];
+    const twiceIds = [...ids, ...shipped.map((_, i) => `d${i}`)];
+    const twiceRows = quantize(twice, EMBEDDING_DIM);
+    const exactIndex = new Int8Index(twiceIds, twiceRows, EMBEDDING_DIM);
+    const coarse = new Int8Index(twiceIds, twiceRows, EMBEDDING_DIM, 1000);
+    let same = 0;
+    for (const q of queries) {
+      const want = exactIndex.search(q, 10, -1);
+      const got = coarse.search(q, 10, -1);
+      expect(got).toHaveLength(10);
+      same += got.filter((g) => want.some((w) => w.id === g.id)).length;
+      // A found row scores exactly as in the full scan, and of two equal rows the earlier comes first.
+      for (const g of got) expect(g.score).toBe(want.find((w) => w.id === g.id)?.score ?? g.score);
+      expect(got[0]!.id.startsWith('s')).toBe(true);
+      for (const [i, g] of got.entries())
+        if (g.id.startsWith('d')) expect(got.slice(0, i).some((h) => h.id === `s${g.id.slice(1)}`)).toBe(true);
+    }
+    expect(same / (10 * queries.length)).toBeGreaterThanOrEqual(0.9);
+    // Fewer allowed rows than the pass keeps: all of them are scored, so the answer is exact.
+    const allowed = twiceIds.filter((_, row) => row % 40 === 0);
+    for (const q of queries.slice(0, 5))
+      expect(coarse.search(q, 10, 0.1, allowed)).toEqual(exactIndex.search(q, 10, 0.1, allowed));
+  });
+
   it('rejects vectors of the wrong length', () => {
     const unit = (dim: number) => normalize(new Float32Array(dim).fill(1));
     expect(() => new Int8Index(['a'], quantize([unit(24)], 24), 24)).toThrow(/multiple of 16/);

@@ -1,7 +1,7 @@
 // Loads the skills catalog: the bundled file, or the operator's AXLE_CATALOG file. Any problem
 // throws an Error that names the file, the entry (index and id) and the field, so a bad catalog
 // stops the server with a message an operator can act on.
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { type Skill, SkillCatalog } from '@axle/sdk';
 
@@ -38,13 +38,41 @@ export function parseCatalog(data: unknown, label: string): Skill[] {
 }
 
 /** The catalog file's bytes and the label its errors are prefixed with; the bundled catalog when `path` is unset. */
-export function readCatalogFile(path?: string): { bytes: Buffer; label: string } {
+/** The catalog file to read (the bundled one when `path` is unset) and how errors name it. */
+function catalogSource(path?: string): { file: string; label: string } {
   const file = path ?? BUNDLED_CATALOG;
-  const label = path === undefined ? `bundled catalog ${file}` : `AXLE_CATALOG ${file}`;
+  return { file, label: path === undefined ? `bundled catalog ${file}` : `AXLE_CATALOG ${file}` };
+}
+
+const unreadable = (label: string, err: unknown) =>
+  new Error(`${label}: cannot read file (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+
+export function readCatalogFile(path?: string): { bytes: Buffer; label: string } {
+  const { file, label } = catalogSource(path);
   try {
     return { bytes: readFileSync(file), label };
   } catch (err) {
-    throw new Error(`${label}: cannot read file (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+    throw unreadable(label, err);
+  }
+}
+
+/**
+ * The catalog file's bytes in chunks of 1 MB (one buffer, reused): hashing an unchanged catalog this way
+ * allocates no copy of the whole file (14 MB at 20,000 skills).
+ */
+export function* catalogFileChunks(path?: string): Generator<Uint8Array> {
+  const { file, label } = catalogSource(path);
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch (err) {
+    throw unreadable(label, err);
+  }
+  try {
+    const chunk = Buffer.allocUnsafe(1 << 20);
+    for (let n = readSync(fd, chunk); n > 0; n = readSync(fd, chunk)) yield chunk.subarray(0, n);
+  } finally {
+    closeSync(fd);
   }
 }
 

@@ -9,6 +9,39 @@ const PAGE = 65_536;
 interface Kernel {
   memory: { buffer: ArrayBuffer; grow(pages: number): number };
   dots(q: number, m: number, rows: number, dim: number, out: number): void;
+  dotsAt(q: number, m: number, at: number, n: number, dim: number, out: number): void;
+  hamming(q: number, m: number, rows: number, bytes: number, out: number): void;
+}
+
+/**
+ * From this many rows on, a search first ranks every row by the Hamming distance between the sign bits of
+ * its codes and the query's (an eighth of the bytes), then scores exactly the COARSE_SHARE nearest. Below it
+ * (the skill catalogs) every row is scored exactly. Figures in bench/README.md ("Knowledge marketplace").
+ */
+export const COARSE_MIN_ROWS = 50_000;
+export const COARSE_SHARE = 0.05;
+
+/** Coarse pass state: offsets into the kernel's memory and views of it. */
+interface Coarse {
+  queryBits: Uint8Array;
+  matrix: number;
+  distances: Int32Array;
+  candidates: Int32Array;
+  candidateScores: Int32Array;
+  /** Rows of each Hamming distance 0..dim, rebuilt per search. */
+  histogram: Int32Array;
+}
+
+/** Sign bits of `count` rows of int8 `codes` (`dim` each) into `out`: bit j of row r is set when code j >= 0. */
+function signBits(codes: Int8Array, count: number, dim: number, out: Uint8Array): void {
+  const bytes = dim / 8;
+  for (let r = 0; r < count; r++)
+    for (let b = 0; b < bytes; b++) {
+      let v = 0;
+      const at = r * dim + b * 8;
+      for (let i = 0; i < 8; i++) if (codes[at + i]! >= 0) v |= 1 << i;
+      out[r * bytes + b] = v;
+    }
 }
 
 /** The part of Node's WebAssembly global used here (TypeScript declares it only in lib.dom). */
@@ -32,12 +65,17 @@ export class Int8Index {
   private readonly rowOf: Map<string, number>;
 
   private readonly scales: Float32Array;
+  private readonly coarse: Coarse | undefined;
 
-  /** Row i of `rows` (`dim` components) is `ids[i]`; the codes are copied into the kernel's memory. */
+  /**
+   * Row i of `rows` (`dim` components) is `ids[i]`; the codes are copied into the kernel's memory. The coarse
+   * pass runs from `coarseFrom` rows on.
+   */
   constructor(
     readonly ids: readonly string[],
     rows: QuantizedRows,
     private readonly dim: number,
+    coarseFrom = COARSE_MIN_ROWS,
   ) {
     if (dim % 16 !== 0) throw new Error(`vector length ${dim} is not a multiple of 16`);
     if (rows.codes.length !== ids.length * dim || rows.scales.length !== ids.length)
@@ -47,8 +85,16 @@ export class Int8Index {
     kernelModule ??= new Module(fs.readFileSync(KERNEL_FILE));
     this.kernel = new Instance(kernelModule).exports as Kernel;
     const count = ids.length;
-    // Layout: the query's codes, the matrix's, then one i32 score per row.
-    const bytes = dim + count * dim + count * 4;
+    const coarse = count >= coarseFrom && dim % 128 === 0 && dim <= 3968;
+    const bitBytes = dim / 8;
+    const picked = Math.ceil(count * COARSE_SHARE);
+    // Layout: the query's codes, the matrix's, one i32 score per row; with the coarse pass, the query's
+    // sign bits, the rows', one i32 distance per row, then the picked rows and their scores.
+    const scoresAt = dim + count * dim;
+    const bitsAt = scoresAt + count * 4;
+    const distancesAt = bitsAt + bitBytes + count * bitBytes;
+    const candidatesAt = distancesAt + count * 4;
+    const bytes = coarse ? candidatesAt + picked * 8 : bitsAt;
     const pages = Math.ceil(bytes / PAGE);
     const have = this.kernel.memory.buffer.byteLength / PAGE;
     if (pages > have) this.kernel.memory.grow(pages - have);
@@ -56,8 +102,19 @@ export class Int8Index {
     this.queryCodes = new Int8Array(buffer, 0, dim);
     new Int8Array(buffer, dim, count * dim).set(rows.codes);
     this.scales = rows.scales;
-    this.scores = new Int32Array(buffer, dim + count * dim, count);
+    this.scores = new Int32Array(buffer, scoresAt, count);
     this.rowOf = new Map(ids.map((id, row) => [id, row]));
+    if (coarse) {
+      signBits(rows.codes, count, dim, new Uint8Array(buffer, bitsAt + bitBytes, count * bitBytes));
+      this.coarse = {
+        queryBits: new Uint8Array(buffer, bitsAt, bitBytes),
+        matrix: bitsAt + bitBytes,
+        distances: new Int32Array(buffer, distancesAt, count),
+        candidates: new Int32Array(buffer, candidatesAt, picked),
+        candidateScores: new Int32Array(buffer, candidatesAt + picked * 4, picked),
+        histogram: new Int32Array(dim + 1),
+      };
+    }
   }
 
   get size(): number {
@@ -85,20 +142,61 @@ export class Int8Index {
     if (q.length !== this.dim) throw new Error(`query has ${q.length} components, the index ${this.dim}`);
     const rows = this.ids.length;
     const qScale = quantizeInto(q, this.queryCodes, 0);
-    this.kernel.dots(0, this.dim, rows, this.dim, this.dim + rows * this.dim);
-    let keep: ((row: number) => boolean) | undefined;
+    let mask: Uint8Array | undefined;
     if (allowed) {
-      const mask = new Uint8Array(rows);
+      mask = new Uint8Array(rows);
       for (const id of allowed) {
         const row = this.rowOf.get(id);
         if (row !== undefined) mask[row] = 1;
       }
-      keep = (row) => mask[row] === 1;
     }
-    const { scores, scales } = this;
+    const { scales } = this;
+    if (this.coarse) {
+      const picked = this.pick(this.coarse, mask);
+      const { candidates, candidateScores } = this.coarse;
+      this.kernel.dotsAt(0, this.dim, candidates.byteOffset, picked, this.dim, candidateScores.byteOffset);
+      // Candidates are in row order, so ties still go to the earlier row.
+      return topK(picked, k, minScore, (i) => candidateScores[i]! * qScale * scales[candidates[i]!]!).map((s) => ({
+        id: this.ids[candidates[s.row]!]!,
+        score: s.score,
+      }));
+    }
+    this.kernel.dots(0, this.dim, rows, this.dim, this.dim + rows * this.dim);
+    const { scores } = this;
+    const keep = mask ? (row: number) => mask[row] === 1 : undefined;
     return topK(rows, k, minScore, (row) => scores[row]! * qScale * scales[row]!, keep).map((s) => ({
       id: this.ids[s.row]!,
       score: s.score,
     }));
+  }
+
+  /**
+   * The coarse pass: the picked rows (at most COARSE_SHARE of all, among `mask` when given) nearest the
+   * query's sign bits, written in row order to `c.candidates`; returns how many. Rows at the cut-off
+   * distance are taken in row order.
+   */
+  private pick(c: Coarse, mask: Uint8Array | undefined): number {
+    const rows = this.ids.length;
+    const codes = this.queryCodes;
+    for (let b = 0; b < c.queryBits.length; b++) {
+      let v = 0;
+      for (let i = 0; i < 8; i++) if (codes[b * 8 + i]! >= 0) v |= 1 << i;
+      c.queryBits[b] = v;
+    }
+    this.kernel.hamming(c.queryBits.byteOffset, c.matrix, rows, c.queryBits.length, c.distances.byteOffset);
+    const { distances, histogram, candidates } = c;
+    histogram.fill(0);
+    for (let r = 0; r < rows; r++) if (!mask || mask[r] === 1) histogram[distances[r]!]!++;
+    let cut = 0;
+    let below = 0;
+    while (cut < histogram.length - 1 && below + histogram[cut]! < candidates.length) below += histogram[cut++]!;
+    let atCut = candidates.length - below;
+    let n = 0;
+    for (let r = 0; r < rows && n < candidates.length; r++) {
+      if (mask && mask[r] !== 1) continue;
+      const d = distances[r]!;
+      if (d < cut || (d === cut && atCut-- > 0)) candidates[n++] = r;
+    }
+    return n;
   }
 }

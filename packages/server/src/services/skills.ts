@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { type DiscoverFilters, type SearchState, type SkillDetail, VERSIONS } from '@axle/sdk';
-import { parseCatalogFile, readCatalogFile } from '../catalog/load.js';
+import { catalogFileChunks, parseCatalogFile, readCatalogFile } from '../catalog/load.js';
 import { slugify } from '../catalog/mapping.js';
 import { syncedSkills } from '../catalog/official-registry.js';
 import { contentPreview } from '../domain/skill-preview.js';
@@ -42,8 +42,9 @@ export interface SkillsServiceOptions {
  * SHA-256 of the catalog file's bytes (and the API version, whose schemas validate it): a changed
  * catalog replaces the stored one. Hashing the bytes lets an unchanged catalog skip parsing.
  */
-export const catalogFingerprint = (bytes: Uint8Array, syncGeneration = 0): string => {
-  const hash = createHash('sha256').update(`${VERSIONS.openapi}\0`).update(bytes);
+export const catalogFingerprint = (bytes: Iterable<Uint8Array>, syncGeneration = 0): string => {
+  const hash = createHash('sha256').update(`${VERSIONS.openapi}\0`);
+  for (const chunk of bytes) hash.update(chunk);
   // Synced registry servers join the catalog: a sync that changed them changes the fingerprint.
   if (syncGeneration > 0) hash.update(`\0registry-sync ${syncGeneration}`);
   return hash.digest('hex');
@@ -76,7 +77,6 @@ export interface SkillsService {
  * restarts of a large catalog quick), starts the semantic side.
  */
 export async function createSkillsService(opts: SkillsServiceOptions): Promise<SkillsService> {
-  const file = readCatalogFile(opts.catalogPath);
   const { repo } = opts;
   /** The fingerprint this instance last loaded: another one means another instance replaced the catalog. */
   let known: string | undefined;
@@ -85,9 +85,12 @@ export async function createSkillsService(opts: SkillsServiceOptions): Promise<S
   /** The file's skills plus the synced servers it does not hold, when the fingerprint changed. */
   async function load(): Promise<{ fingerprint: string; replaced: boolean }> {
     const generation = await registryStore.generation(opts.db);
-    const fingerprint = catalogFingerprint(file.bytes, generation);
+    // Hashed in chunks and read whole only to import it: a 20,000-skill file is 14 MB.
+    let fingerprint = catalogFingerprint(catalogFileChunks(opts.catalogPath), generation);
     let replaced = false;
     if ((await repo.catalogFingerprint()) !== fingerprint) {
+      const file = readCatalogFile(opts.catalogPath);
+      fingerprint = catalogFingerprint([file.bytes], generation);
       const skills = parseCatalogFile(file);
       const synced = generation > 0 ? syncedSkills(skills, await registryStore.visible(opts.db)) : [];
       replaced = await repo.replaceCatalog(

@@ -58,3 +58,18 @@ export function selectiveMatchExpression(terms: readonly string[], df: readonly 
   if (rare.length === 0 || rare.length === terms.length) return matchExpression(terms);
   return `(${matchExpression(rare)}) AND (${matchExpression(terms)})`;
 }
+
+/**
+ * The terms that rank when `selecting` ones decide which rows match: those, and every term found in fewer
+ * than half of the `rows`. A term in half the rows or more gets BM25's floor IDF (1e-6, in FTS5's bm25() as
+ * in store/postgres/bm25.ts), so it only breaks ties, and FTS5's bm25() walks its whole doclist once a query
+ * to learn that (`df[i]` rows contain `terms[i]`). The learnings search uses it; figures in bench/README.md.
+ */
+export function rankingTerms<T>(
+  terms: readonly T[],
+  df: readonly number[],
+  rows: number,
+  selecting: readonly T[],
+): T[] {
+  return terms.filter((t, i) => selecting.includes(t) || df[i]! < rows / 2);
+}

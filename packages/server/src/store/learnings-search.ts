@@ -5,7 +5,7 @@ import {
   COMMON_TERM_SHARE,
   matchExpression,
   queryTerms,
-  selectiveMatchExpression,
+  rankingTerms,
 } from './fts-query.js';
 import { type LearningFilters, learningFilterSql, learningsStore, VISIBLE } from './learnings.js';
 
@@ -50,7 +50,8 @@ export function createLearningsSearch(db: Queryable, now: () => number): Learnin
 
   /**
    * The MATCH expression: as in skill search, common terms only rank when rarer ones can select rows, so a
-   * query of common words does not make FTS5 score most of the catalog.
+   * query of common words does not make FTS5 score most of the catalog; of those, terms in half the rows or
+   * more (BM25's floor IDF) do not rank at all (rankingTerms).
    */
   async function matchFor(query: string): Promise<string | null> {
     const terms = queryTerms(query);
@@ -60,10 +61,21 @@ export function createLearningsSearch(db: Queryable, now: () => number): Learnin
       ...terms.map((t) => frequency(t, () => countMatching(matchExpression([t])!))),
     ]);
     const cutoff = Math.max(rows * COMMON_TERM_SHARE, COMMON_TERM_MIN_ROWS);
-    if (counts.some((n) => n <= cutoff)) return selectiveMatchExpression(terms, counts, rows);
-    // Every term is common: rows must hold the two least common, and all terms still rank.
-    const [a, b] = terms.map((t, i) => ({ t, n: counts[i]! })).sort((x, y) => x.n - y.n);
-    return `(${matchExpression([a!.t])} AND ${matchExpression([b!.t])}) AND (${matchExpression(terms)})`;
+    const rare = terms.filter((_, i) => counts[i]! <= cutoff);
+    if (rare.length === terms.length) return matchExpression(terms);
+    // With no rare term, rows must hold the two least common.
+    const selecting =
+      rare.length > 0
+        ? rare
+        : terms
+            .map((t, i) => ({ t, n: counts[i]! }))
+            .sort((x, y) => x.n - y.n)
+            .slice(0, 2)
+            .map((x) => x.t);
+    const ranking = matchExpression(rankingTerms(terms, counts, rows, selecting));
+    return rare.length > 0
+      ? `(${matchExpression(rare)}) AND (${ranking})`
+      : `(${selecting.map((t) => matchExpression([t])).join(' AND ')}) AND (${ranking})`;
   }
 
   return {
@@ -75,6 +87,18 @@ export function createLearningsSearch(db: Queryable, now: () => number): Learnin
       const match = await matchFor(query);
       if (match === null) return [];
       const { sql, params } = learningFilterSql(filters, 'l');
+      // Unfiltered, the index alone ranks (it holds visible learnings only, migration 140) and only the
+      // best `limit` rows are looked up: a lookup in learnings per matched row cost more than the ranking.
+      if (!sql)
+        return db.all<RankedLearning>(
+          `SELECT l.id AS id, f.score AS score
+           FROM (SELECT rowid, -bm25(learnings_fts, ${WEIGHTS_SQL.join(', ')}) AS score FROM learnings_fts
+                 WHERE learnings_fts MATCH ? ORDER BY score DESC LIMIT ?) f
+           CROSS JOIN learnings l ON l.seq = f.rowid
+           WHERE l.${VISIBLE}
+           ORDER BY f.score DESC`,
+          [match, limit],
+        );
       return db.all<RankedLearning>(
         `SELECT l.id AS id, -bm25(learnings_fts, ${WEIGHTS_SQL.join(', ')}) AS score
          FROM learnings_fts CROSS JOIN learnings l ON l.seq = learnings_fts.rowid

@@ -3,7 +3,7 @@
 // frequency in it (as FTS5's per-column weights do). Candidates come from the GIN index; document
 // frequencies, the document count and the average length are read from the database and kept for a
 // minute (they only shift the ranking as the corpus grows).
-import { COMMON_TERM_MIN_ROWS, COMMON_TERM_SHARE, queryTerms } from '../fts-query.js';
+import { COMMON_TERM_MIN_ROWS, COMMON_TERM_SHARE, queryTerms, rankingTerms } from '../fts-query.js';
 import type { Params, Queryable } from '../queryable.js';
 
 const K1 = 1.2;
@@ -24,6 +24,11 @@ export interface Bm25Corpus {
   /** SQL predicate (on alias `d`) of the documents searched, e.g. "d.status = 'approved'". */
   visible: string;
   weights: WeightClasses;
+  /**
+   * Whether lexemes in half the documents or more (BM25's floor IDF) rank when rarer ones select the
+   * candidates; the learnings search leaves them out, as its SQLite twin does (rankingTerms).
+   */
+  floorLexemesRank: boolean;
 }
 
 export interface Bm25Hit {
@@ -83,15 +88,21 @@ export function bm25Search(db: Queryable, corpus: Bm25Corpus, now: () => number)
   /**
    * The tsquery selecting candidates: as on SQLite (selectiveMatchExpression), common lexemes only rank
    * when rarer ones can select rows, and a query of common lexemes only must hold its two least common.
+   * `selectors` are the lexemes that select, when not all of them do.
    */
-  function selecting(lexemes: string[], counts: number[], n: number, filtered: boolean): string {
-    if (filtered || lexemes.length < 2) return orQuery(lexemes);
+  function selecting(
+    lexemes: string[],
+    counts: number[],
+    n: number,
+    filtered: boolean,
+  ): { query: string; selectors?: string[] } {
+    if (filtered || lexemes.length < 2) return { query: orQuery(lexemes) };
     const cutoff = Math.max(n * COMMON_TERM_SHARE, COMMON_TERM_MIN_ROWS);
     const rare = lexemes.filter((_, i) => counts[i]! <= cutoff);
-    if (rare.length === lexemes.length) return orQuery(lexemes);
-    if (rare.length > 0) return orQuery(rare);
+    if (rare.length === lexemes.length) return { query: orQuery(lexemes) };
+    if (rare.length > 0) return { query: orQuery(rare), selectors: rare };
     const [a, b] = lexemes.map((l, i) => ({ l, n: counts[i]! })).sort((x, y) => x.n - y.n);
-    return `(${orQuery([a!.l])}) & (${orQuery([b!.l])})`;
+    return { query: `(${orQuery([a!.l])}) & (${orQuery([b!.l])})`, selectors: [a!.l, b!.l] };
   }
 
   async function rankings(
@@ -103,12 +114,13 @@ export function bm25Search(db: Queryable, corpus: Bm25Corpus, now: () => number)
     const lexemes = await lexemesOf(text);
     if (lexemes.length === 0) return weightings.map(() => []);
     const [{ n, avgdl }, counts] = await Promise.all([corpusStats(), Promise.all(lexemes.map(frequency))]);
-    const query = selecting(lexemes, counts, n, filter.sql !== '');
+    const { query, selectors } = selecting(lexemes, counts, n, filter.sql !== '');
+    const ranked = selectors && !corpus.floorLexemesRank ? rankingTerms(lexemes, counts, n, selectors) : lexemes;
     const rows = await db.all<{ id: string; len: number; lexeme: string; weights: string[] }>(
       `SELECT d.id AS id, d.fts_len AS len, u.lexeme AS lexeme, u.weights::text[] AS weights
          FROM ${corpus.table} d CROSS JOIN LATERAL unnest(d.fts) u
         WHERE d.fts @@ ?::tsquery AND ${corpus.visible}${filter.sql} AND u.lexeme = ANY(?::text[])`,
-      [query, ...filter.params, lexemes],
+      [query, ...filter.params, ranked],
     );
     const idf = new Map(
       lexemes.map((l, i) => {

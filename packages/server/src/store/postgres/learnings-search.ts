@@ -10,6 +10,7 @@ export function createPostgresLearningsSearch(db: Queryable, now: () => number):
     {
       table: 'learnings',
       visible: `d.${VISIBLE}`,
+      floorLexemesRank: false,
       weights: {
         A: LEXICAL_WEIGHTS.title,
         B: LEXICAL_WEIGHTS.tags,

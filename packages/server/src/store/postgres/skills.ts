@@ -32,7 +32,7 @@ const IMPORT_BATCH = 200;
  * SQLite; search is BM25 over the GIN-indexed tsvector (bm25.ts).
  */
 export function createPostgresSkillsStore(db: PostgresDatabase, now: () => number = Date.now): SkillsStore {
-  const bm25 = bm25Search(db, { table: 'skills', visible: 'TRUE', weights: WEIGHTS }, now);
+  const bm25 = bm25Search(db, { table: 'skills', visible: 'TRUE', weights: WEIGHTS, floorLexemesRank: true }, now);
   let dataById: Promise<Map<string, string>> | undefined;
 
   function catalog(): Promise<Map<string, string>> {
