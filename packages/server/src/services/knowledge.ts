@@ -46,8 +46,8 @@ export interface KnowledgeService {
   rate(accountId: string, learningId: string, helpfulness: number, notes?: string): Promise<RateResponse>;
   stats(): Promise<KnowledgeStats>;
   contributor(wallet: string): Promise<ContributorEarnings>;
-  /** A learning by id, any status, with demand, ratings and current price (GET /knowledge/{id} builds on it). */
-  loadFull(id: string): Promise<FullLearning | undefined>;
+  /** The learning with its demand and ratings (read only when it counts any); GET /knowledge/{id} builds on it. */
+  loadFull(learning: LearningRecord): Promise<FullLearning>;
 }
 
 export interface KnowledgeDeps {
@@ -222,13 +222,11 @@ export function createKnowledgeService({
 
     contributor: (wallet) => contributorEarnings(db, wallet),
 
-    async loadFull(id) {
-      const learning = await learningsStore.byId(db, id);
-      if (!learning) return undefined;
-      const now = clock.now();
+    async loadFull(learning) {
+      const { id } = learning;
       const [demand, helpfulnessScores] = await Promise.all([
-        learningsStore.demand(db, [id], now),
-        learningsStore.helpfulnessScores(db, id),
+        learningsStore.demand(db, [id], clock.now()),
+        learning.ratingCount > 0 ? learningsStore.helpfulnessScores(db, id) : [],
       ]);
       return { learning, demand: demand.get(id)!, helpfulnessScores };
     },

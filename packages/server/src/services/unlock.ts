@@ -27,7 +27,7 @@ import { receiptExtension } from '../payments/receipts.js';
 import { getAccount } from './accounts.js';
 import type { FullLearning } from './knowledge.js';
 import { toLearningFull } from './learning-view.js';
-import { creditSettled, type Payee, payeeOf, recordUnlock } from './ledger.js';
+import { creditSettled, lockedPayeeOf, type Payee, payeeOf, recordUnlock } from './ledger.js';
 import { hasAcceptedCurrentTerms } from './terms.js';
 import {
   type PaymentIdKey,
@@ -41,7 +41,7 @@ import {
 } from './x402-extensions.js';
 import { creditsStore } from '../store/credits.js';
 import type { Queryable, Transactor } from '../store/queryable.js';
-import { ledgerStore } from '../store/ledger.js';
+import { type LearningTotals, ledgerStore } from '../store/ledger.js';
 import { type LearningRecord, learningsStore } from '../store/learnings.js';
 import { type ClaimKey, type PaymentClaimRow, type PaymentState, paymentClaimsStore } from '../store/payment-claims.js';
 import { termsStore } from '../store/terms.js';
@@ -112,8 +112,17 @@ export interface UnlockDeps {
   /** How long a request waits for its settlement's receipt (AXLE_SETTLEMENT_WAIT_MS). */
   settlementWaitMs: number;
   extensions: X402ExtensionsService;
-  /** The learning with its demand, ratings and price (the marketplace's loadFull). */
-  loadFull(id: string): Promise<FullLearning | undefined>;
+  /** The learning with its demand and ratings (the marketplace's loadFull). */
+  loadFull(learning: LearningRecord): Promise<FullLearning>;
+}
+
+/** A paid (or capped) x402 unlock as booked: what it answers with. */
+interface Booked {
+  revenue: LearningFull['_revenue'];
+  txHash: string | null;
+  paid: boolean;
+  /** The learning's running totals after it, when it counted. */
+  totals?: LearningTotals;
 }
 
 const sameWallet = (a: string | null | undefined, b: string | null | undefined) =>
@@ -188,16 +197,17 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
     return (await termsStore.hasAny(q, payee.holder)) && !(await hasAcceptedCurrentTerms(q, payee.holder));
   }
 
-  async function respond(l: LearningRecord, revenue: LearningFull['_revenue']): Promise<LearningFull> {
-    const full = await deps.loadFull(l.id);
-    const demand = full?.demand ?? { impressions7d: 0, impressions30d: 0, unlocks7d: 0, unlocks30d: 0 };
-    // Shown at the price this unlock charged, read once at its start.
-    const fields = toLearningFull(
-      { ...(full?.learning ?? l), currentPriceMicro: l.currentPriceMicro },
-      { demand, helpfulnessScores: full?.helpfulnessScores ?? [] },
-      clock.now(),
-    );
-    return { ...fields, _revenue: revenue };
+  /**
+   * The answer: the learning as read at the unlock's start (so at the price it charged), with the running
+   * totals the unlock left when it counted.
+   */
+  async function respond(
+    l: LearningRecord,
+    revenue: LearningFull['_revenue'],
+    totals?: LearningTotals,
+  ): Promise<LearningFull> {
+    const full = await deps.loadFull({ ...l, ...totals });
+    return { ...toLearningFull(full.learning, full, clock.now()), _revenue: revenue };
   }
 
   /** A POST /knowledge search by the account showed the learning within the discovery window. */
@@ -239,59 +249,67 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
 
   async function viaKey(l: LearningRecord, accountId: string, walletClaim: string | undefined): Promise<UnlockResult> {
     const priceMicro = l.currentPriceMicro;
-    const account = await getAccount(db, accountId);
-    if (!account) throw new DomainError(ERROR_CODES.INVALID_API_KEY, 'Invalid API key');
-    const owner = l.contributorAccountId === accountId || sameWallet(account.wallet, l.contributorWallet);
+    // The key was found with its live account; the account is read only for a wallet to compare.
+    const owner =
+      l.contributorAccountId === accountId ||
+      (l.contributorWallet !== null && sameWallet((await getAccount(db, accountId))?.wallet, l.contributorWallet));
     const discovery = !owner && (await discovered(accountId, l.id));
-    const revenue = await db.tx(async (q) => {
-      // One account's unlocks queue behind each other (its credits are one row) instead of colliding.
-      await q.lock(`unlock:${accountId}`);
-      const now = clock.now();
-      if (owner) {
-        await recordUnlock(q, {
+    // Read committed: one buyer's burst of unlocks of different learnings runs side by side instead of
+    // colliding on the buyer's credit row. What keeps it exact: a lock on the buyer and this learning
+    // guards the repeat check (a second unlock of it waits, then sees the first as a repeat); a held payee
+    // is locked (lockedPayeeOf); the credit is taken last, by one conditional UPDATE, so the credit row is
+    // held only from there to the commit; every other write is an insert or an increment.
+    const { revenue, totals } = await db.tx(
+      async (q): Promise<{ revenue: LearningFull['_revenue']; totals?: LearningTotals }> => {
+        const now = clock.now();
+        if (owner) {
+          await recordUnlock(q, {
+            learningId: l.id,
+            buyer: accountId,
+            path: 'owner',
+            paidMicro: 0,
+            discovery: false,
+            selfDealing: true,
+            accrualCapped: false,
+            payee: null,
+            now,
+          });
+          return { revenue: ownerRecall(priceMicro) };
+        }
+        await q.lock(`unlock:${accountId}:${l.id}`);
+        const payee = await lockedPayeeOf(q, l);
+        if (await notOnboarded(q, payee)) throw onboardingError(l);
+        if (await ledgerStore.lastUnlock(q, accountId, l.id, now - REPEAT_WINDOW_MS)) {
+          await recordCapped(q, l.id, accountId, 'key', now);
+          return { revenue: capped(priceMicro) };
+        }
+        const selfDealing = sameWallet(walletClaim, l.contributorWallet);
+        const { split, totals } = await recordUnlock(q, {
           learningId: l.id,
           buyer: accountId,
-          path: 'owner',
-          paidMicro: 0,
-          discovery: false,
-          selfDealing: true,
+          path: 'key',
+          paidMicro: priceMicro,
+          discovery,
+          selfDealing,
           accrualCapped: false,
-          payee: null,
+          payee,
           now,
         });
-        return ownerRecall(priceMicro);
-      }
-      const payee = await payeeOf(q, l);
-      if (await notOnboarded(q, payee)) throw onboardingError(l);
-      if (await ledgerStore.lastUnlock(q, accountId, l.id, now - REPEAT_WINDOW_MS)) {
-        await recordCapped(q, l.id, accountId, 'key', now);
-        return capped(priceMicro);
-      }
-      if (!(await creditsStore.takeUnlock(q, accountId, now))) {
-        const c = await creditsStore.balance(q, accountId);
-        throw paymentRequired(l, ERROR_CODES.CREDITS_EXHAUSTED, 'Credits exhausted', {
-          message:
-            'This key has no unlock credits left. ' +
-            'Buy a credit pack (POST /checkout/session) or pay per unlock with x402.',
-          credits: { queries_remaining: c.queries, unlocks_remaining: c.unlocks },
-          options: { ...options(l), reset_at: null },
-        });
-      }
-      const selfDealing = sameWallet(walletClaim, l.contributorWallet);
-      const { split } = await recordUnlock(q, {
-        learningId: l.id,
-        buyer: accountId,
-        path: 'key',
-        paidMicro: priceMicro,
-        discovery,
-        selfDealing,
-        accrualCapped: false,
-        payee,
-        now,
-      });
-      return revenueOf(priceMicro, split, selfDealing);
-    });
-    return { learning: await respond(l, revenue) };
+        if (!(await creditsStore.takeUnlock(q, accountId, now))) {
+          const c = await creditsStore.balance(q, accountId);
+          throw paymentRequired(l, ERROR_CODES.CREDITS_EXHAUSTED, 'Credits exhausted', {
+            message:
+              'This key has no unlock credits left. ' +
+              'Buy a credit pack (POST /checkout/session) or pay per unlock with x402.',
+            credits: { queries_remaining: c.queries, unlocks_remaining: c.unlocks },
+            options: { ...options(l), reset_at: null },
+          });
+        }
+        return { revenue: revenueOf(priceMicro, split, selfDealing), totals };
+      },
+      { isolation: 'read committed' },
+    );
+    return { learning: await respond(l, revenue, totals) };
   }
 
   function revenueOf(
@@ -381,15 +399,12 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
      * is credited only when the payment has settled (here, or already by reconciliation); otherwise it is
      * awaiting_settlement and the settlement credits it.
      */
-    const book = async (
-      q: Queryable,
-      outcome: { state: PaymentState; txHash: string | null },
-    ): Promise<{ revenue: LearningFull['_revenue']; txHash: string | null; paid: boolean }> => {
+    const book = async (q: Queryable, outcome: { state: PaymentState; txHash: string | null }): Promise<Booked> => {
       const row = await paymentClaimsStore.get(q, claim);
       if (!row || row.unlock_id) throw reject('payment authorization already used');
       const state = row.state === 'settled' ? 'settled' : outcome.state;
       const txHash = row.state === 'settled' ? row.tx_hash : outcome.txHash;
-      const { id, split } = await recordUnlock(q, {
+      const { id, split, totals } = await recordUnlock(q, {
         learningId: l.id,
         buyer: walletKey(payer),
         path: 'x402',
@@ -407,20 +422,16 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
       if (state !== 'verified') await paymentClaimsStore.setState(q, claim, { state, txHash, now: clock.now() });
       const revenue = revenueOf(t.priceMicro, split, selfDealing);
       if (idKey) await completePaymentId(q, idKey.id, revenue, txHash);
-      return { revenue, txHash, paid: true };
+      return { revenue, txHash, paid: true, totals };
     };
 
-    const served = async (b: {
-      revenue: LearningFull['_revenue'];
-      txHash: string | null;
-      paid: boolean;
-    }): Promise<UnlockResult> => {
+    const served = async (b: Booked): Promise<UnlockResult> => {
       const settlement =
         deps.routerAddress && b.txHash
           ? { settlement: { tx_hash: b.txHash, path: settlementPath, router: deps.routerAddress } }
           : {};
       return {
-        learning: await respond(l, { ...b.revenue, ...settlement }),
+        learning: await respond(l, { ...b.revenue, ...settlement }, b.totals),
         paymentResponse: await answer(b.txHash, b.paid),
       };
     };
@@ -492,10 +503,7 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
     claim: ClaimKey,
     learningId: string,
     reject: (m: string) => Error,
-    book: (
-      q: Queryable,
-      o: { state: PaymentState; txHash: string | null },
-    ) => Promise<{ revenue: LearningFull['_revenue']; txHash: string | null; paid: boolean }>,
+    book: (q: Queryable, o: { state: PaymentState; txHash: string | null }) => Promise<Booked>,
   ) {
     const row = await paymentClaimsStore.get(db, claim);
     if (
