@@ -25,7 +25,6 @@ import type { Authorization } from '../payments/x402-payload.js';
 import { paymentFingerprint, paymentIdentifierOf } from '../payments/payment-identifier.js';
 import { receiptExtension } from '../payments/receipts.js';
 import { getAccount } from './accounts.js';
-import type { FullLearning } from './knowledge.js';
 import { toLearningFull } from './learning-view.js';
 import { creditSettled, lockedPayeeOf, type Payee, payeeOf, recordUnlock } from './ledger.js';
 import { hasAcceptedCurrentTerms } from './terms.js';
@@ -42,7 +41,7 @@ import {
 import { creditsStore } from '../store/credits.js';
 import type { Queryable, Transactor } from '../store/queryable.js';
 import { type LearningTotals, ledgerStore } from '../store/ledger.js';
-import { type LearningRecord, learningsStore } from '../store/learnings.js';
+import { type Demand, type LearningRecord, learningsStore } from '../store/learnings.js';
 import { type ClaimKey, type PaymentClaimRow, type PaymentState, paymentClaimsStore } from '../store/payment-claims.js';
 import { termsStore } from '../store/terms.js';
 import { walletKey } from '../store/wallets.js';
@@ -112,8 +111,14 @@ export interface UnlockDeps {
   /** How long a request waits for its settlement's receipt (AXLE_SETTLEMENT_WAIT_MS). */
   settlementWaitMs: number;
   extensions: X402ExtensionsService;
-  /** The learning with its demand and ratings (the marketplace's loadFull). */
-  loadFull(learning: LearningRecord): Promise<FullLearning>;
+}
+
+/** What an unlock reads first (learningsStore.forUnlock). */
+interface Read {
+  learning: LearningRecord;
+  demand: Demand;
+  /** When a POST /knowledge search last showed the learning to the buying account. */
+  surfacedAt: number | null;
 }
 
 /** A paid (or capped) x402 unlock as booked: what it answers with. */
@@ -198,22 +203,20 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
   }
 
   /**
-   * The answer: the learning as read at the unlock's start (so at the price it charged), with the running
-   * totals the unlock left when it counted.
+   * The answer: the learning and its demand as read at the unlock's start (so at the price it charged), with
+   * the running totals the unlock left and the unlock itself counted when it counted.
    */
   async function respond(
-    l: LearningRecord,
+    read: Read,
     revenue: LearningFull['_revenue'],
     totals?: LearningTotals,
   ): Promise<LearningFull> {
-    const full = await deps.loadFull({ ...l, ...totals });
-    return { ...toLearningFull(full.learning, full, clock.now()), _revenue: revenue };
-  }
-
-  /** A POST /knowledge search by the account showed the learning within the discovery window. */
-  async function discovered(accountId: string, learningId: string): Promise<boolean> {
-    const at = await learningsStore.surfacedAt(db, accountId, learningId);
-    return at !== undefined && at >= clock.now() - DISCOVERY_WINDOW_MS;
+    const learning = { ...read.learning, ...totals };
+    const { demand } = read;
+    const helpfulnessScores = learning.ratingCount > 0 ? await learningsStore.helpfulnessScores(db, learning.id) : [];
+    const counted = totals ? { unlocks7d: demand.unlocks7d + 1, unlocks30d: demand.unlocks30d + 1 } : {};
+    const fields = toLearningFull(learning, { demand: { ...demand, ...counted }, helpfulnessScores }, clock.now());
+    return { ...fields, _revenue: revenue };
   }
 
   const ownerRecall = (priceMicro: number): LearningFull['_revenue'] => ({
@@ -247,13 +250,15 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
       now,
     });
 
-  async function viaKey(l: LearningRecord, accountId: string, walletClaim: string | undefined): Promise<UnlockResult> {
+  async function viaKey(read: Read, accountId: string, walletClaim: string | undefined): Promise<UnlockResult> {
+    const l = read.learning;
     const priceMicro = l.currentPriceMicro;
     // The key was found with its live account; the account is read only for a wallet to compare.
     const owner =
       l.contributorAccountId === accountId ||
       (l.contributorWallet !== null && sameWallet((await getAccount(db, accountId))?.wallet, l.contributorWallet));
-    const discovery = !owner && (await discovered(accountId, l.id));
+    // A POST /knowledge search by the account showed it within the discovery window.
+    const discovery = !owner && read.surfacedAt !== null && read.surfacedAt >= clock.now() - DISCOVERY_WINDOW_MS;
     // Read committed: one buyer's burst of unlocks of different learnings runs side by side instead of
     // colliding on the buyer's credit row. What keeps it exact: a lock on the buyer and this learning
     // guards the repeat check (a second unlock of it waits, then sees the first as a repeat); a held payee
@@ -309,7 +314,7 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
       },
       { isolation: 'read committed' },
     );
-    return { learning: await respond(l, revenue, totals) };
+    return { learning: await respond(read, revenue, totals) };
   }
 
   function revenueOf(
@@ -336,11 +341,12 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
     );
 
   async function viaPayment(
-    l: LearningRecord,
+    read: Read,
     header: string,
     carrier: string,
     walletClaim: string | undefined,
   ): Promise<UnlockResult> {
+    const l = read.learning;
     let t = termsFor(l);
     const reject = (message: string) => paymentRequired(l, ERROR_CODES.PAYMENT_INVALID, message, {});
     let payment: ReturnType<typeof decodePayment>;
@@ -378,7 +384,7 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
       }),
     });
     const replay = async (prior: PriorPayment): Promise<UnlockResult> => ({
-      learning: await respond(l, prior.revenue as LearningFull['_revenue']),
+      learning: await respond(read, prior.revenue as LearningFull['_revenue']),
       paymentResponse: await answer(prior.txHash, !prior.revenue.accrual_capped),
     });
     // The same payment under its id again: what it bought, with nothing verified or settled a second time.
@@ -431,7 +437,7 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
           ? { settlement: { tx_hash: b.txHash, path: settlementPath, router: deps.routerAddress } }
           : {};
       return {
-        learning: await respond(l, { ...b.revenue, ...settlement }, b.totals),
+        learning: await respond(read, { ...b.revenue, ...settlement }, b.totals),
         paymentResponse: await answer(b.txHash, b.paid),
       };
     };
@@ -561,7 +567,8 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
   }
 
   /** SIGN-IN-WITH-X: a wallet that paid for the learning within the repeat window reads it again, as a repeat. */
-  async function viaSignIn(l: LearningRecord, header: string): Promise<UnlockResult | undefined> {
+  async function viaSignIn(read: Read, header: string): Promise<UnlockResult | undefined> {
+    const l = read.learning;
     const proof = await deps.extensions.signIn(header, termsFor(l).resource);
     if (!proof) return undefined;
     const revenue = await db.tx(async (q) => {
@@ -570,7 +577,7 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
       await recordCapped(q, l.id, walletKey(proof.wallet), 'x402', now);
       return capped(l.currentPriceMicro);
     });
-    return revenue && { learning: await respond(l, revenue) };
+    return revenue && { learning: await respond(read, revenue) };
   }
 
   const unavailable = (err: SettlementUnavailable) => {
@@ -591,14 +598,15 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
     },
 
     async unlock({ learningId, credential, walletClaim, signInWithX }) {
-      const l = await learningsStore.byId(db, learningId);
       const ownerAccount = credential.kind === 'key' ? credential.accountId : undefined;
-      if (!l || (l.status !== 'approved' && (!ownerAccount || l.contributorAccountId !== ownerAccount))) {
+      const read = await learningsStore.forUnlock(db, learningId, ownerAccount ?? null, clock.now());
+      const l = read?.learning;
+      if (!read || !l || (l.status !== 'approved' && (!ownerAccount || l.contributorAccountId !== ownerAccount))) {
         throw new DomainError(ERROR_CODES.NOT_FOUND, 'Learning not found', { id: learningId });
       }
-      if (credential.kind === 'key') return viaKey(l, credential.accountId, walletClaim);
-      if (credential.kind === 'payment') return viaPayment(l, credential.header, credential.carrier, walletClaim);
-      const again = signInWithX ? await viaSignIn(l, signInWithX) : undefined;
+      if (credential.kind === 'key') return viaKey(read, credential.accountId, walletClaim);
+      if (credential.kind === 'payment') return viaPayment(read, credential.header, credential.carrier, walletClaim);
+      const again = signInWithX ? await viaSignIn(read, signInWithX) : undefined;
       if (again) return again;
       throw paymentRequired(
         l,
