@@ -74,26 +74,36 @@ async function phase(url, requests) {
   return { rps: r.requests.average, p99: r.latency.p99, errors: r.non2xx + r.errors };
 }
 
-async function measure(label, server, { keys, ids }) {
-  const discover = await phase(server.url, (i) => ({
+/** The three phases: each, given a server's seeded data, the i-th request. */
+const PHASES = {
+  discover: () => (i) => ({
     method: 'POST',
     path: '/discover',
     headers: { 'content-type': 'application/json' },
     body: json({ query: queries[i % queries.length].query, limit: 10 }),
-  }));
-  const unlock = await phase(server.url, (i) => ({
-    method: 'GET',
-    path: `/knowledge/${ids[i % ids.length]}`,
-    headers: { 'x-api-key': keys[Math.floor(i / ids.length) % keys.length] },
-  }));
+  }),
+  unlock:
+    ({ keys, ids }) =>
+    (i) => ({
+      method: 'GET',
+      path: `/knowledge/${ids[i % ids.length]}`,
+      headers: { 'x-api-key': keys[Math.floor(i / ids.length) % keys.length] },
+    }),
   // 20 a minute per account: submissions rotate over every account.
-  const learn = await phase(server.url, (i) => ({
-    method: 'POST',
-    path: '/learn',
-    headers: { 'content-type': 'application/json', 'x-api-key': keys[i % keys.length] },
-    body: learnBody(i),
-  }));
-  return { label, discover, unlock, learn, memory: server.pid ? rssMb(server.pid) : undefined };
+  learn:
+    ({ keys }) =>
+    (i) => ({
+      method: 'POST',
+      path: '/learn',
+      headers: { 'content-type': 'application/json', 'x-api-key': keys[i % keys.length] },
+      body: learnBody(i),
+    }),
+};
+
+async function measure(label, server, data) {
+  const m = { label };
+  for (const [name, requests] of Object.entries(PHASES)) m[name] = await phase(server.url, requests(data));
+  return { ...m, memory: server.pid ? rssMb(server.pid) : undefined };
 }
 
 const f0 = (x) => x.toFixed(0);
@@ -122,24 +132,31 @@ try {
   console.log(
     `bench:cluster: autocannon, ${CONNECTIONS} connections, ${PHASE_S} s per phase; ${ACCOUNTS} accounts, ${LEARNINGS} learnings; semantic search on\n`,
   );
-  const results = [];
-  for (const backend of ['SQLite', 'PostgreSQL']) {
-    const dataDir = tmp();
-    const databaseUrl = backend === 'PostgreSQL' ? await pg.fresh() : undefined;
-    const store = await openStore({ dataDir, databaseUrl, now: Date.now });
-    const data = await seed(store);
-    await store.db.close();
-    const env = { AXLE_SEMANTIC_SEARCH: 'on', ...(databaseUrl ? { AXLE_DATABASE_URL: databaseUrl } : {}) };
-    const server = await startServer({ dataDir, env, timeoutMs: 120_000 });
-    try {
+  // Both servers run side by side and each phase alternates between them (SQLite, then PostgreSQL), so
+  // load from elsewhere on the machine falls on both alike.
+  const started = [];
+  try {
+    for (const backend of ['SQLite', 'PostgreSQL']) {
+      const dataDir = tmp();
+      const databaseUrl = backend === 'PostgreSQL' ? await pg.fresh() : undefined;
+      const store = await openStore({ dataDir, databaseUrl, now: Date.now });
+      const data = await seed(store);
+      await store.db.close();
+      const env = { AXLE_SEMANTIC_SEARCH: 'on', ...(databaseUrl ? { AXLE_DATABASE_URL: databaseUrl } : {}) };
+      const server = await startServer({ dataDir, env, timeoutMs: 120_000 });
+      started.push({ server, data, m: { label: `one instance on ${backend}` } });
       await waitSemantic(server.url, 120_000);
-      const m = await measure(`one instance on ${backend}`, server, data);
-      print(m);
-      results.push(m);
-    } finally {
-      await server.stop();
     }
+    for (const [name, requests] of Object.entries(PHASES))
+      for (const s of started) s.m[name] = await phase(s.server.url, requests(s.data));
+    for (const s of started) {
+      s.m.memory = rssMb(s.server.pid);
+      print(s.m);
+    }
+  } finally {
+    for (const s of started) await s.server.stop();
   }
+  const results = started.map((s) => s.m);
   const [sq, pq] = results;
   const checks = [
     ['fused /discover', pq.discover.rps / sq.discover.rps, TARGETS.discover],

@@ -212,7 +212,6 @@ export async function compose({
       settler: await settlerFor(config, logger),
       settlementWaitMs: config.settlementWaitMs,
       extensions: x402Extensions,
-      loadFull: (id) => knowledge.loadFull(id),
     }),
     terms,
     x402Extensions,

@@ -1,10 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KnowledgeSearchResponse, LearningFull, type LearningSnippet } from '@axle/sdk';
-import { createKnowledgeService } from '../src/services/knowledge.js';
-import { createLearningsSearch } from '../src/store/learnings-search.js';
 import { toLearningFull } from '../src/services/learning-view.js';
-import { createAccountWriteLimiter } from '../src/services/account-write-limits.js';
-import { createRateLimiter } from '../src/services/rate-limit.js';
 import { learningsStore } from '../src/store/learnings.js';
 import { startTestServer, type TestServer } from '../../../test/support/server.js';
 import { post, type Smtp, startSmtp } from '../../../test/support/identity.js';
@@ -118,7 +114,8 @@ describe('POST /knowledge', () => {
       'SELECT account_id FROM learning_surfaced WHERE learning_id = ?',
       [ids.redis],
     ))!.account_id;
-    expect(await learningsStore.surfacedAt(server.db, buyerId, ids.redis)).toBe(server.clock.now());
+    const read = await learningsStore.forUnlock(server.db, ids.redis, buyerId, server.clock.now());
+    expect(read?.surfacedAt).toBe(server.clock.now());
     server.clock.advance(8 * 86_400_000);
     const later = (await learningsStore.demand(server.db, [ids.redis], server.clock.now())).get(ids.redis)!;
     expect(later.impressions7d).toBe(0);
@@ -216,22 +213,21 @@ describe('statistics', () => {
   });
 });
 
-describe('loading a full learning (for the unlock route)', () => {
-  it('gives the record, demand, helpfulness scores and current price; toLearningFull fits the sdk schema', async () => {
-    const knowledge = createKnowledgeService({
-      db: server.db,
-      learningsSearch: createLearningsSearch(server.db, () => server.clock.now()),
-      clock: server.clock,
-      writeLimits: createAccountWriteLimiter(createRateLimiter({ db: server.db, clock: server.clock })),
-    });
-    const full = (await knowledge.loadFull(ids.kafka))!;
-    expect(full.learning.id).toBe(ids.kafka);
-    expect(full.helpfulnessScores.length).toBe(full.learning.ratingCount);
-    expect(full.learning.currentPriceMicro).toBeGreaterThanOrEqual(50_000);
-    const view = toLearningFull(full.learning, full, server.clock.now());
+describe('what an unlock reads', () => {
+  it("an unlock's one read gives the record, its demand and the buyer's last sighting; toLearningFull fits the sdk schema", async () => {
+    const read = (await learningsStore.forUnlock(server.db, ids.kafka, null, server.clock.now()))!;
+    expect(read.learning).toEqual(await learningsStore.byId(server.db, ids.kafka));
+    expect(read.demand).toEqual(
+      (await learningsStore.demand(server.db, [ids.kafka], server.clock.now())).get(ids.kafka),
+    );
+    expect(read.demand.impressions30d).toBeGreaterThan(0);
+    expect(read.surfacedAt).toBeNull();
+    const helpfulnessScores = await learningsStore.helpfulnessScores(server.db, ids.kafka);
+    expect(helpfulnessScores.length).toBe(read.learning.ratingCount);
+    const view = toLearningFull(read.learning, { demand: read.demand, helpfulnessScores }, server.clock.now());
     expect(() => LearningFull.omit({ _revenue: true }).parse(view)).not.toThrow();
     expect(view.contributor_key_label).toBe('laptop');
-    expect(await knowledge.loadFull('lrn_missing')).toBeUndefined();
+    expect(await learningsStore.forUnlock(server.db, 'lrn_missing', null, server.clock.now())).toBeUndefined();
   });
 });
 

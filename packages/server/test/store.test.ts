@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Database } from '../src/store/db.js';
 import { migrate, readMigrations } from '../src/store/migrate.js';
-import type { Transactor } from '../src/store/queryable.js';
+import type { Queryable, Transactor } from '../src/store/queryable.js';
 import { BACKEND, openTestStore } from '../../../test/support/backend.js';
 
 let dir: string;
@@ -108,5 +108,50 @@ describe(`transactions (${BACKEND})`, () => {
     release();
     await pending;
     expect(await t.all('SELECT v FROM r')).toEqual([{ v: 7 }]);
+  });
+
+  it("read committed: one row's conditional writers wait for each other, and a lock guards a read-then-write", async () => {
+    await t.exec('CREATE TABLE rc_credit (n INTEGER NOT NULL)');
+    await t.exec('CREATE TABLE rc_taken (k TEXT NOT NULL)');
+    await t.run('INSERT INTO rc_credit VALUES (10)');
+    // 30 writers take one credit each from 10, and 30 more record key "a" once, all at once.
+    const take = () =>
+      t.tx(async (q) => (await q.run('UPDATE rc_credit SET n = n - 1 WHERE n > 0')).changes, {
+        isolation: 'read committed',
+      });
+    const once = () =>
+      t.tx(
+        async (q) => {
+          await q.lock('rc:a');
+          if (await q.get("SELECT 1 AS x FROM rc_taken WHERE k = 'a'")) return 0;
+          await q.run("INSERT INTO rc_taken VALUES ('a')");
+          return 1;
+        },
+        { isolation: 'read committed' },
+      );
+    const [took, recorded] = await Promise.all([
+      Promise.all(Array.from({ length: 30 }, take)),
+      Promise.all(Array.from({ length: 30 }, once)),
+    ]);
+    expect(took.filter((c) => c === 1)).toHaveLength(10);
+    expect(await t.get('SELECT n FROM rc_credit')).toEqual({ n: 0 });
+    expect(recorded.filter((c) => c === 1)).toHaveLength(1);
+    expect(await t.all('SELECT k FROM rc_taken')).toEqual([{ k: 'a' }]);
+  });
+
+  it('a statement whose table changed shape since it was last run runs again, on the pool and in a transaction', async () => {
+    await t.exec('CREATE TABLE shape (a INTEGER)');
+    await t.run('INSERT INTO shape VALUES (1)');
+    const read = (q: Queryable) => q.all('SELECT * FROM shape');
+    expect(await read(t)).toEqual([{ a: 1 }]);
+    expect(await t.tx(read)).toEqual([{ a: 1 }]);
+    // Another instance migrates: the statement each connection prepared now answers other columns.
+    const other = await store.another();
+    await other.db.exec('ALTER TABLE shape ADD COLUMN b INTEGER NOT NULL DEFAULT 2');
+    await other.db.close();
+    for (let i = 0; i < 3; i++) {
+      expect(await read(t)).toEqual([{ a: 1, b: 2 }]);
+      expect(await t.tx(read)).toEqual([{ a: 1, b: 2 }]);
+    }
   });
 });

@@ -129,6 +129,52 @@ describe('GET /knowledge/{id} with a key', () => {
     expect(await checkLedger(server.db)).toEqual([]);
   });
 
+  it('20 parallel unlocks of one learning by one key: one is paid, the others are repeats that cost nothing', async () => {
+    const buyer = await newBuyer(server, { credits: 5 });
+    const owner = await newBuyer(server, { terms: true });
+    const l = await seedLearning(server, { contributorAccountId: owner.accountId, currentPriceMicro: 100_000 });
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, async () => {
+        const res = await getUnlock(server, l.id, { 'x-api-key': buyer.key });
+        expect(res.status).toBe(200);
+        return ((await res.json()) as LearningFull)._revenue;
+      }),
+    );
+    expect(answers.filter((r) => r.amount_paid_usd === 0.1)).toHaveLength(1);
+    expect(answers.filter((r) => r.accrual_capped)).toHaveLength(19);
+    expect((await creditsStore.balance(server.db, buyer.accountId)).unlocks).toBe(4);
+    expect((await ledgerStore.balance(server.db, owner.accountId)).pending_micro).toBe(70_000);
+    expect(await checkLedger(server.db)).toEqual([]);
+  });
+
+  it('30 buyers unlock one learning at once while its contributor first accepts the terms: every share lands, none stays held', async () => {
+    const owner = await newBuyer(server);
+    const l = await seedLearning(server, { contributorAccountId: owner.accountId, currentPriceMicro: 100_000 });
+    const buyers = await Promise.all(Array.from({ length: 30 }, () => newBuyer(server, { credits: 1 })));
+    const token = await jwtFor(server, owner.accountId);
+    const [statuses, accepted] = await Promise.all([
+      Promise.all(buyers.map(async (b) => (await getUnlock(server, l.id, { 'x-api-key': b.key })).status)),
+      fetch(`${server.url}/account/accept-terms`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ version: CURRENT_TOS_VERSION, agree: true }),
+      }),
+    ]);
+    expect(statuses).toEqual(buyers.map(() => 200));
+    expect(accepted.status).toBe(200);
+    // Each share was either held and released by the acceptance, or accrued after it.
+    expect(await ledgerStore.balance(server.db, owner.accountId)).toMatchObject({
+      held_micro: 0,
+      owned_micro: 30 * 70_000,
+      pending_micro: 30 * 70_000,
+    });
+    expect(await server.db.get('SELECT unlock_count, gross_micro FROM learnings WHERE id = ?', [l.id])).toEqual({
+      unlock_count: 30,
+      gross_micro: 30 * 100_000,
+    });
+    expect(await checkLedger(server.db)).toEqual([]);
+  });
+
   it('is free for the owner (owner_recall_free) and for the account whose linked wallet contributed it', async () => {
     const owner = await newBuyer(server, { credits: 0 });
     const mine = await seedLearning(server, { contributorAccountId: owner.accountId });

@@ -15,7 +15,7 @@ import { freshness01 } from '../domain/verdict.js';
 import type { LearningVectors } from '../search/learning-vectors.js';
 import type { Transactor } from '../store/queryable.js';
 import type { LearningsSearch } from '../store/learnings-search.js';
-import { type Demand, type LearningFilters, type LearningRecord, learningsStore } from '../store/learnings.js';
+import { type LearningFilters, type LearningRecord, learningsStore } from '../store/learnings.js';
 import { contributorEarnings } from './earnings.js';
 import { priceOf, qualityOf, toSnippet } from './learning-view.js';
 import { staleWhileRevalidate } from './stale-while-revalidate.js';
@@ -31,13 +31,6 @@ export interface KnowledgeQuery {
   limit: number;
 }
 
-/** A learning with everything LearningFull derives from other tables, for the unlock route. */
-export interface FullLearning {
-  learning: LearningRecord;
-  demand: Demand;
-  helpfulnessScores: number[];
-}
-
 export interface KnowledgeService {
   /** POST /knowledge: ranks, prices, records impressions (and what surfaced to `accountId`). */
   search(input: KnowledgeQuery, accountId: string | null): Promise<KnowledgeSearchResponse>;
@@ -46,8 +39,6 @@ export interface KnowledgeService {
   rate(accountId: string, learningId: string, helpfulness: number, notes?: string): Promise<RateResponse>;
   stats(): Promise<KnowledgeStats>;
   contributor(wallet: string): Promise<ContributorEarnings>;
-  /** A learning by id, any status, with demand, ratings and current price (GET /knowledge/{id} builds on it). */
-  loadFull(id: string): Promise<FullLearning | undefined>;
 }
 
 export interface KnowledgeDeps {
@@ -221,16 +212,5 @@ export function createKnowledgeService({
     stats: () => stats(),
 
     contributor: (wallet) => contributorEarnings(db, wallet),
-
-    async loadFull(id) {
-      const learning = await learningsStore.byId(db, id);
-      if (!learning) return undefined;
-      const now = clock.now();
-      const [demand, helpfulnessScores] = await Promise.all([
-        learningsStore.demand(db, [id], now),
-        learningsStore.helpfulnessScores(db, id),
-      ]);
-      return { learning, demand: demand.get(id)!, helpfulnessScores };
-    },
   };
 }

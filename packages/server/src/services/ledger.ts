@@ -3,7 +3,14 @@ import { DomainError } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
 import { type Split, splitRevenue } from '../domain/revenue-split.js';
 import type { Queryable } from '../store/queryable.js';
-import { type BalanceRow, ledgerStore, type SettlementRow, UNRESOLVED, type UnlockRow } from '../store/ledger.js';
+import {
+  type BalanceRow,
+  type LearningTotals,
+  ledgerStore,
+  type SettlementRow,
+  UNRESOLVED,
+  type UnlockRow,
+} from '../store/ledger.js';
 import { learningsStore } from '../store/learnings.js';
 import { termsStore } from '../store/terms.js';
 import { walletKey, walletsStore } from '../store/wallets.js';
@@ -31,6 +38,28 @@ export async function payeeOf(
   return null;
 }
 
+/** Taken by whatever changes whether a holder's shares are held or where they go: first terms acceptance, a wallet link. */
+const payeeLock = (holder: string) => `payee:${holder}`;
+
+/**
+ * payeeOf for a read-committed transaction, where a held payee could change before the share is posted
+ * (a first acceptance releasing what is held, a wallet link moving it) and the share would be left held:
+ * a held payee's lock is taken and the payee read again, until it stands. Not held stays not held.
+ */
+export async function lockedPayeeOf(
+  q: Queryable,
+  learning: { contributorAccountId: string | null; contributorWallet: string | null },
+): Promise<Payee | null> {
+  let payee = await payeeOf(q, learning);
+  const locked = new Set<string>();
+  while (payee?.held && !locked.has(payee.holder)) {
+    locked.add(payee.holder);
+    await q.lock(payeeLock(payee.holder));
+    payee = await payeeOf(q, learning);
+  }
+  return payee;
+}
+
 export interface UnlockEntry {
   learningId: string;
   buyer: string;
@@ -49,9 +78,13 @@ export interface UnlockEntry {
 
 /**
  * Books one unlock in the caller's transaction: the unlock row with its split, the payee's
- * journal entry and balance, and the learning's running totals (only for unlocks that move demand).
+ * journal entry and balance, and the learning's running totals (only for unlocks that move demand;
+ * returned as they stand after it).
  */
-export async function recordUnlock(q: Queryable, e: UnlockEntry): Promise<{ id: string; split: Split }> {
+export async function recordUnlock(
+  q: Queryable,
+  e: UnlockEntry,
+): Promise<{ id: string; split: Split; totals?: LearningTotals }> {
   const split = splitRevenue({
     paidMicro: e.paidMicro,
     discovery: e.discovery,
@@ -78,11 +111,10 @@ export async function recordUnlock(q: Queryable, e: UnlockEntry): Promise<{ id: 
   });
   if (payee && e.credit !== false)
     await ledgerStore.post(q, payee.holder, payee.held ? 'hold' : 'accrue', split.contributorMicro, id, e.now);
-  if (e.path !== 'owner' && !e.selfDealing && !e.accrualCapped) {
-    await ledgerStore.creditLearning(q, e.learningId, split);
-    await learningsStore.recordUnlock(q, e.learningId, e.now);
-  }
-  return { id, split };
+  if (e.path === 'owner' || e.selfDealing || e.accrualCapped) return { id, split };
+  const totals = await ledgerStore.creditLearning(q, e.learningId, split);
+  await learningsStore.recordUnlock(q, e.learningId, e.now);
+  return { id, split, totals };
 }
 
 /**
@@ -99,6 +131,7 @@ export async function creditSettled(q: Queryable, unlockId: string, txHash: stri
 
 /** Converts everything the holder has held into owned, withdrawable balance (first terms acceptance). */
 export async function releaseHeld(q: Queryable, holder: string, now: number): Promise<void> {
+  await q.lock(payeeLock(holder));
   const { held_micro } = await ledgerStore.balance(q, holder);
   await ledgerStore.post(q, holder, 'release', held_micro, null, now);
 }
@@ -114,6 +147,8 @@ export async function migrateWalletBalance(
   now: number,
 ): Promise<void> {
   const from = walletKey(wallet);
+  await q.lock(payeeLock(from));
+  await q.lock(payeeLock(accountId));
   const { held_micro } = await ledgerStore.balance(q, from);
   await ledgerStore.post(q, from, 'migrate_out', held_micro, accountId, now);
   await ledgerStore.post(q, accountId, 'migrate_in', held_micro, from, now);

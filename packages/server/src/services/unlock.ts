@@ -25,9 +25,8 @@ import type { Authorization } from '../payments/x402-payload.js';
 import { paymentFingerprint, paymentIdentifierOf } from '../payments/payment-identifier.js';
 import { receiptExtension } from '../payments/receipts.js';
 import { getAccount } from './accounts.js';
-import type { FullLearning } from './knowledge.js';
 import { toLearningFull } from './learning-view.js';
-import { creditSettled, type Payee, payeeOf, recordUnlock } from './ledger.js';
+import { creditSettled, lockedPayeeOf, type Payee, payeeOf, recordUnlock } from './ledger.js';
 import { hasAcceptedCurrentTerms } from './terms.js';
 import {
   type PaymentIdKey,
@@ -41,8 +40,8 @@ import {
 } from './x402-extensions.js';
 import { creditsStore } from '../store/credits.js';
 import type { Queryable, Transactor } from '../store/queryable.js';
-import { ledgerStore } from '../store/ledger.js';
-import { type LearningRecord, learningsStore } from '../store/learnings.js';
+import { type LearningTotals, ledgerStore } from '../store/ledger.js';
+import { type Demand, type LearningRecord, learningsStore } from '../store/learnings.js';
 import { type ClaimKey, type PaymentClaimRow, type PaymentState, paymentClaimsStore } from '../store/payment-claims.js';
 import { termsStore } from '../store/terms.js';
 import { walletKey } from '../store/wallets.js';
@@ -112,8 +111,23 @@ export interface UnlockDeps {
   /** How long a request waits for its settlement's receipt (AXLE_SETTLEMENT_WAIT_MS). */
   settlementWaitMs: number;
   extensions: X402ExtensionsService;
-  /** The learning with its demand, ratings and price (the marketplace's loadFull). */
-  loadFull(id: string): Promise<FullLearning | undefined>;
+}
+
+/** What an unlock reads first (learningsStore.forUnlock). */
+interface Read {
+  learning: LearningRecord;
+  demand: Demand;
+  /** When a POST /knowledge search last showed the learning to the buying account. */
+  surfacedAt: number | null;
+}
+
+/** A paid (or capped) x402 unlock as booked: what it answers with. */
+interface Booked {
+  revenue: LearningFull['_revenue'];
+  txHash: string | null;
+  paid: boolean;
+  /** The learning's running totals after it, when it counted. */
+  totals?: LearningTotals;
 }
 
 const sameWallet = (a: string | null | undefined, b: string | null | undefined) =>
@@ -188,22 +202,21 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
     return (await termsStore.hasAny(q, payee.holder)) && !(await hasAcceptedCurrentTerms(q, payee.holder));
   }
 
-  async function respond(l: LearningRecord, revenue: LearningFull['_revenue']): Promise<LearningFull> {
-    const full = await deps.loadFull(l.id);
-    const demand = full?.demand ?? { impressions7d: 0, impressions30d: 0, unlocks7d: 0, unlocks30d: 0 };
-    // Shown at the price this unlock charged, read once at its start.
-    const fields = toLearningFull(
-      { ...(full?.learning ?? l), currentPriceMicro: l.currentPriceMicro },
-      { demand, helpfulnessScores: full?.helpfulnessScores ?? [] },
-      clock.now(),
-    );
+  /**
+   * The answer: the learning and its demand as read at the unlock's start (so at the price it charged), with
+   * the running totals the unlock left and the unlock itself counted when it counted.
+   */
+  async function respond(
+    read: Read,
+    revenue: LearningFull['_revenue'],
+    totals?: LearningTotals,
+  ): Promise<LearningFull> {
+    const learning = { ...read.learning, ...totals };
+    const { demand } = read;
+    const helpfulnessScores = learning.ratingCount > 0 ? await learningsStore.helpfulnessScores(db, learning.id) : [];
+    const counted = totals ? { unlocks7d: demand.unlocks7d + 1, unlocks30d: demand.unlocks30d + 1 } : {};
+    const fields = toLearningFull(learning, { demand: { ...demand, ...counted }, helpfulnessScores }, clock.now());
     return { ...fields, _revenue: revenue };
-  }
-
-  /** A POST /knowledge search by the account showed the learning within the discovery window. */
-  async function discovered(accountId: string, learningId: string): Promise<boolean> {
-    const at = await learningsStore.surfacedAt(db, accountId, learningId);
-    return at !== undefined && at >= clock.now() - DISCOVERY_WINDOW_MS;
   }
 
   const ownerRecall = (priceMicro: number): LearningFull['_revenue'] => ({
@@ -237,61 +250,71 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
       now,
     });
 
-  async function viaKey(l: LearningRecord, accountId: string, walletClaim: string | undefined): Promise<UnlockResult> {
+  async function viaKey(read: Read, accountId: string, walletClaim: string | undefined): Promise<UnlockResult> {
+    const l = read.learning;
     const priceMicro = l.currentPriceMicro;
-    const account = await getAccount(db, accountId);
-    if (!account) throw new DomainError(ERROR_CODES.INVALID_API_KEY, 'Invalid API key');
-    const owner = l.contributorAccountId === accountId || sameWallet(account.wallet, l.contributorWallet);
-    const discovery = !owner && (await discovered(accountId, l.id));
-    const revenue = await db.tx(async (q) => {
-      // One account's unlocks queue behind each other (its credits are one row) instead of colliding.
-      await q.lock(`unlock:${accountId}`);
-      const now = clock.now();
-      if (owner) {
-        await recordUnlock(q, {
+    // The key was found with its live account; the account is read only for a wallet to compare.
+    const owner =
+      l.contributorAccountId === accountId ||
+      (l.contributorWallet !== null && sameWallet((await getAccount(db, accountId))?.wallet, l.contributorWallet));
+    // A POST /knowledge search by the account showed it within the discovery window.
+    const discovery = !owner && read.surfacedAt !== null && read.surfacedAt >= clock.now() - DISCOVERY_WINDOW_MS;
+    // Read committed: one buyer's burst of unlocks of different learnings runs side by side instead of
+    // colliding on the buyer's credit row. What keeps it exact: a lock on the buyer and this learning
+    // guards the repeat check (a second unlock of it waits, then sees the first as a repeat); a held payee
+    // is locked (lockedPayeeOf); the credit is taken last, by one conditional UPDATE, so the credit row is
+    // held only from there to the commit; every other write is an insert or an increment.
+    const { revenue, totals } = await db.tx(
+      async (q): Promise<{ revenue: LearningFull['_revenue']; totals?: LearningTotals }> => {
+        const now = clock.now();
+        if (owner) {
+          await recordUnlock(q, {
+            learningId: l.id,
+            buyer: accountId,
+            path: 'owner',
+            paidMicro: 0,
+            discovery: false,
+            selfDealing: true,
+            accrualCapped: false,
+            payee: null,
+            now,
+          });
+          return { revenue: ownerRecall(priceMicro) };
+        }
+        await q.lock(`unlock:${accountId}:${l.id}`);
+        const payee = await lockedPayeeOf(q, l);
+        if (await notOnboarded(q, payee)) throw onboardingError(l);
+        if (await ledgerStore.lastUnlock(q, accountId, l.id, now - REPEAT_WINDOW_MS)) {
+          await recordCapped(q, l.id, accountId, 'key', now);
+          return { revenue: capped(priceMicro) };
+        }
+        const selfDealing = sameWallet(walletClaim, l.contributorWallet);
+        const { split, totals } = await recordUnlock(q, {
           learningId: l.id,
           buyer: accountId,
-          path: 'owner',
-          paidMicro: 0,
-          discovery: false,
-          selfDealing: true,
+          path: 'key',
+          paidMicro: priceMicro,
+          discovery,
+          selfDealing,
           accrualCapped: false,
-          payee: null,
+          payee,
           now,
         });
-        return ownerRecall(priceMicro);
-      }
-      const payee = await payeeOf(q, l);
-      if (await notOnboarded(q, payee)) throw onboardingError(l);
-      if (await ledgerStore.lastUnlock(q, accountId, l.id, now - REPEAT_WINDOW_MS)) {
-        await recordCapped(q, l.id, accountId, 'key', now);
-        return capped(priceMicro);
-      }
-      if (!(await creditsStore.takeUnlock(q, accountId, now))) {
-        const c = await creditsStore.balance(q, accountId);
-        throw paymentRequired(l, ERROR_CODES.CREDITS_EXHAUSTED, 'Credits exhausted', {
-          message:
-            'This key has no unlock credits left. ' +
-            'Buy a credit pack (POST /checkout/session) or pay per unlock with x402.',
-          credits: { queries_remaining: c.queries, unlocks_remaining: c.unlocks },
-          options: { ...options(l), reset_at: null },
-        });
-      }
-      const selfDealing = sameWallet(walletClaim, l.contributorWallet);
-      const { split } = await recordUnlock(q, {
-        learningId: l.id,
-        buyer: accountId,
-        path: 'key',
-        paidMicro: priceMicro,
-        discovery,
-        selfDealing,
-        accrualCapped: false,
-        payee,
-        now,
-      });
-      return revenueOf(priceMicro, split, selfDealing);
-    });
-    return { learning: await respond(l, revenue) };
+        if (!(await creditsStore.takeUnlock(q, accountId, now))) {
+          const c = await creditsStore.balance(q, accountId);
+          throw paymentRequired(l, ERROR_CODES.CREDITS_EXHAUSTED, 'Credits exhausted', {
+            message:
+              'This key has no unlock credits left. ' +
+              'Buy a credit pack (POST /checkout/session) or pay per unlock with x402.',
+            credits: { queries_remaining: c.queries, unlocks_remaining: c.unlocks },
+            options: { ...options(l), reset_at: null },
+          });
+        }
+        return { revenue: revenueOf(priceMicro, split, selfDealing), totals };
+      },
+      { isolation: 'read committed' },
+    );
+    return { learning: await respond(read, revenue, totals) };
   }
 
   function revenueOf(
@@ -318,11 +341,12 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
     );
 
   async function viaPayment(
-    l: LearningRecord,
+    read: Read,
     header: string,
     carrier: string,
     walletClaim: string | undefined,
   ): Promise<UnlockResult> {
+    const l = read.learning;
     let t = termsFor(l);
     const reject = (message: string) => paymentRequired(l, ERROR_CODES.PAYMENT_INVALID, message, {});
     let payment: ReturnType<typeof decodePayment>;
@@ -360,7 +384,7 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
       }),
     });
     const replay = async (prior: PriorPayment): Promise<UnlockResult> => ({
-      learning: await respond(l, prior.revenue as LearningFull['_revenue']),
+      learning: await respond(read, prior.revenue as LearningFull['_revenue']),
       paymentResponse: await answer(prior.txHash, !prior.revenue.accrual_capped),
     });
     // The same payment under its id again: what it bought, with nothing verified or settled a second time.
@@ -381,15 +405,12 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
      * is credited only when the payment has settled (here, or already by reconciliation); otherwise it is
      * awaiting_settlement and the settlement credits it.
      */
-    const book = async (
-      q: Queryable,
-      outcome: { state: PaymentState; txHash: string | null },
-    ): Promise<{ revenue: LearningFull['_revenue']; txHash: string | null; paid: boolean }> => {
+    const book = async (q: Queryable, outcome: { state: PaymentState; txHash: string | null }): Promise<Booked> => {
       const row = await paymentClaimsStore.get(q, claim);
       if (!row || row.unlock_id) throw reject('payment authorization already used');
       const state = row.state === 'settled' ? 'settled' : outcome.state;
       const txHash = row.state === 'settled' ? row.tx_hash : outcome.txHash;
-      const { id, split } = await recordUnlock(q, {
+      const { id, split, totals } = await recordUnlock(q, {
         learningId: l.id,
         buyer: walletKey(payer),
         path: 'x402',
@@ -407,20 +428,16 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
       if (state !== 'verified') await paymentClaimsStore.setState(q, claim, { state, txHash, now: clock.now() });
       const revenue = revenueOf(t.priceMicro, split, selfDealing);
       if (idKey) await completePaymentId(q, idKey.id, revenue, txHash);
-      return { revenue, txHash, paid: true };
+      return { revenue, txHash, paid: true, totals };
     };
 
-    const served = async (b: {
-      revenue: LearningFull['_revenue'];
-      txHash: string | null;
-      paid: boolean;
-    }): Promise<UnlockResult> => {
+    const served = async (b: Booked): Promise<UnlockResult> => {
       const settlement =
         deps.routerAddress && b.txHash
           ? { settlement: { tx_hash: b.txHash, path: settlementPath, router: deps.routerAddress } }
           : {};
       return {
-        learning: await respond(l, { ...b.revenue, ...settlement }),
+        learning: await respond(read, { ...b.revenue, ...settlement }, b.totals),
         paymentResponse: await answer(b.txHash, b.paid),
       };
     };
@@ -492,10 +509,7 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
     claim: ClaimKey,
     learningId: string,
     reject: (m: string) => Error,
-    book: (
-      q: Queryable,
-      o: { state: PaymentState; txHash: string | null },
-    ) => Promise<{ revenue: LearningFull['_revenue']; txHash: string | null; paid: boolean }>,
+    book: (q: Queryable, o: { state: PaymentState; txHash: string | null }) => Promise<Booked>,
   ) {
     const row = await paymentClaimsStore.get(db, claim);
     if (
@@ -553,7 +567,8 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
   }
 
   /** SIGN-IN-WITH-X: a wallet that paid for the learning within the repeat window reads it again, as a repeat. */
-  async function viaSignIn(l: LearningRecord, header: string): Promise<UnlockResult | undefined> {
+  async function viaSignIn(read: Read, header: string): Promise<UnlockResult | undefined> {
+    const l = read.learning;
     const proof = await deps.extensions.signIn(header, termsFor(l).resource);
     if (!proof) return undefined;
     const revenue = await db.tx(async (q) => {
@@ -562,7 +577,7 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
       await recordCapped(q, l.id, walletKey(proof.wallet), 'x402', now);
       return capped(l.currentPriceMicro);
     });
-    return revenue && { learning: await respond(l, revenue) };
+    return revenue && { learning: await respond(read, revenue) };
   }
 
   const unavailable = (err: SettlementUnavailable) => {
@@ -583,14 +598,15 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
     },
 
     async unlock({ learningId, credential, walletClaim, signInWithX }) {
-      const l = await learningsStore.byId(db, learningId);
       const ownerAccount = credential.kind === 'key' ? credential.accountId : undefined;
-      if (!l || (l.status !== 'approved' && (!ownerAccount || l.contributorAccountId !== ownerAccount))) {
+      const read = await learningsStore.forUnlock(db, learningId, ownerAccount ?? null, clock.now());
+      const l = read?.learning;
+      if (!read || !l || (l.status !== 'approved' && (!ownerAccount || l.contributorAccountId !== ownerAccount))) {
         throw new DomainError(ERROR_CODES.NOT_FOUND, 'Learning not found', { id: learningId });
       }
-      if (credential.kind === 'key') return viaKey(l, credential.accountId, walletClaim);
-      if (credential.kind === 'payment') return viaPayment(l, credential.header, credential.carrier, walletClaim);
-      const again = signInWithX ? await viaSignIn(l, signInWithX) : undefined;
+      if (credential.kind === 'key') return viaKey(read, credential.accountId, walletClaim);
+      if (credential.kind === 'payment') return viaPayment(read, credential.header, credential.carrier, walletClaim);
+      const again = signInWithX ? await viaSignIn(read, signInWithX) : undefined;
       if (again) return again;
       throw paymentRequired(
         l,

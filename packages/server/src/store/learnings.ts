@@ -193,6 +193,39 @@ export const learningsStore = {
     return row && decode(row);
   },
 
+  /**
+   * The learning, its demand, and when a POST /knowledge search last showed it to `accountId` (null: none
+   * asked or never): what an unlock reads, in one statement.
+   */
+  async forUnlock(
+    q: Queryable,
+    id: string,
+    accountId: string | null,
+    now: number,
+  ): Promise<{ learning: LearningRecord; demand: Demand; surfacedAt: number | null } | undefined> {
+    const today = dayOf(now);
+    const row = await q.get<Record<string, unknown>>(
+      `SELECT ${SELECT},
+         (SELECT surfaced_at FROM learning_surfaced s WHERE s.account_id = ? AND s.learning_id = learnings.id) AS "surfacedAt",
+         d.i7, d.i30, d.u7, d.u30
+       FROM learnings LEFT JOIN (
+         SELECT learning_id,
+           SUM(CASE WHEN day > ? THEN impressions ELSE 0 END) AS i7, SUM(impressions) AS i30,
+           SUM(CASE WHEN day > ? THEN unlocks ELSE 0 END) AS u7, SUM(unlocks) AS u30
+         FROM learning_demand WHERE learning_id = ? AND day > ? GROUP BY learning_id
+       ) d ON d.learning_id = learnings.id
+       WHERE learnings.id = ?`,
+      [accountId, today - 7, today - 7, id, today - 30, id],
+    );
+    if (!row) return undefined;
+    const { surfacedAt, i7, i30, u7, u30, ...learning } = row as Record<string, number | null>;
+    return {
+      learning: decode(learning),
+      demand: { impressions7d: i7 ?? 0, impressions30d: i30 ?? 0, unlocks7d: u7 ?? 0, unlocks30d: u30 ?? 0 },
+      surfacedAt: surfacedAt ?? null,
+    };
+  },
+
   async anyVisible(q: Queryable): Promise<boolean> {
     return (await q.get(`SELECT 1 FROM learnings WHERE ${VISIBLE} LIMIT 1`)) !== undefined;
   },
@@ -370,15 +403,6 @@ export const learningsStore = {
        ON CONFLICT (learning_id, day) DO UPDATE SET unlocks = learning_demand.unlocks + 1`,
       [id, dayOf(now)],
     );
-  },
-
-  /** When a POST /knowledge search last showed the learning to the account, or undefined. */
-  async surfacedAt(q: Queryable, accountId: string, learningId: string): Promise<number | undefined> {
-    const row = await q.get<{ at: number }>(
-      'SELECT surfaced_at AS at FROM learning_surfaced WHERE account_id = ? AND learning_id = ?',
-      [accountId, learningId],
-    );
-    return row?.at;
   },
 
   /** Stores the learning's current price (the one price everything reads); true when it changed. */

@@ -74,6 +74,14 @@ export interface ProcessorTransferRow {
   seen_at: number;
 }
 
+/** A learning's running unlock totals (columns of learnings). */
+export interface LearningTotals {
+  unlockCount: number;
+  grossMicro: number;
+  contributorMicro: number;
+  platformMicro: number;
+}
+
 export type SettlementStatus = SettlementRow['status'];
 export const UNRESOLVED: readonly SettlementStatus[] = ['pending', 'processing_timeout'];
 
@@ -191,16 +199,18 @@ export const ledgerStore = {
     await q.run('UPDATE unlocks SET payee = ? WHERE payee = ?', [to, from]);
   },
 
-  /** Adds an unlock to the learning's running totals (ranking and stats read them without a join). */
+  /** Adds an unlock to the learning's running totals (ranking and stats read them without a join); returns them. */
   async creditLearning(
     q: Queryable,
     learningId: string,
     split: { grossMicro: number; contributorMicro: number; platformMicro: number },
-  ) {
-    await q.run(
+  ): Promise<LearningTotals | undefined> {
+    return q.get<LearningTotals>(
       `UPDATE learnings SET unlock_count = unlock_count + 1, gross_micro = gross_micro + ?,
          contributor_micro = contributor_micro + ?,
-         platform_micro = platform_micro + ? WHERE id = ?`,
+         platform_micro = platform_micro + ? WHERE id = ?
+       RETURNING unlock_count AS "unlockCount", gross_micro AS "grossMicro",
+         contributor_micro AS "contributorMicro", platform_micro AS "platformMicro"`,
       [split.grossMicro, split.contributorMicro, split.platformMicro, learningId],
     );
   },

@@ -21,10 +21,22 @@ export interface Queryable {
   lock(key: string): Promise<void>;
 }
 
-/** The database: a Queryable that also runs transactions (each all-or-nothing, serialisable). */
+export interface TxOptions {
+  /**
+   * `serializable` (the default): the transaction behaves as if it ran alone; one that collided with
+   * another is run again. `read committed`: each statement sees what others committed before it, and
+   * writes to a row another transaction is writing wait for it instead of colliding. Only for hot paths
+   * whose every write is a single conditional statement (an UPDATE … WHERE that re-checks, an upsert, an
+   * insert) and whose decisions on earlier reads are guarded by `lock`, which then holds until the end.
+   * SQLite has one writer, so both run alone.
+   */
+  isolation?: 'serializable' | 'read committed';
+}
+
+/** The database: a Queryable that also runs transactions (each all-or-nothing). */
 export interface Transactor extends Queryable {
   /** Runs `fn` in one transaction; any throw rolls back and is rethrown. `fn` may be run again after a conflict. */
-  tx<T>(fn: (q: Queryable) => Promise<T>): Promise<T>;
+  tx<T>(fn: (q: Queryable) => Promise<T>, opts?: TxOptions): Promise<T>;
   close(): Promise<void>;
 }
 

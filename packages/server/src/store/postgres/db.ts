@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { ERROR_CODES } from '@axle/sdk';
 import { DomainError } from '../../domain/errors.js';
-import type { Params, Queryable, RunResult, Transactor } from '../queryable.js';
+import type { Params, Queryable, RunResult, Transactor, TxOptions } from '../queryable.js';
 
 /** int8 (COUNT, BIGINT columns) and numeric (SUM of BIGINT) as numbers, as SQLite answers them: amounts stay far below 2^53. */
 const types = {
@@ -11,7 +11,7 @@ const types = {
   },
 };
 
-/** SQLSTATEs after which the whole transaction is run again: serialization failure, deadlock. */
+/** SQLSTATEs after which the whole transaction is run again: serialization failure, deadlock (and a stale plan). */
 const RETRYABLE = new Set(['40001', '40P01']);
 const MAX_ATTEMPTS = 30;
 
@@ -37,6 +37,25 @@ export function toPositional(sql: string): string {
   return out;
 }
 
+/**
+ * Statements are prepared once per connection under a name: parsing and planning cost the server more than
+ * running most of them. Past PREPARED distinct texts the rest go unnamed (parsed each time).
+ */
+const PREPARED = 500;
+const names = new Map<string, string>();
+let named = 0;
+function nameOf(sql: string): string | undefined {
+  const name = names.get(sql);
+  if (name !== undefined || names.size >= PREPARED) return name;
+  const fresh = `axle_${named++}`;
+  names.set(sql, fresh);
+  return fresh;
+}
+
+/** A prepared statement whose tables changed shape under it (another instance migrated): prepared again. */
+const stalePlan = (err: unknown) =>
+  (err as { code?: string }).code === '0A000' && /cached plan must not change result type/.test(String(err));
+
 /** SQLite binds booleans as 0/1 and undefined as NULL; the shared schema keeps flags as integers. */
 const bind = (params: Params = []) =>
   params.map((p) => (p === true ? 1 : p === false ? 0 : p === undefined ? null : p)) as unknown[];
@@ -56,8 +75,18 @@ function unavailable(err: unknown): never {
 /** Statements on the pool (each its own transaction) or on one connection. */
 class Client implements Queryable {
   constructor(protected readonly raw: pg.PoolClient | pg.Pool) {}
+  /** In a transaction, an error ends the attempt; on the pool a stale plan is prepared again at once. */
+  protected readonly inTransaction: boolean = false;
   protected async query(sql: string, params?: Params) {
-    return this.raw.query(toPositional(sql), bind(params)).catch(unavailable);
+    const send = () => this.raw.query({ text: toPositional(sql), values: bind(params), name: nameOf(sql) });
+    try {
+      return await send();
+    } catch (err) {
+      if (!stalePlan(err)) return unavailable(err);
+      names.delete(sql);
+      if (this.inTransaction) throw err;
+      return send().catch(unavailable);
+    }
   }
   async run(sql: string, params?: Params): Promise<RunResult> {
     const r = await this.query(sql, params);
@@ -79,27 +108,29 @@ class Client implements Queryable {
 const conflict = () => Object.assign(new Error('serialise under a lock taken first'), { code: '40001' });
 
 /**
- * One attempt at a transaction. BEGIN is sent with the first statement, so a lock asked for before
- * any is taken first (session-level, before the snapshot exists): the transaction then sees what the
- * previous holder committed. A lock asked for later would come after the snapshot: the attempt stops
+ * One attempt at a serializable transaction. BEGIN is sent with the first statement, so a lock asked for
+ * before any is taken first (session-level, before the snapshot exists): the transaction then sees what
+ * the previous holder committed. A lock asked for later would come after the snapshot: the attempt stops
  * there and the next one takes that lock first.
  */
 class Attempt extends Client {
+  protected override readonly inTransaction = true;
   started = false;
   /** Session locks this attempt took before BEGIN; released after COMMIT or ROLLBACK. */
   readonly taken: string[] = [];
   /** Locks asked for after the snapshot: the next attempt takes them first. */
   readonly wanted = new Set<string>();
   constructor(
-    private readonly conn: pg.PoolClient,
+    protected readonly conn: pg.PoolClient,
     private readonly held: ReadonlySet<string>,
   ) {
     super(conn);
   }
-  private async begin(): Promise<void> {
+  protected readonly beginSql: string = 'BEGIN ISOLATION LEVEL SERIALIZABLE';
+  protected async begin(): Promise<void> {
     if (this.started) return;
     this.started = true;
-    await this.conn.query('BEGIN ISOLATION LEVEL SERIALIZABLE').catch(unavailable);
+    await this.conn.query(this.beginSql).catch(unavailable);
   }
   protected override async query(sql: string, params?: Params) {
     await this.begin();
@@ -120,6 +151,23 @@ class Attempt extends Client {
   }
 }
 
+/**
+ * One attempt at a read-committed transaction: every statement reads what was committed before it, so a
+ * lock is simply taken where it is asked for, held until COMMIT or ROLLBACK. A lock asked for first
+ * goes in one round trip with BEGIN.
+ */
+class ReadCommittedAttempt extends Attempt {
+  protected override readonly beginSql = 'BEGIN ISOLATION LEVEL READ COMMITTED';
+  override async lock(key: string): Promise<void> {
+    const sql = `SELECT pg_advisory_xact_lock(hashtext(${this.conn.escapeLiteral(key)}))`;
+    if (this.started) await this.conn.query(sql).catch(unavailable);
+    else {
+      this.started = true;
+      await this.conn.query(`${this.beginSql}; ${sql}`).catch(unavailable);
+    }
+  }
+}
+
 export interface PostgresOptions {
   /** Connections this instance holds at most. */
   poolSize?: number;
@@ -128,9 +176,9 @@ export interface PostgresOptions {
 }
 
 /**
- * PostgreSQL through a pool. Transactions run SERIALIZABLE, so code written for SQLite's single
- * writer (read, check, write) stays correct across instances: a conflicting transaction is rolled
- * back by the server and run again here.
+ * PostgreSQL through a pool. Transactions run SERIALIZABLE unless asked otherwise, so code written for
+ * SQLite's single writer (read, check, write) stays correct across instances: a conflicting transaction
+ * is rolled back by the server and run again here.
  */
 export class PostgresDatabase implements Transactor {
   private readonly root: Client;
@@ -170,7 +218,8 @@ export class PostgresDatabase implements Transactor {
     return this.root.lock(key);
   }
 
-  async tx<T>(fn: (q: Queryable) => Promise<T>): Promise<T> {
+  async tx<T>(fn: (q: Queryable) => Promise<T>, opts: TxOptions = {}): Promise<T> {
+    const readCommitted = opts.isolation === 'read committed';
     const client = await this.pool.connect().catch(unavailable);
     let broken: Error | undefined;
     const unlock = async (key: string) => {
@@ -180,7 +229,7 @@ export class PostgresDatabase implements Transactor {
     try {
       for (let attempt = 1; ; attempt++) {
         const held: string[] = [];
-        const q = new Attempt(client, new Set(first));
+        const q = readCommitted ? new ReadCommittedAttempt(client, new Set()) : new Attempt(client, new Set(first));
         try {
           for (const key of first) {
             await client.query('SELECT pg_advisory_lock(hashtext($1))', [key]).catch(unavailable);
@@ -192,7 +241,7 @@ export class PostgresDatabase implements Transactor {
         } catch (err) {
           if (q.started) await client.query('ROLLBACK').catch((e: Error) => (broken = e));
           const code = (err as { code?: string }).code;
-          if (broken || !code || !RETRYABLE.has(code) || attempt >= MAX_ATTEMPTS) throw err;
+          if (broken || !(RETRYABLE.has(code ?? '') || stalePlan(err)) || attempt >= MAX_ATTEMPTS) throw err;
           first = [...new Set([...first, ...q.taken, ...q.wanted])].sort();
           // A conflict on a lock retries at once; others back off with full jitter, growing, so transactions
           // that collided spread out instead of colliding again.
