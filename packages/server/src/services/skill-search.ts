@@ -57,15 +57,15 @@ export const DEFAULT_FLAT_WEIGHT = 0.3;
  */
 export const DEFAULT_CATEGORY_BONUS = 0.03;
 const CATEGORY_VOTERS = 5;
+const CATEGORY_QUORUM = 3;
 /**
  * Fused search ranks the catalog words the developer vocabulary (domain/developer-vocabulary.ts) adds to a request
  * ("local disk" -> filesystem) by BM25 on their own, and fuses that ranking, when there is one, at this weight: a
  * request that holds none of a record's words can still find it. Chosen on queries.json and the everyday dev half
- * (both gain from 0.5 to 1.2; bench/README.md).
+ * (both gain from 0.3 to 1.2; bench/README.md).
  */
 export const DEFAULT_EXPANSION_WEIGHT = 1;
 const VOCABULARY = compileThesaurus(DEVELOPER_VOCABULARY);
-const CATEGORY_QUORUM = 3;
 
 /**
  * RRF constant for skill search, chosen on the labelled set (`npm run eval`; figures in bench/README.md). A k
