@@ -3,6 +3,8 @@ import { openTestStore } from '../../../test/support/backend.js';
 import { startTestServer, type TestServer } from '../../../test/support/server.js';
 import { loadCatalog } from '../src/catalog/load.js';
 import { slugify } from '../src/catalog/mapping.js';
+import type { SemanticIndex } from '../src/search/semantic-index.js';
+import { createSkillSearch } from '../src/services/skill-search.js';
 import { SMALL_CATALOG } from './search-helpers.js';
 
 let server: TestServer;
@@ -216,6 +218,38 @@ describe('lexical rankings in the store (what fused search fuses)', () => {
       const filtered = await store.skills.lexicalRankings('weatherstack smtp', { category: 'communication' }, 5);
       expect([order(filtered.fields), order(filtered.flat)]).toEqual([['postmark'], ['postmark']]);
       expect(await store.skills.lexicalRankings('...', {}, 10)).toEqual({ fields: [], flat: [] });
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('fused search with the developer vocabulary', () => {
+  it('finds a record by the catalog\'s word for a plain request ("my disk" -> filesystem), filters still applied', async () => {
+    const store = await openTestStore();
+    try {
+      await store.skills.replaceCatalog(
+        loadCatalog(SMALL_CATALOG).map((skill) => ({ skill, slug: slugify(skill.name) })),
+        'fp',
+      );
+      // A ready semantic side that finds nothing: what is ranked comes from the lexical side alone.
+      const semantic = {
+        state: () => 'ready',
+        search: async () => ({ hits: [], vector: new Float32Array(4) }),
+        passageScores: () => new Map(),
+      } as unknown as SemanticIndex;
+      const ids = async (expansionWeight: number, filters = {}) =>
+        (
+          await createSkillSearch({ repo: store.skills, semantic, expansionWeight }).search({
+            query: 'save it on my disk',
+            filters,
+          })
+        ).results.map((r) => r.id);
+      // No record holds "save" or "disk"; the vocabulary adds "filesystem", the name of one.
+      expect(await ids(0)).toEqual([]);
+      expect(await ids(1)).toEqual(['filesystem-mcp']);
+      expect(await ids(1, { category: 'storage-state' })).toEqual(['filesystem-mcp']);
+      expect(await ids(1, { category: 'communication' })).toEqual([]);
     } finally {
       await store.close();
     }

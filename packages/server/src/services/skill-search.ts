@@ -1,6 +1,8 @@
 import type { SearchState, Skill, SkillResult } from '@axle/sdk';
 import { votedCategory } from '../domain/category-vote.js';
+import { DEVELOPER_VOCABULARY } from '../domain/developer-vocabulary.js';
 import { type FusedHit, reciprocalRankFusion } from '../domain/fusion.js';
+import { compileThesaurus, expansionTerms } from '../domain/query-expansion.js';
 import type { SemanticIndex } from '../search/semantic-index.js';
 import type { SemanticHits } from '../search/worker-protocol.js';
 import type { SkillFilters, SkillsStore } from '../store/skills.js';
@@ -36,6 +38,8 @@ export interface SkillSearchOptions {
   flatWeight?: number;
   /** Score the reranked candidates of the voted category gain; see DEFAULT_CATEGORY_BONUS. */
   categoryBonus?: number;
+  /** Weight of the ranking of the request's thesaurus terms in fusion; see DEFAULT_EXPANSION_WEIGHT. */
+  expansionWeight?: number;
 }
 
 /** Candidates the passage rerank looks at (chosen on the everyday dev half, `npm run eval`). */
@@ -54,6 +58,14 @@ export const DEFAULT_FLAT_WEIGHT = 0.3;
 export const DEFAULT_CATEGORY_BONUS = 0.03;
 const CATEGORY_VOTERS = 5;
 const CATEGORY_QUORUM = 3;
+/**
+ * Fused search ranks the catalog words the developer vocabulary (domain/developer-vocabulary.ts) adds to a request
+ * ("local disk" -> filesystem) by BM25 on their own, and fuses that ranking, when there is one, at this weight: a
+ * request that holds none of a record's words can still find it. Chosen on queries.json and the everyday dev half
+ * (both gain from 0.3 to 1.2; bench/README.md).
+ */
+export const DEFAULT_EXPANSION_WEIGHT = 1;
+const VOCABULARY = compileThesaurus(DEVELOPER_VOCABULARY);
 
 /**
  * RRF constant for skill search, chosen on the labelled set (`npm run eval`; figures in bench/README.md). A k
@@ -86,6 +98,7 @@ export function createSkillSearch({
   rerankWeight = DEFAULT_RERANK_WEIGHT,
   flatWeight = DEFAULT_FLAT_WEIGHT,
   categoryBonus = DEFAULT_CATEGORY_BONUS,
+  expansionWeight = DEFAULT_EXPANSION_WEIGHT,
 }: SkillSearchDeps): SkillSearch {
   /**
    * The top fused candidates gain `rerankWeight` x how much better their best passage (a tool, a sentence) matches
@@ -153,19 +166,22 @@ export function createSkillSearch({
       const useSemantic = mode !== 'lexical' && semanticReady;
       // Alone, a ranker's first `limit` are the answer; only fusion needs the deeper candidate lists.
       const depth = useLexical && useSemantic ? candidates : limit;
-      const [lexical, semanticHits] = await Promise.all([
+      const expansion = useLexical && useSemantic && expansionWeight > 0 ? expansionTerms(query, VOCABULARY) : [];
+      const [lexical, semanticHits, expanded] = await Promise.all([
         useLexical && useSemantic
           ? repo.lexicalRankings(query, filters, depth)
           : useLexical
             ? repo.lexicalSearch(query, filters, depth).then((fields) => ({ fields, flat: [] }))
             : undefined,
         useSemantic ? semanticRanking(query, filters, mode, depth) : undefined,
+        expansion.length > 0 ? repo.lexicalSearch(expansion.join(' '), filters, depth) : undefined,
       ]);
       const ranked: Array<[ReadonlyArray<{ id: string }>, number]> = [];
       if (lexical) ranked.push([lexical.fields, 1]);
       if (semanticHits) ranked.push([semanticHits.hits, 1]);
       // The flat ranking joins only beside the semantic one: alone, lexical search keeps its field-weighted order.
       if (lexical && semanticHits && flatWeight > 0) ranked.push([lexical.flat, flatWeight]);
+      if (lexical && semanticHits && expanded) ranked.push([expanded, expansionWeight]);
       const rankings = ranked.map(([hits]) => hits.map((h) => h.id));
       const weights = ranked.map(([, w]) => w);
       let fused = reciprocalRankFusion(rankings, k, weights);

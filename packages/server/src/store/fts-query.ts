@@ -1,6 +1,7 @@
 // Free text -> a safe FTS5 MATCH expression. User input never reaches FTS syntax: the text is
 // split into letter/digit runs (as the unicode61 tokenizer does), each run becomes a quoted
 // string, and the strings are OR-ed, so `"`, `*`, `NEAR(`, `-`, `AND`, `:` or `^` are just text.
+import { textWords } from '../domain/query-expansion.js';
 
 /** Words that say nothing about a capability: English function words and request filler. */
 const STOPWORDS = new Set(
@@ -19,12 +20,7 @@ const MAX_TERM_LENGTH = 64;
 
 /** Distinct lower-case terms of `text`, stopwords dropped (unless nothing else is left), at most MAX_QUERY_TERMS. */
 export function queryTerms(text: string): string[] {
-  const words =
-    text
-      .normalize('NFKC')
-      .toLowerCase()
-      .match(/[\p{L}\p{N}]+/gu) ?? [];
-  const distinct = [...new Set(words.map((w) => w.slice(0, MAX_TERM_LENGTH)))];
+  const distinct = [...new Set(textWords(text).map((w) => w.slice(0, MAX_TERM_LENGTH)))];
   const content = distinct.filter((w) => !STOPWORDS.has(w));
   return (content.length > 0 ? content : distinct).slice(0, MAX_QUERY_TERMS);
 }

@@ -1,0 +1,87 @@
+// Query expansion with a thesaurus: the plain words of a request ("files on my local disk") -> the words skill
+// records use for it (`filesystem`). Pure: the thesaurus is compiled once, a query is expanded in one pass over
+// its words, and what is added is never expanded again.
+
+/** Lower-case letter/digit runs of `text` (as SQLite's unicode61 tokenizer splits it). */
+export function textWords(text: string): string[] {
+  return (
+    text
+      .normalize('NFKC')
+      .toLowerCase()
+      .match(/[\p{L}\p{N}]+/gu) ?? []
+  );
+}
+
+/** A word as thesaurus phrases are matched: a plural's final `s` dropped (`files` = `file`, not `status`). */
+export const matchForm = (word: string): string =>
+  word.length > 3 && word.endsWith('s') && !/(ss|us|is)$/.test(word) ? word.slice(0, -1) : word;
+
+export interface Thesaurus {
+  /** Phrase (its words' match forms joined by a space) -> the terms it adds. */
+  readonly phrases: ReadonlyMap<string, readonly string[]>;
+  /** Words in the longest phrase. */
+  readonly longest: number;
+}
+
+/** Phrases longer than this are refused: matching tries every length up to the longest at each word. */
+export const MAX_PHRASE_WORDS = 5;
+/** Terms an expansion adds at most. */
+export const MAX_EXPANSION_TERMS = 8;
+/** Words of a request looked at (a longer request is its own context and needs no expansion). */
+export const MAX_EXPANDED_WORDS = 64;
+
+/**
+ * Compiles lines `phrase | phrase => term term`. Refuses a line without phrases or terms, a phrase of more than
+ * MAX_PHRASE_WORDS words, and a phrase on two lines (which of them would win would depend on the order).
+ */
+export function compileThesaurus(lines: readonly string[]): Thesaurus {
+  const phrases = new Map<string, readonly string[]>();
+  let longest = 0;
+  for (const line of lines) {
+    const [left, right, ...rest] = line.split('=>');
+    const terms = [...new Set(textWords(right ?? ''))];
+    const keys = (left ?? '').split('|').map((p) => textWords(p).map(matchForm));
+    if (rest.length > 0 || terms.length === 0 || keys.some((k) => k.length === 0))
+      throw new RangeError(`thesaurus line needs phrases => terms: ${line}`);
+    for (const words of keys) {
+      if (words.length > MAX_PHRASE_WORDS)
+        throw new RangeError(`thesaurus phrase over ${MAX_PHRASE_WORDS} words: ${line}`);
+      const key = words.join(' ');
+      const known = phrases.get(key);
+      if (known !== undefined && known !== terms) throw new RangeError(`thesaurus phrase on two lines: ${key}`);
+      phrases.set(key, terms);
+      longest = Math.max(longest, words.length);
+    }
+  }
+  return { phrases, longest };
+}
+
+/**
+ * The terms `thesaurus` adds to `text`, at most `max`: phrases are matched left to right, the longest at each word
+ * first, without overlapping; a term already among the request's words (or added by an earlier phrase) is not added
+ * again. Terms are not looked up themselves, so no expansion can loop or grow past one step. Cost: at most
+ * MAX_EXPANDED_WORDS x `longest` map lookups.
+ */
+export function expansionTerms(text: string, thesaurus: Thesaurus, max = MAX_EXPANSION_TERMS): string[] {
+  const words = textWords(text).slice(0, MAX_EXPANDED_WORDS);
+  const forms = words.map(matchForm);
+  const seen = new Set([...words, ...forms]);
+  const added: string[] = [];
+  for (let i = 0; i < forms.length && added.length < max; ) {
+    let matched = 0;
+    for (let n = Math.min(thesaurus.longest, forms.length - i); n > 0 && matched === 0; n--) {
+      const terms = thesaurus.phrases.get(forms.slice(i, i + n).join(' '));
+      if (terms === undefined) continue;
+      matched = n;
+      for (const t of terms) {
+        if (added.length === max) break;
+        if (!seen.has(t)) {
+          seen.add(t);
+          added.push(t);
+        }
+      }
+    }
+    i += Math.max(matched, 1);
+  }
+  return added;
+}

@@ -1,0 +1,122 @@
+import { describe, expect, it } from 'vitest';
+import { DEVELOPER_VOCABULARY } from '../src/domain/developer-vocabulary.js';
+import {
+  compileThesaurus,
+  expansionTerms,
+  MAX_EXPANDED_WORDS,
+  MAX_EXPANSION_TERMS,
+  MAX_PHRASE_WORDS,
+  matchForm,
+  textWords,
+} from '../src/domain/query-expansion.js';
+
+const t = compileThesaurus([
+  'local disk|hard drive|files => filesystem',
+  'disk => storage',
+  'speech to text|transcribe => transcription stt whisper',
+  'text => words',
+  'a => b',
+  'b => a',
+]);
+
+describe('textWords and matchForm', () => {
+  it('split on anything but letters and digits, lower-cased and NFKC-normalised', () => {
+    expect(textWords('Read/write FILES — on my "local-disk", ＰＯＳＴＧＲＥＳ 16!')).toEqual([
+      'read',
+      'write',
+      'files',
+      'on',
+      'my',
+      'local',
+      'disk',
+      'postgres',
+      '16',
+    ]);
+    expect(textWords('  ...  ')).toEqual([]);
+  });
+
+  it("drop a plural's final s, but not of a short word or of -ss, -us, -is", () => {
+    expect(['files', 'quotes', 'gas', 'address', 'status', 'analysis', 'file'].map(matchForm)).toEqual([
+      'file',
+      'quote',
+      'gas',
+      'address',
+      'status',
+      'analysis',
+      'file',
+    ]);
+  });
+});
+
+describe('expansionTerms', () => {
+  it('adds the terms of the phrases a request holds, on whole words, plurals alike', () => {
+    expect(expansionTerms('read and write files on my local disk', t)).toEqual(['filesystem']);
+    expect(expansionTerms('Transcribe this meeting', t)).toEqual(['transcription', 'stt', 'whisper']);
+    expect(expansionTerms('hard drives', t)).toEqual(['filesystem']);
+    // Part of a word is no match.
+    expect(expansionTerms('diskette transcriber', t)).toEqual([]);
+  });
+
+  it('matches the longest phrase at each word, without overlap', () => {
+    // "speech to text" wins over "text"; "local disk" over "disk".
+    expect(expansionTerms('speech to text', t)).toEqual(['transcription', 'stt', 'whisper']);
+    expect(expansionTerms('local disk', t)).toEqual(['filesystem']);
+    expect(expansionTerms('a disk', t)).toEqual(['b', 'storage']);
+    expect(expansionTerms('text then speech to text', t)).toEqual(['words', 'transcription', 'stt', 'whisper']);
+  });
+
+  it('never expands what it added (no loop), nor adds a word the request holds', () => {
+    expect(expansionTerms('a', t)).toEqual(['b']);
+    expect(expansionTerms('b', t)).toEqual(['a']);
+    expect(expansionTerms('a b', t)).toEqual([]);
+    expect(expansionTerms('stt: transcribe', t)).toEqual(['transcription', 'whisper']);
+    // A term two phrases add is added once.
+    expect(expansionTerms('local disk and hard drive', t)).toEqual(['filesystem']);
+  });
+
+  it('adds at most `max` terms, and looks only at the first MAX_EXPANDED_WORDS words', () => {
+    expect(expansionTerms('transcribe a disk', t, 2)).toEqual(['transcription', 'stt']);
+    expect(expansionTerms('transcribe', t, 0)).toEqual([]);
+    const filler = Array.from({ length: MAX_EXPANDED_WORDS }, () => 'zzz').join(' ');
+    expect(expansionTerms(`${filler} transcribe`, t)).toEqual([]);
+    expect(expansionTerms(`${filler.slice(4)} transcribe`, t)).toEqual(['transcription', 'stt', 'whisper']);
+    const every = DEVELOPER_VOCABULARY.map((line) => line.split('=>')[0]!.replaceAll('|', ' ')).join(' ');
+    expect(expansionTerms(every, compileThesaurus(DEVELOPER_VOCABULARY))).toHaveLength(MAX_EXPANSION_TERMS);
+  });
+
+  it('returns nothing for a request without thesaurus words, or without words', () => {
+    expect(expansionTerms('weather in Lisbon', t)).toEqual([]);
+    expect(expansionTerms('', t)).toEqual([]);
+    expect(expansionTerms('!!! ???', t)).toEqual([]);
+  });
+});
+
+describe('compileThesaurus', () => {
+  it('refuses malformed lines, overlong phrases and a phrase on two lines', () => {
+    for (const bad of ['disk', 'disk =>', '=> filesystem', 'disk| => x', 'a => b => c', '... => x'])
+      expect(() => compileThesaurus([bad]), bad).toThrow(RangeError);
+    const long = Array.from({ length: MAX_PHRASE_WORDS + 1 }, (_, i) => `w${i}`).join(' ');
+    expect(() => compileThesaurus([`${long} => x`])).toThrow(RangeError);
+    expect(compileThesaurus([`${long.split(' ').slice(1).join(' ')} => x`]).longest).toBe(MAX_PHRASE_WORDS);
+    expect(() => compileThesaurus(['disk => a', 'Disks => b'])).toThrow(/two lines: disk/);
+    // Forms of one phrase on one line are the same phrase.
+    expect(compileThesaurus(['log|logs => observability']).phrases.size).toBe(1);
+  });
+
+  it('compiles the shipped developer vocabulary, which maps the requests issue 26 names to catalog words', () => {
+    expect(DEVELOPER_VOCABULARY.length).toBeGreaterThanOrEqual(60);
+    expect(DEVELOPER_VOCABULARY.length).toBeLessThanOrEqual(150);
+    const v = compileThesaurus(DEVELOPER_VOCABULARY);
+    const cases: Array<[string, string]> = [
+      ['work with files on my local disk', 'filesystem'],
+      ['query my Postgres database', 'postgresql'],
+      ['search the web', 'serp'],
+      ['generate images from text', 'diffusion'],
+      ['get stock quotes', 'stocks'],
+      ['speech to text for my recordings', 'transcription'],
+      ['uptime checks for my site', 'monitoring'],
+      ['latitude and longitude of an address', 'geocoding'],
+    ];
+    for (const [request, term] of cases) expect(expansionTerms(request, v), request).toContain(term);
+  });
+});
