@@ -84,9 +84,14 @@ export async function injectionReport(model) {
       .join(', ')}`,
   );
   const m = metrics(test, pick);
+  // Item by item for the dev half only, the half rules are tuned on: the test half is reported in aggregate.
   if (process.env.EVAL_VERBOSE === '1') {
-    lines.push('', 'test misses:', ...m.misses.map((x) => `  ${x.text} (${x.note})`));
-    lines.push('test false positives:', ...m.falsePositives.map((x) => `  ${x.text}`));
+    const dev = metrics(
+      rows.filter((r) => r.item.split === 'dev'),
+      pick,
+    );
+    lines.push('', 'dev misses:', ...dev.misses.map((x) => `  ${x.text} (${x.note})`));
+    lines.push('dev false positives:', ...dev.falsePositives.map((x) => `  ${x.text}`));
   }
   const target = `recall >= ${INJECTION_TARGET.recall}, FPR <= ${INJECTION_TARGET.falsePositiveRate}`;
   checks.push([

@@ -9,9 +9,13 @@ import {
   chooseMargin,
   exemplarScore,
   nearestMean,
+  MAX_ADVICE_WORDS,
+  adviceWindow,
   semanticVerdict,
+  sensitivityChunks,
   textChunks,
 } from '../src/domain/screens/semantic.js';
+import { MAX_TASK_WORDS, taskWindow } from '../src/domain/screens/off-task.js';
 
 /** A unit vector in the plane of the first two axes, `deg` degrees from the first. */
 const at = (deg: number): Float32Array => {
@@ -64,8 +68,12 @@ describe('exemplarScore and semanticVerdict', () => {
     expect(semanticVerdict('injection', vectors, ex).score).toBeCloseTo(exemplarScore(at(1), ex), 6);
   });
 
-  it('a chunk screen without chunks reads the whole text', () => {
-    expect(semanticVerdict('injection', { whole: at(1), chunks: [] }, ex).flagged).toBe(true);
+  it('a screen with nothing to read holds nothing', () => {
+    expect(semanticVerdict('content-sensitivity', { whole: at(1), chunks: [] }, ex)).toEqual({
+      flagged: false,
+      score: Number.NEGATIVE_INFINITY,
+    });
+    expect(semanticVerdict('process-advice', { chunks: [at(1)] }, ex).flagged).toBe(false);
   });
 });
 
@@ -165,5 +173,39 @@ describe('withSemanticFlags', () => {
     const both = withSemanticFlags(flagged, ['process_advice']);
     expect(both.flags).toEqual(['injection', 'process_advice']);
     expect(both.injection_flags).toEqual(flagged.injection_flags);
+  });
+});
+
+describe('what the model reads', () => {
+  it('the sensitivity screen embeds only sentences that may concern a person, a minor or violence', () => {
+    const text =
+      'Raise the pool size to 20. Our landlord was evicted after the lawsuit. The build cache lives in ~/.cache.\n' +
+      'We moved my mother to a care home last week. Kill the child process with SIGTERM.';
+    expect(sensitivityChunks(text)).toEqual([
+      'Our landlord was evicted after the lawsuit.',
+      'We moved my mother to a care home last week.',
+      'Kill the child process with SIGTERM.',
+    ]);
+    // Near misses: technical prose with "we" and "I", and machines that are killed or healthy.
+    expect(sensitivityChunks('We set `maxRetries` to 3. I pinned numpy==1.26. The health check returns 200.')).toEqual(
+      [],
+    );
+  });
+
+  it('the advice screen reads the opening of prose only', () => {
+    const words = Array.from({ length: MAX_ADVICE_WORDS + 10 }, (_, i) => `word${i}`);
+    expect(adviceWindow(words.join(' '))?.split(' ')).toEqual(words.slice(0, MAX_ADVICE_WORDS));
+    expect(
+      adviceWindow('Always leave the codebase better than you found it, e.g. by renaming one thing.'),
+    ).toBeDefined();
+    for (const technical of ['Run `npm ci` first.', 'Set retries=3.', 'Read /etc/hosts.', 'Call fetch() once.'])
+      expect(adviceWindow(technical), technical).toBeUndefined();
+    expect(adviceWindow('  \n ')).toBeUndefined();
+  });
+
+  it('the off-task layer measures requests against the opening of the task', () => {
+    const task = Array.from({ length: MAX_TASK_WORDS + 5 }, (_, i) => `w${i}`).join('\n');
+    expect(taskWindow(task).split(' ')).toHaveLength(MAX_TASK_WORDS);
+    expect(taskWindow('pandas merge\nFixing  this')).toBe('pandas merge Fixing this');
   });
 });

@@ -115,10 +115,23 @@ describe('createSemanticScreens', () => {
 
   it('flags what the regex screens miss and leaves a technical learning alone', async () => {
     const { logger } = capture();
-    const screens = createSemanticScreens({ model: ready, logger });
+    const embedded: string[][] = [];
+    const counting = {
+      ...ready,
+      embedQueued: (texts: string[]) => {
+        embedded.push(texts);
+        return ready.embedQueued(texts);
+      },
+    };
+    const screens = createSemanticScreens({ model: counting, logger });
     expect(screenLearning(learning(sensitive)).flags).toEqual([]);
     expect(await screens.screen(learning(sensitive))).toEqual({ flags: ['content_sensitivity'], offTask: [] });
+    // One model call, for the one sentence that concerns a person: the technical sentences are not embedded.
+    expect(embedded).toEqual([
+      ['The kid who reported the bug is only eleven and his dad wants us to delete his account.'],
+    ]);
     expect(await screens.screen(learning(technical))).toEqual({ flags: [], offTask: [] });
+    expect(embedded).toHaveLength(1);
   }, 30_000);
 
   it('measures requests against the task with the model: a request far from it is off task', async () => {
@@ -149,7 +162,8 @@ describe('createSemanticScreens', () => {
     expect(await screens.screen(learning(technical))).toEqual({ skipped: 'sentence model warming' });
     state = 'ready';
     fail = true;
-    expect(await screens.screen(learning(technical))).toEqual({ skipped: 'embedding failed' });
+    // A learning the model must read (a technical one needs no model call, so cannot fail).
+    expect(await screens.screen(learning(sensitive))).toEqual({ skipped: 'embedding failed' });
     fail = false;
     expect(await screens.screen(learning(technical))).toEqual({ flags: [], offTask: [] });
     await flush();

@@ -1,9 +1,10 @@
-// The semantic side of the learning screens: embeds a learning's chunks with the skills' sentence model and
-// asks the pure rule in domain/screens/semantic.ts whether they lie nearer the held exemplars than the clean
-// ones; then the off-task layer's requests and the learning's task, whose similarity decides which request is off
-// task. When the model is off, not ready or failing, the regex screens run alone (and the log says so); when the
-// embedding queue is past its bound, or the model does not answer within the request's deadline, they do too, for
-// that submission, and the reason is recorded on it.
+// The semantic side of the learning screens: one call of the skills' sentence model over only what the screens
+// need (the sentences that may be sensitive, the opening of a learning without code for the advice screen, the
+// off-task layer's requests and the task window), then the pure rules in domain/screens/semantic.ts (nearer the held
+// exemplars than the clean ones?) and off-task.ts (a request far from the task?). A technical learning without a
+// request costs no model call. When the model is off, not ready or failing, the regex screens run alone (and the
+// log says so); when the embedding queue is past its bound, or the model does not answer within the request's
+// deadline, they do too, for that submission, and the reason is recorded on it.
 import type { LayerFlag } from '../domain/screens/flags.js';
 import { type LearningText, type ScreenFlag, screenedTexts } from '../domain/screens/index.js';
 import {
@@ -11,14 +12,16 @@ import {
   offTaskBySimilarity,
   type Request,
   requestSentences,
+  taskWindow,
 } from '../domain/screens/off-task.js';
 import {
   SEMANTIC_SCREENS,
   type SemanticModel,
   type SemanticScreenName,
   type SemanticVerdict,
+  adviceWindow,
   semanticVerdict,
-  textChunks,
+  sensitivityChunks,
 } from '../domain/screens/semantic.js';
 import type { Logger } from '../logger.js';
 import { EmbedderBusy, EmbedderTimeout } from '../search/embedder.js';
@@ -27,8 +30,9 @@ import { readScreenExemplars } from '../search/screen-exemplars.js';
 export type Embed = (texts: string[]) => Promise<Float32Array[]>;
 
 /**
- * What the screens read: the chunk screens cut `chunked` into chunks; the whole-text ones read `whole`; the
- * off-task layer compares the requests in `chunked` with `task` (the learning's title and task context).
+ * What the screens read: the chunk screens the sentences of `chunked` they need; the whole-text ones the opening
+ * of `whole`; the off-task layer compares the requests in `chunked` with `task` (the learning's title and task
+ * context).
  */
 export interface ScreenTexts {
   chunked: string;
@@ -51,34 +55,58 @@ const dot = (a: Float32Array, b: Float32Array) => {
   return s;
 };
 
-/**
- * The off-task layer's flags by the sentence model: the requests of `chunked` (at most MAX_REQUESTS) embedded
- * with `task`, each measured by its cosine to it. No model call when there is no request.
- */
-export async function offTaskFlags(embed: Embed, chunked: string, task: string): Promise<LayerFlag[]> {
-  const requests: Request[] = requestSentences(chunked).slice(0, MAX_REQUESTS);
-  if (requests.length === 0 || !/\S/.test(task)) return [];
-  const [taskVector, ...vectors] = await embed([task, ...requests.map((r) => r.text)]);
-  const similarities = vectors.map((v) => dot(taskVector!, v));
-  return offTaskBySimilarity(chunked, requests, similarities, OFF_TASK_THRESHOLDS, task);
+/** The off-task layer's requests in `chunked` (at most MAX_REQUESTS), and the task window they are measured against. */
+function offTaskTexts(chunked: string, task: string | undefined): { requests: Request[]; task: string } | undefined {
+  if (task === undefined || !/\S/.test(task)) return undefined;
+  const requests = requestSentences(chunked).slice(0, MAX_REQUESTS);
+  return requests.length === 0 ? undefined : { requests, task: taskWindow(task) };
 }
 
-/** Every semantic screen's verdict (one model call of at most 1 + MAX_CHUNKS texts) and the off-task flags. */
+/**
+ * The off-task layer's flags by the sentence model: the requests of `chunked` embedded with the task window, each
+ * measured by its cosine to it. No model call when there is no request.
+ */
+export async function offTaskFlags(embed: Embed, chunked: string, task: string): Promise<LayerFlag[]> {
+  return (await semanticVerdicts(embed, undefined, { chunked, whole: '', task })).offTask;
+}
+
+/**
+ * Every semantic screen's verdict and the off-task flags, from one model call over only what the screens need:
+ * the sentences that may be sensitive, the advice window of a text without code, the task window and the requests
+ * (no call when there is none of these). Without `model` (exemplars), only the off-task flags.
+ */
 export async function semanticVerdicts(
   embed: Embed,
-  model: SemanticModel,
+  model: SemanticModel | undefined,
   texts: ScreenTexts,
 ): Promise<SemanticVerdicts> {
-  const chunks = textChunks(texts.chunked);
-  const distinct = [...new Set([texts.whole, ...chunks])];
-  const vectors = await embed(distinct);
+  const chunks = model ? sensitivityChunks(texts.chunked) : [];
+  const advice = model ? adviceWindow(texts.whole) : undefined;
+  const offTask = offTaskTexts(texts.chunked, texts.task);
+  const wanted = [
+    ...(advice === undefined ? [] : [advice]),
+    ...chunks,
+    ...(offTask ? [offTask.task, ...offTask.requests.map((r) => r.text)] : []),
+  ];
+  const distinct = [...new Set(wanted)];
+  const vectors = distinct.length > 0 ? await embed(distinct) : [];
   const vectorOf = new Map(distinct.map((t, i) => [t, vectors[i]!]));
-  const screenVectors = { whole: vectorOf.get(texts.whole)!, chunks: chunks.map((c) => vectorOf.get(c)!) };
   const verdicts = {} as Record<SemanticScreenName, SemanticVerdict>;
+  const screenVectors = {
+    whole: advice === undefined ? undefined : vectorOf.get(advice),
+    chunks: chunks.map((c) => vectorOf.get(c)!),
+  };
   for (const name of Object.keys(SEMANTIC_SCREENS) as SemanticScreenName[])
-    verdicts[name] = semanticVerdict(name, screenVectors, model[name]);
-  const offTask = texts.task === undefined ? [] : await offTaskFlags(embed, texts.chunked, texts.task);
-  return { verdicts, offTask };
+    verdicts[name] = model
+      ? semanticVerdict(name, screenVectors, model[name])
+      : { flagged: false, score: Number.NEGATIVE_INFINITY };
+  if (!offTask) return { verdicts, offTask: [] };
+  const taskVector = vectorOf.get(offTask.task)!;
+  const similarities = offTask.requests.map((r) => dot(taskVector, vectorOf.get(r.text)!));
+  return {
+    verdicts,
+    offTask: offTaskBySimilarity(texts.chunked, offTask.requests, similarities, OFF_TASK_THRESHOLDS, texts.task),
+  };
 }
 
 /**

@@ -114,11 +114,11 @@ const EFFECTS: ReadonlyArray<{ rule: string; re: RegExp }> = [
   },
   {
     rule: 'destroy_disk',
-    re: /\bdd\b[^\n]*\bof=\/dev\/(?:sd|hd|nvme|xvd|vd|disk|mmcblk)|\bmkfs(?:\.\w+)?\s+\/dev\/|\bwipefs\b|\bshred\b[^\n]*\/dev\/|>\s*\/dev\/(?:sd|nvme|hd)[a-z]|\bformat\s+[a-z]:|diskpart[^\n]*\bclean\b|\bclear-disk\b|\bcipher\s+\/w/i,
+    re: /\bdd\b[^\n]*\bof=\/dev\/(?:sd|hd|nvme|xvd|vd|disk|mmcblk)|\bmkfs(?:\.\w+)?\s+\/dev\/|\bwipefs\b[^\n]*\/dev\/|\bshred\b[^\n]*\/dev\/|>\s*\/dev\/(?:sd|nvme|hd)[a-z]|\bformat\s+[a-z]:|diskpart[^\n]*\bclean\b|\bclear-disk\b/i,
   },
   {
     rule: 'destroy_files',
-    re: /\brm\s+(?:-\w*[rf]\w*\s+|--\w+(?:=\S+)?\s+)+(?:--no-preserve-root\s+)?["']?(?:\/|\/\*|~\/?\*?|\$HOME\/?\*?|\/(?:usr|etc|lib\w*|bin|sbin|boot|var|home|sys|opt|root)\/?\*?)["']?(?:\s|$|;|&)|\b(?:shutil\.rmtree|fs\.rm(?:sync)?|fs\.rmdir(?:sync)?|rimraf(?:\.sync)?)\(\s*(?:["'](?:\/|~|c:\\\\?)["']|os\.path\.expanduser\(["']~["']\)|os\.environ\[["']home["']\]|os\.homedir\(\))|\bos\.(?:remove|unlink)\(\s*["']\/(?:lib|bin|sbin|boot|etc|usr\/(?:lib|bin|sbin))\/|remove-item[^\n]*-recurse[^\n]*(?:c:\\(?:\s|$|windows|\*)|\$env:(?:userprofile|systemroot)|~)|\b(?:del|rd|rmdir)\s+\/[sq][^\n]*c:\\(?:windows|\*|\s|$)|\bchmod\s+-r\s+0{3,4}\s+\/(?:\s|$)/i,
+    re: /\brm\s+(?:-\w*[rf]\w*\s+|--\w+(?:=\S+)?\s+)+(?:--no-preserve-root\s+)?["']?(?:\/|\/\*|~\/?\*?|\$HOME\/?\*?|\/(?:usr|etc|lib\w*|bin|sbin|boot|var|home|sys|opt|root)\/?\*?)["']?(?:\s|$|;|&)|\b(?:shutil\.rmtree|fs\.rm(?:sync)?|fs\.rmdir(?:sync)?|rimraf(?:\.sync)?)\(\s*(?:["'](?:\/|~|c:\\\\?)["']|os\.path\.expanduser\(["']~["']\)|os\.environ\[["']home["']\]|os\.homedir\(\))|\bos\.(?:remove|unlink)\(\s*["']\/(?:lib|bin|sbin|boot|etc|usr\/(?:lib|bin|sbin))\/|remove-item[^\n]*-recurse[^\n]*(?:c:\\(?:\s|$|windows|\*)|\$env:(?:userprofile|systemroot)|~)|remove-item[^\n]*c:\\windows(?:\\system32)?(?:\\\*)?["']?\s[^\n]*-recurse|\brm\s+(?:-\w+\s+)*\/boot\b|\b(?:rm\s+(?:-\w+\s+)*|shutil\.rmtree\(\s*|os\.(?:remove|unlink|rmdir)\(\s*|fs\.(?:rm|unlink)(?:sync)?\(\s*)["']?\/(?:usr\/(?:s?bin|lib\w*)|s?bin|lib\w*)\b|\bopen\(\s*["']\/(?:usr\/)?(?:s?bin|lib\w*|boot)\/[^"']*["']\s*,\s*["'][wa]|\b(?:del|rd|rmdir)\s+\/[sq][^\n]*c:\\(?:windows|\*|\s|$)|\bchmod\s+-r\s+0{3,4}\s+\/(?:\s|$)/i,
   },
   {
     rule: 'ransomware',
@@ -134,7 +134,7 @@ const EFFECTS: ReadonlyArray<{ rule: string; re: RegExp }> = [
   },
   {
     rule: 'disable_network',
-    re: /\b(?:ifconfig|ip\s+link\s+set)\s+\S+\s+down\b|\bnmcli\s+(?:networking|radio\s+\w+)\s+off|\bnetsh\s+interface\s+set\s+interface[^\n]*disabled?|\bdisable-netadapter\b|\biptables\s+(?:-\w+\s+)*-P\s+(?:input|output|forward)\s+drop|\biptables\b[^\n]*-[AI]\s+output\b[^\n]*-j\s+(?:drop|reject)|\broute\s+del(?:ete)?\s+default|\bip\s+route\s+(?:del|flush)\s+(?:default|all)|\brfkill\s+block\s+all|(?:systemctl|service)\s+(?:stop|disable|mask)\s+(?:networkmanager|networking|network|systemd-networkd|wpa_supplicant)\b|\bnetworkmanager\s+stop|ipconfig\s+\/release|open\([^)]*\/etc\/hosts[^)]*["']a|>>\s*\/etc\/hosts[\s\S]{0,80}0\.0\.0\.0|127\.0\.0\.1\s+(?:www\.)?(?:google|bing|github|microsoft|update)\.\w+/i,
+    re: /\b(?:ifconfig|ip\s+link\s+set(?:\s+dev)?)\s+\S+\s+down\b|\bifdown\s+(?:-a\b|\w+)|\bdhclient\s+-r\b|\bnmcli\s+(?:device\s+disconnect|con(?:nection)?\s+down)\b|\bnetsh\s+wlan\s+disconnect\b|\biptables\s+(?:-\w+\s+\w+\s+)*-[AI]\s+(?:input|output|forward)(?:\s+-s\s+0\.0\.0\.0\/0)?\s+-j\s+(?:drop|reject)\b|\bnmcli\s+(?:networking|radio\s+\w+)\s+off|\bnetsh\s+interface\s+set\s+interface[^\n]*disabled?|\bdisable-netadapter\b|\biptables\s+(?:-\w+\s+)*-P\s+(?:input|output|forward)\s+drop|\biptables\b[^\n]*-[AI]\s+output\b[^\n]*-j\s+(?:drop|reject)|\broute\s+del(?:ete)?\s+default|\bip\s+route\s+(?:del|flush)\s+(?:default|all)|\brfkill\s+block\s+all|(?:systemctl|service)\s+(?:stop|disable|mask)\s+(?:networkmanager|networking|network|systemd-networkd|wpa_supplicant)\b|\bnetworkmanager\s+stop|ipconfig\s+\/release|open\([^)]*\/etc\/hosts[^)]*["']a|>>\s*\/etc\/hosts[\s\S]{0,80}0\.0\.0\.0|127\.0\.0\.1\s+(?:www\.)?(?:google|bing|github|microsoft|update)\.\w+|\bnew-netfirewallrule\b(?=[^\n]*-action\s+block)(?![^\n]*-(?:localport|remoteport|program|service)\b)(?![^\n]*-remoteaddress\s+(?!any\b))|\bnetsh\s+advfirewall\s+set\s+\w+\s+firewallpolicy\s+blockinbound,blockoutbound|\bnetworksetup\s+-set(?:airportpower|networkserviceenabled)\s+\S+\s+off|\bwmic\b[^\n]*networkadapter[^\n]*\bdisable\b|\bnameserver\s+0\.0\.0\.0\b/i,
   },
   {
     rule: 'disable_security',
@@ -165,6 +165,22 @@ const EFFECTS: ReadonlyArray<{ rule: string; re: RegExp }> = [
     re: /\bbase64\s+(?:-d|--decode|-D)\b[^\n]*\|\s*(?:sudo\s+)?(?:ba|z)?sh\b|\b(?:exec|eval)\(\s*(?:base64\.b64decode|codecs\.decode|bytes\.fromhex|zlib\.decompress|marshal\.loads|__import__\(["'](?:base64|codecs|zlib|marshal))|\beval\(\s*(?:atob\(|buffer\.from\([^)]*["'](?:base64|hex)["'])|new\s+function\(\s*atob\(|-e(?:nc|ncodedcommand)?\s+[A-Za-z0-9+/=]{20,}|\b(?:iex|invoke-expression)\b[^\n]*frombase64string|frombase64string[^\n]*\|\s*(?:iex|invoke-expression)|\bpython3?\s+-c\s+["'][^"'\n]*(?:b64decode|decode\(["']hex)/i,
   },
   {
+    rule: 'corrupt_system',
+    re: /(?<![>|])>\s*\/etc\/(?:fstab|passwd|shadow|group|sudoers|inittab|ld\.so\.preload)\b|\bopen\(\s*["']\/etc\/(?:fstab|passwd|shadow|group|sudoers)["']\s*,\s*["']w|\b(?:echo|printf)\s+["']?[bco]["']?\s*(?:>\s*|\|\s*(?:sudo\s+)?tee\s+)\/proc\/sysrq-trigger|\bkill\s+-(?:9|kill)\s+1\b(?!\d)|\btakeown\s+\/f\s+c:\\windows|\bbcdedit\b[^\n]*\/delete\b|\breg\s+delete\s+hklm\\system\b/i,
+  },
+  {
+    rule: 'delete_backups',
+    re: /\bvssadmin\s+delete\s+shadows|\bwmic\s+shadowcopy\s+delete|win32_shadowcopy[^\n]*(?:\.delete\(\)|remove-(?:wmiobject|ciminstance))|\bwbadmin\s+delete\s+(?:catalog|systemstatebackup|backup)|\bbcdedit\b[^\n]*recoveryenabled\s+no|\bbcdedit\b[^\n]*bootstatuspolicy\s+ignoreallfailures/i,
+  },
+  {
+    rule: 'resource_exhaustion',
+    re: /\brange\(\s*(?:\d{3,}|\w+\.cpu_count\(\)\s*\*\s*\d+)\s*\)\s*:[\s\S]{0,120}?\b(?:thread|process)\(\s*target\s*=|(?:while\s*\(?\s*(?:true|1)\s*\)?\s*:?\s*\{?|for\s*\(\s*;\s*;\s*\)\s*\{?)[\s\S]{0,120}?(?:bytearray\(|\.append\(|buffer\.alloc\w*\(|new\s+array\(|\.push\(|\+=)[^\n]{0,40}?(?:10\s*\*\*\s*[5-9]|\b\d{6,}\b|\b1e[6-9]\b)|\bdd\s+if=\/dev\/(?:zero|u?random)\s+of=(?!\/dev\/)\S+(?![^\n]*\bcount=)[^\n]*$|\bcat\s+\/dev\/(?:zero|u?random)\s*>\s*(?!\/dev\/)\S+/im,
+  },
+  {
+    rule: 'packet_capture',
+    re: /\bsniff\((?![^)\n]*iface\s*=\s*["'](?:lo|lo0|loopback)["'])|\bpyshark\.livecapture\((?![^)\n]*interface\s*=\s*["']lo)|\bpcapy\.open_live\(\s*["'](?!lo)|socket\.af_packet\b|\bsocket\.sock_raw\b[^\n]*\bipproto_(?:ip|tcp|udp)\b|\bsio_rcvall\b/i,
+  },
+  {
     rule: 'privilege_backdoor',
     re: /\buseradd\b[^\n]*-o\s+-u\s*0|\bnet\s+user\s+\S+\s+\S+\s+\/add[\s\S]{0,200}administrators|\bchmod\s+(?:u\+s|[46]7\d\d)\s+\/bin\/(?:ba)?sh|\bchmod\s+\d*7{3}\s+\/etc\/(?:passwd|shadow|sudoers)|echo\s+["'][^"'\n]*ALL=\(ALL(?::ALL)?\)\s*NOPASSWD:\s*ALL["']\s*>>\s*\/etc\/sudoers\b/i,
   },
@@ -172,7 +188,7 @@ const EFFECTS: ReadonlyArray<{ rule: string; re: RegExp }> = [
 
 /** Installers projects publish to be piped into a shell (docs tell users to run exactly this). */
 const OFFICIAL_INSTALLERS =
-  /\b(?:curl|wget)\b[^\n|]*https:\/\/(?:get\.docker\.com|sh\.rustup\.rs|deb\.nodesource\.com|rpm\.nodesource\.com|install\.python-poetry\.org|bun\.sh\/install|deno\.land\/install\.sh|get\.helm\.sh|raw\.githubusercontent\.com\/(?:nvm-sh|helm|Homebrew|ohmyzsh)\/|astral\.sh\/uv\/|get\.pnpm\.io|fnm\.vercel\.app|pyenv\.run|get\.k3s\.io|sdk\.cloud\.google\.com|cli\.github\.com|tailscale\.com\/install\.sh|ollama\.com\/install\.sh|get\.rvm\.io|starship\.rs\/install\.sh)\S*\s*\|/i;
+  /(?:\b(?:curl|wget)\b|\b(?:irm|iwr|invoke-restmethod|invoke-webrequest)\b|downloadstring\(\s*['"])[^\n|]*?(?:https:\/\/|(?<=[\s'"(]))(?:get\.scoop\.sh|community\.chocolatey\.org\/install\.ps1|aka\.ms\/install(?:azurecli\w*)|dot\.net\/v1\/dotnet-install|get\.sdkman\.io|get\.volta\.sh|install\.determinate\.systems|nixos\.org\/nix\/install|fly\.io\/install|cli\.doppler\.com|packagecloud\.io\/install\/repositories|bootstrap\.pypa\.io\/get-pip\.py|getcomposer\.org\/installer|get\.docker\.com|sh\.rustup\.rs|deb\.nodesource\.com|rpm\.nodesource\.com|install\.python-poetry\.org|bun\.sh\/install|deno\.land\/install\.sh|get\.helm\.sh|raw\.githubusercontent\.com\/(?:nvm-sh|helm|Homebrew|ohmyzsh)\/|astral\.sh\/uv\/|get\.pnpm\.io|fnm\.vercel\.app|pyenv\.run|get\.k3s\.io|sdk\.cloud\.google\.com|cli\.github\.com|tailscale\.com\/install\.sh|ollama\.com\/install\.sh|get\.rvm\.io|starship\.rs\/install\.sh)\S*\s*(?:\||['"]\s*\)\s*\))/i;
 
 /** Host of a connect/sendto with a literal, non-loopback host. */
 const RAW_SOCKET = new RegExp(
@@ -183,6 +199,26 @@ const RAW_SOCKET = new RegExp(
 );
 const SHELL_BEHIND_SOCKET =
   /subprocess\.(?:popen|call|run)\(\s*\[?\s*["'](?:\/bin\/)?(?:ba)?sh|pty\.spawn|os\.dup2|child_process[\s\S]{0,200}(?:spawn|exec)\(\s*["'](?:\/bin\/)?(?:ba)?sh|cmd\.exe|invoke-expression|\biex\b|getstream\(\)[\s\S]{0,300}\bread\(/i;
+
+/** What identifies this machine or its user, each kind once: collecting several is fingerprinting. */
+const IDENTITIES: readonly RegExp[] = [
+  /\bgetpass\.getuser\(|\bos\.getlogin\(|\bos\.userinfo\(|\$env:username\b|\bwhoami\b|getenv\(\s*["']user(?:name)?["']|environ\[\s*["']user(?:name)?["']/i,
+  /\bsocket\.gethostname\(|\bplatform\.node\(|\bos\.hostname\(|\$env:computername\b|\buname\s+-n\b/i,
+  /\buuid\.getnode\(|\bgetmac\b|macaddress|\bnet_if_addrs\(|\bos\.networkinterfaces\(|\bnetifaces\./i,
+  /serialnumber|\/etc\/machine-id|\bdmidecode\b|win32_bios|\bwmic\s+(?:bios|csproduct|baseboard)/i,
+  /\bplatform\.(?:uname|platform|version|release)\(|\bos\.uname\(|\bsysteminfo\b|win32_operatingsystem|get-computerinfo/i,
+  /\bgethostbyname\(|\bipify\b|ifconfig\.me|\bipconfig\b|\bifconfig\b(?!\s+\S+\s+(?:up|down))/i,
+  /navigator\.(?:useragent|hardwareconcurrency|devicememory|platform|languages)|\btodataurl\(|\bscreen\.(?:width|height)/i,
+];
+/** Kinds of identity read in one piece of code that make it fingerprinting. */
+const FINGERPRINT_IDENTITIES = 3;
+
+/** A device written as a placeholder the reader replaces (`/dev/sdX`, `/dev/diskN`, `/dev/<disk>`): a recipe, not a target. */
+const PLACEHOLDER_DEVICE = /\/dev\/[a-z]*(?:[XN](?![a-z])|<)/;
+
+/** The whole line(s) a match lies on. */
+const lineOf = (text: string, start: number, length: number) =>
+  text.slice(text.lastIndexOf('\n', start) + 1, (text.indexOf('\n', start + length) + 1 || text.length + 1) - 1);
 
 const span = (seg: CodeSegment, m: RegExpMatchArray) =>
   [seg.start + m.index!, seg.start + m.index! + m[0].length] as const;
@@ -196,8 +232,15 @@ function segmentFlags(seg: CodeSegment, near = Number.POSITIVE_INFINITY): LayerF
   for (const { rule, re } of EFFECTS) {
     const m = text.match(re);
     if (!m) continue;
-    if (rule === 'pipe_to_shell' && OFFICIAL_INSTALLERS.test(m[0])) continue;
+    if (rule === 'pipe_to_shell' && OFFICIAL_INSTALLERS.test(lineOf(text, m.index!, m[0].length))) continue;
+    if (rule === 'destroy_disk' && PLACEHOLDER_DEVICE.test(lineOf(text, m.index!, m[0].length))) continue;
     out.push(flagAt('code', rule, ...span(seg, m)));
+  }
+  const ids = IDENTITIES.map((re) => text.match(re)).filter((m): m is RegExpMatchArray => m !== null);
+  if (ids.length >= FINGERPRINT_IDENTITIES) {
+    const at = Math.min(...ids.map((m) => m.index!));
+    const end = Math.max(...ids.map((m) => m.index! + m[0].length));
+    out.push(flagAt('code', 'fingerprinting', seg.start + at, seg.start + end));
   }
   const socket = text.match(RAW_SOCKET);
   if (socket) {
@@ -210,11 +253,12 @@ function segmentFlags(seg: CodeSegment, near = Number.POSITIVE_INFINITY): LayerF
     // The most specific source names the rule; a plain file read counts only when sent to a host written out.
     const window = text.slice(Math.max(0, sink.index - near), sink.index + sink[0].length + near);
     const from = Math.max(0, sink.index - near);
+    const read = (rule: string) => (rule === 'exfiltrate_env' ? window.replace(ENV_AS_CONFIG, blank) : window);
     const source = SOURCES.find(
-      ({ rule, re }) => re.test(window) && (rule !== 'exfiltrate_file' || REMOTE_RE.test(window)),
+      ({ rule, re }) => re.test(read(rule)) && (rule !== 'exfiltrate_file' || REMOTE_RE.test(window)),
     );
     if (!source) continue;
-    const src = window.match(source.re)!;
+    const src = read(source.rule).match(source.re)!;
     const a = Math.min(from + src.index!, sink.index);
     const b = Math.max(from + src.index! + src[0].length, sink.index + sink[0].length);
     out.push(flagAt('code', source.rule, seg.start + a, seg.start + b));
@@ -224,6 +268,17 @@ function segmentFlags(seg: CodeSegment, near = Number.POSITIVE_INFINITY): LayerF
 }
 
 const SINK_G = new RegExp(SINK.source, 'gi');
+const blank = (m: string) => ' '.repeat(m.length);
+/** One named variable read to authenticate a request or to address it: configuration, not data sent away. */
+const ENV_AS_CONFIG = new RegExp(
+  String.raw`(?:authorization|bearer|x-api-key|api[_-]?key|auth|token)["']?\s*[:=,]\s*[^\n]{0,40}?` +
+    String.raw`(?:os\.environ\[[^\]\n]+\]|os\.getenv\([^)\n]*\)|process\.env\.\w+|\$env:\w+)|` +
+    String.raw`\b(?:fetch|requests\.\w+|axios\.\w+|urlopen)\(\s*(?:os\.environ\[[^\]\n]+\]|os\.getenv\([^)\n]*\)|process\.env\.\w+)`,
+  'gi',
+);
+/** Inline code a sentence warns against running ("never run `ip link set eth0 down` over SSH"): not an instruction. */
+const WARNED_AGAINST =
+  /\b(?:never|don't|do\s+not|must\s+not|should\s+not|shouldn't|avoid)\s+(?:run(?:ning)?|us(?:e|ing)|typ(?:e|ing)|execut(?:e|ing)|call(?:ing)?|paste|pasting)\b[^.!?\n`]{0,60}(`{1,3})[^`\n]+\1/gi;
 const REMOTE_RE = new RegExp(REMOTE, 'i');
 /** curl or wget sending a local file (`-F f=@file`, `-T file`, `--data-binary @file`) to a host. */
 const CURL_UPLOAD = new RegExp(
@@ -234,10 +289,15 @@ const CURL_UPLOAD = new RegExp(
 /**
  * Flags of the code layer over `text`, in text order, each rule once: every code segment, then the whole text
  * (code whose fences a writer broke, or that sits in prose), where what is read must lie near where it is sent.
+ * Inline code the text warns against running is not read.
  */
 export function screenCode(text: string): LayerFlag[] {
   const out: LayerFlag[] = [];
-  for (const f of [...codeSegments(text).flatMap((s) => segmentFlags(s)), ...segmentFlags({ text, start: 0 }, NEAR)])
+  const read = text.replace(WARNED_AGAINST, blank);
+  for (const f of [
+    ...codeSegments(read).flatMap((s) => segmentFlags(s)),
+    ...segmentFlags({ text: read, start: 0 }, NEAR),
+  ])
     if (!out.some((o) => o.rule === f.rule)) out.push(f);
   return out.sort((a, b) => a.start - b.start);
 }

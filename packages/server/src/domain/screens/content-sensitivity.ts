@@ -248,6 +248,37 @@ export const STANDALONE_PATTERNS: readonly NamedPattern[] = [
   },
 ];
 
+/** People, minors and harm named without a pattern above: what else a sensitive sentence is about. */
+const PEOPLE_AND_HARM = new RegExp(
+  String.raw`\b(?:people|persons?|someone|somebody|caller|customers?|tenants?|drivers?|staff|employees?|workers?|` +
+    String.raw`colleagues?|kids?|child(?:ren)?|students?|pupils?|minors?|underage|adults?|boys?|girls?|teens?|son|` +
+    String.raw`daughter|parents?|guardians?|famil(?:y|ies)|prisoners?|victims?|\d+[- ]years?[- ]old|aged\s+\d+|bomb\w*|` +
+    String.raw`shoot\w*|murder\w*|violen\w+|tortur\w+|terroris\w+|grooming|exploitation|beaten|assault\w*|` +
+    String.raw`threaten\w*)\b|\b(?:our|my|their)\s+(?:[\w-]+\s+){0,2}(?:engineer|developer|designer|admin|lead|` +
+    String.raw`analyst|hire|nurse|doctor|lawyer|accountant)s?\b`,
+  'i',
+);
+
+/** People as pronouns, counted in prose only (technical text says "we" and "I" of its procedure). */
+const PRONOUN = /\b(?:i|me|my|mine|we|us|our|they|them|their)\b/i;
+/** Code, identifiers, paths, versions, flags: the marks of technical text. */
+export const TECHNICAL_MARK =
+  /`|[{}[\]<>=_#$\\|]|\w\.\w(?<!\b(?:e\.g|i\.e))|\w\(|\b\d+\.\d+|(?:^|\s)--?\w|\/\w|\b[a-z]+[A-Z]\w*/;
+
+/** A role or relation named without a name ("the landlord", "a coworker"). */
+const ROLE_OR_RELATION = new RegExp(String.raw`\b(?:${ROLE_WORDS}|${RELATION})s?\b`, 'i');
+
+/**
+ * Whether a sentence may concern a person, a minor or violence: a person, role or relation, or a sensitive topic
+ * named. These are the sentences the semantic side of this screen reads (the rest cannot be sensitive in its
+ * sense, and embedding them is most of a screening's cost).
+ */
+export const mayConcernPeople = (sentence: string): boolean =>
+  PEOPLE_AND_HARM.test(sentence) ||
+  ROLE_OR_RELATION.test(sentence) ||
+  (PRONOUN.test(sentence) && !TECHNICAL_MARK.test(sentence)) ||
+  [...PERSON_PATTERNS, ...STANDALONE_PATTERNS, ...TOPICS].some((p) => p.re.test(sentence));
+
 /** Sentences, split on terminal punctuation and line breaks (code lines become their own sentences). */
 function sentences(text: string): string[] {
   return text.split(/(?<=[.!?])\s+|\n+/).filter((s) => s.trim().length > 0);

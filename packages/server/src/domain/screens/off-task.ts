@@ -124,6 +124,15 @@ export function screenOffTask(text: string, extra = ''): LayerFlag[] {
     .map((r) => flagAt('off_task', `${r.kind}_off_task`, r.start, r.end));
 }
 
+/**
+ * Words of the title and task context a request is measured against by the sentence model: their opening says
+ * what the task is (on the eval's dev half 12, 20, 32, 48 words and all of them gave the same verdicts; each word of code is several tokens), and every
+ * word more costs model time.
+ */
+export const MAX_TASK_WORDS = 12;
+export const taskWindow = (task: string): string =>
+  task.split(/\s+/).filter(Boolean).slice(0, MAX_TASK_WORDS).join(' ');
+
 /** The sentence model's thresholds, chosen on the injection eval's dev half (bench/README.md). */
 export const OFF_TASK_THRESHOLDS = { near: 0.5, far: 0.1 } as const;
 

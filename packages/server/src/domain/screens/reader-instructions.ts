@@ -91,6 +91,11 @@ const RULES: readonly Rule[] = [
     re: /\b(?:the\s+user|your\s+(?:user|operator|owner))\s+(?:has\s+)?(?:already\s+)?(?:authori[sz]ed|approved|allowed|permitted|consented\s+to)\s+you\b|\b(?:do|run|execute|apply|delete|deploy|install)\s+(?:it|this|that|them)\s+without\s+(?:asking|confirmation|checking)\b/,
   },
   {
+    // The writer asking the reader for work ("Can you show me…", "Tell me…"): a learning answers, it does not ask.
+    rule: 'request_to_reader',
+    re: /\b(?:can|could|would|will)\s+you\s+(?:please\s+)?(?:show|give|tell|write|send|provide|explain|teach|recommend|list|share)\s+(?:me|us)\b|(?:^|[.!?:]\s+)(?:please\s+)?(?:tell|give|show|send|teach|write)\s+me\b/m,
+  },
+  {
     rule: 'output_control',
     re: /(?:^|[.!?:]\s+)(?:please\s+)?(?:respond|reply|answer|write)\s+(?:only\s+)?(?:in|using|with)\s+(?:all\s+caps|uppercase|capital\s+letters|pig\s+latin|emojis?|morse|rhymes?|verse|base64|binary|reverse)\b|\b(?:end|start|begin|finish|sign)\s+(?:every|each|all)\s+(?:reply|response|answer|message)s?\b/m,
   },
