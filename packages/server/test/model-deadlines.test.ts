@@ -52,14 +52,16 @@ afterAll(async () => {
 
 describe('requests while the embedding worker is stuck', () => {
   it('POST /learn answers within the deadline, regex-screened, and the held item says why', async () => {
-    const stuck = learningBody(1, { body: `${learningBody(1).body} STALL` });
+    // A request to the reader is what the screens embed (a technical body alone costs no model call).
+    const stuck = learningBody(1, { body: `${learningBody(1).body} Can you recommend a good STALL book?` });
     const first = await timed(() => post(server, '/learn', stuck, alice.headers));
     expect(first.res.status).toBe(201);
     expect(first.ms).toBeGreaterThanOrEqual(WAIT_MS - 50);
     expect(first.ms).toBeLessThan(WAIT_MS + SLACK_MS);
 
     // The worker is still stuck: the next submission waits in the queue, and leaves it at its deadline.
-    const queued = await timed(() => post(server, '/learn', learningBody(2), alice.headers));
+    const asking = learningBody(2, { body: `${learningBody(2).body} Can you recommend a good book?` });
+    const queued = await timed(() => post(server, '/learn', asking, alice.headers));
     expect(queued.res.status).toBe(201);
     expect(queued.ms).toBeLessThan(WAIT_MS + SLACK_MS);
 
