@@ -58,7 +58,7 @@ export function readCatalogFile(path?: string): { bytes: Buffer; label: string }
 
 /**
  * The catalog file's bytes in chunks of 1 MB (one buffer, reused): hashing an unchanged catalog this way
- * allocates no copy of the whole file (14 MB at 20,000 skills).
+ * allocates no copy of the whole file.
  */
 export function* catalogFileChunks(path?: string): Generator<Uint8Array> {
   const { file, label } = catalogSource(path);

@@ -85,7 +85,7 @@ export async function createSkillsService(opts: SkillsServiceOptions): Promise<S
   /** The file's skills plus the synced servers it does not hold, when the fingerprint changed. */
   async function load(): Promise<{ fingerprint: string; replaced: boolean }> {
     const generation = await registryStore.generation(opts.db);
-    // Hashed in chunks and read whole only to import it: a 20,000-skill file is 14 MB.
+    // Hashed in chunks and read whole only to import it, so no copy of the file stays in memory.
     let fingerprint = catalogFingerprint(catalogFileChunks(opts.catalogPath), generation);
     let replaced = false;
     if ((await repo.catalogFingerprint()) !== fingerprint) {
