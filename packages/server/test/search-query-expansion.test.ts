@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DEVELOPER_VOCABULARY } from '../src/domain/developer-vocabulary.js';
 import {
   compileThesaurus,
+  expandedSentence,
   expansionTerms,
   MAX_EXPANDED_WORDS,
   MAX_EXPANSION_TERMS,
@@ -88,6 +89,14 @@ describe('expansionTerms', () => {
     expect(expansionTerms('weather in Lisbon', t)).toEqual([]);
     expect(expansionTerms('', t)).toEqual([]);
     expect(expansionTerms('!!! ???', t)).toEqual([]);
+  });
+});
+
+describe('expandedSentence', () => {
+  it('appends the added terms in brackets, and leaves a request without them as it is', () => {
+    const terms = expansionTerms('speech to text', t);
+    expect(expandedSentence('speech to text', terms)).toBe('speech to text (transcription, stt, whisper)');
+    expect(expandedSentence('weather in Lisbon', [])).toBe('weather in Lisbon');
   });
 });
 

@@ -85,3 +85,11 @@ export function expansionTerms(text: string, thesaurus: Thesaurus, max = MAX_EXP
   }
   return added;
 }
+
+/**
+ * The text the sentence model embeds for a request the thesaurus expanded: the request, then its added terms in
+ * brackets, so a request in plain words is also near records that use only the catalog's words or a product's name.
+ */
+export function expandedSentence(text: string, terms: readonly string[]): string {
+  return terms.length === 0 ? text : `${text} (${terms.join(', ')})`;
+}

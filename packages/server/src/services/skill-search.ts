@@ -2,7 +2,7 @@ import type { SearchState, Skill, SkillResult } from '@axle/sdk';
 import { votedCategory } from '../domain/category-vote.js';
 import { DEVELOPER_VOCABULARY } from '../domain/developer-vocabulary.js';
 import { type FusedHit, reciprocalRankFusion } from '../domain/fusion.js';
-import { compileThesaurus, expansionTerms } from '../domain/query-expansion.js';
+import { compileThesaurus, expandedSentence, expansionTerms } from '../domain/query-expansion.js';
 import type { SemanticIndex } from '../search/semantic-index.js';
 import type { SemanticHits } from '../search/worker-protocol.js';
 import type { SkillFilters, SkillsStore } from '../store/skills.js';
@@ -61,8 +61,8 @@ const CATEGORY_QUORUM = 3;
 /**
  * Fused search ranks the catalog words the developer vocabulary (domain/developer-vocabulary.ts) adds to a request
  * ("local disk" -> filesystem) by BM25 on their own, and fuses that ranking, when there is one, at this weight: a
- * request that holds none of a record's words can still find it. Chosen on queries.json and the everyday dev half
- * (both gain from 0.3 to 1.2; bench/README.md).
+ * request that holds none of a record's words can still find it. The sentence model embeds the request with those
+ * words (expandedSentence). Chosen on queries.json and the everyday dev half (bench/README.md).
  */
 export const DEFAULT_EXPANSION_WEIGHT = 1;
 const VOCABULARY = compileThesaurus(DEVELOPER_VOCABULARY);
@@ -173,7 +173,7 @@ export function createSkillSearch({
           : useLexical
             ? repo.lexicalSearch(query, filters, depth).then((fields) => ({ fields, flat: [] }))
             : undefined,
-        useSemantic ? semanticRanking(query, filters, mode, depth) : undefined,
+        useSemantic ? semanticRanking(expandedSentence(query, expansion), filters, mode, depth) : undefined,
         expansion.length > 0 ? repo.lexicalSearch(expansion.join(' '), filters, depth) : undefined,
       ]);
       const ranked: Array<[ReadonlyArray<{ id: string }>, number]> = [];
