@@ -150,7 +150,16 @@ describe('compileThesaurus', () => {
       ['mint an NFT', 'blockchain'],
       ['pictures of dogs', 'animals'],
       ['push events to a message queue', 'kafka'],
+      ['photos of planets from NASA', 'astronomy'],
+      ['track a parcel by its tracking number', 'shipping'],
     ];
     for (const [request, term] of cases) expect(expansionTerms(request, v), request).toContain(term);
+  });
+
+  it('maps a word of two senses only in the phrase that fixes its sense', () => {
+    const v = compileThesaurus(DEVELOPER_VOCABULARY);
+    expect(expansionTerms('train a model on my data', v)).not.toContain('transit');
+    expect(expansionTerms('let users log in with Google', v)).toContain('authentication');
+    expect(expansionTerms('let users log in with Google', v)).not.toContain('logs');
   });
 });
