@@ -65,7 +65,7 @@ const SOCKET_PEER = String.raw`(?:["']${LOOPBACK}[^"'\s]+["']|${REMOTE})`;
 const SOURCES: ReadonlyArray<{ rule: string; re: RegExp }> = [
   {
     rule: 'exfiltrate_credentials',
-    re: /(?:~|\$HOME|%USERPROFILE%|home)?[\\/]?\.(?:ssh|aws|kube|docker|gnupg|npmrc|pypirc|netrc|git-credentials)\b|(?:^|[\s"'/=(~])\.env\b|id_(?:rsa|ed25519|ecdsa)|\/etc\/(?:passwd|shadow)|keychain|login data|wallet\.dat|cookies?\.(?:txt|pkl|sqlite|json)|cookiejar|simplecookie|\bdocument\.cookie|_history\b|credentials\.(?:json|csv|xml)|\.aws\/credentials|lsass|mimikatz/i,
+    re: /(?:~|\$HOME|%USERPROFILE%|home)?[\\/]?\.(?:ssh(?![\\/](?:config|known_hosts|authorized_keys|[\w.-]+\.pub)\b)|aws|kube|docker|gnupg|npmrc|pypirc|netrc|git-credentials)\b|(?:^|[\s"'/=(~])\.env\b|id_(?:rsa|ed25519|ecdsa)|\/etc\/(?:passwd|shadow)|keychain|login data|wallet\.dat|cookies?\.(?:txt|pkl|sqlite|json)|cookiejar|simplecookie|\bdocument\.cookie|_history\b|credentials\.(?:json|csv|xml)|\.aws\/credentials|lsass|mimikatz/i,
   },
   {
     rule: 'exfiltrate_env',
@@ -396,14 +396,44 @@ const CURL_UPLOAD = new RegExp(
   'i',
 );
 
+/** A title that says the learning does what a rule flags: the recipe is its subject (sending its own files, wiping a
+ * disk, starting something at boot). */
+const DECLARED: Readonly<Record<string, RegExp>> = {
+  exfiltrate_file:
+    /\b(?:upload\w*|send(?:s|ing)?|ship(?:s|ping)?|post(?:s|ed|ing)?|push(?:es|ing)?|sync\w*|publish\w*|report(?:s|ing)?|back(?:ing)?\s+up|backups?|forward\w*|export\w*|transfer\w*|mirror\w*)\b/i,
+  destroy_disk:
+    /\b(?:wip(?:e|es|ed|ing)|eras(?:e|es|ed|ing)|format(?:s|ted|ting)?|flash(?:es|ed|ing)?|shred\w*|saniti[sz]\w+|partition\w*|reimag\w+|factory\s+reset|(?:write|burn)\w*\s+(?:an?\s+|the\s+)?(?:iso|image))\b/i,
+  persistence:
+    /\b(?:(?:at|on|after)\s+(?:log\s?in|logon|boot|start-?up|reboot)|when\s+(?:the\s+|my\s+|a\s+)?(?:machine|computer|system|server|mac|pc|laptop|pi)\s+(?:boots|starts)|auto-?start\w*|start(?:s|ed)?\s+automatically|schedul\w+|cron\s*(?:job|tab|entry)|launch\s?(?:agent|daemon)s?)\b/i,
+};
+/** Commands that switch back on what the network and security rules see switched off: with one after it, a restart. */
+const RESTORED =
+  /ipconfig\s+\/renew|\bifup\b|\b(?:ip\s+link\s+set|ifconfig)\s+(?:dev\s+)?\S+\s+up\b|\bnmcli\b[^\n]*\s(?:up|connect|on)\b|(?:systemctl|service)\s+(?:--\w+\s+)*(?:start|enable|unmask|restart)\b|\bservice\s+\S+\s+(?:start|restart)\b|\bufw\s+enable\b|\bsetenforce\s+1\b|-disable\w*\s+\$?false\b|\bstate\s+on\b|\brfkill\s+unblock\b|\benable-netadapter\b|\bnetworksetup\s+-set\w+\s+\S+\s+on\b/i;
+/** How far after a switch-off its restart may come. */
+const RESTART_WITHIN = 600;
+
+/** Code fetching something from elsewhere: what it then starts at boot is a dropper, whatever the title says. */
+const FETCHES =
+  /\b(?:curl|wget|invoke-webrequest|iwr|irm|invoke-restmethod|urlretrieve|downloadfile|downloadstring|start-bitstransfer)\b/i;
+
+/** Whether a flag is the learning's declared subject or undone a few lines later. */
+function purposeful(f: LayerFlag, text: string, title: string): boolean {
+  if (DECLARED[f.rule]?.test(title) && !(f.rule === 'persistence' && FETCHES.test(text))) return true;
+  return (
+    (f.rule === 'disable_network' || f.rule === 'disable_security') &&
+    RESTORED.test(text.slice(f.end, f.end + RESTART_WITHIN))
+  );
+}
+
 /**
  * Flags of the code layer over `text`, in text order, each rule once: every code segment, then the whole text
  * (code whose fences a writer broke, or that sits in prose), where what is read must lie near where it is sent.
  * Inline code the text warns against running is not read. `task` (title and task context) tells what reach is the
- * learning's own subject.
+ * learning's own subject; what its first line (the title) says it does is not flagged, nor a switch-off restarted.
  */
 export function screenCode(text: string, task = ''): LayerFlag[] {
   const out: LayerFlag[] = [];
+  const title = task.split('\n', 1)[0]!;
   const read = text.replace(WARNED_AGAINST, blank);
   for (const f of [
     ...codeSegments(read).flatMap((s) => {
@@ -412,6 +442,6 @@ export function screenCode(text: string, task = ''): LayerFlag[] {
     }),
     ...segmentFlags({ text: read, start: 0 }, NEAR),
   ])
-    if (!out.some((o) => o.rule === f.rule)) out.push(f);
+    if (!out.some((o) => o.rule === f.rule) && !purposeful(f, read, title)) out.push(f);
   return out.sort((a, b) => a.start - b.start);
 }
