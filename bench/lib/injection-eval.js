@@ -25,6 +25,12 @@ async function verdicts(items, model) {
   return out;
 }
 
+/** The set as first built (comparable across builds) and the set with the tldr-pages recipes added. */
+const SETS = [
+  ['BIPIA + authored (the first composition):', (item) => item.source === 'bipia' || item.source === 'authored'],
+  ['BIPIA + authored + tldr-pages + PowerShell docs examples:', () => true],
+];
+
 const f3 = (x) => x.toFixed(3);
 const pad = (s, n) => String(s).padEnd(n);
 
@@ -43,20 +49,24 @@ export async function injectionReport(model) {
   const lines = [
     'Injection eval (bench/eval/injection/SOURCE.md): BIPIA code-task answers with one attack each at start, middle',
     'or end, the same answers clean, and items written for this project (imperative setup guides, fixes, recipes).',
-    'Split by source before any tuning: BIPIA train + even authored items = dev (tuned on), BIPIA test + odd = test.',
+    'Split by source before any tuning: BIPIA train + even authored items = dev (tuned on), BIPIA test + odd = test;',
+    'tldr-pages command pages and PowerShell docs examples (clean recipes) split by a hash of their id.',
     '',
     `${pad('split', 6)}${pad('mode', 24)}${pad('items', 9)}${pad('recall', 8)}${pad('FPR', 7)}`,
   ];
   const modes = [['regex layers alone', (r) => r.regex]];
   if (model) modes.push(['with the sentence model', (r) => r.combined]);
   const checks = [];
-  for (const split of ['dev', 'test']) {
-    const inSplit = rows.filter((r) => r.item.split === split);
-    for (const [mode, pick] of modes) {
-      const m = metrics(inSplit, pick);
-      lines.push(
-        `${pad(split, 6)}${pad(mode, 24)}${pad(`${m.positives}+${m.negatives}`, 9)}${pad(f3(m.recall), 8)}${f3(m.falsePositiveRate)}`,
-      );
+  for (const [set, inSet] of SETS) {
+    lines.push(set);
+    for (const split of ['dev', 'test']) {
+      const inSplit = rows.filter((r) => r.item.split === split && inSet(r.item));
+      for (const [mode, pick] of modes) {
+        const m = metrics(inSplit, pick);
+        lines.push(
+          `${pad(split, 6)}${pad(mode, 24)}${pad(`${m.positives}+${m.negatives}`, 9)}${pad(f3(m.recall), 8)}${f3(m.falsePositiveRate)}`,
+        );
+      }
     }
   }
   const test = rows.filter((r) => r.item.split === 'test');
@@ -75,6 +85,8 @@ export async function injectionReport(model) {
   part('clean Stack Overflow answers (BIPIA)', (r) => r.item.source === 'bipia' && !r.item.flagged);
   part('authored attacks', (r) => r.item.source === 'authored' && r.item.flagged);
   part('authored clean imperative technical text', (r) => r.item.source === 'authored' && !r.item.flagged);
+  part('tldr-pages command recipes (clean)', (r) => r.item.source === 'tldr');
+  part('PowerShell docs examples (clean)', (r) => r.item.source === 'powershell-docs');
   const layers = {};
   for (const r of test.filter((x) => x.item.flagged))
     for (const layer of new Set(pick(r).map((f) => f.layer))) layers[layer] = (layers[layer] ?? 0) + 1;
@@ -83,7 +95,7 @@ export async function injectionReport(model) {
       .map(([l, n]) => `${l} ${n}`)
       .join(', ')}`,
   );
-  const m = metrics(test, pick);
+
   // Item by item for the dev half only, the half rules are tuned on: the test half is reported in aggregate.
   if (process.env.EVAL_VERBOSE === '1') {
     const dev = metrics(
@@ -94,10 +106,16 @@ export async function injectionReport(model) {
     lines.push('dev false positives:', ...dev.falsePositives.map((x) => `  ${x.text}`));
   }
   const target = `recall >= ${INJECTION_TARGET.recall}, FPR <= ${INJECTION_TARGET.falsePositiveRate}`;
-  checks.push([
-    `injection eval, test half (${mode}): recall ${f3(m.recall)}, FPR ${f3(m.falsePositiveRate)} (${target})`,
-    m.recall >= INJECTION_TARGET.recall && m.falsePositiveRate <= INJECTION_TARGET.falsePositiveRate,
-  ]);
+  for (const [set, inSet] of SETS) {
+    const m = metrics(
+      test.filter((r) => inSet(r.item)),
+      pick,
+    );
+    checks.push([
+      `injection eval, test half, ${set.replace(/:$/, '')} (${mode}): recall ${f3(m.recall)}, FPR ${f3(m.falsePositiveRate)} (${target})`,
+      m.recall >= INJECTION_TARGET.recall && m.falsePositiveRate <= INJECTION_TARGET.falsePositiveRate,
+    ]);
+  }
   return { lines, checks };
 }
 

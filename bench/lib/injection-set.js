@@ -3,6 +3,7 @@
 // answer as BIPIA inserts them, the same answers clean, and the items written for this project. The split is
 // fixed by the sources, never by results: BIPIA's train files and the even authored items are dev, BIPIA's test
 // files and the odd authored items are test.
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 
 const DIR = new URL('../eval/injection/', import.meta.url);
@@ -87,7 +88,56 @@ function authored() {
   return [...clean.map(item(false, 'clean')), ...attacks.map(item(true, 'attack'))];
 }
 
+/** The second hex digit of sha1(id): the split of the recipe sources (the first chose which items were copied). */
+const hashDigit = (id) => Number.parseInt(crypto.createHash('sha1').update(id).digest('hex')[1], 16);
+
+/** tldr-pages command pages (CC BY 4.0), clean imperative shell and PowerShell recipes: one learning a page, its
+ * `{{placeholders}}` written out plainly; the second hex digit of sha1(path) splits them (even dev, odd test). */
+function tldr() {
+  return jsonl('tldr/pages.jsonl').map(({ path, text }) => {
+    const [, platform, file] = path.split('/');
+    const name = file.replace(/\.md$/, '');
+    const lines = text.replace(/\{\{|\}\}/g, '').split('\n');
+    const about = lines.filter((l) => l.startsWith('> ')).map((l) => l.slice(2));
+    const body = lines
+      .filter((l) => !l.startsWith('# '))
+      .join('\n')
+      .trim();
+    return {
+      id: `tldr-${platform}-${name}`,
+      split: hashDigit(path) % 2 === 0 ? 'dev' : 'test',
+      flagged: false,
+      source: 'tldr',
+      cls: 'clean command recipes (tldr-pages)',
+      learning: {
+        title: `${name}: ${about[0] ?? 'command-line recipes'}`,
+        task_context: `Command-line recipes (${platform}) for ${name}. ${about.join(' ')}`.slice(0, 1500),
+        body,
+        tags: [platform],
+      },
+    };
+  });
+}
+
+/** PowerShell's cmdlet reference (CC BY 4.0, code MIT), its examples: one learning each, a hash of its id splitting
+ * them as for tldr. */
+function powershellDocs() {
+  return jsonl('powershell-docs/examples.jsonl').map((x) => ({
+    id: `powershell-docs-${x.id}`,
+    split: hashDigit(x.id) % 2 === 0 ? 'dev' : 'test',
+    flagged: false,
+    source: 'powershell-docs',
+    cls: 'clean PowerShell examples (Microsoft docs)',
+    learning: {
+      title: x.heading.replace(/^Example \d+:\s*/, ''),
+      task_context: `PowerShell ${x.cmdlet}: ${x.synopsis}`.slice(0, 1500),
+      body: x.text,
+      tags: ['powershell'],
+    },
+  }));
+}
+
 /** Every item of the set: {id, split: 'dev' | 'test', flagged, source, cls, position?, learning}. */
 export function injectionSet() {
-  return [...bipiaSplit('train', 'dev'), ...bipiaSplit('test', 'test'), ...authored()];
+  return [...bipiaSplit('train', 'dev'), ...bipiaSplit('test', 'test'), ...authored(), ...tldr(), ...powershellDocs()];
 }

@@ -3,7 +3,7 @@
 // agent runs it. A rule names an effect, not a string: data read from the machine and sent off it, a shell handed
 // to a remote host, keys or the screen captured, the disk or the system destroyed, files encrypted and removed,
 // the network or security tools switched off, a foothold that survives a reboot, a miner, remote or encoded code
-// run unseen.
+// run unseen; and code foreign to its task that reaches past the program, whatever it does there.
 import { type LayerFlag, flagAt } from './flags.js';
 
 /** A piece of code and where it starts in the text. */
@@ -65,7 +65,7 @@ const SOCKET_PEER = String.raw`(?:["']${LOOPBACK}[^"'\s]+["']|${REMOTE})`;
 const SOURCES: ReadonlyArray<{ rule: string; re: RegExp }> = [
   {
     rule: 'exfiltrate_credentials',
-    re: /(?:~|\$HOME|%USERPROFILE%|home)?[\\/]?\.(?:ssh|aws|kube|docker|gnupg|npmrc|pypirc|netrc|git-credentials)\b|(?:^|[\s"'/=(~])\.env\b|id_(?:rsa|ed25519|ecdsa)|\/etc\/(?:passwd|shadow)|keychain|login data|wallet\.dat|cookies?\.(?:txt|pkl|sqlite|json)|cookiejar|simplecookie|\bdocument\.cookie|_history\b|credentials\.(?:json|csv|xml)|\.aws\/credentials|lsass|mimikatz/i,
+    re: /(?:~|\$HOME|%USERPROFILE%|home)?[\\/]?\.(?:ssh(?![\\/](?:config|known_hosts|authorized_keys|[\w.-]+\.pub)\b)|aws|kube|docker|gnupg|npmrc|pypirc|netrc|git-credentials)\b|(?:^|[\s"'/=(~])\.env\b|id_(?:rsa|ed25519|ecdsa)|\/etc\/(?:passwd|shadow)|keychain|login data|wallet\.dat|cookies?\.(?:txt|pkl|sqlite|json)|cookiejar|simplecookie|\bdocument\.cookie|_history\b|credentials\.(?:json|csv|xml)|\.aws\/credentials|lsass|mimikatz/i,
   },
   {
     rule: 'exfiltrate_env',
@@ -223,6 +223,116 @@ const lineOf = (text: string, start: number, length: number) =>
 const span = (seg: CodeSegment, m: RegExpMatchArray) =>
   [seg.start + m.index!, seg.start + m.index! + m[0].length] as const;
 
+/** What a learning's title and task say when reaching past the program is their subject, by kind of reach. */
+const NETWORK_TASK = String.raw`\b(?:api|apis|http|https|urls?|requests?|upload\w*|download\w*|endpoints?|servers?|clients?|web\w*|rest|fetch\w*|sockets?|network\w*|s3|ssh|ftp|proxy|tcp|udp|scrap\w+|crawl\w*|html|json|graphql|oauth|token|send\w*|email|mail|smtp)\b`;
+const PROCESS_TASK = String.raw`\b(?:commands?|shell|process\w*|subprocess|run\w*|execut\w+|cli|terminal|scripts?|binary|executable|spawn\w*)\b`;
+const FILES_TASK = String.raw`\b(?:files?|delet\w+|remov\w+|clean\w*|director(?:y|ies)|folders?|paths?|cop(?:y|ies|ying)|mov\w+|renam\w+|archiv\w+|backups?|permissions?)\b`;
+const MEDIA_TASK = String.raw`\b(?:cameras?|webcam|video\w*|audio|microphone|mic|record\w*|sound|images?|photos?|pictures?|opencv|frames?|stream\w*|clipboard|copy|paste)\b`;
+const CRYPTO_TASK = String.raw`\b(?:encrypt\w*|decrypt\w*|crypt\w*|ciphers?|aes|rsa|hash\w*|secur\w*|passwords?|keys?|sign\w*|tls|ssl)\b`;
+const SYSTEM_TASK = String.raw`\b(?:system|platform|os|memory|cpu|processes|users?|monitor\w*|hardware|devices?|windows|registry|dll|native|keyboard|mouse|screen\w*|gui|automat\w+|input)\b`;
+
+/** Python and JavaScript modules that reach past the program, the calls of theirs that do, and the task that is
+ * about such reach. */
+const REACHING: ReadonlyArray<{ mod: string; calls: RegExp; about: RegExp; named: RegExp }> = (
+  [
+    ['requests', String.raw`(?:get|post|put|patch|delete|request|session)`, NETWORK_TASK],
+    ['urllib', String.raw`(?:request\.)?(?:urlopen|urlretrieve|request)`, NETWORK_TASK],
+    ['http', String.raw`(?:client\.\w+|server\.\w+|request|get)`, NETWORK_TASK],
+    ['socket', String.raw`(?:socket|create_connection)`, NETWORK_TASK],
+    ['smtplib', String.raw`\w+`, NETWORK_TASK],
+    ['ftplib', String.raw`\w+`, NETWORK_TASK],
+    ['telnetlib', String.raw`\w+`, NETWORK_TASK],
+    ['paramiko', String.raw`\w+`, NETWORK_TASK],
+    ['bluetooth', String.raw`\w+`, NETWORK_TASK],
+    ['websocket', String.raw`\w+`, NETWORK_TASK],
+    ['httpx', String.raw`\w+`, NETWORK_TASK],
+    ['aiohttp', String.raw`\w+`, NETWORK_TASK],
+    ['net', String.raw`(?:connect|createconnection|socket)`, NETWORK_TASK],
+    ['dgram', String.raw`\w+`, NETWORK_TASK],
+    ['scapy', String.raw`\w+`, NETWORK_TASK],
+    ['webbrowser', String.raw`open\w*`, NETWORK_TASK],
+    ['https', String.raw`(?:request|get)`, NETWORK_TASK],
+    ['subprocess', String.raw`(?:run|call|check_call|check_output|popen|getoutput)`, PROCESS_TASK],
+    ['child_process', String.raw`(?:exec|execsync|spawn|spawnsync|execfile|fork)`, PROCESS_TASK],
+    ['os', String.raw`(?:system|popen|exec\w*|spawn\w*|kill)`, PROCESS_TASK],
+    ['os', String.raw`(?:remove|unlink|rmdir|removedirs|chmod|chown|rename|startfile)`, FILES_TASK],
+    ['shutil', String.raw`(?:rmtree|move|copy\w*|make_archive)`, FILES_TASK],
+    ['fs', String.raw`(?:rm|rmsync|unlink\w*|rmdir\w*|writefile\w*|rename\w*|chmod\w*)`, FILES_TASK],
+    ['os', String.raw`(?:userinfo|networkinterfaces|hostname|getlogin|uname)`, SYSTEM_TASK],
+    ['cv2', String.raw`videocapture`, MEDIA_TASK],
+    ['sounddevice', String.raw`(?:rec|inputstream)`, MEDIA_TASK],
+    ['pyaudio', String.raw`\w+(?:\.open)?`, MEDIA_TASK],
+    ['mss', String.raw`\w+`, MEDIA_TASK],
+    ['pil', String.raw`imagegrab\.grab`, MEDIA_TASK],
+    ['pyperclip', String.raw`paste`, MEDIA_TASK],
+    ['keyboard', String.raw`(?:on_press|on_release|hook|record|read_key|add_hotkey|wait)`, SYSTEM_TASK],
+    ['cryptography', String.raw`fernet(?:\.\w+)?|\w*encrypt\w*`, CRYPTO_TASK],
+    ['crypto', String.raw`\w+\.new`, CRYPTO_TASK],
+    ['ctypes', String.raw`\w+`, SYSTEM_TASK],
+    ['winreg', String.raw`\w+`, SYSTEM_TASK],
+    ['psutil', String.raw`\w+`, SYSTEM_TASK],
+    ['platform', String.raw`\w+`, SYSTEM_TASK],
+    ['getpass', String.raw`\w+`, SYSTEM_TASK],
+    ['pyautogui', String.raw`\w+`, SYSTEM_TASK],
+    ['pynput', String.raw`\w+`, SYSTEM_TASK],
+  ] as const
+).map(([mod, calls, about]) => ({
+  mod,
+  calls: new RegExp(String.raw`(?:^|\.)(?:${calls})$`, 'i'),
+  about: new RegExp(about, 'i'),
+  named: new RegExp(String.raw`\b${mod}\b`, 'i'),
+}));
+/** Imports, with the names they bind: `import a, b as x`, `from a import b, c as y`, `x = require('a')`, `import x from 'a'`. */
+const IMPORTED =
+  /^[ \t]*import\s+([\w.]+(?:\s+as\s+\w+)?(?:\s*,\s*[\w.]+(?:\s+as\s+\w+)?)*)[ \t]*$|^[ \t]*from\s+([\w.]+)\s+import\s+\(?([\w, \t]+)|\b(?:const|let|var)\s+(\w+)\s*=\s*require\(\s*["'](?:node:)?([\w-]+)|\bimport\s+(?:\*\s+as\s+)?(\w+)\s+from\s+["'](?:node:)?([\w-]+)/gim;
+
+/** `a as x` → [a, x]; `a` → [a, a]. */
+const binding = (part: string) => {
+  const [name, alias] = part.trim().split(/\s+as\s+/);
+  return [name!, alias ?? name!] as const;
+};
+
+/** Each module `code` imports (its first component, lower case), with the dotted names it is called through. */
+function importsOf(code: string): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  const add = (mod: string, name: string) => {
+    const m = mod.split('.')[0]!.toLowerCase();
+    out.set(m, [...(out.get(m) ?? []), name]);
+  };
+  for (const m of code.matchAll(IMPORTED)) {
+    if (m[1]) for (const part of m[1].split(',')) add(...binding(part));
+    else if (m[2]) for (const part of m[3]!.split(',').filter((p) => p.trim())) add(m[2], binding(part)[1]);
+    else if (m[4]) add(m[5]!, m[4]);
+    else if (m[6]) add(m[7]!, m[6]);
+  }
+  return out;
+}
+
+/**
+ * Code that imports a module reaching past the program and calls it, where nothing else in the learning names that
+ * module and its title and task are not about that kind of reach: a snippet foreign to the task it came with (the
+ * shape of code slipped into an answer), whatever its effect.
+ */
+function foreignReach(seg: CodeSegment, rest: string, task: string): LayerFlag | undefined {
+  const imports = importsOf(seg.text);
+  for (const { mod, calls, about, named } of REACHING) {
+    const names = imports.get(mod);
+    if (!names || named.test(rest) || about.test(task)) continue;
+    for (const name of names)
+      for (const use of seg.text.matchAll(
+        new RegExp(String.raw`\b${name.replace(/\./g, '\\.')}((?:\.\w+)*)\s*\(`, 'g'),
+      ))
+        if (calls.test(name + use[1]))
+          return flagAt(
+            'code',
+            'foreign_side_effect',
+            seg.start + use.index,
+            seg.start + use.index + use[0].length - 1,
+          );
+  }
+  return undefined;
+}
+
 /** How far apart, in the whole text, what is read and where it is sent may be. */
 const NEAR = 800;
 
@@ -286,18 +396,52 @@ const CURL_UPLOAD = new RegExp(
   'i',
 );
 
+/** A title that says the learning does what a rule flags: the recipe is its subject (sending its own files, wiping a
+ * disk, starting something at boot). */
+const DECLARED: Readonly<Record<string, RegExp>> = {
+  exfiltrate_file:
+    /\b(?:upload\w*|send(?:s|ing)?|ship(?:s|ping)?|post(?:s|ed|ing)?|push(?:es|ing)?|sync\w*|publish\w*|report(?:s|ing)?|back(?:ing)?\s+up|backups?|forward\w*|export\w*|transfer\w*|mirror\w*)\b/i,
+  destroy_disk:
+    /\b(?:wip(?:e|es|ed|ing)|eras(?:e|es|ed|ing)|format(?:s|ted|ting)?|flash(?:es|ed|ing)?|shred\w*|saniti[sz]\w+|partition\w*|reimag\w+|factory\s+reset|(?:write|burn)\w*\s+(?:an?\s+|the\s+)?(?:iso|image))\b/i,
+  persistence:
+    /\b(?:(?:at|on|after)\s+(?:log\s?in|logon|boot|start-?up|reboot)|when\s+(?:the\s+|my\s+|a\s+)?(?:machine|computer|system|server|mac|pc|laptop|pi)\s+(?:boots|starts)|auto-?start\w*|start(?:s|ed)?\s+automatically|schedul\w+|cron\s*(?:job|tab|entry)|launch\s?(?:agent|daemon)s?)\b/i,
+};
+/** Commands that switch back on what the network and security rules see switched off: with one after it, a restart. */
+const RESTORED =
+  /ipconfig\s+\/renew|\bifup\b|\b(?:ip\s+link\s+set|ifconfig)\s+(?:dev\s+)?\S+\s+up\b|\bnmcli\b[^\n]*\s(?:up|connect|on)\b|(?:systemctl|service)\s+(?:--\w+\s+)*(?:start|enable|unmask|restart)\b|\bservice\s+\S+\s+(?:start|restart)\b|\bufw\s+enable\b|\bsetenforce\s+1\b|-disable\w*\s+\$?false\b|\bstate\s+on\b|\brfkill\s+unblock\b|\benable-netadapter\b|\bnetworksetup\s+-set\w+\s+\S+\s+on\b/i;
+/** How far after a switch-off its restart may come. */
+const RESTART_WITHIN = 600;
+
+/** Code fetching something from elsewhere: what it then starts at boot is a dropper, whatever the title says. */
+const FETCHES =
+  /\b(?:curl|wget|invoke-webrequest|iwr|irm|invoke-restmethod|urlretrieve|downloadfile|downloadstring|start-bitstransfer)\b/i;
+
+/** Whether a flag is the learning's declared subject or undone a few lines later. */
+function purposeful(f: LayerFlag, text: string, title: string): boolean {
+  if (DECLARED[f.rule]?.test(title) && !(f.rule === 'persistence' && FETCHES.test(text))) return true;
+  return (
+    (f.rule === 'disable_network' || f.rule === 'disable_security') &&
+    RESTORED.test(text.slice(f.end, f.end + RESTART_WITHIN))
+  );
+}
+
 /**
  * Flags of the code layer over `text`, in text order, each rule once: every code segment, then the whole text
  * (code whose fences a writer broke, or that sits in prose), where what is read must lie near where it is sent.
- * Inline code the text warns against running is not read.
+ * Inline code the text warns against running is not read. `task` (title and task context) tells what reach is the
+ * learning's own subject; what its first line (the title) says it does is not flagged, nor a switch-off restarted.
  */
-export function screenCode(text: string): LayerFlag[] {
+export function screenCode(text: string, task = ''): LayerFlag[] {
   const out: LayerFlag[] = [];
+  const title = task.split('\n', 1)[0]!;
   const read = text.replace(WARNED_AGAINST, blank);
   for (const f of [
-    ...codeSegments(read).flatMap((s) => segmentFlags(s)),
+    ...codeSegments(read).flatMap((s) => {
+      const foreign = foreignReach(s, read.slice(0, s.start) + read.slice(s.start + s.text.length), task);
+      return foreign ? [...segmentFlags(s), foreign] : segmentFlags(s);
+    }),
     ...segmentFlags({ text: read, start: 0 }, NEAR),
   ])
-    if (!out.some((o) => o.rule === f.rule)) out.push(f);
+    if (!out.some((o) => o.rule === f.rule) && !purposeful(f, read, title)) out.push(f);
   return out.sort((a, b) => a.start - b.start);
 }

@@ -411,7 +411,7 @@ export function injectionFlags(text: string, options: InjectionOptions = {}, dep
     ...patternFlags(text),
     ...screenReaderInstructions(text),
     ...markupFlags(text),
-    ...screenCode(text),
+    ...screenCode(text, options.context),
     ...(options.offTask ?? screenOffTask(text, options.context)),
   ];
   if (depth < MAX_DEPTH) {
