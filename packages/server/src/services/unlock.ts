@@ -43,7 +43,6 @@ import type { Queryable, Transactor } from '../store/queryable.js';
 import { type LearningTotals, ledgerStore } from '../store/ledger.js';
 import { type Demand, type LearningRecord, learningsStore } from '../store/learnings.js';
 import { type ClaimKey, type PaymentClaimRow, type PaymentState, paymentClaimsStore } from '../store/payment-claims.js';
-import { termsStore } from '../store/terms.js';
 import { walletKey } from '../store/wallets.js';
 
 const DAY_MS = 86_400_000;
@@ -199,7 +198,8 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
   /** The contributor's account has accepted some terms, but not the version in force. */
   async function notOnboarded(q: Queryable, payee: Payee | null): Promise<boolean> {
     if (!payee?.holder.startsWith('acc_')) return false;
-    return (await termsStore.hasAny(q, payee.holder)) && !(await hasAcceptedCurrentTerms(q, payee.holder));
+    // An account payee is held exactly when it never accepted any terms (payeeOf).
+    return !payee.held && !(await hasAcceptedCurrentTerms(q, payee.holder));
   }
 
   /**
@@ -289,7 +289,7 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
           return { revenue: capped(priceMicro) };
         }
         const selfDealing = sameWallet(walletClaim, l.contributorWallet);
-        const { split, totals } = await recordUnlock(q, {
+        const { split, totals, booked } = await recordUnlock(q, {
           learningId: l.id,
           buyer: accountId,
           path: 'key',
@@ -298,9 +298,10 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
           selfDealing,
           accrualCapped: false,
           payee,
+          creditFrom: accountId,
           now,
         });
-        if (!(await creditsStore.takeUnlock(q, accountId, now))) {
+        if (!booked) {
           const c = await creditsStore.balance(q, accountId);
           throw paymentRequired(l, ERROR_CODES.CREDITS_EXHAUSTED, 'Credits exhausted', {
             message:

@@ -28,6 +28,7 @@ function ownerOnly(file: string): void {
 }
 
 class Connection implements Queryable {
+  readonly dialect = 'sqlite' as const;
   /** Statements issued and not yet answered; the reader pool picks the least busy connection. */
   inFlight = 0;
   /** SQL -> prepared statement, reused by `cachedAll`/`cachedGet` (preparing an FTS query is not free). */
@@ -129,6 +130,7 @@ const READERS = Math.min(4, Math.max(2, os.availableParallelism()));
  * never wait for writes.
  */
 export class Database implements Transactor {
+  readonly dialect = 'sqlite' as const;
   private queue: Promise<unknown> = Promise.resolve();
 
   private constructor(

@@ -10,6 +10,8 @@ export interface RunResult {
 
 /** What a repository needs: the same surface inside and outside a transaction. */
 export interface Queryable {
+  /** For store/ repositories whose SQL differs by dialect (one statement where PostgreSQL can do more at once). */
+  readonly dialect: 'sqlite' | 'postgres';
   run(sql: string, params?: Params): Promise<RunResult>;
   get<T = Record<string, unknown>>(sql: string, params?: Params): Promise<T | undefined>;
   all<T = Record<string, unknown>>(sql: string, params?: Params): Promise<T[]>;

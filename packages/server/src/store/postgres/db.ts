@@ -74,6 +74,7 @@ function unavailable(err: unknown): never {
 
 /** Statements on the pool (each its own transaction) or on one connection. */
 class Client implements Queryable {
+  readonly dialect = 'postgres' as const;
   constructor(protected readonly raw: pg.PoolClient | pg.Pool) {}
   /** In a transaction, an error ends the attempt; on the pool a stale plan is prepared again at once. */
   protected readonly inTransaction: boolean = false;
@@ -181,6 +182,7 @@ export interface PostgresOptions {
  * is rolled back by the server and run again here.
  */
 export class PostgresDatabase implements Transactor {
+  readonly dialect = 'postgres' as const;
   private readonly root: Client;
   private constructor(readonly pool: pg.Pool) {
     this.root = new Client(pool);
