@@ -74,6 +74,8 @@ export interface UnlockEntry {
   credit?: boolean;
   /** Key path: the account whose unlock credit pays for it; with none left nothing is booked. */
   creditFrom?: string;
+  /** The booking is the transaction's last statement and commits it (nothing written may follow). */
+  last?: boolean;
   now: number;
 }
 
@@ -117,6 +119,7 @@ export async function recordUnlock(
         : null,
     demand: !(e.path === 'owner' || e.selfDealing || e.accrualCapped),
     creditFrom: e.creditFrom ?? null,
+    last: e.last ?? false,
   });
   return { id, split, booked, totals };
 }

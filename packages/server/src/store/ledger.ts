@@ -116,7 +116,8 @@ export interface Booking {
   /** The unlock moves demand: added to the learning's running totals and its day's demand. */
   demand: boolean;
   /** Key path: the account whose unlock credit pays; with none left nothing is booked. */
-  creditFrom: string | null;
+  creditFrom: string | null;  /** The transaction's last statement: it commits with the booking (Queryable.getLast). */
+  last: boolean;
 }
 
 /**
@@ -162,7 +163,8 @@ export const ledgerStore = {
       const effect = en ? EFFECTS[en.kind] : {};
       const delta = (sign?: 1 | -1) => (sign ?? 0) * (en?.amountMicro ?? 0);
       const posted = en && en.amountMicro > 0 ? 1 : 0;
-      const row = await q.get<{ booked: boolean } & Partial<LearningTotals>>(BOOK_POSTGRES, [
+      const read = b.last ? q.getLast.bind(q) : q.get.bind(q);
+      const row = await read<{ booked: boolean } & Partial<LearningTotals>>(BOOK_POSTGRES, [
         u.created_at,
         b.creditFrom,
         b.creditFrom ? 1 : 0,

@@ -17,6 +17,12 @@ export interface Queryable {
   all<T = Record<string, unknown>>(sql: string, params?: Params): Promise<T[]>;
   exec(sql: string): Promise<void>;
   /**
+   * Inside a transaction: `get` as its last statement, committing it. PostgreSQL sends the statement and
+   * COMMIT in one message, so the row locks it takes are released without another round trip to the client.
+   * Nothing may run in the transaction after it. Outside a transaction: `get`.
+   */
+  getLast<T = Record<string, unknown>>(sql: string, params?: Params): Promise<T | undefined>;
+  /**
    * Inside a transaction: serialises the rest of it with every other transaction taking the same
    * key, across instances (the audit chain's appends). SQLite has one writer, so it already is.
    */
