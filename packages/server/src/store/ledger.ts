@@ -116,7 +116,7 @@ export interface Booking {
   /** The unlock moves demand: added to the learning's running totals and its day's demand. */
   demand: boolean;
   /** Key path: the account whose unlock credit pays; with none left nothing is booked. */
-  creditFrom: string | null;  /** The transaction's last statement: it commits with the booking (Queryable.getLast). */
+  creditFrom: string | null /** The transaction's last statement: it commits with the booking (Queryable.getLast). */;
   last: boolean;
 }
 
@@ -168,12 +168,42 @@ export const ledgerStore = {
         u.created_at,
         b.creditFrom,
         b.creditFrom ? 1 : 0,
-        u.id, u.learning_id, u.buyer, u.path, u.gross_micro, u.contributor_micro, u.platform_micro, u.payee,
-        u.held, u.discovery, u.self_dealing, u.accrual_capped, u.settlement_path, u.tx_hash, u.created_at,
-        newId('led'), en?.holder ?? null, en?.kind ?? null, en?.amountMicro ?? 0, u.id, u.created_at, posted,
-        en?.holder ?? null, delta(effect.owned), delta(effect.held), delta(effect.pending), u.created_at, posted,
-        u.gross_micro, u.contributor_micro, u.platform_micro, u.learning_id, b.demand ? 1 : 0,
-        u.learning_id, dayOf(u.created_at), b.demand ? 1 : 0,
+        u.id,
+        u.learning_id,
+        u.buyer,
+        u.path,
+        u.gross_micro,
+        u.contributor_micro,
+        u.platform_micro,
+        u.payee,
+        u.held,
+        u.discovery,
+        u.self_dealing,
+        u.accrual_capped,
+        u.settlement_path,
+        u.tx_hash,
+        u.created_at,
+        newId('led'),
+        en?.holder ?? null,
+        en?.kind ?? null,
+        en?.amountMicro ?? 0,
+        u.id,
+        u.created_at,
+        posted,
+        en?.holder ?? null,
+        delta(effect.owned),
+        delta(effect.held),
+        delta(effect.pending),
+        u.created_at,
+        posted,
+        u.gross_micro,
+        u.contributor_micro,
+        u.platform_micro,
+        u.learning_id,
+        b.demand ? 1 : 0,
+        u.learning_id,
+        dayOf(u.created_at),
+        b.demand ? 1 : 0,
       ]);
       if (!row?.booked) return { booked: false };
       if (!b.demand || row.unlockCount == null) return { booked: true };
