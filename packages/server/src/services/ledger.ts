@@ -11,7 +11,6 @@ import {
   UNRESOLVED,
   type UnlockRow,
 } from '../store/ledger.js';
-import { learningsStore } from '../store/learnings.js';
 import { termsStore } from '../store/terms.js';
 import { walletKey, walletsStore } from '../store/wallets.js';
 
@@ -73,18 +72,22 @@ export interface UnlockEntry {
   txHash?: string | null;
   /** False for an x402 payment not yet settled: the share is awaiting_settlement until creditSettled. */
   credit?: boolean;
+  /** Key path: the account whose unlock credit pays for it; with none left nothing is booked. */
+  creditFrom?: string;
+  /** The booking is the transaction's last statement and commits it (nothing written may follow). */
+  last?: boolean;
   now: number;
 }
 
 /**
- * Books one unlock in the caller's transaction: the unlock row with its split, the payee's
- * journal entry and balance, and the learning's running totals (only for unlocks that move demand;
- * returned as they stand after it).
+ * Books one unlock in the caller's transaction: the unlock row with its split, the payee's journal entry
+ * and balance, the learning's running totals (only for unlocks that move demand; returned as they stand
+ * after it) and the buyer's credit when `creditFrom` pays. `booked` is false when that credit ran out.
  */
 export async function recordUnlock(
   q: Queryable,
   e: UnlockEntry,
-): Promise<{ id: string; split: Split; totals?: LearningTotals }> {
+): Promise<{ id: string; split: Split; booked: boolean; totals?: LearningTotals }> {
   const split = splitRevenue({
     paidMicro: e.paidMicro,
     discovery: e.discovery,
@@ -92,29 +95,33 @@ export async function recordUnlock(
   });
   const id = newId('unl');
   const payee = split.contributorMicro > 0 ? e.payee : null;
-  await ledgerStore.insertUnlock(q, {
-    id,
-    learning_id: e.learningId,
-    buyer: e.buyer,
-    path: e.path,
-    gross_micro: split.grossMicro,
-    contributor_micro: split.contributorMicro,
-    platform_micro: split.platformMicro,
-    payee: payee?.holder ?? null,
-    held: payee?.held ? 1 : 0,
-    discovery: e.discovery ? 1 : 0,
-    self_dealing: e.selfDealing ? 1 : 0,
-    accrual_capped: e.accrualCapped ? 1 : 0,
-    settlement_path: e.settlementPath ?? null,
-    tx_hash: e.txHash ?? null,
-    created_at: e.now,
+  const { booked, totals } = await ledgerStore.book(q, {
+    unlock: {
+      id,
+      learning_id: e.learningId,
+      buyer: e.buyer,
+      path: e.path,
+      gross_micro: split.grossMicro,
+      contributor_micro: split.contributorMicro,
+      platform_micro: split.platformMicro,
+      payee: payee?.holder ?? null,
+      held: payee?.held ? 1 : 0,
+      discovery: e.discovery ? 1 : 0,
+      self_dealing: e.selfDealing ? 1 : 0,
+      accrual_capped: e.accrualCapped ? 1 : 0,
+      settlement_path: e.settlementPath ?? null,
+      tx_hash: e.txHash ?? null,
+      created_at: e.now,
+    },
+    entry:
+      payee && e.credit !== false
+        ? { holder: payee.holder, kind: payee.held ? 'hold' : 'accrue', amountMicro: split.contributorMicro }
+        : null,
+    demand: !(e.path === 'owner' || e.selfDealing || e.accrualCapped),
+    creditFrom: e.creditFrom ?? null,
+    last: e.last ?? false,
   });
-  if (payee && e.credit !== false)
-    await ledgerStore.post(q, payee.holder, payee.held ? 'hold' : 'accrue', split.contributorMicro, id, e.now);
-  if (e.path === 'owner' || e.selfDealing || e.accrualCapped) return { id, split };
-  const totals = await ledgerStore.creditLearning(q, e.learningId, split);
-  await learningsStore.recordUnlock(q, e.learningId, e.now);
-  return { id, split, totals };
+  return { id, split, booked, totals };
 }
 
 /**

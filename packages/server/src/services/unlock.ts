@@ -43,7 +43,6 @@ import type { Queryable, Transactor } from '../store/queryable.js';
 import { type LearningTotals, ledgerStore } from '../store/ledger.js';
 import { type Demand, type LearningRecord, learningsStore } from '../store/learnings.js';
 import { type ClaimKey, type PaymentClaimRow, type PaymentState, paymentClaimsStore } from '../store/payment-claims.js';
-import { termsStore } from '../store/terms.js';
 import { walletKey } from '../store/wallets.js';
 
 const DAY_MS = 86_400_000;
@@ -199,7 +198,8 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
   /** The contributor's account has accepted some terms, but not the version in force. */
   async function notOnboarded(q: Queryable, payee: Payee | null): Promise<boolean> {
     if (!payee?.holder.startsWith('acc_')) return false;
-    return (await termsStore.hasAny(q, payee.holder)) && !(await hasAcceptedCurrentTerms(q, payee.holder));
+    // An account payee is held exactly when it never accepted any terms (payeeOf).
+    return !payee.held && !(await hasAcceptedCurrentTerms(q, payee.holder));
   }
 
   /**
@@ -263,9 +263,10 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
     // colliding on the buyer's credit row. What keeps it exact: a lock on the buyer and this learning
     // guards the repeat check (a second unlock of it waits, then sees the first as a repeat); a held payee
     // is locked (lockedPayeeOf); the credit is taken last, by one conditional UPDATE, so the credit row is
-    // held only from there to the commit; every other write is an insert or an increment.
-    const { revenue, totals } = await db.tx(
-      async (q): Promise<{ revenue: LearningFull['_revenue']; totals?: LearningTotals }> => {
+    // held only from there to the commit, which the booking carries; every other write is an insert or an
+    // increment. No credit left: nothing was booked, and the balance is read after the transaction.
+    const booking = await db.tx(
+      async (q): Promise<{ revenue: LearningFull['_revenue']; totals?: LearningTotals } | 'exhausted'> => {
         const now = clock.now();
         if (owner) {
           await recordUnlock(q, {
@@ -289,7 +290,7 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
           return { revenue: capped(priceMicro) };
         }
         const selfDealing = sameWallet(walletClaim, l.contributorWallet);
-        const { split, totals } = await recordUnlock(q, {
+        const { split, totals, booked } = await recordUnlock(q, {
           learningId: l.id,
           buyer: accountId,
           path: 'key',
@@ -298,23 +299,26 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
           selfDealing,
           accrualCapped: false,
           payee,
+          creditFrom: accountId,
+          last: true,
           now,
         });
-        if (!(await creditsStore.takeUnlock(q, accountId, now))) {
-          const c = await creditsStore.balance(q, accountId);
-          throw paymentRequired(l, ERROR_CODES.CREDITS_EXHAUSTED, 'Credits exhausted', {
-            message:
-              'This key has no unlock credits left. ' +
-              'Buy a credit pack (POST /checkout/session) or pay per unlock with x402.',
-            credits: { queries_remaining: c.queries, unlocks_remaining: c.unlocks },
-            options: { ...options(l), reset_at: null },
-          });
-        }
+        if (!booked) return 'exhausted';
         return { revenue: revenueOf(priceMicro, split, selfDealing), totals };
       },
       { isolation: 'read committed' },
     );
-    return { learning: await respond(read, revenue, totals) };
+    if (booking === 'exhausted') {
+      const c = await creditsStore.balance(db, accountId);
+      throw paymentRequired(l, ERROR_CODES.CREDITS_EXHAUSTED, 'Credits exhausted', {
+        message:
+          'This key has no unlock credits left. ' +
+          'Buy a credit pack (POST /checkout/session) or pay per unlock with x402.',
+        credits: { queries_remaining: c.queries, unlocks_remaining: c.unlocks },
+        options: { ...options(l), reset_at: null },
+      });
+    }
+    return { learning: await respond(read, booking.revenue, booking.totals) };
   }
 
   function revenueOf(

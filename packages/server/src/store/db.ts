@@ -28,6 +28,7 @@ function ownerOnly(file: string): void {
 }
 
 class Connection implements Queryable {
+  readonly dialect = 'sqlite' as const;
   /** Statements issued and not yet answered; the reader pool picks the least busy connection. */
   inFlight = 0;
   /** SQL -> prepared statement, reused by `cachedAll`/`cachedGet` (preparing an FTS query is not free). */
@@ -95,6 +96,10 @@ class Connection implements Queryable {
   exec(sql: string): Promise<void> {
     return new Promise((resolve, reject) => this.raw.exec(sql, (err) => (err ? reject(err) : resolve())));
   }
+  /** The transaction commits right after (one writer: nothing waits on its locks meanwhile). */
+  getLast<T>(sql: string, params?: Params): Promise<T | undefined> {
+    return this.get<T>(sql, params);
+  }
   /** One writer: a write transaction is already serialised with every other. */
   lock(_key: string): Promise<void> {
     return Promise.resolve();
@@ -129,6 +134,7 @@ const READERS = Math.min(4, Math.max(2, os.availableParallelism()));
  * never wait for writes.
  */
 export class Database implements Transactor {
+  readonly dialect = 'sqlite' as const;
   private queue: Promise<unknown> = Promise.resolve();
 
   private constructor(
@@ -179,6 +185,9 @@ export class Database implements Transactor {
   }
   lock(_key: string): Promise<void> {
     return Promise.resolve();
+  }
+  getLast<T = Record<string, unknown>>(sql: string, params?: Params): Promise<T | undefined> {
+    return this.exclusive(() => this.writer.get<T>(sql, params));
   }
 
   /** Runs `fn` in BEGIN IMMEDIATE … COMMIT; any throw rolls back and is rethrown. */

@@ -149,7 +149,8 @@ export type PendingTriage = Pick<
 >;
 
 const DAY_MS = 86_400_000;
-const dayOf = (ms: number) => Math.floor(ms / DAY_MS);
+/** The demand table's day number of a time. */
+export const dayOf = (ms: number) => Math.floor(ms / DAY_MS);
 
 /** SQL conditions (each preceded by AND) for `filters` on the learnings table aliased `alias`; both dialects' search uses it. */
 export function learningFilterSql(filters: LearningFilters, alias: string): { sql: string; params: unknown[] } {

@@ -10,10 +10,18 @@ export interface RunResult {
 
 /** What a repository needs: the same surface inside and outside a transaction. */
 export interface Queryable {
+  /** For store/ repositories whose SQL differs by dialect (one statement where PostgreSQL can do more at once). */
+  readonly dialect: 'sqlite' | 'postgres';
   run(sql: string, params?: Params): Promise<RunResult>;
   get<T = Record<string, unknown>>(sql: string, params?: Params): Promise<T | undefined>;
   all<T = Record<string, unknown>>(sql: string, params?: Params): Promise<T[]>;
   exec(sql: string): Promise<void>;
+  /**
+   * Inside a transaction: `get` as its last statement, committing it. PostgreSQL sends the statement and
+   * COMMIT in one message, so the row locks it takes are released without another round trip to the client.
+   * Nothing may run in the transaction after it. Outside a transaction: `get`.
+   */
+  getLast<T = Record<string, unknown>>(sql: string, params?: Params): Promise<T | undefined>;
   /**
    * Inside a transaction: serialises the rest of it with every other transaction taking the same
    * key, across instances (the audit chain's appends). SQLite has one writer, so it already is.

@@ -74,6 +74,7 @@ function unavailable(err: unknown): never {
 
 /** Statements on the pool (each its own transaction) or on one connection. */
 class Client implements Queryable {
+  readonly dialect = 'postgres' as const;
   constructor(protected readonly raw: pg.PoolClient | pg.Pool) {}
   /** In a transaction, an error ends the attempt; on the pool a stale plan is prepared again at once. */
   protected readonly inTransaction: boolean = false;
@@ -100,6 +101,10 @@ class Client implements Queryable {
   }
   async exec(sql: string): Promise<void> {
     await this.raw.query(sql).catch(unavailable);
+  }
+  /** Outside a transaction a statement commits on its own. */
+  getLast<T>(sql: string, params?: Params): Promise<T | undefined> {
+    return this.get<T>(sql, params);
   }
   /** Outside a transaction there is nothing to serialise. */
   async lock(_key: string): Promise<void> {}
@@ -132,9 +137,35 @@ class Attempt extends Client {
     this.started = true;
     await this.conn.query(this.beginSql).catch(unavailable);
   }
+  /** Set once getLast committed: nothing more runs in this attempt. */
+  committed = false;
   protected override async query(sql: string, params?: Params) {
+    if (this.committed) throw new Error('the transaction has committed');
     await this.begin();
     return super.query(sql, params);
+  }
+  /**
+   * The statement and COMMIT (with BEGIN if nothing ran yet) as one simple-protocol message, its values
+   * written as literals: the simple protocol takes no parameters and runs the statements in turn.
+   */
+  override async getLast<T>(sql: string, params?: Params): Promise<T | undefined> {
+    if (this.committed) throw new Error('the transaction has committed');
+    if (sql.includes('$')) throw new Error('getLast: a statement with a $ of its own cannot take literals');
+    const values = bind(params);
+    const literal = (v: unknown): string => {
+      if (v === null) return 'NULL';
+      if (typeof v === 'number' && Number.isSafeInteger(v)) return String(v);
+      if (typeof v === 'string') return this.conn.escapeLiteral(v);
+      throw new Error(`getLast: no literal for ${typeof v}`);
+    };
+    const text = toPositional(sql).replace(/\$(\d+)/g, (_, n: string) => literal(values[Number(n) - 1]));
+    const begin = this.started ? '' : `${this.beginSql}; `;
+    this.started = true;
+    const results = (await this.conn
+      .query(`${begin}${text}; COMMIT`)
+      .catch(unavailable)) as unknown as pg.QueryResult[];
+    this.committed = true;
+    return results[begin ? 1 : 0]!.rows[0] as T | undefined;
   }
   override async exec(sql: string): Promise<void> {
     await this.begin();
@@ -181,6 +212,7 @@ export interface PostgresOptions {
  * is rolled back by the server and run again here.
  */
 export class PostgresDatabase implements Transactor {
+  readonly dialect = 'postgres' as const;
   private readonly root: Client;
   private constructor(readonly pool: pg.Pool) {
     this.root = new Client(pool);
@@ -217,6 +249,9 @@ export class PostgresDatabase implements Transactor {
   lock(key: string): Promise<void> {
     return this.root.lock(key);
   }
+  getLast<T = Record<string, unknown>>(sql: string, params?: Params): Promise<T | undefined> {
+    return this.root.getLast<T>(sql, params);
+  }
 
   async tx<T>(fn: (q: Queryable) => Promise<T>, opts: TxOptions = {}): Promise<T> {
     const readCommitted = opts.isolation === 'read committed';
@@ -236,10 +271,10 @@ export class PostgresDatabase implements Transactor {
             held.push(key);
           }
           const result = await fn(q);
-          if (q.started) await client.query('COMMIT');
+          if (q.started && !q.committed) await client.query('COMMIT');
           return result;
         } catch (err) {
-          if (q.started) await client.query('ROLLBACK').catch((e: Error) => (broken = e));
+          if (q.started && !q.committed) await client.query('ROLLBACK').catch((e: Error) => (broken = e));
           const code = (err as { code?: string }).code;
           if (broken || !(RETRYABLE.has(code ?? '') || stalePlan(err)) || attempt >= MAX_ATTEMPTS) throw err;
           first = [...new Set([...first, ...q.taken, ...q.wanted])].sort();
