@@ -10,9 +10,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadCatalog } from '../packages/server/dist/catalog/load.js';
-import { Database } from '../packages/server/dist/store/db.js';
-import { generateCatalog, loadQueries, prng } from './lib/generate.js';
+import { generateCatalog, loadQueries } from './lib/generate.js';
 import { rotatingQueryLoad } from './lib/load.js';
+import { prepareSeeded } from './lib/seeded-catalog.js';
 import { MAIN, rssMb, startServer, waitSemantic } from './lib/server.js';
 
 const baselineMain = process.argv[2];
@@ -37,31 +37,6 @@ const queries = loadQueries(
   2_000,
 );
 
-/** A data dir holding the 20,000-skill catalog as `main`'s build imports it, with a vector for every skill. */
-async function prepare(name, main) {
-  const dataDir = path.join(tmp, name);
-  const env = { AXLE_CATALOG: catalogFile, AXLE_SEMANTIC_SEARCH: 'off' };
-  const server = await startServer({ dataDir, env, main, timeoutMs: 120_000 });
-  await server.stop();
-  const text = await import(path.join(path.dirname(main), 'search/embedding-text.js'));
-  const db = await Database.open(path.join(dataDir, 'axle.db'));
-  const rand = prng(7);
-  const skills = (await db.all('SELECT id, data FROM skills')).map((r) => ({ id: r.id, ...JSON.parse(r.data) }));
-  await db.tx(async (q) => {
-    for (const s of skills) {
-      const v = text.normalize(Float32Array.from({ length: text.EMBEDDING_DIM }, () => rand() - 0.5));
-      await q.run('INSERT INTO skill_embeddings (skill_id, model, text_hash, vector) VALUES (?, ?, ?, ?)', [
-        s.id,
-        text.EMBEDDING_MODEL,
-        text.textHash(text.embeddingText(s)),
-        Buffer.from(v.buffer),
-      ]);
-    }
-  });
-  await db.close();
-  return dataDir;
-}
-
 async function start(name, main, dataDir) {
   const server = await startServer({ dataDir, env: { AXLE_CATALOG: catalogFile }, main, timeoutMs: 120_000 });
   const ready = await waitSemantic(server.url, 300_000);
@@ -75,7 +50,8 @@ const builds = [
   ['this build', MAIN],
 ];
 const dirs = [];
-for (const [name, main] of builds) dirs.push(await prepare(name.replace(' ', '-'), main));
+for (const [name, main] of builds)
+  dirs.push(await prepareSeeded(path.join(tmp, name.replace(' ', '-')), main, catalogFile));
 const servers = [];
 for (const [i, [name, main]] of builds.entries()) servers.push(await start(name, main, dirs[i]));
 try {
