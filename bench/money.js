@@ -99,7 +99,8 @@ export async function measureMoney({ summary, hammerHealth, connections, seconds
       const payer = privateKeyToAccount(generatePrivateKey());
       const nowSec = Math.floor(Date.now() / 1000);
       const headers = new Map();
-      for (const l of payLearnings) headers.set(l.id, await paymentHeader(payer, { payTo: PAY_TO, priceMicro: PRICE, nowSec }));
+      for (const l of payLearnings)
+        headers.set(l.id, await paymentHeader(payer, { payTo: PAY_TO, priceMicro: PRICE, nowSec }));
       out.x402 = summary(
         await rotating(server.url, payLearnings, (l) => ({ 'x-payment': headers.get(l.id) }), { connections, seconds }),
       );

@@ -111,7 +111,10 @@ try {
   servers.push(onChain);
   const payer = privateKeyToAccount(generatePrivateKey());
   await chain.mint(payer.address, BigInt(PRICE * n));
-  const items = async (ids) => Promise.all(ids.map(async (id) => ({ id, header: await paymentHeader(payer, { payTo: PAY_TO, priceMicro: PRICE }) })));
+  const items = async (ids) =>
+    Promise.all(
+      ids.map(async (id) => ({ id, header: await paymentHeader(payer, { payTo: PAY_TO, priceMicro: PRICE }) })),
+    );
   const [offlineItems, chainItems] = [await items(offlineIds), await items(chainIds)];
   const best = { offline: undefined, chain: undefined };
   for (let r = 0; r < ROUNDS; r++) {

@@ -81,7 +81,22 @@ describe('screenLearning cost', () => {
   it('stays within a small factor of ordinary prose of the same size for hostile repetitions', () => {
     const prose = cost(largest('When the consumer group rebalances, offsets commit late and the batch is replayed. '));
     // The injection layers' own triggers too: inline code, base64-like runs, shell pipes, shifted words.
-    for (const unit of ['a', '1.', 'a.', 'xoxb-', 'aA0-', 'a-', '[', '<a', '\n', '\r\n', '`', 'QUJD', 'curl x | ', 'vtaber nyy '])
+    for (const unit of [
+      'a',
+      '1.',
+      'a.',
+      'xoxb-',
+      'aA0-',
+      'a-',
+      '[',
+      '<a',
+      '\n',
+      '\r\n',
+      '`',
+      'QUJD',
+      'curl x | ',
+      'vtaber nyy ',
+    ])
       expect(cost(largest(unit)), unit).toBeLessThan(20 * prose + 20);
   });
 });

@@ -77,7 +77,9 @@ describe('GET /knowledge/{id} with a key', () => {
     expect(res.status).toBe(200);
     const full = LearningFull.strict().parse(await res.json());
     expect(untrustedText(full.body)).toBe(l.body);
-    expect(full.body.startsWith(`${UNTRUSTED_NOTICE}\n<<<UNTRUSTED_CONTENT ${l.bodyHash.slice(0, 16)}>>>\n`)).toBe(true);
+    expect(full.body.startsWith(`${UNTRUSTED_NOTICE}\n<<<UNTRUSTED_CONTENT ${l.bodyHash.slice(0, 16)}>>>\n`)).toBe(
+      true,
+    );
     expect(full.content_trust).toBe('untrusted_third_party');
     expect(full._revenue).toEqual({
       unlock_price_usd: 0.1,

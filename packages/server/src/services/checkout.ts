@@ -14,7 +14,6 @@ import {
 } from '../payments/card-processor.js';
 import { creditsStore, type PurchaseRow } from '../store/credits.js';
 import type { Queryable, Transactor } from '../store/queryable.js';
-import { getAccount } from './accounts.js';
 import type { RateLimiter } from './rate-limit.js';
 
 /** Checkout sessions an account may open per hour. */

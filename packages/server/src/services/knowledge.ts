@@ -15,7 +15,7 @@ import { freshness01 } from '../domain/verdict.js';
 import type { LearningVectors } from '../search/learning-vectors.js';
 import type { Transactor } from '../store/queryable.js';
 import type { LearningsSearch } from '../store/learnings-search.js';
-import { type LearningFilters, type LearningRecord, learningsStore } from '../store/learnings.js';
+import { type LearningFilters, learningsStore } from '../store/learnings.js';
 import { contributorEarnings } from './earnings.js';
 import { priceOf, qualityOf, toSnippet } from './learning-view.js';
 import { staleWhileRevalidate } from './stale-while-revalidate.js';

@@ -22,7 +22,12 @@ export class Subscribers {
     const runs: Array<Promise<unknown>> = [];
     for (const [t, reloads] of this.byTopic)
       if (topic === undefined || t === topic)
-        for (const reload of reloads) runs.push(Promise.resolve().then(reload).catch(() => undefined));
+        for (const reload of reloads)
+          runs.push(
+            Promise.resolve()
+              .then(reload)
+              .catch(() => undefined),
+          );
     await Promise.all(runs);
   }
 }

@@ -73,11 +73,10 @@ export const registryStore = {
 
   /** Makes `version` the only latest version of `name`. */
   async setLatest(q: Queryable, source: string, name: string, version: string): Promise<void> {
-    await q.run('UPDATE registry_servers SET is_latest = CASE WHEN version = ? THEN 1 ELSE 0 END WHERE source = ? AND name = ?', [
-      version,
-      source,
-      name,
-    ]);
+    await q.run(
+      'UPDATE registry_servers SET is_latest = CASE WHEN version = ? THEN 1 ELSE 0 END WHERE source = ? AND name = ?',
+      [version, source, name],
+    );
   },
 
   /** Latest versions that are not deleted, across sources (first source by name wins a name), by name. */
