@@ -116,7 +116,8 @@ export interface Booking {
   /** The unlock moves demand: added to the learning's running totals and its day's demand. */
   demand: boolean;
   /** Key path: the account whose unlock credit pays; with none left nothing is booked. */
-  creditFrom: string | null /** The transaction's last statement: it commits with the booking (Queryable.getLast). */;
+  creditFrom: string | null;
+  /** The transaction's last statement: it commits with the booking (Queryable.getLast). */
   last: boolean;
 }
 
