@@ -81,6 +81,28 @@ describe(`transactions (${BACKEND})`, () => {
     expect(await t.all('SELECT v FROM tx_t')).toEqual([{ v: 1 }]);
   });
 
+  it('getLast commits the transaction with its statement; a failing one rolls all of it back', async () => {
+    await t.exec('CREATE TABLE gl (v TEXT NOT NULL, n INTEGER CHECK (n >= 0))');
+    // A value that would end the statement if it were pasted in unescaped stays one string.
+    const hostile = "x'); DROP TABLE gl; --";
+    const row = await t.tx(async (q) => {
+      await q.run('INSERT INTO gl VALUES (?, ?)', ['first', 1]);
+      return q.getLast<{ v: string }>('INSERT INTO gl VALUES (?, ?) RETURNING v', [hostile, 2]);
+    });
+    expect(row).toEqual({ v: hostile });
+    await expect(
+      t.tx(async (q) => {
+        await q.run('INSERT INTO gl VALUES (?, ?)', ['second', 3]);
+        return q.getLast('INSERT INTO gl VALUES (?, ?) RETURNING v', ['negative', -1]);
+      }),
+    ).rejects.toThrow();
+    // The connections are usable afterwards, and only the first transaction's rows are there.
+    expect(await t.all('SELECT v, n FROM gl ORDER BY n')).toEqual([
+      { v: 'first', n: 1 },
+      { v: hostile, n: 2 },
+    ]);
+  });
+
   it('serialises concurrent transactions so none interleave', async () => {
     await t.exec('CREATE TABLE c (n INTEGER)');
     await t.run('INSERT INTO c VALUES (0)');
