@@ -24,7 +24,7 @@ import { formatLshRecall, lshRecall, TARGET_LSH_RECALL } from './lsh-recall.js';
 import { generateCatalog, loadQueries } from './lib/generate.js';
 import { formatHelp, HELP_TARGET_MS, measureHelp } from './cli-help.js';
 import { HOOK_TARGET_MS, measureHook } from './hook.js';
-import { measureScreenCost, SCREEN_TARGET_MS } from './screen-cost.js';
+import { HOSTILE_RATIO_MAX, measureHostileScreens, measureScreenCost, SCREEN_TARGET_MS } from './screen-cost.js';
 import { measureMoney } from './money.js';
 import { knowledgeBench, LARGE_LEARNINGS } from './lib/knowledge-bench.js';
 import { queryLoad, rotatingQueryLoad, summary } from './lib/load.js';
@@ -282,6 +282,7 @@ const knowledge = await knowledgeBench(path.join(ROOT, 'node_modules/.cache/axle
 const lsh = lshRecall();
 // Screening one 4 KB learning as POST /learn does, regex alone against the whole screen (bench/screen-cost.js).
 const screenCost = await measureScreenCost();
+const hostile = await measureHostileScreens();
 
 // ---- report ----
 const f0 = (x) => (x === undefined ? '-' : Math.round(x).toString());
@@ -481,6 +482,11 @@ checks.push([
   `screening a 4 KB learning: whole screen p50 ${screenCost.whole.p50.toFixed(1)} ms CPU <= ${SCREEN_TARGET_MS} ` +
     `(regex alone ${screenCost.regex.p50.toFixed(1)} ms in the same run; a 4 KB prose story about people ${screenCost.prose.p50.toFixed(1)} ms)`,
   screenCost.whole.p50 <= SCREEN_TARGET_MS,
+]);
+checks.push([
+  `screening the largest hostile learning (${JSON.stringify(hostile.worst.unit)} repeated): ${hostile.ratio.toFixed(1)}x ` +
+    `the CPU of prose of the same size <= ${HOSTILE_RATIO_MAX}x`,
+  hostile.ratio <= HOSTILE_RATIO_MAX,
 ]);
 for (const [label, ok] of checks) console.log(`${ok ? 'PASS' : 'FAIL'}  ${label}`);
 process.exitCode = checks.every(([, ok]) => ok) ? 0 : 1;

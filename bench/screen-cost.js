@@ -6,6 +6,7 @@
 // measured too as the costly case. CPU is the process's (process.cpuUsage: every thread, the worker's included),
 // p50 and p90 over RUNS screenings after WARMUP, the kinds interleaved so the machine's other load falls on all
 // alike. `node bench/screen-cost.js [runs]`.
+import { LEARNING_MAX } from '../packages/sdk/dist/index.js';
 import { screenLearning, screenedTexts } from '../packages/server/dist/domain/screens/index.js';
 import { EmbedderClient } from '../packages/server/dist/search/embedder.js';
 import { readScreenExemplars } from '../packages/server/dist/search/screen-exemplars.js';
@@ -13,6 +14,8 @@ import { semanticVerdicts } from '../packages/server/dist/services/semantic-scre
 import { injectionSet } from './lib/injection-set.js';
 
 export const SCREEN_TARGET_MS = 50;
+/** Most CPU a hostile repetition may cost over ordinary prose of the same (largest accepted) size. */
+export const HOSTILE_RATIO_MAX = 20;
 const RUNS = Number(process.argv[2] ?? 40);
 const WARMUP = 10;
 const SIZE = 4096;
@@ -95,6 +98,55 @@ export async function measureScreenCost(runs = RUNS) {
   };
 }
 
+/** The largest learning POST /learn accepts, filled with one repeated pattern. */
+const largest = (unit) => ({
+  title: unit.repeat(200).slice(0, LEARNING_MAX.title),
+  body: unit.repeat(LEARNING_MAX.body).slice(0, LEARNING_MAX.body),
+  task_context: unit.repeat(LEARNING_MAX.taskContext).slice(0, LEARNING_MAX.taskContext),
+  tags: ['x'],
+});
+
+// Runs without the character a pattern looks for ('/', '=', ':', a closing bracket, a non-blank line) once cost a
+// scan from every position; so do the injection layers' own triggers: inline code, base64-like runs, shell pipes,
+// shifted words.
+const HOSTILE = [
+  'a',
+  '1.',
+  'a.',
+  'xoxb-',
+  'aA0-',
+  'a-',
+  '[',
+  '<a',
+  '\n',
+  '\r\n',
+  '`',
+  'QUJD',
+  'curl x | ',
+  'vtaber nyy ',
+];
+
+/**
+ * The regex screens on the largest learning made of one hostile repetition, against ordinary prose of the same size:
+ * the least CPU of three screenings each, and the worst ratio (a backtracking pattern shows as a large one).
+ */
+export async function measureHostileScreens() {
+  const least = async (l) => {
+    let ms = Number.POSITIVE_INFINITY;
+    for (let i = 0; i < 3; i++) ms = Math.min(ms, await cpuMs(() => screenLearning(l)));
+    return ms;
+  };
+  const prose = await least(
+    largest('When the consumer group rebalances, offsets commit late and the batch is replayed. '),
+  );
+  let worst = { unit: '', ms: 0 };
+  for (const unit of HOSTILE) {
+    const ms = await least(largest(unit));
+    if (ms > worst.ms) worst = { unit, ms };
+  }
+  return { proseMs: prose, worst, ratio: worst.ms / Math.max(prose, 1) };
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
   const r = await measureScreenCost();
   const f = (x) => `p50 ${x.p50.toFixed(1)} ms, p90 ${x.p90.toFixed(1)} ms`;
@@ -108,5 +160,11 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   console.log(
     `${ok ? 'PASS' : 'FAIL'}  whole screen p50 ${r.whole.p50.toFixed(1)} ms CPU (target <= ${SCREEN_TARGET_MS} ms)`,
   );
-  process.exitCode = ok ? 0 : 1;
+  const h = await measureHostileScreens();
+  const hostileOk = h.ratio <= HOSTILE_RATIO_MAX;
+  console.log(
+    `${hostileOk ? 'PASS' : 'FAIL'}  largest hostile learning (${JSON.stringify(h.worst.unit)} repeated) ${h.worst.ms.toFixed(0)} ms, ` +
+      `${h.ratio.toFixed(1)}x prose of the same size (<= ${HOSTILE_RATIO_MAX}x)`,
+  );
+  process.exitCode = ok && hostileOk ? 0 : 1;
 }

@@ -1,19 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { scrub } from '../src/index.js';
 
-// The thorough tier on hostile or odd input: it must finish in time linear in the input (every pass is a regex with
+// The thorough tier on hostile or odd input: it must finish (within the test's timeout; every pass is a regex with
 // bounded repetition or a walk over the words with bounded look-back and look-ahead), not throw, and say in its
-// report what it replaced. The bound asserted is generous, so load on a shared machine cannot fail it: 60 s per MB,
-// where the bench's worst case measured is some 5 ms per KB.
-const SECONDS_PER_MB = 60;
-
-const thorough = (text: string) => {
-  const t0 = performance.now();
-  const result = scrub(text, { tier: 'thorough' });
-  const seconds = (performance.now() - t0) / 1000;
-  expect(seconds, `${text.length} characters`).toBeLessThan((SECONDS_PER_MB * text.length) / 1e6 + 1);
-  return result;
-};
+// report what it replaced. Its cost per KB is measured in bench/scrub.
+const thorough = (text: string) => scrub(text, { tier: 'thorough' });
 
 /** A seeded sequence, so every run reads the same text. */
 function random(seed: number): () => number {
