@@ -51,6 +51,58 @@ describe('EmbedderPool load shedding', () => {
     }
   });
 
+  it('serves a request before background work queued ahead of it is done, and keeps that work in order', async () => {
+    // Eight texts of background work, each piece of four taking the stand-in a second: a request sent just after
+    // waits for the piece in hand only, not for the eight.
+    const pool = new EmbedderPool(1, () => new EmbedderClient(STALLING_WORKER));
+    const direct = new EmbedderClient(STALLING_WORKER);
+    try {
+      await Promise.all([pool.init(), direct.init()]);
+      const texts = Array.from({ length: 8 }, (_, i) => `SLOW learning ${i}`);
+      const done: string[] = [];
+      const background = pool.embed(texts).then((v) => {
+        done.push('background');
+        return v;
+      });
+      const request = pool.queryVector('a query').then(() => done.push('request'));
+      const [vectors] = await Promise.all([background, request]);
+      expect(done).toEqual(['request', 'background']);
+      expect(vectors.map((v) => Array.from(v))).toEqual((await direct.embed(texts)).map((v) => Array.from(v)));
+    } finally {
+      await Promise.all([pool.close(), direct.close()]);
+    }
+  });
+
+  it('leaves a worker free for requests while background work that spares one runs', async () => {
+    const done: string[] = [];
+    /** The stand-in worker, logging each piece of background work as it is answered. */
+    class Logged extends EmbedderClient {
+      override async embed(texts: string[]) {
+        const vectors = await super.embed(texts);
+        done.push('piece');
+        return vectors;
+      }
+    }
+    const pool = new EmbedderPool(2, () => new Logged(STALLING_WORKER));
+    try {
+      await pool.init();
+      const texts = Array.from({ length: 8 }, (_, i) => `SLOW learning ${i}`);
+      const firstDone = async (spareWorker: boolean) => {
+        done.length = 0;
+        await Promise.all([
+          pool.embed(texts, { spareWorker }),
+          pool.queryVector('a query').then(() => done.push('request')),
+        ]);
+        return done[0];
+      };
+      // Warming (no requests yet to serve) takes both workers; learning vectors, found later, take one.
+      expect(await firstDone(false)).toBe('piece');
+      expect(await firstDone(true)).toBe('request');
+    } finally {
+      await pool.close();
+    }
+  });
+
   it('takes a request out of the queue at its deadline, and frees its place', async () => {
     const pool = new EmbedderPool(1, () => new EmbedderClient(STALLING_WORKER), 1);
     try {

@@ -96,7 +96,7 @@ export class EmbedderClient {
  */
 export type Embedder = {
   init(): Promise<void>;
-  embed(texts: string[]): Promise<Float32Array[]>;
+  embed(texts: string[], opts?: BackgroundOptions): Promise<Float32Array[]>;
   setIndex(ids: string[], rows: QuantizedRows): Promise<number>;
   search(
     query: string,
@@ -149,6 +149,15 @@ export function withDeadline<T>(ms: number, run: (signal: AbortSignal) => Promis
 /** Searches that may wait for a worker before more are refused (AXLE_SEARCH_QUEUE_MAX). */
 export const DEFAULT_SEARCH_QUEUE_MAX = 16;
 
+/** How background model work shares the workers with requests (EmbedderPool.embed). */
+export type BackgroundOptions = { spareWorker?: boolean };
+
+type Job = {
+  run: (worker: EmbedderClient) => Promise<unknown>;
+  resolve: (result: never) => void;
+  reject: (err: Error) => void;
+};
+
 /**
  * Several embedding workers, each with its own copy of the model and of the int8 index (EMBEDDING_DIM
  * bytes and a scale a skill). Embedding a query is CPU-bound in its worker, so one worker caps fused
@@ -156,11 +165,12 @@ export const DEFAULT_SEARCH_QUEUE_MAX = 16;
  */
 export class EmbedderPool implements Embedder {
   private readonly workers: EmbedderClient[];
-  private readonly queued: Array<{
-    run: (worker: EmbedderClient) => Promise<unknown>;
-    resolve: (result: never) => void;
-    reject: (err: Error) => void;
-  }> = [];
+  /** Requests' model work, served first. */
+  private readonly queued: Job[] = [];
+  /** Background model work, served when no request waits. */
+  private readonly background: Array<Job & BackgroundOptions> = [];
+  /** Pieces of `spareWorker` background work in hand. */
+  private sparingRunning = 0;
 
   constructor(
     size: number,
@@ -177,17 +187,23 @@ export class EmbedderPool implements Embedder {
   }
 
   /**
-   * Splits `texts` across the workers and keeps their order. Background work (warming, learning vectors): it goes
-   * to the workers directly, and requests queued meanwhile are handed out as soon as it ends.
+   * Background work (warming, learning vectors): `texts` go to the workers MAX_SEARCH_BATCH at a time, each piece
+   * only when no request is waiting, so a request waits behind at most one piece. With `spareWorker` (work done
+   * while requests are served) the pieces leave one worker free for requests. The order of `texts` is kept.
    */
-  async embed(texts: string[]): Promise<Float32Array[]> {
-    const per = Math.ceil(texts.length / this.workers.length);
-    const parts = await this.direct(
-      Promise.all(
-        this.workers.map((w, i) => (i * per < texts.length ? w.embed(texts.slice(i * per, (i + 1) * per)) : [])),
-      ),
-    );
-    return parts.flat();
+  async embed(texts: string[], { spareWorker = false }: BackgroundOptions = {}): Promise<Float32Array[]> {
+    const pieces: Array<Promise<Float32Array[]>> = [];
+    for (let i = 0; i < texts.length; i += MAX_SEARCH_BATCH) {
+      const piece = texts.slice(i, i + MAX_SEARCH_BATCH);
+      pieces.push(
+        new Promise((resolve, reject) => {
+          const job = { run: (w: EmbedderClient) => w.embed(piece), resolve: resolve as (r: never) => void, reject };
+          this.background.push({ ...job, spareWorker });
+        }),
+      );
+    }
+    this.dispatch();
+    return (await Promise.all(pieces)).flat();
   }
 
   /** Every worker gets the index: a copy each, and the last one the rows themselves. */
@@ -201,7 +217,7 @@ export class EmbedderPool implements Embedder {
   }
 
   /**
-   * Work sent to the workers outside the queue keeps them busy, so the queue is served again once it settles
+   * Work sent to the workers outside the queues keeps them busy, so the queues are served again once it settles
    * (otherwise a request queued meanwhile waited for the next request to arrive).
    */
   private direct<T>(work: Promise<T>): Promise<T> {
@@ -262,18 +278,37 @@ export class EmbedderPool implements Embedder {
   }
 
   private dispatch(): void {
-    if (!this.alive()) for (const job of this.queued.splice(0)) job.reject(new Error('no embedding worker is running'));
+    if (!this.alive())
+      for (const job of [...this.queued.splice(0), ...this.background.splice(0)])
+        job.reject(new Error('no embedding worker is running'));
     const idle = this.workers.filter((w) => w.alive() && w.pendingCount() === 0);
-    // Shared out among the idle workers: parallel calls answer sooner while the CPU has room, and
-    // batches form by themselves once every worker is busy.
+    // Requests are shared out among the idle workers: parallel calls answer sooner while the CPU has room, and
+    // batches form by themselves once every worker is busy. A worker left idle takes one piece of background work
+    // (of `spareWorker` work, only while another worker stays free; with one worker, pieces and requests alternate).
     for (const [i, worker] of idle.entries()) {
       const take = Math.min(MAX_SEARCH_BATCH, Math.ceil(this.queued.length / (idle.length - i)));
-      for (const job of this.queued.splice(0, take))
-        job
-          .run(worker)
-          .then((r) => job.resolve(r as never), job.reject)
-          .finally(() => this.dispatch());
+      if (take > 0) {
+        for (const job of this.queued.splice(0, take)) this.run(job, worker);
+        continue;
+      }
+      const next = this.background[0];
+      if (!next || (next.spareWorker && this.sparingRunning >= Math.max(1, this.workers.length - 1))) continue;
+      this.background.shift();
+      if (next.spareWorker) this.sparingRunning++;
+      this.run(next, worker, () => {
+        if (next.spareWorker) this.sparingRunning--;
+      });
     }
+  }
+
+  private run(job: Job, worker: EmbedderClient, settled = () => {}): void {
+    job
+      .run(worker)
+      .then((r) => job.resolve(r as never), job.reject)
+      .finally(() => {
+        settled();
+        this.dispatch();
+      });
   }
 
   /** True while any worker lives: a worker that died only narrows the pool. */

@@ -105,7 +105,8 @@ export class SemanticIndex {
   /** Unit vectors for `texts` from the same model (learnings share it). Only when `ready`. */
   async embed(texts: string[]): Promise<Float32Array[]> {
     if (this.status !== 'ready' || !this.embedder) throw new Error(`semantic search is ${this.status}`);
-    return this.embedder.embed(texts);
+    // Work done while requests are served: it leaves them a worker.
+    return this.embedder.embed(texts, { spareWorker: true });
   }
 
   /**
