@@ -11,7 +11,7 @@ import { createKey } from '../packages/server/dist/services/api-keys.js';
 import { creditsStore } from '../packages/server/dist/store/credits.js';
 import { openStore } from '../packages/server/dist/store/open.js';
 import { startCluster } from '../test/support/cluster.js';
-import { insertApproved } from './lib/learnings.js';
+import { insertApproved, waitLearningVectors } from './lib/learnings.js';
 import { benchPostgres, POSTGRES_MISSING_BENCH } from './lib/postgres.js';
 import { rssMb, startServer, waitSemantic } from './lib/server.js';
 
@@ -141,11 +141,14 @@ try {
       const databaseUrl = backend === 'PostgreSQL' ? await pg.fresh() : undefined;
       const store = await openStore({ dataDir, databaseUrl, now: Date.now });
       const data = await seed(store);
-      await store.db.close();
       const env = { AXLE_SEMANTIC_SEARCH: 'on', ...(databaseUrl ? { AXLE_DATABASE_URL: databaseUrl } : {}) };
       const server = await startServer({ dataDir, env, timeoutMs: 120_000 });
       started.push({ server, data, m: { label: `one instance on ${backend}` } });
       await waitSemantic(server.url, 120_000);
+      // The seeded learnings' vectors are computed in the background first: phases measure the settled server.
+      if (!(await waitLearningVectors(store, 600_000)))
+        throw new Error(`${backend}: learning vectors not computed in 600 s`);
+      await store.db.close();
     }
     for (const [name, requests] of Object.entries(PHASES))
       for (const s of started) s.m[name] = await phase(s.server.url, requests(s.data));

@@ -5,6 +5,7 @@ import { basePriceMicros } from '../../packages/server/dist/domain/pricing.js';
 import { contentHash, lshBandKeys, minhashSignature, shingles } from '../../packages/server/dist/domain/similarity.js';
 import { complexityOf } from '../../packages/server/dist/services/learning-view.js';
 import { similarityText } from '../../packages/server/dist/services/learn.js';
+import { EMBEDDING_MODEL } from '../../packages/server/dist/search/embedding-text.js';
 import { learningsStore } from '../../packages/server/dist/store/learnings.js';
 
 const BATCH = 500;
@@ -81,4 +82,17 @@ export async function insertApproved(db, rows, now = Date.now()) {
       }
     });
   }
+}
+
+/**
+ * Waits until the server on `store`'s database has computed every visible learning's vector, so that a measured
+ * phase does not share the model with that background work. False if `timeoutMs` passed first.
+ */
+export async function waitLearningVectors(store, timeoutMs) {
+  const until = performance.now() + timeoutMs;
+  while ((await learningsStore.missingEmbeddings(store.db, EMBEDDING_MODEL, 1)).length > 0) {
+    if (performance.now() > until) return false;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  return true;
 }
