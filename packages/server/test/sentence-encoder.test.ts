@@ -24,7 +24,7 @@ describe('encodeSentences (the graph run synchronously, its dynamic ops fed)', (
     expect(encodeSentences(model, texts).map((v) => Array.from(v))).toEqual(expected);
     for (const text of texts)
       expect(Array.from(encodeSentences(model, [text])[0]!)).toEqual((await model.embed([text]))[0]);
-  });
+  }, 120_000); // some 35 model runs through the package's slow asynchronous path
 
   it('refuses a text with nothing to embed instead of shifting the others', async () => {
     const model = await initModel(modelSource);
