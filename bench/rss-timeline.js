@@ -12,7 +12,7 @@ import { loadCatalog } from '../packages/server/dist/catalog/load.js';
 import { generateCatalog, loadQueries } from './lib/generate.js';
 import { rotatingQueryLoad } from './lib/load.js';
 import { prepareSeeded } from './lib/seeded-catalog.js';
-import { MAIN, startServer, waitSemantic } from './lib/server.js';
+import { MAIN, rssMb, serverProcess, startServer, waitSemantic } from './lib/server.js';
 const tmp = path.join(os.tmpdir(), 'axle-rss-timeline');
 const main = process.argv[2] || MAIN;
 const name = process.argv[3] || 'x';
@@ -29,9 +29,8 @@ const queries = loadQueries(
 const dataDir = path.join(tmp, name);
 if (!fs.existsSync(dataDir)) await prepareSeeded(dataDir, main, catalogFile);
 const st = (pid) => {
-  const s = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = (k) => Number(s.match(new RegExp(`^${k}:\\s+(\\d+)`, 'm'))[1]) / 1024;
-  return `rss ${kb('VmRSS').toFixed(0)} hwm ${kb('VmHWM').toFixed(0)}`;
+  const { rss, peak } = rssMb(pid);
+  return `rss ${rss.toFixed(0)} hwm ${peak.toFixed(0)}`;
 };
 function smaps(pid) {
   const txt = fs.readFileSync(`/proc/${pid}/smaps`, 'utf8').split('\n');
@@ -82,11 +81,11 @@ console.log(
   's',
   st(server.pid),
 );
-console.log('  smaps at ready', smaps(server.pid));
+console.log('  smaps at ready', smaps(serverProcess(server.pid)));
 await rotatingQueryLoad(server.url, '/discover', queries.slice(1000), { limit: 10, seconds: 10, connections: 4 });
 const r = await rotatingQueryLoad(server.url, '/discover', queries, { limit: 10, seconds: 8, connections: 4 });
 console.log(name, 'after load', r.rps.toFixed(1), 'req/s', st(server.pid));
-console.log('  smaps after load', smaps(server.pid));
+console.log('  smaps after load', smaps(serverProcess(server.pid)));
 clearInterval(iv);
 // coarse timeline: every ~1 s
 console.log('  timeline', samples.filter((_, i) => i % 10 === 0).join(' | '));

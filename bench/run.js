@@ -28,7 +28,7 @@ import { HOSTILE_RATIO_MAX, measureHostileScreens, measureScreenCost, SCREEN_TAR
 import { measureMoney } from './money.js';
 import { knowledgeBench, LARGE_LEARNINGS } from './lib/knowledge-bench.js';
 import { queryLoad, rotatingQueryLoad, summary } from './lib/load.js';
-import { cpuSeconds, MAIN, ROOT, rssMb, startServer, waitSemantic } from './lib/server.js';
+import { cpuSeconds, MAIN, ROOT, rssMb, startServer, userEntry, waitSemantic } from './lib/server.js';
 
 /** Bound on the timed phases. */
 const BUDGET_S = 290;
@@ -394,7 +394,7 @@ const memory = [prepared, small, large, lexical].filter((m) => m?.memory);
 for (const m of memory)
   console.log(`RSS before stopping, ${m.label}: ${f0(m.memory.rss)} MB (peak ${f0(m.memory.peak)} MB)`);
 console.log(
-  `cold start to first /health 200 (existing data dir), generated catalog (${LARGE} skills): node ${path.relative(ROOT, MAIN)} ${cold.map(f0).join(' / ')} ms; npm start ${f0(viaNpm.coldStartMs)} ms`,
+  `cold start to first /health 200 (existing data dir), generated catalog (${LARGE} skills): node ${path.relative(ROOT, userEntry(MAIN))} ${cold.map(f0).join(' / ')} ms; npm start ${f0(viaNpm.coldStartMs)} ms`,
 );
 console.log(`cold start, bundled catalog (${bundled.length} skills): ${f0(coldBundled.coldStartMs)} ms`);
 console.log(

@@ -2,10 +2,19 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const MAIN = fileURLToPath(new URL('../../packages/server/dist/main.js', import.meta.url));
+/**
+ * What users run of the build whose dist/main.js is `main` (`npm start`, `axle-server`): its bin, which in this
+ * build is the launcher that starts main.js with its memory settings.
+ */
+export const userEntry = (main) => {
+  const bin = path.join(path.dirname(main), '../bin/axle-server.js');
+  return fs.existsSync(bin) ? bin : main;
+};
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -29,34 +38,62 @@ export async function health(url) {
   }
 }
 
-/** Resident and peak resident memory of a process, in MB (Linux /proc). */
+/** The processes `pid` started, directly (Linux /proc). */
+const childrenOf = (pid) => {
+  try {
+    return fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+};
+/** `pid` and every process it started, recursively: a launched server is the launcher and its child. */
+const processTree = (pid) => [pid, ...childrenOf(pid).flatMap(processTree)];
+/** The server itself: the launcher's only child where it started one. */
+export const serverProcess = (pid) => {
+  const children = childrenOf(pid);
+  return children.length === 1 ? serverProcess(children[0]) : pid;
+};
+
+/** Resident and peak resident memory of a process and those it started, in MB (Linux /proc). */
 export function rssMb(pid) {
-  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = (key) => Number(status.match(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm'))?.[1] ?? Number.NaN);
-  return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
+  let rss = 0;
+  let peak = 0;
+  for (const p of processTree(pid)) {
+    const status = fs.readFileSync(`/proc/${p}/status`, 'utf8');
+    const kb = (key) => Number(status.match(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm'))?.[1] ?? Number.NaN);
+    rss += kb('VmRSS') / 1024;
+    peak += kb('VmHWM') / 1024;
+  }
+  return { rss, peak };
 }
 
 /**
- * CPU seconds (user + system) a process has used so far: all its threads, or only its main thread
- * (the event loop) with `mainThread`. Linux /proc; 100 ticks per second.
+ * CPU seconds (user + system) a process and those it started have used so far: all their threads, or only the
+ * server's main thread (the event loop) with `mainThread`. Linux /proc; 100 ticks per second.
  */
 export function cpuSeconds(pid, { mainThread = false } = {}) {
   // Fields after the parenthesised command name: state is field 3, utime 14, stime 15.
-  const file = mainThread ? `/proc/${pid}/task/${pid}/stat` : `/proc/${pid}/stat`;
-  const fields = fs.readFileSync(file, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
+  const ticks = (file) => {
+    const fields = fs.readFileSync(file, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  };
+  if (mainThread) {
+    const server = serverProcess(pid);
+    return ticks(`/proc/${server}/task/${server}/stat`);
+  }
+  return processTree(pid).reduce((sum, p) => sum + ticks(`/proc/${p}/stat`), 0);
 }
 
 /**
- * Spawns the server (`node dist/main.js`, or `npm start` with `viaNpm`) on a free loopback port
- * and polls /health every 5 ms from the moment of the spawn: `coldStartMs` is spawn -> first 200. `main` runs
- * another build's entry point (A/B runs).
+ * Spawns the server as users start it (the build's bin, or `npm start` with `viaNpm`) on a free loopback port and
+ * polls /health every 5 ms from the moment of the spawn: `coldStartMs` is spawn -> first 200. `main` is another
+ * build's dist/main.js (A/B runs).
  */
 export async function startServer({ dataDir, env = {}, viaNpm = false, timeoutMs = 30_000, main = MAIN }) {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const started = performance.now();
-  const child = spawn(viaNpm ? 'npm' : process.execPath, viaNpm ? ['start', '--silent'] : [main], {
+  const child = spawn(viaNpm ? 'npm' : process.execPath, viaNpm ? ['start', '--silent'] : [userEntry(main)], {
     cwd: ROOT,
     // Its own process group, so stopping `npm start` also stops the node it runs.
     detached: true,

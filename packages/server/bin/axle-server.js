@@ -1,3 +1,5 @@
 #!/usr/bin/env node
 // Committed, so the first npm install links the bin; the code it runs is built by `npm run build`.
-import '../dist/main.js';
+import { launch } from '../dist/launch/launcher.js';
+
+await launch();

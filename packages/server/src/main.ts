@@ -1,8 +1,12 @@
 #!/usr/bin/env node
 import { loadConfig } from './config.js';
+import { LAUNCHED_ENV } from './launch/launcher.js';
 import { catalogSync } from './scripts/catalog-sync.js';
 import { migrateToPostgres } from './scripts/migrate-to-postgres.js';
 import { startServer } from './server.js';
+
+// Started by the launcher (bin/axle-server.js): when it is gone, however it went, so is this process.
+if (process.env[LAUNCHED_ENV] && process.send) process.on('disconnect', () => process.kill(process.pid, 'SIGKILL'));
 
 const args = process.argv.slice(2);
 if (args[0] === 'catalog' && args[1] === 'sync') {
