@@ -10,8 +10,9 @@ const FORWARDED: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
 /**
  * Runs the server (dist/main.js) with the memory settings that can only be set before a process starts: in this
- * process when they are in effect already, else in a child process started with them, which gets this process's
- * arguments, standard streams and signals, and whose exit status becomes this process's.
+ * process when they are in effect already, else with them in a new image of this process where node can do that,
+ * or in a child process, which gets this process's arguments, standard streams and signals, and whose exit status
+ * becomes this process's.
  */
 export async function launch(): Promise<void> {
   let plan: LaunchPlan | undefined;
@@ -25,8 +26,13 @@ export async function launch(): Promise<void> {
     await import(MAIN);
     return;
   }
-  const child = spawn(process.execPath, [...process.execArgv, ...plan.flags, MAIN, ...process.argv.slice(2)], {
-    env: { ...process.env, ...plan.env, [LAUNCHED_ENV]: '1' },
+  const args = [...process.execArgv, ...plan.flags, MAIN, ...process.argv.slice(2)];
+  const env = { ...process.env, ...plan.env, [LAUNCHED_ENV]: '1' };
+  // Node 22.15 and later can replace this process: the server keeps its process id, and there is no launcher left.
+  const execve = (process as { execve?: (file: string, args: string[], env: NodeJS.ProcessEnv) => never }).execve;
+  if (typeof execve === 'function') execve(process.execPath, [process.execPath, ...args], env);
+  const child = spawn(process.execPath, args, {
+    env,
     // The IPC channel closes when this process dies, however it dies: the server then stops too (main.ts).
     stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
   });
