@@ -2,6 +2,7 @@ import type { SearchState, Skill, SkillResult } from '@axle/sdk';
 import { votedCategory } from '../domain/category-vote.js';
 import { DEVELOPER_VOCABULARY } from '../domain/developer-vocabulary.js';
 import { type FusedHit, reciprocalRankFusion } from '../domain/fusion.js';
+import { type NameProbes, nameLift, nameProbes } from '../domain/name-match.js';
 import { compileThesaurus, expandedSentence, expansionTerms } from '../domain/query-expansion.js';
 import type { SemanticIndex } from '../search/semantic-index.js';
 import type { SemanticHits } from '../search/worker-protocol.js';
@@ -40,6 +41,10 @@ export interface SkillSearchOptions {
   categoryBonus?: number;
   /** Weight of the ranking of the request's thesaurus terms in fusion; see DEFAULT_EXPANSION_WEIGHT. */
   expansionWeight?: number;
+  /** Score the reranked candidates named by a capitalised word of the request gain; see DEFAULT_NAME_BONUS. */
+  nameBonus?: number;
+  /** Score the reranked candidates named by a word the vocabulary adds gain; see DEFAULT_PRODUCT_BONUS. */
+  productBonus?: number;
 }
 
 /** Candidates the passage rerank looks at (chosen on the everyday dev half, `npm run eval`). */
@@ -65,6 +70,14 @@ const CATEGORY_QUORUM = 3;
  * words (expandedSentence). Chosen on queries.json and the everyday dev half (bench/README.md).
  */
 export const DEFAULT_EXPANSION_WEIGHT = 1;
+/**
+ * A reranked candidate whose name or id holds a word the request capitalises after its first word ("pages in
+ * Notion", "MySQL") gains DEFAULT_NAME_BONUS; otherwise one whose name holds a term the vocabulary added (web search
+ * -> brave, tavily) gains DEFAULT_PRODUCT_BONUS (domain/name-match.ts). Chosen on queries.json and the everyday dev
+ * half (bench/README.md).
+ */
+export const DEFAULT_NAME_BONUS = 0.1;
+export const DEFAULT_PRODUCT_BONUS = 0.05;
 const VOCABULARY = compileThesaurus(DEVELOPER_VOCABULARY);
 
 /**
@@ -99,22 +112,26 @@ export function createSkillSearch({
   flatWeight = DEFAULT_FLAT_WEIGHT,
   categoryBonus = DEFAULT_CATEGORY_BONUS,
   expansionWeight = DEFAULT_EXPANSION_WEIGHT,
+  nameBonus = DEFAULT_NAME_BONUS,
+  productBonus = DEFAULT_PRODUCT_BONUS,
 }: SkillSearchDeps): SkillSearch {
   /**
    * The top fused candidates gain `rerankWeight` x how much better their best passage (a tool, a sentence) matches
    * the request than the skill's whole text does: a server whose one tool fits rises over one whose summary is merely
-   * close; and `categoryBonus` when they are in the category most of the first candidates share (votedCategory).
+   * close; `categoryBonus` when they are in the category most of the first candidates share (votedCategory); and
+   * `nameBonus` or `productBonus` when their name holds a product the request names or the vocabulary added (nameLift).
    * Skills without passages keep their fused score but for the category bonus. Returns the skills it read.
    */
   async function rerank(
     fused: FusedHit[],
     hits: SemanticHits,
     weights: readonly number[],
+    probes: NameProbes,
   ): Promise<{ reranked: FusedHit[]; read: Map<string, Skill> }> {
     const top = fused.slice(0, rerankDepth).map((f) => f.id);
     const [passages, read] = await Promise.all([
       rerankWeight > 0 ? semantic.passageScores(hits.vector, top) : new Map<string, number>(),
-      categoryBonus > 0 ? repo.getMany(top) : new Map<string, Skill>(),
+      categoryBonus > 0 || nameBonus > 0 || productBonus > 0 ? repo.getMany(top) : new Map<string, Skill>(),
     ]);
     const category = votedCategory(
       top.map((id) => read.get(id)?.category),
@@ -132,7 +149,9 @@ export function createSkillSearch({
         const p = passages.get(f.id);
         const gain = p === undefined ? 0 : Math.max(0, p - Math.max(whole.get(f.id) ?? floor, minCosine));
         const bonus = category !== undefined && read.get(f.id)?.category === category ? categoryBonus : 0;
-        const score = f.score + rerankWeight * gain + bonus;
+        const skill = read.get(f.id);
+        const lift = skill === undefined ? 0 : nameLift(probes, skill, { named: nameBonus, product: productBonus });
+        const score = f.score + rerankWeight * gain + bonus + lift;
         return { id: f.id, score, relevance: Math.min(1, score / best) };
       })
       .sort((a, b) => b.score - a.score);
@@ -187,7 +206,7 @@ export function createSkillSearch({
       let fused = reciprocalRankFusion(rankings, k, weights);
       let read = new Map<string, Skill>();
       if (lexical && semanticHits && (rerankWeight > 0 || categoryBonus > 0))
-        ({ reranked: fused, read } = await rerank(fused, semanticHits, weights));
+        ({ reranked: fused, read } = await rerank(fused, semanticHits, weights, nameProbes(query, expansion)));
       fused = fused.slice(0, limit);
       const missing = fused.map((f) => f.id).filter((id) => !read.has(id));
       const skills = missing.length > 0 ? new Map([...read, ...(await repo.getMany(missing))]) : read;

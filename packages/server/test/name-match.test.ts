@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { MIN_NAME_WORD, nameLift, nameMatches, nameProbe, nameProbes, namedWords } from '../src/domain/name-match.js';
+
+describe('namedWords', () => {
+  it('keeps the words capitalised after the first, lower-cased', () => {
+    expect(namedWords('Create and update pages in Notion')).toEqual(['notion']);
+    expect(namedWords('an MCP server to query MySQL from GitHub Actions')).toEqual([
+      'mcp',
+      'mysql',
+      'github',
+      'actions',
+    ]);
+  });
+  it('ignores the first word, capitalised by grammar, and requests in lower case', () => {
+    expect(namedWords('Weather for a city')).toEqual([]);
+    expect(namedWords('read keys in redis')).toEqual([]);
+    expect(namedWords('')).toEqual([]);
+  });
+  it('splits on punctuation and normalises compatibility forms', () => {
+    expect(namedWords('talk to Google-Calendar, please')).toEqual(['google', 'calendar']);
+    expect(namedWords('use ＲＥＤＩＳ')).toEqual(['redis']);
+  });
+});
+
+describe('nameProbe', () => {
+  it('drops words shorter than MIN_NAME_WORD and matches plurals by their singular', () => {
+    expect(MIN_NAME_WORD).toBe(3);
+    expect([...nameProbe(['my', 'in', 'git', 'sheets', 'status'])]).toEqual(['git', 'sheet', 'status']);
+  });
+});
+
+describe('nameMatches', () => {
+  const probe = nameProbe(['redis', 'notion']);
+  it('matches a whole word of the name or of the id', () => {
+    expect(nameMatches(probe, 'redis/mcp-redis', 'mcp-redis')).toBe(true);
+    expect(nameMatches(probe, 'Notes', 'notion-mcp')).toBe(true);
+  });
+  it('does not match part of a word', () => {
+    expect(nameMatches(probe, 'Redistribute', 'redistribute')).toBe(false);
+  });
+  it('matches a plural name against a singular probe', () => {
+    expect(nameMatches(nameProbe(['sheet']), 'Google Sheets', 'google-sheets')).toBe(true);
+  });
+  it('matches nothing with an empty probe', () => {
+    expect(nameMatches(new Set(), 'Redis', 'redis')).toBe(false);
+  });
+});
+
+describe('nameLift', () => {
+  const bonus = { named: 0.1, product: 0.05 };
+  const probes = nameProbes('Create pages in Notion', ['brave', 'tavily']);
+  it('gives the named bonus to a skill named by the request', () => {
+    expect(nameLift(probes, { name: 'Notion', id: 'notion-remote' }, bonus)).toBe(0.1);
+  });
+  it('gives the product bonus to a skill named by an added term', () => {
+    expect(nameLift(probes, { name: 'Brave Search', id: 'brave' }, bonus)).toBe(0.05);
+  });
+  it('gives the named bonus, not both, when a name holds both', () => {
+    expect(nameLift(probes, { name: 'Notion via Tavily', id: 'x' }, bonus)).toBe(0.1);
+  });
+  it('gives nothing to other skills', () => {
+    expect(nameLift(probes, { name: 'Webflow', id: 'webflow-remote' }, bonus)).toBe(0);
+  });
+  it('gives nothing when the request names nothing and nothing was added', () => {
+    expect(nameLift(nameProbes('create pages', []), { name: 'Create', id: 'pages' }, bonus)).toBe(0);
+  });
+});
