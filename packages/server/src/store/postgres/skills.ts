@@ -104,6 +104,8 @@ export function createPostgresSkillsStore(db: PostgresDatabase, now: () => numbe
           `INSERT INTO skill_terms (lexeme, doc, len, a, b, c, d)
            SELECT p.lexeme, s.id, s.fts_len, p.a, p.b, p.c, p.d FROM skills s CROSS JOIN LATERAL axle_postings(s.fts) p`,
         );
+        // Statistics of the new postings at once, so the first searches are planned on them.
+        await q.run('ANALYZE skill_terms');
         await q.run('DELETE FROM skill_embeddings WHERE skill_id NOT IN (SELECT id FROM skills)');
         await q.run(
           'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
