@@ -270,3 +270,69 @@ describe('lexical learnings search over common words (both backends)', () => {
     }
   });
 });
+
+describe('lexical learnings search follows every write (both backends)', () => {
+  it('an edit, approval, retraction and deletion change what matches; on PostgreSQL the postings are the tsvectors', async () => {
+    const store = await openTestStore();
+    const { db } = store;
+    const found = async (query: string) => (await store.learningsSearch.lexical(query, {}, 10)).map((h) => h.id);
+    // learning_terms holds, for exactly the approved learnings, what their tsvectors say (and the search reads it).
+    const postingsMatchVectors = async () => {
+      if (db.dialect !== 'postgres') return;
+      const order = 'ORDER BY lexeme, doc';
+      const expected = await db.all(
+        `SELECT p.lexeme AS lexeme, l.id AS doc, l.fts_len AS len, p.a AS a, p.b AS b, p.c AS c, p.d AS d
+           FROM learnings l CROSS JOIN LATERAL axle_postings(l.fts) p WHERE l.status = 'approved' ${order}`,
+      );
+      expect(await db.all(`SELECT lexeme, doc, len, a, b, c, d FROM learning_terms ${order}`)).toEqual(expected);
+    };
+    try {
+      const held = newLearning({ id: 'lrn_p1', status: 'pending_review', title: 'Zeppelin mooring lines', seq: 1 });
+      await db.tx(async (q) => {
+        await learningsStore.insert(q, held);
+        await learningsStore.insert(q, newLearning({ id: 'lrn_p2', title: 'Zeppelin hangar doors', seq: 2 }));
+      });
+      expect(await found('zeppelin')).toEqual(['lrn_p2']);
+      await postingsMatchVectors();
+
+      await db.run('UPDATE learnings SET title = ?, tags = ? WHERE id = ?', [
+        'Blimp mooring masts',
+        '["mast"]',
+        'lrn_p1',
+      ]);
+      expect(await found('blimp')).toEqual([]);
+      await learningsStore.setStatus(db, held, 'approved', null, 1);
+      expect(await found('zeppelin')).toEqual(['lrn_p2']);
+      expect(await found('blimp mast')).toEqual(['lrn_p1']);
+      await postingsMatchVectors();
+
+      // An approved learning's text edited in place (no code path does; SQLite's learnings_fts triggers, run
+      // newest first, would index the new text before removing the old).
+      if (db.dialect === 'postgres') {
+        await db.run('UPDATE learnings SET body = ? WHERE id = ?', [
+          'Airship mooring notes, long enough to index.',
+          'lrn_p1',
+        ]);
+        expect(await found('airship')).toEqual(['lrn_p1']);
+        await postingsMatchVectors();
+      }
+
+      // A write that leaves the text alone (an unlock's counters) leaves the match alone.
+      await db.run('UPDATE learnings SET unlock_count = unlock_count + 1 WHERE id = ?', ['lrn_p1']);
+      expect(await found('blimp')).toEqual(['lrn_p1']);
+
+      await learningsStore.setStatus(db, { ...held, publishedAt: 1 }, 'retracted', null, 2);
+      expect(await found('blimp')).toEqual([]);
+      expect(await store.learningsSearch.anyMatch('blimp')).toBe(false);
+      await postingsMatchVectors();
+
+      await db.run('DELETE FROM learnings WHERE id = ?', ['lrn_p2']);
+      expect(await found('zeppelin hangar')).toEqual([]);
+      expect(await store.learningsSearch.anyMatch('hangar')).toBe(false);
+      await postingsMatchVectors();
+      if (db.dialect === 'postgres') expect(await db.all('SELECT doc FROM learning_terms')).toEqual([]);
+    } finally {
+      await store.close();
+    }
+  });
+});

@@ -268,6 +268,16 @@ describe('registry sync against a stand-in of the v0.1 API', () => {
       expect(await withReload.sync(standin.url)).toMatchObject({ hidden: 1 });
       expect(await skills.get('com-example-zebra-telemetry')).toBeUndefined();
       expect((await skills.search.search({ query: 'zebra herd telemetry', mode: 'lexical' })).results).toEqual([]);
+      // On PostgreSQL the search reads skill_terms, which each import writes from the skills' tsvectors.
+      if (db.dialect === 'postgres') {
+        const order = 'ORDER BY lexeme, doc';
+        const expected = await db.all(
+          `SELECT p.lexeme AS lexeme, s.id AS doc, s.fts_len AS len, p.a AS a, p.b AS b, p.c AS c, p.d AS d
+             FROM skills s CROSS JOIN LATERAL axle_postings(s.fts) p ${order}`,
+        );
+        expect(expected.map((r) => r.doc)).toContain('acme-widgets');
+        expect(await db.all(`SELECT lexeme, doc, len, a, b, c, d FROM skill_terms ${order}`)).toEqual(expected);
+      }
 
       // The file is not held in memory: a reload reads it as it is now, and an unchanged one is not imported again.
       expect(await skills.reloadCatalog()).toBe(false);

@@ -1,8 +1,10 @@
 // BM25 over weighted tsvectors, the formula SQLite's FTS5 bm25() uses, so both dialects rank alike.
 // A document's fields are its tsvector's weight classes A-D; a class's weight multiplies the term
-// frequency in it (as FTS5's per-column weights do). Candidates come from the GIN index; document
-// frequencies, the document count and the average length are read from the database and kept for a
-// minute (they only shift the ranking as the corpus grows).
+// frequency in it (as FTS5's per-column weights do). Candidates and their term frequencies come from the
+// corpus's postings table (migration 175: per lexeme and document the occurrences per class and the
+// document's length), read from its (lexeme, doc) index; document frequencies, the document count and
+// the average length are read from the database and kept for a minute (they only shift the ranking as
+// the corpus grows).
 import { COMMON_TERM_MIN_ROWS, COMMON_TERM_SHARE, queryTerms, rankingTerms } from '../fts-query.js';
 import type { Params, Queryable } from '../queryable.js';
 
@@ -21,6 +23,8 @@ export interface WeightClasses {
 export interface Bm25Corpus {
   /** Table holding `fts` (tsvector), `fts_len` (tokens) and the id column `id`. */
   table: string;
+  /** Its postings (lexeme, doc = id, len, a, b, c, d), holding the terms of exactly the searched documents. */
+  postings: string;
   /** SQL predicate (on alias `d`) of the documents searched, e.g. "d.status = 'approved'". */
   visible: string;
   weights: WeightClasses;
@@ -31,14 +35,21 @@ export interface Bm25Corpus {
   floorLexemesRank: boolean;
 }
 
+/** A document's occurrences of a lexeme per weight class. */
+interface Posting {
+  id: string;
+  len: number;
+  lexeme: string;
+  a: number;
+  b: number;
+  c: number;
+  d: number;
+}
+
 export interface Bm25Hit {
   id: string;
   score: number;
 }
-
-/** A tsquery literal OR-ing `lexemes` (quoted, so no lexeme is read as tsquery syntax). */
-export const orQuery = (lexemes: readonly string[]): string =>
-  lexemes.map((l) => `'${l.replaceAll("'", "''").replaceAll('\\', '\\\\')}'`).join(' | ');
 
 /** BM25 search over one corpus of `db`; `now` times the statistics it keeps. */
 export function bm25Search(db: Queryable, corpus: Bm25Corpus, now: () => number) {
@@ -64,10 +75,7 @@ export function bm25Search(db: Queryable, corpus: Bm25Corpus, now: () => number)
     if (hit && t - hit.at < STATS_TTL_MS) return hit.n;
     if (df.size >= MAX_DF_TERMS) df = new Map();
     const n = db
-      .get<{ n: number }>(
-        `SELECT COUNT(*) AS n FROM ${corpus.table} d WHERE d.fts @@ ?::tsquery AND ${corpus.visible}`,
-        [orQuery([lexeme])],
-      )
+      .get<{ n: number }>(`SELECT COUNT(*) AS n FROM ${corpus.postings} WHERE lexeme = ?`, [lexeme])
       .then((r) => r?.n ?? 0);
     df.set(lexeme, { at: t, n });
     n.catch(() => df.delete(lexeme));
@@ -86,23 +94,49 @@ export function bm25Search(db: Queryable, corpus: Bm25Corpus, now: () => number)
   }
 
   /**
-   * The tsquery selecting candidates: as on SQLite (selectiveMatchExpression), common lexemes only rank
-   * when rarer ones can select rows, and a query of common lexemes only must hold its two least common.
-   * `selectors` are the lexemes that select, when not all of them do.
+   * The lexemes selecting candidates: as on SQLite (selectiveMatchExpression), common lexemes only rank
+   * when rarer ones can select rows, and a query of common lexemes only must hold its two least common
+   * (`every`). None when every lexeme selects.
    */
   function selecting(
     lexemes: string[],
     counts: number[],
     n: number,
     filtered: boolean,
-  ): { query: string; selectors?: string[] } {
-    if (filtered || lexemes.length < 2) return { query: orQuery(lexemes) };
+  ): { selectors: string[]; every: boolean } | undefined {
+    if (filtered || lexemes.length < 2) return undefined;
     const cutoff = Math.max(n * COMMON_TERM_SHARE, COMMON_TERM_MIN_ROWS);
     const rare = lexemes.filter((_, i) => counts[i]! <= cutoff);
-    if (rare.length === lexemes.length) return { query: orQuery(lexemes) };
-    if (rare.length > 0) return { query: orQuery(rare), selectors: rare };
+    if (rare.length === lexemes.length) return undefined;
+    if (rare.length > 0) return { selectors: rare, every: false };
     const [a, b] = lexemes.map((l, i) => ({ l, n: counts[i]! })).sort((x, y) => x.n - y.n);
-    return { query: `(${orQuery([a!.l])}) & (${orQuery([b!.l])})`, selectors: [a!.l, b!.l] };
+    return { selectors: [a!.l, b!.l], every: true };
+  }
+
+  /**
+   * The postings of `ranked` in the candidates: documents holding a selector (every one), or any ranked
+   * lexeme; filters join the documents.
+   */
+  function postingsOf(
+    ranked: string[],
+    selection: { selectors: string[]; every: boolean } | undefined,
+    filter: { sql: string; params: Params },
+  ): Promise<Posting[]> {
+    const columns = 'SELECT t.doc AS id, t.len AS len, t.lexeme AS lexeme, t.a AS a, t.b AS b, t.c AS c, t.d AS d';
+    if (filter.sql !== '')
+      return db.all<Posting>(
+        `${columns} FROM ${corpus.postings} t JOIN ${corpus.table} d ON d.id = t.doc
+          WHERE t.lexeme = ANY(?::text[]) AND ${corpus.visible}${filter.sql}`,
+        [ranked, ...filter.params],
+      );
+    if (!selection)
+      return db.all<Posting>(`${columns} FROM ${corpus.postings} t WHERE t.lexeme = ANY(?::text[])`, [ranked]);
+    const { selectors, every } = selection;
+    return db.all<Posting>(
+      `${columns} FROM ${corpus.postings} t WHERE t.lexeme = ANY(?::text[]) AND t.doc IN (SELECT s.doc FROM ${corpus.postings} s
+        WHERE s.lexeme = ANY(?::text[])${every ? ' GROUP BY s.doc HAVING COUNT(*) = ?' : ''})`,
+      every ? [ranked, selectors, selectors.length] : [ranked, selectors],
+    );
   }
 
   async function rankings(
@@ -114,14 +148,10 @@ export function bm25Search(db: Queryable, corpus: Bm25Corpus, now: () => number)
     const lexemes = await lexemesOf(text);
     if (lexemes.length === 0) return weightings.map(() => []);
     const [{ n, avgdl }, counts] = await Promise.all([corpusStats(), Promise.all(lexemes.map(frequency))]);
-    const { query, selectors } = selecting(lexemes, counts, n, filter.sql !== '');
-    const ranked = selectors && !corpus.floorLexemesRank ? rankingTerms(lexemes, counts, n, selectors) : lexemes;
-    const rows = await db.all<{ id: string; len: number; lexeme: string; weights: string[] }>(
-      `SELECT d.id AS id, d.fts_len AS len, u.lexeme AS lexeme, u.weights::text[] AS weights
-         FROM ${corpus.table} d CROSS JOIN LATERAL unnest(d.fts) u
-        WHERE d.fts @@ ?::tsquery AND ${corpus.visible}${filter.sql} AND u.lexeme = ANY(?::text[])`,
-      [query, ...filter.params, ranked],
-    );
+    const selection = selecting(lexemes, counts, n, filter.sql !== '');
+    const ranked =
+      selection && !corpus.floorLexemesRank ? rankingTerms(lexemes, counts, n, selection.selectors) : lexemes;
+    const rows = await postingsOf(ranked, selection, filter);
     const idf = new Map(
       lexemes.map((l, i) => {
         const v = Math.log((n - counts[i]! + 0.5) / (counts[i]! + 0.5));
@@ -131,8 +161,7 @@ export function bm25Search(db: Queryable, corpus: Bm25Corpus, now: () => number)
     return weightings.map((weights) => {
       const scores = new Map<string, number>();
       for (const r of rows) {
-        let tf = 0;
-        for (const w of r.weights) tf += weights[w as keyof WeightClasses] ?? 0;
+        const tf = r.a * weights.A + r.b * weights.B + r.c * weights.C + r.d * weights.D;
         const norm = K1 * (1 - B + (B * r.len) / (avgdl || 1));
         scores.set(r.id, (scores.get(r.id) ?? 0) + (idf.get(r.lexeme) ?? 0) * ((tf * (K1 + 1)) / (tf + norm)));
       }
@@ -144,15 +173,16 @@ export function bm25Search(db: Queryable, corpus: Bm25Corpus, now: () => number)
   }
 
   return {
-    lexemesOf,
-    /** Whether a searched document holds any lexeme of `text`. */
+    /** Whether a searched document holds any lexeme of `text` (one statement: the lexemes are not needed here). */
     async anyMatch(text: string): Promise<boolean> {
-      const lexemes = await lexemesOf(text);
-      if (lexemes.length === 0) return false;
+      const terms = queryTerms(text);
+      if (terms.length === 0) return false;
       return (
-        (await db.get(`SELECT 1 AS x FROM ${corpus.table} d WHERE d.fts @@ ?::tsquery AND ${corpus.visible} LIMIT 1`, [
-          orQuery(lexemes),
-        ])) !== undefined
+        (await db.get(
+          `SELECT 1 AS x FROM ${corpus.postings}
+            WHERE lexeme IN (SELECT lexeme FROM unnest(to_tsvector('axle', axle_words(?)))) LIMIT 1`,
+          [terms.join(' ')],
+        )) !== undefined
       );
     },
 

@@ -29,10 +29,14 @@ const IMPORT_BATCH = 200;
 
 /**
  * The skills store on PostgreSQL: the catalog's JSON by id is kept in memory between searches, as on
- * SQLite; search is BM25 over the GIN-indexed tsvector (bm25.ts).
+ * SQLite; search is BM25 over the tsvector's postings, skill_terms, written with the catalog (bm25.ts).
  */
 export function createPostgresSkillsStore(db: PostgresDatabase, now: () => number = Date.now): SkillsStore {
-  const bm25 = bm25Search(db, { table: 'skills', visible: 'TRUE', weights: WEIGHTS, floorLexemesRank: true }, now);
+  const bm25 = bm25Search(
+    db,
+    { table: 'skills', postings: 'skill_terms', visible: 'TRUE', weights: WEIGHTS, floorLexemesRank: true },
+    now,
+  );
   let dataById: Promise<Map<string, string>> | undefined;
 
   function catalog(): Promise<Map<string, string>> {
@@ -67,6 +71,7 @@ export function createPostgresSkillsStore(db: PostgresDatabase, now: () => numbe
         await q.lock(CATALOG_LOCK);
         const current = await q.get<{ value: string }>('SELECT value FROM meta WHERE key = ?', [FINGERPRINT_KEY]);
         if (current?.value === fingerprint) return false;
+        await q.run('DELETE FROM skill_terms');
         await q.run('DELETE FROM skills');
         for (let i = 0; i < entries.length; i += IMPORT_BATCH) {
           const batch = entries.slice(i, i + IMPORT_BATCH);
@@ -95,6 +100,12 @@ export function createPostgresSkillsStore(db: PostgresDatabase, now: () => numbe
         await q.run(
           'UPDATE skills SET fts_len = (SELECT COALESCE(SUM(array_length(positions, 1)), 0) FROM unnest(fts))',
         );
+        await q.run(
+          `INSERT INTO skill_terms (lexeme, doc, len, a, b, c, d)
+           SELECT p.lexeme, s.id, s.fts_len, p.a, p.b, p.c, p.d FROM skills s CROSS JOIN LATERAL axle_postings(s.fts) p`,
+        );
+        // Statistics of the new postings at once, so the first searches are planned on them.
+        await q.run('ANALYZE skill_terms');
         await q.run('DELETE FROM skill_embeddings WHERE skill_id NOT IN (SELECT id FROM skills)');
         await q.run(
           'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
