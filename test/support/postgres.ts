@@ -1,7 +1,7 @@
 // A PostgreSQL server for tests, found in this order: AXLE_TEST_DATABASE_URL (a throwaway schema in it
-// per test database); a local server on 127.0.0.1:5432 (a throwaway database per test database); a throwaway
-// cluster started with initdb/pg_ctl (as the postgres user when root). None: the PostgreSQL side of
-// the tests skips, saying what to install once.
+// for each test database); a local server on 127.0.0.1:5432 (a throwaway database each, copied from this
+// run's prepared ones); a throwaway cluster started with initdb/pg_ctl (as the postgres user when root),
+// the same way. None: the PostgreSQL side of the tests skips, saying what to install once.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -176,7 +176,6 @@ export async function testPostgres(
   }
   const adminUrl = server;
   const prepared = { migrated: `${tag}_migrated`, catalog: `${tag}_catalog` };
-  const run = { url: adminUrl, tag, prepared };
   const dropAll = () =>
     admin(adminUrl, async (c) => {
       const dbs = await c.query<{ n: string }>('SELECT datname AS n FROM pg_database WHERE starts_with(datname, $1)', [
@@ -198,7 +197,9 @@ export async function testPostgres(
     throw err;
   }
   return {
-    ...run,
+    url: adminUrl,
+    tag,
+    prepared,
     async close() {
       await dropAll();
       cluster?.stop();
