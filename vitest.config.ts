@@ -1,6 +1,6 @@
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 import { POSTGRES_MISSING, postgresReachable } from './test/support/postgres.js';
 
 const src = (pkg: string) => fileURLToPath(new URL(`./packages/${pkg}/src/index.ts`, import.meta.url));
@@ -28,6 +28,22 @@ const ON_BOTH_BACKENDS = [
   'migrate-to-postgres',
   'changes',
 ].map((name) => `packages/server/test/${name}.test.ts`);
+
+/**
+ * Unit tests of pure code (no I/O, no mocks, no process-wide state): they share their worker's loaded modules
+ * (isolate off) instead of loading them again per file. A file not named here runs isolated.
+ */
+const SHARED_MODULES = [
+  'packages/scrub/test/{api,covered,engine,fast-paths,fold,fuzz,pii,preset-windows,regex-planner}.test.ts',
+  'packages/scrub/test/{secrets,thorough-bad-input,thorough}.test.ts',
+  'packages/sdk/test/{contract,untrusted}.test.ts',
+  'packages/cli/test/locations.test.ts',
+  'packages/server/test/domain-{pricing,quality,similarity,verdict}.test.ts',
+  'packages/server/test/domain-screens{,-credentials,-encoded,-injection,-off-task}.test.ts',
+  'packages/server/test/domain-screens-{process-advice,reader-instructions,sensitivity}.test.ts',
+  'packages/server/test/{category-vote,embedder-pool,eval-metrics,fusion,model-window,revenue-split}.test.ts',
+  'packages/server/test/{search-fts-query,search-query-expansion,sentence-encoder}.test.ts',
+];
 
 const postgres = await postgresReachable();
 if (!postgres) console.warn(POSTGRES_MISSING);
@@ -57,7 +73,16 @@ export default defineConfig({
     // as cores keeps both cores busy.
     maxWorkers: Math.max(2, Math.ceil(os.availableParallelism() * 1.5)),
     projects: [
-      { extends: true, test: { name: 'sqlite', include: ['packages/*/test/**/*.test.ts', 'test/**/*.test.ts'] } },
+      {
+        extends: true,
+        test: {
+          name: 'sqlite',
+          include: ['packages/*/test/**/*.test.ts', 'test/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, ...SHARED_MODULES],
+          globalSetup: ['test/support/sqlite-setup.ts'],
+        },
+      },
+      { extends: true, test: { name: 'unit', include: SHARED_MODULES, isolate: false } },
       ...(postgres
         ? [
             {

@@ -1,7 +1,7 @@
 // A PostgreSQL server for tests, found in this order: AXLE_TEST_DATABASE_URL (a throwaway schema in it
-// per test file); a local server on 127.0.0.1:5432 (a throwaway database per test file); a throwaway
-// cluster started with initdb/pg_ctl (as the postgres user when root). None: the PostgreSQL side of
-// the tests skips, saying what to install once.
+// for each test database); a local server on 127.0.0.1:5432 (a throwaway database each, copied from this
+// run's prepared ones); a throwaway cluster started with initdb/pg_ctl (as the postgres user when root),
+// the same way. None: the PostgreSQL side of the tests skips, saying what to install once.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -9,6 +9,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import type { Prepared } from './prepared.js';
 
 export const POSTGRES_MISSING =
   'PostgreSQL tests skipped: install PostgreSQL (Debian: apt-get install postgresql) or set AXLE_TEST_DATABASE_URL';
@@ -121,10 +122,12 @@ async function startCluster(): Promise<Cluster | undefined> {
 }
 
 export interface TestPostgres {
-  /** The throwaway database (or, with AXLE_TEST_DATABASE_URL, the given one). */
+  /** Where this run's databases are made (with AXLE_TEST_DATABASE_URL, the given database). */
   url: string;
-  /** Tags the schemas of this run, so close() drops only those. */
+  /** Names this run's databases (or, in a given database, its schemas), so close() drops only those. */
   tag: string;
+  /** The prepared databases fresh ones are copied from; none in a given database (its schemas migrate anew). */
+  prepared: Record<Exclude<Prepared, 'empty'>, string> | null;
   close(): Promise<void>;
 }
 
@@ -137,14 +140,20 @@ export async function postgresReachable(): Promise<boolean> {
   );
 }
 
-/** PostgreSQL for one test run, or undefined (after printing POSTGRES_MISSING) when none can be had. */
-export async function testPostgres(): Promise<TestPostgres | undefined> {
+/**
+ * PostgreSQL for one test run with its prepared databases (`prepare` brings an empty one to its kind), or
+ * undefined (after printing POSTGRES_MISSING) when none can be had.
+ */
+export async function testPostgres(
+  prepare: (kind: Exclude<Prepared, 'empty'>, url: string) => Promise<void>,
+): Promise<TestPostgres | undefined> {
   const tag = `axle_t_${randomBytes(5).toString('hex')}`;
   const given = process.env.AXLE_TEST_DATABASE_URL;
   if (given)
     return {
       url: given,
       tag,
+      prepared: null,
       async close() {
         await admin(given, async (c) => {
           const schemas = await c.query<{ n: string }>('SELECT nspname AS n FROM pg_namespace WHERE nspname LIKE $1', [
@@ -166,20 +175,49 @@ export async function testPostgres(): Promise<TestPostgres | undefined> {
     return undefined;
   }
   const adminUrl = server;
-  await admin(adminUrl, (c) => c.query(`CREATE DATABASE ${tag}`));
+  const prepared = { migrated: `${tag}_migrated`, catalog: `${tag}_catalog` };
+  const dropAll = () =>
+    admin(adminUrl, async (c) => {
+      const dbs = await c.query<{ n: string }>('SELECT datname AS n FROM pg_database WHERE starts_with(datname, $1)', [
+        tag,
+      ]);
+      for (const d of dbs.rows) await c.query(`DROP DATABASE IF EXISTS "${d.n}" WITH (FORCE)`);
+    });
+  try {
+    // The catalog one starts as a copy of the migrated one; neither keeps a connection, so both can be templates.
+    for (const kind of ['migrated', 'catalog'] as const) {
+      await admin(adminUrl, (c) =>
+        c.query(`CREATE DATABASE ${prepared[kind]}${kind === 'catalog' ? ` TEMPLATE ${prepared.migrated}` : ''}`),
+      );
+      await prepare(kind, withDatabase(adminUrl, prepared[kind]));
+    }
+  } catch (err) {
+    await dropAll();
+    cluster?.stop();
+    throw err;
+  }
   return {
-    url: withDatabase(adminUrl, tag),
+    url: adminUrl,
     tag,
+    prepared,
     async close() {
-      await admin(adminUrl, (c) => c.query(`DROP DATABASE IF EXISTS ${tag} WITH (FORCE)`));
+      await dropAll();
       cluster?.stop();
     },
   };
 }
 
-/** A fresh, empty database inside `pg` (a schema of its own, through search_path). */
-export async function freshPostgresUrl(pg: Pick<TestPostgres, 'url' | 'tag'>): Promise<string> {
-  const schema = `${pg.tag}_${randomBytes(6).toString('hex')}`;
-  await admin(pg.url, (c) => c.query(`CREATE SCHEMA ${schema}`));
-  return withSchema(pg.url, schema);
+/**
+ * A fresh database of this run starting as `kind`: a copy of the prepared one (CREATE DATABASE … TEMPLATE), or
+ * in a given database an empty schema of its own (through search_path), which its first opener migrates.
+ */
+export async function freshPostgresUrl(pg: Omit<TestPostgres, 'close'>, kind: Prepared): Promise<string> {
+  const name = `${pg.tag}_${randomBytes(6).toString('hex')}`;
+  if (!pg.prepared) {
+    await admin(pg.url, (c) => c.query(`CREATE SCHEMA ${name}`));
+    return withSchema(pg.url, name);
+  }
+  const template = kind === 'empty' ? '' : ` TEMPLATE ${pg.prepared[kind]}`;
+  await admin(pg.url, (c) => c.query(`CREATE DATABASE ${name}${template}`));
+  return withDatabase(pg.url, name);
 }

@@ -5,7 +5,7 @@ import { Writable } from 'node:stream';
 import { ManualClock } from '../../packages/server/src/clock.js';
 import { loadConfig } from '../../packages/server/src/config.js';
 import { startServer, type RunningServer } from '../../packages/server/src/server.js';
-import { backendEnv } from './backend.js';
+import { BACKEND, backendEnv, prepareDataDir } from './backend.js';
 
 export interface TestServer extends RunningServer {
   clock: ManualClock;
@@ -30,7 +30,14 @@ export async function startTestServer(
     sqlite?: boolean;
   } = {},
 ): Promise<TestServer> {
-  const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'axle-test-'));
+  // A new data dir starts where a first start of the bundled catalog would leave it (another catalog: migrated).
+  const prepared = env.AXLE_CATALOG ? 'migrated' : 'catalog';
+  const sqlite = opts.sqlite || BACKEND === 'sqlite';
+  let dataDir = opts.dataDir;
+  if (!dataDir) {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'axle-test-'));
+    if (sqlite) prepareDataDir(dataDir, prepared);
+  }
   const clock = opts.clock ?? new ManualClock();
   const logs: string[] = [];
   const logStream = new Writable({
@@ -45,7 +52,7 @@ export async function startTestServer(
     AXLE_DATA_DIR: dataDir,
     LOG_LEVEL: 'info',
     AXLE_SEMANTIC_SEARCH: 'off',
-    ...(opts.sqlite ? {} : await backendEnv()),
+    ...(sqlite ? {} : await backendEnv(prepared)),
     ...env,
   });
   const server = await startServer({ config, clock, logStream, embedWorkerFile: opts.embedWorkerFile });

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { prepareDataDir } from '../../../test/support/backend.js';
 import { linkIn, type Smtp, startSmtp } from '../../../test/support/identity.js';
 import { listeningUrl, serverProcessEnv } from '../../../test/support/process.js';
 
@@ -18,9 +19,10 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
-/** The built server as its own process (as `npm start` runs it), on a free loopback port. */
+/** The built server as its own process (as `npm start` runs it), on a free loopback port, its catalog imported. */
 export async function startServerProcess(env: Record<string, string> = {}): Promise<ServerProcess> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'axle-cli-server-'));
+  prepareDataDir(dataDir, env.AXLE_CATALOG ? 'migrated' : 'catalog');
   const child = spawn(process.execPath, [SERVER_MAIN], {
     env: serverProcessEnv(dataDir, env),
     stdio: ['ignore', 'pipe', 'pipe'],

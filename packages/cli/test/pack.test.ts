@@ -86,12 +86,18 @@ describe('installing the packed packages into an empty folder', () => {
     fs.mkdirSync(packs);
     fs.mkdirSync(app);
     fs.mkdirSync(home);
+    // One npm run packs them all (each npm start costs a second of CPU); --json names each one's tarball.
+    const packed = JSON.parse(
+      npm(
+        ['pack', '--json', '--silent', '--pack-destination', packs, ...PUBLISHED.map((p) => `-w=packages/${p}`)],
+        ROOT,
+      ),
+    ) as Array<{ name: string; filename: string }>;
     for (const p of PUBLISHED) {
-      const name = npm(['pack', '--silent', '--pack-destination', packs, '-w', `packages/${p}`], ROOT)
-        .trim()
-        .split('\n')
-        .pop()!;
-      tarballs.push(path.join(packs, name));
+      const { name } = JSON.parse(fs.readFileSync(path.join(ROOT, 'packages', p, 'package.json'), 'utf8'));
+      const entry = packed.find((e) => e.name === name);
+      if (!entry) throw new Error(`npm pack made no tarball of packages/${p}`);
+      tarballs.push(path.join(packs, entry.filename));
     }
     const tarballPkg = (file: string) =>
       JSON.parse(execFileSync('tar', ['-xzOf', file, 'package/package.json'], { encoding: 'utf8' }));

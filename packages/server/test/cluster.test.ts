@@ -31,7 +31,7 @@ describe.skipIf(BACKEND !== 'postgres')('three instances on one PostgreSQL datab
   let shared: Parameters<typeof newBuyer>[0];
 
   beforeAll(async () => {
-    const { AXLE_DATABASE_URL } = await backendEnv();
+    const { AXLE_DATABASE_URL } = await backendEnv('empty');
     // The instances start together on an empty database: they race to migrate and import the catalog.
     cluster = await startCluster({
       n: 3,

@@ -36,7 +36,7 @@ describe.skipIf(BACKEND !== 'postgres')('axle-server migrate-to-postgres', () =>
     expect(res.status).toBe(201);
     learned = ((await res.json()) as { id: string }).id;
     await sqlite.stop({ keepData: true });
-    url = (await backendEnv()).AXLE_DATABASE_URL!;
+    url = (await backendEnv('empty')).AXLE_DATABASE_URL!;
   });
   afterAll(() => fs.rmSync(sqlite.dataDir, { recursive: true, force: true }));
 

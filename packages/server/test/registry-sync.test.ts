@@ -312,7 +312,7 @@ describe('registry sync against a stand-in of the v0.1 API', () => {
         status: 'active',
         updatedAt: iso(T0),
       });
-      const shared = { AXLE_CATALOG: SMALL_CATALOG, ...(await backendEnv()) };
+      const shared = { AXLE_CATALOG: SMALL_CATALOG, ...(await backendEnv('migrated')) };
       const other = await startTestServer(shared);
       const health = async (server: typeof other) =>
         ((await (await fetch(`${server.url}/health`)).json()) as { skills_catalog_size: number }).skills_catalog_size;
