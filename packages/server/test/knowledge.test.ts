@@ -306,16 +306,16 @@ describe('lexical learnings search follows every write (both backends)', () => {
       expect(await found('blimp mast')).toEqual(['lrn_p1']);
       await postingsMatchVectors();
 
-      // An approved learning's text edited in place (no code path does; SQLite's learnings_fts triggers, run
-      // newest first, would index the new text before removing the old).
-      if (db.dialect === 'postgres') {
-        await db.run('UPDATE learnings SET body = ? WHERE id = ?', [
-          'Airship mooring notes, long enough to index.',
-          'lrn_p1',
-        ]);
-        expect(await found('airship')).toEqual(['lrn_p1']);
-        await postingsMatchVectors();
-      }
+      // An approved learning's text edited in place: the old text leaves the index before the new enters (SQLite
+      // once ran its two update triggers the other way round, and the index came out corrupt).
+      await db.run('UPDATE learnings SET body = ? WHERE id = ?', [
+        'Airship mooring notes, long enough to index.',
+        'lrn_p1',
+      ]);
+      expect(await found('airship')).toEqual(['lrn_p1']);
+      expect(await found('blimp')).toEqual(['lrn_p1']);
+      if (db.dialect === 'sqlite') await db.run("INSERT INTO learnings_fts (learnings_fts) VALUES ('integrity-check')");
+      await postingsMatchVectors();
 
       // A write that leaves the text alone (an unlock's counters) leaves the match alone.
       await db.run('UPDATE learnings SET unlock_count = unlock_count + 1 WHERE id = ?', ['lrn_p1']);
