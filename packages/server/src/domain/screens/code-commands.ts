@@ -379,11 +379,16 @@ function segmentFlags(seg: CodeSegment, near = Number.POSITIVE_INFINITY): LayerF
 
 const SINK_G = new RegExp(SINK.source, 'gi');
 const blank = (m: string) => ' '.repeat(m.length);
-/** One named variable read to authenticate a request or to address it: configuration, not data sent away. */
+/** One named environment variable. */
+const ONE_ENV = String.raw`(?:os\.environ\[[^\]\n]+\]|os\.getenv\([^)\n]*\)|process\.env\.\w+|\$env:\w+)`;
+/**
+ * One named variable read to authenticate a request or a session (a token, a key, a login's password) or to
+ * address it: configuration, not data sent away.
+ */
 const ENV_AS_CONFIG = new RegExp(
-  String.raw`(?:authorization|bearer|x-api-key|api[_-]?key|auth|token)["']?\s*[:=,]\s*[^\n]{0,40}?` +
-    String.raw`(?:os\.environ\[[^\]\n]+\]|os\.getenv\([^)\n]*\)|process\.env\.\w+|\$env:\w+)|` +
-    String.raw`\b(?:fetch|requests\.\w+|axios\.\w+|urlopen)\(\s*(?:os\.environ\[[^\]\n]+\]|os\.getenv\([^)\n]*\)|process\.env\.\w+)`,
+  String.raw`(?:authorization|bearer|x-api-key|api[_-]?key|auth|token)["']?\s*[:=,]\s*[^\n]{0,40}?${ONE_ENV}|` +
+    String.raw`\.(?:login|auth|authenticate|bind|connect)\([^)\n]{0,60}?${ONE_ENV}|` +
+    String.raw`\b(?:fetch|requests\.\w+|axios\.\w+|urlopen)\(\s*${ONE_ENV}`,
   'gi',
 );
 /** Inline code a sentence warns against running ("never run `ip link set eth0 down` over SSH"): not an instruction. */
