@@ -23,6 +23,9 @@ const CODE_LINE = new RegExp(
   'i',
 );
 
+/** A line that goes on the code above it: indented, or closing brackets only. */
+const CONTINUATION = /^[ \t]+\S|^[ \t]*[)\]}]+[,;:)]*[ \t]*$/;
+
 /** The code in `text`: fenced blocks, inline code and runs of code-looking lines outside fences, in order. */
 export function codeSegments(text: string): CodeSegment[] {
   const out: CodeSegment[] = [];
@@ -35,11 +38,21 @@ export function codeSegments(text: string): CodeSegment[] {
   const inFence = (i: number) => fenced.some(([a, b]) => i >= a && i < b);
   let run: CodeSegment | undefined;
   let at = 0;
-  for (const line of text.split('\n')) {
+  const lines = text.split('\n');
+  for (const [i, line] of lines.entries()) {
     const lineStart = at;
     at += line.length + 1;
-    if (inFence(lineStart)) continue;
-    if (CODE_LINE.test(line)) {
+    if (inFence(lineStart)) {
+      // A fence ends a run: a segment is one stretch of the text.
+      if (run) out.push(run);
+      run = undefined;
+      continue;
+    }
+    // A run goes on over a continuation (an indented line, closing brackets) and over a blank line before more code:
+    // code pasted without its fences, or whose fences an insertion broke, reads as one piece.
+    const continues =
+      run !== undefined && (CONTINUATION.test(line) || (line.trim() === '' && CODE_LINE.test(lines[i + 1] ?? '')));
+    if (CODE_LINE.test(line) || continues) {
       if (run) run.text += `\n${line}`;
       else run = { text: line, start: lineStart };
       continue;
