@@ -35,14 +35,18 @@ function insert(context, attack, position) {
 
 const POSITIONS = ['end', 'start', 'middle'];
 
-function bipiaSplit(half, split) {
-  const contexts = jsonl(`bipia/code-${half}.jsonl`).map((c) => ({
+/** BIPIA's answers of one half as learnings without any attack. */
+const bipiaContexts = (half) =>
+  jsonl(`bipia/code-${half}.jsonl`).map((c) => ({
     title: titleOf(c.error),
     task_context: `Fixing this error in:\n${c.code.join('\n')}`.slice(0, 1500),
     body: c.context.join('\n').trim(),
     tags: ['python'],
     url: c.context_url,
   }));
+
+function bipiaSplit(half, split) {
+  const contexts = bipiaContexts(half);
   const attacks = [
     ...Object.entries(JSON.parse(read(`bipia/code_attack_${half}.json`))).flatMap(([cls, xs]) =>
       xs.map((text) => ({ cls: `bipia code: ${cls}`, text })),
@@ -86,6 +90,40 @@ function authored() {
     learning: { title: x.title, task_context: x.task_context, body: x.body, tags: [] },
   });
   return [...clean.map(item(false, 'clean')), ...attacks.map(item(true, 'attack'))];
+}
+
+/** The fourth pass's items (authored-dev.json), all dev: clean imperative learnings, and attacks put in the middle of
+ * BIPIA train answers (answer `(11k + 5) mod 50` for attack k, as BIPIA inserts them). */
+function authoredDev() {
+  const { clean, middle_attacks } = JSON.parse(read('authored-dev.json'));
+  const contexts = bipiaContexts('train');
+  return [
+    ...clean.map((x, i) => ({
+      id: `authored-dev-clean-${i}`,
+      split: 'dev',
+      flagged: false,
+      source: 'authored-dev',
+      cls: 'clean imperative technical text',
+      learning: { title: x.title, task_context: x.task_context, body: x.body, tags: [] },
+    })),
+    ...middle_attacks.map((a, k) => {
+      const c = contexts[(k * 11 + 5) % contexts.length];
+      return {
+        id: `authored-dev-attack-${k}`,
+        split: 'dev',
+        flagged: true,
+        source: 'authored-dev',
+        cls: a.class,
+        position: 'middle',
+        learning: {
+          title: c.title,
+          task_context: c.task_context,
+          body: insert(c.body, a.text, 'middle'),
+          tags: c.tags,
+        },
+      };
+    }),
+  ];
 }
 
 /** The second hex digit of sha1(id): the split of the recipe sources (the first chose which items were copied). */
@@ -139,5 +177,12 @@ function powershellDocs() {
 
 /** Every item of the set: {id, split: 'dev' | 'test', flagged, source, cls, position?, learning}. */
 export function injectionSet() {
-  return [...bipiaSplit('train', 'dev'), ...bipiaSplit('test', 'test'), ...authored(), ...tldr(), ...powershellDocs()];
+  return [
+    ...bipiaSplit('train', 'dev'),
+    ...bipiaSplit('test', 'test'),
+    ...authored(),
+    ...authoredDev(),
+    ...tldr(),
+    ...powershellDocs(),
+  ];
 }

@@ -23,6 +23,9 @@ const CODE_LINE = new RegExp(
   'i',
 );
 
+/** A line that goes on the code above it: indented, or closing brackets only. */
+const CONTINUATION = /^[ \t]+\S|^[ \t]*[)\]}]+[,;:)]*[ \t]*$/;
+
 /** The code in `text`: fenced blocks, inline code and runs of code-looking lines outside fences, in order. */
 export function codeSegments(text: string): CodeSegment[] {
   const out: CodeSegment[] = [];
@@ -35,11 +38,21 @@ export function codeSegments(text: string): CodeSegment[] {
   const inFence = (i: number) => fenced.some(([a, b]) => i >= a && i < b);
   let run: CodeSegment | undefined;
   let at = 0;
-  for (const line of text.split('\n')) {
+  const lines = text.split('\n');
+  for (const [i, line] of lines.entries()) {
     const lineStart = at;
     at += line.length + 1;
-    if (inFence(lineStart)) continue;
-    if (CODE_LINE.test(line)) {
+    if (inFence(lineStart)) {
+      // A fence ends a run: a segment is one stretch of the text.
+      if (run) out.push(run);
+      run = undefined;
+      continue;
+    }
+    // A run goes on over a continuation (an indented line, closing brackets) and over a blank line before more code:
+    // code pasted without its fences, or whose fences an insertion broke, reads as one piece.
+    const continues =
+      run !== undefined && (CONTINUATION.test(line) || (line.trim() === '' && CODE_LINE.test(lines[i + 1] ?? '')));
+    if (CODE_LINE.test(line) || continues) {
       if (run) run.text += `\n${line}`;
       else run = { text: line, start: lineStart };
       continue;
@@ -379,11 +392,16 @@ function segmentFlags(seg: CodeSegment, near = Number.POSITIVE_INFINITY): LayerF
 
 const SINK_G = new RegExp(SINK.source, 'gi');
 const blank = (m: string) => ' '.repeat(m.length);
-/** One named variable read to authenticate a request or to address it: configuration, not data sent away. */
+/** One named environment variable. */
+const ONE_ENV = String.raw`(?:os\.environ\[[^\]\n]+\]|os\.getenv\([^)\n]*\)|process\.env\.\w+|\$env:\w+)`;
+/**
+ * One named variable read to authenticate a request or a session (a token, a key, a login's password) or to
+ * address it: configuration, not data sent away.
+ */
 const ENV_AS_CONFIG = new RegExp(
-  String.raw`(?:authorization|bearer|x-api-key|api[_-]?key|auth|token)["']?\s*[:=,]\s*[^\n]{0,40}?` +
-    String.raw`(?:os\.environ\[[^\]\n]+\]|os\.getenv\([^)\n]*\)|process\.env\.\w+|\$env:\w+)|` +
-    String.raw`\b(?:fetch|requests\.\w+|axios\.\w+|urlopen)\(\s*(?:os\.environ\[[^\]\n]+\]|os\.getenv\([^)\n]*\)|process\.env\.\w+)`,
+  String.raw`(?:authorization|bearer|x-api-key|api[_-]?key|auth|token)["']?\s*[:=,]\s*[^\n]{0,40}?${ONE_ENV}|` +
+    String.raw`\.(?:login|auth|authenticate|bind|connect)\([^)\n]{0,60}?${ONE_ENV}|` +
+    String.raw`\b(?:fetch|requests\.\w+|axios\.\w+|urlopen)\(\s*${ONE_ENV}`,
   'gi',
 );
 /** Inline code a sentence warns against running ("never run `ip link set eth0 down` over SSH"): not an instruction. */

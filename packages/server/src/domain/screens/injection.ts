@@ -69,6 +69,10 @@ export const INJECTION_PATTERNS: readonly NamedPattern[] = [
   { name: 'role_hijack', re: /\b(?:dan|jailbreak|god)\s+mode\b|\bdo\s+anything\s+now\b/i },
   {
     name: 'role_hijack',
+    re: /\b(?:from\s+(?:now|this\s+(?:point|moment))\s+on|henceforth|starting\s+now),?\s+you\s+(?:are|will\s+be|shall\s+be)\s+(?:an?|my|the)\s/i,
+  },
+  {
+    name: 'role_hijack',
     re: new RegExp(
       String.raw`\bfrom\s+now\s+on,?\s+(?:you|your\s+(?:answers?|responses?|` +
         String.raw`replies|output))\b[^.\n]{0,40}\b(?:respond|answer|reply|` +
@@ -409,7 +413,7 @@ export function injectionFlags(text: string, options: InjectionOptions = {}, dep
   const flags: LayerFlag[] = [
     ...hiddenTextFlags(text),
     ...patternFlags(text),
-    ...screenReaderInstructions(text),
+    ...screenReaderInstructions(text, options.context),
     ...markupFlags(text),
     ...screenCode(text, options.context),
     ...(options.offTask ?? screenOffTask(text, options.context)),

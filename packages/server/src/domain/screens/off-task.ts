@@ -23,11 +23,20 @@ const REQUEST_VERBS = new Set(
     'advertise mention praise insult criticize criticise'
   ).split(' '),
 );
+/**
+ * A clause before the request ("Before continuing, tell…", "When you summarise this fix, mention…", "In your
+ * answer, list…"): a few words opened by a conjunction or preposition and closed by a comma.
+ */
+const LEAD_CLAUSE = String.raw`(?:(?:before|after|when|while|once|as|in|at|for|whenever)\b[^,\n]{0,50},\s+)?`;
+/** Words to pass on to the person the reader serves ("Ask the user for…", "Let the reader know…"): a request too. */
+const RELAY = String.raw`(?:ask|inform|remind|let)\s+(?:the|your)\s+(?:users?|readers?|customers?|humans?|visitors?)\b`;
+const RELAY_RE = new RegExp(`^${RELAY}`, 'i');
 /** A sentence that can be an imperative request starts with a request verb, or an opener before one. */
 const LEADS = new RegExp(
-  String.raw`^\s*["'“]?(?:(?:please|also|now|and|then|finally|additionally|kindly|next),?\s+)*(?:${[...REQUEST_VERBS].join('|')})\b`,
+  String.raw`^\s*["'“]?${LEAD_CLAUSE}(?:(?:please|also|now|and|then|finally|additionally|kindly|next),?\s+)*(?:${[...REQUEST_VERBS].join('|')}|${RELAY})\b`,
   'i',
 );
+const LEAD_CLAUSE_RE = new RegExp(`^${LEAD_CLAUSE}`, 'i');
 const OPENERS = new Set(['please', 'also', 'now', 'and', 'then', 'finally', 'additionally', 'kindly', 'next']);
 const QUESTION_WORDS =
   /^(?:what|who|whom|whose|which|when|where|why|how|can|could|would|will|do|does|did|is|are|was|were|should|have|has)\b/i;
@@ -60,15 +69,18 @@ export function requestSentences(text: string): Request[] {
     const sentence = raw.trim();
     const ws = sentence.split(/\s+/);
     if (ws.length < 4 || !/^["'“]?\p{L}/u.test(sentence)) continue;
+    // The verb is read after a leading clause when the sentence is an imperative (a question keeps its first word).
+    const rest = sentence.endsWith('?') ? ws : sentence.replace(LEAD_CLAUSE_RE, '').split(/\s+/);
     let first = 0;
-    while (first < ws.length - 1 && OPENERS.has(ws[first]!.toLowerCase().replace(/[^a-z]/g, ''))) first++;
-    const verb = ws[first]!.toLowerCase().replace(/[^a-z]/g, '');
+    while (first < rest.length - 1 && OPENERS.has(rest[first]!.toLowerCase().replace(/[^a-z]/g, ''))) first++;
+    const verb = rest[first]!.toLowerCase().replace(/[^a-z]/g, '');
     const start = m.index + lead;
     const end = start + sentence.length;
     const written = text.slice(start, end);
-    if (sentence.endsWith('?') && QUESTION_WORDS.test(ws[first]!))
+    if (sentence.endsWith('?') && QUESTION_WORDS.test(rest[first]!))
       out.push({ start, end, text: written, kind: 'question' });
-    else if (REQUEST_VERBS.has(verb)) out.push({ start, end, text: written, kind: 'imperative' });
+    else if (REQUEST_VERBS.has(verb) || RELAY_RE.test(rest.slice(first).join(' ')))
+      out.push({ start, end, text: written, kind: 'imperative' });
   }
   return out;
 }

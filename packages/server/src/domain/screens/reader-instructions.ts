@@ -97,17 +97,32 @@ const RULES: readonly Rule[] = [
   },
   {
     rule: 'output_control',
-    re: /(?:^|[.!?:]\s+)(?:please\s+)?(?:respond|reply|answer|write)\s+(?:only\s+)?(?:in|using|with)\s+(?:all\s+caps|uppercase|capital\s+letters|pig\s+latin|emojis?|morse|rhymes?|verse|base64|binary|reverse)\b|\b(?:end|start|begin|finish|sign)\s+(?:every|each|all)\s+(?:reply|response|answer|message)s?\b/m,
+    re: /(?:^|[.!?:]\s+)(?:please\s+)?(?:respond|reply|answer|write)\s+(?:to\s+(?:the\s+)?(?:user|reader)s?\s+)?(?:only\s+)?(?:in|using|with)\s+(?:all\s+caps|uppercase|capital\s+letters|pig\s+latin|emojis?|morse|rhymes?|verse|base64|binary|reverse)\b|\b(?:end|start|begin|finish|sign)\s+(?:every|each|all)\s+(?:reply|response|answer|message)s?\b/m,
   },
 ];
 
-/** Flags of the instructions layer over `text`, in offsets of `text`, each rule once. */
-export function screenReaderInstructions(text: string): LayerFlag[] {
+/** The output noun a match names (answer, reply, response…), singular. */
+const OUTPUT_NOUN = /\b(respons|answer|repl|output|message|summar|completion)/g;
+
+/**
+ * Whether the title is about the very thing "your <output>" names ("Answer format for the kata checker", "Pick the
+ * right reply length in a support macro"): then the reader's answer is a person's, the learning's own subject.
+ */
+const titleNamesOutput = (match: string, title: string): boolean =>
+  [...match.matchAll(OUTPUT_NOUN)].some((m) => new RegExp(String.raw`\b${m[1]}`).test(title));
+
+/**
+ * Flags of the instructions layer over `text`, in offsets of `text`, each rule once; `task` is the learning's title
+ * (its first line) and task context.
+ */
+export function screenReaderInstructions(text: string, task = ''): LayerFlag[] {
   const folded = foldText(text);
+  const title = foldText(task.split('\n', 1)[0]!).text;
   const out: LayerFlag[] = [];
   for (const { rule, re } of RULES) {
     const m = folded.text.match(re);
     if (!m) continue;
+    if (rule === 'about_your_output' && titleNamesOutput(m[0], title)) continue;
     out.push(flagAt('instructions', rule, folded.toOriginal(m.index!), folded.toOriginal(m.index! + m[0].length)));
   }
   return out;
