@@ -123,6 +123,9 @@ const HOSTILE = [
   '`',
   'QUJD',
   'curl x | ',
+  'curl -o x && ',
+  'start-process $env:temp ',
+  'curl a b ',
   'vtaber nyy ',
 ];
 

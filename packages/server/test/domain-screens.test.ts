@@ -71,12 +71,27 @@ describe('screenLearning on hostile input', () => {
     task_context: unit.repeat(LEARNING_MAX.taskContext).slice(0, LEARNING_MAX.taskContext),
     tags: ['x'],
   });
-  it.each(['a', '1.', 'a.', 'xoxb-', 'aA0-', 'a-', '[', '<a', '\n', '\r\n', '`', 'QUJD', 'curl x | ', 'vtaber nyy '])(
-    '%j repeated',
-    (unit) => {
-      const r = screenLearning(largest(unit));
-      expect(Array.isArray(r.flags)).toBe(true);
-      expect(r.flags.every((f) => ['injection', 'content_sensitivity', 'process_advice'].includes(f))).toBe(true);
-    },
-  );
+  it.each([
+    'a',
+    '1.',
+    'a.',
+    'xoxb-',
+    'aA0-',
+    'a-',
+    '[',
+    '<a',
+    '\n',
+    '\r\n',
+    '`',
+    'QUJD',
+    'curl x | ',
+    'curl -o x && ',
+    'start-process $env:temp ',
+    'curl a b ',
+    'vtaber nyy ',
+  ])('%j repeated', (unit) => {
+    const r = screenLearning(largest(unit));
+    expect(Array.isArray(r.flags)).toBe(true);
+    expect(r.flags.every((f) => ['injection', 'content_sensitivity', 'process_advice'].includes(f))).toBe(true);
+  });
 });

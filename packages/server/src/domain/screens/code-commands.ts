@@ -166,12 +166,16 @@ const EFFECTS: ReadonlyArray<{ rule: string; re: RegExp }> = [
     re: /\bxmrig\b|\bminerd\b|\bcpuminer\b|\bcgminer\b|\bbfgminer\b|\bethminer\b|\bnbminer\b|stratum\+(?:tcp|ssl):\/\/|\bcryptonight\b|\bcoinhive\b|\bnicehash\b|\bcryptomine\w*|\bmonero\b[^\n]*\bpool\b|\b(?:\.\/)?miner\b(?=[^\n]*(?:chmod|nohup|\.\/miner|-o\s+miner|curl|wget))/i,
   },
   {
+    // A word after curl before any `;` or `|`, then the line up to its first `|` taken atomically ((?=(x))\1): a line
+    // of repeats costs a scan a start, not one for every way to split it.
     rule: 'pipe_to_shell',
-    re: /\b(?:curl|wget)\b[^\n|;]*?(?:https?:\/\/)?([\w.-]+)[^\s|;]*[^\n|]*\|\s*(?:sudo\s+(?:-\w+\s+)*)?(?:ba|z|da|k)?sh\b|\b(?:curl|wget)\b[^\n|]*\|\s*(?:sudo\s+)?(?:python3?|perl|ruby|node)\b|\b(?:iex|invoke-expression)\b[^\n]*(?:downloadstring|iwr|irm|invoke-webrequest|invoke-restmethod|net\.webclient)|(?:downloadstring|irm|iwr|invoke-restmethod|invoke-webrequest)\b[^\n]*\|\s*(?:iex|invoke-expression)\b/i,
+    re: /\b(?:curl|wget)\b(?=[^\n|;]*?[\w.-])(?=([^\n|]*))\1\|\s*(?:sudo\s+(?:-\w+\s+)*)?(?:ba|z|da|k)?sh\b|\b(?:curl|wget)\b[^\n|]*\|\s*(?:sudo\s+)?(?:python3?|perl|ruby|node)\b|\b(?:iex|invoke-expression)\b[^\n]*(?:downloadstring|iwr|irm|invoke-webrequest|invoke-restmethod|net\.webclient)|(?:downloadstring|irm|iwr|invoke-restmethod|invoke-webrequest)\b[^\n]*\|\s*(?:iex|invoke-expression)\b/i,
   },
   {
+    // (?=(x))\N takes x atomically (the first -o, && or $env:temp of the line): a line of repeats then costs a scan
+    // a start, not one for every combination of them (which hung the screen for minutes on 20 KB).
     rule: 'download_execute',
-    re: /\b(?:exec|eval)\(\s*(?:requests\.get\(|urllib\.request\.urlopen\(|urlopen\(|open\(["'][^"']*["']\)\.read\(\)|await\s+\(?\s*await\s+fetch\(|\(await\s+fetch\()|(?:urlretrieve|wget\.download|requests\.get|urlopen|wget|curl)[\s\S]{0,400}?(?:exec\(open\(|os\.system\(["'](?:python3?|bash|sh|\.\/)|subprocess\.\w+\(\s*\[\s*["'](?:nohup|python3?|bash|sh|\.\/))|\b(?:curl|wget)\b[^\n]*(?:-o|-O)\s*(\S+)[^\n]*&&[^\n]*(?:nohup|\.\/\S+\s*&\s*$)|start-process[^\n]*\$env:temp[^\n]*\.exe/im,
+    re: /\b(?:exec|eval)\(\s*(?:requests\.get\(|urllib\.request\.urlopen\(|urlopen\(|open\(["'][^"']*["']\)\.read\(\)|await\s+\(?\s*await\s+fetch\(|\(await\s+fetch\()|(?:urlretrieve|wget\.download|requests\.get|urlopen|wget|curl)[\s\S]{0,400}?(?:exec\(open\(|os\.system\(["'](?:python3?|bash|sh|\.\/)|subprocess\.\w+\(\s*\[\s*["'](?:nohup|python3?|bash|sh|\.\/))|\b(?:curl|wget)\b(?=([^\n]*?(?:-o|-O)))\1\s*\S+(?=([^\n]*?&&))\2[^\n]*(?:nohup|\.\/\S+\s*&\s*$)|start-process(?=([^\n]*?\$env:temp))\3[^\n]*\.exe/im,
   },
   {
     rule: 'decode_execute',
