@@ -6,6 +6,7 @@
 // measured too as the costly case. CPU is the process's (process.cpuUsage: every thread, the worker's included),
 // p50 and p90 over RUNS screenings after WARMUP, the kinds interleaved so the machine's other load falls on all
 // alike. `node bench/screen-cost.js [runs]`.
+import fs from 'node:fs';
 import { LEARNING_MAX } from '../packages/sdk/dist/index.js';
 import { screenLearning, screenedTexts } from '../packages/server/dist/domain/screens/index.js';
 import { EmbedderClient } from '../packages/server/dist/search/embedder.js';
@@ -106,28 +107,9 @@ const largest = (unit) => ({
   tags: ['x'],
 });
 
-// Runs without the character a pattern looks for ('/', '=', ':', a closing bracket, a non-blank line) once cost a
-// scan from every position; so do the injection layers' own triggers: inline code, base64-like runs, shell pipes,
-// shifted words.
-const HOSTILE = [
-  'a',
-  '1.',
-  'a.',
-  'xoxb-',
-  'aA0-',
-  'a-',
-  '[',
-  '<a',
-  '\n',
-  '\r\n',
-  '`',
-  'QUJD',
-  'curl x | ',
-  'curl -o x && ',
-  'start-process $env:temp ',
-  'curl a b ',
-  'vtaber nyy ',
-];
+const HOSTILE = JSON.parse(
+  fs.readFileSync(new URL('../packages/server/test/fixtures/hostile-units.json', import.meta.url), 'utf8'),
+).units;
 
 /**
  * The regex screens on the largest learning made of one hostile repetition, against ordinary prose of the same size:

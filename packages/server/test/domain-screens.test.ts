@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { LEARNING_MAX } from '@axle/sdk';
 import { REVIEW_REASON, screenLearning } from '../src/domain/screens/index.js';
@@ -61,6 +62,10 @@ describe('screenLearning', () => {
   });
 });
 
+const HOSTILE_UNITS: string[] = JSON.parse(
+  fs.readFileSync(new URL('./fixtures/hostile-units.json', import.meta.url), 'utf8'),
+).units;
+
 describe('screenLearning on hostile input', () => {
   // The largest learning POST /learn accepts, filled with one repeated pattern: runs without the character a
   // pattern looks for once cost a scan from every position. Here each is screened to a verdict within the test's
@@ -71,25 +76,7 @@ describe('screenLearning on hostile input', () => {
     task_context: unit.repeat(LEARNING_MAX.taskContext).slice(0, LEARNING_MAX.taskContext),
     tags: ['x'],
   });
-  it.each([
-    'a',
-    '1.',
-    'a.',
-    'xoxb-',
-    'aA0-',
-    'a-',
-    '[',
-    '<a',
-    '\n',
-    '\r\n',
-    '`',
-    'QUJD',
-    'curl x | ',
-    'curl -o x && ',
-    'start-process $env:temp ',
-    'curl a b ',
-    'vtaber nyy ',
-  ])('%j repeated', (unit) => {
+  it.each(HOSTILE_UNITS)('%j repeated', (unit) => {
     const r = screenLearning(largest(unit));
     expect(Array.isArray(r.flags)).toBe(true);
     expect(r.flags.every((f) => ['injection', 'content_sensitivity', 'process_advice'].includes(f))).toBe(true);

@@ -1,7 +1,7 @@
 /**
  * Settings that bound a server's resident memory under search load, applied by the launcher
  * (bin/axle-server.js) before the server process starts: glibc gives each allocating thread its own malloc arena,
- * and V8 lets the main thread's young generation grow to 16 MB a semi-space. Neither can be changed once the
+ * and V8 lets the main thread's young generation grow well past what a server needs. Neither can be changed once the
  * process runs. An operator's own values win, and `AXLE_MEMORY_SETTINGS=off` leaves both alone.
  */
 export const MEMORY_ENV = { MALLOC_ARENA_MAX: '2' } as const;
