@@ -222,6 +222,34 @@ describe('lexical rankings in the store (what fused search fuses)', () => {
       await store.close();
     }
   });
+  it('asks PostgreSQL for a query text\'s lexemes once, for skills and learnings alike, and searches the same after', async () => {
+    const store = await openTestStore();
+    try {
+      await store.skills.replaceCatalog(
+        loadCatalog(SMALL_CATALOG).map((skill) => ({ skill, slug: slugify(skill.name) })),
+        'fp',
+      );
+      const first = await store.skills.lexicalRankings('weatherstack smtp', {}, 10);
+      const statements: string[] = [];
+      for (const method of ['all', 'get'] as const) {
+        const original = store.db[method].bind(store.db) as (sql: string, params?: unknown[]) => Promise<unknown>;
+        (store.db as unknown as Record<string, unknown>)[method] = (sql: string, params?: unknown[]) => {
+          statements.push(sql);
+          return original(sql, params);
+        };
+      }
+      // The same terms (case, punctuation and stopwords aside) in both corpora at once, then again.
+      await Promise.all([
+        store.skills.lexicalRankings('Weatherstack, SMTP', {}, 10),
+        store.learningsSearch.anyMatch('the weatherstack smtp'),
+      ]);
+      expect(await store.skills.lexicalRankings('weatherstack smtp', {}, 10)).toEqual(first);
+      expect(await store.learningsSearch.anyMatch('weatherstack smtp')).toBe(false);
+      expect(statements.filter((sql) => sql.includes('to_tsvector'))).toEqual([]);
+    } finally {
+      await store.close();
+    }
+  });
 });
 
 describe('fused search with the developer vocabulary', () => {

@@ -12,6 +12,8 @@ const K1 = 1.2;
 const B = 0.75;
 const STATS_TTL_MS = 60_000;
 const MAX_DF_TERMS = 50_000;
+/** Query texts whose lexemes are remembered (the most recently used). */
+const MAX_CACHED_QUERIES = 10_000;
 
 export interface WeightClasses {
   A: number;
@@ -51,6 +53,37 @@ export interface Bm25Hit {
   score: number;
 }
 
+/** Per database, the lexemes of recent query texts (most recently used last), shared by its corpora. */
+const lexemeCaches = new WeakMap<Queryable, Map<string, Promise<string[]>>>();
+
+/**
+ * A query's stemmed lexemes (the schema's `axle` configuration, as the documents were indexed), by the query's
+ * terms. The configuration is fixed once migrated, so lexemes are remembered per text: a repeated query, or the
+ * same query searched in skills and learnings at once, asks the database once.
+ */
+function queryLexemes(db: Queryable, text: string): Promise<string[]> {
+  const terms = queryTerms(text);
+  if (terms.length === 0) return Promise.resolve([]);
+  const key = terms.join(' ');
+  let cache = lexemeCaches.get(db);
+  if (!cache) lexemeCaches.set(db, (cache = new Map()));
+  const hit = cache.get(key);
+  if (hit) {
+    cache.delete(key);
+    cache.set(key, hit);
+    return hit;
+  }
+  const lexemes = db
+    .all<{ lexeme: string }>("SELECT DISTINCT lexeme FROM unnest(to_tsvector('axle', axle_words(?))) ORDER BY lexeme", [
+      key,
+    ])
+    .then((rows) => rows.map((r) => r.lexeme));
+  lexemes.catch(() => cache.delete(key));
+  cache.set(key, lexemes);
+  if (cache.size > MAX_CACHED_QUERIES) cache.delete(cache.keys().next().value!);
+  return lexemes;
+}
+
 /** BM25 search over one corpus of `db`; `now` times the statistics it keeps. */
 export function bm25Search(db: Queryable, corpus: Bm25Corpus, now: () => number) {
   let stats: { at: number; value: Promise<{ n: number; avgdl: number }> } | undefined;
@@ -82,16 +115,7 @@ export function bm25Search(db: Queryable, corpus: Bm25Corpus, now: () => number)
     return n;
   }
 
-  /** The query's stemmed lexemes (the schema's `axle` configuration, as the documents were indexed). */
-  async function lexemesOf(text: string): Promise<string[]> {
-    const terms = queryTerms(text);
-    if (terms.length === 0) return [];
-    const rows = await db.all<{ lexeme: string }>(
-      "SELECT DISTINCT lexeme FROM unnest(to_tsvector('axle', axle_words(?))) ORDER BY lexeme",
-      [terms.join(' ')],
-    );
-    return rows.map((r) => r.lexeme);
-  }
+  const lexemesOf = (text: string) => queryLexemes(db, text);
 
   /**
    * The lexemes selecting candidates: as on SQLite (selectiveMatchExpression), common lexemes only rank
@@ -173,16 +197,13 @@ export function bm25Search(db: Queryable, corpus: Bm25Corpus, now: () => number)
   }
 
   return {
-    /** Whether a searched document holds any lexeme of `text` (one statement: the lexemes are not needed here). */
+    /** Whether a searched document holds any lexeme of `text`. */
     async anyMatch(text: string): Promise<boolean> {
-      const terms = queryTerms(text);
-      if (terms.length === 0) return false;
+      const lexemes = await lexemesOf(text);
+      if (lexemes.length === 0) return false;
       return (
-        (await db.get(
-          `SELECT 1 AS x FROM ${corpus.postings}
-            WHERE lexeme IN (SELECT lexeme FROM unnest(to_tsvector('axle', axle_words(?)))) LIMIT 1`,
-          [terms.join(' ')],
-        )) !== undefined
+        (await db.get(`SELECT 1 AS x FROM ${corpus.postings} WHERE lexeme = ANY(?::text[]) LIMIT 1`, [lexemes])) !==
+        undefined
       );
     },
 
