@@ -54,8 +54,8 @@ export interface SkillSearchOptions {
   siblingGap?: number;
 }
 
-/** Candidates the passage rerank looks at (chosen on the everyday dev half, `npm run eval`). */
-export const DEFAULT_RERANK_DEPTH = 20;
+/** Candidates the rerank looks at (chosen on queries.json and the everyday dev half, `npm run eval`). */
+export const DEFAULT_RERANK_DEPTH = 25;
 export const DEFAULT_RERANK_WEIGHT = 0.25;
 /**
  * Fused search adds a third ranking, BM25 with every column weighing alike, at this weight: the field-weighted
