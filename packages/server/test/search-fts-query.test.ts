@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  buildMatchExpression,
-  MAX_QUERY_TERMS,
-  queryTerms,
-  rankingTerms,
-  selectiveMatchExpression,
-} from '../src/store/fts-query.js';
+import { MAX_QUERY_TERMS, queryTerms } from '../src/domain/query-terms.js';
+import { buildMatchExpression, rankingTerms, selectiveMatchExpression } from '../src/store/fts-query.js';
 
 describe('FTS query builder', () => {
   it('quotes each distinct term and ORs them', () => {

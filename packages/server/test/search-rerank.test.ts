@@ -154,3 +154,68 @@ describe('passage rerank in fused search', () => {
     expect(b.results.map((r) => r.id)).toEqual(a.results.map((r) => r.id));
   });
 });
+
+describe('coverage and near-duplicate servers in fused search', () => {
+  let dir: string;
+  let db: Database;
+  let repo: SkillsStore;
+  beforeAll(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'axle-siblings-'));
+    db = await Database.open(path.join(dir, 'axle.db'));
+    await migrate(db);
+    repo = createSkillsStore(db);
+    const skills = loadCatalog(SMALL_CATALOG);
+    const slack = skills.find((s) => s.id === 'slack-mcp')!;
+    // Another server for the same product, whose record shares no word with the requests below.
+    skills.push({ ...slack, id: 'mcp-server-slack', name: 'mcp-server-slack', description: 'Bridge', tags: [] });
+    await repo.replaceCatalog(
+      skills.map((skill) => ({ skill, slug: slugify(skill.name) })),
+      'fp',
+    );
+  });
+  afterAll(async () => {
+    await db.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  const semantic = (hits: Array<{ id: string; score: number }>) =>
+    ({
+      state: () => 'ready',
+      search: async () => ({ hits, vector: unit(0) }),
+      passageScores: () => new Map(),
+    }) as unknown as SemanticIndex;
+  const ids = (r: { results: Array<{ id: string }> }) => r.results.map((x) => x.id);
+
+  it('places the other servers of a product right below the first of them', async () => {
+    const hits = [
+      { id: 'slack-mcp', score: 0.6 },
+      { id: 'deepl', score: 0.5 },
+      { id: 'postmark', score: 0.45 },
+      { id: 'weatherstack', score: 0.4 },
+      { id: 'mcp-server-slack', score: 0.3 },
+    ];
+    const query = { query: 'conversation history', limit: 10 };
+    const apart = await createSkillSearch({ repo, semantic: semantic(hits), siblingGap: -1 }).search(query);
+    expect(ids(apart)[0]).toBe('slack-mcp');
+    expect(ids(apart).indexOf('mcp-server-slack')).toBeGreaterThan(1);
+    const grouped = await createSkillSearch({ repo, semantic: semantic(hits) }).search(query);
+    expect(ids(grouped).slice(0, 2)).toEqual(['slack-mcp', 'mcp-server-slack']);
+    const relevance = grouped.results.map((r) => r.relevance);
+    expect(relevance).toEqual([...relevance].sort((a, b) => b - a));
+  });
+
+  it('lifts the candidates whose records hold more of the request words', async () => {
+    const hits = [
+      { id: 'weatherstack', score: 0.6 },
+      { id: 'deepl', score: 0.5 },
+      { id: 'github-mcp', score: 0.45 },
+    ];
+    const query = { query: 'issue refunds on card payments', limit: 10 };
+    const covered = await createSkillSearch({ repo, semantic: semantic(hits), coverageWeight: 5 }).search(query);
+    // stripe-payments holds every word, github-mcp and sentry-mcp one (issues), weatherstack none.
+    expect(ids(covered).slice(0, 3)).toEqual(['stripe-payments', 'github-mcp', 'sentry-mcp']);
+    const plain = await createSkillSearch({ repo, semantic: semantic(hits), coverageWeight: 0 }).search(query);
+    expect(ids(plain).indexOf('sentry-mcp')).toBeGreaterThan(ids(plain).indexOf('weatherstack'));
+    expect(covered.results.every((r) => r.relevance <= 1)).toBe(true);
+  });
+});

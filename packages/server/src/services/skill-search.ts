@@ -3,7 +3,10 @@ import { votedCategory } from '../domain/category-vote.js';
 import { DEVELOPER_VOCABULARY } from '../domain/developer-vocabulary.js';
 import { type FusedHit, reciprocalRankFusion } from '../domain/fusion.js';
 import { type NameProbes, nameLift, nameProbes } from '../domain/name-match.js';
+import { groupSiblings, productKey } from '../domain/near-duplicates.js';
 import { compileThesaurus, expandedSentence, expansionTerms } from '../domain/query-expansion.js';
+import { queryTerms } from '../domain/query-terms.js';
+import { termCoverage, termStems } from '../domain/term-coverage.js';
 import type { SemanticIndex } from '../search/semantic-index.js';
 import type { SemanticHits } from '../search/worker-protocol.js';
 import type { SkillFilters, SkillsStore } from '../store/skills.js';
@@ -45,10 +48,14 @@ export interface SkillSearchOptions {
   nameBonus?: number;
   /** Score the reranked candidates named by a word the vocabulary adds gain; see DEFAULT_PRODUCT_BONUS. */
   productBonus?: number;
+  /** Score a reranked candidate gains x the share of the request's words its record holds; see DEFAULT_COVERAGE_WEIGHT. */
+  coverageWeight?: number;
+  /** How far below the first of a product's MCP servers its siblings are placed, or -1 for not at all; see DEFAULT_SIBLING_GAP. */
+  siblingGap?: number;
 }
 
-/** Candidates the passage rerank looks at (chosen on the everyday dev half, `npm run eval`). */
-export const DEFAULT_RERANK_DEPTH = 20;
+/** Candidates the rerank looks at (chosen on queries.json and the everyday dev half, `npm run eval`). */
+export const DEFAULT_RERANK_DEPTH = 25;
 export const DEFAULT_RERANK_WEIGHT = 0.25;
 /**
  * Fused search adds a third ranking, BM25 with every column weighing alike, at this weight: the field-weighted
@@ -78,6 +85,18 @@ export const DEFAULT_EXPANSION_WEIGHT = 1;
  */
 export const DEFAULT_NAME_BONUS = 0.1;
 export const DEFAULT_PRODUCT_BONUS = 0.05;
+/**
+ * A reranked candidate gains this x the share of the request's content words its name, id, description and tags
+ * hold (domain/term-coverage.ts): a record with most of the request's words rises over one that holds a single word
+ * of it in its name. Chosen on queries.json and the everyday dev half (bench/README.md).
+ */
+export const DEFAULT_COVERAGE_WEIGHT = 0.02;
+/**
+ * When an MCP server is among the first SIBLING_LEADERS reranked candidates, the other reranked servers for the same
+ * product (domain/near-duplicates.ts) score at least its score minus this gap, so they follow it. Chosen with the above.
+ */
+export const DEFAULT_SIBLING_GAP = 0.001;
+const SIBLING_LEADERS = 10;
 const VOCABULARY = compileThesaurus(DEVELOPER_VOCABULARY);
 
 /**
@@ -114,24 +133,31 @@ export function createSkillSearch({
   expansionWeight = DEFAULT_EXPANSION_WEIGHT,
   nameBonus = DEFAULT_NAME_BONUS,
   productBonus = DEFAULT_PRODUCT_BONUS,
+  coverageWeight = DEFAULT_COVERAGE_WEIGHT,
+  siblingGap = DEFAULT_SIBLING_GAP,
 }: SkillSearchDeps): SkillSearch {
+  /** Whether the rerank reads its candidates' records (for the bonuses that look at them). */
+  const readsRecords = categoryBonus > 0 || nameBonus > 0 || productBonus > 0 || coverageWeight > 0 || siblingGap >= 0;
   /**
    * The top fused candidates gain `rerankWeight` x how much better their best passage (a tool, a sentence) matches
    * the request than the skill's whole text does: a server whose one tool fits rises over one whose summary is merely
    * close; `categoryBonus` when they are in the category most of the first candidates share (votedCategory); and
-   * `nameBonus` or `productBonus` when their name holds a product the request names or the vocabulary added (nameLift).
-   * Skills without passages keep their fused score but for the category bonus. Returns the skills it read.
+   * `nameBonus` or `productBonus` when their name holds a product the request names or the vocabulary added (nameLift);
+   * and `coverageWeight` x the share of the request's content words (`stems`) their record holds. Then the MCP
+   * servers of one product follow the first of them (groupSiblings). Skills without passages keep their fused score
+   * but for these bonuses. Returns the skills it read.
    */
   async function rerank(
     fused: FusedHit[],
     hits: SemanticHits,
     weights: readonly number[],
     probes: NameProbes,
+    stems: readonly string[],
   ): Promise<{ reranked: FusedHit[]; read: Map<string, Skill> }> {
     const top = fused.slice(0, rerankDepth).map((f) => f.id);
     const [passages, read] = await Promise.all([
       rerankWeight > 0 ? semantic.passageScores(hits.vector, top) : new Map<string, number>(),
-      categoryBonus > 0 || nameBonus > 0 || productBonus > 0 ? repo.getMany(top) : new Map<string, Skill>(),
+      readsRecords ? repo.getMany(top) : new Map<string, Skill>(),
     ]);
     const category = votedCategory(
       top.map((id) => read.get(id)?.category),
@@ -143,18 +169,27 @@ export function createSkillSearch({
     const floor = hits.hits.at(-1)?.score ?? minCosine;
     // Relevance keeps its meaning (1 = first in every ranking); a gain can only lift it to 1.
     const best = weights.reduce((a, w) => a + w, 0) / (k + 1);
-    const reranked = fused
-      .map((f, i) => {
-        if (i >= rerankDepth) return f;
+    const rescored = fused
+      .slice(0, rerankDepth)
+      .map((f) => {
         const p = passages.get(f.id);
         const gain = p === undefined ? 0 : Math.max(0, p - Math.max(whole.get(f.id) ?? floor, minCosine));
         const bonus = category !== undefined && read.get(f.id)?.category === category ? categoryBonus : 0;
         const skill = read.get(f.id);
         const lift = skill === undefined ? 0 : nameLift(probes, skill, { named: nameBonus, product: productBonus });
-        const score = f.score + rerankWeight * gain + bonus + lift;
-        return { id: f.id, score, relevance: Math.min(1, score / best) };
+        const coverage =
+          skill === undefined
+            ? 0
+            : termCoverage(stems, [skill.name, skill.id, skill.description, skill.tags.join(' ')]);
+        return { id: f.id, score: f.score + rerankWeight * gain + bonus + lift + coverageWeight * coverage };
       })
       .sort((a, b) => b.score - a.score);
+    const product = (id: string) => (read.get(id)?.type === 'mcp_server' ? productKey(id) : undefined);
+    const grouped = siblingGap >= 0 ? groupSiblings(rescored, product, SIBLING_LEADERS, siblingGap) : rescored;
+    const reranked = [
+      ...grouped.map((f) => ({ ...f, relevance: Math.min(1, f.score / best) })),
+      ...fused.slice(rerankDepth),
+    ].sort((a, b) => b.score - a.score);
     return { reranked, read };
   }
 
@@ -205,8 +240,14 @@ export function createSkillSearch({
       const weights = ranked.map(([, w]) => w);
       let fused = reciprocalRankFusion(rankings, k, weights);
       let read = new Map<string, Skill>();
-      if (lexical && semanticHits && (rerankWeight > 0 || categoryBonus > 0))
-        ({ reranked: fused, read } = await rerank(fused, semanticHits, weights, nameProbes(query, expansion)));
+      if (lexical && semanticHits && (rerankWeight > 0 || readsRecords))
+        ({ reranked: fused, read } = await rerank(
+          fused,
+          semanticHits,
+          weights,
+          nameProbes(query, expansion),
+          termStems(queryTerms(query)),
+        ));
       fused = fused.slice(0, limit);
       const missing = fused.map((f) => f.id).filter((id) => !read.has(id));
       const skills = missing.length > 0 ? new Map([...read, ...(await repo.getMany(missing))]) : read;

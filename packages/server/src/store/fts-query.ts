@@ -1,29 +1,7 @@
 // Free text -> a safe FTS5 MATCH expression. User input never reaches FTS syntax: the text is
 // split into letter/digit runs (as the unicode61 tokenizer does), each run becomes a quoted
 // string, and the strings are OR-ed, so `"`, `*`, `NEAR(`, `-`, `AND`, `:` or `^` are just text.
-import { textWords } from '../domain/query-expansion.js';
-
-/** Words that say nothing about a capability: English function words and request filler. */
-const STOPWORDS = new Set(
-  (
-    'a about above after again all also am an and any are as at be been before being below between both but by can ' +
-    'could did do does doing down during each few for from further get gets give had has have having he her here hers ' +
-    'him his how i if in into is it its just let lets like me more most my need needs no nor not now of off on once ' +
-    'only or other our ours out over own please same she should show so some something such than that the their ' +
-    'theirs them then there these they this those through to too under until up us use using very want wants was we ' +
-    'were what when where which while who whom why will with would you your yours'
-  ).split(' '),
-);
-
-export const MAX_QUERY_TERMS = 32;
-const MAX_TERM_LENGTH = 64;
-
-/** Distinct lower-case terms of `text`, stopwords dropped (unless nothing else is left), at most MAX_QUERY_TERMS. */
-export function queryTerms(text: string): string[] {
-  const distinct = [...new Set(textWords(text).map((w) => w.slice(0, MAX_TERM_LENGTH)))];
-  const content = distinct.filter((w) => !STOPWORDS.has(w));
-  return (content.length > 0 ? content : distinct).slice(0, MAX_QUERY_TERMS);
-}
+import { queryTerms } from '../domain/query-terms.js';
 
 /** The MATCH expression for `text`, or null when it has no searchable term. */
 export function buildMatchExpression(text: string): string | null {

@@ -1,10 +1,10 @@
+import { queryTerms } from '../domain/query-terms.js';
 import type { Queryable } from './queryable.js';
 import {
   buildMatchExpression,
   COMMON_TERM_MIN_ROWS,
   COMMON_TERM_SHARE,
   matchExpression,
-  queryTerms,
   rankingTerms,
 } from './fts-query.js';
 import { type LearningFilters, learningFilterSql, learningsStore, VISIBLE } from './learnings.js';

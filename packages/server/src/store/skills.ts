@@ -3,7 +3,8 @@ import type { Database } from './db.js';
 import type { Queryable, Transactor } from './queryable.js';
 import { type QuantizedRows, quantizeInto } from '../domain/quantize.js';
 import { toolWords } from '../search/embedding-text.js';
-import { matchExpression, queryTerms, selectiveMatchExpression } from './fts-query.js';
+import { queryTerms } from '../domain/query-terms.js';
+import { matchExpression, selectiveMatchExpression } from './fts-query.js';
 
 export interface SkillFilters {
   category?: string;

@@ -5,7 +5,8 @@
 // document's length), read from its (lexeme, doc) index; document frequencies, the document count and
 // the average length are read from the database and kept for a minute (they only shift the ranking as
 // the corpus grows).
-import { COMMON_TERM_MIN_ROWS, COMMON_TERM_SHARE, queryTerms, rankingTerms } from '../fts-query.js';
+import { queryTerms } from '../../domain/query-terms.js';
+import { COMMON_TERM_MIN_ROWS, COMMON_TERM_SHARE, rankingTerms } from '../fts-query.js';
 import type { Params, Queryable } from '../queryable.js';
 
 const K1 = 1.2;

@@ -1,0 +1,24 @@
+// The content words of a request: what the lexical rankers search for and what term coverage counts. Pure.
+import { textWords } from './query-expansion.js';
+
+/** Words that say nothing about a capability: English function words and request filler. */
+const STOPWORDS = new Set(
+  (
+    'a about above after again all also am an and any are as at be been before being below between both but by can ' +
+    'could did do does doing down during each few for from further get gets give had has have having he her here hers ' +
+    'him his how i if in into is it its just let lets like me more most my need needs no nor not now of off on once ' +
+    'only or other our ours out over own please same she should show so some something such than that the their ' +
+    'theirs them then there these they this those through to too under until up us use using very want wants was we ' +
+    'were what when where which while who whom why will with would you your yours'
+  ).split(' '),
+);
+
+export const MAX_QUERY_TERMS = 32;
+const MAX_TERM_LENGTH = 64;
+
+/** Distinct lower-case terms of `text`, stopwords dropped (unless nothing else is left), at most MAX_QUERY_TERMS. */
+export function queryTerms(text: string): string[] {
+  const distinct = [...new Set(textWords(text).map((w) => w.slice(0, MAX_TERM_LENGTH)))];
+  const content = distinct.filter((w) => !STOPWORDS.has(w));
+  return (content.length > 0 ? content : distinct).slice(0, MAX_QUERY_TERMS);
+}

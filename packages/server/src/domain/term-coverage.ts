@@ -1,0 +1,26 @@
+// Term coverage for fused search: the share of a request's content words that a skill's record holds. BM25 sums
+// per-word scores, so one request word in a short name ("photos", "city", "facts") can outrank a record that holds
+// most of the request's words in its description; coverage favours the second kind. Pure.
+import { textWords } from './query-expansion.js';
+
+/** Suffixes a word loses before comparison (the first that fits, in this order): `geocoding` = `geocode`. */
+const SUFFIXES = ['ions', 'ion', 'ings', 'ing', 'ers', 'ies', 'ed', 'er', 'es', 'ly', 's', 'e', 'y'];
+/** A stem is never shorter than this, so short words stay whole. */
+const MIN_STEM = 3;
+
+/** A crude stem: the first listed suffix whose removal leaves at least MIN_STEM letters is removed. */
+export function lightStem(word: string): string {
+  for (const suffix of SUFFIXES)
+    if (word.endsWith(suffix) && word.length - suffix.length >= MIN_STEM) return word.slice(0, -suffix.length);
+  return word;
+}
+
+/** The distinct stems of `terms` (a request's content words, domain/query-terms.ts). */
+export const termStems = (terms: readonly string[]): string[] => [...new Set(terms.map(lightStem))];
+
+/** The share of `stems` found among the stems of the words of `texts` (0 when there are no stems). */
+export function termCoverage(stems: readonly string[], texts: readonly string[]): number {
+  if (stems.length === 0) return 0;
+  const held = new Set(texts.flatMap((t) => textWords(t).map(lightStem)));
+  return stems.filter((s) => held.has(s)).length / stems.length;
+}
