@@ -68,6 +68,12 @@ const RULES: readonly Rule[] = [
         String.raw`(?:^|[.!?:]\s+)${AI}\s*[,:]\s`,
         String.raw`\b(?:als|en\s+tant\s+qu[e']\s*|como|come)\s*(?:ki|ia|assistent|assistant|asistente|assistente)\b`,
         String.raw`\b(?:an\s+die\s+ki|a\s+l'ia|para\s+la\s+ia|para\s+a\s+ia|all'ia)\b`,
+        // "Note to the assistant" in the other languages: a note, message or instruction for the model.
+        String.raw`\b(?:hinweis|nachricht|notiz|anweisung)\s+(?:an|fur)\s+(?:den|die|das)\s+(?:ki|assistent(?:en)?|sprachmodell)(?![\w-])`,
+        String.raw`\b(?:note|message|consigne)\s+(?:a|pour)\s+(?:l['’]\s*|le\s+|la\s+)(?:ia|assistant)(?![\w-])`,
+        String.raw`\b(?:nota|mensaje|aviso|instruccion)\s+(?:para|al)\s+(?:el\s+|la\s+)?(?:ia|asistente)(?![\w-])`,
+        String.raw`\b(?:nota|mensagem|aviso|instrucao)\s+(?:para|ao)\s+(?:o\s+|a\s+)?(?:ia|assistente)(?![\w-])`,
+        String.raw`\b(?:nota|messaggio|istruzione)\s+(?:per|all['’])\s*(?:l['’]\s*|il\s+)?(?:ia|assistente)(?![\w-])`,
         String.raw`(?:как|для)\s+(?:ии|ассистента?|нейросети)`,
       ].join('|'),
       'mu',
