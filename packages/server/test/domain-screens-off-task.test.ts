@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  OFF_TASK_THRESHOLDS,
+  OFF_TASK_THRESHOLD,
   offTaskBySimilarity,
   requestSentences,
   screenOffTask,
@@ -75,13 +75,50 @@ describe('offTaskBySimilarity (the sentence model)', () => {
   const text = `${fix} Recommend a good book for the weekend. Explain why the copy matters.`;
   const requests = requestSentences(text);
 
-  it('flags a request far from the task, and one nearer that shares no word with the learning', () => {
-    const flags = offTaskBySimilarity(text, requests, [0.05, 0.6], OFF_TASK_THRESHOLDS, task);
+  it('flags a request the model finds far and that shares no word with the learning', () => {
+    const flags = offTaskBySimilarity(text, requests, [0.05, 0.6], OFF_TASK_THRESHOLD, task);
     expect(flags.map((f) => text.slice(f.start, f.end))).toEqual(['Recommend a good book for the weekend.']);
-    expect(offTaskBySimilarity(text, requests, [0.3, 0.3], OFF_TASK_THRESHOLDS, task)).toHaveLength(1);
+    expect(offTaskBySimilarity(text, requests, [0.3, 0.3], OFF_TASK_THRESHOLD, task)).toHaveLength(1);
   });
 
   it('leaves requests near the task alone, whatever their words', () => {
-    expect(offTaskBySimilarity(text, requests, [0.7, 0.7], OFF_TASK_THRESHOLDS, task)).toEqual([]);
+    expect(offTaskBySimilarity(text, requests, [0.7, 0.7], OFF_TASK_THRESHOLD, task)).toEqual([]);
+  });
+
+  it("leaves a short question the model scores far alone when its words are the learning's", () => {
+    const checklist =
+      'Why would the same code behave differently? Is the timezone the same? Is the locale the same? ' +
+      'Run the suite with `TZ=UTC` to match the timezone of CI.';
+    const asked = requestSentences(checklist);
+    const sims = asked.map((r) => (r.text === 'Is the timezone the same?' ? 0.02 : 0.4));
+    expect(
+      offTaskBySimilarity(checklist, asked, sims, OFF_TASK_THRESHOLD, 'Tests pass locally but fail in CI'),
+    ).toEqual([]);
+    const offTopic = `${checklist} Who wrote the play Romeo and Juliet?`;
+    const all = requestSentences(offTopic);
+    const flags = offTaskBySimilarity(
+      offTopic,
+      all,
+      all.map(() => 0.02),
+      OFF_TASK_THRESHOLD,
+      'Tests fail in CI',
+    );
+    expect(flags.map((f) => offTopic.slice(f.start, f.end))).toEqual(['Who wrote the play Romeo and Juliet?']);
+  });
+});
+
+describe('the words a request shares with the learning', () => {
+  const purge = 'Rotate the password first. Then:\n\n```sh\ngit clone --mirror git@github.com:acme/api.git\n```\n\n';
+  const bfg = 'Purge a committed password with BFG\nDatabase password was committed months ago';
+
+  it('counts a plural as its singular: telling the team to re-clone is about the clone above', () => {
+    expect(screenOffTask(`${purge}Tell everyone to re-clone afterwards; old clones still contain it.`, bfg)).toEqual(
+      [],
+    );
+  });
+
+  it('still flags a request about something else in the same learning', () => {
+    const text = `${purge}Tell everyone which year the Berlin Wall fell and why it mattered.`;
+    expect(screenOffTask(text, bfg)).toHaveLength(1);
   });
 });

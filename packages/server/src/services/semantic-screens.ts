@@ -8,7 +8,7 @@
 import type { LayerFlag } from '../domain/screens/flags.js';
 import { type LearningText, type ScreenFlag, screenedTexts } from '../domain/screens/index.js';
 import {
-  OFF_TASK_THRESHOLDS,
+  OFF_TASK_THRESHOLD,
   offTaskBySimilarity,
   type Request,
   requestSentences,
@@ -105,7 +105,7 @@ export async function semanticVerdicts(
   const similarities = offTask.requests.map((r) => dot(taskVector, vectorOf.get(r.text)!));
   return {
     verdicts,
-    offTask: offTaskBySimilarity(texts.chunked, offTask.requests, similarities, OFF_TASK_THRESHOLDS, texts.task),
+    offTask: offTaskBySimilarity(texts.chunked, offTask.requests, similarities, OFF_TASK_THRESHOLD, texts.task),
   };
 }
 

@@ -90,7 +90,7 @@ const SOURCES: ReadonlyArray<{ rule: string; re: RegExp }> = [
   },
   {
     rule: 'capture_exfiltration',
-    re: /\bpyperclip\.paste|get-clipboard|\bpbpaste\b|xclip\s+-o|navigator\.clipboard\.readtext|\bsniff\(|\bpyshark\b|\bpcap|\btcpdump\b|\btshark\b|af_packet|sock_raw|readprocessmemory|\/proc\/\d*\/?mem\b/i,
+    re: /\bpyperclip\.paste|get-clipboard|\bpbpaste\b|xclip\s+-o|navigator\.clipboard\.readtext|(?<!\b(?:def|function)\s{1,8})\bsniff\(|\bpyshark\b|\bpcap|\btcpdump\b|\btshark\b|af_packet|sock_raw|readprocessmemory|\/proc\/\d*\/?mem\b/i,
   },
   {
     rule: 'exfiltrate_file',
@@ -195,7 +195,7 @@ const EFFECTS: ReadonlyArray<{ rule: string; re: RegExp }> = [
   },
   {
     rule: 'packet_capture',
-    re: /\bsniff\((?![^)\n]*iface\s*=\s*["'](?:lo|lo0|loopback)["'])|\bpyshark\.livecapture\((?![^)\n]*interface\s*=\s*["']lo)|\bpcapy\.open_live\(\s*["'](?!lo)|socket\.af_packet\b|\bsocket\.sock_raw\b[^\n]*\bipproto_(?:ip|tcp|udp)\b|\bsio_rcvall\b/i,
+    re: /(?<!\b(?:def|function)\s{1,8})\bsniff\((?![^)\n]*iface\s*=\s*["'](?:lo|lo0|loopback)["'])|\bpyshark\.livecapture\((?![^)\n]*interface\s*=\s*["']lo)|\bpcapy\.open_live\(\s*["'](?!lo)|socket\.af_packet\b|\bsocket\.sock_raw\b[^\n]*\bipproto_(?:ip|tcp|udp)\b|\bsio_rcvall\b/i,
   },
   {
     rule: 'privilege_backdoor',
@@ -243,7 +243,7 @@ const span = (seg: CodeSegment, m: RegExpMatchArray) =>
 /** What a learning's title and task say when reaching past the program is their subject, by kind of reach. */
 const NETWORK_TASK = String.raw`\b(?:api|apis|http|https|urls?|requests?|upload\w*|download\w*|endpoints?|servers?|clients?|web\w*|rest|fetch\w*|sockets?|network\w*|s3|ssh|ftp|proxy|tcp|udp|scrap\w+|crawl\w*|html|json|graphql|oauth|token|send\w*|email|mail|smtp)\b`;
 const PROCESS_TASK = String.raw`\b(?:commands?|shell|process\w*|subprocess|run\w*|execut\w+|cli|terminal|scripts?|binary|executable|spawn\w*)\b`;
-const FILES_TASK = String.raw`\b(?:files?|delet\w+|remov\w+|clean\w*|director(?:y|ies)|folders?|paths?|cop(?:y|ies|ying)|mov\w+|renam\w+|archiv\w+|backups?|permissions?)\b`;
+const FILES_TASK = String.raw`\b(?:files?|upload\w*|download\w*|export\w*|sync\w*|delet\w+|remov\w+|clean\w*|director(?:y|ies)|folders?|paths?|cop(?:y|ies|ying)|mov\w+|renam\w+|archiv\w+|backups?|permissions?)\b`;
 const MEDIA_TASK = String.raw`\b(?:cameras?|webcam|video\w*|audio|microphone|mic|record\w*|sound|images?|photos?|pictures?|opencv|frames?|stream\w*|clipboard|copy|paste)\b`;
 const CRYPTO_TASK = String.raw`\b(?:encrypt\w*|decrypt\w*|crypt\w*|ciphers?|aes|rsa|hash\w*|secur\w*|passwords?|keys?|sign\w*|tls|ssl)\b`;
 const SYSTEM_TASK = String.raw`\b(?:system|platform|os|memory|cpu|processes|users?|monitor\w*|hardware|devices?|windows|registry|dll|native|keyboard|mouse|screen\w*|gui|automat\w+|input)\b`;
@@ -377,12 +377,17 @@ function segmentFlags(seg: CodeSegment, near = Number.POSITIVE_INFINITY): LayerF
   const upload = text.match(CURL_UPLOAD);
   if (upload) out.push(flagAt('code', 'exfiltrate_file', ...span(seg, upload)));
   for (const sink of text.matchAll(SINK_G)) {
-    // The most specific source names the rule; a plain file read counts only when sent to a host written out.
+    // The most specific source names the rule.
     const window = text.slice(Math.max(0, sink.index - near), sink.index + sink[0].length + near);
     const from = Math.max(0, sink.index - near);
     const read = (rule: string) => (rule === 'exfiltrate_env' ? window.replace(ENV_AS_CONFIG, blank) : window);
+    // A plain file read counts only when sent to a host written out; an environment read not when the destination
+    // itself comes from the environment and no host is written out.
     const source = SOURCES.find(
-      ({ rule, re }) => re.test(read(rule)) && (rule !== 'exfiltrate_file' || REMOTE_RE.test(window)),
+      ({ rule, re }) =>
+        re.test(read(rule)) &&
+        (rule !== 'exfiltrate_file' || REMOTE_RE.test(window)) &&
+        (rule !== 'exfiltrate_env' || REMOTE_RE.test(window) || !ENV_DESTINATION.test(window)),
     );
     if (!source) continue;
     const src = read(source.rule).match(source.re)!;
@@ -398,6 +403,10 @@ const SINK_G = new RegExp(SINK.source, 'gi');
 const blank = (m: string) => ' '.repeat(m.length);
 /** One named environment variable. */
 const ONE_ENV = String.raw`(?:os\.environ\[[^\]\n]+\]|os\.getenv\([^)\n]*\)|process\.env\.\w+|\$env:\w+)`;
+/** A request's destination read from the environment (a webhook or API URL the deployment sets). */
+const ENV_ADDRESS = String.raw`\b(?:fetch|requests\.\w+|axios\.\w+|urlopen)\(\s*${ONE_ENV}|-ur[il]\s+${ONE_ENV}|\b\w{0,40}(?:url|uri|endpoint|webhook)\w{0,40}["']?\s*[:=]\s*${ONE_ENV}`;
+/** Where a request goes is configuration: variables read with it are what that destination is meant to get. */
+const ENV_DESTINATION = new RegExp(ENV_ADDRESS, 'i');
 /**
  * One named variable read to authenticate a request or a session (a token, a key, a login's password) or to
  * address it: configuration, not data sent away.
@@ -405,7 +414,7 @@ const ONE_ENV = String.raw`(?:os\.environ\[[^\]\n]+\]|os\.getenv\([^)\n]*\)|proc
 const ENV_AS_CONFIG = new RegExp(
   String.raw`(?:authorization|bearer|x-api-key|api[_-]?key|auth|token)["']?\s*[:=,]\s*[^\n]{0,40}?${ONE_ENV}|` +
     String.raw`\.(?:login|auth|authenticate|bind|connect)\([^)\n]{0,60}?${ONE_ENV}|` +
-    String.raw`\b(?:fetch|requests\.\w+|axios\.\w+|urlopen)\(\s*${ONE_ENV}`,
+    String.raw`\b(?:os\.path\.join|path\.(?:join|resolve)|join-path|Path)\(\s*${ONE_ENV}|${ONE_ENV}["']?\s*[\\/]|${ENV_ADDRESS}`,
   'gi',
 );
 /** Inline code a sentence warns against running ("never run `ip link set eth0 down` over SSH"): not an instruction. */
@@ -430,7 +439,7 @@ const DECLARED: Readonly<Record<string, RegExp>> = {
 };
 /** Commands that switch back on what the network and security rules see switched off: with one after it, a restart. */
 const RESTORED =
-  /ipconfig\s+\/renew|\bifup\b|\b(?:ip\s+link\s+set|ifconfig)\s+(?:dev\s+)?\S+\s+up\b|\bnmcli\b[^\n]*\s(?:up|connect|on)\b|(?:systemctl|service)\s+(?:--\w+\s+)*(?:start|enable|unmask|restart)\b|\bservice\s+\S+\s+(?:start|restart)\b|\bufw\s+enable\b|\bsetenforce\s+1\b|-disable\w*\s+\$?false\b|\bstate\s+on\b|\brfkill\s+unblock\b|\benable-netadapter\b|\bnetworksetup\s+-set\w+\s+\S+\s+on\b/i;
+  /ipconfig\s+\/renew|\bifup\b|\b(?:ip\s+link\s+set|ifconfig)\s+(?:dev\s+)?\S+\s+up\b|\bnmcli\b[^\n]*\s(?:up|connect|on)\b|(?:systemctl|service)\s+(?:--\w+\s+)*(?:start|enable|unmask|restart)\b|\bservice\s+\S+\s+(?:start|restart)\b|\bufw\s+enable\b|\bsetenforce\s+1\b|-disable\w*\s+\$?false\b|\bstate\s+on\b|\brfkill\s+unblock\b|\benable-netadapter\b|\bnetworksetup\s+-set\w+\s+\S+\s+on\b|\biptables\b[^\n]*\s-D\s|\bnft\s+delete\s+rule\b/i;
 /** How far after a switch-off its restart may come. */
 const RESTART_WITHIN = 600;
 
@@ -438,9 +447,35 @@ const RESTART_WITHIN = 600;
 const FETCHES =
   /\b(?:curl|wget|invoke-webrequest|iwr|irm|invoke-restmethod|urlretrieve|downloadfile|downloadstring|start-bitstransfer)\b/i;
 
+/** Hosts anyone can publish on: that a title names one says nothing of who wrote what it serves. */
+const SHARED_HOSTS = new Set(
+  'github githubusercontent gitlab bitbucket pastebin amazonaws cloudfront googleapis azureedge windows ngrok trycloudflare herokuapp vercel netlify bit tinyurl'.split(
+    ' ',
+  ),
+);
+/** How far after a flag its call's arguments (the URL a request goes to) may run. */
+const CALL_ARGUMENTS = 160;
+/**
+ * Whether a URL in a flag or its call's arguments is on a host the title names ("Install mise" and
+ * https://mise.run, "…with the DeepL API" and https://api-free.deepl.com): the tool or service the learning is
+ * about, reached as its own documentation says.
+ */
+function titleNamesHost(f: LayerFlag, text: string, title: string): boolean {
+  const reach = text.slice(f.start, f.end + CALL_ARGUMENTS);
+  for (const m of reach.matchAll(/\bhttps?:\/\/([\w-]+(?:\.[\w-]+)+)/gi)) {
+    const name = m[1]!.toLowerCase().split('.').at(-2)!;
+    if (name.length >= 3 && !SHARED_HOSTS.has(name) && new RegExp(String.raw`\b${name}\b`, 'i').test(title))
+      return true;
+  }
+  return false;
+}
+/** Rules a destination the title names makes the learning's subject: what it installs from, or sends to. */
+const TO_NAMED_HOST = new Set(['pipe_to_shell', 'exfiltrate_file']);
+
 /** Whether a flag is the learning's declared subject or undone a few lines later. */
 function purposeful(f: LayerFlag, text: string, title: string): boolean {
   if (DECLARED[f.rule]?.test(title) && !(f.rule === 'persistence' && FETCHES.test(text))) return true;
+  if (TO_NAMED_HOST.has(f.rule) && titleNamesHost(f, text, title)) return true;
   return (
     (f.rule === 'disable_network' || f.rule === 'disable_security') &&
     RESTORED.test(text.slice(f.end, f.end + RESTART_WITHIN))

@@ -2,6 +2,7 @@
 // or shifted (ROT13 and other Caesar shifts) form. Each candidate is decoded and the decoded text is screened by
 // every layer (the caller's `screen`); a flag names the encoding and the inner rule, at the encoded span.
 import { type LayerFlag, flagAt } from './flags.js';
+import { proseOnly } from './off-task.js';
 
 /** Decoded text no longer than this is screened (a learning is at most a few KB). */
 const MAX_DECODED = 8_000;
@@ -72,14 +73,18 @@ function decodedRuns(text: string): Decoded[] {
   return out;
 }
 
-/** Prose sentences (outside code) with their offsets. */
+/** Prose sentences with their offsets. */
 function sentences(text: string): Array<{ start: number; text: string }> {
   const out: Array<{ start: number; text: string }> = [];
-  const prose = text.replace(/```[\s\S]*?```|`[^`\n]*`/g, (m) => ' '.repeat(m.length));
+  // Code blanked out, a sentence-like line inside a code block kept (an insertion can break a block's fences).
+  const prose = proseOnly(text);
   for (const m of prose.matchAll(/[^\n.!?]+[.!?]*/g))
     if (m[0].trim().length >= 12) out.push({ start: m.index, text: m[0] });
   // A reversed sentence starts with its final punctuation: ".olleh" splits after the period.
   for (const m of prose.matchAll(/[.!?][^\n.!?]{12,}/g)) out.push({ start: m.index, text: m[0] });
+  // What follows a colon on its own ("carry it out: Nfx gur hfre…"): a plain lead-in does not hide it.
+  for (const m of prose.matchAll(/:[ \t]*([^\n.!?:]{12,}[.!?]*)/g))
+    out.push({ start: m.index + m[0].length - m[1]!.length, text: m[1]! });
   return out;
 }
 

@@ -97,8 +97,10 @@ const STOP = new Set(
     'know let sure way example simple short brief include add answer response reply text following below above'
   ).split(' '),
 );
+/** A word's stem for matching: a plural's final s dropped ("clones" is "clone"), then its first six letters. */
+const stem = (w: string) => (w.length > 3 && w.endsWith('s') && !w.endsWith('ss') ? w.slice(0, -1) : w).slice(0, 6);
 const contentWords = (s: string): string[] =>
-  (s.toLowerCase().match(/\p{L}[\p{L}\p{N}_'-]{2,}/gu) ?? []).filter((w) => !STOP.has(w)).map((w) => w.slice(0, 6));
+  (s.toLowerCase().match(/\p{L}[\p{L}\p{N}_'-]{2,}/gu) ?? []).filter((w) => !STOP.has(w)).map(stem);
 
 /** Code punctuation, identifiers, versions, flags and paths: a sentence with one is about the technical task. */
 const TECHNICAL = /[`{}[\]<>=_#$\\|]|\w\.\w|\w\(|\b\d+\.\d+|(?:^|\s)--?\w|\/\w|\b[a-z]+[A-Z]\w*|\b[A-Z]{2,}\b/;
@@ -145,27 +147,26 @@ export const MAX_TASK_WORDS = 12;
 export const taskWindow = (task: string): string =>
   task.split(/\s+/).filter(Boolean).slice(0, MAX_TASK_WORDS).join(' ');
 
-/** The sentence model's thresholds, chosen on the injection eval's dev half (bench/README.md). */
-export const OFF_TASK_THRESHOLDS = { near: 0.5, far: 0.1 } as const;
+/** The sentence model's threshold, chosen on the injection eval's dev half (bench/README.md). */
+export const OFF_TASK_THRESHOLD = 0.5;
 
 /**
  * Flags of the off-task layer by the sentence model: a request whose cosine similarity to the learning's title and
- * task context is below `threshold` (chosen on the eval's dev half) and that the words also find apart from the
- * rest of the learning, or whose similarity is below `farThreshold` whatever its words.
+ * task context is below `threshold` and that the words also find apart from the rest of the learning. Both must
+ * agree: a short question scores low on similarity alone ("Is the timezone the same?" in a CI checklist).
  */
 export function offTaskBySimilarity(
   text: string,
   requests: readonly Request[],
   similarities: readonly number[],
-  thresholds: { near: number; far: number },
+  threshold: number,
   extra = '',
 ): LayerFlag[] {
   const out: LayerFlag[] = [];
   const context = wordContext(text, extra);
   requests.forEach((r, i) => {
-    const sim = similarities[i]!;
-    const far = sim < thresholds.far || (sim < thresholds.near && offTaskByWords(r, context));
-    if (far) out.push(flagAt('off_task', `${r.kind}_off_task`, r.start, r.end));
+    if (similarities[i]! < threshold && offTaskByWords(r, context))
+      out.push(flagAt('off_task', `${r.kind}_off_task`, r.start, r.end));
   });
   return out;
 }

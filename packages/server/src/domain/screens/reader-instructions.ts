@@ -19,12 +19,15 @@ const OUTPUT = String.raw`(?:responses?|answers?|repl(?:y|ies)|output|messages?|
 const YOUR_OUTPUT = new RegExp(
   [
     String.raw`\b(?:in|into|to|within|throughout|from|of|on|with|at|modify|augment|enhance|end|start|begin|translate|encode|encrypt|format|render|write|make|keep|structure|conclude|finish|sign|reverse|scramble|jumble|rearrange|anagram|group|combine|introduce|misspell|replace|convert|deliver|provide|compose|craft|frame|tailor|present|phrase|update)\s+(?:all\s+|every\s+|each\s+)?(?:of\s+)?(?:your|ur)\s+(?:(?:next|final|whole|entire|every|each|own)\s+)?${OUTPUT}|\b(?:your|ur)\s+(?:(?:next|final|whole|entire|own)\s+)?${OUTPUT}\s+(?:should|must|has\s+to|needs?\s+to|shall|will\s+(?:be|have|include|contain)|may\s+only)\b`,
-    String.raw`\b(?:deine[rnms]?|ihre[rnms]?)\s+(?:antwort|ausgabe|zusammenfassung)`,
-    String.raw`\b(?:ta|votre|vos|tes)\s+(?:reponses?|sortie|resume)\b`,
-    String.raw`\b(?:tu|su|tus|sus)\s+(?:respuestas?|salida|resumen)\b`,
-    String.raw`\b(?:sua|tua|suas|tuas)\s+(?:respostas?|saida|resumo)\b`,
-    String.raw`\b(?:la\s+tua|la\s+sua|nella\s+tua|nella\s+sua)\s+(?:risposta|uscita)\b`,
-    String.raw`\b(?:je|jouw|uw)\s+(?:antwoord|reactie|uitvoer)\b`,
+    // As in English, "your answer" is read with a preposition or a verb of writing before it, or a modal after it:
+    // a support template's "Ihre Antwort hilft uns", "merci de votre réponse" or "tu respuesta al cliente" speaks
+    // to a person.
+    String.raw`\b(?:in|im|zu|am|beginne|beende|schreibe|formuliere|ubersetze|verfasse)\s+(?:deine[rnms]?|ihre[rnms]?)\s+(?:antwort|ausgabe|zusammenfassung)|\b(?:deine|ihre)\s+(?:antwort|ausgabe|zusammenfassung)\s+(?:soll|sollte|muss|darf|wird)\b`,
+    String.raw`\b(?:dans|a|en|commence|termine|traduis|ecris|redige)\s+(?:ta|votre|vos|tes)\s+(?:reponses?|sortie|resume)\b|\b(?:ta|votre)\s+(?:reponse|sortie|resume)\s+(?:doit|devrait|devra)\b`,
+    String.raw`\b(?:en|a|al|con|empieza|comienza|termina|traduce|escribe|redacta|incluye)\s+(?:tu|su|tus|sus)\s+(?:respuestas?|salida|resumen)\b|\b(?:tu|su)\s+(?:respuesta|salida|resumen)\s+(?:debe|deberia|tiene\s+que)\b`,
+    String.raw`\b(?:na|no|em|a|com|comece|termine|traduza|escreva|inclua)\s+(?:sua|tua|suas|tuas)\s+(?:respostas?|saida|resumo)\b|\b(?:sua|tua)\s+(?:resposta|saida|resumo)\s+(?:deve|deveria|tem\s+que)\b`,
+    String.raw`\b(?:nella|alla|con\s+la|inizia\s+la|termina\s+la|traduci\s+la|scrivi\s+la)\s+(?:tua|sua)\s+(?:risposta|uscita)\b|\bla\s+(?:tua|sua)\s+(?:risposta|uscita)\s+(?:deve|dovrebbe)\b`,
+    String.raw`\b(?:in|aan|begin|eindig|vertaal|schrijf)\s+(?:je|jouw|uw)\s+(?:antwoord|reactie|uitvoer)\b|\b(?:je|jouw|uw)\s+(?:antwoord|reactie|uitvoer)\s+(?:moet|zou|mag)\b`,
     String.raw`(?:твоем|твоём|твой|вашем|ваш|своем|своём|свой)\s+(?:ответе|ответ)`,
   ].join('|'),
   'u',
@@ -65,6 +68,12 @@ const RULES: readonly Rule[] = [
         String.raw`(?:^|[.!?:]\s+)${AI}\s*[,:]\s`,
         String.raw`\b(?:als|en\s+tant\s+qu[e']\s*|como|come)\s*(?:ki|ia|assistent|assistant|asistente|assistente)\b`,
         String.raw`\b(?:an\s+die\s+ki|a\s+l'ia|para\s+la\s+ia|para\s+a\s+ia|all'ia)\b`,
+        // "Note to the assistant" in the other languages: a note, message or instruction for the model.
+        String.raw`\b(?:hinweis|nachricht|notiz|anweisung)\s+(?:an|fur)\s+(?:den|die|das)\s+(?:ki|assistent(?:en)?|sprachmodell)(?![\w-])`,
+        String.raw`\b(?:note|message|consigne)\s+(?:a|pour)\s+(?:l['’]\s*|le\s+|la\s+)(?:ia|assistant)(?![\w-])`,
+        String.raw`\b(?:nota|mensaje|aviso|instruccion)\s+(?:para|al)\s+(?:el\s+|la\s+)?(?:ia|asistente)(?![\w-])`,
+        String.raw`\b(?:nota|mensagem|aviso|instrucao)\s+(?:para|ao)\s+(?:o\s+|a\s+)?(?:ia|assistente)(?![\w-])`,
+        String.raw`\b(?:nota|messaggio|istruzione)\s+(?:per|all['’])\s*(?:l['’]\s*|il\s+)?(?:ia|assistente)(?![\w-])`,
         String.raw`(?:как|для)\s+(?:ии|ассистента?|нейросети)`,
       ].join('|'),
       'mu',
@@ -106,10 +115,13 @@ const OUTPUT_NOUN = /\b(respons|answer|repl|output|message|summar|completion)/g;
 
 /**
  * Whether the title is about the very thing "your <output>" names ("Answer format for the kata checker", "Pick the
- * right reply length in a support macro"): then the reader's answer is a person's, the learning's own subject.
+ * right reply length in a support macro") or about an exercise: then the reader's answer is a person's, the
+ * learning's own subject.
  */
 const titleNamesOutput = (match: string, title: string): boolean =>
-  [...match.matchAll(OUTPUT_NOUN)].some((m) => new RegExp(String.raw`\b${m[1]}`).test(title));
+  EXERCISE.test(title) || [...match.matchAll(OUTPUT_NOUN)].some((m) => new RegExp(String.raw`\b${m[1]}`).test(title));
+/** A title about an exercise a person answers (a kata, a quiz, an interview question): "your answer" is theirs. */
+const EXERCISE = /\b(?:katas?|quiz(?:zes)?|exams?|exercises?|homework|interviews?|questions?|puzzles?)\b/;
 
 /**
  * Flags of the instructions layer over `text`, in offsets of `text`, each rule once; `task` is the learning's title
