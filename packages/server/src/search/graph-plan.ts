@@ -39,7 +39,6 @@ type Op = (...args: never[]) => Tensor;
 const ops = tf as unknown as Record<string, Op> & {
   tidy<T>(fn: () => T): T;
   tensor(values: ArrayLike<number>, shape: number[], dtype: string): Tensor;
-  split(x: Tensor, sizes: number[], axis: number): Tensor[];
 };
 const call = (name: string, ...args: unknown[]): Tensor => (ops[name] as (...a: unknown[]) => Tensor)(...args);
 
@@ -58,10 +57,26 @@ interface OpDef {
   shapeOnly?: boolean;
 }
 
-const unary = (name: string): OpDef => ({ params: ['x'], device: (x: Tensor) => call(name, x) });
-const binary = (name: string, host?: Run<Host | undefined>): OpDef => ({
+/**
+ * Kernels called straight through tfjs's engine, as the op functions call them, without their argument
+ * conversion and checks (each a few times the kernel's own cost on the graph's small tensors); only for the
+ * float inputs those ops pass on unchanged, the op function itself otherwise.
+ */
+const engine = (
+  tf as unknown as {
+    engine(): { runKernel(name: string, inputs: object, attrs?: object): Tensor | Tensor[] };
+  }
+).engine();
+const kernel = (name: string, inputs: object, attrs: object = {}) => engine.runKernel(name, inputs, attrs) as Tensor;
+const floats = (...ts: Tensor[]) => ts.every((t) => t.dtype === 'float32');
+
+const unary = (name: string, kernelName: string): OpDef => ({
+  params: ['x'],
+  device: (x: Tensor) => (floats(x) ? kernel(kernelName, { x }) : call(name, x)),
+});
+const binary = (name: string, kernelName: string, host?: Run<Host | undefined>): OpDef => ({
   params: ['a', 'b'],
-  device: (a: Tensor, b: Tensor) => call(name, a, b),
+  device: (a: Tensor, b: Tensor) => (floats(a, b) ? kernel(kernelName, { a, b }) : call(name, a, b)),
   host,
 });
 const reduce = (name: string, host?: Run<Host | undefined>): OpDef => ({
@@ -71,30 +86,45 @@ const reduce = (name: string, host?: Run<Host | undefined>): OpDef => ({
 });
 const matMul: OpDef = {
   params: ['a', 'b', 'transposeA', 'transposeB'],
-  device: (a: Tensor, b: Tensor, ta: boolean, tb: boolean) => call('matMul', a, b, ta, tb),
+  device: (a: Tensor, b: Tensor, transposeA: boolean, transposeB: boolean) =>
+    floats(a, b)
+      ? kernel('BatchMatMul', { a, b }, { transposeA, transposeB })
+      : call('matMul', a, b, transposeA, transposeB),
 };
 
 /** The graph's ops, each called as tfjs-converter's executor calls it. */
 const OPS: Record<string, OpDef> = {
-  Add: binary('add', host.hostAdd),
-  BiasAdd: binary('add'),
-  Sub: binary('sub', host.hostSub),
-  Mul: binary('mul', host.hostMul),
-  RealDiv: binary('div'),
-  Maximum: binary('maximum', host.hostMaximum),
-  Less: binary('less', host.hostLess),
-  Greater: binary('greater', host.hostGreater),
+  Add: binary('add', 'Add', host.hostAdd),
+  BiasAdd: binary('add', 'Add'),
+  Sub: binary('sub', 'Sub', host.hostSub),
+  Mul: binary('mul', 'Multiply', host.hostMul),
+  RealDiv: binary('div', 'RealDiv'),
+  Maximum: binary('maximum', 'Maximum', host.hostMaximum),
+  Less: binary('less', 'Less', host.hostLess),
+  Greater: binary('greater', 'Greater', host.hostGreater),
   LogicalNot: { params: ['a'], device: (a: Tensor) => call('logicalNot', a), host: host.hostLogicalNot },
-  Sin: unary('sin'),
-  Cos: unary('cos'),
-  Square: unary('square'),
-  Rsqrt: unary('rsqrt'),
-  Relu: unary('relu'),
-  Tanh: unary('tanh'),
-  Softmax: unary('softmax'),
+  Sin: unary('sin', 'Sin'),
+  Cos: unary('cos', 'Cos'),
+  Square: unary('square', 'Square'),
+  Rsqrt: unary('rsqrt', 'Rsqrt'),
+  Relu: unary('relu', 'Relu'),
+  Tanh: unary('tanh', 'Tanh'),
+  Softmax: {
+    params: ['x'],
+    device: (x: Tensor) =>
+      floats(x) ? kernel('Softmax', { logits: x }, { dim: x.shape.length - 1 }) : call('softmax', x),
+  },
   Max: reduce('max', host.hostMax),
-  Mean: reduce('mean'),
-  Sum: reduce('sum', host.hostSum),
+  Mean: {
+    params: ['x', 'axis', 'keepDims'],
+    device: (x: Tensor, axis: number[], keepDims: boolean) => kernel('Mean', { x }, { axis, keepDims }),
+  },
+  Sum: {
+    params: ['x', 'axis', 'keepDims'],
+    device: (x: Tensor, axis: number[], keepDims: boolean) =>
+      floats(x) ? kernel('Sum', { x }, { axis, keepDims }) : call('sum', x, axis, keepDims),
+    host: host.hostSum,
+  },
   Prod: reduce('prod', host.hostProd),
   MatMul: matMul,
   BatchMatMul: matMul,
@@ -111,7 +141,7 @@ const OPS: Record<string, OpDef> = {
   },
   ExpandDims: {
     params: ['x', 'axis'],
-    device: (x: Tensor, axis: number) => call('expandDims', x, axis),
+    device: (x: Tensor, axis: number) => kernel('ExpandDims', { input: x }, { dim: axis }),
     host: host.hostExpandDims,
   },
   Squeeze: {
@@ -121,10 +151,14 @@ const OPS: Record<string, OpDef> = {
   },
   Reshape: {
     params: ['x', 'shape'],
-    device: (x: Tensor, shape: number[]) => call('reshape', x, shape),
+    device: (x: Tensor, shape: number[]) => kernel('Reshape', { x }, { shape }),
     host: host.hostReshape,
   },
-  Transpose: { params: ['x', 'perm'], device: (x: Tensor, perm: number[]) => call('transpose', x, perm) },
+  Transpose: {
+    params: ['x', 'perm'],
+    device: (x: Tensor, perm: number[]) =>
+      floats(x) && x.shape.length > 1 ? kernel('Transpose', { x }, { perm }) : call('transpose', x, perm),
+  },
   Conv2D: {
     params: ['x', 'filter', 'strides', 'pad', 'dataFormat', 'dilations'],
     device: (x: Tensor, filter: Tensor, strides: number[], pad: string, dataFormat: string, dilations: number[]) => {
@@ -146,7 +180,11 @@ const OPS: Record<string, OpDef> = {
       call('gather', x, call('cast', indices, 'int32'), axis, batchDims),
     host: host.hostGather,
   },
-  GatherNd: { params: ['x', 'indices'], device: (x: Tensor, indices: Tensor) => call('gatherND', x, indices) },
+  GatherNd: {
+    params: ['x', 'indices'],
+    device: (x: Tensor, indices: Tensor) =>
+      indices.dtype === 'int32' ? kernel('GatherNd', { params: x, indices }) : call('gatherND', x, indices),
+  },
   ScatterNd: {
     params: ['indices', 'values', 'shape'],
     device: (indices: Tensor, values: Tensor, shape: number[]) => call('scatterND', indices, values, shape),
@@ -175,7 +213,8 @@ const OPS: Record<string, OpDef> = {
   },
   SplitV: {
     params: ['x', 'numOrSizeSplits', 'axis'],
-    device: (x: Tensor, sizes: number[], axis: number) => ops.split(x, sizes, axis),
+    device: (x: Tensor, sizes: number[], axis: number) =>
+      engine.runKernel('SplitV', { x }, { numOrSizeSplits: sizes, axis }) as Tensor[],
   },
   Pack: {
     params: ['tensors', 'axis'],
