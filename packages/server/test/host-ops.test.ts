@@ -162,5 +162,9 @@ describe('host ops give tfjs ops’ results', () => {
       viaTfjs('sparseToDense', host([1, 3]), host([9], []), [5], host([-1], [])),
     );
     expect(h.hostSparseToDense(cells, [2, 4], values, fill)).toBeUndefined();
+    // Shapes tfjs refuses are left to it.
+    expect(h.hostSparseToDense(host([], [0, 2]), [1, -2147483647], host([]), fill)).toBeUndefined();
+    expect(h.hostRange(0, 2 ** 30, 1, 'int32')).toBeUndefined();
+    expect(h.hostAdd(host([1], [1, 1]), host(new Array(4096).fill(0), [4096, 1]))).toBeDefined();
   });
 });

@@ -53,8 +53,9 @@ describe('encodeSentences (the graph run synchronously, its dynamic ops fed)', (
       expect(Array.from(encodeSentences(model, [text])[0]!)).toEqual((await model.embed([text]))[0]);
   }, 120_000); // some 35 model runs through the package's slow asynchronous path
 
-  it('refuses a text with nothing to embed instead of shifting the others', async () => {
+  it('refuses a text with nothing to embed instead of shifting the others, and gives none for no text', async () => {
     const model = await initModel(modelSource);
     expect(() => encodeSentences(model, ['a', ''])).toThrow(/text 1 has nothing to embed/);
+    expect(encodeSentences(model, [])).toEqual([]);
   });
 });

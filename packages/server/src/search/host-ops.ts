@@ -31,6 +31,9 @@ const sliceUtil = (
 ).slice_util;
 
 const sizeOf = (shape: number[]) => shape.reduce((n, d) => n * d, 1);
+/** Most elements an op here makes: the graph's arrays are far smaller, and a larger one is tfjs's to refuse. */
+const HOST_MAX = 1 << 20;
+const fits = (shape: number[]) => shape.every((d) => Number.isInteger(d) && d >= 0) && sizeOf(shape) <= HOST_MAX;
 const stridesOf = (shape: number[]) => {
   const strides = new Array<number>(shape.length);
   for (let d = shape.length - 1, s = 1; d >= 0; d--) {
@@ -113,6 +116,7 @@ function broadcast(a: Host, b: Host, dtype: HostDtype, f: (x: number, y: number)
     if (as[d] !== bs[d] && as[d] !== 1 && bs[d] !== 1) return undefined;
     shape.push(as[d] === 1 ? bs[d]! : as[d]!);
   }
+  if (!fits(shape)) return undefined;
   const outStrides = stridesOf(shape);
   const aStrides = stridesOf(as).map((s, d) => (as[d] === 1 ? 0 : s));
   const bStrides = stridesOf(bs).map((s, d) => (bs[d] === 1 ? 0 : s));
@@ -241,6 +245,7 @@ export function hostGather(x: Host, indices: Host, axis: number, batchDims: numb
 export function hostRange(start: number, stop: number, step: number, dtype: string): Host | undefined {
   if (dtype !== 'int32' || step <= 0 || stop < start) return undefined;
   const count = Math.max(Math.ceil((stop - start) / step), 0);
+  if (!fits([count])) return undefined;
   return new Host(
     'int32',
     [count],
@@ -250,7 +255,7 @@ export function hostRange(start: number, stop: number, step: number, dtype: stri
 
 /** A dense array of `shape` holding `values` at `indices` (rows of coordinates) and `fill` elsewhere. */
 export function hostSparseToDense(indices: Host, shape: number[], values: Host, fill: Host): Host | undefined {
-  if (!isInt(indices) || values.dtype !== fill.dtype || fill.data.length !== 1) return undefined;
+  if (!isInt(indices) || values.dtype !== fill.dtype || fill.data.length !== 1 || !fits(shape)) return undefined;
   const rank = shape.length;
   const count = indices.shape.length === 0 ? 1 : indices.shape[0]!;
   if (indices.data.length !== count * rank || (values.data.length !== count && values.data.length !== 1))

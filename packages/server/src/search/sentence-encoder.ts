@@ -45,6 +45,7 @@ export type GraphRunner = 'plan' | 'tfjs';
 
 /** One unit vector (512 floats) per text. Throws on a text with no token (only the empty string has none). */
 export function encodeSentences(model: EmbeddingsModel, texts: string[], runner: GraphRunner = 'plan'): Float32Array[] {
+  if (texts.length === 0) return [];
   // Only the window's first MAX_TOKENS tokens reach the graph: those are all it keeps.
   const encodings = texts.map((text) => model.tokenizer.encode(modelWindow(text)).slice(0, MAX_TOKENS));
   const total = encodings.reduce((n, e) => n + e.length, 0);
