@@ -70,6 +70,61 @@ const engine = (
 const kernel = (name: string, inputs: object, attrs: object = {}) => engine.runKernel(name, inputs, attrs) as Tensor;
 const floats = (...ts: Tensor[]) => ts.every((t) => t.dtype === 'float32');
 
+/**
+ * A float tensor's values, read in place from the WebAssembly heap. tfjs's Slice kernel (behind SplitV) copies
+ * its whole input out of the heap for every part, and its Gather kernel walks the table, each costing hundreds
+ * of microseconds on the graph's tensors; these copies do the same in a few. The view is only valid until the
+ * next allocation on the heap.
+ */
+const tfBackend = tf as unknown as { backend(): { typedArrayFromHeap?(t: Tensor): Float32Array } };
+const heapOf = (x: Tensor): Float32Array | undefined => {
+  const backend = tfBackend.backend();
+  return x.dtype === 'float32' && backend.typedArrayFromHeap ? backend.typedArrayFromHeap(x) : undefined;
+};
+
+/** Rows of a float matrix at int32 `indices` (GatherV2 on axis 0), or undefined where tfjs's kernel must say why not. */
+function gatherRows(x: Tensor, indices: Tensor): Tensor | undefined {
+  if (x.shape.length < 1 || indices.dtype !== 'int32') return undefined;
+  const at = indices.dataSync();
+  const rows = x.shape[0]!;
+  const width = x.shape.slice(1).reduce((n, d) => n * d, 1);
+  for (let i = 0; i < at.length; i++) if (!(at[i]! >= 0 && at[i]! < rows)) return undefined;
+  const heap = heapOf(x);
+  if (!heap) return undefined;
+  const out = new Float32Array(at.length * width);
+  for (let i = 0; i < at.length; i++) out.set(heap.subarray(at[i]! * width, (at[i]! + 1) * width), i * width);
+  return ops.tensor(out, [...indices.shape, ...x.shape.slice(1)], 'float32');
+}
+
+/** A float tensor cut along `axis` into parts of `sizes` (SplitV), or undefined where tfjs's kernel must run. */
+function split(x: Tensor, sizes: number[], axis: number): Tensor[] | undefined {
+  const dim = axis < 0 ? x.shape.length + axis : axis;
+  const length = x.shape[dim];
+  if (length === undefined || sizes.some((s) => s < 0) || sizes.reduce((n, s) => n + s, 0) !== length) return undefined;
+  const heap = heapOf(x);
+  if (!heap) return undefined;
+  const outer = x.shape.slice(0, dim).reduce((n, d) => n * d, 1);
+  const inner = x.shape.slice(dim + 1).reduce((n, d) => n * d, 1);
+  const parts: Float32Array[] = [];
+  let begin = 0;
+  for (const size of sizes) {
+    const part = new Float32Array(outer * size * inner);
+    for (let o = 0; o < outer; o++) {
+      const from = (o * length + begin) * inner;
+      part.set(heap.subarray(from, from + size * inner), o * size * inner);
+    }
+    parts.push(part);
+    begin += size;
+  }
+  return parts.map((part, i) =>
+    ops.tensor(
+      part,
+      x.shape.map((d, j) => (j === dim ? sizes[i]! : d)),
+      'float32',
+    ),
+  );
+}
+
 const unary = (name: string, kernelName: string): OpDef => ({
   params: ['x'],
   device: (x: Tensor) => (floats(x) ? kernel(kernelName, { x }) : call(name, x)),
@@ -177,6 +232,7 @@ const OPS: Record<string, OpDef> = {
   GatherV2: {
     params: ['x', 'indices', 'axis', 'batchDims'],
     device: (x: Tensor, indices: Tensor, axis: number, batchDims: number) =>
+      (axis === 0 && batchDims === 0 && gatherRows(x, indices)) ||
       call('gather', x, call('cast', indices, 'int32'), axis, batchDims),
     host: host.hostGather,
   },
@@ -214,7 +270,7 @@ const OPS: Record<string, OpDef> = {
   SplitV: {
     params: ['x', 'numOrSizeSplits', 'axis'],
     device: (x: Tensor, sizes: number[], axis: number) =>
-      engine.runKernel('SplitV', { x }, { numOrSizeSplits: sizes, axis }) as Tensor[],
+      split(x, sizes, axis) ?? (engine.runKernel('SplitV', { x }, { numOrSizeSplits: sizes, axis }) as Tensor[]),
   },
   Pack: {
     params: ['tensors', 'axis'],
