@@ -59,8 +59,8 @@ interface OpDef {
 
 /**
  * Kernels called straight through tfjs's engine, as the op functions call them, without their argument
- * conversion and checks (each a few times the kernel's own cost on the graph's small tensors); only for the
- * float inputs those ops pass on unchanged, the op function itself otherwise.
+ * conversion and checks (dearer than most of the graph's kernels on its small tensors); only for the float
+ * inputs those ops pass on unchanged, the op function itself otherwise.
  */
 const engine = (
   tf as unknown as {
@@ -71,10 +71,9 @@ const kernel = (name: string, inputs: object, attrs: object = {}) => engine.runK
 const floats = (...ts: Tensor[]) => ts.every((t) => t.dtype === 'float32');
 
 /**
- * A float tensor's values, read in place from the WebAssembly heap. tfjs's Slice kernel (behind SplitV) copies
- * its whole input out of the heap for every part, and its Gather kernel walks the table, each costing hundreds
- * of microseconds on the graph's tensors; these copies do the same in a few. The view is only valid until the
- * next allocation on the heap.
+ * A float tensor's values, read in place from the WebAssembly heap (valid until the next allocation there).
+ * tfjs's Slice kernel (behind SplitV) copies its whole input out of the heap for every part, and its Gather
+ * kernel walks the table: both far dearer than copying the rows they return, which is all the functions below do.
  */
 const tfBackend = tf as unknown as { backend(): { typedArrayFromHeap?(t: Tensor): Float32Array } };
 const heapOf = (x: Tensor): Float32Array | undefined => {
