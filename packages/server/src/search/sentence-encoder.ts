@@ -1,10 +1,11 @@
-// Runs the Universal Sentence Encoder graph with tfjs's synchronous executor. The graph holds two
-// dynamic ops (`Where`) that force the asynchronous one, whose per-node bookkeeping costs a few
-// milliseconds a call. Both only say which tokens the graph keeps (the first 128 of each text) and at
-// which (text, position) they sit, which the token lists already tell, so their results are fed in
-// and the rest of the graph runs unchanged: the same vectors, bit for bit (tested).
+// Runs the Universal Sentence Encoder graph as a plan compiled once per model (graph-plan.ts). The
+// graph holds two dynamic ops (`Where`) that tfjs runs only asynchronously. Both only say which
+// tokens the graph keeps (the first 128 of each text) and at which (text, position) they sit, which
+// the token lists already tell, so their results are fed in and the rest of the graph runs
+// unchanged: the vectors of the package's own embed, bit for bit (tested).
 import tf from '@energetic-ai/core';
 import type { EmbeddingsModel } from '@energetic-ai/embeddings';
+import { type Feed, type GraphExecutor, GraphPlan, type Tensor } from './graph-plan.js';
 import { MAX_TOKENS, modelWindow } from './model-window.js';
 
 const SCOPE = 'module_apply_default/Encoder_en/KonaTransformer/';
@@ -17,21 +18,34 @@ const KEPT_POSITIONS = `${SCOPE}Encode/TransformerStack/Layer_0/AddTimingSignal/
 const OUTPUT = 'module_apply_default/Encoder_en/hidden_layers/l2_normalize';
 const DIM = 512;
 
-interface Tensor {
-  dispose(): void;
-  dataSync(): Float32Array;
-}
 /** The slice of tfjs used here: the package's type declarations re-export modules it does not install. */
 interface Tfjs {
-  tensor1d(values: Int32Array, dtype: 'int32'): Tensor;
-  tensor2d(values: Int32Array, shape: [number, number], dtype: 'int32'): Tensor;
+  tensor(values: Int32Array, shape: number[], dtype: 'int32'): Tensor;
 }
+/** The feeds, in the order encodeSentences builds them. */
+const FEEDS = ['indices', 'values', KEPT_TOKENS, KEPT_CELLS, KEPT_POSITIONS];
+
+const plans = new WeakMap<EmbeddingsModel, GraphPlan>();
+function planOf(model: EmbeddingsModel): GraphPlan {
+  let plan = plans.get(model);
+  if (!plan) {
+    const executor = (model.model as unknown as { executor: GraphExecutor }).executor;
+    plan = new GraphPlan(executor, FEEDS, OUTPUT);
+    plans.set(model, plan);
+  }
+  return plan;
+}
+
 interface SyncGraph {
   execute(inputs: Record<string, Tensor>, outputs: string): Tensor;
 }
 
+/** Who runs the graph: the compiled plan, or tfjs's synchronous executor (the reference for tests and benches). */
+export type GraphRunner = 'plan' | 'tfjs';
+
 /** One unit vector (512 floats) per text. Throws on a text with no token (only the empty string has none). */
-export function encodeSentences(model: EmbeddingsModel, texts: string[]): Float32Array[] {
+export function encodeSentences(model: EmbeddingsModel, texts: string[], runner: GraphRunner = 'plan'): Float32Array[] {
+  if (texts.length === 0) return [];
   // Only the window's first MAX_TOKENS tokens reach the graph: those are all it keeps.
   const encodings = texts.map((text) => model.tokenizer.encode(modelWindow(text)).slice(0, MAX_TOKENS));
   const total = encodings.reduce((n, e) => n + e.length, 0);
@@ -51,21 +65,30 @@ export function encodeSentences(model: EmbeddingsModel, texts: string[]): Float3
       t++;
     });
   });
-  const core = tf as unknown as Tfjs;
-  const inputs: Record<string, Tensor> = {
-    indices: core.tensor2d(indices, [total, 2], 'int32'),
-    values: core.tensor1d(values, 'int32'),
-    [KEPT_TOKENS]: core.tensor1d(keptTokens, 'int32'),
-    [KEPT_CELLS]: core.tensor2d(indices, [total, 2], 'int32'),
-    [KEPT_POSITIONS]: core.tensor1d(keptPositions, 'int32'),
-  };
-  let output: Tensor | undefined;
+  const feeds: Feed[] = [
+    { shape: [total, 2], data: indices },
+    { shape: [total], data: values },
+    { shape: [total], data: keptTokens },
+    { shape: [total, 2], data: indices },
+    { shape: [total], data: keptPositions },
+  ];
+  const output = runner === 'plan' ? planOf(model).execute(feeds) : referenceRun(model, feeds);
   try {
-    output = (model.model as unknown as SyncGraph).execute(inputs, OUTPUT);
-    const flat = output.dataSync();
+    const flat = output.dataSync() as Float32Array;
     return texts.map((_, i) => flat.slice(i * DIM, (i + 1) * DIM));
   } finally {
-    output?.dispose();
+    output.dispose();
+  }
+}
+
+/** The graph run by tfjs's synchronous executor on the same feeds. */
+function referenceRun(model: EmbeddingsModel, feeds: Feed[]): Tensor {
+  const inputs = Object.fromEntries(
+    FEEDS.map((name, i) => [name, (tf as unknown as Tfjs).tensor(feeds[i]!.data, feeds[i]!.shape, 'int32')]),
+  );
+  try {
+    return (model.model as unknown as SyncGraph).execute(inputs, OUTPUT);
+  } finally {
     for (const tensor of Object.values(inputs)) tensor.dispose();
   }
 }
