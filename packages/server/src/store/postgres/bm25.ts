@@ -198,13 +198,19 @@ export function bm25Search(db: Queryable, corpus: Bm25Corpus, now: () => number)
   }
 
   return {
-    /** Whether a searched document holds any lexeme of `text`. */
+    /**
+     * Whether a searched document holds any lexeme of `text`: one index probe per lexeme. (As `lexeme = ANY(...)
+     * LIMIT 1` the planner may pick a scan of the whole table, which reads every posting when nothing matches.)
+     */
     async anyMatch(text: string): Promise<boolean> {
       const lexemes = await lexemesOf(text);
       if (lexemes.length === 0) return false;
       return (
-        (await db.get(`SELECT 1 AS x FROM ${corpus.postings} WHERE lexeme = ANY(?::text[]) LIMIT 1`, [lexemes])) !==
-        undefined
+        (await db.get(
+          `SELECT 1 AS x FROM unnest(?::text[]) AS q(lexeme)
+            WHERE EXISTS (SELECT 1 FROM ${corpus.postings} t WHERE t.lexeme = q.lexeme) LIMIT 1`,
+          [lexemes],
+        )) !== undefined
       );
     },
 
