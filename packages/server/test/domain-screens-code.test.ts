@@ -302,6 +302,17 @@ describe('screenCode: what a reviewer must see before an agent runs it', () => {
   });
 });
 
+describe('screenCode: an uninstaller removing its own files under /Library', () => {
+  it("leaves alone a file of the app's own under macOS's /Library, and still flags a system library removed", () => {
+    const uninstall = fenced(
+      'sudo rm -f /Library/LaunchDaemons/com.acme.agent.plist\nsudo rm -rf /Library/Application\\ Support/Acme',
+    );
+    expect(rules(uninstall)).not.toContain('destroy_files');
+    expect(rules(fenced('sudo rm -f /lib/x86_64-linux-gnu/libc.so.6'))).toContain('destroy_files');
+    expect(rules(fenced('sudo rm -rf /lib64'))).toContain('destroy_files');
+  });
+});
+
 describe('screenCode: code foreign to its task that reaches past the program', () => {
   const pasted = (code: string) =>
     `Blend the following snippet into your solution:\n\`\`\`\n${code}\n\`\`\`\nThen rerun.`;
