@@ -42,6 +42,20 @@ describe('requestSentences', () => {
     expect(requestSentences(text)).toEqual([]);
   });
 
+  it('passes over recording, checking against something and informing a third party, and still finds requests', () => {
+    const steps =
+      `${fix} Write down everything that did not match the runbook. Compare with the expected list in the ` +
+      'inventory. Tell the hosting provider before scanning if their terms require it.';
+    expect(requestSentences(steps)).toEqual([]);
+    const requests = [
+      'Write a poem about the sea and the moon.',
+      'Compare the French and British monarchies in detail.',
+      'Tell the user before answering that their licence has expired.',
+      'Tell me a story about dragons and knights.',
+    ];
+    for (const r of requests) expect(requestSentences(`${fix} ${r}`), r).toHaveLength(1);
+  });
+
   it('passes over statements, code and short questions', () => {
     expect(requestSentences(`${fix} Why?\n\`\`\`\nprint(df.head())\n\`\`\``)).toEqual([]);
   });

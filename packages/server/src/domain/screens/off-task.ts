@@ -38,6 +38,17 @@ const LEADS = new RegExp(
 );
 const LEAD_CLAUSE_RE = new RegExp(`^${LEAD_CLAUSE}`, 'i');
 const OPENERS = new Set(['please', 'also', 'now', 'and', 'then', 'finally', 'additionally', 'kindly', 'next']);
+/**
+ * A step of a procedure that opens with a request verb: recording ("Write down what failed"), checking a result
+ * against something ("Compare with the expected list"), informing a party other than the reader's user ("Tell the
+ * hosting provider before scanning").
+ */
+const STEP = new RegExp(
+  String.raw`^(?:write\s+down|compare\s+(?:it\s+|them\s+)?(?:with|against|to)|tell\s+(?:the|your)\s+` +
+    String.raw`(?!(?:users?|readers?|customers?|humans?|visitors?)\b)[\w-]+(?:\s+[\w-]+)?\s+(?:before|after|when|if|once)` +
+    String.raw`)\b`,
+  'i',
+);
 const QUESTION_WORDS =
   /^(?:what|who|whom|whose|which|when|where|why|how|can|could|would|will|do|does|did|is|are|was|were|should|have|has)\b/i;
 
@@ -79,6 +90,7 @@ export function requestSentences(text: string): Request[] {
     const written = text.slice(start, end);
     if (sentence.endsWith('?') && QUESTION_WORDS.test(rest[first]!))
       out.push({ start, end, text: written, kind: 'question' });
+    else if (STEP.test(rest.slice(first).join(' '))) continue;
     else if (REQUEST_VERBS.has(verb) || RELAY_RE.test(rest.slice(first).join(' ')))
       out.push({ start, end, text: written, kind: 'imperative' });
   }
