@@ -111,6 +111,14 @@ export const INJECTION_PATTERNS: readonly NamedPattern[] = [
   {
     name: 'instruction_override',
     re: new RegExp(
+      String.raw`\b(?:ignore|forget|disregard|discard|override|bypass)\s+(?:all\s+)?(?:the|your|any)\s+(?:\w+\s+)?` +
+        String.raw`${INSTRUCTIONS}\s+(?:that\s+)?you\s+(?:were|have\s+been|got|received)\b`,
+      'i',
+    ),
+  },
+  {
+    name: 'instruction_override',
+    re: new RegExp(
       String.raw`\b(?:whatever|everything|anything)\s+you\s+(?:were|have\s+been)\s+(?:told|given|instructed)\b` +
         String.raw`[^.!?\n]{0,40}\b(?:no\s+longer|doesn't|does\s+not|is\s+void|is\s+cancell?ed)`,
       'i',
