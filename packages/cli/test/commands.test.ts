@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { prepareDataDir } from '../../../test/support/backend.js';
 import { CLIENT_FILES, writeClientFiles } from './fixtures.js';
 import {
   axle,
@@ -182,7 +183,11 @@ describe('axle commands against a server process', () => {
 
   it('serve starts the bundled server and stops on SIGTERM', async () => {
     const home = tempHome();
-    const child = spawn(process.execPath, [CLI_BIN, 'serve', '--port', '0', '--data-dir', path.join(home, 'data')], {
+    // A data dir as a first start leaves it (a first start is the server's process.test.ts's).
+    const dataDir = path.join(home, 'data');
+    fs.mkdirSync(dataDir);
+    prepareDataDir(dataDir, 'catalog');
+    const child = spawn(process.execPath, [CLI_BIN, 'serve', '--port', '0', '--data-dir', dataDir], {
       env: { ...cliEnv(home), AXLE_SEMANTIC_SEARCH: 'off', LOG_LEVEL: 'warn' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

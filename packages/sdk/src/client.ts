@@ -1,4 +1,4 @@
-import { request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import type { z } from './zod.js';
 
 /** A non-2xx answer from the server, with its JSON error body and headers (402s carry PAYMENT-REQUIRED). */
@@ -76,6 +76,9 @@ export class AxleClient {
     if (this.options.token && !opts.anonymous) headers.authorization = `Bearer ${this.options.token}`;
     if (opts.body !== undefined) headers['content-type'] = 'application/json';
     const timeout = this.options.timeoutMs ?? 30_000;
+    // Loaded at the first request, outside the try (a failure to load is not an unreachable server): importing
+    // the SDK for its schemas and constants, as the server does, needs no HTTP client.
+    const { request } = await import('undici');
     let res: Dispatcher.ResponseData;
     let text: string;
     try {

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { memoryLaunchPlan } from '../src/launch/memory-settings.js';
+import { prepareDataDir } from '../../../test/support/backend.js';
 
 const BIN = fileURLToPath(new URL('../bin/axle-server.js', import.meta.url));
 const onLinux = process.platform === 'linux';
@@ -68,10 +69,14 @@ afterEach(() => {
   for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
 });
 
-/** Runs the bin as a user does; resolves once it printed where it listens (or exited). */
+/**
+ * Runs the bin as a user does, on a data dir as a first start leaves it (process.test.ts covers a first start);
+ * resolves once it printed where it listens (or exited).
+ */
 function launch(env: Record<string, string> = {}): Promise<Launched> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'axle-launch-'));
   dirs.push(dataDir);
+  prepareDataDir(dataDir, 'catalog');
   const proc = spawn(process.execPath, [BIN], {
     env: {
       PATH: process.env.PATH ?? '',

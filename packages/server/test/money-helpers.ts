@@ -1,8 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { API_KEY_SCOPES, CURRENT_TOS_VERSION } from '@axle/sdk';
-import { authorizationTypes } from '@x402/evm';
 import type { PrivateKeyAccount } from 'viem';
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { expect } from 'vitest';
 import { findOrCreateAccount } from '../src/services/accounts.js';
 import { createKey } from '../src/services/api-keys.js';
@@ -40,8 +38,11 @@ export async function newBuyer(server: TestServer, opts: { credits?: number; ter
   });
 }
 
+// viem and @x402/evm load in the helpers that sign, so a file that only seeds accounts and learnings does not load them.
+
 /** An account with terms accepted, a linked wallet and owned earnings from a real unlock at `priceMicro`. */
 export async function earner(server: TestServer, priceMicro: number) {
+  const { generatePrivateKey, privateKeyToAccount } = await import('viem/accounts');
   const wallet = privateKeyToAccount(generatePrivateKey());
   const owner = await newBuyer(server, { terms: true });
   await walletsStore.link(server.db, owner.accountId, wallet.address);
@@ -74,6 +75,7 @@ export async function signAuthorization(
   account: PrivateKeyAccount,
   a: { to: string; value: number | bigint; validAfter?: bigint; validBefore: bigint; nonce?: `0x${string}` },
 ) {
+  const { authorizationTypes } = await import('@x402/evm');
   const authorization = {
     from: account.address,
     to: a.to as `0x${string}`,

@@ -1,8 +1,8 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { listeningUrl, serverProcessEnv } from '../../../test/support/process.js';
 
@@ -16,7 +16,29 @@ afterEach(() => {
   if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
+/** An import hook that refuses viem, naming the module that asked for it. */
+const NO_VIEM = `export async function resolve(specifier, context, next) {
+  const resolved = await next(specifier, context);
+  if (resolved.url.includes('/node_modules/viem/')) throw new Error('viem loaded by ' + context.parentURL);
+  return resolved;
+}`;
+const dataUrl = (code: string) => `data:text/javascript,${encodeURIComponent(code)}`;
+
 describe('built server process', () => {
+  it('loads no viem with its modules: the x402 extensions that bring it load at first use', () => {
+    const register = `import { register } from 'node:module'; register(${JSON.stringify(dataUrl(NO_VIEM))});`;
+    // The hook is shown to work on an extension that does bring viem.
+    const script = `await import(${JSON.stringify(pathToFileURL(path.join(path.dirname(MAIN), 'server.js')).href)});
+      console.log('server loaded');
+      await import('@x402/extensions/sign-in-with-x').catch((err) => console.log(err.message));`;
+    const run = spawnSync(process.execPath, ['--import', dataUrl(register), '--input-type=module', '-e', script], {
+      cwd: path.dirname(MAIN),
+      encoding: 'utf8',
+    });
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/^server loaded\nviem loaded by .*@x402\/extensions\//);
+  });
+
   it('prints its URL, serves /health and exits 0 on SIGTERM', async () => {
     expect(fs.existsSync(MAIN), `${MAIN} missing: run npx tsc -b first`).toBe(true);
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'axle-proc-'));

@@ -23,9 +23,11 @@ import {
 } from '@x402/extensions/sign-in-with-x';
 import { wrapFetchWithPayment, x402Client } from '@x402/fetch';
 import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ManualClock } from '../src/clock.js';
 import { checkLedger } from '../src/services/ledger-check.js';
+import { createReceiptSigner, newSigningKey, receiptExtension } from '../src/payments/receipts.js';
+import { createSiwx } from '../src/payments/siwx.js';
 import { createX402ExtensionsService } from '../src/services/x402-extensions.js';
 import { startTestServer, type TestServer } from '../../../test/support/server.js';
 import { startFacilitator } from './facilitator-standin.js';
@@ -354,5 +356,31 @@ describe('receipts (offer/receipt)', () => {
 describe('the books', () => {
   it('balance after every payment, replay, sign-in and refusal above', async () => {
     expect(await checkLedger(server.db)).toEqual([]);
+  });
+});
+
+describe('the extensions are loaded at first use', () => {
+  it('an extension that fails to load is an error for the 402, the sign-in and the receipt, not a refused proof', async () => {
+    const missing = new Error('the extension is not installed');
+    vi.doMock('@x402/extensions/sign-in-with-x', () => {
+      throw missing;
+    });
+    vi.doMock('@x402/extensions/offer-receipt', () => {
+      throw missing;
+    });
+    try {
+      // Vitest reports a failed load under its own message, the module's error as the cause.
+      const failedLoad = { cause: missing };
+      const siwx = createSiwx(new Uint8Array(32));
+      const resource = url('l_any');
+      await expect(siwx.declaration(resource, Date.now())).rejects.toMatchObject(failedLoad);
+      await expect(siwx.verify('not a proof', resource, Date.now())).rejects.toMatchObject(failedLoad);
+      const signer = createReceiptSigner(server.url, newSigningKey());
+      await expect(signer.receipt(resource, `0x${'1'.repeat(40)}`, Date.now())).rejects.toMatchObject(failedLoad);
+      await expect(receiptExtension({ format: 'jws', signature: 'x' })).rejects.toMatchObject(failedLoad);
+    } finally {
+      vi.doUnmock('@x402/extensions/sign-in-with-x');
+      vi.doUnmock('@x402/extensions/offer-receipt');
+    }
   });
 });

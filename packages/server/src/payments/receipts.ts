@@ -1,10 +1,11 @@
 import { createPrivateKey, generateKeyPairSync, type JsonWebKey, type KeyObject, sign } from 'node:crypto';
-import { OFFER_RECEIPT, type JWSSignedReceipt, createJWS } from '@x402/extensions/offer-receipt';
+import type { JWSSignedReceipt } from '@x402/extensions/offer-receipt';
 import { NETWORK } from './x402-requirements.js';
 
 // Receipts of the x402 offer/receipt extension (coinbase/x402 specs/extensions/extension-offer-and-receipt.md):
 // a JWS (EdDSA) over {version, network, resourceUrl, payer, issuedAt}, whose kid is a did:web URL of this server;
 // the DID document at /.well-known/did.json publishes the public key, so a buyer verifies a receipt offline.
+// The extension is loaded at the first receipt, not at start: it brings viem.
 
 const KEY_FRAGMENT = 'receipts-1';
 
@@ -45,6 +46,7 @@ export function createReceiptSigner(baseUrl: string, key: SigningKeyPair): Recei
   };
   return {
     async receipt(resourceUrl, payer, nowMs) {
+      const { createJWS } = await import('@x402/extensions/offer-receipt');
       const payload = { version: 1, network: NETWORK, resourceUrl, payer, issuedAt: Math.floor(nowMs / 1000) };
       return { format: 'jws', signature: await createJWS(payload, signer) };
     },
@@ -61,4 +63,7 @@ export function createReceiptSigner(baseUrl: string, key: SigningKeyPair): Recei
 }
 
 /** The SettlementResponse `extensions` entry carrying a receipt. */
-export const receiptExtension = (receipt: JWSSignedReceipt) => ({ [OFFER_RECEIPT]: { info: { receipt } } });
+export async function receiptExtension(receipt: JWSSignedReceipt) {
+  const { OFFER_RECEIPT } = await import('@x402/extensions/offer-receipt');
+  return { [OFFER_RECEIPT]: { info: { receipt } } };
+}

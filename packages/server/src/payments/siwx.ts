@@ -1,17 +1,12 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import {
-  SIGN_IN_WITH_X,
-  type SIWxPayload,
-  buildSIWxSchema,
-  parseSIWxHeader,
-  verifySIWxSignature,
-} from '@x402/extensions/sign-in-with-x';
+import type { SIWxPayload } from '@x402/extensions/sign-in-with-x';
 import { NETWORK } from './x402-requirements.js';
 
 // The x402 sign-in-with-x extension: the 402 carries a challenge (domain, uri, nonce, issuedAt, expirationTime);
 // a wallet answers with the SIWE message of it, signed, in the SIGN-IN-WITH-X header. Nonces are stateless (an
 // HMAC of the challenge under a server secret), so an anonymous 402 writes nothing; a used nonce is recorded
-// once, by the caller, when it grants access.
+// once, by the caller, when it grants access. The extension is loaded at the first 402 or sign-in, not at start:
+// it brings viem, which a server that never answers a 402 does not need.
 
 /** How long a challenge may be answered. */
 export const SIWX_TTL_SECONDS = 300;
@@ -27,7 +22,7 @@ export interface SiwxProof {
 
 export interface Siwx {
   /** The 402's `sign-in-with-x` extension for `resourceUrl`, issued now. */
-  declaration(resourceUrl: string, nowMs: number): Record<string, unknown>;
+  declaration(resourceUrl: string, nowMs: number): Promise<Record<string, unknown>>;
   /** The proof in a SIGN-IN-WITH-X header for `resourceUrl`, or undefined when it is not a valid, current one. */
   verify(header: string, resourceUrl: string, nowMs: number): Promise<SiwxProof | undefined>;
 }
@@ -39,7 +34,8 @@ export function createSiwx(secret: Uint8Array): Siwx {
   const sameText = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
   return {
-    declaration(resourceUrl, nowMs) {
+    async declaration(resourceUrl, nowMs) {
+      const { SIGN_IN_WITH_X, buildSIWxSchema } = await import('@x402/extensions/sign-in-with-x');
       const issuedAt = new Date(nowMs).toISOString();
       const expirationTime = new Date(nowMs + SIWX_TTL_SECONDS * 1000).toISOString();
       return {
@@ -61,6 +57,8 @@ export function createSiwx(secret: Uint8Array): Siwx {
     },
 
     async verify(header, resourceUrl, nowMs) {
+      // Outside the try: a failure to load is an error, not a proof found invalid.
+      const { parseSIWxHeader, verifySIWxSignature } = await import('@x402/extensions/sign-in-with-x');
       let payload: SIWxPayload;
       try {
         payload = parseSIWxHeader(header.trim());

@@ -157,7 +157,7 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
     };
   }
 
-  function paymentRequired(
+  async function paymentRequired(
     l: LearningRecord,
     code: string,
     error: string,
@@ -169,7 +169,7 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
       code,
       error,
       { x402Version: 2, accepts: [requirementV1(t)], ...extra },
-      paymentRequiredHeader(t, l.id, error, deps.extensions.declarations(t.resource)),
+      paymentRequiredHeader(t, l.id, error, await deps.extensions.declarations(t.resource)),
       noCredential,
     );
   }
@@ -310,7 +310,7 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
     );
     if (booking === 'exhausted') {
       const c = await creditsStore.balance(db, accountId);
-      throw paymentRequired(l, ERROR_CODES.CREDITS_EXHAUSTED, 'Credits exhausted', {
+      throw await paymentRequired(l, ERROR_CODES.CREDITS_EXHAUSTED, 'Credits exhausted', {
         message:
           'This key has no unlock credits left. ' +
           'Buy a credit pack (POST /checkout/session) or pay per unlock with x402.',
@@ -356,7 +356,7 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
     let payment: ReturnType<typeof decodePayment>;
     let payer: `0x${string}`;
     let idKey: PaymentIdKey | undefined;
-    const refused = (err: unknown) => {
+    const refused = async (err: unknown) => {
       if (err instanceof PaymentFormatError || err instanceof PaymentRejected) return reject(err.message);
       if (err instanceof SettlementUnavailable) return unavailable(err);
       return err;
@@ -372,7 +372,7 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
       const id = paymentIdentifierOf(payment);
       idKey = id ? { id, fingerprint: paymentFingerprint(l.id, payer, payment) } : undefined;
     } catch (err) {
-      throw refused(err);
+      throw await refused(err);
     }
     const selfDealing = sameWallet(payer, l.contributorWallet) || sameWallet(walletClaim, l.contributorWallet);
     const responseHeader = carrier === 'X-Payment' ? 'X-PAYMENT-RESPONSE' : 'PAYMENT-RESPONSE';
@@ -384,7 +384,7 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
         transaction: txHash ?? '',
         network: NETWORK,
         payer,
-        ...(paid && { extensions: receiptExtension(await deps.extensions.receipt(t.resource, payer)) }),
+        ...(paid && { extensions: await receiptExtension(await deps.extensions.receipt(t.resource, payer)) }),
       }),
     });
     const replay = async (prior: PriorPayment): Promise<UnlockResult> => ({
@@ -400,7 +400,7 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
     try {
       if (!open || open.state === 'failed') await settler.verify(payment, requirementV2(t));
     } catch (err) {
-      throw refused(err);
+      throw await refused(err);
     }
     const settlementPath = deps.routerAddress ? 'router' : settler.mode;
 
@@ -411,7 +411,7 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
      */
     const book = async (q: Queryable, outcome: { state: PaymentState; txHash: string | null }): Promise<Booked> => {
       const row = await paymentClaimsStore.get(q, claim);
-      if (!row || row.unlock_id) throw reject('payment authorization already used');
+      if (!row || row.unlock_id) throw await reject('payment authorization already used');
       const state = row.state === 'settled' ? 'settled' : outcome.state;
       const txHash = row.state === 'settled' ? row.tx_hash : outcome.txHash;
       const { id, split, totals } = await recordUnlock(q, {
@@ -500,7 +500,7 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
         });
         if (idKey) await releasePaymentId(q, idKey.id);
       });
-      throw refused(err);
+      throw await refused(err);
     }
     return served(await db.tx((q) => book(q, outcome)));
   }
@@ -512,7 +512,7 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
   async function resume(
     claim: ClaimKey,
     learningId: string,
-    reject: (m: string) => Error,
+    reject: (m: string) => Promise<Error>,
     book: (q: Queryable, o: { state: PaymentState; txHash: string | null }) => Promise<Booked>,
   ) {
     const row = await paymentClaimsStore.get(db, claim);
@@ -523,9 +523,10 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
       row.state === 'failed' ||
       (row.state === 'verified' && !settler.reconciles)
     )
-      throw reject('payment authorization already used');
+      throw await reject('payment authorization already used');
     const status = await reconcileOne(row);
-    if (status.state !== 'settled') throw reject('payment authorization already used; its settlement is not final yet');
+    if (status.state !== 'settled')
+      throw await reject('payment authorization already used; its settlement is not final yet');
     return db.tx((q) => book(q, { state: 'settled', txHash: status.txHash }));
   }
 
@@ -612,7 +613,7 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
       if (credential.kind === 'payment') return viaPayment(read, credential.header, credential.carrier, walletClaim);
       const again = signInWithX ? await viaSignIn(read, signInWithX) : undefined;
       if (again) return again;
-      throw paymentRequired(
+      throw await paymentRequired(
         l,
         ERROR_CODES.PAYMENT_REQUIRED,
         'Payment required',

@@ -18,7 +18,7 @@ const REPEAT_WINDOW_MS = LIMITS.repeatUnlockWindowDays * 86_400_000;
  */
 export interface X402ExtensionsService {
   /** The `extensions` a 402 for `resourceUrl` declares (besides the Bazaar's). */
-  declarations(resourceUrl: string): Record<string, unknown>;
+  declarations(resourceUrl: string): Promise<Record<string, unknown>>;
   /** A valid, current SIGN-IN-WITH-X proof for `resourceUrl`, or undefined. */
   signIn(header: string, resourceUrl: string): Promise<SiwxProof | undefined>;
   /** A signed receipt of a settled payment. */
@@ -58,9 +58,9 @@ export function createX402ExtensionsService(deps: {
     }));
 
   return {
-    declarations: (resourceUrl) => ({
+    declarations: async (resourceUrl) => ({
       ...paymentIdentifierDeclaration(),
-      ...siwx.declaration(resourceUrl, deps.clock.now()),
+      ...(await siwx.declaration(resourceUrl, deps.clock.now())),
     }),
     signIn: (header, resourceUrl) => siwx.verify(header, resourceUrl, deps.clock.now()),
     receipt: async (resourceUrl, payer) => (await receipts()).receipt(resourceUrl, payer, deps.clock.now()),
