@@ -106,6 +106,13 @@ function launch(env: Record<string, string> = {}): Promise<Launched> {
   });
 }
 
+/** launch() for a server that must come up: fails with its exit and output when it exits first. */
+async function serve(env: Record<string, string> = {}): Promise<Launched> {
+  const s = await launch(env);
+  if (s.url === '') throw new Error(`exited before listening: ${JSON.stringify(await s.exit)}\n${s.stderr()}`);
+  return s;
+}
+
 /** The node processes a process started (Linux /proc). */
 const children = (pid: number): number[] =>
   fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
@@ -129,7 +136,7 @@ const gone = async (pid: number) => {
 
 describe.runIf(onLinux)('bin/axle-server.js', () => {
   it('serves from one process started with the settings, and SIGTERM stops it with status 0', async () => {
-    const s = await launch();
+    const s = await serve();
     expect((await fetch(`${s.url}/health`)).status).toBe(200);
     const server = serverOf(s);
     expect(environ(server)).toEqual(expect.arrayContaining(['MALLOC_ARENA_MAX=2', 'AXLE_LAUNCHED=1']));
@@ -142,14 +149,14 @@ describe.runIf(onLinux)('bin/axle-server.js', () => {
   });
 
   it('takes the server with it when it is killed outright', async () => {
-    const s = await launch();
+    const s = await serve();
     const server = serverOf(s);
     s.proc.kill('SIGKILL');
     expect(await gone(server)).toBe(true);
   });
 
   it("dies of the signal that killed the server, and exits with the server's status", async () => {
-    const s = await launch();
+    const s = await serve();
     process.kill(serverOf(s), 'SIGKILL');
     expect(await s.exit).toEqual({ code: null, signal: 'SIGKILL' });
 
@@ -166,7 +173,7 @@ describe.runIf(onLinux)('bin/axle-server.js', () => {
       { MALLOC_ARENA_MAX: '2', NODE_OPTIONS: '--max-semi-space-size=2' },
       { AXLE_MEMORY_SETTINGS: 'off' },
     ]) {
-      const s = await launch(env);
+      const s = await serve(env);
       expect((await fetch(`${s.url}/health`)).status).toBe(200);
       expect(children(s.proc.pid!)).toEqual([]);
       s.proc.kill('SIGTERM');

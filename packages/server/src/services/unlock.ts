@@ -403,6 +403,8 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
       throw await refused(err);
     }
     const settlementPath = deps.routerAddress ? 'router' : settler.mode;
+    // The refusal book() may throw, built before any transaction: a first 402 loads the payment extensions.
+    const alreadyUsed = await reject('payment authorization already used');
 
     /**
      * Records the paid unlock and ties the claim to it, in the caller's transaction. The contributor share
@@ -411,7 +413,7 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
      */
     const book = async (q: Queryable, outcome: { state: PaymentState; txHash: string | null }): Promise<Booked> => {
       const row = await paymentClaimsStore.get(q, claim);
-      if (!row || row.unlock_id) throw await reject('payment authorization already used');
+      if (!row || row.unlock_id) throw alreadyUsed;
       const state = row.state === 'settled' ? 'settled' : outcome.state;
       const txHash = row.state === 'settled' ? row.tx_hash : outcome.txHash;
       const { id, split, totals } = await recordUnlock(q, {
