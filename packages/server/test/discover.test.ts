@@ -222,7 +222,7 @@ describe('lexical rankings in the store (what fused search fuses)', () => {
       await store.close();
     }
   });
-  it('asks PostgreSQL for a query text\'s lexemes once, for skills and learnings alike, and searches the same after', async () => {
+  it("asks PostgreSQL for a query text's lexemes once, for skills and learnings alike, and searches the same after", async () => {
     const store = await openTestStore();
     try {
       await store.skills.replaceCatalog(

@@ -66,8 +66,8 @@ function queryLexemes(db: Queryable, text: string): Promise<string[]> {
   const terms = queryTerms(text);
   if (terms.length === 0) return Promise.resolve([]);
   const key = terms.join(' ');
-  let cache = lexemeCaches.get(db);
-  if (!cache) lexemeCaches.set(db, (cache = new Map()));
+  const cache = lexemeCaches.get(db) ?? new Map<string, Promise<string[]>>();
+  lexemeCaches.set(db, cache);
   const hit = cache.get(key);
   if (hit) {
     cache.delete(key);
