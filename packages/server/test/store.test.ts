@@ -103,6 +103,22 @@ describe(`transactions (${BACKEND})`, () => {
     ]);
   });
 
+  it.runIf(BACKEND === 'postgres')(
+    'answers a transaction that still collides after every attempt as database_unavailable (503), not a raw error',
+    async () => {
+      let attempts = 0;
+      await expect(
+        t.tx(async (q) => {
+          attempts++;
+          await q.get('SELECT 1 AS x');
+          throw Object.assign(new Error('could not serialize access'), { code: '40001' });
+        }),
+      ).rejects.toMatchObject({ name: 'DomainError', code: 'database_unavailable', retryAfterSeconds: 1 });
+      expect(attempts).toBeGreaterThan(1);
+    },
+    30_000,
+  );
+
   it('serialises concurrent transactions so none interleave', async () => {
     await t.exec('CREATE TABLE c (n INTEGER)');
     await t.run('INSERT INTO c VALUES (0)');

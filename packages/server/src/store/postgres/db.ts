@@ -276,7 +276,10 @@ export class PostgresDatabase implements Transactor {
         } catch (err) {
           if (q.started && !q.committed) await client.query('ROLLBACK').catch((e: Error) => (broken = e));
           const code = (err as { code?: string }).code;
-          if (broken || !(RETRYABLE.has(code ?? '') || stalePlan(err)) || attempt >= MAX_ATTEMPTS) throw err;
+          if (broken || !(RETRYABLE.has(code ?? '') || stalePlan(err))) throw err;
+          // Still colliding after every attempt: nothing was written, and the caller may send it again.
+          if (attempt >= MAX_ATTEMPTS)
+            throw new DomainError(ERROR_CODES.DATABASE_UNAVAILABLE, 'The database is busy; try again shortly', {}, 1);
           first = [...new Set([...first, ...q.taken, ...q.wanted])].sort();
           // A conflict on a lock retries at once; others back off with full jitter, growing, so transactions
           // that collided spread out instead of colliding again.
