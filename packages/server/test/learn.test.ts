@@ -295,6 +295,21 @@ describe('POST /learn', () => {
     server.clock.advance(61_000);
     expect((await learn(learningBody(201), carol.headers)).status).toBe(201);
   });
+
+  it('stores every one of many submissions sent at once by several contributors (none lost to a collision)', async () => {
+    const people = await Promise.all(
+      [0, 1, 2, 3].map((i) => contributor(server, smtp, `dana-${i}@example.com`, `dana-${i}`)),
+    );
+    const before = await count();
+    const sent = Array.from({ length: 32 }, (_, i) =>
+      learn(
+        learningBody(300 + i, { title: `Parallel item ${i}: ${learningBody(300 + i).title}` }),
+        people[i % 4]!.headers,
+      ),
+    );
+    expect((await Promise.all(sent)).map((r) => r.status)).toEqual(Array(32).fill(201));
+    expect(await count()).toBe(before + 32);
+  });
 });
 
 describe('AXLE_FORCED_REVIEW', () => {

@@ -26,6 +26,9 @@ import type { AccountWriteLimiter } from './account-write-limits.js';
 import type { SemanticScreens } from './semantic-screens.js';
 import { complexityOf, initialPrice } from './learning-view.js';
 
+/** One submission's transaction at a time, across instances (a no-op on SQLite's single writer). */
+const SUBMISSION_LOCK = 'axle:learn-submission';
+
 type ReviewReason = (typeof REVIEW_REASONS)[number];
 export type LearnInput = z.output<typeof LearnRequest>;
 
@@ -148,6 +151,9 @@ export function createLearnService(deps: LearnDeps): LearnService {
       const dims: QualitySelfAssessment | undefined = input.quality_self_assessment;
 
       const result = await db.tx(async (q) => {
+        // Submissions queue for one another: each reads what the others insert (limits, duplicates, sequence),
+        // and under serializable isolation concurrent ones would otherwise abort each other again and again.
+        await q.lock(SUBMISSION_LOCK);
         const now = clock.now();
         for (const subject of owner.limitSubjects) await writeLimits.take('learn', subject, q);
         const accountId = owner.accountId;
