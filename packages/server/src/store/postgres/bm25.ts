@@ -66,8 +66,11 @@ function queryLexemes(db: Queryable, text: string): Promise<string[]> {
   const terms = queryTerms(text);
   if (terms.length === 0) return Promise.resolve([]);
   const key = terms.join(' ');
-  const cache = lexemeCaches.get(db) ?? new Map<string, Promise<string[]>>();
-  lexemeCaches.set(db, cache);
+  let cache = lexemeCaches.get(db);
+  if (!cache) {
+    cache = new Map();
+    lexemeCaches.set(db, cache);
+  }
   const hit = cache.get(key);
   if (hit) {
     cache.delete(key);
