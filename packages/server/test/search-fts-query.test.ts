@@ -12,6 +12,10 @@ describe('FTS query builder', () => {
     expect(queryTerms('the and of')).toEqual(['the', 'and', 'of']);
   });
 
+  it('drops quantifiers a request asks with, which records hold only as filler ("plus much more")', () => {
+    expect(queryTerms('how many calories and how much sugar')).toEqual(['calories', 'sugar']);
+  });
+
   it.each([
     ['"', null],
     ['*', null],

@@ -156,7 +156,27 @@ describe('compileThesaurus', () => {
     for (const [request, term] of cases) expect(expansionTerms(request, v), request).toContain(term);
   });
 
+  it('covers plain words for concepts whose records use other words', () => {
+    const v = compileThesaurus(DEVELOPER_VOCABULARY);
+    const cases: Array<[string, string]> = [
+      ['convert 20 dollars to euros', 'currency'],
+      ['draw a bar chart of monthly sales', 'charts'],
+      ['which language is this text in', 'detection'],
+      ['interactions of a medication', 'fda'],
+      ['calories in an apple', 'nutrition'],
+      ['restaurants near me', 'places'],
+      ['trim a video clip to mp4', 'ffmpeg'],
+      ['open job openings for designers', 'jobs'],
+      ['refund an order', 'payments'],
+      ['molecular formula of caffeine', 'chemistry'],
+    ];
+    for (const [request, term] of cases) expect(expansionTerms(request, v), request).toContain(term);
+  });
+
   it('maps a word of two senses only in the phrase that fixes its sense', () => {
+    expect(expansionTerms('papers about protein folding', compileThesaurus(DEVELOPER_VOCABULARY))).not.toContain(
+      'nutrition',
+    );
     const v = compileThesaurus(DEVELOPER_VOCABULARY);
     expect(expansionTerms('train a model on my data', v)).not.toContain('transit');
     expect(expansionTerms('let users log in with Google', v)).toContain('authentication');

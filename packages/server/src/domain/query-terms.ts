@@ -6,7 +6,7 @@ const STOPWORDS = new Set(
   (
     'a about above after again all also am an and any are as at be been before being below between both but by can ' +
     'could did do does doing down during each few for from further get gets give had has have having he her here hers ' +
-    'him his how i if in into is it its just let lets like me more most my need needs no nor not now of off on once ' +
+    'him his how i if in into is it its just let lets like many me more most much my need needs no nor not now of off on once ' +
     'only or other our ours out over own please same she should show so some something such than that the their ' +
     'theirs them then there these they this those through to too under until up us use using very want wants was we ' +
     'were what when where which while who whom why will with would you your yours'
