@@ -16,6 +16,11 @@ describe('namedWords', () => {
     expect(namedWords('read keys in redis')).toEqual([]);
     expect(namedWords('')).toEqual([]);
   });
+  it('leaves out place and language names, which say where and not which product', () => {
+    expect(namedWords('translate a paragraph from English to Spanish')).toEqual([]);
+    expect(namedWords('cheap flights from London to New York on Skyscanner')).toEqual(['skyscanner']);
+    expect(namedWords('public holidays in Germany from the Nager API')).toEqual(['nager', 'api']);
+  });
   it('splits on punctuation and normalises compatibility forms', () => {
     expect(namedWords('talk to Google-Calendar, please')).toEqual(['google', 'calendar']);
     expect(namedWords('use ＲＥＤＩＳ')).toEqual(['redis']);

@@ -1,6 +1,7 @@
 // Name feedback for fused search: a request that names a product ("pages in Notion", "keys in Redis") or gets one
 // from the vocabulary (web search -> brave, tavily) is most likely about the skills so named; the fusion of four
 // rankings can leave such a skill below near-misses from the semantic or flat rankings. Pure.
+import { PLACE_AND_LANGUAGE_WORDS } from './place-names.js';
 import { matchForm, textWords } from './query-expansion.js';
 
 /** Words shorter than this never match a name (`in`, `my`, `to`). */
@@ -17,13 +18,17 @@ export function nameMatches(probe: ReadonlySet<string>, name: string, id: string
   return [...textWords(name), ...textWords(id)].some((w) => probe.has(matchForm(w)));
 }
 
-/** Words of `text` written with a capital after its first word (`Notion`, `GitHub`, `MySQL`): the names it gives. */
+/**
+ * Words of `text` written with a capital after its first word (`Notion`, `GitHub`, `MySQL`): the products it names.
+ * Place and language names (`Spanish`, `London`) are left out: they say where, not which product.
+ */
 export function namedWords(text: string): string[] {
   const words = text.normalize('NFKC').match(/[\p{L}\p{N}]+/gu) ?? [];
   return words
     .slice(1)
     .filter((w) => /\p{Lu}/u.test(w))
-    .map((w) => w.toLowerCase());
+    .map((w) => w.toLowerCase())
+    .filter((w) => !PLACE_AND_LANGUAGE_WORDS.has(w));
 }
 
 /** The probes of one request: the words it names, and the terms the vocabulary added to it. */
