@@ -52,21 +52,30 @@ describe('nameMatches', () => {
 });
 
 describe('nameLift', () => {
-  const bonus = { named: 0.1, product: 0.05 };
+  const bonus = { named: 0.1, product: 0.05, described: 0.03 };
   const probes = nameProbes('Create pages in Notion', ['brave', 'tavily']);
+  const skill = (name: string, id: string, description = '') => ({ name, id, description });
   it('gives the named bonus to a skill named by the request', () => {
-    expect(nameLift(probes, { name: 'Notion', id: 'notion-remote' }, bonus)).toBe(0.1);
+    expect(nameLift(probes, skill('Notion', 'notion-remote'), bonus)).toBe(0.1);
   });
   it('gives the product bonus to a skill named by an added term', () => {
-    expect(nameLift(probes, { name: 'Brave Search', id: 'brave' }, bonus)).toBe(0.05);
+    expect(nameLift(probes, skill('Brave Search', 'brave'), bonus)).toBe(0.05);
   });
   it('gives the named bonus, not both, when a name holds both', () => {
-    expect(nameLift(probes, { name: 'Notion via Tavily', id: 'x' }, bonus)).toBe(0.1);
+    expect(nameLift(probes, skill('Notion via Tavily', 'x', 'Notion pages'), bonus)).toBe(0.1);
+  });
+  it('gives the described bonus to a skill whose description holds a word the request names', () => {
+    expect(nameLift(probes, skill('sooperset/mcp-atlassian', 'mcp-atlassian', 'Confluence and Notion'), bonus)).toBe(
+      0.03,
+    );
+    expect(nameLift(probes, skill('Brave', 'brave', 'Search Notion pages'), bonus)).toBe(0.05);
+    // An added term counts only in a name: a description that mentions Brave is no Brave server.
+    expect(nameLift(probes, skill('Search', 'search', 'results from Brave'), bonus)).toBe(0);
   });
   it('gives nothing to other skills', () => {
-    expect(nameLift(probes, { name: 'Webflow', id: 'webflow-remote' }, bonus)).toBe(0);
+    expect(nameLift(probes, skill('Webflow', 'webflow-remote', 'Build websites'), bonus)).toBe(0);
   });
   it('gives nothing when the request names nothing and nothing was added', () => {
-    expect(nameLift(nameProbes('create pages', []), { name: 'Create', id: 'pages' }, bonus)).toBe(0);
+    expect(nameLift(nameProbes('create pages', []), skill('Create', 'pages', 'create pages'), bonus)).toBe(0);
   });
 });

@@ -43,12 +43,17 @@ export const nameProbes = (text: string, added: readonly string[]): NameProbes =
   products: nameProbe(added),
 });
 
-/** What a skill gains by its name: `named` when a word the request names is in it, else `product` for an added term. */
+/**
+ * What a skill gains by its name: `named` when a word the request names is in it, else `product` for an added term,
+ * else `described` when a word the request names is in its description (an MCP server for "Confluence and Jira"
+ * named `mcp-atlassian`).
+ */
 export function nameLift(
   probes: NameProbes,
-  skill: { name: string; id: string },
-  bonus: { named: number; product: number },
+  skill: { name: string; id: string; description: string },
+  bonus: { named: number; product: number; described: number },
 ): number {
   if (nameMatches(probes.named, skill.name, skill.id)) return bonus.named;
-  return nameMatches(probes.products, skill.name, skill.id) ? bonus.product : 0;
+  if (nameMatches(probes.products, skill.name, skill.id)) return bonus.product;
+  return nameMatches(probes.named, skill.description, '') ? bonus.described : 0;
 }

@@ -48,6 +48,8 @@ export interface SkillSearchOptions {
   nameBonus?: number;
   /** Score the reranked candidates named by a word the vocabulary adds gain; see DEFAULT_PRODUCT_BONUS. */
   productBonus?: number;
+  /** Score the reranked candidates whose description holds a capitalised word of the request gain; see DEFAULT_DESCRIBED_BONUS. */
+  describedBonus?: number;
   /** Score a reranked candidate gains x the share of the request's words its record holds; see DEFAULT_COVERAGE_WEIGHT. */
   coverageWeight?: number;
   /** How far below the first of a product's MCP servers its siblings are placed, or -1 for not at all; see DEFAULT_SIBLING_GAP. */
@@ -85,6 +87,11 @@ export const DEFAULT_EXPANSION_WEIGHT = 1;
  */
 export const DEFAULT_NAME_BONUS = 0.1;
 export const DEFAULT_PRODUCT_BONUS = 0.05;
+/**
+ * A reranked candidate named by neither but whose description holds a word the request capitalises (a server for
+ * "Confluence and Jira" named `mcp-atlassian`) gains this. Chosen on queries.json and both everyday dev halves.
+ */
+export const DEFAULT_DESCRIBED_BONUS = 0.05;
 /**
  * A reranked candidate gains this x the share of the request's content words its name, id, description and tags
  * hold (domain/term-coverage.ts): a record with most of the request's words rises over one that holds a single word
@@ -133,11 +140,18 @@ export function createSkillSearch({
   expansionWeight = DEFAULT_EXPANSION_WEIGHT,
   nameBonus = DEFAULT_NAME_BONUS,
   productBonus = DEFAULT_PRODUCT_BONUS,
+  describedBonus = DEFAULT_DESCRIBED_BONUS,
   coverageWeight = DEFAULT_COVERAGE_WEIGHT,
   siblingGap = DEFAULT_SIBLING_GAP,
 }: SkillSearchDeps): SkillSearch {
   /** Whether the rerank reads its candidates' records (for the bonuses that look at them). */
-  const readsRecords = categoryBonus > 0 || nameBonus > 0 || productBonus > 0 || coverageWeight > 0 || siblingGap >= 0;
+  const readsRecords =
+    categoryBonus > 0 ||
+    nameBonus > 0 ||
+    productBonus > 0 ||
+    describedBonus > 0 ||
+    coverageWeight > 0 ||
+    siblingGap >= 0;
   /**
    * The top fused candidates gain `rerankWeight` x how much better their best passage (a tool, a sentence) matches
    * the request than the skill's whole text does: a server whose one tool fits rises over one whose summary is merely
@@ -176,7 +190,10 @@ export function createSkillSearch({
         const gain = p === undefined ? 0 : Math.max(0, p - Math.max(whole.get(f.id) ?? floor, minCosine));
         const bonus = category !== undefined && read.get(f.id)?.category === category ? categoryBonus : 0;
         const skill = read.get(f.id);
-        const lift = skill === undefined ? 0 : nameLift(probes, skill, { named: nameBonus, product: productBonus });
+        const lift =
+          skill === undefined
+            ? 0
+            : nameLift(probes, skill, { named: nameBonus, product: productBonus, described: describedBonus });
         const coverage =
           skill === undefined
             ? 0
