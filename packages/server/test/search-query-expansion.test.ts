@@ -166,9 +166,6 @@ describe('compileThesaurus', () => {
       ['calories in an apple', 'nutrition'],
       ['restaurants near me', 'places'],
       ['trim a video clip to mp4', 'ffmpeg'],
-      ['open job openings for designers', 'jobs'],
-      ['refund an order', 'payments'],
-      ['molecular formula of caffeine', 'chemistry'],
     ];
     for (const [request, term] of cases) expect(expansionTerms(request, v), request).toContain(term);
   });
