@@ -170,6 +170,21 @@ describe('compileThesaurus', () => {
     for (const [request, term] of cases) expect(expansionTerms(request, v), request).toContain(term);
   });
 
+  it('covers everyday requests by area in plain words', () => {
+    const v = compileThesaurus(DEVELOPER_VOCABULARY);
+    const cases: Array<[string, string]> = [
+      ['turn my voice memo into text', 'transcription'],
+      ['send money to a friend abroad', 'payments'],
+      ['inflation figures for last year', 'economics'],
+      ['blur faces in a photo', 'vision'],
+      ['add two factor codes to my login', 'otp'],
+      ['run the cells of my notebook', 'jupyter'],
+      ['where is this plane now', 'aviation'],
+      ['dim the light bulbs at home', 'iot'],
+    ];
+    for (const [request, term] of cases) expect(expansionTerms(request, v), request).toContain(term);
+  });
+
   it('maps a word of two senses only in the phrase that fixes its sense', () => {
     expect(expansionTerms('papers about protein folding', compileThesaurus(DEVELOPER_VOCABULARY))).not.toContain(
       'nutrition',
