@@ -155,6 +155,7 @@ export const DEVELOPER_VOCABULARY: readonly string[] = [
   'random|random number|lorem ipsum|fake data|mock data => random generator',
   'math|calculate|calculator|equation => math',
   'unit conversion|convert unit|convert units => conversion units',
+  'celsius|fahrenheit|kelvin|kilometers|kilometres|miles to km|inches|pounds to kg => unit conversion units',
   'social media|tweet|tweets|post to social => social twitter reddit',
   'email address|find email|contact info => email',
   // Concepts of the catalog's frequent tags and categories not covered above
@@ -196,8 +197,10 @@ export const DEVELOPER_VOCABULARY: readonly string[] = [
   'nba|nfl|mlb|nhl|premier league|formula 1 => sports',
   // Everyday requests in plain words, by area (2026-11-27, branch i26-everyday2): written from general knowledge for
   // requests the lines above miss, not from any evaluation request's ranking (bench/README.md).
-  'voice memo|voice memos|voice note|voice notes|voice message|voice messages => transcription speech audio',
+  'voice memo|voice memos|voice note|voice notes|voice message|voice messages => transcription stt whisper audio',
   'audio file|audio files|mp3|wav|sound file|sound files|sound effect|sound effects => audio sound',
+  'outlook|office 365|microsoft 365|sharepoint => microsoft graph',
+  'slideshow|slideshows|video editing|edit a video|edit video|video from photos|video from images => video editing slideshow',
   'image file|image files|jpg|jpeg|png|webp|gif|gifs => image images',
   'send money|transfer money|money transfer|wire transfer|payout|payouts => payments transfer banking',
   'subscription|subscriptions|recurring billing|recurring payment|recurring payments => subscriptions billing payments',
