@@ -181,6 +181,10 @@ describe('compileThesaurus', () => {
       ['run the cells of my notebook', 'jupyter'],
       ['where is this plane now', 'aviation'],
       ['dim the light bulbs at home', 'iot'],
+      ['back up my files every night', 'snapshot'],
+      ['charge a credit card', 'stripe'],
+      ['convert 30 celsius', 'units'],
+      ['read my Outlook inbox', 'graph'],
     ];
     for (const [request, term] of cases) expect(expansionTerms(request, v), request).toContain(term);
   });
