@@ -11,7 +11,7 @@
 // One line: phrases separated by `|`, then `=>`, then the catalog's terms (added to the query, never re-expanded).
 export const DEVELOPER_VOCABULARY: readonly string[] = [
   // Files, storage, databases
-  'local files|local file|local disk|my disk|hard drive|local folder|directory|directories|file system => filesystem',
+  'local files|local file|local disk|my disk|hard drive|local folder|directory|directories|file system|folder|folders|rename files|move files|copy files => filesystem',
   'read files|write files|read and write files|file access => filesystem',
   'postgres|postgre|psql => postgresql sql database supabase neon',
   'mysql|mariadb => mysql sql database',
@@ -128,7 +128,7 @@ export const DEVELOPER_VOCABULARY: readonly string[] = [
   'validate phone|phone number lookup => phone validation',
   // Business data
   'crm|customer|customers|sales lead|sales leads|sales pipeline => crm sales salesforce hubspot',
-  'analytics|page view|page views|traffic => analytics posthog mixpanel',
+  'analytics|page view|page views|traffic|visits my website|visit my website => analytics posthog mixpanel',
   'ecommerce|online store|shop|shopping cart|product catalog => ecommerce shopping shopify',
   'support ticket|helpdesk|help desk|customer support => support helpdesk zendesk freshdesk',
   'hr|employee|employees|payroll => hr',
@@ -201,9 +201,12 @@ export const DEVELOPER_VOCABULARY: readonly string[] = [
   'audio file|audio files|mp3|wav|sound file|sound files|sound effect|sound effects => audio sound',
   'outlook|office 365|microsoft 365|sharepoint => microsoft graph',
   'slideshow|slideshows|video editing|edit a video|edit video|video from photos|video from images => video editing slideshow',
+  'subtitle|subtitles|caption|captions|closed captions => subtitles captions transcription',
+  'reset password|password reset|forgot password|user s password => authentication users',
+  'failed tests|failing tests|test failures|test results => testing ci builds',
   'image file|image files|jpg|jpeg|png|webp|gif|gifs => image images',
   'send money|transfer money|money transfer|wire transfer|payout|payouts => payments transfer banking',
-  'subscription|subscriptions|recurring billing|recurring payment|recurring payments => subscriptions billing payments',
+  'subscription|subscriptions|recurring billing|recurring payment|recurring payments|monthly billing|metered billing|usage billing => subscriptions billing payments',
   'expense|expenses|receipt|receipts => expenses accounting receipts',
   'budget|budgeting|personal finance => budgeting finance',
   'credit score|loan|loans|mortgage|mortgages => credit loans finance',
