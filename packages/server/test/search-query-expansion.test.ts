@@ -47,6 +47,14 @@ describe('textWords and matchForm', () => {
       'file',
     ]);
   });
+
+  it('keep the s of words that are no plural, so "news" is not "new"', () => {
+    expect(['news', 'series', 'always'].map(matchForm)).toEqual(['news', 'series', 'always']);
+    const v = compileThesaurus(DEVELOPER_VOCABULARY);
+    expect(expansionTerms('create a new branch', v)).not.toContain('headlines');
+    expect(expansionTerms('cheap flights to New York', v)).not.toContain('headlines');
+    expect(expansionTerms('latest news', v)).toContain('headlines');
+  });
 });
 
 describe('expansionTerms', () => {

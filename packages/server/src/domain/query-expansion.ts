@@ -12,9 +12,14 @@ export function textWords(text: string): string[] {
   );
 }
 
+/** Words ending in `s` that are no plural, so keep it: `news` is not `new` ("create a new branch"). */
+const NOT_PLURALS: ReadonlySet<string> = new Set(['news', 'lens', 'series', 'species', 'always', 'perhaps', 'towards']);
+
 /** A word as thesaurus phrases are matched: a plural's final `s` dropped (`files` = `file`, not `status`). */
 export const matchForm = (word: string): string =>
-  word.length > 3 && word.endsWith('s') && !/(ss|us|is)$/.test(word) ? word.slice(0, -1) : word;
+  word.length > 3 && word.endsWith('s') && !/(ss|us|is)$/.test(word) && !NOT_PLURALS.has(word)
+    ? word.slice(0, -1)
+    : word;
 
 export interface Thesaurus {
   /** Phrase (its words' match forms joined by a space) -> the terms it adds. */
