@@ -198,9 +198,12 @@ describe('compileThesaurus', () => {
   });
 
   it('maps a word of two senses only in the phrase that fixes its sense', () => {
-    expect(expansionTerms('papers about protein folding', compileThesaurus(DEVELOPER_VOCABULARY))).not.toContain(
-      'nutrition',
-    );
+    const two = compileThesaurus(DEVELOPER_VOCABULARY);
+    expect(expansionTerms('papers about protein folding', two)).not.toContain('nutrition');
+    expect(expansionTerms('the plot of a novel', two)).not.toContain('charts');
+    expect(expansionTerms('text me when an order ships', two)).not.toContain('marine');
+    expect(expansionTerms('get a shipping quote', two)).not.toContain('quotes');
+    expect(expansionTerms('add a sleep between retries', two)).not.toContain('fitness');
     const v = compileThesaurus(DEVELOPER_VOCABULARY);
     expect(expansionTerms('train a model on my data', v)).not.toContain('transit');
     expect(expansionTerms('let users log in with Google', v)).toContain('authentication');
