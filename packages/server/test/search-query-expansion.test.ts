@@ -204,6 +204,8 @@ describe('compileThesaurus', () => {
     expect(expansionTerms('text me when an order ships', two)).not.toContain('marine');
     expect(expansionTerms('get a shipping quote', two)).not.toContain('quotes');
     expect(expansionTerms('add a sleep between retries', two)).not.toContain('fitness');
+    expect(expansionTerms('coworking spaces in Lisbon', two)).not.toContain('astronomy');
+    expect(expansionTerms('the box score of a baseball game', two)).toEqual(['sports']);
     const v = compileThesaurus(DEVELOPER_VOCABULARY);
     expect(expansionTerms('train a model on my data', v)).not.toContain('transit');
     expect(expansionTerms('let users log in with Google', v)).toContain('authentication');
