@@ -205,6 +205,10 @@ describe('compileThesaurus', () => {
     expect(expansionTerms('get a shipping quote', two)).not.toContain('quotes');
     expect(expansionTerms('add a sleep between retries', two)).not.toContain('fitness');
     expect(expansionTerms('coworking spaces in Lisbon', two)).not.toContain('astronomy');
+    expect(expansionTerms('add a health check endpoint', two)).not.toContain('medical');
+    expect(expansionTerms('publish to the event bus', two)).not.toContain('transit');
+    expect(expansionTerms('crop yields by region', two)).not.toContain('image');
+    expect(expansionTerms('stock levels in my warehouse', two)).not.toContain('warehouse');
     expect(expansionTerms('the box score of a baseball game', two)).toEqual(['sports']);
     const v = compileThesaurus(DEVELOPER_VOCABULARY);
     expect(expansionTerms('train a model on my data', v)).not.toContain('transit');
