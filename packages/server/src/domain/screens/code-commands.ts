@@ -362,7 +362,7 @@ function foreignReach(seg: CodeSegment, rest: string, task: string): LayerFlag |
 
 /** A file downloaded to a path (`curl -o`, `wget -O`, `-OutFile`, `urlretrieve(url, path)`): its name. */
 const DOWNLOADED_TO =
-  /\b(?:curl\b[^\n]*?\s-o\s*|wget\b[^\n]*?\s-O\s*|-outfile\s+|urlretrieve\([^,\n]+,\s*)["']?(?:[^\s"';)]*[\\/])?([\w.-]{3,})/gi;
+  /\b(?:curl\b[^\n]{0,200}?\s-o\s*|wget\b[^\n]{0,200}?\s-O\s*|-outfile\s+|urlretrieve\([^,\n]{1,200},\s*)["']?(?:[^\s"';)]*[\\/])?([\w.-]{3,})/gi;
 /** A line that starts something at boot or login: a unit's ExecStart, @reboot, a Run key, a scheduled task, a shell rc. */
 const AUTOSTART_LINE =
   /^[^\n]*(?:execstart\s*=|@reboot|currentversion\\+run|schtasks[^\n]*\/tr\s|runatload|>>\s*\S*(?:\.bashrc|\.zshrc|\.profile|\.bash_profile))[^\n]*$/gim;
