@@ -78,7 +78,7 @@ const SOCKET_PEER = String.raw`(?:["']${LOOPBACK}[^"'\s]+["']|${REMOTE})`;
 const SOURCES: ReadonlyArray<{ rule: string; re: RegExp }> = [
   {
     rule: 'exfiltrate_credentials',
-    re: /(?:~|\$HOME|%USERPROFILE%|home)?[\\/]?\.(?:ssh(?![\\/](?:config|known_hosts|authorized_keys|[\w.-]+\.pub)\b)|aws|kube|docker|gnupg|npmrc|pypirc|netrc|git-credentials)\b|(?:^|[\s"'/=(~])\.env\b|id_(?:rsa|ed25519|ecdsa)|\/etc\/(?:passwd|shadow)|keychain|login data|wallet\.dat|cookies?\.(?:txt|pkl|sqlite|json)|cookiejar|simplecookie|\bdocument\.cookie|_history\b|credentials\.(?:json|csv|xml)|\.aws\/credentials|lsass|mimikatz/i,
+    re: /(?:~|\$HOME|%USERPROFILE%|home)?[\\/]?\.(?:ssh(?![\\/](?:config|known_hosts|authorized_keys|[\w.-]+\.pub)\b)|aws|kube|docker|gnupg|npmrc|pypirc|netrc|git-credentials)\b|(?:^|[\s"'/=(~])\.env\b|id_(?:rsa|ed25519|ecdsa)|\/etc\/(?:passwd|shadow)|keychain|login data|wallet\.dat|cookies?\.(?:txt|pkl|sqlite|json)|cookiejar|simplecookie|\bdocument\.cookie|\bbrowser_cookie3\b|\bbrowsercookie\b|\bpycookiecheat\b|_history\b|credentials\.(?:json|csv|xml)|\.aws\/credentials|lsass|mimikatz/i,
   },
   {
     rule: 'exfiltrate_env',
@@ -139,11 +139,11 @@ const EFFECTS: ReadonlyArray<{ rule: string; re: RegExp }> = [
   },
   {
     rule: 'ransomware',
-    re: /(?:fernet|\baes\.new|cipher\.encrypt|\.encrypt\(|createcipheriv|createencryptor\(|openssl\s+enc|gpg\s+(?:-c|--symmetric)|protect-cmsmessage)[\s\S]{0,600}?(?:os\.(?:remove|unlink)|\brm\s|fs\.unlink|remove-item|\bdel\s|shutil\.rmtree|\bransom|\bbitcoin|\bbtc\b|decrypt(?:ion)?\s+key|pay\s)|(?:os\.walk|glob\.glob|get-childitem[^\n]*-recurse|\bfind\s+\S+\s+-type\s+f|readdirsync)[\s\S]{0,600}?(?:fernet|\.encrypt\(|createcipheriv|createencryptor\(|openssl\s+enc)[\s\S]{0,400}?(?:os\.(?:remove|unlink)|\brm\s|fs\.unlink|remove-item|\.locked|\.enc["'])/i,
+    re: /(?:fernet|\baes\.new|cipher\.encrypt|\.encrypt\(|createcipheriv|createencryptor\(|openssl\s+enc|gpg\s+(?:-c|--symmetric)|protect-cmsmessage)[\s\S]{0,600}?(?:os\.(?:remove|unlink)|\.unlink\(|\brm\s|fs\.unlink|remove-item|\bdel\s|shutil\.rmtree|\bransom|\bbitcoin|\bbtc\b|decrypt(?:ion)?\s+key|pay\s)|(?:os\.walk|glob\.glob|get-childitem[^\n]*-recurse|\bfind\s+\S+\s+-type\s+f|readdirsync)[\s\S]{0,600}?(?:fernet|\.encrypt\(|createcipheriv|createencryptor\(|openssl\s+enc)[\s\S]{0,400}?(?:os\.(?:remove|unlink)|\brm\s|fs\.unlink|remove-item|\.locked|\.enc["'])/i,
   },
   {
     rule: 'fork_bomb',
-    re: /:\s*\(\s*\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;?\s*:|\b(\w+)\s*\(\s*\)\s*\{\s*\1\s*\|\s*\1\s*&\s*\}\s*;?\s*\1\b|%0\s*\|\s*%0|while\s*(?:true|1|\(\s*(?:1|true)\s*\))\s*:?\s*\{?\s*(?:os\.fork\(\)|fork\(\)|start-process\s+(?:powershell|pwsh|cmd))|for\s*\(\s*;\s*;\s*\)\s*fork\(\)|\bos\.fork\(\)[\s\S]{0,40}while\s+true/i,
+    re: /:\s*\(\s*\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;?\s*:|\b(\w+)\s*\(\s*\)\s*\{\s*\1\s*\|\s*\1\s*&\s*\}\s*;?\s*\1\b|%0\s*\|\s*%0|while\s*(?:true|1|\(\s*(?:1|\$?true)\s*\))\s*:?\s*\{?\s*(?:os\.fork\(\)|fork\(\)|start-process\s+(?:powershell|pwsh|cmd))|for\s*\(\s*;\s*;\s*\)\s*fork\(\)|\bos\.fork\(\)[\s\S]{0,40}while\s+true/i,
   },
   {
     rule: 'flood',
@@ -155,11 +155,11 @@ const EFFECTS: ReadonlyArray<{ rule: string; re: RegExp }> = [
   },
   {
     rule: 'disable_security',
-    re: /\bset-mppreference\b[^\n]*-disable\w*\s+\$?true|\bnetsh\s+advfirewall\s+set\s+\w+\s+state\s+off|\bufw\s+disable\b|\bsetenforce\s+0\b|(?:systemctl|service)\s+(?:--[\w-]+\s+)*(?:stop|disable|mask)\s+(?:--[\w-]+\s+)*(?:firewalld|ufw|apparmor|auditd|clamav\S*|falcon-sensor|osqueryd|wazuh\S*|crowdstrike\S*|selinux|defender\S*)\b|\bsc\s+(?:stop|config)\s+windefend|\bspctl\s+--master-disable|\bcsrutil\s+disable|auditctl\s+-e\s*0|\bhistory\s+-c\b[\s\S]{0,40}unset\s+histfile|\bunset\s+histfile|\bkill\w*\b[^\n]*\b(?:antivirus|defender|falcon|clamd|auditd)\b|\badd-mppreference\b[^\n]*-exclusion(?:path|process)\s+["']?(?:[a-z]:\\?["']?(?=[\s,;]|$)|~[\\/]?["']?(?=[\s,;]|$)|\$env:(?:userprofile|temp|tmp|appdata|localappdata|systemroot|windir|programdata)["']?(?=[\s,;]|$)|(?:powershell|pwsh|cmd|wscript|cscript|rundll32|regsvr32|mshta)(?:\.exe)?["']?(?=[\s,;]|$))|\badd-mppreference\b[^\n]*-exclusionextension\s+["']?\.?(?:exe|ps1|dll|bat|vbs|js)\b|\bcom\.apple\.alf\s+globalstate\s+-int\s+0\b|\bsocketfilterfw\s+--setglobalstate\s+off\b/im,
+    re: /\bset-mppreference\b[^\n]*-disable\w*\s+\$?true|\bnetsh\s+advfirewall\s+set\s+\w+\s+state\s+off|\bufw\s+disable\b|\bsetenforce\s+0\b|(?:systemctl|service)\s+(?:--[\w-]+\s+)*(?:stop|disable|mask)\s+(?:--[\w-]+\s+)*(?:firewalld|ufw|apparmor|auditd|clamav\S*|falcon-sensor|osqueryd|wazuh\S*|crowdstrike\S*|selinux|defender\S*)\b|\bsc\s+(?:stop|config)\s+windefend|\b(?:stop-service|set-service)\b[^\n]*\b(?:windefend|wscsvc|mpssvc)\b(?![^\n]*-startuptype\s+automatic)|\bln\s+-\w*s\w*\s+\/dev\/null\s+\S*_history\b|\bspctl\s+--master-disable|\bcsrutil\s+disable|auditctl\s+-e\s*0|\bhistory\s+-c\b[\s\S]{0,40}unset\s+histfile|\bunset\s+histfile|\bkill\w*\b[^\n]*\b(?:antivirus|defender|falcon|clamd|auditd)\b|\badd-mppreference\b[^\n]*-exclusion(?:path|process)\s+["']?(?:[a-z]:\\?["']?(?=[\s,;]|$)|~[\\/]?["']?(?=[\s,;]|$)|\$env:(?:userprofile|temp|tmp|appdata|localappdata|systemroot|windir|programdata)["']?(?=[\s,;]|$)|(?:powershell|pwsh|cmd|wscript|cscript|rundll32|regsvr32|mshta)(?:\.exe)?["']?(?=[\s,;]|$))|\badd-mppreference\b[^\n]*-exclusionextension\s+["']?\.?(?:exe|ps1|dll|bat|vbs|js)\b|\bcom\.apple\.alf\s+globalstate\s+-int\s+0\b|\bsocketfilterfw\s+--setglobalstate\s+off\b/im,
   },
   {
     rule: 'persistence',
-    re: /(?:new-itemproperty|set-itemproperty|\breg\s+add|setvalue(?:ex)?\(|regsetvalue\w*)[^\n]{0,200}?currentversion\\+run(?:once)?\b|currentversion\\+run(?:once)?\b(?:(?!```|~~~)[\s\S]){0,300}?(?:setvalue(?:ex)?\(|regsetvalue\w*|new-itemproperty|set-itemproperty)|\breg\s+add\s+\S*\\run\b|\bschtasks\s+\/create[^\n]*\/sc\s+(?:onlogon|onstart)|\/etc\/(?:rc\.local|init\.d\/rc\.local)|@reboot\b|>>\s*\/etc\/crontab|(?:>>?\s*|\btee\s+(?:-a\s+)?|\b(?:cp|mv|install|ln)\s+(?:-\S+\s+)*\S+\s+|\bopen\(\s*["'])\/etc\/cron\.\w+\/|(?:crontab\s+-l[^\n|]*\|[^\n]*crontab\s+-)|launchagents\/[^\n]*\.plist[\s\S]{0,400}runatload|runatload[\s\S]{0,400}launchagents|\[service\][\s\S]{0,400}execstart=[^\n]*(?:curl|wget|\/tmp\/|\/dev\/shm|\/dev\/tcp|\bnc\b|base64)/im,
+    re: /(?:new-itemproperty|set-itemproperty|\breg\s+add|setvalue(?:ex)?\(|regsetvalue\w*)[^\n]{0,200}?currentversion\\+run(?:once)?\b|currentversion\\+run(?:once)?\b(?:(?!```|~~~)[\s\S]){0,300}?(?:setvalue(?:ex)?\(|regsetvalue\w*|new-itemproperty|set-itemproperty)|\breg\s+add\s+\S*\\run\b|\bschtasks\s+\/create[^\n]*\/sc\s+(?:onlogon|onstart)|\bnew-scheduledtasktrigger\b[^\n]*-at(?:logon|startup)\b|\/etc\/(?:rc\.local|init\.d\/rc\.local)|@reboot\b|>>\s*\/etc\/crontab|(?:>>?\s*|\btee\s+(?:-a\s+)?|\b(?:cp|mv|install|ln)\s+(?:-\S+\s+)*\S+\s+|\bopen\(\s*["'])\/etc\/cron\.\w+\/|(?:crontab\s+-l[^\n|]*\|[^\n]*crontab\s+-)|launchagents\/[^\n]*\.plist[\s\S]{0,400}runatload|runatload[\s\S]{0,400}launchagents|\[service\][\s\S]{0,400}execstart=[^\n]*(?:curl|wget|\/tmp\/|\/dev\/shm|\/dev\/tcp|\bnc\b|base64)/im,
   },
   {
     rule: 'persistence',
@@ -167,7 +167,7 @@ const EFFECTS: ReadonlyArray<{ rule: string; re: RegExp }> = [
   },
   {
     rule: 'miner',
-    re: /\bxmrig\b|\bminerd\b|\bcpuminer\b|\bcgminer\b|\bbfgminer\b|\bethminer\b|\bnbminer\b|stratum\+(?:tcp|ssl):\/\/|\bcryptonight\b|\bcoinhive\b|\bnicehash\b|--donate-level\b|\s-a\s+(?:rx\/0|randomx|kawpow|ethash|cn\/\w+)\b|\s-o\s+[\w.-]*pool[\w.-]*\.\w+:\d{2,5}\b|\b(?:webminer|coinimp|cryptoloot)\b|\bnew\s+\w*miner\(|\bmonero\b[^\n]*\bpool\b|\b(?:\.\/)?miner\b(?=[^\n]*(?:chmod|nohup|\.\/miner|-o\s+miner|curl|wget))/i,
+    re: /\bxmrig\b|\bminerd\b|\bcpuminer\b|\bcgminer\b|\bbfgminer\b|\bethminer\b|\bnbminer\b|stratum\+(?:tcp|ssl):\/\/|\bcryptonight\b|\bcoinhive\b|\bnicehash\b|--donate-level\b|\s-a\s+(?:rx\/0|randomx|kawpow|ethash|cn\/\w+)\b|\s(?:-o|--url)\s+(?:stratum\+\w+:\/\/)?[\w.-]*pool[\w.-]*\.\w+:\d{2,5}\b|\b(?:supportxmr|hashvault|minexmr|moneroocean|nanopool|herominers|unmineable)\.\w+\b|\b(?:webminer|coinimp|cryptoloot)\b|\bnew\s+\w*miner\(|\bmonero\b[^\n]*\bpool\b|\b(?:\.\/)?miner\b(?=[^\n]*(?:chmod|nohup|\.\/miner|-o\s+miner|curl|wget))/i,
   },
   {
     // A word after curl before any `;` or `|`, then the line up to its first `|` taken atomically ((?=(x))\1): a line
@@ -183,7 +183,7 @@ const EFFECTS: ReadonlyArray<{ rule: string; re: RegExp }> = [
   },
   {
     rule: 'decode_execute',
-    re: /\bbase64\s+(?:-d|--decode|-D)\b[^\n]*\|\s*(?:sudo\s+)?(?:ba|z)?sh\b|\b(?:exec|eval)\(\s*(?:base64\.b64decode|codecs\.decode|bytes\.fromhex|zlib\.decompress|marshal\.loads|__import__\(["'](?:base64|codecs|zlib|marshal))|\beval\(\s*(?:atob\(|buffer\.from\([^)]*["'](?:base64|hex)["'])|new\s+function\(\s*atob\(|-e(?:nc|ncodedcommand)?\s+[A-Za-z0-9+/=]{20,}|\b(?:iex|invoke-expression)\b[^\n]*frombase64string|frombase64string[^\n]*\|\s*(?:iex|invoke-expression)|\bpython3?\s+-c\s+["'][^"'\n]*(?:b64decode|decode\(["']hex)|new\s+function\(\s*buffer\.from\(|frombase64string(?:(?!```|~~~)[\s\S]){0,300}?(?:\[scriptblock\]::create\(|\binvoke-expression\b|\biex\b)|\b(?<decoded>\w+)\s*=[^\n]{0,80}?\b(?:b64decode|b32decode|a85decode|decompress|unhexlify|fromhex|marshal\.loads)\((?:(?!```|~~~)[\s\S]){0,300}?\b(?:exec|eval)\(\s*\k<decoded>\b/i,
+    re: /\bbase64\s+(?:-d|--decode|-D)\b[^\n]*\|\s*(?:sudo\s+)?(?:ba|z)?sh\b|\b(?:exec|eval)\(\s*(?:base64\.b64decode|codecs\.decode|bytes\.fromhex|zlib\.decompress|marshal\.loads|__import__\(["'](?:base64|codecs|zlib|marshal))|\beval\(\s*(?:atob\(|buffer\.from\([^)]*["'](?:base64|hex)["'])|new\s+function\(\s*atob\(|-e(?:nc|ncodedcommand)?\s+[A-Za-z0-9+/=]{20,}|\b(?:iex|invoke-expression)\b[^\n]*frombase64string|frombase64string[^\n]*\|\s*(?:iex|invoke-expression)|\bpython3?\s+-c\s+["'][^"'\n]*(?:b64decode|decode\(["']hex)|new\s+function\(\s*buffer\.from\(|\bset(?:timeout|interval)\(\s*(?:atob|buffer\.from)\(|frombase64string(?:(?!```|~~~)[\s\S]){0,300}?(?:\[scriptblock\]::create\(|\binvoke-expression\b|\biex\b)|\b(?<decoded>\w+)\s*=[^\n]{0,80}?\b(?:b64decode|b32decode|a85decode|decompress|unhexlify|fromhex|marshal\.loads)\((?:(?!```|~~~)[\s\S]){0,300}?\b(?:exec|eval)\(\s*\k<decoded>\b/i,
   },
   {
     rule: 'corrupt_system',
@@ -486,7 +486,7 @@ const DECLARED: Readonly<Record<string, RegExp>> = {
 };
 /** Commands that switch back on what the network and security rules see switched off: with one after it, a restart. */
 const RESTORED =
-  /ipconfig\s+\/renew|\bifup\b|\b(?:ip\s+link\s+set|ifconfig)\s+(?:dev\s+)?\S+\s+up\b|\bnmcli\b[^\n]*\s(?:up|connect|on)\b|(?:systemctl|service)\s+(?:--\w+\s+)*(?:start|enable|unmask|restart)\b|\bservice\s+\S+\s+(?:start|restart)\b|\bufw\s+enable\b|\bsetenforce\s+1\b|-disable\w*\s+\$?false\b|\bstate\s+on\b|\brfkill\s+unblock\b|\benable-netadapter\b|\bnetworksetup\s+-set\w+\s+\S+\s+on\b|\biptables\b[^\n]*\s-D\s|\bnft\s+delete\s+rule\b/i;
+  /ipconfig\s+\/renew|\bifup\b|\b(?:ip\s+link\s+set|ifconfig)\s+(?:dev\s+)?\S+\s+up\b|\bnmcli\b[^\n]*\s(?:up|connect|on)\b|(?:systemctl|service)\s+(?:--\w+\s+)*(?:start|enable|unmask|restart)\b|\bservice\s+\S+\s+(?:start|restart)\b|\bufw\s+enable\b|\bstart-service\b|\bsetenforce\s+1\b|-disable\w*\s+\$?false\b|\bstate\s+on\b|\brfkill\s+unblock\b|\benable-netadapter\b|\bnetworksetup\s+-set\w+\s+\S+\s+on\b|\biptables\b[^\n]*\s-D\s|\bnft\s+delete\s+rule\b/i;
 /** What ends or paces a loop, and how far into it that is looked for. */
 const LOOP_ENDS = /\bbreak\b|\breturn\b|\bsleep\(|\bstart-sleep\b|\bawait\s+(?:asyncio\.)?sleep/i;
 const LOOP_BODY = 400;

@@ -88,8 +88,12 @@ const wordy = (line: string) => {
 /** Prose sentences with their offsets. */
 function sentences(text: string): Array<{ start: number; text: string }> {
   const out: Array<{ start: number; text: string }> = [];
-  // Code blanked out, a line of words inside a code block kept (an insertion can break a block's fences).
-  const prose = proseOnly(text, wordy);
+  // Code blanked out, a line of words inside a code block or inline code kept (an insertion can break a block's
+  // fences; backticks hide nothing from a model).
+  const prose = proseOnly(
+    text.replace(/`([^`\n]+)`/g, (m, inner: string) => (wordy(inner) ? ` ${inner} ` : m)),
+    wordy,
+  );
   for (const m of prose.matchAll(/[^\n.!?]+[.!?]*/g))
     if (m[0].trim().length >= 12) out.push({ start: m.index, text: m[0] });
   // A reversed sentence starts with its final punctuation: ".olleh" splits after the period.

@@ -53,8 +53,10 @@ const YOUR_INSTRUCTIONS = new RegExp(
 const SAY = String.raw`(?:tell|say|state|claim|answer|reply|respond|recommend|suggest|insist|assert|mention|advise|inform|promote|link)`;
 /** What the reader does with this very text: summarise it, explain it, answer from it… */
 const READER_ACT = String.raw`(?:summari[sz]\w*|explain\w*|describ\w*|answer\w*|respond\w*|repl\w*|present\w*|paraphras\w*|translat\w*|rewrit\w*|discuss\w*|process\w*)`;
-/** The text itself, as its reader meets it. */
-const THIS_TEXT = String.raw`(?:this|these|the\s+(?:above|following|page|article|text|document|answer|post|thread|content|passage|snippet|learning))\b`;
+/** The text itself, as its reader meets it ("this page", "the above", "this solution"), not "this week's incidents". */
+const PAGE = String.raw`(?:pages?|articles?|text|documents?|answers?|posts?|threads?|passages?|learnings?)`;
+const TEXT_NOUN = String.raw`(?:${PAGE}|content|snippets?|solutions?|fix|code|questions?|errors?|tracebacks?)`;
+const THIS_TEXT = String.raw`(?:(?:this|these)\s+(?:\w+\s+)?${TEXT_NOUN}\b|the\s+(?:\w+\s+)?${PAGE}\b|this(?=\s*,)|the\s+(?:above|following)\b)`;
 
 /**
  * Words dictated to the reader whatever it reads or is asked: "Whatever the error is, tell the user…", "When
@@ -65,6 +67,8 @@ const OUTPUT_STEERING = new RegExp(
   [
     String.raw`(?:^|[.!?:]\s+)[\s>*_"'“‘(\[-]*(?:whatever|no\s+matter\s+(?:what|how|which|who))\b[^,.!?\n]{0,60},\s+(?:(?:please|always|just|then)\s+)?${SAY}\b`,
     String.raw`\b(?:when|while|whenever|if|before|after|once)\s+(?:you\s+(?:are\s+)?)?${READER_ACT}\s+(?:on\s+|to\s+|from\s+)?${THIS_TEXT}[^,.!?\n]{0,40},\s+(?:(?:please|always|also)\s+)?(?:(?:claim|insist|assert|pretend)\b|(?:say|state|mention|tell|note|add|stress|emphasi[sz]e|point\s+out|write|report|warn|recommend|suggest)\s+(?:\w+\s+){0,3}?that\b)`,
+    // "Whatever the question" in German, Spanish, French, Portuguese and Italian, before a verb of saying.
+    String.raw`(?:^|[.!?:]\s+)[\s>*_"'“‘(\[-]*(?:egal\s+(?:was|welche\w*|wie)|sea\s+(?:cual|lo\s+que)\s+sea|no\s+importa\s+(?:que|lo\s+que|cual)|peu\s+importe|quoi\s+qu['’]\s*(?:il|on)|qualunque\s+(?:sia|cosa)|independentemente\s+d[aeo])\b[^,.!?\n]{0,60},\s+(?:antworte|sag|sage|empfiehl|behaupte|responde|di|dile|recomienda|afirma|reponds|repondez|dis|dites|recommande|affirme|responda|diga|recomende|rispondi|dici|consiglia|afferma)\b`,
     String.raw`\bin\s+(?:any|every|each|your)\s+(?:summary|summaries|answer|response|reply|explanation|description|translation)\s+(?:of|about|on|to)\s+${THIS_TEXT}[^,.!?\n]{0,40},\s+(?:(?:please|always|also)\s+)?(?:claim|insist|assert|say|state|mention|tell|stress|write|recommend|suggest)\b`,
   ].join('|'),
   'm',
@@ -76,8 +80,10 @@ const OUTPUT_STEERING = new RegExp(
  */
 const TO_THE_USER = String.raw`(?:(?:tell|inform|advise|warn|convince|persuade|urge|remind|assure)\s+(?:the|your|all|every)?\s*(?:users?|readers?|customers?|visitors?|humans?|people)\b|recommend(?:ing)?\s+(?:to\s+|that\s+)(?:the\s+|your\s+)?(?:users?|readers?|customers?)\b)`;
 const UNSAFE_PUSH = String.raw`(?:disabl\w*|turn\w*\s+off|uninstall\w*|remov\w*|delet\w*)\s+(?:their|your|the|his|her|any)\s+(?:\w+\s+)?(?:anti-?virus\w*|firewalls?|defender|security\s+(?:software|tools?|settings)|protection)\b|re-?install\w*\s+(?:their|your|the|his|her)\s+(?:operating\s+system|os|windows|macos)\b`;
+/** The same in German, Spanish, French, Portuguese and Italian ("Sag dem Nutzer…", "Dile al usuario…"): any host counts. */
+const TO_THE_USER_ELSEWHERE = String.raw`(?:sag(?:e|en\s+sie)?|empfiehl|rate)\s+(?:dem|den)\s+(?:nutzer|benutzer|anwender|kunden|lesern?)|(?:dile|di|digale|informa|recomienda|aconseja)\s+(?:al|a\s+los)\s+(?:usuario|cliente|lector)e?s?|(?:dis|dites|conseille|recommande)\s+a\s+l['’]?\s*(?:utilisateur|client|lecteur)|(?:diga|diz|recomende|aconselhe)\s+aos?\s+(?:usuario|utilizador|cliente|leitor)e?s?|(?:di|dici|consiglia|raccomanda)\s+all['’]\s*utente`;
 const STEERS_USER = new RegExp(
-  String.raw`(?<!\b(?:never|not|n['’]t)\s+)\b${TO_THE_USER}[^.!?\n]{0,160}?(?:${UNSAFE_PUSH}|\b(?:at|from|to|via|visit\w*|using|use|open|on)\s+(?:(?:the|our|this)\s+)?(?:(?:site|page|website|portal|link)\s+)?(?:https?:\/\/)?((?:[\w-]+\.)+(?:com|net|org|io|co|cc|top|xyz|biz|info|app|dev|me|ru|cn|tk|su|pro|site|online|help|shop))\b)`,
+  String.raw`(?<!\b(?:never|not|n['’]t)\s+)\b(?:${TO_THE_USER_ELSEWHERE})\b[^.!?\n]{0,160}?\b(?:https?:\/\/)?((?:[\w-]+\.)+(?:com|net|org|io|co|cc|top|xyz|biz|info|app|dev|me|ru|cn|tk|su|pro|site|online|help|shop|de|es|fr|it|pt|br))\b|(?<!\b(?:never|not|n['’]t)\s+)\b${TO_THE_USER}[^.!?\n]{0,160}?(?:${UNSAFE_PUSH}|\b(?:at|from|to|via|visit\w*|using|use|open|on)\s+(?:(?:the|our|this)\s+)?(?:(?:site|page|website|portal|link)\s+)?(?:https?:\/\/)?((?:[\w-]+\.)+(?:com|net|org|io|co|cc|top|xyz|biz|info|app|dev|me|ru|cn|tk|su|pro|site|online|help|shop))\b)`,
   'm',
 );
 
@@ -181,7 +187,8 @@ export function screenReaderInstructions(text: string, task = ''): LayerFlag[] {
     if (!m) continue;
     if (rule === 'about_your_output' && titleNamesOutput(m[0], title)) continue;
     // A site the title or task names is the learning's own subject, not somewhere it steers the user.
-    if (rule === 'steers_user' && m[1] && taskNames(m[1], task)) continue;
+    const host = m[1] ?? m[2];
+    if (rule === 'steers_user' && host && taskNames(host, task)) continue;
     out.push(flagAt('instructions', rule, folded.toOriginal(m.index!), folded.toOriginal(m.index! + m[0].length)));
   }
   return out;
