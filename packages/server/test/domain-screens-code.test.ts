@@ -622,6 +622,9 @@ describe('screenCode: seventh pass, each rule beside its near misses', () => {
       ),
     ).toEqual([]);
     expect(ruleNames(fenced('cp /tmp/x.sh /etc/cron.hourly/x'))).toEqual(['persistence']);
+    const daily = fenced('sudo install -m 755 rotate.sh /etc/cron.daily/rotate');
+    expect(ruleNames(daily, 'Fix a KeyError')).toEqual(['persistence']);
+    expect(ruleNames(daily, 'Rotate logs with a cron.daily script')).toEqual([]);
     expect(ruleNames('Look for persistence: `crontab -l`, `/etc/cron.d/`, `~/.bashrc`.')).toEqual([]);
   });
 

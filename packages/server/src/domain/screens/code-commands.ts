@@ -159,7 +159,7 @@ const EFFECTS: ReadonlyArray<{ rule: string; re: RegExp }> = [
   },
   {
     rule: 'persistence',
-    re: /(?:new-itemproperty|set-itemproperty|\breg\s+add|setvalue(?:ex)?\(|regsetvalue\w*)[^\n]{0,200}?currentversion\\+run(?:once)?\b|currentversion\\+run(?:once)?\b(?:(?!```|~~~)[\s\S]){0,300}?(?:setvalue(?:ex)?\(|regsetvalue\w*|new-itemproperty|set-itemproperty)|\breg\s+add\s+\S*\\run\b|\bschtasks\s+\/create[^\n]*\/sc\s+(?:onlogon|onstart)|\bnew-scheduledtasktrigger\b[^\n]*-at(?:logon|startup)\b|\/etc\/(?:rc\.local|init\.d\/rc\.local)|@reboot\b|>>\s*\/etc\/crontab|(?:>>?\s*|\btee\s+(?:-a\s+)?|\b(?:cp|mv|install|ln)\s+(?:-\S+\s+)*\S+\s+|\bopen\(\s*["'])\/etc\/cron\.\w+\/|(?:crontab\s+-l[^\n|]*\|[^\n]*crontab\s+-)|launchagents\/[^\n]*\.plist[\s\S]{0,400}runatload|runatload[\s\S]{0,400}launchagents|\[service\][\s\S]{0,400}execstart=[^\n]*(?:curl|wget|\/tmp\/|\/dev\/shm|\/dev\/tcp|\bnc\b|base64)/im,
+    re: /(?:new-itemproperty|set-itemproperty|\breg\s+add|setvalue(?:ex)?\(|regsetvalue\w*)[^\n]{0,200}?currentversion\\+run(?:once)?\b|currentversion\\+run(?:once)?\b(?:(?!```|~~~)[\s\S]){0,300}?(?:setvalue(?:ex)?\(|regsetvalue\w*|new-itemproperty|set-itemproperty)|\breg\s+add\s+\S*\\run\b|\bschtasks\s+\/create[^\n]*\/sc\s+(?:onlogon|onstart)|\bnew-scheduledtasktrigger\b[^\n]*-at(?:logon|startup)\b|\/etc\/(?:rc\.local|init\.d\/rc\.local)|@reboot\b|>>\s*\/etc\/crontab|(?:>>?\s*|\btee\s+(?:-a\s+)?|\b(?:cp|mv|install|ln)\s+(?:-\S+(?:\s+\d+)?\s+)*\S+\s+|\bopen\(\s*["'])\/etc\/cron\.\w+\/|(?:crontab\s+-l[^\n|]*\|[^\n]*crontab\s+-)|launchagents\/[^\n]*\.plist[\s\S]{0,400}runatload|runatload[\s\S]{0,400}launchagents|\[service\][\s\S]{0,400}execstart=[^\n]*(?:curl|wget|\/tmp\/|\/dev\/shm|\/dev\/tcp|\bnc\b|base64)/im,
   },
   {
     rule: 'persistence',
@@ -482,7 +482,7 @@ const DECLARED: Readonly<Record<string, RegExp>> = {
   destroy_disk:
     /\b(?:wip(?:e|es|ed|ing)|eras(?:e|es|ed|ing)|format(?:s|ted|ting)?|flash(?:es|ed|ing)?|shred\w*|saniti[sz]\w+|partition\w*|reimag\w+|factory\s+reset|(?:write|burn)\w*\s+(?:an?\s+|the\s+)?(?:iso|image))\b/i,
   persistence:
-    /\b(?:(?:at|on|after)\s+(?:log\s?in|logon|boot|start-?up|reboot)|when\s+(?:the\s+|my\s+|a\s+)?(?:machine|computer|system|server|mac|pc|laptop|pi)\s+(?:boots|starts)|auto-?start\w*|start(?:s|ed)?\s+automatically|schedul\w+|cron\s*(?:job|tab|entry)|launch\s?(?:agent|daemon)s?)\b/i,
+    /\b(?:(?:at|on|after)\s+(?:log\s?in|logon|boot|start-?up|reboot)|when\s+(?:the\s+|my\s+|a\s+)?(?:machine|computer|system|server|mac|pc|laptop|pi)\s+(?:boots|starts)|auto-?start\w*|start(?:s|ed)?\s+automatically|schedul\w+|cron(?:\.(?:d|daily|hourly|weekly|monthly)\b|\s*(?:job|tab|entry))|launch\s?(?:agent|daemon)s?)\b/i,
 };
 /** Commands that switch back on what the network and security rules see switched off: with one after it, a restart. */
 const RESTORED =
