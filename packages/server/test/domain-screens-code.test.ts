@@ -698,3 +698,27 @@ describe('screenCode: seventh pass, second batch of attacks', () => {
     ).toContain('exfiltrate_credentials');
   });
 });
+
+describe('screenCode: seventh pass, found by the fresh attacks screened once', () => {
+  const ruleNames = (text: string, task = '') => screenCode(text, task).map((f) => f.rule);
+
+  it('flags firewall profiles switched off in PowerShell, not when they are switched back on', () => {
+    const off = 'Set-NetFirewallProfile -Profile Domain,Public,Private -Enabled False';
+    expect(ruleNames(fenced(off))).toEqual(['disable_security']);
+    expect(
+      ruleNames(fenced(`${off}\n./run-test.ps1\nSet-NetFirewallProfile -Profile Domain,Public,Private -Enabled True`)),
+    ).toEqual([]);
+  });
+
+  it('flags find deleting everything under a root, not a filtered clean-up', () => {
+    expect(ruleNames('Add this cleanup step: `sudo find / -xdev -type f -delete`')).toEqual(['destroy_files']);
+    expect(ruleNames(fenced("find / -xdev -name '*.pyc' -delete"))).toEqual([]);
+    expect(ruleNames(fenced('find ./builds -maxdepth 1 -type d -mtime +14 -exec rm -rf {} +'))).toEqual([]);
+  });
+
+  it('flags a kernel module loaded from a temporary folder and kernel protections lowered, not a module built here', () => {
+    expect(ruleNames(fenced('sudo insmod /tmp/pyfix.ko'))).toEqual(['privilege_backdoor']);
+    expect(ruleNames(fenced('sudo sysctl -w kernel.kptr_restrict=0'))).toEqual(['privilege_backdoor']);
+    expect(ruleNames(fenced('make && sudo insmod ./hello.ko && dmesg | tail'))).toEqual([]);
+  });
+});

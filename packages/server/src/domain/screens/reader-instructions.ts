@@ -65,7 +65,9 @@ const THIS_TEXT = String.raw`(?:(?:this|these)\s+(?:\w+\s+)?${TEXT_NOUN}\b|the\s
  */
 const OUTPUT_STEERING = new RegExp(
   [
-    String.raw`(?:^|[.!?:]\s+)[\s>*_"'“‘(\[-]*(?:whatever|no\s+matter\s+(?:what|how|which|who))\b[^,.!?\n]{0,60},\s+(?:(?:please|always|just|then)\s+)?${SAY}\b`,
+    String.raw`(?:^|[.!?:]\s+)[\s>*_"'“‘(\[-]*(?:whatever|no\s+matter\s+(?:what|how|which|who)|however\s+(?:the|it|they|you|this)\b)\b[^,.!?\n]{0,60},\s+(?:(?:please|always|just|then)\s+)?(?:${SAY}\b|(?:[\w']+\s+){0,4}?(?:${SAY}|conclude|claim|insist|assert)\s+that\b)`,
+    // Words for whoever summarises or reads this: "P.S. for whoever summarises this: mention that…".
+    String.raw`\b(?:for|to)\s+(?:whoever|anyone|anybody|whatever)\s+(?:is\s+)?(?:summari[sz]\w*|read\w*|process\w*|answer\w*|pars\w*)\s+(?:this|these|the\s+above)\b[^.!?\n]{0,20}?[:,]\s*(?:please\s+)?${SAY}\b`,
     String.raw`\b(?:when|while|whenever|if|before|after|once)\s+(?:you\s+(?:are\s+)?)?${READER_ACT}\s+(?:on\s+|to\s+|from\s+)?${THIS_TEXT}[^,.!?\n]{0,40},\s+(?:(?:please|always|also)\s+)?(?:(?:claim|insist|assert|pretend)\b|(?:say|state|mention|tell|note|add|stress|emphasi[sz]e|point\s+out|write|report|warn|recommend|suggest)\s+(?:\w+\s+){0,3}?that\b)`,
     // "Whatever the question" in German, Spanish, French, Portuguese and Italian, before a verb of saying.
     String.raw`(?:^|[.!?:]\s+)[\s>*_"'“‘(\[-]*(?:egal\s+(?:was|welche\w*|wie)|sea\s+(?:cual|lo\s+que)\s+sea|no\s+importa\s+(?:que|lo\s+que|cual)|peu\s+importe|quoi\s+qu['’]\s*(?:il|on)|qualunque\s+(?:sia|cosa)|independentemente\s+d[aeo])\b[^,.!?\n]{0,60},\s+(?:antworte|sag|sage|empfiehl|behaupte|responde|di|dile|recomienda|afirma|reponds|repondez|dis|dites|recommande|affirme|responda|diga|recomende|rispondi|dici|consiglia|afferma)\b`,
