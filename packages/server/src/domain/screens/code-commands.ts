@@ -98,6 +98,9 @@ const SOURCES: ReadonlyArray<{ rule: string; re: RegExp }> = [
   },
 ];
 
+/** A character of one curl or wget command: a scan from one stops at the next (a line of repeats costs one scan). */
+const ONE_COMMAND = String.raw`(?:(?!\b(?:curl|wget)\b)[^\n|;])`;
+
 /** A DNS lookup of a name built from a variable (`nslookup "$chunk.example.net"`): data carried off in the name. */
 const DNS_LOOKUP = String.raw`\b(?:nslookup|dig|host|resolve-dnsname)\s+(?:[-+]\S+\s+)*["']?\$\{?\w+\}?\.[\w-]+\.`;
 const DNS_SINK = new RegExp(DNS_LOOKUP, 'i');
@@ -108,7 +111,7 @@ const SINK = new RegExp(
     String.raw`\bhttplib|\.sendall\(|\.sendto\(|\.send\(|\bsmtplib\.|\byagmail\b|\bftplib\b|\bftp\(|\.storbinary|\bparamiko\b|\bscpclient|` +
     String.raw`\bhttpx\.|\baiohttp\.|\bpycurl\b|\bpublish\.single|\bwebsocket|\bbluetoothsocket|\btelnetlib|\bfetch\(|\baxios\.|` +
     String.raw`\bhttps?\.request\(|\bnet\.(?:connect|createconnection)|\bnew\s+net\.socket|xmlhttprequest|sendbeacon|\bnodemailer|` +
-    String.raw`\bcurl\b[^\n|;]*(?:\s-d\b|\s--data|\s-F\b|\s--form|\s-T\b|\s--upload-file|-X\s*(?:POST|PUT))|\bwget\b[^\n]*--post-(?:data|file)|` +
+    String.raw`\bcurl\b${ONE_COMMAND}*(?:\s-d\b|\s--data|\s-F\b|\s--form|\s-T\b|\s--upload-file|-X\s*(?:POST|PUT))|\bwget\b${ONE_COMMAND}*--post-(?:data|file)|` +
     String.raw`\b(?:nc|ncat|netcat)\s+(?:-\w+\s+)*[\w.-]+\s+\d+|\/dev\/(?:tcp|udp)\/|\bscp\s+\S+\s+[\w.-]+@?[\w.-]*:|\brsync\b[^\n]*\s[\w.-]+:|` +
     String.raw`\bsendmail\b|\bmail\s+-s|invoke-(?:webrequest|restmethod)[^\n]*-(?:method\s+(?:post|put)|body|infile)|\biwr\b[^\n]*-(?:body|infile)|` +
     String.raw`\birm\b[^\n]*-(?:body|infile)|\.upload(?:string|file|data)\(|net\.sockets\.tcpclient|send-mailmessage|${DNS_LOOKUP}`,
@@ -170,16 +173,17 @@ const EFFECTS: ReadonlyArray<{ rule: string; re: RegExp }> = [
     re: /\bxmrig\b|\bminerd\b|\bcpuminer\b|\bcgminer\b|\bbfgminer\b|\bethminer\b|\bnbminer\b|stratum\+(?:tcp|ssl):\/\/|\bcryptonight\b|\bcoinhive\b|\bnicehash\b|--donate-level\b|\s-a\s+(?:rx\/0|randomx|kawpow|ethash|cn\/\w+)\b|\s(?:-o|--url)\s+(?:stratum\+\w+:\/\/)?[\w.-]*pool[\w.-]*\.\w+:\d{2,5}\b|\b(?:supportxmr|hashvault|minexmr|moneroocean|nanopool|herominers|unmineable)\.\w+\b|\b(?:webminer|coinimp|cryptoloot)\b|\bnew\s+\w*miner\(|\bmonero\b[^\n]*\bpool\b|\b(?:\.\/)?miner\b(?=[^\n]*(?:chmod|nohup|\.\/miner|-o\s+miner|curl|wget))/i,
   },
   {
-    // A word after curl before any `;` or `|`, then the line up to its first `|` taken atomically ((?=(x))\1): a line
-    // of repeats costs a scan a start, not one for every way to split it.
+    // A word after curl before any `;` or `|`, then the line up to its first `|` taken atomically ((?=(x))\1), and no
+    // further than the next curl or wget: a line of repeats costs one scan, not one for every curl on it.
     rule: 'pipe_to_shell',
-    re: /\b(?:curl|wget)\b(?=[^\n|;]*?[\w.-])(?=([^\n|]*))\1\|\s*(?:sudo\s+(?:-\w+\s+)*)?(?:ba|z|da|k)?sh\b|\b(?:curl|wget)\b[^\n|]*\|\s*(?:sudo\s+)?(?:python3?|perl|ruby|node)\b|\b(?:iex|invoke-expression)\b[^\n]*(?:downloadstring|iwr|irm|invoke-webrequest|invoke-restmethod|net\.webclient)|(?:downloadstring|irm|iwr|invoke-restmethod|invoke-webrequest)\b[^\n]*\|\s*(?:iex|invoke-expression)\b|(?:\b(?:ba|z|da|k)?sh|\bsource|(?:^|[;&|]\s*)\.)\s+<\(\s*(?:curl|wget)\b|\b(?:(?:ba|z|da|k)?sh|python3?|perl|ruby|node)\s+-c\s+["']\$\(\s*(?:curl|wget)\b/im,
+    re: /\b(?:curl|wget)\b(?=[^\n|;]*?[\w.-])(?=((?:(?!\b(?:curl|wget)\b)[^\n|])*))\1\|\s*(?:sudo\s+(?:-\w+\s+)*)?(?:ba|z|da|k)?sh\b|\b(?:curl|wget)\b(?=((?:(?!\b(?:curl|wget)\b)[^\n|])*))\2\|\s*(?:sudo\s+)?(?:python3?|perl|ruby|node)\b|\b(?:iex|invoke-expression)\b[^\n]*(?:downloadstring|iwr|irm|invoke-webrequest|invoke-restmethod|net\.webclient)|(?:downloadstring|irm|iwr|invoke-restmethod|invoke-webrequest)\b[^\n]*\|\s*(?:iex|invoke-expression)\b|(?:\b(?:ba|z|da|k)?sh|\bsource|(?:^|[;&|]\s*)\.)\s+<\(\s*(?:curl|wget)\b|\b(?:(?:ba|z|da|k)?sh|python3?|perl|ruby|node)\s+-c\s+["']\$\(\s*(?:curl|wget)\b/im,
   },
   {
     // (?=(x))\N takes x atomically (the first -o, && or $env:temp of the line): a line of repeats then costs a scan
-    // a start, not one for every combination of them (which hung the screen for minutes on 20 KB).
+    // a start, not one for every combination of them (which hung the screen for minutes on 20 KB); a curl's scans
+    // stop at the next curl or wget, so a line of repeated curls costs one scan in all.
     rule: 'download_execute',
-    re: /\b(?:exec|eval)\(\s*(?:requests\.get\(|urllib\.request\.urlopen\(|urlopen\(|open\(["'][^"']*["']\)\.read\(\)|await\s+\(?\s*await\s+fetch\(|\(await\s+fetch\()|(?:urlretrieve|wget\.download|requests\.get|urlopen|wget|curl)[\s\S]{0,400}?(?:exec\(open\(|os\.system\(["'](?:python3?|bash|sh|\.\/)|subprocess\.\w+\(\s*\[\s*["'](?:nohup|python3?|bash|sh|\.\/))|\b(?:curl|wget)\b(?=([^\n]*?(?:-o|-O)))\1\s*\S+(?=([^\n]*?&&))\2[^\n]*(?:nohup|\.\/\S+\s*&\s*$)|start-process(?=([^\n]*?\$env:temp))\3[^\n]*\.exe/im,
+    re: /\b(?:exec|eval)\(\s*(?:requests\.get\(|urllib\.request\.urlopen\(|urlopen\(|open\(["'][^"']*["']\)\.read\(\)|await\s+\(?\s*await\s+fetch\(|\(await\s+fetch\()|(?:urlretrieve|wget\.download|requests\.get|urlopen|wget|curl)[\s\S]{0,400}?(?:exec\(open\(|os\.system\(["'](?:python3?|bash|sh|\.\/)|subprocess\.\w+\(\s*\[\s*["'](?:nohup|python3?|bash|sh|\.\/))|\b(?:curl|wget)\b(?=((?:(?!\b(?:curl|wget)\b)[^\n])*?(?:-o|-O)))\1\s*\S+(?=((?:(?!\b(?:curl|wget)\b)[^\n])*?&&))\2(?:(?!\b(?:curl|wget)\b)[^\n])*(?:nohup|\.\/\S+\s*&\s*$)|start-process(?=([^\n]*?\$env:temp))\3[^\n]*\.exe/im,
   },
   {
     rule: 'decode_execute',
@@ -470,7 +474,7 @@ const WARNED_AGAINST =
 const REMOTE_RE = new RegExp(REMOTE, 'i');
 /** curl or wget sending a local file (`-F f=@file`, `-T file`, `--data-binary @file`) to a host. */
 const CURL_UPLOAD = new RegExp(
-  String.raw`\b(?:curl|wget)\b[^\n]*(?:-F["',\s]*\w+=@|-T["',\s]+\S|--upload-file|--data(?:-binary)?["',\s]+@|--post-file)[^\n]*${REMOTE}`,
+  String.raw`\b(?:curl|wget)\b${ONE_COMMAND}*(?:-F["',\s]*\w+=@|-T["',\s]+\S|--upload-file|--data(?:-binary)?["',\s]+@|--post-file)[^\n]*${REMOTE}`,
   'i',
 );
 
