@@ -151,17 +151,14 @@ export function screenEncoded(
   depth = 0,
 ): LayerFlag[] {
   const out: LayerFlag[] = [];
-  for (const d of decodeCandidates(text)) {
-    const inner = screen(d.text, depth + 1);
-    const request = requestSentences(d.text).find((r) => r.kind === 'imperative');
-    if (request) out.push(flagAt('encoded', `${d.encoding}:hidden_request`, d.start, d.end));
-    const seen = new Set<string>();
-    for (const f of inner) {
-      const rule = `${d.encoding}:${f.layer}.${f.rule}`;
-      if (seen.has(rule)) continue;
-      seen.add(rule);
+  // One flag a rule over overlapping candidates (a reversed sentence is read with and without its leading period).
+  const add = (rule: string, d: Decoded) => {
+    if (!out.some((f) => f.rule === rule && f.start < d.end && d.start < f.end))
       out.push(flagAt('encoded', rule, d.start, d.end));
-    }
+  };
+  for (const d of decodeCandidates(text)) {
+    if (requestSentences(d.text).some((r) => r.kind === 'imperative')) add(`${d.encoding}:hidden_request`, d);
+    for (const f of screen(d.text, depth + 1)) add(`${d.encoding}:${f.layer}.${f.rule}`, d);
   }
   return out;
 }
