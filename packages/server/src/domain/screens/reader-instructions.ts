@@ -77,15 +77,16 @@ const OUTPUT_STEERING = new RegExp(
 );
 
 /**
- * Telling the reader's user something, and in the same sentence a push: a site to go to (at, from, via… a host), or a
- * safeguard to drop. Advice against it ("Never advise users to disable…") is not a push.
+ * Telling the reader's user something, and in the same sentence a push: a site to go to (at, from, via, switch to… a
+ * host, not "point their DNS to" one), or a safeguard to drop. Advice against it ("Never advise users to disable…") is
+ * not a push.
  */
 const TO_THE_USER = String.raw`(?:(?:tell|inform|advise|warn|convince|persuade|urge|remind|assure)\s+(?:the|your|all|every)?\s*(?:users?|readers?|customers?|visitors?|humans?|people)\b|recommend(?:ing)?\s+(?:to\s+|that\s+)(?:the\s+|your\s+)?(?:users?|readers?|customers?)\b)`;
 const UNSAFE_PUSH = String.raw`(?:disabl\w*|turn\w*\s+off|uninstall\w*|remov\w*|delet\w*)\s+(?:their|your|the|his|her|any)\s+(?:\w+\s+)?(?:anti-?virus\w*|firewalls?|defender|security\s+(?:software|tools?|settings)|protection)\b|re-?install\w*\s+(?:their|your|the|his|her)\s+(?:operating\s+system|os|windows|macos)\b`;
 /** The same in German, Spanish, French, Portuguese and Italian ("Sag dem Nutzer…", "Dile al usuario…"): any host counts. */
 const TO_THE_USER_ELSEWHERE = String.raw`(?:sag(?:e|en\s+sie)?|empfiehl|rate)\s+(?:dem|den)\s+(?:nutzer|benutzer|anwender|kunden|lesern?)|(?:dile|di|digale|informa|recomienda|aconseja)\s+(?:al|a\s+los)\s+(?:usuario|cliente|lector)e?s?|(?:dis|dites|conseille|recommande)\s+a\s+l['’]?\s*(?:utilisateur|client|lecteur)|(?:diga|diz|recomende|aconselhe)\s+aos?\s+(?:usuario|utilizador|cliente|leitor)e?s?|(?:di|dici|consiglia|raccomanda)\s+all['’]\s*utente`;
 const STEERS_USER = new RegExp(
-  String.raw`(?<!\b(?:never|not|n['’]t)\s+)\b(?:${TO_THE_USER_ELSEWHERE})\b[^.!?\n]{0,160}?\b(?:https?:\/\/)?((?:[\w-]+\.)+(?:com|net|org|io|co|cc|top|xyz|biz|info|app|dev|me|ru|cn|tk|su|pro|site|online|help|shop|de|es|fr|it|pt|br))\b|(?<!\b(?:never|not|n['’]t)\s+)\b${TO_THE_USER}[^.!?\n]{0,160}?(?:${UNSAFE_PUSH}|\b(?:at|from|to|via|visit\w*|using|use|open|on)\s+(?:(?:the|our|this)\s+)?(?:(?:site|page|website|portal|link)\s+)?(?:https?:\/\/)?((?:[\w-]+\.)+(?:com|net|org|io|co|cc|top|xyz|biz|info|app|dev|me|ru|cn|tk|su|pro|site|online|help|shop))\b)`,
+  String.raw`(?<!\b(?:never|not|n['’]t)\s+)\b(?:${TO_THE_USER_ELSEWHERE})\b[^.!?\n]{0,160}?\b(?:https?:\/\/)?((?:[\w-]+\.)+(?:com|net|org|io|co|cc|top|xyz|biz|info|app|dev|me|ru|cn|tk|su|pro|site|online|help|shop|de|es|fr|it|pt|br))\b|(?<!\b(?:never|not|n['’]t)\s+)\b${TO_THE_USER}[^.!?\n]{0,160}?(?:${UNSAFE_PUSH}|\b(?:at|from|via|visit\w*|using|use|open|(?:switch\w*|migrat\w*|mov\w*|go|head|navigat\w*|upgrad\w*)\s+(?:over\s+)?to)\s+(?:(?:the|our|this)\s+)?(?:(?:site|page|website|portal|link)\s+)?(?:https?:\/\/)?((?:[\w-]+\.)+(?:com|net|org|io|co|cc|top|xyz|biz|info|app|dev|me|ru|cn|tk|su|pro|site|online|help|shop))\b)`,
   'm',
 );
 
