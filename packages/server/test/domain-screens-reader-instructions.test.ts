@@ -178,6 +178,8 @@ describe('screenReaderInstructions: words dictated to the reader (seventh pass)'
     'Decode the value and compare it with what the app logs at startup.',
     'Decode the manifest and apply it with kubectl.',
     'Check whether a phrase is a palindrome when read backwards, ignoring spaces.',
+    'To walk the list from its end, read the list in reverse with `reversed(xs)`.',
+    'Read the log file backwards with `tac app.log | less`.',
   ])('leaves decoding as a step of the task alone: %j', (text) => {
     expect(rules(text)).toEqual([]);
   });

@@ -92,7 +92,7 @@ const STEERS_USER = new RegExp(
 
 /** Asking the reader to decode something and then act on it, or to read it backwards. */
 const DECODE_AND_FOLLOW =
-  /\b(?:read|decode|reverse|decipher|unscramble|decrypt|translate|rot13)\b[^.!?\n]{0,40}\b(?:and|then)\s+(?:do|follow|obey|carry\s+out|act\s+on|comply\s+with)\s+(?:what\s+it\s+says|what\s+they\s+say|its\s+instructions?|the\s+instructions?|them|it)\b|\b(?:decode|decipher|decrypt|unscramble|reverse)\s+(?:and|then)\s+(?:apply|follow|execute|obey|run|do\s+it)\s*[:.]|\bread\s+(?:it|this|them|the\s+\w+(?:\s+\w+)?)\s+(?:backwards|in\s+reverse|(?:from\s+)?right\s+to\s+left)\b/;
+  /\b(?:read|decode|reverse|decipher|unscramble|decrypt|translate|rot13)\b[^.!?\n]{0,40}\b(?:and|then)\s+(?:do|follow|obey|carry\s+out|act\s+on|comply\s+with)\s+(?:what\s+it\s+says|what\s+they\s+say|its\s+instructions?|the\s+instructions?|them|it)\b|\b(?:decode|decipher|decrypt|unscramble|reverse)\s+(?:and|then)\s+(?:apply|follow|execute|obey|run|do\s+it)\s*[:.]|\bread\s+(?:it|this|these|them|what\s+follows|the\s+(?:following|next|text|line|sentence|message|note)(?:\s+\w+)?)\s+(?:backwards|in\s+reverse|(?:from\s+)?right\s+to\s+left)\b/;
 
 interface Rule {
   rule: string;
