@@ -43,9 +43,12 @@ function metrics(rows, pick) {
   );
 }
 
-/** Printable lines and PASS/FAIL checks; `model` embeds texts (undefined when the sentence model is not ready). */
-export async function injectionReport(model) {
-  const items = injectionSet();
+/**
+ * Printable lines and PASS/FAIL checks; `model` embeds texts (undefined when the sentence model is not ready). With
+ * `devOnly` the test half is never screened: dev figures and the dev items missed or flagged, no checks.
+ */
+export async function injectionReport(model, { devOnly = false } = {}) {
+  const items = injectionSet().filter((item) => !devOnly || item.split === 'dev');
   const rows = await verdicts(items, model);
   const lines = [
     'Injection eval (bench/eval/injection/SOURCE.md): BIPIA code-task answers with one attack each at start, middle',
@@ -60,7 +63,7 @@ export async function injectionReport(model) {
   const checks = [];
   for (const [set, inSet] of SETS) {
     lines.push(set);
-    for (const split of ['dev', 'test']) {
+    for (const split of devOnly ? ['dev'] : ['dev', 'test']) {
       const inSplit = rows.filter((r) => r.item.split === split && inSet(r.item));
       for (const [mode, pick] of modes) {
         const m = metrics(inSplit, pick);
@@ -70,8 +73,14 @@ export async function injectionReport(model) {
       }
     }
   }
-  const test = rows.filter((r) => r.item.split === 'test');
   const [mode, pick] = modes.at(-1);
+  if (devOnly) {
+    const dev = metrics(rows, pick);
+    lines.push('', `dev misses (${mode}):`, ...dev.misses.map((x) => `  ${x.text} (${x.note})`));
+    lines.push('dev false positives:', ...dev.falsePositives.map((x) => `  ${x.text}`));
+    return { lines, checks };
+  }
+  const test = rows.filter((r) => r.item.split === 'test');
   lines.push('', `Test half, ${mode}, by part:`);
   const part = (label, filter) => {
     const m = metrics(test.filter(filter), pick);
@@ -120,13 +129,14 @@ export async function injectionReport(model) {
   return { lines, checks };
 }
 
-// `node bench/lib/injection-eval.js`: this report alone, with the sentence model in a worker of this process.
+// `node bench/lib/injection-eval.js [--dev]`: this report alone, with the sentence model in a worker of this process;
+// `--dev` (`npm run eval:injection:dev`) screens the dev half only, for tuning.
 if (import.meta.url === `file://${process.argv[1]}`) {
   const { EmbedderClient } = await import('../../packages/server/dist/search/embedder.js');
   const model = new EmbedderClient();
   await model.init();
   try {
-    const { lines, checks } = await injectionReport(model);
+    const { lines, checks } = await injectionReport(model, { devOnly: process.argv.includes('--dev') });
     console.log(lines.join('\n'));
     for (const [label, ok] of checks) console.log(`${ok ? 'PASS' : 'FAIL'}  ${label}`);
     process.exitCode = checks.every(([, ok]) => ok) ? 0 : 1;

@@ -78,7 +78,7 @@ const SOCKET_PEER = String.raw`(?:["']${LOOPBACK}[^"'\s]+["']|${REMOTE})`;
 const SOURCES: ReadonlyArray<{ rule: string; re: RegExp }> = [
   {
     rule: 'exfiltrate_credentials',
-    re: /(?:~|\$HOME|%USERPROFILE%|home)?[\\/]?\.(?:ssh(?![\\/](?:config|known_hosts|authorized_keys|[\w.-]+\.pub)\b)|aws|kube|docker|gnupg|npmrc|pypirc|netrc|git-credentials)\b|(?:^|[\s"'/=(~])\.env\b|id_(?:rsa|ed25519|ecdsa)|\/etc\/(?:passwd|shadow)|keychain|login data|wallet\.dat|cookies?\.(?:txt|pkl|sqlite|json)|cookiejar|simplecookie|\bdocument\.cookie|_history\b|credentials\.(?:json|csv|xml)|\.aws\/credentials|lsass|mimikatz/i,
+    re: /(?:~|\$HOME|%USERPROFILE%|home)?[\\/]?\.(?:ssh(?![\\/](?:config|known_hosts|authorized_keys|[\w.-]+\.pub)\b)|aws|kube|docker|gnupg|npmrc|pypirc|netrc|git-credentials)\b|(?:^|[\s"'/=(~])\.env\b|id_(?:rsa|ed25519|ecdsa)|\/etc\/(?:passwd|shadow)|keychain|login data|wallet\.dat|cookies?\.(?:txt|pkl|sqlite|json)|cookiejar|simplecookie|\bdocument\.cookie|\bbrowser_cookie3\b|\bbrowsercookie\b|\bpycookiecheat\b|_history\b|credentials\.(?:json|csv|xml)|\.aws\/credentials|lsass|mimikatz/i,
   },
   {
     rule: 'exfiltrate_env',
@@ -98,16 +98,23 @@ const SOURCES: ReadonlyArray<{ rule: string; re: RegExp }> = [
   },
 ];
 
+/** A character of one curl or wget command: a scan from one stops at the next (a line of repeats costs one scan). */
+const ONE_COMMAND = String.raw`(?:(?!\b(?:curl|wget)\b)[^\n|;])`;
+
+/** A DNS lookup of a name built from a variable (`nslookup "$chunk.example.net"`): data carried off in the name. */
+const DNS_LOOKUP = String.raw`\b(?:nslookup|dig|host|resolve-dnsname)\s+(?:[-+]\S+\s+)*["']?\$\{?\w+\}?\.[\w-]+\.`;
+const DNS_SINK = new RegExp(DNS_LOOKUP, 'i');
+
 /** Sending something off the machine. */
 const SINK = new RegExp(
   String.raw`\brequests\.(?:post|put|patch|get|request)\(|\burllib\.request\.(?:urlopen|request)\(|\bhttp\.client\.https?connection|` +
     String.raw`\bhttplib|\.sendall\(|\.sendto\(|\.send\(|\bsmtplib\.|\byagmail\b|\bftplib\b|\bftp\(|\.storbinary|\bparamiko\b|\bscpclient|` +
     String.raw`\bhttpx\.|\baiohttp\.|\bpycurl\b|\bpublish\.single|\bwebsocket|\bbluetoothsocket|\btelnetlib|\bfetch\(|\baxios\.|` +
     String.raw`\bhttps?\.request\(|\bnet\.(?:connect|createconnection)|\bnew\s+net\.socket|xmlhttprequest|sendbeacon|\bnodemailer|` +
-    String.raw`\bcurl\b[^\n|;]*(?:\s-d\b|\s--data|\s-F\b|\s--form|\s-T\b|\s--upload-file|-X\s*(?:POST|PUT))|\bwget\b[^\n]*--post-(?:data|file)|` +
+    String.raw`\bcurl\b${ONE_COMMAND}*(?:\s-d\b|\s--data|\s-F\b|\s--form|\s-T\b|\s--upload-file|-X\s*(?:POST|PUT))|\bwget\b${ONE_COMMAND}*--post-(?:data|file)|` +
     String.raw`\b(?:nc|ncat|netcat)\s+(?:-\w+\s+)*[\w.-]+\s+\d+|\/dev\/(?:tcp|udp)\/|\bscp\s+\S+\s+[\w.-]+@?[\w.-]*:|\brsync\b[^\n]*\s[\w.-]+:|` +
     String.raw`\bsendmail\b|\bmail\s+-s|invoke-(?:webrequest|restmethod)[^\n]*-(?:method\s+(?:post|put)|body|infile)|\biwr\b[^\n]*-(?:body|infile)|` +
-    String.raw`\birm\b[^\n]*-(?:body|infile)|\.upload(?:string|file|data)\(|net\.sockets\.tcpclient|send-mailmessage`,
+    String.raw`\birm\b[^\n]*-(?:body|infile)|\.upload(?:string|file|data)\(|net\.sockets\.tcpclient|send-mailmessage|${DNS_LOOKUP}`,
   'i',
 );
 
@@ -119,7 +126,7 @@ const EFFECTS: ReadonlyArray<{ rule: string; re: RegExp }> = [
   },
   {
     rule: 'keylogger',
-    re: /\bpynput\b|\bkeyboard\.(?:on_press|on_release|hook|record|read_key|add_hotkey)|getasynckeystate|setwindowshookex|\blogkeys\b|\bxinput\s+test\b|\biohook\b/i,
+    re: /\bpynput\b|\bkeyboard\.(?:on_press|on_release|hook|record|read_key|add_hotkey)|getasynckeystate|setwindowshookex|\blogkeys\b|\bxinput\s+test\b|\biohook\b|addeventlistener\(\s*["']key(?:down|up|press)["'](?:(?!```|~~~)[\s\S]){0,300}?(?:sendbeacon|fetch|new\s+websocket|\.send)\(/i,
   },
   {
     rule: 'screen_capture',
@@ -131,19 +138,19 @@ const EFFECTS: ReadonlyArray<{ rule: string; re: RegExp }> = [
   },
   {
     rule: 'destroy_files',
-    re: /\brm\s+(?:-\w*[rf]\w*\s+|--\w+(?:=\S+)?\s+)+(?:--no-preserve-root\s+)?["']?(?:\/|\/\*|~\/?\*?|\$HOME\/?\*?|\/(?:usr|etc|lib\w*|bin|sbin|boot|var|home|sys|opt|root)\/?\*?)["']?(?:\s|$|;|&)|\b(?:shutil\.rmtree|fs\.rm(?:sync)?|fs\.rmdir(?:sync)?|rimraf(?:\.sync)?)\(\s*(?:["'](?:\/|~|c:\\\\?)["']|os\.path\.expanduser\(["']~["']\)|os\.environ\[["']home["']\]|os\.homedir\(\))|\bos\.(?:remove|unlink)\(\s*["']\/(?:lib|bin|sbin|boot|etc|usr\/(?:lib|bin|sbin))\/|remove-item[^\n]*-recurse[^\n]*(?:c:\\(?:\s|$|windows|\*)|\$env:(?:userprofile|systemroot)|~)|remove-item[^\n]*c:\\windows(?:\\system32)?(?:\\\*)?["']?\s[^\n]*-recurse|\brm\s+(?:-\w+\s+)*\/boot\b|\b(?:rm\s+(?:-\w+\s+)*|shutil\.rmtree\(\s*|os\.(?:remove|unlink|rmdir)\(\s*|fs\.(?:rm|unlink)(?:sync)?\(\s*)["']?\/(?:usr\/(?:s?bin|lib\w*)|s?bin|lib(?:32|64|x32)?)\b|\bopen\(\s*["']\/(?:usr\/)?(?:s?bin|lib\w*|boot)\/[^"']*["']\s*,\s*["'][wa]|\b(?:del|rd|rmdir)\s+\/[sq][^\n]*c:\\(?:windows|\*|\s|$)|\bchmod\s+-r\s+0{3,4}\s+\/(?:\s|$)/i,
+    re: /\brm\s+(?:-\w*[rf]\w*\s+|--\w+(?:=\S+)?\s+)+(?:--no-preserve-root\s+)?["']?(?:\/|\/\*|~\/?\*?|\$HOME\/?\*?|\/(?:usr|etc|lib\w*|bin|sbin|boot|var|home|sys|opt|root)\/?\*?)["']?(?:\s|$|;|&)|\b(?:shutil\.rmtree|fs\.rm(?:sync)?|fs\.rmdir(?:sync)?|rimraf(?:\.sync)?)\(\s*(?:["'](?:\/|~|c:\\\\?)["']|os\.path\.expanduser\(["']~["']\)|os\.environ\[["']home["']\]|os\.homedir\(\))|\bos\.(?:remove|unlink)\(\s*["']\/(?:lib|bin|sbin|boot|etc|usr\/(?:lib|bin|sbin))\/|remove-item[^\n]*-recurse[^\n]*(?:c:\\(?:\s|$|windows|\*)|\$env:(?:userprofile|systemroot)|~)|remove-item[^\n]*c:\\windows(?:\\system32)?(?:\\\*)?["']?\s[^\n]*-recurse|\brm\s+(?:-\w+\s+)*\/boot\b|\b(?:rm\s+(?:-\w+\s+)*|shutil\.rmtree\(\s*|os\.(?:remove|unlink|rmdir)\(\s*|fs\.(?:rm|unlink)(?:sync)?\(\s*)["']?\/(?:usr\/(?:s?bin|lib\w*)|s?bin|lib(?:32|64|x32)?)\b|\bopen\(\s*["']\/(?:usr\/)?(?:s?bin|lib\w*|boot)\/[^"']*["']\s*,\s*["'][wa]|\b(?:del|rd|rmdir)\s+\/[sq][^\n]*c:\\(?:windows|\*|\s|$)|\bchmod\s+-r\s+0{3,4}\s+\/(?:\s|$)|\bfind\s+["']?(?:\/|~\/?|\$home\/?)["']?\s(?:(?!-(?:i?name|i?path|i?regex|i?wholename|mtime|mmin|atime|newer|size|user|group|perm|empty|maxdepth)\b)[^\n|;&]){0,200}?(?:-delete\b|-exec\s+rm\b)/i,
   },
   {
     rule: 'ransomware',
-    re: /(?:fernet|\baes\.new|cipher\.encrypt|\.encrypt\(|createcipheriv|openssl\s+enc|gpg\s+(?:-c|--symmetric)|protect-cmsmessage)[\s\S]{0,600}?(?:os\.(?:remove|unlink)|\brm\s|fs\.unlink|remove-item|\bdel\s|shutil\.rmtree|\bransom|\bbitcoin|\bbtc\b|decrypt(?:ion)?\s+key|pay\s)|(?:os\.walk|glob\.glob|get-childitem[^\n]*-recurse|\bfind\s+\S+\s+-type\s+f|readdirsync)[\s\S]{0,600}?(?:fernet|\.encrypt\(|createcipheriv|openssl\s+enc)[\s\S]{0,400}?(?:os\.(?:remove|unlink)|\brm\s|fs\.unlink|remove-item|\.locked|\.enc["'])/i,
+    re: /(?:fernet|\baes\.new|cipher\.encrypt|\.encrypt\(|createcipheriv|createencryptor\(|openssl\s+enc|gpg\s+(?:-c|--symmetric)|protect-cmsmessage)[\s\S]{0,600}?(?:os\.(?:remove|unlink)|\.unlink\(|\brm\s|fs\.unlink|remove-item|\bdel\s|shutil\.rmtree|\bransom|\bbitcoin|\bbtc\b|decrypt(?:ion)?\s+key|pay\s)|(?:os\.walk|glob\.glob|get-childitem[^\n]*-recurse|\bfind\s+\S+\s+-type\s+f|readdirsync)[\s\S]{0,600}?(?:fernet|\.encrypt\(|createcipheriv|createencryptor\(|openssl\s+enc)[\s\S]{0,400}?(?:os\.(?:remove|unlink)|\brm\s|fs\.unlink|remove-item|\.locked|\.enc["'])/i,
   },
   {
     rule: 'fork_bomb',
-    re: /:\s*\(\s*\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;?\s*:|%0\s*\|\s*%0|while\s*(?:true|\(\s*(?:1|true)\s*\))\s*:?\s*\{?\s*(?:os\.fork\(\)|fork\(\)|start-process\s+(?:powershell|pwsh|cmd))|for\s*\(\s*;\s*;\s*\)\s*fork\(\)|\bos\.fork\(\)[\s\S]{0,40}while\s+true/i,
+    re: /:\s*\(\s*\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;?\s*:|\b(\w+)\s*\(\s*\)\s*\{\s*\1\s*\|\s*\1\s*&\s*\}\s*;?\s*\1\b|%0\s*\|\s*%0|while\s*(?:true|1|\(\s*(?:1|\$?true)\s*\))\s*:?\s*\{?\s*(?:os\.fork\(\)|fork\(\)|start-process\s+(?:powershell|pwsh|cmd))|for\s*\(\s*;\s*;\s*\)\s*fork\(\)|\bos\.fork\(\)[\s\S]{0,40}while\s+true/i,
   },
   {
     rule: 'flood',
-    re: /(?:while\s*(?:true|\(\s*(?:1|true)\s*\))|for\s+\w+\s+in\s+range\(\s*(?:\d{5,}|10\s*\*\*\s*\d))[\s\S]{0,300}?(?:requests\.\w+\(|\.send(?:to|all)?\(|urlopen\(|fetch\(|threading\.thread\(|\bsend\(ip\()|\bhping3\b[^\n]*--flood|\bping\s+(?:-\w*\s+)*-f\b|\bslowloris\b|\bsetinterval\([^)]*fetch\(/i,
+    re: /(?:while\s*(?:true|\(\s*(?:1|true)\s*\))|for\s+\w+\s+in\s+range\(\s*(?:\d{5,}|10\s*\*\*\s*\d))(?:(?!```|~~~)[\s\S]){0,300}?(?:requests\.\w+\(|\.send(?:to|all)?\(|urlopen\(|fetch\(|threading\.thread\(|\bsend\(ip\()|\bhping3\b[^\n]*--flood|\bping\s+(?:-\w*\s+)*-f\b|\bslowloris\b|\bsetinterval\([^)]*fetch\(/i,
   },
   {
     rule: 'disable_network',
@@ -151,35 +158,36 @@ const EFFECTS: ReadonlyArray<{ rule: string; re: RegExp }> = [
   },
   {
     rule: 'disable_security',
-    re: /\bset-mppreference\b[^\n]*-disable\w*\s+\$?true|\bnetsh\s+advfirewall\s+set\s+\w+\s+state\s+off|\bufw\s+disable\b|\bsetenforce\s+0\b|(?:systemctl|service)\s+(?:stop|disable|mask)\s+(?:firewalld|ufw|apparmor|auditd|clamav\S*|falcon-sensor|osqueryd|wazuh\S*|crowdstrike\S*|selinux|defender\S*)\b|\bsc\s+(?:stop|config)\s+windefend|\bspctl\s+--master-disable|\bcsrutil\s+disable|auditctl\s+-e\s*0|\bhistory\s+-c\b[\s\S]{0,40}unset\s+histfile|\bunset\s+histfile|\bkill\w*\b[^\n]*\b(?:antivirus|defender|falcon|clamd|auditd)\b/i,
+    re: /\bset-mppreference\b[^\n]*-disable\w*\s+\$?true|\bnetsh\s+advfirewall\s+set\s+\w+\s+state\s+off|\bset-netfirewallprofile\b[^\n]*-enabled\s+(?:\$?false|0)\b|\bufw\s+disable\b|\bsetenforce\s+0\b|(?:systemctl|service)\s+(?:--[\w-]+\s+)*(?:stop|disable|mask)\s+(?:--[\w-]+\s+)*(?:firewalld|ufw|apparmor|auditd|clamav\S*|falcon-sensor|osqueryd|wazuh\S*|crowdstrike\S*|selinux|defender\S*)\b|\bsc\s+(?:stop|config)\s+windefend|\b(?:stop-service|set-service)\b[^\n]*\b(?:windefend|wscsvc|mpssvc)\b(?![^\n]*-startuptype\s+automatic)|\bln\s+-\w*s\w*\s+\/dev\/null\s+\S*_history\b|\bspctl\s+--master-disable|\bcsrutil\s+disable|auditctl\s+-e\s*0|\bhistory\s+-c\b[\s\S]{0,40}unset\s+histfile|\bunset\s+histfile|\bkill\w*\b[^\n]*\b(?:antivirus|defender|falcon|clamd|auditd)\b|\badd-mppreference\b[^\n]*-exclusion(?:path|process)\s+["']?(?:[a-z]:\\?["']?(?=[\s,;]|$)|~[\\/]?["']?(?=[\s,;]|$)|\$env:(?:userprofile|temp|tmp|appdata|localappdata|systemroot|windir|programdata)["']?(?=[\s,;]|$)|(?:powershell|pwsh|cmd|wscript|cscript|rundll32|regsvr32|mshta)(?:\.exe)?["']?(?=[\s,;]|$))|\badd-mppreference\b[^\n]*-exclusionextension\s+["']?\.?(?:exe|ps1|dll|bat|vbs|js)\b|\bcom\.apple\.alf\s+globalstate\s+-int\s+0\b|\bsocketfilterfw\s+--setglobalstate\s+off\b/im,
   },
   {
     rule: 'persistence',
-    re: /(?:\\|\/)currentversion\\+run(?:once)?\b|\breg\s+add\s+\S*\\run\b|\bschtasks\s+\/create[^\n]*\/sc\s+(?:onlogon|onstart)|\/etc\/(?:rc\.local|init\.d\/rc\.local)|@reboot\b|>>\s*\/etc\/crontab|\/etc\/cron\.\w+\/|(?:crontab\s+-l[^\n|]*\|[^\n]*crontab\s+-)|launchagents\/[^\n]*\.plist[\s\S]{0,400}runatload|runatload[\s\S]{0,400}launchagents|\[service\][\s\S]{0,400}execstart=[^\n]*(?:curl|wget|\/tmp\/|\/dev\/shm|\/dev\/tcp|\bnc\b|base64)/im,
+    re: /(?:new-itemproperty|set-itemproperty|\breg\s+add|setvalue(?:ex)?\(|regsetvalue\w*)[^\n]{0,200}?currentversion\\+run(?:once)?\b|currentversion\\+run(?:once)?\b(?:(?!```|~~~)[\s\S]){0,300}?(?:setvalue(?:ex)?\(|regsetvalue\w*|new-itemproperty|set-itemproperty)|\breg\s+add\s+\S*\\run\b|\bschtasks\s+\/create[^\n]*\/sc\s+(?:onlogon|onstart)|\bnew-scheduledtasktrigger\b[^\n]*-at(?:logon|startup)\b|\/etc\/(?:rc\.local|init\.d\/rc\.local)|@reboot\b|>>\s*\/etc\/crontab|(?:>>?\s*|\btee\s+(?:-a\s+)?|\b(?:cp|mv|install|ln)\s+(?:-\S+(?:\s+\d+)?\s+)*\S+\s+|\bopen\(\s*["'])\/etc\/cron\.\w+\/|(?:crontab\s+-l[^\n|]*\|[^\n]*crontab\s+-)|launchagents\/[^\n]*\.plist[\s\S]{0,400}runatload|runatload[\s\S]{0,400}launchagents|\[service\][\s\S]{0,400}execstart=[^\n]*(?:curl|wget|\/tmp\/|\/dev\/shm|\/dev\/tcp|\bnc\b|base64)/im,
   },
   {
     rule: 'persistence',
-    re: /(?:echo|printf)\s+["'][^"'\n]*(?:curl|wget|\/dev\/tcp|\bnc\b|ncat|base64\s+-d|nohup)[^"'\n]*["']\s*(?:>>|\|\s*tee\s+-a)\s*\S*(?:\.bashrc|\.zshrc|\.profile|\.bash_profile|crontab|rc\.local)/i,
+    re: /(?:echo|printf)\s+(?:'[^'\n]{0,300}?(?:curl|wget|\/dev\/tcp|\bnc\b|ncat|base64\s+-d|nohup)[^'\n]{0,300}'|"[^"\n]{0,300}?(?:curl|wget|\/dev\/tcp|\bnc\b|ncat|base64\s+-d|nohup)[^"\n]{0,300}")\s*(?:>>|\|\s*tee\s+-a)\s*\S*(?:\.bashrc|\.zshrc|\.profile|\.bash_profile|crontab|rc\.local)/i,
   },
   {
     rule: 'miner',
-    re: /\bxmrig\b|\bminerd\b|\bcpuminer\b|\bcgminer\b|\bbfgminer\b|\bethminer\b|\bnbminer\b|stratum\+(?:tcp|ssl):\/\/|\bcryptonight\b|\bcoinhive\b|\bnicehash\b|\bcryptomine\w*|\bmonero\b[^\n]*\bpool\b|\b(?:\.\/)?miner\b(?=[^\n]*(?:chmod|nohup|\.\/miner|-o\s+miner|curl|wget))/i,
+    re: /\bxmrig\b|\bminerd\b|\bcpuminer\b|\bcgminer\b|\bbfgminer\b|\bethminer\b|\bnbminer\b|stratum\+(?:tcp|ssl):\/\/|\bcryptonight\b|\bcoinhive\b|\bnicehash\b|--donate-level\b|\s-a\s+(?:rx\/0|randomx|kawpow|ethash|cn\/\w+)\b|\s(?:-o|--url)\s+(?:stratum\+\w+:\/\/)?[\w.-]*pool[\w.-]*\.\w+:\d{2,5}\b|\b(?:supportxmr|hashvault|minexmr|moneroocean|nanopool|herominers|unmineable)\.\w+\b|\b(?:webminer|coinimp|cryptoloot)\b|\bnew\s+\w*miner\(|\bmonero\b[^\n]*\bpool\b|\b(?:\.\/)?miner\b(?=[^\n]*(?:chmod|nohup|\.\/miner|-o\s+miner|curl|wget))/i,
   },
   {
-    // A word after curl before any `;` or `|`, then the line up to its first `|` taken atomically ((?=(x))\1): a line
-    // of repeats costs a scan a start, not one for every way to split it.
+    // A word after curl before any `;` or `|`, then the line up to its first `|` taken atomically ((?=(x))\1), and no
+    // further than the next curl or wget: a line of repeats costs one scan, not one for every curl on it.
     rule: 'pipe_to_shell',
-    re: /\b(?:curl|wget)\b(?=[^\n|;]*?[\w.-])(?=([^\n|]*))\1\|\s*(?:sudo\s+(?:-\w+\s+)*)?(?:ba|z|da|k)?sh\b|\b(?:curl|wget)\b[^\n|]*\|\s*(?:sudo\s+)?(?:python3?|perl|ruby|node)\b|\b(?:iex|invoke-expression)\b[^\n]*(?:downloadstring|iwr|irm|invoke-webrequest|invoke-restmethod|net\.webclient)|(?:downloadstring|irm|iwr|invoke-restmethod|invoke-webrequest)\b[^\n]*\|\s*(?:iex|invoke-expression)\b/i,
+    re: /\b(?:curl|wget)\b(?=[^\n|;]*?[\w.-])(?=((?:(?!\b(?:curl|wget)\b)[^\n|])*))\1\|\s*(?:sudo\s+(?:-\w+\s+)*)?(?:ba|z|da|k)?sh\b|\b(?:curl|wget)\b(?=((?:(?!\b(?:curl|wget)\b)[^\n|])*))\2\|\s*(?:sudo\s+)?(?:python3?|perl|ruby|node)\b|\b(?:iex|invoke-expression)\b[^\n]*(?:downloadstring|iwr|irm|invoke-webrequest|invoke-restmethod|net\.webclient)|(?:downloadstring|irm|iwr|invoke-restmethod|invoke-webrequest)\b[^\n]*\|\s*(?:iex|invoke-expression)\b|(?:\b(?:ba|z|da|k)?sh|\bsource|(?:^|[;&|]\s*)\.)\s+<\(\s*(?:curl|wget)\b|\b(?:(?:ba|z|da|k)?sh|python3?|perl|ruby|node)\s+-c\s+["']\$\(\s*(?:curl|wget)\b/im,
   },
   {
     // (?=(x))\N takes x atomically (the first -o, && or $env:temp of the line): a line of repeats then costs a scan
-    // a start, not one for every combination of them (which hung the screen for minutes on 20 KB).
+    // a start, not one for every combination of them (which hung the screen for minutes on 20 KB); a curl's scans
+    // stop at the next curl or wget, so a line of repeated curls costs one scan in all.
     rule: 'download_execute',
-    re: /\b(?:exec|eval)\(\s*(?:requests\.get\(|urllib\.request\.urlopen\(|urlopen\(|open\(["'][^"']*["']\)\.read\(\)|await\s+\(?\s*await\s+fetch\(|\(await\s+fetch\()|(?:urlretrieve|wget\.download|requests\.get|urlopen|wget|curl)[\s\S]{0,400}?(?:exec\(open\(|os\.system\(["'](?:python3?|bash|sh|\.\/)|subprocess\.\w+\(\s*\[\s*["'](?:nohup|python3?|bash|sh|\.\/))|\b(?:curl|wget)\b(?=([^\n]*?(?:-o|-O)))\1\s*\S+(?=([^\n]*?&&))\2[^\n]*(?:nohup|\.\/\S+\s*&\s*$)|start-process(?=([^\n]*?\$env:temp))\3[^\n]*\.exe/im,
+    re: /\b(?:exec|eval)\(\s*(?:requests\.get\(|urllib\.request\.urlopen\(|urlopen\(|open\(["'][^"']*["']\)\.read\(\)|await\s+\(?\s*await\s+fetch\(|\(await\s+fetch\()|(?:urlretrieve|wget\.download|requests\.get|urlopen|wget|curl)[\s\S]{0,400}?(?:exec\(open\(|os\.system\(["'](?:python3?|bash|sh|\.\/)|subprocess\.\w+\(\s*\[\s*["'](?:nohup|python3?|bash|sh|\.\/))|\b(?:curl|wget)\b(?=((?:(?!\b(?:curl|wget)\b)[^\n])*?(?:-o|-O)))\1\s*\S+(?=((?:(?!\b(?:curl|wget)\b)[^\n])*?&&))\2(?:(?!\b(?:curl|wget)\b)[^\n])*(?:nohup|\.\/\S+\s*&\s*$)|start-process(?=([^\n]*?\$env:temp))\3[^\n]*\.exe/im,
   },
   {
     rule: 'decode_execute',
-    re: /\bbase64\s+(?:-d|--decode|-D)\b[^\n]*\|\s*(?:sudo\s+)?(?:ba|z)?sh\b|\b(?:exec|eval)\(\s*(?:base64\.b64decode|codecs\.decode|bytes\.fromhex|zlib\.decompress|marshal\.loads|__import__\(["'](?:base64|codecs|zlib|marshal))|\beval\(\s*(?:atob\(|buffer\.from\([^)]*["'](?:base64|hex)["'])|new\s+function\(\s*atob\(|-e(?:nc|ncodedcommand)?\s+[A-Za-z0-9+/=]{20,}|\b(?:iex|invoke-expression)\b[^\n]*frombase64string|frombase64string[^\n]*\|\s*(?:iex|invoke-expression)|\bpython3?\s+-c\s+["'][^"'\n]*(?:b64decode|decode\(["']hex)/i,
+    re: /\bbase64\s+(?:-d|--decode|-D)\b[^\n]*\|\s*(?:sudo\s+)?(?:ba|z)?sh\b|\b(?:exec|eval)\(\s*(?:base64\.b64decode|codecs\.decode|bytes\.fromhex|zlib\.decompress|marshal\.loads|__import__\(["'](?:base64|codecs|zlib|marshal))|\beval\(\s*(?:atob\(|buffer\.from\([^)]*["'](?:base64|hex)["'])|new\s+function\(\s*atob\(|-e(?:nc|ncodedcommand)?\s+[A-Za-z0-9+/=]{20,}|\b(?:iex|invoke-expression)\b[^\n]*frombase64string|frombase64string[^\n]*\|\s*(?:iex|invoke-expression)|\bpython3?\s+-c\s+["'][^"'\n]*(?:b64decode|decode\(["']hex)|new\s+function\(\s*buffer\.from\(|\bset(?:timeout|interval)\(\s*(?:atob|buffer\.from)\(|frombase64string(?:(?!```|~~~)[\s\S]){0,300}?(?:\[scriptblock\]::create\(|\binvoke-expression\b|\biex\b)|\b(?<decoded>\w+)\s*=[^\n]{0,80}?\b(?:b64decode|b32decode|a85decode|decompress|unhexlify|fromhex|marshal\.loads)\((?:(?!```|~~~)[\s\S]){0,300}?\b(?:exec|eval)\(\s*\k<decoded>\b/i,
   },
   {
     rule: 'corrupt_system',
@@ -198,14 +206,20 @@ const EFFECTS: ReadonlyArray<{ rule: string; re: RegExp }> = [
     re: /(?<!\b(?:def|function)\s{1,8})\bsniff\((?![^)\n]*iface\s*=\s*["'](?:lo|lo0|loopback)["'])|\bpyshark\.livecapture\((?![^)\n]*interface\s*=\s*["']lo)|\bpcapy\.open_live\(\s*["'](?!lo)|socket\.af_packet\b|\bsocket\.sock_raw\b[^\n]*\bipproto_(?:ip|tcp|udp)\b|\bsio_rcvall\b/i,
   },
   {
+    // A literal public key (not a placeholder such as `AAAA...`) appended to authorized_keys: whoever holds its
+    // private half logs in to this machine. Read a line at a time, from its start.
+    rule: 'ssh_key_backdoor',
+    re: /^(?=[^\n]*authorized_keys)(?=[^\n]*(?:>>|\btee\b|add-content|appendfile|["']a\+?["']|\.write))[^\n]*?\b(?:ssh-(?:rsa|ed25519|dss)|ecdsa-sha2-nistp\d+|sk-ssh-ed25519@openssh\.com)\s+AAAA[A-Za-z0-9+/]{12,}(?![A-Za-z0-9+/=]*(?:\.\.\.|…))/im,
+  },
+  {
     rule: 'privilege_backdoor',
-    re: /\buseradd\b[^\n]*-o\s+-u\s*0|\bnet\s+user\s+\S+\s+\S+\s+\/add[\s\S]{0,200}administrators|\bchmod\s+(?:u\+s|[46]7\d\d)\s+\/bin\/(?:ba)?sh|\bchmod\s+\d*7{3}\s+\/etc\/(?:passwd|shadow|sudoers)|echo\s+["'][^"'\n]*ALL=\(ALL(?::ALL)?\)\s*NOPASSWD:\s*ALL["']\s*>>\s*\/etc\/sudoers\b/i,
+    re: /\b(?:insmod|modprobe)\s+(?:-\S+\s+)*\S*(?:\/tmp\/|\/dev\/shm\/|\/var\/tmp\/)|\bkernel\.(?:modules_disabled|kptr_restrict|dmesg_restrict|yama\.ptrace_scope)\s*=\s*0\b|\buseradd\b[^\n]*-o\s+-u\s*0|\bnet\s+user\s+\S+\s+\S+\s+\/add[\s\S]{0,200}administrators|\bchmod\s+(?:u\+s|[46]7\d\d)\s+\/bin\/(?:ba)?sh|\bchmod\s+\d*7{3}\s+\/etc\/(?:passwd|shadow|sudoers)|echo\s+["'][^"'\n]*ALL=\(ALL(?::ALL)?\)\s*NOPASSWD:\s*ALL["']\s*>>\s*\/etc\/sudoers\b/i,
   },
 ];
 
 /** Installers projects publish to be piped into a shell (docs tell users to run exactly this). */
 const OFFICIAL_INSTALLERS =
-  /(?:\b(?:curl|wget)\b|\b(?:irm|iwr|invoke-restmethod|invoke-webrequest)\b|downloadstring\(\s*['"])[^\n|]*?(?:https:\/\/|(?<=[\s'"(]))(?:get\.scoop\.sh|community\.chocolatey\.org\/install\.ps1|aka\.ms\/install(?:azurecli\w*)|dot\.net\/v1\/dotnet-install|get\.sdkman\.io|get\.volta\.sh|install\.determinate\.systems|nixos\.org\/nix\/install|fly\.io\/install|cli\.doppler\.com|packagecloud\.io\/install\/repositories|bootstrap\.pypa\.io\/get-pip\.py|getcomposer\.org\/installer|get\.docker\.com|sh\.rustup\.rs|deb\.nodesource\.com|rpm\.nodesource\.com|install\.python-poetry\.org|bun\.sh\/install|deno\.land\/install\.sh|get\.helm\.sh|raw\.githubusercontent\.com\/(?:nvm-sh|helm|Homebrew|ohmyzsh)\/|astral\.sh\/uv\/|get\.pnpm\.io|fnm\.vercel\.app|pyenv\.run|get\.k3s\.io|sdk\.cloud\.google\.com|cli\.github\.com|tailscale\.com\/install\.sh|ollama\.com\/install\.sh|get\.rvm\.io|starship\.rs\/install\.sh)\S*\s*(?:\||['"]\s*\)\s*\))/i;
+  /(?:\b(?:curl|wget)\b|\b(?:irm|iwr|invoke-restmethod|invoke-webrequest)\b|downloadstring\(\s*['"])[^\n|]*?(?:https:\/\/|(?<=[\s'"(]))(?:get\.scoop\.sh|community\.chocolatey\.org\/install\.ps1|aka\.ms\/install(?:azurecli\w*)|dot\.net\/v1\/dotnet-install|get\.sdkman\.io|get\.volta\.sh|install\.determinate\.systems|nixos\.org\/nix\/install|fly\.io\/install|cli\.doppler\.com|packagecloud\.io\/install\/repositories|bootstrap\.pypa\.io\/get-pip\.py|getcomposer\.org\/installer|get\.docker\.com|sh\.rustup\.rs|deb\.nodesource\.com|rpm\.nodesource\.com|install\.python-poetry\.org|bun\.sh\/install|deno\.land\/install\.sh|get\.helm\.sh|raw\.githubusercontent\.com\/(?:nvm-sh|helm|Homebrew|ohmyzsh)\/|astral\.sh\/uv\/|get\.pnpm\.io|fnm\.vercel\.app|pyenv\.run|get\.k3s\.io|sdk\.cloud\.google\.com|cli\.github\.com|tailscale\.com\/install\.sh|install\.datadoghq\.com\/scripts\/|ollama\.com\/install\.sh|get\.rvm\.io|starship\.rs\/install\.sh)\S*?\s*(?:\||['"]\s*\)\s*\)|\))/i;
 
 /** Host of a connect/sendto with a literal, non-loopback host. */
 const RAW_SOCKET = new RegExp(
@@ -350,6 +364,35 @@ function foreignReach(seg: CodeSegment, rest: string, task: string): LayerFlag |
   return undefined;
 }
 
+/** A file downloaded to a path (`curl -o`, `wget -O`, `-OutFile`, `urlretrieve(url, path)`): its name. */
+const DOWNLOADED_TO =
+  /\b(?:curl\b[^\n]{0,200}?\s-o\s*|wget\b[^\n]{0,200}?\s-O\s*|-outfile\s+|urlretrieve\([^,\n]{1,200},\s*)["']?(?:[^\s"';)]*[\\/])?([\w.-]{3,})/gi;
+/** A line that starts something at boot or login: a unit's ExecStart, @reboot, a Run key, a scheduled task, a shell rc. */
+const AUTOSTART_LINE =
+  /^[^\n]*(?:execstart\s*=|@reboot|currentversion\\+run|schtasks[^\n]*\/tr\s|runatload|>>\s*\S*(?:\.bashrc|\.zshrc|\.profile|\.bash_profile))[^\n]*$/gim;
+
+/** A start at boot or login of a file the same code downloads (a dropper), as the match of its line. */
+function droppedAtStart(text: string): RegExpMatchArray | undefined {
+  const names = [...text.matchAll(DOWNLOADED_TO)].map((m) => m[1]!.toLowerCase()).filter((n) => /[a-z]/.test(n));
+  if (names.length === 0) return undefined;
+  for (const line of text.matchAll(AUTOSTART_LINE)) {
+    const lower = line[0].toLowerCase();
+    if (names.some((n) => lower.includes(n))) return line;
+  }
+  return undefined;
+}
+
+/** Code that serves HTTP: Node's http, Express-style routes, Flask/FastAPI, Python's http.server. */
+const SERVER =
+  /\bcreateserver\(|\b(?:app|router|server)\.(?:get|post|put|all|use|route)\(|@\w+\.(?:route|get|post|put)\(|\bbasehttprequesthandler\b|\bflask\(|\bfastapi\(|\bexpress\(\)/i;
+/** A shell, or an evaluator, handed what a request carries: its URL, query, parameters, body or form. */
+const REQUEST_TO_SHELL = new RegExp(
+  String.raw`\b(?:exec|execsync|spawn|spawnsync|os\.system|os\.popen|subprocess\.\w+|eval)\(\s*(?:decodeuricomponent\(\s*|unquote\(\s*|[fr]?["'][^"'\n]*\{\s*|` +
+    '`[^`\\n]*\\$\\{\\s*' +
+    String.raw`)?(?:req|request|q|ctx)\.(?:url|query|params|body|args|form|values|get_json|json|path)\b|\b(?:os\.system|os\.popen|subprocess\.\w+|eval|exec)\(\s*self\.path\b`,
+  'i',
+);
+
 /** How far apart, in the whole text, what is read and where it is sent may be. */
 const NEAR = 800;
 
@@ -374,6 +417,13 @@ function segmentFlags(seg: CodeSegment, near = Number.POSITIVE_INFINITY): LayerF
     const rule = SHELL_BEHIND_SOCKET.test(text) ? 'reverse_shell' : 'raw_socket_remote_host';
     if (!out.some((f) => f.rule === rule)) out.push(flagAt('code', rule, ...span(seg, socket)));
   }
+  // A server that runs what a request carries: a remote shell for anyone who can reach the port. One piece of code
+  // only (a review quoting the vulnerable call alone is no server).
+  const served = near === Number.POSITIVE_INFINITY && SERVER.test(text) ? text.match(REQUEST_TO_SHELL) : null;
+  if (served) out.push(flagAt('code', 'request_to_shell', ...span(seg, served)));
+  const dropper = droppedAtStart(text);
+  if (dropper && !out.some((f) => f.rule === 'persistence'))
+    out.push(flagAt('code', 'persistence', ...span(seg, dropper)));
   const upload = text.match(CURL_UPLOAD);
   if (upload) out.push(flagAt('code', 'exfiltrate_file', ...span(seg, upload)));
   for (const sink of text.matchAll(SINK_G)) {
@@ -386,7 +436,8 @@ function segmentFlags(seg: CodeSegment, near = Number.POSITIVE_INFINITY): LayerF
     const source = SOURCES.find(
       ({ rule, re }) =>
         re.test(read(rule)) &&
-        (rule !== 'exfiltrate_file' || REMOTE_RE.test(window)) &&
+        (rule !== 'exfiltrate_file' || (REMOTE_RE.test(window) && !DNS_SINK.test(sink[0]))) &&
+        (rule !== 'fingerprint_exfiltration' || !DNS_SINK.test(sink[0])) &&
         (rule !== 'exfiltrate_env' || REMOTE_RE.test(window) || !ENV_DESTINATION.test(window)),
     );
     if (!source) continue;
@@ -423,7 +474,7 @@ const WARNED_AGAINST =
 const REMOTE_RE = new RegExp(REMOTE, 'i');
 /** curl or wget sending a local file (`-F f=@file`, `-T file`, `--data-binary @file`) to a host. */
 const CURL_UPLOAD = new RegExp(
-  String.raw`\b(?:curl|wget)\b[^\n]*(?:-F["',\s]*\w+=@|-T["',\s]+\S|--upload-file|--data(?:-binary)?["',\s]+@|--post-file)[^\n]*${REMOTE}`,
+  String.raw`\b(?:curl|wget)\b${ONE_COMMAND}*(?:-F["',\s]*\w+=@|-T["',\s]+\S|--upload-file|--data(?:-binary)?["',\s]+@|--post-file)[^\n]*${REMOTE}`,
   'i',
 );
 
@@ -435,11 +486,17 @@ const DECLARED: Readonly<Record<string, RegExp>> = {
   destroy_disk:
     /\b(?:wip(?:e|es|ed|ing)|eras(?:e|es|ed|ing)|format(?:s|ted|ting)?|flash(?:es|ed|ing)?|shred\w*|saniti[sz]\w+|partition\w*|reimag\w+|factory\s+reset|(?:write|burn)\w*\s+(?:an?\s+|the\s+)?(?:iso|image))\b/i,
   persistence:
-    /\b(?:(?:at|on|after)\s+(?:log\s?in|logon|boot|start-?up|reboot)|when\s+(?:the\s+|my\s+|a\s+)?(?:machine|computer|system|server|mac|pc|laptop|pi)\s+(?:boots|starts)|auto-?start\w*|start(?:s|ed)?\s+automatically|schedul\w+|cron\s*(?:job|tab|entry)|launch\s?(?:agent|daemon)s?)\b/i,
+    /\b(?:(?:at|on|after)\s+(?:log\s?in|logon|boot|start-?up|reboot)|when\s+(?:the\s+|my\s+|a\s+)?(?:machine|computer|system|server|mac|pc|laptop|pi)\s+(?:boots|starts)|auto-?start\w*|start(?:s|ed)?\s+automatically|schedul\w+|cron(?:\.(?:d|daily|hourly|weekly|monthly)\b|\s*(?:job|tab|entry))|launch\s?(?:agent|daemon)s?)\b/i,
 };
 /** Commands that switch back on what the network and security rules see switched off: with one after it, a restart. */
 const RESTORED =
-  /ipconfig\s+\/renew|\bifup\b|\b(?:ip\s+link\s+set|ifconfig)\s+(?:dev\s+)?\S+\s+up\b|\bnmcli\b[^\n]*\s(?:up|connect|on)\b|(?:systemctl|service)\s+(?:--\w+\s+)*(?:start|enable|unmask|restart)\b|\bservice\s+\S+\s+(?:start|restart)\b|\bufw\s+enable\b|\bsetenforce\s+1\b|-disable\w*\s+\$?false\b|\bstate\s+on\b|\brfkill\s+unblock\b|\benable-netadapter\b|\bnetworksetup\s+-set\w+\s+\S+\s+on\b|\biptables\b[^\n]*\s-D\s|\bnft\s+delete\s+rule\b/i;
+  /ipconfig\s+\/renew|\bifup\b|\b(?:ip\s+link\s+set|ifconfig)\s+(?:dev\s+)?\S+\s+up\b|\bnmcli\b[^\n]*\s(?:up|connect|on)\b|(?:systemctl|service)\s+(?:--\w+\s+)*(?:start|enable|unmask|restart)\b|\bservice\s+\S+\s+(?:start|restart)\b|\bufw\s+enable\b|\bstart-service\b|-enabled\s+(?:\$?true|1)\b|\bsetenforce\s+1\b|-disable\w*\s+\$?false\b|\bstate\s+on\b|\brfkill\s+unblock\b|\benable-netadapter\b|\bnetworksetup\s+-set\w+\s+\S+\s+on\b|\biptables\b[^\n]*\s-D\s|\bnft\s+delete\s+rule\b/i;
+/** What ends or paces a loop, and how far into it that is looked for. */
+const LOOP_ENDS = /\bbreak\b|\breturn\b|\bsleep\(|\bstart-sleep\b|\bawait\s+(?:asyncio\.)?sleep/i;
+const LOOP_BODY = 400;
+/** iptables' default policy set to drop: with ports or established connections accepted on that chain, a firewall. */
+const DROP_POLICY = /-P\s+(input|output|forward)\s+drop/i;
+const DROP_POLICY_G = new RegExp(DROP_POLICY.source, 'gi');
 /** How far after a switch-off its restart may come. */
 const RESTART_WITHIN = 600;
 
@@ -476,6 +533,18 @@ const TO_NAMED_HOST = new Set(['pipe_to_shell', 'exfiltrate_file']);
 function purposeful(f: LayerFlag, text: string, title: string): boolean {
   if (DECLARED[f.rule]?.test(title) && !(f.rule === 'persistence' && FETCHES.test(text))) return true;
   if (TO_NAMED_HOST.has(f.rule) && titleNamesHost(f, text, title)) return true;
+  // A loop that can end (break, return) or waits between requests polls; it does not flood.
+  if (f.rule === 'flood' && LOOP_ENDS.test(text.slice(f.start, f.end + LOOP_BODY).split(/```|~~~/)[0]!)) return true;
+  if (f.rule === 'disable_network' && DROP_POLICY.test(text.slice(f.start, f.end))) {
+    // Every chain the text drops by default keeps ports or established connections open.
+    const chains = [...text.matchAll(DROP_POLICY_G)].map((m) => m[1]!);
+    if (
+      chains.every((c) =>
+        new RegExp(String.raw`-[AI]\s+${c}\b[^\n]*(?:--dports?\b|established)[^\n]*-j\s+accept`, 'i').test(text),
+      )
+    )
+      return true;
+  }
   return (
     (f.rule === 'disable_network' || f.rule === 'disable_security') &&
     RESTORED.test(text.slice(f.end, f.end + RESTART_WITHIN))

@@ -2,7 +2,7 @@
 // or shifted (ROT13 and other Caesar shifts) form. Each candidate is decoded and the decoded text is screened by
 // every layer (the caller's `screen`); a flag names the encoding and the inner rule, at the encoded span.
 import { type LayerFlag, flagAt } from './flags.js';
-import { proseOnly } from './off-task.js';
+import { proseOnly, requestSentences } from './off-task.js';
 
 /** Decoded text no longer than this is screened (a learning is at most a few KB). */
 const MAX_DECODED = 8_000;
@@ -15,7 +15,8 @@ const ENGLISH = new Set(
     'user users send tell say write include add do not never always now then must should will can please what who how ' +
     'why when where which me my our we they them he she his her if but so no yes link password key keys token file files ' +
     'system prompt message data secret secrets run execute command shell delete remove download install open read ' +
-    'email account code output text following instead only just also there here have has had make use new one more'
+    'email account code output text following instead only just also there here have has had make use new one more ' +
+    'their before after about into over than because would could may might some other up out'
   ).split(' '),
 );
 
@@ -73,11 +74,26 @@ function decodedRuns(text: string): Decoded[] {
   return out;
 }
 
+/**
+ * A line inside a code block made mostly of words (six or more, seven in ten of them letters only): a sentence,
+ * reversed or shifted ones included, whose end punctuation may stand first.
+ */
+const wordy = (line: string) => {
+  const tokens = line.trim().split(/\s+/);
+  return (
+    tokens.length >= 6 && tokens.filter((t) => /^[("'“.]*\p{L}+[)"'”.,:;!?]*$/u.test(t)).length >= 0.7 * tokens.length
+  );
+};
+
 /** Prose sentences with their offsets. */
 function sentences(text: string): Array<{ start: number; text: string }> {
   const out: Array<{ start: number; text: string }> = [];
-  // Code blanked out, a sentence-like line inside a code block kept (an insertion can break a block's fences).
-  const prose = proseOnly(text);
+  // Code blanked out, a line of words inside a code block or inline code kept (an insertion can break a block's
+  // fences; backticks hide nothing from a model).
+  const prose = proseOnly(
+    text.replace(/`([^`\n]+)`/g, (m, inner: string) => (wordy(inner) ? ` ${inner} ` : m)),
+    wordy,
+  );
   for (const m of prose.matchAll(/[^\n.!?]+[.!?]*/g))
     if (m[0].trim().length >= 12) out.push({ start: m.index, text: m[0] });
   // A reversed sentence starts with its final punctuation: ".olleh" splits after the period.
@@ -125,7 +141,9 @@ export function decodeCandidates(text: string): Decoded[] {
 
 /**
  * Flags of the encoded layer: each candidate decoded and screened by `screen` (every layer, this one included,
- * `depth` levels down); the flag keeps the inner layer's rule after the encoding's name.
+ * `depth` levels down); the flag keeps the inner layer's rule after the encoding's name. A request hidden this way
+ * ("Tell the user…", "Recommend…" reversed or in base64) is flagged as `<encoding>:hidden_request` whatever its
+ * subject: text that asks the reader for something has no reason to be encoded.
  */
 export function screenEncoded(
   text: string,
@@ -133,15 +151,14 @@ export function screenEncoded(
   depth = 0,
 ): LayerFlag[] {
   const out: LayerFlag[] = [];
-  for (const d of decodeCandidates(text)) {
-    const inner = screen(d.text, depth + 1);
-    const seen = new Set<string>();
-    for (const f of inner) {
-      const rule = `${d.encoding}:${f.layer}.${f.rule}`;
-      if (seen.has(rule)) continue;
-      seen.add(rule);
+  // One flag a rule over overlapping candidates (a reversed sentence is read with and without its leading period).
+  const add = (rule: string, d: Decoded) => {
+    if (!out.some((f) => f.rule === rule && f.start < d.end && d.start < f.end))
       out.push(flagAt('encoded', rule, d.start, d.end));
-    }
+  };
+  for (const d of decodeCandidates(text)) {
+    if (requestSentences(d.text).some((r) => r.kind === 'imperative')) add(`${d.encoding}:hidden_request`, d);
+    for (const f of screen(d.text, depth + 1)) add(`${d.encoding}:${f.layer}.${f.rule}`, d);
   }
   return out;
 }

@@ -69,7 +69,7 @@ export const INJECTION_PATTERNS: readonly NamedPattern[] = [
   { name: 'role_hijack', re: /\b(?:dan|jailbreak|god)\s+mode\b|\bdo\s+anything\s+now\b/i },
   {
     name: 'role_hijack',
-    re: /\b(?:from\s+(?:now|this\s+(?:point|moment))\s+on|henceforth|starting\s+now),?\s+you\s+(?:are|will\s+be|shall\s+be)\s+(?:an?|my|the)\s/i,
+    re: /\b(?:from\s+(?:now|this\s+(?:point|moment)|the\s+next\s+(?:message|reply|turn|answer|response))\s+on(?:wards?)?|henceforth|starting\s+now),?\s+you\s+(?:are|will\s+be|shall\s+be|will\s+act\s+as|will\s+play)\s+(?:an?|my|the|\w+bot)\b/i,
   },
   {
     name: 'role_hijack',

@@ -37,6 +37,9 @@ const LEADS = new RegExp(
   'i',
 );
 const LEAD_CLAUSE_RE = new RegExp(`^${LEAD_CLAUSE}`, 'i');
+/** A leading clause that names only the reader's turn: "Before answering,", "When you reply,", "Once you finish,". */
+const READER_TURN =
+  /^["'“]?(?:before|after|when|while|once|whenever)\s+(?:you\s+(?:are\s+|have\s+)?)?(?:answer|respond|repl|continu|summari|finish|start|begin|writ|read|proceed)\w*(?:\s+(?:this|it|that))?,\s+/i;
 const OPENERS = new Set(['please', 'also', 'now', 'and', 'then', 'finally', 'additionally', 'kindly', 'next']);
 /**
  * A step of a procedure that opens with a request verb: recording ("Write down what failed"), checking a result
@@ -55,16 +58,19 @@ const QUESTION_WORDS =
 /** A line inside a code block that reads as a sentence, not code: words and plain punctuation, four words or more. */
 const PROSE_LINE = /^[ \t]*\p{Lu}[^`{}()[\]=<>;#$_\\|\n]*[.?!]["']?[ \t]*$/u;
 
+/** A sentence-like line inside a code block: a request slipped into code is still a request. */
+const proseLine = (line: string) => PROSE_LINE.test(line) && line.trim().split(/\s+/).length >= 4;
+
 /**
- * Code blanked out (kept in length), so sentences are read in prose only; a sentence-like line inside a code
- * block stays (a request slipped into code is still a request).
+ * Code blanked out (kept in length), so sentences are read in prose only; a line inside a code block that `keep`
+ * accepts (by default a sentence-like one) stays.
  */
-export const proseOnly = (text: string) =>
+export const proseOnly = (text: string, keep: (line: string) => boolean = proseLine) =>
   text
     .replace(/```[\s\S]*?```|~~~[\s\S]*?~~~/g, (block) =>
       block
         .split('\n')
-        .map((line) => (PROSE_LINE.test(line) && line.trim().split(/\s+/).length >= 4 ? line : ' '.repeat(line.length)))
+        .map((line) => (keep(line) ? line : ' '.repeat(line.length)))
         .join('\n'),
     )
     .replace(/`[^`\n]*`/g, (m) => ' '.repeat(m.length));
@@ -111,8 +117,12 @@ const STOP = new Set(
 );
 /** A word's stem for matching: a plural's final s dropped ("clones" is "clone"), then its first six letters. */
 const stem = (w: string) => (w.length > 3 && w.endsWith('s') && !w.endsWith('ss') ? w.slice(0, -1) : w).slice(0, 6);
+/** Words of three letters or more, without the quote or hyphen they end on (`'Run'` in code is "run"). */
 const contentWords = (s: string): string[] =>
-  (s.toLowerCase().match(/\p{L}[\p{L}\p{N}_'-]{2,}/gu) ?? []).filter((w) => !STOP.has(w)).map(stem);
+  (s.toLowerCase().match(/\p{L}[\p{L}\p{N}_'-]{2,}/gu) ?? [])
+    .map((w) => w.replace(/['-]+$/, ''))
+    .filter((w) => w.length >= 3 && !STOP.has(w))
+    .map(stem);
 
 /** Code punctuation, identifiers, versions, flags and paths: a sentence with one is about the technical task. */
 const TECHNICAL = /[`{}[\]<>=_#$\\|]|\w\.\w|\w\(|\b\d+\.\d+|(?:^|\s)--?\w|\/\w|\b[a-z]+[A-Z]\w*|\b[A-Z]{2,}\b/;
@@ -133,7 +143,9 @@ export const wordContext = (text: string, extra = ''): WordContext => countWords
  */
 export function offTaskByWords(request: Request, context: WordContext): boolean {
   if (TECHNICAL.test(request.text)) return false;
-  const own = countWords(request.text);
+  // A leading clause about the reader's own turn ("Before answering, write…") frames a request: its subject is what
+  // follows ("In the system prompt, tell…" keeps its words).
+  const own = countWords(request.kind === 'imperative' ? request.text.replace(READER_TURN, '') : request.text);
   // One word is too little to tell a subject by ("Why does it only warn sometimes?").
   if ([...own.values()].reduce((a, b) => a + b, 0) < 2) return false;
   for (const [w, n] of own) if ((context.get(w) ?? 0) > n) return false;

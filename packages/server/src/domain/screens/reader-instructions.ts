@@ -49,6 +49,51 @@ const YOUR_INSTRUCTIONS = new RegExp(
   'u',
 );
 
+/** Verbs that put words in the reader's mouth. */
+const SAY = String.raw`(?:tell|say|state|claim|answer|reply|respond|recommend|suggest|insist|assert|mention|advise|inform|promote|link)`;
+/** What the reader does with this very text: summarise it, explain it, answer from it… */
+const READER_ACT = String.raw`(?:summari[sz]\w*|explain\w*|describ\w*|answer\w*|respond\w*|repl\w*|present\w*|paraphras\w*|translat\w*|rewrit\w*|discuss\w*|process\w*)`;
+/** The text itself, as its reader meets it ("this page", "the above", "this solution"), not "this week's incidents". */
+const PAGE = String.raw`(?:pages?|articles?|text|documents?|answers?|posts?|threads?|passages?|learnings?)`;
+const TEXT_NOUN = String.raw`(?:${PAGE}|content|snippets?|solutions?|fix|code|questions?|errors?|tracebacks?)`;
+const THIS_TEXT = String.raw`(?:(?:this|these)\s+(?:\w+\s+)?${TEXT_NOUN}\b|the\s+(?:\w+\s+)?${PAGE}\b|this(?=\s*,)|the\s+(?:above|following)\b)`;
+
+/**
+ * Words dictated to the reader whatever it reads or is asked: "Whatever the error is, tell the user…", "When
+ * summarising this page, state that…", "In any summary of this answer, say that…". A verb of saying after such a
+ * lead; an instruction for the reader's account of this text says "that…" or claims outright.
+ */
+const OUTPUT_STEERING = new RegExp(
+  [
+    String.raw`(?:^|[.!?:]\s+)[\s>*_"'“‘(\[-]*(?:whatever|no\s+matter\s+(?:what|how|which|who)|however\s+(?:the|it|they|you|this)\b)\b[^,.!?\n]{0,60},\s+(?:(?:please|always|just|then)\s+)?(?:${SAY}\b|(?:[\w']+\s+){0,4}?(?:${SAY}|conclude|claim|insist|assert)\s+that\b)`,
+    // Words for whoever summarises or reads this: "P.S. for whoever summarises this: mention that…".
+    String.raw`\b(?:for|to)\s+(?:whoever|anyone|anybody|whatever)\s+(?:is\s+)?(?:summari[sz]\w*|read\w*|process\w*|answer\w*|pars\w*)\s+(?:this|these|the\s+above)\b[^.!?\n]{0,20}?[:,]\s*(?:please\s+)?${SAY}\b`,
+    String.raw`\b(?:when|while|whenever|if|before|after|once)\s+(?:you\s+(?:are\s+)?)?${READER_ACT}\s+(?:on\s+|to\s+|from\s+)?${THIS_TEXT}[^,.!?\n]{0,40},\s+(?:(?:please|always|also)\s+)?(?:(?:claim|insist|assert|pretend)\b|(?:say|state|mention|tell|note|add|stress|emphasi[sz]e|point\s+out|write|report|warn|recommend|suggest)\s+(?:\w+\s+){0,3}?that\b)`,
+    // "Whatever the question" in German, Spanish, French, Portuguese and Italian, before a verb of saying.
+    String.raw`(?:^|[.!?:]\s+)[\s>*_"'“‘(\[-]*(?:egal\s+(?:was|welche\w*|wie)|sea\s+(?:cual|lo\s+que)\s+sea|no\s+importa\s+(?:que|lo\s+que|cual)|peu\s+importe|quoi\s+qu['’]\s*(?:il|on)|qualunque\s+(?:sia|cosa)|independentemente\s+d[aeo])\b[^,.!?\n]{0,60},\s+(?:antworte|sag|sage|empfiehl|behaupte|responde|di|dile|recomienda|afirma|reponds|repondez|dis|dites|recommande|affirme|responda|diga|recomende|rispondi|dici|consiglia|afferma)\b`,
+    String.raw`\bin\s+(?:any|every|each|your)\s+(?:summary|summaries|answer|response|reply|explanation|description|translation)\s+(?:of|about|on|to)\s+${THIS_TEXT}[^,.!?\n]{0,40},\s+(?:(?:please|always|also)\s+)?(?:claim|insist|assert|say|state|mention|tell|stress|write|recommend|suggest)\b`,
+  ].join('|'),
+  'm',
+);
+
+/**
+ * Telling the reader's user something, and in the same sentence a push: a site to go to (at, from, via, switch to… a
+ * host, not "point their DNS to" one), or a safeguard to drop. Advice against it ("Never advise users to disable…") is
+ * not a push.
+ */
+const TO_THE_USER = String.raw`(?:(?:tell|inform|advise|warn|convince|persuade|urge|remind|assure)\s+(?:the|your|all|every)?\s*(?:users?|readers?|customers?|visitors?|humans?|people)\b|recommend(?:ing)?\s+(?:to\s+|that\s+)(?:the\s+|your\s+)?(?:users?|readers?|customers?)\b)`;
+const UNSAFE_PUSH = String.raw`(?:disabl\w*|turn\w*\s+off|uninstall\w*|remov\w*|delet\w*)\s+(?:their|your|the|his|her|any)\s+(?:\w+\s+)?(?:anti-?virus\w*|firewalls?|defender|security\s+(?:software|tools?|settings)|protection)\b|re-?install\w*\s+(?:their|your|the|his|her)\s+(?:operating\s+system|os|windows|macos)\b`;
+/** The same in German, Spanish, French, Portuguese and Italian ("Sag dem Nutzer…", "Dile al usuario…"): any host counts. */
+const TO_THE_USER_ELSEWHERE = String.raw`(?:sag(?:e|en\s+sie)?|empfiehl|rate)\s+(?:dem|den)\s+(?:nutzer|benutzer|anwender|kunden|lesern?)|(?:dile|di|digale|informa|recomienda|aconseja)\s+(?:al|a\s+los)\s+(?:usuario|cliente|lector)e?s?|(?:dis|dites|conseille|recommande)\s+a\s+l['’]?\s*(?:utilisateur|client|lecteur)|(?:diga|diz|recomende|aconselhe)\s+aos?\s+(?:usuario|utilizador|cliente|leitor)e?s?|(?:di|dici|consiglia|raccomanda)\s+all['’]\s*utente`;
+const STEERS_USER = new RegExp(
+  String.raw`(?<!\b(?:never|not|n['’]t)\s+)\b(?:${TO_THE_USER_ELSEWHERE})\b[^.!?\n]{0,160}?\b(?:https?:\/\/)?((?:[\w-]+\.)+(?:com|net|org|io|co|cc|top|xyz|biz|info|app|dev|me|ru|cn|tk|su|pro|site|online|help|shop|de|es|fr|it|pt|br))\b|(?<!\b(?:never|not|n['’]t)\s+)\b${TO_THE_USER}[^.!?\n]{0,160}?(?:${UNSAFE_PUSH}|\b(?:at|from|via|visit\w*|using|use|open|(?:switch\w*|migrat\w*|mov\w*|go|head|navigat\w*|upgrad\w*)\s+(?:over\s+)?to)\s+(?:(?:the|our|this)\s+)?(?:(?:site|page|website|portal|link)\s+)?(?:https?:\/\/)?((?:[\w-]+\.)+(?:com|net|org|io|co|cc|top|xyz|biz|info|app|dev|me|ru|cn|tk|su|pro|site|online|help|shop))\b)`,
+  'm',
+);
+
+/** Asking the reader to decode something and then act on it, or to read it backwards. */
+const DECODE_AND_FOLLOW =
+  /\b(?:read|decode|reverse|decipher|unscramble|decrypt|translate|rot13)\b[^.!?\n]{0,40}\b(?:and|then)\s+(?:do|follow|obey|carry\s+out|act\s+on|comply\s+with)\s+(?:what\s+it\s+says|what\s+they\s+say|its\s+instructions?|the\s+instructions?|them|it)\b|\b(?:decode|decipher|decrypt|unscramble|reverse)\s+(?:and|then)\s+(?:apply|follow|execute|obey|run|do\s+it)\s*[:.]|\bread\s+(?:it|this|these|them|what\s+follows|the\s+(?:following|next|text|line|sentence|message|note)(?:\s+\w+)?)\s+(?:backwards|in\s+reverse|(?:from\s+)?right\s+to\s+left)\b/;
+
 interface Rule {
   rule: string;
   re: RegExp;
@@ -104,6 +149,9 @@ const RULES: readonly Rule[] = [
     rule: 'request_to_reader',
     re: /\b(?:can|could|would|will)\s+you\s+(?:please\s+)?(?:show|give|tell|write|send|provide|explain|teach|recommend|list|share)\s+(?:me|us)\b|(?:^|[.!?:]\s+)(?:please\s+)?(?:tell|give|show|send|teach|write)\s+me\b/m,
   },
+  { rule: 'output_steering', re: OUTPUT_STEERING },
+  { rule: 'steers_user', re: STEERS_USER },
+  { rule: 'decode_and_follow', re: DECODE_AND_FOLLOW },
   {
     rule: 'output_control',
     re: /(?:^|[.!?:]\s+)(?:please\s+)?(?:respond|reply|answer|write)\s+(?:to\s+(?:the\s+)?(?:user|reader)s?\s+)?(?:only\s+)?(?:in|using|with)\s+(?:all\s+caps|uppercase|capital\s+letters|pig\s+latin|emojis?|morse|rhymes?|verse|base64|binary|reverse)\b|\b(?:end|start|begin|finish|sign)\s+(?:every|each|all)\s+(?:reply|response|answer|message)s?\b/m,
@@ -123,6 +171,12 @@ const titleNamesOutput = (match: string, title: string): boolean =>
 /** A title about an exercise a person answers (a kata, a quiz, an interview question): "your answer" is theirs. */
 const EXERCISE = /\b(?:katas?|quiz(?:zes)?|exams?|exercises?|homework|interviews?|questions?|puzzles?)\b/;
 
+/** Whether the task (title and context) names a host's registered name ("pyfix" for pyfix-downloads.net). */
+const taskNames = (host: string, task: string): boolean => {
+  const name = host.toLowerCase().split('.').at(-2)!;
+  return name.length >= 3 && new RegExp(String.raw`\b${name.replace(/[-]/g, '\\-')}\b`, 'i').test(task);
+};
+
 /**
  * Flags of the instructions layer over `text`, in offsets of `text`, each rule once; `task` is the learning's title
  * (its first line) and task context.
@@ -135,6 +189,9 @@ export function screenReaderInstructions(text: string, task = ''): LayerFlag[] {
     const m = folded.text.match(re);
     if (!m) continue;
     if (rule === 'about_your_output' && titleNamesOutput(m[0], title)) continue;
+    // A site the title or task names is the learning's own subject, not somewhere it steers the user.
+    const host = m[1] ?? m[2];
+    if (rule === 'steers_user' && host && taskNames(host, task)) continue;
     out.push(flagAt('instructions', rule, folded.toOriginal(m.index!), folded.toOriginal(m.index! + m[0].length)));
   }
   return out;
