@@ -11,6 +11,7 @@ import {
   categorizeMcpServer,
   categorizePublicApi,
   deriveTags,
+  informativeDockerTags,
   PUBLIC_APIS_CATEGORY,
   pricingForWebApi,
   qualityForMcpServer,
@@ -152,13 +153,89 @@ describe('category mapping', () => {
     expect(() => categorizePublicApi('Astrology', 'x')).toThrow('unmapped section "Astrology"');
   });
 
-  it('classifies MCP servers by keywords, defaulting to code-execution', () => {
+  it('classifies MCP servers by keywords; one nothing places is data-processing, not code-execution', () => {
     expect(categorizeMcpServer('postgres MCP server for read-only SQL')).toBe('storage-state');
     expect(categorizeMcpServer('Browse the web from your editor')).toBe('web-interaction');
     expect(categorizeMcpServer('Send Slack messages')).toBe('communication');
     expect(categorizeMcpServer('Grafana dashboards and alerts')).toBe('monitoring');
     expect(categorizeMcpServer('Swap tokens on Solana')).toBe('payment-financial');
-    expect(categorizeMcpServer('Ableton Live OSC control')).toBe('code-execution');
+    expect(categorizeMcpServer('Ableton Live OSC control')).toBe('data-processing');
+    expect(categorizeMcpServer('nba mcp server')).toBe('data-processing');
+    // Developer tools named by what they are still are code execution.
+    expect(categorizeMcpServer('A model context protocol server to work with JetBrains IDEs')).toBe('code-execution');
+    expect(categorizeMcpServer('mcp nomad A nomad MCP Server')).toBe('code-execution');
+  });
+
+  it("trusts Docker's category when it names one field, over incidental words", () => {
+    const cockroach = 'CockroachDB Enable AI agents to manage, monitor, and query CockroachDB';
+    expect(categorizeMcpServer(cockroach, { category: 'database' })).toBe('storage-state');
+    // Near miss: without Docker's word, "monitor" decides.
+    expect(categorizeMcpServer(cockroach)).toBe('monitoring');
+    expect(
+      categorizeMcpServer('AWS Cost Explorer Detailed cost analysis and reporting. aws', {
+        category: 'cost-management',
+      }),
+    ).toBe('monitoring');
+    expect(
+      categorizeMcpServer('Morningstar trusted content for your AI apps, a library of research', {
+        category: 'fintech',
+      }),
+    ).toBe('payment-financial');
+    // A broad Docker category (productivity spans several of ours) does not outrank the text.
+    expect(categorizeMcpServer('Miro Create diagrams and explore board content', { category: 'productivity' })).toBe(
+      'content-generation',
+    );
+    expect(categorizeMcpServer('Teamwork Tools for Teamwork.com products.', { category: 'productivity' })).toBe(
+      'storage-state',
+    );
+  });
+
+  it("keeps weather under data-processing even when Docker's category says monitoring", () => {
+    expect(categorizeMcpServer('Weather Current conditions and alerts weather', { category: 'monitoring' })).toBe(
+      'data-processing',
+    );
+    expect(
+      categorizeMcpServer('Sentry Track application errors, monitor performance', { category: 'monitoring' }),
+    ).toBe('monitoring');
+    expect(categorizeMcpServer('Google Flights search for one-way and round-trip flights')).toBe('data-processing');
+    expect(categorizeMcpServer('Linear Track issues, plan sprints issue-tracking')).toBe('storage-state');
+    expect(categorizeMcpServer('Sentry error-tracking and performance')).toBe('monitoring');
+    expect(categorizeMcpServer('Maestro Bitcoin blockchain data', { category: 'monitoring' })).toBe(
+      'payment-financial',
+    );
+    expect(categorizeMcpServer('Amazon Location Service Place search, geocoding, and route optimization. aws')).toBe(
+      'data-processing',
+    );
+  });
+
+  it('reads loose words (search, AWS, code, URL) only when no precise word matches', () => {
+    const dynamo = 'Amazon DynamoDB Complete DynamoDB operations and table management. aws';
+    expect(categorizeMcpServer(dynamo)).toBe('code-execution');
+    expect(categorizeMcpServer(dynamo, { category: 'database' })).toBe('storage-state');
+    expect(categorizeMcpServer('Amazon Redshift Data warehouse operations and queries. aws')).toBe('data-processing');
+    expect(categorizePublicApi('Documents & Productivity', 'HTML and URL to PDF API')).toBe('data-processing');
+    expect(categorizeMcpServer('Search the web with Brave Search engine')).toBe('web-interaction');
+    expect(categorizeMcpServer('Search and send Gmail messages')).toBe('communication');
+    expect(categorizeMcpServer('Read Java library code')).toBe('code-execution');
+  });
+
+  it("reads the tools' names only when the name and description say nothing", () => {
+    expect(categorizeMcpServer('Acme', { toolNames: ['send_email', 'list_inbox'] })).toBe('communication');
+    expect(categorizeMcpServer('Acme payments', { toolNames: ['send_email'] })).toBe('payment-financial');
+    expect(categorizeMcpServer('Acme', { category: 'productivity', toolNames: ['execute_sql'] })).toBe('storage-state');
+    expect(categorizeMcpServer('Acme', { category: 'productivity', toolNames: ['hello'] })).toBe('storage-state');
+  });
+
+  it("drops Docker's tags that every kind of server carries", () => {
+    expect(informativeDockerTags(['devops', 'AI', 'scraping', 'youtube', 'productivity'])).toEqual([
+      'scraping',
+      'youtube',
+    ]);
+  });
+
+  it('files environment data (air quality, carbon figures) under data-processing, like weather', () => {
+    expect(categorizePublicApi('Environment', 'Open air quality data')).toBe('data-processing');
+    expect(categorizePublicApi('Security', 'Passwords exposed in data breaches')).toBe('monitoring');
   });
 });
 

@@ -5,6 +5,7 @@ import {
   categorizeMcpServer,
   categorizePublicApi,
   deriveTags,
+  informativeDockerTags,
   looksSecret,
   pricingForHostedMcpServer,
   pricingForMcpServer,
@@ -122,8 +123,10 @@ interface McpEntry {
   description: string;
   /** Stands in for an empty description. */
   placeholder: string;
-  /** What category and tags are read from. */
+  /** What tags are read from. */
   text: string;
+  /** What the category is read from: `text` without the tags every kind of server carries. */
+  categoryText: string;
   sourceTags: string[];
   connection: Skill['connection'];
   install: SkillInstall;
@@ -131,7 +134,7 @@ interface McpEntry {
   hosted: boolean;
   versioned: boolean;
   hasRepository: boolean;
-  /** Docker's own category, the fallback when no text rule matches. */
+  /** Docker's own category (see categorizeMcpServer). */
   dockerCategory?: string;
 }
 
@@ -147,6 +150,7 @@ function seedEntry(row: McpServerRow): McpEntry {
     description: row.description,
     placeholder: `MCP server ${name} (the registry seed has no description; see the repository).`,
     text: `${row.repo.replace(/[-_]/g, ' ')} ${row.description}`,
+    categoryText: `${row.repo.replace(/[-_]/g, ' ')} ${row.description}`,
     sourceTags: ['mcp', ...registry],
     connection,
     install: {
@@ -169,6 +173,7 @@ function dockerEntry(row: DockerServerRow, commit: string): McpEntry {
     description: row.description,
     placeholder: `MCP server ${row.title} (Docker's MCP catalog gives no description; its tags: ${row.tags.join(', ') || 'none'}).`,
     text: `${row.title} ${row.description} ${row.tags.join(' ')}`,
+    categoryText: `${row.title} ${row.description} ${informativeDockerTags(row.tags).join(' ')}`,
     sourceTags: ['mcp', 'docker', ...row.tags],
     connection,
     install: row.install,
@@ -196,6 +201,7 @@ function mergeEntries(seed: McpEntry, docker: McpEntry): McpEntry {
     ...seed,
     description,
     text: `${seed.text} ${docker.text}`,
+    categoryText: `${seed.categoryText} ${docker.categoryText}`,
     sourceTags: [...seed.sourceTags, ...docker.sourceTags],
     connection: { ...connection, env, auth: env.length > 0 ? env.join(', ') : 'none' },
     install,
@@ -215,7 +221,10 @@ function mcpDraft(e: McpEntry): Draft {
     skill: {
       name: e.name,
       description,
-      category: categorizeMcpServer(e.text, e.dockerCategory),
+      category: categorizeMcpServer(e.categoryText, {
+        ...(e.dockerCategory && { category: e.dockerCategory }),
+        toolNames: e.tools.map((t) => t.name),
+      }),
       tags: deriveTags(e.sourceTags, e.text),
       type: 'mcp_server',
       connection: e.connection,

@@ -25,7 +25,8 @@ export const PUBLIC_APIS_CATEGORY: Readonly<Record<string, Category>> = {
   'Documents & Productivity': 'data-processing',
   Email: 'communication',
   Entertainment: 'content-generation',
-  Environment: 'monitoring',
+  // Air quality, energy and carbon figures are data looked up, like a forecast.
+  Environment: 'data-processing',
   Events: 'data-processing',
   Finance: 'payment-financial',
   'Food & Drink': 'data-processing',
@@ -71,19 +72,31 @@ export const COARSE_SECTIONS: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * Text rules, first match wins. Used for rows of coarse sections and for every MCP server
- * (the registry seed has no categories). Word boundaries keep "mail" from matching "email-like" noise.
+ * Rules naming what an entry is about, tried before everything else (Docker's own category included): weather and
+ * other fields of knowledge are data looked up, whatever else the text says (weather alerts, search flights); an
+ * issue tracker keeps state (not monitoring's "tracking"); CI runs code (GitHub Actions).
  */
-export const TEXT_RULES: ReadonlyArray<readonly [Category, RegExp]> = [
-  // Weather is data looked up; CI runs code. Both before the rules whose words they share (alerts, GitHub).
+export const SUBJECT_RULES: ReadonlyArray<readonly [Category, RegExp]> = [
   ['data-processing', /\b(weather|forecasts?|meteorolog\w*)\b/i],
+  [
+    'data-processing',
+    /\b(flights?|airports?|travel|geocod\w*|geospatial|gis|qgis|mapbox|openstreetmap|air quality|pollution|sports|nba|nfl|chemistry|chemicals?|pubchem|molecul\w*|arxiv|research papers|academic|wikidata|dicom|medical|clinical)\b/i,
+  ],
+  ['storage-state', /\b(issue[ -]track\w*|project[ -]management|task[ -]management)\b/i],
   [
     'code-execution',
     /\b(github actions|gitlab ci|ci\/cd|continuous integration|circleci|buildkite|jenkins|travis( ci)?)\b/i,
   ],
+];
+
+/**
+ * Text rules, first match wins, after SUBJECT_RULES. Used for rows of coarse sections and for every MCP server
+ * (the registry seed has no categories). Word boundaries keep "mail" from matching "email-like" noise.
+ */
+export const TEXT_RULES: ReadonlyArray<readonly [Category, RegExp]> = [
   [
     'payment-financial',
-    /\b(payments?|invoic\w*|checkout|billing|bank\w*|stocks?|trading|forex|exchange rates?|crypto\w*|bitcoin|ethereum|evm|solana|blockchain|defi|wallets?|usdc|accounting|financ\w*|uniswap|stripe|xero|coin\w*|swaps?)\b/i,
+    /\b(payments?|invoic\w*|checkout|billing|bank\w*|stocks?|trading|forex|exchange rates?|crypto\w*|bitcoin|ethereum|evm|solana|blockchain|defi|wallets?|usdc|accounting|financ\w*|uniswap|stripe|xero|coin\w*|swaps?|trad(e|es|ing)|metatrader|edgar|sec filings|blockchains|erc-?\d+|razorpay|budget\w*)\b/i,
   ],
   [
     'monitoring',
@@ -91,23 +104,23 @@ export const TEXT_RULES: ReadonlyArray<readonly [Category, RegExp]> = [
   ],
   [
     'communication',
-    /\b(e-?mails?|mailbox|inbox|sms|text messages?|messag\w*|chat\w*|slack|discord|telegram|whatsapp|teams|notifications?|push notifications?|twitter|tweets?|social media|phone calls?|voip|zoom|meetings?|calendars?|gmail|mailgun|sendgrid|imessage)\b/i,
+    /\b(e-?mails?|mailbox|inbox|sms|text messages?|messag\w*|chat\w*|slack|discord|telegram|whatsapp|teams|notifications?|push notifications?|twitter|tweets?|social media|phone calls?|voip|zoom|meetings?|calendars?|gmail|mailgun|sendgrid|imessage|forums?|discourse|crm|salesforce|hubspot|intercom)\b/i,
   ],
   [
     'storage-state',
-    /\b(databases?|sql|mysql|postgres\w*|sqlite|mongo\w*|redis|vector (store|database|search)|qdrant|pinecone|chroma|milvus|neo4j|memgraph|clickhouse|duckdb|motherduck|couchbase|storage|file (sharing|hosting|uploads?|system)|filesystem|s3|key-value|json store|memory|knowledge (graph|base|management)|notes?|bookmark\w*|airtable|notion|obsidian|jira|confluence|linear|clickup|todoist|trello|asana|task (management|lists?)|google tasks|todos?|to-do|project management|git|github|gitlab|bitbucket|gitee|db|mariadb|elasticsearch|opensearch|snowflake|bigquery|influxdb|iotdb|greptime\w*|astra|singlestore|tinybird|typesense|lucene|databricks|firebase|momento|cach(e|ing))\b/i,
+    /\b(databases?|sql|mysql|postgres\w*|sqlite|mongo\w*|redis|vector (store|database|search)|qdrant|pinecone|chroma|milvus|neo4j|memgraph|clickhouse|duckdb|motherduck|couchbase|storage|file (sharing|hosting|uploads?|system)|filesystem|s3|key-value|json store|memory|knowledge (graph|base|management)|notes?|bookmark\w*|airtable|notion|obsidian|jira|confluence|linear|clickup|todoist|trello|asana|task (management|lists?)|google tasks|todos?|to-do|project management|git|github|gitlab|bitbucket|gitee|db|mariadb|elasticsearch|opensearch|snowflake|bigquery|influxdb|iotdb|greptime\w*|astra|singlestore|tinybird|typesense|lucene|databricks|firebase|momento|cach(e|ing)|mssql|sql server|hologres|kintone|bitable|mem0|wikis?|kibela|anki|flashcards?|box|remember\w*|productboard|fibery|monday\.com)\b/i,
   ],
   [
     'web-interaction',
-    /\b(brows\w*|scrap\w*|crawl\w*|web search|search engines?|serp|screenshots?|web pages?|websites?|playwright|puppeteer|url|urls|proxy|dns|whois|domains?|user-agent|rss|search|fetch\w*|http|ip|ip address\w*)\b/i,
+    /\b(brows\w*|scrap\w*|crawl\w*|web search|search engines?|serp|screenshot\w*|websearch|searxng|web pages?|websites?|playwright|puppeteer|proxy|dns|whois|domains?|user-agent|rss|ip|ip address\w*)\b/i,
   ],
   [
     'content-generation',
-    /\b(generat(e|es|ing|ion|or|ors|ive)|image\w*|videos?|audio|speech|text-to-speech|tts|music|design\w*|figma|diagrams?|charts?|presentations?|slides|placeholder|lorem ipsum|qr codes?|avatars?|translat\w*|media|cms|contentful|ghost|blender|elevenlabs|davinci|vegalite|3d)\b/i,
+    /\b(generat(e|es|ing|ion|or|ors|ive)|image\w*|videos?|audio|speech|text-to-speech|tts|music|design\w*|figma|diagrams?|charts?|presentations?|slides|placeholder|lorem ipsum|qr codes?|avatars?|translat\w*|media|cms|contentful|ghost|blender|elevenlabs|davinci|vegalite|3d|movies?|films?|tmdb|artworks?|museums?|mind ?maps?|xmind|shaders?|shadertoy|locali[sz]\w*|spotify)\b/i,
   ],
   [
     'code-execution',
-    /\b(code|compil\w*|execut\w*|sandbox\w*|interpreter|shell|terminal|command line|kubernetes|k8s|docker|containers?|deploy\w*|ci\/cd|continuous integration|cloud|aws|azure|ide|jupyter|notebooks?|framework|sdk|library|templates?|cli|inspector|debug\w*|lsp|mcp servers|devops|infrastructure|terraform|pulumi)\b/i,
+    /\b(compil\w*|execut\w*|sandbox\w*|interpreter|shell|terminal|command line|kubernetes|k8s|docker|containers?|deploy\w*|ci\/cd|continuous integration|ide|jupyter|notebooks?|inspector|debug\w*|lsp|devops|infrastructure|terraform|pulumi|fastapi|nomad|consul|xcode\w*|jmeter|simulators?|airflow|postman|openapi|swagger|graphql|api gateway|neovim|vim|game engine|ides?|editors?|language servers?|lldb|gdb|debuggers?|iterm|devtools|android|adb|ios|mlops|hosting|jetbrains|intellij|ros2?|kicad)\b/i,
   ],
   [
     'data-processing',
@@ -115,12 +128,29 @@ export const TEXT_RULES: ReadonlyArray<readonly [Category, RegExp]> = [
   ],
 ];
 
-/** MCP servers matching no text rule: most seed entries are developer tooling. */
-export const MCP_DEFAULT_CATEGORY: Category = 'code-execution';
+/**
+ * MCP servers nothing places (a bare product name, no tools): filed as data processing, the broadest category,
+ * rather than as code execution, which would claim them as developer tooling.
+ */
+export const MCP_DEFAULT_CATEGORY: Category = 'data-processing';
+
+/**
+ * Words that name a field only loosely ("search flights", "an AWS service", "code examples", "MCP servers"):
+ * tried only when no rule of TEXT_RULES matches.
+ */
+export const WEAK_TEXT_RULES: ReadonlyArray<readonly [Category, RegExp]> = [
+  ['web-interaction', /\b(search|fetch\w*|url|urls|http)\b/i],
+  [
+    'code-execution',
+    /\b(code|cloud|aws|azure|framework|sdk|library|templates?|cli|mcp servers|developers?|builds?|workflows?)\b/i,
+  ],
+];
+
+const firstMatch = (rules: ReadonlyArray<readonly [Category, RegExp]>, text: string) =>
+  rules.find(([, re]) => re.test(text))?.[0];
 
 export function categoryFromText(text: string): Category | undefined {
-  for (const [category, re] of TEXT_RULES) if (re.test(text)) return category;
-  return undefined;
+  return firstMatch(SUBJECT_RULES, text) ?? firstMatch(TEXT_RULES, text) ?? firstMatch(WEAK_TEXT_RULES, text);
 }
 
 export function categorizePublicApi(section: string, text: string): Category {
@@ -129,7 +159,7 @@ export function categorizePublicApi(section: string, text: string): Category {
   return COARSE_SECTIONS.has(section) ? (categoryFromText(text) ?? base) : base;
 }
 
-/** Docker's own categories, used when no text rule matches a server of its catalog. */
+/** Docker's own categories. Those in DOCKER_TRUSTED decide; the others are used when nothing else matches. */
 export const DOCKER_CATEGORY: Readonly<Record<string, Category>> = {
   database: 'storage-state',
   knowledge: 'storage-state',
@@ -162,12 +192,73 @@ export const DOCKER_CATEGORY: Readonly<Record<string, Category>> = {
   documentation: 'data-processing',
 };
 
-export function categorizeMcpServer(text: string, dockerCategory?: string): Category {
-  return (
-    categoryFromText(text) ??
-    (dockerCategory === undefined ? undefined : DOCKER_CATEGORY[dockerCategory]) ??
-    MCP_DEFAULT_CATEGORY
-  );
+/**
+ * Docker's categories that name one field (a database, a payment service, a map): they outrank the text rules, whose
+ * words can be incidental ("manage, monitor and query CockroachDB"). The broad ones (productivity, search,
+ * analytics, security; monitoring, which Docker gives blockchain explorers too) only break ties with nothing.
+ */
+export const DOCKER_TRUSTED: ReadonlySet<string> = new Set([
+  'database',
+  'cost-management',
+  'finance',
+  'fintech',
+  'payments',
+  'blockchain',
+  'ecommerce',
+  'commerce',
+  'communication',
+  'crm',
+  'web-scraping',
+  'news',
+  'media',
+  'video',
+  'maps',
+  'geospatial',
+  'travel',
+  'healthcare',
+]);
+
+/** Docker tags that every kind of server carries ("devops" on a search engine, "ai" on most): no evidence of a field. */
+export const GENERIC_DOCKER_TAGS: ReadonlySet<string> = new Set([
+  'devops',
+  'ai',
+  'ai-ml',
+  'mcp',
+  'tools',
+  'productivity',
+  'development',
+  'developer-tools',
+  'devtools',
+  'integration',
+  'automation',
+  'remote',
+]);
+
+/** What an MCP server's category is read from besides its name and description. */
+export interface McpCategoryEvidence {
+  /** Docker's category for the server. */
+  category?: string;
+  /** Its tools' names, read only when the name and description match no rule. */
+  toolNames?: readonly string[];
+}
+
+/**
+ * In order: SUBJECT_RULES on name, description and informative tags; Docker's category when it names one field; the
+ * other text rules; the tools' names (`search_flights` -> search flights); Docker's broad category; MCP_DEFAULT_CATEGORY.
+ */
+export function categorizeMcpServer(text: string, evidence: McpCategoryEvidence = {}): Category {
+  const subject = firstMatch(SUBJECT_RULES, text);
+  if (subject !== undefined) return subject;
+  const { category } = evidence;
+  const docker = category === undefined ? undefined : DOCKER_CATEGORY[category];
+  if (docker !== undefined && category !== undefined && DOCKER_TRUSTED.has(category)) return docker;
+  const tools = (evidence.toolNames ?? []).join(' ').replace(/[-_.]/g, ' ');
+  return categoryFromText(text) ?? (tools ? categoryFromText(tools) : undefined) ?? docker ?? MCP_DEFAULT_CATEGORY;
+}
+
+/** Docker's tags minus those every kind of server carries. */
+export function informativeDockerTags(tags: readonly string[]): string[] {
+  return tags.filter((t) => !GENERIC_DOCKER_TAGS.has(t.toLowerCase()));
 }
 
 /**
