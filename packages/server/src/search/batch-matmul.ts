@@ -38,7 +38,7 @@ const PART_BYTES = 1 << 21;
 
 /**
  * `batch` products a[m x k] times b ([k x n], or [n x k] when `transposeB`), dense row-major, as tfjs's
- * WebAssembly BatchMatMul computes them for a batch of more than one.
+ * WebAssembly BatchMatMul computes them for a batch of more than one, written to `out` ([batch x m x n]).
  */
 export function batchMatMul(
   a: Float32Array,
@@ -48,11 +48,20 @@ export function batchMatMul(
   k: number,
   n: number,
   transposeB: boolean,
-): Float32Array {
-  if (a.length !== batch * m * k || b.length !== batch * k * n || m < 1 || k < 1 || n < 1)
-    throw new Error(`batchMatMul: ${a.length} and ${b.length} floats for ${batch} x [${m} x ${k}] x [${k} x ${n}]`);
+  out: Float32Array,
+): void {
+  if (
+    a.length !== batch * m * k ||
+    b.length !== batch * k * n ||
+    out.length !== batch * m * n ||
+    m < 1 ||
+    k < 1 ||
+    n < 1
+  )
+    throw new Error(
+      `batchMatMul: ${a.length}, ${b.length} and ${out.length} floats for ${batch} x [${m} x ${k}] x [${k} x ${n}]`,
+    );
   kernel ??= new Instance(new Module(fs.readFileSync(KERNEL_FILE))).exports as Kernel;
-  const out = new Float32Array(batch * m * n);
   const part = Math.max(1, Math.floor(PART_BYTES / ((m * k + k * n + m * n) * 4)));
   // Layout (bytes, 16-aligned): a, b, out of one part, b packed to [k x np], the padded output tile [mp x np].
   const np = roundUp(n, 8);
@@ -72,5 +81,4 @@ export function batchMatMul(
     kernel.bmm(0, bAt, outAt, packedAt, tileAt, count, m, k, n, transposeB ? 1 : 0);
     out.set(memory.subarray(outAt / 4, outAt / 4 + count * m * n), first * m * n);
   }
-  return out;
 }

@@ -81,6 +81,8 @@ const heapOf = (x: Tensor): Float32Array | undefined => {
   const backend = tfBackend.backend();
   return x.dtype === 'float32' && backend.typedArrayFromHeap ? backend.typedArrayFromHeap(x) : undefined;
 };
+/** A new float tensor of +0s in tfjs's heap, for a kernel here to write. */
+const zeros = (shape: number[]) => kernel('Fill', {}, { shape, value: 0, dtype: 'float32' });
 
 /** Rows of a float matrix at int32 `indices` (GatherV2 on axis 0), or undefined where tfjs's kernel must say why not. */
 function gatherRows(x: Tensor, indices: Tensor): Tensor | undefined {
@@ -137,14 +139,13 @@ let runPadding: Padding | undefined;
  * gives a padding for x's grid (the other rows are left +0).
  */
 function pointwiseProduct(x: Tensor, filter: Tensor): Tensor | undefined {
-  if (x.shape.length !== 4 || x.shape[2] !== 1 || !floats(x, filter)) return undefined;
+  if (x.shape.length !== 4 || x.shape[2] !== 1 || !floats(x, filter) || !heapOf(x)) return undefined;
   const [batch, length, , c] = x.shape as [number, number, number, number];
   const n = filter.shape[3]!;
   const b = kernel('Reshape', { x: filter }, { shape: [c, n] });
   const padding = runPadding;
-  const heap = heapOf(x);
   const kept =
-    padding && padding.batch === batch && padding.length === length && padding.kept.length < batch * length && heap
+    padding && padding.batch === batch && padding.length === length && padding.kept.length < batch * length
       ? padding.kept
       : undefined;
   if (!kept) {
@@ -154,15 +155,18 @@ function pointwiseProduct(x: Tensor, filter: Tensor): Tensor | undefined {
     for (const t of [a, b, product]) t.dispose();
     return out;
   }
-  const rows = new Float32Array(kept.length * c);
-  for (let i = 0; i < kept.length; i++) rows.set(heap!.subarray(kept[i]! * c, (kept[i]! + 1) * c), i * c);
-  const a = ops.tensor(rows, [kept.length, c], 'float32');
+  // Rows are copied within tfjs's heap; views are taken after each allocation, which may move it.
+  const a = zeros([kept.length, c]);
+  const from = heapOf(x)!;
+  const rows = heapOf(a)!;
+  for (let i = 0; i < kept.length; i++) rows.set(from.subarray(kept[i]! * c, (kept[i]! + 1) * c), i * c);
   const product = kernel('BatchMatMul', { a, b }, { transposeA: false, transposeB: false });
-  const out = new Float32Array(batch * length * n);
+  const out = zeros([batch, length, 1, n]);
   const values = heapOf(product)!;
-  for (let i = 0; i < kept.length; i++) out.set(values.subarray(i * n, (i + 1) * n), kept[i]! * n);
+  const to = heapOf(out)!;
+  for (let i = 0; i < kept.length; i++) to.set(values.subarray(i * n, (i + 1) * n), kept[i]! * n);
   for (const t of [a, b, product]) t.dispose();
-  return ops.tensor(out, [batch, length, 1, n], 'float32');
+  return out;
 }
 
 const unary = (name: string, kernelName: string): OpDef => ({
@@ -191,11 +195,11 @@ function batchedProduct(a: Tensor, b: Tensor, transposeA: boolean, transposeB: b
   const [m, k] = a.shape.slice(-2) as [number, number];
   const n = b.shape[transposeB ? rank - 2 : rank - 1]!;
   if (batch < 2 || b.shape[transposeB ? rank - 1 : rank - 2] !== k) return undefined;
-  const heapA = heapOf(a);
-  const heapB = heapOf(b);
-  if (!heapA || !heapB) return undefined;
-  const out = batchMatMul(heapA, heapB, batch, m, k, n, transposeB);
-  return ops.tensor(out, [...a.shape.slice(0, -2), m, n], 'float32');
+  if (!heapOf(a) || !heapOf(b)) return undefined;
+  const out = zeros([...a.shape.slice(0, -2), m, n]);
+  // Views taken after the allocation, which may have moved the heap.
+  batchMatMul(heapOf(a)!, heapOf(b)!, batch, m, k, n, transposeB, heapOf(out)!);
+  return out;
 }
 
 const matMul: OpDef = {
