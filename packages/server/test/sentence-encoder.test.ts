@@ -10,7 +10,7 @@ const bits = (vectors: Float32Array[]) =>
   vectors.map((v) => Array.from(new Uint32Array(v.buffer, v.byteOffset, v.length)));
 
 describe('encodeSentences (the graph run synchronously, its dynamic ops fed)', () => {
-  it('runs the compiled plan (its own attention products, projections of the tokens only) to the vectors of tfjs’s executor, bit for bit, leaving no tensor behind', async () => {
+  it('runs the compiled plan (its own attention products, projections of the tokens only, the feed-forward product without its zeros) to the vectors of tfjs’s executor, bit for bit, leaving no tensor behind', async () => {
     const model = await initModel(modelSource);
     const skills = loadCatalog().map(embeddingText);
     const longest = skills.reduce((a, b) => (a.length > b.length ? a : b));

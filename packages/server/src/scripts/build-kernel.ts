@@ -5,8 +5,8 @@ import fs from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import wabt from 'wabt';
 
-/** The kernels: int8 dot products (search/int8-index.ts) and the attention's products (search/batch-matmul.ts). */
-export const KERNELS = ['int8-dot', 'batch-matmul'] as const;
+/** The kernels: int8 dot products (search/int8-index.ts), the attention's products (search/batch-matmul.ts), products of mostly-zero rows (search/sparse-rows.ts). */
+export const KERNELS = ['int8-dot', 'batch-matmul', 'sparse-rows'] as const;
 export type KernelName = (typeof KERNELS)[number];
 
 export const kernelSource = (name: KernelName) => fileURLToPath(new URL(`../../wasm/${name}.wat`, import.meta.url));

@@ -1,12 +1,14 @@
 // A tfjs GraphModel's graph, compiled once into a list of op calls. tfjs's executor re-resolves every
 // node's parameters by name (parsing input names, reading attributes, scoping each op) on each run; a
 // plan does that once at load and per run only calls the ops. Float work runs on tfjs's kernels, or on
-// code that sums in their order (batched products, pointwise convolutions as products); small integer and
-// boolean arrays (shapes, token positions) are computed in JavaScript, exactly, instead of as a WebAssembly
-// kernel each. So its results are the executor's, bit for bit (tested).
+// code that sums in their order (batched products, pointwise convolutions as products, products of a ReLU's
+// output without its zeros); small integer and boolean arrays (shapes, token positions) are computed in
+// JavaScript, exactly, instead of as a WebAssembly kernel each. So its results are the executor's, bit for bit
+// (tested).
 import tf from '@energetic-ai/core';
 import { batchMatMul } from './batch-matmul.js';
 import * as host from './host-ops.js';
+import { sparseRowsFits, sparseRowsProduct } from './sparse-rows.js';
 import { Host } from './host-ops.js';
 
 export interface Tensor {
@@ -202,13 +204,54 @@ function batchedProduct(a: Tensor, b: Tensor, transposeA: boolean, transposeB: b
   return out;
 }
 
-const matMul: OpDef = {
-  params: ['a', 'b', 'transposeA', 'transposeB'],
-  device: (a: Tensor, b: Tensor, transposeA: boolean, transposeB: boolean) =>
-    floats(a, b)
-      ? (batchedProduct(a, b, transposeA, transposeB) ?? kernel('BatchMatMul', { a, b }, { transposeA, transposeB }))
-      : call('matMul', a, b, transposeA, transposeB),
+const product = (a: Tensor, b: Tensor, transposeA: boolean, transposeB: boolean) =>
+  floats(a, b)
+    ? (batchedProduct(a, b, transposeA, transposeB) ?? kernel('BatchMatMul', { a, b }, { transposeA, transposeB }))
+    : call('matMul', a, b, transposeA, transposeB);
+const matMul: OpDef = { params: ['a', 'b', 'transposeA', 'transposeB'], device: product };
+
+const tfHeap = tf as unknown as {
+  backend(): { wasm?: { asm?: { memory?: object }; _malloc(bytes: number): number; _free(at: number): void } };
 };
+
+/**
+ * A product [m x k] x [k x n] whose left operand is a ReLU's output (mostly zeros) by sparse-rows.ts, on tfjs's
+ * heap; undefined where XNNPACK must run it.
+ */
+function reluRowsProduct(a: Tensor, b: Tensor, transposeA: boolean, transposeB: boolean): Tensor | undefined {
+  const wasm = tfHeap.backend().wasm;
+  const memory = wasm?.asm?.memory;
+  if (!wasm || !memory || transposeA || transposeB || a.shape.length !== 2 || b.shape.length !== 2) return undefined;
+  const [m, k] = a.shape as [number, number];
+  const n = b.shape[1]!;
+  if (b.shape[0] !== k || !sparseRowsFits(n) || !heapOf(a) || !heapOf(b)) return undefined;
+  const out = zeros([m, n]);
+  // Offsets read after the allocation, which may have moved the heap.
+  const offset = (t: Tensor) => heapOf(t)!.byteOffset;
+  sparseRowsProduct(
+    { memory, malloc: (bytes) => wasm._malloc(bytes), free: (at) => wasm._free(at) },
+    offset(a),
+    offset(b),
+    offset(out),
+    m,
+    k,
+    n,
+  );
+  return out;
+}
+
+/** A MatMul whose left operand is a ReLU's output, reshaped or not. */
+const reluMatMul: OpDef = {
+  params: matMul.params,
+  device: (a: Tensor, b: Tensor, transposeA: boolean, transposeB: boolean) =>
+    (floats(a, b) && reluRowsProduct(a, b, transposeA, transposeB)) || product(a, b, transposeA, transposeB),
+};
+
+/** Whether a node's value is a ReLU's, through reshapes. */
+function fromRelu(node: GraphNode | undefined): boolean {
+  while (node && (node.op === 'Reshape' || node.op === 'ExpandDims' || node.op === 'Squeeze')) node = node.inputs[0];
+  return node?.op === 'Relu';
+}
 
 /** The graph's ops, each called as tfjs-converter's executor calls it. */
 const OPS: Record<string, OpDef> = {
@@ -437,7 +480,7 @@ export class GraphPlan {
         return;
       }
       for (const input of node.inputs) visit(input);
-      const def = OPS[node.op];
+      const def = node.op === 'MatMul' && fromRelu(node.inputs[0]) ? reluMatMul : OPS[node.op];
       if (!def) throw new Error(`graph plan: op ${node.op} (${node.name}) is not planned`);
       const step: Step = { def, args: [], tensorArgs: [], out: 0, outputs: 1, free: [] };
       for (const param of def.params) {
