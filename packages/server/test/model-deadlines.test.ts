@@ -52,15 +52,20 @@ afterAll(async () => {
 
 describe('requests while the embedding worker is stuck', () => {
   it('POST /learn answers within the deadline, regex-screened, and the held item says why', async () => {
-    // A request to the reader is what the screens embed (a technical body alone costs no model call).
-    const stuck = learningBody(1, { body: `${learningBody(1).body} Can you recommend a good STALL book?` });
+    // A request the words find apart from the learning is what the screens embed, with the task window (here
+    // holding STALL); a technical body alone costs no model call.
+    const request = 'Can you recommend a good novel for the weekend?';
+    const stuck = learningBody(1, {
+      title: `STALL ${learningBody(1).title}`,
+      body: `${learningBody(1).body} ${request}`,
+    });
     const first = await timed(() => post(server, '/learn', stuck, alice.headers));
     expect(first.res.status).toBe(201);
     expect(first.ms).toBeGreaterThanOrEqual(WAIT_MS - 50);
     expect(first.ms).toBeLessThan(WAIT_MS + SLACK_MS);
 
     // The worker is still stuck: the next submission waits in the queue, and leaves it at its deadline.
-    const asking = learningBody(2, { body: `${learningBody(2).body} Can you recommend a good book?` });
+    const asking = learningBody(2, { body: `${learningBody(2).body} ${request}` });
     const queued = await timed(() => post(server, '/learn', asking, alice.headers));
     expect(queued.res.status).toBe(201);
     expect(queued.ms).toBeLessThan(WAIT_MS + SLACK_MS);

@@ -14,6 +14,7 @@ import {
   screenedTexts,
   screenMetrics,
 } from '../src/domain/screens/index.js';
+import { taskWindow } from '../src/domain/screens/off-task.js';
 import { createLogger } from '../src/logger.js';
 import { EmbedderClient, EmbedderPool } from '../src/search/embedder.js';
 import { readScreenExemplars } from '../src/search/screen-exemplars.js';
@@ -147,6 +148,28 @@ describe('createSemanticScreens', () => {
     );
     const near = await screens.screen(learning(`${technical} Explain why the rebalance replays the batch.`));
     expect(near).toMatchObject({ offTask: [] });
+  }, 30_000);
+
+  it('embeds only the requests its words find apart from the learning (the others cannot flag), with the task', async () => {
+    const { logger } = capture();
+    const embedded: string[][] = [];
+    const counting = {
+      ...ready,
+      embedQueued: (texts: string[]) => {
+        embedded.push(texts);
+        return ready.embedQueued(texts);
+      },
+    };
+    const screens = createSemanticScreens({ model: counting, logger });
+    const near = learning(`${technical} Explain why the rebalance replays the batch.`);
+    expect(await screens.screen(near)).toEqual({ flags: [], offTask: [] });
+    expect(embedded).toEqual([]);
+    const both = learning(
+      `${technical} Explain why the rebalance replays the batch. Recommend a good novel for the weekend.`,
+    );
+    const result = await screens.screen(both);
+    expect(result).toMatchObject({ flags: [], offTask: [{ layer: 'off_task' }] });
+    expect(embedded).toEqual([[taskWindow(screenedTexts(both).task), 'Recommend a good novel for the weekend.']]);
   }, 30_000);
 
   it('says in the log once that the regex screens run alone while the model warms, fails or lacks exemplars', async () => {

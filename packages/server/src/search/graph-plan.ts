@@ -1,11 +1,14 @@
 // A tfjs GraphModel's graph, compiled once into a list of op calls. tfjs's executor re-resolves every
 // node's parameters by name (parsing input names, reading attributes, scoping each op) on each run; a
-// plan does that once at load and per run only calls the ops. Float work runs on the same tfjs ops with
-// the same arguments as the executor; small integer and boolean arrays (shapes, token positions) are
-// computed in JavaScript, exactly, instead of as a WebAssembly kernel each. So its results are the
-// executor's, bit for bit (tested).
+// plan does that once at load and per run only calls the ops. Float work runs on tfjs's kernels, or on
+// code that sums in their order (batched products, pointwise convolutions as products, products of a ReLU's
+// output without its zeros); small integer and boolean arrays (shapes, token positions) are computed in
+// JavaScript, exactly, instead of as a WebAssembly kernel each. So its results are the executor's, bit for bit
+// (tested).
 import tf from '@energetic-ai/core';
+import { batchMatMul } from './batch-matmul.js';
 import * as host from './host-ops.js';
+import { sparseRowsFits, sparseRowsProduct } from './sparse-rows.js';
 import { Host } from './host-ops.js';
 
 export interface Tensor {
@@ -80,6 +83,8 @@ const heapOf = (x: Tensor): Float32Array | undefined => {
   const backend = tfBackend.backend();
   return x.dtype === 'float32' && backend.typedArrayFromHeap ? backend.typedArrayFromHeap(x) : undefined;
 };
+/** A new float tensor of +0s in tfjs's heap, for a kernel here to write. */
+const zeros = (shape: number[]) => kernel('Fill', {}, { shape, value: 0, dtype: 'float32' });
 
 /** Rows of a float matrix at int32 `indices` (GatherV2 on axis 0), or undefined where tfjs's kernel must say why not. */
 function gatherRows(x: Tensor, indices: Tensor): Tensor | undefined {
@@ -124,6 +129,48 @@ function split(x: Tensor, sizes: number[], axis: number): Tensor[] | undefined {
   );
 }
 
+/**
+ * Which rows of the run's [batch, length] grid of positions matter (see `Padding`); set by `execute` for
+ * its run only (runs are synchronous).
+ */
+let runPadding: Padding | undefined;
+
+/**
+ * A pointwise (1x1) convolution of x [batch, length, 1, c] as the matrix product it is (tfjs's kernels give
+ * the same floats for both, and for any subset of rows: tested), on the rows the run keeps only when it
+ * gives a padding for x's grid (the other rows are left +0).
+ */
+function pointwiseProduct(x: Tensor, filter: Tensor): Tensor | undefined {
+  if (x.shape.length !== 4 || x.shape[2] !== 1 || !floats(x, filter) || !heapOf(x)) return undefined;
+  const [batch, length, , c] = x.shape as [number, number, number, number];
+  const n = filter.shape[3]!;
+  const b = kernel('Reshape', { x: filter }, { shape: [c, n] });
+  const padding = runPadding;
+  const kept =
+    padding && padding.batch === batch && padding.length === length && padding.kept.length < batch * length
+      ? padding.kept
+      : undefined;
+  if (!kept) {
+    const a = kernel('Reshape', { x }, { shape: [batch * length, c] });
+    const product = kernel('BatchMatMul', { a, b }, { transposeA: false, transposeB: false });
+    const out = kernel('Reshape', { x: product }, { shape: [batch, length, 1, n] });
+    for (const t of [a, b, product]) t.dispose();
+    return out;
+  }
+  // Rows are copied within tfjs's heap; views are taken after each allocation, which may move it.
+  const a = zeros([kept.length, c]);
+  const from = heapOf(x)!;
+  const rows = heapOf(a)!;
+  for (let i = 0; i < kept.length; i++) rows.set(from.subarray(kept[i]! * c, (kept[i]! + 1) * c), i * c);
+  const product = kernel('BatchMatMul', { a, b }, { transposeA: false, transposeB: false });
+  const out = zeros([batch, length, 1, n]);
+  const values = heapOf(product)!;
+  const to = heapOf(out)!;
+  for (let i = 0; i < kept.length; i++) to.set(values.subarray(i * n, (i + 1) * n), kept[i]! * n);
+  for (const t of [a, b, product]) t.dispose();
+  return out;
+}
+
 const unary = (name: string, kernelName: string): OpDef => ({
   params: ['x'],
   device: (x: Tensor) => (floats(x) ? kernel(kernelName, { x }) : call(name, x)),
@@ -138,13 +185,73 @@ const reduce = (name: string, host?: Run<Host | undefined>): OpDef => ({
   device: (x: Tensor, axis: number[], keepDims: boolean) => call(name, x, axis, keepDims),
   host,
 });
-const matMul: OpDef = {
-  params: ['a', 'b', 'transposeA', 'transposeB'],
-  device: (a: Tensor, b: Tensor, transposeA: boolean, transposeB: boolean) =>
-    floats(a, b)
-      ? kernel('BatchMatMul', { a, b }, { transposeA, transposeB })
-      : call('matMul', a, b, transposeA, transposeB),
+/**
+ * A product of float matrices batched along equal leading dimensions (the attention's), which tfjs's kernel
+ * runs one element at a time: computed by batch-matmul.ts in the same order. Undefined for any other product.
+ */
+function batchedProduct(a: Tensor, b: Tensor, transposeA: boolean, transposeB: boolean): Tensor | undefined {
+  const rank = a.shape.length;
+  if (transposeA || rank < 3 || b.shape.length !== rank || !a.shape.slice(0, -2).every((d, i) => d === b.shape[i]))
+    return undefined;
+  const batch = a.shape.slice(0, -2).reduce((n, d) => n * d, 1);
+  const [m, k] = a.shape.slice(-2) as [number, number];
+  const n = b.shape[transposeB ? rank - 2 : rank - 1]!;
+  if (batch < 2 || b.shape[transposeB ? rank - 1 : rank - 2] !== k) return undefined;
+  if (!heapOf(a) || !heapOf(b)) return undefined;
+  const out = zeros([...a.shape.slice(0, -2), m, n]);
+  // Views taken after the allocation, which may have moved the heap.
+  batchMatMul(heapOf(a)!, heapOf(b)!, batch, m, k, n, transposeB, heapOf(out)!);
+  return out;
+}
+
+const product = (a: Tensor, b: Tensor, transposeA: boolean, transposeB: boolean) =>
+  floats(a, b)
+    ? (batchedProduct(a, b, transposeA, transposeB) ?? kernel('BatchMatMul', { a, b }, { transposeA, transposeB }))
+    : call('matMul', a, b, transposeA, transposeB);
+const matMul: OpDef = { params: ['a', 'b', 'transposeA', 'transposeB'], device: product };
+
+const tfHeap = tf as unknown as {
+  backend(): { wasm?: { asm?: { memory?: object }; _malloc(bytes: number): number; _free(at: number): void } };
 };
+
+/**
+ * A product [m x k] x [k x n] whose left operand is a ReLU's output (mostly zeros) by sparse-rows.ts, on tfjs's
+ * heap; undefined where XNNPACK must run it.
+ */
+function reluRowsProduct(a: Tensor, b: Tensor, transposeA: boolean, transposeB: boolean): Tensor | undefined {
+  const wasm = tfHeap.backend().wasm;
+  const memory = wasm?.asm?.memory;
+  if (!wasm || !memory || transposeA || transposeB || a.shape.length !== 2 || b.shape.length !== 2) return undefined;
+  const [m, k] = a.shape as [number, number];
+  const n = b.shape[1]!;
+  if (b.shape[0] !== k || !sparseRowsFits(n) || !heapOf(a) || !heapOf(b)) return undefined;
+  const out = zeros([m, n]);
+  // Offsets read after the allocation, which may have moved the heap.
+  const offset = (t: Tensor) => heapOf(t)!.byteOffset;
+  sparseRowsProduct(
+    { memory, malloc: (bytes) => wasm._malloc(bytes), free: (at) => wasm._free(at) },
+    offset(a),
+    offset(b),
+    offset(out),
+    m,
+    k,
+    n,
+  );
+  return out;
+}
+
+/** A MatMul whose left operand is a ReLU's output, reshaped or not. */
+const reluMatMul: OpDef = {
+  params: matMul.params,
+  device: (a: Tensor, b: Tensor, transposeA: boolean, transposeB: boolean) =>
+    (floats(a, b) && reluRowsProduct(a, b, transposeA, transposeB)) || product(a, b, transposeA, transposeB),
+};
+
+/** Whether a node's value is a ReLU's, through reshapes. */
+function fromRelu(node: GraphNode | undefined): boolean {
+  while (node && (node.op === 'Reshape' || node.op === 'ExpandDims' || node.op === 'Squeeze')) node = node.inputs[0];
+  return node?.op === 'Relu';
+}
 
 /** The graph's ops, each called as tfjs-converter's executor calls it. */
 const OPS: Record<string, OpDef> = {
@@ -217,10 +324,15 @@ const OPS: Record<string, OpDef> = {
     params: ['x', 'filter', 'strides', 'pad', 'dataFormat', 'dilations'],
     device: (x: Tensor, filter: Tensor, strides: number[], pad: string, dataFormat: string, dilations: number[]) => {
       if (pad === 'explicit') throw new Error('explicit Conv2D padding is not planned');
-      return call('conv2d', x, filter, [strides[1], strides[2]], pad, dataFormat.toUpperCase(), [
-        dilations[1],
-        dilations[2],
-      ]);
+      const pointwise =
+        filter.shape[0] === 1 &&
+        filter.shape[1] === 1 &&
+        [strides[1], strides[2], dilations[1], dilations[2]].every((d) => d === 1) &&
+        dataFormat.toUpperCase() === 'NHWC';
+      return (
+        (pointwise && pointwiseProduct(x, filter)) ||
+        call('conv2d', x, filter, [strides[1], strides[2]], pad, dataFormat.toUpperCase(), [dilations[1], dilations[2]])
+      );
     },
   },
   ConcatV2: {
@@ -315,6 +427,18 @@ export interface Feed {
   data: Int32Array;
 }
 
+/**
+ * The rows of a run's [batch, length] grid of positions (texts by token positions) that reach its output, in
+ * row-major order: `kept` holds b * length + p for each. Given to a run of a graph in which the other rows are
+ * padding that never reaches the output (attention masks them, a gather drops them), its pointwise
+ * convolutions skip those rows. Only a test against the full run can tell that a graph is such a graph.
+ */
+export interface Padding {
+  batch: number;
+  length: number;
+  kept: Int32Array;
+}
+
 /** A graph compiled to op calls, from named fed tensors to one output. */
 export class GraphPlan {
   private readonly steps: Step[] = [];
@@ -356,7 +480,7 @@ export class GraphPlan {
         return;
       }
       for (const input of node.inputs) visit(input);
-      const def = OPS[node.op];
+      const def = node.op === 'MatMul' && fromRelu(node.inputs[0]) ? reluMatMul : OPS[node.op];
       if (!def) throw new Error(`graph plan: op ${node.op} (${node.name}) is not planned`);
       const step: Step = { def, args: [], tensorArgs: [], out: 0, outputs: 1, free: [] };
       for (const param of def.params) {
@@ -416,8 +540,20 @@ export class GraphPlan {
     return (env) => numbersOf(env[slot]!);
   }
 
-  /** Runs the plan on `feeds` (in the constructor's order); the caller disposes the output. */
-  execute(feeds: Feed[]): Tensor {
+  /**
+   * Runs the plan on `feeds` (in the constructor's order), its pointwise convolutions on the rows `padding`
+   * keeps when given; the caller disposes the output.
+   */
+  execute(feeds: Feed[], padding?: Padding): Tensor {
+    runPadding = padding;
+    try {
+      return this.run(feeds);
+    } finally {
+      runPadding = undefined;
+    }
+  }
+
+  private run(feeds: Feed[]): Tensor {
     return ops.tidy(() => {
       const env: Value[] = this.constants.slice();
       env.length = this.slotCount;

@@ -72,7 +72,18 @@ export function encodeSentences(model: EmbeddingsModel, texts: string[], runner:
     { shape: [total, 2], data: indices },
     { shape: [total], data: keptPositions },
   ];
-  const output = runner === 'plan' ? planOf(model).execute(feeds) : referenceRun(model, feeds);
+  // The graph pads every text to the longest; padded positions are masked in attention and dropped before the
+  // feed-forward layers, so the projections before them need only the texts' own tokens.
+  const length = Math.max(...encodings.map((e) => e.length));
+  const kept = new Int32Array(total);
+  t = 0;
+  encodings.forEach((tokens, row) => {
+    for (let position = 0; position < tokens.length; position++) kept[t++] = row * length + position;
+  });
+  const output =
+    runner === 'plan'
+      ? planOf(model).execute(feeds, { batch: texts.length, length, kept })
+      : referenceRun(model, feeds);
   try {
     const flat = output.dataSync() as Float32Array;
     return texts.map((_, i) => flat.slice(i * DIM, (i + 1) * DIM));

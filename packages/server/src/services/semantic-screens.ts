@@ -1,18 +1,21 @@
 // The semantic side of the learning screens: one call of the skills' sentence model over only what the screens
 // need (the sentences that may be sensitive, the opening of a learning without code for the advice screen, the
-// off-task layer's requests and the task window), then the pure rules in domain/screens/semantic.ts (nearer the held
-// exemplars than the clean ones?) and off-task.ts (a request far from the task?). A technical learning without a
-// request costs no model call. When the model is off, not ready or failing, the regex screens run alone (and the
-// log says so); when the embedding queue is past its bound, or the model does not answer within the request's
-// deadline, they do too, for that submission, and the reason is recorded on it.
+// off-task layer's requests that its words find apart from the learning, and the task window), then the pure rules
+// in domain/screens/semantic.ts (nearer the held exemplars than the clean ones?) and off-task.ts (a request far
+// from the task?). A technical learning without such a request costs no model call. When the model is off, not
+// ready or failing, the regex screens run alone (and the log says so); when the embedding queue is past its bound,
+// or the model does not answer within the request's deadline, they do too, for that submission, and the reason
+// is recorded on it.
 import type { LayerFlag } from '../domain/screens/flags.js';
 import { type LearningText, type ScreenFlag, screenedTexts } from '../domain/screens/index.js';
 import {
   OFF_TASK_THRESHOLD,
   offTaskBySimilarity,
+  offTaskByWords,
   type Request,
   requestSentences,
   taskWindow,
+  wordContext,
 } from '../domain/screens/off-task.js';
 import {
   SEMANTIC_SCREENS,
@@ -55,16 +58,23 @@ const dot = (a: Float32Array, b: Float32Array) => {
   return s;
 };
 
-/** The off-task layer's requests in `chunked` (at most MAX_REQUESTS), and the task window they are measured against. */
+/**
+ * The off-task layer's requests in `chunked` (of the first MAX_REQUESTS) that the model must measure, and the task
+ * window they are measured against. A request flags only when the words also find it apart from the rest of the
+ * learning (offTaskBySimilarity), so one they do not is not embedded: the flags are the same.
+ */
 function offTaskTexts(chunked: string, task: string | undefined): { requests: Request[]; task: string } | undefined {
   if (task === undefined || !/\S/.test(task)) return undefined;
-  const requests = requestSentences(chunked).slice(0, MAX_REQUESTS);
+  const candidates = requestSentences(chunked).slice(0, MAX_REQUESTS);
+  if (candidates.length === 0) return undefined;
+  const context = wordContext(chunked, task);
+  const requests = candidates.filter((r) => offTaskByWords(r, context));
   return requests.length === 0 ? undefined : { requests, task: taskWindow(task) };
 }
 
 /**
  * The off-task layer's flags by the sentence model: the requests of `chunked` embedded with the task window, each
- * measured by its cosine to it. No model call when there is no request.
+ * measured by its cosine to it. No model call when no request is apart from the learning by its words.
  */
 export async function offTaskFlags(embed: Embed, chunked: string, task: string): Promise<LayerFlag[]> {
   return (await semanticVerdicts(embed, undefined, { chunked, whole: '', task })).offTask;
