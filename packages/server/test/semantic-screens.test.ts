@@ -114,8 +114,8 @@ describe('createSemanticScreens', () => {
     'Rebalance storms stopped once max.poll.interval.ms exceeded the slowest batch; we also cut max.poll.records to 200.';
   const sensitive = `${technical} The kid who reported the bug is only eleven and his dad wants us to delete his account.`;
 
-  it('flags what the regex screens miss and leaves a technical learning alone', async () => {
-    const { logger } = capture();
+  /** The ready model, recording the texts of each call. */
+  const countingModel = () => {
     const embedded: string[][] = [];
     const counting = {
       ...ready,
@@ -124,6 +124,12 @@ describe('createSemanticScreens', () => {
         return ready.embedQueued(texts);
       },
     };
+    return { embedded, counting };
+  };
+
+  it('flags what the regex screens miss and leaves a technical learning alone', async () => {
+    const { logger } = capture();
+    const { embedded, counting } = countingModel();
     const screens = createSemanticScreens({ model: counting, logger });
     expect(screenLearning(learning(sensitive)).flags).toEqual([]);
     expect(await screens.screen(learning(sensitive))).toEqual({ flags: ['content_sensitivity'], offTask: [] });
@@ -152,14 +158,7 @@ describe('createSemanticScreens', () => {
 
   it('embeds only the requests its words find apart from the learning (the others cannot flag), with the task', async () => {
     const { logger } = capture();
-    const embedded: string[][] = [];
-    const counting = {
-      ...ready,
-      embedQueued: (texts: string[]) => {
-        embedded.push(texts);
-        return ready.embedQueued(texts);
-      },
-    };
+    const { embedded, counting } = countingModel();
     const screens = createSemanticScreens({ model: counting, logger });
     const near = learning(`${technical} Explain why the rebalance replays the batch.`);
     expect(await screens.screen(near)).toEqual({ flags: [], offTask: [] });
