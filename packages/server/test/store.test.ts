@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Database } from '../src/store/db.js';
+import { PostgresDatabase } from '../src/store/postgres/db.js';
 import { migrate, readMigrations } from '../src/store/migrate.js';
 import type { Queryable, Transactor } from '../src/store/queryable.js';
 import { BACKEND, openTestStore } from '../../../test/support/backend.js';
@@ -117,6 +118,38 @@ describe(`transactions (${BACKEND})`, () => {
       expect(attempts).toBeGreaterThan(1);
     },
     30_000,
+  );
+
+  it.runIf(BACKEND === 'postgres')(
+    "getLast runs a statement its connection has prepared as EXECUTE, not parsed and planned again; values bind alike, a changed table's statement is prepared again",
+    async () => {
+      // One connection, so every transaction runs on it and its prepared statements can be read.
+      const one = await PostgresDatabase.open(store.env.AXLE_DATABASE_URL!, { poolSize: 1 });
+      try {
+        await one.exec('CREATE TABLE gl_prepared (v TEXT, n BIGINT, z INTEGER)');
+        const sql = 'INSERT INTO gl_prepared VALUES (?, ?, ?) RETURNING *';
+        const values: Array<[string, number, number | null]> = [
+          ["it's", 1, null],
+          ['$1 ?', 1_732_712_345_678, 2],
+          ["'); DROP TABLE gl_prepared; --", 3, 0],
+        ];
+        const rows = [];
+        for (const v of values) rows.push(await one.tx((q) => q.getLast(sql, v)));
+        expect(rows).toEqual(values.map(([v, n, z]) => ({ v, n, z })));
+        const runs = () =>
+          one.all<{ runs: number }>(
+            "SELECT generic_plans + custom_plans AS runs FROM pg_prepared_statements WHERE statement LIKE 'INSERT INTO gl_prepared%'",
+          );
+        // Prepared once, run three times: the second and third came as EXECUTE.
+        expect(await runs()).toEqual([{ runs: 3 }]);
+        // Another instance changes the table: the prepared statement no longer fits and is prepared again.
+        await t.exec('ALTER TABLE gl_prepared ADD COLUMN w INTEGER NOT NULL DEFAULT 7');
+        expect(await one.tx((q) => q.getLast(sql, ['after', 4, 1]))).toEqual({ v: 'after', n: 4, z: 1, w: 7 });
+        expect(await one.get('SELECT COUNT(*) AS n FROM gl_prepared')).toEqual({ n: 4 });
+      } finally {
+        await one.close();
+      }
+    },
   );
 
   it('serialises concurrent transactions so none interleave', async () => {

@@ -52,6 +52,9 @@ function nameOf(sql: string): string | undefined {
   return fresh;
 }
 
+/** Per connection, the statement names it has prepared (seen by a transaction on it). */
+const preparedOn = new WeakMap<pg.PoolClient, Set<string>>();
+
 /** A prepared statement whose tables changed shape under it (another instance migrated): prepared again. */
 const stalePlan = (err: unknown) =>
   (err as { code?: string }).code === '0A000' && /cached plan must not change result type/.test(String(err));
@@ -142,11 +145,19 @@ class Attempt extends Client {
   protected override async query(sql: string, params?: Params) {
     if (this.committed) throw new Error('the transaction has committed');
     await this.begin();
-    return super.query(sql, params);
+    const result = await super.query(sql, params);
+    const name = names.get(sql);
+    if (name !== undefined) {
+      const prepared = preparedOn.get(this.conn) ?? new Set<string>();
+      preparedOn.set(this.conn, prepared.add(name));
+    }
+    return result;
   }
   /**
    * The statement and COMMIT (with BEGIN if nothing ran yet) as one simple-protocol message, its values
-   * written as literals: the simple protocol takes no parameters and runs the statements in turn.
+   * written as literals: the simple protocol takes no parameters and runs the statements in turn. The
+   * statement is prepared on the connection (the first time, it runs on its own and COMMIT follows) and runs
+   * as `EXECUTE name(values)`, so it is not parsed and planned again each time.
    */
   override async getLast<T>(sql: string, params?: Params): Promise<T | undefined> {
     if (this.committed) throw new Error('the transaction has committed');
@@ -158,12 +169,26 @@ class Attempt extends Client {
       if (typeof v === 'string') return this.conn.escapeLiteral(v);
       throw new Error(`getLast: no literal for ${typeof v}`);
     };
-    const text = toPositional(sql).replace(/\$(\d+)/g, (_, n: string) => literal(values[Number(n) - 1]));
+    const name = nameOf(sql);
+    if (name !== undefined && !preparedOn.get(this.conn)?.has(name)) {
+      const row = await this.get<T>(sql, params);
+      await this.conn.query('COMMIT').catch(unavailable);
+      this.committed = true;
+      return row;
+    }
+    const text =
+      name !== undefined
+        ? `EXECUTE ${name}(${values.map(literal).join(', ')})`
+        : toPositional(sql).replace(/\$(\d+)/g, (_, n: string) => literal(values[Number(n) - 1]));
     const begin = this.started ? '' : `${this.beginSql}; `;
     this.started = true;
-    const results = (await this.conn
-      .query(`${begin}${text}; COMMIT`)
-      .catch(unavailable)) as unknown as pg.QueryResult[];
+    const results = (await this.conn.query(`${begin}${text}; COMMIT`).catch((err: unknown) => {
+      if (stalePlan(err)) {
+        names.delete(sql);
+        throw err;
+      }
+      return unavailable(err);
+    })) as unknown as pg.QueryResult[];
     this.committed = true;
     return results[begin ? 1 : 0]!.rows[0] as T | undefined;
   }
