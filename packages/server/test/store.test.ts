@@ -152,6 +152,50 @@ describe(`transactions (${BACKEND})`, () => {
     },
   );
 
+  it.runIf(BACKEND === 'postgres')(
+    "read committed: the locks asked for first go with BEGIN in the next prepared statement's message (a check and a booking in two round trips)",
+    async () => {
+      const one = await PostgresDatabase.open(store.env.AXLE_DATABASE_URL!, { poolSize: 1 });
+      try {
+        await one.exec('CREATE TABLE rc_trips (k TEXT NOT NULL, n INTEGER NOT NULL)');
+        // The pool's one connection, its messages recorded.
+        const conn = await one.connect();
+        conn.release();
+        const sent: string[] = [];
+        const query = conn.query.bind(conn) as (...args: unknown[]) => unknown;
+        (conn as unknown as { query: unknown }).query = (config: unknown, ...rest: unknown[]) => {
+          sent.push(typeof config === 'string' ? config : (config as { text: string }).text);
+          return query(config, ...rest);
+        };
+        const book = (k: string) =>
+          one.tx(
+            async (q) => {
+              await q.lock(`rc:${k}`);
+              if (await q.get('SELECT 1 AS x FROM rc_trips WHERE k = ?', [k])) return false;
+              return (
+                (await q.getLast<{ k: string }>('INSERT INTO rc_trips VALUES (?, ?) RETURNING k', [k, 1]))?.k === k
+              );
+            },
+            { isolation: 'read committed' },
+          );
+        // The first on the connection prepares its statements; then a booking and a repeat, two messages each.
+        expect(await book('a')).toBe(true);
+        sent.length = 0;
+        expect(await book("it's")).toBe(true);
+        expect(await book("it's")).toBe(false);
+        expect(sent).toHaveLength(4);
+        expect(sent[0]).toMatch(
+          /^BEGIN ISOLATION LEVEL READ COMMITTED; SELECT pg_advisory_xact_lock\(hashtext\('rc:it''s'\)\); EXECUTE axle_\d+\('it''s'\)$/,
+        );
+        expect(sent[1]).toMatch(/^EXECUTE axle_\d+\('it''s', 1\); COMMIT$/);
+        expect(sent[3]).toBe('COMMIT');
+        expect(await one.all('SELECT k FROM rc_trips ORDER BY k')).toEqual([{ k: 'a' }, { k: "it's" }]);
+      } finally {
+        await one.close();
+      }
+    },
+  );
+
   it('serialises concurrent transactions so none interleave', async () => {
     await t.exec('CREATE TABLE c (n INTEGER)');
     await t.run('INSERT INTO c VALUES (0)');
