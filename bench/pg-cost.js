@@ -3,8 +3,9 @@
 // default 2,000, as bench:cluster), semantic search on; then `requests` of each kind (default 400), 16 at a time:
 // /discover over queries.json as sent (repeated) and each made unique (distinct), and unlocks by one buyer's key
 // (as bench:cluster). Per request: the server's CPU (/proc), PostgreSQL's own CPU (its backends serving the
-// server's database, from pg_stat_activity), statements sent (counted in the server process by
-// bench/lib/count-statements.js), and RSS after each kind. BENCH_STATEMENTS=1 lists the statements sent most.
+// server's database, from pg_stat_activity), messages sent (round trips: one or more statements each, counted in the
+// server process by bench/lib/count-statements.js), and RSS after each kind. BENCH_STATEMENTS=1 lists the messages
+// sent most.
 // Take the bench lock for the CPU figures.
 import fs from 'node:fs';
 import os from 'node:os';
@@ -136,7 +137,7 @@ try {
       console.log(
         `${kind.padEnd(8)} ${s.backend.padEnd(10)} ${(list.length / (wall / 1000)).toFixed(0).padStart(4)} req/s  server CPU ${per(after.cpu - before.cpu)} ms` +
           (db0 ? `  PostgreSQL CPU ${per(db1.s - db0.s)} ms` : '') +
-          (s.database ? `  statements ${((after.n - before.n) / list.length).toFixed(2)}` : '') +
+          (s.database ? `  round trips ${((after.n - before.n) / list.length).toFixed(2)}` : '') +
           `  RSS ${rssMb(s.server.pid).rss.toFixed(0)} MB`,
       );
     }

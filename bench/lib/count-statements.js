@@ -1,5 +1,5 @@
 // Preloaded into a server process (`node --import ./bench/lib/count-statements.js`) by bench/pg-cost.js: counts the
-// statements it sends to PostgreSQL, by text, and writes the counts to AXLE_STATEMENT_COUNTS every 200 ms.
+// messages (queries: one or more statements) it sends to PostgreSQL, by text, and writes the counts to AXLE_STATEMENT_COUNTS every 200 ms.
 import fs from 'node:fs';
 import pg from 'pg';
 

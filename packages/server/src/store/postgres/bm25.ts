@@ -56,6 +56,11 @@ interface Posting {
   d: number;
 }
 
+/** Postings visited one by one (a resident corpus's are not made into objects). */
+type Postings = (
+  visit: (id: string, len: number, lexeme: string, a: number, b: number, c: number, d: number) => void,
+) => void;
+
 export interface Bm25Hit {
   id: string;
   score: number;
@@ -209,12 +214,12 @@ export function bm25Search(db: Queryable, corpus: Bm25Corpus, now: () => number)
     return { selectors: [a!.l, b!.l], every: true };
   }
 
-  /** postingsOf, unfiltered, from a resident corpus: the rows the statement would give. */
+  /** postingsOf, unfiltered, from a resident corpus: the rows the statement would give, visited in place. */
   function residentPostings(
     r: Resident,
     ranked: string[],
     selection: { selectors: string[]; every: boolean } | undefined,
-  ): Posting[] {
+  ): Postings {
     let candidates: Set<number> | undefined;
     if (selection) {
       const held = new Map<number, number>();
@@ -223,27 +228,20 @@ export function bm25Search(db: Queryable, corpus: Bm25Corpus, now: () => number)
         if (list) for (let i = 0; i < list.length; i += 5) held.set(list[i]!, (held.get(list[i]!) ?? 0) + 1);
       }
       const needed = selection.every ? selection.selectors.length : 1;
-      candidates = new Set([...held].filter(([, k]) => k >= needed).map(([doc]) => doc));
+      candidates = new Set();
+      for (const [doc, k] of held) if (k >= needed) candidates.add(doc);
     }
-    const rows: Posting[] = [];
-    for (const lexeme of ranked) {
-      const list = r.lists.get(lexeme);
-      if (!list) continue;
-      for (let i = 0; i < list.length; i += 5) {
-        const doc = list[i]!;
-        if (candidates && !candidates.has(doc)) continue;
-        rows.push({
-          id: r.ids[doc]!,
-          len: r.lens[doc]!,
-          lexeme,
-          a: list[i + 1]!,
-          b: list[i + 2]!,
-          c: list[i + 3]!,
-          d: list[i + 4]!,
-        });
+    return (visit) => {
+      for (const lexeme of ranked) {
+        const list = r.lists.get(lexeme);
+        if (!list) continue;
+        for (let i = 0; i < list.length; i += 5) {
+          const doc = list[i]!;
+          if (candidates && !candidates.has(doc)) continue;
+          visit(r.ids[doc]!, r.lens[doc]!, lexeme, list[i + 1]!, list[i + 2]!, list[i + 3]!, list[i + 4]!);
+        }
       }
-    }
-    return rows;
+    };
   }
 
   /**
@@ -254,8 +252,19 @@ export function bm25Search(db: Queryable, corpus: Bm25Corpus, now: () => number)
     ranked: string[],
     selection: { selectors: string[]; every: boolean } | undefined,
     filter: { sql: string; params: Params },
-  ): Promise<Posting[]> {
+  ): Promise<Postings> {
     if (corpus.resident && filter.sql === '') return residentPostings(await residentCorpus(), ranked, selection);
+    const rows = await postingRows(ranked, selection, filter);
+    return (visit) => {
+      for (const p of rows) visit(p.id, p.len, p.lexeme, p.a, p.b, p.c, p.d);
+    };
+  }
+
+  function postingRows(
+    ranked: string[],
+    selection: { selectors: string[]; every: boolean } | undefined,
+    filter: { sql: string; params: Params },
+  ): Promise<Posting[]> {
     const columns = 'SELECT t.doc AS id, t.len AS len, t.lexeme AS lexeme, t.a AS a, t.b AS b, t.c AS c, t.d AS d';
     if (filter.sql !== '')
       return db.all<Posting>(
@@ -285,7 +294,7 @@ export function bm25Search(db: Queryable, corpus: Bm25Corpus, now: () => number)
     const selection = selecting(lexemes, counts, n, filter.sql !== '');
     const ranked =
       selection && !corpus.floorLexemesRank ? rankingTerms(lexemes, counts, n, selection.selectors) : lexemes;
-    const rows = await postingsOf(ranked, selection, filter);
+    const postings = await postingsOf(ranked, selection, filter);
     const idf = new Map(
       lexemes.map((l, i) => {
         const v = Math.log((n - counts[i]! + 0.5) / (counts[i]! + 0.5));
@@ -294,11 +303,11 @@ export function bm25Search(db: Queryable, corpus: Bm25Corpus, now: () => number)
     );
     return weightings.map((weights) => {
       const scores = new Map<string, number>();
-      for (const r of rows) {
-        const tf = r.a * weights.A + r.b * weights.B + r.c * weights.C + r.d * weights.D;
-        const norm = K1 * (1 - B + (B * r.len) / (avgdl || 1));
-        scores.set(r.id, (scores.get(r.id) ?? 0) + (idf.get(r.lexeme) ?? 0) * ((tf * (K1 + 1)) / (tf + norm)));
-      }
+      postings((id, len, lexeme, a, b, c, d) => {
+        const tf = a * weights.A + b * weights.B + c * weights.C + d * weights.D;
+        const norm = K1 * (1 - B + (B * len) / (avgdl || 1));
+        scores.set(id, (scores.get(id) ?? 0) + (idf.get(lexeme) ?? 0) * ((tf * (K1 + 1)) / (tf + norm)));
+      });
       return [...scores]
         .map(([id, score]) => ({ id, score }))
         .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1))
