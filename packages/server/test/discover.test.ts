@@ -201,6 +201,19 @@ describe('GET /health search state', () => {
   });
 });
 
+/** Records the text of every statement `store`'s database is sent from now on (on the pool, outside transactions). */
+function recordStatements(store: Awaited<ReturnType<typeof openTestStore>>): string[] {
+  const statements: string[] = [];
+  for (const method of ['all', 'get'] as const) {
+    const original = store.db[method].bind(store.db) as (sql: string, params?: unknown[]) => Promise<unknown>;
+    (store.db as unknown as Record<string, unknown>)[method] = (sql: string, params?: unknown[]) => {
+      statements.push(sql);
+      return original(sql, params);
+    };
+  }
+  return statements;
+}
+
 describe('lexical rankings in the store (what fused search fuses)', () => {
   it('ranks the same matches by field weights, as lexical search, and by the whole record (every column alike)', async () => {
     const store = await openTestStore();
@@ -230,14 +243,7 @@ describe('lexical rankings in the store (what fused search fuses)', () => {
         'fp',
       );
       const first = await store.skills.lexicalRankings('weatherstack smtp', {}, 10);
-      const statements: string[] = [];
-      for (const method of ['all', 'get'] as const) {
-        const original = store.db[method].bind(store.db) as (sql: string, params?: unknown[]) => Promise<unknown>;
-        (store.db as unknown as Record<string, unknown>)[method] = (sql: string, params?: unknown[]) => {
-          statements.push(sql);
-          return original(sql, params);
-        };
-      }
+      const statements = recordStatements(store);
       // The same terms (case, punctuation and stopwords aside) in both corpora at once, then again.
       await Promise.all([
         store.skills.lexicalRankings('Weatherstack, SMTP', {}, 10),
@@ -247,6 +253,47 @@ describe('lexical rankings in the store (what fused search fuses)', () => {
       expect(await store.learningsSearch.anyMatch('weatherstack smtp')).toBe(false);
       expect(statements.filter((sql) => sql.includes('to_tsvector'))).toEqual([]);
     } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('skill search statements', () => {
+  it("on PostgreSQL reads the postings once per catalog: a fused search then sends at most a new text's lexemes", async () => {
+    const store = await openTestStore();
+    const other = await store.another();
+    try {
+      const catalog = loadCatalog(SMALL_CATALOG).map((skill) => ({ skill, slug: slugify(skill.name) }));
+      await store.skills.replaceCatalog(catalog, 'fp');
+      // A ready semantic side that finds nothing: the lexical side's rankings (and the vocabulary's) make the answer.
+      const semantic = {
+        state: () => 'ready',
+        search: async () => ({ hits: [], vector: new Float32Array(4) }),
+        passageScores: () => new Map(),
+      } as unknown as SemanticIndex;
+      const search = createSkillSearch({ repo: store.skills, semantic });
+      const ids = async (query: string) => (await search.search({ query })).results.map((r) => r.id);
+      const first = await ids('send an email, or save it on my disk');
+      expect(first.slice(0, 2).sort()).toEqual(['filesystem-mcp', 'postmark']);
+      const statements = recordStatements(store);
+      // Seen before: nothing is sent. Not seen: its lexemes, once for both of its rankings.
+      expect(await ids('send an email, or save it on my disk')).toEqual(first);
+      const sent = statements.length;
+      expect(await ids('weather forecasts by email, or save it on my disk')).toContain('weatherstack');
+      if (store.db.dialect === 'postgres') {
+        expect(sent).toBe(0);
+        expect(statements.map((sql) => sql.includes('to_tsvector'))).toEqual([true]);
+      }
+      // Another instance replaces the catalog; told so (the change feed's reload), this one reads it again.
+      await other.skills.replaceCatalog(
+        catalog.filter(({ skill }) => skill.id !== 'postmark'),
+        'fp2',
+      );
+      store.skills.forget();
+      expect(await ids('send an email, or save it on my disk')).not.toContain('postmark');
+      expect(await ids('send an email, or save it on my disk')).toContain('filesystem-mcp');
+    } finally {
+      await other.db.close();
       await store.close();
     }
   });

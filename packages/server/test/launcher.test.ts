@@ -16,7 +16,7 @@ const onLinux = process.platform === 'linux';
 describe('memoryLaunchPlan', () => {
   it('adds the arena bound and the young-generation flag where neither is set', () => {
     expect(memoryLaunchPlan({}, [], 'linux')).toEqual({
-      env: { MALLOC_ARENA_MAX: '2' },
+      env: { MALLOC_ARENA_MAX: '1' },
       flags: ['--max-semi-space-size=2'],
     });
   });
@@ -26,21 +26,21 @@ describe('memoryLaunchPlan', () => {
       flags: ['--max-semi-space-size=2'],
     });
     expect(memoryLaunchPlan({ NODE_OPTIONS: '--enable-source-maps --max-semi-space-size=8' }, [], 'linux')).toEqual({
-      env: { MALLOC_ARENA_MAX: '2' },
+      env: { MALLOC_ARENA_MAX: '1' },
       flags: [],
     });
     expect(memoryLaunchPlan({}, ['--max-semi-space-size=16'], 'linux')?.flags).toEqual([]);
     // A flag that only begins alike is another flag.
     expect(memoryLaunchPlan({}, ['--max-semi-space-size-x=1'], 'linux')?.flags).toEqual(['--max-semi-space-size=2']);
     // Set but empty is unset.
-    expect(memoryLaunchPlan({ MALLOC_ARENA_MAX: '' }, [], 'linux')?.env).toEqual({ MALLOC_ARENA_MAX: '2' });
+    expect(memoryLaunchPlan({ MALLOC_ARENA_MAX: '' }, [], 'linux')?.env).toEqual({ MALLOC_ARENA_MAX: '1' });
   });
   it('adds nothing when both are in effect, or when told not to', () => {
-    expect(memoryLaunchPlan({ MALLOC_ARENA_MAX: '2', NODE_OPTIONS: '--max-semi-space-size=2' }, [], 'linux')).toBe(
+    expect(memoryLaunchPlan({ MALLOC_ARENA_MAX: '1', NODE_OPTIONS: '--max-semi-space-size=2' }, [], 'linux')).toBe(
       undefined,
     );
     expect(memoryLaunchPlan({ AXLE_MEMORY_SETTINGS: 'off' }, [], 'linux')).toBe(undefined);
-    expect(memoryLaunchPlan({ AXLE_MEMORY_SETTINGS: 'on' }, [], 'linux')?.env).toEqual({ MALLOC_ARENA_MAX: '2' });
+    expect(memoryLaunchPlan({ AXLE_MEMORY_SETTINGS: 'on' }, [], 'linux')?.env).toEqual({ MALLOC_ARENA_MAX: '1' });
   });
   it('refuses a setting that is neither on nor off', () => {
     for (const v of ['', 'no', 'OFF', '0'])
@@ -139,7 +139,7 @@ describe.runIf(onLinux)('bin/axle-server.js', () => {
     const s = await serve();
     expect((await fetch(`${s.url}/health`)).status).toBe(200);
     const server = serverOf(s);
-    expect(environ(server)).toEqual(expect.arrayContaining(['MALLOC_ARENA_MAX=2', 'AXLE_LAUNCHED=1']));
+    expect(environ(server)).toEqual(expect.arrayContaining(['MALLOC_ARENA_MAX=1', 'AXLE_LAUNCHED=1']));
     expect(cmdline(server)).toContain('--max-semi-space-size=2');
     // Launched once: the server starts no launcher of its own.
     expect(children(server)).toEqual([]);
@@ -170,7 +170,7 @@ describe.runIf(onLinux)('bin/axle-server.js', () => {
 
   it('runs the server in its own process when the settings are in effect already, or switched off', async () => {
     for (const env of [
-      { MALLOC_ARENA_MAX: '2', NODE_OPTIONS: '--max-semi-space-size=2' },
+      { MALLOC_ARENA_MAX: '1', NODE_OPTIONS: '--max-semi-space-size=2' },
       { AXLE_MEMORY_SETTINGS: 'off' },
     ]) {
       const s = await serve(env);

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Database } from '../src/store/db.js';
+import { PostgresDatabase } from '../src/store/postgres/db.js';
 import { migrate, readMigrations } from '../src/store/migrate.js';
 import type { Queryable, Transactor } from '../src/store/queryable.js';
 import { BACKEND, openTestStore } from '../../../test/support/backend.js';
@@ -117,6 +118,82 @@ describe(`transactions (${BACKEND})`, () => {
       expect(attempts).toBeGreaterThan(1);
     },
     30_000,
+  );
+
+  it.runIf(BACKEND === 'postgres')(
+    "getLast runs a statement its connection has prepared as EXECUTE, not parsed and planned again; values bind alike, a changed table's statement is prepared again",
+    async () => {
+      // One connection, so every transaction runs on it and its prepared statements can be read.
+      const one = await PostgresDatabase.open(store.env.AXLE_DATABASE_URL!, { poolSize: 1 });
+      try {
+        await one.exec('CREATE TABLE gl_prepared (v TEXT, n BIGINT, z INTEGER)');
+        const sql = 'INSERT INTO gl_prepared VALUES (?, ?, ?) RETURNING *';
+        const values: Array<[string, number, number | null]> = [
+          ["it's", 1, null],
+          ['$1 ?', 1_732_712_345_678, 2],
+          ["'); DROP TABLE gl_prepared; --", 3, 0],
+        ];
+        const rows = [];
+        for (const v of values) rows.push(await one.tx((q) => q.getLast(sql, v)));
+        expect(rows).toEqual(values.map(([v, n, z]) => ({ v, n, z })));
+        const runs = () =>
+          one.all<{ runs: number }>(
+            "SELECT generic_plans + custom_plans AS runs FROM pg_prepared_statements WHERE statement LIKE 'INSERT INTO gl_prepared%'",
+          );
+        // Prepared once, run three times: the second and third came as EXECUTE.
+        expect(await runs()).toEqual([{ runs: 3 }]);
+        // Another instance changes the table: the prepared statement no longer fits and is prepared again.
+        await t.exec('ALTER TABLE gl_prepared ADD COLUMN w INTEGER NOT NULL DEFAULT 7');
+        expect(await one.tx((q) => q.getLast(sql, ['after', 4, 1]))).toEqual({ v: 'after', n: 4, z: 1, w: 7 });
+        expect(await one.get('SELECT COUNT(*) AS n FROM gl_prepared')).toEqual({ n: 4 });
+      } finally {
+        await one.close();
+      }
+    },
+  );
+
+  it.runIf(BACKEND === 'postgres')(
+    "read committed: the locks asked for first go with BEGIN in the next prepared statement's message (a check and a booking in two round trips)",
+    async () => {
+      const one = await PostgresDatabase.open(store.env.AXLE_DATABASE_URL!, { poolSize: 1 });
+      try {
+        await one.exec('CREATE TABLE rc_trips (k TEXT NOT NULL, n INTEGER NOT NULL)');
+        // The pool's one connection, its messages recorded.
+        const conn = await one.connect();
+        conn.release();
+        const sent: string[] = [];
+        const query = conn.query.bind(conn) as (...args: unknown[]) => unknown;
+        (conn as unknown as { query: unknown }).query = (config: unknown, ...rest: unknown[]) => {
+          sent.push(typeof config === 'string' ? config : (config as { text: string }).text);
+          return query(config, ...rest);
+        };
+        const book = (k: string) =>
+          one.tx(
+            async (q) => {
+              await q.lock(`rc:${k}`);
+              if (await q.get('SELECT 1 AS x FROM rc_trips WHERE k = ?', [k])) return false;
+              return (
+                (await q.getLast<{ k: string }>('INSERT INTO rc_trips VALUES (?, ?) RETURNING k', [k, 1]))?.k === k
+              );
+            },
+            { isolation: 'read committed' },
+          );
+        // The first on the connection prepares its statements; then a booking and a repeat, two messages each.
+        expect(await book('a')).toBe(true);
+        sent.length = 0;
+        expect(await book("it's")).toBe(true);
+        expect(await book("it's")).toBe(false);
+        expect(sent).toHaveLength(4);
+        expect(sent[0]).toMatch(
+          /^BEGIN ISOLATION LEVEL READ COMMITTED; SELECT pg_advisory_xact_lock\(hashtext\('rc:it''s'\)\); EXECUTE axle_\d+\('it''s'\)$/,
+        );
+        expect(sent[1]).toMatch(/^EXECUTE axle_\d+\('it''s', 1\); COMMIT$/);
+        expect(sent[3]).toBe('COMMIT');
+        expect(await one.all('SELECT k FROM rc_trips ORDER BY k')).toEqual([{ k: 'a' }, { k: "it's" }]);
+      } finally {
+        await one.close();
+      }
+    },
   );
 
   it('serialises concurrent transactions so none interleave', async () => {

@@ -52,6 +52,17 @@ function nameOf(sql: string): string | undefined {
   return fresh;
 }
 
+/** A value as an SQL literal (as bind() gives it), or undefined for a kind that has none here. */
+function literalOf(conn: pg.PoolClient, v: unknown): string | undefined {
+  if (v === null) return 'NULL';
+  if (typeof v === 'number' && Number.isSafeInteger(v)) return String(v);
+  if (typeof v === 'string') return conn.escapeLiteral(v);
+  return undefined;
+}
+
+/** Per connection, the statement names it has prepared (seen by a transaction on it). */
+const preparedOn = new WeakMap<pg.PoolClient, Set<string>>();
+
 /** A prepared statement whose tables changed shape under it (another instance migrated): prepared again. */
 const stalePlan = (err: unknown) =>
   (err as { code?: string }).code === '0A000' && /cached plan must not change result type/.test(String(err));
@@ -132,40 +143,93 @@ class Attempt extends Client {
     super(conn);
   }
   protected readonly beginSql: string = 'BEGIN ISOLATION LEVEL SERIALIZABLE';
-  protected async begin(): Promise<void> {
-    if (this.started) return;
+  /** Statements asked for but not sent yet (BEGIN and the locks taken first): they go with the next one. */
+  protected unsent: string | undefined;
+  /** Whether a transaction is open on the server: COMMIT or ROLLBACK ends it. */
+  get open(): boolean {
+    return this.started && !this.committed && this.unsent === undefined;
+  }
+  /** What must precede the next statement, now taken: BEGIN when nothing ran yet, and what is unsent. */
+  protected prelude(): string {
+    if (this.unsent !== undefined) {
+      const unsent = this.unsent;
+      this.unsent = undefined;
+      return unsent;
+    }
+    if (this.started) return '';
     this.started = true;
-    await this.conn.query(this.beginSql).catch(unavailable);
+    return this.beginSql;
+  }
+  protected async begin(): Promise<void> {
+    const prelude = this.prelude();
+    if (prelude) await this.conn.query(prelude).catch(unavailable);
   }
   /** Set once getLast committed: nothing more runs in this attempt. */
   committed = false;
   protected override async query(sql: string, params?: Params) {
     if (this.committed) throw new Error('the transaction has committed');
     await this.begin();
-    return super.query(sql, params);
+    const result = await super.query(sql, params);
+    const name = names.get(sql);
+    if (name !== undefined) {
+      const prepared = preparedOn.get(this.conn) ?? new Set<string>();
+      preparedOn.set(this.conn, prepared.add(name));
+    }
+    return result;
   }
   /**
-   * The statement and COMMIT (with BEGIN if nothing ran yet) as one simple-protocol message, its values
-   * written as literals: the simple protocol takes no parameters and runs the statements in turn.
+   * `EXECUTE name(values)` for a statement this connection has prepared, its values written as literals (the
+   * simple protocol, which can carry several statements in one message, takes no parameters); undefined when
+   * it is not prepared here or a value has no literal.
+   */
+  protected executeText(sql: string, params?: Params): string | undefined {
+    const name = names.get(sql);
+    if (name === undefined || !preparedOn.get(this.conn)?.has(name)) return undefined;
+    const literals = bind(params).map((v) => literalOf(this.conn, v));
+    if (!literals.every((l) => l !== undefined)) return undefined;
+    return literals.length === 0 ? `EXECUTE ${name}` : `EXECUTE ${name}(${literals.join(', ')})`;
+  }
+  /** A message that failed: a stale prepared statement is prepared again by the next attempt. */
+  protected failed(sql: string) {
+    return (err: unknown): never => {
+      if (stalePlan(err)) {
+        names.delete(sql);
+        throw err;
+      }
+      return unavailable(err);
+    };
+  }
+  /**
+   * The statement and COMMIT (with BEGIN if nothing ran yet) as one simple-protocol message. The statement is
+   * prepared on the connection (the first time, it runs on its own and COMMIT follows) and runs as
+   * `EXECUTE name(values)`, so it is not parsed and planned again each time; past the prepared names, its
+   * values are written into it as literals.
    */
   override async getLast<T>(sql: string, params?: Params): Promise<T | undefined> {
     if (this.committed) throw new Error('the transaction has committed');
     if (sql.includes('$')) throw new Error('getLast: a statement with a $ of its own cannot take literals');
+    const name = nameOf(sql);
+    if (name !== undefined && !preparedOn.get(this.conn)?.has(name)) {
+      const row = await this.get<T>(sql, params);
+      await this.conn.query('COMMIT').catch(unavailable);
+      this.committed = true;
+      return row;
+    }
     const values = bind(params);
     const literal = (v: unknown): string => {
-      if (v === null) return 'NULL';
-      if (typeof v === 'number' && Number.isSafeInteger(v)) return String(v);
-      if (typeof v === 'string') return this.conn.escapeLiteral(v);
-      throw new Error(`getLast: no literal for ${typeof v}`);
+      const l = literalOf(this.conn, v);
+      if (l === undefined) throw new Error(`getLast: no literal for ${typeof v}`);
+      return l;
     };
-    const text = toPositional(sql).replace(/\$(\d+)/g, (_, n: string) => literal(values[Number(n) - 1]));
-    const begin = this.started ? '' : `${this.beginSql}; `;
-    this.started = true;
+    const text =
+      this.executeText(sql, params) ??
+      toPositional(sql).replace(/\$(\d+)/g, (_, n: string) => literal(values[Number(n) - 1]));
+    const prelude = this.prelude();
     const results = (await this.conn
-      .query(`${begin}${text}; COMMIT`)
-      .catch(unavailable)) as unknown as pg.QueryResult[];
+      .query(`${prelude ? `${prelude}; ` : ''}${text}; COMMIT`)
+      .catch(this.failed(sql))) as unknown as pg.QueryResult[];
     this.committed = true;
-    return results[begin ? 1 : 0]!.rows[0] as T | undefined;
+    return results[results.length - 2]!.rows[0] as T | undefined;
   }
   override async exec(sql: string): Promise<void> {
     await this.begin();
@@ -184,18 +248,26 @@ class Attempt extends Client {
 
 /**
  * One attempt at a read-committed transaction: every statement reads what was committed before it, so a
- * lock is simply taken where it is asked for, held until COMMIT or ROLLBACK. A lock asked for first
- * goes in one round trip with BEGIN.
+ * lock is simply taken where it is asked for, held until COMMIT or ROLLBACK. Locks asked for first go with
+ * BEGIN in the next statement's message (as EXECUTE when that statement is prepared on the connection).
  */
 class ReadCommittedAttempt extends Attempt {
   protected override readonly beginSql = 'BEGIN ISOLATION LEVEL READ COMMITTED';
   override async lock(key: string): Promise<void> {
     const sql = `SELECT pg_advisory_xact_lock(hashtext(${this.conn.escapeLiteral(key)}))`;
-    if (this.started) await this.conn.query(sql).catch(unavailable);
-    else {
+    if (!this.started) {
       this.started = true;
-      await this.conn.query(`${this.beginSql}; ${sql}`).catch(unavailable);
-    }
+      this.unsent = `${this.beginSql}; ${sql}`;
+    } else if (this.unsent !== undefined) this.unsent += `; ${sql}`;
+    else await this.conn.query(sql).catch(unavailable);
+  }
+  protected override async query(sql: string, params?: Params) {
+    const text = this.unsent !== undefined && !this.committed ? this.executeText(sql, params) : undefined;
+    if (text === undefined) return super.query(sql, params);
+    const results = (await this.conn
+      .query(`${this.prelude()}; ${text}`)
+      .catch(this.failed(sql))) as unknown as pg.QueryResult[];
+    return results[results.length - 1]!;
   }
 }
 
@@ -271,10 +343,10 @@ export class PostgresDatabase implements Transactor {
             held.push(key);
           }
           const result = await fn(q);
-          if (q.started && !q.committed) await client.query('COMMIT');
+          if (q.open) await client.query('COMMIT');
           return result;
         } catch (err) {
-          if (q.started && !q.committed) await client.query('ROLLBACK').catch((e: Error) => (broken = e));
+          if (q.open) await client.query('ROLLBACK').catch((e: Error) => (broken = e));
           const code = (err as { code?: string }).code;
           if (broken || !(RETRYABLE.has(code ?? '') || stalePlan(err))) throw err;
           // Still colliding after every attempt: nothing was written, and the caller may send it again.

@@ -29,12 +29,21 @@ const IMPORT_BATCH = 200;
 
 /**
  * The skills store on PostgreSQL: the catalog's JSON by id is kept in memory between searches, as on
- * SQLite; search is BM25 over the tsvector's postings, skill_terms, written with the catalog (bm25.ts).
+ * SQLite; search is BM25 over the tsvector's postings, skill_terms, written with the catalog and read into
+ * memory once per catalog (bm25.ts, resident), so an unfiltered search asks the database at most for the
+ * lexemes of a text it has not seen.
  */
 export function createPostgresSkillsStore(db: PostgresDatabase, now: () => number = Date.now): SkillsStore {
   const bm25 = bm25Search(
     db,
-    { table: 'skills', postings: 'skill_terms', visible: 'TRUE', weights: WEIGHTS, floorLexemesRank: true },
+    {
+      table: 'skills',
+      postings: 'skill_terms',
+      visible: 'TRUE',
+      weights: WEIGHTS,
+      floorLexemesRank: true,
+      resident: true,
+    },
     now,
   );
   let dataById: Promise<Map<string, string>> | undefined;
