@@ -14,31 +14,42 @@ const BIN = fileURLToPath(new URL('../bin/axle-server.js', import.meta.url));
 const onLinux = process.platform === 'linux';
 
 describe('memoryLaunchPlan', () => {
-  it('adds the arena bound and the young-generation flag where neither is set', () => {
+  it('adds the arena bound and the young- and old-generation flags where none is set', () => {
     expect(memoryLaunchPlan({}, [], 'linux')).toEqual({
       env: { MALLOC_ARENA_MAX: '1' },
-      flags: ['--max-semi-space-size=2'],
+      flags: ['--max-semi-space-size=2', '--heap-growing-percent=30'],
     });
   });
   it("keeps an operator's own values, from the environment, NODE_OPTIONS or node's flags", () => {
     expect(memoryLaunchPlan({ MALLOC_ARENA_MAX: '4' }, [], 'linux')).toEqual({
       env: {},
-      flags: ['--max-semi-space-size=2'],
+      flags: ['--max-semi-space-size=2', '--heap-growing-percent=30'],
     });
     expect(memoryLaunchPlan({ NODE_OPTIONS: '--enable-source-maps --max-semi-space-size=8' }, [], 'linux')).toEqual({
       env: { MALLOC_ARENA_MAX: '1' },
-      flags: [],
+      flags: ['--heap-growing-percent=30'],
     });
-    expect(memoryLaunchPlan({}, ['--max-semi-space-size=16'], 'linux')?.flags).toEqual([]);
+    expect(memoryLaunchPlan({}, ['--max-semi-space-size=16', '--heap-growing-percent=100'], 'linux')?.flags).toEqual(
+      [],
+    );
+    expect(memoryLaunchPlan({}, ['--heap-growing-percent=100'], 'linux')?.flags).toEqual(['--max-semi-space-size=2']);
     // A flag that only begins alike is another flag.
-    expect(memoryLaunchPlan({}, ['--max-semi-space-size-x=1'], 'linux')?.flags).toEqual(['--max-semi-space-size=2']);
+    expect(memoryLaunchPlan({}, ['--max-semi-space-size-x=1'], 'linux')?.flags).toEqual([
+      '--max-semi-space-size=2',
+      '--heap-growing-percent=30',
+    ]);
     // Set but empty is unset.
     expect(memoryLaunchPlan({ MALLOC_ARENA_MAX: '' }, [], 'linux')?.env).toEqual({ MALLOC_ARENA_MAX: '1' });
   });
   it('adds nothing when both are in effect, or when told not to', () => {
-    expect(memoryLaunchPlan({ MALLOC_ARENA_MAX: '1', NODE_OPTIONS: '--max-semi-space-size=2' }, [], 'linux')).toBe(
-      undefined,
-    );
+    // node refuses --heap-growing-percent in NODE_OPTIONS: it is given on node's command line.
+    expect(
+      memoryLaunchPlan(
+        { MALLOC_ARENA_MAX: '1', NODE_OPTIONS: '--max-semi-space-size=2' },
+        ['--heap-growing-percent=30'],
+        'linux',
+      ),
+    ).toBe(undefined);
     expect(memoryLaunchPlan({ AXLE_MEMORY_SETTINGS: 'off' }, [], 'linux')).toBe(undefined);
     expect(memoryLaunchPlan({ AXLE_MEMORY_SETTINGS: 'on' }, [], 'linux')?.env).toEqual({ MALLOC_ARENA_MAX: '1' });
   });
@@ -50,8 +61,13 @@ describe('memoryLaunchPlan', () => {
   });
   it("sets glibc's variable on Linux only", () => {
     for (const platform of ['darwin', 'win32', 'freebsd'])
-      expect(memoryLaunchPlan({}, [], platform)).toEqual({ env: {}, flags: ['--max-semi-space-size=2'] });
-    expect(memoryLaunchPlan({ NODE_OPTIONS: '--max-semi-space-size=2' }, [], 'darwin')).toBe(undefined);
+      expect(memoryLaunchPlan({}, [], platform)).toEqual({
+        env: {},
+        flags: ['--max-semi-space-size=2', '--heap-growing-percent=30'],
+      });
+    expect(memoryLaunchPlan({ NODE_OPTIONS: '--max-semi-space-size=2' }, ['--heap-growing-percent=30'], 'darwin')).toBe(
+      undefined,
+    );
   });
 });
 
@@ -73,11 +89,11 @@ afterEach(() => {
  * Runs the bin as a user does, on a data dir as a first start leaves it (process.test.ts covers a first start);
  * resolves once it printed where it listens (or exited).
  */
-function launch(env: Record<string, string> = {}): Promise<Launched> {
+function launch(env: Record<string, string> = {}, nodeFlags: string[] = []): Promise<Launched> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'axle-launch-'));
   dirs.push(dataDir);
   prepareDataDir(dataDir, 'catalog');
-  const proc = spawn(process.execPath, [BIN], {
+  const proc = spawn(process.execPath, [...nodeFlags, BIN], {
     env: {
       PATH: process.env.PATH ?? '',
       PORT: '0',
@@ -107,8 +123,8 @@ function launch(env: Record<string, string> = {}): Promise<Launched> {
 }
 
 /** launch() for a server that must come up: fails with its exit and output when it exits first. */
-async function serve(env: Record<string, string> = {}): Promise<Launched> {
-  const s = await launch(env);
+async function serve(env: Record<string, string> = {}, nodeFlags: string[] = []): Promise<Launched> {
+  const s = await launch(env, nodeFlags);
   if (s.url === '') throw new Error(`exited before listening: ${JSON.stringify(await s.exit)}\n${s.stderr()}`);
   return s;
 }
@@ -140,7 +156,7 @@ describe.runIf(onLinux)('bin/axle-server.js', () => {
     expect((await fetch(`${s.url}/health`)).status).toBe(200);
     const server = serverOf(s);
     expect(environ(server)).toEqual(expect.arrayContaining(['MALLOC_ARENA_MAX=1', 'AXLE_LAUNCHED=1']));
-    expect(cmdline(server)).toContain('--max-semi-space-size=2');
+    expect(cmdline(server)).toEqual(expect.arrayContaining(['--max-semi-space-size=2', '--heap-growing-percent=30']));
     // Launched once: the server starts no launcher of its own.
     expect(children(server)).toEqual([]);
     s.proc.kill('SIGTERM');
@@ -169,11 +185,11 @@ describe.runIf(onLinux)('bin/axle-server.js', () => {
   });
 
   it('runs the server in its own process when the settings are in effect already, or switched off', async () => {
-    for (const env of [
-      { MALLOC_ARENA_MAX: '1', NODE_OPTIONS: '--max-semi-space-size=2' },
-      { AXLE_MEMORY_SETTINGS: 'off' },
-    ]) {
-      const s = await serve(env);
+    for (const [env, flags] of [
+      [{ MALLOC_ARENA_MAX: '1', NODE_OPTIONS: '--max-semi-space-size=2' }, ['--heap-growing-percent=30']],
+      [{ AXLE_MEMORY_SETTINGS: 'off' }, []],
+    ] as const) {
+      const s = await serve(env, [...flags]);
       expect((await fetch(`${s.url}/health`)).status).toBe(200);
       expect(children(s.proc.pid!)).toEqual([]);
       s.proc.kill('SIGTERM');

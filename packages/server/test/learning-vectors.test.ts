@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ManualClock } from '../src/clock.js';
 import { createLogger } from '../src/logger.js';
 import { EmbedderClient } from '../src/search/embedder.js';
@@ -83,4 +83,47 @@ describe('learning vectors (the real sentence model)', () => {
     ).toEqual([first]);
     await vectors.close();
   }, 60_000);
+
+  it("in a blend, reads the lexical hits' ranking fields while the query is still being embedded", async () => {
+    const writeLimits = createAccountWriteLimiter(createRateLimiter({ db, clock }));
+    const learningsSearch = createLearningsSearch(db, () => clock.now());
+    const service = (queryVector: (q: string) => Promise<Float32Array>) => {
+      const vectors = new LearningVectors(
+        db,
+        { state: () => 'ready', embed: (t) => client.embed(t), queryVector },
+        createLogger('warn'),
+        clock,
+      );
+      return createKnowledgeService({ db, learningsSearch, clock, writeLimits, vectors });
+    };
+    const query = 'kafka consumer rebalance storms';
+    const expected = await service((q) => client.queryVector(q)).rank(query, {}, 10, 'blend');
+    expect(expected.length).toBeGreaterThan(1);
+
+    // The query's vector is held back until ranking fields were read: those of the lexical hits must not wait for it
+    // (before, one read of every candidate's fields followed both sides, and this search never finished).
+    const read = learningsStore.rankingFieldsByIds;
+    const reads: string[][] = [];
+    let fieldsRead!: () => void;
+    const readBegun = new Promise<void>((resolve) => (fieldsRead = resolve));
+    const spy = vi.spyOn(learningsStore, 'rankingFieldsByIds').mockImplementation((q, ids) => {
+      reads.push([...ids]);
+      fieldsRead();
+      return read(q, ids);
+    });
+    try {
+      const held = service(async (q) => {
+        await readBegun;
+        return client.queryVector(q);
+      });
+      expect(await held.rank(query, {}, 10, 'blend')).toEqual(expected);
+    } finally {
+      spy.mockRestore();
+    }
+    const lexical = await learningsSearch.lexical(query, {}, 50);
+    expect(reads[0]).toEqual(lexical.map((h) => h.id));
+    // Then only the semantic side's other hits.
+    expect(reads).toHaveLength(2);
+    expect(reads[1]!.filter((id) => reads[0]!.includes(id))).toEqual([]);
+  }, 20_000);
 });

@@ -111,16 +111,24 @@ export function createKnowledgeService({
   }
 
   async function ranked(query: string, filters: LearningFilters, mode: KnowledgeMode) {
-    const [lexical, semantic] = await Promise.all([
-      mode !== 'semantic' ? learningsSearch.lexical(query, filters, CANDIDATES) : [],
-      semanticCandidates(query, filters, mode),
-    ]);
-    const top = lexical[0]?.score ?? 0;
-    const lex = new Map(lexical.map((h) => [h.id, top > 0 ? h.score / top : 0]));
+    // Only what ranking reads (the full records are read for the results shown); the lexical hits' fields are read
+    // while the query is still being embedded, so only the semantic side's other hits are read after it.
+    const lexicalSide = async () => {
+      const hits = mode !== 'semantic' ? await learningsSearch.lexical(query, filters, CANDIDATES) : [];
+      return {
+        hits,
+        fields: await learningsStore.rankingFieldsByIds(
+          db,
+          hits.map((h) => h.id),
+        ),
+      };
+    };
+    const [lexical, semantic] = await Promise.all([lexicalSide(), semanticCandidates(query, filters, mode)]);
+    const top = lexical.hits[0]?.score ?? 0;
+    const lex = new Map(lexical.hits.map((h) => [h.id, top > 0 ? h.score / top : 0]));
     const sem = semantic ? new Map(semantic.map((h) => [h.id, h.score])) : undefined;
-    const ids = [...new Set([...lex.keys(), ...(sem?.keys() ?? [])])];
-    // Only what ranking reads: the full records are read for the results shown.
-    const records = await learningsStore.rankingFieldsByIds(db, ids);
+    const semanticOnly = [...(sem?.keys() ?? [])].filter((id) => !lex.has(id));
+    const records = [...lexical.fields, ...(await learningsStore.rankingFieldsByIds(db, semanticOnly))];
     const now = clock.now();
     const hits = records
       .map((l) => {
