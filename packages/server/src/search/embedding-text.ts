@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Skill } from '@axle/sdk';
+import { toolWords } from '../domain/tool-words.js';
 
 /** Identifies the model (and how its vectors are normalised) in the embeddings table and the bundled file. */
 export const EMBEDDING_MODEL = 'universal-sentence-encoder-lite-512/energetic-ai-0.2';
@@ -12,9 +13,6 @@ const MAX_DESCRIPTION_WITH_TOOLS = 300;
 const MAX_TOOLS = 24;
 
 const cut = (text: string, n: number) => (text.length > n ? `${text.slice(0, n)}…` : text);
-
-/** `brave_web_search` -> `brave web search`: tool names read as words. */
-export const toolWords = (name: string): string => name.replace(/[_\-.]+/g, ' ').replace(/([a-z])([A-Z])/g, '$1 $2');
 
 /** The text a skill is embedded from: what it is called, what it does, its tools, tags and category. */
 export function embeddingText(skill: Pick<Skill, 'name' | 'description' | 'tags' | 'category' | 'tools'>): string {

@@ -2,7 +2,7 @@
 // longer description). Search reranks its top candidates by the best-matching passage, so a server
 // whose one tool fits the request is not judged by an average of everything it does.
 import type { Skill } from '@axle/sdk';
-import { toolWords } from './embedding-text.js';
+import { toolWords } from '../domain/tool-words.js';
 import type { Int8Index } from './int8-index.js';
 
 /** Passages of one skill, at most: the first tools a server lists are usually its main ones. */

@@ -2,7 +2,7 @@ import type { Skill } from '@axle/sdk';
 import type { Database } from './db.js';
 import type { Queryable, Transactor } from './queryable.js';
 import { type QuantizedRows, quantizeInto } from '../domain/quantize.js';
-import { toolWords } from '../search/embedding-text.js';
+import { toolWords } from '../domain/tool-words.js';
 import { queryTerms } from '../domain/query-terms.js';
 import { matchExpression, selectiveMatchExpression } from './fts-query.js';
 
