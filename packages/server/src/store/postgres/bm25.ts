@@ -39,8 +39,8 @@ export interface Bm25Corpus {
   floorLexemesRank: boolean;
   /**
    * Whether the corpus changes only by a replacement followed by reset(): its postings and statistics are then
-   * read once and kept in memory (the bundled catalog's 35,000 postings take under 1 MB), and unfiltered
-   * searches, document frequencies and anyMatch are answered from them.
+   * read once and kept in memory (small beside the vectors), and unfiltered searches, document frequencies and
+   * anyMatch are answered from them.
    */
   resident?: boolean;
 }
