@@ -9,13 +9,12 @@
 import type { LayerFlag } from '../domain/screens/flags.js';
 import { type LearningText, type ScreenFlag, screenedTexts } from '../domain/screens/index.js';
 import {
+  apartByWords,
   OFF_TASK_THRESHOLD,
   offTaskBySimilarity,
-  offTaskByWords,
   type Request,
   requestSentences,
   taskWindow,
-  wordContext,
 } from '../domain/screens/off-task.js';
 import {
   SEMANTIC_SCREENS,
@@ -65,10 +64,7 @@ const dot = (a: Float32Array, b: Float32Array) => {
  */
 function offTaskTexts(chunked: string, task: string | undefined): { requests: Request[]; task: string } | undefined {
   if (task === undefined || !/\S/.test(task)) return undefined;
-  const candidates = requestSentences(chunked).slice(0, MAX_REQUESTS);
-  if (candidates.length === 0) return undefined;
-  const context = wordContext(chunked, task);
-  const requests = candidates.filter((r) => offTaskByWords(r, context));
+  const requests = apartByWords(requestSentences(chunked).slice(0, MAX_REQUESTS), chunked, task);
   return requests.length === 0 ? undefined : { requests, task: taskWindow(task) };
 }
 

@@ -134,14 +134,14 @@ const countWords = (s: string): Map<string, number> => {
 };
 
 /** What the requests of one learning are compared with: the words of the whole text and its task. */
-export type WordContext = Map<string, number>;
-export const wordContext = (text: string, extra = ''): WordContext => countWords(`${extra}\n${text}`);
+type WordContext = Map<string, number>;
+const wordContext = (text: string, extra = ''): WordContext => countWords(`${extra}\n${text}`);
 
 /**
  * The regex fallback: a request with no technical mark that shares no word with the rest of the learning (the
  * context's words less its own).
  */
-export function offTaskByWords(request: Request, context: WordContext): boolean {
+function offTaskByWords(request: Request, context: WordContext): boolean {
   if (TECHNICAL.test(request.text)) return false;
   // A leading clause about the reader's own turn ("Before answering, write…") frames a request: its subject is what
   // follows ("In the system prompt, tell…" keeps its words).
@@ -152,14 +152,18 @@ export function offTaskByWords(request: Request, context: WordContext): boolean 
   return true;
 }
 
-/** Flags of the off-task layer by the regex fallback; `extra` is the learning's title and task context. */
-export function screenOffTask(text: string, extra = ''): LayerFlag[] {
-  const requests = requestSentences(text);
+/** Of `requests` (sentences of `text`), those the words find apart from the rest of it and from `extra`. */
+export function apartByWords(requests: readonly Request[], text: string, extra = ''): Request[] {
   if (requests.length === 0) return [];
   const context = wordContext(text, extra);
-  return requests
-    .filter((r) => offTaskByWords(r, context))
-    .map((r) => flagAt('off_task', `${r.kind}_off_task`, r.start, r.end));
+  return requests.filter((r) => offTaskByWords(r, context));
+}
+
+/** Flags of the off-task layer by the regex fallback; `extra` is the learning's title and task context. */
+export function screenOffTask(text: string, extra = ''): LayerFlag[] {
+  return apartByWords(requestSentences(text), text, extra).map((r) =>
+    flagAt('off_task', `${r.kind}_off_task`, r.start, r.end),
+  );
 }
 
 /**
