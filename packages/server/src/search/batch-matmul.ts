@@ -1,14 +1,10 @@
 // The sentence model's attention products ([batch, L, L] x [batch, L, d] and the like) in a WebAssembly SIMD
 // kernel (wasm/batch-matmul.wat) that sums in the order of tfjs's WebAssembly BatchMatMul loop, which runs
 // every batched product one element at a time: the same floats, bit for bit (tested), several times faster.
-import fs from 'node:fs';
-
-// wasm/ sits beside src/ and dist/, so this path works from both.
-const KERNEL_FILE = new URL('../../wasm/batch-matmul.wasm', import.meta.url);
-const PAGE = 65_536;
+import { instantiateKernel, type KernelMemory, reserveBytes } from './wasm-kernel.js';
 
 interface Kernel {
-  memory: { buffer: ArrayBuffer; grow(pages: number): number };
+  memory: KernelMemory;
   bmm(
     a: number,
     b: number,
@@ -23,12 +19,6 @@ interface Kernel {
   ): void;
 }
 
-/** The part of Node's WebAssembly global used here (TypeScript declares it only in lib.dom). */
-interface Wasm {
-  Module: new (bytes: Uint8Array) => object;
-  Instance: new (module: object) => { exports: unknown };
-}
-const { Module, Instance } = (globalThis as unknown as { WebAssembly: Wasm }).WebAssembly;
 let kernel: Kernel | undefined;
 
 const roundUp = (x: number, to: number) => Math.ceil(x / to) * to;
@@ -61,7 +51,7 @@ export function batchMatMul(
     throw new Error(
       `batchMatMul: ${a.length}, ${b.length} and ${out.length} floats for ${batch} x [${m} x ${k}] x [${k} x ${n}]`,
     );
-  kernel ??= new Instance(new Module(fs.readFileSync(KERNEL_FILE))).exports as Kernel;
+  kernel ??= instantiateKernel<Kernel>('batch-matmul');
   const part = Math.max(1, Math.floor(PART_BYTES / ((m * k + k * n + m * n) * 4)));
   // Layout (bytes, 16-aligned): a, b, out of one part, b packed to [k x np], the padded output tile [mp x np].
   const np = roundUp(n, 8);
@@ -70,9 +60,7 @@ export function batchMatMul(
   const outAt = roundUp(bAt + part * k * n * 4, 16);
   const packedAt = roundUp(outAt + part * m * n * 4, 16);
   const tileAt = roundUp(packedAt + k * np * 4, 16);
-  const pages = Math.ceil((tileAt + mp * np * 4) / PAGE);
-  const have = kernel.memory.buffer.byteLength / PAGE;
-  if (pages > have) kernel.memory.grow(pages - have);
+  reserveBytes(kernel.memory, tileAt + mp * np * 4);
   const memory = new Float32Array(kernel.memory.buffer);
   for (let first = 0; first < batch; first += part) {
     const count = Math.min(part, batch - first);

@@ -1,13 +1,9 @@
-import fs from 'node:fs';
 import { type QuantizedRows, quantizeInto } from '../domain/quantize.js';
 import { topK } from './top-k.js';
-
-// wasm/ sits beside src/ and dist/, so this path works from both.
-const KERNEL_FILE = new URL('../../wasm/int8-dot.wasm', import.meta.url);
-const PAGE = 65_536;
+import { instantiateKernel, type KernelMemory, reserveBytes } from './wasm-kernel.js';
 
 interface Kernel {
-  memory: { buffer: ArrayBuffer; grow(pages: number): number };
+  memory: KernelMemory;
   dots(q: number, m: number, rows: number, dim: number, out: number): void;
   dotsAt(q: number, m: number, at: number, n: number, dim: number, out: number): void;
   hamming(q: number, m: number, rows: number, bytes: number, out: number): void;
@@ -44,14 +40,6 @@ function signBits(codes: Int8Array, count: number, dim: number, out: Uint8Array)
     }
 }
 
-/** The part of Node's WebAssembly global used here (TypeScript declares it only in lib.dom). */
-interface Wasm {
-  Module: new (bytes: Uint8Array) => object;
-  Instance: new (module: object) => { exports: unknown };
-}
-const { Module, Instance } = (globalThis as unknown as { WebAssembly: Wasm }).WebAssembly;
-let kernelModule: object | undefined;
-
 /**
  * Exact nearest-neighbour search by cosine over int8 codes of unit vectors, scanned by a WebAssembly
  * SIMD kernel (wasm/int8-dot.wat), an order of magnitude faster than float dot products in JavaScript.
@@ -82,8 +70,7 @@ export class Int8Index {
       throw new Error(
         `${rows.scales.length} rows of ${rows.codes.length / Math.max(rows.scales.length, 1)} codes for ${ids.length} ids of ${dim}`,
       );
-    kernelModule ??= new Module(fs.readFileSync(KERNEL_FILE));
-    this.kernel = new Instance(kernelModule).exports as Kernel;
+    this.kernel = instantiateKernel<Kernel>('int8-dot');
     const count = ids.length;
     const coarse = count >= coarseFrom && dim % 128 === 0 && dim <= 3968;
     const bitBytes = dim / 8;
@@ -95,9 +82,7 @@ export class Int8Index {
     const distancesAt = bitsAt + bitBytes + count * bitBytes;
     const candidatesAt = distancesAt + count * 4;
     const bytes = coarse ? candidatesAt + picked * 8 : bitsAt;
-    const pages = Math.ceil(bytes / PAGE);
-    const have = this.kernel.memory.buffer.byteLength / PAGE;
-    if (pages > have) this.kernel.memory.grow(pages - have);
+    reserveBytes(this.kernel.memory, bytes);
     const buffer = this.kernel.memory.buffer;
     this.queryCodes = new Int8Array(buffer, 0, dim);
     new Int8Array(buffer, dim, count * dim).set(rows.codes);

@@ -1,10 +1,7 @@
 // A float matrix product whose left operand is mostly zeros (the sentence model's feed-forward layer after its
 // ReLU), in a WebAssembly SIMD kernel (wasm/sparse-rows.wat) run on tfjs's own memory: it skips the zero terms,
 // which leave XNNPACK's sums as they are, so the floats are XNNPACK's, bit for bit (tested), for a tenth of the work.
-import fs from 'node:fs';
-
-// wasm/ sits beside src/ and dist/, so this path works from both.
-const KERNEL_FILE = new URL('../../wasm/sparse-rows.wasm', import.meta.url);
+import { instantiateKernel } from './wasm-kernel.js';
 
 /** tfjs's WebAssembly memory and allocator (its Emscripten module's). */
 export interface WasmHeap {
@@ -17,13 +14,6 @@ interface Kernel {
   product(a: number, w: number, out: number, at: number, m: number, k: number, n: number): void;
 }
 
-/** The part of Node's WebAssembly global used here (TypeScript declares it only in lib.dom). */
-interface Wasm {
-  Module: new (bytes: Uint8Array) => object;
-  Instance: new (module: object, imports: object) => { exports: unknown };
-}
-const { Module, Instance } = (globalThis as unknown as { WebAssembly: Wasm }).WebAssembly;
-let kernelModule: object | undefined;
 const kernels = new WeakMap<object, Kernel>();
 
 /** The widths of product the kernel computes: whole tiles of 32 columns. */
@@ -37,8 +27,7 @@ export function sparseRowsProduct(heap: WasmHeap, a: number, w: number, out: num
   if (!sparseRowsFits(n) || m < 0 || k < 0) throw new Error(`sparseRowsProduct: [${m} x ${k}] x [${k} x ${n}]`);
   let kernel = kernels.get(heap.memory);
   if (!kernel) {
-    kernelModule ??= new Module(fs.readFileSync(KERNEL_FILE));
-    kernel = new Instance(kernelModule, { env: { memory: heap.memory } }).exports as Kernel;
+    kernel = instantiateKernel<Kernel>('sparse-rows', { env: { memory: heap.memory } });
     kernels.set(heap.memory, kernel);
   }
   const at = heap.malloc(Math.max(k, 1) * 4);
