@@ -54,7 +54,7 @@ const stale = [...queries, ...everyday].flatMap((q) =>
     .map((id) => `${q.id}:${id}`),
 );
 if (stale.length > 0) {
-  console.error(`queries.json labels ids missing from the bundled catalog: ${stale.join(', ')}`);
+  console.error(`eval sets label ids missing from the bundled catalog: ${stale.join(', ')}`);
   process.exit(1);
 }
 
