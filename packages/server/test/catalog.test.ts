@@ -10,7 +10,6 @@ import { BUNDLED_CATALOG, loadCatalog } from '../src/catalog/load.js';
 import {
   categorizeMcpServer,
   categorizePublicApi,
-  mcpTagText,
   placeMcpServer,
   deriveTags,
   informativeDockerTags,
@@ -291,6 +290,11 @@ describe('category mapping', () => {
     expect(categorizeMcpServer("DeepSeek's advanced language models")).toBe('content-generation');
     expect(categorizeMcpServer('An MCP Server for interacting with Reaper projects')).toBe('content-generation');
     expect(categorizeMcpServer('Wanaku MCP Router')).toBe('code-execution');
+    expect(categorizeMcpServer('An MCP proxy server that aggregates servers behind one HTTP server')).toBe(
+      'code-execution',
+    );
+    // Near miss: a server usable from MCP clients is not tooling for them.
+    expect(categorizeMcpServer('Shopify API, usable on mcp clients such as Claude')).toBe('payment-financial');
     expect(categorizeMcpServer('Manage Zscaler policies, audit security configurations, investigate incidents')).toBe(
       'monitoring',
     );
@@ -299,13 +303,6 @@ describe('category mapping', () => {
     // Near misses: "investigate" is not investing; "sheets" of paper aside, spreadsheets are data.
     expect(categorizeMcpServer('Investigate slow pages')).toBe('data-processing');
     expect(categorizeMcpServer('google sheets')).toBe('data-processing');
-  });
-
-  it('derives tags without the words every MCP server carries', () => {
-    expect(mcpTagText('A Model Context Protocol server over the stdio transport')).not.toMatch(/model|transport/i);
-    expect(deriveTags(['mcp'], mcpTagText('Model Context Protocol server for Postgres'))).toEqual(['mcp', 'database']);
-    // Near miss: models named as such still make the ai tag.
-    expect(deriveTags(['mcp'], mcpTagText('Run language models locally'))).toContain('ai');
   });
 
   it('files environment data (air quality, carbon figures) under data-processing, like weather', () => {

@@ -116,6 +116,11 @@ export const SUBJECT_RULES: ReadonlyArray<readonly [Category, RegExp]> = [
     'code-execution',
     /\b(github actions|gitlab ci|ci\/cd|continuous integration|circleci|buildkite|jenkins|travis( ci)?)\b/i,
   ],
+  // A server that manages, routes or lists other MCP servers is developer tooling, whatever it proxies or searches.
+  [
+    'code-execution',
+    /\bmcp (routers?|managers?|marketplaces?|registr(y|ies)|director(y|ies)|gateways?|prox(y|ies)|badges|discovery|hubs?|package managers?)\b/i,
+  ],
 ];
 
 /**
@@ -149,7 +154,7 @@ export const TEXT_RULES: ReadonlyArray<readonly [Category, RegExp]> = [
   ],
   [
     'code-execution',
-    /\b(compil\w*|execut\w*|sandbox\w*|interpreter|shell|terminal|command[- ]line|kubernetes|k8s|docker|containers?|deploy\w*|ci\/cd|continuous integration|ide|jupyter|notebooks?|inspector|debug\w*|lsp|devops|infrastructure|terraform|pulumi|fastapi|nomad|consul|xcode\w*|jmeter|simulators?|airflow|postman|openapi|swagger|graphql|api gateway|neovim|vim|game engine|ides?|editors?|language servers?|lldb|gdb|debuggers?|iterm|devtools|android|adb|ios|mlops|hosting|jetbrains|intellij|ros2?|kicad|mcp (router|manager|marketplace|registry|directory|gateway|proxy|badges|discovery|hub|clients?)|package managers?|n8n|zapier|make\.com|integromat|prefect|workflow automation|automation platforms?|identity (providers?|management|platforms?)|user management|single sign-on|sso|iam|okta|keycloak|auth0|descope|codacy|code quality|code review|static analysis|linters?|codemirror|\.net|dotnet|nuget|csharp|json-rpc|openrpc|rpc|frontend|front-end|ui components?|macos|applescript|shortcuts|computer use|desktop automation)\b/i,
+    /\b(compil\w*|execut\w*|sandbox\w*|interpreter|shell|terminal|command[- ]line|kubernetes|k8s|docker|containers?|deploy\w*|ci\/cd|continuous integration|ide|jupyter|notebooks?|inspector|debug\w*|lsp|devops|infrastructure|terraform|pulumi|fastapi|nomad|consul|xcode\w*|jmeter|simulators?|airflow|postman|openapi|swagger|graphql|api gateway|neovim|vim|game engine|ides?|editors?|language servers?|lldb|gdb|debuggers?|iterm|devtools|android|adb|ios|mlops|hosting|jetbrains|intellij|ros2?|kicad|mcp clients?|package managers?|n8n|zapier|make\.com|integromat|prefect|workflow automation|automation platforms?|identity (providers?|management|platforms?)|user management|single sign-on|sso|iam|okta|keycloak|auth0|descope|codacy|code quality|code review|static analysis|linters?|codemirror|\.net|dotnet|nuget|csharp|json-rpc|openrpc|rpc|frontend|front-end|ui components?|macos|applescript|shortcuts|computer use|desktop automation)\b/i,
   ],
   [
     'data-processing',
@@ -362,15 +367,6 @@ export function slugify(text: string): string {
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-+|-+$/g, '');
 }
-
-/**
- * An MCP server's text less the words every server carries: "Model Context Protocol" is not a sign of AI
- * (`models?`), nor a "stdio transport" one of transport.
- */
-export const mcpTagText = (text: string): string =>
-  text
-    .replace(/\bmodel context protocol\b/gi, ' ')
-    .replace(/\b(stdio|sse|http|streamable[- ]http)( and \w+)? transports?\b/gi, ' ');
 
 /** Source tags first (they are the most reliable), then topics found in the text; deduplicated, capped. */
 export function deriveTags(sourceTags: readonly string[], text: string): string[] {
