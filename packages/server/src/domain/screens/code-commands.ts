@@ -130,7 +130,7 @@ const EFFECTS: ReadonlyArray<{ rule: string; re: RegExp }> = [
   },
   {
     rule: 'screen_capture',
-    re: /imagegrab\.grab|pyautogui\.screenshot|\bmss\(\)|\bmss\.mss|\bscreencapture\b|\bscrot\b|\bimport\s+-window\s+root|copyfromscreen|getdisplaymedia|\bscreenshot\(\)/i,
+    re: /imagegrab\.grab|pyautogui\.screenshot|\bmss\(\)|\bmss\.mss|\bscreencapture\b|\bscrot\b|\bimport\s+-window\s+root|copyfromscreen|getdisplaymedia|(?<!\.)\bscreenshot\(\)/i,
   },
   {
     rule: 'destroy_disk',
@@ -255,7 +255,7 @@ const span = (seg: CodeSegment, m: RegExpMatchArray) =>
   [seg.start + m.index!, seg.start + m.index! + m[0].length] as const;
 
 /** What a learning's title and task say when reaching past the program is their subject, by kind of reach. */
-const NETWORK_TASK = String.raw`\b(?:api|apis|http|https|urls?|requests?|upload\w*|download\w*|endpoints?|servers?|clients?|web\w*|rest|fetch\w*|sockets?|network\w*|s3|ssh|ftp|proxy|tcp|udp|scrap\w+|crawl\w*|html|json|graphql|oauth|token|send\w*|email|mail|smtp)\b`;
+const NETWORK_TASK = String.raw`\b(?:(?:load|stress|soak)[\s-]?test\w*|api|apis|http|https|urls?|requests?|upload\w*|download\w*|endpoints?|servers?|clients?|web\w*|rest|fetch\w*|sockets?|network\w*|s3|ssh|ftp|proxy|tcp|udp|scrap\w+|crawl\w*|html|json|graphql|oauth|token|send\w*|email|mail|smtp)\b`;
 const PROCESS_TASK = String.raw`\b(?:commands?|shell|process\w*|subprocess|run\w*|execut\w+|cli|terminal|scripts?|binary|executable|spawn\w*)\b`;
 const FILES_TASK = String.raw`\b(?:files?|upload\w*|download\w*|export\w*|sync\w*|delet\w+|remov\w+|clean\w*|director(?:y|ies)|folders?|paths?|cop(?:y|ies|ying)|mov\w+|renam\w+|archiv\w+|backups?|permissions?)\b`;
 const MEDIA_TASK = String.raw`\b(?:cameras?|webcam|video\w*|audio|microphone|mic|record\w*|sound|images?|photos?|pictures?|opencv|frames?|stream\w*|clipboard|copy|paste)\b`;
@@ -498,9 +498,12 @@ const CURL_UPLOAD = new RegExp(
  * disk, starting something at boot). */
 const DECLARED: Readonly<Record<string, RegExp>> = {
   exfiltrate_file:
-    /\b(?:upload\w*|send(?:s|ing)?|ship(?:s|ping)?|post(?:s|ed|ing)?|push(?:es|ing)?|sync\w*|publish\w*|report(?:s|ing)?|back(?:ing)?\s+up|backups?|forward\w*|export\w*|transfer\w*|mirror\w*)\b/i,
+    /\b(?:(?:to|for|with|via)\s+(?:an?\s+|the\s+|our\s+|your\s+|its\s+)?(?:[\w-]+\s+){0,2}?(?:api|endpoint|webhook)s?|upload\w*|send(?:s|ing)?|ship(?:s|ping)?|post(?:s|ed|ing)?|push(?:es|ing)?|sync\w*|publish\w*|report(?:s|ing)?|back(?:ing)?\s+up|backups?|forward\w*|export\w*|transfer\w*|mirror\w*)\b/i,
   destroy_disk:
     /\b(?:(?:prepar|initiali[sz]|set\s*up|reus|repartition)\w*\s+(?:an?\s+|the\s+|your\s+|my\s+)?(?:new\s+|old\s+|blank\s+)?(?:usb|sd|external|removable|flash|thumb)|wip(?:e|es|ed|ing)|eras(?:e|es|ed|ing)|format(?:s|ted|ting)?|flash(?:es|ed|ing)?|shred\w*|saniti[sz]\w+|partition\w*|reimag\w+|factory\s+reset|(?:write|burn)\w*\s+(?:an?\s+|the\s+)?(?:iso|image))\b/i,
+  // Recording or capturing one's own screen, unless the same text sends something off (checked in `purposeful`).
+  screen_capture:
+    /\b(?:screenshots?|screen\s*(?:capture|record\w*|shots?|cast\w*)|(?:record|captur)\w*\s+(?:the|your|my|a)\s+(?:\w+\s+)?screen)\b/i,
   persistence:
     /\b(?:(?:at|on|after)\s+(?:log\s?in|logon|boot|start-?up|reboot)|when\s+(?:the\s+|my\s+|a\s+)?(?:machine|computer|system|server|mac|pc|laptop|pi)\s+(?:boots|starts)|auto-?start\w*|start(?:s|ed)?\s+automatically|schedul\w+|cron(?:\.(?:d|daily|hourly|weekly|monthly)\b|\s*(?:job|tab|entry))|launch\s?(?:agent|daemon)s?)\b/i,
 };
@@ -535,13 +538,26 @@ const CALL_ARGUMENTS = 160;
  */
 function titleNamesHost(f: LayerFlag, text: string, title: string): boolean {
   const reach = text.slice(f.start, f.end + CALL_ARGUMENTS);
+  // Under a title that installs something, the product may name any label of its installer's host
+  // ("Install Foundry" and https://foundry.paradigm.xyz).
+  const installs = f.rule === 'pipe_to_shell' && INSTALL_TITLE.test(title);
   for (const m of reach.matchAll(/\bhttps?:\/\/([\w-]+(?:\.[\w-]+)+)/gi)) {
-    const name = m[1]!.toLowerCase().split('.').at(-2)!;
-    if (name.length >= 3 && !SHARED_HOSTS.has(name) && new RegExp(String.raw`\b${name}\b`, 'i').test(title))
-      return true;
+    const labels = m[1]!.toLowerCase().split('.').slice(0, -1);
+    const names = installs ? labels.filter((l) => !GENERIC_LABELS.has(l)) : [labels.at(-1)!];
+    for (const name of names)
+      if (name.length >= 3 && !SHARED_HOSTS.has(name) && new RegExp(String.raw`\b${name}\b`, 'i').test(title))
+        return true;
   }
   return false;
 }
+/** A title that opens by installing or setting up something ("Install Foundry…", "How to set up uv"). */
+const INSTALL_TITLE = /^\s*(?:how\s+to\s+)?(?:install\w*|set\s*up|setting\s+up|bootstrap\w*|upgrad\w*|updat\w*)\b/i;
+/** Host labels that name no product: a service's role in its address. */
+const GENERIC_LABELS = new Set(
+  'www get install installer download downloads dl cdn static raw api app apps sh script scripts releases release pkg pkgs packages repo repos dist files'.split(
+    ' ',
+  ),
+);
 /** Rules a destination the title names makes the learning's subject: what it installs from, or sends to. */
 const TO_NAMED_HOST = new Set(['pipe_to_shell', 'exfiltrate_file']);
 
@@ -579,7 +595,12 @@ function clearCopyRemoved(f: LayerFlag, text: string): boolean {
 /** Whether a flag is the learning's declared subject or undone a few lines later. */
 function purposeful(f: LayerFlag, text: string, title: string): boolean {
   if (f.rule === 'ransomware' && clearCopyRemoved(f, text)) return true;
-  if (DECLARED[f.rule]?.test(title) && !(f.rule === 'persistence' && FETCHES.test(text))) return true;
+  if (
+    DECLARED[f.rule]?.test(title) &&
+    !(f.rule === 'persistence' && FETCHES.test(text)) &&
+    !(f.rule === 'screen_capture' && SINK.test(text))
+  )
+    return true;
   if (TO_NAMED_HOST.has(f.rule) && titleNamesHost(f, text, title)) return true;
   // A loop that can end (break, return) or waits between requests polls; it does not flood.
   if (f.rule === 'flood' && LOOP_ENDS.test(text.slice(f.start, f.end + LOOP_BODY).split(/```|~~~/)[0]!)) return true;
