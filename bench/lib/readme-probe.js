@@ -6,6 +6,7 @@
 // prints every flag with its excerpt.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { screenLearning, screenedTexts } from '../../packages/server/dist/domain/screens/index.js';
@@ -16,7 +17,7 @@ const DOC = '/usr/share/doc';
 
 /** Each README with its name and what it documents: node_modules' packages (scoped ones included), then
  * /usr/share/doc's Markdown READMEs (gzipped or not). */
-function readmes() {
+function readmes(more) {
   const out = [];
   const names = fs
     .readdirSync(ROOT)
@@ -41,6 +42,39 @@ function readmes() {
       out.push({ name: pkg, description: '', text: (f.endsWith('.gz') ? zlib.gunzipSync(raw) : raw).toString('utf8') });
     }
   }
+  if (more) out.push(...pythonDescriptions());
+  return out;
+}
+
+/** With `--more`: the Markdown long descriptions of the Python packages installed on this machine (METADATA). */
+function pythonDescriptions() {
+  const out = [];
+  const roots = ['/usr/lib/python3/dist-packages', '/usr/local/lib', path.join(os.homedir(), '.pyenv/versions')];
+  const walk = (dir, depth) => {
+    let entries = [];
+    try {
+      entries = fs.readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries) {
+      const full = path.join(dir, e.name);
+      if (e.isDirectory() && e.name.endsWith('.dist-info')) {
+        const file = path.join(full, 'METADATA');
+        if (!fs.existsSync(file)) continue;
+        const text = fs.readFileSync(file, 'utf8');
+        const split = text.indexOf('\n\n');
+        const head = text.slice(0, split);
+        if (!/^Description-Content-Type:\s*text\/markdown/im.test(head)) continue;
+        out.push({
+          name: head.match(/^Name:\s*(.+)$/m)?.[1] ?? e.name,
+          description: head.match(/^Summary:\s*(.+)$/m)?.[1] ?? '',
+          text: text.slice(split + 2),
+        });
+      } else if (e.isDirectory() && depth < 6 && !e.name.startsWith('.')) walk(full, depth + 1);
+    }
+  };
+  for (const root of roots) walk(root, 0);
   return out;
 }
 
@@ -70,9 +104,9 @@ function sections(text) {
 /** A section with a code block or a shell command, of a learning's length. */
 const HAS_CODE = /^\s*(?:```|~~~)|^\s*\$ |^\s*(?:npm|npx|yarn|pnpm|node|git|curl) /m;
 
-export function readmeSections(count = 300) {
+export function readmeSections(count = 300, more = false) {
   const all = [];
-  for (const { name: pkg, description, text } of readmes()) {
+  for (const { name: pkg, description, text } of readmes(more)) {
     for (const { heading, body } of sections(text)) {
       if (!HAS_CODE.test(body) || body.length < 150 || body.length > 4000) continue;
       const id = `${pkg}#${heading}`;
@@ -88,7 +122,7 @@ export function readmeSections(count = 300) {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const count = Number(process.argv.find((a) => /^\d+$/.test(a)) ?? 300);
-  const items = readmeSections(count);
+  const items = readmeSections(count, process.argv.includes('--more'));
   let model;
   if (process.argv.includes('--model')) {
     const { EmbedderClient } = await import('../../packages/server/dist/search/embedder.js');
