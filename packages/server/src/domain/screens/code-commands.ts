@@ -255,7 +255,7 @@ const span = (seg: CodeSegment, m: RegExpMatchArray) =>
   [seg.start + m.index!, seg.start + m.index! + m[0].length] as const;
 
 /** What a learning's title and task say when reaching past the program is their subject, by kind of reach. */
-const NETWORK_TASK = String.raw`\b(?:(?:load|stress|soak)[\s-]?test\w*|api|apis|http|https|urls?|requests?|upload\w*|download\w*|endpoints?|servers?|clients?|web\w*|rest|fetch\w*|sockets?|network\w*|s3|ssh|ftp|proxy|tcp|udp|scrap\w+|crawl\w*|html|json|graphql|oauth|token|send\w*|email|mail|smtp)\b`;
+const NETWORK_TASK = String.raw`\b(?:(?:load|stress|soak)[\s-]?test\w*|ports?|localhost|loopback|api|apis|http|https|urls?|requests?|upload\w*|download\w*|endpoints?|servers?|clients?|web\w*|rest|fetch\w*|sockets?|network\w*|s3|ssh|ftp|proxy|tcp|udp|scrap\w+|crawl\w*|html|json|graphql|oauth|token|send\w*|email|mail|smtp)\b`;
 const PROCESS_TASK = String.raw`\b(?:commands?|shell|process\w*|subprocess|run\w*|execut\w+|cli|terminal|scripts?|binary|executable|spawn\w*)\b`;
 const FILES_TASK = String.raw`\b(?:files?|upload\w*|download\w*|export\w*|sync\w*|delet\w+|remov\w+|clean\w*|director(?:y|ies)|folders?|paths?|cop(?:y|ies|ying)|mov\w+|renam\w+|archiv\w+|backups?|permissions?)\b`;
 const MEDIA_TASK = String.raw`\b(?:cameras?|webcam|video\w*|audio|microphone|mic|record\w*|sound|images?|photos?|pictures?|opencv|frames?|stream\w*|clipboard|copy|paste)\b`;
@@ -469,12 +469,16 @@ const ONE_ENV = String.raw`(?:os\.environ\[[^\]\n]+\]|os\.getenv\([^)\n]*\)|proc
 const ENV_ADDRESS = String.raw`\b(?:fetch|requests\.\w+|axios\.\w+|urlopen)\(\s*${ONE_ENV}|-ur[il]\s+${ONE_ENV}|\b\w{0,40}(?:url|uri|endpoint|webhook)\w{0,40}["']?\s*[:=]\s*${ONE_ENV}`;
 /** Where a request goes is configuration: variables read with it are what that destination is meant to get. */
 const ENV_DESTINATION = new RegExp(ENV_ADDRESS, 'i');
+/** Where a request's data goes inside a service: a bucket, a queue, a topic, a table, a channel, a region, a host. */
+const PLACE = String.raw`(?:bucket|queue|topic|table|channel|region|host)`;
 /**
  * One named variable read to authenticate a request or a session (a token, a key, a login's password) or to
- * address it: configuration, not data sent away.
+ * address it (`Bucket: process.env.REPORTS_BUCKET`: a place read from a variable named for one): configuration, not
+ * data sent away.
  */
 const ENV_AS_CONFIG = new RegExp(
   String.raw`(?:authorization|bearer|x-api-key|api[_-]?key|auth|token)["']?\s*[:=,]\s*[^\n]{0,40}?${ONE_ENV}|` +
+    String.raw`\b\w*${PLACE}\w*["']?\s*[:=]\s*(?:os\.environ\[\s*["']|os\.getenv\(\s*["']|process\.env\.|\$env:)\w*(?:${PLACE}|url|endpoint)\w*(?:["']\s*[\])])?|` +
     String.raw`\.(?:login|auth|authenticate|bind|connect)\([^)\n]{0,60}?${ONE_ENV}|` +
     String.raw`\b(?:os\.path\.join|path\.(?:join|resolve)|join-path|Path)\(\s*${ONE_ENV}|${ONE_ENV}["']?\s*[\\/]|${ENV_ADDRESS}`,
   'gi',
@@ -592,8 +596,20 @@ function clearCopyRemoved(f: LayerFlag, text: string): boolean {
   );
 }
 
+/** A file filled from /dev/zero or /dev/urandom with dd, and the file's name. */
+const FILL_FILE = /\bdd\s+if=\/dev\/(?:zero|u?random)\s+of=(\S+)/i;
+
+/** A fill file removed right after it is written ("dd … of=/home/zero.fill; rm /home/zero.fill"): free space wiped. */
+function fillRemoved(f: LayerFlag, text: string): boolean {
+  const name = text.slice(f.start, f.end).match(FILL_FILE)?.[1];
+  if (!name) return false;
+  const after = text.slice(f.start, f.end + RESTART_WITHIN);
+  return [...after.matchAll(REMOVED)].some((m) => m[2] === name);
+}
+
 /** Whether a flag is the learning's declared subject or undone a few lines later. */
 function purposeful(f: LayerFlag, text: string, title: string): boolean {
+  if (f.rule === 'resource_exhaustion' && fillRemoved(f, text)) return true;
   if (f.rule === 'ransomware' && clearCopyRemoved(f, text)) return true;
   if (
     DECLARED[f.rule]?.test(title) &&
