@@ -498,6 +498,12 @@ const CURL_UPLOAD = new RegExp(
   'i',
 );
 
+/**
+ * A path named in a sentence as inline code ("the SDK reads `~/.aws/credentials`"): a mention, which the whole-text
+ * reading does not take for code reading that file (code that reads it is read in its own segment).
+ */
+const PATH_NAMED = /`[~$%]?[\w.%$:-]*(?:[\\/][\w.%$-]+)+[\\/]?`/g;
+
 /** A title that says the learning does what a rule flags: the recipe is its subject (sending its own files, wiping a
  * disk, starting something at boot). */
 const DECLARED: Readonly<Record<string, RegExp>> = {
@@ -505,6 +511,9 @@ const DECLARED: Readonly<Record<string, RegExp>> = {
     /\b(?:(?:to|for|with|via)\s+(?:an?\s+|the\s+|our\s+|your\s+|its\s+)?(?:[\w-]+\s+){0,2}?(?:api|endpoint|webhook)s?|upload\w*|send(?:s|ing)?|ship(?:s|ping)?|post(?:s|ed|ing)?|push(?:es|ing)?|sync\w*|publish\w*|report(?:s|ing)?|back(?:ing)?\s+up|backups?|forward\w*|export\w*|transfer\w*|mirror\w*)\b/i,
   destroy_disk:
     /\b(?:(?:prepar|initiali[sz]|set\s*up|reus|repartition)\w*\s+(?:an?\s+|the\s+|your\s+|my\s+)?(?:new\s+|old\s+|blank\s+)?(?:usb|sd|external|removable|flash|thumb)|wip(?:e|es|ed|ing)|eras(?:e|es|ed|ing)|format(?:s|ted|ting)?|flash(?:es|ed|ing)?|shred\w*|saniti[sz]\w+|partition\w*|reimag\w+|factory\s+reset|(?:write|burn)\w*\s+(?:an?\s+|the\s+)?(?:iso|image))\b/i,
+  // Describing one's own machine for a bug report or an inventory, unless the same text sends something off.
+  fingerprinting:
+    /\b(?:bug\s+reports?|system\s+info\w*|environment\s+details|diagnos\w*|inventor(?:y|ies)|support\s+bundles?|machine\s+facts|asset\s+lists?)\b/i,
   // Recording or capturing one's own screen, unless the same text sends something off (checked in `purposeful`).
   screen_capture:
     /\b(?:screenshots?|screen\s*(?:capture|record\w*|shots?|cast\w*)|(?:record|captur)\w*\s+(?:the|your|my|a)\s+(?:\w+\s+)?screen)\b/i,
@@ -607,14 +616,22 @@ function fillRemoved(f: LayerFlag, text: string): boolean {
   return [...after.matchAll(REMOVED)].some((m) => m[2] === name);
 }
 
+/**
+ * A shell-profile line defining an alias that is one plain fetch printed to the terminal (`alias weather="curl -s
+ * wttr.in/Berlin"`): run when typed, sending nothing and running nothing it fetches.
+ */
+const FETCH_ALIAS =
+  /^(?:echo|printf)\s+(['"])\s*alias\s+[\w.-]+=\\?["']?\s*(?:curl|wget)(?![^\n]*?(?:\s-[a-zA-Z]*[dFTXoO]\b|--(?:data|form|upload|output|post|request)))\s[^;&|<>`$()\n]*?\1\s*(?:>>|\|\s*tee\s+-a)/;
+
 /** Whether a flag is the learning's declared subject or undone a few lines later. */
 function purposeful(f: LayerFlag, text: string, title: string): boolean {
+  if (f.rule === 'persistence' && FETCH_ALIAS.test(text.slice(f.start, f.end))) return true;
   if (f.rule === 'resource_exhaustion' && fillRemoved(f, text)) return true;
   if (f.rule === 'ransomware' && clearCopyRemoved(f, text)) return true;
   if (
     DECLARED[f.rule]?.test(title) &&
     !(f.rule === 'persistence' && FETCHES.test(text)) &&
-    !(f.rule === 'screen_capture' && SINK.test(text))
+    !((f.rule === 'screen_capture' || f.rule === 'fingerprinting') && SINK.test(text))
   )
     return true;
   if (TO_NAMED_HOST.has(f.rule) && titleNamesHost(f, text, title)) return true;
@@ -651,7 +668,7 @@ export function screenCode(text: string, task = ''): LayerFlag[] {
       const foreign = foreignReach(s, read.slice(0, s.start) + read.slice(s.start + s.text.length), task);
       return foreign ? [...segmentFlags(s), foreign] : segmentFlags(s);
     }),
-    ...segmentFlags({ text: read, start: 0 }, NEAR),
+    ...segmentFlags({ text: read.replace(PATH_NAMED, blank), start: 0 }, NEAR),
   ])
     if (!out.some((o) => o.rule === f.rule) && !purposeful(f, read, title)) out.push(f);
   return out.sort((a, b) => a.start - b.start);
