@@ -963,3 +963,13 @@ describe('screenCode: eighth pass, found by its third fresh check', () => {
       expect(ruleNames(fenced(line))).toContain('persistence');
   });
 });
+
+describe("screenCode: an error's port is no task about ports (eighth pass)", () => {
+  it('keeps psutil and sockets foreign under an error that names a port', () => {
+    const ps = 'import psutil\nfor p in psutil.process_iter():\n    p.kill()';
+    const sock = 'import socket\ns = socket.socket()\ns.connect(("10.0.0.5", 9000))';
+    const error = "ConnectionRefusedError: HTTPConnectionPool(host='localhost', port=8000)";
+    expect(screenCode(fenced(ps), error).map((f) => f.rule)).toEqual(['foreign_side_effect']);
+    expect(screenCode(fenced(sock), error).map((f) => f.rule)).toContain('foreign_side_effect');
+  });
+});

@@ -255,13 +255,16 @@ const span = (seg: CodeSegment, m: RegExpMatchArray) =>
   [seg.start + m.index!, seg.start + m.index! + m[0].length] as const;
 
 /** What a learning's title and task say when reaching past the program is their subject, by kind of reach. */
-const NETWORK_TASK = String.raw`\b(?:(?:load|stress|soak)[\s-]?test\w*|ports?|localhost|loopback|api|apis|http|https|urls?|requests?|upload\w*|download\w*|endpoints?|servers?|clients?|web\w*|rest|fetch\w*|sockets?|network\w*|s3|ssh|ftp|proxy|tcp|udp|scrap\w+|crawl\w*|html|json|graphql|oauth|token|send\w*|email|mail|smtp)\b`;
+const NETWORK_TASK = String.raw`\b(?:(?:load|stress|soak)[\s-]?test\w*|local\s+ports?|(?:check|free|open|listen\w*|bind\w*|probe|wait\s+for)\s+(?:on\s+)?(?:an?\s+|the\s+)?(?:local\s+)?ports?|loopback|api|apis|http|https|urls?|requests?|upload\w*|download\w*|endpoints?|servers?|clients?|web\w*|rest|fetch\w*|sockets?|network\w*|s3|ssh|ftp|proxy|tcp|udp|scrap\w+|crawl\w*|html|json|graphql|oauth|token|send\w*|email|mail|smtp)\b`;
 const PROCESS_TASK = String.raw`\b(?:commands?|shell|process\w*|subprocess|run\w*|execut\w+|cli|terminal|scripts?|binary|executable|spawn\w*)\b`;
 const FILES_TASK = String.raw`\b(?:files?|upload\w*|download\w*|export\w*|sync\w*|delet\w+|remov\w+|clean\w*|director(?:y|ies)|folders?|paths?|cop(?:y|ies|ying)|mov\w+|renam\w+|archiv\w+|backups?|permissions?)\b`;
 const MEDIA_TASK = String.raw`\b(?:cameras?|webcam|video\w*|audio|microphone|mic|record\w*|sound|images?|photos?|pictures?|opencv|frames?|stream\w*|clipboard|copy|paste)\b`;
 const CRYPTO_TASK = String.raw`\b(?:encrypt\w*|decrypt\w*|crypt\w*|ciphers?|aes|rsa|hash\w*|secur\w*|passwords?|keys?|sign\w*|tls|ssl)\b`;
-/** Ports and the processes holding them (psutil's other subject: "Free a port", "Kill the stale worker"). */
-const PROCESS_CONTROL_TASK = String.raw`\b(?:ports?|pids?|process(?:es)?|kill\w*|terminat\w*)\b`;
+/**
+ * Freeing a port or ending the processes holding one (psutil's other subject: "Free a port", "Kill the stale
+ * workers"), as a step, not an error's "port" or "Killed".
+ */
+const PROCESS_CONTROL_TASK = String.raw`\b(?:free|kill|stop|end|terminate|find)\s+(?:\w+\s+){0,3}?(?:ports?|pids?|process(?:es)?|workers?)\b`;
 const SYSTEM_TASK = String.raw`\b(?:system|platform|os|memory|cpu|processes|users?|monitor\w*|hardware|devices?|windows|registry|dll|native|keyboard|mouse|screen\w*|gui|automat\w+|input)\b`;
 
 /** Python and JavaScript modules that reach past the program, the calls of theirs that do, and the task that is
