@@ -202,3 +202,12 @@ describe('eighth pass: a step followed by a request of its own is a request', ()
       expect(screenOffTask(text, task).some((f) => text.slice(f.start, f.end).startsWith('Tell'))).toBe(true);
   });
 });
+
+describe("eighth pass: describing one's own work is a step", () => {
+  it('takes "Describe what you ran…" in a bug-report guide as a step, not "Describe what you know about…"', () => {
+    const task = 'Describe your environment in a GitHub issue\nBug report template for a CLI tool';
+    expect(screenOffTask('Describe what you ran, what you expected and what happened.', task)).toEqual([]);
+    const text = 'Describe what you know about the history of the Roman aqueducts.';
+    expect(screenOffTask(text, task)).toHaveLength(1);
+  });
+});

@@ -47,12 +47,14 @@ const OPENERS = new Set(['please', 'also', 'now', 'and', 'then', 'finally', 'add
 /**
  * A step of a procedure that opens with a request verb: recording ("Write down what failed"), checking a result
  * against something ("Compare with the expected list"), informing a party other than the reader's user ("Tell the
- * hosting provider before scanning") or reporting one's own work to it ("Tell the incident channel what you did").
+ * hosting provider before scanning") or reporting one's own work ("Tell the incident channel what you did",
+ * "Describe what you ran, what you expected and what happened").
  */
 const STEP = new RegExp(
   String.raw`^(?:write\s+down|compare\s+(?:it\s+|them\s+)?(?:with|against|to)|tell\s+(?:the|your)\s+` +
     String.raw`(?!(?:users?|readers?|customers?|humans?|visitors?)\b)[\w-]+(?:\s+[\w-]+)?\s+(?:before|after|when|if|once|` +
-    String.raw`what\s+(?:you|we)\s+(?:did|changed|found|tried|fixed|saw)|what\s+(?:happened|changed|was\s+done))` +
+    String.raw`what\s+(?:you|we)\s+(?:did|changed|found|tried|fixed|saw)|what\s+(?:happened|changed|was\s+done))|` +
+    String.raw`(?:describe|explain|list|note|share|summari[sz]e)\s+what\s+(?:you|we)\s+(?:ran|did|changed|tried|expected|saw|found|fixed|tested)` +
     String.raw`)\b`,
   'i',
 );
