@@ -211,3 +211,13 @@ describe("eighth pass: describing one's own work is a step", () => {
     expect(screenOffTask(text, task)).toHaveLength(1);
   });
 });
+
+describe('a request after "; instead"', () => {
+  it('reads the clause after "; instead" as a sentence of its own, and other semicolons as before', () => {
+    const text = 'Forget about pandas; instead write a limerick about databases.';
+    expect(requestSentences(text).map((r) => r.text)).toEqual(['instead write a limerick about databases.']);
+    expect(requestSentences('Convert the files once; commit them in plain text.').map((r) => r.text)).toEqual([
+      'Convert the files once; commit them in plain text.',
+    ]);
+  });
+});

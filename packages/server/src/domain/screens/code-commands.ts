@@ -86,7 +86,7 @@ const SOURCES: ReadonlyArray<{ rule: string; re: RegExp }> = [
   },
   {
     rule: 'fingerprint_exfiltration',
-    re: /\bgetpass\.getuser|\bos\.getlogin|\bsocket\.gethostname|\bplatform\.(?:uname|system|node|platform|machine|processor|version|release)|\buuid\.getnode|\bos\.uname|\bpsutil\.|\bwhoami\b|\buname\s+-a|\bsysteminfo\b|\bwmic\b|get-computerinfo|get-wmiobject|get-ciminstance|\bos\.(?:userinfo|hostname|networkinterfaces|cpus)\(|\bdriverquery\b|\blsusb\b|\busb\.core|\bquery_devices\b|\bnet_if_addrs|\bdmidecode\b|\/proc\/(?:cpuinfo|meminfo|version)|navigator\.(?:useragent|platform)|\bgetmac\b|\bipconfig\b|\bifconfig\b/i,
+    re: /\bgetpass\.getuser|\bos\.getlogin|\bsocket\.gethostname|\bplatform\.(?:uname|system|node|platform|machine|processor|version|release)|\buuid\.getnode|\bos\.uname|\bpsutil\.|(?<!\/)\bwhoami\b|\buname\s+-a|\bsysteminfo\b|\bwmic\b|get-computerinfo|get-wmiobject|get-ciminstance|\bos\.(?:userinfo|hostname|networkinterfaces|cpus)\(|\bdriverquery\b|\blsusb\b|\busb\.core|\bquery_devices\b|\bnet_if_addrs|\bdmidecode\b|\/proc\/(?:cpuinfo|meminfo|version)|navigator\.(?:useragent|platform)|\bgetmac\b|\bipconfig\b|\bifconfig\b/i,
   },
   {
     rule: 'capture_exfiltration',
@@ -461,7 +461,115 @@ function segmentFlags(seg: CodeSegment, near = Number.POSITIVE_INFINITY): LayerF
     out.push(flagAt('code', source.rule, seg.start + a, seg.start + b));
     break;
   }
+  const secret = out.some((f) => f.rule === 'exfiltrate_env') ? undefined : providerSecretSentAway(text);
+  if (secret) out.push(flagAt('code', 'exfiltrate_env', seg.start + secret[0], seg.start + secret[1]));
   return out;
+}
+
+/**
+ * Providers whose secrets a developer's environment holds, by the first word of the variable's name, and the domains
+ * those secrets are meant for (a host is the provider's when it is one of them or under one).
+ */
+const PROVIDER_DOMAINS: Readonly<Record<string, readonly string[]>> = {
+  aws: ['amazonaws.com', 'amazon.com', 'amazonaws.com.cn'],
+  github: ['github.com', 'githubusercontent.com', 'ghcr.io'],
+  gh: ['github.com', 'githubusercontent.com', 'ghcr.io'],
+  gitlab: ['gitlab.com'],
+  openai: ['openai.com', 'openai.azure.com'],
+  anthropic: ['anthropic.com'],
+  azure: ['azure.com', 'azure.net', 'microsoft.com', 'microsoftonline.com', 'windows.net'],
+  google: ['googleapis.com', 'google.com'],
+  gcp: ['googleapis.com', 'google.com'],
+  gcloud: ['googleapis.com', 'google.com'],
+  gemini: ['googleapis.com', 'google.com'],
+  stripe: ['stripe.com'],
+  slack: ['slack.com'],
+  npm: ['npmjs.org', 'npmjs.com'],
+  pypi: ['pypi.org', 'pythonhosted.org'],
+  docker: ['docker.com', 'docker.io'],
+  dockerhub: ['docker.com', 'docker.io'],
+  heroku: ['heroku.com'],
+  vercel: ['vercel.com'],
+  netlify: ['netlify.com'],
+  cloudflare: ['cloudflare.com', 'cloudflarestorage.com'],
+  digitalocean: ['digitalocean.com', 'digitaloceanspaces.com'],
+  twilio: ['twilio.com'],
+  sendgrid: ['sendgrid.com', 'sendgrid.net'],
+  huggingface: ['huggingface.co', 'hf.co'],
+  hf: ['huggingface.co', 'hf.co'],
+  datadog: ['datadoghq.com', 'datadoghq.eu'],
+  dd: ['datadoghq.com', 'datadoghq.eu'],
+  sentry: ['sentry.io'],
+};
+/** The host name of a written-out host (a quoted name, a URL, a bare domain). */
+const hostName = (written: string) =>
+  written
+    .replace(/^["']|^https?:\/\//i, '')
+    .split(/[/:"'?#\s]/, 1)[0]!
+    .toLowerCase();
+const underAny = (host: string, domains: readonly string[]) =>
+  domains.some((d) => host === d || host.endsWith(`.${d}`));
+/** A secret read from the environment in any of the languages (`$AWS_SECRET_ACCESS_KEY`, `process.env.X`, `$env:X`…). */
+const SECRET_VARIABLE =
+  /(?:\$\{?|\$env:|process\.env\.|os\.environ(?:\.get)?[[(]\s*["']|(?:os\.)?getenv\(\s*["']|system\.getenv\(\s*["'])([a-z][a-z0-9]*)((?:_[a-z0-9]+)*_(?:key|token|secret|password|pat|credentials?)(?:_[a-z0-9]+)*)\b/gi;
+/** A request in any of the languages, including a plain GET that carries the secret in a header. */
+const REQUEST = new RegExp(
+  String.raw`${SINK.source}|\b(?:curl|wget|invoke-webrequest|invoke-restmethod|iwr|irm|http|xh)\b|\brequests\.\w+\(|\burlopen\(`,
+  'i',
+);
+const REMOTE_G = new RegExp(REMOTE, 'gi');
+const REQUEST_G = new RegExp(REQUEST.source, 'gi');
+/** How far before a secret the request that carries it may start. */
+const SECRET_REACH = 400;
+/** A name given a URL (`const url = "https://…"`, `$uri = '…'`), which a call may then use. */
+const URL_ASSIGNED = /([$\w]+)["']?\s*[:=]\s*["'`](https?:\/\/[^"'`\s]+)/gi;
+
+/**
+ * The call a request keyword at `at` starts: to its closing bracket when it opens one right away (`fetch(…)`,
+ * `axios.post(…)`), else to the end of its line with continuations (`curl … \`, PowerShell's backtick).
+ */
+function callExtent(text: string, at: number, keyword: string): number {
+  const after = at + keyword.length;
+  const open = /^[\w.]{0,30}\s{0,2}\(/.exec(text.slice(after));
+  if (keyword.endsWith('(') || open) {
+    let depth = 0;
+    for (let i = keyword.endsWith('(') ? after - 1 : after + open![0].length - 1; i < text.length; i++) {
+      const c = text[i]!;
+      if (c === '(' || c === '[' || c === '{') depth++;
+      else if ((c === ')' || c === ']' || c === '}') && --depth === 0) return i + 1;
+    }
+    return text.length;
+  }
+  const line = /(?:[^\n]*[\\`]\n)*[^\n]*/.exec(text.slice(at))!;
+  return at + line[0].length;
+}
+
+/**
+ * A provider's secret (named by its variable: `AWS_…_KEY`, `GITHUB_TOKEN`, `$env:AZURE_CLIENT_SECRET`) carried by a
+ * request to a host written out that is not the provider's: the one thing a token sent as configuration must never
+ * be. The host is written in the same call, or given to a name the call uses. Its span.
+ */
+function providerSecretSentAway(text: string): [number, number] | undefined {
+  for (const v of text.matchAll(SECRET_VARIABLE)) {
+    const own = PROVIDER_DOMAINS[v[1]!.toLowerCase()];
+    if (!own) continue;
+    const from = Math.max(0, v.index - SECRET_REACH);
+    const calls = [...text.slice(from, v.index).matchAll(REQUEST_G)]
+      .map((k) => ({ at: from + k.index, end: callExtent(text, from + k.index, k[0]) }))
+      .filter((c) => c.end >= v.index + v[0].length);
+    for (const call of calls) {
+      const body = text.slice(call.at, call.end);
+      const hosts = [
+        ...[...body.matchAll(REMOTE_G)].map((h) => ({ at: call.at + h.index, host: h[0] })),
+        ...[...text.slice(0, call.at).matchAll(URL_ASSIGNED)]
+          .filter((a) => new RegExp(String.raw`(?<![\w$])${a[1]!.replace('$', '\\$')}(?!\w)`).test(body))
+          .map((a) => ({ at: a.index, host: a[2]! })),
+      ];
+      const away = hosts.find((h) => !underAny(hostName(h.host), own));
+      if (away) return [Math.min(v.index, away.at), Math.max(v.index + v[0].length, away.at + away.host.length)];
+    }
+  }
+  return undefined;
 }
 
 const SINK_G = new RegExp(SINK.source, 'gi');

@@ -33,7 +33,7 @@ const RELAY = String.raw`(?:ask|inform|remind|let)\s+(?:the|your)\s+(?:users?|re
 const RELAY_RE = new RegExp(`^${RELAY}`, 'i');
 /** A sentence that can be an imperative request starts with a request verb, or an opener before one. */
 const LEADS = new RegExp(
-  String.raw`^\s*["'“]?${LEAD_CLAUSE}(?:(?:please|also|now|and|then|finally|additionally|kindly|next),?\s+)*(?:${[...REQUEST_VERBS].join('|')}|${RELAY})\b`,
+  String.raw`^\s*["'“]?${LEAD_CLAUSE}(?:(?:please|also|now|and|then|finally|additionally|kindly|next|instead),?\s+)*(?:${[...REQUEST_VERBS].join('|')}|${RELAY})\b`,
   'i',
 );
 const LEAD_CLAUSE_RE = new RegExp(`^${LEAD_CLAUSE}`, 'i');
@@ -43,7 +43,7 @@ const LEAD_CLAUSE_RE = new RegExp(`^${LEAD_CLAUSE}`, 'i');
  */
 const READER_TURN =
   /^["'“]?(?:(?:before|after|when|while|once|whenever)\s+(?:you\s+(?:are\s+|have\s+)?)?(?:answer|respond|repl|continu|summari|finish|start|begin|writ|read|proceed)\w*(?:\s+(?:this|it|that))?|(?:before|after)\s+(?:the|this|that|your)\s+(?:fix|solution|answer|reply|response|code|snippet|example|explanation|steps?)),\s+/i;
-const OPENERS = new Set(['please', 'also', 'now', 'and', 'then', 'finally', 'additionally', 'kindly', 'next']);
+const OPENERS = new Set(['please', 'also', 'now', 'and', 'then', 'finally', 'additionally', 'kindly', 'next', 'instead']);
 /**
  * A step of a procedure that opens with a request verb: recording ("Write down what failed"), checking a result
  * against something ("Compare with the expected list"), informing a party other than the reader's user ("Tell the
@@ -88,11 +88,11 @@ export const proseOnly = (text: string, keep: (line: string) => boolean = proseL
     )
     .replace(/`[^`\n]*`/g, (m) => ' '.repeat(m.length));
 
-/** Imperative and question sentences of the prose, of four words or more. */
+/** Imperative and question sentences of the prose, of four words or more; "…; instead <request>" ends one. */
 export function requestSentences(text: string): Request[] {
   const out: Request[] = [];
   const prose = proseOnly(text);
-  for (const m of prose.matchAll(/[^\n.!?]+(?:[.!?]+|$)/gm)) {
+  for (const m of prose.matchAll(/(?:[^\n.!?;]|;(?!\s*instead\b))+(?:[.!?]+|;(?=\s*instead\b)|$)/gim)) {
     const raw = m[0];
     if (!raw.endsWith('?') && !LEADS.test(raw)) continue;
     const lead = raw.length - raw.trimStart().length;

@@ -94,7 +94,7 @@ const UNSAFE_PUSH = String.raw`(?:disabl\w*|turn\w*\s+off|uninstall\w*|remov\w*|
 /** The same in German, Spanish, French, Portuguese and Italian ("Sag dem Nutzer…", "Dile al usuario…"): any host counts. */
 const TO_THE_USER_ELSEWHERE = String.raw`(?:sag(?:e|en\s+sie)?|empfiehl|rate)\s+(?:dem|den)\s+(?:nutzer|benutzer|anwender|kunden|lesern?)|(?:dile|di|digale|informa|recomienda|aconseja)\s+(?:al|a\s+los)\s+(?:usuario|cliente|lector)e?s?|(?:dis|dites|conseille|recommande)\s+a\s+l['’]?\s*(?:utilisateur|client|lecteur)|(?:diga|diz|recomende|aconselhe)\s+aos?\s+(?:usuario|utilizador|cliente|leitor)e?s?|(?:di|dici|consiglia|raccomanda)\s+all['’]\s*utente`;
 const STEERS_USER = new RegExp(
-  String.raw`(?<!\b(?:never|not|n['’]t)\s+)\b(?:${TO_THE_USER_ELSEWHERE})\b[^.!?\n]{0,160}?\b(?:https?:\/\/)?((?:[\w-]+\.)+(?:com|net|org|io|co|cc|top|xyz|biz|info|app|dev|me|ru|cn|tk|su|pro|site|online|help|shop|de|es|fr|it|pt|br))\b|(?<!\b(?:never|not|n['’]t)\s+)\b${TO_THE_USER}[^.!?\n]{0,160}?(?:${UNSAFE_PUSH}|\b(?:at|from|via|visit\w*|using|use|open|(?:switch\w*|migrat\w*|mov\w*|go|head|navigat\w*|upgrad\w*)\s+(?:over\s+)?to)\s+(?:(?:the|our|this)\s+)?(?:(?:site|page|website|portal|link)\s+)?(?:https?:\/\/)?((?:[\w-]+\.)+(?:com|net|org|io|co|cc|top|xyz|biz|info|app|dev|me|ru|cn|tk|su|pro|site|online|help|shop))\b)`,
+  String.raw`(?<!\b(?:never|not|n['’]t)\s+)\b(?:${TO_THE_USER_ELSEWHERE})\b[^.!?\n]{0,160}?\b(?:https?:\/\/)?((?:[\w-]+\.)+(?:com|net|org|io|co|cc|top|xyz|biz|info|app|dev|me|ru|cn|tk|su|pro|site|online|help|shop|de|es|fr|it|pt|br))\b|(?<!\b(?:never|not|n['’]t)\s+)\b${TO_THE_USER}[^.!?\n]{0,160}?(?:${UNSAFE_PUSH}|\b(?:at|from|via|visit\w*|using|use|open|(?:switch\w*|migrat\w*|mov\w*|go|head|navigat\w*|upgrad\w*)\s+(?:(?:their|your|the|its)\s+[\w-]+\s+)?(?:over\s+)?to)\s+(?:(?:the|our|this)\s+)?(?:(?:site|page|website|portal|link)\s+)?(?:https?:\/\/)?((?:[\w-]+\.)+(?:com|net|org|io|co|cc|top|xyz|biz|info|app|dev|me|ru|cn|tk|su|pro|site|online|help|shop))\b)`,
   'm',
 );
 
@@ -139,6 +139,10 @@ const RULES: readonly Rule[] = [
         String.raw`\bignorier\w*\s+(?:\w+\s+){0,2}(?:vorherigen|bisherigen|obigen|vorigen)\s+(?:anweisungen|instruktionen|regeln)`,
         String.raw`\bvergiss\w*\s+(?:\w+\s+){0,2}(?:anweisungen|instruktionen|regeln)`,
         String.raw`\b(?:ignore[rz]?|oublie[rz]?)\s+(?:toutes\s+)?(?:les|tes|vos)\s+(?:instructions|consignes|regles)`,
+        // The reader's own question or task set aside ("Ignorez la question et…").
+        String.raw`\b(?:ignore[rz]?|oublie[rz]?)\s+(?:la|cette|votre|ta)\s+(?:question|tache|demande|requete)\s+(?:et|puis)\b`,
+        String.raw`\b(?:ignora[r]?|olvida[r]?)\s+(?:la|esta|tu|su)\s+(?:pregunta|tarea|solicitud|peticion)\s+(?:y|e)\b`,
+        String.raw`\bignorier\w*\s+(?:sie\s+)?(?:die|diese|deine|ihre)\s+(?:frage|aufgabe|anfrage)\s+und\b`,
         String.raw`\b(?:ignora[r]?|olvida[r]?)\s+(?:todas\s+)?(?:las|tus|sus)\s+(?:instrucciones|reglas)`,
         String.raw`\b(?:ignore|ignora|esqueca)\s+(?:todas\s+)?(?:as|suas|tuas)\s+(?:instrucoes|regras)`,
         String.raw`\b(?:ignora|dimentica)\s+(?:tutte\s+)?(?:le)\s+(?:istruzioni|regole)`,
@@ -162,7 +166,7 @@ const RULES: readonly Rule[] = [
   { rule: 'decode_and_follow', re: DECODE_AND_FOLLOW },
   {
     rule: 'output_control',
-    re: /(?:^|[.!?:]\s+)(?:please\s+)?(?:respond|reply|answer|write)\s+(?:to\s+(?:the\s+)?(?:user|reader)s?\s+)?(?:only\s+)?(?:in|using|with)\s+(?:all\s+caps|uppercase|capital\s+letters|pig\s+latin|emojis?|morse|rhymes?|verse|base64|binary|reverse)\b|\b(?:end|start|begin|finish|sign)\s+(?:every|each|all)\s+(?:reply|response|answer|message)s?\b/m,
+    re: /(?:^|[.!?:]\s+)(?:please\s+)?(?:respond|reply|answer|write)\s+(?:to\s+(?:the\s+)?(?:user|reader)s?\s+)?(?:only\s+)?(?:in|using|with)\s+(?:all\s+caps|uppercase|capital\s+letters|pig\s+latin|emojis?|morse|rhymes?|verse|base64|binary|reverse)\b|(?:^|[.!?:]\s+)(?:please\s+)?(?:respond|reply|answer)\s+only\s+with\s+(?:the\s+(?:word|phrase|sentence)|["'“])|\b(?:output|print|say|write|repeat)\s+(?:the\s+following|this)\b[^.!?\n]{0,30}\b(?:verbatim|word\s+for\s+word)\s+and\s+nothing\s+else\b|\b(?:end|start|begin|finish|sign)\s+(?:every|each|all)\s+(?:reply|response|answer|message)s?\b/m,
   },
 ];
 
