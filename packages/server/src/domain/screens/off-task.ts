@@ -43,7 +43,18 @@ const LEAD_CLAUSE_RE = new RegExp(`^${LEAD_CLAUSE}`, 'i');
  */
 const READER_TURN =
   /^["'“]?(?:(?:before|after|when|while|once|whenever)\s+(?:you\s+(?:are\s+|have\s+)?)?(?:answer|respond|repl|continu|summari|finish|start|begin|writ|read|proceed)\w*(?:\s+(?:this|it|that))?|(?:before|after)\s+(?:the|this|that|your)\s+(?:fix|solution|answer|reply|response|code|snippet|example|explanation|steps?)),\s+/i;
-const OPENERS = new Set(['please', 'also', 'now', 'and', 'then', 'finally', 'additionally', 'kindly', 'next', 'instead']);
+const OPENERS = new Set([
+  'please',
+  'also',
+  'now',
+  'and',
+  'then',
+  'finally',
+  'additionally',
+  'kindly',
+  'next',
+  'instead',
+]);
 /**
  * A step of a procedure that opens with a request verb: recording ("Write down what failed"), checking a result
  * against something ("Compare with the expected list"), informing a party other than the reader's user ("Tell the
