@@ -279,7 +279,7 @@ describe('skill search statements', () => {
       // Seen before: nothing is sent. Not seen: its lexemes, once for both of its rankings.
       expect(await ids('send an email, or save it on my disk')).toEqual(first);
       const sent = statements.length;
-      expect(await ids('weather forecasts by email, or save it on my disk')).toContain('weatherstack');
+      expect(await ids('weather forecasts: send an email, or save it on my disk')).toContain('weatherstack');
       if (store.db.dialect === 'postgres') {
         expect(sent).toBe(0);
         expect(statements.map((sql) => sql.includes('to_tsvector'))).toEqual([true]);
