@@ -35,11 +35,13 @@ const { queries } = JSON.parse(fs.readFileSync(new URL('./eval/queries.json', im
 const readSet = (file) => JSON.parse(fs.readFileSync(new URL(`./eval/${file}`, import.meta.url), 'utf8')).queries;
 /**
  * Plain everyday requests, each set split into a dev half (tuned on) and a test half (reported, never tuned on),
- * scored and checked on its own: `everyday` (e001-e073) and `everyday-2` (e101-e140, written later).
+ * scored and checked on its own: `everyday` (e001-e073), `everyday-2` (e101-e140) and `everyday-3` (e201-e260), each
+ * written later than the one before.
  */
 const everydaySets = [
   ['everyday', readSet('everyday.json')],
   ['everyday-2', readSet('everyday-2.json')],
+  ['everyday-3', readSet('everyday-3.json')],
 ];
 const everyday = everydaySets.flatMap(([, set]) => set);
 const TARGET_EVERYDAY_FIRST = 0.9;
@@ -52,7 +54,7 @@ const stale = [...queries, ...everyday].flatMap((q) =>
     .map((id) => `${q.id}:${id}`),
 );
 if (stale.length > 0) {
-  console.error(`queries.json labels ids missing from the bundled catalog: ${stale.join(', ')}`);
+  console.error(`eval sets label ids missing from the bundled catalog: ${stale.join(', ')}`);
   process.exit(1);
 }
 

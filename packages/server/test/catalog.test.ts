@@ -10,6 +10,7 @@ import { BUNDLED_CATALOG, loadCatalog } from '../src/catalog/load.js';
 import {
   categorizeMcpServer,
   categorizePublicApi,
+  placeMcpServer,
   deriveTags,
   informativeDockerTags,
   PUBLIC_APIS_CATEGORY,
@@ -159,7 +160,8 @@ describe('category mapping', () => {
     expect(categorizeMcpServer('Send Slack messages')).toBe('communication');
     expect(categorizeMcpServer('Grafana dashboards and alerts')).toBe('monitoring');
     expect(categorizeMcpServer('Swap tokens on Solana')).toBe('payment-financial');
-    expect(categorizeMcpServer('Ableton Live OSC control')).toBe('data-processing');
+    // Music production is content made, like audio; a bare sports name is data looked up (the default).
+    expect(categorizeMcpServer('Ableton Live OSC control')).toBe('content-generation');
     expect(categorizeMcpServer('nba mcp server')).toBe('data-processing');
     // Developer tools named by what they are still are code execution.
     expect(categorizeMcpServer('A model context protocol server to work with JetBrains IDEs')).toBe('code-execution');
@@ -219,11 +221,18 @@ describe('category mapping', () => {
     expect(categorizeMcpServer('Read Java library code')).toBe('code-execution');
   });
 
-  it("reads the tools' names only when the name and description say nothing", () => {
-    expect(categorizeMcpServer('Acme', { toolNames: ['send_email', 'list_inbox'] })).toBe('communication');
-    expect(categorizeMcpServer('Acme payments', { toolNames: ['send_email'] })).toBe('payment-financial');
-    expect(categorizeMcpServer('Acme', { category: 'productivity', toolNames: ['execute_sql'] })).toBe('storage-state');
-    expect(categorizeMcpServer('Acme', { category: 'productivity', toolNames: ['hello'] })).toBe('storage-state');
+  it("reads the tools' names and descriptions only when the name and description say nothing", () => {
+    const tools = (...names: string[]) => names.map((name) => ({ name, description: '' }));
+    expect(categorizeMcpServer('Acme', { tools: tools('send_email', 'list_inbox') })).toBe('communication');
+    expect(categorizeMcpServer('Acme payments', { tools: tools('send_email') })).toBe('payment-financial');
+    expect(categorizeMcpServer('Acme', { category: 'productivity', tools: tools('execute_sql') })).toBe(
+      'storage-state',
+    );
+    expect(categorizeMcpServer('Acme', { category: 'productivity', tools: tools('hello') })).toBe('storage-state');
+    // A tool's description speaks when its name does not (`get` says nothing; "list products in the store" does).
+    const get = [{ name: 'get', description: 'List products in the Shopify store' }];
+    expect(categorizeMcpServer('Acme', { tools: get })).toBe('payment-financial');
+    expect(placeMcpServer('Acme', { tools: tools('get') })).toBeUndefined();
   });
 
   it("drops Docker's tags that every kind of server carries", () => {
@@ -231,6 +240,69 @@ describe('category mapping', () => {
       'scraping',
       'youtube',
     ]);
+  });
+
+  it('files Security entries by what they are: threat feeds stay monitoring, the rest goes where it belongs', () => {
+    expect(categorizePublicApi('Security', 'Best open-source password manager')).toBe('storage-state');
+    expect(categorizePublicApi('Security', 'Ephemeral zero-knowledge encrypted data sharing')).toBe('storage-state');
+    expect(categorizePublicApi('Security', 'Managed User Authentication Service')).toBe('code-execution');
+    expect(categorizePublicApi('Security', 'Generate certificate signing requests and private keys')).toBe(
+      'code-execution',
+    );
+    expect(categorizePublicApi('Security', 'Generate random passwords of varying complexities')).toBe(
+      'content-generation',
+    );
+    expect(categorizePublicApi('Security', 'Hash decryption MD5, SHA1, SHA256')).toBe('data-processing');
+    expect(categorizePublicApi('Security', 'A REST API to access high level cryptographic functions')).toBe(
+      'data-processing',
+    );
+    expect(categorizePublicApi('Security', 'UK Police data')).toBe('data-processing');
+    expect(categorizePublicApi('Security', 'One-time use credit card numbers')).toBe('payment-financial');
+    // Near misses: feeds about passwords, malware and phishing are still watched state.
+    expect(categorizePublicApi('Security', 'Passwords which have previously been exposed in data breaches')).toBe(
+      'monitoring',
+    );
+    expect(categorizePublicApi('Security', 'Check links to see if they are known phishing attempts')).toBe(
+      'monitoring',
+    );
+    expect(categorizePublicApi('Security', 'Search engine for Internet connected devices')).toBe('monitoring');
+    // The section's rules are its own: another precise section ignores them.
+    expect(categorizePublicApi('Animals', 'Generate random passwords')).toBe('content-generation');
+    expect(categorizePublicApi('Tracking', 'Password manager for parcels')).toBe('monitoring');
+  });
+
+  it('reads "cryptographic" as data work, not cryptocurrency, and bare "security" only as a loose word', () => {
+    expect(categorizeMcpServer('Sign with cryptographic keys')).toBe('data-processing');
+    expect(categorizeMcpServer('Crypto prices and wallets')).toBe('payment-financial');
+    expect(categorizeMcpServer('Secure code sandbox for executing code in containers')).toBe('code-execution');
+    expect(categorizeMcpServer('Manage MCP servers with enhanced security')).toBe('code-execution');
+    expect(categorizeMcpServer('Run automated security tests and track vulnerabilities')).toBe('monitoring');
+    expect(categorizeMcpServer('Acme security')).toBe('monitoring');
+  });
+
+  it('places servers by subjects the older rules missed: queues, identity, models, music, MCP tooling', () => {
+    expect(categorizeMcpServer('MCP server for interacting with RabbitMQ')).toBe('storage-state');
+    expect(categorizeMcpServer('Managed Kafka cluster operations. aws')).toBe('storage-state');
+    // Near miss: messages people send stay communication.
+    expect(categorizeMcpServer('Send messages to a Slack channel')).toBe('communication');
+    expect(categorizeMcpServer('Okta MCP Server')).toBe('code-execution');
+    expect(categorizeMcpServer('Keycloak user management')).toBe('code-execution');
+    expect(categorizeMcpServer("DeepSeek's advanced language models")).toBe('content-generation');
+    expect(categorizeMcpServer('An MCP Server for interacting with Reaper projects')).toBe('content-generation');
+    expect(categorizeMcpServer('Wanaku MCP Router')).toBe('code-execution');
+    expect(categorizeMcpServer('An MCP proxy server that aggregates servers behind one HTTP server')).toBe(
+      'code-execution',
+    );
+    // Near miss: a server usable from MCP clients is not tooling for them.
+    expect(categorizeMcpServer('Shopify API, usable on mcp clients such as Claude')).toBe('payment-financial');
+    expect(categorizeMcpServer('Manage Zscaler policies, audit security configurations, investigate incidents')).toBe(
+      'monitoring',
+    );
+    expect(categorizeMcpServer('Morningstar investment research')).toBe('payment-financial');
+    expect(categorizeMcpServer('List products and orders of a Shopify store')).toBe('payment-financial');
+    // Near misses: "investigate" is not investing; "sheets" of paper aside, spreadsheets are data.
+    expect(categorizeMcpServer('Investigate slow pages')).toBe('data-processing');
+    expect(categorizeMcpServer('google sheets')).toBe('data-processing');
   });
 
   it('files environment data (air quality, carbon figures) under data-processing, like weather', () => {
@@ -349,7 +421,8 @@ describe('buildCatalog on fixtures', () => {
       quality: { reliability: 0.9, verified: false },
     });
     expect(byId('pay-mcp')!.pricing.note).toContain('ACME_KEY');
-    expect(byId('remote')!.description).toContain('no description');
+    // No description in the seed: one is built from the repository's name (nothing places it, so no category gloss).
+    expect(byId('remote')!.description).toBe('remote MCP server.');
   });
 
   it('disambiguates shared and generic slugs without favouring list order', () => {
@@ -459,7 +532,7 @@ describe("Docker's MCP catalog", () => {
   it('merges a server both sources list into one skill: the seed id and launch command, Docker tools and configuration', () => {
     expect(skills.filter((s) => s.connection.docs.toLowerCase().includes('box/dart-mcp'))).toHaveLength(1);
     expect(byId('dart-mcp')).toMatchObject({
-      name: 'box/dart-mcp',
+      name: 'Dart AI',
       description: 'Dart is project management powered by AI: tasks, docs and projects',
       tools: [{ name: 'create_task' }, { name: 'list_docs' }],
       install: {
@@ -486,8 +559,9 @@ describe("Docker's MCP catalog", () => {
       connection: { protocol: 'streamable-http', endpoint: 'https://mcp.weather.example/mcp' },
       pricing: { model: 'unknown' },
     });
+    // Every id stays; only the merged server's name changes (to Docker's title).
     const without = buildCatalog(sources);
-    for (const s of without) expect(byId(s.id)?.name).toBe(s.name);
+    for (const s of without) expect(byId(s.id)?.name).toBe(s.id === 'dart-mcp' ? 'Dart AI' : s.name);
   });
 
   it('files weather under data-processing, GitHub under storage-state and CI under code-execution', () => {

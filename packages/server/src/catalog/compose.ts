@@ -1,12 +1,14 @@
 // Turns parsed source rows into the catalog: one Skill per row, unique ids, stable order.
 // Pure, so the importer can be tested in memory and re-run to a byte-identical file.
 import { CATEGORIES, type Skill, type SkillInstall, type SkillTool } from '@axle/sdk';
+import { productName, restatesName, synthesizeDescription } from './describe.js';
 import {
-  categorizeMcpServer,
   categorizePublicApi,
   deriveTags,
   informativeDockerTags,
   looksSecret,
+  MCP_DEFAULT_CATEGORY,
+  placeMcpServer,
   pricingForHostedMcpServer,
   pricingForMcpServer,
   pricingForWebApi,
@@ -121,8 +123,14 @@ interface McpEntry {
   fallback: string;
   sortKey: string;
   description: string;
-  /** Stands in for an empty description. */
-  placeholder: string;
+  /** The names the sources give the server (title, repository, owner, package): a description saying only these says nothing. */
+  names: string[];
+  /** Docker's title, or the repository name: the product a synthesized description names. */
+  title: string;
+  repo: string;
+  owner: string;
+  /** Docker's tags that say something: not generic, not the server's own name. */
+  topics: string[];
   /** What tags are read from. */
   text: string;
   /** What the category is read from: `text` without the tags every kind of server carries. */
@@ -148,9 +156,14 @@ function seedEntry(row: McpServerRow): McpEntry {
     fallback: slugify(`${row.owner}-${row.repo}`),
     sortKey: `mcp ${row.registryName}`,
     description: row.description,
-    placeholder: `MCP server ${name} (the registry seed has no description; see the repository).`,
+    names: [row.owner, row.repo, row.package?.name ?? ''],
+    title: '',
+    repo: row.repo,
+    owner: row.owner,
+    topics: [],
     text: `${row.repo.replace(/[-_]/g, ' ')} ${row.description}`,
-    categoryText: `${row.repo.replace(/[-_]/g, ' ')} ${row.description}`,
+    // The repository name glued (`ynabmcpserver`) is read as its product too (ynab).
+    categoryText: `${row.repo.replace(/[-_]/g, ' ')} ${productName('', '', row.repo)} ${row.description}`,
     sourceTags: ['mcp', ...registry],
     connection,
     install: {
@@ -163,16 +176,27 @@ function seedEntry(row: McpServerRow): McpEntry {
   };
 }
 
+/** A Docker tag that is the server's own name (`wikipedia-mcp` on wikipedia-mcp, `line` on line-mcp). */
+export function ownNameTag(tag: string, names: readonly string[]): boolean {
+  const bare = (s: string) => slugify(s).replace(/(-mcp|-server)+$/, '');
+  return names.some((n) => bare(n) === bare(tag));
+}
+
 function dockerEntry(row: DockerServerRow, commit: string): McpEntry {
   const connection = dockerConnection(row, commit);
+  const topics = informativeDockerTags(row.tags).filter((t) => !ownNameTag(t, [row.name, row.title]));
   return {
     name: row.title,
     slug: slugify(row.name),
     fallback: slugify(`${row.name}-mcp`),
     sortKey: `mcp docker ${row.name}`,
     description: row.description,
-    placeholder: `MCP server ${row.title} (Docker's MCP catalog gives no description; its tags: ${row.tags.join(', ') || 'none'}).`,
-    text: `${row.title} ${row.description} ${row.tags.join(' ')}`,
+    names: [row.name, row.title],
+    title: row.title,
+    repo: row.name,
+    owner: '',
+    topics,
+    text: `${row.title} ${row.description} ${topics.join(' ')}`,
     categoryText: `${row.title} ${row.description} ${informativeDockerTags(row.tags).join(' ')}`,
     sourceTags: ['mcp', 'docker', ...row.tags],
     connection,
@@ -187,9 +211,9 @@ function dockerEntry(row: DockerServerRow, commit: string): McpEntry {
 }
 
 /**
- * One server listed by both sources: field by field, the richer record wins. The seed's id, name and
- * launch command stay (a pinned npm/PyPI package, and ids people already use); the longer description,
- * Docker's tools and its configuration (secrets marked) when it lists any, tags of both.
+ * One server listed by both sources: field by field, the richer record wins. The seed's id and launch command
+ * stay (a pinned npm/PyPI package, and ids people already use); Docker's title (the seed has only owner/repo), the
+ * longer description, Docker's tools and its configuration (secrets marked) when it lists any, tags of both.
  */
 function mergeEntries(seed: McpEntry, docker: McpEntry): McpEntry {
   const launchable = seed.connection.command !== undefined;
@@ -199,7 +223,11 @@ function mergeEntries(seed: McpEntry, docker: McpEntry): McpEntry {
   const description = docker.description.length > seed.description.length ? docker.description : seed.description;
   return {
     ...seed,
+    name: docker.name,
     description,
+    names: [...seed.names, ...docker.names],
+    title: docker.title,
+    topics: docker.topics,
     text: `${seed.text} ${docker.text}`,
     categoryText: `${seed.categoryText} ${docker.categoryText}`,
     sourceTags: [...seed.sourceTags, ...docker.sourceTags],
@@ -212,19 +240,36 @@ function mergeEntries(seed: McpEntry, docker: McpEntry): McpEntry {
   };
 }
 
+/**
+ * The server's description, or, when its sources give none or only its name back, one built from its product
+ * name, the category a rule placed it in, its topics and its tools (see describe.ts).
+ */
+export function mcpDescription(
+  e: Pick<McpEntry, 'description' | 'names' | 'title' | 'repo' | 'owner' | 'topics' | 'tools'>,
+  placed: Skill['category'] | undefined,
+): string {
+  if (!restatesName(e.description, e.names)) return e.description;
+  return synthesizeDescription({
+    product: productName(e.description, e.title, e.repo, e.owner),
+    ...(placed && { category: placed }),
+    topics: e.topics,
+    tools: e.tools,
+  });
+}
+
 function mcpDraft(e: McpEntry): Draft {
-  const description = e.description || e.placeholder;
+  const placed = placeMcpServer(e.categoryText, {
+    ...(e.dockerCategory && { category: e.dockerCategory }),
+    tools: e.tools,
+  });
   return {
     slug: e.slug,
     fallback: e.fallback,
     sortKey: e.sortKey,
     skill: {
       name: e.name,
-      description,
-      category: categorizeMcpServer(e.categoryText, {
-        ...(e.dockerCategory && { category: e.dockerCategory }),
-        toolNames: e.tools.map((t) => t.name),
-      }),
+      description: mcpDescription(e, placed),
+      category: placed ?? MCP_DEFAULT_CATEGORY,
       tags: deriveTags(e.sourceTags, e.text),
       type: 'mcp_server',
       connection: e.connection,

@@ -1,6 +1,7 @@
 // Rules that turn source rows into catalog fields. Pure: no I/O, no clock, no randomness, so the
 // importer's output depends only on its inputs. The README next to skills.json documents each rule.
 import type { Skill } from '@axle/sdk';
+import { toolWords } from '../domain/tool-words.js';
 
 export type Category = Skill['category'];
 
@@ -72,6 +73,30 @@ export const COARSE_SECTIONS: ReadonlySet<string> = new Set([
 ]);
 
 /**
+ * Sections that are mostly one kind of thing but list others: their rows are tried against these rules (what the
+ * entry is, not what it guards) before the section's category. Security lists threat feeds and scanners
+ * (monitoring) beside password managers, sign-in services, hashing and password generators.
+ */
+export const SECTION_RULES: Readonly<Record<string, ReadonlyArray<readonly [Category, RegExp]>>> = {
+  Security: [
+    [
+      'storage-state',
+      /\b(password managers?|vaults?|secrets? (managers?|management|storage)|(encrypted|secure) (data|file|note)s? sharing|data sharing)\b/i,
+    ],
+    ['payment-financial', /\b(credit card numbers?|virtual (credit |payment )?cards?|payment cards?)\b/i],
+    [
+      'code-execution',
+      /\b(authentication|authori[sz]ation|sign[- ]?in|log[- ]?in|identity|sso|oauth|certificate signing|code smells|static analysis)\b/i,
+    ],
+    ['content-generation', /\b(generat\w* (random )?passwords?|password generat\w*)\b/i],
+    [
+      'data-processing',
+      /\b(encrypt\w*|decrypt\w*|hash(es|ing)?|cryptographic|escap\w*|offenders|criminal|police|crimes?)\b/i,
+    ],
+  ],
+};
+
+/**
  * Rules naming what an entry is about, tried before everything else (Docker's own category included): weather and
  * other fields of knowledge are data looked up, whatever else the text says (weather alerts, search flights); an
  * issue tracker keeps state (not monitoring's "tracking"); CI runs code (GitHub Actions).
@@ -82,10 +107,19 @@ export const SUBJECT_RULES: ReadonlyArray<readonly [Category, RegExp]> = [
     'data-processing',
     /\b(flights?|airports?|travel|geocod\w*|geospatial|gis|qgis|mapbox|openstreetmap|air quality|pollution|sports|nba|nfl|chemistry|chemicals?|pubchem|molecul\w*|arxiv|research papers|academic|wikidata|dicom|medical|clinical)\b/i,
   ],
-  ['storage-state', /\b(issue[ -]track\w*|project[ -]management|task[ -]management)\b/i],
+  // A message queue keeps messages for programs, not people ("messages" alone reads as communication).
+  [
+    'storage-state',
+    /\b(issue[ -]track\w*|project[ -]management|task[ -]management|message (queues?|brokers?)|rabbitmq|kafka)\b/i,
+  ],
   [
     'code-execution',
     /\b(github actions|gitlab ci|ci\/cd|continuous integration|circleci|buildkite|jenkins|travis( ci)?)\b/i,
+  ],
+  // A server that manages, routes or lists other MCP servers is developer tooling, whatever it proxies or searches.
+  [
+    'code-execution',
+    /\bmcp (routers?|managers?|marketplaces?|registr(y|ies)|director(y|ies)|gateways?|prox(y|ies)|badges|discovery|hubs?|package managers?)\b/i,
   ],
 ];
 
@@ -96,35 +130,35 @@ export const SUBJECT_RULES: ReadonlyArray<readonly [Category, RegExp]> = [
 export const TEXT_RULES: ReadonlyArray<readonly [Category, RegExp]> = [
   [
     'payment-financial',
-    /\b(payments?|invoic\w*|checkout|billing|bank\w*|stocks?|trading|forex|exchange rates?|crypto\w*|bitcoin|ethereum|evm|solana|blockchain|defi|wallets?|usdc|accounting|financ\w*|uniswap|stripe|xero|coin\w*|swaps?|trad(e|es|ing)|metatrader|edgar|sec filings|blockchains|erc-?\d+|razorpay|budget\w*)\b/i,
+    /\b(payments?|invoic\w*|checkout|billing|bank\w*|stocks?|trading|forex|exchange rates?|crypto(?!graph)\w*|bitcoin|ethereum|evm|solana|blockchain|defi|wallets?|usdc|accounting|financ\w*|uniswap|stripe|xero|coin\w*|swaps?|trad(e|es|ing)|metatrader|edgar|sec filings|blockchains|erc-?\d+|razorpay|budget\w*|ynab|invest(ing|ments?|ors?)|portfolios?|morningstar|prediction markets?|algorand|hyperliquid|binance|bsc|multiversx|thirdweb|e-?commerce|shopify|woocommerce|storefronts?)\b/i,
   ],
   [
     'monitoring',
-    /\b(monitor\w*|observability|uptime|outages?|incidents?|status pages?|alert\w*|metrics|logs|logging|tracing|grafana|prometheus|datadog|sentry|dynatrace|honeycomb|real-time status|vulnerabilit\w*|security|malware|threats?|phishing|tracking|trackers?|raygun|logfire|axiom)\b/i,
+    /\b(monitor\w*|observability|uptime|outages?|incidents?|status pages?|alert\w*|metrics|logs|logging|tracing|grafana|prometheus|datadog|sentry|dynatrace|honeycomb|real-time status|vulnerabilit\w*|security (scan\w*|tests?|testing|issues|alerts?|analysis|analytics|posture|findings|audits?|configurations?|misconfigurations?|intelligence)|zero trust|firewalls?|threat intel\w*|opencti|siem|cves?|pentest\w*|malware|threats?|phishing|tracking|trackers?|raygun|logfire|axiom|apm|opentelemetry|error tracking|crash\w*)\b/i,
   ],
   [
     'communication',
-    /\b(e-?mails?|mailbox|inbox|sms|text messages?|messag\w*|chat\w*|slack|discord|telegram|whatsapp|teams|notifications?|push notifications?|twitter|tweets?|social media|phone calls?|voip|zoom|meetings?|calendars?|gmail|mailgun|sendgrid|imessage|forums?|discourse|crm|salesforce|hubspot|intercom)\b/i,
+    /\b(e-?mails?|mailbox|inbox|sms|text messages?|messag\w*|chat\w*|slack|discord|telegram|whatsapp|teams|notifications?|push notifications?|twitter|tweets?|social media|phone calls?|voip|zoom|meetings?|calendars?|gmail|mailgun|sendgrid|imessage|forums?|discourse|crm|salesforce|hubspot|intercom|ntfy|pushover)\b/i,
   ],
   [
     'storage-state',
-    /\b(databases?|sql|mysql|postgres\w*|sqlite|mongo\w*|redis|vector (store|database|search)|qdrant|pinecone|chroma|milvus|neo4j|memgraph|clickhouse|duckdb|motherduck|couchbase|storage|file (sharing|hosting|uploads?|system)|filesystem|s3|key-value|json store|memory|knowledge (graph|base|management)|notes?|bookmark\w*|airtable|notion|obsidian|jira|confluence|linear|clickup|todoist|trello|asana|task (management|lists?)|google tasks|todos?|to-do|project management|git|github|gitlab|bitbucket|gitee|db|mariadb|elasticsearch|opensearch|snowflake|bigquery|influxdb|iotdb|greptime\w*|astra|singlestore|tinybird|typesense|lucene|databricks|firebase|momento|cach(e|ing)|mssql|sql server|hologres|kintone|bitable|mem0|wikis?|kibela|anki|flashcards?|box|remember\w*|productboard|fibery|monday\.com)\b/i,
+    /\b(databases?|sql|mysql|postgres\w*|sqlite|mongo\w*|redis|vector (store|database|search)|qdrant|pinecone|chroma|milvus|neo4j|memgraph|clickhouse|duckdb|motherduck|couchbase|storage|file (sharing|hosting|uploads?|system)|filesystem|s3|key-value|json store|memory|knowledge (graph|base|management)|notes?|bookmark\w*|airtable|notion|obsidian|jira|confluence|linear|clickup|todoist|trello|asana|task (management|lists?)|google tasks|todos?|to-do|project management|git|github|gitlab|bitbucket|gitee|db|mariadb|elasticsearch|opensearch|snowflake|bigquery|influxdb|iotdb|greptime\w*|astra|singlestore|tinybird|typesense|lucene|databricks|firebase|momento|cach(e|ing)|mssql|sql server|hologres|kintone|bitable|mem0|wikis?|kibela|anki|flashcards?|box|remember\w*|productboard|fibery|monday\.com|meilisearch|algolia|search index\w*|tickets?|ticketing|helpdesk|servicenow|itsm|password managers?|secrets? manag\w*|1password|bitwarden|keepass)\b/i,
   ],
   [
     'web-interaction',
-    /\b(brows\w*|scrap\w*|crawl\w*|web search|search engines?|serp|screenshot\w*|websearch|searxng|web pages?|websites?|playwright|puppeteer|proxy|dns|whois|domains?|user-agent|rss|ip|ip address\w*)\b/i,
+    /\b(brows\w*|scrap\w*|crawl\w*|web search|search engines?|serp|screenshot\w*|websearch|searxng|web pages?|websites?|playwright|puppeteer|proxy|dns|whois|domains?|user-agent|rss|ip|ip address\w*|news)\b/i,
   ],
   [
     'content-generation',
-    /\b(generat(e|es|ing|ion|or|ors|ive)|image\w*|videos?|audio|speech|text-to-speech|tts|music|design\w*|figma|diagrams?|charts?|presentations?|slides|placeholder|lorem ipsum|qr codes?|avatars?|translat\w*|media|cms|contentful|ghost|blender|elevenlabs|davinci|vegalite|3d|movies?|films?|tmdb|artworks?|museums?|mind ?maps?|xmind|shaders?|shadertoy|locali[sz]\w*|spotify)\b/i,
+    /\b(generat(e|es|ing|ion|or|ors|ive)|image\w*|videos?|audio|speech|text-to-speech|tts|music|design\w*|figma|diagrams?|charts?|presentations?|slides|placeholder|lorem ipsum|qr codes?|avatars?|translat\w*|media|cms|contentful|ghost|blender|elevenlabs|davinci|vegalite|3d|movies?|films?|tmdb|artworks?|museums?|mind ?maps?|xmind|shaders?|shadertoy|locali[sz]\w*|spotify|language models?|deepseek|qwen|replicate|novita|hugging ?face spaces|copywriting|writing techniques|marketing (copy|content|techniques)|ableton|reaper|daw|webflow|wordpress|drupal|website builders?)\b/i,
   ],
   [
     'code-execution',
-    /\b(compil\w*|execut\w*|sandbox\w*|interpreter|shell|terminal|command line|kubernetes|k8s|docker|containers?|deploy\w*|ci\/cd|continuous integration|ide|jupyter|notebooks?|inspector|debug\w*|lsp|devops|infrastructure|terraform|pulumi|fastapi|nomad|consul|xcode\w*|jmeter|simulators?|airflow|postman|openapi|swagger|graphql|api gateway|neovim|vim|game engine|ides?|editors?|language servers?|lldb|gdb|debuggers?|iterm|devtools|android|adb|ios|mlops|hosting|jetbrains|intellij|ros2?|kicad)\b/i,
+    /\b(compil\w*|execut\w*|sandbox\w*|interpreter|shell|terminal|command[- ]line|kubernetes|k8s|docker|containers?|deploy\w*|ci\/cd|continuous integration|ide|jupyter|notebooks?|inspector|debug\w*|lsp|devops|infrastructure|terraform|pulumi|fastapi|nomad|consul|xcode\w*|jmeter|simulators?|airflow|postman|openapi|swagger|graphql|api gateway|neovim|vim|game engine|ides?|editors?|language servers?|lldb|gdb|debuggers?|iterm|devtools|android|adb|ios|mlops|hosting|jetbrains|intellij|ros2?|kicad|mcp clients?|package managers?|n8n|zapier|make\.com|integromat|prefect|workflow automation|automation platforms?|identity (providers?|management|platforms?)|user management|single sign-on|sso|iam|okta|keycloak|auth0|descope|codacy|code quality|code review|static analysis|linters?|codemirror|\.net|dotnet|nuget|csharp|json-rpc|openrpc|rpc|frontend|front-end|ui components?|macos|applescript|shortcuts|computer use|desktop automation)\b/i,
   ],
   [
     'data-processing',
-    /\b(data|datasets?|analytics|excel|csv|spreadsheets?|pdf|documents?|convert\w*|conversion|pars\w*|extract\w*|ocr|validat\w*|queries|query|etl|nlp|sentiment|classif\w*|embeddings?)\b/i,
+    /\b(data|datasets?|analytics|excel|csv|spreadsheets?|pdf|documents?|convert\w*|conversion|pars\w*|extract\w*|ocr|validat\w*|queries|query|etl|nlp|sentiment|classif\w*|embeddings?|sheets|calculat\w*|math\w*|solv\w*|optimi[sz]ation|unstructured)\b/i,
   ],
 ];
 
@@ -144,6 +178,7 @@ export const WEAK_TEXT_RULES: ReadonlyArray<readonly [Category, RegExp]> = [
     'code-execution',
     /\b(code|cloud|aws|azure|framework|sdk|library|templates?|cli|mcp servers|developers?|builds?|workflows?)\b/i,
   ],
+  ['monitoring', /\b(security|secure)\b/i],
 ];
 
 const firstMatch = (rules: ReadonlyArray<readonly [Category, RegExp]>, text: string) =>
@@ -156,6 +191,8 @@ export function categoryFromText(text: string): Category | undefined {
 export function categorizePublicApi(section: string, text: string): Category {
   const base = PUBLIC_APIS_CATEGORY[section];
   if (base === undefined) throw new Error(`public-apis: unmapped section "${section}"`);
+  const bySection = firstMatch(SECTION_RULES[section] ?? [], text);
+  if (bySection !== undefined) return bySection;
   return COARSE_SECTIONS.has(section) ? (categoryFromText(text) ?? base) : base;
 }
 
@@ -232,28 +269,36 @@ export const GENERIC_DOCKER_TAGS: ReadonlySet<string> = new Set([
   'integration',
   'automation',
   'remote',
+  // Says the server needs credentials, not what it is for.
+  'secrets',
 ]);
 
 /** What an MCP server's category is read from besides its name and description. */
 export interface McpCategoryEvidence {
   /** Docker's category for the server. */
   category?: string;
-  /** Its tools' names, read only when the name and description match no rule. */
-  toolNames?: readonly string[];
+  /** Its tools, read only when the name and description match no rule. */
+  tools?: readonly { name: string; description: string }[];
 }
 
 /**
  * In order: SUBJECT_RULES on name, description and informative tags; Docker's category when it names one field; the
- * other text rules; the tools' names (`search_flights` -> search flights); Docker's broad category; MCP_DEFAULT_CATEGORY.
+ * other text rules; the tools' names and descriptions (`search_flights` -> search flights); Docker's broad
+ * category. Undefined when none of them places the server.
  */
-export function categorizeMcpServer(text: string, evidence: McpCategoryEvidence = {}): Category {
+export function placeMcpServer(text: string, evidence: McpCategoryEvidence = {}): Category | undefined {
   const subject = firstMatch(SUBJECT_RULES, text);
   if (subject !== undefined) return subject;
   const { category } = evidence;
   const docker = category === undefined ? undefined : DOCKER_CATEGORY[category];
   if (docker !== undefined && category !== undefined && DOCKER_TRUSTED.has(category)) return docker;
-  const tools = (evidence.toolNames ?? []).join(' ').replace(/[-_.]/g, ' ');
-  return categoryFromText(text) ?? (tools ? categoryFromText(tools) : undefined) ?? docker ?? MCP_DEFAULT_CATEGORY;
+  const tools = (evidence.tools ?? []).map((t) => `${toolWords(t.name)} ${t.description}`).join(' ');
+  return categoryFromText(text) ?? (tools ? categoryFromText(tools) : undefined) ?? docker;
+}
+
+/** placeMcpServer, else MCP_DEFAULT_CATEGORY. */
+export function categorizeMcpServer(text: string, evidence: McpCategoryEvidence = {}): Category {
+  return placeMcpServer(text, evidence) ?? MCP_DEFAULT_CATEGORY;
 }
 
 /** Docker's tags minus those every kind of server carries. */
