@@ -1,9 +1,10 @@
 import type { SearchState, Skill, SkillResult } from '@axle/sdk';
 import { votedCategory } from '../domain/category-vote.js';
 import { DEVELOPER_VOCABULARY } from '../domain/developer-vocabulary.js';
+import { type FeedbackOptions, feedbackTerms } from '../domain/feedback-terms.js';
 import { type FusedHit, reciprocalRankFusion } from '../domain/fusion.js';
 import { type NameProbes, nameLift, nameProbes, soleNamed } from '../domain/name-match.js';
-import { groupSiblings, productKey } from '../domain/near-duplicates.js';
+import { groupSiblings, PACKAGING, productKey } from '../domain/near-duplicates.js';
 import { compileThesaurus, expandedSentence, expansionTerms } from '../domain/query-expansion.js';
 import { queryTerms } from '../domain/query-terms.js';
 import { termCoverage, termStems } from '../domain/term-coverage.js';
@@ -44,6 +45,8 @@ export interface SkillSearchOptions {
   categoryBonus?: number;
   /** Weight of the ranking of the request's thesaurus terms in fusion; see DEFAULT_EXPANSION_WEIGHT. */
   expansionWeight?: number;
+  /** Weight of the ranking of the words the first fused candidates share in fusion, 0 for none; see DEFAULT_FEEDBACK_WEIGHT. */
+  feedbackWeight?: number;
   /** Score the reranked candidates named by a capitalised word of the request gain; see DEFAULT_NAME_BONUS. */
   nameBonus?: number;
   /** Score the one reranked candidate named by a proper name of the request gains instead; see DEFAULT_SOLE_NAME_BONUS. */
@@ -81,6 +84,16 @@ const CATEGORY_QUORUM = 3;
  * words (expandedSentence). Chosen on queries.json and the everyday dev half (bench/README.md).
  */
 export const DEFAULT_EXPANSION_WEIGHT = 1;
+/**
+ * Pseudo-relevance feedback: the words at least 2 of the first 5 fused candidates share in their tags, name and
+ * description, held by at most 8 of the first DEFAULT_RERANK_DEPTH, neither the request's own nor packaging words
+ * (`mcp`, `server`, `api`: domain/near-duplicates.ts), at most 5 of them (domain/feedback-terms.ts), are ranked by BM25 and fused at this weight before the rerank: a record that says what
+ * the request's best answers say, in other words than the request's, rises. Chosen on queries.json and the three
+ * everyday dev halves (bench/README.md).
+ */
+export const DEFAULT_FEEDBACK_WEIGHT = 0.3;
+const FEEDBACK: FeedbackOptions = { docs: 5, minDocs: 2, maxPool: 8, max: 5, ignore: PACKAGING };
+
 /**
  * A reranked candidate whose name or id holds a word the request capitalises after its first word ("pages in
  * Notion", "MySQL") gains DEFAULT_NAME_BONUS; otherwise one whose name holds a term the vocabulary added (web search
@@ -147,6 +160,7 @@ export function createSkillSearch({
   flatWeight = DEFAULT_FLAT_WEIGHT,
   categoryBonus = DEFAULT_CATEGORY_BONUS,
   expansionWeight = DEFAULT_EXPANSION_WEIGHT,
+  feedbackWeight = DEFAULT_FEEDBACK_WEIGHT,
   nameBonus = DEFAULT_NAME_BONUS,
   soleNameBonus = DEFAULT_SOLE_NAME_BONUS,
   productBonus = DEFAULT_PRODUCT_BONUS,
@@ -171,7 +185,7 @@ export function createSkillSearch({
    * candidates, or not) or the vocabulary added (nameLift);
    * and `coverageWeight` x the share of the request's content words (`stems`) their record holds. Then the MCP
    * servers of one product follow the first of them (groupSiblings). Skills without passages keep their fused score
-   * but for these bonuses. Returns the skills it read.
+   * but for these bonuses. Reads the records `known` lacks; returns the skills it read.
    */
   async function rerank(
     fused: FusedHit[],
@@ -179,12 +193,20 @@ export function createSkillSearch({
     weights: readonly number[],
     probes: NameProbes,
     stems: readonly string[],
+    known: ReadonlyMap<string, Skill>,
   ): Promise<{ reranked: FusedHit[]; read: Map<string, Skill> }> {
     const top = fused.slice(0, rerankDepth).map((f) => f.id);
-    const [passages, read] = await Promise.all([
+    const missing = readsRecords ? top.filter((id) => !known.has(id)) : [];
+    const [passages, fetched] = await Promise.all([
       rerankWeight > 0 ? semantic.passageScores(hits.vector, top) : new Map<string, number>(),
-      readsRecords ? repo.getMany(top) : new Map<string, Skill>(),
+      missing.length > 0 ? repo.getMany(missing) : new Map<string, Skill>(),
     ]);
+    const read = new Map<string, Skill>();
+    if (readsRecords)
+      for (const id of top) {
+        const skill = known.get(id) ?? fetched.get(id);
+        if (skill !== undefined) read.set(id, skill);
+      }
     const category = votedCategory(
       top.map((id) => read.get(id)?.category),
       CATEGORY_VOTERS,
@@ -275,6 +297,20 @@ export function createSkillSearch({
       const weights = ranked.map(([, w]) => w);
       let fused = reciprocalRankFusion(rankings, k, weights);
       let read = new Map<string, Skill>();
+      if (lexical && semanticHits && feedbackWeight > 0) {
+        const pool = fused.slice(0, rerankDepth).map((f) => f.id);
+        read = await repo.getMany(pool);
+        const texts = pool.map((id) => {
+          const skill = read.get(id);
+          return skill === undefined ? '' : `${skill.tags.join(' ')} ${skill.name} ${skill.description}`;
+        });
+        const words = feedbackTerms(query, texts, FEEDBACK);
+        if (words.length > 0) {
+          rankings.push((await repo.lexicalSearch(words.join(' '), filters, depth)).map((h) => h.id));
+          weights.push(feedbackWeight);
+          fused = reciprocalRankFusion(rankings, k, weights);
+        }
+      }
       if (lexical && semanticHits && (rerankWeight > 0 || readsRecords))
         ({ reranked: fused, read } = await rerank(
           fused,
@@ -282,6 +318,7 @@ export function createSkillSearch({
           weights,
           nameProbes(query, expansion),
           termStems(queryTerms(query)),
+          read,
         ));
       fused = fused.slice(0, limit);
       const missing = fused.map((f) => f.id).filter((id) => !read.has(id));
