@@ -87,8 +87,10 @@ export const DEFAULT_EXPANSION_WEIGHT = 1;
 /**
  * Pseudo-relevance feedback: the words at least 2 of the first 5 fused candidates share in their tags, name and
  * description, held by at most 8 of the first DEFAULT_RERANK_DEPTH, neither the request's own nor packaging words
- * (`mcp`, `server`, `api`: domain/near-duplicates.ts), at most 5 of them (domain/feedback-terms.ts), are ranked by BM25 and fused at this weight before the rerank: a record that says what
- * the request's best answers say, in other words than the request's, rises. Chosen on queries.json and the three
+ * (`mcp`, `server`, `api`: domain/near-duplicates.ts), at most 5 of them (domain/feedback-terms.ts), are ranked by
+ * BM25 when one of them is not common in the catalog (store holdsRareTerm: common ones alone would have BM25 score
+ * thousands of rows, for little) and fused at this weight before the rerank: a record that says what the request's best
+ * answers say, in other words than the request's, rises. Chosen on queries.json and the three
  * everyday dev halves (bench/README.md).
  */
 export const DEFAULT_FEEDBACK_WEIGHT = 0.3;
@@ -304,9 +306,9 @@ export function createSkillSearch({
           const skill = read.get(id);
           return skill === undefined ? '' : `${skill.tags.join(' ')} ${skill.name} ${skill.description}`;
         });
-        const words = feedbackTerms(query, texts, FEEDBACK);
-        if (words.length > 0) {
-          rankings.push((await repo.lexicalSearch(words.join(' '), filters, depth)).map((h) => h.id));
+        const words = feedbackTerms(query, texts, FEEDBACK).join(' ');
+        if (words !== '' && (await repo.holdsRareTerm(words))) {
+          rankings.push((await repo.lexicalSearch(words, filters, depth)).map((h) => h.id));
           weights.push(feedbackWeight);
           fused = reciprocalRankFusion(rankings, k, weights);
         }
