@@ -23,7 +23,7 @@ const unit = (...hot: number[]) => {
 };
 
 describe('passages', () => {
-  it('are the tools (names as words) and, for a description of several sentences, its sentences', () => {
+  it('are the tools (names as words) and the description: its sentences when it has several, else itself', () => {
     expect(
       skillPassages({
         description: 'Manage your tasks in one place. Sync them with every calendar you use.',
@@ -34,7 +34,18 @@ describe('passages', () => {
       'Manage your tasks in one place.',
       'Sync them with every calendar you use.',
     ]);
-    expect(skillPassages({ description: 'One sentence only, whatever its length.' })).toEqual([]);
+    expect(skillPassages({ description: ' One sentence only, whatever its length. ' })).toEqual([
+      'One sentence only, whatever its length.',
+    ]);
+    expect(skillPassages({ description: 'Weather API' })).toEqual(['Weather API']);
+    // One sentence long enough and a fragment: the description as a whole, not the sentence without the fragment.
+    expect(skillPassages({ description: 'Forecasts for any city on Earth. Free.' })).toEqual([
+      'Forecasts for any city on Earth. Free.',
+    ]);
+    expect(
+      skillPassages({ description: 'Make a task.', tools: [{ name: 'make_task', description: 'Make a task.' }] }),
+    ).toEqual(['make task: Make a task.', 'Make a task.']);
+    expect(skillPassages({ description: '  ' })).toEqual([]);
     const many = Array.from({ length: 80 }, (_, i) => ({ name: `tool_${i}`, description: '' }));
     expect(skillPassages({ description: '', tools: many })).toHaveLength(MAX_PASSAGES);
   });

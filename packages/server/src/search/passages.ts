@@ -1,6 +1,6 @@
 // Passages: the parts of a skill that can match a request on their own (each tool, each sentence of a
-// longer description). Search reranks its top candidates by the best-matching passage, so a server
-// whose one tool fits the request is not judged by an average of everything it does.
+// longer description, or a short description alone). Search reranks its top candidates by the best-matching
+// passage, so a server whose one tool fits the request is not judged by an average of everything it does.
 import type { Skill } from '@axle/sdk';
 import { toolWords } from '../domain/tool-words.js';
 import type { Int8Index } from './int8-index.js';
@@ -9,14 +9,19 @@ import type { Int8Index } from './int8-index.js';
 export const MAX_PASSAGES = 48;
 const MIN_SENTENCE = 24;
 
-/** A skill's passages: its tools (`name words: description`), then its description's sentences when it has several. */
+/**
+ * A skill's passages: its tools (`name words: description`), then its description's sentences when it has several,
+ * or else the description itself: bare of the name, tags and category the whole text adds, it says what the skill does.
+ */
 export function skillPassages(skill: Pick<Skill, 'description' | 'tools'>): string[] {
   const out = (skill.tools ?? []).map((t) => `${toolWords(t.name)}: ${t.description}`.trim());
-  const sentences = skill.description
+  const description = skill.description.trim();
+  const sentences = description
     .split(/(?<=[.!?])\s+/)
     .map((s) => s.trim())
     .filter((s) => s.length >= MIN_SENTENCE);
   if (sentences.length > 1) out.push(...sentences);
+  else if (description.length > 0) out.push(description);
   return [...new Set(out)].slice(0, MAX_PASSAGES);
 }
 

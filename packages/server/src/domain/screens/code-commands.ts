@@ -86,7 +86,7 @@ const SOURCES: ReadonlyArray<{ rule: string; re: RegExp }> = [
   },
   {
     rule: 'fingerprint_exfiltration',
-    re: /\bgetpass\.getuser|\bos\.getlogin|\bsocket\.gethostname|\bplatform\.(?:uname|system|node|platform|machine|processor|version|release)|\buuid\.getnode|\bos\.uname|\bpsutil\.|\bwhoami\b|\buname\s+-a|\bsysteminfo\b|\bwmic\b|get-computerinfo|get-wmiobject|get-ciminstance|\bos\.(?:userinfo|hostname|networkinterfaces|cpus)\(|\bdriverquery\b|\blsusb\b|\busb\.core|\bquery_devices\b|\bnet_if_addrs|\bdmidecode\b|\/proc\/(?:cpuinfo|meminfo|version)|navigator\.(?:useragent|platform)|\bgetmac\b|\bipconfig\b|\bifconfig\b/i,
+    re: /\bgetpass\.getuser|\bos\.getlogin|\bsocket\.gethostname|\bplatform\.(?:uname|system|node|platform|machine|processor|version|release)|\buuid\.getnode|\bos\.uname|\bpsutil\.|(?<!\/)\bwhoami\b|\buname\s+-a|\bsysteminfo\b|\bwmic\b|get-computerinfo|get-wmiobject|get-ciminstance|\bos\.(?:userinfo|hostname|networkinterfaces|cpus)\(|\bdriverquery\b|\blsusb\b|\busb\.core|\bquery_devices\b|\bnet_if_addrs|\bdmidecode\b|\/proc\/(?:cpuinfo|meminfo|version)|navigator\.(?:useragent|platform)|\bgetmac\b|\bipconfig\b|\bifconfig\b/i,
   },
   {
     rule: 'capture_exfiltration',
@@ -94,7 +94,7 @@ const SOURCES: ReadonlyArray<{ rule: string; re: RegExp }> = [
   },
   {
     rule: 'exfiltrate_file',
-    re: /\bopen\([^)\n]*\)|\.read\(\)|\breadfile(?:sync)?\(|createreadstream\(|get-content\b|\bcat\s+[~/.\w]|\bshutil\.(?:move|copy)|\bos\.rename|\bglob\.glob|\bos\.walk|\bfiles=\{|\.content\b|\.raw\b/i,
+    re: /(?<!\b(?:def|function)\s{1,8})\bopen\([^)\n]+\)|\.read\(\)|\breadfile(?:sync)?\(|createreadstream\(|get-content\b|\bcat\s+[~/.\w]|\bshutil\.(?:move|copy)|\bos\.rename|\bglob\.glob|\bos\.walk|\bfiles=\{|\.content\b|\.raw\b(?!\s*\()/i,
   },
 ];
 
@@ -130,7 +130,7 @@ const EFFECTS: ReadonlyArray<{ rule: string; re: RegExp }> = [
   },
   {
     rule: 'screen_capture',
-    re: /imagegrab\.grab|pyautogui\.screenshot|\bmss\(\)|\bmss\.mss|\bscreencapture\b|\bscrot\b|\bimport\s+-window\s+root|copyfromscreen|getdisplaymedia|\bscreenshot\(\)/i,
+    re: /imagegrab\.grab|pyautogui\.screenshot|\bmss\(\)|\bmss\.mss|\bscreencapture\b|\bscrot\b|\bimport\s+-window\s+root|copyfromscreen|getdisplaymedia|(?<!\.)\bscreenshot\(\)/i,
   },
   {
     rule: 'destroy_disk',
@@ -138,7 +138,7 @@ const EFFECTS: ReadonlyArray<{ rule: string; re: RegExp }> = [
   },
   {
     rule: 'destroy_files',
-    re: /\brm\s+(?:-\w*[rf]\w*\s+|--\w+(?:=\S+)?\s+)+(?:--no-preserve-root\s+)?["']?(?:\/|\/\*|~\/?\*?|\$HOME\/?\*?|\/(?:usr|etc|lib\w*|bin|sbin|boot|var|home|sys|opt|root)\/?\*?)["']?(?:\s|$|;|&)|\b(?:shutil\.rmtree|fs\.rm(?:sync)?|fs\.rmdir(?:sync)?|rimraf(?:\.sync)?)\(\s*(?:["'](?:\/|~|c:\\\\?)["']|os\.path\.expanduser\(["']~["']\)|os\.environ\[["']home["']\]|os\.homedir\(\))|\bos\.(?:remove|unlink)\(\s*["']\/(?:lib|bin|sbin|boot|etc|usr\/(?:lib|bin|sbin))\/|remove-item[^\n]*-recurse[^\n]*(?:c:\\(?:\s|$|windows|\*)|\$env:(?:userprofile|systemroot)|~)|remove-item[^\n]*c:\\windows(?:\\system32)?(?:\\\*)?["']?\s[^\n]*-recurse|\brm\s+(?:-\w+\s+)*\/boot\b|\b(?:rm\s+(?:-\w+\s+)*|shutil\.rmtree\(\s*|os\.(?:remove|unlink|rmdir)\(\s*|fs\.(?:rm|unlink)(?:sync)?\(\s*)["']?\/(?:usr\/(?:s?bin|lib\w*)|s?bin|lib(?:32|64|x32)?)\b|\bopen\(\s*["']\/(?:usr\/)?(?:s?bin|lib\w*|boot)\/[^"']*["']\s*,\s*["'][wa]|\b(?:del|rd|rmdir)\s+\/[sq][^\n]*c:\\(?:windows|\*|\s|$)|\bchmod\s+-r\s+0{3,4}\s+\/(?:\s|$)|\bfind\s+["']?(?:\/|~\/?|\$home\/?)["']?\s(?:(?!-(?:i?name|i?path|i?regex|i?wholename|mtime|mmin|atime|newer|size|user|group|perm|empty|maxdepth)\b)[^\n|;&]){0,200}?(?:-delete\b|-exec\s+rm\b)/i,
+    re: /\brm\s+(?:-\w*[rf]\w*\s+|--\w+(?:=\S+)?\s+)+(?:--no-preserve-root\s+)?["']?(?:\/|\/\*|~\/?\*?|\$HOME\/?\*?|\/(?:usr|etc|lib\w*|bin|sbin|boot|var|home|sys|opt|root)\/?\*?)["']?(?:\s|$|;|&)|\b(?:shutil\.rmtree|fs\.rm(?:sync)?|fs\.rmdir(?:sync)?|rimraf(?:\.sync)?)\(\s*(?:["'](?:\/|~|c:\\\\?)["']|os\.path\.expanduser\(["']~["']\)|os\.environ\[["']home["']\]|os\.homedir\(\)|(?:pathlib\.)?path\.home\(\)\s*\))|remove-item\s+(?:-(?:literal)?path\s+)?["']?(?:\$home|~|\$env:userprofile|c:\\users\\[\w.-]+)[\\/]?\*?["']?\s[^\n]*-recurse|\bos\.(?:remove|unlink)\(\s*["']\/(?:lib|bin|sbin|boot|etc|usr\/(?:lib|bin|sbin))\/|remove-item[^\n]*-recurse[^\n]*(?:c:\\(?:\s|$|windows|\*)|\$env:(?:userprofile|systemroot)|~)|remove-item[^\n]*c:\\windows(?:\\system32)?(?:\\\*)?["']?\s[^\n]*-recurse|\brm\s+(?:-\w+\s+)*\/boot\b|\b(?:rm\s+(?:-\w+\s+)*|shutil\.rmtree\(\s*|os\.(?:remove|unlink|rmdir)\(\s*|fs\.(?:rm|unlink)(?:sync)?\(\s*)["']?\/(?:usr\/(?:s?bin|lib\w*)|s?bin|lib(?:32|64|x32)?)\b|\bopen\(\s*["']\/(?:usr\/)?(?:s?bin|lib\w*|boot)\/[^"']*["']\s*,\s*["'][wa]|\b(?:del|rd|rmdir)\s+\/[sq][^\n]*c:\\(?:windows|\*|\s|$)|\bchmod\s+-r\s+0{3,4}\s+\/(?:\s|$)|\bfind\s+["']?(?:\/|~\/?|\$home\/?)["']?\s(?:(?!-(?:i?name|i?path|i?regex|i?wholename|mtime|mmin|atime|newer|size|user|group|perm|empty|maxdepth)\b)[^\n|;&]){0,200}?(?:-delete\b|-exec\s+rm\b)/i,
   },
   {
     rule: 'ransomware',
@@ -162,7 +162,7 @@ const EFFECTS: ReadonlyArray<{ rule: string; re: RegExp }> = [
   },
   {
     rule: 'persistence',
-    re: /(?:new-itemproperty|set-itemproperty|\breg\s+add|setvalue(?:ex)?\(|regsetvalue\w*)[^\n]{0,200}?currentversion\\+run(?:once)?\b|currentversion\\+run(?:once)?\b(?:(?!```|~~~)[\s\S]){0,300}?(?:setvalue(?:ex)?\(|regsetvalue\w*|new-itemproperty|set-itemproperty)|\breg\s+add\s+\S*\\run\b|\bschtasks\s+\/create[^\n]*\/sc\s+(?:onlogon|onstart)|\bnew-scheduledtasktrigger\b[^\n]*-at(?:logon|startup)\b|\/etc\/(?:rc\.local|init\.d\/rc\.local)|@reboot\b|>>\s*\/etc\/crontab|(?:>>?\s*|\btee\s+(?:-a\s+)?|\b(?:cp|mv|install|ln)\s+(?:-\S+(?:\s+\d+)?\s+)*\S+\s+|\bopen\(\s*["'])\/etc\/cron\.\w+\/|(?:crontab\s+-l[^\n|]*\|[^\n]*crontab\s+-)|launchagents\/[^\n]*\.plist[\s\S]{0,400}runatload|runatload[\s\S]{0,400}launchagents|\[service\][\s\S]{0,400}execstart=[^\n]*(?:curl|wget|\/tmp\/|\/dev\/shm|\/dev\/tcp|\bnc\b|base64)/im,
+    re: /(?:new-itemproperty|set-itemproperty|\breg\s+add|setvalue(?:ex)?\(|regsetvalue\w*)[^\n]{0,200}?currentversion\\+run(?:once)?\b|currentversion\\+run(?:once)?\b(?:(?!```|~~~)[\s\S]){0,300}?(?:setvalue(?:ex)?\(|regsetvalue\w*|new-itemproperty|set-itemproperty)|\breg\s+add\s+\S*\\run\b|\bschtasks\s+\/create[^\n]*\/sc\s+(?:onlogon|onstart)|\bnew-scheduledtasktrigger\b[^\n]*-at(?:logon|startup)\b|\/etc\/(?:rc\.local|init\.d\/rc\.local)|@reboot\b|>>\s*\/etc\/crontab|(?:>>?\s*|\btee\s+(?:-a\s+)?|\b(?:cp|mv|install|ln)\s+(?:-\S+(?:\s+\d+)?\s+)*\S+\s+|\bopen\(\s*["'])\/etc\/cron\.\w+\/|(?:crontab\s+-l[^\n|]*\|[^\n]*crontab\s+-)|<key>\s*program(?:arguments)?\s*<\/key>\s*(?:<array>\s*)?(?:<string>[^<\n]*<\/string>\s*)*?<string>[^<\n]*(?:curl|wget|\/tmp\/|\/dev\/shm|\/dev\/tcp|\bnc\b|base64)|\[service\][\s\S]{0,400}execstart=[^\n]*(?:curl|wget|\/tmp\/|\/dev\/shm|\/dev\/tcp|\bnc\b|base64)/im,
   },
   {
     rule: 'persistence',
@@ -255,11 +255,16 @@ const span = (seg: CodeSegment, m: RegExpMatchArray) =>
   [seg.start + m.index!, seg.start + m.index! + m[0].length] as const;
 
 /** What a learning's title and task say when reaching past the program is their subject, by kind of reach. */
-const NETWORK_TASK = String.raw`\b(?:api|apis|http|https|urls?|requests?|upload\w*|download\w*|endpoints?|servers?|clients?|web\w*|rest|fetch\w*|sockets?|network\w*|s3|ssh|ftp|proxy|tcp|udp|scrap\w+|crawl\w*|html|json|graphql|oauth|token|send\w*|email|mail|smtp)\b`;
+const NETWORK_TASK = String.raw`\b(?:(?:load|stress|soak)[\s-]?test\w*|local\s+ports?|(?:check|free|open|listen\w*|bind\w*|probe|wait\s+for)\s+(?:on\s+)?(?:an?\s+|the\s+)?(?:local\s+)?ports?|loopback|api|apis|http|https|urls?|requests?|upload\w*|download\w*|endpoints?|servers?|clients?|web\w*|rest|fetch\w*|sockets?|network\w*|s3|ssh|ftp|proxy|tcp|udp|scrap\w+|crawl\w*|html|json|graphql|oauth|token|send\w*|email|mail|smtp)\b`;
 const PROCESS_TASK = String.raw`\b(?:commands?|shell|process\w*|subprocess|run\w*|execut\w+|cli|terminal|scripts?|binary|executable|spawn\w*)\b`;
 const FILES_TASK = String.raw`\b(?:files?|upload\w*|download\w*|export\w*|sync\w*|delet\w+|remov\w+|clean\w*|director(?:y|ies)|folders?|paths?|cop(?:y|ies|ying)|mov\w+|renam\w+|archiv\w+|backups?|permissions?)\b`;
 const MEDIA_TASK = String.raw`\b(?:cameras?|webcam|video\w*|audio|microphone|mic|record\w*|sound|images?|photos?|pictures?|opencv|frames?|stream\w*|clipboard|copy|paste)\b`;
 const CRYPTO_TASK = String.raw`\b(?:encrypt\w*|decrypt\w*|crypt\w*|ciphers?|aes|rsa|hash\w*|secur\w*|passwords?|keys?|sign\w*|tls|ssl)\b`;
+/**
+ * Freeing a port or ending the processes holding one (psutil's other subject: "Free a port", "Kill the stale
+ * workers"), as a step, not an error's "port" or "Killed".
+ */
+const PROCESS_CONTROL_TASK = String.raw`\b(?:free|kill|stop|end|terminate|find)\s+(?:\w+\s+){0,3}?(?:ports?|pids?|process(?:es)?|workers?)\b`;
 const SYSTEM_TASK = String.raw`\b(?:system|platform|os|memory|cpu|processes|users?|monitor\w*|hardware|devices?|windows|registry|dll|native|keyboard|mouse|screen\w*|gui|automat\w+|input)\b`;
 
 /** Python and JavaScript modules that reach past the program, the calls of theirs that do, and the task that is
@@ -301,7 +306,7 @@ const REACHING: ReadonlyArray<{ mod: string; calls: RegExp; about: RegExp; named
     ['crypto', String.raw`\w+\.new`, CRYPTO_TASK],
     ['ctypes', String.raw`\w+`, SYSTEM_TASK],
     ['winreg', String.raw`\w+`, SYSTEM_TASK],
-    ['psutil', String.raw`\w+`, SYSTEM_TASK],
+    ['psutil', String.raw`\w+`, `${SYSTEM_TASK}|${PROCESS_CONTROL_TASK}`],
     ['platform', String.raw`\w+`, SYSTEM_TASK],
     ['getpass', String.raw`\w+`, SYSTEM_TASK],
     ['pyautogui', String.raw`\w+`, SYSTEM_TASK],
@@ -339,6 +344,14 @@ function importsOf(code: string): Map<string, string[]> {
   return out;
 }
 
+/** A plain file name in the working directory, quoted (`'converted.js.map'`; not a dotfile, not a path). */
+const PLAIN_NAME = /^\s*(["'`])(?:\.\/)?[\w-][\w.-]*\1/;
+/** Content decoded on its way to the file: written to be run later, not output. */
+const DECODED_CONTENT = /base64|hex['"]|atob\(|fromcharcode/i;
+/** `fs.writeFileSync('out.js', …)`: a program writing its own output where it runs does not reach past it. */
+const ownOutput = (mod: string, method: string, args: string) =>
+  mod === 'fs' && /^\.write/i.test(method) && PLAIN_NAME.test(args) && !DECODED_CONTENT.test(args.split('\n', 1)[0]!);
+
 /**
  * Code that imports a module reaching past the program and calls it, where nothing else in the learning names that
  * module and its title and task are not about that kind of reach: a snippet foreign to the task it came with (the
@@ -353,7 +366,7 @@ function foreignReach(seg: CodeSegment, rest: string, task: string): LayerFlag |
       for (const use of seg.text.matchAll(
         new RegExp(String.raw`\b${name.replace(/\./g, '\\.')}((?:\.\w+)*)\s*\(`, 'g'),
       ))
-        if (calls.test(name + use[1]))
+        if (calls.test(name + use[1]) && !ownOutput(mod, use[1]!, seg.text.slice(use.index + use[0].length)))
           return flagAt(
             'code',
             'foreign_side_effect',
@@ -364,12 +377,13 @@ function foreignReach(seg: CodeSegment, rest: string, task: string): LayerFlag |
   return undefined;
 }
 
-/** A file downloaded to a path (`curl -o`, `wget -O`, `-OutFile`, `urlretrieve(url, path)`): its name. */
+/** A file downloaded to a path (`curl -o`, `curl -sLo`, `wget -qO`, `-OutFile`, `urlretrieve(url, path)`): its name. */
 const DOWNLOADED_TO =
-  /\b(?:curl\b[^\n]{0,200}?\s-o\s*|wget\b[^\n]{0,200}?\s-O\s*|-outfile\s+|urlretrieve\([^,\n]{1,200},\s*)["']?(?:[^\s"';)]*[\\/])?([\w.-]{3,})/gi;
-/** A line that starts something at boot or login: a unit's ExecStart, @reboot, a Run key, a scheduled task, a shell rc. */
+  /\b(?:curl\b[^\n]{0,200}?\s-[a-z]*o\s*|wget\b[^\n]{0,200}?\s-[a-z]*O\s*|-outfile\s+|urlretrieve\([^,\n]{1,200},\s*)["']?(?:[^\s"';)]*[\\/])?([\w.-]{3,})/gi;
+/** A line that starts something at boot or login: a unit's ExecStart, @reboot, a Run key, a scheduled task, a shell
+ * rc; and what a launchd job runs (its ProgramArguments), however its plist is laid out. */
 const AUTOSTART_LINE =
-  /^[^\n]*(?:execstart\s*=|@reboot|currentversion\\+run|schtasks[^\n]*\/tr\s|runatload|>>\s*\S*(?:\.bashrc|\.zshrc|\.profile|\.bash_profile))[^\n]*$/gim;
+  /^[^\n]*(?:execstart\s*=|@reboot|currentversion\\+run|schtasks[^\n]*\/tr\s|>>\s*\S*(?:\.bashrc|\.zshrc|\.profile|\.bash_profile))[^\n]*$|<key>\s*program(?:arguments)?\s*<\/key>\s*(?:<array>\s*)?(?:<string>[^<\n]*<\/string>\s*)+/gim;
 
 /** A start at boot or login of a file the same code downloads (a dropper), as the match of its line. */
 function droppedAtStart(text: string): RegExpMatchArray | undefined {
@@ -447,7 +461,115 @@ function segmentFlags(seg: CodeSegment, near = Number.POSITIVE_INFINITY): LayerF
     out.push(flagAt('code', source.rule, seg.start + a, seg.start + b));
     break;
   }
+  const secret = out.some((f) => f.rule === 'exfiltrate_env') ? undefined : providerSecretSentAway(text);
+  if (secret) out.push(flagAt('code', 'exfiltrate_env', seg.start + secret[0], seg.start + secret[1]));
   return out;
+}
+
+/**
+ * Providers whose secrets a developer's environment holds, by the first word of the variable's name, and the domains
+ * those secrets are meant for (a host is the provider's when it is one of them or under one).
+ */
+const PROVIDER_DOMAINS: Readonly<Record<string, readonly string[]>> = {
+  aws: ['amazonaws.com', 'amazon.com', 'amazonaws.com.cn'],
+  github: ['github.com', 'githubusercontent.com', 'ghcr.io'],
+  gh: ['github.com', 'githubusercontent.com', 'ghcr.io'],
+  gitlab: ['gitlab.com'],
+  openai: ['openai.com', 'openai.azure.com'],
+  anthropic: ['anthropic.com'],
+  azure: ['azure.com', 'azure.net', 'microsoft.com', 'microsoftonline.com', 'windows.net'],
+  google: ['googleapis.com', 'google.com'],
+  gcp: ['googleapis.com', 'google.com'],
+  gcloud: ['googleapis.com', 'google.com'],
+  gemini: ['googleapis.com', 'google.com'],
+  stripe: ['stripe.com'],
+  slack: ['slack.com'],
+  npm: ['npmjs.org', 'npmjs.com'],
+  pypi: ['pypi.org', 'pythonhosted.org'],
+  docker: ['docker.com', 'docker.io'],
+  dockerhub: ['docker.com', 'docker.io'],
+  heroku: ['heroku.com'],
+  vercel: ['vercel.com'],
+  netlify: ['netlify.com'],
+  cloudflare: ['cloudflare.com', 'cloudflarestorage.com'],
+  digitalocean: ['digitalocean.com', 'digitaloceanspaces.com'],
+  twilio: ['twilio.com'],
+  sendgrid: ['sendgrid.com', 'sendgrid.net'],
+  huggingface: ['huggingface.co', 'hf.co'],
+  hf: ['huggingface.co', 'hf.co'],
+  datadog: ['datadoghq.com', 'datadoghq.eu'],
+  dd: ['datadoghq.com', 'datadoghq.eu'],
+  sentry: ['sentry.io'],
+};
+/** The host name of a written-out host (a quoted name, a URL, a bare domain). */
+const hostName = (written: string) =>
+  written
+    .replace(/^["']|^https?:\/\//i, '')
+    .split(/[/:"'?#\s]/, 1)[0]!
+    .toLowerCase();
+const underAny = (host: string, domains: readonly string[]) =>
+  domains.some((d) => host === d || host.endsWith(`.${d}`));
+/** A secret read from the environment in any of the languages (`$AWS_SECRET_ACCESS_KEY`, `process.env.X`, `$env:X`…). */
+const SECRET_VARIABLE =
+  /(?:\$\{?|\$env:|process\.env\.|os\.environ(?:\.get)?[[(]\s*["']|(?:os\.)?getenv\(\s*["']|system\.getenv\(\s*["'])([a-z][a-z0-9]*)((?:_[a-z0-9]+)*_(?:key|token|secret|password|pat|credentials?)(?:_[a-z0-9]+)*)\b/gi;
+/** A request in any of the languages, including a plain GET that carries the secret in a header. */
+const REQUEST = new RegExp(
+  String.raw`${SINK.source}|\b(?:curl|wget|invoke-webrequest|invoke-restmethod|iwr|irm|http|xh)\b|\brequests\.\w+\(|\burlopen\(`,
+  'i',
+);
+const REMOTE_G = new RegExp(REMOTE, 'gi');
+const REQUEST_G = new RegExp(REQUEST.source, 'gi');
+/** How far before a secret the request that carries it may start. */
+const SECRET_REACH = 400;
+/** A name given a URL (`const url = "https://…"`, `$uri = '…'`), which a call may then use. */
+const URL_ASSIGNED = /([$\w]+)["']?\s*[:=]\s*["'`](https?:\/\/[^"'`\s]+)/gi;
+
+/**
+ * The call a request keyword at `at` starts: to its closing bracket when it opens one right away (`fetch(…)`,
+ * `axios.post(…)`), else to the end of its line with continuations (`curl … \`, PowerShell's backtick).
+ */
+function callExtent(text: string, at: number, keyword: string): number {
+  const after = at + keyword.length;
+  const open = /^[\w.]{0,30}\s{0,2}\(/.exec(text.slice(after));
+  if (keyword.endsWith('(') || open) {
+    let depth = 0;
+    for (let i = keyword.endsWith('(') ? after - 1 : after + open![0].length - 1; i < text.length; i++) {
+      const c = text[i]!;
+      if (c === '(' || c === '[' || c === '{') depth++;
+      else if ((c === ')' || c === ']' || c === '}') && --depth === 0) return i + 1;
+    }
+    return text.length;
+  }
+  const line = /(?:[^\n]*[\\`]\n)*[^\n]*/.exec(text.slice(at))!;
+  return at + line[0].length;
+}
+
+/**
+ * A provider's secret (named by its variable: `AWS_…_KEY`, `GITHUB_TOKEN`, `$env:AZURE_CLIENT_SECRET`) carried by a
+ * request to a host written out that is not the provider's: the one thing a token sent as configuration must never
+ * be. The host is written in the same call, or given to a name the call uses. Its span.
+ */
+function providerSecretSentAway(text: string): [number, number] | undefined {
+  for (const v of text.matchAll(SECRET_VARIABLE)) {
+    const own = PROVIDER_DOMAINS[v[1]!.toLowerCase()];
+    if (!own) continue;
+    const from = Math.max(0, v.index - SECRET_REACH);
+    const calls = [...text.slice(from, v.index).matchAll(REQUEST_G)]
+      .map((k) => ({ at: from + k.index, end: callExtent(text, from + k.index, k[0]) }))
+      .filter((c) => c.end >= v.index + v[0].length);
+    for (const call of calls) {
+      const body = text.slice(call.at, call.end);
+      const hosts = [
+        ...[...body.matchAll(REMOTE_G)].map((h) => ({ at: call.at + h.index, host: h[0] })),
+        ...[...text.slice(0, call.at).matchAll(URL_ASSIGNED)]
+          .filter((a) => new RegExp(String.raw`(?<![\w$])${a[1]!.replace('$', '\\$')}(?!\w)`).test(body))
+          .map((a) => ({ at: a.index, host: a[2]! })),
+      ];
+      const away = hosts.find((h) => !underAny(hostName(h.host), own));
+      if (away) return [Math.min(v.index, away.at), Math.max(v.index + v[0].length, away.at + away.host.length)];
+    }
+  }
+  return undefined;
 }
 
 const SINK_G = new RegExp(SINK.source, 'gi');
@@ -458,19 +580,28 @@ const ONE_ENV = String.raw`(?:os\.environ\[[^\]\n]+\]|os\.getenv\([^)\n]*\)|proc
 const ENV_ADDRESS = String.raw`\b(?:fetch|requests\.\w+|axios\.\w+|urlopen)\(\s*${ONE_ENV}|-ur[il]\s+${ONE_ENV}|\b\w{0,40}(?:url|uri|endpoint|webhook)\w{0,40}["']?\s*[:=]\s*${ONE_ENV}`;
 /** Where a request goes is configuration: variables read with it are what that destination is meant to get. */
 const ENV_DESTINATION = new RegExp(ENV_ADDRESS, 'i');
+/** Where a request's data goes inside a service: a bucket, a queue, a topic, a table, a channel, a region, a host. */
+const PLACE = String.raw`(?:bucket|queue|topic|table|channel|region|host)`;
 /**
  * One named variable read to authenticate a request or a session (a token, a key, a login's password) or to
- * address it: configuration, not data sent away.
+ * address it (`Bucket: process.env.REPORTS_BUCKET`: a place read from a variable named for one): configuration, not
+ * data sent away.
  */
 const ENV_AS_CONFIG = new RegExp(
   String.raw`(?:authorization|bearer|x-api-key|api[_-]?key|auth|token)["']?\s*[:=,]\s*[^\n]{0,40}?${ONE_ENV}|` +
+    String.raw`\b\w*${PLACE}\w*["']?\s*[:=]\s*(?:os\.environ\[\s*["']|os\.getenv\(\s*["']|process\.env\.|\$env:)\w*(?:${PLACE}|url|endpoint)\w*(?:["']\s*[\])])?|` +
     String.raw`\.(?:login|auth|authenticate|bind|connect)\([^)\n]{0,60}?${ONE_ENV}|` +
     String.raw`\b(?:os\.path\.join|path\.(?:join|resolve)|join-path|Path)\(\s*${ONE_ENV}|${ONE_ENV}["']?\s*[\\/]|${ENV_ADDRESS}`,
   'gi',
 );
-/** Inline code a sentence warns against running ("never run `ip link set eth0 down` over SSH"): not an instruction. */
+/**
+ * Inline code a sentence warns against running ("never run `ip link set eth0 down` over SSH", "do not turn Gatekeeper
+ * off with `spctl --master-disable`"): not an instruction. The warning reaches the code within one clause: a comma or
+ * a semicolon, or a word that turns it ("instead", "but", "without", "before"…), starts another ("Never run it as root;
+ * run `…`", "Never switch it off without running `…`").
+ */
 const WARNED_AGAINST =
-  /\b(?:never|don't|do\s+not|must\s+not|should\s+not|shouldn't|avoid)\s+(?:run(?:ning)?|us(?:e|ing)|typ(?:e|ing)|execut(?:e|ing)|call(?:ing)?|paste|pasting)\b[^.!?\n`]{0,60}(`{1,3})[^`\n]+\1/gi;
+  /\b(?:never|don't|do\s+not|must\s+not|should\s+not|shouldn't|avoid)\s+(?:run(?:ning)?|us(?:e|ing)|typ(?:e|ing)|execut(?:e|ing)|call(?:ing)?|paste|pasting|(?:turn|switch)(?:ing)?\s+(?:[\w-]+\s+){0,3}?off|disabl(?:e|ing))\b(?:(?!\b(?:instead|but|rather|then|first|without|unless|until|before|after|except)\b)[^.!?,;\n`]){0,60}(`{1,3})[^`\n]+\1/gi;
 const REMOTE_RE = new RegExp(REMOTE, 'i');
 /** curl or wget sending a local file (`-F f=@file`, `-T file`, `--data-binary @file`) to a host. */
 const CURL_UPLOAD = new RegExp(
@@ -478,13 +609,25 @@ const CURL_UPLOAD = new RegExp(
   'i',
 );
 
+/**
+ * A path named in a sentence as inline code ("the SDK reads `~/.aws/credentials`"): a mention, which the whole-text
+ * reading does not take for code reading that file (code that reads it is read in its own segment).
+ */
+const PATH_NAMED = /`[~$%]?[\w.%$:-]*(?:[\\/][\w.%$-]+)+[\\/]?`/g;
+
 /** A title that says the learning does what a rule flags: the recipe is its subject (sending its own files, wiping a
  * disk, starting something at boot). */
 const DECLARED: Readonly<Record<string, RegExp>> = {
   exfiltrate_file:
-    /\b(?:upload\w*|send(?:s|ing)?|ship(?:s|ping)?|post(?:s|ed|ing)?|push(?:es|ing)?|sync\w*|publish\w*|report(?:s|ing)?|back(?:ing)?\s+up|backups?|forward\w*|export\w*|transfer\w*|mirror\w*)\b/i,
+    /\b(?:(?:to|for|with|via)\s+(?:an?\s+|the\s+|our\s+|your\s+|its\s+)?(?:[\w-]+\s+){0,2}?(?:api|endpoint|webhook)s?|upload\w*|send(?:s|ing)?|ship(?:s|ping)?|post(?:s|ed|ing)?|push(?:es|ing)?|sync\w*|publish\w*|report(?:s|ing)?|back(?:ing)?\s+up|backups?|forward\w*|export\w*|transfer\w*|mirror\w*)\b/i,
   destroy_disk:
-    /\b(?:wip(?:e|es|ed|ing)|eras(?:e|es|ed|ing)|format(?:s|ted|ting)?|flash(?:es|ed|ing)?|shred\w*|saniti[sz]\w+|partition\w*|reimag\w+|factory\s+reset|(?:write|burn)\w*\s+(?:an?\s+|the\s+)?(?:iso|image))\b/i,
+    /\b(?:(?:prepar|initiali[sz]|set\s*up|reus|repartition)\w*\s+(?:an?\s+|the\s+|your\s+|my\s+)?(?:new\s+|old\s+|blank\s+)?(?:usb|sd|external|removable|flash|thumb)|wip(?:e|es|ed|ing)|eras(?:e|es|ed|ing)|format(?:s|ted|ting)?|flash(?:es|ed|ing)?|shred\w*|saniti[sz]\w+|partition\w*|reimag\w+|factory\s+reset|(?:write|burn)\w*\s+(?:an?\s+|the\s+)?(?:iso|image))\b/i,
+  // Describing one's own machine for a bug report or an inventory, unless the same text sends something off.
+  fingerprinting:
+    /\b(?:bug\s+reports?|system\s+info\w*|environment\s+details|diagnos\w*|inventor(?:y|ies)|support\s+bundles?|machine\s+facts|asset\s+lists?)\b/i,
+  // Recording or capturing one's own screen, unless the same text sends something off (checked in `purposeful`).
+  screen_capture:
+    /\b(?:screenshots?|screen\s*(?:capture|record\w*|shots?|cast\w*)|(?:record|captur)\w*\s+(?:the|your|my|a)\s+(?:\w+\s+)?screen)\b/i,
   persistence:
     /\b(?:(?:at|on|after)\s+(?:log\s?in|logon|boot|start-?up|reboot)|when\s+(?:the\s+|my\s+|a\s+)?(?:machine|computer|system|server|mac|pc|laptop|pi)\s+(?:boots|starts)|auto-?start\w*|start(?:s|ed)?\s+automatically|schedul\w+|cron(?:\.(?:d|daily|hourly|weekly|monthly)\b|\s*(?:job|tab|entry))|launch\s?(?:agent|daemon)s?)\b/i,
 };
@@ -519,19 +662,89 @@ const CALL_ARGUMENTS = 160;
  */
 function titleNamesHost(f: LayerFlag, text: string, title: string): boolean {
   const reach = text.slice(f.start, f.end + CALL_ARGUMENTS);
+  // Under a title that installs something, the product may name any label of its installer's host
+  // ("Install Foundry" and https://foundry.paradigm.xyz).
+  const installs = f.rule === 'pipe_to_shell' && INSTALL_TITLE.test(title);
   for (const m of reach.matchAll(/\bhttps?:\/\/([\w-]+(?:\.[\w-]+)+)/gi)) {
-    const name = m[1]!.toLowerCase().split('.').at(-2)!;
-    if (name.length >= 3 && !SHARED_HOSTS.has(name) && new RegExp(String.raw`\b${name}\b`, 'i').test(title))
-      return true;
+    const labels = m[1]!.toLowerCase().split('.').slice(0, -1);
+    const names = installs ? labels.filter((l) => !GENERIC_LABELS.has(l)) : [labels.at(-1)!];
+    for (const name of names)
+      if (name.length >= 3 && !SHARED_HOSTS.has(name) && new RegExp(String.raw`\b${name}\b`, 'i').test(title))
+        return true;
   }
   return false;
 }
+/** A title that opens by installing or setting up something ("Install Foundry…", "How to set up uv"). */
+const INSTALL_TITLE = /^\s*(?:how\s+to\s+)?(?:install\w*|set\s*up|setting\s+up|bootstrap\w*|upgrad\w*|updat\w*)\b/i;
+/** Host labels that name no product: a service's role in its address. */
+const GENERIC_LABELS = new Set(
+  'www get install installer download downloads dl cdn static raw api app apps sh script scripts releases release pkg pkgs packages repo repos dist files'.split(
+    ' ',
+  ),
+);
 /** Rules a destination the title names makes the learning's subject: what it installs from, or sends to. */
 const TO_NAMED_HOST = new Set(['pipe_to_shell', 'exfiltrate_file']);
 
+/** What a ransom asks for, and code that goes over many files: with either, encrypt-then-delete is ransomware. */
+const RANSOM_NOTE = /\bransom|\bbitcoin|\bbtc\b|\bmonero\b|\bwallet\b|decrypt(?:ion)?\s+key|\bpay\s/i;
+const FILE_WALK =
+  /\bos\.walk|\bglob\.|\.r?glob\(|\.iterdir\(|\bget-childitem\b|\bgci\b|\bls\b|\bfind\s|\breaddir(?:sync)?\(|\bfor\s*\(?\s*\S+\s+(?:in|of)\b|\bforeach\b|%\s*\{|\bxargs\b/i;
+/** A file a command of the text writes: an archive, a dump, an encryption's or a download's output, a redirect. */
+const PRODUCED =
+  /(?:\btar\s+-?[a-z]*f\s+|\bzip\s+(?:-\w+\s+)*|\b7z\s+a\s+(?:-\S+\s+)*|\s-(?:o|out|outfile|destinationpath)\s+|\s--output[=\s]|>\s*|\.backup\s+["']?)(["']?)([^\s"'();|&<>]+)\1/gi;
+/** Any removal, parsed or not: each must be one REMOVED reads. */
+const ANY_REMOVAL =
+  /\b(?:rm|rmdir|rd|del|erase|shred|unlink|truncate|wipe)\b|remove-item|rmtree|\.remove\(|\.unlink|-delete\b|\brm(?:sync)?\(/gi;
+/** A file a command of the text removes. */
+const REMOVED =
+  /(?:\brm\s+(?:-\w+\s+)*|\bremove-item\s+(?:-(?:literal)?path\s+)?|\bdel\s+(?:\/\w\s+)*|\bos\.(?:remove|unlink)\(\s*|\bfs\.unlink(?:sync)?\(\s*)(["']?)([^\s"'();|&<>]+)\1/gi;
+
+/**
+ * Encryption followed by the removal of the clear copy the recipe itself made ("tar czf x.tgz …; openssl enc -in
+ * x.tgz …; rm x.tgz"): a backup made safe, not ransomware. Every removal after the encryption must be of a file the
+ * text wrote, with no ransom note and no walk over files anywhere in the text.
+ */
+function clearCopyRemoved(f: LayerFlag, text: string): boolean {
+  if (RANSOM_NOTE.test(text) || FILE_WALK.test(text)) return false;
+  const made = new Set([...text.matchAll(PRODUCED)].map((m) => m[2]!.toLowerCase()));
+  const after = text.slice(f.start);
+  const removed = [...after.matchAll(REMOVED)].map((m) => m[2]!.toLowerCase());
+  return (
+    removed.length > 0 &&
+    removed.length === [...after.matchAll(ANY_REMOVAL)].length &&
+    removed.every((r) => made.has(r))
+  );
+}
+
+/** A file filled from /dev/zero or /dev/urandom with dd, and the file's name. */
+const FILL_FILE = /\bdd\s+if=\/dev\/(?:zero|u?random)\s+of=(\S+)/i;
+
+/** A fill file removed right after it is written ("dd … of=/home/zero.fill; rm /home/zero.fill"): free space wiped. */
+function fillRemoved(f: LayerFlag, text: string): boolean {
+  const name = text.slice(f.start, f.end).match(FILL_FILE)?.[1];
+  if (!name) return false;
+  const after = text.slice(f.start, f.end + RESTART_WITHIN);
+  return [...after.matchAll(REMOVED)].some((m) => m[2] === name);
+}
+
+/**
+ * A shell-profile line defining an alias that is one plain fetch printed to the terminal (`alias weather="curl -s
+ * wttr.in/Berlin"`): run when typed, sending nothing and running nothing it fetches.
+ */
+const FETCH_ALIAS =
+  /^(?:echo|printf)\s+(['"])\s*alias\s+[\w.-]+=\\?["']?\s*(?:curl|wget)(?![^\n]*?(?:\s-[a-zA-Z]*[dFTXoO]\b|--(?:data|form|upload|output|post|request)))\s[^;&|<>`$()\n]*?\1\s*(?:>>|\|\s*tee\s+-a)/;
+
 /** Whether a flag is the learning's declared subject or undone a few lines later. */
 function purposeful(f: LayerFlag, text: string, title: string): boolean {
-  if (DECLARED[f.rule]?.test(title) && !(f.rule === 'persistence' && FETCHES.test(text))) return true;
+  if (f.rule === 'persistence' && FETCH_ALIAS.test(text.slice(f.start, f.end))) return true;
+  if (f.rule === 'resource_exhaustion' && fillRemoved(f, text)) return true;
+  if (f.rule === 'ransomware' && clearCopyRemoved(f, text)) return true;
+  if (
+    DECLARED[f.rule]?.test(title) &&
+    !(f.rule === 'persistence' && FETCHES.test(text)) &&
+    !((f.rule === 'screen_capture' || f.rule === 'fingerprinting') && SINK.test(text))
+  )
+    return true;
   if (TO_NAMED_HOST.has(f.rule) && titleNamesHost(f, text, title)) return true;
   // A loop that can end (break, return) or waits between requests polls; it does not flood.
   if (f.rule === 'flood' && LOOP_ENDS.test(text.slice(f.start, f.end + LOOP_BODY).split(/```|~~~/)[0]!)) return true;
@@ -566,7 +779,7 @@ export function screenCode(text: string, task = ''): LayerFlag[] {
       const foreign = foreignReach(s, read.slice(0, s.start) + read.slice(s.start + s.text.length), task);
       return foreign ? [...segmentFlags(s), foreign] : segmentFlags(s);
     }),
-    ...segmentFlags({ text: read, start: 0 }, NEAR),
+    ...segmentFlags({ text: read.replace(PATH_NAMED, blank), start: 0 }, NEAR),
   ])
     if (!out.some((o) => o.rule === f.rule) && !purposeful(f, read, title)) out.push(f);
   return out.sort((a, b) => a.start - b.start);

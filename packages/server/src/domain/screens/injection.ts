@@ -41,6 +41,19 @@ export const INJECTION_PATTERNS: readonly NamedPattern[] = [
   },
   { name: 'instruction_override', re: /\b(?:new|updated|real|actual|true)\s+instructions?\s*(?:follow\s*)?:/i },
   {
+    // "Ignore the question above and…", "disregard the task you were given", "ignore the above and instead tell…":
+    // the reader's own request set aside. A warning or a message above is not a request ("ignore the warning above").
+    name: 'instruction_override',
+    re: new RegExp(
+      String.raw`\b(?:ignore|disregard|forget)\s+(?:(?:all|everything)\s+(?:of\s+)?)?(?:the|this|that|my|your)\s+` +
+        String.raw`(?:(?:user'?s?|original|previous|earlier)\s+)?(?:question|task|request|query|conversation|prompt)s?\s+` +
+        String.raw`(?:above|so\s+far|before\s+this|you\s+(?:were|have\s+been)\s+given|and\s+instead)\b|` +
+        String.raw`\b(?:ignore|disregard|forget)\s+(?:(?:all|everything)\s+(?:of\s+)?)?the\s+above\s+(?:and\s+)?(?:instead\s+)?` +
+        String.raw`(?:just\s+|only\s+|now\s+)?(?:tell|say|write|respond|reply|answer|print|output|recommend|translate|repeat|state)\b`,
+      'i',
+    ),
+  },
+  {
     name: 'instruction_override',
     re: new RegExp(
       String.raw`\b(?:ignore|bypass|disable|override|turn\s+off|disregard)\s+(?:the|` +
@@ -75,7 +88,7 @@ export const INJECTION_PATTERNS: readonly NamedPattern[] = [
     name: 'role_hijack',
     re: new RegExp(
       String.raw`\bfrom\s+now\s+on,?\s+(?:you|your\s+(?:answers?|responses?|` +
-        String.raw`replies|output))\b[^.\n]{0,40}\b(?:respond|answer|reply|` +
+        String.raw`replies|output))\b[^.\n]{0,40}\b(?:respond|answer|reply|speak|talk|` +
         String.raw`act|behave|obey|pretend|only\s+(?:output|say|reply)|say)\b`,
       'i',
     ),
@@ -95,7 +108,9 @@ export const INJECTION_PATTERNS: readonly NamedPattern[] = [
     re: new RegExp(
       String.raw`\b(?:reveal|print|repeat|output|show|leak|dump|disclose)\s+(?:me\s+)?(?:your|` +
         String.raw`the)\s+(?:\w+\s+)?(?:system\s+prompt|hidden\s+instructions|` +
-        String.raw`initial\s+instructions|instructions\s+above|text\s+above|words\s+above)\b`,
+        String.raw`initial\s+instructions|instructions\s+above|text\s+above|words\s+above)\b|` +
+        String.raw`\b(?:reveal|print|repeat|output|show|leak|dump|disclose)\s+(?:me\s+)?(?:all\s+)?(?:your|the)\s+(?:\w+\s+)?` +
+        String.raw`(?:instructions|prompt|rules|guidelines)\s+(?:that\s+)?you\s+(?:were|have\s+been)\s+(?:given|told)\b`,
       'i',
     ),
   },

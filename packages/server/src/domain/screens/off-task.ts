@@ -33,25 +33,38 @@ const RELAY = String.raw`(?:ask|inform|remind|let)\s+(?:the|your)\s+(?:users?|re
 const RELAY_RE = new RegExp(`^${RELAY}`, 'i');
 /** A sentence that can be an imperative request starts with a request verb, or an opener before one. */
 const LEADS = new RegExp(
-  String.raw`^\s*["'“]?${LEAD_CLAUSE}(?:(?:please|also|now|and|then|finally|additionally|kindly|next),?\s+)*(?:${[...REQUEST_VERBS].join('|')}|${RELAY})\b`,
+  String.raw`^\s*["'“]?${LEAD_CLAUSE}(?:(?:please|also|now|and|then|finally|additionally|kindly|next|instead),?\s+)*(?:${[...REQUEST_VERBS].join('|')}|${RELAY})\b`,
   'i',
 );
 const LEAD_CLAUSE_RE = new RegExp(`^${LEAD_CLAUSE}`, 'i');
-/** A leading clause that names only the reader's turn: "Before answering,", "When you reply,", "Once you finish,". */
+/**
+ * A leading clause that names only the reader's turn ("Before answering,", "When you reply,", "Once you finish,") or a
+ * place in its reply ("Before the fix,", "After your answer,").
+ */
 const READER_TURN =
-  /^["'“]?(?:before|after|when|while|once|whenever)\s+(?:you\s+(?:are\s+|have\s+)?)?(?:answer|respond|repl|continu|summari|finish|start|begin|writ|read|proceed)\w*(?:\s+(?:this|it|that))?,\s+/i;
-const OPENERS = new Set(['please', 'also', 'now', 'and', 'then', 'finally', 'additionally', 'kindly', 'next']);
+  /^["'“]?(?:(?:before|after|when|while|once|whenever)\s+(?:you\s+(?:are\s+|have\s+)?)?(?:answer|respond|repl|continu|summari|finish|start|begin|writ|read|proceed)\w*(?:\s+(?:this|it|that))?|(?:before|after)\s+(?:the|this|that|your)\s+(?:fix|solution|answer|reply|response|code|snippet|example|explanation|steps?)),\s+/i;
+const OPENERS = new Set(['please', 'also', 'now', 'and', 'then', 'finally', 'additionally', 'kindly', 'next', 'instead']);
 /**
  * A step of a procedure that opens with a request verb: recording ("Write down what failed"), checking a result
  * against something ("Compare with the expected list"), informing a party other than the reader's user ("Tell the
- * hosting provider before scanning").
+ * hosting provider before scanning") or reporting one's own work ("Tell the incident channel what you did",
+ * "Describe what you ran, what you expected and what happened").
  */
 const STEP = new RegExp(
   String.raw`^(?:write\s+down|compare\s+(?:it\s+|them\s+)?(?:with|against|to)|tell\s+(?:the|your)\s+` +
-    String.raw`(?!(?:users?|readers?|customers?|humans?|visitors?)\b)[\w-]+(?:\s+[\w-]+)?\s+(?:before|after|when|if|once)` +
+    String.raw`(?!(?:users?|readers?|customers?|humans?|visitors?)\b)[\w-]+(?:\s+[\w-]+)?\s+(?:before|after|when|if|once|` +
+    String.raw`what\s+(?:you|we)\s+(?:did|changed|found|tried|fixed|saw)|what\s+(?:happened|changed|was\s+done))|` +
+    String.raw`(?:describe|explain|list|note|share|summari[sz]e)\s+what\s+(?:you|we)\s+(?:ran|did|changed|tried|expected|saw|found|fixed|tested)` +
     String.raw`)\b`,
   'i',
 );
+/** A request verb opening a further clause ("…, then recommend…", "… and write…"). */
+const NEXT_REQUEST = new RegExp(
+  String.raw`(?:[,;]|\band\b|\bthen\b)\s+(?:(?:then|also|please|and)\s+)*(?:${[...REQUEST_VERBS].join('|')}|${RELAY})\b`,
+  'i',
+);
+/** A procedure step, unless a further clause of the sentence opens a request of its own. */
+const isStep = (sentence: string) => STEP.test(sentence) && !NEXT_REQUEST.test(sentence);
 const QUESTION_WORDS =
   /^(?:what|who|whom|whose|which|when|where|why|how|can|could|would|will|do|does|did|is|are|was|were|should|have|has)\b/i;
 
@@ -75,11 +88,11 @@ export const proseOnly = (text: string, keep: (line: string) => boolean = proseL
     )
     .replace(/`[^`\n]*`/g, (m) => ' '.repeat(m.length));
 
-/** Imperative and question sentences of the prose, of four words or more. */
+/** Imperative and question sentences of the prose, of four words or more; "…; instead <request>" ends one. */
 export function requestSentences(text: string): Request[] {
   const out: Request[] = [];
   const prose = proseOnly(text);
-  for (const m of prose.matchAll(/[^\n.!?]+(?:[.!?]+|$)/gm)) {
+  for (const m of prose.matchAll(/(?:[^\n.!?;]|;(?!\s*instead\b))+(?:[.!?]+|;(?=\s*instead\b)|$)/gim)) {
     const raw = m[0];
     if (!raw.endsWith('?') && !LEADS.test(raw)) continue;
     const lead = raw.length - raw.trimStart().length;
@@ -96,7 +109,7 @@ export function requestSentences(text: string): Request[] {
     const written = text.slice(start, end);
     if (sentence.endsWith('?') && QUESTION_WORDS.test(rest[first]!))
       out.push({ start, end, text: written, kind: 'question' });
-    else if (STEP.test(rest.slice(first).join(' '))) continue;
+    else if (isStep(rest.slice(first).join(' '))) continue;
     else if (REQUEST_VERBS.has(verb) || RELAY_RE.test(rest.slice(first).join(' ')))
       out.push({ start, end, text: written, kind: 'imperative' });
   }

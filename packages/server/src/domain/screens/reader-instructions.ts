@@ -56,6 +56,9 @@ const READER_ACT = String.raw`(?:summari[sz]\w*|explain\w*|describ\w*|answer\w*|
 /** The text itself, as its reader meets it ("this page", "the above", "this solution"), not "this week's incidents". */
 const PAGE = String.raw`(?:pages?|articles?|text|documents?|answers?|posts?|threads?|passages?|learnings?)`;
 const TEXT_NOUN = String.raw`(?:${PAGE}|content|snippets?|solutions?|fix|code|questions?|errors?|tracebacks?)`;
+/** "This page / answer / solution…" in Spanish, Portuguese, French, Italian and German (folded: no accents). */
+const PAGE_ELSEWHERE = String.raw`(?:pagina|page|articulo|artigo|articolo|article|texto|texte|testo|text|documento|document|dokument|respuesta|resposta|reponse|risposta|antwort|seite|beitrag|hilo|fil)s?\b`;
+const THIS_TEXT_ELSEWHERE = String.raw`(?:(?:esta|este|estas|estos|esa|ese|ce|cet|cette|ces|questa|questo|queste|questi|diese[nrms]?)\s+(?:\w+\s+)?(?:${PAGE_ELSEWHERE}|(?:solucion|solucao|solution|soluzione|losung|codigo|code|codice|pregunta|pergunta|question|domanda|frage|error|erro|erreur|errore|fehler|contenido|conteudo|contenu|contenuto|inhalt)s?\b)|(?:la|el|le|il|lo|a|o|den|die|das)\s+(?:\w+\s+)?${PAGE_ELSEWHERE})`;
 const THIS_TEXT = String.raw`(?:(?:this|these)\s+(?:\w+\s+)?${TEXT_NOUN}\b|the\s+(?:\w+\s+)?${PAGE}\b|this(?=\s*,)|the\s+(?:above|following)\b)`;
 
 /**
@@ -72,6 +75,11 @@ const OUTPUT_STEERING = new RegExp(
     // "Whatever the question" in German, Spanish, French, Portuguese and Italian, before a verb of saying.
     String.raw`(?:^|[.!?:]\s+)[\s>*_"'“‘(\[-]*(?:egal\s+(?:was|welche\w*|wie)|sea\s+(?:cual|lo\s+que)\s+sea|no\s+importa\s+(?:que|lo\s+que|cual)|peu\s+importe|quoi\s+qu['’]\s*(?:il|on)|qualunque\s+(?:sia|cosa)|independentemente\s+d[aeo])\b[^,.!?\n]{0,60},\s+(?:antworte|sag|sage|empfiehl|behaupte|responde|di|dile|recomienda|afirma|reponds|repondez|dis|dites|recommande|affirme|responda|diga|recomende|rispondi|dici|consiglia|afferma)\b`,
     String.raw`\bin\s+(?:any|every|each|your)\s+(?:summary|summaries|answer|response|reply|explanation|description|translation)\s+(?:of|about|on|to)\s+${THIS_TEXT}[^,.!?\n]{0,40},\s+(?:(?:please|always|also)\s+)?(?:claim|insist|assert|say|state|mention|tell|stress|write|recommend|suggest)\b`,
+    // A place in the reader's reply, then words for it: "After the code, tell the user that…".
+    String.raw`(?:^|[.!?:]\s+)[\s>*_"'“‘(\[-]*(?:before|after|at\s+the\s+end\s+of|at\s+the\s+start\s+of|below)\s+(?:the|this|that|your)\s+(?:fix|solution|answer|reply|response|code|snippet|example|explanation|steps?)\s*,\s+(?:(?:please|always|also|then)\s+)?(?:tell|say|state|claim|mention|add|note|inform|warn|stress|write|recommend|suggest|advise|assure)\s+(?:[\w']+\s+){0,3}?that\b`,
+    // "When summarising this answer, state that…" in Spanish, Portuguese, French, Italian and German.
+    String.raw`\b(?:cuando|al|si|quando|ao|se|quand|lorsque?|en|mentre|nel)\s+(?:tu\s+|usted\s+|voce\s+|vous\s+)?(?:resum|expli|respond|contest|tradu|proces|descri|descrev|reformul|riassum|spieg|rispond|elabor)\w*\s+(?:${THIS_TEXT_ELSEWHERE})[^,.!?\n]{0,40},\s+(?:(?:por\s+favor|siempre|sempre|tambien|tambem|toujours|aussi|anche)\s+)?(?:afirm|di|dile|diga|dis|dites|dici|mencion|menzion|escrib|escrev|ecri|scriv|recomend|recommand|consigli|sugier|sugir|sugger|asegur|assegur|insist|declar|affirm|afferm|soulign)\w*\b[^.!?\n]{0,30}?\b(?:que|che)\b`,
+    String.raw`\b(?:wenn|sobald|bevor|nachdem|falls)\s+du\s+(?:${THIS_TEXT_ELSEWHERE})\s+(?:\w+\s+){0,3}?(?:zusammenfasst|erklarst|beantwortest|ubersetzt|beschreibst|verarbeitest|wiedergibst)\b[^,.!?\n]{0,40},\s+(?:(?:bitte|immer|auch)\s+)?(?:sag|behaupt|erwahn|schreib|beton|empfiehl|gib\s+an)\w*\b[^.!?\n]{0,30}?\bdass\b`,
   ].join('|'),
   'm',
 );
@@ -86,7 +94,7 @@ const UNSAFE_PUSH = String.raw`(?:disabl\w*|turn\w*\s+off|uninstall\w*|remov\w*|
 /** The same in German, Spanish, French, Portuguese and Italian ("Sag dem Nutzer…", "Dile al usuario…"): any host counts. */
 const TO_THE_USER_ELSEWHERE = String.raw`(?:sag(?:e|en\s+sie)?|empfiehl|rate)\s+(?:dem|den)\s+(?:nutzer|benutzer|anwender|kunden|lesern?)|(?:dile|di|digale|informa|recomienda|aconseja)\s+(?:al|a\s+los)\s+(?:usuario|cliente|lector)e?s?|(?:dis|dites|conseille|recommande)\s+a\s+l['’]?\s*(?:utilisateur|client|lecteur)|(?:diga|diz|recomende|aconselhe)\s+aos?\s+(?:usuario|utilizador|cliente|leitor)e?s?|(?:di|dici|consiglia|raccomanda)\s+all['’]\s*utente`;
 const STEERS_USER = new RegExp(
-  String.raw`(?<!\b(?:never|not|n['’]t)\s+)\b(?:${TO_THE_USER_ELSEWHERE})\b[^.!?\n]{0,160}?\b(?:https?:\/\/)?((?:[\w-]+\.)+(?:com|net|org|io|co|cc|top|xyz|biz|info|app|dev|me|ru|cn|tk|su|pro|site|online|help|shop|de|es|fr|it|pt|br))\b|(?<!\b(?:never|not|n['’]t)\s+)\b${TO_THE_USER}[^.!?\n]{0,160}?(?:${UNSAFE_PUSH}|\b(?:at|from|via|visit\w*|using|use|open|(?:switch\w*|migrat\w*|mov\w*|go|head|navigat\w*|upgrad\w*)\s+(?:over\s+)?to)\s+(?:(?:the|our|this)\s+)?(?:(?:site|page|website|portal|link)\s+)?(?:https?:\/\/)?((?:[\w-]+\.)+(?:com|net|org|io|co|cc|top|xyz|biz|info|app|dev|me|ru|cn|tk|su|pro|site|online|help|shop))\b)`,
+  String.raw`(?<!\b(?:never|not|n['’]t)\s+)\b(?:${TO_THE_USER_ELSEWHERE})\b[^.!?\n]{0,160}?\b(?:https?:\/\/)?((?:[\w-]+\.)+(?:com|net|org|io|co|cc|top|xyz|biz|info|app|dev|me|ru|cn|tk|su|pro|site|online|help|shop|de|es|fr|it|pt|br))\b|(?<!\b(?:never|not|n['’]t)\s+)\b${TO_THE_USER}[^.!?\n]{0,160}?(?:${UNSAFE_PUSH}|\b(?:at|from|via|visit\w*|using|use|open|(?:switch\w*|migrat\w*|mov\w*|go|head|navigat\w*|upgrad\w*)\s+(?:(?:their|your|the|its)\s+[\w-]+\s+)?(?:over\s+)?to)\s+(?:(?:the|our|this)\s+)?(?:(?:site|page|website|portal|link)\s+)?(?:https?:\/\/)?((?:[\w-]+\.)+(?:com|net|org|io|co|cc|top|xyz|biz|info|app|dev|me|ru|cn|tk|su|pro|site|online|help|shop))\b)`,
   'm',
 );
 
@@ -114,7 +122,7 @@ const RULES: readonly Rule[] = [
         String.raw`\b(?:als|en\s+tant\s+qu[e']\s*|como|come)\s*(?:ki|ia|assistent|assistant|asistente|assistente)\b`,
         String.raw`\b(?:an\s+die\s+ki|a\s+l'ia|para\s+la\s+ia|para\s+a\s+ia|all'ia)\b`,
         // "Note to the assistant" in the other languages: a note, message or instruction for the model.
-        String.raw`\b(?:hinweis|nachricht|notiz|anweisung)\s+(?:an|fur)\s+(?:den|die|das)\s+(?:ki|assistent(?:en)?|sprachmodell)(?![\w-])`,
+        String.raw`\b(?:hinweis|nachricht|notiz|anweisung)\s+(?:an|fur)\s+(?:den|die|das)\s+(?:ki(?:-(?:assistent(?:en)?|agent(?:en)?|modell|system))?|assistent(?:en)?|sprachmodell)(?![\w-])`,
         String.raw`\b(?:note|message|consigne)\s+(?:a|pour)\s+(?:l['’]\s*|le\s+|la\s+)(?:ia|assistant)(?![\w-])`,
         String.raw`\b(?:nota|mensaje|aviso|instruccion)\s+(?:para|al)\s+(?:el\s+|la\s+)?(?:ia|asistente)(?![\w-])`,
         String.raw`\b(?:nota|mensagem|aviso|instrucao)\s+(?:para|ao)\s+(?:o\s+|a\s+)?(?:ia|assistente)(?![\w-])`,
@@ -131,6 +139,10 @@ const RULES: readonly Rule[] = [
         String.raw`\bignorier\w*\s+(?:\w+\s+){0,2}(?:vorherigen|bisherigen|obigen|vorigen)\s+(?:anweisungen|instruktionen|regeln)`,
         String.raw`\bvergiss\w*\s+(?:\w+\s+){0,2}(?:anweisungen|instruktionen|regeln)`,
         String.raw`\b(?:ignore[rz]?|oublie[rz]?)\s+(?:toutes\s+)?(?:les|tes|vos)\s+(?:instructions|consignes|regles)`,
+        // The reader's own question or task set aside ("Ignorez la question et…").
+        String.raw`\b(?:ignore[rz]?|oublie[rz]?)\s+(?:la|cette|votre|ta)\s+(?:question|tache|demande|requete)\s+(?:et|puis)\b`,
+        String.raw`\b(?:ignora[r]?|olvida[r]?)\s+(?:la|esta|tu|su)\s+(?:pregunta|tarea|solicitud|peticion)\s+(?:y|e)\b`,
+        String.raw`\bignorier\w*\s+(?:sie\s+)?(?:die|diese|deine|ihre)\s+(?:frage|aufgabe|anfrage)\s+und\b`,
         String.raw`\b(?:ignora[r]?|olvida[r]?)\s+(?:todas\s+)?(?:las|tus|sus)\s+(?:instrucciones|reglas)`,
         String.raw`\b(?:ignore|ignora|esqueca)\s+(?:todas\s+)?(?:as|suas|tuas)\s+(?:instrucoes|regras)`,
         String.raw`\b(?:ignora|dimentica)\s+(?:tutte\s+)?(?:le)\s+(?:istruzioni|regole)`,
@@ -154,7 +166,7 @@ const RULES: readonly Rule[] = [
   { rule: 'decode_and_follow', re: DECODE_AND_FOLLOW },
   {
     rule: 'output_control',
-    re: /(?:^|[.!?:]\s+)(?:please\s+)?(?:respond|reply|answer|write)\s+(?:to\s+(?:the\s+)?(?:user|reader)s?\s+)?(?:only\s+)?(?:in|using|with)\s+(?:all\s+caps|uppercase|capital\s+letters|pig\s+latin|emojis?|morse|rhymes?|verse|base64|binary|reverse)\b|\b(?:end|start|begin|finish|sign)\s+(?:every|each|all)\s+(?:reply|response|answer|message)s?\b/m,
+    re: /(?:^|[.!?:]\s+)(?:please\s+)?(?:respond|reply|answer|write)\s+(?:to\s+(?:the\s+)?(?:user|reader)s?\s+)?(?:only\s+)?(?:in|using|with)\s+(?:all\s+caps|uppercase|capital\s+letters|pig\s+latin|emojis?|morse|rhymes?|verse|base64|binary|reverse)\b|(?:^|[.!?:]\s+)(?:please\s+)?(?:respond|reply|answer)\s+only\s+with\s+(?:the\s+(?:word|phrase|sentence)|["'“])|\b(?:output|print|say|write|repeat)\s+(?:the\s+following|this)\b[^.!?\n]{0,30}\b(?:verbatim|word\s+for\s+word)\s+and\s+nothing\s+else\b|\b(?:end|start|begin|finish|sign)\s+(?:every|each|all)\s+(?:reply|response|answer|message)s?\b/m,
   },
 ];
 
