@@ -89,11 +89,11 @@ export const DEFAULT_EXPANSION_WEIGHT = 1;
  * description, held by at most 8 of the first DEFAULT_RERANK_DEPTH, neither the request's own nor packaging words
  * (`mcp`, `server`, `api`: domain/near-duplicates.ts), at most 5 of them (domain/feedback-terms.ts), are ranked by
  * BM25 when one of them is not common in the catalog (store holdsRareTerm: common ones alone would have BM25 score
- * thousands of rows, for little) and fused at this weight before the rerank: a record that says what the request's best
- * answers say, in other words than the request's, rises. Chosen on queries.json and the three
- * everyday dev halves (bench/README.md).
+ * thousands of rows, for little) and fused at this weight before the rerank: a record that says what the request's
+ * best answers say, in other words than the request's, rises. Chosen on queries.json and the three everyday dev
+ * halves (bench/README.md).
  */
-export const DEFAULT_FEEDBACK_WEIGHT = 0.3;
+export const DEFAULT_FEEDBACK_WEIGHT = 0.2;
 const FEEDBACK: FeedbackOptions = { docs: 5, minDocs: 2, maxPool: 8, max: 5, ignore: PACKAGING };
 
 /**
