@@ -235,6 +235,21 @@ describe('lexical rankings in the store (what fused search fuses)', () => {
       await store.close();
     }
   });
+  it('tells whether a text holds a term that is not common in the catalog', async () => {
+    const store = await openTestStore();
+    try {
+      await store.skills.replaceCatalog(
+        loadCatalog(SMALL_CATALOG).map((skill) => ({ skill, slug: slugify(skill.name) })),
+        'fp',
+      );
+      // A small catalog has no common term (COMMON_TERM_MIN_ROWS); a term no skill holds is not common either.
+      expect(await store.skills.holdsRareTerm('data, Weatherstack')).toBe(true);
+      expect(await store.skills.holdsRareTerm('zyxwvut')).toBe(true);
+      expect(await store.skills.holdsRareTerm('...')).toBe(false);
+    } finally {
+      await store.close();
+    }
+  });
   it("asks PostgreSQL for a query text's lexemes once, for skills and learnings alike, and searches the same after", async () => {
     const store = await openTestStore();
     try {
@@ -279,7 +294,7 @@ describe('skill search statements', () => {
       // Seen before: nothing is sent. Not seen: its lexemes, once for both of its rankings.
       expect(await ids('send an email, or save it on my disk')).toEqual(first);
       const sent = statements.length;
-      expect(await ids('weather forecasts by email, or save it on my disk')).toContain('weatherstack');
+      expect(await ids('weather forecasts: send an email, or save it on my disk')).toContain('weatherstack');
       if (store.db.dialect === 'postgres') {
         expect(sent).toBe(0);
         expect(statements.map((sql) => sql.includes('to_tsvector'))).toEqual([true]);

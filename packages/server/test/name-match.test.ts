@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { MIN_NAME_WORD, nameLift, nameMatches, nameProbe, nameProbes, namedWords } from '../src/domain/name-match.js';
+import {
+  MIN_NAME_WORD,
+  nameLift,
+  nameMatches,
+  nameProbe,
+  nameProbes,
+  namedWords,
+  properNames,
+  soleNamed,
+} from '../src/domain/name-match.js';
 
 describe('namedWords', () => {
   it('keeps the words capitalised after the first, lower-cased', () => {
@@ -27,6 +36,24 @@ describe('namedWords', () => {
   });
 });
 
+describe('properNames', () => {
+  it('keeps the named words written with a lower-case letter too', () => {
+    expect(properNames('list yesterday’s orders from my Shopify store')).toEqual(['shopify']);
+    expect(properNames('manage users and roles in Auth0')).toEqual(['auth0']);
+    expect(properNames('an MCP server to query MySQL from GitHub Actions')).toEqual(['mysql', 'github', 'actions']);
+  });
+  it('leaves out words in capitals only, most of them generic acronyms', () => {
+    expect(properNames('check whether a URL is malicious')).toEqual([]);
+    expect(properNames('return clean markdown for an LLM')).toEqual([]);
+    expect(properNames('list the EC2 instances in my AWS account')).toEqual([]);
+  });
+  it('shares namedWords’ exclusions: the first word, places and languages', () => {
+    expect(properNames('Shopify orders')).toEqual([]);
+    expect(properNames('translate from English to Spanish on Lara')).toEqual(['lara']);
+    expect(properNames('')).toEqual([]);
+  });
+});
+
 describe('nameProbe', () => {
   it('drops words shorter than MIN_NAME_WORD and matches plurals by their singular', () => {
     expect(MIN_NAME_WORD).toBe(3);
@@ -51,8 +78,44 @@ describe('nameMatches', () => {
   });
 });
 
+describe('soleNamed', () => {
+  const skill = (name: string, id: string) => ({ name, id });
+  it('names the one candidate whose name or id holds a proper name of the request', () => {
+    const probes = nameProbes('list orders from my Shopify store', []);
+    const found = soleNamed(probes, [
+      skill('Flipkart Marketplace', 'flipkart'),
+      skill('geli2001/shopify-mcp', 'shopify-mcp'),
+    ]);
+    expect([...found]).toEqual(['shopify-mcp']);
+  });
+  it('names none when two candidates hold the name', () => {
+    const probes = nameProbes('the price of Ethereum in dollars', []);
+    const found = soleNamed(probes, [
+      skill('Infura Ethereum', 'infura-ethereum'),
+      skill('Alchemy', 'alchemy-ethereum'),
+    ]);
+    expect(found.size).toBe(0);
+  });
+  it('counts each proper name on its own', () => {
+    const probes = nameProbes('copy issues from Jira to Linear', []);
+    const found = soleNamed(probes, [
+      skill('Jira', 'jira'),
+      skill('Linear', 'linear'),
+      skill('Linear', 'linear-remote'),
+    ]);
+    expect([...found]).toEqual(['jira']);
+  });
+  it('ignores acronyms, words in descriptions, and requests that name nothing', () => {
+    const candidates = [skill('URL Shortener', 'drivet-url-shortener'), skill('Webclaw', 'webclaw')];
+    expect(soleNamed(nameProbes('check whether a URL is malicious', []), candidates).size).toBe(0);
+    expect(soleNamed(nameProbes('scrape pages with Firecrawl', []), candidates).size).toBe(0);
+    expect(soleNamed(nameProbes('shorten a url', ['url']), candidates).size).toBe(0);
+    expect(soleNamed(nameProbes('Webclaw', []), candidates).size).toBe(0);
+  });
+});
+
 describe('nameLift', () => {
-  const bonus = { named: 0.1, product: 0.05, described: 0.03 };
+  const bonus = { sole: 0.2, named: 0.1, product: 0.05, described: 0.03 };
   const probes = nameProbes('Create pages in Notion', ['brave', 'tavily']);
   const skill = (name: string, id: string, description = '') => ({ name, id, description });
   it('gives the named bonus to a skill named by the request', () => {
@@ -71,6 +134,11 @@ describe('nameLift', () => {
     expect(nameLift(probes, skill('Brave', 'brave', 'Search Notion pages'), bonus)).toBe(0.05);
     // An added term counts only in a name: a description that mentions Brave is no Brave server.
     expect(nameLift(probes, skill('Search', 'search', 'results from Brave'), bonus)).toBe(0);
+  });
+  it('gives the sole bonus to a skill soleNamed found, before any other', () => {
+    const sole = new Set(['notion-remote']);
+    expect(nameLift(probes, skill('Notion', 'notion-remote'), bonus, sole)).toBe(0.2);
+    expect(nameLift(probes, skill('Notion', 'notion-mcp'), bonus, sole)).toBe(0.1);
   });
   it('gives nothing to other skills', () => {
     expect(nameLift(probes, skill('Webflow', 'webflow-remote', 'Build websites'), bonus)).toBe(0);

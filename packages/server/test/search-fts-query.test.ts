@@ -1,10 +1,23 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_QUERY_TERMS, queryTerms } from '../src/domain/query-terms.js';
-import { buildMatchExpression, rankingTerms, selectiveMatchExpression } from '../src/store/fts-query.js';
+import {
+  buildMatchExpression,
+  COMMON_TERM_MIN_ROWS,
+  commonTermCutoff,
+  rankingTerms,
+  selectiveMatchExpression,
+} from '../src/store/fts-query.js';
 
 describe('FTS query builder', () => {
   it('quotes each distinct term and ORs them', () => {
     expect(buildMatchExpression('Send an EMAIL, send it today')).toBe('"send" OR "email" OR "today"');
+  });
+
+  it('counts a term common above COMMON_TERM_SHARE of the rows, and never at COMMON_TERM_MIN_ROWS rows or fewer', () => {
+    expect(commonTermCutoff(20_000)).toBe(500);
+    expect(commonTermCutoff(100_000)).toBe(2_500);
+    expect(commonTermCutoff(2_436)).toBe(COMMON_TERM_MIN_ROWS);
+    expect(commonTermCutoff(0)).toBe(COMMON_TERM_MIN_ROWS);
   });
 
   it('drops stopwords unless nothing else is left', () => {

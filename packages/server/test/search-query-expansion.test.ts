@@ -74,6 +74,32 @@ describe('expansionTerms', () => {
     expect(expansionTerms('text then speech to text', t)).toEqual(['words', 'transcription', 'stt', 'whisper']);
   });
 
+  it('matches a phrase of two or more words with one other word inside it', () => {
+    expect(expansionTerms('local SSD disk', t)).toEqual(['filesystem', 'storage']);
+    expect(expansionTerms('speech converted to text', t)).toEqual(['transcription', 'stt', 'whisper', 'words']);
+    const v = compileThesaurus(DEVELOPER_VOCABULARY);
+    expect(expansionTerms('let my agent execute Python code', v)).toContain('execution');
+    expect(expansionTerms('convert a CSV file to JSON', v)).toContain('conversion');
+  });
+
+  it('matches no phrase with two words inside it, or with its first or last word elsewhere', () => {
+    expect(expansionTerms('local fast SSD disk', t)).toEqual(['storage']);
+    expect(expansionTerms('speech is turned to text', t)).toEqual(['words']);
+    // A word in place of one of the phrase's is no match.
+    expect(expansionTerms('speech into text', t)).toEqual(['words']);
+    expect(expansionTerms('a disk, local', t)).toEqual(['b', 'storage']);
+    // One word alone has nothing inside it.
+    expect(expansionTerms('files', t)).toEqual(['filesystem']);
+  });
+
+  it('prefers a whole phrase at a word to one with a word inside it, and leaves the words after it free', () => {
+    // "hard drive" is whole at "hard"; "local disk" with "hard" inside would also start at "local".
+    expect(expansionTerms('local hard drive', t)).toEqual(['filesystem']);
+    // The words after a phrase with a word inside match on their own: "disk" after "local (SSD) disk".
+    expect(expansionTerms('speech to plain text', t)).toEqual(['transcription', 'stt', 'whisper', 'words']);
+    expect(expansionTerms('speech to text', t)).toEqual(['transcription', 'stt', 'whisper']);
+  });
+
   it('never expands what it added (no loop), nor adds a word the request holds', () => {
     expect(expansionTerms('a', t)).toEqual(['b']);
     expect(expansionTerms('b', t)).toEqual(['a']);

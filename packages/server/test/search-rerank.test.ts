@@ -206,13 +206,34 @@ describe('coverage and near-duplicate servers in fused search', () => {
       { id: 'mcp-server-slack', score: 0.3 },
     ];
     const query = { query: 'conversation history', limit: 10 };
-    const apart = await createSkillSearch({ repo, semantic: semantic(hits), siblingGap: -1 }).search(query);
+    // Without feedback, which would also lift the sibling (below).
+    const apart = await createSkillSearch({ repo, semantic: semantic(hits), siblingGap: -1, feedbackWeight: 0 }).search(
+      query,
+    );
     expect(ids(apart)[0]).toBe('slack-mcp');
     expect(ids(apart).indexOf('mcp-server-slack')).toBeGreaterThan(1);
-    const grouped = await createSkillSearch({ repo, semantic: semantic(hits) }).search(query);
+    const grouped = await createSkillSearch({ repo, semantic: semantic(hits), feedbackWeight: 0 }).search(query);
     expect(ids(grouped).slice(0, 2)).toEqual(['slack-mcp', 'mcp-server-slack']);
     const relevance = grouped.results.map((r) => r.relevance);
     expect(relevance).toEqual([...relevance].sort((a, b) => b - a));
+  });
+
+  it('ranks the words the first candidates share: a record that holds none of the request words rises', async () => {
+    const hits = [
+      { id: 'slack-mcp', score: 0.6 },
+      { id: 'deepl', score: 0.5 },
+      { id: 'postmark', score: 0.45 },
+      { id: 'weatherstack', score: 0.4 },
+      { id: 'mcp-server-slack', score: 0.3 },
+    ];
+    const query = { query: 'conversation history', limit: 10 };
+    const plain = await createSkillSearch({ repo, semantic: semantic(hits), siblingGap: -1, feedbackWeight: 0 }).search(
+      query,
+    );
+    const fed = await createSkillSearch({ repo, semantic: semantic(hits), siblingGap: -1 }).search(query);
+    expect(ids(fed).indexOf('mcp-server-slack')).toBeLessThan(ids(plain).indexOf('mcp-server-slack'));
+    expect(ids(fed)[0]).toBe('slack-mcp');
+    expect(fed.results.every((r) => r.relevance <= 1)).toBe(true);
   });
 
   it('lifts the candidates whose records hold more of the request words', async () => {

@@ -7,7 +7,8 @@
 // chroma), their names are among its terms, since many records, MCP servers above all, say only a product's name.
 // No line was taken from an evaluation query; the product names and the place-to-stay line were added after reading
 // the misses of the everyday dev half, never the held-out halves (bench/README.md). Phrases are matched on whole
-// words after the normalisation of domain/query-expansion.ts (lower case, a plural's final s dropped).
+// words after the normalisation of domain/query-expansion.ts (lower case, a plural's final s dropped); a phrase of two
+// or more words also matches with one other word inside it ("execute Python code" holds "execute code").
 // One line: phrases separated by `|`, then `=>`, then the catalog's terms (added to the query, never re-expanded).
 export const DEVELOPER_VOCABULARY: readonly string[] = [
   // Files, storage, databases

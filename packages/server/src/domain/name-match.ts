@@ -31,28 +31,59 @@ export function namedWords(text: string): string[] {
     .filter((w) => !PLACE_AND_LANGUAGE_WORDS.has(w));
 }
 
-/** The probes of one request: the words it names, and the terms the vocabulary added to it. */
+/**
+ * The named words of `text` (namedWords) written with a lower-case letter too (`Shopify`, `Auth0`, `GitHub`): proper
+ * names. Words in capitals only (`URL`, `LLM`, `PDF`, `AWS`) are left out: most are generic acronyms.
+ */
+export function properNames(text: string): string[] {
+  const mixed = new Set(
+    (text.normalize('NFKC').match(/[\p{L}\p{N}]+/gu) ?? [])
+      .filter((w) => /\p{Ll}/u.test(w))
+      .map((w) => w.toLowerCase()),
+  );
+  return namedWords(text).filter((w) => mixed.has(w));
+}
+
+/** The probes of one request: the words it names, its proper names among them, and the terms the vocabulary added. */
 export interface NameProbes {
   readonly named: ReadonlySet<string>;
+  readonly proper: ReadonlySet<string>;
   readonly products: ReadonlySet<string>;
 }
 
 /** The probes of a request (`text`) and the terms added to it. */
 export const nameProbes = (text: string, added: readonly string[]): NameProbes => ({
   named: nameProbe(namedWords(text)),
+  proper: nameProbe(properNames(text)),
   products: nameProbe(added),
 });
 
 /**
- * What a skill gains by its name: `named` when a word the request names is in it, else `product` for an added term,
- * else `described` when a word the request names is in its description (an MCP server for "Confluence and Jira"
- * named `mcp-atlassian`).
+ * The ids of `skills` that are the only one of them whose name or id holds some proper name of the request: "orders
+ * from my Shopify store" with one Shopify server among the candidates names that server, not a marketplace API.
+ */
+export function soleNamed(probes: NameProbes, skills: ReadonlyArray<{ name: string; id: string }>): Set<string> {
+  const sole = new Set<string>();
+  for (const word of probes.proper) {
+    const probe = new Set([word]);
+    const holders = skills.filter((s) => nameMatches(probe, s.name, s.id));
+    if (holders.length === 1) sole.add(holders[0]!.id);
+  }
+  return sole;
+}
+
+/**
+ * What a skill gains by its name: `sole` when `sole` ids (soleNamed) hold it, else `named` when a word the request
+ * names is in it, else `product` for an added term, else `described` when a word the request names is in its
+ * description (an MCP server for "Confluence and Jira" named `mcp-atlassian`).
  */
 export function nameLift(
   probes: NameProbes,
   skill: { name: string; id: string; description: string },
-  bonus: { named: number; product: number; described: number },
+  bonus: { sole: number; named: number; product: number; described: number },
+  sole: ReadonlySet<string> = new Set(),
 ): number {
+  if (sole.has(skill.id)) return bonus.sole;
   if (nameMatches(probes.named, skill.name, skill.id)) return bonus.named;
   if (nameMatches(probes.products, skill.name, skill.id)) return bonus.product;
   return nameMatches(probes.named, skill.description, '') ? bonus.described : 0;

@@ -5,7 +5,7 @@
 import { textWords } from './query-expansion.js';
 
 /** Words of a server's id that name its packaging, not its product. */
-const PACKAGING = new Set(
+export const PACKAGING: ReadonlySet<string> = new Set(
   (
     'mcp server remote official the io py go ts js node python typescript model context protocol ai labs awslabs ' +
     'api tools tool simple lite'

@@ -62,10 +62,30 @@ export function compileThesaurus(lines: readonly string[]): Thesaurus {
 }
 
 /**
+ * The thesaurus phrase (its terms) that `forms` hold at `at`: the longest whole phrase, else the longest phrase of
+ * two or more words found there with one other word inside it ("execute Python code" holds "execute code", "convert
+ * a CSV file" holds "convert a file"), and how many words a whole phrase covers (0 for a phrase with a word inside:
+ * the words after its first stay free to match).
+ */
+function phraseAt(forms: readonly string[], at: number, thesaurus: Thesaurus): [readonly string[] | undefined, number] {
+  for (let n = Math.min(thesaurus.longest, forms.length - at); n > 0; n--) {
+    const terms = thesaurus.phrases.get(forms.slice(at, at + n).join(' '));
+    if (terms !== undefined) return [terms, n];
+  }
+  for (let n = Math.min(thesaurus.longest, forms.length - at - 1); n > 1; n--)
+    for (let inside = at + 1; inside < at + n; inside++) {
+      const words = [...forms.slice(at, inside), ...forms.slice(inside + 1, at + n + 1)];
+      const terms = thesaurus.phrases.get(words.join(' '));
+      if (terms !== undefined) return [terms, 0];
+    }
+  return [undefined, 0];
+}
+
+/**
  * The terms `thesaurus` adds to `text`, at most `max`: phrases are matched left to right, the longest at each word
- * first, without overlapping; a term already among the request's words (or added by an earlier phrase) is not added
- * again. Terms are not looked up themselves, so no expansion can loop or grow past one step. Cost: at most
- * MAX_EXPANDED_WORDS x `longest` map lookups.
+ * first, a whole phrase before one with a word inside it (phraseAt), without overlapping whole phrases; a term already
+ * among the request's words (or added by an earlier phrase) is not added again. Terms are not looked up themselves,
+ * so no expansion can loop or grow past one step. Cost: at most MAX_EXPANDED_WORDS x `longest`² map lookups.
  */
 export function expansionTerms(text: string, thesaurus: Thesaurus, max = MAX_EXPANSION_TERMS): string[] {
   const words = textWords(text).slice(0, MAX_EXPANDED_WORDS);
@@ -73,20 +93,15 @@ export function expansionTerms(text: string, thesaurus: Thesaurus, max = MAX_EXP
   const seen = new Set([...words, ...forms]);
   const added: string[] = [];
   for (let i = 0; i < forms.length && added.length < max; ) {
-    let matched = 0;
-    for (let n = Math.min(thesaurus.longest, forms.length - i); n > 0 && matched === 0; n--) {
-      const terms = thesaurus.phrases.get(forms.slice(i, i + n).join(' '));
-      if (terms === undefined) continue;
-      matched = n;
-      for (const t of terms) {
-        if (added.length === max) break;
-        if (!seen.has(t)) {
-          seen.add(t);
-          added.push(t);
-        }
+    const [terms, covered] = phraseAt(forms, i, thesaurus);
+    for (const t of terms ?? []) {
+      if (added.length === max) break;
+      if (!seen.has(t)) {
+        seen.add(t);
+        added.push(t);
       }
     }
-    i += Math.max(matched, 1);
+    i += Math.max(covered, 1);
   }
   return added;
 }

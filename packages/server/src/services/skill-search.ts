@@ -1,9 +1,10 @@
 import type { SearchState, Skill, SkillResult } from '@axle/sdk';
 import { votedCategory } from '../domain/category-vote.js';
 import { DEVELOPER_VOCABULARY } from '../domain/developer-vocabulary.js';
+import { type FeedbackOptions, feedbackTerms } from '../domain/feedback-terms.js';
 import { type FusedHit, reciprocalRankFusion } from '../domain/fusion.js';
-import { type NameProbes, nameLift, nameProbes } from '../domain/name-match.js';
-import { groupSiblings, productKey } from '../domain/near-duplicates.js';
+import { type NameProbes, nameLift, nameProbes, soleNamed } from '../domain/name-match.js';
+import { groupSiblings, PACKAGING, productKey } from '../domain/near-duplicates.js';
 import { compileThesaurus, expandedSentence, expansionTerms } from '../domain/query-expansion.js';
 import { queryTerms } from '../domain/query-terms.js';
 import { termCoverage, termStems } from '../domain/term-coverage.js';
@@ -44,8 +45,12 @@ export interface SkillSearchOptions {
   categoryBonus?: number;
   /** Weight of the ranking of the request's thesaurus terms in fusion; see DEFAULT_EXPANSION_WEIGHT. */
   expansionWeight?: number;
+  /** Weight of the ranking of the words the first fused candidates share in fusion, 0 for none; see DEFAULT_FEEDBACK_WEIGHT. */
+  feedbackWeight?: number;
   /** Score the reranked candidates named by a capitalised word of the request gain; see DEFAULT_NAME_BONUS. */
   nameBonus?: number;
+  /** Score the one reranked candidate named by a proper name of the request gains instead; see DEFAULT_SOLE_NAME_BONUS. */
+  soleNameBonus?: number;
   /** Score the reranked candidates named by a word the vocabulary adds gain; see DEFAULT_PRODUCT_BONUS. */
   productBonus?: number;
   /** Score the reranked candidates whose description holds a capitalised word of the request gain; see DEFAULT_DESCRIBED_BONUS. */
@@ -80,6 +85,18 @@ const CATEGORY_QUORUM = 3;
  */
 export const DEFAULT_EXPANSION_WEIGHT = 1;
 /**
+ * Pseudo-relevance feedback: the words at least 2 of the first 5 fused candidates share in their tags, name and
+ * description, held by at most 8 of the first DEFAULT_RERANK_DEPTH, neither the request's own nor packaging words
+ * (`mcp`, `server`, `api`: domain/near-duplicates.ts), at most 5 of them (domain/feedback-terms.ts), are ranked by
+ * BM25 when one of them is not common in the catalog (store holdsRareTerm: common ones alone would have BM25 score
+ * thousands of rows, for little) and fused at this weight before the rerank: a record that says what the request's
+ * best answers say, in other words than the request's, rises. Chosen on queries.json and the three everyday dev
+ * halves (bench/README.md).
+ */
+export const DEFAULT_FEEDBACK_WEIGHT = 0.2;
+const FEEDBACK: FeedbackOptions = { docs: 5, minDocs: 2, maxPool: 8, max: 5, ignore: PACKAGING };
+
+/**
  * A reranked candidate whose name or id holds a word the request capitalises after its first word ("pages in
  * Notion", "MySQL") gains DEFAULT_NAME_BONUS; otherwise one whose name holds a term the vocabulary added (web search
  * -> brave, tavily) gains DEFAULT_PRODUCT_BONUS (domain/name-match.ts). Chosen on queries.json and the everyday dev
@@ -87,6 +104,13 @@ export const DEFAULT_EXPANSION_WEIGHT = 1;
  */
 export const DEFAULT_NAME_BONUS = 0.1;
 export const DEFAULT_PRODUCT_BONUS = 0.05;
+/**
+ * When one reranked candidate alone has a proper name of the request (`Shopify`, `Auth0`; not an acronym such as
+ * `URL`) in its name or id (soleNamed in domain/name-match.ts), it gains this instead of DEFAULT_NAME_BONUS: among
+ * near-misses that match the request's other words, the one record of the product it names is the likely answer.
+ * Chosen on queries.json and the three everyday dev halves (bench/README.md).
+ */
+export const DEFAULT_SOLE_NAME_BONUS = 0.2;
 /**
  * A reranked candidate named by neither but whose description holds a word the request capitalises (a server for
  * "Confluence and Jira" named `mcp-atlassian`) gains this. Chosen on queries.json and both everyday dev halves.
@@ -138,7 +162,9 @@ export function createSkillSearch({
   flatWeight = DEFAULT_FLAT_WEIGHT,
   categoryBonus = DEFAULT_CATEGORY_BONUS,
   expansionWeight = DEFAULT_EXPANSION_WEIGHT,
+  feedbackWeight = DEFAULT_FEEDBACK_WEIGHT,
   nameBonus = DEFAULT_NAME_BONUS,
+  soleNameBonus = DEFAULT_SOLE_NAME_BONUS,
   productBonus = DEFAULT_PRODUCT_BONUS,
   describedBonus = DEFAULT_DESCRIBED_BONUS,
   coverageWeight = DEFAULT_COVERAGE_WEIGHT,
@@ -148,6 +174,7 @@ export function createSkillSearch({
   const readsRecords =
     categoryBonus > 0 ||
     nameBonus > 0 ||
+    soleNameBonus > 0 ||
     productBonus > 0 ||
     describedBonus > 0 ||
     coverageWeight > 0 ||
@@ -156,10 +183,11 @@ export function createSkillSearch({
    * The top fused candidates gain `rerankWeight` x how much better their best passage (a tool, a sentence) matches
    * the request than the skill's whole text does: a server whose one tool fits rises over one whose summary is merely
    * close; `categoryBonus` when they are in the category most of the first candidates share (votedCategory); and
-   * `nameBonus` or `productBonus` when their name holds a product the request names or the vocabulary added (nameLift);
+   * `soleNameBonus`, `nameBonus` or `productBonus` when their name holds a product the request names (alone among the
+   * candidates, or not) or the vocabulary added (nameLift);
    * and `coverageWeight` x the share of the request's content words (`stems`) their record holds. Then the MCP
    * servers of one product follow the first of them (groupSiblings). Skills without passages keep their fused score
-   * but for these bonuses. Returns the skills it read.
+   * but for these bonuses. Reads the records `known` lacks; returns the skills it read.
    */
   async function rerank(
     fused: FusedHit[],
@@ -167,18 +195,27 @@ export function createSkillSearch({
     weights: readonly number[],
     probes: NameProbes,
     stems: readonly string[],
+    known: ReadonlyMap<string, Skill>,
   ): Promise<{ reranked: FusedHit[]; read: Map<string, Skill> }> {
     const top = fused.slice(0, rerankDepth).map((f) => f.id);
-    const [passages, read] = await Promise.all([
+    const missing = readsRecords ? top.filter((id) => !known.has(id)) : [];
+    const [passages, fetched] = await Promise.all([
       rerankWeight > 0 ? semantic.passageScores(hits.vector, top) : new Map<string, number>(),
-      readsRecords ? repo.getMany(top) : new Map<string, Skill>(),
+      missing.length > 0 ? repo.getMany(missing) : new Map<string, Skill>(),
     ]);
+    const read = new Map<string, Skill>();
+    if (readsRecords)
+      for (const id of top) {
+        const skill = known.get(id) ?? fetched.get(id);
+        if (skill !== undefined) read.set(id, skill);
+      }
     const category = votedCategory(
       top.map((id) => read.get(id)?.category),
       CATEGORY_VOTERS,
       CATEGORY_QUORUM,
     );
     const whole = new Map(hits.hits.map((h) => [h.id, h.score]));
+    const sole = soleNamed(probes, [...read.values()]);
     // Below the semantic ranker's last hit, a skill's cosine is at most that hit's (or the cut-off).
     const floor = hits.hits.at(-1)?.score ?? minCosine;
     // Relevance keeps its meaning (1 = first in every ranking); a gain can only lift it to 1.
@@ -193,7 +230,12 @@ export function createSkillSearch({
         const lift =
           skill === undefined
             ? 0
-            : nameLift(probes, skill, { named: nameBonus, product: productBonus, described: describedBonus });
+            : nameLift(
+                probes,
+                skill,
+                { sole: soleNameBonus, named: nameBonus, product: productBonus, described: describedBonus },
+                sole,
+              );
         const coverage =
           skill === undefined
             ? 0
@@ -257,6 +299,20 @@ export function createSkillSearch({
       const weights = ranked.map(([, w]) => w);
       let fused = reciprocalRankFusion(rankings, k, weights);
       let read = new Map<string, Skill>();
+      if (lexical && semanticHits && feedbackWeight > 0) {
+        const pool = fused.slice(0, rerankDepth).map((f) => f.id);
+        read = await repo.getMany(pool);
+        const texts = pool.map((id) => {
+          const skill = read.get(id);
+          return skill === undefined ? '' : `${skill.tags.join(' ')} ${skill.name} ${skill.description}`;
+        });
+        const words = feedbackTerms(query, texts, FEEDBACK).join(' ');
+        if (words !== '' && (await repo.holdsRareTerm(words))) {
+          rankings.push((await repo.lexicalSearch(words, filters, depth)).map((h) => h.id));
+          weights.push(feedbackWeight);
+          fused = reciprocalRankFusion(rankings, k, weights);
+        }
+      }
       if (lexical && semanticHits && (rerankWeight > 0 || readsRecords))
         ({ reranked: fused, read } = await rerank(
           fused,
@@ -264,6 +320,7 @@ export function createSkillSearch({
           weights,
           nameProbes(query, expansion),
           termStems(queryTerms(query)),
+          read,
         ));
       fused = fused.slice(0, limit);
       const missing = fused.map((f) => f.id).filter((id) => !read.has(id));

@@ -19,6 +19,9 @@ export const COMMON_TERM_SHARE = 0.025;
 /** ...and in more than this many rows: shorter doclists cost little, and small catalogs keep every match. */
 export const COMMON_TERM_MIN_ROWS = 500;
 
+/** A term in more rows than this, of `rows`, is common (COMMON_TERM_SHARE, COMMON_TERM_MIN_ROWS). */
+export const commonTermCutoff = (rows: number): number => Math.max(rows * COMMON_TERM_SHARE, COMMON_TERM_MIN_ROWS);
+
 /**
  * The MATCH expression for `terms`, where `df[i]` rows of `rows` contain `terms[i]`. A common word
  * ("data", "api", "server") makes FTS5 collect and score thousands of rows, so when rarer terms exist a
@@ -28,7 +31,7 @@ export const COMMON_TERM_MIN_ROWS = 500;
  * sets the cost; the figures behind COMMON_TERM_SHARE are in bench/README.md.
  */
 export function selectiveMatchExpression(terms: readonly string[], df: readonly number[], rows: number): string | null {
-  const rare = terms.filter((_, i) => df[i]! <= Math.max(rows * COMMON_TERM_SHARE, COMMON_TERM_MIN_ROWS));
+  const rare = terms.filter((_, i) => df[i]! <= commonTermCutoff(rows));
   if (rare.length === 0 || rare.length === terms.length) return matchExpression(terms);
   return `(${matchExpression(rare)}) AND (${matchExpression(terms)})`;
 }

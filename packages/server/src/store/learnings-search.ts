@@ -1,12 +1,6 @@
 import { queryTerms } from '../domain/query-terms.js';
 import type { Queryable } from './queryable.js';
-import {
-  buildMatchExpression,
-  COMMON_TERM_MIN_ROWS,
-  COMMON_TERM_SHARE,
-  matchExpression,
-  rankingTerms,
-} from './fts-query.js';
+import { buildMatchExpression, commonTermCutoff, matchExpression, rankingTerms } from './fts-query.js';
 import { type LearningFilters, learningFilterSql, learningsStore, VISIBLE } from './learnings.js';
 
 export interface RankedLearning {
@@ -60,7 +54,7 @@ export function createLearningsSearch(db: Queryable, now: () => number): Learnin
       frequency('\0rows', () => learningsStore.countVisible(db)),
       ...terms.map((t) => frequency(t, () => countMatching(matchExpression([t])!))),
     ]);
-    const cutoff = Math.max(rows * COMMON_TERM_SHARE, COMMON_TERM_MIN_ROWS);
+    const cutoff = commonTermCutoff(rows);
     const rare = terms.filter((_, i) => counts[i]! <= cutoff);
     if (rare.length === terms.length) return matchExpression(terms);
     // With no rare term, rows must hold the two least common.

@@ -4,7 +4,7 @@ import type { Queryable, Transactor } from './queryable.js';
 import { type QuantizedRows, quantizeInto } from '../domain/quantize.js';
 import { toolWords } from '../domain/tool-words.js';
 import { queryTerms } from '../domain/query-terms.js';
-import { matchExpression, selectiveMatchExpression } from './fts-query.js';
+import { commonTermCutoff, matchExpression, selectiveMatchExpression } from './fts-query.js';
 
 export interface SkillFilters {
   category?: string;
@@ -65,6 +65,8 @@ export interface SkillsStore {
   lexicalRankings(text: string, filters: SkillFilters, limit: number): Promise<LexicalRankings>;
   /** Ids passing `filters`, or null when there are no filters (everything passes). */
   idsMatching(filters: SkillFilters): Promise<Set<string> | null>;
+  /** Whether some term of `text` is not common in the catalog, as lexical search counts terms (fts-query.ts). */
+  holdsRareTerm(text: string): Promise<boolean>;
   /** Catalog order; only the fields embeddings are computed from. */
   embeddingSources(): Promise<EmbeddingSource[]>;
   /** Vectors of `dim` floats stored for `model`, quantised row by row into one int8 matrix (others are skipped). */
@@ -322,6 +324,14 @@ export function createSkillsStore(db: Database): SkillsStore {
       if (match === null) return { fields: [], flat: [] };
       const [fields, flat] = await ranked(match, filters, limit, [BM25_WEIGHTS, FLAT_WEIGHTS]);
       return { fields: fields!, flat: flat! };
+    },
+
+    async holdsRareTerm(text: string): Promise<boolean> {
+      const terms = queryTerms(text);
+      if (terms.length === 0) return false;
+      catalogRows ??= count();
+      const [rows, df] = await Promise.all([catalogRows, Promise.all(terms.map((t) => documentFrequency(t)))]);
+      return df.some((n) => n <= commonTermCutoff(rows));
     },
 
     async idsMatching(filters: SkillFilters): Promise<Set<string> | null> {

@@ -7,7 +7,7 @@
 // the corpus grows). A corpus that changes only by replacement (the skills catalog) is read whole once and
 // searched in memory until reset(), so an unfiltered search sends the database nothing.
 import { queryTerms } from '../../domain/query-terms.js';
-import { COMMON_TERM_MIN_ROWS, COMMON_TERM_SHARE, rankingTerms } from '../fts-query.js';
+import { commonTermCutoff, rankingTerms } from '../fts-query.js';
 import type { Params, Queryable } from '../queryable.js';
 
 const K1 = 1.2;
@@ -206,7 +206,7 @@ export function bm25Search(db: Queryable, corpus: Bm25Corpus, now: () => number)
     filtered: boolean,
   ): { selectors: string[]; every: boolean } | undefined {
     if (filtered || lexemes.length < 2) return undefined;
-    const cutoff = Math.max(n * COMMON_TERM_SHARE, COMMON_TERM_MIN_ROWS);
+    const cutoff = commonTermCutoff(n);
     const rare = lexemes.filter((_, i) => counts[i]! <= cutoff);
     if (rare.length === lexemes.length) return undefined;
     if (rare.length > 0) return { selectors: rare, every: false };
@@ -343,6 +343,14 @@ export function bm25Search(db: Queryable, corpus: Bm25Corpus, now: () => number)
 
     /** The same matches ranked once per weighting of the classes (one read of the rows). */
     rankings,
+
+    /** Whether some lexeme of `text` is not common among the visible documents (commonTermCutoff). */
+    async holdsRareLexeme(text: string): Promise<boolean> {
+      const lexemes = await lexemesOf(text);
+      if (lexemes.length === 0) return false;
+      const [{ n }, df] = await Promise.all([corpusStats(), Promise.all(lexemes.map((l) => frequency(l)))]);
+      return df.some((f) => f <= commonTermCutoff(n));
+    },
 
     /** Forgets the statistics (the corpus was replaced). */
     reset(): void {

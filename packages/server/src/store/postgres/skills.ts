@@ -166,6 +166,8 @@ export function createPostgresSkillsStore(db: PostgresDatabase, now: () => numbe
 
     lexicalSearch: (text, filters, limit) => bm25.search(text, filterSql(filters, 'd'), limit),
 
+    holdsRareTerm: (text) => bm25.holdsRareLexeme(text),
+
     async lexicalRankings(text, filters, limit) {
       const [fields, flat] = await bm25.rankings(text, filterSql(filters, 'd'), limit, [WEIGHTS, FLAT_WEIGHTS]);
       return { fields: fields!, flat: flat! };
