@@ -196,16 +196,17 @@ describe('coverage and near-duplicate servers in fused search', () => {
       passageScores: () => new Map(),
     }) as unknown as SemanticIndex;
   const ids = (r: { results: Array<{ id: string }> }) => r.results.map((x) => x.id);
+  // One Slack server first, its sibling last, unrelated records between.
+  const hits = [
+    { id: 'slack-mcp', score: 0.6 },
+    { id: 'deepl', score: 0.5 },
+    { id: 'postmark', score: 0.45 },
+    { id: 'weatherstack', score: 0.4 },
+    { id: 'mcp-server-slack', score: 0.3 },
+  ];
+  const query = { query: 'conversation history', limit: 10 };
 
   it('places the other servers of a product right below the first of them', async () => {
-    const hits = [
-      { id: 'slack-mcp', score: 0.6 },
-      { id: 'deepl', score: 0.5 },
-      { id: 'postmark', score: 0.45 },
-      { id: 'weatherstack', score: 0.4 },
-      { id: 'mcp-server-slack', score: 0.3 },
-    ];
-    const query = { query: 'conversation history', limit: 10 };
     // Without feedback, which would also lift the sibling (below).
     const apart = await createSkillSearch({ repo, semantic: semantic(hits), siblingGap: -1, feedbackWeight: 0 }).search(
       query,
@@ -219,14 +220,6 @@ describe('coverage and near-duplicate servers in fused search', () => {
   });
 
   it('ranks the words the first candidates share: a record that holds none of the request words rises', async () => {
-    const hits = [
-      { id: 'slack-mcp', score: 0.6 },
-      { id: 'deepl', score: 0.5 },
-      { id: 'postmark', score: 0.45 },
-      { id: 'weatherstack', score: 0.4 },
-      { id: 'mcp-server-slack', score: 0.3 },
-    ];
-    const query = { query: 'conversation history', limit: 10 };
     const plain = await createSkillSearch({ repo, semantic: semantic(hits), siblingGap: -1, feedbackWeight: 0 }).search(
       query,
     );
