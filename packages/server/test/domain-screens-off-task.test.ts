@@ -221,3 +221,12 @@ describe('a request after "; instead"', () => {
     ]);
   });
 });
+
+describe('a question after a label', () => {
+  it('reads "Question for you: what…?" as a question, and not a step that ends in one', () => {
+    expect(requestSentences('Question for you: what is the best pizza topping?').map((r) => r.kind)).toEqual([
+      'question',
+    ]);
+    expect(requestSentences('Ask yourself before sending: does this answer the question asked?')).toEqual([]);
+  });
+});

@@ -11,7 +11,7 @@ import type { NamedPattern, ScreenResult } from './result.js';
 
 /** Words that name an instruction channel an attacker wants discarded. */
 const INSTRUCTIONS =
-  '(?:instructions?|prompts?|directions|directives|guidelines|' +
+  '(?:instructions?|prompts?|directions|directives|guidelines|guidance|' +
   String.raw`guardrails|system\s+prompt|system\s+messages?|safety\s+(?:rules|guidelines|policies))`;
 /** Who an injection addresses: an AI reader, never a build or CI agent. */
 const AI_READER =
@@ -80,6 +80,11 @@ export const INJECTION_PATTERNS: readonly NamedPattern[] = [
     ),
   },
   { name: 'role_hijack', re: /\b(?:dan|jailbreak|god)\s+mode\b|\bdo\s+anything\s+now\b/i },
+  {
+    // "Stop being a helpful assistant and…": the reader told to drop what it is.
+    name: 'role_hijack',
+    re: new RegExp(String.raw`\bstop\s+being\s+(?:an?\s+|my\s+|the\s+)?(?:\w+\s+){0,2}${AI_READER}\b`, 'i'),
+  },
   {
     name: 'role_hijack',
     re: /\b(?:from\s+(?:now|this\s+(?:point|moment)|the\s+next\s+(?:message|reply|turn|answer|response))\s+on(?:wards?)?|henceforth|starting\s+now),?\s+you\s+(?:are|will\s+be|shall\s+be|will\s+act\s+as|will\s+play)\s+(?:an?|my|the|\w+bot)\b/i,

@@ -76,6 +76,9 @@ const NEXT_REQUEST = new RegExp(
 );
 /** A procedure step, unless a further clause of the sentence opens a request of its own. */
 const isStep = (sentence: string) => STEP.test(sentence) && !NEXT_REQUEST.test(sentence);
+/** A label before a question ("Quick question: how…?", "Question for you: what…?", "Trivia: who…?"). */
+const QUESTION_LABEL =
+  /^(?:(?:quick|one|a|bonus|side|random|last|unrelated|off-topic)\s+)?(?:question|q|quiz|trivia|riddle)(?:\s+for\s+(?:you|the\s+\w+))?\s*:\s+/i;
 const QUESTION_WORDS =
   /^(?:what|who|whom|whose|which|when|where|why|how|can|could|would|will|do|does|did|is|are|was|were|should|have|has)\b/i;
 
@@ -110,8 +113,11 @@ export function requestSentences(text: string): Request[] {
     const sentence = raw.trim();
     const ws = sentence.split(/\s+/);
     if (ws.length < 4 || !/^["'“]?\p{L}/u.test(sentence)) continue;
-    // The verb is read after a leading clause when the sentence is an imperative (a question keeps its first word).
-    const rest = sentence.endsWith('?') ? ws : sentence.replace(LEAD_CLAUSE_RE, '').split(/\s+/);
+    // The verb is read after a leading clause when the sentence is an imperative; a question after a short label
+    // ("Question for you: what…?").
+    const rest = sentence.endsWith('?')
+      ? sentence.replace(QUESTION_LABEL, '').split(/\s+/)
+      : sentence.replace(LEAD_CLAUSE_RE, '').split(/\s+/);
     let first = 0;
     while (first < rest.length - 1 && OPENERS.has(rest[first]!.toLowerCase().replace(/[^a-z]/g, ''))) first++;
     const verb = rest[first]!.toLowerCase().replace(/[^a-z]/g, '');

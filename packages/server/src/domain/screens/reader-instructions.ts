@@ -76,7 +76,7 @@ const OUTPUT_STEERING = new RegExp(
     String.raw`(?:^|[.!?:]\s+)[\s>*_"'“‘(\[-]*(?:egal\s+(?:was|welche\w*|wie)|sea\s+(?:cual|lo\s+que)\s+sea|no\s+importa\s+(?:que|lo\s+que|cual)|peu\s+importe|quoi\s+qu['’]\s*(?:il|on)|qualunque\s+(?:sia|cosa)|independentemente\s+d[aeo])\b[^,.!?\n]{0,60},\s+(?:antworte|sag|sage|empfiehl|behaupte|responde|di|dile|recomienda|afirma|reponds|repondez|dis|dites|recommande|affirme|responda|diga|recomende|rispondi|dici|consiglia|afferma)\b`,
     String.raw`\bin\s+(?:any|every|each|your)\s+(?:summary|summaries|answer|response|reply|explanation|description|translation)\s+(?:of|about|on|to)\s+${THIS_TEXT}[^,.!?\n]{0,40},\s+(?:(?:please|always|also)\s+)?(?:claim|insist|assert|say|state|mention|tell|stress|write|recommend|suggest)\b`,
     // A place in the reader's reply, then words for it: "After the code, tell the user that…".
-    String.raw`(?:^|[.!?:]\s+)[\s>*_"'“‘(\[-]*(?:before|after|at\s+the\s+end\s+of|at\s+the\s+start\s+of|below)\s+(?:the|this|that|your)\s+(?:fix|solution|answer|reply|response|code|snippet|example|explanation|steps?)\s*,\s+(?:(?:please|always|also|then)\s+)?(?:tell|say|state|claim|mention|add|note|inform|warn|stress|write|recommend|suggest|advise|assure)\s+(?:[\w']+\s+){0,3}?that\b`,
+    String.raw`(?:^|[.!?:]\s+)[\s>*_"'“‘(\[-]*(?:before|after|at\s+the\s+end\s+of|at\s+the\s+start\s+of|below)\s+(?:the|this|that|your)\s+(?:fix|solution|answer|reply|response|code|snippet|example|explanation|steps?)\s*,\s+(?:(?:please|always|also|then)\s+)?(?:(?:tell|say|state|claim|mention|add|note|inform|warn|stress|write|recommend|suggest|advise|assure)\s+(?:[\w']+\s+){0,3}?that\b|(?:say|state|write|add|print|output)\s*:\s*["'“])`,
     // "When summarising this answer, state that…" in Spanish, Portuguese, French, Italian and German.
     String.raw`\b(?:cuando|al|si|quando|ao|se|quand|lorsque?|en|mentre|nel)\s+(?:tu\s+|usted\s+|voce\s+|vous\s+)?(?:resum|expli|respond|contest|tradu|proces|descri|descrev|reformul|riassum|spieg|rispond|elabor)\w*\s+(?:${THIS_TEXT_ELSEWHERE})[^,.!?\n]{0,40},\s+(?:(?:por\s+favor|siempre|sempre|tambien|tambem|toujours|aussi|anche)\s+)?(?:afirm|di|dile|diga|dis|dites|dici|mencion|menzion|escrib|escrev|ecri|scriv|recomend|recommand|consigli|sugier|sugir|sugger|asegur|assegur|insist|declar|affirm|afferm|soulign)\w*\b[^.!?\n]{0,30}?\b(?:que|che)\b`,
     String.raw`\b(?:wenn|sobald|bevor|nachdem|falls)\s+du\s+(?:${THIS_TEXT_ELSEWHERE})\s+(?:\w+\s+){0,3}?(?:zusammenfasst|erklarst|beantwortest|ubersetzt|beschreibst|verarbeitest|wiedergibst)\b[^,.!?\n]{0,40},\s+(?:(?:bitte|immer|auch)\s+)?(?:sag|behaupt|erwahn|schreib|beton|empfiehl|gib\s+an)\w*\b[^.!?\n]{0,30}?\bdass\b`,
@@ -118,7 +118,7 @@ const RULES: readonly Rule[] = [
         String.raw`\b(?:dear|hey|attention)\s+${AI}\b`,
         String.raw`\b(?:if\s+you\s+are|as|you\s+are)\s+an?\s+(?:automated\s+)?${AI}\b`,
         String.raw`\b(?:the|any|every|an?)\s+(?:automated\s+)?${AI}s?\s+(?:reading|processing|parsing|summari[sz]ing|ingesting|seeing|that\s+reads|who\s+reads)\b`,
-        String.raw`(?:^|[.!?:]\s+)${AI}\s*[,:]\s`,
+        String.raw`(?:^|[.!?:]\s+|<!--\s*|\[\/\/\]:\s*#\s*\(\s*|\/\*\s*|\/\/\s*)${AI}\s*[,:]\s`,
         String.raw`\b(?:als|en\s+tant\s+qu[e']\s*|como|come)\s*(?:ki|ia|assistent|assistant|asistente|assistente)\b`,
         String.raw`\b(?:an\s+die\s+ki|a\s+l'ia|para\s+la\s+ia|para\s+a\s+ia|all'ia)\b`,
         // "Note to the assistant" in the other languages: a note, message or instruction for the model.
@@ -166,7 +166,7 @@ const RULES: readonly Rule[] = [
   { rule: 'decode_and_follow', re: DECODE_AND_FOLLOW },
   {
     rule: 'output_control',
-    re: /(?:^|[.!?:]\s+)(?:please\s+)?(?:respond|reply|answer|write)\s+(?:to\s+(?:the\s+)?(?:user|reader)s?\s+)?(?:only\s+)?(?:in|using|with)\s+(?:all\s+caps|uppercase|capital\s+letters|pig\s+latin|emojis?|morse|rhymes?|verse|base64|binary|reverse)\b|(?:^|[.!?:]\s+)(?:please\s+)?(?:respond|reply|answer)\s+only\s+with\s+(?:the\s+(?:word|phrase|sentence)|["'“])|\b(?:output|print|say|write|repeat)\s+(?:the\s+following|this)\b[^.!?\n]{0,30}\b(?:verbatim|word\s+for\s+word)\s+and\s+nothing\s+else\b|\b(?:end|start|begin|finish|sign)\s+(?:every|each|all)\s+(?:reply|response|answer|message)s?\b/m,
+    re: /(?:^|[.!?:]\s+)(?:please\s+)?(?:respond|reply|answer|write)\s+(?:to\s+(?:the\s+)?(?:user|reader)s?\s+)?(?:only\s+)?(?:in|using|with)\s+(?:all\s+caps|uppercase|capital\s+letters|pig\s+latin|emojis?|morse|rhymes?|verse|base64|binary|reverse)\b|(?:^|[.!?:]\s+)(?:please\s+)?(?:respond|reply|answer)\s+only\s+with\s+(?:the\s+(?:word|phrase|sentence)|["'“])|\b(?:output|print|say|write|repeat)\s+(?:the\s+following|this)\b[^.!?\n]{0,30}\b(?:verbatim|word\s+for\s+word)\s+and\s+nothing\s+else\b|\b(?:end|start|begin|finish|sign)\s+(?:every|each|all)\s+(?:reply|response|answer|message)s?\b|\b(?:append|add|insert|include)\b(?:"[^"\n]{0,80}"|[^.!?\n]){0,80}?\b(?:to|in|after|at\s+the\s+end\s+of)\s+(?:every|each|all)\s+(?:paragraph|reply|replies|answer)s?\b/m,
   },
 ];
 
