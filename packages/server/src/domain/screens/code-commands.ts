@@ -521,27 +521,36 @@ const REMOTE_G = new RegExp(REMOTE, 'gi');
 const REQUEST_G = new RegExp(REQUEST.source, 'gi');
 /** How far before a secret the request that carries it may start. */
 const SECRET_REACH = 400;
+/** How far a call's brackets or continued lines are followed. */
+const CALL_REACH = 2000;
 /** A name given a URL (`const url = "https://…"`, `$uri = '…'`), which a call may then use. */
 const URL_ASSIGNED = /([$\w]+)["']?\s*[:=]\s*["'`](https?:\/\/[^"'`\s]+)/gi;
 
 /**
- * The call a request keyword at `at` starts: to its closing bracket when it opens one right away (`fetch(…)`,
- * `axios.post(…)`), else to the end of its line with continuations (`curl … \`, PowerShell's backtick).
+ * Where the call a request keyword at `at` starts ends: at its closing bracket when it opens one right away
+ * (`fetch(…)`, `axios.post(…)`), else at the end of its line with continuations (`curl … \`, PowerShell's backtick);
+ * followed CALL_REACH characters at most.
  */
 function callExtent(text: string, at: number, keyword: string): number {
   const after = at + keyword.length;
-  const open = /^[\w.]{0,30}\s{0,2}\(/.exec(text.slice(after));
+  const limit = Math.min(text.length, at + CALL_REACH);
+  const open = /^[\w.]{0,30}\s{0,2}\(/.exec(text.slice(after, after + 40));
   if (keyword.endsWith('(') || open) {
     let depth = 0;
-    for (let i = keyword.endsWith('(') ? after - 1 : after + open![0].length - 1; i < text.length; i++) {
+    for (let i = keyword.endsWith('(') ? after - 1 : after + open![0].length - 1; i < limit; i++) {
       const c = text[i]!;
       if (c === '(' || c === '[' || c === '{') depth++;
       else if ((c === ')' || c === ']' || c === '}') && --depth === 0) return i + 1;
     }
-    return text.length;
+    return limit;
   }
-  const line = /(?:[^\n]*[\\`]\n)*[^\n]*/.exec(text.slice(at))!;
-  return at + line[0].length;
+  let end = at;
+  for (;;) {
+    const nl = text.indexOf('\n', end);
+    if (nl === -1 || nl >= limit) return limit;
+    if (!/[\\`]$/.test(text.slice(end, nl).trimEnd())) return nl;
+    end = nl + 1;
+  }
 }
 
 /**
@@ -550,21 +559,26 @@ function callExtent(text: string, at: number, keyword: string): number {
  * be. The host is written in the same call, or given to a name the call uses. Its span.
  */
 function providerSecretSentAway(text: string): [number, number] | undefined {
-  for (const v of text.matchAll(SECRET_VARIABLE)) {
-    const own = PROVIDER_DOMAINS[v[1]!.toLowerCase()];
-    if (!own) continue;
-    const from = Math.max(0, v.index - SECRET_REACH);
-    const calls = [...text.slice(from, v.index).matchAll(REQUEST_G)]
-      .map((k) => ({ at: from + k.index, end: callExtent(text, from + k.index, k[0]) }))
-      .filter((c) => c.end >= v.index + v[0].length);
-    for (const call of calls) {
-      const body = text.slice(call.at, call.end);
-      const hosts = [
-        ...[...body.matchAll(REMOTE_G)].map((h) => ({ at: call.at + h.index, host: h[0] })),
-        ...[...text.slice(0, call.at).matchAll(URL_ASSIGNED)]
-          .filter((a) => new RegExp(String.raw`(?<![\w$])${a[1]!.replace('$', '\\$')}(?!\w)`).test(body))
-          .map((a) => ({ at: a.index, host: a[2]! })),
-      ];
+  const secrets = [...text.matchAll(SECRET_VARIABLE)].filter((v) => PROVIDER_DOMAINS[v[1]!.toLowerCase()]);
+  if (secrets.length === 0) return undefined;
+  const assigned = [...text.matchAll(URL_ASSIGNED)];
+  for (const k of text.matchAll(REQUEST_G)) {
+    const near = secrets.filter((v) => v.index >= k.index && v.index <= k.index + SECRET_REACH);
+    if (near.length === 0) continue;
+    const end = callExtent(text, k.index, k[0]);
+    const carried = near.filter((v) => v.index + v[0].length <= end);
+    if (carried.length === 0) continue;
+    const body = text.slice(k.index, end);
+    const hosts = [
+      ...[...body.matchAll(REMOTE_G)].map((h) => ({ at: k.index + h.index, host: h[0] })),
+      ...assigned
+        .filter(
+          (a) => a.index < k.index && new RegExp(String.raw`(?<![\w$])${a[1]!.replace('$', '\\$')}(?!\w)`).test(body),
+        )
+        .map((a) => ({ at: a.index, host: a[2]! })),
+    ];
+    for (const v of carried) {
+      const own = PROVIDER_DOMAINS[v[1]!.toLowerCase()]!;
       const away = hosts.find((h) => !underAny(hostName(h.host), own));
       if (away) return [Math.min(v.index, away.at), Math.max(v.index + v[0].length, away.at + away.host.length)];
     }

@@ -166,7 +166,7 @@ const RULES: readonly Rule[] = [
   { rule: 'decode_and_follow', re: DECODE_AND_FOLLOW },
   {
     rule: 'output_control',
-    re: /(?:^|[.!?:]\s+)(?:please\s+)?(?:respond|reply|answer|write)\s+(?:to\s+(?:the\s+)?(?:user|reader)s?\s+)?(?:only\s+)?(?:in|using|with)\s+(?:all\s+caps|uppercase|capital\s+letters|pig\s+latin|emojis?|morse|rhymes?|verse|base64|binary|reverse)\b|(?:^|[.!?:]\s+)(?:please\s+)?(?:respond|reply|answer)\s+only\s+with\s+(?:the\s+(?:word|phrase|sentence)|["'“])|\b(?:output|print|say|write|repeat)\s+(?:the\s+following|this)\b[^.!?\n]{0,30}\b(?:verbatim|word\s+for\s+word)\s+and\s+nothing\s+else\b|\b(?:end|start|begin|finish|sign)\s+(?:every|each|all)\s+(?:reply|response|answer|message)s?\b|\b(?:append|add|insert|include)\b(?:"[^"\n]{0,80}"|[^.!?\n]){0,80}?\b(?:to|in|after|at\s+the\s+end\s+of)\s+(?:every|each|all)\s+(?:paragraph|reply|replies|answer)s?\b/m,
+    re: /(?:^|[.!?:]\s+)(?:please\s+)?(?:respond|reply|answer|write)\s+(?:to\s+(?:the\s+)?(?:user|reader)s?\s+)?(?:only\s+)?(?:in|using|with)\s+(?:all\s+caps|uppercase|capital\s+letters|pig\s+latin|emojis?|morse|rhymes?|verse|base64|binary|reverse)\b|(?:^|[.!?:]\s+)(?:please\s+)?(?:respond|reply|answer)\s+only\s+with\s+(?:the\s+(?:word|phrase|sentence)|["'“])|\b(?:output|print|say|write|repeat)\s+(?:the\s+following|this)\b[^.!?\n]{0,30}\b(?:verbatim|word\s+for\s+word)\s+and\s+nothing\s+else\b|\b(?:end|start|begin|finish|sign)\s+(?:every|each|all)\s+(?:reply|response|answer|message)s?\b|\b(?:append|add|insert|include)\b[^!?\n]{0,80}?\b(?:to|in|after|at\s+the\s+end\s+of)\s+(?:every|each|all)\s+(?:paragraph|reply|replies|answer)s?\b/m,
   },
 ];
 
