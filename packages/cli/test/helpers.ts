@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterAll } from 'vitest';
 import { prepareDataDir } from '../../../test/support/backend.js';
 import { linkIn, type Smtp, startSmtp } from '../../../test/support/identity.js';
 import { listeningUrl, serverProcessEnv } from '../../../test/support/process.js';
@@ -172,7 +173,17 @@ export function writeAxleConfig(home: string, config: Record<string, unknown>): 
   fs.writeFileSync(path.join(home, '.axle', 'config.json'), JSON.stringify(config));
 }
 
-export const tempHome = () => fs.mkdtempSync(path.join(os.tmpdir(), 'axle-cli-home-'));
+/** The HOMEs tempHome made in this test file, removed after its tests (after every other afterAll: hooks run as a stack). */
+const homes: string[] = [];
+afterAll(() => {
+  for (const home of homes.splice(0)) fs.rmSync(home, { recursive: true, force: true });
+});
+
+export const tempHome = () => {
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'axle-cli-home-'));
+  homes.push(home);
+  return home;
+};
 
 /** A Claude Code session transcript (from the extractor's fixtures) the built-in extractor finds one learning in. */
 export const TRANSCRIPT = new URL('../../extractor/test/fixtures/claude-code-session.jsonl', import.meta.url);
