@@ -1,8 +1,6 @@
 // The attention's batched products in WebAssembly (search/batch-matmul.ts) against tfjs's own BatchMatMul kernel.
-import fs from 'node:fs';
 import tf from '@energetic-ai/core';
 import { describe, expect, it } from 'vitest';
-import { assembleKernel, kernelBinary } from '../src/scripts/build-kernel.js';
 import { batchMatMul } from '../src/search/batch-matmul.js';
 
 interface Tfjs {
@@ -70,11 +68,5 @@ describe('batchMatMul (the attention products)', () => {
     expect(() => batchMatMul(new Float32Array(6), new Float32Array(5), 2, 1, 3, 1, false, new Float32Array(2))).toThrow(
       /floats for/,
     );
-  });
-
-  it('is committed exactly as `npm run kernel` assembles it from the .wat source', async () => {
-    expect(
-      Buffer.from(await assembleKernel('batch-matmul')).equals(fs.readFileSync(kernelBinary('batch-matmul'))),
-    ).toBe(true);
   });
 });
