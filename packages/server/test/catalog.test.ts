@@ -8,11 +8,12 @@ import { readDockerCatalog } from '../src/catalog/build.js';
 import { buildCatalog, categoryCounts, mcpConnection, serializeCatalog } from '../src/catalog/compose.js';
 import { BUNDLED_CATALOG, loadCatalog } from '../src/catalog/load.js';
 import {
-  categorizeMcpServer,
   categorizePublicApi,
-  placeMcpServer,
   deriveTags,
   informativeDockerTags,
+  MCP_DEFAULT_CATEGORY,
+  type McpCategoryEvidence,
+  placeMcpServer,
   PUBLIC_APIS_CATEGORY,
   pricingForWebApi,
   qualityForMcpServer,
@@ -22,6 +23,10 @@ import {
 import { parseDockerServer } from '../src/catalog/parse-docker-registry.js';
 import { parseMcpRegistry } from '../src/catalog/parse-mcp-registry.js';
 import { parsePublicApis } from '../src/catalog/parse-public-apis.js';
+
+/** The category a server is filed under: where a rule places it, else the default. */
+const categorizeMcpServer = (text: string, evidence?: McpCategoryEvidence) =>
+  placeMcpServer(text, evidence) ?? MCP_DEFAULT_CATEGORY;
 
 const PUBLIC_APIS_MD = `# Sponsor
 ## APILayer APIs

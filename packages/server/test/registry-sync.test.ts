@@ -3,6 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { ERROR_CODES } from '@axle/sdk';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { MCP_DEFAULT_CATEGORY } from '../src/catalog/mapping.js';
+import { registrySkill, type SyncedServer } from '../src/catalog/official-registry.js';
 import { createLogger } from '../src/logger.js';
 import { catalogSync } from '../src/scripts/catalog-sync.js';
 import { createLearningsService } from '../src/services/learnings.js';
@@ -366,5 +368,33 @@ describe('registry sync against a stand-in of the v0.1 API', () => {
     } finally {
       await server.stop();
     }
+  });
+});
+
+describe('registrySkill: a synced server whose registry entry describes nothing', () => {
+  const synced = (name: string, description: string, title?: string): SyncedServer => ({
+    name,
+    version: '1.0.0',
+    isLatest: true,
+    status: 'active',
+    updatedAt: iso(T0),
+    detail: { name, version: '1.0.0', description, ...(title && { title }) },
+  });
+
+  it('gets a description built from its product and the category a rule placed it in', () => {
+    const empty = registrySkill(synced('io.github.acme/slack-notifier', ''));
+    expect(empty.description).toBe('slack notifier MCP server for communication: messages, e-mail and calendars.');
+    expect(empty.category).toBe('communication');
+    expect(empty.quality.reliability).toBeLessThan(
+      registrySkill(synced('io.github.acme/slack-notifier', 'Post alerts to Slack channels')).quality.reliability,
+    );
+    const restated = registrySkill(synced('com.example/zorblat', 'Zorblat MCP server', 'Zorblat'));
+    expect(restated.description).toBe('Zorblat MCP server.');
+    expect(restated.category).toBe(MCP_DEFAULT_CATEGORY);
+  });
+
+  it('keeps a description that says more than its names', () => {
+    const kept = registrySkill(synced('io.github.acme/zorblat', 'Zorblat MCP server that reads herd telemetry'));
+    expect(kept.description).toBe('Zorblat MCP server that reads herd telemetry');
   });
 });

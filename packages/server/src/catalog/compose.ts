@@ -142,7 +142,7 @@ interface McpEntry {
   hosted: boolean;
   versioned: boolean;
   hasRepository: boolean;
-  /** Docker's own category (see categorizeMcpServer). */
+  /** Docker's own category (see placeMcpServer). */
   dockerCategory?: string;
 }
 

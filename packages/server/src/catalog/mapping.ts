@@ -296,11 +296,6 @@ export function placeMcpServer(text: string, evidence: McpCategoryEvidence = {})
   return categoryFromText(text) ?? (tools ? categoryFromText(tools) : undefined) ?? docker;
 }
 
-/** placeMcpServer, else MCP_DEFAULT_CATEGORY. */
-export function categorizeMcpServer(text: string, evidence: McpCategoryEvidence = {}): Category {
-  return placeMcpServer(text, evidence) ?? MCP_DEFAULT_CATEGORY;
-}
-
 /** Docker's tags minus those every kind of server carries. */
 export function informativeDockerTags(tags: readonly string[]): string[] {
   return tags.filter((t) => !GENERIC_DOCKER_TAGS.has(t.toLowerCase()));

@@ -1,11 +1,12 @@
 // The official MCP Registry's v0.1 API (github.com/modelcontextprotocol/registry, docs/reference/api/openapi.yaml):
 // the response shapes a sync reads, and the mapping of one server version to a Skill. Pure: no I/O.
 import { type Skill, z } from '@axle/sdk';
-import { mcpLaunchCommand, repositoryKey } from './compose.js';
+import { mcpDescription, mcpLaunchCommand, repositoryKey } from './compose.js';
 import {
-  categorizeMcpServer,
   deriveTags,
+  MCP_DEFAULT_CATEGORY,
   pricingForHostedMcpServer,
+  placeMcpServer,
   pricingForMcpServer,
   qualityForMcpServer,
   slugify,
@@ -97,14 +98,29 @@ export function registrySkill(s: SyncedServer): Omit<Skill, 'relevance'> {
     : remote
       ? { protocol: remote.type, endpoint: remote.url, auth, docs, env }
       : { protocol: 'stdio', endpoint: repository || docs, auth, docs, env };
-  const description = d.description.replace(/\s+/g, ' ').trim();
-  const text = `${d.title ?? ''} ${d.name.split('/')[1] ?? ''} ${description}`.replace(/[-_]/g, ' ');
+  const given = d.description.replace(/\s+/g, ' ').trim();
+  const [namespace = '', repo = ''] = d.name.split('/');
+  const text = `${d.title ?? ''} ${repo} ${given}`.replace(/[-_]/g, ' ');
+  const placed = placeMcpServer(text);
+  // A registry entry whose description is empty or says only its name gets one built as the bundled catalog's are.
+  const description = mcpDescription(
+    {
+      description: given,
+      names: [d.title ?? '', repo, namespace.replace(/^io\.github\./, '')],
+      title: d.title ?? '',
+      repo,
+      owner: namespace.replace(/^io\.github\./, ''),
+      topics: [],
+      tools: [],
+    },
+    placed,
+  );
   const hosted = !command && remote !== undefined;
   return {
     id: registrySkillId(d.name),
     name: d.title?.trim() || d.name,
     description,
-    category: categorizeMcpServer(text),
+    category: placed ?? MCP_DEFAULT_CATEGORY,
     tags: deriveTags(['mcp', 'registry', ...(pkg ? [pkg.registryType] : [])], text),
     type: 'mcp_server',
     connection,
@@ -112,7 +128,7 @@ export function registrySkill(s: SyncedServer): Omit<Skill, 'relevance'> {
     quality: qualityForMcpServer({
       launchable: command !== undefined || hosted,
       versioned: true,
-      described: description !== '',
+      described: given !== '',
       hasRepository: repository !== '',
     }),
     ...(variables.length > 0 && {
