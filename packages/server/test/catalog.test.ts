@@ -5,7 +5,13 @@ import { fileURLToPath } from 'node:url';
 import { CATEGORIES } from '@axle/sdk';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readDockerCatalog } from '../src/catalog/build.js';
-import { buildCatalog, categoryCounts, mcpConnection, serializeCatalog } from '../src/catalog/compose.js';
+import {
+  buildCatalog,
+  categoryCounts,
+  distinctSeedRows,
+  mcpConnection,
+  serializeCatalog,
+} from '../src/catalog/compose.js';
 import { BUNDLED_CATALOG, loadCatalog } from '../src/catalog/load.js';
 import {
   categorizePublicApi,
@@ -385,6 +391,23 @@ describe('MCP registry parser and connections', () => {
     const repoOnly = mcpConnection(byName('io.github.one/mcp'));
     expect(repoOnly).toMatchObject({ protocol: 'stdio', endpoint: 'https://github.com/one/mcp' });
     expect(repoOnly.command).toBeUndefined();
+  });
+
+  it('lists a server once when the seed repeats it under a moved repository, keeping its home row', () => {
+    const row = (owner: string, repo: string, repositoryUrl: string, description: string) => ({
+      registryName: `io.github.${owner}/${repo}`,
+      owner,
+      repo,
+      description,
+      repositoryUrl,
+      remotes: [],
+    });
+    const moved = row('vrk', 'mcp-server-crawl', 'https://github.com/Acme/crawl-mcp', 'Official Crawl MCP server');
+    const home = row('acme', 'crawl-mcp', 'https://github.com/acme/crawl-mcp.git', 'Official Crawl MCP server');
+    const sibling = row('acme', 'crawl-mcp-admin', 'https://github.com/acme/crawl-mcp', 'Crawl admin tools');
+    const bare = [row('a', 'x', 'https://github.com/a/mono', ''), row('b', 'y', 'https://github.com/a/mono', '')];
+    expect(distinctSeedRows([moved, sibling, home, ...bare])).toEqual([sibling, home, ...bare]);
+    expect(distinctSeedRows([home, moved])).toEqual([home]);
   });
 
   it('names the failing field of a malformed seed', () => {

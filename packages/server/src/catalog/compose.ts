@@ -296,6 +296,30 @@ export function repositoryKey(url: string): string {
 }
 
 /**
+ * The seed's rows less repeats of one server: a row whose repository and (non-empty) description are another's (a
+ * server listed again after its repository moved) is dropped, keeping the row whose owner/repo is the repository's path.
+ */
+export function distinctSeedRows(seed: readonly McpServerRow[]): McpServerRow[] {
+  const server = (r: McpServerRow) => {
+    const repository = repositoryKey(r.repositoryUrl);
+    const description = r.description.trim().toLowerCase();
+    return repository === '' || description === '' ? undefined : `${repository} ${description}`;
+  };
+  const home = (r: McpServerRow) => repositoryKey(r.repositoryUrl).endsWith(`/${r.owner}/${r.repo}`.toLowerCase());
+  const chosen = new Map<string, McpServerRow>();
+  for (const row of seed) {
+    const key = server(row);
+    if (key === undefined) continue;
+    const prior = chosen.get(key);
+    if (prior === undefined || (!home(prior) && home(row))) chosen.set(key, row);
+  }
+  return seed.filter((r) => {
+    const key = server(r);
+    return key === undefined || chosen.get(key) === r;
+  });
+}
+
+/**
  * The MCP servers of both sources, one entry per server: a Docker entry whose repository is the
  * repository of exactly one seed entry (and of no other Docker entry: monorepos hold many servers)
  * merges into it; the rest stand alone.
@@ -352,7 +376,7 @@ function assignIds(drafts: Draft[], reserved: ReadonlySet<string> = new Set()): 
  */
 export function buildCatalog(sources: CatalogSources): Skill[] {
   const apis = parsePublicApis(sources.publicApisMarkdown).map(webApiDraft);
-  const seed = parseMcpRegistry(sources.mcpSeed).servers;
+  const seed = distinctSeedRows(parseMcpRegistry(sources.mcpSeed).servers);
   const entries = mcpEntries(seed, sources.docker?.servers ?? [], sources.docker?.commit ?? '');
   const drafts = entries.map(mcpDraft);
   const first = assignIds([...apis, ...drafts.slice(0, seed.length)]);
