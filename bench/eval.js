@@ -35,13 +35,14 @@ const { queries } = JSON.parse(fs.readFileSync(new URL('./eval/queries.json', im
 const readSet = (file) => JSON.parse(fs.readFileSync(new URL(`./eval/${file}`, import.meta.url), 'utf8')).queries;
 /**
  * Plain everyday requests, each set split into a dev half (tuned on) and a test half (reported, never tuned on),
- * scored and checked on its own: `everyday` (e001-e073), `everyday-2` (e101-e140) and `everyday-3` (e201-e260), each
- * written later than the one before.
+ * scored and checked on its own: `everyday` (e001-e073), `everyday-2` (e101-e140), `everyday-3` (e201-e260) and
+ * `everyday-4` (e301-e360), each written later than the one before.
  */
 const everydaySets = [
   ['everyday', readSet('everyday.json')],
   ['everyday-2', readSet('everyday-2.json')],
   ['everyday-3', readSet('everyday-3.json')],
+  ['everyday-4', readSet('everyday-4.json')],
 ];
 const everyday = everydaySets.flatMap(([, set]) => set);
 const TARGET_EVERYDAY_FIRST = 0.9;
