@@ -22,6 +22,9 @@ export interface StandinVersion {
   repository?: string;
   packages?: unknown[];
   remotes?: unknown[];
+  websiteUrl?: string;
+  /** Rewrites the entry as served, to play a registry that serves a malformed one. */
+  malform?: (entry: { server: Record<string, unknown>; _meta?: unknown }) => unknown;
 }
 
 function validators() {
@@ -41,10 +44,16 @@ export async function startRegistryStandIn() {
   let failAt: number | undefined;
   /** A raw body (status 200) for the next list request, to play a registry that misbehaves. */
   let rawNext: string | undefined;
+  /** A raw body (status 200) for the next /versions/latest request. */
+  let rawLatest: string | undefined;
   let listCalls = 0;
   const { list, one, ajv } = validators();
 
-  const response = (v: StandinVersion) => ({
+  const response = (v: StandinVersion) => {
+    const entry = wellFormed(v);
+    return v.malform ? v.malform(entry) : entry;
+  };
+  const wellFormed = (v: StandinVersion) => ({
     server: {
       name: v.name,
       description: v.description,
@@ -53,7 +62,8 @@ export async function startRegistryStandIn() {
       ...(v.repository && { repository: { url: v.repository, source: 'github' } }),
       ...(v.packages && { packages: v.packages }),
       ...(v.remotes && { remotes: v.remotes }),
-    },
+      ...(v.websiteUrl && { websiteUrl: v.websiteUrl }),
+    } as Record<string, unknown>,
     _meta: {
       'io.modelcontextprotocol.registry/official': {
         status: v.status,
@@ -99,6 +109,11 @@ export async function startRegistryStandIn() {
     }
     const m = /^\/v0\.1\/servers\/([^/]+)\/versions\/latest$/.exec(url.pathname);
     if (m) {
+      if (rawLatest !== undefined) {
+        const body = rawLatest;
+        rawLatest = undefined;
+        return res.writeHead(200, { 'content-type': 'application/json' }).end(body);
+      }
       const name = decodeURIComponent(m[1]!);
       const latest = [...versions.values()].find((v) => v.name === name && v.isLatest && v.status !== 'deleted');
       return latest ? send(res, 200, response(latest), one) : send(res, 404, { error: 'Server not found' });
@@ -117,6 +132,7 @@ export async function startRegistryStandIn() {
       requests.length = 0;
       failAt = undefined;
       rawNext = undefined;
+      rawLatest = undefined;
     },
     put(v: StandinVersion) {
       versions.set(`${v.name}@${v.version}`, v);
@@ -127,6 +143,10 @@ export async function startRegistryStandIn() {
     /** The next list request answers `body` as it is. */
     answerNextListWith(body: string) {
       rawNext = body;
+    },
+    /** The next /versions/latest request answers `body` as it is. */
+    answerNextLatestWith(body: string) {
+      rawLatest = body;
     },
     /** The `n`th list request from now answers 500. */
     failListPage(n: number) {

@@ -2,6 +2,7 @@
 // the response shapes a sync reads, and the mapping of one server version to a Skill. Pure: no I/O.
 import { type Skill, z } from '@axle/sdk';
 import { mcpDescription, mcpLaunchCommand, repositoryKey } from './compose.js';
+import { cut } from './cut.js';
 import {
   deriveTags,
   MCP_DEFAULT_CATEGORY,
@@ -12,37 +13,85 @@ import {
   slugify,
 } from './mapping.js';
 
+/**
+ * Bounds on what a synced server carries into the index and every answer that shows it. Free text is cut to
+ * its bound (it stays readable, and a registry with longer limits than the official one still works); an
+ * identifier or URL beyond its bound, or one with spaces or control characters, makes the entry malformed
+ * (a cut URL or name would be a wrong one). Lists of alternatives are read to their bound; an entry that
+ * declares more install variables for one package than its bound is malformed (every one is needed to run it).
+ */
+export const REGISTRY_BOUNDS = {
+  title: 200,
+  description: 1000,
+  statusMessage: 1000,
+  variableDescription: 500,
+  placeholder: 200,
+  variableName: 128,
+  identifier: 1000,
+  type: 64,
+  url: 2048,
+  packages: 20,
+  remotes: 20,
+  variables: 100,
+} as const;
+
+/** C0 and C1 control characters other than tab and line breaks (PostgreSQL refuses NUL in text). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what it removes
+const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/g;
+/** Free text: control characters removed, cut to `n`. */
+const text = (n: number) => z.string().transform((s) => cut(s.replace(CONTROL, ''), n));
+/** An identifier: at most `n` characters, no spaces or control characters. */
+const token = (n: number) =>
+  z
+    .string()
+    .max(n)
+    .regex(/^[^\s\p{Cc}]*$/u);
+const httpUrl = token(REGISTRY_BOUNDS.url).regex(/^https?:\/\//i);
+/** The first `n` items of a list, each then parsed by `item`. */
+const first = <T extends z.ZodType>(n: number, item: T) =>
+  z
+    .array(z.unknown())
+    .transform((a) => a.slice(0, n))
+    .pipe(z.array(item));
+
 const KeyValueInput = z.object({
-  name: z.string(),
-  description: z.string().optional(),
+  name: token(REGISTRY_BOUNDS.variableName),
+  description: text(REGISTRY_BOUNDS.variableDescription).optional(),
   isSecret: z.boolean().optional(),
   isRequired: z.boolean().optional(),
-  placeholder: z.string().optional(),
+  placeholder: text(REGISTRY_BOUNDS.placeholder).optional(),
 });
 const Package = z.object({
-  registryType: z.string(),
-  identifier: z.string(),
-  version: z.string().optional(),
-  environmentVariables: z.array(KeyValueInput).optional(),
+  registryType: token(REGISTRY_BOUNDS.type),
+  identifier: token(REGISTRY_BOUNDS.identifier),
+  version: token(REGISTRY_BOUNDS.identifier).optional(),
+  environmentVariables: z.array(KeyValueInput).max(REGISTRY_BOUNDS.variables).optional(),
 });
-const Remote = z.object({ type: z.string(), url: z.string() });
+// A remote URL may start with a {variable} the client fills in, as the registry allows.
+const Remote = z.object({
+  type: token(REGISTRY_BOUNDS.type),
+  url: token(REGISTRY_BOUNDS.url).regex(/^(?:https?:\/\/|\{)/i),
+});
 export const ServerDetail = z.object({
-  name: z.string().min(3).max(200),
-  description: z.string(),
-  title: z.string().optional(),
-  version: z.string().min(1).max(255),
-  repository: z.object({ url: z.string() }).optional(),
-  websiteUrl: z.string().optional(),
-  packages: z.array(Package).optional(),
-  remotes: z.array(Remote).optional(),
+  name: token(200).min(3),
+  description: text(REGISTRY_BOUNDS.description),
+  title: text(REGISTRY_BOUNDS.title).optional(),
+  version: token(255).min(1),
+  repository: z.object({ url: httpUrl }).optional(),
+  websiteUrl: httpUrl.optional(),
+  packages: first(REGISTRY_BOUNDS.packages, Package).optional(),
+  remotes: first(REGISTRY_BOUNDS.remotes, Remote).optional(),
 });
 export type ServerDetail = z.infer<typeof ServerDetail>;
 
 export const OFFICIAL_META = 'io.modelcontextprotocol.registry/official';
 const Official = z.object({
   status: z.enum(['active', 'deprecated', 'deleted']).optional(),
-  statusMessage: z.string().optional(),
-  updatedAt: z.string(),
+  statusMessage: text(REGISTRY_BOUNDS.statusMessage).optional(),
+  updatedAt: z
+    .string()
+    .max(64)
+    .refine((s) => !Number.isNaN(Date.parse(s)), 'not a date'),
   isLatest: z.boolean(),
 });
 export const ServerResponse = z.object({
@@ -50,10 +99,37 @@ export const ServerResponse = z.object({
   _meta: z.object({ [OFFICIAL_META]: Official }),
 });
 export type ServerResponse = z.infer<typeof ServerResponse>;
-export const ServerList = z.object({
-  servers: z.array(ServerResponse),
+/** A page of the list: its entries are parsed one by one (`parseEntry`), so one malformed entry is skipped alone. */
+export const ServerListPage = z.object({
+  servers: z.array(z.unknown()),
   metadata: z.object({ nextCursor: z.string().nullish(), count: z.number().optional() }).optional(),
 });
+
+/** One registry entry: the server version, or why it was skipped and its name when it has one. */
+export type ParsedEntry = { ok: true; server: SyncedServer } | { ok: false; name?: string; reason: string };
+
+export function parseEntry(entry: unknown): ParsedEntry {
+  const parsed = ServerResponse.safeParse(entry);
+  if (parsed.success) return { ok: true, server: syncedServer(parsed.data) };
+  const issue = parsed.error.issues[0];
+  const name = (entry as { server?: { name?: unknown } } | null)?.server?.name;
+  return {
+    ok: false,
+    ...(typeof name === 'string' && { name: cut(name, 200) }),
+    reason: `${issue?.path.join('.') ?? ''}: ${issue?.message ?? 'invalid'}`,
+  };
+}
+
+/** The texts of a server version that agents read: what the catalog screen checks. */
+export function agentFacingTexts(d: ServerDetail): string[] {
+  const variables = (d.packages ?? []).flatMap((p) => p.environmentVariables ?? []);
+  return [
+    d.name,
+    d.title ?? '',
+    d.description,
+    ...variables.flatMap((v) => [v.name, v.description ?? '', v.placeholder ?? '']),
+  ];
+}
 
 /** One server version as stored after a sync. */
 export interface SyncedServer {

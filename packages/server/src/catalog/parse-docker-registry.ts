@@ -1,6 +1,7 @@
 // Reads Docker's MCP catalog (github.com/docker/mcp-registry: servers/<dir>/server.yaml and, for some,
 // tools.json). Pure: takes the parsed YAML and JSON of each server directory.
 import { type SkillInstall, type SkillTool, z } from '@axle/sdk';
+import { cut } from './cut.js';
 
 const Secret = z.object({
   name: z.string(),
@@ -51,7 +52,6 @@ export interface DockerServerRow {
 /** Tool descriptions are cut here: the first part says what a tool does; the rest is usually argument detail. */
 const MAX_TOOL_DESCRIPTION = 300;
 const clean = (s: string | null | undefined): string => (s ?? '').replace(/\s+/g, ' ').trim();
-const cut = (s: string, n: number): string => (s.length > n ? `${s.slice(0, n - 1).trimEnd()}…` : s);
 /** Placeholder texts some entries carry instead of a configuration description. */
 const PLACEHOLDER = /\bTODO\b/;
 

@@ -1,11 +1,19 @@
 // Syncs MCP servers from a registry speaking the official v0.1 API into the skills catalog: every page of
 // /v0.1/servers since the newest updatedAt seen (minus a margin), upserted on name + version in one
-// transaction once all pages arrived, so an unreachable or failing registry leaves what was there.
+// transaction once all pages arrived, so an unreachable or failing registry leaves what was there. A malformed
+// entry is skipped alone; a version whose agent-facing text the catalog screen flags is stored but held.
 import { randomUUID } from 'node:crypto';
 import { ERROR_CODES } from '@axle/sdk';
-import { ServerList, ServerResponse, type SyncedServer, syncedServer } from '../catalog/official-registry.js';
+import {
+  agentFacingTexts,
+  type ParsedEntry,
+  parseEntry,
+  ServerListPage,
+  type SyncedServer,
+} from '../catalog/official-registry.js';
 import type { Clock } from '../clock.js';
 import { DomainError } from '../domain/errors.js';
+import { screenCatalogText } from '../domain/screens/catalog-text.js';
 import type { Logger } from '../logger.js';
 import type { Transactor } from '../store/queryable.js';
 import { leasesStore } from '../store/leases.js';
@@ -35,6 +43,10 @@ export interface SyncReport {
   received: number;
   pages: number;
   repaired: number;
+  /** Malformed entries left out (list entries and /versions/latest answers). */
+  skipped: number;
+  /** Versions screened in this sync that the catalog screen held: stored, never searchable. */
+  held: number;
 }
 
 export interface RegistrySync {
@@ -112,8 +124,16 @@ export function createRegistrySync(deps: RegistrySyncDeps): RegistrySync {
 
   const endpoint = (source: string, path: string) => new URL(path, source.endsWith('/') ? source : `${source}/`);
 
+  /** The entry's server version, or undefined when it is malformed (logged with its name, when it has one). */
+  function accepted(source: string, parsed: ParsedEntry, where: string): SyncedServer | undefined {
+    if (parsed.ok) return parsed.server;
+    deps.logger.warn({ source, name: parsed.name, reason: parsed.reason }, `registry sync: malformed ${where} skipped`);
+    return undefined;
+  }
+
   async function readPages(source: string, since: string | undefined) {
     const received: SyncedServer[] = [];
+    let skipped = 0;
     let cursor: string | undefined;
     let pages = 0;
     do {
@@ -122,25 +142,34 @@ export function createRegistrySync(deps: RegistrySyncDeps): RegistrySync {
       url.searchParams.set('limit', String(PAGE_LIMIT));
       if (cursor) url.searchParams.set('cursor', cursor);
       if (since) url.searchParams.set('updated_since', since);
-      const parsed = ServerList.safeParse(await getJson(source, url));
+      const parsed = ServerListPage.safeParse(await getJson(source, url));
       if (!parsed.success)
         throw unavailable(source, `unexpected /v0.1/servers page: ${parsed.error.issues[0]?.message}`);
-      received.push(...parsed.data.servers.map(syncedServer));
+      for (const entry of parsed.data.servers) {
+        const server = accepted(source, parseEntry(entry), 'entry');
+        if (server) received.push(server);
+        else skipped += 1;
+      }
       pages += 1;
       const next = parsed.data.metadata?.nextCursor ?? undefined;
       // A cursor that does not move would loop forever.
       cursor = next && next !== cursor ? next : undefined;
     } while (cursor);
-    return { received, pages };
+    return { received, pages, skipped };
   }
 
-  /** The latest version of `name` per the registry, or null when it has none (404). */
-  async function latestOf(source: string, name: string): Promise<SyncedServer | null> {
+  /** The latest version of `name` per the registry, null when it has none (404), undefined when malformed. */
+  async function latestOf(source: string, name: string): Promise<SyncedServer | null | undefined> {
     const body = await getJson(source, endpoint(source, `v0.1/servers/${encodeURIComponent(name)}/versions/latest`));
     if (body === undefined) return null;
-    const parsed = ServerResponse.safeParse(body);
-    if (!parsed.success) throw unavailable(source, `unexpected /versions/latest answer for ${name}`);
-    return syncedServer(parsed.data);
+    return accepted(source, parseEntry(body), '/versions/latest answer');
+  }
+
+  /** The catalog screen's rules on a version's agent-facing text; logged when it holds the version. */
+  function screened(source: string, s: Pick<SyncedServer, 'name' | 'version' | 'detail'>): string[] {
+    const { rules } = screenCatalogText(agentFacingTexts(s.detail));
+    if (rules.length > 0) deps.logger.warn({ source, name: s.name, version: s.version, rules }, 'registry sync: held');
+    return rules;
   }
 
   async function sync(source: string): Promise<SyncReport> {
@@ -149,7 +178,8 @@ export function createRegistrySync(deps: RegistrySyncDeps): RegistrySync {
       state.newestUpdatedAt === undefined
         ? undefined
         : new Date(Date.parse(state.newestUpdatedAt) - UPDATED_SINCE_MARGIN_MS).toISOString();
-    const { received, pages } = await readPages(source, since);
+    const { received, pages, skipped: malformed } = await readPages(source, since);
+    let skipped = malformed;
 
     // Latest flags as they will stand: stored versions overlaid with what arrived. A name whose versions do
     // not show exactly one latest (a flip that left the old version's updatedAt alone, or a page boundary
@@ -164,19 +194,37 @@ export function createRegistrySync(deps: RegistrySyncDeps): RegistrySync {
     }
     const disagreeing = names.filter((n) => [...latestByName.get(n)!.values()].filter(Boolean).length !== 1);
     const repairs = new Map<string, SyncedServer | null>();
-    for (const name of disagreeing) repairs.set(name, await latestOf(source, name));
+    for (const name of disagreeing) {
+      const latest = await latestOf(source, name);
+      if (latest === undefined) skipped += 1;
+      else repairs.set(name, latest);
+    }
 
-    const newest = received.reduce<string | undefined>(
-      (max, r) => (max === undefined || Date.parse(r.updatedAt) > Date.parse(max) ? r.updatedAt : max),
-      state.newestUpdatedAt,
-    );
+    // Never past this instance's clock: one entry dated in the future would hide every later change.
+    const now = new Date(deps.clock.now()).toISOString();
+    const newest = received.reduce<string | undefined>((max, r) => {
+      const at = Date.parse(r.updatedAt) > Date.parse(now) ? now : r.updatedAt;
+      return max === undefined || Date.parse(at) > Date.parse(max) ? at : max;
+    }, state.newestUpdatedAt);
 
     const report = await deps.db.tx(async (q) => {
       const before = new Map((await registryStore.visible(q)).map((s) => [s.name, fingerprintOf(s)]));
-      for (const r of received) await registryStore.upsert(q, source, r);
+      let held = 0;
+      const upsert = async (r: SyncedServer) => {
+        const rules = screened(source, r);
+        if (rules.length > 0) held += 1;
+        await registryStore.upsert(q, source, r, rules);
+      };
+      for (const r of received) await upsert(r);
       for (const [name, latest] of repairs) {
-        if (latest) await registryStore.upsert(q, source, { ...latest, isLatest: true });
+        if (latest) await upsert({ ...latest, isLatest: true });
         await registryStore.setLatest(q, source, name, latest?.version ?? '');
+      }
+      // Versions stored before the screen existed, of any source.
+      for (const u of await registryStore.unscreened(q)) {
+        const rules = screened(u.source, u);
+        if (rules.length > 0) held += 1;
+        await registryStore.setHeld(q, u.source, u.name, u.version, rules);
       }
       const after = new Map((await registryStore.visible(q)).map((s) => [s.name, fingerprintOf(s)]));
       let added = 0;
@@ -190,7 +238,17 @@ export function createRegistrySync(deps: RegistrySyncDeps): RegistrySync {
       for (const name of before.keys()) if (!after.has(name)) hidden += 1;
       const changed = added + updated + hidden > 0;
       await registryStore.saveState(q, source, newest, deps.clock.now(), changed);
-      return { source, added, updated, hidden, received: received.length, pages, repaired: repairs.size };
+      return {
+        source,
+        added,
+        updated,
+        hidden,
+        received: received.length,
+        pages,
+        repaired: repairs.size,
+        skipped,
+        held,
+      };
     });
     if (report.added + report.updated + report.hidden > 0) await deps.onChange();
     deps.logger.info(report, 'registry sync');

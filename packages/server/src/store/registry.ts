@@ -52,12 +52,14 @@ export const registryStore = {
     return out;
   },
 
-  async upsert(q: Queryable, source: string, s: SyncedServer): Promise<void> {
+  /** Stores a version with the catalog screen's verdict: `held` the rules that hold it, empty when it passed. */
+  async upsert(q: Queryable, source: string, s: SyncedServer, held: readonly string[]): Promise<void> {
     await q.run(
-      `INSERT INTO registry_servers (source, name, version, is_latest, status, status_message, updated_at, data)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+      `INSERT INTO registry_servers (source, name, version, is_latest, status, status_message, updated_at, data, held)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (source, name, version) DO UPDATE SET is_latest = excluded.is_latest, status = excluded.status,
-         status_message = excluded.status_message, updated_at = excluded.updated_at, data = excluded.data`,
+         status_message = excluded.status_message, updated_at = excluded.updated_at, data = excluded.data,
+         held = excluded.held`,
       [
         source,
         s.name,
@@ -67,8 +69,28 @@ export const registryStore = {
         s.statusMessage ?? null,
         s.updatedAt,
         JSON.stringify(s.detail),
+        held.join(','),
       ],
     );
+  },
+
+  /** Versions stored before the catalog screen ran (held is NULL), with their details, to be screened. */
+  async unscreened(
+    q: Queryable,
+  ): Promise<Array<{ source: string; name: string; version: string; detail: SyncedServer['detail'] }>> {
+    const rows = await q.all<{ source: string; name: string; version: string; data: string }>(
+      'SELECT source, name, version, data FROM registry_servers WHERE held IS NULL',
+    );
+    return rows.map((r) => ({ source: r.source, name: r.name, version: r.version, detail: JSON.parse(r.data) }));
+  },
+
+  async setHeld(q: Queryable, source: string, name: string, version: string, held: readonly string[]): Promise<void> {
+    await q.run('UPDATE registry_servers SET held = ? WHERE source = ? AND name = ? AND version = ?', [
+      held.join(','),
+      source,
+      name,
+      version,
+    ]);
   },
 
   /** Makes `version` the only latest version of `name`. */
@@ -79,11 +101,15 @@ export const registryStore = {
     );
   },
 
-  /** Latest versions that are not deleted, across sources (first source by name wins a name), by name. */
+  /**
+   * Latest versions that are neither deleted nor held by the catalog screen, across sources (first source by
+   * name wins a name), by name. A name whose latest version is held has none: an older version would show text
+   * the registry no longer serves while its package (launched without a version) runs the new one.
+   */
   async visible(q: Queryable): Promise<SyncedServer[]> {
     const rows = await q.all<Row & { source: string }>(
       `SELECT source, name, version, is_latest, status, status_message, updated_at, data FROM registry_servers
-        WHERE is_latest = 1 AND status != 'deleted' ORDER BY name, source, version`,
+        WHERE is_latest = 1 AND status != 'deleted' AND held = '' ORDER BY name, source, version`,
     );
     const seen = new Set<string>();
     const out: SyncedServer[] = [];
