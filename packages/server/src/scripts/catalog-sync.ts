@@ -1,5 +1,6 @@
 // `axle-server catalog sync --from <registry URL>`: syncs the MCP servers of a registry speaking the v0.1
-// API into AXLE_DATA_DIR's database (created and migrated when absent) and prints the counts as JSON.
+// API into AXLE_DATA_DIR's database (created and migrated when absent) and prints its report as JSON (the fields:
+// docs/search.md, "Registry sync").
 // A running server shows them after its next start. Exit 0: synced; 1: the registry failed (nothing
 // changed); 2: bad arguments.
 import fs from 'node:fs';

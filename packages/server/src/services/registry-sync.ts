@@ -39,7 +39,10 @@ export interface SyncReport {
   added: number;
   updated: number;
   hidden: number;
-  /** Server versions the registry returned, pages read, names whose latest flag was repaired. */
+  /**
+   * Server versions parsed from the pages (malformed ones are in `skipped`), pages read, names whose latest flag
+   * was asked of the registry.
+   */
   received: number;
   pages: number;
   repaired: number;
