@@ -241,6 +241,10 @@ describe('compileThesaurus', () => {
       ['read my unread emails', 'imap'],
       ['long term memory for my agent', 'mem0'],
       ['call a large language model', 'llm'],
+      ['will it be windy tomorrow', 'weather'],
+      ['remind me to renew the domain', 'reminders'],
+      ['track my order from the shop', 'shipping'],
+      ['validate json against a schema', 'validation'],
     ];
     for (const [request, term] of cases) expect(expansionTerms(request, v), request).toContain(term);
   });
@@ -273,5 +277,9 @@ describe('compileThesaurus', () => {
     expect(expansionTerms('an Apify actor that scrapes', v)).not.toContain('movies');
     expect(expansionTerms('eval a JavaScript string', v)).not.toContain('observability');
     expect(expansionTerms('ads-b flight data', v)).not.toContain('advertising');
+    // A two-word phrase also matches with one word inside it, so such phrases must keep their sense then too.
+    expect(expansionTerms('order a book online', v)).not.toContain('trading');
+    expect(expansionTerms('optimize my Docker image', v)).not.toContain('compression');
+    expect(expansionTerms('the transaction history of a wallet', v)).not.toContain('plaid');
   });
 });
