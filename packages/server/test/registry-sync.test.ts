@@ -55,6 +55,17 @@ describe('registry sync against a stand-in of the v0.1 API', () => {
   let changes: number;
   let sync: RegistrySync;
 
+  /** A lexical-only skills service over this test's store with `catalogPath` as the operator's catalog. */
+  const skillsOver = (catalogPath: string) =>
+    createSkillsService({
+      repo: store.skills,
+      db,
+      logger: createLogger('silent'),
+      catalogPath,
+      semanticSearch: false,
+      knowledgeHints: createLearningsService({ db, learningsSearch: store.learningsSearch, clock: { now: () => now } }),
+    });
+
   beforeAll(async () => {
     standin = await startRegistryStandIn();
   });
@@ -346,18 +357,7 @@ describe('registry sync against a stand-in of the v0.1 API', () => {
         },
       ],
     });
-    const skills = await createSkillsService({
-      repo: store.skills,
-      db,
-      logger: createLogger('silent'),
-      catalogPath: operator,
-      semanticSearch: false,
-      knowledgeHints: createLearningsService({
-        db,
-        learningsSearch: store.learningsSearch,
-        clock: { now: () => now },
-      }),
-    });
+    const skills = await skillsOver(operator);
     try {
       const withReload = createRegistrySync({
         db,
@@ -445,14 +445,7 @@ describe('registry sync against a stand-in of the v0.1 API', () => {
         },
       ],
     });
-    const skills = await createSkillsService({
-      repo: store.skills,
-      db,
-      logger: createLogger('silent'),
-      catalogPath: SMALL_CATALOG,
-      semanticSearch: false,
-      knowledgeHints: createLearningsService({ db, learningsSearch: store.learningsSearch, clock: { now: () => now } }),
-    });
+    const skills = await skillsOver(SMALL_CATALOG);
     const logs: Array<Record<string, unknown>> = [];
     const screened = createRegistrySync({
       db,
