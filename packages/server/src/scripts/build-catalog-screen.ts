@@ -2,7 +2,7 @@
 // on the tool-poisoning fixture's dev rounds (test/fixtures/tool-poisoning.json: every poisoned round against the
 // ordinary descriptions) and the bundled catalog's descriptions (ordinary text), chooses its margin on 5-fold
 // cross-validated scores of whole texts as the screen reads them (only sentences written to the agent), prints
-// those figures and writes catalog/catalog-screen.json. The held-out round (tool-poisoning-heldout.json) is never
+// those figures (alone, and with the regex screen before it) and writes catalog/catalog-screen.json. The held-out round (tool-poisoning-heldout.json) is never
 // read. Usage: node packages/server/dist/scripts/build-catalog-screen.js [out.json]
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +13,7 @@ import {
   type TrainingSample,
   trainClassifier,
 } from '../domain/screens/catalog-semantic.js';
+import { screenCatalogText } from '../domain/screens/catalog-text.js';
 import { chooseMargin, textChunks } from '../domain/screens/semantic.js';
 import { EmbedderClient } from '../search/embedder.js';
 import { BUNDLED_CATALOG_CLASSIFIER, encodeCatalogClassifier } from '../search/catalog-classifier.js';
@@ -101,7 +102,10 @@ try {
   for (const set of sets) {
     const of = scored.filter((s) => s.item.set === set);
     const held = of.filter((s) => s.score > margin);
-    process.stderr.write(`${set}: ${held.length}/${of.length} held (cross-validated)\n`);
+    const either = of.filter((s) => s.score > margin || screenCatalogText([s.item.text]).held);
+    process.stderr.write(
+      `${set}: ${held.length}/${of.length} held (cross-validated), ${either.length}/${of.length} with the regex screen\n`,
+    );
     if (!of[0]!.flagged) for (const s of held) process.stderr.write(`  held: ${s.item.text.slice(0, 160)}\n`);
   }
   const classifier = { ...trainClassifier(samples(items)), margin };
