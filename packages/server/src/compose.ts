@@ -36,6 +36,7 @@ import { createMailer } from './services/mailer.js';
 import { createOpenClawService } from './services/openclaw.js';
 import { createRateLimiter } from './services/rate-limit.js';
 import { createSearchCounts } from './services/search-counts.js';
+import { createCatalogScreen } from './services/catalog-screen.js';
 import { createRegistrySync } from './services/registry-sync.js';
 import { createSkillsService } from './services/skills.js';
 import { createTermsService } from './services/terms.js';
@@ -124,6 +125,8 @@ export async function compose({
     source: config.registrySyncUrl,
     intervalMs: config.registrySyncIntervalMs,
     onChange: () => store.changes.publish('catalog'),
+    // The catalog screen's semantic layer shares the skills' sentence model (the regex screen alone when it is off).
+    screen: createCatalogScreen({ model: config.semanticSearch ? skills.search.semantic : undefined, logger }),
   });
   const jwt = createJwtService(jwtSecret, clock);
   const x402Extensions = createX402ExtensionsService({ db, clock, baseUrl, secret: jwtSecret });

@@ -2,15 +2,36 @@
 // API into AXLE_DATA_DIR's database (created and migrated when absent) and prints its report as JSON (the fields:
 // docs/search.md, "Registry sync").
 // A running server shows them after its next start. Exit 0: synced; 1: the registry failed (nothing
-// changed); 2: bad arguments.
+// changed); 2: bad arguments. The catalog screen's semantic layer loads the sentence model in a worker first
+// (a few hundred milliseconds), unless AXLE_SEMANTIC_SEARCH=off; when it cannot load, the regex screen decides
+// alone and the report's `regexOnly` counts the versions so screened.
 import fs from 'node:fs';
 import { systemClock } from '../clock.js';
 import { loadConfig } from '../config.js';
-import { createLogger } from '../logger.js';
+import { createLogger, type Logger } from '../logger.js';
+import { EmbedderClient } from '../search/embedder.js';
+import { type CatalogScreenModel, createCatalogScreen } from '../services/catalog-screen.js';
 import { createRegistrySync } from '../services/registry-sync.js';
 import { openStore } from '../store/open.js';
 
 export const CATALOG_SYNC_USAGE = 'usage: axle-server catalog sync --from <registry URL>';
+
+/** The sentence model in a worker of this process, or undefined (and a warning) when it cannot load. */
+async function loadModel(logger: Logger): Promise<{ model: CatalogScreenModel; close(): Promise<void> } | undefined> {
+  const client = new EmbedderClient();
+  try {
+    await client.init();
+  } catch (err) {
+    logger.warn({ err: (err as Error).message }, 'catalog sync: sentence model failed to load; regex screen only');
+    await client.close();
+    return undefined;
+  }
+  const model = {
+    state: () => (client.alive() ? 'ready' : 'unavailable'),
+    embed: (texts: string[]) => client.embed(texts),
+  };
+  return { model, close: () => client.close() };
+}
 
 export async function catalogSync(
   argv: readonly string[],
@@ -26,12 +47,15 @@ export async function catalogSync(
   const config = loadConfig(env);
   fs.mkdirSync(config.dataDir, { recursive: true });
   const { db } = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, now: Date.now });
+  const logger = createLogger('warn');
+  const loaded = config.semanticSearch ? await loadModel(logger) : undefined;
   try {
     const sync = createRegistrySync({
       db,
       clock: systemClock,
-      logger: createLogger('warn'),
+      logger,
       onChange: async () => undefined,
+      screen: createCatalogScreen({ model: loaded?.model, logger }),
     });
     try {
       out(JSON.stringify({ ok: true, ...(await sync.sync(from)) }));
@@ -41,6 +65,7 @@ export async function catalogSync(
       return 1;
     }
   } finally {
+    await loaded?.close();
     await db.close();
   }
 }

@@ -1,7 +1,8 @@
 // Syncs MCP servers from a registry speaking the official v0.1 API into the skills catalog: every page of
 // /v0.1/servers since the newest updatedAt seen (minus a margin), upserted on name + version in one
 // transaction once all pages arrived, so an unreachable or failing registry leaves what was there. A malformed
-// entry is skipped alone; a version whose agent-facing text the catalog screen flags is stored but held.
+// entry is skipped alone; a version whose agent-facing text the catalog screen flags is stored but held (screened
+// before the transaction, since the screen's semantic layer may call the sentence model).
 import { randomUUID } from 'node:crypto';
 import { ERROR_CODES } from '@axle/sdk';
 import {
@@ -13,11 +14,11 @@ import {
 } from '../catalog/official-registry.js';
 import type { Clock } from '../clock.js';
 import { DomainError } from '../domain/errors.js';
-import { screenCatalogText } from '../domain/screens/catalog-text.js';
 import type { Logger } from '../logger.js';
 import type { Transactor } from '../store/queryable.js';
 import { leasesStore } from '../store/leases.js';
 import { registryStore } from '../store/registry.js';
+import { type CatalogScreen, createCatalogScreen } from './catalog-screen.js';
 
 /** Page size asked of the registry (its documented maximum). */
 export const PAGE_LIMIT = 100;
@@ -50,6 +51,8 @@ export interface SyncReport {
   skipped: number;
   /** Versions screened in this sync that the catalog screen held: stored, never searchable. */
   held: number;
+  /** Versions screened in this sync by the regex screen alone (the sentence model off, loading or failing). */
+  regexOnly: number;
 }
 
 export interface RegistrySync {
@@ -74,6 +77,8 @@ export interface RegistrySyncDeps {
   holder?: string;
   /** Bound on one registry answer (MAX_RESPONSE_BYTES). */
   maxResponseBytes?: number;
+  /** The catalog screen; the regex screen alone by default. */
+  screen?: CatalogScreen;
 }
 
 const unavailable = (source: string, why: string) =>
@@ -88,6 +93,7 @@ export function createRegistrySync(deps: RegistrySyncDeps): RegistrySync {
   const holder = deps.holder ?? randomUUID();
   const intervalMs = deps.intervalMs ?? 60 * 60_000;
   const maxBytes = deps.maxResponseBytes ?? MAX_RESPONSE_BYTES;
+  const catalogScreen = deps.screen ?? createCatalogScreen({ model: undefined, logger: deps.logger });
 
   async function getJson(source: string, url: URL): Promise<unknown> {
     let res: Response;
@@ -168,11 +174,12 @@ export function createRegistrySync(deps: RegistrySyncDeps): RegistrySync {
     return accepted(source, parseEntry(body), '/versions/latest answer');
   }
 
-  /** The catalog screen's rules on a version's agent-facing text; logged when it holds the version. */
-  function screened(source: string, s: Pick<SyncedServer, 'name' | 'version' | 'detail'>): string[] {
-    const { rules } = screenCatalogText(agentFacingTexts(s.detail));
-    if (rules.length > 0) deps.logger.warn({ source, name: s.name, version: s.version, rules }, 'registry sync: held');
-    return rules;
+  /** The catalog screen's verdict on a version's agent-facing text; logged when it holds the version. */
+  async function screened(source: string, s: Pick<SyncedServer, 'name' | 'version' | 'detail'>) {
+    const verdict = await catalogScreen.screen(agentFacingTexts(s.detail));
+    if (verdict.held)
+      deps.logger.warn({ source, name: s.name, version: s.version, rules: verdict.rules }, 'registry sync: held');
+    return verdict;
   }
 
   async function sync(source: string): Promise<SyncReport> {
@@ -210,25 +217,27 @@ export function createRegistrySync(deps: RegistrySyncDeps): RegistrySync {
       return max === undefined || Date.parse(at) > Date.parse(max) ? at : max;
     }, state.newestUpdatedAt);
 
+    let held = 0;
+    let regexOnly = 0;
+    const screen = async (s: string, v: Pick<SyncedServer, 'name' | 'version' | 'detail'>) => {
+      const verdict = await screened(s, v);
+      if (verdict.held) held += 1;
+      if (!verdict.semantic) regexOnly += 1;
+      return verdict.rules;
+    };
+    const rulesOf = new Map<SyncedServer, string[]>();
+    for (const r of [...received, ...repairs.values()]) if (r) rulesOf.set(r, await screen(source, r));
+
     const report = await deps.db.tx(async (q) => {
       const before = new Map((await registryStore.visible(q)).map((s) => [s.name, fingerprintOf(s)]));
-      let held = 0;
-      const upsert = async (r: SyncedServer) => {
-        const rules = screened(source, r);
-        if (rules.length > 0) held += 1;
-        await registryStore.upsert(q, source, r, rules);
-      };
-      for (const r of received) await upsert(r);
+      for (const r of received) await registryStore.upsert(q, source, r, rulesOf.get(r)!);
       for (const [name, latest] of repairs) {
-        if (latest) await upsert({ ...latest, isLatest: true });
+        if (latest) await registryStore.upsert(q, source, { ...latest, isLatest: true }, rulesOf.get(latest)!);
         await registryStore.setLatest(q, source, name, latest?.version ?? '');
       }
       // Versions stored before the screen existed, of any source.
-      for (const u of await registryStore.unscreened(q)) {
-        const rules = screened(u.source, u);
-        if (rules.length > 0) held += 1;
-        await registryStore.setHeld(q, u.source, u.name, u.version, rules);
-      }
+      for (const u of await registryStore.unscreened(q))
+        await registryStore.setHeld(q, u.source, u.name, u.version, await screen(u.source, u));
       const after = new Map((await registryStore.visible(q)).map((s) => [s.name, fingerprintOf(s)]));
       let added = 0;
       let updated = 0;
@@ -251,6 +260,7 @@ export function createRegistrySync(deps: RegistrySyncDeps): RegistrySync {
         repaired: repairs.size,
         skipped,
         held,
+        regexOnly,
       };
     });
     if (report.added + report.updated + report.hidden > 0) await deps.onChange();
@@ -261,6 +271,8 @@ export function createRegistrySync(deps: RegistrySyncDeps): RegistrySync {
   async function tick(): Promise<SyncReport | undefined> {
     const source = deps.source;
     if (source === undefined) return undefined;
+    // Screening by regex alone while the sentence model loads would let a version through that it would hold.
+    if (catalogScreen.warming()) return undefined;
     const now = deps.clock.now();
     if (!(await leasesStore.take(deps.db, LEASE_NAME, holder, now, now + LEASE_MS))) return undefined;
     try {

@@ -81,11 +81,15 @@ export const TOOL_POISONING_PATTERNS: readonly NamedPattern[] = [
     ),
   },
   {
-    // "Tip for agents:", "Assistant instructions:": a heading that addresses the agent.
+    // "Tip for agents:", "Assistant instructions:", and the same in German, Spanish and French ("Anweisung an das
+    // Modell:", "Nota para la IA:", "Instruction pour l'assistant :"): a heading that addresses the agent.
     name: 'agent_heading',
     re: new RegExp(
       String.raw`\b(?:tips?|notes?|hints?|reminders?|messages?|instructions?)\s+(?:for|to)\s+(?:the\s+|all\s+|any\s+)?` +
-        String.raw`(?:agents?|assistants?|models?|llms?|ai)\s*:|\b(?:assistant|agent|model|llm|ai)\s+(?:instructions?|notes?|directives?)\s*:`,
+        String.raw`(?:agents?|assistants?|models?|llms?|ai)\s*:|\b(?:assistant|agent|model|llm|ai)\s+(?:instructions?|notes?|directives?)\s*:|` +
+        String.raw`\b(?:hinweise?|anweisung(?:en)?|notas?|instruccion(?:es)?|indicaciones|notes?|instructions?|consignes?)\s+` +
+        String.raw`(?:fur|an|para|pour|a)\s+(?:(?:den|das|die|el|la|le|les)\s+|l')?` +
+        String.raw`(?:assistenten|modell|ki|ia|asistente|modelo|assistant|modele|agent(?:e|en)?)\s*:`,
     ),
   },
   {
