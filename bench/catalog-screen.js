@@ -2,9 +2,10 @@
 // base): how many of the bundled catalog's entries each flags (name and description, screened apart as a sync
 // screens them), and how many of the tool-poisoning fixture's rounds; the catalog screen both by its regex rules
 // alone and with its semantic layer (the sentence model in a worker, as `axle-server catalog sync` runs it).
-// `node bench/catalog-screen.js [--list] [--heldout]` after `npx tsc -b`; --list prints what is flagged in the
-// catalog and what is missed of the fixture; --heldout also scores the held-out round
-// (test/fixtures/tool-poisoning-heldout.json), which nothing was tuned on.
+// `node bench/catalog-screen.js [--list] [--heldout] [--independent]` after `npx tsc -b`; --list prints what is
+// flagged in the catalog and what is missed of the fixture; --heldout also scores the held-out round
+// (test/fixtures/tool-poisoning-heldout.json), which nothing was tuned on; --independent also scores the set an
+// independent tester wrote blind (test/fixtures/tool-poisoning-independent.json), likewise never tuned on.
 import fs from 'node:fs';
 import { directedSentences } from '../packages/server/dist/domain/screens/catalog-semantic.js';
 import { screenCatalogText } from '../packages/server/dist/domain/screens/catalog-text.js';
@@ -14,6 +15,7 @@ import { createCatalogScreen } from '../packages/server/dist/services/catalog-sc
 
 const list = process.argv.includes('--list');
 const heldout = process.argv.includes('--heldout');
+const independent = process.argv.includes('--independent');
 const read = (path) => JSON.parse(fs.readFileSync(new URL(path, import.meta.url), 'utf8'));
 const skills = read('../packages/server/catalog/skills.json');
 const fixture = read('../packages/server/test/fixtures/tool-poisoning.json');
@@ -22,6 +24,11 @@ if (heldout) {
   const more = read('../packages/server/test/fixtures/tool-poisoning-heldout.json');
   Object.assign(fixture, { heldout: more.heldout, benign_heldout: more.benign_heldout });
   rounds.push('heldout', 'benign_heldout');
+}
+if (independent) {
+  const more = read('../packages/server/test/fixtures/tool-poisoning-independent.json');
+  Object.assign(fixture, { independent: more.independent, benign_independent: more.benign_independent });
+  rounds.push('independent', 'benign_independent');
 }
 
 const embedder = new EmbedderClient();
