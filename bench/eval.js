@@ -35,15 +35,18 @@ const { queries } = JSON.parse(fs.readFileSync(new URL('./eval/queries.json', im
 const readSet = (file) => JSON.parse(fs.readFileSync(new URL(`./eval/${file}`, import.meta.url), 'utf8')).queries;
 /**
  * Plain everyday requests, each set split into a dev half (tuned on) and a test half (reported, never tuned on),
- * scored and checked on its own: `everyday` (e001-e073), `everyday-2` (e101-e140), `everyday-3` (e201-e260) and
- * `everyday-4` (e301-e360), each written later than the one before.
+ * scored and checked on its own: `everyday` (e001-e073), `everyday-2` (e101-e140), `everyday-3` (e201-e260),
+ * `everyday-4` (e301-e360) and `everyday-5` (e401-e430, test half only), each written later than the one before.
  */
 const everydaySets = [
   ['everyday', readSet('everyday.json')],
   ['everyday-2', readSet('everyday-2.json')],
   ['everyday-3', readSet('everyday-3.json')],
   ['everyday-4', readSet('everyday-4.json')],
+  ['everyday-5', readSet('everyday-5.json')],
 ];
+/** The halves a set has: a set with no dev half is neither scored nor checked on one. */
+const splitsOf = (set) => ['dev', 'test'].filter((split) => set.some((q) => q.split === split));
 const everyday = everydaySets.flatMap(([, set]) => set);
 const TARGET_EVERYDAY_FIRST = 0.9;
 const TARGET_EVERYDAY_NDCG = 0.75;
@@ -127,7 +130,7 @@ try {
       `${pad('ranker', 11)}${pad('split', 7)}${pad('first', 8)}${pad('nDCG@10', 9)}${pad('Recall@5', 10)}MRR`,
     );
     for (const [name, rank] of rankers) {
-      for (const split of ['dev', 'test']) {
+      for (const split of splitsOf(set)) {
         const r = await score(
           set.filter((q) => q.split === split),
           (query) => rank(query, DEPTH),
@@ -155,8 +158,8 @@ try {
           `fused Recall@5 ${f3(fused.recall5)} = ${(fused.recall5 / base.recall5).toFixed(2)}x substring ${f3(base.recall5)} (target >= ${TARGET_RECALL_RATIO}x)`,
           fused.recall5 >= TARGET_RECALL_RATIO * base.recall5,
         ],
-        ...everydaySets.flatMap(([setName]) =>
-          ['dev', 'test'].flatMap((split) => {
+        ...everydaySets.flatMap(([setName, set]) =>
+          splitsOf(set).flatMap((split) => {
             const e = everydayScores.get(`fused ${setName} ${split}`);
             return [
               [
