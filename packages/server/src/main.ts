@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { loadConfig } from './config.js';
 import { LAUNCHED_ENV } from './launch/launcher.js';
+import { catalogHeld } from './scripts/catalog-held.js';
 import { catalogSync } from './scripts/catalog-sync.js';
 import { migrateToPostgres } from './scripts/migrate-to-postgres.js';
 import { startServer } from './server.js';
@@ -11,6 +12,9 @@ if (process.env[LAUNCHED_ENV] && process.send) process.on('disconnect', () => pr
 const args = process.argv.slice(2);
 if (args[0] === 'catalog' && args[1] === 'sync') {
   process.exit(await catalogSync(args.slice(2), process.env, (line) => console.log(line)));
+}
+if (args[0] === 'catalog' && (args[1] === 'held' || args[1] === 'release')) {
+  process.exit(await catalogHeld(args.slice(1), process.env, (line) => console.log(line)));
 }
 if (args[0] === 'migrate-to-postgres') {
   process.exit(await migrateToPostgres(process.env, (line) => console.log(line)));

@@ -17,7 +17,7 @@ import { DomainError } from '../domain/errors.js';
 import type { Logger } from '../logger.js';
 import type { Transactor } from '../store/queryable.js';
 import { leasesStore } from '../store/leases.js';
-import { registryStore } from '../store/registry.js';
+import { type HeldVersion, registryStore } from '../store/registry.js';
 import { type CatalogScreen, createCatalogScreen } from './catalog-screen.js';
 
 /** Page size asked of the registry (its documented maximum). */
@@ -60,6 +60,13 @@ export interface RegistrySync {
   sync(source: string): Promise<SyncReport>;
   /** The scheduled run: syncs the configured source when it is due and this instance holds the lease. */
   tick(): Promise<SyncReport | undefined>;
+  /** Latest versions the catalog screen holds, for an operator to review. */
+  held(): Promise<HeldVersion[]>;
+  /**
+   * Makes the held latest version of `name` searchable (an operator overruling the screen) until a sync brings
+   * other text for it; the number of versions released (0 when none of `name` is held).
+   */
+  release(name: string): Promise<number>;
 }
 
 export interface RegistrySyncDeps {
@@ -291,5 +298,14 @@ export function createRegistrySync(deps: RegistrySyncDeps): RegistrySync {
   return {
     sync,
     tick,
+    held: () => registryStore.heldVersions(deps.db),
+    async release(name) {
+      const released = await deps.db.tx((q) => registryStore.release(q, name));
+      if (released > 0) {
+        deps.logger.info({ name, released }, 'registry sync: released by the operator');
+        await deps.onChange();
+      }
+      return released;
+    },
   };
 }

@@ -10,6 +10,15 @@ export interface StoredVersion {
   updatedAt: string;
 }
 
+/** A latest version the catalog screen holds: the rules that hold it. */
+export interface HeldVersion {
+  source: string;
+  name: string;
+  version: string;
+  rules: string[];
+  updatedAt: string;
+}
+
 export interface SyncState {
   newestUpdatedAt?: string;
   lastSuccessAt?: number;
@@ -52,14 +61,18 @@ export const registryStore = {
     return out;
   },
 
-  /** Stores a version with the catalog screen's verdict: `held` the rules that hold it, empty when it passed. */
+  /**
+   * Stores a version with the catalog screen's verdict: `held` the rules that hold it, empty when it passed. An
+   * operator's release of the version survives only while its text (`data`) stays the same.
+   */
   async upsert(q: Queryable, source: string, s: SyncedServer, held: readonly string[]): Promise<void> {
     await q.run(
       `INSERT INTO registry_servers (source, name, version, is_latest, status, status_message, updated_at, data, held)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (source, name, version) DO UPDATE SET is_latest = excluded.is_latest, status = excluded.status,
          status_message = excluded.status_message, updated_at = excluded.updated_at, data = excluded.data,
-         held = excluded.held`,
+         held = excluded.held,
+         released = CASE WHEN registry_servers.data = excluded.data THEN registry_servers.released ELSE 0 END`,
       [
         source,
         s.name,
@@ -102,14 +115,14 @@ export const registryStore = {
   },
 
   /**
-   * Latest versions that are neither deleted nor held by the catalog screen, across sources (first source by
+   * Latest versions that are neither deleted nor held by the catalog screen (unless an operator released them), across sources (first source by
    * name wins a name), by name. A name whose latest version is held has none: an older version would show text
    * the registry no longer serves while its package (launched without a version) runs the new one.
    */
   async visible(q: Queryable): Promise<SyncedServer[]> {
     const rows = await q.all<Row & { source: string }>(
       `SELECT source, name, version, is_latest, status, status_message, updated_at, data FROM registry_servers
-        WHERE is_latest = 1 AND status != 'deleted' AND held = '' ORDER BY name, source, version`,
+        WHERE is_latest = 1 AND status != 'deleted' AND (held = '' OR released = 1) ORDER BY name, source, version`,
     );
     const seen = new Set<string>();
     const out: SyncedServer[] = [];
@@ -123,6 +136,42 @@ export const registryStore = {
       });
     }
     return out;
+  },
+
+  /** Latest, not deleted versions the catalog screen holds and no operator released, by name. */
+  async heldVersions(q: Queryable): Promise<HeldVersion[]> {
+    const rows = await q.all<{ source: string; name: string; version: string; held: string; updated_at: string }>(
+      `SELECT source, name, version, held, updated_at FROM registry_servers
+        WHERE is_latest = 1 AND status != 'deleted' AND held != '' AND released = 0 ORDER BY name, source`,
+    );
+    return rows.map((r) => ({
+      source: r.source,
+      name: r.name,
+      version: r.version,
+      rules: r.held.split(','),
+      updatedAt: r.updated_at,
+    }));
+  },
+
+  /**
+   * Releases the held latest versions of `name` (an operator's judgement over the screen's) and moves their
+   * sources' generation so every instance re-imports; the number released.
+   */
+  async release(q: Queryable, name: string): Promise<number> {
+    const held = await q.all<{ source: string }>(
+      `SELECT source FROM registry_servers
+        WHERE name = ? AND is_latest = 1 AND status != 'deleted' AND held != '' AND released = 0`,
+      [name],
+    );
+    for (const { source } of held) {
+      await q.run(
+        `UPDATE registry_servers SET released = 1
+          WHERE source = ? AND name = ? AND is_latest = 1 AND status != 'deleted' AND held != ''`,
+        [source, name],
+      );
+      await q.run('UPDATE registry_sync_state SET generation = generation + 1 WHERE source = ?', [source]);
+    }
+    return held.length;
   },
 
   async state(q: Queryable, source: string): Promise<SyncState> {

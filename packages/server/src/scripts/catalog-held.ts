@@ -1,0 +1,50 @@
+// `axle-server catalog held` and `axle-server catalog release <name>`: an operator's review of the synced servers
+// the catalog screen holds (docs/search.md, "Registry sync"). `held` prints one JSON line per held latest version
+// (source, name, version, the rules that hold it); `release` makes the held latest version of a server searchable
+// until a sync brings other text for it, and prints how many versions it released. A running server shows a
+// release after its next start. Exit 0: done; 1: `release` found no held version of that name; 2: bad arguments.
+import fs from 'node:fs';
+import { systemClock } from '../clock.js';
+import { loadConfig } from '../config.js';
+import { createLogger } from '../logger.js';
+import { createRegistrySync } from '../services/registry-sync.js';
+import { openStore } from '../store/open.js';
+
+export const CATALOG_HELD_USAGE = 'usage: axle-server catalog held | axle-server catalog release <server name>';
+
+export async function catalogHeld(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv,
+  out: (line: string) => void,
+): Promise<number> {
+  const [command, name, ...rest] = argv;
+  const valid = (command === 'held' && name === undefined) || (command === 'release' && !!name && rest.length === 0);
+  if (!valid) {
+    out(JSON.stringify({ ok: false, error: CATALOG_HELD_USAGE }));
+    return 2;
+  }
+  const config = loadConfig(env);
+  fs.mkdirSync(config.dataDir, { recursive: true });
+  const { db } = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, now: Date.now });
+  try {
+    const registry = createRegistrySync({
+      db,
+      clock: systemClock,
+      logger: createLogger('warn'),
+      onChange: async () => undefined,
+    });
+    if (command === 'held') {
+      for (const v of await registry.held()) out(JSON.stringify(v));
+      return 0;
+    }
+    const released = await registry.release(name!);
+    if (released === 0) {
+      out(JSON.stringify({ ok: false, name, error: `no held latest version of ${name}` }));
+      return 1;
+    }
+    out(JSON.stringify({ ok: true, name, released }));
+    return 0;
+  } finally {
+    await db.close();
+  }
+}
