@@ -234,6 +234,10 @@ export function createRegistrySync(deps: RegistrySyncDeps): RegistrySync {
     };
     const rulesOf = new Map<SyncedServer, string[]>();
     for (const r of [...received, ...repairs.values()]) if (r) rulesOf.set(r, await screen(source, r));
+    // Versions stored before the screen existed, of any source: screened here, before the transaction, so that a
+    // model call never runs while it holds the writer.
+    const verdicts: Array<{ source: string; name: string; version: string; rules: string[] }> = [];
+    for (const u of await registryStore.unscreened(deps.db)) verdicts.push({ ...u, rules: await screen(u.source, u) });
 
     const report = await deps.db.tx(async (q) => {
       const before = new Map((await registryStore.visible(q)).map((s) => [s.name, fingerprintOf(s)]));
@@ -242,9 +246,7 @@ export function createRegistrySync(deps: RegistrySyncDeps): RegistrySync {
         if (latest) await registryStore.upsert(q, source, { ...latest, isLatest: true }, rulesOf.get(latest)!);
         await registryStore.setLatest(q, source, name, latest?.version ?? '');
       }
-      // Versions stored before the screen existed, of any source.
-      for (const u of await registryStore.unscreened(q))
-        await registryStore.setHeld(q, u.source, u.name, u.version, await screen(u.source, u));
+      for (const v of verdicts) await registryStore.setHeld(q, v.source, v.name, v.version, v.rules);
       const after = new Map((await registryStore.visible(q)).map((s) => [s.name, fingerprintOf(s)]));
       let added = 0;
       let updated = 0;

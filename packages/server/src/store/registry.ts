@@ -97,8 +97,9 @@ export const registryStore = {
     return rows.map((r) => ({ source: r.source, name: r.name, version: r.version, detail: JSON.parse(r.data) }));
   },
 
+  /** Records the screen's verdict on a version stored unscreened; a version a sync stored since keeps its own. */
   async setHeld(q: Queryable, source: string, name: string, version: string, held: readonly string[]): Promise<void> {
-    await q.run('UPDATE registry_servers SET held = ? WHERE source = ? AND name = ? AND version = ?', [
+    await q.run('UPDATE registry_servers SET held = ? WHERE source = ? AND name = ? AND version = ? AND held IS NULL', [
       held.join(','),
       source,
       name,
