@@ -46,6 +46,10 @@ export async function startRegistryStandIn() {
   let rawNext: string | undefined;
   /** A raw body (status 200) for the next /versions/latest request. */
   let rawLatest: string | undefined;
+  /** Requests of /v0.1/servers that send half a body and then nothing (counted like `failAt`). */
+  let stallAt: number | undefined;
+  /** The last list page points back at the first instead of ending. */
+  let cycle = false;
   let listCalls = 0;
   const { list, one, ajv } = validators();
 
@@ -85,6 +89,8 @@ export async function startRegistryStandIn() {
     if (url.pathname === '/v0.1/servers') {
       listCalls += 1;
       if (failAt === listCalls) return send(res, 500, { error: 'internal error' });
+      if (stallAt === listCalls)
+        return res.writeHead(200, { 'content-type': 'application/json' }).write('{"servers": [');
       if (rawNext !== undefined) {
         const body = rawNext;
         rawNext = undefined;
@@ -99,7 +105,12 @@ export async function startRegistryStandIn() {
         .sort((a, b) => `${a.name}\0${a.version}`.localeCompare(`${b.name}\0${b.version}`));
       const from = Number(Buffer.from(url.searchParams.get('cursor') ?? 'MA', 'base64url').toString() || '0');
       const page = all.slice(from, from + limit);
-      const next = from + limit < all.length ? Buffer.from(String(from + limit)).toString('base64url') : undefined;
+      const next =
+        from + limit < all.length
+          ? Buffer.from(String(from + limit)).toString('base64url')
+          : cycle
+            ? Buffer.from('0').toString('base64url')
+            : undefined;
       return send(
         res,
         200,
@@ -131,6 +142,8 @@ export async function startRegistryStandIn() {
       versions.clear();
       requests.length = 0;
       failAt = undefined;
+      stallAt = undefined;
+      cycle = false;
       rawNext = undefined;
       rawLatest = undefined;
     },
@@ -153,6 +166,19 @@ export async function startRegistryStandIn() {
       listCalls = 0;
       failAt = n;
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    /** The `n`th list request from now sends its headers and the start of a body, then stalls. */
+    stallListPage(n: number) {
+      listCalls = 0;
+      stallAt = n;
+    },
+    /** The last list page names the first page's cursor as the next one. */
+    cycleCursors() {
+      cycle = true;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }

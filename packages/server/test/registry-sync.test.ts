@@ -181,6 +181,38 @@ describe('registry sync against a stand-in of the v0.1 API', () => {
     expect(report).toMatchObject({ added: 1, updated: 150, hidden: 0 });
   });
 
+  it('changes nothing when the registry stalls mid-answer or pages in a circle', async () => {
+    for (const v of fleet(150)) standin.put(v);
+    await sync.sync(standin.url);
+    const before = await visible();
+    const state = await registryStore.state(db, standin.url);
+    for (const v of fleet(150)) standin.put({ ...v, description: 'changed', updatedAt: iso(T0 + 20_000_000) });
+
+    // Headers and half a body, then silence: the request's deadline covers the body too.
+    standin.stallListPage(2);
+    const impatient = createRegistrySync({
+      db,
+      clock: { now: () => now },
+      logger: createLogger('silent'),
+      onChange: async () => undefined,
+      requestTimeoutMs: 200,
+    });
+    await expect(impatient.sync(standin.url)).rejects.toMatchObject({ code: ERROR_CODES.PROVIDER_UNAVAILABLE });
+    expect(await visible()).toEqual(before);
+
+    // The last page points back at the first: refused on the first repeated cursor, not after MAX_PAGES pages.
+    standin.clear();
+    for (const v of fleet(150)) standin.put({ ...v, description: 'changed', updatedAt: iso(T0 + 20_000_000) });
+    standin.cycleCursors();
+    await expect(sync.sync(standin.url)).rejects.toMatchObject({
+      code: ERROR_CODES.PROVIDER_UNAVAILABLE,
+      message: expect.stringContaining('cursor came back'),
+    });
+    expect(standin.requests.filter((r) => r.startsWith('/v0.1/servers?'))).toHaveLength(3);
+    expect(await visible()).toEqual(before);
+    expect(await registryStore.state(db, standin.url)).toEqual(state);
+  });
+
   it('skips a malformed entry, counts and logs it, and applies the rest of its page', async () => {
     const servers = fleet(100);
     // One entry of the 100 breaks the registry's published schema (a name of 2 characters).

@@ -84,6 +84,8 @@ export interface RegistrySyncDeps {
   holder?: string;
   /** Bound on one registry answer (MAX_RESPONSE_BYTES). */
   maxResponseBytes?: number;
+  /** How long one registry request may take, its body included (REQUEST_TIMEOUT_MS). */
+  requestTimeoutMs?: number;
   /** The catalog screen; the regex screen alone by default. */
   screen?: CatalogScreen;
 }
@@ -100,12 +102,13 @@ export function createRegistrySync(deps: RegistrySyncDeps): RegistrySync {
   const holder = deps.holder ?? randomUUID();
   const intervalMs = deps.intervalMs ?? 60 * 60_000;
   const maxBytes = deps.maxResponseBytes ?? MAX_RESPONSE_BYTES;
+  const timeoutMs = deps.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
   const catalogScreen = deps.screen ?? createCatalogScreen({ model: undefined, logger: deps.logger });
 
   async function getJson(source: string, url: URL): Promise<unknown> {
     let res: Response;
     try {
-      res = await fetchFn(url, { signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+      res = await fetchFn(url, { signal: AbortSignal.timeout(timeoutMs) });
     } catch (err) {
       throw unavailable(source, (err as Error).message);
     }
@@ -151,6 +154,7 @@ export function createRegistrySync(deps: RegistrySyncDeps): RegistrySync {
     const received: SyncedServer[] = [];
     let skipped = 0;
     let cursor: string | undefined;
+    const cursors = new Set<string>();
     let pages = 0;
     do {
       if (pages === MAX_PAGES) throw unavailable(source, `more than ${MAX_PAGES} pages`);
@@ -167,9 +171,10 @@ export function createRegistrySync(deps: RegistrySyncDeps): RegistrySync {
         else skipped += 1;
       }
       pages += 1;
-      const next = parsed.data.metadata?.nextCursor ?? undefined;
-      // A cursor that does not move would loop forever.
-      cursor = next && next !== cursor ? next : undefined;
+      cursor = parsed.data.metadata?.nextCursor || undefined;
+      // A cursor seen before would page in a circle: the list is not what the registry holds.
+      if (cursor !== undefined && cursors.has(cursor)) throw unavailable(source, 'a /v0.1/servers cursor came back');
+      if (cursor !== undefined) cursors.add(cursor);
     } while (cursor);
     return { received, pages, skipped };
   }
