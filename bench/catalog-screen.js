@@ -2,10 +2,11 @@
 // base): how many of the bundled catalog's entries each flags (name and description, screened apart as a sync
 // screens them), and how many of the tool-poisoning fixture's rounds; the catalog screen both by its regex rules
 // alone and with its semantic layer (the sentence model in a worker, as `axle-server catalog sync` runs it).
-// `node bench/catalog-screen.js [--list] [--heldout] [--independent]` after `npx tsc -b`; --list prints what is
-// flagged in the catalog and what is missed of the fixture; --heldout also scores the held-out round
+// `node bench/catalog-screen.js [--list] [--heldout] [--independent] [--languages]` after `npx tsc -b`; --list
+// prints what is flagged in the catalog and what is missed of the fixture; --heldout also scores the held-out round
 // (test/fixtures/tool-poisoning-heldout.json), which nothing was tuned on; --independent also scores the set an
-// independent tester wrote blind (test/fixtures/tool-poisoning-independent.json), likewise never tuned on.
+// independent tester wrote blind (test/fixtures/tool-poisoning-independent.json), likewise never tuned on;
+// --languages the blind set in other languages (test/fixtures/tool-poisoning-multilingual.json), likewise.
 import fs from 'node:fs';
 import { directedSentences } from '../packages/server/dist/domain/screens/catalog-semantic.js';
 import { screenCatalogText } from '../packages/server/dist/domain/screens/catalog-text.js';
@@ -16,10 +17,21 @@ import { createCatalogScreen } from '../packages/server/dist/services/catalog-sc
 const list = process.argv.includes('--list');
 const heldout = process.argv.includes('--heldout');
 const independent = process.argv.includes('--independent');
+const languages = process.argv.includes('--languages');
 const read = (path) => JSON.parse(fs.readFileSync(new URL(path, import.meta.url), 'utf8'));
 const skills = read('../packages/server/catalog/skills.json');
 const fixture = read('../packages/server/test/fixtures/tool-poisoning.json');
-const rounds = ['poisoned', 'second', 'blind', 'dev', 'benign', 'benign_blind', 'benign_dev'];
+const rounds = [
+  'poisoned',
+  'second',
+  'blind',
+  'dev',
+  'languages',
+  'benign',
+  'benign_blind',
+  'benign_dev',
+  'benign_languages',
+];
 if (heldout) {
   const more = read('../packages/server/test/fixtures/tool-poisoning-heldout.json');
   Object.assign(fixture, { heldout: more.heldout, benign_heldout: more.benign_heldout });
@@ -29,6 +41,11 @@ if (independent) {
   const more = read('../packages/server/test/fixtures/tool-poisoning-independent.json');
   Object.assign(fixture, { independent: more.independent, benign_independent: more.benign_independent });
   rounds.push('independent', 'benign_independent');
+}
+if (languages) {
+  const more = read('../packages/server/test/fixtures/tool-poisoning-multilingual.json');
+  Object.assign(fixture, { multilingual: more.multilingual, benign_multilingual: more.benign_multilingual });
+  rounds.push('multilingual', 'benign_multilingual');
 }
 
 const embedder = new EmbedderClient();

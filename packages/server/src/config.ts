@@ -30,7 +30,11 @@ const Env = z
     AXLE_RETENTION_INTERVAL_MS: z.coerce.number().int().min(100).default(3_600_000),
     AXLE_BASE_URL: z.string().url().optional(),
     AXLE_CATALOG: z.string().optional(),
-    AXLE_REGISTRY_SYNC_URL: z.string().url().optional(),
+    AXLE_REGISTRY_SYNC_URL: z
+      .string()
+      .url()
+      .regex(/^https?:\/\//i, 'must be an http(s) URL')
+      .optional(),
     AXLE_REGISTRY_SYNC_INTERVAL_MINUTES: z.coerce
       .number()
       .int()

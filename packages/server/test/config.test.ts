@@ -49,6 +49,8 @@ describe('connection limits and the search queue bound', () => {
       ['AXLE_SEARCH_QUEUE_MAX', '-1'],
       ['AXLE_MODEL_WAIT_MS', '0'],
       ['AXLE_SMTP_TIMEOUT_MS', 'forever'],
+      ['AXLE_REGISTRY_SYNC_URL', 'file:///etc/passwd'],
+      ['AXLE_REGISTRY_SYNC_URL', 'registry.example'],
     ]) {
       expect(() => loadConfig({ [name!]: bad })).toThrow(new RegExp(`Invalid configuration: ${name}`));
     }
