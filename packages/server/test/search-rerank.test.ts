@@ -179,6 +179,18 @@ describe('coverage and near-duplicate servers in fused search', () => {
     const slack = skills.find((s) => s.id === 'slack-mcp')!;
     // Another server for the same product, whose record shares no word with the requests below.
     skills.push({ ...slack, id: 'mcp-server-slack', name: 'mcp-server-slack', description: 'Bridge', tags: [] });
+    // Two voice APIs: the same words, one conversion each way.
+    const deepl = skills.find((s) => s.id === 'deepl')!;
+    skills.push(
+      {
+        ...deepl,
+        id: 'voice-maker',
+        name: 'Voice Maker',
+        description: 'Speech synthesis: text to speech, speech in forty voices',
+        tags: [],
+      },
+      { ...deepl, id: 'scribe', name: 'Scribe', description: 'Turns recorded speech into text', tags: [] },
+    );
     await repo.replaceCatalog(
       skills.map((skill) => ({ skill, slug: slugify(skill.name) })),
       'fp',
@@ -242,5 +254,25 @@ describe('coverage and near-duplicate servers in fused search', () => {
     const plain = await createSkillSearch({ repo, semantic: semantic(hits), coverageWeight: 0 }).search(query);
     expect(ids(plain).indexOf('sentry-mcp')).toBeGreaterThan(ids(plain).indexOf('weatherstack'));
     expect(covered.results.every((r) => r.relevance <= 1)).toBe(true);
+  });
+
+  it('sends a candidate that names the conversion only the other way round below the others', async () => {
+    const hits = [
+      { id: 'voice-maker', score: 0.6 },
+      { id: 'scribe', score: 0.4 },
+    ];
+    const query = { query: 'speech to text', limit: 10 };
+    const plain = await createSkillSearch({ repo, semantic: semantic(hits), reversedPenalty: 0 }).search(query);
+    expect(ids(plain)[0]).toBe('voice-maker');
+    const directed = await createSkillSearch({ repo, semantic: semantic(hits) }).search(query);
+    expect(ids(directed)[0]).toBe('scribe');
+    expect(ids(directed)).toContain('voice-maker');
+    expect(directed.results.every((r) => r.relevance >= 0 && r.relevance <= 1)).toBe(true);
+    // Asked the other way round, the same records trade places back.
+    const reverse = await createSkillSearch({ repo, semantic: semantic(hits) }).search({
+      ...query,
+      query: 'text to speech',
+    });
+    expect(ids(reverse)[0]).toBe('voice-maker');
   });
 });

@@ -20,7 +20,7 @@
 // One line: phrases separated by `|`, then `=>`, then the catalog's terms (added to the query, never re-expanded).
 export const DEVELOPER_VOCABULARY: readonly string[] = [
   // Files, storage, databases
-  'local files|local file|local disk|my disk|hard drive|local folder|directory|directories|file system|folder|folders|rename files|move files|copy files => filesystem',
+  'local files|local file|local disk|my disk|hard drive|local folder|directory|directories|file system|folder|folders|rename files|move files|copy files|files on my computer|files on my laptop|files on my machine => filesystem',
   'read files|write files|read and write files|file access => filesystem',
   'postgres|postgre|psql => postgresql sql database supabase neon',
   'mysql|mariadb => mysql sql database',

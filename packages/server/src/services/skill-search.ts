@@ -1,5 +1,6 @@
 import type { SearchState, Skill, SkillResult } from '@axle/sdk';
 import { votedCategory } from '../domain/category-vote.js';
+import { conversionPairs, reversedConversion } from '../domain/conversion-direction.js';
 import { DEVELOPER_VOCABULARY } from '../domain/developer-vocabulary.js';
 import { type FeedbackOptions, feedbackTerms } from '../domain/feedback-terms.js';
 import { type FusedHit, reciprocalRankFusion } from '../domain/fusion.js';
@@ -59,6 +60,8 @@ export interface SkillSearchOptions {
   coverageWeight?: number;
   /** How far below the first of a product's MCP servers its siblings are placed, or -1 for not at all; see DEFAULT_SIBLING_GAP. */
   siblingGap?: number;
+  /** Score a reranked candidate loses when it names the request's conversion the other way round; see DEFAULT_REVERSED_PENALTY. */
+  reversedPenalty?: number;
 }
 
 /** Candidates the rerank looks at (chosen on queries.json and the everyday dev half, `npm run eval`). */
@@ -128,6 +131,12 @@ export const DEFAULT_COVERAGE_WEIGHT = 0.02;
  */
 export const DEFAULT_SIBLING_GAP = 0.001;
 const SIBLING_LEADERS = 10;
+/**
+ * A reranked candidate whose name, id or description names the request's conversion the other way round and never
+ * its way ("text to speech" for "speech to text": domain/conversion-direction.ts) loses this: more than any bonus
+ * above can give back, so it leaves the first places. No dev request has such a candidate (bench/README.md).
+ */
+export const DEFAULT_REVERSED_PENALTY = 0.3;
 const VOCABULARY = compileThesaurus(DEVELOPER_VOCABULARY);
 
 /**
@@ -169,6 +178,7 @@ export function createSkillSearch({
   describedBonus = DEFAULT_DESCRIBED_BONUS,
   coverageWeight = DEFAULT_COVERAGE_WEIGHT,
   siblingGap = DEFAULT_SIBLING_GAP,
+  reversedPenalty = DEFAULT_REVERSED_PENALTY,
 }: SkillSearchDeps): SkillSearch {
   /** Whether the rerank reads its candidates' records (for the bonuses that look at them). */
   const readsRecords =
@@ -178,6 +188,7 @@ export function createSkillSearch({
     productBonus > 0 ||
     describedBonus > 0 ||
     coverageWeight > 0 ||
+    reversedPenalty > 0 ||
     siblingGap >= 0;
   /**
    * The top fused candidates gain `rerankWeight` x how much better their best passage (a tool, a sentence) matches
@@ -185,7 +196,8 @@ export function createSkillSearch({
    * close; `categoryBonus` when they are in the category most of the first candidates share (votedCategory); and
    * `soleNameBonus`, `nameBonus` or `productBonus` when their name holds a product the request names (alone among the
    * candidates, or not) or the vocabulary added (nameLift);
-   * and `coverageWeight` x the share of the request's content words (`stems`) their record holds. Then the MCP
+   * and `coverageWeight` x the share of the request's content words (`stems`) their record holds; they lose
+   * `reversedPenalty` when their record names one of the request's `conversions` only the other way round. Then the MCP
    * servers of one product follow the first of them (groupSiblings). Skills without passages keep their fused score
    * but for these bonuses. Reads the records `known` lacks; returns the skills it read.
    */
@@ -195,6 +207,7 @@ export function createSkillSearch({
     weights: readonly number[],
     probes: NameProbes,
     stems: readonly string[],
+    conversions: readonly string[],
     known: ReadonlyMap<string, Skill>,
   ): Promise<{ reranked: FusedHit[]; read: Map<string, Skill> }> {
     const top = fused.slice(0, rerankDepth).map((f) => f.id);
@@ -240,7 +253,16 @@ export function createSkillSearch({
           skill === undefined
             ? 0
             : termCoverage(stems, [skill.name, skill.id, skill.description, skill.tags.join(' ')]);
-        return { id: f.id, score: f.score + rerankWeight * gain + bonus + lift + coverageWeight * coverage };
+        const reversed =
+          skill !== undefined &&
+          conversions.length > 0 &&
+          reversedConversion(conversions, conversionPairs(`${skill.name} ${skill.id} ${skill.description}`))
+            ? reversedPenalty
+            : 0;
+        return {
+          id: f.id,
+          score: f.score + rerankWeight * gain + bonus + lift + coverageWeight * coverage - reversed,
+        };
       })
       .sort((a, b) => b.score - a.score);
     const product = (id: string) => (read.get(id)?.type === 'mcp_server' ? productKey(id) : undefined);
@@ -320,6 +342,7 @@ export function createSkillSearch({
           weights,
           nameProbes(query, expansion),
           termStems(queryTerms(query)),
+          conversionPairs(query),
           read,
         ));
       fused = fused.slice(0, limit);

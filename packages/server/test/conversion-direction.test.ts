@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { conversionPairs, reversedConversion } from '../src/domain/conversion-direction.js';
+
+describe('conversionPairs', () => {
+  it.each([
+    ['transcribe speech to text', ['speech>text']],
+    ['IBM Text to Speech', ['text>speech']],
+    ['ibm-text-to-speech', ['text>speech']],
+    ['convert a CSV file into JSON', ['fil>json']],
+    ['pdf2docx converter', ['pdf>docx']],
+    ['from English to Spanish and back', ['english>spanish']],
+    // Articles and pronouns end no conversion; nor does a word of one letter or the same word twice.
+    ['send it to the team', []],
+    ['a to b', []],
+    ['day to day', []],
+    ['to', []],
+    ['text to', []],
+    ['', []],
+  ])('%j -> %j', (text, pairs) => {
+    expect(conversionPairs(text)).toEqual(pairs);
+  });
+});
+
+describe('reversedConversion', () => {
+  const request = conversionPairs('speech to text');
+  it('holds for a record that names the conversion only the other way round', () => {
+    expect(reversedConversion(request, conversionPairs('Text to speech with 40 voices'))).toBe(true);
+  });
+  it('not for a record that names it both ways, or only its way, or not at all', () => {
+    expect(reversedConversion(request, conversionPairs('Speech to text and text to speech'))).toBe(false);
+    expect(reversedConversion(request, conversionPairs('Speech-to-text in 30 languages'))).toBe(false);
+    expect(reversedConversion(request, conversionPairs('Transcribes audio files'))).toBe(false);
+    expect(reversedConversion([], conversionPairs('Text to speech'))).toBe(false);
+  });
+  it('compares light stems: files and file, images and image', () => {
+    expect(reversedConversion(conversionPairs('turn images into text'), conversionPairs('text to image'))).toBe(true);
+  });
+});
