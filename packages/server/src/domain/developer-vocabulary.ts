@@ -94,7 +94,7 @@ export const DEVELOPER_VOCABULARY: readonly string[] = [
   'slide|slides|presentation => presentation',
   'convert a file|file conversion|convert document => conversion',
   // Code, dev and ops
-  'run code|execute code|code sandbox|run python|python sandbox|code interpreter => code execution sandbox',
+  'run code|execute code|code sandbox|run python|python sandbox|code interpreter|run javascript|javascript snippet|js snippet => code execution sandbox',
   'terminal|shell command|shell commands|command line => terminal shell',
   'repo|repos|repository|pull request|pull requests|commit|commits => git github',
   'issue tracker|ticket|tickets|bug tracker => issues jira project management linear',
@@ -163,7 +163,7 @@ export const DEVELOPER_VOCABULARY: readonly string[] = [
   'social media|tweet|tweets|post to social => social twitter reddit',
   'email address|find email|contact info => email',
   // Concepts of the catalog's frequent tags and categories not covered above
-  'restaurant|restaurants|cafe|cafes|places to eat|near me|nearby => places local yelp foursquare',
+  'restaurant|restaurants|cafe|cafes|coffee shop|coffee shops|places to eat|near me|nearby|nearest => places local yelp foursquare',
   'place to stay|where to stay|somewhere to stay|accommodation|lodging|vacation rental|holiday rental => hotel airbnb booking travel',
   'street address|mailing address|address validation => geocoding',
   'db|dbs => database',
