@@ -93,6 +93,8 @@ export const DEVELOPER_VOCABULARY: readonly string[] = [
   'chart|charts|bar chart|line chart|pie chart|visualize|visualise|visualization|data visualization => charts chart visualization quickchart',
   'slide|slides|presentation => presentation',
   'convert a file|file conversion|convert document => conversion',
+  'convert image|convert images|image conversion|image converter|convert a photo => conversion converter',
+  'stack overflow|stackoverflow|stack exchange => stackexchange questions answers',
   // Code, dev and ops
   'run code|execute code|code sandbox|run python|python sandbox|code interpreter|run javascript|javascript snippet|js snippet => code execution sandbox',
   'terminal|shell command|shell commands|command line => terminal shell',
