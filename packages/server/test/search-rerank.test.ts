@@ -268,6 +268,10 @@ describe('coverage and near-duplicate servers in fused search', () => {
     expect(ids(directed)[0]).toBe('scribe');
     expect(ids(directed)).toContain('voice-maker');
     expect(directed.results.every((r) => r.relevance >= 0 && r.relevance <= 1)).toBe(true);
+    // However large the penalty, relevance stays within 0..1 (the response schema's bounds).
+    const harsh = await createSkillSearch({ repo, semantic: semantic(hits), reversedPenalty: 5 }).search(query);
+    expect(harsh.results.every((r) => r.relevance >= 0 && r.relevance <= 1)).toBe(true);
+    expect(harsh.results.find((r) => r.id === 'voice-maker')?.relevance).toBe(0);
     // Asked the other way round, the same records trade places back.
     const reverse = await createSkillSearch({ repo, semantic: semantic(hits) }).search({
       ...query,

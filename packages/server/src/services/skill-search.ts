@@ -231,7 +231,7 @@ export function createSkillSearch({
     const sole = soleNamed(probes, [...read.values()]);
     // Below the semantic ranker's last hit, a skill's cosine is at most that hit's (or the cut-off).
     const floor = hits.hits.at(-1)?.score ?? minCosine;
-    // Relevance keeps its meaning (1 = first in every ranking); a gain can only lift it to 1.
+    // Relevance keeps its meaning (1 = first in every ranking); a gain can only lift it to 1, a penalty drop it to 0.
     const best = weights.reduce((a, w) => a + w, 0) / (k + 1);
     const rescored = fused
       .slice(0, rerankDepth)
@@ -268,7 +268,7 @@ export function createSkillSearch({
     const product = (id: string) => (read.get(id)?.type === 'mcp_server' ? productKey(id) : undefined);
     const grouped = siblingGap >= 0 ? groupSiblings(rescored, product, SIBLING_LEADERS, siblingGap) : rescored;
     const reranked = [
-      ...grouped.map((f) => ({ ...f, relevance: Math.min(1, f.score / best) })),
+      ...grouped.map((f) => ({ ...f, relevance: Math.min(1, Math.max(0, f.score / best)) })),
       ...fused.slice(rerankDepth),
     ].sort((a, b) => b.score - a.score);
     return { reranked, read };
