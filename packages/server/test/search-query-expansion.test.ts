@@ -245,7 +245,7 @@ describe('compileThesaurus', () => {
       ['will it be windy tomorrow', 'weather'],
       ['remind me to renew the domain', 'reminders'],
       ['track my order from the shop', 'shipping'],
-      ['validate json against a schema', 'formatting'],
+      ['validate json against a schema', 'processing'],
     ];
     for (const [request, term] of cases) expect(expansionTerms(request, v), request).toContain(term);
   });

@@ -474,7 +474,6 @@ export const DEVELOPER_VOCABULARY: readonly string[] = [
   'tourist attraction|tourist attractions|sightseeing|landmark|landmarks => attractions travel tripadvisor',
   'bored|boredom|activity idea|activity ideas => bored',
   'delivery status|where is my order|track my order|track an order|track a package|track my package => shipping tracking',
-  'json schema|validate json|format json|pretty print json|json formatter|json validator => json formatting',
   'a b test|a b testing|ab test|ab testing|split test|split testing => experiments feature flags',
   // Seventeenth round A: everyday intents by area.
   'amazon s3|s3 bucket|s3 buckets|s3 object|s3 objects => object storage tigris minio',
@@ -490,7 +489,7 @@ export const DEVELOPER_VOCABULARY: readonly string[] = [
   'hex color|hex colors|hex colour|hex to rgb|rgb to hex|color conversion|colour conversion|convert a color => color conversion',
   'md5|sha1|sha256|sha 256|sha512|checksum|checksums|hash a string|hash a password|hashing => hashing hash cryptographic',
   'convert a timestamp|timestamp to date|date to timestamp|format a date|date format|date formatting|parse a date => time dates timestamp conversion',
-  'parse json|json parser|query json|jq|jsonpath|json path|transform json|process json => json processing handling',
+  'parse json|json parser|query json|jq|jsonpath|json path|transform json|process json|json schema|validate json|format json|pretty print json|json formatter|json validator => json processing handling',
   'parquet|parquet file|parquet files => duckdb motherduck',
   'explore data|explore a dataset|explore this dataset|analyze a dataset|analyse a dataset|exploratory analysis => data exploration',
   'alt text|image caption|image captions|image captioning|caption an image|describe an image|describe this image|describe a photo|describe this photo|what is in this photo|what is in this image => image captioning vision',
