@@ -91,7 +91,7 @@ export const DEVELOPER_VOCABULARY: readonly string[] = [
   'qr code|qr codes|barcode => qr code',
   'diagram|diagrams|flowchart|mermaid|plantuml|uml|uml diagram|erd|er diagram|sequence diagram|architecture diagram => diagramming mermaid',
   'chart|charts|bar chart|line chart|pie chart|visualize|visualise|visualization|data visualization => charts chart visualization quickchart',
-  'slide|slides|presentation => presentation',
+  'slide|slides|presentation|slide deck|pitch deck|presentation deck|powerpoint|pptx|keynote presentation => presentation slides powerpoint',
   'convert a file|file conversion|convert document|doc convert|convert doc|convert docs|document conversion => conversion',
   'convert image|convert images|image conversion|image converter|convert a photo|png to jpg|jpg to png|jpeg to png|png to jpeg|heic to jpg|heic|webp to png|png to webp|jpg to webp => conversion converter',
   'stack overflow|stackoverflow|stack exchange => stackexchange questions answers',
@@ -141,7 +141,7 @@ export const DEVELOPER_VOCABULARY: readonly string[] = [
   'hr|employee|employees|payroll => hr',
   'job posting|job postings|job listing|hiring => jobs',
   'form|forms|survey|surveys => survey typeform',
-  'sign a document|sign a pdf|sign pdfs|sign a contract|e signature|esignature|sign this contract|sign the contract|sign this document|sign the document|signed contract|get it signed|esign|e sign|docusign|pandadoc => signature esignature esignatures docusign pandadoc',
+  'sign a document|sign a pdf|sign pdfs|sign a contract|e signature|esignature|sign this contract|sign the contract|sign this document|sign the document|signed contract|get it signed|esign|e sign|docusign|pandadoc|for signature|nda signed|signature request|signature requests => signature esignature esignatures docusign pandadoc',
   'contract|contracts => legal',
   // Knowledge and public data
   'news|headline|headlines|world news|latest news|happening in the world|going on in the world => news headlines',
@@ -197,7 +197,7 @@ export const DEVELOPER_VOCABULARY: readonly string[] = [
   'museum|museums|artwork|artworks|painting|paintings => art museum',
   'election|elections|politics|politician|politicians => government politics',
   'sec filing|sec filings|annual report|annual reports => sec filings',
-  'company data|company info|business registry|company registry|company registration|company lookup|registered company|companies house => company registry registries corporate',
+  'company data|company info|business registry|company registry|company registration|company lookup|registered company|companies house|business registration|company number|corporate registry => company registry registries corporate',
   'iban|bank account|bank accounts|banking => banking finance',
   'nba|nfl|mlb|nhl|premier league|formula 1 => sports',
   // Everyday requests in plain words, by area (2026-11-27, branch i26-everyday2): written from general knowledge for
@@ -453,7 +453,7 @@ export const DEVELOPER_VOCABULARY: readonly string[] = [
   'roadmap|roadmaps|product roadmap|feature request|feature requests => product management roadmap productboard',
   'direct message|direct messages|dm|dms|instant message|instant messages|whatsapp|imessage => messaging chat messages',
   'microsoft teams|ms teams|teams channel|msteams => teams microsoft chat',
-  'meeting transcript|meeting transcripts|meeting recording|meeting recordings|meeting summary|meeting summaries|meeting minutes => meetings transcription notes',
+  'meeting transcript|meeting transcripts|meeting recording|meeting recordings|meeting summary|meeting summaries|meeting minutes|call recording|call recordings|recorded call|recorded calls|customer call|customer calls => meetings transcription notes',
   'refund|refunds|payment link|payment links|merchant|merchants => payments',
   'tracing|distributed tracing|opentelemetry|trace spans|otel|jaeger|zipkin => tracing observability',
   'llm observability|llm evaluation|evaluate llm|prompt management|llm tracing|llm evals|llm call|llm calls|llm request|llm requests|prompt tracing|gives wrong answer|giving wrong answer|answers are wrong|hallucination|hallucinations|hallucinate|hallucinates|hallucinating|making things up|makes things up|llm bill|llm cost|llm costs|llm spend|token usage => llm observability evaluation opik langfuse',
@@ -544,4 +544,8 @@ export const DEVELOPER_VOCABULARY: readonly string[] = [
   'md to html|html to md|md to pdf|md file|markdown to html|html to markdown|to markdown => markdown conversion markitdown markdownify',
   'vm|vms|virtual machine|virtual machines|hypervisor => virtual machines virtualization',
   'influx|influxdb|timescale|timescaledb|tsdb => influxdb timeseries database',
+  // Seventeenth round E: business users.
+  'blog|blogs|blog post|blog posts|blogging|my blog|our blog => blog blogging',
+  'who owns this domain|who owns a domain|who owns the domain|domain owner|domain registrant|owner of a domain|company behind a domain => whois domain registration',
+  'iban validation|validate an iban|verify an iban|iban check|swift code|swift codes|bic code|bic codes|bic swift => iban swift bic validation',
 ];
