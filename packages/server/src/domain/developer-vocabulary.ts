@@ -134,7 +134,7 @@ export const DEVELOPER_VOCABULARY: readonly string[] = [
   'validate email|email validation|disposable email|temporary email => email validation',
   'validate phone|phone number lookup => phone validation',
   // Business data
-  'crm|customer|customers|sales lead|sales leads|sales pipeline => crm sales salesforce hubspot',
+  'crm|customer list|customer data|customer record|customer database|customer contact|customer relationship|my customers|our customers|customer account|customer segment|customer segments|sales lead|sales leads|sales pipeline => crm sales salesforce hubspot',
   'analytics|page view|page views|traffic|visits my website|visit my website|active users|daily active users|monthly active users|dau|mau|visit my site|visits my site|website visitor|site visitor|visitor count|visitor counts|how users use|user behavior|user behaviour|feature usage|product analytics|usage analytics|mixpanel|amplitude|ga4|google analytics|plausible|umami|posthog => analytics posthog mixpanel',
   'ecommerce|online store|shop|shopping cart|product catalog|shopify|shopify store => ecommerce shopping shopify',
   'support ticket|helpdesk|help desk|customer support => helpdesk zendesk freshdesk',
