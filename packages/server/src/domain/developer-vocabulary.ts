@@ -548,4 +548,7 @@ export const DEVELOPER_VOCABULARY: readonly string[] = [
   'blog|blogs|blog post|blog posts|blogging|my blog|our blog => blog blogging',
   'who owns this domain|who owns a domain|who owns the domain|domain owner|domain registrant|owner of a domain|company behind a domain => whois domain registration',
   'iban validation|validate an iban|verify an iban|iban check|swift code|swift codes|bic code|bic codes|bic swift => iban swift bic validation',
+  'google review|google reviews|online reviews|business reviews|review management|reply to a review|respond to reviews|business listing|business listings|google business profile => reviews listings location presence',
+  'recruit|recruiting|recruiter|recruiters|recruitment|talent sourcing|source candidates|sourcing candidates|find candidates|candidate search|headhunting|decision makers => talent sourcing recruiting people profiles',
+  'background check|background checks|criminal record|criminal records|criminal check|criminal checks|sex offender|sex offenders => criminal offenders checks',
 ];
