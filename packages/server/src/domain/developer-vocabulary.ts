@@ -63,7 +63,7 @@ export const DEVELOPER_VOCABULARY: readonly string[] = [
   'crypto price|bitcoin|ethereum|coin price|btc|eth|cryto|crpyto|bitcon|etherium|etherum => cryptocurrency crypto coingecko coinmarketcap',
   'invoice|invoices|invoicing => billing payments',
   'take payments|accept payments|charge a card|credit card|credit cards|debit card|card payment|card payments|checkout|payment|get paid|getting paid|collect payment|collect payments|collect money => payments stripe paypal',
-  'accounting|bookkeeping|quickbooks|qbo|freshbooks => accounting',
+  'accounting|bookkeeping|quickbooks|qbo|freshbooks|journal entry|journal entries|general ledger|chart of accounts|profit and loss|credit note|credit notes|accounts payable|accounts receivable|balance the books => accounting',
   'tax|vat => tax',
   // Communication
   'send email|send emails|send mail|transactional email|inbox|reply to an email|reply to emails|auto reply|email reply|email replies => email smtp sendgrid mailgun postmark resend',
