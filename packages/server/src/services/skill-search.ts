@@ -133,8 +133,9 @@ export const DEFAULT_SIBLING_GAP = 0.001;
 const SIBLING_LEADERS = 10;
 /**
  * A reranked candidate whose name, id or description names the request's conversion the other way round and never
- * its way ("text to speech" for "speech to text": domain/conversion-direction.ts) loses this: more than any bonus
- * above can give back, so it leaves the first places. No dev request has such a candidate (bench/README.md).
+ * its way ("text to speech" for "speech to text": domain/conversion-direction.ts) loses this: more than the largest
+ * single bonus above (DEFAULT_SOLE_NAME_BONUS), so it leaves the first places. No dev request has such a candidate
+ * (bench/README.md).
  */
 export const DEFAULT_REVERSED_PENALTY = 0.3;
 const VOCABULARY = compileThesaurus(DEVELOPER_VOCABULARY);
