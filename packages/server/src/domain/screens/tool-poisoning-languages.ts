@@ -363,7 +363,7 @@ const HIDDEN_COPY: Phrases = {
   vi: ['bản sao ẩn'],
 };
 
-/** Words of a tag posing as a channel above the description: `<IMPORTANTE>`, `[СИСТЕМА]`. */
+/** "System": a tag posing as a channel above the description, `<SISTEMA>` or `[СИСТЕМА]`. */
 const SYSTEM_WORD: Phrases = {
   es: ['sistema'],
   de: ['system', 'systemnachricht'],
@@ -381,6 +381,7 @@ const SYSTEM_WORD: Phrases = {
   id: ['sistem'],
   vi: ['hệ thống'],
 };
+/** "Important", "instructions": tag words that pose as a priority above the description, in angle brackets only. */
 const IMPORTANT_WORD: Phrases = {
   es: ['importante', 'instrucciones'],
   de: ['wichtig', 'anweisung'],
