@@ -76,6 +76,8 @@ const LOOKALIKES: Readonly<Record<string, string>> = {
   ʏ: 'y',
   ᴢ: 'z',
 };
+/** The Latin letter a lower-case Cyrillic, Greek or small-capital letter looks like, if any (`р` -> `p`). */
+export const latinLookalike = (letter: string): string | undefined => LOOKALIKES[letter];
 const DROPPED = /[\p{M}\p{Cf}]/u;
 const SPACE = /\s/u;
 /** A word with a Latin letter and a letter of another script. */

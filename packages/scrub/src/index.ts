@@ -7,7 +7,7 @@ import { PlaceholderNumbering } from './thorough/placeholders.js';
 import type { Finding, ScrubOptions, ScrubResult } from './types.js';
 
 export { detect } from './detect.js';
-export { type FoldedText, foldText } from './fold.js';
+export { type FoldedText, foldText, latinLookalike } from './fold.js';
 export { mergeFindings, type RedactOptions, redact, SCRUBBER_VERSION } from './redact.js';
 export { detectPersonal } from './thorough/detect.js';
 export { PlaceholderNumbering } from './thorough/placeholders.js';

@@ -8,7 +8,7 @@
 // where its last word must end; a space in it matches a run of white space. Words of space-separated scripts start at a word boundary and may go on (a stem:
 // `передай` holds `передайте`); Chinese and Japanese phrases match anywhere. Every gap is bounded and stays in its
 // sentence, so each pattern costs linear time.
-import { foldText } from '@axle/scrub';
+import { foldText, latinLookalike } from '@axle/scrub';
 import type { NamedPattern } from './result.js';
 
 /** One cue's phrases, by language (the language names only document the table). */
@@ -412,10 +412,20 @@ const GAP = String.raw`[^.!?\n。！？।؟]`;
 const LETTER = String.raw`[\p{L}\p{N}]`;
 const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
 
-/** The phrase folded as screened text is, its spaces as runs of white space, a word boundary before it (and after it with `$`). */
+/**
+ * The phrase folded as screened text is, its spaces as runs of white space, a word boundary before it (and after it
+ * with `$`). A letter with a Latin lookalike matches either: folding maps a word's Cyrillic letters to Latin ones
+ * when the word mixes the two scripts, so one Latin `o` in `игнорируй` must not hide it.
+ */
 function phrasePattern(phrase: string): string {
   const whole = phrase.endsWith('$');
-  const folded = foldText(whole ? phrase.slice(0, -1) : phrase).text.replace(/\s+/g, String.raw`\s+`);
+  const folded = [...foldText(whole ? phrase.slice(0, -1) : phrase).text]
+    .map((c) => {
+      const latin = latinLookalike(c);
+      return latin === undefined ? c : `[${c}${latin}]`;
+    })
+    .join('')
+    .replace(/\s+/g, String.raw`\s+`);
   const ended = whole ? `${folded}(?!${LETTER})` : folded;
   return UNSPACED.test(folded) ? ended : `(?<!${LETTER})${ended}`;
 }
