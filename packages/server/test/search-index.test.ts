@@ -11,11 +11,6 @@ import { type Embedder, EmbedderClient } from '../src/search/embedder.js';
 import { EMBEDDING_DIM, EMBEDDING_MODEL, embeddingText, normalize, textHash } from '../src/search/embedding-text.js';
 import { SemanticIndex } from '../src/search/semantic-index.js';
 import { BUNDLED_VECTORS, decodeVectors, encodeVectors, readVectorsFile } from '../src/search/vector-file.js';
-import { lineDirectionHash, readLineDirections } from '../src/search/vocabulary-directions.js';
-import { VOCABULARY_LINES } from '../src/domain/developer-vocabulary.js';
-import { parseThesaurusLine } from '../src/domain/query-expansion.js';
-import type { QuantizedRows } from '../src/domain/quantize.js';
-import { OWNED_PER_LINE } from '../src/domain/vocabulary-shift.js';
 import { createSkillSearch } from '../src/services/skill-search.js';
 import { ManualClock } from '../src/clock.js';
 import { knowledgeHint } from '../src/services/learnings-port.js';
@@ -55,11 +50,6 @@ describe('precomputed vectors file', () => {
     const shipped = readVectorsFile(BUNDLED_VECTORS, EMBEDDING_MODEL);
     const missing = loadCatalog().filter((s) => !shipped.has(textHash(embeddingText(s))));
     expect(missing.map((s) => s.id)).toEqual([]);
-  });
-
-  it('holds the direction of every developer-vocabulary line (after editing the vocabulary, run `npm run catalog:vectors`)', () => {
-    const directions = readLineDirections(BUNDLED_VECTORS, VOCABULARY_LINES);
-    expect(VOCABULARY_LINES.filter((_, i) => directions[i] === undefined).map((l) => l.phrases[0])).toEqual([]);
   });
 
   it('hashes the embedded text, so only a changed skill text needs a new vector', () => {
@@ -221,68 +211,6 @@ describe('semantic side unavailable', () => {
     expect(indexes[0]!.ids).toHaveLength(skills);
     expect(indexes[1]).toEqual(indexes[0]);
     expect(indexes[2]).toEqual(indexes[0]);
-  });
-
-  it('moves the vectors of the records a vocabulary line owns toward its direction, and no others', async () => {
-    const indexes: Array<{ ids: string[]; rows: QuantizedRows }> = [];
-    const fake: Embedder = {
-      init: async () => undefined,
-      embed: async (texts) =>
-        texts.map((t) => randomUnit(EMBEDDING_DIM, (Number.parseInt(textHash(t).slice(0, 7), 16) % 2 ** 30) + 1)),
-      setIndex: async (ids, rows) => {
-        indexes.push({ ids, rows });
-        return ids.length;
-      },
-      search: async () => [],
-      queryVector: async () => randomUnit(EMBEDDING_DIM, 1),
-      alive: () => true,
-      close: async () => undefined,
-    };
-    const mail = parseThesaurusLine('mail my users|newsletter => email');
-    const absent = parseThesaurusLine('price of bitcoin => crypto');
-    const direction = randomUnit(EMBEDDING_DIM, 77);
-    const file = path.join(dir, 'lines.bin');
-    fs.writeFileSync(
-      file,
-      encodeVectors(EMBEDDING_MODEL, EMBEDDING_DIM, [{ hash: lineDirectionHash(mail), vector: direction }]),
-    );
-    const run = async (shiftWeight?: number) => {
-      const semantic = SemanticIndex.start({
-        repo,
-        logger: createLogger('silent'),
-        vectorsFile: file,
-        createEmbedder: () => fake,
-        vocabulary: [mail, absent],
-        shiftWeight,
-      });
-      const stats = await semantic.settled;
-      await semantic.close();
-      return { stats, index: indexes.at(-1)! };
-    };
-    const row = ({ ids, rows }: { ids: string[]; rows: QuantizedRows }, id: string) => {
-      const at = ids.indexOf(id);
-      return Float32Array.from(
-        rows.codes.subarray(at * EMBEDDING_DIM, (at + 1) * EMBEDDING_DIM),
-        (c) => c * rows.scales[at]!,
-      );
-    };
-    const owned = (await repo.lexicalSearch('email', {}, OWNED_PER_LINE)).map((h) => h.id);
-    expect(owned.length).toBeGreaterThan(0);
-
-    const still = await run(0);
-    expect(still.stats).toMatchObject({ shifted: 0 });
-    const moved = await run();
-    // Only the line found in the file moves anything: the crypto line has no direction there.
-    expect(moved.stats).toMatchObject({ shifted: owned.length });
-    for (const id of still.index.ids) {
-      const before = row(still.index, id);
-      const after = row(moved.index, id);
-      if (owned.includes(id)) {
-        expect(dot(after, direction) / Math.hypot(...after)).toBeGreaterThan(
-          dot(before, direction) / Math.hypot(...before) + 0.3,
-        );
-      } else expect([...after]).toEqual([...before]);
-    }
   });
 
   it('does not replace the catalog when its fingerprint is unchanged', async () => {

@@ -18,8 +18,6 @@
 // the normalisation of domain/query-expansion.ts (lower case, a plural's final s dropped); a phrase of two or more
 // words also matches with one other word inside it ("execute Python code" holds "execute code").
 // One line: phrases separated by `|`, then `=>`, then the catalog's terms (added to the query, never re-expanded).
-import { parseThesaurusLine, type ThesaurusLine } from './query-expansion.js';
-
 export const DEVELOPER_VOCABULARY: readonly string[] = [
   // Files, storage, databases
   'local files|local file|local disk|my disk|hard drive|local folder|directory|directories|file system|folder|folders|rename files|move files|copy files|files on my computer|files on my laptop|files on my machine|file i downloaded|downloads folder|my downloads|downloaded file|downloaded files|duplicate file|file duplicate|duplicate files|fs|fs read|fs write|ls dir|list dir|list files|find files|find a file|file search|search files|grep files => filesystem',
@@ -562,9 +560,3 @@ export const DEVELOPER_VOCABULARY: readonly string[] = [
   'notion|notion page|notion pages|notion database|notion workspace => notion workspace',
   'second opinion|another model|another llm|other models|multiple models|multiple llms => multi model ai orchestration',
 ];
-
-/**
- * The lines parsed: their phrases move the vectors of the records their terms find (domain/vocabulary-shift.ts), from
- * directions precomputed into the bundled vectors file (after editing a line, `npm run catalog:vectors`).
- */
-export const VOCABULARY_LINES: readonly ThesaurusLine[] = DEVELOPER_VOCABULARY.map(parseThesaurusLine);

@@ -35,32 +35,19 @@ export const MAX_EXPANSION_TERMS = 8;
 /** Words of a request looked at (a longer request is its own context and needs no expansion). */
 export const MAX_EXPANDED_WORDS = 64;
 
-/** One thesaurus line: its phrases as written (trimmed) and the catalog terms they add. */
-export interface ThesaurusLine {
-  readonly phrases: readonly string[];
-  readonly terms: readonly string[];
-}
-
-/** Parses a line `phrase | phrase => term term`; refuses one without phrases or terms. */
-export function parseThesaurusLine(line: string): ThesaurusLine {
-  const [left, right, ...rest] = line.split('=>');
-  const terms = [...new Set(textWords(right ?? ''))];
-  const phrases = (left ?? '').split('|').map((p) => p.trim());
-  if (rest.length > 0 || terms.length === 0 || phrases.some((p) => textWords(p).length === 0))
-    throw new RangeError(`thesaurus line needs phrases => terms: ${line}`);
-  return { phrases, terms };
-}
-
 /**
- * Compiles lines `phrase | phrase => term term` (parseThesaurusLine). Refuses a phrase of more than
+ * Compiles lines `phrase | phrase => term term`. Refuses a line without phrases or terms, a phrase of more than
  * MAX_PHRASE_WORDS words, and a phrase on two lines (which of them would win would depend on the order).
  */
 export function compileThesaurus(lines: readonly string[]): Thesaurus {
   const phrases = new Map<string, readonly string[]>();
   let longest = 0;
   for (const line of lines) {
-    const { phrases: written, terms } = parseThesaurusLine(line);
-    const keys = written.map((p) => textWords(p).map(matchForm));
+    const [left, right, ...rest] = line.split('=>');
+    const terms = [...new Set(textWords(right ?? ''))];
+    const keys = (left ?? '').split('|').map((p) => textWords(p).map(matchForm));
+    if (rest.length > 0 || terms.length === 0 || keys.some((k) => k.length === 0))
+      throw new RangeError(`thesaurus line needs phrases => terms: ${line}`);
     for (const words of keys) {
       if (words.length > MAX_PHRASE_WORDS)
         throw new RangeError(`thesaurus phrase over ${MAX_PHRASE_WORDS} words: ${line}`);

@@ -1,16 +1,13 @@
-// `npm run catalog:vectors` (after `npm run catalog` or a vocabulary edit): embeds every skill of the bundled catalog
-// (or of the catalog file given as the first argument) and each developer-vocabulary line's phrases, and writes
-// the compact precomputed file that the server loads on first start instead of computing (see vector-file.ts).
+// `npm run catalog:vectors` (after `npm run catalog`): embeds every skill of the bundled catalog
+// (or of the catalog file given as the first argument) and writes the compact precomputed file
+// that the server loads on first start instead of computing (see vector-file.ts).
 // Usage: node packages/server/dist/search/build-vectors.js [catalog.json] [out.bin]
 import fs from 'node:fs';
 import { loadCatalog } from '../catalog/load.js';
 import { EmbedderClient } from './embedder.js';
 import { EMBEDDING_DIM, EMBEDDING_MODEL, embeddingText, textHash } from './embedding-text.js';
 import { skillPassages } from './passages.js';
-import { VOCABULARY_LINES } from '../domain/developer-vocabulary.js';
-import { meanDirection } from '../domain/vocabulary-shift.js';
 import { BUNDLED_VECTORS, encodeVectors, readVectorsFile } from './vector-file.js';
-import { lineDirectionHash } from './vocabulary-directions.js';
 
 const [catalogFile, out = BUNDLED_VECTORS] = process.argv.slice(2);
 const skills = loadCatalog(catalogFile);
@@ -25,15 +22,7 @@ for (const t of all) {
   if (v) entries.push({ hash: textHash(t), vector: v });
 }
 const texts = all.filter((t) => !previous.has(textHash(t)));
-// The vocabulary lines' directions (vocabulary-directions.ts): a line whose phrases changed has its phrases embedded.
-const lines = VOCABULARY_LINES.filter((l) => !previous.has(lineDirectionHash(l)));
-for (const l of VOCABULARY_LINES) {
-  const v = previous.get(lineDirectionHash(l));
-  if (v) entries.push({ hash: lineDirectionHash(l), vector: v });
-}
-process.stderr.write(
-  `${entries.length} vectors kept from ${out}, ${texts.length} texts and ${lines.length} vocabulary lines to embed\n`,
-);
+process.stderr.write(`${entries.length} vectors kept from ${out}, ${texts.length} to embed\n`);
 const embedder = new EmbedderClient();
 const started = performance.now();
 try {
@@ -43,10 +32,6 @@ try {
     const vectors = await embedder.embed(batch);
     for (const [j, t] of batch.entries()) entries.push({ hash: textHash(t), vector: vectors[j]! });
     process.stderr.write(`\r${entries.length}/${all.length}`);
-  }
-  for (const l of lines) {
-    const direction = meanDirection(await embedder.embed([...l.phrases]));
-    if (direction) entries.push({ hash: lineDirectionHash(l), vector: direction });
   }
   const buf = encodeVectors(EMBEDDING_MODEL, EMBEDDING_DIM, entries);
   fs.writeFileSync(out, buf);

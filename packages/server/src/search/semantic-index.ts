@@ -2,14 +2,11 @@ import type { SearchState } from '@axle/sdk';
 import type { Logger } from '../logger.js';
 import type { EmbeddingSource, SkillsStore, StoredEmbedding } from '../store/skills.js';
 import { DEFAULT_MODEL_WAIT_MS, type Embedder, EmbedderClient, withDeadline } from './embedder.js';
-import { EMBEDDING_DIM, EMBEDDING_MODEL, embeddingText, normalize, textHash } from './embedding-text.js';
+import { EMBEDDING_DIM, EMBEDDING_MODEL, embeddingText, textHash } from './embedding-text.js';
 import { type QuantizedRows, quantizeInto } from '../domain/quantize.js';
-import type { ThesaurusLine } from '../domain/query-expansion.js';
-import { SHIFT_WEIGHT, shiftedVector } from '../domain/vocabulary-shift.js';
 import { Int8Index } from './int8-index.js';
 import { bestPassageScores, type PassageIndex, skillPassages } from './passages.js';
 import { BUNDLED_VECTORS, readQuantizedRows, readVectorsFile } from './vector-file.js';
-import { ownedDirections, readLineDirections } from './vocabulary-directions.js';
 import type { SemanticHits } from './worker-protocol.js';
 
 export type SemanticState = SearchState['semantic'];
@@ -21,8 +18,6 @@ export interface WarmStats {
   bundled: number;
   /** Vectors computed by the model during this start. */
   computed: number;
-  /** Skill vectors the vocabulary moved (vocabulary-directions.ts). */
-  shifted: number;
   ms: number;
 }
 
@@ -38,13 +33,6 @@ export interface SemanticIndexOptions {
   startAfter?: Promise<unknown>;
   /** How long a request waits for the model (search, query vector, queued embedding) before going on without it. */
   waitMs?: number;
-  /**
-   * Vocabulary lines whose directions (read from `vectorsFile`) move the vectors of the records they own
-   * (domain/vocabulary-shift.ts); none by default.
-   */
-  vocabulary?: readonly ThesaurusLine[];
-  /** How far an owned record's vector moves toward its lines' directions; SHIFT_WEIGHT by default, 0 for not at all. */
-  shiftWeight?: number;
 }
 
 /** Skills checked between yields to the event loop while warming, so requests are served meanwhile. */
@@ -226,17 +214,10 @@ export class SemanticIndex {
 
       // The workers search int8 codes (a quarter of the floats' memory, and each worker holds a copy).
       const ids = skills.map((s) => s.id).filter((id) => vectors.has(id));
-      const { vocabulary = [], shiftWeight = SHIFT_WEIGHT } = this.opts!;
-      const moves =
-        vocabulary.length > 0 && shiftWeight > 0
-          ? await ownedDirections(repo, vocabulary, readLineDirections(vectorsFile, vocabulary))
-          : new Map<string, Float32Array[]>();
-      if (this.closed) return undefined;
-      const unchanged = moves.size === 0 && reused === ids.length && ids.every((id, row) => stored.ids[row] === id);
+      const unchanged = reused === ids.length && ids.every((id, row) => stored.ids[row] === id);
       const rows = unchanged
         ? stored.rows
         : { codes: new Int8Array(ids.length * EMBEDDING_DIM), scales: new Float32Array(ids.length) };
-      let shifted = 0;
       if (!unchanged)
         for (const [row, id] of ids.entries()) {
           const from = vectors.get(id)!;
@@ -245,18 +226,10 @@ export class SemanticIndex {
             row * EMBEDDING_DIM,
           );
           rows.scales[row] = from.rows.scales[from.row]!;
-          const toward = moves.get(id);
-          if (toward !== undefined) {
-            const at = row * EMBEDDING_DIM;
-            const v = new Float32Array(EMBEDDING_DIM);
-            for (let j = 0; j < EMBEDDING_DIM; j++) v[j] = rows.codes[at + j]! * rows.scales[row]!;
-            rows.scales[row] = quantizeInto(shiftedVector(normalize(v), toward, shiftWeight), rows.codes, at);
-            shifted++;
-          }
         }
       await embedder.setIndex(ids, rows);
       this.passages = loadPassages(skills, vectorsFile);
-      const stats = { reused, bundled, computed, shifted, ms: Math.round(performance.now() - started) };
+      const stats = { reused, bundled, computed, ms: Math.round(performance.now() - started) };
       this.status = 'ready';
       logger.info({ model: EMBEDDING_MODEL, skills: ids.length, ...stats }, 'semantic search ready');
       return stats;

@@ -11,7 +11,6 @@ import type { Queryable } from '../store/queryable.js';
 import { registryStore } from '../store/registry.js';
 import type { SkillsStore } from '../store/skills.js';
 import type { KnowledgeHints } from './learnings-port.js';
-import { VOCABULARY_LINES } from '../domain/developer-vocabulary.js';
 import { createSkillSearch, type SearchOutcome, type SkillSearch, type SkillSearchOptions } from './skill-search.js';
 
 export interface SkillsServiceOptions {
@@ -119,7 +118,6 @@ export async function createSkillsService(opts: SkillsServiceOptions): Promise<S
         logger: opts.logger,
         startAfter: opts.semanticStartsAfter,
         waitMs: opts.modelWaitMs,
-        vocabulary: VOCABULARY_LINES,
         createEmbedder: () =>
           new EmbedderPool(
             opts.searchWorkers ?? 1,
