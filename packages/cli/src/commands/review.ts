@@ -1,5 +1,5 @@
 import { Args, Flags } from '@oclif/core';
-import type { Api } from '../lib/api.js';
+import { type Api, terminalLine } from '../lib/api.js';
 import { AxleCommand } from '../lib/base.js';
 import { EXIT, fail } from '../lib/exit.js';
 import { confirm, interactive } from '../lib/prompt.js';
@@ -124,12 +124,10 @@ Exit codes: 0 done, 3 not signed in, 4 server unreachable, 5 some items were not
     if (s.rows.length === 0) this.log('Nothing held.');
     else {
       const score = (r: Row) => (r.quality_score === null ? '-' : r.quality_score.toFixed(2));
-      this.log(
-        table(
-          ['ID', 'Lane', 'Score', 'Flags', 'Title'],
-          s.rows.map((r) => [r.id, r.lane, score(r), r.flags.join(',') || '-', r.title]),
-        ),
+      const cells = await Promise.all(
+        s.rows.map((r) => Promise.all([r.id, r.lane, score(r), r.flags.join(',') || '-', r.title].map(terminalLine))),
       );
+      this.log(table(['ID', 'Lane', 'Score', 'Flags', 'Title'], cells));
       if (s.pending_count > s.rows.length) this.log(`(${s.rows.length} of ${s.pending_count}; --limit shows more)`);
     }
     return s;
@@ -152,18 +150,17 @@ Exit codes: 0 done, 3 not signed in, 4 server unreachable, 5 some items were not
     return this.report(action, results);
   }
 
-  private report(action: string, results: ReviewResult[]) {
+  /** One line a result, in the server's words made safe for a terminal (terminalLine). */
+  private async report(action: string, results: ReviewResult[]) {
     for (const r of results) {
-      if (r.ok) {
-        const held =
-          r.status === 'pending_review' && r.review_reason?.length
-            ? ` (still held: ${r.review_reason.join(', ')})`
-            : '';
-        this.log(`${action === 'approve' ? 'approved' : 'rejected'} ${r.id}${held}`);
-      } else
-        this.log(
-          `not ${action === 'approve' ? 'approved' : 'rejected'} ${r.id}: ${r.code ?? ''} ${r.error ?? ''}`.trim(),
-        );
+      const held =
+        r.ok && r.status === 'pending_review' && r.review_reason?.length
+          ? ` (still held: ${r.review_reason.join(', ')})`
+          : '';
+      const line = r.ok
+        ? `${action === 'approve' ? 'approved' : 'rejected'} ${r.id}${held}`
+        : `not ${action === 'approve' ? 'approved' : 'rejected'} ${r.id}: ${r.code ?? ''} ${r.error ?? ''}`;
+      this.log(await terminalLine(line));
     }
     const failed = results.filter((r) => !r.ok).length;
     if (failed > 0) process.exitCode = EXIT.PARTIAL;
@@ -215,7 +212,7 @@ Exit codes: 0 done, 3 not signed in, 4 server unreachable, 5 some items were not
         `${res.selected_count} clean item(s) at or above ${res.threshold} would be approved${res.ids.length ? `: ${res.ids.join(' ')}` : ''}`,
       );
       if (res.selected_count > 0) this.log('Dry run: nothing changed. Add --confirm to approve them.');
-    } else this.report('approve', res.results);
+    } else await this.report('approve', res.results);
     return res;
   }
 

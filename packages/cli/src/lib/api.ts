@@ -12,6 +12,19 @@ export class ApiError extends Error {
   }
 }
 
+/** Most characters of a server's text the CLI shows on one line. */
+const MAX_SHOWN = 500;
+
+/**
+ * Text a server sent, as one line a terminal shows as it is: control characters (ESC, so no escape sequences),
+ * bidirectional formatting and invisible characters removed, whitespace runs made one space, at most MAX_SHOWN
+ * characters. The SDK is loaded only when there is such text (it is most of a command's start-up otherwise).
+ */
+export async function terminalLine(text: string): Promise<string> {
+  const { normalizeDisplayText } = await import('@axle/sdk');
+  return [...normalizeDisplayText(text, { singleLine: true }).trim()].slice(0, MAX_SHOWN).join('');
+}
+
 export interface ApiOptions {
   server: string;
   apiKey?: string;
@@ -31,7 +44,9 @@ export class Api {
     const res = await this.raw(method, path, body);
     if (res.status >= 200 && res.status < 300) return res.body as T;
     const b = res.body ?? {};
-    const detail = [b.error, b.code].filter((x) => typeof x === 'string' && x).join(': ') || `HTTP ${res.status}`;
+    const said = [b.error, b.code].filter((x) => typeof x === 'string' && x).join(': ');
+    // The server's words reach a terminal: no escape sequences, bidirectional overrides or line breaks of its making.
+    const detail = said === '' ? `HTTP ${res.status}` : await terminalLine(said);
     const exit = res.status === 401 || res.status === 403 ? EXIT.AUTH : EXIT.FAILED;
     throw new ApiError(`${method} ${path} failed (${res.status}): ${detail}`, exit, res.status, b);
   }

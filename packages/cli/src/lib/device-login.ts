@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { hostname } from 'node:os';
-import { type Api, ApiError } from './api.js';
+import { type Api, ApiError, terminalLine } from './api.js';
 import { EXIT } from './exit.js';
 
 export interface DeviceLoginResult {
@@ -39,13 +39,38 @@ export function elapsed(ms: number): string {
   return h > 0 ? `${h}:${pad(m)}:${pad(s)}` : `${m}:${pad(s)}`;
 }
 
-/** Opens a URL in the default browser; false when the opener could not be started (the link is printed anyway). */
+/**
+ * The sign-in page a server names, as a URL the CLI may show and open: http or https only (an opener given `file:`,
+ * or a scheme some local program handles, would do what the server chose), or undefined.
+ */
+export function signInLink(text: unknown): string | undefined {
+  if (typeof text !== 'string') return undefined;
+  try {
+    const url = new URL(text);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Seconds between polls the CLI accepts from a server, and the longest a code may be waited for. */
+const POLL_SECONDS = { min: 1, max: 60 };
+const MAX_WAIT_SECONDS = 3_600;
+/** `value` when it is a number, bounded to [min, max]; `fallback` otherwise. */
+const bounded = (value: unknown, min: number, max: number, fallback: number): number =>
+  typeof value === 'number' && Number.isFinite(value) ? Math.min(max, Math.max(min, value)) : fallback;
+
+/**
+ * Opens an http(s) URL in the default browser; false when the opener could not be started (the link is printed
+ * anyway). Windows gets the URL handler directly, not through `cmd /c start`, whose parser would run what follows an
+ * `&` in the URL as a command.
+ */
 function openUrl(url: string): boolean {
   const [cmd, args] =
     process.platform === 'darwin'
       ? ['open', [url]]
       : process.platform === 'win32'
-        ? ['cmd', ['/c', 'start', '""', url]]
+        ? ['rundll32', ['url.dll,FileProtocolHandler', url]]
         : ['xdg-open', [url]];
   try {
     const child = spawn(cmd as string, args as string[], { detached: true, stdio: 'ignore' });
@@ -55,6 +80,16 @@ function openUrl(url: string): boolean {
   } catch {
     return false;
   }
+}
+
+const NOT_AXLE = 'The server did not answer the sign-in request as an Axle server does';
+
+/** The approved sign-in's key and account, checked: they are saved, sent as a header and shown later. */
+async function signedIn(body: Record<string, unknown>): Promise<DeviceLoginResult> {
+  const { api_key, account_id, email } = body;
+  if (typeof api_key !== 'string' || !/^[\x21-\x7e]{1,200}$/.test(api_key)) throw new ApiError(NOT_AXLE, EXIT.FAILED);
+  if (typeof account_id !== 'string' || typeof email !== 'string') throw new ApiError(NOT_AXLE, EXIT.FAILED);
+  return { api_key, account_id: await terminalLine(account_id), email: await terminalLine(email) };
 }
 
 /**
@@ -71,34 +106,39 @@ export async function deviceLogin(api: Api, opts: DeviceLoginOptions): Promise<D
     expires_in: number;
     interval: number;
   }>('POST', '/auth/device/code', { client_name: `axle CLI on ${hostname()}` });
-  const link = start.verification_uri_complete ?? start.verification_uri;
-  opts.say(`Your sign-in code: ${start.user_code}`);
+  // What the server sent is checked before it is shown, opened or waited on: it may not be the server meant.
+  const link = signInLink(start.verification_uri_complete) ?? signInLink(start.verification_uri);
+  const code = typeof start.user_code === 'string' ? await terminalLine(start.user_code) : '';
+  if (link === undefined || code === '' || typeof start.device_code !== 'string')
+    throw new ApiError(NOT_AXLE, EXIT.FAILED);
+  opts.say(`Your sign-in code: ${code}`);
   opts.say(`Open ${link} and check that it shows this code.`);
   const opened = opts.openBrowser && hasDisplay() && openUrl(link);
   if (opened) opts.say('(opened in your browser)');
-  let interval = Math.max(1, start.interval);
+  let interval = bounded(start.interval, POLL_SECONDS.min, POLL_SECONDS.max, 5);
   const shownAt = Date.now();
-  const deadline = shownAt + start.expires_in * 1000;
+  const deadline = shownAt + bounded(start.expires_in, 1, MAX_WAIT_SECONDS, 900) * 1000;
   while (Date.now() < deadline) {
     for (let waited = 0; waited < interval * 1000; waited += 1000) {
       opts.waiting(Date.now() - shownAt);
       await sleep(1000);
     }
     const res = await api.raw('POST', '/auth/device/token', { device_code: start.device_code });
-    if (res.status === 200 && typeof res.body?.api_key === 'string') return res.body as unknown as DeviceLoginResult;
+    if (res.status === 200 && typeof res.body?.api_key === 'string') return signedIn(res.body);
     const error = res.body?.error;
     if (res.status === 400 && error === 'authorization_pending') continue;
     if (res.status === 400 && error === 'slow_down') {
-      interval = typeof res.body?.interval === 'number' ? res.body.interval : interval + 5;
+      interval = bounded(res.body?.interval, interval, POLL_SECONDS.max, Math.min(interval + 5, POLL_SECONDS.max));
       continue;
     }
     if (error === 'access_denied')
       throw new ApiError('Sign-in was denied on the device page', EXIT.DECLINED, res.status, res.body);
     if (error === 'expired_token')
       throw new ApiError('The sign-in code expired; run the command again', EXIT.AUTH, res.status, res.body);
-    if (res.status === 400) throw new ApiError(`Sign-in failed: ${String(error)}`, EXIT.AUTH, res.status, res.body);
+    if (res.status === 400)
+      throw new ApiError(`Sign-in failed: ${await terminalLine(String(error))}`, EXIT.AUTH, res.status, res.body);
     // 429 or a server error: wait longer and try again until the code expires.
-    interval += 5;
+    interval = Math.min(interval + 5, POLL_SECONDS.max);
   }
   throw new ApiError('The sign-in code expired; run the command again', EXIT.AUTH);
 }

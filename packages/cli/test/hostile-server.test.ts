@@ -1,0 +1,161 @@
+// The CLI against a server that is not the one meant (a typo in --server, a hostile host): what it sends is checked
+// before it is shown, opened, saved or waited on.
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { signInLink } from '../src/lib/device-login.js';
+import { axle, tempHome, writeAxleConfig } from './helpers.js';
+
+/** What a terminal would act on or reorder: C0/C1 controls (ESC starts escape sequences) and bidi formatting. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what it looks for
+const HIDDEN = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+const ESCAPES = '\u001b]0;owned\u0007\u001b[2J\u202e';
+
+describe('signInLink', () => {
+  it.each([
+    ['http://127.0.0.1:8402/device?user_code=ABCDEFGH', 'http://127.0.0.1:8402/device?user_code=ABCDEFGH'],
+    ['https://axle.example.com/device', 'https://axle.example.com/device'],
+    ['https://axle.example.com/device?x=1 2', 'https://axle.example.com/device?x=1%202'],
+  ])('keeps the http(s) link %j', (text, href) => {
+    expect(signInLink(text)).toBe(href);
+  });
+
+  it.each([
+    'file:///etc/passwd',
+    'javascript:alert(1)',
+    'ms-settings:privacy',
+    'ssh://host',
+    'not a url',
+    '',
+    42,
+    undefined,
+  ])('refuses %j', (text) => {
+    expect(signInLink(text)).toBeUndefined();
+  });
+});
+
+describe('axle against a hostile server', () => {
+  let server: http.Server;
+  let url: string;
+  /** Route -> [status, body] the stand-in answers with. */
+  let answers: Record<string, [number, unknown]>;
+  beforeAll(async () => {
+    server = http.createServer((req, res) => {
+      req.resume();
+      const route = `${req.method} ${new URL(req.url ?? '/', 'http://stand-in').pathname}`;
+      const [status, body] = answers[route] ?? [404, { error: 'Not found' }];
+      res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  beforeEach(() => {
+    answers = {};
+  });
+
+  it('refuses a sign-in link that is not http(s), and shows, opens and waits on nothing', async () => {
+    answers['POST /auth/device/code'] = [
+      200,
+      {
+        device_code: 'd',
+        user_code: `ABCD-EFGH${ESCAPES}`,
+        verification_uri: 'file:///etc/passwd',
+        verification_uri_complete: 'javascript:alert(1)',
+        expires_in: 1e12,
+        interval: 1e9,
+      },
+    ];
+    const home = tempHome();
+    const out = await axle(['login', '--server', url, '--no-browser'], { home });
+    expect(out.code).toBe(1);
+    // oclif wraps long messages (`\n ›   `).
+    expect(out.stderr.replace(/\s*\n\s*›?\s*/g, ' ')).toContain(
+      'did not answer the sign-in request as an Axle server does',
+    );
+    expect(out.stderr).not.toContain('passwd');
+    expect(out.stderr + out.stdout).not.toMatch(HIDDEN);
+    expect(fs.existsSync(path.join(home, '.axle/config.json'))).toBe(false);
+  });
+
+  it("shows the server's code and account without escape sequences, and saves them so", async () => {
+    answers['POST /auth/device/code'] = [
+      200,
+      {
+        device_code: 'd',
+        user_code: `ABCD-EFGH${ESCAPES}`,
+        verification_uri: `${url}/device`,
+        expires_in: 30,
+        interval: 0.001,
+      },
+    ];
+    answers['POST /auth/device/token'] = [
+      200,
+      { api_key: `axl_${'a'.repeat(43)}`, account_id: `acc_1${ESCAPES}`, email: `me@example.com${ESCAPES}` },
+    ];
+    const home = tempHome();
+    const out = await axle(['login', '--server', url, '--no-browser'], { home });
+    expect(out.code, out.stderr).toBe(0);
+    expect(out.stderr).toContain('Your sign-in code: ABCD-EFGH');
+    expect(out.stdout).toContain('as me@example.com');
+    expect(out.stderr + out.stdout).not.toMatch(HIDDEN);
+    const saved = JSON.parse(fs.readFileSync(path.join(home, '.axle/config.json'), 'utf8'));
+    expect(saved).toMatchObject({ server: url, email: expect.stringMatching(/^me@example\.com/) });
+    expect(`${saved.email} ${saved.account_id}`).not.toMatch(HIDDEN);
+  });
+
+  it('refuses an approved sign-in whose key could not be sent as a header', async () => {
+    answers['POST /auth/device/code'] = [
+      200,
+      { device_code: 'd', user_code: 'ABCD-EFGH', verification_uri: `${url}/device`, expires_in: 30, interval: 1 },
+    ];
+    answers['POST /auth/device/token'] = [200, { api_key: 'axl_x\r\nX-Evil: 1', account_id: 'acc_1', email: 'a@b.c' }];
+    const home = tempHome();
+    const out = await axle(['login', '--server', url, '--no-browser'], { home });
+    expect(out.code).toBe(1);
+    expect(fs.existsSync(path.join(home, '.axle/config.json'))).toBe(false);
+  });
+
+  it("shows a server's error text on one line, without escape sequences", async () => {
+    answers['POST /extract/consent'] = [500, { error: `boom${ESCAPES}\nsecond line`, code: 'x'.repeat(5_000) }];
+    const home = tempHome();
+    writeAxleConfig(home, { server: url, api_key: `axl_${'0'.repeat(43)}`, email: 'a@b.c' });
+    const out = await axle(['consent', 'grant'], { home });
+    expect(out.code).toBe(1);
+    expect(out.stderr).toContain('boom');
+    expect(out.stderr).toContain('second line');
+    expect(out.stderr).not.toMatch(HIDDEN);
+    expect(out.stderr.length).toBeLessThan(2_000);
+  });
+
+  it("lists held items and reports decisions in the server's words without escape sequences", async () => {
+    const row = { lane: 'needs_your_eyes', flags: [], review_reason: [], quality_score: null };
+    answers['GET /account/pending/summary'] = [
+      200,
+      {
+        pending_count: 1,
+        lanes: {},
+        flags: {},
+        approvable_count: 0,
+        default_threshold: 0.8,
+        rows: [{ ...row, id: `lrn_1${ESCAPES}`, title: `Fix the build${ESCAPES}\nrm -rf /` }],
+      },
+    ];
+    answers['POST /account/pending/reject'] = [
+      200,
+      { results: [{ id: 'lrn_1', ok: false, code: 'NOT_FOUND', error: `gone${ESCAPES}` }] },
+    ];
+    const home = tempHome();
+    writeAxleConfig(home, { server: url, api_key: `axl_${'0'.repeat(43)}`, email: 'a@b.c' });
+    const list = await axle(['review', '--list'], { home });
+    expect(list.code, list.stderr).toBe(0);
+    // Escape sequences lose their ESC (the rest is inert text) and the line break becomes a space.
+    expect(list.stdout).toMatch(/Fix the build\S* rm -rf \//);
+    expect(list.stdout).not.toMatch(HIDDEN);
+    const reject = await axle(['review', 'reject', 'lrn_1'], { home });
+    expect(reject.stdout).toContain('not rejected lrn_1: NOT_FOUND gone');
+    expect(reject.stdout + reject.stderr).not.toMatch(HIDDEN);
+  });
+});
