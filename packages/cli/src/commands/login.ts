@@ -11,7 +11,8 @@ export default class Login extends AxleCommand {
     `Prints a code and a link, then "waiting for approval… (Ctrl-C to stop)" with the time waited; approve the
 code on the server's /device page. A browser opens only on a terminal with a display (macOS, Windows, or
 DISPLAY/WAYLAND_DISPLAY set); --no-browser only prints the link.
-Exit codes: 0 signed in, 3 the code expired or sign-in failed, 4 server unreachable, 6 denied.`;
+Exit codes: 0 signed in, 1 the server answered unlike an Axle server (a link that is not http(s), a malformed key),
+3 the code expired or sign-in failed, 4 server unreachable, 6 denied.`;
 
   static override examples = [
     '<%= config.bin %> login',
