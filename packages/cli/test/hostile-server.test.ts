@@ -41,10 +41,13 @@ describe('axle against a hostile server', () => {
   let url: string;
   /** Route -> [status, body] the stand-in answers with. */
   let answers: Record<string, [number, unknown]>;
+  /** Route -> requests the stand-in got. */
+  let asked: Record<string, number>;
   beforeAll(async () => {
     server = http.createServer((req, res) => {
       req.resume();
       const route = `${req.method} ${new URL(req.url ?? '/', 'http://stand-in').pathname}`;
+      asked[route] = (asked[route] ?? 0) + 1;
       const [status, body] = answers[route] ?? [404, { error: 'Not found' }];
       res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
     });
@@ -54,6 +57,7 @@ describe('axle against a hostile server', () => {
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
   beforeEach(() => {
     answers = {};
+    asked = {};
   });
 
   it('refuses a sign-in link that is not http(s), and shows, opens and waits on nothing', async () => {
@@ -104,6 +108,19 @@ describe('axle against a hostile server', () => {
     const saved = JSON.parse(fs.readFileSync(path.join(home, '.axle/config.json'), 'utf8'));
     expect(saved).toMatchObject({ server: url, email: expect.stringMatching(/^me@example\.com/) });
     expect(`${saved.email} ${saved.account_id}`).not.toMatch(HIDDEN);
+  });
+
+  it('keeps polling at least a second apart when the server asks to slow down to 0 s', async () => {
+    answers['POST /auth/device/code'] = [
+      200,
+      { device_code: 'd', user_code: 'ABCD-EFGH', verification_uri: `${url}/device`, expires_in: 3, interval: 1 },
+    ];
+    answers['POST /auth/device/token'] = [400, { error: 'slow_down', interval: 0 }];
+    const out = await axle(['login', '--server', url, '--no-browser'], { home: tempHome() });
+    expect(out.code).toBe(3);
+    // One poll a second for the 3 s the code lives (an interval of 0 would poll as fast as the server answers).
+    expect(asked['POST /auth/device/token']).toBeGreaterThanOrEqual(1);
+    expect(asked['POST /auth/device/token']).toBeLessThanOrEqual(4);
   });
 
   it('refuses an approved sign-in whose key could not be sent as a header', async () => {

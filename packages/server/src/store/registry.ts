@@ -117,8 +117,9 @@ export const registryStore = {
 
   /**
    * Latest versions that are neither deleted nor held by the catalog screen (unless an operator released them),
-   * across sources (first source by name wins a name), by name. A name whose latest version is held has none: an older version would show text
-   * the registry no longer serves while its package (launched without a version) runs the new one.
+   * across sources (first source by name wins a name), by name. A name whose latest version is held has none: an
+   * older version would show text the registry no longer serves while its package (launched without a version) runs
+   * the new one.
    */
   async visible(q: Queryable): Promise<SyncedServer[]> {
     const rows = await q.all<Row & { source: string }>(
