@@ -30,19 +30,14 @@ const ON_BOTH_BACKENDS = [
 ].map((name) => `packages/server/test/${name}.test.ts`);
 
 /**
- * Unit tests of pure code (no I/O, no mocks, no process-wide state): they share their worker's loaded modules
- * (isolate off) instead of loading them again per file. A file not named here runs isolated.
+ * Files that run in a process of their own: they replace modules (vi.doMock) or bound how long something takes, which
+ * another file's leftover work in a shared process could stretch. Every other file shares its worker's loaded modules
+ * with the files before it (isolate off), so the server's sources load once per worker instead of once per file.
  */
-const SHARED_MODULES = [
-  'packages/scrub/test/{api,covered,engine,fast-paths,fold,fuzz,pii,preset-windows,regex-planner}.test.ts',
-  'packages/scrub/test/{secrets,thorough-bad-input,thorough}.test.ts',
-  'packages/sdk/test/{contract,untrusted}.test.ts',
-  'packages/cli/test/locations.test.ts',
-  'packages/server/test/domain-{pricing,quality,similarity,verdict}.test.ts',
-  'packages/server/test/domain-screens{,-credentials,-encoded,-injection,-off-task}.test.ts',
-  'packages/server/test/domain-screens-{process-advice,reader-instructions,sensitivity}.test.ts',
-  'packages/server/test/{category-vote,embedder-pool,eval-metrics,fusion,model-window,revenue-split}.test.ts',
-  'packages/server/test/{host-ops,search-fts-query,search-query-expansion,sentence-encoder}.test.ts',
+const OWN_PROCESS = [
+  'packages/cli/test/hook.test.ts',
+  'packages/server/test/{connections,mail-failure,model-deadlines,x402-extensions}.test.ts',
+  'packages/server/test/domain-screens-catalog{,-languages,-semantic}.test.ts',
 ];
 
 const postgres = await postgresReachable();
@@ -78,11 +73,15 @@ export default defineConfig({
         test: {
           name: 'sqlite',
           include: ['packages/*/test/**/*.test.ts', 'test/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, ...SHARED_MODULES],
+          exclude: [...configDefaults.exclude, ...OWN_PROCESS],
           globalSetup: ['test/support/sqlite-setup.ts'],
+          isolate: false,
         },
       },
-      { extends: true, test: { name: 'unit', include: SHARED_MODULES, isolate: false } },
+      {
+        extends: true,
+        test: { name: 'sqlite-own', include: OWN_PROCESS, globalSetup: ['test/support/sqlite-setup.ts'] },
+      },
       ...(postgres
         ? [
             {
@@ -92,6 +91,7 @@ export default defineConfig({
                 include: ON_BOTH_BACKENDS,
                 globalSetup: ['test/support/postgres-setup.ts'],
                 env: { AXLE_TEST_BACKEND: 'postgres' },
+                isolate: false,
               },
             },
           ]
