@@ -2,6 +2,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from '@axle/sdk';
+import { registryUrlProblem } from './catalog/registry-url.js';
 import type { ConnectionLimits } from './http/connections.js';
 import { DEFAULT_MODEL_WAIT_MS, DEFAULT_SEARCH_QUEUE_MAX } from './search/embedder.js';
 
@@ -32,8 +33,10 @@ const Env = z
     AXLE_CATALOG: z.string().optional(),
     AXLE_REGISTRY_SYNC_URL: z
       .string()
-      .url()
-      .regex(/^https?:\/\//i, 'must be an http(s) URL')
+      .superRefine((url, ctx) => {
+        const problem = registryUrlProblem(url);
+        if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
+      })
       .optional(),
     AXLE_REGISTRY_SYNC_INTERVAL_MINUTES: z.coerce
       .number()

@@ -51,9 +51,16 @@ describe('connection limits and the search queue bound', () => {
       ['AXLE_SMTP_TIMEOUT_MS', 'forever'],
       ['AXLE_REGISTRY_SYNC_URL', 'file:///etc/passwd'],
       ['AXLE_REGISTRY_SYNC_URL', 'registry.example'],
+      ['AXLE_REGISTRY_SYNC_URL', 'https://user:secret@registry.example'],
     ]) {
       expect(() => loadConfig({ [name!]: bad })).toThrow(new RegExp(`Invalid configuration: ${name}`));
     }
+    expect(() => loadConfig({ AXLE_REGISTRY_SYNC_URL: 'https://user:secret@registry.example' })).toThrow(
+      /AXLE_REGISTRY_SYNC_URL: must not hold a user name or password/,
+    );
+    expect(loadConfig({ AXLE_REGISTRY_SYNC_URL: 'https://registry.example/' }).registrySyncUrl).toBe(
+      'https://registry.example/',
+    );
     expect(() => loadConfig({ AXLE_HEADERS_TIMEOUT_MS: '40000' })).toThrow(
       /AXLE_HEADERS_TIMEOUT_MS: must not exceed AXLE_REQUEST_TIMEOUT_MS/,
     );

@@ -48,6 +48,8 @@ export async function startRegistryStandIn() {
   let rawLatest: string | undefined;
   /** Requests of /v0.1/servers that send half a body and then nothing (counted like `failAt`). */
   let stallAt: number | undefined;
+  /** A Location the next list request redirects to (302). */
+  let redirectNext: string | undefined;
   /** The last list page points back at the first instead of ending. */
   let cycle = false;
   let listCalls = 0;
@@ -88,6 +90,11 @@ export async function startRegistryStandIn() {
     requests.push(`${url.pathname}${url.search}`);
     if (url.pathname === '/v0.1/servers') {
       listCalls += 1;
+      if (redirectNext !== undefined) {
+        const location = redirectNext;
+        redirectNext = undefined;
+        return res.writeHead(302, { location }).end();
+      }
       if (failAt === listCalls) return send(res, 500, { error: 'internal error' });
       if (stallAt === listCalls)
         return res.writeHead(200, { 'content-type': 'application/json' }).write('{"servers": [');
@@ -144,6 +151,7 @@ export async function startRegistryStandIn() {
       failAt = undefined;
       stallAt = undefined;
       cycle = false;
+      redirectNext = undefined;
       rawNext = undefined;
       rawLatest = undefined;
     },
@@ -156,6 +164,10 @@ export async function startRegistryStandIn() {
     /** The next list request answers `body` as it is. */
     answerNextListWith(body: string) {
       rawNext = body;
+    },
+    /** The next list request redirects (302) to `location`. */
+    redirectNextListTo(location: string) {
+      redirectNext = location;
     },
     /** The next /versions/latest request answers `body` as it is. */
     answerNextLatestWith(body: string) {

@@ -163,9 +163,13 @@ describe('registry sync against a stand-in of the v0.1 API', () => {
     await expect(sync.sync('http://127.0.0.1:9')).rejects.toMatchObject({ code: ERROR_CODES.PROVIDER_UNAVAILABLE });
     expect(await visible()).toEqual(before);
 
-    // A registry that answers garbage, a page of the wrong shape or too much is as good as unreachable.
-    for (const body of ['{"servers": [', '{"servers": {"server": {"name": "x"}}}', `{"pad": "${'x'.repeat(5000)}"}`]) {
-      standin.answerNextListWith(body);
+    // A registry that answers garbage, a page of the wrong shape or too much is as good as unreachable, and says so.
+    for (const [body, why] of [
+      ['{"servers": [', 'invalid JSON from /v0.1/servers'],
+      ['{"servers": {"server": {"name": "x"}}}', 'servers'],
+      [`{"pad": "${'x'.repeat(5000)}"}`, 'more than 4096 bytes from /v0.1/servers'],
+    ]) {
+      standin.answerNextListWith(body!);
       const small = createRegistrySync({
         db,
         clock: { now: () => now },
@@ -173,7 +177,10 @@ describe('registry sync against a stand-in of the v0.1 API', () => {
         onChange: async () => undefined,
         maxResponseBytes: 4096,
       });
-      await expect(small.sync(standin.url)).rejects.toMatchObject({ code: ERROR_CODES.PROVIDER_UNAVAILABLE });
+      await expect(small.sync(standin.url)).rejects.toMatchObject({
+        code: ERROR_CODES.PROVIDER_UNAVAILABLE,
+        message: expect.stringContaining(why!),
+      });
     }
     expect(await visible()).toEqual(before);
 
@@ -209,6 +216,30 @@ describe('registry sync against a stand-in of the v0.1 API', () => {
       message: expect.stringContaining('cursor came back'),
     });
     expect(standin.requests.filter((r) => r.startsWith('/v0.1/servers?'))).toHaveLength(3);
+    expect(await visible()).toEqual(before);
+    expect(await registryStore.state(db, standin.url)).toEqual(state);
+  });
+
+  it('follows a redirect within the registry, and not one to another origin', async () => {
+    for (const v of fleet(50)) standin.put(v);
+    standin.redirectNextListTo('/v0.1/servers?limit=100');
+    expect(await sync.sync(standin.url)).toMatchObject({ added: 50 });
+    const before = await visible();
+    const state = await registryStore.state(db, standin.url);
+
+    // Another origin (here another port on the same host) could be an internal service or a metadata address.
+    const elsewhere = await startRegistryStandIn();
+    try {
+      elsewhere.put({ ...fleet(1)[0]!, name: 'io.github.elsewhere/planted', updatedAt: iso(T0 + 20_000_000) });
+      standin.redirectNextListTo(`${elsewhere.url}/v0.1/servers`);
+      await expect(sync.sync(standin.url)).rejects.toMatchObject({
+        code: ERROR_CODES.PROVIDER_UNAVAILABLE,
+        message: expect.stringContaining('redirects to another origin'),
+      });
+      expect(elsewhere.requests).toEqual([]);
+    } finally {
+      await elsewhere.close();
+    }
     expect(await visible()).toEqual(before);
     expect(await registryStore.state(db, standin.url)).toEqual(state);
   });
@@ -597,6 +628,10 @@ describe('registry sync against a stand-in of the v0.1 API', () => {
     expect(JSON.parse(lines[0]!)).toMatchObject({ ok: true, added: 3, hidden: 0, skipped: 0, held: 0, regexOnly: 0 });
     expect(await catalogSync([], env, (l) => lines.push(l))).toBe(2);
     expect(await catalogSync(['--from', 'ftp://x'], env, (l) => lines.push(l))).toBe(2);
+    expect(JSON.parse(lines.at(-1)!)).toEqual({ ok: false, error: '--from must be an http(s) URL' });
+    // A password in the URL would reach every log record and error message that names the source.
+    expect(await catalogSync(['--from', 'http://u:secret@127.0.0.1:9'], env, (l) => lines.push(l))).toBe(2);
+    expect(lines.at(-1)).not.toContain('secret');
     expect(await catalogSync(['--from', 'http://127.0.0.1:9'], env, (l) => lines.push(l))).toBe(1);
     expect(JSON.parse(lines.at(-1)!)).toMatchObject({ ok: false });
   });

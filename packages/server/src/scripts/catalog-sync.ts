@@ -6,6 +6,7 @@
 // (a few hundred milliseconds), unless AXLE_SEMANTIC_SEARCH=off; when it cannot load, the regex screen decides
 // alone and the report's `regexOnly` counts the versions so screened.
 import fs from 'node:fs';
+import { registryUrlProblem } from '../catalog/registry-url.js';
 import { systemClock } from '../clock.js';
 import { loadConfig } from '../config.js';
 import { createLogger, type Logger } from '../logger.js';
@@ -40,8 +41,9 @@ export async function catalogSync(
 ): Promise<number> {
   const at = argv.indexOf('--from');
   const from = at >= 0 ? argv[at + 1] : undefined;
-  if (from === undefined || !URL.canParse(from) || !/^https?:$/.test(new URL(from).protocol)) {
-    out(JSON.stringify({ ok: false, error: CATALOG_SYNC_USAGE }));
+  const problem = from === undefined ? undefined : registryUrlProblem(from);
+  if (from === undefined || problem !== undefined) {
+    out(JSON.stringify({ ok: false, error: problem === undefined ? CATALOG_SYNC_USAGE : `--from ${problem}` }));
     return 2;
   }
   const config = loadConfig(env);

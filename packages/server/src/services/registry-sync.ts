@@ -30,6 +30,11 @@ export const MAX_PAGES = 2000;
 export const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
 /** One registry request may take this long. */
 export const REQUEST_TIMEOUT_MS = 30_000;
+/**
+ * Redirects a registry request follows, all within the registry's own origin: the operator named that origin, and a
+ * registry that sends the server elsewhere (another host, a cloud metadata address) is not followed there.
+ */
+export const MAX_REDIRECTS = 5;
 /** The lease a scheduled sync holds; longer than a sync takes. */
 export const LEASE_NAME = 'registry-sync';
 export const LEASE_MS = 15 * 60_000;
@@ -105,13 +110,29 @@ export function createRegistrySync(deps: RegistrySyncDeps): RegistrySync {
   const timeoutMs = deps.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
   const catalogScreen = deps.screen ?? createCatalogScreen({ model: undefined, logger: deps.logger });
 
-  async function getJson(source: string, url: URL): Promise<unknown> {
-    let res: Response;
-    try {
-      res = await fetchFn(url, { signal: AbortSignal.timeout(timeoutMs) });
-    } catch (err) {
-      throw unavailable(source, (err as Error).message);
+  /** The answer to GET `url`, after redirects within its origin (MAX_REDIRECTS); one deadline covers them all. */
+  async function fetchWithin(source: string, url: URL, signal: AbortSignal): Promise<Response> {
+    let target = url;
+    for (let hops = 0; ; hops++) {
+      let res: Response;
+      try {
+        res = await fetchFn(target, { signal, redirect: 'manual' });
+      } catch (err) {
+        throw unavailable(source, (err as Error).message);
+      }
+      const location = res.status >= 300 && res.status < 400 ? res.headers.get('location') : null;
+      if (location === null) return res;
+      await res.body?.cancel();
+      const next = URL.canParse(location, target.href) ? new URL(location, target) : undefined;
+      if (next === undefined || next.origin !== url.origin)
+        throw unavailable(source, `${url.pathname} redirects to another origin; not followed`);
+      if (hops === MAX_REDIRECTS) throw unavailable(source, `more than ${MAX_REDIRECTS} redirects from ${url.pathname}`);
+      target = next;
     }
+  }
+
+  async function getJson(source: string, url: URL): Promise<unknown> {
+    const res = await fetchWithin(source, url, AbortSignal.timeout(timeoutMs));
     if (res.status === 404) {
       await res.body?.cancel();
       return undefined;
@@ -125,10 +146,8 @@ export function createRegistrySync(deps: RegistrySyncDeps): RegistrySync {
     try {
       for await (const chunk of res.body ?? []) {
         size += chunk.byteLength;
-        if (size > maxBytes) {
-          await res.body?.cancel();
-          throw unavailable(source, `more than ${maxBytes} bytes from ${url.pathname}`);
-        }
+        // Leaving the loop cancels the body (the stream's iterator does).
+        if (size > maxBytes) throw unavailable(source, `more than ${maxBytes} bytes from ${url.pathname}`);
         chunks.push(chunk);
       }
     } catch (err) {
