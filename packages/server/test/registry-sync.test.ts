@@ -220,6 +220,29 @@ describe('registry sync against a stand-in of the v0.1 API', () => {
     expect(await registryStore.state(db, standin.url)).toEqual(state);
   });
 
+  it('reads at most a bound of bytes in one sync, over all its pages, and changes nothing past it', async () => {
+    for (const v of fleet(250)) standin.put(v);
+    // Pages of 100, 100 and 50 servers of about the same size: room for the first two, not the third.
+    const page = Buffer.byteLength(await (await fetch(`${standin.url}/v0.1/servers?limit=100`)).text());
+    const room = Math.floor(page * 2.2);
+    const bounded = (maxSyncBytes: number) =>
+      createRegistrySync({
+        db,
+        clock: { now: () => now },
+        logger: createLogger('silent'),
+        onChange: async () => undefined,
+        maxSyncBytes,
+      });
+    standin.requests.length = 0;
+    await expect(bounded(room).sync(standin.url)).rejects.toMatchObject({
+      code: ERROR_CODES.PROVIDER_UNAVAILABLE,
+      message: expect.stringContaining(`more than ${room} bytes in one sync`),
+    });
+    expect(standin.requests.filter((r) => r.startsWith('/v0.1/servers?'))).toHaveLength(3);
+    expect(await visible()).toEqual(new Map());
+    expect(await bounded(page * 3).sync(standin.url)).toMatchObject({ added: 250 });
+  });
+
   it('follows a redirect within the registry, and not one to another origin', async () => {
     for (const v of fleet(50)) standin.put(v);
     standin.redirectNextListTo('/v0.1/servers?limit=100');

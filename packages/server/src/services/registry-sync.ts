@@ -28,6 +28,12 @@ export const UPDATED_SINCE_MARGIN_MS = 5 * 60_000;
 export const MAX_PAGES = 2000;
 /** A registry answer larger than this is refused (a page of 100 servers is far smaller). */
 export const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
+/**
+ * The bytes one sync reads at most, its pages and /versions/latest answers together: what arrives is held until
+ * the sync's transaction, so without this a registry could fill the server's memory a page at a time (MAX_PAGES x
+ * MAX_RESPONSE_BYTES). A full listing of the official registry is a small part of it.
+ */
+export const MAX_SYNC_BYTES = 256 * 1024 * 1024;
 /** One registry request may take this long. */
 export const REQUEST_TIMEOUT_MS = 30_000;
 /**
@@ -89,6 +95,8 @@ export interface RegistrySyncDeps {
   holder?: string;
   /** Bound on one registry answer (MAX_RESPONSE_BYTES). */
   maxResponseBytes?: number;
+  /** Bound on what one sync reads (MAX_SYNC_BYTES). */
+  maxSyncBytes?: number;
   /** How long one registry request may take, its body included (REQUEST_TIMEOUT_MS). */
   requestTimeoutMs?: number;
   /** The catalog screen; the regex screen alone by default. */
@@ -107,6 +115,7 @@ export function createRegistrySync(deps: RegistrySyncDeps): RegistrySync {
   const holder = deps.holder ?? randomUUID();
   const intervalMs = deps.intervalMs ?? 60 * 60_000;
   const maxBytes = deps.maxResponseBytes ?? MAX_RESPONSE_BYTES;
+  const maxSyncBytes = deps.maxSyncBytes ?? MAX_SYNC_BYTES;
   const timeoutMs = deps.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
   const catalogScreen = deps.screen ?? createCatalogScreen({ model: undefined, logger: deps.logger });
 
@@ -131,7 +140,8 @@ export function createRegistrySync(deps: RegistrySyncDeps): RegistrySync {
     }
   }
 
-  async function getJson(source: string, url: URL): Promise<unknown> {
+  /** The JSON answer to GET `url`; its bytes are taken from `budget`, the bytes its sync may still read. */
+  async function getJson(source: string, url: URL, budget: { left: number }): Promise<unknown> {
     const res = await fetchWithin(source, url, AbortSignal.timeout(timeoutMs));
     if (res.status === 404) {
       await res.body?.cancel();
@@ -146,8 +156,10 @@ export function createRegistrySync(deps: RegistrySyncDeps): RegistrySync {
     try {
       for await (const chunk of res.body ?? []) {
         size += chunk.byteLength;
+        budget.left -= chunk.byteLength;
         // Leaving the loop cancels the body (the stream's iterator does).
         if (size > maxBytes) throw unavailable(source, `more than ${maxBytes} bytes from ${url.pathname}`);
+        if (budget.left < 0) throw unavailable(source, `more than ${maxSyncBytes} bytes in one sync`);
         chunks.push(chunk);
       }
     } catch (err) {
@@ -169,7 +181,7 @@ export function createRegistrySync(deps: RegistrySyncDeps): RegistrySync {
     return undefined;
   }
 
-  async function readPages(source: string, since: string | undefined) {
+  async function readPages(source: string, since: string | undefined, budget: { left: number }) {
     const received: SyncedServer[] = [];
     let skipped = 0;
     let cursor: string | undefined;
@@ -181,7 +193,7 @@ export function createRegistrySync(deps: RegistrySyncDeps): RegistrySync {
       url.searchParams.set('limit', String(PAGE_LIMIT));
       if (cursor) url.searchParams.set('cursor', cursor);
       if (since) url.searchParams.set('updated_since', since);
-      const parsed = ServerListPage.safeParse(await getJson(source, url));
+      const parsed = ServerListPage.safeParse(await getJson(source, url, budget));
       if (!parsed.success)
         throw unavailable(source, `unexpected /v0.1/servers page: ${parsed.error.issues[0]?.message}`);
       for (const entry of parsed.data.servers) {
@@ -199,8 +211,13 @@ export function createRegistrySync(deps: RegistrySyncDeps): RegistrySync {
   }
 
   /** The latest version of `name` per the registry, null when it has none (404), undefined when malformed. */
-  async function latestOf(source: string, name: string): Promise<SyncedServer | null | undefined> {
-    const body = await getJson(source, endpoint(source, `v0.1/servers/${encodeURIComponent(name)}/versions/latest`));
+  async function latestOf(
+    source: string,
+    name: string,
+    budget: { left: number },
+  ): Promise<SyncedServer | null | undefined> {
+    const url = endpoint(source, `v0.1/servers/${encodeURIComponent(name)}/versions/latest`);
+    const body = await getJson(source, url, budget);
     if (body === undefined) return null;
     return accepted(source, parseEntry(body), '/versions/latest answer');
   }
@@ -219,7 +236,8 @@ export function createRegistrySync(deps: RegistrySyncDeps): RegistrySync {
       state.newestUpdatedAt === undefined
         ? undefined
         : new Date(Date.parse(state.newestUpdatedAt) - UPDATED_SINCE_MARGIN_MS).toISOString();
-    const { received, pages, skipped: malformed } = await readPages(source, since);
+    const budget = { left: maxSyncBytes };
+    const { received, pages, skipped: malformed } = await readPages(source, since, budget);
     let skipped = malformed;
 
     // Latest flags as they will stand: stored versions overlaid with what arrived. A name whose versions do
@@ -236,7 +254,7 @@ export function createRegistrySync(deps: RegistrySyncDeps): RegistrySync {
     const disagreeing = names.filter((n) => [...latestByName.get(n)!.values()].filter(Boolean).length !== 1);
     const repairs = new Map<string, SyncedServer | null>();
     for (const name of disagreeing) {
-      const latest = await latestOf(source, name);
+      const latest = await latestOf(source, name, budget);
       if (latest === undefined) skipped += 1;
       else repairs.set(name, latest);
     }
