@@ -243,6 +243,24 @@ describe('registry sync against a stand-in of the v0.1 API', () => {
     expect(await bounded(page * 3).sync(standin.url)).toMatchObject({ added: 250 });
   });
 
+  it('stops reading at the deadline of the whole sync, however patient each request may be', async () => {
+    for (const v of fleet(250)) standin.put(v);
+    standin.stallListPage(2);
+    const patient = createRegistrySync({
+      db,
+      clock: { now: () => now },
+      logger: createLogger('silent'),
+      onChange: async () => undefined,
+      requestTimeoutMs: 60_000,
+      maxSyncReadMs: 300,
+    });
+    await expect(patient.sync(standin.url)).rejects.toMatchObject({
+      code: ERROR_CODES.PROVIDER_UNAVAILABLE,
+      message: expect.stringContaining('more than 0.3 s reading in one sync'),
+    });
+    expect(await visible()).toEqual(new Map());
+  });
+
   it('follows a redirect within the registry, and not one to another origin', async () => {
     for (const v of fleet(50)) standin.put(v);
     standin.redirectNextListTo('/v0.1/servers?limit=100');

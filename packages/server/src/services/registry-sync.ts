@@ -34,6 +34,14 @@ export const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
  * MAX_RESPONSE_BYTES). A full listing of the official registry is a small part of it.
  */
 export const MAX_SYNC_BYTES = 256 * 1024 * 1024;
+/** How long one sync may spend reading a registry, all its requests together; well inside LEASE_MS. */
+export const MAX_SYNC_READ_MS = 10 * 60_000;
+
+/** What one sync may still read: bytes left, and the deadline of its reading (MAX_SYNC_BYTES, MAX_SYNC_READ_MS). */
+interface ReadBudget {
+  left: number;
+  readonly deadline: AbortSignal;
+}
 /** One registry request may take this long. */
 export const REQUEST_TIMEOUT_MS = 30_000;
 /**
@@ -41,7 +49,7 @@ export const REQUEST_TIMEOUT_MS = 30_000;
  * registry that sends the server elsewhere (another host, a cloud metadata address) is not followed there.
  */
 export const MAX_REDIRECTS = 5;
-/** The lease a scheduled sync holds; longer than a sync takes. */
+/** The lease a scheduled sync holds: longer than its reading may take (MAX_SYNC_READ_MS) and its screening. */
 export const LEASE_NAME = 'registry-sync';
 export const LEASE_MS = 15 * 60_000;
 
@@ -97,6 +105,8 @@ export interface RegistrySyncDeps {
   maxResponseBytes?: number;
   /** Bound on what one sync reads (MAX_SYNC_BYTES). */
   maxSyncBytes?: number;
+  /** Bound on how long one sync reads (MAX_SYNC_READ_MS). */
+  maxSyncReadMs?: number;
   /** How long one registry request may take, its body included (REQUEST_TIMEOUT_MS). */
   requestTimeoutMs?: number;
   /** The catalog screen; the regex screen alone by default. */
@@ -116,18 +126,28 @@ export function createRegistrySync(deps: RegistrySyncDeps): RegistrySync {
   const intervalMs = deps.intervalMs ?? 60 * 60_000;
   const maxBytes = deps.maxResponseBytes ?? MAX_RESPONSE_BYTES;
   const maxSyncBytes = deps.maxSyncBytes ?? MAX_SYNC_BYTES;
+  const maxSyncReadMs = deps.maxSyncReadMs ?? MAX_SYNC_READ_MS;
   const timeoutMs = deps.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
   const catalogScreen = deps.screen ?? createCatalogScreen({ model: undefined, logger: deps.logger });
 
+  /** Why reading failed: the sync's own deadline when that is what fired, else the error's message. */
+  const readFailure = (source: string, err: unknown, budget: ReadBudget) =>
+    err instanceof DomainError
+      ? err
+      : unavailable(
+          source,
+          budget.deadline.aborted ? `more than ${maxSyncReadMs / 1000} s reading in one sync` : (err as Error).message,
+        );
+
   /** The answer to GET `url`, after redirects within its origin (MAX_REDIRECTS); one deadline covers them all. */
-  async function fetchWithin(source: string, url: URL, signal: AbortSignal): Promise<Response> {
+  async function fetchWithin(source: string, url: URL, signal: AbortSignal, budget: ReadBudget): Promise<Response> {
     let target = url;
     for (let hops = 0; ; hops++) {
       let res: Response;
       try {
         res = await fetchFn(target, { signal, redirect: 'manual' });
       } catch (err) {
-        throw unavailable(source, (err as Error).message);
+        throw readFailure(source, err, budget);
       }
       const location = res.status >= 300 && res.status < 400 ? res.headers.get('location') : null;
       if (location === null) return res;
@@ -140,9 +160,10 @@ export function createRegistrySync(deps: RegistrySyncDeps): RegistrySync {
     }
   }
 
-  /** The JSON answer to GET `url`; its bytes are taken from `budget`, the bytes its sync may still read. */
-  async function getJson(source: string, url: URL, budget: { left: number }): Promise<unknown> {
-    const res = await fetchWithin(source, url, AbortSignal.timeout(timeoutMs));
+  /** The JSON answer to GET `url`, within REQUEST_TIMEOUT_MS and what its sync may still read (`budget`). */
+  async function getJson(source: string, url: URL, budget: ReadBudget): Promise<unknown> {
+    const signal = AbortSignal.any([AbortSignal.timeout(timeoutMs), budget.deadline]);
+    const res = await fetchWithin(source, url, signal, budget);
     if (res.status === 404) {
       await res.body?.cancel();
       return undefined;
@@ -163,7 +184,7 @@ export function createRegistrySync(deps: RegistrySyncDeps): RegistrySync {
         chunks.push(chunk);
       }
     } catch (err) {
-      throw err instanceof DomainError ? err : unavailable(source, (err as Error).message);
+      throw readFailure(source, err, budget);
     }
     try {
       return JSON.parse(Buffer.concat(chunks).toString('utf8'));
@@ -181,7 +202,7 @@ export function createRegistrySync(deps: RegistrySyncDeps): RegistrySync {
     return undefined;
   }
 
-  async function readPages(source: string, since: string | undefined, budget: { left: number }) {
+  async function readPages(source: string, since: string | undefined, budget: ReadBudget) {
     const received: SyncedServer[] = [];
     let skipped = 0;
     let cursor: string | undefined;
@@ -214,7 +235,7 @@ export function createRegistrySync(deps: RegistrySyncDeps): RegistrySync {
   async function latestOf(
     source: string,
     name: string,
-    budget: { left: number },
+    budget: ReadBudget,
   ): Promise<SyncedServer | null | undefined> {
     const url = endpoint(source, `v0.1/servers/${encodeURIComponent(name)}/versions/latest`);
     const body = await getJson(source, url, budget);
@@ -236,7 +257,7 @@ export function createRegistrySync(deps: RegistrySyncDeps): RegistrySync {
       state.newestUpdatedAt === undefined
         ? undefined
         : new Date(Date.parse(state.newestUpdatedAt) - UPDATED_SINCE_MARGIN_MS).toISOString();
-    const budget = { left: maxSyncBytes };
+    const budget: ReadBudget = { left: maxSyncBytes, deadline: AbortSignal.timeout(maxSyncReadMs) };
     const { received, pages, skipped: malformed } = await readPages(source, since, budget);
     let skipped = malformed;
 
