@@ -155,7 +155,8 @@ export function createRegistrySync(deps: RegistrySyncDeps): RegistrySync {
       const next = URL.canParse(location, target.href) ? new URL(location, target) : undefined;
       if (next === undefined || next.origin !== url.origin)
         throw unavailable(source, `${url.pathname} redirects to another origin; not followed`);
-      if (hops === MAX_REDIRECTS) throw unavailable(source, `more than ${MAX_REDIRECTS} redirects from ${url.pathname}`);
+      if (hops === MAX_REDIRECTS)
+        throw unavailable(source, `more than ${MAX_REDIRECTS} redirects from ${url.pathname}`);
       target = next;
     }
   }
@@ -232,11 +233,7 @@ export function createRegistrySync(deps: RegistrySyncDeps): RegistrySync {
   }
 
   /** The latest version of `name` per the registry, null when it has none (404), undefined when malformed. */
-  async function latestOf(
-    source: string,
-    name: string,
-    budget: ReadBudget,
-  ): Promise<SyncedServer | null | undefined> {
+  async function latestOf(source: string, name: string, budget: ReadBudget): Promise<SyncedServer | null | undefined> {
     const url = endpoint(source, `v0.1/servers/${encodeURIComponent(name)}/versions/latest`);
     const body = await getJson(source, url, budget);
     if (body === undefined) return null;
