@@ -11,7 +11,12 @@ import { CATALOG_HELD_USAGE, catalogHeld } from '../src/scripts/catalog-held.js'
 import { catalogSync } from '../src/scripts/catalog-sync.js';
 import { createLearningsService } from '../src/services/learnings.js';
 import { createCatalogScreen } from '../src/services/catalog-screen.js';
-import { createRegistrySync, LEASE_MS, type RegistrySync } from '../src/services/registry-sync.js';
+import {
+  createRegistrySync,
+  LEASE_MS,
+  type RegistrySync,
+  type RegistrySyncDeps,
+} from '../src/services/registry-sync.js';
 import { createSkillsService } from '../src/services/skills.js';
 import type { Store } from '../src/store/open.js';
 import { leasesStore } from '../src/store/leases.js';
@@ -96,6 +101,16 @@ describe('registry sync against a stand-in of the v0.1 API', () => {
     expect(standin.invalid).toEqual([]);
   });
 
+  /** A sync of this test's store that logs and reloads nothing, with `options` over those. */
+  const quietSync = (options: Partial<RegistrySyncDeps>) =>
+    createRegistrySync({
+      db,
+      clock: { now: () => now },
+      logger: createLogger('silent'),
+      onChange: async () => undefined,
+      ...options,
+    });
+
   const visible = async () =>
     new Map((await registryStore.visible(db)).map((s) => [s.name, `${s.version} ${s.status}`]));
 
@@ -170,13 +185,7 @@ describe('registry sync against a stand-in of the v0.1 API', () => {
       [`{"pad": "${'x'.repeat(5000)}"}`, 'more than 4096 bytes from /v0.1/servers'],
     ]) {
       standin.answerNextListWith(body!);
-      const small = createRegistrySync({
-        db,
-        clock: { now: () => now },
-        logger: createLogger('silent'),
-        onChange: async () => undefined,
-        maxResponseBytes: 4096,
-      });
+      const small = quietSync({ maxResponseBytes: 4096 });
       await expect(small.sync(standin.url)).rejects.toMatchObject({
         code: ERROR_CODES.PROVIDER_UNAVAILABLE,
         message: expect.stringContaining(why!),
@@ -197,13 +206,7 @@ describe('registry sync against a stand-in of the v0.1 API', () => {
 
     // Headers and half a body, then silence: the request's deadline covers the body too.
     standin.stallListPage(2);
-    const impatient = createRegistrySync({
-      db,
-      clock: { now: () => now },
-      logger: createLogger('silent'),
-      onChange: async () => undefined,
-      requestTimeoutMs: 200,
-    });
+    const impatient = quietSync({ requestTimeoutMs: 200 });
     await expect(impatient.sync(standin.url)).rejects.toMatchObject({ code: ERROR_CODES.PROVIDER_UNAVAILABLE });
     expect(await visible()).toEqual(before);
 
@@ -225,14 +228,7 @@ describe('registry sync against a stand-in of the v0.1 API', () => {
     // Pages of 100, 100 and 50 servers of about the same size: room for the first two, not the third.
     const page = Buffer.byteLength(await (await fetch(`${standin.url}/v0.1/servers?limit=100`)).text());
     const room = Math.floor(page * 2.2);
-    const bounded = (maxSyncBytes: number) =>
-      createRegistrySync({
-        db,
-        clock: { now: () => now },
-        logger: createLogger('silent'),
-        onChange: async () => undefined,
-        maxSyncBytes,
-      });
+    const bounded = (maxSyncBytes: number) => quietSync({ maxSyncBytes });
     standin.requests.length = 0;
     await expect(bounded(room).sync(standin.url)).rejects.toMatchObject({
       code: ERROR_CODES.PROVIDER_UNAVAILABLE,
@@ -246,14 +242,7 @@ describe('registry sync against a stand-in of the v0.1 API', () => {
   it('stops reading at the deadline of the whole sync, however patient each request may be', async () => {
     for (const v of fleet(250)) standin.put(v);
     standin.stallListPage(2);
-    const patient = createRegistrySync({
-      db,
-      clock: { now: () => now },
-      logger: createLogger('silent'),
-      onChange: async () => undefined,
-      requestTimeoutMs: 60_000,
-      maxSyncReadMs: 300,
-    });
+    const patient = quietSync({ requestTimeoutMs: 60_000, maxSyncReadMs: 300 });
     await expect(patient.sync(standin.url)).rejects.toMatchObject({
       code: ERROR_CODES.PROVIDER_UNAVAILABLE,
       message: expect.stringContaining('more than 0.3 s reading in one sync'),
@@ -395,16 +384,7 @@ describe('registry sync against a stand-in of the v0.1 API', () => {
 
   it('runs once across instances: the lease holder syncs, the others skip, and nobody syncs again before the interval', async () => {
     for (const v of fleet(5)) standin.put(v);
-    const instance = (holder: string) =>
-      createRegistrySync({
-        db,
-        clock: { now: () => now },
-        logger: createLogger('silent'),
-        onChange: async () => undefined,
-        source: standin.url,
-        intervalMs: 3_600_000,
-        holder,
-      });
+    const instance = (holder: string) => quietSync({ source: standin.url, intervalMs: 3_600_000, holder });
     const [one, two] = [instance('one'), instance('two')];
     const ran = await Promise.all([one.tick(), two.tick()]);
     expect(ran.filter((r) => r !== undefined)).toHaveLength(1);
@@ -432,14 +412,7 @@ describe('registry sync against a stand-in of the v0.1 API', () => {
       logger: createLogger('silent'),
       classifier: () => ({ weights: Float32Array.from([2, -2]), bias: 0, margin: 1 }),
     });
-    const withScreen = createRegistrySync({
-      db,
-      clock: { now: () => now },
-      logger: createLogger('silent'),
-      onChange: async () => undefined,
-      source: standin.url,
-      screen,
-    });
+    const withScreen = quietSync({ source: standin.url, screen });
     expect(await withScreen.tick()).toBeUndefined();
     expect(await withScreen.sync(standin.url)).toMatchObject({ added: 4, held: 0, regexOnly: 4 });
     state = 'ready';
