@@ -504,7 +504,15 @@ const dockerServers = [
         description: 'Local filesystem access with configurable allowed paths',
       },
       source: { project: 'https://github.com/modelcontextprotocol/servers' },
-      config: { description: 'The MCP server is allowed to access these paths', parameters: null },
+      run: {
+        command: ['{{filesystem.paths|volume-target|into}}'],
+        volumes: ['{{filesystem.paths|volume|into}}'],
+        disableNetwork: true,
+      },
+      config: {
+        description: 'The MCP server is allowed to access these paths',
+        parameters: { type: 'object', properties: { paths: { type: 'array', default: ['/Users/local-test'] } } },
+      },
     },
     undefined,
   ),
@@ -578,8 +586,17 @@ describe("Docker's MCP catalog", () => {
     expect(byId('filesystem')).toMatchObject({
       name: 'Filesystem (Reference)',
       category: 'storage-state',
-      connection: { command: 'docker run -i --rm mcp/filesystem' },
-      install: { env: [], note: 'The MCP server is allowed to access these paths' },
+      // Docker's gateway mounts the paths and names them to the server; a person running the image does the same.
+      connection: {
+        command:
+          'docker run -i --rm -v "${FILESYSTEM_PATHS}:${FILESYSTEM_PATHS}" --network none mcp/filesystem "${FILESYSTEM_PATHS}"',
+      },
+      install: {
+        env: [],
+        note:
+          'The MCP server is allowed to access these paths. Before running, set the shell variable FILESYSTEM_PATHS ' +
+          '(paths: e.g. /Users/local-test).',
+      },
     });
     expect(byId('git')).toMatchObject({ category: 'storage-state' });
     expect(byId('weather')).toMatchObject({
@@ -612,6 +629,19 @@ describe('the committed catalog', () => {
     expect(committed.find((s) => s.id === 'brave')?.install?.env).toContainEqual(
       expect.objectContaining({ name: 'BRAVE_API_KEY', secret: true }),
     );
+  });
+
+  it("launches Docker's images with the mounts and arguments Docker's gateway would add, and no template left", () => {
+    expect(committed.find((s) => s.id === 'filesystem')?.connection.command).toBe(
+      'docker run -i --rm -v "${FILESYSTEM_PATHS}:${FILESYSTEM_PATHS}" --network none mcp/filesystem "${FILESYSTEM_PATHS}"',
+    );
+    expect(committed.find((s) => s.id === 'filesystem')?.install?.note).toContain(
+      'set the shell variable FILESYSTEM_PATHS',
+    );
+    expect(committed.find((s) => s.id === 'sqlite')?.connection.command).toBe(
+      'docker run -i --rm -v mcp-sqlite:/mcp mcp/sqlite --db-path /mcp/db.sqlite',
+    );
+    for (const s of committed) expect(s.connection.command ?? '', s.id).not.toContain('{{');
   });
 
   it('holds both sources, with unique ids', () => {

@@ -72,17 +72,30 @@ function webApiDraft(row: PublicApiRow): Draft {
   };
 }
 
-const LAUNCHERS: Readonly<Record<string, (name: string, env: readonly string[]) => string>> = {
+/** A container's `docker run` options besides `-e` (volumes, network) and the arguments after its image. */
+export interface ContainerRun {
+  options: readonly string[];
+  args: readonly string[];
+}
+const NO_RUN: ContainerRun = { options: [], args: [] };
+
+const LAUNCHERS: Readonly<Record<string, (name: string, env: readonly string[], run: ContainerRun) => string>> = {
   npm: (name) => `npx -y ${name}`,
   pypi: (name) => `uvx ${name}`,
-  // A container sees only the variables passed with -e.
-  docker: (name, env) => ['docker run -i --rm', ...env.map((v) => `-e ${v}`), name].join(' '),
+  // A container sees only the variables passed with -e, and only the host paths mounted with -v.
+  docker: (name, env, run) =>
+    ['docker run -i --rm', ...env.map((v) => `-e ${v}`), ...run.options, name, ...run.args].join(' '),
 };
 
 /** The command that starts a package of `registry` (npm, pypi, docker, or the registry API's oci), or undefined. */
-export function mcpLaunchCommand(registry: string, name: string, env: readonly string[]): string | undefined {
+export function mcpLaunchCommand(
+  registry: string,
+  name: string,
+  env: readonly string[],
+  run: ContainerRun = NO_RUN,
+): string | undefined {
   const launch = LAUNCHERS[registry === 'oci' ? 'docker' : registry];
-  return launch?.(name, env);
+  return launch?.(name, env, run);
 }
 
 /** Connection for an MCP server: a launch command when the package registry is known, else a hosted remote, else the source repository. */
@@ -109,7 +122,7 @@ export function dockerConnection(row: DockerServerRow, commit: string): Skill['c
   const auth = env.length > 0 ? env.join(', ') : 'none';
   const docs = row.repositoryUrl || dockerPage(commit, row.name);
   if (row.kind === 'server' && row.image) {
-    const command = mcpLaunchCommand('docker', row.image, env)!;
+    const command = mcpLaunchCommand('docker', row.image, env, { options: row.runOptions, args: row.runArgs })!;
     return { protocol: 'stdio', endpoint: command, auth, docs, command, env };
   }
   if (row.remote) return { protocol: row.remote.transport, endpoint: row.remote.url, auth, docs, env };

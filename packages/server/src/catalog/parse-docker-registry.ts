@@ -2,6 +2,7 @@
 // tools.json). Pure: takes the parsed YAML and JSON of each server directory.
 import { type SkillInstall, type SkillTool, z } from '@axle/sdk';
 import { cut } from './cut.js';
+import { renderRunTemplates } from './docker-run.js';
 
 const Secret = z.object({
   name: z.string(),
@@ -19,6 +20,13 @@ const ServerYaml = z.object({
   about: z.object({ title: z.string().nullish(), description: z.string().nullish() }),
   source: z.object({ project: z.string().nullish(), upstream: z.string().nullish() }).nullish(),
   remote: z.object({ transport_type: z.string(), url: z.string() }).nullish(),
+  run: z
+    .object({
+      command: z.array(z.string()).nullish(),
+      volumes: z.array(z.string()).nullish(),
+      disableNetwork: z.boolean().nullish(),
+    })
+    .nullish(),
   config: z
     .object({
       description: z.string().nullish(),
@@ -43,6 +51,9 @@ export interface DockerServerRow {
   kind: string;
   image?: string;
   remote?: { transport: string; url: string };
+  /** `docker run` options and arguments besides `-e` (volumes, no network), and the arguments after the image. */
+  runOptions: string[];
+  runArgs: string[];
   /** Source repository, normalised by the caller when matching. */
   repositoryUrl: string;
   install: SkillInstall;
@@ -69,8 +80,46 @@ function parameterDescription(value: unknown, properties: Record<string, unknown
   return clean(typeof description === 'string' ? description : typeof title === 'string' ? title : '') || undefined;
 }
 
+/** What the settings a `docker run` line reads hold: "Set FILESYSTEM_PATHS (paths: ..., e.g. /Users/local-test)". */
+function runSettingsNote(
+  variables: ReturnType<typeof renderRunTemplates>['variables'],
+  properties: Record<string, unknown>,
+): string {
+  const parts = variables.map(({ variable, setting }) => {
+    const p = properties[setting];
+    const {
+      description,
+      title,
+      default: fallback,
+    } = (p !== null && typeof p === 'object' ? p : {}) as {
+      description?: unknown;
+      title?: unknown;
+      default?: unknown;
+    };
+    const says = clean(typeof description === 'string' ? description : typeof title === 'string' ? title : '');
+    const example = Array.isArray(fallback) ? exampleOf(fallback[0]) : exampleOf(fallback);
+    const detail = [says, example && `e.g. ${example}`].filter(Boolean).join(', ');
+    return `${variable} (${setting}${detail && `: ${detail}`})`;
+  });
+  return parts.length === 0
+    ? ''
+    : `Before running, set the shell variable${parts.length > 1 ? 's' : ''} ${parts.join(', ')}.`;
+}
+
+/** The `docker run` options and arguments Docker's gateway adds from `run`, as shell words, and their settings' note. */
+function runOf(y: z.infer<typeof ServerYaml>): { options: string[]; args: string[]; note: string } {
+  const volumes = renderRunTemplates(y.run?.volumes ?? []);
+  const args = renderRunTemplates(y.run?.command ?? []);
+  const options = [...volumes.words.flatMap((v) => ['-v', v]), ...(y.run?.disableNetwork ? ['--network', 'none'] : [])];
+  const seen = new Set<string>();
+  const variables = [...volumes.variables, ...args.variables].filter(
+    (v) => !seen.has(v.variable) && seen.add(v.variable),
+  );
+  return { options, args: args.words, note: runSettingsNote(variables, y.config?.parameters?.properties ?? {}) };
+}
+
 /** Secrets first, then OAuth tokens, then plain variables; one entry per name (a secret stays a secret). */
-function installOf(y: z.infer<typeof ServerYaml>): SkillInstall {
+function installOf(y: z.infer<typeof ServerYaml>, runNote: string): SkillInstall {
   const env = new Map<string, SkillInstall['env'][number]>();
   const add = (v: SkillInstall['env'][number]) => {
     if (v.name !== '' && !env.has(v.name)) env.set(v.name, v);
@@ -96,8 +145,11 @@ function installOf(y: z.infer<typeof ServerYaml>): SkillInstall {
       ...(exampleOf(e.example) && { example: exampleOf(e.example) }),
     });
   }
-  const note = clean(y.config?.description);
-  return { env: [...env.values()], ...(note && !PLACEHOLDER.test(note) && { note }) };
+  const described = clean(y.config?.description);
+  const said = described && !PLACEHOLDER.test(described) ? described : '';
+  // A sentence follows the description: it ends as one.
+  const note = runNote === '' ? said : [said.replace(/(?<=[^.!?])$/, '.'), runNote].filter(Boolean).join(' ');
+  return { env: [...env.values()], ...(note && { note }) };
 }
 
 function toolsOf(list: readonly z.infer<typeof Tool>[]): SkillTool[] {
@@ -123,6 +175,7 @@ export function parseDockerServer(dir: string, serverYaml: unknown, toolsJson: u
     throw new Error(`Docker MCP catalog servers/${dir}/server.yaml: ${issue.path.join('.')}: ${issue.message}`);
   }
   const y = parsed.data;
+  const run = y.type === 'server' ? runOf(y) : { options: [], args: [], note: '' };
   const listed = z.array(Tool).safeParse(toolsJson ?? []);
   if (!listed.success) throw new Error(`Docker MCP catalog servers/${dir}/tools.json: not a list of tools`);
   return {
@@ -134,8 +187,10 @@ export function parseDockerServer(dir: string, serverYaml: unknown, toolsJson: u
     kind: y.type,
     ...(y.image && { image: y.image.trim() }),
     ...(y.remote && { remote: { transport: y.remote.transport_type.trim(), url: y.remote.url.trim() } }),
+    runOptions: run.options,
+    runArgs: run.args,
     repositoryUrl: clean(y.source?.upstream ?? y.source?.project),
-    install: installOf(y),
+    install: installOf(y, run.note),
     tools: toolsOf([...(y.tools ?? []), ...listed.data]),
   };
 }
