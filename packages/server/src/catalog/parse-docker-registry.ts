@@ -2,7 +2,7 @@
 // tools.json). Pure: takes the parsed YAML and JSON of each server directory.
 import { type SkillInstall, type SkillTool, z } from '@axle/sdk';
 import { cut } from './cut.js';
-import { renderRunTemplates } from './docker-run.js';
+import { type RunVariable, renderRunTemplates } from './docker-run.js';
 
 const Secret = z.object({
   name: z.string(),
@@ -71,33 +71,25 @@ function exampleOf(v: unknown): string | undefined {
   return undefined;
 }
 
+/** A setting of the server's `config.parameters`: what it holds (its description, else its title) and its default. */
+function settingOf(p: unknown): { says?: string; example?: string } {
+  if (p === null || typeof p !== 'object') return {};
+  const { description, title, default: fallback } = p as { description?: unknown; title?: unknown; default?: unknown };
+  const says = clean(typeof description === 'string' ? description : typeof title === 'string' ? title : '');
+  const example = Array.isArray(fallback) ? exampleOf(fallback[0]) : exampleOf(fallback);
+  return { ...(says && { says }), ...(example && { example }) };
+}
+
 /** `{{server.param}}` -> the parameter's description, which says what the variable holds. */
 function parameterDescription(value: unknown, properties: Record<string, unknown>): string | undefined {
   const m = typeof value === 'string' ? /^\{\{[\w-]+\.([\w-]+)\}\}$/.exec(value.trim()) : null;
-  const p = m ? properties[m[1]!] : undefined;
-  if (p === null || typeof p !== 'object') return undefined;
-  const { description, title } = p as { description?: unknown; title?: unknown };
-  return clean(typeof description === 'string' ? description : typeof title === 'string' ? title : '') || undefined;
+  return m ? settingOf(properties[m[1]!]).says : undefined;
 }
 
-/** What the settings a `docker run` line reads hold: "Set FILESYSTEM_PATHS (paths: ..., e.g. /Users/local-test)". */
-function runSettingsNote(
-  variables: ReturnType<typeof renderRunTemplates>['variables'],
-  properties: Record<string, unknown>,
-): string {
+/** The note on the settings a `docker run` line reads ("set the shell variable FILESYSTEM_PATHS (paths: ...)"). */
+function runSettingsNote(variables: readonly RunVariable[], properties: Record<string, unknown>): string {
   const parts = variables.map(({ variable, setting }) => {
-    const p = properties[setting];
-    const {
-      description,
-      title,
-      default: fallback,
-    } = (p !== null && typeof p === 'object' ? p : {}) as {
-      description?: unknown;
-      title?: unknown;
-      default?: unknown;
-    };
-    const says = clean(typeof description === 'string' ? description : typeof title === 'string' ? title : '');
-    const example = Array.isArray(fallback) ? exampleOf(fallback[0]) : exampleOf(fallback);
+    const { says, example } = settingOf(properties[setting]);
     const detail = [says, example && `e.g. ${example}`].filter(Boolean).join(', ');
     return `${variable} (${setting}${detail && `: ${detail}`})`;
   });
