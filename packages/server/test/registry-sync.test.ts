@@ -432,6 +432,24 @@ describe('registry sync against a stand-in of the v0.1 API', () => {
     expect(plain.received).toBeGreaterThan(0);
   });
 
+  it('a check while the sentence model loads waits for it, then syncs with it', async () => {
+    for (const v of fleet(2)) standin.put(v);
+    let state = 'warming';
+    let loaded = () => {};
+    const settled = new Promise<void>((resolve) => {
+      loaded = resolve;
+    });
+    const screen = createCatalogScreen({
+      model: { state: () => state, embed: async (texts) => texts.map(() => Float32Array.from([0, 1])), settled },
+      logger: createLogger('silent'),
+      classifier: () => ({ weights: Float32Array.from([2, -2]), bias: 0, margin: 1 }),
+    });
+    const check = quietSync({ source: standin.url, screen }).tick();
+    state = 'ready';
+    loaded();
+    expect(await check).toMatchObject({ added: 2, regexOnly: 0 });
+  });
+
   it('adds synced servers to the catalog; an operator catalog stays authoritative; GET /skill data shows install variables', async () => {
     const operator = path.join(dir, 'catalog.json');
     const own = {
@@ -773,6 +791,35 @@ describe('registry sync against a stand-in of the v0.1 API', () => {
       }
     },
   );
+
+  it('a server with the sentence model syncs as soon as the model has loaded, not a job interval later', async () => {
+    standin.put({
+      name: 'com.example/zebra-telemetry',
+      version: '0.2.0',
+      description: 'Zebra telemetry readings for herd trackers',
+      isLatest: true,
+      status: 'active',
+      updatedAt: iso(T0),
+    });
+    const server = await startTestServer({
+      AXLE_CATALOG: SMALL_CATALOG,
+      AXLE_SEMANTIC_SEARCH: 'on',
+      AXLE_REGISTRY_SYNC_URL: standin.url,
+    });
+    try {
+      // The job looks again only after minutes; the check made when the server listened must have waited.
+      const deadline = Date.now() + 25_000;
+      while (!server.logs.some((l) => JSON.parse(l).msg === 'registry sync') && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect(server.logs.map((l) => JSON.parse(l)).find((l) => l.msg === 'registry sync')).toMatchObject({
+        added: 1,
+        regexOnly: 0,
+      });
+    } finally {
+      await server.stop();
+    }
+  });
 
   it('a server with AXLE_REGISTRY_SYNC_URL syncs once it listens, and serves the synced servers', async () => {
     standin.put({

@@ -22,12 +22,16 @@ export interface CatalogScreen {
   screen(texts: readonly string[]): Promise<CatalogVerdict>;
   /** True while the sentence model is still loading: a sync waits for it rather than screen by regex alone. */
   warming(): boolean;
+  /** Settles once the sentence model has loaded or failed to (at once when there is none, or it is loaded). */
+  warmed(): Promise<void>;
 }
 
 /** The sentence model as the catalog screen uses it (the skills' SemanticIndex, or an embedding worker). */
 export interface CatalogScreenModel {
   state(): string;
   embed(texts: string[]): Promise<Float32Array[]>;
+  /** Settles when a model that was loading has loaded or failed (the SemanticIndex's own). */
+  readonly settled?: Promise<unknown>;
 }
 
 export interface CatalogScreenDeps {
@@ -61,6 +65,9 @@ export function createCatalogScreen({
   };
   return {
     warming: () => model?.state() === 'warming',
+    warmed: async () => {
+      await model?.settled;
+    },
     async screen(texts) {
       const regex = screenCatalogText(texts);
       if (regex.held || !model) return { ...regex, semantic: model !== undefined };

@@ -4,6 +4,7 @@
 // entry is skipped alone; a version whose agent-facing text the catalog screen flags is stored but held (screened
 // before the transaction, since the screen's semantic layer may call the sentence model).
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { ERROR_CODES } from '@axle/sdk';
 import {
   agentFacingTexts,
@@ -49,6 +50,11 @@ export const REQUEST_TIMEOUT_MS = 30_000;
  * registry that sends the server elsewhere (another host, a cloud metadata address) is not followed there.
  */
 export const MAX_REDIRECTS = 5;
+/**
+ * How long a scheduled check waits for the sentence model still loading: the job that runs it looks every few
+ * minutes, so a check that gave up at once left a server's first sync minutes late.
+ */
+export const MODEL_WARM_WAIT_MS = 30_000;
 /** The lease a scheduled sync holds: longer than its reading may take (MAX_SYNC_READ_MS) and its screening. */
 export const LEASE_NAME = 'registry-sync';
 export const LEASE_MS = 15 * 60_000;
@@ -341,6 +347,8 @@ export function createRegistrySync(deps: RegistrySyncDeps): RegistrySync {
     const source = deps.source;
     if (source === undefined) return undefined;
     // Screening by regex alone while the sentence model loads would let a version through that it would hold.
+    if (catalogScreen.warming())
+      await Promise.race([catalogScreen.warmed(), sleep(MODEL_WARM_WAIT_MS, undefined, { ref: false })]);
     if (catalogScreen.warming()) return undefined;
     const now = deps.clock.now();
     if (!(await leasesStore.take(deps.db, LEASE_NAME, holder, now, now + LEASE_MS))) return undefined;
