@@ -792,15 +792,25 @@ describe('registry sync against a stand-in of the v0.1 API', () => {
     },
   );
 
+  const zebraTelemetry: StandinVersion = {
+    name: 'com.example/zebra-telemetry',
+    version: '0.2.0',
+    description: 'Zebra telemetry readings for herd trackers',
+    isLatest: true,
+    status: 'active',
+    updatedAt: iso(T0),
+  };
+  /** The server's first `registry sync` log record, waited for at most `ms` (undefined when none came). */
+  const firstSyncLog = async (server: { logs: string[] }, ms: number) => {
+    const deadline = Date.now() + ms;
+    while (!server.logs.some((l) => JSON.parse(l).msg === 'registry sync') && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    return server.logs.map((l) => JSON.parse(l)).find((l) => l.msg === 'registry sync');
+  };
+
   it('a server with the sentence model syncs as soon as the model has loaded, not a job interval later', async () => {
-    standin.put({
-      name: 'com.example/zebra-telemetry',
-      version: '0.2.0',
-      description: 'Zebra telemetry readings for herd trackers',
-      isLatest: true,
-      status: 'active',
-      updatedAt: iso(T0),
-    });
+    standin.put(zebraTelemetry);
     const server = await startTestServer({
       AXLE_CATALOG: SMALL_CATALOG,
       AXLE_SEMANTIC_SEARCH: 'on',
@@ -808,11 +818,7 @@ describe('registry sync against a stand-in of the v0.1 API', () => {
     });
     try {
       // The job looks again only after minutes; the check made when the server listened must have waited.
-      const deadline = Date.now() + 25_000;
-      while (!server.logs.some((l) => JSON.parse(l).msg === 'registry sync') && Date.now() < deadline) {
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-      expect(server.logs.map((l) => JSON.parse(l)).find((l) => l.msg === 'registry sync')).toMatchObject({
+      expect(await firstSyncLog(server, 25_000)).toMatchObject({
         added: 1,
         regexOnly: 0,
       });
@@ -822,14 +828,7 @@ describe('registry sync against a stand-in of the v0.1 API', () => {
   });
 
   it('a server with AXLE_REGISTRY_SYNC_URL syncs once it listens, and serves the synced servers', async () => {
-    standin.put({
-      name: 'com.example/zebra-telemetry',
-      version: '0.2.0',
-      description: 'Zebra telemetry readings for herd trackers',
-      isLatest: true,
-      status: 'active',
-      updatedAt: iso(T0),
-    });
+    standin.put(zebraTelemetry);
     standin.put({
       name: 'com.example/storm-weather',
       version: '1.0.0',
@@ -840,11 +839,7 @@ describe('registry sync against a stand-in of the v0.1 API', () => {
     });
     const server = await startTestServer({ AXLE_CATALOG: SMALL_CATALOG, AXLE_REGISTRY_SYNC_URL: standin.url });
     try {
-      const deadline = Date.now() + 20_000;
-      while (!server.logs.some((l) => JSON.parse(l).msg === 'registry sync') && Date.now() < deadline) {
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-      expect(server.logs.map((l) => JSON.parse(l)).find((l) => l.msg === 'registry sync')).toMatchObject({
+      expect(await firstSyncLog(server, 20_000)).toMatchObject({
         added: 1,
         held: 1,
       });
