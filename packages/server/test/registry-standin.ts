@@ -48,8 +48,9 @@ export async function startRegistryStandIn() {
   let rawLatest: string | undefined;
   /** Requests of /v0.1/servers that send half a body and then nothing (counted like `failAt`). */
   let stallAt: number | undefined;
-  /** A Location the next list request redirects to (302). */
+  /** A Location the next list requests redirect to (302), and how many of them do. */
   let redirectNext: string | undefined;
+  let redirects = 0;
   /** The last list page points back at the first instead of ending. */
   let cycle = false;
   let listCalls = 0;
@@ -90,10 +91,9 @@ export async function startRegistryStandIn() {
     requests.push(`${url.pathname}${url.search}`);
     if (url.pathname === '/v0.1/servers') {
       listCalls += 1;
-      if (redirectNext !== undefined) {
-        const location = redirectNext;
-        redirectNext = undefined;
-        return res.writeHead(302, { location }).end();
+      if (redirectNext !== undefined && redirects > 0) {
+        redirects -= 1;
+        return res.writeHead(302, { location: redirectNext }).end();
       }
       if (failAt === listCalls) return send(res, 500, { error: 'internal error' });
       if (stallAt === listCalls)
@@ -152,6 +152,7 @@ export async function startRegistryStandIn() {
       stallAt = undefined;
       cycle = false;
       redirectNext = undefined;
+      redirects = 0;
       rawNext = undefined;
       rawLatest = undefined;
     },
@@ -165,9 +166,10 @@ export async function startRegistryStandIn() {
     answerNextListWith(body: string) {
       rawNext = body;
     },
-    /** The next list request redirects (302) to `location`. */
-    redirectNextListTo(location: string) {
+    /** The next `times` list requests redirect (302) to `location`. */
+    redirectNextListTo(location: string, times = 1) {
       redirectNext = location;
+      redirects = times;
     },
     /** The next /versions/latest request answers `body` as it is. */
     answerNextLatestWith(body: string) {

@@ -14,6 +14,7 @@ import { createCatalogScreen } from '../src/services/catalog-screen.js';
 import {
   createRegistrySync,
   LEASE_MS,
+  MAX_REDIRECTS,
   type RegistrySync,
   type RegistrySyncDeps,
 } from '../src/services/registry-sync.js';
@@ -256,6 +257,16 @@ describe('registry sync against a stand-in of the v0.1 API', () => {
     expect(await sync.sync(standin.url)).toMatchObject({ added: 50 });
     const before = await visible();
     const state = await registryStore.state(db, standin.url);
+
+    // A registry that redirects to itself without end is refused after MAX_REDIRECTS hops.
+    standin.redirectNextListTo('/v0.1/servers?limit=100', 1_000);
+    standin.requests.length = 0;
+    await expect(sync.sync(standin.url)).rejects.toMatchObject({
+      code: ERROR_CODES.PROVIDER_UNAVAILABLE,
+      message: expect.stringContaining(`more than ${MAX_REDIRECTS} redirects`),
+    });
+    expect(standin.requests).toHaveLength(MAX_REDIRECTS + 1);
+    standin.redirectNextListTo('', 0);
 
     // Another origin (here another port on the same host) could be an internal service or a metadata address.
     const elsewhere = await startRegistryStandIn();
