@@ -308,6 +308,37 @@ describe('card checkout', () => {
     expect((await ledgerReport(server.db)).problems).toEqual([]);
   });
 
+  it('a refund or dispute delivered before the checkout completion is applied when the purchase is credited', async () => {
+    // The processor does not promise delivery order: a completion whose delivery failed is retried after the
+    // charge was already refunded or disputed, and that reversal must not be lost.
+    const a = await checkout('starter');
+    const refundFirst = await send(
+      server,
+      event('charge.refunded', { payment_intent: `pi_${a.sessionId}`, amount: 1000, amount_refunded: 1000 }),
+    );
+    expect(refundFirst.body).toMatchObject({ processed: false, outcome: 'unknown_purchase' });
+    expect((await send(server, event('checkout.session.completed', session(a.sessionId)))).body).toMatchObject({
+      outcome: 'credited',
+    });
+    expect(await credits(a.accountId)).toEqual({ unlocks: 0, queries: 0 });
+    const b = await checkout('growth');
+    await send(server, event('charge.dispute.created', { payment_intent: `pi_${b.sessionId}`, amount: 1250 }));
+    await send(
+      server,
+      event('charge.refunded', { payment_intent: `pi_${b.sessionId}`, amount: 2500, amount_refunded: 500 }),
+    );
+    await send(server, event('checkout.session.completed', session(b.sessionId, { amount_total: 2500 })));
+    expect(await credits(b.accountId)).toEqual({ unlocks: 150, queries: 1500 });
+    // A later, larger refund takes only what the early one did not.
+    await send(
+      server,
+      event('charge.refunded', { payment_intent: `pi_${b.sessionId}`, amount: 2500, amount_refunded: 2500 }),
+    );
+    expect(await credits(b.accountId)).toEqual({ unlocks: 0, queries: 0 });
+    expect(await creditsStore.debtOf(server.db, b.accountId)).toMatchObject({ unlocks: 0 });
+    expect((await ledgerReport(server.db)).problems).toEqual([]);
+  });
+
   it('an asynchronous payment: unpaid completion grants nothing; it credits on success, and its failure is recorded', async () => {
     const a = await checkout('starter');
     await send(server, event('checkout.session.completed', session(a.sessionId, { payment_status: 'unpaid' })));

@@ -78,7 +78,7 @@ export function createCheckoutService(deps: {
 
   type Applied = { outcome: EventOutcome; purchaseId?: string | null; detail?: Record<string, unknown> };
 
-  async function completed(q: Queryable, s: CheckoutSessionEvent, now: number): Promise<Applied> {
+  async function completed(q: Queryable, eventId: string, s: CheckoutSessionEvent, now: number): Promise<Applied> {
     const session = await creditsStore.session(q, s.id);
     if (!session) return { outcome: 'unknown_session', detail: { session_id: s.id } };
     const pack = creditPack(session.pack_id)!;
@@ -111,6 +111,13 @@ export function createCheckoutService(deps: {
       return { outcome: 'already_credited', purchaseId: existing?.id ?? null };
     }
     await creditsStore.add(q, session.account_id, pack.unlocks, pack.queries, now);
+    // A refund or dispute delivered before this completion (the processor does not promise order) found no
+    // purchase then: it takes its credits back now.
+    const early = row.payment_intent ? await creditsStore.reversedCentsOf(q, row.payment_intent) : 0;
+    if (early > 0) {
+      const reversed = await reverse(q, eventId, row, early, now);
+      return { outcome: 'credited', purchaseId: row.id, detail: { early_reversal: reversed.detail } };
+    }
     return { outcome: 'credited', purchaseId: row.id };
   }
 
@@ -162,7 +169,7 @@ export function createCheckoutService(deps: {
   async function apply(q: Queryable, e: ProcessorEvent, now: number): Promise<Applied> {
     switch (e.kind) {
       case 'session_completed':
-        return completed(q, e.session, now);
+        return completed(q, e.eventId, e.session, now);
       case 'session_failed': {
         // A payment that failed after the session completed unpaid: nothing was credited, unless it was.
         const purchase = await creditsStore.purchaseBySession(q, e.session.id);
@@ -236,6 +243,10 @@ export function createCheckoutService(deps: {
           detail: null,
           purchase_id: null,
           received_at: now,
+          ...(event.kind === 'reversal' && {
+            payment_intent: event.paymentIntent,
+            reversed_cents: event.reversedCents,
+          }),
         });
         if (!claimed) {
           const seen = (await creditsStore.event(q, event.eventId))!;

@@ -38,6 +38,9 @@ export interface ProcessorEventRow {
   detail: string | null;
   purchase_id: string | null;
   received_at: number;
+  /** Migration 210: a refund's or dispute's payment intent and the cents it reverses (cumulative). */
+  payment_intent?: string | null;
+  reversed_cents?: number | null;
 }
 
 export interface CreditDebtRow {
@@ -150,6 +153,15 @@ export const creditsStore = {
       set.purchase_id,
       eventId,
     ]);
+  },
+
+  /** The most any recorded refund or dispute of the payment intent reversed (cents), 0 when none. */
+  async reversedCentsOf(q: Queryable, paymentIntent: string): Promise<number> {
+    const row = await q.get<{ c: number | null }>(
+      'SELECT MAX(reversed_cents) AS c FROM processor_events WHERE payment_intent = ?',
+      [paymentIntent],
+    );
+    return Number(row?.c ?? 0);
   },
 
   async insertDebt(q: Queryable, row: CreditDebtRow): Promise<void> {
