@@ -357,3 +357,49 @@ describe('the wallet rail with a payout sender that takes its time', () => {
     expect(await checkLedger(db)).toEqual([]);
   });
 });
+
+describe('sanctions screening on both withdrawal rails', () => {
+  let server: TestServer;
+  let standIn: Awaited<ReturnType<typeof startProcessorStandIn>>;
+  let dir: string;
+  let listFile: string;
+  beforeAll(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'axle-sanctions-'));
+    listFile = path.join(dir, 'blocked.txt');
+    fs.writeFileSync(listFile, '# none yet\n');
+    standIn = await startProcessorStandIn(SECRET);
+    server = await startTestServer({
+      AXLE_CUSTODIAL_WITHDRAWALS: 'true',
+      AXLE_PROCESSOR_SECRET_KEY: SECRET,
+      AXLE_PROCESSOR_API_URL: standIn.url,
+      AXLE_SANCTIONS_LIST: listFile,
+    });
+  });
+  afterAll(async () => {
+    await server.stop();
+    await standIn.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('a wallet listed after it was linked withdraws on neither rail: 403 sanctions_blocked, nothing moves', async () => {
+    const e = await earner(server, 2_000_000);
+    const onboard = await post(server, '/account/payout-account', {}, { 'x-api-key': e.key });
+    standIn.completeOnboarding(((await onboard.json()) as { payout_account_id: string }).payout_account_id);
+    fs.writeFileSync(listFile, `${e.wallet.address}\n`);
+    const card = await post(server, '/withdraw/processor', { amount_usd: 1 }, { 'x-api-key': e.key });
+    expect(card.status).toBe(403);
+    expect(await card.json()).toMatchObject({ code: 'sanctions_blocked' });
+    const chain = await withdraw(server, e.wallet, server.clock.now());
+    expect(chain.status).toBe(403);
+    expect(await chain.json()).toMatchObject({ code: 'sanctions_blocked' });
+    expect(standIn.requests.filter((r) => r.path === '/v1/transfers')).toEqual([]);
+    expect((await ledgerStore.balance(server.db, e.accountId)).pending_micro).toBe(1_400_000);
+    // An unreadable list screens nobody in: 503, nothing moves.
+    fs.rmSync(listFile);
+    const unavailable = await post(server, '/withdraw/processor', { amount_usd: 1 }, { 'x-api-key': e.key });
+    expect(unavailable.status).toBe(503);
+    expect(await unavailable.json()).toMatchObject({ error: 'sanctions screening unavailable' });
+    expect(await ledgerStore.inFlight(server.db, e.accountId)).toBeFalsy();
+    expect(await checkLedger(server.db)).toEqual([]);
+  });
+});

@@ -304,11 +304,11 @@ export function moneyRoutes(api: Api, deps: AppDeps): void {
           'no payout account linked, onboarding incomplete, invalid amount, below minimum, insufficient balance',
       },
       401: { description: 'Missing or invalid credentials' },
-      403: { description: 'TERMS_NOT_ACCEPTED or account suspended' },
+      403: { description: 'TERMS_NOT_ACCEPTED, account suspended, or sanctions block on the linked wallet' },
       404: { description: 'Account not found' },
       409: { description: 'WITHDRAWAL_IN_FLIGHT, or an Idempotency-Key used for another amount' },
       502: { description: 'The payout provider refused the payout; nothing was withdrawn' },
-      503: { description: 'Withdrawals paused, or payout provider not configured' },
+      503: { description: 'Withdrawals paused, payout provider not configured, or sanctions screening unavailable' },
     },
     handler: async ({ body }, ctx) => {
       const r = await withdrawals.viaProcessor(

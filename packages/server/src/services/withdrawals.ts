@@ -215,7 +215,11 @@ export function createWithdrawalsService(deps: {
         );
       if (!deps.processor) throw new DomainError(ERROR_CODES.PROVIDER_NOT_CONFIGURED, 'payout provider not configured');
       const processor = deps.processor;
-      if (!(await getAccount(db, accountId))) throw new DomainError(ERROR_CODES.NOT_FOUND, 'Account not found');
+      const holder = await getAccount(db, accountId);
+      if (!holder) throw new DomainError(ERROR_CODES.NOT_FOUND, 'Account not found');
+      // The account's linked wallet is screened on this rail too: a wallet listed after it was linked is
+      // blocked whichever rail its earnings leave by.
+      if (holder.wallet) await deps.sanctions.assertAllowed(holder.wallet);
       const payoutAccountId = await walletsStore.payoutAccount(db, accountId);
       if (!payoutAccountId)
         throw new DomainError(ERROR_CODES.VALIDATION, 'no payout account linked: POST /account/payout-account');
