@@ -18,7 +18,7 @@ import {
   type RegistrySync,
   type RegistrySyncDeps,
 } from '../src/services/registry-sync.js';
-import { createSkillsService } from '../src/services/skills.js';
+import { createSkillsService, type SkillsService } from '../src/services/skills.js';
 import type { Store } from '../src/store/open.js';
 import { leasesStore } from '../src/store/leases.js';
 import { registryStore } from '../src/store/registry.js';
@@ -689,6 +689,68 @@ describe('registry sync against a stand-in of the v0.1 API', () => {
     updatedAt: iso(T0),
   };
 
+  it('a sync reaches a running semantic index: synced servers are found by meaning, hidden ones leave it', async () => {
+    const logs: Array<Record<string, unknown>> = [];
+    const logger = createLogger(
+      'info',
+      new Writable({ write: (chunk, _encoding, done) => done(void logs.push(JSON.parse(String(chunk)))) }),
+    );
+    const withModel = () =>
+      createSkillsService({
+        repo: store.skills,
+        db,
+        logger,
+        catalogPath: SMALL_CATALOG,
+        semanticSearch: true,
+        knowledgeHints: createLearningsService({
+          db,
+          learningsSearch: store.learningsSearch,
+          clock: { now: () => now },
+        }),
+      });
+    const zebra: StandinVersion = {
+      name: 'com.example/zebra-telemetry',
+      version: '1.0.0',
+      description: 'Zebra telemetry readings for herd trackers',
+      isLatest: true,
+      status: 'active',
+      updatedAt: iso(T0),
+    };
+    /** Skills the sentence model alone ranks for `query`; no word of it is in the synced server's record. */
+    const byMeaning = async (skills: SkillsService, query: string, limit: number) =>
+      (await skills.search.search({ query, mode: 'semantic', limit })).results.map((r) => r.id);
+    const animals = 'follow wild animals across the savanna with GPS collars';
+
+    const first = await withModel();
+    let before: string[];
+    try {
+      await first.search.semantic.settled;
+      before = await byMeaning(first, animals, 20);
+      standin.put(zebra);
+      const running = quietSync({ onChange: () => first.reloadCatalog() });
+      expect(await running.sync(standin.url)).toMatchObject({ added: 1 });
+      await first.search.semantic.caughtUp();
+      expect(logs).toContainEqual(expect.objectContaining({ msg: 'semantic index refreshed', computed: 1 }));
+      expect((await byMeaning(first, animals, 1))[0]).toBe('com-example-zebra-telemetry');
+    } finally {
+      await first.close();
+    }
+
+    // The vector computed while serving was stored: a restart reuses it.
+    const second = await withModel();
+    try {
+      expect(await second.search.semantic.settled).toMatchObject({ computed: 0, reused: 17 });
+      standin.put({ ...zebra, status: 'deleted', updatedAt: iso(T0 + 1000) });
+      const running = quietSync({ onChange: () => second.reloadCatalog() });
+      expect(await running.sync(standin.url)).toMatchObject({ hidden: 1 });
+      await second.search.semantic.caughtUp();
+      // The index holds the catalog's skills only: no hit is a hidden server left out of the results.
+      expect(await byMeaning(second, animals, 3)).toEqual(before.slice(0, 3));
+    } finally {
+      await second.close();
+    }
+  });
+
   it('an operator lists held versions and releases one: searchable until a sync brings other text for it', async () => {
     standin.put(heldVault);
     standin.put({
@@ -799,6 +861,46 @@ describe('registry sync against a stand-in of the v0.1 API', () => {
       } finally {
         await syncing.stop();
         await other.stop();
+      }
+    },
+  );
+
+  it.skipIf(BACKEND === 'sqlite')(
+    'axle-server catalog sync and release on a PostgreSQL database reach the servers running on it without a restart',
+    async () => {
+      standin.put(heldVault);
+      standin.put({
+        name: 'com.example/yak-shaver',
+        version: '1.0.0',
+        description: 'Yak shaving schedules for mountain herders',
+        isLatest: true,
+        status: 'active',
+        updatedAt: iso(T0),
+      });
+      const shared = { AXLE_CATALOG: SMALL_CATALOG, AXLE_SEMANTIC_SEARCH: 'off', ...(await backendEnv('migrated')) };
+      const server = await startTestServer(shared);
+      const served = async (id: string) => (await fetch(`${server.url}/skill/${id}`)).status;
+      try {
+        expect(await served('com-example-yak-shaver')).toBe(404);
+        const lines: string[] = [];
+        const say = (l: string) => lines.push(l);
+        /** `id`'s status once the server answers anything but `was`, or after 20 s. */
+        const changed = async (id: string, was: number) => {
+          const deadline = Date.now() + 20_000;
+          while ((await served(id)) === was && Date.now() < deadline) {
+            await new Promise((resolve) => setTimeout(resolve, 20));
+          }
+          return served(id);
+        };
+        expect(await catalogSync(['--from', standin.url], shared, say)).toBe(0);
+        expect(JSON.parse(lines[0]!)).toMatchObject({ ok: true, added: 1, held: 1 });
+        expect(await changed('com-example-yak-shaver', 404)).toBe(200);
+        // An operator's release reaches it too.
+        expect(await served('com-example-vault-keys')).toBe(404);
+        expect(await catalogHeld(['release', 'com.example/vault-keys'], shared, say)).toBe(0);
+        expect(await changed('com-example-vault-keys', 404)).toBe(200);
+      } finally {
+        await server.stop();
       }
     },
   );

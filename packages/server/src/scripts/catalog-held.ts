@@ -1,8 +1,8 @@
 // `axle-server catalog held` and `axle-server catalog release <name>`: an operator's review of the synced servers
 // the catalog screen holds (docs/search.md, "Registry sync"). `held` prints one JSON line per held latest version
 // (source, name, version, the rules that hold it); `release` makes the held latest version of a server searchable
-// until a sync brings other text for it, and prints how many versions it released. A running server shows a
-// release after its next start. Exit 0: done; 1: `release` found no held version of that name; 2: bad arguments.
+// until a sync brings other text for it, and prints how many versions it released. Servers running on the same
+// PostgreSQL database show a release at once (NOTIFY); one on the SQLite file after its next start. Exit 0: done; 1: `release` found no held version of that name; 2: bad arguments.
 import fs from 'node:fs';
 import { systemClock } from '../clock.js';
 import { loadConfig } from '../config.js';
@@ -25,13 +25,13 @@ export async function catalogHeld(
   }
   const config = loadConfig(env);
   fs.mkdirSync(config.dataDir, { recursive: true });
-  const { db } = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, now: Date.now });
+  const { db, changes } = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, now: Date.now });
   try {
     const registry = createRegistrySync({
       db,
       clock: systemClock,
       logger: createLogger('warn'),
-      onChange: async () => undefined,
+      onChange: () => changes.publish('catalog'),
     });
     if (command === 'held') {
       for (const v of await registry.held()) out(JSON.stringify(v));
@@ -45,6 +45,7 @@ export async function catalogHeld(
     out(JSON.stringify({ ok: true, name, released }));
     return 0;
   } finally {
+    await changes.close();
     await db.close();
   }
 }

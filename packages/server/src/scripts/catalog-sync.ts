@@ -1,7 +1,8 @@
 // `axle-server catalog sync --from <registry URL>`: syncs the MCP servers of a registry speaking the v0.1
 // API into AXLE_DATA_DIR's database (created and migrated when absent) and prints its report as JSON (the fields:
 // docs/search.md, "Registry sync").
-// A running server shows them after its next start. Exit 0: synced; 1: the registry failed (nothing
+// Servers running on the same PostgreSQL database reload the catalog at once (NOTIFY); one on the SQLite file
+// shows them after its next start. Exit 0: synced; 1: the registry failed (nothing
 // changed); 2: bad arguments. The catalog screen's semantic layer loads the sentence model in a worker first
 // (a few hundred milliseconds), unless AXLE_SEMANTIC_SEARCH=off; when it cannot load, the regex screen decides
 // alone and the report's `regexOnly` counts the versions so screened.
@@ -48,7 +49,7 @@ export async function catalogSync(
   }
   const config = loadConfig(env);
   fs.mkdirSync(config.dataDir, { recursive: true });
-  const { db } = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, now: Date.now });
+  const { db, changes } = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, now: Date.now });
   const logger = createLogger('warn');
   const loaded = config.semanticSearch ? await loadModel(logger) : undefined;
   try {
@@ -56,7 +57,7 @@ export async function catalogSync(
       db,
       clock: systemClock,
       logger,
-      onChange: async () => undefined,
+      onChange: () => changes.publish('catalog'),
       screen: createCatalogScreen({ model: loaded?.model, logger }),
     });
     try {
@@ -68,6 +69,7 @@ export async function catalogSync(
     }
   } finally {
     await loaded?.close();
+    await changes.close();
     await db.close();
   }
 }

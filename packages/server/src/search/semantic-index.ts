@@ -55,6 +55,12 @@ export class SemanticIndex {
   private readonly closeRequested = new Promise<void>((resolve) => (this.closing = resolve));
   /** Settles when warming ends, whatever the outcome. */
   readonly settled: Promise<WarmStats | undefined>;
+  /** The catalog the workers' index was built from: ids and embedded texts' hashes, in order. */
+  private indexed: { ids: string[]; hashes: string[] } | undefined;
+  /** The last refresh asked for; a queued one runs only if no later one was asked for meanwhile. */
+  private refreshTickets = 0;
+  /** Settles when the refreshes asked for so far have run. */
+  private refreshed: Promise<void>;
 
   private constructor(
     status: SemanticState,
@@ -62,6 +68,7 @@ export class SemanticIndex {
   ) {
     this.status = status;
     this.settled = status === 'warming' ? this.warm() : Promise.resolve(undefined);
+    this.refreshed = this.settled.then(() => undefined);
   }
 
   static disabled(): SemanticIndex {
@@ -127,111 +134,53 @@ export class SemanticIndex {
     return this.passages ? bestPassageScores(this.passages, vector, ids) : new Map();
   }
 
+  /**
+   * Brings the index up to date with the catalog after it changed (a registry sync, here or on another instance):
+   * vectors of new or changed skills come from the database, the bundled file or the model (on a spare worker, so
+   * requests keep one), removed skills leave. The index in use serves until the new one replaces it. Calls made
+   * while one runs (or while the model loads) are served by one more pass after it; it never rejects.
+   */
+  refresh(): Promise<void> {
+    const ticket = ++this.refreshTickets;
+    this.refreshed = this.refreshed.then(() => (ticket === this.refreshTickets ? this.refreshOnce() : undefined));
+    return this.refreshed;
+  }
+
+  /** Settles once the index reflects every catalog change reported so far (its warming included). */
+  caughtUp(): Promise<void> {
+    return this.refreshed;
+  }
+
+  private async refreshOnce(): Promise<void> {
+    const embedder = this.embedder;
+    if (this.status !== 'ready' || !embedder || this.closed) return;
+    const started = performance.now();
+    try {
+      const stats = await this.index(embedder, Promise.resolve(), { background: true });
+      const ms = Math.round(performance.now() - started);
+      if (stats) this.opts!.logger.info({ ...stats, ms }, 'semantic index refreshed');
+    } catch (err) {
+      if (this.closed) return;
+      this.opts!.logger.warn({ err: (err as Error).message }, 'semantic index not refreshed; the previous one serves');
+    }
+  }
+
   private async warm(): Promise<WarmStats | undefined> {
-    const {
-      repo,
-      logger,
-      vectorsFile = BUNDLED_VECTORS,
-      batchSize = 32,
-      createEmbedder = () => new EmbedderClient(),
-    } = this.opts!;
+    const { logger, createEmbedder = () => new EmbedderClient() } = this.opts!;
     await Promise.race([this.opts!.startAfter?.catch(() => undefined), this.closeRequested]);
     if (this.closed) return undefined;
     const started = performance.now();
     try {
-      let embedder = createEmbedder();
+      const embedder = createEmbedder();
       this.embedder = embedder;
       const modelReady = embedder.init();
-      modelReady.catch(() => undefined); // observed below; avoid an unhandled rejection meanwhile
-      const skills = await repo.embeddingSources();
-      // Stored vectors stay in this one int8 matrix (quantised as read); only new ones are held apart.
-      const stored = await repo.embeddingMatrix(EMBEDDING_MODEL, EMBEDDING_DIM);
-      const storedRow = new Map(stored.ids.map((id, row) => [id, row]));
-      /** Skill -> its row in stored.rows or in `fresh`. */
-      const vectors = new Map<string, { rows: QuantizedRows; row: number }>();
-      const missing: Array<{ id: string; text: string; hash: string }> = [];
-      let reused = 0;
-      for (const [i, s] of skills.entries()) {
-        if (i % WARM_CHUNK === WARM_CHUNK - 1) await new Promise((resolve) => setImmediate(resolve));
-        const text = embeddingText(s);
-        const hash = textHash(text);
-        const row = storedRow.get(s.id);
-        if (row !== undefined && stored.textHashes[row] === hash) {
-          vectors.set(s.id, { rows: stored.rows, row });
-          reused++;
-        } else missing.push({ id: s.id, text, hash });
-      }
-
-      // Vectors found or computed during this start, quantised as they arrive: as floats they would take
-      // four times the memory until the index is built.
-      const fresh: QuantizedRows = {
-        codes: new Int8Array(missing.length * EMBEDDING_DIM),
-        scales: new Float32Array(missing.length),
-      };
-      let freshRows = 0;
-      const keep = (skillId: string, vector: Float32Array) => {
-        fresh.scales[freshRows] = quantizeInto(vector, fresh.codes, freshRows * EMBEDDING_DIM);
-        vectors.set(skillId, { rows: fresh, row: freshRows++ });
-      };
-
-      let bundled = 0;
-      if (missing.length > 0) {
-        const shipped = readVectorsFile(vectorsFile, EMBEDDING_MODEL);
-        const found: StoredEmbedding[] = [];
-        for (const m of missing) {
-          const v = shipped.get(m.hash);
-          if (v) found.push({ skillId: m.id, textHash: m.hash, vector: v });
-        }
-        await repo.saveEmbeddings(EMBEDDING_MODEL, found);
-        for (const f of found) keep(f.skillId, f.vector);
-        bundled = found.length;
-      }
-
-      await modelReady;
-      const todo = missing.filter((m) => !vectors.has(m.id));
-      let computed = 0;
-      for (let i = 0; i < todo.length && !this.closed; i += batchSize) {
-        const batch = todo.slice(i, i + batchSize);
-        const out = await embedder.embed(batch.map((b) => b.text));
-        const rows = batch.map((b, j) => ({ skillId: b.id, textHash: b.hash, vector: out[j]! }));
-        if (this.closed) break;
-        await repo.saveEmbeddings(EMBEDDING_MODEL, rows);
-        for (const r of rows) keep(r.skillId, r.vector);
-        computed += rows.length;
-        if (todo.length > batchSize) logger.debug({ computed, of: todo.length }, 'computing skill embeddings');
-      }
-      if (this.closed) return undefined;
-      if (computed > 0) {
-        // Embedding batches grow each worker's WebAssembly memory, which never shrinks: fresh workers
-        // hold only what a query needs, so a start that computed vectors ends as small as one that did not.
-        await embedder.close();
-        if (this.closed) return undefined;
-        embedder = createEmbedder();
-        this.embedder = embedder;
-        await embedder.init();
-        if (this.closed) return undefined;
-      }
-
-      // The workers search int8 codes (a quarter of the floats' memory, and each worker holds a copy).
-      const ids = skills.map((s) => s.id).filter((id) => vectors.has(id));
-      const unchanged = reused === ids.length && ids.every((id, row) => stored.ids[row] === id);
-      const rows = unchanged
-        ? stored.rows
-        : { codes: new Int8Array(ids.length * EMBEDDING_DIM), scales: new Float32Array(ids.length) };
-      if (!unchanged)
-        for (const [row, id] of ids.entries()) {
-          const from = vectors.get(id)!;
-          rows.codes.set(
-            from.rows.codes.subarray(from.row * EMBEDDING_DIM, (from.row + 1) * EMBEDDING_DIM),
-            row * EMBEDDING_DIM,
-          );
-          rows.scales[row] = from.rows.scales[from.row]!;
-        }
-      await embedder.setIndex(ids, rows);
-      this.passages = loadPassages(skills, vectorsFile);
-      const stats = { reused, bundled, computed, ms: Math.round(performance.now() - started) };
+      modelReady.catch(() => undefined); // observed in index(); avoid an unhandled rejection meanwhile
+      const indexed = await this.index(embedder, modelReady, { background: false });
+      if (!indexed) return undefined;
+      const { skills, ...counts } = indexed;
+      const stats = { ...counts, ms: Math.round(performance.now() - started) };
       this.status = 'ready';
-      logger.info({ model: EMBEDDING_MODEL, skills: ids.length, ...stats }, 'semantic search ready');
+      logger.info({ model: EMBEDDING_MODEL, skills, ...stats }, 'semantic search ready');
       return stats;
     } catch (err) {
       if (this.closed) return undefined;
@@ -240,6 +189,130 @@ export class SemanticIndex {
       await this.embedder?.close().catch(() => undefined);
       return undefined;
     }
+  }
+
+  /**
+   * Vectors for the catalog as stored now (database first, then the bundled file, then the model, saving as it
+   * goes so an interrupted run resumes), handed to the workers with the passages; undefined when closed meanwhile
+   * or when nothing changed since the index in use. `background`: the model computes on a spare worker while
+   * requests are served; otherwise (a start) the workers are replaced after computing, below.
+   */
+  private async index(
+    embedder: Embedder,
+    modelReady: Promise<void>,
+    { background }: { background: boolean },
+  ): Promise<(Omit<WarmStats, 'ms'> & { skills: number }) | undefined> {
+    const {
+      repo,
+      logger,
+      vectorsFile = BUNDLED_VECTORS,
+      batchSize = 32,
+      createEmbedder = () => new EmbedderClient(),
+    } = this.opts!;
+    const skills = await repo.embeddingSources();
+    // Stored vectors stay in this one int8 matrix (quantised as read); only new ones are held apart.
+    const stored = await repo.embeddingMatrix(EMBEDDING_MODEL, EMBEDDING_DIM);
+    const storedRow = new Map(stored.ids.map((id, row) => [id, row]));
+    /** Skill -> its row in stored.rows or in `fresh`. */
+    const vectors = new Map<string, { rows: QuantizedRows; row: number }>();
+    const missing: Array<{ id: string; text: string; hash: string }> = [];
+    const hashes: string[] = [];
+    let reused = 0;
+    for (const [i, s] of skills.entries()) {
+      if (i % WARM_CHUNK === WARM_CHUNK - 1) await new Promise((resolve) => setImmediate(resolve));
+      const text = embeddingText(s);
+      const hash = textHash(text);
+      hashes.push(hash);
+      const row = storedRow.get(s.id);
+      if (row !== undefined && stored.textHashes[row] === hash) {
+        vectors.set(s.id, { rows: stored.rows, row });
+        reused++;
+      } else missing.push({ id: s.id, text, hash });
+    }
+    const ids = skills.map((s) => s.id);
+    const current = this.indexed;
+    if (
+      background &&
+      missing.length === 0 &&
+      current !== undefined &&
+      current.ids.length === ids.length &&
+      ids.every((id, i) => current.ids[i] === id && current.hashes[i] === hashes[i])
+    )
+      return undefined;
+
+    // Vectors found or computed during this run, quantised as they arrive: as floats they would take
+    // four times the memory until the index is built.
+    const fresh: QuantizedRows = {
+      codes: new Int8Array(missing.length * EMBEDDING_DIM),
+      scales: new Float32Array(missing.length),
+    };
+    let freshRows = 0;
+    const keep = (skillId: string, vector: Float32Array) => {
+      fresh.scales[freshRows] = quantizeInto(vector, fresh.codes, freshRows * EMBEDDING_DIM);
+      vectors.set(skillId, { rows: fresh, row: freshRows++ });
+    };
+
+    let bundled = 0;
+    if (missing.length > 0) {
+      const shipped = readVectorsFile(vectorsFile, EMBEDDING_MODEL);
+      const found: StoredEmbedding[] = [];
+      for (const m of missing) {
+        const v = shipped.get(m.hash);
+        if (v) found.push({ skillId: m.id, textHash: m.hash, vector: v });
+      }
+      await repo.saveEmbeddings(EMBEDDING_MODEL, found);
+      for (const f of found) keep(f.skillId, f.vector);
+      bundled = found.length;
+    }
+
+    await modelReady;
+    const todo = missing.filter((m) => !vectors.has(m.id));
+    let computed = 0;
+    for (let i = 0; i < todo.length && !this.closed; i += batchSize) {
+      const batch = todo.slice(i, i + batchSize);
+      const out = await embedder.embed(
+        batch.map((b) => b.text),
+        { spareWorker: background },
+      );
+      const rows = batch.map((b, j) => ({ skillId: b.id, textHash: b.hash, vector: out[j]! }));
+      if (this.closed) break;
+      await repo.saveEmbeddings(EMBEDDING_MODEL, rows);
+      for (const r of rows) keep(r.skillId, r.vector);
+      computed += rows.length;
+      if (todo.length > batchSize) logger.debug({ computed, of: todo.length }, 'computing skill embeddings');
+    }
+    if (this.closed) return undefined;
+    let target = embedder;
+    if (computed > 0 && !background) {
+      // Embedding batches grow each worker's WebAssembly memory, which never shrinks: fresh workers
+      // hold only what a query needs, so a start that computed vectors ends as small as one that did not.
+      await embedder.close();
+      if (this.closed) return undefined;
+      target = createEmbedder();
+      this.embedder = target;
+      await target.init();
+      if (this.closed) return undefined;
+    }
+
+    // The workers search int8 codes (a quarter of the floats' memory, and each worker holds a copy).
+    const kept = ids.filter((id) => vectors.has(id));
+    const unchanged = reused === kept.length && kept.every((id, row) => stored.ids[row] === id);
+    const rows = unchanged
+      ? stored.rows
+      : { codes: new Int8Array(kept.length * EMBEDDING_DIM), scales: new Float32Array(kept.length) };
+    if (!unchanged)
+      for (const [row, id] of kept.entries()) {
+        const from = vectors.get(id)!;
+        rows.codes.set(
+          from.rows.codes.subarray(from.row * EMBEDDING_DIM, (from.row + 1) * EMBEDDING_DIM),
+          row * EMBEDDING_DIM,
+        );
+        rows.scales[row] = from.rows.scales[from.row]!;
+      }
+    await target.setIndex(kept, rows);
+    this.passages = loadPassages(skills, vectorsFile);
+    this.indexed = { ids, hashes };
+    return { skills: kept.length, reused, bundled, computed };
   }
 
   async close(): Promise<void> {

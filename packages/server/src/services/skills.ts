@@ -65,7 +65,8 @@ export interface SkillsService {
   knowledgeHint(query: string): Promise<string | null>;
   /**
    * Re-imports the catalog when the file or the synced registry servers changed (after a sync); true when it did.
-   * Lexical search sees the change at once; vectors of new skills are computed at the next start.
+   * Lexical search sees the change at once; the semantic index catches up in the background (new skills' vectors
+   * computed on a spare worker), serving the previous one meanwhile.
    */
   reloadCatalog(): Promise<boolean>;
   close(): Promise<void>;
@@ -141,8 +142,10 @@ export async function createSkillsService(opts: SkillsServiceOptions): Promise<S
     discover: (query, filters, limit) => search.search({ query, filters, limit }),
     knowledgeHint: (query) => opts.knowledgeHints.hintFor(query),
     async reloadCatalog() {
+      const before = known;
       const { replaced } = await load();
       if (replaced) opts.logger.info({ skills: counts.total }, 'skills catalog reloaded');
+      if (known !== before) void semantic.refresh();
       return replaced;
     },
     close: () => semantic.close(),
