@@ -32,7 +32,7 @@ async function seed(store) {
     for (let i = 0; i < ACCOUNTS; i++) {
       const account = await findOrCreateAccount(q, `bench-${i}@example.com`, now);
       keys.push((await createKey(q, account.id, {}, now)).api_key);
-      await creditsStore.add(q, account.id, 100_000, 0, now);
+      await creditsStore.add(q, account.id, 100_000, 0, 100_000 * 100_000, now);
     }
   });
   const rows = Array.from({ length: LEARNINGS }, (_, i) => {

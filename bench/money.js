@@ -79,7 +79,7 @@ export async function measureMoney({ summary, hammerHealth, connections, seconds
     await db.tx(async (q) => {
       const account = await findOrCreateAccount(q, 'bench-buyer@example.com', now);
       apiKey = (await createKey(q, account.id, {}, now)).api_key;
-      await creditsStore.add(q, account.id, 1_000_000, 0, now);
+      await creditsStore.add(q, account.id, 1_000_000, 0, 1_000_000 * 100_000, now);
       for (let i = 0; i < 6000; i++) {
         const l = learning(i, now);
         await learningsStore.insert(q, l);

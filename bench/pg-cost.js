@@ -88,7 +88,7 @@ try {
     await insertApproved(store.db, rows, Date.now());
     const key = await store.db.tx(async (q) => {
       const account = await findOrCreateAccount(q, 'buyer@example.com', Date.now());
-      await creditsStore.add(q, account.id, 100_000, 0, Date.now());
+      await creditsStore.add(q, account.id, 100_000, 0, 100_000 * 100_000, Date.now());
       return (await createKey(q, account.id, {}, Date.now())).api_key;
     });
     const counts = path.join(dataDir, 'statements.json');

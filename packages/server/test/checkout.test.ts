@@ -3,9 +3,10 @@ import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ledgerReport } from '../src/services/ledger-check.js';
 import { creditsStore } from '../src/store/credits.js';
+import { ledgerStore } from '../src/store/ledger.js';
 import { startTestServer, type TestServer } from '../../../test/support/server.js';
 import { bearer, post } from '../../../test/support/identity.js';
-import { jwtFor, newBuyer } from './money-helpers.js';
+import { getUnlock, jwtFor, newBuyer, seedLearning } from './money-helpers.js';
 import { startProcessorStandIn } from './processor-standin.js';
 
 const SECRET = 'sk_test_axle';
@@ -66,10 +67,10 @@ describe('card checkout', () => {
 
   /** An account and a checkout session this server opened for `pack`. */
   async function checkout(pack = 'starter') {
-    const { accountId } = await newBuyer(server);
+    const { accountId, key } = await newBuyer(server);
     const res = await post(server, '/checkout/session', { pack }, bearer(await jwtFor(server, accountId)));
     expect(res.status).toBe(200);
-    return { accountId, sessionId: ((await res.json()) as { session_id: string }).session_id };
+    return { accountId, key, sessionId: ((await res.json()) as { session_id: string }).session_id };
   }
   const credits = (accountId: string) => creditsStore.balance(server.db, accountId);
 
@@ -230,11 +231,71 @@ describe('card checkout', () => {
     });
   });
 
+  it('a credit unlock books at most the money behind the credit: $10 of Starter credits never earn more than $7', async () => {
+    // Found by an outsider: one $10 pack unlocked 100 learnings priced $50 by a colluding contributor, who
+    // then held $3,500 withdrawable, and ledger:check saw nothing.
+    const { accountId, key, sessionId } = await checkout('starter');
+    await send(server, event('checkout.session.completed', session(sessionId)));
+    const contributor = await newBuyer(server, { terms: true });
+    const learnings = [];
+    for (let i = 0; i < 100; i++)
+      learnings.push(
+        await seedLearning(server, { contributorAccountId: contributor.accountId, currentPriceMicro: 50_000_000 }),
+      );
+    const cheap = await seedLearning(server, {
+      contributorAccountId: contributor.accountId,
+      currentPriceMicro: 50_000,
+    });
+    for (const l of learnings.slice(0, 99)) {
+      const res = await getUnlock(server, l.id, { 'x-api-key': key });
+      expect(res.status).toBe(200);
+      // The price is what was asked; what was paid is the credit's share of the $10.
+      expect(((await res.json()) as { _revenue: unknown })._revenue).toMatchObject({
+        unlock_price_usd: 50,
+        amount_paid_usd: 0.1,
+        contributor_earned_usd: 0.07,
+      });
+    }
+    // A learning cheaper than the credit books its price; the rest of the credit's money is not the contributor's.
+    const res = await getUnlock(server, cheap.id, { 'x-api-key': key });
+    expect(((await res.json()) as { _revenue: unknown })._revenue).toMatchObject({ amount_paid_usd: 0.05 });
+    expect(await credits(accountId)).toEqual({ unlocks: 0, queries: 1_000 });
+    expect((await getUnlock(server, learnings[99]!.id, { 'x-api-key': key })).status).toBe(402);
+    const balance = await ledgerStore.balance(server.db, contributor.accountId);
+    expect(balance.owned_micro).toBe(99 * 70_000 + 35_000);
+    expect(balance.owned_micro).toBeLessThanOrEqual(7_000_000);
+    expect((await ledgerReport(server.db)).problems).toEqual([]);
+    // An unlock booked above what its buyer paid for credits shows in ledger:check.
+    const seen = await server.db
+      .tx(async (q) => {
+        await q.run(
+          'UPDATE unlocks SET gross_micro = gross_micro + 100000, platform_micro = platform_micro + 100000 WHERE buyer = ? AND learning_id = ?',
+          [accountId, cheap.id],
+        );
+        throw (await ledgerReport(q)).problems;
+      })
+      .catch((problems: string[]) => problems);
+    expect(seen).toContainEqual(expect.stringMatching(/^credit unlocks booked above what the buyer paid for credits/));
+  });
+
+  it("shares a pack's money over its credits exactly: the last credit takes what is left", async () => {
+    const { accountId, sessionId } = await checkout('growth');
+    await send(server, event('checkout.session.completed', session(sessionId, { amount_total: 2500 })));
+    const taken: number[] = [];
+    for (let i = 0; i < 300; i++)
+      taken.push((await creditsStore.takeUnlock(server.db, accountId, server.clock.now()))!);
+    expect(taken.reduce((a, b) => a + b, 0)).toBe(25_000_000);
+    expect(Math.min(...taken)).toBe(83_333);
+    expect(Math.max(...taken)).toBeLessThan(83_333 + 300);
+    expect(await creditsStore.takeUnlock(server.db, accountId, server.clock.now())).toBeUndefined();
+  });
+
   it('charge.refunded takes back unspent credits; spent ones become a debt shown in the account and ledger:check', async () => {
     const { accountId, sessionId } = await checkout('starter');
     await send(server, event('checkout.session.completed', session(sessionId)));
+    // Each Starter credit has $10 / 100 behind it.
     for (let i = 0; i < 30; i++)
-      expect(await creditsStore.takeUnlock(server.db, accountId, server.clock.now())).toBe(true);
+      expect(await creditsStore.takeUnlock(server.db, accountId, server.clock.now())).toBe(100_000);
     const refund = event('charge.refunded', {
       id: 'ch_1',
       object: 'charge',

@@ -21,6 +21,7 @@ import { learningsStore } from '../src/store/learnings.js';
 import { termsStore } from '../src/store/terms.js';
 import { walletsStore } from '../src/store/wallets.js';
 import { newLearning } from './learning-fixture.js';
+import { boughtCredits } from './money-helpers.js';
 import { openTestStore } from '../../../test/support/backend.js';
 
 let store: Awaited<ReturnType<typeof openTestStore>>;
@@ -56,6 +57,8 @@ beforeAll(async () => {
   for (const id of accounts) await accountsStore.insertOrGet(db, { id, email: `${id}@example.com`, created_at: now });
   for (const l of learnings) await learningsStore.insert(db, l);
   await accept(db, 'acc_a');
+  // The buyers whose credit unlocks this file books, with the money behind those credits.
+  for (const id of ['acc_buyer', 'acc_x']) await boughtCredits(db, id, 1_000_000_000_000);
 });
 afterAll(() => store.close());
 

@@ -5,7 +5,9 @@ import { expect } from 'vitest';
 import { findOrCreateAccount } from '../src/services/accounts.js';
 import { createKey } from '../src/services/api-keys.js';
 import { createJwtService, loadJwtSecret } from '../src/services/jwt.js';
+import { accountsStore } from '../src/store/accounts.js';
 import { creditsStore } from '../src/store/credits.js';
+import type { Queryable } from '../src/store/queryable.js';
 import { walletProof } from '../src/services/wallets.js';
 import { walletsStore } from '../src/store/wallets.js';
 import { learningsStore, type NewLearning } from '../src/store/learnings.js';
@@ -15,8 +17,14 @@ import type { TestServer } from '../../../test/support/server.js';
 import { post } from '../../../test/support/identity.js';
 import { newLearning } from './learning-fixture.js';
 
-/** An account with a key (every scope, payout included), `credits` unlock credits and, optionally, accepted terms. */
-export async function newBuyer(server: TestServer, opts: { credits?: number; terms?: boolean; email?: string } = {}) {
+/**
+ * An account with a key (every scope, payout included), optionally accepted terms, and `credits` unlock credits
+ * bought for `creditValueMicro` in all (by default at the Starter pack's $0.10 a credit), recorded as a purchase.
+ */
+export async function newBuyer(
+  server: TestServer,
+  opts: { credits?: number; creditValueMicro?: number; terms?: boolean; email?: string } = {},
+) {
   const now = server.clock.now();
   return server.db.tx(async (q) => {
     const account = await findOrCreateAccount(
@@ -25,7 +33,11 @@ export async function newBuyer(server: TestServer, opts: { credits?: number; ter
       now,
     );
     const { api_key } = await createKey(q, account.id, { scopes: API_KEY_SCOPES }, now);
-    if (opts.credits) await creditsStore.add(q, account.id, opts.credits, 0, now);
+    if (opts.credits) {
+      const value = opts.creditValueMicro ?? opts.credits * 100_000;
+      await creditsStore.add(q, account.id, opts.credits, 0, value, now);
+      await boughtCredits(q, account.id, value, opts.credits, now);
+    }
     if (opts.terms)
       await termsStore.insert(q, {
         account_id: account.id,
@@ -38,6 +50,30 @@ export async function newBuyer(server: TestServer, opts: { credits?: number; ter
   });
 }
 
+/**
+ * A purchase of `unlocks` credits for `amountMicro` by `accountId` (an account is made for an id that has none): the
+ * money ledger:check holds credit unlocks against. Adds no credits; a test booking key unlocks itself needs only this.
+ */
+export async function boughtCredits(q: Queryable, accountId: string, amountMicro: number, unlocks = 0, now = 0) {
+  if (!(await accountsStore.byId(q, accountId)))
+    await accountsStore.insertOrGet(q, { id: accountId, email: `${accountId}@example.com`, created_at: now });
+  await creditsStore.insertPurchase(q, {
+    id: `pur_${randomBytes(6).toString('hex')}`,
+    account_id: accountId,
+    pack_id: 'starter',
+    amount_micro: amountMicro,
+    queries_added: 0,
+    unlocks_added: unlocks,
+    checkout_session_id: `cs_seeded_${randomBytes(6).toString('hex')}`,
+    created_at: now,
+    payment_intent: null,
+    reversed_cents: 0,
+    reversed_unlocks: 0,
+    reversed_queries: 0,
+    revoked_unlocks: 0,
+  });
+}
+
 // viem and @x402/evm load in the helpers that sign, so a file that only seeds accounts and learnings does not load them.
 
 /** An account with terms accepted, a linked wallet and owned earnings from a real unlock at `priceMicro`. */
@@ -47,7 +83,8 @@ export async function earner(server: TestServer, priceMicro: number) {
   const owner = await newBuyer(server, { terms: true });
   await walletsStore.link(server.db, owner.accountId, wallet.address);
   const l = await seedLearning(server, { contributorAccountId: owner.accountId, currentPriceMicro: priceMicro });
-  const buyer = await newBuyer(server, { credits: 1 });
+  // A credit bought for the price, so the unlock books all of it.
+  const buyer = await newBuyer(server, { credits: 1, creditValueMicro: priceMicro });
   expect((await getUnlock(server, l.id, { 'x-api-key': buyer.key })).status).toBe(200);
   return { ...owner, wallet };
 }

@@ -22,7 +22,7 @@ import { walletsStore } from '../src/store/wallets.js';
 import { listeningUrl, serverProcessEnv } from '../../../test/support/process.js';
 import { startTestServer, type TestServer } from '../../../test/support/server.js';
 import { post } from '../../../test/support/identity.js';
-import { earner } from './money-helpers.js';
+import { boughtCredits, earner } from './money-helpers.js';
 import { type ProcessorStandIn, startProcessorStandIn } from './processor-standin.js';
 
 const SECRET = 'sk_test_axle';
@@ -314,6 +314,7 @@ describe('card payouts across a SIGKILL (real server process)', () => {
           audit_ref: 'aud_t',
         });
         await walletsStore.setPayoutAccount(q, account.id, destination, now);
+        await boughtCredits(q, 'acc_buyer', 10_000_000);
         await recordUnlock(q, {
           learningId: `lrn_k${n}`,
           buyer: 'acc_buyer',

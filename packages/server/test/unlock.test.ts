@@ -119,15 +119,22 @@ describe('GET /knowledge/{id} with a key', () => {
     expect(res.headers.get('x-payment-required')).toBeNull();
   });
 
-  it('50 parallel unlocks on a key holding 10 credits: exactly 10 succeed and 40 get 402', async () => {
-    const buyer = await newBuyer(server, { credits: 10 });
-    const ls = await Promise.all(Array.from({ length: 50 }, () => seedLearning(server)));
+  it('50 parallel unlocks on a key holding 10 credits: exactly 10 succeed, 40 get 402, and they book the money paid', async () => {
+    // Credits bought for an amount that does not divide evenly, spent on learnings priced above a credit's share.
+    const buyer = await newBuyer(server, { credits: 10, creditValueMicro: 1_000_003 });
+    const ls = await Promise.all(
+      Array.from({ length: 50 }, () => seedLearning(server, { currentPriceMicro: 1_000_000 })),
+    );
     const statuses = await Promise.all(
       ls.map(async (l) => (await getUnlock(server, l.id, { 'x-api-key': buyer.key })).status),
     );
     expect(statuses.filter((s) => s === 200)).toHaveLength(10);
     expect(statuses.filter((s) => s === 402)).toHaveLength(40);
     expect((await creditsStore.balance(server.db, buyer.accountId)).unlocks).toBe(0);
+    const booked = await server.db.get<{ s: number }>('SELECT SUM(gross_micro) AS s FROM unlocks WHERE buyer = ?', [
+      buyer.accountId,
+    ]);
+    expect(Number(booked!.s)).toBe(1_000_003);
     expect(await checkLedger(server.db)).toEqual([]);
   });
 
@@ -240,7 +247,7 @@ describe('GET /knowledge/{id} with a key', () => {
   it('holds a contributor share as unassented_pending until the terms are first accepted', async () => {
     const owner = await newBuyer(server);
     const l = await seedLearning(server, { contributorAccountId: owner.accountId, currentPriceMicro: 200_000 });
-    const buyer = await newBuyer(server, { credits: 1 });
+    const buyer = await newBuyer(server, { credits: 1, creditValueMicro: 200_000 });
     expect((await getUnlock(server, l.id, { 'x-api-key': buyer.key })).status).toBe(200);
     expect(await ledgerStore.balance(server.db, owner.accountId)).toMatchObject({
       held_micro: 140_000,

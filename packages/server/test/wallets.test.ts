@@ -159,7 +159,7 @@ describe('earnings', () => {
     expect((await fetch(`${server.url}/account/earnings`)).status).toBe(401);
     const wallet = '0x0000000000000000000000000000000000001234';
     const l = await seedLearning(server, { contributorWallet: wallet, currentPriceMicro: 200_000 });
-    const buyer = await newBuyer(server, { credits: 1 });
+    const buyer = await newBuyer(server, { credits: 1, creditValueMicro: 200_000 });
     await getUnlock(server, l.id, { 'x-api-key': buyer.key });
     const c = ContributorEarnings.parse(await (await fetch(`${server.url}/contributor/${wallet}`)).json());
     expect(c).toMatchObject({

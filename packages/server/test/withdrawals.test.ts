@@ -21,7 +21,7 @@ import { termsStore } from '../src/store/terms.js';
 import { walletsStore } from '../src/store/wallets.js';
 import { startTestServer, type TestServer } from '../../../test/support/server.js';
 import { post } from '../../../test/support/identity.js';
-import { earner, newBuyer } from './money-helpers.js';
+import { boughtCredits, earner, newBuyer } from './money-helpers.js';
 import { startProcessorStandIn } from './processor-standin.js';
 
 const SECRET = 'sk_test_axle';
@@ -211,6 +211,7 @@ describe('the wallet rail with a payout sender that takes its time', () => {
     await walletsStore.link(db, accountId, wallet.address);
     await db.tx(async (q) => {
       const l = { contributorAccountId: accountId, contributorWallet: null };
+      await boughtCredits(q, 'acc_b', 1_000_000);
       await recordUnlock(q, {
         learningId: 'lrn_x',
         buyer: 'acc_b',
@@ -285,6 +286,7 @@ describe('the wallet rail with a payout sender that takes its time', () => {
 
   it('one signature sent twice at once pays out once; the other send is 409 WITHDRAWAL_SIGNATURE_USED', async () => {
     await db.tx(async (q) => {
+      await boughtCredits(q, 'acc_d', 1_000_000);
       await recordUnlock(q, {
         learningId: 'lrn_z',
         buyer: 'acc_d',
@@ -323,6 +325,7 @@ describe('the wallet rail with a payout sender that takes its time', () => {
 
   it('202 processing_timeout with a poll_url when confirmation times out; the balance stays debited', async () => {
     await db.tx(async (q) => {
+      await boughtCredits(q, 'acc_c', 100_000);
       await recordUnlock(q, {
         learningId: 'lrn_y',
         buyer: 'acc_c',

@@ -110,7 +110,7 @@ export function createCheckoutService(deps: {
       const existing = await creditsStore.purchaseBySession(q, session.id);
       return { outcome: 'already_credited', purchaseId: existing?.id ?? null };
     }
-    await creditsStore.add(q, session.account_id, pack.unlocks, pack.queries, now);
+    await creditsStore.add(q, session.account_id, pack.unlocks, pack.queries, row.amount_micro, now);
     // A refund or dispute delivered before this completion (the processor does not promise order) found no
     // purchase then: it takes its credits back now.
     const early = row.payment_intent ? await creditsStore.reversedCentsOf(q, row.payment_intent) : 0;

@@ -13,7 +13,7 @@ export interface LedgerReport {
 
 /**
  * Checks the ledger: splits, balances against their journal, withdrawals against settlements, learning
- * totals; every processor transfer the server recorded, and every one in `processorTransfers` (the processor's
+ * totals, credit unlocks against the money paid for credits; every processor transfer the server recorded, and every one in `processorTransfers` (the processor's
  * own list, when it can be asked), against one confirmed settlement; and that reversed purchases hide no debt.
  */
 export async function checkLedger(q: Queryable, processorTransfers?: ProcessorTransfer[]): Promise<string[]> {
@@ -38,6 +38,10 @@ export async function ledgerReport(q: Queryable, processorTransfers?: ProcessorT
     await ledgerAuditStore.creditsWithoutSettlement(q),
   );
   report('settled x402 payment whose share was never credited', await ledgerAuditStore.settledNotCredited(q));
+  report(
+    'credit unlocks booked above what the buyer paid for credits',
+    await ledgerAuditStore.creditUnlocksAbovePurchases(q),
+  );
   const t = (await ledgerAuditStore.totals(q))!;
   if (t.sold !== t.credited) problems.push(`contributor shares sold ${t.sold} differ from credited ${t.credited}`);
   if (t.moved_out !== t.moved_in)

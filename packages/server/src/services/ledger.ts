@@ -72,8 +72,6 @@ export interface UnlockEntry {
   txHash?: string | null;
   /** False for an x402 payment not yet settled: the share is awaiting_settlement until creditSettled. */
   credit?: boolean;
-  /** Key path: the account whose unlock credit pays for it; with none left nothing is booked. */
-  creditFrom?: string;
   /** The booking is the transaction's last statement and commits it (nothing written may follow). */
   last?: boolean;
   now: number;
@@ -82,12 +80,12 @@ export interface UnlockEntry {
 /**
  * Books one unlock in the caller's transaction: the unlock row with its split, the payee's journal entry
  * and balance, the learning's running totals (only for unlocks that move demand; returned as they stand
- * after it) and the buyer's credit when `creditFrom` pays. `booked` is false when that credit ran out.
+ * after it).
  */
 export async function recordUnlock(
   q: Queryable,
   e: UnlockEntry,
-): Promise<{ id: string; split: Split; booked: boolean; totals?: LearningTotals }> {
+): Promise<{ id: string; split: Split; totals?: LearningTotals }> {
   const split = splitRevenue({
     paidMicro: e.paidMicro,
     discovery: e.discovery,
@@ -95,7 +93,7 @@ export async function recordUnlock(
   });
   const id = newId('unl');
   const payee = split.contributorMicro > 0 ? e.payee : null;
-  const { booked, totals } = await ledgerStore.book(q, {
+  const { totals } = await ledgerStore.book(q, {
     unlock: {
       id,
       learning_id: e.learningId,
@@ -118,10 +116,9 @@ export async function recordUnlock(
         ? { holder: payee.holder, kind: payee.held ? 'hold' : 'accrue', amountMicro: split.contributorMicro }
         : null,
     demand: !(e.path === 'owner' || e.selfDealing || e.accrualCapped),
-    creditFrom: e.creditFrom ?? null,
     last: e.last ?? false,
   });
-  return { id, split, booked, totals };
+  return { id, split, totals };
 }
 
 /**

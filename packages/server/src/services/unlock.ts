@@ -259,12 +259,13 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
       (l.contributorWallet !== null && sameWallet((await getAccount(db, accountId))?.wallet, l.contributorWallet));
     // A POST /knowledge search by the account showed it within the discovery window.
     const discovery = !owner && read.surfacedAt !== null && read.surfacedAt >= clock.now() - DISCOVERY_WINDOW_MS;
-    // Read committed: one buyer's burst of unlocks of different learnings runs side by side instead of
-    // colliding on the buyer's credit row. What keeps it exact: a lock on the buyer and this learning
-    // guards the repeat check (a second unlock of it waits, then sees the first as a repeat); a held payee
-    // is locked (lockedPayeeOf); the credit is taken last, by one conditional UPDATE, so the credit row is
-    // held only from there to the commit, which the booking carries; every other write is an insert or an
-    // increment. No credit left: nothing was booked, and the balance is read after the transaction.
+    // Read committed: one buyer's burst of unlocks of different learnings runs side by side, meeting only on
+    // the buyer's credit row. What keeps it exact: a lock on the buyer and this learning guards the repeat
+    // check (a second unlock of it waits, then sees the first as a repeat); a held payee is locked
+    // (lockedPayeeOf); the credit is taken by an UPDATE that holds only if the row is as read (a lost race
+    // reads again), and the money behind it, not the price, caps what is booked: one credit unlocks a
+    // learning of any price, and no share may come out of money nobody paid; every other write is an insert
+    // or an increment. No credit left: nothing was booked, and the balance is read after the transaction.
     const booking = await db.tx(
       async (q): Promise<{ revenue: LearningFull['_revenue']; totals?: LearningTotals } | 'exhausted'> => {
         const now = clock.now();
@@ -289,21 +290,21 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
           await recordCapped(q, l.id, accountId, 'key', now);
           return { revenue: capped(priceMicro) };
         }
+        const creditMicro = await creditsStore.takeUnlock(q, accountId, now);
+        if (creditMicro === undefined) return 'exhausted';
         const selfDealing = sameWallet(walletClaim, l.contributorWallet);
-        const { split, totals, booked } = await recordUnlock(q, {
+        const { split, totals } = await recordUnlock(q, {
           learningId: l.id,
           buyer: accountId,
           path: 'key',
-          paidMicro: priceMicro,
+          paidMicro: Math.min(priceMicro, creditMicro),
           discovery,
           selfDealing,
           accrualCapped: false,
           payee,
-          creditFrom: accountId,
           last: true,
           now,
         });
-        if (!booked) return 'exhausted';
         return { revenue: revenueOf(priceMicro, split, selfDealing), totals };
       },
       { isolation: 'read committed' },

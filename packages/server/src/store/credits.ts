@@ -73,37 +73,64 @@ export const creditsStore = {
     );
   },
 
-  /** Takes one unlock credit if there is one; one statement, so concurrent calls never overdraw. */
-  async takeUnlock(q: Queryable, accountId: string, now: number): Promise<boolean> {
-    const r = await q.run(
-      'UPDATE credit_balances SET unlocks = unlocks - 1, updated_at = ? WHERE account_id = ? AND unlocks > 0',
-      [now, accountId],
-    );
-    return r.changes > 0;
+  /**
+   * Takes one unlock credit if there is one and returns the money behind it (micro-USDC): the account's credit value
+   * shared evenly over its credits, rounded down, so the last credit takes what is left. The UPDATE holds only if
+   * the row is still as read, so concurrent takes never overdraw nor take the same money twice (a lost race reads
+   * again). Undefined when no credit is left.
+   */
+  async takeUnlock(q: Queryable, accountId: string, now: number): Promise<number | undefined> {
+    for (;;) {
+      const row = await q.get<{ unlocks: number; value: number }>(
+        'SELECT unlocks, unlock_value_micro AS value FROM credit_balances WHERE account_id = ?',
+        [accountId],
+      );
+      if (!row || row.unlocks <= 0) return undefined;
+      const value = Number(row.value);
+      const taken = Math.floor(value / row.unlocks);
+      const r = await q.run(
+        `UPDATE credit_balances SET unlocks = unlocks - 1, unlock_value_micro = unlock_value_micro - ?, updated_at = ?
+         WHERE account_id = ? AND unlocks = ? AND unlock_value_micro = ?`,
+        [taken, now, accountId, row.unlocks, value],
+      );
+      if (r.changes > 0) return taken;
+    }
   },
 
-  async add(q: Queryable, accountId: string, unlocks: number, queries: number, now: number): Promise<void> {
+  /** Adds credits and `valueMicro`, the money paid for them. */
+  async add(q: Queryable, accountId: string, unlocks: number, queries: number, valueMicro: number, now: number) {
     await q.run(
-      `INSERT INTO credit_balances (account_id, unlocks, queries, updated_at) VALUES (?, ?, ?, ?)
+      `INSERT INTO credit_balances (account_id, unlocks, queries, unlock_value_micro, updated_at) VALUES (?, ?, ?, ?, ?)
        ON CONFLICT (account_id) DO UPDATE SET unlocks = credit_balances.unlocks + excluded.unlocks,
-         queries = credit_balances.queries + excluded.queries, updated_at = excluded.updated_at`,
-      [accountId, unlocks, queries, now],
+         queries = credit_balances.queries + excluded.queries,
+         unlock_value_micro = credit_balances.unlock_value_micro + excluded.unlock_value_micro,
+         updated_at = excluded.updated_at`,
+      [accountId, unlocks, queries, valueMicro, now],
     );
   },
 
-  /** Takes up to the given credits (never below zero); returns what it took. */
+  /**
+   * Takes up to the given credits (never below zero) and the unlock credits' share of the money behind them;
+   * returns what it took.
+   */
   async take(
     q: Queryable,
     accountId: string,
     want: { unlocks: number; queries: number },
     now: number,
   ): Promise<CreditRow> {
-    const have = await creditsStore.balance(q, accountId);
+    const have = await q.get<CreditRow & { value: number }>(
+      'SELECT unlocks, queries, unlock_value_micro AS value FROM credit_balances WHERE account_id = ?',
+      [accountId],
+    );
+    if (!have) return { unlocks: 0, queries: 0 };
     const took = { unlocks: Math.min(have.unlocks, want.unlocks), queries: Math.min(have.queries, want.queries) };
+    const value = have.unlocks > 0 ? Math.floor((Number(have.value) * took.unlocks) / have.unlocks) : 0;
     if (took.unlocks || took.queries)
       await q.run(
-        'UPDATE credit_balances SET unlocks = unlocks - ?, queries = queries - ?, updated_at = ? WHERE account_id = ?',
-        [took.unlocks, took.queries, now, accountId],
+        `UPDATE credit_balances SET unlocks = unlocks - ?, queries = queries - ?, unlock_value_micro = unlock_value_micro - ?,
+           updated_at = ? WHERE account_id = ?`,
+        [took.unlocks, took.queries, value, now, accountId],
       );
     return took;
   },

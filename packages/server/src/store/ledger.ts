@@ -115,49 +115,40 @@ export interface Booking {
   entry: { holder: string; kind: 'accrue' | 'hold'; amountMicro: number } | null;
   /** The unlock moves demand: added to the learning's running totals and its day's demand. */
   demand: boolean;
-  /** Key path: the account whose unlock credit pays; with none left nothing is booked. */
-  creditFrom: string | null;
   /** The transaction's last statement: it commits with the booking (Queryable.getLast). */
   last: boolean;
 }
 
-/**
- * PostgreSQL: a booking as one statement (one round trip). Each write runs only when `go` has its row:
- * always without a credit to take, else only when the credit UPDATE took one.
- */
-const BOOK_POSTGRES = `WITH credit AS (
-    UPDATE credit_balances SET unlocks = unlocks - 1, updated_at = ?::bigint
-    WHERE account_id = ?::text AND unlocks > 0 RETURNING 1 AS one),
-  go AS (SELECT 1 AS one WHERE ?::int = 0 OR EXISTS (SELECT 1 FROM credit)),
+/** PostgreSQL: a booking as one statement (one round trip). */
+const BOOK_POSTGRES = `WITH
   u AS (INSERT INTO unlocks (id, learning_id, buyer, path, gross_micro, contributor_micro, platform_micro, payee,
       held, discovery, self_dealing, accrual_capped, settlement_path, tx_hash, created_at)
     SELECT ?::text, ?::text, ?::text, ?::text, ?::bigint, ?::bigint, ?::bigint, ?::text,
-      ?::bigint, ?::bigint, ?::bigint, ?::bigint, ?::text, ?::text, ?::bigint FROM go),
+      ?::bigint, ?::bigint, ?::bigint, ?::bigint, ?::text, ?::text, ?::bigint),
   e AS (INSERT INTO ledger_entries (id, holder, kind, amount_micro, ref, created_at)
-    SELECT ?::text, ?::text, ?::text, ?::bigint, ?::text, ?::bigint FROM go WHERE ?::int = 1),
+    SELECT ?::text, ?::text, ?::text, ?::bigint, ?::text, ?::bigint WHERE ?::int = 1),
   b AS (INSERT INTO earnings_balances
       (holder, owned_micro, held_micro, pending_micro, withdrawn_micro, withdrawal_count, updated_at)
-    SELECT ?::text, ?::bigint, ?::bigint, ?::bigint, 0, 0, ?::bigint FROM go WHERE ?::int = 1
+    SELECT ?::text, ?::bigint, ?::bigint, ?::bigint, 0, 0, ?::bigint WHERE ?::int = 1
     ON CONFLICT (holder) DO UPDATE SET owned_micro = earnings_balances.owned_micro + excluded.owned_micro,
       held_micro = earnings_balances.held_micro + excluded.held_micro,
       pending_micro = earnings_balances.pending_micro + excluded.pending_micro, updated_at = excluded.updated_at),
   t AS (UPDATE learnings SET unlock_count = unlock_count + 1, gross_micro = gross_micro + ?::bigint,
       contributor_micro = contributor_micro + ?::bigint, platform_micro = platform_micro + ?::bigint
-    WHERE id = ?::text AND ?::int = 1 AND EXISTS (SELECT 1 FROM go)
+    WHERE id = ?::text AND ?::int = 1
     RETURNING unlock_count AS "unlockCount", gross_micro AS "grossMicro",
       contributor_micro AS "contributorMicro", platform_micro AS "platformMicro"),
-  d AS (INSERT INTO learning_demand (learning_id, day, unlocks) SELECT ?::text, ?::bigint, 1 FROM go WHERE ?::int = 1
+  d AS (INSERT INTO learning_demand (learning_id, day, unlocks) SELECT ?::text, ?::bigint, 1 WHERE ?::int = 1
     ON CONFLICT (learning_id, day) DO UPDATE SET unlocks = learning_demand.unlocks + 1)
-SELECT EXISTS (SELECT 1 FROM go) AS booked, t.* FROM (SELECT 1) AS one LEFT JOIN t ON true`;
+SELECT t.* FROM (SELECT 1) AS one LEFT JOIN t ON true`;
 
 /** SQL for unlocks, earnings_balances, ledger_entries and settlements (migration 030). */
 export const ledgerStore = {
   /**
-   * Books one unlock in the caller's transaction: the unlock row, the payee's journal entry and balance,
-   * the learning's running totals and demand (returned as they stand after it) and, on the key path, the
-   * buyer's credit. False when the buyer had no credit left: then nothing was written.
+   * Books one unlock in the caller's transaction: the unlock row, the payee's journal entry and balance, the
+   * learning's running totals and demand (returned as they stand after it).
    */
-  async book(q: Queryable, b: Booking): Promise<{ booked: boolean; totals?: LearningTotals }> {
+  async book(q: Queryable, b: Booking): Promise<{ totals?: LearningTotals }> {
     const u = b.unlock;
     if (q.dialect === 'postgres') {
       const en = b.entry;
@@ -165,10 +156,7 @@ export const ledgerStore = {
       const delta = (sign?: 1 | -1) => (sign ?? 0) * (en?.amountMicro ?? 0);
       const posted = en && en.amountMicro > 0 ? 1 : 0;
       const read = b.last ? q.getLast.bind(q) : q.get.bind(q);
-      const row = await read<{ booked: boolean } & Partial<LearningTotals>>(BOOK_POSTGRES, [
-        u.created_at,
-        b.creditFrom,
-        b.creditFrom ? 1 : 0,
+      const row = await read<Partial<LearningTotals>>(BOOK_POSTGRES, [
         u.id,
         u.learning_id,
         u.buyer,
@@ -206,23 +194,21 @@ export const ledgerStore = {
         dayOf(u.created_at),
         b.demand ? 1 : 0,
       ]);
-      if (!row?.booked) return { booked: false };
-      if (!b.demand || row.unlockCount == null) return { booked: true };
+      if (!b.demand || row?.unlockCount == null) return {};
       const { unlockCount, grossMicro, contributorMicro, platformMicro } = row as LearningTotals;
-      return { booked: true, totals: { unlockCount, grossMicro, contributorMicro, platformMicro } };
+      return { totals: { unlockCount, grossMicro, contributorMicro, platformMicro } };
     }
-    // SQLite has one writer: the statements run in turn, the credit first.
-    if (b.creditFrom && !(await creditsStore.takeUnlock(q, b.creditFrom, u.created_at))) return { booked: false };
+    // SQLite has one writer: the statements run in turn.
     await ledgerStore.insertUnlock(q, u);
     if (b.entry) await ledgerStore.post(q, b.entry.holder, b.entry.kind, b.entry.amountMicro, u.id, u.created_at);
-    if (!b.demand) return { booked: true };
+    if (!b.demand) return {};
     const totals = await ledgerStore.creditLearning(q, u.learning_id, {
       grossMicro: u.gross_micro,
       contributorMicro: u.contributor_micro,
       platformMicro: u.platform_micro,
     });
     await learningsStore.recordUnlock(q, u.learning_id, u.created_at);
-    return { booked: true, totals };
+    return { totals };
   },
 
   /**
