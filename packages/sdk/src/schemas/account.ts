@@ -79,7 +79,15 @@ export const InjectionFlag = z
       .describe('the rule within the layer, e.g. reverse_shell, about_your_output, base64:code.pipe_to_shell'),
     span: z
       .object({
-        field: z.enum(['title', 'task_context', 'body', 'tags']),
+        field: z.enum([
+          'title',
+          'task_context',
+          'body',
+          'tags',
+          'contributor_agent',
+          'related_skills',
+          'contributor_key_label',
+        ]),
         start: z.number().int().min(0).describe('UTF-16 offset in the field as submitted'),
         end: z.number().int().min(0),
       })
