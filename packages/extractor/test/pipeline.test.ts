@@ -251,6 +251,17 @@ describe('runPipeline', () => {
     expect(sens?.message).toBe('draft dropped: scrubber matched email');
   });
 
+  it('never drafts a password the session passed on a command line (mysql -pPASSWORD)', async () => {
+    // The heuristic extractor quotes the commands of an error -> fix arc from the session itself, so the draft's
+    // own scrub is what keeps a password typed into a command from being sent to POST /learn.
+    const { conversation } = readClaudeCode(text('claude-code-mysql-password.jsonl'));
+    const result = await runPipeline(conversation, { model: new HeuristicModel() });
+    expect(JSON.stringify(result.learnings)).not.toContain('Qx7rT2vLm9Zp');
+    expect(result.errors.find((e) => e.stage === 'sensitivity')?.message).toBe(
+      'draft dropped: scrubber matched secret_assignment',
+    );
+  });
+
   it('refuses a transcript under 100 characters and cuts one over 500000', async () => {
     const short = await runPipeline(
       { source: 'plain', messages: [{ role: 'user', kind: 'text', text: 'hi' }] },

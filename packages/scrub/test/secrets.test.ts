@@ -102,6 +102,35 @@ describe('secrets identified by context', () => {
     expect(scrub('mysql --password=s3cr3tpw').text).toBe('mysql --password=[REDACTED:secret_assignment]');
   });
 
+  it('redacts passwords given as short flags of the commands that take them there', () => {
+    expect(scrub('mysql -u root -pQx7rT2vLm9Zp shop < m.sql').text).toBe(
+      'mysql -u root -p[REDACTED:secret_assignment] shop < m.sql',
+    );
+    expect(scrub(`mysqldump -h db -u app -p'Tr0ub4dor&3' shop`).text).toBe(
+      `mysqldump -h db -u app -p'[REDACTED:secret_assignment]' shop`,
+    );
+    expect(scrub('sshpass -p Winter2024corp ssh admin@host').text).toBe(
+      'sshpass -p [REDACTED:secret_assignment] ssh admin@host',
+    );
+    expect(scrub('docker login -u deploy -p Z7Uw9xfogoEmvnEN registry.example.com').text).toBe(
+      'docker login -u deploy -p [REDACTED:secret_assignment] registry.example.com',
+    );
+    expect(scrub('redis-cli -h cache -a s3cr3tRedisPass ping').text).toBe(
+      'redis-cli -h cache -a [REDACTED:secret_assignment] ping',
+    );
+    // Other commands' -p, a prompt (mysql -p alone) and references are not passwords.
+    for (const text of [
+      'mkdir -p build && ssh -p 2222 host',
+      'docker run -p 8080:80 nginx',
+      'mysql -u root -p shop',
+      'mysql -h db -P 3306 -u app -p$MYSQL_PWD shop',
+      'sshpass -p "$SSHPASS" ssh host',
+      'docker login -u deploy --password-stdin registry.example.com',
+    ]) {
+      expect(scrub(text).report.clean, text).toBe(true);
+    }
+  });
+
   it('takes only random-looking values for weak names like token', () => {
     expect(scrub('"max_tokens": 4096').report.clean).toBe(true);
     expect(scrub('token = getToken()').report.clean).toBe(true);

@@ -99,6 +99,15 @@ const NAME =
   '(?:pass(?:word|wd|phrase)?|pwd|secret|private[_-]?key|credentials?|access[_-]?key|api[_-]?key|apikey|auth[_-]?token|salt|token|_key|-key|signature)';
 const VALUE = `(?:"([^"\\r\\n]{1,512})"|'([^'\\r\\n]{1,512})'|([^\\s"'\`,;(){}\\[\\]<>\\\\]{1,512}))`;
 
+const FLAG_VALUE = `(?:"([^"\\r\\n]{1,256})"|'([^'\\r\\n]{1,256})'|([^\\s"'\`;|&<>()]{1,256}))`;
+
+/** The value after `command`, a pattern source ending where the password starts; never a reference or a flag. */
+const shortFlagPassword = (command: string): Rule => ({
+  type: 'secret_assignment',
+  pattern: new RegExp(`(?<![\\w.-])${command}${FLAG_VALUE}`, 'dg'),
+  accept: (v) => !isPlaceholder(v) && !/^[-$]/.test(v),
+});
+
 /** Secrets identified by their surroundings rather than their shape. */
 export const CONTEXT_RULES: readonly Rule[] = [
   {
@@ -113,6 +122,16 @@ export const CONTEXT_RULES: readonly Rule[] = [
       /(?<![\w-])--[a-z-]{0,20}(?:password|passwd|token|secret|api-key|apikey|access-key)[= ]["']?([^\s"']{4,512})/dgi,
     accept: (v) => !isPlaceholder(v) && !v.startsWith('-'),
   },
+  // Passwords in the short flags of the commands that take them there: `mysql -pPW` (attached: `-p PW` prompts and
+  // reads PW as the database), `sshpass -p PW`, `docker login -p PW`, `redis-cli -a PW`.
+  shortFlagPassword(
+    '(?:mysql(?:dump|admin|import|check|sh|binlog)?|mariadb(?:-dump|-admin|-import|-check)?)(?![\\w.-])[^\\n|;&]{0,200}?\\s-p',
+  ),
+  shortFlagPassword('sshpass\\s+-p\\s*'),
+  shortFlagPassword(
+    '(?:docker|podman|nerdctl|buildah|skopeo|helm\\s+registry)\\s+login(?![\\w-])[^\\n|;&]{0,200}?\\s-p\\s*',
+  ),
+  shortFlagPassword('redis-cli(?![\\w-])[^\\n|;&]{0,200}?\\s-a\\s+'),
   {
     type: 'basic_auth',
     // curl -u user:password
