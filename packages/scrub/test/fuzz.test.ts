@@ -38,6 +38,7 @@ const PATHOLOGICAL: Record<string, string> = {
   'escaped newlines': '\\n'.repeat(MB / 2),
   'unicode escapes': '\\u0041'.repeat(MB / 6),
   'BEGIN markers': '-----BEGIN PRIVATE KEY-----'.repeat(MB / 27),
+  'base64 lines and END markers': 'QUJD\n-----END PRIVATE KEY-----'.repeat(MB / 30),
   'wordlist words': 'abandon '.repeat(MB / 8),
   'at signs': 'a@'.repeat(MB / 2),
   'base64 run': 'QUJD'.repeat(MB / 4),

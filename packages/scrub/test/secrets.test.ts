@@ -196,6 +196,16 @@ describe('keys', () => {
     ).toBe(true);
   });
 
+  it('redacts a key cut at its head: the base64 lines before an END marker with no BEGIN', () => {
+    // A transcript chunk that starts inside a key, or `tail` of a key file, holds most of the key and no BEGIN.
+    const tail = `${body.slice(20)}\n${body}\n-----END RSA PRIVATE KEY-----`;
+    expect(scrub(`tool output:\n${tail}\nnext`).text).toBe('tool output:\n[REDACTED:private_key]\nnext');
+    expect(redacted(JSON.stringify({ content: `x\n${tail}` }), body)).toBe(true);
+    expect(redacted(`Proc-Type: 4,ENCRYPTED\nDEK-Info: AES-128-CBC,0A1B\n\n${tail}`, body)).toBe(true);
+    // Naming the marker is not a key.
+    expect(scrub('A PEM file ends with -----END RSA PRIVATE KEY----- on its own line.').report.clean).toBe(true);
+  });
+
   it('redacts 64-hex Ethereum keys only with key-like context', () => {
     const key = gen(HEX, 64, 5);
     expect(types(`PRIVATE_KEY=0x${key}`)).toContain('ethereum_private_key');
