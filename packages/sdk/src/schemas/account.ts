@@ -107,6 +107,23 @@ export const PendingItem = z
     category: LearningCategory,
     tags: z.array(z.string()),
     outcome: z.enum(OUTCOMES).nullable().describe('null for drafts without one'),
+    task_context: z
+      .string()
+      .optional()
+      .describe('Not named by the contract: the task context, shown to buyers beside the body and in search results'),
+    contributor_agent: z
+      .string()
+      .optional()
+      .describe('Not named by the contract: the contributing agent, shown to buyers beside the body'),
+    related_skills: z
+      .array(z.string())
+      .optional()
+      .describe('Not named by the contract: the related skill ids, shown to buyers beside the body'),
+    contributor_key_label: z
+      .string()
+      .nullable()
+      .optional()
+      .describe("Not named by the contract: the submitting API key's name, shown to buyers beside the body"),
     created_at: DateTime,
     status: LearningStatus,
     injection_flags: z
