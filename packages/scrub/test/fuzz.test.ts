@@ -39,6 +39,8 @@ const PATHOLOGICAL: Record<string, string> = {
   'unicode escapes': '\\u0041'.repeat(MB / 6),
   'BEGIN markers': '-----BEGIN PRIVATE KEY-----'.repeat(MB / 27),
   'base64 lines and END markers': 'QUJD\n-----END PRIVATE KEY-----'.repeat(MB / 30),
+  'netrc words': 'machine a login b account c '.repeat(MB / 28),
+  'mysql flags': 'mysql -u a -p '.repeat(MB / 14),
   'wordlist words': 'abandon '.repeat(MB / 8),
   'at signs': 'a@'.repeat(MB / 2),
   'base64 run': 'QUJD'.repeat(MB / 4),

@@ -118,6 +118,19 @@ describe('secrets identified by context', () => {
     expect(scrub('redis-cli -h cache -a s3cr3tRedisPass ping').text).toBe(
       'redis-cli -h cache -a [REDACTED:secret_assignment] ping',
     );
+    expect(scrub('az login -u ops@corp.io -p HL8iLc7bE6wSt9').text).toBe(
+      'az login -u [REDACTED:email] -p [REDACTED:secret_assignment]',
+    );
+    expect(scrub('smbclient //srv/share -U admin%bo9ShFXNQ6Fq').text).toBe(
+      'smbclient //srv/share -U admin%[REDACTED:secret_assignment]',
+    );
+    // ~/.netrc, on one line or one entry per line.
+    expect(scrub('machine github.com login octo password fIZ4SOcMz9').text).toBe(
+      'machine github.com login octo password [REDACTED:secret_assignment]',
+    );
+    expect(scrub('machine api.internal\n  login ci\n  password hunter22').text).toBe(
+      'machine api.internal\n  login ci\n  password [REDACTED:secret_assignment]',
+    );
     // Other commands' -p, a prompt (mysql -p alone) and references are not passwords.
     for (const text of [
       'mkdir -p build && ssh -p 2222 host',
@@ -126,6 +139,8 @@ describe('secrets identified by context', () => {
       'mysql -h db -P 3306 -u app -p$MYSQL_PWD shop',
       'sshpass -p "$SSHPASS" ssh host',
       'docker login -u deploy --password-stdin registry.example.com',
+      'smbclient -L //srv -U admin',
+      'the machine asks for a password before login',
     ]) {
       expect(scrub(text).report.clean, text).toBe(true);
     }
