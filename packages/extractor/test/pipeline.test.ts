@@ -251,6 +251,41 @@ describe('runPipeline', () => {
     expect(sens?.message).toBe('draft dropped: scrubber matched email');
   });
 
+  it('no chunk hands the model a piece of a private key, also when a chunk starts inside the key', async () => {
+    const line = (i: number) =>
+      `${'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'.slice(i % 7)}${i}`.slice(0, 64);
+    const keyLines = Array.from({ length: 40 }, (_, i) => line(i).padEnd(64, 'Q'));
+    const key = `-----BEGIN OPENSSH PRIVATE KEY-----\n${keyLines.join('\n')}\n-----END OPENSSH PRIVATE KEY-----`;
+    const seen: string[] = [];
+    const model: Model = {
+      name: 'spy',
+      async extract(input) {
+        seen.push(input.text);
+        return [];
+      },
+    };
+    const c: Conversation = {
+      source: 'plain',
+      messages: [
+        { role: 'user', kind: 'text', text: `cat ~/.ssh/id_ed25519 printed:\n${key}\nthen the deploy went on.` },
+      ],
+    };
+    await runPipeline(c, { model, config: { chunk_size: 1000, chunk_overlap: 100 } });
+    expect(seen.length).toBeGreaterThan(2);
+    for (const chunk of seen) for (const l of keyLines) expect(chunk).not.toContain(l.slice(8, 40));
+  });
+
+  it('never drafts a password the session passed on a command line (mysql -pPASSWORD)', async () => {
+    // The heuristic extractor quotes the commands of an error -> fix arc from the session itself, so the draft's
+    // own scrub is what keeps a password typed into a command from being sent to POST /learn.
+    const { conversation } = readClaudeCode(text('claude-code-mysql-password.jsonl'));
+    const result = await runPipeline(conversation, { model: new HeuristicModel() });
+    expect(JSON.stringify(result.learnings)).not.toContain('Qx7rT2vLm9Zp');
+    expect(result.errors.find((e) => e.stage === 'sensitivity')?.message).toBe(
+      'draft dropped: scrubber matched secret_assignment',
+    );
+  });
+
   it('refuses a transcript under 100 characters and cuts one over 500000', async () => {
     const short = await runPipeline(
       { source: 'plain', messages: [{ role: 'user', kind: 'text', text: 'hi' }] },

@@ -7,7 +7,7 @@ import { findIbans } from './iban.js';
 import { findIpv6 } from './ipv6.js';
 import { linesWithBackslash } from './lines.js';
 import { findMnemonics } from './mnemonic.js';
-import { findPrivateKeys } from './pem.js';
+import { findKeyTails, findPrivateKeys } from './pem.js';
 import { PHONE_RULE } from './phone.js';
 import { PII_RULES } from './rules/pii.js';
 import { AZURE_RULES, CONTEXT_RULES, TOKEN_RULES } from './rules/secrets.js';
@@ -34,7 +34,10 @@ const SECRET_FAMILIES: readonly Family[] = [
   (s) => s.apply(TOKEN_RULES, { at: s.vendorTokenStarts() }),
   (s) => s.apply(LITERAL_RULES, { literals: 'key words', skipCovered: true }),
   (s) => findTelegramTokens(s.text),
-  (s) => findPrivateKeys(s.text),
+  (s) => {
+    const keys = findPrivateKeys(s.text);
+    return [...keys, ...findKeyTails(s.text, keys)];
+  },
   (s) => findEthereumKeys(s.text, s.tokenRuns()),
   (s) => findMnemonics(s.text),
   (s) => findHighEntropyNearKeyWords(s.text, s.tokenRuns(), s.covers),

@@ -32,3 +32,44 @@ export function findPrivateKeys(text: string): Finding[] {
   }
   return found;
 }
+
+/** A line of a key body as PEM writes it: base64 alone, a header of an encrypted key, or blank. */
+const BODY_LINE = /^\s*(?:[A-Za-z0-9+/=]+|(?:Proc-Type|DEK-Info|Comment):[^\n]*)?\s*$/;
+const LINE_BREAK = /\r?\n|\\r?\\n/g;
+/** Base64 characters an END marker needs right before it to end a key rather than name the marker. */
+const MIN_TAIL = 64;
+
+/**
+ * Keys cut at their head: an END marker that ends none of `keys` (findPrivateKeys), with the lines of base64
+ * right before it, up to the first line that is not one. A transcript chunk that starts inside a key, or the
+ * `tail` of a key file, holds most of the key and no BEGIN marker.
+ */
+export function findKeyTails(text: string, keys: readonly Finding[]): Finding[] {
+  if (!text.includes('PRIVATE KEY')) return [];
+  const found: Finding[] = [];
+  let floor = 0;
+  let k = 0;
+  for (const m of text.matchAll(END)) {
+    const end = m.index + m[0].length;
+    while (k < keys.length && keys[k]!.end < end) k++;
+    const inKey = k < keys.length && keys[k]!.start <= m.index;
+    if (!inKey) {
+      const from = Math.max(floor, m.index - MAX_KEY_LENGTH);
+      const window = text.slice(from, m.index);
+      // Line i runs from the end of break i - 1 (or the window's start) to the start of break i (or its end).
+      const breaks = [...window.matchAll(LINE_BREAK)];
+      let start = m.index;
+      let base64 = 0;
+      for (let i = breaks.length; i >= 0; i--) {
+        const lineStart = i > 0 ? breaks[i - 1]!.index + breaks[i - 1]![0].length : 0;
+        const line = window.slice(lineStart, i < breaks.length ? breaks[i]!.index : window.length);
+        if (!BODY_LINE.test(line)) break;
+        start = from + lineStart;
+        if (!line.includes(':')) base64 += line.trim().length;
+      }
+      if (base64 >= MIN_TAIL) found.push({ type: 'private_key', start, end });
+    }
+    floor = end;
+  }
+  return found;
+}

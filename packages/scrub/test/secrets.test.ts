@@ -102,6 +102,50 @@ describe('secrets identified by context', () => {
     expect(scrub('mysql --password=s3cr3tpw').text).toBe('mysql --password=[REDACTED:secret_assignment]');
   });
 
+  it('redacts passwords given as short flags of the commands that take them there', () => {
+    expect(scrub('mysql -u root -pQx7rT2vLm9Zp shop < m.sql').text).toBe(
+      'mysql -u root -p[REDACTED:secret_assignment] shop < m.sql',
+    );
+    expect(scrub(`mysqldump -h db -u app -p'Tr0ub4dor&3' shop`).text).toBe(
+      `mysqldump -h db -u app -p'[REDACTED:secret_assignment]' shop`,
+    );
+    expect(scrub('sshpass -p Winter2024corp ssh admin@host').text).toBe(
+      'sshpass -p [REDACTED:secret_assignment] ssh admin@host',
+    );
+    expect(scrub('docker login -u deploy -p Z7Uw9xfogoEmvnEN registry.example.com').text).toBe(
+      'docker login -u deploy -p [REDACTED:secret_assignment] registry.example.com',
+    );
+    expect(scrub('redis-cli -h cache -a s3cr3tRedisPass ping').text).toBe(
+      'redis-cli -h cache -a [REDACTED:secret_assignment] ping',
+    );
+    expect(scrub('az login -u ops@corp.io -p HL8iLc7bE6wSt9').text).toBe(
+      'az login -u [REDACTED:email] -p [REDACTED:secret_assignment]',
+    );
+    expect(scrub('smbclient //srv/share -U admin%bo9ShFXNQ6Fq').text).toBe(
+      'smbclient //srv/share -U admin%[REDACTED:secret_assignment]',
+    );
+    // ~/.netrc, on one line or one entry per line.
+    expect(scrub('machine github.com login octo password fIZ4SOcMz9').text).toBe(
+      'machine github.com login octo password [REDACTED:secret_assignment]',
+    );
+    expect(scrub('machine api.internal\n  login ci\n  password hunter22').text).toBe(
+      'machine api.internal\n  login ci\n  password [REDACTED:secret_assignment]',
+    );
+    // Other commands' -p, a prompt (mysql -p alone) and references are not passwords.
+    for (const text of [
+      'mkdir -p build && ssh -p 2222 host',
+      'docker run -p 8080:80 nginx',
+      'mysql -u root -p shop',
+      'mysql -h db -P 3306 -u app -p$MYSQL_PWD shop',
+      'sshpass -p "$SSHPASS" ssh host',
+      'docker login -u deploy --password-stdin registry.example.com',
+      'smbclient -L //srv -U admin',
+      'the machine asks for a password before login',
+    ]) {
+      expect(scrub(text).report.clean, text).toBe(true);
+    }
+  });
+
   it('takes only random-looking values for weak names like token', () => {
     expect(scrub('"max_tokens": 4096').report.clean).toBe(true);
     expect(scrub('token = getToken()').report.clean).toBe(true);
@@ -165,6 +209,16 @@ describe('keys', () => {
     expect(
       scrub('-----BEGIN PUBLIC KEY-----\nMFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAE\n-----END PUBLIC KEY-----').report.clean,
     ).toBe(true);
+  });
+
+  it('redacts a key cut at its head: the base64 lines before an END marker with no BEGIN', () => {
+    // A transcript chunk that starts inside a key, or `tail` of a key file, holds most of the key and no BEGIN.
+    const tail = `${body.slice(20)}\n${body}\n-----END RSA PRIVATE KEY-----`;
+    expect(scrub(`tool output:\n${tail}\nnext`).text).toBe('tool output:\n[REDACTED:private_key]\nnext');
+    expect(redacted(JSON.stringify({ content: `x\n${tail}` }), body)).toBe(true);
+    expect(redacted(`Proc-Type: 4,ENCRYPTED\nDEK-Info: AES-128-CBC,0A1B\n\n${tail}`, body)).toBe(true);
+    // Naming the marker is not a key.
+    expect(scrub('A PEM file ends with -----END RSA PRIVATE KEY----- on its own line.').report.clean).toBe(true);
   });
 
   it('redacts 64-hex Ethereum keys only with key-like context', () => {

@@ -69,6 +69,7 @@ describe('POST /learn', () => {
         tags: [`s3${ZWSP}`, `\u202aretry`],
         task_context: `backups\u0085 nightly`,
         contributor_agent: `agent\u200f/1.0`,
+        related_skills: [`${RLO}kafka/consumer${ZWSP}`, 'pg\nbouncer'],
       },
       alice.headers,
     );
@@ -80,6 +81,7 @@ describe('POST /learn', () => {
     expect(stored.tags).toEqual(['s3', 'retry']);
     expect(stored.taskContext).toBe('backups nightly');
     expect(stored.contributorAgent).toBe('agent/1.0');
+    expect(stored.relatedSkills).toEqual(['kafka/consumer', 'pg bouncer']);
     const pending = await (await fetch(`${server.url}/account/pending`, { headers: bearer(alice.jwt) })).json();
     expect(pending.learnings.find((l: { id: string }) => l.id === id)).toMatchObject({
       title: 'Retry S3 uploads on SlowDown',

@@ -164,6 +164,25 @@ describe('the contributor review queue', () => {
     const second = await learn(learningBody(31), bob.headers);
     expect((await (await post(server, `/admin/review/${second.id}/reject`, {}, admin)).json()).status).toBe('rejected');
   });
+
+  it('a held item shows its reviewers every field a buyer is shown beside the body', async () => {
+    // The platform approves a first publication from this item alone: what it cannot see, it cannot judge.
+    const dave = await contributor(server, smtp, 'dave-review@example.com', 'dave-ci');
+    const held = await learn(
+      learningBody(32, { contributor_agent: 'builder-bot/2.1', related_skills: ['kafka/consumer'] }),
+      dave.headers,
+    );
+    const fields = {
+      task_context: learningBody(32).task_context,
+      contributor_agent: 'builder-bot/2.1',
+      related_skills: ['kafka/consumer'],
+      contributor_key_label: 'dave-ci',
+    };
+    const queue = await (await get('/admin/review', admin)).json();
+    expect(queue.learnings.find((l: { id: string }) => l.id === held.id)).toMatchObject(fields);
+    const own = await (await get('/account/pending', dave.headers)).json();
+    expect(own.learnings.find((l: { id: string }) => l.id === held.id)).toMatchObject(fields);
+  });
 });
 
 describe('DELETE /learn/{id}?reason=retract', () => {

@@ -3,6 +3,8 @@ import type { RenderedTranscript } from './render.js';
 
 export interface Chunk {
   index: number;
+  /** Where the chunk starts in the rendered transcript. */
+  start: number;
   text: string;
   /** The messages that overlap this chunk, whole, for extractors that work on structure. */
   messages: Message[];
@@ -33,7 +35,7 @@ export function chunkTranscript(
       const s = spans[i];
       return s !== undefined && s.start < end && s.end > start;
     });
-    chunks.push({ index: chunks.length, text: text.slice(start, end), messages });
+    chunks.push({ index: chunks.length, start, text: text.slice(start, end), messages });
     if (end >= text.length) break;
     start = Math.max(start + 1, Math.min(end - overlap, start + step));
   }

@@ -1,6 +1,6 @@
 import type { Conversation } from '../conversation.js';
 import type { Model } from '../model/model.js';
-import { type ScrubResult, scrubAsync } from '@axle/scrub';
+import { type Finding, redact, type ScrubResult, scrubAsync } from '@axle/scrub';
 import {
   type Clock,
   DEFAULT_EXTRACTION_CONFIG,
@@ -12,7 +12,7 @@ import {
   TRANSCRIPT_MIN_CHARS,
   systemClock,
 } from '../types.js';
-import { chunkTranscript } from './chunk.js';
+import { type Chunk, chunkTranscript } from './chunk.js';
 import { dedupe } from './dedup.js';
 import { redactPersonal } from './personal.js';
 import { renderConversation } from './render.js';
@@ -41,10 +41,23 @@ export function resolveConfig(partial: Partial<ExtractionConfig> = {}): Extracti
   return c;
 }
 
+/**
+ * `chunk` with what the scrub of the whole transcript found in it redacted: a secret that runs past a chunk's edge
+ * (a private key is thousands of characters) is whole only in the transcript, so a chunk's own scrub would see a
+ * piece it cannot recognise.
+ */
+function maskWholeFindings(chunk: Chunk, whole: readonly Finding[]): string {
+  const end = chunk.start + chunk.text.length;
+  const inside = whole
+    .filter((f) => f.start < end && f.end > chunk.start)
+    .map((f) => ({ type: f.type, start: Math.max(0, f.start - chunk.start), end: Math.min(end, f.end) - chunk.start }));
+  return inside.length === 0 ? chunk.text : redact(chunk.text, inside).text;
+}
+
 const draftText = (d: LearningDraft): string => [d.title, d.body, d.task_context, d.tags.join(' ')].join('\n');
 
 /**
- * conversation -> chunks -> (scrub, model) -> validation -> quality gate -> sensitivity -> dedup -> cap.
+ * conversation -> scrub of the whole transcript -> chunks -> (scrub, model) -> validation -> quality gate -> sensitivity -> dedup -> cap.
  *
  * A chunk whose model call fails is recorded as an ExtractionError and the run goes on; `success` is
  * false only when the transcript is unusable or every chunk failed.
@@ -95,12 +108,19 @@ export async function runPipeline(conversation: Conversation, opts: PipelineOpti
     rendered.text = rendered.text.slice(0, TRANSCRIPT_MAX_CHARS);
   }
 
+  let whole: ScrubResult;
+  try {
+    whole = await scrubber(rendered.text);
+  } catch (err) {
+    errors.push({ stage: 'input', chunk: -1, message: `scrubber failed: ${(err as Error).message || String(err)}` });
+    return done(false, []);
+  }
   const chunks = chunkTranscript(conversation, rendered, config.chunk_size, config.chunk_overlap);
   const gated: Array<{ draft: LearningDraft; total: number; chunk: number }> = [];
   for (const chunk of chunks) {
     let raw: unknown[];
     try {
-      const scrubbed = await scrubber(chunk.text);
+      const scrubbed = await scrubber(maskWholeFindings(chunk, whole.findings));
       raw = await opts.model.extract({
         index: chunk.index,
         text: scrubbed.text,

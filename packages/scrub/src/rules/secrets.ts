@@ -99,6 +99,15 @@ const NAME =
   '(?:pass(?:word|wd|phrase)?|pwd|secret|private[_-]?key|credentials?|access[_-]?key|api[_-]?key|apikey|auth[_-]?token|salt|token|_key|-key|signature)';
 const VALUE = `(?:"([^"\\r\\n]{1,512})"|'([^'\\r\\n]{1,512})'|([^\\s"'\`,;(){}\\[\\]<>\\\\]{1,512}))`;
 
+const FLAG_VALUE = `(?:"([^"\\r\\n]{1,256})"|'([^'\\r\\n]{1,256})'|([^\\s"'\`;|&<>()]{1,256}))`;
+
+/** The value after `context`, a pattern source ending where the password starts; never a reference or a flag. */
+const passwordAfter = (context: string): Rule => ({
+  type: 'secret_assignment',
+  pattern: new RegExp(`(?<![\\w.-])${context}${FLAG_VALUE}`, 'dg'),
+  accept: (v) => !isPlaceholder(v) && !/^[-$]/.test(v),
+});
+
 /** Secrets identified by their surroundings rather than their shape. */
 export const CONTEXT_RULES: readonly Rule[] = [
   {
@@ -113,6 +122,20 @@ export const CONTEXT_RULES: readonly Rule[] = [
       /(?<![\w-])--[a-z-]{0,20}(?:password|passwd|token|secret|api-key|apikey|access-key)[= ]["']?([^\s"']{4,512})/dgi,
     accept: (v) => !isPlaceholder(v) && !v.startsWith('-'),
   },
+  // Passwords where the commands that take them put them: `mysql -pPW` (attached: `-p PW` prompts and reads PW as
+  // the database), `sshpass -p PW`, `docker login -p PW` (and podman, az...), `redis-cli -a PW`,
+  // `smbclient -U user%PW`, and ~/.netrc entries.
+  passwordAfter(
+    '(?:mysql(?:dump|admin|import|check|sh|binlog)?|mariadb(?:-dump|-admin|-import|-check)?)(?![\\w.-])[^\\n|;&]{0,200}?\\s-p',
+  ),
+  passwordAfter('sshpass\\s+-p\\s*'),
+  passwordAfter(
+    '(?:docker|podman|nerdctl|buildah|skopeo|helm\\s+registry|az)\\s+login(?![\\w-])[^\\n|;&]{0,200}?\\s-p\\s*',
+  ),
+  passwordAfter('redis-cli(?![\\w-])[^\\n|;&]{0,200}?\\s-a\\s+'),
+  passwordAfter('smbclient(?![\\w-])[^\\n|;&]{0,200}?\\s-U\\s*[^\\s%]{1,128}%'),
+  // ~/.netrc: machine HOST [login NAME] [account NAME] password PW, on one line or several.
+  passwordAfter('machine\\s+\\S{1,253}(?:\\s+(?:login|account)\\s+\\S{1,256}){0,2}\\s+password\\s+'),
   {
     type: 'basic_auth',
     // curl -u user:password

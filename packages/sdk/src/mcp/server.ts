@@ -1,8 +1,9 @@
+import { createHash } from 'node:crypto';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { type ApiAnswer, AxleApiError, type AxleClient, AxleUnreachableError } from '../client.js';
 import { VERSIONS } from '../limits.js';
-import { CONTENT_ADVISORY } from '../schemas/learning.js';
+import { CONTENT_ADVISORY, untrustedContent } from '../schemas/learning.js';
 import { MCP_TOOLS, MCP_TOOL_NAMES, type McpToolDef, type McpToolName, type SendCall } from '../schemas/mcp-tools.js';
 import { z } from '../zod.js';
 import {
@@ -36,6 +37,21 @@ const json = (v: unknown) => JSON.stringify(v, null, 2);
 const framedJson = (v: unknown) => json(v).replaceAll('<', '\\u003c').replaceAll('>', '\\u003e');
 const asObject = (v: unknown): Detail =>
   v && typeof v === 'object' && !Array.isArray(v) ? (v as Detail) : { result: v };
+
+/**
+ * svc_review's answer with each held item's body (a summary with `full`) framed as every surface hands a learning's
+ * body to an agent: held items are the ones a screen flagged, and the agent reading them holds the approve tool.
+ */
+function framedReview(answer: unknown): unknown {
+  const o = asObject(answer);
+  if (!Array.isArray(o.rows)) return answer;
+  const frame = (row: unknown) => {
+    const r = asObject(row);
+    if (typeof r.body !== 'string') return row;
+    return { ...r, body: untrustedContent(r.body, createHash('sha256').update(r.body).digest('hex')) };
+  };
+  return { ...o, rows: o.rows.map(frame) };
+}
 
 /**
  * An unlocked learning: its fields as JSON, then its body exactly as the API framed it (untrustedContent: the
@@ -91,11 +107,12 @@ export function createAxleMcpServer(client: AxleClient, opts: AxleMcpOptions = {
     try {
       const answer = await tool.run(args, send);
       if (name === 'svc_unlock') return unlockedResult(answer);
-      const structuredContent = tool.output ? tool.output.parse(answer.body) : asObject(answer.body);
-      const failed = name === 'svc_review' && Number(asObject(answer.body).failed) > 0;
+      const body = name === 'svc_review' ? framedReview(answer.body) : answer.body;
+      const structuredContent = tool.output ? tool.output.parse(body) : asObject(body);
+      const failed = name === 'svc_review' && Number(asObject(body).failed) > 0;
       return {
         ...(failed && { isError: true }),
-        content: [{ type: 'text', text: json(answer.body) }],
+        content: [{ type: 'text', text: json(body) }],
         structuredContent,
       };
     } catch (err) {

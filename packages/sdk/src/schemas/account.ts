@@ -79,7 +79,15 @@ export const InjectionFlag = z
       .describe('the rule within the layer, e.g. reverse_shell, about_your_output, base64:code.pipe_to_shell'),
     span: z
       .object({
-        field: z.enum(['title', 'task_context', 'body', 'tags']),
+        field: z.enum([
+          'title',
+          'task_context',
+          'body',
+          'tags',
+          'contributor_agent',
+          'related_skills',
+          'contributor_key_label',
+        ]),
         start: z.number().int().min(0).describe('UTF-16 offset in the field as submitted'),
         end: z.number().int().min(0),
       })
@@ -99,6 +107,23 @@ export const PendingItem = z
     category: LearningCategory,
     tags: z.array(z.string()),
     outcome: z.enum(OUTCOMES).nullable().describe('null for drafts without one'),
+    task_context: z
+      .string()
+      .optional()
+      .describe('Not named by the contract: the task context, shown to buyers beside the body and in search results'),
+    contributor_agent: z
+      .string()
+      .optional()
+      .describe('Not named by the contract: the contributing agent, shown to buyers beside the body'),
+    related_skills: z
+      .array(z.string())
+      .optional()
+      .describe('Not named by the contract: the related skill ids, shown to buyers beside the body'),
+    contributor_key_label: z
+      .string()
+      .nullable()
+      .optional()
+      .describe("Not named by the contract: the submitting API key's name, shown to buyers beside the body"),
     created_at: DateTime,
     status: LearningStatus,
     injection_flags: z

@@ -250,7 +250,7 @@ export const LearnRequest = z
       ),
     contributor_agent: displayString(0, LEARNING_MAX.agent, 'contributor_agent').optional(),
     related_skills: z
-      .array(z.string().trim().min(1).max(LEARNING_MAX.skillId))
+      .array(displayString(1, LEARNING_MAX.skillId, 'related_skills entry'))
       .max(LEARNING_MAX.relatedSkills)
       .optional(),
     unlock_price: z

@@ -134,7 +134,17 @@ export function createLearnService(deps: LearnDeps): LearnService {
         );
       }
       const owner = await ownerOf(db, who, input.contributor_wallet);
-      const text = { title: input.title, body: input.body, task_context: input.task_context, tags: input.tags };
+      // The key's name is stored with the learning and shown to its buyers beside the contributor's other fields.
+      const keyLabel = owner.keyId ? ((await apiKeysStore.nameOf(db, owner.keyId)) ?? null) : null;
+      const text = {
+        title: input.title,
+        body: input.body,
+        task_context: input.task_context,
+        tags: input.tags,
+        contributor_agent: input.contributor_agent ?? '',
+        related_skills: input.related_skills ?? [],
+        contributor_key_label: keyLabel,
+      };
       // A submission its limits will refuse gets no model time.
       let exhausted = false;
       for (const subject of owner.limitSubjects) exhausted ||= await writeLimits.exhausted('learn', subject);
@@ -208,7 +218,6 @@ export function createLearnService(deps: LearnDeps): LearnService {
         const override = input.unlock_price === undefined ? null : usdToMicro(input.unlock_price);
         const price = initialPrice(complexity, dims, override);
         const id = newId('lrn');
-        const keyLabel = owner.keyId ? ((await apiKeysStore.nameOf(q, owner.keyId)) ?? null) : null;
         await learningsStore.insert(q, {
           id,
           status,
@@ -220,11 +229,11 @@ export function createLearnService(deps: LearnDeps): LearnService {
           tags: stored.tags,
           taskContext: stored.task_context,
           outcome: input.outcome,
-          relatedSkills: input.related_skills ?? [],
+          relatedSkills: stored.related_skills,
           contributorAccountId: accountId,
           contributorWallet: input.contributor_wallet ?? null,
-          contributorKeyLabel: keyLabel,
-          contributorAgent: input.contributor_agent ?? '',
+          contributorKeyLabel: stored.contributor_key_label,
+          contributorAgent: stored.contributor_agent,
           submissionChannel: input.submission_channel,
           sourceClient: input.tags.find((t) => t.startsWith('source:'))?.slice('source:'.length) ?? null,
           visibility: 'public',

@@ -158,6 +158,11 @@ export function toPendingItem(l: LearningRecord, threshold: number): PendingItem
     category: l.category as PendingItem['category'],
     tags: l.tags,
     outcome: (l.outcome as PendingItem['outcome']) ?? null,
+    // What a buyer is shown beside the body, so a reviewer judges all of it.
+    task_context: l.taskContext,
+    contributor_agent: l.contributorAgent,
+    related_skills: l.relatedSkills,
+    contributor_key_label: l.contributorKeyLabel,
     created_at: iso(l.createdAt),
     status: l.status,
     ...(l.injectionFlags?.length ? { injection_flags: l.injectionFlags.map(asInjectionFlag) } : {}),

@@ -4,8 +4,9 @@
 import { type LayerFlag, flagAt } from './flags.js';
 import { proseOnly, requestSentences } from './off-task.js';
 
-/** Decoded text no longer than this is screened (a learning is at most a few KB). */
+/** Decoded text is screened in windows of at most this many characters, each overlapping the last by WINDOW_OVERLAP. */
 const MAX_DECODED = 8_000;
+const WINDOW_OVERLAP = 400;
 
 /** Frequent English words: how much of a text reads as English. */
 const ENGLISH = new Set(
@@ -134,9 +135,21 @@ function disguisedSentences(text: string): Decoded[] {
   return out;
 }
 
-/** Every encoded candidate in `text` that decodes to readable text. */
+/**
+ * A decoded text longer than MAX_DECODED as overlapping windows of it, all at its encoded span: what padding puts
+ * past the first few KB is screened too, each window at a bounded cost.
+ */
+function windows(d: Decoded): Decoded[] {
+  if (d.text.length <= MAX_DECODED) return [d];
+  const out: Decoded[] = [];
+  for (let at = 0; at < d.text.length - WINDOW_OVERLAP; at += MAX_DECODED - WINDOW_OVERLAP)
+    out.push({ ...d, text: d.text.slice(at, at + MAX_DECODED) });
+  return out;
+}
+
+/** Every encoded candidate in `text` that decodes to readable text (a long one as windows of it). */
 export function decodeCandidates(text: string): Decoded[] {
-  return [...decodedRuns(text), ...disguisedSentences(text)].filter((d) => d.text.length <= MAX_DECODED);
+  return [...decodedRuns(text), ...disguisedSentences(text)].flatMap(windows);
 }
 
 /**

@@ -66,10 +66,22 @@ export interface LearningText {
   body: string;
   task_context: string;
   tags: readonly string[];
+  /** Shown to a buyer beside the body (GET /knowledge/{id}, svc_unlock), so screened and redacted like it. */
+  contributor_agent?: string;
+  related_skills?: readonly string[];
+  /** The name of the API key that submits it, stored with the learning and shown to buyers. */
+  contributor_key_label?: string | null;
 }
 
 /** The learning's fields, in the order the screens read them. */
-export type LearningField = 'title' | 'task_context' | 'body' | 'tags';
+export type LearningField =
+  | 'title'
+  | 'task_context'
+  | 'body'
+  | 'tags'
+  | 'contributor_agent'
+  | 'related_skills'
+  | 'contributor_key_label';
 
 /** What matched, as a reviewer's flag quotes it, at most this many characters. */
 export const EXCERPT_MAX = 200;
@@ -82,23 +94,49 @@ export interface LearningScreening {
   /** Credential and personal-data finding types, then content-sensitivity findings. */
   sensitivity_findings: string[];
   /** What is stored: credentials and personal data replaced by `[REDACTED:<type>]`, `[PERSON_n]`, `[ADDRESS_n]`. */
-  redacted: { title: string; body: string; task_context: string; tags: string[] };
+  redacted: {
+    title: string;
+    body: string;
+    task_context: string;
+    tags: string[];
+    contributor_agent: string;
+    related_skills: string[];
+    contributor_key_label: string | null;
+  };
 }
 
 const unique = (xs: Iterable<string>): string[] => [...new Set(xs)];
 
-const FIELDS: readonly LearningField[] = ['title', 'task_context', 'body', 'tags'];
+const FIELDS: readonly LearningField[] = [
+  'title',
+  'task_context',
+  'body',
+  'tags',
+  'contributor_agent',
+  'related_skills',
+  'contributor_key_label',
+];
 const FIELD_GAP = '\n\n';
 
+/** Each field's text, in FIELDS order (lists joined with `, `). */
+const fieldTexts = (learning: LearningText): string[] => [
+  learning.title,
+  learning.task_context,
+  learning.body,
+  learning.tags.join(', '),
+  learning.contributor_agent ?? '',
+  (learning.related_skills ?? []).join(', '),
+  learning.contributor_key_label ?? '',
+];
+
 /**
- * What the screens read: injection and sensitivity every field (`all`, the fields joined in FIELDS order);
- * process advice the title and body (`advice`), where the learning says what it teaches; an off-task request is
- * measured against the title and task context (`task`).
+ * What the screens read: injection and sensitivity every field a reader is shown (`all`, the fields joined in
+ * FIELDS order); process advice the title and body (`advice`), where the learning says what it teaches; an
+ * off-task request is measured against the title and task context (`task`).
  */
 export function screenedTexts(learning: LearningText): { all: string; advice: string; task: string } {
-  const fields = [learning.title, learning.task_context, learning.body, learning.tags.join(', ')];
   return {
-    all: fields.join(FIELD_GAP),
+    all: fieldTexts(learning).join(FIELD_GAP),
     advice: `${learning.title}\n\n${learning.body}`,
     task: `${learning.title}\n${learning.task_context}`,
   };
@@ -106,7 +144,7 @@ export function screenedTexts(learning: LearningText): { all: string; advice: st
 
 /** A layer's flag over the joined text as a reviewer's flag: the field it falls in, offsets within that field. */
 export function toInjectionFlag(learning: LearningText, all: string, flag: LayerFlag): InjectionFlag {
-  const fields = [learning.title, learning.task_context, learning.body, learning.tags.join(', ')];
+  const fields = fieldTexts(learning);
   let at = 0;
   for (let i = 0; i < fields.length; i++) {
     const end = at + fields[i]!.length;
@@ -131,7 +169,7 @@ export interface ModelScreening {
   offTask?: readonly LayerFlag[];
 }
 
-/** Runs every screen over title, body, task context and tags. */
+/** Runs every screen over title, body, task context, tags and the contributor fields a buyer is shown. */
 export function screenLearning(learning: LearningText, model: ModelScreening = {}): LearningScreening {
   const { all, advice: adviceText, task } = screenedTexts(learning);
   const injection = screenInjection(all, { context: task, offTask: model.offTask });
@@ -143,7 +181,12 @@ export function screenLearning(learning: LearningText, model: ModelScreening = {
   const body = screenCredentials(learning.body, numbering);
   const context = screenCredentials(learning.task_context, numbering);
   const tags = learning.tags.map((t) => screenCredentials(t, numbering));
-  const credentialFindings = unique([title, context, body, ...tags].flatMap((r) => r.findings));
+  const agent = screenCredentials(learning.contributor_agent ?? '', numbering);
+  const skills = (learning.related_skills ?? []).map((s) => screenCredentials(s, numbering));
+  const label = learning.contributor_key_label ? screenCredentials(learning.contributor_key_label, numbering) : null;
+  const credentialFindings = unique(
+    [title, context, body, ...tags, agent, ...skills, ...(label ? [label] : [])].flatMap((r) => r.findings),
+  );
   const sensitivityFindings = unique([...credentialFindings, ...sensitivity.findings]);
   const flags: ScreenFlag[] = [];
   if (injection.flagged) flags.push('injection');
@@ -158,6 +201,9 @@ export function screenLearning(learning: LearningText, model: ModelScreening = {
       body: body.redacted,
       task_context: context.redacted,
       tags: tags.map((t) => t.redacted),
+      contributor_agent: agent.redacted,
+      related_skills: skills.map((s) => s.redacted),
+      contributor_key_label: label ? label.redacted : (learning.contributor_key_label ?? null),
     },
   };
 }

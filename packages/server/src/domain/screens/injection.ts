@@ -367,6 +367,20 @@ function markupFlags(text: string): LayerFlag[] {
   return out;
 }
 
+/**
+ * The markers every surface frames a learning's body in (`untrustedContent` in @axle/sdk), read folded (case,
+ * spacing, look-alike letters): a body that writes one pretends its frame ended, or a new one began.
+ */
+const FRAME_MARKER = /<{2,}\s*(?:end[\s_-]*)?untrusted[\s_-]*content|(?:end_)?untrusted_content\b/;
+
+function frameMarkerFlags(text: string): LayerFlag[] {
+  const folded = foldText(text);
+  const m = folded.text.match(FRAME_MARKER);
+  if (!m) return [];
+  const start = folded.toOriginal(m.index!);
+  return [flagAt('markup', 'delivery_frame_marker', start, folded.toOriginal(m.index! + m[0].length))];
+}
+
 /** Unicode tag characters: invisible, and they spell ASCII that models read. */
 const TAG_CHARS = /[\u{E0000}-\u{E007F}]/u;
 const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]/u;
@@ -443,6 +457,7 @@ export function injectionFlags(text: string, options: InjectionOptions = {}, dep
     ...patternFlags(text),
     ...screenReaderInstructions(text, options.context),
     ...markupFlags(text),
+    ...frameMarkerFlags(text),
     ...screenCode(text, options.context),
     ...(options.offTask ?? screenOffTask(text, options.context)),
   ];
