@@ -74,6 +74,12 @@ async function settlerFor(config: Config, logger: Logger): Promise<Settler> {
   const chain = config.rpcUrl ? await import('./payments/chain-settlement.js') : undefined;
   if (config.facilitatorUrl) {
     const reader = chain && config.rpcUrl ? chain.chainReader({ rpcUrl: config.rpcUrl }) : undefined;
+    if (!reader)
+      logger.warn(
+        'x402 settlements that time out cannot be reconciled: AXLE_FACILITATOR_URL without AXLE_RPC_URL. ' +
+          'A settle the facilitator did not answer is recorded failed though it may have paid; ' +
+          'set AXLE_RPC_URL (any Base RPC endpoint) so its outcome is read from the chain.',
+      );
     return facilitatorSettler(config.facilitatorUrl, { chain: reader, receiptWaitMs: config.settlementWaitMs });
   }
   if (chain && config.rpcUrl && config.settlementKey) {

@@ -189,6 +189,8 @@ describe('x402 payments through a facilitator', () => {
     const facilitator = await startFacilitator();
     const server = await start({ AXLE_FACILITATOR_URL: facilitator.url });
     try {
+      // Without AXLE_RPC_URL a settle that times out cannot be read from the chain: the operator is told.
+      expect(server.logs.some((l) => l.includes('x402 settlements that time out cannot be reconciled'))).toBe(true);
       const { l, account, payload, res } = await payNewLearning(server);
       expect(res.status).toBe(200);
       expect(decodePaymentResponseHeader(res.headers.get('x-payment-response')!).transaction).toBe(
