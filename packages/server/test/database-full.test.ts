@@ -1,0 +1,85 @@
+// The SQLite database's filesystem filling up is a failure of the machine, not of the request: every write
+// answers 503 database_unavailable (no SQLite message reaches the client), nothing is half-written, and the
+// same request succeeds once there is room again. Found by running the server on a small tmpfs and
+// filling it: every write route, and the anonymous searches that count against an address, answered 500.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { prepareDataDir } from '../../../test/support/backend.js';
+import { startTestServer, type TestServer } from '../../../test/support/server.js';
+import { post } from '../../../test/support/identity.js';
+import { jwtFor, newBuyer } from './money-helpers.js';
+
+let server: TestServer | undefined;
+const cleanups: Array<() => unknown> = [];
+afterEach(async () => {
+  await server?.stop({ keepData: true });
+  server = undefined;
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+/** A data dir on its own small tmpfs, holding the prepared catalog database; undefined without mount rights. */
+function smallFilesystem(): string | undefined {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'axle-full-'));
+  cleanups.push(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+  if (spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=96m', 'tmpfs', dataDir]).status !== 0) return undefined;
+  cleanups.push(() => spawnSync('umount', [dataDir]));
+  prepareDataDir(dataDir, 'catalog');
+  return dataDir;
+}
+
+/** Fills the filesystem holding `dir`; returns the filler's path (delete it to make room again). */
+function fill(dir: string): string {
+  const filler = path.join(dir, 'filler');
+  const fd = fs.openSync(filler, 'w');
+  try {
+    for (;;) fs.writeSync(fd, Buffer.alloc(1 << 16));
+  } catch (err) {
+    expect((err as NodeJS.ErrnoException).code).toBe('ENOSPC');
+  } finally {
+    fs.closeSync(fd);
+  }
+  return filler;
+}
+
+async function expectUnavailable(res: Response): Promise<void> {
+  const text = await res.text();
+  expect(res.status).toBe(503);
+  expect(JSON.parse(text)).toMatchObject({ code: 'database_unavailable' });
+  expect(text).not.toMatch(/SQLITE|disk is full|stack/i);
+}
+
+describe('a full filesystem under the SQLite database', () => {
+  it('answers every write 503 database_unavailable, writes nothing, and serves again once there is room', async (t) => {
+    const dataDir = smallFilesystem();
+    if (!dataDir) return t.skip('needs permission to mount a small tmpfs');
+    server = await startTestServer({}, { dataDir, sqlite: true });
+    const buyer = await newBuyer(server);
+    const session = { authorization: `Bearer ${await jwtFor(server, buyer.accountId)}` };
+    const keysBefore = await server.db.get('SELECT COUNT(*) AS n FROM api_keys');
+
+    const filler = fill(dataDir);
+    const writes = () => [
+      post(server!, '/knowledge', { query: 'weather forecast' }),
+      post(server!, '/auth/device/code', { client_name: 'probe' }),
+      post(server!, '/wallet/challenge', { wallet: `0x${'1'.repeat(40)}` }),
+      post(server!, '/account/api-keys', {}, session),
+      post(server!, '/auth/magic-link', { email: 'full@example.com' }),
+    ];
+    for (const res of await Promise.all(writes())) await expectUnavailable(res);
+    const logged = server.logs.map((l) => JSON.parse(l));
+    expect(logged.filter((l) => l.msg === 'unhandled error')).toEqual([]);
+    // The operator's log names the cause the client is not shown.
+    expect(logged.find((l) => l.msg === 'dependency failed')).toMatchObject({
+      level: 50,
+      code: 'database_unavailable',
+      err: { code: 'SQLITE_FULL' },
+    });
+
+    fs.rmSync(filler);
+    expect(await server.db.get('SELECT COUNT(*) AS n FROM api_keys')).toEqual(keysBefore);
+    expect((await Promise.all(writes())).map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
+  });
+});
