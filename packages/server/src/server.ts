@@ -44,6 +44,7 @@ export async function startServer({
   const store = await openStore({
     databaseUrl: config.databaseUrl,
     databasePool: config.databasePool,
+    databaseStatementTimeoutMs: config.databaseStatementTimeoutMs,
     dataDir: config.dataDir,
     now: () => clock.now(),
   });

@@ -75,11 +75,16 @@ const bind = (params: Params = []) =>
 function unavailable(err: unknown): never {
   const e = err as { code?: string; message?: string };
   const connection =
-    /^(08|57P0)/.test(e.code ?? '') ||
+    // 57014: cancelled by the statement timeout; 55P03: a lock not granted in time.
+    /^(08|57P0|57014|55P03)/.test(e.code ?? '') ||
     ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE'].includes(e.code ?? '') ||
     /timeout exceeded when trying to connect|Connection terminated/.test(e.message ?? '');
+  // The driver's error stays on `cause` for the log; the client sees the code and message only.
   if (connection)
-    throw new DomainError(ERROR_CODES.DATABASE_UNAVAILABLE, 'The database is unavailable; try again shortly');
+    throw Object.assign(
+      new DomainError(ERROR_CODES.DATABASE_UNAVAILABLE, 'The database is unavailable; try again shortly'),
+      { cause: err },
+    );
   throw err;
 }
 
@@ -276,6 +281,8 @@ export interface PostgresOptions {
   poolSize?: number;
   /** Shown in pg_stat_activity. */
   applicationName?: string;
+  /** Longest a statement may run or wait for a lock; unset: no bound. */
+  statementTimeoutMs?: number;
 }
 
 /**
@@ -298,6 +305,8 @@ export class PostgresDatabase implements Transactor {
       application_name: opts.applicationName ?? 'axle-server',
       // Requests queue for a connection under load; past this they answer 503 database_unavailable.
       connectionTimeoutMillis: 30_000,
+      // Past it PostgreSQL cancels the statement (57014): a request never waits longer on a lock held elsewhere.
+      ...(opts.statementTimeoutMs && { statement_timeout: opts.statementTimeoutMs }),
     });
     // An idle client losing its connection (server restart) must not crash the process; the pool replaces it.
     pool.on('error', () => undefined);

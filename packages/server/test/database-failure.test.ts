@@ -1,13 +1,17 @@
-// The SQLite database's filesystem filling up is a failure of the machine, not of the request: every write
-// answers 503 database_unavailable (no SQLite message reaches the client), nothing is half-written, and the
-// same request succeeds once there is room again. Found by running the server on a small tmpfs and
-// filling it: every write route, and the anonymous searches that count against an address, answered 500.
+// A database that cannot serve (its file system full, a lock held elsewhere) is a failure of the machine,
+// not of the request: it answers 503 database_unavailable within a bound (no database message reaches the
+// client), nothing is half-written, and the same request succeeds once the database serves again.
+//
+// Found by running the server on a small tmpfs and filling it (every write route, and the anonymous
+// searches that count against an address, answered 500), and by holding a lock on a table of the server's
+// PostgreSQL database from another session (requests waited as long as the lock was held).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { prepareDataDir } from '../../../test/support/backend.js';
+import pg from 'pg';
+import { BACKEND, backendEnv, prepareDataDir } from '../../../test/support/backend.js';
 import { startTestServer, type TestServer } from '../../../test/support/server.js';
 import { post } from '../../../test/support/identity.js';
 import { jwtFor, newBuyer } from './money-helpers.js';
@@ -51,7 +55,7 @@ async function expectUnavailable(res: Response): Promise<void> {
   expect(text).not.toMatch(/SQLITE|disk is full|stack/i);
 }
 
-describe('a full filesystem under the SQLite database', () => {
+describe.runIf(BACKEND === 'sqlite')('a full filesystem under the SQLite database', () => {
   it('answers every write 503 database_unavailable, writes nothing, and serves again once there is room', async (t) => {
     const dataDir = smallFilesystem();
     if (!dataDir) return t.skip('needs permission to mount a small tmpfs');
@@ -81,5 +85,31 @@ describe('a full filesystem under the SQLite database', () => {
     fs.rmSync(filler);
     expect(await server.db.get('SELECT COUNT(*) AS n FROM api_keys')).toEqual(keysBefore);
     expect((await Promise.all(writes())).map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
+  });
+});
+
+describe.runIf(BACKEND === 'postgres')('a PostgreSQL statement that waits past the statement timeout', () => {
+  it('answers 503 database_unavailable within the timeout, spends nothing, and serves once the lock is gone', async () => {
+    const timeoutMs = 400;
+    const database = await backendEnv('catalog');
+    server = await startTestServer({ ...database, AXLE_DATABASE_STATEMENT_TIMEOUT_MS: String(timeoutMs) });
+    const other = new pg.Client({ connectionString: database.AXLE_DATABASE_URL });
+    await other.connect();
+    cleanups.push(() => other.end());
+    // Another session (a long migration, an operator's transaction) holds the table every search counts in.
+    await other.query('BEGIN');
+    await other.query('LOCK TABLE rate_limits IN ACCESS EXCLUSIVE MODE');
+    try {
+      const started = performance.now();
+      await expectUnavailable(await post(server, '/knowledge', { query: 'weather forecast' }));
+      expect(performance.now() - started).toBeLessThan(timeoutMs + 2500);
+      expect(server.logs.map((l) => JSON.parse(l)).find((l) => l.msg === 'dependency failed')).toMatchObject({
+        err: { code: '57014' },
+      });
+    } finally {
+      await other.query('ROLLBACK');
+    }
+    expect(await server.db.all("SELECT count FROM rate_limits WHERE bucket LIKE 'knowledge-search:%'")).toEqual([]);
+    expect((await post(server, '/knowledge', { query: 'weather forecast' })).status).toBe(200);
   });
 });
