@@ -78,7 +78,9 @@ function unavailable(err: unknown): never {
     // 57014: cancelled by the statement timeout; 55P03: a lock not granted in time.
     /^(08|57P0|57014|55P03)/.test(e.code ?? '') ||
     ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE'].includes(e.code ?? '') ||
-    /timeout exceeded when trying to connect|Connection terminated/.test(e.message ?? '');
+    /timeout exceeded when trying to connect|Connection terminated|Client was closed|Client has encountered a connection error/.test(
+      e.message ?? '',
+    );
   // The driver's error stays on `cause` for the log; the client sees the code and message only.
   if (connection)
     throw Object.assign(
@@ -310,6 +312,11 @@ export class PostgresDatabase implements Transactor {
     });
     // An idle client losing its connection (server restart) must not crash the process; the pool replaces it.
     pool.on('error', () => undefined);
+    // Nor one in use: the pool listens for errors only on idle connections, so a connection whose backend is
+    // terminated while a transaction waits between statements, or right as it is handed out, would be an
+    // unhandled 'error' that ends the process. Its next statement fails (database_unavailable) and the pool
+    // drops it when it is released.
+    pool.on('connect', (client) => client.on('error', () => undefined));
     const db = new PostgresDatabase(pool);
     await db.get('SELECT 1');
     return db;
@@ -357,6 +364,13 @@ export class PostgresDatabase implements Transactor {
         } catch (err) {
           if (q.open) await client.query('ROLLBACK').catch((e: Error) => (broken = e));
           const code = (err as { code?: string }).code;
+          // The connection is gone (its rollback could not be sent): nothing was committed, and nothing can be
+          // run again on it.
+          if (broken && !(err instanceof DomainError))
+            throw Object.assign(
+              new DomainError(ERROR_CODES.DATABASE_UNAVAILABLE, 'The database is unavailable; try again shortly'),
+              { cause: broken },
+            );
           if (broken || !(RETRYABLE.has(code ?? '') || stalePlan(err))) throw err;
           // Still colliding after every attempt: nothing was written, and the caller may send it again.
           if (attempt >= MAX_ATTEMPTS)
