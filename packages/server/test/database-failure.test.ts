@@ -4,7 +4,8 @@
 //
 // Found by running the server on a small tmpfs and filling it (every write route, and the anonymous
 // searches that count against an address, answered 500), and by holding a lock on a table of the server's
-// PostgreSQL database from another session (requests waited as long as the lock was held).
+// PostgreSQL database from another session (requests waited as long as the lock was held), and by dropping
+// the database under a running server (requests answered 500).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -111,5 +112,24 @@ describe.runIf(BACKEND === 'postgres')('a PostgreSQL statement that waits past t
     }
     expect(await server.db.all("SELECT count FROM rate_limits WHERE bucket LIKE 'knowledge-search:%'")).toEqual([]);
     expect((await post(server, '/knowledge', { query: 'weather forecast' })).status).toBe(200);
+  });
+});
+
+describe.runIf(BACKEND === 'postgres')('a PostgreSQL database that is gone', () => {
+  // Found by dropping the database of a running server (DROP DATABASE … WITH (FORCE)): every request that
+  // reached the database answered 500, since reconnecting failed with 3D000 (no such database), an error
+  // of the connection the server did not count as one.
+  it('answers 503 database_unavailable, not 500, when the database no longer exists', async () => {
+    const database = await backendEnv('catalog');
+    server = await startTestServer(database);
+    const url = new URL(database.AXLE_DATABASE_URL!);
+    const name = url.pathname.slice(1);
+    url.pathname = '/postgres';
+    const admin = new pg.Client({ connectionString: url.toString() });
+    await admin.connect();
+    cleanups.push(() => admin.end());
+    await admin.query(`DROP DATABASE "${name}" WITH (FORCE)`);
+    await expectUnavailable(await post(server, '/knowledge', { query: 'weather forecast' }));
+    expect(server.logs.map((l) => JSON.parse(l)).filter((l) => l.msg === 'unhandled error')).toEqual([]);
   });
 });

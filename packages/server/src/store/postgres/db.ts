@@ -75,8 +75,10 @@ const bind = (params: Params = []) =>
 function unavailable(err: unknown): never {
   const e = err as { code?: string; message?: string };
   const connection =
-    // 57014: cancelled by the statement timeout; 55P03: a lock not granted in time.
-    /^(08|57P0|57014|55P03)/.test(e.code ?? '') ||
+    // 57014: cancelled by the statement timeout; 55P03: a lock not granted in time; 3D000: the database no longer
+    // exists (dropped or renamed); 28: the credentials no longer work; 53: the server is out of disk, memory or
+    // connections.
+    /^(08|28|53|57P0|57014|55P03|3D000)/.test(e.code ?? '') ||
     ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE'].includes(e.code ?? '') ||
     /timeout exceeded when trying to connect|Connection terminated|Client was closed|Client has encountered a connection error/.test(
       e.message ?? '',
