@@ -27,6 +27,7 @@ const ON_BOTH_BACKENDS = [
   'cluster',
   'migrate-to-postgres',
   'changes',
+  'database-failure',
 ].map((name) => `packages/server/test/${name}.test.ts`);
 
 /**

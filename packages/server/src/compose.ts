@@ -206,7 +206,7 @@ export async function compose({
     accounts,
     audit: createAuditService({ db }),
     consent: createConsentService({ db, clock, writeLimits }),
-    deviceAuth: createDeviceAuthService({ db, clock, rateLimiter, baseUrl }),
+    deviceAuth: createDeviceAuthService({ db, clock, rateLimiter, writeLimits, baseUrl }),
     jwt,
     magicLinks: createMagicLinkService({ db, clock, logger, mailer, jwt, rateLimiter, baseUrl }),
     openclaw,

@@ -28,6 +28,7 @@ const Env = z
       .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL (unset: the embedded SQLite file)')
       .optional(),
     AXLE_DATABASE_POOL: z.coerce.number().int().min(1).max(200).default(10),
+    AXLE_DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
     AXLE_RETENTION_INTERVAL_MS: z.coerce.number().int().min(100).default(3_600_000),
     AXLE_BASE_URL: z.string().url().optional(),
     AXLE_CATALOG: z.string().optional(),
@@ -107,6 +108,8 @@ export interface Config {
   databaseUrl?: string;
   /** PostgreSQL connections this instance holds at most. */
   databasePool: number;
+  /** Longest a PostgreSQL statement may run or wait for a lock before it is cancelled (503 database_unavailable). */
+  databaseStatementTimeoutMs: number;
   /** How often the retention job runs, once across all instances. */
   retentionIntervalMs: number;
   /** Public base URL; when unset it is derived from the bound port at listen time. */
@@ -185,6 +188,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: path.resolve(e.AXLE_DATA_DIR),
     databaseUrl: e.AXLE_DATABASE_URL,
     databasePool: e.AXLE_DATABASE_POOL,
+    databaseStatementTimeoutMs: e.AXLE_DATABASE_STATEMENT_TIMEOUT_MS,
     retentionIntervalMs: e.AXLE_RETENTION_INTERVAL_MS,
     baseUrl: e.AXLE_BASE_URL?.replace(/\/+$/, ''),
     catalogPath: e.AXLE_CATALOG,

@@ -6,7 +6,7 @@ import { systemClock, type Clock } from './clock.js';
 import { compose } from './compose.js';
 import type { Config } from './config.js';
 import { answerClientErrors } from './http/client-error.js';
-import { capConnections, timeoutOptions } from './http/connections.js';
+import { boundPipelining, capConnections, timeoutOptions } from './http/connections.js';
 import { createLogger, type Logger } from './logger.js';
 import { loadJwtSecret } from './services/jwt.js';
 import { openStore } from './store/open.js';
@@ -44,6 +44,7 @@ export async function startServer({
   const store = await openStore({
     databaseUrl: config.databaseUrl,
     databasePool: config.databasePool,
+    databaseStatementTimeoutMs: config.databaseStatementTimeoutMs,
     dataDir: config.dataDir,
     now: () => clock.now(),
   });
@@ -65,7 +66,7 @@ export async function startServer({
     embedWorkerFile,
   });
   const built = createApp(composed.deps);
-  const server = http.createServer(timeoutOptions(config.connections), built.app.callback());
+  const server = http.createServer(timeoutOptions(config.connections), boundPipelining(built.app.callback()));
   capConnections(server, config.connections.maxConnections);
   answerClientErrors(server);
   await new Promise<void>((resolve, reject) => {

@@ -264,6 +264,35 @@ describe('A2A bounds', () => {
     ]);
   });
 
+  // Found by sending message/send with a 100,000-character contextId: the task row kept it five times over
+  // (half a megabyte from one anonymous request, kept a day), past the bounded copy of the message above.
+  it('refuses a messageId, contextId or taskId over 128 characters (-32602, REST 400) and stores nothing', async () => {
+    const tasks = async () => (await server.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM a2a_tasks'))!.n;
+    const before = await tasks();
+    const long = 'c'.repeat(129);
+    for (const extra of [{ messageId: long }, { contextId: long }, { taskId: long }]) {
+      const { message } = userMessage('find a weather API', extra);
+      const rpc = await fetch(`${server.url}/a2a`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'message/send', params: { message } }),
+      });
+      const answer = (await rpc.json()) as { error?: { code: number; message: string } };
+      expect(answer.error, JSON.stringify(Object.keys(extra))).toMatchObject({ code: -32602 });
+      expect(answer.error!.message).toContain('128');
+      const rest = await fetch(`${server.url}/a2a/rest/message:send`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'A2A-Version': '1.0' },
+        body: JSON.stringify({ message: { ...message, role: 'ROLE_USER', parts: [{ text: 'find a weather API' }] } }),
+      });
+      expect(rest.status).toBe(400);
+    }
+    expect(await tasks()).toBe(before);
+    // 128 characters are accepted.
+    const { message } = userMessage('find a weather API', { contextId: 'c'.repeat(128) });
+    expect(((await client.sendMessage({ message })) as Task).contextId).toBe('c'.repeat(128));
+  });
+
   it('60 requests a minute per address, then 429 rate_limited until the window ends', async () => {
     const own = await startTestServer();
     try {

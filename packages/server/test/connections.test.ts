@@ -1,6 +1,7 @@
 import net from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startTestServer, type TestServer } from '../../../test/support/server.js';
+import { MAX_PIPELINED } from '../src/http/connections.js';
 
 let server: TestServer | undefined;
 const timers: NodeJS.Timeout[] = [];
@@ -106,6 +107,27 @@ describe('connection limits', () => {
     await refused.closed;
     expect(refused.received()).toBe('');
     expect(busy.every((b) => !b.socket.destroyed)).toBe(true);
+  });
+
+  // Found by sending 1,500 pipelined GET /openapi.json on each of four connections that never read: the server
+  // answered every one, holding each answer in memory behind the unread ones, and grew by 1.6 GB in 20 s.
+  it('closes a connection with more than MAX_PIPELINED requests waiting, before the rest are served', async () => {
+    server = await startTestServer();
+    const greedy = await connect(server.url);
+    greedy.socket.pause(); // never reads
+    greedy.socket.write('GET /openapi.json HTTP/1.1\r\nHost: x\r\n\r\n'.repeat(200));
+    await greedy.closed;
+    const served = server.logs
+      .map((l) => JSON.parse(l))
+      .filter((l) => l.msg === 'request' && l.path === '/openapi.json');
+    expect(served.length).toBeLessThanOrEqual(MAX_PIPELINED);
+    // A client pipelining within the bound is served in order.
+    const polite = await connect(server.url);
+    polite.socket.write('GET /health HTTP/1.1\r\nHost: x\r\n\r\n'.repeat(MAX_PIPELINED));
+    await new Promise<void>((resolve) =>
+      polite.socket.on('data', () => polite.received().split('HTTP/1.1 200').length > MAX_PIPELINED && resolve()),
+    );
+    expect(polite.socket.destroyed).toBe(false);
   });
 });
 

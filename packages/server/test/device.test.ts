@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { DEVICE_AUTH } from '@axle/sdk';
+import { DEVICE_AUTH, LIMITS } from '@axle/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { open, publicKeyOf, seal } from '../src/domain/sealed-box.js';
 import { formatUserCode, generateUserCode, normalizeUserCode } from '../src/domain/user-code.js';
@@ -495,5 +495,32 @@ describe('device-code sign-in over HTTP', () => {
     advance(16 * 60 * SECOND);
     const lateToken = late.searchParams.get('token')!;
     expect((await decide(null, { user_code: s2.user_code, link: lateToken, decision: 'approve' })).status).toBe(401);
+  });
+
+  // Found by approving device codes in a loop: each approval minted a key outside the account's key-creation
+  // limit, so the device page made keys (and audit entries) as fast as codes could be started.
+  it('counts each approval as a key creation, under the same per-account limit as POST /account/api-keys', async () => {
+    advance(15 * 60 * SECOND);
+    const { cookie, accountId } = await browserSession('many-devices@example.com');
+    const { perMinute } = LIMITS.accountWrites.apiKeyCreate;
+    const codes: Started[] = [];
+    for (let i = 0; i <= perMinute; i++) codes.push(await start(`device ${i}`));
+    for (const s of codes.slice(0, perMinute)) expect((await approve(cookie, s.user_code)).status).toBe(200);
+    const keys = () => server.db.get('SELECT COUNT(*) AS n FROM api_keys WHERE account_id = ?', [accountId]);
+    const before = await keys();
+
+    const last = codes[perMinute]!;
+    const refused = await approve(cookie, last.user_code);
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toBe('60');
+    expect(await refused.text()).toContain('Too many attempts');
+    expect(await keys()).toEqual(before);
+    // The refusal cost the code nothing: it is still pending, and is approved once the minute is over.
+    expect((await pollError(last.device_code)).error).toBe('authorization_pending');
+    advance(60 * SECOND);
+    expect((await approve(cookie, last.user_code)).status).toBe(200);
+    advance(last.interval * SECOND);
+    expect((await poll(last.device_code)).status).toBe(200);
+    advance(15 * 60 * SECOND);
   });
 });

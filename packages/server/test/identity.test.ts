@@ -217,6 +217,13 @@ describe('identity middleware on a real database', () => {
     expect((await get('/optional', xff)).body.ip).toBe('127.0.0.1');
     expect((await get('/optional', { ...xff, 'x-trust': '1' })).body.ip).toBe('192.0.2.7');
     expect((await get('/optional', { 'x-forwarded-for': 'garbage', 'x-trust': '1' })).body.ip).toBe('127.0.0.1');
+    // An IPv6 client is its /64 (one host or network holds all of it); IPv4 in IPv6 and loopback stay whole.
+    const from = async (ip: string) => (await get('/optional', { 'x-forwarded-for': ip, 'x-trust': '1' })).body.ip;
+    expect(await from('2001:db8:1:2:aaaa:bbbb:cccc:dddd')).toBe('2001:db8:1:2::');
+    expect(await from('2001:DB8:1:2::9')).toBe('2001:db8:1:2::');
+    expect(await from('::ffff:192.0.2.9')).toBe('192.0.2.9');
+    expect(await from('64:ff9b::192.0.2.9')).toBe('64:ff9b::192.0.2.9');
+    expect(await from('::1')).toBe('::1');
   });
 });
 

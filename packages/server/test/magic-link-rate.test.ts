@@ -90,6 +90,31 @@ describe('magic-link rate limits (database counters, 15-minute windows)', () => 
     expect(count(s, 200)).toBe(20);
   });
 
+  // Found by rotating the IPv6 address within one /64 (a single host or home network holds 2^64 of them):
+  // every address had its own counter, so the per-IP limits of every route did not hold for IPv6 clients.
+  it('counts an IPv6 client by its /64, so rotating addresses within it does not escape the per-IP limit', async () => {
+    const s = statuses(
+      await burst(
+        server,
+        25,
+        (i) => ({ email: `six${i}@example.com` }),
+        (i) => ({ 'x-forwarded-for': `2001:db8:6:${i % 2 ? '4' : '0004'}:${i.toString(16)}:0:0:1` }),
+      ),
+    );
+    expect(count(s, 200)).toBe(20);
+    expect(count(s, 429)).toBe(5);
+    // Another /64 has its own counter.
+    const other = await post(
+      server,
+      '/auth/magic-link',
+      { email: 'six-other@example.com' },
+      {
+        'x-forwarded-for': '2001:db8:6:5::1',
+      },
+    );
+    expect(other.status).toBe(200);
+  });
+
   it('keeps the counters in the database, keyed without the email address', async () => {
     const rows = await server.db.all<{ bucket: string }>('SELECT bucket FROM rate_limits');
     expect(rows.length).toBeGreaterThan(0);

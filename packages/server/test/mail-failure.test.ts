@@ -87,6 +87,35 @@ describe('an undeliverable sign-in mail is 503 and costs nothing', () => {
     expect(performance.now() - started).toBeLessThan(timeoutMs + 2500);
   });
 
+  // Found by pointing AXLE_SMTP_URL at a server that answers every command just inside the timeout: each wait
+  // was bounded, the delivery as a whole was not, and the sign-in request took several timeouts to answer.
+  it('when the SMTP server answers every step just inside the timeout: the whole delivery is bounded too', async () => {
+    const timeoutMs = 1000;
+    // Four waits of 0.6 timeouts each: every one inside the bound, together more than twice it.
+    const slow = (callback: () => void) => setTimeout(callback, timeoutMs * 0.6);
+    const smtp = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS'],
+      logger: false,
+      onConnect: (_session, callback) => slow(callback),
+      onMailFrom: (_address, _session, callback) => slow(callback),
+      onRcptTo: (_address, _session, callback) => slow(callback),
+      onData(stream, _session, callback) {
+        stream.resume();
+        stream.on('end', () => slow(callback));
+      },
+    });
+    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+    cleanups.push(() => new Promise<void>((resolve) => smtp.close(() => resolve())));
+    server = await startTestServer({
+      AXLE_SMTP_URL: `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`,
+      AXLE_SMTP_TIMEOUT_MS: String(timeoutMs),
+    });
+    const started = performance.now();
+    await expectFreeFailures(server, 'tarpit@example.com', 1);
+    expect(performance.now() - started).toBeLessThan(timeoutMs + 800);
+  });
+
   it('when the outbox path is not a directory', async () => {
     server = await startTestServer();
     fs.writeFileSync(path.join(server.dataDir, 'outbox'), 'not a directory');

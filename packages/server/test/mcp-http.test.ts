@@ -234,6 +234,30 @@ describe('MCP over Streamable HTTP at /mcp', () => {
     expect(await res.json()).toMatchObject({ code: 'unauthorized' });
   });
 
+  // Found by sending tools/call with an array as `arguments` (and initialize without a protocol version): the
+  // MCP SDK answered -32603, an internal error, with its validator's JSON dump as the message.
+  it('answers params of the wrong shape with -32602 and a plain message, never -32603 (a batch with one: 400)', async () => {
+    for (const [method, params] of [
+      ['tools/call', { name: 'svc_discover', arguments: [1] }],
+      ['tools/call', { name: 5 }],
+      ['tools/call', undefined],
+      ['initialize', { name: 'x' }],
+    ] as const) {
+      const res = await rpc({ jsonrpc: '2.0', id: 3, method, ...(params && { params }) });
+      expect(res.status).toBe(200);
+      const answer = (await res.json()) as { id: number; error?: { code: number; message: string } };
+      expect(answer, `${method} ${JSON.stringify(params)}`).toMatchObject({ id: 3, error: { code: -32602 } });
+      expect(answer.error!.message).toMatch(/^Invalid params: params/);
+      expect(answer.error!.message).not.toContain('"code"');
+    }
+    const batch = await rpc([
+      { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+      { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'svc_discover', arguments: 'x' } },
+    ]);
+    expect(batch.status).toBe(400);
+    expect(await batch.json()).toMatchObject({ code: 'validation_error', field: 'body.1.params.arguments' });
+  });
+
   it('bounds the work: body size, nesting, batch length; no sessions, so GET and DELETE are 405', async () => {
     const big = await rpc({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { pad: 'x'.repeat(1024 * 1024) } });
     expect(big.status).toBe(413);

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Database } from '../src/store/db.js';
 import { PostgresDatabase } from '../src/store/postgres/db.js';
@@ -118,6 +119,47 @@ describe(`transactions (${BACKEND})`, () => {
       expect(attempts).toBeGreaterThan(1);
     },
     30_000,
+  );
+
+  // Found by terminating the server's backends (pg_terminate_backend) during a burst of requests: the
+  // connection of a transaction that was between statements emitted an 'error' nobody listened to, and the
+  // whole server process exited.
+  it.runIf(BACKEND === 'postgres')(
+    "keeps the process up when a transaction's connection is terminated between statements: the transaction answers database_unavailable",
+    async () => {
+      const pgDb = t as PostgresDatabase;
+      await expect(
+        t.tx(async (q) => {
+          const { pid } = (await q.get<{ pid: number }>('SELECT pg_backend_pid() AS pid'))!;
+          // While this transaction waits on the application, an administrator (or a failover) ends its backend.
+          const conn = (q as unknown as { conn: pg.PoolClient }).conn;
+          const ended = new Promise((resolve) => conn.once('end', resolve));
+          await pgDb.pool.query('SELECT pg_terminate_backend($1)', [pid]);
+          await ended;
+          return q.get('SELECT 1 AS x');
+        }),
+      ).rejects.toMatchObject({ name: 'DomainError', code: 'database_unavailable' });
+      // The pool replaced the connection: the next transaction runs.
+      expect(await t.tx((q) => q.get('SELECT 1 AS x'))).toEqual({ x: 1 });
+    },
+  );
+
+  it.runIf(BACKEND === 'postgres')(
+    'answers a transaction whose connection is lost as it fails (its rollback cannot be sent) as database_unavailable, not its raw error',
+    async () => {
+      const pgDb = t as PostgresDatabase;
+      await expect(
+        t.tx(async (q) => {
+          const { pid } = (await q.get<{ pid: number }>('SELECT pg_backend_pid() AS pid'))!;
+          const conn = (q as unknown as { conn: pg.PoolClient }).conn;
+          const ended = new Promise((resolve) => conn.once('end', resolve));
+          await pgDb.pool.query('SELECT pg_terminate_backend($1)', [pid]);
+          await ended;
+          // A serialization failure would be run again, but on a connection that is gone nothing can be.
+          throw Object.assign(new Error('could not serialize access'), { code: '40001' });
+        }),
+      ).rejects.toMatchObject({ name: 'DomainError', code: 'database_unavailable' });
+    },
   );
 
   it.runIf(BACKEND === 'postgres')(

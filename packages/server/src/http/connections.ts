@@ -12,6 +12,13 @@ export interface ConnectionLimits {
   maxConnections: number;
 }
 
+/**
+ * Requests one connection may have waiting for their answers (HTTP/1.1 pipelining). Node answers pipelined
+ * requests in order and keeps each answer in memory until those before it are sent, so a client that
+ * pipelines many and never reads would make the server hold them all.
+ */
+export const MAX_PIPELINED = 4;
+
 /** Longest pause between Node's timeout checks: a timed-out request is answered at most this late. */
 const MAX_CHECK_INTERVAL_MS = 250;
 
@@ -63,4 +70,25 @@ export function capConnections(server: http.Server, max: number): void {
       open.set(socket, false);
     });
   });
+}
+
+/**
+ * `handler`, served only while a connection has at most MAX_PIPELINED requests waiting for their answers. A
+ * request past that closes the connection (the client is pipelining without reading); it and the requests
+ * after it are never handled.
+ */
+export function boundPipelining(handler: http.RequestListener): http.RequestListener {
+  const waiting = new WeakMap<Socket, number>();
+  return (req, res) => {
+    const socket = req.socket;
+    if (socket.destroyed) return;
+    const n = (waiting.get(socket) ?? 0) + 1;
+    if (n > MAX_PIPELINED) {
+      socket.destroy();
+      return;
+    }
+    waiting.set(socket, n);
+    res.once('close', () => waiting.set(socket, (waiting.get(socket) ?? 1) - 1));
+    handler(req, res);
+  };
 }

@@ -34,6 +34,9 @@ export function errorMiddleware() {
       let headers: Record<string, string> = {};
       if (err instanceof DomainError) {
         ({ status, body, headers } = renderDomainError(err));
+        // A failure of the machine or a dependency (the disk full under the database): the client gets the
+        // code, the operator the cause.
+        if (err.cause !== undefined) ctx.state.log?.error({ err: err.cause, code: err.code }, 'dependency failed');
       } else {
         const e = (err ?? {}) as KoaLikeError;
         const s = e.status ?? e.statusCode;

@@ -172,7 +172,11 @@ export function deviceRoutes(api: Api, deps: AppDeps): void {
       },
       403: { description: 'Cross-site request or bad CSRF token', contentType: 'text/html', schema: z.string() },
       404: { description: 'Unknown, expired or used code', contentType: 'text/html', schema: z.string() },
-      429: { description: 'Too many failed lookups from this IP', contentType: 'text/html', schema: z.string() },
+      429: {
+        description: "Too many failed lookups from this IP, or an approval past the account's key-creation limit",
+        contentType: 'text/html',
+        schema: z.string(),
+      },
     },
     handler: async (_input, ctx) => {
       if (!sameOrigin(ctx, ownOrigin()))

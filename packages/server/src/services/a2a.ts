@@ -295,9 +295,22 @@ async function restApp(handler: DefaultRequestHandler): Promise<RestApp> {
 const Obj = z.record(z.string(), z.unknown());
 const PartShape = z.object({}).passthrough();
 const TaskParams = z.object({ id: z.string().min(1), historyLength: z.number().int().nonnegative().optional() });
+/**
+ * Ids a client may choose. The task row keeps each several times over (task, history, status message, artifact),
+ * so they are bounded like the text taken from a message.
+ */
+const MAX_ID = 128;
+const ClientId = z.string().max(MAX_ID, `at most ${MAX_ID} characters`);
 const SendParams = z
   .object({
-    message: z.object({ messageId: z.string().min(1), parts: z.array(PartShape) }).passthrough(),
+    message: z
+      .object({
+        messageId: ClientId.min(1),
+        contextId: ClientId.nullish(),
+        taskId: ClientId.nullish(),
+        parts: z.array(PartShape),
+      })
+      .passthrough(),
   })
   .passthrough();
 /** What the SDK's handlers take for granted of each method's params (it answers -32603 otherwise). */

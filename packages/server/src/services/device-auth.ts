@@ -11,6 +11,7 @@ import { createKey } from './api-keys.js';
 import { appendAudit } from './audit.js';
 import { displayText } from '../domain/display-text.js';
 import type { RateLimiter } from './rate-limit.js';
+import type { AccountWriteLimiter } from './account-write-limits.js';
 import { sha256Hex } from '../domain/ids.js';
 
 const LIFETIME_MS = DEVICE_AUTH.expiresInSeconds * 1000;
@@ -39,7 +40,10 @@ export interface DeviceAuthService {
   poll(deviceCode: string): Promise<DeviceTokenResponse>;
   /** A signed-in person looks a code up. Failed lookups count against the IP (429 past the limit). */
   lookup(userCodeInput: string, ip: string): Promise<PendingDevice>;
-  /** Approve (mints an API key sealed to the device) or deny. Same lookup limits as above. */
+  /**
+   * Approve (mints an API key sealed to the device, counted like POST /account/api-keys against the
+   * account's key-creation limit) or deny. Same lookup limits as above.
+   */
   decide(
     userCodeInput: string,
     accountId: string,
@@ -52,10 +56,17 @@ export interface DeviceAuthDeps {
   db: Transactor;
   clock: Clock;
   rateLimiter: RateLimiter;
+  writeLimits: AccountWriteLimiter;
   baseUrl(): string;
 }
 
-export function createDeviceAuthService({ db, clock, rateLimiter, baseUrl }: DeviceAuthDeps): DeviceAuthService {
+export function createDeviceAuthService({
+  db,
+  clock,
+  rateLimiter,
+  writeLimits,
+  baseUrl,
+}: DeviceAuthDeps): DeviceAuthService {
   const bucket = (ip: string) => `device-user-code:ip:${ip}`;
 
   /**
@@ -182,6 +193,7 @@ export function createDeviceAuthService({ db, clock, rateLimiter, baseUrl }: Dev
         }
         const account = await getAccount(q, accountId);
         if (!account || account.suspended) throw new DomainError(ERROR_CODES.ACCOUNT_SUSPENDED, 'Account suspended');
+        await writeLimits.take('apiKeyCreate', accountId, q);
         const key = await createKey(q, accountId, { name: `device: ${row.client_name}` }, now);
         const sealedKey = seal(key.api_key, Buffer.from(row.public_key, 'base64url'));
         // A throw here rolls the key back with the rest of the transaction.

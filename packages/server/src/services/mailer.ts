@@ -27,7 +27,7 @@ export interface Mailer {
  */
 export function createMailer(opts: {
   smtpUrl?: string;
-  /** Each wait on the SMTP server (connect, greeting, every reply) at most; nodemailer's own are minutes. */
+  /** Each wait on the SMTP server (connect, greeting, every reply), and the whole delivery, at most; nodemailer's own are minutes. */
   smtpTimeoutMs?: number;
   from: string;
   dataDir: string;
@@ -45,12 +45,26 @@ export function createMailer(opts: {
     return {
       kind: 'smtp',
       async send(mail) {
+        // Each wait is bounded by nodemailer; the delivery as a whole is bounded here, so a server that answers
+        // every step just inside the timeout cannot hold the request for many of them. A delivery given up on
+        // may still complete later: its link has been withdrawn by then, and the page says to ask for another.
+        const sending = transport.sendMail({ from: opts.from, ...mail });
+        sending.catch(() => undefined);
+        let timer: NodeJS.Timeout | undefined;
+        const deadline = new Promise<never>((_resolve, reject) => {
+          timer = setTimeout(
+            () => reject(Object.assign(new Error('delivery timed out'), { code: 'ETIMEDOUT' })),
+            timeout,
+          );
+        });
         try {
-          await transport.sendMail({ from: opts.from, ...mail });
+          await Promise.race([sending, deadline]);
         } catch (err) {
           const e = err as { code?: string; responseCode?: number };
           opts.logger.error({ code: e.code, smtp_status: e.responseCode }, 'mail delivery failed');
           throw new MailDeliveryError('mail delivery failed');
+        } finally {
+          clearTimeout(timer);
         }
       },
     };

@@ -2,6 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import sqlite3 from 'sqlite3';
+import { ERROR_CODES } from '@axle/sdk';
+import { DomainError } from '../domain/errors.js';
 
 import type { Params, Queryable, RunResult, Transactor } from './queryable.js';
 
@@ -27,6 +29,37 @@ function ownerOnly(file: string): void {
   }
 }
 
+/**
+ * SQLite result codes that are the machine's, not the statement's: the disk or the file system is full or
+ * failing, the file is read-only or gone, or another process held the database past the busy timeout. The
+ * statement (and its transaction) did not happen; the request answers 503 database_unavailable rather than
+ * a 500, and a constraint or syntax error stays what it is.
+ */
+const MACHINE_FAILURES = new Set([
+  'SQLITE_FULL',
+  'SQLITE_IOERR',
+  'SQLITE_READONLY',
+  'SQLITE_CANTOPEN',
+  'SQLITE_BUSY',
+  'SQLITE_LOCKED',
+  'SQLITE_NOMEM',
+  'SQLITE_PROTOCOL',
+]);
+
+function settled<T>(resolve: (v: T) => void, reject: (e: unknown) => void) {
+  return (err: Error | null, value: T) => (err ? reject(unavailable(err)) : resolve(value));
+}
+
+function unavailable(err: Error): Error {
+  const code = (err as { code?: string }).code ?? '';
+  if (!MACHINE_FAILURES.has(code)) return err;
+  // The SQLite error stays on `cause` for the log; the client sees the code and message only.
+  return Object.assign(
+    new DomainError(ERROR_CODES.DATABASE_UNAVAILABLE, 'The database cannot take this request now; nothing was written'),
+    { cause: err },
+  );
+}
+
 class Connection implements Queryable {
   readonly dialect = 'sqlite' as const;
   /** Statements issued and not yet answered; the reader pool picks the least busy connection. */
@@ -39,7 +72,9 @@ class Connection implements Queryable {
     let st = this.statements.get(sql);
     if (!st && this.statements.size < STATEMENT_CACHE) {
       st = new Promise((resolve, reject) => {
-        const statement = this.raw.prepare(sql, (err: Error | null) => (err ? reject(err) : resolve(statement)));
+        const statement = this.raw.prepare(sql, (err: Error | null) =>
+          err ? reject(unavailable(err)) : resolve(statement),
+        );
       });
       this.statements.set(sql, st);
       st.catch(() => this.statements.delete(sql));
@@ -53,7 +88,7 @@ class Connection implements Queryable {
     if (!st) return this.all<T>(sql, params);
     const statement = await st;
     return new Promise((resolve, reject) => {
-      statement.all(params as never, (err: Error | null, rows: T[]) => (err ? reject(err) : resolve(rows)));
+      statement.all(params as never, settled(resolve, reject));
     });
   }
   /** `get` through a prepared statement kept for the next call with the same SQL. */
@@ -64,7 +99,7 @@ class Connection implements Queryable {
     return new Promise((resolve, reject) => {
       // A statement left mid-result by `get` would hold its read snapshot: reset it for the next caller.
       statement.get(params as never, (err: Error | null, row: T) =>
-        statement.reset(() => (err ? reject(err) : resolve(row))),
+        statement.reset(() => settled(resolve, reject)(err, row)),
       );
     });
   }
@@ -78,23 +113,23 @@ class Connection implements Queryable {
   run(sql: string, params: Params = []): Promise<RunResult> {
     return new Promise((resolve, reject) => {
       this.raw.run(sql, params as never, function (this: sqlite3.RunResult, err: Error | null) {
-        if (err) reject(err);
+        if (err) reject(unavailable(err));
         else resolve({ changes: this.changes });
       });
     });
   }
   get<T>(sql: string, params: Params = []): Promise<T | undefined> {
     return new Promise((resolve, reject) => {
-      this.raw.get(sql, params as never, (err: Error | null, row: T) => (err ? reject(err) : resolve(row)));
+      this.raw.get(sql, params as never, settled(resolve, reject));
     });
   }
   all<T>(sql: string, params: Params = []): Promise<T[]> {
     return new Promise((resolve, reject) => {
-      this.raw.all(sql, params as never, (err: Error | null, rows: T[]) => (err ? reject(err) : resolve(rows)));
+      this.raw.all(sql, params as never, settled(resolve, reject));
     });
   }
   exec(sql: string): Promise<void> {
-    return new Promise((resolve, reject) => this.raw.exec(sql, (err) => (err ? reject(err) : resolve())));
+    return new Promise((resolve, reject) => this.raw.exec(sql, (err) => (err ? reject(unavailable(err)) : resolve())));
   }
   /** The transaction commits right after (one writer: nothing waits on its locks meanwhile). */
   getLast<T>(sql: string, params?: Params): Promise<T | undefined> {

@@ -27,6 +27,8 @@ export interface StoreOptions {
   /** postgres://…; unset: the SQLite file <dataDir>/axle.db. */
   databaseUrl?: string;
   databasePool?: number;
+  /** PostgreSQL: how long a statement of the running server may take (migrations are not bounded). */
+  databaseStatementTimeoutMs?: number;
   dataDir: string;
   /** Clock of migration records and of the search statistics kept in memory. */
   now: () => number;
@@ -35,13 +37,18 @@ export interface StoreOptions {
 /** Opens the database of `opts`, brings its schema up to date and builds its repositories. */
 export async function openStore(opts: StoreOptions): Promise<Store> {
   if (opts.databaseUrl) {
-    const db = await PostgresDatabase.open(opts.databaseUrl, { poolSize: opts.databasePool });
+    // Migrations run on connections of their own, without the statement timeout: building an index on a
+    // large table, or waiting for another instance's migration, may take longer than a request may.
+    const migrating = await PostgresDatabase.open(opts.databaseUrl, { poolSize: 2 });
     try {
-      await migratePostgres(db, undefined, opts.now());
-    } catch (err) {
-      await db.close();
-      throw err;
+      await migratePostgres(migrating, undefined, opts.now());
+    } finally {
+      await migrating.close();
     }
+    const db = await PostgresDatabase.open(opts.databaseUrl, {
+      poolSize: opts.databasePool,
+      statementTimeoutMs: opts.databaseStatementTimeoutMs,
+    });
     return {
       dialect: 'postgres',
       db,

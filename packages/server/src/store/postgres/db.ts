@@ -75,11 +75,20 @@ const bind = (params: Params = []) =>
 function unavailable(err: unknown): never {
   const e = err as { code?: string; message?: string };
   const connection =
-    /^(08|57P0)/.test(e.code ?? '') ||
+    // 57014: cancelled by the statement timeout; 55P03: a lock not granted in time; 3D000: the database no longer
+    // exists (dropped or renamed); 28: the credentials no longer work; 53: the server is out of disk, memory or
+    // connections.
+    /^(08|28|53|57P0|57014|55P03|3D000)/.test(e.code ?? '') ||
     ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE'].includes(e.code ?? '') ||
-    /timeout exceeded when trying to connect|Connection terminated/.test(e.message ?? '');
+    /timeout exceeded when trying to connect|Connection terminated|Client was closed|Client has encountered a connection error/.test(
+      e.message ?? '',
+    );
+  // The driver's error stays on `cause` for the log; the client sees the code and message only.
   if (connection)
-    throw new DomainError(ERROR_CODES.DATABASE_UNAVAILABLE, 'The database is unavailable; try again shortly');
+    throw Object.assign(
+      new DomainError(ERROR_CODES.DATABASE_UNAVAILABLE, 'The database is unavailable; try again shortly'),
+      { cause: err },
+    );
   throw err;
 }
 
@@ -276,6 +285,8 @@ export interface PostgresOptions {
   poolSize?: number;
   /** Shown in pg_stat_activity. */
   applicationName?: string;
+  /** Longest a statement may run or wait for a lock; unset: no bound. */
+  statementTimeoutMs?: number;
 }
 
 /**
@@ -298,9 +309,16 @@ export class PostgresDatabase implements Transactor {
       application_name: opts.applicationName ?? 'axle-server',
       // Requests queue for a connection under load; past this they answer 503 database_unavailable.
       connectionTimeoutMillis: 30_000,
+      // Past it PostgreSQL cancels the statement (57014): a request never waits longer on a lock held elsewhere.
+      ...(opts.statementTimeoutMs && { statement_timeout: opts.statementTimeoutMs }),
     });
     // An idle client losing its connection (server restart) must not crash the process; the pool replaces it.
     pool.on('error', () => undefined);
+    // Nor one in use: the pool listens for errors only on idle connections, so a connection whose backend is
+    // terminated while a transaction waits between statements, or right as it is handed out, would be an
+    // unhandled 'error' that ends the process. Its next statement fails (database_unavailable) and the pool
+    // drops it when it is released.
+    pool.on('connect', (client) => client.on('error', () => undefined));
     const db = new PostgresDatabase(pool);
     await db.get('SELECT 1');
     return db;
@@ -348,6 +366,13 @@ export class PostgresDatabase implements Transactor {
         } catch (err) {
           if (q.open) await client.query('ROLLBACK').catch((e: Error) => (broken = e));
           const code = (err as { code?: string }).code;
+          // The connection is gone (its rollback could not be sent): nothing was committed, and nothing can be
+          // run again on it.
+          if (broken && !(err instanceof DomainError))
+            throw Object.assign(
+              new DomainError(ERROR_CODES.DATABASE_UNAVAILABLE, 'The database is unavailable; try again shortly'),
+              { cause: broken },
+            );
           if (broken || !(RETRYABLE.has(code ?? '') || stalePlan(err))) throw err;
           // Still colliding after every attempt: nothing was written, and the caller may send it again.
           if (attempt >= MAX_ATTEMPTS)

@@ -1,0 +1,135 @@
+// A database that cannot serve (its file system full, a lock held elsewhere) is a failure of the machine,
+// not of the request: it answers 503 database_unavailable within a bound (no database message reaches the
+// client), nothing is half-written, and the same request succeeds once the database serves again.
+//
+// Found by running the server on a small tmpfs and filling it (every write route, and the anonymous
+// searches that count against an address, answered 500), and by holding a lock on a table of the server's
+// PostgreSQL database from another session (requests waited as long as the lock was held), and by dropping
+// the database under a running server (requests answered 500).
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { BACKEND, backendEnv, prepareDataDir } from '../../../test/support/backend.js';
+import { startTestServer, type TestServer } from '../../../test/support/server.js';
+import { post } from '../../../test/support/identity.js';
+import { jwtFor, newBuyer } from './money-helpers.js';
+
+let server: TestServer | undefined;
+const cleanups: Array<() => unknown> = [];
+afterEach(async () => {
+  await server?.stop({ keepData: true });
+  server = undefined;
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+/** A data dir on its own small tmpfs, holding the prepared catalog database; undefined without mount rights. */
+function smallFilesystem(): string | undefined {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'axle-full-'));
+  cleanups.push(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+  if (spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=96m', 'tmpfs', dataDir]).status !== 0) return undefined;
+  cleanups.push(() => spawnSync('umount', [dataDir]));
+  prepareDataDir(dataDir, 'catalog');
+  return dataDir;
+}
+
+/** Fills the filesystem holding `dir`; returns the filler's path (delete it to make room again). */
+function fill(dir: string): string {
+  const filler = path.join(dir, 'filler');
+  const fd = fs.openSync(filler, 'w');
+  try {
+    for (;;) fs.writeSync(fd, Buffer.alloc(1 << 16));
+  } catch (err) {
+    expect((err as NodeJS.ErrnoException).code).toBe('ENOSPC');
+  } finally {
+    fs.closeSync(fd);
+  }
+  return filler;
+}
+
+async function expectUnavailable(res: Response): Promise<void> {
+  const text = await res.text();
+  expect(res.status).toBe(503);
+  expect(JSON.parse(text)).toMatchObject({ code: 'database_unavailable' });
+  expect(text).not.toMatch(/SQLITE|disk is full|stack/i);
+}
+
+describe.runIf(BACKEND === 'sqlite')('a full filesystem under the SQLite database', () => {
+  it('answers every write 503 database_unavailable, writes nothing, and serves again once there is room', async (t) => {
+    const dataDir = smallFilesystem();
+    if (!dataDir) return t.skip('needs permission to mount a small tmpfs');
+    server = await startTestServer({}, { dataDir, sqlite: true });
+    const buyer = await newBuyer(server);
+    const session = { authorization: `Bearer ${await jwtFor(server, buyer.accountId)}` };
+    const keysBefore = await server.db.get('SELECT COUNT(*) AS n FROM api_keys');
+
+    const filler = fill(dataDir);
+    const writes = () => [
+      post(server!, '/knowledge', { query: 'weather forecast' }),
+      post(server!, '/auth/device/code', { client_name: 'probe' }),
+      post(server!, '/wallet/challenge', { wallet: `0x${'1'.repeat(40)}` }),
+      post(server!, '/account/api-keys', {}, session),
+      post(server!, '/auth/magic-link', { email: 'full@example.com' }),
+    ];
+    for (const res of await Promise.all(writes())) await expectUnavailable(res);
+    const logged = server.logs.map((l) => JSON.parse(l));
+    expect(logged.filter((l) => l.msg === 'unhandled error')).toEqual([]);
+    // The operator's log names the cause the client is not shown.
+    expect(logged.find((l) => l.msg === 'dependency failed')).toMatchObject({
+      level: 50,
+      code: 'database_unavailable',
+      err: { code: 'SQLITE_FULL' },
+    });
+
+    fs.rmSync(filler);
+    expect(await server.db.get('SELECT COUNT(*) AS n FROM api_keys')).toEqual(keysBefore);
+    expect((await Promise.all(writes())).map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
+  });
+});
+
+describe.runIf(BACKEND === 'postgres')('a PostgreSQL statement that waits past the statement timeout', () => {
+  it('answers 503 database_unavailable within the timeout, spends nothing, and serves once the lock is gone', async () => {
+    const timeoutMs = 400;
+    const database = await backendEnv('catalog');
+    server = await startTestServer({ ...database, AXLE_DATABASE_STATEMENT_TIMEOUT_MS: String(timeoutMs) });
+    const other = new pg.Client({ connectionString: database.AXLE_DATABASE_URL });
+    await other.connect();
+    cleanups.push(() => other.end());
+    // Another session (a long migration, an operator's transaction) holds the table every search counts in.
+    await other.query('BEGIN');
+    await other.query('LOCK TABLE rate_limits IN ACCESS EXCLUSIVE MODE');
+    try {
+      const started = performance.now();
+      await expectUnavailable(await post(server, '/knowledge', { query: 'weather forecast' }));
+      expect(performance.now() - started).toBeLessThan(timeoutMs + 2500);
+      expect(server.logs.map((l) => JSON.parse(l)).find((l) => l.msg === 'dependency failed')).toMatchObject({
+        err: { code: '57014' },
+      });
+    } finally {
+      await other.query('ROLLBACK');
+    }
+    expect(await server.db.all("SELECT count FROM rate_limits WHERE bucket LIKE 'knowledge-search:%'")).toEqual([]);
+    expect((await post(server, '/knowledge', { query: 'weather forecast' })).status).toBe(200);
+  });
+});
+
+describe.runIf(BACKEND === 'postgres')('a PostgreSQL database that is gone', () => {
+  // Found by dropping the database of a running server (DROP DATABASE … WITH (FORCE)): every request that
+  // reached the database answered 500, since reconnecting failed with 3D000 (no such database), an error
+  // of the connection the server did not count as one.
+  it('answers 503 database_unavailable, not 500, when the database no longer exists', async () => {
+    const database = await backendEnv('catalog');
+    server = await startTestServer(database);
+    const url = new URL(database.AXLE_DATABASE_URL!);
+    const name = url.pathname.slice(1);
+    url.pathname = '/postgres';
+    const admin = new pg.Client({ connectionString: url.toString() });
+    await admin.connect();
+    cleanups.push(() => admin.end());
+    await admin.query(`DROP DATABASE "${name}" WITH (FORCE)`);
+    await expectUnavailable(await post(server, '/knowledge', { query: 'weather forecast' }));
+    expect(server.logs.map((l) => JSON.parse(l)).filter((l) => l.msg === 'unhandled error')).toEqual([]);
+  });
+});
