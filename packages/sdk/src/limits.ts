@@ -55,10 +55,11 @@ export const LIMITS = {
   mcpHttp: { maxJsonDepth: 16, maxBatch: 10 },
   /**
    * Requests per client address and minute, counted in the database (429 with Retry-After past it), so one client
-   * cannot starve the rest: anonymous POST /knowledge (with the searches the MCP tools make for anonymous callers),
-   * and every POST /mcp request (a batch counts once; its tools' calls count on their own routes).
+   * cannot starve the rest: anonymous POST /discover and POST /knowledge (with the searches the MCP tools make for
+   * anonymous callers), and every POST /mcp request (a batch counts once; its tools' calls count on their own routes).
    */
   perAddress: {
+    anonymousDiscover: { perMinute: 120 },
     anonymousKnowledgeSearch: { perMinute: 60 },
     mcp: { perMinute: 120 },
   },

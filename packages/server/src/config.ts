@@ -1,7 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { z } from '@axle/sdk';
+import { LIMITS, z } from '@axle/sdk';
 import { registryUrlProblem } from './catalog/registry-url.js';
 import type { ConnectionLimits } from './http/connections.js';
 import { DEFAULT_MODEL_WAIT_MS, DEFAULT_SEARCH_QUEUE_MAX } from './search/embedder.js';
@@ -48,6 +48,12 @@ const Env = z
     AXLE_SEMANTIC_SEARCH: z.enum(['on', 'off']).default('on'),
     AXLE_SEARCH_WORKERS: z.coerce.number().int().min(1).max(16).optional(),
     AXLE_SEARCH_QUEUE_MAX: z.coerce.number().int().min(0).max(10_000).default(DEFAULT_SEARCH_QUEUE_MAX),
+    AXLE_ANONYMOUS_DISCOVER_PER_MINUTE: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(1_000_000_000)
+      .default(LIMITS.perAddress.anonymousDiscover.perMinute),
     AXLE_MODEL_WAIT_MS: z.coerce.number().int().min(1).max(60_000).default(DEFAULT_MODEL_WAIT_MS),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     AXLE_ADMIN_TOKEN: z.string().min(1).optional(),
@@ -123,6 +129,8 @@ export interface Config {
   searchWorkers: number;
   /** Searches that may wait for an embedding worker; past it /discover answers lexically (`search_mode`). */
   searchQueueMax: number;
+  /** Anonymous POST /discover requests a client address may make a minute (429 past it). */
+  anonymousDiscoverPerMinute: number;
   /** How long a request waits for the sentence model; past it search answers lexically, screens run regex-only. */
   modelWaitMs: number;
   logLevel: string;
@@ -197,6 +205,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     semanticSearch: e.AXLE_SEMANTIC_SEARCH === 'on',
     searchWorkers: e.AXLE_SEARCH_WORKERS ?? Math.min(2, os.availableParallelism()),
     searchQueueMax: e.AXLE_SEARCH_QUEUE_MAX,
+    anonymousDiscoverPerMinute: e.AXLE_ANONYMOUS_DISCOVER_PER_MINUTE,
     modelWaitMs: e.AXLE_MODEL_WAIT_MS,
     logLevel: e.LOG_LEVEL,
     adminToken: e.AXLE_ADMIN_TOKEN,

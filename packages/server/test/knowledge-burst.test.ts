@@ -7,7 +7,7 @@ import { LIMITS } from '@axle/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../../test/support/server.js';
 import { learningsStore } from '../src/store/learnings.js';
-import { seedLearning } from './money-helpers.js';
+import { newBuyer, seedLearning } from './money-helpers.js';
 import { SMALL_CATALOG } from './search-helpers.js';
 
 const STAND_IN_WORKER = fileURLToPath(new URL('./fixtures/stand-in-embed-worker.mjs', import.meta.url));
@@ -100,5 +100,34 @@ describe('POST /knowledge under a burst', () => {
       Array.from({ length: mcpLimit - 20 + 5 }, () => from('198.51.100.3', '/mcp', { not: 'json-rpc' }, accept)),
     );
     expect(tally(more.map((r) => r.status))).toEqual({ 400: mcpLimit - 20, 429: 5 });
+  }, 60_000);
+});
+
+describe('POST /discover from one address', () => {
+  it('refuses anonymous searches past the per-address limit with 429, directly and through MCP; a key is not limited', async () => {
+    const limit = LIMITS.perAddress.anonymousDiscover.perMinute;
+    const answers = await Promise.all(
+      Array.from({ length: limit + 10 }, (_, i) => from('198.51.100.4', '/discover', { query: `weather ${i}` })),
+    );
+    expect(tally(answers.map((r) => r.status))).toEqual({ 200: limit, 429: 10 });
+    const refused = answers.find((r) => r.status === 429)!;
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await refused.json()).toMatchObject({ error: expect.any(String) });
+    // The MCP tool's search counts against the same address.
+    const call = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'svc_discover', arguments: { query: 'weather' } },
+    };
+    const viaMcp = await from('198.51.100.4', '/mcp', call, { accept: 'application/json, text/event-stream' });
+    const result = ((await viaMcp.json()) as { result: { isError?: boolean; content: Array<{ text: string }> } })
+      .result;
+    expect(result.isError).toBe(true);
+    expect(JSON.parse(result.content[0]!.text).status).toBe(429);
+    // With a key, the same address searches on; another address was never limited.
+    const { key } = await newBuyer(server);
+    expect((await from('198.51.100.4', '/discover', { query: 'weather' }, { 'x-api-key': key })).status).toBe(200);
+    expect((await from('198.51.100.5', '/discover', { query: 'weather' })).status).toBe(200);
   }, 60_000);
 });

@@ -9,6 +9,7 @@ import {
 } from '@axle/sdk';
 import type { AppDeps } from '../deps.js';
 import { DomainError } from '../domain/errors.js';
+import { addressLimit } from '../http/address-limit.js';
 import type { Api } from '../http/route.js';
 
 /** Search is free: a key is optional, but one that is presented must be valid (401 otherwise). */
@@ -16,7 +17,7 @@ const OptionalKey = z.object({ 'x-api-key': z.string().optional().describe('API 
 
 /** POST /discover and GET /skill/{id}. */
 export function registryRoutes(api: Api, deps: AppDeps): void {
-  const { skills, clock } = deps;
+  const { skills, clock, rateLimiter, config } = deps;
   const optionalKey = deps.identity.optionalKey();
 
   api.route({
@@ -28,15 +29,24 @@ export function registryRoutes(api: Api, deps: AppDeps): void {
       'Natural-language search over web APIs and MCP servers: BM25 and sentence-embedding rankings fused by reciprocal rank. ' +
       '`relevance` is 1 for a skill first in every ranking. Falls back to lexical search while the semantic side is warming or off (see GET /health `search`), and when more ' +
       'searches wait for an embedding worker than the server allows (AXLE_SEARCH_QUEUE_MAX); `search_mode` says which ran. ' +
-      "The query is cut to the model's 128-token window after NFKC normalisation.",
+      "The query is cut to the model's 128-token window after NFKC normalisation. Without an API key, " +
+      `${config.anonymousDiscoverPerMinute} searches per client address and minute (AXLE_ANONYMOUS_DISCOVER_PER_MINUTE).`,
     tags: ['Registry'],
     headers: OptionalKey,
-    before: [optionalKey],
+    before: [
+      optionalKey,
+      addressLimit(rateLimiter, config.trustProxy, {
+        name: 'discover',
+        perMinute: config.anonymousDiscoverPerMinute,
+        anonymousOnly: true,
+      }),
+    ],
     body: DiscoverRequest,
     responses: {
       200: { description: 'Ranked skills', schema: DiscoverResponse },
       400: { description: 'Invalid request' },
       401: { description: 'An API key was presented but is unknown or revoked' },
+      429: { description: 'Too many anonymous searches from this address (Retry-After)' },
     },
     handler: async ({ body }) => {
       const filters: DiscoverFilters = {
