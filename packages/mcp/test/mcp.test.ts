@@ -399,7 +399,8 @@ describe('axle-mcp over stdio: every tool on its success and failure paths', () 
       const owner = await newBuyer(custodial, { terms: true });
       await walletsStore.link(custodial.db, owner.accountId, wallet.address);
       const l = await seedLearning(custodial, { contributorAccountId: owner.accountId, currentPriceMicro: 1_000_000 });
-      const reader = await newBuyer(custodial, { credits: 1 });
+      // A credit bought for the price, so the unlock books all of it.
+      const reader = await newBuyer(custodial, { credits: 1, creditValueMicro: 1_000_000 });
       expect((await fetch(`${custodial.url}/knowledge/${l.id}`, { headers: { 'x-api-key': reader.key } })).status).toBe(
         200,
       );
