@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { decodePaymentResponseHeader } from '@x402/core/http';
+import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from '@x402/core/http';
+import { appendPaymentIdentifierToExtensions, generatePaymentId } from '@x402/extensions/payment-identifier';
 import { createWalletClient, http } from 'viem';
 import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -17,6 +18,8 @@ import { listeningUrl, serverProcessEnv } from '../../../test/support/process.js
 import { startFacilitator } from './chain/facilitator.js';
 import { startLocalChain, token } from './chain/local-chain.js';
 import { getUnlock, newBuyer, seedLearning, signAuthorization, v1Header } from './money-helpers.js';
+
+const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64');
 
 const PAY_TO = '0x000000000000000000000000000000000000a11e';
 const FIFTY_USD = 50_000_000;
@@ -466,6 +469,77 @@ describe('a kill between the settlement being submitted and the unlock being rec
       expect(decodePaymentResponseHeader(res.headers.get('x-payment-response')!).transaction).toBe(claim!.tx_hash);
       expect((await getUnlock(again, c.learning.id, { 'x-payment': header })).status).toBe(402);
       expect(await chain.balanceOf(payer.address)).toBe(0n);
+      expect(await earnings(again, c.key)).toMatchObject({ pending_balance: 0.7, awaiting_settlement: 0 });
+      expect(await checkLedger(again.db)).toEqual([]);
+    } finally {
+      await again.stop();
+    }
+  });
+});
+
+describe('a kill between claiming a payment under a payment-identifier and booking it', () => {
+  it('after restart a retry under the id (same header or re-signed) is served the settled payment, charged once, not 409 forever', async () => {
+    const chainEnv = { AXLE_RPC_URL: chain.rpcUrl, AXLE_SETTLEMENT_KEY: chain.settlementKey, AXLE_ADMIN_TOKEN: ADMIN };
+    const first = await start(chainEnv);
+    const c = await contributor(first, 1_000_000);
+    const payer = newWallet();
+    await chain.mint(payer.address, 1_000_000n);
+    const id = generatePaymentId();
+    // A v2 payment carrying the payment-identifier extension, as @x402/fetch signs it (a new nonce each time).
+    const signed = async (server: TestServer) => {
+      const res = await getUnlock(server, c.learning.id);
+      const pr = decodePaymentRequiredHeader(res.headers.get('payment-required')!);
+      const accepted = pr.accepts[0]!;
+      const extensions = { ...pr.extensions };
+      appendPaymentIdentifierToExtensions(extensions, id);
+      const payload = await signAuthorization(payer, {
+        to: accepted.payTo,
+        value: BigInt(accepted.amount),
+        validBefore: nowSec(server) + 240n,
+      });
+      return b64({ x402Version: 2, accepted, payload, extensions });
+    };
+    const header = await signed(first);
+    await first.stop({ keepData: true });
+
+    // A built server process waits up to a minute for the receipt; the chain does not mine; it is killed.
+    const proc = spawn(process.execPath, [fileURLToPath(new URL('../dist/main.js', import.meta.url))], {
+      env: serverProcessEnv(first.dataDir, { ...chainEnv, AXLE_SETTLEMENT_WAIT_MS: '60000' }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const url = await listeningUrl(proc);
+    await chain.stopMining();
+    const pending = fetch(`${url}/knowledge/${c.learning.id}`, { headers: { 'payment-signature': header } }).catch(
+      () => null,
+    );
+    while ((await chain.pendingCount()) < 1) await new Promise((r) => setTimeout(r, 20));
+    proc.kill('SIGKILL');
+    expect(await pending).toBeNull();
+    await chain.mine();
+
+    const again = await startTestServer(
+      { AXLE_CUSTODIAL_WITHDRAWALS: 'true', ...chainEnv },
+      { dataDir: first.dataDir, clock: new ManualClock(Date.now()) },
+    );
+    try {
+      again.clock.advance(20_000 + 30_000 + 1);
+      await reconcile(again);
+      const claim = await claimOf(again, payer.address);
+      expect(claim).toMatchObject({ state: 'settled', unlock_id: null });
+      // The client signs again under the same id: the settled payment is what it bought; the new one is not charged.
+      const resigned = await getUnlock(again, c.learning.id, { 'payment-signature': await signed(again) });
+      expect(resigned.status).toBe(200);
+      expect(decodePaymentResponseHeader(resigned.headers.get('payment-response')!).transaction).toBe(claim!.tx_hash);
+      const revenue = (await resigned.json())._revenue;
+      // The first header sent again replays that unlock.
+      const same = await getUnlock(again, c.learning.id, { 'payment-signature': header });
+      expect(same.status).toBe(200);
+      expect((await same.json())._revenue).toEqual(revenue);
+      expect(await chain.balanceOf(payer.address)).toBe(0n);
+      const unlocks = await again.db.all('SELECT id FROM unlocks WHERE learning_id = ? AND gross_micro > 0', [
+        c.learning.id,
+      ]);
+      expect(unlocks).toHaveLength(1);
       expect(await earnings(again, c.key)).toMatchObject({ pending_balance: 0.7, awaiting_settlement: 0 });
       expect(await checkLedger(again.db)).toEqual([]);
     } finally {

@@ -7,6 +7,9 @@ export interface PaymentIdentifierRow {
   payer: string;
   revenue: string | null;
   tx_hash: string | null;
+  /** The nonce of the x402 authorization the id was reserved for (NULL on rows from before migration 230). */
+  nonce: string | null;
+  created_at: number;
 }
 
 /** SQL for the x402 extensions' tables (migration 121): payment identifiers, SIWX nonces, signing keys. */
@@ -18,12 +21,12 @@ export const x402ExtensionsStore = {
   /** Reserves `id` for a payment in flight; false when the id is taken. The primary key makes this atomic. */
   async reservePaymentIdentifier(
     q: Queryable,
-    r: { id: string; fingerprint: string; learningId: string; payer: string; now: number },
+    r: { id: string; fingerprint: string; learningId: string; payer: string; nonce: string; now: number },
   ): Promise<boolean> {
     const res = await q.run(
-      `INSERT INTO payment_identifiers (id, fingerprint, learning_id, payer, created_at) VALUES (?, ?, ?, ?, ?)
+      `INSERT INTO payment_identifiers (id, fingerprint, learning_id, payer, nonce, created_at) VALUES (?, ?, ?, ?, ?, ?)
        ON CONFLICT (id) DO NOTHING`,
-      [r.id, r.fingerprint, r.learningId, r.payer, r.now],
+      [r.id, r.fingerprint, r.learningId, r.payer, r.nonce, r.now],
     );
     return res.changes > 0;
   },
