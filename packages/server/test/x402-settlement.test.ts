@@ -2,10 +2,11 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from '@x402/core/http';
 import { appendPaymentIdentifierToExtensions, generatePaymentId } from '@x402/extensions/payment-identifier';
-import { createWalletClient, http } from 'viem';
+import { createPublicClient, createWalletClient, http, parseSignature } from 'viem';
 import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/clock.js';
+import { chainReader, eip3009Abi } from '../src/payments/chain-settlement.js';
 import { USDC } from '../src/payments/x402-requirements.js';
 import { withdrawalProof } from '../src/services/withdrawals.js';
 import { checkLedger } from '../src/services/ledger-check.js';
@@ -48,6 +49,21 @@ async function contributor(server: TestServer, priceMicro: number) {
 
 const pay = async (server: TestServer, payer: PrivateKeyAccount, value: number) =>
   v1Header(await signAuthorization(payer, { to: PAY_TO, value, validBefore: nowSec(server) + 240n }));
+
+/** A v2 payment carrying the payment-identifier `id`, as @x402/fetch signs it (a new nonce each time). */
+async function signedUnder(server: TestServer, learningId: string, payer: PrivateKeyAccount, id: string) {
+  const res = await getUnlock(server, learningId);
+  const pr = decodePaymentRequiredHeader(res.headers.get('payment-required')!);
+  const accepted = pr.accepts[0]!;
+  const extensions = { ...pr.extensions };
+  appendPaymentIdentifierToExtensions(extensions, id);
+  const payload = await signAuthorization(payer, {
+    to: accepted.payTo,
+    value: BigInt(accepted.amount),
+    validBefore: nowSec(server) + 240n,
+  });
+  return b64({ x402Version: 2, accepted, payload, extensions });
+}
 
 const earnings = async (server: TestServer, key: string) =>
   (await (await fetch(`${server.url}/account/earnings`, { headers: { 'x-api-key': key } })).json()) as {
@@ -485,20 +501,7 @@ describe('a kill between claiming a payment under a payment-identifier and booki
     const payer = newWallet();
     await chain.mint(payer.address, 1_000_000n);
     const id = generatePaymentId();
-    // A v2 payment carrying the payment-identifier extension, as @x402/fetch signs it (a new nonce each time).
-    const signed = async (server: TestServer) => {
-      const res = await getUnlock(server, c.learning.id);
-      const pr = decodePaymentRequiredHeader(res.headers.get('payment-required')!);
-      const accepted = pr.accepts[0]!;
-      const extensions = { ...pr.extensions };
-      appendPaymentIdentifierToExtensions(extensions, id);
-      const payload = await signAuthorization(payer, {
-        to: accepted.payTo,
-        value: BigInt(accepted.amount),
-        validBefore: nowSec(server) + 240n,
-      });
-      return b64({ x402Version: 2, accepted, payload, extensions });
-    };
+    const signed = (server: TestServer) => signedUnder(server, c.learning.id, payer, id);
     const header = await signed(first);
     await first.stop({ keepData: true });
 
@@ -545,5 +548,54 @@ describe('a kill between claiming a payment under a payment-identifier and booki
     } finally {
       await again.stop();
     }
+  });
+});
+
+describe('the chain reader (reconciliation)', () => {
+  /** A funded payer's authorization, and a facilitator submitting it (its answer lost): mined in the next block. */
+  async function usedOnChain() {
+    const payer = newWallet();
+    await chain.mint(payer.address, 1_000_000n);
+    const signed = await signAuthorization(payer, {
+      to: PAY_TO,
+      value: 1_000_000,
+      validBefore: BigInt(Math.floor(Date.now() / 1000) + 240),
+    });
+    const { v, r, s, yParity } = parseSignature(signed.signature);
+    const a = signed.authorization;
+    const hash = await createWalletClient({
+      account: privateKeyToAccount(chain.facilitatorKey),
+      transport: http(chain.rpcUrl),
+    }).writeContract({
+      chain: null,
+      address: USDC.asset as `0x${string}`,
+      abi: eip3009Abi,
+      functionName: 'transferWithAuthorization',
+      args: [
+        a.from as `0x${string}`,
+        a.to as `0x${string}`,
+        BigInt(a.value!),
+        BigInt(a.validAfter!),
+        BigInt(a.validBefore!),
+        a.nonce as `0x${string}`,
+        Number(v ?? BigInt(yParity + 27)),
+        r,
+        s,
+      ],
+    });
+    await createPublicClient({ transport: http(chain.rpcUrl) }).waitForTransactionReceipt({ hash });
+    expect(await chain.balanceOf(payer.address)).toBe(0n);
+    const open = { authorization: signed.authorization, signature: signed.signature, txHash: null };
+    return { open: open as Parameters<ReturnType<typeof chainReader>['status']>[0], hash };
+  }
+
+  it('finds the transfer that used an authorization mined seconds after its last look, not "used without paying"', async () => {
+    const reader = chainReader({ rpcUrl: chain.rpcUrl });
+    // One payment reconciled (its transaction found by its AuthorizationUsed log)...
+    const first = await usedOnChain();
+    expect(await reader.status(first.open, Date.now())).toEqual({ state: 'settled', txHash: first.hash });
+    // ...and another, used on chain a moment later, reconciled right after it.
+    const second = await usedOnChain();
+    expect(await reader.status(second.open, Date.now())).toEqual({ state: 'settled', txHash: second.hash });
   });
 });
