@@ -411,6 +411,38 @@ describe('a facilitator built from the x402 packages settles on the local chain'
     expect(await checkLedger(server.db)).toEqual([]);
   });
 
+  it('settled, then no answer, under a payment-identifier: the re-signed retry is served that payment, not charged again', async () => {
+    const c = await contributor(server, 1_000_000);
+    const payer = newWallet();
+    await chain.mint(payer.address, 2_000_000n);
+    const id = generatePaymentId();
+    facilitator.override = async (body) => {
+      await facilitator.settleForReal(body);
+      throw new Error('crashed after broadcasting');
+    };
+    try {
+      const res = await getUnlock(server, c.learning.id, {
+        'payment-signature': await signedUnder(server, c.learning.id, payer, id),
+      });
+      expect(res.status).toBe(502);
+    } finally {
+      facilitator.override = undefined;
+    }
+    expect(await chain.balanceOf(payer.address)).toBe(1_000_000n);
+    // @x402/fetch retries under the same id with a new authorization: the first payment is what the id bought.
+    const again = await getUnlock(server, c.learning.id, {
+      'payment-signature': await signedUnder(server, c.learning.id, payer, id),
+    });
+    expect(again.status).toBe(200);
+    expect(await chain.balanceOf(payer.address)).toBe(1_000_000n);
+    const paid = await server.db.all('SELECT id FROM unlocks WHERE learning_id = ? AND gross_micro > 0', [
+      c.learning.id,
+    ]);
+    expect(paid).toHaveLength(1);
+    expect(await earnings(server, c.key)).toMatchObject({ pending_balance: 0.7, awaiting_settlement: 0 });
+    expect(await checkLedger(server.db)).toEqual([]);
+  });
+
   it('a facilitator answering success for a transaction that reverted is not believed', async () => {
     const c = await contributor(server, 1_000_000);
     const payer = newWallet();

@@ -32,6 +32,7 @@ import {
   type PaymentIdKey,
   type PriorPayment,
   type X402ExtensionsService,
+  abandonPaymentId,
   completePaymentId,
   grantSignIn,
   paymentInProgress,
@@ -495,8 +496,9 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
     } catch (err) {
       if (err instanceof SettlementUnavailable && err.maybeSent && settler.reconciles) {
         // The facilitator may have settled: the claim stays open for reconciliation, and the same payment
-        // sent again is served once the chain shows it settled.
-        if (idKey) await db.tx((q) => releasePaymentId(q, idKey.id));
+        // sent again is served once the chain shows it settled. The id stays bound to this claim, so a
+        // re-signed send under it is answered by this payment, never charged a second time.
+        if (idKey) await db.tx((q) => abandonPaymentId(q, idKey.id, clock.now()));
         deps.logger.warn({ err: err.message }, 'x402 settlement outcome unknown');
         throw new DomainError(
           ERROR_CODES.PROVIDER_UNAVAILABLE,

@@ -98,7 +98,8 @@ export interface AbandonedPayment {
 /**
  * The unlock an id bought with this same payment, if any; 409 when the id is bound to another payment, or its
  * payment is still in flight. A reservation made at or before `abandonedBefore` that is still in flight belongs
- * to a request no longer running: the authorization it claimed is returned, for the caller to settle the matter.
+ * to a request no longer running, as does one its request gave up on: the authorization it claimed is returned, for
+ * the caller to settle the matter.
  */
 export async function priorPayment(
   q: Queryable,
@@ -114,7 +115,8 @@ export async function priorPayment(
     );
   }
   if (row.revenue === null) {
-    if (row.nonce !== null && row.created_at <= abandonedBefore) return { abandoned: { nonce: row.nonce } };
+    if (row.nonce !== null && (row.abandoned_at !== null || row.created_at <= abandonedBefore))
+      return { abandoned: { nonce: row.nonce } };
     throw paymentInProgress();
   }
   return { revenue: JSON.parse(row.revenue) as Record<string, unknown>, txHash: row.tx_hash };
@@ -139,6 +141,10 @@ export async function reservePaymentId(
 /** In the booking's transaction: records what the id bought. */
 export const completePaymentId = (q: Queryable, id: string, revenue: unknown, txHash: string | null) =>
   x402ExtensionsStore.completePaymentIdentifier(q, id, JSON.stringify(revenue), txHash);
+
+/** The request gave up on an unknown settlement outcome: the id stays bound to its claim for the next send. */
+export const abandonPaymentId = (q: Queryable, id: string, now: number) =>
+  x402ExtensionsStore.abandonPaymentIdentifier(q, id, now);
 
 /** With the claim's release: the id may be used again. */
 export const releasePaymentId = (q: Queryable, id: string) => x402ExtensionsStore.releasePaymentIdentifier(q, id);

@@ -10,6 +10,8 @@ export interface PaymentIdentifierRow {
   /** The nonce of the x402 authorization the id was reserved for (NULL on rows from before migration 230). */
   nonce: string | null;
   created_at: number;
+  /** When the request that reserved it ended without knowing whether its payment settled; NULL while it runs. */
+  abandoned_at: number | null;
 }
 
 /** SQL for the x402 extensions' tables (migration 121): payment identifiers, SIWX nonces, signing keys. */
@@ -33,6 +35,11 @@ export const x402ExtensionsStore = {
 
   async completePaymentIdentifier(q: Queryable, id: string, revenue: string, txHash: string | null): Promise<void> {
     await q.run('UPDATE payment_identifiers SET revenue = ?, tx_hash = ? WHERE id = ?', [revenue, txHash, id]);
+  },
+
+  /** The request reserving `id` ends not knowing whether its payment settled: the next send under it resolves that. */
+  async abandonPaymentIdentifier(q: Queryable, id: string, now: number): Promise<void> {
+    await q.run('UPDATE payment_identifiers SET abandoned_at = ? WHERE id = ? AND revenue IS NULL', [now, id]);
   },
 
   /** Gives back an id whose payment was not booked (settlement refused or unreachable). */
