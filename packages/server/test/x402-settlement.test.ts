@@ -443,6 +443,39 @@ describe('a facilitator built from the x402 packages settles on the local chain'
     expect(await checkLedger(server.db)).toEqual([]);
   });
 
+  it('no answer and nothing sent, under a payment-identifier: 409 while it may still settle, then the retry pays once', async () => {
+    const c = await contributor(server, 1_000_000);
+    const payer = newWallet();
+    await chain.mint(payer.address, 2_000_000n);
+    const id = generatePaymentId();
+    facilitator.override = async () => {
+      throw new Error('crashed before broadcasting');
+    };
+    try {
+      const res = await getUnlock(server, c.learning.id, {
+        'payment-signature': await signedUnder(server, c.learning.id, payer, id),
+      });
+      expect(res.status).toBe(502);
+    } finally {
+      facilitator.override = undefined;
+    }
+    const resend = async () =>
+      getUnlock(server, c.learning.id, { 'payment-signature': await signedUnder(server, c.learning.id, payer, id) });
+    // The first authorization could still be submitted: the id's payment is in progress.
+    const early = await resend();
+    expect(early.status).toBe(409);
+    expect(await early.json()).toMatchObject({ code: 'payment_in_progress' });
+    // Past the settlement wait and its grace nothing can settle it: the id is freed and this send pays.
+    server.clock.advance(2000 + 30_000 + 1);
+    expect((await resend()).status).toBe(200);
+    expect(await chain.balanceOf(payer.address)).toBe(1_000_000n);
+    const paid = await server.db.all('SELECT id FROM unlocks WHERE learning_id = ? AND gross_micro > 0', [
+      c.learning.id,
+    ]);
+    expect(paid).toHaveLength(1);
+    expect(await checkLedger(server.db)).toEqual([]);
+  });
+
   it('a facilitator answering success for a transaction that reverted is not believed', async () => {
     const c = await contributor(server, 1_000_000);
     const payer = newWallet();
