@@ -430,9 +430,15 @@ describe('a facilitator built from the x402 packages settles on the local chain'
     }
     expect(await chain.balanceOf(payer.address)).toBe(1_000_000n);
     // @x402/fetch retries under the same id with a new authorization: the first payment is what the id bought.
-    const again = await getUnlock(server, c.learning.id, {
-      'payment-signature': await signedUnder(server, c.learning.id, payer, id),
-    });
+    // Two such retries at once (two instances): each is served it, or told it is in progress.
+    const headers = [
+      await signedUnder(server, c.learning.id, payer, id),
+      await signedUnder(server, c.learning.id, payer, id),
+    ];
+    const answers = await Promise.all(headers.map((h) => getUnlock(server, c.learning.id, { 'payment-signature': h })));
+    expect(answers.map((r) => r.status)).toContain(200);
+    for (const r of answers) expect([200, 409]).toContain(r.status);
+    const again = await getUnlock(server, c.learning.id, { 'payment-signature': headers[0]! });
     expect(again.status).toBe(200);
     expect(await chain.balanceOf(payer.address)).toBe(1_000_000n);
     const paid = await server.db.all('SELECT id FROM unlocks WHERE learning_id = ? AND gross_micro > 0', [

@@ -451,7 +451,16 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
 
     // The id was reserved by a request that ended unfinished: what its payment came to decides this one.
     if (prior && 'abandoned' in prior) {
-      const booked = await settleAbandoned({ ...claim, nonce: prior.abandoned.nonce }, idKey!, l, book);
+      let booked: Booked | undefined;
+      try {
+        booked = await settleAbandoned({ ...claim, nonce: prior.abandoned.nonce }, idKey!, l, book);
+      } catch (err) {
+        // Another send under the id (on this instance or another) settled the matter meanwhile.
+        const settled = await priorPayment(db, idKey!);
+        if (settled && 'abandoned' in settled) throw paymentInProgress();
+        if (settled) return replay(settled);
+        throw err;
+      }
       if (booked) return served(booked);
     }
     // A payment claimed before and not failed goes to resume() below; a facilitator would refuse its used nonce.
