@@ -1,10 +1,12 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { decodePaymentResponseHeader } from '@x402/core/http';
-import { createWalletClient, http } from 'viem';
+import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from '@x402/core/http';
+import { appendPaymentIdentifierToExtensions, generatePaymentId } from '@x402/extensions/payment-identifier';
+import { createPublicClient, createWalletClient, http, parseSignature } from 'viem';
 import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/clock.js';
+import { chainReader, eip3009Abi } from '../src/payments/chain-settlement.js';
 import { USDC } from '../src/payments/x402-requirements.js';
 import { withdrawalProof } from '../src/services/withdrawals.js';
 import { checkLedger } from '../src/services/ledger-check.js';
@@ -17,6 +19,8 @@ import { listeningUrl, serverProcessEnv } from '../../../test/support/process.js
 import { startFacilitator } from './chain/facilitator.js';
 import { startLocalChain, token } from './chain/local-chain.js';
 import { getUnlock, newBuyer, seedLearning, signAuthorization, v1Header } from './money-helpers.js';
+
+const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64');
 
 const PAY_TO = '0x000000000000000000000000000000000000a11e';
 const FIFTY_USD = 50_000_000;
@@ -45,6 +49,21 @@ async function contributor(server: TestServer, priceMicro: number) {
 
 const pay = async (server: TestServer, payer: PrivateKeyAccount, value: number) =>
   v1Header(await signAuthorization(payer, { to: PAY_TO, value, validBefore: nowSec(server) + 240n }));
+
+/** A v2 payment carrying the payment-identifier `id`, as @x402/fetch signs it (a new nonce each time). */
+async function signedUnder(server: TestServer, learningId: string, payer: PrivateKeyAccount, id: string) {
+  const res = await getUnlock(server, learningId);
+  const pr = decodePaymentRequiredHeader(res.headers.get('payment-required')!);
+  const accepted = pr.accepts[0]!;
+  const extensions = { ...pr.extensions };
+  appendPaymentIdentifierToExtensions(extensions, id);
+  const payload = await signAuthorization(payer, {
+    to: accepted.payTo,
+    value: BigInt(accepted.amount),
+    validBefore: nowSec(server) + 240n,
+  });
+  return b64({ x402Version: 2, accepted, payload, extensions });
+}
 
 const earnings = async (server: TestServer, key: string) =>
   (await (await fetch(`${server.url}/account/earnings`, { headers: { 'x-api-key': key } })).json()) as {
@@ -394,6 +413,77 @@ describe('a facilitator built from the x402 packages settles on the local chain'
     expect(await checkLedger(server.db)).toEqual([]);
   });
 
+  it('settled, then no answer, under a payment-identifier: the re-signed retry is served that payment, not charged again', async () => {
+    const c = await contributor(server, 1_000_000);
+    const payer = newWallet();
+    await chain.mint(payer.address, 2_000_000n);
+    const id = generatePaymentId();
+    facilitator.override = async (body) => {
+      await facilitator.settleForReal(body);
+      throw new Error('crashed after broadcasting');
+    };
+    try {
+      const res = await getUnlock(server, c.learning.id, {
+        'payment-signature': await signedUnder(server, c.learning.id, payer, id),
+      });
+      expect(res.status).toBe(502);
+    } finally {
+      facilitator.override = undefined;
+    }
+    expect(await chain.balanceOf(payer.address)).toBe(1_000_000n);
+    // @x402/fetch retries under the same id with a new authorization: the first payment is what the id bought.
+    // Two such retries at once (two instances): each is served it, or told it is in progress.
+    const headers = [
+      await signedUnder(server, c.learning.id, payer, id),
+      await signedUnder(server, c.learning.id, payer, id),
+    ];
+    const answers = await Promise.all(headers.map((h) => getUnlock(server, c.learning.id, { 'payment-signature': h })));
+    expect(answers.map((r) => r.status)).toContain(200);
+    for (const r of answers) expect([200, 409]).toContain(r.status);
+    const again = await getUnlock(server, c.learning.id, { 'payment-signature': headers[0]! });
+    expect(again.status).toBe(200);
+    expect(await chain.balanceOf(payer.address)).toBe(1_000_000n);
+    const paid = await server.db.all('SELECT id FROM unlocks WHERE learning_id = ? AND gross_micro > 0', [
+      c.learning.id,
+    ]);
+    expect(paid).toHaveLength(1);
+    expect(await earnings(server, c.key)).toMatchObject({ pending_balance: 0.7, awaiting_settlement: 0 });
+    expect(await checkLedger(server.db)).toEqual([]);
+  });
+
+  it('no answer and nothing sent, under a payment-identifier: 409 while it may still settle, then the retry pays once', async () => {
+    const c = await contributor(server, 1_000_000);
+    const payer = newWallet();
+    await chain.mint(payer.address, 2_000_000n);
+    const id = generatePaymentId();
+    facilitator.override = async () => {
+      throw new Error('crashed before broadcasting');
+    };
+    try {
+      const res = await getUnlock(server, c.learning.id, {
+        'payment-signature': await signedUnder(server, c.learning.id, payer, id),
+      });
+      expect(res.status).toBe(502);
+    } finally {
+      facilitator.override = undefined;
+    }
+    const resend = async () =>
+      getUnlock(server, c.learning.id, { 'payment-signature': await signedUnder(server, c.learning.id, payer, id) });
+    // The first authorization could still be submitted: the id's payment is in progress.
+    const early = await resend();
+    expect(early.status).toBe(409);
+    expect(await early.json()).toMatchObject({ code: 'payment_in_progress' });
+    // Past the settlement wait and its grace nothing can settle it: the id is freed and this send pays.
+    server.clock.advance(2000 + 30_000 + 1);
+    expect((await resend()).status).toBe(200);
+    expect(await chain.balanceOf(payer.address)).toBe(1_000_000n);
+    const paid = await server.db.all('SELECT id FROM unlocks WHERE learning_id = ? AND gross_micro > 0', [
+      c.learning.id,
+    ]);
+    expect(paid).toHaveLength(1);
+    expect(await checkLedger(server.db)).toEqual([]);
+  });
+
   it('a facilitator answering success for a transaction that reverted is not believed', async () => {
     const c = await contributor(server, 1_000_000);
     const payer = newWallet();
@@ -473,5 +563,112 @@ describe('a kill between the settlement being submitted and the unlock being rec
     } finally {
       await again.stop();
     }
+  });
+});
+
+describe('a kill between claiming a payment under a payment-identifier and booking it', () => {
+  it('after restart a retry under the id (same header or re-signed) is served the settled payment, charged once, not 409 forever', async () => {
+    const chainEnv = { AXLE_RPC_URL: chain.rpcUrl, AXLE_SETTLEMENT_KEY: chain.settlementKey, AXLE_ADMIN_TOKEN: ADMIN };
+    const first = await start(chainEnv);
+    const c = await contributor(first, 1_000_000);
+    const payer = newWallet();
+    await chain.mint(payer.address, 1_000_000n);
+    const id = generatePaymentId();
+    const signed = (server: TestServer) => signedUnder(server, c.learning.id, payer, id);
+    const header = await signed(first);
+    await first.stop({ keepData: true });
+
+    // A built server process waits up to a minute for the receipt; the chain does not mine; it is killed.
+    const proc = spawn(process.execPath, [fileURLToPath(new URL('../dist/main.js', import.meta.url))], {
+      env: serverProcessEnv(first.dataDir, { ...chainEnv, AXLE_SETTLEMENT_WAIT_MS: '60000' }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const url = await listeningUrl(proc);
+    await chain.stopMining();
+    const pending = fetch(`${url}/knowledge/${c.learning.id}`, { headers: { 'payment-signature': header } }).catch(
+      () => null,
+    );
+    while ((await chain.pendingCount()) < 1) await new Promise((r) => setTimeout(r, 20));
+    proc.kill('SIGKILL');
+    expect(await pending).toBeNull();
+    await chain.mine();
+
+    const again = await startTestServer(
+      { AXLE_CUSTODIAL_WITHDRAWALS: 'true', ...chainEnv },
+      { dataDir: first.dataDir, clock: new ManualClock(Date.now()) },
+    );
+    try {
+      again.clock.advance(20_000 + 30_000 + 1);
+      await reconcile(again);
+      const claim = await claimOf(again, payer.address);
+      expect(claim).toMatchObject({ state: 'settled', unlock_id: null });
+      // The client signs again under the same id: the settled payment is what it bought; the new one is not charged.
+      const resigned = await getUnlock(again, c.learning.id, { 'payment-signature': await signed(again) });
+      expect(resigned.status).toBe(200);
+      expect(decodePaymentResponseHeader(resigned.headers.get('payment-response')!).transaction).toBe(claim!.tx_hash);
+      const revenue = (await resigned.json())._revenue;
+      // The first header sent again replays that unlock.
+      const same = await getUnlock(again, c.learning.id, { 'payment-signature': header });
+      expect(same.status).toBe(200);
+      expect((await same.json())._revenue).toEqual(revenue);
+      expect(await chain.balanceOf(payer.address)).toBe(0n);
+      const unlocks = await again.db.all('SELECT id FROM unlocks WHERE learning_id = ? AND gross_micro > 0', [
+        c.learning.id,
+      ]);
+      expect(unlocks).toHaveLength(1);
+      expect(await earnings(again, c.key)).toMatchObject({ pending_balance: 0.7, awaiting_settlement: 0 });
+      expect(await checkLedger(again.db)).toEqual([]);
+    } finally {
+      await again.stop();
+    }
+  });
+});
+
+describe('the chain reader (reconciliation)', () => {
+  /** A funded payer's authorization, and a facilitator submitting it (its answer lost): mined in the next block. */
+  async function usedOnChain() {
+    const payer = newWallet();
+    await chain.mint(payer.address, 1_000_000n);
+    const signed = await signAuthorization(payer, {
+      to: PAY_TO,
+      value: 1_000_000,
+      validBefore: BigInt(Math.floor(Date.now() / 1000) + 240),
+    });
+    const { v, r, s, yParity } = parseSignature(signed.signature);
+    const a = signed.authorization;
+    const hash = await createWalletClient({
+      account: privateKeyToAccount(chain.facilitatorKey),
+      transport: http(chain.rpcUrl),
+    }).writeContract({
+      chain: null,
+      address: USDC.asset as `0x${string}`,
+      abi: eip3009Abi,
+      functionName: 'transferWithAuthorization',
+      args: [
+        a.from as `0x${string}`,
+        a.to as `0x${string}`,
+        BigInt(a.value!),
+        BigInt(a.validAfter!),
+        BigInt(a.validBefore!),
+        a.nonce as `0x${string}`,
+        Number(v ?? BigInt(yParity + 27)),
+        r,
+        s,
+      ],
+    });
+    await createPublicClient({ transport: http(chain.rpcUrl) }).waitForTransactionReceipt({ hash });
+    expect(await chain.balanceOf(payer.address)).toBe(0n);
+    const open = { authorization: signed.authorization, signature: signed.signature, txHash: null };
+    return { open: open as Parameters<ReturnType<typeof chainReader>['status']>[0], hash };
+  }
+
+  it('finds the transfer that used an authorization mined seconds after its last look, not "used without paying"', async () => {
+    const reader = chainReader({ rpcUrl: chain.rpcUrl });
+    // One payment reconciled (its transaction found by its AuthorizationUsed log)...
+    const first = await usedOnChain();
+    expect(await reader.status(first.open, Date.now())).toEqual({ state: 'settled', txHash: first.hash });
+    // ...and another, used on chain a moment later, reconciled right after it.
+    const second = await usedOnChain();
+    expect(await reader.status(second.open, Date.now())).toEqual({ state: 'settled', txHash: second.hash });
   });
 });

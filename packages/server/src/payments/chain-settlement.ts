@@ -109,7 +109,8 @@ export function chainReader(o: ChainOptions): ChainReader {
 
   /** The transaction that used the authorization, from its AuthorizationUsed log. */
   async function usedBy(a: Authorization): Promise<string | undefined> {
-    const latest = await pub.getBlockNumber();
+    // Not viem's cached height (up to its polling interval old): a transaction mined since would be outside the range.
+    const latest = await pub.getBlockNumber({ cacheTime: 0 });
     const logs = await pub.getContractEvents({
       address: USDC.asset,
       abi: eip3009Abi,

@@ -32,8 +32,10 @@ import {
   type PaymentIdKey,
   type PriorPayment,
   type X402ExtensionsService,
+  abandonPaymentId,
   completePaymentId,
   grantSignIn,
+  paymentInProgress,
   priorPayment,
   releasePaymentId,
   reservePaymentId,
@@ -393,16 +395,9 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
       paymentResponse: await answer(prior.txHash, !prior.revenue.accrual_capped),
     });
     // The same payment under its id again: what it bought, with nothing verified or settled a second time.
-    const prior = idKey && (await priorPayment(db, idKey));
-    if (prior) return replay(prior);
+    const prior = idKey && (await priorPayment(db, idKey, quietSince()));
+    if (prior && !('abandoned' in prior)) return replay(prior);
     const claim: ClaimKey = { chainId: CHAIN_ID, payer, nonce: payment.authorization.nonce };
-    // A payment claimed before and not failed goes to resume() below; a facilitator would refuse its used nonce.
-    const open = await paymentClaimsStore.get(db, claim);
-    try {
-      if (!open || open.state === 'failed') await settler.verify(payment, requirementV2(t));
-    } catch (err) {
-      throw await refused(err);
-    }
     const settlementPath = deps.routerAddress ? 'router' : settler.mode;
     // The refusal book() may throw, built before any transaction: a first 402 loads the payment extensions.
     const alreadyUsed = await reject('payment authorization already used');
@@ -412,8 +407,13 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
      * is credited only when the payment has settled (here, or already by reconciliation); otherwise it is
      * awaiting_settlement and the settlement credits it.
      */
-    const book = async (q: Queryable, outcome: { state: PaymentState; txHash: string | null }): Promise<Booked> => {
-      const row = await paymentClaimsStore.get(q, claim);
+    const book = async (
+      q: Queryable,
+      outcome: { state: PaymentState; txHash: string | null },
+      c: ClaimKey = claim,
+      terms: typeof t = t,
+    ): Promise<Booked> => {
+      const row = await paymentClaimsStore.get(q, c);
       if (!row || row.unlock_id) throw alreadyUsed;
       const state = row.state === 'settled' ? 'settled' : outcome.state;
       const txHash = row.state === 'settled' ? row.tx_hash : outcome.txHash;
@@ -421,7 +421,7 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
         learningId: l.id,
         buyer: walletKey(payer),
         path: 'x402',
-        paidMicro: t.priceMicro,
+        paidMicro: terms.priceMicro,
         discovery: false,
         selfDealing,
         accrualCapped: false,
@@ -431,9 +431,9 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
         credit: state === 'settled',
         now: clock.now(),
       });
-      await paymentClaimsStore.attachUnlock(q, claim, id);
-      if (state !== 'verified') await paymentClaimsStore.setState(q, claim, { state, txHash, now: clock.now() });
-      const revenue = revenueOf(t.priceMicro, split, selfDealing);
+      await paymentClaimsStore.attachUnlock(q, c, id);
+      if (state !== 'verified') await paymentClaimsStore.setState(q, c, { state, txHash, now: clock.now() });
+      const revenue = revenueOf(terms.priceMicro, split, selfDealing);
       if (idKey) await completePaymentId(q, idKey.id, revenue, txHash);
       return { revenue, txHash, paid: true, totals };
     };
@@ -449,13 +449,35 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
       };
     };
 
+    // The id was reserved by a request that ended unfinished: what its payment came to decides this one.
+    if (prior && 'abandoned' in prior) {
+      let booked: Booked | undefined;
+      try {
+        booked = await settleAbandoned({ ...claim, nonce: prior.abandoned.nonce }, idKey!, l, book);
+      } catch (err) {
+        // Another send under the id (on this instance or another) settled the matter meanwhile.
+        const settled = await priorPayment(db, idKey!);
+        if (settled && 'abandoned' in settled) throw paymentInProgress();
+        if (settled) return replay(settled);
+        throw err;
+      }
+      if (booked) return served(booked);
+    }
+    // A payment claimed before and not failed goes to resume() below; a facilitator would refuse its used nonce.
+    const open = await paymentClaimsStore.get(db, claim);
+    try {
+      if (!open || open.state === 'failed') await settler.verify(payment, requirementV2(t));
+    } catch (err) {
+      throw await refused(err);
+    }
+
     // Claim the authorization first: a replayed header is refused. When the payer already holds the
     // unlock the claim is kept but never settled, so the buyer is not charged twice.
     const payload = JSON.stringify({ authorization: payment.authorization, signature: payment.signature });
     const claimed = await db.tx(async (q) => {
       const now = clock.now();
       if (await notOnboarded(q, await payeeOf(q, l))) throw onboardingError(l);
-      const prior = idKey && (await reservePaymentId(q, idKey, { learningId: l.id, payer, now }));
+      const prior = idKey && (await reservePaymentId(q, idKey, { learningId: l.id, payer, nonce: claim.nonce, now }));
       if (prior) return { prior };
       if (!(await paymentClaimsStore.claim(q, { ...claim, learningId: l.id, payload, now }))) return 'taken' as const;
       if (await ledgerStore.lastUnlock(q, walletKey(payer), l.id, now - REPEAT_WINDOW_MS)) {
@@ -483,8 +505,9 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
     } catch (err) {
       if (err instanceof SettlementUnavailable && err.maybeSent && settler.reconciles) {
         // The facilitator may have settled: the claim stays open for reconciliation, and the same payment
-        // sent again is served once the chain shows it settled.
-        if (idKey) await db.tx((q) => releasePaymentId(q, idKey.id));
+        // sent again is served once the chain shows it settled. The id stays bound to this claim, so a
+        // re-signed send under it is answered by this payment, never charged a second time.
+        if (idKey) await db.tx((q) => abandonPaymentId(q, idKey.id, clock.now()));
         deps.logger.warn({ err: err.message }, 'x402 settlement outcome unknown');
         throw new DomainError(
           ERROR_CODES.PROVIDER_UNAVAILABLE,
@@ -506,6 +529,39 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
       throw await refused(err);
     }
     return served(await db.tx((q) => book(q, outcome)));
+  }
+
+  /**
+   * A payment-identifier reserved by a request that ended before booking or releasing it (its instance was killed
+   * mid-settlement): its claim is brought to where the chain says it stands. Settled: that payment is booked, at
+   * its own price, and answers this request (whose own payment is not used). Failed, or never claimed: the id is
+   * freed and this request pays as a new one (undefined). Still unknown: 409 in progress.
+   */
+  async function settleAbandoned(
+    c: ClaimKey,
+    idKey: PaymentIdKey,
+    l: LearningRecord,
+    book: (
+      q: Queryable,
+      o: { state: PaymentState; txHash: string | null },
+      c: ClaimKey,
+      terms: ReturnType<typeof termsFor>,
+    ) => Promise<Booked>,
+  ): Promise<Booked | undefined> {
+    const row = await paymentClaimsStore.get(db, c);
+    if (row && !row.unlock_id && row.state !== 'failed') {
+      if (!settler.reconciles && row.state !== 'settled') throw paymentInProgress();
+      const status = await reconcileOne(row);
+      if (status.state === 'submitted') throw paymentInProgress();
+      if (status.state === 'settled') {
+        // The id's fingerprint binds the learning: the claim's is this request's.
+        const { authorization } = JSON.parse(row.payload ?? '{}') as { authorization: { value: string } };
+        const terms = termsFor(l, payablePrice(l, authorization.value));
+        return db.tx((q) => book(q, { state: 'settled', txHash: status.txHash }, c, terms));
+      }
+    }
+    await db.tx((q) => releasePaymentId(q, idKey.id));
+    return undefined;
   }
 
   /**

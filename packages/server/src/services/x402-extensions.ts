@@ -90,8 +90,22 @@ export interface PriorPayment {
   txHash: string | null;
 }
 
-/** The unlock an id bought with this same payment, if any; 409 when the id is bound to another payment. */
-export async function priorPayment(q: Queryable, key: PaymentIdKey): Promise<PriorPayment | undefined> {
+/** An id reserved by a request that ended (its instance died) without booking or releasing it: the claim it made. */
+export interface AbandonedPayment {
+  abandoned: { nonce: string };
+}
+
+/**
+ * The unlock an id bought with this same payment, if any; 409 when the id is bound to another payment, or its
+ * payment is still in flight. A reservation made at or before `abandonedBefore` that is still in flight belongs
+ * to a request no longer running, as does one its request gave up on: the authorization it claimed is returned, for
+ * the caller to settle the matter.
+ */
+export async function priorPayment(
+  q: Queryable,
+  key: PaymentIdKey,
+  abandonedBefore = Number.NEGATIVE_INFINITY,
+): Promise<PriorPayment | AbandonedPayment | undefined> {
   const row = await x402ExtensionsStore.paymentIdentifier(q, key.id);
   if (!row) return undefined;
   if (row.fingerprint !== key.fingerprint) {
@@ -101,24 +115,36 @@ export async function priorPayment(q: Queryable, key: PaymentIdKey): Promise<Pri
     );
   }
   if (row.revenue === null) {
-    throw new DomainError(ERROR_CODES.PAYMENT_IN_PROGRESS, 'The payment with this payment-identifier is in progress');
+    if (row.nonce !== null && (row.abandoned_at !== null || row.created_at <= abandonedBefore))
+      return { abandoned: { nonce: row.nonce } };
+    throw paymentInProgress();
   }
   return { revenue: JSON.parse(row.revenue) as Record<string, unknown>, txHash: row.tx_hash };
 }
+
+export const paymentInProgress = () =>
+  new DomainError(ERROR_CODES.PAYMENT_IN_PROGRESS, 'The payment with this payment-identifier is in progress');
 
 /** In the claim's transaction: binds the id to this payment, or answers what the id bought before (or 409). */
 export async function reservePaymentId(
   q: Queryable,
   key: PaymentIdKey,
-  r: { learningId: string; payer: string; now: number },
+  r: { learningId: string; payer: string; nonce: string; now: number },
 ): Promise<PriorPayment | undefined> {
   if (await x402ExtensionsStore.reservePaymentIdentifier(q, { ...key, ...r })) return undefined;
-  return priorPayment(q, key);
+  // Reserved meanwhile by another request, which is running: abandoned ones were settled before this claim.
+  const prior = await priorPayment(q, key);
+  if (prior && 'abandoned' in prior) throw paymentInProgress();
+  return prior;
 }
 
 /** In the booking's transaction: records what the id bought. */
 export const completePaymentId = (q: Queryable, id: string, revenue: unknown, txHash: string | null) =>
   x402ExtensionsStore.completePaymentIdentifier(q, id, JSON.stringify(revenue), txHash);
+
+/** The request gave up on an unknown settlement outcome: the id stays bound to its claim for the next send. */
+export const abandonPaymentId = (q: Queryable, id: string, now: number) =>
+  x402ExtensionsStore.abandonPaymentIdentifier(q, id, now);
 
 /** With the claim's release: the id may be used again. */
 export const releasePaymentId = (q: Queryable, id: string) => x402ExtensionsStore.releasePaymentIdentifier(q, id);

@@ -7,6 +7,11 @@ export interface PaymentIdentifierRow {
   payer: string;
   revenue: string | null;
   tx_hash: string | null;
+  /** The nonce of the x402 authorization the id was reserved for (NULL on rows from before migration 230). */
+  nonce: string | null;
+  created_at: number;
+  /** When the request that reserved it ended without knowing whether its payment settled; NULL while it runs. */
+  abandoned_at: number | null;
 }
 
 /** SQL for the x402 extensions' tables (migration 121): payment identifiers, SIWX nonces, signing keys. */
@@ -18,18 +23,23 @@ export const x402ExtensionsStore = {
   /** Reserves `id` for a payment in flight; false when the id is taken. The primary key makes this atomic. */
   async reservePaymentIdentifier(
     q: Queryable,
-    r: { id: string; fingerprint: string; learningId: string; payer: string; now: number },
+    r: { id: string; fingerprint: string; learningId: string; payer: string; nonce: string; now: number },
   ): Promise<boolean> {
     const res = await q.run(
-      `INSERT INTO payment_identifiers (id, fingerprint, learning_id, payer, created_at) VALUES (?, ?, ?, ?, ?)
+      `INSERT INTO payment_identifiers (id, fingerprint, learning_id, payer, nonce, created_at) VALUES (?, ?, ?, ?, ?, ?)
        ON CONFLICT (id) DO NOTHING`,
-      [r.id, r.fingerprint, r.learningId, r.payer, r.now],
+      [r.id, r.fingerprint, r.learningId, r.payer, r.nonce, r.now],
     );
     return res.changes > 0;
   },
 
   async completePaymentIdentifier(q: Queryable, id: string, revenue: string, txHash: string | null): Promise<void> {
     await q.run('UPDATE payment_identifiers SET revenue = ?, tx_hash = ? WHERE id = ?', [revenue, txHash, id]);
+  },
+
+  /** The request reserving `id` ends not knowing whether its payment settled: the next send under it resolves that. */
+  async abandonPaymentIdentifier(q: Queryable, id: string, now: number): Promise<void> {
+    await q.run('UPDATE payment_identifiers SET abandoned_at = ? WHERE id = ? AND revenue IS NULL', [now, id]);
   },
 
   /** Gives back an id whose payment was not booked (settlement refused or unreachable). */
