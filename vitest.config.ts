@@ -28,6 +28,7 @@ const ON_BOTH_BACKENDS = [
   'migrate-to-postgres',
   'changes',
   'database-failure',
+  'shared-secret',
 ].map((name) => `packages/server/test/${name}.test.ts`);
 
 /**

@@ -41,6 +41,11 @@ export async function startServer({
   fs.mkdirSync(config.dataDir, { recursive: true });
   // First: a bad stored secret stops the start before anything is opened.
   const jwtSecret = loadJwtSecret(config.jwtSecret, config.dataDir);
+  if (config.databaseUrl && !config.jwtSecret)
+    logger.warn(
+      'AXLE_JWT_SECRET is not set: this instance signs sessions with its own secret (<data dir>/jwt-secret). ' +
+        'Instances sharing one PostgreSQL database must share AXLE_JWT_SECRET, or a session from one fails on the others.',
+    );
   const store = await openStore({
     databaseUrl: config.databaseUrl,
     databasePool: config.databasePool,
