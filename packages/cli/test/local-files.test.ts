@@ -1,0 +1,56 @@
+// The toolkit's own files and the clients' files on a machine set up unusually: a config.json left world-readable,
+// client configs that are symlinks into a dotfiles folder, a second daemon started beside a running one.
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { axle, tempHome, writeAxleConfig } from './helpers.js';
+
+const KEY = `axl_${'k'.repeat(43)}`;
+const modeOf = (file: string) => fs.statSync(file).mode & 0o777;
+
+describe('local files against a stand-in server', () => {
+  let server: http.Server;
+  let url: string;
+  /** Route -> requests the stand-in got. */
+  let asked: Record<string, number>;
+  beforeAll(async () => {
+    server = http.createServer((req, res) => {
+      req.resume();
+      const route = `${req.method} ${new URL(req.url ?? '/', 'http://stand-in').pathname}`;
+      asked[route] = (asked[route] ?? 0) + 1;
+      const answers: Record<string, unknown> = {
+        'GET /account/settings': { consent_granted: false },
+        'POST /auth/device/code': {
+          device_code: 'd',
+          user_code: 'ABCD-EFGH',
+          verification_uri: `${url}/device`,
+          expires_in: 30,
+          interval: 1,
+        },
+        'POST /auth/device/token': { api_key: KEY, account_id: 'acc_1', email: 'me@example.com' },
+        'DELETE /account/api-key': { revoked: true },
+      };
+      const body = answers[route];
+      res.writeHead(body ? 200 : 404, { 'content-type': 'application/json' }).end(JSON.stringify(body ?? {}));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  beforeEach(() => {
+    asked = {};
+  });
+
+  it('login writes the key into a config.json that was world-readable owner-only', async () => {
+    const home = tempHome();
+    writeAxleConfig(home, { server: url });
+    const config = path.join(home, '.axle/config.json');
+    fs.chmodSync(config, 0o644);
+    const out = await axle(['login', '--server', url, '--no-browser'], { home });
+    expect(out.code, out.stderr).toBe(0);
+    expect(JSON.parse(fs.readFileSync(config, 'utf8')).api_key).toBe(KEY);
+    expect(modeOf(config)).toBe(0o600);
+  });
+});
