@@ -53,4 +53,41 @@ describe('local files against a stand-in server', () => {
     expect(JSON.parse(fs.readFileSync(config, 'utf8')).api_key).toBe(KEY);
     expect(modeOf(config)).toBe(0o600);
   });
+
+  it('setup edits a symlinked client config through the link, and undo restores the file it points to', async () => {
+    const home = tempHome();
+    writeAxleConfig(home, { server: url, api_key: KEY });
+    const dotfiles = path.join(home, 'dotfiles');
+    fs.mkdirSync(dotfiles);
+    fs.mkdirSync(path.join(home, '.cursor'));
+    const original = '{\n  "mcpServers": {\n    "other": { "command": "other-mcp" }\n  }\n}\n';
+    const target = path.join(dotfiles, 'cursor-mcp.json');
+    fs.writeFileSync(target, original, { mode: 0o644 });
+    const link = path.join(home, '.cursor/mcp.json');
+    fs.symlinkSync('../dotfiles/cursor-mcp.json', link);
+    // A link whose target does not exist yet (a dotfiles checkout that is not there): setup creates the target.
+    fs.mkdirSync(path.join(home, '.codeium/windsurf'), { recursive: true });
+    const dangling = path.join(home, '.codeium/windsurf/mcp_config.json');
+    fs.symlinkSync('../../dotfiles/windsurf.json', dangling);
+
+    const setup = await axle(['setup', '--yes', '--no-browser'], { home });
+    expect(setup.code, setup.stderr).toBe(0);
+    expect(fs.lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(fs.lstatSync(dangling).isSymbolicLink()).toBe(true);
+    for (const file of [target, path.join(dotfiles, 'windsurf.json')]) {
+      expect(JSON.parse(fs.readFileSync(file, 'utf8')).mcpServers.axle.env.SVC_API_KEY).toBe(KEY);
+      expect(modeOf(file)).toBe(0o600);
+    }
+    expect(JSON.parse(fs.readFileSync(target, 'utf8')).mcpServers.other).toEqual({ command: 'other-mcp' });
+
+    const undo = await axle(['setup', '--undo', '--yes'], { home });
+    expect(undo.code, undo.stderr).toBe(0);
+    expect(fs.lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(fs.readFileSync(target, 'utf8')).toBe(original);
+    expect(modeOf(target)).toBe(0o644);
+    expect(fs.readdirSync(path.join(home, '.cursor'))).toEqual(['mcp.json']);
+    // The file setup created behind the dangling link is gone again; the link stays as it was.
+    expect(fs.existsSync(path.join(dotfiles, 'windsurf.json'))).toBe(false);
+    expect(fs.lstatSync(dangling).isSymbolicLink()).toBe(true);
+  });
 });

@@ -1,5 +1,5 @@
 import { chmod, rm, stat } from 'node:fs/promises';
-import { backupPath, exists, readText, writeAtomic } from '../lib/files.js';
+import { backupPath, exists, readText, resolveLinks, writeAtomic } from '../lib/files.js';
 import { type EditOutcome, sameJson } from './edit.js';
 import type { McpEntry } from './entry.js';
 import { isAxleEntry } from './entry.js';
@@ -96,7 +96,8 @@ export class FileEdits {
 
   async commit(): Promise<void> {
     for (const [path, f] of this.files) {
-      if (f.remove) await rm(path, { force: true });
+      // A link into a dotfiles folder stays, as it was before setup; the file setup created behind it goes.
+      if (f.remove) await rm(await resolveLinks(path), { force: true });
       else if (f.text !== undefined && f.text !== f.original)
         await writeAtomic(path, f.text, {
           backup: f.original !== undefined,
