@@ -1,11 +1,12 @@
 // The toolkit's own files and the clients' files on a machine set up unusually: a config.json left world-readable,
 // client configs that are symlinks into a dotfiles folder, a second daemon started beside a running one.
+import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { axle, tempHome, writeAxleConfig } from './helpers.js';
+import { axle, CLI_BIN, cliEnv, eventually, tempHome, writeAxleConfig } from './helpers.js';
 
 const KEY = `axl_${'k'.repeat(43)}`;
 const modeOf = (file: string) => fs.statSync(file).mode & 0o777;
@@ -90,4 +91,69 @@ describe('local files against a stand-in server', () => {
     expect(fs.existsSync(path.join(dotfiles, 'windsurf.json'))).toBe(false);
     expect(fs.lstatSync(dangling).isSymbolicLink()).toBe(true);
   });
+});
+
+describe('the capture daemon', () => {
+  const started: ChildProcess[] = [];
+  afterAll(async () => {
+    for (const child of started)
+      if (child.exitCode === null && child.signalCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGKILL');
+        await exited;
+      }
+  });
+
+  /** `axle daemon run` in the foreground, as `daemon start` runs it; resolves its exit code. */
+  function daemonRun(home: string): { child: ChildProcess; exit: Promise<number | null>; output: () => string } {
+    const child = spawn(process.execPath, [CLI_BIN, 'daemon', 'run'], {
+      env: cliEnv(home),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    started.push(child);
+    let output = '';
+    child.stdout!.on('data', (c) => (output += c));
+    child.stderr!.on('data', (c) => (output += c));
+    return { child, exit: new Promise((r) => child.once('exit', (code) => r(code))), output: () => output };
+  }
+
+  const captureOn = (home: string) =>
+    writeAxleConfig(home, { capture: { enabled: true, since: new Date().toISOString() } });
+
+  it('a second daemon refuses while one runs, so stop ends the only one there is', async () => {
+    const home = tempHome();
+    captureOn(home);
+    const pidFile = path.join(home, '.axle/daemon.pid');
+    const first = daemonRun(home);
+    await eventually(() => first.output().includes('"watching"'), 'the first daemon to watch');
+    expect(fs.readFileSync(pidFile, 'utf8').trim()).toBe(String(first.child.pid));
+
+    const second = daemonRun(home);
+    expect(await second.exit).toBe(1);
+    expect(second.output()).toContain(`already running (pid ${first.child.pid})`);
+    expect(fs.readFileSync(pidFile, 'utf8').trim()).toBe(String(first.child.pid));
+
+    const stop = await axle(['daemon', 'stop', '--json'], { home });
+    expect(JSON.parse(stop.stdout)).toEqual({ stopped: true });
+    expect(await first.exit).toBe(0);
+    expect(fs.existsSync(pidFile)).toBe(false);
+  }, 60_000);
+
+  it("a killed daemon's pid file does not keep the next one from starting", async () => {
+    const home = tempHome();
+    captureOn(home);
+    const pidFile = path.join(home, '.axle/daemon.pid');
+    const first = daemonRun(home);
+    await eventually(() => first.output().includes('"watching"'), 'the first daemon to watch');
+    first.child.kill('SIGKILL');
+    await first.exit;
+    expect(fs.existsSync(pidFile)).toBe(true);
+
+    const next = daemonRun(home);
+    await eventually(() => next.output().includes('"watching"'), 'the next daemon to watch');
+    expect(fs.readFileSync(pidFile, 'utf8').trim()).toBe(String(next.child.pid));
+    next.child.kill('SIGTERM');
+    expect(await next.exit).toBe(0);
+    expect(fs.existsSync(pidFile)).toBe(false);
+  }, 60_000);
 });

@@ -1,10 +1,11 @@
-import { rm, writeFile, mkdir } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { captureDisabled, OpenClawAdapter, type RunResult } from '@axle/extractor';
 import { AxleCommand } from '../../lib/base.js';
 import { readConfig } from '../../lib/config.js';
 import { EXIT, fail } from '../../lib/exit.js';
 import { axlePaths } from '../../lib/paths.js';
 import { claudeProjects, openclawWorkspace } from '../../clients/locations.js';
+import { acquireLock } from '../../runner/lock.js';
 
 /** How often the kill switch is looked at: capture stops within a second of it appearing. */
 const KILL_SWITCH_POLL_MS = 250;
@@ -16,7 +17,8 @@ export default class DaemonRun extends AxleCommand {
     `Watches the transcript folders of best-effort clients (Claude Code's project sessions, OpenClaw's
 memory and sessions) with chokidar, and scrubs, extracts and sends their drafts like the runner. It pauses within a
 second of the kill switch appearing and resumes when it goes. A malformed transcript line is skipped and logged.
-Exit codes: 0 stopped by a signal, 6 background extraction is off.`;
+Only one daemon runs per ~/.axle: its pid file is taken exclusively, and one left by a daemon that died is taken
+over. Exit codes: 0 stopped by a signal, 1 another daemon is running, 6 background extraction is off.`;
 
   static override examples = ['<%= config.bin %> daemon run'];
 
@@ -28,7 +30,12 @@ Exit codes: 0 stopped by a signal, 6 background extraction is off.`;
       fail('Background extraction is off: run `axle setup --enable-extraction` first', EXIT.DECLINED);
     const paths = axlePaths();
     await mkdir(paths.home, { recursive: true });
-    await writeFile(paths.daemonPid, `${process.pid}\n`);
+    // A second daemon would watch and send the same sessions, and its pid would hide the first from stop and undo.
+    const release = await acquireLock(paths.daemonPid);
+    if (!release) {
+      const owner = (await readFile(paths.daemonPid, 'utf8').catch(() => '')).trim();
+      return fail(`The daemon is already running (pid ${owner}); \`axle daemon stop\` stops it`, EXIT.FAILED);
+    }
     const log = (entry: Record<string, unknown>) =>
       process.stdout.write(`${JSON.stringify({ ts: new Date().toISOString(), ...entry })}\n`);
     const create = () =>
@@ -90,7 +97,7 @@ Exit codes: 0 stopped by a signal, 6 background extraction is off.`;
     clearInterval(timer);
     await adapter?.stop();
     await logRun();
-    await rm(paths.daemonPid, { force: true });
+    await release();
     log({ event: 'stopped' });
   }
 }
