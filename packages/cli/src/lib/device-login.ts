@@ -98,14 +98,16 @@ async function signedIn(body: Record<string, unknown>): Promise<DeviceLoginResul
  * person approves, denies, or the code expires.
  */
 export async function deviceLogin(api: Api, opts: DeviceLoginOptions): Promise<DeviceLoginResult> {
-  const start = await api.call<{
-    device_code: string;
-    user_code: string;
-    verification_uri: string;
-    verification_uri_complete?: string;
-    expires_in: number;
-    interval: number;
-  }>('POST', '/auth/device/code', { client_name: `axle CLI on ${hostname()}` });
+  // A 2xx answer that is not a JSON object (a proxy's page, say) has no fields: it fails the checks below.
+  const start =
+    (await api.call<{
+      device_code: string;
+      user_code: string;
+      verification_uri: string;
+      verification_uri_complete?: string;
+      expires_in: number;
+      interval: number;
+    }>('POST', '/auth/device/code', { client_name: `axle CLI on ${hostname()}` })) ?? {};
   // What the server sent is checked before it is shown, opened or waited on: it may not be the server meant.
   const link = signInLink(start.verification_uri_complete) ?? signInLink(start.verification_uri);
   const code = typeof start.user_code === 'string' ? await terminalLine(start.user_code) : '';
