@@ -5,8 +5,9 @@ import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { axle, CLI_BIN, cliEnv, eventually, tempHome, writeAxleConfig } from './helpers.js';
+import { axle, CLI_BIN, cliEnv, eventually, TRANSCRIPT, tempHome, writeAxleConfig } from './helpers.js';
 
 const KEY = `axl_${'k'.repeat(43)}`;
 const modeOf = (file: string) => fs.statSync(file).mode & 0o777;
@@ -90,6 +91,59 @@ describe('local files against a stand-in server', () => {
     // The file setup created behind the dangling link is gone again; the link stays as it was.
     expect(fs.existsSync(path.join(dotfiles, 'windsurf.json'))).toBe(false);
     expect(fs.lstatSync(dangling).isSymbolicLink()).toBe(true);
+  });
+});
+
+describe('axle extract with drafts already waiting in the queue', () => {
+  let server: http.Server;
+  let url: string;
+  /** Titles of the learnings POST /learn got. */
+  const learned: string[] = [];
+  beforeAll(async () => {
+    server = http.createServer((req, res) => {
+      let body = '';
+      req.on('data', (c) => (body += c));
+      req.on('end', () => {
+        if (req.url === '/learn') learned.push((JSON.parse(body) as { title: string }).title);
+        res.writeHead(201, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ id: `lrn_${learned.length}`, status: 'pending_review' }));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it('sends the drafts it showed and asked about, not a draft the runner left queued after capture was switched off', async () => {
+    const home = tempHome();
+    // Capture was on, the server was down when the runner ran, then consent was revoked (capture off).
+    writeAxleConfig(home, { server: url, api_key: KEY, capture: { enabled: false, since: new Date().toISOString() } });
+    const pending = path.join(home, '.axle/queue/pending');
+    fs.mkdirSync(pending, { recursive: true });
+    const waiting = {
+      id: '20260101T000000000Z-aaaaaaaa',
+      created_at: '2026-01-01T00:00:00.000Z',
+      source: 'claude-code',
+      attempts: 2,
+      last_error: 'network: connect ECONNREFUSED',
+      draft: {
+        title: 'A draft from a session captured before consent was revoked',
+        body: 'Captured while background extraction was on; its consent has since been withdrawn by the person.',
+        category: 'code-execution',
+        tags: ['node'],
+        task_context: 'an earlier session',
+        outcome: 'success',
+        quality_self_assessment: { specificity: 4, actionability: 4, novelty: 4, completeness: 4 },
+      },
+    };
+    fs.writeFileSync(path.join(pending, `${waiting.id}.json`), JSON.stringify(waiting), { mode: 0o600 });
+
+    const out = await axle(['extract', fileURLToPath(TRANSCRIPT), '--yes', '--json'], { home });
+    expect(out.code, out.stderr).toBe(0);
+    const { drafts, sent } = JSON.parse(out.stdout) as { drafts: Array<{ title: string }>; sent: number };
+    expect(learned).toEqual(drafts.map((d) => d.title));
+    expect(sent).toBe(drafts.length);
+    expect(fs.existsSync(path.join(pending, `${waiting.id}.json`))).toBe(true);
   });
 });
 

@@ -127,10 +127,11 @@ export class Submitter {
     return Math.min(max, Math.max(backoff, retryAfterMs ?? 0));
   }
 
-  async flush(): Promise<FlushReport> {
+  /** Sends the pending drafts (with `only`, just those ids), first in, first out. */
+  async flush(only?: ReadonlySet<string>): Promise<FlushReport> {
     const report: FlushReport = { sent: [], rejected: [], pending: [] };
     const maxAttempts = this.opts.maxAttempts ?? 4;
-    const items = await this.queue.list('pending');
+    const items = (await this.queue.list('pending')).filter((i) => !only || only.has(i.id));
     for (let index = 0; index < items.length; index++) {
       const item = items[index] as QueueItem;
       let last: Attempt | undefined;
@@ -177,9 +178,13 @@ export class Submitter {
     return report;
   }
 
-  /** Queues the drafts of a run that are new (see DraftQueue.enqueueNew) and sends the queue. */
+  /**
+   * Queues the drafts of a run that are new (see DraftQueue.enqueueNew) and sends those: a person who said yes to
+   * these drafts did not say yes to others waiting in the queue (left by the runner, perhaps before consent was
+   * withdrawn). They stay for the flush that sends them.
+   */
   async submit(drafts: LearningDraft[], source: SourceClient): Promise<FlushReport & { duplicates: number }> {
-    const { duplicates } = await this.queue.enqueueNew(drafts, source, new Date(this.clock()));
-    return { ...(await this.flush()), duplicates };
+    const { queued, duplicates } = await this.queue.enqueueNew(drafts, source, new Date(this.clock()));
+    return { ...(await this.flush(new Set(queued.map((q) => q.id)))), duplicates };
   }
 }
