@@ -210,4 +210,31 @@ describe('the capture daemon', () => {
     expect(await next.exit).toBe(0);
     expect(fs.existsSync(pidFile)).toBe(false);
   }, 60_000);
+
+  it('a running daemon pauses once consent is revoked, as the hooks stop, and resumes when capture is on again', async () => {
+    const consent = http.createServer((req, res) => {
+      req.resume();
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ consent_recorded: true, action: 'revoke', consent_version: '1', audit_ref: 'aud_1' }));
+    });
+    await new Promise<void>((resolve) => consent.listen(0, '127.0.0.1', resolve));
+    try {
+      const home = tempHome();
+      const server = `http://127.0.0.1:${(consent.address() as AddressInfo).port}`;
+      writeAxleConfig(home, { server, api_key: KEY, capture: { enabled: true, since: new Date().toISOString() } });
+      const daemon = daemonRun(home);
+      await eventually(() => daemon.output().includes('"watching"'), 'the daemon to watch');
+
+      const revoke = await axle(['consent', 'revoke'], { home });
+      expect(revoke.code, revoke.stderr).toBe(0);
+      await eventually(() => daemon.output().includes('"reason":"capture off"'), 'the daemon to pause');
+
+      writeAxleConfig(home, { server, api_key: KEY, capture: { enabled: true, since: new Date().toISOString() } });
+      await eventually(() => daemon.output().split('"watching"').length === 3, 'the daemon to resume');
+      daemon.child.kill('SIGTERM');
+      expect(await daemon.exit).toBe(0);
+    } finally {
+      await new Promise<void>((resolve) => consent.close(() => resolve()));
+    }
+  }, 60_000);
 });

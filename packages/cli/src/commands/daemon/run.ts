@@ -1,13 +1,13 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { captureDisabled, OpenClawAdapter, type RunResult } from '@axle/extractor';
 import { AxleCommand } from '../../lib/base.js';
-import { readConfig } from '../../lib/config.js';
+import { type AxleConfig, readConfig } from '../../lib/config.js';
 import { EXIT, fail } from '../../lib/exit.js';
 import { axlePaths } from '../../lib/paths.js';
 import { claudeProjects, openclawWorkspace } from '../../clients/locations.js';
 import { acquireLock } from '../../runner/lock.js';
 
-/** How often the kill switch is looked at: capture stops within a second of it appearing. */
+/** How often the kill switch and the config are looked at: capture stops within a second of either saying so. */
 const KILL_SWITCH_POLL_MS = 250;
 
 export default class DaemonRun extends AxleCommand {
@@ -16,7 +16,8 @@ export default class DaemonRun extends AxleCommand {
   static override description =
     `Watches the transcript folders of best-effort clients (Claude Code's project sessions, OpenClaw's
 memory and sessions) with chokidar, and scrubs, extracts and sends their drafts like the runner. It pauses within a
-second of the kill switch appearing and resumes when it goes. A malformed transcript line is skipped and logged.
+second of the kill switch appearing, or of capture being switched off in ~/.axle/config.json (\`axle consent
+revoke\` does that), and resumes when both allow it again. A malformed transcript line is skipped and logged.
 Only one daemon runs per ~/.axle: its pid file is taken exclusively, and one left by a daemon that died is taken
 over. Exit codes: 0 stopped by a signal, 1 another daemon is running, 6 background extraction is off.`;
 
@@ -38,7 +39,7 @@ over. Exit codes: 0 stopped by a signal, 1 another daemon is running, 6 backgrou
     }
     const log = (entry: Record<string, unknown>) =>
       process.stdout.write(`${JSON.stringify({ ts: new Date().toISOString(), ...entry })}\n`);
-    const create = () =>
+    const create = (config: AxleConfig) =>
       new OpenClawAdapter({
         memoryPath: openclawWorkspace(),
         claudeProjectsPath: claudeProjects(),
@@ -70,14 +71,20 @@ over. Exit codes: 0 stopped by a signal, 1 another daemon is running, 6 backgrou
       busy = true;
       try {
         await logRun();
-        const off = await captureDisabled(paths.killSwitch);
-        if (off && adapter) {
+        // Consent withdrawn (capture off in the config) stops the daemon as it stops the hooks.
+        const current = await readConfig().catch((): AxleConfig => ({}));
+        const reason = (await captureDisabled(paths.killSwitch))
+          ? 'kill switch on'
+          : current.capture?.enabled
+            ? undefined
+            : 'capture off';
+        if (reason && adapter) {
           await adapter.stop();
           await logRun();
           adapter = undefined;
-          log({ event: 'paused', reason: 'kill switch on' });
-        } else if (!off && !adapter) {
-          adapter = create();
+          log({ event: 'paused', reason });
+        } else if (!reason && !adapter) {
+          adapter = create(current);
           await adapter.start();
           adapter.trigger();
           log({ event: 'watching', paths: [openclawWorkspace(), claudeProjects()] });
