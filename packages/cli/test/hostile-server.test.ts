@@ -212,4 +212,28 @@ describe('axle against a hostile server', () => {
       'did not answer the sign-in request as an Axle server does',
     );
   });
+
+  it('says so when the sign-in page is on another host than the server signed in to', async () => {
+    const code = { device_code: 'd', user_code: 'ABCD-EFGH', expires_in: 30, interval: 1 };
+    answers['POST /auth/device/token'] = [400, { error: 'access_denied' }];
+    // The device page of some other Axle (whose code the server's operator asked for), or a look-alike host.
+    answers['POST /auth/device/code'] = [
+      200,
+      { ...code, verification_uri: 'https://axle.example.com/device?user_code=WXYZ-BCDF' },
+    ];
+    const other = await axle(['login', '--server', url, '--no-browser'], { home: tempHome() });
+    const oneLine = (t: string) => t.replace(/\s*\n\s*›?\s*/g, ' ');
+    expect(oneLine(other.stderr)).toContain(
+      `That page is on axle.example.com, not on ${new URL(url).host}, the server you are signing in to`,
+    );
+
+    // The same machine under its other loopback name (a local server's page says localhost) is the same host.
+    answers['POST /auth/device/code'] = [
+      200,
+      { ...code, verification_uri: `http://localhost:${new URL(url).port}/device` },
+    ];
+    const same = await axle(['login', '--server', url, '--no-browser'], { home: tempHome() });
+    expect(same.stderr).toContain('Your sign-in code: ABCD-EFGH');
+    expect(same.stderr).not.toContain('That page is on');
+  });
 });
