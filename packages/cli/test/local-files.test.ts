@@ -92,6 +92,35 @@ describe('local files against a stand-in server', () => {
     expect(fs.existsSync(path.join(dotfiles, 'windsurf.json'))).toBe(false);
     expect(fs.lstatSync(dangling).isSymbolicLink()).toBe(true);
   });
+
+  it('setup and undo report a client config they cannot read and go on with the others (exit 5)', async () => {
+    const home = tempHome();
+    writeAxleConfig(home, { server: url, api_key: KEY });
+    // Where Cursor's file should be there is a folder (as unreadable as a file another user owns).
+    fs.mkdirSync(path.join(home, '.cursor/mcp.json'), { recursive: true });
+    fs.mkdirSync(path.join(home, '.gemini'));
+    fs.writeFileSync(path.join(home, '.gemini/settings.json'), '{ "theme": "GitHub" }\n');
+
+    const setup = await axle(['setup', '--yes', '--no-browser', '--json'], { home });
+    expect(setup.code, setup.stderr).toBe(5);
+    const clients = (JSON.parse(setup.stdout) as { clients: Array<{ id: string; mcp: string; problem?: string }> })
+      .clients;
+    expect(clients.find((c) => c.id === 'cursor')).toMatchObject({
+      mcp: 'corrupt',
+      problem: 'cannot be read (EISDIR)',
+    });
+    expect(clients.find((c) => c.id === 'gemini-cli')).toMatchObject({ mcp: 'added' });
+    expect(JSON.parse(fs.readFileSync(path.join(home, '.gemini/settings.json'), 'utf8')).mcpServers.axle).toBeDefined();
+
+    const status = await axle(['status'], { home });
+    expect(status.code, status.stderr).toBe(5);
+    expect(status.stdout).toContain(`${path.join(home, '.cursor/mcp.json')} cannot be read (EISDIR)`);
+
+    const undo = await axle(['setup', '--undo', '--yes'], { home });
+    expect(undo.code, undo.stderr).toBe(5);
+    expect(fs.readFileSync(path.join(home, '.gemini/settings.json'), 'utf8')).toBe('{ "theme": "GitHub" }\n');
+    expect(fs.statSync(path.join(home, '.cursor/mcp.json')).isDirectory()).toBe(true);
+  });
 });
 
 describe('axle extract with drafts already waiting in the queue', () => {

@@ -110,6 +110,21 @@ export class FileEdits {
   }
 }
 
+/**
+ * A client's file as text, or why it cannot be read (a folder where the file should be, a file another user owns
+ * after a \`sudo\` run): such a file is reported and left alone like one that does not parse, and the others go on.
+ */
+async function readOrProblem(
+  edits: FileEdits,
+  path: string,
+): Promise<{ text: string | undefined } | { status: 'corrupt'; problem: string }> {
+  try {
+    return { text: await edits.read(path) };
+  } catch (err) {
+    return { status: 'corrupt', problem: `cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'})` };
+  }
+}
+
 /** Owner read and write only: the mode of a file holding the API key. */
 const SECRET_MODE = 0o600;
 
@@ -151,7 +166,9 @@ export async function register(
   entry: McpEntry,
 ): Promise<{ status: ChangeStatus; problem?: string }> {
   const path = def.config();
-  const text = await edits.read(path);
+  const read = await readOrProblem(edits, path);
+  if (!('text' in read)) return read;
+  const { text } = read;
   const value = def.entry(entry);
   const outcome =
     def.format === 'toml'
@@ -170,7 +187,9 @@ export async function unregister(
   def: ClientDef,
 ): Promise<{ status: ChangeStatus; problem?: string }> {
   const path = def.config();
-  const text = await edits.read(path);
+  const read = await readOrProblem(edits, path);
+  if (!('text' in read)) return read;
+  const { text } = read;
   if (text === undefined) return { status: 'absent' };
   const outcome =
     def.format === 'toml'
@@ -189,7 +208,9 @@ export async function hook(
 ): Promise<{ status: ChangeStatus; problem?: string }> {
   if (!def.hooks) return { status: 'absent' };
   const path = def.hooks.file();
-  const text = await edits.read(path);
+  const read = await readOrProblem(edits, path);
+  if (!('text' in read)) return read;
+  const { text } = read;
   const outcome = installHooks(text, def.hooks.events, group);
   if (outcome.kind === 'changed') edits.set(path, outcome.text);
   return { status: statusOf(outcome, undefined), ...('reason' in outcome && { problem: outcome.reason }) };
@@ -198,7 +219,9 @@ export async function hook(
 export async function unhook(edits: FileEdits, def: ClientDef): Promise<{ status: ChangeStatus; problem?: string }> {
   if (!def.hooks) return { status: 'absent' };
   const path = def.hooks.file();
-  const text = await edits.read(path);
+  const read = await readOrProblem(edits, path);
+  if (!('text' in read)) return read;
+  const { text } = read;
   if (text === undefined) return { status: 'absent' };
   const outcome = removeHooks(text, def.hooks.events);
   if (outcome.kind === 'changed') edits.set(path, outcome.text);
