@@ -166,6 +166,30 @@ describe('Submitter', () => {
     expect(await queue.list('done')).toHaveLength(2);
   });
 
+  it('stops reading an answer far larger than any Axle answer and keeps the draft queued', async () => {
+    server = await startServer((_req, res) => {
+      res.writeHead(201, { 'content-type': 'application/json' });
+      const mib = Buffer.alloc(1024 * 1024, 0x61);
+      let sent = 0;
+      const pump = () => {
+        while (sent < 64) {
+          sent++;
+          if (!res.write(mib)) return;
+        }
+        res.end();
+      };
+      res.on('drain', pump);
+      res.on('error', () => undefined);
+      res.write('{"id": "');
+      pump();
+    });
+    const queue = new DraftQueue(dir);
+    const r = await submitter(queue, server.url, { maxAttempts: 1 }).submit([draft(1)], 'claude-code');
+    expect(r.sent).toEqual([]);
+    expect(r.pending).toEqual([{ id: expect.any(String), attempts: 1, last_error: 'answer larger than 1 MiB' }]);
+    expect(await queue.list('pending')).toHaveLength(1);
+  });
+
   it('honours Retry-After and leaves drafts queued when the server is unreachable', async () => {
     server = await startServer((_req, res) => {
       res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '7' });

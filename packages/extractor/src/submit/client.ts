@@ -48,6 +48,9 @@ type Attempt =
   | { kind: 'retry'; reason: string; retryAfterMs?: number }
   | { kind: 'auth'; status: number; reason: string };
 
+/** Most bytes of an answer read (the idempotency key makes sending a draft again after a cut-off answer safe). */
+const MAX_ANSWER_BYTES = 1024 * 1024;
+
 /** Statuses that will not change by sending the same draft again. 408 and 429 are transient. */
 const PERMANENT = (s: number) => s >= 400 && s < 500 && s !== 401 && s !== 403 && s !== 408 && s !== 429;
 
@@ -102,7 +105,18 @@ export class Submitter {
       });
       status = res.statusCode;
       retryAfter = res.headers['retry-after'];
-      text = await res.body.text();
+      const chunks: Buffer[] = [];
+      let size = 0;
+      for await (const chunk of res.body) {
+        size += (chunk as Buffer).length;
+        // POST /learn answers a few hundred bytes; a server that streams on would fill the memory of a background runner.
+        if (size > MAX_ANSWER_BYTES) {
+          res.body.destroy();
+          return { kind: 'retry', reason: `answer larger than ${MAX_ANSWER_BYTES / 1024 / 1024} MiB` };
+        }
+        chunks.push(chunk as Buffer);
+      }
+      text = Buffer.concat(chunks).toString('utf8');
     } catch (err) {
       return { kind: 'retry', reason: `network: ${(err as Error).message || (err as Error).name}` };
     }
