@@ -121,6 +121,25 @@ describe('local files against a stand-in server', () => {
     expect(fs.readFileSync(path.join(home, '.gemini/settings.json'), 'utf8')).toBe('{ "theme": "GitHub" }\n');
     expect(fs.statSync(path.join(home, '.cursor/mcp.json')).isDirectory()).toBe(true);
   });
+
+  it('leaves a client config whose server list appears twice untouched: the client reads the last one', async () => {
+    const home = tempHome();
+    writeAxleConfig(home, { server: url, api_key: KEY });
+    fs.mkdirSync(path.join(home, '.cursor'));
+    const file = path.join(home, '.cursor/mcp.json');
+    const text =
+      '{\n  "mcpServers": { "old": { "command": "old-mcp" } },\n  "mcpServers": { "new": { "command": "new-mcp" } }\n}\n';
+    fs.writeFileSync(file, text);
+    const setup = await axle(['setup', '--yes', '--no-browser', '--json'], { home });
+    expect(setup.code, setup.stderr).toBe(5);
+    const clients = (JSON.parse(setup.stdout) as { clients: Array<{ id: string; mcp: string; problem?: string }> })
+      .clients;
+    expect(clients.find((c) => c.id === 'cursor')).toMatchObject({
+      mcp: 'conflict',
+      problem: '"mcpServers" appears more than once',
+    });
+    expect(fs.readFileSync(file, 'utf8')).toBe(text);
+  });
 });
 
 describe('axle extract with drafts already waiting in the queue', () => {
