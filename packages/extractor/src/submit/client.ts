@@ -1,5 +1,7 @@
+import { scrubAsync } from '@axle/scrub';
 import { Agent, request } from 'undici';
 import type { SourceClient } from '../conversation.js';
+import { draftText } from '../pipeline/run.js';
 import { isRecord } from '../readers/line-parser.js';
 import { CONTRIBUTOR_AGENT, type Clock, type LearningDraft, type Sleep, realSleep, systemClock } from '../types.js';
 import type { DraftQueue, QueueItem } from './queue.js';
@@ -50,6 +52,22 @@ type Attempt =
 
 /** Most bytes of an answer read (the idempotency key makes sending a draft again after a cut-off answer safe). */
 const MAX_ANSWER_BYTES = 1024 * 1024;
+
+/**
+ * Why a queued draft must not be sent, or undefined: each is scrubbed again just before it leaves, since a draft
+ * may wait for days in ~/.axle/queue/pending and be changed there (by hand, by another tool) after the pipeline's
+ * scrub. As in the pipeline, a draft in which anything is found is not sent.
+ */
+async function stillFound(item: QueueItem): Promise<string | undefined> {
+  try {
+    const { report } = await scrubAsync(draftText(item.draft));
+    return report.clean
+      ? undefined
+      : `scrubber matched ${report.patterns_matched.join(', ')} when sending (changed since extraction?)`;
+  } catch (err) {
+    return `scrubber failed when sending: ${(err as Error).message}`;
+  }
+}
 
 /** Statuses that will not change by sending the same draft again. 408 and 429 are transient. */
 const PERMANENT = (s: number) => s >= 400 && s < 500 && s !== 401 && s !== 403 && s !== 408 && s !== 429;
@@ -148,6 +166,13 @@ export class Submitter {
     const items = (await this.queue.list('pending')).filter((i) => !only || only.has(i.id));
     for (let index = 0; index < items.length; index++) {
       const item = items[index] as QueueItem;
+      const unclean = await stillFound(item);
+      if (unclean) {
+        item.outcome = { status: 0, reason: unclean };
+        await this.queue.settle(item, 'rejected');
+        report.rejected.push({ id: item.id, status: 0, reason: unclean });
+        continue;
+      }
       let last: Attempt | undefined;
       for (let attempt = 1; attempt <= maxAttempts; attempt++) {
         item.attempts++;
