@@ -140,6 +140,24 @@ describe('local files against a stand-in server', () => {
     });
     expect(fs.readFileSync(file, 'utf8')).toBe(text);
   });
+
+  it('leaves a client config made read-only untouched (exit 5), as an editor would', async () => {
+    const home = tempHome();
+    writeAxleConfig(home, { server: url, api_key: KEY });
+    fs.mkdirSync(path.join(home, '.cursor'));
+    const file = path.join(home, '.cursor/mcp.json');
+    const text = '{ "mcpServers": { "managed": { "command": "managed-mcp" } } }\n';
+    fs.writeFileSync(file, text);
+    fs.chmodSync(file, 0o444);
+    const setup = await axle(['setup', '--yes', '--no-browser', '--json'], { home });
+    expect(setup.code, setup.stderr).toBe(5);
+    const clients = (JSON.parse(setup.stdout) as { clients: Array<{ id: string; mcp: string; problem?: string }> })
+      .clients;
+    expect(clients.find((c) => c.id === 'cursor')).toMatchObject({ mcp: 'conflict', problem: 'is read-only' });
+    expect(fs.readFileSync(file, 'utf8')).toBe(text);
+    expect(modeOf(file)).toBe(0o444);
+    expect(fs.existsSync(`${file}.axle-backup`)).toBe(false);
+  });
 });
 
 describe('axle extract with drafts already waiting in the queue', () => {

@@ -112,17 +112,23 @@ export class FileEdits {
 
 /**
  * A client's file as text, or why it cannot be read (a folder where the file should be, a file another user owns
- * after a \`sudo\` run): such a file is reported and left alone like one that does not parse, and the others go on.
+ * after a `sudo` run) or must not be written (read-only): such a file is reported and left alone like one that does
+ * not parse, and the others go on.
  */
 async function readOrProblem(
   edits: FileEdits,
   path: string,
-): Promise<{ text: string | undefined } | { status: 'corrupt'; problem: string }> {
+): Promise<{ text: string | undefined } | { status: 'corrupt' | 'conflict'; problem: string }> {
+  let text: string | undefined;
   try {
-    return { text: await edits.read(path) };
+    text = await edits.read(path);
   } catch (err) {
     return { status: 'corrupt', problem: `cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'})` };
   }
+  // Made read-only on purpose (a managed or pinned config): left alone, as an editor would without being forced.
+  if (text !== undefined && ((await stat(path)).mode & 0o200) === 0)
+    return { status: 'conflict', problem: 'is read-only' };
+  return { text };
 }
 
 /** Owner read and write only: the mode of a file holding the API key. */
