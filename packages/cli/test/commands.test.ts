@@ -9,6 +9,7 @@ import {
   axleApprovingDevice,
   CLI_BIN,
   cliEnv,
+  eventually,
   logLines,
   mintKey,
   type ServerProcess,
@@ -18,17 +19,6 @@ import {
   TRANSCRIPT,
   writeAxleConfig,
 } from './helpers.js';
-
-/** Waits for `check` to hold, for processes that run on their own (the daemon); fails with `what`. */
-async function eventually<T>(check: () => T | undefined | false, what: string, timeoutMs = 20_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const v = check();
-    if (v) return v;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 describe('axle commands against a server process', () => {
   let smtp: Smtp;

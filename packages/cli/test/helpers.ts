@@ -220,3 +220,14 @@ export function logLines(file: string): Array<Record<string, unknown>> {
     .filter(Boolean)
     .map((l) => JSON.parse(l) as Record<string, unknown>);
 }
+
+/** Waits for `check` to hold, for processes that run on their own (the daemon); fails with `what`. */
+export async function eventually<T>(check: () => T | undefined | false, what: string, timeoutMs = 20_000): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const v = check();
+    if (v) return v;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

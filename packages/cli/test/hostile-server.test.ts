@@ -43,11 +43,29 @@ describe('axle against a hostile server', () => {
   let answers: Record<string, [number, unknown]>;
   /** Route -> requests the stand-in got. */
   let asked: Record<string, number>;
+  /** Route -> MiB of one JSON string the stand-in answers with instead (a body no Axle answer comes near). */
+  let floods: Record<string, number>;
   beforeAll(async () => {
     server = http.createServer((req, res) => {
       req.resume();
       const route = `${req.method} ${new URL(req.url ?? '/', 'http://stand-in').pathname}`;
       asked[route] = (asked[route] ?? 0) + 1;
+      const flood = floods[route];
+      if (flood !== undefined) {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        const mib = Buffer.alloc(1024 * 1024, 0x61);
+        let sent = 0;
+        const pump = () => {
+          while (sent < flood) {
+            sent++;
+            if (!res.write(mib)) return;
+          }
+          res.end();
+        };
+        res.on('drain', pump);
+        res.write('{"device_code": "');
+        return pump();
+      }
       const [status, body] = answers[route] ?? [404, { error: 'Not found' }];
       res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
     });
@@ -58,6 +76,7 @@ describe('axle against a hostile server', () => {
   beforeEach(() => {
     answers = {};
     asked = {};
+    floods = {};
   });
 
   it('refuses a sign-in link that is not http(s), and shows, opens and waits on nothing', async () => {
@@ -174,5 +193,47 @@ describe('axle against a hostile server', () => {
     const reject = await axle(['review', 'reject', 'lrn_1'], { home });
     expect(reject.stdout).toContain('not rejected lrn_1: NOT_FOUND gone');
     expect(reject.stdout + reject.stderr).not.toMatch(HIDDEN);
+  });
+
+  it('stops reading an answer far larger than any Axle answer, and says so', async () => {
+    floods['POST /auth/device/code'] = 64;
+    const home = tempHome();
+    const out = await axle(['login', '--server', url, '--no-browser'], { home });
+    expect(out.code).toBe(1);
+    expect(out.stderr.replace(/\s*\n\s*›?\s*/g, ' ')).toContain(`${url} sent an answer larger than`);
+    expect(fs.existsSync(path.join(home, '.axle/config.json'))).toBe(false);
+  });
+
+  it('ends sign-in with exit 1 when the code request is answered with something other than a JSON object', async () => {
+    answers['POST /auth/device/code'] = [200, '<html>a captive portal</html>'];
+    const out = await axle(['login', '--server', url, '--no-browser'], { home: tempHome() });
+    expect(out.code).toBe(1);
+    expect(out.stderr.replace(/\s*\n\s*›?\s*/g, ' ')).toContain(
+      'did not answer the sign-in request as an Axle server does',
+    );
+  });
+
+  it('says so when the sign-in page is on another host than the server signed in to', async () => {
+    const code = { device_code: 'd', user_code: 'ABCD-EFGH', expires_in: 30, interval: 1 };
+    answers['POST /auth/device/token'] = [400, { error: 'access_denied' }];
+    // The device page of some other Axle (whose code the server's operator asked for), or a look-alike host.
+    answers['POST /auth/device/code'] = [
+      200,
+      { ...code, verification_uri: 'https://axle.example.com/device?user_code=WXYZ-BCDF' },
+    ];
+    const other = await axle(['login', '--server', url, '--no-browser'], { home: tempHome() });
+    const oneLine = (t: string) => t.replace(/\s*\n\s*›?\s*/g, ' ');
+    expect(oneLine(other.stderr)).toContain(
+      `That page is on axle.example.com, not on ${new URL(url).host}, the server you are signing in to`,
+    );
+
+    // The same machine under its other loopback name (a local server's page says localhost) is the same host.
+    answers['POST /auth/device/code'] = [
+      200,
+      { ...code, verification_uri: `http://localhost:${new URL(url).port}/device` },
+    ];
+    const same = await axle(['login', '--server', url, '--no-browser'], { home: tempHome() });
+    expect(same.stderr).toContain('Your sign-in code: ABCD-EFGH');
+    expect(same.stderr).not.toContain('That page is on');
   });
 });

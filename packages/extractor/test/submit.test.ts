@@ -166,6 +166,49 @@ describe('Submitter', () => {
     expect(await queue.list('done')).toHaveLength(2);
   });
 
+  it('stops reading an answer far larger than any Axle answer and keeps the draft queued', async () => {
+    server = await startServer((_req, res) => {
+      res.writeHead(201, { 'content-type': 'application/json' });
+      const mib = Buffer.alloc(1024 * 1024, 0x61);
+      let sent = 0;
+      const pump = () => {
+        while (sent < 64) {
+          sent++;
+          if (!res.write(mib)) return;
+        }
+        res.end();
+      };
+      res.on('drain', pump);
+      res.on('error', () => undefined);
+      res.write('{"id": "');
+      pump();
+    });
+    const queue = new DraftQueue(dir);
+    const r = await submitter(queue, server.url, { maxAttempts: 1 }).submit([draft(1)], 'claude-code');
+    expect(r.sent).toEqual([]);
+    expect(r.pending).toEqual([{ id: expect.any(String), attempts: 1, last_error: 'answer larger than 1 MiB' }]);
+    expect(await queue.list('pending')).toHaveLength(1);
+  });
+
+  it('scrubs a queued draft again before sending it: one edited after extraction to hold a secret is not sent', async () => {
+    server = await startServer((_req, res) => json(res, 201, { id: 'lrn_ok', status: 'pending_review' }));
+    const queue = new DraftQueue(dir);
+    const [edited] = (await queue.enqueueNew([draft(1), draft(2)], 'claude-code', new Date(clock()))).queued;
+    // Someone improves the waiting draft by hand and pastes the command with its credentials.
+    const file = join(dir, 'pending', `${edited!.id}.json`);
+    const item = JSON.parse(await readFile(file, 'utf8'));
+    item.draft.body += ' Then: export AWS_ACCESS_KEY_ID=AKIAQYLPMN5HHHFPZAM2 and rerun the deploy.';
+    await writeFile(file, JSON.stringify(item));
+
+    const r = await submitter(queue, server.url).flush();
+    expect(server.requests.map((q) => JSON.parse(q.body).title)).toEqual([draft(2).title]);
+    expect(server.requests.map((q) => q.body).join('')).not.toContain('AKIAQYLPMN5HHHFPZAM2');
+    expect(r.rejected).toEqual([
+      { id: edited!.id, status: 0, reason: expect.stringContaining('scrubber matched aws_access_key') },
+    ]);
+    expect((await queue.list('rejected')).map((i) => i.id)).toEqual([edited!.id]);
+  });
+
   it('honours Retry-After and leaves drafts queued when the server is unreachable', async () => {
     server = await startServer((_req, res) => {
       res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '7' });

@@ -1,5 +1,5 @@
 import { chmod, rm, stat } from 'node:fs/promises';
-import { backupPath, exists, readText, writeAtomic } from '../lib/files.js';
+import { backupPath, exists, readText, resolveLinks, writeAtomic } from '../lib/files.js';
 import { type EditOutcome, sameJson } from './edit.js';
 import type { McpEntry } from './entry.js';
 import { isAxleEntry } from './entry.js';
@@ -96,7 +96,8 @@ export class FileEdits {
 
   async commit(): Promise<void> {
     for (const [path, f] of this.files) {
-      if (f.remove) await rm(path, { force: true });
+      // A link into a dotfiles folder stays, as it was before setup; the file setup created behind it goes.
+      if (f.remove) await rm(await resolveLinks(path), { force: true });
       else if (f.text !== undefined && f.text !== f.original)
         await writeAtomic(path, f.text, {
           backup: f.original !== undefined,
@@ -107,6 +108,27 @@ export class FileEdits {
         await chmod(path, SECRET_MODE);
     }
   }
+}
+
+/**
+ * A client's file as text, or why it cannot be read (a folder where the file should be, a file another user owns
+ * after a `sudo` run) or must not be written (read-only): such a file is reported and left alone like one that does
+ * not parse, and the others go on.
+ */
+async function readOrProblem(
+  edits: FileEdits,
+  path: string,
+): Promise<{ text: string | undefined } | { status: 'corrupt' | 'conflict'; problem: string }> {
+  let text: string | undefined;
+  try {
+    text = await edits.read(path);
+  } catch (err) {
+    return { status: 'corrupt', problem: `cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'})` };
+  }
+  // Made read-only on purpose (a managed or pinned config): left alone, as an editor would without being forced.
+  if (text !== undefined && ((await stat(path)).mode & 0o200) === 0)
+    return { status: 'conflict', problem: 'is read-only' };
+  return { text };
 }
 
 /** Owner read and write only: the mode of a file holding the API key. */
@@ -150,7 +172,9 @@ export async function register(
   entry: McpEntry,
 ): Promise<{ status: ChangeStatus; problem?: string }> {
   const path = def.config();
-  const text = await edits.read(path);
+  const read = await readOrProblem(edits, path);
+  if (!('text' in read)) return read;
+  const { text } = read;
   const value = def.entry(entry);
   const outcome =
     def.format === 'toml'
@@ -169,7 +193,9 @@ export async function unregister(
   def: ClientDef,
 ): Promise<{ status: ChangeStatus; problem?: string }> {
   const path = def.config();
-  const text = await edits.read(path);
+  const read = await readOrProblem(edits, path);
+  if (!('text' in read)) return read;
+  const { text } = read;
   if (text === undefined) return { status: 'absent' };
   const outcome =
     def.format === 'toml'
@@ -188,7 +214,9 @@ export async function hook(
 ): Promise<{ status: ChangeStatus; problem?: string }> {
   if (!def.hooks) return { status: 'absent' };
   const path = def.hooks.file();
-  const text = await edits.read(path);
+  const read = await readOrProblem(edits, path);
+  if (!('text' in read)) return read;
+  const { text } = read;
   const outcome = installHooks(text, def.hooks.events, group);
   if (outcome.kind === 'changed') edits.set(path, outcome.text);
   return { status: statusOf(outcome, undefined), ...('reason' in outcome && { problem: outcome.reason }) };
@@ -197,7 +225,9 @@ export async function hook(
 export async function unhook(edits: FileEdits, def: ClientDef): Promise<{ status: ChangeStatus; problem?: string }> {
   if (!def.hooks) return { status: 'absent' };
   const path = def.hooks.file();
-  const text = await edits.read(path);
+  const read = await readOrProblem(edits, path);
+  if (!('text' in read)) return read;
+  const { text } = read;
   if (text === undefined) return { status: 'absent' };
   const outcome = removeHooks(text, def.hooks.events);
   if (outcome.kind === 'changed') edits.set(path, outcome.text);

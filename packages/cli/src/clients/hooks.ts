@@ -1,5 +1,5 @@
 import { type EditOutcome, sameJson } from './edit.js';
-import { deleteAt, nodeAt, parseJsonc, setAt, valueAt } from './jsonc.js';
+import { deleteAt, duplicateOnPath, nodeAt, parseJsonc, setAt, valueAt } from './jsonc.js';
 
 /** A hook group as Claude Code and Gemini CLI read them: `hooks.<Event>: [{hooks: [{type, command}]}]`. */
 export interface HookGroup {
@@ -16,6 +16,10 @@ export function installHooks(text: string | undefined, events: string[], group: 
   let source = text ?? '';
   const first = parseJsonc(source);
   if (!first.ok) return { kind: 'corrupt', reason: first.reason };
+  for (const event of events) {
+    const twice = duplicateOnPath(first.root, ['hooks', event]);
+    if (twice) return { kind: 'conflict', reason: `"${twice}" appears more than once` };
+  }
   const hooksNode = nodeAt(first.root, ['hooks']);
   if (hooksNode && hooksNode.type !== 'object') return { kind: 'conflict', reason: '"hooks" is not an object' };
   let changed = false;

@@ -61,6 +61,20 @@ export function setAt(text: string, path: JSONPath, value: unknown, isArrayInser
 }
 
 /**
+ * The first key of `path` that appears more than once in its object, as a dotted path. jsonc-parser edits the first
+ * of duplicate keys while the clients (JSON.parse) read the last: an entry written there would never be seen.
+ */
+export function duplicateOnPath(root: Node | undefined, path: string[]): string | undefined {
+  let node = root;
+  for (let depth = 0; depth < path.length && node?.type === 'object'; depth++) {
+    const props = (node.children ?? []).filter((p) => p.children?.[0]?.value === path[depth]);
+    if (props.length > 1) return path.slice(0, depth + 1).join('.');
+    node = props[0]?.children?.[1];
+  }
+  return undefined;
+}
+
+/**
  * Puts `value` at `container` + `name` (creating the container objects as needed) unless an equal
  * value is already there. A container that exists but is not an object is a conflict.
  */
@@ -74,6 +88,8 @@ export function upsertJsonc(
   const source = text ?? '';
   const parsed = parseJsonc(source);
   if (!parsed.ok) return { kind: 'corrupt', reason: parsed.reason };
+  const twice = duplicateOnPath(parsed.root, [...container, name]);
+  if (twice) return { kind: 'conflict', reason: `"${twice}" appears more than once` };
   for (let depth = 1; depth <= container.length; depth++) {
     const node = nodeAt(parsed.root, container.slice(0, depth));
     if (node && node.type !== 'object')
@@ -118,6 +134,8 @@ export function removeJsonc(
 ): EditOutcome {
   const parsed = parseJsonc(text);
   if (!parsed.ok) return { kind: 'corrupt', reason: parsed.reason };
+  const twice = duplicateOnPath(parsed.root, [...container, name]);
+  if (twice) return { kind: 'conflict', reason: `"${twice}" appears more than once` };
   const current = valueAt(parsed.root, [...container, name]);
   if (current === undefined) return { kind: 'unchanged' };
   if (!ours(current))

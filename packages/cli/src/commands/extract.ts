@@ -14,6 +14,25 @@ import { EXIT, fail } from '../lib/exit.js';
 import { axlePaths } from '../lib/paths.js';
 import { confirm, interactive } from '../lib/prompt.js';
 
+/**
+ * The drafts as a terminal shows them and as they are sent: a transcript carries other people's text (pages and
+ * files the agent read, command output), and an escape sequence in it could hide part of a draft from the person
+ * deciding whether to send it. Control, bidirectional-formatting and invisible characters go (line breaks stay in
+ * the body and context); the server would remove them on arrival anyway.
+ */
+async function displayable(drafts: LearningDraft[]): Promise<LearningDraft[]> {
+  if (drafts.length === 0) return drafts;
+  const { normalizeDisplayText } = await import('@axle/sdk');
+  const line = (t: string) => normalizeDisplayText(t, { singleLine: true }).trim();
+  return drafts.map((d) => ({
+    ...d,
+    title: line(d.title),
+    body: normalizeDisplayText(d.body),
+    tags: d.tags.map(line),
+    task_context: normalizeDisplayText(d.task_context),
+  }));
+}
+
 export default class Extract extends AxleCommand {
   static override summary = 'Extract learnings from one transcript, show the drafts, and send them only if you say so';
 
@@ -58,7 +77,7 @@ were refused or left queued.`;
     const extraction = await runPipeline(read.conversation, { model: new HeuristicModel() });
     progress.done();
     const errors = [...read.issues, ...extraction.errors];
-    const drafts = extraction.learnings;
+    const drafts = await displayable(extraction.learnings);
     const result = { drafts, errors, sent: 0, rejected: 0, queued: 0 };
     for (const [i, d] of drafts.entries()) {
       this.log(`\n[${i + 1}/${drafts.length}] ${d.title}`);

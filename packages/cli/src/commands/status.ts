@@ -60,7 +60,11 @@ Exit codes: 0 all good, 5 a check failed.`;
 
     for (const def of CLIENTS) {
       if (!(await isInstalled(def))) continue;
-      const text = await readText(def.config());
+      const text = await readText(def.config()).catch((err: NodeJS.ErrnoException) => err);
+      if (text instanceof Error) {
+        add(`${def.id}: mcp`, false, `${def.config()} cannot be read (${text.code ?? text.message})`);
+        continue;
+      }
       const entry =
         text === undefined
           ? undefined
@@ -86,7 +90,10 @@ Exit codes: 0 all good, 5 a check failed.`;
             : 'holds another key: run `axle setup`',
       );
       if (def.hooks && config.capture?.enabled) {
-        const hooks = installedHookCommands((await readText(def.hooks.file())) ?? '', def.hooks.events);
+        const hooks = installedHookCommands(
+          (await readText(def.hooks.file()).catch(() => undefined)) ?? '',
+          def.hooks.events,
+        );
         const absent = def.hooks.events.filter((e) => hooks[e]!.length === 0);
         const broken = Object.values(hooks)
           .flat()

@@ -25,6 +25,32 @@ export async function terminalLine(text: string): Promise<string> {
   return [...normalizeDisplayText(text, { singleLine: true }).trim()].slice(0, MAX_SHOWN).join('');
 }
 
+/**
+ * Most bytes of an answer the CLI reads. Axle's answers are far smaller (a request body is at most 1 MiB, a page of
+ * held learnings a few of those); a server streaming without end would otherwise fill the memory until the timeout.
+ */
+export const MAX_ANSWER_BYTES = 32 * 1024 * 1024;
+
+/** The body as text, or an ApiError once it passes MAX_ANSWER_BYTES or stops arriving. */
+async function answerText(res: Response, server: string): Promise<string> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of res.body ?? []) {
+      size += chunk.byteLength;
+      if (size > MAX_ANSWER_BYTES) {
+        await res.body?.cancel().catch(() => undefined);
+        throw new ApiError(`${server} sent an answer larger than ${MAX_ANSWER_BYTES / 1024 / 1024} MiB`, EXIT.FAILED);
+      }
+      chunks.push(chunk);
+    }
+  } catch (err) {
+    if (err instanceof ApiError) throw err;
+    throw new ApiError(`cannot read the answer of ${server} (${(err as Error).message})`, EXIT.UNREACHABLE);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
 export interface ApiOptions {
   server: string;
   apiKey?: string;
@@ -72,7 +98,7 @@ export class Api {
       const cause = (err as { cause?: { code?: string } }).cause?.code ?? (err as Error).message;
       throw new ApiError(`cannot reach ${this.opts.server} (${cause})`, EXIT.UNREACHABLE);
     }
-    const text = await res.text();
+    const text = await answerText(res, this.opts.server);
     let parsed: unknown;
     try {
       parsed = text ? JSON.parse(text) : undefined;

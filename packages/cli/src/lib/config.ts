@@ -24,9 +24,9 @@ export async function readConfig(): Promise<AxleConfig> {
   }
 }
 
-/** Written owner-only: it holds an API key. */
+/** Written owner-only, also over a file that was readable by others before: it holds an API key. */
 export async function writeConfig(config: AxleConfig): Promise<void> {
-  await writeAtomic(axlePaths().config, `${JSON.stringify(config, null, 2)}\n`, { mode: 0o600 });
+  await writeAtomic(axlePaths().config, `${JSON.stringify(config, null, 2)}\n`, { forceMode: 0o600 });
 }
 
 export async function updateConfig(change: (c: AxleConfig) => AxleConfig): Promise<AxleConfig> {

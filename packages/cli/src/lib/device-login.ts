@@ -82,6 +82,11 @@ function openUrl(url: string): boolean {
   }
 }
 
+/** Loopback names of one machine (a local server's page says localhost while --server says 127.0.0.1). */
+const LOOPBACK = /^(localhost|127\.0\.0\.1|\[::1\])(:|$)/;
+const sameHost = (a: string, b: string): boolean =>
+  a === b || (LOOPBACK.test(a) && LOOPBACK.test(b) && a.replace(LOOPBACK, '$2') === b.replace(LOOPBACK, '$2'));
+
 const NOT_AXLE = 'The server did not answer the sign-in request as an Axle server does';
 
 /** The approved sign-in's key and account, checked: they are saved, sent as a header and shown later. */
@@ -98,14 +103,16 @@ async function signedIn(body: Record<string, unknown>): Promise<DeviceLoginResul
  * person approves, denies, or the code expires.
  */
 export async function deviceLogin(api: Api, opts: DeviceLoginOptions): Promise<DeviceLoginResult> {
-  const start = await api.call<{
-    device_code: string;
-    user_code: string;
-    verification_uri: string;
-    verification_uri_complete?: string;
-    expires_in: number;
-    interval: number;
-  }>('POST', '/auth/device/code', { client_name: `axle CLI on ${hostname()}` });
+  // A 2xx answer that is not a JSON object (a proxy's page, say) has no fields: it fails the checks below.
+  const start =
+    (await api.call<{
+      device_code: string;
+      user_code: string;
+      verification_uri: string;
+      verification_uri_complete?: string;
+      expires_in: number;
+      interval: number;
+    }>('POST', '/auth/device/code', { client_name: `axle CLI on ${hostname()}` })) ?? {};
   // What the server sent is checked before it is shown, opened or waited on: it may not be the server meant.
   const link = signInLink(start.verification_uri_complete) ?? signInLink(start.verification_uri);
   const code = typeof start.user_code === 'string' ? await terminalLine(start.user_code) : '';
@@ -113,6 +120,14 @@ export async function deviceLogin(api: Api, opts: DeviceLoginOptions): Promise<D
     throw new ApiError(NOT_AXLE, EXIT.FAILED);
   opts.say(`Your sign-in code: ${code}`);
   opts.say(`Open ${link} and check that it shows this code.`);
+  // A server may name the device page of another service (whose code its operator asked for): approving there would
+  // hand that operator a key to the account there. The person is told before opening it.
+  const pageHost = new URL(link).host;
+  const serverHost = URL.canParse(api.server) ? new URL(api.server).host : api.server;
+  if (!sameHost(pageHost, serverHost))
+    opts.say(
+      `That page is on ${pageHost}, not on ${serverHost}, the server you are signing in to: approve there only if you expected that.`,
+    );
   const opened = opts.openBrowser && hasDisplay() && openUrl(link);
   if (opened) opts.say('(opened in your browser)');
   let interval = bounded(start.interval, POLL_SECONDS.min, POLL_SECONDS.max, 5);

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { copyFile, mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { copyFile, lstat, mkdir, open, readFile, readlink, rename, rm, stat } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
 
 /** The file's text, or undefined when it does not exist. */
 export async function readText(path: string): Promise<string | undefined> {
@@ -22,27 +22,47 @@ export async function exists(path: string): Promise<boolean> {
 }
 
 /**
+ * The file a path names once symbolic links are followed, also when the last link points at nothing yet: a config
+ * kept in a dotfiles folder and linked into place is edited where it lives, and the link stays a link.
+ */
+export async function resolveLinks(path: string): Promise<string> {
+  let current = path;
+  for (let hops = 0; hops < 40; hops++) {
+    try {
+      if (!(await lstat(current)).isSymbolicLink()) return current;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return current;
+      throw err;
+    }
+    current = resolve(dirname(current), await readlink(current));
+  }
+  throw new Error(`${path}: too many levels of symbolic links`);
+}
+
+/**
  * Replaces a file atomically: the new text goes to a temporary file in the same folder, is flushed,
  * and is renamed over the old one, so a crash leaves the old file or the new one, never half of either.
  * With `backup`, the file as it was before Axle first changed it is kept next to it as
  * `<name>.axle-backup` (an existing backup is not replaced). The mode of an existing file is kept
- * unless `forceMode` says otherwise; `mode` is that of a new file.
+ * unless `forceMode` says otherwise; `mode` is that of a new file. A symbolic link is written through (the file it
+ * points to is replaced; the backup sits next to the link, under the name the caller knows).
  */
 export async function writeAtomic(
   path: string,
   text: string,
   opts: { backup?: boolean; mode?: number; forceMode?: number } = {},
 ): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
+  const target = await resolveLinks(path);
+  await mkdir(dirname(target), { recursive: true });
   let mode = opts.forceMode ?? opts.mode ?? 0o644;
   try {
-    const existing = (await stat(path)).mode & 0o777;
+    const existing = (await stat(target)).mode & 0o777;
     if (opts.forceMode === undefined) mode = existing;
-    if (opts.backup && !(await exists(backupPath(path)))) await copyFile(path, backupPath(path));
+    if (opts.backup && !(await exists(backupPath(path)))) await copyFile(target, backupPath(path));
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
   }
-  const tmp = join(dirname(path), `.${basename(path)}.${randomBytes(4).toString('hex')}.tmp`);
+  const tmp = join(dirname(target), `.${basename(target)}.${randomBytes(4).toString('hex')}.tmp`);
   const handle = await open(tmp, 'w', mode);
   try {
     await handle.chmod(mode); // open's mode is filtered by the umask
@@ -52,7 +72,7 @@ export async function writeAtomic(
     await handle.close();
   }
   try {
-    await rename(tmp, path);
+    await rename(tmp, target);
   } catch (err) {
     await rm(tmp, { force: true });
     throw err;

@@ -54,7 +54,8 @@ function maskWholeFindings(chunk: Chunk, whole: readonly Finding[]): string {
   return inside.length === 0 ? chunk.text : redact(chunk.text, inside).text;
 }
 
-const draftText = (d: LearningDraft): string => [d.title, d.body, d.task_context, d.tags.join(' ')].join('\n');
+/** A draft's text fields as one text, as the scrubber checks them. */
+export const draftText = (d: LearningDraft): string => [d.title, d.body, d.task_context, d.tags.join(' ')].join('\n');
 
 /**
  * conversation -> scrub of the whole transcript -> chunks -> (scrub, model) -> validation -> quality gate -> sensitivity -> dedup -> cap.

@@ -1,5 +1,7 @@
+import { scrubAsync } from '@axle/scrub';
 import { Agent, request } from 'undici';
 import type { SourceClient } from '../conversation.js';
+import { draftText } from '../pipeline/run.js';
 import { isRecord } from '../readers/line-parser.js';
 import { CONTRIBUTOR_AGENT, type Clock, type LearningDraft, type Sleep, realSleep, systemClock } from '../types.js';
 import type { DraftQueue, QueueItem } from './queue.js';
@@ -47,6 +49,25 @@ type Attempt =
   | { kind: 'rejected'; status: number; reason: string }
   | { kind: 'retry'; reason: string; retryAfterMs?: number }
   | { kind: 'auth'; status: number; reason: string };
+
+/** Most bytes of an answer read (the idempotency key makes sending a draft again after a cut-off answer safe). */
+const MAX_ANSWER_BYTES = 1024 * 1024;
+
+/**
+ * Why a queued draft must not be sent, or undefined: each is scrubbed again just before it leaves, since a draft
+ * may wait for days in ~/.axle/queue/pending and be changed there (by hand, by another tool) after the pipeline's
+ * scrub. As in the pipeline, a draft in which anything is found is not sent.
+ */
+async function stillFound(item: QueueItem): Promise<string | undefined> {
+  try {
+    const { report } = await scrubAsync(draftText(item.draft));
+    return report.clean
+      ? undefined
+      : `scrubber matched ${report.patterns_matched.join(', ')} when sending (changed since extraction?)`;
+  } catch (err) {
+    return `scrubber failed when sending: ${(err as Error).message}`;
+  }
+}
 
 /** Statuses that will not change by sending the same draft again. 408 and 429 are transient. */
 const PERMANENT = (s: number) => s >= 400 && s < 500 && s !== 401 && s !== 403 && s !== 408 && s !== 429;
@@ -102,7 +123,18 @@ export class Submitter {
       });
       status = res.statusCode;
       retryAfter = res.headers['retry-after'];
-      text = await res.body.text();
+      const chunks: Buffer[] = [];
+      let size = 0;
+      for await (const chunk of res.body) {
+        size += (chunk as Buffer).length;
+        // POST /learn answers a few hundred bytes; a server that streams on would fill the memory of a background runner.
+        if (size > MAX_ANSWER_BYTES) {
+          res.body.destroy();
+          return { kind: 'retry', reason: `answer larger than ${MAX_ANSWER_BYTES / 1024 / 1024} MiB` };
+        }
+        chunks.push(chunk as Buffer);
+      }
+      text = Buffer.concat(chunks).toString('utf8');
     } catch (err) {
       return { kind: 'retry', reason: `network: ${(err as Error).message || (err as Error).name}` };
     }
@@ -127,12 +159,20 @@ export class Submitter {
     return Math.min(max, Math.max(backoff, retryAfterMs ?? 0));
   }
 
-  async flush(): Promise<FlushReport> {
+  /** Sends the pending drafts (with `only`, just those ids), first in, first out. */
+  async flush(only?: ReadonlySet<string>): Promise<FlushReport> {
     const report: FlushReport = { sent: [], rejected: [], pending: [] };
     const maxAttempts = this.opts.maxAttempts ?? 4;
-    const items = await this.queue.list('pending');
+    const items = (await this.queue.list('pending')).filter((i) => !only || only.has(i.id));
     for (let index = 0; index < items.length; index++) {
       const item = items[index] as QueueItem;
+      const unclean = await stillFound(item);
+      if (unclean) {
+        item.outcome = { status: 0, reason: unclean };
+        await this.queue.settle(item, 'rejected');
+        report.rejected.push({ id: item.id, status: 0, reason: unclean });
+        continue;
+      }
       let last: Attempt | undefined;
       for (let attempt = 1; attempt <= maxAttempts; attempt++) {
         item.attempts++;
@@ -177,9 +217,13 @@ export class Submitter {
     return report;
   }
 
-  /** Queues the drafts of a run that are new (see DraftQueue.enqueueNew) and sends the queue. */
+  /**
+   * Queues the drafts of a run that are new (see DraftQueue.enqueueNew) and sends those: a person who said yes to
+   * these drafts did not say yes to others waiting in the queue (left by the runner, perhaps before consent was
+   * withdrawn). They stay for the flush that sends them.
+   */
   async submit(drafts: LearningDraft[], source: SourceClient): Promise<FlushReport & { duplicates: number }> {
-    const { duplicates } = await this.queue.enqueueNew(drafts, source, new Date(this.clock()));
-    return { ...(await this.flush()), duplicates };
+    const { queued, duplicates } = await this.queue.enqueueNew(drafts, source, new Date(this.clock()));
+    return { ...(await this.flush(new Set(queued.map((q) => q.id)))), duplicates };
   }
 }

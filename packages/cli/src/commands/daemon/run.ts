@@ -1,12 +1,13 @@
-import { rm, writeFile, mkdir } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { captureDisabled, OpenClawAdapter, type RunResult } from '@axle/extractor';
 import { AxleCommand } from '../../lib/base.js';
-import { readConfig } from '../../lib/config.js';
+import { type AxleConfig, readConfig } from '../../lib/config.js';
 import { EXIT, fail } from '../../lib/exit.js';
 import { axlePaths } from '../../lib/paths.js';
 import { claudeProjects, openclawWorkspace } from '../../clients/locations.js';
+import { acquireLock } from '../../runner/lock.js';
 
-/** How often the kill switch is looked at: capture stops within a second of it appearing. */
+/** How often the kill switch and the config are looked at: capture stops within a second of either saying so. */
 const KILL_SWITCH_POLL_MS = 250;
 
 export default class DaemonRun extends AxleCommand {
@@ -15,8 +16,10 @@ export default class DaemonRun extends AxleCommand {
   static override description =
     `Watches the transcript folders of best-effort clients (Claude Code's project sessions, OpenClaw's
 memory and sessions) with chokidar, and scrubs, extracts and sends their drafts like the runner. It pauses within a
-second of the kill switch appearing and resumes when it goes. A malformed transcript line is skipped and logged.
-Exit codes: 0 stopped by a signal, 6 background extraction is off.`;
+second of the kill switch appearing, or of capture being switched off in ~/.axle/config.json (\`axle consent
+revoke\` does that), and resumes when both allow it again. A malformed transcript line is skipped and logged.
+Only one daemon runs per ~/.axle: its pid file is taken exclusively, and one left by a daemon that died is taken
+over. Exit codes: 0 stopped by a signal, 1 another daemon is running, 6 background extraction is off.`;
 
   static override examples = ['<%= config.bin %> daemon run'];
 
@@ -28,10 +31,15 @@ Exit codes: 0 stopped by a signal, 6 background extraction is off.`;
       fail('Background extraction is off: run `axle setup --enable-extraction` first', EXIT.DECLINED);
     const paths = axlePaths();
     await mkdir(paths.home, { recursive: true });
-    await writeFile(paths.daemonPid, `${process.pid}\n`);
+    // A second daemon would watch and send the same sessions, and its pid would hide the first from stop and undo.
+    const release = await acquireLock(paths.daemonPid);
+    if (!release) {
+      const owner = (await readFile(paths.daemonPid, 'utf8').catch(() => '')).trim();
+      return fail(`The daemon is already running (pid ${owner}); \`axle daemon stop\` stops it`, EXIT.FAILED);
+    }
     const log = (entry: Record<string, unknown>) =>
       process.stdout.write(`${JSON.stringify({ ts: new Date().toISOString(), ...entry })}\n`);
-    const create = () =>
+    const create = (config: AxleConfig) =>
       new OpenClawAdapter({
         memoryPath: openclawWorkspace(),
         claudeProjectsPath: claudeProjects(),
@@ -63,14 +71,20 @@ Exit codes: 0 stopped by a signal, 6 background extraction is off.`;
       busy = true;
       try {
         await logRun();
-        const off = await captureDisabled(paths.killSwitch);
-        if (off && adapter) {
+        // Consent withdrawn (capture off in the config) stops the daemon as it stops the hooks.
+        const current = await readConfig().catch((): AxleConfig => ({}));
+        const reason = (await captureDisabled(paths.killSwitch))
+          ? 'kill switch on'
+          : current.capture?.enabled
+            ? undefined
+            : 'capture off';
+        if (reason && adapter) {
           await adapter.stop();
           await logRun();
           adapter = undefined;
-          log({ event: 'paused', reason: 'kill switch on' });
-        } else if (!off && !adapter) {
-          adapter = create();
+          log({ event: 'paused', reason });
+        } else if (!reason && !adapter) {
+          adapter = create(current);
           await adapter.start();
           adapter.trigger();
           log({ event: 'watching', paths: [openclawWorkspace(), claudeProjects()] });
@@ -90,7 +104,7 @@ Exit codes: 0 stopped by a signal, 6 background extraction is off.`;
     clearInterval(timer);
     await adapter?.stop();
     await logRun();
-    await rm(paths.daemonPid, { force: true });
+    await release();
     log({ event: 'stopped' });
   }
 }
