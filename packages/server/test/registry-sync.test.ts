@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { ERROR_CODES } from '@axle/sdk';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { MCP_DEFAULT_CATEGORY } from '../src/catalog/mapping.js';
 import { REGISTRY_BOUNDS, registrySkill, type SyncedServer } from '../src/catalog/official-registry.js';
 import { createLogger } from '../src/logger.js';
@@ -28,6 +28,8 @@ import { startRegistryStandIn, type StandinVersion } from './registry-standin.js
 import { SMALL_CATALOG } from './search-helpers.js';
 
 const T0 = Date.parse('2026-01-10T12:00:00Z');
+/** How long a test waits for another server to reload what a sync changed (it polls every 20 ms). */
+const WITHIN_20_S = { timeout: 20_000, interval: 20 };
 
 /** A logger at warn level whose records land in `lines`. */
 function capturingLogger(lines: Array<Record<string, unknown>>) {
@@ -823,17 +825,20 @@ describe('registry sync against a stand-in of the v0.1 API', () => {
     expect(JSON.parse(lines.at(-1)!)).toEqual({ ok: false, error: CATALOG_HELD_USAGE });
   });
 
+  /** A server version the catalog screen passes. */
+  const yakShaver: StandinVersion = {
+    name: 'com.example/yak-shaver',
+    version: '1.0.0',
+    description: 'Yak shaving schedules for mountain herders',
+    isLatest: true,
+    status: 'active',
+    updatedAt: iso(T0),
+  };
+
   it.skipIf(BACKEND === 'sqlite')(
     'a sync on one server is served by another on the same PostgreSQL database without a restart (NOTIFY)',
     async () => {
-      standin.put({
-        name: 'com.example/yak-shaver',
-        version: '1.0.0',
-        description: 'Yak shaving schedules for mountain herders',
-        isLatest: true,
-        status: 'active',
-        updatedAt: iso(T0),
-      });
+      standin.put(yakShaver);
       const shared = { AXLE_CATALOG: SMALL_CATALOG, ...(await backendEnv('migrated')) };
       const other = await startTestServer(shared);
       const health = async (server: typeof other) =>
@@ -841,11 +846,7 @@ describe('registry sync against a stand-in of the v0.1 API', () => {
       const before = await health(other);
       const syncing = await startTestServer({ ...shared, AXLE_REGISTRY_SYNC_URL: standin.url });
       try {
-        const deadline = Date.now() + 20_000;
-        while ((await health(other)) === before && Date.now() < deadline) {
-          await new Promise((resolve) => setTimeout(resolve, 20));
-        }
-        expect(await health(other)).toBe(before + 1);
+        await vi.waitFor(async () => expect(await health(other)).toBe(before + 1), WITHIN_20_S);
         // Searched from the memory of the instance that did not sync, too.
         const discovered = await fetch(`${other.url}/discover`, {
           method: 'POST',
@@ -869,14 +870,7 @@ describe('registry sync against a stand-in of the v0.1 API', () => {
     'axle-server catalog sync and release on a PostgreSQL database reach the servers running on it without a restart',
     async () => {
       standin.put(heldVault);
-      standin.put({
-        name: 'com.example/yak-shaver',
-        version: '1.0.0',
-        description: 'Yak shaving schedules for mountain herders',
-        isLatest: true,
-        status: 'active',
-        updatedAt: iso(T0),
-      });
+      standin.put(yakShaver);
       const shared = { AXLE_CATALOG: SMALL_CATALOG, AXLE_SEMANTIC_SEARCH: 'off', ...(await backendEnv('migrated')) };
       const server = await startTestServer(shared);
       const served = async (id: string) => (await fetch(`${server.url}/skill/${id}`)).status;
@@ -884,21 +878,13 @@ describe('registry sync against a stand-in of the v0.1 API', () => {
         expect(await served('com-example-yak-shaver')).toBe(404);
         const lines: string[] = [];
         const say = (l: string) => lines.push(l);
-        /** `id`'s status once the server answers anything but `was`, or after 20 s. */
-        const changed = async (id: string, was: number) => {
-          const deadline = Date.now() + 20_000;
-          while ((await served(id)) === was && Date.now() < deadline) {
-            await new Promise((resolve) => setTimeout(resolve, 20));
-          }
-          return served(id);
-        };
         expect(await catalogSync(['--from', standin.url], shared, say)).toBe(0);
         expect(JSON.parse(lines[0]!)).toMatchObject({ ok: true, added: 1, held: 1 });
-        expect(await changed('com-example-yak-shaver', 404)).toBe(200);
+        await vi.waitFor(async () => expect(await served('com-example-yak-shaver')).toBe(200), WITHIN_20_S);
         // An operator's release reaches it too.
         expect(await served('com-example-vault-keys')).toBe(404);
         expect(await catalogHeld(['release', 'com.example/vault-keys'], shared, say)).toBe(0);
-        expect(await changed('com-example-vault-keys', 404)).toBe(200);
+        await vi.waitFor(async () => expect(await served('com-example-vault-keys')).toBe(200), WITHIN_20_S);
       } finally {
         await server.stop();
       }

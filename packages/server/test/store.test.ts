@@ -121,21 +121,25 @@ describe(`transactions (${BACKEND})`, () => {
     30_000,
   );
 
+  /** Ends the backend of the transaction `q` runs in from another connection, and waits until its client sees it. */
+  async function terminateConnection(q: Queryable): Promise<void> {
+    const { pid } = (await q.get<{ pid: number }>('SELECT pg_backend_pid() AS pid'))!;
+    const conn = (q as unknown as { conn: pg.PoolClient }).conn;
+    const ended = new Promise((resolve) => conn.once('end', resolve));
+    await (t as PostgresDatabase).pool.query('SELECT pg_terminate_backend($1)', [pid]);
+    await ended;
+  }
+
   // Found by terminating the server's backends (pg_terminate_backend) during a burst of requests: the
   // connection of a transaction that was between statements emitted an 'error' nobody listened to, and the
   // whole server process exited.
   it.runIf(BACKEND === 'postgres')(
     "keeps the process up when a transaction's connection is terminated between statements: the transaction answers database_unavailable",
     async () => {
-      const pgDb = t as PostgresDatabase;
       await expect(
         t.tx(async (q) => {
-          const { pid } = (await q.get<{ pid: number }>('SELECT pg_backend_pid() AS pid'))!;
           // While this transaction waits on the application, an administrator (or a failover) ends its backend.
-          const conn = (q as unknown as { conn: pg.PoolClient }).conn;
-          const ended = new Promise((resolve) => conn.once('end', resolve));
-          await pgDb.pool.query('SELECT pg_terminate_backend($1)', [pid]);
-          await ended;
+          await terminateConnection(q);
           return q.get('SELECT 1 AS x');
         }),
       ).rejects.toMatchObject({ name: 'DomainError', code: 'database_unavailable' });
@@ -147,14 +151,9 @@ describe(`transactions (${BACKEND})`, () => {
   it.runIf(BACKEND === 'postgres')(
     'answers a transaction whose connection is lost as it fails (its rollback cannot be sent) as database_unavailable, not its raw error',
     async () => {
-      const pgDb = t as PostgresDatabase;
       await expect(
         t.tx(async (q) => {
-          const { pid } = (await q.get<{ pid: number }>('SELECT pg_backend_pid() AS pid'))!;
-          const conn = (q as unknown as { conn: pg.PoolClient }).conn;
-          const ended = new Promise((resolve) => conn.once('end', resolve));
-          await pgDb.pool.query('SELECT pg_terminate_backend($1)', [pid]);
-          await ended;
+          await terminateConnection(q);
           // A serialization failure would be run again, but on a connection that is gone nothing can be.
           throw Object.assign(new Error('could not serialize access'), { code: '40001' });
         }),

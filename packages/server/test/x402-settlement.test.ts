@@ -413,23 +413,33 @@ describe('a facilitator built from the x402 packages settles on the local chain'
     expect(await checkLedger(server.db)).toEqual([]);
   });
 
-  it('settled, then no answer, under a payment-identifier: the re-signed retry is served that payment, not charged again', async () => {
-    const c = await contributor(server, 1_000_000);
-    const payer = newWallet();
-    await chain.mint(payer.address, 2_000_000n);
-    const id = generatePaymentId();
-    facilitator.override = async (body) => {
-      await facilitator.settleForReal(body);
-      throw new Error('crashed after broadcasting');
-    };
+  /** A payment under `id` whose /settle runs `settle` and gets no answer back to the server: 502. */
+  async function unansweredSettle(
+    learningId: string,
+    payer: ReturnType<typeof newWallet>,
+    id: string,
+    settle: NonNullable<typeof facilitator.override>,
+  ) {
+    facilitator.override = settle;
     try {
-      const res = await getUnlock(server, c.learning.id, {
-        'payment-signature': await signedUnder(server, c.learning.id, payer, id),
+      const res = await getUnlock(server, learningId, {
+        'payment-signature': await signedUnder(server, learningId, payer, id),
       });
       expect(res.status).toBe(502);
     } finally {
       facilitator.override = undefined;
     }
+  }
+
+  it('settled, then no answer, under a payment-identifier: the re-signed retry is served that payment, not charged again', async () => {
+    const c = await contributor(server, 1_000_000);
+    const payer = newWallet();
+    await chain.mint(payer.address, 2_000_000n);
+    const id = generatePaymentId();
+    await unansweredSettle(c.learning.id, payer, id, async (body) => {
+      await facilitator.settleForReal(body);
+      throw new Error('crashed after broadcasting');
+    });
     expect(await chain.balanceOf(payer.address)).toBe(1_000_000n);
     // @x402/fetch retries under the same id with a new authorization: the first payment is what the id bought.
     // Two such retries at once (two instances): each is served it, or told it is in progress.
@@ -456,17 +466,9 @@ describe('a facilitator built from the x402 packages settles on the local chain'
     const payer = newWallet();
     await chain.mint(payer.address, 2_000_000n);
     const id = generatePaymentId();
-    facilitator.override = async () => {
+    await unansweredSettle(c.learning.id, payer, id, async () => {
       throw new Error('crashed before broadcasting');
-    };
-    try {
-      const res = await getUnlock(server, c.learning.id, {
-        'payment-signature': await signedUnder(server, c.learning.id, payer, id),
-      });
-      expect(res.status).toBe(502);
-    } finally {
-      facilitator.override = undefined;
-    }
+    });
     const resend = async () =>
       getUnlock(server, c.learning.id, { 'payment-signature': await signedUnder(server, c.learning.id, payer, id) });
     // The first authorization could still be submitted: the id's payment is in progress.
@@ -521,6 +523,37 @@ describe('a facilitator built from the x402 packages settles on the local chain'
   });
 });
 
+/**
+ * Sends `headers` for the learning to a built server process on `dataDir` that waits up to a minute for the receipt,
+ * kills it once the settlement is broadcast (the chain not mining), mines, and starts the data dir again, reconciled
+ * past the request's receipt wait.
+ */
+async function killedMidSettlement(
+  dataDir: string,
+  chainEnv: Record<string, string>,
+  learningId: string,
+  headers: Record<string, string>,
+): Promise<TestServer> {
+  const proc = spawn(process.execPath, [fileURLToPath(new URL('../dist/main.js', import.meta.url))], {
+    env: serverProcessEnv(dataDir, { ...chainEnv, AXLE_SETTLEMENT_WAIT_MS: '60000' }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const url = await listeningUrl(proc);
+  await chain.stopMining();
+  const pending = fetch(`${url}/knowledge/${learningId}`, { headers }).catch(() => null);
+  while ((await chain.pendingCount()) < 1) await new Promise((r) => setTimeout(r, 20));
+  proc.kill('SIGKILL');
+  expect(await pending).toBeNull();
+  await chain.mine();
+  const again = await startTestServer(
+    { AXLE_CUSTODIAL_WITHDRAWALS: 'true', ...chainEnv },
+    { dataDir, clock: new ManualClock(Date.now()) },
+  );
+  again.clock.advance(20_000 + 30_000 + 1);
+  await reconcile(again);
+  return again;
+}
+
 describe('a kill between the settlement being submitted and the unlock being recorded', () => {
   it('after restart the payment is reconciled as settled and the same header is served once, charged once', async () => {
     const chainEnv = { AXLE_RPC_URL: chain.rpcUrl, AXLE_SETTLEMENT_KEY: chain.settlementKey, AXLE_ADMIN_TOKEN: ADMIN };
@@ -531,26 +564,8 @@ describe('a kill between the settlement being submitted and the unlock being rec
     const header = await pay(first, payer, 1_000_000);
     await first.stop({ keepData: true });
 
-    // A built server process waits up to a minute for the receipt; the chain does not mine; it is killed.
-    const proc = spawn(process.execPath, [fileURLToPath(new URL('../dist/main.js', import.meta.url))], {
-      env: serverProcessEnv(first.dataDir, { ...chainEnv, AXLE_SETTLEMENT_WAIT_MS: '60000' }),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const url = await listeningUrl(proc);
-    await chain.stopMining();
-    const pending = fetch(`${url}/knowledge/${c.learning.id}`, { headers: { 'x-payment': header } }).catch(() => null);
-    while ((await chain.pendingCount()) < 1) await new Promise((r) => setTimeout(r, 20));
-    proc.kill('SIGKILL');
-    expect(await pending).toBeNull();
-    await chain.mine();
-
-    const again = await startTestServer(
-      { AXLE_CUSTODIAL_WITHDRAWALS: 'true', ...chainEnv },
-      { dataDir: first.dataDir, clock: new ManualClock(Date.now()) },
-    );
+    const again = await killedMidSettlement(first.dataDir, chainEnv, c.learning.id, { 'x-payment': header });
     try {
-      again.clock.advance(20_000 + 30_000 + 1);
-      await reconcile(again);
       const claim = await claimOf(again, payer.address);
       expect(claim).toMatchObject({ state: 'settled', unlock_id: null });
       const res = await getUnlock(again, c.learning.id, { 'x-payment': header });
@@ -578,28 +593,8 @@ describe('a kill between claiming a payment under a payment-identifier and booki
     const header = await signed(first);
     await first.stop({ keepData: true });
 
-    // A built server process waits up to a minute for the receipt; the chain does not mine; it is killed.
-    const proc = spawn(process.execPath, [fileURLToPath(new URL('../dist/main.js', import.meta.url))], {
-      env: serverProcessEnv(first.dataDir, { ...chainEnv, AXLE_SETTLEMENT_WAIT_MS: '60000' }),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const url = await listeningUrl(proc);
-    await chain.stopMining();
-    const pending = fetch(`${url}/knowledge/${c.learning.id}`, { headers: { 'payment-signature': header } }).catch(
-      () => null,
-    );
-    while ((await chain.pendingCount()) < 1) await new Promise((r) => setTimeout(r, 20));
-    proc.kill('SIGKILL');
-    expect(await pending).toBeNull();
-    await chain.mine();
-
-    const again = await startTestServer(
-      { AXLE_CUSTODIAL_WITHDRAWALS: 'true', ...chainEnv },
-      { dataDir: first.dataDir, clock: new ManualClock(Date.now()) },
-    );
+    const again = await killedMidSettlement(first.dataDir, chainEnv, c.learning.id, { 'payment-signature': header });
     try {
-      again.clock.advance(20_000 + 30_000 + 1);
-      await reconcile(again);
       const claim = await claimOf(again, payer.address);
       expect(claim).toMatchObject({ state: 'settled', unlock_id: null });
       // The client signs again under the same id: the settled payment is what it bought; the new one is not charged.

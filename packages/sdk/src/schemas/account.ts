@@ -68,6 +68,17 @@ export const Dashboard = z
   })
   .openapi('Dashboard');
 
+/** A learning's fields the screens read, in the order they read them: what a reader is shown. */
+export const SCREENED_FIELDS = [
+  'title',
+  'task_context',
+  'body',
+  'tags',
+  'contributor_agent',
+  'related_skills',
+  'contributor_key_label',
+] as const;
+
 /** One finding of the injection screen: the layer and rule that flagged, and where. */
 export const InjectionFlag = z
   .object({
@@ -79,15 +90,7 @@ export const InjectionFlag = z
       .describe('the rule within the layer, e.g. reverse_shell, about_your_output, base64:code.pipe_to_shell'),
     span: z
       .object({
-        field: z.enum([
-          'title',
-          'task_context',
-          'body',
-          'tags',
-          'contributor_agent',
-          'related_skills',
-          'contributor_key_label',
-        ]),
+        field: z.enum(SCREENED_FIELDS),
         start: z.number().int().min(0).describe('UTF-16 offset in the field as submitted'),
         end: z.number().int().min(0),
       })

@@ -5,7 +5,7 @@ import { PlaceholderNumbering } from '@axle/scrub';
 import { screenContentSensitivity } from './content-sensitivity.js';
 import { screenCredentials } from './credentials.js';
 import { screenInjection } from './injection.js';
-import type { InjectionFlag } from '@axle/sdk';
+import { type InjectionFlag, SCREENED_FIELDS } from '@axle/sdk';
 import type { LayerFlag } from './flags.js';
 import { screenProcessAdvice } from './process-advice.js';
 
@@ -74,14 +74,7 @@ export interface LearningText {
 }
 
 /** The learning's fields, in the order the screens read them. */
-export type LearningField =
-  | 'title'
-  | 'task_context'
-  | 'body'
-  | 'tags'
-  | 'contributor_agent'
-  | 'related_skills'
-  | 'contributor_key_label';
+export type LearningField = (typeof SCREENED_FIELDS)[number];
 
 /** What matched, as a reviewer's flag quotes it, at most this many characters. */
 export const EXCERPT_MAX = 200;
@@ -107,15 +100,7 @@ export interface LearningScreening {
 
 const unique = (xs: Iterable<string>): string[] => [...new Set(xs)];
 
-const FIELDS: readonly LearningField[] = [
-  'title',
-  'task_context',
-  'body',
-  'tags',
-  'contributor_agent',
-  'related_skills',
-  'contributor_key_label',
-];
+const FIELDS: readonly LearningField[] = SCREENED_FIELDS;
 const FIELD_GAP = '\n\n';
 
 /** Each field's text, in FIELDS order (lists joined with `, `). */
