@@ -103,34 +103,28 @@ describe('secrets identified by context', () => {
   });
 
   it('redacts passwords given as short flags of the commands that take them there', () => {
-    expect(scrub('mysql -u root -pQx7rT2vLm9Zp shop < m.sql').text).toBe(
-      'mysql -u root -p[REDACTED:secret_assignment] shop < m.sql',
-    );
-    expect(scrub(`mysqldump -h db -u app -p'Tr0ub4dor&3' shop`).text).toBe(
-      `mysqldump -h db -u app -p'[REDACTED:secret_assignment]' shop`,
-    );
-    expect(scrub('sshpass -p Winter2024corp ssh admin@host').text).toBe(
-      'sshpass -p [REDACTED:secret_assignment] ssh admin@host',
-    );
-    expect(scrub('docker login -u deploy -p Z7Uw9xfogoEmvnEN registry.example.com').text).toBe(
-      'docker login -u deploy -p [REDACTED:secret_assignment] registry.example.com',
-    );
-    expect(scrub('redis-cli -h cache -a s3cr3tRedisPass ping').text).toBe(
-      'redis-cli -h cache -a [REDACTED:secret_assignment] ping',
-    );
-    expect(scrub('az login -u ops@corp.io -p HL8iLc7bE6wSt9').text).toBe(
-      'az login -u [REDACTED:email] -p [REDACTED:secret_assignment]',
-    );
-    expect(scrub('smbclient //srv/share -U admin%bo9ShFXNQ6Fq').text).toBe(
-      'smbclient //srv/share -U admin%[REDACTED:secret_assignment]',
-    );
-    // ~/.netrc, on one line or one entry per line.
-    expect(scrub('machine github.com login octo password fIZ4SOcMz9').text).toBe(
-      'machine github.com login octo password [REDACTED:secret_assignment]',
-    );
-    expect(scrub('machine api.internal\n  login ci\n  password hunter22').text).toBe(
-      'machine api.internal\n  login ci\n  password [REDACTED:secret_assignment]',
-    );
+    // ~/.netrc entries come last, on one line or one entry per line.
+    for (const [text, redacted] of [
+      ['mysql -u root -pQx7rT2vLm9Zp shop < m.sql', 'mysql -u root -p[REDACTED:secret_assignment] shop < m.sql'],
+      [`mysqldump -h db -u app -p'Tr0ub4dor&3' shop`, `mysqldump -h db -u app -p'[REDACTED:secret_assignment]' shop`],
+      ['sshpass -p Winter2024corp ssh admin@host', 'sshpass -p [REDACTED:secret_assignment] ssh admin@host'],
+      [
+        'docker login -u deploy -p Z7Uw9xfogoEmvnEN registry.example.com',
+        'docker login -u deploy -p [REDACTED:secret_assignment] registry.example.com',
+      ],
+      ['redis-cli -h cache -a s3cr3tRedisPass ping', 'redis-cli -h cache -a [REDACTED:secret_assignment] ping'],
+      ['az login -u ops@corp.io -p HL8iLc7bE6wSt9', 'az login -u [REDACTED:email] -p [REDACTED:secret_assignment]'],
+      ['smbclient //srv/share -U admin%bo9ShFXNQ6Fq', 'smbclient //srv/share -U admin%[REDACTED:secret_assignment]'],
+      [
+        'machine github.com login octo password fIZ4SOcMz9',
+        'machine github.com login octo password [REDACTED:secret_assignment]',
+      ],
+      [
+        'machine api.internal\n  login ci\n  password hunter22',
+        'machine api.internal\n  login ci\n  password [REDACTED:secret_assignment]',
+      ],
+    ])
+      expect(scrub(text).text).toBe(redacted);
     // Other commands' -p, a prompt (mysql -p alone) and references are not passwords.
     for (const text of [
       'mkdir -p build && ssh -p 2222 host',
