@@ -395,6 +395,42 @@ describe('card checkout', () => {
     expect((await ledgerReport(server.db)).problems).toEqual([]);
   });
 
+  it('unlocks racing a refund and a dispute of one of the packs keep credits, value and bookings exact', async () => {
+    const { accountId, key, sessionId } = await checkout('pro');
+    await send(server, event('checkout.session.completed', session(sessionId, { amount_total: 10_000 })));
+    const res = await post(server, '/checkout/session', { pack: 'starter' }, bearer(await jwtFor(server, accountId)));
+    const starter = ((await res.json()) as { session_id: string }).session_id;
+    await send(server, event('checkout.session.completed', session(starter)));
+    const contributor = await newBuyer(server, { terms: true });
+    const learnings = [];
+    for (let i = 0; i < 30; i++)
+      learnings.push(
+        await seedLearning(server, { contributorAccountId: contributor.accountId, currentPriceMicro: 50_000_000 }),
+      );
+    const pi = `pi_${starter}`;
+    const answers = await Promise.all([
+      ...learnings.map((l) => getUnlock(server, l.id, { 'x-api-key': key }).then((r) => r.status)),
+      send(server, event('charge.refunded', { payment_intent: pi, amount: 1000, amount_refunded: 400 })).then(
+        (r) => r.status,
+      ),
+      send(server, event('charge.dispute.created', { payment_intent: pi, amount: 1000 })).then((r) => r.status),
+    ]);
+    expect(answers.every((s) => s === 200)).toBe(true);
+    const row = (await server.db.get<{ unlocks: number; value: number }>(
+      'SELECT unlocks, unlock_value_micro AS value FROM credit_balances WHERE account_id = ?',
+      [accountId],
+    ))!;
+    const booked = Number(
+      (await server.db.get<{ s: number }>('SELECT SUM(gross_micro) AS s FROM unlocks WHERE buyer = ?', [accountId]))!
+        .s,
+    );
+    const debt = await creditsStore.debtOf(server.db, accountId);
+    expect(row.unlocks).toBe(1600 - 30 - 100);
+    // Every micro paid is booked, still behind a credit, or went back with the refund (less what spent credits owe).
+    expect(booked + Number(row.value) + 10_000_000 - Number(debt.amount_micro)).toBe(110_000_000);
+    expect((await ledgerReport(server.db)).problems).toEqual([]);
+  });
+
   it('ledger:check holds credit unlocks against the money paid less what was refunded, plus debts', async () => {
     const { accountId, sessionId } = await checkout('starter');
     await send(server, event('checkout.session.completed', session(sessionId)));
