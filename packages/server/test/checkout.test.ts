@@ -350,6 +350,119 @@ describe('card checkout', () => {
       ).toMatchObject({ processed: false, outcome: 'unknown_purchase' });
   });
 
+  it("a refund takes back the refunded purchase's money, not the average of every pack the buyer holds", async () => {
+    // Found by an outsider: credits of several packs share one value, and a reversal took the revoked credits'
+    // share of that average. A refunded $10 Starter (100,000 a credit) held beside a $100 Pro (66,666 a credit)
+    // took back 6,875,000, so the Pro's 1,500 credits kept $103.125 of value for $100 paid: their unlocks booked
+    // $3.125 of refunded money, and ledger:check, holding unlocks against purchases before refunds, saw nothing.
+    const buy = async (accountId: string, pack: string, cents: number) => {
+      const res = await post(server, '/checkout/session', { pack }, bearer(await jwtFor(server, accountId)));
+      const { session_id } = (await res.json()) as { session_id: string };
+      await send(server, event('checkout.session.completed', session(session_id, { amount_total: cents })));
+      return `pi_${session_id}`;
+    };
+    const spendAll = async (accountId: string) => {
+      let sum = 0;
+      for (;;) {
+        const taken = await creditsStore.takeUnlock(server.db, accountId, server.clock.now());
+        if (taken === undefined) return sum;
+        sum += taken;
+      }
+    };
+    const a = (await newBuyer(server)).accountId;
+    await buy(a, 'pro', 10_000);
+    const starter = await buy(a, 'starter', 1000);
+    await send(server, event('charge.refunded', { payment_intent: starter, amount: 1000, amount_refunded: 1000 }));
+    expect(await credits(a)).toEqual({ unlocks: 1500, queries: 15_000 });
+    expect(await spendAll(a)).toBe(100_000_000);
+    // The other way round: a refunded Pro leaves the Starter's credits the $10 paid for them, not $6.875.
+    const b = (await newBuyer(server)).accountId;
+    const pro = await buy(b, 'pro', 10_000);
+    await buy(b, 'starter', 1000);
+    await send(server, event('charge.dispute.created', { payment_intent: pro, amount: 10_000 }));
+    expect(await credits(b)).toEqual({ unlocks: 100, queries: 1000 });
+    expect(await spendAll(b)).toBe(10_000_000);
+    // Credits spent before a refund booked the pool's money; what of the refunded money they booked is a debt.
+    const c = (await newBuyer(server)).accountId;
+    await buy(c, 'pro', 10_000);
+    const late = await buy(c, 'starter', 1000);
+    let spent = 0;
+    for (let i = 0; i < 1500; i++) spent += (await creditsStore.takeUnlock(server.db, c, server.clock.now()))!;
+    expect(spent).toBe(103_125_000);
+    await send(server, event('charge.refunded', { payment_intent: late, amount: 1000, amount_refunded: 1000 }));
+    expect(await credits(c)).toEqual({ unlocks: 0, queries: 15_000 });
+    expect(await creditsStore.debtOf(server.db, c)).toEqual({ unlocks: 0, queries: 0, amount_micro: 3_125_000 });
+    expect((await ledgerReport(server.db)).problems).toEqual([]);
+  });
+
+  it('unlocks racing a refund and a dispute of one of the packs keep credits, value and bookings exact', async () => {
+    const { accountId, key, sessionId } = await checkout('pro');
+    await send(server, event('checkout.session.completed', session(sessionId, { amount_total: 10_000 })));
+    const res = await post(server, '/checkout/session', { pack: 'starter' }, bearer(await jwtFor(server, accountId)));
+    const starter = ((await res.json()) as { session_id: string }).session_id;
+    await send(server, event('checkout.session.completed', session(starter)));
+    const contributor = await newBuyer(server, { terms: true });
+    const learnings = [];
+    for (let i = 0; i < 30; i++)
+      learnings.push(
+        await seedLearning(server, { contributorAccountId: contributor.accountId, currentPriceMicro: 50_000_000 }),
+      );
+    const pi = `pi_${starter}`;
+    const answers = await Promise.all([
+      ...learnings.map((l) => getUnlock(server, l.id, { 'x-api-key': key }).then((r) => r.status)),
+      send(server, event('charge.refunded', { payment_intent: pi, amount: 1000, amount_refunded: 400 })).then(
+        (r) => r.status,
+      ),
+      send(server, event('charge.dispute.created', { payment_intent: pi, amount: 1000 })).then((r) => r.status),
+    ]);
+    expect(answers.every((s) => s === 200)).toBe(true);
+    const row = (await server.db.get<{ unlocks: number; value: number }>(
+      'SELECT unlocks, unlock_value_micro AS value FROM credit_balances WHERE account_id = ?',
+      [accountId],
+    ))!;
+    const booked = Number(
+      (await server.db.get<{ s: number }>('SELECT SUM(gross_micro) AS s FROM unlocks WHERE buyer = ?', [accountId]))!
+        .s,
+    );
+    const debt = await creditsStore.debtOf(server.db, accountId);
+    expect(row.unlocks).toBe(1600 - 30 - 100);
+    // Every micro paid is booked, still behind a credit, or went back with the refund (less what spent credits owe).
+    expect(booked + Number(row.value) + 10_000_000 - Number(debt.amount_micro)).toBe(110_000_000);
+    expect((await ledgerReport(server.db)).problems).toEqual([]);
+  });
+
+  it('ledger:check holds credit unlocks against the money paid less what was refunded, plus debts', async () => {
+    const { accountId, sessionId } = await checkout('starter');
+    await send(server, event('checkout.session.completed', session(sessionId)));
+    const contributor = await newBuyer(server, { terms: true });
+    const l = await seedLearning(server, {
+      contributorAccountId: contributor.accountId,
+      currentPriceMicro: 50_000_000,
+    });
+    await send(
+      server,
+      event('charge.refunded', { payment_intent: `pi_${sessionId}`, amount: 1000, amount_refunded: 1000 }),
+    );
+    expect((await ledgerReport(server.db)).problems).toEqual([]);
+    // An unlock booked on a refunded pack's money, with no debt behind it, shows.
+    const seen = await server.db
+      .tx(async (q) => {
+        await q.run(
+          `INSERT INTO unlocks (id, learning_id, buyer, path, gross_micro, contributor_micro, platform_micro, payee,
+             held, discovery, self_dealing, accrual_capped, settlement_path, tx_hash, created_at)
+           VALUES ('unl_tampered', ?, ?, 'key', 100000, 0, 100000, NULL, 0, 0, 0, 0, NULL, NULL, 0)`,
+          [l.id, accountId],
+        );
+        await q.run(
+          'UPDATE learnings SET unlock_count = unlock_count + 1, gross_micro = gross_micro + 100000, platform_micro = platform_micro + 100000 WHERE id = ?',
+          [l.id],
+        );
+        throw (await ledgerReport(q)).problems;
+      })
+      .catch((problems: string[]) => problems);
+    expect(seen).toContainEqual(expect.stringMatching(/^credit unlocks booked above what the buyer paid for credits/));
+  });
+
   it('a refund and a dispute of one charge racing take the credits back once', async () => {
     const { accountId, sessionId } = await checkout('starter');
     await send(server, event('checkout.session.completed', session(sessionId)));

@@ -3,7 +3,7 @@ import type { Clock } from '../clock.js';
 import { CREDIT_PACKS, creditPack } from '../domain/credit-packs.js';
 import { DomainError } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
-import { reversalDue, unlocksValueMicro } from '../domain/credit-reversal.js';
+import { reversalDue } from '../domain/credit-reversal.js';
 import {
   type CardProcessor,
   type CheckoutSessionEvent,
@@ -141,16 +141,23 @@ export function createCheckoutService(deps: {
       },
       reversedCents,
     );
-    const took = await creditsStore.take(q, purchase.account_id, due, now);
-    const owed = { unlocks: due.unlocks - took.unlocks, queries: due.queries - took.queries };
-    if (owed.unlocks || owed.queries)
+    // The money this reversal returns leaves the credits' value: the refunded purchase's own money, not the
+    // average of every pack the account holds (a cheap pack's refund would leave its money behind the others'
+    // credits). What the remaining value cannot cover was already booked by spent credits: a debt.
+    const refundedMicro = (due.cents - purchase.reversed_cents) * 10_000;
+    const took = await creditsStore.take(q, purchase.account_id, { ...due, valueMicro: refundedMicro }, now);
+    const owed = {
+      unlocks: due.unlocks - took.unlocks,
+      queries: due.queries - took.queries,
+      amount_micro: Math.max(0, refundedMicro - took.valueMicro),
+    };
+    if (owed.unlocks || owed.queries || owed.amount_micro)
       await creditsStore.insertDebt(q, {
         id: newId('dbt'),
         account_id: purchase.account_id,
         purchase_id: purchase.id,
         event_id: eventId,
         ...owed,
-        amount_micro: unlocksValueMicro(purchase.amount_micro, purchase.unlocks_added, owed.unlocks),
         created_at: now,
       });
     await creditsStore.setReversed(q, purchase.id, {
@@ -162,7 +169,7 @@ export function createCheckoutService(deps: {
     return {
       outcome: 'reversed',
       purchaseId: purchase.id,
-      detail: { reversed_cents: due.cents, revoked: took, owed },
+      detail: { reversed_cents: due.cents, revoked: { unlocks: took.unlocks, queries: took.queries }, owed },
     };
   }
 

@@ -110,29 +110,30 @@ export const creditsStore = {
   },
 
   /**
-   * Takes up to the given credits (never below zero) and the unlock credits' share of the money behind them;
-   * returns what it took.
+   * Takes up to the given credits (never below zero) and up to `want.valueMicro` of the money behind the unlock
+   * credits (all of it when no unlock credit is left, so no value outlives its credits); returns what it took.
    */
   async take(
     q: Queryable,
     accountId: string,
-    want: { unlocks: number; queries: number },
+    want: { unlocks: number; queries: number; valueMicro: number },
     now: number,
-  ): Promise<CreditRow> {
+  ): Promise<CreditRow & { valueMicro: number }> {
     const have = await q.get<CreditRow & { value: number }>(
       'SELECT unlocks, queries, unlock_value_micro AS value FROM credit_balances WHERE account_id = ?',
       [accountId],
     );
-    if (!have) return { unlocks: 0, queries: 0 };
+    if (!have) return { unlocks: 0, queries: 0, valueMicro: 0 };
     const took = { unlocks: Math.min(have.unlocks, want.unlocks), queries: Math.min(have.queries, want.queries) };
-    const value = have.unlocks > 0 ? Math.floor((Number(have.value) * took.unlocks) / have.unlocks) : 0;
-    if (took.unlocks || took.queries)
+    const value = Number(have.value);
+    const valueMicro = took.unlocks === have.unlocks ? value : Math.min(value, Math.max(0, want.valueMicro));
+    if (took.unlocks || took.queries || valueMicro)
       await q.run(
         `UPDATE credit_balances SET unlocks = unlocks - ?, queries = queries - ?, unlock_value_micro = unlock_value_micro - ?,
            updated_at = ? WHERE account_id = ?`,
-        [took.unlocks, took.queries, value, now, accountId],
+        [took.unlocks, took.queries, valueMicro, now, accountId],
       );
-    return took;
+    return { ...took, valueMicro };
   },
 
   /** Inserts unless the checkout session already produced a purchase; returns whether it inserted. */

@@ -46,14 +46,21 @@ export const ledgerAuditStore = {
       LEFT JOIN payment_claims c ON c.unlock_id = u.id
       WHERE e.kind IN ('accrue', 'hold') AND u.path = 'x402' AND COALESCE(c.state, 'missing') <> 'settled'`),
 
-  /** Buyers whose credit unlocks booked more than they ever paid for credits (shares nobody paid for). */
+  /**
+   * Buyers whose credit unlocks booked more than they paid for credits (shares nobody paid for): what they paid less
+   * what refunds and disputes returned, plus the debts recorded for refunded money that spent credits had booked.
+   */
   creditUnlocksAbovePurchases: (q: Queryable) =>
     q.all(`
-      SELECT u.buyer AS account_id, SUM(u.gross_micro) AS booked_micro, COALESCE(MAX(p.paid), 0) AS paid_micro
-      FROM unlocks u LEFT JOIN (SELECT account_id, SUM(amount_micro) AS paid FROM purchases GROUP BY account_id) p
+      SELECT u.buyer AS account_id, SUM(u.gross_micro) AS booked_micro,
+             COALESCE(MAX(p.paid), 0) AS paid_micro, COALESCE(MAX(d.owed), 0) AS owed_micro
+      FROM unlocks u
+      LEFT JOIN (SELECT account_id, SUM(amount_micro - reversed_cents * 10000) AS paid FROM purchases GROUP BY account_id) p
         ON p.account_id = u.buyer
+      LEFT JOIN (SELECT account_id, SUM(amount_micro) AS owed FROM credit_debts GROUP BY account_id) d
+        ON d.account_id = u.buyer
       WHERE u.path = 'key'
-      GROUP BY u.buyer HAVING SUM(u.gross_micro) > COALESCE(MAX(p.paid), 0)`),
+      GROUP BY u.buyer HAVING SUM(u.gross_micro) > COALESCE(MAX(p.paid), 0) + COALESCE(MAX(d.owed), 0)`),
 
   /** Settled x402 payments whose unlock's contributor share was never credited (a settlement lost its credit). */
   settledNotCredited: (q: Queryable) =>
