@@ -129,6 +129,29 @@ describe('POST /learn with a verified contributor_wallet as the identity', () =>
     expect((await learningsStore.byId(server.db, draft.id))!.status).toBe('pending_review');
   });
 
+  it('the account a contributor_wallet is linked to cannot rate that learning, as it unlocks it free', async () => {
+    const wallet = newWallet();
+    await verifyWallet(server, wallet);
+    const held = await (await learn(learningBody(10, { contributor_wallet: wallet.address }))).json();
+    expect((await post(server, `/admin/review/${held.id}/approve`, {}, admin)).status).toBe(200);
+    // The wallet's owner signs up afterwards and links it: the learning is theirs to recall, not to rate.
+    const owner = await newBuyer(server, { terms: true });
+    const headers = { 'x-api-key': owner.key };
+    expect((await post(server, '/account/link-wallet', { wallet: wallet.address }, headers)).status).toBe(200);
+    const rated = await post(server, `/knowledge/${held.id}/rate`, { helpfulness: 5 }, headers);
+    expect(rated.status).toBe(403);
+    expect(await rated.json()).toMatchObject({ code: 'forbidden' });
+    const n = await server.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM learning_ratings WHERE learning_id = ?', [
+      held.id,
+    ]);
+    expect(n!.n).toBe(0);
+    // Anyone else still rates it.
+    const other = await newBuyer(server);
+    expect(
+      (await post(server, `/knowledge/${held.id}/rate`, { helpfulness: 4 }, { 'x-api-key': other.key })).status,
+    ).toBe(200);
+  });
+
   it('limits submissions per wallet like per account: a burst of 20 a minute, then 429', async () => {
     const wallet = newWallet();
     await verifyWallet(server, wallet);

@@ -68,7 +68,8 @@ export function knowledgeRoutes(api: Api, deps: AppDeps): void {
     description:
       'Needs an identity (API key or session token), which the contract does not declare: without one the answer is 401. One ' +
       'rating slot per account: rating again replaces it (replaced: true). Ratings move ranking only from 3 distinct raters on. ' +
-      'Contributors cannot rate their own learnings (403), nor can a suspended account (403 account_suspended). ' +
+      'Contributors cannot rate their own learnings (403; also the account its contributor_wallet is linked to), ' +
+      'nor can a suspended account (403 account_suspended). ' +
       'Per account: 20 ratings a minute, 100 an hour.',
     tags: ['Knowledge'],
     security: ['ApiKey', 'BearerJWT'],
