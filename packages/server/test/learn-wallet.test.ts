@@ -152,6 +152,25 @@ describe('POST /learn with a verified contributor_wallet as the identity', () =>
     ).toBe(200);
   });
 
+  it("a stranger naming a linked wallet spends the wallet's quota, not its account's", async () => {
+    const wallet = newWallet();
+    await verifyWallet(server, wallet);
+    const owner = await newBuyer(server, { terms: true });
+    const headers = { 'x-api-key': owner.key };
+    expect((await post(server, '/account/link-wallet', { wallet: wallet.address }, headers)).status).toBe(200);
+    const { perMinute } = LIMITS.accountWrites.learn;
+    for (let i = 0; i < perMinute; i++) {
+      const body = learningBody(500 + i, {
+        title: `Claimed burst ${i}: ${learningBody(500 + i).title}`,
+        contributor_wallet: wallet.address,
+      });
+      expect((await learn(body)).status).toBe(201);
+    }
+    expect((await learn(learningBody(600, { contributor_wallet: wallet.address }))).status).toBe(429);
+    // The account's own key still submits.
+    expect((await learn(learningBody(601), headers)).status).toBe(201);
+  });
+
   it('limits submissions per wallet like per account: a burst of 20 a minute, then 429', async () => {
     const wallet = newWallet();
     await verifyWallet(server, wallet);

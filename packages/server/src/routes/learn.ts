@@ -35,7 +35,7 @@ export function learnRoutes(api: Api, deps: AppDeps): void {
       ' learning, and every learning while AXLE_FORCED_REVIEW is on, waits for platform review ' +
       '(forced_review). On the extraction channel an item publishes itself only with clean-lane consent ' +
       '(consent granted, mode automatic) and a quality score at or above the account ' +
-      'auto_publish_threshold. Per account and per wallet (a linked wallet spends both): at most 20 ' +
+      'auto_publish_threshold. Per account and per wallet (a wallet-identified one spends only its own): at most 20 ' +
       'submissions a minute and 100 an hour (429). Nothing is stored when the request is refused.',
     tags: ['Knowledge'],
     security: ['ApiKey', 'BearerJWT'],

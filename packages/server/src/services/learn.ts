@@ -123,11 +123,9 @@ export function createLearnService(deps: LearnDeps): LearnService {
     if (linked && (await getAccount(q, linked))?.suspended)
       throw new DomainError(ERROR_CODES.ACCOUNT_SUSPENDED, 'Account suspended');
     const walletSubject = `wallet:${walletKey(wallet)}`;
-    return {
-      accountId: linked ?? null,
-      limitSubjects: linked ? [linked, walletSubject] : [walletSubject],
-      byWalletClaim: true,
-    };
+    // Anyone can name the wallet, so its submissions spend the wallet's own quota only: a stranger naming it
+    // must not use up the quota its account submits with.
+    return { accountId: linked ?? null, limitSubjects: [walletSubject], byWalletClaim: true };
   }
 
   return {
