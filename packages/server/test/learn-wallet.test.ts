@@ -5,13 +5,14 @@ import { WALLET_IDENTITY_TTL_MS } from '../src/services/learn.js';
 import { learningsStore } from '../src/store/learnings.js';
 import { startTestServer, type TestServer } from '../../../test/support/server.js';
 import { post } from '../../../test/support/identity.js';
-import { ADMIN_TOKEN, admin, learningBody } from './knowledge-helpers.js';
+import { ADMIN_TOKEN, admin, learningBody, publish } from './knowledge-helpers.js';
 import { newBuyer, verifyWallet } from './money-helpers.js';
 
 let server: TestServer;
 const count = async () => (await server.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM learnings'))!.n;
 const learn = (body: unknown, headers: Record<string, string> = {}) => post(server, '/learn', body, headers);
 const newWallet = () => privateKeyToAccount(generatePrivateKey());
+const low = { specificity: 1, actionability: 1, novelty: 1, completeness: 1 };
 const get = (path: string, headers: Record<string, string>) => fetch(`${server.url}${path}`, { headers });
 
 beforeAll(async () => {
@@ -104,6 +105,70 @@ describe('POST /learn with a verified contributor_wallet as the identity', () =>
       contributorAccountId: other.accountId,
       contributorWallet: wallet.address,
     });
+  });
+
+  it('a wallet alone cannot publish as, or withdraw the drafts of, the account it is linked to', async () => {
+    // The wallet's owner verified it and linked it; the account has published before, so its key publishes at once.
+    const wallet = newWallet();
+    await verifyWallet(server, wallet);
+    const owner = await newBuyer(server, { terms: true });
+    const headers = { 'x-api-key': owner.key };
+    expect((await post(server, '/account/link-wallet', { wallet: wallet.address }, headers)).status).toBe(200);
+    await publish(server, headers, learningBody(6));
+    const draft = await (await learn(learningBody(7, { quality_self_assessment: low }), headers)).json();
+    expect(draft).toMatchObject({ status: 'pending_review', review_reason: ['below_quality_floor'] });
+
+    // Anyone can name the wallet (it is public): that proves nothing about who sends the request.
+    const claimed = await (await learn(learningBody(8, { contributor_wallet: wallet.address }))).json();
+    expect(claimed).toMatchObject({ status: 'pending_review', review_reason: ['forced_review'] });
+    const visible = await (await post(server, '/knowledge', { query: learningBody(8).title })).json();
+    expect(visible.results.map((r: { id: string }) => r.id)).not.toContain(claimed.id);
+
+    const replacing = await learn(learningBody(9, { contributor_wallet: wallet.address, replaces: draft.id }));
+    expect(replacing.status).toBe(404);
+    expect((await learningsStore.byId(server.db, draft.id))!.status).toBe('pending_review');
+  });
+
+  it('the account a contributor_wallet is linked to cannot rate that learning, as it unlocks it free', async () => {
+    const wallet = newWallet();
+    await verifyWallet(server, wallet);
+    const held = await (await learn(learningBody(10, { contributor_wallet: wallet.address }))).json();
+    expect((await post(server, `/admin/review/${held.id}/approve`, {}, admin)).status).toBe(200);
+    // The wallet's owner signs up afterwards and links it: the learning is theirs to recall, not to rate.
+    const owner = await newBuyer(server, { terms: true });
+    const headers = { 'x-api-key': owner.key };
+    expect((await post(server, '/account/link-wallet', { wallet: wallet.address }, headers)).status).toBe(200);
+    const rated = await post(server, `/knowledge/${held.id}/rate`, { helpfulness: 5 }, headers);
+    expect(rated.status).toBe(403);
+    expect(await rated.json()).toMatchObject({ code: 'forbidden' });
+    const n = await server.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM learning_ratings WHERE learning_id = ?', [
+      held.id,
+    ]);
+    expect(n!.n).toBe(0);
+    // Anyone else still rates it.
+    const other = await newBuyer(server);
+    expect(
+      (await post(server, `/knowledge/${held.id}/rate`, { helpfulness: 4 }, { 'x-api-key': other.key })).status,
+    ).toBe(200);
+  });
+
+  it("a stranger naming a linked wallet spends the wallet's quota, not its account's", async () => {
+    const wallet = newWallet();
+    await verifyWallet(server, wallet);
+    const owner = await newBuyer(server, { terms: true });
+    const headers = { 'x-api-key': owner.key };
+    expect((await post(server, '/account/link-wallet', { wallet: wallet.address }, headers)).status).toBe(200);
+    const { perMinute } = LIMITS.accountWrites.learn;
+    for (let i = 0; i < perMinute; i++) {
+      const body = learningBody(500 + i, {
+        title: `Claimed burst ${i}: ${learningBody(500 + i).title}`,
+        contributor_wallet: wallet.address,
+      });
+      expect((await learn(body)).status).toBe(201);
+    }
+    expect((await learn(learningBody(600, { contributor_wallet: wallet.address }))).status).toBe(429);
+    // The account's own key still submits.
+    expect((await learn(learningBody(601), headers)).status).toBe(201);
   });
 
   it('limits submissions per wallet like per account: a burst of 20 a minute, then 429', async () => {

@@ -204,4 +204,28 @@ describe('OpenClaw routes from a non-local caller', () => {
     expect(ok.status).toBe(200);
     expect(await call(server, 'POST', '/openclaw/trigger', { headers: remote })).toMatchObject({ status: 401 });
   });
+
+  // The operator's browser is on loopback too: a page of another site it shows (CORS answers every origin) must
+  // not read the adapter's files or change and run it. Browsers name that page in Origin / Sec-Fetch-Site.
+  it('treats a page of another site as remote, though its request arrives from loopback', async () => {
+    const before = (await call(server, 'GET', '/openclaw/status')).body.config;
+    for (const page of [
+      { origin: 'https://evil.example' },
+      { origin: 'null' },
+      { 'sec-fetch-site': 'cross-site' },
+      { 'sec-fetch-site': 'same-site' },
+    ]) {
+      expect((await call(server, 'GET', '/openclaw/status', { headers: page })).status).toBe(401);
+      expect((await call(server, 'GET', '/openclaw/state', { headers: page })).status).toBe(401);
+      const config = await call(server, 'POST', '/openclaw/config', { body: { glob_pattern: '**/*' }, headers: page });
+      expect(config.status).toBe(401);
+      expect((await call(server, 'POST', '/openclaw/trigger', { headers: page })).status).toBe(401);
+    }
+    expect((await call(server, 'GET', '/openclaw/status')).body.config).toEqual(before);
+    // The admin token still works from anywhere, and a page of this server's own origin is local.
+    const admin = { origin: 'https://evil.example', authorization: `Bearer ${ADMIN}` };
+    expect((await call(server, 'GET', '/openclaw/state', { headers: admin })).status).toBe(200);
+    const own = { origin: new URL(server.url).origin, 'sec-fetch-site': 'same-origin' };
+    expect((await call(server, 'GET', '/openclaw/state', { headers: own })).status).toBe(200);
+  });
 });

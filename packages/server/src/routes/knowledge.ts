@@ -68,17 +68,19 @@ export function knowledgeRoutes(api: Api, deps: AppDeps): void {
     description:
       'Needs an identity (API key or session token), which the contract does not declare: without one the answer is 401. One ' +
       'rating slot per account: rating again replaces it (replaced: true). Ratings move ranking only from 3 distinct raters on. ' +
-      'Contributors cannot rate their own learnings (403). Per account: 20 ratings a minute, 100 an hour.',
+      'Contributors cannot rate their own learnings (403; also the account its contributor_wallet is linked to), ' +
+      'nor can a suspended account (403 account_suspended). ' +
+      'Per account: 20 ratings a minute, 100 an hour.',
     tags: ['Knowledge'],
     security: ['ApiKey', 'BearerJWT'],
-    before: [identity.requireJwtOrKey()],
+    before: [identity.requireJwtOrKey(), identity.requireActiveAccount()],
     params: LearningIdParams,
     body: RateRequest,
     responses: {
       200: { description: 'Recorded', schema: RateResponse },
       400: { description: 'helpfulness is not an integer 1..5' },
       401: { description: 'No identity: rating needs an API key or a session token' },
-      403: { description: 'Your own learning' },
+      403: { description: 'Your own learning, or a suspended account (account_suspended)' },
       404: { description: 'No such visible learning' },
       429: { description: 'Per-account rating limit' },
     },

@@ -25,8 +25,9 @@ export function learnRoutes(api: Api, deps: AppDeps): void {
       "which is then payout attribution only), and a key's name is stored as contributor_key_label. " +
       'Without either, contributor_wallet is the identity: it must have passed POST /wallet/challenge + ' +
       'POST /wallet/verify within the last 30 days (else 401). Such a learning is attributed to the wallet ' +
-      "and owned by the account the wallet is linked to (self-review); an unlinked wallet's learning has " +
-      'no owning account, always waits for platform review (forced_review), and the platform review decides' +
+      'and owned by the account the wallet is linked to (self-review); it always waits for platform review ' +
+      "(forced_review) and cannot use replaces, since naming a wallet proves nothing. An unlinked wallet's learning has " +
+      'no owning account, and the platform review decides' +
       ' all its reasons. Screens (credentials and personal data, prompt injection, content sensitivity, ' +
       'process advice) hold a learning with a review_reason per flag; credentials and personal data are ' +
       'stored only redacted. An exact duplicate, or a near-duplicate (shingle Jaccard >= 0.85) in the same ' +
@@ -34,7 +35,7 @@ export function learnRoutes(api: Api, deps: AppDeps): void {
       ' learning, and every learning while AXLE_FORCED_REVIEW is on, waits for platform review ' +
       '(forced_review). On the extraction channel an item publishes itself only with clean-lane consent ' +
       '(consent granted, mode automatic) and a quality score at or above the account ' +
-      'auto_publish_threshold. Per account and per wallet (a linked wallet spends both): at most 20 ' +
+      'auto_publish_threshold. Per account and per wallet (a wallet-identified one spends only its own): at most 20 ' +
       'submissions a minute and 100 an hour (429). Nothing is stored when the request is refused.',
     tags: ['Knowledge'],
     security: ['ApiKey', 'BearerJWT'],
@@ -53,7 +54,7 @@ export function learnRoutes(api: Api, deps: AppDeps): void {
       403: {
         description: 'Key without the contribute scope, or a suspended account (also the one a wallet is linked to)',
       },
-      404: { description: 'replaces names no held or rejected learning of yours' },
+      404: { description: 'replaces names no held or rejected learning of yours (or the identity is a wallet claim)' },
       409: {
         description: 'Duplicate learning detected, or Near-duplicate learning detected (existing_id, similarity)',
         schema: DuplicateLearning,

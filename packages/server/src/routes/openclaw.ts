@@ -8,6 +8,7 @@ import {
 import type { Context, Middleware, Next } from 'koa';
 import type { AppDeps } from '../deps.js';
 import { clientIp } from '../http/client-ip.js';
+import { sameOrigin } from '../http/csrf.js';
 import type { Api } from '../http/route.js';
 
 const isLoopback = (ip: string) => ip === '::1' || /^127\./.test(ip);
@@ -16,12 +17,15 @@ const isLoopback = (ip: string) => ip === '::1' || /^127\./.test(ip);
  * Loopback callers (the operator on the same machine) pass; anyone else needs the admin token (read
  * scope is enough for GETs). A request that came through a proxy (X-Forwarded-For or Forwarded present)
  * is never treated as local, since a reverse proxy on the same host makes every caller look loopback.
+ * Nor is a page of another site in the operator's browser (Origin or Sec-Fetch-Site names it): the browser
+ * is on loopback too, and CORS lets any page read the answers.
  */
 function localOrAdmin(deps: AppDeps, scope: 'read' | 'admin'): Middleware {
   const admin = deps.identity.requireAdmin(scope);
   return async (ctx: Context, next: Next) => {
     const proxied = ctx.get('x-forwarded-for') !== '' || ctx.get('forwarded') !== '';
-    if (!proxied && isLoopback(clientIp(ctx, false))) return next();
+    const local = !proxied && sameOrigin(ctx, new URL(deps.baseUrl()).origin) && isLoopback(clientIp(ctx, false));
+    if (local) return next();
     return admin(ctx, next);
   };
 }
@@ -30,7 +34,8 @@ function localOrAdmin(deps: AppDeps, scope: 'read' | 'admin'): Middleware {
 export function openclawRoutes(api: Api, deps: AppDeps): void {
   const { openclaw } = deps;
   const common = { tags: ['OpenClaw'], security: ['AdminToken' as const] };
-  const description = 'Answers loopback callers without credentials; anyone else needs the admin token.';
+  const description =
+    'Answers loopback callers without credentials (not pages of another site in a browser); anyone else needs the admin token.';
 
   api.route({
     ...common,

@@ -20,10 +20,17 @@ const OWNER_ERRORS = {
   403: { description: 'API key without the contribute scope' },
 } as const;
 
+const APPROVER_ERRORS = {
+  ...OWNER_ERRORS,
+  403: { description: 'API key without the contribute scope, or a suspended account (account_suspended)' },
+} as const;
+
 /** The contributor's review queue (/account/pending…) and the platform's (/admin/review…). */
 export function reviewRoutes(api: Api, deps: AppDeps): void {
   const { identity, review } = deps;
   const owner = [identity.requireJwtOrKey()];
+  /** Publishing is acting: a suspended account may read and withdraw its queue, not approve from it. */
+  const publishing = [...owner, identity.requireActiveAccount()];
   const me = (ctx: { state: { identity?: { accountId: string } } }) => ctx.state.identity!.accountId;
 
   api.route({
@@ -73,12 +80,12 @@ export function reviewRoutes(api: Api, deps: AppDeps): void {
       `below_quality_floor, awaiting_quality) and a quality score at or above threshold; dry_run (default true) only lists them. At most 100 per call.`,
     tags: ['Review'],
     security: ['ApiKey', 'BearerJWT'],
-    before: owner,
+    before: publishing,
     body: ApproveCleanRequest,
     responses: {
       200: { description: 'Selected (and, unless a dry run, approved)', schema: ApproveCleanResponse },
       400: { description: 'Bad threshold' },
-      ...OWNER_ERRORS,
+      ...APPROVER_ERRORS,
     },
     handler: ({ body }, ctx) => review.approveClean(me(ctx), body.dry_run, body.threshold),
   });
@@ -92,12 +99,12 @@ export function reviewRoutes(api: Api, deps: AppDeps): void {
       description: 'At most 100 ids; each is decided on its own and answered with a result.',
       tags: ['Review'],
       security: ['ApiKey', 'BearerJWT'],
-      before: owner,
+      before: action === 'approve' ? publishing : owner,
       body: BulkReviewRequest,
       responses: {
         200: { description: 'A result per id', schema: BulkReviewResponse },
         400: { description: 'Bad ids' },
-        ...OWNER_ERRORS,
+        ...(action === 'approve' ? APPROVER_ERRORS : OWNER_ERRORS),
       },
       handler: ({ body }, ctx) =>
         action === 'approve'
@@ -116,12 +123,12 @@ export function reviewRoutes(api: Api, deps: AppDeps): void {
           : 'A rejected learning stays private.',
       tags: ['Review'],
       security: ['ApiKey', 'BearerJWT'],
-      before: owner,
+      before: action === 'approve' ? publishing : owner,
       params: LearningIdParams,
       ...(action === 'approve' ? { body: ApproveRequest } : {}),
       responses: {
         200: { description: 'Decided', schema: ReviewResult },
-        ...OWNER_ERRORS,
+        ...(action === 'approve' ? APPROVER_ERRORS : OWNER_ERRORS),
         404: { description: 'No such held learning of yours' },
         409: { description: 'Not held, or flagged and not acknowledged' },
       },

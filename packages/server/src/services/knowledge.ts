@@ -16,6 +16,8 @@ import type { LearningVectors } from '../search/learning-vectors.js';
 import type { Transactor } from '../store/queryable.js';
 import type { LearningsSearch } from '../store/learnings-search.js';
 import { type LearningFilters, learningsStore } from '../store/learnings.js';
+import { walletKey } from '../store/wallets.js';
+import { getAccount } from './accounts.js';
 import { contributorEarnings } from './earnings.js';
 import { priceOf, qualityOf, toSnippet } from './learning-view.js';
 import { staleWhileRevalidate } from './stale-while-revalidate.js';
@@ -201,7 +203,9 @@ export function createKnowledgeService({
         const l = await learningsStore.byId(q, learningId);
         if (!l || l.status !== 'approved')
           throw new DomainError(ERROR_CODES.NOT_FOUND, 'Learning not found', { learning_id: learningId });
-        if (l.contributorAccountId === accountId)
+        // The contributor is the owning account or the account its contributor_wallet is linked to (as for unlocks).
+        const wallet = l.contributorWallet === null ? null : (await getAccount(q, accountId))?.wallet;
+        if (l.contributorAccountId === accountId || (wallet && walletKey(wallet) === walletKey(l.contributorWallet!)))
           throw new DomainError(ERROR_CODES.FORBIDDEN, 'Contributors cannot rate their own learnings');
         await writeLimits.take('rating', accountId, q);
         const replaced = await learningsStore.rate(q, learningId, accountId, helpfulness, notes ?? null, now);

@@ -49,6 +49,11 @@ interface Owner {
   accountId: string | null;
   keyId?: string;
   limitSubjects: string[];
+  /**
+   * The identity is the body's contributor_wallet alone. Its verification is on record, but the request carries no
+   * proof that its sender controls the wallet, so it can neither publish unreviewed nor use `replaces`.
+   */
+  byWalletClaim: boolean;
 }
 
 /** Band-sharing candidates compared exactly per submission. */
@@ -103,7 +108,8 @@ export function createLearnService(deps: LearnDeps): LearnService {
    * linked to a suspended account.
    */
   async function ownerOf(q: Queryable, who: Submitter | undefined, wallet: string | undefined): Promise<Owner> {
-    if (who) return { accountId: who.accountId, keyId: who.keyId, limitSubjects: [who.accountId] };
+    if (who)
+      return { accountId: who.accountId, keyId: who.keyId, limitSubjects: [who.accountId], byWalletClaim: false };
     if (!wallet)
       throw new DomainError(ERROR_CODES.UNAUTHORIZED, 'API key, session token or verified contributor_wallet required');
     const verifiedAt = await walletsStore.verifiedAt(q, wallet);
@@ -117,7 +123,9 @@ export function createLearnService(deps: LearnDeps): LearnService {
     if (linked && (await getAccount(q, linked))?.suspended)
       throw new DomainError(ERROR_CODES.ACCOUNT_SUSPENDED, 'Account suspended');
     const walletSubject = `wallet:${walletKey(wallet)}`;
-    return { accountId: linked ?? null, limitSubjects: linked ? [linked, walletSubject] : [walletSubject] };
+    // Anyone can name the wallet, so its submissions spend the wallet's own quota only: a stranger naming it
+    // must not use up the quota its account submits with.
+    return { accountId: linked ?? null, limitSubjects: [walletSubject], byWalletClaim: true };
   }
 
   return {
@@ -172,7 +180,7 @@ export function createLearnService(deps: LearnDeps): LearnService {
         let replaced: LearningRecord | undefined;
         if (input.replaces) {
           const old = await learningsStore.byId(q, input.replaces);
-          const ownHeld = old && accountId && old.contributorAccountId === accountId;
+          const ownHeld = old && accountId && !owner.byWalletClaim && old.contributorAccountId === accountId;
           if (!old || !ownHeld || !['pending_review', 'rejected'].includes(old.status))
             throw new DomainError(ERROR_CODES.NOT_FOUND, 'No held or rejected learning of yours has that id', {
               field: 'body.replaces',
@@ -201,9 +209,10 @@ export function createLearnService(deps: LearnDeps): LearnService {
         if (nearest) reasons.add('near_duplicate');
 
         if (dims && !meetsFloor(dims)) reasons.add('below_quality_floor');
-        // Nobody but the platform can review an ownerless learning: it always waits for platform review.
+        // Nobody but the platform can review an ownerless learning, nor vouch for one sent under a wallet claim:
+        // those always wait for platform review.
         const firstOrOwnerless = !accountId || (await learningsStore.countPublishedBy(q, accountId)) === 0;
-        if (forcedReview || firstOrOwnerless) reasons.add('forced_review');
+        if (forcedReview || firstOrOwnerless || owner.byWalletClaim) reasons.add('forced_review');
         if (input.submission_channel === 'extraction') {
           if (!dims) reasons.add('awaiting_quality');
           else if (!accountId || !(await cleanLaneConsent(q, accountId))) reasons.add('standing_consent_off');
