@@ -1,0 +1,96 @@
+import Ajv, { type ValidateFunction } from 'ajv';
+import addFormats from 'ajv-formats';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type TestServer, startTestServer } from '../../../test/support/server.js';
+import { newBuyer } from './money-helpers.js';
+
+/**
+ * Real answers over HTTP, held against the contract (SPEC.md) and against the schemas the server itself serves at
+ * /openapi.json: a client generated from the document must be able to read every answer the server gives.
+ */
+
+const ADMIN = 'admin-token-0123456789-abcdefghij';
+const READ = 'read-token-0123456789-abcdefghijk';
+
+let server: TestServer;
+let doc: { paths: Record<string, Record<string, { responses: Record<string, Response3> }>> };
+type Response3 = { content?: Record<string, { schema: unknown }> };
+const ajv = new Ajv({ strict: false, allErrors: true });
+addFormats(ajv);
+
+/** OpenAPI 3.0 writes exclusive bounds as booleans beside minimum/maximum; JSON Schema draft 7 as the bound. */
+function toDraft7(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(toDraft7);
+  if (!node || typeof node !== 'object') return node;
+  const o = Object.fromEntries(Object.entries(node).map(([k, v]) => [k, toDraft7(v)])) as Record<string, unknown>;
+  for (const [flag, bound] of [
+    ['exclusiveMinimum', 'minimum'],
+    ['exclusiveMaximum', 'maximum'],
+  ] as const) {
+    if (o[flag] === true) {
+      o[flag] = o[bound];
+      delete o[bound];
+    } else if (o[flag] === false) delete o[flag];
+  }
+  return o;
+}
+
+/** The documented answer for (method, path, status), compiled; undefined when the status is not documented. */
+function documented(method: string, path: string, status: number): ValidateFunction | null | undefined {
+  const r = doc.paths[path]?.[method]?.responses[String(status)];
+  if (!r) return undefined;
+  const schema = r.content?.['application/json']?.schema;
+  if (!schema) return null;
+  const esc = (s: string) => s.replaceAll('~', '~0').replaceAll('/', '~1');
+  const ref = `doc#/paths/${esc(path)}/${method}/responses/${status}/content/application~1json/schema`;
+  return ajv.getSchema(ref) ?? ajv.compile({ $ref: ref });
+}
+
+/** Sends the request, then asserts the status is documented for the operation and the body matches its schema. */
+async function conforming(
+  method: string,
+  path: string,
+  template: string,
+  init: { body?: unknown; headers?: Record<string, string> } = {},
+) {
+  const res = await fetch(server.url + path, {
+    method: method.toUpperCase(),
+    headers: { ...(init.body !== undefined && { 'content-type': 'application/json' }), ...init.headers },
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  });
+  const body = await res.json();
+  const validate = documented(method, template, res.status);
+  expect(validate, `${method.toUpperCase()} ${template} ${res.status} is documented`).not.toBeUndefined();
+  if (validate)
+    expect(validate(body) ? [] : validate.errors, `${method.toUpperCase()} ${template} ${res.status}`).toEqual([]);
+  return { status: res.status, body: body as Record<string, unknown> };
+}
+
+beforeAll(async () => {
+  server = await startTestServer({ AXLE_ADMIN_TOKEN: ADMIN, AXLE_ADMIN_READ_TOKEN: READ });
+  doc = (await (await fetch(`${server.url}/openapi.json`)).json()) as typeof doc;
+  ajv.addSchema(toDraft7(doc) as object, 'doc');
+});
+afterAll(async () => {
+  await server?.stop();
+});
+
+describe('GET /stats against the contract', () => {
+  it('carries every field the SPEC lists: catalog_size, categories, skills_catalog_size, skills_categories, types, queries, uptime, version', async () => {
+    const { status, body } = await conforming('get', '/stats', '/stats');
+    expect(status).toBe(200);
+    for (const field of [
+      'catalog_size',
+      'categories',
+      'skills_catalog_size',
+      'skills_categories',
+      'types',
+      'queries',
+      'uptime',
+      'version',
+    ])
+      expect(body, field).toHaveProperty(field);
+    expect(body.catalog_size).toBe(body.learnings_count);
+    expect(Number.isInteger(body.catalog_size)).toBe(true);
+  });
+});
