@@ -94,3 +94,37 @@ describe('GET /stats against the contract', () => {
     expect(Number.isInteger(body.catalog_size)).toBe(true);
   });
 });
+
+describe('real answers match the schemas /openapi.json serves', () => {
+  const learning = {
+    title: 'Foo API cursor encoding pitfall',
+    body: 'When calling the Foo API with pagination, the cursor must be URL-encoded or the next page repeats the first.',
+    category: 'web-interaction',
+    tags: ['pagination'],
+    task_context: 'paging through Foo API results',
+    outcome: 'workaround',
+  };
+
+  it('POST /learn 400: a validation failure as well as CATEGORY_OUT_OF_SCOPE', async () => {
+    const { key } = await newBuyer(server);
+    const headers = { 'x-api-key': key };
+    const invalid = await conforming('post', '/learn', '/learn', { headers, body: { ...learning, unlock_price: 51 } });
+    expect(invalid).toMatchObject({ status: 400, body: { code: 'validation_error', field: 'body.unlock_price' } });
+    const short = await conforming('post', '/learn', '/learn', { headers, body: { ...learning, title: 'short' } });
+    expect(short).toMatchObject({ status: 400, body: { code: 'validation_error' } });
+    const scope = await conforming('post', '/learn', '/learn', {
+      headers,
+      body: { ...learning, category: 'communication' },
+    });
+    expect(scope).toMatchObject({ status: 400, body: { code: 'CATEGORY_OUT_OF_SCOPE' } });
+  });
+
+  it('POST /auth/device/token 400: a body without device_code as well as the RFC 8628 errors', async () => {
+    const missing = await conforming('post', '/auth/device/token', '/auth/device/token', { body: {} });
+    expect(missing).toMatchObject({ status: 400, body: { code: 'validation_error' } });
+    const unknown = await conforming('post', '/auth/device/token', '/auth/device/token', {
+      body: { device_code: 'nope' },
+    });
+    expect(unknown).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+  });
+});
