@@ -127,4 +127,15 @@ describe('real answers match the schemas /openapi.json serves', () => {
     });
     expect(unknown).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
   });
+
+  it('POST /admin/settle: 403 insufficient_scope for the read token, 501 for the admin token', async () => {
+    const read = await conforming('post', '/admin/settle', '/admin/settle', {
+      headers: { authorization: `Bearer ${READ}` },
+    });
+    expect(read).toMatchObject({ status: 403, body: { code: 'insufficient_scope' } });
+    const admin = await conforming('post', '/admin/settle', '/admin/settle', {
+      headers: { authorization: `Bearer ${ADMIN}` },
+    });
+    expect(admin.status).toBe(501);
+  });
 });
