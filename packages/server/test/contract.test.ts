@@ -2,7 +2,7 @@ import Ajv, { type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestServer, startTestServer } from '../../../test/support/server.js';
-import { newBuyer } from './money-helpers.js';
+import { jwtFor, newBuyer } from './money-helpers.js';
 
 /**
  * Real answers over HTTP, held against the contract (SPEC.md) and against the schemas the server itself serves at
@@ -137,5 +137,39 @@ describe('real answers match the schemas /openapi.json serves', () => {
       headers: { authorization: `Bearer ${ADMIN}` },
     });
     expect(admin.status).toBe(501);
+  });
+
+  it('a malformed path id, query or body is a documented 400 on every route that validates it', async () => {
+    const { key } = await newBuyer(server);
+    const jwt = await jwtFor(server, (await newBuyer(server)).accountId);
+    const admin = { authorization: `Bearer ${ADMIN}` };
+    const cases: [string, string, string, { body?: unknown; headers?: Record<string, string> }][] = [
+      ['get', '/knowledge/abc', '/knowledge/{id}', {}],
+      ['get', `/skill/${'x'.repeat(300)}`, '/skill/{id}', {}],
+      [
+        'post',
+        '/account/pending/abc/approve',
+        '/account/pending/{id}/approve',
+        { headers: { 'x-api-key': key }, body: {} },
+      ],
+      ['post', '/account/pending/abc/reject', '/account/pending/{id}/reject', { headers: { 'x-api-key': key } }],
+      ['post', '/admin/review/abc/reject', '/admin/review/{id}/reject', { headers: admin }],
+      ['get', '/admin/review?limit=0', '/admin/review', { headers: admin }],
+      ['get', '/admin/accounts/abc', '/admin/accounts/{id}', { headers: admin }],
+      ['post', '/admin/accounts/abc/suspend', '/admin/accounts/{id}/suspend', { headers: admin }],
+      ['post', '/admin/settlements/abc/reconcile', '/admin/settlements/{id}/reconcile', { headers: admin }],
+      [
+        'post',
+        '/account/api-keys',
+        '/account/api-keys',
+        { headers: { authorization: `Bearer ${jwt}` }, body: { name: 5 } },
+      ],
+      ['delete', '/account/api-keys/abc', '/account/api-keys/{id}', { headers: { authorization: `Bearer ${jwt}` } }],
+      ['post', '/wallet/challenge', '/wallet/challenge', { body: { wallet: 'nope' } }],
+    ];
+    for (const [method, path, template, init] of cases) {
+      const res = await conforming(method, path, template, init);
+      expect(res, `${method} ${path}`).toMatchObject({ status: 400, body: { code: 'validation_error' } });
+    }
   });
 });

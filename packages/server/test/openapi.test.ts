@@ -78,6 +78,20 @@ describe('GET /openapi.json', () => {
     expect([...documented()].sort()).toEqual([...mounted].sort());
   });
 
+  it('documents a 400 on every operation that takes a path parameter, a query or a body (validation_error)', () => {
+    const missing = Object.entries(doc.paths).flatMap(([path, item]) =>
+      Object.entries(item)
+        .filter(([m]) => METHODS.includes(m))
+        .filter(([, op]) => {
+          const o = op as { requestBody?: unknown; parameters?: { in: string }[]; responses: Record<string, unknown> };
+          const input = o.requestBody !== undefined || (o.parameters ?? []).some((p) => p.in !== 'header');
+          return input && !o.responses['400'];
+        })
+        .map(([m]) => `${m.toUpperCase()} ${path}`),
+    );
+    expect(missing).toEqual([]);
+  });
+
   it('documents exactly the routes the Koa router serves', () => {
     const served = new Set(
       server.built.api.router.stack.flatMap((layer) =>

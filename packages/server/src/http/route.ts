@@ -164,9 +164,11 @@ function toOpenApi<B, Q, P>(def: RouteDef<B, Q, P>, scopes: readonly ApiKeyScope
         .filter(Boolean)
         .join('; '),
     };
-  // A route that validates input also answers 400 validation_error (and malformed_json, nested_json...) in the base
-  // error shape, so a route-specific 400 body is documented as one of the two.
+  // A route that validates input answers 400 validation_error (and malformed_json, nested_json...) in the base error
+  // shape: documented when the route declares no 400, and beside a route-specific 400 body when it declares one.
   const validates = Boolean(def.body || def.query || def.params);
+  if (validates && !declared[400])
+    declared[400] = { description: 'Invalid input: validation_error with field and issues (docs/http-api.md)' };
   for (const [status, r] of Object.entries(declared)) {
     let schema = r.schema ?? (Number(status) >= 400 ? ErrorBody : undefined);
     if (status === '400' && validates && r.schema && r.schema !== ErrorBody) schema = z.union([r.schema, ErrorBody]);
