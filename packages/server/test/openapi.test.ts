@@ -92,6 +92,17 @@ describe('GET /openapi.json', () => {
     expect(missing).toEqual([]);
   });
 
+  it('describes contributor_wallet on POST /learn as the identity it is once verified (SPEC rule 4)', () => {
+    const schemas = (
+      doc as unknown as {
+        components: { schemas: Record<string, { properties: Record<string, { description?: string }> }> };
+      }
+    ).components.schemas;
+    const description = schemas.LearnRequest!.properties.contributor_wallet!.description ?? '';
+    expect(description).not.toMatch(/not an identity/);
+    expect(description).toMatch(/is the identity.*verified/);
+  });
+
   it('documents exactly the routes the Koa router serves', () => {
     const served = new Set(
       server.built.api.router.stack.flatMap((layer) =>
