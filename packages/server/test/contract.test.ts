@@ -172,4 +172,23 @@ describe('real answers match the schemas /openapi.json serves', () => {
       expect(res, `${method} ${path}`).toMatchObject({ status: 400, body: { code: 'validation_error' } });
     }
   });
+
+  it('POST /learn past the per-account limit: 429 with Retry-After, both as documented', async () => {
+    const { key } = await newBuyer(server);
+    let last: Response | undefined;
+    for (let i = 0; i < 21; i++) {
+      last = await fetch(`${server.url}/learn`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': key },
+        body: JSON.stringify({ ...learning, title: `Limit probe learning ${i}`, body: `${learning.body} Case ${i}.` }),
+      });
+    }
+    expect(last!.status).toBe(429);
+    const seconds = Number(last!.headers.get('retry-after'));
+    expect(seconds).toBeGreaterThan(0);
+    const declared = doc.paths['/learn']!.post!.responses['429'] as { headers?: Record<string, unknown> };
+    expect(declared.headers?.['Retry-After']).toBeDefined();
+    const validate = documented('post', '/learn', 429)!;
+    expect(validate(await last!.json())).toBe(true);
+  });
 });

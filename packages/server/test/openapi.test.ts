@@ -103,6 +103,19 @@ describe('GET /openapi.json', () => {
     expect(description).toMatch(/is the identity.*verified/);
   });
 
+  it('documents the Retry-After header on every 429', () => {
+    const missing = Object.entries(doc.paths).flatMap(([path, item]) =>
+      Object.entries(item)
+        .filter(([m]) => METHODS.includes(m))
+        .filter(([, op]) => {
+          const r = (op as { responses: Record<string, { headers?: Record<string, unknown> }> }).responses['429'];
+          return r !== undefined && !r.headers?.['Retry-After'];
+        })
+        .map(([m]) => `${m.toUpperCase()} ${path}`),
+    );
+    expect(missing).toEqual([]);
+  });
+
   it('documents exactly the routes the Koa router serves', () => {
     const served = new Set(
       server.built.api.router.stack.flatMap((layer) =>

@@ -169,6 +169,12 @@ function toOpenApi<B, Q, P>(def: RouteDef<B, Q, P>, scopes: readonly ApiKeyScope
   const validates = Boolean(def.body || def.query || def.params);
   if (validates && !declared[400])
     declared[400] = { description: 'Invalid input: validation_error with field and issues (docs/http-api.md)' };
+  // Every 429 is rate_limited from the one limiter, which always sends Retry-After.
+  if (declared[429] && !declared[429].headers)
+    declared[429] = {
+      ...declared[429],
+      headers: { 'Retry-After': 'seconds until the limit lets the request through' },
+    };
   for (const [status, r] of Object.entries(declared)) {
     let schema = r.schema ?? (Number(status) >= 400 ? ErrorBody : undefined);
     if (status === '400' && validates && r.schema && r.schema !== ErrorBody) schema = z.union([r.schema, ErrorBody]);
