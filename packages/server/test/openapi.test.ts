@@ -78,6 +78,44 @@ describe('GET /openapi.json', () => {
     expect([...documented()].sort()).toEqual([...mounted].sort());
   });
 
+  it('documents a 400 on every operation that takes a path parameter, a query or a body (validation_error)', () => {
+    const missing = Object.entries(doc.paths).flatMap(([path, item]) =>
+      Object.entries(item)
+        .filter(([m]) => METHODS.includes(m))
+        .filter(([, op]) => {
+          const o = op as { requestBody?: unknown; parameters?: { in: string }[]; responses: Record<string, unknown> };
+          const input = o.requestBody !== undefined || (o.parameters ?? []).some((p) => p.in !== 'header');
+          return input && !o.responses['400'];
+        })
+        .map(([m]) => `${m.toUpperCase()} ${path}`),
+    );
+    expect(missing).toEqual([]);
+  });
+
+  it('describes contributor_wallet on POST /learn as the identity it is once verified (SPEC rule 4)', () => {
+    const schemas = (
+      doc as unknown as {
+        components: { schemas: Record<string, { properties: Record<string, { description?: string }> }> };
+      }
+    ).components.schemas;
+    const description = schemas.LearnRequest!.properties.contributor_wallet!.description ?? '';
+    expect(description).not.toMatch(/not an identity/);
+    expect(description).toMatch(/is the identity.*verified/);
+  });
+
+  it('documents the Retry-After header on every 429', () => {
+    const missing = Object.entries(doc.paths).flatMap(([path, item]) =>
+      Object.entries(item)
+        .filter(([m]) => METHODS.includes(m))
+        .filter(([, op]) => {
+          const r = (op as { responses: Record<string, { headers?: Record<string, unknown> }> }).responses['429'];
+          return r !== undefined && !r.headers?.['Retry-After'];
+        })
+        .map(([m]) => `${m.toUpperCase()} ${path}`),
+    );
+    expect(missing).toEqual([]);
+  });
+
   it('documents exactly the routes the Koa router serves', () => {
     const served = new Set(
       server.built.api.router.stack.flatMap((layer) =>

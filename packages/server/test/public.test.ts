@@ -164,6 +164,7 @@ describe('GET /stats', () => {
     );
     expect(body).toMatchObject({
       learnings_count: 3,
+      catalog_size: 3,
       learning_categories: 2,
       categories: 2,
       skills_catalog_size: bundled.length,

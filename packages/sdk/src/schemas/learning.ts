@@ -246,7 +246,8 @@ export const LearnRequest = z
       .regex(/^0x[0-9a-fA-F]{40}$/, 'contributor_wallet must be 0x followed by 40 hex digits')
       .optional()
       .describe(
-        'payout attribution; until wallet verification exists it is recorded as given and is not an identity on its own',
+        'payout attribution. Without an API key or session token it is the identity, and must have been verified ' +
+          '(POST /wallet/challenge, POST /wallet/verify) within 30 days, else 401; with one, the learning belongs to that account',
       ),
     contributor_agent: displayString(0, LEARNING_MAX.agent, 'contributor_agent').optional(),
     related_skills: z

@@ -72,6 +72,7 @@ export const CategoriesResponse = z
 export const StatsResponse = z
   .object({
     learnings_count: count.describe('visible (approved) learnings'),
+    catalog_size: count.describe(CATALOG_SIZE),
     learning_categories: count.describe('learning categories holding at least one visible learning'),
     categories: count.describe("the contract's name for learning_categories"),
     skills_catalog_size: count.describe('skills in the catalog'),

@@ -1,6 +1,6 @@
 import { OpenAPIRegistry, type RouteConfig } from '@asteasolutions/zod-to-openapi';
 import type Router from '@koa/router';
-import { type ApiKeyScope, ERROR_CODES, ErrorBody, ROUTE_SCOPES, type z } from '@axle/sdk';
+import { type ApiKeyScope, ERROR_CODES, ErrorBody, ROUTE_SCOPES, z } from '@axle/sdk';
 import type { Context, Middleware } from 'koa';
 import { DomainError } from '../domain/errors.js';
 
@@ -164,8 +164,20 @@ function toOpenApi<B, Q, P>(def: RouteDef<B, Q, P>, scopes: readonly ApiKeyScope
         .filter(Boolean)
         .join('; '),
     };
+  // A route that validates input answers 400 validation_error (and malformed_json, nested_json...) in the base error
+  // shape: documented when the route declares no 400, and beside a route-specific 400 body when it declares one.
+  const validates = Boolean(def.body || def.query || def.params);
+  if (validates && !declared[400])
+    declared[400] = { description: 'Invalid input: validation_error with field and issues (docs/http-api.md)' };
+  // Every 429 is rate_limited from the one limiter, which always sends Retry-After.
+  if (declared[429] && !declared[429].headers)
+    declared[429] = {
+      ...declared[429],
+      headers: { 'Retry-After': 'seconds until the limit lets the request through' },
+    };
   for (const [status, r] of Object.entries(declared)) {
-    const schema = r.schema ?? (Number(status) >= 400 ? ErrorBody : undefined);
+    let schema = r.schema ?? (Number(status) >= 400 ? ErrorBody : undefined);
+    if (status === '400' && validates && r.schema && r.schema !== ErrorBody) schema = z.union([r.schema, ErrorBody]);
     responses[status] = {
       description: r.description,
       ...(r.headers && {

@@ -415,7 +415,11 @@ export function moneyRoutes(api: Api, deps: AppDeps): void {
     tags: ['Admin'],
     security: ['AdminToken'],
     before: [identity.requireAdmin('admin')],
-    responses: { 501: { description: 'Not implemented' }, 401: { description: 'Missing or invalid admin token' } },
+    responses: {
+      501: { description: 'Not implemented' },
+      401: { description: 'Missing or invalid admin token' },
+      403: { description: 'Read-only admin token (insufficient_scope)' },
+    },
     handler: () => {
       throw new DomainError(ERROR_CODES.NOT_IMPLEMENTED, 'Batch settlement is not implemented');
     },

@@ -121,6 +121,7 @@ export function publicRoutes(api: Api, deps: AppDeps): void {
       ]);
       return StatsResponse.parse({
         learnings_count: visible,
+        catalog_size: visible,
         learning_categories: present(CATEGORIES, byCategory).length,
         categories: present(CATEGORIES, byCategory).length,
         skills_catalog_size: skillCount,
