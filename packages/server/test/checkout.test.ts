@@ -421,8 +421,7 @@ describe('card checkout', () => {
       [accountId],
     ))!;
     const booked = Number(
-      (await server.db.get<{ s: number }>('SELECT SUM(gross_micro) AS s FROM unlocks WHERE buyer = ?', [accountId]))!
-        .s,
+      (await server.db.get<{ s: number }>('SELECT SUM(gross_micro) AS s FROM unlocks WHERE buyer = ?', [accountId]))!.s,
     );
     const debt = await creditsStore.debtOf(server.db, accountId);
     expect(row.unlocks).toBe(1600 - 30 - 100);
