@@ -167,6 +167,51 @@ describe('A2A 1.0 with the @a2a-js/sdk 1.x client', () => {
     );
   });
 
+  it('ListTasks pages with nextPageToken, filters by status and leaves artifacts out unless asked (both bindings)', async () => {
+    // A server of its own: these requests would otherwise count against the shared server's per-address limit.
+    const own = await startTestServer();
+    for (const transport of ['JSONRPC', 'HTTP+JSON']) {
+      const v1 = await new V1ClientFactory(
+        ClientFactoryOptions.createFrom(ClientFactoryOptions.default, { preferredTransports: [transport] }),
+      ).createFromUrl(own.url);
+      const contextId = randomUUID();
+      const sent: string[] = [];
+      for (const q of ['find a weather API', 'find a PDF API', 'find a maps API']) {
+        const task = (await v1.sendMessage({
+          tenant: '',
+          message: { ...v1Message(q), contextId },
+          configuration: undefined,
+          metadata: undefined,
+        })) as V1Task;
+        sent.push(task.id);
+      }
+      const list = (status: TaskState, pageToken = '', includeArtifacts = false) =>
+        v1.listTasks({
+          tenant: '',
+          contextId,
+          status,
+          pageSize: 2,
+          pageToken,
+          includeArtifacts,
+          statusTimestampAfter: undefined,
+        });
+      const first = await list(TaskState.TASK_STATE_UNSPECIFIED);
+      expect(first.tasks).toHaveLength(2);
+      expect(first.totalSize).toBe(3);
+      expect(first.nextPageToken).not.toBe('');
+      expect(first.tasks.every((t) => t.artifacts.length === 0)).toBe(true);
+      const second = await list(TaskState.TASK_STATE_UNSPECIFIED, first.nextPageToken, true);
+      expect(second.tasks).toHaveLength(1);
+      expect(second.nextPageToken).toBe('');
+      expect(v1Data(second.tasks[0]!).skill).toBe('discover');
+      expect([...first.tasks, ...second.tasks].map((t) => t.id).sort()).toEqual([...sent].sort());
+      const failed = await list(TaskState.TASK_STATE_FAILED);
+      expect(failed).toMatchObject({ tasks: [], totalSize: 0, nextPageToken: '' });
+      await expect(list(TaskState.TASK_STATE_UNSPECIFIED, 'not a cursor')).rejects.toThrow(/token/i);
+    }
+    await own.stop();
+  });
+
   it('invalid params are -32602 with a plain message, never an internal error text (0.3 and 1.0)', async () => {
     const rpc = async (method: string, params: unknown, version?: string) =>
       (await (

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AgentCard, type Message, type Part, Role, Task, TaskState } from '@a2a-js/sdk';
 import { LegacyJsonRpcTransportHandler } from '@a2a-js/sdk/compat/v0_3/server';
+import { RequestMalformedError } from '@a2a-js/sdk/errors';
 import {
   AgentEvent,
   type AgentExecutor,
@@ -29,6 +30,8 @@ const RESULTS = 5;
 const QUERY_MAX = 500;
 /** Most tasks one ListTasks answer carries. */
 const LIST_MAX = 50;
+/** Most tasks of one context ListTasks reads (newest first); older ones are not listed. */
+const LIST_SCAN = 1000;
 /** A2A requests per caller address and minute (each message/send runs a search and stores a task). */
 const A2A_RULE = { limit: 60, windowMs: 60_000 };
 /** The protocol version a request without an A2A-Version header speaks (A2A 1.0 §3.2: absent means 0.3). */
@@ -98,11 +101,28 @@ export function createA2AService({ db, clock, skills, knowledge, rateLimiter }: 
       return json === undefined ? undefined : Task.fromJSON(JSON.parse(json));
     },
     // Tasks belong to no account: a caller lists only the tasks of a context id it holds (a random UUID).
+    // Filters, page tokens and includeArtifacts follow the SDK's own InMemoryTaskStore, over the context's newest
+    // LIST_SCAN tasks.
     async list(params) {
       const pageSize = Math.min(params.pageSize || LIST_MAX, LIST_MAX);
-      const rows = params.contextId ? await a2aTasksStore.byContext(db, params.contextId, pageSize) : [];
-      const found = rows.map((json) => Task.fromJSON(JSON.parse(json)));
-      return { tasks: found, nextPageToken: '', pageSize, totalSize: found.length };
+      const rows = params.contextId ? await a2aTasksStore.byContext(db, params.contextId, LIST_SCAN) : [];
+      const after = params.statusTimestampAfter ? Date.parse(params.statusTimestampAfter) : undefined;
+      let found = rows
+        .map((r) => ({ key: `${r.updatedAt}|${r.id}`, task: Task.fromJSON(JSON.parse(r.task)) }))
+        .filter(({ task }) => !params.status || task.status?.state === params.status)
+        .filter(({ task }) => after === undefined || Date.parse(task.status?.timestamp ?? '') > after);
+      const totalSize = found.length;
+      if (params.pageToken) {
+        const key = Buffer.from(params.pageToken, 'base64').toString('utf8');
+        if (!/^\d+\|./.test(key)) throw new RequestMalformedError('Invalid page token.');
+        const at = found.findIndex((f) => f.key === key);
+        found = at === -1 ? [] : found.slice(at + 1);
+      }
+      const page = found.slice(0, pageSize);
+      const nextPageToken =
+        found.length > page.length ? Buffer.from(page[page.length - 1]!.key).toString('base64') : '';
+      const tasks = page.map(({ task }) => (params.includeArtifacts ? task : { ...task, artifacts: [] }));
+      return { tasks, nextPageToken, pageSize, totalSize };
     },
   };
 

@@ -14,13 +14,17 @@ export const a2aTasksStore = {
     return (await q.get<{ task: string }>('SELECT task FROM a2a_tasks WHERE id = ?', [id]))?.task;
   },
 
-  /** The newest `limit` tasks of one context, as JSON. */
-  async byContext(q: Queryable, contextId: string, limit: number): Promise<string[]> {
-    const rows = await q.all<{ task: string }>(
-      'SELECT task FROM a2a_tasks WHERE context_id = ? ORDER BY updated_at DESC, id LIMIT ?',
+  /** The newest `limit` tasks of one context (newest first, then by id descending), as JSON with their keys. */
+  async byContext(
+    q: Queryable,
+    contextId: string,
+    limit: number,
+  ): Promise<Array<{ id: string; updatedAt: number; task: string }>> {
+    const rows = await q.all<{ id: string; updated_at: number | string; task: string }>(
+      'SELECT id, updated_at, task FROM a2a_tasks WHERE context_id = ? ORDER BY updated_at DESC, id DESC LIMIT ?',
       [contextId, limit],
     );
-    return rows.map((r) => r.task);
+    return rows.map((r) => ({ id: r.id, updatedAt: Number(r.updated_at), task: r.task }));
   },
 
   async deleteOlderThan(q: Queryable, before: number): Promise<void> {
