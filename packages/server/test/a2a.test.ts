@@ -212,6 +212,22 @@ describe('A2A 1.0 with the @a2a-js/sdk 1.x client', () => {
     await own.stop();
   });
 
+  it('SubscribeToTask over JSON-RPC 1.0 is the A2A UnsupportedOperation error the client reads, as over REST', async () => {
+    const v1 = await new V1ClientFactory().createFromUrl(server.url);
+    const task = (await v1.sendMessage({
+      tenant: '',
+      message: v1Message('find a weather API'),
+      configuration: undefined,
+      metadata: undefined,
+    })) as V1Task;
+    const subscribe = async () => {
+      for await (const _ of v1.resubscribeTask({ tenant: '', id: task.id })) {
+        // streaming is not served: nothing arrives
+      }
+    };
+    await expect(subscribe()).rejects.toMatchObject({ name: 'UnsupportedOperationError' });
+  });
+
   it('invalid params are -32602 with a plain message, never an internal error text (0.3 and 1.0)', async () => {
     const rpc = async (method: string, params: unknown, version?: string) =>
       (await (

@@ -265,6 +265,27 @@ export function createA2AService({ db, clock, skills, knowledge, rateLimiter }: 
         requested === LEGACY_VERSION
           ? await new LegacyJsonRpcTransportHandler(handler).handle(body as Record<string, unknown>, context)
           : await new JsonRpcTransportHandler(handler).handle(body as Record<string, unknown>, context);
+      // The SDK answers SubscribeToTask with a stream even though the card says streaming: false (it refuses
+      // SendStreamingMessage, and REST refuses both): answer the A2A UnsupportedOperation error instead.
+      if (answer && typeof answer === 'object' && Symbol.asyncIterator in answer) {
+        await (answer as AsyncGenerator).return?.(undefined);
+        const id = (body as { id?: unknown }).id;
+        return {
+          jsonrpc: '2.0',
+          id: typeof id === 'string' || typeof id === 'number' ? id : null,
+          error: {
+            code: -32004,
+            message: 'Streaming (and thus resubscription) is not supported.',
+            data: [
+              {
+                '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
+                reason: 'UNSUPPORTED_OPERATION',
+                domain: 'a2a-protocol.org',
+              },
+            ],
+          },
+        };
+      }
       return masked(answer);
     },
     async rest(req, res, card) {
