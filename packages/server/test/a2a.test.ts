@@ -213,7 +213,9 @@ describe('A2A 1.0 with the @a2a-js/sdk 1.x client', () => {
   });
 
   it('SubscribeToTask over JSON-RPC 1.0 is the A2A UnsupportedOperation error the client reads, as over REST', async () => {
-    const v1 = await new V1ClientFactory().createFromUrl(server.url);
+    // A server of its own, as for ListTasks: the shared one's per-address limit is spent by the other tests.
+    const own = await startTestServer();
+    const v1 = await new V1ClientFactory().createFromUrl(own.url);
     const task = (await v1.sendMessage({
       tenant: '',
       message: v1Message('find a weather API'),
@@ -226,6 +228,19 @@ describe('A2A 1.0 with the @a2a-js/sdk 1.x client', () => {
       }
     };
     await expect(subscribe()).rejects.toMatchObject({ name: 'UnsupportedOperationError' });
+    await own.stop();
+  });
+
+  it('HTTP+JSON answers carry the reason phrase of their own status (a 200 is not "Not Found")', async () => {
+    const own = await startTestServer();
+    const headers = { 'A2A-Version': '1.0' };
+    const listed = await fetch(`${own.url}/a2a/rest/tasks?contextId=${randomUUID()}`, { headers });
+    expect([listed.status, listed.statusText]).toEqual([200, 'OK']);
+    const bad = await fetch(`${own.url}/a2a/rest/tasks?contextId=x&pageSize=500`, { headers });
+    expect([bad.status, bad.statusText]).toEqual([400, 'Bad Request']);
+    const missing = await fetch(`${own.url}/a2a/rest/tasks/${randomUUID()}`, { headers });
+    expect([missing.status, missing.statusText]).toEqual([404, 'Not Found']);
+    await own.stop();
   });
 
   it('invalid params are -32602 with a plain message, never an internal error text (0.3 and 1.0)', async () => {

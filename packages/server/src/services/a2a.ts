@@ -289,7 +289,13 @@ export function createA2AService({ db, clock, skills, knowledge, rateLimiter }: 
       return masked(answer);
     },
     async rest(req, res, card) {
-      (await handlerFor(card).rest)(req, res);
+      const app = await handlerFor(card).rest;
+      // Resolved once the router has answered, so nothing of the caller's runs while the answer is being written.
+      await new Promise<void>((resolve) => {
+        res.once('finish', resolve);
+        res.once('close', resolve);
+        app(req, res);
+      });
     },
   };
 }
