@@ -1,11 +1,13 @@
 // `axle-server migrate-to-postgres`: an embedded installation's SQLite file copied into a new PostgreSQL
 // database serves the same accounts, money and learnings from there.
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateToPostgres } from '../src/scripts/migrate-to-postgres.js';
 import { creditsStore } from '../src/store/credits.js';
 import { Database } from '../src/store/db.js';
+import { migrate, readMigrations } from '../src/store/migrate.js';
 import { PostgresDatabase } from '../src/store/postgres/db.js';
 import { BACKEND, backendEnv } from '../../../test/support/backend.js';
 import { startTestServer, type TestServer } from '../../../test/support/server.js';
@@ -88,6 +90,51 @@ describe.skipIf(BACKEND !== 'postgres')('axle-server migrate-to-postgres', () =>
       expect(ids).not.toContain(learned);
     } finally {
       await pg.stop();
+    }
+  });
+});
+
+describe.skipIf(BACKEND !== 'postgres')('axle-server migrate-to-postgres from a file of an older release', () => {
+  it('brings the SQLite file up to date first: credits bought before 220 keep their value on PostgreSQL', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'axle-old-'));
+    try {
+      // An installation last run before migration 220: its credits carry no unlock value yet.
+      const old = await Database.open(path.join(dataDir, 'axle.db'));
+      await migrate(
+        old,
+        readMigrations().filter((m) => m.version < 220),
+      );
+      await old.run('INSERT INTO accounts (id, email, created_at) VALUES (?, ?, ?)', ['acc_old', 'ünï@example.com', 1]);
+      await old.run('INSERT INTO credit_balances (account_id, unlocks, queries, updated_at) VALUES (?, ?, ?, ?)', [
+        'acc_old',
+        3,
+        0,
+        1,
+      ]);
+      await old.close();
+
+      const url = (await backendEnv('empty')).AXLE_DATABASE_URL!;
+      const lines: string[] = [];
+      expect(await migrateToPostgres({ AXLE_DATA_DIR: dataDir, AXLE_DATABASE_URL: url }, (l) => lines.push(l))).toBe(0);
+      const to = await PostgresDatabase.open(url);
+      try {
+        // The value SQLite's own migration 220 gives them (3 × 66,666), as a start on the file would have.
+        expect((await creditsStore.balance(to, 'acc_old')).unlocks).toBe(3);
+        expect(
+          (
+            await to.get<{ v: number }>('SELECT unlock_value_micro AS v FROM credit_balances WHERE account_id = ?', [
+              'acc_old',
+            ])
+          )?.v,
+        ).toBe(3 * 66666);
+        expect((await to.get<{ email: string }>('SELECT email FROM accounts WHERE id = ?', ['acc_old']))?.email).toBe(
+          'ünï@example.com',
+        );
+      } finally {
+        await to.close();
+      }
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
     }
   });
 });

@@ -1,13 +1,14 @@
-// `axle-server migrate-to-postgres`: copies the SQLite file in AXLE_DATA_DIR into the new PostgreSQL
-// database AXLE_DATABASE_URL (migrated first), then checks the copy: the audit chain verifies and the
-// ledger balances there. Prints one JSON line. Exit 0: copied and checked; 1: a check failed or the copy
-// was refused (nothing copied); 2: no SQLite file or no AXLE_DATABASE_URL.
+// `axle-server migrate-to-postgres`: copies the SQLite file in AXLE_DATA_DIR (migrated first, as a start on it
+// would) into the new PostgreSQL database AXLE_DATABASE_URL (migrated first), then checks the copy: the audit
+// chain verifies and the ledger balances there. Prints one JSON line. Exit 0: copied and checked; 1: a check
+// failed or the copy was refused (nothing copied); 2: no SQLite file or no AXLE_DATABASE_URL.
 import fs from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '../config.js';
 import { verifyAuditChain } from '../services/audit.js';
 import { checkLedger } from '../services/ledger-check.js';
 import { Database } from '../store/db.js';
+import { migrate } from '../store/migrate.js';
 import { copyFromSqlite } from '../store/postgres/copy-from-sqlite.js';
 import { PostgresDatabase } from '../store/postgres/db.js';
 import { migratePostgres } from '../store/postgres/migrate.js';
@@ -28,6 +29,9 @@ export async function migrateToPostgres(env: NodeJS.ProcessEnv, out: (line: stri
   const from = await Database.open(file);
   const to = await PostgresDatabase.open(config.databaseUrl, { poolSize: 2 });
   try {
+    // A file last run by an older release is brought up to date first, as a start on it would: a column a later
+    // migration adds and fills (220's credit value) would otherwise arrive on PostgreSQL with its default.
+    await migrate(from);
     await migratePostgres(to);
     const { tables } = await copyFromSqlite(from, to);
     const audit = await verifyAuditChain(to);

@@ -1,4 +1,5 @@
 import type { Database } from '../db.js';
+import { readMigrations } from '../migrate.js';
 import type { PostgresDatabase } from './db.js';
 
 /** Rows per INSERT while copying. */
@@ -21,7 +22,7 @@ export interface CopyReport {
  * Copies every row of the SQLite database `from` into the migrated, empty PostgreSQL database `to`, in one
  * transaction: tables in the order the migrations created them (so foreign keys hold), the columns both
  * sides have, identity counters moved past the copied ids. Throws, copying nothing, when `to` already
- * holds data or a SQLite table has no PostgreSQL counterpart.
+ * holds data, `from` lacks a migration of this release, or a SQLite table has no PostgreSQL counterpart.
  */
 export async function copyFromSqlite(from: Database, to: PostgresDatabase): Promise<CopyReport> {
   const tables = (
@@ -38,6 +39,15 @@ export async function copyFromSqlite(from: Database, to: PostgresDatabase): Prom
     if (!target.has(r.table_name)) target.set(r.table_name, new Set());
     target.get(r.table_name)!.add(r.column_name);
   }
+  // Rows of a file behind the code's migrations lack what those migrations fill in (PostgreSQL's defaults stand in).
+  const applied = new Set(
+    (await from.all<{ version: number }>('SELECT version FROM schema_migrations')).map((r) => r.version),
+  );
+  const behind = readMigrations().filter((m) => !applied.has(m.version));
+  if (behind.length > 0)
+    throw new Error(
+      `the SQLite file is not migrated: ${behind.map((m) => `${m.version}_${m.name}`).join(', ')} not applied`,
+    );
   const missing = tables.filter((t) => !target.has(t));
   if (missing.length > 0) throw new Error(`no PostgreSQL table for: ${missing.join(', ')} (a migration to port)`);
 
