@@ -8,7 +8,10 @@ import { migrateToPostgres } from '../src/scripts/migrate-to-postgres.js';
 import { creditsStore } from '../src/store/credits.js';
 import { Database } from '../src/store/db.js';
 import { migrate, readMigrations } from '../src/store/migrate.js';
+import { copyFromSqlite } from '../src/store/postgres/copy-from-sqlite.js';
 import { PostgresDatabase } from '../src/store/postgres/db.js';
+import { migratePostgres } from '../src/store/postgres/migrate.js';
+import type { Queryable } from '../src/store/queryable.js';
 import { BACKEND, backendEnv } from '../../../test/support/backend.js';
 import { startTestServer, type TestServer } from '../../../test/support/server.js';
 import { learningBody } from './knowledge-helpers.js';
@@ -134,6 +137,66 @@ describe.skipIf(BACKEND !== 'postgres')('axle-server migrate-to-postgres from a 
         await to.close();
       }
     } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe.skipIf(BACKEND !== 'postgres')('copyFromSqlite while the SQLite server still writes', () => {
+  it('copies one moment of the file: a transaction committed mid-copy is wholly absent, not torn', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'axle-live-'));
+    const file = path.join(dataDir, 'axle.db');
+    const from = await Database.open(file);
+    const server = await Database.open(file);
+    const url = (await backendEnv('empty')).AXLE_DATABASE_URL!;
+    const to = await PostgresDatabase.open(url);
+    try {
+      await migrate(from);
+      await migratePostgres(to);
+      await from.run('INSERT INTO accounts (id, email, created_at) VALUES (?, ?, ?)', ['acc_a', 'a@example.com', 1]);
+      // The still-running server commits an account and its credits as the copy writes the accounts it read.
+      let wrote = false;
+      const watched = new Proxy(to, {
+        get(target, prop) {
+          if (prop !== 'tx') return Reflect.get(target, prop, target);
+          return <T>(fn: (q: Queryable) => Promise<T>) =>
+            target.tx((q) =>
+              fn(
+                new Proxy(q, {
+                  get(inner, name) {
+                    if (name !== 'run') return Reflect.get(inner, name, inner);
+                    return async (sql: string, params?: unknown[]) => {
+                      if (!wrote && sql.startsWith('INSERT INTO accounts')) {
+                        wrote = true;
+                        await server.tx(async (w) => {
+                          await w.run('INSERT INTO accounts (id, email, created_at) VALUES (?, ?, ?)', [
+                            'acc_b',
+                            'b@example.com',
+                            2,
+                          ]);
+                          await w.run(
+                            'INSERT INTO credit_balances (account_id, unlocks, queries, unlock_value_micro, updated_at) VALUES (?, ?, ?, ?, ?)',
+                            ['acc_b', 1, 0, 66666, 2],
+                          );
+                        });
+                      }
+                      return inner.run(sql, params as never);
+                    };
+                  },
+                }),
+              ),
+            );
+        },
+      });
+      const { tables } = await copyFromSqlite(from, watched);
+      expect(wrote).toBe(true);
+      expect(tables.accounts).toBe(1);
+      expect(tables.credit_balances).toBe(0);
+      expect((await to.get<{ n: number }>('SELECT COUNT(*) AS n FROM credit_balances'))?.n).toBe(0);
+    } finally {
+      await to.close();
+      await server.close();
+      await from.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
   });

@@ -1,4 +1,5 @@
 import type { Database } from '../db.js';
+import type { Queryable } from '../queryable.js';
 import { readMigrations } from '../migrate.js';
 import type { PostgresDatabase } from './db.js';
 
@@ -19,12 +20,18 @@ export interface CopyReport {
 }
 
 /**
- * Copies every row of the SQLite database `from` into the migrated, empty PostgreSQL database `to`, in one
+ * Copies every row of the SQLite database `from`, as it is at one moment, into the migrated, empty PostgreSQL database `to`, in one
  * transaction: tables in the order the migrations created them (so foreign keys hold), the columns both
  * sides have, identity counters moved past the copied ids. Throws, copying nothing, when `to` already
  * holds data, `from` lacks a migration of this release, or a SQLite table has no PostgreSQL counterpart.
  */
 export async function copyFromSqlite(from: Database, to: PostgresDatabase): Promise<CopyReport> {
+  // Every read in one SQLite read transaction: a server still writing to the file cannot tear the copy (an
+  // account read after its table was copied, its credits with it); the copy is the file at one moment.
+  return from.snapshot((src) => copy(src, to));
+}
+
+async function copy(from: Queryable, to: PostgresDatabase): Promise<CopyReport> {
   const tables = (
     await from.all<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY rowid")
   )
