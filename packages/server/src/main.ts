@@ -3,6 +3,7 @@ import { loadConfig } from './config.js';
 import { LAUNCHED_ENV } from './launch/launcher.js';
 import { catalogHeld } from './scripts/catalog-held.js';
 import { catalogSync } from './scripts/catalog-sync.js';
+import { runCommand } from './scripts/data-dir-database.js';
 import { migrateToPostgres } from './scripts/migrate-to-postgres.js';
 import { startServer } from './server.js';
 
@@ -10,14 +11,16 @@ import { startServer } from './server.js';
 if (process.env[LAUNCHED_ENV] && process.send) process.on('disconnect', () => process.kill(process.pid, 'SIGKILL'));
 
 const args = process.argv.slice(2);
+const out = (line: string) => console.log(line);
+// An operator command's failure is one JSON line, never a stack trace.
 if (args[0] === 'catalog' && args[1] === 'sync') {
-  process.exit(await catalogSync(args.slice(2), process.env, (line) => console.log(line)));
+  process.exit(await runCommand(out, () => catalogSync(args.slice(2), process.env, out)));
 }
 if (args[0] === 'catalog' && (args[1] === 'held' || args[1] === 'release')) {
-  process.exit(await catalogHeld(args.slice(1), process.env, (line) => console.log(line)));
+  process.exit(await runCommand(out, () => catalogHeld(args.slice(1), process.env, out)));
 }
 if (args[0] === 'migrate-to-postgres') {
-  process.exit(await migrateToPostgres(process.env, (line) => console.log(line)));
+  process.exit(await runCommand(out, () => migrateToPostgres(process.env, out)));
 }
 
 try {
