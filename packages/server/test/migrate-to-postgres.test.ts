@@ -143,7 +143,7 @@ describe.skipIf(BACKEND !== 'postgres')('axle-server migrate-to-postgres from a 
 });
 
 describe.skipIf(BACKEND !== 'postgres')('copyFromSqlite while the SQLite server still writes', () => {
-  it('copies one moment of the file: a transaction committed mid-copy is wholly absent, not torn', async () => {
+  it('refuses a file written during the copy (nothing copied), and copies it whole once the writes stop', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'axle-live-'));
     const file = path.join(dataDir, 'axle.db');
     const from = await Database.open(file);
@@ -188,11 +188,15 @@ describe.skipIf(BACKEND !== 'postgres')('copyFromSqlite while the SQLite server 
             );
         },
       });
-      const { tables } = await copyFromSqlite(from, watched);
+      // The copy is refused, copying nothing: what the server wrote after it began would be lost on PostgreSQL.
+      await expect(copyFromSqlite(from, watched)).rejects.toThrow(/written during the copy/);
       expect(wrote).toBe(true);
-      expect(tables.accounts).toBe(1);
-      expect(tables.credit_balances).toBe(0);
+      expect((await to.get<{ n: number }>('SELECT COUNT(*) AS n FROM accounts'))?.n).toBe(0);
       expect((await to.get<{ n: number }>('SELECT COUNT(*) AS n FROM credit_balances'))?.n).toBe(0);
+      // Once the server is stopped, the copy takes the file at that moment, both of its accounts and the credits.
+      const { tables } = await copyFromSqlite(from, to);
+      expect(tables.accounts).toBe(2);
+      expect(tables.credit_balances).toBe(1);
     } finally {
       await to.close();
       await server.close();

@@ -246,6 +246,12 @@ export class Database implements Transactor {
     }
   }
 
+  /** A number that changes whenever another connection or process commits to the file (PRAGMA data_version). */
+  async dataVersion(): Promise<number> {
+    const row = await this.exclusive(() => this.writer.get<{ data_version: number }>('PRAGMA data_version'));
+    return row!.data_version;
+  }
+
   /** Runs `fn` in BEGIN IMMEDIATE … COMMIT; any throw rolls back and is rethrown. */
   tx<T>(fn: (q: Queryable) => Promise<T>): Promise<T> {
     return this.exclusive(async () => {

@@ -23,15 +23,24 @@ export interface CopyReport {
  * Copies every row of the SQLite database `from`, as it is at one moment, into the migrated, empty PostgreSQL database `to`, in one
  * transaction: tables in the order the migrations created them (so foreign keys hold), the columns both
  * sides have, identity counters moved past the copied ids. Throws, copying nothing, when `to` already
- * holds data, `from` lacks a migration of this release, or a SQLite table has no PostgreSQL counterpart.
+ * holds data, `from` is written during the copy, `from` lacks a migration of this release, or a SQLite table has no PostgreSQL counterpart.
  */
 export async function copyFromSqlite(from: Database, to: PostgresDatabase): Promise<CopyReport> {
   // Every read in one SQLite read transaction: a server still writing to the file cannot tear the copy (an
-  // account read after its table was copied, its credits with it); the copy is the file at one moment.
-  return from.snapshot((src) => copy(src, to));
+  // account read after its table was copied, its credits with it); the copy is the file at one moment. A write
+  // committed after the copy began would be missing on PostgreSQL: the copy is then refused before it commits.
+  const version = await from.dataVersion();
+  return from.snapshot((src) =>
+    copy(src, to, async () => {
+      if ((await from.dataVersion()) !== version)
+        throw new Error(
+          'the SQLite file was written during the copy (is a server still running on it?); stop it first',
+        );
+    }),
+  );
 }
 
-async function copy(from: Queryable, to: PostgresDatabase): Promise<CopyReport> {
+async function copy(from: Queryable, to: PostgresDatabase, unchanged: () => Promise<void>): Promise<CopyReport> {
   const tables = (
     await from.all<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY rowid")
   )
@@ -97,6 +106,7 @@ async function copy(from: Queryable, to: PostgresDatabase): Promise<CopyReport> 
         `SELECT setval(pg_get_serial_sequence(?, ?), COALESCE((SELECT MAX(${r.column_name}) FROM ${r.table_name}), 0) + 1, false)`,
         [r.table_name, r.column_name],
       );
+    await unchanged();
     return report;
   });
 }
