@@ -205,3 +205,45 @@ describe.skipIf(BACKEND !== 'postgres')('copyFromSqlite while the SQLite server 
     }
   });
 });
+
+describe.skipIf(BACKEND !== 'postgres')('copyFromSqlite and integers beyond 2^53', () => {
+  it('copies money beyond 2^53 to the unit, not rounded through a JavaScript number', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'axle-big-'));
+    const from = await Database.open(path.join(dataDir, 'axle.db'));
+    const url = (await backendEnv('empty')).AXLE_DATABASE_URL!;
+    const to = await PostgresDatabase.open(url);
+    try {
+      await migrate(from);
+      await migratePostgres(to);
+      await from.run('INSERT INTO accounts (id, email, created_at) VALUES (?, ?, ?)', ['acc_a', 'a@example.com', 1]);
+      const purchase = (id: string, amount: string) =>
+        from.exec(
+          `INSERT INTO purchases (id, account_id, pack_id, amount_micro, queries_added, unlocks_added, checkout_session_id, created_at)
+           VALUES ('${id}', 'acc_a', 'pro', ${amount}, 0, 0, 'cs_${id}', 1)`,
+        );
+      await purchase('pur_max', '9007199254740991');
+      const { tables } = await copyFromSqlite(from, to);
+      expect(tables.purchases).toBe(1);
+      expect(
+        (await to.get<{ a: string }>("SELECT amount_micro::text AS a FROM purchases WHERE id = 'pur_max'"))?.a,
+      ).toBe('9007199254740991');
+
+      // One past it, and far past it, which a JavaScript number would round: copied to the unit.
+      await to.exec('TRUNCATE accounts, purchases CASCADE');
+      await purchase('pur_big', '9007199254740993');
+      await purchase('pur_max64', '9223372036854775807');
+      expect((await copyFromSqlite(from, to)).tables.purchases).toBe(3);
+      expect(
+        await to.all<{ id: string; a: string }>('SELECT id, amount_micro::text AS a FROM purchases ORDER BY id'),
+      ).toEqual([
+        { id: 'pur_big', a: '9007199254740993' },
+        { id: 'pur_max', a: '9007199254740991' },
+        { id: 'pur_max64', a: '9223372036854775807' },
+      ]);
+    } finally {
+      await to.close();
+      await from.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});

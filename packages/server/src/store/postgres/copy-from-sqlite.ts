@@ -78,12 +78,16 @@ async function copy(from: Queryable, to: PostgresDatabase, unchanged: () => Prom
       const extra = source.filter((c) => !target.get(t)!.has(c));
       if (extra.length > 0) throw new Error(`no PostgreSQL column for ${t}.${extra.join(`, ${t}.`)}`);
       const cols = source.join(', ');
+      // Integers are read as their decimal text: the driver's JavaScript number would round one beyond 2^53.
+      const read = source
+        .map((c) => `CASE WHEN typeof(${c}) = 'integer' THEN CAST(${c} AS TEXT) ELSE ${c} END AS ${c}`)
+        .join(', ');
       const where = t === 'meta' ? " WHERE key <> 'catalog_fingerprint'" : '';
       if (t === 'meta') await q.run("DELETE FROM meta WHERE key <> 'catalog_fingerprint'");
       let copied = 0;
       for (let after = -Infinity; ; ) {
         const rows = await from.all<Record<string, unknown>>(
-          `SELECT rowid AS "rowid:", ${cols} FROM ${t} WHERE rowid > ?${where.replace(' WHERE', ' AND')} ORDER BY rowid LIMIT ?`,
+          `SELECT rowid AS "rowid:", ${read} FROM ${t} WHERE rowid > ?${where.replace(' WHERE', ' AND')} ORDER BY rowid LIMIT ?`,
           [after, BATCH],
         );
         if (rows.length === 0) break;
