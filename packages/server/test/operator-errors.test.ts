@@ -20,12 +20,16 @@ const COMMANDS: Record<string, string[]> = {
   'ledger:check': [dist('dist/scripts/ledger-check.js')],
 };
 
-function run(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
+function run(
+  args: string[],
+  env: Record<string, string>,
+  timeout = 0,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
       args,
-      { env: { PATH: process.env.PATH ?? '', AXLE_SEMANTIC_SEARCH: 'off', ...env } },
+      { env: { PATH: process.env.PATH ?? '', AXLE_SEMANTIC_SEARCH: 'off', ...env }, timeout },
       (err, stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? -1) : 0, stdout, stderr }),
     );
   });
@@ -58,6 +62,28 @@ describe('operator commands on a database that cannot be opened', () => {
       const line = JSON.parse(r.stdout.trim().split('\n').pop()!) as { ok: boolean; error: string };
       expect(line).toMatchObject({ ok: false });
       expect(line.error).toMatch(/Invalid configuration: AXLE_DATABASE_URL/);
+    });
+  }
+});
+
+describe('axle-server with a command it does not know', () => {
+  // A mistyped command must not start a server: on a new PostgreSQL database that server would migrate it and
+  // write its first rows, and migrate-to-postgres would then refuse it as not new.
+  for (const args of [['migrate-to-postgress'], ['catalog'], ['catalog', 'syncs', '--from', 'http://x/'], ['--help']]) {
+    it(`axle-server ${args.join(' ')}: names the commands, exit 2, no server started`, async () => {
+      const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'axle-operator-'));
+      try {
+        // Killed after 20 s only if it started a server (the fault); a refusal answers at once.
+        const r = await run([BIN, ...args], { AXLE_DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1' }, 20_000);
+        expect(r.stdout).not.toMatch(/listening/);
+        expect(r.code, r.stdout + r.stderr).toBe(2);
+        const line = JSON.parse(r.stdout.trim()) as { ok: boolean; error: string };
+        expect(line.ok).toBe(false);
+        expect(line.error).toMatch(/usage: axle-server .*migrate-to-postgres.*catalog sync/s);
+        expect(fs.existsSync(path.join(dataDir, 'axle.db'))).toBe(false);
+      } finally {
+        fs.rmSync(dataDir, { recursive: true, force: true });
+      }
     });
   }
 });
