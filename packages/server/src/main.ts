@@ -1,23 +1,39 @@
 #!/usr/bin/env node
 import { loadConfig } from './config.js';
 import { LAUNCHED_ENV } from './launch/launcher.js';
-import { catalogHeld } from './scripts/catalog-held.js';
-import { catalogSync } from './scripts/catalog-sync.js';
+import { CATALOG_HELD_USAGE, catalogHeld } from './scripts/catalog-held.js';
+import { CATALOG_SYNC_USAGE, catalogSync } from './scripts/catalog-sync.js';
+import { runCommand } from './scripts/data-dir-database.js';
 import { migrateToPostgres } from './scripts/migrate-to-postgres.js';
 import { startServer } from './server.js';
 
 // Started by the launcher (bin/axle-server.js): when it is gone, however it went, so is this process.
 if (process.env[LAUNCHED_ENV] && process.send) process.on('disconnect', () => process.kill(process.pid, 'SIGKILL'));
 
+const USAGE = [
+  'usage: axle-server (the server)',
+  'axle-server migrate-to-postgres',
+  CATALOG_SYNC_USAGE.replace('usage: ', ''),
+  CATALOG_HELD_USAGE.replace('usage: ', ''),
+].join(' | ');
+
 const args = process.argv.slice(2);
+const out = (line: string) => console.log(line);
+// An operator command's failure is one JSON line, never a stack trace.
 if (args[0] === 'catalog' && args[1] === 'sync') {
-  process.exit(await catalogSync(args.slice(2), process.env, (line) => console.log(line)));
+  process.exit(await runCommand(out, () => catalogSync(args.slice(2), process.env, out)));
 }
 if (args[0] === 'catalog' && (args[1] === 'held' || args[1] === 'release')) {
-  process.exit(await catalogHeld(args.slice(1), process.env, (line) => console.log(line)));
+  process.exit(await runCommand(out, () => catalogHeld(args.slice(1), process.env, out)));
 }
 if (args[0] === 'migrate-to-postgres') {
-  process.exit(await migrateToPostgres(process.env, (line) => console.log(line)));
+  process.exit(await runCommand(out, () => migrateToPostgres(process.env, out)));
+}
+// Anything else is a mistyped command, not a request for a server: one started on a new PostgreSQL database would
+// write its first rows there (and migrate-to-postgres would refuse it as not new).
+if (args.length > 0) {
+  out(JSON.stringify({ ok: false, error: USAGE }));
+  process.exit(2);
 }
 
 try {

@@ -1,9 +1,9 @@
 // `npm run audit:verify`: checks the hash chain of the audit log in AXLE_DATA_DIR's database and
 // prints the result as JSON. Exit 0: intact; 1: tampering found (first bad entry printed); 2: no
-// database to check.
+// database to check (none there, unreachable, or a configuration that does not load).
 import { pathToFileURL } from 'node:url';
 import { verifyAuditChain } from '../services/audit.js';
-import { withDataDirDatabase } from './data-dir-database.js';
+import { runCommand, withDataDirDatabase } from './data-dir-database.js';
 
 export async function auditVerify(env: NodeJS.ProcessEnv, out: (line: string) => void): Promise<number> {
   return withDataDirDatabase(env, out, async (db, name) => {
@@ -14,5 +14,6 @@ export async function auditVerify(env: NodeJS.ProcessEnv, out: (line: string) =>
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  process.exitCode = await auditVerify(process.env, (line) => console.log(line));
+  const out = (line: string) => console.log(line);
+  process.exitCode = await runCommand(out, () => auditVerify(process.env, out));
 }

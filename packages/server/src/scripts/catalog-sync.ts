@@ -3,18 +3,20 @@
 // docs/search.md, "Registry sync").
 // Servers running on the same PostgreSQL database reload the catalog at once (NOTIFY); one on the SQLite file
 // shows them after its next start. Exit 0: synced; 1: the registry failed (nothing
-// changed); 2: bad arguments. The catalog screen's semantic layer loads the sentence model in a worker first
+// changed); 2: bad arguments, a configuration
+// that does not load or a database that cannot be opened. The catalog screen's semantic layer loads the sentence model in a worker first
 // (a few hundred milliseconds), unless AXLE_SEMANTIC_SEARCH=off; when it cannot load, the regex screen decides
 // alone and the report's `regexOnly` counts the versions so screened.
 import fs from 'node:fs';
 import { registryUrlProblem } from '../catalog/registry-url.js';
 import { systemClock } from '../clock.js';
-import { loadConfig } from '../config.js';
+import { type Config, loadConfig } from '../config.js';
 import { createLogger, type Logger } from '../logger.js';
 import { EmbedderClient } from '../search/embedder.js';
 import { type CatalogScreenModel, createCatalogScreen } from '../services/catalog-screen.js';
 import { createRegistrySync } from '../services/registry-sync.js';
-import { openStore } from '../store/open.js';
+import { openStore, type Store } from '../store/open.js';
+import { failureText } from './data-dir-database.js';
 
 export const CATALOG_SYNC_USAGE = 'usage: axle-server catalog sync --from <registry URL>';
 
@@ -47,9 +49,18 @@ export async function catalogSync(
     out(JSON.stringify({ ok: false, error: problem === undefined ? CATALOG_SYNC_USAGE : `--from ${problem}` }));
     return 2;
   }
-  const config = loadConfig(env);
-  fs.mkdirSync(config.dataDir, { recursive: true });
-  const { db, changes } = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, now: Date.now });
+  let config: Config;
+  let store: Store;
+  try {
+    config = loadConfig(env);
+    fs.mkdirSync(config.dataDir, { recursive: true });
+    store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, now: Date.now });
+  } catch (err) {
+    // A configuration that does not load or a database that cannot be opened: the operator's to fix, exit 2.
+    out(JSON.stringify({ ok: false, error: failureText(err) }));
+    return 2;
+  }
+  const { db, changes } = store;
   const logger = createLogger('warn');
   const loaded = config.semanticSearch ? await loadModel(logger) : undefined;
   try {

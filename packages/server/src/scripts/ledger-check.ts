@@ -3,20 +3,18 @@
 // credited from an unsettled x402 payment, every processor transfer matches one confirmed settlement, reversed
 // purchases hide no debt) and prints the result as JSON with the debts owed. With AXLE_PROCESSOR_SECRET_KEY set,
 // the processor's own list of transfers is checked too. Exit 0: the books balance; 1: problems found (listed);
-// 2: no database or processor unreachable.
+// 2: no database (none there, unreachable, or a configuration that does not load) or processor unreachable.
 import { pathToFileURL } from 'node:url';
 import { microToUsd } from '@axle/sdk';
-import { loadConfig } from '../config.js';
 import { type ProcessorTransfer, stripeProcessor } from '../payments/card-processor.js';
 import { ledgerReport } from '../services/ledger-check.js';
-import { withDataDirDatabase } from './data-dir-database.js';
+import { runCommand, withDataDirDatabase } from './data-dir-database.js';
 
 /** Transfers read from the processor at most (newest first). */
 const MAX_PROCESSOR_TRANSFERS = 100_000;
 
 export async function ledgerCheck(env: NodeJS.ProcessEnv, out: (line: string) => void): Promise<number> {
-  const config = loadConfig(env);
-  return withDataDirDatabase(env, out, async (db, file) => {
+  return withDataDirDatabase(env, out, async (db, file, config) => {
     let transfers: ProcessorTransfer[] | undefined;
     if (config.processorSecretKey) {
       const processor = await stripeProcessor({
@@ -46,5 +44,6 @@ export async function ledgerCheck(env: NodeJS.ProcessEnv, out: (line: string) =>
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  process.exitCode = await ledgerCheck(process.env, (line) => console.log(line));
+  const out = (line: string) => console.log(line);
+  process.exitCode = await runCommand(out, () => ledgerCheck(process.env, out));
 }

@@ -225,6 +225,33 @@ export class Database implements Transactor {
     return this.exclusive(() => this.writer.get<T>(sql, params));
   }
 
+  /**
+   * Runs `fn`'s reads in one read transaction on a connection of its own: they all see the file as it was at
+   * the first of them, whatever other connections or processes commit meanwhile (WAL keeps that snapshot), and
+   * no writer waits for it.
+   */
+  async snapshot<T>(fn: (q: Queryable) => Promise<T>): Promise<T> {
+    if (this.file === ':memory:') return this.exclusive(() => fn(this.writer));
+    const reader = await open(this.file, sqlite3.OPEN_READONLY);
+    try {
+      reader.raw.configure('busyTimeout', BUSY_TIMEOUT_MS);
+      await reader.exec('BEGIN');
+      try {
+        return await fn(reader);
+      } finally {
+        await reader.exec('COMMIT').catch(() => undefined);
+      }
+    } finally {
+      await reader.close();
+    }
+  }
+
+  /** A number that changes whenever another connection or process commits to the file (PRAGMA data_version). */
+  async dataVersion(): Promise<number> {
+    const row = await this.exclusive(() => this.writer.get<{ data_version: number }>('PRAGMA data_version'));
+    return row!.data_version;
+  }
+
   /** Runs `fn` in BEGIN IMMEDIATE … COMMIT; any throw rolls back and is rethrown. */
   tx<T>(fn: (q: Queryable) => Promise<T>): Promise<T> {
     return this.exclusive(async () => {

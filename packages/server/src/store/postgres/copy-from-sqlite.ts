@@ -1,4 +1,6 @@
 import type { Database } from '../db.js';
+import type { Queryable } from '../queryable.js';
+import { readMigrations } from '../migrate.js';
 import type { PostgresDatabase } from './db.js';
 
 /** Rows per INSERT while copying. */
@@ -18,12 +20,27 @@ export interface CopyReport {
 }
 
 /**
- * Copies every row of the SQLite database `from` into the migrated, empty PostgreSQL database `to`, in one
+ * Copies every row of the SQLite database `from`, as it is at one moment, into the migrated, empty PostgreSQL database `to`, in one
  * transaction: tables in the order the migrations created them (so foreign keys hold), the columns both
  * sides have, identity counters moved past the copied ids. Throws, copying nothing, when `to` already
- * holds data or a SQLite table has no PostgreSQL counterpart.
+ * holds data, `from` is written during the copy, `from` lacks a migration of this release, or a SQLite table has no PostgreSQL counterpart.
  */
 export async function copyFromSqlite(from: Database, to: PostgresDatabase): Promise<CopyReport> {
+  // Every read in one SQLite read transaction: a server still writing to the file cannot tear the copy (an
+  // account read after its table was copied, its credits with it); the copy is the file at one moment. A write
+  // committed after the copy began would be missing on PostgreSQL: the copy is then refused before it commits.
+  const version = await from.dataVersion();
+  return from.snapshot((src) =>
+    copy(src, to, async () => {
+      if ((await from.dataVersion()) !== version)
+        throw new Error(
+          'the SQLite file was written during the copy (is a server still running on it?); stop it first',
+        );
+    }),
+  );
+}
+
+async function copy(from: Queryable, to: PostgresDatabase, unchanged: () => Promise<void>): Promise<CopyReport> {
   const tables = (
     await from.all<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY rowid")
   )
@@ -38,6 +55,15 @@ export async function copyFromSqlite(from: Database, to: PostgresDatabase): Prom
     if (!target.has(r.table_name)) target.set(r.table_name, new Set());
     target.get(r.table_name)!.add(r.column_name);
   }
+  // Rows of a file behind the code's migrations lack what those migrations fill in (PostgreSQL's defaults stand in).
+  const applied = new Set(
+    (await from.all<{ version: number }>('SELECT version FROM schema_migrations')).map((r) => r.version),
+  );
+  const behind = readMigrations().filter((m) => !applied.has(m.version));
+  if (behind.length > 0)
+    throw new Error(
+      `the SQLite file is not migrated: ${behind.map((m) => `${m.version}_${m.name}`).join(', ')} not applied`,
+    );
   const missing = tables.filter((t) => !target.has(t));
   if (missing.length > 0) throw new Error(`no PostgreSQL table for: ${missing.join(', ')} (a migration to port)`);
 
@@ -52,12 +78,16 @@ export async function copyFromSqlite(from: Database, to: PostgresDatabase): Prom
       const extra = source.filter((c) => !target.get(t)!.has(c));
       if (extra.length > 0) throw new Error(`no PostgreSQL column for ${t}.${extra.join(`, ${t}.`)}`);
       const cols = source.join(', ');
+      // Integers are read as their decimal text: the driver's JavaScript number would round one beyond 2^53.
+      const read = source
+        .map((c) => `CASE WHEN typeof(${c}) = 'integer' THEN CAST(${c} AS TEXT) ELSE ${c} END AS ${c}`)
+        .join(', ');
       const where = t === 'meta' ? " WHERE key <> 'catalog_fingerprint'" : '';
       if (t === 'meta') await q.run("DELETE FROM meta WHERE key <> 'catalog_fingerprint'");
       let copied = 0;
       for (let after = -Infinity; ; ) {
         const rows = await from.all<Record<string, unknown>>(
-          `SELECT rowid AS "rowid:", ${cols} FROM ${t} WHERE rowid > ?${where.replace(' WHERE', ' AND')} ORDER BY rowid LIMIT ?`,
+          `SELECT rowid AS "rowid:", ${read} FROM ${t} WHERE rowid > ?${where.replace(' WHERE', ' AND')} ORDER BY rowid LIMIT ?`,
           [after, BATCH],
         );
         if (rows.length === 0) break;
@@ -80,6 +110,7 @@ export async function copyFromSqlite(from: Database, to: PostgresDatabase): Prom
         `SELECT setval(pg_get_serial_sequence(?, ?), COALESCE((SELECT MAX(${r.column_name}) FROM ${r.table_name}), 0) + 1, false)`,
         [r.table_name, r.column_name],
       );
+    await unchanged();
     return report;
   });
 }
