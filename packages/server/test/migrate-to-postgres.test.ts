@@ -142,6 +142,13 @@ describe.skipIf(BACKEND !== 'postgres')('axle-server migrate-to-postgres from a 
   });
 });
 
+/** Both databases migrated, and the SQLite one holding account acc_a. */
+async function migratedWithAccount(from: Database, to: PostgresDatabase): Promise<void> {
+  await migrate(from);
+  await migratePostgres(to);
+  await from.run('INSERT INTO accounts (id, email, created_at) VALUES (?, ?, ?)', ['acc_a', 'a@example.com', 1]);
+}
+
 describe.skipIf(BACKEND !== 'postgres')('copyFromSqlite while the SQLite server still writes', () => {
   it('refuses a file written during the copy (nothing copied), and copies it whole once the writes stop', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'axle-live-'));
@@ -151,9 +158,7 @@ describe.skipIf(BACKEND !== 'postgres')('copyFromSqlite while the SQLite server 
     const url = (await backendEnv('empty')).AXLE_DATABASE_URL!;
     const to = await PostgresDatabase.open(url);
     try {
-      await migrate(from);
-      await migratePostgres(to);
-      await from.run('INSERT INTO accounts (id, email, created_at) VALUES (?, ?, ?)', ['acc_a', 'a@example.com', 1]);
+      await migratedWithAccount(from, to);
       // The still-running server commits an account and its credits as the copy writes the accounts it read.
       let wrote = false;
       const watched = new Proxy(to, {
@@ -213,9 +218,7 @@ describe.skipIf(BACKEND !== 'postgres')('copyFromSqlite and integers beyond 2^53
     const url = (await backendEnv('empty')).AXLE_DATABASE_URL!;
     const to = await PostgresDatabase.open(url);
     try {
-      await migrate(from);
-      await migratePostgres(to);
-      await from.run('INSERT INTO accounts (id, email, created_at) VALUES (?, ?, ?)', ['acc_a', 'a@example.com', 1]);
+      await migratedWithAccount(from, to);
       const purchase = (id: string, amount: string) =>
         from.exec(
           `INSERT INTO purchases (id, account_id, pack_id, amount_micro, queries_added, unlocks_added, checkout_session_id, created_at)

@@ -2,15 +2,13 @@
 // the catalog screen holds (docs/search.md, "Registry sync"). `held` prints one JSON line per held latest version
 // (source, name, version, the rules that hold it); `release` makes the held latest version of a server searchable
 // until a sync brings other text for it, and prints how many versions it released. Servers running on the same
-// PostgreSQL database show a release at once (NOTIFY); one on the SQLite file after its next start. Exit 0: done; 1: `release` found no held version of that name; 2: bad arguments, a configuration that does not load
-// or a database that cannot be opened.
-import fs from 'node:fs';
+// PostgreSQL database show a release at once (NOTIFY); one on the SQLite file after its next start. Exit 0: done;
+// 1: `release` found no held version of that name; 2: bad arguments, a configuration that does not load or a
+// database that cannot be opened.
 import { systemClock } from '../clock.js';
-import { type Config, loadConfig } from '../config.js';
 import { createLogger } from '../logger.js';
 import { createRegistrySync } from '../services/registry-sync.js';
-import { openStore, type Store } from '../store/open.js';
-import { failureText } from './data-dir-database.js';
+import { openCommandStore } from './data-dir-database.js';
 
 export const CATALOG_HELD_USAGE = 'usage: axle-server catalog held | axle-server catalog release <server name>';
 
@@ -25,17 +23,9 @@ export async function catalogHeld(
     out(JSON.stringify({ ok: false, error: CATALOG_HELD_USAGE }));
     return 2;
   }
-  let config: Config;
-  let store: Store;
-  try {
-    config = loadConfig(env);
-    fs.mkdirSync(config.dataDir, { recursive: true });
-    store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, now: Date.now });
-  } catch (err) {
-    // A configuration that does not load or a database that cannot be opened: the operator's to fix, exit 2.
-    out(JSON.stringify({ ok: false, error: failureText(err) }));
-    return 2;
-  }
+  const opened = await openCommandStore(env, out);
+  if (!opened) return 2;
+  const { config, store } = opened;
   const { db, changes } = store;
   try {
     const registry = createRegistrySync({

@@ -1,22 +1,18 @@
 // `axle-server catalog sync --from <registry URL>`: syncs the MCP servers of a registry speaking the v0.1
-// API into AXLE_DATA_DIR's database (created and migrated when absent) and prints its report as JSON (the fields:
-// docs/search.md, "Registry sync").
-// Servers running on the same PostgreSQL database reload the catalog at once (NOTIFY); one on the SQLite file
-// shows them after its next start. Exit 0: synced; 1: the registry failed (nothing
-// changed); 2: bad arguments, a configuration
-// that does not load or a database that cannot be opened. The catalog screen's semantic layer loads the sentence model in a worker first
-// (a few hundred milliseconds), unless AXLE_SEMANTIC_SEARCH=off; when it cannot load, the regex screen decides
-// alone and the report's `regexOnly` counts the versions so screened.
-import fs from 'node:fs';
+// API into the configured database (created and migrated when absent) and prints its report as JSON (the fields:
+// docs/search.md, "Registry sync"). Servers running on the same PostgreSQL database reload the catalog at once
+// (NOTIFY); one on the SQLite file shows them after its next start. Exit 0: synced; 1: the registry failed (nothing
+// changed); 2: bad arguments, a configuration that does not load or a database that cannot be opened. The catalog
+// screen's semantic layer loads the sentence model in a worker first (a few hundred milliseconds), unless
+// AXLE_SEMANTIC_SEARCH=off; when it cannot load, the regex screen decides alone and the report's `regexOnly` counts
+// the versions so screened.
 import { registryUrlProblem } from '../catalog/registry-url.js';
 import { systemClock } from '../clock.js';
-import { type Config, loadConfig } from '../config.js';
 import { createLogger, type Logger } from '../logger.js';
 import { EmbedderClient } from '../search/embedder.js';
 import { type CatalogScreenModel, createCatalogScreen } from '../services/catalog-screen.js';
 import { createRegistrySync } from '../services/registry-sync.js';
-import { openStore, type Store } from '../store/open.js';
-import { failureText } from './data-dir-database.js';
+import { openCommandStore } from './data-dir-database.js';
 
 export const CATALOG_SYNC_USAGE = 'usage: axle-server catalog sync --from <registry URL>';
 
@@ -49,17 +45,9 @@ export async function catalogSync(
     out(JSON.stringify({ ok: false, error: problem === undefined ? CATALOG_SYNC_USAGE : `--from ${problem}` }));
     return 2;
   }
-  let config: Config;
-  let store: Store;
-  try {
-    config = loadConfig(env);
-    fs.mkdirSync(config.dataDir, { recursive: true });
-    store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, now: Date.now });
-  } catch (err) {
-    // A configuration that does not load or a database that cannot be opened: the operator's to fix, exit 2.
-    out(JSON.stringify({ ok: false, error: failureText(err) }));
-    return 2;
-  }
+  const opened = await openCommandStore(env, out);
+  if (!opened) return 2;
+  const { config, store } = opened;
   const { db, changes } = store;
   const logger = createLogger('warn');
   const loaded = config.semanticSearch ? await loadModel(logger) : undefined;

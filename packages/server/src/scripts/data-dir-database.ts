@@ -7,6 +7,7 @@ import path from 'node:path';
 import { type Config, loadConfig } from '../config.js';
 import { Database } from '../store/db.js';
 import { PostgresDatabase } from '../store/postgres/db.js';
+import { openStore, type Store } from '../store/open.js';
 import type { Transactor } from '../store/queryable.js';
 
 /** A database URL as printed: without its password. */
@@ -24,6 +25,26 @@ export function failureText(err: unknown): string {
   const e = err as Error & { cause?: { message?: string; code?: string; errors?: Array<{ message?: string }> } };
   const cause = e.cause && (e.cause.message || e.cause.errors?.[0]?.message || e.cause.code);
   return cause ? `${e.message}: ${cause}` : (e.message ?? String(err));
+}
+
+/**
+ * The configured store (created and migrated when absent) for a command that writes it; undefined, with
+ * {ok: false, error} printed, when the configuration does not load or the database cannot be opened (the
+ * operator's to fix: the caller answers exit 2).
+ */
+export async function openCommandStore(
+  env: NodeJS.ProcessEnv,
+  out: (line: string) => void,
+): Promise<{ config: Config; store: Store } | undefined> {
+  try {
+    const config = loadConfig(env);
+    fs.mkdirSync(config.dataDir, { recursive: true });
+    const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, now: Date.now });
+    return { config, store };
+  } catch (err) {
+    out(JSON.stringify({ ok: false, error: failureText(err) }));
+    return undefined;
+  }
 }
 
 /** Runs an operator command: whatever it throws is printed as {ok: false, error} (exit 1), not as a stack trace. */
