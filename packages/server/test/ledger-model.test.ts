@@ -234,8 +234,11 @@ describe('ledger model: pay / refund / withdraw / timeout / crash / reconcile / 
               case 'pay': {
                 const buyer = buyers[s.buyer]!;
                 await db.tx(async (q) => {
-                  if (s.byCredit && !(await creditsStore.takeUnlock(q, buyer, clock.now()))) return;
+                  // A credit pays the price up to the money behind it, as GET /knowledge/{id} books it.
+                  const credit = s.byCredit ? await creditsStore.takeUnlock(q, buyer, clock.now()) : undefined;
+                  if (s.byCredit && credit === undefined) return;
                   if (s.byCredit) model.credits[s.buyer]! -= 1;
+                  const paidMicro = credit === undefined ? s.priceMicro : Math.min(s.priceMicro, credit);
                   // An x402 payment is claimed verified; its share waits for the settlement (credit: false).
                   const claim = {
                     chainId: 8453,
@@ -253,7 +256,7 @@ describe('ledger model: pay / refund / withdraw / timeout / crash / reconcile / 
                     learningId: `lrn_m${s.contributor}`,
                     buyer: s.byCredit ? buyer : `0xpayer${s.buyer}`,
                     path: s.byCredit ? 'key' : 'x402',
-                    paidMicro: s.priceMicro,
+                    paidMicro,
                     discovery: false,
                     selfDealing: false,
                     accrualCapped: false,
@@ -269,7 +272,7 @@ describe('ledger model: pay / refund / withdraw / timeout / crash / reconcile / 
                       contributor: s.contributor,
                       share: Math.floor((s.priceMicro * 70) / 100),
                     });
-                  } else model.owned[s.contributor]! += Math.floor((s.priceMicro * 70) / 100);
+                  } else model.owned[s.contributor]! += Math.floor((paidMicro * 70) / 100);
                 });
                 break;
               }
