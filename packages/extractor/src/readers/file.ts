@@ -3,15 +3,19 @@ import { stat } from 'node:fs/promises';
 import type { Conversation, ReadIssue, SourceClient } from '../conversation.js';
 import { TRANSCRIPT_MAX_CHARS } from '../types.js';
 import { ClaudeCodeParser } from './claude-code.js';
+import { GEMINI_MAX_CHARS, GeminiSessionParser } from './gemini.js';
 import type { LineParser } from './line-parser.js';
 import { OpenClawMemoryParser, OpenClawSessionParser } from './openclaw.js';
 import { PlainTextParser } from './plain.js';
 import { SniffingJsonlParser } from './sniff.js';
 
-export type TranscriptFormat = 'claude-code' | 'openclaw-session' | 'openclaw-memory' | 'plain';
+export type TranscriptFormat = 'claude-code' | 'openclaw-session' | 'openclaw-memory' | 'gemini-cli' | 'plain';
 
 export interface ReadFileOptions {
-  /** Omit to choose by extension: .jsonl sniffed, .md OpenClaw memory, anything else plain text. */
+  /**
+   * Omit to choose by extension: .jsonl sniffed, .md OpenClaw memory, .json a Gemini CLI session, anything else
+   * plain text.
+   */
   format?: TranscriptFormat;
   /** Stop once this many characters of message text are collected (memory stays bounded). */
   maxChars?: number;
@@ -33,8 +37,15 @@ export interface FileReadResult {
 
 const BINARY_SNIFF_BYTES = 8192;
 
+function declaredFormat(path: string): TranscriptFormat | undefined {
+  if (path.endsWith('.jsonl')) return undefined;
+  if (path.endsWith('.md')) return 'openclaw-memory';
+  if (path.endsWith('.json')) return 'gemini-cli';
+  return 'plain';
+}
+
 function parserFor(format: TranscriptFormat | undefined, path: string): LineParser {
-  const f = format ?? (path.endsWith('.jsonl') ? undefined : path.endsWith('.md') ? 'openclaw-memory' : 'plain');
+  const f = format ?? declaredFormat(path);
   switch (f) {
     case 'claude-code':
       return new ClaudeCodeParser();
@@ -42,6 +53,8 @@ function parserFor(format: TranscriptFormat | undefined, path: string): LinePars
       return new OpenClawSessionParser();
     case 'openclaw-memory':
       return new OpenClawMemoryParser();
+    case 'gemini-cli':
+      return new GeminiSessionParser();
     case 'plain':
       return new PlainTextParser();
     default:
@@ -52,6 +65,7 @@ function parserFor(format: TranscriptFormat | undefined, path: string): LinePars
 function sourceOf(format: TranscriptFormat | 'binary' | undefined): SourceClient {
   if (format === 'claude-code') return 'claude-code';
   if (format === 'openclaw-session' || format === 'openclaw-memory') return 'openclaw';
+  if (format === 'gemini-cli') return 'gemini-cli';
   return 'plain';
 }
 
@@ -63,8 +77,10 @@ function sourceOf(format: TranscriptFormat | 'binary' | undefined): SourceClient
  */
 export async function readTranscriptFile(path: string, opts: ReadFileOptions = {}): Promise<FileReadResult> {
   const maxChars = opts.maxChars ?? TRANSCRIPT_MAX_CHARS;
-  const maxLineChars = opts.maxLineChars ?? 1_000_000;
   const parser = parserFor(opts.format, path);
+  // A Gemini session is one pretty-printed document: a long tool output is one line of it, and dropping that line
+  // would lose the whole session, so only the document's own cap applies.
+  const maxLineChars = opts.maxLineChars ?? (parser instanceof GeminiSessionParser ? GEMINI_MAX_CHARS : 1_000_000);
   const issues: ReadIssue[] = [];
   const finish = (format: TranscriptFormat | 'binary', bytesRead: number, size: number): FileReadResult => {
     const detected = parser instanceof SniffingJsonlParser ? parser.format : undefined;
@@ -78,7 +94,7 @@ export async function readTranscriptFile(path: string, opts: ReadFileOptions = {
       size,
     };
   };
-  const declared: TranscriptFormat = opts.format ?? (path.endsWith('.md') ? 'openclaw-memory' : 'plain');
+  const declared: TranscriptFormat = opts.format ?? declaredFormat(path) ?? 'plain';
 
   let before: Awaited<ReturnType<typeof stat>>;
   try {
