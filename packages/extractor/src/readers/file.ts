@@ -36,6 +36,8 @@ export interface FileReadResult {
 }
 
 const BINARY_SNIFF_BYTES = 8192;
+/** Base64 payload of an inline attachment in a JSON transcript (`"data":"iVBOR..."`). */
+const INLINE_DATA = /("data"\s*:\s*")[A-Za-z0-9+/=]{1024,}/g;
 
 function declaredFormat(path: string): TranscriptFormat | undefined {
   if (path.endsWith('.jsonl')) return undefined;
@@ -81,6 +83,7 @@ export async function readTranscriptFile(path: string, opts: ReadFileOptions = {
   // A Gemini session is one pretty-printed document: a long tool output is one line of it, and dropping that line
   // would lose the whole session, so only the document's own cap applies.
   const maxLineChars = opts.maxLineChars ?? (parser instanceof GeminiSessionParser ? GEMINI_MAX_CHARS : 1_000_000);
+  const json = !(parser instanceof PlainTextParser || parser instanceof OpenClawMemoryParser);
   const issues: ReadIssue[] = [];
   const finish = (format: TranscriptFormat | 'binary', bytesRead: number, size: number): FileReadResult => {
     const detected = parser instanceof SniffingJsonlParser ? parser.format : undefined;
@@ -151,6 +154,10 @@ export async function readTranscriptFile(path: string, opts: ReadFileOptions = {
         nl = pending.indexOf('\n', start);
       }
       pending = pending.slice(start);
+      // Inline attachments (a pasted screenshot, a PDF) are base64 in the same JSON line as the prompt sent with them;
+      // no reader uses them, so their data is emptied before the line counts as too long. The data may still be
+      // arriving: emptied up to here, the rest follows `"data":"` and is emptied on the next pass.
+      if (json && pending.length > maxLineChars) pending = pending.replace(INLINE_DATA, '$1');
       if (chars < maxChars && pending.length > maxLineChars) {
         if (!skippingLongLine) {
           issues.push({
