@@ -110,6 +110,28 @@ describe('bad input is reported, nothing crashes', () => {
     expect(r.bytesRead).toBe(50 * 1024 * 1024);
   });
 
+  it('a Claude Code prompt sent with a pasted screenshot is kept: the image data does not make its line too long', async () => {
+    // Claude Code stores a pasted image inline, base64, in the same user line as the prompt typed with it.
+    const image = Buffer.alloc(1_200_000, 7).toString('base64');
+    const prompt = 'The login page renders blank after the upgrade, see the screenshot. Error: hydration mismatch';
+    const line = JSON.stringify({
+      type: 'user',
+      message: {
+        role: 'user',
+        content: [
+          { type: 'image', source: { type: 'base64', media_type: 'image/png', data: image } },
+          { type: 'text', text: prompt },
+        ],
+      },
+    });
+    const after = JSON.stringify({ type: 'assistant', message: { role: 'assistant', content: 'Looking at it.' } });
+    const path = join(dir, 'screenshot.jsonl');
+    await writeFile(path, `${line}\n${after}\n`);
+    const r = await readTranscriptFile(path, { highWaterMark: 64 * 1024 });
+    expect(r.issues).toEqual([]);
+    expect(r.conversation.messages.map((m) => m.text)).toEqual([prompt, 'Looking at it.']);
+  });
+
   it('a memory file that changes while it is read is flagged, not recorded, and extracted on the next run', async () => {
     const path = join(dir, 'live.md');
     await cp(fixture('openclaw/memory/2026-11-19.md'), path);

@@ -276,14 +276,46 @@ describe('runPipeline', () => {
   });
 
   it('never drafts a password the session passed on a command line (mysql -pPASSWORD)', async () => {
-    // The heuristic extractor quotes the commands of an error -> fix arc from the session itself, so the draft's
-    // own scrub is what keeps a password typed into a command from being sent to POST /learn.
+    // The heuristic extractor quotes the commands of an error -> fix arc from the session's messages, which reach it
+    // scrubbed: the draft keeps the lesson with the password redacted.
     const { conversation } = readClaudeCode(text('claude-code-mysql-password.jsonl'));
     const result = await runPipeline(conversation, { model: new HeuristicModel() });
     expect(JSON.stringify(result.learnings)).not.toContain('Qx7rT2vLm9Zp');
-    expect(result.errors.find((e) => e.stage === 'sensitivity')?.message).toBe(
-      'draft dropped: scrubber matched secret_assignment',
-    );
+    expect(result.learnings.map((l) => l.body).join('\n')).toContain('-p[REDACTED:secret_assignment]');
+  });
+
+  it('never drafts the part of a token the heuristic extractor keeps when it shortens a command', async () => {
+    // The heuristic quotes a command cut to 160 characters: a token straddling the cut leaves a prefix the draft's
+    // own scrub no longer recognises, so the messages it reads must already be scrubbed.
+    const token = `ghp_${'A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8'}`;
+    const command = `curl -sS -X POST ${'x'.repeat(103)} -H "Authorization: token ${token}" https://api.github.com/x`;
+    const conversation: Conversation = {
+      source: 'claude-code',
+      messages: [
+        {
+          role: 'user',
+          kind: 'text',
+          text: 'The deploy workflow dispatch fails with Error: HTTP 401 Bad credentials when I trigger it from the script.',
+        },
+        { role: 'assistant', kind: 'tool_use', tool: 'Bash', text: JSON.stringify({ command }) },
+        { role: 'tool', kind: 'tool_result', tool: 'Bash', is_error: true, text: 'Error: HTTP 401 Bad credentials' },
+        {
+          role: 'assistant',
+          kind: 'tool_use',
+          tool: 'Bash',
+          text: JSON.stringify({ command: command.replace('token ', 'Bearer ') }),
+        },
+        { role: 'tool', kind: 'tool_result', tool: 'Bash', text: 'HTTP 204' },
+        {
+          role: 'assistant',
+          kind: 'text',
+          text: 'Fixed. Fine-grained tokens need the Bearer scheme instead of token, because the API refuses the legacy one.',
+        },
+      ],
+    };
+    const result = await runPipeline(conversation, { model: new HeuristicModel() });
+    expect(result.stats.raw_candidates).toBeGreaterThan(0);
+    expect(JSON.stringify(result.learnings)).not.toContain(token.slice(0, 10));
   });
 
   it('refuses a transcript under 100 characters and cuts one over 500000', async () => {

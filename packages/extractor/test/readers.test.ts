@@ -44,6 +44,43 @@ describe('Claude Code JSONL', () => {
     ]);
   });
 
+  it('skips the summary Claude Code writes after compacting: it restates the session already in the file', () => {
+    const before = JSON.stringify({
+      type: 'user',
+      uuid: 'u1',
+      message: { role: 'user', content: 'pg_dump fails with "server version mismatch" in the backup cron' },
+    });
+    const boundary = JSON.stringify({
+      type: 'system',
+      subtype: 'compact_boundary',
+      uuid: 'b1',
+      parentUuid: null,
+      logicalParentUuid: 'u1',
+      content: 'Conversation compacted',
+      compactMetadata: { trigger: 'auto', preTokens: 155000 },
+    });
+    const summary = JSON.stringify({
+      type: 'user',
+      uuid: 's1',
+      parentUuid: 'b1',
+      isCompactSummary: true,
+      isVisibleInTranscriptOnly: true,
+      message: {
+        role: 'user',
+        content:
+          'This session is being continued from a previous conversation that ran out of context. The conversation ' +
+          'is summarized below:\n1. pg_dump failed with "server version mismatch"; fixed by using the v16 client.',
+      },
+    });
+    const after = JSON.stringify({ type: 'user', uuid: 'u2', message: { role: 'user', content: 'now add a test' } });
+    const { conversation, issues } = readClaudeCode([before, boundary, summary, after].join('\r\n'));
+    expect(issues).toEqual([]);
+    expect(conversation.messages.map((m) => m.text)).toEqual([
+      'pg_dump fails with "server version mismatch" in the backup cron',
+      'now add a test',
+    ]);
+  });
+
   it('accepts tool_result content given as text blocks', () => {
     const line = JSON.stringify({
       type: 'user',

@@ -37,8 +37,8 @@ export default class Extract extends AxleCommand {
   static override summary = 'Extract learnings from one transcript, show the drafts, and send them only if you say so';
 
   static override description =
-    `Reads the file locally (Claude Code or OpenClaw JSONL, OpenClaw memory Markdown, or plain text),
-scrubs it, and extracts drafts with the built-in extractor. Nothing leaves the machine until you answer yes (or pass
+    `Reads the file locally (Claude Code or OpenClaw JSONL, OpenClaw memory Markdown, a Gemini CLI session JSON, or
+plain text), scrubs it, and extracts drafts with the built-in extractor. Nothing leaves the machine until you answer yes (or pass
 --yes); sent drafts go to your private review queue (POST /learn, submission_channel extraction).
 
 Exit codes: 0 done (sent or not), 1 the file could not be read, 3 not signed in, 4 server unreachable, 5 some drafts

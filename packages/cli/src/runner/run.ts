@@ -107,6 +107,8 @@ export async function runOnce(opts: RunnerOptions): Promise<RunnerReport> {
         return { ...report, status: 'kill_switch' };
       }
       try {
+        // A path the hook was handed may name a device or a pipe, which would be read without end, lock held.
+        if (!(await stat(session.transcript_path)).isFile()) throw new Error('not a regular file');
         const hash = await hashFile(session.transcript_path);
         if ((await state.get(session.transcript_path))?.hash === hash) continue;
         const read = await readTranscriptFile(session.transcript_path);

@@ -47,10 +47,13 @@ function isProblem(m: Message): boolean {
   return m.kind === 'text' && m.role === 'user' && errorLine(m.text) !== undefined;
 }
 
-/** Absolute paths name the user's machine; keep only the last two segments. */
+/**
+ * Absolute paths name the user's machine; keep only the last two segments. A segment the scrubber redacted (the user
+ * name in `/home/<user>/...`) is still a segment.
+ */
 function shortenPaths(text: string): string {
   return text.replace(
-    /(?<![:/\w])(?:[A-Za-z]:)?(?:[\\/][\w.@-]+){3,}/g,
+    /(?<![:/\w\]])(?:[A-Za-z]:)?(?:[\\/](?:[\w.@-]|\[REDACTED:[\w-]+\])+){3,}/g,
     (p) => `…/${p.split(/[\\/]/).slice(-2).join('/')}`,
   );
 }

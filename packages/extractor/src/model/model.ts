@@ -1,6 +1,6 @@
 import type { Message, SourceClient } from '../conversation.js';
 
-/** What an extractor sees of one chunk. `text` is already scrubbed; `messages` never leave the machine. */
+/** What an extractor sees of one chunk. `text` and the text of `messages` are already scrubbed. */
 export interface ModelInput {
   index: number;
   text: string;

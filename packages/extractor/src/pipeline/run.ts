@@ -1,4 +1,4 @@
-import type { Conversation } from '../conversation.js';
+import type { Conversation, Message } from '../conversation.js';
 import type { Model } from '../model/model.js';
 import { type Finding, redact, type ScrubResult, scrubAsync } from '@axle/scrub';
 import {
@@ -15,7 +15,7 @@ import {
 import { type Chunk, chunkTranscript } from './chunk.js';
 import { dedupe } from './dedup.js';
 import { redactPersonal } from './personal.js';
-import { renderConversation } from './render.js';
+import { type RenderedTranscript, renderConversation } from './render.js';
 import { applyRubric, combineScores, scoreContent } from './rubric.js';
 import { parseCandidate } from './validate.js';
 
@@ -52,6 +52,34 @@ function maskWholeFindings(chunk: Chunk, whole: readonly Finding[]): string {
     .filter((f) => f.start < end && f.end > chunk.start)
     .map((f) => ({ type: f.type, start: Math.max(0, f.start - chunk.start), end: Math.min(end, f.end) - chunk.start }));
   return inside.length === 0 ? chunk.text : redact(chunk.text, inside).text;
+}
+
+/**
+ * The conversation with every message's text scrubbed, for extractors that read `messages` (the heuristic builds its
+ * drafts from them). A message whole in the scrubbed transcript gets the findings of that scrub; one that is not (a
+ * clipped tool payload, or past the transcript cut) is scrubbed on its own. Without this a draft quoting a shortened
+ * command could keep a piece of a secret the draft's own scrub no longer recognises.
+ */
+async function scrubMessages(
+  conversation: Conversation,
+  rendered: RenderedTranscript,
+  whole: readonly Finding[],
+  scrubber: (text: string) => Promise<ScrubResult>,
+): Promise<Conversation> {
+  const messages: Message[] = [];
+  for (const [i, m] of conversation.messages.entries()) {
+    const start = rendered.bodies[i] ?? -1;
+    if (start === -1 || start + m.text.length > rendered.text.length) {
+      messages.push({ ...m, text: (await scrubber(m.text)).text });
+      continue;
+    }
+    const end = start + m.text.length;
+    const inside = whole
+      .filter((f) => f.start < end && f.end > start)
+      .map((f) => ({ type: f.type, start: Math.max(0, f.start - start), end: Math.min(end, f.end) - start }));
+    messages.push(inside.length === 0 ? m : { ...m, text: redact(m.text, inside).text });
+  }
+  return { ...conversation, messages };
 }
 
 /** A draft's text fields as one text, as the scrubber checks them. */
@@ -116,7 +144,14 @@ export async function runPipeline(conversation: Conversation, opts: PipelineOpti
     errors.push({ stage: 'input', chunk: -1, message: `scrubber failed: ${(err as Error).message || String(err)}` });
     return done(false, []);
   }
-  const chunks = chunkTranscript(conversation, rendered, config.chunk_size, config.chunk_overlap);
+  let scrubbed: Conversation;
+  try {
+    scrubbed = await scrubMessages(conversation, rendered, whole.findings, scrubber);
+  } catch (err) {
+    errors.push({ stage: 'input', chunk: -1, message: `scrubber failed: ${(err as Error).message || String(err)}` });
+    return done(false, []);
+  }
+  const chunks = chunkTranscript(scrubbed, rendered, config.chunk_size, config.chunk_overlap);
   const gated: Array<{ draft: LearningDraft; total: number; chunk: number }> = [];
   for (const chunk of chunks) {
     let raw: unknown[];

@@ -15,8 +15,9 @@ export class ClaudeCodeParser implements LineParser {
   push(line: string, lineNo: number): void {
     const entry = parseJsonLine(line, lineNo, this.issues);
     if (!entry || (entry.type !== 'user' && entry.type !== 'assistant')) return;
-    // isMeta lines are client-injected (local-command caveats, reminders), not the conversation.
-    if (entry.isMeta === true) return;
+    // isMeta lines are client-injected (local-command caveats, reminders), not the conversation. The summary written
+    // after a compaction restates, in the client's words, the session the same file (or the one it continues) holds.
+    if (entry.isMeta === true || entry.isCompactSummary === true) return;
     const message = entry.message;
     if (!isRecord(message)) return;
     const role = entry.type;

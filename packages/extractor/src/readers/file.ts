@@ -3,15 +3,19 @@ import { stat } from 'node:fs/promises';
 import type { Conversation, ReadIssue, SourceClient } from '../conversation.js';
 import { TRANSCRIPT_MAX_CHARS } from '../types.js';
 import { ClaudeCodeParser } from './claude-code.js';
+import { GEMINI_MAX_CHARS, GeminiSessionParser } from './gemini.js';
 import type { LineParser } from './line-parser.js';
 import { OpenClawMemoryParser, OpenClawSessionParser } from './openclaw.js';
 import { PlainTextParser } from './plain.js';
 import { SniffingJsonlParser } from './sniff.js';
 
-export type TranscriptFormat = 'claude-code' | 'openclaw-session' | 'openclaw-memory' | 'plain';
+export type TranscriptFormat = 'claude-code' | 'openclaw-session' | 'openclaw-memory' | 'gemini-cli' | 'plain';
 
 export interface ReadFileOptions {
-  /** Omit to choose by extension: .jsonl sniffed, .md OpenClaw memory, anything else plain text. */
+  /**
+   * Omit to choose by extension: .jsonl sniffed, .md OpenClaw memory, .json a Gemini CLI session, anything else
+   * plain text.
+   */
   format?: TranscriptFormat;
   /** Stop once this many characters of message text are collected (memory stays bounded). */
   maxChars?: number;
@@ -32,9 +36,18 @@ export interface FileReadResult {
 }
 
 const BINARY_SNIFF_BYTES = 8192;
+/** Base64 payload of an inline attachment in a JSON transcript (`"data":"iVBOR..."`). */
+const INLINE_DATA = /("data"\s*:\s*")[A-Za-z0-9+/=]{1024,}/g;
+
+function declaredFormat(path: string): TranscriptFormat | undefined {
+  if (path.endsWith('.jsonl')) return undefined;
+  if (path.endsWith('.md')) return 'openclaw-memory';
+  if (path.endsWith('.json')) return 'gemini-cli';
+  return 'plain';
+}
 
 function parserFor(format: TranscriptFormat | undefined, path: string): LineParser {
-  const f = format ?? (path.endsWith('.jsonl') ? undefined : path.endsWith('.md') ? 'openclaw-memory' : 'plain');
+  const f = format ?? declaredFormat(path);
   switch (f) {
     case 'claude-code':
       return new ClaudeCodeParser();
@@ -42,6 +55,8 @@ function parserFor(format: TranscriptFormat | undefined, path: string): LinePars
       return new OpenClawSessionParser();
     case 'openclaw-memory':
       return new OpenClawMemoryParser();
+    case 'gemini-cli':
+      return new GeminiSessionParser();
     case 'plain':
       return new PlainTextParser();
     default:
@@ -52,6 +67,7 @@ function parserFor(format: TranscriptFormat | undefined, path: string): LinePars
 function sourceOf(format: TranscriptFormat | 'binary' | undefined): SourceClient {
   if (format === 'claude-code') return 'claude-code';
   if (format === 'openclaw-session' || format === 'openclaw-memory') return 'openclaw';
+  if (format === 'gemini-cli') return 'gemini-cli';
   return 'plain';
 }
 
@@ -63,8 +79,11 @@ function sourceOf(format: TranscriptFormat | 'binary' | undefined): SourceClient
  */
 export async function readTranscriptFile(path: string, opts: ReadFileOptions = {}): Promise<FileReadResult> {
   const maxChars = opts.maxChars ?? TRANSCRIPT_MAX_CHARS;
-  const maxLineChars = opts.maxLineChars ?? 1_000_000;
   const parser = parserFor(opts.format, path);
+  // A Gemini session is one pretty-printed document: a long tool output is one line of it, and dropping that line
+  // would lose the whole session, so only the document's own cap applies.
+  const maxLineChars = opts.maxLineChars ?? (parser instanceof GeminiSessionParser ? GEMINI_MAX_CHARS : 1_000_000);
+  const json = !(parser instanceof PlainTextParser || parser instanceof OpenClawMemoryParser);
   const issues: ReadIssue[] = [];
   const finish = (format: TranscriptFormat | 'binary', bytesRead: number, size: number): FileReadResult => {
     const detected = parser instanceof SniffingJsonlParser ? parser.format : undefined;
@@ -78,7 +97,7 @@ export async function readTranscriptFile(path: string, opts: ReadFileOptions = {
       size,
     };
   };
-  const declared: TranscriptFormat = opts.format ?? (path.endsWith('.md') ? 'openclaw-memory' : 'plain');
+  const declared: TranscriptFormat = opts.format ?? declaredFormat(path) ?? 'plain';
 
   let before: Awaited<ReturnType<typeof stat>>;
   try {
@@ -135,6 +154,10 @@ export async function readTranscriptFile(path: string, opts: ReadFileOptions = {
         nl = pending.indexOf('\n', start);
       }
       pending = pending.slice(start);
+      // Inline attachments (a pasted screenshot, a PDF) are base64 in the same JSON line as the prompt sent with them;
+      // no reader uses them, so their data is emptied before the line counts as too long. The data may still be
+      // arriving: emptied up to here, the rest follows `"data":"` and is emptied on the next pass.
+      if (json && pending.length > maxLineChars) pending = pending.replace(INLINE_DATA, '$1');
       if (chars < maxChars && pending.length > maxLineChars) {
         if (!skippingLongLine) {
           issues.push({

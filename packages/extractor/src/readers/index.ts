@@ -1,5 +1,6 @@
 export { ClaudeCodeParser, readClaudeCode } from './claude-code.js';
 export { OpenClawMemoryParser, OpenClawSessionParser, readOpenClawMemory, readOpenClawSession } from './openclaw.js';
+export { GeminiSessionParser } from './gemini.js';
 export { PlainTextParser, readPlainText } from './plain.js';
 export { type FileReadResult, type ReadFileOptions, type TranscriptFormat, readTranscriptFile } from './file.js';
 export type { LineParser } from './line-parser.js';
