@@ -13,6 +13,7 @@ import { clientIp } from '../http/client-ip.js';
 import { DomainError } from '../domain/errors.js';
 import { CROSS_SITE_REFUSED, refuseCrossSite, sameOrigin } from '../http/csrf.js';
 import { type Api, reply } from '../http/route.js';
+import { askedHere } from '../http/device-ask.js';
 import { setSessionCookie } from '../http/session-cookie.js';
 import { confirmSignInPage, LANDING_HEADERS, signedInPage, signInFailedPage } from '../web/landing.js';
 import { PAGE_HEADERS } from '../web/layout.js';
@@ -82,7 +83,8 @@ export function authRoutes(api: Api, deps: AppDeps): void {
       if (ctx.method === 'HEAD' || wantsHtml(ctx)) {
         // A sign-in started on the device page goes straight to the approval, whose one button also signs in.
         const next = (await links.peek(query.token))?.next;
-        if (next && isDevicePage(next))
+        // Only in the browser that asked for it: a link someone else asked for must not lead to their device.
+        if (next && isDevicePage(next) && askedHere(ctx, next))
           return reply(303, '', { ...LANDING_HEADERS, Location: `${next}&link=${encodeURIComponent(query.token)}` });
         return reply(200, confirmSignInPage(query.token), PAGE_HEADERS);
       }
@@ -123,7 +125,8 @@ export function authRoutes(api: Api, deps: AppDeps): void {
       }
       if (!html) return { token: signIn.jwt };
       setSessionCookie(ctx, signIn.jwt, deps.baseUrl().startsWith('https:'));
-      if (signIn.next) return reply(303, '', { ...LANDING_HEADERS, Location: signIn.next });
+      if (signIn.next && (!isDevicePage(signIn.next) || askedHere(ctx, signIn.next)))
+        return reply(303, '', { ...LANDING_HEADERS, Location: signIn.next });
       return reply(200, signedInPage(signIn.account.email), LANDING_HEADERS);
     },
   });
