@@ -21,6 +21,8 @@ import { isDevicePage } from '../web/device.js';
 
 const NEUTRAL = `If that address can receive email, a sign-in link is on its way. It works once, within ${LIMITS.magicLinkTtlMinutes} minutes.`;
 const INVALID_LINK = 'This sign-in link is invalid, expired or already used.';
+/** Session tokens are never kept by a browser or proxy cache. */
+const NO_STORE = { 'Cache-Control': 'no-store' };
 
 /** POST /auth/magic-link and GET /auth/verify. */
 export function authRoutes(api: Api, deps: AppDeps): void {
@@ -90,7 +92,7 @@ export function authRoutes(api: Api, deps: AppDeps): void {
       }
       const signIn = await links.verify(query.token);
       if (!signIn) throw new DomainError(ERROR_CODES.UNAUTHORIZED, INVALID_LINK);
-      return { token: signIn.jwt };
+      return reply(200, { token: signIn.jwt }, NO_STORE);
     },
   });
 
@@ -123,7 +125,7 @@ export function authRoutes(api: Api, deps: AppDeps): void {
         if (html) return reply(401, signInFailedPage(INVALID_LINK), LANDING_HEADERS);
         throw new DomainError(ERROR_CODES.UNAUTHORIZED, INVALID_LINK);
       }
-      if (!html) return { token: signIn.jwt };
+      if (!html) return reply(200, { token: signIn.jwt }, NO_STORE);
       setSessionCookie(ctx, signIn.jwt, deps.baseUrl().startsWith('https:'));
       if (signIn.next && (!isDevicePage(signIn.next) || askedHere(ctx, signIn.next)))
         return reply(303, '', { ...LANDING_HEADERS, Location: signIn.next });
