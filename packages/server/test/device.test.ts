@@ -559,6 +559,24 @@ describe('device-code sign-in over HTTP', () => {
     expect(landing.status).toBe(200);
     expect(landing.headers.get('location')).toBeNull();
     expect(await landing.text()).toContain('Signed in');
+    // Nor does a `next` that names the device page in another spelling the router also answers.
+    for (const next of [
+      `/DEVICE?user_code=${s.user_code}`,
+      `/device/?user_code=${s.user_code}`,
+      `/./device?user_code=${s.user_code}`,
+      `/device?x=1&user_code=${s.user_code}`,
+    ]) {
+      const email = `phished-${next.length}-${next.charCodeAt(2)}@example.com`;
+      expect((await post(server, '/auth/magic-link', { email, next })).status).toBe(200);
+      const pressed = await fetch(`${server.url}/auth/verify`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html', origin: server.url },
+        body: new URLSearchParams({ token: linkIn(smtp.lastTo(email)!).searchParams.get('token')! }).toString(),
+        redirect: 'manual',
+      });
+      expect(pressed.status, next).toBe(200);
+      expect(pressed.headers.get('location')).toBeNull();
+    }
     advance(s.interval * SECOND);
     expect((await pollError(s.device_code)).error).toBe('authorization_pending');
   });

@@ -36,3 +36,12 @@ export function askedHere(ctx: Context, next: string | null | undefined): boolea
   const cookie = ctx.cookies.get(DEVICE_ASK_COOKIE);
   return Boolean(ask && cookie && digest(cookie) === ask);
 }
+
+/**
+ * Whether following `next` would open the approval of a code: the device page with a user_code, in any
+ * spelling the router also answers (letter case, a trailing slash, dot segments, other parameters first).
+ */
+export function leadsToApproval(next: string): boolean {
+  const url = new URL(next, 'http://local.invalid');
+  return url.pathname.toLowerCase().replace(/\/+$/, '') === '/device' && url.searchParams.has('user_code');
+}

@@ -13,7 +13,7 @@ import { clientIp } from '../http/client-ip.js';
 import { DomainError } from '../domain/errors.js';
 import { CROSS_SITE_REFUSED, refuseCrossSite, sameOrigin } from '../http/csrf.js';
 import { type Api, reply } from '../http/route.js';
-import { askedHere } from '../http/device-ask.js';
+import { askedHere, leadsToApproval } from '../http/device-ask.js';
 import { setSessionCookie } from '../http/session-cookie.js';
 import { confirmSignInPage, LANDING_HEADERS, signedInPage, signInFailedPage } from '../web/landing.js';
 import { PAGE_HEADERS } from '../web/layout.js';
@@ -127,7 +127,7 @@ export function authRoutes(api: Api, deps: AppDeps): void {
       }
       if (!html) return reply(200, { token: signIn.jwt }, NO_STORE);
       setSessionCookie(ctx, signIn.jwt, deps.baseUrl().startsWith('https:'));
-      if (signIn.next && (!isDevicePage(signIn.next) || askedHere(ctx, signIn.next)))
+      if (signIn.next && (!leadsToApproval(signIn.next) || askedHere(ctx, signIn.next)))
         return reply(303, '', { ...LANDING_HEADERS, Location: signIn.next });
       return reply(200, signedInPage(signIn.account.email), LANDING_HEADERS);
     },
