@@ -156,4 +156,56 @@ describe.skipIf(!executablePath)('device sign-in in headless Chromium', () => {
       await new Promise((resolve) => attacker.close(resolve));
     }
   });
+
+  // A mailed link is opened from a webmail, another site: the browser must still send the cookie that binds the link
+  // to it, and a link a stranger asked for (with a script, for the stranger's own code) must not open the approval.
+  it('opens the approval from a link clicked on another site only in the browser that asked for it', async () => {
+    const links: Record<string, string> = {};
+    const webmail = http.createServer((req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end(`<a href="${links[req.url!.slice(1)] ?? ''}">open</a>`);
+    });
+    await new Promise<void>((resolve) => webmail.listen(0, resolve)); // every address, so localhost reaches it
+    // localhost and 127.0.0.1 are different sites, so the click is a cross-site navigation.
+    const inbox = (name: string) => `http://localhost:${(webmail.address() as AddressInfo).port}/${name}`;
+    const context = await browser.newContext();
+    try {
+      const tab = await context.newPage();
+      const mine = await requestCode('my laptop');
+      await tab.goto(mine.verification_uri_complete);
+      await tab.getByLabel('Email address').fill('clicker@example.com');
+      await tab.getByRole('button', { name: 'Email me a sign-in link' }).click();
+      await tab.getByRole('heading', { name: 'Check your email' }).waitFor();
+      links.mine = linkIn(smtp.lastTo('clicker@example.com')!).href;
+
+      const theirs = await requestCode('Axle web sign-in');
+      const asked = await fetch(`${server.url}/device/sign-in`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ email: 'clicker@example.com', user_code: theirs.user_code }).toString(),
+      });
+      expect(asked.status).toBe(200);
+      links.theirs = linkIn(smtp.lastTo('clicker@example.com')!).href;
+
+      await tab.goto(inbox('theirs'));
+      await tab.getByRole('link', { name: 'open' }).click();
+      // The plain sign-in page, not the stranger's approval; its button signs in and goes no further.
+      await tab.getByRole('heading', { name: 'Sign in to Axle' }).waitFor();
+      await tab.getByRole('button', { name: 'Sign in' }).click();
+      await tab.getByRole('heading', { name: 'Signed in' }).waitFor();
+      expect(new URL(tab.url()).pathname).toBe('/auth/verify');
+      expect((await poll(theirs)).body.error).toBe('authorization_pending');
+
+      await tab.goto(inbox('mine'));
+      await tab.getByRole('link', { name: 'open' }).click();
+      await tab.getByRole('heading', { name: 'Approve this device?' }).waitFor();
+      expect(await tab.getByTestId('user-code').textContent()).toBe(mine.user_code);
+      await tab.getByRole('button', { name: 'Approve' }).click();
+      await tab.getByRole('heading', { name: 'Device connected' }).waitFor();
+      expect((await poll(mine)).status).toBe(200);
+    } finally {
+      await context.close();
+      await new Promise((resolve) => webmail.close(resolve));
+    }
+  });
 });

@@ -106,7 +106,8 @@ const form = (fields: Record<string, string>) => new URLSearchParams(fields).toS
 
 /**
  * Approves a device code the way a person does on the /device page, over plain HTTP: ask for a sign-in
- * link there (real SMTP), open the link (it redirects to the approval, carrying its token), press Approve.
+ * link there (real SMTP), open the link in the same "browser" (it redirects to the approval, carrying its
+ * token), press Approve.
  */
 export async function approveDevice(server: string, smtp: Smtp, email: string, userCode: string): Promise<void> {
   const origin = new URL(server).origin;
@@ -117,13 +118,15 @@ export async function approveDevice(server: string, smtp: Smtp, email: string, u
     body: form({ email, user_code: userCode }),
   });
   if (signIn.status !== 200) throw new Error(`device sign-in: ${signIn.status}`);
-  const approval = await fetch(linkIn(smtp.lastTo(email)!), { headers: { accept: 'text/html' } });
+  // The cookie that binds the mailed link to the browser that asked for it, as a browser keeps it.
+  const cookie = /(axle_device_ask=[^;]+)/.exec(signIn.headers.get('set-cookie') ?? '')?.[1] ?? '';
+  const approval = await fetch(linkIn(smtp.lastTo(email)!), { headers: { accept: 'text/html', cookie } });
   const page = await approval.text();
   const link = /name="link" value="([^"]+)"/.exec(page)?.[1];
   if (!link) throw new Error(`no approval for the link (${approval.status}): ${page.slice(0, 300)}`);
   const done = await fetch(`${server}/device`, {
     method: 'POST',
-    headers: formHeaders,
+    headers: { ...formHeaders, cookie },
     body: form({ user_code: userCode, link, decision: 'approve' }),
   });
   if (done.status !== 200) throw new Error(`approve: ${done.status}`);

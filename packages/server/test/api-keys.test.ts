@@ -30,6 +30,7 @@ describe('API keys', () => {
   it('creates an axl_ key shown once, stored as SHA-256 only, with an audit entry', async () => {
     const res = await fetch(`${server.url}/account/api-keys`, { method: 'POST', headers: bearer(jwt) }); // no body at all
     expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('no-store'); // the raw key is in this response only
     const key = await res.json();
     expect(key).toEqual({
       id: expect.stringMatching(/^key_[A-Za-z0-9]+$/),

@@ -32,6 +32,20 @@ describe('magic-link sign-in over a real SMTP server', () => {
     return linkIn(smtp.lastTo(email.trim().toLowerCase())!);
   }
 
+  // Found by reading the headers of every response that carries a secret: the session JWT came back without
+  // Cache-Control, so a browser or a proxy was free to keep it (the GET one under the link's URL).
+  it('answers the session token, by GET or POST, with Cache-Control: no-store', async () => {
+    const byGet = await fetch(await requestLink('cache-get@example.com'), { headers: { accept: 'application/json' } });
+    expect(byGet.status).toBe(200);
+    expect((await byGet.json()).token).toBeTruthy();
+    expect(byGet.headers.get('cache-control')).toBe('no-store');
+    const token = (await requestLink('cache-post@example.com')).searchParams.get('token')!;
+    const byPost = await post(server, '/auth/verify', { token });
+    expect(byPost.status).toBe(200);
+    expect((await byPost.json()).token).toBeTruthy();
+    expect(byPost.headers.get('cache-control')).toBe('no-store');
+  });
+
   it('mails a link that signs in once, creating the account, with a 24-hour JWT from the injected clock', async () => {
     const res = await post(server, '/auth/magic-link', { email: 'alice@example.com' });
     expect(res.status).toBe(200);

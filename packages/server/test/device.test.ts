@@ -105,6 +105,8 @@ describe('device-code sign-in over HTTP', () => {
     return decide(cookie, { user_code: userCode, csrf, decision });
   }
   const advance = (ms: number) => server.clock.advance(ms);
+  /** The cookie the device page's sign-in form sets, binding the mailed link to this browser. */
+  const askCookieOf = (res: Response) => /(axle_device_ask=[^;]+)/.exec(res.headers.get('set-cookie') ?? '')![1]!;
 
   it('starts with the RFC 8628 fields, stores only hashes and hands the key out exactly once', async () => {
     const s = await start();
@@ -416,17 +418,24 @@ describe('device-code sign-in over HTTP', () => {
     const sent = await form({ email: 'newcomer@example.com', user_code: s.user_code });
     expect(sent.status).toBe(200);
     expect(await sent.text()).toContain('Check your email');
-    // The sign-in button alone (no device page in between) goes on to the approval.
+    // The sign-in button alone (no device page in between) goes on to the approval, in the browser that asked.
     const other = await start();
-    await form({ email: 'pressed@example.com', user_code: other.user_code });
+    const asked = askCookieOf(await form({ email: 'pressed@example.com', user_code: other.user_code }));
     const landing = await fetch(`${server.url}/auth/verify`, {
       method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html', origin: server.url },
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        accept: 'text/html',
+        origin: server.url,
+        cookie: asked,
+      },
       body: new URLSearchParams({ token: linkIn(smtp.lastTo('pressed@example.com')!).searchParams.get('token')! }),
       redirect: 'manual',
     });
     expect(landing.status).toBe(303);
-    expect(landing.headers.get('location')).toBe(`/device?user_code=${other.user_code}`);
+    expect(landing.headers.get('location')).toMatch(
+      new RegExp(`^/device\\?user_code=${other.user_code}&ask=[\\w-]{43}$`),
+    );
     expect(landing.headers.get('set-cookie')).toMatch(/^axle_session=/);
   });
 
@@ -439,18 +448,24 @@ describe('device-code sign-in over HTTP', () => {
         body: new URLSearchParams({ email, user_code: userCode }).toString(),
       });
       expect(sent.status).toBe(200);
-      return linkIn(smtp.lastTo(email)!);
+      return { link: linkIn(smtp.lastTo(email)!), asked: askCookieOf(sent) };
     };
-    const link = await mailFor('linked@example.com', s.user_code);
+    const { link, asked } = await mailFor('linked@example.com', s.user_code);
     const token = link.searchParams.get('token')!;
     // A mail scanner (HEAD, then GET as a browser) follows the redirect: nothing is used up or decided.
+    let approvalPath = '';
     for (const method of ['HEAD', 'GET']) {
-      const opened = await fetch(link, { method, headers: { accept: 'text/html' }, redirect: 'manual' });
+      const opened = await fetch(link, {
+        method,
+        headers: { accept: 'text/html', cookie: asked },
+        redirect: 'manual',
+      });
       expect(opened.status).toBe(303);
-      expect(opened.headers.get('location')).toBe(`/device?user_code=${s.user_code}&link=${token}`);
+      approvalPath = opened.headers.get('location')!;
+      expect(approvalPath).toMatch(new RegExp(`^/device\\?user_code=${s.user_code}&ask=[\\w-]{43}&link=${token}$`));
       expect(opened.headers.get('referrer-policy')).toBe('no-referrer');
     }
-    const approval = await fetch(new URL(`/device?user_code=${s.user_code}&link=${token}`, server.url));
+    const approval = await fetch(new URL(approvalPath, server.url), { headers: { cookie: asked } });
     expect(approval.status).toBe(200);
     const html = await approval.text();
     expect(html).toContain(s.user_code);
@@ -470,12 +485,12 @@ describe('device-code sign-in over HTTP', () => {
         )
       ).status,
     ).toBe(403);
-    const forged = await decide(null, { user_code: s.user_code, link: 'x'.repeat(43), decision: 'approve' });
+    const forged = await decide(asked, { user_code: s.user_code, link: 'x'.repeat(43), decision: 'approve' });
     expect(forged.status).toBe(401);
     advance(s.interval * SECOND);
     expect((await pollError(s.device_code)).error).toBe('authorization_pending');
 
-    const done = await decide(null, { user_code: s.user_code, link: token, decision: 'approve' });
+    const done = await decide(asked, { user_code: s.user_code, link: token, decision: 'approve' });
     expect(done.status).toBe(200);
     expect(await done.text()).toContain('Device connected');
     const cookie = /^(axle_session=[^;]+)/.exec(done.headers.get('set-cookie') ?? '')![1]!;
@@ -486,15 +501,84 @@ describe('device-code sign-in over HTTP', () => {
     expect((await granted.json()).email).toBe('linked@example.com');
 
     // The used link: the page no longer shows an approval for it, and a second press is refused.
-    const again = await fetch(new URL(`/device?user_code=${s.user_code}&link=${token}`, server.url));
+    const again = await fetch(new URL(approvalPath, server.url), { headers: { cookie: asked } });
     expect(await again.text()).toContain('already used or expired');
     const s2 = await start();
-    expect((await decide(null, { user_code: s2.user_code, link: token, decision: 'approve' })).status).toBe(401);
+    expect((await decide(asked, { user_code: s2.user_code, link: token, decision: 'approve' })).status).toBe(401);
     // An expired link is refused the same way.
     const late = await mailFor('late@example.com', s2.user_code);
     advance(16 * 60 * SECOND);
-    const lateToken = late.searchParams.get('token')!;
-    expect((await decide(null, { user_code: s2.user_code, link: lateToken, decision: 'approve' })).status).toBe(401);
+    const lateToken = late.link.searchParams.get('token')!;
+    expect((await decide(late.asked, { user_code: s2.user_code, link: lateToken, decision: 'approve' })).status).toBe(
+      401,
+    );
+  });
+
+  // Found by asking for a sign-in link for someone else's address with curl: the server mailed the victim a genuine
+  // Axle link that opened the approval of the asker's device code, one click from handing the asker a key.
+  it("a link asked for outside the person's browser never opens or continues to a device approval", async () => {
+    const s = await start('Axle web sign-in');
+    const victim = 'phished@example.com';
+    const tokenOf = () => linkIn(smtp.lastTo(victim)!).searchParams.get('token')!;
+    // The asker's own client: the device page's form without a browser's Origin, and the JSON API with `next`.
+    const viaForm = await fetch(`${server.url}/device/sign-in`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ email: victim, user_code: s.user_code }).toString(),
+    });
+    expect(viaForm.status).toBe(200);
+    const formToken = tokenOf();
+    expect(
+      (await post(server, '/auth/magic-link', { email: victim, next: `/device?user_code=${s.user_code}` })).status,
+    ).toBe(200);
+    const jsonToken = tokenOf();
+    for (const token of [formToken, jsonToken]) {
+      // The victim's browser opens the mail: a plain sign-in page, not a redirect to the approval.
+      const opened = await fetch(`${server.url}/auth/verify?token=${token}`, {
+        headers: { accept: 'text/html' },
+        redirect: 'manual',
+      });
+      expect(opened.status).toBe(200);
+      expect(opened.headers.get('location')).toBeNull();
+      const approval = await fetch(`${server.url}/device?user_code=${s.user_code}&link=${token}`);
+      const html = await approval.text();
+      expect(html).not.toContain('Approve');
+      expect(html).not.toContain('Axle web sign-in');
+      expect(html).not.toContain(`name="link"`);
+      const pressed = await decide(null, { user_code: s.user_code, link: token, decision: 'approve' });
+      expect(pressed.status).toBe(403);
+      expect(pressed.headers.get('set-cookie')).toBeNull();
+    }
+    // The sign-in button signs the victim in but does not continue to the asker's approval.
+    const landing = await fetch(`${server.url}/auth/verify`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html', origin: server.url },
+      body: new URLSearchParams({ token: jsonToken }).toString(),
+      redirect: 'manual',
+    });
+    expect(landing.status).toBe(200);
+    expect(landing.headers.get('location')).toBeNull();
+    expect(await landing.text()).toContain('Signed in');
+    // Nor does a `next` that names the device page in another spelling the router also answers.
+    for (const next of [
+      `/DEVICE?user_code=${s.user_code}`,
+      `/device/?user_code=${s.user_code}`,
+      `/./device?user_code=${s.user_code}`,
+      `/device?x=1&user_code=${s.user_code}`,
+    ]) {
+      const email = `phished-${next.length}-${next.charCodeAt(2)}@example.com`;
+      expect((await post(server, '/auth/magic-link', { email, next })).status).toBe(200);
+      const pressed = await fetch(`${server.url}/auth/verify`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html', origin: server.url },
+        body: new URLSearchParams({ token: linkIn(smtp.lastTo(email)!).searchParams.get('token')! }).toString(),
+        redirect: 'manual',
+      });
+      expect(pressed.status, next).toBe(200);
+      expect(pressed.headers.get('location')).toBeNull();
+    }
+    advance(s.interval * SECOND);
+    expect((await pollError(s.device_code)).error).toBe('authorization_pending');
   });
 
   // Found by approving device codes in a loop: each approval minted a key outside the account's key-creation

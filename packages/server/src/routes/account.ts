@@ -12,7 +12,7 @@ import {
 } from '@axle/sdk';
 import type { AppDeps } from '../deps.js';
 import { DomainError } from '../domain/errors.js';
-import type { Api } from '../http/route.js';
+import { type Api, reply } from '../http/route.js';
 
 /** The caller's account id, set by an identity middleware in `before`. */
 const accountOf = (state: { identity?: { accountId: string } }): string => state.identity!.accountId;
@@ -47,7 +47,9 @@ export function accountRoutes(api: Api, deps: AppDeps): void {
         headers: { 'Retry-After': 'seconds until a key may be created' },
       },
     },
-    handler: ({ body }, ctx) => accounts.createKey(accountOf(ctx.state), body),
+    // The raw key is in this response only: no browser or proxy may keep a copy.
+    handler: async ({ body }, ctx) =>
+      reply(200, await accounts.createKey(accountOf(ctx.state), body), { 'Cache-Control': 'no-store' }),
   });
 
   api.route({

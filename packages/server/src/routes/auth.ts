@@ -13,6 +13,7 @@ import { clientIp } from '../http/client-ip.js';
 import { DomainError } from '../domain/errors.js';
 import { CROSS_SITE_REFUSED, refuseCrossSite, sameOrigin } from '../http/csrf.js';
 import { type Api, reply } from '../http/route.js';
+import { askedHere, leadsToApproval } from '../http/device-ask.js';
 import { setSessionCookie } from '../http/session-cookie.js';
 import { confirmSignInPage, LANDING_HEADERS, signedInPage, signInFailedPage } from '../web/landing.js';
 import { PAGE_HEADERS } from '../web/layout.js';
@@ -20,6 +21,8 @@ import { isDevicePage } from '../web/device.js';
 
 const NEUTRAL = `If that address can receive email, a sign-in link is on its way. It works once, within ${LIMITS.magicLinkTtlMinutes} minutes.`;
 const INVALID_LINK = 'This sign-in link is invalid, expired or already used.';
+/** Session tokens are never kept by a browser or proxy cache. */
+const NO_STORE = { 'Cache-Control': 'no-store' };
 
 /** POST /auth/magic-link and GET /auth/verify. */
 export function authRoutes(api: Api, deps: AppDeps): void {
@@ -82,13 +85,14 @@ export function authRoutes(api: Api, deps: AppDeps): void {
       if (ctx.method === 'HEAD' || wantsHtml(ctx)) {
         // A sign-in started on the device page goes straight to the approval, whose one button also signs in.
         const next = (await links.peek(query.token))?.next;
-        if (next && isDevicePage(next))
+        // Only in the browser that asked for it: a link someone else asked for must not lead to their device.
+        if (next && isDevicePage(next) && askedHere(ctx, next))
           return reply(303, '', { ...LANDING_HEADERS, Location: `${next}&link=${encodeURIComponent(query.token)}` });
         return reply(200, confirmSignInPage(query.token), PAGE_HEADERS);
       }
       const signIn = await links.verify(query.token);
       if (!signIn) throw new DomainError(ERROR_CODES.UNAUTHORIZED, INVALID_LINK);
-      return { token: signIn.jwt };
+      return reply(200, { token: signIn.jwt }, NO_STORE);
     },
   });
 
@@ -121,9 +125,10 @@ export function authRoutes(api: Api, deps: AppDeps): void {
         if (html) return reply(401, signInFailedPage(INVALID_LINK), LANDING_HEADERS);
         throw new DomainError(ERROR_CODES.UNAUTHORIZED, INVALID_LINK);
       }
-      if (!html) return { token: signIn.jwt };
+      if (!html) return reply(200, { token: signIn.jwt }, NO_STORE);
       setSessionCookie(ctx, signIn.jwt, deps.baseUrl().startsWith('https:'));
-      if (signIn.next) return reply(303, '', { ...LANDING_HEADERS, Location: signIn.next });
+      if (signIn.next && (!leadsToApproval(signIn.next) || askedHere(ctx, signIn.next)))
+        return reply(303, '', { ...LANDING_HEADERS, Location: signIn.next });
       return reply(200, signedInPage(signIn.account.email), LANDING_HEADERS);
     },
   });

@@ -12,6 +12,7 @@ import type { Context } from 'koa';
 import type { AppDeps } from '../deps.js';
 import { clientIp } from '../http/client-ip.js';
 import { csrfToken, csrfValid, refuseCrossSite, sameOrigin } from '../http/csrf.js';
+import { askedHere, askFromThisBrowser } from '../http/device-ask.js';
 import { DomainError } from '../domain/errors.js';
 import { renderDomainError } from '../http/error-status.js';
 import { type Api, reply } from '../http/route.js';
@@ -30,10 +31,17 @@ import { PAGE_HEADERS } from '../web/layout.js';
 const NO_STORE = { 'Cache-Control': 'no-store' };
 const html = (status: number, body: string) => reply(status, body, { ...PAGE_HEADERS });
 
+const OTHER_BROWSER =
+  'This sign-in link was not asked for in this browser. If you want to connect a device, ask for a new link here.';
+
 const ERROR_TITLES: Record<number, string> = { 403: 'Not allowed', 429: 'Too many attempts', 503: 'Try again later' };
 
 const LinkToken = z.string().max(128);
-const DevicePageQuery = z.object({ user_code: z.string().max(32).optional(), link: LinkToken.optional() });
+const DevicePageQuery = z.object({
+  user_code: z.string().max(32).optional(),
+  link: LinkToken.optional(),
+  ask: z.string().max(64).optional(),
+});
 const DecisionForm = z.object({
   user_code: z.string().max(32),
   csrf: z.string().max(128).optional(),
@@ -131,6 +139,7 @@ export function deviceRoutes(api: Api, deps: AppDeps): void {
       const { user_code: userCode, link } = query;
       // Opened from a sign-in link: the link's token stands in for the session until the button uses it.
       const linked = userCode && link ? await magicLinks.peek(link) : null;
+      if (linked && !askedHere(ctx, linked.next)) return html(403, deviceSignInPage(userCode, OTHER_BROWSER));
       if (userCode && link && linked) {
         return page(async () =>
           html(200, deviceConfirmPage(linked.email, await devices.lookup(userCode, ip(ctx)), { link })),
@@ -184,6 +193,8 @@ export function deviceRoutes(api: Api, deps: AppDeps): void {
       const form = DecisionForm.safeParse(ctx.request.body ?? {});
       if (form.success && form.data.link) {
         const { user_code, decision, link } = form.data;
+        const asked = await magicLinks.peek(link);
+        if (asked && !askedHere(ctx, asked.next)) return html(403, deviceSignInPage(user_code, OTHER_BROWSER));
         const signIn = await magicLinks.verify(link);
         if (!signIn)
           return html(
@@ -236,7 +247,9 @@ export function deviceRoutes(api: Api, deps: AppDeps): void {
       const form = SignInForm.safeParse(ctx.request.body ?? {});
       if (!form.success) return html(400, deviceSignInPage(undefined, 'Enter a valid email address.'));
       const { email, user_code } = form.data;
-      const next = user_code ? devicePagePath(user_code) : '/device';
+      const next = user_code
+        ? devicePagePath(user_code, askFromThisBrowser(ctx, deps.baseUrl().startsWith('https:')))
+        : '/device';
       return page(async () => {
         await magicLinks.request(email, ip(ctx), next);
         return html(200, deviceCheckEmailPage());

@@ -1,8 +1,12 @@
 import type { PendingDevice } from '../services/device-auth.js';
 import { esc, page } from './layout.js';
 
-/** The approval page for a code: where a sign-in started on the device page continues (`/device?user_code=…`). */
-export const devicePagePath = (userCode: string) => `/device?user_code=${encodeURIComponent(userCode)}`;
+/**
+ * The approval page for a code: where a sign-in started on the device page continues (`/device?user_code=…`),
+ * with `ask`, the digest binding the link to the browser that asked for it (http/device-ask.ts).
+ */
+export const devicePagePath = (userCode: string, ask?: string) =>
+  `/device?user_code=${encodeURIComponent(userCode)}${ask ? `&ask=${encodeURIComponent(ask)}` : ''}`;
 export const isDevicePage = (path: string) => path.startsWith('/device?user_code=');
 
 const notice = (text?: string, kind: 'error' | 'info' = 'error') =>
