@@ -25,7 +25,3 @@ export function reversalDue(p: Reversible, reversedCents: number): { cents: numb
     queries: Math.max(0, share(p.queriesAdded) - p.reversedQueries),
   };
 }
-
-/** The money value of `unlocks` credits of a purchase (floor, micro-USD): what a spent, reversed credit owes. */
-export const unlocksValueMicro = (amountMicro: number, unlocksAdded: number, unlocks: number): number =>
-  unlocksAdded > 0 ? Math.floor((amountMicro * unlocks) / unlocksAdded) : 0;

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { LIMITS } from '@axle/sdk';
 import type { Context } from 'koa';
+import { setBrowserCookie } from './session-cookie.js';
 
 /*
  * Binds a device-page sign-in link to the browser that asked for it. Anyone can ask for a link to
@@ -17,15 +18,7 @@ const digest = (value: string) => createHash('sha256').update(value).digest('bas
 /** Sets a new ask cookie on this browser and returns the digest to carry in the link's `next`. */
 export function askFromThisBrowser(ctx: Context, secure: boolean): string {
   const value = randomBytes(32).toString('base64url');
-  const attrs = [
-    `${DEVICE_ASK_COOKIE}=${value}`,
-    'Path=/',
-    `Max-Age=${LIMITS.magicLinkTtlMinutes * 60}`,
-    'HttpOnly',
-    'SameSite=Lax',
-  ];
-  if (secure) attrs.push('Secure');
-  ctx.append('Set-Cookie', attrs.join('; '));
+  setBrowserCookie(ctx, DEVICE_ASK_COOKIE, value, LIMITS.magicLinkTtlMinutes * 60, secure);
   return digest(value);
 }
 

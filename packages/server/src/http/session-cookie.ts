@@ -10,15 +10,15 @@ import type { Context } from 'koa';
 export const SESSION_COOKIE = 'axle_session';
 
 export function setSessionCookie(ctx: Context, jwt: string, secure: boolean): void {
-  // Written by hand: Koa refuses `secure` cookies on plain-HTTP requests, which is what a
-  // TLS-terminating proxy forwards.
-  const attrs = [
-    `${SESSION_COOKIE}=${jwt}`,
-    'Path=/',
-    `Max-Age=${LIMITS.sessionTokenHours * 3600}`,
-    'HttpOnly',
-    'SameSite=Lax',
-  ];
+  setBrowserCookie(ctx, SESSION_COOKIE, jwt, LIMITS.sessionTokenHours * 3600, secure);
+}
+
+/**
+ * Sets an HttpOnly, SameSite=Lax cookie for the whole site; Secure when the public URL is https. Written by hand:
+ * Koa refuses `secure` cookies on plain-HTTP requests, which is what a TLS-terminating proxy forwards.
+ */
+export function setBrowserCookie(ctx: Context, name: string, value: string, maxAgeSeconds: number, secure: boolean) {
+  const attrs = [`${name}=${value}`, 'Path=/', `Max-Age=${maxAgeSeconds}`, 'HttpOnly', 'SameSite=Lax'];
   if (secure) attrs.push('Secure');
   ctx.append('Set-Cookie', attrs.join('; '));
 }

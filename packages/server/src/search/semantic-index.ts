@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { SearchState } from '@axle/sdk';
 import type { Logger } from '../logger.js';
 import type { EmbeddingSource, SkillsStore, StoredEmbedding } from '../store/skills.js';
@@ -55,8 +56,8 @@ export class SemanticIndex {
   private readonly closeRequested = new Promise<void>((resolve) => (this.closing = resolve));
   /** Settles when warming ends, whatever the outcome. */
   readonly settled: Promise<WarmStats | undefined>;
-  /** The catalog the workers' index was built from: ids and embedded texts' hashes, in order. */
-  private indexed: { ids: string[]; hashes: string[] } | undefined;
+  /** A digest of the catalog the workers' index was built from: its ids and embedded texts' hashes, in order. */
+  private indexed: string | undefined;
   /** The last refresh asked for; a queued one runs only if no later one was asked for meanwhile. */
   private refreshTickets = 0;
   /** Settles when the refreshes asked for so far have run. */
@@ -216,13 +217,13 @@ export class SemanticIndex {
     /** Skill -> its row in stored.rows or in `fresh`. */
     const vectors = new Map<string, { rows: QuantizedRows; row: number }>();
     const missing: Array<{ id: string; text: string; hash: string }> = [];
-    const hashes: string[] = [];
+    const catalog = createHash('sha256');
     let reused = 0;
     for (const [i, s] of skills.entries()) {
       if (i % WARM_CHUNK === WARM_CHUNK - 1) await new Promise((resolve) => setImmediate(resolve));
       const text = embeddingText(s);
       const hash = textHash(text);
-      hashes.push(hash);
+      catalog.update(`${s.id}\n${hash}\n`);
       const row = storedRow.get(s.id);
       if (row !== undefined && stored.textHashes[row] === hash) {
         vectors.set(s.id, { rows: stored.rows, row });
@@ -230,15 +231,8 @@ export class SemanticIndex {
       } else missing.push({ id: s.id, text, hash });
     }
     const ids = skills.map((s) => s.id);
-    const current = this.indexed;
-    if (
-      background &&
-      missing.length === 0 &&
-      current !== undefined &&
-      current.ids.length === ids.length &&
-      ids.every((id, i) => current.ids[i] === id && current.hashes[i] === hashes[i])
-    )
-      return undefined;
+    const digest = catalog.digest('base64url');
+    if (background && missing.length === 0 && digest === this.indexed) return undefined;
 
     // Vectors found or computed during this run, quantised as they arrive: as floats they would take
     // four times the memory until the index is built.
@@ -311,7 +305,7 @@ export class SemanticIndex {
       }
     await target.setIndex(kept, rows);
     this.passages = loadPassages(skills, vectorsFile);
-    this.indexed = { ids, hashes };
+    this.indexed = digest;
     return { skills: kept.length, reused, bundled, computed };
   }
 
