@@ -5,6 +5,8 @@
 // (bench/eval/injection: public BIPIA attacks in Stack Overflow answers plus authored items; test half
 // reported); then the skill and knowledge rankers again on PostgreSQL, side by side with SQLite (when a
 // server answers, bench/lib/postgres.js). Exits 1 when a target is missed.
+// `--dev` (`npm run eval:dev`) scores the fused ranker on queries.json and the everyday sets' dev halves only,
+// the sets a ranking change may be tuned on, and prints one summary line; no test half is ranked.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -79,6 +81,7 @@ const skillsService = (s, opts = {}) =>
 const service = await skillsService(store);
 const warm = await service.search.semantic.settled;
 const warmMs = performance.now() - started;
+if (process.argv.includes('--dev')) await devReport();
 
 try {
   const state = service.searchState().semantic;
@@ -208,6 +211,46 @@ try {
   await service.close();
   await store.db.close();
   fs.rmSync(dataDir, { recursive: true, force: true });
+}
+
+/** `--dev`: the fused ranker on the sets tuning may read, then exit. */
+async function devReport() {
+  try {
+    const state = service.searchState().semantic;
+    if (state !== 'ready') throw new Error(`semantic search is ${state}`);
+    const fused = async (query) =>
+      (await service.search.search({ query, mode: 'fused', limit: DEPTH })).results.map((r) => r.id);
+    const f3 = (x) => x.toFixed(3);
+    const firstOf = (r) => r.per.filter((p) => p.rr === 1).length;
+    const q = await score(queries, fused);
+    const parts = [`queries.json ${f3(q.ndcg10)} / ${f3(q.recall5)} / ${f3(q.mrr)} (first ${firstOf(q)})`];
+    let firsts = 0;
+    let total = 0;
+    for (const [setName, set] of everydaySets) {
+      const dev = set.filter((x) => x.split === 'dev');
+      if (dev.length === 0) continue;
+      const r = await score(dev, fused);
+      firsts += firstOf(r);
+      total += dev.length;
+      parts.push(`${setName} ${firstOf(r)}/${dev.length} ${f3(r.ndcg10)}`);
+    }
+    console.log(`${parts.join(' | ')} | dev first ${firsts}/${total}`);
+    if (process.env.EVAL_VERBOSE === 'dev')
+      for (const x of everyday.filter((e) => e.split === 'dev')) {
+        const top = await fused(x.query);
+        console.log(
+          `${x.id} ${f3(ndcgAt(top, x.relevant, 10))} ${x.query}\n     ${top
+            .slice(0, 5)
+            .map((id) => `${id}${x.relevant[id] ? `(${x.relevant[id]})` : ''}`)
+            .join(' ')}`,
+        );
+      }
+  } finally {
+    await service.close();
+    await store.db.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+  process.exit(0);
 }
 
 /**
