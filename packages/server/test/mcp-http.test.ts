@@ -287,6 +287,27 @@ describe('MCP over Streamable HTTP at /mcp', () => {
     expect(await batch.json()).toMatchObject({ code: 'validation_error', field: 'body.1.params.arguments' });
   });
 
+  // Found by calling a tool while every connection the server allows was busy: the loopback call was refused and the
+  // remote agent was told the server was unreachable at its internal address (http://127.0.0.1:<port>/stats).
+  it('a loopback call that gets no answer is reported under the public URL, never the internal address', async () => {
+    const capped = await startTestServer({ AXLE_MAX_CONNECTIONS: '1', AXLE_BASE_URL: 'https://axle.example' });
+    try {
+      // This request holds the only connection, so the tool's own call to the API is turned away.
+      const res = await fetch(`${capped.url}/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'svc_stats' } }),
+      });
+      const { result } = (await res.json()) as { result: CallToolResult };
+      expect(result.isError).toBe(true);
+      const text = (result.content as Array<{ text: string }>)[0]!.text;
+      expect(JSON.parse(text)).toMatchObject({ code: 'server_unreachable', url: 'https://axle.example/stats' });
+      expect(text).not.toContain('127.0.0.1');
+    } finally {
+      await capped.stop();
+    }
+  });
+
   it('bounds the work: body size, nesting, batch length; no sessions, so GET and DELETE are 405', async () => {
     const big = await rpc({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { pad: 'x'.repeat(1024 * 1024) } });
     expect(big.status).toBe(413);

@@ -89,6 +89,11 @@ function unlockedResult(answer: ApiAnswer): CallToolResult {
 export function createAxleMcpServer(client: AxleClient, opts: AxleMcpOptions = {}): McpServer {
   const baseUrl = (opts.publicBaseUrl ?? client.options.baseUrl).replace(/\/*$/, '');
   const mcpUrl = `${baseUrl}/mcp`;
+  // An address the client tried, as the caller knows it: where the client reaches the API over loopback (the
+  // server's /mcp), the internal address is not the caller's business.
+  const clientBase = new URL(client.options.baseUrl.replace(/\/*$/, '/')).href;
+  const shownUrl = (url: string) =>
+    opts.publicBaseUrl && url.startsWith(clientBase) ? `${baseUrl}/${url.slice(clientBase.length)}` : url;
   const log = opts.log ?? (() => {});
   const server = new McpServer({ name: 'axle', version: VERSIONS.agentCard }, { instructions: INSTRUCTIONS });
 
@@ -145,8 +150,10 @@ export function createAxleMcpServer(client: AxleClient, opts: AxleMcpOptions = {
           status: err.status,
         });
       }
-      if (err instanceof AxleUnreachableError)
-        return failure(name, tool, { error: err.message, code: err.code, url: err.url });
+      if (err instanceof AxleUnreachableError) {
+        const url = shownUrl(err.url);
+        return failure(name, tool, { error: `Axle server unreachable at ${url} (${err.reason})`, code: err.code, url });
+      }
       if (err instanceof z.ZodError) {
         return failure(name, tool, {
           error: 'The server answered in a shape this tool does not know',
