@@ -188,6 +188,10 @@ describe('axle-mcp over stdio: every tool on its success and failure paths', () 
     const climb = await call(anon, 'svc_skill', { id: '..' });
     expect(climb.isError).toBe(true);
     expect(textOf(climb)).toMatch(/not a valid id/);
+    // Found by sending an id with a lone surrogate: the result was JavaScript's own "URI malformed".
+    const lone = await call(anon, 'svc_skill', { id: 'weather\ud800' });
+    expect(lone.isError).toBe(true);
+    expect(textOf(lone)).toMatch(/not a valid id/);
   });
 
   it('svc_knowledge: snippets with the content advisory; unreachable reported with the URL', async () => {

@@ -42,10 +42,14 @@ export interface McpToolDef {
   run(args: Record<string, unknown>, send: SendCall): Promise<ApiAnswer>;
 }
 
-/** One path segment. `.` and `..` are refused: URL resolution (even percent-encoded) would climb to another route. */
+/**
+ * One path segment. `.` and `..` are refused: URL resolution (even percent-encoded) would climb to another route; so
+ * is a lone surrogate, which no URL can carry.
+ */
 const seg = (v: unknown) => {
   const s = String(v);
-  if (s === '.' || s === '..' || /^%2e(%2e)?$/i.test(s)) throw new Error(`"${s}" is not a valid id`);
+  if (s === '.' || s === '..' || /^%2e(%2e)?$/i.test(s) || /\p{Cs}/u.test(s))
+    throw new Error(`"${s}" is not a valid id`);
   return encodeURIComponent(s);
 };
 
