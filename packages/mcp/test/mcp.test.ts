@@ -166,6 +166,49 @@ describe('axle-mcp over stdio: the tool list', () => {
   });
 });
 
+describe('axle-mcp over stdio: requests of the wrong shape', () => {
+  // Found by writing tools/call with an array as `arguments` to axle-mcp's stdin: the MCP SDK answered -32603, an
+  // internal error, with its validator's JSON dump as the message (POST /mcp already answered -32602).
+  it('answers params of the wrong shape with -32602 and a plain message, as POST /mcp does', async () => {
+    const child = spawn(process.execPath, [BIN], {
+      env: env({ SVC_BASE_URL: api.url }),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    const lines = () => out.split('\n').filter(Boolean);
+    const answered = (n: number) =>
+      new Promise<void>((resolve) => {
+        const check = () => (lines().length >= n ? resolve() : setImmediate(check));
+        child.stdout.on('data', check);
+        check();
+      });
+    const send = (msg: unknown) => child.stdin.write(`${JSON.stringify(msg)}\n`);
+    send({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '0' } },
+    });
+    await answered(1);
+    send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'svc_discover', arguments: [1] } });
+    send({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 5 } });
+    send({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'svc_categories', arguments: {} } });
+    await answered(4);
+    child.stdin.end();
+    await new Promise((resolve) => child.once('exit', resolve));
+    const byId = new Map(lines().map((l) => [JSON.parse(l).id, JSON.parse(l)]));
+    for (const id of [2, 3]) {
+      const answer = byId.get(id) as { error: { code: number; message: string } };
+      expect(answer.error.code, JSON.stringify(answer)).toBe(-32602);
+      expect(answer.error.message).toMatch(/^Invalid params: params\.(arguments|name): /);
+      expect(answer.error.message).not.toContain('"code"');
+    }
+    expect(byId.get(4).result.isError).toBeFalsy();
+  });
+});
+
 describe('axle-mcp over stdio: every tool on its success and failure paths', () => {
   it('svc_discover: ranked skills; a schema violation and an unreachable server are tool errors', async () => {
     const found = ok(await call(anon, 'svc_discover', { query: 'weather forecast', limit: 3 }));
@@ -188,6 +231,10 @@ describe('axle-mcp over stdio: every tool on its success and failure paths', () 
     const climb = await call(anon, 'svc_skill', { id: '..' });
     expect(climb.isError).toBe(true);
     expect(textOf(climb)).toMatch(/not a valid id/);
+    // Found by sending an id with a lone surrogate: the result was JavaScript's own "URI malformed".
+    const lone = await call(anon, 'svc_skill', { id: 'weather\ud800' });
+    expect(lone.isError).toBe(true);
+    expect(textOf(lone)).toMatch(/not a valid id/);
   });
 
   it('svc_knowledge: snippets with the content advisory; unreachable reported with the URL', async () => {

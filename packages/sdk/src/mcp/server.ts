@@ -38,6 +38,8 @@ const framedJson = (v: unknown) => json(v).replaceAll('<', '\\u003c').replaceAll
 const asObject = (v: unknown): Detail =>
   v && typeof v === 'object' && !Array.isArray(v) ? (v as Detail) : { result: v };
 
+const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
+
 /**
  * svc_review's answer with each held item's body (a summary with `full`) framed as every surface hands a learning's
  * body to an agent: held items are the ones a screen flagged, and the agent reading them holds the approve tool.
@@ -48,9 +50,19 @@ function framedReview(answer: unknown): unknown {
   const frame = (row: unknown) => {
     const r = asObject(row);
     if (typeof r.body !== 'string') return row;
-    return { ...r, body: untrustedContent(r.body, createHash('sha256').update(r.body).digest('hex')) };
+    return { ...r, body: untrustedContent(r.body, sha256(r.body)) };
   };
   return { ...o, rows: o.rows.map(frame) };
+}
+
+/**
+ * svc_knowledge's text: the advisory, then the answer's JSON framed as a body is (untrustedContent), since titles,
+ * task contexts and snippets (a body's first words) are the learnings' own words. structuredContent stays the JSON.
+ */
+function framedSearchText(answer: unknown): string {
+  const text = json(answer);
+  const advisory = asObject(answer).content_advisory;
+  return `${typeof advisory === 'string' ? advisory : CONTENT_ADVISORY}\n${untrustedContent(text, sha256(text))}`;
 }
 
 /**
@@ -77,6 +89,11 @@ function unlockedResult(answer: ApiAnswer): CallToolResult {
 export function createAxleMcpServer(client: AxleClient, opts: AxleMcpOptions = {}): McpServer {
   const baseUrl = (opts.publicBaseUrl ?? client.options.baseUrl).replace(/\/*$/, '');
   const mcpUrl = `${baseUrl}/mcp`;
+  // An address the client tried, as the caller knows it: where the client reaches the API over loopback (the
+  // server's /mcp), the internal address is not the caller's business.
+  const clientBase = new URL(client.options.baseUrl.replace(/\/*$/, '/')).href;
+  const shownUrl = (url: string) =>
+    opts.publicBaseUrl && url.startsWith(clientBase) ? `${baseUrl}/${url.slice(clientBase.length)}` : url;
   const log = opts.log ?? (() => {});
   const server = new McpServer({ name: 'axle', version: VERSIONS.agentCard }, { instructions: INSTRUCTIONS });
 
@@ -112,7 +129,7 @@ export function createAxleMcpServer(client: AxleClient, opts: AxleMcpOptions = {
       const failed = name === 'svc_review' && Number(asObject(body).failed) > 0;
       return {
         ...(failed && { isError: true }),
-        content: [{ type: 'text', text: json(body) }],
+        content: [{ type: 'text', text: name === 'svc_knowledge' ? framedSearchText(body) : json(body) }],
         structuredContent,
       };
     } catch (err) {
@@ -133,8 +150,10 @@ export function createAxleMcpServer(client: AxleClient, opts: AxleMcpOptions = {
           status: err.status,
         });
       }
-      if (err instanceof AxleUnreachableError)
-        return failure(name, tool, { error: err.message, code: err.code, url: err.url });
+      if (err instanceof AxleUnreachableError) {
+        const url = shownUrl(err.url);
+        return failure(name, tool, { error: `Axle server unreachable at ${url} (${err.reason})`, code: err.code, url });
+      }
       if (err instanceof z.ZodError) {
         return failure(name, tool, {
           error: 'The server answered in a shape this tool does not know',

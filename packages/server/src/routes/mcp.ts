@@ -7,25 +7,6 @@ import { clientIp } from '../http/client-ip.js';
 import { FORWARD_TOKEN_HEADER, FORWARDED_CLIENT_HEADER } from '../http/forwarded-client.js';
 import type { Api } from '../http/route.js';
 
-type Schema = {
-  safeParse(v: unknown): { success: boolean; error?: { issues: Array<{ path: PropertyKey[]; message: string }> } };
-};
-
-/**
- * The first message of `body` whose params are not of its method's shape, with where and why. The MCP SDK would
- * answer such a request -32603 (an internal error) with its validator's JSON dump as the message.
- */
-function misshapen(body: unknown, schemas: Record<string, Schema>) {
-  const messages = Array.isArray(body) ? body : [body];
-  for (const [index, m] of messages.entries()) {
-    const { method } = m as { method?: unknown };
-    const schema = typeof method === 'string' ? schemas[method] : undefined;
-    const issue = schema?.safeParse(m).error?.issues[0];
-    if (issue) return { index, id: (m as { id?: unknown }).id, path: issue.path.join('.'), message: issue.message };
-  }
-  return undefined;
-}
-
 /** The MCP endpoint's path; its JSON bodies may nest deeper than other routes' (see LIMITS.mcpHttp). */
 export const MCP_PATH = '/mcp';
 
@@ -75,27 +56,22 @@ export function mcpRoutes(api: Api, deps: AppDeps): void {
     },
     handler: async (_input, ctx) => {
       // Imported at the first request, not at start: a server nobody reaches over MCP never holds the MCP SDK.
-      const [{ createAxleMcpServer }, { StreamableHTTPServerTransport }, types] = await Promise.all([
-        import('@axle/sdk/mcp'),
-        import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
-        import('@modelcontextprotocol/sdk/types.js'),
-      ]);
-      const bad = misshapen(ctx.request.body, {
-        initialize: types.InitializeRequestSchema,
-        'tools/list': types.ListToolsRequestSchema,
-        'tools/call': types.CallToolRequestSchema,
-        ping: types.PingRequestSchema,
-      });
-      if (bad && Array.isArray(ctx.request.body))
-        throw new DomainError(ERROR_CODES.VALIDATION, `Invalid request: ${bad.path}: ${bad.message}`, {
-          field: `body.${bad.index}.${bad.path}`,
-        });
-      if (bad)
-        return {
-          jsonrpc: '2.0' as const,
-          id: bad.id as string | number,
-          error: { code: -32602, message: `Invalid params: ${bad.path}: ${bad.message}` },
-        };
+      const [{ createAxleMcpServer, invalidParams, misshapenParams }, { StreamableHTTPServerTransport }] =
+        await Promise.all([import('@axle/sdk/mcp'), import('@modelcontextprotocol/sdk/server/streamableHttp.js')]);
+      // Params of the wrong shape: -32602 with a plain message (a batch holding such a message: 400).
+      const body = ctx.request.body as unknown;
+      if (Array.isArray(body)) {
+        for (const [index, m] of body.entries()) {
+          const bad = misshapenParams(m);
+          if (bad)
+            throw new DomainError(ERROR_CODES.VALIDATION, `Invalid request: ${bad.path}: ${bad.message}`, {
+              field: `body.${index}.${bad.path}`,
+            });
+        }
+      } else {
+        const bad = misshapenParams(body);
+        if (bad) return invalidParams(bad);
+      }
       const client = new AxleClient({
         baseUrl: deps.localUrl(),
         apiKey: presentedKey(ctx),
