@@ -60,6 +60,10 @@ describe('terms over HTTP', () => {
     const old = await accept({ version: '2025-01-01', agree: true });
     expect(old.status).toBe(409);
     expect((await old.json()).current_tos_version).toBe(CURRENT_TOS_VERSION);
+    // A version no terms could have is refused by its length, not echoed back in a 409.
+    const huge = await accept({ version: 'v'.repeat(100_000), agree: true });
+    expect(huge.status).toBe(400);
+    expect(JSON.stringify(await huge.json()).length).toBeLessThan(1_000);
 
     // Nothing was recorded by the refusals.
     expect(await (await status(bearer(jwt))).json()).toMatchObject({ accepted_version: null, accepted_at: null });

@@ -22,7 +22,7 @@ export type TermsStatus = z.infer<typeof TermsStatus>;
 /** POST /account/accept-terms (clickwrap). */
 export const AcceptTermsRequest = z
   .object({
-    version: z.string().min(1).describe('must equal current_tos_version'),
+    version: z.string().min(1).max(64).describe('must equal current_tos_version'),
     agree: z.boolean().optional().describe('must be true (explicit affirmation); otherwise 400 AFFIRMATION_REQUIRED'),
   })
   .openapi('AcceptTermsRequest');
