@@ -223,6 +223,26 @@ describe('card payouts exactly once (in process)', () => {
     expect(await b.runPass()).not.toBeNull();
   });
 
+  it('ledger:check reports a confirmed card payout whose transfer the processor reversed afterwards', async () => {
+    const e = await onboarded(2_000_000);
+    const res = await pay(e.key, 1);
+    expect(await res.json()).toMatchObject({ status: 'confirmed' });
+    expect(await ledgerCheckWithProcessor(server.dataDir, standIn)).toMatchObject({ code: 0 });
+    // Reversed at the processor (the dashboard, a closed payout account): the money is back with the platform
+    // while the ledger still shows it withdrawn.
+    const transfer = standIn.transfers.find((t) => t.destination === e.destination)!;
+    transfer.reversed = true;
+    try {
+      const { code, report } = await ledgerCheckWithProcessor(server.dataDir, standIn);
+      expect(code).toBe(1);
+      expect(report.problems).toEqual([
+        expect.stringMatching(new RegExp(`^confirmed card payout whose transfer was reversed.*${transfer.id}`)),
+      ]);
+    } finally {
+      transfer.reversed = false;
+    }
+  });
+
   it('ledger:check reports a transfer the processor holds that no confirmed settlement accounts for', async () => {
     const e = await onboarded(2_000_000);
     // A transfer sent outside the server (or a second one for a settlement) is money the ledger does not show.
