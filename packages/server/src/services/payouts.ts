@@ -179,6 +179,29 @@ export function createPayouts(deps: {
     return transfer(s);
   }
 
+  let passing = false;
+  async function pass(): Promise<ReconcilePass | null> {
+    const now = clock.now();
+    if (!(await leasesStore.take(db, LEASE_NAME, holder, now, now + leaseMs))) return null;
+    const counts: ReconcilePass = { checked: 0, confirmed: 0, failed: 0, unresolved: 0 };
+    try {
+      for (const s of await ledgerStore.unresolved(db, PASS_LIMIT)) {
+        // Renewed before each settlement, so a slow processor cannot outlast the lease into a second pass.
+        const at = clock.now();
+        if (!(await leasesStore.take(db, LEASE_NAME, holder, at, at + leaseMs))) break;
+        const after = await reconcileRow(s);
+        counts.checked++;
+        if (after.status === 'confirmed') counts.confirmed++;
+        else if (after.status === 'failed') counts.failed++;
+        else counts.unresolved++;
+      }
+    } finally {
+      await leasesStore.release(db, LEASE_NAME, holder);
+    }
+    if (counts.checked) logger.info({ ...counts }, 'payout reconciliation pass');
+    return counts;
+  }
+
   const payouts: Payouts = {
     async send(s) {
       return s.rail === 'wallet' ? sendWallet(s) : transfer(s);
@@ -191,25 +214,15 @@ export function createPayouts(deps: {
     },
 
     async runPass() {
-      const now = clock.now();
-      if (!(await leasesStore.take(db, LEASE_NAME, holder, now, now + leaseMs))) return null;
-      const pass: ReconcilePass = { checked: 0, confirmed: 0, failed: 0, unresolved: 0 };
+      // The lease is renewed by its holder, so it does not keep this instance's own second pass out (the
+      // start-up pass beside the scheduled one): that one is turned away here.
+      if (passing) return null;
+      passing = true;
       try {
-        for (const s of await ledgerStore.unresolved(db, PASS_LIMIT)) {
-          // Renewed before each settlement, so a slow processor cannot outlast the lease into a second pass.
-          const at = clock.now();
-          if (!(await leasesStore.take(db, LEASE_NAME, holder, at, at + leaseMs))) break;
-          const after = await reconcileRow(s);
-          pass.checked++;
-          if (after.status === 'confirmed') pass.confirmed++;
-          else if (after.status === 'failed') pass.failed++;
-          else pass.unresolved++;
-        }
+        return await pass();
       } finally {
-        await leasesStore.release(db, LEASE_NAME, holder);
+        passing = false;
       }
-      if (pass.checked) logger.info({ ...pass }, 'payout reconciliation pass');
-      return pass;
     },
 
     unresolved: (limit) => ledgerStore.unresolved(db, limit),
