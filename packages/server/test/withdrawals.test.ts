@@ -154,6 +154,19 @@ describe('withdrawals enabled', () => {
     expect(await checkLedger(server.db)).toEqual([]);
   });
 
+  it('two POST /account/payout-account at once link one payout account: both answers name the one withdrawals pay', async () => {
+    const e = await earner(server, 2_000_000);
+    const links = (await Promise.all(
+      [1, 2].map(async () => (await post(server, '/account/payout-account', {}, { 'x-api-key': e.key })).json()),
+    )) as Array<{ payout_account_id: string; url: string }>;
+    const linked = await walletsStore.payoutAccount(server.db, e.accountId);
+    // Whichever link the contributor follows is the account their withdrawals go to.
+    expect(links.map((l) => l.payout_account_id)).toEqual([linked, linked]);
+    standIn.completeOnboarding(links[0]!.payout_account_id);
+    const paid = await post(server, '/withdraw/processor', { amount_usd: 1 }, { 'x-api-key': e.key });
+    expect(await paid.json()).toMatchObject({ status: 'confirmed' });
+  });
+
   it('POST /withdraw/processor without a configured processor is 503 payout provider not configured', async () => {
     const bare = await startTestServer({ AXLE_CUSTODIAL_WITHDRAWALS: 'true' });
     try {
