@@ -281,6 +281,17 @@ describe('card payouts exactly once (in process)', () => {
     } finally {
       transfer.reversed = false;
     }
+    // Partly reversed (the processor keeps `reversed` false until all of it is back): the same, for the part.
+    transfer.amount_reversed = 40;
+    try {
+      const { code, report } = await ledgerCheckWithProcessor(server.dataDir, standIn);
+      expect(code).toBe(1);
+      expect(report.problems).toEqual([
+        expect.stringMatching(new RegExp(`^confirmed card payout whose transfer was reversed.*${transfer.id}.*40`)),
+      ]);
+    } finally {
+      transfer.amount_reversed = 0;
+    }
   });
 
   it('ledger:check reports a transfer the processor holds that no confirmed settlement accounts for', async () => {

@@ -58,16 +58,22 @@ export async function ledgerReport(q: Queryable, processorTransfers?: ProcessorT
 }
 
 /**
- * Reversed transfers that are still a confirmed settlement's payout: the processor took the money back after the
- * server recorded it paid (reconciliation only looks at unresolved settlements), so the ledger shows it withdrawn.
+ * Transfers reversed, wholly or in part, that are still a confirmed settlement's payout: the processor took money
+ * back after the server recorded it paid (reconciliation only looks at unresolved settlements), so the ledger
+ * shows it withdrawn.
  */
 async function reversedPayouts(q: Queryable, transfers: ProcessorTransfer[]) {
   const bad: unknown[] = [];
   for (const t of transfers) {
-    if (!t.reversed || !t.settlementId) continue;
+    if ((!t.reversed && t.amountReversedCents <= 0) || !t.settlementId) continue;
     const s = await ledgerAuditStore.settlementOf(q, t.settlementId);
     if (s?.status === 'confirmed' && s.payout_id === t.id)
-      bad.push({ transfer_id: t.id, settlement_id: s.id, amount_micro: s.amount_micro });
+      bad.push({
+        transfer_id: t.id,
+        settlement_id: s.id,
+        amount_micro: s.amount_micro,
+        reversed_cents: t.reversed ? t.amountCents : t.amountReversedCents,
+      });
   }
   return bad;
 }
