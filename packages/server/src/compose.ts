@@ -157,7 +157,7 @@ export async function compose({
       })
     : undefined;
   const sanctions = sanctionsScreen(config.sanctionsListPath);
-  const payouts = createPayouts({ db, clock, logger, sender: localPayoutSender, processor });
+  const payouts = createPayouts({ db, clock, logger, sender: localPayoutSender, processor, sanctions });
   // A first acceptance converts held unassented_pending earnings into withdrawable balance.
   const releaseOnAcceptance = (q: Queryable, accountId: string) => releaseHeld(q, accountId, clock.now());
   const terms = createTermsService({ db, clock, baseUrl, onFirstTermsAcceptance: [releaseOnAcceptance] });

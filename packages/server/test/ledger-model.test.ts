@@ -339,6 +339,7 @@ describe('ledger model: pay / refund / withdraw / timeout / crash / reconcile / 
                     destination: t.destination,
                     settlementId: t.transfer_group,
                     reversed: t.reversed,
+                    amountReversedCents: t.amount_reversed,
                   })),
                 );
                 expect(report.problems).toEqual([]);

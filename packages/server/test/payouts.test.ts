@@ -223,6 +223,77 @@ describe('card payouts exactly once (in process)', () => {
     expect(await b.runPass()).not.toBeNull();
   });
 
+  it('one pass at a time on one instance too: a start-up pass and the scheduled one do not both send', async () => {
+    const e = await onboarded(2_000_000);
+    // A withdrawal whose request died after the debit: reconciliation sends it, and the processor takes its time.
+    const opened = await server.db.tx((q) =>
+      openSettlement(q, {
+        holder: e.accountId,
+        wallet: null,
+        rail: 'processor',
+        amountMicro: 500_000,
+        destination: e.destination,
+        pollUrl: '/p',
+        now: server.clock.now(),
+      }),
+    );
+    const logger = createLogger('silent');
+    const { stripeProcessor } = await import('../src/payments/card-processor.js');
+    const processor = await stripeProcessor({ secretKey: SECRET, apiUrl: standIn.url, timeoutMs: 5_000 });
+    const instance = createPayouts({
+      db: server.db,
+      clock: server.clock,
+      logger,
+      sender: localPayoutSender,
+      processor,
+    });
+    standIn.setTransferMode('slow', e.destination);
+    const sent = standIn.nextTransfer();
+    const first = instance.runPass();
+    await sent;
+    // The same instance starts another pass (the start-up one beside the scheduled one) while the first waits.
+    expect(await instance.runPass()).toBeNull();
+    standIn.setTransferMode('normal');
+    standIn.release();
+    expect(await first).toMatchObject({ confirmed: expect.any(Number) });
+    const posts = standIn.requests.filter(
+      (r) => r.method === 'POST' && r.path === '/v1/transfers' && r.idempotencyKey === opened.id,
+    );
+    expect(posts).toHaveLength(1);
+    expect(await ledgerStore.settlement(server.db, opened.id)).toMatchObject({ status: 'confirmed' });
+  });
+
+  it('ledger:check reports a confirmed card payout whose transfer the processor reversed afterwards', async () => {
+    const e = await onboarded(2_000_000);
+    const res = await pay(e.key, 1);
+    expect(await res.json()).toMatchObject({ status: 'confirmed' });
+    expect(await ledgerCheckWithProcessor(server.dataDir, standIn)).toMatchObject({ code: 0 });
+    // Reversed at the processor (the dashboard, a closed payout account): the money is back with the platform
+    // while the ledger still shows it withdrawn.
+    const transfer = standIn.transfers.find((t) => t.destination === e.destination)!;
+    transfer.reversed = true;
+    try {
+      const { code, report } = await ledgerCheckWithProcessor(server.dataDir, standIn);
+      expect(code).toBe(1);
+      expect(report.problems).toEqual([
+        expect.stringMatching(new RegExp(`^confirmed card payout whose transfer was reversed.*${transfer.id}`)),
+      ]);
+    } finally {
+      transfer.reversed = false;
+    }
+    // Partly reversed (the processor keeps `reversed` false until all of it is back): the same, for the part.
+    transfer.amount_reversed = 40;
+    try {
+      const { code, report } = await ledgerCheckWithProcessor(server.dataDir, standIn);
+      expect(code).toBe(1);
+      expect(report.problems).toEqual([
+        expect.stringMatching(new RegExp(`^confirmed card payout whose transfer was reversed.*${transfer.id}.*40`)),
+      ]);
+    } finally {
+      transfer.amount_reversed = 0;
+    }
+  });
+
   it('ledger:check reports a transfer the processor holds that no confirmed settlement accounts for', async () => {
     const e = await onboarded(2_000_000);
     // A transfer sent outside the server (or a second one for a settlement) is money the ledger does not show.

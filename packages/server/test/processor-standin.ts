@@ -11,6 +11,8 @@ export interface StandInTransfer {
   transfer_group: string | null;
   metadata: Record<string, string>;
   reversed: boolean;
+  /** Cents taken back so far; `reversed` turns true only when all of it is. */
+  amount_reversed: number;
   created: number;
 }
 
@@ -166,6 +168,7 @@ export async function startProcessorStandIn(secretKey: string) {
       transfer_group: form.get('transfer_group') || null,
       metadata,
       reversed: false,
+      amount_reversed: 0,
       created: Math.floor(Date.now() / 1000),
     };
     transfers.push(t);

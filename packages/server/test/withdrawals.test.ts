@@ -16,6 +16,7 @@ import { createPayouts } from '../src/services/payouts.js';
 import { createWithdrawalsService, withdrawalProof } from '../src/services/withdrawals.js';
 import { Database } from '../src/store/db.js';
 import { ledgerStore } from '../src/store/ledger.js';
+import { openSettlement } from '../src/services/ledger.js';
 import { migrate } from '../src/store/migrate.js';
 import { termsStore } from '../src/store/terms.js';
 import { walletsStore } from '../src/store/wallets.js';
@@ -25,6 +26,7 @@ import { boughtCredits, earner, newBuyer } from './money-helpers.js';
 import { startProcessorStandIn } from './processor-standin.js';
 
 const SECRET = 'sk_test_axle';
+const ADMIN = 'a'.repeat(32);
 
 /** POST /withdraw claiming `address` with `signer`'s withdrawal proof at `timestamp`. */
 const withdraw = async (server: TestServer, signer: PrivateKeyAccount, timestamp: number, address = signer.address) =>
@@ -150,6 +152,19 @@ describe('withdrawals enabled', () => {
     expect([transfer.get('amount'), transfer.get('destination')]).toEqual(['125', link.payout_account_id]);
     expect((await ledgerStore.balance(server.db, e.accountId)).pending_micro).toBe(150_000);
     expect(await checkLedger(server.db)).toEqual([]);
+  });
+
+  it('two POST /account/payout-account at once link one payout account: both answers name the one withdrawals pay', async () => {
+    const e = await earner(server, 2_000_000);
+    const links = (await Promise.all(
+      [1, 2].map(async () => (await post(server, '/account/payout-account', {}, { 'x-api-key': e.key })).json()),
+    )) as Array<{ payout_account_id: string; url: string }>;
+    const linked = await walletsStore.payoutAccount(server.db, e.accountId);
+    // Whichever link the contributor follows is the account their withdrawals go to.
+    expect(links.map((l) => l.payout_account_id)).toEqual([linked, linked]);
+    standIn.completeOnboarding(links[0]!.payout_account_id);
+    const paid = await post(server, '/withdraw/processor', { amount_usd: 1 }, { 'x-api-key': e.key });
+    expect(await paid.json()).toMatchObject({ status: 'confirmed' });
   });
 
   it('POST /withdraw/processor without a configured processor is 503 payout provider not configured', async () => {
@@ -359,6 +374,64 @@ describe('the wallet rail with a payout sender that takes its time', () => {
     expect(await ledgerStore.inFlight(db, accountId)).toBeUndefined();
     expect(await checkLedger(db)).toEqual([]);
   });
+  it('a wallet payout whose outcome is unknown is not sent again by reconciliation once the wallet is listed', async () => {
+    await db.tx(async (q) => {
+      await boughtCredits(q, 'acc_s', 1_000_000);
+      await recordUnlock(q, {
+        learningId: 'lrn_s',
+        buyer: 'acc_s',
+        path: 'key',
+        paidMicro: 1_000_000,
+        discovery: false,
+        selfDealing: false,
+        accrualCapped: false,
+        payee: { holder: accountId, held: false },
+        now: clock.now(),
+      });
+    });
+    const list = path.join(dir, 'none.txt');
+    fs.writeFileSync(list, '');
+    let sends = 0;
+    const sender: PayoutSender = {
+      send: async () => {
+        sends++;
+        throw new Error('connection reset');
+      },
+    };
+    const logger = createLogger('silent');
+    const sanctions = sanctionsScreen(list);
+    const payouts = createPayouts({ db, clock, logger, sender, sanctions });
+    const s = createWithdrawalsService({
+      db,
+      clock,
+      logger,
+      baseUrl: () => 'http://127.0.0.1:1',
+      termsUrl: () => 'http://127.0.0.1:1/terms',
+      enabled: true,
+      sanctions,
+      payouts,
+      rateLimiter: createRateLimiter({ db, clock }),
+    });
+    clock.advance(1000);
+    const ts = clock.now();
+    const r = await s.viaWallet({
+      wallet: wallet.address,
+      signature: await wallet.signTypedData(withdrawalProof(wallet.address, ts)),
+      timestamp: ts,
+    });
+    expect(r.status).toBe('processing_timeout');
+    expect(sends).toBe(1);
+    // Listed while its outcome is unknown: reconciliation does not ask the sender (asking is sending again).
+    fs.writeFileSync(list, `${wallet.address}\n`);
+    expect(await payouts.reconcile(r.settlement_id)).toMatchObject({ status: 'processing_timeout' });
+    expect(await payouts.runPass()).toMatchObject({ checked: 1, unresolved: 1 });
+    expect(sends).toBe(1);
+    // Cleared again: reconciliation asks, and records what the sender answers.
+    fs.writeFileSync(list, '# cleared\n');
+    sender.send = async () => ({ txHash: '0xdone' });
+    expect(await payouts.reconcile(r.settlement_id)).toMatchObject({ status: 'confirmed', tx_hash: '0xdone' });
+    expect(await checkLedger(db)).toEqual([]);
+  });
 });
 
 describe('sanctions screening on both withdrawal rails', () => {
@@ -376,6 +449,7 @@ describe('sanctions screening on both withdrawal rails', () => {
       AXLE_PROCESSOR_SECRET_KEY: SECRET,
       AXLE_PROCESSOR_API_URL: standIn.url,
       AXLE_SANCTIONS_LIST: listFile,
+      AXLE_ADMIN_TOKEN: ADMIN,
     });
   });
   afterAll(async () => {
@@ -403,6 +477,36 @@ describe('sanctions screening on both withdrawal rails', () => {
     expect(unavailable.status).toBe(503);
     expect(await unavailable.json()).toMatchObject({ error: 'sanctions screening unavailable' });
     expect(await ledgerStore.inFlight(server.db, e.accountId)).toBeFalsy();
+    expect(await checkLedger(server.db)).toEqual([]);
+  });
+
+  it('a card payout left unsent (a crash, a processor outage) is not sent once the wallet is listed: failed, amount back', async () => {
+    fs.writeFileSync(listFile, '# none yet\n');
+    const e = await earner(server, 2_000_000);
+    const onboard = await post(server, '/account/payout-account', {}, { 'x-api-key': e.key });
+    const destination = ((await onboard.json()) as { payout_account_id: string }).payout_account_id;
+    standIn.completeOnboarding(destination);
+    // The withdrawal passed the screen and opened its settlement; the process died before the transfer went out.
+    const account = (await walletsStore.accountIdByWallet(server.db, e.wallet.address))!;
+    const opened = await server.db.tx((q) =>
+      openSettlement(q, {
+        holder: account,
+        wallet: e.wallet.address,
+        rail: 'processor',
+        amountMicro: 1_000_000,
+        destination,
+        pollUrl: '/p',
+        now: server.clock.now(),
+      }),
+    );
+    fs.writeFileSync(listFile, `${e.wallet.address}\n`);
+    const res = await fetch(`${server.url}/admin/settlements/${opened.id}/reconcile`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ADMIN}` },
+    });
+    expect(await res.json()).toMatchObject({ id: opened.id, status: 'failed' });
+    expect(standIn.transfers.filter((t) => t.destination === destination)).toEqual([]);
+    expect((await ledgerStore.balance(server.db, e.accountId)).pending_micro).toBe(1_400_000);
     expect(await checkLedger(server.db)).toEqual([]);
   });
 });

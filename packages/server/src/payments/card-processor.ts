@@ -38,6 +38,8 @@ export interface ProcessorTransfer {
   /** The transfer_group it was sent with: the settlement id for the server's own transfers. */
   settlementId: string | null;
   reversed: boolean;
+  /** Cents the processor has taken back; `reversed` is true only once all of it is. */
+  amountReversedCents: number;
 }
 
 /** What the server asks of the card processor: hosted checkout, signed events, connected payout accounts. */
@@ -243,6 +245,7 @@ const toTransfer = (t: Stripe.Transfer): ProcessorTransfer => ({
   destination: typeof t.destination === 'string' ? t.destination : (t.destination?.id ?? ''),
   settlementId: t.transfer_group || t.metadata?.settlement_id || null,
   reversed: t.reversed === true,
+  amountReversedCents: t.amount_reversed ?? 0,
 });
 
 const id = z.string().min(1).max(255);

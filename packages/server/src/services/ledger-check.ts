@@ -46,13 +46,36 @@ export async function ledgerReport(q: Queryable, processorTransfers?: ProcessorT
   if (t.sold !== t.credited) problems.push(`contributor shares sold ${t.sold} differ from credited ${t.credited}`);
   if (t.moved_out !== t.moved_in)
     problems.push(`wallet balances moved out ${t.moved_out} differ from moved in ${t.moved_in}`);
-  if (processorTransfers)
+  if (processorTransfers) {
     report('processor transfer matches no confirmed settlement', await unmatched(q, processorTransfers));
+    report('confirmed card payout whose transfer was reversed', await reversedPayouts(q, processorTransfers));
+  }
   return {
     problems,
     debts: (await ledgerAuditStore.debts(q))!,
     processorTransfersChecked: processorTransfers?.length ?? 0,
   };
+}
+
+/**
+ * Transfers reversed, wholly or in part, that are still a confirmed settlement's payout: the processor took money
+ * back after the server recorded it paid (reconciliation only looks at unresolved settlements), so the ledger
+ * shows it withdrawn.
+ */
+async function reversedPayouts(q: Queryable, transfers: ProcessorTransfer[]) {
+  const bad: unknown[] = [];
+  for (const t of transfers) {
+    if ((!t.reversed && t.amountReversedCents <= 0) || !t.settlementId) continue;
+    const s = await ledgerAuditStore.settlementOf(q, t.settlementId);
+    if (s?.status === 'confirmed' && s.payout_id === t.id)
+      bad.push({
+        transfer_id: t.id,
+        settlement_id: s.id,
+        amount_micro: s.amount_micro,
+        reversed_cents: t.reversed ? t.amountCents : t.amountReversedCents,
+      });
+  }
+  return bad;
 }
 
 /** The processor's transfers that are not one confirmed settlement's payout, or that pay one settlement twice. */

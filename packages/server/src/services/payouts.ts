@@ -11,6 +11,7 @@ import {
   TransferRefused,
 } from '../payments/card-processor.js';
 import type { PayoutSender } from '../payments/payout-sender.js';
+import type { SanctionsScreen } from '../payments/sanctions.js';
 import type { Queryable, Transactor } from '../store/queryable.js';
 import { leasesStore } from '../store/leases.js';
 import { ledgerStore, type SettlementRow, UNRESOLVED } from '../store/ledger.js';
@@ -52,6 +53,8 @@ export function createPayouts(deps: {
   logger: Logger;
   sender: PayoutSender;
   processor?: CardProcessor;
+  /** Screens the settlement's wallet again before reconciliation sends what never went out. */
+  sanctions?: SanctionsScreen;
   /** Lease length of a pass; a crashed holder's lease lapses after it. */
   leaseMs?: number;
 }): Payouts {
@@ -113,10 +116,36 @@ export function createPayouts(deps: {
     }
   }
 
+  /**
+   * Whether the settlement's wallet is now listed ('blocked') or the list cannot be read ('unavailable'): the
+   * request screened it, but a send left to reconciliation may go out long after (a crash, a processor outage).
+   */
+  async function screen(s: SettlementRow): Promise<'blocked' | 'unavailable' | undefined> {
+    if (!deps.sanctions || !s.wallet) return undefined;
+    try {
+      await deps.sanctions.assertAllowed(s.wallet);
+      return undefined;
+    } catch (err) {
+      if (err instanceof DomainError && err.code === ERROR_CODES.SANCTIONS_BLOCKED) return 'blocked';
+      if (err instanceof DomainError && err.code === ERROR_CODES.SANCTIONS_UNAVAILABLE) return 'unavailable';
+      throw err;
+    }
+  }
+
   async function reconcileRow(row: SettlementRow): Promise<SettlementRow> {
     let s = row;
     if (!UNRESOLVED.includes(s.status)) return s;
-    if (s.rail === 'wallet') return sendWallet(s);
+    if (s.rail === 'wallet') {
+      // Asking the sender is sending: a listed wallet is not asked (it may pay); the operator resolves it.
+      const screened = await screen(s);
+      if (!screened) return sendWallet(s);
+      logger.warn(
+        { settlement_id: s.id, screened },
+        'wallet payout unresolved; not sent while its wallet is screened out',
+      );
+      await ledgerStore.markReconciled(db, s.id, clock.now());
+      return reload(s.id);
+    }
     const processor = deps.processor;
     if (!processor) {
       logger.warn({ settlement_id: s.id }, 'card payout unresolved and no processor configured to ask');
@@ -139,8 +168,38 @@ export function createPayouts(deps: {
     const paid = sent.find((t) => !t.reversed && toMicro(t.amountCents) === s.amount_micro);
     if (paid) return settle(s, { status: 'confirmed', payoutId: paid.id }, sent);
     if (sent.some((t) => t.reversed)) return settle(s, { status: 'failed', reason: 'transfer reversed' }, sent);
-    // The processor has no transfer for it: the request never reached it. Send it now under the same key.
+    // The processor has no transfer for it: the request never reached it. Send it now under the same key,
+    // unless its wallet has been listed since (nothing went out: failed, the amount back, frozen by the screen).
+    const screened = await screen(s);
+    if (screened === 'blocked') return settle(s, { status: 'failed', reason: 'sanctions_blocked' });
+    if (screened) {
+      await ledgerStore.markReconciled(db, s.id, clock.now());
+      return reload(s.id);
+    }
     return transfer(s);
+  }
+
+  let passing = false;
+  async function pass(): Promise<ReconcilePass | null> {
+    const now = clock.now();
+    if (!(await leasesStore.take(db, LEASE_NAME, holder, now, now + leaseMs))) return null;
+    const counts: ReconcilePass = { checked: 0, confirmed: 0, failed: 0, unresolved: 0 };
+    try {
+      for (const s of await ledgerStore.unresolved(db, PASS_LIMIT)) {
+        // Renewed before each settlement, so a slow processor cannot outlast the lease into a second pass.
+        const at = clock.now();
+        if (!(await leasesStore.take(db, LEASE_NAME, holder, at, at + leaseMs))) break;
+        const after = await reconcileRow(s);
+        counts.checked++;
+        if (after.status === 'confirmed') counts.confirmed++;
+        else if (after.status === 'failed') counts.failed++;
+        else counts.unresolved++;
+      }
+    } finally {
+      await leasesStore.release(db, LEASE_NAME, holder);
+    }
+    if (counts.checked) logger.info({ ...counts }, 'payout reconciliation pass');
+    return counts;
   }
 
   const payouts: Payouts = {
@@ -155,25 +214,15 @@ export function createPayouts(deps: {
     },
 
     async runPass() {
-      const now = clock.now();
-      if (!(await leasesStore.take(db, LEASE_NAME, holder, now, now + leaseMs))) return null;
-      const pass: ReconcilePass = { checked: 0, confirmed: 0, failed: 0, unresolved: 0 };
+      // The lease is renewed by its holder, so it does not keep this instance's own second pass out (the
+      // start-up pass beside the scheduled one): that one is turned away here.
+      if (passing) return null;
+      passing = true;
       try {
-        for (const s of await ledgerStore.unresolved(db, PASS_LIMIT)) {
-          // Renewed before each settlement, so a slow processor cannot outlast the lease into a second pass.
-          const at = clock.now();
-          if (!(await leasesStore.take(db, LEASE_NAME, holder, at, at + leaseMs))) break;
-          const after = await reconcileRow(s);
-          pass.checked++;
-          if (after.status === 'confirmed') pass.confirmed++;
-          else if (after.status === 'failed') pass.failed++;
-          else pass.unresolved++;
-        }
+        return await pass();
       } finally {
-        await leasesStore.release(db, LEASE_NAME, holder);
+        passing = false;
       }
-      if (pass.checked) logger.info({ ...pass }, 'payout reconciliation pass');
-      return pass;
     },
 
     unresolved: (limit) => ledgerStore.unresolved(db, limit),

@@ -261,8 +261,9 @@ export function createWithdrawalsService(deps: {
       try {
         let id = await walletsStore.payoutAccount(db, accountId);
         if (!id) {
-          id = await processor.createPayoutAccount({ accountId, email: account.email });
-          await walletsStore.setPayoutAccount(db, accountId, id, clock.now());
+          // Two requests racing each create one at the processor: the first linked is the one both answer.
+          const created = await processor.createPayoutAccount({ accountId, email: account.email });
+          id = await walletsStore.setPayoutAccount(db, accountId, created, clock.now());
         }
         const back = `${deps.baseUrl()}/account/earnings`;
         const [url, complete] = await Promise.all([

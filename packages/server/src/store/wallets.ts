@@ -103,11 +103,13 @@ export const walletsStore = {
     return row?.processor_account_id;
   },
 
-  async setPayoutAccount(q: Queryable, accountId: string, processorAccountId: string, now: number): Promise<void> {
+  /** Links the payout account unless the account has one already; returns the one linked (the first wins). */
+  async setPayoutAccount(q: Queryable, accountId: string, processorAccountId: string, now: number): Promise<string> {
     await q.run(
       `INSERT INTO payout_accounts (account_id, processor_account_id, created_at) VALUES (?, ?, ?)
-       ON CONFLICT (account_id) DO UPDATE SET processor_account_id = excluded.processor_account_id`,
+       ON CONFLICT (account_id) DO NOTHING`,
       [accountId, processorAccountId, now],
     );
+    return (await walletsStore.payoutAccount(q, accountId)) ?? processorAccountId;
   },
 };
