@@ -366,6 +366,28 @@ describe('registry sync against a stand-in of the v0.1 API', () => {
     expect([...(await visible()).keys()].sort()).toEqual([a!.name, b!.name, c!.name]);
   });
 
+  it('asks again, on a later sync, for the latest version of a server whose repair was skipped', async () => {
+    const [a, b] = fleet(2).map((v, i) => ({ ...v, updatedAt: iso(T0 + i * 3_600_000) }));
+    standin.put(a!);
+    standin.put(b!);
+    await sync.sync(standin.url);
+    // 2.0.0 takes the latest flag from 1.0.0 without 1.0.0's updatedAt changing; the registry's answer to the
+    // latest-version question is malformed this once.
+    standin.put({ ...a!, isLatest: false });
+    standin.put({ ...a!, version: '2.0.0', updatedAt: iso(T0 + 10_000_000) });
+    // b changed hours later: the next sync's updated_since lies past a's versions, so its feed no longer names a.
+    standin.put({ ...b!, description: 'Acme tool for widget stock', updatedAt: iso(T0 + 20_000_000) });
+    standin.answerNextLatestWith('{"server": {}}');
+    expect(await sync.sync(standin.url)).toMatchObject({ repaired: 0, skipped: 1 });
+    now = T0 + 40_000_000;
+    standin.requests.length = 0;
+    expect(await sync.sync(standin.url)).toMatchObject({ repaired: 1 });
+    expect(standin.requests).toContain(`/v0.1/servers/${encodeURIComponent(a!.name)}/versions/latest`);
+    expect((await visible()).get(a!.name)).toBe('2.0.0 active');
+    const rows = await registryStore.versionsOf(db, standin.url, [a!.name]);
+    expect(rows.filter((r) => r.isLatest).map((r) => r.version)).toEqual(['2.0.0']);
+  });
+
   it('cuts free text to its bound and reads lists of alternatives to theirs', async () => {
     const [v] = fleet(1);
     standin.put({

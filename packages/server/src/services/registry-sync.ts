@@ -266,8 +266,11 @@ export function createRegistrySync(deps: RegistrySyncDeps): RegistrySync {
 
     // Latest flags as they will stand: stored versions overlaid with what arrived. A name whose versions do
     // not show exactly one latest (a flip that left the old version's updatedAt alone, or a page boundary
-    // between them) is asked of the registry.
-    const names = [...new Set(received.map((r) => r.name))];
+    // between them) is asked of the registry; so is one stored with several, whose repair an earlier sync
+    // skipped (the feed, past its versions' updatedAt, will not name it again).
+    const names = [
+      ...new Set([...received.map((r) => r.name), ...(await registryStore.severalLatest(deps.db, source))]),
+    ];
     const stored = await registryStore.versionsOf(deps.db, source, names);
     const latestByName = new Map<string, Map<string, boolean>>();
     for (const v of [...stored, ...received]) {
