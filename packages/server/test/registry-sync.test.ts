@@ -5,7 +5,7 @@ import { Writable } from 'node:stream';
 import { ERROR_CODES } from '@axle/sdk';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { MCP_DEFAULT_CATEGORY } from '../src/catalog/mapping.js';
-import { REGISTRY_BOUNDS, registrySkill, type SyncedServer } from '../src/catalog/official-registry.js';
+import { OFFICIAL_META, REGISTRY_BOUNDS, registrySkill, type SyncedServer } from '../src/catalog/official-registry.js';
 import { createLogger } from '../src/logger.js';
 import { CATALOG_HELD_USAGE, catalogHeld } from '../src/scripts/catalog-held.js';
 import { catalogSync } from '../src/scripts/catalog-sync.js';
@@ -15,6 +15,7 @@ import {
   createRegistrySync,
   LEASE_MS,
   MAX_REDIRECTS,
+  PAGE_LIMIT,
   type RegistrySync,
   type RegistrySyncDeps,
 } from '../src/services/registry-sync.js';
@@ -240,6 +241,25 @@ describe('registry sync against a stand-in of the v0.1 API', () => {
     expect(standin.requests.filter((r) => r.startsWith('/v0.1/servers?'))).toHaveLength(3);
     expect(await visible()).toEqual(new Map());
     expect(await bounded(page * 3).sync(standin.url)).toMatchObject({ added: 250 });
+  });
+
+  it('refuses a page of more servers than it asked for, and changes nothing', async () => {
+    for (const v of fleet(20)) standin.put(v);
+    await sync.sync(standin.url);
+    const before = await visible();
+    const state = await registryStore.state(db, standin.url);
+    // One page of PAGE_LIMIT + 1 servers: within the byte bounds, yet more than one sync's page count allows for.
+    const entry = (i: number) => ({
+      server: { name: `io.github.flood/tool-${i}`, description: 'Flood tool', version: '1.0.0' },
+      _meta: { [OFFICIAL_META]: { updatedAt: iso(T0 + 20_000_000), isLatest: true } },
+    });
+    standin.answerNextListWith(JSON.stringify({ servers: Array.from({ length: PAGE_LIMIT + 1 }, (_, i) => entry(i)) }));
+    await expect(sync.sync(standin.url)).rejects.toMatchObject({
+      code: ERROR_CODES.PROVIDER_UNAVAILABLE,
+      message: expect.stringContaining(`${PAGE_LIMIT + 1} servers in a /v0.1/servers page`),
+    });
+    expect(await visible()).toEqual(before);
+    expect(await registryStore.state(db, standin.url)).toEqual(state);
   });
 
   it('stops reading at the deadline of the whole sync, however patient each request may be', async () => {

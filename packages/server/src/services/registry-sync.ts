@@ -21,7 +21,7 @@ import { leasesStore } from '../store/leases.js';
 import { type HeldVersion, registryStore } from '../store/registry.js';
 import { type CatalogScreen, createCatalogScreen } from './catalog-screen.js';
 
-/** Page size asked of the registry (its documented maximum). */
+/** Page size asked of the registry (its documented maximum); a page of more fails the sync. */
 export const PAGE_LIMIT = 100;
 /** `updated_since` goes this far before the newest updatedAt seen: clocks and commits are not instant. */
 export const UPDATED_SINCE_MARGIN_MS = 5 * 60_000;
@@ -224,6 +224,12 @@ export function createRegistrySync(deps: RegistrySyncDeps): RegistrySync {
       const parsed = ServerListPage.safeParse(await getJson(source, url, budget));
       if (!parsed.success)
         throw unavailable(source, `unexpected /v0.1/servers page: ${parsed.error.issues[0]?.message}`);
+      // A registry that ignores the limit would pass MAX_PAGES' bound on versions (and the one transaction's size).
+      if (parsed.data.servers.length > PAGE_LIMIT)
+        throw unavailable(
+          source,
+          `${parsed.data.servers.length} servers in a /v0.1/servers page (limit=${PAGE_LIMIT})`,
+        );
       for (const entry of parsed.data.servers) {
         const server = accepted(source, parseEntry(entry), 'entry');
         if (server) received.push(server);
