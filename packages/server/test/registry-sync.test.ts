@@ -368,6 +368,35 @@ describe('registry sync against a stand-in of the v0.1 API', () => {
     expect(await sync.sync(standin.url)).toMatchObject({ added: 1 });
   });
 
+  it('never moves updated_since past the start of its reading: a change to a page already read is read next time', async () => {
+    const servers = fleet(150);
+    for (const v of servers) standin.put(v);
+    const start = now;
+    let lists = 0;
+    // A slow registry: page 2 comes 8 minutes after page 1. Meanwhile a server of page 1 changed (at start + 1 min),
+    // and one of page 2 (at start + 7 min).
+    const slow = quietSync({
+      fetch: async (input, init) => {
+        if (String(input).includes('/v0.1/servers?') && ++lists === 2) {
+          now = start + 8 * 60_000;
+          standin.put({ ...servers[0]!, description: 'Acme tool for widget stock', updatedAt: iso(start + 60_000) });
+          standin.put({
+            ...servers[149]!,
+            description: 'Acme tool for gadget stock',
+            updatedAt: iso(start + 7 * 60_000),
+          });
+        }
+        return fetch(input, init);
+      },
+    });
+    expect(await slow.sync(standin.url)).toMatchObject({ added: 150, pages: 2 });
+    now += 3_600_000;
+    await sync.sync(standin.url);
+    const shown = new Map((await registryStore.visible(db)).map((s) => [s.name, s.detail.description]));
+    expect(shown.get(servers[149]!.name)).toBe('Acme tool for gadget stock');
+    expect(shown.get(servers[0]!.name)).toBe('Acme tool for widget stock');
+  });
+
   it('skips a malformed /versions/latest answer and applies the rest', async () => {
     // Hours apart, so a's first version lies outside the 5-minute margin of the next incremental sync.
     const [a, b, c] = fleet(3).map((v, i) => ({ ...v, updatedAt: iso(T0 + i * 3_600_000) }));

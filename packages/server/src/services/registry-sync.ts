@@ -267,6 +267,9 @@ export function createRegistrySync(deps: RegistrySyncDeps): RegistrySync {
         ? undefined
         : new Date(Date.parse(state.newestUpdatedAt) - UPDATED_SINCE_MARGIN_MS).toISOString();
     const budget: ReadBudget = { left: maxSyncBytes, deadline: AbortSignal.timeout(maxSyncReadMs) };
+    // Pages come in name order: a version changed after its page was read is seen by the next sync only if
+    // updated_since does not pass the moment reading began.
+    const startedAt = new Date(deps.clock.now()).toISOString();
     const { received, pages, skipped: malformed } = await readPages(source, since, budget);
     let skipped = malformed;
 
@@ -292,10 +295,10 @@ export function createRegistrySync(deps: RegistrySyncDeps): RegistrySync {
       else repairs.set(name, latest);
     }
 
-    // Never past this instance's clock: one entry dated in the future would hide every later change.
-    const now = new Date(deps.clock.now()).toISOString();
+    // Never past this instance's clock when reading began: one entry dated in the future, or one read minutes
+    // after an earlier page, would hide later changes.
     const newest = received.reduce<string | undefined>((max, r) => {
-      const at = Date.parse(r.updatedAt) > Date.parse(now) ? now : r.updatedAt;
+      const at = Date.parse(r.updatedAt) > Date.parse(startedAt) ? startedAt : r.updatedAt;
       return max === undefined || Date.parse(at) > Date.parse(max) ? at : max;
     }, state.newestUpdatedAt);
 
