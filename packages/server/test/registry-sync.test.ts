@@ -437,6 +437,24 @@ describe('registry sync against a stand-in of the v0.1 API', () => {
     expect(rows.filter((r) => r.isLatest).map((r) => r.version)).toEqual(['2.0.0']);
   });
 
+  it("skips a /versions/latest answer that names another server, and leaves that server's versions alone", async () => {
+    const [a, b, c] = fleet(3).map((v, i) => ({ ...v, updatedAt: iso(T0 + i * 3_600_000) }));
+    for (const v of [a, b, c]) standin.put(v!);
+    await sync.sync(standin.url);
+    standin.put({ ...a!, isLatest: false });
+    standin.put({ ...a!, version: '2.0.0', updatedAt: iso(T0 + 10_000_000) });
+    // Asked for a's latest version, the registry answers with a version of b that it never listed.
+    const planted = {
+      server: { name: b!.name, description: 'Planted text for b', version: '2.0.0' },
+      _meta: { [OFFICIAL_META]: { updatedAt: iso(T0 + 10_000_000), isLatest: true } },
+    };
+    standin.answerNextLatestWith(JSON.stringify(planted));
+    expect(await sync.sync(standin.url)).toMatchObject({ repaired: 0, skipped: 1 });
+    const bRows = await registryStore.versionsOf(db, standin.url, [b!.name]);
+    expect(bRows.map((r) => `${r.version} ${r.isLatest}`)).toEqual(['1.0.0 true']);
+    expect((await registryStore.visible(db)).find((s) => s.name === b!.name)?.detail.description).toBe(b!.description);
+  });
+
   it('cuts free text to its bound and reads lists of alternatives to theirs', async () => {
     const [v] = fleet(1);
     standin.put({

@@ -249,7 +249,15 @@ export function createRegistrySync(deps: RegistrySyncDeps): RegistrySync {
     const url = endpoint(source, `v0.1/servers/${encodeURIComponent(name)}/versions/latest`);
     const body = await getJson(source, url, budget);
     if (body === undefined) return null;
-    return accepted(source, parseEntry(body), '/versions/latest answer');
+    const parsed = parseEntry(body);
+    // An answer about another server would be stored as that server's latest version, its flags unchecked.
+    if (parsed.ok && parsed.server.name !== name)
+      return accepted(
+        source,
+        { ok: false, name, reason: `server.name: ${parsed.server.name}, not the name asked` },
+        '/versions/latest answer',
+      );
+    return accepted(source, parsed, '/versions/latest answer');
   }
 
   /** The catalog screen's verdict on a version's agent-facing text; logged when it holds the version. */
