@@ -368,6 +368,16 @@ describe('registry sync against a stand-in of the v0.1 API', () => {
     expect(await sync.sync(standin.url)).toMatchObject({ added: 1 });
   });
 
+  it('skips an entry dated at the earliest instant a date can hold, and keeps syncing', async () => {
+    const [a, b] = fleet(2);
+    // The registry's only entry: as the watermark, 5 minutes before it would be no date at all.
+    standin.put({ ...a!, updatedAt: '-271821-04-20T00:00:00.000Z' });
+    expect(await sync.sync(standin.url)).toMatchObject({ added: 0, skipped: 1 });
+    standin.put(b!);
+    expect(await sync.sync(standin.url)).toMatchObject({ added: 1 });
+    standin.invalid.splice(0);
+  });
+
   it('never moves updated_since past the start of its reading: a change to a page already read is read next time', async () => {
     const servers = fleet(150);
     for (const v of servers) standin.put(v);

@@ -88,9 +88,12 @@ export const OFFICIAL_META = 'io.modelcontextprotocol.registry/official';
 const Official = z.object({
   status: z.enum(['active', 'deprecated', 'deleted']).optional(),
   statusMessage: text(REGISTRY_BOUNDS.statusMessage).optional(),
+  // An RFC 3339 date-time, as the API's schema says: Date.parse takes far more (years beyond ±9999 among them, whose
+  // updated_since minus the margin is no date, which stopped every later sync).
   updatedAt: z
     .string()
     .max(64)
+    .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i, 'not an RFC 3339 date-time')
     .refine((s) => !Number.isNaN(Date.parse(s)), 'not a date'),
   isLatest: z.boolean(),
 });
