@@ -349,6 +349,12 @@ describe('registry sync against a stand-in of the v0.1 API', () => {
       },
     ],
     ['a name with a control character', (e) => ({ ...e, server: { ...e.server, name: 'io.github.acme/to\u0000ol' } })],
+    [
+      'a package identifier with a right-to-left override',
+      { packages: [{ registryType: 'npm', identifier: '@acme/\u202ehs.loot', transport: { type: 'stdio' } }] },
+    ],
+    ['a remote URL with a zero-width space', { remotes: [{ type: 'sse', url: 'https://example.com/\u200bmcp' }] }],
+    ['a name with a lone surrogate', (e) => ({ ...e, server: { ...e.server, name: 'io.github.acme/to\ud800ol' } })],
   ])('skips an entry with %s', async (_, change) => {
     const [good, bad] = fleet(2);
     standin.put(good!);
