@@ -471,6 +471,28 @@ describe('registry sync against a stand-in of the v0.1 API', () => {
     expect((await registryStore.visible(db)).find((s) => s.name === b!.name)?.detail.description).toBe(b!.description);
   });
 
+  it('a /versions/latest that answers 404 for a server the list shows hides it for no longer than the next sync', async () => {
+    const [a, b] = fleet(2).map((v, i) => ({ ...v, updatedAt: iso(T0 + i * 3_600_000) }));
+    standin.put(a!);
+    standin.put(b!);
+    await sync.sync(standin.url);
+    standin.put({ ...a!, isLatest: false });
+    standin.put({ ...a!, version: '2.0.0', updatedAt: iso(T0 + 10_000_000) });
+    standin.put({ ...b!, description: 'Acme tool for widget stock', updatedAt: iso(T0 + 20_000_000) });
+    // The list names a@2.0.0 as latest; asked about it, the registry (a replica behind, a cache) answers 404 once.
+    let glitches = 1;
+    const glitchy = quietSync({
+      fetch: async (input, init) =>
+        String(input).includes('/versions/latest') && glitches-- > 0
+          ? new Response('{"error": "Server not found"}', { status: 404 })
+          : fetch(input, init),
+    });
+    await glitchy.sync(standin.url);
+    now = T0 + 40_000_000;
+    await sync.sync(standin.url);
+    expect((await visible()).get(a!.name)).toBe('2.0.0 active');
+  });
+
   it('cuts free text to its bound and reads lists of alternatives to theirs', async () => {
     const [v] = fleet(1);
     standin.put({

@@ -244,12 +244,15 @@ export function createRegistrySync(deps: RegistrySyncDeps): RegistrySync {
     return { received, pages, skipped };
   }
 
-  /** The latest version of `name` per the registry, null when it has none (404), undefined when malformed. */
-  async function latestOf(source: string, name: string, budget: ReadBudget): Promise<SyncedServer | null | undefined> {
+  /**
+   * The latest version of `name` per the registry, undefined when malformed or absent: a 404 for a name the list
+   * just showed contradicts it (a replica behind, a cache), and clearing every flag on it would hide the server
+   * for good once updated_since passes its versions; left as it is, a name with several flags is asked again.
+   */
+  async function latestOf(source: string, name: string, budget: ReadBudget): Promise<SyncedServer | undefined> {
     const url = endpoint(source, `v0.1/servers/${encodeURIComponent(name)}/versions/latest`);
     const body = await getJson(source, url, budget);
-    if (body === undefined) return null;
-    const parsed = parseEntry(body);
+    const parsed: ParsedEntry = body === undefined ? { ok: false, name, reason: 'HTTP 404' } : parseEntry(body);
     // An answer about another server would be stored as that server's latest version, its flags unchecked.
     if (parsed.ok && parsed.server.name !== name)
       return accepted(
@@ -296,7 +299,7 @@ export function createRegistrySync(deps: RegistrySyncDeps): RegistrySync {
       latestByName.set(v.name, versions);
     }
     const disagreeing = names.filter((n) => [...latestByName.get(n)!.values()].filter(Boolean).length !== 1);
-    const repairs = new Map<string, SyncedServer | null>();
+    const repairs = new Map<string, SyncedServer>();
     for (const name of disagreeing) {
       const latest = await latestOf(source, name, budget);
       if (latest === undefined) skipped += 1;
@@ -319,7 +322,7 @@ export function createRegistrySync(deps: RegistrySyncDeps): RegistrySync {
       return verdict.rules;
     };
     const rulesOf = new Map<SyncedServer, string[]>();
-    for (const r of [...received, ...repairs.values()]) if (r) rulesOf.set(r, await screen(source, r));
+    for (const r of [...received, ...repairs.values()]) rulesOf.set(r, await screen(source, r));
     // Versions stored before the screen existed, of any source: screened here, before the transaction, so that a
     // model call never runs while it holds the writer.
     const verdicts: Array<{ source: string; name: string; version: string; rules: string[] }> = [];
@@ -329,8 +332,8 @@ export function createRegistrySync(deps: RegistrySyncDeps): RegistrySync {
       const before = new Map((await registryStore.visible(q)).map((s) => [s.name, fingerprintOf(s)]));
       for (const r of received) await registryStore.upsert(q, source, r, rulesOf.get(r)!);
       for (const [name, latest] of repairs) {
-        if (latest) await registryStore.upsert(q, source, { ...latest, isLatest: true }, rulesOf.get(latest)!);
-        await registryStore.setLatest(q, source, name, latest?.version ?? '');
+        await registryStore.upsert(q, source, { ...latest, isLatest: true }, rulesOf.get(latest)!);
+        await registryStore.setLatest(q, source, name, latest.version);
       }
       for (const v of verdicts) await registryStore.setHeld(q, v.source, v.name, v.version, v.rules);
       const after = new Map((await registryStore.visible(q)).map((s) => [s.name, fingerprintOf(s)]));

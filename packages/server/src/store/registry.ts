@@ -61,11 +61,11 @@ export const registryStore = {
     return out;
   },
 
-  /** Names of `source` with more than one version flagged latest (a repair skipped). */
+  /** Names of `source` with more than one version, not deleted, flagged latest (a repair skipped). */
   async severalLatest(q: Queryable, source: string): Promise<string[]> {
     const rows = await q.all<{ name: string }>(
-      `SELECT name FROM registry_servers WHERE source = ? AND is_latest = 1 GROUP BY name HAVING COUNT(*) > 1
-        ORDER BY name`,
+      `SELECT name FROM registry_servers WHERE source = ? AND is_latest = 1 AND status != 'deleted'
+        GROUP BY name HAVING COUNT(*) > 1 ORDER BY name`,
       [source],
     );
     return rows.map((r) => r.name);
