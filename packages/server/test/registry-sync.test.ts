@@ -5,7 +5,7 @@ import { Writable } from 'node:stream';
 import { ERROR_CODES } from '@axle/sdk';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { MCP_DEFAULT_CATEGORY } from '../src/catalog/mapping.js';
-import { REGISTRY_BOUNDS, registrySkill, type SyncedServer } from '../src/catalog/official-registry.js';
+import { OFFICIAL_META, REGISTRY_BOUNDS, registrySkill, type SyncedServer } from '../src/catalog/official-registry.js';
 import { createLogger } from '../src/logger.js';
 import { CATALOG_HELD_USAGE, catalogHeld } from '../src/scripts/catalog-held.js';
 import { catalogSync } from '../src/scripts/catalog-sync.js';
@@ -15,6 +15,7 @@ import {
   createRegistrySync,
   LEASE_MS,
   MAX_REDIRECTS,
+  PAGE_LIMIT,
   type RegistrySync,
   type RegistrySyncDeps,
 } from '../src/services/registry-sync.js';
@@ -242,6 +243,25 @@ describe('registry sync against a stand-in of the v0.1 API', () => {
     expect(await bounded(page * 3).sync(standin.url)).toMatchObject({ added: 250 });
   });
 
+  it('refuses a page of more servers than it asked for, and changes nothing', async () => {
+    for (const v of fleet(20)) standin.put(v);
+    await sync.sync(standin.url);
+    const before = await visible();
+    const state = await registryStore.state(db, standin.url);
+    // One page of PAGE_LIMIT + 1 servers: within the byte bounds, yet more than one sync's page count allows for.
+    const entry = (i: number) => ({
+      server: { name: `io.github.flood/tool-${i}`, description: 'Flood tool', version: '1.0.0' },
+      _meta: { [OFFICIAL_META]: { updatedAt: iso(T0 + 20_000_000), isLatest: true } },
+    });
+    standin.answerNextListWith(JSON.stringify({ servers: Array.from({ length: PAGE_LIMIT + 1 }, (_, i) => entry(i)) }));
+    await expect(sync.sync(standin.url)).rejects.toMatchObject({
+      code: ERROR_CODES.PROVIDER_UNAVAILABLE,
+      message: expect.stringContaining(`${PAGE_LIMIT + 1} servers in a /v0.1/servers page`),
+    });
+    expect(await visible()).toEqual(before);
+    expect(await registryStore.state(db, standin.url)).toEqual(state);
+  });
+
   it('stops reading at the deadline of the whole sync, however patient each request may be', async () => {
     for (const v of fleet(250)) standin.put(v);
     standin.stallListPage(2);
@@ -329,6 +349,12 @@ describe('registry sync against a stand-in of the v0.1 API', () => {
       },
     ],
     ['a name with a control character', (e) => ({ ...e, server: { ...e.server, name: 'io.github.acme/to\u0000ol' } })],
+    [
+      'a package identifier with a right-to-left override',
+      { packages: [{ registryType: 'npm', identifier: '@acme/\u202ehs.loot', transport: { type: 'stdio' } }] },
+    ],
+    ['a remote URL with a zero-width space', { remotes: [{ type: 'sse', url: 'https://example.com/\u200bmcp' }] }],
+    ['a name with a lone surrogate', (e) => ({ ...e, server: { ...e.server, name: 'io.github.acme/to\ud800ol' } })],
   ])('skips an entry with %s', async (_, change) => {
     const [good, bad] = fleet(2);
     standin.put(good!);
@@ -348,6 +374,45 @@ describe('registry sync against a stand-in of the v0.1 API', () => {
     expect(await sync.sync(standin.url)).toMatchObject({ added: 1 });
   });
 
+  it('skips an entry dated at the earliest instant a date can hold, and keeps syncing', async () => {
+    const [a, b] = fleet(2);
+    // The registry's only entry: as the watermark, 5 minutes before it would be no date at all.
+    standin.put({ ...a!, updatedAt: '-271821-04-20T00:00:00.000Z' });
+    expect(await sync.sync(standin.url)).toMatchObject({ added: 0, skipped: 1 });
+    standin.put(b!);
+    expect(await sync.sync(standin.url)).toMatchObject({ added: 1 });
+    standin.invalid.splice(0);
+  });
+
+  it('never moves updated_since past the start of its reading: a change to a page already read is read next time', async () => {
+    const servers = fleet(150);
+    for (const v of servers) standin.put(v);
+    const start = now;
+    let lists = 0;
+    // A slow registry: page 2 comes 8 minutes after page 1. Meanwhile a server of page 1 changed (at start + 1 min),
+    // and one of page 2 (at start + 7 min).
+    const slow = quietSync({
+      fetch: async (input, init) => {
+        if (String(input).includes('/v0.1/servers?') && ++lists === 2) {
+          now = start + 8 * 60_000;
+          standin.put({ ...servers[0]!, description: 'Acme tool for widget stock', updatedAt: iso(start + 60_000) });
+          standin.put({
+            ...servers[149]!,
+            description: 'Acme tool for gadget stock',
+            updatedAt: iso(start + 7 * 60_000),
+          });
+        }
+        return fetch(input, init);
+      },
+    });
+    expect(await slow.sync(standin.url)).toMatchObject({ added: 150, pages: 2 });
+    now += 3_600_000;
+    await sync.sync(standin.url);
+    const shown = new Map((await registryStore.visible(db)).map((s) => [s.name, s.detail.description]));
+    expect(shown.get(servers[149]!.name)).toBe('Acme tool for gadget stock');
+    expect(shown.get(servers[0]!.name)).toBe('Acme tool for widget stock');
+  });
+
   it('skips a malformed /versions/latest answer and applies the rest', async () => {
     // Hours apart, so a's first version lies outside the 5-minute margin of the next incremental sync.
     const [a, b, c] = fleet(3).map((v, i) => ({ ...v, updatedAt: iso(T0 + i * 3_600_000) }));
@@ -364,6 +429,68 @@ describe('registry sync against a stand-in of the v0.1 API', () => {
     // b is read again (within the margin), a's 2.0.0 and c are new.
     expect(report).toMatchObject({ added: 1, received: 3, repaired: 0, skipped: 1 });
     expect([...(await visible()).keys()].sort()).toEqual([a!.name, b!.name, c!.name]);
+  });
+
+  it('asks again, on a later sync, for the latest version of a server whose repair was skipped', async () => {
+    const [a, b] = fleet(2).map((v, i) => ({ ...v, updatedAt: iso(T0 + i * 3_600_000) }));
+    standin.put(a!);
+    standin.put(b!);
+    await sync.sync(standin.url);
+    // 2.0.0 takes the latest flag from 1.0.0 without 1.0.0's updatedAt changing; the registry's answer to the
+    // latest-version question is malformed this once.
+    standin.put({ ...a!, isLatest: false });
+    standin.put({ ...a!, version: '2.0.0', updatedAt: iso(T0 + 10_000_000) });
+    // b changed hours later: the next sync's updated_since lies past a's versions, so its feed no longer names a.
+    standin.put({ ...b!, description: 'Acme tool for widget stock', updatedAt: iso(T0 + 20_000_000) });
+    standin.answerNextLatestWith('{"server": {}}');
+    expect(await sync.sync(standin.url)).toMatchObject({ repaired: 0, skipped: 1 });
+    now = T0 + 40_000_000;
+    standin.requests.length = 0;
+    expect(await sync.sync(standin.url)).toMatchObject({ repaired: 1 });
+    expect(standin.requests).toContain(`/v0.1/servers/${encodeURIComponent(a!.name)}/versions/latest`);
+    expect((await visible()).get(a!.name)).toBe('2.0.0 active');
+    const rows = await registryStore.versionsOf(db, standin.url, [a!.name]);
+    expect(rows.filter((r) => r.isLatest).map((r) => r.version)).toEqual(['2.0.0']);
+  });
+
+  it("skips a /versions/latest answer that names another server, and leaves that server's versions alone", async () => {
+    const [a, b, c] = fleet(3).map((v, i) => ({ ...v, updatedAt: iso(T0 + i * 3_600_000) }));
+    for (const v of [a, b, c]) standin.put(v!);
+    await sync.sync(standin.url);
+    standin.put({ ...a!, isLatest: false });
+    standin.put({ ...a!, version: '2.0.0', updatedAt: iso(T0 + 10_000_000) });
+    // Asked for a's latest version, the registry answers with a version of b that it never listed.
+    const planted = {
+      server: { name: b!.name, description: 'Planted text for b', version: '2.0.0' },
+      _meta: { [OFFICIAL_META]: { updatedAt: iso(T0 + 10_000_000), isLatest: true } },
+    };
+    standin.answerNextLatestWith(JSON.stringify(planted));
+    expect(await sync.sync(standin.url)).toMatchObject({ repaired: 0, skipped: 1 });
+    const bRows = await registryStore.versionsOf(db, standin.url, [b!.name]);
+    expect(bRows.map((r) => `${r.version} ${r.isLatest}`)).toEqual(['1.0.0 true']);
+    expect((await registryStore.visible(db)).find((s) => s.name === b!.name)?.detail.description).toBe(b!.description);
+  });
+
+  it('a /versions/latest that answers 404 for a server the list shows hides it for no longer than the next sync', async () => {
+    const [a, b] = fleet(2).map((v, i) => ({ ...v, updatedAt: iso(T0 + i * 3_600_000) }));
+    standin.put(a!);
+    standin.put(b!);
+    await sync.sync(standin.url);
+    standin.put({ ...a!, isLatest: false });
+    standin.put({ ...a!, version: '2.0.0', updatedAt: iso(T0 + 10_000_000) });
+    standin.put({ ...b!, description: 'Acme tool for widget stock', updatedAt: iso(T0 + 20_000_000) });
+    // The list names a@2.0.0 as latest; asked about it, the registry (a replica behind, a cache) answers 404 once.
+    let glitches = 1;
+    const glitchy = quietSync({
+      fetch: async (input, init) =>
+        String(input).includes('/versions/latest') && glitches-- > 0
+          ? new Response('{"error": "Server not found"}', { status: 404 })
+          : fetch(input, init),
+    });
+    await glitchy.sync(standin.url);
+    now = T0 + 40_000_000;
+    await sync.sync(standin.url);
+    expect((await visible()).get(a!.name)).toBe('2.0.0 active');
   });
 
   it('cuts free text to its bound and reads lists of alternatives to theirs', async () => {

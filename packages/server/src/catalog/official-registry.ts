@@ -40,12 +40,15 @@ export const REGISTRY_BOUNDS = {
 const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/g;
 /** Free text: control characters removed, cut to `n`. */
 const text = (n: number) => z.string().transform((s) => cut(s.replace(CONTROL, ''), n));
-/** An identifier: at most `n` characters, no spaces or control characters. */
+/**
+ * An identifier: at most `n` characters, no spaces, control or format characters (a right-to-left override or a
+ * zero-width space would make a launch command, URL or name read other than it runs), no lone surrogates.
+ */
 const token = (n: number) =>
   z
     .string()
     .max(n)
-    .regex(/^[^\s\p{Cc}]*$/u);
+    .regex(/^[^\s\p{Cc}\p{Cf}\p{Cs}]*$/u);
 const httpUrl = token(REGISTRY_BOUNDS.url).regex(/^https?:\/\//i);
 /** The first `n` items of a list, each then parsed by `item`. */
 const first = <T extends z.ZodType>(n: number, item: T) =>
@@ -88,9 +91,12 @@ export const OFFICIAL_META = 'io.modelcontextprotocol.registry/official';
 const Official = z.object({
   status: z.enum(['active', 'deprecated', 'deleted']).optional(),
   statusMessage: text(REGISTRY_BOUNDS.statusMessage).optional(),
+  // An RFC 3339 date-time, as the API's schema says: Date.parse takes far more (years beyond ±9999 among them, whose
+  // updated_since minus the margin is no date, which stopped every later sync).
   updatedAt: z
     .string()
     .max(64)
+    .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i, 'not an RFC 3339 date-time')
     .refine((s) => !Number.isNaN(Date.parse(s)), 'not a date'),
   isLatest: z.boolean(),
 });

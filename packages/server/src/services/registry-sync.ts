@@ -21,7 +21,7 @@ import { leasesStore } from '../store/leases.js';
 import { type HeldVersion, registryStore } from '../store/registry.js';
 import { type CatalogScreen, createCatalogScreen } from './catalog-screen.js';
 
-/** Page size asked of the registry (its documented maximum). */
+/** Page size asked of the registry (its documented maximum); a page of more fails the sync. */
 export const PAGE_LIMIT = 100;
 /** `updated_since` goes this far before the newest updatedAt seen: clocks and commits are not instant. */
 export const UPDATED_SINCE_MARGIN_MS = 5 * 60_000;
@@ -224,6 +224,12 @@ export function createRegistrySync(deps: RegistrySyncDeps): RegistrySync {
       const parsed = ServerListPage.safeParse(await getJson(source, url, budget));
       if (!parsed.success)
         throw unavailable(source, `unexpected /v0.1/servers page: ${parsed.error.issues[0]?.message}`);
+      // A registry that ignores the limit would pass MAX_PAGES' bound on versions (and the one transaction's size).
+      if (parsed.data.servers.length > PAGE_LIMIT)
+        throw unavailable(
+          source,
+          `${parsed.data.servers.length} servers in a /v0.1/servers page (limit=${PAGE_LIMIT})`,
+        );
       for (const entry of parsed.data.servers) {
         const server = accepted(source, parseEntry(entry), 'entry');
         if (server) received.push(server);
@@ -238,12 +244,23 @@ export function createRegistrySync(deps: RegistrySyncDeps): RegistrySync {
     return { received, pages, skipped };
   }
 
-  /** The latest version of `name` per the registry, null when it has none (404), undefined when malformed. */
-  async function latestOf(source: string, name: string, budget: ReadBudget): Promise<SyncedServer | null | undefined> {
+  /**
+   * The latest version of `name` per the registry, undefined when malformed or absent: a 404 for a name the list
+   * just showed contradicts it (a replica behind, a cache), and clearing every flag on it would hide the server
+   * for good once updated_since passes its versions; left as it is, a name with several flags is asked again.
+   */
+  async function latestOf(source: string, name: string, budget: ReadBudget): Promise<SyncedServer | undefined> {
     const url = endpoint(source, `v0.1/servers/${encodeURIComponent(name)}/versions/latest`);
     const body = await getJson(source, url, budget);
-    if (body === undefined) return null;
-    return accepted(source, parseEntry(body), '/versions/latest answer');
+    const parsed: ParsedEntry = body === undefined ? { ok: false, name, reason: 'HTTP 404' } : parseEntry(body);
+    // An answer about another server would be stored as that server's latest version, its flags unchecked.
+    if (parsed.ok && parsed.server.name !== name)
+      return accepted(
+        source,
+        { ok: false, name, reason: `server.name: ${parsed.server.name}, not the name asked` },
+        '/versions/latest answer',
+      );
+    return accepted(source, parsed, '/versions/latest answer');
   }
 
   /** The catalog screen's verdict on a version's agent-facing text; logged when it holds the version. */
@@ -261,13 +278,19 @@ export function createRegistrySync(deps: RegistrySyncDeps): RegistrySync {
         ? undefined
         : new Date(Date.parse(state.newestUpdatedAt) - UPDATED_SINCE_MARGIN_MS).toISOString();
     const budget: ReadBudget = { left: maxSyncBytes, deadline: AbortSignal.timeout(maxSyncReadMs) };
+    // Pages come in name order: a version changed after its page was read is seen by the next sync only if
+    // updated_since does not pass the moment reading began.
+    const startedAt = new Date(deps.clock.now()).toISOString();
     const { received, pages, skipped: malformed } = await readPages(source, since, budget);
     let skipped = malformed;
 
     // Latest flags as they will stand: stored versions overlaid with what arrived. A name whose versions do
     // not show exactly one latest (a flip that left the old version's updatedAt alone, or a page boundary
-    // between them) is asked of the registry.
-    const names = [...new Set(received.map((r) => r.name))];
+    // between them) is asked of the registry; so is one stored with several, whose repair an earlier sync
+    // skipped (the feed, past its versions' updatedAt, will not name it again).
+    const names = [
+      ...new Set([...received.map((r) => r.name), ...(await registryStore.severalLatest(deps.db, source))]),
+    ];
     const stored = await registryStore.versionsOf(deps.db, source, names);
     const latestByName = new Map<string, Map<string, boolean>>();
     for (const v of [...stored, ...received]) {
@@ -276,17 +299,17 @@ export function createRegistrySync(deps: RegistrySyncDeps): RegistrySync {
       latestByName.set(v.name, versions);
     }
     const disagreeing = names.filter((n) => [...latestByName.get(n)!.values()].filter(Boolean).length !== 1);
-    const repairs = new Map<string, SyncedServer | null>();
+    const repairs = new Map<string, SyncedServer>();
     for (const name of disagreeing) {
       const latest = await latestOf(source, name, budget);
       if (latest === undefined) skipped += 1;
       else repairs.set(name, latest);
     }
 
-    // Never past this instance's clock: one entry dated in the future would hide every later change.
-    const now = new Date(deps.clock.now()).toISOString();
+    // Never past this instance's clock when reading began: one entry dated in the future, or one read minutes
+    // after an earlier page, would hide later changes.
     const newest = received.reduce<string | undefined>((max, r) => {
-      const at = Date.parse(r.updatedAt) > Date.parse(now) ? now : r.updatedAt;
+      const at = Date.parse(r.updatedAt) > Date.parse(startedAt) ? startedAt : r.updatedAt;
       return max === undefined || Date.parse(at) > Date.parse(max) ? at : max;
     }, state.newestUpdatedAt);
 
@@ -299,7 +322,7 @@ export function createRegistrySync(deps: RegistrySyncDeps): RegistrySync {
       return verdict.rules;
     };
     const rulesOf = new Map<SyncedServer, string[]>();
-    for (const r of [...received, ...repairs.values()]) if (r) rulesOf.set(r, await screen(source, r));
+    for (const r of [...received, ...repairs.values()]) rulesOf.set(r, await screen(source, r));
     // Versions stored before the screen existed, of any source: screened here, before the transaction, so that a
     // model call never runs while it holds the writer.
     const verdicts: Array<{ source: string; name: string; version: string; rules: string[] }> = [];
@@ -309,8 +332,8 @@ export function createRegistrySync(deps: RegistrySyncDeps): RegistrySync {
       const before = new Map((await registryStore.visible(q)).map((s) => [s.name, fingerprintOf(s)]));
       for (const r of received) await registryStore.upsert(q, source, r, rulesOf.get(r)!);
       for (const [name, latest] of repairs) {
-        if (latest) await registryStore.upsert(q, source, { ...latest, isLatest: true }, rulesOf.get(latest)!);
-        await registryStore.setLatest(q, source, name, latest?.version ?? '');
+        await registryStore.upsert(q, source, { ...latest, isLatest: true }, rulesOf.get(latest)!);
+        await registryStore.setLatest(q, source, name, latest.version);
       }
       for (const v of verdicts) await registryStore.setHeld(q, v.source, v.name, v.version, v.rules);
       const after = new Map((await registryStore.visible(q)).map((s) => [s.name, fingerprintOf(s)]));

@@ -61,6 +61,16 @@ export const registryStore = {
     return out;
   },
 
+  /** Names of `source` with more than one version, not deleted, flagged latest (a repair skipped). */
+  async severalLatest(q: Queryable, source: string): Promise<string[]> {
+    const rows = await q.all<{ name: string }>(
+      `SELECT name FROM registry_servers WHERE source = ? AND is_latest = 1 AND status != 'deleted'
+        GROUP BY name HAVING COUNT(*) > 1 ORDER BY name`,
+      [source],
+    );
+    return rows.map((r) => r.name);
+  },
+
   /**
    * Stores a version with the catalog screen's verdict: `held` the rules that hold it, empty when it passed. An
    * operator's release of the version survives only while its text (`data`) stays the same.
