@@ -568,4 +568,5 @@ export const DEVELOPER_VOCABULARY: readonly string[] = [
   'grafana dashboard|grafana dashboards|honeycomb|honeycomb trace|honeycomb traces|honeycomb query|honeycomb queries => monitoring dashboards alerts',
   'shopify|shopify store|shopify shop|shopify admin|shopify product|shopify products|shopify order|shopify orders => shopify api',
   'amazon s3|aws s3|s3 bucket|s3 buckets|s3 object|s3 objects|s3 file|s3 files|s3 => object storage bucket aws',
+  'pplx|perplexity ai => perplexity',
 ];
