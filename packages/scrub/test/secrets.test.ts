@@ -158,6 +158,25 @@ describe('secrets identified by context', () => {
     }
   });
 
+  it('leaves code that computes a secret alone: calls and keywords after the name are not its value', () => {
+    for (const text of [
+      'const credentials = await loadCredentials();',
+      'const password = await prompt("Password: ");',
+      'password = input("Password: ")',
+      'password = getpass.getpass()',
+      'const passwordHash = await bcrypt.hash(password, 10);',
+      'let secret = yield call(fetchSecret, name);',
+      'api_key = read_key(path)',
+    ]) {
+      expect(scrub(text).report.clean, text).toBe(true);
+    }
+    // A value that is not code still is.
+    expect(scrub('password = hunter2 (the old one)').text).toBe(
+      'password = [REDACTED:secret_assignment] (the old one)',
+    );
+    expect(scrub('PASSWORD=await').report.clean).toBe(false);
+  });
+
   it('redacts bearer and basic authorization headers and cookies', () => {
     const opaque = gen(ALNUM, 40);
     expect(scrub(`Authorization: Bearer ${opaque}`).text).toBe('Authorization: Bearer [REDACTED:authorization_header]');

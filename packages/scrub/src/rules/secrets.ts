@@ -81,15 +81,24 @@ const STRONG_NAME =
 /** A dotted identifier or call is a reference to a secret held elsewhere, not the secret itself. */
 const CODE_REFERENCE = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$|^[A-Za-z_$][\w$]*\(|^\d+(?:\.\d+)?$/;
 
+/** Operators that start an expression: `password = await prompt()` computes the value, it does not hold it. */
+const EXPRESSION_KEYWORD = /^(?:await|yield|new|typeof|async|lambda)$/;
+
+/** Whether an unquoted value ending at `end` is code: a call (`input(...)`) or a keyword before an expression. */
+function computedValue(value: string, text: string, end: number): boolean {
+  if (text.charCodeAt(end) === 40) return true; // '('
+  return EXPRESSION_KEYWORD.test(value) && /^ +[\w$(]/.test(text.slice(end, end + 8));
+}
+
 /**
  * `NAME = value`, `"name": "value"`, `name: value`, `NAME := value`, `name => value` where the name says secret.
  * Strong names (password, secret, api key...) take any non-placeholder value of 4+ characters; weak names
  * (token, *_key, signature) only take values that look machine-generated.
  */
-export function assignmentAccept(value: string, m: RegExpExecArray): boolean {
+export function assignmentAccept(value: string, m: RegExpExecArray, text: string): boolean {
   if (isPlaceholder(value)) return false;
   const quoted = m[1] !== undefined || m[2] !== undefined;
-  if (!quoted && CODE_REFERENCE.test(value)) return false;
+  if (!quoted && (CODE_REFERENCE.test(value) || computedValue(value, text, m.index + m[0].length))) return false;
   const name = m[0].slice(0, m[0].search(/["']?\s{0,3}(?::=|=>|[:=])/));
   if (STRONG_NAME.test(name)) return value.length >= 4;
   return looksRandom(value, 12);
