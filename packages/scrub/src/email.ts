@@ -1,8 +1,12 @@
 import type { Finding } from './types.js';
 
-const LOCAL = /[A-Za-z0-9._%+-]/;
-const DOMAIN = /[A-Za-z0-9.-]/;
-const EMAIL = /^[A-Za-z0-9][A-Za-z0-9._%+-]{0,63}@(?:[A-Za-z0-9-]{1,63}\.){1,8}[A-Za-z]{2,24}$/;
+// Letters of any script: internationalised addresses (RFC 6531) and domains (IDN) are written in them, and an
+// ASCII-only scan would stop inside `françois@…`, leaving `fran` beside the placeholder.
+const LOCAL = /[\p{L}\p{M}\p{N}._%+-]/u;
+const DOMAIN = /[\p{L}\p{M}\p{N}.-]/u;
+const ALNUM = /[\p{L}\p{N}]/u;
+const EMAIL =
+  /^[\p{L}\p{N}][\p{L}\p{M}\p{N}._%+-]{0,63}@(?:[\p{L}\p{M}\p{N}-]{1,63}\.){1,8}(?:[A-Za-z]{2,24}|xn--[A-Za-z0-9-]{1,59}|[\p{L}\p{M}]{2,24})$/u;
 /** A URL's `user:password@host`: the part after the colon is a password, not a mailbox. */
 const URL_USERINFO = /:\/\/[^\s/@]*:$/;
 
@@ -18,7 +22,7 @@ export function findEmails(text: string): Finding[] {
     let end = at + 1;
     while (end < text.length && end - at < 254 && DOMAIN.test(text[end])) end++;
     while (end > at + 1 && /[.-]/.test(text[end - 1])) end--; // sentence punctuation after the address
-    while (start < at && !/[A-Za-z0-9]/.test(text[start])) start++;
+    while (start < at && !ALNUM.test(text[start])) start++;
     const candidate = text.slice(start, end);
     if (!EMAIL.test(candidate) || /^git@/i.test(candidate)) continue;
     if (URL_USERINFO.test(text.slice(Math.max(0, start - 200), start))) continue;
