@@ -206,6 +206,14 @@ describe('secrets identified by context', () => {
     }
   });
 
+  it('takes creds as a name, for random-looking values', () => {
+    const value = gen(ALNUM, 30, 5);
+    expect(scrub(`export MY_APP_CREDS=${value}`).text).toBe('export MY_APP_CREDS=[REDACTED:secret_assignment]');
+    expect(scrub(`"db_creds": "${value}"`).text).toBe('"db_creds": "[REDACTED:secret_assignment]"');
+    expect(scrub('creds = load_creds(path)').report.clean).toBe(true);
+    expect(scrub('AWS_CREDS=default').report.clean).toBe(true);
+  });
+
   it('takes only random-looking values for weak names like token', () => {
     expect(scrub('"max_tokens": 4096').report.clean).toBe(true);
     expect(scrub('token = getToken()').report.clean).toBe(true);
