@@ -374,6 +374,26 @@ describe('full extraction with a chat-completions model', () => {
 });
 
 describe('extractFile', () => {
+  it('sends nothing when the kill switch is turned on while the transcript is being extracted', async () => {
+    server = await startServer((_req, res) => json(res, 201, { id: 'lrn_hook', status: 'pending_review' }));
+    const file = fileURLToPath(new URL('./fixtures/openclaw-session.jsonl', import.meta.url));
+    const killSwitchPath = join(dir, 'DISABLED');
+    const heuristic = new HeuristicModel();
+    const r = await extractFile(file, {
+      model: {
+        name: 'heuristic',
+        extract: async (input) => {
+          await writeFile(killSwitchPath, '');
+          return heuristic.extract(input);
+        },
+      },
+      submitter: submitter(new DraftQueue(dir), server.url),
+      killSwitchPath,
+    });
+    expect(r.disabled).toBe(true);
+    expect(server.requests).toHaveLength(0);
+  });
+
   it('reads, extracts and submits one transcript, and does nothing while the kill switch is on', async () => {
     server = await startServer((_req, res) => json(res, 201, { id: 'lrn_hook', status: 'pending_review' }));
     const file = fileURLToPath(new URL('./fixtures/openclaw-session.jsonl', import.meta.url));
