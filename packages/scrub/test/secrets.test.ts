@@ -206,6 +206,26 @@ describe('secrets identified by context', () => {
     }
   });
 
+  it('redacts pw assignments and passwords stated in prose', () => {
+    expect(scrub('user ubuntu pw: Spring2024!').text).toBe('user ubuntu pw: [REDACTED:secret_assignment]');
+    expect(scrub('export DB_PW=Spring2024!').text).toBe('export DB_PW=[REDACTED:secret_assignment]');
+    expect(scrub('the password is Zq8mnP2xq.').text).toBe('the password is [REDACTED:secret_assignment].');
+    expect(scrub('Password for prod was hunter22, now rotated').text).toBe(
+      'Password for prod was [REDACTED:secret_assignment], now rotated',
+    );
+    for (const text of [
+      'pwsh: 7.4',
+      'pw: string',
+      'the password is required.',
+      'the password is stored-in-vault',
+      'the password is wrong',
+      'your password is ${PASSWORD}',
+      'npw: Spring2024!',
+    ]) {
+      expect(scrub(text).report.clean, text).toBe(true);
+    }
+  });
+
   it('takes creds as a name, for random-looking values', () => {
     const value = gen(ALNUM, 30, 5);
     expect(scrub(`export MY_APP_CREDS=${value}`).text).toBe('export MY_APP_CREDS=[REDACTED:secret_assignment]');

@@ -127,7 +127,7 @@ export const AZURE_RULES: readonly Rule[] = [
 ];
 
 const STRONG_NAME =
-  /pass(?:word|wd|phrase)?|pwd|secret|private[_-]?key|credential|access[_-]?key|api[_-]?key|apikey|auth[_-]?token|salt/i;
+  /pass(?:word|wd|phrase)?|pwd|(?:^|[^a-z])pw(?:$|[^a-z])|secret|private[_-]?key|credential|access[_-]?key|api[_-]?key|apikey|auth[_-]?token|salt/i;
 /** A dotted identifier or call is a reference to a secret held elsewhere, not the secret itself. */
 const CODE_REFERENCE = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$|^[A-Za-z_$][\w$]*\(|^\d+(?:\.\d+)?$/;
 
@@ -150,12 +150,14 @@ export function assignmentAccept(value: string, m: RegExpExecArray, text: string
   const quoted = m[1] !== undefined || m[2] !== undefined;
   if (!quoted && (CODE_REFERENCE.test(value) || computedValue(value, text, m.index + m[0].length))) return false;
   const name = m[0].slice(0, m[0].search(/["']?\s{0,3}(?::=|=>|[:=])/));
+  // `pw` only as a word of its own (DB_PW, pw:), not inside one (npw, pwsh).
+  if (/^pw/i.test(name) && (/[A-Za-z]/.test(text.charAt(m.index - 1)) || /^pw[a-z]/i.test(name))) return false;
   if (STRONG_NAME.test(name)) return value.length >= 4;
   return looksRandom(value, 12);
 }
 
 const NAME =
-  '(?:pass(?:word|wd|phrase)?|pwd|secret|private[_-]?key|credentials?|creds|access[_-]?key|api[_-]?key|apikey|auth[_-]?token|salt|token|_key|-key|signature)';
+  '(?:pass(?:word|wd|phrase)?|pwd?|secret|private[_-]?key|credentials?|creds|access[_-]?key|api[_-]?key|apikey|auth[_-]?token|salt|token|_key|-key|signature)';
 const VALUE = `(?:"([^"\\r\\n]{1,512})"|'([^'\\r\\n]{1,512})'|([^\\s"'\`,;(){}\\[\\]<>\\\\]{1,512}))`;
 
 const FLAG_VALUE = `(?:"([^"\\r\\n]{1,256})"|'([^'\\r\\n]{1,256})'|([^\\s"'\`;|&<>()]{1,256}))`;
@@ -195,6 +197,15 @@ export const CONTEXT_RULES: readonly Rule[] = [
   passwordAfter('smbclient(?![\\w-])[^\\n|;&]{0,200}?\\s-U\\s*[^\\s%]{1,128}%'),
   // ~/.netrc: machine HOST [login NAME] [account NAME] password PW, on one line or several.
   passwordAfter('machine\\s+\\S{1,253}(?:\\s+(?:login|account)\\s+\\S{1,256}){0,2}\\s+password\\s+'),
+  {
+    type: 'secret_assignment',
+    // In prose: "the password is Zq8mnP2xq", "password for prod was hunter22". Only values mixing letters with
+    // digits or symbols, so that "the password is required" stays.
+    pattern:
+      /(?<![A-Za-z])(?:pass(?:word|wd|phrase)|pw)(?:\s+(?:for|of|on|to)\s+[^\s]{1,40})?\s+(?:is|was)\s+["'`]?([^\s"'`,;]{3,127}[^\s"'`,;.!?:)])/dgi,
+    accept: (v) =>
+      !isPlaceholder(v) && /[A-Za-z]/.test(v) && (/\d/.test(v) || /[^A-Za-z0-9_.-]/.test(v)) && !/^[$%{<]/.test(v),
+  },
   {
     type: 'basic_auth',
     // curl -u user:password
