@@ -239,6 +239,19 @@ describe('Submitter', () => {
     expect(r.rejected.map((x) => x.id)).toEqual([edited!.id]);
   });
 
+  it('sends only the draft fields of the request shape from a queued file: nothing else it may hold', async () => {
+    server = await startServer((_req, res) => json(res, 201, { id: 'lrn_ok', status: 'pending_review' }));
+    const queue = new DraftQueue(dir);
+    const [edited] = (await queue.enqueueNew([draft(1)], 'claude-code', new Date(clock()))).queued;
+    const file = join(dir, 'pending', `${edited!.id}.json`);
+    const item = JSON.parse(await readFile(file, 'utf8'));
+    item.draft.quality_self_assessment = { specificity: 4, notes: 'AKIAQYLPMN5HHHFPZAM2' };
+    await writeFile(file, JSON.stringify(item));
+
+    await submitter(queue, server.url).flush();
+    expect(server.requests.map((q) => q.body).join('')).not.toContain('AKIAQYLPMN5HHHFPZAM2');
+  });
+
   it('honours Retry-After and leaves drafts queued when the server is unreachable', async () => {
     server = await startServer((_req, res) => {
       res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '7' });

@@ -3,6 +3,7 @@ import { Agent, request } from 'undici';
 import type { SourceClient } from '../conversation.js';
 import { redactPersonal } from '../pipeline/personal.js';
 import { draftText } from '../pipeline/run.js';
+import { parseCandidate } from '../pipeline/validate.js';
 import { isRecord } from '../readers/line-parser.js';
 import { CONTRIBUTOR_AGENT, type Clock, type LearningDraft, type Sleep, realSleep, systemClock } from '../types.js';
 import type { DraftQueue, QueueItem } from './queue.js';
@@ -62,6 +63,10 @@ const MAX_ANSWER_BYTES = 1024 * 1024;
  */
 async function stillFound(item: QueueItem): Promise<string | undefined> {
   try {
+    // The request shape only: a file edited in pending/ may hold other fields, or other values in these.
+    const parsed = parseCandidate(item.draft);
+    if ('error' in parsed) return `queued draft is malformed: ${parsed.error}`;
+    item.draft = parsed.candidate as LearningDraft;
     // What is sent, not only what was extracted: the source tag too, and the enum fields, read from the file.
     const sent = learnRequestBody(item.draft, item.source);
     const text = [draftText({ ...item.draft, tags: sent.tags as string[] }), sent.category, sent.outcome].join('\n');
