@@ -34,3 +34,18 @@ describe('axle extract on a transcript carrying terminal escape sequences', () =
       for (const v of Object.values(d)) expect(JSON.stringify(v)).not.toMatch(/\\u00(1b|07)|\u202e/i);
   });
 });
+
+describe('axle extract shows every text field it would send', () => {
+  it('prints the task context (the person’s own prompt) before asking, not only the title, tags and body', async () => {
+    const home = tempHome();
+    const json = await axle(['extract', TRANSCRIPT.pathname, '--dry-run', '--json'], { home });
+    const { drafts } = JSON.parse(json.stdout) as { drafts: Array<{ task_context: string }> };
+    expect(drafts.length).toBeGreaterThan(0);
+    const shown = await axle(['extract', TRANSCRIPT.pathname, '--dry-run'], { home });
+    expect(shown.code, shown.stderr).toBe(0);
+    for (const d of drafts) {
+      expect(d.task_context.length).toBeGreaterThan(0);
+      expect(shown.stdout).toContain(d.task_context);
+    }
+  });
+});

@@ -14,7 +14,7 @@ export interface ExtractFileOptions extends PipelineOptions {
 }
 
 export interface ExtractFileResult {
-  /** Absent when the kill switch was on: nothing was read. */
+  /** Absent when the kill switch was on at the start: nothing was read. */
   extraction?: ExtractionResult;
   submission?: FlushReport;
   disabled: boolean;
@@ -31,6 +31,8 @@ export async function extractFile(path: string, opts: ExtractFileOptions): Promi
   const extraction = await runPipeline(read.conversation, opts);
   extraction.errors.unshift(...read.issues.map((i) => ({ stage: `read:${i.kind}`, chunk: -1, message: i.message })));
   if (!opts.submitter || extraction.learnings.length === 0) return { extraction, disabled: false };
+  // Switched on while the transcript was being extracted: nothing is queued or sent.
+  if (await captureDisabled(opts.killSwitchPath ?? defaultPaths().killSwitch)) return { extraction, disabled: true };
   const submission = await opts.submitter.submit(extraction.learnings, extraction.source);
   return { extraction, submission, disabled: false };
 }

@@ -83,6 +83,35 @@ describe('config', () => {
 });
 
 describe('OpenClawAdapter', () => {
+  it('sends nothing when the kill switch is turned on while the last file is being extracted', async () => {
+    server = await startServer((_req, res) => json(res, 201, { id: 'lrn_1', status: 'pending_review' }));
+    const { HeuristicModel } = await import('../src/model/heuristic.js');
+    const heuristic = new HeuristicModel();
+    let calls = 0;
+    const killSwitch = join(home, '.axle', 'DISABLED');
+    const model: Model = {
+      name: 'heuristic',
+      extract: async (input) => {
+        // The person switches capture off during the run; files already started still finish.
+        if (++calls === 1) {
+          await mkdir(join(home, '.axle'), { recursive: true });
+          await writeFile(killSwitch, '');
+        }
+        return heuristic.extract(input);
+      },
+    };
+    const a = adapter({
+      claudeProjectsPath: null,
+      config: { max_files_per_run: 1 },
+      model,
+      submit: { server: server.url, apiKey: 'axl_k' },
+    });
+    const r = await a.runOnce();
+    expect(r.files_processed).toBe(1);
+    expect(server.requests).toHaveLength(0);
+    expect(r.stopped).toBe('kill_switch');
+  });
+
   it('extracts memory files and Claude sessions, records state, and skips unchanged files', async () => {
     server = await startServer((_req, res) => json(res, 201, { id: 'lrn_1', status: 'pending_review' }));
     const a = adapter({ submit: { server: server.url, apiKey: 'axl_k' } });

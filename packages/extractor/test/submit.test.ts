@@ -209,6 +209,49 @@ describe('Submitter', () => {
     expect((await queue.list('rejected')).map((i) => i.id)).toEqual([edited!.id]);
   });
 
+  it('sends a queued draft edited by hand as the queue would store it: person names redacted', async () => {
+    server = await startServer((_req, res) => json(res, 201, { id: 'lrn_ok', status: 'pending_review' }));
+    const queue = new DraftQueue(dir);
+    const [edited] = (await queue.enqueueNew([draft(1)], 'claude-code', new Date(clock()))).queued;
+    const file = join(dir, 'pending', `${edited!.id}.json`);
+    const item = JSON.parse(await readFile(file, 'utf8'));
+    item.draft.body += ' Then ask Priya Raman to rotate the deploy key.';
+    await writeFile(file, JSON.stringify(item));
+
+    await submitter(queue, server.url).flush();
+    expect(server.requests).toHaveLength(1);
+    const sent = JSON.parse(server.requests[0]!.body);
+    expect(sent.body).not.toContain('Priya');
+    expect(sent.body).toContain('Then ask [PERSON_1] to rotate the deploy key.');
+  });
+
+  it('checks every text field it sends, the source tag included, before sending a queued draft', async () => {
+    server = await startServer((_req, res) => json(res, 201, { id: 'lrn_ok', status: 'pending_review' }));
+    const queue = new DraftQueue(dir);
+    const [edited] = (await queue.enqueueNew([draft(1)], 'claude-code', new Date(clock()))).queued;
+    const file = join(dir, 'pending', `${edited!.id}.json`);
+    const item = JSON.parse(await readFile(file, 'utf8'));
+    item.source = 'claude-code AKIAQYLPMN5HHHFPZAM2';
+    await writeFile(file, JSON.stringify(item));
+
+    const r = await submitter(queue, server.url).flush();
+    expect(server.requests.map((q) => q.body).join('')).not.toContain('AKIAQYLPMN5HHHFPZAM2');
+    expect(r.rejected.map((x) => x.id)).toEqual([edited!.id]);
+  });
+
+  it('sends only the draft fields of the request shape from a queued file: nothing else it may hold', async () => {
+    server = await startServer((_req, res) => json(res, 201, { id: 'lrn_ok', status: 'pending_review' }));
+    const queue = new DraftQueue(dir);
+    const [edited] = (await queue.enqueueNew([draft(1)], 'claude-code', new Date(clock()))).queued;
+    const file = join(dir, 'pending', `${edited!.id}.json`);
+    const item = JSON.parse(await readFile(file, 'utf8'));
+    item.draft.quality_self_assessment = { specificity: 4, notes: 'AKIAQYLPMN5HHHFPZAM2' };
+    await writeFile(file, JSON.stringify(item));
+
+    await submitter(queue, server.url).flush();
+    expect(server.requests.map((q) => q.body).join('')).not.toContain('AKIAQYLPMN5HHHFPZAM2');
+  });
+
   it('honours Retry-After and leaves drafts queued when the server is unreachable', async () => {
     server = await startServer((_req, res) => {
       res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '7' });
@@ -344,6 +387,26 @@ describe('full extraction with a chat-completions model', () => {
 });
 
 describe('extractFile', () => {
+  it('sends nothing when the kill switch is turned on while the transcript is being extracted', async () => {
+    server = await startServer((_req, res) => json(res, 201, { id: 'lrn_hook', status: 'pending_review' }));
+    const file = fileURLToPath(new URL('./fixtures/openclaw-session.jsonl', import.meta.url));
+    const killSwitchPath = join(dir, 'DISABLED');
+    const heuristic = new HeuristicModel();
+    const r = await extractFile(file, {
+      model: {
+        name: 'heuristic',
+        extract: async (input) => {
+          await writeFile(killSwitchPath, '');
+          return heuristic.extract(input);
+        },
+      },
+      submitter: submitter(new DraftQueue(dir), server.url),
+      killSwitchPath,
+    });
+    expect(r.disabled).toBe(true);
+    expect(server.requests).toHaveLength(0);
+  });
+
   it('reads, extracts and submits one transcript, and does nothing while the kill switch is on', async () => {
     server = await startServer((_req, res) => json(res, 201, { id: 'lrn_hook', status: 'pending_review' }));
     const file = fileURLToPath(new URL('./fixtures/openclaw-session.jsonl', import.meta.url));

@@ -10,7 +10,7 @@ import { findMnemonics } from './mnemonic.js';
 import { findKeyTails, findPrivateKeys } from './pem.js';
 import { PHONE_RULE } from './phone.js';
 import { PII_RULES } from './rules/pii.js';
-import { AZURE_RULES, CONTEXT_RULES, TOKEN_RULES } from './rules/secrets.js';
+import { AZURE_RULES, CONTEXT_RULES, INNER_LITERAL_RULES, TOKEN_RULES } from './rules/secrets.js';
 import { type Family, type LiteralsName, Scan } from './scan.js';
 import { findTelegramTokens } from './telegram.js';
 import type { Finding } from './types.js';
@@ -21,8 +21,8 @@ const USERNAME_RULES = PII_RULES.filter((r) => r.type === 'username');
 const NUMBER_RULES = PII_RULES.filter((r) => r.type !== 'username');
 const PHONE_RULES = [PHONE_RULE];
 const NUMBERED_STREET_RULES = [NUMBERED_STREET_RULE];
-/** Azure's rules and the context rules: all start with literals, found in one search. */
-const LITERAL_RULES = [...AZURE_RULES, ...CONTEXT_RULES];
+/** Azure's rules, tokens found from an inner literal, and the context rules: all start with literals, found in one search. */
+const LITERAL_RULES = [...AZURE_RULES, ...INNER_LITERAL_RULES, ...CONTEXT_RULES];
 
 /**
  * Credentials, keys and tokens, in this order: a rule that skips covered values passes over what the families

@@ -10,6 +10,29 @@ describe('personal data', () => {
     expect(scrub('npm i @axle/extractor').report.clean).toBe(true);
   });
 
+  it('emails with letters beyond ASCII, whole: none of the name is left beside the placeholder', () => {
+    for (const e of [
+      'françois.dupont@exemple.fr',
+      'zoë+news@gmail.com',
+      'Müller@firma.de',
+      'jörg.müller@bücher.de',
+      'jorg@bücher.de',
+      'δοκιμή@παράδειγμα.δοκιμή',
+      '用户@例子.广告',
+      'ram@xn--p1ai.xn--p1ai',
+    ]) {
+      expect(only(`write to ${e}, thanks`), e).toEqual([['email', e]]);
+    }
+    expect(scrub('npm i @scopé/pkg and café@ noon').report.clean).toBe(true);
+  });
+
+  it('retina image names are not emails', () => {
+    for (const t of ['logo@2x.png', 'src="img/hero@3x.webp"', 'icon@1.5x.jpg']) {
+      expect(scrub(t).report.clean, t).toBe(true);
+    }
+    expect(only('mail ops@2xlabs.io')).toEqual([['email', 'ops@2xlabs.io']]);
+  });
+
   it('phone numbers in national and international formats', () => {
     for (const p of ['905-674-3793', '+46 (0)8 928 571 38', '03.93.92.16.85', '(579)888-3058', '+1-604-696-5272x565']) {
       expect(only(`call ${p} today`), p).toEqual([['phone_number', p]]);

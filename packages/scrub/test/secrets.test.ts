@@ -94,6 +94,72 @@ describe('provider credentials', () => {
   });
 });
 
+describe('provider credentials of less common vendors, bare (no key word before them)', () => {
+  const LOWER = 'abcdefghijklmnopqrstuvwxyz0123456789';
+  const BECH32 = 'QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L';
+  const B64 = `${ALNUM}+/`;
+  const cases: Array<[string, string]> = [
+    ['age_secret_key', `AGE-SECRET-KEY-1${gen(BECH32, 58)}`],
+    ['doppler_token', `dp.st.prd.${gen(ALNUM, 40)}`],
+    ['doppler_token', `dp.pt.${gen(ALNUM, 43)}`],
+    ['doppler_token', `dp.ct.${gen(ALNUM, 40)}`],
+    ['terraform_token', `${gen(ALNUM, 14)}.atlasv1.${gen(`${ALNUM}_-`, 67)}`],
+    ['atlassian_token', `ATATT3xFfGF0${gen(`${ALNUM}_-`, 174)}=${gen(HEX, 8)}`],
+    ['pulumi_token', `pul-${gen(HEX, 40)}`],
+    ['newrelic_key', `NRAK-${gen('ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789', 27)}`],
+    ['mapbox_secret_token', `sk.eyJ1IjoiYm9iIiwiYSI6ImNrbXh4eHh4eDAwMDAwMDAwIn0.${gen(`${ALNUM}_-`, 22)}`],
+    ['sentry_token', `sntryu_${gen(HEX, 64)}`],
+    ['sentry_token', `sntrys_eyJpYXQiOjE2ODg0NjQ5NzIuMjg4NjI0LCJ1cmwiOiJodHRwczovL3NlbnRyeS5pbyJ9_${gen(B64, 43)}`],
+    ['flyio_token', `fo1_${gen(`${ALNUM}_-`, 43)}`],
+    ['flyio_token', `fm2_${gen(B64, 160)}`],
+    ['planetscale_token', `pscale_tkn_${gen(`${ALNUM}_`, 43)}`],
+    ['planetscale_token', `pscale_pw_${gen(`${ALNUM}_`, 43)}`],
+    ['postman_api_key', `PMAK-${gen(HEX, 24)}-${gen(HEX, 34, 3)}`],
+    ['replicate_api_token', `r8_${gen(ALNUM, 37)}`],
+    ['perplexity_api_key', `pplx-${gen(ALNUM, 48)}`],
+    ['xai_api_key', `xai-${gen(ALNUM, 80)}`],
+    ['langsmith_api_key', `lsv2_pt_${gen(HEX, 32)}_${gen(HEX, 10, 3)}`],
+    ['supabase_token', `sbp_${gen(HEX, 40)}`],
+    ['netlify_token', `nfp_${gen(ALNUM, 36)}`],
+    ['circleci_token', `CCIPAT_${gen(ALNUM, 22)}_${gen(HEX, 40)}`],
+    ['buildkite_token', `bkua_${gen(HEX, 40)}`],
+    ['linear_api_key', `lin_oauth_${gen(HEX, 64)}`],
+    ['airtable_token', `pat${gen(ALNUM, 14)}.${gen(HEX, 64)}`],
+    ['rubygems_api_key', `rubygems_${gen(HEX, 48)}`],
+    ['nuget_api_key', `oy2${gen(LOWER, 43)}`],
+    ['clojars_token', `CLOJARS_${gen(LOWER, 60)}`],
+    ['adafruit_io_key', `aio_${gen(ALNUM, 28)}`],
+    ['easypost_api_key', `EZAK${gen(LOWER, 54)}`],
+    ['square_token', `EAAA${gen(`${ALNUM}_-`, 60)}`],
+    ['square_token', `sq0csp-${gen(`${ALNUM}_-`, 43)}`],
+    ['shippo_api_token', `shippo_live_${gen(HEX, 40)}`],
+    ['google_oauth_refresh_token', `1//0${gen(`${ALNUM}_-`, 100)}`],
+    ['scalingo_token', `tk-us-${gen(`${ALNUM}_-`, 48)}`],
+    ['prefect_api_key', `pnu_${gen(ALNUM, 36)}`],
+    ['cloudflare_origin_ca_key', `v1.0-${gen(HEX, 24)}-${gen(HEX, 146, 3)}`],
+    ['deno_token', `ddp_${gen(ALNUM, 36)}`],
+    ['mailchimp_api_key', `${gen(HEX, 32)}-us21`],
+  ];
+  it.each(cases)('finds %s', (type, secret) => {
+    const text = `output: ${secret} done`;
+    expect(types(text)).toContain(type);
+    expect(scrub(text).text).toBe(`output: [REDACTED:${type}] done`);
+  });
+
+  it('leaves their lookalikes alone', () => {
+    for (const text of [
+      'the dp.st.prd service token lives in Doppler',
+      'AGE-SECRET-KEY-1 is how age secret keys start',
+      'pattern pat_1234 and pattern14charsx.deadbeef',
+      `md5 ${gen(HEX, 32)}-usage`,
+      'apt install r8_lib oy2 1//0 v1.0-beta',
+      `branch sbp_${gen(HEX, 12)}`,
+    ]) {
+      expect(scrub(text).report.clean, text).toBe(true);
+    }
+  });
+});
+
 describe('secrets identified by context', () => {
   it('redacts the value of password, secret and token assignments', () => {
     expect(scrub('password=hunter22').text).toBe('password=[REDACTED:secret_assignment]');
@@ -140,6 +206,34 @@ describe('secrets identified by context', () => {
     }
   });
 
+  it('redacts pw assignments and passwords stated in prose', () => {
+    expect(scrub('user ubuntu pw: Spring2024!').text).toBe('user ubuntu pw: [REDACTED:secret_assignment]');
+    expect(scrub('export DB_PW=Spring2024!').text).toBe('export DB_PW=[REDACTED:secret_assignment]');
+    expect(scrub('the password is Zq8mnP2xq.').text).toBe('the password is [REDACTED:secret_assignment].');
+    expect(scrub('Password for prod was hunter22, now rotated').text).toBe(
+      'Password for prod was [REDACTED:secret_assignment], now rotated',
+    );
+    for (const text of [
+      'pwsh: 7.4',
+      'pw: string',
+      'the password is required.',
+      'the password is stored-in-vault',
+      'the password is wrong',
+      'your password is ${PASSWORD}',
+      'npw: Spring2024!',
+    ]) {
+      expect(scrub(text).report.clean, text).toBe(true);
+    }
+  });
+
+  it('takes creds as a name, for random-looking values', () => {
+    const value = gen(ALNUM, 30, 5);
+    expect(scrub(`export MY_APP_CREDS=${value}`).text).toBe('export MY_APP_CREDS=[REDACTED:secret_assignment]');
+    expect(scrub(`"db_creds": "${value}"`).text).toBe('"db_creds": "[REDACTED:secret_assignment]"');
+    expect(scrub('creds = load_creds(path)').report.clean).toBe(true);
+    expect(scrub('AWS_CREDS=default').report.clean).toBe(true);
+  });
+
   it('takes only random-looking values for weak names like token', () => {
     expect(scrub('"max_tokens": 4096').report.clean).toBe(true);
     expect(scrub('token = getToken()').report.clean).toBe(true);
@@ -156,6 +250,25 @@ describe('secrets identified by context', () => {
     ]) {
       expect(scrub(text).report.clean, text).toBe(true);
     }
+  });
+
+  it('leaves code that computes a secret alone: calls and keywords after the name are not its value', () => {
+    for (const text of [
+      'const credentials = await loadCredentials();',
+      'const password = await prompt("Password: ");',
+      'password = input("Password: ")',
+      'password = getpass.getpass()',
+      'const passwordHash = await bcrypt.hash(password, 10);',
+      'let secret = yield call(fetchSecret, name);',
+      'api_key = read_key(path)',
+    ]) {
+      expect(scrub(text).report.clean, text).toBe(true);
+    }
+    // A value that is not code still is.
+    expect(scrub('password = hunter2 (the old one)').text).toBe(
+      'password = [REDACTED:secret_assignment] (the old one)',
+    );
+    expect(scrub('PASSWORD=await').report.clean).toBe(false);
   });
 
   it('redacts bearer and basic authorization headers and cookies', () => {

@@ -83,6 +83,8 @@ were refused or left queued.`;
       this.log(`\n[${i + 1}/${drafts.length}] ${d.title}`);
       this.log(`  ${d.category} · ${d.outcome} · tags: ${d.tags.join(', ')}`);
       this.log(`  ${d.body.replace(/\n/g, '\n  ')}`);
+      // Sent too: nothing leaves that the person was not shown.
+      if (d.task_context) this.log(`  Context: ${d.task_context.replace(/\n/g, '\n  ')}`);
     }
     for (const e of read.issues) this.logToStderr(`skipped: ${e.message}`);
     if (drafts.length === 0) {

@@ -137,6 +137,11 @@ export async function runOnce(opts: RunnerOptions): Promise<RunnerReport> {
       }
     }
     await removeFiles(taken.files);
+    // Extraction can take a while: capture switched off meanwhile stops the sending too, not only the next session.
+    if (await captureDisabled(paths.killSwitch)) {
+      log({ event: 'kill_switch', left: 0 });
+      return { ...report, status: 'kill_switch' };
+    }
     const submitter = new Submitter(queue, { server: config.server, apiKey: config.api_key, maxAttempts: 2 });
     try {
       report.submission = await submitter.flush();

@@ -253,6 +253,9 @@ export class OpenClawAdapter {
         }
         if ((await this.processFile(f, cfg, result)) === 'stop') break;
       }
+      // Checked again: the switch may have been turned on while the last file was being extracted.
+      if (submitter && result.stopped !== 'kill_switch' && (await captureDisabled(this.killSwitch)))
+        result.stopped = 'kill_switch';
       if (submitter && result.stopped !== 'kill_switch') {
         // Drafts left over from earlier runs (server down then) go out now too.
         const report = await submitter.flush();

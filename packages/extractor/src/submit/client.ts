@@ -1,7 +1,9 @@
 import { scrubAsync } from '@axle/scrub';
 import { Agent, request } from 'undici';
 import type { SourceClient } from '../conversation.js';
+import { redactPersonal } from '../pipeline/personal.js';
 import { draftText } from '../pipeline/run.js';
+import { parseCandidate } from '../pipeline/validate.js';
 import { isRecord } from '../readers/line-parser.js';
 import { CONTRIBUTOR_AGENT, type Clock, type LearningDraft, type Sleep, realSleep, systemClock } from '../types.js';
 import type { DraftQueue, QueueItem } from './queue.js';
@@ -56,14 +58,24 @@ const MAX_ANSWER_BYTES = 1024 * 1024;
 /**
  * Why a queued draft must not be sent, or undefined: each is scrubbed again just before it leaves, since a draft
  * may wait for days in ~/.axle/queue/pending and be changed there (by hand, by another tool) after the pipeline's
- * scrub. As in the pipeline, a draft in which anything is found is not sent.
+ * scrub. As in the pipeline, a draft in which anything is found is not sent; one that is sent has its person names
+ * and street addresses redacted again, as the queue stores drafts.
  */
 async function stillFound(item: QueueItem): Promise<string | undefined> {
   try {
-    const { report } = await scrubAsync(draftText(item.draft));
-    return report.clean
-      ? undefined
-      : `scrubber matched ${report.patterns_matched.join(', ')} when sending (changed since extraction?)`;
+    // The request shape only: a file edited in pending/ may hold other fields, or other values in these.
+    const parsed = parseCandidate(item.draft);
+    if ('error' in parsed) return `queued draft is malformed: ${parsed.error}`;
+    item.draft = parsed.candidate as LearningDraft;
+    // What is sent, not only what was extracted: the source tag too, and the enum fields, read from the file.
+    const sent = learnRequestBody(item.draft, item.source);
+    const text = [draftText({ ...item.draft, tags: sent.tags as string[] }), sent.category, sent.outcome].join('\n');
+    const { report } = await scrubAsync(text);
+    if (!report.clean)
+      return `scrubber matched ${report.patterns_matched.join(', ')} when sending (changed since extraction?)`;
+    // As the queue stores drafts (person names and addresses redacted): a hand edit may have added some.
+    item.draft = redactPersonal(item.draft).draft;
+    return undefined;
   } catch (err) {
     return `scrubber failed when sending: ${(err as Error).message}`;
   }

@@ -54,6 +54,56 @@ export const TOKEN_RULES: readonly Rule[] = [
   token('databricks_token', 'dapi[a-f0-9]{32}(?:-\\d)?'),
   token('grafana_token', '(?:glc_[A-Za-z0-9+/=]{32,400}|glsa_[A-Za-z0-9]{32}_[a-f0-9]{8})'),
   token('jwt', 'eyJ[A-Za-z0-9_-]{10,4000}\\.eyJ[A-Za-z0-9_-]{2,8000}\\.[A-Za-z0-9_-]{0,2000}'),
+  // Less common vendors, by their documented prefixes.
+  token('age_secret_key', 'AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}'),
+  token('doppler_token', 'dp\\.(?:pt|ct|sa|scim|audit|st(?:\\.[a-z0-9_-]{1,40})?)\\.[A-Za-z0-9]{40,44}'),
+  token('atlassian_token', 'ATATT3[A-Za-z0-9_=-]{150,250}'),
+  token('pulumi_token', 'pul-[a-f0-9]{40}'),
+  token('newrelic_key', '(?:NRAK-[A-Z0-9]{27}|NRII-[A-Za-z0-9-]{32})'),
+  token('mapbox_secret_token', 'sk\\.eyJ[A-Za-z0-9_-]{20,400}\\.[A-Za-z0-9_-]{20,40}'),
+  token('sentry_token', '(?:sntryu_[a-f0-9]{64}|sntrys_eyJ[A-Za-z0-9+/=]{20,800}_[A-Za-z0-9+/]{43})'),
+  token('flyio_token', '(?:fo1_[A-Za-z0-9_-]{43}|fm(?:1[ar]|2)_[A-Za-z0-9+/]{100,4000}={0,3})'),
+  token('planetscale_token', 'pscale_(?:tkn|pw|oauth)_[A-Za-z0-9_.-]{32,64}'),
+  token('postman_api_key', 'PMAK-[a-f0-9]{24}-[a-f0-9]{34}'),
+  token('replicate_api_token', 'r8_[A-Za-z0-9]{37}'),
+  token('perplexity_api_key', 'pplx-[A-Za-z0-9]{48}'),
+  token('xai_api_key', 'xai-[A-Za-z0-9]{80}'),
+  token('langsmith_api_key', 'lsv2_(?:pt|sk)_[a-f0-9]{32}_[a-f0-9]{10}'),
+  token('supabase_token', 'sbp_[a-f0-9]{40}'),
+  token('netlify_token', 'nfp_[A-Za-z0-9]{36}'),
+  token('circleci_token', 'CCIPAT_[A-Za-z0-9]{22}_[a-f0-9]{40}'),
+  token('buildkite_token', 'bkua_[a-f0-9]{40}'),
+  token('linear_api_key', 'lin_oauth_[a-f0-9]{64}'),
+  token('airtable_token', 'pat[A-Za-z0-9]{14}\\.[a-f0-9]{64}'),
+  token('rubygems_api_key', 'rubygems_[a-f0-9]{48}'),
+  token('nuget_api_key', 'oy2[a-z0-9]{43}'),
+  token('clojars_token', 'CLOJARS_[a-z0-9]{60}'),
+  token('adafruit_io_key', 'aio_[A-Za-z0-9]{28}'),
+  token('easypost_api_key', 'EZ[AT]K[a-z0-9]{54}'),
+  token('square_token', '(?:EAAA[A-Za-z0-9_-]{60}|sq0(?:atp|csp)-[A-Za-z0-9_-]{22,43})'),
+  token('shippo_api_token', 'shippo_(?:live|test)_[a-f0-9]{40}'),
+  token('google_oauth_refresh_token', '1//0[A-Za-z0-9_-]{40,512}'),
+  token('scalingo_token', 'tk-us-[A-Za-z0-9_-]{48}'),
+  token('prefect_api_key', 'pnu_[A-Za-z0-9]{36}'),
+  token('cloudflare_origin_ca_key', 'v1\\.0-[a-f0-9]{24}-[a-f0-9]{146}'),
+  token('deno_token', 'dd[pw]_[A-Za-z0-9]{36}'),
+];
+
+/**
+ * Vendor credentials whose distinctive literal sits inside the token, found from it (as Azure's below): a
+ * class-first pattern would be tried at every token start.
+ */
+export const INNER_LITERAL_RULES: readonly Rule[] = [
+  {
+    type: 'terraform_token',
+    pattern: /\.atlasv1\.(?<=(?<![A-Za-z0-9_-])[A-Za-z0-9]{14}\.atlasv1\.)[A-Za-z0-9_=-]{60,70}(?![A-Za-z0-9_-])/g,
+    expandLeft: 14,
+  },
+  {
+    type: 'mailchimp_api_key',
+    pattern: /-us(?<=(?<![A-Za-z0-9_-])[a-f0-9]{32}-us)\d{1,2}(?![A-Za-z0-9_-])/g,
+    expandLeft: 32,
+  },
 ];
 
 /** Azure credentials, found from a literal that need not start a token. */
@@ -77,26 +127,37 @@ export const AZURE_RULES: readonly Rule[] = [
 ];
 
 const STRONG_NAME =
-  /pass(?:word|wd|phrase)?|pwd|secret|private[_-]?key|credential|access[_-]?key|api[_-]?key|apikey|auth[_-]?token|salt/i;
+  /pass(?:word|wd|phrase)?|pwd|(?:^|[^a-z])pw(?:$|[^a-z])|secret|private[_-]?key|credential|access[_-]?key|api[_-]?key|apikey|auth[_-]?token|salt/i;
 /** A dotted identifier or call is a reference to a secret held elsewhere, not the secret itself. */
 const CODE_REFERENCE = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$|^[A-Za-z_$][\w$]*\(|^\d+(?:\.\d+)?$/;
+
+/** Operators that start an expression: `password = await prompt()` computes the value, it does not hold it. */
+const EXPRESSION_KEYWORD = /^(?:await|yield|new|typeof|async|lambda)$/;
+
+/** Whether an unquoted value ending at `end` is code: a call (`input(...)`) or a keyword before an expression. */
+function computedValue(value: string, text: string, end: number): boolean {
+  if (text.charCodeAt(end) === 40) return true; // '('
+  return EXPRESSION_KEYWORD.test(value) && /^ +[\w$(]/.test(text.slice(end, end + 8));
+}
 
 /**
  * `NAME = value`, `"name": "value"`, `name: value`, `NAME := value`, `name => value` where the name says secret.
  * Strong names (password, secret, api key...) take any non-placeholder value of 4+ characters; weak names
  * (token, *_key, signature) only take values that look machine-generated.
  */
-export function assignmentAccept(value: string, m: RegExpExecArray): boolean {
+export function assignmentAccept(value: string, m: RegExpExecArray, text: string): boolean {
   if (isPlaceholder(value)) return false;
   const quoted = m[1] !== undefined || m[2] !== undefined;
-  if (!quoted && CODE_REFERENCE.test(value)) return false;
+  if (!quoted && (CODE_REFERENCE.test(value) || computedValue(value, text, m.index + m[0].length))) return false;
   const name = m[0].slice(0, m[0].search(/["']?\s{0,3}(?::=|=>|[:=])/));
+  // `pw` only as a word of its own (DB_PW, pw:), not inside one (npw, pwsh).
+  if (/^pw/i.test(name) && (/[A-Za-z]/.test(text.charAt(m.index - 1)) || /^pw[a-z]/i.test(name))) return false;
   if (STRONG_NAME.test(name)) return value.length >= 4;
   return looksRandom(value, 12);
 }
 
 const NAME =
-  '(?:pass(?:word|wd|phrase)?|pwd|secret|private[_-]?key|credentials?|access[_-]?key|api[_-]?key|apikey|auth[_-]?token|salt|token|_key|-key|signature)';
+  '(?:pass(?:word|wd|phrase)?|pwd?|secret|private[_-]?key|credentials?|creds|access[_-]?key|api[_-]?key|apikey|auth[_-]?token|salt|token|_key|-key|signature)';
 const VALUE = `(?:"([^"\\r\\n]{1,512})"|'([^'\\r\\n]{1,512})'|([^\\s"'\`,;(){}\\[\\]<>\\\\]{1,512}))`;
 
 const FLAG_VALUE = `(?:"([^"\\r\\n]{1,256})"|'([^'\\r\\n]{1,256})'|([^\\s"'\`;|&<>()]{1,256}))`;
@@ -136,6 +197,15 @@ export const CONTEXT_RULES: readonly Rule[] = [
   passwordAfter('smbclient(?![\\w-])[^\\n|;&]{0,200}?\\s-U\\s*[^\\s%]{1,128}%'),
   // ~/.netrc: machine HOST [login NAME] [account NAME] password PW, on one line or several.
   passwordAfter('machine\\s+\\S{1,253}(?:\\s+(?:login|account)\\s+\\S{1,256}){0,2}\\s+password\\s+'),
+  {
+    type: 'secret_assignment',
+    // In prose: "the password is Zq8mnP2xq", "password for prod was hunter22". Only values mixing letters with
+    // digits or symbols, so that "the password is required" stays.
+    pattern:
+      /(?<![A-Za-z])(?:pass(?:word|wd|phrase)|pw)(?:\s+(?:for|of|on|to)\s+[^\s]{1,40})?\s+(?:is|was)\s+["'`]?([^\s"'`,;]{3,127}[^\s"'`,;.!?:)])/dgi,
+    accept: (v) =>
+      !isPlaceholder(v) && /[A-Za-z]/.test(v) && (/\d/.test(v) || /[^A-Za-z0-9_.-]/.test(v)) && !/^[$%{<]/.test(v),
+  },
   {
     type: 'basic_auth',
     // curl -u user:password
