@@ -21,7 +21,7 @@
 export const DEVELOPER_VOCABULARY: readonly string[] = [
   // Files, storage, databases
   'local files|local file|local disk|my disk|hard drive|local folder|directory|directories|file system|folder|folders|rename files|move files|copy files|files on my computer|files on my laptop|files on my machine|file i downloaded|downloads folder|my downloads|downloaded file|downloaded files|duplicate file|file duplicate|duplicate files|fs|fs read|fs write|ls dir|list dir|list files|find files|find a file|file search|search files|grep files => filesystem',
-  'read files|write files|read and write files|file access|save to a file|save to file|write to a file|write to file|save the output|save output|a file from disk|from disk => filesystem',
+  'read files|write files|read and write files|file access|save to a file|save to file|write to a file|write to file|save the output|save output|a file from disk|from disk|save files|save a file|to disk|home dir|home directory|home folder|documents folder|config file|config files|dotfile|dotfiles => filesystem',
   'postgres|postgre|psql|pg db|pg database|pg query|pg queries|pg dump|pgsql|postgress|posgres => postgresql sql database supabase neon',
   'mysql|mariadb => mysql sql database',
   'sqlite => sqlite sql database',
@@ -36,7 +36,7 @@ export const DEVELOPER_VOCABULARY: readonly string[] = [
   'cloud drive|file sharing|store files|store my files|files online|online storage|cloud storage|store documents online => drive storage dropbox onedrive',
   'backup|backups|back up|back ups => storage snapshot',
   // Web and search
-  'web search|search the web|internet search|google search|search engine|search the internet|search online|search the net|online search|web searches|look up online|search for it online => search serp brave tavily exa duckduckgo kagi',
+  'web search|search the web|internet search|google search|search engine|search the internet|search online|search the net|online search|web searches|look up online|search for it online|google something|google it|google this|look it up online|look up on the internet|info from the web|information from the web|fresh info|training cutoff|knowledge cutoff|internet lookup|web lookup => search serp brave tavily exa duckduckgo kagi',
   'search result|search results|serp|serps|serp api|google results => serp search',
   'scrape|scraping|crawl|crawler|web scraper|extract links|extract all links|link extractor|sitemap|sitemaps|main text|article text|main content|readable text|html parse|parse html|html parser|xpath|css selector|css selectors|dom extract|extract from html|links on a page|links on the page|list the links|all the links => scraping crawl extract firecrawl apify',
   'web page|webpage|website content|fetch a page|fetch url => fetch scraping browser',
@@ -56,7 +56,7 @@ export const DEVELOPER_VOCABULARY: readonly string[] = [
   'air quality|pollution|aqi|air quality index|smog|pm2 5|pm10 => air quality environment',
   'earthquake|earthquakes => seismic earthquake',
   // Finance and money
-  'stock quote|stock quotes|stock price|share price|ticker|stok|stonk|stonks|nyse|aapl|tsla|msft|nvda|amzn|googl => stocks market finance finnhub polygon vantage',
+  'stock quote|stock quotes|stock price|share price|ticker|stok|stonk|stonks|nyse|aapl|tsla|msft|nvda|amzn|googl|trading at|my stocks|my shares|stock tracker => stocks market finance finnhub polygon vantage',
   'stock market|equities|market data => stocks finance',
   'exchange rate|exchange rates|convert currency|currency conversion|forex|fx rate => currency exchange',
   'euro|euros|dollar|dollars|usd|eur|gbp|yen|pound sterling|currencies => currency exchange',
@@ -75,9 +75,9 @@ export const DEVELOPER_VOCABULARY: readonly string[] = [
   'video call|video calls|video conf|video conference|video conferences|video conferencing|videoconference|web conference => meetings zoom',
   'newsletter|mailing list => email marketing campaigns mailchimp',
   // Media and AI generation
-  'text to image|generate image|generate images|generate an image|image from text|ai art|draw a picture|img gen|image gen|ai image|ai images|stable diffusion|sdxl|dalle|dall e|midjourney|imagen => image generation diffusion dalle flux',
+  'text to image|generate image|generate images|generate an image|image from text|ai art|draw a picture|img gen|image gen|ai image|ai images|stable diffusion|sdxl|dalle|dall e|midjourney|imagen|text prompt|from a prompt|from my prompt|prompt to image|text to picture|picture from text|picture from words|picture from a description|image from a description|text2img|txt2img|generate a picture|ai illustration|ai illustrations|illustrations with ai|draw me|ai logo|logo with ai|generate a logo => ai image generation generator diffusion flux',
   'edit image|edit images|resize image|resize images|crop an image|crop a photo|crop images|crop photos => image',
-  'speech to text|transcribe|transcribing|dictation|voice to text|stt|speech2text|speech recognition|asr|whisper|transcibe => transcription stt whisper deepgram assemblyai',
+  'speech to text|transcribe|transcribing|dictation|voice to text|stt|speech2text|speech recognition|asr|whisper|transcibe|audio to text|recording to text|mp3 to text|wav to text|voice recording|voice recordings|transcript of|transcript from|audio transcription|spoken audio => transcription stt whisper deepgram assemblyai',
   'text to speech|read aloud|voiceover|speak text|out loud|read out loud|ai voice|ai voices|voice over|voice overs|narrate|narrator|tts|text2speech => tts speech voice elevenlabs',
   'translate|translation|another language|tranlate|translte|traslate|transalte => translation language deepl',
   'detect language|detect the language|language detection|what language|which language => language detection',
@@ -111,7 +111,7 @@ export const DEVELOPER_VOCABULARY: readonly string[] = [
   'crash|crashes|crashing|exception|exceptions|stack trace|error rate|error rates|production error|production errors|production incident|production issue|production issues|broke in production|err tracking|error tracking|error monitoring|stacktrace|stacktraces|bugsnag|rollbar|raygun => error tracking sentry monitoring',
   'log|logs|logging|loki|logql => logs observability datadog grafana',
   'metric|metrics|dashboard|dashboards|cpu usage|memory usage|server load|disk usage|disk space|requests per second|request rate|request rates|throughput|out of memory|running out of memory|high memory|out of space|running out of space|low disk space|out of disk|disk full|disk is full|too much cpu|high cpu|cpu spike|cpu spikes|too much memory|promql|prom query|prometheus query|prometheus queries => metrics monitoring observability prometheus grafana',
-  'uptime|is my site up|site down|site is down|website down|website is down|down for everyone|downtime|status page|ping|health check|health checks|healthcheck|server down|app down|api down|service down|statuspage => monitoring uptime status',
+  'uptime|is my site up|site down|site is down|website down|website is down|down for everyone|downtime|status page|ping|health check|health checks|healthcheck|server down|app down|api down|service down|statuspage|goes offline|went offline|go offline|is offline|gone offline|site goes down|server goes down|app goes down|api goes down|website goes down|site went down|server went down|monitor my site|monitor my website|monitor my server|watch my site|watch my website|watch my server|is it down|is it up|up or down|site is up|website is up|server is up => monitoring uptime status monitor',
   'alert|alerts|alerted|alerting|on call => alerting monitoring pagerduty opsgenie',
   'performance|slow|latency|slowest => performance monitoring',
   'load test|load testing|benchmark => jmeter',
