@@ -16,7 +16,8 @@
 // shared with an unrelated word: units/United, banking/bank, spelling/spells), was narrowed to the area's own words,
 // and dropped where none was left that the request does not already say. Phrases are matched on whole words after
 // the normalisation of domain/query-expansion.ts (lower case, a plural's final s dropped); a phrase of two or more
-// words also matches with one other word inside it ("execute Python code" holds "execute code").
+// words also matches with one other word inside it ("execute Python code" holds "execute code"), and one with `to`
+// between two words also with `into` there ("turn speech into text" holds "speech to text").
 // One line: phrases separated by `|`, then `=>`, then the catalog's terms (added to the query, never re-expanded).
 export const DEVELOPER_VOCABULARY: readonly string[] = [
   // Files, storage, databases
