@@ -86,10 +86,23 @@ describe('expansionTerms', () => {
     expect(expansionTerms('local fast SSD disk', t)).toEqual(['storage']);
     expect(expansionTerms('speech is turned to text', t)).toEqual(['words']);
     // A word in place of one of the phrase's is no match.
-    expect(expansionTerms('speech into text', t)).toEqual(['words']);
+    expect(expansionTerms('speech as text', t)).toEqual(['words']);
     expect(expansionTerms('a disk, local', t)).toEqual(['b', 'storage']);
     // One word alone has nothing inside it.
     expect(expansionTerms('files', t)).toEqual(['filesystem']);
+  });
+
+  it('matches a phrase with `to` between two words also with `into` there, unless a line has that phrase', () => {
+    expect(expansionTerms('turn speech into text', t)).toEqual(['transcription', 'stt', 'whisper']);
+    expect(expansionTerms('turn my speech into text', t)).toEqual(['transcription', 'stt', 'whisper']);
+    // `to` first or last in a phrase is no conversion: "log into" is not "log to".
+    const own = compileThesaurus(['speech to text => stt', 'speech into text => dictation', 'log to => logs', 'to do => tasks']);
+    expect(expansionTerms('speech into text', own)).toEqual(['dictation']);
+    expect(expansionTerms('log into my account', own)).toEqual([]);
+    expect(expansionTerms('into do', own)).toEqual([]);
+    const v = compileThesaurus(DEVELOPER_VOCABULARY);
+    expect(expansionTerms('turn speech into text', v)).toContain('transcription');
+    expect(expansionTerms('turn this text into speech', v)).toContain('tts');
   });
 
   it('prefers a whole phrase at a word to one with a word inside it, and leaves the words after it free', () => {

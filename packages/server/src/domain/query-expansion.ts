@@ -37,10 +37,13 @@ export const MAX_EXPANDED_WORDS = 64;
 
 /**
  * Compiles lines `phrase | phrase => term term`. Refuses a line without phrases or terms, a phrase of more than
- * MAX_PHRASE_WORDS words, and a phrase on two lines (which of them would win would depend on the order).
+ * MAX_PHRASE_WORDS words, and a phrase on two lines (which of them would win would depend on the order). A phrase
+ * with `to` between two words (a conversion: "speech to text", "pdf to markdown") also matches with `into` there
+ * ("turn speech into text"), unless a line has that phrase itself.
  */
 export function compileThesaurus(lines: readonly string[]): Thesaurus {
   const phrases = new Map<string, readonly string[]>();
+  const intoForms = new Map<string, readonly string[]>();
   let longest = 0;
   for (const line of lines) {
     const [left, right, ...rest] = line.split('=>');
@@ -56,8 +59,13 @@ export function compileThesaurus(lines: readonly string[]): Thesaurus {
       if (known !== undefined && known !== terms) throw new RangeError(`thesaurus phrase on two lines: ${key}`);
       phrases.set(key, terms);
       longest = Math.max(longest, words.length);
+      words.forEach((w, i) => {
+        if (w === 'to' && i > 0 && i < words.length - 1)
+          intoForms.set(words.map((v, j) => (j === i ? 'into' : v)).join(' '), terms);
+      });
     }
   }
+  for (const [key, terms] of intoForms) if (!phrases.has(key)) phrases.set(key, terms);
   return { phrases, longest };
 }
 
