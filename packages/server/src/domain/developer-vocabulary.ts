@@ -562,7 +562,7 @@ export const DEVELOPER_VOCABULARY: readonly string[] = [
   'second opinion|another model|another llm|other models|multiple models|multiple llms => multi model ai orchestration',
   // Twentieth round I: what people ask when they connect an MCP client to a product or a team tool.
   'jira|jira ticket|jira tickets|jira issue|jira issues|jira board|jira boards|jira project|jira projects => atlassian jira issues',
-  'slack channel|slack channels|slack message|slack messages|slack workspace|slack workspaces|slack thread|slack threads|slack notification|slack notifications|message in slack|messages in slack|reply in slack|post in slack|post to slack|send to slack => slack workspaces',
+  'slack channel|slack channels|post to a slack channel|post in a slack channel|post to the slack channel|post in the slack channel|slack message|slack messages|slack workspace|slack workspaces|slack thread|slack threads|slack notification|slack notifications|message in slack|messages in slack|reply in slack|post in slack|post to slack|send to slack => slack workspaces',
   'cloudwatch|cloudwatch log|cloudwatch logs|cloudwatch metric|cloudwatch metrics|cloudwatch alarm|cloudwatch alarms => aws cloudwatch monitoring metrics alarms logs',
   'cloudflare|cloudflare account|cloudflare zone|cloudflare zones => cloudflare workers',
   'datadog metric|datadog metrics|datadog log|datadog logs|datadog monitor|datadog monitors|datadog dashboard|datadog dashboards => datadog api',
