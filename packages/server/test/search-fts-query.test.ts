@@ -29,6 +29,12 @@ describe('FTS query builder', () => {
     expect(queryTerms('how many calories and how much sugar')).toEqual(['calories', 'sugar']);
   });
 
+  it('drops the agent client a request names as its context, but keeps it when it is the whole request', () => {
+    expect(queryTerms('connect Claude to my Notion workspace')).toEqual(['notion', 'workspace']);
+    expect(queryTerms('let Cursor run SQL against Supabase')).toEqual(['run', 'sql', 'against', 'supabase']);
+    expect(queryTerms('claude')).toEqual(['claude']);
+  });
+
   it.each([
     ['"', null],
     ['*', null],

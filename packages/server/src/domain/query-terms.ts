@@ -1,7 +1,10 @@
 // The content words of a request: what the lexical rankers search for and what term coverage counts. Pure.
 import { textWords } from './query-expansion.js';
 
-/** Words that say nothing about a capability: English function words and request filler. */
+/**
+ * Words that say nothing about a capability: English function words, request filler, and the agent clients a
+ * request names as its context ("connect Claude to my Notion"), which records that merely mention them would match.
+ */
 const STOPWORDS = new Set(
   (
     'a about above after again all also am an and any are as at be been before being below between both but by can ' +
@@ -9,7 +12,8 @@ const STOPWORDS = new Set(
     'him his how i if in into is it its just let lets like many me more most much my need needs no nor not now of off on once ' +
     'only or other our ours out over own please same she should show so some something such than that the their ' +
     'theirs them then there these they this those through to too under until up us use using very want wants was we ' +
-    'were what when where which while who whom why will with would you your yours'
+    'were what when where which while who whom why will with would you your yours ' +
+    'claude cursor codex chatgpt copilot windsurf cline connect hook'
   ).split(' '),
 );
 
