@@ -66,7 +66,7 @@ export const DEVELOPER_VOCABULARY: readonly string[] = [
   'accounting|bookkeeping|quickbooks|qbo|freshbooks|journal entry|journal entries|general ledger|chart of accounts|profit and loss|credit note|credit notes|accounts payable|accounts receivable|balance the books => accounting',
   'tax|vat => tax',
   // Communication
-  'send email|send emails|send mail|transactional email|inbox|reply to an email|reply to emails|auto reply|email reply|email replies|by email|via email|over email => email smtp sendgrid mailgun postmark resend',
+  'send email|send emails|send mail|transactional email|inbox|reply to an email|reply to emails|auto reply|email reply|email replies|by email|via email|over email|email a report|email a pdf|email the report|email reports|email the pdf => email smtp sendgrid mailgun postmark resend',
   'text message|text messages|sms|send a text|twilio|sms api|sms gateway|text me|text me when => sms messaging twilio',
   'phone call|phone calls|voice call|voip|sip trunk|sip trunking|sip call|ivr|outbound call|outbound calls => telephony',
   'chat message|team chat|post to a channel => slack chat messaging discord',
@@ -98,7 +98,7 @@ export const DEVELOPER_VOCABULARY: readonly string[] = [
   // Code, dev and ops
   'run code|execute code|code sandbox|run python|python sandbox|code interpreter|run javascript|javascript snippet|js snippet|run typescript|evaluate typescript|run ruby|run rust|run go code|run java|evaluate code|eval code|evaluate an expression|untrusted code|javscript eval|js eval|eval js|run py|exec python|exec js|py repl|python repl|node repl|js repl|untrusted python|untrusted js|run untrusted|safely run code => code execution sandbox',
   'terminal|shell command|shell commands|command line|bash script|bash scripts|shell script|shell scripts|bash command|bash commands|powershell|zsh => terminal shell',
-  'repo|repos|repository|pull request|pull requests|commit|commits|pr review|review a pr|review my pr|pr diff|pr comment|pr comments|gh => git github',
+  'repo|repos|repository|pull request|pull requests|commit|commits|pr review|review a pr|review my pr|pr diff|pr comment|pr comments|gh|github issue|github issues => git github',
   'issue tracker|ticket|tickets|bug tracker => issues jira project management linear',
   'todo|to do list|task list|recurring task|recurring tasks|repeating task|track of tasks|track of my tasks|keep track of tasks|losing track of tasks|track tasks|task tracker => tasks productivity todoist',
   'note|notes|note taking => notes knowledge obsidian notion',
@@ -111,7 +111,7 @@ export const DEVELOPER_VOCABULARY: readonly string[] = [
   'crash|crashes|crashing|exception|exceptions|stack trace|error rate|error rates|production error|production errors|production incident|production issue|production issues|broke in production|err tracking|error tracking|error monitoring|stacktrace|stacktraces|bugsnag|rollbar|raygun => error tracking sentry monitoring',
   'log|logs|logging|loki|logql => logs observability datadog grafana',
   'metric|metrics|dashboard|dashboards|cpu usage|memory usage|server load|disk usage|disk space|requests per second|request rate|request rates|throughput|out of memory|running out of memory|high memory|out of space|running out of space|low disk space|out of disk|disk full|disk is full|too much cpu|high cpu|cpu spike|cpu spikes|too much memory|promql|prom query|prometheus query|prometheus queries => metrics monitoring observability prometheus grafana',
-  'uptime|is my site up|site down|site is down|website down|website is down|down for everyone|downtime|status page|ping|health check|health checks|healthcheck|server down|app down|api down|service down|statuspage => monitoring uptime status',
+  'uptime|is my site up|site down|site is down|website down|website is down|down for everyone|downtime|status page|ping|health check|health checks|healthcheck|server down|app down|api down|service down|statuspage|site is up|website is up|my site up|website goes down|site goes down|website goes offline|site goes offline|website offline|site offline|website is offline|site is offline => monitoring uptime status',
   'alert|alerts|alerted|alerting|on call => alerting monitoring pagerduty opsgenie',
   'performance|slow|latency|slowest => performance monitoring',
   'load test|load testing|benchmark => jmeter',
@@ -563,4 +563,5 @@ export const DEVELOPER_VOCABULARY: readonly string[] = [
   'merge pdf|merge pdfs|combine pdf|combine pdfs|split pdf|split pdfs|split a pdf|merge pdf files => merge split pdf',
   'call gemini|ask gemini|gemini model|gemini models|gemini pro|gemini flash|google gemini|gemini llm => generative ai multimodal',
   'codebase into an llm|code into an llm|code with an llm|code with llms|repo into an llm|codebase to an llm|code to an llm|code context => share code llms context',
+  'slack notification|slack notifications|slack message|slack messages|slack channel|slack channels|post to slack|message slack|send to slack|slack alert|slack alerts => chat messaging workspaces',
 ];
