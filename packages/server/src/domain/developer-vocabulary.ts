@@ -49,7 +49,7 @@ export const DEVELOPER_VOCABULARY: readonly string[] = [
   'reverse geocode|where is this address|lat lng to address|lat lng to addr|lat long to address|coordinates to address|coords to address => geocoding',
   'map|maps|directions|route planning|distance between|how far|road trip => maps geocoding mapbox',
   'ip location|locate an ip|where is this ip|ip address|where am i|geoip|geo ip|ip geolocation|geolocate an ip|ip to location|ip to country => ip geolocation',
-  'timezone|time zone|local time|what time|tz|tz convert|tzdata|dst|daylight saving|daylight savings => timezone time',
+  'timezone|time zone|local time|what time|tz|tz convert|tzdata|dst|daylight saving|daylight savings|the time in|current time in|time is it in|time right now in => timezone time',
   'postcode|zip code|postal code|zipcode|zip lookup|postcode lookup => postal geocoding',
   // Weather and environment
   'forecast|rain|umbrella|temperature|snow|wheather|weahter|waether|wether|wx|wx forecast|severe wx => weather forecast',
@@ -555,7 +555,7 @@ export const DEVELOPER_VOCABULARY: readonly string[] = [
   'current date|current time|today s date|todays date|date and time|what day is it|what date is it => time timezone current',
   'read a url|read a link|open a link|contents of a url|content of a url|url contents|page as markdown|page to markdown|url to markdown|text of a page|page text|read a web page|read a webpage|read a page|read this page|get the html|html of a page|page html|raw html|page source => fetch markdown url',
   'step by step|think through|think it through|chain of thought|think before answering|write a plan|plan the steps|break down a task|break the task down|plan before starting => sequential thinking reasoning thought',
-  'read a pdf|parse a pdf|pdf to text|pdf into text|pdf text => pdf text extraction markdown',
+  'read a pdf|parse a pdf|pdf to text|pdf into text|pdf text|read pdf|read the pdf|reading pdf|read my pdf => pdf text extraction markdown',
   'save to a database|write to a database|insert into a database|store in a database|save to the database => database sql',
   'notion|notion page|notion pages|notion database|notion workspace => notion workspace',
   'second opinion|another model|another llm|other models|multiple models|multiple llms => multi model ai orchestration',
