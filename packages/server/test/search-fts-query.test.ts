@@ -35,6 +35,17 @@ describe('FTS query builder', () => {
     expect(queryTerms('claude')).toEqual(['claude']);
   });
 
+  it('drops the filler of a tool-need sentence ("the best way", "a tool that can", "automatically")', () => {
+    expect(queryTerms('what is the best way to shorten links')).toEqual(['shorten', 'links']);
+    expect(queryTerms('I need a tool that can automatically resize images')).toEqual(['resize', 'images']);
+  });
+
+  it('drops the requester after my / our ("give my agent access to arxiv"), not an agent asked for', () => {
+    expect(queryTerms('I want my agent to search arxiv')).toEqual(['search', 'arxiv']);
+    expect(queryTerms('give our assistants a calendar')).toEqual(['calendar']);
+    expect(queryTerms('an agent framework')).toEqual(['agent', 'framework']);
+  });
+
   it.each([
     ['"', null],
     ['*', null],
