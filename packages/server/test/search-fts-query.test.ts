@@ -29,6 +29,10 @@ describe('FTS query builder', () => {
     expect(queryTerms('how many calories and how much sugar')).toEqual(['calories', 'sugar']);
   });
 
+  it("keeps a request's accents for the store's index, which folds them or not as it stores its records", () => {
+    expect(queryTerms('Pokémon base stats')).toEqual(['pokémon', 'base', 'stats']);
+  });
+
   it('drops the agent client a request names as its context, but keeps it when it is the whole request', () => {
     expect(queryTerms('connect Claude to my Notion workspace')).toEqual(['notion', 'workspace']);
     expect(queryTerms('let Cursor run SQL against Supabase')).toEqual(['run', 'sql', 'against', 'supabase']);

@@ -36,6 +36,22 @@ describe('textWords and matchForm', () => {
     expect(textWords('  ...  ')).toEqual([]);
   });
 
+  it('drop accents unless asked to keep them, as the lexical index folds them', () => {
+    expect(textWords("a Pokémon's stats at the Café Crème, Gdańsk")).toEqual([
+      'a',
+      'pokemon',
+      's',
+      'stats',
+      'at',
+      'the',
+      'cafe',
+      'creme',
+      'gdansk',
+    ]);
+    expect(textWords('Pokémon', false)).toEqual(['pokémon']);
+    expect(expansionTerms('résumé parsing', compileThesaurus(['resume parsing => cv']))).toEqual(['cv']);
+  });
+
   it("drop a plural's final s, but not of a short word or of -ss, -us, -is", () => {
     expect(['files', 'quotes', 'gas', 'address', 'status', 'analysis', 'file'].map(matchForm)).toEqual([
       'file',
@@ -96,7 +112,12 @@ describe('expansionTerms', () => {
     expect(expansionTerms('turn speech into text', t)).toEqual(['transcription', 'stt', 'whisper']);
     expect(expansionTerms('turn my speech into text', t)).toEqual(['transcription', 'stt', 'whisper']);
     // `to` first or last in a phrase is no conversion: "log into" is not "log to".
-    const own = compileThesaurus(['speech to text => stt', 'speech into text => dictation', 'log to => logs', 'to do => tasks']);
+    const own = compileThesaurus([
+      'speech to text => stt',
+      'speech into text => dictation',
+      'log to => logs',
+      'to do => tasks',
+    ]);
     expect(expansionTerms('speech into text', own)).toEqual(['dictation']);
     expect(expansionTerms('log into my account', own)).toEqual([]);
     expect(expansionTerms('into do', own)).toEqual([]);

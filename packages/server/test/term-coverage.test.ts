@@ -25,6 +25,7 @@ describe('lightStem', () => {
 describe('termStems', () => {
   it('stems and deduplicates', () => {
     expect(termStems(['photos', 'photo', 'kitten'])).toEqual(['photo', 'kitten']);
+    expect(termCoverage(termStems(['pokémon', 'types']), ['PokeAPI', 'Pokemon types and stats'])).toBe(1);
     expect(termStems([])).toEqual([]);
   });
 });

@@ -2,10 +2,14 @@
 // records use for it (`filesystem`). Pure: the thesaurus is compiled once, a query is expanded in one pass over
 // its words, and what is added is never expanded again.
 
-/** Lower-case letter/digit runs of `text` (as SQLite's unicode61 tokenizer splits it). */
-export function textWords(text: string): string[] {
+/**
+ * Lower-case letter/digit runs of `text`, as SQLite's unicode61 tokenizer splits it; with `fold` (the default) accents
+ * dropped as that tokenizer also does, so a request's `Pokémon` meets a record's `Pokemon` in every matcher.
+ */
+export function textWords(text: string, fold = true): string[] {
+  const plain = fold ? text.normalize('NFKD').replace(/\p{M}+/gu, '') : text;
   return (
-    text
+    plain
       .normalize('NFKC')
       .toLowerCase()
       .match(/[\p{L}\p{N}]+/gu) ?? []

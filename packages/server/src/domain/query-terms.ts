@@ -30,7 +30,8 @@ const MAX_TERM_LENGTH = 64;
 
 /** Distinct lower-case terms of `text`, stopwords dropped (unless nothing else is left), at most MAX_QUERY_TERMS. */
 export function queryTerms(text: string): string[] {
-  const words = textWords(text);
+  // Accents kept: each store's index folds them or not, and the lexical query must match its own documents.
+  const words = textWords(text, false);
   const own = words.filter((w, i) => !(REQUESTERS.has(w) && i > 0 && OWNERS.has(words[i - 1]!)));
   const distinct = [...new Set(own.map((w) => w.slice(0, MAX_TERM_LENGTH)))];
   const content = distinct.filter((w) => !STOPWORDS.has(w));

@@ -15,8 +15,10 @@ export function lightStem(word: string): string {
   return word;
 }
 
-/** The distinct stems of `terms` (a request's content words, domain/query-terms.ts). */
-export const termStems = (terms: readonly string[]): string[] => [...new Set(terms.map(lightStem))];
+/** The distinct stems of `terms` (a request's content words, domain/query-terms.ts), accents dropped as textWords does. */
+export const termStems = (terms: readonly string[]): string[] => [
+  ...new Set(terms.flatMap((t) => textWords(t)).map(lightStem)),
+];
 
 /** The share of `stems` found among the stems of the words of `texts` (0 when there are no stems). */
 export function termCoverage(stems: readonly string[], texts: readonly string[]): number {
