@@ -107,6 +107,20 @@ describe('GET /knowledge/{id} with a key', () => {
     expect((await creditsStore.balance(server.db, buyer.accountId)).unlocks).toBe(3);
   });
 
+  it('the 30 days run from the paid unlock: free repeats inside them do not extend the window', async () => {
+    const buyer = await newBuyer(server, { credits: 5 });
+    const l = await seedLearning(server);
+    expect((await getUnlock(server, l.id, { 'x-api-key': buyer.key })).status).toBe(200);
+    for (let day = 20; day <= 40; day += 20) {
+      server.clock.advance(20 * 86_400_000);
+      await getUnlock(server, l.id, { 'x-api-key': buyer.key });
+    }
+    // Day 40: the last paid unlock was 40 days ago, so this read is a new unlock (the day-20 read was a free repeat).
+    const res = await getUnlock(server, l.id, { 'x-api-key': buyer.key });
+    expect(((await res.json()) as LearningFull)._revenue.accrual_capped).toBe(true);
+    expect((await creditsStore.balance(server.db, buyer.accountId)).unlocks).toBe(3);
+  });
+
   it('402 Credits exhausted with credits and options.reset_at when no credit is left', async () => {
     const buyer = await newBuyer(server, { credits: 0 });
     const l = await seedLearning(server);

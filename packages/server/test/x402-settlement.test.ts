@@ -2,6 +2,12 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from '@x402/core/http';
 import { appendPaymentIdentifierToExtensions, generatePaymentId } from '@x402/extensions/payment-identifier';
+import {
+  SIGN_IN_WITH_X,
+  createSIWxPayload,
+  encodeSIWxHeader,
+  type SIWxExtension,
+} from '@x402/extensions/sign-in-with-x';
 import { createPublicClient, createWalletClient, http, parseSignature } from 'viem';
 import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -340,6 +346,27 @@ describe('a payer who spends the same nonce elsewhere first', () => {
         reason: expect.stringMatching(/did not transfer the authorized amount to payTo/),
       });
       expect(await earnings(impatient, c.key)).toMatchObject({ pending_balance: 0, awaiting_settlement: 0 });
+      expect(await checkLedger(impatient.db)).toEqual([]);
+
+      // The wallet never paid: signing in is no proof of payment, and its next read is a purchase, settled, not a
+      // free repeat of the failed one.
+      const challenge = decodePaymentRequiredHeader(
+        (await getUnlock(impatient, c.learning.id)).headers.get('payment-required')!,
+      ).extensions![SIGN_IN_WITH_X] as SIWxExtension;
+      const { chainId, type } = challenge.supportedChains[0]!;
+      const proof = await createSIWxPayload(
+        { ...challenge.info, chainId, type },
+        payer,
+        `${impatient.url}/knowledge/${c.learning.id}`,
+      );
+      const signedIn = await getUnlock(impatient, c.learning.id, { 'sign-in-with-x': encodeSIWxHeader(proof) });
+      expect(signedIn.status).toBe(402);
+      await chain.mint(payer.address, 1_000_000n);
+      const next = await getUnlock(impatient, c.learning.id, { 'x-payment': await pay(impatient, payer, 1_000_000) });
+      expect(next.status).toBe(200);
+      expect((await next.json())._revenue).toMatchObject({ amount_paid_usd: 1, contributor_earned_usd: 0.7 });
+      expect(await chain.balanceOf(payer.address)).toBe(999_999n);
+      expect(await earnings(impatient, c.key)).toMatchObject({ pending_balance: 0.7 });
       expect(await checkLedger(impatient.db)).toEqual([]);
     } finally {
       await impatient.stop();

@@ -280,10 +280,16 @@ export const ledgerStore = {
     await q.run('UPDATE unlocks SET tx_hash = ? WHERE id = ?', [txHash, id]);
   },
 
-  /** The buyer's latest unlock of the learning at or after `since`, if any. */
+  /**
+   * The buyer's latest bought unlock of the learning at or after `since`, if any. Free repeats (accrual_capped)
+   * are not purchases: counting them would let each one open a new window; nor is an x402 unlock whose payment
+   * failed to settle after it was served.
+   */
   lastUnlock(q: Queryable, buyer: string, learningId: string, since: number): Promise<UnlockRow | undefined> {
     return q.get<UnlockRow>(
       `SELECT * FROM unlocks WHERE buyer = ? AND learning_id = ? AND created_at >= ? AND path <> 'owner'
+       AND accrual_capped = 0
+       AND NOT EXISTS (SELECT 1 FROM payment_claims c WHERE c.unlock_id = unlocks.id AND c.state = 'failed')
        ORDER BY created_at DESC LIMIT 1`,
       [buyer, learningId, since],
     );

@@ -47,11 +47,15 @@ export const x402ExtensionsStore = {
     await q.run('DELETE FROM payment_identifiers WHERE id = ? AND revenue IS NULL', [id]);
   },
 
-  /** The buyer (a payer's wallet key) paid for the learning through x402 at or after `since`. */
+  /**
+   * The buyer (a payer's wallet key) paid for the learning through x402 at or after `since`; a payment that failed
+   * to settle after it was served is no payment.
+   */
   async paidSince(q: Queryable, buyer: string, learningId: string, since: number): Promise<boolean> {
     const row = await q.get(
-      `SELECT 1 AS paid FROM unlocks WHERE buyer = ? AND learning_id = ? AND path = 'x402' AND gross_micro > 0
-       AND created_at >= ? LIMIT 1`,
+      `SELECT 1 AS paid FROM unlocks u WHERE buyer = ? AND learning_id = ? AND path = 'x402' AND gross_micro > 0
+       AND created_at >= ?
+       AND NOT EXISTS (SELECT 1 FROM payment_claims c WHERE c.unlock_id = u.id AND c.state = 'failed') LIMIT 1`,
       [buyer, learningId, since],
     );
     return row !== undefined;
