@@ -134,7 +134,7 @@ describe('installing the packed packages into an empty folder', () => {
     const pkg = JSON.parse(execFileSync('tar', ['-xzOf', tarball, 'package/package.json'], { encoding: 'utf8' }));
     expect(pkg.private).toBeUndefined();
     expect(pkg.files).toEqual(expect.any(Array));
-    expect(pkg.engines).toEqual({ node: '>=20' });
+    expect(pkg.engines).toEqual({ node: '>=20.19.0' });
     expect(pkg.license).toBe('MIT');
     expect(listing).toContain('package/README.md');
     for (const target of Object.values((pkg.bin ?? {}) as Record<string, string>))

@@ -95,12 +95,15 @@ over. Exit codes: 0 stopped by a signal, 1 another daemon is running, 6 backgrou
         busy = false;
       }
     };
-    await tick();
-    const timer = setInterval(() => void tick(), KILL_SWITCH_POLL_MS);
-    await new Promise<void>((resolve) => {
+    // Listening before the first tick: a stop sent as soon as "watching" is logged must not meet the default
+    // action of SIGTERM (killed at once, pid file and queue left as they were).
+    const stopped = new Promise<void>((resolve) => {
       process.once('SIGINT', resolve);
       process.once('SIGTERM', resolve);
     });
+    await tick();
+    const timer = setInterval(() => void tick(), KILL_SWITCH_POLL_MS);
+    await stopped;
     clearInterval(timer);
     await adapter?.stop();
     await logRun();
