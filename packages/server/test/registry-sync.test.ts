@@ -878,7 +878,7 @@ describe('registry sync against a stand-in of the v0.1 API', () => {
     } finally {
       await second.close();
     }
-  });
+  }, 90_000);
 
   it('an operator lists held versions and releases one: searchable until a sync brings other text for it', async () => {
     standin.put(heldVault);
@@ -1044,14 +1044,14 @@ describe('registry sync against a stand-in of the v0.1 API', () => {
     });
     try {
       // The job looks again only after minutes; the check made when the server listened must have waited.
-      expect(await firstSyncLog(server, 25_000)).toMatchObject({
+      expect(await firstSyncLog(server, 80_000)).toMatchObject({
         added: 1,
         regexOnly: 0,
       });
     } finally {
       await server.stop();
     }
-  });
+  }, 90_000);
 
   it('a server with AXLE_REGISTRY_SYNC_URL syncs once it listens, and serves the synced servers', async () => {
     standin.put(zebraTelemetry);
