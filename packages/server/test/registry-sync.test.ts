@@ -12,8 +12,10 @@ import { catalogSync } from '../src/scripts/catalog-sync.js';
 import { createLearningsService } from '../src/services/learnings.js';
 import { createCatalogScreen } from '../src/services/catalog-screen.js';
 import {
+  CHUNK_VERSIONS,
   createRegistrySync,
   LEASE_MS,
+  LEASE_NAME,
   MAX_REDIRECTS,
   PAGE_LIMIT,
   type RegistrySync,
@@ -21,7 +23,9 @@ import {
 } from '../src/services/registry-sync.js';
 import { createSkillsService, type SkillsService } from '../src/services/skills.js';
 import type { Store } from '../src/store/open.js';
+import { accountsStore } from '../src/store/accounts.js';
 import { leasesStore } from '../src/store/leases.js';
+import type { Queryable, Transactor, TxOptions } from '../src/store/queryable.js';
 import { registryStore } from '../src/store/registry.js';
 import { BACKEND, backendEnv, openTestStore } from '../../../test/support/backend.js';
 import { startTestServer } from '../../../test/support/server.js';
@@ -538,6 +542,187 @@ describe('registry sync against a stand-in of the v0.1 API', () => {
     expect(await one.tick()).toBeUndefined();
     now += LEASE_MS;
     expect(await one.tick()).toBeDefined();
+  });
+
+  /**
+   * This test's database with each transaction run through `around` (given its number, from 1, and a function
+   * that runs it, its statements through `through` when given).
+   */
+  const wrapped = (
+    around: (n: number, run: (through?: (q: Queryable) => Queryable) => Promise<unknown>) => Promise<unknown>,
+  ): Transactor => {
+    let n = 0;
+    return new Proxy(db, {
+      get(target, prop) {
+        if (prop === 'tx')
+          return (fn: (q: Queryable) => Promise<unknown>, opts?: TxOptions) =>
+            around(++n, (through) => target.tx((q) => fn(through ? through(q) : q), opts));
+        const value = Reflect.get(target, prop, target);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+  };
+
+  it('applies a large sync in transactions of at most CHUNK_VERSIONS versions: a write made during one lands before the next', async () => {
+    for (const v of fleet(300)) standin.put(v);
+    // One server with more versions than a transaction holds: the older ones change nothing searchable.
+    for (let i = 0; i < 250; i++)
+      standin.put({
+        ...fleet(1)[0]!,
+        name: 'io.github.acme/many',
+        version: `0.${i}.0`,
+        isLatest: i === 249,
+        updatedAt: iso(T0 + i),
+      });
+    const order: string[] = [];
+    const upserts: number[] = [];
+    let signIn: Promise<unknown> | undefined;
+    const db = wrapped(async (n, run) => {
+      // Begun during the first transaction, a sign-in's write must not wait for the whole sync.
+      if (signIn) await signIn;
+      return run((q) => {
+        upserts[n - 1] = 0;
+        order.push('sync');
+        signIn ??= accountsStore
+          .insertOrGet(store.db, { id: 'acct-during-sync', email: 'during@example.com', created_at: now })
+          .then(() => order.push('sign-in'));
+        return new Proxy(q, {
+          get(target, prop) {
+            if (prop === 'run')
+              return (sql: string, params?: readonly unknown[]) => {
+                if (sql.includes('INSERT INTO registry_servers')) upserts[n - 1]! += 1;
+                return target.run(sql, params);
+              };
+            const value = Reflect.get(target, prop, target);
+            return typeof value === 'function' ? value.bind(target) : value;
+          },
+        });
+      });
+    });
+    let reloads = 0;
+    const chunked = quietSync({
+      db,
+      onChange: async () => {
+        reloads += 1;
+      },
+    });
+    expect(await chunked.sync(standin.url)).toMatchObject({ added: 301, received: 550 });
+    expect(order.indexOf('sign-in')).toBeGreaterThan(0);
+    expect(order.indexOf('sign-in')).toBeLessThan(order.lastIndexOf('sync'));
+    expect(Math.max(...upserts)).toBeLessThanOrEqual(CHUNK_VERSIONS);
+    expect(upserts.reduce((a, b) => a + b, 0)).toBe(550);
+    expect(reloads).toBe(1);
+    expect((await visible()).get('io.github.acme/many')).toBe('0.249.0 active');
+    expect(await accountsStore.byEmail(store.db, 'during@example.com')).toBeDefined();
+  });
+
+  it.each(['crash', 'failure'] as const)(
+    'a sync stopped between its transactions (%s) leaves each server as it was or as read; the next finishes the job and counts it all',
+    async (how) => {
+      // Synced a day ago; then the registry moves on.
+      const servers = fleet(300).map((v, i) => ({ ...v, updatedAt: iso(T0 - 86_400_000 + i * 1000) }));
+      for (const v of servers) standin.put(v);
+      await sync.sync(standin.url);
+      const before = await visible();
+      const state = await registryStore.state(db, standin.url);
+      const later = (i: number) => iso(T0 + i * 1000);
+      servers.forEach((v, i) => {
+        const next = { ...v, version: '2.0.0', updatedAt: later(i) };
+        if (i % 4 === 0) {
+          // A new version; the old one, no longer latest, listed again.
+          standin.put({ ...v, isLatest: false, updatedAt: later(i) });
+          standin.put(next);
+        } else if (i % 4 === 1) {
+          // A new version; the old one loses its flag without a new updatedAt (a repair asks /versions/latest).
+          standin.put({ ...v, isLatest: false });
+          standin.put(next);
+        } else if (i % 4 === 2) {
+          standin.put({ ...v, status: 'deleted', updatedAt: later(i) });
+        }
+      });
+      for (const v of fleet(50)) standin.put({ ...v, name: `${v.name}-new`, updatedAt: later(400) });
+      const expected = new Map<string, string>();
+      servers.forEach((v, i) => {
+        if (i % 4 < 2) expected.set(v.name, '2.0.0 active');
+        else if (i % 4 === 3) expected.set(v.name, '1.0.0 active');
+      });
+      for (const v of fleet(50)) expected.set(`${v.name}-new`, '1.0.0 active');
+
+      let stopped = () => {};
+      const stop = new Promise<void>((resolve) => {
+        stopped = resolve;
+      });
+      let reloads = 0;
+      const doomed = quietSync({
+        holder: 'doomed',
+        onChange: async () => {
+          reloads += 1;
+        },
+        db: wrapped(async (n, run) => {
+          if (n < 3) return run();
+          stopped();
+          // A crash: the process is gone, its transaction never begun and its lease never released.
+          if (how === 'crash') return new Promise(() => {});
+          throw new Error('database connection lost');
+        }),
+      });
+      const running = doomed.sync(standin.url);
+      await Promise.race([
+        stop,
+        running.then(() => {
+          throw new Error('the sync ended in fewer than three transactions');
+        }),
+      ]);
+      if (how === 'failure') await expect(running).rejects.toThrow('database connection lost');
+
+      // Each server as it was or as the registry now has it; some already moved, the watermark did not.
+      const partial = await visible();
+      for (const [name] of [...before, ...expected]) {
+        expect([before.get(name), expected.get(name)]).toContain(partial.get(name));
+        const latest = (await registryStore.versionsOf(db, standin.url, [name])).filter(
+          (r) => r.isLatest && r.status !== 'deleted',
+        );
+        expect(latest.length).toBeLessThanOrEqual(1);
+      }
+      expect([...expected].filter(([name, v]) => partial.get(name) === v).length).toBeGreaterThan(0);
+      expect([...expected].filter(([name, v]) => partial.get(name) !== v).length).toBeGreaterThan(0);
+      expect((await registryStore.state(db, standin.url)).newestUpdatedAt).toBe(state.newestUpdatedAt);
+      // A sync that failed reloads what it applied; a crashed one's lease blocks others until it expires.
+      expect(reloads).toBe(how === 'failure' ? 1 : 0);
+      if (how === 'crash') {
+        await expect(sync.sync(standin.url)).rejects.toMatchObject({ code: ERROR_CODES.CONFLICT });
+        now += LEASE_MS;
+      }
+
+      standin.requests.length = 0;
+      const report = await sync.sync(standin.url);
+      expect(report).toMatchObject({ added: 50, updated: 150, hidden: 75 });
+      expect(await visible()).toEqual(expected);
+      expect(changes).toBe(2);
+      expect(standin.requests[0]).toContain(
+        `updated_since=${encodeURIComponent(iso(Date.parse(state.newestUpdatedAt!) - 5 * 60_000))}`,
+      );
+      // Done: the next sync counts nothing again.
+      expect(await sync.sync(standin.url)).toMatchObject({ added: 0, updated: 0, hidden: 0 });
+    },
+  );
+
+  it('a sync whose lease passed to another instance between its transactions stops before the next one', async () => {
+    for (const v of fleet(250)) standin.put(v);
+    const slow = quietSync({
+      holder: 'slow',
+      db: wrapped(async (n, run) => {
+        if (n === 2) {
+          // Stalled past its lease; another instance took it.
+          now += LEASE_MS;
+          expect(await leasesStore.take(db, LEASE_NAME, 'other', now, now + LEASE_MS)).toBe(true);
+        }
+        return run();
+      }),
+    });
+    await expect(slow.sync(standin.url)).rejects.toMatchObject({ code: ERROR_CODES.CONFLICT });
+    expect((await visible()).size).toBe(CHUNK_VERSIONS);
+    expect((await registryStore.state(db, standin.url)).newestUpdatedAt).toBeUndefined();
   });
 
   it("holds what the catalog screen's semantic layer holds, counts versions screened by regex alone, and waits while the sentence model loads", async () => {

@@ -2,7 +2,8 @@
 // API into the configured database (created and migrated when absent) and prints its report as JSON (the fields:
 // docs/search.md, "Registry sync"). Servers running on the same PostgreSQL database reload the catalog at once
 // (NOTIFY); one on the SQLite file shows them after its next start. Exit 0: synced; 1: the registry failed (nothing
-// changed); 2: bad arguments, a configuration that does not load or a database that cannot be opened. The catalog
+// changed), another sync holds the lease, or applying stopped part way (each server as it was or as read; the
+// next sync finishes the job); 2: bad arguments, a configuration that does not load or a database that cannot be opened. The catalog
 // screen's semantic layer loads the sentence model in a worker first (a few hundred milliseconds), unless
 // AXLE_SEMANTIC_SEARCH=off; when it cannot load, the regex screen decides alone and the report's `regexOnly` counts
 // the versions so screened.

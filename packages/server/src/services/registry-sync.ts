@@ -1,8 +1,10 @@
 // Syncs MCP servers from a registry speaking the official v0.1 API into the skills catalog: every page of
-// /v0.1/servers since the newest updatedAt seen (minus a margin), upserted on name + version in one
-// transaction once all pages arrived, so an unreachable or failing registry leaves what was there. A malformed
-// entry is skipped alone; a version whose agent-facing text the catalog screen flags is stored but held (screened
-// before the transaction, since the screen's semantic layer may call the sentence model).
+// /v0.1/servers since the newest updatedAt seen (minus a margin), upserted on name + version once all pages
+// arrived, so an unreachable or failing registry leaves what was there. What was read is applied in transactions
+// of about CHUNK_VERSIONS writes, so other writes (payments, sign-ins) interleave with a large sync; the watermark
+// moves only after the last. A malformed entry is skipped alone; a version whose agent-facing text the catalog
+// screen flags is stored but held (screened before any transaction, since the screen's semantic layer may call the
+// sentence model).
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ERROR_CODES } from '@axle/sdk';
@@ -16,9 +18,9 @@ import {
 import type { Clock } from '../clock.js';
 import { DomainError } from '../domain/errors.js';
 import type { Logger } from '../logger.js';
-import type { Transactor } from '../store/queryable.js';
+import type { Queryable, Transactor } from '../store/queryable.js';
 import { leasesStore } from '../store/leases.js';
-import { type HeldVersion, registryStore } from '../store/registry.js';
+import { type HeldVersion, registryStore, type SyncCounts } from '../store/registry.js';
 import { type CatalogScreen, createCatalogScreen } from './catalog-screen.js';
 
 /** Page size asked of the registry (its documented maximum); a page of more fails the sync. */
@@ -31,7 +33,7 @@ export const MAX_PAGES = 2000;
 export const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
 /**
  * The bytes one sync reads at most, its pages and /versions/latest answers together: what arrives is held until
- * the sync's transaction, so without this a registry could fill the server's memory a page at a time (MAX_PAGES x
+ * the sync applies it, so without this a registry could fill the server's memory a page at a time (MAX_PAGES x
  * MAX_RESPONSE_BYTES). A full listing of the official registry is a small part of it.
  */
 export const MAX_SYNC_BYTES = 256 * 1024 * 1024;
@@ -55,13 +57,76 @@ export const MAX_REDIRECTS = 5;
  * minutes, so a check that gave up at once left a server's first sync minutes late.
  */
 export const MODEL_WARM_WAIT_MS = 30_000;
-/** The lease a scheduled sync holds: longer than its reading may take (MAX_SYNC_READ_MS) and its screening. */
+/**
+ * The lease every sync holds (one at a time across instances): longer than its reading may take (MAX_SYNC_READ_MS)
+ * and its screening; each of its transactions renews it, and fails when another instance took it meanwhile.
+ */
 export const LEASE_NAME = 'registry-sync';
 export const LEASE_MS = 15 * 60_000;
 
+/**
+ * Server versions (and other writes) one transaction of a sync applies at most, so other writes wait for no more
+ * than that; the writes that decide which version of one name is searchable share a transaction even when more.
+ */
+export const CHUNK_VERSIONS = 100;
+
+/** One write of a sync: a version as listed, a name's latest version per /versions/latest, a screen's verdict. */
+type Step =
+  | { kind: 'upsert' | 'latest'; server: SyncedServer; rules: string[] }
+  | { kind: 'verdict'; source: string; name: string; version: string; rules: string[] };
+
+/** One transaction of a sync: its writes, and the names whose searchable version they may change. */
+interface Chunk {
+  names: Set<string>;
+  steps: Step[];
+}
+
+/**
+ * A sync's writes in transactions of about CHUNK_VERSIONS. The writes that may change which version of a name is
+ * searchable (`decides`: a version flagged latest before or after; the repair; a verdict) go in one transaction,
+ * in the order of one that applied them all, so an interrupted sync leaves each name as it was or as the
+ * registry has it; versions that change nothing searchable go first, alone.
+ */
+function planChunks(
+  received: readonly SyncedServer[],
+  repairs: ReadonlyMap<string, SyncedServer>,
+  verdicts: ReadonlyArray<{ source: string; name: string; version: string; rules: string[] }>,
+  rulesOf: ReadonlyMap<SyncedServer, string[]>,
+  decides: (r: SyncedServer) => boolean,
+): Chunk[] {
+  const quiet: Step[] = [];
+  const byName = new Map<string, Step[]>();
+  const of = (name: string) => byName.get(name) ?? byName.set(name, []).get(name)!;
+  for (const r of received) {
+    const step: Step = { kind: 'upsert', server: r, rules: rulesOf.get(r)! };
+    if (decides(r)) of(r.name).push(step);
+    else quiet.push(step);
+  }
+  for (const [name, latest] of repairs) of(name).push({ kind: 'latest', server: latest, rules: rulesOf.get(latest)! });
+  for (const v of verdicts) of(v.name).push({ kind: 'verdict', ...v });
+
+  const chunks: Chunk[] = [];
+  let open: Chunk = { names: new Set(), steps: [] };
+  const add = (name: string | undefined, steps: Step[]) => {
+    if (open.steps.length > 0 && open.steps.length + steps.length > CHUNK_VERSIONS) {
+      chunks.push(open);
+      open = { names: new Set(), steps: [] };
+    }
+    if (name !== undefined) open.names.add(name);
+    open.steps.push(...steps);
+  };
+  for (const step of quiet) add(undefined, [step]);
+  for (const [name, steps] of byName) add(name, steps);
+  if (open.steps.length > 0) chunks.push(open);
+  return chunks;
+}
+
 export interface SyncReport {
   source: string;
-  /** Servers that became searchable, whose searchable version changed, and that stopped being searchable. */
+  /**
+   * Servers that became searchable, whose searchable version changed, and that stopped being searchable; with what
+   * an interrupted earlier sync applied and never reported.
+   */
   added: number;
   updated: number;
   hidden: number;
@@ -81,7 +146,11 @@ export interface SyncReport {
 }
 
 export interface RegistrySync {
-  /** Syncs from `source` (the registry's base URL); throws DomainError PROVIDER_UNAVAILABLE and changes nothing when it fails. */
+  /**
+   * Syncs from `source` (the registry's base URL) under the lease. Throws DomainError PROVIDER_UNAVAILABLE and
+   * changes nothing when reading fails, CONFLICT when another sync holds the lease; one failing while it applies
+   * leaves every name as it was or as read, and the next sync finishes the job.
+   */
   sync(source: string): Promise<SyncReport>;
   /** The scheduled run: syncs the configured source when it is due and this instance holds the lease. */
   tick(): Promise<SyncReport | undefined>;
@@ -224,7 +293,7 @@ export function createRegistrySync(deps: RegistrySyncDeps): RegistrySync {
       const parsed = ServerListPage.safeParse(await getJson(source, url, budget));
       if (!parsed.success)
         throw unavailable(source, `unexpected /v0.1/servers page: ${parsed.error.issues[0]?.message}`);
-      // A registry that ignores the limit would pass MAX_PAGES' bound on versions (and the one transaction's size).
+      // A registry that ignores the limit would pass MAX_PAGES' bound on versions.
       if (parsed.data.servers.length > PAGE_LIMIT)
         throw unavailable(
           source,
@@ -271,7 +340,7 @@ export function createRegistrySync(deps: RegistrySyncDeps): RegistrySync {
     return verdict;
   }
 
-  async function sync(source: string): Promise<SyncReport> {
+  async function run(source: string): Promise<SyncReport> {
     const state = await registryStore.state(deps.db, source);
     const since =
       state.newestUpdatedAt === undefined
@@ -323,47 +392,100 @@ export function createRegistrySync(deps: RegistrySyncDeps): RegistrySync {
     };
     const rulesOf = new Map<SyncedServer, string[]>();
     for (const r of [...received, ...repairs.values()]) rulesOf.set(r, await screen(source, r));
-    // Versions stored before the screen existed, of any source: screened here, before the transaction, so that a
+    // Versions stored before the screen existed, of any source: screened here, before any transaction, so that a
     // model call never runs while it holds the writer.
     const verdicts: Array<{ source: string; name: string; version: string; rules: string[] }> = [];
     for (const u of await registryStore.unscreened(deps.db)) verdicts.push({ ...u, rules: await screen(u.source, u) });
 
-    const report = await deps.db.tx(async (q) => {
-      const before = new Map((await registryStore.visible(q)).map((s) => [s.name, fingerprintOf(s)]));
-      for (const r of received) await registryStore.upsert(q, source, r, rulesOf.get(r)!);
-      for (const [name, latest] of repairs) {
-        await registryStore.upsert(q, source, { ...latest, isLatest: true }, rulesOf.get(latest)!);
-        await registryStore.setLatest(q, source, name, latest.version);
-      }
-      for (const v of verdicts) await registryStore.setHeld(q, v.source, v.name, v.version, v.rules);
-      const after = new Map((await registryStore.visible(q)).map((s) => [s.name, fingerprintOf(s)]));
-      let added = 0;
-      let updated = 0;
-      let hidden = 0;
-      for (const [name, fp] of after) {
-        const was = before.get(name);
-        if (was === undefined) added += 1;
-        else if (was !== fp) updated += 1;
-      }
-      for (const name of before.keys()) if (!after.has(name)) hidden += 1;
-      const changed = added + updated + hidden > 0;
-      await registryStore.saveState(q, source, newest, deps.clock.now(), changed);
-      return {
-        source,
-        added,
-        updated,
-        hidden,
-        received: received.length,
-        pages,
-        repaired: repairs.size,
-        skipped,
-        held,
-        regexOnly,
-      };
+    const storedLatest = new Set(stored.filter((v) => v.isLatest).map((v) => `${v.name}\0${v.version}`));
+    const chunks = planChunks(received, repairs, verdicts, rulesOf, (r) => {
+      // A version flagged latest neither before nor after this sync changes nothing searchable.
+      const quiet =
+        !storedLatest.has(`${r.name}\0${r.version}`) &&
+        latestByName.get(r.name)?.get(r.version) === false &&
+        repairs.get(r.name)?.version !== r.version;
+      return !quiet;
     });
+
+    let changedHere = false;
+    let counts: SyncCounts;
+    try {
+      for (const chunk of chunks) {
+        const c = await applyChunk(source, chunk);
+        if (c.added + c.updated + c.hidden > 0) changedHere = true;
+      }
+      // The watermark moves only now, every version read being stored: an interrupted sync reads them again.
+      counts = await deps.db.tx(async (q) => {
+        await renewLease(q);
+        return registryStore.finish(q, source, newest, deps.clock.now());
+      });
+    } catch (err) {
+      // What the applied transactions changed is searchable now; the next sync to finish counts it.
+      if (changedHere)
+        await deps.onChange().catch((e) => deps.logger.warn({ err: (e as Error).message }, 'catalog reload failed'));
+      throw err;
+    }
+    const report: SyncReport = {
+      source,
+      ...counts,
+      received: received.length,
+      pages,
+      repaired: repairs.size,
+      skipped,
+      held,
+      regexOnly,
+    };
     if (report.added + report.updated + report.hidden > 0) await deps.onChange();
     deps.logger.info(report, 'registry sync');
     return report;
+  }
+
+  /** Takes the lease again for LEASE_MS inside `q`'s transaction, which fails when another instance took it. */
+  async function renewLease(q: Queryable) {
+    const now = deps.clock.now();
+    if (!(await leasesStore.take(q, LEASE_NAME, holder, now, now + LEASE_MS)))
+      throw new DomainError(ERROR_CODES.CONFLICT, 'another registry sync holds the lease; this one stopped');
+  }
+
+  /** One transaction of a sync (under its lease): its steps, and what they changed of what is searchable. */
+  function applyChunk(source: string, chunk: Chunk): Promise<SyncCounts> {
+    const names = [...chunk.names];
+    return deps.db.tx(async (q) => {
+      await renewLease(q);
+      const before = await registryStore.visibleOf(q, names);
+      for (const step of chunk.steps) {
+        if (step.kind === 'verdict') {
+          await registryStore.setHeld(q, step.source, step.name, step.version, step.rules);
+        } else if (step.kind === 'latest') {
+          await registryStore.upsert(q, source, { ...step.server, isLatest: true }, step.rules);
+          await registryStore.setLatest(q, source, step.server.name, step.server.version);
+        } else {
+          await registryStore.upsert(q, source, step.server, step.rules);
+        }
+      }
+      const after = await registryStore.visibleOf(q, names);
+      const counts = { added: 0, updated: 0, hidden: 0 };
+      for (const [name, v] of after) {
+        const was = before.get(name);
+        if (was === undefined) counts.added += 1;
+        else if (fingerprintOf(was) !== fingerprintOf(v)) counts.updated += 1;
+      }
+      for (const name of before.keys()) if (!after.has(name)) counts.hidden += 1;
+      if (counts.added + counts.updated + counts.hidden > 0) await registryStore.addPending(q, source, counts);
+      return counts;
+    });
+  }
+
+  /** `run` under the sync lease; throws CONFLICT when another sync holds it. */
+  async function sync(source: string): Promise<SyncReport> {
+    const now = deps.clock.now();
+    if (!(await leasesStore.take(deps.db, LEASE_NAME, holder, now, now + LEASE_MS)))
+      throw new DomainError(ERROR_CODES.CONFLICT, 'another registry sync is running; try again later');
+    try {
+      return await run(source);
+    } finally {
+      await leasesStore.release(deps.db, LEASE_NAME, holder);
+    }
   }
 
   async function tick(): Promise<SyncReport | undefined> {
@@ -378,7 +500,7 @@ export function createRegistrySync(deps: RegistrySyncDeps): RegistrySync {
     try {
       const { lastSuccessAt } = await registryStore.state(deps.db, source);
       if (lastSuccessAt !== undefined && now - lastSuccessAt < intervalMs) return undefined;
-      return await sync(source);
+      return await run(source);
     } catch (err) {
       // Kept as it was; the next check retries.
       deps.logger.warn({ err: (err as Error).message, source }, 'registry sync failed');

@@ -19,6 +19,13 @@ export interface HeldVersion {
   updatedAt: string;
 }
 
+/** Servers that became searchable, whose searchable version changed, and that stopped being searchable. */
+export interface SyncCounts {
+  added: number;
+  updated: number;
+  hidden: number;
+}
+
 export interface SyncState {
   newestUpdatedAt?: string;
   lastSuccessAt?: number;
@@ -126,6 +133,31 @@ export const registryStore = {
   },
 
   /**
+   * The searchable version of each of `names`, as `visible` picks it; names with none are absent. Found by name
+   * alone (its index), then filtered: a planner without statistics yet (a first sync) would scan every latest row.
+   * PostgreSQL gets the names as one array: a list of bound values there is planned far more slowly.
+   */
+  async visibleOf(q: Queryable, names: readonly string[]): Promise<Map<string, StoredVersion>> {
+    const out = new Map<string, StoredVersion>();
+    for (let i = 0; i < names.length; i += 500) {
+      const chunk = names.slice(i, i + 500);
+      const [match, params] =
+        q.dialect === 'postgres'
+          ? ['name = ANY(?::text[])', [chunk]]
+          : [`name IN (${chunk.map(() => '?').join(', ')})`, chunk];
+      const rows = await q.all<Omit<Row, 'data' | 'status_message'> & { held: string | null; released: number }>(
+        `SELECT name, version, is_latest, status, updated_at, held, released FROM registry_servers
+          WHERE ${match} ORDER BY name, source, version`,
+        params,
+      );
+      for (const r of rows)
+        if (r.is_latest === 1 && r.status !== 'deleted' && (r.held === '' || r.released === 1) && !out.has(r.name))
+          out.set(r.name, toStored({ ...r, status_message: null, data: '' }));
+    }
+    return out;
+  },
+
+  /**
    * Latest versions that are neither deleted nor held by the catalog screen (unless an operator released them),
    * across sources (first source by name wins a name), by name. A name whose latest version is held has none: an
    * older version would show text the registry no longer serves while its package (launched without a version) runs
@@ -203,12 +235,37 @@ export const registryStore = {
     return (await q.get<{ n: number | null }>('SELECT SUM(generation) AS n FROM registry_sync_state'))?.n ?? 0;
   },
 
-  async saveState(q: Queryable, source: string, newestUpdatedAt: string | undefined, at: number, changed: boolean) {
+  /**
+   * Adds what one applied part of a sync of `source` changed (servers added, updated, hidden) to its pending
+   * counts and moves its generation, so every instance re-imports even if the sync never finishes.
+   */
+  async addPending(q: Queryable, source: string, c: SyncCounts): Promise<void> {
     await q.run(
-      `INSERT INTO registry_sync_state (source, newest_updated_at, last_success_at, generation) VALUES (?, ?, ?, ?)
-       ON CONFLICT (source) DO UPDATE SET newest_updated_at = excluded.newest_updated_at,
-         last_success_at = excluded.last_success_at, generation = registry_sync_state.generation + ?`,
-      [source, newestUpdatedAt ?? null, at, changed ? 1 : 0, changed ? 1 : 0],
+      `INSERT INTO registry_sync_state (source, generation, pending_added, pending_updated, pending_hidden)
+       VALUES (?, 1, ?, ?, ?)
+       ON CONFLICT (source) DO UPDATE SET generation = registry_sync_state.generation + 1,
+         pending_added = registry_sync_state.pending_added + excluded.pending_added,
+         pending_updated = registry_sync_state.pending_updated + excluded.pending_updated,
+         pending_hidden = registry_sync_state.pending_hidden + excluded.pending_hidden`,
+      [source, c.added, c.updated, c.hidden],
     );
+  },
+
+  /**
+   * Ends a sync of `source` whose every part is applied: moves its watermark and last success, and hands over
+   * (and clears) the pending counts, an interrupted earlier sync's included.
+   */
+  async finish(q: Queryable, source: string, newestUpdatedAt: string | undefined, at: number): Promise<SyncCounts> {
+    const r = await q.get<{ pending_added: number; pending_updated: number; pending_hidden: number }>(
+      'SELECT pending_added, pending_updated, pending_hidden FROM registry_sync_state WHERE source = ?',
+      [source],
+    );
+    await q.run(
+      `INSERT INTO registry_sync_state (source, newest_updated_at, last_success_at) VALUES (?, ?, ?)
+       ON CONFLICT (source) DO UPDATE SET newest_updated_at = excluded.newest_updated_at,
+         last_success_at = excluded.last_success_at, pending_added = 0, pending_updated = 0, pending_hidden = 0`,
+      [source, newestUpdatedAt ?? null, at],
+    );
+    return { added: r?.pending_added ?? 0, updated: r?.pending_updated ?? 0, hidden: r?.pending_hidden ?? 0 };
   },
 };
