@@ -270,7 +270,12 @@ export const MCP_TOOLS = {
       'Use when a result says TERMS_NOT_ACCEPTED (linking a wallet, withdrawing): records your acceptance of the ' +
       'current terms (read them at /terms first). agree must be true; version defaults to the current one.',
     input: z.object({
-      version: z.string().min(1).max(64).optional().describe('terms version being accepted; the current one when omitted'),
+      version: z
+        .string()
+        .min(1)
+        .max(64)
+        .optional()
+        .describe('terms version being accepted; the current one when omitted'),
       agree: z.boolean().describe('must be true'),
     }),
     output: AcceptTermsResponse,
