@@ -300,20 +300,7 @@ describe('the wallet rail with a payout sender that takes its time', () => {
   });
 
   it('one signature sent twice at once pays out once; the other send is 409 WITHDRAWAL_SIGNATURE_USED', async () => {
-    await db.tx(async (q) => {
-      await boughtCredits(q, 'acc_d', 1_000_000);
-      await recordUnlock(q, {
-        learningId: 'lrn_z',
-        buyer: 'acc_d',
-        path: 'key',
-        paidMicro: 1_000_000,
-        discovery: false,
-        selfDealing: false,
-        accrualCapped: false,
-        payee: { holder: accountId, held: false },
-        now: clock.now(),
-      });
-    });
+    await earn('acc_d', 'lrn_z', 1_000_000);
     let sends = 0;
     const s = service({ send: async () => ({ txHash: `0xbeef${++sends}` }) });
     clock.advance(1000);
@@ -338,14 +325,15 @@ describe('the wallet rail with a payout sender that takes its time', () => {
     expect(await checkLedger(db)).toEqual([]);
   });
 
-  it('202 processing_timeout with a poll_url when confirmation times out; the balance stays debited', async () => {
-    await db.tx(async (q) => {
-      await boughtCredits(q, 'acc_c', 100_000);
+  /** The account earns from a key unlock of `learningId` by `buyer`, paid with credits bought for `micro`. */
+  const earn = (buyer: string, learningId: string, micro: number) =>
+    db.tx(async (q) => {
+      await boughtCredits(q, buyer, micro);
       await recordUnlock(q, {
-        learningId: 'lrn_y',
-        buyer: 'acc_c',
+        learningId,
+        buyer,
         path: 'key',
-        paidMicro: 100_000,
+        paidMicro: micro,
         discovery: false,
         selfDealing: false,
         accrualCapped: false,
@@ -353,6 +341,9 @@ describe('the wallet rail with a payout sender that takes its time', () => {
         now: clock.now(),
       });
     });
+
+  it('202 processing_timeout with a poll_url when confirmation times out; the balance stays debited', async () => {
+    await earn('acc_c', 'lrn_y', 100_000);
     let confirm!: (v: { txHash: string }) => void;
     const s = service({ send: () => new Promise((r) => (confirm = r)) }, 5);
     clock.advance(1000);
@@ -375,20 +366,7 @@ describe('the wallet rail with a payout sender that takes its time', () => {
     expect(await checkLedger(db)).toEqual([]);
   });
   it('a wallet payout whose outcome is unknown is not sent again by reconciliation once the wallet is listed', async () => {
-    await db.tx(async (q) => {
-      await boughtCredits(q, 'acc_s', 1_000_000);
-      await recordUnlock(q, {
-        learningId: 'lrn_s',
-        buyer: 'acc_s',
-        path: 'key',
-        paidMicro: 1_000_000,
-        discovery: false,
-        selfDealing: false,
-        accrualCapped: false,
-        payee: { holder: accountId, held: false },
-        now: clock.now(),
-      });
-    });
+    await earn('acc_s', 'lrn_s', 1_000_000);
     const list = path.join(dir, 'none.txt');
     fs.writeFileSync(list, '');
     let sends = 0;
