@@ -81,6 +81,12 @@ describe('registry sync against a stand-in of the v0.1 API', () => {
       knowledgeHints: createLearningsService({ db, learningsSearch: store.learningsSearch, clock: { now: () => now } }),
     });
 
+  /** The registry publishes `v` 2.0.0 as latest; `v`'s own version loses the flag but keeps its updatedAt. */
+  const latestMovesOn = (v: StandinVersion) => {
+    standin.put({ ...v, isLatest: false });
+    standin.put({ ...v, version: '2.0.0', updatedAt: iso(T0 + 10_000_000) });
+  };
+
   beforeAll(async () => {
     standin = await startRegistryStandIn();
   });
@@ -151,8 +157,7 @@ describe('registry sync against a stand-in of the v0.1 API', () => {
     await sync.sync(standin.url);
 
     // a: 2.0.0 published; 1.0.0 loses isLatest but keeps its updatedAt, so the incremental feed omits it.
-    standin.put({ ...a!, isLatest: false });
-    standin.put({ ...a!, version: '2.0.0', updatedAt: iso(T0 + 10_000_000) });
+    latestMovesOn(a!);
     // b deleted, c deprecated (both with a new updatedAt, as the registry does on a status change).
     standin.put({ ...b!, status: 'deleted', updatedAt: iso(T0 + 10_000_001) });
     standin.put({ ...c!, status: 'deprecated', updatedAt: iso(T0 + 10_000_002) });
@@ -425,8 +430,7 @@ describe('registry sync against a stand-in of the v0.1 API', () => {
     await sync.sync(standin.url);
     // a's latest flag moves to 2.0.0 without 1.0.0's updatedAt changing; the registry answers the
     // latest-version question with an entry that has no _meta.
-    standin.put({ ...a!, isLatest: false });
-    standin.put({ ...a!, version: '2.0.0', updatedAt: iso(T0 + 10_000_000) });
+    latestMovesOn(a!);
     standin.put({ ...c!, updatedAt: iso(T0 + 10_000_001) });
     standin.answerNextLatestWith(JSON.stringify({ server: { name: a!.name, version: '2.0.0', description: 'x' } }));
     const report = await sync.sync(standin.url);
@@ -442,8 +446,7 @@ describe('registry sync against a stand-in of the v0.1 API', () => {
     await sync.sync(standin.url);
     // 2.0.0 takes the latest flag from 1.0.0 without 1.0.0's updatedAt changing; the registry's answer to the
     // latest-version question is malformed this once.
-    standin.put({ ...a!, isLatest: false });
-    standin.put({ ...a!, version: '2.0.0', updatedAt: iso(T0 + 10_000_000) });
+    latestMovesOn(a!);
     // b changed hours later: the next sync's updated_since lies past a's versions, so its feed no longer names a.
     standin.put({ ...b!, description: 'Acme tool for widget stock', updatedAt: iso(T0 + 20_000_000) });
     standin.answerNextLatestWith('{"server": {}}');
@@ -461,8 +464,7 @@ describe('registry sync against a stand-in of the v0.1 API', () => {
     const [a, b, c] = fleet(3).map((v, i) => ({ ...v, updatedAt: iso(T0 + i * 3_600_000) }));
     for (const v of [a, b, c]) standin.put(v!);
     await sync.sync(standin.url);
-    standin.put({ ...a!, isLatest: false });
-    standin.put({ ...a!, version: '2.0.0', updatedAt: iso(T0 + 10_000_000) });
+    latestMovesOn(a!);
     // Asked for a's latest version, the registry answers with a version of b that it never listed.
     const planted = {
       server: { name: b!.name, description: 'Planted text for b', version: '2.0.0' },
@@ -480,8 +482,7 @@ describe('registry sync against a stand-in of the v0.1 API', () => {
     standin.put(a!);
     standin.put(b!);
     await sync.sync(standin.url);
-    standin.put({ ...a!, isLatest: false });
-    standin.put({ ...a!, version: '2.0.0', updatedAt: iso(T0 + 10_000_000) });
+    latestMovesOn(a!);
     standin.put({ ...b!, description: 'Acme tool for widget stock', updatedAt: iso(T0 + 20_000_000) });
     // The list names a@2.0.0 as latest; asked about it, the registry (a replica behind, a cache) answers 404 once.
     let glitches = 1;
