@@ -77,6 +77,39 @@ afterAll(async () => {
   await api?.stop();
 });
 
+/** axle-mcp spawned and initialised by raw JSON-RPC lines on its stdin, as a client other than the SDK talks to it. */
+async function rawSession() {
+  const child = spawn(process.execPath, [BIN], {
+    env: env({ SVC_BASE_URL: api.url }),
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (d) => (out += d));
+  child.stderr.on('data', (d) => (err += d));
+  const lines = () => out.split('\n').filter(Boolean);
+  const answered = (n: number) =>
+    new Promise<void>((resolve) => {
+      const check = () => (lines().length >= n ? resolve() : setImmediate(check));
+      child.stdout.on('data', check);
+      check();
+    });
+  const send = (msg: unknown) => child.stdin.write(`${JSON.stringify(msg)}\n`);
+  send({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '0' } },
+  });
+  await answered(1);
+  send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+  const close = async () => {
+    child.stdin.end();
+    await new Promise((resolve) => child.once('exit', resolve));
+  };
+  return { send, answered, lines, stderr: () => err, close };
+}
+
 describe('axle-mcp over stdio: the tool list', () => {
   it('lists exactly the 17 tools of the spec, with valid JSON schemas, descriptions and annotations', async () => {
     const { tools } = await anon.listTools();
@@ -123,29 +156,7 @@ describe('axle-mcp over stdio: the tool list', () => {
   });
 
   it('writes nothing but JSON-RPC messages to stdout, and its logs to stderr', async () => {
-    const child = spawn(process.execPath, [BIN], {
-      env: env({ SVC_BASE_URL: api.url }),
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (err += d));
-    const send = (msg: unknown) => child.stdin.write(`${JSON.stringify(msg)}\n`);
-    const answered = (n: number) =>
-      new Promise<void>((resolve) => {
-        const check = () => (out.split('\n').filter(Boolean).length >= n ? resolve() : setImmediate(check));
-        child.stdout.on('data', check);
-        check();
-      });
-    send({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '0' } },
-    });
-    await answered(1);
-    send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    const { send, answered, lines, stderr, close } = await rawSession();
     send({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
     send({
       jsonrpc: '2.0',
@@ -155,14 +166,16 @@ describe('axle-mcp over stdio: the tool list', () => {
     });
     send({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'svc_stats', arguments: {} } });
     await answered(4);
-    child.stdin.end();
-    await new Promise((resolve) => child.once('exit', resolve));
-    const lines = out.split('\n').filter(Boolean);
-    expect(lines).toHaveLength(4);
-    for (const line of lines) expect(JSON.parse(line)).toMatchObject({ jsonrpc: '2.0' });
-    expect(lines.map((l) => JSON.parse(l).id).sort()).toEqual([1, 2, 3, 4]);
-    expect(err).toMatch(/axle-mcp: serving 17 tools/);
-    expect(err).toMatch(/tool svc_skill failed: not_found \(404\)/);
+    await close();
+    expect(lines()).toHaveLength(4);
+    for (const line of lines()) expect(JSON.parse(line)).toMatchObject({ jsonrpc: '2.0' });
+    expect(
+      lines()
+        .map((l) => JSON.parse(l).id)
+        .sort(),
+    ).toEqual([1, 2, 3, 4]);
+    expect(stderr()).toMatch(/axle-mcp: serving 17 tools/);
+    expect(stderr()).toMatch(/tool svc_skill failed: not_found \(404\)/);
   });
 });
 
@@ -170,34 +183,12 @@ describe('axle-mcp over stdio: requests of the wrong shape', () => {
   // Found by writing tools/call with an array as `arguments` to axle-mcp's stdin: the MCP SDK answered -32603, an
   // internal error, with its validator's JSON dump as the message (POST /mcp already answered -32602).
   it('answers params of the wrong shape with -32602 and a plain message, as POST /mcp does', async () => {
-    const child = spawn(process.execPath, [BIN], {
-      env: env({ SVC_BASE_URL: api.url }),
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let out = '';
-    child.stdout.on('data', (d) => (out += d));
-    const lines = () => out.split('\n').filter(Boolean);
-    const answered = (n: number) =>
-      new Promise<void>((resolve) => {
-        const check = () => (lines().length >= n ? resolve() : setImmediate(check));
-        child.stdout.on('data', check);
-        check();
-      });
-    const send = (msg: unknown) => child.stdin.write(`${JSON.stringify(msg)}\n`);
-    send({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '0' } },
-    });
-    await answered(1);
-    send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    const { send, answered, lines, close } = await rawSession();
     send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'svc_discover', arguments: [1] } });
     send({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 5 } });
     send({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'svc_categories', arguments: {} } });
     await answered(4);
-    child.stdin.end();
-    await new Promise((resolve) => child.once('exit', resolve));
+    await close();
     const byId = new Map(lines().map((l) => [JSON.parse(l).id, JSON.parse(l)]));
     for (const id of [2, 3]) {
       const answer = byId.get(id) as { error: { code: number; message: string } };
