@@ -131,7 +131,7 @@ describe('card checkout', () => {
       ).json(),
     );
     expect(list.total_spent_usd).toBe(10);
-    expect(list.credit_debt).toEqual({ unlocks: 0, amount_usd: 0 });
+    expect(list.credit_debt).toEqual({ unlocks: 0, amount_usd: 0, settled_usd: 0 });
     expect(list.purchases).toEqual([
       expect.objectContaining({ id: processed[0]!.purchase_id, pack_id: 'starter', amount_usd: 10 }),
     ]);
@@ -311,7 +311,7 @@ describe('card checkout', () => {
         await fetch(`${server.url}/account/purchases`, { headers: bearer(await jwtFor(server, accountId)) })
       ).json(),
     );
-    expect(list.credit_debt).toEqual({ unlocks: 30, amount_usd: 3 });
+    expect(list.credit_debt).toEqual({ unlocks: 30, amount_usd: 3, settled_usd: 0 });
     // A replay, and a dispute of the refunded charge, take nothing more.
     expect((await send(server, refund)).body).toMatchObject({ already_processed: true });
     await send(server, event('charge.dispute.created', { payment_intent: `pi_${sessionId}`, amount: 1000 }));
@@ -332,6 +332,91 @@ describe('card checkout', () => {
         .catch((problems: string[]) => problems);
       expect(seen).toEqual([expect.stringMatching(/^reversed purchase with credits neither taken back nor owed/)]);
     }
+    expect((await ledgerReport(server.db)).problems).toEqual([]);
+  });
+
+  /** Another checkout session of `pack` for an existing account. */
+  async function checkoutFor(accountId: string, pack = 'starter') {
+    const res = await post(server, '/checkout/session', { pack }, bearer(await jwtFor(server, accountId)));
+    expect(res.status).toBe(200);
+    return ((await res.json()) as { session_id: string }).session_id;
+  }
+  const debtShown = async (accountId: string) =>
+    PurchaseList.parse(
+      await (
+        await fetch(`${server.url}/account/purchases`, { headers: bearer(await jwtFor(server, accountId)) })
+      ).json(),
+    ).credit_debt;
+  const creditValue = async (accountId: string) =>
+    Number(
+      (
+        await server.db.get<{ v: number }>('SELECT unlock_value_micro AS v FROM credit_balances WHERE account_id = ?', [
+          accountId,
+        ])
+      )?.v ?? 0,
+    );
+  /** A Starter bought, 30 credits spent, the charge disputed: $3 owed. */
+  async function inDebt() {
+    const { accountId, sessionId } = await checkout('starter');
+    await send(server, event('checkout.session.completed', session(sessionId)));
+    for (let i = 0; i < 30; i++) await creditsStore.takeUnlock(server.db, accountId, server.clock.now());
+    await send(server, event('charge.dispute.created', { payment_intent: `pi_${sessionId}`, amount: 1000 }));
+    expect(await debtShown(accountId)).toEqual({ unlocks: 30, amount_usd: 3, settled_usd: 0 });
+    return accountId;
+  }
+
+  it('fault: a purchase after a disputed, partly spent pack pays the debt first instead of granting every credit', async () => {
+    // Found by an outsider probe: buy, spend, dispute, buy again — the second pack gave all its credits, the debt
+    // stayed on the books and the platform absorbed every spent credit.
+    const accountId = await inDebt();
+    const second = await checkoutFor(accountId);
+    const r = await send(server, event('checkout.session.completed', session(second)));
+    expect(r.body).toMatchObject({ processed: true, outcome: 'credited' });
+    // $3 of the $10 pays the debt: the 30 credits it would have bought are not granted, $7 backs the other 70.
+    expect(await credits(accountId)).toEqual({ unlocks: 70, queries: 700 });
+    expect(await creditValue(accountId)).toBe(7_000_000);
+    expect(await debtShown(accountId)).toEqual({ unlocks: 0, amount_usd: 0, settled_usd: 3 });
+    expect((await ledgerReport(server.db)).problems).toEqual([]);
+    // A refund of the second pack returns the money that paid the debt: owed again, with the credits spent since.
+    for (let i = 0; i < 10; i++)
+      expect(await creditsStore.takeUnlock(server.db, accountId, server.clock.now())).toBe(100_000);
+    await send(
+      server,
+      event('charge.refunded', { payment_intent: `pi_${second}`, amount: 1000, amount_refunded: 1000 }),
+    );
+    expect(await credits(accountId)).toEqual({ unlocks: 0, queries: 0 });
+    expect(await creditValue(accountId)).toBe(0);
+    expect(await debtShown(accountId)).toEqual({ unlocks: 40, amount_usd: 4, settled_usd: 3 });
+    expect((await ledgerReport(server.db)).problems).toEqual([]);
+  });
+
+  it('a debt larger than the new pack takes all of it; the rest stays owed', async () => {
+    const { accountId, sessionId } = await checkout('growth');
+    await send(server, event('checkout.session.completed', session(sessionId, { amount_total: 2500 })));
+    let spent = 0;
+    for (let i = 0; i < 200; i++) spent += (await creditsStore.takeUnlock(server.db, accountId, server.clock.now()))!;
+    await send(server, event('charge.dispute.created', { payment_intent: `pi_${sessionId}`, amount: 2500 }));
+    expect(await creditsStore.debtOf(server.db, accountId)).toMatchObject({ unlocks: 200, amount_micro: spent });
+    await send(server, event('checkout.session.completed', session(await checkoutFor(accountId))));
+    expect(await credits(accountId)).toEqual({ unlocks: 0, queries: 0 });
+    expect(await creditValue(accountId)).toBe(0);
+    const debt = await creditsStore.debtOf(server.db, accountId);
+    expect(debt.amount_micro).toBe(spent - 10_000_000);
+    expect(debt.unlocks).toBe(200 - Math.floor((200 * 10_000_000) / spent));
+    expect((await debtShown(accountId)).settled_usd).toBe(10);
+    expect((await ledgerReport(server.db)).problems).toEqual([]);
+  });
+
+  it('purchases completing concurrently pay a debt once', async () => {
+    const accountId = await inDebt();
+    const sessions = [await checkoutFor(accountId), await checkoutFor(accountId), await checkoutFor(accountId)];
+    const answers = await Promise.all(
+      sessions.map((id) => send(server, event('checkout.session.completed', session(id)))),
+    );
+    expect(answers.map((a) => a.body.outcome)).toEqual(['credited', 'credited', 'credited']);
+    expect(await credits(accountId)).toEqual({ unlocks: 270, queries: 2_700 });
+    expect(await creditValue(accountId)).toBe(27_000_000);
+    expect(await debtShown(accountId)).toEqual({ unlocks: 0, amount_usd: 0, settled_usd: 3 });
     expect((await ledgerReport(server.db)).problems).toEqual([]);
   });
 

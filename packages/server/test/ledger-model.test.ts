@@ -199,6 +199,9 @@ describe('ledger model: pay / refund / withdraw / timeout / crash / reconcile / 
               case 'buy': {
                 const { session_id } = await svc.checkout.createSession(buyers[s.buyer]!, s.pack);
                 const cents = s.pack === 'starter' ? 1000 : 2500;
+                // An outstanding debt is paid first out of the pack's money; the credits that money buys are withheld.
+                const owed = await creditsStore.debtOf(db, buyers[s.buyer]!);
+                const paysDebt = Math.min(Math.max(0, owed.amount_micro), cents * 10_000);
                 const pi = `pi_${session_id}`;
                 const r = await event('checkout.session.completed', {
                   id: session_id,
@@ -209,7 +212,12 @@ describe('ledger model: pay / refund / withdraw / timeout / crash / reconcile / 
                 });
                 expect(r.outcome).toBe('credited');
                 const unlocks = s.pack === 'starter' ? 100 : 300;
-                model.credits[s.buyer]! += unlocks;
+                model.credits[s.buyer]! += unlocks - Math.ceil((unlocks * paysDebt) / (cents * 10_000));
+                if (paysDebt > 0)
+                  model.debt[s.buyer]! -=
+                    paysDebt === owed.amount_micro
+                      ? owed.unlocks
+                      : Math.floor((owed.unlocks * paysDebt) / owed.amount_micro);
                 model.purchases[s.buyer]!.push({ pi, cents, unlocks, reversed: 0 });
                 break;
               }

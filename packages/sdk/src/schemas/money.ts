@@ -116,8 +116,15 @@ export const PurchaseList = z
     purchases: z.array(Purchase),
     total_spent_usd: usd,
     credit_debt: z
-      .object({ unlocks: z.number().int().nonnegative(), amount_usd: usd })
-      .describe('beyond the contract: credits of refunded or disputed purchases that were already spent'),
+      .object({
+        unlocks: z.number().int().nonnegative(),
+        amount_usd: usd,
+        settled_usd: usd.describe('what later purchases paid of the debt (kept out of their credits)'),
+      })
+      .describe(
+        'beyond the contract: credits of refunded or disputed purchases that were already spent, still owed; ' +
+          'a later purchase pays it first',
+      ),
   })
   .openapi('PurchaseList');
 

@@ -51,7 +51,7 @@ export interface CheckoutService {
   purchases(accountId: string): Promise<{
     purchases: Purchase[];
     total_spent_usd: number;
-    credit_debt: { unlocks: number; amount_usd: number };
+    credit_debt: { unlocks: number; amount_usd: number; settled_usd: number };
   }>;
 }
 
@@ -110,15 +110,59 @@ export function createCheckoutService(deps: {
       const existing = await creditsStore.purchaseBySession(q, session.id);
       return { outcome: 'already_credited', purchaseId: existing?.id ?? null };
     }
-    await creditsStore.add(q, session.account_id, pack.unlocks, pack.queries, row.amount_micro, now);
+    const settled = await settleDebt(q, row, now);
+    await creditsStore.add(
+      q,
+      session.account_id,
+      pack.unlocks - settled.withheld_unlocks,
+      pack.queries - settled.withheld_queries,
+      row.amount_micro - settled.amount_micro,
+      now,
+    );
     // A refund or dispute delivered before this completion (the processor does not promise order) found no
     // purchase then: it takes its credits back now.
     const early = row.payment_intent ? await creditsStore.reversedCentsOf(q, row.payment_intent) : 0;
     if (early > 0) {
       const reversed = await reverse(q, eventId, row, early, now);
-      return { outcome: 'credited', purchaseId: row.id, detail: { early_reversal: reversed.detail } };
+      return {
+        outcome: 'credited',
+        purchaseId: row.id,
+        detail: { early_reversal: reversed.detail, ...(settled.amount_micro && { debt_settled: settled }) },
+      };
     }
-    return { outcome: 'credited', purchaseId: row.id };
+    return {
+      outcome: 'credited',
+      purchaseId: row.id,
+      ...(settled.amount_micro && { detail: { debt_settled: settled } }),
+    };
+  }
+
+  /**
+   * A purchase credited to an account that owes a credit debt pays it first, out of the new pack's money: that
+   * money stays out of the credits' value and the credits it would have bought (rounded up) are not granted, so
+   * each granted credit keeps the pack's price behind it. Serialised per account so racing purchases pay it once.
+   */
+  async function settleDebt(q: Queryable, row: PurchaseRow, now: number) {
+    await q.lock(`credit-debt:${row.account_id}`);
+    const debt = await creditsStore.debtOf(q, row.account_id);
+    const amount = Math.min(Math.max(0, debt.amount_micro), row.amount_micro);
+    const none = { amount_micro: 0, unlocks: 0, withheld_unlocks: 0, withheld_queries: 0 };
+    if (amount <= 0 || row.amount_micro <= 0) return none;
+    const share = (n: number) => Math.ceil((n * amount) / row.amount_micro);
+    const settled = {
+      amount_micro: amount,
+      unlocks: amount === debt.amount_micro ? debt.unlocks : Math.floor((debt.unlocks * amount) / debt.amount_micro),
+      withheld_unlocks: share(row.unlocks_added),
+      withheld_queries: share(row.queries_added),
+    };
+    await creditsStore.insertSettlement(q, {
+      id: newId('dbs'),
+      account_id: row.account_id,
+      purchase_id: row.id,
+      ...settled,
+      created_at: now,
+    });
+    return settled;
   }
 
   /** Takes back the credits `reversedCents` of the purchase paid for; what was spent becomes a debt. */
@@ -282,15 +326,20 @@ export function createCheckoutService(deps: {
     },
 
     async purchases(accountId) {
-      const [rows, total, debt] = await Promise.all([
+      const [rows, total, debt, settled] = await Promise.all([
         creditsStore.purchases(db, accountId, 500),
         creditsStore.totalSpent(db, accountId),
         creditsStore.debtOf(db, accountId),
+        creditsStore.debtSettled(db, accountId),
       ]);
       return {
         purchases: rows.map(toPurchase),
         total_spent_usd: microToUsd(total),
-        credit_debt: { unlocks: debt.unlocks, amount_usd: microToUsd(debt.amount_micro) },
+        credit_debt: {
+          unlocks: debt.unlocks,
+          amount_usd: microToUsd(debt.amount_micro),
+          settled_usd: microToUsd(settled.amount_micro),
+        },
       };
     },
   };

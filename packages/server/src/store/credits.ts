@@ -54,6 +54,19 @@ export interface CreditDebtRow {
   created_at: number;
 }
 
+export interface CreditDebtSettlementRow {
+  id: string;
+  account_id: string;
+  purchase_id: string;
+  /** Debt unlocks it settled. */
+  unlocks: number;
+  /** The new pack's credits its money would have bought, not granted. */
+  withheld_unlocks: number;
+  withheld_queries: number;
+  amount_micro: number;
+  created_at: number;
+}
+
 const insertRow = async (q: Queryable, table: string, row: object, conflict = '') => {
   const cols = Object.keys(row);
   return q.run(
@@ -196,14 +209,33 @@ export const creditsStore = {
     await insertRow(q, 'credit_debts', row);
   },
 
-  /** The account's debt: spent credits of reversed purchases. */
+  /** The account's outstanding debt: spent credits of reversed purchases, less what later purchases paid of it. */
   async debtOf(q: Queryable, accountId: string): Promise<{ unlocks: number; queries: number; amount_micro: number }> {
     const row = await q.get<{ unlocks: number | null; queries: number | null; amount_micro: number | null }>(
       `SELECT SUM(unlocks) AS unlocks, SUM(queries) AS queries, SUM(amount_micro) AS amount_micro
        FROM credit_debts WHERE account_id = ?`,
       [accountId],
     );
-    return { unlocks: row?.unlocks ?? 0, queries: row?.queries ?? 0, amount_micro: row?.amount_micro ?? 0 };
+    const paid = await this.debtSettled(q, accountId);
+    return {
+      unlocks: Number(row?.unlocks ?? 0) - paid.unlocks,
+      queries: Number(row?.queries ?? 0),
+      amount_micro: Number(row?.amount_micro ?? 0) - paid.amount_micro,
+    };
+  },
+
+  /** What later purchases paid of the account's debt. */
+  async debtSettled(q: Queryable, accountId: string): Promise<{ unlocks: number; amount_micro: number }> {
+    const row = await q.get<{ unlocks: number | null; amount_micro: number | null }>(
+      `SELECT SUM(unlocks) AS unlocks, SUM(amount_micro) AS amount_micro
+       FROM credit_debt_settlements WHERE account_id = ?`,
+      [accountId],
+    );
+    return { unlocks: Number(row?.unlocks ?? 0), amount_micro: Number(row?.amount_micro ?? 0) };
+  },
+
+  async insertSettlement(q: Queryable, row: CreditDebtSettlementRow): Promise<void> {
+    await insertRow(q, 'credit_debt_settlements', row);
   },
 
   purchaseBySession(q: Queryable, sessionId: string): Promise<PurchaseRow | undefined> {

@@ -57,7 +57,9 @@ export const ledgerAuditStore = {
       FROM unlocks u
       LEFT JOIN (SELECT account_id, SUM(amount_micro - reversed_cents * 10000) AS paid FROM purchases GROUP BY account_id) p
         ON p.account_id = u.buyer
-      LEFT JOIN (SELECT account_id, SUM(amount_micro) AS owed FROM credit_debts GROUP BY account_id) d
+      LEFT JOIN (SELECT account_id, SUM(amount_micro) AS owed FROM
+                   (SELECT account_id, amount_micro FROM credit_debts
+                    UNION ALL SELECT account_id, -amount_micro FROM credit_debt_settlements) o GROUP BY account_id) d
         ON d.account_id = u.buyer
       WHERE u.path = 'key'
       GROUP BY u.buyer HAVING SUM(u.gross_micro) > COALESCE(MAX(p.paid), 0) + COALESCE(MAX(d.owed), 0)`),
@@ -143,10 +145,17 @@ export const ledgerAuditStore = {
               (p.unlocks_added * p.reversed_cents * 10000 + p.amount_micro - 1) / p.amount_micro
          OR p.revoked_unlocks + COALESCE(d.unlocks, 0) <> p.reversed_unlocks`),
 
-  /** Spent credits of reversed purchases, owed: accounts, unlocks and their value. */
+  /** Spent credits of reversed purchases still owed (less what later purchases paid): accounts, unlocks, value. */
   debts: (q: Queryable) =>
     q.get<{ accounts: number; unlocks: number; amount_micro: number }>(`
       SELECT COUNT(DISTINCT account_id) AS accounts, COALESCE(SUM(unlocks), 0) AS unlocks,
              COALESCE(SUM(amount_micro), 0) AS amount_micro
-      FROM credit_debts`),
+      FROM (SELECT d.account_id, SUM(d.unlocks) - COALESCE(MAX(s.unlocks), 0) AS unlocks,
+                   SUM(d.amount_micro) - COALESCE(MAX(s.amount_micro), 0) AS amount_micro
+            FROM credit_debts d
+            LEFT JOIN (SELECT account_id, SUM(unlocks) AS unlocks, SUM(amount_micro) AS amount_micro
+                       FROM credit_debt_settlements GROUP BY account_id) s ON s.account_id = d.account_id
+            GROUP BY d.account_id
+            HAVING SUM(d.amount_micro) - COALESCE(MAX(s.amount_micro), 0) > 0
+                OR SUM(d.unlocks) - COALESCE(MAX(s.unlocks), 0) > 0) o`),
 };
