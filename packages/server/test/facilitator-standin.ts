@@ -11,7 +11,7 @@ interface FacilitatorBody {
 export async function startFacilitator(
   behaviour: {
     verify?: (body: FacilitatorBody) => object;
-    settle?: (body: FacilitatorBody) => [number, object];
+    settle?: (body: FacilitatorBody) => [number, object] | Promise<[number, object]>;
     network?: string;
   } = {},
 ) {
@@ -33,7 +33,7 @@ export async function startFacilitator(
     }
     if (req.url === '/verify') return send(200, behaviour.verify?.(body) ?? { isValid: true, payer });
     if (req.url === '/settle') {
-      const [status, v] = behaviour.settle?.(body) ?? [
+      const [status, v] = (await behaviour.settle?.(body)) ?? [
         200,
         { success: true, transaction: `0x${'ab'.repeat(32)}`, network: 'eip155:8453', payer },
       ];

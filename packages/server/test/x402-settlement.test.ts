@@ -231,14 +231,22 @@ describe('the server settles on chain itself (AXLE_RPC_URL + AXLE_SETTLEMENT_KEY
     const c = await contributor(server, 1_000_000);
     const payer = newWallet();
     await chain.mint(payer.address, 1_000_000n);
+    // Two learnings: two payments for one learning are never settled side by side (the second is refused, 409).
+    const other = await seedLearning(server, {
+      contributorAccountId: c.accountId,
+      contributorWallet: c.wallet.address,
+      currentPriceMicro: 1_000_000,
+    });
     const [a, b] = [await pay(server, payer, 1_000_000), await pay(server, payer, 1_000_000)];
     await chain.stopMining();
-    const both = Promise.all([a, b].map((h) => getUnlock(server, c.learning.id, { 'x-payment': h })));
+    const both = Promise.all([
+      getUnlock(server, c.learning.id, { 'x-payment': a }),
+      getUnlock(server, other.id, { 'x-payment': b }),
+    ]);
     while ((await chain.pendingCount()) < 2) await new Promise((r) => setTimeout(r, 20));
     await chain.mine();
     const res = await both;
-    // One is served settled. The other reverted on chain (failed, 402) unless its receipt came after the
-    // wait, in which case it is a repeat of an unlock the payer holds: served capped, never settled.
+    // One is served settled. The other reverted on chain (failed, 402).
     expect(res.map((r) => r.status).sort()).toContain(200);
     expect(await chain.balanceOf(payer.address)).toBe(0n);
     expect(
@@ -600,6 +608,36 @@ describe('a kill between the settlement being submitted and the unlock being rec
       expect(decodePaymentResponseHeader(res.headers.get('x-payment-response')!).transaction).toBe(claim!.tx_hash);
       expect((await getUnlock(again, c.learning.id, { 'x-payment': header })).status).toBe(402);
       expect(await chain.balanceOf(payer.address)).toBe(0n);
+      expect(await earnings(again, c.key)).toMatchObject({ pending_balance: 0.7, awaiting_settlement: 0 });
+      expect(await checkLedger(again.db)).toEqual([]);
+    } finally {
+      await again.stop();
+    }
+  });
+});
+
+describe('a kill after settling, then the buyer re-signs (a new authorization, no payment-identifier)', () => {
+  it('the new payment is not charged: it is answered by the settled payment, and later as a repeat', async () => {
+    const chainEnv = { AXLE_RPC_URL: chain.rpcUrl, AXLE_SETTLEMENT_KEY: chain.settlementKey, AXLE_ADMIN_TOKEN: ADMIN };
+    const first = await start(chainEnv);
+    const c = await contributor(first, 1_000_000);
+    const payer = newWallet();
+    await chain.mint(payer.address, 2_000_000n);
+    const header = await pay(first, payer, 1_000_000);
+    await first.stop({ keepData: true });
+
+    const again = await killedMidSettlement(first.dataDir, chainEnv, c.learning.id, { 'x-payment': header });
+    try {
+      const claim = await claimOf(again, payer.address);
+      expect(claim).toMatchObject({ state: 'settled', unlock_id: null });
+      const resigned = await pay(again, payer, 1_000_000);
+      const res = await getUnlock(again, c.learning.id, { 'x-payment': resigned });
+      expect(res.status).toBe(200);
+      expect(decodePaymentResponseHeader(res.headers.get('x-payment-response')!).transaction).toBe(claim!.tx_hash);
+      const repeat = await getUnlock(again, c.learning.id, { 'x-payment': resigned });
+      expect(repeat.status).toBe(200);
+      expect(((await repeat.json()) as { _revenue: object })._revenue).toMatchObject({ accrual_capped: true });
+      expect(await chain.balanceOf(payer.address)).toBe(1_000_000n);
       expect(await earnings(again, c.key)).toMatchObject({ pending_balance: 0.7, awaiting_settlement: 0 });
       expect(await checkLedger(again.db)).toEqual([]);
     } finally {

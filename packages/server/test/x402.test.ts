@@ -304,3 +304,109 @@ describe('x402 payments through a facilitator', () => {
     }
   });
 });
+
+describe('one wallet paying twice at once for one learning (a retry re-signed, or parallel tool calls)', () => {
+  /** A facilitator whose /settle answers once `release` is called, and tells when a settle arrived. */
+  async function heldFacilitator() {
+    let release!: () => void;
+    const released = new Promise<void>((r) => {
+      release = r;
+    });
+    let arrived!: () => void;
+    const settling = new Promise<void>((r) => {
+      arrived = r;
+    });
+    let fail = false;
+    const facilitator = await startFacilitator({
+      settle: async (b) => {
+        arrived();
+        await released;
+        return fail
+          ? [500, { error: 'node down' }]
+          : [
+              200,
+              {
+                success: true,
+                transaction: `0x${'ab'.repeat(32)}`,
+                network: 'eip155:8453',
+                payer: b.paymentPayload?.payload?.authorization?.from,
+              },
+            ];
+      },
+    });
+    const settles = () => facilitator.calls.filter((c) => c.path === '/settle').length;
+    const failSettle = (v: boolean) => {
+      fail = v;
+    };
+    return { facilitator, release, settling, settles, failSettle };
+  }
+
+  /**
+   * The first payment's settlement is held; the second, a new signature by the same wallet, is sent meanwhile.
+   * The hold is released once the second is answered or has reached the facilitator too.
+   */
+  async function race(server: TestServer, held: Awaited<ReturnType<typeof heldFacilitator>>, learningId: string) {
+    const account = privateKeyToAccount(generatePrivateKey());
+    const first = getUnlock(server, learningId, { 'x-payment': v1Header(await authorize(server, account)) });
+    await held.settling;
+    const again = v1Header(await authorize(server, account));
+    const second = getUnlock(server, learningId, { 'x-payment': again });
+    const secondSettling = (async () => {
+      while (held.settles() < 2) await new Promise((r) => setImmediate(r));
+    })();
+    await Promise.race([second, secondSettling]);
+    held.release();
+    return { account, again, first: await first, second: await second };
+  }
+
+  it('the payment sent second is not settled: 409, and sent again it is served free as a repeat', async () => {
+    const held = await heldFacilitator();
+    const server = await start({ AXLE_FACILITATOR_URL: held.facilitator.url });
+    try {
+      const l = await seedLearning(server);
+      const { first, second, again } = await race(server, held, l.id);
+      expect(first.status).toBe(200);
+      expect(second.status).toBe(409);
+      expect(await second.json()).toMatchObject({
+        code: 'payment_in_progress',
+        error: expect.stringMatching(/this payment was not charged/),
+      });
+      const retry = await getUnlock(server, l.id, { 'x-payment': again });
+      expect(retry.status).toBe(200);
+      expect(((await retry.json()) as LearningFull)._revenue).toMatchObject({
+        accrual_capped: true,
+        amount_paid_usd: 0,
+      });
+      expect(held.settles()).toBe(1);
+      const gross = await server.db.get<{ s: number; n: number }>(
+        'SELECT SUM(gross_micro) AS s, COUNT(*) AS n FROM unlocks WHERE learning_id = ?',
+        [l.id],
+      );
+      expect(gross).toEqual({ s: 80_000, n: 2 });
+      expect(await checkLedger(server.db)).toEqual([]);
+    } finally {
+      await server.stop();
+      await held.facilitator.close();
+    }
+  });
+
+  it('the first payment failing to settle lets the second pay', async () => {
+    const held = await heldFacilitator();
+    const server = await start({ AXLE_FACILITATOR_URL: held.facilitator.url });
+    try {
+      const l = await seedLearning(server);
+      held.failSettle(true);
+      const { first, second, again } = await race(server, held, l.id);
+      expect(first.status).toBe(502);
+      expect(second.status).toBe(409);
+      held.failSettle(false);
+      const retry = await getUnlock(server, l.id, { 'x-payment': again });
+      expect(retry.status).toBe(200);
+      expect(((await retry.json()) as LearningFull)._revenue).toMatchObject({ amount_paid_usd: 0.08 });
+      expect(held.settles()).toBe(2);
+    } finally {
+      await server.stop();
+      await held.facilitator.close();
+    }
+  });
+});

@@ -57,6 +57,13 @@ const RECONCILE_BATCH = 100;
 /** A submitted payment is reconciled once its request's receipt wait is over by this much. */
 const RECONCILE_GRACE_MS = 30_000;
 
+/** Thrown in the claim's transaction (rolling it back): another payment by the payer for the learning is open. */
+class OtherPaymentPending extends Error {
+  constructor(readonly row: PaymentClaimRow) {
+    super('another payment for this learning is pending');
+  }
+}
+
 export type UnlockCredential =
   | { kind: 'key'; accountId: string }
   | { kind: 'payment'; header: string; carrier: 'X-Payment' | 'PAYMENT-SIGNATURE' }
@@ -474,22 +481,60 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
     // Claim the authorization first: a replayed header is refused. When the payer already holds the
     // unlock the claim is kept but never settled, so the buyer is not charged twice.
     const payload = JSON.stringify({ authorization: payment.authorization, signature: payment.signature });
-    const claimed = await db.tx(async (q) => {
-      const now = clock.now();
-      if (await notOnboarded(q, await payeeOf(q, l))) throw onboardingError(l);
-      const prior = idKey && (await reservePaymentId(q, idKey, { learningId: l.id, payer, nonce: claim.nonce, now }));
-      if (prior) return { prior };
-      if (!(await paymentClaimsStore.claim(q, { ...claim, learningId: l.id, payload, now }))) return 'taken' as const;
-      if (await ledgerStore.lastUnlock(q, walletKey(payer), l.id, now - REPEAT_WINDOW_MS)) {
-        const { id } = await recordCapped(q, l.id, walletKey(payer), 'x402', now);
-        await paymentClaimsStore.attachUnlock(q, claim, id);
-        await paymentClaimsStore.setState(q, claim, { state: 'failed', reason: REPEAT_NOT_SETTLED, now });
-        if (idKey) await completePaymentId(q, idKey.id, capped(t.priceMicro), null);
-        return { revenue: capped(t.priceMicro), txHash: null, paid: false };
+    const claimOnce = () =>
+      db.tx(async (q) => {
+        const now = clock.now();
+        // One wallet's payments for one learning are claimed one at a time, across instances: the repeat check
+        // below then sees the other's unlock, or its claim still pending.
+        await q.lock(`unlock:${walletKey(payer)}:${l.id}`);
+        if (await notOnboarded(q, await payeeOf(q, l))) throw onboardingError(l);
+        const prior = idKey && (await reservePaymentId(q, idKey, { learningId: l.id, payer, nonce: claim.nonce, now }));
+        if (prior) return { prior };
+        if (!(await paymentClaimsStore.claim(q, { ...claim, learningId: l.id, payload, now }))) return 'taken' as const;
+        if (await ledgerStore.lastUnlock(q, walletKey(payer), l.id, now - REPEAT_WINDOW_MS)) {
+          const { id } = await recordCapped(q, l.id, walletKey(payer), 'x402', now);
+          await paymentClaimsStore.attachUnlock(q, claim, id);
+          await paymentClaimsStore.setState(q, claim, { state: 'failed', reason: REPEAT_NOT_SETTLED, now });
+          if (idKey) await completePaymentId(q, idKey.id, capped(t.priceMicro), null);
+          return { revenue: capped(t.priceMicro), txHash: null, paid: false };
+        }
+        // Another payment by this wallet for this learning may still settle, or settled unbooked: this one is not
+        // settled beside it (the throw rolls this claim and id back). One its request left is settled first.
+        const pending = await paymentClaimsStore.pendingFor(q, { ...claim, learningId: l.id });
+        if (pending && (settler.reconciles || pending.state === 'settled' || (pending.updated_at ?? 0) > quietSince()))
+          throw new OtherPaymentPending(pending);
+        // No way to settle: served, the share awaiting settlement for good.
+        return settler.mode === 'offline' ? book(q, { state: 'verified', txHash: null }) : null;
+      });
+    let claimed: Awaited<ReturnType<typeof claimOnce>> | undefined;
+    for (let attempt = 0; claimed === undefined; attempt++) {
+      try {
+        claimed = await claimOnce();
+      } catch (err) {
+        if (!(err instanceof OtherPaymentPending)) throw err;
+        const other = err.row;
+        const fresh = other.state !== 'settled' && (other.updated_at ?? 0) > quietSince();
+        if (attempt > 1 || fresh) throw otherPaymentPending();
+        // Left by a request no longer running: where the chain says it stands decides this one.
+        const status = await reconcileOne(other);
+        if (status.state === 'submitted') throw otherPaymentPending();
+        if (status.state === 'settled') {
+          // That payment bought the learning: it is booked and answers this request, whose payment is not used.
+          // Booked meanwhile by another request: this one is claimed again, and served as a repeat.
+          const { authorization } = JSON.parse(other.payload ?? '{}') as { authorization: { value: string } };
+          const terms = termsFor(l, payablePrice(l, authorization.value));
+          const key = { chainId: other.chain_id, payer: other.payer, nonce: other.nonce };
+          const booked = await db
+            .tx((q) => book(q, { state: 'settled', txHash: status.txHash }, key, terms))
+            .catch((e: unknown) => {
+              if (e === alreadyUsed) return undefined;
+              throw e;
+            });
+          if (booked) return served(booked);
+        }
+        // Failed (nothing moved) or booked by another request: this payment is claimed again.
       }
-      // No way to settle: served, the share awaiting settlement for good.
-      return settler.mode === 'offline' ? book(q, { state: 'verified', txHash: null }) : null;
-    });
+    }
     if (claimed === 'taken') return served(await resume(claim, l.id, reject, book));
     if (claimed && 'prior' in claimed) return replay(claimed.prior!);
     if (claimed) return served(claimed);
@@ -643,6 +688,13 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
     });
     return revenue && { learning: await respond(read, revenue) };
   }
+
+  const otherPaymentPending = () =>
+    new DomainError(
+      ERROR_CODES.PAYMENT_IN_PROGRESS,
+      'Another payment by this wallet for this learning is being settled; this payment was not charged. ' +
+        'Send it again shortly: once that payment settles, the learning is served to this wallet free.',
+    );
 
   const unavailable = (err: SettlementUnavailable) => {
     deps.logger.warn({ err: err.message }, 'x402 settlement unavailable');

@@ -75,6 +75,19 @@ export const paymentClaimsStore = {
     return r.changes > 0;
   },
 
+  /**
+   * Another authorization by the payer for the learning that may settle or has settled but has bought no unlock
+   * yet: a payment for the same purchase in flight, or left by a request that died. By the primary key's
+   * (chain, payer) prefix.
+   */
+  pendingFor(q: Queryable, c: ClaimKey & { learningId: string }): Promise<PaymentClaimRow | undefined> {
+    return q.get<PaymentClaimRow>(
+      `SELECT * FROM payment_claims WHERE chain_id = ? AND payer = ? AND nonce <> ? AND learning_id = ?
+       AND state <> 'failed' AND unlock_id IS NULL ORDER BY created_at LIMIT 1`,
+      [...key(c), c.learningId],
+    );
+  },
+
   /** Claims last moved no later than `before` and not yet known to have settled or failed, oldest first. */
   open(q: Queryable, before: number, limit: number): Promise<PaymentClaimRow[]> {
     return q.all<PaymentClaimRow>(
