@@ -131,5 +131,5 @@ describe.runIf(BACKEND === 'postgres')('a PostgreSQL database that is gone', () 
     await admin.query(`DROP DATABASE "${name}" WITH (FORCE)`);
     await expectUnavailable(await post(server, '/knowledge', { query: 'weather forecast' }));
     expect(server.logs.map((l) => JSON.parse(l)).filter((l) => l.msg === 'unhandled error')).toEqual([]);
-  }, 60_000);
+  }, 120_000);
 });
