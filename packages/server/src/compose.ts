@@ -296,6 +296,7 @@ export async function compose({
   return {
     deps,
     close: async () => {
+      registrySync.close();
       await startPasses;
       await jobs.close();
       await store.changes.close();

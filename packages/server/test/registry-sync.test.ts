@@ -776,6 +776,20 @@ describe('registry sync against a stand-in of the v0.1 API', () => {
     expect(await check).toMatchObject({ added: 2, regexOnly: 0 });
   });
 
+  it('a check waiting for a sentence model that is still loading ends when the server closes, syncing nothing', async () => {
+    for (const v of fleet(2)) standin.put(v);
+    const screen = createCatalogScreen({
+      // A load that never ends here (a server closes before its model has loaded).
+      model: { state: () => 'warming', embed: async () => [], settled: new Promise(() => {}) },
+      logger: createLogger('silent'),
+    });
+    const closing = quietSync({ source: standin.url, screen });
+    const check = closing.tick();
+    closing.close();
+    expect(await check).toBeUndefined();
+    expect(standin.requests).toEqual([]);
+  });
+
   it('adds synced servers to the catalog; an operator catalog stays authoritative; GET /skill data shows install variables', async () => {
     const operator = path.join(dir, 'catalog.json');
     const own = {
@@ -1230,7 +1244,8 @@ describe('registry sync against a stand-in of the v0.1 API', () => {
     });
     try {
       // The job looks again only after minutes; the check made when the server listened must have waited.
-      expect(await firstSyncLog(server, 80_000)).toMatchObject({
+      const synced = await firstSyncLog(server, 80_000);
+      expect(synced, server.logs.filter((l) => JSON.parse(l).level >= 40).join('\n')).toMatchObject({
         added: 1,
         regexOnly: 0,
       });

@@ -6,7 +6,6 @@
 // screen flags is stored but held (screened before any transaction, since the screen's semantic layer may call the
 // sentence model).
 import { randomUUID } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { ERROR_CODES } from '@axle/sdk';
 import {
   agentFacingTexts,
@@ -52,11 +51,6 @@ export const REQUEST_TIMEOUT_MS = 30_000;
  * registry that sends the server elsewhere (another host, a cloud metadata address) is not followed there.
  */
 export const MAX_REDIRECTS = 5;
-/**
- * How long a scheduled check waits for the sentence model still loading: the job that runs it looks every few
- * minutes, so a check that gave up at once left a server's first sync minutes late.
- */
-export const MODEL_WARM_WAIT_MS = 30_000;
 /**
  * The lease every sync holds (one at a time across instances): longer than its reading may take (MAX_SYNC_READ_MS)
  * and its screening; each of its transactions renews it, and fails when another instance took it meanwhile.
@@ -152,8 +146,13 @@ export interface RegistrySync {
    * leaves every name as it was or as read, and the next sync finishes the job.
    */
   sync(source: string): Promise<SyncReport>;
-  /** The scheduled run: syncs the configured source when it is due and this instance holds the lease. */
+  /**
+   * The scheduled run: syncs the configured source when it is due and this instance holds the lease. It waits for
+   * the sentence model however long it loads (the job looks again only minutes later), until close().
+   */
   tick(): Promise<SyncReport | undefined>;
+  /** Ends a scheduled run's wait for the model (the server is closing; the model settles only after its jobs). */
+  close(): void;
   /** Latest versions the catalog screen holds, for an operator to review. */
   held(): Promise<HeldVersion[]>;
   /**
@@ -204,6 +203,9 @@ export function createRegistrySync(deps: RegistrySyncDeps): RegistrySync {
   const maxSyncReadMs = deps.maxSyncReadMs ?? MAX_SYNC_READ_MS;
   const timeoutMs = deps.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
   const catalogScreen = deps.screen ?? createCatalogScreen({ model: undefined, logger: deps.logger });
+  let closed = false;
+  let endWaits!: () => void;
+  const closing = new Promise<void>((resolve) => (endWaits = resolve));
 
   /** Why reading failed: the sync's own deadline when that is what fired, else the error's message. */
   const readFailure = (source: string, err: unknown, budget: ReadBudget) =>
@@ -492,9 +494,8 @@ export function createRegistrySync(deps: RegistrySyncDeps): RegistrySync {
     const source = deps.source;
     if (source === undefined) return undefined;
     // Screening by regex alone while the sentence model loads would let a version through that it would hold.
-    if (catalogScreen.warming())
-      await Promise.race([catalogScreen.warmed(), sleep(MODEL_WARM_WAIT_MS, undefined, { ref: false })]);
-    if (catalogScreen.warming()) return undefined;
+    if (catalogScreen.warming()) await Promise.race([catalogScreen.warmed(), closing]);
+    if (catalogScreen.warming() || closed) return undefined;
     const now = deps.clock.now();
     if (!(await leasesStore.take(deps.db, LEASE_NAME, holder, now, now + LEASE_MS))) return undefined;
     try {
@@ -513,6 +514,10 @@ export function createRegistrySync(deps: RegistrySyncDeps): RegistrySync {
   return {
     sync,
     tick,
+    close() {
+      closed = true;
+      endWaits();
+    },
     held: () => registryStore.heldVersions(deps.db),
     async release(name) {
       const released = await deps.db.tx((q) => registryStore.release(q, name));
