@@ -137,6 +137,19 @@ describe.skipIf(!executablePath)('device sign-in in headless Chromium', () => {
     expect(denied.body.error).toBe('access_denied');
   });
 
+  it('signs out from the approval page, which then offers the sign-in again for the same code', async () => {
+    const code = await requestCode('shared laptop');
+    await page.goto(code.verification_uri_complete); // still signed in from the first test
+    await page.getByRole('heading', { name: 'Approve this device?' }).waitFor();
+    expect(await page.getByText('Not person@example.com?').isVisible()).toBe(true);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('heading', { name: 'Connect a device' }).waitFor();
+    expect(await page.getByRole('button').allTextContents()).toEqual(['Email me a sign-in link']);
+    expect(new URL(page.url()).searchParams.get('user_code')).toBe(code.user_code);
+    expect((await page.context().cookies()).map((c) => c.name)).not.toContain('axle_session');
+    expect((await poll(code)).body.error).toBe('authorization_pending');
+  });
+
   it('cannot be framed by another site', async () => {
     const code = await requestCode('framed');
     // Another origin on loopback (same address space, so only the page's own headers can stop the frame).

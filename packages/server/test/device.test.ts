@@ -387,6 +387,51 @@ describe('device-code sign-in over HTTP', () => {
     expect(html).toMatch(/<form method="get" action="\/device">[\s\S]*name="user_code"/);
   });
 
+  it('signs the browser out with the page\'s form, so another person can sign in on the same browser', async () => {
+    const s = await start();
+    const { cookie } = await browserSession('shared-desk@example.com');
+    const html = await (await devicePage(cookie, s.user_code)).text();
+    expect(html).toContain('Not shared-desk@example.com?');
+    const csrf = csrfOf(html)!;
+    const signOut = (fields: Record<string, string>, headers: Record<string, string> = { origin: server.url }) =>
+      fetch(`${server.url}/device/sign-out`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', cookie, ...headers },
+        body: new URLSearchParams(fields).toString(),
+      });
+    // Another site, no token or another session's token: refused, the cookie stays.
+    for (const res of [
+      await signOut({ csrf, user_code: s.user_code }, { origin: 'https://evil.example' }),
+      await signOut({ user_code: s.user_code }),
+      await signOut({ csrf: 'wrong', user_code: s.user_code }),
+    ]) {
+      expect(res.status).toBe(403);
+      expect(res.headers.get('set-cookie')).toBeNull();
+    }
+    const out = await signOut({ csrf, user_code: s.user_code });
+    expect(out.status).toBe(303);
+    expect(out.headers.get('location')).toBe(`/device?user_code=${encodeURIComponent(s.user_code)}`);
+    expect(out.headers.get('set-cookie')).toMatch(/^axle_session=; Path=\/; Max-Age=0; HttpOnly; SameSite=Lax/);
+    // Without the cookie the page offers the sign-in again, keeping the code.
+    const after = await (await devicePage(null, s.user_code)).text();
+    expect(after).toContain('Email me a sign-in link');
+    expect(after).toContain(`name="user_code" value="${s.user_code}"`);
+    // The page without a code signs out too (back to /device); signed out already, the same answer.
+    const typist = await browserSession('typist-out@example.com');
+    const enter = await (await devicePage(typist.cookie)).text();
+    expect(enter).toContain('Signed in as typist-out@example.com');
+    const res = await fetch(`${server.url}/device/sign-out`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: typist.cookie, origin: server.url },
+      body: new URLSearchParams({ csrf: csrfOf(enter)! }).toString(),
+    });
+    expect([res.status, res.headers.get('location')]).toEqual([303, '/device']);
+    const again = await fetch(`${server.url}/device/sign-out`, { method: 'POST', redirect: 'manual' });
+    expect([again.status, again.headers.get('location')]).toEqual([303, '/device']);
+  });
+
   it('limits new device codes per IP (30 per 15 minutes)', async () => {
     advance(15 * 60 * SECOND);
     for (let i = 0; i < DEVICE_AUTH.startsPerIp; i++)

@@ -52,6 +52,7 @@ export const ROUTE_SCOPES = {
   'GET /device': 'public',
   'POST /device': 'public',
   'POST /device/sign-in': 'public',
+  'POST /device/sign-out': 'public',
   'POST /extract': 'public',
   'POST /wallet/challenge': 'public',
   'POST /wallet/verify': 'public',

@@ -13,6 +13,11 @@ export function setSessionCookie(ctx: Context, jwt: string, secure: boolean): vo
   setBrowserCookie(ctx, SESSION_COOKIE, jwt, LIMITS.sessionTokenHours * 3600, secure);
 }
 
+/** Signs the browser out: the cookie is replaced by an empty one that expires at once. */
+export function clearSessionCookie(ctx: Context, secure: boolean): void {
+  setBrowserCookie(ctx, SESSION_COOKIE, '', 0, secure);
+}
+
 /**
  * Sets an HttpOnly, SameSite=Lax cookie for the whole site; Secure when the public URL is https. Written by hand:
  * Koa refuses `secure` cookies on plain-HTTP requests, which is what a TLS-terminating proxy forwards.

@@ -16,7 +16,7 @@ import { askedHere, askFromThisBrowser } from '../http/device-ask.js';
 import { DomainError } from '../domain/errors.js';
 import { renderDomainError } from '../http/error-status.js';
 import { type Api, reply } from '../http/route.js';
-import { readSessionCookie, setSessionCookie } from '../http/session-cookie.js';
+import { clearSessionCookie, readSessionCookie, setSessionCookie } from '../http/session-cookie.js';
 import {
   deviceCheckEmailPage,
   deviceConfirmPage,
@@ -48,6 +48,7 @@ const DecisionForm = z.object({
   link: LinkToken.optional(),
   decision: z.enum(['approve', 'deny']),
 });
+const SignOutForm = z.object({ csrf: z.string().max(128).optional(), user_code: z.string().max(32).optional() });
 const SignInForm = z.object({ email: MagicLinkRequest.shape.email, user_code: z.string().max(32).optional() });
 
 /** RFC 8628 device sign-in: the CLI's two JSON endpoints and the /device page a person approves on. */
@@ -151,7 +152,7 @@ export function deviceRoutes(api: Api, deps: AppDeps): void {
           200,
           deviceSignInPage(userCode, link ? 'This sign-in link was already used or expired.' : undefined),
         );
-      if (!userCode) return html(200, deviceEnterCodePage(who.email));
+      if (!userCode) return html(200, deviceEnterCodePage(who.email, csrfToken(who.session)));
       return page(async () =>
         html(
           200,
@@ -224,6 +225,34 @@ export function deviceRoutes(api: Api, deps: AppDeps): void {
         await devices.decide(user_code, who.accountId, decision, ip(ctx));
         return html(200, deviceDonePage(decision));
       });
+    },
+  });
+
+  api.route({
+    method: 'post',
+    path: '/device/sign-out',
+    operationId: 'signOutDevicePage',
+    summary: 'Sign this browser out of the device page (HTML form)',
+    description:
+      'Form fields csrf (the token of the signed-in session) and user_code (optional). Clears the browser session cookie and ' +
+      'answers 303 to the device page (for user_code when given), where another person can sign in. Needs a same-origin request ' +
+      'and, while signed in, the session\'s CSRF token; otherwise 403. Signed out already: the same 303.',
+    tags: ['Auth'],
+    responses: {
+      303: { description: 'Signed out; Location is the device page', contentType: 'text/html', schema: z.string() },
+      403: { description: 'Cross-site request or bad CSRF token', contentType: 'text/html', schema: z.string() },
+    },
+    handler: async (_input, ctx) => {
+      if (!sameOrigin(ctx, ownOrigin()))
+        return html(403, deviceErrorPage('Not allowed', 'This request did not come from this site.'));
+      const form = SignOutForm.safeParse(ctx.request.body ?? {});
+      const who = await signedIn(ctx);
+      if (who && !(form.success && csrfValid(who.session, form.data.csrf)))
+        return html(403, deviceErrorPage('Not allowed', 'This form expired; reload the page and sign out again.'));
+      clearSessionCookie(ctx, deps.baseUrl().startsWith('https:'));
+      const userCode = form.success ? form.data.user_code : undefined;
+      const r = html(303, '');
+      return reply(303, r.body, { ...r.headers, Location: userCode ? devicePagePath(userCode) : '/device' });
     },
   });
 

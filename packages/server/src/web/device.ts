@@ -13,6 +13,11 @@ const notice = (text?: string, kind: 'error' | 'info' = 'error') =>
   text ? `<p class="notice ${kind}" role="status">${esc(text)}</p>` : '';
 const hidden = (name: string, value: string) => `<input type="hidden" name="${name}" value="${esc(value)}">`;
 
+/** `text` beside a button that signs this browser out (another person can then sign in; back to `userCode`'s page). */
+const signOut = (text: string, csrf: string, userCode?: string) =>
+  `<form class="sign-out" method="post" action="/device/sign-out"><span class="muted">${esc(text)}</span>
+${hidden('csrf', csrf)}${userCode ? hidden('user_code', userCode) : ''}<button type="submit">Sign out</button></form>`;
+
 /** Not signed in: the magic-link form; the link brings the person back here with the code. */
 export function deviceSignInPage(userCode: string | undefined, error?: string): string {
   return page(
@@ -37,12 +42,12 @@ export function deviceCheckEmailPage(): string {
   );
 }
 
-/** Signed in, no (valid) code yet. */
-export function deviceEnterCodePage(email: string, error?: string): string {
+/** Signed in, no (valid) code yet; `csrf` signs out. */
+export function deviceEnterCodePage(email: string, csrf: string, error?: string): string {
   return page(
     'Enter the code',
     `<h1>Connect a device</h1>
-<p class="muted">Signed in as ${esc(email)}</p>
+${signOut(`Signed in as ${email}`, csrf)}
 ${notice(error)}
 <form method="get" action="/device">
 <label for="user_code">Code shown by your device</label>
@@ -69,6 +74,7 @@ export function deviceConfirmPage(
 <p>Check that this code matches the one shown in your terminal.</p>
 <div class="code" data-testid="user-code">${esc(device.user_code)}</div>
 <dl><dt>Client</dt><dd data-testid="client-name">${esc(device.client_name)}</dd><dt>Account</dt><dd>${esc(email)}</dd></dl>
+${'csrf' in proof ? signOut(`Not ${email}?`, proof.csrf, device.user_code) : ''}
 <p class="muted">Approving ${'link' in proof ? 'signs you in and ' : ''}creates an API key with full access for this client. You can revoke it later from your dashboard.</p>
 <form method="post" action="/device">
 ${hidden('user_code', device.user_code)}${proofField}

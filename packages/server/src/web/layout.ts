@@ -15,6 +15,7 @@ const STYLE = [
   'button.primary{background:var(--accent);border-color:var(--accent);color:#fff}button.danger{color:var(--danger)}',
   '.notice{padding:.75rem 1rem;border-radius:6px;border:1px solid var(--line);background:var(--bg)}.notice.error{border-color:var(--danger);color:var(--danger)}',
   'footer{margin-top:1rem;text-align:center}',
+  '.sign-out{display:flex;align-items:center;gap:.5rem;margin:.25rem 0 1rem}.sign-out button{flex:none;padding:.2rem .6rem;font-size:.85rem;font-weight:400}',
 ].join('');
 const STYLE_HASH = createHash('sha256').update(STYLE).digest('base64');
 
