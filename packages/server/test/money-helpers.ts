@@ -16,6 +16,7 @@ import { USDC } from '../src/payments/x402-requirements.js';
 import type { TestServer } from '../../../test/support/server.js';
 import { post } from '../../../test/support/identity.js';
 import { newLearning } from './learning-fixture.js';
+import type { ProcessorStandIn } from './processor-standin.js';
 
 /**
  * An account with a key (every scope, payout included), optionally accepted terms, and `credits` unlock credits
@@ -87,6 +88,16 @@ export async function earner(server: TestServer, priceMicro: number) {
   const buyer = await newBuyer(server, { credits: 1, creditValueMicro: priceMicro });
   expect((await getUnlock(server, l.id, { 'x-api-key': buyer.key })).status).toBe(200);
   return { ...owner, wallet };
+}
+
+/** An earner whose payout account is linked and onboarded at the processor stand-in, ready for card payouts. */
+export async function onboardedEarner(server: TestServer, standIn: ProcessorStandIn, priceMicro: number) {
+  const e = await earner(server, priceMicro);
+  const link = (await (await post(server, '/account/payout-account', {}, { 'x-api-key': e.key })).json()) as {
+    payout_account_id: string;
+  };
+  standIn.completeOnboarding(link.payout_account_id);
+  return { ...e, destination: link.payout_account_id };
 }
 
 export const jwtFor = (server: TestServer, accountId: string) =>

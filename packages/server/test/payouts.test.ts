@@ -22,7 +22,7 @@ import { walletsStore } from '../src/store/wallets.js';
 import { listeningUrl, serverProcessEnv } from '../../../test/support/process.js';
 import { startTestServer, type TestServer } from '../../../test/support/server.js';
 import { post } from '../../../test/support/identity.js';
-import { boughtCredits, earner } from './money-helpers.js';
+import { boughtCredits, onboardedEarner } from './money-helpers.js';
 import { type ProcessorStandIn, startProcessorStandIn } from './processor-standin.js';
 
 const SECRET = 'sk_test_axle';
@@ -60,14 +60,7 @@ describe('card payouts exactly once (in process)', () => {
     await standIn.close();
   });
 
-  async function onboarded(priceMicro: number) {
-    const e = await earner(server, priceMicro);
-    const link = (await (await post(server, '/account/payout-account', {}, { 'x-api-key': e.key })).json()) as {
-      payout_account_id: string;
-    };
-    standIn.completeOnboarding(link.payout_account_id);
-    return { ...e, destination: link.payout_account_id };
-  }
+  const onboarded = (priceMicro: number) => onboardedEarner(server, standIn, priceMicro);
   const pay = (key: string, amount_usd: number) =>
     post(server, '/withdraw/processor', { amount_usd }, { 'x-api-key': key });
 

@@ -7,9 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/clock.js';
 import { createLogger } from '../src/logger.js';
 import { createRateLimiter } from '../src/services/rate-limit.js';
-import type { PayoutSender } from '../src/payments/payout-sender.js';
+import { stripeProcessor } from '../src/payments/card-processor.js';
+import { localPayoutSender, type PayoutSender } from '../src/payments/payout-sender.js';
 import { sanctionsScreen } from '../src/payments/sanctions.js';
-import { findOrCreateAccount } from '../src/services/accounts.js';
+import { findOrCreateAccount, setSuspended } from '../src/services/accounts.js';
 import { checkLedger } from '../src/services/ledger-check.js';
 import { payeeOf, recordUnlock } from '../src/services/ledger.js';
 import { createPayouts } from '../src/services/payouts.js';
@@ -22,7 +23,7 @@ import { termsStore } from '../src/store/terms.js';
 import { walletsStore } from '../src/store/wallets.js';
 import { startTestServer, type TestServer } from '../../../test/support/server.js';
 import { post } from '../../../test/support/identity.js';
-import { boughtCredits, earner, newBuyer } from './money-helpers.js';
+import { boughtCredits, earner, newBuyer, onboardedEarner } from './money-helpers.js';
 import { startProcessorStandIn } from './processor-standin.js';
 
 const SECRET = 'sk_test_axle';
@@ -410,9 +411,52 @@ describe('the wallet rail with a payout sender that takes its time', () => {
     expect(await payouts.reconcile(r.settlement_id)).toMatchObject({ status: 'confirmed', tx_hash: '0xdone' });
     expect(await checkLedger(db)).toEqual([]);
   });
+
+  it('a wallet payout never sent is not sent while the account is suspended; reinstated, it goes out and it withdraws again', async () => {
+    await earn('acc_u', 'lrn_u', 1_000_000);
+    const sent: string[] = [];
+    const sender: PayoutSender = {
+      send: async ({ settlementId }) => {
+        sent.push(settlementId);
+        return { txHash: `0xpaid${sent.length}` };
+      },
+    };
+    const payouts = createPayouts({ db, clock, logger: createLogger('silent'), sender });
+    // The withdrawal debited the balance into its settlement; the instance died before the payout went out.
+    const opened = await db.tx(async (q) =>
+      openSettlement(q, {
+        holder: accountId,
+        wallet: wallet.address,
+        rail: 'wallet',
+        amountMicro: (await ledgerStore.balance(q, accountId)).pending_micro,
+        pollUrl: '/p',
+        now: clock.now(),
+      }),
+    );
+    await db.tx((q) => setSuspended(q, accountId, true, clock.now()));
+    // Asking the sender is sending: nothing is asked, the payout stays held in its settlement.
+    expect(await payouts.runPass()).toMatchObject({ checked: 1, unresolved: 1 });
+    expect(await payouts.reconcile(opened.id)).toMatchObject({ status: 'pending' });
+    expect(sent).toEqual([]);
+    expect(await ledgerStore.balance(db, accountId)).toMatchObject({ pending_micro: 0 });
+    expect(await checkLedger(db)).toEqual([]);
+    await db.tx((q) => setSuspended(q, accountId, false, clock.now()));
+    expect(await payouts.runPass()).toMatchObject({ checked: 1, confirmed: 1 });
+    expect(sent).toEqual([opened.id]);
+    await earn('acc_v', 'lrn_v', 1_000_000);
+    clock.advance(1000);
+    const ts = clock.now();
+    const again = await service(sender).viaWallet({
+      wallet: wallet.address,
+      signature: await wallet.signTypedData(withdrawalProof(wallet.address, ts)),
+      timestamp: ts,
+    });
+    expect(again).toMatchObject({ status: 'confirmed', amount: 0.7, tx_hash: '0xpaid2' });
+    expect(await checkLedger(db)).toEqual([]);
+  });
 });
 
-describe('sanctions screening on both withdrawal rails', () => {
+describe('sanctions screening and suspension on both withdrawal rails', () => {
   let server: TestServer;
   let standIn: Awaited<ReturnType<typeof startProcessorStandIn>>;
   let dir: string;
@@ -437,9 +481,7 @@ describe('sanctions screening on both withdrawal rails', () => {
   });
 
   it('a wallet listed after it was linked withdraws on neither rail: 403 sanctions_blocked, nothing moves', async () => {
-    const e = await earner(server, 2_000_000);
-    const onboard = await post(server, '/account/payout-account', {}, { 'x-api-key': e.key });
-    standIn.completeOnboarding(((await onboard.json()) as { payout_account_id: string }).payout_account_id);
+    const e = await onboardedEarner(server, standIn, 2_000_000);
     fs.writeFileSync(listFile, `${e.wallet.address}\n`);
     const card = await post(server, '/withdraw/processor', { amount_usd: 1 }, { 'x-api-key': e.key });
     expect(card.status).toBe(403);
@@ -460,10 +502,7 @@ describe('sanctions screening on both withdrawal rails', () => {
 
   it('a card payout left unsent (a crash, a processor outage) is not sent once the wallet is listed: failed, amount back', async () => {
     fs.writeFileSync(listFile, '# none yet\n');
-    const e = await earner(server, 2_000_000);
-    const onboard = await post(server, '/account/payout-account', {}, { 'x-api-key': e.key });
-    const destination = ((await onboard.json()) as { payout_account_id: string }).payout_account_id;
-    standIn.completeOnboarding(destination);
+    const { destination, ...e } = await onboardedEarner(server, standIn, 2_000_000);
     // The withdrawal passed the screen and opened its settlement; the process died before the transfer went out.
     const account = (await walletsStore.accountIdByWallet(server.db, e.wallet.address))!;
     const opened = await server.db.tx((q) =>
@@ -485,6 +524,71 @@ describe('sanctions screening on both withdrawal rails', () => {
     expect(await res.json()).toMatchObject({ id: opened.id, status: 'failed' });
     expect(standIn.transfers.filter((t) => t.destination === destination)).toEqual([]);
     expect((await ledgerStore.balance(server.db, e.accountId)).pending_micro).toBe(1_400_000);
+    expect(await checkLedger(server.db)).toEqual([]);
+  });
+
+  it('the payout pass sends nothing for a suspended account: a card payout never sent fails with its amount back, one the processor took is confirmed', async () => {
+    fs.writeFileSync(listFile, '# none yet\n');
+    const [unsent, taken] = [
+      await onboardedEarner(server, standIn, 2_000_000),
+      await onboardedEarner(server, standIn, 2_000_000),
+    ];
+    // Both withdrawals opened their settlement before the suspension; the instance died before recording a transfer.
+    const open = (e: typeof unsent) =>
+      server.db.tx((q) =>
+        openSettlement(q, {
+          holder: e.accountId,
+          wallet: e.wallet.address,
+          rail: 'processor',
+          amountMicro: 1_000_000,
+          destination: e.destination,
+          pollUrl: '/p',
+          now: server.clock.now(),
+        }),
+      );
+    const [never, sent] = [await open(unsent), await open(taken)];
+    // The second had reached the processor: its transfer went out before the instance died.
+    const processor = await stripeProcessor({ secretKey: SECRET, apiUrl: standIn.url });
+    const transfer = await processor.transfer({
+      destination: taken.destination,
+      amountCents: 100,
+      settlementId: sent.id,
+    });
+    const admin = (e: typeof unsent, action: 'suspend' | 'unsuspend') =>
+      fetch(`${server.url}/admin/accounts/${e.accountId}/${action}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${ADMIN}` },
+      });
+    for (const e of [unsent, taken]) expect((await admin(e, 'suspend')).status).toBe(200);
+    const payouts = createPayouts({
+      db: server.db,
+      clock: server.clock,
+      logger: createLogger('silent'),
+      sender: localPayoutSender,
+      processor,
+      sanctions: sanctionsScreen(listFile),
+    });
+    expect(await payouts.runPass()).toMatchObject({ checked: 2, confirmed: 1, failed: 1 });
+    expect(await ledgerStore.settlement(server.db, never.id)).toMatchObject({
+      status: 'failed',
+      failure_reason: 'account_suspended',
+    });
+    expect(await ledgerStore.settlement(server.db, sent.id)).toMatchObject({
+      status: 'confirmed',
+      payout_id: transfer.id,
+    });
+    const posted = (e: typeof unsent) =>
+      standIn.requests.filter((r) => r.path === '/v1/transfers' && r.form.get('destination') === e.destination);
+    expect(posted(unsent)).toEqual([]);
+    expect(posted(taken)).toHaveLength(1);
+    expect((await ledgerStore.balance(server.db, unsent.accountId)).pending_micro).toBe(1_400_000);
+    expect((await ledgerStore.balance(server.db, taken.accountId)).pending_micro).toBe(400_000);
+    expect(await checkLedger(server.db)).toEqual([]);
+    // Reinstated, the account withdraws again as before.
+    expect((await admin(unsent, 'unsuspend')).status).toBe(200);
+    const again = await post(server, '/withdraw/processor', { amount_usd: 1 }, { 'x-api-key': unsent.key });
+    expect(await again.json()).toMatchObject({ status: 'confirmed', amount: 1 });
+    expect(standIn.transfers.filter((t) => t.destination === unsent.destination).map((t) => t.amount)).toEqual([100]);
     expect(await checkLedger(server.db)).toEqual([]);
   });
 });

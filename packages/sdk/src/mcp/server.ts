@@ -56,10 +56,16 @@ function framedReview(answer: unknown): unknown {
 }
 
 /**
- * svc_knowledge's text: the advisory, then the answer's JSON framed as a body is (untrustedContent), since titles,
- * task contexts and snippets (a body's first words) are the learnings' own words. structuredContent stays the JSON.
+ * The tools whose answers carry other contributors' words: svc_knowledge (titles, task contexts, snippets: a body's
+ * first words), get_knowledge_stats (the top learnings' titles) and svc_contributor (its learnings' titles).
  */
-function framedSearchText(answer: unknown): string {
+const FRAMED_TEXT: ReadonlySet<McpToolName> = new Set(['svc_knowledge', 'get_knowledge_stats', 'svc_contributor']);
+
+/**
+ * The text of a FRAMED_TEXT tool: the advisory, then the answer's JSON framed as a body is (untrustedContent).
+ * structuredContent stays the JSON.
+ */
+function framedText(answer: unknown): string {
   const text = json(answer);
   const advisory = asObject(answer).content_advisory;
   return `${typeof advisory === 'string' ? advisory : CONTENT_ADVISORY}\n${untrustedContent(text, sha256(text))}`;
@@ -129,7 +135,7 @@ export function createAxleMcpServer(client: AxleClient, opts: AxleMcpOptions = {
       const failed = name === 'svc_review' && Number(asObject(body).failed) > 0;
       return {
         ...(failed && { isError: true }),
-        content: [{ type: 'text', text: name === 'svc_knowledge' ? framedSearchText(body) : json(body) }],
+        content: [{ type: 'text', text: FRAMED_TEXT.has(name) ? framedText(body) : json(body) }],
         structuredContent,
       };
     } catch (err) {

@@ -16,6 +16,7 @@ import type { Queryable, Transactor } from '../store/queryable.js';
 import { leasesStore } from '../store/leases.js';
 import { ledgerStore, type SettlementRow, UNRESOLVED } from '../store/ledger.js';
 import { walletsStore } from '../store/wallets.js';
+import { getAccount } from './accounts.js';
 import { resolveSettlement, type SettlementOutcome } from './ledger.js';
 
 /** Unresolved settlements one reconciliation pass looks at (the oldest first); the next pass takes the rest. */
@@ -117,17 +118,21 @@ export function createPayouts(deps: {
   }
 
   /**
-   * Whether the settlement's wallet is now listed ('blocked') or the list cannot be read ('unavailable'): the
-   * request screened it, but a send left to reconciliation may go out long after (a crash, a processor outage).
+   * Why a payout not yet sent must not go out now: its account suspended since the request, or its wallet listed
+   * ('sanctions_blocked') or the list unreadable ('sanctions_unavailable'). The request checked both, but a send
+   * left to reconciliation may go out long after (a crash, a processor outage).
    */
-  async function screen(s: SettlementRow): Promise<'blocked' | 'unavailable' | undefined> {
+  async function withheld(
+    s: SettlementRow,
+  ): Promise<'account_suspended' | 'sanctions_blocked' | 'sanctions_unavailable' | undefined> {
+    if ((await getAccount(db, s.holder))?.suspended) return 'account_suspended';
     if (!deps.sanctions || !s.wallet) return undefined;
     try {
       await deps.sanctions.assertAllowed(s.wallet);
       return undefined;
     } catch (err) {
-      if (err instanceof DomainError && err.code === ERROR_CODES.SANCTIONS_BLOCKED) return 'blocked';
-      if (err instanceof DomainError && err.code === ERROR_CODES.SANCTIONS_UNAVAILABLE) return 'unavailable';
+      if (err instanceof DomainError && err.code === ERROR_CODES.SANCTIONS_BLOCKED) return 'sanctions_blocked';
+      if (err instanceof DomainError && err.code === ERROR_CODES.SANCTIONS_UNAVAILABLE) return 'sanctions_unavailable';
       throw err;
     }
   }
@@ -136,13 +141,11 @@ export function createPayouts(deps: {
     let s = row;
     if (!UNRESOLVED.includes(s.status)) return s;
     if (s.rail === 'wallet') {
-      // Asking the sender is sending: a listed wallet is not asked (it may pay); the operator resolves it.
-      const screened = await screen(s);
-      if (!screened) return sendWallet(s);
-      logger.warn(
-        { settlement_id: s.id, screened },
-        'wallet payout unresolved; not sent while its wallet is screened out',
-      );
+      // Asking the sender is sending: a withheld payout is not asked (it may pay) and stays unresolved, for the
+      // operator, or until the account is reinstated.
+      const reason = await withheld(s);
+      if (!reason) return sendWallet(s);
+      logger.warn({ settlement_id: s.id, reason }, 'wallet payout unresolved; not sent while withheld');
       await ledgerStore.markReconciled(db, s.id, clock.now());
       return reload(s.id);
     }
@@ -168,11 +171,15 @@ export function createPayouts(deps: {
     const paid = sent.find((t) => !t.reversed && toMicro(t.amountCents) === s.amount_micro);
     if (paid) return settle(s, { status: 'confirmed', payoutId: paid.id }, sent);
     if (sent.some((t) => t.reversed)) return settle(s, { status: 'failed', reason: 'transfer reversed' }, sent);
-    // The processor has no transfer for it: the request never reached it. Send it now under the same key,
-    // unless its wallet has been listed since (nothing went out: failed, the amount back, frozen by the screen).
-    const screened = await screen(s);
-    if (screened === 'blocked') return settle(s, { status: 'failed', reason: 'sanctions_blocked' });
-    if (screened) {
+    // The processor has no transfer for it: the request never reached it. Send it now under the same key, unless
+    // its account has been suspended or its wallet listed since (nothing went out: failed, the amount back to
+    // the pending balance, which the suspension or the screen keeps from being withdrawn).
+    const reason = await withheld(s);
+    if (reason === 'account_suspended' || reason === 'sanctions_blocked') {
+      logger.warn({ settlement_id: s.id, reason }, 'card payout never sent; failed, the amount back');
+      return settle(s, { status: 'failed', reason });
+    }
+    if (reason) {
       await ledgerStore.markReconciled(db, s.id, clock.now());
       return reload(s.id);
     }

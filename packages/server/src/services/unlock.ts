@@ -160,7 +160,8 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
     return {
       priceMicro,
       resource: `${deps.baseUrl()}/knowledge/${l.id}`,
-      description: `Unlock the full learning "${l.title.slice(0, 80)}"`,
+      // Neutral: x402 clients hand the description to the paying agent as plain text, so no contributor words.
+      description: `Unlock of Axle learning ${l.id}`,
       payTo: deps.routerAddress ?? deps.payTo,
       router: deps.routerAddress,
     };
