@@ -14,7 +14,7 @@ import { releaseHeld } from './services/ledger.js';
 import { createUnlockService } from './services/unlock.js';
 import { createX402ExtensionsService } from './services/x402-extensions.js';
 import { facilitatorSettler, offlineSettler, type Settler } from './payments/settlement.js';
-import { stripeProcessor } from './payments/card-processor.js';
+import { longestTransferMs, stripeProcessor } from './payments/card-processor.js';
 import { localPayoutSender } from './payments/payout-sender.js';
 import { sanctionsScreen } from './payments/sanctions.js';
 import { createCheckoutService } from './services/checkout.js';
@@ -157,7 +157,15 @@ export async function compose({
       })
     : undefined;
   const sanctions = sanctionsScreen(config.sanctionsListPath);
-  const payouts = createPayouts({ db, clock, logger, sender: localPayoutSender, processor, sanctions });
+  const payouts = createPayouts({
+    db,
+    clock,
+    logger,
+    sender: localPayoutSender,
+    processor,
+    sanctions,
+    sendWindowMs: longestTransferMs(config.processorTimeoutMs),
+  });
   // A first acceptance converts held unassented_pending earnings into withdrawable balance.
   const releaseOnAcceptance = (q: Queryable, accountId: string) => releaseHeld(q, accountId, clock.now());
   const terms = createTermsService({ db, clock, baseUrl, onFirstTermsAcceptance: [releaseOnAcceptance] });

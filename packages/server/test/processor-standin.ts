@@ -19,9 +19,11 @@ export interface StandInTransfer {
 /**
  * How transfer creation behaves: `normal`; `slow` creates (or replays) the transfer and then holds the answer
  * until `release()` (a processor that times out after accepting); `hang` holds the request before creating
- * anything (a request that never reached it); `refuse` answers 400 as for an invalid destination.
+ * anything (a request that never reached it); `late` holds the request before creating anything, then on `release()`
+ * creates the transfer and answers (a processor that acts on a request later than the caller looks);
+ * `refuse` answers 400 as for an invalid destination.
  */
-export type TransferMode = 'normal' | 'slow' | 'hang' | 'refuse';
+export type TransferMode = 'normal' | 'slow' | 'hang' | 'late' | 'refuse';
 
 /**
  * A loopback stand-in for the card processor's API, speaking its wire format (form-encoded requests, JSON
@@ -149,6 +151,7 @@ export async function startProcessorStandIn(secretKey: string) {
       forget();
       return res.destroy();
     }
+    if (mode === 'late') await hold();
     if (mode === 'refuse') {
       const body = error('invalid_request_error', 'No such destination', 'resource_missing');
       if (key !== undefined) answered.set(key, { status: 400, body, params });

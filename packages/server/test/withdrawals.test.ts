@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/clock.js';
 import { createLogger } from '../src/logger.js';
 import { createRateLimiter } from '../src/services/rate-limit.js';
-import { stripeProcessor } from '../src/payments/card-processor.js';
+import { longestTransferMs, stripeProcessor } from '../src/payments/card-processor.js';
 import { localPayoutSender, type PayoutSender } from '../src/payments/payout-sender.js';
 import { sanctionsScreen } from '../src/payments/sanctions.js';
 import { findOrCreateAccount, setSuspended } from '../src/services/accounts.js';
@@ -517,6 +517,7 @@ describe('sanctions screening and suspension on both withdrawal rails', () => {
       }),
     );
     fs.writeFileSync(listFile, `${e.wallet.address}\n`);
+    server.clock.advance(longestTransferMs()); // no request is still sending it
     const res = await fetch(`${server.url}/admin/settlements/${opened.id}/reconcile`, {
       method: 'POST',
       headers: { authorization: `Bearer ${ADMIN}` },
@@ -560,6 +561,8 @@ describe('sanctions screening and suspension on both withdrawal rails', () => {
         headers: { authorization: `Bearer ${ADMIN}` },
       });
     for (const e of [unsent, taken]) expect((await admin(e, 'suspend')).status).toBe(200);
+    // Past the time a request could still be sending them (the instance died).
+    server.clock.advance(longestTransferMs());
     const payouts = createPayouts({
       db: server.db,
       clock: server.clock,
@@ -590,5 +593,39 @@ describe('sanctions screening and suspension on both withdrawal rails', () => {
     expect(await again.json()).toMatchObject({ status: 'confirmed', amount: 1 });
     expect(standIn.transfers.filter((t) => t.destination === unsent.destination).map((t) => t.amount)).toEqual([100]);
     expect(await checkLedger(server.db)).toEqual([]);
+  });
+
+  it('a card payout still being sent when its account is suspended is not failed by the pass: the transfer that lands is its one payment', async () => {
+    const e = await onboardedEarner(server, standIn, 2_000_000);
+    const before = (await ledgerStore.balance(server.db, e.accountId)).pending_micro;
+    // The processor holds the request and creates the transfer only later.
+    standIn.setTransferMode('late', e.destination);
+    const reached = standIn.nextRequest((p, _q, form) => p === '/v1/transfers' && form.get('destination') === e.destination);
+    const withdrawal = post(server, '/withdraw/processor', { amount_usd: 1 }, { 'x-api-key': e.key });
+    await reached;
+    const suspend = await fetch(`${server.url}/admin/accounts/${e.accountId}/suspend`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ADMIN}` },
+    });
+    expect(suspend.status).toBe(200);
+    const payouts = createPayouts({
+      db: server.db,
+      clock: server.clock,
+      logger: createLogger('silent'),
+      sender: localPayoutSender,
+      processor: await stripeProcessor({ secretKey: SECRET, apiUrl: standIn.url }),
+    });
+    // The processor has no transfer for it yet; the request may still be sending it: left as it is.
+    server.clock.advance(longestTransferMs() - 1);
+    expect(await payouts.runPass()).toMatchObject({ checked: 1, failed: 0, unresolved: 1 });
+    const [open] = await ledgerStore.settlementsFor(server.db, e.accountId, 1);
+    expect(open).toMatchObject({ status: 'pending', failure_reason: null });
+    expect((await ledgerStore.balance(server.db, e.accountId)).pending_micro).toBe(before - 1_000_000);
+    standIn.release();
+    expect(await (await withdrawal).json()).toMatchObject({ status: 'confirmed', amount: 1 });
+    expect(standIn.transfers.filter((t) => t.destination === e.destination).map((t) => t.amount)).toEqual([100]);
+    expect((await ledgerStore.balance(server.db, e.accountId)).pending_micro).toBe(before - 1_000_000);
+    expect(await checkLedger(server.db)).toEqual([]);
+    standIn.setTransferMode('normal');
   });
 });

@@ -88,6 +88,18 @@ const call = async <T>(fn: () => Promise<T>): Promise<T> => {
   }
 };
 
+const DEFAULT_TIMEOUT_MS = 15_000;
+const DEFAULT_NETWORK_RETRIES = 1;
+/** The SDK's longest wait before a retry (its MAX_NETWORK_RETRY_DELAY_SEC). */
+const SDK_RETRY_WAIT_MS = 5_000;
+
+/**
+ * How long a transfer call may still be under way after it started: every try timing out, with the SDK's waits
+ * between them. Until then a payout with no transfer at the processor may yet get one.
+ */
+export const longestTransferMs = (timeoutMs = DEFAULT_TIMEOUT_MS, maxNetworkRetries = DEFAULT_NETWORK_RETRIES) =>
+  (maxNetworkRetries + 1) * timeoutMs + maxNetworkRetries * SDK_RETRY_WAIT_MS;
+
 /**
  * The processor through its own SDK; `apiUrl` points the SDK at another host (a loopback stand-in in tests).
  * The SDK is imported here, not at start, so a server without a card processor never holds it in memory.
@@ -104,8 +116,8 @@ export async function stripeProcessor(cfg: {
   const { default: StripeSdk } = await import('stripe');
   const api = cfg.apiUrl ? new URL(cfg.apiUrl) : undefined;
   const stripe = new StripeSdk(cfg.secretKey, {
-    maxNetworkRetries: cfg.maxNetworkRetries ?? 1,
-    timeout: cfg.timeoutMs ?? 15_000,
+    maxNetworkRetries: cfg.maxNetworkRetries ?? DEFAULT_NETWORK_RETRIES,
+    timeout: cfg.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     telemetry: false,
     ...(api && {
       host: api.hostname,

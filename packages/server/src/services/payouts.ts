@@ -5,6 +5,7 @@ import { DomainError } from '../domain/errors.js';
 import type { Logger } from '../logger.js';
 import {
   type CardProcessor,
+  longestTransferMs,
   type ProcessorTransfer,
   ProcessorUnavailable,
   TransferOutcomeUnknown,
@@ -58,10 +59,13 @@ export function createPayouts(deps: {
   sanctions?: SanctionsScreen;
   /** Lease length of a pass; a crashed holder's lease lapses after it. */
   leaseMs?: number;
+  /** How long after a settlement opened its request may still be sending it (longestTransferMs by default). */
+  sendWindowMs?: number;
 }): Payouts {
   const { db, clock, logger } = deps;
   const holder = `inst_${randomBytes(8).toString('hex')}`;
   const leaseMs = deps.leaseMs ?? 5 * 60_000;
+  const sendWindowMs = deps.sendWindowMs ?? longestTransferMs();
 
   const reload = async (id: string) => (await ledgerStore.settlement(db, id))!;
   const record = (q: Queryable, t: ProcessorTransfer) =>
@@ -176,6 +180,8 @@ export function createPayouts(deps: {
     // the pending balance, which the suspension or the screen keeps from being withdrawn).
     const reason = await withheld(s);
     if (reason === 'account_suspended' || reason === 'sanctions_blocked') {
+      // Its request may still be sending it: failed now, the transfer landing after would pay it twice.
+      if (clock.now() - s.created_at < sendWindowMs) return s;
       logger.warn({ settlement_id: s.id, reason }, 'card payout never sent; failed, the amount back');
       return settle(s, { status: 'failed', reason });
     }
