@@ -628,4 +628,47 @@ describe('sanctions screening and suspension on both withdrawal rails', () => {
     expect(await checkLedger(server.db)).toEqual([]);
     standIn.setTransferMode('normal');
   });
+
+  it("a pass's own send that timed out is not failed by the next pass before the processor could have acted on it", async () => {
+    const e = await onboardedEarner(server, standIn, 2_000_000);
+    const before = (await ledgerStore.balance(server.db, e.accountId)).pending_micro;
+    // Opened by a request whose instance died before sending; a pass sends it long after.
+    const opened = await server.db.tx((q) =>
+      openSettlement(q, {
+        holder: e.accountId,
+        wallet: e.wallet.address,
+        rail: 'processor',
+        amountMicro: 1_000_000,
+        destination: e.destination,
+        pollUrl: '/p',
+        now: server.clock.now(),
+      }),
+    );
+    const timeoutMs = 300;
+    const payouts = createPayouts({
+      db: server.db,
+      clock: server.clock,
+      logger: createLogger('silent'),
+      sender: localPayoutSender,
+      processor: await stripeProcessor({ secretKey: SECRET, apiUrl: standIn.url, timeoutMs, maxNetworkRetries: 0 }),
+      sendWindowMs: longestTransferMs(timeoutMs, 0),
+    });
+    server.clock.advance(60_000);
+    // The processor holds the pass's transfer request past the SDK's timeout, and acts on it only later.
+    standIn.setTransferMode('late', e.destination);
+    expect(await payouts.runPass()).toMatchObject({ checked: 1, unresolved: 1 });
+    expect(await ledgerStore.settlement(server.db, opened.id)).toMatchObject({ status: 'processing_timeout' });
+    await server.db.tx((q) => setSuspended(q, e.accountId, true, server.clock.now()));
+    server.clock.advance(timeoutMs / 3);
+    expect(await payouts.runPass()).toMatchObject({ checked: 1, failed: 0, unresolved: 1 });
+    const landed = standIn.nextTransfer();
+    standIn.release();
+    await landed;
+    server.clock.advance(timeoutMs);
+    expect(await payouts.runPass()).toMatchObject({ checked: 1, confirmed: 1 });
+    expect(standIn.transfers.filter((t) => t.destination === e.destination).map((t) => t.amount)).toEqual([100]);
+    expect((await ledgerStore.balance(server.db, e.accountId)).pending_micro).toBe(before - 1_000_000);
+    expect(await checkLedger(server.db)).toEqual([]);
+    standIn.setTransferMode('normal');
+  });
 });

@@ -216,6 +216,7 @@ export async function openSettlement(q: Queryable, w: WithdrawalRequest): Promis
     failure_reason: null,
     reconciled_at: null,
     request_key: w.requestKey ?? null,
+    sent_at: null,
   };
   await ledgerStore.insertSettlement(q, row);
   await ledgerStore.post(q, w.holder, 'withdraw', w.amountMicro, row.id, w.now);

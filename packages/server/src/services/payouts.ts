@@ -59,7 +59,7 @@ export function createPayouts(deps: {
   sanctions?: SanctionsScreen;
   /** Lease length of a pass; a crashed holder's lease lapses after it. */
   leaseMs?: number;
-  /** How long after a settlement opened its request may still be sending it (longestTransferMs by default). */
+  /** How long after a send of a payout started it may still be under way (longestTransferMs by default). */
   sendWindowMs?: number;
 }): Payouts {
   const { db, clock, logger } = deps;
@@ -91,6 +91,7 @@ export function createPayouts(deps: {
   async function transfer(s: SettlementRow): Promise<SettlementRow> {
     const processor = deps.processor;
     if (!processor || !s.destination) return s;
+    await ledgerStore.markSent(db, s.id, clock.now());
     try {
       const t = await processor.transfer({
         destination: s.destination,
@@ -180,8 +181,9 @@ export function createPayouts(deps: {
     // the pending balance, which the suspension or the screen keeps from being withdrawn).
     const reason = await withheld(s);
     if (reason === 'account_suspended' || reason === 'sanctions_blocked') {
-      // Its request may still be sending it: failed now, the transfer landing after would pay it twice.
-      if (clock.now() - s.created_at < sendWindowMs) return s;
+      // A send (its request's, an earlier pass's) may still be under way: failed now, the transfer landing after
+      // would pay it twice.
+      if (clock.now() - (s.sent_at ?? s.created_at) < sendWindowMs) return s;
       logger.warn({ settlement_id: s.id, reason }, 'card payout never sent; failed, the amount back');
       return settle(s, { status: 'failed', reason });
     }

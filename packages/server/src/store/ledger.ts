@@ -64,6 +64,8 @@ export interface SettlementRow {
   reconciled_at: number | null;
   /** The client's Idempotency-Key of the withdrawal request, if it sent one. */
   request_key: string | null;
+  /** When a send of its payout last started (migration 270; null on older rows: created_at). */
+  sent_at: number | null;
 }
 
 /** A processor transfer the server has seen (migration 095). */
@@ -370,6 +372,10 @@ export const ledgerStore = {
       `SELECT * FROM settlements WHERE status IN ('pending', 'processing_timeout') ORDER BY created_at, id LIMIT ?`,
       [limit],
     );
+  },
+
+  async markSent(q: Queryable, id: string, now: number): Promise<void> {
+    await q.run('UPDATE settlements SET sent_at = ? WHERE id = ?', [now, id]);
   },
 
   async markReconciled(q: Queryable, id: string, now: number): Promise<void> {
