@@ -250,6 +250,32 @@ describe('lexical rankings in the store (what fused search fuses)', () => {
       await store.close();
     }
   });
+  it("folds a Latin letter's accents as SQLite's tokenizer does: pokemon finds Pokémon and pokémon Pokemon", async () => {
+    const store = await openTestStore();
+    try {
+      const [base] = loadCatalog(SMALL_CATALOG);
+      const skill = (id: string, name: string) => ({ ...base!, id, name, description: 'Trading card prices' });
+      await store.skills.replaceCatalog(
+        [skill('tcg', 'Pokémon cards'), skill('dex', 'Pokemon'), skill('iodine', 'Йод')].map((s) => ({
+          skill: s,
+          slug: slugify(s.name),
+        })),
+        'fp',
+      );
+      const found = async (query: string) => (await store.skills.lexicalSearch(query, {}, 10)).map((h) => h.id).sort();
+      expect(await found('pokemon')).toEqual(['dex', 'tcg']);
+      expect(await found('POKÉMON')).toEqual(['dex', 'tcg']);
+      expect((await store.skills.lexicalRankings('pokémon', {}, 10)).flat.map((h) => h.id).sort()).toEqual([
+        'dex',
+        'tcg',
+      ]);
+      // Other scripts keep their marks, as on SQLite: й is a letter of its own, not an accented и.
+      expect(await found('йод')).toEqual(['iodine']);
+      expect(await found('иод')).toEqual([]);
+    } finally {
+      await store.close();
+    }
+  });
   it("asks PostgreSQL for a query text's lexemes once, for skills and learnings alike, and searches the same after", async () => {
     const store = await openTestStore();
     try {

@@ -271,6 +271,24 @@ describe('lexical learnings search over common words (both backends)', () => {
   });
 });
 
+describe('lexical learnings search folds accents (both backends)', () => {
+  it('pokemon finds a learning about Pokémon cards and pokémon one about Pokemon', async () => {
+    const store = await openTestStore();
+    try {
+      await store.db.tx(async (q) => {
+        await learningsStore.insert(q, newLearning({ id: 'lrn_a1', title: 'Pokémon cards graded by mail', seq: 1 }));
+        await learningsStore.insert(q, newLearning({ id: 'lrn_a2', title: 'Pokemon deck lists', seq: 2 }));
+      });
+      const found = async (query: string) =>
+        (await store.learningsSearch.lexical(query, {}, 10)).map((h) => h.id).sort();
+      expect(await found('pokemon')).toEqual(['lrn_a1', 'lrn_a2']);
+      expect(await found('Pokémon')).toEqual(['lrn_a1', 'lrn_a2']);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
 describe('lexical learnings search follows every write (both backends)', () => {
   it('an edit, approval, retraction and deletion change what matches; on PostgreSQL the postings are the tsvectors', async () => {
     const store = await openTestStore();

@@ -29,8 +29,9 @@ describe('FTS query builder', () => {
     expect(queryTerms('how many calories and how much sugar')).toEqual(['calories', 'sugar']);
   });
 
-  it("keeps a request's accents for the store's index, which folds them or not as it stores its records", () => {
+  it("keeps a request's accents for the store's index, which folds only a Latin letter's as it stores its records", () => {
     expect(queryTerms('Pokémon base stats')).toEqual(['pokémon', 'base', 'stats']);
+    expect(queryTerms('йод')).toEqual(['йод']);
   });
 
   it('drops the agent client a request names as its context, but keeps it when it is the whole request', () => {

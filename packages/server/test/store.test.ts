@@ -3,11 +3,18 @@ import os from 'node:os';
 import path from 'node:path';
 import type pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { loadCatalog } from '../src/catalog/load.js';
 import { Database } from '../src/store/db.js';
+import { learningsStore } from '../src/store/learnings.js';
 import { PostgresDatabase } from '../src/store/postgres/db.js';
-import { migrate, readMigrations } from '../src/store/migrate.js';
+import { createPostgresLearningsSearch } from '../src/store/postgres/learnings-search.js';
+import { migratePostgres } from '../src/store/postgres/migrate.js';
+import { createPostgresSkillsStore } from '../src/store/postgres/skills.js';
+import { migrate, POSTGRES_MIGRATIONS_DIR, readMigrations } from '../src/store/migrate.js';
 import type { Queryable, Transactor } from '../src/store/queryable.js';
-import { BACKEND, openTestStore } from '../../../test/support/backend.js';
+import { BACKEND, backendEnv, openTestStore } from '../../../test/support/backend.js';
+import { newLearning } from './learning-fixture.js';
+import { SMALL_CATALOG } from './search-helpers.js';
 
 let dir: string;
 let db: Database;
@@ -308,6 +315,40 @@ describe(`transactions (${BACKEND})`, () => {
     for (let i = 0; i < 3; i++) {
       expect(await read(t)).toEqual([{ a: 1, b: 2 }]);
       expect(await t.tx(read)).toEqual([{ a: 1, b: 2 }]);
+    }
+  });
+});
+
+describe.skipIf(BACKEND !== 'postgres')('PostgreSQL migration 260 (accents folded)', () => {
+  it('re-indexes the approved learnings and has the catalog imported again, so what was indexed before folds too', async () => {
+    const pg = await PostgresDatabase.open((await backendEnv('empty')).AXLE_DATABASE_URL!);
+    try {
+      const migrations = readMigrations(POSTGRES_MIGRATIONS_DIR);
+      await migratePostgres(
+        pg,
+        migrations.filter((m) => m.version < 260),
+      );
+      await learningsStore.insert(pg, newLearning({ id: 'lrn_old', title: 'Pokémon cards graded by mail', seq: 1 }));
+      const skills = createPostgresSkillsStore(pg);
+      const [base] = loadCatalog(SMALL_CATALOG);
+      const catalog = [{ skill: { ...base!, id: 'tcg', name: 'Pokémon cards' }, slug: 'pokemon-cards' }];
+      await skills.replaceCatalog(catalog, 'fp');
+
+      expect(
+        await migratePostgres(
+          pg,
+          migrations.filter((m) => m.version <= 260),
+        ),
+      ).toEqual([260]);
+      const learnings = createPostgresLearningsSearch(pg, Date.now);
+      expect((await learnings.lexical('pokemon', {}, 10)).map((h) => h.id)).toEqual(['lrn_old']);
+      expect(await pg.all("SELECT doc FROM learning_terms WHERE lexeme = 'pokemon'")).toEqual([{ doc: 'lrn_old' }]);
+      // The skills' index is written by the catalog import: its fingerprint is forgotten, so the next start imports it.
+      expect(await skills.catalogFingerprint()).toBeUndefined();
+      expect(await skills.replaceCatalog(catalog, 'fp')).toBe(true);
+      expect((await skills.lexicalSearch('pokemon', {}, 10)).map((h) => h.id)).toEqual(['tcg']);
+    } finally {
+      await pg.close();
     }
   });
 });

@@ -30,7 +30,8 @@ const MAX_TERM_LENGTH = 64;
 
 /** Distinct lower-case terms of `text`, stopwords dropped (unless nothing else is left), at most MAX_QUERY_TERMS. */
 export function queryTerms(text: string): string[] {
-  // Accents kept: each store's index folds them or not, and the lexical query must match its own documents.
+  // Accents kept: both stores' indexes fold them as SQLite's tokenizer does, a Latin letter's only; textWords' folding
+  // of every mark would turn a request's `й` into an `и` no record holds.
   const words = textWords(text, false);
   const own = words.filter((w, i) => !(REQUESTERS.has(w) && i > 0 && OWNERS.has(words[i - 1]!)));
   const distinct = [...new Set(own.map((w) => w.slice(0, MAX_TERM_LENGTH)))];
