@@ -94,7 +94,7 @@ async function startCluster(): Promise<Cluster | undefined> {
   const data = path.join(dir, 'data');
   const port = await freePort();
   try {
-    run(initdb, ['-D', data, '-U', 'postgres', '-A', 'trust', '--no-sync']);
+    run(initdb, ['-D', data, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--locale=C', '--no-sync']);
     run(pgCtl, [
       '-D',
       data,
