@@ -501,6 +501,47 @@ describe('a facilitator built from the x402 packages settles on the local chain'
     expect(await checkLedger(server.db)).toEqual([]);
   });
 
+  it('broadcast, then no answer, under a payment-identifier: 409 while it is not mined, however late; mined, the retry is served it, charged once', async () => {
+    const c = await contributor(server, 1_000_000);
+    const payer = newWallet();
+    await chain.mint(payer.address, 2_000_000n);
+    const id = generatePaymentId();
+    // The facilitator broadcasts (the chain not mining) and fails before answering.
+    await chain.stopMining();
+    let settled: Promise<SettleResponse> | undefined;
+    const settles = facilitator.settles;
+    await unansweredSettle(c.learning.id, payer, id, async (body) => {
+      settled = facilitator.settleForReal(body);
+      while ((await chain.pendingCount()) < 1) await new Promise((r) => setTimeout(r, 20));
+      throw new Error('crashed after broadcasting');
+    });
+    const resend = async () =>
+      getUnlock(server, c.learning.id, { 'payment-signature': await signedUnder(server, c.learning.id, payer, id) });
+    // While it may still be mined, also once no request of this server can be settling it: nothing more is charged.
+    for (const wait of [0, 2000 + 30_000 + 1]) {
+      server.clock.advance(wait);
+      const early = await resend();
+      expect(early.status).toBe(409);
+      expect(await early.json()).toMatchObject({ code: 'payment_in_progress' });
+      expect(facilitator.settles).toBe(settles + 1);
+      expect(await chain.pendingCount()).toBe(1);
+      expect(await chain.balanceOf(payer.address)).toBe(2_000_000n);
+      expect(await unlocksOf(server, c.learning.id)).toEqual([]);
+      expect(await earnings(server, c.key)).toMatchObject({ pending_balance: 0, awaiting_settlement: 0 });
+    }
+    await chain.mine();
+    const { transaction } = await settled!;
+    const served = await resend();
+    expect(served.status).toBe(200);
+    expect(decodePaymentResponseHeader(served.headers.get('payment-response')!).transaction).toBe(transaction);
+    expect((await resend()).status).toBe(200);
+    expect(facilitator.settles).toBe(settles + 1);
+    expect(await chain.balanceOf(payer.address)).toBe(1_000_000n);
+    expect(await unlocksOf(server, c.learning.id)).toEqual([{ gross_micro: 1_000_000 }]);
+    expect(await earnings(server, c.key)).toMatchObject({ pending_balance: 0.7, awaiting_settlement: 0 });
+    expect(await checkLedger(server.db)).toEqual([]);
+  });
+
   it('settled, then our settle call times out, under a payment-identifier: reconciled once, the retry is served it, not charged again', async () => {
     const c = await contributor(server, 1_000_000);
     const payer = newWallet();
@@ -553,7 +594,7 @@ describe('a facilitator built from the x402 packages settles on the local chain'
     expect(await checkLedger(server.db)).toEqual([]);
   }, 60_000);
 
-  it('no answer and nothing sent, under a payment-identifier: 409 while it may still settle, then the retry pays once', async () => {
+  it('no answer and nothing sent, under a payment-identifier: 409 until the authorization expires unused, then the retry pays once', async () => {
     const c = await contributor(server, 1_000_000);
     const payer = newWallet();
     await chain.mint(payer.address, 2_000_000n);
@@ -563,12 +604,16 @@ describe('a facilitator built from the x402 packages settles on the local chain'
     });
     const resend = async () =>
       getUnlock(server, c.learning.id, { 'payment-signature': await signedUnder(server, c.learning.id, payer, id) });
-    // The first authorization could still be submitted: the id's payment is in progress.
-    const early = await resend();
-    expect(early.status).toBe(409);
-    expect(await early.json()).toMatchObject({ code: 'payment_in_progress' });
-    // Past the settlement wait and its grace nothing can settle it: the id is freed and this send pays.
-    server.clock.advance(2000 + 30_000 + 1);
+    // The facilitator holds the first authorization, and may still submit it: the id's payment is in progress, also
+    // once no request of this server can be settling it.
+    for (const wait of [0, 2000 + 30_000 + 1]) {
+      server.clock.advance(wait);
+      const early = await resend();
+      expect(early.status).toBe(409);
+      expect(await early.json()).toMatchObject({ code: 'payment_in_progress' });
+    }
+    // Expired unused, it can no longer move anything: the id is freed and this send pays.
+    server.clock.advance(240_000);
     expect((await resend()).status).toBe(200);
     expect(await chain.balanceOf(payer.address)).toBe(1_000_000n);
     const paid = await server.db.all('SELECT id FROM unlocks WHERE learning_id = ? AND gross_micro > 0', [
