@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from '@x402/core/http';
+import type { SettleResponse } from '@x402/core/types';
 import { appendPaymentIdentifierToExtensions, generatePaymentId } from '@x402/extensions/payment-identifier';
 import {
   SIGN_IN_WITH_X,
@@ -94,6 +95,10 @@ const reconcile = async (server: TestServer) =>
 
 const claimOf = (server: TestServer, payer: string) =>
   server.db.get<PaymentClaimRow>('SELECT * FROM payment_claims WHERE payer = ?', [payer.toLowerCase()]);
+
+/** The learning's unlocks: what each was paid. */
+const unlocksOf = (server: TestServer, learningId: string) =>
+  server.db.all<{ gross_micro: number }>('SELECT gross_micro FROM unlocks WHERE learning_id = ?', [learningId]);
 
 let chain: Awaited<ReturnType<typeof startLocalChain>>;
 beforeAll(async () => {
@@ -448,7 +453,7 @@ describe('a facilitator built from the x402 packages settles on the local chain'
     expect(await checkLedger(server.db)).toEqual([]);
   });
 
-  /** A payment under `id` whose /settle runs `settle` and gets no answer back to the server: 502. */
+  /** A payment under `id` whose /settle runs `settle` and gets no answer back to the server: 502. Its headers. */
   async function unansweredSettle(
     learningId: string,
     payer: ReturnType<typeof newWallet>,
@@ -457,10 +462,10 @@ describe('a facilitator built from the x402 packages settles on the local chain'
   ) {
     facilitator.override = settle;
     try {
-      const res = await getUnlock(server, learningId, {
-        'payment-signature': await signedUnder(server, learningId, payer, id),
-      });
+      const headers = { 'payment-signature': await signedUnder(server, learningId, payer, id) };
+      const res = await getUnlock(server, learningId, headers);
       expect(res.status).toBe(502);
+      return headers;
     } finally {
       facilitator.override = undefined;
     }
@@ -496,7 +501,100 @@ describe('a facilitator built from the x402 packages settles on the local chain'
     expect(await checkLedger(server.db)).toEqual([]);
   });
 
-  it('no answer and nothing sent, under a payment-identifier: 409 while it may still settle, then the retry pays once', async () => {
+  it('broadcast, then no answer, under a payment-identifier: 409 while it is not mined, however late; mined, the retry is served it, charged once', async () => {
+    const c = await contributor(server, 1_000_000);
+    const payer = newWallet();
+    await chain.mint(payer.address, 2_000_000n);
+    const id = generatePaymentId();
+    // The facilitator broadcasts (the chain not mining) and fails before answering.
+    await chain.stopMining();
+    let settled: Promise<SettleResponse> | undefined;
+    const settles = facilitator.settles;
+    await unansweredSettle(c.learning.id, payer, id, async (body) => {
+      settled = facilitator.settleForReal(body);
+      while ((await chain.pendingCount()) < 1) await new Promise((r) => setTimeout(r, 20));
+      throw new Error('crashed after broadcasting');
+    });
+    const resend = async () =>
+      getUnlock(server, c.learning.id, { 'payment-signature': await signedUnder(server, c.learning.id, payer, id) });
+    // While it may still be mined, also once no request of this server can be settling it: nothing more is charged.
+    for (const wait of [0, 2000 + 30_000 + 1]) {
+      server.clock.advance(wait);
+      const early = await resend();
+      expect(early.status).toBe(409);
+      expect(await early.json()).toMatchObject({ code: 'payment_in_progress' });
+      expect(facilitator.settles).toBe(settles + 1);
+      expect(await chain.pendingCount()).toBe(1);
+      expect(await chain.balanceOf(payer.address)).toBe(2_000_000n);
+      expect(await unlocksOf(server, c.learning.id)).toEqual([]);
+      expect(await earnings(server, c.key)).toMatchObject({ pending_balance: 0, awaiting_settlement: 0 });
+    }
+    await chain.mine();
+    const { transaction } = await settled!;
+    const served = await resend();
+    expect(served.status).toBe(200);
+    expect(decodePaymentResponseHeader(served.headers.get('payment-response')!).transaction).toBe(transaction);
+    expect((await resend()).status).toBe(200);
+    expect(facilitator.settles).toBe(settles + 1);
+    expect(await chain.balanceOf(payer.address)).toBe(1_000_000n);
+    expect(await unlocksOf(server, c.learning.id)).toEqual([{ gross_micro: 1_000_000 }]);
+    expect(await earnings(server, c.key)).toMatchObject({ pending_balance: 0.7, awaiting_settlement: 0 });
+    expect(await checkLedger(server.db)).toEqual([]);
+  });
+
+  it('settled, then our settle call times out, under a payment-identifier: reconciled once, the retry is served it, not charged again', async () => {
+    const c = await contributor(server, 1_000_000);
+    const payer = newWallet();
+    await chain.mint(payer.address, 2_000_000n);
+    const id = generatePaymentId();
+    const settles = facilitator.settles;
+    // The facilitator settles (mined at once), then holds its answer until this server's call to it has timed out.
+    let settled: Promise<SettleResponse> | undefined;
+    let answer = () => {};
+    const held = new Promise<void>((r) => {
+      answer = r;
+    });
+    let headers: Record<string, string>;
+    try {
+      headers = await unansweredSettle(c.learning.id, payer, id, async (body) => {
+        settled = facilitator.settleForReal(body);
+        await held;
+        return settled;
+      });
+    } finally {
+      answer();
+    }
+    expect(server.logs.some((l) => l.includes('Facilitator settle request timed out'))).toBe(true);
+    const { transaction } = await settled!;
+    expect(await chain.balanceOf(payer.address)).toBe(1_000_000n);
+    expect(await claimOf(server, payer.address)).toMatchObject({ state: 'verified', unlock_id: null });
+    // Once no request can be settling it, reconciliation finds it settled on chain; it is booked when sent again.
+    server.clock.advance(2000 + 30_000 + 1);
+    expect(await reconcile(server)).toEqual({ mode: 'facilitator', settled: 1, failed: 0, submitted: 0 });
+    expect(await claimOf(server, payer.address)).toMatchObject({
+      state: 'settled',
+      tx_hash: transaction,
+      unlock_id: null,
+    });
+    expect(await unlocksOf(server, c.learning.id)).toEqual([]);
+    // Re-signed under the id, then the first header again: both are answered by the settled payment.
+    const resigned = await getUnlock(server, c.learning.id, {
+      'payment-signature': await signedUnder(server, c.learning.id, payer, id),
+    });
+    expect(resigned.status).toBe(200);
+    expect(decodePaymentResponseHeader(resigned.headers.get('payment-response')!).transaction).toBe(transaction);
+    const same = await getUnlock(server, c.learning.id, headers);
+    expect(same.status).toBe(200);
+    expect((await same.json())._revenue).toEqual((await resigned.json())._revenue);
+    expect(await reconcile(server)).toEqual({ mode: 'facilitator', settled: 0, failed: 0, submitted: 0 });
+    expect(facilitator.settles).toBe(settles + 1);
+    expect(await chain.balanceOf(payer.address)).toBe(1_000_000n);
+    expect(await unlocksOf(server, c.learning.id)).toEqual([{ gross_micro: 1_000_000 }]);
+    expect(await earnings(server, c.key)).toMatchObject({ pending_balance: 0.7, awaiting_settlement: 0 });
+    expect(await checkLedger(server.db)).toEqual([]);
+  }, 60_000);
+
+  it('no answer and nothing sent, under a payment-identifier: 409 until the authorization expires unused, then the retry pays once', async () => {
     const c = await contributor(server, 1_000_000);
     const payer = newWallet();
     await chain.mint(payer.address, 2_000_000n);
@@ -506,12 +604,16 @@ describe('a facilitator built from the x402 packages settles on the local chain'
     });
     const resend = async () =>
       getUnlock(server, c.learning.id, { 'payment-signature': await signedUnder(server, c.learning.id, payer, id) });
-    // The first authorization could still be submitted: the id's payment is in progress.
-    const early = await resend();
-    expect(early.status).toBe(409);
-    expect(await early.json()).toMatchObject({ code: 'payment_in_progress' });
-    // Past the settlement wait and its grace nothing can settle it: the id is freed and this send pays.
-    server.clock.advance(2000 + 30_000 + 1);
+    // The facilitator holds the first authorization, and may still submit it: the id's payment is in progress, also
+    // once no request of this server can be settling it.
+    for (const wait of [0, 2000 + 30_000 + 1]) {
+      server.clock.advance(wait);
+      const early = await resend();
+      expect(early.status).toBe(409);
+      expect(await early.json()).toMatchObject({ code: 'payment_in_progress' });
+    }
+    // Expired unused, it can no longer move anything: the id is freed and this send pays.
+    server.clock.advance(240_000);
     expect((await resend()).status).toBe(200);
     expect(await chain.balanceOf(payer.address)).toBe(1_000_000n);
     const paid = await server.db.all('SELECT id FROM unlocks WHERE learning_id = ? AND gross_micro > 0', [
@@ -558,130 +660,188 @@ describe('a facilitator built from the x402 packages settles on the local chain'
   });
 });
 
+/** The headers of a payment by `payer` for the learning, signed against `server`'s 402. */
+type Sign = (server: TestServer, learningId: string, payer: PrivateKeyAccount) => Promise<Record<string, string>>;
+
+/** A v1 payment, without a payment-identifier. */
+const plain: Sign = async (server, _learningId, payer) => ({ 'x-payment': await pay(server, payer, 1_000_000) });
+
+/** A v2 payment under the payment-identifier `id`, newly signed each time. */
+const underId =
+  (id: string): Sign =>
+  async (server, learningId, payer) => ({ 'payment-signature': await signedUnder(server, learningId, payer, id) });
+
 /**
- * Sends `headers` for the learning to a built server process on `dataDir` that waits up to a minute for the receipt,
- * kills it once the settlement is broadcast (the chain not mining), mines, and starts the data dir again, reconciled
- * past the request's receipt wait.
+ * A $1 learning and a payer holding `funds`, whose payment (`sign`) a built server process on the learning's data dir
+ * settles, waiting up to a minute for the receipt. The process is killed once the settlement is broadcast (the chain
+ * not mining); the settlement is mined, unless `mined` is false (then it stays in the pool, the chain not mining);
+ * and the data dir is started again, reconciled past the request's receipt wait.
  */
-async function killedMidSettlement(
-  dataDir: string,
-  chainEnv: Record<string, string>,
-  learningId: string,
-  headers: Record<string, string>,
-): Promise<TestServer> {
+async function killedMidSettlement(opts: { funds: bigint; sign: Sign; mined?: boolean }) {
+  const chainEnv = { AXLE_RPC_URL: chain.rpcUrl, AXLE_SETTLEMENT_KEY: chain.settlementKey, AXLE_ADMIN_TOKEN: ADMIN };
+  const first = await start(chainEnv);
+  const c = await contributor(first, 1_000_000);
+  const payer = newWallet();
+  await chain.mint(payer.address, opts.funds);
+  const headers = await opts.sign(first, c.learning.id, payer);
+  await first.stop({ keepData: true });
+
   const proc = spawn(process.execPath, [fileURLToPath(new URL('../dist/main.js', import.meta.url))], {
-    env: serverProcessEnv(dataDir, { ...chainEnv, AXLE_SETTLEMENT_WAIT_MS: '60000' }),
+    env: serverProcessEnv(first.dataDir, { ...chainEnv, AXLE_SETTLEMENT_WAIT_MS: '60000' }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const url = await listeningUrl(proc);
   await chain.stopMining();
-  const pending = fetch(`${url}/knowledge/${learningId}`, { headers }).catch(() => null);
+  const pending = fetch(`${url}/knowledge/${c.learning.id}`, { headers }).catch(() => null);
   while ((await chain.pendingCount()) < 1) await new Promise((r) => setTimeout(r, 20));
   proc.kill('SIGKILL');
   expect(await pending).toBeNull();
-  await chain.mine();
-  const again = await startTestServer(
+  if (opts.mined !== false) await chain.mine();
+  const server = await startTestServer(
     { AXLE_CUSTODIAL_WITHDRAWALS: 'true', ...chainEnv },
-    { dataDir, clock: new ManualClock(Date.now()) },
+    { dataDir: first.dataDir, clock: new ManualClock(Date.now()) },
   );
-  again.clock.advance(20_000 + 30_000 + 1);
-  await reconcile(again);
-  return again;
+  server.clock.advance(20_000 + 30_000 + 1);
+  await reconcile(server);
+  return { server, c, payer, headers };
 }
 
 describe('a kill between the settlement being submitted and the unlock being recorded', () => {
   it('after restart the payment is reconciled as settled and the same header is served once, charged once', async () => {
-    const chainEnv = { AXLE_RPC_URL: chain.rpcUrl, AXLE_SETTLEMENT_KEY: chain.settlementKey, AXLE_ADMIN_TOKEN: ADMIN };
-    const first = await start(chainEnv);
-    const c = await contributor(first, 1_000_000);
-    const payer = newWallet();
-    await chain.mint(payer.address, 1_000_000n);
-    const header = await pay(first, payer, 1_000_000);
-    await first.stop({ keepData: true });
-
-    const again = await killedMidSettlement(first.dataDir, chainEnv, c.learning.id, { 'x-payment': header });
+    const { server, c, payer, headers } = await killedMidSettlement({ funds: 1_000_000n, sign: plain });
     try {
-      const claim = await claimOf(again, payer.address);
+      const claim = await claimOf(server, payer.address);
       expect(claim).toMatchObject({ state: 'settled', unlock_id: null });
-      const res = await getUnlock(again, c.learning.id, { 'x-payment': header });
+      const res = await getUnlock(server, c.learning.id, headers);
       expect(res.status).toBe(200);
       expect(decodePaymentResponseHeader(res.headers.get('x-payment-response')!).transaction).toBe(claim!.tx_hash);
-      expect((await getUnlock(again, c.learning.id, { 'x-payment': header })).status).toBe(402);
+      expect((await getUnlock(server, c.learning.id, headers)).status).toBe(402);
       expect(await chain.balanceOf(payer.address)).toBe(0n);
-      expect(await earnings(again, c.key)).toMatchObject({ pending_balance: 0.7, awaiting_settlement: 0 });
-      expect(await checkLedger(again.db)).toEqual([]);
+      expect(await earnings(server, c.key)).toMatchObject({ pending_balance: 0.7, awaiting_settlement: 0 });
+      expect(await checkLedger(server.db)).toEqual([]);
     } finally {
-      await again.stop();
+      await server.stop();
+    }
+  });
+
+  it('not mined yet: the same header is refused as not final and charges nothing; mined, it is served once', async () => {
+    const { server, c, payer, headers } = await killedMidSettlement({ funds: 1_000_000n, sign: plain, mined: false });
+    try {
+      expect(await claimOf(server, payer.address)).toMatchObject({ state: 'submitted', unlock_id: null });
+      const early = await getUnlock(server, c.learning.id, headers);
+      expect(early.status).toBe(402);
+      expect(((await early.json()) as { error: string }).error).toMatch(/its settlement is not final yet/);
+      expect(await chain.pendingCount()).toBe(1);
+      expect(await chain.balanceOf(payer.address)).toBe(1_000_000n);
+      expect(await unlocksOf(server, c.learning.id)).toEqual([]);
+      await chain.mine();
+      const res = await getUnlock(server, c.learning.id, headers);
+      expect(res.status).toBe(200);
+      expect((await getUnlock(server, c.learning.id, headers)).status).toBe(402);
+      expect(await unlocksOf(server, c.learning.id)).toEqual([{ gross_micro: 1_000_000 }]);
+      expect(await chain.balanceOf(payer.address)).toBe(0n);
+      expect(await earnings(server, c.key)).toMatchObject({ pending_balance: 0.7, awaiting_settlement: 0 });
+      expect(await checkLedger(server.db)).toEqual([]);
+    } finally {
+      await server.stop();
     }
   });
 });
 
 describe('a kill after settling, then the buyer re-signs (a new authorization, no payment-identifier)', () => {
   it('the new payment is not charged: it is answered by the settled payment, and later as a repeat', async () => {
-    const chainEnv = { AXLE_RPC_URL: chain.rpcUrl, AXLE_SETTLEMENT_KEY: chain.settlementKey, AXLE_ADMIN_TOKEN: ADMIN };
-    const first = await start(chainEnv);
-    const c = await contributor(first, 1_000_000);
-    const payer = newWallet();
-    await chain.mint(payer.address, 2_000_000n);
-    const header = await pay(first, payer, 1_000_000);
-    await first.stop({ keepData: true });
-
-    const again = await killedMidSettlement(first.dataDir, chainEnv, c.learning.id, { 'x-payment': header });
+    const { server, c, payer } = await killedMidSettlement({ funds: 2_000_000n, sign: plain });
     try {
-      const claim = await claimOf(again, payer.address);
+      const claim = await claimOf(server, payer.address);
       expect(claim).toMatchObject({ state: 'settled', unlock_id: null });
-      const resigned = await pay(again, payer, 1_000_000);
-      const res = await getUnlock(again, c.learning.id, { 'x-payment': resigned });
+      const resigned = await pay(server, payer, 1_000_000);
+      const res = await getUnlock(server, c.learning.id, { 'x-payment': resigned });
       expect(res.status).toBe(200);
       expect(decodePaymentResponseHeader(res.headers.get('x-payment-response')!).transaction).toBe(claim!.tx_hash);
-      const repeat = await getUnlock(again, c.learning.id, { 'x-payment': resigned });
+      const repeat = await getUnlock(server, c.learning.id, { 'x-payment': resigned });
       expect(repeat.status).toBe(200);
       expect(((await repeat.json()) as { _revenue: object })._revenue).toMatchObject({ accrual_capped: true });
       expect(await chain.balanceOf(payer.address)).toBe(1_000_000n);
-      expect(await earnings(again, c.key)).toMatchObject({ pending_balance: 0.7, awaiting_settlement: 0 });
-      expect(await checkLedger(again.db)).toEqual([]);
+      expect(await earnings(server, c.key)).toMatchObject({ pending_balance: 0.7, awaiting_settlement: 0 });
+      expect(await checkLedger(server.db)).toEqual([]);
     } finally {
-      await again.stop();
+      await server.stop();
     }
   });
 });
 
 describe('a kill between claiming a payment under a payment-identifier and booking it', () => {
   it('after restart a retry under the id (same header or re-signed) is served the settled payment, charged once, not 409 forever', async () => {
-    const chainEnv = { AXLE_RPC_URL: chain.rpcUrl, AXLE_SETTLEMENT_KEY: chain.settlementKey, AXLE_ADMIN_TOKEN: ADMIN };
-    const first = await start(chainEnv);
-    const c = await contributor(first, 1_000_000);
-    const payer = newWallet();
-    await chain.mint(payer.address, 1_000_000n);
     const id = generatePaymentId();
-    const signed = (server: TestServer) => signedUnder(server, c.learning.id, payer, id);
-    const header = await signed(first);
-    await first.stop({ keepData: true });
-
-    const again = await killedMidSettlement(first.dataDir, chainEnv, c.learning.id, { 'payment-signature': header });
+    const { server, c, payer, headers } = await killedMidSettlement({ funds: 1_000_000n, sign: underId(id) });
     try {
-      const claim = await claimOf(again, payer.address);
+      const claim = await claimOf(server, payer.address);
       expect(claim).toMatchObject({ state: 'settled', unlock_id: null });
       // The client signs again under the same id: the settled payment is what it bought; the new one is not charged.
-      const resigned = await getUnlock(again, c.learning.id, { 'payment-signature': await signed(again) });
+      const resigned = await getUnlock(server, c.learning.id, await underId(id)(server, c.learning.id, payer));
       expect(resigned.status).toBe(200);
       expect(decodePaymentResponseHeader(resigned.headers.get('payment-response')!).transaction).toBe(claim!.tx_hash);
       const revenue = (await resigned.json())._revenue;
       // The first header sent again replays that unlock.
-      const same = await getUnlock(again, c.learning.id, { 'payment-signature': header });
+      const same = await getUnlock(server, c.learning.id, headers);
       expect(same.status).toBe(200);
       expect((await same.json())._revenue).toEqual(revenue);
       expect(await chain.balanceOf(payer.address)).toBe(0n);
-      const unlocks = await again.db.all('SELECT id FROM unlocks WHERE learning_id = ? AND gross_micro > 0', [
-        c.learning.id,
-      ]);
-      expect(unlocks).toHaveLength(1);
-      expect(await earnings(again, c.key)).toMatchObject({ pending_balance: 0.7, awaiting_settlement: 0 });
-      expect(await checkLedger(again.db)).toEqual([]);
+      expect(await unlocksOf(server, c.learning.id)).toEqual([{ gross_micro: 1_000_000 }]);
+      expect(await earnings(server, c.key)).toMatchObject({ pending_balance: 0.7, awaiting_settlement: 0 });
+      expect(await checkLedger(server.db)).toEqual([]);
     } finally {
-      await again.stop();
+      await server.stop();
     }
   });
+
+  it.each([
+    ['the same header', false],
+    ['a new signature', true],
+  ])(
+    'its settlement not mined yet, %s under the id: 409, nothing charged or booked; mined, served and booked once',
+    async (_sent, resigned) => {
+      const id = generatePaymentId();
+      const { server, c, payer, headers } = await killedMidSettlement({
+        funds: 2_000_000n,
+        sign: underId(id),
+        mined: false,
+      });
+      const send = async () =>
+        getUnlock(server, c.learning.id, resigned ? await underId(id)(server, c.learning.id, payer) : headers);
+      try {
+        const claim = await claimOf(server, payer.address);
+        expect(claim).toMatchObject({ state: 'submitted', unlock_id: null });
+        // While it may still be mined, and however long it waits in the pool, nothing more is sent, claimed or booked.
+        for (const wait of [0, 60_000]) {
+          server.clock.advance(wait);
+          const early = await send();
+          expect(early.status).toBe(409);
+          expect(await early.json()).toMatchObject({ code: 'payment_in_progress' });
+          expect(await chain.pendingCount()).toBe(1);
+          expect(await chain.balanceOf(payer.address)).toBe(2_000_000n);
+          expect(
+            await server.db.all('SELECT nonce FROM payment_claims WHERE payer = ?', [payer.address.toLowerCase()]),
+          ).toEqual([{ nonce: claim!.nonce }]);
+          expect(await unlocksOf(server, c.learning.id)).toEqual([]);
+          expect(await earnings(server, c.key)).toMatchObject({ pending_balance: 0, awaiting_settlement: 0 });
+        }
+        await chain.mine();
+        const served = await send();
+        expect(served.status).toBe(200);
+        expect(decodePaymentResponseHeader(served.headers.get('payment-response')!).transaction).toBe(claim!.tx_hash);
+        const replayed = await send();
+        expect(replayed.status).toBe(200);
+        expect((await replayed.json())._revenue).toEqual((await served.json())._revenue);
+        expect(await chain.balanceOf(payer.address)).toBe(1_000_000n);
+        expect(await unlocksOf(server, c.learning.id)).toEqual([{ gross_micro: 1_000_000 }]);
+        expect(await earnings(server, c.key)).toMatchObject({ pending_balance: 0.7, awaiting_settlement: 0 });
+        expect(await checkLedger(server.db)).toEqual([]);
+      } finally {
+        await server.stop();
+      }
+    },
+  );
 });
 
 describe('the chain reader (reconciliation)', () => {

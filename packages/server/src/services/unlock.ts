@@ -652,8 +652,15 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
       deps.logger.warn({ err: (err as Error).message }, 'x402 reconciliation: chain unavailable');
       return { state: 'submitted' };
     }
-    // Never submitted and unused on chain: once no request can still be settling it, it failed (nothing moved).
-    if (row.state === 'verified' && s.state === 'submitted' && !s.txHash && (row.updated_at ?? 0) <= quietSince())
+    // Never submitted by this server and unused on chain: once no request can still be settling it, it failed
+    // (nothing moved). One handed to a facilitator may have been broadcast by it: unknown until used or expired.
+    if (
+      settler.mode === 'chain' &&
+      row.state === 'verified' &&
+      s.state === 'submitted' &&
+      !s.txHash &&
+      (row.updated_at ?? 0) <= quietSince()
+    )
       s = { state: 'failed', reason: 'the request ended before the payment was settled; nothing moved' };
     const key = { chainId: row.chain_id, payer: row.payer, nonce: row.nonce };
     await db.tx(async (q) => {
