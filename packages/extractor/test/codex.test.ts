@@ -144,6 +144,35 @@ describe('Codex CLI rollout', () => {
     expect([p.sessionId, p.cwd]).toEqual([SESSION_ID, null]);
   });
 
+  it("drafts a 2025 rollout's fix from its shell call's argv as the command run, not as JSON", async () => {
+    const shell = (callId: string, script: string, exitCode: number, output: string) => [
+      {
+        type: 'function_call',
+        name: 'shell',
+        arguments: JSON.stringify({ command: ['bash', '-lc', script], workdir: CWD }),
+        call_id: callId,
+      },
+      {
+        type: 'function_call_output',
+        call_id: callId,
+        output: JSON.stringify({ output, metadata: { exit_code: exitCode, duration_seconds: 1.1 } }),
+      },
+    ];
+    const fix = `sed -i "s#'./db/pool'#'./db/pool.js'#" src/server.ts`;
+    const legacy = [
+      { id: SESSION_ID, timestamp: '2025-07-14T09:12:40.118Z' },
+      { type: 'message', role: 'user', content: [{ type: 'input_text', text: PROMPT }] },
+      ...shell('call_a', 'npm test', 1, ESM_ERROR),
+      ...shell('call_b', fix, 0, ''),
+      ...shell('call_c', 'npm test', 0, 'Test Files  12 passed (12)'),
+      { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: RESOLUTION }] },
+    ].map((l) => JSON.stringify(l));
+    const r = await readTranscriptFile(writeRollout(home(), legacy));
+    const result = await runPipeline(r.conversation, { model: new HeuristicModel() });
+    expect(result.learnings).toHaveLength(1);
+    expect(result.learnings[0]?.body).toContain(`Fix: run \`${fix}\`.`);
+  });
+
   it('skips the user_message events of versions that sent AGENTS.md and the environment as events too', async () => {
     const lines = [
       ...sessionStart(),
