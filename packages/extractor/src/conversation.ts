@@ -1,5 +1,5 @@
 /** Which client a transcript came from; submitted as the `source:<client>` tag. */
-export type SourceClient = 'claude-code' | 'openclaw' | 'gemini-cli' | 'plain';
+export type SourceClient = 'claude-code' | 'openclaw' | 'gemini-cli' | 'codex' | 'plain';
 
 export type Role = 'user' | 'assistant' | 'system' | 'tool';
 export type MessageKind = 'text' | 'thinking' | 'tool_use' | 'tool_result';

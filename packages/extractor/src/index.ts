@@ -22,6 +22,7 @@ export type {
 } from './types.js';
 export {
   ClaudeCodeParser,
+  CodexRolloutParser,
   GeminiSessionParser,
   OpenClawMemoryParser,
   OpenClawSessionParser,

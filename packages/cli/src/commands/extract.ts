@@ -37,15 +37,16 @@ export default class Extract extends AxleCommand {
   static override summary = 'Extract learnings from one transcript, show the drafts, and send them only if you say so';
 
   static override description =
-    `Reads the file locally (Claude Code or OpenClaw JSONL, OpenClaw memory Markdown, a Gemini CLI session JSON, or
-plain text), scrubs it, and extracts drafts with the built-in extractor. Nothing leaves the machine until you answer yes (or pass
---yes); sent drafts go to your private review queue (POST /learn, submission_channel extraction).
+    `Reads the file locally (Claude Code, OpenClaw or Codex CLI JSONL, OpenClaw memory Markdown, a Gemini CLI session
+JSON, or plain text), scrubs it, and extracts drafts with the built-in extractor. Nothing leaves the machine until you answer
+yes (or pass --yes); sent drafts go to your private review queue (POST /learn, submission_channel extraction).
 
 Exit codes: 0 done (sent or not), 1 the file could not be read, 3 not signed in, 4 server unreachable, 5 some drafts
 were refused or left queued.`;
 
   static override examples = [
     '<%= config.bin %> extract ~/.claude/projects/-home-me-api/5b0c3e2a.jsonl',
+    '<%= config.bin %> extract ~/.codex/sessions/2026/11/27/rollout-2026-11-27T10-00-00-0199a213.jsonl',
     '<%= config.bin %> extract notes.md --dry-run --json',
     '<%= config.bin %> extract session.jsonl --yes',
   ];
@@ -57,7 +58,7 @@ were refused or left queued.`;
     'dry-run': Flags.boolean({ description: 'show the drafts and send nothing' }),
     client: Flags.string({
       description: 'source client tag for the drafts',
-      options: ['claude-code', 'openclaw', 'gemini-cli', 'plain'],
+      options: ['claude-code', 'openclaw', 'gemini-cli', 'codex', 'plain'],
     }),
   };
 

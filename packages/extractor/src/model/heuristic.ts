@@ -58,6 +58,15 @@ function shortenPaths(text: string): string {
   );
 }
 
+/** A command as one string: Codex's `shell` tool passes argv, `["bash", "-lc", "npm test"]`, the script last. */
+function commandOf(v: unknown): string | undefined {
+  if (typeof v === 'string') return v;
+  if (!Array.isArray(v) || v.length === 0 || !v.every((a) => typeof a === 'string')) return undefined;
+  const [shell, flag, script] = v as string[];
+  if (v.length === 3 && /(?:^|\/)(?:ba|z)?sh$/.test(shell ?? '') && /^-l?c$/.test(flag ?? '')) return script;
+  return v.join(' ');
+}
+
 const code = (s: string): string => `\`${oneLine(s, 160).replace(/`/g, "'")}\``;
 
 /** One readable line for a tool call: the command run, or the replacement an edit made. */
@@ -73,7 +82,7 @@ function describeAttempt(m: Message): string {
     for (const k of keys) if (typeof input?.[k] === 'string') return input[k] as string;
     return undefined;
   };
-  const command = str('command', 'cmd');
+  const command = commandOf(input?.command) ?? str('cmd');
   if (command) return `run ${code(shortenPaths(command))}`;
   const file = str('file_path', 'path', 'filePath');
   const before = str('old_string', 'oldText', 'old_str');

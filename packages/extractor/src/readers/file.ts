@@ -3,18 +3,25 @@ import { stat } from 'node:fs/promises';
 import type { Conversation, ReadIssue, SourceClient } from '../conversation.js';
 import { TRANSCRIPT_MAX_CHARS } from '../types.js';
 import { ClaudeCodeParser } from './claude-code.js';
+import { CodexRolloutParser } from './codex.js';
 import { GEMINI_MAX_CHARS, GeminiSessionParser } from './gemini.js';
 import type { LineParser } from './line-parser.js';
 import { OpenClawMemoryParser, OpenClawSessionParser } from './openclaw.js';
 import { PlainTextParser } from './plain.js';
 import { SniffingJsonlParser } from './sniff.js';
 
-export type TranscriptFormat = 'claude-code' | 'openclaw-session' | 'openclaw-memory' | 'gemini-cli' | 'plain';
+export type TranscriptFormat =
+  | 'claude-code'
+  | 'openclaw-session'
+  | 'openclaw-memory'
+  | 'gemini-cli'
+  | 'codex'
+  | 'plain';
 
 export interface ReadFileOptions {
   /**
-   * Omit to choose by extension: .jsonl sniffed, .md OpenClaw memory, .json a Gemini CLI session, anything else
-   * plain text.
+   * Omit to choose by extension: .jsonl sniffed (Claude Code, OpenClaw or Codex), .md OpenClaw memory, .json a
+   * Gemini CLI session, anything else plain text.
    */
   format?: TranscriptFormat;
   /** Stop once this many characters of message text are collected (memory stays bounded). */
@@ -36,8 +43,11 @@ export interface FileReadResult {
 }
 
 const BINARY_SNIFF_BYTES = 8192;
-/** Base64 payload of an inline attachment in a JSON transcript (`"data":"iVBOR..."`). */
-const INLINE_DATA = /("data"\s*:\s*")[A-Za-z0-9+/=]{1024,}/g;
+/**
+ * Base64 payload of an inline attachment in a JSON transcript: a `"data":"iVBOR..."` field (Claude Code) or a data
+ * URL (`"image_url":"data:image/png;base64,iVBOR..."`, Codex).
+ */
+const INLINE_DATA = /("data"\s*:\s*"|;base64,)[A-Za-z0-9+/=]{1024,}/g;
 
 function declaredFormat(path: string): TranscriptFormat | undefined {
   if (path.endsWith('.jsonl')) return undefined;
@@ -57,6 +67,8 @@ function parserFor(format: TranscriptFormat | undefined, path: string): LinePars
       return new OpenClawMemoryParser();
     case 'gemini-cli':
       return new GeminiSessionParser();
+    case 'codex':
+      return new CodexRolloutParser();
     case 'plain':
       return new PlainTextParser();
     default:
@@ -68,6 +80,7 @@ function sourceOf(format: TranscriptFormat | 'binary' | undefined): SourceClient
   if (format === 'claude-code') return 'claude-code';
   if (format === 'openclaw-session' || format === 'openclaw-memory') return 'openclaw';
   if (format === 'gemini-cli') return 'gemini-cli';
+  if (format === 'codex') return 'codex';
   return 'plain';
 }
 
@@ -156,7 +169,7 @@ export async function readTranscriptFile(path: string, opts: ReadFileOptions = {
       pending = pending.slice(start);
       // Inline attachments (a pasted screenshot, a PDF) are base64 in the same JSON line as the prompt sent with them;
       // no reader uses them, so their data is emptied before the line counts as too long. The data may still be
-      // arriving: emptied up to here, the rest follows `"data":"` and is emptied on the next pass.
+      // arriving: emptied up to here, the rest follows `"data":"` (or `;base64,`) and is emptied on the next pass.
       if (json && pending.length > maxLineChars) pending = pending.replace(INLINE_DATA, '$1');
       if (chars < maxChars && pending.length > maxLineChars) {
         if (!skippingLongLine) {

@@ -1,5 +1,6 @@
 import type { Message, ReadIssue } from '../conversation.js';
 import { ClaudeCodeParser } from './claude-code.js';
+import { CodexRolloutParser, isCodexRolloutLine } from './codex.js';
 import { type LineParser, isRecord } from './line-parser.js';
 import { OpenClawSessionParser } from './openclaw.js';
 
@@ -7,16 +8,18 @@ const OPENCLAW_TYPES = new Set(['session', 'message', 'model_change', 'thinking_
 const CLAUDE_TYPES = new Set(['user', 'assistant', 'summary', 'system', 'file-history-snapshot', 'queue-operation']);
 
 /**
- * A JSONL parser that decides between Claude Code and OpenClaw session formats on the first line whose
- * `type` identifies one; lines before that are metadata of either format and carry no conversation.
+ * A JSONL parser that decides between Claude Code, OpenClaw and Codex session formats on the first line that
+ * identifies one (its `type`, or for a 2025 Codex rollout its session-meta shape); lines before that are metadata
+ * of any of them and carry no conversation.
  */
 export class SniffingJsonlParser implements LineParser {
-  private inner: ClaudeCodeParser | OpenClawSessionParser | undefined;
+  private inner: ClaudeCodeParser | OpenClawSessionParser | CodexRolloutParser | undefined;
   private readonly early: ReadIssue[] = [];
 
-  get format(): 'claude-code' | 'openclaw-session' | undefined {
+  get format(): 'claude-code' | 'openclaw-session' | 'codex' | undefined {
     if (this.inner instanceof ClaudeCodeParser) return 'claude-code';
     if (this.inner instanceof OpenClawSessionParser) return 'openclaw-session';
+    if (this.inner instanceof CodexRolloutParser) return 'codex';
     return undefined;
   }
 
@@ -30,15 +33,17 @@ export class SniffingJsonlParser implements LineParser {
 
   push(line: string, lineNo: number): void {
     if (!this.inner) {
-      let type: unknown;
+      let v: unknown;
       try {
-        const v: unknown = JSON.parse(line);
-        type = isRecord(v) ? v.type : undefined;
+        v = JSON.parse(line);
       } catch {
         if (line.trim()) this.early.push({ kind: 'malformed_line', line: lineNo, message: 'line is not valid JSON' });
         return;
       }
-      if (typeof type === 'string' && OPENCLAW_TYPES.has(type)) this.inner = new OpenClawSessionParser();
+      if (!isRecord(v)) return;
+      const type = v.type;
+      if (isCodexRolloutLine(v)) this.inner = new CodexRolloutParser();
+      else if (typeof type === 'string' && OPENCLAW_TYPES.has(type)) this.inner = new OpenClawSessionParser();
       else if (typeof type === 'string' && CLAUDE_TYPES.has(type)) this.inner = new ClaudeCodeParser();
       else return;
     }
