@@ -80,7 +80,11 @@ async function settlerFor(config: Config, logger: Logger): Promise<Settler> {
           'A settle the facilitator did not answer is recorded failed though it may have paid; ' +
           'set AXLE_RPC_URL (any Base RPC endpoint) so its outcome is read from the chain.',
       );
-    return facilitatorSettler(config.facilitatorUrl, { chain: reader, receiptWaitMs: config.settlementWaitMs });
+    return facilitatorSettler(config.facilitatorUrl, {
+      chain: reader,
+      receiptWaitMs: config.settlementWaitMs,
+      timeoutMs: config.facilitatorTimeoutMs,
+    });
   }
   if (chain && config.rpcUrl && config.settlementKey) {
     return chain.chainSettler({

@@ -65,6 +65,7 @@ const Env = z
       .regex(/^0x[0-9a-fA-F]{40}$/, 'must be an EVM address (0x + 40 hex digits)')
       .default(DEV_PAY_TO),
     AXLE_FACILITATOR_URL: z.string().url().optional(),
+    AXLE_FACILITATOR_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
     AXLE_RPC_URL: z.string().url().optional(),
     AXLE_SETTLEMENT_KEY: z
       .string()
@@ -143,6 +144,8 @@ export interface Config {
   payTo: string;
   /** x402 facilitator: settles payments before they are served (docs/payments.md, settlement modes). */
   facilitatorUrl?: string;
+  /** How long one call to the facilitator may take before its outcome counts as unknown (reconciled later). */
+  facilitatorTimeoutMs: number;
   /** Chain RPC: with settlementKey the server settles payments itself; with a facilitator it checks its answers. */
   rpcUrl?: string;
   /** Private key of the account that submits transferWithAuthorization (pays the gas). */
@@ -214,6 +217,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     operator: e.AXLE_OPERATOR,
     payTo: e.AXLE_PAY_TO,
     facilitatorUrl: e.AXLE_FACILITATOR_URL?.replace(/\/+$/, ''),
+    facilitatorTimeoutMs: e.AXLE_FACILITATOR_TIMEOUT_MS,
     rpcUrl: e.AXLE_RPC_URL,
     settlementKey: e.AXLE_SETTLEMENT_KEY as `0x${string}` | undefined,
     settlementWaitMs: e.AXLE_SETTLEMENT_WAIT_MS,

@@ -394,6 +394,7 @@ describe('a facilitator built from the x402 packages settles on the local chain'
     facilitator = await startFacilitator(chain.rpcUrl, chain.facilitatorKey);
     server = await start({
       AXLE_FACILITATOR_URL: facilitator.url,
+      AXLE_FACILITATOR_TIMEOUT_MS: '1000',
       AXLE_RPC_URL: chain.rpcUrl,
       AXLE_SETTLEMENT_WAIT_MS: '2000',
     });
