@@ -3,6 +3,7 @@ import { decodePaymentRequiredHeader } from '@x402/core/http';
 import { validateDiscoveryExtension } from '@x402/extensions/bazaar';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkLedger } from '../src/services/ledger-check.js';
+import { setSuspended } from '../src/services/accounts.js';
 import { creditsStore } from '../src/store/credits.js';
 import { ledgerStore } from '../src/store/ledger.js';
 import { termsStore } from '../src/store/terms.js';
@@ -102,6 +103,25 @@ describe('GET /knowledge/{id} with a key', () => {
     expect(full.quality.unlocks).toBe(1);
     expect((await creditsStore.balance(server.db, buyer.accountId)).unlocks).toBe(1);
     expect((await ledgerStore.balance(server.db, owner.accountId)).pending_micro).toBe(70_000);
+  });
+
+  it('a suspended account spends no credits (403 account_suspended); it still reads its own and what it bought', async () => {
+    const buyer = await newBuyer(server, { credits: 3 });
+    const [bought, other] = [await seedLearning(server), await seedLearning(server)];
+    const own = await seedLearning(server, { contributorAccountId: buyer.accountId });
+    expect((await getUnlock(server, bought.id, { 'x-api-key': buyer.key })).status).toBe(200);
+    await server.db.tx((q) => setSuspended(q, buyer.accountId, true, server.clock.now()));
+    const refused = await getUnlock(server, other.id, { 'x-api-key': buyer.key });
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toMatchObject({ code: 'account_suspended' });
+    expect((await creditsStore.balance(server.db, buyer.accountId)).unlocks).toBe(2);
+    expect(await server.db.all('SELECT id FROM unlocks WHERE learning_id = ?', [other.id])).toEqual([]);
+    expect((await getUnlock(server, bought.id, { 'x-api-key': buyer.key })).status).toBe(200);
+    expect((await getUnlock(server, own.id, { 'x-api-key': buyer.key })).status).toBe(200);
+    expect((await creditsStore.balance(server.db, buyer.accountId)).unlocks).toBe(2);
+    await server.db.tx((q) => setSuspended(q, buyer.accountId, false, server.clock.now()));
+    expect((await getUnlock(server, other.id, { 'x-api-key': buyer.key })).status).toBe(200);
+    expect((await creditsStore.balance(server.db, buyer.accountId)).unlocks).toBe(1);
   });
 
   it('a repeat within 30 days is accrual_capped and costs no credit; after 30 days it is a new unlock', async () => {

@@ -51,6 +51,10 @@ export function unlockRoutes(api: Api, deps: AppDeps): void {
           'X-Payment-Required': 'true when no credential was sent',
         },
       },
+      403: {
+        description:
+          "account_suspended: the key's account is suspended (it still reads its own learnings and repeats, spending nothing)",
+      },
       404: { description: 'No such learning' },
       409: {
         description:
