@@ -543,6 +543,54 @@ describe('a facilitator built from the x402 packages settles on the local chain'
     expect(await checkLedger(server.db)).toEqual([]);
   });
 
+  it('broadcast, then answered success:false (its receipt wait ran out), under a payment-identifier: 502 and 409 while it may be mined; mined, reconciled once, the retry is served it, charged once', async () => {
+    const c = await contributor(server, 1_000_000);
+    const payer = newWallet();
+    await chain.mint(payer.address, 2_000_000n);
+    const id = generatePaymentId();
+    const settles = facilitator.settles;
+    const resend = async () =>
+      getUnlock(server, c.learning.id, { 'payment-signature': await signedUnder(server, c.learning.id, payer, id) });
+    // The facilitator broadcasts (the chain not mining), its receipt wait runs out and it answers success:false.
+    await chain.stopMining();
+    facilitator.receiptTimeoutMs = 200;
+    let res: Response;
+    try {
+      res = await resend();
+    } finally {
+      facilitator.receiptTimeoutMs = undefined;
+    }
+    expect(await chain.pendingCount()).toBe(1);
+    expect(res.status).toBe(502);
+    expect(((await res.json()) as { error: string }).error).toMatch(/outcome unknown/);
+    // Its failure is not final while the transaction may still be mined: nothing is failed, freed or charged again.
+    for (const wait of [0, 2000 + 30_000 + 1]) {
+      server.clock.advance(wait);
+      expect(await reconcile(server)).toMatchObject({ failed: 0 });
+      const early = await resend();
+      expect(early.status).toBe(409);
+      expect(await early.json()).toMatchObject({ code: 'payment_in_progress' });
+      expect(facilitator.settles).toBe(settles + 1);
+      expect(await chain.pendingCount()).toBe(1);
+      expect(await chain.balanceOf(payer.address)).toBe(2_000_000n);
+      expect(await unlocksOf(server, c.learning.id)).toEqual([]);
+    }
+    await chain.mine();
+    expect(await reconcile(server)).toEqual({ mode: 'facilitator', settled: 1, failed: 0, submitted: 0 });
+    const claim = await claimOf(server, payer.address);
+    expect(claim).toMatchObject({ state: 'settled', unlock_id: null });
+    const served = await resend();
+    expect(served.status).toBe(200);
+    expect(decodePaymentResponseHeader(served.headers.get('payment-response')!).transaction).toBe(claim!.tx_hash);
+    expect((await resend()).status).toBe(200);
+    expect(await reconcile(server)).toEqual({ mode: 'facilitator', settled: 0, failed: 0, submitted: 0 });
+    expect(facilitator.settles).toBe(settles + 1);
+    expect(await chain.balanceOf(payer.address)).toBe(1_000_000n);
+    expect(await unlocksOf(server, c.learning.id)).toEqual([{ gross_micro: 1_000_000 }]);
+    expect(await earnings(server, c.key)).toMatchObject({ pending_balance: 0.7, awaiting_settlement: 0 });
+    expect(await checkLedger(server.db)).toEqual([]);
+  });
+
   it('settled, then our settle call times out, under a payment-identifier: reconciled once, the retry is served it, not charged again', async () => {
     const c = await contributor(server, 1_000_000);
     const payer = newWallet();
