@@ -77,7 +77,7 @@ async function settlerFor(config: Config, logger: Logger): Promise<Settler> {
     if (!reader)
       logger.warn(
         'x402 settlements that time out cannot be reconciled: AXLE_FACILITATOR_URL without AXLE_RPC_URL. ' +
-          'A settle the facilitator did not answer is recorded failed though it may have paid; ' +
+          'A settle the facilitator did not answer, or answered as failed, is recorded failed though it may have paid; ' +
           'set AXLE_RPC_URL (any Base RPC endpoint) so its outcome is read from the chain.',
       );
     return facilitatorSettler(config.facilitatorUrl, {

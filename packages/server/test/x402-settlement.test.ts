@@ -543,6 +543,54 @@ describe('a facilitator built from the x402 packages settles on the local chain'
     expect(await checkLedger(server.db)).toEqual([]);
   });
 
+  it('broadcast, then answered success:false (its receipt wait ran out), under a payment-identifier: 502 and 409 while it may be mined; mined, reconciled once, the retry is served it, charged once', async () => {
+    const c = await contributor(server, 1_000_000);
+    const payer = newWallet();
+    await chain.mint(payer.address, 2_000_000n);
+    const id = generatePaymentId();
+    const settles = facilitator.settles;
+    const resend = async () =>
+      getUnlock(server, c.learning.id, { 'payment-signature': await signedUnder(server, c.learning.id, payer, id) });
+    // The facilitator broadcasts (the chain not mining), its receipt wait runs out and it answers success:false.
+    await chain.stopMining();
+    facilitator.receiptTimeoutMs = 200;
+    let res: Response;
+    try {
+      res = await resend();
+    } finally {
+      facilitator.receiptTimeoutMs = undefined;
+    }
+    expect(await chain.pendingCount()).toBe(1);
+    expect(res.status).toBe(502);
+    expect(((await res.json()) as { error: string }).error).toMatch(/outcome unknown/);
+    // Its failure is not final while the transaction may still be mined: nothing is failed, freed or charged again.
+    for (const wait of [0, 2000 + 30_000 + 1]) {
+      server.clock.advance(wait);
+      expect(await reconcile(server)).toMatchObject({ failed: 0 });
+      const early = await resend();
+      expect(early.status).toBe(409);
+      expect(await early.json()).toMatchObject({ code: 'payment_in_progress' });
+      expect(facilitator.settles).toBe(settles + 1);
+      expect(await chain.pendingCount()).toBe(1);
+      expect(await chain.balanceOf(payer.address)).toBe(2_000_000n);
+      expect(await unlocksOf(server, c.learning.id)).toEqual([]);
+    }
+    await chain.mine();
+    expect(await reconcile(server)).toEqual({ mode: 'facilitator', settled: 1, failed: 0, submitted: 0 });
+    const claim = await claimOf(server, payer.address);
+    expect(claim).toMatchObject({ state: 'settled', unlock_id: null });
+    const served = await resend();
+    expect(served.status).toBe(200);
+    expect(decodePaymentResponseHeader(served.headers.get('payment-response')!).transaction).toBe(claim!.tx_hash);
+    expect((await resend()).status).toBe(200);
+    expect(await reconcile(server)).toEqual({ mode: 'facilitator', settled: 0, failed: 0, submitted: 0 });
+    expect(facilitator.settles).toBe(settles + 1);
+    expect(await chain.balanceOf(payer.address)).toBe(1_000_000n);
+    expect(await unlocksOf(server, c.learning.id)).toEqual([{ gross_micro: 1_000_000 }]);
+    expect(await earnings(server, c.key)).toMatchObject({ pending_balance: 0.7, awaiting_settlement: 0 });
+    expect(await checkLedger(server.db)).toEqual([]);
+  });
+
   it('settled, then our settle call times out, under a payment-identifier: reconciled once, the retry is served it, not charged again', async () => {
     const c = await contributor(server, 1_000_000);
     const payer = newWallet();
@@ -595,7 +643,7 @@ describe('a facilitator built from the x402 packages settles on the local chain'
     expect(await checkLedger(server.db)).toEqual([]);
   }, 60_000);
 
-  it('no answer and nothing sent, under a payment-identifier: 409 until the authorization expires unused, then the retry pays once', async () => {
+  it("no answer and nothing sent, under a payment-identifier: 409 until the authorization expires unused by the chain's clock too, then the retry pays once", async () => {
     const c = await contributor(server, 1_000_000);
     const payer = newWallet();
     await chain.mint(payer.address, 2_000_000n);
@@ -613,8 +661,24 @@ describe('a facilitator built from the x402 packages settles on the local chain'
       expect(early.status).toBe(409);
       expect(await early.json()).toMatchObject({ code: 'payment_in_progress' });
     }
-    // Expired unused, it can no longer move anything: the id is freed and this send pays.
-    server.clock.advance(240_000);
+    // Past its validBefore by our clock, long past, but not by the chain's: a block could still include it.
+    const { authorization } = JSON.parse((await claimOf(server, payer.address))!.payload!) as {
+      authorization: { validBefore: string };
+    };
+    const validBefore = BigInt(authorization.validBefore);
+    server.clock.set(Number(validBefore) * 1000 + 3_600_000);
+    expect(await reconcile(server)).toEqual({ mode: 'facilitator', settled: 0, failed: 0, submitted: 1 });
+    const late = await resend();
+    expect(late.status).toBe(409);
+    expect(await late.json()).toMatchObject({ code: 'payment_in_progress' });
+    // A block timestamped at validBefore, the nonce unused: it can no longer move anything. Failed once, the id is
+    // freed and this send pays.
+    await chain.mineAt(validBefore);
+    expect(await reconcile(server)).toEqual({ mode: 'facilitator', settled: 0, failed: 1, submitted: 0 });
+    expect(await claimOf(server, payer.address)).toMatchObject({
+      state: 'failed',
+      reason: 'the authorization expired before it was settled',
+    });
     expect((await resend()).status).toBe(200);
     expect(await chain.balanceOf(payer.address)).toBe(1_000_000n);
     const paid = await server.db.all('SELECT id FROM unlocks WHERE learning_id = ? AND gross_micro > 0', [
@@ -846,6 +910,21 @@ describe('a kill between claiming a payment under a payment-identifier and booki
 });
 
 describe('the chain reader (reconciliation)', () => {
+  it('an unused authorization is expired once a block is timestamped past its validBefore and our clock is past it by more than the skew', async () => {
+    const reader = chainReader({ rpcUrl: chain.rpcUrl });
+    const validBefore = BigInt(Math.floor(Date.now() / 1000) + 240);
+    const signed = await signAuthorization(newWallet(), { to: PAY_TO, value: 1_000_000, validBefore });
+    const open = { authorization: signed.authorization, signature: signed.signature, txHash: null };
+    const past = (seconds: number) =>
+      reader.status(open as Parameters<typeof reader.status>[0], (Number(validBefore) + seconds) * 1000);
+    // Our clock alone, an hour past it: the chain's latest block is before it, so a block could still include it.
+    expect(await past(3600)).toEqual({ state: 'submitted' });
+    await chain.mineAt(validBefore);
+    // The chain past it: not yet by our clock a second past it (its blocks may lag or lead it), then expired.
+    expect(await past(1)).toEqual({ state: 'submitted' });
+    expect(await past(3600)).toEqual({ state: 'failed', reason: 'the authorization expired before it was settled' });
+  });
+
   /** A funded payer's authorization, and a facilitator submitting it (its answer lost): mined in the next block. */
   async function usedOnChain() {
     const payer = newWallet();

@@ -22,7 +22,7 @@ import {
   SettlementUnavailable,
 } from './settlement.js';
 import { CHAIN_ID, USDC } from './x402-requirements.js';
-import { PaymentRejected } from './x402-verify.js';
+import { CLOCK_SKEW_SECONDS, PaymentRejected } from './x402-verify.js';
 
 /** The EIP-3009 surface of USDC (FiatTokenV2) this server calls and reads. */
 export const eip3009Abi = parseAbi([
@@ -35,6 +35,8 @@ export const eip3009Abi = parseAbi([
 /** How far back reconciliation looks for the block that used an authorization (about 5.5 h on Base). */
 const LOG_LOOKBACK_BLOCKS = 10_000n;
 const RECEIPT_POLL_MS = 200;
+/** Expiry is judged only this far past validBefore by our clock: the tolerated skew, as much again for late blocks. */
+const EXPIRY_MARGIN_SECONDS = 2n * BigInt(CLOCK_SKEW_SECONDS);
 
 export interface ChainOptions {
   rpcUrl: string;
@@ -122,6 +124,26 @@ export function chainReader(o: ChainOptions): ChainReader {
     return logs[0]?.transactionHash ?? undefined;
   }
 
+  /**
+   * True once the authorization can never be used: our clock is past its validBefore by EXPIRY_MARGIN_SECONDS, and
+   * the chain's latest block is timestamped at or past it (the token refuses it from then on, and later blocks are
+   * later) with the nonce still unused at that block.
+   */
+  async function expiredUnused(a: Authorization, nowMs: number): Promise<boolean> {
+    const validBefore = BigInt(a.validBefore);
+    if ((validBefore + EXPIRY_MARGIN_SECONDS) * 1000n > BigInt(nowMs)) return false;
+    const block = await pub.getBlock({ blockTag: 'latest' });
+    if (block.timestamp < validBefore) return false;
+    const used = await pub.readContract({
+      address: USDC.asset,
+      abi: eip3009Abi,
+      functionName: 'authorizationState',
+      args: [a.from as Hex, a.nonce as Hex],
+      blockNumber: block.number,
+    });
+    return !used;
+  }
+
   return {
     async outcome(txHash, a, waitMs) {
       const until = Date.now() + waitMs;
@@ -154,7 +176,7 @@ export function chainReader(o: ChainOptions): ChainReader {
         return { state: 'failed', reason: 'the authorization was used or canceled without paying payTo' };
       }
       if (mined) return judge(mined, a);
-      if (BigInt(a.validBefore) * 1000n <= BigInt(nowMs))
+      if (await expiredUnused(a, nowMs))
         return { state: 'failed', reason: 'the authorization expired before it was settled' };
       return { state: 'submitted', txHash: p.txHash ?? undefined };
     },

@@ -100,7 +100,8 @@ export const offlineSettler: Settler = {
  * An x402 facilitator through @x402/core's client, over Node's fetch (undici): GET /supported once
  * (until it answers), to refuse payments the facilitator cannot settle, then POST /verify and POST /settle.
  * With a chain reader the facilitator's answer is checked on chain: a transaction hash that reverted or
- * did not pay the authorized amount to payTo is a failed settlement, whatever the facilitator said.
+ * did not pay the authorized amount to payTo is a failed settlement, whatever the facilitator said, and a
+ * failure it answers is an unknown outcome (maybeSent) until the chain shows the authorization used or expired.
  */
 export function facilitatorSettler(
   url: string,
@@ -138,8 +139,17 @@ export function facilitatorSettler(
       if (!r.isValid) throw new PaymentRejected(`facilitator refused the payment: ${r.invalidReason ?? 'invalid'}`);
     },
     async settle(p, requirement, onSubmit) {
-      const r = await call('settle', () => client.settle(toV2Payload(p, requirement), requirement));
-      if (!r.success) throw new SettlementFailed(`settlement failed: ${r.errorReason ?? 'unknown reason'}`);
+      let r: Awaited<ReturnType<typeof client.settle>>;
+      try {
+        r = await call('settle', () => client.settle(toV2Payload(p, requirement), requirement));
+        if (!r.success) throw new SettlementFailed(`settlement failed: ${r.errorReason ?? 'unknown reason'}`);
+      } catch (err) {
+        // A facilitator that answers failure may have broadcast the transfer all the same (its receipt wait ran out,
+        // it lost a race), and still holds the authorization: with the chain to read, the outcome is unknown until
+        // the authorization is used or expires there. Without, its word is all there is.
+        if (opts.chain && err instanceof PaymentRejected) throw new SettlementUnavailable(err.message, true);
+        throw err;
+      }
       if (!opts.chain) return { state: 'settled', txHash: r.transaction };
       await onSubmit(r.transaction);
       const checked = await opts.chain.outcome(r.transaction, p.authorization, opts.receiptWaitMs ?? 20_000);

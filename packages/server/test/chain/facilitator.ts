@@ -20,6 +20,8 @@ export interface LoopbackFacilitator {
     paymentRequirements: PaymentRequirements;
   }): Promise<SettleResponse>;
   settles: number;
+  /** When set, how long settle waits for its transaction's receipt before answering success:false (pending). */
+  receiptTimeoutMs?: number;
   close(): Promise<void>;
 }
 
@@ -37,20 +39,21 @@ export async function startFacilitator(rpcUrl: string, key: Hex): Promise<Loopba
   const client = createWalletClient({ account: privateKeyToAccount(key), chain, transport: viemHttp(rpcUrl) }).extend(
     publicActions,
   );
+  const state: Omit<LoopbackFacilitator, 'close' | 'url'> = {
+    settles: 0,
+    settleForReal: (b) => facilitator.settle(b.paymentPayload, b.paymentRequirements),
+  };
   const signer = toFacilitatorEvmSigner({
     address: client.account.address,
     readContract: (a) => client.readContract(a as never),
     verifyTypedData: (a) => client.verifyTypedData(a as never),
     writeContract: (a) => client.writeContract(a as never),
     sendTransaction: (a) => client.sendTransaction(a),
-    waitForTransactionReceipt: (a) => client.waitForTransactionReceipt(a),
+    waitForTransactionReceipt: (a) =>
+      client.waitForTransactionReceipt({ ...a, timeout: state.receiptTimeoutMs ?? a.timeout }),
     getCode: (a) => client.getCode(a),
   });
   const facilitator = new x402Facilitator().register('eip155:8453', new ExactEvmScheme(signer));
-  const state: Omit<LoopbackFacilitator, 'close' | 'url'> = {
-    settles: 0,
-    settleForReal: (b) => facilitator.settle(b.paymentPayload, b.paymentRequirements),
-  };
   const server = http.createServer(async (req, res) => {
     const send = (status: number, body: unknown) => {
       res.writeHead(status, { 'content-type': 'application/json' });

@@ -16,7 +16,8 @@ export const token = JSON.parse(readFileSync(new URL('TestUSDC.json', import.met
  * @returns {Promise<{
  *   rpcUrl: string, settlementKey: `0x${string}`, facilitatorKey: `0x${string}`,
  *   mint(to: string, micro: bigint): Promise<void>, balanceOf(who: string): Promise<bigint>,
- *   stopMining(): Promise<void>, mine(): Promise<void>, pendingCount(): Promise<number>, close(): Promise<void>
+ *   stopMining(): Promise<void>, mine(): Promise<void>, mineAt(timestamp: bigint): Promise<void>,
+ *   pendingCount(): Promise<number>, close(): Promise<void>
  * }>}
  */
 export async function startLocalChain() {
@@ -62,6 +63,11 @@ export async function startLocalChain() {
     async mine() {
       await rpc('evm_mine');
       await rpc('miner_start');
+    },
+    /** Mines one block with whatever is pending at `timestamp` (seconds); later blocks carry the wall clock again. */
+    async mineAt(timestamp) {
+      await rpc('evm_mine', [{ timestamp: Number(timestamp) }]);
+      await rpc('evm_setTime', [Date.now()]);
     },
     async pendingCount() {
       const pool = await rpc('txpool_content');
