@@ -25,6 +25,7 @@ import { post } from '../../../test/support/identity.js';
 import { listeningUrl, serverProcessEnv } from '../../../test/support/process.js';
 import { startFacilitator } from './chain/facilitator.js';
 import { startLocalChain, token } from './chain/local-chain.js';
+import { startRpcProxy } from './chain/rpc-proxy.js';
 import { getUnlock, newBuyer, seedLearning, signAuthorization, v1Header } from './money-helpers.js';
 
 const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64');
@@ -383,6 +384,62 @@ describe('a payer who spends the same nonce elsewhere first', () => {
       expect(await checkLedger(impatient.db)).toEqual([]);
     } finally {
       await impatient.stop();
+    }
+  });
+});
+
+describe('the same authorization mined first by someone else, and the chain unreadable after our revert', () => {
+  it('is an unknown outcome, not a failure: reconciliation finds it paid us, and the payer is served once', async () => {
+    const rpc = await startRpcProxy(chain.rpcUrl);
+    const server = await start({ AXLE_RPC_URL: rpc.url, AXLE_SETTLEMENT_KEY: chain.settlementKey });
+    try {
+      const c = await contributor(server, 1_000_000);
+      const payer = newWallet();
+      await chain.mint(payer.address, 1_000_000n);
+      const sent = await signedUnder(server, c.learning.id, payer, generatePaymentId());
+      const signed = JSON.parse(Buffer.from(sent, 'base64').toString('utf8')).payload as Awaited<
+        ReturnType<typeof signAuthorization>
+      >;
+      const header = { 'payment-signature': sent };
+      await chain.stopMining();
+      const unlocking = getUnlock(server, c.learning.id, header);
+      while ((await chain.pendingCount()) < 1) await new Promise((r) => setTimeout(r, 20));
+      // Someone who saw it in the mempool sends the same authorization with more gas: it pays us, ours reverts.
+      const a = signed.authorization;
+      await createWalletClient({
+        account: privateKeyToAccount(chain.facilitatorKey),
+        transport: http(chain.rpcUrl),
+      }).writeContract({
+        chain: null,
+        address: USDC.asset,
+        abi: token.abi,
+        functionName: 'transferWithAuthorization',
+        args: [a.from, a.to, BigInt(a.value), BigInt(a.validAfter), BigInt(a.validBefore), a.nonce, signed.signature],
+        gas: 200_000n,
+        maxFeePerGas: 100_000_000_000n,
+        maxPriorityFeePerGas: 50_000_000_000n,
+      });
+      // The provider then fails the reads that would tell why ours reverted.
+      rpc.fail('eth_call', 'eth_getLogs');
+      await chain.mine();
+      const res = await unlocking;
+      expect(res.status).toBe(502);
+      expect(await chain.balanceOf(payer.address)).toBe(0n);
+      expect(await claimOf(server, payer.address)).toMatchObject({ state: 'submitted', unlock_id: null });
+      // Another payment under the id is not taken meanwhile.
+      expect((await getUnlock(server, c.learning.id, header)).status).toBe(409);
+      rpc.fail();
+      server.clock.advance(20_000 + 30_000 + 1);
+      expect(await reconcile(server)).toEqual({ mode: 'chain', settled: 1, failed: 0, submitted: 0 });
+      const served = await getUnlock(server, c.learning.id, header);
+      expect(served.status).toBe(200);
+      expect((await served.json())._revenue).toMatchObject({ amount_paid_usd: 1, contributor_earned_usd: 0.7 });
+      expect(await chain.balanceOf(payer.address)).toBe(0n);
+      expect(await earnings(server, c.key)).toMatchObject({ pending_balance: 0.7, awaiting_settlement: 0 });
+      expect(await checkLedger(server.db)).toEqual([]);
+    } finally {
+      await server.stop();
+      await rpc.close();
     }
   });
 });

@@ -276,8 +276,12 @@ export function chainSettler(o: ChainOptions & { privateKey: Hex; receiptWaitMs:
       const { hash, sent } = await send(data, gas, onSubmit);
       if (!sent) return { state: 'submitted', txHash: hash };
       let r = await reader.outcome(hash, p.authorization, o.receiptWaitMs);
-      // Reverted, perhaps because another transaction used the same authorization first (and paid us).
-      if (r.state === 'failed') r = await reader.status({ ...p, txHash: hash }, Date.now());
+      // Reverted, perhaps because another transaction used the same authorization first (and paid us). Unreadable,
+      // that is unknown, not failed: reconciliation reads it later.
+      if (r.state === 'failed')
+        r = await reader.status({ ...p, txHash: hash }, Date.now()).catch((err: Error) => {
+          throw new SettlementUnavailable(`chain unavailable after a reverted settlement: ${err.message}`, true);
+        });
       if (r.state === 'failed') throw new SettlementFailed(`settlement failed: ${r.reason}`, r.txHash ?? hash);
       return { state: r.state, txHash: r.txHash ?? hash };
     },
