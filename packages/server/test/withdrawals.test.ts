@@ -480,6 +480,20 @@ describe('sanctions screening and suspension on both withdrawal rails', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
+  /** A $1 card withdrawal's settlement, opened by a request whose instance died before it sent the transfer. */
+  const openedUnsent = (e: Awaited<ReturnType<typeof onboardedEarner>>) =>
+    server.db.tx((q) =>
+      openSettlement(q, {
+        holder: e.accountId,
+        wallet: e.wallet.address,
+        rail: 'processor',
+        amountMicro: 1_000_000,
+        destination: e.destination,
+        pollUrl: '/p',
+        now: server.clock.now(),
+      }),
+    );
+
   it('a wallet listed after it was linked withdraws on neither rail: 403 sanctions_blocked, nothing moves', async () => {
     const e = await onboardedEarner(server, standIn, 2_000_000);
     fs.writeFileSync(listFile, `${e.wallet.address}\n`);
@@ -502,20 +516,9 @@ describe('sanctions screening and suspension on both withdrawal rails', () => {
 
   it('a card payout left unsent (a crash, a processor outage) is not sent once the wallet is listed: failed, amount back', async () => {
     fs.writeFileSync(listFile, '# none yet\n');
-    const { destination, ...e } = await onboardedEarner(server, standIn, 2_000_000);
+    const e = await onboardedEarner(server, standIn, 2_000_000);
     // The withdrawal passed the screen and opened its settlement; the process died before the transfer went out.
-    const account = (await walletsStore.accountIdByWallet(server.db, e.wallet.address))!;
-    const opened = await server.db.tx((q) =>
-      openSettlement(q, {
-        holder: account,
-        wallet: e.wallet.address,
-        rail: 'processor',
-        amountMicro: 1_000_000,
-        destination,
-        pollUrl: '/p',
-        now: server.clock.now(),
-      }),
-    );
+    const opened = await openedUnsent(e);
     fs.writeFileSync(listFile, `${e.wallet.address}\n`);
     server.clock.advance(longestTransferMs()); // no request is still sending it
     const res = await fetch(`${server.url}/admin/settlements/${opened.id}/reconcile`, {
@@ -523,7 +526,7 @@ describe('sanctions screening and suspension on both withdrawal rails', () => {
       headers: { authorization: `Bearer ${ADMIN}` },
     });
     expect(await res.json()).toMatchObject({ id: opened.id, status: 'failed' });
-    expect(standIn.transfers.filter((t) => t.destination === destination)).toEqual([]);
+    expect(standIn.transfers.filter((t) => t.destination === e.destination)).toEqual([]);
     expect((await ledgerStore.balance(server.db, e.accountId)).pending_micro).toBe(1_400_000);
     expect(await checkLedger(server.db)).toEqual([]);
   });
@@ -535,19 +538,7 @@ describe('sanctions screening and suspension on both withdrawal rails', () => {
       await onboardedEarner(server, standIn, 2_000_000),
     ];
     // Both withdrawals opened their settlement before the suspension; the instance died before recording a transfer.
-    const open = (e: typeof unsent) =>
-      server.db.tx((q) =>
-        openSettlement(q, {
-          holder: e.accountId,
-          wallet: e.wallet.address,
-          rail: 'processor',
-          amountMicro: 1_000_000,
-          destination: e.destination,
-          pollUrl: '/p',
-          now: server.clock.now(),
-        }),
-      );
-    const [never, sent] = [await open(unsent), await open(taken)];
+    const [never, sent] = [await openedUnsent(unsent), await openedUnsent(taken)];
     // The second had reached the processor: its transfer went out before the instance died.
     const processor = await stripeProcessor({ secretKey: SECRET, apiUrl: standIn.url });
     const transfer = await processor.transfer({
@@ -600,7 +591,9 @@ describe('sanctions screening and suspension on both withdrawal rails', () => {
     const before = (await ledgerStore.balance(server.db, e.accountId)).pending_micro;
     // The processor holds the request and creates the transfer only later.
     standIn.setTransferMode('late', e.destination);
-    const reached = standIn.nextRequest((p, _q, form) => p === '/v1/transfers' && form.get('destination') === e.destination);
+    const reached = standIn.nextRequest(
+      (p, _q, form) => p === '/v1/transfers' && form.get('destination') === e.destination,
+    );
     const withdrawal = post(server, '/withdraw/processor', { amount_usd: 1 }, { 'x-api-key': e.key });
     await reached;
     const suspend = await fetch(`${server.url}/admin/accounts/${e.accountId}/suspend`, {
@@ -633,17 +626,7 @@ describe('sanctions screening and suspension on both withdrawal rails', () => {
     const e = await onboardedEarner(server, standIn, 2_000_000);
     const before = (await ledgerStore.balance(server.db, e.accountId)).pending_micro;
     // Opened by a request whose instance died before sending; a pass sends it long after.
-    const opened = await server.db.tx((q) =>
-      openSettlement(q, {
-        holder: e.accountId,
-        wallet: e.wallet.address,
-        rail: 'processor',
-        amountMicro: 1_000_000,
-        destination: e.destination,
-        pollUrl: '/p',
-        now: server.clock.now(),
-      }),
-    );
+    const opened = await openedUnsent(e);
     const timeoutMs = 300;
     const payouts = createPayouts({
       db: server.db,

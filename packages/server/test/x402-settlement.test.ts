@@ -73,6 +73,10 @@ async function signedUnder(server: TestServer, learningId: string, payer: Privat
   return b64({ x402Version: 2, accepted, payload, extensions });
 }
 
+/** GET /unlock with a new signature under the payment-identifier `id`. */
+const paidUnder = async (server: TestServer, learningId: string, payer: PrivateKeyAccount, id: string) =>
+  getUnlock(server, learningId, { 'payment-signature': await signedUnder(server, learningId, payer, id) });
+
 const earnings = async (server: TestServer, key: string) =>
   (await (await fetch(`${server.url}/account/earnings`, { headers: { 'x-api-key': key } })).json()) as {
     pending_balance: number;
@@ -100,6 +104,19 @@ const claimOf = (server: TestServer, payer: string) =>
 /** The learning's unlocks: what each was paid. */
 const unlocksOf = (server: TestServer, learningId: string) =>
   server.db.all<{ gross_micro: number }>('SELECT gross_micro FROM unlocks WHERE learning_id = ?', [learningId]);
+
+/** Charged once for `c`'s learning at 1 USDC: the payer left with `left`, one unlock, 0.7 credited, the ledger balanced. */
+async function chargedOnce(
+  server: TestServer,
+  c: Awaited<ReturnType<typeof contributor>>,
+  payer: PrivateKeyAccount,
+  left: bigint,
+) {
+  expect(await chain.balanceOf(payer.address)).toBe(left);
+  expect(await unlocksOf(server, c.learning.id)).toEqual([{ gross_micro: 1_000_000 }]);
+  expect(await earnings(server, c.key)).toMatchObject({ pending_balance: 0.7, awaiting_settlement: 0 });
+  expect(await checkLedger(server.db)).toEqual([]);
+}
 
 let chain: Awaited<ReturnType<typeof startLocalChain>>;
 beforeAll(async () => {
@@ -573,8 +590,7 @@ describe('a facilitator built from the x402 packages settles on the local chain'
       while ((await chain.pendingCount()) < 1) await new Promise((r) => setTimeout(r, 20));
       throw new Error('crashed after broadcasting');
     });
-    const resend = async () =>
-      getUnlock(server, c.learning.id, { 'payment-signature': await signedUnder(server, c.learning.id, payer, id) });
+    const resend = () => paidUnder(server, c.learning.id, payer, id);
     // While it may still be mined, also once no request of this server can be settling it: nothing more is charged.
     for (const wait of [0, 2000 + 30_000 + 1]) {
       server.clock.advance(wait);
@@ -594,10 +610,7 @@ describe('a facilitator built from the x402 packages settles on the local chain'
     expect(decodePaymentResponseHeader(served.headers.get('payment-response')!).transaction).toBe(transaction);
     expect((await resend()).status).toBe(200);
     expect(facilitator.settles).toBe(settles + 1);
-    expect(await chain.balanceOf(payer.address)).toBe(1_000_000n);
-    expect(await unlocksOf(server, c.learning.id)).toEqual([{ gross_micro: 1_000_000 }]);
-    expect(await earnings(server, c.key)).toMatchObject({ pending_balance: 0.7, awaiting_settlement: 0 });
-    expect(await checkLedger(server.db)).toEqual([]);
+    await chargedOnce(server, c, payer, 1_000_000n);
   });
 
   it('broadcast, then answered success:false (its receipt wait ran out), under a payment-identifier: 502 and 409 while it may be mined; mined, reconciled once, the retry is served it, charged once', async () => {
@@ -606,8 +619,7 @@ describe('a facilitator built from the x402 packages settles on the local chain'
     await chain.mint(payer.address, 2_000_000n);
     const id = generatePaymentId();
     const settles = facilitator.settles;
-    const resend = async () =>
-      getUnlock(server, c.learning.id, { 'payment-signature': await signedUnder(server, c.learning.id, payer, id) });
+    const resend = () => paidUnder(server, c.learning.id, payer, id);
     // The facilitator broadcasts (the chain not mining), its receipt wait runs out and it answers success:false.
     await chain.stopMining();
     facilitator.receiptTimeoutMs = 200;
@@ -642,10 +654,7 @@ describe('a facilitator built from the x402 packages settles on the local chain'
     expect((await resend()).status).toBe(200);
     expect(await reconcile(server)).toEqual({ mode: 'facilitator', settled: 0, failed: 0, submitted: 0 });
     expect(facilitator.settles).toBe(settles + 1);
-    expect(await chain.balanceOf(payer.address)).toBe(1_000_000n);
-    expect(await unlocksOf(server, c.learning.id)).toEqual([{ gross_micro: 1_000_000 }]);
-    expect(await earnings(server, c.key)).toMatchObject({ pending_balance: 0.7, awaiting_settlement: 0 });
-    expect(await checkLedger(server.db)).toEqual([]);
+    await chargedOnce(server, c, payer, 1_000_000n);
   });
 
   it('settled, then our settle call times out, under a payment-identifier: reconciled once, the retry is served it, not charged again', async () => {
@@ -694,10 +703,7 @@ describe('a facilitator built from the x402 packages settles on the local chain'
     expect((await same.json())._revenue).toEqual((await resigned.json())._revenue);
     expect(await reconcile(server)).toEqual({ mode: 'facilitator', settled: 0, failed: 0, submitted: 0 });
     expect(facilitator.settles).toBe(settles + 1);
-    expect(await chain.balanceOf(payer.address)).toBe(1_000_000n);
-    expect(await unlocksOf(server, c.learning.id)).toEqual([{ gross_micro: 1_000_000 }]);
-    expect(await earnings(server, c.key)).toMatchObject({ pending_balance: 0.7, awaiting_settlement: 0 });
-    expect(await checkLedger(server.db)).toEqual([]);
+    await chargedOnce(server, c, payer, 1_000_000n);
   }, 60_000);
 
   it("no answer and nothing sent, under a payment-identifier: 409 until the authorization expires unused by the chain's clock too, then the retry pays once", async () => {
@@ -708,8 +714,7 @@ describe('a facilitator built from the x402 packages settles on the local chain'
     await unansweredSettle(c.learning.id, payer, id, async () => {
       throw new Error('crashed before broadcasting');
     });
-    const resend = async () =>
-      getUnlock(server, c.learning.id, { 'payment-signature': await signedUnder(server, c.learning.id, payer, id) });
+    const resend = () => paidUnder(server, c.learning.id, payer, id);
     // The facilitator holds the first authorization, and may still submit it: the id's payment is in progress, also
     // once no request of this server can be settling it.
     for (const wait of [0, 2000 + 30_000 + 1]) {
@@ -908,10 +913,7 @@ describe('a kill between claiming a payment under a payment-identifier and booki
       const same = await getUnlock(server, c.learning.id, headers);
       expect(same.status).toBe(200);
       expect((await same.json())._revenue).toEqual(revenue);
-      expect(await chain.balanceOf(payer.address)).toBe(0n);
-      expect(await unlocksOf(server, c.learning.id)).toEqual([{ gross_micro: 1_000_000 }]);
-      expect(await earnings(server, c.key)).toMatchObject({ pending_balance: 0.7, awaiting_settlement: 0 });
-      expect(await checkLedger(server.db)).toEqual([]);
+      await chargedOnce(server, c, payer, 0n);
     } finally {
       await server.stop();
     }
@@ -955,10 +957,7 @@ describe('a kill between claiming a payment under a payment-identifier and booki
         const replayed = await send();
         expect(replayed.status).toBe(200);
         expect((await replayed.json())._revenue).toEqual((await served.json())._revenue);
-        expect(await chain.balanceOf(payer.address)).toBe(1_000_000n);
-        expect(await unlocksOf(server, c.learning.id)).toEqual([{ gross_micro: 1_000_000 }]);
-        expect(await earnings(server, c.key)).toMatchObject({ pending_balance: 0.7, awaiting_settlement: 0 });
-        expect(await checkLedger(server.db)).toEqual([]);
+        await chargedOnce(server, c, payer, 1_000_000n);
       } finally {
         await server.stop();
       }
