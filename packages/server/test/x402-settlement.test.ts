@@ -11,7 +11,7 @@ import {
 } from '@x402/extensions/sign-in-with-x';
 import { createPublicClient, createWalletClient, http, parseSignature } from 'viem';
 import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/clock.js';
 import { chainReader, eip3009Abi } from '../src/payments/chain-settlement.js';
 import { USDC } from '../src/payments/x402-requirements.js';
@@ -117,6 +117,27 @@ async function chargedOnce(
   expect(await earnings(server, c.key)).toMatchObject({ pending_balance: 0.7, awaiting_settlement: 0 });
   expect(await checkLedger(server.db)).toEqual([]);
 }
+
+type Signed = Awaited<ReturnType<typeof signAuthorization>>;
+
+/** The signed authorization a payment header carries. */
+const signedIn = (header: string) => JSON.parse(Buffer.from(header, 'base64').toString('utf8')).payload as Signed;
+
+/** A third party (the facilitator's account) sends `signed` itself, paying more for gas so it is mined first. */
+const sendElsewhere = ({ authorization: a, signature }: Signed) =>
+  createWalletClient({
+    account: privateKeyToAccount(chain.facilitatorKey),
+    transport: http(chain.rpcUrl),
+  }).writeContract({
+    chain: null,
+    address: USDC.asset,
+    abi: token.abi,
+    functionName: 'transferWithAuthorization',
+    args: [a.from, a.to, BigInt(a.value), BigInt(a.validAfter), BigInt(a.validBefore), a.nonce, signature],
+    gas: 200_000n,
+    maxFeePerGas: 100_000_000_000n,
+    maxPriorityFeePerGas: 50_000_000_000n,
+  });
 
 let chain: Awaited<ReturnType<typeof startLocalChain>>;
 beforeAll(async () => {
@@ -269,14 +290,14 @@ describe('the server settles on chain itself (AXLE_RPC_URL + AXLE_SETTLEMENT_KEY
     while ((await chain.pendingCount()) < 2) await new Promise((r) => setTimeout(r, 20));
     await chain.mine();
     const res = await both;
-    // One is served settled. The other reverted on chain (failed, 402).
-    expect(res.map((r) => r.status).sort()).toContain(200);
+    // One is served settled. The other reverted on chain (402), its authorization unused and valid: watched.
+    expect(res.map((r) => r.status).sort()).toEqual([200, 402]);
     expect(await chain.balanceOf(payer.address)).toBe(0n);
     expect(
       await server.db.all('SELECT state FROM payment_claims WHERE payer = ? ORDER BY state', [
         payer.address.toLowerCase(),
       ]),
-    ).toEqual([{ state: 'failed' }, { state: 'settled' }]);
+    ).toEqual([{ state: 'reverted' }, { state: 'settled' }]);
     expect(await earnings(server, c.key)).toMatchObject({ pending_balance: 0.7, awaiting_settlement: 0 });
     expect(await checkLedger(server.db)).toEqual([]);
   });
@@ -345,29 +366,7 @@ describe('a payer who spends the same nonce elsewhere first', () => {
       expect(res.status).toBe(200);
       expect(await claimOf(impatient, payer.address)).toMatchObject({ state: 'submitted' });
       // The accomplice's transaction, paying more for gas, is mined first; the server's then reverts.
-      const a = elsewhere.authorization;
-      const w = createWalletClient({
-        account: privateKeyToAccount(chain.facilitatorKey),
-        transport: http(chain.rpcUrl),
-      });
-      await w.writeContract({
-        chain: null,
-        address: USDC.asset,
-        abi: token.abi,
-        functionName: 'transferWithAuthorization',
-        args: [
-          a.from,
-          a.to,
-          BigInt(a.value),
-          BigInt(a.validAfter),
-          BigInt(a.validBefore),
-          a.nonce,
-          elsewhere.signature,
-        ],
-        gas: 200_000n,
-        maxFeePerGas: 100_000_000_000n,
-        maxPriorityFeePerGas: 50_000_000_000n,
-      });
+      await sendElsewhere(elsewhere);
       await chain.mine();
       expect(await chain.balanceOf(accomplice)).toBe(1n);
       impatient.clock.advance(300 + 30_000);
@@ -414,28 +413,12 @@ describe('the same authorization mined first by someone else, and the chain unre
       const payer = newWallet();
       await chain.mint(payer.address, 1_000_000n);
       const sent = await signedUnder(server, c.learning.id, payer, generatePaymentId());
-      const signed = JSON.parse(Buffer.from(sent, 'base64').toString('utf8')).payload as Awaited<
-        ReturnType<typeof signAuthorization>
-      >;
       const header = { 'payment-signature': sent };
       await chain.stopMining();
       const unlocking = getUnlock(server, c.learning.id, header);
       while ((await chain.pendingCount()) < 1) await new Promise((r) => setTimeout(r, 20));
       // Someone who saw it in the mempool sends the same authorization with more gas: it pays us, ours reverts.
-      const a = signed.authorization;
-      await createWalletClient({
-        account: privateKeyToAccount(chain.facilitatorKey),
-        transport: http(chain.rpcUrl),
-      }).writeContract({
-        chain: null,
-        address: USDC.asset,
-        abi: token.abi,
-        functionName: 'transferWithAuthorization',
-        args: [a.from, a.to, BigInt(a.value), BigInt(a.validAfter), BigInt(a.validBefore), a.nonce, signed.signature],
-        gas: 200_000n,
-        maxFeePerGas: 100_000_000_000n,
-        maxPriorityFeePerGas: 50_000_000_000n,
-      });
+      await sendElsewhere(signedIn(sent));
       // The provider then fails the reads that would tell why ours reverted.
       rpc.fail('eth_call', 'eth_getLogs');
       await chain.mine();
@@ -458,6 +441,131 @@ describe('the same authorization mined first by someone else, and the chain unre
       await server.stop();
       await rpc.close();
     }
+  });
+});
+
+describe('a settlement that reverts while its authorization stays unused (the payer spent the balance first)', () => {
+  let server: TestServer;
+  beforeEach(async () => {
+    server = await start({
+      AXLE_RPC_URL: chain.rpcUrl,
+      AXLE_SETTLEMENT_KEY: chain.settlementKey,
+      AXLE_SETTLEMENT_WAIT_MS: '10000',
+    });
+  });
+  afterEach(() => server.stop());
+
+  /**
+   * The payer, holding 1 USDC, sends `headers`; once the server's settlement is broadcast, and before it is mined, the
+   * payer moves the USDC away (another authorization of its own, mined first), so the server's transaction reverts.
+   */
+  async function reverted(learningId: string, payer: PrivateKeyAccount, headers: Record<string, string>) {
+    await chain.mint(payer.address, 1_000_000n);
+    await chain.stopMining();
+    const unlocking = getUnlock(server, learningId, headers);
+    while ((await chain.pendingCount()) < 1) await new Promise((r) => setTimeout(r, 20));
+    const away = await signAuthorization(payer, {
+      to: newWallet().address,
+      value: 1_000_000,
+      validBefore: nowSec(server) + 240n,
+    });
+    await sendElsewhere(away);
+    await chain.mine();
+    const res = await unlocking;
+    expect(res.status).toBe(402);
+    expect(((await res.json()) as { error: string }).error).toMatch(/settlement failed: transaction .* reverted/);
+    expect(await chain.balanceOf(payer.address)).toBe(0n);
+    expect(await unlocksOf(server, learningId)).toEqual([]);
+  }
+
+  it('under a payment-identifier, mined by a third party once the payer is funded again: the same header is served, charged once', async () => {
+    const c = await contributor(server, 1_000_000);
+    const payer = newWallet();
+    const id = generatePaymentId();
+    const sent = await signedUnder(server, c.learning.id, payer, id);
+    const header = { 'payment-signature': sent };
+    await reverted(c.learning.id, payer, header);
+    // Refused, but not final: the claim is watched with its transaction, and the id stays bound to it.
+    expect(await claimOf(server, payer.address)).toMatchObject({
+      state: 'reverted',
+      unlock_id: null,
+      tx_hash: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+    });
+    const early = await paidUnder(server, c.learning.id, payer, id);
+    expect(early.status).toBe(409);
+    expect(await early.json()).toMatchObject({ code: 'payment_in_progress' });
+    server.clock.advance(10_000 + 30_000 + 1);
+    expect(await reconcile(server)).toEqual({ mode: 'chain', settled: 0, failed: 0, submitted: 1 });
+    // Funded again: anyone holding the authorization (it is in the reverted transaction's calldata) sends it.
+    await chain.mint(payer.address, 1_000_000n);
+    const transaction = await sendElsewhere(signedIn(sent));
+    expect(await chain.balanceOf(payer.address)).toBe(0n);
+    const served = await getUnlock(server, c.learning.id, header);
+    expect(served.status).toBe(200);
+    expect(decodePaymentResponseHeader(served.headers.get('payment-response')!).transaction).toBe(transaction);
+    expect(await claimOf(server, payer.address)).toMatchObject({ state: 'settled', tx_hash: transaction });
+    // A new signature under the id is answered by that payment, not charged.
+    await chain.mint(payer.address, 1_000_000n);
+    const again = await paidUnder(server, c.learning.id, payer, id);
+    expect(again.status).toBe(200);
+    expect((await again.json())._revenue).toEqual((await served.json())._revenue);
+    expect(await reconcile(server)).toEqual({ mode: 'chain', settled: 0, failed: 0, submitted: 0 });
+    await chargedOnce(server, c, payer, 1_000_000n);
+  });
+
+  it("under a payment-identifier, never used: 409 until it expires unused by the chain's clock too, then failed once and the retry pays once", async () => {
+    const c = await contributor(server, 1_000_000);
+    const payer = newWallet();
+    const id = generatePaymentId();
+    const sent = await signedUnder(server, c.learning.id, payer, id);
+    await reverted(c.learning.id, payer, { 'payment-signature': sent });
+    await chain.mint(payer.address, 1_000_000n);
+    // Past its validBefore by our clock, but not by the chain's: a block could still include it.
+    const validBefore = BigInt(signedIn(sent).authorization.validBefore!);
+    server.clock.set(Number(validBefore) * 1000 + 3_600_000);
+    expect(await reconcile(server)).toEqual({ mode: 'chain', settled: 0, failed: 0, submitted: 1 });
+    const late = await paidUnder(server, c.learning.id, payer, id);
+    expect(late.status).toBe(409);
+    expect(await late.json()).toMatchObject({ code: 'payment_in_progress' });
+    // A block timestamped at validBefore, the nonce unused: failed once, the id freed.
+    await chain.mineAt(validBefore);
+    expect(await reconcile(server)).toEqual({ mode: 'chain', settled: 0, failed: 1, submitted: 0 });
+    expect(await claimOf(server, payer.address)).toMatchObject({
+      state: 'failed',
+      reason: 'the authorization expired before it was settled',
+    });
+    expect(await reconcile(server)).toEqual({ mode: 'chain', settled: 0, failed: 0, submitted: 0 });
+    expect((await paidUnder(server, c.learning.id, payer, id)).status).toBe(200);
+    await chargedOnce(server, c, payer, 0n);
+  });
+
+  it('without a payment-identifier: a new signature pays at once; the first, used later, is still booked when sent again', async () => {
+    const c = await contributor(server, 1_000_000);
+    const payer = newWallet();
+    const first = await pay(server, payer, 1_000_000);
+    await reverted(c.learning.id, payer, { 'x-payment': first });
+    const firstClaim = await claimOf(server, payer.address);
+    expect(firstClaim).toMatchObject({ state: 'reverted', unlock_id: null });
+    // A new nonce is a new claim: the buyer, refused, pays anew without waiting for the first.
+    await chain.mint(payer.address, 1_000_000n);
+    const next = await getUnlock(server, c.learning.id, { 'x-payment': await pay(server, payer, 1_000_000) });
+    expect(next.status).toBe(200);
+    await chargedOnce(server, c, payer, 0n);
+    // The first authorization is sent by a third party once the payer is funded again: it paid, so it is booked.
+    await chain.mint(payer.address, 1_000_000n);
+    await sendElsewhere(signedIn(first));
+    expect(await chain.balanceOf(payer.address)).toBe(0n);
+    server.clock.advance(10_000 + 30_000 + 1);
+    expect(await reconcile(server)).toEqual({ mode: 'chain', settled: 1, failed: 0, submitted: 0 });
+    const again = await getUnlock(server, c.learning.id, { 'x-payment': first });
+    expect(again.status).toBe(200);
+    expect((await again.json())._revenue).toMatchObject({ amount_paid_usd: 1, contributor_earned_usd: 0.7 });
+    expect(
+      await server.db.get('SELECT state, unlock_id FROM payment_claims WHERE nonce = ?', [firstClaim!.nonce]),
+    ).toMatchObject({ state: 'settled', unlock_id: expect.any(String) });
+    expect(await unlocksOf(server, c.learning.id)).toEqual([{ gross_micro: 1_000_000 }, { gross_micro: 1_000_000 }]);
+    expect(await earnings(server, c.key)).toMatchObject({ pending_balance: 1.4, awaiting_settlement: 0 });
+    expect(await checkLedger(server.db)).toEqual([]);
   });
 });
 
@@ -780,7 +888,10 @@ describe('a facilitator built from the x402 packages settles on the local chain'
     } finally {
       facilitator.override = undefined;
     }
-    expect(await claimOf(server, payer.address)).toMatchObject({ state: 'failed' });
+    // Refused, not final: the facilitator still holds the authorization, unused and valid, and may yet submit it.
+    expect(await claimOf(server, payer.address)).toMatchObject({ state: 'reverted', unlock_id: null });
+    server.clock.advance(2000 + 30_000 + 1);
+    expect(await reconcile(server)).toEqual({ mode: 'facilitator', settled: 0, failed: 0, submitted: 1 });
     expect(await chain.balanceOf(payer.address)).toBe(1_000_000n);
     expect(await earnings(server, c.key)).toMatchObject({ pending_balance: 0, awaiting_settlement: 0 });
     expect(await checkLedger(server.db)).toEqual([]);

@@ -15,8 +15,8 @@ import {
 import { privateKeyToAccount } from 'viem/accounts';
 import type { Authorization } from './x402-payload.js';
 import {
+  afterUnpaid,
   type ChainReader,
-  SettlementFailed,
   type SettlementStatus,
   type Settler,
   SettlementUnavailable,
@@ -175,7 +175,7 @@ export function chainReader(o: ChainOptions): ChainReader {
         if (r) return judge(r, a);
         return { state: 'failed', reason: 'the authorization was used or canceled without paying payTo' };
       }
-      if (mined) return judge(mined, a);
+      // Unused: whatever our transaction did, the authorization can still be submitted by anyone until it expires.
       if (await expiredUnused(a, nowMs))
         return { state: 'failed', reason: 'the authorization expired before it was settled' };
       return { state: 'submitted', txHash: p.txHash ?? undefined };
@@ -275,14 +275,10 @@ export function chainSettler(o: ChainOptions & { privateKey: Hex; receiptWaitMs:
       const gas = await simulate(data);
       const { hash, sent } = await send(data, gas, onSubmit);
       if (!sent) return { state: 'submitted', txHash: hash };
-      let r = await reader.outcome(hash, p.authorization, o.receiptWaitMs);
-      // Reverted, perhaps because another transaction used the same authorization first (and paid us). Unreadable,
-      // that is unknown, not failed: reconciliation reads it later.
+      const r = await reader.outcome(hash, p.authorization, o.receiptWaitMs);
+      // Reverted, perhaps because another transaction used the same authorization first (and paid us).
       if (r.state === 'failed')
-        r = await reader.status({ ...p, txHash: hash }, Date.now()).catch((err: Error) => {
-          throw new SettlementUnavailable(`chain unavailable after a reverted settlement: ${err.message}`, true);
-        });
-      if (r.state === 'failed') throw new SettlementFailed(`settlement failed: ${r.reason}`, r.txHash ?? hash);
+        return afterUnpaid(reader, { ...p, txHash: hash }, r.reason, (why) => `settlement failed: ${why}`);
       return { state: r.state, txHash: r.txHash ?? hash };
     },
     async status(p, nowMs) {

@@ -26,11 +26,16 @@ export type SettlementStatus =
   | { state: 'failed'; reason: string; txHash?: string }
   | { state: 'submitted'; txHash?: string };
 
-/** A settlement that definitely moved nothing (reverted on chain, refused, expired). */
+/**
+ * A settlement that moved nothing (reverted on chain, refused, expired). `open`: its transaction did not pay, but the
+ * authorization is unused and still valid, and public (in that transaction's calldata, held by a facilitator), so
+ * anyone may yet submit it: refused to the request, not final.
+ */
 export class SettlementFailed extends PaymentRejected {
   constructor(
     message: string,
     readonly txHash?: string,
+    readonly open = false,
   ) {
     super(message);
   }
@@ -83,6 +88,25 @@ export interface ChainReader {
   status(p: OpenPayment, nowMs: number): Promise<SettlementStatus>;
 }
 
+/**
+ * A settlement transaction that did not pay (`reason`, from ChainReader.outcome): where its authorization stands on
+ * chain decides. Used by another transaction that paid payTo: settled by that one. Used without paying, or expired:
+ * failed. Unused and still valid: failed `open`. `message` words the failure. The chain unreadable: an unknown outcome.
+ */
+export async function afterUnpaid(
+  chain: ChainReader,
+  p: OpenPayment & { txHash: string },
+  reason: string,
+  message: (reason: string) => string,
+): Promise<SettleOutcome> {
+  const s = await chain.status(p, Date.now()).catch((err: Error) => {
+    throw new SettlementUnavailable(`chain unavailable after a settlement that did not pay: ${err.message}`, true);
+  });
+  if (s.state === 'settled') return s;
+  if (s.state === 'failed') throw new SettlementFailed(message(s.reason), s.txHash ?? p.txHash);
+  throw new SettlementFailed(message(reason), p.txHash, true);
+}
+
 /** No facilitator, no chain: nothing is ever settled; shares stay awaiting_settlement. */
 export const offlineSettler: Settler = {
   mode: 'offline',
@@ -100,8 +124,9 @@ export const offlineSettler: Settler = {
  * An x402 facilitator through @x402/core's client, over Node's fetch (undici): GET /supported once
  * (until it answers), to refuse payments the facilitator cannot settle, then POST /verify and POST /settle.
  * With a chain reader the facilitator's answer is checked on chain: a transaction hash that reverted or
- * did not pay the authorized amount to payTo is a failed settlement, whatever the facilitator said, and a
- * failure it answers is an unknown outcome (maybeSent) until the chain shows the authorization used or expired.
+ * did not pay the authorized amount to payTo is a failed settlement, whatever the facilitator said (open while the
+ * authorization is unused and valid: the facilitator holds it), and a failure it answers is an unknown outcome
+ * (maybeSent) until the chain shows the authorization used or expired.
  */
 export function facilitatorSettler(
   url: string,
@@ -154,7 +179,12 @@ export function facilitatorSettler(
       await onSubmit(r.transaction);
       const checked = await opts.chain.outcome(r.transaction, p.authorization, opts.receiptWaitMs ?? 20_000);
       if (checked.state === 'failed')
-        throw new SettlementFailed(`facilitator reported success but ${checked.reason}`, r.transaction);
+        return afterUnpaid(
+          opts.chain,
+          { ...p, txHash: r.transaction },
+          checked.reason,
+          (why) => `facilitator reported success but ${why}`,
+        );
       return { state: checked.state, txHash: r.transaction };
     },
     async status(p, nowMs) {

@@ -562,6 +562,24 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
           'payment settlement outcome unknown; send the same payment again later, it is charged at most once',
         );
       }
+      if (err instanceof SettlementFailed && err.open) {
+        // Refused, but not final: the authorization, unused and valid, may still be submitted by anyone. The claim is
+        // watched by reconciliation and the id stays bound to it; the same payment sent again is served once the
+        // chain shows it paid. Once it expires unused it fails, and the next send under the id pays.
+        await db.tx(async (q) => {
+          const now = clock.now();
+          await paymentClaimsStore.setState(q, claim, {
+            state: 'reverted',
+            reason: err.message,
+            txHash: err.txHash,
+            now,
+          });
+          if (idKey) await abandonPaymentId(q, idKey.id, now);
+        });
+        throw await reject(
+          `${err.message}; the authorization stays usable until it expires: if it is used, send the same payment again`,
+        );
+      }
       const reason =
         err instanceof PaymentRejected || err instanceof SettlementUnavailable ? err.message : 'settlement error';
       // Nothing moved: the claim is failed with its reason, and may be claimed again by a retry.

@@ -142,7 +142,10 @@ export async function reservePaymentId(
 export const completePaymentId = (q: Queryable, id: string, revenue: unknown, txHash: string | null) =>
   x402ExtensionsStore.completePaymentIdentifier(q, id, JSON.stringify(revenue), txHash);
 
-/** The request gave up on an unknown settlement outcome: the id stays bound to its claim for the next send. */
+/**
+ * The request ended without a final settlement outcome (unknown, or refused while its authorization may still be
+ * used): the id stays bound to its claim for the next send.
+ */
 export const abandonPaymentId = (q: Queryable, id: string, now: number) =>
   x402ExtensionsStore.abandonPaymentIdentifier(q, id, now);
 

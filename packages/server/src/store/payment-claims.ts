@@ -1,7 +1,11 @@
 import type { Queryable } from './queryable.js';
 
-/** Where a claimed x402 authorization stands (migration 090). */
-export type PaymentState = 'verified' | 'submitted' | 'settled' | 'failed';
+/**
+ * Where a claimed x402 authorization stands (migration 090). `reverted` (migration 280): its settlement transaction
+ * did not pay and was refused to its request, but the authorization is unused and still valid, so anyone may yet
+ * submit it: open, reconciled like `submitted`, until it is used (settled) or expires (failed).
+ */
+export type PaymentState = 'verified' | 'submitted' | 'reverted' | 'settled' | 'failed';
 
 export interface ClaimKey {
   chainId: number;
@@ -26,6 +30,8 @@ export interface PaymentClaimRow {
 
 const key = (c: ClaimKey) => [c.chainId, c.payer.toLowerCase(), c.nonce.toLowerCase()];
 const WHERE = 'chain_id = ? AND payer = ? AND nonce = ?';
+/** States a claim may still move from: its outcome is not known yet. */
+const OPEN = "('verified', 'submitted', 'reverted')";
 /** The unlock `u`'s share has no journal entry crediting it. */
 const NOT_CREDITED = "NOT EXISTS (SELECT 1 FROM ledger_entries e WHERE e.ref = u.id AND e.kind IN ('accrue', 'hold'))";
 
@@ -61,7 +67,7 @@ export const paymentClaimsStore = {
     return r.changes > 0;
   },
 
-  /** Moves the claim to `state`; only from an open state (verified or submitted), so a final state stays final. */
+  /** Moves the claim to `state`; only from an open state (verified, submitted, reverted), so a final state stays final. */
   async setState(
     q: Queryable,
     c: ClaimKey,
@@ -69,7 +75,7 @@ export const paymentClaimsStore = {
   ): Promise<boolean> {
     const r = await q.run(
       `UPDATE payment_claims SET state = ?, tx_hash = COALESCE(?, tx_hash), reason = ?, updated_at = ?
-       WHERE ${WHERE} AND state IN ('verified', 'submitted')`,
+       WHERE ${WHERE} AND state IN ${OPEN}`,
       [s.state, s.txHash ?? null, s.reason ?? null, s.now, ...key(c)],
     );
     return r.changes > 0;
@@ -78,12 +84,12 @@ export const paymentClaimsStore = {
   /**
    * Another authorization by the payer for the learning that may settle or has settled but has bought no unlock
    * yet: a payment for the same purchase in flight, or left by a request that died. By the primary key's
-   * (chain, payer) prefix.
+   * (chain, payer) prefix. Not a reverted one: its request was refused, so the buyer may pay anew.
    */
   pendingFor(q: Queryable, c: ClaimKey & { learningId: string }): Promise<PaymentClaimRow | undefined> {
     return q.get<PaymentClaimRow>(
       `SELECT * FROM payment_claims WHERE chain_id = ? AND payer = ? AND nonce <> ? AND learning_id = ?
-       AND state <> 'failed' AND unlock_id IS NULL ORDER BY created_at LIMIT 1`,
+       AND state NOT IN ('failed', 'reverted') AND unlock_id IS NULL ORDER BY created_at LIMIT 1`,
       [...key(c), c.learningId],
     );
   },
@@ -91,7 +97,7 @@ export const paymentClaimsStore = {
   /** Claims last moved no later than `before` and not yet known to have settled or failed, oldest first. */
   open(q: Queryable, before: number, limit: number): Promise<PaymentClaimRow[]> {
     return q.all<PaymentClaimRow>(
-      `SELECT * FROM payment_claims WHERE state IN ('verified', 'submitted') AND updated_at <= ?
+      `SELECT * FROM payment_claims WHERE state IN ${OPEN} AND updated_at <= ?
        ORDER BY created_at LIMIT ?`,
       [before, limit],
     );
