@@ -1,3 +1,4 @@
+import type { Skill } from '@axle/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestStore } from '../../../test/support/backend.js';
 import { startTestServer, type TestServer } from '../../../test/support/server.js';
@@ -5,6 +6,11 @@ import { loadCatalog } from '../src/catalog/load.js';
 import { slugify } from '../src/catalog/mapping.js';
 import type { SemanticIndex } from '../src/search/semantic-index.js';
 import { createSkillSearch } from '../src/services/skill-search.js';
+import type { Database } from '../src/store/db.js';
+import type { PostgresDatabase } from '../src/store/postgres/db.js';
+import { createPostgresSkillsStore } from '../src/store/postgres/skills.js';
+import type { Queryable, TxOptions } from '../src/store/queryable.js';
+import { createSkillsStore, type SkillsStore } from '../src/store/skills.js';
 import { SMALL_CATALOG } from './search-helpers.js';
 
 let server: TestServer;
@@ -366,6 +372,276 @@ describe('fused search with the developer vocabulary', () => {
       expect(await ids(1)).toEqual(['filesystem-mcp']);
       expect(await ids(1, { category: 'storage-state' })).toEqual(['filesystem-mcp']);
       expect(await ids(1, { category: 'communication' })).toEqual([]);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('catalog reloads', () => {
+  type TestStore = Awaited<ReturnType<typeof openTestStore>>;
+  const entries = (skills: Skill[], slugs: Record<string, string> = {}) =>
+    skills.map((skill) => ({ skill, slug: slugs[skill.id] ?? slugify(skill.name) }));
+
+  /** The small catalog ten times over (ids and names numbered), then twelve skills of one text (BM25 ties). */
+  function catalogA(): Skill[] {
+    const small = loadCatalog(SMALL_CATALOG);
+    const out = Array.from({ length: 10 }, (_, n) =>
+      small.map((s) => ({ ...s, id: `${s.id}-${n}`, name: `${s.name} ${n}` })),
+    );
+    const twins = Array.from({ length: 12 }, (_, n) => ({
+      ...small[0]!,
+      id: `twin-${n}`,
+      name: 'Twin forecasts',
+      description: 'Identical weather forecasts',
+    }));
+    return [...out.flat(), ...twins];
+  }
+
+  /**
+   * A with skills removed, changed (description, name and so slug, tools, category, pricing; one only its slug),
+   * added at the front, middle and end, and reordered (the twins reversed, one moved to the end).
+   */
+  function catalogB(a: Skill[]): { skills: Skill[]; slugs: Record<string, string> } {
+    const gone = new Set(['weatherstack-3', 'postmark-7', 'slack-mcp-0', 'coingecko-9', 'deepl-5']);
+    const changed: Record<string, (s: Skill) => Skill> = {
+      'postmark-1': (s) => ({ ...s, description: `${s.description} Zebra deliveries.` }),
+      'twilio-sms-2': (s) => ({ ...s, name: 'Twilio Messaging Two' }),
+      'github-mcp-4': (s) => ({ ...s, tools: [{ name: 'open_zebra_issue', description: 'Files an issue' }] }),
+      'ipinfo-6': (s) => ({ ...s, category: 'monitoring' }),
+      'open-library-8': (s) => ({ ...s, pricing: { ...s.pricing, model: 'freemium' } }),
+    };
+    const added = (n: number): Skill => ({
+      ...a[n]!,
+      id: `zebra-${n}`,
+      name: `Zebra ${a[n]!.name}`,
+      description: `Zebra crossings and weather ${n}`,
+    });
+    const kept = a.filter((s) => !gone.has(s.id) && !s.id.startsWith('twin-') && s.id !== 'uptimerobot-0');
+    const body = kept.map((s) => changed[s.id]?.(s) ?? s);
+    const twins = a.filter((s) => s.id.startsWith('twin-')).reverse();
+    const skills = [
+      added(1),
+      ...body.slice(0, 60),
+      twins[0]!,
+      added(2),
+      ...body.slice(60, 100),
+      ...twins.slice(1),
+      ...body.slice(100),
+      a.find((s) => s.id === 'uptimerobot-0')!,
+      added(3),
+    ];
+    return { skills, slugs: { 'sentry-mcp-2': 'sentry-two' } };
+  }
+
+  /** Every read the app makes of the catalog, for `ids` and `names` (of both catalogs). */
+  async function observed(skills: SkillsStore, ids: string[], names: string[]) {
+    const queries = [
+      'weather',
+      'send email',
+      'identical weather forecasts',
+      'zebra',
+      'payments crypto',
+      'sms',
+      'nothing',
+    ];
+    const filters = [{}, { category: 'communication' }, { type: 'mcp_server' }, { pricing: 'freemium' }];
+    const searches = [];
+    for (const q of queries)
+      for (const f of filters)
+        searches.push({
+          q,
+          f,
+          top1: await skills.lexicalSearch(q, f, 1),
+          top2: await skills.lexicalSearch(q, f, 2),
+          top50: await skills.lexicalSearch(q, f, 50),
+          rankings: await skills.lexicalRankings(q, f, 3),
+          rare: await skills.holdsRareTerm(q),
+          matching: [...((await skills.idsMatching(f)) ?? [])].sort(),
+        });
+    const found = [];
+    for (const key of [...ids, ...names])
+      found.push((await skills.findByIdOrSlug(key.toLowerCase(), slugify(key)))?.id);
+    return {
+      fingerprint: await skills.catalogFingerprint(),
+      searches,
+      found,
+      many: Object.fromEntries(await skills.getMany(ids)),
+      all: await skills.all(),
+      count: await skills.count(),
+      categories: await skills.countBy('category'),
+      types: await skills.countBy('type'),
+      sources: await skills.embeddingSources(),
+      matrix: await skills.embeddingMatrix('m', 4),
+    };
+  }
+
+  /**
+   * `store`'s skills store on its database, each write of its transactions recorded with the rows it changed, and
+   * `before` run before each transaction.
+   */
+  function recordingSkills(
+    store: TestStore,
+    before: () => Promise<void> = async () => {},
+  ): { skills: SkillsStore; writes: Array<{ sql: string; changes: number }> } {
+    const writes: Array<{ sql: string; changes: number }> = [];
+    const recording = (q: Queryable): Queryable =>
+      new Proxy(q, {
+        get(target, prop) {
+          if (prop === 'run')
+            return async (sql: string, params?: readonly unknown[]) => {
+              const result = await target.run(sql, params);
+              writes.push({ sql, changes: result.changes });
+              return result;
+            };
+          const value = Reflect.get(target, prop, target);
+          return typeof value === 'function' ? value.bind(target) : value;
+        },
+      });
+    const db = new Proxy(store.db, {
+      get(target, prop) {
+        if (prop === 'tx')
+          return async (fn: (q: Queryable) => Promise<unknown>, opts?: TxOptions) => {
+            await before();
+            return target.tx((q) => fn(recording(q)), opts);
+          };
+        const value = Reflect.get(target, prop, target);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const skills =
+      store.dialect === 'postgres'
+        ? createPostgresSkillsStore(db as PostgresDatabase)
+        : createSkillsStore(db as unknown as Database);
+    return { skills, writes };
+  }
+  /** Rows changed by the statements of `writes` that `statement` matches. */
+  const rows = (writes: Array<{ sql: string; changes: number }>, statement: RegExp) =>
+    writes.filter((w) => statement.test(w.sql)).reduce((n, w) => n + w.changes, 0);
+
+  const vectors = (ids: string[]) =>
+    ids.map((id, i) => ({
+      skillId: id,
+      textHash: `h-${id}`,
+      vector: new Float32Array([1, i, 0, 0].map((x) => x / Math.hypot(1, i))),
+    }));
+
+  it('a reload to another catalog reads as that catalog imported from scratch, and back again', async () => {
+    const a = catalogA();
+    const b = catalogB(a);
+    const ids = [...new Set([...a, ...b.skills].map((s) => s.id))];
+    const names = [...new Set([...a, ...b.skills].map((s) => s.name))];
+    const inB = new Set(b.skills.map((s) => s.id));
+    const stores: TestStore[] = [];
+    const open = async () => {
+      const store = await openTestStore();
+      stores.push(store);
+      return store;
+    };
+    try {
+      const reloaded = recordingSkills(await open());
+      await reloaded.skills.replaceCatalog(entries(a), 'fp-a');
+      await reloaded.skills.saveEmbeddings('m', vectors(a.map((s) => s.id)));
+      // Read once, so the catalog and term statistics it keeps in memory are those of A.
+      await observed(reloaded.skills, ids, names);
+
+      reloaded.writes.length = 0;
+      expect(await reloaded.skills.replaceCatalog(entries(b.skills, b.slugs), 'fp-b')).toBe(true);
+      // By difference: the new skills and the changed ones (the slug too) are inserted, the others stay.
+      expect(rows(reloaded.writes, /^INSERT INTO skills\b/)).toBe(9);
+      expect(await reloaded.skills.replaceCatalog(entries(b.skills, b.slugs), 'fp-b')).toBe(false);
+
+      const freshB = (await open()).skills;
+      await freshB.replaceCatalog(entries(b.skills, b.slugs), 'fp-b');
+      // The vectors of the skills still in the catalog are kept, whatever their text (its hash decides reuse).
+      await freshB.saveEmbeddings(
+        'm',
+        vectors(a.map((s) => s.id)).filter((v) => inB.has(v.skillId)),
+      );
+      expect(await observed(reloaded.skills, ids, names)).toEqual(await observed(freshB, ids, names));
+
+      expect(await reloaded.skills.replaceCatalog(entries(a), 'fp-a')).toBe(true);
+      const freshA = (await open()).skills;
+      await freshA.replaceCatalog(entries(a), 'fp-a');
+      // Those of the skills that left for B were deleted then.
+      await freshA.saveEmbeddings(
+        'm',
+        vectors(a.map((s) => s.id)).filter((v) => inB.has(v.skillId)),
+      );
+      expect(await observed(reloaded.skills, ids, names)).toEqual(await observed(freshA, ids, names));
+    } finally {
+      for (const s of stores) await s.close();
+    }
+  });
+
+  it('a reload worked out while another instance reloads is worked out again in its transaction', async () => {
+    const a = catalogA();
+    const b = catalogB(a);
+    const c = a.map((s) => (s.id.startsWith('deepl-') ? { ...s, description: 'Translations by another instance' } : s));
+    const ids = [...new Set([...a, ...b.skills].map((s) => s.id))];
+    const names = [...new Set([...a, ...b.skills].map((s) => s.name))];
+    const store = await openTestStore();
+    const other = await store.another();
+    const fresh = await openTestStore();
+    try {
+      await store.skills.replaceCatalog(entries(a), 'fp-a');
+      // The other instance's reload commits after this one compared B with A, before its transaction.
+      let othersFirst: Promise<unknown> | undefined;
+      const { skills } = recordingSkills(store, async () => {
+        othersFirst ??= other.skills.replaceCatalog(entries(c), 'fp-c');
+        await othersFirst;
+      });
+      expect(await skills.replaceCatalog(entries(b.skills, b.slugs), 'fp-b')).toBe(true);
+      await fresh.skills.replaceCatalog(entries(b.skills, b.slugs), 'fp-b');
+      expect(await observed(skills, ids, names)).toEqual(await observed(fresh.skills, ids, names));
+    } finally {
+      await other.db.close();
+      await store.close();
+      await fresh.close();
+    }
+  });
+
+  it('compares a catalog larger than one page (2,000 rows) page by page', async () => {
+    const small = loadCatalog(SMALL_CATALOG);
+    const a = Array.from({ length: 2_500 }, (_, i) => {
+      const skill = small[i % small.length]!;
+      return { ...skill, id: `${skill.id}-${i}`, name: `${skill.name} ${i}` };
+    });
+    const b = a.filter((_, i) => i !== 10).map((s, i) => (i === 2_400 ? { ...s, description: 'Runes read' } : s));
+    const store = await openTestStore();
+    try {
+      const { skills, writes } = recordingSkills(store);
+      await skills.replaceCatalog(entries(a), 'fp-a');
+      writes.length = 0;
+      expect(await skills.replaceCatalog(entries(b), 'fp-b')).toBe(true);
+      expect(rows(writes, /^INSERT INTO skills\b/)).toBe(1);
+      expect((await skills.lexicalSearch('runes', {}, 5)).map((h) => h.id)).toEqual([b[2_400]!.id]);
+      expect((await skills.all()).map((s) => s.id)).toEqual(b.map((s) => s.id));
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('a reload changing one skill writes that skill alone; one changing most of the catalog writes it whole', async () => {
+    const store = await openTestStore();
+    try {
+      const { skills, writes } = recordingSkills(store);
+      const a = catalogA();
+      await skills.replaceCatalog(entries(a), 'fp-a');
+      writes.length = 0;
+      const one = a.map((s) => (s.id === 'deepl-4' ? { ...s, description: `${s.description} Now in Welsh.` } : s));
+      expect(await skills.replaceCatalog(entries(one), 'fp-one')).toBe(true);
+      // Its row deleted and inserted again; no other skill written, nor moved.
+      expect(rows(writes, /^DELETE FROM skills\b/)).toBe(1);
+      expect(rows(writes, /^INSERT INTO skills\b/)).toBe(1);
+      expect(rows(writes, /^UPDATE skills SET position\b/)).toBe(0);
+      expect((await skills.lexicalSearch('welsh', {}, 10)).map((h) => h.id)).toEqual(['deepl-4']);
+
+      writes.length = 0;
+      const most = one.map((s, i) => (i % 4 !== 0 ? { ...s, description: `${s.description} Rewritten.` } : s));
+      expect(await skills.replaceCatalog(entries(most), 'fp-most')).toBe(true);
+      expect(rows(writes, /^INSERT INTO skills\b/)).toBe(most.length);
+      expect(await skills.count()).toBe(most.length);
     } finally {
       await store.close();
     }

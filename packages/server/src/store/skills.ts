@@ -1,6 +1,14 @@
 import type { Skill } from '@axle/sdk';
 import type { Database } from './db.js';
 import type { Queryable, Transactor } from './queryable.js';
+import {
+  type CatalogWriter,
+  FINGERPRINT_KEY,
+  type PlacedEntry,
+  planReload,
+  writeCatalogDiff,
+} from './catalog-reload.js';
+import { PAGE_ROWS, pages } from './pages.js';
 import { type QuantizedRows, quantizeInto } from '../domain/quantize.js';
 import { toolWords } from '../domain/tool-words.js';
 import { queryTerms } from '../domain/query-terms.js';
@@ -45,7 +53,10 @@ export interface CatalogEntry {
 /** Everything skill search and the registry routes need from storage; the dialect stays behind it. */
 export interface SkillsStore {
   catalogFingerprint(): Promise<string | undefined>;
-  /** Replaces the catalog unless `fingerprint` is already the stored one; true when it replaced. */
+  /**
+   * Replaces the catalog unless `fingerprint` is already the stored one; true when it replaced. Only the skills that
+   * changed are written when most are unchanged (catalog-reload.ts).
+   */
   replaceCatalog(entries: CatalogEntry[], fingerprint: string): Promise<boolean>;
   /** Drops what it keeps in memory of the catalog (another instance replaced it). */
   forget(): void;
@@ -85,8 +96,9 @@ const BM25_WEIGHTS = [10, 2, 6, 2, 1] as const;
 const FLAT_WEIGHTS = [1, 1, 1, 1, 1] as const;
 /** The flat ranking reorders this many times `limit` of the field-weighted ranking's best rows (bench/README.md). */
 const RERANKED_POOL = 3;
+/** Rows read past an unfiltered ranking's limit, for the ties of its last row (bench/README.md). */
+const TIE_MARGIN = 8;
 
-export const FINGERPRINT_KEY = 'catalog_fingerprint';
 /** Bound on remembered document frequencies (terms come from user input). */
 const MAX_DF_TERMS = 50_000;
 
@@ -108,23 +120,11 @@ export function filterSql(filters: SkillFilters, alias: string): { sql: string; 
   return { sql: clauses.map((c) => ` AND ${c}`).join(''), params };
 }
 
-/** Rows read per statement while filling the matrix or the in-memory catalog, so few are in memory at once. */
-export const PAGE_ROWS = 2000;
 export const toBlob = (v: Float32Array): Buffer => Buffer.from(v.buffer, v.byteOffset, v.byteLength);
-
-/** A keyset-paged read: `read(after)` gives up to PAGE_ROWS rows whose key (`keyOf`, from 1) is past `after`, in key order. */
-export async function* pages<T>(read: (after: number) => Promise<T[]>, keyOf: (row: T) => number): AsyncGenerator<T[]> {
-  for (let after = 0; ; ) {
-    const rows = await read(after);
-    yield rows;
-    if (rows.length < PAGE_ROWS) return;
-    after = keyOf(rows[rows.length - 1]!);
-  }
-}
 
 /** The catalog rows a search needs, kept in memory (see createSkillsStore). */
 interface CatalogInMemory {
-  idByRowid: Map<number, string>;
+  byRowid: Map<number, { id: string; position: number }>;
   dataById: Map<string, string>;
 }
 
@@ -147,8 +147,8 @@ export function createSkillsStore(db: Database): SkillsStore {
   const count = async (): Promise<number> => (await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM skills'))?.n ?? 0;
 
   /**
-   * The catalog's ids by rowid and its skills' JSON by id, read once: a search then needs no statement
-   * besides its FTS query (the JSON is parsed only for the results returned).
+   * The catalog's ids and positions by rowid and its skills' JSON by id, read once: a search then needs no
+   * statement besides its FTS query (the JSON is parsed only for the results returned).
    */
   function catalog(): Promise<CatalogInMemory> {
     if (!inMemory) {
@@ -160,21 +160,21 @@ export function createSkillsStore(db: Database): SkillsStore {
 
   /** Page by page, so the rows read are never all in memory at once beside the maps. */
   async function readCatalog(): Promise<CatalogInMemory> {
-    const idByRowid = new Map<number, string>();
+    const byRowid = new Map<number, { id: string; position: number }>();
     const dataById = new Map<string, string>();
     const read = (after: number) =>
-      db.all<{ rowid: number; id: string; data: string }>(
+      db.all<{ rowid: number; id: string; position: number; data: string }>(
         // Without tool lists (up to hundreds a server): results leave them out, GET /skill/{id} reads the row.
-        "SELECT rowid, id, json_remove(data, '$.tools') AS data FROM skills WHERE rowid > ? ORDER BY rowid LIMIT ?",
+        "SELECT rowid, id, position, json_remove(data, '$.tools') AS data FROM skills WHERE rowid > ? ORDER BY rowid LIMIT ?",
         [after, PAGE_ROWS],
       );
-    for await (const rows of pages(read, (r) => r.rowid)) {
+    for await (const rows of pages(read, (r) => r.rowid, 0)) {
       for (const r of rows) {
-        idByRowid.set(r.rowid, r.id);
+        byRowid.set(r.rowid, { id: r.id, position: r.position });
         dataById.set(r.id, r.data);
       }
     }
-    return { idByRowid, dataById };
+    return { byRowid, dataById };
   }
 
   function documentFrequency(term: string): Promise<number> {
@@ -230,19 +230,17 @@ export function createSkillsStore(db: Database): SkillsStore {
       );
       rows = found.map((r) => [r.id, scores(r)]);
     } else {
-      // Unfiltered, the index alone answers (rowid = position) and ids come from memory, which is several
-      // times faster than joining the skills table.
-      const [found, { idByRowid }] = await Promise.all([
-        db.all<Record<string, number> & { rowid: number }>(
-          `SELECT rowid, ${ranks} FROM skills_fts WHERE skills_fts MATCH ? ORDER BY r0, rowid LIMIT ?`,
-          [match, pool],
-        ),
-        catalog(),
-      ]);
-      rows = found.flatMap((r) => {
-        const id = idByRowid.get(r.rowid);
-        return id === undefined ? [] : [[id, scores(r)] as [string, number[]]];
-      });
+      // Unfiltered, the index alone answers and ids and positions come from memory, which is several times
+      // faster than joining the skills table.
+      const [found, { byRowid }] = await Promise.all([bestMatches(match, ranks, pool), catalog()]);
+      const placed: Array<{ id: string; position: number; scores: number[] }> = [];
+      for (const r of found) {
+        const skill = byRowid.get(r.rowid);
+        if (skill !== undefined) placed.push({ id: skill.id, position: skill.position, scores: scores(r) });
+      }
+      // Equal scores in catalog order, as the filtered statement has them.
+      placed.sort((x, y) => x.scores[0]! - y.scores[0]! || x.position - y.position);
+      rows = placed.slice(0, pool).map((p) => [p.id, p.scores]);
     }
     // bm25() is lower-is-better (negative); flip it so every ranker says larger is better. The sort is stable:
     // equal scores keep the first weighting's order.
@@ -252,30 +250,62 @@ export function createSkillsStore(db: Database): SkillsStore {
     });
   }
 
+  /**
+   * The index's rows matching `match` with the `pool` best first-weighting scores (r0), and every row tying with the
+   * last of them: a reload by difference leaves rowids out of catalog order, so ties are broken by position in
+   * memory. TIE_MARGIN rows more are read at once; a run of ties longer than that is read again, twice as far.
+   */
+  async function bestMatches(
+    match: string,
+    ranks: string,
+    pool: number,
+  ): Promise<Array<Record<string, number> & { rowid: number }>> {
+    for (let limit = pool + TIE_MARGIN; ; limit *= 2) {
+      const found = await db.all<Record<string, number> & { rowid: number }>(
+        `SELECT rowid, ${ranks} FROM skills_fts WHERE skills_fts MATCH ? ORDER BY r0 LIMIT ?`,
+        [match, limit],
+      );
+      if (found.length < limit || found[limit - 1]!.r0 !== found[pool - 1]?.r0) return found;
+    }
+  }
+
   return {
     async catalogFingerprint(): Promise<string | undefined> {
       return (await db.get<{ value: string }>('SELECT value FROM meta WHERE key = ?', [FINGERPRINT_KEY]))?.value;
     },
 
-    replaceCatalog(entries: CatalogEntry[], fingerprint: string): Promise<boolean> {
+    async replaceCatalog(entries: CatalogEntry[], fingerprint: string): Promise<boolean> {
+      // Worked out on a reader, so writes wait only while the transaction writes it.
+      const planned = await planReload(db, entries);
       // Checked inside the write transaction, so two instances starting together load it once.
-      return db.tx(async (q) => {
+      const replaced = await db.tx(async (q) => {
         const current = await q.get<{ value: string }>('SELECT value FROM meta WHERE key = ?', [FINGERPRINT_KEY]);
         if (current?.value === fingerprint) return false;
-        await q.run('DELETE FROM skills_fts');
-        await q.run('DELETE FROM skills');
-        for (const [i, { skill, slug }] of entries.entries()) await insertSkill(q, i + 1, skill, slug);
-        // Vectors of skills that left the catalog; those still present are kept (their text hash decides reuse).
-        await q.run('DELETE FROM skill_embeddings WHERE skill_id NOT IN (SELECT id FROM skills)');
+        // Another instance replaced the catalog since: the plan is made again.
+        const { diff } = current?.value === planned.base ? planned : await planReload(q, entries);
+        if (diff) await writeCatalogDiff(q, diff, await diffWriter(q));
+        else {
+          await q.run('DELETE FROM skills_fts');
+          await q.run('DELETE FROM skills');
+          await insertSkills(
+            q,
+            entries.map((entry, i) => ({ ...entry, rowid: i + 1, position: i + 1 })),
+          );
+          // Vectors of skills that left the catalog; those still present are kept (their text hash decides reuse).
+          await q.run('DELETE FROM skill_embeddings WHERE skill_id NOT IN (SELECT id FROM skills)');
+        }
+        // Merges the index into one segment: fewer doclists to walk per query, and no entries of deleted rows left
+        // to skip (they would pile up over reloads by difference).
+        await q.run(`INSERT INTO skills_fts (skills_fts) VALUES ('optimize')`);
         await q.run(
           'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
           [FINGERPRINT_KEY, fingerprint],
         );
-        // Merges the index into one segment: fewer doclists to walk per query.
-        await q.run(`INSERT INTO skills_fts (skills_fts) VALUES ('optimize')`);
-        forget();
         return true;
       });
+      // After the commit: a search forgetting it meanwhile would read the previous catalog into memory again.
+      if (replaced) forget();
+      return replaced;
     },
 
     forget,
@@ -370,28 +400,69 @@ export function createSkillsStore(db: Database): SkillsStore {
   };
 }
 
-async function insertSkill(q: Queryable, rowid: number, skill: Skill, slug: string): Promise<void> {
-  await q.run(
-    'INSERT INTO skills (rowid, id, slug, category, type, pricing_model, position, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-    [
-      rowid,
-      skill.id,
-      slug,
-      skill.category,
-      skill.type,
-      skill.pricing.model.toLowerCase(),
-      rowid,
-      JSON.stringify(skill),
-    ],
-  );
-  await q.run('INSERT INTO skills_fts (rowid, name, description, tags, category, tools) VALUES (?, ?, ?, ?, ?, ?)', [
-    rowid,
-    skill.name,
-    skill.description,
-    skill.tags.join(' '),
-    skill.category.replaceAll('-', ' '),
-    toolsText(skill),
-  ]);
+/** Skills per INSERT while writing the catalog. */
+const INSERT_BATCH = 200;
+
+/** Inserts the skills of `rows`, each under its rowid, with their FTS rows. */
+async function insertSkills(q: Queryable, rows: ReadonlyArray<PlacedEntry & { rowid: number }>): Promise<void> {
+  for (let i = 0; i < rows.length; i += INSERT_BATCH) {
+    const batch = rows.slice(i, i + INSERT_BATCH);
+    await q.run(
+      `INSERT INTO skills (rowid, id, slug, category, type, pricing_model, position, data) VALUES ${batch
+        .map(() => '(?, ?, ?, ?, ?, ?, ?, ?)')
+        .join(', ')}`,
+      batch.flatMap(({ rowid, skill, slug, position }) => [
+        rowid,
+        skill.id,
+        slug,
+        skill.category,
+        skill.type,
+        skill.pricing.model.toLowerCase(),
+        position,
+        JSON.stringify(skill),
+      ]),
+    );
+    await q.run(
+      `INSERT INTO skills_fts (rowid, name, description, tags, category, tools) VALUES ${batch
+        .map(() => '(?, ?, ?, ?, ?, ?)')
+        .join(', ')}`,
+      batch.flatMap(({ rowid, skill }) => [
+        rowid,
+        skill.name,
+        skill.description,
+        skill.tags.join(' '),
+        skill.category.replaceAll('-', ' '),
+        toolsText(skill),
+      ]),
+    );
+  }
+}
+
+/** Ids deleted per statement. */
+const REMOVE_BATCH = 500;
+
+/**
+ * Writes a reload's difference (catalog-reload.ts): skills and their FTS rows go together by rowid. Inserted skills
+ * take rowids past every one stored before, so an instance still holding the previous catalog in memory finds no
+ * other skill's id under a rowid it reads from the index.
+ */
+async function diffWriter(q: Queryable): Promise<CatalogWriter> {
+  let rowid = (await q.get<{ n: number | null }>('SELECT MAX(rowid) AS n FROM skills'))?.n ?? 0;
+  return {
+    async remove(ids) {
+      for (let i = 0; i < ids.length; i += REMOVE_BATCH) {
+        const batch = ids.slice(i, i + REMOVE_BATCH);
+        const marks = batch.map(() => '?').join(', ');
+        await q.run(`DELETE FROM skills_fts WHERE rowid IN (SELECT rowid FROM skills WHERE id IN (${marks}))`, batch);
+        await q.run(`DELETE FROM skills WHERE id IN (${marks})`, batch);
+      }
+    },
+    insert: (rows) =>
+      insertSkills(
+        q,
+        rows.map((row) => ({ ...row, rowid: ++rowid })),
+      ),
+  };
 }
 
 /** The full-text of the tools an MCP server lists: each tool's name as words, then its description. */
@@ -413,7 +484,7 @@ export async function readEmbeddingMatrix(db: Queryable, model: string, dim: num
           WHERE e.model = ? AND s.position > ? ORDER BY s.position LIMIT ?`,
       [model, after, PAGE_ROWS],
     );
-  for await (const rows of pages(read, (r) => r.position)) {
+  for await (const rows of pages(read, (r) => r.position, 0)) {
     for (const r of rows) {
       // A vector of another size is skipped (recomputed); the bound guards against rows added since the count.
       if (r.vector.byteLength !== dim * 4 || ids.length === total) continue;

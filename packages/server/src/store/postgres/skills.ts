@@ -2,15 +2,21 @@ import type { Skill } from '@axle/sdk';
 import {
   type CatalogEntry,
   type EmbeddingSource,
-  FINGERPRINT_KEY,
   filterSql,
-  PAGE_ROWS,
-  pages,
   readEmbeddingMatrix,
   saveEmbeddings,
   type SkillsStore,
   toolsText,
 } from '../skills.js';
+import { PAGE_ROWS, pages } from '../pages.js';
+import {
+  type CatalogWriter,
+  FINGERPRINT_KEY,
+  type PlacedEntry,
+  planReload,
+  writeCatalogDiff,
+} from '../catalog-reload.js';
+import type { Queryable } from '../queryable.js';
 import { bm25Search } from './bm25.js';
 import type { PostgresDatabase } from './db.js';
 
@@ -57,7 +63,7 @@ export function createPostgresSkillsStore(db: PostgresDatabase, now: () => numbe
             'SELECT position, id, data FROM skills WHERE position > ? ORDER BY position LIMIT ?',
             [after, PAGE_ROWS],
           );
-        for await (const rows of pages(read, (r) => r.position)) for (const r of rows) out.set(r.id, r.data);
+        for await (const rows of pages(read, (r) => r.position, 0)) for (const r of rows) out.set(r.id, r.data);
         return out;
       })();
       dataById.catch(() => (dataById = undefined));
@@ -76,46 +82,28 @@ export function createPostgresSkillsStore(db: PostgresDatabase, now: () => numbe
     },
 
     async replaceCatalog(entries: CatalogEntry[], fingerprint: string) {
+      // Worked out before the transaction, so it holds the catalog lock only while it writes.
+      const planned = await planReload(db, entries);
       const replaced = await db.tx(async (q) => {
         await q.lock(CATALOG_LOCK);
         const current = await q.get<{ value: string }>('SELECT value FROM meta WHERE key = ?', [FINGERPRINT_KEY]);
         if (current?.value === fingerprint) return false;
-        await q.run('DELETE FROM skill_terms');
-        await q.run('DELETE FROM skills');
-        for (let i = 0; i < entries.length; i += IMPORT_BATCH) {
-          const batch = entries.slice(i, i + IMPORT_BATCH);
-          await q.run(
-            `INSERT INTO skills (id, slug, category, type, pricing_model, position, data, fts) VALUES ${batch
-              .map(
-                () =>
-                  "(?, ?, ?, ?, ?, ?, ?, setweight(to_tsvector('axle', axle_words(?)), 'A') || setweight(to_tsvector('axle', axle_words(?)), 'B') || setweight(to_tsvector('axle', axle_words(?)), 'C') || setweight(to_tsvector('axle', axle_words(?)), 'D'))",
-              )
-              .join(', ')}`,
-            batch.flatMap(({ skill, slug }, j) => [
-              skill.id,
-              slug,
-              skill.category,
-              skill.type,
-              skill.pricing.model.toLowerCase(),
-              i + j + 1,
-              JSON.stringify(skill),
-              skill.name,
-              skill.tags.join(' '),
-              skill.description,
-              `${skill.category.replaceAll('-', ' ')}\n${toolsText(skill)}`,
-            ]),
+        // Another instance replaced the catalog since: the plan is made again.
+        const { diff } = current?.value === planned.base ? planned : await planReload(q, entries);
+        if (diff) await writeCatalogDiff(q, diff, diffWriter(q));
+        else {
+          await q.run('DELETE FROM skill_terms');
+          await q.run('DELETE FROM skills');
+          await insertSkills(
+            q,
+            entries.map((entry, i) => ({ ...entry, position: i + 1 })),
           );
+          await indexSkills(q);
+          // Statistics of the new postings at once, so the first searches are planned on them.
+          await q.run('ANALYZE skill_terms');
+          // Vectors of skills that left the catalog; those still present are kept (their text hash decides reuse).
+          await q.run('DELETE FROM skill_embeddings WHERE skill_id NOT IN (SELECT id FROM skills)');
         }
-        await q.run(
-          'UPDATE skills SET fts_len = (SELECT COALESCE(SUM(array_length(positions, 1)), 0) FROM unnest(fts))',
-        );
-        await q.run(
-          `INSERT INTO skill_terms (lexeme, doc, len, a, b, c, d)
-           SELECT p.lexeme, s.id, s.fts_len, p.a, p.b, p.c, p.d FROM skills s CROSS JOIN LATERAL axle_postings(s.fts) p`,
-        );
-        // Statistics of the new postings at once, so the first searches are planned on them.
-        await q.run('ANALYZE skill_terms');
-        await q.run('DELETE FROM skill_embeddings WHERE skill_id NOT IN (SELECT id FROM skills)');
         await q.run(
           'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
           [FINGERPRINT_KEY, fingerprint],
@@ -192,3 +180,67 @@ export function createPostgresSkillsStore(db: PostgresDatabase, now: () => numbe
     saveEmbeddings: (model, rows) => saveEmbeddings(db, model, rows),
   };
 }
+
+/** Inserts the skills of `rows` with their tsvectors (indexSkills then fills their lengths and postings). */
+async function insertSkills(q: Queryable, rows: readonly PlacedEntry[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += IMPORT_BATCH) {
+    const batch = rows.slice(i, i + IMPORT_BATCH);
+    await q.run(
+      `INSERT INTO skills (id, slug, category, type, pricing_model, position, data, fts) VALUES ${batch
+        .map(
+          () =>
+            "(?, ?, ?, ?, ?, ?, ?, setweight(to_tsvector('axle', axle_words(?)), 'A') || setweight(to_tsvector('axle', axle_words(?)), 'B') || setweight(to_tsvector('axle', axle_words(?)), 'C') || setweight(to_tsvector('axle', axle_words(?)), 'D'))",
+        )
+        .join(', ')}`,
+      batch.flatMap(({ skill, slug, position }) => [
+        skill.id,
+        slug,
+        skill.category,
+        skill.type,
+        skill.pricing.model.toLowerCase(),
+        position,
+        JSON.stringify(skill),
+        skill.name,
+        skill.tags.join(' '),
+        skill.description,
+        `${skill.category.replaceAll('-', ' ')}\n${toolsText(skill)}`,
+      ]),
+    );
+  }
+}
+
+/** The token counts and postings of the skills of `ids` (every skill when unset), from their tsvectors. */
+async function indexSkills(q: Queryable, ids?: readonly string[]): Promise<void> {
+  const some = ids !== undefined;
+  await q.run(
+    `UPDATE skills SET fts_len = (SELECT COALESCE(SUM(array_length(positions, 1)), 0) FROM unnest(fts))${some ? ' WHERE id = ANY(?::text[])' : ''}`,
+    some ? [ids] : [],
+  );
+  await q.run(
+    `INSERT INTO skill_terms (lexeme, doc, len, a, b, c, d)
+     SELECT p.lexeme, s.id, s.fts_len, p.a, p.b, p.c, p.d FROM skills s CROSS JOIN LATERAL axle_postings(s.fts) p${some ? ' WHERE s.id = ANY(?::text[])' : ''}`,
+    some ? [ids] : [],
+  );
+}
+
+/**
+ * Writes a reload's difference (catalog-reload.ts). A skill's postings are deleted through the lexemes of its stored
+ * tsvector, so each is found by the postings' (lexeme, doc) key.
+ */
+const diffWriter = (q: Queryable): CatalogWriter => ({
+  async remove(ids) {
+    await q.run(
+      `DELETE FROM skill_terms t USING skills s CROSS JOIN LATERAL unnest(s.fts) u
+        WHERE s.id = ANY(?::text[]) AND t.lexeme = u.lexeme AND t.doc = s.id`,
+      [ids],
+    );
+    await q.run('DELETE FROM skills WHERE id = ANY(?::text[])', [ids]);
+  },
+  async insert(rows) {
+    await insertSkills(q, rows);
+    await indexSkills(
+      q,
+      rows.map((r) => r.skill.id),
+    );
+  },
+});
