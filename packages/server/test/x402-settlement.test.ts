@@ -41,6 +41,13 @@ const start = (env: Record<string, string> = {}) =>
     { AXLE_CUSTODIAL_WITHDRAWALS: 'true', AXLE_ADMIN_TOKEN: ADMIN, ...env },
     { clock: new ManualClock(Date.now()) },
   );
+/** A server that settles on the local chain itself, waiting `waitMs` for a receipt. */
+const settlingServer = (waitMs: number) =>
+  start({
+    AXLE_RPC_URL: chain.rpcUrl,
+    AXLE_SETTLEMENT_KEY: chain.settlementKey,
+    AXLE_SETTLEMENT_WAIT_MS: String(waitMs),
+  });
 
 /** A contributor account with accepted terms and a linked wallet, and a learning of theirs at `priceMicro`. */
 async function contributor(server: TestServer, priceMicro: number) {
@@ -195,11 +202,7 @@ describe('fault 1: signatures without funds never become withdrawable (no facili
 describe('the server settles on chain itself (AXLE_RPC_URL + AXLE_SETTLEMENT_KEY)', () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await start({
-      AXLE_RPC_URL: chain.rpcUrl,
-      AXLE_SETTLEMENT_KEY: chain.settlementKey,
-      AXLE_SETTLEMENT_WAIT_MS: '10000',
-    });
+    server = await settlingServer(10000);
   });
   afterAll(() => server.stop());
 
@@ -303,11 +306,7 @@ describe('the server settles on chain itself (AXLE_RPC_URL + AXLE_SETTLEMENT_KEY
   });
 
   it('a settlement that times out is served awaiting settlement; mined later, reconciliation credits it', async () => {
-    const impatient = await start({
-      AXLE_RPC_URL: chain.rpcUrl,
-      AXLE_SETTLEMENT_KEY: chain.settlementKey,
-      AXLE_SETTLEMENT_WAIT_MS: '300',
-    });
+    const impatient = await settlingServer(300);
     try {
       const c = await contributor(impatient, 1_000_000);
       const payer = newWallet();
@@ -346,11 +345,7 @@ describe('the server settles on chain itself (AXLE_RPC_URL + AXLE_SETTLEMENT_KEY
 
 describe('a payer who spends the same nonce elsewhere first', () => {
   it('a used authorization is not a payment: reconciliation fails it and the share is never credited', async () => {
-    const impatient = await start({
-      AXLE_RPC_URL: chain.rpcUrl,
-      AXLE_SETTLEMENT_KEY: chain.settlementKey,
-      AXLE_SETTLEMENT_WAIT_MS: '300',
-    });
+    const impatient = await settlingServer(300);
     try {
       const c = await contributor(impatient, 1_000_000);
       const payer = newWallet();
@@ -447,11 +442,7 @@ describe('the same authorization mined first by someone else, and the chain unre
 describe('a settlement that reverts while its authorization stays unused (the payer spent the balance first)', () => {
   let server: TestServer;
   beforeEach(async () => {
-    server = await start({
-      AXLE_RPC_URL: chain.rpcUrl,
-      AXLE_SETTLEMENT_KEY: chain.settlementKey,
-      AXLE_SETTLEMENT_WAIT_MS: '10000',
-    });
+    server = await settlingServer(10000);
   });
   afterEach(() => server.stop());
 

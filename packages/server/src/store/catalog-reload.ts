@@ -23,6 +23,17 @@ export interface PlacedEntry extends CatalogEntry {
   position: number;
 }
 
+/** The skills row's columns both dialects store (id, slug, category, type, pricing_model, position, data). */
+export const skillColumns = ({ skill, slug, position }: PlacedEntry) => [
+  skill.id,
+  slug,
+  skill.category,
+  skill.type,
+  skill.pricing.model.toLowerCase(),
+  position,
+  JSON.stringify(skill),
+];
+
 /** What a dialect writes of a difference: its skills rows and their index rows together. */
 export interface CatalogWriter {
   /** Deletes the skills of `ids` and their index rows. */

@@ -6,6 +6,7 @@ import {
   FINGERPRINT_KEY,
   type PlacedEntry,
   planReload,
+  skillColumns,
   writeCatalogDiff,
 } from './catalog-reload.js';
 import { PAGE_ROWS, pages } from './pages.js';
@@ -411,16 +412,7 @@ async function insertSkills(q: Queryable, rows: ReadonlyArray<PlacedEntry & { ro
       `INSERT INTO skills (rowid, id, slug, category, type, pricing_model, position, data) VALUES ${batch
         .map(() => '(?, ?, ?, ?, ?, ?, ?, ?)')
         .join(', ')}`,
-      batch.flatMap(({ rowid, skill, slug, position }) => [
-        rowid,
-        skill.id,
-        slug,
-        skill.category,
-        skill.type,
-        skill.pricing.model.toLowerCase(),
-        position,
-        JSON.stringify(skill),
-      ]),
+      batch.flatMap((entry) => [entry.rowid, ...skillColumns(entry)]),
     );
     await q.run(
       `INSERT INTO skills_fts (rowid, name, description, tags, category, tools) VALUES ${batch

@@ -14,6 +14,7 @@ import {
   FINGERPRINT_KEY,
   type PlacedEntry,
   planReload,
+  skillColumns,
   writeCatalogDiff,
 } from '../catalog-reload.js';
 import type { Queryable } from '../queryable.js';
@@ -192,18 +193,12 @@ async function insertSkills(q: Queryable, rows: readonly PlacedEntry[]): Promise
             "(?, ?, ?, ?, ?, ?, ?, setweight(to_tsvector('axle', axle_words(?)), 'A') || setweight(to_tsvector('axle', axle_words(?)), 'B') || setweight(to_tsvector('axle', axle_words(?)), 'C') || setweight(to_tsvector('axle', axle_words(?)), 'D'))",
         )
         .join(', ')}`,
-      batch.flatMap(({ skill, slug, position }) => [
-        skill.id,
-        slug,
-        skill.category,
-        skill.type,
-        skill.pricing.model.toLowerCase(),
-        position,
-        JSON.stringify(skill),
-        skill.name,
-        skill.tags.join(' '),
-        skill.description,
-        `${skill.category.replaceAll('-', ' ')}\n${toolsText(skill)}`,
+      batch.flatMap((entry) => [
+        ...skillColumns(entry),
+        entry.skill.name,
+        entry.skill.tags.join(' '),
+        entry.skill.description,
+        `${entry.skill.category.replaceAll('-', ' ')}\n${toolsText(entry.skill)}`,
       ]),
     );
   }
