@@ -251,8 +251,7 @@ export function deviceRoutes(api: Api, deps: AppDeps): void {
         return html(403, deviceErrorPage('Not allowed', 'This form expired; reload the page and sign out again.'));
       clearSessionCookie(ctx, deps.baseUrl().startsWith('https:'));
       const userCode = form.success ? form.data.user_code : undefined;
-      const r = html(303, '');
-      return reply(303, r.body, { ...r.headers, Location: userCode ? devicePagePath(userCode) : '/device' });
+      return reply(303, '', { ...PAGE_HEADERS, Location: userCode ? devicePagePath(userCode) : '/device' });
     },
   });
 

@@ -263,10 +263,10 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
   async function viaKey(read: Read, accountId: string, walletClaim: string | undefined): Promise<UnlockResult> {
     const l = read.learning;
     const priceMicro = l.currentPriceMicro;
-    const account = await getAccount(db, accountId);
+    // The key was found with its live account; the account is read only for a wallet to compare.
     const owner =
       l.contributorAccountId === accountId ||
-      (l.contributorWallet !== null && sameWallet(account?.wallet, l.contributorWallet));
+      (l.contributorWallet !== null && sameWallet((await getAccount(db, accountId))?.wallet, l.contributorWallet));
     // A POST /knowledge search by the account showed it within the discovery window.
     const discovery = !owner && read.surfacedAt !== null && read.surfacedAt >= clock.now() - DISCOVERY_WINDOW_MS;
     // Read committed: one buyer's burst of unlocks of different learnings runs side by side, meeting only on
@@ -300,8 +300,10 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
           await recordCapped(q, l.id, accountId, 'key', now);
           return { revenue: capped(priceMicro) };
         }
-        // A suspended account still reads what it owns or bought; it spends no credits (docs/auth.md).
-        if (account?.suspended) throw new DomainError(ERROR_CODES.ACCOUNT_SUSPENDED, 'Account suspended');
+        // A suspended account still reads what it owns or bought; it spends no credits (docs/auth.md). Read here, on
+        // the paid path only, and in the transaction that takes the credit.
+        if ((await getAccount(q, accountId))?.suspended)
+          throw new DomainError(ERROR_CODES.ACCOUNT_SUSPENDED, 'Account suspended');
         const creditMicro = await creditsStore.takeUnlock(q, accountId, now);
         if (creditMicro === undefined) return 'exhausted';
         const selfDealing = sameWallet(walletClaim, l.contributorWallet);
