@@ -1,4 +1,7 @@
-/** Time comes from here so tests can move it; nothing in the server reads Date.now() directly. */
+/**
+ * Time that decides anything (windows, expiry, schedules) comes from here so tests can move it; only bounded waits on
+ * the network (polling for a receipt) run on the wall clock.
+ */
 export interface Clock {
   now(): number;
 }

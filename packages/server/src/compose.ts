@@ -70,7 +70,7 @@ export interface Composed {
 const RECONCILE_EVERY_MS = 60_000;
 
 /** How x402 payments are settled (docs/payments.md): a facilitator, this server on chain, or not at all. */
-async function settlerFor(config: Config, logger: Logger): Promise<Settler> {
+async function settlerFor(config: Config, logger: Logger, clock: Clock): Promise<Settler> {
   const chain = config.rpcUrl ? await import('./payments/chain-settlement.js') : undefined;
   if (config.facilitatorUrl) {
     const reader = chain && config.rpcUrl ? chain.chainReader({ rpcUrl: config.rpcUrl }) : undefined;
@@ -84,6 +84,7 @@ async function settlerFor(config: Config, logger: Logger): Promise<Settler> {
       chain: reader,
       receiptWaitMs: config.settlementWaitMs,
       timeoutMs: config.facilitatorTimeoutMs,
+      clock,
     });
   }
   if (chain && config.rpcUrl && config.settlementKey) {
@@ -91,6 +92,7 @@ async function settlerFor(config: Config, logger: Logger): Promise<Settler> {
       rpcUrl: config.rpcUrl,
       privateKey: config.settlementKey,
       receiptWaitMs: config.settlementWaitMs,
+      clock,
     });
   }
   logger.warn(
@@ -230,7 +232,7 @@ export async function compose({
       baseUrl,
       payTo: config.payTo,
       routerAddress: config.routerAddress,
-      settler: await settlerFor(config, logger),
+      settler: await settlerFor(config, logger, clock),
       settlementWaitMs: config.settlementWaitMs,
       extensions: x402Extensions,
     }),

@@ -13,6 +13,7 @@ import {
   type TransactionReceipt,
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
+import { type Clock, systemClock } from '../clock.js';
 import type { Authorization } from './x402-payload.js';
 import {
   afterUnpaid,
@@ -189,7 +190,10 @@ export function chainReader(o: ChainOptions): ChainReader {
  * hash is recorded before broadcast, then its receipt awaited for at most `receiptWaitMs`; past that the
  * outcome is left to reconciliation (status), which also resubmits an authorization never mined.
  */
-export function chainSettler(o: ChainOptions & { privateKey: Hex; receiptWaitMs: number }): Settler {
+export function chainSettler(
+  o: ChainOptions & { privateKey: Hex; receiptWaitMs: number; clock?: Clock },
+): Settler {
+  const clock = o.clock ?? systemClock;
   const { chain, transport, pub } = clientsFor(o);
   const reader = chainReader(o);
   const account = privateKeyToAccount(o.privateKey);
@@ -278,7 +282,13 @@ export function chainSettler(o: ChainOptions & { privateKey: Hex; receiptWaitMs:
       const r = await reader.outcome(hash, p.authorization, o.receiptWaitMs);
       // Reverted, perhaps because another transaction used the same authorization first (and paid us).
       if (r.state === 'failed')
-        return afterUnpaid(reader, { ...p, txHash: hash }, r.reason, (why) => `settlement failed: ${why}`);
+        return afterUnpaid(
+          reader,
+          { ...p, txHash: hash },
+          r.reason,
+          (why) => `settlement failed: ${why}`,
+          clock.now(),
+        );
       return { state: r.state, txHash: r.txHash ?? hash };
     },
     async status(p, nowMs) {

@@ -1,5 +1,6 @@
 import { HTTPFacilitatorClient } from '@x402/core/http';
 import { type PaymentRequirements, SettleError, VerifyError } from '@x402/core/types';
+import { type Clock, systemClock } from '../clock.js';
 import type { Authorization, DecodedPayment } from './x402-payload.js';
 import { toV2Payload } from './x402-payload.js';
 import { NETWORK } from './x402-requirements.js';
@@ -98,8 +99,9 @@ export async function afterUnpaid(
   p: OpenPayment & { txHash: string },
   reason: string,
   message: (reason: string) => string,
+  nowMs: number,
 ): Promise<SettleOutcome> {
-  const s = await chain.status(p, Date.now()).catch((err: Error) => {
+  const s = await chain.status(p, nowMs).catch((err: Error) => {
     throw new SettlementUnavailable(`chain unavailable after a settlement that did not pay: ${err.message}`, true);
   });
   if (s.state === 'settled') return s;
@@ -130,8 +132,9 @@ export const offlineSettler: Settler = {
  */
 export function facilitatorSettler(
   url: string,
-  opts: { timeoutMs?: number; chain?: ChainReader; receiptWaitMs?: number } = {},
+  opts: { timeoutMs?: number; chain?: ChainReader; receiptWaitMs?: number; clock?: Clock } = {},
 ): Settler {
+  const clock = opts.clock ?? systemClock;
   const client = new HTTPFacilitatorClient({ url, timeoutMs: opts.timeoutMs ?? 15_000 });
   let supported: Promise<boolean> | undefined;
   const supportsExactOnBase = () => {
@@ -184,6 +187,7 @@ export function facilitatorSettler(
           { ...p, txHash: r.transaction },
           checked.reason,
           (why) => `facilitator reported success but ${why}`,
+          clock.now(),
         );
       return { state: checked.state, txHash: r.transaction };
     },
