@@ -39,7 +39,8 @@ const readSet = (file) => JSON.parse(fs.readFileSync(new URL(`./eval/${file}`, i
  * Plain everyday requests, each set split into a dev half (tuned on) and a test half (reported, never tuned on),
  * scored and checked on its own: `everyday` (e001-e073), `everyday-2` (e101-e140), `everyday-3` (e201-e260),
  * `everyday-4` (e301-e360), `everyday-5` (e401-e430, test half only), `everyday-6` (e501-e540, test half only) and
- * `everyday-7` (e601-e640, dev odd / test even), each written later than the one before.
+ * `everyday-7` (e601-e640, dev odd / test even), each written later than the one before, and `everyday-long`
+ * (l001-l060, dev odd / test even): long, chatty requests whose need sits among context.
  */
 const everydaySets = [
   ['everyday', readSet('everyday.json')],
@@ -49,6 +50,7 @@ const everydaySets = [
   ['everyday-5', readSet('everyday-5.json')],
   ['everyday-6', readSet('everyday-6.json')],
   ['everyday-7', readSet('everyday-7.json')],
+  ['everyday-long', readSet('everyday-long.json')],
 ];
 /** The halves a set has: a set with no dev half is neither scored nor checked on one. */
 const splitsOf = (set) => ['dev', 'test'].filter((split) => set.some((q) => q.split === split));

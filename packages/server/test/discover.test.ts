@@ -378,6 +378,48 @@ describe('fused search with the developer vocabulary', () => {
   });
 });
 
+describe('fused search of a long request', () => {
+  const request =
+    'We are a team of five building a mobile app, our tickets live in GitHub and we chat in Slack every day. ' +
+    'Sentry catches our crashes. Right now I am trying to send text messages to phones when an order ships.';
+
+  it('ranks by the need, embeds the need alone, and keeps the context as a lighter ranking', async () => {
+    const store = await openTestStore();
+    try {
+      await store.skills.replaceCatalog(
+        loadCatalog(SMALL_CATALOG).map((skill) => ({ skill, slug: slugify(skill.name) })),
+        'fp',
+      );
+      const embedded: string[] = [];
+      const semantic = {
+        state: () => 'ready',
+        search: async (text: string) => {
+          embedded.push(text);
+          return { hits: [], vector: new Float32Array(4) };
+        },
+        passageScores: () => new Map(),
+      } as unknown as SemanticIndex;
+      const ids = async (contextWeight: number) =>
+        (
+          await createSkillSearch({ repo: store.skills, semantic, contextWeight }).search({ query: request })
+        ).results.map((r) => r.id);
+      // The context names three products the catalog holds; the need, one.
+      const ranked = await ids(0.3);
+      expect(ranked[0]).toBe('twilio-sms');
+      expect(ranked).toEqual(expect.arrayContaining(['github-mcp', 'slack-mcp', 'sentry-mcp']));
+      expect(embedded.at(-1)).toMatch(/^Right now I am trying to send text messages to phones when an order ships\./);
+      expect(embedded.at(-1)).not.toMatch(/Slack|GitHub|Sentry/);
+      // Without the context's ranking, only the need's words are searched (Slack posts "messages").
+      const needOnly = await ids(0);
+      expect(needOnly[0]).toBe('twilio-sms');
+      expect(needOnly).not.toContain('github-mcp');
+      expect(needOnly).not.toContain('sentry-mcp');
+    } finally {
+      await store.close();
+    }
+  });
+});
+
 describe('catalog reloads', () => {
   type TestStore = Awaited<ReturnType<typeof openTestStore>>;
   const entries = (skills: Skill[], slugs: Record<string, string> = {}) =>

@@ -8,6 +8,7 @@ import { type NameProbes, nameLift, nameProbes, soleNamed } from '../domain/name
 import { groupSiblings, PACKAGING, productKey } from '../domain/near-duplicates.js';
 import { compileThesaurus, expandedSentence, expansionTerms } from '../domain/query-expansion.js';
 import { queryTerms } from '../domain/query-terms.js';
+import { requestFocus } from '../domain/request-focus.js';
 import { termCoverage, termStems } from '../domain/term-coverage.js';
 import type { SemanticIndex } from '../search/semantic-index.js';
 import type { SemanticHits } from '../search/worker-protocol.js';
@@ -46,6 +47,8 @@ export interface SkillSearchOptions {
   categoryBonus?: number;
   /** Weight of the ranking of the request's thesaurus terms in fusion; see DEFAULT_EXPANSION_WEIGHT. */
   expansionWeight?: number;
+  /** Weight of the whole request's BM25 ranking when only its need is searched, 0 for none; see DEFAULT_CONTEXT_WEIGHT. */
+  contextWeight?: number;
   /** Weight of the ranking of the words the first fused candidates share in fusion, 0 for none; see DEFAULT_FEEDBACK_WEIGHT. */
   feedbackWeight?: number;
   /** Score the reranked candidates named by a capitalised word of the request gain; see DEFAULT_NAME_BONUS. */
@@ -87,6 +90,12 @@ const CATEGORY_QUORUM = 3;
  * words (expandedSentence). Chosen on queries.json and the everyday dev half (bench/README.md).
  */
 export const DEFAULT_EXPANSION_WEIGHT = 1;
+/**
+ * A long request is searched by its need (domain/request-focus.ts); its context can still name the product the need
+ * is about ("On my laptop with Docker Desktop… I want the assistant to list running containers"), so the whole
+ * request's field-weighted BM25 ranking joins the fusion at this weight. Chosen on the everyday-long dev half.
+ */
+export const DEFAULT_CONTEXT_WEIGHT = 0.3;
 /**
  * Pseudo-relevance feedback: the words at least 2 of the first 5 fused candidates share in their tags, name and
  * description, held by at most 8 of the first DEFAULT_RERANK_DEPTH, neither the request's own nor packaging words
@@ -172,6 +181,7 @@ export function createSkillSearch({
   flatWeight = DEFAULT_FLAT_WEIGHT,
   categoryBonus = DEFAULT_CATEGORY_BONUS,
   expansionWeight = DEFAULT_EXPANSION_WEIGHT,
+  contextWeight = DEFAULT_CONTEXT_WEIGHT,
   feedbackWeight = DEFAULT_FEEDBACK_WEIGHT,
   nameBonus = DEFAULT_NAME_BONUS,
   soleNameBonus = DEFAULT_SOLE_NAME_BONUS,
@@ -295,7 +305,8 @@ export function createSkillSearch({
     semantic,
     state: () => ({ lexical: 'ready', semantic: semantic.state() }),
 
-    async search({ query, filters = {}, limit = 10, mode = 'fused' }) {
+    async search({ query: request, filters = {}, limit = 10, mode = 'fused' }) {
+      const query = requestFocus(request);
       const semanticReady = semantic.state() === 'ready';
       if (mode === 'semantic' && !semanticReady) throw new Error(`semantic search is ${semantic.state()}`);
       const useLexical = mode !== 'semantic';
@@ -303,7 +314,8 @@ export function createSkillSearch({
       // Alone, a ranker's first `limit` are the answer; only fusion needs the deeper candidate lists.
       const depth = useLexical && useSemantic ? candidates : limit;
       const expansion = useLexical && useSemantic && expansionWeight > 0 ? expansionTerms(query, VOCABULARY) : [];
-      const [lexical, semanticHits, expanded] = await Promise.all([
+      const contextual = useLexical && useSemantic && contextWeight > 0 && query !== request;
+      const [lexical, semanticHits, expanded, context] = await Promise.all([
         useLexical && useSemantic
           ? repo.lexicalRankings(query, filters, depth)
           : useLexical
@@ -311,6 +323,7 @@ export function createSkillSearch({
             : undefined,
         useSemantic ? semanticRanking(expandedSentence(query, expansion), filters, mode, depth) : undefined,
         expansion.length > 0 ? repo.lexicalSearch(expansion.join(' '), filters, depth) : undefined,
+        contextual ? repo.lexicalSearch(request, filters, depth) : undefined,
       ]);
       const ranked: Array<[ReadonlyArray<{ id: string }>, number]> = [];
       if (lexical) ranked.push([lexical.fields, 1]);
@@ -318,6 +331,7 @@ export function createSkillSearch({
       // The flat ranking joins only beside the semantic one: alone, lexical search keeps its field-weighted order.
       if (lexical && semanticHits && flatWeight > 0) ranked.push([lexical.flat, flatWeight]);
       if (lexical && semanticHits && expanded) ranked.push([expanded, expansionWeight]);
+      if (context) ranked.push([context, contextWeight]);
       const rankings = ranked.map(([hits]) => hits.map((h) => h.id));
       const weights = ranked.map(([, w]) => w);
       let fused = reciprocalRankFusion(rankings, k, weights);
