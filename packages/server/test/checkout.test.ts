@@ -435,6 +435,39 @@ describe('card checkout', () => {
       ).toMatchObject({ processed: false, outcome: 'unknown_purchase' });
   });
 
+  it('fault: a dispute of what a partial refund left takes the rest back: refunds and disputes add up', async () => {
+    // Found by an outsider: half of a Growth pack refunded, the other half disputed with the card issuer. The
+    // dispute ($12.50) was no more than the refund ($12.50), so it took nothing: 150 credits and $12.50 of value
+    // stayed, unlocks booked it for contributors though all $25 went back, and ledger:check saw nothing.
+    const { accountId, sessionId } = await checkout('growth');
+    await send(server, event('checkout.session.completed', session(sessionId, { amount_total: 2500 })));
+    const pi = `pi_${sessionId}`;
+    await send(server, event('charge.refunded', { payment_intent: pi, amount: 2500, amount_refunded: 1250 }));
+    expect(await credits(accountId)).toEqual({ unlocks: 150, queries: 1500 });
+    let spent = 0;
+    for (let i = 0; i < 100; i++) spent += (await creditsStore.takeUnlock(server.db, accountId, server.clock.now()))!;
+    const dispute = await send(server, event('charge.dispute.created', { payment_intent: pi, amount: 1250 }));
+    expect(dispute.body).toMatchObject({ processed: true, outcome: 'reversed' });
+    expect(await credits(accountId)).toEqual({ unlocks: 0, queries: 0 });
+    expect(await creditValue(accountId)).toBe(0);
+    expect(await creditsStore.debtOf(server.db, accountId)).toEqual({ unlocks: 100, queries: 0, amount_micro: spent });
+    expect((await ledgerReport(server.db)).problems).toEqual([]);
+    // Disputed first, then refunded in two steps (the refunds cumulative): each adds to the dispute.
+    const b = await checkout('growth');
+    await send(server, event('checkout.session.completed', session(b.sessionId, { amount_total: 2500 })));
+    const piB = `pi_${b.sessionId}`;
+    await send(server, event('charge.dispute.created', { payment_intent: piB, amount: 1000 }));
+    await send(server, event('charge.refunded', { payment_intent: piB, amount: 2500, amount_refunded: 500 }));
+    expect(await credits(b.accountId)).toEqual({ unlocks: 120, queries: 1200 });
+    // The first refund's event delivered again late, under another id, adds nothing: refunds are cumulative.
+    await send(server, event('charge.refunded', { payment_intent: piB, amount: 2500, amount_refunded: 500 }));
+    expect(await credits(b.accountId)).toEqual({ unlocks: 120, queries: 1200 });
+    await send(server, event('charge.refunded', { payment_intent: piB, amount: 2500, amount_refunded: 1500 }));
+    expect(await credits(b.accountId)).toEqual({ unlocks: 0, queries: 0 });
+    expect(await creditsStore.debtOf(server.db, b.accountId)).toEqual({ unlocks: 0, queries: 0, amount_micro: 0 });
+    expect((await ledgerReport(server.db)).problems).toEqual([]);
+  });
+
   it("a refund takes back the refunded purchase's money, not the average of every pack the buyer holds", async () => {
     // Found by an outsider: credits of several packs share one value, and a reversal took the revoked credits'
     // share of that average. A refunded $10 Starter (100,000 a credit) held beside a $100 Pro (66,666 a credit)
@@ -586,7 +619,8 @@ describe('card checkout', () => {
       event('charge.refunded', { payment_intent: `pi_${b.sessionId}`, amount: 2500, amount_refunded: 500 }),
     );
     await send(server, event('checkout.session.completed', session(b.sessionId, { amount_total: 2500 })));
-    expect(await credits(b.accountId)).toEqual({ unlocks: 150, queries: 1500 });
+    // $12.50 disputed and $5 refunded: $17.50 of $25 back, 210 of the 300 credits taken.
+    expect(await credits(b.accountId)).toEqual({ unlocks: 90, queries: 900 });
     // A later, larger refund takes only what the early one did not.
     await send(
       server,

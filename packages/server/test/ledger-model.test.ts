@@ -148,7 +148,9 @@ describe('ledger model: pay / refund / withdraw / timeout / crash / reconcile / 
           owned: [0, 0],
           credits: [0, 0],
           debt: [0, 0],
-          purchases: [[], []] as Array<Array<{ pi: string; cents: number; unlocks: number; reversed: number }>>,
+          purchases: [[], []] as Array<
+            Array<{ pi: string; cents: number; unlocks: number; reversed: number; refunded: number; disputed: number }>
+          >,
         };
         const opened: string[] = [];
         // x402 payments verified but not yet settled, and each contributor's earnings as the model counts them.
@@ -218,7 +220,7 @@ describe('ledger model: pay / refund / withdraw / timeout / crash / reconcile / 
                     paysDebt === owed.amount_micro
                       ? owed.unlocks
                       : Math.floor((owed.unlocks * paysDebt) / owed.amount_micro);
-                model.purchases[s.buyer]!.push({ pi, cents, unlocks, reversed: 0 });
+                model.purchases[s.buyer]!.push({ pi, cents, unlocks, reversed: 0, refunded: 0, disputed: 0 });
                 break;
               }
               case 'refund': {
@@ -231,7 +233,11 @@ describe('ledger model: pay / refund / withdraw / timeout / crash / reconcile / 
                     ? { payment_intent: p.pi, amount: cents }
                     : { payment_intent: p.pi, amount: p.cents, amount_refunded: cents },
                 );
-                const target = Math.max(p.reversed, Math.ceil((p.unlocks * Math.min(cents, p.cents)) / p.cents));
+                // Refunds are cumulative; each dispute takes its own amount besides them.
+                if (s.dispute) p.disputed += cents;
+                else p.refunded = Math.max(p.refunded, cents);
+                const back = Math.min(p.refunded + p.disputed, p.cents);
+                const target = Math.max(p.reversed, Math.ceil((p.unlocks * back) / p.cents));
                 const due = target - p.reversed;
                 p.reversed = target;
                 const took = Math.min(due, model.credits[s.buyer]!);

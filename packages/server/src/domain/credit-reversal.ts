@@ -3,17 +3,17 @@ export interface Reversible {
   amountCents: number;
   unlocksAdded: number;
   queriesAdded: number;
-  /** Already applied: the most refunded or disputed so far and the credits taken back or owed for it. */
+  /** Already applied: the cents refunded and disputed so far and the credits taken back or owed for them. */
   reversedCents: number;
   reversedUnlocks: number;
   reversedQueries: number;
 }
 
 /**
- * What a refund or dispute of `reversedCents` (cumulative, as the processor reports it) newly takes back: the
- * purchase's credits in proportion to the money reversed, rounded up (a refund never leaves a fraction of a
- * credit paid for by nobody), less what earlier reversals already took. A smaller or equal amount than one
- * already applied (a replay, a dispute after a full refund) takes nothing.
+ * What `reversedCents`, refunded and disputed in all, newly takes back: the purchase's credits in proportion to
+ * the money reversed (at most its price), rounded up (a refund never leaves a fraction of a credit paid for by
+ * nobody), less what earlier reversals already took. A smaller or equal amount than one already applied (a
+ * replay, a dispute after a full refund) takes nothing.
  */
 export function reversalDue(p: Reversible, reversedCents: number): { cents: number; unlocks: number; queries: number } {
   const cents = Math.min(Math.max(Math.trunc(reversedCents), 0), p.amountCents);

@@ -260,6 +260,19 @@ const toTransfer = (t: Stripe.Transfer): ProcessorTransfer => ({
   amountReversedCents: t.amount_reversed ?? 0,
 });
 
+/**
+ * The cents the recorded refunds and disputes of one payment took back, from each event type's largest and total
+ * amounts: a charge's refunds are reported cumulatively (the largest is the latest), and each dispute withdraws its
+ * own amount besides them.
+ */
+export function reversedCents(recorded: ReadonlyArray<{ type: string; most: number; total: number }>): number {
+  let cents = 0;
+  for (const r of recorded)
+    if (r.type === 'charge.refunded') cents += r.most;
+    else if (r.type === 'charge.dispute.created') cents += r.total;
+  return cents;
+}
+
 const id = z.string().min(1).max(255);
 const EventEnvelope = z.object({
   id,

@@ -11,6 +11,7 @@ import {
   MalformedEvent,
   type ProcessorEvent,
   ProcessorUnavailable,
+  reversedCents,
 } from '../payments/card-processor.js';
 import { creditsStore, type PurchaseRow } from '../store/credits.js';
 import type { Queryable, Transactor } from '../store/queryable.js';
@@ -121,7 +122,7 @@ export function createCheckoutService(deps: {
     );
     // A refund or dispute delivered before this completion (the processor does not promise order) found no
     // purchase then: it takes its credits back now.
-    const early = row.payment_intent ? await creditsStore.reversedCentsOf(q, row.payment_intent) : 0;
+    const early = row.payment_intent ? reversedCents(await creditsStore.reversalsOf(q, row.payment_intent)) : 0;
     if (early > 0) {
       const reversed = await reverse(q, eventId, row, early, now);
       return {
@@ -231,7 +232,9 @@ export function createCheckoutService(deps: {
       case 'reversal': {
         const purchase = e.paymentIntent && (await creditsStore.purchaseByPaymentIntent(q, e.paymentIntent));
         if (!purchase) return { outcome: 'unknown_purchase', detail: { payment_intent: e.paymentIntent } };
-        return reverse(q, e.eventId, purchase, e.reversedCents, now);
+        // This event is recorded with the payment's others: what they took back together.
+        const reversed = reversedCents(await creditsStore.reversalsOf(q, purchase.payment_intent!));
+        return reverse(q, e.eventId, purchase, reversed, now);
       }
       default:
         return { outcome: 'ignored' };

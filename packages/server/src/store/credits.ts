@@ -196,13 +196,17 @@ export const creditsStore = {
     ]);
   },
 
-  /** The most any recorded refund or dispute of the payment intent reversed (cents), 0 when none. */
-  async reversedCentsOf(q: Queryable, paymentIntent: string): Promise<number> {
-    const row = await q.get<{ c: number | null }>(
-      'SELECT MAX(reversed_cents) AS c FROM processor_events WHERE payment_intent = ?',
+  /** Per event type, the largest and the total cents the recorded refunds and disputes of the payment intent reversed. */
+  async reversalsOf(
+    q: Queryable,
+    paymentIntent: string,
+  ): Promise<Array<{ type: string; most: number; total: number }>> {
+    const rows = await q.all<{ type: string; most: number | null; total: number | null }>(
+      `SELECT type, MAX(reversed_cents) AS most, SUM(reversed_cents) AS total FROM processor_events
+       WHERE payment_intent = ? GROUP BY type`,
       [paymentIntent],
     );
-    return Number(row?.c ?? 0);
+    return rows.map((r) => ({ type: r.type, most: Number(r.most ?? 0), total: Number(r.total ?? 0) }));
   },
 
   async insertDebt(q: Queryable, row: CreditDebtRow): Promise<void> {
