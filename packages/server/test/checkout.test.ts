@@ -200,6 +200,23 @@ describe('card checkout', () => {
     const forged = await webhook(server, { payload: e.payload.replace('"paid"', '"paid" '), header: e.header });
     expect(forged.status).toBe(400);
     expect(await forged.json()).toMatchObject({ error: 'invalid signature' });
+    // Another secret, no header, a signature older than the SDK's 5 minutes (a captured event replayed, checked
+    // against the wall clock the header's timestamp comes from); a signed body that is not JSON.
+    const header = (payload: string, over: { secret?: string; timestamp?: number } = {}) =>
+      stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET, ...over });
+    const refused = [
+      { payload: e.payload, header: header(e.payload, { secret: 'whsec_other' }) },
+      { payload: e.payload, header: '' },
+      { payload: e.payload, header: header(e.payload, { timestamp: Math.floor(Date.now() / 1000) - 600 }) },
+    ];
+    for (const r of refused) {
+      const res = await webhook(server, r);
+      expect([res.status, ((await res.json()) as { error: string }).error]).toEqual([400, 'invalid signature']);
+    }
+    const notJson = await webhook(server, { payload: 'not json', header: header('not json') });
+    expect([notJson.status, ((await notJson.json()) as { code: string }).code]).toEqual([400, 'malformed_json']);
+    const eventId = (JSON.parse(e.payload) as { id: string }).id;
+    expect(await server.db.get('SELECT 1 FROM processor_events WHERE event_id = ?', [eventId])).toBeUndefined();
     const malformed = [
       { id: 'evt_m1', object: 'event', type: 'checkout.session.completed', data: {} },
       { id: 'evt_m2', object: 'event', type: 'checkout.session.completed', data: null },
@@ -404,6 +421,37 @@ describe('card checkout', () => {
     expect(debt.amount_micro).toBe(spent - 10_000_000);
     expect(debt.unlocks).toBe(200 - Math.floor((200 * 10_000_000) / spent));
     expect((await debtShown(accountId)).settled_usd).toBe(10);
+    expect((await ledgerReport(server.db)).problems).toEqual([]);
+  });
+
+  it('a completion racing its refund, or its async success, credits once and loses no reversal', async () => {
+    // Delivered at the same moment: the refund finds no purchase yet while the completion finds no refund yet,
+    // unless the two are serialised; and two crediting events of one session each insert a purchase.
+    const runs = await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        const { accountId, sessionId } = await checkout('starter');
+        const pi = `pi_${sessionId}`;
+        const answers = await Promise.all([
+          send(server, event('checkout.session.completed', session(sessionId))),
+          send(server, event('checkout.session.async_payment_succeeded', session(sessionId))),
+          send(server, event('charge.refunded', { payment_intent: pi, amount: 1000, amount_refunded: 600 })),
+          send(server, event('charge.dispute.created', { payment_intent: pi, amount: 400 })),
+        ]);
+        return { accountId, statuses: answers.map((a) => a.status), outcomes: answers.map((a) => a.body.outcome) };
+      }),
+    );
+    for (const r of runs) {
+      expect(r.statuses).toEqual([200, 200, 200, 200]);
+      expect(r.outcomes.slice(0, 2).sort()).toEqual(['already_credited', 'credited']);
+      expect(await credits(r.accountId)).toEqual({ unlocks: 0, queries: 0 });
+      expect(await creditValue(r.accountId)).toBe(0);
+      expect(await creditsStore.debtOf(server.db, r.accountId)).toEqual({ unlocks: 0, queries: 0, amount_micro: 0 });
+    }
+    const purchases = await server.db.get<{ n: number }>(
+      `SELECT COUNT(*) AS n FROM purchases WHERE account_id IN (${runs.map(() => '?').join(', ')})`,
+      runs.map((r) => r.accountId),
+    );
+    expect(Number(purchases!.n)).toBe(runs.length);
     expect((await ledgerReport(server.db)).problems).toEqual([]);
   });
 
