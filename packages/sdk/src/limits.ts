@@ -54,6 +54,12 @@ export const LIMITS = {
    */
   mcpHttp: { maxJsonDepth: 16, maxBatch: 10 },
   /**
+   * POST /webhook/processor: the processor's events carry whole objects (a session's discount breakdown, a charge's
+   * refunds and their destination details) nested deeper than a request body; an event refused for its depth would be
+   * refused on every retry, and a refund it reports never taken back.
+   */
+  processorWebhook: { maxJsonDepth: 32 },
+  /**
    * Requests per client address and minute, counted in the database (429 with Retry-After past it), so one client
    * cannot starve the rest: anonymous POST /discover and POST /knowledge (with the searches the MCP tools make for
    * anonymous callers), and every POST /mcp request (a batch counts once; its tools' calls count on their own routes).

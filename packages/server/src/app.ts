@@ -24,7 +24,7 @@ import { registryRoutes } from './routes/registry.js';
 import { reviewRoutes } from './routes/review.js';
 import { termsRoutes } from './routes/terms.js';
 import { unlockRoutes } from './routes/unlock.js';
-import { moneyRoutes } from './routes/money.js';
+import { moneyRoutes, PROCESSOR_WEBHOOK_PATH } from './routes/money.js';
 import { MCP_PATH, mcpRoutes } from './routes/mcp.js';
 import { wellKnownRoutes } from './routes/wellknown.js';
 
@@ -72,7 +72,14 @@ export function createApp(deps: AppDeps): BuiltApp {
   app.use(requestLog(deps.logger, () => performance.now()));
   app.use(errorMiddleware());
   app.use(cors({ exposeHeaders: EXPOSED_HEADERS, keepHeadersOnError: true }));
-  app.use(bodyParser({ maxDepthByPath: { [MCP_PATH]: LIMITS.mcpHttp.maxJsonDepth } }));
+  app.use(
+    bodyParser({
+      maxDepthByPath: {
+        [MCP_PATH]: LIMITS.mcpHttp.maxJsonDepth,
+        [PROCESSOR_WEBHOOK_PATH]: LIMITS.processorWebhook.maxJsonDepth,
+      },
+    }),
+  );
   app.use(countSearches(deps.searchCounts));
   app.use(router.routes());
   app.use(router.allowedMethods({ throw: true }));

@@ -194,6 +194,22 @@ describe('card checkout', () => {
     expect(total).toBe(100);
   });
 
+  it("credits an event nested as deep as the processor's objects are (a session's discount breakdown)", async () => {
+    const { accountId, sessionId } = await checkout('starter');
+    // total_details.breakdown.discounts[].discount.coupon.applies_to.products: 10 levels below the event.
+    const deep = session(sessionId, {
+      total_details: {
+        breakdown: {
+          discounts: [{ amount: 0, discount: { coupon: { applies_to: { products: [{ meta: { x: 1 } }] } } } }],
+        },
+      },
+    });
+    const { status, body } = await send(server, event('checkout.session.completed', deep));
+    expect(status).toBe(200);
+    expect(body).toMatchObject({ processed: true });
+    expect(await credits(accountId)).toEqual({ unlocks: 100, queries: 1000 });
+  });
+
   it('a bad signature and malformed signed events (empty data, null ids, wrong types) are 400, never 500', async () => {
     const { accountId, sessionId } = await checkout('starter');
     const e = signedEvent(event('checkout.session.completed', session(sessionId)));

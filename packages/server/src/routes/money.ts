@@ -32,6 +32,8 @@ import { clientIp } from '../http/client-ip.js';
 import { type Api, reply } from '../http/route.js';
 import { requireTermsAccepted } from '../http/terms-gate.js';
 
+export const PROCESSOR_WEBHOOK_PATH = '/webhook/processor';
+
 const WalletParam = z.object({
   wallet: z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'EVM address: 0x followed by 40 hex digits'),
 });
@@ -83,7 +85,7 @@ export function moneyRoutes(api: Api, deps: AppDeps): void {
 
   api.route({
     method: 'post',
-    path: '/webhook/processor',
+    path: PROCESSOR_WEBHOOK_PATH,
     operationId: 'receiveProcessorEvent',
     summary: 'Card processor events (signed)',
     description:
