@@ -9,7 +9,7 @@ import {
   encodeSIWxHeader,
   type SIWxExtension,
 } from '@x402/extensions/sign-in-with-x';
-import { createPublicClient, createWalletClient, http, parseSignature } from 'viem';
+import { createPublicClient, createWalletClient, encodeFunctionData, http, parseSignature } from 'viem';
 import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/clock.js';
@@ -23,6 +23,8 @@ import { walletsStore } from '../src/store/wallets.js';
 import { startTestServer, type TestServer } from '../../../test/support/server.js';
 import { post } from '../../../test/support/identity.js';
 import { listeningUrl, serverProcessEnv } from '../../../test/support/process.js';
+// @ts-expect-error: a plain .mjs build script without types
+import { compileContract } from './chain/build-token.mjs';
 import { startFacilitator } from './chain/facilitator.js';
 import { startLocalChain, token } from './chain/local-chain.js';
 import { startRpcProxy } from './chain/rpc-proxy.js';
@@ -437,6 +439,102 @@ describe('the same authorization mined first by someone else, and the chain unre
       await rpc.close();
     }
   });
+});
+
+describe("one transaction of the payer's own contract using several of its authorizations", () => {
+  /** Deploys Batch.sol: a payer's contract making several token calls in one transaction. Its `run`. */
+  async function deployBatch() {
+    const { abi, bytecode } = compileContract('Batch');
+    const wallet = createWalletClient({
+      account: privateKeyToAccount(chain.facilitatorKey),
+      transport: http(chain.rpcUrl),
+    });
+    const pub = createPublicClient({ transport: http(chain.rpcUrl) });
+    const { contractAddress } = await pub.waitForTransactionReceipt({
+      hash: await wallet.deployContract({ chain: null, abi, bytecode }),
+    });
+    /** Uses each of `signed` in one transaction, paying more for gas so it is mined first. */
+    return (signed: Signed[]) =>
+      wallet.writeContract({
+        chain: null,
+        address: contractAddress!,
+        abi,
+        functionName: 'run',
+        args: [
+          USDC.asset,
+          signed.map(({ authorization: a, signature }) =>
+            encodeFunctionData({
+              abi: token.abi,
+              functionName: 'transferWithAuthorization',
+              args: [a.from, a.to, BigInt(a.value), BigInt(a.validAfter), BigInt(a.validBefore), a.nonce, signature],
+            }),
+          ),
+        ],
+        gas: 400_000n,
+        maxFeePerGas: 100_000_000_000n,
+        maxPriorityFeePerGas: 50_000_000_000n,
+      });
+  }
+
+  it('its one transfer to payTo settles one payment: an authorization it used to pay someone else settles none', async () => {
+    const server = await settlingServer(10000);
+    try {
+      const run = await deployBatch();
+      const c = await contributor(server, 1_000_000);
+      const other = await seedLearning(server, {
+        contributorAccountId: c.accountId,
+        contributorWallet: c.wallet.address,
+        currentPriceMicro: 1_000_000,
+      });
+      const payer = newWallet();
+      await chain.mint(payer.address, 1_000_001n);
+      const validBefore = nowSec(server) + 240n;
+      const first = await signAuthorization(payer, { to: PAY_TO, value: 1_000_000, validBefore });
+      const second = await signAuthorization(payer, { to: PAY_TO, value: 1_000_000, validBefore });
+      // The second's nonce, signed to the payer's accomplice for one micro-USDC.
+      const accomplice = newWallet().address;
+      const elsewhere = await signAuthorization(payer, {
+        to: accomplice,
+        value: 1,
+        validBefore,
+        nonce: second.authorization.nonce as `0x${string}`,
+      });
+      const received = await chain.balanceOf(PAY_TO);
+      await chain.stopMining();
+      const both = Promise.all([
+        getUnlock(server, c.learning.id, { 'x-payment': v1Header(first) }),
+        getUnlock(server, other.id, { 'x-payment': v1Header(second) }),
+      ]);
+      while ((await chain.pendingCount()) < 2) await new Promise((r) => setTimeout(r, 20));
+      // Before the server's two transactions are mined, one transaction uses the first authorization (1 USDC to
+      // payTo) and, with the second's nonce, the one to the accomplice: both of the server's then revert.
+      await run([first, elsewhere]);
+      await chain.mine();
+      const res = await both;
+      expect((await chain.balanceOf(PAY_TO)) - received).toBe(1_000_000n);
+      expect(await chain.balanceOf(accomplice)).toBe(1n);
+      expect(res.map((r) => r.status)).toEqual([200, 402]);
+      expect(((await res[1]!.json()) as { error: string }).error).toMatch(
+        /did not transfer the authorized amount to payTo/,
+      );
+      expect(
+        await server.db.all(
+          'SELECT learning_id, state, unlock_id IS NOT NULL AS served FROM payment_claims WHERE payer = ?',
+          [payer.address.toLowerCase()],
+        ),
+      ).toEqual(
+        expect.arrayContaining([
+          { learning_id: c.learning.id, state: 'settled', served: 1 },
+          { learning_id: other.id, state: 'failed', served: 0 },
+        ]),
+      );
+      expect(await unlocksOf(server, other.id)).toEqual([]);
+      expect(await earnings(server, c.key)).toMatchObject({ pending_balance: 0.7, awaiting_settlement: 0 });
+      expect(await checkLedger(server.db)).toEqual([]);
+    } finally {
+      await server.stop();
+    }
+  }, 60_000);
 });
 
 describe('a settlement that reverts while its authorization stays unused (the payer spent the balance first)', () => {

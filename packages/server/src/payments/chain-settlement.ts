@@ -61,7 +61,10 @@ function clientsFor(o: ChainOptions) {
 /**
  * True when the receipt is a successful transaction in which USDC used exactly this authorization and
  * moved its value from the payer to its payee. A used nonce alone is not enough: the payer may sign a
- * second authorization with the same nonce to someone else and spend it first.
+ * second authorization with the same nonce to someone else and spend it first. Nor is a matching transfer
+ * anywhere in the transaction: one transaction (the payer's own contract) may use several authorizations, one
+ * paying payTo and the others paying someone else. USDC logs an authorization's transfer right after its
+ * AuthorizationUsed, so that transfer is the next log.
  */
 function paid(receipt: TransactionReceipt, a: Authorization): boolean {
   if (receipt.status !== 'success') return false;
@@ -69,20 +72,19 @@ function paid(receipt: TransactionReceipt, a: Authorization): boolean {
     abi: eip3009Abi,
     logs: receipt.logs.filter((l) => isAddressEqual(l.address, USDC.asset)),
   });
-  const used = logs.some(
-    (l) =>
+  return logs.some((l, i) => {
+    const next = logs[i + 1];
+    return (
       l.eventName === 'AuthorizationUsed' &&
       isAddressEqual(l.args.authorizer, a.from as Hex) &&
-      l.args.nonce.toLowerCase() === a.nonce.toLowerCase(),
-  );
-  const moved = logs.some(
-    (l) =>
-      l.eventName === 'Transfer' &&
-      isAddressEqual(l.args.from, a.from as Hex) &&
-      isAddressEqual(l.args.to, a.to as Hex) &&
-      l.args.value === BigInt(a.value),
-  );
-  return used && moved;
+      l.args.nonce.toLowerCase() === a.nonce.toLowerCase() &&
+      next?.eventName === 'Transfer' &&
+      next.logIndex === l.logIndex + 1 &&
+      isAddressEqual(next.args.from, a.from as Hex) &&
+      isAddressEqual(next.args.to, a.to as Hex) &&
+      next.args.value === BigInt(a.value)
+    );
+  });
 }
 
 /** Confirms settlements on chain through an RPC endpoint (used alone to check a facilitator's answers). */

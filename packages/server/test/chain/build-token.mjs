@@ -1,4 +1,5 @@
-// Compiles TestUSDC.sol with the pinned solc from npm and writes TestUSDC.json (abi + runtime bytecode).
+// Compiles TestUSDC.sol with the pinned solc from npm and writes TestUSDC.json (abi + runtime bytecode); compiles
+// the other test contracts (Batch.sol) for the tests that deploy them.
 // `node packages/server/test/chain/build-token.mjs` rebuilds it; chain.test.ts checks the two agree.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -6,23 +7,35 @@ import { createRequire } from 'node:module';
 const require = createRequire(import.meta.url);
 const here = new URL('.', import.meta.url);
 
-export function compileToken() {
+/** Compiles `name`.sol (contract `name`, in this folder) with the pinned solc: its abi and creation and runtime code. */
+export function compileContract(name) {
   const solc = require('solc');
-  const source = readFileSync(new URL('TestUSDC.sol', here), 'utf8');
+  const file = `${name}.sol`;
+  const source = readFileSync(new URL(file, here), 'utf8');
   const input = {
     language: 'Solidity',
-    sources: { 'TestUSDC.sol': { content: source } },
+    sources: { [file]: { content: source } },
     settings: {
       evmVersion: 'paris',
       optimizer: { enabled: true, runs: 200 },
-      outputSelection: { '*': { TestUSDC: ['abi', 'evm.deployedBytecode.object'] } },
+      outputSelection: { '*': { [name]: ['abi', 'evm.bytecode.object', 'evm.deployedBytecode.object'] } },
     },
   };
   const out = JSON.parse(solc.compile(JSON.stringify(input)));
   const errors = (out.errors ?? []).filter((e) => e.severity === 'error');
   if (errors.length) throw new Error(errors.map((e) => e.formattedMessage).join('\n'));
-  const c = out.contracts['TestUSDC.sol'].TestUSDC;
-  return { compiler: `solc ${solc.version()}`, abi: c.abi, runtimeBytecode: `0x${c.evm.deployedBytecode.object}` };
+  const c = out.contracts[file][name];
+  return {
+    compiler: `solc ${solc.version()}`,
+    abi: c.abi,
+    bytecode: `0x${c.evm.bytecode.object}`,
+    runtimeBytecode: `0x${c.evm.deployedBytecode.object}`,
+  };
+}
+
+export function compileToken() {
+  const { compiler, abi, runtimeBytecode } = compileContract('TestUSDC');
+  return { compiler, abi, runtimeBytecode };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
