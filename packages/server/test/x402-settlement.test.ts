@@ -18,6 +18,7 @@ import { USDC } from '../src/payments/x402-requirements.js';
 import { withdrawalProof } from '../src/services/withdrawals.js';
 import { checkLedger } from '../src/services/ledger-check.js';
 import { ledgerStore } from '../src/store/ledger.js';
+import { learningsStore } from '../src/store/learnings.js';
 import type { PaymentClaimRow } from '../src/store/payment-claims.js';
 import { walletsStore } from '../src/store/wallets.js';
 import { startTestServer, type TestServer } from '../../../test/support/server.js';
@@ -772,6 +773,49 @@ describe('a facilitator built from the x402 packages settles on the local chain'
     expect(await earnings(server, c.key)).toMatchObject({ pending_balance: 0.7, awaiting_settlement: 0 });
     expect(await checkLedger(server.db)).toEqual([]);
   });
+
+  it.each([
+    ['a new signature', false],
+    ['a new signature under its payment-identifier', true],
+  ])(
+    'settled, then no answer, then a search reprices the learning: %s is answered by that payment at what it paid',
+    async (_sent, underItsId) => {
+      const c = await contributor(server, 1_000_000);
+      const payer = newWallet();
+      await chain.mint(payer.address, 3_000_000n);
+      const id = generatePaymentId();
+      const send = async () =>
+        underItsId
+          ? paidUnder(server, c.learning.id, payer, id)
+          : getUnlock(server, c.learning.id, {
+              'x-payment': await pay(
+                server,
+                payer,
+                (await learningsStore.byId(server.db, c.learning.id))!.currentPriceMicro,
+              ),
+            });
+      facilitator.override = async (body) => {
+        await facilitator.settleForReal(body);
+        throw new Error('crashed after broadcasting');
+      };
+      try {
+        expect((await send()).status).toBe(502);
+      } finally {
+        facilitator.override = undefined;
+      }
+      expect(await chain.balanceOf(payer.address)).toBe(2_000_000n);
+      // A search reprices it to 2 USDC; the buyer sends again once the 402 that showed 1 USDC is no longer valid.
+      await learningsStore.reprice(server.db, c.learning.id, 2_000_000, server.clock.now());
+      server.clock.advance(300_000 + 1);
+      const res = await send();
+      expect(res.status).toBe(200);
+      expect((await res.json())._revenue).toMatchObject({ amount_paid_usd: 1, contributor_earned_usd: 0.7 });
+      expect(await chain.balanceOf(payer.address)).toBe(2_000_000n);
+      expect(await unlocksOf(server, c.learning.id)).toEqual([{ gross_micro: 1_000_000 }]);
+      expect(await earnings(server, c.key)).toMatchObject({ pending_balance: 0.7, awaiting_settlement: 0 });
+      expect(await checkLedger(server.db)).toEqual([]);
+    },
+  );
 
   it('broadcast, then no answer, under a payment-identifier: 409 while it is not mined, however late; mined, the retry is served it, charged once', async () => {
     const c = await contributor(server, 1_000_000);

@@ -167,6 +167,15 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
     };
   }
 
+  /**
+   * The terms a claimed payment was made on: its value (a payable price when it was verified, and what moved on chain),
+   * whatever the learning costs now, a search having perhaps repriced it since.
+   */
+  const claimedTerms = (l: LearningRecord, row: PaymentClaimRow) => {
+    const { authorization } = JSON.parse(row.payload ?? '{}') as { authorization: { value: string } };
+    return termsFor(l, Number(authorization.value));
+  };
+
   async function paymentRequired(
     l: LearningRecord,
     code: string,
@@ -526,8 +535,7 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
         if (status.state === 'settled') {
           // That payment bought the learning: it is booked and answers this request, whose payment is not used.
           // Booked meanwhile by another request: this one is claimed again, and served as a repeat.
-          const { authorization } = JSON.parse(other.payload ?? '{}') as { authorization: { value: string } };
-          const terms = termsFor(l, payablePrice(l, authorization.value));
+          const terms = claimedTerms(l, other);
           const key = { chainId: other.chain_id, payer: other.payer, nonce: other.nonce };
           const booked = await db
             .tx((q) => book(q, { state: 'settled', txHash: status.txHash }, key, terms))
@@ -623,8 +631,7 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
       if (status.state === 'submitted') throw paymentInProgress();
       if (status.state === 'settled') {
         // The id's fingerprint binds the learning: the claim's is this request's.
-        const { authorization } = JSON.parse(row.payload ?? '{}') as { authorization: { value: string } };
-        const terms = termsFor(l, payablePrice(l, authorization.value));
+        const terms = claimedTerms(l, row);
         return db.tx((q) => book(q, { state: 'settled', txHash: status.txHash }, c, terms));
       }
     }
