@@ -442,6 +442,58 @@ describe('the same authorization mined first by someone else, and the chain unre
   });
 });
 
+describe('the same header sent again while its settlement is being broadcast', () => {
+  it('is not final yet: the authorization is not submitted a second time', async () => {
+    const rpc = await startRpcProxy(chain.rpcUrl);
+    const server = await start({
+      AXLE_RPC_URL: rpc.url,
+      AXLE_SETTLEMENT_KEY: chain.settlementKey,
+      AXLE_SETTLEMENT_WAIT_MS: '10000',
+    });
+    try {
+      const c = await contributor(server, 1_000_000);
+      const payer = newWallet();
+      await chain.mint(payer.address, 1_000_000n);
+      const header = { 'x-payment': await pay(server, payer, 1_000_000) };
+      const sent = () =>
+        createPublicClient({ transport: http(chain.rpcUrl) }).getTransactionCount({
+          address: privateKeyToAccount(chain.settlementKey).address,
+          blockTag: 'pending',
+        });
+      const sentBefore = await sent();
+      await chain.stopMining();
+      // A slow provider: the settlement is signed and recorded as submitted, its broadcast not answered yet.
+      rpc.hold('eth_sendRawTransaction');
+      const first = getUnlock(server, c.learning.id, header);
+      while (rpc.held() < 1) await new Promise((r) => setTimeout(r, 20));
+      expect(await claimOf(server, payer.address)).toMatchObject({ state: 'submitted' });
+      const simulated = rpc.seen('eth_estimateGas');
+      const second = getUnlock(server, c.learning.id, header);
+      // Answered, or simulating the authorization to send it again.
+      await Promise.race([
+        second,
+        (async () => {
+          while (rpc.seen('eth_estimateGas') === simulated) await new Promise((r) => setTimeout(r, 20));
+        })(),
+      ]);
+      rpc.release();
+      const again = await second;
+      expect(again.status).toBe(402);
+      expect(((await again.json()) as { error: string }).error).toMatch(/its settlement is not final yet/);
+      await chain.mine();
+      expect((await first).status).toBe(200);
+      expect((await sent()) - sentBefore).toBe(1);
+      expect(await chain.balanceOf(payer.address)).toBe(0n);
+      expect(await earnings(server, c.key)).toMatchObject({ pending_balance: 0.7, awaiting_settlement: 0 });
+      expect(await checkLedger(server.db)).toEqual([]);
+    } finally {
+      rpc.release();
+      await server.stop();
+      await rpc.close();
+    }
+  }, 60_000);
+});
+
 describe("one transaction of the payer's own contract using several of its authorizations", () => {
   /** Deploys Batch.sol: a payer's contract making several token calls in one transaction. Its `run`. */
   async function deployBatch() {

@@ -295,8 +295,8 @@ export function chainSettler(
     },
     async status(p, nowMs) {
       const s = await reader.status(p, nowMs);
-      // Never submitted (the request ended before signing): nothing to send again.
-      if (s.state !== 'submitted' || !p.txHash) return s;
+      // Never submitted (the request ended before signing), or being sent by a request: nothing to send again.
+      if (s.state !== 'submitted' || !p.txHash || p.inFlight) return s;
       if (await pub.getTransaction({ hash: p.txHash as Hex }).catch(() => null)) return s;
       // Unknown to the chain and still valid: submit it again (a crash before broadcast, a dropped transaction).
       const data = callData(p.authorization, p.signature);

@@ -60,6 +60,8 @@ export interface OpenPayment {
   authorization: Authorization;
   signature: `0x${string}`;
   txHash: string | null;
+  /** A request may still be sending it: where it stands is read, nothing is submitted again. */
+  inFlight?: boolean;
 }
 
 export interface Settler {

@@ -674,22 +674,18 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
       authorization: Authorization;
       signature: `0x${string}`;
     };
+    // A request may still be settling one that moved since: it is read, not submitted again (a resend of its header).
+    const quiet = (row.updated_at ?? 0) <= quietSince();
     let s: SettlementStatus;
     try {
-      s = await settler.status({ authorization, signature, txHash: row.tx_hash }, clock.now());
+      s = await settler.status({ authorization, signature, txHash: row.tx_hash, inFlight: !quiet }, clock.now());
     } catch (err) {
       deps.logger.warn({ err: (err as Error).message }, 'x402 reconciliation: chain unavailable');
       return { state: 'submitted' };
     }
     // Never submitted by this server and unused on chain: once no request can still be settling it, it failed
     // (nothing moved). One handed to a facilitator may have been broadcast by it: unknown until used or expired.
-    if (
-      settler.mode === 'chain' &&
-      row.state === 'verified' &&
-      s.state === 'submitted' &&
-      !s.txHash &&
-      (row.updated_at ?? 0) <= quietSince()
-    )
+    if (settler.mode === 'chain' && row.state === 'verified' && s.state === 'submitted' && !s.txHash && quiet)
       s = { state: 'failed', reason: 'the request ended before the payment was settled; nothing moved' };
     const key = { chainId: row.chain_id, payer: row.payer, nonce: row.nonce };
     await db.tx(async (q) => {
