@@ -1043,6 +1043,40 @@ describe('a facilitator built from the x402 packages settles on the local chain'
     expect(await checkLedger(server.db)).toEqual([]);
   });
 
+  it("a facilitator answering success with another payment's transaction is not believed", async () => {
+    const c = await contributor(server, 1_000_000);
+    const other = await seedLearning(server, {
+      contributorAccountId: c.accountId,
+      contributorWallet: c.wallet.address,
+      currentPriceMicro: 1_000_000,
+    });
+    const payer = newWallet();
+    await chain.mint(payer.address, 2_000_000n);
+    const first = await getUnlock(server, c.learning.id, { 'x-payment': await pay(server, payer, 1_000_000) });
+    expect(first.status).toBe(200);
+    const { transaction } = decodePaymentResponseHeader(first.headers.get('x-payment-response')!);
+    // The lie: the payer's first payment (it paid payTo the same amount) answered for the second.
+    facilitator.override = async () => ({ success: true, transaction, network: 'eip155:8453', payer: payer.address });
+    let res: Response;
+    try {
+      res = await getUnlock(server, other.id, { 'x-payment': await pay(server, payer, 1_000_000) });
+    } finally {
+      facilitator.override = undefined;
+    }
+    expect(res.status).toBe(402);
+    expect(((await res.json()) as { error: string }).error).toMatch(
+      /facilitator reported success but transaction .* did not transfer the authorized amount to payTo/,
+    );
+    // Unused and valid, the authorization is held by the facilitator: watched, not final.
+    expect(
+      await server.db.get('SELECT state, unlock_id FROM payment_claims WHERE learning_id = ?', [other.id]),
+    ).toEqual({ state: 'reverted', unlock_id: null });
+    expect(await unlocksOf(server, other.id)).toEqual([]);
+    expect(await chain.balanceOf(payer.address)).toBe(1_000_000n);
+    expect(await earnings(server, c.key)).toMatchObject({ pending_balance: 0.7, awaiting_settlement: 0 });
+    expect(await checkLedger(server.db)).toEqual([]);
+  });
+
   it('a facilitator answering success for a transaction that reverted is not believed', async () => {
     const c = await contributor(server, 1_000_000);
     const payer = newWallet();

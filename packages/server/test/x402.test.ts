@@ -97,6 +97,37 @@ describe('x402 payments verified offline (no settlement configured)', () => {
     expect(n!.n).toBe(1);
   });
 
+  it('one authorization sent for six learnings at once, in X-Payment and in PAYMENT-SIGNATURE, buys one unlock', async () => {
+    const learnings = await Promise.all(Array.from({ length: 6 }, () => seedLearning(server)));
+    const payload = await authorize(server, privateKeyToAccount(generatePrivateKey()));
+    const accepted = {
+      scheme: 'exact',
+      network: 'eip155:8453',
+      asset: USDC_BASE,
+      amount: '80000',
+      payTo: PAY_TO,
+      maxTimeoutSeconds: 300,
+    };
+    const responses = await Promise.all(
+      learnings.flatMap((l) => [
+        getUnlock(server, l.id, { 'x-payment': v1Header(payload) }),
+        getUnlock(server, l.id, { 'payment-signature': v2Header(payload, accepted) }),
+      ]),
+    );
+    expect(responses.filter((r) => r.status === 200)).toHaveLength(1);
+    for (const r of responses.filter((r) => r.status !== 200)) {
+      expect(r.status).toBe(402);
+      expect(((await r.json()) as { error: string }).error).toBe('payment authorization already used');
+    }
+    const ids = learnings.map((l) => l.id);
+    const paid = await server.db.get<{ n: number }>(
+      `SELECT COUNT(*) AS n FROM unlocks WHERE learning_id IN (${ids.map(() => '?').join(', ')})`,
+      ids,
+    );
+    expect(paid!.n).toBe(1);
+    expect(await checkLedger(server.db)).toEqual([]);
+  });
+
   it('refuses an authorization for one price on a dearer learning, and one addressed to another payTo', async () => {
     const dear = await seedLearning(server, { currentPriceMicro: 500_000 });
     const account = privateKeyToAccount(generatePrivateKey());
