@@ -494,6 +494,42 @@ describe('the same header sent again while its settlement is being broadcast', (
   }, 60_000);
 });
 
+describe('a settlement whose broadcast the provider refuses (the settlement account out of gas money, a rate limit)', () => {
+  it('is not served: 502, the claim left for reconciliation, which sends it again; the same header is then served once', async () => {
+    const rpc = await startRpcProxy(chain.rpcUrl);
+    const server = await start({
+      AXLE_RPC_URL: rpc.url,
+      AXLE_SETTLEMENT_KEY: chain.settlementKey,
+      AXLE_SETTLEMENT_WAIT_MS: '10000',
+    });
+    try {
+      const c = await contributor(server, 1_000_000);
+      const payer = newWallet();
+      await chain.mint(payer.address, 1_000_000n);
+      const header = { 'x-payment': await pay(server, payer, 1_000_000) };
+      rpc.fail('eth_sendRawTransaction');
+      const res = await getUnlock(server, c.learning.id, header);
+      expect(res.status).toBe(502);
+      expect(((await res.json()) as { error: string }).error).toMatch(/outcome unknown/);
+      expect(await claimOf(server, payer.address)).toMatchObject({ state: 'submitted', unlock_id: null });
+      expect(await unlocksOf(server, c.learning.id)).toEqual([]);
+      expect(await chain.balanceOf(payer.address)).toBe(1_000_000n);
+      expect(await earnings(server, c.key)).toMatchObject({ pending_balance: 0, awaiting_settlement: 0 });
+      // The provider answers again: once no request can be sending it, reconciliation sends it again.
+      rpc.fail();
+      server.clock.advance(10_000 + 30_000 + 1);
+      expect(await reconcile(server)).toEqual({ mode: 'chain', settled: 0, failed: 0, submitted: 1 });
+      const served = await getUnlock(server, c.learning.id, header);
+      expect(served.status).toBe(200);
+      expect((await getUnlock(server, c.learning.id, header)).status).toBe(402);
+      await chargedOnce(server, c, payer, 0n);
+    } finally {
+      await server.stop();
+      await rpc.close();
+    }
+  }, 60_000);
+});
+
 describe("one transaction of the payer's own contract using several of its authorizations", () => {
   /** Deploys Batch.sol: a payer's contract making several token calls in one transaction. Its `run`. */
   async function deployBatch() {
@@ -1043,40 +1079,6 @@ describe('a facilitator built from the x402 packages settles on the local chain'
     expect(await checkLedger(server.db)).toEqual([]);
   });
 
-  it("a facilitator answering success with another payment's transaction is not believed", async () => {
-    const c = await contributor(server, 1_000_000);
-    const other = await seedLearning(server, {
-      contributorAccountId: c.accountId,
-      contributorWallet: c.wallet.address,
-      currentPriceMicro: 1_000_000,
-    });
-    const payer = newWallet();
-    await chain.mint(payer.address, 2_000_000n);
-    const first = await getUnlock(server, c.learning.id, { 'x-payment': await pay(server, payer, 1_000_000) });
-    expect(first.status).toBe(200);
-    const { transaction } = decodePaymentResponseHeader(first.headers.get('x-payment-response')!);
-    // The lie: the payer's first payment (it paid payTo the same amount) answered for the second.
-    facilitator.override = async () => ({ success: true, transaction, network: 'eip155:8453', payer: payer.address });
-    let res: Response;
-    try {
-      res = await getUnlock(server, other.id, { 'x-payment': await pay(server, payer, 1_000_000) });
-    } finally {
-      facilitator.override = undefined;
-    }
-    expect(res.status).toBe(402);
-    expect(((await res.json()) as { error: string }).error).toMatch(
-      /facilitator reported success but transaction .* did not transfer the authorized amount to payTo/,
-    );
-    // Unused and valid, the authorization is held by the facilitator: watched, not final.
-    expect(
-      await server.db.get('SELECT state, unlock_id FROM payment_claims WHERE learning_id = ?', [other.id]),
-    ).toEqual({ state: 'reverted', unlock_id: null });
-    expect(await unlocksOf(server, other.id)).toEqual([]);
-    expect(await chain.balanceOf(payer.address)).toBe(1_000_000n);
-    expect(await earnings(server, c.key)).toMatchObject({ pending_balance: 0.7, awaiting_settlement: 0 });
-    expect(await checkLedger(server.db)).toEqual([]);
-  });
-
   it('a facilitator answering success for a transaction that reverted is not believed', async () => {
     const c = await contributor(server, 1_000_000);
     const payer = newWallet();
@@ -1113,6 +1115,40 @@ describe('a facilitator built from the x402 packages settles on the local chain'
     expect(await reconcile(server)).toEqual({ mode: 'facilitator', settled: 0, failed: 0, submitted: 1 });
     expect(await chain.balanceOf(payer.address)).toBe(1_000_000n);
     expect(await earnings(server, c.key)).toMatchObject({ pending_balance: 0, awaiting_settlement: 0 });
+    expect(await checkLedger(server.db)).toEqual([]);
+  });
+
+  it("a facilitator answering success with another payment's transaction is not believed", async () => {
+    const c = await contributor(server, 1_000_000);
+    const other = await seedLearning(server, {
+      contributorAccountId: c.accountId,
+      contributorWallet: c.wallet.address,
+      currentPriceMicro: 1_000_000,
+    });
+    const payer = newWallet();
+    await chain.mint(payer.address, 2_000_000n);
+    const first = await getUnlock(server, c.learning.id, { 'x-payment': await pay(server, payer, 1_000_000) });
+    expect(first.status).toBe(200);
+    const { transaction } = decodePaymentResponseHeader(first.headers.get('x-payment-response')!);
+    // The lie: the payer's first payment (it paid payTo the same amount) answered for the second.
+    facilitator.override = async () => ({ success: true, transaction, network: 'eip155:8453', payer: payer.address });
+    let res: Response;
+    try {
+      res = await getUnlock(server, other.id, { 'x-payment': await pay(server, payer, 1_000_000) });
+    } finally {
+      facilitator.override = undefined;
+    }
+    expect(res.status).toBe(402);
+    expect(((await res.json()) as { error: string }).error).toMatch(
+      /facilitator reported success but transaction .* did not transfer the authorized amount to payTo/,
+    );
+    // Unused and valid, the authorization is held by the facilitator: watched, not final.
+    expect(
+      await server.db.get('SELECT state, unlock_id FROM payment_claims WHERE learning_id = ?', [other.id]),
+    ).toEqual({ state: 'reverted', unlock_id: null });
+    expect(await unlocksOf(server, other.id)).toEqual([]);
+    expect(await chain.balanceOf(payer.address)).toBe(1_000_000n);
+    expect(await earnings(server, c.key)).toMatchObject({ pending_balance: 0.7, awaiting_settlement: 0 });
     expect(await checkLedger(server.db)).toEqual([]);
   });
 });

@@ -280,7 +280,10 @@ export function chainSettler(
       const data = callData(p.authorization, p.signature);
       const gas = await simulate(data);
       const { hash, sent } = await send(data, gas, onSubmit);
-      if (!sent) return { state: 'submitted', txHash: hash };
+      // The provider refused or did not answer the broadcast: it may not be on its way at all, so nothing is served on
+      // it; the claim stays submitted under its hash, and reconciliation sends it again or finds it mined.
+      if (!sent)
+        throw new SettlementUnavailable(`chain unavailable: transaction ${hash} may not have been broadcast`, true);
       const r = await reader.outcome(hash, p.authorization, o.receiptWaitMs);
       // Reverted, perhaps because another transaction used the same authorization first (and paid us).
       if (r.state === 'failed')
