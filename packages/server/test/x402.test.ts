@@ -11,7 +11,8 @@ import { checkLedger } from '../src/services/ledger-check.js';
 import { ledgerStore } from '../src/store/ledger.js';
 import { startTestServer, type TestServer } from '../../../test/support/server.js';
 import { startFacilitator } from './facilitator-standin.js';
-import { getUnlock, seedLearning, signAuthorization, v1Header, v2Header } from './money-helpers.js';
+import { walletsStore } from '../src/store/wallets.js';
+import { getUnlock, newBuyer, seedLearning, signAuthorization, v1Header, v2Header } from './money-helpers.js';
 
 const PAY_TO = '0x000000000000000000000000000000000000a11e';
 const USDC_BASE = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
@@ -203,6 +204,23 @@ describe('x402 payments verified offline (no settlement configured)', () => {
     const full = (await (await getUnlock(server, l.id, { 'x-payment': v1Header(payload) })).json()) as LearningFull;
     expect(full._revenue).toMatchObject({ self_unlock: true, contributor_earned_usd: 0, platform_earned_usd: 0.08 });
     expect((await ledgerStore.balance(server.db, account.address.toLowerCase())).held_micro).toBe(0);
+    expect(await checkLedger(server.db)).toEqual([]);
+  });
+
+  it("a payer that is the owner account's linked wallet pays, but accrues nothing to itself", async () => {
+    // The learning names no contributor wallet: its owner is an account, whose verified wallet pays for it.
+    const wallet = privateKeyToAccount(generatePrivateKey());
+    const owner = await newBuyer(server, { terms: true });
+    await walletsStore.link(server.db, owner.accountId, wallet.address);
+    const l = await seedLearning(server, { contributorAccountId: owner.accountId });
+    const payload = await authorize(server, wallet);
+    const full = (await (await getUnlock(server, l.id, { 'x-payment': v1Header(payload) })).json()) as LearningFull;
+    expect(full._revenue).toMatchObject({ self_unlock: true, contributor_earned_usd: 0, platform_earned_usd: 0.08 });
+    const booked = await server.db.get<{ self_dealing: number }>(
+      'SELECT self_dealing FROM unlocks WHERE learning_id = ?',
+      [l.id],
+    );
+    expect(booked?.self_dealing).toBe(1);
     expect(await checkLedger(server.db)).toEqual([]);
   });
 });

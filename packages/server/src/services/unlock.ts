@@ -398,7 +398,12 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
     } catch (err) {
       throw await refused(err);
     }
-    const selfDealing = sameWallet(payer, l.contributorWallet) || sameWallet(walletClaim, l.contributorWallet);
+    // The contributor paying itself, through the learning's wallet or the owner account's linked one: no accrual.
+    const ownerWallet = l.contributorAccountId ? (await getAccount(db, l.contributorAccountId))?.wallet : undefined;
+    const selfDealing =
+      sameWallet(payer, l.contributorWallet) ||
+      sameWallet(walletClaim, l.contributorWallet) ||
+      sameWallet(payer, ownerWallet);
     const responseHeader = carrier === 'X-Payment' ? 'X-PAYMENT-RESPONSE' : 'PAYMENT-RESPONSE';
     // A paid unlock's answer carries a signed receipt (offer/receipt extension); a capped repeat's does not.
     const answer = async (txHash: string | null, paid: boolean) => ({
