@@ -207,6 +207,37 @@ describe('x402 payments verified offline (no settlement configured)', () => {
     expect(await checkLedger(server.db)).toEqual([]);
   });
 
+  it('ledger:check reports an x402 unlock booked at another amount than its payment authorized', async () => {
+    const { l, res } = await payNewLearning(server);
+    expect(res.status).toBe(200);
+    const claim = await server.db.get<{ unlock_id: string; payload: string }>(
+      'SELECT unlock_id, payload FROM payment_claims WHERE learning_id = ?',
+      [l.id],
+    );
+    // As a booking at the price of a reprice made after the payment would read (the payment moved less).
+    const signed = JSON.parse(claim!.payload) as { authorization: { value: string } };
+    const lower = { ...signed, authorization: { ...signed.authorization, value: '40000' } };
+    await server.db.run('UPDATE payment_claims SET payload = ? WHERE unlock_id = ?', [
+      JSON.stringify(lower),
+      claim!.unlock_id,
+    ]);
+    try {
+      expect(await checkLedger(server.db)).toEqual([
+        `x402 unlock booked at another amount than its payment authorized: ${JSON.stringify({
+          unlock_id: claim!.unlock_id,
+          gross_micro: 80000,
+          authorized_micro: 40000,
+        })}`,
+      ]);
+    } finally {
+      await server.db.run('UPDATE payment_claims SET payload = ? WHERE unlock_id = ?', [
+        claim!.payload,
+        claim!.unlock_id,
+      ]);
+    }
+    expect(await checkLedger(server.db)).toEqual([]);
+  });
+
   it("a payer that is the owner account's linked wallet pays, but accrues nothing to itself", async () => {
     // The learning names no contributor wallet: its owner is an account, whose verified wallet pays for it.
     const wallet = privateKeyToAccount(generatePrivateKey());

@@ -38,6 +38,7 @@ export async function ledgerReport(q: Queryable, processorTransfers?: ProcessorT
     await ledgerAuditStore.creditsWithoutSettlement(q),
   );
   report('settled x402 payment whose share was never credited', await ledgerAuditStore.settledNotCredited(q));
+  report('x402 unlock booked at another amount than its payment authorized', await x402OffAuthorization(q));
   report(
     'credit unlocks booked above what the buyer paid for credits',
     await ledgerAuditStore.creditUnlocksAbovePurchases(q),
@@ -55,6 +56,17 @@ export async function ledgerReport(q: Queryable, processorTransfers?: ProcessorT
     debts: (await ledgerAuditStore.debts(q))!,
     processorTransfersChecked: processorTransfers?.length ?? 0,
   };
+}
+
+/** x402 unlocks whose gross is not their authorization's value: the contributor was credited more or less than moved. */
+async function x402OffAuthorization(q: Queryable) {
+  const bad: unknown[] = [];
+  for (const b of await ledgerAuditStore.x402Bookings(q)) {
+    const value = (JSON.parse(b.payload ?? '{}') as { authorization?: { value?: string } }).authorization?.value;
+    if (value !== undefined && Number(value) !== Number(b.gross_micro))
+      bad.push({ unlock_id: b.unlock_id, gross_micro: Number(b.gross_micro), authorized_micro: Number(value) });
+  }
+  return bad;
 }
 
 /**

@@ -71,6 +71,12 @@ export const ledgerAuditStore = {
       WHERE c.state = 'settled' AND u.payee IS NOT NULL AND u.contributor_micro > 0
         AND NOT EXISTS (SELECT 1 FROM ledger_entries e WHERE e.ref = u.id AND e.kind IN ('accrue', 'hold'))`),
 
+  /** Every paid x402 unlock (a repeat books nothing) with what it booked and its payment's authorization (JSON). */
+  x402Bookings: (q: Queryable) =>
+    q.all<{ unlock_id: string; gross_micro: number; payload: string | null }>(`
+      SELECT u.id AS unlock_id, u.gross_micro, c.payload FROM payment_claims c JOIN unlocks u ON u.id = c.unlock_id
+      WHERE u.path = 'x402' AND u.accrual_capped = 0`),
+
   /** Totals that must be equal: contributor shares sold (x402 ones once settled) vs credited, wallet balances moved out vs in. */
   totals: (q: Queryable) =>
     q.get<{ sold: number; credited: number; moved_out: number; moved_in: number }>(`
