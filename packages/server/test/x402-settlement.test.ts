@@ -44,10 +44,10 @@ const start = (env: Record<string, string> = {}) =>
     { AXLE_CUSTODIAL_WITHDRAWALS: 'true', AXLE_ADMIN_TOKEN: ADMIN, ...env },
     { clock: new ManualClock(Date.now()) },
   );
-/** A server that settles on the local chain itself, waiting `waitMs` for a receipt. */
-const settlingServer = (waitMs: number) =>
+/** A server that settles on the local chain itself (through `rpcUrl`, a proxy), waiting `waitMs` for a receipt. */
+const settlingServer = (waitMs: number, rpcUrl = chain.rpcUrl) =>
   start({
-    AXLE_RPC_URL: chain.rpcUrl,
+    AXLE_RPC_URL: rpcUrl,
     AXLE_SETTLEMENT_KEY: chain.settlementKey,
     AXLE_SETTLEMENT_WAIT_MS: String(waitMs),
   });
@@ -445,11 +445,7 @@ describe('the same authorization mined first by someone else, and the chain unre
 describe('the same header sent again while its settlement is being broadcast', () => {
   it('is not final yet: the authorization is not submitted a second time', async () => {
     const rpc = await startRpcProxy(chain.rpcUrl);
-    const server = await start({
-      AXLE_RPC_URL: rpc.url,
-      AXLE_SETTLEMENT_KEY: chain.settlementKey,
-      AXLE_SETTLEMENT_WAIT_MS: '10000',
-    });
+    const server = await settlingServer(10000, rpc.url);
     try {
       const c = await contributor(server, 1_000_000);
       const payer = newWallet();
@@ -497,11 +493,7 @@ describe('the same header sent again while its settlement is being broadcast', (
 describe('a settlement whose broadcast the provider refuses (the settlement account out of gas money, a rate limit)', () => {
   it('is not served: 502, the claim left for reconciliation, which sends it again; the same header is then served once', async () => {
     const rpc = await startRpcProxy(chain.rpcUrl);
-    const server = await start({
-      AXLE_RPC_URL: rpc.url,
-      AXLE_SETTLEMENT_KEY: chain.settlementKey,
-      AXLE_SETTLEMENT_WAIT_MS: '10000',
-    });
+    const server = await settlingServer(10000, rpc.url);
     try {
       const c = await contributor(server, 1_000_000);
       const payer = newWallet();
