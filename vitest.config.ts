@@ -18,6 +18,7 @@ const ON_BOTH_BACKENDS = [
   'review',
   'discover',
   'withdrawals',
+  'withdrawal-attacks',
   'x402',
   'device',
   'jobs',

@@ -15,6 +15,7 @@ import { termsStore } from '../src/store/terms.js';
 import { USDC } from '../src/payments/x402-requirements.js';
 import type { TestServer } from '../../../test/support/server.js';
 import { post } from '../../../test/support/identity.js';
+import { ledgerCheck } from '../src/scripts/ledger-check.js';
 import { newLearning } from './learning-fixture.js';
 import type { ProcessorStandIn } from './processor-standin.js';
 
@@ -98,6 +99,27 @@ export async function onboardedEarner(server: TestServer, standIn: ProcessorStan
   };
   standIn.completeOnboarding(link.payout_account_id);
   return { ...e, destination: link.payout_account_id };
+}
+
+/**
+ * `npm run ledger:check` as the operator runs it on the data dir's database (`env` may name another, such as
+ * AXLE_DATABASE_URL), asking the processor stand-in for its own list of transfers.
+ */
+export async function ledgerCheckWithProcessor(dataDir: string, standIn: ProcessorStandIn, env: Record<string, string> = {}) {
+  const lines: string[] = [];
+  const code = await ledgerCheck(
+    {
+      AXLE_DATA_DIR: dataDir,
+      AXLE_PROCESSOR_SECRET_KEY: standIn.secretKey,
+      AXLE_PROCESSOR_API_URL: standIn.url,
+      ...env,
+    },
+    (l) => lines.push(l),
+  );
+  return {
+    code,
+    report: JSON.parse(lines[0]!) as { ok: boolean; problems: string[]; processor_transfers_checked: number },
+  };
 }
 
 export const jwtFor = (server: TestServer, accountId: string) =>

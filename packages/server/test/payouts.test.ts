@@ -5,7 +5,6 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { API_KEY_SCOPES, CURRENT_TOS_VERSION } from '@axle/sdk';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ledgerCheck } from '../src/scripts/ledger-check.js';
 import { findOrCreateAccount } from '../src/services/accounts.js';
 import { createKey } from '../src/services/api-keys.js';
 import { checkLedger } from '../src/services/ledger-check.js';
@@ -22,25 +21,12 @@ import { walletsStore } from '../src/store/wallets.js';
 import { listeningUrl, serverProcessEnv } from '../../../test/support/process.js';
 import { startTestServer, type TestServer } from '../../../test/support/server.js';
 import { post } from '../../../test/support/identity.js';
-import { boughtCredits, onboardedEarner } from './money-helpers.js';
+import { boughtCredits, ledgerCheckWithProcessor, onboardedEarner } from './money-helpers.js';
 import { type ProcessorStandIn, startProcessorStandIn } from './processor-standin.js';
 
 const SECRET = 'sk_test_axle';
 const ADMIN = 'a'.repeat(32);
 const admin = { authorization: `Bearer ${ADMIN}` };
-
-/** ledger:check as the operator runs it, asking the processor (the stand-in) for its own list of transfers. */
-async function ledgerCheckWithProcessor(dataDir: string, standIn: ProcessorStandIn) {
-  const lines: string[] = [];
-  const code = await ledgerCheck(
-    { AXLE_DATA_DIR: dataDir, AXLE_PROCESSOR_SECRET_KEY: SECRET, AXLE_PROCESSOR_API_URL: standIn.url },
-    (l) => lines.push(l),
-  );
-  return {
-    code,
-    report: JSON.parse(lines[0]!) as { ok: boolean; problems: string[]; processor_transfers_checked: number },
-  };
-}
 
 describe('card payouts exactly once (in process)', () => {
   let server: TestServer;

@@ -21,9 +21,11 @@ export interface StandInTransfer {
  * until `release()` (a processor that times out after accepting); `hang` holds the request before creating
  * anything (a request that never reached it); `late` holds the request before creating anything, then on `release()`
  * creates the transfer and answers (a processor that acts on a request later than the caller looks);
- * `refuse` answers 400 as for an invalid destination.
+ * `refuse` answers 400 as for an invalid destination; `unavailable` answers the first request under each key 503
+ * before acting (nothing created or kept under the key) and the next one normally; `lost` creates the transfer and
+ * keeps its answer under the key, then answers this request 502 (a gateway that lost the answer after it acted).
  */
-export type TransferMode = 'normal' | 'slow' | 'hang' | 'late' | 'refuse';
+export type TransferMode = 'normal' | 'slow' | 'hang' | 'late' | 'refuse' | 'unavailable' | 'lost';
 
 /**
  * A loopback stand-in for the card processor's API, speaking its wire format (form-encoded requests, JSON
@@ -37,6 +39,8 @@ export async function startProcessorStandIn(secretKey: string) {
   const transfers: StandInTransfer[] = [];
   // Idempotency-Key -> the answer of the first request with it (null while that request is in progress).
   const answered = new Map<string, { status: number; body: object; params: string } | null>();
+  // Keys an `unavailable` transfer answered 503 once.
+  const unavailableFor = new Set<string | undefined>();
   const held: Array<() => void> = [];
   const transferWaiters: Array<(t: StandInTransfer) => void> = [];
   const requestWaiters: Array<{
@@ -127,6 +131,10 @@ export async function startProcessorStandIn(secretKey: string) {
   ) {
     const hold = () => new Promise<void>((resolve) => held.push(resolve));
     const mode = modeFor.get(form.get('destination') ?? '') ?? defaultMode;
+    if (mode === 'unavailable' && !unavailableFor.has(key)) {
+      unavailableFor.add(key);
+      return send(503, error('api_error', 'The service is temporarily unavailable'));
+    }
     if (key !== undefined && answered.has(key)) {
       const first = answered.get(key);
       if (first === null)
@@ -178,6 +186,7 @@ export async function startProcessorStandIn(secretKey: string) {
     if (key !== undefined) answered.set(key, { status: 200, body: t, params });
     for (const w of transferWaiters.splice(0)) w(t);
     if (mode === 'slow') await hold();
+    if (mode === 'lost') return send(502, error('api_error', 'Bad gateway'));
     send(200, t);
   }
 
@@ -185,6 +194,7 @@ export async function startProcessorStandIn(secretKey: string) {
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     url: base,
+    secretKey,
     requests,
     transfers,
     /** What the hosted onboarding would do once the contributor finishes it. */

@@ -204,7 +204,9 @@ export function createPayouts(deps: {
         // Renewed before each settlement, so a slow processor cannot outlast the lease into a second pass.
         const at = clock.now();
         if (!(await leasesStore.take(db, LEASE_NAME, holder, at, at + leaseMs))) break;
-        const after = await reconcileRow(s);
+        // Read again: the list is as old as the pass, and a send begun since (a request, an operator's reconcile
+        // on another instance) moved its sent_at, which decides whether it may still land.
+        const after = await reconcileRow((await ledgerStore.settlement(db, s.id)) ?? s);
         counts.checked++;
         if (after.status === 'confirmed') counts.confirmed++;
         else if (after.status === 'failed') counts.failed++;
