@@ -39,10 +39,12 @@ export const LIMITS = {
   apiKeyPage: { min: 1, max: 100, default: 50 },
   /**
    * Writes an account can repeat, limited per account in the database (429 with Retry-After past
-   * either window). `learn` takes one extraction run's drafts (maxLearnings, 20) at once.
+   * either window). `learn` takes one extraction run's drafts (maxLearnings, 20) at once. `cardWithdrawal`
+   * counts POST /withdraw/processor requests that get as far as asking the card processor.
    */
   accountWrites: {
     apiKeyCreate: { perMinute: 10, perHour: 30 },
+    cardWithdrawal: { perMinute: 10, perHour: 30 },
     consentChange: { perMinute: 10, perHour: 60 },
     learn: { perMinute: 20, perHour: 100 },
     rating: { perMinute: 20, perHour: 100 },

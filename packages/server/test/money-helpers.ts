@@ -4,6 +4,7 @@ import type { PrivateKeyAccount } from 'viem';
 import { expect } from 'vitest';
 import { findOrCreateAccount } from '../src/services/accounts.js';
 import { createKey } from '../src/services/api-keys.js';
+import { openSettlement } from '../src/services/ledger.js';
 import { createJwtService, loadJwtSecret } from '../src/services/jwt.js';
 import { accountsStore } from '../src/store/accounts.js';
 import { creditsStore } from '../src/store/credits.js';
@@ -105,7 +106,11 @@ export async function onboardedEarner(server: TestServer, standIn: ProcessorStan
  * `npm run ledger:check` as the operator runs it on the data dir's database (`env` may name another, such as
  * AXLE_DATABASE_URL), asking the processor stand-in for its own list of transfers.
  */
-export async function ledgerCheckWithProcessor(dataDir: string, standIn: ProcessorStandIn, env: Record<string, string> = {}) {
+export async function ledgerCheckWithProcessor(
+  dataDir: string,
+  standIn: ProcessorStandIn,
+  env: Record<string, string> = {},
+) {
   const lines: string[] = [];
   const code = await ledgerCheck(
     {
@@ -121,6 +126,20 @@ export async function ledgerCheckWithProcessor(dataDir: string, standIn: Process
     report: JSON.parse(lines[0]!) as { ok: boolean; problems: string[]; processor_transfers_checked: number },
   };
 }
+
+/** A $1 card withdrawal's settlement (the debit), opened by a request whose instance died before it sent the transfer. */
+export const openedUnsent = (server: TestServer, e: Awaited<ReturnType<typeof onboardedEarner>>) =>
+  server.db.tx((q) =>
+    openSettlement(q, {
+      holder: e.accountId,
+      wallet: e.wallet.address,
+      rail: 'processor',
+      amountMicro: 1_000_000,
+      destination: e.destination,
+      pollUrl: '/p',
+      now: server.clock.now(),
+    }),
+  );
 
 export const jwtFor = (server: TestServer, accountId: string) =>
   createJwtService(loadJwtSecret(undefined, server.dataDir), server.clock).issue(accountId);

@@ -1,21 +1,21 @@
 // An outsider trying to withdraw more than was earned, withdraw twice, or be paid twice: two server instances on one
 // database (SQLite file or PostgreSQL) racing withdrawals on both rails, amounts that are not money, a processor
 // that answers 5xx, and a reconciliation pass working through its list while another instance sends.
-import { ManualClock } from '../src/clock.js';
+import { LIMITS } from '@axle/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '../src/clock.js';
 import { createLogger } from '../src/logger.js';
 import { stripeProcessor } from '../src/payments/card-processor.js';
 import { localPayoutSender } from '../src/payments/payout-sender.js';
 import { setSuspended } from '../src/services/accounts.js';
 import { checkLedger } from '../src/services/ledger-check.js';
-import { openSettlement } from '../src/services/ledger.js';
 import { createPayouts } from '../src/services/payouts.js';
 import { withdrawalProof } from '../src/services/withdrawals.js';
 import { ledgerStore } from '../src/store/ledger.js';
 import { BACKEND, backendEnv } from '../../../test/support/backend.js';
 import { post } from '../../../test/support/identity.js';
 import { startTestServer, type TestServer } from '../../../test/support/server.js';
-import { earner, ledgerCheckWithProcessor, onboardedEarner } from './money-helpers.js';
+import { earner, ledgerCheckWithProcessor, onboardedEarner, openedUnsent } from './money-helpers.js';
 import { type ProcessorStandIn, startProcessorStandIn } from './processor-standin.js';
 
 const SECRET = 'sk_test_axle';
@@ -73,8 +73,7 @@ describe('withdrawals racing over two instances on one database', () => {
     const paid = answers.filter((r) => r.status === 200);
     expect(paid).toEqual([{ status: 200, body: expect.objectContaining({ status: 'confirmed', amount: 5 }) }]);
     // The rest found it in flight, or found $2 left once it was paid.
-    for (const r of answers.filter((x) => x.status !== 200))
-      expect(r).toSatisfy(refused);
+    for (const r of answers.filter((x) => x.status !== 200)) expect(r).toSatisfy(refused);
     expect(transfersTo(e.destination).map((t) => t.amount)).toEqual([500]);
     expect(await ledgerStore.balance(a.db, e.accountId)).toMatchObject({ pending_micro: 2_000_000 });
     await books();
@@ -93,9 +92,11 @@ describe('withdrawals racing over two instances on one database', () => {
     expect(answers.filter((r) => r.status === 200)).toEqual([
       { status: 200, body: expect.objectContaining({ status: 'confirmed', amount: 7 }) },
     ]);
-    for (const r of answers.filter((x) => x.status !== 200))
-      expect(r).toSatisfy(refused);
-    expect(await ledgerStore.balance(a.db, e.accountId)).toMatchObject({ pending_micro: 0, withdrawn_micro: 7_000_000 });
+    for (const r of answers.filter((x) => x.status !== 200)) expect(r).toSatisfy(refused);
+    expect(await ledgerStore.balance(a.db, e.accountId)).toMatchObject({
+      pending_micro: 0,
+      withdrawn_micro: 7_000_000,
+    });
     await books();
   });
 
@@ -123,10 +124,31 @@ describe('withdrawals racing over two instances on one database', () => {
 
   it('amounts that are not money are 400 with a JSON error, and nothing is opened or sent', async () => {
     const e = await onboardedEarner(a, standIn, 10_000_000);
-    const amounts: unknown[] = [0, -0, -1, -0.5, 1e-9, 0.001, 0.499, 7.01, 1e308, 9007199254740991, '1', '5', null, true, [1], {}];
+    const amounts: unknown[] = [
+      0,
+      -0,
+      -1,
+      -0.5,
+      1e-9,
+      0.001,
+      0.499,
+      7.01,
+      1e308,
+      9007199254740991,
+      '1',
+      '5',
+      null,
+      true,
+      [1],
+      {},
+    ];
     for (const amount_usd of amounts) {
       const r = await json(await post(a, '/withdraw/processor', { amount_usd }, { 'x-api-key': e.key }));
-      expect([JSON.stringify(amount_usd), r.status, typeof r.body.error]).toEqual([JSON.stringify(amount_usd), 400, 'string']);
+      expect([JSON.stringify(amount_usd), r.status, typeof r.body.error]).toEqual([
+        JSON.stringify(amount_usd),
+        400,
+        'string',
+      ]);
     }
     const missing = await post(a, '/withdraw/processor', {}, { 'x-api-key': e.key });
     expect(missing.status).toBe(400);
@@ -137,27 +159,45 @@ describe('withdrawals racing over two instances on one database', () => {
   });
 });
 
-describe('a processor that answers 5xx', () => {
-  /** A $1 card withdrawal's settlement whose request died before sending it. */
-  const openedUnsent = (e: Awaited<ReturnType<typeof onboardedEarner>>) =>
-    a.db.tx((q) =>
-      openSettlement(q, {
-        holder: e.accountId,
-        wallet: e.wallet.address,
-        rail: 'processor',
-        amountMicro: 1_000_000,
-        destination: e.destination,
-        pollUrl: '/p',
-        now: a.clock.now(),
-      }),
+describe('card withdrawal requests per account', () => {
+  it('are limited in the database before the processor is asked: a burst over both instances is 429, another account is not held back', async () => {
+    const { perMinute } = LIMITS.accountWrites.cardWithdrawal;
+    const e = await onboardedEarner(a, standIn, 10_000_000);
+    const asked = () =>
+      standIn.requests.filter((r) => r.method === 'GET' && r.path === `/v1/accounts/${e.destination}`).length;
+    const before = asked();
+    // Each of these would ask the processor whether the payout account is onboarded, then find $7 too little.
+    const burst = await Promise.all(
+      Array.from({ length: perMinute + 5 }, (_, i) =>
+        post(both()[i % 2]!, '/withdraw/processor', { amount_usd: 50 }, { 'x-api-key': e.key }),
+      ),
     );
+    expect(burst.filter((r) => r.status === 400)).toHaveLength(perMinute);
+    const limited = burst.filter((r) => r.status === 429);
+    expect(limited).toHaveLength(5);
+    expect(limited[0]!.headers.get('retry-after')).toBe('60');
+    expect(await limited[0]!.json()).toMatchObject({ code: 'rate_limited' });
+    expect(asked() - before).toBe(perMinute);
+    // Refused before the processor would be asked, a request spends nothing: still its own 400.
+    const below = await post(a, '/withdraw/processor', { amount_usd: 0.1 }, { 'x-api-key': e.key });
+    expect(await below.json()).toMatchObject({ error: expect.stringMatching(/below minimum/) });
+    const other = await onboardedEarner(a, standIn, 10_000_000);
+    expect((await post(b, '/withdraw/processor', { amount_usd: 1 }, { 'x-api-key': other.key })).status).toBe(200);
+    a.clock.advance(60_000);
+    expect((await post(b, '/withdraw/processor', { amount_usd: 1 }, { 'x-api-key': e.key })).status).toBe(200);
+    await books();
+  });
+});
 
+describe('a processor that answers 5xx', () => {
   it("503 before acting, then success on the SDK's retry under the same key: paid once", async () => {
     const e = await onboardedEarner(a, standIn, 10_000_000);
     standIn.setTransferMode('unavailable', e.destination);
     const r = await json(await post(a, '/withdraw/processor', { amount_usd: 1 }, { 'x-api-key': e.key }));
     expect(r).toMatchObject({ status: 200, body: { status: 'confirmed', amount: 1 } });
-    const posts = standIn.requests.filter((x) => x.path === '/v1/transfers' && x.form.get('destination') === e.destination);
+    const posts = standIn.requests.filter(
+      (x) => x.path === '/v1/transfers' && x.form.get('destination') === e.destination,
+    );
     expect(posts.map((x) => x.idempotencyKey)).toEqual([r.body.settlement_id, r.body.settlement_id]);
     expect(transfersTo(e.destination).map((t) => t.amount)).toEqual([100]);
     standIn.setTransferMode('normal');
@@ -168,15 +208,21 @@ describe('a processor that answers 5xx', () => {
     const e = await onboardedEarner(a, standIn, 10_000_000);
     standIn.setTransferMode('lost', e.destination);
     const r = await json(await post(a, '/withdraw/processor', { amount_usd: 1 }, { 'x-api-key': e.key }));
-    expect(r).toMatchObject({ status: 200, body: { status: 'confirmed', payout_id: transfersTo(e.destination)[0]!.id } });
+    expect(r).toMatchObject({
+      status: 200,
+      body: { status: 'confirmed', payout_id: transfersTo(e.destination)[0]!.id },
+    });
     expect(transfersTo(e.destination)).toHaveLength(1);
     standIn.setTransferMode('normal');
     await books();
   });
 
   it('without retries a 5xx is an unknown outcome, never a failure: the next pass pays it exactly once', async () => {
-    const [lost, unavailable] = [await onboardedEarner(a, standIn, 10_000_000), await onboardedEarner(a, standIn, 10_000_000)];
-    const opened = [await openedUnsent(lost), await openedUnsent(unavailable)];
+    const [lost, unavailable] = [
+      await onboardedEarner(a, standIn, 10_000_000),
+      await onboardedEarner(a, standIn, 10_000_000),
+    ];
+    const opened = [await openedUnsent(a, lost), await openedUnsent(a, unavailable)];
     standIn.setTransferMode('lost', lost.destination);
     standIn.setTransferMode('unavailable', unavailable.destination);
     const payouts = createPayouts({
@@ -187,7 +233,8 @@ describe('a processor that answers 5xx', () => {
       processor: await stripeProcessor({ secretKey: SECRET, apiUrl: standIn.url, maxNetworkRetries: 0 }),
     });
     expect(await payouts.runPass()).toMatchObject({ checked: 2, unresolved: 2, failed: 0 });
-    for (const s of opened) expect(await ledgerStore.settlement(a.db, s.id)).toMatchObject({ status: 'processing_timeout' });
+    for (const s of opened)
+      expect(await ledgerStore.settlement(a.db, s.id)).toMatchObject({ status: 'processing_timeout' });
     // The lost answer's transfer is found; the unavailable one is sent again under its key.
     expect(await payouts.runPass()).toMatchObject({ checked: 2, confirmed: 2 });
     for (const e of [lost, unavailable]) {
@@ -201,40 +248,40 @@ describe('a processor that answers 5xx', () => {
 
 describe('a reconciliation pass and a send on another instance', () => {
   it('a pass does not fail a card payout from the list it read at its start: a send begun since may still land', async () => {
-    const [blocker, victim] = [await onboardedEarner(a, standIn, 10_000_000), await onboardedEarner(a, standIn, 10_000_000)];
-    const open = (e: typeof blocker) =>
-      a.db.tx((q) =>
-        openSettlement(q, {
-          holder: e.accountId,
-          wallet: e.wallet.address,
-          rail: 'processor',
-          amountMicro: 1_000_000,
-          destination: e.destination,
-          pollUrl: '/p',
-          now: a.clock.now(),
-        }),
-      );
+    const [blocker, victim] = [
+      await onboardedEarner(a, standIn, 10_000_000),
+      await onboardedEarner(a, standIn, 10_000_000),
+    ];
     // Two withdrawals whose requests died before sending; the first is older, so a pass reaches it first.
-    await open(blocker);
+    const first = await openedUnsent(a, blocker);
     a.clock.advance(1);
-    const s = await open(victim);
+    const s = await openedUnsent(a, victim);
     const sendWindowMs = 60_000;
     a.clock.advance(sendWindowMs);
     // Instance A's pass: the processor never answers the first send, so the pass waits on it for its timeout.
     standIn.setTransferMode('hang', blocker.destination);
-    const stuck = standIn.nextRequest((p, _q, f) => p === '/v1/transfers' && f.get('destination') === blocker.destination);
+    const stuck = standIn.nextRequest(
+      (p, _q, f) => p === '/v1/transfers' && f.get('destination') === blocker.destination,
+    );
     const pass = createPayouts({
       db: a.db,
       clock: a.clock,
       logger: createLogger('silent'),
       sender: localPayoutSender,
-      processor: await stripeProcessor({ secretKey: SECRET, apiUrl: standIn.url, timeoutMs: 500, maxNetworkRetries: 0 }),
+      processor: await stripeProcessor({
+        secretKey: SECRET,
+        apiUrl: standIn.url,
+        timeoutMs: 500,
+        maxNetworkRetries: 0,
+      }),
       sendWindowMs,
     }).runPass();
     await stuck;
     // Meanwhile an operator reconciles the second on instance B: it is sent now, and the processor acts on it late.
     standIn.setTransferMode('late', victim.destination);
-    const reached = standIn.nextRequest((p, _q, f) => p === '/v1/transfers' && f.get('destination') === victim.destination);
+    const reached = standIn.nextRequest(
+      (p, _q, f) => p === '/v1/transfers' && f.get('destination') === victim.destination,
+    );
     const operator = fetch(`${b.url}/admin/settlements/${s.id}/reconcile`, {
       method: 'POST',
       headers: { authorization: `Bearer ${ADMIN}` },
@@ -253,10 +300,11 @@ describe('a reconciliation pass and a send on another instance', () => {
     standIn.setTransferMode('normal');
     // The first, never answered, is found with no transfer and sent again.
     await a.db.tx((q) => setSuspended(q, victim.accountId, false, a.clock.now()));
-    await fetch(`${a.url}/admin/settlements/${(await ledgerStore.settlementsFor(a.db, blocker.accountId, 1))[0]!.id}/reconcile`, {
+    const resent = await fetch(`${a.url}/admin/settlements/${first.id}/reconcile`, {
       method: 'POST',
       headers: { authorization: `Bearer ${ADMIN}` },
     });
+    expect(await resent.json()).toMatchObject({ status: 'confirmed' });
     expect(transfersTo(blocker.destination).map((t) => t.amount)).toEqual([100]);
     await books();
   });

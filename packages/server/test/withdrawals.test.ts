@@ -23,7 +23,7 @@ import { termsStore } from '../src/store/terms.js';
 import { walletsStore } from '../src/store/wallets.js';
 import { startTestServer, type TestServer } from '../../../test/support/server.js';
 import { post } from '../../../test/support/identity.js';
-import { boughtCredits, earner, newBuyer, onboardedEarner } from './money-helpers.js';
+import { boughtCredits, earner, newBuyer, onboardedEarner, openedUnsent } from './money-helpers.js';
 import { startProcessorStandIn } from './processor-standin.js';
 
 const SECRET = 'sk_test_axle';
@@ -480,20 +480,6 @@ describe('sanctions screening and suspension on both withdrawal rails', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  /** A $1 card withdrawal's settlement, opened by a request whose instance died before it sent the transfer. */
-  const openedUnsent = (e: Awaited<ReturnType<typeof onboardedEarner>>) =>
-    server.db.tx((q) =>
-      openSettlement(q, {
-        holder: e.accountId,
-        wallet: e.wallet.address,
-        rail: 'processor',
-        amountMicro: 1_000_000,
-        destination: e.destination,
-        pollUrl: '/p',
-        now: server.clock.now(),
-      }),
-    );
-
   it('a wallet listed after it was linked withdraws on neither rail: 403 sanctions_blocked, nothing moves', async () => {
     const e = await onboardedEarner(server, standIn, 2_000_000);
     fs.writeFileSync(listFile, `${e.wallet.address}\n`);
@@ -518,7 +504,7 @@ describe('sanctions screening and suspension on both withdrawal rails', () => {
     fs.writeFileSync(listFile, '# none yet\n');
     const e = await onboardedEarner(server, standIn, 2_000_000);
     // The withdrawal passed the screen and opened its settlement; the process died before the transfer went out.
-    const opened = await openedUnsent(e);
+    const opened = await openedUnsent(server, e);
     fs.writeFileSync(listFile, `${e.wallet.address}\n`);
     server.clock.advance(longestTransferMs()); // no request is still sending it
     const res = await fetch(`${server.url}/admin/settlements/${opened.id}/reconcile`, {
@@ -538,7 +524,7 @@ describe('sanctions screening and suspension on both withdrawal rails', () => {
       await onboardedEarner(server, standIn, 2_000_000),
     ];
     // Both withdrawals opened their settlement before the suspension; the instance died before recording a transfer.
-    const [never, sent] = [await openedUnsent(unsent), await openedUnsent(taken)];
+    const [never, sent] = [await openedUnsent(server, unsent), await openedUnsent(server, taken)];
     // The second had reached the processor: its transfer went out before the instance died.
     const processor = await stripeProcessor({ secretKey: SECRET, apiUrl: standIn.url });
     const transfer = await processor.transfer({
@@ -626,7 +612,7 @@ describe('sanctions screening and suspension on both withdrawal rails', () => {
     const e = await onboardedEarner(server, standIn, 2_000_000);
     const before = (await ledgerStore.balance(server.db, e.accountId)).pending_micro;
     // Opened by a request whose instance died before sending; a pass sends it long after.
-    const opened = await openedUnsent(e);
+    const opened = await openedUnsent(server, e);
     const timeoutMs = 300;
     const payouts = createPayouts({
       db: server.db,

@@ -309,6 +309,7 @@ export function moneyRoutes(api: Api, deps: AppDeps): void {
       403: { description: 'TERMS_NOT_ACCEPTED, account suspended, or sanctions block on the linked wallet' },
       404: { description: 'Account not found' },
       409: { description: 'WITHDRAWAL_IN_FLIGHT, or an Idempotency-Key used for another amount' },
+      429: { description: 'More than 10 card withdrawal requests a minute or 30 an hour' },
       502: { description: 'The payout provider refused the payout; nothing was withdrawn' },
       503: { description: 'Withdrawals paused, payout provider not configured, or sanctions screening unavailable' },
     },

@@ -7,6 +7,7 @@ import type { SanctionsScreen } from '../payments/sanctions.js';
 import type { Transactor } from '../store/queryable.js';
 import { ledgerStore, type SettlementRow } from '../store/ledger.js';
 import { walletKey, walletsStore } from '../store/wallets.js';
+import { accountWriteBuckets } from './account-write-limits.js';
 import { getAccount } from './accounts.js';
 import { balanceOf, openSettlement, resolveSettlement } from './ledger.js';
 import type { Payouts } from './payouts.js';
@@ -51,10 +52,10 @@ export interface WithdrawalsService {
   typedData(wallet: string): { typed_data: Record<string, unknown>; timestamp: number; valid_for_seconds: number };
   /** Each signed {wallet, timestamp} pays out at most once: a replay is 409 WITHDRAWAL_SIGNATURE_USED. */
   viaWallet(input: { wallet: string; signature: `0x${string}`; timestamp: number }): Promise<WithdrawOutcome>;
-  /** Card payout of `amountUsd` to the account's payout account; after the identity, active-account and terms gates. */
   /**
    * Card payout of `amountUsd` to the account's payout account; after the identity, active-account and terms
-   * gates. An unknown outcome is `processing_timeout` (payout_id null): reconciliation settles it. A retry with
+   * gates. Limited per account (LIMITS.accountWrites.cardWithdrawal; a retry answered from its Idempotency-Key is not
+   * counted). An unknown outcome is `processing_timeout` (payout_id null): reconciliation settles it. A retry with
    * the same `requestKey` (the client's Idempotency-Key) answers the first request's settlement as it now stands.
    */
   viaProcessor(accountId: string, amountUsd: number, requestKey?: string): Promise<ProcessorPayout>;
@@ -223,6 +224,8 @@ export function createWithdrawalsService(deps: {
       const payoutAccountId = await walletsStore.payoutAccount(db, accountId);
       if (!payoutAccountId)
         throw new DomainError(ERROR_CODES.VALIDATION, 'no payout account linked: POST /account/payout-account');
+      // Counted before the processor is asked, refused or not: each ask spends the platform's own API quota.
+      await db.tx((q) => deps.rateLimiter.takeAll(accountWriteBuckets('cardWithdrawal', accountId), q));
       try {
         if (!(await processor.payoutsEnabled(payoutAccountId)))
           throw new DomainError(ERROR_CODES.VALIDATION, 'onboarding incomplete');
