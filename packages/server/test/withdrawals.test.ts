@@ -21,6 +21,7 @@ import { openSettlement } from '../src/services/ledger.js';
 import { migrate } from '../src/store/migrate.js';
 import { termsStore } from '../src/store/terms.js';
 import { walletsStore } from '../src/store/wallets.js';
+import { backendEnv, prepareDataDir } from '../../../test/support/backend.js';
 import { startTestServer, type TestServer } from '../../../test/support/server.js';
 import { post } from '../../../test/support/identity.js';
 import { boughtCredits, earner, newBuyer, onboardedEarner, openedUnsent } from './money-helpers.js';
@@ -639,5 +640,72 @@ describe('sanctions screening and suspension on both withdrawal rails', () => {
     expect((await ledgerStore.balance(server.db, e.accountId)).pending_micro).toBe(before - 1_000_000);
     expect(await checkLedger(server.db)).toEqual([]);
     standIn.setTransferMode('normal');
+  });
+});
+
+describe('card withdrawals through two server instances on one database', () => {
+  let a: TestServer;
+  let b: TestServer;
+  let standIn: Awaited<ReturnType<typeof startProcessorStandIn>>;
+  let dir: string;
+  beforeAll(async () => {
+    standIn = await startProcessorStandIn(SECRET);
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'axle-two-'));
+    prepareDataDir(dir, 'catalog');
+    const env = {
+      AXLE_CUSTODIAL_WITHDRAWALS: 'true',
+      AXLE_PROCESSOR_SECRET_KEY: SECRET,
+      AXLE_PROCESSOR_API_URL: standIn.url,
+      AXLE_PROCESSOR_TIMEOUT_MS: '150',
+      AXLE_ADMIN_TOKEN: ADMIN,
+      ...(await backendEnv('catalog')),
+    };
+    a = await startTestServer(env, { dataDir: dir });
+    b = await startTestServer(env, { dataDir: dir, clock: a.clock });
+  });
+  afterAll(async () => {
+    await b.stop({ keepData: true });
+    await a.stop();
+    await standIn.close();
+  });
+
+  const pay = (s: TestServer, key: string, amount_usd: number, headers: Record<string, string> = {}) =>
+    post(s, '/withdraw/processor', { amount_usd }, { 'x-api-key': key, ...headers });
+  const reconcile = (s: TestServer, id: string) =>
+    fetch(`${s.url}/admin/settlements/${id}/reconcile`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ADMIN}` },
+    });
+
+  it('one withdrawal sent to both at once while the processor is slow: one 202, one 409, one transfer; both reconciling it at once confirm it once', async () => {
+    const e = await onboardedEarner(a, standIn, 2_000_000);
+    standIn.setTransferMode('slow', e.destination);
+    const answers = await Promise.all([pay(a, e.key, 1), pay(b, e.key, 1)]);
+    const statuses = answers.map((r) => r.status).sort();
+    expect(statuses).toEqual([202, 409]);
+    const bodies = (await Promise.all(answers.map((r) => r.json()))) as Array<{ settlement_id: string; code?: string }>;
+    const [first, refused] = answers[0]!.status === 202 ? bodies : [bodies[1]!, bodies[0]!];
+    expect(refused).toMatchObject({ code: 'WITHDRAWAL_IN_FLIGHT', settlement_id: first!.settlement_id });
+    standIn.setTransferMode('normal', e.destination);
+    standIn.release();
+    const resolved = await Promise.all([reconcile(a, first!.settlement_id), reconcile(b, first!.settlement_id)]);
+    for (const r of resolved) expect(await r.json()).toMatchObject({ status: 'confirmed' });
+    expect(standIn.transfers.filter((t) => t.destination === e.destination).map((t) => t.amount)).toEqual([100]);
+    expect((await ledgerStore.balance(a.db, e.accountId)).pending_micro).toBe(400_000);
+    expect(await checkLedger(a.db)).toEqual([]);
+  });
+
+  it('one Idempotency-Key sent to both at once: one settlement, one transfer, both answers name it', async () => {
+    const e = await onboardedEarner(a, standIn, 2_000_000);
+    const answers = await Promise.all([
+      pay(a, e.key, 1, { 'idempotency-key': 'twice' }),
+      pay(b, e.key, 1, { 'idempotency-key': 'twice' }),
+    ]);
+    const bodies = (await Promise.all(answers.map((r) => r.json()))) as Array<{ settlement_id: string }>;
+    for (const r of answers) expect([200, 202]).toContain(r.status);
+    expect(bodies[0]!.settlement_id).toBe(bodies[1]!.settlement_id);
+    expect(standIn.transfers.filter((t) => t.destination === e.destination).map((t) => t.amount)).toEqual([100]);
+    expect((await ledgerStore.balance(a.db, e.accountId)).pending_micro).toBe(400_000);
+    expect(await checkLedger(a.db)).toEqual([]);
   });
 });
