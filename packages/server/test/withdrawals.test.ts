@@ -609,6 +609,48 @@ describe('sanctions screening and suspension on both withdrawal rails', () => {
     standIn.setTransferMode('normal');
   });
 
+  it('a pass does not send a payout resolved while it worked through its list: failed and refunded meanwhile, it stays unpaid', async () => {
+    fs.writeFileSync(listFile, '# none yet\n');
+    const [slow, later] = [
+      await onboardedEarner(server, standIn, 2_000_000),
+      await onboardedEarner(server, standIn, 2_000_000),
+    ];
+    // Two withdrawals left unsent by an instance that died; the pass takes them oldest first.
+    const first = await openedUnsent(slow);
+    server.clock.advance(1);
+    const second = await openedUnsent(later);
+    server.clock.advance(longestTransferMs());
+    standIn.setTransferMode('late', slow.destination);
+    const reached = standIn.nextRequest(
+      (p, _q, form) => p === '/v1/transfers' && form.get('destination') === slow.destination,
+    );
+    const payouts = createPayouts({
+      db: server.db,
+      clock: server.clock,
+      logger: createLogger('silent'),
+      sender: localPayoutSender,
+      processor: await stripeProcessor({ secretKey: SECRET, apiUrl: standIn.url }),
+      sanctions: sanctionsScreen(listFile),
+    });
+    const pass = payouts.runPass();
+    await reached;
+    // While the pass waits on the first, the second is failed (its account suspended: nothing sent, amount back)
+    // and the account reinstated.
+    const admin = (action: string) =>
+      fetch(`${server.url}/admin/${action}`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN}` } });
+    expect((await admin(`accounts/${later.accountId}/suspend`)).status).toBe(200);
+    expect(await (await admin(`settlements/${second.id}/reconcile`)).json()).toMatchObject({ status: 'failed' });
+    expect((await admin(`accounts/${later.accountId}/unsuspend`)).status).toBe(200);
+    standIn.release();
+    await pass;
+    expect(standIn.transfers.filter((t) => t.destination === later.destination)).toEqual([]);
+    expect(await ledgerStore.settlement(server.db, second.id)).toMatchObject({ status: 'failed' });
+    expect(await ledgerStore.settlement(server.db, first.id)).toMatchObject({ status: 'confirmed' });
+    expect((await ledgerStore.balance(server.db, later.accountId)).pending_micro).toBe(1_400_000);
+    expect(await checkLedger(server.db)).toEqual([]);
+    standIn.setTransferMode('normal');
+  });
+
   it("a pass's own send that timed out is not failed by the next pass before the processor could have acted on it", async () => {
     const e = await onboardedEarner(server, standIn, 2_000_000);
     const before = (await ledgerStore.balance(server.db, e.accountId)).pending_micro;

@@ -91,7 +91,8 @@ export function createPayouts(deps: {
   async function transfer(s: SettlementRow): Promise<SettlementRow> {
     const processor = deps.processor;
     if (!processor || !s.destination) return s;
-    await ledgerStore.markSent(db, s.id, clock.now());
+    // Resolved meanwhile (failed and refunded, say): sending it now would pay it on top.
+    if (!(await ledgerStore.markSent(db, s.id, clock.now()))) return reload(s.id);
     try {
       const t = await processor.transfer({
         destination: s.destination,
@@ -143,7 +144,8 @@ export function createPayouts(deps: {
   }
 
   async function reconcileRow(row: SettlementRow): Promise<SettlementRow> {
-    let s = row;
+    // As it stands now: a pass's list is read at its start, and another reconciler may have resolved it since.
+    let s = (await ledgerStore.settlement(db, row.id)) ?? row;
     if (!UNRESOLVED.includes(s.status)) return s;
     if (s.rail === 'wallet') {
       // Asking the sender is sending: a withheld payout is not asked (it may pay) and stays unresolved, for the

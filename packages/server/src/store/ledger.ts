@@ -374,8 +374,13 @@ export const ledgerStore = {
     );
   },
 
-  async markSent(q: Queryable, id: string, now: number): Promise<void> {
-    await q.run('UPDATE settlements SET sent_at = ? WHERE id = ?', [now, id]);
+  /** Records that a send starts, only while the settlement is unresolved; returns whether it is. */
+  async markSent(q: Queryable, id: string, now: number): Promise<boolean> {
+    const r = await q.run(
+      `UPDATE settlements SET sent_at = ? WHERE id = ? AND status IN (${UNRESOLVED.map(() => '?').join(', ')})`,
+      [now, id, ...UNRESOLVED],
+    );
+    return r.changes > 0;
   },
 
   async markReconciled(q: Queryable, id: string, now: number): Promise<void> {
