@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { CURRENT_TOS_VERSION } from '@axle/sdk';
+import { CURRENT_TOS_VERSION, ERROR_CODES } from '@axle/sdk';
 import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/clock.js';
@@ -9,7 +9,8 @@ import { createLogger } from '../src/logger.js';
 import { createRateLimiter } from '../src/services/rate-limit.js';
 import { longestTransferMs, stripeProcessor } from '../src/payments/card-processor.js';
 import { localPayoutSender, type PayoutSender } from '../src/payments/payout-sender.js';
-import { sanctionsScreen } from '../src/payments/sanctions.js';
+import { type SanctionsScreen, sanctionsScreen } from '../src/payments/sanctions.js';
+import { DomainError } from '../src/domain/errors.js';
 import { findOrCreateAccount, setSuspended } from '../src/services/accounts.js';
 import { checkLedger } from '../src/services/ledger-check.js';
 import { payeeOf, recordUnlock } from '../src/services/ledger.js';
@@ -647,6 +648,52 @@ describe('sanctions screening and suspension on both withdrawal rails', () => {
     expect(await ledgerStore.settlement(server.db, second.id)).toMatchObject({ status: 'failed' });
     expect(await ledgerStore.settlement(server.db, first.id)).toMatchObject({ status: 'confirmed' });
     expect((await ledgerStore.balance(server.db, later.accountId)).pending_micro).toBe(1_400_000);
+    expect(await checkLedger(server.db)).toEqual([]);
+    standIn.setTransferMode('normal');
+  });
+
+  it('a payout one reconciler is failing as never sent while another starts sending it is not failed: the transfer that lands is its payment', async () => {
+    fs.writeFileSync(listFile, '# none yet\n');
+    const e = await onboardedEarner(server, standIn, 2_000_000);
+    const opened = await openedUnsent(e);
+    server.clock.advance(longestTransferMs());
+    const processor = await stripeProcessor({ secretKey: SECRET, apiUrl: standIn.url });
+    const make = (sanctions?: SanctionsScreen) =>
+      createPayouts({
+        db: server.db,
+        clock: server.clock,
+        logger: createLogger('silent'),
+        sender: localPayoutSender,
+        processor,
+        sanctions,
+      });
+    // The first reconciler finds no transfer and screens the wallet: listed, it will fail the payout as never sent;
+    // the screen answers only once the second reconciler's send has started.
+    let screened!: () => void;
+    const screening = new Promise<void>((r) => (screened = r));
+    let answer!: () => void;
+    const answered = new Promise<void>((r) => (answer = r));
+    const failer = make({
+      assertAllowed: async () => {
+        screened();
+        await answered;
+        throw new DomainError(ERROR_CODES.SANCTIONS_BLOCKED, 'listed');
+      },
+    });
+    const failing = failer.reconcile(opened.id);
+    await screening;
+    standIn.setTransferMode('late', e.destination);
+    const reached = standIn.nextRequest(
+      (p, _q, form) => p === '/v1/transfers' && form.get('destination') === e.destination,
+    );
+    const sending = make().reconcile(opened.id);
+    await reached;
+    answer();
+    await failing;
+    standIn.release();
+    expect(await sending).toMatchObject({ status: 'confirmed' });
+    expect(standIn.transfers.filter((t) => t.destination === e.destination).map((t) => t.amount)).toEqual([100]);
+    expect((await ledgerStore.balance(server.db, e.accountId)).pending_micro).toBe(400_000);
     expect(await checkLedger(server.db)).toEqual([]);
     standIn.setTransferMode('normal');
   });

@@ -226,7 +226,12 @@ export async function openSettlement(q: Queryable, w: WithdrawalRequest): Promis
 export type SettlementOutcome =
   | { status: 'confirmed'; txHash?: string | null; payoutId?: string | null }
   | { status: 'processing_timeout'; txHash?: string | null }
-  | { status: 'failed'; reason?: string };
+  | {
+      status: 'failed';
+      reason?: string;
+      /** Fails it only if no send started after this one (null: none): a send under way may yet pay it. */
+      unsentSince?: number | null;
+    };
 
 /**
  * Records how a payout ended, once: only an unresolved settlement moves (a timeout only from pending), so a
@@ -240,10 +245,13 @@ export async function resolveSettlement(
   now: number,
 ): Promise<boolean> {
   if (outcome.status === 'failed') {
-    const moved = await ledgerStore.transitionSettlement(q, s.id, UNRESOLVED, {
-      status: 'failed',
-      failure_reason: outcome.reason?.slice(0, 500) ?? null,
-    });
+    const moved = await ledgerStore.transitionSettlement(
+      q,
+      s.id,
+      UNRESOLVED,
+      { status: 'failed', failure_reason: outcome.reason?.slice(0, 500) ?? null },
+      outcome.unsentSince,
+    );
     if (moved) await ledgerStore.post(q, s.holder, 'refund', s.amount_micro, s.id, now);
     return moved;
   }

@@ -187,7 +187,8 @@ export function createPayouts(deps: {
       // would pay it twice.
       if (clock.now() - (s.sent_at ?? s.created_at) < sendWindowMs) return s;
       logger.warn({ settlement_id: s.id, reason }, 'card payout never sent; failed, the amount back');
-      return settle(s, { status: 'failed', reason });
+      // Another reconciler may have started sending it since it was read: then it is not failed.
+      return settle(s, { status: 'failed', reason, unsentSince: s.sent_at });
     }
     if (reason) {
       await ledgerStore.markReconciled(db, s.id, clock.now());

@@ -348,12 +348,15 @@ export const ledgerStore = {
     id: string,
     from: readonly SettlementStatus[],
     set: Partial<Pick<SettlementRow, 'status' | 'tx_hash' | 'payout_id' | 'confirmed_at' | 'failure_reason'>>,
+    /** Also only while its last send is still the one that started at this time (null: none started). */
+    sentAt?: number | null,
   ): Promise<boolean> {
     const cols = Object.keys(set);
+    const sent = sentAt === undefined ? [] : [sentAt ?? -1];
     const r = await q.run(
       `UPDATE settlements SET ${cols.map((c) => `${c} = ?`).join(', ')}
-       WHERE id = ? AND status IN (${from.map(() => '?').join(', ')})`,
-      [...Object.values(set), id, ...from],
+       WHERE id = ? AND status IN (${from.map(() => '?').join(', ')})${sent.length ? ' AND COALESCE(sent_at, -1) = ?' : ''}`,
+      [...Object.values(set), id, ...from, ...sent],
     );
     return r.changes > 0;
   },
