@@ -617,9 +617,9 @@ describe('sanctions screening and suspension on both withdrawal rails', () => {
       await onboardedEarner(server, standIn, 2_000_000),
     ];
     // Two withdrawals left unsent by an instance that died; the pass takes them oldest first.
-    const first = await openedUnsent(slow);
+    const first = await openedUnsent(server, slow);
     server.clock.advance(1);
-    const second = await openedUnsent(later);
+    const second = await openedUnsent(server, later);
     server.clock.advance(longestTransferMs());
     standIn.setTransferMode('late', slow.destination);
     const reached = standIn.nextRequest(
@@ -655,7 +655,7 @@ describe('sanctions screening and suspension on both withdrawal rails', () => {
   it('a payout one reconciler is failing as never sent while another starts sending it is not failed: the transfer that lands is its payment', async () => {
     fs.writeFileSync(listFile, '# none yet\n');
     const e = await onboardedEarner(server, standIn, 2_000_000);
-    const opened = await openedUnsent(e);
+    const opened = await openedUnsent(server, e);
     server.clock.advance(longestTransferMs());
     const processor = await stripeProcessor({ secretKey: SECRET, apiUrl: standIn.url });
     const make = (sanctions?: SanctionsScreen) =>

@@ -144,7 +144,8 @@ export function createPayouts(deps: {
   }
 
   async function reconcileRow(row: SettlementRow): Promise<SettlementRow> {
-    // As it stands now: a pass's list is read at its start, and another reconciler may have resolved it since.
+    // As it stands now: a pass's list is read at its start, and another reconciler may have resolved it or begun a send
+    // (moving sent_at, which decides whether a send may still land) since.
     let s = (await ledgerStore.settlement(db, row.id)) ?? row;
     if (!UNRESOLVED.includes(s.status)) return s;
     if (s.rail === 'wallet') {
@@ -207,9 +208,8 @@ export function createPayouts(deps: {
         // Renewed before each settlement, so a slow processor cannot outlast the lease into a second pass.
         const at = clock.now();
         if (!(await leasesStore.take(db, LEASE_NAME, holder, at, at + leaseMs))) break;
-        // Read again: the list is as old as the pass, and a send begun since (a request, an operator's reconcile
-        // on another instance) moved its sent_at, which decides whether it may still land.
-        const after = await reconcileRow((await ledgerStore.settlement(db, s.id)) ?? s);
+        // reconcileRow reads it again: the list is as old as the pass.
+        const after = await reconcileRow(s);
         counts.checked++;
         if (after.status === 'confirmed') counts.confirmed++;
         else if (after.status === 'failed') counts.failed++;
