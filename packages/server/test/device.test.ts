@@ -387,7 +387,7 @@ describe('device-code sign-in over HTTP', () => {
     expect(html).toMatch(/<form method="get" action="\/device">[\s\S]*name="user_code"/);
   });
 
-  it('signs the browser out with the page\'s form, so another person can sign in on the same browser', async () => {
+  it("signs the browser out with the page's form, so another person can sign in on the same browser", async () => {
     const s = await start();
     const { cookie } = await browserSession('shared-desk@example.com');
     const html = await (await devicePage(cookie, s.user_code)).text();

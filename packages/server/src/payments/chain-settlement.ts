@@ -192,9 +192,7 @@ export function chainReader(o: ChainOptions): ChainReader {
  * hash is recorded before broadcast, then its receipt awaited for at most `receiptWaitMs`; past that the
  * outcome is left to reconciliation (status), which also resubmits an authorization never mined.
  */
-export function chainSettler(
-  o: ChainOptions & { privateKey: Hex; receiptWaitMs: number; clock?: Clock },
-): Settler {
+export function chainSettler(o: ChainOptions & { privateKey: Hex; receiptWaitMs: number; clock?: Clock }): Settler {
   const clock = o.clock ?? systemClock;
   const { chain, transport, pub } = clientsFor(o);
   const reader = chainReader(o);
@@ -287,13 +285,7 @@ export function chainSettler(
       const r = await reader.outcome(hash, p.authorization, o.receiptWaitMs);
       // Reverted, perhaps because another transaction used the same authorization first (and paid us).
       if (r.state === 'failed')
-        return afterUnpaid(
-          reader,
-          { ...p, txHash: hash },
-          r.reason,
-          (why) => `settlement failed: ${why}`,
-          clock.now(),
-        );
+        return afterUnpaid(reader, { ...p, txHash: hash }, r.reason, (why) => `settlement failed: ${why}`, clock.now());
       return { state: r.state, txHash: r.txHash ?? hash };
     },
     async status(p, nowMs) {

@@ -236,7 +236,7 @@ export function deviceRoutes(api: Api, deps: AppDeps): void {
     description:
       'Form fields csrf (the token of the signed-in session) and user_code (optional). Clears the browser session cookie and ' +
       'answers 303 to the device page (for user_code when given), where another person can sign in. Needs a same-origin request ' +
-      'and, while signed in, the session\'s CSRF token; otherwise 403. Signed out already: the same 303.',
+      "and, while signed in, the session's CSRF token; otherwise 403. Signed out already: the same 303.",
     tags: ['Auth'],
     responses: {
       303: { description: 'Signed out; Location is the device page', contentType: 'text/html', schema: z.string() },
