@@ -5,6 +5,9 @@ import { expect } from 'vitest';
 import { findOrCreateAccount } from '../src/services/accounts.js';
 import { createKey } from '../src/services/api-keys.js';
 import { openSettlement } from '../src/services/ledger.js';
+import { createPayouts } from '../src/services/payouts.js';
+import { createLogger } from '../src/logger.js';
+import { localPayoutSender } from '../src/payments/payout-sender.js';
 import { createJwtService, loadJwtSecret } from '../src/services/jwt.js';
 import { accountsStore } from '../src/store/accounts.js';
 import { creditsStore } from '../src/store/credits.js';
@@ -140,6 +143,19 @@ export const openedUnsent = (server: TestServer, e: Awaited<ReturnType<typeof on
       now: server.clock.now(),
     }),
   );
+
+/** A payout pass of the server's store and clock, the bundled wallet sender and a silent log; `over` adds the rest. */
+export const payoutsOf = (
+  server: Pick<TestServer, 'db' | 'clock'>,
+  over: Partial<Parameters<typeof createPayouts>[0]> = {},
+) =>
+  createPayouts({
+    db: server.db,
+    clock: server.clock,
+    logger: createLogger('silent'),
+    sender: localPayoutSender,
+    ...over,
+  });
 
 export const jwtFor = (server: TestServer, accountId: string) =>
   createJwtService(loadJwtSecret(undefined, server.dataDir), server.clock).issue(accountId);

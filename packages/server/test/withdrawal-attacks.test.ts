@@ -4,18 +4,15 @@
 import { LIMITS } from '@axle/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/clock.js';
-import { createLogger } from '../src/logger.js';
 import { stripeProcessor } from '../src/payments/card-processor.js';
-import { localPayoutSender } from '../src/payments/payout-sender.js';
 import { setSuspended } from '../src/services/accounts.js';
 import { checkLedger } from '../src/services/ledger-check.js';
-import { createPayouts } from '../src/services/payouts.js';
 import { withdrawalProof } from '../src/services/withdrawals.js';
 import { ledgerStore } from '../src/store/ledger.js';
 import { BACKEND, backendEnv } from '../../../test/support/backend.js';
 import { post } from '../../../test/support/identity.js';
 import { startTestServer, type TestServer } from '../../../test/support/server.js';
-import { earner, ledgerCheckWithProcessor, onboardedEarner, openedUnsent } from './money-helpers.js';
+import { earner, ledgerCheckWithProcessor, onboardedEarner, openedUnsent, payoutsOf } from './money-helpers.js';
 import { type ProcessorStandIn, startProcessorStandIn } from './processor-standin.js';
 
 const SECRET = 'sk_test_axle';
@@ -225,11 +222,7 @@ describe('a processor that answers 5xx', () => {
     const opened = [await openedUnsent(a, lost), await openedUnsent(a, unavailable)];
     standIn.setTransferMode('lost', lost.destination);
     standIn.setTransferMode('unavailable', unavailable.destination);
-    const payouts = createPayouts({
-      db: a.db,
-      clock: a.clock,
-      logger: createLogger('silent'),
-      sender: localPayoutSender,
+    const payouts = payoutsOf(a, {
       processor: await stripeProcessor({ secretKey: SECRET, apiUrl: standIn.url, maxNetworkRetries: 0 }),
     });
     expect(await payouts.runPass()).toMatchObject({ checked: 2, unresolved: 2, failed: 0 });
@@ -263,11 +256,7 @@ describe('a reconciliation pass and a send on another instance', () => {
     const stuck = standIn.nextRequest(
       (p, _q, f) => p === '/v1/transfers' && f.get('destination') === blocker.destination,
     );
-    const pass = createPayouts({
-      db: a.db,
-      clock: a.clock,
-      logger: createLogger('silent'),
-      sender: localPayoutSender,
+    const pass = payoutsOf(a, {
       processor: await stripeProcessor({
         secretKey: SECRET,
         apiUrl: standIn.url,

@@ -8,7 +8,7 @@ import { ManualClock } from '../src/clock.js';
 import { createLogger } from '../src/logger.js';
 import { createRateLimiter } from '../src/services/rate-limit.js';
 import { longestTransferMs, stripeProcessor } from '../src/payments/card-processor.js';
-import { localPayoutSender, type PayoutSender } from '../src/payments/payout-sender.js';
+import type { PayoutSender } from '../src/payments/payout-sender.js';
 import { type SanctionsScreen, sanctionsScreen } from '../src/payments/sanctions.js';
 import { DomainError } from '../src/domain/errors.js';
 import { findOrCreateAccount, setSuspended } from '../src/services/accounts.js';
@@ -25,7 +25,7 @@ import { walletsStore } from '../src/store/wallets.js';
 import { backendEnv, prepareDataDir } from '../../../test/support/backend.js';
 import { startTestServer, type TestServer } from '../../../test/support/server.js';
 import { post } from '../../../test/support/identity.js';
-import { boughtCredits, earner, newBuyer, onboardedEarner, openedUnsent } from './money-helpers.js';
+import { boughtCredits, earner, newBuyer, onboardedEarner, openedUnsent, payoutsOf } from './money-helpers.js';
 import { startProcessorStandIn } from './processor-standin.js';
 
 const SECRET = 'sk_test_axle';
@@ -542,11 +542,7 @@ describe('sanctions screening and suspension on both withdrawal rails', () => {
     for (const e of [unsent, taken]) expect((await admin(e, 'suspend')).status).toBe(200);
     // Past the time a request could still be sending them (the instance died).
     server.clock.advance(longestTransferMs());
-    const payouts = createPayouts({
-      db: server.db,
-      clock: server.clock,
-      logger: createLogger('silent'),
-      sender: localPayoutSender,
+    const payouts = payoutsOf(server, {
       processor,
       sanctions: sanctionsScreen(listFile),
     });
@@ -589,11 +585,7 @@ describe('sanctions screening and suspension on both withdrawal rails', () => {
       headers: { authorization: `Bearer ${ADMIN}` },
     });
     expect(suspend.status).toBe(200);
-    const payouts = createPayouts({
-      db: server.db,
-      clock: server.clock,
-      logger: createLogger('silent'),
-      sender: localPayoutSender,
+    const payouts = payoutsOf(server, {
       processor: await stripeProcessor({ secretKey: SECRET, apiUrl: standIn.url }),
     });
     // The processor has no transfer for it yet; the request may still be sending it: left as it is.
@@ -625,11 +617,7 @@ describe('sanctions screening and suspension on both withdrawal rails', () => {
     const reached = standIn.nextRequest(
       (p, _q, form) => p === '/v1/transfers' && form.get('destination') === slow.destination,
     );
-    const payouts = createPayouts({
-      db: server.db,
-      clock: server.clock,
-      logger: createLogger('silent'),
-      sender: localPayoutSender,
+    const payouts = payoutsOf(server, {
       processor: await stripeProcessor({ secretKey: SECRET, apiUrl: standIn.url }),
       sanctions: sanctionsScreen(listFile),
     });
@@ -659,11 +647,7 @@ describe('sanctions screening and suspension on both withdrawal rails', () => {
     server.clock.advance(longestTransferMs());
     const processor = await stripeProcessor({ secretKey: SECRET, apiUrl: standIn.url });
     const make = (sanctions?: SanctionsScreen) =>
-      createPayouts({
-        db: server.db,
-        clock: server.clock,
-        logger: createLogger('silent'),
-        sender: localPayoutSender,
+      payoutsOf(server, {
         processor,
         sanctions,
       });
@@ -704,11 +688,7 @@ describe('sanctions screening and suspension on both withdrawal rails', () => {
     // Opened by a request whose instance died before sending; a pass sends it long after.
     const opened = await openedUnsent(server, e);
     const timeoutMs = 300;
-    const payouts = createPayouts({
-      db: server.db,
-      clock: server.clock,
-      logger: createLogger('silent'),
-      sender: localPayoutSender,
+    const payouts = payoutsOf(server, {
       processor: await stripeProcessor({ secretKey: SECRET, apiUrl: standIn.url, timeoutMs, maxNetworkRetries: 0 }),
       sendWindowMs: longestTransferMs(timeoutMs, 0),
     });
