@@ -86,8 +86,8 @@ describe('POST /learn with a verified contributor_wallet as the identity', () =>
 
   it("a linked wallet's learning is owned by its account; a key submission stays the key account's", async () => {
     const wallet = newWallet();
-    await verifyWallet(server, wallet);
     const owner = await newBuyer(server, { terms: true });
+    await verifyWallet(server, wallet, { 'x-api-key': owner.key });
     expect(
       (await post(server, '/account/link-wallet', { wallet: wallet.address }, { 'x-api-key': owner.key })).status,
     ).toBe(200);
@@ -110,9 +110,9 @@ describe('POST /learn with a verified contributor_wallet as the identity', () =>
   it('a wallet alone cannot publish as, or withdraw the drafts of, the account it is linked to', async () => {
     // The wallet's owner verified it and linked it; the account has published before, so its key publishes at once.
     const wallet = newWallet();
-    await verifyWallet(server, wallet);
     const owner = await newBuyer(server, { terms: true });
     const headers = { 'x-api-key': owner.key };
+    await verifyWallet(server, wallet, headers);
     expect((await post(server, '/account/link-wallet', { wallet: wallet.address }, headers)).status).toBe(200);
     await publish(server, headers, learningBody(6));
     const draft = await (await learn(learningBody(7, { quality_self_assessment: low }), headers)).json();
@@ -137,6 +137,7 @@ describe('POST /learn with a verified contributor_wallet as the identity', () =>
     // The wallet's owner signs up afterwards and links it: the learning is theirs to recall, not to rate.
     const owner = await newBuyer(server, { terms: true });
     const headers = { 'x-api-key': owner.key };
+    await verifyWallet(server, wallet, headers);
     expect((await post(server, '/account/link-wallet', { wallet: wallet.address }, headers)).status).toBe(200);
     const rated = await post(server, `/knowledge/${held.id}/rate`, { helpfulness: 5 }, headers);
     expect(rated.status).toBe(403);
@@ -154,9 +155,9 @@ describe('POST /learn with a verified contributor_wallet as the identity', () =>
 
   it("a stranger naming a linked wallet spends the wallet's quota, not its account's", async () => {
     const wallet = newWallet();
-    await verifyWallet(server, wallet);
     const owner = await newBuyer(server, { terms: true });
     const headers = { 'x-api-key': owner.key };
+    await verifyWallet(server, wallet, headers);
     expect((await post(server, '/account/link-wallet', { wallet: wallet.address }, headers)).status).toBe(200);
     const { perMinute } = LIMITS.accountWrites.learn;
     for (let i = 0; i < perMinute; i++) {

@@ -229,9 +229,16 @@ export async function requestAndSignChallenge(server: TestServer, account: Priva
   return { challenge: c.challenge, signature };
 }
 
-/** Proves control of `account` through POST /wallet/challenge and POST /wallet/verify. */
-export async function verifyWallet(server: TestServer, account: PrivateKeyAccount): Promise<void> {
+/**
+ * Proves control of `account` through POST /wallet/challenge and POST /wallet/verify; sent with an account's
+ * credential (`headers`), for that account (the one that may link it).
+ */
+export async function verifyWallet(
+  server: TestServer,
+  account: PrivateKeyAccount,
+  headers: Record<string, string> = {},
+): Promise<void> {
   const { signature } = await requestAndSignChallenge(server, account);
-  const res = await post(server, '/wallet/verify', { wallet: account.address, signature });
+  const res = await post(server, '/wallet/verify', { wallet: account.address, signature }, headers);
   if (res.status !== 200) throw new Error(`wallet/verify: ${res.status} ${await res.text()}`);
 }

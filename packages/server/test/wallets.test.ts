@@ -94,7 +94,9 @@ describe('POST /account/link-wallet', () => {
     expect(((await unverified.json()) as { error: string }).error).toMatch(/not verified/);
 
     const { signature } = await challengeAndSign(account);
-    expect((await post(server, '/wallet/verify', { wallet: account.address, signature })).status).toBe(200);
+    expect(
+      (await post(server, '/wallet/verify', { wallet: account.address, signature }, { 'x-api-key': owner.key })).status,
+    ).toBe(200);
     // A key with the account scope is accepted as well as a session token.
     const linked = await post(server, '/account/link-wallet', { wallet: account.address }, { 'x-api-key': owner.key });
     expect(linked.status).toBe(200);
@@ -122,12 +124,77 @@ describe('POST /account/link-wallet', () => {
     expect(((await inUse.json()) as { error: string }).error).toMatch(/another account/);
     const second = privateKeyToAccount(generatePrivateKey());
     const s = await challengeAndSign(second);
-    await post(server, '/wallet/verify', { wallet: second.address, signature: s.signature });
+    await post(
+      server,
+      '/wallet/verify',
+      { wallet: second.address, signature: s.signature },
+      { 'x-api-key': owner.key },
+    );
     const already = await post(server, '/account/link-wallet', { wallet: second.address }, { 'x-api-key': owner.key });
     expect(((await already.json()) as { error: string }).error).toMatch(/already has a linked wallet/);
     expect(
       (await post(server, '/account/link-wallet', { wallet: 'not-a-wallet' }, { 'x-api-key': owner.key })).status,
     ).toBe(400);
+    expect(await checkLedger(server.db)).toEqual([]);
+  });
+
+  it("another account cannot link a wallet its owner verified: the owner's held earnings stay the owner's", async () => {
+    // A wallet-only contributor: verified (for POST /learn's wallet identity) without any account.
+    const contributor = privateKeyToAccount(generatePrivateKey());
+    const l = await seedLearning(server, { contributorWallet: contributor.address, currentPriceMicro: 1_000_000 });
+    const buyer = await newBuyer(server, { credits: 1, creditValueMicro: 1_000_000 });
+    expect((await getUnlock(server, l.id, { 'x-api-key': buyer.key })).status).toBe(200);
+    const key = contributor.address.toLowerCase();
+    expect((await ledgerStore.balance(server.db, key)).held_micro).toBe(700_000);
+    const anonymous = await challengeAndSign(contributor);
+    expect(
+      (await post(server, '/wallet/verify', { wallet: contributor.address, signature: anonymous.signature })).status,
+    ).toBe(200);
+
+    // An attacker with an account of its own, terms accepted, asks to link the verified wallet.
+    const attacker = await newBuyer(server, { terms: true });
+    const stolen = await post(
+      server,
+      '/account/link-wallet',
+      { wallet: contributor.address },
+      { 'x-api-key': attacker.key },
+    );
+    expect(stolen.status).toBe(400);
+    expect(((await stolen.json()) as { error: string }).error).toMatch(/not verified for this account/);
+    expect((await ledgerStore.balance(server.db, attacker.accountId)).pending_micro).toBe(0);
+    expect((await ledgerStore.balance(server.db, key)).held_micro).toBe(700_000);
+
+    // Verified for the owner's own account: the attacker still cannot link it.
+    const owner = await newBuyer(server, { terms: true });
+    const forOwner = await challengeAndSign(contributor);
+    expect(
+      (
+        await post(
+          server,
+          '/wallet/verify',
+          { wallet: contributor.address, signature: forOwner.signature },
+          { 'x-api-key': owner.key },
+        )
+      ).status,
+    ).toBe(200);
+    const again = await post(
+      server,
+      '/account/link-wallet',
+      { wallet: contributor.address },
+      { 'x-api-key': attacker.key },
+    );
+    expect(again.status).toBe(400);
+    // A later verification without credentials keeps the owner's account.
+    const plain = await challengeAndSign(contributor);
+    await post(server, '/wallet/verify', { wallet: contributor.address, signature: plain.signature });
+    const linked = await post(
+      server,
+      '/account/link-wallet',
+      { wallet: contributor.address },
+      { 'x-api-key': owner.key },
+    );
+    expect(linked.status).toBe(200);
+    expect((await ledgerStore.balance(server.db, owner.accountId)).pending_micro).toBe(700_000);
     expect(await checkLedger(server.db)).toEqual([]);
   });
 

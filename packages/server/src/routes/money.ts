@@ -158,14 +158,20 @@ export function moneyRoutes(api: Api, deps: AppDeps): void {
     path: '/wallet/verify',
     operationId: 'verifyWallet',
     summary: 'Prove control of a wallet with the signed challenge',
-    description: 'Each challenge is single-use: an expired, mismatched or reused challenge is refused (400).',
+    description:
+      'Each challenge is single-use: an expired, mismatched or reused challenge is refused (400). Beyond the ' +
+      "contract: sent with an account's session token or API key, the proof is made for that account, the only " +
+      'one that may then link the wallet (POST /account/link-wallet); one sent without keeps it.',
     tags: ['Account'],
+    security: ['BearerJWT', 'ApiKey'],
+    before: [identity.optionalJwtOrKey(), identity.activeAccountIfAny()],
     body: WalletVerifyRequest,
     responses: {
       200: { description: 'Verified', schema: WalletVerified },
       400: { description: 'No, expired or used challenge; wrong signature' },
     },
-    handler: ({ body }) => wallets.verify(body.wallet, body.signature as `0x${string}`),
+    handler: ({ body }, ctx) =>
+      wallets.verify(body.wallet, body.signature as `0x${string}`, ctx.state.identity?.accountId),
   });
 
   api.route({

@@ -38,7 +38,8 @@ export interface WalletsService {
     wallet: string,
     ip: string,
   ): Promise<{ challenge: string; expires_in_seconds: number; typed_data: Record<string, unknown> }>;
-  verify(wallet: string, signature: `0x${string}`): Promise<{ verified: true; wallet: string }>;
+  /** With `accountId` (the request's credential) the proof is made for that account: only it may link the wallet. */
+  verify(wallet: string, signature: `0x${string}`, accountId?: string): Promise<{ verified: true; wallet: string }>;
   /** Call after the terms gate: sanctions, verification, not in use, no wallet yet; then migrates held earnings. */
   link(accountId: string, wallet: string): Promise<{ message: string; wallet: string; account_id: string }>;
 }
@@ -75,7 +76,7 @@ export function createWalletsService(deps: {
       };
     },
 
-    async verify(wallet, signature) {
+    async verify(wallet, signature, accountId) {
       return db
         .tx(async (q) => {
           const now = clock.now();
@@ -97,7 +98,7 @@ export function createWalletsService(deps: {
             valid = false;
           }
           if (!valid) return null;
-          await walletsStore.markVerified(q, wallet, now);
+          await walletsStore.markVerified(q, wallet, now, accountId ?? null);
           return { verified: true as const, wallet: walletKey(wallet) };
         })
         .then((r) => {
@@ -111,11 +112,16 @@ export function createWalletsService(deps: {
       if (!account) throw new DomainError(ERROR_CODES.NOT_FOUND, 'Account not found');
       await deps.sanctions.assertAllowed(wallet);
       return db.tx(async (q) => {
-        if (!(await walletsStore.isVerified(q, wallet)))
-          throw bad('This wallet is not verified: POST /wallet/challenge, sign it, then POST /wallet/verify');
         const holder = await walletsStore.accountIdByWallet(q, wallet);
         if (holder && holder !== accountId) throw bad('This wallet is linked to another account');
         if (holder === accountId) throw bad('This wallet is already linked to your account');
+        // Verification is public: a proof sent without this account's credential would let any account take the
+        // wallet (and the earnings held for it).
+        if ((await walletsStore.verifiedFor(q, wallet)) !== accountId)
+          throw bad(
+            'This wallet is not verified for this account: POST /wallet/challenge, sign it, then POST /wallet/verify ' +
+              "with this account's session token or API key",
+          );
         if (!(await walletsStore.link(q, accountId, wallet))) throw bad('This account already has a linked wallet');
         await migrateWalletBalance(q, wallet, accountId, clock.now());
         return {

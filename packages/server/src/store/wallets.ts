@@ -55,16 +55,23 @@ export const walletsStore = {
     await q.run('DELETE FROM wallet_challenges WHERE expires_at < ?', [before]);
   },
 
-  async markVerified(q: Queryable, wallet: string, now: number): Promise<void> {
+  /** Records a proof of control; one made for an account (migration 320) binds it, and one without keeps the binding. */
+  async markVerified(q: Queryable, wallet: string, now: number, accountId: string | null): Promise<void> {
     await q.run(
-      `INSERT INTO wallet_verifications (wallet, verified_at) VALUES (?, ?)
-       ON CONFLICT (wallet) DO UPDATE SET verified_at = excluded.verified_at`,
-      [walletKey(wallet), now],
+      `INSERT INTO wallet_verifications (wallet, verified_at, account_id) VALUES (?, ?, ?)
+       ON CONFLICT (wallet) DO UPDATE SET verified_at = excluded.verified_at,
+         account_id = COALESCE(excluded.account_id, wallet_verifications.account_id)`,
+      [walletKey(wallet), now, accountId],
     );
   },
 
-  async isVerified(q: Queryable, wallet: string): Promise<boolean> {
-    return (await this.verifiedAt(q, wallet)) !== undefined;
+  /** The account the wallet's owner last verified it for, if any. */
+  async verifiedFor(q: Queryable, wallet: string): Promise<string | undefined> {
+    const row = await q.get<{ account_id: string | null }>(
+      'SELECT account_id FROM wallet_verifications WHERE wallet = ?',
+      [walletKey(wallet)],
+    );
+    return row?.account_id ?? undefined;
   },
 
   /** When the wallet last proved control of itself (POST /wallet/verify), if ever. */
