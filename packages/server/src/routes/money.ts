@@ -163,12 +163,13 @@ export function moneyRoutes(api: Api, deps: AppDeps): void {
       "contract: sent with an account's session token or API key, the proof is made for that account, the only " +
       'one that may then link the wallet (POST /account/link-wallet); one sent without keeps it.',
     tags: ['Account'],
-    security: ['BearerJWT', 'ApiKey'],
     before: [identity.optionalJwtOrKey(), identity.activeAccountIfAny()],
     body: WalletVerifyRequest,
     responses: {
       200: { description: 'Verified', schema: WalletVerified },
       400: { description: 'No, expired or used challenge; wrong signature' },
+      401: { description: 'An invalid session token or API key was sent' },
+      403: { description: 'The credential sent is of a suspended account' },
     },
     handler: ({ body }, ctx) =>
       wallets.verify(body.wallet, body.signature as `0x${string}`, ctx.state.identity?.accountId),
