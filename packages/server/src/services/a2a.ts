@@ -13,7 +13,7 @@ import {
   ServerCallContext,
   type TaskStore,
 } from '@a2a-js/sdk/server';
-import { CONTENT_ADVISORY, CONTENT_TRUST, LIMITS, untrustedContent, z } from '@axle/sdk';
+import { CONTENT_ADVISORY, CONTENT_TRUST, LIMITS, untrustedContent, withoutNul, z } from '@axle/sdk';
 import { sha256Hex } from '../domain/ids.js';
 import type { Clock } from '../clock.js';
 import { a2aTasksStore } from '../store/a2a-tasks.js';
@@ -333,7 +333,13 @@ async function restApp(handler: DefaultRequestHandler): Promise<RestApp> {
   app.use((_req: unknown, res: import('express').Response) => {
     res.status(404).json({ error: { code: 404, status: 'NOT_FOUND', message: 'No such A2A method', details: [] } });
   });
-  app.use((_err: unknown, _req: unknown, res: import('express').Response, _next: unknown) => {
+  app.use((err: unknown, _req: unknown, res: import('express').Response, _next: unknown) => {
+    // The router decodes path segments; one that is not valid percent-encoding is the client's error.
+    if (err instanceof URIError) {
+      const message = 'A path segment is not valid percent-encoding';
+      res.status(400).json({ error: { code: 400, status: 'INVALID_ARGUMENT', message, details: [] } });
+      return;
+    }
     res.status(500).json({ error: { code: 500, status: 'INTERNAL', message: 'internal error', details: [] } });
   });
   return app as unknown as RestApp;
@@ -341,13 +347,13 @@ async function restApp(handler: DefaultRequestHandler): Promise<RestApp> {
 
 const Obj = z.record(z.string(), z.unknown());
 const PartShape = z.object({}).passthrough();
-const TaskParams = z.object({ id: z.string().min(1), historyLength: z.number().int().nonnegative().optional() });
+const TaskParams = z.object({ id: withoutNul(z.string().min(1)), historyLength: z.number().int().nonnegative().optional() });
 /**
  * Ids a client may choose. The task row keeps each several times over (task, history, status message, artifact),
  * so they are bounded like the text taken from a message.
  */
 const MAX_ID = 128;
-const ClientId = z.string().max(MAX_ID, `at most ${MAX_ID} characters`);
+const ClientId = withoutNul(z.string().max(MAX_ID, `at most ${MAX_ID} characters`));
 const SendParams = z
   .object({
     message: z
