@@ -46,7 +46,13 @@ interface Doc {
 }
 
 // Started while the file is collected: the document's operations are the tests.
-const server: TestServer = await startTestServer({ AXLE_ADMIN_TOKEN: ADMIN_TOKEN });
+// The card processor is configured but unreachable, so the money routes run up to their call to it.
+const server: TestServer = await startTestServer({
+  AXLE_ADMIN_TOKEN: ADMIN_TOKEN,
+  AXLE_PROCESSOR_SECRET_KEY: 'sk_test_axle',
+  AXLE_PROCESSOR_WEBHOOK_SECRET: 'whsec_test_axle',
+  AXLE_PROCESSOR_API_URL: 'http://127.0.0.1:9',
+});
 const doc = (await (await fetch(`${server.url}/openapi.json`)).json()) as Doc;
 let key: string;
 let jwt: string;
@@ -120,6 +126,8 @@ const HOSTILE_STRINGS = [...HOSTILE_VALUES.filter((v) => typeof v === 'string'),
 const HOSTILE_SEGMENTS = [
   '%00',
   'a%00b',
+  'x%00',
+  '%00%00',
   '%E0%A4%A',
   '%',
   '%zz',
@@ -137,12 +145,12 @@ const HOSTILE_SEGMENTS = [
 ];
 
 /** A plausible, valid-looking value for a path or query parameter, by name. */
-function plausible(path: string, name: string, schema: Schema | undefined): string {
+function plausible(method: string, path: string, name: string, schema: Schema | undefined): string {
   const s = resolve(schema);
   if (path.startsWith('/admin/accounts/') && name === 'id') return targetAccountId;
   if (s?.enum?.length) return String(s.enum[0]);
   if (name === 'wallet') return '0x1111111111111111111111111111111111111111';
-  if (name === 'resource') return path === '/a2a/rest/{resource}' ? 'message:send' : 'tasks';
+  if (name === 'resource') return method === 'post' && path === '/a2a/rest/{resource}' ? 'message:send' : 'tasks';
   if (name === 'id') return learningId;
   if (s?.type === 'integer' || s?.type === 'number') return String(s.minimum ?? 1);
   if (s?.type === 'boolean') return 'true';
@@ -258,7 +266,7 @@ function probeFor(r: Rand, method: string, path: string, op: Operation): Probe {
   const hostilePath = pathParams.length > 0 && r() % 2 === 0 ? pick(r, pathParams).name : undefined;
   const url = path.replace(/\{(\w+)\}/g, (_, name: string) => {
     if (name !== hostilePath)
-      return encodeURIComponent(plausible(path, name, pathParams.find((p) => p.name === name)?.schema));
+      return encodeURIComponent(plausible(method, path, name, pathParams.find((p) => p.name === name)?.schema));
     return pick(r, HOSTILE_SEGMENTS);
   });
   // Query: documented parameters, each plausible, hostile, repeated or left out; sometimes an unknown one.
@@ -266,11 +274,14 @@ function probeFor(r: Rand, method: string, path: string, op: Operation): Probe {
   for (const p of params.filter((q) => q.in === 'query')) {
     const roll = r() % 4;
     if (roll === 0) continue;
-    const value = roll === 1 ? encodeURIComponent(plausible(path, p.name, p.schema)) : pick(r, HOSTILE_SEGMENTS);
+    const value =
+      roll === 1 ? encodeURIComponent(plausible(method, path, p.name, p.schema)) : pick(r, HOSTILE_SEGMENTS);
     query.push(`${p.name}=${value}`);
     if (roll === 3) query.push(`${p.name}=${pick(r, HOSTILE_SEGMENTS)}`);
   }
-  if (r() % 5 === 0) query.push(`zz_extra=${pick(r, HOSTILE_SEGMENTS)}`);
+  // One the document does not name; under A2A's binding, the SDK's own query parameters.
+  const extra = path.startsWith('/a2a/rest') ? ['zz_extra', 'contextId', 'pageSize', 'historyLength'] : ['zz_extra'];
+  if (r() % 3 < extra.length - 1) query.push(`${pick(r, extra)}=${pick(r, HOSTILE_SEGMENTS)}`);
   const headers: Record<string, string> = { ...authHeaders(auth) };
   // A2A's HTTP+JSON binding answers only clients naming version 1.0; now and then one names none.
   if (path.startsWith('/a2a') && r() % 4 !== 0) headers['a2a-version'] = '1.0';
