@@ -312,10 +312,15 @@ async function restApp(handler: DefaultRequestHandler): Promise<RestApp> {
   app.disable('x-powered-by');
   app.use((req: import('express').Request, res: import('express').Response, next: () => void) => {
     // What the SDK takes for granted of a message (it answers 500 with a JavaScript error text otherwise).
-    const invalid = req.method === 'POST' && req.path.startsWith('/message:') && SendParams.safeParse(req.body).error;
+    const [where, invalid] =
+      req.method === 'POST' && req.path.startsWith('/message:')
+        ? ['body', SendParams.safeParse(req.body).error]
+        : req.method === 'GET' && req.path === '/tasks'
+          ? ['query', ListParams.safeParse(req.query).error]
+          : ['', undefined];
     if (invalid) {
       const issue = invalid.issues[0]!;
-      const message = `Invalid request: ${['body', ...issue.path].join('.')}: ${issue.message}`;
+      const message = `Invalid request: ${[where, ...issue.path].join('.')}: ${issue.message}`;
       res.status(400).json({ error: { code: 400, status: 'INVALID_ARGUMENT', message, details: [] } });
       return;
     }
@@ -345,7 +350,6 @@ async function restApp(handler: DefaultRequestHandler): Promise<RestApp> {
   return app as unknown as RestApp;
 }
 
-const Obj = z.record(z.string(), z.unknown());
 const PartShape = z.object({}).passthrough();
 const TaskParams = z.object({ id: withoutNul(z.string().min(1)), historyLength: z.number().int().nonnegative().optional() });
 /**
@@ -366,6 +370,8 @@ const SendParams = z
       .passthrough(),
   })
   .passthrough();
+/** ListTasks filters on the context a client chose. */
+const ListParams = z.object({ contextId: ClientId.optional() }).passthrough();
 /** What the SDK's handlers take for granted of each method's params (it answers -32603 otherwise). */
 const PARAMS: Record<string, z.ZodType> = {
   'message/send': SendParams,
@@ -376,7 +382,7 @@ const PARAMS: Record<string, z.ZodType> = {
   'tasks/cancel': TaskParams,
   GetTask: TaskParams,
   CancelTask: TaskParams,
-  ListTasks: Obj,
+  ListTasks: ListParams,
 };
 
 /**
