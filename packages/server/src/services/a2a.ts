@@ -351,7 +351,10 @@ async function restApp(handler: DefaultRequestHandler): Promise<RestApp> {
 }
 
 const PartShape = z.object({}).passthrough();
-const TaskParams = z.object({ id: withoutNul(z.string().min(1)), historyLength: z.number().int().nonnegative().optional() });
+const TaskParams = z.object({
+  id: withoutNul(z.string().min(1)),
+  historyLength: z.number().int().nonnegative().optional(),
+});
 /**
  * Ids a client may choose. The task row keeps each several times over (task, history, status message, artifact),
  * so they are bounded like the text taken from a message.
