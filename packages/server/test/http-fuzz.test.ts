@@ -364,7 +364,8 @@ async function check(
   if (INTERNALS.test(text)) return { status, fault: `internals: ${where}` };
   const documentedTypes = Object.keys((op.responses[status] as { content?: object } | undefined)?.content ?? {});
   if (status >= 400 && !RPC_PATHS.has(path) && !documentedTypes.includes('text/html')) {
-    // The device token endpoint answers RFC 8628's {error}; A2A's HTTP+JSON binding google.rpc.Status {error: {status}}.
+    // The device token endpoint answers RFC 8628's {error}; A2A's HTTP+JSON binding google.rpc.Status {error: {status}}
+    // (the errors every route shares, such as malformed_json or rate_limited, keep the base shape there too).
     const code =
       path === '/auth/device/token'
         ? body?.error

@@ -1,4 +1,4 @@
-import { A2AAgentCard, AgentCard, ERROR_CODES, JsonRpcMessage, withoutNul, z } from '@axle/sdk';
+import { A2AAgentCard, AgentCard, ERROR_CODES, JsonRpcMessage, z } from '@axle/sdk';
 import type { AppDeps } from '../deps.js';
 import { buildTime } from '../build-info.js';
 import { A2A_PATH, A2A_REST_PATH, type CardInput, a2aAgentCard, agentCard } from '../domain/agent-card.js';
@@ -105,10 +105,9 @@ export function wellKnownRoutes(api: Api, deps: AppDeps): void {
 
   // The HTTP+JSON binding: the SDK's REST router answers every method and path under A2A_REST_PATH
   // (/message:send, /tasks/{id}, /tasks/{id}:cancel, /tasks).
-  const segment = withoutNul(z.string());
   const segments = [
-    { path: `${A2A_REST_PATH}/{resource}`, params: z.object({ resource: segment }) },
-    { path: `${A2A_REST_PATH}/{resource}/{id}`, params: z.object({ resource: segment, id: segment }) },
+    { path: `${A2A_REST_PATH}/{resource}`, params: z.object({ resource: z.string() }) },
+    { path: `${A2A_REST_PATH}/{resource}/{id}`, params: z.object({ resource: z.string(), id: z.string() }) },
   ];
   for (const method of ['get', 'post'] as const) {
     for (const [i, { path, params }] of segments.entries()) {

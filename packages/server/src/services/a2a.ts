@@ -311,18 +311,21 @@ async function restApp(handler: DefaultRequestHandler): Promise<RestApp> {
   const app = express();
   app.disable('x-powered-by');
   app.use((req: import('express').Request, res: import('express').Response, next: () => void) => {
+    const refuse = (message: string) =>
+      res.status(400).json({ error: { code: 400, status: 'INVALID_ARGUMENT', message, details: [] } });
+    // The router decodes the path's segments (a task id among them) and would fail on one it cannot decode.
+    const segments = decodedSegments(req.path);
+    if (!segments) return refuse('Invalid request: a path segment is not valid percent-encoding');
     // What the SDK takes for granted of a message (it answers 500 with a JavaScript error text otherwise).
     const [where, invalid] =
       req.method === 'POST' && req.path.startsWith('/message:')
         ? ['body', SendParams.safeParse(req.body).error]
         : req.method === 'GET' && req.path === '/tasks'
           ? ['query', ListParams.safeParse(req.query).error]
-          : ['', undefined];
+          : ['path', PathSegments.safeParse(segments).error];
     if (invalid) {
       const issue = invalid.issues[0]!;
-      const message = `Invalid request: ${[where, ...issue.path].join('.')}: ${issue.message}`;
-      res.status(400).json({ error: { code: 400, status: 'INVALID_ARGUMENT', message, details: [] } });
-      return;
+      return refuse(`Invalid request: ${[where, ...issue.path].join('.')}: ${issue.message}`);
     }
     // An internal error keeps its status but not its text, which is the SDK's or JavaScript's.
     const json = res.json.bind(res);
@@ -338,13 +341,7 @@ async function restApp(handler: DefaultRequestHandler): Promise<RestApp> {
   app.use((_req: unknown, res: import('express').Response) => {
     res.status(404).json({ error: { code: 404, status: 'NOT_FOUND', message: 'No such A2A method', details: [] } });
   });
-  app.use((err: unknown, _req: unknown, res: import('express').Response, _next: unknown) => {
-    // The router decodes path segments; one that is not valid percent-encoding is the client's error.
-    if (err instanceof URIError) {
-      const message = 'A path segment is not valid percent-encoding';
-      res.status(400).json({ error: { code: 400, status: 'INVALID_ARGUMENT', message, details: [] } });
-      return;
-    }
+  app.use((_err: unknown, _req: unknown, res: import('express').Response, _next: unknown) => {
     res.status(500).json({ error: { code: 500, status: 'INTERNAL', message: 'internal error', details: [] } });
   });
   return app as unknown as RestApp;
@@ -373,6 +370,16 @@ const SendParams = z
       .passthrough(),
   })
   .passthrough();
+/** The segments of a URL path decoded, or undefined when one is not valid percent-encoding. */
+function decodedSegments(path: string): string[] | undefined {
+  try {
+    return path.split('/').map(decodeURIComponent);
+  } catch {
+    return undefined;
+  }
+}
+/** A task id in the path reaches the store like one in a body. */
+const PathSegments = z.array(withoutNul(z.string()));
 /** ListTasks filters on the context a client chose. */
 const ListParams = z.object({ contextId: ClientId.optional() }).passthrough();
 /** What the SDK's handlers take for granted of each method's params (it answers -32603 otherwise). */
