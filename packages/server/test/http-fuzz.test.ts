@@ -490,3 +490,36 @@ describe('U+0000 in every string an operation reads', () => {
       expect(faults).toEqual([]);
     });
 });
+
+describe('the shared rules of docs/http-api.md on every path', () => {
+  const paths = [...new Set(OPERATIONS.map(([, path]) => path))];
+  const concrete = (path: string, method: string) =>
+    path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(plausible(method, path, name, undefined)));
+  it('a method a path does not document answers 405 method_not_allowed', async () => {
+    const faults: string[] = [];
+    for (const path of paths) {
+      const method = METHODS.find((m) => !(m in doc.paths[path]!))!;
+      const res = await fetch(server.url + concrete(path, method), {
+        method: method.toUpperCase(),
+        headers: authHeaders('key'),
+      });
+      const body = (await res.json().catch(() => undefined)) as { code?: unknown } | undefined;
+      if (res.status !== 405 || body?.code !== 'method_not_allowed') faults.push(`${method} ${path} -> ${res.status}`);
+    }
+    expect(faults).toEqual([]);
+  });
+  it('a body over 1 MiB answers 413 payload_too_large, and is not half-written', async () => {
+    const before = await rowCounts();
+    const faults: string[] = [];
+    const big = JSON.stringify({ a: 'y'.repeat(1024 * 1024) });
+    for (const [method, path] of OPERATIONS.filter(([m]) => m !== 'get')) {
+      const url = server.url + concrete(path, method);
+      const headers = { ...authHeaders('key'), 'content-type': 'application/json' };
+      const res = await fetch(url, { method: method.toUpperCase(), headers, body: big });
+      const body = (await res.json().catch(() => undefined)) as { code?: unknown } | undefined;
+      if (res.status !== 413 || body?.code !== 'payload_too_large') faults.push(`${method} ${path} -> ${res.status}`);
+    }
+    expect(faults).toEqual([]);
+    expect(await rowCounts()).toEqual(before);
+  });
+});
