@@ -144,6 +144,24 @@ const HOSTILE_SEGMENTS = [
   '%20',
 ];
 
+const b64 = (v: string) => Buffer.from(v).toString('base64');
+/** Header values: garbage, JSON that is not the expected shape, base64 of both, oversized but under the header limit. */
+const HOSTILE_HEADERS = [
+  '',
+  '%00',
+  'null',
+  '{}',
+  '[]',
+  b64('null'),
+  b64('[]'),
+  b64('{"x402Version":"2","payload":{"signature":5}}'),
+  b64('{"x402Version":2,"accepted":{},"payload":{"authorization":{"value":"-1","validBefore":1e309}}}'),
+  'axl_' + 'A'.repeat(43),
+  'x'.repeat(8000),
+  't=1,v1=00',
+  '0x',
+  '\t \t',
+];
 /** A plausible, valid-looking value for a path or query parameter, by name. */
 function plausible(method: string, path: string, name: string, schema: Schema | undefined): string {
   const s = resolve(schema);
@@ -283,6 +301,9 @@ function probeFor(r: Rand, method: string, path: string, op: Operation): Probe {
   const extra = path.startsWith('/a2a/rest') ? ['zz_extra', 'contextId', 'pageSize', 'historyLength'] : ['zz_extra'];
   if (r() % 3 < extra.length - 1) query.push(`${pick(r, extra)}=${pick(r, HOSTILE_SEGMENTS)}`);
   const headers: Record<string, string> = { ...authHeaders(auth) };
+  // Documented headers (payments, keys, idempotency, signatures) with hostile values a client can send.
+  for (const h of params.filter((q) => q.in === 'header'))
+    if (r() % 2 === 0) headers[h.name.toLowerCase()] = pick(r, HOSTILE_HEADERS);
   // A2A's HTTP+JSON binding answers only clients naming version 1.0; now and then one names none.
   if (path.startsWith('/a2a') && r() % 4 !== 0) headers['a2a-version'] = '1.0';
   let body: string | undefined;
@@ -320,6 +341,8 @@ function probeFor(r: Rand, method: string, path: string, op: Operation): Probe {
 
 // ---- what every answer must be -------------------------------------------------------------------------------------
 
+/** Errors any route may answer (the document's introduction, docs/http-api.md), with their code. */
+const SHARED_ERRORS: Record<number, string> = { 413: 'payload_too_large', 431: 'headers_too_large' };
 /** 5xx answers the contract gives on purpose (a paused or unconfigured provider, batch settlement not offered). */
 const INTENDED_5XX = new Set([
   'withdraw_paused_noncustodial_migration',
@@ -359,7 +382,8 @@ async function check(
     body = undefined;
   }
   const status = res.status;
-  if (!documented.includes(status)) return { status, fault: `undocumented status: ${where}` };
+  const shared = SHARED_ERRORS[status] !== undefined && SHARED_ERRORS[status] === body?.code;
+  if (!documented.includes(status) && !shared) return { status, fault: `undocumented status: ${where}` };
   if (status >= 500 && !INTENDED_5XX.has(body?.code as string)) return { status, fault: `5xx: ${where}` };
   if (INTERNALS.test(text)) return { status, fault: `internals: ${where}` };
   const documentedTypes = Object.keys((op.responses[status] as { content?: object } | undefined)?.content ?? {});
