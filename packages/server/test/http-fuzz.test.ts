@@ -274,6 +274,18 @@ function a2aMessage(r: Rand): Record<string, unknown> {
   };
 }
 
+/** A JSON-RPC call of each A2A method, its params' ids sometimes hostile. */
+function a2aCall(r: Rand): Record<string, unknown> {
+  const method = pick(r, ['message/send', 'SendMessage', 'tasks/get', 'GetTask', 'tasks/cancel', 'ListTasks']);
+  const id = r() % 2 === 0 ? pick(r, HOSTILE_STRINGS) : 'task-1';
+  const params = method.includes('end')
+    ? { message: a2aMessage(r) }
+    : method === 'ListTasks'
+      ? { contextId: id }
+      : { id };
+  return { jsonrpc: '2.0', id: 1, method, params };
+}
+
 function probeFor(r: Rand, method: string, path: string, op: Operation): Probe {
   const params = op.parameters ?? [];
   const notes: string[] = [];
@@ -313,11 +325,15 @@ function probeFor(r: Rand, method: string, path: string, op: Operation): Probe {
     // The A2A binding's bodies are the SDK's, not in the document: a message whose ids may be hostile.
     const base = path.startsWith('/a2a/rest')
       ? { message: a2aMessage(r), ...(r() % 2 === 0 && { configuration: { historyLength: pick(r, HOSTILE_VALUES) } }) }
-      : sample(schema);
+      : path === '/a2a'
+        ? a2aCall(r)
+        : sample(schema);
     const roll = r() % 6;
     if (roll === 0) {
       body = pick(r, NOT_OBJECTS);
       notes.push('not-object');
+    } else if (path.startsWith('/a2a')) {
+      body = toJson(base);
     } else if (base && typeof base === 'object' && !Array.isArray(base)) {
       // Every property (and one the schema does not name) may be hostile; strings get string-shaped hostility often.
       const obj = { ...(base as Record<string, unknown>) };
@@ -386,6 +402,9 @@ async function check(
   if (!documented.includes(status) && !shared) return { status, fault: `undocumented status: ${where}` };
   if (status >= 500 && !INTENDED_5XX.has(body?.code as string)) return { status, fault: `5xx: ${where}` };
   if (INTERNALS.test(text)) return { status, fault: `internals: ${where}` };
+  // JSON-RPC's internal error is the 500 of that envelope.
+  if (RPC_PATHS.has(path) && (body?.error as { code?: unknown } | undefined)?.code === -32603)
+    return { status, fault: `JSON-RPC internal error: ${where}` };
   const documentedTypes = Object.keys((op.responses[status] as { content?: object } | undefined)?.content ?? {});
   if (status >= 400 && !RPC_PATHS.has(path) && !documentedTypes.includes('text/html')) {
     // The device token endpoint answers RFC 8628's {error}; A2A's HTTP+JSON binding google.rpc.Status {error: {status}}
