@@ -30,6 +30,7 @@ const ON_BOTH_BACKENDS = [
   'changes',
   'database-failure',
   'shared-secret',
+  'http-fuzz',
 ].map((name) => `packages/server/test/${name}.test.ts`);
 
 /**

@@ -59,6 +59,14 @@ export const Flag = z.enum(FLAGS).openapi('Flag');
 export const LearningStatus = z.enum(LEARNING_STATUSES).openapi('LearningStatus');
 export const ReviewReason = z.enum(REVIEW_REASONS).openapi('ReviewReason');
 
+/**
+ * A request string that reaches the store: U+0000 is refused (400) up front, since PostgreSQL text cannot hold it and
+ * SQLite would keep a value no other instance could. Wraps the field's own string schema.
+ */
+export function withoutNul<S extends z.ZodString>(schema: S): S {
+  return schema.refine((s) => !s.includes('\u0000'), 'must not contain U+0000') as S;
+}
+
 export const DateTime = z.string().datetime({ offset: true }).openapi({ format: 'date-time' });
 
 /** Base error body: every non-2xx JSON response carries at least `error`. */

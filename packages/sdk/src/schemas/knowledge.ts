@@ -1,7 +1,7 @@
 import { displayString } from '../display-text.js';
 import { z } from '../zod.js';
 import { LIMITS } from '../limits.js';
-import { DateTime, LearningCategory, Outcome } from './common.js';
+import { DateTime, LearningCategory, Outcome, withoutNul } from './common.js';
 import { LearningId, LearningSnippet } from './learning.js';
 
 export const CategoryCount = z
@@ -108,4 +108,4 @@ export const RateResponse = z
   .openapi('RateResponse');
 export type RateResponse = z.infer<typeof RateResponse>;
 
-export const ContributorParams = z.object({ wallet: z.string().trim().min(1).max(100) });
+export const ContributorParams = z.object({ wallet: withoutNul(z.string().trim().min(1).max(100)) });

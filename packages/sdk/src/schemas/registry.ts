@@ -1,6 +1,6 @@
 import { LIMITS } from '../limits.js';
 import { z } from '../zod.js';
-import { Category, SkillType } from './common.js';
+import { Category, SkillType, withoutNul } from './common.js';
 import { Skill } from './skill.js';
 
 /** Longest accepted discover query (characters, after trimming). */
@@ -16,7 +16,9 @@ export const DiscoverRequest = z
       .describe('What the agent needs, in natural language'),
     category: Category.optional(),
     type: SkillType.optional(),
-    pricing: z.string().trim().min(1).max(40).optional().describe('Pricing model of the skill, e.g. free or freemium'),
+    pricing: withoutNul(z.string().trim().min(1).max(40))
+      .optional()
+      .describe('Pricing model of the skill, e.g. free or freemium'),
     limit: z
       .number()
       .int()
@@ -58,7 +60,7 @@ export const DiscoverResponse = z
 export type DiscoverResponse = z.infer<typeof DiscoverResponse>;
 
 export const SkillParams = z.object({
-  id: z.string().min(1).max(200).describe('Skill id, or a slug of its name (case-insensitive)'),
+  id: withoutNul(z.string().min(1).max(200)).describe('Skill id, or a slug of its name (case-insensitive)'),
 });
 
 export const SkillDetail = Skill.extend({

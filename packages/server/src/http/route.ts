@@ -164,11 +164,18 @@ function toOpenApi<B, Q, P>(def: RouteDef<B, Q, P>, scopes: readonly ApiKeyScope
         .filter(Boolean)
         .join('; '),
     };
-  // A route that validates input answers 400 validation_error (and malformed_json, nested_json...) in the base error
-  // shape: documented when the route declares no 400, and beside a route-specific 400 body when it declares one.
+  // A route that validates input answers 400 validation_error in the base error shape: documented when the route
+  // declares no 400, and beside a route-specific 400 body when it declares one. Every method that carries a body has it
+  // read (http/body.ts), so a route that takes none still answers 400 malformed_json, nested_json or duplicate_json_key
+  // to a body sent anyway.
   const validates = Boolean(def.body || def.query || def.params);
-  if (validates && !declared[400])
-    declared[400] = { description: 'Invalid input: validation_error with field and issues (docs/http-api.md)' };
+  const readsBody = def.method !== 'get';
+  if ((validates || readsBody) && !declared[400])
+    declared[400] = {
+      description: validates
+        ? 'Invalid input: validation_error with field and issues (docs/http-api.md)'
+        : 'A body was sent and is not JSON it can read: malformed_json, nested_json or duplicate_json_key',
+    };
   // Every 429 is rate_limited from the one limiter, which always sends Retry-After.
   if (declared[429] && !declared[429].headers)
     declared[429] = {

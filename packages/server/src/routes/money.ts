@@ -77,6 +77,7 @@ export function moneyRoutes(api: Api, deps: AppDeps): void {
       200: { description: 'Hosted checkout URL and session id', schema: CheckoutSession },
       400: { description: 'Unknown pack: error and valid_packs (CreditPack[])' },
       401: { description: 'Missing or invalid session token' },
+      403: { description: 'Account suspended (account_suspended)' },
       502: { description: 'The card processor could not be reached' },
       503: { description: 'checkout provider not configured' },
     },

@@ -13,7 +13,7 @@ import {
   ServerCallContext,
   type TaskStore,
 } from '@a2a-js/sdk/server';
-import { CONTENT_ADVISORY, CONTENT_TRUST, LIMITS, untrustedContent, z } from '@axle/sdk';
+import { CONTENT_ADVISORY, CONTENT_TRUST, LIMITS, untrustedContent, withoutNul, z } from '@axle/sdk';
 import { sha256Hex } from '../domain/ids.js';
 import type { Clock } from '../clock.js';
 import { a2aTasksStore } from '../store/a2a-tasks.js';
@@ -311,13 +311,21 @@ async function restApp(handler: DefaultRequestHandler): Promise<RestApp> {
   const app = express();
   app.disable('x-powered-by');
   app.use((req: import('express').Request, res: import('express').Response, next: () => void) => {
+    const refuse = (message: string) =>
+      res.status(400).json({ error: { code: 400, status: 'INVALID_ARGUMENT', message, details: [] } });
+    // The router decodes the path's segments (a task id among them) and would fail on one it cannot decode.
+    const segments = decodedSegments(req.path);
+    if (!segments) return refuse('Invalid request: a path segment is not valid percent-encoding');
     // What the SDK takes for granted of a message (it answers 500 with a JavaScript error text otherwise).
-    const invalid = req.method === 'POST' && req.path.startsWith('/message:') && SendParams.safeParse(req.body).error;
+    const [where, invalid] =
+      req.method === 'POST' && req.path.startsWith('/message:')
+        ? ['body', SendParams.safeParse(req.body).error]
+        : req.method === 'GET' && req.path === '/tasks'
+          ? ['query', ListParams.safeParse(req.query).error]
+          : ['path', PathSegments.safeParse(segments).error];
     if (invalid) {
       const issue = invalid.issues[0]!;
-      const message = `Invalid request: ${['body', ...issue.path].join('.')}: ${issue.message}`;
-      res.status(400).json({ error: { code: 400, status: 'INVALID_ARGUMENT', message, details: [] } });
-      return;
+      return refuse(`Invalid request: ${[where, ...issue.path].join('.')}: ${issue.message}`);
     }
     // An internal error keeps its status but not its text, which is the SDK's or JavaScript's.
     const json = res.json.bind(res);
@@ -339,15 +347,17 @@ async function restApp(handler: DefaultRequestHandler): Promise<RestApp> {
   return app as unknown as RestApp;
 }
 
-const Obj = z.record(z.string(), z.unknown());
 const PartShape = z.object({}).passthrough();
-const TaskParams = z.object({ id: z.string().min(1), historyLength: z.number().int().nonnegative().optional() });
+const TaskParams = z.object({
+  id: withoutNul(z.string().min(1)),
+  historyLength: z.number().int().nonnegative().optional(),
+});
 /**
  * Ids a client may choose. The task row keeps each several times over (task, history, status message, artifact),
  * so they are bounded like the text taken from a message.
  */
 const MAX_ID = 128;
-const ClientId = z.string().max(MAX_ID, `at most ${MAX_ID} characters`);
+const ClientId = withoutNul(z.string().max(MAX_ID, `at most ${MAX_ID} characters`));
 const SendParams = z
   .object({
     message: z
@@ -360,6 +370,18 @@ const SendParams = z
       .passthrough(),
   })
   .passthrough();
+/** The segments of a URL path decoded, or undefined when one is not valid percent-encoding. */
+function decodedSegments(path: string): string[] | undefined {
+  try {
+    return path.split('/').map(decodeURIComponent);
+  } catch {
+    return undefined;
+  }
+}
+/** A task id in the path reaches the store like one in a body. */
+const PathSegments = z.array(withoutNul(z.string()));
+/** ListTasks filters on the context a client chose. */
+const ListParams = z.object({ contextId: ClientId.optional() }).passthrough();
 /** What the SDK's handlers take for granted of each method's params (it answers -32603 otherwise). */
 const PARAMS: Record<string, z.ZodType> = {
   'message/send': SendParams,
@@ -370,7 +392,7 @@ const PARAMS: Record<string, z.ZodType> = {
   'tasks/cancel': TaskParams,
   GetTask: TaskParams,
   CancelTask: TaskParams,
-  ListTasks: Obj,
+  ListTasks: ListParams,
 };
 
 /**
