@@ -40,7 +40,8 @@ export const LIMITS = {
   /**
    * Writes an account can repeat, limited per account in the database (429 with Retry-After past
    * either window). `learn` takes one extraction run's drafts (maxLearnings, 20) at once. `cardWithdrawal`
-   * counts POST /withdraw/processor requests that get as far as asking the card processor.
+   * counts POST /withdraw/processor requests that get as far as asking the card processor; `walletLink` counts
+   * POST /account/link-wallet requests that get as far as the sanctions screen.
    */
   accountWrites: {
     apiKeyCreate: { perMinute: 10, perHour: 30 },
@@ -49,6 +50,7 @@ export const LIMITS = {
     learn: { perMinute: 20, perHour: 100 },
     rating: { perMinute: 20, perHour: 100 },
     retraction: { perMinute: 10, perHour: 30 },
+    walletLink: { perMinute: 10, perHour: 30 },
   },
   /**
    * POST /mcp: a tools/call carrying an x402 PaymentPayload in _meta nests deeper than other bodies (the payload

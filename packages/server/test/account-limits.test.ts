@@ -1,4 +1,6 @@
+import path from 'node:path';
 import { LIMITS } from '@axle/sdk';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/clock.js';
 import { newId } from '../src/domain/ids.js';
@@ -6,8 +8,9 @@ import type { DomainError } from '../src/domain/errors.js';
 import { accountWriteBuckets, createAccountWriteLimiter } from '../src/services/account-write-limits.js';
 import { createRateLimiter } from '../src/services/rate-limit.js';
 import { openTestStore } from '../../../test/support/backend.js';
-import type { TestServer } from '../../../test/support/server.js';
+import { startTestServer, type TestServer } from '../../../test/support/server.js';
 import { bearer, post, type Smtp, signIn, startMailingServer } from '../../../test/support/identity.js';
+import { newBuyer, verifyWallet } from './money-helpers.js';
 
 const MINUTE = 60_000;
 const statuses = (responses: Response[]) => responses.map((r) => r.status);
@@ -155,6 +158,35 @@ describe('per-account limits on repeatable writes (HTTP)', () => {
     });
     server.clock.advance(MINUTE);
     expect((await post(server, '/extract/consent', { action: 'grant' }, bearer(jwt))).status).toBe(200);
+  });
+});
+
+describe('POST /account/link-wallet per account', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    // A list that cannot be read: every screening is the outside call failing (503).
+    server = await startTestServer({ AXLE_SANCTIONS_LIST: path.join('/nonexistent', 'sanctions.txt') });
+  });
+  afterAll(() => server.stop());
+
+  it('is limited before the sanctions screen: past the limit 429 and no screening; a refused link spends nothing', async () => {
+    const { perMinute, perHour } = LIMITS.accountWrites.walletLink;
+    const owner = await newBuyer(server, { terms: true });
+    const link = (wallet: string) => post(server, '/account/link-wallet', { wallet }, { 'x-api-key': owner.key });
+    // An unverified wallet is refused before the limit and the screen.
+    const unverified = privateKeyToAccount(generatePrivateKey()).address;
+    for (let i = 0; i < perMinute + 1; i++) expect((await link(unverified)).status).toBe(400);
+    const wallet = privateKeyToAccount(generatePrivateKey());
+    await verifyWallet(server, wallet);
+    const statuses = [];
+    for (let i = 0; i < perMinute + 2; i++) statuses.push((await link(wallet.address)).status);
+    expect(statuses).toEqual([...Array(perMinute).fill(503), 429, 429]);
+    const refused = await link(wallet.address);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await refused.json()).toMatchObject({ code: 'rate_limited' });
+    server.clock.advance(MINUTE);
+    expect((await link(wallet.address)).status).toBe(503);
+    expect(perHour).toBeGreaterThanOrEqual(perMinute);
   });
 });
 

@@ -23,6 +23,7 @@ import {
   WithdrawTypedData,
   WithdrawTypedDataRequest,
   ERROR_CODES,
+  LIMITS,
   z,
 } from '@axle/sdk';
 import { DomainError } from '../domain/errors.js';
@@ -178,7 +179,9 @@ export function moneyRoutes(api: Api, deps: AppDeps): void {
       'not linked to another account, ' +
       'an account without a wallet, and a clean sanctions screen. ' +
       'Earnings held for the wallet move to the account. Accepts a ' +
-      'session token or, beyond the contract, a key with the payout scope.',
+      'session token or, beyond the contract, a key with the payout scope. Per account, ' +
+      `${LIMITS.accountWrites.walletLink.perMinute} requests a minute and ${LIMITS.accountWrites.walletLink.perHour} ` +
+      'an hour that get as far as the sanctions screen (429 with Retry-After; a link refused before it is not counted).',
     tags: ['Account'],
     security: ['BearerJWT', 'ApiKey'],
     before: [identity.requireJwtOrKey(), identity.requireActiveAccount(), requireTermsAccepted(terms)],
@@ -189,6 +192,7 @@ export function moneyRoutes(api: Api, deps: AppDeps): void {
       401: { description: 'Missing or invalid credentials' },
       403: { description: 'TERMS_NOT_ACCEPTED, account suspended, or sanctions block' },
       404: { description: 'Account not found' },
+      429: { description: 'Per-account link limit (Retry-After)' },
       503: { description: 'sanctions screening unavailable' },
     },
     handler: ({ body }, ctx) => wallets.link(accountOf(ctx.state), body.wallet),
