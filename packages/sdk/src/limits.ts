@@ -47,6 +47,7 @@ export const LIMITS = {
     apiKeyCreate: { perMinute: 10, perHour: 30 },
     cardWithdrawal: { perMinute: 10, perHour: 30 },
     consentChange: { perMinute: 10, perHour: 60 },
+    keyedSearch: { perMinute: 120, perHour: 2000 },
     learn: { perMinute: 20, perHour: 100 },
     rating: { perMinute: 20, perHour: 100 },
     retraction: { perMinute: 10, perHour: 30 },
