@@ -16,7 +16,8 @@ export function unlockRoutes(api: Api, deps: AppDeps): void {
       'With X-API-Key one unlock credit is deducted; with X-Payment (x402 v1 or v2 payload) or PAYMENT-SIGNATURE the ' +
       'price is settled; with neither, 402 with the accepts list, the options envelope and X-Payment-Required: true ' +
       '(and the v2 PAYMENT-REQUIRED header). The contributor’s own key unlocks free (owner_recall_free). A repeat ' +
-      'unlock by the same buyer within 30 days costs nothing and accrues nothing (accrual_capped). ' +
+      'unlock by the same buyer within 30 days costs nothing and accrues nothing (accrual_capped). Such free reads are ' +
+      'booked once per buyer, learning and 30 days; reading again writes nothing. ' +
       'X-Wallet-Address is ' +
       'an unverified claim to be the contributor: the unlock is paid and the contributor accrual zeroed. ' +
       'x402 extensions: a payment-identifier in the payload makes the payment idempotent (the same payment again ' +
