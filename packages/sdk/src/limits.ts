@@ -68,11 +68,16 @@ export const LIMITS = {
    * Requests per client address and minute, counted in the database (429 with Retry-After past it), so one client
    * cannot starve the rest: anonymous POST /discover and POST /knowledge (with the searches the MCP tools make for
    * anonymous callers), and every POST /mcp request (a batch counts once; its tools' calls count on their own routes).
+   * `anonymousPaidUnlock`: GET /knowledge/{id} without an API key carrying a payment or SIGN-IN-WITH-X (each verifies
+   * a signature, may ask the facilitator or the chain), counted before anything is verified or settled.
+   * `walletWithdraw`: POST /withdraw (a wallet signature, the sanctions screen), counted before either.
    */
   perAddress: {
     anonymousDiscover: { perMinute: 120 },
     anonymousKnowledgeSearch: { perMinute: 60 },
+    anonymousPaidUnlock: { perMinute: 60 },
     mcp: { perMinute: 120 },
+    walletWithdraw: { perMinute: 10 },
   },
 } as const;
 
