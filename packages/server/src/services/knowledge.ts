@@ -160,8 +160,9 @@ export function createKnowledgeService({
 
   return {
     async search(input, accountId) {
-      // A keyed search writes per account (impressions, what surfaced to it): limited per account. An account past
-      // its limit is refused before any ranking; the search is counted in the transaction of its writes.
+      // A keyed search writes per account (impressions, what surfaced to it): limited per account, counted in the
+      // transaction of its writes. An account past its limit is refused before any ranking: the take throws the 429
+      // with its Retry-After, and its transaction rolls the hit back.
       if (accountId && (await writeLimits.exhausted('keyedSearch', accountId)))
         await db.tx((q) => writeLimits.take('keyedSearch', accountId, q));
       const { hits: rankedHits, searchMode } = await ranked(input.query, filtersOf(input), 'blend');
