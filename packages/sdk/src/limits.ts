@@ -40,15 +40,18 @@ export const LIMITS = {
   /**
    * Writes an account can repeat, limited per account in the database (429 with Retry-After past
    * either window). `learn` takes one extraction run's drafts (maxLearnings, 20) at once. `cardWithdrawal`
-   * counts POST /withdraw/processor requests that get as far as asking the card processor.
+   * counts POST /withdraw/processor requests that get as far as asking the card processor; `walletLink` counts
+   * POST /account/link-wallet requests that get as far as the sanctions screen.
    */
   accountWrites: {
     apiKeyCreate: { perMinute: 10, perHour: 30 },
     cardWithdrawal: { perMinute: 10, perHour: 30 },
     consentChange: { perMinute: 10, perHour: 60 },
+    keyedSearch: { perMinute: 120, perHour: 2000 },
     learn: { perMinute: 20, perHour: 100 },
     rating: { perMinute: 20, perHour: 100 },
     retraction: { perMinute: 10, perHour: 30 },
+    walletLink: { perMinute: 10, perHour: 30 },
   },
   /**
    * POST /mcp: a tools/call carrying an x402 PaymentPayload in _meta nests deeper than other bodies (the payload
@@ -65,11 +68,16 @@ export const LIMITS = {
    * Requests per client address and minute, counted in the database (429 with Retry-After past it), so one client
    * cannot starve the rest: anonymous POST /discover and POST /knowledge (with the searches the MCP tools make for
    * anonymous callers), and every POST /mcp request (a batch counts once; its tools' calls count on their own routes).
+   * `anonymousPaidUnlock`: GET /knowledge/{id} without an API key carrying a payment or SIGN-IN-WITH-X (each verifies
+   * a signature, may ask the facilitator or the chain), counted before anything is verified or settled.
+   * `walletWithdraw`: POST /withdraw (a wallet signature, the sanctions screen), counted before either.
    */
   perAddress: {
     anonymousDiscover: { perMinute: 120 },
     anonymousKnowledgeSearch: { perMinute: 60 },
+    anonymousPaidUnlock: { perMinute: 60 },
     mcp: { perMinute: 120 },
+    walletWithdraw: { perMinute: 10 },
   },
 } as const;
 

@@ -1,13 +1,17 @@
+import path from 'node:path';
 import { LIMITS } from '@axle/sdk';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/clock.js';
 import { newId } from '../src/domain/ids.js';
 import type { DomainError } from '../src/domain/errors.js';
 import { accountWriteBuckets, createAccountWriteLimiter } from '../src/services/account-write-limits.js';
 import { createRateLimiter } from '../src/services/rate-limit.js';
+import { learningsStore } from '../src/store/learnings.js';
 import { openTestStore } from '../../../test/support/backend.js';
-import type { TestServer } from '../../../test/support/server.js';
+import { startTestServer, type TestServer } from '../../../test/support/server.js';
 import { bearer, post, type Smtp, signIn, startMailingServer } from '../../../test/support/identity.js';
+import { newBuyer, seedLearning, verifyWallet } from './money-helpers.js';
 
 const MINUTE = 60_000;
 const statuses = (responses: Response[]) => responses.map((r) => r.status);
@@ -155,6 +159,74 @@ describe('per-account limits on repeatable writes (HTTP)', () => {
     });
     server.clock.advance(MINUTE);
     expect((await post(server, '/extract/consent', { action: 'grant' }, bearer(jwt))).status).toBe(200);
+  });
+});
+
+describe('POST /account/link-wallet per account', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    // A list that cannot be read: every screening is the outside call failing (503).
+    server = await startTestServer({ AXLE_SANCTIONS_LIST: path.join('/nonexistent', 'sanctions.txt') });
+  });
+  afterAll(() => server.stop());
+
+  it('is limited before the sanctions screen: past the limit 429 and no screening; a refused link spends nothing', async () => {
+    const { perMinute, perHour } = LIMITS.accountWrites.walletLink;
+    const owner = await newBuyer(server, { terms: true });
+    const link = (wallet: string) => post(server, '/account/link-wallet', { wallet }, { 'x-api-key': owner.key });
+    // An unverified wallet is refused before the limit and the screen.
+    const unverified = privateKeyToAccount(generatePrivateKey()).address;
+    for (let i = 0; i < perMinute + 1; i++) expect((await link(unverified)).status).toBe(400);
+    const wallet = privateKeyToAccount(generatePrivateKey());
+    await verifyWallet(server, wallet, { 'x-api-key': owner.key });
+    const statuses = [];
+    for (let i = 0; i < perMinute + 2; i++) statuses.push((await link(wallet.address)).status);
+    expect(statuses).toEqual([...Array(perMinute).fill(503), 429, 429]);
+    const refused = await link(wallet.address);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await refused.json()).toMatchObject({ code: 'rate_limited' });
+    server.clock.advance(MINUTE);
+    expect((await link(wallet.address)).status).toBe(503);
+    expect(perHour).toBeGreaterThanOrEqual(perMinute);
+  });
+});
+
+describe('keyed searches per account (POST /knowledge writes impressions and what surfaced)', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(() => server.stop());
+
+  it('answers a key 120 searches a minute and 2,000 an hour; past them 429, the refused ones writing nothing', async () => {
+    const { perMinute, perHour } = LIMITS.accountWrites.keyedSearch;
+    expect([perMinute, perHour]).toEqual([120, 2000]);
+    // A key is never held to less than anonymous search from one address.
+    expect(perMinute).toBeGreaterThanOrEqual(LIMITS.perAddress.anonymousKnowledgeSearch.perMinute);
+    // Searchable like a published learning: a seq (the full-text row id).
+    const l = await seedLearning(server, { seq: await learningsStore.nextSeq(server.db) });
+    const [agent, bystander] = [await newBuyer(server), await newBuyer(server)];
+    const search = (headers: Record<string, string> = {}) =>
+      post(server, '/knowledge', { query: 'S3 multipart SlowDown', limit: 1 }, headers);
+    const impressions = async () =>
+      Number(
+        (await server.db.get<{ n: number }>('SELECT SUM(impressions) AS n FROM learning_demand WHERE learning_id = ?', [
+          l.id,
+        ]))!.n,
+      );
+    const statuses: number[] = [];
+    for (let i = 0; i < perMinute + 3; i++) statuses.push((await search({ 'x-api-key': agent.key })).status);
+    expect(statuses).toEqual([...Array(perMinute).fill(200), 429, 429, 429]);
+    const refused = await search({ 'x-api-key': agent.key });
+    expect(refused.headers.get('retry-after')).toBe('60');
+    expect(await refused.json()).toMatchObject({ code: 'rate_limited', retry_after_seconds: 60 });
+    expect(await impressions()).toBe(perMinute);
+    // Another account, and search without a key, are not affected.
+    expect((await search({ 'x-api-key': bystander.key })).status).toBe(200);
+    expect((await search()).status).toBe(200);
+    server.clock.advance(MINUTE);
+    expect((await search({ 'x-api-key': agent.key })).status).toBe(200);
+    expect(accountWriteBuckets('keyedSearch', agent.accountId).map((b) => b.limit)).toEqual([perMinute, perHour]);
   });
 });
 

@@ -166,6 +166,18 @@ describe('MCP over Streamable HTTP at /mcp', () => {
     expect(text.split('<<<END_UNTRUSTED_CONTENT ')).toHaveLength(3);
   });
 
+  it("a keyed svc_knowledge counts against the account's search limit, as POST /knowledge does", async () => {
+    const buyer = await newBuyer(server);
+    const bucket = `account-write:keyedSearch:minute:${buyer.accountId}`;
+    const count = async () =>
+      (await server.db.get<{ count: number }>('SELECT count FROM rate_limits WHERE bucket = ?', [bucket]))?.count;
+    expect(await count()).toBeUndefined();
+    const client = await connect(buyer.key);
+    const r = (await client.callTool({ name: 'svc_knowledge', arguments: { query: 'webhooks' } })) as CallToolResult;
+    expect(r.isError).toBeFalsy();
+    expect(Number(await count())).toBe(1);
+  });
+
   it('pays for svc_unlock inside the call with x402 and declares the tool to the Bazaar', async () => {
     const client = await connect();
     const l = await seedLearning(server, { currentPriceMicro: 60_000 });

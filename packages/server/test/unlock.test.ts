@@ -252,6 +252,38 @@ describe('GET /knowledge/{id} with a key', () => {
     expect(w._revenue.owner_recall_free).toBe(true);
   });
 
+  it('a repeat read writes no row each time: the owner and a buyer book one free read per 30 days', async () => {
+    const rows = async (learningId: string) =>
+      (
+        await server.db.all<{ path: string; gross_micro: number; accrual_capped: number }>(
+          'SELECT path, gross_micro, accrual_capped FROM unlocks WHERE learning_id = ? ORDER BY created_at, id',
+          [learningId],
+        )
+      ).map((r) => ({ ...r, gross_micro: Number(r.gross_micro), accrual_capped: Number(r.accrual_capped) }));
+    const owner = await newBuyer(server, { credits: 0 });
+    const mine = await seedLearning(server, { contributorAccountId: owner.accountId });
+    const buyer = await newBuyer(server, { credits: 2 });
+    const l = await seedLearning(server, { currentPriceMicro: 100_000 });
+    for (let i = 0; i < 5; i++) {
+      const own = (await (await getUnlock(server, mine.id, { 'x-api-key': owner.key })).json()) as LearningFull;
+      expect(own._revenue.owner_recall_free).toBe(true);
+      const bought = (await (await getUnlock(server, l.id, { 'x-api-key': buyer.key })).json()) as LearningFull;
+      expect(bought._revenue.accrual_capped).toBe(i > 0 ? true : undefined);
+      server.clock.advance(86_400_000);
+    }
+    expect(await rows(mine.id)).toEqual([{ path: 'owner', gross_micro: 0, accrual_capped: 0 }]);
+    expect(await rows(l.id)).toEqual([
+      { path: 'key', gross_micro: 100_000, accrual_capped: 0 },
+      { path: 'key', gross_micro: 0, accrual_capped: 1 },
+    ]);
+    expect((await creditsStore.balance(server.db, buyer.accountId)).unlocks).toBe(1);
+    // A new window books the owner's read again.
+    server.clock.advance(30 * 86_400_000);
+    expect((await getUnlock(server, mine.id, { 'x-api-key': owner.key })).status).toBe(200);
+    expect(await rows(mine.id)).toHaveLength(2);
+    expect(await checkLedger(server.db)).toEqual([]);
+  });
+
   it('X-Wallet-Address alone is an unverified claim: paid, with the contributor accrual zeroed', async () => {
     const buyer = await newBuyer(server, { credits: 1 });
     const l = await seedLearning(server, { contributorWallet: '0x00000000000000000000000000000000000d00d1' });

@@ -8,7 +8,7 @@ import { walletProof } from '../src/services/wallets.js';
 import { ledgerStore } from '../src/store/ledger.js';
 import { startTestServer, type TestServer } from '../../../test/support/server.js';
 import { bearer, post } from '../../../test/support/identity.js';
-import { getUnlock, jwtFor, newBuyer, requestAndSignChallenge, seedLearning } from './money-helpers.js';
+import { getUnlock, jwtFor, newBuyer, requestAndSignChallenge, seedLearning, verifyWallet } from './money-helpers.js';
 
 let server: TestServer;
 let listFile: string;
@@ -200,21 +200,19 @@ describe('POST /account/link-wallet', () => {
 
   it('a sanctioned wallet is 403; an unreadable list is 503 sanctions screening unavailable', async () => {
     const owner = await newBuyer(server, { terms: true });
-    const blocked = await post(
-      server,
-      '/account/link-wallet',
-      { wallet: '0x00000000000000000000000000000000000BAD01' },
-      { 'x-api-key': owner.key },
-    );
+    const listed = privateKeyToAccount(generatePrivateKey());
+    fs.appendFileSync(listFile, `${listed.address}\n`);
+    const link = (wallet: string) => post(server, '/account/link-wallet', { wallet }, { 'x-api-key': owner.key });
+    // Screened once it is verified (the database's refusals come first, as in the contract's order).
+    expect((await link('0x00000000000000000000000000000000000BAD01')).status).toBe(400);
+    await verifyWallet(server, listed, { 'x-api-key': owner.key });
+    const blocked = await link(listed.address);
     expect(blocked.status).toBe(403);
     expect(await blocked.json()).toMatchObject({ code: 'sanctions_blocked' });
     fs.rmSync(listFile);
-    const unavailable = await post(
-      server,
-      '/account/link-wallet',
-      { wallet: '0x00000000000000000000000000000000000beef2' },
-      { 'x-api-key': owner.key },
-    );
+    const clean = privateKeyToAccount(generatePrivateKey());
+    await verifyWallet(server, clean, { 'x-api-key': owner.key });
+    const unavailable = await link(clean.address);
     expect(unavailable.status).toBe(503);
     expect(await unavailable.json()).toMatchObject({ error: 'sanctions screening unavailable' });
     fs.writeFileSync(listFile, '0x00000000000000000000000000000000000bad01\n');

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { CURRENT_TOS_VERSION, ERROR_CODES } from '@axle/sdk';
+import { CURRENT_TOS_VERSION, ERROR_CODES, LIMITS } from '@axle/sdk';
 import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/clock.js';
@@ -204,6 +204,34 @@ describe('withdrawals enabled', () => {
       ).toBe(501);
     } finally {
       await admin.stop();
+    }
+  });
+});
+
+describe('POST /withdraw per client address', () => {
+  it('takes 10 a minute from one address before verifying or screening; past it 429, nothing moves', async () => {
+    const server = await startTestServer({ AXLE_CUSTODIAL_WITHDRAWALS: 'true' });
+    try {
+      const { perMinute } = LIMITS.perAddress.walletWithdraw;
+      const e = await earner(server, 1_000_000);
+      const ts = server.clock.now();
+      const forger = privateKeyToAccount(generatePrivateKey());
+      const forged = [];
+      for (let i = 0; i < perMinute; i++) forged.push((await withdraw(server, forger, ts, e.wallet.address)).status);
+      expect(forged).toEqual(Array(perMinute).fill(403));
+      const refused = await withdraw(server, e.wallet, ts);
+      expect(refused.status).toBe(429);
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(await refused.json()).toMatchObject({ code: 'rate_limited' });
+      expect((await ledgerStore.balance(server.db, e.accountId)).pending_micro).toBe(700_000);
+      // The refused request spent nothing: its signature pays once the minute is over.
+      server.clock.advance(60_000);
+      const paid = await withdraw(server, e.wallet, ts);
+      expect(paid.status).toBe(200);
+      expect(await paid.json()).toMatchObject({ amount: 0.7, status: 'confirmed' });
+      expect(await checkLedger(server.db)).toEqual([]);
+    } finally {
+      await server.stop();
     }
   });
 });

@@ -283,6 +283,25 @@ describe('sign-in-with-x', () => {
     expect((await signIn(l.id, late)).status).toBe(402);
   });
 
+  it('signing in again writes no unlock row each time: one free read is booked per 30 days', async () => {
+    const l = await seedLearning(server);
+    const account = privateKeyToAccount(generatePrivateKey());
+    expect((await payer(account).fetch(url(l.id))).status).toBe(200);
+    for (let i = 0; i < 3; i++) {
+      // A challenge a second later: another nonce.
+      server.clock.advance(1000);
+      expect((await signIn(l.id, await proof(l.id, account))).status).toBe(200);
+    }
+    const rows = await server.db.all<{ gross_micro: number; accrual_capped: number }>(
+      'SELECT gross_micro, accrual_capped FROM unlocks WHERE learning_id = ? ORDER BY created_at, id',
+      [l.id],
+    );
+    expect(rows.map((r) => [Number(r.gross_micro) > 0, Number(r.accrual_capped)])).toEqual([
+      [true, 0],
+      [false, 1],
+    ]);
+  });
+
   it('a payment older than 30 days does not count', async () => {
     const l = await seedLearning(server);
     const account = privateKeyToAccount(generatePrivateKey());

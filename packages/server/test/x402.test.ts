@@ -1,4 +1,4 @@
-import { LearningFull, untrustedText } from '@axle/sdk';
+import { LearningFull, LIMITS, untrustedText } from '@axle/sdk';
 import { decodePaymentResponseHeader } from '@x402/core/http';
 import { getDefaultAsset } from '@x402/evm';
 import { registerExactEvmScheme } from '@x402/evm/exact/client';
@@ -378,6 +378,48 @@ describe('x402 payments through a facilitator', () => {
       });
       const full = (await (await getUnlock(server, l.id, { 'x-payment': v1Header(payload) })).json()) as LearningFull;
       expect(full._revenue.settlement).toEqual({ tx_hash: `0x${'ab'.repeat(32)}`, path: 'router', router });
+    } finally {
+      await server.stop();
+      await facilitator.close();
+    }
+  });
+});
+
+describe('anonymous payments and sign-ins per client address', () => {
+  it('takes 60 a minute from one address before verifying anything; past it 429, nothing settled, the payment unspent', async () => {
+    const facilitator = await startFacilitator();
+    const server = await start({ AXLE_FACILITATOR_URL: facilitator.url });
+    try {
+      const { perMinute } = LIMITS.perAddress.anonymousPaidUnlock;
+      const l = await seedLearning(server);
+      // Payments and proofs count whatever they turn out to be; a bare request for the 402 does not.
+      const junk = [];
+      for (let i = 0; i < perMinute; i++)
+        junk.push(
+          (await getUnlock(server, l.id, i % 2 ? { 'x-payment': 'junk' } : { 'sign-in-with-x': 'junk' })).status,
+        );
+      expect(junk).toEqual(Array(perMinute).fill(402));
+      expect((await getUnlock(server, l.id)).status).toBe(402);
+      const account = privateKeyToAccount(generatePrivateKey());
+      const header = v1Header(await authorize(server, account));
+      const calls = facilitator.calls.length;
+      const refused = await getUnlock(server, l.id, { 'x-payment': header });
+      expect(refused.status).toBe(429);
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(await refused.json()).toMatchObject({ code: 'rate_limited' });
+      expect(await getUnlock(server, l.id, { 'sign-in-with-x': 'junk' }).then((r) => r.status)).toBe(429);
+      expect(facilitator.calls.length).toBe(calls);
+      expect(await server.db.get('SELECT COUNT(*) AS n FROM payment_claims WHERE learning_id = ?', [l.id])).toEqual({
+        n: 0,
+      });
+      // A key is held to its credits, not to the address's count.
+      const buyer = await newBuyer(server, { credits: 1 });
+      expect((await getUnlock(server, l.id, { 'x-api-key': buyer.key, 'x-payment': header })).status).toBe(200);
+      server.clock.advance(60_000);
+      const paid = await getUnlock(server, l.id, { 'x-payment': header });
+      expect(paid.status).toBe(200);
+      expect(facilitator.calls.filter((c) => c.path === '/settle')).toHaveLength(1);
+      expect(await checkLedger(server.db)).toEqual([]);
     } finally {
       await server.stop();
       await facilitator.close();

@@ -1,4 +1,4 @@
-import type { Middleware } from 'koa';
+import type { Context, Middleware } from 'koa';
 import type { RateLimiter } from '../services/rate-limit.js';
 import { clientIp } from './client-ip.js';
 
@@ -8,6 +8,8 @@ export interface AddressLimit {
   perMinute: number;
   /** Requests with an identity pass uncounted (their accounts are limited on their own). */
   anonymousOnly?: boolean;
+  /** Counts only the requests this holds for (e.g. those carrying a payment); the others pass uncounted. */
+  only?: (ctx: Context) => boolean;
 }
 
 /**
@@ -17,7 +19,7 @@ export interface AddressLimit {
 export function addressLimit(rateLimiter: RateLimiter, trustProxy: boolean, limit: AddressLimit): Middleware {
   const rule = { limit: limit.perMinute, windowMs: 60_000 };
   return async (ctx, next) => {
-    if (!(limit.anonymousOnly && ctx.state.identity))
+    if (!(limit.anonymousOnly && ctx.state.identity) && (limit.only?.(ctx) ?? true))
       await rateLimiter.take(`${limit.name}:ip:${clientIp(ctx, trustProxy)}`, rule);
     await next();
   };

@@ -26,7 +26,9 @@ export function knowledgeRoutes(api: Api, deps: AppDeps): void {
       'Full-text and sentence-embedding relevance, blended with quality (rubric score; average helpfulness once 3 or more distinct ' +
       'accounts rated) and freshness. Every result shown counts as a search impression; with an API key, it is also recorded as ' +
       'surfaced to that account (discovery-driven unlocks). Without an API key, ' +
-      `${LIMITS.perAddress.anonymousKnowledgeSearch.perMinute} searches per client address and minute. ` +
+      `${LIMITS.perAddress.anonymousKnowledgeSearch.perMinute} searches per client address and minute; with one, ` +
+      `${LIMITS.accountWrites.keyedSearch.perMinute} a minute and ${LIMITS.accountWrites.keyedSearch.perHour} an hour ` +
+      'per account (429 with Retry-After; a refused search writes nothing). ' +
       '`search_mode` says which rankers answered (lexical alone while the semantic side is warming or shedding load).',
     tags: ['Knowledge'],
     security: [],
@@ -43,7 +45,9 @@ export function knowledgeRoutes(api: Api, deps: AppDeps): void {
       200: { description: 'Ranked snippets', schema: KnowledgeSearchResponse },
       400: { description: 'Validation failure' },
       401: { description: 'An API key was presented but is not valid' },
-      429: { description: 'Too many anonymous searches from this address (Retry-After)' },
+      429: {
+        description: 'Too many anonymous searches from this address, or keyed ones by this account (Retry-After)',
+      },
     },
     handler: ({ body }, ctx) => knowledge.search(body, ctx.state.identity?.accountId ?? null),
   });

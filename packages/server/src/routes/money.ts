@@ -23,11 +23,13 @@ import {
   WithdrawTypedData,
   WithdrawTypedDataRequest,
   ERROR_CODES,
+  LIMITS,
   z,
 } from '@axle/sdk';
 import { DomainError } from '../domain/errors.js';
 import type { Middleware } from 'koa';
 import type { AppDeps } from '../deps.js';
+import { addressLimit } from '../http/address-limit.js';
 import { clientIp } from '../http/client-ip.js';
 import { type Api, reply } from '../http/route.js';
 import { requireTermsAccepted } from '../http/terms-gate.js';
@@ -55,7 +57,7 @@ const accountOf = (state: { identity?: { accountId: string } }): string => state
 
 /** Credits and card checkout, wallets, earnings, withdrawals and their admin view (spec: Endpoints / Money). */
 export function moneyRoutes(api: Api, deps: AppDeps): void {
-  const { identity, checkout, wallets, earnings, withdrawals, payouts, terms, config } = deps;
+  const { identity, checkout, wallets, earnings, withdrawals, payouts, terms, config, rateLimiter } = deps;
   const withdrawalsOpen: Middleware = async (_ctx, next) => {
     withdrawals.assertOpen();
     return next();
@@ -186,7 +188,9 @@ export function moneyRoutes(api: Api, deps: AppDeps): void {
       'not linked to another account, ' +
       'an account without a wallet, and a clean sanctions screen. ' +
       'Earnings held for the wallet move to the account. Accepts a ' +
-      'session token or, beyond the contract, a key with the payout scope.',
+      'session token or, beyond the contract, a key with the payout scope. Per account, ' +
+      `${LIMITS.accountWrites.walletLink.perMinute} requests a minute and ${LIMITS.accountWrites.walletLink.perHour} ` +
+      'an hour that get as far as the sanctions screen (429 with Retry-After; a link refused before it is not counted).',
     tags: ['Account'],
     security: ['BearerJWT', 'ApiKey'],
     before: [identity.requireJwtOrKey(), identity.requireActiveAccount(), requireTermsAccepted(terms)],
@@ -197,6 +201,7 @@ export function moneyRoutes(api: Api, deps: AppDeps): void {
       401: { description: 'Missing or invalid credentials' },
       403: { description: 'TERMS_NOT_ACCEPTED, account suspended, or sanctions block' },
       404: { description: 'Account not found' },
+      429: { description: 'Per-account link limit (Retry-After)' },
       503: { description: 'sanctions screening unavailable' },
     },
     handler: ({ body }, ctx) => wallets.link(accountOf(ctx.state), body.wallet),
@@ -227,7 +232,9 @@ export function moneyRoutes(api: Api, deps: AppDeps): void {
       'the timestamp must be within ' +
       '5 minutes. Each signature is single-use: once it has opened a settlement, sending it again is ' +
       '409 WITHDRAWAL_SIGNATURE_USED and moves nothing (a refused request leaves it unspent). ' +
-      '503 withdraw_paused_noncustodial_migration unless custodial withdrawals are enabled.',
+      '503 withdraw_paused_noncustodial_migration unless custodial withdrawals are enabled. ' +
+      `${LIMITS.perAddress.walletWithdraw.perMinute} requests per client address and minute (429 with Retry-After), ` +
+      'counted before the signature is verified or the wallet screened.',
     tags: ['Money'],
     body: WithdrawRequest,
     responses: {
@@ -244,10 +251,17 @@ export function moneyRoutes(api: Api, deps: AppDeps): void {
           'WITHDRAWAL_IN_FLIGHT with settlement_id, settlement_status, poll_url; ' +
           'or WITHDRAWAL_SIGNATURE_USED (a replay)',
       },
+      429: { description: 'Too many withdrawal requests from this address (Retry-After)' },
       503: { description: 'Withdrawals paused, or sanctions screening unavailable' },
     },
     // The pause answers before the body is judged, as on the processor rail.
-    before: [withdrawalsOpen],
+    before: [
+      withdrawalsOpen,
+      addressLimit(rateLimiter, config.trustProxy, {
+        name: 'wallet-withdraw',
+        perMinute: LIMITS.perAddress.walletWithdraw.perMinute,
+      }),
+    ],
     handler: async ({ body }) => {
       const r = await withdrawals.viaWallet({
         wallet: body.wallet,

@@ -1,11 +1,17 @@
-import { LearningFull, LearningId, PaymentReconciliation, PaymentRequired, z } from '@axle/sdk';
+import { LearningFull, LearningId, LIMITS, PaymentReconciliation, PaymentRequired, z } from '@axle/sdk';
+import type { Context } from 'koa';
 import type { AppDeps } from '../deps.js';
+import { addressLimit } from '../http/address-limit.js';
 import { type Api, reply } from '../http/route.js';
 import { PaymentRequiredError, type UnlockCredential } from '../services/unlock.js';
 
+/** A request that asks for a signature to be verified: a payment (either carrier) or a SIGN-IN-WITH-X proof. */
+const provesSomething = (ctx: Context) =>
+  !!(ctx.get('x-payment') || ctx.get('payment-signature') || ctx.get('sign-in-with-x'));
+
 /** GET /knowledge/{id}: the full learning, for one unlock credit (X-API-Key) or an x402 payment. */
 export function unlockRoutes(api: Api, deps: AppDeps): void {
-  const { identity, unlocks } = deps;
+  const { identity, unlocks, rateLimiter, config } = deps;
 
   api.route({
     method: 'get',
@@ -16,16 +22,28 @@ export function unlockRoutes(api: Api, deps: AppDeps): void {
       'With X-API-Key one unlock credit is deducted; with X-Payment (x402 v1 or v2 payload) or PAYMENT-SIGNATURE the ' +
       'price is settled; with neither, 402 with the accepts list, the options envelope and X-Payment-Required: true ' +
       '(and the v2 PAYMENT-REQUIRED header). The contributor’s own key unlocks free (owner_recall_free). A repeat ' +
-      'unlock by the same buyer within 30 days costs nothing and accrues nothing (accrual_capped). ' +
+      'unlock by the same buyer within 30 days costs nothing and accrues nothing (accrual_capped). Such free reads are ' +
+      'booked once per buyer, learning and 30 days; reading again writes nothing. ' +
       'X-Wallet-Address is ' +
       'an unverified claim to be the contributor: the unlock is paid and the contributor accrual zeroed. ' +
       'x402 extensions: a payment-identifier in the payload makes the payment idempotent (the same payment again ' +
       'answers the same unlock, another payment under the id is 409); SIGN-IN-WITH-X proves a wallet that paid ' +
       'within 30 days, which reads again as a repeat; a settled payment’s PAYMENT-RESPONSE carries a signed receipt ' +
-      '(key at /.well-known/did.json).',
+      '(key at /.well-known/did.json). Without an API key, ' +
+      `${LIMITS.perAddress.anonymousPaidUnlock.perMinute} requests carrying a payment or SIGN-IN-WITH-X per client ` +
+      'address and minute (429 with Retry-After), counted before anything is verified or settled: a refused request ' +
+      'spends nothing and its payment stays unused.',
     tags: ['Knowledge'],
     security: ['ApiKey', 'X402Payment'],
-    before: [identity.optionalKey()],
+    before: [
+      identity.optionalKey(),
+      addressLimit(rateLimiter, config.trustProxy, {
+        name: 'paid-unlock',
+        perMinute: LIMITS.perAddress.anonymousPaidUnlock.perMinute,
+        anonymousOnly: true,
+        only: provesSomething,
+      }),
+    ],
     params: z.object({ id: LearningId }),
     headers: z.object({
       'X-Payment': z.string().optional(),
@@ -56,6 +74,7 @@ export function unlockRoutes(api: Api, deps: AppDeps): void {
           "account_suspended: the key's account is suspended (it still reads its own learnings and repeats, spending nothing)",
       },
       404: { description: 'No such learning' },
+      429: { description: 'Too many anonymous payments or sign-ins from this address (Retry-After); nothing charged' },
       409: {
         description:
           'CONTRIBUTOR_NOT_ONBOARDED: the contributor has not accepted the current terms; ' +

@@ -34,7 +34,10 @@ export interface KnowledgeQuery {
 }
 
 export interface KnowledgeService {
-  /** POST /knowledge: ranks, prices, records impressions (and what surfaced to `accountId`). */
+  /**
+   * POST /knowledge: ranks, prices, records impressions (and what surfaced to `accountId`). A keyed search is limited
+   * per account (LIMITS.accountWrites.keyedSearch; 429 rate_limited with Retry-After past it).
+   */
   search(input: KnowledgeQuery, accountId: string | null): Promise<KnowledgeSearchResponse>;
   /** Ranked ids only, no side effects (evaluation and benches). */
   rank(query: string, filters: LearningFilters, limit: number, mode?: KnowledgeMode): Promise<string[]>;
@@ -157,6 +160,11 @@ export function createKnowledgeService({
 
   return {
     async search(input, accountId) {
+      // A keyed search writes per account (impressions, what surfaced to it): limited per account, counted in the
+      // transaction of its writes. An account past its limit is refused before any ranking: the take throws the 429
+      // with its Retry-After, and its transaction rolls the hit back.
+      if (accountId && (await writeLimits.exhausted('keyedSearch', accountId)))
+        await db.tx((q) => writeLimits.take('keyedSearch', accountId, q));
       const { hits: rankedHits, searchMode } = await ranked(input.query, filtersOf(input), 'blend');
       const shown = rankedHits.slice(0, input.limit);
       const full = await learningsStore.visibleByIds(
@@ -170,8 +178,10 @@ export function createKnowledgeService({
       const ids = hits.map((h) => h.l.id);
       // One price: what a search shows is computed from demand now and stored in the same transaction (writers
       // are serialised), so the 402 and the unlock that follow read and charge exactly the price shown.
-      if (ids.length > 0)
+      if (ids.length > 0 || accountId)
         await db.tx(async (q) => {
+          if (accountId) await writeLimits.take('keyedSearch', accountId, q);
+          if (ids.length === 0) return;
           const demand = await learningsStore.demand(q, ids, now);
           for (const h of hits) {
             const price = priceOf(h.l, demand.get(h.l.id)!);

@@ -138,6 +138,9 @@ interface Booked {
   totals?: LearningTotals;
 }
 
+/** How a free read came: the owner's own key, a repeat by key, a repeat by x402 wallet (SIGN-IN-WITH-X). */
+type FreePath = 'owner' | 'key' | 'x402';
+
 const sameWallet = (a: string | null | undefined, b: string | null | undefined) =>
   !!a && !!b && a.toLowerCase() === b.toLowerCase();
 
@@ -269,6 +272,27 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
       now,
     });
 
+  /**
+   * Books a free read (the owner's recall, a repeat within the window) once per buyer, learning and repeat window:
+   * reading again within it writes nothing. Free reads move no money and no demand; the first one is the trace.
+   */
+  const recordFreeRead = async (q: Queryable, learningId: string, buyer: string, path: FreePath, now: number) => {
+    if (await ledgerStore.freeReadSince(q, buyer, learningId, now - REPEAT_WINDOW_MS)) return;
+    if (path !== 'owner') await recordCapped(q, learningId, buyer, path, now);
+    else
+      await recordUnlock(q, {
+        learningId,
+        buyer,
+        path,
+        paidMicro: 0,
+        discovery: false,
+        selfDealing: true,
+        accrualCapped: false,
+        payee: null,
+        now,
+      });
+  };
+
   async function viaKey(read: Read, accountId: string, walletClaim: string | undefined): Promise<UnlockResult> {
     const l = read.learning;
     const priceMicro = l.currentPriceMicro;
@@ -288,25 +312,15 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
     const booking = await db.tx(
       async (q): Promise<{ revenue: LearningFull['_revenue']; totals?: LearningTotals } | 'exhausted'> => {
         const now = clock.now();
+        await q.lock(`unlock:${accountId}:${l.id}`);
         if (owner) {
-          await recordUnlock(q, {
-            learningId: l.id,
-            buyer: accountId,
-            path: 'owner',
-            paidMicro: 0,
-            discovery: false,
-            selfDealing: true,
-            accrualCapped: false,
-            payee: null,
-            now,
-          });
+          await recordFreeRead(q, l.id, accountId, 'owner', now);
           return { revenue: ownerRecall(priceMicro) };
         }
-        await q.lock(`unlock:${accountId}:${l.id}`);
         const payee = await lockedPayeeOf(q, l);
         if (await notOnboarded(q, payee)) throw onboardingError(l);
         if (await ledgerStore.lastUnlock(q, accountId, l.id, now - REPEAT_WINDOW_MS)) {
-          await recordCapped(q, l.id, accountId, 'key', now);
+          await recordFreeRead(q, l.id, accountId, 'key', now);
           return { revenue: capped(priceMicro) };
         }
         // A suspended account still reads what it owns or bought; it spends no credits (docs/auth.md). Read here, on
@@ -721,7 +735,7 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
     const revenue = await db.tx(async (q) => {
       const now = clock.now();
       if (!(await grantSignIn(q, proof, l.id, now))) return undefined;
-      await recordCapped(q, l.id, walletKey(proof.wallet), 'x402', now);
+      await recordFreeRead(q, l.id, walletKey(proof.wallet), 'x402', now);
       return capped(l.currentPriceMicro);
     });
     return revenue && { learning: await respond(read, revenue) };

@@ -3,8 +3,9 @@ import type { Clock } from '../clock.js';
 import { DomainError } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
 import type { SanctionsScreen } from '../payments/sanctions.js';
-import type { Transactor } from '../store/queryable.js';
+import type { Queryable, Transactor } from '../store/queryable.js';
 import { walletKey, walletsStore } from '../store/wallets.js';
+import { accountWriteBuckets } from './account-write-limits.js';
 import { getAccount } from './accounts.js';
 import { migrateWalletBalance } from './ledger.js';
 import type { RateLimiter } from './rate-limit.js';
@@ -40,11 +41,30 @@ export interface WalletsService {
   ): Promise<{ challenge: string; expires_in_seconds: number; typed_data: Record<string, unknown> }>;
   /** With `accountId` (the request's credential) the proof is made for that account: only it may link the wallet. */
   verify(wallet: string, signature: `0x${string}`, accountId?: string): Promise<{ verified: true; wallet: string }>;
-  /** Call after the terms gate: sanctions, verification, not in use, no wallet yet; then migrates held earnings. */
+  /**
+   * Call after the terms gate: verification, not in use, no wallet yet; then the per-account limit
+   * (LIMITS.accountWrites.walletLink) and the sanctions screen; then migrates held earnings.
+   */
   link(accountId: string, wallet: string): Promise<{ message: string; wallet: string; account_id: string }>;
 }
 
 const bad = (message: string) => new DomainError(ERROR_CODES.VALIDATION, message);
+const alreadyHasOne = () => bad('This account already has a linked wallet');
+
+/** Throws the 400 that refuses linking `wallet` to the account (whose wallet, if known, is `linked`). */
+async function linkable(q: Queryable, accountId: string, wallet: string, linked: string | null): Promise<void> {
+  const holder = await walletsStore.accountIdByWallet(q, wallet);
+  if (holder && holder !== accountId) throw bad('This wallet is linked to another account');
+  if (holder === accountId) throw bad('This wallet is already linked to your account');
+  // Verification is public: a proof sent without this account's credential would let any account take the wallet
+  // (and the earnings held for it).
+  if ((await walletsStore.verifiedFor(q, wallet)) !== accountId)
+    throw bad(
+      'This wallet is not verified for this account: POST /wallet/challenge, sign it, then POST /wallet/verify ' +
+        "with this account's session token or API key",
+    );
+  if (linked) throw alreadyHasOne();
+}
 
 export function createWalletsService(deps: {
   db: Transactor;
@@ -110,19 +130,14 @@ export function createWalletsService(deps: {
     async link(accountId, wallet) {
       const account = await getAccount(db, accountId);
       if (!account) throw new DomainError(ERROR_CODES.NOT_FOUND, 'Account not found');
+      // A link refused on what the database says costs no quota and no screening; the limit is taken before the
+      // outside call (the sanctions screen), in a transaction of its own, so a refused request rolls its hit back.
+      await linkable(db, accountId, wallet, account.wallet);
+      await db.tx((q) => deps.rateLimiter.takeAll(accountWriteBuckets('walletLink', accountId), q));
       await deps.sanctions.assertAllowed(wallet);
       return db.tx(async (q) => {
-        const holder = await walletsStore.accountIdByWallet(q, wallet);
-        if (holder && holder !== accountId) throw bad('This wallet is linked to another account');
-        if (holder === accountId) throw bad('This wallet is already linked to your account');
-        // Verification is public: a proof sent without this account's credential would let any account take the
-        // wallet (and the earnings held for it).
-        if ((await walletsStore.verifiedFor(q, wallet)) !== accountId)
-          throw bad(
-            'This wallet is not verified for this account: POST /wallet/challenge, sign it, then POST /wallet/verify ' +
-              "with this account's session token or API key",
-          );
-        if (!(await walletsStore.link(q, accountId, wallet))) throw bad('This account already has a linked wallet');
+        await linkable(q, accountId, wallet, null);
+        if (!(await walletsStore.link(q, accountId, wallet))) throw alreadyHasOne();
         await migrateWalletBalance(q, wallet, accountId, clock.now());
         return {
           message: 'Wallet linked; earnings attributed to it now accrue to this account',

@@ -297,6 +297,16 @@ export const ledgerStore = {
     );
   },
 
+  /** Whether a free read of the learning by the buyer (owner recall or capped repeat) was booked at or after `since`. */
+  async freeReadSince(q: Queryable, buyer: string, learningId: string, since: number): Promise<boolean> {
+    const row = await q.get(
+      `SELECT 1 AS found FROM unlocks WHERE buyer = ? AND learning_id = ? AND created_at >= ? AND gross_micro = 0
+       AND (path = 'owner' OR accrual_capped = 1) LIMIT 1`,
+      [buyer, learningId, since],
+    );
+    return row !== undefined;
+  },
+
   /** Sum of buyer payments on unlocks credited to the holder. */
   async grossFor(q: Queryable, holder: string): Promise<number> {
     const row = await q.get<{ s: number | null }>('SELECT SUM(gross_micro) AS s FROM unlocks WHERE payee = ?', [
