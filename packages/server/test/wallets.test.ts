@@ -17,7 +17,10 @@ beforeAll(async () => {
   listFile = path.join(server.dataDir, 'blocked.txt');
   fs.writeFileSync(listFile, '# test list\n0x00000000000000000000000000000000000bad01\n');
   await server.stop({ keepData: true });
-  server = await startTestServer({ AXLE_SANCTIONS_LIST: listFile }, { dataDir: server.dataDir });
+  server = await startTestServer(
+    { AXLE_SANCTIONS_LIST: listFile, AXLE_TRUST_PROXY: 'true' },
+    { dataDir: server.dataDir },
+  );
 });
 afterAll(() => server.stop());
 
@@ -51,6 +54,42 @@ describe('wallet proof', () => {
     server.clock.advance(301_000);
     const expired = await post(server, '/wallet/verify', { wallet: victim.address, signature: late.signature });
     expect(((await expired.json()) as { error: string }).error).toMatch(/expired/);
+  });
+});
+
+describe('wallet proof against a stranger asking for the same wallet', () => {
+  it('a proof naming its challenge still verifies after others ask for challenges for the wallet', async () => {
+    const owner = privateKeyToAccount(generatePrivateKey());
+    const { challenge, signature } = await challengeAndSign(owner);
+    // Anyone may ask for challenges for any wallet: a stranger's newer one is the newest unused.
+    server.clock.advance(1_000);
+    const stranger = { 'x-forwarded-for': '198.51.100.7' };
+    expect((await post(server, '/wallet/challenge', { wallet: owner.address }, stranger)).status).toBe(200);
+    const ok = await post(server, '/wallet/verify', { wallet: owner.address, signature, challenge });
+    expect(ok.status).toBe(200);
+    // A challenge of another wallet, or one that does not exist, is no challenge for this one.
+    const other = await challengeAndSign(privateKeyToAccount(generatePrivateKey()));
+    const crossed = await post(server, '/wallet/verify', {
+      wallet: owner.address,
+      signature,
+      challenge: other.challenge,
+    });
+    expect(((await crossed.json()) as { error: string }).error).toMatch(/No challenge/);
+  });
+
+  it("a stranger using up a wallet's challenges from one address does not refuse its owner at another", async () => {
+    const owner = privateKeyToAccount(generatePrivateKey());
+    const stranger = { 'x-forwarded-for': '198.51.100.8' };
+    for (let i = 0; i < 10; i++)
+      expect((await post(server, '/wallet/challenge', { wallet: owner.address }, stranger)).status).toBe(200);
+    expect((await post(server, '/wallet/challenge', { wallet: owner.address }, stranger)).status).toBe(429);
+    const mine = await post(
+      server,
+      '/wallet/challenge',
+      { wallet: owner.address },
+      { 'x-forwarded-for': '203.0.113.9' },
+    );
+    expect(mine.status).toBe(200);
   });
 });
 

@@ -166,13 +166,21 @@ export const MCP_TOOLS = {
     title: 'Verify a wallet',
     description:
       'Use before svc_link_wallet to prove you control a wallet: call without signature to get an EIP-712 ' +
-      'challenge, sign it with the wallet, then call again with the signature.',
-    input: z.object({ wallet, signature: z.string().optional().describe('EIP-712 signature of the challenge') }),
+      'challenge, sign it with the wallet, then call again with the signature and the challenge.',
+    input: z.object({
+      wallet,
+      signature: z.string().optional().describe('EIP-712 signature of the challenge'),
+      challenge: z.string().optional().describe('the `challenge` the first call answered'),
+    }),
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     run: (a, send) =>
       a.signature === undefined
         ? send({ method: 'POST', path: '/wallet/challenge', body: { wallet: a.wallet } })
-        : send({ method: 'POST', path: '/wallet/verify', body: { wallet: a.wallet, signature: a.signature } }),
+        : send({
+            method: 'POST',
+            path: '/wallet/verify',
+            body: { wallet: a.wallet, signature: a.signature, challenge: a.challenge },
+          }),
   },
   svc_contributor: {
     title: 'Contributor profile',

@@ -234,7 +234,19 @@ export const WalletChallenge = z
   })
   .openapi('WalletChallenge');
 export const WalletVerifyRequest = z
-  .object({ wallet: evmAddress, signature: z.string().regex(/^0x[0-9a-fA-F]+$/) })
+  .object({
+    wallet: evmAddress,
+    signature: z.string().regex(/^0x[0-9a-fA-F]+$/),
+    challenge: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{1,64}$/)
+      .optional()
+      .describe(
+        "Beyond the contract: the challenge signed (POST /wallet/challenge's `challenge`); without it, the " +
+          "wallet's newest unused challenge. Naming it keeps a challenge someone else requested for the wallet " +
+          'from taking its place.',
+      ),
+  })
   .openapi('WalletVerifyRequest');
 export const WalletVerified = z.object({ verified: z.boolean(), wallet: z.string() }).openapi('WalletVerified');
 

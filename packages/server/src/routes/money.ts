@@ -175,7 +175,7 @@ export function moneyRoutes(api: Api, deps: AppDeps): void {
       403: { description: 'The credential sent is of a suspended account' },
     },
     handler: ({ body }, ctx) =>
-      wallets.verify(body.wallet, body.signature as `0x${string}`, ctx.state.identity?.accountId),
+      wallets.verify(body.wallet, body.signature as `0x${string}`, ctx.state.identity?.accountId, body.challenge),
   });
 
   api.route({

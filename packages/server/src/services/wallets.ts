@@ -39,8 +39,16 @@ export interface WalletsService {
     wallet: string,
     ip: string,
   ): Promise<{ challenge: string; expires_in_seconds: number; typed_data: Record<string, unknown> }>;
-  /** With `accountId` (the request's credential) the proof is made for that account: only it may link the wallet. */
-  verify(wallet: string, signature: `0x${string}`, accountId?: string): Promise<{ verified: true; wallet: string }>;
+  /**
+   * Checks the signature against the named challenge, else the wallet's newest unused one. With `accountId` (the
+   * request's credential) the proof is made for that account: only it may link the wallet.
+   */
+  verify(
+    wallet: string,
+    signature: `0x${string}`,
+    accountId?: string,
+    challengeId?: string,
+  ): Promise<{ verified: true; wallet: string }>;
   /**
    * Call after the terms gate: verification, not in use, no wallet yet; then the per-account limit
    * (LIMITS.accountWrites.walletLink) and the sanctions screen; then migrates held earnings.
@@ -80,7 +88,8 @@ export function createWalletsService(deps: {
       await db.tx(async (q) => {
         await deps.rateLimiter.takeAll(
           [
-            { key: `wallet-challenge:wallet:${walletKey(wallet)}`, ...CHALLENGES_PER_WALLET },
+            // Per wallet from one address: another address asking for the same wallet cannot use up its owner's.
+            { key: `wallet-challenge:wallet:${walletKey(wallet)}:ip:${ip}`, ...CHALLENGES_PER_WALLET },
             { key: `wallet-challenge:ip:${ip}`, ...CHALLENGES_PER_IP },
           ],
           q,
@@ -96,11 +105,14 @@ export function createWalletsService(deps: {
       };
     },
 
-    async verify(wallet, signature, accountId) {
+    async verify(wallet, signature, accountId, challengeId) {
       return db
         .tx(async (q) => {
           const now = clock.now();
-          const c = await walletsStore.latestChallenge(q, wallet);
+          const c =
+            challengeId === undefined
+              ? await walletsStore.latestChallenge(q, wallet)
+              : await walletsStore.challengeOf(q, wallet, challengeId);
           if (!c) throw bad('No challenge for this wallet: request one with POST /wallet/challenge');
           if (c.used_at !== null) throw bad('This challenge was already used: request a new one');
           if (c.expires_at < now) throw bad('This challenge has expired: request a new one');

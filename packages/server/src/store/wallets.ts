@@ -45,6 +45,11 @@ export const walletsStore = {
     );
   },
 
+  /** The wallet's challenge with this id (what the signature signs), if it is that wallet's. */
+  challengeOf(q: Queryable, wallet: string, id: string): Promise<ChallengeRow | undefined> {
+    return q.get<ChallengeRow>('SELECT * FROM wallet_challenges WHERE id = ? AND wallet = ?', [id, walletKey(wallet)]);
+  },
+
   /** Marks the challenge used unless it already was; returns whether this call used it. */
   async useChallenge(q: Queryable, id: string, now: number): Promise<boolean> {
     const r = await q.run('UPDATE wallet_challenges SET used_at = ? WHERE id = ? AND used_at IS NULL', [now, id]);
