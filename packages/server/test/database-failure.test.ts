@@ -7,6 +7,7 @@
 // PostgreSQL database from another session (requests waited as long as the lock was held), and by dropping
 // the database under a running server (requests answered 500).
 import { spawnSync } from 'node:child_process';
+import net from 'node:net';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -132,4 +133,79 @@ describe.runIf(BACKEND === 'postgres')('a PostgreSQL database that is gone', () 
     await expectUnavailable(await post(server, '/knowledge', { query: 'weather forecast' }));
     expect(server.logs.map((l) => JSON.parse(l)).filter((l) => l.msg === 'unhandled error')).toEqual([]);
   }, 120_000);
+});
+
+/**
+ * A TCP relay to PostgreSQL that goes silent, as a network partition does, once a client message carrying
+ * `trigger` has passed: nothing more reaches either side and no connection is closed (no FIN, no RST), so
+ * the PostgreSQL backend waits for a client that never speaks again, still in its transaction.
+ */
+async function partitionableRelay(target: URL, trigger: string) {
+  const [host, port] = [target.hostname, Number(target.port || 5432)];
+  const sockets = new Set<net.Socket>();
+  let silent = false;
+  const relay = net.createServer((client) => {
+    const upstream = net.connect(port, host);
+    for (const s of [client, upstream]) {
+      sockets.add(s);
+      s.on('error', () => undefined);
+    }
+    client.on('data', (chunk) => {
+      if (silent) return;
+      upstream.write(chunk);
+      if (chunk.includes(trigger)) silent = true;
+    });
+    upstream.on('data', (chunk) => {
+      if (!silent) client.write(chunk);
+    });
+    client.on('close', () => upstream.destroy());
+    upstream.on('close', () => client.destroy());
+  });
+  await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (relay.address() as net.AddressInfo).port,
+    get silent() {
+      return silent;
+    },
+    /** The partition heals as closed connections: both sides see them end. */
+    async close() {
+      for (const s of sockets) s.destroy();
+      await new Promise((resolve) => relay.close(resolve));
+    },
+  };
+}
+
+describe.runIf(BACKEND === 'postgres')('an instance cut off from PostgreSQL mid-transaction', () => {
+  // Found by putting a relay that goes silent between one instance and PostgreSQL right after that instance
+  // counted a search in the per-address window (its transaction open, the window's row locked): its request
+  // never answered, and every search from that address on the other instance answered 503 until the backend
+  // left behind was killed by hand (PostgreSQL waits for the silent client until TCP keepalive, hours).
+  it('the cut-off instance answers 503 and the other serves again once the abandoned transaction times out', async () => {
+    const timeoutMs = 300;
+    const database = await backendEnv('catalog');
+    const settings = { ...database, AXLE_DATABASE_STATEMENT_TIMEOUT_MS: String(timeoutMs) };
+    const other = await startTestServer(settings);
+    cleanups.push(() => other.stop());
+    const url = new URL(database.AXLE_DATABASE_URL!);
+    const relay = await partitionableRelay(url, 'INSERT INTO rate_limits');
+    cleanups.push(() => relay.close());
+    url.host = `127.0.0.1:${relay.port}`;
+    const cutOff = await startTestServer({ ...settings, AXLE_DATABASE_URL: url.toString() });
+    // Cleanups run last first: the relay closes before this instance stops.
+    cleanups.splice(-1, 0, () => cutOff.stop());
+
+    const answer = post(cutOff, '/knowledge', { query: 'weather forecast' });
+    while (!relay.silent) await new Promise((r) => setTimeout(r, 10));
+
+    // The other instance waits at most a statement timeout on the abandoned row lock, and serves once
+    // PostgreSQL has ended the transaction nobody will finish.
+    let status = 0;
+    for (let i = 0; i < 20 && status !== 200; i++) {
+      const res = await post(other, '/knowledge', { query: 'weather forecast' });
+      status = res.status;
+      if (status !== 200) await expectUnavailable(res);
+    }
+    expect(status).toBe(200);
+    await expectUnavailable(await answer);
+  });
 });
