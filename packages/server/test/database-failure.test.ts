@@ -138,7 +138,7 @@ describe.runIf(BACKEND === 'postgres')('a PostgreSQL database that is gone', () 
 /**
  * A TCP relay to PostgreSQL that goes silent, as a network partition does, once a client message carrying
  * `trigger` has passed: nothing more reaches either side and no connection is closed (no FIN, no RST), so
- * the PostgreSQL backend waits for a client that never speaks again, still in its transaction.
+ * the PostgreSQL backend waits for a client that never speaks again.
  */
 async function partitionableRelay(target: URL, trigger: string) {
   const [host, port] = [target.hostname, Number(target.port || 5432)];
@@ -158,8 +158,9 @@ async function partitionableRelay(target: URL, trigger: string) {
     upstream.on('data', (chunk) => {
       if (!silent) client.write(chunk);
     });
-    client.on('close', () => upstream.destroy());
-    upstream.on('close', () => client.destroy());
+    // Once silent, a side closing its end is not passed on either: no FIN or RST crosses a partition.
+    client.on('close', () => silent || upstream.destroy());
+    upstream.on('close', () => silent || client.destroy());
   });
   await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
   return {
@@ -175,37 +176,69 @@ async function partitionableRelay(target: URL, trigger: string) {
   };
 }
 
-describe.runIf(BACKEND === 'postgres')('an instance cut off from PostgreSQL mid-transaction', () => {
-  // Found by putting a relay that goes silent between one instance and PostgreSQL right after that instance
-  // counted a search in the per-address window (its transaction open, the window's row locked): its request
-  // never answered, and every search from that address on the other instance answered 503 until the backend
-  // left behind was killed by hand (PostgreSQL waits for the silent client until TCP keepalive, hours).
-  it('the cut-off instance answers 503 and the other serves again once the abandoned transaction times out', async () => {
-    const timeoutMs = 300;
+describe.runIf(BACKEND === 'postgres')('an instance cut off from PostgreSQL', () => {
+  const timeoutMs = 300;
+
+  /** Two instances on one database, `cutOff` through a relay that goes silent once `trigger` has passed. */
+  async function twoInstances(trigger: string) {
     const database = await backendEnv('catalog');
     const settings = { ...database, AXLE_DATABASE_STATEMENT_TIMEOUT_MS: String(timeoutMs) };
     const other = await startTestServer(settings);
     cleanups.push(() => other.stop());
     const url = new URL(database.AXLE_DATABASE_URL!);
-    const relay = await partitionableRelay(url, 'INSERT INTO rate_limits');
-    cleanups.push(() => relay.close());
+    const relay = await partitionableRelay(url, trigger);
     url.host = `127.0.0.1:${relay.port}`;
     const cutOff = await startTestServer({ ...settings, AXLE_DATABASE_URL: url.toString() });
     // Cleanups run last first: the relay closes before this instance stops.
-    cleanups.splice(-1, 0, () => cutOff.stop());
+    cleanups.push(
+      () => cutOff.stop(),
+      () => relay.close(),
+    );
+    return { other, cutOff, relay };
+  }
 
-    const answer = post(cutOff, '/knowledge', { query: 'weather forecast' });
-    while (!relay.silent) await new Promise((r) => setTimeout(r, 10));
-
-    // The other instance waits at most a statement timeout on the abandoned row lock, and serves once
-    // PostgreSQL has ended the transaction nobody will finish.
+  /** Sends `request` until it is served, each refusal a 503 database_unavailable; the last status. */
+  async function servedAgain(request: () => Promise<Response>): Promise<number> {
     let status = 0;
     for (let i = 0; i < 20 && status !== 200; i++) {
-      const res = await post(other, '/knowledge', { query: 'weather forecast' });
+      const res = await request();
       status = res.status;
       if (status !== 200) await expectUnavailable(res);
     }
-    expect(status).toBe(200);
+    return status;
+  }
+
+  // Found by putting a relay that goes silent between one instance and PostgreSQL right after that instance
+  // counted a search in the per-address window (its transaction open, the window's row locked): its request
+  // never answered, and every search from that address on the other instance answered 503 until the backend
+  // left behind was killed by hand (PostgreSQL waits for the silent client until TCP keepalive, hours).
+  it('mid-transaction: it answers 503 and the other serves again once the abandoned transaction times out', async () => {
+    const { other, cutOff, relay } = await twoInstances('INSERT INTO rate_limits');
+    const answer = post(cutOff, '/knowledge', { query: 'weather forecast' });
+    while (!relay.silent) await new Promise((r) => setTimeout(r, 10));
+    // The other instance waits at most a statement timeout on the abandoned row lock, and serves once
+    // PostgreSQL has ended the transaction nobody will finish.
+    expect(await servedAgain(() => post(other, '/knowledge', { query: 'weather forecast' }))).toBe(200);
+    await expectUnavailable(await answer);
+  });
+
+  // Found the same way, the relay going silent once the instance had taken the audit chain's lock, which a
+  // transaction takes for its session before it begins (so its snapshot sees the previous holder's commit):
+  // no transaction was open to time out, and every audited write on every instance (keys, sign-ins, consent)
+  // answered 503 for as long as PostgreSQL kept the silent session.
+  it("holding a session lock between transactions: the other instances' audited writes are served again", async () => {
+    const { other, cutOff, relay } = await twoInstances('axle:audit-chain');
+    // Both accounts made through the other instance: the cut-off one's database handle is behind the relay.
+    const [mine, theirs] = [await newBuyer(other), await newBuyer(other)];
+    const answer = post(
+      cutOff,
+      '/account/api-keys',
+      {},
+      { authorization: `Bearer ${await jwtFor(cutOff, mine.accountId)}` },
+    );
+    while (!relay.silent) await new Promise((r) => setTimeout(r, 10));
+    const session = { authorization: `Bearer ${await jwtFor(other, theirs.accountId)}` };
+    expect(await servedAgain(() => post(other, '/account/api-keys', {}, session))).toBe(200);
     await expectUnavailable(await answer);
   });
 });

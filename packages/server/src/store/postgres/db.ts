@@ -312,6 +312,7 @@ export class PostgresDatabase implements Transactor {
   }
 
   static async open(url: string, opts: PostgresOptions = {}): Promise<PostgresDatabase> {
+    const statementTimeoutMs = opts.statementTimeoutMs;
     const pool = new pg.Pool({
       connectionString: url,
       max: opts.poolSize ?? 10,
@@ -324,10 +325,12 @@ export class PostgresDatabase implements Transactor {
       // PostgreSQL after as long, releasing its locks, rather than at TCP keepalive, hours later; and a
       // statement sent there that has no answer after a few statements' time (a message may carry a lock or
       // two, BEGIN and COMMIT with it) fails here instead of waiting forever.
-      ...(opts.statementTimeoutMs && {
-        statement_timeout: opts.statementTimeoutMs,
-        idle_in_transaction_session_timeout: opts.statementTimeoutMs,
-        query_timeout: 3 * opts.statementTimeoutMs,
+      ...(statementTimeoutMs && {
+        statement_timeout: statementTimeoutMs,
+        idle_in_transaction_session_timeout: statementTimeoutMs,
+        query_timeout: 3 * statementTimeoutMs,
+        // Closed here before PostgreSQL's idle session timeout (below) could end one as it is handed out.
+        idleTimeoutMillis: Math.min(10_000, statementTimeoutMs),
       }),
     });
     // An idle client losing its connection (server restart) must not crash the process; the pool replaces it.
@@ -336,7 +339,15 @@ export class PostgresDatabase implements Transactor {
     // terminated while a transaction waits between statements, or right as it is handed out, would be an
     // unhandled 'error' that ends the process. Its next statement fails (database_unavailable) and the pool
     // drops it when it is released.
-    pool.on('connect', (client) => client.on('error', () => undefined));
+    pool.on('connect', (client) => {
+      client.on('error', () => undefined);
+      // A session lock is taken before its transaction begins and released after it ends: a session cut off
+      // between the two (no transaction open to time out) would keep it, for every instance, until TCP keepalive.
+      // Pooled connections are idle only in the pool, which closes them sooner; the LISTEN one is not pooled.
+      // (Sent first: the pool hands the connection out after this, and its statements queue behind.)
+      if (statementTimeoutMs)
+        client.query(`SET idle_session_timeout = ${2 * statementTimeoutMs}`).catch(() => undefined);
+    });
     const db = new PostgresDatabase(pool);
     await db.get('SELECT 1');
     return db;
