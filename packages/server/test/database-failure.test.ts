@@ -7,13 +7,13 @@
 // PostgreSQL database from another session (requests waited as long as the lock was held), and by dropping
 // the database under a running server (requests answered 500).
 import { spawnSync } from 'node:child_process';
-import net from 'node:net';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { BACKEND, backendEnv, prepareDataDir } from '../../../test/support/backend.js';
+import { partitionableRelay } from '../../../test/support/relay.js';
 import { startTestServer, type TestServer } from '../../../test/support/server.js';
 import { post } from '../../../test/support/identity.js';
 import { jwtFor, newBuyer } from './money-helpers.js';
@@ -135,47 +135,6 @@ describe.runIf(BACKEND === 'postgres')('a PostgreSQL database that is gone', () 
   }, 120_000);
 });
 
-/**
- * A TCP relay to PostgreSQL that goes silent, as a network partition does, once a client message carrying
- * `trigger` has passed: nothing more reaches either side and no connection is closed (no FIN, no RST), so
- * the PostgreSQL backend waits for a client that never speaks again.
- */
-async function partitionableRelay(target: URL, trigger: string) {
-  const [host, port] = [target.hostname, Number(target.port || 5432)];
-  const sockets = new Set<net.Socket>();
-  let silent = false;
-  const relay = net.createServer((client) => {
-    const upstream = net.connect(port, host);
-    for (const s of [client, upstream]) {
-      sockets.add(s);
-      s.on('error', () => undefined);
-    }
-    client.on('data', (chunk) => {
-      if (silent) return;
-      upstream.write(chunk);
-      if (chunk.includes(trigger)) silent = true;
-    });
-    upstream.on('data', (chunk) => {
-      if (!silent) client.write(chunk);
-    });
-    // Once silent, a side closing its end is not passed on either: no FIN or RST crosses a partition.
-    client.on('close', () => silent || upstream.destroy());
-    upstream.on('close', () => silent || client.destroy());
-  });
-  await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
-  return {
-    port: (relay.address() as net.AddressInfo).port,
-    get silent() {
-      return silent;
-    },
-    /** The partition heals as closed connections: both sides see them end. */
-    async close() {
-      for (const s of sockets) s.destroy();
-      await new Promise((resolve) => relay.close(resolve));
-    },
-  };
-}
-
 describe.runIf(BACKEND === 'postgres')('an instance cut off from PostgreSQL', () => {
   const timeoutMs = 300;
 
@@ -185,10 +144,8 @@ describe.runIf(BACKEND === 'postgres')('an instance cut off from PostgreSQL', ()
     const settings = { ...database, AXLE_DATABASE_STATEMENT_TIMEOUT_MS: String(timeoutMs) };
     const other = await startTestServer(settings);
     cleanups.push(() => other.stop());
-    const url = new URL(database.AXLE_DATABASE_URL!);
-    const relay = await partitionableRelay(url, trigger);
-    url.host = `127.0.0.1:${relay.port}`;
-    const cutOff = await startTestServer({ ...settings, AXLE_DATABASE_URL: url.toString() });
+    const relay = await partitionableRelay(database.AXLE_DATABASE_URL!, trigger);
+    const cutOff = await startTestServer({ ...settings, AXLE_DATABASE_URL: relay.url(database.AXLE_DATABASE_URL!) });
     // Cleanups run last first: the relay closes before this instance stops.
     cleanups.push(
       () => cutOff.stop(),
