@@ -329,7 +329,11 @@ export class PostgresDatabase implements Transactor {
         statement_timeout: statementTimeoutMs,
         idle_in_transaction_session_timeout: statementTimeoutMs,
         query_timeout: 3 * statementTimeoutMs,
-        // Closed here before PostgreSQL's idle session timeout (below) could end one as it is handed out.
+        // A session lock is taken before its transaction begins and released after it ends: a session cut off
+        // between the two (no transaction open to time out) would keep it, for every instance, until TCP
+        // keepalive. PostgreSQL ends a session idle that long; pooled connections are idle only in the pool,
+        // which closes them sooner, so none is ended as it is handed out. The LISTEN connection is not pooled.
+        onConnect: (client: pg.PoolClient) => client.query(`SET idle_session_timeout = ${2 * statementTimeoutMs}`),
         idleTimeoutMillis: Math.min(10_000, statementTimeoutMs),
       }),
     });
@@ -339,15 +343,7 @@ export class PostgresDatabase implements Transactor {
     // terminated while a transaction waits between statements, or right as it is handed out, would be an
     // unhandled 'error' that ends the process. Its next statement fails (database_unavailable) and the pool
     // drops it when it is released.
-    pool.on('connect', (client) => {
-      client.on('error', () => undefined);
-      // A session lock is taken before its transaction begins and released after it ends: a session cut off
-      // between the two (no transaction open to time out) would keep it, for every instance, until TCP keepalive.
-      // Pooled connections are idle only in the pool, which closes them sooner; the LISTEN one is not pooled.
-      // (Sent first: the pool hands the connection out after this, and its statements queue behind.)
-      if (statementTimeoutMs)
-        client.query(`SET idle_session_timeout = ${2 * statementTimeoutMs}`).catch(() => undefined);
-    });
+    pool.on('connect', (client) => client.on('error', () => undefined));
     const db = new PostgresDatabase(pool);
     await db.get('SELECT 1');
     return db;
