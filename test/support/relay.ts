@@ -23,8 +23,9 @@ export async function partitionableRelay(url: string, trigger?: string): Promise
   const [host, port] = [target.hostname, Number(target.port || 5432)];
   const sockets = new Set<net.Socket>();
   let partition = { silent: false };
-  const server = net.createServer((client) => {
-    const upstream = net.connect(port, host);
+  // Half-open allowed: a side that ends its half gets no FIN back unless it crosses the relay.
+  const server = net.createServer({ allowHalfOpen: true }, (client) => {
+    const upstream = net.connect({ port, host, allowHalfOpen: true });
     const link = partition;
     for (const s of [client, upstream]) {
       sockets.add(s);
@@ -38,7 +39,9 @@ export async function partitionableRelay(url: string, trigger?: string): Promise
     upstream.on('data', (chunk) => {
       if (!link.silent) client.write(chunk);
     });
-    // Once silent, a side closing its end is not passed on either.
+    // Once silent, a side ending or closing is not passed on either.
+    client.on('end', () => link.silent || upstream.end());
+    upstream.on('end', () => link.silent || client.end());
     client.on('close', () => link.silent || upstream.destroy());
     upstream.on('close', () => link.silent || client.destroy());
   });

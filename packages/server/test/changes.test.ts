@@ -131,6 +131,27 @@ describe(`changes between instances (${BACKEND})`, () => {
     }
   });
 
+  // Found the same way: an instance stopping while its listening connection was silent never finished stopping,
+  // since closing that connection waited for PostgreSQL to close its end.
+  pgOnly('closing while the listening connection is silent does not wait for it', async () => {
+    const relay = await partitionableRelay(store.env.AXLE_DATABASE_URL!);
+    const relayed = await PostgresDatabase.open(relay.url(store.env.AXLE_DATABASE_URL!), { poolSize: 1 });
+    const changes = postgresChanges(relayed);
+    try {
+      const there = watch();
+      changes.subscribe('catalog', there.reload);
+      while (there.calls === 0) {
+        await store.changes.publish('catalog');
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      relay.cut();
+      await changes.close();
+    } finally {
+      await relay.close();
+      await relayed.close();
+    }
+  });
+
   pgOnly(
     'a learning whose vector one instance stored is found by the other’s semantic search at once (the real model)',
     async () => {

@@ -13,6 +13,8 @@ const RECONNECT_MAX_MS = 10_000;
  * sends no reset) raises no error, so without one it would wait forever, its notifications lost.
  */
 const HEARTBEAT_MS = 10_000;
+/** How long closing waits for the listening connection to end. */
+const END_WAIT_MS = 1000;
 
 /**
  * PostgreSQL: NOTIFY on the channel after a write's commit (to every listening instance) and
@@ -85,7 +87,15 @@ export function postgresChanges(db: PostgresDatabase, { heartbeatMs = HEARTBEAT_
       clearTimeout(timer);
       const c = client;
       client = undefined;
-      await c?.end().catch(() => undefined);
+      // Ending waits for PostgreSQL to close its side, which a silent connection never does: not for long.
+      let waited: NodeJS.Timeout | undefined;
+      await Promise.race([
+        c?.end().catch(() => undefined),
+        new Promise((resolve) => {
+          waited = setTimeout(resolve, END_WAIT_MS);
+        }),
+      ]);
+      clearTimeout(waited);
     },
   };
 }
