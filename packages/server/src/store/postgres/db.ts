@@ -295,7 +295,10 @@ export interface PostgresOptions {
   poolSize?: number;
   /** Shown in pg_stat_activity. */
   applicationName?: string;
-  /** Longest a statement may run or wait for a lock; unset: no bound. */
+  /**
+   * Longest a statement may run or wait for a lock, and a transaction sit idle (twice that a session, three times
+   * that a statement go unanswered); unset: no bound.
+   */
   statementTimeoutMs?: number;
 }
 
@@ -392,8 +395,8 @@ export class PostgresDatabase implements Transactor {
           if (lost(err)) broken = err as Error;
           else if (q.open) await client.query('ROLLBACK').catch((e: Error) => (broken = e));
           const code = (err as { code?: string }).code;
-          // The connection is gone (its rollback could not be sent): nothing was committed, and nothing can be
-          // run again on it.
+          // The connection is gone (its rollback could not be sent, or it went silent): nothing can be run again
+          // on it. Nothing was committed, unless the silence fell after a COMMIT reached the server.
           if (broken && !(err instanceof DomainError))
             throw Object.assign(
               new DomainError(ERROR_CODES.DATABASE_UNAVAILABLE, 'The database is unavailable; try again shortly'),
