@@ -294,3 +294,28 @@ describe('the write-limit helper the marketplace uses (POST /learn, ratings, ret
     }
   });
 });
+
+describe('rate-limit windows opened by a clock far ahead', () => {
+  // Found by serving from two instances whose clocks disagreed by a year (one set wrong, then corrected): the
+  // window the fast one opened for an address lasted, for every instance, until its start a year ahead plus a
+  // minute, so that address was refused (Retry-After a year) once the limit was reached on the honest ones.
+  it("a window that starts more than a window ahead of this instance's clock is not counted in: a new one opens", async () => {
+    const server = await startTestServer({ AXLE_ANONYMOUS_DISCOVER_PER_MINUTE: '3' });
+    try {
+      const discover = () => post(server, '/discover', { query: 'weather forecast' });
+      const year = 365 * 24 * 60 * MINUTE;
+      server.clock.advance(year);
+      expect((await discover()).status).toBe(200);
+      server.clock.advance(-year);
+      const answers = [];
+      for (let i = 0; i < 4; i++) answers.push(await discover());
+      expect(statuses(answers)).toEqual([200, 200, 200, 429]);
+      expect(Number(answers[3]!.headers.get('retry-after'))).toBeLessThanOrEqual(60);
+      // The window opened now lasts its minute.
+      server.clock.advance(MINUTE);
+      expect((await discover()).status).toBe(200);
+    } finally {
+      await server.stop();
+    }
+  });
+});

@@ -6,9 +6,12 @@ import { createLogger } from '../src/logger.js';
 import { EmbedderClient } from '../src/search/embedder.js';
 import { LearningVectors } from '../src/search/learning-vectors.js';
 import { learningsStore } from '../src/store/learnings.js';
+import { postgresChanges } from '../src/store/postgres/changes.js';
+import { PostgresDatabase } from '../src/store/postgres/db.js';
 import type { Store } from '../src/store/open.js';
 import { newLearning } from './learning-fixture.js';
 import { BACKEND, openTestStore } from '../../../test/support/backend.js';
+import { partitionableRelay } from '../../../test/support/relay.js';
 
 /** Resolves on the next call of the returned reload; rejects after 5 s. */
 function watch() {
@@ -97,6 +100,56 @@ describe(`changes between instances (${BACKEND})`, () => {
     await store.changes.publish('catalog');
     await next;
     expect(there.calls).toBe(3);
+  });
+
+  // Found by putting a relay that goes silent (a network partition: no reset) between the listening connection
+  // and PostgreSQL: nothing told the instance its connection was gone, so it never reconnected and served what it
+  // kept in memory (the catalog, learning vectors) as it was, whatever the other instances changed, until restarted.
+  pgOnly('a listener whose connection goes silent notices, connects again once it can, and reloads', async () => {
+    const relay = await partitionableRelay(store.env.AXLE_DATABASE_URL!);
+    const relayed = await PostgresDatabase.open(relay.url(store.env.AXLE_DATABASE_URL!), { poolSize: 1 });
+    const changes = postgresChanges(relayed, { heartbeatMs: 100 });
+    try {
+      const there = watch();
+      changes.subscribe('catalog', there.reload);
+      // Listening once a notification arrives.
+      while (there.calls === 0) {
+        await store.changes.publish('catalog');
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      relay.cut();
+      const heard = there.calls;
+      await store.changes.publish('catalog');
+      const next = there.next();
+      relay.heal();
+      await next;
+      expect(there.calls).toBe(heard + 1);
+    } finally {
+      await changes.close();
+      await relay.close();
+      await relayed.close();
+    }
+  });
+
+  // Found the same way: an instance stopping while its listening connection was silent never finished stopping,
+  // since closing that connection waited for PostgreSQL to close its end.
+  pgOnly('closing while the listening connection is silent does not wait for it', async () => {
+    const relay = await partitionableRelay(store.env.AXLE_DATABASE_URL!);
+    const relayed = await PostgresDatabase.open(relay.url(store.env.AXLE_DATABASE_URL!), { poolSize: 1 });
+    const changes = postgresChanges(relayed);
+    try {
+      const there = watch();
+      changes.subscribe('catalog', there.reload);
+      while (there.calls === 0) {
+        await store.changes.publish('catalog');
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      relay.cut();
+      await changes.close();
+    } finally {
+      await relay.close();
+      await relayed.close();
+    }
   });
 
   pgOnly(

@@ -13,6 +13,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { BACKEND, backendEnv, prepareDataDir } from '../../../test/support/backend.js';
+import { partitionableRelay } from '../../../test/support/relay.js';
 import { startTestServer, type TestServer } from '../../../test/support/server.js';
 import { post } from '../../../test/support/identity.js';
 import { jwtFor, newBuyer } from './money-helpers.js';
@@ -132,4 +133,69 @@ describe.runIf(BACKEND === 'postgres')('a PostgreSQL database that is gone', () 
     await expectUnavailable(await post(server, '/knowledge', { query: 'weather forecast' }));
     expect(server.logs.map((l) => JSON.parse(l)).filter((l) => l.msg === 'unhandled error')).toEqual([]);
   }, 120_000);
+});
+
+describe.runIf(BACKEND === 'postgres')('an instance cut off from PostgreSQL', () => {
+  const timeoutMs = 300;
+
+  /** Two instances on one database, `cutOff` through a relay that goes silent once `trigger` has passed. */
+  async function twoInstances(trigger: string) {
+    const database = await backendEnv('catalog');
+    const settings = { ...database, AXLE_DATABASE_STATEMENT_TIMEOUT_MS: String(timeoutMs) };
+    const other = await startTestServer(settings);
+    cleanups.push(() => other.stop());
+    const relay = await partitionableRelay(database.AXLE_DATABASE_URL!, trigger);
+    const cutOff = await startTestServer({ ...settings, AXLE_DATABASE_URL: relay.url(database.AXLE_DATABASE_URL!) });
+    // Cleanups run last first: the relay closes before this instance stops.
+    cleanups.push(
+      () => cutOff.stop(),
+      () => relay.close(),
+    );
+    return { other, cutOff, relay };
+  }
+
+  /** Sends `request` until it is served, each refusal a 503 database_unavailable; the last status. */
+  async function servedAgain(request: () => Promise<Response>): Promise<number> {
+    let status = 0;
+    for (let i = 0; i < 20 && status !== 200; i++) {
+      const res = await request();
+      status = res.status;
+      if (status !== 200) await expectUnavailable(res);
+    }
+    return status;
+  }
+
+  // Found by putting a relay that goes silent between one instance and PostgreSQL right after that instance
+  // counted a search in the per-address window (its transaction open, the window's row locked): its request
+  // never answered, and every search from that address on the other instance answered 503 until the backend
+  // left behind was killed by hand (PostgreSQL waits for the silent client until TCP keepalive, hours).
+  it('mid-transaction: it answers 503 and the other serves again once the abandoned transaction times out', async () => {
+    const { other, cutOff, relay } = await twoInstances('INSERT INTO rate_limits');
+    const answer = post(cutOff, '/knowledge', { query: 'weather forecast' });
+    while (!relay.silent) await new Promise((r) => setTimeout(r, 10));
+    // The other instance waits at most a statement timeout on the abandoned row lock, and serves once
+    // PostgreSQL has ended the transaction nobody will finish.
+    expect(await servedAgain(() => post(other, '/knowledge', { query: 'weather forecast' }))).toBe(200);
+    await expectUnavailable(await answer);
+  });
+
+  // Found the same way, the relay going silent once the instance had taken the audit chain's lock, which a
+  // transaction takes for its session before it begins (so its snapshot sees the previous holder's commit):
+  // no transaction was open to time out, and every audited write on every instance (keys, sign-ins, consent)
+  // answered 503 for as long as PostgreSQL kept the silent session.
+  it("holding a session lock between transactions: the other instances' audited writes are served again", async () => {
+    const { other, cutOff, relay } = await twoInstances('axle:audit-chain');
+    // Both accounts made through the other instance: the cut-off one's database handle is behind the relay.
+    const [mine, theirs] = [await newBuyer(other), await newBuyer(other)];
+    const answer = post(
+      cutOff,
+      '/account/api-keys',
+      {},
+      { authorization: `Bearer ${await jwtFor(cutOff, mine.accountId)}` },
+    );
+    while (!relay.silent) await new Promise((r) => setTimeout(r, 10));
+    const session = { authorization: `Bearer ${await jwtFor(other, theirs.accountId)}` };
+    expect(await servedAgain(() => post(other, '/account/api-keys', {}, session))).toBe(200);
+    await expectUnavailable(await answer);
+  });
 });

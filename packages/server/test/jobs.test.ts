@@ -41,6 +41,23 @@ describe(`background jobs (${BACKEND})`, () => {
     await Promise.all(instances.map((j) => j.close()));
   });
 
+  // Found by ticking one instance with its clock a year ahead: its claim's time stood in the others' future, so
+  // no instance ran the job (retention, payout and settlement reconciliation) for a year, even after that clock
+  // was corrected.
+  it("a claim more than an interval ahead of an instance's clock (a clock set wrong) does not stop it running the job", async () => {
+    const ran: string[] = [];
+    const job: Job = { name: 'skewed', intervalMs: INTERVAL, run: async () => void ran.push('ran') };
+    const logger = createLogger('silent');
+    const ahead = new ManualClock(clock.now() + 365 * 24 * 3_600_000);
+    await createJobs({ db: others[0]!.db, clock: ahead, logger, jobs: [job], pollMs: 0 }).tick();
+    const honest = createJobs({ db: store.db, clock, logger, jobs: [job], pollMs: 0 });
+    await honest.tick();
+    await honest.tick();
+    clock.advance(INTERVAL);
+    await honest.tick();
+    expect(ran).toEqual(['ran', 'ran', 'ran']);
+  });
+
   it('a failed run leaves the interval unclaimed, so the next look runs it', async () => {
     let fail = true;
     const job: Job = {

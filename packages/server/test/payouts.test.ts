@@ -202,6 +202,21 @@ describe('card payouts exactly once (in process)', () => {
     expect(await b.runPass()).not.toBeNull();
   });
 
+  // Found by having an instance whose clock ran a year ahead die mid-pass: its lease ran out a year later by every
+  // other instance's clock, and until then no instance reconciled payouts.
+  it('a lease left by an instance whose clock ran far ahead turns the others away no longer than a lease lasts', async () => {
+    const a = createPayouts({
+      db: server.db,
+      clock: server.clock,
+      logger: createLogger('silent'),
+      sender: localPayoutSender,
+      leaseMs: 60_000,
+    });
+    const ahead = server.clock.now() + 365 * 24 * 3_600_000;
+    expect(await leasesStore.take(server.db, 'payout-reconciler', 'inst_dead', ahead, ahead + 60_000)).toBe(true);
+    expect(await a.runPass()).not.toBeNull();
+  });
+
   it('one pass at a time on one instance too: a start-up pass and the scheduled one do not both send', async () => {
     const e = await onboarded(2_000_000);
     // A withdrawal whose request died after the debit: reconciliation sends it, and the processor takes its time.

@@ -1,5 +1,13 @@
 import type { Queryable } from './queryable.js';
 
+/**
+ * Whether the window of `rate_limits` is open at `now` (taking the window length then `now`): it has not ended,
+ * and it did not start more than a window ahead, which only a clock far ahead (another instance's, or this
+ * one's before it was corrected) can have written; such a window would otherwise hold until its bogus end.
+ */
+const OPEN = '(rate_limits.window_start + ? > ? AND rate_limits.window_start - ? <= ?)';
+const open = (windowMs: number, now: number) => [windowMs, now, windowMs, now];
+
 /** SQL for the rate_limits table (migration 013): one fixed window per bucket. */
 export const rateLimitsStore = {
   /**
@@ -11,29 +19,28 @@ export const rateLimitsStore = {
       .get<{ count: number; window_start: number }>(
         `INSERT INTO rate_limits (bucket, window_start, count) VALUES (?, ?, 1)
          ON CONFLICT (bucket) DO UPDATE SET
-           count = CASE WHEN rate_limits.window_start + ? > excluded.window_start THEN rate_limits.count + 1 ELSE 1 END,
-           window_start = CASE WHEN rate_limits.window_start + ? > excluded.window_start THEN rate_limits.window_start ELSE excluded.window_start END
+           count = CASE WHEN ${OPEN} THEN rate_limits.count + 1 ELSE 1 END,
+           window_start = CASE WHEN ${OPEN} THEN rate_limits.window_start ELSE excluded.window_start END
          RETURNING count, window_start`,
-        [bucket, now, windowMs, windowMs],
+        [bucket, now, ...open(windowMs, now), ...open(windowMs, now)],
       )
       .then((r) => r!);
   },
 
   /** Takes back one hit counted in the window of `bucket` that is open at `now`. */
   async unhit(q: Queryable, bucket: string, now: number, windowMs: number): Promise<void> {
-    await q.run('UPDATE rate_limits SET count = count - 1 WHERE bucket = ? AND count > 0 AND window_start + ? > ?', [
+    await q.run(`UPDATE rate_limits SET count = count - 1 WHERE bucket = ? AND count > 0 AND ${OPEN}`, [
       bucket,
-      windowMs,
-      now,
+      ...open(windowMs, now),
     ]);
   },
 
   /** Hits counted so far in the window of `bucket` that is open at `now` (0 when none is). */
   async count(q: Queryable, bucket: string, now: number, windowMs: number): Promise<number> {
-    const row = await q.get<{ count: number }>(
-      'SELECT count FROM rate_limits WHERE bucket = ? AND window_start + ? > ?',
-      [bucket, windowMs, now],
-    );
+    const row = await q.get<{ count: number }>(`SELECT count FROM rate_limits WHERE bucket = ? AND ${OPEN}`, [
+      bucket,
+      ...open(windowMs, now),
+    ]);
     return row?.count ?? 0;
   },
 

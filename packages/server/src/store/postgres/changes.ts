@@ -8,13 +8,20 @@ import type { PostgresDatabase } from './db.js';
 const CHANNEL_OF_SCHEMA = "'axle_changes:' || current_schema()";
 const TOPICS = new Set<string>(['learning_vectors', 'catalog']);
 const RECONNECT_MAX_MS = 10_000;
+/**
+ * How often the listening connection is asked for a reply: a connection that goes silent (a network partition
+ * sends no reset) raises no error, so without one it would wait forever, its notifications lost.
+ */
+const HEARTBEAT_MS = 10_000;
+/** How long closing waits for the listening connection to end. */
+const END_WAIT_MS = 1000;
 
 /**
  * PostgreSQL: NOTIFY on the channel after a write's commit (to every listening instance) and
  * LISTEN on a connection of its own, opened at the first subscription; when that connection drops it is
  * opened again with backoff and every subscriber reloads, since notifications sent meanwhile are lost.
  */
-export function postgresChanges(db: PostgresDatabase): Changes {
+export function postgresChanges(db: PostgresDatabase, { heartbeatMs = HEARTBEAT_MS } = {}): Changes {
   const subscribers = new Subscribers();
   // Payloads are `<topic> <instance>`; an instance's own notifications are skipped (publish ran its subscribers).
   const instance = randomBytes(6).toString('hex');
@@ -31,7 +38,9 @@ export function postgresChanges(db: PostgresDatabase): Changes {
       const [topic, from] = (n.payload ?? '').split(' ');
       if (from !== instance && TOPICS.has(topic!)) void subscribers.run(topic as Topic);
     });
+    let beat: NodeJS.Timeout | undefined;
     const lost = () => {
+      clearInterval(beat);
       if (client !== c || closed) return;
       client = undefined;
       void c.end().catch(() => undefined);
@@ -50,6 +59,16 @@ export function postgresChanges(db: PostgresDatabase): Changes {
       return;
     }
     retryMs = 100;
+    // A reply still awaited when the next beat comes round: the connection is taken as lost.
+    let awaiting = false;
+    beat = setInterval(() => {
+      if (awaiting) return lost();
+      awaiting = true;
+      c.query('SELECT 1').then(() => {
+        awaiting = false;
+      }, lost);
+    }, heartbeatMs);
+    beat.unref();
     if (reconnected) await subscribers.run();
   }
 
@@ -68,7 +87,15 @@ export function postgresChanges(db: PostgresDatabase): Changes {
       clearTimeout(timer);
       const c = client;
       client = undefined;
-      await c?.end().catch(() => undefined);
+      // Ending waits for PostgreSQL to close its side, which a silent connection never does: not for long.
+      let waited: NodeJS.Timeout | undefined;
+      await Promise.race([
+        c?.end().catch(() => undefined),
+        new Promise((resolve) => {
+          waited = setTimeout(resolve, END_WAIT_MS);
+        }),
+      ]);
+      clearTimeout(waited);
     },
   };
 }

@@ -71,15 +71,25 @@ const stalePlan = (err: unknown) =>
 const bind = (params: Params = []) =>
   params.map((p) => (p === true ? 1 : p === false ? 0 : p === undefined ? null : p)) as unknown[];
 
+/**
+ * No answer on the connection within the query timeout (the network between here and the database went silent):
+ * whatever is sent next on it waits behind the unanswered statement, so it is dropped, not rolled back.
+ */
+const lost = (err: unknown): boolean => {
+  const e = err as { message?: string; cause?: { message?: string } };
+  return e.message === 'Query read timeout' || e.cause?.message === 'Query read timeout';
+};
+
 /** Connection-level failures: the database is unreachable or the pool had no connection in time. */
 function unavailable(err: unknown): never {
   const e = err as { code?: string; message?: string };
   const connection =
-    // 57014: cancelled by the statement timeout; 55P03: a lock not granted in time; 3D000: the database no longer
-    // exists (dropped or renamed); 28: the credentials no longer work; 53: the server is out of disk, memory or
-    // connections.
-    /^(08|28|53|57P0|57014|55P03|3D000)/.test(e.code ?? '') ||
+    // 57014: cancelled by the statement timeout; 55P03: a lock not granted in time; 25P03: ended by the idle
+    // transaction timeout; 3D000: the database no longer exists (dropped or renamed); 28: the credentials no
+    // longer work; 53: the server is out of disk, memory or connections.
+    /^(08|28|53|57P0|57014|55P03|25P03|3D000)/.test(e.code ?? '') ||
     ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE'].includes(e.code ?? '') ||
+    lost(err) ||
     /timeout exceeded when trying to connect|Connection terminated|Client was closed|Client has encountered a connection error/.test(
       e.message ?? '',
     );
@@ -285,7 +295,10 @@ export interface PostgresOptions {
   poolSize?: number;
   /** Shown in pg_stat_activity. */
   applicationName?: string;
-  /** Longest a statement may run or wait for a lock; unset: no bound. */
+  /**
+   * Longest a statement may run or wait for a lock, and a transaction sit idle (twice that a session, three times
+   * that a statement go unanswered); unset: no bound.
+   */
   statementTimeoutMs?: number;
 }
 
@@ -302,6 +315,7 @@ export class PostgresDatabase implements Transactor {
   }
 
   static async open(url: string, opts: PostgresOptions = {}): Promise<PostgresDatabase> {
+    const statementTimeoutMs = opts.statementTimeoutMs;
     const pool = new pg.Pool({
       connectionString: url,
       max: opts.poolSize ?? 10,
@@ -310,7 +324,21 @@ export class PostgresDatabase implements Transactor {
       // Requests queue for a connection under load; past this they answer 503 database_unavailable.
       connectionTimeoutMillis: 30_000,
       // Past it PostgreSQL cancels the statement (57014): a request never waits longer on a lock held elsewhere.
-      ...(opts.statementTimeoutMs && { statement_timeout: opts.statementTimeoutMs }),
+      // A transaction whose client stops speaking mid-way (an instance cut off from the database) is ended by
+      // PostgreSQL after as long, releasing its locks, rather than at TCP keepalive, hours later; and a
+      // statement sent there that has no answer after a few statements' time (a message may carry a lock or
+      // two, BEGIN and COMMIT with it) fails here instead of waiting forever.
+      ...(statementTimeoutMs && {
+        statement_timeout: statementTimeoutMs,
+        idle_in_transaction_session_timeout: statementTimeoutMs,
+        query_timeout: 3 * statementTimeoutMs,
+        // A session lock is taken before its transaction begins and released after it ends: a session cut off
+        // between the two (no transaction open to time out) would keep it, for every instance, until TCP
+        // keepalive. PostgreSQL ends a session idle that long; pooled connections are idle only in the pool,
+        // which closes them sooner, so none is ended as it is handed out. The LISTEN connection is not pooled.
+        onConnect: (client: pg.PoolClient) => client.query(`SET idle_session_timeout = ${2 * statementTimeoutMs}`),
+        idleTimeoutMillis: Math.min(10_000, statementTimeoutMs),
+      }),
     });
     // An idle client losing its connection (server restart) must not crash the process; the pool replaces it.
     pool.on('error', () => undefined);
@@ -364,10 +392,11 @@ export class PostgresDatabase implements Transactor {
           if (q.open) await client.query('COMMIT');
           return result;
         } catch (err) {
-          if (q.open) await client.query('ROLLBACK').catch((e: Error) => (broken = e));
+          if (lost(err)) broken = err as Error;
+          else if (q.open) await client.query('ROLLBACK').catch((e: Error) => (broken = e));
           const code = (err as { code?: string }).code;
-          // The connection is gone (its rollback could not be sent): nothing was committed, and nothing can be
-          // run again on it.
+          // The connection is gone (its rollback could not be sent, or it went silent): nothing can be run again
+          // on it. Nothing was committed, unless the silence fell after a COMMIT reached the server.
           if (broken && !(err instanceof DomainError))
             throw Object.assign(
               new DomainError(ERROR_CODES.DATABASE_UNAVAILABLE, 'The database is unavailable; try again shortly'),
@@ -383,7 +412,8 @@ export class PostgresDatabase implements Transactor {
           if (q.wanted.size === 0)
             await new Promise((r) => setTimeout(r, Math.random() * Math.min(200, 5 * 2 ** attempt)));
         } finally {
-          for (const key of [...held, ...q.taken]) await unlock(key);
+          // A connection given up on is closed, and its session locks with it.
+          if (!broken) for (const key of [...held, ...q.taken]) await unlock(key);
         }
       }
     } finally {
