@@ -3,7 +3,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { type ApiAnswer, AxleApiError, type AxleClient, AxleUnreachableError } from '../client.js';
 import { VERSIONS } from '../limits.js';
-import { CONTENT_ADVISORY, untrustedContent } from '../schemas/learning.js';
+import { CONTENT_ADVISORY, framedWords, untrustedContent } from '../schemas/learning.js';
 import { MCP_TOOLS, MCP_TOOL_NAMES, type McpToolDef, type McpToolName, type SendCall } from '../schemas/mcp-tools.js';
 import { z } from '../zod.js';
 import {
@@ -39,30 +39,7 @@ const asObject = (v: unknown): Detail =>
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 const frame = (s: string) => untrustedContent(s, sha256(s));
 
-/**
- * The fields in which a learning carries its contributor's words beside its body (wherever they sit in an answer:
- * search results, top learnings, a contributor's learnings, held items, an unlocked learning).
- */
-const CONTRIBUTOR_WORDS: ReadonlySet<string> = new Set([
-  'title',
-  'snippet',
-  'task_context',
-  'tags',
-  'related_skills',
-  'contributor_agent',
-  'contributor_key_label',
-]);
-
-/**
- * The answer with every CONTRIBUTOR_WORDS string (or string in such an array) framed as a body is: a client may
- * hand the model structuredContent instead of the text, and the frame must reach the model either way.
- */
-function framedWords(v: unknown, key = ''): unknown {
-  if (typeof v === 'string') return CONTRIBUTOR_WORDS.has(key) ? frame(v) : v;
-  if (Array.isArray(v)) return v.map((x) => framedWords(x, key));
-  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, framedWords(x, k)]));
-  return v;
-}
+const framed = (v: unknown) => framedWords(v, sha256);
 
 /**
  * svc_review's answer with each held item's words framed, its body (a summary with `full`) too: held items are the
@@ -72,7 +49,7 @@ function framedReview(answer: unknown): unknown {
   const o = asObject(answer);
   if (!Array.isArray(o.rows)) return answer;
   const row = (r: unknown) => {
-    const item = asObject(framedWords(r));
+    const item = asObject(framed(r));
     return typeof item.body === 'string' ? { ...item, body: frame(item.body) } : item;
   };
   return { ...o, rows: o.rows.map(row) };
@@ -107,7 +84,7 @@ function unlockedResult(answer: ApiAnswer): CallToolResult {
   const text = `${advisory}\n${frame(json(fields))}\n${typeof body === 'string' ? body : ''}`;
   return {
     content: [{ type: 'text', text }],
-    structuredContent: { ...asObject(framedWords(fields)), body, content_advisory: advisory },
+    structuredContent: { ...asObject(framed(fields)), body, content_advisory: advisory },
     ...(settlement && { _meta: { [PAYMENT_RESPONSE_META]: settlement } }),
   };
 }
@@ -160,7 +137,7 @@ export function createAxleMcpServer(client: AxleClient, opts: AxleMcpOptions = {
       return {
         ...(failed && { isError: true }),
         content: [{ type: 'text', text: FRAMED_TEXT.has(name) ? framedText(parsed) : json(body) }],
-        structuredContent: FRAMED_TEXT.has(name) ? asObject(framedWords(parsed)) : (parsed as Detail),
+        structuredContent: FRAMED_TEXT.has(name) ? asObject(framed(parsed)) : (parsed as Detail),
       };
     } catch (err) {
       if (err instanceof AxleApiError) {
