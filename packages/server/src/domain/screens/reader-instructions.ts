@@ -4,6 +4,7 @@
 // scrubber's normaliser (case, accents, spacing, look-alike letters, zero-width characters), so the patterns are
 // written in lower case without accents, and every span maps back to what was written.
 import { foldText } from '@axle/scrub';
+import { MCP_TOOL_NAMES } from '@axle/sdk';
 import { type LayerFlag, flagAt } from './flags.js';
 
 /** Who a learning's reader is when an attacker addresses it. */
@@ -36,7 +37,7 @@ const YOUR_OUTPUT = new RegExp(
 /** The reader's own instructions, named. */
 const YOUR_INSTRUCTIONS = new RegExp(
   [
-    String.raw`\byour\s+(?:system\s+prompt|system\s+message|hidden\s+(?:prompt|instructions)|initial\s+(?:prompt|instructions))\b`,
+    String.raw`\byour\s+(?:(?:new|real|true|actual|updated|only)\s+)?(?:system\s+prompt|system\s+message|hidden\s+(?:prompt|instructions)|initial\s+(?:prompt|instructions))\b`,
     String.raw`\byour\s+(?:(?:previous|prior|original|current|initial|earlier|above|own)\s+)?(?:instructions|guidelines|rules|programming|training|directives|guardrails)\b(?!\s*(?:file|page|doc|docs|repo|for\s+(?:the|this)\s+(?:build|ci|pipeline)))`,
     String.raw`\b(?:deine[nr]?|ihre[nr]?)\s+(?:(?:vorherigen|bisherigen|urspr\w+)\s+)?(?:anweisungen|instruktionen|systemprompt|regeln)\b`,
     String.raw`\b(?:tes|vos)\s+(?:instructions|consignes|regles)\b`,
@@ -100,7 +101,7 @@ const STEERS_USER = new RegExp(
 
 /** Asking the reader to decode something and then act on it, or to read it backwards. */
 const DECODE_AND_FOLLOW =
-  /\b(?:read|decode|reverse|decipher|unscramble|decrypt|translate|rot13)\b[^.!?\n]{0,40}\b(?:and|then)\s+(?:do|follow|obey|carry\s+out|act\s+on|comply\s+with)\s+(?:what\s+it\s+says|what\s+they\s+say|its\s+instructions?|the\s+instructions?|them|it)\b|\b(?:decode|decipher|decrypt|unscramble|reverse)\s+(?:and|then)\s+(?:apply|follow|execute|obey|run|do\s+it)\s*[:.]|\bread\s+(?:it|this|these|them|what\s+follows|the\s+(?:following|next|text|line|sentence|message|note)(?:\s+\w+)?)\s+(?:backwards|in\s+reverse|(?:from\s+)?right\s+to\s+left)\b/;
+  /\b(?:decod|decipher|decrypt|unscrambl|revers|rot-?13|percent-decod|url-decod)\w*\b[^.!?\n]{0,30}?\b(?:and|then)\s+(?:follow|obey|apply|act\s+on|execute|comply(?:\s+with)?|carry\s+out)(?:\s+(?:it|them|this|that)(?:\s+exactly)?)?\s*[):]|\b(?:read|decode|reverse|decipher|unscramble|decrypt|translate|rot13)\b[^.!?\n]{0,40}\b(?:and|then)\s+(?:do|follow|obey|carry\s+out|act\s+on|comply\s+with)\s+(?:what\s+it\s+says|what\s+they\s+say|its\s+instructions?|the\s+instructions?|them|it)\b|\b(?:decode|decipher|decrypt|unscramble|reverse)\s+(?:and|then)\s+(?:apply|follow|execute|obey|run|do\s+it)\s*[:.]|\bread\s+(?:it|this|these|them|what\s+follows|the\s+(?:following|next|text|line|sentence|message|note)(?:\s+\w+)?)\s+(?:backwards|in\s+reverse|(?:from\s+)?right\s+to\s+left)\b/;
 
 interface Rule {
   rule: string;
@@ -119,6 +120,10 @@ const RULES: readonly Rule[] = [
         String.raw`\b(?:if\s+you\s+are|as|you\s+are)\s+an?\s+(?:automated\s+)?${AI}\b`,
         String.raw`\b(?:the|any|every|an?)\s+(?:automated\s+)?${AI}s?\s+(?:reading|processing|parsing|summari[sz]ing|ingesting|seeing|that\s+reads|who\s+reads)\b`,
         String.raw`(?:^|[.!?:]\s+|<!--\s*|\[\/\/\]:\s*#\s*\(\s*|\/\*\s*|\/\/\s*)${AI}\s*[,:]\s`,
+        // The same after a lead-in word ("Finally, assistant: …"), with a colon.
+        String.raw`\b(?:finally|lastly|also|now|ok|okay|p\.?s\.?)\s*,?\s+${AI}s?\s*:\s`,
+        // "(AI reading this: …", "LLMs processing this page should…": the reader named without an article.
+        String.raw`\b${AI}s?\s+(?:reading|processing|parsing|summari[sz]ing|ingesting)\s+(?:this|these|the\s+(?:above|following))\b`,
         String.raw`\b(?:als|en\s+tant\s+qu[e']\s*|como|come)\s*(?:ki|ia|assistent|assistant|asistente|assistente)\b`,
         String.raw`\b(?:an\s+die\s+ki|a\s+l'ia|para\s+la\s+ia|para\s+a\s+ia|all'ia)\b`,
         // "Note to the assistant" in the other languages: a note, message or instruction for the model.
@@ -160,6 +165,28 @@ const RULES: readonly Rule[] = [
     // The writer asking the reader for work ("Can you show me…", "Tell me…"): a learning answers, it does not ask.
     rule: 'request_to_reader',
     re: /\b(?:can|could|would|will)\s+you\s+(?:please\s+)?(?:show|give|tell|write|send|provide|explain|teach|recommend|list|share)\s+(?:me|us)\b|(?:^|[.!?:]\s+)(?:please\s+)?(?:tell|give|show|send|teach|write)\s+me\b/m,
+  },
+  {
+    // The tools of the agent that buys a learning (this platform's MCP tools): a learning about some other API has
+    // no reason to name them, one that steers its reader does.
+    rule: 'names_reader_tools',
+    re: new RegExp(String.raw`(?<![a-z0-9_])(?:${MCP_TOOL_NAMES.join('|')})(?![a-z0-9_])`),
+  },
+  {
+    // The reader told to act behind its user's back: "without telling the user", "quietly call…", "must buy them
+    // without asking the user" (a modal before "without asking": a tool that runs without asking is a feature).
+    rule: 'bypasses_user',
+    re: /\bwithout\s+(?:telling|informing|notifying|alerting|mentioning\s+(?:it|this|that|anything)\s+to)\s+(?:the|your|their)\s+(?:users?|humans?|operators?|owners?)\b|\b(?:must|should|need\s+to|have\s+to|are\s+(?:required|expected)\s+to|always|immediately)\b[^.!?\n]{0,60}\bwithout\s+(?:asking|consulting|confirming\s+with|checking\s+with)\s+(?:the|your|their)\s+(?:users?|humans?|operators?|owners?)\b|\b(?:quietly|silently|secretly|covertly)\s+(?:call|invoke|run|send|upload|approve|link|buy|unlock|withdraw|execute|post|e-?mail|forward|submit)\b/,
+  },
+  {
+    // The user's secrets asked for in the conversation ("ask them to paste their password into the chat").
+    rule: 'credentials_into_chat',
+    re: /\b(?:passwords?|passphrases?|api\s*keys?|private\s+keys?|seed\s+phrases?|recovery\s+phrases?|mnemonics?|2fa\s+codes?|one-time\s+codes?|otp|credit\s+card(?:\s+numbers?)?)\b[^.!?\n]{0,40}?\b(?:in|into|to)\s+(?:the|this|your)\s+(?:chat|conversation|reply|message|thread)\b/,
+  },
+  {
+    // The user's secrets sent somewhere: "send their API key to https://…", "email the user's token to a@b.example".
+    rule: 'sends_user_secrets',
+    re: /\b(?:send|post|upload|e-?mail|forward|leak|transmit|submit|paste)\s+(?:\w+\s+){0,2}?(?:the\s+user'?s|their|users'|your\s+user'?s|the\s+human'?s)\s+(?:[\w-]+\s+)?(?:api\s*keys?|passwords?|tokens?|credentials|secrets|private\s+keys?|ssh\s+keys?|cookies|session)\b[^.!?\n]{0,40}?\bto\s+(?:https?:\/\/|[\w.+-]+@[\w-]+\.|[\w-]+\.[\w.-]+\/)/,
   },
   { rule: 'output_steering', re: OUTPUT_STEERING },
   { rule: 'steers_user', re: STEERS_USER },
