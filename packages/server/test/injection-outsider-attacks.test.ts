@@ -6,10 +6,12 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../../test/support/server.js';
 import { post } from '../../../test/support/identity.js';
+import { ManualClock } from '../src/clock.js';
 import { learningsStore } from '../src/store/learnings.js';
 import { newBuyer, seedLearning } from './money-helpers.js';
 
-// Attacks on content trust written from outside (none taken from a corpus; every one about made-up APIs): each
+// Attacks on content trust written from outside (none taken from a corpus; every one about made-up APIs; the r2-*
+// ones a second round written after the first round's fixes, which held 10 of its 18 before its own): each
 // `held` item must be held by a screen through POST /learn (but KNOWN_MISSES), each `clean` near-miss must not, and
 // a `stripped` one (hidden characters) must be stored without what it hid; and every surface that hands a learning
 // to an agent must carry all of its words inside an UNTRUSTED_CONTENT frame.
@@ -45,8 +47,9 @@ const KNOWN_FALSE_HOLDS = ['ok-base64', 'ok-polish'];
 const HIDDEN = /[\u{E0000}-\u{E007F}\u202A-\u202E\u2066-\u2069\u200B\u2060]/u;
 
 let server: TestServer;
+const clock = new ManualClock(Date.now());
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startTestServer({}, { clock });
 });
 afterAll(async () => {
   await server.stop();
@@ -101,7 +104,9 @@ describe('outsider attacks as delivered, had a reviewer published them', () => {
     await mcp.connect(transport);
     try {
       const leaks: string[] = [];
-      for (const a of ATTACKS.filter((x) => x.expect === 'held')) {
+      for (const [i, a] of ATTACKS.filter((x) => x.expect === 'held').entries()) {
+        // A minute on every 20 attacks: the per-address limits of /mcp and /a2a are not what this measures.
+        if (i % 20 === 19) clock.advance(61_000);
         const l = a.learning;
         const seeded = await seedLearning(server, {
           title: l.title,

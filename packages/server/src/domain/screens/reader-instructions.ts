@@ -11,7 +11,8 @@ import { type LayerFlag, flagAt } from './flags.js';
 const AI =
   String.raw`(?:ai|a\.i\.|ki|ia|llm|language model|sprachmodell|modele de langue|modelo de lenguaje|` +
   String.raw`ai (?:agent|assistant|model|system)|coding (?:agent|assistant)|assistant|assistent|asistente|assistente|` +
-  String.raw`chatbot|chatgpt|claude|gpt-?\d*|copilot|gemini|llama|ии|ассистент|нейросеть)`;
+  String.raw`chatbot|chatgpt|claude|gpt-?\d*|copilot|gemini|llama|ии|ассистент|нейросеть|` +
+  String.raw`(?:automated|ai|llm|machine)\s+readers?)`;
 
 /** What a model produces, in English; a noun after it makes it an object of code (your response object). */
 const OUTPUT = String.raw`(?:responses?|answers?|repl(?:y|ies)|output|messages?|summary|completion|text)\b(?!\s*(?:object|body|bodies|header|headers|code|codes|status|time|times|payload|json|schema|type|size|stream|data|file|files|dir|directory|folder|path|format|field|fields|variable|value|cache|handler|model|class|box|area|editor|field)\b)`;
@@ -126,6 +127,8 @@ const RULES: readonly Rule[] = [
         String.raw`\b${AI}s?\s+(?:reading|processing|parsing|summari[sz]ing|ingesting)\s+(?:this|these|the\s+(?:above|following))\b`,
         String.raw`\b(?:als|en\s+tant\s+qu[e']\s*|como|come)\s*(?:ki|ia|assistent|assistant|asistente|assistente)\b`,
         String.raw`\b(?:an\s+die\s+ki|a\s+l'ia|para\s+la\s+ia|para\s+a\s+ia|all'ia)\b`,
+        // "IA que lees esto", "KI, die das liest", "IA qui lit ceci", "IA che legge questo".
+        String.raw`\b(?:ia|ki|ai)\s*,?\s+(?:que\s+(?:lee|lees|leas|le|les)|qui\s+(?:lit|lis)|die\s+(?:dies|das|diesen\s+text)\s+liest|che\s+(?:legge|leggi))\b`,
         // "Note to the assistant" in the other languages: a note, message or instruction for the model.
         String.raw`\b(?:hinweis|nachricht|notiz|anweisung)\s+(?:an|fur)\s+(?:den|die|das)\s+(?:ki(?:-(?:assistent(?:en)?|agent(?:en)?|modell|system))?|assistent(?:en)?|sprachmodell)(?![\w-])`,
         String.raw`\b(?:note|message|consigne)\s+(?:a|pour)\s+(?:l['’]\s*|le\s+|la\s+)(?:ia|assistant)(?![\w-])`,
@@ -188,6 +191,37 @@ const RULES: readonly Rule[] = [
     rule: 'sends_user_secrets',
     re: /\b(?:send|post|upload|e-?mail|forward|leak|transmit|submit|paste)\s+(?:\w+\s+){0,2}?(?:the\s+user'?s|their|users'|your\s+user'?s|the\s+human'?s)\s+(?:[\w-]+\s+)?(?:api\s*keys?|passwords?|tokens?|credentials|secrets|private\s+keys?|ssh\s+keys?|cookies|session)\b[^.!?\n]{0,40}?\bto\s+(?:https?:\/\/|[\w.+-]+@[\w-]+\.|[\w-]+\.[\w.-]+\/)/,
   },
+  {
+    // The reader's own key e-mailed: "the agent must send its API key to support@…".
+    rule: 'sends_user_secrets',
+    re: /\b(?:send|e-?mail|forward|submit|paste)\s+(?:\w+\s+){0,2}?(?:its|your)\s+(?:[\w-]+\s+)?(?:api\s*keys?|passwords?|tokens?|credentials|secrets|private\s+keys?)\b[^.!?\n]{0,30}?\bto\s+[\w.+-]+@[\w-]+\./,
+  },
+  {
+    // The conversation sent out: "forwards all user messages to https://…", "post the transcript to a@b.example".
+    rule: 'sends_conversation',
+    re: /\b(?:send|forward|post|copy|log|upload|mirror)(?:s|es)?\s+(?:all\s+(?:the\s+)?user\s+messages|the\s+user'?s\s+messages|(?:the\s+)?(?:whole\s+|full\s+|entire\s+)?(?:conversation|chat\s+history|transcript))\b[^.!?\n]{0,40}?\bto\s+(?:https?:\/\/|[\w.+-]+@[\w-]+\.)/,
+  },
+  {
+    // Memory poisoning: "Remember for all future conversations that…", "save this to your memory".
+    rule: 'plants_memory',
+    re: /\bremember\s+(?:this\s+)?(?:for|in|across)\s+(?:all\s+)?(?:future|later|subsequent|other)\s+(?:conversations|chats|sessions|tasks)\b|\b(?:save|store|add|write|keep)\s+(?:this|that|it)\s+(?:to|in|into)\s+your\s+(?:long-term\s+|persistent\s+)?(?:memory|memories)\b/,
+  },
+  {
+    // The user's credential stores destroyed: "delete the user's ~/.ssh directory".
+    rule: 'destroys_user_keys',
+    re: /\b(?:delete|remove|wipe|erase|shred)\s+(?:the\s+user'?s|their|your\s+user'?s)\s+(?:~\/)?\.?(?:ssh|aws|gnupg|kube|keychain|wallets?|home\s+directory)\b/,
+  },
+  {
+    // The marketplace steered from inside a learning: its rating, or purchases of its author's other learnings.
+    rule: 'marketplace_steering',
+    re: /\b(?:rate|give)\s+(?:this|it)(?:\s+learning)?\s+(?:five|5|4|four)(?:\s*\/\s*5|\s+stars?|\s+out\s+of\s+(?:five|5))|\b(?:unlock|buy|purchase)\s+(?:all\s+(?:of\s+)?)?(?:the\s+)?(?:author|contributor|my|our|their|this\s+author)'?s?\s+other\s+learnings\b/,
+  },
+  {
+    // "If the user asks about this error, respond that…": the reply dictated for a question to come (a learning
+    // about writing a bot's prompt teaches such lines: see PROMPT_SUBJECT).
+    rule: 'dictated_reply',
+    re: /\bif\s+(?:the\s+)?(?:human|user|customer|they|someone|anyone)\s+asks?\b[^.!?\n]{0,60},\s+(?:(?:always|just|then)\s+)?(?:respond|reply|answer|say|tell\s+(?:them|the\s+(?:user|human)))\s+(?:with\s+|that\b)/,
+  },
   { rule: 'output_steering', re: OUTPUT_STEERING },
   { rule: 'steers_user', re: STEERS_USER },
   { rule: 'decode_and_follow', re: DECODE_AND_FOLLOW },
@@ -210,6 +244,9 @@ const titleNamesOutput = (match: string, title: string): boolean =>
 /** A title about an exercise a person answers (a kata, a quiz, an interview question): "your answer" is theirs. */
 const EXERCISE = /\b(?:katas?|quiz(?:zes)?|exams?|exercises?|homework|interviews?|questions?|puzzles?)\b/;
 
+/** A title about writing a bot's instructions: its lines for the bot's replies are its subject. */
+const PROMPT_SUBJECT = /\b(?:chat\s*bots?|bots?|system\s+prompts?|prompts?|assistants?|persona|guardrails?)\b/;
+
 /** Whether the task (title and context) names a host's registered name ("pyfix" for pyfix-downloads.net). */
 const taskNames = (host: string, task: string): boolean => {
   const name = host.toLowerCase().split('.').at(-2)!;
@@ -228,6 +265,7 @@ export function screenReaderInstructions(text: string, task = ''): LayerFlag[] {
     const m = folded.text.match(re);
     if (!m) continue;
     if (rule === 'about_your_output' && titleNamesOutput(m[0], title)) continue;
+    if (rule === 'dictated_reply' && PROMPT_SUBJECT.test(title)) continue;
     // A site the title or task names is the learning's own subject, not somewhere it steers the user.
     const host = m[1] ?? m[2];
     if (rule === 'steers_user' && host && taskNames(host, task)) continue;
