@@ -89,16 +89,28 @@ export function findWrappedSecrets(text: string, detectSecrets: (text: string) =
     const k = candidates[c];
     if (!k) break;
     const start = f.start - k.at;
-    // Within the pieces (never the lead, which may hold a placeholder) and across the first one's end. Any two
-    // tokens on adjacent lines read as one high-entropy value: a wrapped secret counts by its shape.
+    // Within the pieces (never the lead, which may hold a placeholder) and across the first one's end.
     if (start < k.lead || start >= k.firstEnd || f.end - k.at <= k.firstEnd || f.end - k.at > k.end) continue;
-    if (!k.close && f.type === 'high_entropy_secret') continue;
+    if (!k.close && BY_CONTEXT.has(f.type)) continue;
     found.push({ type: f.type, start: k.pieces[0]!.start - k.lead + start, end: k.pieces.at(-1)!.end });
   }
   return found;
 }
 
 const SEPARATOR = '\n\n\n';
+
+/**
+ * Findings of a value by what stands before it, which runs to the next space: across a line break they would take
+ * the next line's first word (`DB_PASSWORD=x` then `mail …`). A wrapped secret counts by its shape alone.
+ */
+const BY_CONTEXT: ReadonlySet<string> = new Set([
+  'secret_assignment',
+  'authorization_header',
+  'basic_auth',
+  'bearer_token',
+  'url_credentials',
+  'high_entropy_secret',
+]);
 
 interface Piece {
   start: number;

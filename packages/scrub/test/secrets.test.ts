@@ -463,6 +463,8 @@ describe('secrets cut in pieces', () => {
     expect(scrub(`DB_PASSWORD=${awsSecret}\nPORT=3000`).text).toBe(
       'DB_PASSWORD=[REDACTED:secret_assignment]\nPORT=3000',
     );
+    expect(scrub(`DB_PASSWORD=${awsSecret}\nmail ops`).text).toBe('DB_PASSWORD=[REDACTED:secret_assignment]\nmail ops');
+    expect(scrub(`Authorization: Bearer ${awsSecret}\nContent-Type: text/plain`).text).toContain('\nContent-Type:');
     const prose = 'Upgrade to v2.14.0-rc1\nbefore the release, then run the migration 0042_add_index\nonce.';
     expect(scrub(prose).report.clean).toBe(true);
     expect(scrub('const url = "https://api.example.com/" + "v1/items?page=" + page;').report.clean).toBe(true);
