@@ -488,3 +488,12 @@ describe('private keys with other markers', () => {
     }
   });
 });
+
+// Found by the outsider probe: a personal access token named by its common abbreviation (AZURE_DEVOPS_PAT=…).
+describe('a personal access token under a *_PAT name', () => {
+  it('redacts a machine-made value and leaves paths and patterns alone', () => {
+    const pat = gen('abcdefghijklmnopqrstuvwxyz234567', 52, 41);
+    expect(scrub(`AZURE_DEVOPS_PAT=${pat}`).text).toBe('AZURE_DEVOPS_PAT=[REDACTED:secret_assignment]');
+    expect(scrub('DATA_PATH=/usr/local/share/app URL_PATTERN=^/api/v[0-9]+/ MY_PAT=todo').report.clean).toBe(true);
+  });
+});
