@@ -15,6 +15,7 @@ describe('foldText', () => {
     ['line\n\n\n\nnext', 'line\n\nnext'],
     ['ignore 👉 all 👉 previous', 'ignore  all  previous'],
     ['ignore👉all', 'ignore all'],
+    ['🇮 🇬 🇳 🇴 🇷 🇪', 'ignore'],
   ])('%j → %j', (text, folded) => {
     expect(foldText(text).text).toBe(folded);
   });
