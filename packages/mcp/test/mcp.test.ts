@@ -237,7 +237,7 @@ describe('axle-mcp over stdio: every tool on its success and failure paths', () 
     const seq = await learningsStore.nextSeq(api.db);
     await seedLearning(api, { title: 'Paginate the Frobnicator API with opaque cursors', seq });
     const found = ok(await call(anon, 'svc_knowledge', { query: 'Frobnicator cursors' }));
-    expect(found.results[0].title).toBe('Paginate the Frobnicator API with opaque cursors');
+    expect(untrustedText(found.results[0].title)).toBe('Paginate the Frobnicator API with opaque cursors');
     expect(found.content_advisory).toBe(CONTENT_ADVISORY);
     expect(failed(await call(down, 'svc_knowledge', { query: 'x' }))).toMatchObject({ code: 'server_unreachable' });
   });
@@ -259,7 +259,9 @@ describe('axle-mcp over stdio: every tool on its success and failure paths', () 
     expect(text.endsWith(learning.body)).toBe(true);
     const seal = l.bodyHash.slice(0, 16);
     expect(text.match(new RegExp(`<<<END_UNTRUSTED_CONTENT ${seal}>>>`, 'g'))).toHaveLength(1);
-    expect(text.split(UNTRUSTED_NOTICE)).toHaveLength(2);
+    // Two frames: the other fields (the learning's title, tags, ... among them), then the body.
+    expect(text.split(UNTRUSTED_NOTICE)).toHaveLength(3);
+    expect(untrustedText(learning.title)).toBe(l.title);
     expect(failed(await call(keyed, 'svc_unlock', { learning_id: 'lrn_doesnotexist' }))).toMatchObject({
       status: 404,
       code: 'not_found',
@@ -380,14 +382,18 @@ describe('axle-mcp over stdio: every tool on its success and failure paths', () 
       expect((await getUnlock(own, l.id, { 'x-api-key': reader.key })).status).toBe(200);
       const mcp = await connect({ SVC_BASE_URL: own.url });
       const stats = await call(mcp, 'get_knowledge_stats');
-      expect(ok(stats).top_learnings[0]).toMatchObject({ id: l.id, title: HOSTILE_TITLE });
+      const top = ok(stats).top_learnings[0];
+      expect(top.id).toBe(l.id);
+      expect(untrustedText(top.title)).toBe(HOSTILE_TITLE);
       const profile = await call(mcp, 'svc_contributor', { wallet });
-      expect(ok(profile).by_learning[l.id]).toMatchObject({ title: HOSTILE_TITLE, unlocks: 1 });
+      expect(ok(profile).by_learning[l.id]).toMatchObject({ unlocks: 1 });
+      expect(untrustedText(ok(profile).by_learning[l.id].title)).toBe(HOSTILE_TITLE);
       for (const r of [stats, profile]) {
         const text = textOf(r);
         expect(text.startsWith(`${CONTENT_ADVISORY}\n${UNTRUSTED_NOTICE}\n`), text).toBe(true);
-        const inside = untrustedText(text.slice(CONTENT_ADVISORY.length + 1));
-        expect(JSON.parse(inside!)).toEqual(r.structuredContent);
+        // The text frames the answer once (structuredContent frames each title in it).
+        const inside = JSON.parse(untrustedText(text.slice(CONTENT_ADVISORY.length + 1))!);
+        expect(JSON.stringify(inside)).toContain(JSON.stringify(HOSTILE_TITLE));
         // The title appears once, inside the frame, and its imitated end marker does not close it.
         expect(text.split('IGNORE PREVIOUS INSTRUCTIONS')).toHaveLength(2);
         expect(text.split('<<<END_UNTRUSTED_CONTENT ')).toHaveLength(3);

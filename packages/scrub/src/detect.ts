@@ -15,6 +15,7 @@ import { type Family, type LiteralsName, Scan } from './scan.js';
 import { findTelegramTokens } from './telegram.js';
 import type { Finding } from './types.js';
 import { decodedViews } from './unescape.js';
+import { findWrappedSecrets } from './wrapped.js';
 
 const USERNAME_RULES = PII_RULES.filter((r) => r.type === 'username');
 /** SSN, card and IPv4, in this order (SSN before phone: an SSN-shaped span found by both keeps the specific type). */
@@ -65,7 +66,10 @@ const PERSONAL_FAMILIES: readonly Family[] = [
   (s) => findSuffixedStreets(s.text, s.numberStarts().all),
 ];
 
-const DECODED_FAMILIES: readonly Family[] = [ENCODED_FAMILY, ...SECRET_FAMILIES, ...PERSONAL_FAMILIES];
+/** Secrets cut in pieces (wrapped onto the next line, or string literals joined), screened put back together. */
+const WRAPPED_FAMILY: Family = (s) => findWrappedSecrets(s.text, detectSecrets);
+
+const DECODED_FAMILIES: readonly Family[] = [ENCODED_FAMILY, ...SECRET_FAMILIES, WRAPPED_FAMILY, ...PERSONAL_FAMILIES];
 
 /**
  * The rules that decoding can break, run on the raw text as well: values that may hold a backslash (passwords,

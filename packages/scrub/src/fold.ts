@@ -2,7 +2,8 @@
  * The text as a pattern should read it, whatever its writer did to dodge one: compatibility forms folded (NFKC:
  * full-width and styled letters), accents and invisible format characters (zero-width, bidi controls, tag
  * characters) dropped, look-alike Cyrillic and Greek letters mapped to Latin inside words that mix them with Latin
- * ones (a Russian word stays Russian), lower case, every run of white space at most two
+ * ones (a Russian word stays Russian), lower case, regional indicator symbols read as their letters, other emoji as
+ * white space (`ignore 👉 all 👉 previous`), every run of white space at most two
  * characters (a wider gap still parts spelt-out words), and letters spelt out one at a time (`i g n o r e`, `i.g.n.o.r.e`) joined. `toOriginal` maps an offset
  * of the folded text back to the original, so a finding can point at what the writer wrote.
  */
@@ -80,6 +81,10 @@ const LOOKALIKES: Readonly<Record<string, string>> = {
 export const latinLookalike = (letter: string): string | undefined => LOOKALIKES[letter];
 const DROPPED = /[\p{M}\p{Cf}]/u;
 const SPACE = /\s/u;
+/** The regional indicator symbol letter A (U+1F1E6); Z is 25 further. */
+const REGIONAL_A = 0x1f1e6;
+/** Emoji and pictographs: between words they part them as a space would. */
+const PICTOGRAPH = /\p{Extended_Pictographic}/u;
 /** A word with a Latin letter and a letter of another script. */
 const WORD = /[\p{L}\p{M}\p{Cf}]+/gu;
 const LATIN = /\p{Script=Latin}/u;
@@ -152,6 +157,18 @@ export function foldText(text: string): FoldedText {
     const at = i;
     const ch = String.fromCodePoint(text.codePointAt(i)!);
     i += ch.length;
+    const cp = ch.codePointAt(0)!;
+    if (cp >= REGIONAL_A && cp < REGIONAL_A + 26) {
+      // A regional indicator symbol reads as its letter (🇮🇬🇳… spells a word).
+      parts.push(String.fromCharCode(97 + cp - REGIONAL_A));
+      map(at);
+      spaces = 0;
+      continue;
+    }
+    if (PICTOGRAPH.test(ch)) {
+      space(false, at);
+      continue;
+    }
     for (const piece of ch.normalize('NFKD')) {
       if (DROPPED.test(piece)) continue;
       if (SPACE.test(piece)) {

@@ -1,17 +1,22 @@
 import type { Finding } from './types.js';
 
-const BEGIN = /-----BEGIN[A-Z0-9 ]{0,40} PRIVATE KEY(?: BLOCK)?-----/g;
-const END = /-----END[A-Z0-9 ]{0,40} PRIVATE KEY(?: BLOCK)?-----/g;
+/**
+ * Markers as PEM writes them, and as hand edits and renderers leave them: three to six dashes (a run of its own),
+ * a space inside.
+ */
+const BEGIN = /(?<!-)-{3,6} ?BEGIN[A-Z0-9 ]{0,40} PRIVATE KEY(?: BLOCK)? ?-{3,6}(?!-)/g;
+const END = /(?<!-)-{3,6} ?END[A-Z0-9 ]{0,40} PRIVATE KEY(?: BLOCK)? ?-{3,6}(?!-)/g;
 /** Body characters when the END marker is missing (truncated tool output): base64, whitespace and literal `\n`. */
 const BODY = /(?:[A-Za-z0-9+/=\s:,-]|\\[nr])*/y;
 const MAX_KEY_LENGTH = 16_384;
 
 /**
- * PEM private keys (RSA, EC, OpenSSH, PGP, PKCS#8), including ones inside JSON strings. END markers are located
+ * PEM private keys (RSA, EC, OpenSSH, PGP, PKCS#8) and PuTTY key files, including ones inside JSON strings. END markers are located
  * once and paired with BEGIN markers in order, so a flood of BEGIN markers costs a single pass.
  */
 export function findPrivateKeys(text: string): Finding[] {
-  if (!text.includes('PRIVATE KEY')) return [];
+  const putty = findPuttyKeys(text);
+  if (!text.includes('PRIVATE KEY')) return putty;
   const ends = [...text.matchAll(END)].map((m) => m.index + m[0].length);
   const found: Finding[] = [];
   let e = 0;
@@ -30,7 +35,17 @@ export function findPrivateKeys(text: string): Finding[] {
     found.push({ type: 'private_key', start: m.index, end });
     coveredTo = end;
   }
-  return found;
+  return putty.length ? [...putty, ...found].sort((a, b) => a.start - b.start) : found;
+}
+
+/** A PuTTY key file (.ppk) from its first line through its MAC line, bounded like a PEM key. */
+const PUTTY =
+  /PuTTY-User-Key-File-\d+:[^\n]{0,200}\n(?:(?!PuTTY-User-Key-File-)[^\n]{0,400}\n){0,120}?Private-MAC:[ \t]*[0-9a-fA-F]{0,128}/g;
+
+/** PuTTY private keys: their Private-Lines hold the key in base64, without PEM markers. */
+function findPuttyKeys(text: string): Finding[] {
+  if (!text.includes('PuTTY-User-Key-File-')) return [];
+  return [...text.matchAll(PUTTY)].map((m) => ({ type: 'private_key', start: m.index, end: m.index + m[0].length }));
 }
 
 /** A line of a key body as PEM writes it: base64 alone, a header of an encrypted key, or blank. */

@@ -178,8 +178,8 @@ describe('Telegram bot tokens found from each `:AA`', () => {
 
 describe('PEM private keys, END markers found once for all BEGIN markers', () => {
   it('are what a search for the next END marker after each BEGIN finds', () => {
-    const BEGIN = /-----BEGIN[A-Z0-9 ]{0,40} PRIVATE KEY(?: BLOCK)?-----/g;
-    const END = /-----END[A-Z0-9 ]{0,40} PRIVATE KEY(?: BLOCK)?-----/g;
+    const BEGIN = /(?<!-)-{3,6} ?BEGIN[A-Z0-9 ]{0,40} PRIVATE KEY(?: BLOCK)? ?-{3,6}(?!-)/g;
+    const END = /(?<!-)-{3,6} ?END[A-Z0-9 ]{0,40} PRIVATE KEY(?: BLOCK)? ?-{3,6}(?!-)/g;
     const BODY = /(?:[A-Za-z0-9+/=\s:,-]|\\[nr])*/y;
     const reference = (text: string) => {
       const found: { type: string; start: number; end: number }[] = [];

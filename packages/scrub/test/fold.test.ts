@@ -13,6 +13,9 @@ describe('foldText', () => {
     ['i.g.n.o.r.e', 'ignore'],
     ['a\t\t\t b', 'a  b'],
     ['line\n\n\n\nnext', 'line\n\nnext'],
+    ['ignore 👉 all 👉 previous', 'ignore  all  previous'],
+    ['ignore👉all', 'ignore all'],
+    ['🇮 🇬 🇳 🇴 🇷 🇪', 'ignore'],
   ])('%j → %j', (text, folded) => {
     expect(foldText(text).text).toBe(folded);
   });

@@ -429,3 +429,71 @@ describe('encodings', () => {
     expect(decoded).toBeGreaterThan(3000);
   });
 });
+
+// Found by an outsider's probe of the scrubber: a secret cut in pieces was found in part or not at all, and the
+// pieces after the first were left in the text.
+describe('secrets cut in pieces', () => {
+  const stripe = `sk_live_${gen(ALNUM, 24, 21)}`;
+  const jwt = `eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.${gen(ALNUM, 43, 22)}`;
+  const aws = `AKIA${gen('ABCDEFGHIJKLMNOPQRSTUVWXYZ234567', 16, 23)}`;
+  const awsSecret = gen(ALNUM, 40, 24);
+  const leftovers = (text: string, pieces: string[]) => {
+    const out = scrub(text).text;
+    return pieces.filter((p) => out.includes(p));
+  };
+
+  it('redacts a token hard-wrapped onto the next line, or continued with a backslash', () => {
+    for (const [text, pieces] of [
+      [`key: ${stripe.slice(0, 14)}\n      ${stripe.slice(14)}`, [stripe.slice(0, 14), stripe.slice(14)]],
+      [`token:\n${jwt.slice(0, 40)}\n${jwt.slice(40)}\n`, [jwt.slice(0, 40), jwt.slice(40)]],
+      [`export ID=${aws.slice(0, 12)}\\\n${aws.slice(12)}`, [aws.slice(0, 12), aws.slice(12)]],
+    ] as const) {
+      expect(leftovers(text, [...pieces]), text).toEqual([]);
+    }
+  });
+
+  it('redacts every literal of a secret written as string literals joined', () => {
+    const text = `aws_secret_access_key = "${awsSecret.slice(0, 20)}"\n  + "${awsSecret.slice(20)}"`;
+    expect(leftovers(text, [awsSecret.slice(0, 20), awsSecret.slice(20)])).toEqual([]);
+    const py = `password = ("${awsSecret.slice(0, 10)}" "${awsSecret.slice(10, 25)}" "${awsSecret.slice(25)}")`;
+    expect(leftovers(py, [awsSecret.slice(10, 25), awsSecret.slice(25)])).toEqual([]);
+  });
+
+  it('leaves the next line of a .env file, prose and code with joined literals alone', () => {
+    expect(scrub(`DB_PASSWORD=${awsSecret}\nPORT=3000`).text).toBe(
+      'DB_PASSWORD=[REDACTED:secret_assignment]\nPORT=3000',
+    );
+    expect(scrub(`DB_PASSWORD=${awsSecret}\nmail ops`).text).toBe('DB_PASSWORD=[REDACTED:secret_assignment]\nmail ops');
+    expect(scrub(`Authorization: Bearer ${awsSecret}\nContent-Type: text/plain`).text).toContain('\nContent-Type:');
+    const prose = 'Upgrade to v2.14.0-rc1\nbefore the release, then run the migration 0042_add_index\nonce.';
+    expect(scrub(prose).report.clean).toBe(true);
+    expect(scrub('const url = "https://api.example.com/" + "v1/items?page=" + page;').report.clean).toBe(true);
+  });
+});
+
+describe('private keys with other markers', () => {
+  const body = `${gen(ALNUM, 64, 31)}\n${gen(ALNUM, 64, 32)}\n${gen(ALNUM, 20, 33)}==`;
+  it('redacts a PEM key whose markers have four dashes or a space, and a PuTTY key file', () => {
+    for (const text of [
+      `----BEGIN EC PRIVATE KEY----\n${body}\n----END EC PRIVATE KEY----`,
+      `----- BEGIN RSA PRIVATE KEY -----\n${body}\n----- END RSA PRIVATE KEY -----`,
+      `PuTTY-User-Key-File-3: ssh-ed25519\nEncryption: none\nComment: deploy\nPublic-Lines: 2\n${gen(ALNUM, 64, 34)}\n${gen(ALNUM, 20, 35)}\nPrivate-Lines: 2\n${body}\nPrivate-MAC: ${gen(HEX, 64, 36)}`,
+    ]) {
+      const r = scrub(text);
+      expect(
+        r.findings.map((f) => f.type),
+        text,
+      ).toContain('private_key');
+      expect(r.text).not.toContain(gen(ALNUM, 64, 31));
+    }
+  });
+});
+
+// Found by the outsider probe: a personal access token named by its common abbreviation (AZURE_DEVOPS_PAT=…).
+describe('a personal access token under a *_PAT name', () => {
+  it('redacts a machine-made value and leaves paths and patterns alone', () => {
+    const pat = gen('abcdefghijklmnopqrstuvwxyz234567', 52, 41);
+    expect(scrub(`AZURE_DEVOPS_PAT=${pat}`).text).toBe('AZURE_DEVOPS_PAT=[REDACTED:secret_assignment]');
+    expect(scrub('DATA_PATH=/usr/local/share/app URL_PATTERN=^/api/v[0-9]+/ MY_PAT=todo').report.clean).toBe(true);
+  });
+});

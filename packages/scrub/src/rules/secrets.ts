@@ -157,7 +157,7 @@ export function assignmentAccept(value: string, m: RegExpExecArray, text: string
 }
 
 const NAME =
-  '(?:pass(?:word|wd|phrase)?|pwd?|secret|private[_-]?key|credentials?|creds|access[_-]?key|api[_-]?key|apikey|auth[_-]?token|salt|token|_key|-key|signature)';
+  '(?:pass(?:word|wd|phrase)?|pwd?|secret|private[_-]?key|credentials?|creds|access[_-]?key|api[_-]?key|apikey|auth[_-]?token|salt|token|_key|-key|_pat(?![a-z])|signature)';
 const VALUE = `(?:"([^"\\r\\n]{1,512})"|'([^'\\r\\n]{1,512})'|([^\\s"'\`,;(){}\\[\\]<>\\\\]{1,512}))`;
 
 const FLAG_VALUE = `(?:"([^"\\r\\n]{1,256})"|'([^'\\r\\n]{1,256})'|([^\\s"'\`;|&<>()]{1,256}))`;

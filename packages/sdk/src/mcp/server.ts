@@ -3,7 +3,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { type ApiAnswer, AxleApiError, type AxleClient, AxleUnreachableError } from '../client.js';
 import { VERSIONS } from '../limits.js';
-import { CONTENT_ADVISORY, untrustedContent } from '../schemas/learning.js';
+import { CONTENT_ADVISORY, framedWords, untrustedContent } from '../schemas/learning.js';
 import { MCP_TOOLS, MCP_TOOL_NAMES, type McpToolDef, type McpToolName, type SendCall } from '../schemas/mcp-tools.js';
 import { z } from '../zod.js';
 import {
@@ -33,26 +33,26 @@ const INSTRUCTIONS =
 type Detail = Record<string, unknown>;
 
 const json = (v: unknown) => JSON.stringify(v, null, 2);
-/** JSON whose `<` and `>` are escaped, so no field can imitate the markers around the body. */
-const framedJson = (v: unknown) => json(v).replaceAll('<', '\\u003c').replaceAll('>', '\\u003e');
 const asObject = (v: unknown): Detail =>
   v && typeof v === 'object' && !Array.isArray(v) ? (v as Detail) : { result: v };
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
+const frame = (s: string) => untrustedContent(s, sha256(s));
+
+const framed = (v: unknown) => framedWords(v, sha256);
 
 /**
- * svc_review's answer with each held item's body (a summary with `full`) framed as every surface hands a learning's
- * body to an agent: held items are the ones a screen flagged, and the agent reading them holds the approve tool.
+ * svc_review's answer with each held item's words framed, its body (a summary with `full`) too: held items are the
+ * ones a screen flagged, and the agent reading them holds the approve tool.
  */
 function framedReview(answer: unknown): unknown {
   const o = asObject(answer);
   if (!Array.isArray(o.rows)) return answer;
-  const frame = (row: unknown) => {
-    const r = asObject(row);
-    if (typeof r.body !== 'string') return row;
-    return { ...r, body: untrustedContent(r.body, sha256(r.body)) };
+  const row = (r: unknown) => {
+    const item = asObject(framed(r));
+    return typeof item.body === 'string' ? { ...item, body: frame(item.body) } : item;
   };
-  return { ...o, rows: o.rows.map(frame) };
+  return { ...o, rows: o.rows.map(row) };
 }
 
 /**
@@ -63,27 +63,28 @@ const FRAMED_TEXT: ReadonlySet<McpToolName> = new Set(['svc_knowledge', 'get_kno
 
 /**
  * The text of a FRAMED_TEXT tool: the advisory, then the answer's JSON framed as a body is (untrustedContent).
- * structuredContent stays the JSON.
+ * Its structuredContent frames the same words field by field (framedWords).
  */
 function framedText(answer: unknown): string {
   const text = json(answer);
   const advisory = asObject(answer).content_advisory;
-  return `${typeof advisory === 'string' ? advisory : CONTENT_ADVISORY}\n${untrustedContent(text, sha256(text))}`;
+  return `${typeof advisory === 'string' ? advisory : CONTENT_ADVISORY}\n${frame(text)}`;
 }
 
 /**
- * An unlocked learning: its fields as JSON, then its body exactly as the API framed it (untrustedContent: the
- * notice and the sealed UNTRUSTED_CONTENT markers), so the text and structuredContent carry the body the same way.
+ * An unlocked learning: the advisory, its other fields as JSON in one frame, then its body exactly as the API
+ * framed it (the notice and the sealed UNTRUSTED_CONTENT markers). structuredContent frames the other fields'
+ * contributor words one by one (framedWords) beside that body.
  */
 function unlockedResult(answer: ApiAnswer): CallToolResult {
   const learning = asObject(answer.body);
   const advisory = typeof learning.content_advisory === 'string' ? learning.content_advisory : CONTENT_ADVISORY;
   const settlement = settlementOf(answer.headers);
   const { body, ...fields } = learning;
-  const text = `${advisory}\n${framedJson(fields)}\n${typeof body === 'string' ? body : ''}`;
+  const text = `${advisory}\n${frame(json(fields))}\n${typeof body === 'string' ? body : ''}`;
   return {
     content: [{ type: 'text', text }],
-    structuredContent: { ...learning, content_advisory: advisory },
+    structuredContent: { ...asObject(framed(fields)), body, content_advisory: advisory },
     ...(settlement && { _meta: { [PAYMENT_RESPONSE_META]: settlement } }),
   };
 }
@@ -131,12 +132,12 @@ export function createAxleMcpServer(client: AxleClient, opts: AxleMcpOptions = {
       const answer = await tool.run(args, send);
       if (name === 'svc_unlock') return unlockedResult(answer);
       const body = name === 'svc_review' ? framedReview(answer.body) : answer.body;
-      const structuredContent = tool.output ? tool.output.parse(body) : asObject(body);
+      const parsed = tool.output ? tool.output.parse(body) : asObject(body);
       const failed = name === 'svc_review' && Number(asObject(body).failed) > 0;
       return {
         ...(failed && { isError: true }),
-        content: [{ type: 'text', text: FRAMED_TEXT.has(name) ? framedText(body) : json(body) }],
-        structuredContent,
+        content: [{ type: 'text', text: FRAMED_TEXT.has(name) ? framedText(parsed) : json(body) }],
+        structuredContent: FRAMED_TEXT.has(name) ? asObject(framed(parsed)) : (parsed as Detail),
       };
     } catch (err) {
       if (err instanceof AxleApiError) {

@@ -45,6 +45,33 @@ export function untrustedContent(text: string, sha256Hex: string): string {
   return `${UNTRUSTED_NOTICE}\n<<<UNTRUSTED_CONTENT ${seal}>>>\n${text}\n<<<END_UNTRUSTED_CONTENT ${seal}>>>`;
 }
 
+/**
+ * The fields in which a learning carries its contributor's words beside its body, wherever they sit in an answer
+ * (search results, top learnings, a contributor's learnings, held items, an unlocked learning).
+ */
+const CONTRIBUTOR_WORDS: ReadonlySet<string> = new Set([
+  'title',
+  'snippet',
+  'task_context',
+  'tags',
+  'related_skills',
+  'contributor_agent',
+  'contributor_key_label',
+]);
+
+/**
+ * `value` with every string of a CONTRIBUTOR_WORDS field (or in such a field's array) framed by `untrustedContent`,
+ * for the structured answers a client may hand a model as they are (MCP structuredContent, an A2A data part).
+ */
+export function framedWords(value: unknown, sha256Hex: (text: string) => string, key = ''): unknown {
+  if (typeof value === 'string') return CONTRIBUTOR_WORDS.has(key) ? untrustedContent(value, sha256Hex(value)) : value;
+  if (Array.isArray(value)) return value.map((v) => framedWords(v, sha256Hex, key));
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, framedWords(v, sha256Hex, k)]));
+  }
+  return value;
+}
+
 /** The text inside a frame built by `untrustedContent` (for a client that stores the raw body); undefined if unframed. */
 export function untrustedText(framed: string): string | undefined {
   const m = /^[^\n]*\n<<<UNTRUSTED_CONTENT ([0-9a-f]{16})>>>\n/.exec(framed);

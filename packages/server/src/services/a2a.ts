@@ -13,7 +13,7 @@ import {
   ServerCallContext,
   type TaskStore,
 } from '@a2a-js/sdk/server';
-import { CONTENT_ADVISORY, CONTENT_TRUST, LIMITS, untrustedContent, withoutNul, z } from '@axle/sdk';
+import { CONTENT_ADVISORY, CONTENT_TRUST, framedWords, LIMITS, untrustedContent, withoutNul, z } from '@axle/sdk';
 import { sha256Hex } from '../domain/ids.js';
 import type { Clock } from '../clock.js';
 import { a2aTasksStore } from '../store/a2a-tasks.js';
@@ -144,7 +144,8 @@ export function createA2AService({ db, clock, skills, knowledge, rateLimiter }: 
         query,
         content_advisory: CONTENT_ADVISORY,
         content_trust: CONTENT_TRUST,
-        results: found.results,
+        // A client may hand the data part to the model as it is: each result's words framed there too.
+        results: framedWords(found.results, sha256Hex),
         pricing: found.pricing,
       },
       summary: found.results.length

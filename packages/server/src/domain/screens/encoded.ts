@@ -1,5 +1,5 @@
-// Injection layer "encoded": text hidden from a reviewer's eye but not from a model's, in base64, hex, reversed
-// or shifted (ROT13 and other Caesar shifts) form. Each candidate is decoded and the decoded text is screened by
+// Injection layer "encoded": text hidden from a reviewer's eye but not from a model's, in base64, hex, percent-
+// encoded, reversed, shifted (ROT13 and other Caesar shifts) or leetspeak (digits for letters) form. Each candidate is decoded and the decoded text is screened by
 // every layer (the caller's `screen`); a flag names the encoding and the inner rule, at the encoded span.
 import { type LayerFlag, flagAt } from './flags.js';
 import { proseOnly, requestSentences } from './off-task.js';
@@ -48,7 +48,7 @@ const printable = (s: string) => {
 const readable = (s: string) => s.length >= 6 && printable(s) >= 0.95 && /[a-z]{2}/i.test(s) && /[\s;|(]/.test(s);
 
 export interface Decoded {
-  encoding: 'base64' | 'hex' | 'reversed' | 'rot';
+  encoding: 'base64' | 'hex' | 'percent' | 'reversed' | 'rot' | 'leet';
   start: number;
   end: number;
   text: string;
@@ -57,7 +57,10 @@ export interface Decoded {
 const BASE64 = /(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/_-]{16,}={0,2}(?![A-Za-z0-9+/=_-])/g;
 const HEX = /(?<![0-9a-fA-F])(?:[0-9a-fA-F]{2}){8,}(?![0-9a-fA-F])|(?:\\x[0-9a-fA-F]{2}){6,}/g;
 
-/** Base64 and hex runs that decode to readable text. */
+/** A percent-encoded run: at least four escapes, with the characters URLs leave as they are between them. */
+const PERCENT = /[A-Za-z0-9._~+-]*(?:%[0-9A-Fa-f]{2}[A-Za-z0-9._~+-]*){4,}/g;
+
+/** Base64, hex and percent-encoded runs that decode to readable text. */
 function decodedRuns(text: string): Decoded[] {
   const out: Decoded[] = [];
   for (const m of text.matchAll(BASE64)) {
@@ -71,6 +74,15 @@ function decodedRuns(text: string): Decoded[] {
     const hex = m[0].replace(/\\x/g, '');
     const decoded = Buffer.from(hex, 'hex').toString('latin1');
     if (readable(decoded)) out.push({ encoding: 'hex', start: m.index, end: m.index + m[0].length, text: decoded });
+  }
+  for (const m of text.matchAll(PERCENT)) {
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(m[0].replace(/\+/g, ' '));
+    } catch {
+      continue;
+    }
+    if (readable(decoded)) out.push({ encoding: 'percent', start: m.index, end: m.index + m[0].length, text: decoded });
   }
   return out;
 }
@@ -111,7 +123,28 @@ const shift = (s: string, n: number) =>
     return String.fromCharCode(((c.charCodeAt(0) - base + n) % 26) + base);
   });
 
-/** Sentences that read as English only reversed or shifted: the decoded text. */
+/** Digits and signs that leetspeak writes for letters. */
+const LEET: Readonly<Record<string, string>> = {
+  '0': 'o',
+  '1': 'i',
+  '3': 'e',
+  '4': 'a',
+  '5': 's',
+  '7': 't',
+  '@': 'a',
+  $: 's',
+};
+/** A word that mixes letters with leetspeak digits or signs ("1gn0r3", "pr3v10u5"). */
+const LEET_WORD = /(?=[\w@$]*[a-z])(?=[\w@$]*[013457@$])[a-z013457@$]{3,}/gi;
+
+/** The sentence with leetspeak read as letters, when three or more of its words mix them; else undefined. */
+function unleet(sentence: string): string | undefined {
+  const mixed = sentence.match(LEET_WORD)?.filter((w) => /[a-z]/i.test(w) && /[013457@$]/.test(w)) ?? [];
+  if (mixed.length < 3) return undefined;
+  return sentence.replace(LEET_WORD, (w) => w.replace(/[013457@$]/g, (c) => LEET[c]!));
+}
+
+/** Sentences that read as English only reversed, shifted or with leetspeak read as letters: the decoded text. */
 function disguisedSentences(text: string): Decoded[] {
   const out: Decoded[] = [];
   for (const s of sentences(text)) {
@@ -123,6 +156,11 @@ function disguisedSentences(text: string): Decoded[] {
     const reversed = [...s.text].reverse().join('');
     if (englishShare(reversed) >= 0.5) {
       out.push({ encoding: 'reversed', start: s.start, end, text: reversed });
+      continue;
+    }
+    const leet = unleet(s.text);
+    if (leet !== undefined && englishShare(leet) >= 0.5) {
+      out.push({ encoding: 'leet', start: s.start, end, text: leet });
       continue;
     }
     let best = { n: 0, share: 0 };

@@ -8,6 +8,7 @@ import { type LayerFlag, flagAt } from './flags.js';
 import { screenOffTask } from './off-task.js';
 import { screenReaderInstructions } from './reader-instructions.js';
 import type { NamedPattern, ScreenResult } from './result.js';
+import { READER_CUES_OTHER_LANGUAGES } from './tool-poisoning-languages.js';
 
 /** Words that name an instruction channel an attacker wants discarded. */
 const INSTRUCTIONS =
@@ -427,11 +428,14 @@ function hiddenTextFlags(text: string): LayerFlag[] {
   return out;
 }
 
-/** The instruction patterns above, over the folded text, each name once, at its first match. */
+/**
+ * The instruction patterns above and the reader cues of other languages (tool-poisoning-languages.ts), over the
+ * folded text, each name once, at its first match.
+ */
 function patternFlags(text: string): LayerFlag[] {
   const folded = foldText(text);
   const out: LayerFlag[] = [];
-  for (const p of INJECTION_PATTERNS) {
+  for (const p of [...INJECTION_PATTERNS, ...READER_CUES_OTHER_LANGUAGES]) {
     if (out.some((f) => f.rule === p.name)) continue;
     const m = folded.text.match(p.re);
     if (m)

@@ -4,13 +4,18 @@
 // scrubber's normaliser (case, accents, spacing, look-alike letters, zero-width characters), so the patterns are
 // written in lower case without accents, and every span maps back to what was written.
 import { foldText } from '@axle/scrub';
+import { MCP_TOOL_NAMES } from '@axle/sdk';
 import { type LayerFlag, flagAt } from './flags.js';
 
 /** Who a learning's reader is when an attacker addresses it. */
 const AI =
   String.raw`(?:ai|a\.i\.|ki|ia|llm|language model|sprachmodell|modele de langue|modelo de lenguaje|` +
   String.raw`ai (?:agent|assistant|model|system)|coding (?:agent|assistant)|assistant|assistent|asistente|assistente|` +
-  String.raw`chatbot|chatgpt|claude|gpt-?\d*|copilot|gemini|llama|ии|ассистент|нейросеть)`;
+  String.raw`chatbot|chatgpt|claude|gpt-?\d*|copilot|gemini|llama|ии|ассистент|нейросеть|` +
+  String.raw`(?:automated|ai|llm|machine)\s+readers?|review(?:er|ing)\s+(?:agents?|bots?|models?))`;
+
+/** The review routes' own switches: a learning has no reason to name them, one that baits its reviewer does. */
+const REVIEW_FIELDS = ['acknowledge_flags', 'approve_clean'];
 
 /** What a model produces, in English; a noun after it makes it an object of code (your response object). */
 const OUTPUT = String.raw`(?:responses?|answers?|repl(?:y|ies)|output|messages?|summary|completion|text)\b(?!\s*(?:object|body|bodies|header|headers|code|codes|status|time|times|payload|json|schema|type|size|stream|data|file|files|dir|directory|folder|path|format|field|fields|variable|value|cache|handler|model|class|box|area|editor|field)\b)`;
@@ -36,7 +41,7 @@ const YOUR_OUTPUT = new RegExp(
 /** The reader's own instructions, named. */
 const YOUR_INSTRUCTIONS = new RegExp(
   [
-    String.raw`\byour\s+(?:system\s+prompt|system\s+message|hidden\s+(?:prompt|instructions)|initial\s+(?:prompt|instructions))\b`,
+    String.raw`\byour\s+(?:(?:new|real|true|actual|updated|only)\s+)?(?:system\s+prompt|system\s+message|hidden\s+(?:prompt|instructions)|initial\s+(?:prompt|instructions))\b`,
     String.raw`\byour\s+(?:(?:previous|prior|original|current|initial|earlier|above|own)\s+)?(?:instructions|guidelines|rules|programming|training|directives|guardrails)\b(?!\s*(?:file|page|doc|docs|repo|for\s+(?:the|this)\s+(?:build|ci|pipeline)))`,
     String.raw`\b(?:deine[nr]?|ihre[nr]?)\s+(?:(?:vorherigen|bisherigen|urspr\w+)\s+)?(?:anweisungen|instruktionen|systemprompt|regeln)\b`,
     String.raw`\b(?:tes|vos)\s+(?:instructions|consignes|regles)\b`,
@@ -100,7 +105,7 @@ const STEERS_USER = new RegExp(
 
 /** Asking the reader to decode something and then act on it, or to read it backwards. */
 const DECODE_AND_FOLLOW =
-  /\b(?:read|decode|reverse|decipher|unscramble|decrypt|translate|rot13)\b[^.!?\n]{0,40}\b(?:and|then)\s+(?:do|follow|obey|carry\s+out|act\s+on|comply\s+with)\s+(?:what\s+it\s+says|what\s+they\s+say|its\s+instructions?|the\s+instructions?|them|it)\b|\b(?:decode|decipher|decrypt|unscramble|reverse)\s+(?:and|then)\s+(?:apply|follow|execute|obey|run|do\s+it)\s*[:.]|\bread\s+(?:it|this|these|them|what\s+follows|the\s+(?:following|next|text|line|sentence|message|note)(?:\s+\w+)?)\s+(?:backwards|in\s+reverse|(?:from\s+)?right\s+to\s+left)\b/;
+  /\b(?:decod|decipher|decrypt|unscrambl|revers|rot-?13|percent-decod|url-decod)\w*\b[^.!?\n]{0,30}?\b(?:and|then)\s+(?:follow|obey|apply|act\s+on|execute|comply(?:\s+with)?|carry\s+out)(?:\s+(?:it|them|this|that)(?:\s+exactly)?)?\s*[):]|\b(?:read|decode|reverse|decipher|unscramble|decrypt|translate|rot13)\b[^.!?\n]{0,40}\b(?:and|then)\s+(?:do|follow|obey|carry\s+out|act\s+on|comply\s+with)\s+(?:what\s+it\s+says|what\s+they\s+say|its\s+instructions?|the\s+instructions?|them|it)\b|\b(?:decode|decipher|decrypt|unscramble|reverse)\s+(?:and|then)\s+(?:apply|follow|execute|obey|run|do\s+it)\s*[:.]|\bread\s+(?:it|this|these|them|what\s+follows|the\s+(?:following|next|text|line|sentence|message|note)(?:\s+\w+)?)\s+(?:backwards|in\s+reverse|(?:from\s+)?right\s+to\s+left)\b/;
 
 interface Rule {
   rule: string;
@@ -119,8 +124,14 @@ const RULES: readonly Rule[] = [
         String.raw`\b(?:if\s+you\s+are|as|you\s+are)\s+an?\s+(?:automated\s+)?${AI}\b`,
         String.raw`\b(?:the|any|every|an?)\s+(?:automated\s+)?${AI}s?\s+(?:reading|processing|parsing|summari[sz]ing|ingesting|seeing|that\s+reads|who\s+reads)\b`,
         String.raw`(?:^|[.!?:]\s+|<!--\s*|\[\/\/\]:\s*#\s*\(\s*|\/\*\s*|\/\/\s*)${AI}\s*[,:]\s`,
+        // The same after a lead-in word ("Finally, assistant: …"), with a colon.
+        String.raw`\b(?:finally|lastly|also|now|ok|okay|p\.?s\.?)\s*,?\s+${AI}s?\s*:\s`,
+        // "(AI reading this: …", "LLMs processing this page should…": the reader named without an article.
+        String.raw`\b${AI}s?\s+(?:reading|processing|parsing|summari[sz]ing|ingesting)\s+(?:this|these|the\s+(?:above|following))\b`,
         String.raw`\b(?:als|en\s+tant\s+qu[e']\s*|como|come)\s*(?:ki|ia|assistent|assistant|asistente|assistente)\b`,
         String.raw`\b(?:an\s+die\s+ki|a\s+l'ia|para\s+la\s+ia|para\s+a\s+ia|all'ia)\b`,
+        // "IA que lees esto", "KI, die das liest", "IA qui lit ceci", "IA che legge questo".
+        String.raw`\b(?:ia|ki|ai)\s*,?\s+(?:que\s+(?:lee|lees|leas|le|les)|qui\s+(?:lit|lis)|die\s+(?:dies|das|diesen\s+text)\s+liest|che\s+(?:legge|leggi))\b`,
         // "Note to the assistant" in the other languages: a note, message or instruction for the model.
         String.raw`\b(?:hinweis|nachricht|notiz|anweisung)\s+(?:an|fur)\s+(?:den|die|das)\s+(?:ki(?:-(?:assistent(?:en)?|agent(?:en)?|modell|system))?|assistent(?:en)?|sprachmodell)(?![\w-])`,
         String.raw`\b(?:note|message|consigne)\s+(?:a|pour)\s+(?:l['’]\s*|le\s+|la\s+)(?:ia|assistant)(?![\w-])`,
@@ -161,6 +172,75 @@ const RULES: readonly Rule[] = [
     rule: 'request_to_reader',
     re: /\b(?:can|could|would|will)\s+you\s+(?:please\s+)?(?:show|give|tell|write|send|provide|explain|teach|recommend|list|share)\s+(?:me|us)\b|(?:^|[.!?:]\s+)(?:please\s+)?(?:tell|give|show|send|teach|write)\s+me\b/m,
   },
+  {
+    // The tools of the agent that buys a learning (this platform's MCP tools): a learning about some other API has
+    // no reason to name them, one that steers its reader does.
+    rule: 'names_reader_tools',
+    re: new RegExp(String.raw`(?<![a-z0-9_])(?:${[...MCP_TOOL_NAMES, ...REVIEW_FIELDS].join('|')})(?![a-z0-9_])`),
+  },
+  {
+    // The reader told to act behind its user's back: "without telling the user", "quietly call…", "must buy them
+    // without asking the user" (a modal before "without asking": a tool that runs without asking is a feature).
+    rule: 'bypasses_user',
+    re: /\bwithout\s+(?:telling|informing|notifying|alerting|mentioning\s+(?:it|this|that|anything)\s+to)\s+(?:the|your|their)\s+(?:users?|humans?|operators?|owners?)\b|\b(?:must|should|need\s+to|have\s+to|are\s+(?:required|expected)\s+to|always|immediately)\b[^.!?\n]{0,60}\bwithout\s+(?:asking|consulting|confirming\s+with|checking\s+with)\s+(?:the|your|their)\s+(?:users?|humans?|operators?|owners?)\b|\b(?:quietly|silently|secretly|covertly)\s+(?:call|invoke|run|send|upload|approve|link|buy|unlock|withdraw|execute|post|e-?mail|forward|submit)\b/,
+  },
+  {
+    // The user's secrets asked for in the conversation ("ask them to paste their password into the chat").
+    rule: 'credentials_into_chat',
+    re: /\b(?:passwords?|passphrases?|api\s*keys?|private\s+keys?|seed\s+phrases?|recovery\s+phrases?|mnemonics?|2fa\s+codes?|one-time\s+codes?|otp|credit\s+card(?:\s+numbers?)?)\b[^.!?\n]{0,40}?\b(?:in|into|to)\s+(?:the|this|your)\s+(?:chat|conversation|reply|message|thread)\b/,
+  },
+  {
+    // The user's secrets sent somewhere: "send their API key to https://…", "email the user's token to a@b.example".
+    rule: 'sends_user_secrets',
+    re: /\b(?:send|post|upload|e-?mail|forward|leak|transmit|submit|paste)\s+(?:\w+\s+){0,2}?(?:the\s+user'?s|their|users'|your\s+user'?s|the\s+human'?s)\s+(?:[\w-]+\s+)?(?:api\s*keys?|passwords?|tokens?|credentials|secrets|private\s+keys?|ssh\s+keys?|cookies|session)\b[^.!?\n]{0,40}?\bto\s+(?:https?:\/\/|[\w.+-]+@[\w-]+\.|[\w-]+\.[\w.-]+\/)/,
+  },
+  {
+    // The reader's own key e-mailed: "the agent must send its API key to support@…".
+    rule: 'sends_user_secrets',
+    re: /\b(?:send|e-?mail|forward|submit|paste)\s+(?:\w+\s+){0,2}?(?:its|your)\s+(?:[\w-]+\s+)?(?:api\s*keys?|passwords?|tokens?|credentials|secrets|private\s+keys?)\b[^.!?\n]{0,30}?\bto\s+[\w.+-]+@[\w-]+\./,
+  },
+  {
+    // The conversation sent out: "forwards all user messages to https://…", "post the transcript to a@b.example".
+    rule: 'sends_conversation',
+    re: /\b(?:send|forward|post|copy|log|upload|mirror)(?:s|es)?\s+(?:all\s+(?:the\s+)?user\s+messages|the\s+user'?s\s+messages|(?:the\s+)?(?:whole\s+|full\s+|entire\s+)?(?:conversation|chat\s+history|transcript))\b[^.!?\n]{0,40}?\bto\s+(?:https?:\/\/|[\w.+-]+@[\w-]+\.)/,
+  },
+  {
+    // Memory poisoning: "Remember for all future conversations that…", "save this to your memory".
+    rule: 'plants_memory',
+    re: /\bremember\s+(?:this\s+)?(?:for|in|across)\s+(?:all\s+)?(?:future|later|subsequent|other)\s+(?:conversations|chats|sessions|tasks)\b|\b(?:save|store|add|write|keep)\s+(?:this|that|it)\s+(?:to|in|into)\s+your\s+(?:long-term\s+|persistent\s+)?(?:memory|memories)\b/,
+  },
+  {
+    // The user's credential stores destroyed: "delete the user's ~/.ssh directory".
+    rule: 'destroys_user_keys',
+    re: /\b(?:delete|remove|wipe|erase|shred)\s+(?:the\s+user'?s|their|your\s+user'?s)\s+(?:~\/)?\.?(?:ssh|aws|gnupg|kube|keychain|wallets?|home\s+directory)\b/,
+  },
+  {
+    // The marketplace steered from inside a learning: its rating, or purchases of its author's other learnings.
+    rule: 'marketplace_steering',
+    re: /\b(?:rate|give)\s+(?:this|it)(?:\s+learning)?\s+(?:five|5|4|four)(?:\s*\/\s*5|\s+stars?|\s+out\s+of\s+(?:five|5))|\b(?:unlock|buy|purchase)\s+(?:all\s+(?:of\s+)?)?(?:the\s+)?(?:author|contributor|my|our|their|this\s+author)'?s?\s+other\s+learnings\b/,
+  },
+  {
+    // "If the user asks about this error, respond that…": the reply dictated for a question to come (a learning
+    // about writing a bot's prompt teaches such lines: see PROMPT_SUBJECT).
+    rule: 'dictated_reply',
+    re: /\bif\s+(?:the\s+)?(?:human|user|customer|they|someone|anyone)\s+asks?\b[^.!?\n]{0,60},\s+(?:(?:always|just|then)\s+)?(?:respond|reply|answer|say|tell\s+(?:them|the\s+(?:user|human)))\s+(?:with\s+|that\b)/,
+  },
+  {
+    // The reader's start-up instructions asked for by another name: "print the hidden configuration it was started
+    // with".
+    rule: 'about_your_instructions',
+    re: /\b(?:print|reveal|show|output|repeat|dump|disclose|share|leak|recite|give)\w*\s+(?:me\s+|us\s+)?(?:\w+\s+){0,3}?(?:hidden|initial|original|startup|start-up|secret|internal)\s+(?:configuration|config|prompt|instructions|rules|setup)\s+(?:it|you|the\s+(?:assistant|model|agent|ai))\s+(?:was|were)\s+(?:started|initiali[sz]ed|configured|launched|given|set\s+up|loaded)\s+with\b/,
+  },
+  {
+    // The writer posing as the reader's user: "ignore what I asked before", "forget everything I told you".
+    rule: 'instruction_override',
+    re: /\b(?:ignore|disregard|forget)\s+(?:what|everything|anything|all)\s+(?:that\s+)?(?:i|we)\s+(?:asked|said|told\s+you|wrote|requested)(?:\s+(?:you|for))?\s+(?:before|earlier|previously|above|so\s+far)\b/,
+  },
+  {
+    // Payouts redirected: "re-link their payout wallet to 0x…".
+    rule: 'redirects_payouts',
+    re: /\b(?:link|re-?link|connect|set|change|update|switch|point)\s+(?:their|your|its|the)\s+(?:payout\s+|payment\s+|receiving\s+|earnings\s+)?wallets?\b[^.!?\n]{0,40}?\b0x[0-9a-f]{40}\b/,
+  },
   { rule: 'output_steering', re: OUTPUT_STEERING },
   { rule: 'steers_user', re: STEERS_USER },
   { rule: 'decode_and_follow', re: DECODE_AND_FOLLOW },
@@ -183,6 +263,9 @@ const titleNamesOutput = (match: string, title: string): boolean =>
 /** A title about an exercise a person answers (a kata, a quiz, an interview question): "your answer" is theirs. */
 const EXERCISE = /\b(?:katas?|quiz(?:zes)?|exams?|exercises?|homework|interviews?|questions?|puzzles?)\b/;
 
+/** A title about writing a bot's instructions: its lines for the bot's replies are its subject. */
+const PROMPT_SUBJECT = /\b(?:chat\s*bots?|bots?|system\s+prompts?|prompts?|assistants?|persona|guardrails?)\b/;
+
 /** Whether the task (title and context) names a host's registered name ("pyfix" for pyfix-downloads.net). */
 const taskNames = (host: string, task: string): boolean => {
   const name = host.toLowerCase().split('.').at(-2)!;
@@ -201,6 +284,7 @@ export function screenReaderInstructions(text: string, task = ''): LayerFlag[] {
     const m = folded.text.match(re);
     if (!m) continue;
     if (rule === 'about_your_output' && titleNamesOutput(m[0], title)) continue;
+    if (rule === 'dictated_reply' && PROMPT_SUBJECT.test(title)) continue;
     // A site the title or task names is the learning's own subject, not somewhere it steers the user.
     const host = m[1] ?? m[2];
     if (rule === 'steers_user' && host && taskNames(host, task)) continue;

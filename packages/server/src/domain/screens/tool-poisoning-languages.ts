@@ -32,8 +32,9 @@ const IGNORE_PREVIOUS: Phrases = {
   it: ['ignora (tutte )?le istruzioni precedenti', 'dimentica (tutte )?le istruzioni precedenti'],
   nl: ['negeer (alle )?(eerdere|vorige) instructies', 'vergeet (alle )?(eerdere|vorige) instructies'],
   pl: [
-    'zignoruj (wszystkie )?(poprzednie|wczesniejsze) instrukcje',
-    'ignoruj (wszystkie )?(poprzednie|wczesniejsze) instrukcje',
+    'zignoruj (wszystkie )?(poprzednie|wczesniejsze) (instrukcje|polecenia|wytyczne)',
+    'ignoruj (wszystkie )?(poprzednie|wczesniejsze) (instrukcje|polecenia|wytyczne)',
+    'zapomnij (wszystkie )?(poprzednie|wczesniejsze) (instrukcje|polecenia|wytyczne)',
   ],
   ru: [
     'игнорируй (все )?(предыдущие|прежние) (инструкции|указания)',
@@ -41,9 +42,12 @@ const IGNORE_PREVIOUS: Phrases = {
   ],
   uk: ['ігноруй (усі |всі )?попередні (інструкції|вказівки)', 'забудь (усі |всі )?попередні (інструкції|вказівки)'],
   tr: ['önceki (tüm )?talimatları (yok say|görmezden gel|unut)'],
-  zh: ['忽略(之前|以前|先前|上面)的(所有)?(指令|指示|说明)', '忽略所有(之前|以前|先前)的(指令|指示)'],
-  ja: ['(以前|前|これまで)の指示を(すべて)?無視'],
-  ko: ['이전 (지시|지침|명령)(를|을|은)? ?(모두 )?무시'],
+  zh: [
+    '忽略(你)?(之前|以前|先前|此前|上面)(收到|接收|得到|给出)?的(所有|全部)?(指令|指示|说明)',
+    '忽略所有(之前|以前|先前)的(指令|指示)',
+  ],
+  ja: ['(以前|前|これまで|今まで)の指示(を|は)(すべて|全て)?無視'],
+  ko: ['이전의? (모든 )?(지시|지침|명령)(를|을|은|들을)? ?(모두 )?무시'],
   ar: ['تجاهل (جميع |كل )?التعليمات السابقة'],
   hi: ['पिछले (सभी )?निर्देशों को (अनदेखा|नजरअंदाज|नज़रअंदाज़)'],
   id: ['abaikan (semua )?(instruksi|perintah) sebelumnya'],
@@ -436,10 +440,18 @@ const any = (table: Phrases): string => `(?:${Object.values(table).flat().map(ph
 const near = (a: string, b: string, gap: number) => `${a}${GAP}{0,${gap}}${b}|${b}${GAP}{0,${gap}}${a}`;
 const pattern = (name: string, source: string): NamedPattern => ({ name, re: new RegExp(source, 'u') });
 
-export const MULTILINGUAL_POISONING_PATTERNS: readonly NamedPattern[] = [
+/**
+ * The cues that speak to whoever reads the text, whatever it is (instructions set aside, things kept from the user,
+ * confirmation skipped): the injection screen reads these in learnings too.
+ */
+export const READER_CUES_OTHER_LANGUAGES: readonly NamedPattern[] = [
   pattern('ignore_instructions_other_language', any(IGNORE_PREVIOUS)),
   pattern('hidden_from_user_other_language', any(HIDE_FROM_USER)),
   pattern('consent_bypass_other_language', any(SKIP_CONSENT)),
+];
+
+export const MULTILINGUAL_POISONING_PATTERNS: readonly NamedPattern[] = [
+  ...READER_CUES_OTHER_LANGUAGES,
   pattern('tool_sequencing_other_language', any(BEFORE_OTHER_TOOLS)),
   pattern('tool_shadowing_other_language', any(OTHER_TOOLS_UNSAFE)),
   pattern('output_as_command_other_language', any(OUTPUT_AS_COMMANDS)),
