@@ -102,21 +102,26 @@ describe(`changes between instances (${BACKEND})`, () => {
     expect(there.calls).toBe(3);
   });
 
+  /** An instance's change listener connected through a relay that can go silent, listening (a notification heard). */
+  async function listeningThroughRelay(opts: { heartbeatMs?: number } = {}) {
+    const relay = await partitionableRelay(store.env.AXLE_DATABASE_URL!);
+    const relayed = await PostgresDatabase.open(relay.url(store.env.AXLE_DATABASE_URL!), { poolSize: 1 });
+    const changes = postgresChanges(relayed, opts);
+    const there = watch();
+    changes.subscribe('catalog', there.reload);
+    while (there.calls === 0) {
+      await store.changes.publish('catalog');
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    return { relay, relayed, changes, there };
+  }
+
   // Found by putting a relay that goes silent (a network partition: no reset) between the listening connection
   // and PostgreSQL: nothing told the instance its connection was gone, so it never reconnected and served what it
   // kept in memory (the catalog, learning vectors) as it was, whatever the other instances changed, until restarted.
   pgOnly('a listener whose connection goes silent notices, connects again once it can, and reloads', async () => {
-    const relay = await partitionableRelay(store.env.AXLE_DATABASE_URL!);
-    const relayed = await PostgresDatabase.open(relay.url(store.env.AXLE_DATABASE_URL!), { poolSize: 1 });
-    const changes = postgresChanges(relayed, { heartbeatMs: 100 });
+    const { relay, relayed, changes, there } = await listeningThroughRelay({ heartbeatMs: 100 });
     try {
-      const there = watch();
-      changes.subscribe('catalog', there.reload);
-      // Listening once a notification arrives.
-      while (there.calls === 0) {
-        await store.changes.publish('catalog');
-        await new Promise((r) => setTimeout(r, 20));
-      }
       relay.cut();
       const heard = there.calls;
       await store.changes.publish('catalog');
@@ -134,16 +139,8 @@ describe(`changes between instances (${BACKEND})`, () => {
   // Found the same way: an instance stopping while its listening connection was silent never finished stopping,
   // since closing that connection waited for PostgreSQL to close its end.
   pgOnly('closing while the listening connection is silent does not wait for it', async () => {
-    const relay = await partitionableRelay(store.env.AXLE_DATABASE_URL!);
-    const relayed = await PostgresDatabase.open(relay.url(store.env.AXLE_DATABASE_URL!), { poolSize: 1 });
-    const changes = postgresChanges(relayed);
+    const { relay, relayed, changes } = await listeningThroughRelay();
     try {
-      const there = watch();
-      changes.subscribe('catalog', there.reload);
-      while (there.calls === 0) {
-        await store.changes.publish('catalog');
-        await new Promise((r) => setTimeout(r, 20));
-      }
       relay.cut();
       await changes.close();
     } finally {
