@@ -158,6 +158,9 @@ Exit codes: 0 done, 3 sign-in failed, 4 server unreachable, 5 some client config
       args: [mcpScript()],
       env: { SVC_API_KEY: signedIn ? config.api_key! : '<key from sign-in>', SVC_BASE_URL: server },
     };
+    // Asked before any client file is read: a client (Claude Code rewrites ~/.claude.json as it runs) or the person
+    // may write a file while the question waits, and the edits below are made to the text read.
+    const capture = await this.decideCapture(config, flags, dryRun, server);
     const edits = new FileEdits();
     const reports: ClientReport[] = [];
     for (const { def, installed } of found) {
@@ -178,7 +181,6 @@ Exit codes: 0 done, 3 sign-in failed, 4 server unreachable, 5 some client config
       reports.push(report);
     }
 
-    const capture = await this.decideCapture(config, flags, dryRun, server);
     if (capture) {
       for (const report of reports) {
         const def = CLIENTS.find((c) => c.id === report.id)!;
