@@ -158,6 +158,25 @@ describe('local files against a stand-in server', () => {
     expect(modeOf(file)).toBe(0o444);
     expect(fs.existsSync(`${file}.axle-backup`)).toBe(false);
   });
+
+  // Found by `axle login --server localhost:8402` against a running server: exit 4, "cannot reach … (fetch failed)".
+  it('takes a server address without http:// or https:// as a usage error that shows the form (exit 2)', async () => {
+    const home = tempHome();
+    fs.mkdirSync(path.join(home, '.cursor'));
+    const bare = url.replace(/^http:\/\//, '');
+    for (const args of [['login'], ['setup', '--yes']]) {
+      const out = await axle([...args, '--server', bare, '--no-browser'], { home });
+      expect(out.code, out.stderr).toBe(2);
+      expect(out.stderr.replace(/\s+›\s+/g, ' ')).toContain(
+        `${bare} is not a server address: give its URL, like http://localhost:8402`,
+      );
+    }
+    writeAxleConfig(home, { server: 'ftp://files.example' });
+    const saved = await axle(['whoami'], { home });
+    expect(saved.code, saved.stderr).toBe(2);
+    expect(asked).toEqual({});
+    expect(fs.readdirSync(path.join(home, '.cursor'))).toEqual([]);
+  });
 });
 
 describe('axle extract with drafts already waiting in the queue', () => {

@@ -1,3 +1,4 @@
+import { EXIT, fail } from './exit.js';
 import { readText, writeAtomic } from './files.js';
 import { axlePaths } from './paths.js';
 
@@ -35,5 +36,11 @@ export async function updateConfig(change: (c: AxleConfig) => AxleConfig): Promi
   return next;
 }
 
-export const serverOf = (config: AxleConfig, flag?: string): string =>
-  (flag ?? config.server ?? DEFAULT_SERVER).replace(/\/+$/, '');
+/** The server to talk to: the flag, else the saved one, else the default; an address that is not an http(s) URL is a usage error. */
+export function serverOf(config: AxleConfig, flag?: string): string {
+  const server = (flag ?? config.server ?? DEFAULT_SERVER).replace(/\/+$/, '');
+  const url = URL.canParse(server) ? new URL(server) : undefined;
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.host === '')
+    fail(`${server} is not a server address: give its URL, like ${DEFAULT_SERVER}`, EXIT.USAGE);
+  return server;
+}
