@@ -171,9 +171,13 @@ describe('local files against a stand-in server', () => {
         `${bare} is not a server address: give its URL, like http://localhost:8402`,
       );
     }
-    writeAxleConfig(home, { server: 'ftp://files.example' });
+    writeAxleConfig(home, { server: 'ftp://files.example', api_key: KEY });
     const saved = await axle(['whoami'], { home });
     expect(saved.code, saved.stderr).toBe(2);
+    // Undo still removes what setup added; only revoking the key there fails.
+    const undo = await axle(['setup', '--undo', '--yes'], { home });
+    expect(undo.code, undo.stderr).toBe(5);
+    expect(undo.stderr).toContain('Could not revoke the saved key on ftp://files.example');
     expect(asked).toEqual({});
     expect(fs.readdirSync(path.join(home, '.cursor'))).toEqual([]);
   });

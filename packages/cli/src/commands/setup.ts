@@ -4,7 +4,7 @@ import { Api } from '../lib/api.js';
 import { AxleCommand } from '../lib/base.js';
 import { hookScript, mcpScript, nodeCommand } from '../lib/bins.js';
 import { clearAxleHome } from '../lib/axle-home.js';
-import { type AxleConfig, readConfig, serverOf, updateConfig } from '../lib/config.js';
+import { type AxleConfig, DEFAULT_SERVER, readConfig, serverOf, updateConfig } from '../lib/config.js';
 import { recordConsent } from '../lib/consent.js';
 import { backupPath, exists } from '../lib/files.js';
 import { stopDaemon } from '../lib/daemon-control.js';
@@ -133,7 +133,8 @@ Exit codes: 0 done, 3 sign-in failed, 4 server unreachable, 5 some client config
     const dryRun = Boolean(flags['dry-run']);
     const progress = this.progress();
     let config = await readConfig();
-    const server = serverOf(config, flags.server);
+    // Undo revokes the key on the server it was saved for; an unusable saved address fails only the revoke.
+    const server = flags.undo ? (config.server ?? DEFAULT_SERVER) : serverOf(config, flags.server);
 
     progress.update('Scanning for MCP clients…');
     const found = await Promise.all(CLIENTS.map(async (def) => ({ def, installed: await isInstalled(def) })));
