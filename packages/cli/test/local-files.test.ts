@@ -159,6 +159,21 @@ describe('local files against a stand-in server', () => {
     expect(fs.existsSync(`${file}.axle-backup`)).toBe(false);
   });
 
+  // Found by running failing commands with --json: each ended with exit 1, whatever its documented code.
+  it('ends with the same exit codes under --json, with the error as JSON on stdout', async () => {
+    const home = tempHome();
+    const expectExit = async (args: string[], code: number) => {
+      const out = await axle([...args, '--json'], { home });
+      expect(out.code, `${args.join(' ')}: ${out.stdout}`).toBe(code);
+      expect(JSON.parse(out.stdout).error.message).toBeTruthy();
+    };
+    await expectExit(['whoami'], 3);
+    await expectExit(['login', '--server', 'localhost:8402'], 2);
+    await expectExit(['review', '--no-such-flag'], 2);
+    writeAxleConfig(home, { server: 'http://127.0.0.1:9', api_key: KEY });
+    await expectExit(['whoami'], 4);
+  });
+
   // Found by `axle login --server localhost:8402` against a running server: exit 4, "cannot reach … (fetch failed)".
   it('takes a server address without http:// or https:// as a usage error that shows the form (exit 2)', async () => {
     const home = tempHome();
