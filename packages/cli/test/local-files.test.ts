@@ -93,6 +93,27 @@ describe('local files against a stand-in server', () => {
     expect(fs.lstatSync(dangling).isSymbolicLink()).toBe(true);
   });
 
+  // Found by a VS Code mcp.json saved by Windows PowerShell (UTF-8 with a byte order mark, CRLF): VS Code reads it,
+  // setup reported it 'unreadable (InvalidSymbol at line 1)' and left it without axle (exit 5), status the same.
+  it('edits a client config that starts with a byte order mark, keeps the mark, and undo restores the file', async () => {
+    const home = tempHome();
+    writeAxleConfig(home, { server: url, api_key: KEY });
+    const file = path.join(home, '.config/Code/User/mcp.json');
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    const original = '\uFEFF{\r\n  "servers": {\r\n    "fs": { "type": "stdio", "command": "fs-mcp" }\r\n  }\r\n}\r\n';
+    fs.writeFileSync(file, original);
+    const setup = await axle(['setup', '--yes', '--no-browser'], { home });
+    expect(setup.code, setup.stderr).toBe(0);
+    const written = fs.readFileSync(file, 'utf8');
+    expect(written.startsWith('\uFEFF{')).toBe(true);
+    expect(Object.keys(JSON.parse(written.slice(1)).servers)).toEqual(['axle', 'fs']);
+    const status = await axle(['status', '--json'], { home });
+    expect(status.stdout).not.toContain('axle is not registered');
+    const undo = await axle(['setup', '--undo', '--yes'], { home });
+    expect(undo.code, undo.stderr).toBe(0);
+    expect(fs.readFileSync(file, 'utf8')).toBe(original);
+  });
+
   it('setup and undo report a client config they cannot read and go on with the others (exit 5)', async () => {
     const home = tempHome();
     writeAxleConfig(home, { server: url, api_key: KEY });

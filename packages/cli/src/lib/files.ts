@@ -12,6 +12,13 @@ export async function readText(path: string): Promise<string | undefined> {
   }
 }
 
+/** The byte order mark some Windows tools write first: clients read past it, so setup does, and writes it back. */
+export const BOM = '\uFEFF';
+
+/** The text without a leading byte order mark. */
+export const withoutBom = <T extends string | undefined>(text: T): T =>
+  (text?.startsWith(BOM) ? text.slice(BOM.length) : text) as T;
+
 export async function exists(path: string): Promise<boolean> {
   try {
     await stat(path);
