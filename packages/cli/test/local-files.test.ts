@@ -114,6 +114,30 @@ describe('local files against a stand-in server', () => {
     expect(fs.readFileSync(file, 'utf8')).toBe(original);
   });
 
+  // Found with HOME on a full 64 KiB tmpfs: a '.mcp.json.<hex>.tmp' stayed in ~/.cursor, and setup ended on a bare
+  // 'ENOSPC: no space left on device, write' naming no file. A file size limit (ulimit -f) fails the write alike.
+  it('a client config it cannot write is left as it was, with no temporary file beside it, and named', async () => {
+    const home = tempHome();
+    writeAxleConfig(home, { server: url, api_key: KEY });
+    fs.mkdirSync(path.join(home, '.cursor'));
+    const file = path.join(home, '.cursor/mcp.json');
+    // Under the 1 KiB limit as it is; over it once axle's entry is added.
+    const original = `{ "mcpServers": { "other": { "command": "other-mcp", "args": ["${'a'.repeat(800)}"] } } }\n`;
+    fs.writeFileSync(file, original);
+    // bash counts `ulimit -f` in KiB (sh may count 512-byte blocks).
+    const child = spawn('bash', ['-c', 'ulimit -f 1; exec "$0" "$@"', process.execPath, CLI_BIN, 'setup', '--yes'], {
+      env: cliEnv(home),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    const code = await new Promise((resolve) => child.once('close', resolve));
+    expect(code, stderr).toBe(1);
+    expect(stderr.replace(/\s+›?\s*/g, ' ')).toContain(`Could not write ${file} (EFBIG); it is as it was`);
+    expect(fs.readFileSync(file, 'utf8')).toBe(original);
+    expect(fs.readdirSync(path.join(home, '.cursor')).filter((n) => n.endsWith('.tmp'))).toEqual([]);
+  });
+
   it('setup and undo report a client config they cannot read and go on with the others (exit 5)', async () => {
     const home = tempHome();
     writeAxleConfig(home, { server: url, api_key: KEY });

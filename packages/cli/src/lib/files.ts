@@ -72,15 +72,16 @@ export async function writeAtomic(
   const tmp = join(dirname(target), `.${basename(target)}.${randomBytes(4).toString('hex')}.tmp`);
   const handle = await open(tmp, 'w', mode);
   try {
-    await handle.chmod(mode); // open's mode is filtered by the umask
-    await handle.writeFile(text, 'utf8');
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  try {
+    try {
+      await handle.chmod(mode); // open's mode is filtered by the umask
+      await handle.writeFile(text, 'utf8');
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
     await rename(tmp, target);
   } catch (err) {
+    // A full disk or a size limit: the file stays as it was, and no part of the new one is left beside it.
     await rm(tmp, { force: true });
     throw err;
   }
