@@ -1,4 +1,5 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -86,6 +87,30 @@ describe('DraftQueue.enqueueNew', () => {
       [draft(1).title, 'monitoring'],
       [draft(3).title, 'code-execution'],
     ]);
+  });
+});
+
+describe('DraftQueue on a disk that refuses the write', () => {
+  // Found by queueing with HOME on a full tmpfs: each failed write left a partial '.<id>.<hex>.tmp' in pending/,
+  // which nothing reads or removes, so every retry left one more.
+  it('leaves no temporary file behind and queues nothing', async () => {
+    const queueJs = fileURLToPath(new URL('../dist/submit/queue.js', import.meta.url));
+    const script = `const { DraftQueue } = await import(${JSON.stringify(queueJs)});
+await new DraftQueue(${JSON.stringify(dir)}).enqueue(${JSON.stringify({ ...draft(1), body: 'x'.repeat(4096) })}, 'claude-code', new Date())
+  .then(() => process.exit(0), (err) => { console.error(err.code); process.exit(3); });`;
+    // A 1 KiB file size limit (bash counts `ulimit -f` in KiB) fails the write as a full disk does.
+    const child = spawn(
+      'bash',
+      ['-c', 'ulimit -f 1; exec "$0" "$@"', process.execPath, '--input-type=module', '-e', script],
+      {
+        stdio: ['ignore', 'ignore', 'pipe'],
+      },
+    );
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    expect(await new Promise((resolve) => child.once('close', resolve)), stderr).toBe(3);
+    expect(stderr.trim()).toBe('EFBIG');
+    expect(await readdir(join(dir, 'pending'))).toEqual([]);
   });
 });
 
