@@ -2,12 +2,18 @@ import { PassThrough } from 'node:stream';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { AxleClient } from '@axle/sdk';
 import { createAxleMcpServer } from '@axle/sdk/mcp';
-import { readConfig } from './config.js';
+import { type McpConfig, readConfig } from './config.js';
 import { MAX_LINE_BYTES, oversizeAnswer, readLines, vetLine } from './lines.js';
 
 // stdout carries the protocol and nothing else; diagnostics go to stderr.
 const log = (line: string) => process.stderr.write(`axle-mcp: ${line}\n`);
-const config = readConfig();
+let config: McpConfig;
+try {
+  config = readConfig();
+} catch (err) {
+  log((err as Error).message);
+  process.exit(1);
+}
 const server = createAxleMcpServer(new AxleClient({ baseUrl: config.baseUrl, apiKey: config.apiKey }), { log });
 // stdin is read here, not by the transport: a line it cannot take is answered with a JSON-RPC error (the SDK drops it
 // unanswered, and closes on one over its buffer), and only vetted messages reach the server.

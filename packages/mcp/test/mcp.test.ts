@@ -205,6 +205,29 @@ describe('axle-mcp over stdio: requests of the wrong shape', () => {
   });
 });
 
+describe('axle-mcp with SVC_BASE_URL that is not a server URL', () => {
+  // Found by starting axle-mcp so: 'not a url' crashed it with a TypeError stack; 'localhost:8402' (no scheme)
+  // started, and every tool then answered only 'Invalid URL'.
+  it('says so on one line of stderr and exits 1 before serving', async () => {
+    for (const value of ['not a url', 'localhost:8402']) {
+      const child = spawn(process.execPath, [BIN], {
+        env: env({ SVC_BASE_URL: value }),
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
+      let out = '';
+      let err = '';
+      child.stdout.on('data', (d) => (out += d));
+      child.stderr.on('data', (d) => (err += d));
+      const code = await new Promise((resolve) => child.once('close', resolve));
+      expect(code, err).toBe(1);
+      expect(err).toBe(
+        `axle-mcp: SVC_BASE_URL=${value} is not the URL of an Axle server, like http://localhost:8402\n`,
+      );
+      expect(out).toBe('');
+    }
+  });
+});
+
 describe('axle-mcp over stdio: lines that are not a request it can take', () => {
   // Found by writing such lines to axle-mcp's stdin: each went unanswered (a client waits on its id until it gives up),
   // and one line over the SDK's 10 MiB buffer closed the transport, so axle-mcp exited 0 without a word.
