@@ -138,6 +138,21 @@ describe('local files against a stand-in server', () => {
     expect(fs.readdirSync(path.join(home, '.cursor')).filter((n) => n.endsWith('.tmp'))).toEqual([]);
   });
 
+  // Found by setup then undo on a Codex config.toml whose last line had no line break: undo left one there.
+  it('undo restores a Codex config.toml that did not end with a line break byte for byte', async () => {
+    const home = tempHome();
+    writeAxleConfig(home, { server: url, api_key: KEY });
+    fs.mkdirSync(path.join(home, '.codex'));
+    const file = path.join(home, '.codex/config.toml');
+    fs.writeFileSync(file, 'model = "o4-mini"');
+    const setup = await axle(['setup', '--yes'], { home });
+    expect(setup.code, setup.stderr).toBe(0);
+    expect(fs.readFileSync(file, 'utf8')).toContain('[mcp_servers.axle]');
+    const undo = await axle(['setup', '--undo', '--yes'], { home });
+    expect(undo.code, undo.stderr).toBe(0);
+    expect(fs.readFileSync(file, 'utf8')).toBe('model = "o4-mini"');
+  });
+
   it('setup and undo report a client config they cannot read and go on with the others (exit 5)', async () => {
     const home = tempHome();
     writeAxleConfig(home, { server: url, api_key: KEY });
