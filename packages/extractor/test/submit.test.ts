@@ -305,6 +305,24 @@ describe('Submitter', () => {
     expect(server.requests).toHaveLength(1);
     expect(await queue.list('pending')).toHaveLength(1);
   });
+
+  // Found by the runner against a server address that answers but has no POST /learn (a web app on the port, a proxy
+  // without the route): every draft was moved to rejected/ for good as 'HTTP 404', never sent once the address was
+  // right. POST /learn answers 404 only for `replaces`, which drafts never carry.
+  it('stops without losing the drafts where POST /learn does not exist (404, 405)', async () => {
+    for (const status of [404, 405]) {
+      server = await startServer((_req, res) => json(res, status, { error: 'Not found' }));
+      const queue = new DraftQueue(await mkdtemp(join(tmpdir(), 'axle-queue-')));
+      const r = await submitter(queue, server.url).submit([draft(1), draft(2)], 'claude-code');
+      expect(r.stopped).toBe(`no POST /learn at ${server.url} (HTTP ${status}: Not found)`);
+      expect(r.rejected).toEqual([]);
+      expect(server.requests).toHaveLength(1);
+      expect(await queue.list('pending')).toHaveLength(2);
+      await rm(queue.dir, { recursive: true, force: true });
+      await server.close();
+      server = undefined;
+    }
+  });
 });
 
 describe('full extraction: transcript -> pipeline -> submit', () => {
