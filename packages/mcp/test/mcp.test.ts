@@ -226,6 +226,23 @@ describe('axle-mcp with SVC_BASE_URL that is not a server URL', () => {
       expect(out).toBe('');
     }
   });
+
+  // Found by starting axle-mcp with a key pasted with its line break: every tool answered 'Axle server unreachable
+  // (UND_ERR_INVALID_ARG)', sending the person to look at the network.
+  it('takes a key with surrounding whitespace as the key, and refuses one a header cannot carry, saying so', async () => {
+    const client = await connect({ SVC_BASE_URL: api.url, SVC_API_KEY: ` ${buyer.key}\n` });
+    expect(ok(await call(client, 'svc_account_earnings'))).toBeTruthy();
+    const child = spawn(process.execPath, [BIN], {
+      env: env({ SVC_BASE_URL: api.url, SVC_API_KEY: 'axl_caf\u00e9' }),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let err = '';
+    child.stderr.on('data', (d) => (err += d));
+    expect(await new Promise((resolve) => child.once('close', resolve))).toBe(1);
+    expect(err).toBe(
+      'axle-mcp: SVC_API_KEY holds characters an HTTP header cannot carry; an Axle key is axl_ and letters\n',
+    );
+  });
 });
 
 describe('axle-mcp over stdio: lines that are not a request it can take', () => {
