@@ -95,8 +95,9 @@ describe('DraftQueue on a disk that refuses the write', () => {
   // which nothing reads or removes, so every retry left one more.
   it('leaves no temporary file behind and queues nothing', async () => {
     const queueJs = fileURLToPath(new URL('../dist/submit/queue.js', import.meta.url));
+    const big = JSON.stringify({ ...draft(1), body: 'x'.repeat(4096) });
     const script = `const { DraftQueue } = await import(${JSON.stringify(queueJs)});
-await new DraftQueue(${JSON.stringify(dir)}).enqueue(${JSON.stringify({ ...draft(1), body: 'x'.repeat(4096) })}, 'claude-code', new Date())
+await new DraftQueue(${JSON.stringify(dir)}).enqueue(${big}, 'claude-code', new Date())
   .then(() => process.exit(0), (err) => { console.error(err.code); process.exit(3); });`;
     // A 1 KiB file size limit (bash counts `ulimit -f` in KiB) fails the write as a full disk does.
     const child = spawn(

@@ -36,7 +36,10 @@ export async function updateConfig(change: (c: AxleConfig) => AxleConfig): Promi
   return next;
 }
 
-/** The server to talk to: the flag, else the saved one, else the default; an address that is not an http(s) URL is a usage error. */
+/**
+ * The server to talk to: the flag, else the saved one, else the default. An address that is not an http(s) URL is a
+ * usage error, before any request is made.
+ */
 export function serverOf(config: AxleConfig, flag?: string): string {
   const server = (flag ?? config.server ?? DEFAULT_SERVER).replace(/\/+$/, '');
   const url = URL.canParse(server) ? new URL(server) : undefined;
