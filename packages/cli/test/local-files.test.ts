@@ -234,6 +234,16 @@ describe('local files against a stand-in server', () => {
     await expectExit(['whoami'], 4);
   });
 
+  // Found with a folder where ~/.axle/config.json should be: 'Error: EISDIR: illegal operation on a directory, read'.
+  it('names ~/.axle/config.json when it cannot be read, as when it is not JSON', async () => {
+    const home = tempHome();
+    const config = path.join(home, '.axle/config.json');
+    fs.mkdirSync(config, { recursive: true });
+    const out = await axle(['status'], { home });
+    expect(out.code).toBe(1);
+    expect(out.stderr.replace(/\s+›?\s*/g, ' ')).toContain(`${config} cannot be read (EISDIR); fix or delete it`);
+  });
+
   // Found by `axle login --server localhost:8402` against a running server: exit 4, "cannot reach … (fetch failed)".
   it('takes a server address without http:// or https:// as a usage error that shows the form (exit 2)', async () => {
     const home = tempHome();

@@ -15,7 +15,9 @@ export interface AxleConfig {
 export const DEFAULT_SERVER = 'http://localhost:8402';
 
 export async function readConfig(): Promise<AxleConfig> {
-  const text = await readText(axlePaths().config);
+  const text = await readText(axlePaths().config).catch((err: NodeJS.ErrnoException) => {
+    throw new Error(`${axlePaths().config} cannot be read (${err.code ?? err.message}); fix or delete it`);
+  });
   if (text === undefined) return {};
   try {
     const parsed = JSON.parse(text) as unknown;
