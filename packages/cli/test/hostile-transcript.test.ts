@@ -49,3 +49,14 @@ describe('axle extract shows every text field it would send', () => {
     }
   });
 });
+
+describe('axle extract on a path it cannot read as a file', () => {
+  // Found by `axle extract ~/.claude/projects` (a folder): "No learnings found in this transcript.", exit 0.
+  it('says it cannot read a folder (exit 1) rather than that the transcript held no learnings', async () => {
+    const home = tempHome();
+    const out = await axle(['extract', home], { home });
+    expect(out.code, out.stdout).toBe(1);
+    expect(out.stderr).toContain(`Cannot read ${home}: EISDIR`);
+    expect(out.stdout).not.toContain('No learnings found');
+  });
+});

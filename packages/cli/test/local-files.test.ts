@@ -93,6 +93,66 @@ describe('local files against a stand-in server', () => {
     expect(fs.lstatSync(dangling).isSymbolicLink()).toBe(true);
   });
 
+  // Found by a VS Code mcp.json saved by Windows PowerShell (UTF-8 with a byte order mark, CRLF): VS Code reads it,
+  // setup reported it 'unreadable (InvalidSymbol at line 1)' and left it without axle (exit 5), status the same.
+  it('edits a client config that starts with a byte order mark, keeps the mark, and undo restores the file', async () => {
+    const home = tempHome();
+    writeAxleConfig(home, { server: url, api_key: KEY });
+    const file = path.join(home, '.config/Code/User/mcp.json');
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    const original = '\uFEFF{\r\n  "servers": {\r\n    "fs": { "type": "stdio", "command": "fs-mcp" }\r\n  }\r\n}\r\n';
+    fs.writeFileSync(file, original);
+    const setup = await axle(['setup', '--yes', '--no-browser'], { home });
+    expect(setup.code, setup.stderr).toBe(0);
+    const written = fs.readFileSync(file, 'utf8');
+    expect(written.startsWith('\uFEFF{')).toBe(true);
+    expect(Object.keys(JSON.parse(written.slice(1)).servers)).toEqual(['axle', 'fs']);
+    const status = await axle(['status', '--json'], { home });
+    expect(status.stdout).not.toContain('axle is not registered');
+    const undo = await axle(['setup', '--undo', '--yes'], { home });
+    expect(undo.code, undo.stderr).toBe(0);
+    expect(fs.readFileSync(file, 'utf8')).toBe(original);
+  });
+
+  // Found with HOME on a full 64 KiB tmpfs: a '.mcp.json.<hex>.tmp' stayed in ~/.cursor, and setup ended on a bare
+  // 'ENOSPC: no space left on device, write' naming no file. A file size limit (ulimit -f) fails the write alike.
+  it('a client config it cannot write is left as it was, with no temporary file beside it, and named', async () => {
+    const home = tempHome();
+    writeAxleConfig(home, { server: url, api_key: KEY });
+    fs.mkdirSync(path.join(home, '.cursor'));
+    const file = path.join(home, '.cursor/mcp.json');
+    // Under the 1 KiB limit as it is; over it once axle's entry is added.
+    const original = `{ "mcpServers": { "other": { "command": "other-mcp", "args": ["${'a'.repeat(800)}"] } } }\n`;
+    fs.writeFileSync(file, original);
+    // bash counts `ulimit -f` in KiB (sh may count 512-byte blocks).
+    const child = spawn('bash', ['-c', 'ulimit -f 1; exec "$0" "$@"', process.execPath, CLI_BIN, 'setup', '--yes'], {
+      env: cliEnv(home),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    const code = await new Promise((resolve) => child.once('close', resolve));
+    expect(code, stderr).toBe(1);
+    expect(stderr.replace(/\s+›?\s*/g, ' ')).toContain(`Could not write ${file} (EFBIG); it is as it was`);
+    expect(fs.readFileSync(file, 'utf8')).toBe(original);
+    expect(fs.readdirSync(path.join(home, '.cursor')).filter((n) => n.endsWith('.tmp'))).toEqual([]);
+  });
+
+  // Found by setup then undo on a Codex config.toml whose last line had no line break: undo left one there.
+  it('undo restores a Codex config.toml that did not end with a line break byte for byte', async () => {
+    const home = tempHome();
+    writeAxleConfig(home, { server: url, api_key: KEY });
+    fs.mkdirSync(path.join(home, '.codex'));
+    const file = path.join(home, '.codex/config.toml');
+    fs.writeFileSync(file, 'model = "o4-mini"');
+    const setup = await axle(['setup', '--yes'], { home });
+    expect(setup.code, setup.stderr).toBe(0);
+    expect(fs.readFileSync(file, 'utf8')).toContain('[mcp_servers.axle]');
+    const undo = await axle(['setup', '--undo', '--yes'], { home });
+    expect(undo.code, undo.stderr).toBe(0);
+    expect(fs.readFileSync(file, 'utf8')).toBe('model = "o4-mini"');
+  });
+
   it('setup and undo report a client config they cannot read and go on with the others (exit 5)', async () => {
     const home = tempHome();
     writeAxleConfig(home, { server: url, api_key: KEY });
@@ -157,6 +217,54 @@ describe('local files against a stand-in server', () => {
     expect(fs.readFileSync(file, 'utf8')).toBe(text);
     expect(modeOf(file)).toBe(0o444);
     expect(fs.existsSync(`${file}.axle-backup`)).toBe(false);
+  });
+
+  // Found by running failing commands with --json: each ended with exit 1, whatever its documented code.
+  it('ends with the same exit codes under --json, with the error as JSON on stdout', async () => {
+    const home = tempHome();
+    const expectExit = async (args: string[], code: number) => {
+      const out = await axle([...args, '--json'], { home });
+      expect(out.code, `${args.join(' ')}: ${out.stdout}`).toBe(code);
+      expect(JSON.parse(out.stdout).error.message).toBeTruthy();
+    };
+    await expectExit(['whoami'], 3);
+    await expectExit(['login', '--server', 'localhost:8402'], 2);
+    await expectExit(['review', '--no-such-flag'], 2);
+    writeAxleConfig(home, { server: 'http://127.0.0.1:9', api_key: KEY });
+    await expectExit(['whoami'], 4);
+  });
+
+  // Found with a folder where ~/.axle/config.json should be: 'Error: EISDIR: illegal operation on a directory, read'.
+  it('names ~/.axle/config.json when it cannot be read, as when it is not JSON', async () => {
+    const home = tempHome();
+    const config = path.join(home, '.axle/config.json');
+    fs.mkdirSync(config, { recursive: true });
+    const out = await axle(['status'], { home });
+    expect(out.code).toBe(1);
+    expect(out.stderr.replace(/\s+›?\s*/g, ' ')).toContain(`${config} cannot be read (EISDIR); fix or delete it`);
+  });
+
+  // Found by `axle login --server localhost:8402` against a running server: exit 4, "cannot reach … (fetch failed)".
+  it('takes a server address without http:// or https:// as a usage error that shows the form (exit 2)', async () => {
+    const home = tempHome();
+    fs.mkdirSync(path.join(home, '.cursor'));
+    const bare = url.replace(/^http:\/\//, '');
+    for (const args of [['login'], ['setup', '--yes']]) {
+      const out = await axle([...args, '--server', bare, '--no-browser'], { home });
+      expect(out.code, out.stderr).toBe(2);
+      expect(out.stderr.replace(/\s+›\s+/g, ' ')).toContain(
+        `${bare} is not a server address: give its URL, like http://localhost:8402`,
+      );
+    }
+    writeAxleConfig(home, { server: 'ftp://files.example', api_key: KEY });
+    const saved = await axle(['whoami'], { home });
+    expect(saved.code, saved.stderr).toBe(2);
+    // Undo still removes what setup added; only revoking the key there fails.
+    const undo = await axle(['setup', '--undo', '--yes'], { home });
+    expect(undo.code, undo.stderr).toBe(5);
+    expect(undo.stderr).toContain('Could not revoke the saved key on ftp://files.example');
+    expect(asked).toEqual({});
+    expect(fs.readdirSync(path.join(home, '.cursor'))).toEqual([]);
   });
 });
 

@@ -72,6 +72,53 @@ describe.skipIf(!hasTmux)('the capture prompt on a real terminal (tmux)', () => 
     tmux('kill-session', '-t', 'setup');
   });
 
+  it('keeps what a client wrote to its config while the capture question waited for an answer', async () => {
+    const home = tempHome();
+    writeClientFiles(home);
+    const key = await mintKey(server.url, smtp, 'prompt-race@example.com');
+    writeAxleConfig(home, { server: server.url, api_key: key.api_key });
+    const script = path.join(home, 'run.sh');
+    fs.writeFileSync(script, `HOME='${home}' '${process.execPath}' '${CLI_BIN}' setup; echo "EXIT=$?"; sleep 60\n`);
+    tmux('new-session', '-d', '-s', 'setup', '-x', '250', '-y', '60', `sh '${script}'`);
+    await screenWith('Enable background extraction? [y/N]');
+    // A running Claude Code rewrites ~/.claude.json (and the person edits settings) while the question waits.
+    const claudeJson = path.join(home, CLIENT_FILES['claude-code']!.file);
+    fs.writeFileSync(claudeJson, CLIENT_FILES['claude-code']!.text.replace('"numStartups": 12', '"numStartups": 13'));
+    const settings = path.join(home, CLIENT_FILES['claude-code-settings']!.file);
+    fs.writeFileSync(settings, CLIENT_FILES['claude-code-settings']!.text.replace('"opus"', '"sonnet"'));
+    tmux('send-keys', '-t', 'setup', 'y', 'Enter');
+    const screen = await screenWith('EXIT=');
+    expect(screen).toContain('EXIT=0');
+    const written = JSON.parse(fs.readFileSync(claudeJson, 'utf8'));
+    expect(written.numStartups).toBe(13);
+    expect(Object.keys(written.mcpServers)).toEqual(['axle', 'github']);
+    const hooks = JSON.parse(fs.readFileSync(settings, 'utf8'));
+    expect(hooks.model).toBe('sonnet');
+    expect(JSON.stringify(hooks.hooks.SessionEnd)).toContain('axle-hook');
+    tmux('kill-session', '-t', 'setup');
+  });
+
+  // Found by pressing Ctrl-C at setup's question: 'AbortError: Aborted with Ctrl+C / Code: ABORT_ERR', exit 1.
+  it('Ctrl-C at the question stops setup with exit 130 and one line, every client file as it was', async () => {
+    const home = tempHome();
+    writeClientFiles(home);
+    writeAxleConfig(home, {
+      server: server.url,
+      api_key: (await mintKey(server.url, smtp, 'prompt-stop@example.com')).api_key,
+    });
+    const script = path.join(home, 'run.sh');
+    fs.writeFileSync(script, `HOME='${home}' '${process.execPath}' '${CLI_BIN}' setup; echo "EXIT=$?"; sleep 60\n`);
+    tmux('new-session', '-d', '-s', 'setup', '-x', '250', '-y', '60', `sh '${script}'`);
+    await screenWith('Enable background extraction? [y/N]');
+    tmux('send-keys', '-t', 'setup', 'C-c');
+    const screen = await screenWith('EXIT=');
+    expect(screen).toContain('EXIT=130');
+    expect(screen).toContain('Stopped (Ctrl-C).');
+    expect(screen).not.toMatch(/AbortError|ABORT_ERR/);
+    for (const { file, text } of Object.values(CLIENT_FILES)) expect(readHome(home, file)).toBe(text);
+    tmux('kill-session', '-t', 'setup');
+  });
+
   it('setup --undo asks whether to revoke consent too, and Enter keeps it while the key is revoked', async () => {
     const home = tempHome();
     writeClientFiles(home);

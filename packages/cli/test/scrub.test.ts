@@ -6,7 +6,7 @@ const root = fileURLToPath(new URL('../../..', import.meta.url));
 const bin = fileURLToPath(new URL('../bin/run.js', import.meta.url));
 
 /** Runs the built CLI as a user would (the root `prepare` script builds it). */
-function axle(args: string[], input: string) {
+function axle(args: string[], input: string | Buffer) {
   return spawnSync(process.execPath, [bin, ...args], { cwd: root, input, encoding: 'utf8' });
 }
 
@@ -42,5 +42,19 @@ describe('axle scrub', () => {
     const out = JSON.parse(r.stdout);
     expect(out.text).toBe('Ask [PERSON_1]; mail [REDACTED:email]. [PERSON_1] owns it.');
     expect(out.report).toMatchObject({ tier: 'thorough', counts: { person: 2, email: 1 } });
+  });
+
+  // Found by scrubbing a Latin-1 log and a folder: the log came out with every é turned into U+FFFD without a word,
+  // and the folder ended on 'Error: EISDIR: illegal operation on a directory, read' naming nothing.
+  it('says so when the input is not UTF-8 text, and names a path it cannot read', () => {
+    const latin1 = Buffer.from('caf\u00e9 au lait, DB_PASSWORD=hunter2x9\n', 'latin1');
+    const r = axle(['scrub', '-'], latin1);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe('caf\ufffd au lait, DB_PASSWORD=[REDACTED:secret_assignment]\n');
+    expect(r.stderr).toBe('The input is not UTF-8 text: the bytes that are not were replaced with U+FFFD (\ufffd).\n');
+    expect(axle(['scrub', '-'], 'plain text\n').stderr).toBe('');
+    const folder = axle(['scrub', root], '');
+    expect(folder.status).toBe(1);
+    expect(folder.stderr).toContain(`Cannot read ${root}: EISDIR`);
   });
 });

@@ -1,4 +1,5 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -86,6 +87,31 @@ describe('DraftQueue.enqueueNew', () => {
       [draft(1).title, 'monitoring'],
       [draft(3).title, 'code-execution'],
     ]);
+  });
+});
+
+describe('DraftQueue on a disk that refuses the write', () => {
+  // Found by queueing with HOME on a full tmpfs: each failed write left a partial '.<id>.<hex>.tmp' in pending/,
+  // which nothing reads or removes, so every retry left one more.
+  it('leaves no temporary file behind and queues nothing', async () => {
+    const queueJs = fileURLToPath(new URL('../dist/submit/queue.js', import.meta.url));
+    const big = JSON.stringify({ ...draft(1), body: 'x'.repeat(4096) });
+    const script = `const { DraftQueue } = await import(${JSON.stringify(queueJs)});
+await new DraftQueue(${JSON.stringify(dir)}).enqueue(${big}, 'claude-code', new Date())
+  .then(() => process.exit(0), (err) => { console.error(err.code); process.exit(3); });`;
+    // A 1 KiB file size limit (bash counts `ulimit -f` in KiB) fails the write as a full disk does.
+    const child = spawn(
+      'bash',
+      ['-c', 'ulimit -f 1; exec "$0" "$@"', process.execPath, '--input-type=module', '-e', script],
+      {
+        stdio: ['ignore', 'ignore', 'pipe'],
+      },
+    );
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    expect(await new Promise((resolve) => child.once('close', resolve)), stderr).toBe(3);
+    expect(stderr.trim()).toBe('EFBIG');
+    expect(await readdir(join(dir, 'pending'))).toEqual([]);
   });
 });
 
@@ -279,6 +305,24 @@ describe('Submitter', () => {
     expect(r.stopped).toBe('credentials refused (HTTP 401: Invalid API key)');
     expect(server.requests).toHaveLength(1);
     expect(await queue.list('pending')).toHaveLength(1);
+  });
+
+  // Found by the runner against a server address that answers but has no POST /learn (a web app on the port, a proxy
+  // without the route): every draft was moved to rejected/ for good as 'HTTP 404', never sent once the address was
+  // right. POST /learn answers 404 only for `replaces`, which drafts never carry.
+  it('stops without losing the drafts where POST /learn does not exist (404, 405)', async () => {
+    for (const status of [404, 405]) {
+      server = await startServer((_req, res) => json(res, status, { error: 'Not found' }));
+      const queue = new DraftQueue(await mkdtemp(join(tmpdir(), 'axle-queue-')));
+      const r = await submitter(queue, server.url).submit([draft(1), draft(2)], 'claude-code');
+      expect(r.stopped).toBe(`no POST /learn at ${server.url} (HTTP ${status}: Not found)`);
+      expect(r.rejected).toEqual([]);
+      expect(server.requests).toHaveLength(1);
+      expect(await queue.list('pending')).toHaveLength(2);
+      await rm(queue.dir, { recursive: true, force: true });
+      await server.close();
+      server = undefined;
+    }
   });
 });
 

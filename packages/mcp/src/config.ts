@@ -4,9 +4,15 @@ export interface McpConfig {
   apiKey?: string;
 }
 
+/** The config from the environment; an SVC_BASE_URL or SVC_API_KEY that cannot be used is refused with what to give. */
 export function readConfig(env: NodeJS.ProcessEnv = process.env): McpConfig {
-  return {
-    baseUrl: env.SVC_BASE_URL || 'http://localhost:8402',
-    apiKey: env.SVC_API_KEY || undefined,
-  };
+  const baseUrl = env.SVC_BASE_URL || 'http://localhost:8402';
+  const url = URL.canParse(baseUrl) ? new URL(baseUrl) : undefined;
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.host === '')
+    throw new Error(`SVC_BASE_URL=${baseUrl} is not the URL of an Axle server, like http://localhost:8402`);
+  // Pasted keys come with a line break or spaces, which are no part of a key; anything else a header cannot carry.
+  const apiKey = env.SVC_API_KEY?.trim() || undefined;
+  if (apiKey && !/^[\x21-\x7e]+$/.test(apiKey))
+    throw new Error('SVC_API_KEY holds characters an HTTP header cannot carry; an Axle key is axl_ and letters');
+  return { baseUrl, apiKey };
 }

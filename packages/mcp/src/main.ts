@@ -1,19 +1,34 @@
+import { PassThrough } from 'node:stream';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { AxleClient } from '@axle/sdk';
-import { createAxleMcpServer, invalidParams, misshapenParams } from '@axle/sdk/mcp';
-import { readConfig } from './config.js';
+import { createAxleMcpServer } from '@axle/sdk/mcp';
+import { type McpConfig, readConfig } from './config.js';
+import { MAX_LINE_BYTES, oversizeAnswer, readLines, vetLine } from './lines.js';
 
 // stdout carries the protocol and nothing else; diagnostics go to stderr.
 const log = (line: string) => process.stderr.write(`axle-mcp: ${line}\n`);
-const config = readConfig();
+let config: McpConfig;
+try {
+  config = readConfig();
+} catch (err) {
+  log((err as Error).message);
+  process.exit(1);
+}
 const server = createAxleMcpServer(new AxleClient({ baseUrl: config.baseUrl, apiKey: config.apiKey }), { log });
-const transport = new StdioServerTransport();
+// stdin is read here, not by the transport: a line it cannot take is answered with a JSON-RPC error (the SDK drops it
+// unanswered, and closes on one over its buffer), and only vetted messages reach the server.
+const transport = new StdioServerTransport(new PassThrough(), process.stdout);
 await server.connect(transport);
-// Params of the wrong shape are answered -32602 with a plain message before the SDK sees them.
-const handle = transport.onmessage;
-transport.onmessage = (message) => {
-  const bad = misshapenParams(message);
-  if (bad && 'id' in message) void transport.send(invalidParams(bad));
-  else handle?.(message);
-};
+process.stdin.on('error', (err) => log(`stdin: ${err.message}`));
+readLines(process.stdin, MAX_LINE_BYTES, {
+  line(text) {
+    const vetted = vetLine(text);
+    if (vetted && 'answer' in vetted) void transport.send(vetted.answer);
+    else if (vetted) transport.onmessage?.(vetted.message);
+  },
+  oversize() {
+    log(`a message over ${MAX_LINE_BYTES >> 20} MiB was dropped`);
+    void transport.send(oversizeAnswer());
+  },
+});
 log(`serving 17 tools for ${config.baseUrl} (${config.apiKey ? 'with' : 'without'} an API key)`);

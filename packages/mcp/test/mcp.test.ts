@@ -98,7 +98,8 @@ async function rawSession() {
       child.stdout.on('data', check);
       check();
     });
-  const send = (msg: unknown) => child.stdin.write(`${JSON.stringify(msg)}\n`);
+  const sendLine = (line: string) => child.stdin.write(`${line}\n`);
+  const send = (msg: unknown) => sendLine(JSON.stringify(msg));
   send({
     jsonrpc: '2.0',
     id: 1,
@@ -111,7 +112,7 @@ async function rawSession() {
     child.stdin.end();
     await new Promise((resolve) => child.once('exit', resolve));
   };
-  return { send, answered, lines, stderr: () => err, close };
+  return { send, sendLine, answered, lines, stderr: () => err, close };
 }
 
 describe('axle-mcp over stdio: the tool list', () => {
@@ -201,6 +202,78 @@ describe('axle-mcp over stdio: requests of the wrong shape', () => {
       expect(answer.error.message).not.toContain('"code"');
     }
     expect(byId.get(4).result.isError).toBeFalsy();
+  });
+});
+
+describe('axle-mcp with SVC_BASE_URL that is not a server URL', () => {
+  // Found by starting axle-mcp so: 'not a url' crashed it with a TypeError stack; 'localhost:8402' (no scheme)
+  // started, and every tool then answered only 'Invalid URL'.
+  it('says so on one line of stderr and exits 1 before serving', async () => {
+    for (const value of ['not a url', 'localhost:8402']) {
+      const child = spawn(process.execPath, [BIN], {
+        env: env({ SVC_BASE_URL: value }),
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
+      let out = '';
+      let err = '';
+      child.stdout.on('data', (d) => (out += d));
+      child.stderr.on('data', (d) => (err += d));
+      const code = await new Promise((resolve) => child.once('close', resolve));
+      expect(code, err).toBe(1);
+      expect(err).toBe(
+        `axle-mcp: SVC_BASE_URL=${value} is not the URL of an Axle server, like http://localhost:8402\n`,
+      );
+      expect(out).toBe('');
+    }
+  });
+
+  // Found by starting axle-mcp with a key pasted with its line break: every tool answered 'Axle server unreachable
+  // (UND_ERR_INVALID_ARG)', sending the person to look at the network.
+  it('takes a key with surrounding whitespace as the key, and refuses one a header cannot carry, saying so', async () => {
+    const client = await connect({ SVC_BASE_URL: api.url, SVC_API_KEY: ` ${buyer.key}\n` });
+    expect(ok(await call(client, 'svc_account_earnings'))).toBeTruthy();
+    const child = spawn(process.execPath, [BIN], {
+      env: env({ SVC_BASE_URL: api.url, SVC_API_KEY: 'axl_caf\u00e9' }),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let err = '';
+    child.stderr.on('data', (d) => (err += d));
+    expect(await new Promise((resolve) => child.once('close', resolve))).toBe(1);
+    expect(err).toBe(
+      'axle-mcp: SVC_API_KEY holds characters an HTTP header cannot carry; an Axle key is axl_ and letters\n',
+    );
+  });
+});
+
+describe('axle-mcp over stdio: lines that are not a request it can take', () => {
+  // Found by writing such lines to axle-mcp's stdin: each went unanswered (a client waits on its id until it gives up),
+  // and one line over the SDK's 10 MiB buffer closed the transport, so axle-mcp exited 0 without a word.
+  it('answers each with a JSON-RPC error, logs the oversized one, and goes on serving', async () => {
+    const { send, sendLine, answered, lines, stderr, close } = await rawSession();
+    sendLine('not json');
+    send({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: null });
+    send({ jsonrpc: '2.0', id: 3, method: 5 });
+    send({
+      jsonrpc: '2.0',
+      id: 4,
+      method: 'tools/call',
+      params: { name: 'svc_contribute', arguments: { body: 'x'.repeat(11 << 20) } },
+    });
+    send({ jsonrpc: '2.0', id: 5, method: 'ping' });
+    await answered(6);
+    await close();
+    const answers = lines()
+      .slice(1)
+      .map((l) => JSON.parse(l));
+    expect(answers.map((a) => [a.id, a.error?.code])).toEqual([
+      [null, -32700],
+      [2, -32602],
+      [3, -32600],
+      [null, -32600],
+      [5, undefined],
+    ]);
+    expect(answers[3].error.message).toMatch(/over 4 MiB/);
+    expect(stderr()).toMatch(/axle-mcp: a message over 4 MiB was dropped/);
   });
 });
 

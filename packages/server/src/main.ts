@@ -36,8 +36,10 @@ if (args.length > 0) {
   process.exit(2);
 }
 
+let config: ReturnType<typeof loadConfig> | undefined;
 try {
-  const server = await startServer({ config: loadConfig() });
+  config = loadConfig();
+  const server = await startServer({ config });
   server.logger.info({ url: server.url }, 'listening');
   process.stdout.write(`Axle server listening on ${server.url}\n`);
   let stopping = false;
@@ -53,7 +55,13 @@ try {
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
 } catch (err) {
-  // A bad configuration or catalog stops the server with a message, not a stack trace.
-  process.stderr.write(`axle-server: ${(err as Error).message}\n`);
+  // A bad configuration or catalog stops the server with a message, not a stack trace; a damaged SQLite file with
+  // where it is and what to do.
+  const code = (err as { code?: unknown }).code;
+  const where =
+    config && !config.databaseUrl && (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT')
+      ? ` (the SQLite database in ${config.dataDir}: restore it from a backup, or move it away to start with an empty one)`
+      : '';
+  process.stderr.write(`axle-server: ${(err as Error).message}${where}\n`);
   process.exit(1);
 }

@@ -102,4 +102,20 @@ describe('built server process', () => {
     expect(stderr).toContain(`AXLE_CATALOG ${catalog}: entry 0 (id "ok-skill"): description`);
     expect(stderr).not.toMatch(/\n\s+at /); // a message, not a stack trace
   }, 60_000);
+
+  // Found by `npm start` on a data folder whose axle.db was overwritten: 'axle-server: SQLITE_NOTADB: file is not a
+  // database', naming no file and no way on.
+  it('stops with a message naming the data folder when its SQLite file is not a database', async () => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'axle-proc-'));
+    fs.writeFileSync(path.join(dataDir, 'axle.db'), 'not a database '.repeat(512));
+    const proc = spawn(process.execPath, [MAIN], { env: serverProcessEnv(dataDir), stdio: ['ignore', 'pipe', 'pipe'] });
+    child = proc;
+    let stderr = '';
+    proc.stderr!.on('data', (chunk) => (stderr += chunk));
+    const code = await new Promise<number | null>((resolve) => proc.once('exit', (c) => resolve(c)));
+    expect(code).toBe(1);
+    expect(stderr).toBe(
+      `axle-server: SQLITE_NOTADB: file is not a database (the SQLite database in ${dataDir}: restore it from a backup, or move it away to start with an empty one)\n`,
+    );
+  });
 });

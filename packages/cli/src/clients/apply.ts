@@ -1,5 +1,6 @@
 import { chmod, rm, stat } from 'node:fs/promises';
-import { backupPath, exists, readText, resolveLinks, writeAtomic } from '../lib/files.js';
+import { BOM, backupPath, exists, readText, resolveLinks, withoutBom, writeAtomic } from '../lib/files.js';
+import { EXIT, fail } from '../lib/exit.js';
 import { type EditOutcome, sameJson } from './edit.js';
 import type { McpEntry } from './entry.js';
 import { isAxleEntry } from './entry.js';
@@ -31,13 +32,15 @@ export interface ClientReport {
 export class FileEdits {
   private readonly files = new Map<
     string,
-    { original: string | undefined; text: string | undefined; mode?: number; remove?: boolean }
+    { original: string | undefined; text: string | undefined; bom: boolean; mode?: number; remove?: boolean }
   >();
 
+  /** The file's text after any byte order mark, which the edits never see and the write puts back. */
   async read(path: string): Promise<string | undefined> {
     if (!this.files.has(path)) {
-      const text = await readText(path);
-      this.files.set(path, { original: text, text });
+      const raw = await readText(path);
+      const text = withoutBom(raw);
+      this.files.set(path, { original: text, text, bom: raw !== text });
     }
     return this.files.get(path)!.text;
   }
@@ -83,7 +86,7 @@ export class FileEdits {
   async preferBackups(parse: (path: string, text: string) => unknown): Promise<void> {
     for (const [path, f] of this.files) {
       if (f.text === undefined || f.text === f.original) continue;
-      const backup = await readText(backupPath(path));
+      const backup = withoutBom(await readText(backupPath(path)));
       if (
         backup !== undefined &&
         (backup === f.text || sameJson(withoutEmpty(parse(path, backup)), withoutEmpty(parse(path, f.text))))
@@ -94,18 +97,30 @@ export class FileEdits {
     }
   }
 
+  /** Writes the changed files in turn; one that cannot be written (a full disk) ends it, naming what was done. */
   async commit(): Promise<void> {
+    const written: string[] = [];
     for (const [path, f] of this.files) {
-      // A link into a dotfiles folder stays, as it was before setup; the file setup created behind it goes.
-      if (f.remove) await rm(await resolveLinks(path), { force: true });
-      else if (f.text !== undefined && f.text !== f.original)
-        await writeAtomic(path, f.text, {
-          backup: f.original !== undefined,
-          mode: SECRET_MODE,
-          ...(f.mode !== undefined && { forceMode: f.mode }),
-        });
-      else if (f.mode === SECRET_MODE && f.text !== undefined && ((await stat(path)).mode & 0o077) !== 0)
-        await chmod(path, SECRET_MODE);
+      try {
+        // A link into a dotfiles folder stays, as it was before setup; the file setup created behind it goes.
+        if (f.remove) await rm(await resolveLinks(path), { force: true });
+        else if (f.text !== undefined && f.text !== f.original)
+          await writeAtomic(path, f.bom ? BOM + f.text : f.text, {
+            backup: f.original !== undefined,
+            mode: SECRET_MODE,
+            ...(f.mode !== undefined && { forceMode: f.mode }),
+          });
+        else {
+          if (f.mode === SECRET_MODE && f.text !== undefined && ((await stat(path)).mode & 0o077) !== 0)
+            await chmod(path, SECRET_MODE);
+          continue;
+        }
+        written.push(path);
+      } catch (err) {
+        const code = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+        const before = written.length > 0 ? ` Done before it: ${written.join(', ')}.` : '';
+        return fail(`Could not write ${path} (${code}); it is as it was.${before}`, EXIT.FAILED);
+      }
     }
   }
 }

@@ -56,7 +56,9 @@ export function upsertToml(text: string | undefined, name: string, entry: McpEnt
   } else {
     if (serverIn(parsed.value, name) !== undefined)
       return { kind: 'conflict', reason: `[mcp_servers.${name}] exists and was not written by axle setup` };
-    const sep = source === '' ? '' : source.endsWith('\n') ? '\n' : '\n\n';
+    // One line break: a blank line after a last line that had its own, just the break after one that had none; either
+    // way it is the one removal takes with the block.
+    const sep = source === '' ? '' : '\n';
     next = `${source}${sep}${block}`;
   }
   const check = parseToml(next);

@@ -74,6 +74,12 @@ were refused or left queued.`;
     const read = await readTranscriptFile(args.file, {
       onChunk: (bytes) => progress.update(`Reading ${args.file}… ${Math.round((100 * bytes) / Math.max(1, size))}%`),
     });
+    // A folder or a file that failed mid-read: nothing was read, which is not a transcript without learnings.
+    const unreadable = read.issues.find((i) => i.kind === 'unreadable');
+    if (unreadable) {
+      progress.done();
+      return fail(`Cannot read ${args.file}: ${unreadable.message}`, EXIT.FAILED);
+    }
     progress.update('Scrubbing and extracting…');
     const extraction = await runPipeline(read.conversation, { model: new HeuristicModel() });
     progress.done();

@@ -4,7 +4,7 @@ import { Api } from '../lib/api.js';
 import { AxleCommand } from '../lib/base.js';
 import { hookScript, mcpScript, nodeCommand } from '../lib/bins.js';
 import { clearAxleHome } from '../lib/axle-home.js';
-import { type AxleConfig, readConfig, serverOf, updateConfig } from '../lib/config.js';
+import { type AxleConfig, DEFAULT_SERVER, readConfig, serverOf, updateConfig } from '../lib/config.js';
 import { recordConsent } from '../lib/consent.js';
 import { backupPath, exists } from '../lib/files.js';
 import { stopDaemon } from '../lib/daemon-control.js';
@@ -133,7 +133,8 @@ Exit codes: 0 done, 3 sign-in failed, 4 server unreachable, 5 some client config
     const dryRun = Boolean(flags['dry-run']);
     const progress = this.progress();
     let config = await readConfig();
-    const server = serverOf(config, flags.server);
+    // Undo revokes the key on the server it was saved for; an unusable saved address fails only the revoke.
+    const server = flags.undo ? (config.server ?? DEFAULT_SERVER) : serverOf(config, flags.server);
 
     progress.update('Scanning for MCP clients…');
     const found = await Promise.all(CLIENTS.map(async (def) => ({ def, installed: await isInstalled(def) })));
@@ -158,6 +159,9 @@ Exit codes: 0 done, 3 sign-in failed, 4 server unreachable, 5 some client config
       args: [mcpScript()],
       env: { SVC_API_KEY: signedIn ? config.api_key! : '<key from sign-in>', SVC_BASE_URL: server },
     };
+    // Asked before any client file is read: a client (Claude Code rewrites ~/.claude.json as it runs) or the person
+    // may write a file while the question waits, and the edits below are made to the text read.
+    const capture = await this.decideCapture(config, flags, dryRun, server);
     const edits = new FileEdits();
     const reports: ClientReport[] = [];
     for (const { def, installed } of found) {
@@ -178,7 +182,6 @@ Exit codes: 0 done, 3 sign-in failed, 4 server unreachable, 5 some client config
       reports.push(report);
     }
 
-    const capture = await this.decideCapture(config, flags, dryRun, server);
     if (capture) {
       for (const report of reports) {
         const def = CLIENTS.find((c) => c.id === report.id)!;

@@ -5,7 +5,7 @@ import { Api } from '../lib/api.js';
 import { AxleCommand } from '../lib/base.js';
 import { daemonPid } from '../lib/daemon-control.js';
 import { EXIT } from '../lib/exit.js';
-import { readText } from '../lib/files.js';
+import { readText, withoutBom } from '../lib/files.js';
 import { killSwitchOn } from '../lib/kill-switch.js';
 import { axlePaths } from '../lib/paths.js';
 import { isInstalled, registeredEntry } from '../clients/apply.js';
@@ -68,7 +68,7 @@ Exit codes: 0 all good, 5 a check failed.`;
       const entry =
         text === undefined
           ? undefined
-          : (registeredEntry(def, text) as
+          : (registeredEntry(def, withoutBom(text)) as
               | { command?: string; args?: string[]; env?: Record<string, string> }
               | undefined);
       if (!entry) {
@@ -91,7 +91,7 @@ Exit codes: 0 all good, 5 a check failed.`;
       );
       if (def.hooks && config.capture?.enabled) {
         const hooks = installedHookCommands(
-          (await readText(def.hooks.file()).catch(() => undefined)) ?? '',
+          withoutBom(await readText(def.hooks.file()).catch(() => undefined)) ?? '',
           def.hooks.events,
         );
         const absent = def.hooks.events.filter((e) => hooks[e]!.length === 0);

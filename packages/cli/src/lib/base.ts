@@ -23,7 +23,10 @@ export abstract class AxleCommand extends Command {
   }
 
   protected override async catch(err: Error & { exitCode?: number }): Promise<unknown> {
-    if (err instanceof ApiError) return super.catch(new Errors.CLIError(err.message, { exit: err.exit }));
-    return super.catch(err);
+    const cli = err instanceof ApiError ? new Errors.CLIError(err.message, { exit: err.exit }) : err;
+    // With --json, oclif ends on process.exitCode (else 1) and never reads the error's own exit code.
+    const exit = (cli as { oclif?: { exit?: number } }).oclif?.exit;
+    if (this.jsonEnabled() && exit !== undefined) process.exitCode = exit;
+    return super.catch(cli);
   }
 }

@@ -1,3 +1,4 @@
+import { EXIT, fail } from './exit.js';
 import { readText, writeAtomic } from './files.js';
 import { axlePaths } from './paths.js';
 
@@ -14,7 +15,9 @@ export interface AxleConfig {
 export const DEFAULT_SERVER = 'http://localhost:8402';
 
 export async function readConfig(): Promise<AxleConfig> {
-  const text = await readText(axlePaths().config);
+  const text = await readText(axlePaths().config).catch((err: NodeJS.ErrnoException) => {
+    throw new Error(`${axlePaths().config} cannot be read (${err.code ?? err.message}); fix or delete it`);
+  });
   if (text === undefined) return {};
   try {
     const parsed = JSON.parse(text) as unknown;
@@ -35,5 +38,14 @@ export async function updateConfig(change: (c: AxleConfig) => AxleConfig): Promi
   return next;
 }
 
-export const serverOf = (config: AxleConfig, flag?: string): string =>
-  (flag ?? config.server ?? DEFAULT_SERVER).replace(/\/+$/, '');
+/**
+ * The server to talk to: the flag, else the saved one, else the default. An address that is not an http(s) URL is a
+ * usage error, before any request is made.
+ */
+export function serverOf(config: AxleConfig, flag?: string): string {
+  const server = (flag ?? config.server ?? DEFAULT_SERVER).replace(/\/+$/, '');
+  const url = URL.canParse(server) ? new URL(server) : undefined;
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.host === '')
+    fail(`${server} is not a server address: give its URL, like ${DEFAULT_SERVER}`, EXIT.USAGE);
+  return server;
+}

@@ -15,6 +15,8 @@ export const EXIT = {
   PARTIAL: 5,
   /** A confirmation was declined, or needed and no terminal was there to ask. */
   DECLINED: 6,
+  /** Ctrl-C at a question, as a shell reports a command SIGINT stopped (128 + 2). */
+  INTERRUPTED: 130,
 } as const;
 
 /** An error with the exit code it should end the process with. */

@@ -12,6 +12,13 @@ export async function readText(path: string): Promise<string | undefined> {
   }
 }
 
+/** The byte order mark some Windows tools write first: clients read past it, so setup does, and writes it back. */
+export const BOM = '\uFEFF';
+
+/** The text without a leading byte order mark. */
+export const withoutBom = <T extends string | undefined>(text: T): T =>
+  (text?.startsWith(BOM) ? text.slice(BOM.length) : text) as T;
+
 export async function exists(path: string): Promise<boolean> {
   try {
     await stat(path);
@@ -65,15 +72,16 @@ export async function writeAtomic(
   const tmp = join(dirname(target), `.${basename(target)}.${randomBytes(4).toString('hex')}.tmp`);
   const handle = await open(tmp, 'w', mode);
   try {
-    await handle.chmod(mode); // open's mode is filtered by the umask
-    await handle.writeFile(text, 'utf8');
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  try {
+    try {
+      await handle.chmod(mode); // open's mode is filtered by the umask
+      await handle.writeFile(text, 'utf8');
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
     await rename(tmp, target);
   } catch (err) {
+    // A full disk or a size limit: the file stays as it was, and no part of the new one is left beside it.
     await rm(tmp, { force: true });
     throw err;
   }

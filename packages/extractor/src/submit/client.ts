@@ -50,7 +50,8 @@ type Attempt =
   | { kind: 'sent'; status: number; body: Record<string, unknown> }
   | { kind: 'rejected'; status: number; reason: string }
   | { kind: 'retry'; reason: string; retryAfterMs?: number }
-  | { kind: 'auth'; status: number; reason: string };
+  | { kind: 'auth'; status: number; reason: string }
+  | { kind: 'unserved'; status: number; reason: string };
 
 /** Most bytes of an answer read (the idempotency key makes sending a draft again after a cut-off answer safe). */
 const MAX_ANSWER_BYTES = 1024 * 1024;
@@ -97,7 +98,7 @@ function reasonOf(status: number, body: unknown): string {
  * move it to `rejected` with the server's reason; network errors, timeouts, 429 and 5xx are retried
  * with exponential backoff (honouring Retry-After) and then left pending for the next flush, and the
  * flush stops so a down server is not hammered item by item. 401/403 stop the flush too: the draft is
- * fine, the credentials are not.
+ * fine, the credentials are not; so do 404/405: the address has no POST /learn.
  */
 export class Submitter {
   private readonly sleep: Sleep;
@@ -158,6 +159,8 @@ export class Submitter {
     }
     if (status >= 200 && status < 300) return { kind: 'sent', status, body: isRecord(body) ? body : {} };
     if (status === 401 || status === 403) return { kind: 'auth', status, reason: reasonOf(status, body) };
+    // No such route: the address answers but is not an Axle server with POST /learn, which judged nothing.
+    if (status === 404 || status === 405) return { kind: 'unserved', status, reason: reasonOf(status, body) };
     if (PERMANENT(status)) return { kind: 'rejected', status, reason: reasonOf(status, body) };
     const seconds = typeof retryAfter === 'string' ? Number(retryAfter) : Number.NaN;
     const a: Attempt = { kind: 'retry', reason: reasonOf(status, body) };
@@ -216,11 +219,15 @@ export class Submitter {
         report.rejected.push({ id: item.id, status: last.status, reason: last.reason });
         continue;
       }
-      // retry exhausted or auth refused: this item and everything after it stay queued
+      // retry exhausted, auth refused or no POST /learn there: this item and everything after it stay queued
       item.last_error = last.reason;
       await this.queue.update(item);
       report.stopped =
-        last.kind === 'auth' ? `credentials refused (${last.reason})` : `server unavailable (${last.reason})`;
+        last.kind === 'auth'
+          ? `credentials refused (${last.reason})`
+          : last.kind === 'unserved'
+            ? `no POST /learn at ${this.opts.server} (${last.reason})`
+            : `server unavailable (${last.reason})`;
       for (const rest of items.slice(index)) {
         report.pending.push({ id: rest.id, attempts: rest.attempts, last_error: rest.last_error ?? 'not attempted' });
       }

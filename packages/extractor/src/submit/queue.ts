@@ -44,8 +44,14 @@ export class DraftQueue {
   private async write(state: QueueState, item: QueueItem): Promise<void> {
     await mkdir(join(this.dir, state), { recursive: true });
     const tmp = join(this.dir, state, `.${item.id}.${randomBytes(4).toString('hex')}.tmp`);
-    await writeFile(tmp, `${JSON.stringify(item, null, 2)}\n`, { mode: 0o600 });
-    await rename(tmp, this.path(state, item.id));
+    try {
+      await writeFile(tmp, `${JSON.stringify(item, null, 2)}\n`, { mode: 0o600 });
+      await rename(tmp, this.path(state, item.id));
+    } catch (err) {
+      // A full disk: no part of the draft is left behind for nothing to read or remove.
+      await rm(tmp, { force: true });
+      throw err;
+    }
   }
 
   /** Queues a draft, its person names and street addresses redacted first (`redactPersonal`), whoever made it. */
