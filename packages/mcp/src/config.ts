@@ -10,6 +10,11 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): McpConfig {
   const url = URL.canParse(baseUrl) ? new URL(baseUrl) : undefined;
   if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.host === '')
     throw new Error(`SVC_BASE_URL=${baseUrl} is not the URL of an Axle server, like http://localhost:8402`);
+  // Not echoed: the password would reach the client's logs.
+  if (url.username || url.password)
+    throw new Error(
+      'SVC_BASE_URL holds a user name or password, which requests cannot carry; give the key in SVC_API_KEY',
+    );
   // Pasted keys come with a line break or spaces, which are no part of a key; anything else a header cannot carry.
   const apiKey = env.SVC_API_KEY?.trim() || undefined;
   if (apiKey && !/^[\x21-\x7e]+$/.test(apiKey))

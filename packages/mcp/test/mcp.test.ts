@@ -227,6 +227,21 @@ describe('axle-mcp with SVC_BASE_URL that is not a server URL', () => {
     }
   });
 
+  // Found by reading the start-up line: a user and password in SVC_BASE_URL were logged as given, and fetch refuses
+  // a URL holding them, so every tool would have failed.
+  it('refuses a user name or password in the URL without echoing them', async () => {
+    const child = spawn(process.execPath, [BIN], {
+      env: env({ SVC_BASE_URL: 'http://me:hunter2@localhost:8402' }),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let err = '';
+    child.stderr.on('data', (d) => (err += d));
+    expect(await new Promise((resolve) => child.once('close', resolve))).toBe(1);
+    expect(err).toBe(
+      'axle-mcp: SVC_BASE_URL holds a user name or password, which requests cannot carry; give the key in SVC_API_KEY\n',
+    );
+  });
+
   // Found by starting axle-mcp with a key pasted with its line break: every tool answered 'Axle server unreachable
   // (UND_ERR_INVALID_ARG)', sending the person to look at the network.
   it('takes a key with surrounding whitespace as the key, and refuses one a header cannot carry, saying so', async () => {
