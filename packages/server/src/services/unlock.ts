@@ -35,6 +35,7 @@ import {
   abandonPaymentId,
   completePaymentId,
   grantSignIn,
+  paymentIdLapsed,
   paymentInProgress,
   priorPayment,
   releasePaymentId,
@@ -430,10 +431,16 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
         ...(paid && { extensions: await receiptExtension(await deps.extensions.receipt(t.resource, payer)) }),
       }),
     });
-    const replay = async (prior: PriorPayment): Promise<UnlockResult> => ({
-      learning: await respond(read, prior.revenue as LearningFull['_revenue']),
-      paymentResponse: await answer(prior.txHash, !prior.revenue.accrual_capped),
-    });
+    // What an id bought answers it only while the payer holds the learning by a payment that stands (a paid unlock of
+    // it within the repeat window, not failed to settle): past that, the id's answer would be a free read for good.
+    const replay = async (prior: PriorPayment): Promise<UnlockResult> => {
+      if (!(await ledgerStore.lastUnlock(db, walletKey(payer), l.id, clock.now() - REPEAT_WINDOW_MS)))
+        throw paymentIdLapsed();
+      return {
+        learning: await respond(read, prior.revenue as LearningFull['_revenue']),
+        paymentResponse: await answer(prior.txHash, !prior.revenue.accrual_capped),
+      };
+    };
     // The same payment under its id again: what it bought, with nothing verified or settled a second time.
     const prior = idKey && (await priorPayment(db, idKey, quietSince()));
     if (prior && !('abandoned' in prior)) return replay(prior);
