@@ -810,7 +810,12 @@ describe('a facilitator built from the x402 packages settles on the local chain'
     });
     expect(refused.status).toBe(402);
     expect(((await refused.json()) as { error: string }).error).toMatch(/facilitator refused the payment/);
-    expect(await claimOf(server, broke.address)).toBeUndefined();
+    // Claimed, then refused before anything moved: given back (failed), as a refused settlement is.
+    expect(await claimOf(server, broke.address)).toMatchObject({
+      state: 'failed',
+      unlock_id: null,
+      reason: expect.stringMatching(/facilitator refused the payment/),
+    });
     expect(await earnings(server, c.key)).toMatchObject({ pending_balance: 0.7 });
   });
 

@@ -305,6 +305,26 @@ describe('x402 payments through a facilitator', () => {
     }
   });
 
+  it("a repeat's authorization, never to be settled, is never handed to the facilitator", async () => {
+    const facilitator = await startFacilitator();
+    const server = await start({ AXLE_FACILITATOR_URL: facilitator.url });
+    try {
+      const { l, account, res } = await payNewLearning(server);
+      expect(res.status).toBe(200);
+      const calls = facilitator.calls.length;
+      // A fresh authorization for the same learning within 30 days: served free, claimed, never settled. A facilitator
+      // holding it (a /verify) could still submit it, and the payer would pay twice for one learning.
+      const again = await authorize(server, account);
+      const repeat = await getUnlock(server, l.id, { 'x-payment': v1Header(again) });
+      expect(repeat.status).toBe(200);
+      expect(((await repeat.json()) as LearningFull)._revenue).toMatchObject({ accrual_capped: true });
+      expect(facilitator.calls.slice(calls).map((c) => c.path)).toEqual([]);
+    } finally {
+      await server.stop();
+      await facilitator.close();
+    }
+  });
+
   it('a refused verification is 402; a failed settle gives the claim back for a retry', async () => {
     let settleFails = true;
     const facilitator = await startFacilitator({
@@ -345,14 +365,16 @@ describe('x402 payments through a facilitator', () => {
     }
   });
 
-  it('a facilitator without exact payments on eip155:8453 is never sent one (502, nothing claimed)', async () => {
+  it('a facilitator without exact payments on eip155:8453 is never sent one (502, the claim given back)', async () => {
     const facilitator = await startFacilitator({ network: 'eip155:84532' });
     const server = await start({ AXLE_FACILITATOR_URL: facilitator.url });
     try {
       const { l, res } = await payNewLearning(server);
       expect(res.status).toBe(502);
       expect(facilitator.calls.map((c) => c.path)).toEqual(['/supported']);
-      expect(await server.db.get('SELECT 1 FROM payment_claims WHERE learning_id = ?', [l.id])).toBeUndefined();
+      expect(
+        await server.db.get('SELECT state, reason, unlock_id FROM payment_claims WHERE learning_id = ?', [l.id]),
+      ).toEqual({ state: 'failed', reason: expect.stringMatching(/does not settle exact payments/), unlock_id: null });
     } finally {
       await server.stop();
       await facilitator.close();

@@ -510,13 +510,6 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
       }
       if (booked) return served(booked);
     }
-    // A payment claimed before and not failed goes to resume() below; a facilitator would refuse its used nonce.
-    const open = await paymentClaimsStore.get(db, claim);
-    try {
-      if (!open || open.state === 'failed') await settler.verify(payment, requirementV2(t));
-    } catch (err) {
-      throw await refused(err);
-    }
 
     // Claim the authorization first: a replayed header is refused. When the payer already holds the
     // unlock the claim is kept but never settled, so the buyer is not charged twice.
@@ -580,6 +573,9 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
 
     let outcome: { state: 'settled' | 'submitted'; txHash: string };
     try {
+      // The facilitator sees a payment only once it is to be settled: a repeat's, or one refused beside another in
+      // flight, is never settled, and a facilitator holding it could still submit it (the payer paying twice).
+      await settler.verify(payment, requirementV2(t));
       outcome = await settler.settle(payment, requirementV2(t), (txHash) =>
         db.tx(async (q) => {
           if (!(await paymentClaimsStore.setState(q, claim, { state: 'submitted', txHash, now: clock.now() })))
