@@ -3,6 +3,7 @@ import { decodePaymentResponseHeader } from '@x402/core/http';
 import { getDefaultAsset } from '@x402/evm';
 import { registerExactEvmScheme } from '@x402/evm/exact/client';
 import { wrapFetchWithPayment, x402Client } from '@x402/fetch';
+import { hexToBigInt, numberToHex, parseSignature, serializeSignature } from 'viem';
 import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/clock.js';
@@ -15,6 +16,8 @@ import { walletsStore } from '../src/store/wallets.js';
 import { getUnlock, newBuyer, seedLearning, signAuthorization, v1Header, v2Header } from './money-helpers.js';
 
 const PAY_TO = '0x000000000000000000000000000000000000a11e';
+/** The order of secp256k1's group. */
+const SECP256K1_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
 const USDC_BASE = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
 const nowSec = (server: TestServer) => BigInt(Math.floor(server.clock.now() / 1000));
 /** `account`'s authorization of 80,000 micro-USDC to PAY_TO, valid for two minutes by the server's clock. */
@@ -195,6 +198,23 @@ describe('x402 payments verified offline (no settlement configured)', () => {
     const res = await getUnlock(server, l.id, { 'payment-signature': wrongAsset });
     expect(((await res.json()) as { error: string }).error).toMatch(/wrong asset/);
     expect(await server.db.get('SELECT 1 FROM unlocks WHERE learning_id = ?', [l.id])).toBeUndefined();
+  });
+
+  it('refuses the high-s form of a signature, which USDC refuses; the canonical form pays', async () => {
+    const l = await seedLearning(server);
+    const payload = await authorize(server, privateKeyToAccount(generatePrivateKey()));
+    const { r, s, yParity } = parseSignature(payload.signature);
+    // The same authorization, its signature re-encoded without the key: (r, n - s) with the other parity.
+    const highS = serializeSignature({
+      r,
+      s: numberToHex(SECP256K1_N - hexToBigInt(s), { size: 32 }),
+      yParity: 1 - yParity!,
+    });
+    const res = await getUnlock(server, l.id, { 'x-payment': v1Header({ ...payload, signature: highS }) });
+    expect(res.status).toBe(402);
+    expect(((await res.json()) as { error: string }).error).toMatch(/signature is not in the canonical \(low-s\) form/);
+    expect(await server.db.get('SELECT 1 FROM payment_claims WHERE learning_id = ?', [l.id])).toBeUndefined();
+    expect((await getUnlock(server, l.id, { 'x-payment': v1Header(payload) })).status).toBe(200);
   });
 
   it('a payer who is the contributor wallet pays, but accrues nothing to itself', async () => {
