@@ -197,6 +197,26 @@ describe('payment-identifier', () => {
     expect(await paidUnlocks(l.id)).toBe(1);
   });
 
+  it('an id answers its unlock only within 30 days: a month on, a re-signed send under it is not served free', async () => {
+    const l = await seedLearning(server);
+    const id = generatePaymentId();
+    const account = privateKeyToAccount(generatePrivateKey());
+    expect((await payer(account, id).fetch(url(l.id))).status).toBe(200);
+    const month = 31 * 86_400_000;
+    await server.db.run('UPDATE unlocks SET created_at = created_at - ? WHERE learning_id = ?', [month, l.id]);
+    await server.db.run('UPDATE payment_identifiers SET created_at = created_at - ? WHERE id = ?', [month, id]);
+    const before = settles();
+    const late = await payer(account, id).fetch(url(l.id));
+    expect(late.status).toBe(409);
+    expect(await late.json()).toMatchObject({ code: 'payment_identifier_conflict' });
+    expect(settles()).toBe(before);
+    // A new id is a new purchase, paid.
+    const fresh = await payer(account, generatePaymentId()).fetch(url(l.id));
+    expect(fresh.status).toBe(200);
+    expect(LearningFull.parse(await fresh.json())._revenue.amount_paid_usd).toBe(0.08);
+    expect(await paidUnlocks(l.id)).toBe(2);
+  });
+
   it('a malformed id is refused like a malformed payment (402)', async () => {
     const l = await seedLearning(server);
     const account = privateKeyToAccount(generatePrivateKey());

@@ -402,6 +402,41 @@ describe('a payer who spends the same nonce elsewhere first', () => {
   });
 });
 
+describe('a payment served while settling, under a payment-identifier, whose nonce the payer spends elsewhere first', () => {
+  it('its id answers nothing once it failed: a re-signed send under it is not served free', async () => {
+    const impatient = await settlingServer(300);
+    try {
+      const c = await contributor(impatient, 1_000_000);
+      const payer = newWallet();
+      await chain.mint(payer.address, 1_000_000n);
+      const id = generatePaymentId();
+      const sent = await signedUnder(impatient, c.learning.id, payer, id);
+      const { authorization: a } = signedIn(sent);
+      const elsewhere = await signAuthorization(payer, {
+        to: newWallet().address,
+        value: 1,
+        validBefore: BigInt(a.validBefore),
+        nonce: a.nonce as `0x${string}`,
+      });
+      await chain.stopMining();
+      expect((await getUnlock(impatient, c.learning.id, { 'payment-signature': sent })).status).toBe(200);
+      await sendElsewhere(elsewhere);
+      await chain.mine();
+      impatient.clock.advance(300 + 30_000);
+      expect(await reconcile(impatient)).toEqual({ mode: 'chain', settled: 0, failed: 1, submitted: 0 });
+      // The payer never paid: a new signature under the id is not answered by that payment for nothing.
+      const again = await paidUnder(impatient, c.learning.id, payer, id);
+      expect(again.status).toBe(409);
+      expect(await again.json()).toMatchObject({ code: 'payment_identifier_conflict' });
+      expect(await chain.balanceOf(payer.address)).toBe(999_999n);
+      expect(await earnings(impatient, c.key)).toMatchObject({ pending_balance: 0, awaiting_settlement: 0 });
+      expect(await checkLedger(impatient.db)).toEqual([]);
+    } finally {
+      await impatient.stop();
+    }
+  });
+});
+
 describe('the same authorization mined first by someone else, and the chain unreadable after our revert', () => {
   it('is an unknown outcome, not a failure: reconciliation finds it paid us, and the payer is served once', async () => {
     const rpc = await startRpcProxy(chain.rpcUrl);
@@ -775,7 +810,12 @@ describe('a facilitator built from the x402 packages settles on the local chain'
     });
     expect(refused.status).toBe(402);
     expect(((await refused.json()) as { error: string }).error).toMatch(/facilitator refused the payment/);
-    expect(await claimOf(server, broke.address)).toBeUndefined();
+    // Claimed, then refused before anything moved: given back (failed), as a refused settlement is.
+    expect(await claimOf(server, broke.address)).toMatchObject({
+      state: 'failed',
+      unlock_id: null,
+      reason: expect.stringMatching(/facilitator refused the payment/),
+    });
     expect(await earnings(server, c.key)).toMatchObject({ pending_balance: 0.7 });
   });
 

@@ -3,6 +3,7 @@ import { decodePaymentResponseHeader } from '@x402/core/http';
 import { getDefaultAsset } from '@x402/evm';
 import { registerExactEvmScheme } from '@x402/evm/exact/client';
 import { wrapFetchWithPayment, x402Client } from '@x402/fetch';
+import { hexToBigInt, numberToHex, parseSignature, serializeSignature } from 'viem';
 import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/clock.js';
@@ -15,6 +16,8 @@ import { walletsStore } from '../src/store/wallets.js';
 import { getUnlock, newBuyer, seedLearning, signAuthorization, v1Header, v2Header } from './money-helpers.js';
 
 const PAY_TO = '0x000000000000000000000000000000000000a11e';
+/** The order of secp256k1's group. */
+const SECP256K1_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
 const USDC_BASE = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
 const nowSec = (server: TestServer) => BigInt(Math.floor(server.clock.now() / 1000));
 /** `account`'s authorization of 80,000 micro-USDC to PAY_TO, valid for two minutes by the server's clock. */
@@ -197,6 +200,23 @@ describe('x402 payments verified offline (no settlement configured)', () => {
     expect(await server.db.get('SELECT 1 FROM unlocks WHERE learning_id = ?', [l.id])).toBeUndefined();
   });
 
+  it('refuses the high-s form of a signature, which USDC refuses; the canonical form pays', async () => {
+    const l = await seedLearning(server);
+    const payload = await authorize(server, privateKeyToAccount(generatePrivateKey()));
+    const { r, s, yParity } = parseSignature(payload.signature);
+    // The same authorization, its signature re-encoded without the key: (r, n - s) with the other parity.
+    const highS = serializeSignature({
+      r,
+      s: numberToHex(SECP256K1_N - hexToBigInt(s), { size: 32 }),
+      yParity: 1 - yParity!,
+    });
+    const res = await getUnlock(server, l.id, { 'x-payment': v1Header({ ...payload, signature: highS }) });
+    expect(res.status).toBe(402);
+    expect(((await res.json()) as { error: string }).error).toMatch(/signature is not in the canonical \(low-s\) form/);
+    expect(await server.db.get('SELECT 1 FROM payment_claims WHERE learning_id = ?', [l.id])).toBeUndefined();
+    expect((await getUnlock(server, l.id, { 'x-payment': v1Header(payload) })).status).toBe(200);
+  });
+
   it('a payer who is the contributor wallet pays, but accrues nothing to itself', async () => {
     const account = privateKeyToAccount(generatePrivateKey());
     const l = await seedLearning(server, { contributorWallet: account.address });
@@ -305,6 +325,26 @@ describe('x402 payments through a facilitator', () => {
     }
   });
 
+  it("a repeat's authorization, never to be settled, is never handed to the facilitator", async () => {
+    const facilitator = await startFacilitator();
+    const server = await start({ AXLE_FACILITATOR_URL: facilitator.url });
+    try {
+      const { l, account, res } = await payNewLearning(server);
+      expect(res.status).toBe(200);
+      const calls = facilitator.calls.length;
+      // A fresh authorization for the same learning within 30 days: served free, claimed, never settled. A facilitator
+      // holding it (a /verify) could still submit it, and the payer would pay twice for one learning.
+      const again = await authorize(server, account);
+      const repeat = await getUnlock(server, l.id, { 'x-payment': v1Header(again) });
+      expect(repeat.status).toBe(200);
+      expect(((await repeat.json()) as LearningFull)._revenue).toMatchObject({ accrual_capped: true });
+      expect(facilitator.calls.slice(calls).map((c) => c.path)).toEqual([]);
+    } finally {
+      await server.stop();
+      await facilitator.close();
+    }
+  });
+
   it('a refused verification is 402; a failed settle gives the claim back for a retry', async () => {
     let settleFails = true;
     const facilitator = await startFacilitator({
@@ -345,14 +385,16 @@ describe('x402 payments through a facilitator', () => {
     }
   });
 
-  it('a facilitator without exact payments on eip155:8453 is never sent one (502, nothing claimed)', async () => {
+  it('a facilitator without exact payments on eip155:8453 is never sent one (502, the claim given back)', async () => {
     const facilitator = await startFacilitator({ network: 'eip155:84532' });
     const server = await start({ AXLE_FACILITATOR_URL: facilitator.url });
     try {
       const { l, res } = await payNewLearning(server);
       expect(res.status).toBe(502);
       expect(facilitator.calls.map((c) => c.path)).toEqual(['/supported']);
-      expect(await server.db.get('SELECT 1 FROM payment_claims WHERE learning_id = ?', [l.id])).toBeUndefined();
+      expect(
+        await server.db.get('SELECT state, reason, unlock_id FROM payment_claims WHERE learning_id = ?', [l.id]),
+      ).toEqual({ state: 'failed', reason: expect.stringMatching(/does not settle exact payments/), unlock_id: null });
     } finally {
       await server.stop();
       await facilitator.close();

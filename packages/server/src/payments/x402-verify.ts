@@ -5,6 +5,8 @@ import { CHAIN_ID, NETWORK, NETWORK_V1, USDC } from './x402-requirements.js';
 export const CLOCK_SKEW_SECONDS = 30;
 /** validBefore must leave at least this long for settlement. */
 const MIN_VALIDITY_SECONDS = 6;
+/** Half the order of secp256k1: USDC refuses a signature whose s is above it (the malleable twin of a valid one). */
+const HALF_N = 0x7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0n;
 
 export interface Expected {
   priceMicro: number;
@@ -26,7 +28,7 @@ export async function verifyAuthorization(
   nowMs: number,
 ): Promise<`0x${string}`> {
   // Loaded at the first payment, not at start: viem is large and most servers never see a payment.
-  const [{ authorizationTypes }, { isAddressEqual, verifyTypedData }] = await Promise.all([
+  const [{ authorizationTypes }, { isAddressEqual, parseSignature, verifyTypedData }] = await Promise.all([
     import('@x402/evm'),
     import('viem'),
   ]);
@@ -75,5 +77,8 @@ export async function verifyAuthorization(
   }
   if (!valid)
     throw new PaymentRejected('invalid signature: it does not recover to the authorization\u2019s from address');
+  // viem recovers either form; the token, and so any settlement, takes only the low-s one.
+  if (BigInt(parseSignature(p.signature).s) > HALF_N)
+    throw new PaymentRejected('invalid signature: the signature is not in the canonical (low-s) form USDC accepts');
   return a.from.toLowerCase() as `0x${string}`;
 }

@@ -35,6 +35,7 @@ import {
   abandonPaymentId,
   completePaymentId,
   grantSignIn,
+  paymentIdLapsed,
   paymentInProgress,
   priorPayment,
   releasePaymentId,
@@ -430,10 +431,16 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
         ...(paid && { extensions: await receiptExtension(await deps.extensions.receipt(t.resource, payer)) }),
       }),
     });
-    const replay = async (prior: PriorPayment): Promise<UnlockResult> => ({
-      learning: await respond(read, prior.revenue as LearningFull['_revenue']),
-      paymentResponse: await answer(prior.txHash, !prior.revenue.accrual_capped),
-    });
+    // What an id bought answers it only while the payer holds the learning by a payment that stands (a paid unlock of
+    // it within the repeat window, not failed to settle): past that, the id's answer would be a free read for good.
+    const replay = async (prior: PriorPayment): Promise<UnlockResult> => {
+      if (!(await ledgerStore.lastUnlock(db, walletKey(payer), l.id, clock.now() - REPEAT_WINDOW_MS)))
+        throw paymentIdLapsed();
+      return {
+        learning: await respond(read, prior.revenue as LearningFull['_revenue']),
+        paymentResponse: await answer(prior.txHash, !prior.revenue.accrual_capped),
+      };
+    };
     // The same payment under its id again: what it bought, with nothing verified or settled a second time.
     const prior = idKey && (await priorPayment(db, idKey, quietSince()));
     if (prior && !('abandoned' in prior)) return replay(prior);
@@ -503,13 +510,6 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
       }
       if (booked) return served(booked);
     }
-    // A payment claimed before and not failed goes to resume() below; a facilitator would refuse its used nonce.
-    const open = await paymentClaimsStore.get(db, claim);
-    try {
-      if (!open || open.state === 'failed') await settler.verify(payment, requirementV2(t));
-    } catch (err) {
-      throw await refused(err);
-    }
 
     // Claim the authorization first: a replayed header is refused. When the payer already holds the
     // unlock the claim is kept but never settled, so the buyer is not charged twice.
@@ -573,6 +573,9 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
 
     let outcome: { state: 'settled' | 'submitted'; txHash: string };
     try {
+      // The facilitator sees a payment only once it is to be settled: a repeat's, or one refused beside another in
+      // flight, is never settled, and a facilitator holding it could still submit it (the payer paying twice).
+      await settler.verify(payment, requirementV2(t));
       outcome = await settler.settle(payment, requirementV2(t), (txHash) =>
         db.tx(async (q) => {
           if (!(await paymentClaimsStore.setState(q, claim, { state: 'submitted', txHash, now: clock.now() })))

@@ -122,6 +122,14 @@ export async function priorPayment(
   return { revenue: JSON.parse(row.revenue) as Record<string, unknown>, txHash: row.tx_hash };
 }
 
+/** The id's payment no longer buys the learning (older than the repeat window, or it failed to settle). */
+export const paymentIdLapsed = () =>
+  new DomainError(
+    ERROR_CODES.PAYMENT_IDENTIFIER_CONFLICT,
+    'The payment under this payment-identifier no longer buys this learning (it is older than ' +
+      `${LIMITS.repeatUnlockWindowDays} days, or it failed to settle); choose a new id for a new payment`,
+  );
+
 export const paymentInProgress = () =>
   new DomainError(ERROR_CODES.PAYMENT_IN_PROGRESS, 'The payment with this payment-identifier is in progress');
 
