@@ -58,11 +58,11 @@ describe('encodeSentences (the graph run synchronously, its dynamic ops fed)', (
       expect(Array.from(encodeSentences(model, [text])[0]!)).toEqual((await model.embed([text]))[0]);
   }, 120_000); // some 35 model runs through the package's slow asynchronous path
 
-  it('reads a text that has a word with a piece in its vocabulary, not one of emoji, NUL, CJK or punctuation', async () => {
+  it('reads a text with a word of pieces in its vocabulary, not one of emoji, NUL, CJK, Cyrillic or punctuation', async () => {
     const model = await initModel(modelSource);
-    for (const text of ['weather', 'send sms', '😀 weather', 'naïve café', '天気予報 API', 'C++'])
+    for (const text of ['weather', 'send sms', '😀 weather', 'naïve café', '天気予報 API', 'погода API', 'C++'])
       expect(readsSomething(model, text), text).toBe(true);
-    for (const text of ['😀😀', '\u0000', '天気予報', '\u200b\u200d', '?.?.?', '((((', '\u0301\u0301', ''])
+    for (const text of ['😀😀', '\u0000', '天気予報', 'погода', '\u200b\u200d', '?.?.?', '((((', '\u0301\u0301', ''])
       expect(readsSomething(model, text), JSON.stringify(text)).toBe(false);
   });
 

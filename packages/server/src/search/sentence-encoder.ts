@@ -6,7 +6,6 @@
 import tf from '@energetic-ai/core';
 import type { EmbeddingsModel } from '@energetic-ai/embeddings';
 import { type Feed, type GraphExecutor, GraphPlan, type Tensor } from './graph-plan.js';
-import { textWords } from '../domain/query-expansion.js';
 import { MAX_TOKENS, modelWindow } from './model-window.js';
 
 const SCOPE = 'module_apply_default/Encoder_en/KonaTransformer/';
@@ -44,22 +43,31 @@ interface SyncGraph {
 /** Who runs the graph: the compiled plan, or tfjs's synchronous executor (the reference for tests and benches). */
 export type GraphRunner = 'plan' | 'tfjs';
 
-/** The piece of a character outside the vocabulary, and the bare start of a word: pieces that say nothing. */
+/** The piece of a character outside the vocabulary; a piece starting with WORD_START starts a word. */
 const UNKNOWN_PIECE = 0;
 const WORD_START = '\u2581';
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
 
 /**
- * Whether the model reads something in `text`: a word (letters or digits) and a piece of its vocabulary other than
- * those saying nothing. Texts of emoji, NUL or a script outside the vocabulary (CJK) are all read as unknown pieces,
- * so they all get one vector, as near some skills as any; punctuation alone asks for nothing either.
+ * Whether the model reads a word of `text`: one whose pieces are all in its vocabulary, one of them with a letter or
+ * digit. Texts of emoji, NUL or a script outside the vocabulary (CJK, most Cyrillic words) are read as unknown pieces,
+ * so they get about one vector, as near some skills as any; punctuation alone asks for nothing either.
  */
 export function readsSomething(model: EmbeddingsModel, text: string): boolean {
-  if (textWords(text).length === 0) return false;
-  const pieces = (model.tokenizer as unknown as { vocabulary: ReadonlyArray<[string, number]> }).vocabulary;
-  return model.tokenizer
-    .encode(modelWindow(text))
-    .slice(0, MAX_TOKENS)
-    .some((id) => id !== UNKNOWN_PIECE && pieces[id]?.[0] !== WORD_START);
+  const vocabulary = (model.tokenizer as unknown as { vocabulary: ReadonlyArray<[string, number]> }).vocabulary;
+  let whole = false;
+  let worded = false;
+  for (const id of model.tokenizer.encode(modelWindow(text)).slice(0, MAX_TOKENS)) {
+    const piece = vocabulary[id]?.[0] ?? '';
+    if (piece.startsWith(WORD_START)) {
+      if (whole && worded) return true;
+      whole = true;
+      worded = false;
+    }
+    if (id === UNKNOWN_PIECE) whole = false;
+    else worded ||= LETTER_OR_DIGIT.test(piece);
+  }
+  return whole && worded;
 }
 
 /** One unit vector (512 floats) per text. Throws on a text with no token (only the empty string has none). */
