@@ -56,7 +56,7 @@ function queryVectors(texts: string[]): Map<string, Float32Array> {
       model,
       missing.map((m) => m.pieces),
     ).map(normalize);
-    missing.forEach(({ text }, i) => keep(text, vectors[i]!));
+    for (const [i, { text }] of missing.entries()) keep(text, vectors[i]!);
   }
   return out;
 }
