@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { Skill } from '@axle/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestStore } from '../../../test/support/backend.js';
@@ -197,6 +200,24 @@ describe('GET /skill/{id}', () => {
     const { status, json } = await get('no-such-skill');
     expect(status).toBe(404);
     expect(json).toMatchObject({ code: 'not_found' });
+  });
+
+  // Found by asking for ids of punctuation and other scripts: such an id has the empty slug, as has a skill whose name
+  // has no Latin letter or digit (a registry server titled in Japanese), so GET /skill/!!! answered that skill.
+  it('404s an id with no letter or digit to slug, whatever names have no slug either', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'axle-slug-'));
+    const catalog = path.join(dir, 'skills.json');
+    const small = JSON.parse(fs.readFileSync(SMALL_CATALOG, 'utf8'));
+    fs.writeFileSync(catalog, JSON.stringify([...small, { ...small[0], id: 'tenki-yoho', name: '天気予報' }]));
+    const other = await startTestServer({ AXLE_CATALOG: catalog });
+    try {
+      const at = async (id: string) => (await fetch(`${other.url}/skill/${encodeURIComponent(id)}`)).status;
+      expect(await at('tenki-yoho')).toBe(200);
+      for (const id of ['!!!', '天気', '✓', '---']) expect(await at(id), id).toBe(404);
+    } finally {
+      await other.stop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -68,4 +68,16 @@ describe('requestFocus', () => {
     const early = `Task: send an SMS to my customers. ${'We use Jira every day. '.repeat(50_000)}`;
     expect(requestFocus(early)).toBe('send an SMS to my customers.');
   });
+
+  // Found by timing each search-path function on inputs at its caps: a break tried from every space of a long run
+  // made segmenting cost the square of the run's length.
+  it('segments long runs of spaces in time linear in their length', () => {
+    const words = Array.from({ length: FOCUS_MIN_WORDS + 1 }, (_, i) => `w${i}`).join(' ');
+    const runs = [' ', ' \t', '\u00a0'].map((space) => `${words} i${space.repeat(2_000)}x`);
+    for (const run of runs) expect(requestFocus(run)).toBe(run);
+    const started = performance.now();
+    for (let i = 0; i < 500; i++) for (const run of runs) requestFocus(run);
+    // Linear: a small fraction of the bound; the quadratic split took several times it.
+    expect(performance.now() - started).toBeLessThan(3_000);
+  }, 30_000);
 });

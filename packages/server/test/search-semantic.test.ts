@@ -72,6 +72,18 @@ describe('semantic skill search', () => {
     for (const r of filtered.results) expect(r.category).toBe('monitoring');
   }, 90_000);
 
+  // Found by sending hostile queries to a warm server: every text the model reads only as unknown pieces (emoji, NUL,
+  // CJK) got one and the same vector, so "天気予報" and "😀" both answered the same arbitrary skills; text without a
+  // word ("?.?.?") answered others.
+  it('answers nothing for a query the model cannot read, and still reads the words beside what it cannot', async () => {
+    for (const query of ['天気予報', 'погода', '😀', '\u0000', '\u200b\u200b', '?.?.?.?', '\u0301\u0301']) {
+      const body = await discover(server!, { query });
+      expect(body, JSON.stringify(query)).toMatchObject({ results_count: 0, search_mode: 'fused' });
+    }
+    const mixed = await discover(server!, { query: '😀 weather forecast 天気予報' });
+    expect(mixed.results[0].id).toBe('weatherstack');
+  }, 30_000);
+
   it('reuses the stored vectors after a restart on the same data dir', async () => {
     await server!.stop({ keepData: true });
     server = await startTestServer(env, { dataDir });

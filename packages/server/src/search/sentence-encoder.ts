@@ -43,11 +43,56 @@ interface SyncGraph {
 /** Who runs the graph: the compiled plan, or tfjs's synchronous executor (the reference for tests and benches). */
 export type GraphRunner = 'plan' | 'tfjs';
 
+/** The piece of a character outside the vocabulary; a piece starting with WORD_START starts a word. */
+const UNKNOWN_PIECE = 0;
+const WORD_START = '\u2581';
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+
+/** The pieces of `text` the graph reads: those of its model window (modelWindow), the first MAX_TOKENS (all it keeps). */
+export const sentencePieces = (model: EmbeddingsModel, text: string): number[] =>
+  model.tokenizer.encode(modelWindow(text)).slice(0, MAX_TOKENS);
+
+/**
+ * Whether the model reads a word in `pieces` (sentencePieces): one whose pieces are all in its vocabulary, one of them
+ * with a letter or digit. Texts of emoji, NUL or a script outside the vocabulary (CJK, most Cyrillic words) are read
+ * as unknown pieces, so they get about one vector, as near some skills as any; punctuation alone asks for nothing.
+ */
+export function readsSomething(model: EmbeddingsModel, pieces: readonly number[]): boolean {
+  const vocabulary = (model.tokenizer as unknown as { vocabulary: ReadonlyArray<[string, number]> }).vocabulary;
+  let whole = false;
+  let worded = false;
+  for (const id of pieces) {
+    const piece = vocabulary[id]?.[0] ?? '';
+    if (piece.startsWith(WORD_START)) {
+      if (whole && worded) return true;
+      whole = true;
+      worded = false;
+    }
+    if (id === UNKNOWN_PIECE) whole = false;
+    else worded ||= LETTER_OR_DIGIT.test(piece);
+  }
+  return whole && worded;
+}
+
 /** One unit vector (512 floats) per text. Throws on a text with no token (only the empty string has none). */
-export function encodeSentences(model: EmbeddingsModel, texts: string[], runner: GraphRunner = 'plan'): Float32Array[] {
-  if (texts.length === 0) return [];
-  // Only the window's first MAX_TOKENS tokens reach the graph: those are all it keeps.
-  const encodings = texts.map((text) => model.tokenizer.encode(modelWindow(text)).slice(0, MAX_TOKENS));
+export const encodeSentences = (
+  model: EmbeddingsModel,
+  texts: string[],
+  runner: GraphRunner = 'plan',
+): Float32Array[] =>
+  encodePieces(
+    model,
+    texts.map((text) => sentencePieces(model, text)),
+    runner,
+  );
+
+/** encodeSentences of texts already split into their pieces (sentencePieces). */
+export function encodePieces(
+  model: EmbeddingsModel,
+  encodings: ReadonlyArray<readonly number[]>,
+  runner: GraphRunner = 'plan',
+): Float32Array[] {
+  if (encodings.length === 0) return [];
   const total = encodings.reduce((n, e) => n + e.length, 0);
   const indices = new Int32Array(total * 2);
   const values = new Int32Array(total);
@@ -82,11 +127,11 @@ export function encodeSentences(model: EmbeddingsModel, texts: string[], runner:
   });
   const output =
     runner === 'plan'
-      ? planOf(model).execute(feeds, { batch: texts.length, length, kept })
+      ? planOf(model).execute(feeds, { batch: encodings.length, length, kept })
       : referenceRun(model, feeds);
   try {
     const flat = output.dataSync() as Float32Array;
-    return texts.map((_, i) => flat.slice(i * DIM, (i + 1) * DIM));
+    return encodings.map((_, i) => flat.slice(i * DIM, (i + 1) * DIM));
   } finally {
     output.dispose();
   }

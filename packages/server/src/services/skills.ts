@@ -136,7 +136,8 @@ export async function createSkillsService(opts: SkillsServiceOptions): Promise<S
     countByType: async () => ({ ...counts.byType }),
     searchState: () => search.state(),
     async get(idOrSlug) {
-      const skill = await repo.findByIdOrSlug(idOrSlug.trim().toLowerCase(), slugify(idOrSlug));
+      // Names without a Latin letter or digit have the empty slug: a key that slugs to it is looked up as an id alone.
+      const skill = await repo.findByIdOrSlug(idOrSlug.trim().toLowerCase(), slugify(idOrSlug) || null);
       return skill && { ...skill, content_preview: contentPreview(skill) };
     },
     discover: (query, filters, limit) => search.search({ query, filters, limit }),

@@ -61,8 +61,8 @@ export interface SkillsStore {
   replaceCatalog(entries: CatalogEntry[], fingerprint: string): Promise<boolean>;
   /** Drops what it keeps in memory of the catalog (another instance replaced it). */
   forget(): void;
-  /** By exact id first, then by name slug (first in catalog order). */
-  findByIdOrSlug(id: string, slug: string): Promise<Skill | undefined>;
+  /** By exact id first, then by name slug (first in catalog order); null for by id alone. */
+  findByIdOrSlug(id: string, slug: string | null): Promise<Skill | undefined>;
   /** Search results: the skills without their `tools`. */
   getMany(ids: readonly string[]): Promise<Map<string, Skill>>;
   all(): Promise<Skill[]>;
@@ -311,7 +311,7 @@ export function createSkillsStore(db: Database): SkillsStore {
 
     forget,
 
-    async findByIdOrSlug(id: string, slug: string): Promise<Skill | undefined> {
+    async findByIdOrSlug(id: string, slug: string | null): Promise<Skill | undefined> {
       const row = await db.get<{ data: string }>(
         'SELECT data FROM skills WHERE id = ? OR id = ? OR slug = ? ORDER BY id IN (?, ?) DESC, position LIMIT 1',
         [id, slug, slug, id, slug],

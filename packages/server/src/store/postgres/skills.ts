@@ -117,7 +117,7 @@ export function createPostgresSkillsStore(db: PostgresDatabase, now: () => numbe
 
     forget,
 
-    async findByIdOrSlug(id: string, slug: string) {
+    async findByIdOrSlug(id: string, slug: string | null) {
       const row = await db.get<{ data: string }>(
         'SELECT data FROM skills WHERE id = ? OR id = ? OR slug = ? ORDER BY id IN (?, ?) DESC, position LIMIT 1',
         [id, slug, slug, id, slug],
