@@ -56,3 +56,4 @@ export { captureDisabled } from './daemon/kill-switch.js';
 export { StateStore, hashFile } from './daemon/state.js';
 export type { StateEntry } from './daemon/state.js';
 export { axleHome, claudeProjectsDir, defaultPaths } from './paths.js';
+export { replaceFile } from './replace-file.js';

@@ -1,6 +1,6 @@
-import { randomBytes } from 'node:crypto';
-import { copyFile, lstat, mkdir, open, readFile, readlink, rename, rm, stat } from 'node:fs/promises';
-import { basename, dirname, join, resolve } from 'node:path';
+import { copyFile, lstat, mkdir, readFile, readlink, stat } from 'node:fs/promises';
+import { replaceFile } from '@axle/extractor';
+import { dirname, resolve } from 'node:path';
 
 /** The file's text, or undefined when it does not exist. */
 export async function readText(path: string): Promise<string | undefined> {
@@ -69,22 +69,7 @@ export async function writeAtomic(
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
   }
-  const tmp = join(dirname(target), `.${basename(target)}.${randomBytes(4).toString('hex')}.tmp`);
-  const handle = await open(tmp, 'w', mode);
-  try {
-    try {
-      await handle.chmod(mode); // open's mode is filtered by the umask
-      await handle.writeFile(text, 'utf8');
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await rename(tmp, target);
-  } catch (err) {
-    // A full disk or a size limit: the file stays as it was, and no part of the new one is left beside it.
-    await rm(tmp, { force: true });
-    throw err;
-  }
+  await replaceFile(target, text, mode);
 }
 
 export const backupPath = (path: string) => `${path}.axle-backup`;

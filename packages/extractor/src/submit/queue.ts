@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SourceClient } from '../conversation.js';
 import { defaultPaths } from '../paths.js';
 import { jaccard, shingles } from '../pipeline/dedup.js';
 import { redactPersonal } from '../pipeline/personal.js';
+import { replaceFile } from '../replace-file.js';
 import type { LearningDraft } from '../types.js';
 
 export type QueueState = 'pending' | 'done' | 'rejected';
@@ -31,7 +32,7 @@ export interface QueueItem {
 
 /**
  * A directory-backed queue: `pending/`, `done/` and `rejected/`, one JSON file per draft. Files are
- * written to a temporary name and renamed, so a crash never leaves a half-written draft; ids sort by
+ * written with replaceFile, so a crash or a power loss never leaves a half-written draft; ids sort by
  * creation time, so sending is first in, first out.
  */
 export class DraftQueue {
@@ -43,15 +44,7 @@ export class DraftQueue {
 
   private async write(state: QueueState, item: QueueItem): Promise<void> {
     await mkdir(join(this.dir, state), { recursive: true });
-    const tmp = join(this.dir, state, `.${item.id}.${randomBytes(4).toString('hex')}.tmp`);
-    try {
-      await writeFile(tmp, `${JSON.stringify(item, null, 2)}\n`, { mode: 0o600 });
-      await rename(tmp, this.path(state, item.id));
-    } catch (err) {
-      // A full disk: no part of the draft is left behind for nothing to read or remove.
-      await rm(tmp, { force: true });
-      throw err;
-    }
+    await replaceFile(this.path(state, item.id), `${JSON.stringify(item, null, 2)}\n`, 0o600);
   }
 
   /** Queues a draft, its person names and street addresses redacted first (`redactPersonal`), whoever made it. */
