@@ -82,7 +82,8 @@ export function createApp(deps: AppDeps): BuiltApp {
   );
   app.use(countSearches(deps.searchCounts));
   app.use(router.routes());
-  app.use(router.allowedMethods({ throw: true }));
+  // Not thrown: the router then sets Allow, which a 405 must carry; the error middleware writes the body.
+  app.use(router.allowedMethods());
 
   return { app, api };
 }

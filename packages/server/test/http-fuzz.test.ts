@@ -538,7 +538,8 @@ describe('the shared rules of docs/http-api.md on every path', () => {
   const paths = [...new Set(OPERATIONS.map(([, path]) => path))];
   const concrete = (path: string, method: string) =>
     path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(plausible(method, path, name, undefined)));
-  it('a method a path does not document answers 405 method_not_allowed', async () => {
+  // The Allow header found missing on every 405 (a client of GET /mcp is told which method to use by it).
+  it('a method a path does not document answers 405 method_not_allowed, with Allow naming the documented ones', async () => {
     const faults: string[] = [];
     for (const path of paths) {
       const method = METHODS.find((m) => !(m in doc.paths[path]!))!;
@@ -548,6 +549,10 @@ describe('the shared rules of docs/http-api.md on every path', () => {
       });
       const body = (await res.json().catch(() => undefined)) as { code?: unknown } | undefined;
       if (res.status !== 405 || body?.code !== 'method_not_allowed') faults.push(`${method} ${path} -> ${res.status}`);
+      const allowed = (res.headers.get('allow') ?? '').split(/,\s*/).filter((m) => m !== 'HEAD' && m !== '');
+      const documented = Object.keys(doc.paths[path]!).map((m) => m.toUpperCase());
+      if (allowed.sort().join() !== documented.sort().join())
+        faults.push(`${method} ${path}: Allow ${res.headers.get('allow')}`);
     }
     expect(faults).toEqual([]);
   });

@@ -76,7 +76,7 @@ describe('error middleware and body parser over HTTP', () => {
     app.use(errorMiddleware());
     app.use(bodyParser({ maxBytes: 1024, maxDepth: 3 }));
     app.use(router.routes());
-    app.use(router.allowedMethods({ throw: true }));
+    app.use(router.allowedMethods());
     server = http.createServer(app.callback()).listen(0, '127.0.0.1');
     await new Promise((r) => server.once('listening', r));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

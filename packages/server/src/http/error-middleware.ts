@@ -28,6 +28,9 @@ export function errorMiddleware() {
       await next();
       if (ctx.status === 404 && ctx.body == null)
         throw new DomainError(ERROR_CODES.NOT_FOUND, 'Not found', { path: ctx.path });
+      // The router answers a method a path does not take with its status and the Allow header only.
+      if ((ctx.status === 405 || ctx.status === 501) && ctx.body == null)
+        throw Object.assign(new Error(), { status: ctx.status, expose: true });
     } catch (err) {
       let status: number;
       let body: Record<string, unknown>;
