@@ -77,6 +77,24 @@ describe('wallet proof against a stranger asking for the same wallet', () => {
     expect(((await crossed.json()) as { error: string }).error).toMatch(/No challenge/);
   });
 
+  it("a stranger's wrong signatures use up none of the owner's challenges", async () => {
+    const owner = privateKeyToAccount(generatePrivateKey());
+    const { challenge, signature } = await challengeAndSign(owner);
+    // Anyone may send a verify for any wallet: without the key its signatures are wrong, named challenge or not.
+    const stranger = { 'x-forwarded-for': '198.51.100.9' };
+    const junk = await privateKeyToAccount(generatePrivateKey()).signMessage({ message: 'junk' });
+    for (const body of [
+      { wallet: owner.address, signature: junk },
+      { wallet: owner.address, signature: junk, challenge },
+    ]) {
+      const refused = await post(server, '/wallet/verify', body, stranger);
+      expect(((await refused.json()) as { error: string }).error).toMatch(/does not match/);
+    }
+    expect((await post(server, '/wallet/verify', { wallet: owner.address, signature })).status).toBe(200);
+    const reused = await post(server, '/wallet/verify', { wallet: owner.address, signature, challenge });
+    expect(((await reused.json()) as { error: string }).error).toMatch(/already used/);
+  });
+
   it("a stranger using up a wallet's challenges from one address does not refuse its owner at another", async () => {
     const owner = privateKeyToAccount(generatePrivateKey());
     const stranger = { 'x-forwarded-for': '198.51.100.8' };

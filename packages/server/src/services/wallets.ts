@@ -58,6 +58,7 @@ export interface WalletsService {
 
 const bad = (message: string) => new DomainError(ERROR_CODES.VALIDATION, message);
 const alreadyHasOne = () => bad('This account already has a linked wallet');
+const usedUp = () => bad('This challenge was already used: request a new one');
 
 /** Throws the 400 that refuses linking `wallet` to the account (whose wallet, if known, is `linked`). */
 async function linkable(q: Queryable, accountId: string, wallet: string, linked: string | null): Promise<void> {
@@ -106,37 +107,34 @@ export function createWalletsService(deps: {
     },
 
     async verify(wallet, signature, accountId, challengeId) {
-      return db
-        .tx(async (q) => {
-          const now = clock.now();
-          const c =
-            challengeId === undefined
-              ? await walletsStore.latestChallenge(q, wallet)
-              : await walletsStore.challengeOf(q, wallet, challengeId);
-          if (!c) throw bad('No challenge for this wallet: request one with POST /wallet/challenge');
-          if (c.used_at !== null) throw bad('This challenge was already used: request a new one');
-          if (c.expires_at < now) throw bad('This challenge has expired: request a new one');
-          // One attempt per challenge: a wrong signature uses it up too.
-          await walletsStore.useChallenge(q, c.id, now);
-          let valid = false;
-          try {
-            const { verifyTypedData } = await import('viem');
-            valid = await verifyTypedData({
-              address: wallet as `0x${string}`,
-              ...walletProof(wallet, c.id, c.expires_at),
-              signature,
-            });
-          } catch {
-            valid = false;
-          }
-          if (!valid) return null;
-          await walletsStore.markVerified(q, wallet, now, accountId ?? null);
-          return { verified: true as const, wallet: walletKey(wallet) };
-        })
-        .then((r) => {
-          if (!r) throw bad('The signature does not match the wallet and challenge');
-          return r;
-        });
+      return db.tx(async (q) => {
+        const now = clock.now();
+        const c =
+          challengeId === undefined
+            ? await walletsStore.latestChallenge(q, wallet)
+            : await walletsStore.challengeOf(q, wallet, challengeId);
+        if (!c) throw bad('No challenge for this wallet: request one with POST /wallet/challenge');
+        if (c.used_at !== null) throw usedUp();
+        if (c.expires_at < now) throw bad('This challenge has expired: request a new one');
+        // Only a proof uses the challenge up: anyone may send a wrong signature for any wallet, and one that used it
+        // would take its owner's (the newest unused, or the one named).
+        let valid = false;
+        try {
+          const { verifyTypedData } = await import('viem');
+          valid = await verifyTypedData({
+            address: wallet as `0x${string}`,
+            ...walletProof(wallet, c.id, c.expires_at),
+            signature,
+          });
+        } catch {
+          valid = false;
+        }
+        if (!valid) throw bad('The signature does not match the wallet and challenge');
+        // Two requests racing with the same proof: one uses it.
+        if (!(await walletsStore.useChallenge(q, c.id, now))) throw usedUp();
+        await walletsStore.markVerified(q, wallet, now, accountId ?? null);
+        return { verified: true as const, wallet: walletKey(wallet) };
+      });
     },
 
     async link(accountId, wallet) {
