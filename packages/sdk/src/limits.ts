@@ -71,12 +71,14 @@ export const LIMITS = {
    * `anonymousPaidUnlock`: GET /knowledge/{id} without an API key carrying a payment or SIGN-IN-WITH-X (each verifies
    * a signature, may ask the facilitator or the chain), counted before anything is verified or settled.
    * `walletWithdraw`: POST /withdraw (a wallet signature, the sanctions screen), counted before either.
+   * `walletVerify`: POST /wallet/verify (a wallet signature; a wrong one uses no challenge), counted before it.
    */
   perAddress: {
     anonymousDiscover: { perMinute: 120 },
     anonymousKnowledgeSearch: { perMinute: 60 },
     anonymousPaidUnlock: { perMinute: 60 },
     mcp: { perMinute: 120 },
+    walletVerify: { perMinute: 30 },
     walletWithdraw: { perMinute: 10 },
   },
 } as const;

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { AccountEarnings, ContributorEarnings, ContributorSettlements } from '@axle/sdk';
+import { AccountEarnings, ContributorEarnings, ContributorSettlements, LIMITS } from '@axle/sdk';
 import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkLedger } from '../src/services/ledger-check.js';
@@ -118,6 +118,24 @@ describe('wallet challenge limits', () => {
     const refused = await post(server, '/wallet/challenge', { wallet });
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+});
+
+describe('wallet verify limits', () => {
+  it('takes 30 a minute from one address before checking the signature; the owner verifies from another', async () => {
+    const owner = privateKeyToAccount(generatePrivateKey());
+    const { challenge, signature } = await challengeAndSign(owner);
+    const junk = await privateKeyToAccount(generatePrivateKey()).signMessage({ message: 'junk' });
+    const stranger = { 'x-forwarded-for': '198.51.100.10' };
+    const { perMinute } = LIMITS.perAddress.walletVerify;
+    const wrong = [];
+    for (let i = 0; i < perMinute; i++)
+      wrong.push((await post(server, '/wallet/verify', { wallet: owner.address, signature: junk }, stranger)).status);
+    expect(wrong).toEqual(Array(perMinute).fill(400));
+    const refused = await post(server, '/wallet/verify', { wallet: owner.address, signature: junk }, stranger);
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect((await post(server, '/wallet/verify', { wallet: owner.address, signature, challenge })).status).toBe(200);
   });
 });
 

@@ -164,15 +164,25 @@ export function moneyRoutes(api: Api, deps: AppDeps): void {
     description:
       'Each challenge is single-use: an expired, mismatched or reused challenge is refused (400). Beyond the ' +
       "contract: sent with an account's session token or API key, the proof is made for that account, the only " +
-      'one that may then link the wallet (POST /account/link-wallet); one sent without keeps it.',
+      'one that may then link the wallet (POST /account/link-wallet); one sent without keeps it. ' +
+      `${LIMITS.perAddress.walletVerify.perMinute} requests per client address and minute (429 with Retry-After), ` +
+      'counted before the signature is checked.',
     tags: ['Account'],
-    before: [identity.optionalJwtOrKey(), identity.activeAccountIfAny()],
+    before: [
+      identity.optionalJwtOrKey(),
+      identity.activeAccountIfAny(),
+      addressLimit(rateLimiter, config.trustProxy, {
+        name: 'wallet-verify',
+        perMinute: LIMITS.perAddress.walletVerify.perMinute,
+      }),
+    ],
     body: WalletVerifyRequest,
     responses: {
       200: { description: 'Verified', schema: WalletVerified },
       400: { description: 'No, expired or used challenge; wrong signature' },
       401: { description: 'An invalid session token or API key was sent' },
       403: { description: 'The credential sent is of a suspended account' },
+      429: { description: 'Too many verifications from this address (Retry-After)' },
     },
     handler: ({ body }, ctx) =>
       wallets.verify(body.wallet, body.signature as `0x${string}`, ctx.state.identity?.accountId, body.challenge),
