@@ -77,6 +77,20 @@ describe('wallet proof against a stranger asking for the same wallet', () => {
     expect(((await crossed.json()) as { error: string }).error).toMatch(/No challenge/);
   });
 
+  it('a proof without its challenge named still verifies after a stranger asks for newer ones', async () => {
+    const owner = privateKeyToAccount(generatePrivateKey());
+    const { signature } = await challengeAndSign(owner);
+    // The contract's client names no challenge: the stranger's newer ones are not what the owner signed.
+    const stranger = { 'x-forwarded-for': '198.51.100.11' };
+    for (let i = 0; i < 3; i++) {
+      server.clock.advance(1_000);
+      expect((await post(server, '/wallet/challenge', { wallet: owner.address }, stranger)).status).toBe(200);
+    }
+    expect((await post(server, '/wallet/verify', { wallet: owner.address, signature })).status).toBe(200);
+    const reused = await post(server, '/wallet/verify', { wallet: owner.address, signature });
+    expect(((await reused.json()) as { error: string }).error).toMatch(/does not match/);
+  });
+
   it("a stranger's wrong signatures use up none of the owner's challenges", async () => {
     const owner = privateKeyToAccount(generatePrivateKey());
     const { challenge, signature } = await challengeAndSign(owner);

@@ -243,8 +243,8 @@ export const WalletVerifyRequest = z
       .optional()
       .describe(
         "Beyond the contract: the challenge signed (POST /wallet/challenge's `challenge`); without it, the " +
-          "wallet's newest unused challenge. Naming it keeps a challenge someone else requested for the wallet " +
-          'from taking its place.',
+          "wallet's 10 newest unused, unexpired challenges. Naming it keeps challenges someone else requested for " +
+          'the wallet from taking its place.',
       ),
   })
   .openapi('WalletVerifyRequest');

@@ -4,7 +4,7 @@ import { DomainError } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
 import type { SanctionsScreen } from '../payments/sanctions.js';
 import type { Queryable, Transactor } from '../store/queryable.js';
-import { walletKey, walletsStore } from '../store/wallets.js';
+import { type ChallengeRow, walletKey, walletsStore } from '../store/wallets.js';
 import { accountWriteBuckets } from './account-write-limits.js';
 import { getAccount } from './accounts.js';
 import { migrateWalletBalance } from './ledger.js';
@@ -14,6 +14,8 @@ import type { RateLimiter } from './rate-limit.js';
 export const CHALLENGE_TTL_SECONDS = 300;
 const CHALLENGES_PER_WALLET = { limit: 10, windowMs: 600_000 };
 const CHALLENGES_PER_IP = { limit: 60, windowMs: 600_000 };
+/** A proof naming no challenge is checked against this many of the wallet's open ones (one address's share). */
+const OPEN_CHALLENGES_TRIED = CHALLENGES_PER_WALLET.limit;
 
 /** The EIP-712 domain of this server's wallet proofs (wallet verification and withdrawal requests). */
 export const PROOF_DOMAIN = { name: 'Axle', version: '1', chainId: 8453 } as const;
@@ -40,8 +42,8 @@ export interface WalletsService {
     ip: string,
   ): Promise<{ challenge: string; expires_in_seconds: number; typed_data: Record<string, unknown> }>;
   /**
-   * Checks the signature against the named challenge, else the wallet's newest unused one. With `accountId` (the
-   * request's credential) the proof is made for that account: only it may link the wallet.
+   * Checks the signature against the named challenge, else the wallet's open ones (newest first); a wrong one uses
+   * none. With `accountId` (the request's credential) the proof is made for that account: only it may link the wallet.
    */
   verify(
     wallet: string,
@@ -116,22 +118,28 @@ export function createWalletsService(deps: {
         if (!c) throw bad('No challenge for this wallet: request one with POST /wallet/challenge');
         if (c.used_at !== null) throw usedUp();
         if (c.expires_at < now) throw bad('This challenge has expired: request a new one');
-        // Only a proof uses the challenge up: anyone may send a wrong signature for any wallet, and one that used it
-        // would take its owner's (the newest unused, or the one named).
-        let valid = false;
-        try {
-          const { verifyTypedData } = await import('viem');
-          valid = await verifyTypedData({
+        // Anyone may ask for challenges for any wallet: unnamed, the one signed may be older than a stranger's.
+        const candidates =
+          challengeId === undefined ? await walletsStore.openChallenges(q, wallet, now, OPEN_CHALLENGES_TRIED) : [c];
+        const { verifyTypedData } = await import('viem');
+        const signs = (x: ChallengeRow) =>
+          verifyTypedData({
             address: wallet as `0x${string}`,
-            ...walletProof(wallet, c.id, c.expires_at),
+            ...walletProof(wallet, x.id, x.expires_at),
             signature,
-          });
-        } catch {
-          valid = false;
+          }).catch(() => false);
+        let signed: ChallengeRow | undefined;
+        for (const x of candidates) {
+          if (await signs(x)) {
+            signed = x;
+            break;
+          }
         }
-        if (!valid) throw bad('The signature does not match the wallet and challenge');
+        // Only a proof uses a challenge up: anyone may send a wrong signature for any wallet, and one that used it
+        // would take its owner's.
+        if (!signed) throw bad('The signature does not match the wallet and challenge');
         // Two requests racing with the same proof: one uses it.
-        if (!(await walletsStore.useChallenge(q, c.id, now))) throw usedUp();
+        if (!(await walletsStore.useChallenge(q, signed.id, now))) throw usedUp();
         await walletsStore.markVerified(q, wallet, now, accountId ?? null);
         return { verified: true as const, wallet: walletKey(wallet) };
       });

@@ -45,6 +45,15 @@ export const walletsStore = {
     );
   },
 
+  /** The wallet's unused challenges not expired at `now`, newest first, at most `limit`. */
+  openChallenges(q: Queryable, wallet: string, now: number, limit: number): Promise<ChallengeRow[]> {
+    return q.all<ChallengeRow>(
+      `SELECT * FROM wallet_challenges WHERE wallet = ? AND used_at IS NULL AND expires_at >= ?
+       ORDER BY expires_at DESC, id LIMIT ?`,
+      [walletKey(wallet), now, limit],
+    );
+  },
+
   /** The wallet's challenge with this id (what the signature signs), if it is that wallet's. */
   challengeOf(q: Queryable, wallet: string, id: string): Promise<ChallengeRow | undefined> {
     return q.get<ChallengeRow>('SELECT * FROM wallet_challenges WHERE id = ? AND wallet = ?', [id, walletKey(wallet)]);
