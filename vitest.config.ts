@@ -19,6 +19,7 @@ const ON_BOTH_BACKENDS = [
   'discover',
   'withdrawals',
   'withdrawal-attacks',
+  'wallets',
   'x402',
   'device',
   'jobs',
