@@ -15,6 +15,7 @@ import {
 } from '../payments/x402-requirements.js';
 import { PaymentRejected, verifyAuthorization } from '../payments/x402-verify.js';
 import {
+  expiryJudgedAt,
   SettlementFailed,
   type SettlementMode,
   type SettlementStatus,
@@ -547,10 +548,10 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
         if (!(err instanceof OtherPaymentPending)) throw err;
         const other = err.row;
         const fresh = other.state !== 'settled' && (other.updated_at ?? 0) > quietSince();
-        if (attempt > 1 || fresh) throw otherPaymentPending();
-        // Left by a request no longer running: where the chain says it stands decides this one.
+        if (attempt > 1 || fresh) throw otherPaymentPending(other);
+        // Left by a request no longer running, or reverted: where the chain says it stands decides this one.
         const status = await reconcileOne(other);
-        if (status.state === 'submitted') throw otherPaymentPending();
+        if (status.state === 'submitted') throw otherPaymentPending(other);
         if (status.state === 'settled') {
           // That payment bought the learning: it is booked and answers this request, whose payment is not used.
           // Booked meanwhile by another request: this one is claimed again, and served as a repeat.
@@ -744,12 +745,33 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
     return revenue && { learning: await respond(read, revenue) };
   }
 
-  const otherPaymentPending = () =>
-    new DomainError(
+  /**
+   * 409 for a payment refused beside `other`, an open one by the same wallet for the learning, with Retry-After until
+   * `other` may be known to have ended: a reverted one's authorization expired, another's request no longer settling it.
+   */
+  const otherPaymentPending = (other: PaymentClaimRow) => {
+    const now = clock.now();
+    const retryAfter = (at: number) => Math.max(1, Math.ceil((at - now) / 1000));
+    if (other.state === 'reverted') {
+      const { authorization } = JSON.parse(other.payload ?? '{}') as { authorization: Authorization };
+      return new DomainError(
+        ERROR_CODES.PAYMENT_IN_PROGRESS,
+        'An earlier payment by this wallet for this learning was refused when its settlement reverted, but its ' +
+          'authorization stays valid until it expires and may still be settled by anyone; this payment was not ' +
+          'charged. If the earlier payment is used, send it again: the learning is served to it. Once it has ' +
+          'expired unused (Retry-After), send this payment again.',
+        {},
+        retryAfter(expiryJudgedAt(authorization)),
+      );
+    }
+    return new DomainError(
       ERROR_CODES.PAYMENT_IN_PROGRESS,
       'Another payment by this wallet for this learning is being settled; this payment was not charged. ' +
         'Send it again shortly: once that payment settles, the learning is served to this wallet free.',
+      {},
+      retryAfter((other.updated_at ?? 0) + deps.settlementWaitMs + RECONCILE_GRACE_MS),
     );
+  };
 
   const unavailable = (err: SettlementUnavailable) => {
     deps.logger.warn({ err: err.message }, 'x402 settlement unavailable');
