@@ -346,6 +346,54 @@ describe('the server settles on chain itself (AXLE_RPC_URL + AXLE_SETTLEMENT_KEY
   });
 });
 
+describe('signed receipts (offer/receipt) cover settled payments only', () => {
+  const receiptIn = (res: Response) =>
+    decodePaymentResponseHeader(res.headers.get('payment-response')!).extensions?.['offer-receipt'];
+
+  it('served while settling: no receipt; once it settled, a re-signed send under its payment-identifier has one', async () => {
+    const impatient = await settlingServer(300);
+    try {
+      const c = await contributor(impatient, 1_000_000);
+      const payer = newWallet();
+      const id = generatePaymentId();
+      await chain.mint(payer.address, 1_000_000n);
+      await chain.stopMining();
+      const res = await paidUnder(impatient, c.learning.id, payer, id);
+      expect(res.status).toBe(200);
+      expect(await claimOf(impatient, payer.address)).toMatchObject({ state: 'submitted' });
+      expect(receiptIn(res)).toBeUndefined();
+      // Not settled yet: the id answers what it bought, still without a receipt.
+      const early = await paidUnder(impatient, c.learning.id, payer, id);
+      expect(early.status).toBe(200);
+      expect(receiptIn(early)).toBeUndefined();
+      await chain.mine();
+      impatient.clock.advance(300 + 30_000);
+      expect(await reconcile(impatient)).toEqual({ mode: 'chain', settled: 1, failed: 0, submitted: 0 });
+      const later = await paidUnder(impatient, c.learning.id, payer, id);
+      expect(later.status).toBe(200);
+      expect(receiptIn(later)).toMatchObject({ info: { receipt: { format: 'jws' } } });
+      expect(await unlocksOf(impatient, c.learning.id)).toEqual([{ gross_micro: 1_000_000 }]);
+      expect(await chain.balanceOf(payer.address)).toBe(0n);
+    } finally {
+      await impatient.stop();
+    }
+  });
+
+  it('settled before serving: the answer carries the receipt', async () => {
+    const server = await settlingServer(10_000);
+    try {
+      const c = await contributor(server, 1_000_000);
+      const payer = newWallet();
+      await chain.mint(payer.address, 1_000_000n);
+      const res = await paidUnder(server, c.learning.id, payer, generatePaymentId());
+      expect(res.status).toBe(200);
+      expect(receiptIn(res)).toMatchObject({ info: { receipt: { format: 'jws' } } });
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
 describe('a payer who spends the same nonce elsewhere first', () => {
   it('a used authorization is not a payment: reconciliation fails it and the share is never credited', async () => {
     const impatient = await settlingServer(300);

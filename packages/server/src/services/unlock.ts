@@ -135,7 +135,8 @@ interface Read {
 interface Booked {
   revenue: LearningFull['_revenue'];
   txHash: string | null;
-  paid: boolean;
+  /** Its payment is settled: the answer carries a signed receipt. */
+  settled: boolean;
   /** The learning's running totals after it, when it counted. */
   totals?: LearningTotals;
 }
@@ -421,15 +422,16 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
       sameWallet(walletClaim, l.contributorWallet) ||
       sameWallet(payer, ownerWallet);
     const responseHeader = carrier === 'X-Payment' ? 'X-PAYMENT-RESPONSE' : 'PAYMENT-RESPONSE';
-    // A paid unlock's answer carries a signed receipt (offer/receipt extension); a capped repeat's does not.
-    const answer = async (txHash: string | null, paid: boolean) => ({
+    // The answer for a settled payment carries a signed receipt (offer/receipt: a receipt says the payment was
+    // received); one served while settling, verified offline only, or a capped repeat's does not.
+    const answer = async (txHash: string | null, settled: boolean) => ({
       header: responseHeader,
       value: encodePaymentResponseHeader({
         success: true,
         transaction: txHash ?? '',
         network: NETWORK,
         payer,
-        ...(paid && { extensions: await receiptExtension(await deps.extensions.receipt(t.resource, payer)) }),
+        ...(settled && { extensions: await receiptExtension(await deps.extensions.receipt(t.resource, payer)) }),
       }),
     });
     // What an id bought answers it only while the payer holds the learning by a payment that stands (a paid unlock of
@@ -437,9 +439,13 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
     const replay = async (prior: PriorPayment): Promise<UnlockResult> => {
       if (!(await ledgerStore.lastUnlock(db, walletKey(payer), l.id, clock.now() - REPEAT_WINDOW_MS)))
         throw paymentIdLapsed();
+      // Its receipt once its payment has settled (served while settling, reconciliation may have settled it since).
+      const row = prior.nonce
+        ? await paymentClaimsStore.get(db, { chainId: CHAIN_ID, payer, nonce: prior.nonce })
+        : null;
       return {
         learning: await respond(read, prior.revenue as LearningFull['_revenue']),
-        paymentResponse: await answer(prior.txHash, !prior.revenue.accrual_capped),
+        paymentResponse: await answer(prior.txHash, row?.state === 'settled'),
       };
     };
     // The same payment under its id again: what it bought, with nothing verified or settled a second time.
@@ -483,7 +489,7 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
       if (state !== 'verified') await paymentClaimsStore.setState(q, c, { state, txHash, now: clock.now() });
       const revenue = revenueOf(terms.priceMicro, split, selfDealing);
       if (idKey) await completePaymentId(q, idKey.id, revenue, txHash);
-      return { revenue, txHash, paid: true, totals };
+      return { revenue, txHash, settled: state === 'settled', totals };
     };
 
     const served = async (b: Booked): Promise<UnlockResult> => {
@@ -493,7 +499,7 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
           : {};
       return {
         learning: await respond(read, { ...b.revenue, ...settlement }, b.totals),
-        paymentResponse: await answer(b.txHash, b.paid),
+        paymentResponse: await answer(b.txHash, b.settled),
       };
     };
 
@@ -530,7 +536,7 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
           await paymentClaimsStore.attachUnlock(q, claim, id);
           await paymentClaimsStore.setState(q, claim, { state: 'failed', reason: REPEAT_NOT_SETTLED, now });
           if (idKey) await completePaymentId(q, idKey.id, capped(t.priceMicro), null);
-          return { revenue: capped(t.priceMicro), txHash: null, paid: false };
+          return { revenue: capped(t.priceMicro), txHash: null, settled: false };
         }
         // Another payment by this wallet for this learning may still settle, or settled unbooked: this one is not
         // settled beside it (the throw rolls this claim and id back). One its request left is settled first.
