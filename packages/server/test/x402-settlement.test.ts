@@ -346,6 +346,54 @@ describe('the server settles on chain itself (AXLE_RPC_URL + AXLE_SETTLEMENT_KEY
   });
 });
 
+describe('signed receipts (offer/receipt) cover settled payments only', () => {
+  const receiptIn = (res: Response) =>
+    decodePaymentResponseHeader(res.headers.get('payment-response')!).extensions?.['offer-receipt'];
+
+  it('served while settling: no receipt; once it settled, a re-signed send under its payment-identifier has one', async () => {
+    const impatient = await settlingServer(300);
+    try {
+      const c = await contributor(impatient, 1_000_000);
+      const payer = newWallet();
+      const id = generatePaymentId();
+      await chain.mint(payer.address, 1_000_000n);
+      await chain.stopMining();
+      const res = await paidUnder(impatient, c.learning.id, payer, id);
+      expect(res.status).toBe(200);
+      expect(await claimOf(impatient, payer.address)).toMatchObject({ state: 'submitted' });
+      expect(receiptIn(res)).toBeUndefined();
+      // Not settled yet: the id answers what it bought, still without a receipt.
+      const early = await paidUnder(impatient, c.learning.id, payer, id);
+      expect(early.status).toBe(200);
+      expect(receiptIn(early)).toBeUndefined();
+      await chain.mine();
+      impatient.clock.advance(300 + 30_000);
+      expect(await reconcile(impatient)).toEqual({ mode: 'chain', settled: 1, failed: 0, submitted: 0 });
+      const later = await paidUnder(impatient, c.learning.id, payer, id);
+      expect(later.status).toBe(200);
+      expect(receiptIn(later)).toMatchObject({ info: { receipt: { format: 'jws' } } });
+      expect(await unlocksOf(impatient, c.learning.id)).toEqual([{ gross_micro: 1_000_000 }]);
+      expect(await chain.balanceOf(payer.address)).toBe(0n);
+    } finally {
+      await impatient.stop();
+    }
+  });
+
+  it('settled before serving: the answer carries the receipt', async () => {
+    const server = await settlingServer(10_000);
+    try {
+      const c = await contributor(server, 1_000_000);
+      const payer = newWallet();
+      await chain.mint(payer.address, 1_000_000n);
+      const res = await paidUnder(server, c.learning.id, payer, generatePaymentId());
+      expect(res.status).toBe(200);
+      expect(receiptIn(res)).toMatchObject({ info: { receipt: { format: 'jws' } } });
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
 describe('a payer who spends the same nonce elsewhere first', () => {
   it('a used authorization is not a payment: reconciliation fails it and the share is never credited', async () => {
     const impatient = await settlingServer(300);
@@ -744,33 +792,76 @@ describe('a settlement that reverts while its authorization stays unused (the pa
     await chargedOnce(server, c, payer, 0n);
   });
 
-  it('without a payment-identifier: a new signature pays at once; the first, used later, is still booked when sent again', async () => {
+  /** The seconds a 409 says to wait: until the chain can be judged past `header`'s validBefore (60 s of skew after it). */
+  const untilExpired = (header: string) =>
+    Number(signedIn(header).authorization.validBefore) + 60 - Math.floor(server.clock.now() / 1000);
+
+  it('without a payment-identifier: a new signature is refused 409, charged nothing, while the first may be used; used by a third party, the first is served once, charged once', async () => {
     const c = await contributor(server, 1_000_000);
     const payer = newWallet();
     const first = await pay(server, payer, 1_000_000);
     await reverted(c.learning.id, payer, { 'x-payment': first });
     const firstClaim = await claimOf(server, payer.address);
     expect(firstClaim).toMatchObject({ state: 'reverted', unlock_id: null });
-    // A new nonce is a new claim: the buyer, refused, pays anew without waiting for the first.
+    // Refused, the buyer re-signs at once: the first is public and valid, so this one would be a second charge.
     await chain.mint(payer.address, 1_000_000n);
-    const next = await getUnlock(server, c.learning.id, { 'x-payment': await pay(server, payer, 1_000_000) });
-    expect(next.status).toBe(200);
-    await chargedOnce(server, c, payer, 0n);
-    // The first authorization is sent by a third party once the payer is funded again: it paid, so it is booked.
-    await chain.mint(payer.address, 1_000_000n);
+    const second = await pay(server, payer, 1_000_000);
+    const refused = await getUnlock(server, c.learning.id, { 'x-payment': second });
+    expect(refused.status).toBe(409);
+    expect(await refused.json()).toMatchObject({
+      code: 'payment_in_progress',
+      error: expect.stringMatching(/may still be settled.*not charged/),
+    });
+    expect(Number(refused.headers.get('retry-after'))).toBe(untilExpired(first));
+    expect(await chain.balanceOf(payer.address)).toBe(1_000_000n);
+    expect(
+      await server.db.all('SELECT nonce FROM payment_claims WHERE payer = ?', [payer.address.toLowerCase()]),
+    ).toEqual([{ nonce: firstClaim!.nonce }]);
+    // Later, with its request's wait over, still refused while the first stays unused and valid.
+    server.clock.advance(10_000 + 30_000 + 1);
+    expect((await getUnlock(server, c.learning.id, { 'x-payment': second })).status).toBe(409);
+    // A third party sends the first authorization: the payer is served by sending it again, charged once.
     await sendElsewhere(signedIn(first));
     expect(await chain.balanceOf(payer.address)).toBe(0n);
-    server.clock.advance(10_000 + 30_000 + 1);
-    expect(await reconcile(server)).toEqual({ mode: 'chain', settled: 1, failed: 0, submitted: 0 });
-    const again = await getUnlock(server, c.learning.id, { 'x-payment': first });
-    expect(again.status).toBe(200);
-    expect((await again.json())._revenue).toMatchObject({ amount_paid_usd: 1, contributor_earned_usd: 0.7 });
-    expect(
-      await server.db.get('SELECT state, unlock_id FROM payment_claims WHERE nonce = ?', [firstClaim!.nonce]),
-    ).toMatchObject({ state: 'settled', unlock_id: expect.any(String) });
-    expect(await unlocksOf(server, c.learning.id)).toEqual([{ gross_micro: 1_000_000 }, { gross_micro: 1_000_000 }]);
-    expect(await earnings(server, c.key)).toMatchObject({ pending_balance: 1.4, awaiting_settlement: 0 });
+    const served = await getUnlock(server, c.learning.id, { 'x-payment': first });
+    expect(served.status).toBe(200);
+    expect((await served.json())._revenue).toMatchObject({ amount_paid_usd: 1, contributor_earned_usd: 0.7 });
+    await chargedOnce(server, c, payer, 0n);
+    // The second, sent again, is a repeat: free, and never settled.
+    await chain.mint(payer.address, 1_000_000n);
+    const repeat = await getUnlock(server, c.learning.id, { 'x-payment': second });
+    expect(repeat.status).toBe(200);
+    expect((await repeat.json())._revenue).toMatchObject({ accrual_capped: true, amount_paid_usd: 0 });
+    expect(await chain.balanceOf(payer.address)).toBe(1_000_000n);
+    expect(await reconcile(server)).toEqual({ mode: 'chain', settled: 0, failed: 0, submitted: 0 });
     expect(await checkLedger(server.db)).toEqual([]);
+  });
+
+  it('without a payment-identifier: once the first expired unused, by the chain too, a new signature pays once', async () => {
+    const c = await contributor(server, 1_000_000);
+    const payer = newWallet();
+    const first = await pay(server, payer, 1_000_000);
+    await reverted(c.learning.id, payer, { 'x-payment': first });
+    await chain.mint(payer.address, 1_000_000n);
+    expect((await getUnlock(server, c.learning.id, { 'x-payment': await pay(server, payer, 1_000_000) })).status).toBe(
+      409,
+    );
+    // Past its validBefore by our clock, not by the chain's: a block could still include the first.
+    const validBefore = BigInt(signedIn(first).authorization.validBefore!);
+    server.clock.set(Number(validBefore) * 1000 + 3_600_000);
+    const early = await getUnlock(server, c.learning.id, { 'x-payment': await pay(server, payer, 1_000_000) });
+    expect(early.status).toBe(409);
+    expect(early.headers.get('retry-after')).toBe('1');
+    // A block timestamped at validBefore with the first unused: it can never be used, so the new payment pays.
+    await chain.mineAt(validBefore);
+    const paid = await getUnlock(server, c.learning.id, { 'x-payment': await pay(server, payer, 1_000_000) });
+    expect(paid.status).toBe(200);
+    expect(
+      await server.db.get('SELECT state, reason FROM payment_claims WHERE nonce = ?', [
+        signedIn(first).authorization.nonce,
+      ]),
+    ).toEqual({ state: 'failed', reason: 'the authorization expired before it was settled' });
+    await chargedOnce(server, c, payer, 0n);
   });
 });
 

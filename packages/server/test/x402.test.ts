@@ -56,6 +56,8 @@ describe('x402 payments verified offline (no settlement configured)', () => {
     });
     const settled = decodePaymentResponseHeader(res.headers.get('payment-response')!);
     expect(settled).toMatchObject({ success: true, network: 'eip155:8453', payer: account.address.toLowerCase() });
+    // Never settled, so no signed receipt: a receipt says the payment was received.
+    expect(settled.extensions).toBeUndefined();
     const row = await server.db.get<{ settlement_path: string; buyer: string }>(
       'SELECT settlement_path, buyer FROM unlocks WHERE learning_id = ?',
       [l.id],

@@ -8,7 +8,7 @@ export class DomainError extends Error {
     readonly code: string,
     message: string,
     readonly details: Record<string, unknown> = {},
-    /** For rate limits: how long the caller should wait (the Retry-After header). */
+    /** How long the caller should wait before trying again (the Retry-After header): rate limits, a payment in progress. */
     readonly retryAfterSeconds?: number,
   ) {
     super(message);

@@ -18,12 +18,13 @@ import type { Authorization } from './x402-payload.js';
 import {
   afterUnpaid,
   type ChainReader,
+  expiryJudgedAt,
   type SettlementStatus,
   type Settler,
   SettlementUnavailable,
 } from './settlement.js';
 import { CHAIN_ID, USDC } from './x402-requirements.js';
-import { CLOCK_SKEW_SECONDS, PaymentRejected } from './x402-verify.js';
+import { PaymentRejected } from './x402-verify.js';
 
 /** The EIP-3009 surface of USDC (FiatTokenV2) this server calls and reads. */
 export const eip3009Abi = parseAbi([
@@ -36,8 +37,6 @@ export const eip3009Abi = parseAbi([
 /** How far back reconciliation looks for the block that used an authorization (about 5.5 h on Base). */
 const LOG_LOOKBACK_BLOCKS = 10_000n;
 const RECEIPT_POLL_MS = 200;
-/** Expiry is judged only this far past validBefore by our clock: the tolerated skew, as much again for late blocks. */
-const EXPIRY_MARGIN_SECONDS = 2n * BigInt(CLOCK_SKEW_SECONDS);
 
 export interface ChainOptions {
   rpcUrl: string;
@@ -128,13 +127,13 @@ export function chainReader(o: ChainOptions): ChainReader {
   }
 
   /**
-   * True once the authorization can never be used: our clock is past its validBefore by EXPIRY_MARGIN_SECONDS, and
+   * True once the authorization can never be used: our clock is past expiryJudgedAt, and
    * the chain's latest block is timestamped at or past it (the token refuses it from then on, and later blocks are
    * later) with the nonce still unused at that block.
    */
   async function expiredUnused(a: Authorization, nowMs: number): Promise<boolean> {
+    if (expiryJudgedAt(a) > nowMs) return false;
     const validBefore = BigInt(a.validBefore);
-    if ((validBefore + EXPIRY_MARGIN_SECONDS) * 1000n > BigInt(nowMs)) return false;
     const block = await pub.getBlock({ blockTag: 'latest' });
     if (block.timestamp < validBefore) return false;
     const used = await pub.readContract({

@@ -4,7 +4,7 @@ import { type Clock, systemClock } from '../clock.js';
 import type { Authorization, DecodedPayment } from './x402-payload.js';
 import { toV2Payload } from './x402-payload.js';
 import { NETWORK } from './x402-requirements.js';
-import { PaymentRejected } from './x402-verify.js';
+import { CLOCK_SKEW_SECONDS, PaymentRejected } from './x402-verify.js';
 
 /**
  * Which way this server settles x402 payments:
@@ -54,6 +54,12 @@ export class SettlementUnavailable extends Error {
     super(message);
   }
 }
+
+/**
+ * When (ms, our clock) an unused authorization may be judged expired: its validBefore plus the skew tolerated at
+ * verification, as much again for late blocks (the token checks validBefore against the block's timestamp).
+ */
+export const expiryJudgedAt = (a: Authorization) => (Number(a.validBefore) + 2 * CLOCK_SKEW_SECONDS) * 1000;
 
 /** What reconciliation knows of a claimed payment. */
 export interface OpenPayment {

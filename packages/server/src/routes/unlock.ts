@@ -79,7 +79,8 @@ export function unlockRoutes(api: Api, deps: AppDeps): void {
         description:
           'CONTRIBUTOR_NOT_ONBOARDED: the contributor has not accepted the current terms; ' +
           'payment_identifier_conflict: the payment-identifier is bound to another payment; ' +
-          'payment_in_progress: the payment under this payment-identifier is still settling',
+          'payment_in_progress: the payment under this payment-identifier, or an earlier one by the same wallet for ' +
+          'this learning, may still settle (Retry-After); this one was not charged',
       },
       502: { description: 'The x402 facilitator could not be reached; nothing was charged' },
     },

@@ -15,6 +15,7 @@ import {
 } from '../payments/x402-requirements.js';
 import { PaymentRejected, verifyAuthorization } from '../payments/x402-verify.js';
 import {
+  expiryJudgedAt,
   SettlementFailed,
   type SettlementMode,
   type SettlementStatus,
@@ -134,7 +135,8 @@ interface Read {
 interface Booked {
   revenue: LearningFull['_revenue'];
   txHash: string | null;
-  paid: boolean;
+  /** Its payment is settled: the answer carries a signed receipt. */
+  settled: boolean;
   /** The learning's running totals after it, when it counted. */
   totals?: LearningTotals;
 }
@@ -420,15 +422,16 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
       sameWallet(walletClaim, l.contributorWallet) ||
       sameWallet(payer, ownerWallet);
     const responseHeader = carrier === 'X-Payment' ? 'X-PAYMENT-RESPONSE' : 'PAYMENT-RESPONSE';
-    // A paid unlock's answer carries a signed receipt (offer/receipt extension); a capped repeat's does not.
-    const answer = async (txHash: string | null, paid: boolean) => ({
+    // The answer for a settled payment carries a signed receipt (offer/receipt: a receipt says the payment was
+    // received); one served while settling, verified offline only, or a capped repeat's does not.
+    const answer = async (txHash: string | null, settled: boolean) => ({
       header: responseHeader,
       value: encodePaymentResponseHeader({
         success: true,
         transaction: txHash ?? '',
         network: NETWORK,
         payer,
-        ...(paid && { extensions: await receiptExtension(await deps.extensions.receipt(t.resource, payer)) }),
+        ...(settled && { extensions: await receiptExtension(await deps.extensions.receipt(t.resource, payer)) }),
       }),
     });
     // What an id bought answers it only while the payer holds the learning by a payment that stands (a paid unlock of
@@ -436,9 +439,13 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
     const replay = async (prior: PriorPayment): Promise<UnlockResult> => {
       if (!(await ledgerStore.lastUnlock(db, walletKey(payer), l.id, clock.now() - REPEAT_WINDOW_MS)))
         throw paymentIdLapsed();
+      // Its receipt once its payment has settled (served while settling, reconciliation may have settled it since).
+      const row = prior.nonce
+        ? await paymentClaimsStore.get(db, { chainId: CHAIN_ID, payer, nonce: prior.nonce })
+        : null;
       return {
         learning: await respond(read, prior.revenue as LearningFull['_revenue']),
-        paymentResponse: await answer(prior.txHash, !prior.revenue.accrual_capped),
+        paymentResponse: await answer(prior.txHash, row?.state === 'settled'),
       };
     };
     // The same payment under its id again: what it bought, with nothing verified or settled a second time.
@@ -482,7 +489,7 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
       if (state !== 'verified') await paymentClaimsStore.setState(q, c, { state, txHash, now: clock.now() });
       const revenue = revenueOf(terms.priceMicro, split, selfDealing);
       if (idKey) await completePaymentId(q, idKey.id, revenue, txHash);
-      return { revenue, txHash, paid: true, totals };
+      return { revenue, txHash, settled: state === 'settled', totals };
     };
 
     const served = async (b: Booked): Promise<UnlockResult> => {
@@ -492,7 +499,7 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
           : {};
       return {
         learning: await respond(read, { ...b.revenue, ...settlement }, b.totals),
-        paymentResponse: await answer(b.txHash, b.paid),
+        paymentResponse: await answer(b.txHash, b.settled),
       };
     };
 
@@ -529,7 +536,7 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
           await paymentClaimsStore.attachUnlock(q, claim, id);
           await paymentClaimsStore.setState(q, claim, { state: 'failed', reason: REPEAT_NOT_SETTLED, now });
           if (idKey) await completePaymentId(q, idKey.id, capped(t.priceMicro), null);
-          return { revenue: capped(t.priceMicro), txHash: null, paid: false };
+          return { revenue: capped(t.priceMicro), txHash: null, settled: false };
         }
         // Another payment by this wallet for this learning may still settle, or settled unbooked: this one is not
         // settled beside it (the throw rolls this claim and id back). One its request left is settled first.
@@ -547,10 +554,10 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
         if (!(err instanceof OtherPaymentPending)) throw err;
         const other = err.row;
         const fresh = other.state !== 'settled' && (other.updated_at ?? 0) > quietSince();
-        if (attempt > 1 || fresh) throw otherPaymentPending();
-        // Left by a request no longer running: where the chain says it stands decides this one.
+        if (attempt > 1 || fresh) throw otherPaymentPending(other);
+        // Left by a request no longer running, or reverted: where the chain says it stands decides this one.
         const status = await reconcileOne(other);
-        if (status.state === 'submitted') throw otherPaymentPending();
+        if (status.state === 'submitted') throw otherPaymentPending(other);
         if (status.state === 'settled') {
           // That payment bought the learning: it is booked and answers this request, whose payment is not used.
           // Booked meanwhile by another request: this one is claimed again, and served as a repeat.
@@ -744,12 +751,33 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
     return revenue && { learning: await respond(read, revenue) };
   }
 
-  const otherPaymentPending = () =>
-    new DomainError(
+  /**
+   * 409 for a payment refused beside `other`, an open one by the same wallet for the learning, with Retry-After until
+   * `other` may be known to have ended: a reverted one's authorization expired, another's request no longer settling it.
+   */
+  const otherPaymentPending = (other: PaymentClaimRow) => {
+    const now = clock.now();
+    const retryAfter = (at: number) => Math.max(1, Math.ceil((at - now) / 1000));
+    if (other.state === 'reverted') {
+      const { authorization } = JSON.parse(other.payload ?? '{}') as { authorization: Authorization };
+      return new DomainError(
+        ERROR_CODES.PAYMENT_IN_PROGRESS,
+        'An earlier payment by this wallet for this learning was refused when its settlement reverted, but its ' +
+          'authorization stays valid until it expires and may still be settled by anyone; this payment was not ' +
+          'charged. If the earlier payment is used, send it again: the learning is served to it. Once it has ' +
+          'expired unused (Retry-After), send this payment again.',
+        {},
+        retryAfter(expiryJudgedAt(authorization)),
+      );
+    }
+    return new DomainError(
       ERROR_CODES.PAYMENT_IN_PROGRESS,
       'Another payment by this wallet for this learning is being settled; this payment was not charged. ' +
         'Send it again shortly: once that payment settles, the learning is served to this wallet free.',
+      {},
+      retryAfter((other.updated_at ?? 0) + deps.settlementWaitMs + RECONCILE_GRACE_MS),
     );
+  };
 
   const unavailable = (err: SettlementUnavailable) => {
     deps.logger.warn({ err: err.message }, 'x402 settlement unavailable');

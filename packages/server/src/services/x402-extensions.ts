@@ -88,6 +88,8 @@ export interface PaymentIdKey {
 export interface PriorPayment {
   revenue: Record<string, unknown>;
   txHash: string | null;
+  /** The authorization the id was reserved for (null on ids from before migration 230). */
+  nonce: string | null;
 }
 
 /** An id reserved by a request that ended (its instance died) without booking or releasing it: the claim it made. */
@@ -119,7 +121,7 @@ export async function priorPayment(
       return { abandoned: { nonce: row.nonce } };
     throw paymentInProgress();
   }
-  return { revenue: JSON.parse(row.revenue) as Record<string, unknown>, txHash: row.tx_hash };
+  return { revenue: JSON.parse(row.revenue) as Record<string, unknown>, txHash: row.tx_hash, nonce: row.nonce };
 }
 
 /** The id's payment no longer buys the learning (older than the repeat window, or it failed to settle). */

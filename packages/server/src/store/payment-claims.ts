@@ -83,13 +83,13 @@ export const paymentClaimsStore = {
 
   /**
    * Another authorization by the payer for the learning that may settle or has settled but has bought no unlock
-   * yet: a payment for the same purchase in flight, or left by a request that died. By the primary key's
-   * (chain, payer) prefix. Not a reverted one: its request was refused, so the buyer may pay anew.
+   * yet: a payment for the same purchase in flight, left by a request that died, or reverted while its authorization
+   * (public, still valid) may be used by anyone. By the primary key's (chain, payer) prefix.
    */
   pendingFor(q: Queryable, c: ClaimKey & { learningId: string }): Promise<PaymentClaimRow | undefined> {
     return q.get<PaymentClaimRow>(
       `SELECT * FROM payment_claims WHERE chain_id = ? AND payer = ? AND nonce <> ? AND learning_id = ?
-       AND state NOT IN ('failed', 'reverted') AND unlock_id IS NULL ORDER BY created_at LIMIT 1`,
+       AND state <> 'failed' AND unlock_id IS NULL ORDER BY created_at LIMIT 1`,
       [...key(c), c.learningId],
     );
   },
