@@ -42,14 +42,20 @@ describe.skipIf(!hasTmux)('the capture prompt on a real terminal (tmux)', () => 
     await stop?.();
   });
 
-  it('asks "Enable background extraction? [y/N]" and Enter means No', async () => {
+  /** A home with every client's config and a signed-in Axle, `axle setup` started in tmux session `setup`. */
+  async function setupInTerminal(email: string) {
     const home = tempHome();
     writeClientFiles(home);
-    const key = await mintKey(server.url, smtp, 'prompt@example.com');
+    const key = await mintKey(server.url, smtp, email);
     writeAxleConfig(home, { server: server.url, api_key: key.api_key });
     const script = path.join(home, 'run.sh');
     fs.writeFileSync(script, `HOME='${home}' '${process.execPath}' '${CLI_BIN}' setup; echo "EXIT=$?"; sleep 60\n`);
     tmux('new-session', '-d', '-s', 'setup', '-x', '250', '-y', '60', `sh '${script}'`);
+    return { home, key };
+  }
+
+  it('asks "Enable background extraction? [y/N]" and Enter means No', async () => {
+    const { home, key } = await setupInTerminal('prompt@example.com');
     const asked = await screenWith('Enable background extraction? [y/N]');
     // Three lines first: what is read, what is sent where, how to turn it off.
     const lines = asked.split('\n').map((l) => l.trim());
@@ -73,13 +79,7 @@ describe.skipIf(!hasTmux)('the capture prompt on a real terminal (tmux)', () => 
   });
 
   it('keeps what a client wrote to its config while the capture question waited for an answer', async () => {
-    const home = tempHome();
-    writeClientFiles(home);
-    const key = await mintKey(server.url, smtp, 'prompt-race@example.com');
-    writeAxleConfig(home, { server: server.url, api_key: key.api_key });
-    const script = path.join(home, 'run.sh');
-    fs.writeFileSync(script, `HOME='${home}' '${process.execPath}' '${CLI_BIN}' setup; echo "EXIT=$?"; sleep 60\n`);
-    tmux('new-session', '-d', '-s', 'setup', '-x', '250', '-y', '60', `sh '${script}'`);
+    const { home } = await setupInTerminal('prompt-race@example.com');
     await screenWith('Enable background extraction? [y/N]');
     // A running Claude Code rewrites ~/.claude.json (and the person edits settings) while the question waits.
     const claudeJson = path.join(home, CLIENT_FILES['claude-code']!.file);
@@ -100,15 +100,7 @@ describe.skipIf(!hasTmux)('the capture prompt on a real terminal (tmux)', () => 
 
   // Found by pressing Ctrl-C at setup's question: 'AbortError: Aborted with Ctrl+C / Code: ABORT_ERR', exit 1.
   it('Ctrl-C at the question stops setup with exit 130 and one line, every client file as it was', async () => {
-    const home = tempHome();
-    writeClientFiles(home);
-    writeAxleConfig(home, {
-      server: server.url,
-      api_key: (await mintKey(server.url, smtp, 'prompt-stop@example.com')).api_key,
-    });
-    const script = path.join(home, 'run.sh');
-    fs.writeFileSync(script, `HOME='${home}' '${process.execPath}' '${CLI_BIN}' setup; echo "EXIT=$?"; sleep 60\n`);
-    tmux('new-session', '-d', '-s', 'setup', '-x', '250', '-y', '60', `sh '${script}'`);
+    const { home } = await setupInTerminal('prompt-stop@example.com');
     await screenWith('Enable background extraction? [y/N]');
     tmux('send-keys', '-t', 'setup', 'C-c');
     const screen = await screenWith('EXIT=');
