@@ -6,7 +6,14 @@
 //
 // A root is a checkout whose packages/server/dist is built (a copy of the tree before a change, say).
 import path from 'node:path';
-import { knowledgeLoad, knowledgeQueries, largeStore, makeKeys, roundQueries } from './lib/knowledge-bench.js';
+import {
+  knowledgeLoad,
+  knowledgeQueries,
+  largeStore,
+  makeKeys,
+  roundQueries,
+  SEARCH_KEYS,
+} from './lib/knowledge-bench.js';
 import { cpuSeconds, ROOT, startServer, waitSemantic } from './lib/server.js';
 
 const [rootA, rootB, roundsArg] = process.argv.slice(2);
@@ -20,7 +27,7 @@ const PHASE_S = 8;
 
 const { dir } = await largeStore(path.join(ROOT, 'node_modules/.cache/axle-bench-learnings'));
 const queries = knowledgeQueries();
-const [key] = await makeKeys(dir, 1);
+const keys = await makeKeys(dir, SEARCH_KEYS);
 const servers = {};
 try {
   for (const [name, root] of [
@@ -34,13 +41,13 @@ try {
     if (state !== 'ready') throw new Error(`${name}: semantic search ${state}`);
   }
   for (const name of ['A', 'B'])
-    await knowledgeLoad(servers[name].server.url, queries.slice(queries.length / 2), WARMUP_S, key);
+    await knowledgeLoad(servers[name].server.url, queries.slice(queries.length / 2), WARMUP_S, keys);
   for (let round = 0; round < ROUNDS; round++) {
     for (const name of round % 2 === 0 ? ['A', 'B'] : ['B', 'A']) {
       const { server, runs } = servers[name];
       const cpu = cpuSeconds(server.pid);
       const loop = cpuSeconds(server.pid, { mainThread: true });
-      const r = await knowledgeLoad(server.url, roundQueries(queries, round, ROUNDS), PHASE_S, key);
+      const r = await knowledgeLoad(server.url, roundQueries(queries, round, ROUNDS), PHASE_S, keys);
       r.cpuMs = ((cpuSeconds(server.pid) - cpu) * 1000) / r.total;
       r.loopMs = ((cpuSeconds(server.pid, { mainThread: true }) - loop) * 1000) / r.total;
       runs.push(r);

@@ -7,7 +7,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { prng } from './lib/generate.js';
-import { knowledgeLoad, knowledgeQueries, largeStore, makeKeys, roundQueries } from './lib/knowledge-bench.js';
+import {
+  knowledgeLoad,
+  knowledgeQueries,
+  largeStore,
+  makeKeys,
+  roundQueries,
+  SEARCH_KEYS,
+} from './lib/knowledge-bench.js';
 import { rotatingQueryLoad } from './lib/load.js';
 import { cpuSeconds, ROOT, startServer, waitSemantic } from './lib/server.js';
 
@@ -44,17 +51,17 @@ const discoverQueries = Array.from(
 const kQueries = knowledgeQueries();
 
 const { dir } = await largeStore(path.join(ROOT, 'node_modules/.cache/axle-bench-learnings'));
-const [key] = await makeKeys(dir, 1);
+const keys = await makeKeys(dir, SEARCH_KEYS);
 const server = await startServer({ dataDir: dir, env: { AXLE_SEMANTIC_SEARCH: 'on' }, timeoutMs: 120_000 });
 try {
   const state = (await waitSemantic(server.url, 120_000)).state;
   if (state !== 'ready') throw new Error(`semantic search ${state}`);
   await discoverLoad(server.url, discoverQueries.slice(1500), WARMUP_S);
-  await knowledgeLoad(server.url, kQueries.slice(kQueries.length / 2), WARMUP_S, key);
+  await knowledgeLoad(server.url, kQueries.slice(kQueries.length / 2), WARMUP_S, keys);
   const runs = { discover: [], knowledge: [] };
   const load = {
     discover: (s) => discoverLoad(server.url, discoverQueries.slice(0, 1500), s),
-    knowledge: (s, round) => knowledgeLoad(server.url, roundQueries(kQueries, round, ROUNDS), s, key),
+    knowledge: (s, round) => knowledgeLoad(server.url, roundQueries(kQueries, round, ROUNDS), s, keys),
   };
   for (let round = 0; round < ROUNDS; round++)
     for (const name of round % 2 === 0 ? ['discover', 'knowledge'] : ['knowledge', 'discover']) {

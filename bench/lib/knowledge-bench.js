@@ -102,8 +102,8 @@ export async function buildStore(dir, size, { vectors }) {
 }
 
 /**
- * API keys of `count` fresh accounts in the store at `dir` (the per-account burst limit of POST /learn is 20 a
- * minute; anonymous POST /knowledge is limited per address, keyed searches are not).
+ * API keys of `count` fresh accounts in the store at `dir` (POST /learn is limited to 20 a minute per account, keyed
+ * POST /knowledge to 120; anonymous POST /knowledge per address).
  */
 export async function makeKeys(dir, count = ACCOUNTS) {
   const db = await Database.open(path.join(dir, 'axle.db'));
@@ -168,13 +168,20 @@ export async function learnLatency(dir, size) {
   }
 }
 
-/** POST /knowledge with `apiKey` (a keyed search, so the anonymous per-address limit does not apply). */
-export function knowledgeLoad(url, queries, seconds, apiKey) {
+/**
+ * Keys a knowledge load rotates through: keyed searches are limited per account (LIMITS.accountWrites.keyedSearch,
+ * 120 a minute), so the load spreads over enough accounts that no phase meets the limit, and each search still pays
+ * for counting itself.
+ */
+export const SEARCH_KEYS = 400;
+
+/** POST /knowledge with `apiKeys` in turn (keyed searches: the anonymous per-address limit does not apply). */
+export function knowledgeLoad(url, queries, seconds, apiKeys) {
   return rotatingQueryLoad(url, '/knowledge', queries, {
     limit: 5,
     seconds,
     connections: CONNECTIONS,
-    headers: { 'x-api-key': apiKey },
+    headers: (i) => ({ 'x-api-key': apiKeys[i % apiKeys.length] }),
   });
 }
 
@@ -228,13 +235,13 @@ export async function knowledgeBench(cacheRoot) {
   }
   out.learnLarge = await learnLatency(largeDir, LARGE_LEARNINGS);
 
-  const [key] = await makeKeys(largeDir, 1);
+  const keys = await makeKeys(largeDir, SEARCH_KEYS);
   const server = await startServer({ dataDir: largeDir, env: { AXLE_SEMANTIC_SEARCH: 'on' }, timeoutMs: 120_000 });
   try {
     out.semantic = (await waitSemantic(server.url, 120_000)).state;
     const queries = knowledgeQueries();
-    out.warmup = await knowledgeLoad(server.url, queries.slice(queries.length / 2), WARMUP_S, key);
-    out.knowledge = await knowledgeLoad(server.url, queries.slice(0, queries.length / 2), PHASE_S, key);
+    out.warmup = await knowledgeLoad(server.url, queries.slice(queries.length / 2), WARMUP_S, keys);
+    out.knowledge = await knowledgeLoad(server.url, queries.slice(0, queries.length / 2), PHASE_S, keys);
   } finally {
     await server.stop();
   }

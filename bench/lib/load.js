@@ -14,10 +14,11 @@ export function summary(r) {
 
 /**
  * POSTs `{query: queryAt(i), limit}` to `route` at full speed on `connections` connections for `seconds`,
- * i counting the requests sent, with `headers` besides the content type; resolves to the figures and `sent`,
- * that count.
+ * i counting the requests sent, with `headers` (or `headers(i)`) besides the content type; resolves to the figures
+ * and `sent`, that count.
  */
 export function queryLoad(url, route, queryAt, { limit, seconds, connections, headers = {} }) {
+  const headersAt = typeof headers === 'function' ? headers : () => headers;
   let next = 0;
   return autocannon({
     url,
@@ -27,8 +28,15 @@ export function queryLoad(url, route, queryAt, { limit, seconds, connections, he
       {
         method: 'POST',
         path: route,
-        headers: { 'content-type': 'application/json', ...headers },
-        setupRequest: (req) => ({ ...req, body: JSON.stringify({ query: queryAt(next++), limit }) }),
+        headers: { 'content-type': 'application/json' },
+        setupRequest: (req) => {
+          const i = next++;
+          return {
+            ...req,
+            headers: { ...req.headers, ...headersAt(i) },
+            body: JSON.stringify({ query: queryAt(i), limit }),
+          };
+        },
       },
     ],
   }).then((r) => ({ ...summary(r), sent: next }));
