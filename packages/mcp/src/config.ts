@@ -1,3 +1,5 @@
+import { serverUrl } from '@axle/sdk';
+
 /** The MCP server's only inputs: where the Axle API is and which key to present. */
 export interface McpConfig {
   baseUrl: string;
@@ -7,9 +9,8 @@ export interface McpConfig {
 /** The config from the environment; an SVC_BASE_URL or SVC_API_KEY that cannot be used is refused with what to give. */
 export function readConfig(env: NodeJS.ProcessEnv = process.env): McpConfig {
   const baseUrl = env.SVC_BASE_URL || 'http://localhost:8402';
-  const url = URL.canParse(baseUrl) ? new URL(baseUrl) : undefined;
-  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.host === '')
-    throw new Error(`SVC_BASE_URL=${baseUrl} is not the URL of an Axle server, like http://localhost:8402`);
+  const url = serverUrl(baseUrl);
+  if (!url) throw new Error(`SVC_BASE_URL=${baseUrl} is not the URL of an Axle server, like http://localhost:8402`);
   // Not echoed: the password would reach the client's logs.
   if (url.username || url.password)
     throw new Error(

@@ -23,6 +23,12 @@ export class AxleUnreachableError extends Error {
   }
 }
 
+/** `text` as the address of a server (an http or https URL with a host), or undefined when it is none. */
+export function serverUrl(text: string): URL | undefined {
+  const url = URL.canParse(text) ? new URL(text) : undefined;
+  return url && (url.protocol === 'http:' || url.protocol === 'https:') && url.host !== '' ? url : undefined;
+}
+
 /** A 2xx answer: the parsed body and the response headers (lower-case names). */
 export interface ApiAnswer<T = unknown> {
   status: number;

@@ -1,3 +1,4 @@
+import { serverUrl } from '@axle/sdk';
 import { EXIT, fail } from './exit.js';
 import { readText, writeAtomic } from './files.js';
 import { axlePaths } from './paths.js';
@@ -44,8 +45,6 @@ export async function updateConfig(change: (c: AxleConfig) => AxleConfig): Promi
  */
 export function serverOf(config: AxleConfig, flag?: string): string {
   const server = (flag ?? config.server ?? DEFAULT_SERVER).replace(/\/+$/, '');
-  const url = URL.canParse(server) ? new URL(server) : undefined;
-  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.host === '')
-    fail(`${server} is not a server address: give its URL, like ${DEFAULT_SERVER}`, EXIT.USAGE);
+  if (!serverUrl(server)) fail(`${server} is not a server address: give its URL, like ${DEFAULT_SERVER}`, EXIT.USAGE);
   return server;
 }
