@@ -42,10 +42,11 @@ function* wrappedPairs(text: string): Generator<[Piece, Piece]> {
 
 /**
  * Two or more string literals joined by `+`, `.`, `..` or side by side, over at most one line break each (none
- * holding a `[`: a placeholder of an earlier redaction is not a piece).
+ * holding a `[`: a placeholder of an earlier redaction is not a piece). Each run of blanks between two literals has one
+ * place in the pattern (after a quote, an operator or a line break), so a long run costs its length, not its square.
  */
 const JOINED =
-  /(["'])([^"'\n\\[]{1,200})\1(?:[ \t]*(?:\+|\.\.?|\\)?[ \t]*(?:\r?\n[ \t]*)?(?:\+[ \t]*)?(["'])([^"'\n\\[]{1,200})\3){1,20}/g;
+  /(["'])([^"'\n\\[]{1,200})\1(?:[ \t]*(?:(?:\+|\.\.?|\\)[ \t]*)?(?:\r?\n[ \t]*(?:\+[ \t]*)?)?(["'])([^"'\n\\[]{1,200})\3){1,20}/g;
 const LITERAL = /(["'])([^"'\n\\[]{1,200})\1/g;
 
 /**

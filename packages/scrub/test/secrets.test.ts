@@ -469,6 +469,14 @@ describe('secrets cut in pieces', () => {
     expect(scrub(prose).report.clean).toBe(true);
     expect(scrub('const url = "https://api.example.com/" + "v1/items?page=" + page;').report.clean).toBe(true);
   });
+
+  // Found by the final review: blanks between a literal and a line break could be split among the pattern's runs of
+  // blanks in as many ways as their length squared (a literal, 16,000 blanks, a line break, 32,000 spaces: 1.5 s).
+  it('reads a literal followed by long runs of blanks in time linear in their length', () => {
+    const text = `"abc"${' \t'.repeat(64_000)}\n${' '.repeat(128_000)}def`;
+    expect(scrub(text).report.clean).toBe(true);
+    // Far past what linear time takes, far short of the square.
+  }, 5_000);
 });
 
 describe('private keys with other markers', () => {
