@@ -147,3 +147,16 @@ describe('screenEncoded: percent-encoding and leetspeak', () => {
     expect(screen('Use s3 with ec2 and k8s on x86 boxes; http2 and utf8 everywhere, sha256 for the hash.')).toEqual([]);
   });
 });
+
+// Found by the final review: the percent-encoding and leetspeak patterns were tried from every character of a long
+// run they could not match, reading the rest of the run each time (16,000 dashes, underscores or base64 letters:
+// 0.2-0.4 s; 128,000: about 25 s).
+describe('screenEncoded: long runs of URL or word characters', () => {
+  it('are read in time linear in their length', () => {
+    for (const run of ['-', '_', 'QUFB'])
+      expect(decodeCandidates(`${run.repeat(128_000 / run.length)}x`).filter((d) => d.encoding !== 'base64')).toEqual(
+        [],
+      );
+    // Far past what linear time takes, far short of the square.
+  }, 5_000);
+});

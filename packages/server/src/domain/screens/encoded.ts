@@ -57,8 +57,11 @@ export interface Decoded {
 const BASE64 = /(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/_-]{16,}={0,2}(?![A-Za-z0-9+/=_-])/g;
 const HEX = /(?<![0-9a-fA-F])(?:[0-9a-fA-F]{2}){8,}(?![0-9a-fA-F])|(?:\\x[0-9a-fA-F]{2}){6,}/g;
 
-/** A percent-encoded run: at least four escapes, with the characters URLs leave as they are between them. */
-const PERCENT = /[A-Za-z0-9._~+-]*(?:%[0-9A-Fa-f]{2}[A-Za-z0-9._~+-]*){4,}/g;
+/**
+ * A percent-encoded run: at least four escapes, with the characters URLs leave as they are between them. Tried only
+ * where a run of those characters starts, so a long run without an escape is read once, not once per character.
+ */
+const PERCENT = /(?<![A-Za-z0-9._~+-])[A-Za-z0-9._~+-]*(?:%[0-9A-Fa-f]{2}[A-Za-z0-9._~+-]*){4,}/g;
 
 /** Base64, hex and percent-encoded runs that decode to readable text. */
 function decodedRuns(text: string): Decoded[] {
@@ -134,8 +137,11 @@ const LEET: Readonly<Record<string, string>> = {
   '@': 'a',
   $: 's',
 };
-/** A word that mixes letters with leetspeak digits or signs ("1gn0r3", "pr3v10u5"). */
-const LEET_WORD = /(?=[\w@$]*[a-z])(?=[\w@$]*[013457@$])[a-z013457@$]{3,}/gi;
+/**
+ * A word that mixes letters with leetspeak digits or signs ("1gn0r3", "pr3v10u5"): tried only where a run of such
+ * characters starts, and looking only within it, so a long run is read once, not once per character.
+ */
+const LEET_WORD = /(?<![a-z013457@$])(?=[a-z013457@$]*[a-z])(?=[a-z013457@$]*[013457@$])[a-z013457@$]{3,}/gi;
 
 /** The sentence with leetspeak read as letters, when three or more of its words mix them; else undefined. */
 function unleet(sentence: string): string | undefined {
