@@ -41,7 +41,9 @@ export const LIMITS = {
    * Writes an account can repeat, limited per account in the database (429 with Retry-After past
    * either window). `learn` takes one extraction run's drafts (maxLearnings, 20) at once. `cardWithdrawal`
    * counts POST /withdraw/processor requests that get as far as asking the card processor; `walletLink` counts
-   * POST /account/link-wallet requests that get as far as the sanctions screen.
+   * POST /account/link-wallet requests that get as far as the sanctions screen. `walletRepeatUnlock` is kept per
+   * x402 payer wallet: a fresh authorization, validly signed by the wallet, for a learning it already holds (served
+   * free, never settled); a wallet's first paid unlock of a learning is never counted.
    */
   accountWrites: {
     apiKeyCreate: { perMinute: 10, perHour: 30 },
@@ -52,6 +54,7 @@ export const LIMITS = {
     rating: { perMinute: 20, perHour: 100 },
     retraction: { perMinute: 10, perHour: 30 },
     walletLink: { perMinute: 10, perHour: 30 },
+    walletRepeatUnlock: { perMinute: 30, perHour: 300 },
   },
   /**
    * POST /mcp: a tools/call carrying an x402 PaymentPayload in _meta nests deeper than other bodies (the payload

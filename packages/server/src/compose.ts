@@ -235,6 +235,7 @@ export async function compose({
       settler: await settlerFor(config, logger, clock),
       settlementWaitMs: config.settlementWaitMs,
       extensions: x402Extensions,
+      writeLimits,
     }),
     terms,
     x402Extensions,

@@ -471,6 +471,60 @@ describe('anonymous payments and sign-ins per client address', () => {
   });
 });
 
+describe('a wallet reading again what it holds, each time by a fresh authorization', () => {
+  let server: TestServer;
+  let n = 0;
+  beforeAll(async () => {
+    // Behind a trusted proxy: each request from an address of its own, so the per-address limit is never met.
+    server = await start({ AXLE_TRUST_PROXY: 'true' });
+  });
+  afterAll(() => server.stop());
+
+  const from = () => ({ 'x-forwarded-for': `10.9.${(++n >> 8) & 255}.${n & 255}` });
+  const pay = async (id: string, account: PrivateKeyAccount) =>
+    getUnlock(server, id, { ...from(), 'x-payment': v1Header(await authorize(server, account)) });
+  const rows = async (wallet: PrivateKeyAccount) => ({
+    claims: (await server.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM payment_claims WHERE payer = ?', [
+      wallet.address.toLowerCase(),
+    ]))!.n,
+    unlocks: (await server.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM unlocks WHERE buyer = ?', [
+      wallet.address.toLowerCase(),
+    ]))!.n,
+  });
+
+  it('is limited per wallet in the database, spread over any number of addresses; nothing written past it', async () => {
+    const { perMinute, perHour } = LIMITS.accountWrites.walletRepeatUnlock;
+    const l = await seedLearning(server);
+    const wallet = privateKeyToAccount(generatePrivateKey());
+    expect((await pay(l.id, wallet)).status).toBe(200);
+    for (let i = 0; i < perMinute; i++) {
+      const again = await pay(l.id, wallet);
+      expect(again.status).toBe(200);
+      expect(((await again.json()) as LearningFull)._revenue).toMatchObject({ accrual_capped: true });
+    }
+    const before = await rows(wallet);
+    expect(before).toEqual({ claims: perMinute + 1, unlocks: perMinute + 1 });
+    const refused = await pay(l.id, wallet);
+    expect(refused.status).toBe(429);
+    expect(await refused.json()).toMatchObject({ code: 'rate_limited', retry_after_seconds: expect.any(Number) });
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await rows(wallet)).toEqual(before);
+    // Another wallet holding the learning is not held to this one's count.
+    const other = privateKeyToAccount(generatePrivateKey());
+    expect((await pay(l.id, other)).status).toBe(200);
+    expect((await pay(l.id, other)).status).toBe(200);
+    // The next minute it reads again, up to the hour's total.
+    let served = perMinute;
+    while (served < perHour) {
+      server.clock.advance(60_000);
+      for (let i = 0; i < perMinute && served < perHour; i++, served++) expect((await pay(l.id, wallet)).status).toBe(200);
+    }
+    server.clock.advance(60_000);
+    expect((await pay(l.id, wallet)).status).toBe(429);
+    expect(await checkLedger(server.db)).toEqual([]);
+  });
+});
+
 describe('one wallet paying twice at once for one learning (a retry re-signed, or parallel tool calls)', () => {
   /** A facilitator whose /settle answers once `release` is called, and tells when a settle arrived. */
   async function heldFacilitator() {

@@ -25,6 +25,7 @@ import {
 import type { Authorization } from '../payments/x402-payload.js';
 import { paymentFingerprint, paymentIdentifierOf } from '../payments/payment-identifier.js';
 import { receiptExtension } from '../payments/receipts.js';
+import type { AccountWriteLimiter } from './account-write-limits.js';
 import { getAccount } from './accounts.js';
 import { toLearningFull } from './learning-view.js';
 import { creditSettled, lockedPayeeOf, type Payee, payeeOf, recordUnlock } from './ledger.js';
@@ -121,6 +122,7 @@ export interface UnlockDeps {
   /** How long a request waits for its settlement's receipt (AXLE_SETTLEMENT_WAIT_MS). */
   settlementWaitMs: number;
   extensions: X402ExtensionsService;
+  writeLimits: AccountWriteLimiter;
 }
 
 /** What an unlock reads first (learningsStore.forUnlock). */
@@ -532,6 +534,9 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
         if (prior) return { prior };
         if (!(await paymentClaimsStore.claim(q, { ...claim, learningId: l.id, payload, now }))) return 'taken' as const;
         if (await ledgerStore.lastUnlock(q, walletKey(payer), l.id, now - REPEAT_WINDOW_MS)) {
+          // A free read per fresh authorization: limited per wallet (the signer, verified above), rolling this claim
+          // back past it. A first paid unlock is never counted.
+          await deps.writeLimits.take('walletRepeatUnlock', walletKey(payer), q);
           const { id } = await recordCapped(q, l.id, walletKey(payer), 'x402', now);
           await paymentClaimsStore.attachUnlock(q, claim, id);
           await paymentClaimsStore.setState(q, claim, { state: 'failed', reason: REPEAT_NOT_SETTLED, now });
