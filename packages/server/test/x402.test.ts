@@ -473,12 +473,18 @@ describe('anonymous payments and sign-ins per client address', () => {
 
 describe('a wallet reading again what it holds, each time by a fresh authorization', () => {
   let server: TestServer;
+  let facilitator: Awaited<ReturnType<typeof startFacilitator>>;
   let n = 0;
   beforeAll(async () => {
+    facilitator = await startFacilitator();
     // Behind a trusted proxy: each request from an address of its own, so the per-address limit is never met.
-    server = await start({ AXLE_TRUST_PROXY: 'true' });
+    server = await start({ AXLE_TRUST_PROXY: 'true', AXLE_FACILITATOR_URL: facilitator.url });
   });
-  afterAll(() => server.stop());
+  afterAll(async () => {
+    await server.stop();
+    await facilitator.close();
+  });
+  const settles = () => facilitator.calls.filter((c) => c.path === '/settle').length;
 
   const from = () => ({ 'x-forwarded-for': `10.9.${(++n >> 8) & 255}.${n & 255}` });
   const pay = async (id: string, account: PrivateKeyAccount) =>
@@ -517,10 +523,43 @@ describe('a wallet reading again what it holds, each time by a fresh authorizati
     let served = perMinute;
     while (served < perHour) {
       server.clock.advance(60_000);
-      for (let i = 0; i < perMinute && served < perHour; i++, served++) expect((await pay(l.id, wallet)).status).toBe(200);
+      for (let i = 0; i < perMinute && served < perHour; i++, served++)
+        expect((await pay(l.id, wallet)).status).toBe(200);
     }
     server.clock.advance(60_000);
     expect((await pay(l.id, wallet)).status).toBe(429);
+    expect(await checkLedger(server.db)).toEqual([]);
+  });
+
+  it("counts only the wallet's own signatures: nobody else can use up its count, and its first paid unlocks always pay", async () => {
+    const { perMinute } = LIMITS.accountWrites.walletRepeatUnlock;
+    server.clock.advance(3_600_000);
+    const [a, b] = [await seedLearning(server), await seedLearning(server)];
+    const victim = privateKeyToAccount(generatePrivateKey());
+    const attacker = privateKeyToAccount(generatePrivateKey());
+    const first = v1Header(await authorize(server, victim));
+    expect((await getUnlock(server, a.id, { ...from(), 'x-payment': first })).status).toBe(200);
+    for (let i = 0; i < perMinute + 5; i++) {
+      // In the victim's name, signed by another key: refused unverified.
+      const forged = await authorize(server, attacker);
+      const header = v1Header({ ...forged, authorization: { ...forged.authorization, from: victim.address } });
+      const refused = await getUnlock(server, a.id, { ...from(), 'x-payment': header });
+      expect(refused.status).toBe(402);
+      expect(((await refused.json()) as { error: string }).error).toMatch(/invalid signature/);
+      // The victim's own payment, seen and sent again: already used.
+      const replayed = await getUnlock(server, a.id, { ...from(), 'x-payment': first });
+      expect(replayed.status).toBe(402);
+      expect(((await replayed.json()) as { error: string }).error).toBe('payment authorization already used');
+    }
+    for (let i = 0; i < perMinute; i++) expect((await pay(a.id, victim)).status).toBe(200);
+    expect((await pay(a.id, victim)).status).toBe(429);
+    // Its count full, the wallet still buys what it does not hold: settled, paid in full.
+    const paidBefore = settles();
+    const bought = await pay(b.id, victim);
+    expect(bought.status).toBe(200);
+    expect(((await bought.json()) as LearningFull)._revenue).toMatchObject({ amount_paid_usd: 0.08 });
+    expect(settles()).toBe(paidBefore + 1);
+    expect((await pay(b.id, victim)).status).toBe(429);
     expect(await checkLedger(server.db)).toEqual([]);
   });
 });

@@ -32,7 +32,12 @@ export function unlockRoutes(api: Api, deps: AppDeps): void {
       '(key at /.well-known/did.json). Without an API key, ' +
       `${LIMITS.perAddress.anonymousPaidUnlock.perMinute} requests carrying a payment or SIGN-IN-WITH-X per client ` +
       'address and minute (429 with Retry-After), counted before anything is verified or settled: a refused request ' +
-      'spends nothing and its payment stays unused.',
+      'spends nothing and its payment stays unused. ' +
+      'A repeat paid with a fresh authorization (served free) is limited per payer wallet, ' +
+      `${LIMITS.accountWrites.walletRepeatUnlock.perMinute} a minute and ` +
+      `${LIMITS.accountWrites.walletRepeatUnlock.perHour} an hour from any addresses (429 with Retry-After, nothing ` +
+      'claimed, the authorization unused); only authorizations validly signed by the wallet count, and a paid unlock ' +
+      'of a learning the wallet does not hold is never counted nor refused.',
     tags: ['Knowledge'],
     security: ['ApiKey', 'X402Payment'],
     before: [
@@ -74,7 +79,11 @@ export function unlockRoutes(api: Api, deps: AppDeps): void {
           "account_suspended: the key's account is suspended (it still reads its own learnings and repeats, spending nothing)",
       },
       404: { description: 'No such learning' },
-      429: { description: 'Too many anonymous payments or sign-ins from this address (Retry-After); nothing charged' },
+      429: {
+        description:
+          'Too many anonymous payments or sign-ins from this address, or repeats paid with fresh authorizations by ' +
+          'this wallet (Retry-After); nothing charged',
+      },
       409: {
         description:
           'CONTRIBUTOR_NOT_ONBOARDED: the contributor has not accepted the current terms; ' +
