@@ -717,6 +717,192 @@ describe('card checkout', () => {
     await send(server, event('checkout.session.async_payment_failed', session(c.sessionId)));
     expect(await credits(c.accountId)).toEqual({ unlocks: 0, queries: 0 });
   });
+  // A won dispute: the processor returns the disputed money (charge.dispute.funds_reinstated, and
+  // charge.dispute.closed with status won); the credits the dispute took back, or the debt it made, come back.
+  let disputeSeq = 0;
+  const dispute = (pi: string, amount: number, over: Record<string, unknown> = {}) => ({
+    id: `du_${++disputeSeq}`,
+    object: 'dispute',
+    payment_intent: pi,
+    amount,
+    currency: 'usd',
+    status: 'needs_response',
+    ...over,
+  });
+  const won = (d: { id: string; payment_intent: string; amount: number }) => ({ ...d, status: 'won' });
+  const paid = async (pack = 'starter', amount = 1000) => {
+    const c = await checkout(pack);
+    await send(server, event('checkout.session.completed', session(c.sessionId, { amount_total: amount })));
+    return { ...c, pi: `pi_${c.sessionId}` };
+  };
+
+  it('fault: a won dispute whose funds were reinstated gives the credits back, once', async () => {
+    const { accountId, pi } = await paid();
+    const d = dispute(pi, 1000);
+    await send(server, event('charge.dispute.created', d));
+    expect(await credits(accountId)).toEqual({ unlocks: 0, queries: 0 });
+    expect((await send(server, event('charge.dispute.closed', won(d)))).body).toMatchObject({ outcome: 'ignored' });
+    expect(await credits(accountId)).toEqual({ unlocks: 0, queries: 0 });
+    const reinstated = event('charge.dispute.funds_reinstated', won(d));
+    expect((await send(server, reinstated)).body).toMatchObject({ processed: true, outcome: 'reinstated' });
+    expect(await credits(accountId)).toEqual({ unlocks: 100, queries: 1000 });
+    expect(await creditValue(accountId)).toBe(10_000_000);
+    // A replay, and the same dispute reinstated again under another event id, give nothing more.
+    expect((await send(server, reinstated)).body).toMatchObject({ already_processed: true, outcome: 'reinstated' });
+    expect(
+      (await send(server, event('charge.dispute.funds_reinstated', won(d)))).body,
+    ).toMatchObject({ processed: false, outcome: 'already_reinstated' });
+    expect(await credits(accountId)).toEqual({ unlocks: 100, queries: 1000 });
+    expect(await creditValue(accountId)).toBe(10_000_000);
+    expect((await ledgerReport(server.db)).problems).toEqual([]);
+  });
+
+  it('a lost dispute changes nothing further', async () => {
+    const { accountId, pi } = await paid();
+    const d = dispute(pi, 1000);
+    await send(server, event('charge.dispute.created', d));
+    await send(server, event('charge.dispute.closed', { ...d, status: 'lost' }));
+    expect(await credits(accountId)).toEqual({ unlocks: 0, queries: 0 });
+    expect(await creditValue(accountId)).toBe(0);
+    expect((await ledgerReport(server.db)).problems).toEqual([]);
+  });
+
+  it('reinstated after the credits were spent: the debt the dispute made is cancelled first, the rest credited', async () => {
+    const { accountId, pi } = await paid();
+    for (let i = 0; i < 30; i++) await creditsStore.takeUnlock(server.db, accountId, server.clock.now());
+    const d = dispute(pi, 1000);
+    await send(server, event('charge.dispute.created', d));
+    expect(await debtShown(accountId)).toEqual({ unlocks: 30, amount_usd: 3, settled_usd: 0 });
+    await send(server, event('charge.dispute.funds_reinstated', won(d)));
+    expect(await debtShown(accountId)).toEqual({ unlocks: 0, amount_usd: 0, settled_usd: 0 });
+    expect(await credits(accountId)).toEqual({ unlocks: 70, queries: 1000 });
+    expect(await creditValue(accountId)).toBe(7_000_000);
+    expect((await ledgerReport(server.db)).problems).toEqual([]);
+    // The next purchase owes nothing.
+    await send(server, event('checkout.session.completed', session(await checkoutFor(accountId))));
+    expect(await credits(accountId)).toEqual({ unlocks: 170, queries: 2000 });
+    expect((await ledgerReport(server.db)).problems).toEqual([]);
+  });
+
+  it('reinstated after a later purchase paid the debt: what it withheld comes back as credits', async () => {
+    const { accountId, pi } = await paid();
+    for (let i = 0; i < 30; i++) await creditsStore.takeUnlock(server.db, accountId, server.clock.now());
+    const d = dispute(pi, 1000);
+    await send(server, event('charge.dispute.created', d));
+    await send(server, event('checkout.session.completed', session(await checkoutFor(accountId))));
+    expect(await credits(accountId)).toEqual({ unlocks: 70, queries: 700 });
+    await send(server, event('charge.dispute.funds_reinstated', won(d)));
+    // $20 paid, 30 credits ($3) spent: 170 credits and $17 behind them, nothing owed.
+    expect(await credits(accountId)).toEqual({ unlocks: 170, queries: 1700 });
+    expect(await creditValue(accountId)).toBe(17_000_000);
+    expect((await debtShown(accountId)).amount_usd).toBe(0);
+    expect((await ledgerReport(server.db)).problems).toEqual([]);
+  });
+
+  it('a reinstatement delivered before its dispute, or before the completion, leaves the credits whole', async () => {
+    const a = await paid();
+    const da = dispute(a.pi, 1000);
+    expect((await send(server, event('charge.dispute.funds_reinstated', won(da)))).body).toMatchObject({
+      processed: false,
+      outcome: 'unknown_dispute',
+    });
+    await send(server, event('charge.dispute.created', da));
+    expect(await credits(a.accountId)).toEqual({ unlocks: 100, queries: 1000 });
+    const b = await checkout('starter');
+    const db = dispute(`pi_${b.sessionId}`, 1000);
+    await send(server, event('charge.dispute.created', db));
+    expect((await send(server, event('charge.dispute.funds_reinstated', won(db)))).body).toMatchObject({
+      outcome: 'unknown_purchase',
+    });
+    await send(server, event('checkout.session.completed', session(b.sessionId)));
+    expect(await credits(b.accountId)).toEqual({ unlocks: 100, queries: 1000 });
+    expect((await ledgerReport(server.db)).problems).toEqual([]);
+  });
+
+  it('two disputes of one payment, one won: only the won one comes back; a dispute replayed counts once', async () => {
+    const { accountId, pi } = await paid('growth', 2500);
+    const a = dispute(pi, 1000);
+    const b = dispute(pi, 500);
+    await send(server, event('charge.dispute.created', a));
+    await send(server, event('charge.dispute.created', a));
+    await send(server, event('charge.dispute.created', b));
+    // $15 of $25 disputed: 180 of 300 credits taken.
+    expect(await credits(accountId)).toEqual({ unlocks: 120, queries: 1200 });
+    await send(server, event('charge.dispute.closed', { ...a, status: 'lost' }));
+    await send(server, event('charge.dispute.funds_reinstated', won(b)));
+    expect(await credits(accountId)).toEqual({ unlocks: 180, queries: 1800 });
+    expect(await creditValue(accountId)).toBe(15_000_000);
+    expect((await ledgerReport(server.db)).problems).toEqual([]);
+  });
+
+  it('a refund plus a won dispute: the refund stands', async () => {
+    const a = await paid();
+    await send(server, event('charge.refunded', { payment_intent: a.pi, amount: 1000, amount_refunded: 400 }));
+    const da = dispute(a.pi, 600);
+    await send(server, event('charge.dispute.created', da));
+    expect(await credits(a.accountId)).toEqual({ unlocks: 0, queries: 0 });
+    await send(server, event('charge.dispute.funds_reinstated', won(da)));
+    expect(await credits(a.accountId)).toEqual({ unlocks: 60, queries: 600 });
+    expect(await creditValue(a.accountId)).toBe(6_000_000);
+    // Fully refunded and disputed: the dispute took nothing, so winning it gives nothing.
+    const b = await paid();
+    await send(server, event('charge.refunded', { payment_intent: b.pi, amount: 1000, amount_refunded: 1000 }));
+    const dbb = dispute(b.pi, 1000);
+    await send(server, event('charge.dispute.created', dbb));
+    await send(server, event('charge.dispute.funds_reinstated', won(dbb)));
+    expect(await credits(b.accountId)).toEqual({ unlocks: 0, queries: 0 });
+    // Refunded after the win: taken back again.
+    await send(server, event('charge.refunded', { payment_intent: a.pi, amount: 1000, amount_refunded: 1000 }));
+    expect(await credits(a.accountId)).toEqual({ unlocks: 0, queries: 0 });
+    expect((await ledgerReport(server.db)).problems).toEqual([]);
+  });
+
+  it('attack: validly signed reinstatements of disputes never seen, or of another payment, give nothing', async () => {
+    const victim = await paid();
+    const attacker = await paid();
+    for (let i = 0; i < 100; i++) await creditsStore.takeUnlock(server.db, attacker.accountId, server.clock.now());
+    const real = dispute(attacker.pi, 1000);
+    await send(server, event('charge.dispute.created', real));
+    const owed = await debtShown(attacker.accountId);
+    expect(owed.unlocks).toBe(100);
+    const forged = [
+      // A dispute that never existed, on a disputed and an undisputed payment.
+      dispute(attacker.pi, 1000, { status: 'won' }),
+      dispute(victim.pi, 1000, { status: 'won' }),
+      // The real dispute's id on another payment, and on a payment Axle never sold.
+      { ...won(real), payment_intent: victim.pi },
+      { ...won(real), payment_intent: 'pi_never_sold' },
+      { ...won(real), payment_intent: null },
+    ];
+    for (const f of forged) {
+      const r = await send(server, event('charge.dispute.funds_reinstated', f));
+      expect(r.status).toBe(200);
+      expect(r.body).toMatchObject({ processed: false });
+    }
+    expect(await credits(attacker.accountId)).toEqual({ unlocks: 0, queries: 0 });
+    expect(await debtShown(attacker.accountId)).toEqual(owed);
+    expect(await credits(victim.accountId)).toEqual({ unlocks: 100, queries: 1000 });
+    // The real one, with an inflated amount, restores only what the dispute took.
+    await send(server, event('charge.dispute.funds_reinstated', { ...won(real), amount: 100_000 }));
+    expect(await credits(attacker.accountId)).toEqual({ unlocks: 0, queries: 1000 });
+    expect(await debtShown(attacker.accountId)).toEqual({ unlocks: 0, amount_usd: 0, settled_usd: 0 });
+    expect((await ledgerReport(server.db)).problems).toEqual([]);
+  });
+
+  it('reinstatements racing their replays and the dispute restore once', async () => {
+    const { accountId, pi } = await paid();
+    for (let i = 0; i < 10; i++) await creditsStore.takeUnlock(server.db, accountId, server.clock.now());
+    const d = dispute(pi, 1000);
+    const answers = await Promise.all([
+      send(server, event('charge.dispute.created', d)),
+      ...Array.from({ length: 4 }, () => send(server, event('charge.dispute.funds_reinstated', won(d)))),
+    ]);
+    expect(answers.every((a) => a.status === 200)).toBe(true);
+    expect(await credits(accountId)).toEqual({ unlocks: 90, queries: 1000 });
+    expect(await creditValue(accountId)).toBe(9_000_000);
+    expect((await debtShown(accountId)).amount_usd).toBe(0);
+    expect((await ledgerReport(server.db)).problems).toEqual([]);
+  });
 });
 
 describe('card checkout without a processor', () => {
