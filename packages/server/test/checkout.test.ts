@@ -762,6 +762,9 @@ describe('card checkout', () => {
     const d = dispute(pi, 1000);
     await send(server, event('charge.dispute.created', d));
     await send(server, event('charge.dispute.closed', { ...d, status: 'lost' }));
+    // Funds reinstated for a lost dispute (the refunded part of a partly refunded payment) give nothing either.
+    const partly = await send(server, event('charge.dispute.funds_reinstated', { ...d, status: 'lost', amount: 400 }));
+    expect(partly.body).toMatchObject({ processed: false, outcome: 'ignored' });
     expect(await credits(accountId)).toEqual({ unlocks: 0, queries: 0 });
     expect(await creditValue(accountId)).toBe(0);
     expect((await ledgerReport(server.db)).problems).toEqual([]);

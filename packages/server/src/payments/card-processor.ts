@@ -14,8 +14,16 @@ export interface CheckoutSessionEvent {
 export type ProcessorEvent = { eventId: string; type: string } & (
   | { kind: 'session_completed'; session: CheckoutSessionEvent }
   | { kind: 'session_failed'; session: CheckoutSessionEvent }
-  /** charge.refunded (cumulative amount refunded) and charge.dispute.created (amount disputed). */
-  | { kind: 'reversal'; paymentIntent: string | null; reversedCents: number; ofCents: number | null }
+  /** charge.refunded (cumulative amount refunded) and charge.dispute.created (amount disputed, the dispute's id). */
+  | {
+      kind: 'reversal';
+      paymentIntent: string | null;
+      reversedCents: number;
+      ofCents: number | null;
+      disputeId: string | null;
+    }
+  /** charge.dispute.funds_reinstated of a won dispute: its money was returned. */
+  | { kind: 'dispute_reinstated'; paymentIntent: string | null; disputeId: string }
   | { kind: 'other' }
 );
 
@@ -260,18 +268,46 @@ const toTransfer = (t: Stripe.Transfer): ProcessorTransfer => ({
   amountReversedCents: t.amount_reversed ?? 0,
 });
 
+const REINSTATED = 'charge.dispute.funds_reinstated';
+
+/** A recorded refund or dispute event of one payment (processor_events). */
+export interface RecordedReversal {
+  event_id: string;
+  type: string;
+  dispute_id: string | null;
+  reversed_cents: number | null;
+}
+
 /**
- * The cents the recorded refunds and disputes of one payment took back, from each event type's largest and total
- * amounts: a charge's refunds are reported cumulatively (the largest is the latest), and each dispute withdraws its
- * own amount besides them.
+ * The cents the recorded refunds and disputes of one payment took back and keep: a charge's refunds are reported
+ * cumulatively (the largest is the latest), and each dispute withdraws its own amount besides them (counted once
+ * per dispute id), unless a reinstatement of that dispute for the same payment was recorded (it was won).
  */
-export function reversedCents(recorded: ReadonlyArray<{ type: string; most: number; total: number }>): number {
-  let cents = 0;
-  for (const r of recorded)
-    if (r.type === 'charge.refunded') cents += r.most;
-    else if (r.type === 'charge.dispute.created') cents += r.total;
+export function reversedCents(recorded: ReadonlyArray<RecordedReversal>): number {
+  const reinstated = new Set(recorded.filter((r) => r.type === REINSTATED && r.dispute_id).map((r) => r.dispute_id));
+  let refunded = 0;
+  const disputes = new Map<string, number>();
+  for (const r of recorded) {
+    const cents = Number(r.reversed_cents ?? 0);
+    if (r.type === 'charge.refunded') refunded = Math.max(refunded, cents);
+    else if (r.type === 'charge.dispute.created' && !reinstated.has(r.dispute_id)) {
+      // Before migration 330 a dispute's id was not recorded: each such event is a dispute of its own.
+      const key = r.dispute_id ?? `event:${r.event_id}`;
+      disputes.set(key, Math.max(disputes.get(key) ?? 0, cents));
+    }
+  }
+  let cents = refunded;
+  for (const d of disputes.values()) cents += d;
   return cents;
 }
+
+/** Whether `disputeId` was recorded as a dispute of this payment. */
+export const disputeRecorded = (recorded: ReadonlyArray<RecordedReversal>, disputeId: string) =>
+  recorded.some((r) => r.type === 'charge.dispute.created' && r.dispute_id === disputeId);
+
+/** Whether a reinstatement of `disputeId` other than event `eventId` was recorded. */
+export const reinstatedBefore = (recorded: ReadonlyArray<RecordedReversal>, disputeId: string, eventId: string) =>
+  recorded.some((r) => r.type === REINSTATED && r.dispute_id === disputeId && r.event_id !== eventId);
 
 const id = z.string().min(1).max(255);
 const EventEnvelope = z.object({
@@ -296,9 +332,11 @@ const ChargeObject = z.object({
   amount_refunded: z.number().int().nonnegative(),
 });
 const DisputeObject = z.object({
+  id: id.optional(),
   payment_intent: z.union([id, z.object({ id }).loose()]).nullable(),
   amount: z.number().int().nonnegative(),
 });
+const ReinstatedDispute = DisputeObject.extend({ id, status: z.string() });
 const idOf = (v: string | { id: string }) => (typeof v === 'string' ? v : v.id);
 
 /** The event's meaning for credits, after checking its shape; MalformedEvent when the shape is wrong. */
@@ -340,6 +378,7 @@ export function readEvent(raw: unknown): ProcessorEvent {
         paymentIntent: c.payment_intent && idOf(c.payment_intent),
         reversedCents: c.amount_refunded,
         ofCents: c.amount,
+        disputeId: null,
       };
     }
     case 'charge.dispute.created': {
@@ -351,6 +390,19 @@ export function readEvent(raw: unknown): ProcessorEvent {
         paymentIntent: d.payment_intent && idOf(d.payment_intent),
         reversedCents: d.amount,
         ofCents: null,
+        disputeId: d.id ?? null,
+      };
+    }
+    case REINSTATED: {
+      const d = parse(ReinstatedDispute);
+      // A lost dispute of a partly refunded payment gets the refunded part back: the refund already counted it.
+      if (d.status !== 'won') return { eventId, type, kind: 'other' };
+      return {
+        eventId,
+        type,
+        kind: 'dispute_reinstated',
+        paymentIntent: d.payment_intent && idOf(d.payment_intent),
+        disputeId: d.id,
       };
     }
     default:

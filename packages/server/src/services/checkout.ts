@@ -3,14 +3,16 @@ import type { Clock } from '../clock.js';
 import { CREDIT_PACKS, creditPack } from '../domain/credit-packs.js';
 import { DomainError } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
-import { reversalDue } from '../domain/credit-reversal.js';
+import { type Reversible, restorationDue, reversalDue } from '../domain/credit-reversal.js';
 import {
   type CardProcessor,
   type CheckoutSessionEvent,
+  disputeRecorded,
   InvalidEventSignature,
   MalformedEvent,
   type ProcessorEvent,
   ProcessorUnavailable,
+  reinstatedBefore,
   reversedCents,
 } from '../payments/card-processor.js';
 import { creditsStore, type PurchaseRow } from '../store/credits.js';
@@ -24,6 +26,9 @@ const CHECKOUTS_PER_HOUR = 20;
 export type EventOutcome =
   | 'credited'
   | 'reversed'
+  | 'reinstated'
+  | 'already_reinstated'
+  | 'unknown_dispute'
   | 'session_failed'
   | 'not_paid'
   | 'amount_mismatch'
@@ -46,7 +51,8 @@ export interface CheckoutService {
   /**
    * Applies a signed processor event once (a replay answers already_processed). Credits are granted only for a
    * session this server created, paid, at its recorded amount and currency; refunds, failed payments and
-   * disputes take them back. Anything else is recorded and answered 200 without credits.
+   * disputes take them back, and a won dispute's reinstated funds give back what it took. Anything else is recorded
+   * and answered 200 without credits.
    */
   handleEvent(rawBody: Buffer, signature: string): Promise<WebhookAnswer>;
   purchases(accountId: string): Promise<{
@@ -63,6 +69,15 @@ const toPurchase = (p: PurchaseRow): Purchase => ({
   queries_added: p.queries_added,
   unlocks_added: p.unlocks_added,
   timestamp: new Date(p.created_at).toISOString(),
+});
+
+const reversible = (p: PurchaseRow): Reversible => ({
+  amountCents: p.amount_micro / 10_000,
+  unlocksAdded: p.unlocks_added,
+  queriesAdded: p.queries_added,
+  reversedCents: p.reversed_cents,
+  reversedUnlocks: p.reversed_unlocks,
+  reversedQueries: p.reversed_queries,
 });
 
 const notConfigured = () => new DomainError(ERROR_CODES.PROVIDER_NOT_CONFIGURED, 'checkout provider not configured');
@@ -174,18 +189,7 @@ export function createCheckoutService(deps: {
     reversedCents: number,
     now: number,
   ): Promise<Applied> {
-    const amountCents = purchase.amount_micro / 10_000;
-    const due = reversalDue(
-      {
-        amountCents,
-        unlocksAdded: purchase.unlocks_added,
-        queriesAdded: purchase.queries_added,
-        reversedCents: purchase.reversed_cents,
-        reversedUnlocks: purchase.reversed_unlocks,
-        reversedQueries: purchase.reversed_queries,
-      },
-      reversedCents,
-    );
+    const due = reversalDue(reversible(purchase), reversedCents);
     // The money this reversal returns leaves the credits' value: the refunded purchase's own money, not the
     // average of every pack the account holds (a cheap pack's refund would leave its money behind the others'
     // credits). What the remaining value cannot cover was already booked by spent credits: a debt.
@@ -218,6 +222,65 @@ export function createCheckoutService(deps: {
     };
   }
 
+  /**
+   * Gives back what lowering the money reversed to `reversedCents` frees (a won dispute): first the debt the
+   * purchase's reversals made that is still owed, then credits with the returned money behind them. Serialised per
+   * account with debt settlement, so a racing purchase does not pay the debt this cancels.
+   */
+  async function restore(
+    q: Queryable,
+    eventId: string,
+    purchase: PurchaseRow,
+    reversedCents: number,
+    now: number,
+  ): Promise<Applied> {
+    const due = restorationDue(reversible(purchase), reversedCents);
+    const returnedMicro = (purchase.reversed_cents - due.cents) * 10_000;
+    await q.lock(`credit-debt:${purchase.account_id}`);
+    const [made, owed] = await Promise.all([
+      creditsStore.debtOfPurchase(q, purchase.id),
+      creditsStore.debtOf(q, purchase.account_id),
+    ]);
+    const cancel = (n: number, ...caps: number[]) => Math.max(0, Math.min(n, ...caps));
+    const cancelled = {
+      unlocks: cancel(due.unlocks, made.unlocks, owed.unlocks),
+      queries: cancel(due.queries, made.queries, owed.queries),
+      amount_micro: cancel(returnedMicro, made.amount_micro, owed.amount_micro),
+    };
+    if (cancelled.unlocks || cancelled.queries || cancelled.amount_micro)
+      await creditsStore.insertDebtCancellation(q, {
+        id: newId('dbc'),
+        account_id: purchase.account_id,
+        purchase_id: purchase.id,
+        event_id: eventId,
+        ...cancelled,
+        created_at: now,
+      });
+    const credited = {
+      unlocks: due.unlocks - cancelled.unlocks,
+      queries: due.queries - cancelled.queries,
+      valueMicro: returnedMicro - cancelled.amount_micro,
+    };
+    await creditsStore.add(q, purchase.account_id, credited.unlocks, credited.queries, credited.valueMicro, now);
+    // What is credited back counts as revoked no longer; when a later purchase already paid the debt, more than
+    // was revoked comes back, and revoked plus owed still equals what stays reversed.
+    await creditsStore.setReversed(q, purchase.id, {
+      reversed_cents: due.cents,
+      reversed_unlocks: purchase.reversed_unlocks - due.unlocks,
+      reversed_queries: purchase.reversed_queries - due.queries,
+      revoked_unlocks: purchase.revoked_unlocks - credited.unlocks,
+    });
+    return {
+      outcome: 'reinstated',
+      purchaseId: purchase.id,
+      detail: {
+        reversed_cents: due.cents,
+        credited: { unlocks: credited.unlocks, queries: credited.queries },
+        debt_cancelled: cancelled,
+      },
+    };
+  }
+
   async function apply(q: Queryable, e: ProcessorEvent, now: number): Promise<Applied> {
     switch (e.kind) {
       case 'session_completed':
@@ -235,6 +298,19 @@ export function createCheckoutService(deps: {
         // This event is recorded with the payment's others: what they took back together.
         const reversed = reversedCents(await creditsStore.reversalsOf(q, purchase.payment_intent!));
         return reverse(q, e.eventId, purchase, reversed, now);
+      }
+      case 'dispute_reinstated': {
+        // Only a dispute recorded for this payment, once: a reinstatement of a dispute never seen (or delivered
+        // before it) is recorded, so the dispute, if it comes, takes nothing.
+        const purchase = e.paymentIntent && (await creditsStore.purchaseByPaymentIntent(q, e.paymentIntent));
+        if (!purchase) return { outcome: 'unknown_purchase', detail: { payment_intent: e.paymentIntent } };
+        const recorded = await creditsStore.reversalsOf(q, purchase.payment_intent!);
+        const detail = { dispute_id: e.disputeId };
+        if (!disputeRecorded(recorded, e.disputeId))
+          return { outcome: 'unknown_dispute', purchaseId: purchase.id, detail };
+        if (reinstatedBefore(recorded, e.disputeId, e.eventId))
+          return { outcome: 'already_reinstated', purchaseId: purchase.id, detail };
+        return restore(q, e.eventId, purchase, reversedCents(recorded), now);
       }
       default:
         return { outcome: 'ignored' };
@@ -300,6 +376,11 @@ export function createCheckoutService(deps: {
           ...(event.kind === 'reversal' && {
             payment_intent: event.paymentIntent,
             reversed_cents: event.reversedCents,
+            dispute_id: event.disputeId,
+          }),
+          ...(event.kind === 'dispute_reinstated' && {
+            payment_intent: event.paymentIntent,
+            dispute_id: event.disputeId,
           }),
         });
         if (!claimed) {
@@ -320,7 +401,7 @@ export function createCheckoutService(deps: {
         });
         return {
           received: true as const,
-          processed: applied.outcome === 'credited' || applied.outcome === 'reversed',
+          processed: ['credited', 'reversed', 'reinstated'].includes(applied.outcome),
           already_processed: applied.outcome === 'already_credited',
           purchase_id: applied.purchaseId ?? null,
           outcome: applied.outcome,

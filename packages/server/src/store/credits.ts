@@ -1,3 +1,4 @@
+import type { RecordedReversal } from '../payments/card-processor.js';
 import type { Queryable } from './queryable.js';
 
 export interface CreditRow {
@@ -41,6 +42,8 @@ export interface ProcessorEventRow {
   /** Migration 210: a refund's or dispute's payment intent and the cents it reverses (cumulative). */
   payment_intent?: string | null;
   reversed_cents?: number | null;
+  /** Migration 330: a dispute event's dispute id. */
+  dispute_id?: string | null;
 }
 
 export interface CreditDebtRow {
@@ -53,6 +56,16 @@ export interface CreditDebtRow {
   amount_micro: number;
   created_at: number;
 }
+
+/** The debt a reversal made that a won dispute cancelled (migration 330). */
+export type CreditDebtCancellationRow = CreditDebtRow;
+
+/**
+ * Every debt row, a cancellation as its negative (SQL): credit_debts only grows, so the debt owed is this sum less
+ * what later purchases settled.
+ */
+export const DEBT_ROWS_SQL = `(SELECT account_id, purchase_id, unlocks, queries, amount_micro FROM credit_debts
+  UNION ALL SELECT account_id, purchase_id, -unlocks, -queries, -amount_micro FROM credit_debt_cancellations)`;
 
 export interface CreditDebtSettlementRow {
   id: string;
@@ -73,6 +86,19 @@ const insertRow = async (q: Queryable, table: string, row: object, conflict = ''
     `INSERT INTO ${table} (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')}) ${conflict}`,
     Object.values(row),
   );
+};
+
+const debtSum = async (q: Queryable, by: 'account_id' | 'purchase_id', id: string) => {
+  const row = await q.get<{ unlocks: number | null; queries: number | null; amount_micro: number | null }>(
+    `SELECT SUM(unlocks) AS unlocks, SUM(queries) AS queries, SUM(amount_micro) AS amount_micro
+     FROM ${DEBT_ROWS_SQL} d WHERE ${by} = ?`,
+    [id],
+  );
+  return {
+    unlocks: Number(row?.unlocks ?? 0),
+    queries: Number(row?.queries ?? 0),
+    amount_micro: Number(row?.amount_micro ?? 0),
+  };
 };
 
 /** SQL for credit_balances, purchases (migration 030), checkout sessions, processor events, debts (096). */
@@ -196,35 +222,38 @@ export const creditsStore = {
     ]);
   },
 
-  /** Per event type, the largest and the total cents the recorded refunds and disputes of the payment intent reversed. */
-  async reversalsOf(
-    q: Queryable,
-    paymentIntent: string,
-  ): Promise<Array<{ type: string; most: number; total: number }>> {
-    const rows = await q.all<{ type: string; most: number | null; total: number | null }>(
-      `SELECT type, MAX(reversed_cents) AS most, SUM(reversed_cents) AS total FROM processor_events
-       WHERE payment_intent = ? GROUP BY type`,
+  /** The recorded refunds, disputes and reinstatements of the payment intent. */
+  reversalsOf(q: Queryable, paymentIntent: string): Promise<RecordedReversal[]> {
+    return q.all<RecordedReversal>(
+      'SELECT event_id, type, dispute_id, reversed_cents FROM processor_events WHERE payment_intent = ?',
       [paymentIntent],
     );
-    return rows.map((r) => ({ type: r.type, most: Number(r.most ?? 0), total: Number(r.total ?? 0) }));
   },
 
   async insertDebt(q: Queryable, row: CreditDebtRow): Promise<void> {
     await insertRow(q, 'credit_debts', row);
   },
 
-  /** The account's outstanding debt: spent credits of reversed purchases, less what later purchases paid of it. */
+  async insertDebtCancellation(q: Queryable, row: CreditDebtCancellationRow): Promise<void> {
+    await insertRow(q, 'credit_debt_cancellations', row);
+  },
+
+  /** The debt the purchase's reversals made, less what won disputes cancelled (not less settlements). */
+  async debtOfPurchase(q: Queryable, purchaseId: string) {
+    return debtSum(q, 'purchase_id', purchaseId);
+  },
+
+  /**
+   * The account's outstanding debt: spent credits of reversed purchases, less what won disputes cancelled and
+   * what later purchases paid of it.
+   */
   async debtOf(q: Queryable, accountId: string): Promise<{ unlocks: number; queries: number; amount_micro: number }> {
-    const row = await q.get<{ unlocks: number | null; queries: number | null; amount_micro: number | null }>(
-      `SELECT SUM(unlocks) AS unlocks, SUM(queries) AS queries, SUM(amount_micro) AS amount_micro
-       FROM credit_debts WHERE account_id = ?`,
-      [accountId],
-    );
+    const row = await debtSum(q, 'account_id', accountId);
     const paid = await this.debtSettled(q, accountId);
     return {
-      unlocks: Number(row?.unlocks ?? 0) - paid.unlocks,
-      queries: Number(row?.queries ?? 0),
-      amount_micro: Number(row?.amount_micro ?? 0) - paid.amount_micro,
+      unlocks: row.unlocks - paid.unlocks,
+      queries: row.queries,
+      amount_micro: row.amount_micro - paid.amount_micro,
     };
   },
 

@@ -1,4 +1,5 @@
 import type { Queryable } from './queryable.js';
+import { DEBT_ROWS_SQL } from './credits.js';
 
 /**
  * Consistency queries over the ledger (migration 030): each returns the rows that break one
@@ -58,7 +59,7 @@ export const ledgerAuditStore = {
       LEFT JOIN (SELECT account_id, SUM(amount_micro - reversed_cents * 10000) AS paid FROM purchases GROUP BY account_id) p
         ON p.account_id = u.buyer
       LEFT JOIN (SELECT account_id, SUM(amount_micro) AS owed FROM
-                   (SELECT account_id, amount_micro FROM credit_debts
+                   (SELECT account_id, amount_micro FROM ${DEBT_ROWS_SQL} dr
                     UNION ALL SELECT account_id, -amount_micro FROM credit_debt_settlements) o GROUP BY account_id) d
         ON d.account_id = u.buyer
       WHERE u.path = 'key'
@@ -138,14 +139,15 @@ export const ledgerAuditStore = {
 
   /**
    * Reversed purchases whose reversal was not fully applied: the credits in proportion to the money reversed
-   * (rounded up) must all be taken back or owed: taken back plus the debts recorded equals what was reversed.
+   * (rounded up) must all be taken back or owed: taken back plus the debts recorded (less what won disputes
+   * cancelled) equals what was reversed.
    */
   hiddenDebts: (q: Queryable) =>
     q.all(`
       SELECT p.id, p.account_id, p.amount_micro, p.unlocks_added, p.reversed_cents, p.reversed_unlocks,
              p.revoked_unlocks, COALESCE(d.unlocks, 0) AS owed_unlocks
       FROM purchases p
-      LEFT JOIN (SELECT purchase_id, SUM(unlocks) AS unlocks FROM credit_debts GROUP BY purchase_id) d
+      LEFT JOIN (SELECT purchase_id, SUM(unlocks) AS unlocks FROM ${DEBT_ROWS_SQL} dr GROUP BY purchase_id) d
         ON d.purchase_id = p.id
       WHERE p.reversed_unlocks <>
               (p.unlocks_added * p.reversed_cents * 10000 + p.amount_micro - 1) / p.amount_micro
@@ -158,7 +160,7 @@ export const ledgerAuditStore = {
              COALESCE(SUM(amount_micro), 0) AS amount_micro
       FROM (SELECT d.account_id, SUM(d.unlocks) - COALESCE(MAX(s.unlocks), 0) AS unlocks,
                    SUM(d.amount_micro) - COALESCE(MAX(s.amount_micro), 0) AS amount_micro
-            FROM credit_debts d
+            FROM ${DEBT_ROWS_SQL} d
             LEFT JOIN (SELECT account_id, SUM(unlocks) AS unlocks, SUM(amount_micro) AS amount_micro
                        FROM credit_debt_settlements GROUP BY account_id) s ON s.account_id = d.account_id
             GROUP BY d.account_id
