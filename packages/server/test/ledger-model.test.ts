@@ -1,6 +1,6 @@
 // A model test of the money paths against the real store: random interleavings of credit purchases, refunds and
-// disputes, paid unlocks, card withdrawals (answered, refused, timed out), crashes between "sent" and "recorded"
-// or before "sent", reconciliations and restarts (the SQLite file closed and reopened), with the ledger's
+// disputes (some won: their funds reinstated), paid unlocks, card withdrawals (answered, refused, timed out), crashes
+// between "sent" and "recorded" or before "sent", reconciliations and restarts (the SQLite file closed and reopened), with the ledger's
 // invariants checked after every step. Quick by default (CI); AXLE_MODEL_RUNS=200 for a longer run.
 // An x402 payment is claimed `verified` and its share waits (credit: false) until a settle step settles it (the
 // share becomes earnings) or fails it (never).
@@ -40,7 +40,8 @@ const logger = createLogger('silent');
 type Step =
   | { kind: 'buy'; buyer: number; pack: 'starter' | 'growth' }
   | { kind: 'refund'; buyer: number; permille: number; dispute: boolean }
-  | { kind: 'pay'; buyer: number; contributor: number; priceMicro: number; byCredit: boolean }
+  | { kind: 'win'; buyer: number; which: number }
+  | { kind: 'pay'; buyer: number; contributor: number; priceMicro: number; byCredit: boolean; times: number }
   | { kind: 'settle'; which: number; ok: boolean }
   | { kind: 'withdraw'; contributor: number; cents: number; processor: 'normal' | 'slow' | 'refuse' }
   | { kind: 'crash'; contributor: number; cents: number; sent: boolean }
@@ -59,12 +60,16 @@ const step: fc.Arbitrary<Step> = fc.oneof(
     permille: fc.integer({ min: 1, max: 1000 }),
     dispute: fc.boolean(),
   }),
+  // Weighted so that disputes are often won after credits were spent.
+  { arbitrary: fc.record({ kind: fc.constant('win' as const), buyer: fc.nat(1), which: fc.nat(7) }), weight: 3 },
   fc.record({
     kind: fc.constant('pay' as const),
     buyer: fc.nat(1),
     contributor: fc.nat(1),
     priceMicro: fc.integer({ min: 50_000, max: 5_000_000 }),
     byCredit: fc.boolean(),
+    // Many credits at once, so reversals leave debts (and won disputes cancel them).
+    times: fc.constantFrom(1, 1, 150),
   }),
   fc.record({ kind: fc.constant('settle' as const), which: fc.nat(7), ok: fc.boolean() }),
   fc.record({
@@ -149,7 +154,17 @@ describe('ledger model: pay / refund / withdraw / timeout / crash / reconcile / 
           credits: [0, 0],
           debt: [0, 0],
           purchases: [[], []] as Array<
-            Array<{ pi: string; cents: number; unlocks: number; reversed: number; refunded: number; disputed: number }>
+            Array<{
+              pi: string;
+              cents: number;
+              unlocks: number;
+              reversed: number;
+              refunded: number;
+              disputed: number;
+              /** Debt unlocks this purchase's reversals made, less what won disputes cancelled. */
+              owedMade: number;
+              disputes: Array<{ id: string; cents: number; won: boolean }>;
+            }>
           >,
         };
         const opened: string[] = [];
@@ -220,22 +235,34 @@ describe('ledger model: pay / refund / withdraw / timeout / crash / reconcile / 
                     paysDebt === owed.amount_micro
                       ? owed.unlocks
                       : Math.floor((owed.unlocks * paysDebt) / owed.amount_micro);
-                model.purchases[s.buyer]!.push({ pi, cents, unlocks, reversed: 0, refunded: 0, disputed: 0 });
+                model.purchases[s.buyer]!.push({
+                  pi,
+                  cents,
+                  unlocks,
+                  reversed: 0,
+                  refunded: 0,
+                  disputed: 0,
+                  owedMade: 0,
+                  disputes: [],
+                });
                 break;
               }
               case 'refund': {
                 const p = model.purchases[s.buyer]!.at(-1);
                 if (!p) break;
                 const cents = Math.ceil((p.cents * s.permille) / 1000);
+                const id = `du_${run}_${evt}`;
                 await event(
                   s.dispute ? 'charge.dispute.created' : 'charge.refunded',
                   s.dispute
-                    ? { payment_intent: p.pi, amount: cents }
+                    ? { id, payment_intent: p.pi, amount: cents }
                     : { payment_intent: p.pi, amount: p.cents, amount_refunded: cents },
                 );
                 // Refunds are cumulative; each dispute takes its own amount besides them.
-                if (s.dispute) p.disputed += cents;
-                else p.refunded = Math.max(p.refunded, cents);
+                if (s.dispute) {
+                  p.disputed += cents;
+                  p.disputes.push({ id, cents, won: false });
+                } else p.refunded = Math.max(p.refunded, cents);
                 const back = Math.min(p.refunded + p.disputed, p.cents);
                 const target = Math.max(p.reversed, Math.ceil((p.unlocks * back) / p.cents));
                 const due = target - p.reversed;
@@ -243,51 +270,81 @@ describe('ledger model: pay / refund / withdraw / timeout / crash / reconcile / 
                 const took = Math.min(due, model.credits[s.buyer]!);
                 model.credits[s.buyer]! -= took;
                 model.debt[s.buyer]! += due - took;
+                p.owedMade += due - took;
+                break;
+              }
+              case 'win': {
+                // One of the buyer's disputes won: its funds reinstated (some twice).
+                const all = model.purchases[s.buyer]!.flatMap((p) => p.disputes.map((d) => ({ p, d })));
+                const pick = all[s.which % Math.max(all.length, 1)];
+                if (!pick) break;
+                const { p, d } = pick;
+                const r = await event('charge.dispute.funds_reinstated', {
+                  id: d.id,
+                  payment_intent: p.pi,
+                  amount: d.cents,
+                  status: 'won',
+                });
+                expect(r.outcome).toBe(d.won ? 'already_reinstated' : 'reinstated');
+                if (d.won) break;
+                d.won = true;
+                p.disputed -= d.cents;
+                // What stays reversed keeps its share; the rest cancels this purchase's debt still owed, then is
+                // credited.
+                const back = Math.min(p.refunded + p.disputed, p.cents);
+                const target = Math.ceil((p.unlocks * back) / p.cents);
+                const freed = Math.max(0, p.reversed - target);
+                p.reversed -= freed;
+                const cancelled = Math.max(0, Math.min(freed, p.owedMade, model.debt[s.buyer]!));
+                p.owedMade -= cancelled;
+                model.debt[s.buyer]! -= cancelled;
+                model.credits[s.buyer]! += freed - cancelled;
                 break;
               }
               case 'pay': {
                 const buyer = buyers[s.buyer]!;
-                await db.tx(async (q) => {
-                  // A credit pays the price up to the money behind it, as GET /knowledge/{id} books it.
-                  const credit = s.byCredit ? await creditsStore.takeUnlock(q, buyer, clock.now()) : undefined;
-                  if (s.byCredit && credit === undefined) return;
-                  if (s.byCredit) model.credits[s.buyer]! -= 1;
-                  const paidMicro = credit === undefined ? s.priceMicro : Math.min(s.priceMicro, credit);
-                  // An x402 payment is claimed verified; its share waits for the settlement (credit: false).
-                  const claim = {
-                    chainId: 8453,
-                    payer: `0xpayer${s.buyer}`,
-                    nonce: `0x${randomBytes(32).toString('hex')}`,
-                  };
-                  if (!s.byCredit)
-                    await paymentClaimsStore.claim(q, {
-                      ...claim,
+                for (let i = 0; i < (s.byCredit ? s.times : 1); i++)
+                  await db.tx(async (q) => {
+                    // A credit pays the price up to the money behind it, as GET /knowledge/{id} books it.
+                    const credit = s.byCredit ? await creditsStore.takeUnlock(q, buyer, clock.now()) : undefined;
+                    if (s.byCredit && credit === undefined) return;
+                    if (s.byCredit) model.credits[s.buyer]! -= 1;
+                    const paidMicro = credit === undefined ? s.priceMicro : Math.min(s.priceMicro, credit);
+                    // An x402 payment is claimed verified; its share waits for the settlement (credit: false).
+                    const claim = {
+                      chainId: 8453,
+                      payer: `0xpayer${s.buyer}`,
+                      nonce: `0x${randomBytes(32).toString('hex')}`,
+                    };
+                    if (!s.byCredit)
+                      await paymentClaimsStore.claim(q, {
+                        ...claim,
+                        learningId: `lrn_m${s.contributor}`,
+                        payload: '{}',
+                        now: clock.now(),
+                      });
+                    const { id } = await recordUnlock(q, {
                       learningId: `lrn_m${s.contributor}`,
-                      payload: '{}',
+                      buyer: s.byCredit ? buyer : `0xpayer${s.buyer}`,
+                      path: s.byCredit ? 'key' : 'x402',
+                      paidMicro,
+                      discovery: false,
+                      selfDealing: false,
+                      accrualCapped: false,
+                      payee: { holder: contributors[s.contributor]!, held: false },
+                      credit: s.byCredit,
                       now: clock.now(),
                     });
-                  const { id } = await recordUnlock(q, {
-                    learningId: `lrn_m${s.contributor}`,
-                    buyer: s.byCredit ? buyer : `0xpayer${s.buyer}`,
-                    path: s.byCredit ? 'key' : 'x402',
-                    paidMicro,
-                    discovery: false,
-                    selfDealing: false,
-                    accrualCapped: false,
-                    payee: { holder: contributors[s.contributor]!, held: false },
-                    credit: s.byCredit,
-                    now: clock.now(),
+                    if (!s.byCredit) {
+                      await paymentClaimsStore.attachUnlock(q, claim, id);
+                      open402.push({
+                        claim,
+                        unlockId: id,
+                        contributor: s.contributor,
+                        share: Math.floor((s.priceMicro * 70) / 100),
+                      });
+                    } else model.owned[s.contributor]! += Math.floor((paidMicro * 70) / 100);
                   });
-                  if (!s.byCredit) {
-                    await paymentClaimsStore.attachUnlock(q, claim, id);
-                    open402.push({
-                      claim,
-                      unlockId: id,
-                      contributor: s.contributor,
-                      share: Math.floor((s.priceMicro * 70) / 100),
-                    });
-                  } else model.owned[s.contributor]! += Math.floor((paidMicro * 70) / 100);
-                });
                 break;
               }
               case 'settle': {
