@@ -749,9 +749,10 @@ describe('card checkout', () => {
     expect(await creditValue(accountId)).toBe(10_000_000);
     // A replay, and the same dispute reinstated again under another event id, give nothing more.
     expect((await send(server, reinstated)).body).toMatchObject({ already_processed: true, outcome: 'reinstated' });
-    expect(
-      (await send(server, event('charge.dispute.funds_reinstated', won(d)))).body,
-    ).toMatchObject({ processed: false, outcome: 'already_reinstated' });
+    expect((await send(server, event('charge.dispute.funds_reinstated', won(d)))).body).toMatchObject({
+      processed: false,
+      outcome: 'already_reinstated',
+    });
     expect(await credits(accountId)).toEqual({ unlocks: 100, queries: 1000 });
     expect(await creditValue(accountId)).toBe(10_000_000);
     expect((await ledgerReport(server.db)).problems).toEqual([]);
