@@ -98,13 +98,14 @@ export const CheckoutSession = z
 export const WebhookResult = z
   .object({
     received: z.boolean(),
-    processed: z.boolean().describe('true when the event created a purchase now'),
+    processed: z.boolean().describe('true when the event credited, reversed or reinstated credits now'),
     already_processed: z.boolean().describe('true on a replay of an event already applied'),
     purchase_id: z.string().nullable(),
     outcome: z
       .string()
       .describe(
         'beyond the contract, what the event did: credited, reversed (refund, failed payment or dispute), ' +
+          'reinstated (a won dispute gave back what it took), already_reinstated, unknown_dispute, ' +
           'session_failed, not_paid, amount_mismatch, unknown_session, already_credited, unknown_purchase, ignored',
       ),
   })

@@ -95,7 +95,9 @@ export function moneyRoutes(api: Api, deps: AppDeps): void {
       'checkout.session.completed (or async_payment_succeeded) creates the Purchase and adds its credits, once, ' +
       'and only for a session this server created, paid, at its recorded amount and currency; anything else is ' +
       'recorded and answered 200 without credits. charge.refunded, charge.dispute.created and ' +
-      'checkout.session.async_payment_failed take the credits back (spent ones become a debt). ' +
+      'checkout.session.async_payment_failed take the credits back (spent ones become a debt); ' +
+      'charge.dispute.funds_reinstated of a won dispute recorded for the same payment gives back what it took ' +
+      '(the debt it made first), once. ' +
       'A replay answers already_processed: true; a malformed event is 400.',
     tags: ['Money'],
     headers: z.object({ 'Stripe-Signature': z.string() }),
