@@ -40,7 +40,8 @@ const readSet = (file) => JSON.parse(fs.readFileSync(new URL(`./eval/${file}`, i
  * scored and checked on its own: `everyday` (e001-e073), `everyday-2` (e101-e140), `everyday-3` (e201-e260),
  * `everyday-4` (e301-e360), `everyday-5` (e401-e430, test half only), `everyday-6` (e501-e540, test half only) and
  * `everyday-7` (e601-e640, dev odd / test even), each written later than the one before, and `everyday-long`
- * (l001-l060, dev odd / test even): long, chatty requests whose need sits among context.
+ * (l001-l060, dev odd / test even): long, chatty requests whose need sits among context; and `tool-requests`
+ * (t001-t060 less t038, dev odd / test even): one concrete operation an agent asks a tool for.
  */
 const everydaySets = [
   ['everyday', readSet('everyday.json')],
@@ -51,7 +52,12 @@ const everydaySets = [
   ['everyday-6', readSet('everyday-6.json')],
   ['everyday-7', readSet('everyday-7.json')],
   ['everyday-long', readSet('everyday-long.json')],
+  ['tool-requests', readSet('tool-requests.json')],
 ];
+/** The set checked, besides, against the outside tool-retrieval benchmark's targets (issue 26 item 3). */
+const TOOL_SET = 'tool-requests';
+const TARGET_TOOL_RECALL5 = 0.85;
+const TARGET_TOOL_MRR = 0.68;
 /** The halves a set has: a set with no dev half is neither scored nor checked on one. */
 const splitsOf = (set) => ['dev', 'test'].filter((split) => set.some((q) => q.split === split));
 const everyday = everydaySets.flatMap(([, set]) => set);
@@ -178,6 +184,15 @@ try {
                 `${setName} ${split}: fused nDCG@10 ${f3(e.ndcg10)} >= ${TARGET_EVERYDAY_NDCG}`,
                 e.ndcg10 >= TARGET_EVERYDAY_NDCG,
               ],
+              ...(setName === TOOL_SET
+                ? [
+                    [
+                      `${setName} ${split}: fused Recall@5 ${f3(e.recall5)} >= ${TARGET_TOOL_RECALL5}`,
+                      e.recall5 >= TARGET_TOOL_RECALL5,
+                    ],
+                    [`${setName} ${split}: fused MRR ${f3(e.mrr)} >= ${TARGET_TOOL_MRR}`, e.mrr >= TARGET_TOOL_MRR],
+                  ]
+                : []),
             ];
           }),
         ),
@@ -237,7 +252,9 @@ async function devReport() {
       const r = await score(dev, fused);
       firsts += firstOf(r);
       total += dev.length;
-      parts.push(`${setName} ${firstOf(r)}/${dev.length} ${f3(r.ndcg10)}`);
+      parts.push(
+        `${setName} ${firstOf(r)}/${dev.length} ${f3(r.ndcg10)}${setName === TOOL_SET ? ` R@5 ${f3(r.recall5)} MRR ${f3(r.mrr)}` : ''}`,
+      );
     }
     console.log(`${parts.join(' | ')} | dev first ${firsts}/${total}`);
     if (process.env.EVAL_VERBOSE === 'dev')
