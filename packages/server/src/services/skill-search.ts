@@ -8,6 +8,7 @@ import { type NameProbes, nameLift, nameProbes, soleNamed } from '../domain/name
 import { groupSiblings, PACKAGING, productKey } from '../domain/near-duplicates.js';
 import { compileThesaurus, expandedSentence, expansionTerms } from '../domain/query-expansion.js';
 import { queryTerms } from '../domain/query-terms.js';
+import { withoutArguments } from '../domain/request-arguments.js';
 import { requestFocus } from '../domain/request-focus.js';
 import { termCoverage, termStems } from '../domain/term-coverage.js';
 import type { SemanticIndex } from '../search/semantic-index.js';
@@ -305,7 +306,9 @@ export function createSkillSearch({
     semantic,
     state: () => ({ lexical: 'ready', semantic: semantic.state() }),
 
-    async search({ query: request, filters = {}, limit = 10, mode = 'fused' }) {
+    async search({ query: asked, filters = {}, limit = 10, mode = 'fused' }) {
+      // The values a tool-use request passes (a quoted title, a link, an id) say which item, not which skill.
+      const request = withoutArguments(asked);
       const query = requestFocus(request);
       const semanticReady = semantic.state() === 'ready';
       if (mode === 'semantic' && !semanticReady) throw new Error(`semantic search is ${semantic.state()}`);

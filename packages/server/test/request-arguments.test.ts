@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { withoutArguments } from '../src/domain/request-arguments.js';
+
+describe('withoutArguments', () => {
+  it('drops quoted values, links, addresses and identifiers, keeping the operation', () => {
+    expect(withoutArguments('open a pull request titled "Fix login redirect" into main')).toBe(
+      'open a pull request titled into main',
+    );
+    expect(withoutArguments('scrape the prices from https://shop.example.com/sale into JSON')).toBe(
+      'scrape the prices from into JSON',
+    );
+    expect(withoutArguments('shorten youtube.com/watch?v=abc and www.example.org')).toBe('shorten and');
+    expect(withoutArguments('send the invoice to billing@customer.com through SendGrid')).toBe(
+      'send the invoice to through SendGrid',
+    );
+    expect(withoutArguments('refund the last charge of customer cus_Q8x2 in full')).toBe(
+      'refund the last charge of customer in full',
+    );
+    expect(withoutArguments('get the key session:4711 in Redis')).toBe('get the key in Redis');
+    expect(withoutArguments('text +1 415 555 0123 now, then look up 8.8.4.4')).toBe('text now, then look up');
+    expect(withoutArguments('insert {sku: "A-12", qty: 4} into MongoDB')).toBe('insert into MongoDB');
+    expect(withoutArguments('read “Weekly sync” from Notion')).toBe('read from Notion');
+  });
+
+  it('keeps product and format names that hold digits', () => {
+    const plain = 'upload a file to S3 from EC2, query Neo4j with Auth0, convert MP4 in 3D on k8s for 2027';
+    expect(withoutArguments(plain)).toBe(plain);
+  });
+
+  it('keeps a request that is all argument', () => {
+    expect(withoutArguments('"weather in Paris"')).toBe('"weather in Paris"');
+  });
+});
