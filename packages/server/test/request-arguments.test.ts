@@ -30,4 +30,11 @@ describe('withoutArguments', () => {
   it('keeps a request that is all argument', () => {
     expect(withoutArguments('"weather in Paris"')).toBe('"weather in Paris"');
   });
+
+  // Nested runs of word characters and joiners (`a_a_a…`) once took time exponential in their length.
+  it('reads long runs of joiners, dots, digits and quotes in time linear in their length', () => {
+    for (const run of ['a_', 'a:', '_', 'a.', 'a@', '1 ', '1.', '"', '{', 'a/', ' ,'])
+      expect(withoutArguments(`find ${run.repeat(20_000)}x`)).toContain('find');
+    // Far past what linear time takes, far short of the square.
+  }, 5_000);
 });
