@@ -31,6 +31,16 @@ describe('withoutArguments', () => {
     expect(withoutArguments('"weather in Paris"')).toBe('"weather in Paris"');
   });
 
+  it('keeps quoted words that are what is searched for, not a value passed', () => {
+    for (const topic of [
+      'find an API for "text to speech"',
+      'an MCP server that does "web scraping"',
+      'is there a tool for “OCR”?',
+    ])
+      expect(withoutArguments(topic)).toBe(topic);
+    expect(withoutArguments('search the web for "best pizza in Rome"')).toBe('search the web for');
+  });
+
   // Nested runs of word characters and joiners (`a_a_a…`) once took time exponential in their length.
   it('reads long runs of joiners, dots, digits and quotes in time linear in their length', () => {
     for (const run of ['a_', 'a:', '_', 'a.', 'a@', '1 ', '1.', '"', '{', 'a/', ' ,'])

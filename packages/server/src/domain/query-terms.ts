@@ -38,3 +38,8 @@ export function queryTerms(text: string): string[] {
   const content = distinct.filter((w) => !STOPWORDS.has(w));
   return (content.length > 0 ? content : distinct).slice(0, MAX_QUERY_TERMS);
 }
+
+/** How many distinct content words (not stopwords) `text` holds outside `ignore`. */
+export function contentWordCount(text: string, ignore: ReadonlySet<string>): number {
+  return new Set(textWords(text, false).filter((w) => !STOPWORDS.has(w) && !ignore.has(w))).size;
+}

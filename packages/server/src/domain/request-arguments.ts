@@ -2,9 +2,18 @@
 // id such as `cus_Q8x2` or `session:4711`, a phone number, an IP address, a JSON object. They say which item, not which
 // tool ("open a pull request titled \"Fix login redirect\"" matched sign-in services on `login`). Pure; every pattern
 // is bounded or anchored to one word, so a request is read in time linear in its length.
+import { PACKAGING } from './near-duplicates.js';
+import { contentWordCount } from './query-terms.js';
 
-/** Values that span words: a `{…}` object, a quoted string, a phone or parcel number of 7 or more digits. */
-const SPANS = /\{[^{}]{0,200}\}|"[^"]{1,80}"|“[^”]{1,80}”|\+?\d(?:[\s.-]?\d){6,}/gu;
+/** Values that span words: a `{…}` object, a phone or parcel number of 7 or more digits. */
+const SPANS = /\{[^{}]{0,200}\}|\+?\d(?:[\s.-]?\d){6,}/gu;
+/** A quoted string: a value, or the very thing searched for ("an API for \"text to speech\""). */
+const QUOTED = /"[^"]{1,80}"|“[^”]{1,80}”/gu;
+/**
+ * Content words (not stopwords, not packaging such as `api` or `server`) a request keeps without its quoted strings
+ * for them to be values: an operation and what it acts on ("open a pull request titled …").
+ */
+const MIN_WORDS_BESIDE_QUOTES = 2;
 const LINK = /^(?:https?:\/\/|www\.)/i;
 const HOST = /^[\w-]+(?:\.[\w-]+)+$/;
 const EMAIL = /^[\w.+-]+@[\w-]+(?:\.[\w-]+)+$/;
@@ -27,7 +36,9 @@ function isValue(word: string): boolean {
 
 /** The request without the values it passes, spaces closed up; the request itself when nothing else is left. */
 export function withoutArguments(request: string): string {
-  const words = request.replace(SPANS, ' ').split(/\s+/);
+  const unquoted = request.replace(QUOTED, ' ');
+  const spoken = contentWordCount(unquoted, PACKAGING) >= MIN_WORDS_BESIDE_QUOTES ? unquoted : request;
+  const words = spoken.replace(SPANS, ' ').split(/\s+/);
   const kept: string[] = [];
   for (const word of words) {
     let end = word.length;
