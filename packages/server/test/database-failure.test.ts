@@ -199,3 +199,78 @@ describe.runIf(BACKEND === 'postgres')('an instance cut off from PostgreSQL', ()
     await expectUnavailable(await answer);
   });
 });
+
+/** GET /health, its status, body, Retry-After and how long it took to answer (wall clock, ms). */
+async function health(s: TestServer) {
+  const started = performance.now();
+  const res = await fetch(`${s.url}/health`);
+  return {
+    status: res.status,
+    body: (await res.json()) as Record<string, unknown>,
+    retryAfter: res.headers.get('retry-after'),
+    ms: performance.now() - started,
+  };
+}
+
+/** Polls /health (the clock a second on each time, so each poll may start a read) until it answers `status`. */
+async function healthUntil(s: TestServer, status: number) {
+  const deadline = performance.now() + 15_000;
+  for (;;) {
+    s.clock.advance(1000);
+    const h = await health(s);
+    expect(h.ms).toBeLessThan(1000);
+    if (h.status === status || performance.now() > deadline) return h;
+  }
+}
+
+function expectHealthUnavailable(h: Awaited<ReturnType<typeof health>>) {
+  expect(h.status).toBe(503);
+  expect(h.retryAfter).toBe('1');
+  expect(h.body).toMatchObject({ status: 'unavailable', code: 'database_unavailable', dependency: 'database' });
+  expect(JSON.stringify(h.body)).not.toMatch(/ECONN|timeout|SQLITE|stack/i);
+}
+
+describe.runIf(BACKEND === 'postgres')('GET /health on an instance cut off from PostgreSQL', () => {
+  // Found by stopping PostgreSQL and by partitioning the network under a running server: /health answered
+  // 200 status ok from its cached count for as long as the outage lasted, so a load balancer kept sending
+  // traffic to an instance that could serve nothing.
+  async function behindRelay() {
+    const database = await backendEnv('catalog');
+    const relay = await partitionableRelay(database.AXLE_DATABASE_URL!);
+    server = await startTestServer({
+      ...database,
+      AXLE_DATABASE_STATEMENT_TIMEOUT_MS: '300',
+      AXLE_DATABASE_URL: relay.url(database.AXLE_DATABASE_URL!),
+    });
+    cleanups.push(() => relay.close());
+    expect((await health(server)).status).toBe(200);
+    return relay;
+  }
+
+  it('a partition: 503 at once once the read has had no answer for a second, 200 again once healed', async () => {
+    const relay = await behindRelay();
+    relay.cut();
+    server!.clock.advance(1000);
+    // The read just started has not had its second yet.
+    expect((await health(server!)).status).toBe(200);
+    server!.clock.advance(1000);
+    const cut = await health(server!);
+    expectHealthUnavailable(cut);
+    expect(cut.ms).toBeLessThan(1000);
+    expect(server!.logs.map((l) => JSON.parse(l)).find((l) => l.msg.startsWith('health:'))).toMatchObject({
+      level: 40,
+      msg: 'health: the database does not answer; /health answers 503',
+    });
+    relay.heal();
+    expect((await healthUntil(server!, 200)).status).toBe(200);
+    expect(server!.logs.map((l) => JSON.parse(l)).filter((l) => l.msg.startsWith('health:'))).toHaveLength(2);
+  });
+
+  it('PostgreSQL gone (connections reset and refused): 503 with the next poll, the cause in the log only', async () => {
+    const relay = await behindRelay();
+    await relay.close();
+    expectHealthUnavailable(await healthUntil(server!, 503));
+    const warned = server!.logs.map((l) => JSON.parse(l)).find((l) => l.msg.startsWith('health:'));
+    expect(warned.err.message ?? warned.err.code).toBeTruthy();
+  });
+});

@@ -24,6 +24,18 @@ export const HealthResponse = z
   })
   .openapi('Health');
 
+/** GET /health's 503: the instance cannot serve, for want of the dependency named. */
+export const HealthUnavailable = z
+  .object({
+    status: z.literal('unavailable'),
+    error: z.string(),
+    code: z.literal('database_unavailable'),
+    dependency: z.literal('database').describe('the dependency that does not answer'),
+    uptime: z.number().describe('seconds since the process started'),
+    timestamp: z.string(),
+  })
+  .openapi('HealthUnavailable');
+
 const count = z.number().int().min(0);
 
 /** One category of the taxonomy with what it holds. */

@@ -2,6 +2,7 @@ import {
   CATEGORIES,
   CategoriesResponse,
   HealthResponse,
+  HealthUnavailable,
   RootResponse,
   SKILL_TYPES,
   StatsResponse,
@@ -9,7 +10,10 @@ import {
 } from '@axle/sdk';
 import type { AppDeps } from '../deps.js';
 import { buildTime } from '../build-info.js';
-import type { Api } from '../http/route.js';
+import { type Api, reply } from '../http/route.js';
+
+/** Seconds a balancer or client may wait before asking /health again when the database does not answer. */
+const HEALTH_RETRY_AFTER_S = 1;
 
 /** Searches that /stats always reports, even before the first one is served. */
 const COUNTED_QUERIES = ['discover', 'knowledge'] as const;
@@ -24,7 +28,7 @@ const present = <K extends string>(keys: readonly K[], counts: Record<string, nu
 
 /** GET /, /health, /categories, /stats. */
 export function publicRoutes(api: Api, deps: AppDeps): void {
-  const { clock, config, skills, learnings, searchCounts: searches } = deps;
+  const { clock, config, skills, learnings, searchCounts: searches, logger } = deps;
   const built = buildTime().toISOString();
   const uptime = () => (clock.now() - deps.startedAt) / 1000;
 
@@ -65,24 +69,57 @@ export function publicRoutes(api: Api, deps: AppDeps): void {
     },
   });
 
+  /** Whether the last /health found the database answering: a change is logged once, not at every poll. */
+  let databaseAnswered = true;
   api.route({
     method: 'get',
     path: '/health',
     operationId: 'getHealth',
     summary: 'Liveness and search readiness',
+    description:
+      'Answers at once from a count read from the database at most once a second. 503 while the database does not answer that read (it failed, or has had no answer for a second): the instance can serve nothing, and a load balancer should take it out until /health answers 200 again.',
     tags: ['Public'],
-    responses: { 200: { description: 'Server is up', schema: HealthResponse } },
+    responses: {
+      200: { description: 'Server is up', schema: HealthResponse },
+      503: {
+        description: 'The database does not answer (code database_unavailable, dependency database)',
+        schema: HealthUnavailable,
+        headers: { 'Retry-After': 'seconds before asking again' },
+      },
+    },
     handler: async () => {
-      // Load balancers poll /health often; it answers at once, from a count at most a second old.
       const visible = await learnings.recentVisibleCount();
+      const timestamp = new Date(clock.now()).toISOString();
+      if (visible.ok !== databaseAnswered) {
+        databaseAnswered = visible.ok;
+        if (visible.ok) logger.info('health: the database answers again');
+        else {
+          // The driver's error, kept on a DomainError's cause; none when the read is merely unanswered.
+          const err = (visible.error as { cause?: unknown } | undefined)?.cause ?? visible.error;
+          logger.warn({ err }, 'health: the database does not answer; /health answers 503');
+        }
+      }
+      if (!visible.ok)
+        return reply(
+          503,
+          HealthUnavailable.parse({
+            status: 'unavailable',
+            error: 'The database is unavailable; try again shortly',
+            code: 'database_unavailable',
+            dependency: 'database',
+            uptime: uptime(),
+            timestamp,
+          }),
+          { 'Retry-After': String(HEALTH_RETRY_AFTER_S) },
+        );
       return HealthResponse.parse({
         status: 'ok',
         uptime: uptime(),
-        learnings_count: visible,
-        catalog_size: visible,
+        learnings_count: visible.value,
+        catalog_size: visible.value,
         skills_catalog_size: await skills.count(),
         search: skills.searchState(),
-        timestamp: new Date(clock.now()).toISOString(),
+        timestamp,
       });
     },
   });
