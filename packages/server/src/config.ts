@@ -29,6 +29,7 @@ const Env = z
       .optional(),
     AXLE_DATABASE_POOL: z.coerce.number().int().min(1).max(200).default(10),
     AXLE_DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
+    AXLE_MIGRATION_LOCK_WAIT_MS: z.coerce.number().int().min(100).max(86_400_000).default(300_000),
     AXLE_RETENTION_INTERVAL_MS: z.coerce.number().int().min(100).default(3_600_000),
     AXLE_BASE_URL: z.string().url().optional(),
     AXLE_CATALOG: z.string().optional(),
@@ -117,6 +118,8 @@ export interface Config {
   databasePool: number;
   /** Longest a PostgreSQL statement may run or wait for a lock before it is cancelled (503 database_unavailable). */
   databaseStatementTimeoutMs: number;
+  /** Longest a start waits for another instance's migrations (PostgreSQL's migration lock) before it fails. */
+  migrationLockWaitMs: number;
   /** How often the retention job runs, once across all instances. */
   retentionIntervalMs: number;
   /** Public base URL; when unset it is derived from the bound port at listen time. */
@@ -200,6 +203,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: e.AXLE_DATABASE_URL,
     databasePool: e.AXLE_DATABASE_POOL,
     databaseStatementTimeoutMs: e.AXLE_DATABASE_STATEMENT_TIMEOUT_MS,
+    migrationLockWaitMs: e.AXLE_MIGRATION_LOCK_WAIT_MS,
     retentionIntervalMs: e.AXLE_RETENTION_INTERVAL_MS,
     baseUrl: e.AXLE_BASE_URL?.replace(/\/+$/, ''),
     catalogPath: e.AXLE_CATALOG,

@@ -52,6 +52,7 @@ export async function startServer({
     databaseStatementTimeoutMs: config.databaseStatementTimeoutMs,
     dataDir: config.dataDir,
     now: () => clock.now(),
+    migrationLock: { waitMs: config.migrationLockWaitMs, logger },
   });
   const { db } = store;
 

@@ -6,16 +6,20 @@
 // searches that count against an address, answered 500), and by holding a lock on a table of the server's
 // PostgreSQL database from another session (requests waited as long as the lock was held), and by dropping
 // the database under a running server (requests answered 500).
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { BACKEND, backendEnv, prepareDataDir } from '../../../test/support/backend.js';
+import { serverProcessEnv } from '../../../test/support/process.js';
 import { partitionableRelay } from '../../../test/support/relay.js';
 import { startTestServer, type TestServer } from '../../../test/support/server.js';
 import { post } from '../../../test/support/identity.js';
+import { PostgresDatabase } from '../src/store/postgres/db.js';
+import { MigrationLockTimeout, migratePostgres } from '../src/store/postgres/migrate.js';
 import { jwtFor, newBuyer } from './money-helpers.js';
 
 let server: TestServer | undefined;
@@ -273,4 +277,79 @@ describe.runIf(BACKEND === 'postgres')('GET /health on an instance cut off from 
     const warned = server!.logs.map((l) => JSON.parse(l)).find((l) => l.msg.startsWith('health:'));
     expect(warned.err.message ?? warned.err.code).toBeTruthy();
   });
+});
+
+describe.runIf(BACKEND === 'postgres')('a start that finds the migration lock held', () => {
+  // Found by holding the migration lock from another session (an instance hung mid-migration) and starting an
+  // instance: it waited on the lock forever, saying nothing.
+
+  /** A fresh database whose migration lock another session holds (as a hung instance would); its pid. */
+  async function lockHeld() {
+    const database = await backendEnv('migrated');
+    const holder = new pg.Client({ connectionString: database.AXLE_DATABASE_URL, application_name: 'hung-instance' });
+    await holder.connect();
+    cleanups.push(() => holder.end());
+    await holder.query("SELECT pg_advisory_lock(hashtext('axle:migrate'))");
+    const { rows } = await holder.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+    return { url: database.AXLE_DATABASE_URL!, holder, pid: rows[0]!.pid };
+  }
+
+  it('waits at most the bound, saying who holds the lock, then fails naming it; takes it once released', async () => {
+    const { url, holder, pid } = await lockHeld();
+    const db = await PostgresDatabase.open(url, { poolSize: 2 });
+    cleanups.push(() => db.close());
+    const warned: Array<{ fields: Record<string, unknown>; msg: string }> = [];
+    const logger = { warn: (fields: Record<string, unknown>, msg: string) => warned.push({ fields, msg }) };
+    const started = performance.now();
+    const failed = await migratePostgres(db, undefined, Date.now(), { waitMs: 400, logger: logger as never }).catch(
+      (e: Error) => e,
+    );
+    expect(performance.now() - started).toBeGreaterThanOrEqual(400);
+    expect(performance.now() - started).toBeLessThan(3000);
+    expect(failed).toBeInstanceOf(MigrationLockTimeout);
+    expect((failed as Error).message).toMatch(
+      new RegExp(
+        `^waited 0\\.\\d s for the migration lock \\(axle:migrate\\) held by PostgreSQL backend pid ${pid} \\(hung-instance`,
+      ),
+    );
+    expect((failed as Error).message).not.toContain('\n');
+    expect(warned[0]).toMatchObject({
+      msg: 'waiting for the migration lock held by another session',
+      fields: { holder: expect.stringContaining(`pid ${pid} (hung-instance`), waitMs: 400 },
+    });
+    // Released (the other instance done): the next start takes it and finds the work done.
+    await holder.query("SELECT pg_advisory_unlock(hashtext('axle:migrate'))");
+    expect(await migratePostgres(db, undefined, Date.now(), { waitMs: 400 })).toEqual([]);
+  });
+
+  it('the server process exits 1 with one line on stderr, no stack trace', async () => {
+    const main = fileURLToPath(new URL('../dist/main.js', import.meta.url));
+    expect(fs.existsSync(main), `${main} missing: run npx tsc -b first`).toBe(true);
+    const { url, pid } = await lockHeld();
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'axle-lock-'));
+    cleanups.push(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+    const proc = spawn(process.execPath, [main], {
+      env: serverProcessEnv(dataDir, { AXLE_DATABASE_URL: url, AXLE_MIGRATION_LOCK_WAIT_MS: '500' }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    cleanups.push(() => proc.exitCode === null && proc.kill('SIGKILL'));
+    let [stdout, stderr] = ['', ''];
+    proc.stdout!.on('data', (chunk) => (stdout += chunk));
+    proc.stderr!.on('data', (chunk) => (stderr += chunk));
+    const code = await new Promise<number | null>((resolve) => proc.once('exit', (c) => resolve(c)));
+    expect(code).toBe(1);
+    expect(stderr).toMatch(
+      new RegExp(
+        `^axle-server: waited 0\\.\\d s for the migration lock \\(axle:migrate\\) held by PostgreSQL backend pid ${pid} .*AXLE_MIGRATION_LOCK_WAIT_MS\\n$`,
+      ),
+    );
+    const logged = stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
+    expect(logged.find((l) => l.msg === 'waiting for the migration lock held by another session')).toMatchObject({
+      level: 40,
+      holder: expect.stringContaining(`pid ${pid} `),
+    });
+  }, 60_000);
 });

@@ -6,7 +6,7 @@ import { migrate } from './migrate.js';
 import { postgresChanges } from './postgres/changes.js';
 import { PostgresDatabase } from './postgres/db.js';
 import { createPostgresLearningsSearch } from './postgres/learnings-search.js';
-import { migratePostgres } from './postgres/migrate.js';
+import { type MigrationLockWait, migratePostgres } from './postgres/migrate.js';
 import { createPostgresSkillsStore } from './postgres/skills.js';
 import type { Transactor } from './queryable.js';
 import { createSkillsStore, type SkillsStore } from './skills.js';
@@ -32,6 +32,8 @@ export interface StoreOptions {
   dataDir: string;
   /** Clock of migration records and of the search statistics kept in memory. */
   now: () => number;
+  /** PostgreSQL: how long a start waits for another instance's migrations, and where it says so. */
+  migrationLock?: MigrationLockWait;
 }
 
 /** Opens the database of `opts`, brings its schema up to date and builds its repositories. */
@@ -41,7 +43,7 @@ export async function openStore(opts: StoreOptions): Promise<Store> {
     // large table, or waiting for another instance's migration, may take longer than a request may.
     const migrating = await PostgresDatabase.open(opts.databaseUrl, { poolSize: 2 });
     try {
-      await migratePostgres(migrating, undefined, opts.now());
+      await migratePostgres(migrating, undefined, opts.now(), opts.migrationLock);
     } finally {
       await migrating.close();
     }
