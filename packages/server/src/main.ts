@@ -55,13 +55,16 @@ try {
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
 } catch (err) {
-  // A bad configuration or catalog stops the server with a message, not a stack trace; a damaged SQLite file with
-  // where it is and what to do.
+  // A bad configuration or catalog stops the server with a message, not a stack trace; a damaged or held SQLite file
+  // with where it is and what to do.
   const code = (err as { code?: unknown }).code;
-  const where =
-    config && !config.databaseUrl && (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT')
-      ? ` (the SQLite database in ${config.dataDir}: restore it from a backup, or move it away to start with an empty one)`
-      : '';
-  process.stderr.write(`axle-server: ${(err as Error).message}${where}\n`);
+  const cause = (err as { cause?: { code?: unknown } }).cause?.code;
+  const sqlite = config && !config.databaseUrl ? config.dataDir : undefined;
+  let message = (err as Error).message;
+  if (sqlite && (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT'))
+    message += ` (the SQLite database in ${sqlite}: restore it from a backup, or move it away to start with an empty one)`;
+  else if (sqlite && (cause === 'SQLITE_BUSY' || cause === 'SQLITE_LOCKED'))
+    message = `another process holds the SQLite database in ${sqlite} (a second server on this data folder?): stop it, or start again once it is done`;
+  process.stderr.write(`axle-server: ${message}\n`);
   process.exit(1);
 }

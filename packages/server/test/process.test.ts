@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import sqlite3 from 'sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { listeningUrl, serverProcessEnv } from '../../../test/support/process.js';
 
@@ -101,6 +102,33 @@ describe('built server process', () => {
     expect(code).toBe(1);
     expect(stderr).toContain(`AXLE_CATALOG ${catalog}: entry 0 (id "ok-skill"): description`);
     expect(stderr).not.toMatch(/\n\s+at /); // a message, not a stack trace
+  }, 60_000);
+
+  // Found by starting a server on a data folder whose SQLite file another process was writing (a second server on
+  // the same folder, mid-migration): 'axle-server: The database cannot take this request now; nothing was written',
+  // a request's message, naming neither the file nor the other process.
+  it('stops with a message naming the data folder when another process holds its SQLite database', async () => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'axle-proc-'));
+    const holder = new sqlite3.Database(path.join(dataDir, 'axle.db'));
+    await new Promise<void>((resolve, reject) =>
+      holder.exec('BEGIN IMMEDIATE; CREATE TABLE held (a INTEGER)', (err) => (err ? reject(err) : resolve())),
+    );
+    try {
+      const proc = spawn(process.execPath, [MAIN], {
+        env: serverProcessEnv(dataDir),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      child = proc;
+      let stderr = '';
+      proc.stderr!.on('data', (chunk) => (stderr += chunk));
+      const code = await new Promise<number | null>((resolve) => proc.once('exit', (c) => resolve(c)));
+      expect(code).toBe(1);
+      expect(stderr).toBe(
+        `axle-server: another process holds the SQLite database in ${dataDir} (a second server on this data folder?): stop it, or start again once it is done\n`,
+      );
+    } finally {
+      await new Promise((resolve) => holder.close(resolve));
+    }
   }, 60_000);
 
   // Found by `npm start` on a data folder whose axle.db was overwritten: 'axle-server: SQLITE_NOTADB: file is not a
