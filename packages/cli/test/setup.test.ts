@@ -20,7 +20,7 @@ const MCP_BIN = path.resolve(
   JSON.parse(fs.readFileSync(new URL('../../mcp/package.json', import.meta.url), 'utf8')).bin['axle-mcp'],
 );
 const NODE = process.execPath;
-const hookCommand = (client: string) => `"${NODE}" "${HOOK_BIN}" "${client}"`;
+const hookCommand = (client: string) => `'${NODE}' '${HOOK_BIN}' '${client}'`;
 
 /** Axle's entry as setup writes it into a JSON file, `depth` levels deep with indentation `unit`. */
 function entryJson(key: string, url: string, unit: string, depth: number, type: boolean): string {

@@ -30,8 +30,15 @@ export function mcpScript(): string {
 }
 
 /**
+ * One word of a command line a client hands to a shell: in single quotes for a POSIX shell, where double quotes would
+ * still expand `$`, backticks and `\` in a path; in double quotes on Windows, which forbids `"` in paths.
+ */
+export const shellWord = (word: string, platform: NodeJS.Platform = process.platform) =>
+  platform === 'win32' ? `"${word}"` : `'${word.replaceAll("'", `'\\''`)}'`;
+
+/**
  * A command line that runs a script with this Node binary. Clients start servers and hooks with a
  * reduced PATH (GUI apps on macOS get none of the shell's), so absolute paths are used, not `npx`.
  */
 export const nodeCommand = (script: string, ...args: string[]) =>
-  [process.execPath, script, ...args].map((p) => `"${p}"`).join(' ');
+  [process.execPath, script, ...args].map((p) => shellWord(p)).join(' ');
