@@ -43,7 +43,10 @@ export const LIMITS = {
    * counts POST /withdraw/processor requests that get as far as asking the card processor; `walletLink` counts
    * POST /account/link-wallet requests that get as far as the sanctions screen. `walletRepeatUnlock` is kept per
    * x402 payer wallet: a fresh authorization, validly signed by the wallet, for a learning it already holds (served
-   * free, never settled); a wallet's first paid unlock of a learning is never counted.
+   * free, never settled); a wallet's first paid unlock of a learning is never counted. `walletRefusedPayment` is kept
+   * per x402 payer wallet too: its validly signed payments the facilitator (or the chain, at settle) refused for the
+   * payer's own reasons (no funds, an authorization it judged invalid), never an outage; checked before the
+   * facilitator is asked.
    */
   accountWrites: {
     apiKeyCreate: { perMinute: 10, perHour: 30 },
@@ -55,6 +58,7 @@ export const LIMITS = {
     retraction: { perMinute: 10, perHour: 30 },
     walletLink: { perMinute: 10, perHour: 30 },
     walletRepeatUnlock: { perMinute: 30, perHour: 300 },
+    walletRefusedPayment: { perMinute: 10, perHour: 60 },
   },
   /**
    * POST /mcp: a tools/call carrying an x402 PaymentPayload in _meta nests deeper than other bodies (the payload

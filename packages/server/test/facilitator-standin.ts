@@ -10,7 +10,8 @@ interface FacilitatorBody {
 /** A loopback facilitator speaking the x402 facilitator protocol. */
 export async function startFacilitator(
   behaviour: {
-    verify?: (body: FacilitatorBody) => object;
+    /** The /verify answer's body (200), or its status and body. */
+    verify?: (body: FacilitatorBody) => object | [number, object];
     settle?: (body: FacilitatorBody) => [number, object] | Promise<[number, object]>;
     network?: string;
   } = {},
@@ -31,7 +32,10 @@ export async function startFacilitator(
         signers: {},
       });
     }
-    if (req.url === '/verify') return send(200, behaviour.verify?.(body) ?? { isValid: true, payer });
+    if (req.url === '/verify') {
+      const v = behaviour.verify?.(body) ?? { isValid: true, payer };
+      return Array.isArray(v) ? send(v[0], v[1]) : send(200, v);
+    }
     if (req.url === '/settle') {
       const [status, v] = (await behaviour.settle?.(body)) ?? [
         200,

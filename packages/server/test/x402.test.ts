@@ -564,6 +564,120 @@ describe('a wallet reading again what it holds, each time by a fresh authorizati
   });
 });
 
+describe('a wallet whose payments are refused for its own reasons (no funds), each by a fresh authorization', () => {
+  let server: TestServer;
+  let facilitator: Awaited<ReturnType<typeof startFacilitator>>;
+  /** Wallets the facilitator finds without funds, at /verify or at /settle. */
+  const broke = new Map<string, 'verify' | 'settle'>();
+  /** How the facilitator fails meanwhile, judging nothing. */
+  let outage: 'verify-503' | 'verify-unexpected' | 'verify-500' | 'settle-500' | undefined;
+  let n = 0;
+  const payerOf = (b: { paymentPayload?: { payload?: { authorization?: { from?: string } } } }) =>
+    b.paymentPayload?.payload?.authorization?.from?.toLowerCase() ?? '';
+  beforeAll(async () => {
+    facilitator = await startFacilitator({
+      verify: (b) => {
+        const payer = payerOf(b);
+        if (outage === 'verify-503') return [503, { isValid: false, invalidReason: 'unexpected_verify_error' }];
+        if (outage === 'verify-unexpected') return { isValid: false, invalidReason: 'unexpected_verify_error' };
+        if (outage === 'verify-500') return [500, { error: 'node down' }];
+        if (broke.get(payer) === 'verify') return { isValid: false, invalidReason: 'insufficient_funds', payer };
+        return { isValid: true, payer };
+      },
+      settle: (b) => {
+        const payer = payerOf(b);
+        const network = 'eip155:8453';
+        if (outage === 'settle-500') return [500, { error: 'node down' }];
+        if (broke.get(payer) === 'settle')
+          return [200, { success: false, errorReason: 'insufficient_funds', transaction: '', network, payer }];
+        return [200, { success: true, transaction: `0x${'ab'.repeat(32)}`, network, payer }];
+      },
+    });
+    // Behind a trusted proxy: each request from an address of its own, so the per-address limit is never met.
+    server = await start({ AXLE_TRUST_PROXY: 'true', AXLE_FACILITATOR_URL: facilitator.url });
+  });
+  afterAll(async () => {
+    await server.stop();
+    await facilitator.close();
+  });
+
+  const from = () => ({ 'x-forwarded-for': `10.8.${(++n >> 8) & 255}.${n & 255}` });
+  const pay = async (id: string, account: PrivateKeyAccount) =>
+    getUnlock(server, id, { ...from(), 'x-payment': v1Header(await authorize(server, account)) });
+  /** Calls to the facilitator about payments. */
+  const asked = () => facilitator.calls.filter((c) => c.path !== '/supported').length;
+  const claims = async (wallet: PrivateKeyAccount) =>
+    (await server.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM payment_claims WHERE payer = ?', [
+      wallet.address.toLowerCase(),
+    ]))!.n;
+
+  it('is limited per wallet, from any addresses: past it 429 at once, nothing claimed, the facilitator not asked', async () => {
+    const { perMinute, perHour } = LIMITS.accountWrites.walletRefusedPayment;
+    const held = await seedLearning(server);
+    const wallet = privateKeyToAccount(generatePrivateKey());
+    expect((await pay(held.id, wallet)).status).toBe(200);
+    // Its funds gone: refused at /verify, then at /settle, for learnings it does not hold.
+    for (let i = 0; i < perMinute; i++) {
+      broke.set(wallet.address.toLowerCase(), i % 2 ? 'settle' : 'verify');
+      const refused = await pay((await seedLearning(server)).id, wallet);
+      expect(refused.status).toBe(402);
+      expect(((await refused.json()) as { error: string }).error).toMatch(/insufficient_funds/);
+    }
+    const l = await seedLearning(server);
+    const before = { claims: await claims(wallet), asked: asked() };
+    const limited = await pay(l.id, wallet);
+    expect(limited.status).toBe(429);
+    expect(await limited.json()).toMatchObject({ code: 'rate_limited', retry_after_seconds: expect.any(Number) });
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect({ claims: await claims(wallet), asked: asked() }).toEqual(before);
+    // It still reads what it holds (a repeat asks nobody), and another wallet still pays for the learning.
+    expect((await pay(held.id, wallet)).status).toBe(200);
+    expect((await pay(l.id, privateKeyToAccount(generatePrivateKey()))).status).toBe(200);
+    // The next minute it is asked about again, up to the hour's total.
+    let refused = perMinute;
+    while (refused < perHour) {
+      server.clock.advance(60_000);
+      for (let i = 0; i < perMinute && refused < perHour; i++, refused++)
+        expect((await pay(l.id, wallet)).status).toBe(402);
+    }
+    server.clock.advance(60_000);
+    expect((await pay(l.id, wallet)).status).toBe(429);
+    // Funded again, it pays once the hour is over.
+    broke.delete(wallet.address.toLowerCase());
+    server.clock.advance(3_600_000);
+    expect((await pay(l.id, wallet)).status).toBe(200);
+    expect(await checkLedger(server.db)).toEqual([]);
+  });
+
+  it("counts only the facilitator's refusals of the wallet's own signatures: not forgeries in its name, not outages", async () => {
+    const { perMinute } = LIMITS.accountWrites.walletRefusedPayment;
+    server.clock.advance(3_600_000);
+    const victim = privateKeyToAccount(generatePrivateKey());
+    const attacker = privateKeyToAccount(generatePrivateKey());
+    const l = await seedLearning(server);
+    const calls = asked();
+    for (let i = 0; i < perMinute + 5; i++) {
+      // In the victim's name, signed by another key: refused unverified, the facilitator never asked.
+      const forged = await authorize(server, attacker);
+      const header = v1Header({ ...forged, authorization: { ...forged.authorization, from: victim.address } });
+      const refused = await getUnlock(server, l.id, { ...from(), 'x-payment': header });
+      expect(refused.status).toBe(402);
+      expect(((await refused.json()) as { error: string }).error).toMatch(/invalid signature/);
+    }
+    expect(asked()).toBe(calls);
+    // The facilitator failing (5xx, its own error, down at settle): the victim's payments fail, not counted against it.
+    for (const o of ['verify-503', 'verify-unexpected', 'verify-500', 'settle-500'] as const) {
+      outage = o;
+      for (let i = 0; i < perMinute; i++) expect((await pay(l.id, victim)).status).toBe(502);
+    }
+    outage = undefined;
+    const paid = await pay(l.id, victim);
+    expect(paid.status).toBe(200);
+    expect(((await paid.json()) as LearningFull)._revenue).toMatchObject({ amount_paid_usd: 0.08 });
+    expect(await checkLedger(server.db)).toEqual([]);
+  });
+});
+
 describe('one wallet paying twice at once for one learning (a retry re-signed, or parallel tool calls)', () => {
   /** A facilitator whose /settle answers once `release` is called, and tells when a settle arrived. */
   async function heldFacilitator() {
