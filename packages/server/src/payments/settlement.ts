@@ -74,7 +74,10 @@ export interface Settler {
   readonly mode: SettlementMode;
   /** Whether status() reads the chain (chain mode, or a facilitator checked through AXLE_RPC_URL). */
   readonly reconciles: boolean;
-  /** A second opinion before settling (the facilitator's POST /verify); throws PaymentRejected. */
+  /**
+   * A second opinion before settling (the facilitator's POST /verify). Throws PaymentRejected (refused for the
+   * payment's own reasons) or SettlementUnavailable (not judged: unreachable, a 5xx, an error of its own).
+   */
   verify(p: DecodedPayment, requirement: PaymentRequirements): Promise<void>;
   /**
    * Settles before the content is served. `onSubmit` is awaited with the transaction hash before the
@@ -130,6 +133,9 @@ export const offlineSettler: Settler = {
   },
 };
 
+/** A facilitator's reason for failing that is its own (x402's unexpected_verify_error, unexpected_settle_error). */
+const ownFault = (reason: string | undefined) => reason?.startsWith('unexpected_') ?? false;
+
 /**
  * An x402 facilitator through @x402/core's client, over Node's fetch (undici): GET /supported once
  * (until it answers), to refuse payments the facilitator cannot settle, then POST /verify and POST /settle.
@@ -159,8 +165,10 @@ export function facilitatorSettler(
     try {
       return await fn();
     } catch (err) {
-      // The facilitator judged the payment (a 4xx with a reason): that is a refusal, not an outage.
-      if (err instanceof VerifyError || err instanceof SettleError)
+      // The facilitator judged the payment (a 4xx with a reason of the payment's): that is a refusal, not an outage.
+      const reason =
+        err instanceof VerifyError ? err.invalidReason : err instanceof SettleError ? err.errorReason : undefined;
+      if ((err instanceof VerifyError || err instanceof SettleError) && err.statusCode < 500 && !ownFault(reason))
         throw new PaymentRejected(`facilitator refused the payment: ${err.message}`);
       throw new SettlementUnavailable(`facilitator ${what} failed: ${(err as Error).message}`, what === 'settle');
     }
@@ -172,12 +180,16 @@ export function facilitatorSettler(
       if (!(await call('supported', supportsExactOnBase)))
         throw new SettlementUnavailable(`facilitator does not settle exact payments on ${NETWORK}`);
       const r = await call('verify', () => client.verify(toV2Payload(p, requirement), requirement));
+      if (!r.isValid && ownFault(r.invalidReason))
+        throw new SettlementUnavailable(`facilitator verify failed: ${r.invalidReason}`);
       if (!r.isValid) throw new PaymentRejected(`facilitator refused the payment: ${r.invalidReason ?? 'invalid'}`);
     },
     async settle(p, requirement, onSubmit) {
       let r: Awaited<ReturnType<typeof client.settle>>;
       try {
         r = await call('settle', () => client.settle(toV2Payload(p, requirement), requirement));
+        if (!r.success && ownFault(r.errorReason))
+          throw new SettlementUnavailable(`facilitator settle failed: ${r.errorReason}`, true);
         if (!r.success) throw new SettlementFailed(`settlement failed: ${r.errorReason ?? 'unknown reason'}`);
       } catch (err) {
         // A facilitator that answers failure may have broadcast the transfer all the same (its receipt wait ran out,

@@ -543,6 +543,10 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
           if (idKey) await completePaymentId(q, idKey.id, capped(t.priceMicro), null);
           return { revenue: capped(t.priceMicro), txHash: null, settled: false };
         }
+        // The wallet's payments refused for its own reasons (counted below): checked, not counted, before anyone is
+        // asked about this one. Past the limit the take throws the 429, rolling this claim and the hit back.
+        if (await deps.writeLimits.exhausted('walletRefusedPayment', walletKey(payer), q))
+          await deps.writeLimits.take('walletRefusedPayment', walletKey(payer), q);
         // Another payment by this wallet for this learning may still settle, or settled unbooked: this one is not
         // settled beside it (the throw rolls this claim and id back). One its request left is settled first.
         const pending = await paymentClaimsStore.pendingFor(q, { ...claim, learningId: l.id });
@@ -626,7 +630,9 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
       }
       const reason =
         err instanceof PaymentRejected || err instanceof SettlementUnavailable ? err.message : 'settlement error';
-      // Nothing moved: the claim is failed with its reason, and may be claimed again by a retry.
+      // Nothing moved: the claim is failed with its reason, and may be claimed again by a retry. Refused for the
+      // payer's own reasons (the facilitator's or the chain's judgement of its validly signed payment, never an outage):
+      // counted against the wallet.
       await db.tx(async (q) => {
         await paymentClaimsStore.setState(q, claim, {
           state: 'failed',
@@ -635,6 +641,7 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
           now: clock.now(),
         });
         if (idKey) await releasePaymentId(q, idKey.id);
+        if (err instanceof PaymentRejected) await deps.writeLimits.count('walletRefusedPayment', walletKey(payer), q);
       });
       throw await refused(err);
     }
