@@ -118,7 +118,8 @@ export async function measureMoney({ summary, hammerHealth, connections, seconds
       );
       // Fresh authorizations, signed before the phase so the bench's own signing does not compete with the server.
       // One wallet, but each payment is its first unlock of its learning (a resent one is refused as used): neither
-      // counts toward the wallet's limit on repeats (LIMITS.accountWrites.walletRepeatUnlock).
+      // counts toward the wallet's limit on repeats (LIMITS.accountWrites.walletRepeatUnlock), and settled offline none
+      // is refused (walletRefusedPayment).
       const payer = privateKeyToAccount(generatePrivateKey());
       const nowSec = Math.floor(Date.now() / 1000);
       const headers = new Map();

@@ -33,11 +33,15 @@ export function unlockRoutes(api: Api, deps: AppDeps): void {
       `${LIMITS.perAddress.anonymousPaidUnlock.perMinute} requests carrying a payment or SIGN-IN-WITH-X per client ` +
       'address and minute (429 with Retry-After), counted before anything is verified or settled: a refused request ' +
       'spends nothing and its payment stays unused. ' +
-      'A repeat paid with a fresh authorization (served free) is limited per payer wallet, ' +
+      'Per payer wallet, from any addresses (429 with Retry-After, nothing claimed, the authorization unused; only ' +
+      'authorizations validly signed by the wallet count): repeats paid with a fresh authorization (served free), ' +
       `${LIMITS.accountWrites.walletRepeatUnlock.perMinute} a minute and ` +
-      `${LIMITS.accountWrites.walletRepeatUnlock.perHour} an hour from any addresses (429 with Retry-After, nothing ` +
-      'claimed, the authorization unused); only authorizations validly signed by the wallet count, and a paid unlock ' +
-      'of a learning the wallet does not hold is never counted nor refused.',
+      `${LIMITS.accountWrites.walletRepeatUnlock.perHour} an hour, a limit that never counts nor refuses a paid ` +
+      'unlock of a learning the wallet does not hold; and payments the facilitator or the chain refused for the ' +
+      'payer’s own reasons (no funds, an authorization judged invalid), ' +
+      `${LIMITS.accountWrites.walletRefusedPayment.perMinute} a minute and ` +
+      `${LIMITS.accountWrites.walletRefusedPayment.perHour} an hour, checked before the facilitator is asked ` +
+      'about the next one (a facilitator outage never counts).',
     tags: ['Knowledge'],
     security: ['ApiKey', 'X402Payment'],
     before: [
@@ -81,8 +85,8 @@ export function unlockRoutes(api: Api, deps: AppDeps): void {
       404: { description: 'No such learning' },
       429: {
         description:
-          'Too many anonymous payments or sign-ins from this address, or repeats paid with fresh authorizations by ' +
-          'this wallet (Retry-After); nothing charged',
+          'Too many anonymous payments or sign-ins from this address, or repeats paid with fresh authorizations or ' +
+          'refused payments by this wallet (Retry-After); nothing charged',
       },
       409: {
         description:
@@ -91,7 +95,10 @@ export function unlockRoutes(api: Api, deps: AppDeps): void {
           'payment_in_progress: the payment under this payment-identifier, or an earlier one by the same wallet for ' +
           'this learning, may still settle (Retry-After); this one was not charged',
       },
-      502: { description: 'The x402 facilitator could not be reached; nothing was charged' },
+      502: {
+        description:
+          'The x402 facilitator could not be reached or failed (5xx, an error of its own); nothing was charged',
+      },
     },
     handler: async ({ params }, ctx) => {
       const xPayment = ctx.get('x-payment');
