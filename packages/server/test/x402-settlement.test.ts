@@ -1,3 +1,4 @@
+import { LIMITS } from '@axle/sdk';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from '@x402/core/http';
@@ -305,6 +306,33 @@ describe('the server settles on chain itself (AXLE_RPC_URL + AXLE_SETTLEMENT_KEY
       ]),
     ).toEqual([{ state: 'reverted' }, { state: 'settled' }]);
     expect(await earnings(server, c.key)).toMatchObject({ pending_balance: 0.7, awaiting_settlement: 0 });
+    expect(await checkLedger(server.db)).toEqual([]);
+  });
+
+  it("one unfunded wallet's refusals are limited per wallet: past the limit 429, before the settlement is simulated", async () => {
+    const { perMinute } = LIMITS.accountWrites.walletRefusedPayment;
+    // A minute on: the per-address count of this describe's earlier requests is behind.
+    server.clock.advance(60_000);
+    const c = await contributor(server, 1_000_000);
+    const payer = newWallet();
+    const send = async () => getUnlock(server, c.learning.id, { 'x-payment': await pay(server, payer, 1_000_000) });
+    for (let i = 0; i < perMinute; i++) {
+      const refused = await send();
+      expect(refused.status).toBe(402);
+      expect(((await refused.json()) as { error: string }).error).toMatch(/settlement would revert/);
+    }
+    const claims = () =>
+      server.db.get('SELECT COUNT(*) AS n FROM payment_claims WHERE payer = ?', [payer.address.toLowerCase()]);
+    const before = await claims();
+    // Funded now, but past the limit: refused at once, nothing claimed, the chain not asked.
+    await chain.mint(payer.address, 1_000_000n);
+    const limited = await send();
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await claims()).toEqual(before);
+    server.clock.advance(60_000);
+    expect((await send()).status).toBe(200);
+    expect(await chain.balanceOf(payer.address)).toBe(0n);
     expect(await checkLedger(server.db)).toEqual([]);
   });
 
