@@ -4,6 +4,7 @@
 // credential and with a valid one. Every answer must be a status the operation documents (or one the shared rules of
 // docs/http-api.md give every route), never a 5xx the operation does not document, a JSON error with a code and no
 // internals; and an operation that only ever refused left the stored business rows as they were.
+import { Agent, fetch as undiciFetch } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seededRandom } from '../../../test/support/random.js';
 import { startTestServer, type TestServer } from '../../../test/support/server.js';
@@ -53,6 +54,12 @@ const server: TestServer = await startTestServer({
   AXLE_PROCESSOR_WEBHOOK_SECRET: 'whsec_test_axle',
   AXLE_PROCESSOR_API_URL: 'http://127.0.0.1:9',
 });
+// A connection per request: the server may close a connection after answering a hostile request before reading its
+// body, and a next request sent on it would fail in the client (ECONNRESET), judging the client, not the server.
+const fresh = new Agent({ pipelining: 0 });
+const fetch = (url: string, init: Parameters<typeof undiciFetch>[1] = {}) =>
+  undiciFetch(url, { ...init, dispatcher: fresh });
+
 const doc = (await (await fetch(`${server.url}/openapi.json`)).json()) as Doc;
 let key: string;
 let jwt: string;
