@@ -102,8 +102,23 @@ describe('soleNamed', () => {
       skill('Jira', 'jira'),
       skill('Linear', 'linear'),
       skill('Linear', 'linear-remote'),
+      skill('Linear Sync', 'linear-sync'),
     ]);
-    expect([...found]).toEqual(['jira']);
+    expect([...found]).toEqual(['jira', 'linear', 'linear-remote']);
+  });
+  it('names the records that are the product itself among others holding its name', () => {
+    const probes = nameProbes('open a pull request on GitHub from branch fix-login', []);
+    const found = soleNamed(probes, [
+      skill('Auth0', 'auth0'),
+      skill('GitHub Chat', 'github-chat'),
+      skill('GitHub', 'github'),
+      skill('GitHub MCP server', 'github-mcp'),
+      skill('Things', 'things'),
+    ]);
+    expect([...found]).toEqual(['github', 'github-mcp']);
+    expect([...soleNamed(nameProbes('add a to-do to Things', []), [skill('Things', 'things-mcp')])]).toEqual([
+      'things-mcp',
+    ]);
   });
   it('ignores acronyms, words in descriptions, and requests that name nothing', () => {
     const candidates = [skill('URL Shortener', 'drivet-url-shortener'), skill('Webclaw', 'webclaw')];

@@ -1,6 +1,7 @@
 // Name feedback for fused search: a request that names a product ("pages in Notion", "keys in Redis") or gets one
 // from the vocabulary (web search -> brave, tavily) is most likely about the skills so named; the fusion of four
 // rankings can leave such a skill below near-misses from the semantic or flat rankings. Pure.
+import { productKey } from './near-duplicates.js';
 import { PLACE_AND_LANGUAGE_WORDS } from './place-names.js';
 import { matchForm, textWords } from './query-expansion.js';
 
@@ -60,14 +61,17 @@ export const nameProbes = (text: string, added: readonly string[]): NameProbes =
 
 /**
  * The ids of `skills` that are the only one of them whose name or id holds some proper name of the request: "orders
- * from my Shopify store" with one Shopify server among the candidates names that server, not a marketplace API.
+ * from my Shopify store" with one Shopify server among the candidates names that server, not a marketplace API. Where
+ * several hold it, those whose id is the name and packaging only (`clickup`, `clickup-mcp-server`; not `github-chat`)
+ * are the product itself, and all of them are named.
  */
 export function soleNamed(probes: NameProbes, skills: ReadonlyArray<{ name: string; id: string }>): Set<string> {
   const sole = new Set<string>();
   for (const word of probes.proper) {
     const probe = new Set([word]);
     const holders = skills.filter((s) => nameMatches(probe, s.name, s.id));
-    if (holders.length === 1) sole.add(holders[0]!.id);
+    const pure = holders.filter((s) => productKey(s.id) === word);
+    for (const s of pure.length > 0 ? pure : holders.length === 1 ? holders : []) sole.add(s.id);
   }
   return sole;
 }
