@@ -44,3 +44,6 @@ const CITIES =
 export const PLACE_AND_LANGUAGE_WORDS: ReadonlySet<string> = new Set(
   [LANGUAGES, COUNTRIES, REGIONS, CITIES].join(' ').split(' '),
 );
+
+/** Every word of the city names above but `new`, which begins product names too (New Relic). */
+export const CITY_WORDS: ReadonlySet<string> = new Set(CITIES.split(' ').filter((w) => w !== 'new'));

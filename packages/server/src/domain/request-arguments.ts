@@ -1,8 +1,10 @@
 // The values a tool-use request passes to the operation it asks for: a title in quotes, a link, an email address, an
-// id such as `cus_Q8x2` or `session:4711`, a phone number, an IP address, a JSON object. They say which item, not which
-// tool ("open a pull request titled \"Fix login redirect\"" matched sign-in services on `login`). Pure; every pattern
-// is bounded or anchored to one word, so a request is read in time linear in its length.
+// id such as `cus_Q8x2` or `session:4711`, a phone number, an IP address, a JSON object, a city ("in Lisbon"; a country
+// or region often scopes a regional API, so those stay). They say which item, not which tool ("open a pull request
+// titled \"Fix login redirect\"" matched sign-in services on `login`). Pure; every pattern is bounded or anchored to
+// one word, so a request is read in time linear in its length.
 import { PACKAGING } from './near-duplicates.js';
+import { CITY_WORDS } from './place-names.js';
 import { contentWordCount } from './query-terms.js';
 
 /** Values that span words: a `{…}` object, a phone or parcel number of 7 or more digits. */
@@ -43,7 +45,10 @@ export function withoutArguments(request: string): string {
   for (const word of words) {
     let end = word.length;
     while (end > 0 && TRAILING.has(word[end - 1] as string)) end--;
-    kept.push(isValue(word.slice(0, end)) ? word.slice(end) : word);
+    const bare = word.slice(0, end);
+    // A capitalised city after the first word (a request may open on its topic: "Paris weather").
+    const place = kept.length > 0 && /^\p{Lu}/u.test(bare) && CITY_WORDS.has(bare.toLowerCase());
+    kept.push(isValue(bare) || place ? word.slice(end) : word);
   }
   const rest = kept
     .filter((w) => w !== '')
