@@ -25,6 +25,16 @@ const NO_VIEM = `export async function resolve(specifier, context, next) {
 }`;
 const dataUrl = (code: string) => `data:text/javascript,${encodeURIComponent(code)}`;
 
+/** Starts the built server with `env` and waits for it to stop on its own: its exit code and what it printed on stderr. */
+async function startUntilExit(env: NodeJS.ProcessEnv): Promise<{ code: number | null; stderr: string }> {
+  const proc = spawn(process.execPath, [MAIN], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  child = proc;
+  let stderr = '';
+  proc.stderr!.on('data', (chunk) => (stderr += chunk));
+  const code = await new Promise<number | null>((resolve) => proc.once('exit', (c) => resolve(c)));
+  return { code, stderr };
+}
+
 describe('built server process', () => {
   it('loads no viem with its modules: the x402 extensions that bring it load at first use', () => {
     const register = `import { register } from 'node:module'; register(${JSON.stringify(dataUrl(NO_VIEM))});`;
@@ -91,14 +101,9 @@ describe('built server process', () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'axle-proc-'));
     const catalog = path.join(dataDir, 'catalog.json');
     fs.writeFileSync(catalog, JSON.stringify([{ id: 'ok-skill', name: 'Ok' }]));
-    const proc = spawn(process.execPath, [MAIN], {
-      env: serverProcessEnv(dataDir, { AXLE_CATALOG: catalog, LOG_LEVEL: 'info' }),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    child = proc;
-    let stderr = '';
-    proc.stderr!.on('data', (chunk) => (stderr += chunk));
-    const code = await new Promise<number | null>((resolve) => proc.once('exit', (c) => resolve(c)));
+    const { code, stderr } = await startUntilExit(
+      serverProcessEnv(dataDir, { AXLE_CATALOG: catalog, LOG_LEVEL: 'info' }),
+    );
     expect(code).toBe(1);
     expect(stderr).toContain(`AXLE_CATALOG ${catalog}: entry 0 (id "ok-skill"): description`);
     expect(stderr).not.toMatch(/\n\s+at /); // a message, not a stack trace
@@ -114,14 +119,7 @@ describe('built server process', () => {
       holder.exec('BEGIN IMMEDIATE; CREATE TABLE held (a INTEGER)', (err) => (err ? reject(err) : resolve())),
     );
     try {
-      const proc = spawn(process.execPath, [MAIN], {
-        env: serverProcessEnv(dataDir),
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      child = proc;
-      let stderr = '';
-      proc.stderr!.on('data', (chunk) => (stderr += chunk));
-      const code = await new Promise<number | null>((resolve) => proc.once('exit', (c) => resolve(c)));
+      const { code, stderr } = await startUntilExit(serverProcessEnv(dataDir));
       expect(code).toBe(1);
       expect(stderr).toBe(
         `axle-server: another process holds the SQLite database in ${dataDir} (a second server on this data folder?): stop it, or start again once it is done\n`,
@@ -136,11 +134,7 @@ describe('built server process', () => {
   it('stops with a message naming the data folder when its SQLite file is not a database', async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'axle-proc-'));
     fs.writeFileSync(path.join(dataDir, 'axle.db'), 'not a database '.repeat(512));
-    const proc = spawn(process.execPath, [MAIN], { env: serverProcessEnv(dataDir), stdio: ['ignore', 'pipe', 'pipe'] });
-    child = proc;
-    let stderr = '';
-    proc.stderr!.on('data', (chunk) => (stderr += chunk));
-    const code = await new Promise<number | null>((resolve) => proc.once('exit', (c) => resolve(c)));
+    const { code, stderr } = await startUntilExit(serverProcessEnv(dataDir));
     expect(code).toBe(1);
     expect(stderr).toBe(
       `axle-server: SQLITE_NOTADB: file is not a database (the SQLite database in ${dataDir}: restore it from a backup, or move it away to start with an empty one)\n`,
