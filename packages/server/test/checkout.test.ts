@@ -907,6 +907,95 @@ describe('card checkout', () => {
     expect((await debtShown(accountId)).amount_usd).toBe(0);
     expect((await ledgerReport(server.db)).problems).toEqual([]);
   });
+
+  // An inquiry (retrieval request) withdraws no money: it takes nothing. Escalated to a chargeback, Stripe withdraws
+  // the funds (charge.dispute.funds_withdrawn): then it takes back, once per dispute id whichever event says so.
+  const inquiry = (pi: string, amount: number) => dispute(pi, amount, { status: 'warning_needs_response' });
+
+  it('fault: an inquiry takes nothing; one that closes never does', async () => {
+    const { accountId, pi } = await paid();
+    const d = inquiry(pi, 1000);
+    const created = await send(server, event('charge.dispute.created', d));
+    expect(created.body).toMatchObject({ processed: false, outcome: 'inquiry' });
+    await send(server, event('charge.dispute.updated', { ...d, status: 'warning_under_review' }));
+    await send(server, event('charge.dispute.closed', { ...d, status: 'warning_closed' }));
+    expect(await credits(accountId)).toEqual({ unlocks: 100, queries: 1000 });
+    expect(await creditValue(accountId)).toBe(10_000_000);
+    expect((await ledgerReport(server.db)).problems).toEqual([]);
+  });
+
+  it('an escalated inquiry takes back when the funds are withdrawn, once, and a win gives it back', async () => {
+    const { accountId, pi } = await paid();
+    const d = inquiry(pi, 1000);
+    await send(server, event('charge.dispute.created', d));
+    const withdrawn = event('charge.dispute.funds_withdrawn', { ...d, status: 'needs_response' });
+    expect((await send(server, withdrawn)).body).toMatchObject({ processed: true, outcome: 'reversed' });
+    expect(await credits(accountId)).toEqual({ unlocks: 0, queries: 0 });
+    // A replay, and the withdrawal under another event id, take nothing more.
+    expect((await send(server, withdrawn)).body).toMatchObject({ already_processed: true });
+    await send(server, event('charge.dispute.funds_withdrawn', { ...d, status: 'needs_response' }));
+    await send(server, event('charge.dispute.created', { ...d, status: 'needs_response' }));
+    expect(await creditValue(accountId)).toBe(0);
+    await send(server, event('charge.dispute.funds_reinstated', won(d)));
+    expect(await credits(accountId)).toEqual({ unlocks: 100, queries: 1000 });
+    expect(await creditValue(accountId)).toBe(10_000_000);
+    expect((await ledgerReport(server.db)).problems).toEqual([]);
+  });
+
+  it('a chargeback announced by created and funds_withdrawn takes back once, in either order', async () => {
+    const a = await paid('growth', 2500);
+    const da = dispute(a.pi, 1000);
+    await send(server, event('charge.dispute.created', da));
+    await send(server, event('charge.dispute.funds_withdrawn', da));
+    // $10 of $25: 120 of 300 credits taken.
+    expect(await credits(a.accountId)).toEqual({ unlocks: 180, queries: 1800 });
+    const b = await paid('growth', 2500);
+    const db = inquiry(b.pi, 1000);
+    await send(server, event('charge.dispute.funds_withdrawn', { ...db, status: 'needs_response' }));
+    await send(server, event('charge.dispute.created', db));
+    expect(await credits(b.accountId)).toEqual({ unlocks: 180, queries: 1800 });
+    expect((await ledgerReport(server.db)).problems).toEqual([]);
+  });
+
+  it('escalation after the credits were spent makes a debt; a reinstatement delivered first leaves all whole', async () => {
+    const a = await paid();
+    for (let i = 0; i < 30; i++) await creditsStore.takeUnlock(server.db, a.accountId, server.clock.now());
+    const d = inquiry(a.pi, 1000);
+    await send(server, event('charge.dispute.created', d));
+    expect(await credits(a.accountId)).toEqual({ unlocks: 70, queries: 1000 });
+    await send(server, event('charge.dispute.funds_withdrawn', { ...d, status: 'needs_response' }));
+    expect(await credits(a.accountId)).toEqual({ unlocks: 0, queries: 0 });
+    expect(await debtShown(a.accountId)).toEqual({ unlocks: 30, amount_usd: 3, settled_usd: 0 });
+    expect((await ledgerReport(server.db)).problems).toEqual([]);
+    // Won, its reinstatement delivered before the withdrawal: nothing is ever taken.
+    const b = await paid();
+    const e = inquiry(b.pi, 1000);
+    await send(server, event('charge.dispute.created', e));
+    expect((await send(server, event('charge.dispute.funds_reinstated', won(e)))).body).toMatchObject({
+      outcome: 'unknown_dispute',
+    });
+    await send(server, event('charge.dispute.funds_withdrawn', { ...e, status: 'needs_response' }));
+    expect(await credits(b.accountId)).toEqual({ unlocks: 100, queries: 1000 });
+    expect((await ledgerReport(server.db)).problems).toEqual([]);
+  });
+
+  it('attack: a validly signed funds_withdrawn of a dispute never seen takes back (the money left), once', async () => {
+    const victim = await paid();
+    const buyer = await paid();
+    const d = dispute(buyer.pi, 1000);
+    const first = await send(server, event('charge.dispute.funds_withdrawn', d));
+    expect(first.body).toMatchObject({ processed: true, outcome: 'reversed' });
+    await send(server, event('charge.dispute.funds_withdrawn', d));
+    expect(await credits(buyer.accountId)).toEqual({ unlocks: 0, queries: 0 });
+    // Of a payment Axle never sold, or none: recorded, nothing taken from anyone.
+    for (const pi of ['pi_never_sold', null])
+      expect((await send(server, event('charge.dispute.funds_withdrawn', { ...d, payment_intent: pi }))).body).toMatchObject({
+        processed: false,
+        outcome: 'unknown_purchase',
+      });
+    expect(await credits(victim.accountId)).toEqual({ unlocks: 100, queries: 1000 });
+    expect((await ledgerReport(server.db)).problems).toEqual([]);
+  });
 });
 
 describe('card checkout without a processor', () => {
