@@ -989,7 +989,9 @@ describe('card checkout', () => {
     expect(await credits(buyer.accountId)).toEqual({ unlocks: 0, queries: 0 });
     // Of a payment Axle never sold, or none: recorded, nothing taken from anyone.
     for (const pi of ['pi_never_sold', null])
-      expect((await send(server, event('charge.dispute.funds_withdrawn', { ...d, payment_intent: pi }))).body).toMatchObject({
+      expect(
+        (await send(server, event('charge.dispute.funds_withdrawn', { ...d, payment_intent: pi }))).body,
+      ).toMatchObject({
         processed: false,
         outcome: 'unknown_purchase',
       });

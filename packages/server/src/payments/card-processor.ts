@@ -14,7 +14,11 @@ export interface CheckoutSessionEvent {
 export type ProcessorEvent = { eventId: string; type: string } & (
   | { kind: 'session_completed'; session: CheckoutSessionEvent }
   | { kind: 'session_failed'; session: CheckoutSessionEvent }
-  /** charge.refunded (cumulative amount refunded) and charge.dispute.created (amount disputed, the dispute's id). */
+  /**
+   * charge.refunded (cumulative amount refunded), and a dispute's money withdrawn (amount disputed, the dispute's
+   * id): charge.dispute.created of a chargeback, or charge.dispute.funds_withdrawn (an inquiry escalated). An
+   * inquiry's charge.dispute.created withdraws nothing: kind dispute_inquiry.
+   */
   | {
       kind: 'reversal';
       paymentIntent: string | null;
@@ -22,6 +26,8 @@ export type ProcessorEvent = { eventId: string; type: string } & (
       ofCents: number | null;
       disputeId: string | null;
     }
+  /** charge.dispute.created of an inquiry (status warning_*): no money withdrawn. */
+  | { kind: 'dispute_inquiry'; paymentIntent: string | null; disputeId: string | null }
   /** charge.dispute.funds_reinstated of a won dispute: its money was returned. */
   | { kind: 'dispute_reinstated'; paymentIntent: string | null; disputeId: string }
   | { kind: 'other' }
@@ -269,6 +275,9 @@ const toTransfer = (t: Stripe.Transfer): ProcessorTransfer => ({
 });
 
 const REINSTATED = 'charge.dispute.funds_reinstated';
+const DISPUTE_EVENTS = new Set(['charge.dispute.created', 'charge.dispute.funds_withdrawn']);
+/** An inquiry (retrieval request) withdraws no money; it closes or escalates to a chargeback. */
+const isInquiry = (status: string | undefined) => status?.startsWith('warning_') ?? false;
 
 /** A recorded refund or dispute event of one payment (processor_events). */
 export interface RecordedReversal {
@@ -281,7 +290,8 @@ export interface RecordedReversal {
 /**
  * The cents the recorded refunds and disputes of one payment took back and keep: a charge's refunds are reported
  * cumulatively (the largest is the latest), and each dispute withdraws its own amount besides them (counted once
- * per dispute id), unless a reinstatement of that dispute for the same payment was recorded (it was won).
+ * per dispute id, whether its chargeback's creation or its withdrawal announced it; an inquiry withdrew 0), unless a
+ * reinstatement of that dispute for the same payment was recorded (it was won).
  */
 export function reversedCents(recorded: ReadonlyArray<RecordedReversal>): number {
   const reinstated = new Set(recorded.filter((r) => r.type === REINSTATED && r.dispute_id).map((r) => r.dispute_id));
@@ -290,7 +300,7 @@ export function reversedCents(recorded: ReadonlyArray<RecordedReversal>): number
   for (const r of recorded) {
     const cents = Number(r.reversed_cents ?? 0);
     if (r.type === 'charge.refunded') refunded = Math.max(refunded, cents);
-    else if (r.type === 'charge.dispute.created' && !reinstated.has(r.dispute_id)) {
+    else if (DISPUTE_EVENTS.has(r.type) && !reinstated.has(r.dispute_id)) {
       // Before migration 330 a dispute's id was not recorded: each such event is a dispute of its own.
       const key = r.dispute_id ?? `event:${r.event_id}`;
       disputes.set(key, Math.max(disputes.get(key) ?? 0, cents));
@@ -301,9 +311,9 @@ export function reversedCents(recorded: ReadonlyArray<RecordedReversal>): number
   return cents;
 }
 
-/** Whether `disputeId` was recorded as a dispute of this payment. */
+/** Whether a withdrawal of `disputeId`'s money was recorded for this payment (an inquiry alone withdrew none). */
 export const disputeRecorded = (recorded: ReadonlyArray<RecordedReversal>, disputeId: string) =>
-  recorded.some((r) => r.type === 'charge.dispute.created' && r.dispute_id === disputeId);
+  recorded.some((r) => DISPUTE_EVENTS.has(r.type) && r.dispute_id === disputeId && Number(r.reversed_cents) > 0);
 
 /** Whether a reinstatement of `disputeId` other than event `eventId` was recorded. */
 export const reinstatedBefore = (recorded: ReadonlyArray<RecordedReversal>, disputeId: string, eventId: string) =>
@@ -335,8 +345,10 @@ const DisputeObject = z.object({
   id: id.optional(),
   payment_intent: z.union([id, z.object({ id }).loose()]).nullable(),
   amount: z.number().int().nonnegative(),
+  status: z.string().optional(),
 });
 const ReinstatedDispute = DisputeObject.extend({ id, status: z.string() });
+const WithdrawnDispute = DisputeObject.extend({ id });
 const idOf = (v: string | { id: string }) => (typeof v === 'string' ? v : v.id);
 
 /** The event's meaning for credits, after checking its shape; MalformedEvent when the shape is wrong. */
@@ -381,13 +393,18 @@ export function readEvent(raw: unknown): ProcessorEvent {
         disputeId: null,
       };
     }
-    case 'charge.dispute.created': {
-      const d = parse(DisputeObject);
+    case 'charge.dispute.created':
+    case 'charge.dispute.funds_withdrawn': {
+      const d = parse(type === 'charge.dispute.created' ? DisputeObject : WithdrawnDispute);
+      const paymentIntent = d.payment_intent && idOf(d.payment_intent);
+      // Withdrawn funds left whatever the status says; a created inquiry withdrew none (yet).
+      if (type === 'charge.dispute.created' && isInquiry(d.status))
+        return { eventId, type, kind: 'dispute_inquiry', paymentIntent, disputeId: d.id ?? null };
       return {
         eventId,
         type,
         kind: 'reversal',
-        paymentIntent: d.payment_intent && idOf(d.payment_intent),
+        paymentIntent,
         reversedCents: d.amount,
         ofCents: null,
         disputeId: d.id ?? null,

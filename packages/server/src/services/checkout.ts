@@ -29,6 +29,7 @@ export type EventOutcome =
   | 'reinstated'
   | 'already_reinstated'
   | 'unknown_dispute'
+  | 'inquiry'
   | 'session_failed'
   | 'not_paid'
   | 'amount_mismatch'
@@ -51,7 +52,8 @@ export interface CheckoutService {
   /**
    * Applies a signed processor event once (a replay answers already_processed). Credits are granted only for a
    * session this server created, paid, at its recorded amount and currency; refunds, failed payments and
-   * disputes take them back, and a won dispute's reinstated funds give back what it took. Anything else is recorded
+   * disputes that withdraw money take them back (an inquiry takes nothing until escalated), and a won dispute's
+   * reinstated funds give back what it took. Anything else is recorded
    * and answered 200 without credits.
    */
   handleEvent(rawBody: Buffer, signature: string): Promise<WebhookAnswer>;
@@ -299,6 +301,12 @@ export function createCheckoutService(deps: {
         const reversed = reversedCents(await creditsStore.reversalsOf(q, purchase.payment_intent!));
         return reverse(q, e.eventId, purchase, reversed, now);
       }
+      case 'dispute_inquiry': {
+        // Recorded, reversing no cents: an inquiry takes nothing until its money is withdrawn (funds_withdrawn).
+        const purchase = e.paymentIntent && (await creditsStore.purchaseByPaymentIntent(q, e.paymentIntent));
+        if (!purchase) return { outcome: 'unknown_purchase', detail: { payment_intent: e.paymentIntent } };
+        return { outcome: 'inquiry', purchaseId: purchase.id, detail: { dispute_id: e.disputeId } };
+      }
       case 'dispute_reinstated': {
         // Only a dispute recorded for this payment, once: a reinstatement of a dispute never seen (or delivered
         // before it) is recorded, so the dispute, if it comes, takes nothing.
@@ -378,7 +386,7 @@ export function createCheckoutService(deps: {
             reversed_cents: event.reversedCents,
             dispute_id: event.disputeId,
           }),
-          ...(event.kind === 'dispute_reinstated' && {
+          ...((event.kind === 'dispute_inquiry' || event.kind === 'dispute_reinstated') && {
             payment_intent: event.paymentIntent,
             dispute_id: event.disputeId,
           }),
