@@ -106,6 +106,7 @@ export const WebhookResult = z
       .describe(
         'beyond the contract, what the event did: credited, reversed (refund, failed payment or dispute), ' +
           'reinstated (a won dispute gave back what it took), already_reinstated, unknown_dispute, ' +
+          'inquiry (a dispute inquiry, no money withdrawn, took nothing), ' +
           'session_failed, not_paid, amount_mismatch, unknown_session, already_credited, unknown_purchase, ignored',
       ),
   })

@@ -94,8 +94,9 @@ export function moneyRoutes(api: Api, deps: AppDeps): void {
     description:
       'checkout.session.completed (or async_payment_succeeded) creates the Purchase and adds its credits, once, ' +
       'and only for a session this server created, paid, at its recorded amount and currency; anything else is ' +
-      'recorded and answered 200 without credits. charge.refunded, charge.dispute.created and ' +
-      'checkout.session.async_payment_failed take the credits back (spent ones become a debt); ' +
+      'recorded and answered 200 without credits. charge.refunded, charge.dispute.created of a chargeback, ' +
+      'charge.dispute.funds_withdrawn (once per dispute) and checkout.session.async_payment_failed take the ' +
+      'credits back (spent ones become a debt); a dispute inquiry (status warning_*) takes nothing; ' +
       'charge.dispute.funds_reinstated of a won dispute recorded for the same payment gives back what it took ' +
       '(the debt it made first), once. ' +
       'A replay answers already_processed: true; a malformed event is 400.',
