@@ -1,5 +1,6 @@
 // A model test of the money paths against the real store: random interleavings of credit purchases, refunds and
-// disputes (some won: their funds reinstated), paid unlocks, card withdrawals (answered, refused, timed out), crashes
+// disputes (some inquiries, escalated when picked to win; some won: their funds reinstated), paid unlocks, card
+// withdrawals (answered, refused, timed out), crashes
 // between "sent" and "recorded" or before "sent", reconciliations and restarts (the SQLite file closed and reopened), with the ledger's
 // invariants checked after every step. Quick by default (CI); AXLE_MODEL_RUNS=200 for a longer run.
 // An x402 payment is claimed `verified` and its share waits (credit: false) until a settle step settles it (the
@@ -39,7 +40,7 @@ const logger = createLogger('silent');
 
 type Step =
   | { kind: 'buy'; buyer: number; pack: 'starter' | 'growth' }
-  | { kind: 'refund'; buyer: number; permille: number; dispute: boolean }
+  | { kind: 'refund'; buyer: number; permille: number; dispute: 'no' | 'chargeback' | 'inquiry' }
   | { kind: 'win'; buyer: number; which: number }
   | { kind: 'pay'; buyer: number; contributor: number; priceMicro: number; byCredit: boolean; times: number }
   | { kind: 'settle'; which: number; ok: boolean }
@@ -58,9 +59,9 @@ const step: fc.Arbitrary<Step> = fc.oneof(
     kind: fc.constant('refund' as const),
     buyer: fc.nat(1),
     permille: fc.integer({ min: 1, max: 1000 }),
-    dispute: fc.boolean(),
+    dispute: fc.constantFrom('no' as const, 'chargeback' as const, 'inquiry' as const),
   }),
-  // Weighted so that disputes are often won after credits were spent.
+  // Weighted so that disputes are often won after credits were spent (an inquiry is escalated first).
   { arbitrary: fc.record({ kind: fc.constant('win' as const), buyer: fc.nat(1), which: fc.nat(7) }), weight: 3 },
   fc.record({
     kind: fc.constant('pay' as const),
@@ -163,7 +164,7 @@ describe('ledger model: pay / refund / withdraw / timeout / crash / reconcile / 
               disputed: number;
               /** Debt unlocks this purchase's reversals made, less what won disputes cancelled. */
               owedMade: number;
-              disputes: Array<{ id: string; cents: number; won: boolean }>;
+              disputes: Array<{ id: string; cents: number; won: boolean; withdrawn: boolean }>;
             }>
           >,
         };
@@ -183,6 +184,20 @@ describe('ledger model: pay / refund / withdraw / timeout / crash / reconcile / 
             Buffer.from(payload),
             signer.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK }),
           );
+        };
+        type ModelPurchase = (typeof model.purchases)[number][number];
+        /** A refund (cumulative) or a dispute's withdrawn money taken back: credits, then debt. */
+        const reverseModel = (buyer: number, p: ModelPurchase, by: { refunded?: number; disputed?: number }) => {
+          p.refunded = Math.max(p.refunded, by.refunded ?? 0);
+          p.disputed += by.disputed ?? 0;
+          const back = Math.min(p.refunded + p.disputed, p.cents);
+          const target = Math.max(p.reversed, Math.ceil((p.unlocks * back) / p.cents));
+          const due = target - p.reversed;
+          p.reversed = target;
+          const took = Math.min(due, model.credits[buyer]!);
+          model.credits[buyer]! -= took;
+          model.debt[buyer]! += due - took;
+          p.owedMade += due - took;
         };
         const restart = async () => {
           await db.close();
@@ -252,25 +267,25 @@ describe('ledger model: pay / refund / withdraw / timeout / crash / reconcile / 
                 if (!p) break;
                 const cents = Math.ceil((p.cents * s.permille) / 1000);
                 const id = `du_${run}_${evt}`;
-                await event(
-                  s.dispute ? 'charge.dispute.created' : 'charge.refunded',
-                  s.dispute
-                    ? { id, payment_intent: p.pi, amount: cents }
-                    : { payment_intent: p.pi, amount: p.cents, amount_refunded: cents },
+                const r = await event(
+                  s.dispute === 'no' ? 'charge.refunded' : 'charge.dispute.created',
+                  s.dispute === 'no'
+                    ? { payment_intent: p.pi, amount: p.cents, amount_refunded: cents }
+                    : {
+                        id,
+                        payment_intent: p.pi,
+                        amount: cents,
+                        status: `${s.dispute === 'inquiry' ? 'warning_' : ''}needs_response`,
+                      },
                 );
-                // Refunds are cumulative; each dispute takes its own amount besides them.
-                if (s.dispute) {
-                  p.disputed += cents;
-                  p.disputes.push({ id, cents, won: false });
-                } else p.refunded = Math.max(p.refunded, cents);
-                const back = Math.min(p.refunded + p.disputed, p.cents);
-                const target = Math.max(p.reversed, Math.ceil((p.unlocks * back) / p.cents));
-                const due = target - p.reversed;
-                p.reversed = target;
-                const took = Math.min(due, model.credits[s.buyer]!);
-                model.credits[s.buyer]! -= took;
-                model.debt[s.buyer]! += due - took;
-                p.owedMade += due - took;
+                // Refunds are cumulative; each dispute takes its own amount besides them; an inquiry takes nothing.
+                if (s.dispute === 'inquiry') {
+                  expect(r.outcome).toBe('inquiry');
+                  p.disputes.push({ id, cents, won: false, withdrawn: false });
+                  break;
+                }
+                if (s.dispute === 'chargeback') p.disputes.push({ id, cents, won: false, withdrawn: true });
+                reverseModel(s.buyer, p, s.dispute === 'no' ? { refunded: cents } : { disputed: cents });
                 break;
               }
               case 'win': {
@@ -279,6 +294,19 @@ describe('ledger model: pay / refund / withdraw / timeout / crash / reconcile / 
                 const pick = all[s.which % Math.max(all.length, 1)];
                 if (!pick) break;
                 const { p, d } = pick;
+                if (!d.withdrawn) {
+                  // The inquiry escalated: its funds withdrawn now.
+                  const w = await event('charge.dispute.funds_withdrawn', {
+                    id: d.id,
+                    payment_intent: p.pi,
+                    amount: d.cents,
+                    status: 'needs_response',
+                  });
+                  expect(w.outcome).toBe('reversed');
+                  d.withdrawn = true;
+                  reverseModel(s.buyer, p, { disputed: d.cents });
+                  break;
+                }
                 const r = await event('charge.dispute.funds_reinstated', {
                   id: d.id,
                   payment_intent: p.pi,
