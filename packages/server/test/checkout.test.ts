@@ -979,6 +979,19 @@ describe('card checkout', () => {
     expect((await ledgerReport(server.db)).problems).toEqual([]);
   });
 
+  it('a chargeback created and its funds_withdrawn racing, with replays, take back once', async () => {
+    const { accountId, pi } = await paid('growth', 2500);
+    const d = dispute(pi, 1000);
+    const answers = await Promise.all([
+      ...Array.from({ length: 3 }, () => send(server, event('charge.dispute.created', d))),
+      ...Array.from({ length: 3 }, () => send(server, event('charge.dispute.funds_withdrawn', d))),
+    ]);
+    expect(answers.every((a) => a.status === 200)).toBe(true);
+    expect(await credits(accountId)).toEqual({ unlocks: 180, queries: 1800 });
+    expect(await creditValue(accountId)).toBe(15_000_000);
+    expect((await ledgerReport(server.db)).problems).toEqual([]);
+  });
+
   it('attack: a validly signed funds_withdrawn of a dispute never seen takes back (the money left), once', async () => {
     const victim = await paid();
     const buyer = await paid();
