@@ -42,7 +42,8 @@ const readSet = (file) => JSON.parse(fs.readFileSync(new URL(`./eval/${file}`, i
  * `everyday-7` (e601-e640, dev odd / test even), each written later than the one before, and `everyday-long`
  * (l001-l060, dev odd / test even): long, chatty requests whose need sits among context; and `tool-requests`
  * (t001-t060 less t038, dev odd / test even): one concrete operation an agent asks a tool for, and
- * `tool-requests-2` (t101-t160, dev only): more of them, over other areas.
+ * `tool-requests-2` (t101-t160, dev only): more of them, over other areas; and `everyday-8` (e702-e760, dev only):
+ * plain requests, a third naming a product, ticker, format or standard.
  */
 const everydaySets = [
   ['everyday', readSet('everyday.json')],
@@ -55,6 +56,7 @@ const everydaySets = [
   ['everyday-long', readSet('everyday-long.json')],
   ['tool-requests', readSet('tool-requests.json')],
   ['tool-requests-2', readSet('tool-requests-2.json')],
+  ['everyday-8', readSet('everyday-8.json')],
 ];
 /** The sets checked, besides, against the outside tool-retrieval benchmark's targets (issue 26 item 3). */
 const TOOL_SETS = new Set(['tool-requests', 'tool-requests-2']);
