@@ -5,7 +5,7 @@ import { textWords } from './query-expansion.js';
  * Words that say nothing about a capability: English function words, request filler, and the agent clients a
  * request names as its context ("connect Claude to my Notion"), which records that merely mention them would match.
  */
-const STOPWORDS = new Set(
+export const STOPWORDS: ReadonlySet<string> = new Set(
   (
     'a about above after again all also am an and any are as at be been before being below between both but by can ' +
     'could did do does doing down during each few for from further get gets give had has have having he her here hers ' +

@@ -10,6 +10,7 @@ import { compileThesaurus, expandedSentence, expansionTerms } from '../domain/qu
 import { queryTerms } from '../domain/query-terms.js';
 import { withoutArguments } from '../domain/request-arguments.js';
 import { requestFocus } from '../domain/request-focus.js';
+import { withoutScopeAdjectives } from '../domain/scope-words.js';
 import { termCoverage, termStems } from '../domain/term-coverage.js';
 import type { SemanticIndex } from '../search/semantic-index.js';
 import type { SemanticHits } from '../search/worker-protocol.js';
@@ -310,6 +311,9 @@ export function createSkillSearch({
       // The values a tool-use request passes (a quoted title, a link, an id) say which item, not which skill.
       const request = withoutArguments(asked);
       const query = requestFocus(request);
+      // A language or nationality before a noun ("a British voice") says which language, not which skill: the words
+      // searched for leave it, the sentence model reads it.
+      const words = withoutScopeAdjectives(query);
       const semanticReady = semantic.state() === 'ready';
       if (mode === 'semantic' && !semanticReady) throw new Error(`semantic search is ${semantic.state()}`);
       const useLexical = mode !== 'semantic';
@@ -320,9 +324,9 @@ export function createSkillSearch({
       const contextual = useLexical && useSemantic && contextWeight > 0 && query !== request;
       const [lexical, semanticHits, expanded, context] = await Promise.all([
         useLexical && useSemantic
-          ? repo.lexicalRankings(query, filters, depth)
+          ? repo.lexicalRankings(words, filters, depth)
           : useLexical
-            ? repo.lexicalSearch(query, filters, depth).then((fields) => ({ fields, flat: [] }))
+            ? repo.lexicalSearch(words, filters, depth).then((fields) => ({ fields, flat: [] }))
             : undefined,
         useSemantic ? semanticRanking(expandedSentence(query, expansion), filters, mode, depth) : undefined,
         expansion.length > 0 ? repo.lexicalSearch(expansion.join(' '), filters, depth) : undefined,
@@ -359,7 +363,7 @@ export function createSkillSearch({
           semanticHits,
           weights,
           nameProbes(query, expansion),
-          termStems(queryTerms(query)),
+          termStems(queryTerms(words)),
           conversionPairs(query),
           read,
         ));
