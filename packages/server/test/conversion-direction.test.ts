@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { conversionPairs, reversedConversion } from '../src/domain/conversion-direction.js';
+import { conversionPairs, offPathConversion } from '../src/domain/conversion-direction.js';
 
 describe('conversionPairs', () => {
   it.each([
@@ -21,18 +21,31 @@ describe('conversionPairs', () => {
   });
 });
 
-describe('reversedConversion', () => {
+describe('offPathConversion', () => {
   const request = conversionPairs('speech to text');
   it('holds for a record that names the conversion only the other way round', () => {
-    expect(reversedConversion(request, conversionPairs('Text to speech with 40 voices'))).toBe(true);
+    expect(offPathConversion(request, conversionPairs('Text to speech with 40 voices'))).toBe(true);
   });
   it('not for a record that names it both ways, or only its way, or not at all', () => {
-    expect(reversedConversion(request, conversionPairs('Speech to text and text to speech'))).toBe(false);
-    expect(reversedConversion(request, conversionPairs('Speech-to-text in 30 languages'))).toBe(false);
-    expect(reversedConversion(request, conversionPairs('Transcribes audio files'))).toBe(false);
-    expect(reversedConversion([], conversionPairs('Text to speech'))).toBe(false);
+    expect(offPathConversion(request, conversionPairs('Speech to text and text to speech'))).toBe(false);
+    expect(offPathConversion(request, conversionPairs('Speech-to-text in 30 languages'))).toBe(false);
+    expect(offPathConversion(request, conversionPairs('Transcribes audio files'))).toBe(false);
+    expect(offPathConversion([], conversionPairs('Text to speech'))).toBe(false);
+  });
+  it('holds for a record whose conversion ends where the request starts or starts where it ends', () => {
+    expect(
+      offPathConversion(conversionPairs('convert Markdown to HTML'), conversionPairs('anything to Markdown')),
+    ).toBe(true);
+    expect(offPathConversion(conversionPairs('convert a CSV file to JSON'), conversionPairs('JSON to JSONP'))).toBe(
+      true,
+    );
+  });
+  it('not for a record that converts from the same source or into the same target', () => {
+    const geocode = conversionPairs('turn a street address into latitude');
+    expect(offPathConversion(geocode, conversionPairs('addresses to coordinates'))).toBe(false);
+    expect(offPathConversion(conversionPairs('CSV to JSON'), conversionPairs('XML to JSON'))).toBe(false);
   });
   it('compares light stems: files and file, images and image', () => {
-    expect(reversedConversion(conversionPairs('turn images into text'), conversionPairs('text to image'))).toBe(true);
+    expect(offPathConversion(conversionPairs('turn images into text'), conversionPairs('text to image'))).toBe(true);
   });
 });

@@ -262,14 +262,14 @@ describe('coverage and near-duplicate servers in fused search', () => {
       { id: 'scribe', score: 0.4 },
     ];
     const query = { query: 'speech to text', limit: 10 };
-    const plain = await createSkillSearch({ repo, semantic: semantic(hits), reversedPenalty: 0 }).search(query);
+    const plain = await createSkillSearch({ repo, semantic: semantic(hits), conversionPenalty: 0 }).search(query);
     expect(ids(plain)[0]).toBe('voice-maker');
     const directed = await createSkillSearch({ repo, semantic: semantic(hits) }).search(query);
     expect(ids(directed)[0]).toBe('scribe');
     expect(ids(directed)).toContain('voice-maker');
     expect(directed.results.every((r) => r.relevance >= 0 && r.relevance <= 1)).toBe(true);
     // However large the penalty, relevance stays within 0..1 (the response schema's bounds).
-    const harsh = await createSkillSearch({ repo, semantic: semantic(hits), reversedPenalty: 5 }).search(query);
+    const harsh = await createSkillSearch({ repo, semantic: semantic(hits), conversionPenalty: 5 }).search(query);
     expect(harsh.results.every((r) => r.relevance >= 0 && r.relevance <= 1)).toBe(true);
     expect(harsh.results.find((r) => r.id === 'voice-maker')?.relevance).toBe(0);
     // Asked the other way round, the same records trade places back.

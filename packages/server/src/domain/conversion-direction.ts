@@ -1,7 +1,8 @@
 // Direction of a conversion for fused search: "speech to text" and "text to speech" hold the same words, so BM25 and
 // the sentence model rank a text-to-speech skill first for a transcription request, and a JSON-to-CSV converter for
-// "CSV to JSON". A record that names the request's conversion the other way round, and never its way, is a near-miss
-// whatever its score. Pure.
+// "CSV to JSON". A record that names the request's conversion the other way round, or one that ends where the
+// request's starts or starts where it ends ("anything to Markdown", "JSON to JSONP" for "Markdown to HTML", "CSV to
+// JSON"), and never the request's own, is a near-miss whatever its score. Pure.
 import { textWords } from './query-expansion.js';
 import { lightStem } from './term-coverage.js';
 
@@ -46,12 +47,13 @@ export function conversionPairs(text: string): string[] {
 }
 
 /** Whether `record` names one of the `request`'s conversions (conversionPairs) the other way round, and none its way. */
-export function reversedConversion(request: readonly string[], record: readonly string[]): boolean {
+export function offPathConversion(request: readonly string[], record: readonly string[]): boolean {
   if (request.length === 0 || record.length === 0) return false;
   const held = new Set(record);
   if (request.some((p) => held.has(p))) return false;
+  const ends = record.map((p) => p.split('>'));
   return request.some((p) => {
     const [from, to] = p.split('>');
-    return held.has(`${to}>${from}`);
+    return ends.some(([f, t]) => t === from || f === to);
   });
 }

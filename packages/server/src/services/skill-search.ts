@@ -1,6 +1,6 @@
 import type { SearchState, Skill, SkillResult } from '@axle/sdk';
 import { votedCategory } from '../domain/category-vote.js';
-import { conversionPairs, reversedConversion } from '../domain/conversion-direction.js';
+import { conversionPairs, offPathConversion } from '../domain/conversion-direction.js';
 import { DEVELOPER_VOCABULARY } from '../domain/developer-vocabulary.js';
 import { type FeedbackOptions, feedbackTerms } from '../domain/feedback-terms.js';
 import { type FusedHit, reciprocalRankFusion } from '../domain/fusion.js';
@@ -65,8 +65,8 @@ export interface SkillSearchOptions {
   coverageWeight?: number;
   /** How far below the first of a product's MCP servers its siblings are placed, or -1 for not at all; see DEFAULT_SIBLING_GAP. */
   siblingGap?: number;
-  /** Score a reranked candidate loses when it names the request's conversion the other way round; see DEFAULT_REVERSED_PENALTY. */
-  reversedPenalty?: number;
+  /** Score a reranked candidate loses when it converts off the request's path; see DEFAULT_CONVERSION_PENALTY. */
+  conversionPenalty?: number;
 }
 
 /** Candidates the rerank looks at (chosen on queries.json and the everyday dev half, `npm run eval`). */
@@ -143,12 +143,13 @@ export const DEFAULT_COVERAGE_WEIGHT = 0.02;
 export const DEFAULT_SIBLING_GAP = 0.001;
 const SIBLING_LEADERS = 10;
 /**
- * A reranked candidate whose name, id or description names the request's conversion the other way round and never
- * its way ("text to speech" for "speech to text": domain/conversion-direction.ts) loses this: more than the largest
- * single bonus above (DEFAULT_SOLE_NAME_BONUS), so it leaves the first places. No dev request has such a candidate
- * (bench/README.md).
+ * A reranked candidate whose name, id or description names a conversion off the request's path and never the
+ * request's own (the other way round, "text to speech" for "speech to text"; or one that ends where the request's
+ * starts or starts where it ends, "anything to Markdown" for "Markdown to HTML", "JSON to JSONP" for "CSV to JSON":
+ * domain/conversion-direction.ts) loses this: more than the largest single bonus above (DEFAULT_SOLE_NAME_BONUS), so
+ * it leaves the first places (bench/README.md, twenty-fourth round).
  */
-export const DEFAULT_REVERSED_PENALTY = 0.3;
+export const DEFAULT_CONVERSION_PENALTY = 0.3;
 const VOCABULARY = compileThesaurus(DEVELOPER_VOCABULARY);
 
 /**
@@ -191,7 +192,7 @@ export function createSkillSearch({
   describedBonus = DEFAULT_DESCRIBED_BONUS,
   coverageWeight = DEFAULT_COVERAGE_WEIGHT,
   siblingGap = DEFAULT_SIBLING_GAP,
-  reversedPenalty = DEFAULT_REVERSED_PENALTY,
+  conversionPenalty = DEFAULT_CONVERSION_PENALTY,
 }: SkillSearchDeps): SkillSearch {
   /** Whether the rerank reads its candidates' records (for the bonuses that look at them). */
   const readsRecords =
@@ -201,7 +202,7 @@ export function createSkillSearch({
     productBonus > 0 ||
     describedBonus > 0 ||
     coverageWeight > 0 ||
-    reversedPenalty > 0 ||
+    conversionPenalty > 0 ||
     siblingGap >= 0;
   /**
    * The top fused candidates gain `rerankWeight` x how much better their best passage (a tool, a sentence) matches
@@ -210,8 +211,8 @@ export function createSkillSearch({
    * `soleNameBonus`, `nameBonus` or `productBonus` when their name holds a product the request names (alone among the
    * candidates, or not) or the vocabulary added (nameLift);
    * and `coverageWeight` x the share of the request's content words (`stems`) their record holds; they lose
-   * `reversedPenalty` when their record names one of the request's `conversions` only the other way round. Then the MCP
-   * servers of one product follow the first of them (groupSiblings). Skills without passages keep their fused score
+   * `conversionPenalty` when their record converts off the path of one of the request's `conversions`
+   * (offPathConversion). Then the MCP servers of one product follow the first of them (groupSiblings). Skills without passages keep their fused score
    * but for these bonuses. Reads the records `known` lacks; returns the skills it read.
    */
   async function rerank(
@@ -266,15 +267,15 @@ export function createSkillSearch({
           skill === undefined
             ? 0
             : termCoverage(stems, [skill.name, skill.id, skill.description, skill.tags.join(' ')]);
-        const reversed =
+        const offPath =
           skill !== undefined &&
           conversions.length > 0 &&
-          reversedConversion(conversions, conversionPairs(`${skill.name} ${skill.id} ${skill.description}`))
-            ? reversedPenalty
+          offPathConversion(conversions, conversionPairs(`${skill.name} ${skill.id} ${skill.description}`))
+            ? conversionPenalty
             : 0;
         return {
           id: f.id,
-          score: f.score + rerankWeight * gain + bonus + lift + coverageWeight * coverage - reversed,
+          score: f.score + rerankWeight * gain + bonus + lift + coverageWeight * coverage - offPath,
         };
       })
       .sort((a, b) => b.score - a.score);
