@@ -11,6 +11,7 @@ import { queryTerms } from '../domain/query-terms.js';
 import { withoutArguments } from '../domain/request-arguments.js';
 import { requestFocus } from '../domain/request-focus.js';
 import { withoutScopeAdjectives } from '../domain/scope-words.js';
+import { withoutSubordinateClause } from '../domain/subordinate-clause.js';
 import { termCoverage, termStems } from '../domain/term-coverage.js';
 import type { SemanticIndex } from '../search/semantic-index.js';
 import type { SemanticHits } from '../search/worker-protocol.js';
@@ -312,9 +313,10 @@ export function createSkillSearch({
       // The values a tool-use request passes (a quoted title, a link, an id) say which item, not which skill.
       const request = withoutArguments(asked);
       const query = requestFocus(request);
-      // A language or nationality before a noun ("a British voice") says which language, not which skill: the words
-      // searched for leave it, the sentence model reads it.
-      const words = withoutScopeAdjectives(query);
+      // A language or nationality before a noun ("a British voice") says which language, and a clause after the need
+      // ("before sending a bank transfer") when or why, not which skill: the words searched for leave them, the
+      // sentence model reads them.
+      const words = withoutScopeAdjectives(withoutSubordinateClause(query));
       const semanticReady = semantic.state() === 'ready';
       if (mode === 'semantic' && !semanticReady) throw new Error(`semantic search is ${semantic.state()}`);
       const useLexical = mode !== 'semantic';
