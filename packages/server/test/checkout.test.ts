@@ -796,9 +796,27 @@ describe('card checkout', () => {
     await send(server, event('checkout.session.completed', session(await checkoutFor(accountId))));
     expect(await credits(accountId)).toEqual({ unlocks: 70, queries: 700 });
     await send(server, event('charge.dispute.funds_reinstated', won(d)));
-    // $20 paid, 30 credits ($3) spent: 170 credits and $17 behind them, nothing owed.
-    expect(await credits(accountId)).toEqual({ unlocks: 170, queries: 1700 });
+    // $20 paid, 30 credits ($3) spent: 170 credits and $17 behind them, nothing owed; the 300 queries the second
+    // pack withheld come back too (none was spent).
+    expect(await credits(accountId)).toEqual({ unlocks: 170, queries: 2000 });
     expect(await creditValue(accountId)).toBe(17_000_000);
+    expect((await debtShown(accountId)).amount_usd).toBe(0);
+    expect((await ledgerReport(server.db)).problems).toEqual([]);
+  });
+
+  it('attack: won after a cheaper-per-credit pack paid part of its debt: the credits held are what was paid for', async () => {
+    // A Pro ($100, 1,500 credits) with 1,000 spent, disputed; a Starter ($10, 100 credits) then pays $10 of the debt,
+    // its 100 credits withheld. Won: as if never disputed, 500 Pro and 100 Starter credits, 15,000 + 1,000 queries.
+    const { accountId, pi } = await paid('pro', 10_000);
+    let spent = 0;
+    for (let i = 0; i < 1000; i++) spent += (await creditsStore.takeUnlock(server.db, accountId, server.clock.now()))!;
+    const d = dispute(pi, 10_000);
+    await send(server, event('charge.dispute.funds_withdrawn', d));
+    await send(server, event('checkout.session.completed', session(await checkoutFor(accountId))));
+    expect(await credits(accountId)).toEqual({ unlocks: 0, queries: 0 });
+    await send(server, event('charge.dispute.funds_reinstated', won(d)));
+    expect(await credits(accountId)).toEqual({ unlocks: 600, queries: 16_000 });
+    expect(await creditValue(accountId)).toBe(110_000_000 - spent);
     expect((await debtShown(accountId)).amount_usd).toBe(0);
     expect((await ledgerReport(server.db)).problems).toEqual([]);
   });

@@ -239,16 +239,26 @@ export function createCheckoutService(deps: {
     const due = restorationDue(reversible(purchase), reversedCents);
     const returnedMicro = (purchase.reversed_cents - due.cents) * 10_000;
     await q.lock(`credit-debt:${purchase.account_id}`);
-    const [made, owed] = await Promise.all([
+    const [made, owed, settled] = await Promise.all([
       creditsStore.debtOfPurchase(q, purchase.id),
       creditsStore.debtOf(q, purchase.account_id),
+      creditsStore.debtSettled(q, purchase.account_id),
     ]);
     const cancel = (n: number, ...caps: number[]) => Math.max(0, Math.min(n, ...caps));
-    const cancelled = {
-      unlocks: cancel(due.unlocks, made.unlocks, owed.unlocks),
-      queries: cancel(due.queries, made.queries, owed.queries),
-      amount_micro: cancel(returnedMicro, made.amount_micro, owed.amount_micro),
+    // The debt this frees: what is still owed is cancelled; what later purchases paid of it gives back the credits
+    // they withheld for that money (at their packs' rate), not this purchase's spent credits.
+    const freed = {
+      unlocks: cancel(due.unlocks, made.unlocks),
+      queries: cancel(due.queries, made.queries),
+      amount_micro: cancel(returnedMicro, made.amount_micro),
     };
+    const cancelled = {
+      unlocks: cancel(freed.unlocks, owed.unlocks),
+      queries: cancel(freed.queries, owed.queries),
+      amount_micro: cancel(freed.amount_micro, owed.amount_micro),
+    };
+    const repaid = cancel(freed.amount_micro - cancelled.amount_micro, settled.amount_micro);
+    const withheld = (n: number) => (repaid > 0 ? Math.floor((n * repaid) / settled.amount_micro) : 0);
     if (cancelled.unlocks || cancelled.queries || cancelled.amount_micro)
       await creditsStore.insertDebtCancellation(q, {
         id: newId('dbc'),
@@ -259,18 +269,18 @@ export function createCheckoutService(deps: {
         created_at: now,
       });
     const credited = {
-      unlocks: due.unlocks - cancelled.unlocks,
-      queries: due.queries - cancelled.queries,
+      unlocks: due.unlocks - freed.unlocks + withheld(settled.withheld_unlocks),
+      queries: due.queries - freed.queries + withheld(settled.withheld_queries),
       valueMicro: returnedMicro - cancelled.amount_micro,
     };
     await creditsStore.add(q, purchase.account_id, credited.unlocks, credited.queries, credited.valueMicro, now);
-    // What is credited back counts as revoked no longer; when a later purchase already paid the debt, more than
-    // was revoked comes back, and revoked plus owed still equals what stays reversed.
+    // Revoked plus the debt rows left (less cancellations) still equals what stays reversed; when a later purchase
+    // already paid the debt, this goes below zero.
     await creditsStore.setReversed(q, purchase.id, {
       reversed_cents: due.cents,
       reversed_unlocks: purchase.reversed_unlocks - due.unlocks,
       reversed_queries: purchase.reversed_queries - due.queries,
-      revoked_unlocks: purchase.revoked_unlocks - credited.unlocks,
+      revoked_unlocks: purchase.revoked_unlocks - (due.unlocks - cancelled.unlocks),
     });
     return {
       outcome: 'reinstated',

@@ -257,14 +257,22 @@ export const creditsStore = {
     };
   },
 
-  /** What later purchases paid of the account's debt. */
-  async debtSettled(q: Queryable, accountId: string): Promise<{ unlocks: number; amount_micro: number }> {
-    const row = await q.get<{ unlocks: number | null; amount_micro: number | null }>(
-      `SELECT SUM(unlocks) AS unlocks, SUM(amount_micro) AS amount_micro
-       FROM credit_debt_settlements WHERE account_id = ?`,
+  /** What later purchases paid of the account's debt, and the credits of theirs withheld for it. */
+  async debtSettled(
+    q: Queryable,
+    accountId: string,
+  ): Promise<{ unlocks: number; amount_micro: number; withheld_unlocks: number; withheld_queries: number }> {
+    const row = await q.get<Record<'unlocks' | 'amount_micro' | 'withheld_unlocks' | 'withheld_queries', number | null>>(
+      `SELECT SUM(unlocks) AS unlocks, SUM(amount_micro) AS amount_micro, SUM(withheld_unlocks) AS withheld_unlocks,
+         SUM(withheld_queries) AS withheld_queries FROM credit_debt_settlements WHERE account_id = ?`,
       [accountId],
     );
-    return { unlocks: Number(row?.unlocks ?? 0), amount_micro: Number(row?.amount_micro ?? 0) };
+    return {
+      unlocks: Number(row?.unlocks ?? 0),
+      amount_micro: Number(row?.amount_micro ?? 0),
+      withheld_unlocks: Number(row?.withheld_unlocks ?? 0),
+      withheld_queries: Number(row?.withheld_queries ?? 0),
+    };
   },
 
   async insertSettlement(q: Queryable, row: CreditDebtSettlementRow): Promise<void> {
