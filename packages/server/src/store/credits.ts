@@ -262,7 +262,9 @@ export const creditsStore = {
     q: Queryable,
     accountId: string,
   ): Promise<{ unlocks: number; amount_micro: number; withheld_unlocks: number; withheld_queries: number }> {
-    const row = await q.get<Record<'unlocks' | 'amount_micro' | 'withheld_unlocks' | 'withheld_queries', number | null>>(
+    const row = await q.get<
+      Record<'unlocks' | 'amount_micro' | 'withheld_unlocks' | 'withheld_queries', number | null>
+    >(
       `SELECT SUM(unlocks) AS unlocks, SUM(amount_micro) AS amount_micro, SUM(withheld_unlocks) AS withheld_unlocks,
          SUM(withheld_queries) AS withheld_queries FROM credit_debt_settlements WHERE account_id = ?`,
       [accountId],
