@@ -45,8 +45,8 @@ export const LIMITS = {
    * x402 payer wallet: a fresh authorization, validly signed by the wallet, for a learning it already holds (served
    * free, never settled); a wallet's first paid unlock of a learning is never counted. `walletRefusedPayment` is kept
    * per x402 payer wallet too: its validly signed payments the facilitator (or the chain, at settle) refused for the
-   * payer's own reasons (no funds, an authorization it judged invalid), never an outage; checked before the
-   * facilitator is asked.
+   * payer's own reasons (no funds, an authorization it judged invalid), never an outage; taken before the
+   * facilitator is asked (payments in flight count) and given back unless refused.
    */
   accountWrites: {
     apiKeyCreate: { perMinute: 10, perHour: 30 },

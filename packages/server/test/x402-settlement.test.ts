@@ -336,6 +336,40 @@ describe('the server settles on chain itself (AXLE_RPC_URL + AXLE_SETTLEMENT_KEY
     expect(await checkLedger(server.db)).toEqual([]);
   });
 
+  it('attack: refusals sent in parallel for many learnings stay within the per-wallet limit; a 429 never uses the authorization', async () => {
+    const { perMinute } = LIMITS.accountWrites.walletRefusedPayment;
+    server.clock.advance(60_000);
+    const c = await contributor(server, 1_000_000);
+    const payer = newWallet();
+    const learnings = [c.learning];
+    while (learnings.length < 2 * perMinute)
+      learnings.push(
+        await seedLearning(server, {
+          contributorAccountId: c.accountId,
+          contributorWallet: c.wallet.address,
+          currentPriceMicro: 1_000_000,
+        }),
+      );
+    const headers = await Promise.all(learnings.map(() => pay(server, payer, 1_000_000)));
+    const statuses = (
+      await Promise.all(learnings.map((l, i) => getUnlock(server, l.id, { 'x-payment': headers[i]! })))
+    ).map((r) => r.status);
+    expect(statuses.filter((s) => s !== 402 && s !== 429)).toEqual([]);
+    // Each refusal cost a simulation and left a failed claim: no more than the limit, however many race.
+    expect(statuses.filter((s) => s === 402).length).toBeLessThanOrEqual(perMinute);
+    const refused = statuses.findIndex((s) => s === 429);
+    expect(refused).toBeGreaterThanOrEqual(0);
+    // The authorization a 429 answered was never claimed: funded, once the window passed, it pays; and payments
+    // that settle give their hit back, so more than the limit of them in a row are all served.
+    await chain.mint(payer.address, BigInt((perMinute + 1) * 1_000_000));
+    server.clock.advance(60_000);
+    expect((await getUnlock(server, learnings[refused]!.id, { 'x-payment': headers[refused]! })).status).toBe(200);
+    for (const l of learnings.filter((_, i) => i !== refused).slice(0, perMinute))
+      expect((await getUnlock(server, l.id, { 'x-payment': await pay(server, payer, 1_000_000) })).status).toBe(200);
+    expect(await chain.balanceOf(payer.address)).toBe(0n);
+    expect(await checkLedger(server.db)).toEqual([]);
+  });
+
   it('a settlement that times out is served awaiting settlement; mined later, reconciliation credits it', async () => {
     const impatient = await settlingServer(300);
     try {

@@ -40,8 +40,8 @@ export function unlockRoutes(api: Api, deps: AppDeps): void {
       'unlock of a learning the wallet does not hold; and payments the facilitator or the chain refused for the ' +
       'payer’s own reasons (no funds, an authorization judged invalid), ' +
       `${LIMITS.accountWrites.walletRefusedPayment.perMinute} a minute and ` +
-      `${LIMITS.accountWrites.walletRefusedPayment.perHour} an hour, checked before the facilitator is asked ` +
-      'about the next one (a facilitator outage never counts).',
+      `${LIMITS.accountWrites.walletRefusedPayment.perHour} an hour, counted before the facilitator is asked (payments ` +
+      'still settling count) and given back unless refused (a facilitator outage never counts).',
     tags: ['Knowledge'],
     security: ['ApiKey', 'X402Payment'],
     before: [

@@ -24,19 +24,19 @@ export function accountWriteBuckets(write: AccountWrite, accountId: string): Buc
 export interface AccountWriteLimiter {
   /** Counts one `write` for the account; throws DomainError rate_limited (429, Retry-After) past a window. */
   take(write: AccountWrite, accountId: string, q: Queryable): Promise<void>;
-  /** Counts one `write` that has happened already (a refusal recorded), never refusing it. */
-  count(write: AccountWrite, accountId: string, q: Queryable): Promise<void>;
+  /** Takes back the hit `take` counted, for a write that did not happen after all. */
+  refund(write: AccountWrite, accountId: string, q: Queryable): Promise<void>;
   /** Whether `take` would refuse now (a window is full), without counting: work a refused write need not do. */
-  exhausted(write: AccountWrite, accountId: string, q?: Queryable): Promise<boolean>;
+  exhausted(write: AccountWrite, accountId: string): Promise<boolean>;
 }
 
 export function createAccountWriteLimiter(rateLimiter: RateLimiter): AccountWriteLimiter {
   return {
     take: (write, accountId, q) => rateLimiter.takeAll(accountWriteBuckets(write, accountId), q),
-    count: (write, accountId, q) => rateLimiter.countAll(accountWriteBuckets(write, accountId), q),
-    async exhausted(write, accountId, q) {
+    refund: (write, accountId, q) => rateLimiter.refund(accountWriteBuckets(write, accountId), q),
+    async exhausted(write, accountId) {
       for (const b of accountWriteBuckets(write, accountId))
-        if ((await rateLimiter.used(b.key, b, q)) >= b.limit) return true;
+        if ((await rateLimiter.used(b.key, b)) >= b.limit) return true;
       return false;
     },
   };

@@ -25,8 +25,6 @@ export interface RateLimiter {
   take(key: string, rule: RateRule, q?: Queryable): Promise<void>;
   /** Counts one hit on every bucket, then throws once for the longest wait if any is over its limit. */
   takeAll(buckets: Bucket[], q?: Queryable): Promise<void>;
-  /** Counts one hit on every bucket, refusing nothing: for what has happened already (a refusal recorded). */
-  countAll(buckets: Bucket[], q: Queryable): Promise<void>;
   /** Takes back one hit on every bucket (counted by takeAll) for work that did not happen after all. */
   refund(buckets: Bucket[], q?: Queryable): Promise<void>;
   /** Hits counted in the bucket's open window, without counting one. */
@@ -62,9 +60,6 @@ export function createRateLimiter({ db, clock }: { db: Transactor; clock: Clock 
   return {
     take: (key, rule, q) => takeAll([{ key, ...rule }], q),
     takeAll,
-    countAll: async (buckets, q) => {
-      await hitAll(buckets, q);
-    },
     refund: async (buckets, q = db) => {
       for (const b of buckets) await rateLimitsStore.unhit(q, b.key, clock.now(), b.windowMs);
     },

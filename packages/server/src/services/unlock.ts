@@ -543,18 +543,20 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
           if (idKey) await completePaymentId(q, idKey.id, capped(t.priceMicro), null);
           return { revenue: capped(t.priceMicro), txHash: null, settled: false };
         }
-        // The wallet's payments refused for its own reasons (counted below): checked, not counted, before anyone is
-        // asked about this one. Past the limit the take throws the 429, rolling this claim and the hit back.
-        if (await deps.writeLimits.exhausted('walletRefusedPayment', walletKey(payer), q))
-          await deps.writeLimits.take('walletRefusedPayment', walletKey(payer), q);
         // Another payment by this wallet for this learning may still settle, or settled unbooked: this one is not
         // settled beside it (the throw rolls this claim and id back). One its request left is settled first.
         const pending = await paymentClaimsStore.pendingFor(q, { ...claim, learningId: l.id });
         if (pending && (settler.reconciles || pending.state === 'settled' || (pending.updated_at ?? 0) > quietSince()))
           throw new OtherPaymentPending(pending);
         // No way to settle: served, the share awaiting settlement for good.
-        return settler.mode === 'offline' ? book(q, { state: 'verified', txHash: null }) : null;
+        if (settler.mode === 'offline') return book(q, { state: 'verified', txHash: null });
+        // The wallet's payments refused for its own reasons: counted before anyone is asked about this one, so racing
+        // payments cannot pass the limit together, and given back below unless it is refused. Past the limit the take
+        // throws the 429, rolling this claim and the hit back.
+        await deps.writeLimits.take('walletRefusedPayment', walletKey(payer), q);
+        return null;
       });
+    const notRefused = (q: Queryable) => deps.writeLimits.refund('walletRefusedPayment', walletKey(payer), q);
     let claimed: Awaited<ReturnType<typeof claimOnce>> | undefined;
     for (let attempt = 0; claimed === undefined; attempt++) {
       try {
@@ -603,7 +605,10 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
         // The facilitator may have settled: the claim stays open for reconciliation, and the same payment
         // sent again is served once the chain shows it settled. The id stays bound to this claim, so a
         // re-signed send under it is answered by this payment, never charged a second time.
-        if (idKey) await db.tx((q) => abandonPaymentId(q, idKey.id, clock.now()));
+        await db.tx(async (q) => {
+          await notRefused(q);
+          if (idKey) await abandonPaymentId(q, idKey.id, clock.now());
+        });
         deps.logger.warn({ err: err.message }, 'x402 settlement outcome unknown');
         throw new DomainError(
           ERROR_CODES.PROVIDER_UNAVAILABLE,
@@ -622,6 +627,7 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
             txHash: err.txHash,
             now,
           });
+          await notRefused(q);
           if (idKey) await abandonPaymentId(q, idKey.id, now);
         });
         throw await reject(
@@ -631,8 +637,8 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
       const reason =
         err instanceof PaymentRejected || err instanceof SettlementUnavailable ? err.message : 'settlement error';
       // Nothing moved: the claim is failed with its reason, and may be claimed again by a retry. Refused for the
-      // payer's own reasons (the facilitator's or the chain's judgement of its validly signed payment, never an outage):
-      // counted against the wallet.
+      // payer's own reasons (the facilitator's or the chain's judgement of its validly signed payment), its hit stays
+      // counted against the wallet; an outage's is given back.
       await db.tx(async (q) => {
         await paymentClaimsStore.setState(q, claim, {
           state: 'failed',
@@ -641,11 +647,16 @@ export function createUnlockService(deps: UnlockDeps): UnlockService {
           now: clock.now(),
         });
         if (idKey) await releasePaymentId(q, idKey.id);
-        if (err instanceof PaymentRejected) await deps.writeLimits.count('walletRefusedPayment', walletKey(payer), q);
+        if (!(err instanceof PaymentRejected)) await notRefused(q);
       });
       throw await refused(err);
     }
-    return served(await db.tx((q) => book(q, outcome)));
+    return served(
+      await db.tx(async (q) => {
+        await notRefused(q);
+        return book(q, outcome);
+      }),
+    );
   }
 
   /**
