@@ -821,6 +821,19 @@ describe('card checkout', () => {
     expect((await ledgerReport(server.db)).problems).toEqual([]);
   });
 
+  it('won after a small dispute took the last credit: the credit comes back with the money that was behind it', async () => {
+    const { accountId, pi } = await paid();
+    for (let i = 0; i < 99; i++) await creditsStore.takeUnlock(server.db, accountId, server.clock.now());
+    expect(await creditValue(accountId)).toBe(100_000);
+    const d = dispute(pi, 1);
+    await send(server, event('charge.dispute.funds_withdrawn', d));
+    expect(await credits(accountId)).toEqual({ unlocks: 0, queries: 999 });
+    await send(server, event('charge.dispute.funds_reinstated', won(d)));
+    expect(await credits(accountId)).toEqual({ unlocks: 1, queries: 1000 });
+    expect(await creditValue(accountId)).toBe(100_000);
+    expect((await ledgerReport(server.db)).problems).toEqual([]);
+  });
+
   it('a reinstatement delivered before its dispute, or before the completion, leaves the credits whole', async () => {
     const a = await paid();
     const da = dispute(a.pi, 1000);

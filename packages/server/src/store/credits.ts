@@ -150,7 +150,8 @@ export const creditsStore = {
 
   /**
    * Takes up to the given credits (never below zero) and up to `want.valueMicro` of the money behind the unlock
-   * credits (all of it when no unlock credit is left, so no value outlives its credits); returns what it took.
+   * credits; returns what it took. Money beyond that stays the buyer's even when no unlock credit is left (it backs
+   * the next credits added): the credits a reversal takes, rounded up, may carry more than the money it returns.
    */
   async take(
     q: Queryable,
@@ -165,7 +166,7 @@ export const creditsStore = {
     if (!have) return { unlocks: 0, queries: 0, valueMicro: 0 };
     const took = { unlocks: Math.min(have.unlocks, want.unlocks), queries: Math.min(have.queries, want.queries) };
     const value = Number(have.value);
-    const valueMicro = took.unlocks === have.unlocks ? value : Math.min(value, Math.max(0, want.valueMicro));
+    const valueMicro = Math.min(value, Math.max(0, want.valueMicro));
     if (took.unlocks || took.queries || valueMicro)
       await q.run(
         `UPDATE credit_balances SET unlocks = unlocks - ?, queries = queries - ?, unlock_value_micro = unlock_value_micro - ?,
