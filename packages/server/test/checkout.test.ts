@@ -834,6 +834,41 @@ describe('card checkout', () => {
     expect((await ledgerReport(server.db)).problems).toEqual([]);
   });
 
+  it('a reinstatement racing the purchase that pays its debt: either order ends as if never disputed', async () => {
+    const { accountId, pi } = await paid();
+    for (let i = 0; i < 30; i++) await creditsStore.takeUnlock(server.db, accountId, server.clock.now());
+    const d = dispute(pi, 1000);
+    await send(server, event('charge.dispute.funds_withdrawn', d));
+    const next = await checkoutFor(accountId);
+    const answers = await Promise.all([
+      send(server, event('charge.dispute.funds_reinstated', won(d))),
+      send(server, event('checkout.session.completed', session(next))),
+      send(server, event('charge.dispute.funds_reinstated', won(d))),
+    ]);
+    expect(answers.every((a) => a.status === 200)).toBe(true);
+    expect(await credits(accountId)).toEqual({ unlocks: 170, queries: 2000 });
+    expect(await creditValue(accountId)).toBe(17_000_000);
+    expect((await debtShown(accountId)).amount_usd).toBe(0);
+    expect((await ledgerReport(server.db)).problems).toEqual([]);
+  });
+
+  it('a second dispute of the purchase, won too, does not free the debt the first win freed again', async () => {
+    const { accountId, pi } = await paid();
+    for (let i = 0; i < 30; i++) await creditsStore.takeUnlock(server.db, accountId, server.clock.now());
+    const first = dispute(pi, 1000);
+    await send(server, event('charge.dispute.funds_withdrawn', first));
+    await send(server, event('checkout.session.completed', session(await checkoutFor(accountId))));
+    await send(server, event('charge.dispute.funds_reinstated', won(first)));
+    expect(await credits(accountId)).toEqual({ unlocks: 170, queries: 2000 });
+    const second = dispute(pi, 1000);
+    await send(server, event('charge.dispute.funds_withdrawn', second));
+    expect(await credits(accountId)).toEqual({ unlocks: 70, queries: 1000 });
+    await send(server, event('charge.dispute.funds_reinstated', won(second)));
+    expect(await credits(accountId)).toEqual({ unlocks: 170, queries: 2000 });
+    expect(await creditValue(accountId)).toBe(17_000_000);
+    expect((await ledgerReport(server.db)).problems).toEqual([]);
+  });
+
   it('a reinstatement delivered before its dispute, or before the completion, leaves the credits whole', async () => {
     const a = await paid();
     const da = dispute(a.pi, 1000);

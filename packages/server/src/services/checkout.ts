@@ -257,15 +257,18 @@ export function createCheckoutService(deps: {
       queries: cancel(freed.queries, owed.queries),
       amount_micro: cancel(freed.amount_micro, owed.amount_micro),
     };
-    const repaid = cancel(freed.amount_micro - cancelled.amount_micro, settled.amount_micro);
-    const withheld = (n: number) => (repaid > 0 ? Math.floor((n * repaid) / settled.amount_micro) : 0);
-    if (cancelled.unlocks || cancelled.queries || cancelled.amount_micro)
+    const repaid = { unlocks: freed.unlocks - cancelled.unlocks, micro: freed.amount_micro - cancelled.amount_micro };
+    const back = cancel(repaid.micro, settled.amount_micro);
+    const withheld = (n: number) => (back > 0 ? Math.floor((n * back) / settled.amount_micro) : 0);
+    if (cancelled.unlocks || cancelled.queries || cancelled.amount_micro || repaid.unlocks || repaid.micro)
       await creditsStore.insertDebtCancellation(q, {
         id: newId('dbc'),
         account_id: purchase.account_id,
         purchase_id: purchase.id,
         event_id: eventId,
         ...cancelled,
+        repaid_unlocks: repaid.unlocks,
+        repaid_micro: repaid.micro,
         created_at: now,
       });
     const credited = {

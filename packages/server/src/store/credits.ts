@@ -57,8 +57,11 @@ export interface CreditDebtRow {
   created_at: number;
 }
 
-/** The debt a reversal made that a won dispute cancelled (migration 330). */
-export type CreditDebtCancellationRow = CreditDebtRow;
+/**
+ * The debt a reversal made that a won dispute cancelled (migration 330), and what of it later purchases had paid that
+ * the win freed (340: their withheld credits given back).
+ */
+export type CreditDebtCancellationRow = CreditDebtRow & { repaid_unlocks: number; repaid_micro: number };
 
 /**
  * Every debt row, a cancellation as its negative (SQL): credit_debts only grows, so the debt owed is this sum less
@@ -239,9 +242,24 @@ export const creditsStore = {
     await insertRow(q, 'credit_debt_cancellations', row);
   },
 
-  /** The debt the purchase's reversals made, less what won disputes cancelled (not less settlements). */
+  /**
+   * The debt the purchase's reversals made that no won dispute freed yet: less what they cancelled and what of it,
+   * paid by later purchases, they gave back (not less settlements).
+   */
   async debtOfPurchase(q: Queryable, purchaseId: string) {
-    return debtSum(q, 'purchase_id', purchaseId);
+    const [made, freed] = await Promise.all([
+      debtSum(q, 'purchase_id', purchaseId),
+      q.get<{ unlocks: number | null; amount_micro: number | null }>(
+        `SELECT SUM(repaid_unlocks) AS unlocks, SUM(repaid_micro) AS amount_micro FROM credit_debt_cancellations
+         WHERE purchase_id = ?`,
+        [purchaseId],
+      ),
+    ]);
+    return {
+      unlocks: made.unlocks - Number(freed?.unlocks ?? 0),
+      queries: made.queries,
+      amount_micro: made.amount_micro - Number(freed?.amount_micro ?? 0),
+    };
   },
 
   /**
