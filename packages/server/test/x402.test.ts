@@ -649,6 +649,24 @@ describe('a wallet whose payments are refused for its own reasons (no funds), ea
     expect(await checkLedger(server.db)).toEqual([]);
   });
 
+  it('refusals racing from many addresses for many learnings stay within the limit, never 500; settled ones are not counted', async () => {
+    const { perMinute } = LIMITS.accountWrites.walletRefusedPayment;
+    server.clock.advance(3_600_000);
+    const wallet = privateKeyToAccount(generatePrivateKey());
+    broke.set(wallet.address.toLowerCase(), 'verify');
+    const learnings = await Promise.all(Array.from({ length: 3 * perMinute }, () => seedLearning(server)));
+    const calls = asked();
+    const statuses = (await Promise.all(learnings.map((l) => pay(l.id, wallet)))).map((r) => r.status);
+    expect(statuses.filter((s) => s !== 402 && s !== 429)).toEqual([]);
+    expect(statuses.filter((s) => s === 402).length).toBe(perMinute);
+    expect(asked() - calls).toBe(perMinute);
+    // Funded, the next minute: more than the limit of payments in a row all settle.
+    broke.delete(wallet.address.toLowerCase());
+    server.clock.advance(60_000);
+    for (const l of learnings.slice(0, perMinute + 1)) expect((await pay(l.id, wallet)).status).toBe(200);
+    expect(await checkLedger(server.db)).toEqual([]);
+  });
+
   it("counts only the facilitator's refusals of the wallet's own signatures: not forgeries in its name, not outages", async () => {
     const { perMinute } = LIMITS.accountWrites.walletRefusedPayment;
     server.clock.advance(3_600_000);
