@@ -869,6 +869,24 @@ describe('card checkout', () => {
     expect((await ledgerReport(server.db)).problems).toEqual([]);
   });
 
+  it('a partly refunded pack, disputed, its debt partly paid by another pack, then won: as if only refunded', async () => {
+    // Growth ($25, 300 credits), 250 spent, $3 refunded (36 credits, 360 queries), $10 disputed, a Starter paying the
+    // debt, the dispute won: the refund stands, 14 Growth and 100 Starter credits held with the money behind them.
+    const { accountId, pi } = await paid('growth', 2500);
+    let spent = 0;
+    for (let i = 0; i < 250; i++) spent += (await creditsStore.takeUnlock(server.db, accountId, server.clock.now()))!;
+    await send(server, event('charge.refunded', { payment_intent: pi, amount: 2500, amount_refunded: 300 }));
+    const d = dispute(pi, 1000);
+    await send(server, event('charge.dispute.funds_withdrawn', d));
+    await send(server, event('checkout.session.completed', session(await checkoutFor(accountId))));
+    expect((await ledgerReport(server.db)).problems).toEqual([]);
+    await send(server, event('charge.dispute.funds_reinstated', won(d)));
+    expect(await credits(accountId)).toEqual({ unlocks: 114, queries: 3640 });
+    expect(await creditValue(accountId)).toBe(35_000_000 - 3_000_000 - spent);
+    expect((await debtShown(accountId)).amount_usd).toBe(0);
+    expect((await ledgerReport(server.db)).problems).toEqual([]);
+  });
+
   it('a reinstatement delivered before its dispute, or before the completion, leaves the credits whole', async () => {
     const a = await paid();
     const da = dispute(a.pi, 1000);
