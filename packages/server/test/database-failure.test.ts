@@ -353,3 +353,21 @@ describe.runIf(BACKEND === 'postgres')('a start that finds the migration lock he
     });
   }, 60_000);
 });
+
+describe.runIf(BACKEND === 'postgres')('GET /health on a busy instance whose database answers', () => {
+  // A load balancer polling /health must not take out an instance (every instance, under the same load) whose
+  // database answers at once but whose pool is taken by slow requests: that turns a slow moment into an outage.
+  it('every pooled connection held by a slow statement: still 200, within a poll', async () => {
+    server = await startTestServer({ ...(await backendEnv('catalog')), AXLE_DATABASE_POOL: '2' });
+    expect((await health(server)).status).toBe(200);
+    const slow = [server.db.get('SELECT pg_sleep(3)'), server.db.get('SELECT pg_sleep(3)')];
+    for (let i = 0; i < 3; i++) {
+      server.clock.advance(1000);
+      await new Promise((r) => setTimeout(r, 600));
+      const h = await health(server);
+      expect(h.ms).toBeLessThan(1000);
+      expect(h.status).toBe(200);
+    }
+    await Promise.all(slow);
+  });
+});

@@ -32,7 +32,7 @@ export function createLearningsService({
   learningsSearch: LearningsSearch;
   clock: Clock;
 }): LearningsService {
-  const recentVisibleCount = probe(() => learningsStore.countVisible(db), clock, {
+  const recentVisibleCount = probe(() => learningsStore.countVisible(db.health), clock, {
     intervalMs: HOT_COUNT_TTL_MS,
     answerWithinMs: HEALTH_ANSWER_WITHIN_MS,
   });

@@ -197,6 +197,11 @@ export class Database implements Transactor {
     return new Database(writer, readers, file);
   }
 
+  /** Reads never wait for writes, so health checks read like any request. */
+  get health(): Queryable {
+    return this;
+  }
+
   get<T = Record<string, unknown>>(sql: string, params?: Params): Promise<T | undefined> {
     const reader = this.leastBusyReader();
     return reader.track(reader.cachedGet<T>(sql, params));

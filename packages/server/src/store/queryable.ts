@@ -45,6 +45,8 @@ export interface TxOptions {
 export interface Transactor extends Queryable {
   /** Runs `fn` in one transaction; any throw rolls back and is rethrown. `fn` may be run again after a conflict. */
   tx<T>(fn: (q: Queryable) => Promise<T>, opts?: TxOptions): Promise<T>;
+  /** Where health checks read: never queued behind requests for a connection (PostgreSQL: one of its own). */
+  readonly health: Queryable;
   close(): Promise<void>;
 }
 

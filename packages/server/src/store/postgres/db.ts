@@ -302,6 +302,43 @@ export interface PostgresOptions {
   statementTimeoutMs?: number;
 }
 
+/** A pool of `max` connections to `url` with the options of `opts`. */
+function newPool(url: string, opts: PostgresOptions, max: number): pg.Pool {
+  const statementTimeoutMs = opts.statementTimeoutMs;
+  const pool = new pg.Pool({
+    connectionString: url,
+    max,
+    types,
+    application_name: opts.applicationName ?? 'axle-server',
+    // Requests queue for a connection under load; past this they answer 503 database_unavailable.
+    connectionTimeoutMillis: 30_000,
+    // Past it PostgreSQL cancels the statement (57014): a request never waits longer on a lock held elsewhere.
+    // A transaction whose client stops speaking mid-way (an instance cut off from the database) is ended by
+    // PostgreSQL after as long, releasing its locks, rather than at TCP keepalive, hours later; and a
+    // statement sent there that has no answer after a few statements' time (a message may carry a lock or
+    // two, BEGIN and COMMIT with it) fails here instead of waiting forever.
+    ...(statementTimeoutMs && {
+      statement_timeout: statementTimeoutMs,
+      idle_in_transaction_session_timeout: statementTimeoutMs,
+      query_timeout: 3 * statementTimeoutMs,
+      // A session lock is taken before its transaction begins and released after it ends: a session cut off
+      // between the two (no transaction open to time out) would keep it, for every instance, until TCP
+      // keepalive. PostgreSQL ends a session idle that long; pooled connections are idle only in the pool,
+      // which closes them sooner, so none is ended as it is handed out. The LISTEN connection is not pooled.
+      onConnect: (client: pg.PoolClient) => client.query(`SET idle_session_timeout = ${2 * statementTimeoutMs}`),
+      idleTimeoutMillis: Math.min(10_000, statementTimeoutMs),
+    }),
+  });
+  // An idle client losing its connection (server restart) must not crash the process; the pool replaces it.
+  pool.on('error', () => undefined);
+  // Nor one in use: the pool listens for errors only on idle connections, so a connection whose backend is
+  // terminated while a transaction waits between statements, or right as it is handed out, would be an
+  // unhandled 'error' that ends the process. Its next statement fails (database_unavailable) and the pool
+  // drops it when it is released.
+  pool.on('connect', (client) => client.on('error', () => undefined));
+  return pool;
+}
+
 /**
  * PostgreSQL through a pool. Transactions run SERIALIZABLE unless asked otherwise, so code written for
  * SQLite's single writer (read, check, write) stays correct across instances: a conflicting transaction
@@ -310,44 +347,19 @@ export interface PostgresOptions {
 export class PostgresDatabase implements Transactor {
   readonly dialect = 'postgres' as const;
   private readonly root: Client;
-  private constructor(readonly pool: pg.Pool) {
+  readonly health: Queryable;
+  private constructor(
+    readonly pool: pg.Pool,
+    private readonly healthPool: pg.Pool,
+  ) {
     this.root = new Client(pool);
+    this.health = new Client(healthPool);
   }
 
   static async open(url: string, opts: PostgresOptions = {}): Promise<PostgresDatabase> {
-    const statementTimeoutMs = opts.statementTimeoutMs;
-    const pool = new pg.Pool({
-      connectionString: url,
-      max: opts.poolSize ?? 10,
-      types,
-      application_name: opts.applicationName ?? 'axle-server',
-      // Requests queue for a connection under load; past this they answer 503 database_unavailable.
-      connectionTimeoutMillis: 30_000,
-      // Past it PostgreSQL cancels the statement (57014): a request never waits longer on a lock held elsewhere.
-      // A transaction whose client stops speaking mid-way (an instance cut off from the database) is ended by
-      // PostgreSQL after as long, releasing its locks, rather than at TCP keepalive, hours later; and a
-      // statement sent there that has no answer after a few statements' time (a message may carry a lock or
-      // two, BEGIN and COMMIT with it) fails here instead of waiting forever.
-      ...(statementTimeoutMs && {
-        statement_timeout: statementTimeoutMs,
-        idle_in_transaction_session_timeout: statementTimeoutMs,
-        query_timeout: 3 * statementTimeoutMs,
-        // A session lock is taken before its transaction begins and released after it ends: a session cut off
-        // between the two (no transaction open to time out) would keep it, for every instance, until TCP
-        // keepalive. PostgreSQL ends a session idle that long; pooled connections are idle only in the pool,
-        // which closes them sooner, so none is ended as it is handed out. The LISTEN connection is not pooled.
-        onConnect: (client: pg.PoolClient) => client.query(`SET idle_session_timeout = ${2 * statementTimeoutMs}`),
-        idleTimeoutMillis: Math.min(10_000, statementTimeoutMs),
-      }),
-    });
-    // An idle client losing its connection (server restart) must not crash the process; the pool replaces it.
-    pool.on('error', () => undefined);
-    // Nor one in use: the pool listens for errors only on idle connections, so a connection whose backend is
-    // terminated while a transaction waits between statements, or right as it is handed out, would be an
-    // unhandled 'error' that ends the process. Its next statement fails (database_unavailable) and the pool
-    // drops it when it is released.
-    pool.on('connect', (client) => client.on('error', () => undefined));
-    const db = new PostgresDatabase(pool);
+    // Health reads get a connection of their own: one queued behind slow requests for a pooled connection would
+    // call a database that answers unavailable.
+    const db = new PostgresDatabase(newPool(url, opts, opts.poolSize ?? 10), newPool(url, opts, 1));
     await db.get('SELECT 1');
     return db;
   }
@@ -427,6 +439,6 @@ export class PostgresDatabase implements Transactor {
   }
 
   async close(): Promise<void> {
-    await this.pool.end();
+    await Promise.all([this.pool.end(), this.healthPool.end()]);
   }
 }
