@@ -238,12 +238,12 @@ describe.runIf(BACKEND === 'postgres')('GET /health on an instance cut off from 
   // Found by stopping PostgreSQL and by partitioning the network under a running server: /health answered
   // 200 status ok from its cached count for as long as the outage lasted, so a load balancer kept sending
   // traffic to an instance that could serve nothing.
-  async function behindRelay() {
+  async function behindRelay(statementTimeoutMs = 300) {
     const database = await backendEnv('catalog');
     const relay = await partitionableRelay(database.AXLE_DATABASE_URL!);
     server = await startTestServer({
       ...database,
-      AXLE_DATABASE_STATEMENT_TIMEOUT_MS: '300',
+      AXLE_DATABASE_STATEMENT_TIMEOUT_MS: String(statementTimeoutMs),
       AXLE_DATABASE_URL: relay.url(database.AXLE_DATABASE_URL!),
     });
     cleanups.push(() => relay.close());
@@ -268,6 +268,20 @@ describe.runIf(BACKEND === 'postgres')('GET /health on an instance cut off from 
     relay.heal();
     expect((await healthUntil(server!, 200)).status).toBe(200);
     expect(server!.logs.map((l) => JSON.parse(l)).filter((l) => l.msg.startsWith('health:'))).toHaveLength(2);
+  });
+
+  it('a partition healed: 200 again within a few polls, not after three statement timeouts', async () => {
+    // The hung read gave up only at the pool's query_timeout (3x the statement timeout, 90 s by default): every
+    // instance stayed out of rotation that long after the database was back (here 12 s).
+    const relay = await behindRelay(4000);
+    relay.cut();
+    server!.clock.advance(1000);
+    await health(server!);
+    expectHealthUnavailable(await healthUntil(server!, 503));
+    relay.heal();
+    const healed = performance.now();
+    expect((await healthUntil(server!, 200)).status).toBe(200);
+    expect(performance.now() - healed).toBeLessThan(5000);
   });
 
   it('PostgreSQL gone (connections reset and refused): 503 with the next poll, the cause in the log only', async () => {

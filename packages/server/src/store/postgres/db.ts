@@ -302,8 +302,14 @@ export interface PostgresOptions {
   statementTimeoutMs?: number;
 }
 
-/** A pool of `max` connections to `url` with the options of `opts`. */
-function newPool(url: string, opts: PostgresOptions, max: number): pg.Pool {
+/**
+ * A health read unanswered this long is given up with its connection, so the next one, on a new connection, finds
+ * a database back from a partition at once (the probe calls it unavailable after a second anyway).
+ */
+const HEALTH_READ_TIMEOUT_MS = 2000;
+
+/** A pool of `max` connections to `url` with the options of `opts`; its statements given up after `queryTimeoutMs`. */
+function newPool(url: string, opts: PostgresOptions, max: number, queryTimeoutMs?: number): pg.Pool {
   const statementTimeoutMs = opts.statementTimeoutMs;
   const pool = new pg.Pool({
     connectionString: url,
@@ -328,6 +334,7 @@ function newPool(url: string, opts: PostgresOptions, max: number): pg.Pool {
       onConnect: (client: pg.PoolClient) => client.query(`SET idle_session_timeout = ${2 * statementTimeoutMs}`),
       idleTimeoutMillis: Math.min(10_000, statementTimeoutMs),
     }),
+    ...(queryTimeoutMs && { query_timeout: queryTimeoutMs }),
   });
   // An idle client losing its connection (server restart) must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
@@ -359,7 +366,10 @@ export class PostgresDatabase implements Transactor {
   static async open(url: string, opts: PostgresOptions = {}): Promise<PostgresDatabase> {
     // Health reads get a connection of their own: one queued behind slow requests for a pooled connection would
     // call a database that answers unavailable.
-    const db = new PostgresDatabase(newPool(url, opts, opts.poolSize ?? 10), newPool(url, opts, 1));
+    const db = new PostgresDatabase(
+      newPool(url, opts, opts.poolSize ?? 10),
+      newPool(url, opts, 1, HEALTH_READ_TIMEOUT_MS),
+    );
     await db.get('SELECT 1');
     return db;
   }
