@@ -284,6 +284,25 @@ describe.runIf(BACKEND === 'postgres')('GET /health on an instance cut off from 
     expect(performance.now() - healed).toBeLessThan(5000);
   });
 
+  it('a partition of several seconds healed: 200 again within a few polls', async () => {
+    // The read after the hung one opened a connection into the partition and waited for it the pool's 30 s
+    // connection timeout, however soon the partition healed.
+    const relay = await behindRelay(4000);
+    relay.cut();
+    const cutAt = performance.now();
+    let last: Awaited<ReturnType<typeof health>> | undefined;
+    while (performance.now() - cutAt < 4000) {
+      server!.clock.advance(1000);
+      last = await health(server!);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    expectHealthUnavailable(last!);
+    relay.heal();
+    const healed = performance.now();
+    expect((await healthUntil(server!, 200)).status).toBe(200);
+    expect(performance.now() - healed).toBeLessThan(5000);
+  });
+
   it('PostgreSQL gone (connections reset and refused): 503 with the next poll, the cause in the log only', async () => {
     const relay = await behindRelay();
     await relay.close();

@@ -303,12 +303,12 @@ export interface PostgresOptions {
 }
 
 /**
- * A health read unanswered this long is given up with its connection, so the next one, on a new connection, finds
- * a database back from a partition at once (the probe calls it unavailable after a second anyway).
+ * A health read (or its connecting) unanswered this long is given up with its connection, so the next one, on a new
+ * connection, finds a database back from a partition at once (the probe calls it unavailable after a second anyway).
  */
 const HEALTH_READ_TIMEOUT_MS = 2000;
 
-/** A pool of `max` connections to `url` with the options of `opts`; its statements given up after `queryTimeoutMs`. */
+/** A pool of `max` connections to `url` with the options of `opts`; its connecting and statements given up after `queryTimeoutMs`. */
 function newPool(url: string, opts: PostgresOptions, max: number, queryTimeoutMs?: number): pg.Pool {
   const statementTimeoutMs = opts.statementTimeoutMs;
   const pool = new pg.Pool({
@@ -334,7 +334,7 @@ function newPool(url: string, opts: PostgresOptions, max: number, queryTimeoutMs
       onConnect: (client: pg.PoolClient) => client.query(`SET idle_session_timeout = ${2 * statementTimeoutMs}`),
       idleTimeoutMillis: Math.min(10_000, statementTimeoutMs),
     }),
-    ...(queryTimeoutMs && { query_timeout: queryTimeoutMs }),
+    ...(queryTimeoutMs && { query_timeout: queryTimeoutMs, connectionTimeoutMillis: queryTimeoutMs }),
   });
   // An idle client losing its connection (server restart) must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
