@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { nodeCommand, shellWord } from '../src/lib/bins.js';
+import { commandPaths, nodeCommand, shellWord } from '../src/lib/bins.js';
 
 describe('nodeCommand', () => {
   it('runs a script whose path holds what a shell would expand, as the path is written', () => {
@@ -23,5 +23,18 @@ describe('nodeCommand', () => {
   it('quotes for cmd on Windows, where a path cannot hold a double quote', () => {
     expect(shellWord('C:\\Program Files\\nodejs\\node.exe', 'win32')).toBe('"C:\\Program Files\\nodejs\\node.exe"');
     expect(shellWord("it's", 'linux')).toBe("'it'\\''s'");
+  });
+});
+
+describe('commandPaths', () => {
+  // `axle status` checks that a hook's paths exist: it read only double-quoted words, so once setup single-quoted
+  // them it found none and never said a hook points at a moved or deleted script.
+  it('reads back the paths nodeCommand wrote, and those setup double-quoted before', () => {
+    const script = '/home/o\'brien/a "b" $x/axle-hook.js';
+    expect(commandPaths(nodeCommand(script, 'claude-code'))).toEqual([process.execPath, script]);
+    expect(commandPaths('"/usr/bin/node" "/opt/axle/axle-hook.js" "gemini-cli"')).toEqual([
+      '/usr/bin/node',
+      '/opt/axle/axle-hook.js',
+    ]);
   });
 });

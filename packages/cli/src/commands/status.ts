@@ -3,6 +3,7 @@ import { isAbsolute } from 'node:path';
 import { DraftQueue } from '@axle/extractor';
 import { Api } from '../lib/api.js';
 import { AxleCommand } from '../lib/base.js';
+import { commandPaths } from '../lib/bins.js';
 import { daemonPid } from '../lib/daemon-control.js';
 import { EXIT } from '../lib/exit.js';
 import { readText, withoutBom } from '../lib/files.js';
@@ -18,9 +19,6 @@ interface Check {
   ok: boolean;
   detail: string;
 }
-
-/** The quoted paths in a hook command line (node and the hook script). */
-const pathsIn = (command: string) => [...command.matchAll(/"([^"]+)"/g)].map((m) => m[1]!).filter((p) => isAbsolute(p));
 
 export default class Status extends AxleCommand {
   static override summary = 'Check the setup: server, key, client registrations, capture hooks, queue, kill switch';
@@ -97,7 +95,7 @@ Exit codes: 0 all good, 5 a check failed.`;
         const absent = def.hooks.events.filter((e) => hooks[e]!.length === 0);
         const broken = Object.values(hooks)
           .flat()
-          .flatMap(pathsIn)
+          .flatMap(commandPaths)
           .filter((p) => !existsSync(p));
         const hooksOk = absent.length === 0 && broken.length === 0;
         const why = absent.length

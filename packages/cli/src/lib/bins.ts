@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = (rel: string) => fileURLToPath(new URL(rel, import.meta.url));
@@ -42,3 +42,9 @@ export const shellWord = (word: string, platform: NodeJS.Platform = process.plat
  */
 export const nodeCommand = (script: string, ...args: string[]) =>
   [process.execPath, script, ...args].map((p) => shellWord(p)).join(' ');
+
+/** The absolute paths in a command line nodeCommand wrote (or, before, one it double-quoted): node and the script. */
+export const commandPaths = (command: string) =>
+  [...command.matchAll(/'((?:[^']|'\\'')*)'|"([^"]+)"/g)]
+    .map((m) => m[1]?.replaceAll(`'\\''`, "'") ?? m[2]!)
+    .filter((p) => isAbsolute(p));
