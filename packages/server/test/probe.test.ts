@@ -80,14 +80,33 @@ describe('probe', () => {
     expect(r.calls()).toBe(2);
     // The hung read gives up at last (the driver's timeout); the next one, started at once, finds it back.
     await r.fail();
-    expect(await check()).toMatchObject({ ok: false });
+    const next = check();
     await r.answer(6);
-    expect(await check()).toEqual({ ok: true, value: 6 });
+    expect(await next).toEqual({ ok: true, value: 6 });
   });
 
   it('answers the first poll within the bound when the first read does not answer', async () => {
     const clock = new ManualClock();
     const check = probe(() => new Promise<number>(() => undefined), clock, { intervalMs: 1000, answerWithinMs: 20 });
     expect(await check()).toMatchObject({ ok: false });
+  });
+
+  it("polled seldom (a balancer every 30 s), answers from the read its poll starts, not the last poll's", async () => {
+    // It answered from the read the previous poll had started: 200 for a whole interval into an outage, 503 for a
+    // whole interval after it.
+    const clock = new ManualClock();
+    const r = controlledRead();
+    const check = probe(r.read, clock, opts);
+    const first = check();
+    await r.answer(3);
+    await first;
+    clock.advance(30_000);
+    const down = check();
+    await r.fail();
+    expect(await down).toMatchObject({ ok: false });
+    clock.advance(30_000);
+    const up = check();
+    await r.answer(4);
+    expect(await up).toEqual({ ok: true, value: 4 });
   });
 });

@@ -77,7 +77,7 @@ export function publicRoutes(api: Api, deps: AppDeps): void {
     operationId: 'getHealth',
     summary: 'Liveness and search readiness',
     description:
-      'Answers at once from a count read from the database at most once a second. 503 while the database does not answer that read (it failed, or has had no answer for a second): the instance can serve nothing, and a load balancer should take it out until /health answers 200 again.',
+      'Answers at once from a count read from the database at most once a second (polled less often, within a second, from the read its poll starts). 503 while the database does not answer that read (it failed, or has had no answer for a second): the instance can serve nothing, and a load balancer should take it out until /health answers 200 again.',
     tags: ['Public'],
     responses: {
       200: { description: 'Server is up', schema: HealthResponse },

@@ -12,7 +12,8 @@ export interface ProbeOptions {
 
 /**
  * Wraps `read` for a health check polled often: answers at once from the last read's outcome, starting one read
- * (never two at a time) when the last started `intervalMs` ago or more. Not ok while the last read failed, or the
+ * (never two at a time) when the last started `intervalMs` ago or more; polled seldom, from that read (waiting at
+ * most `answerWithinMs`). Not ok while the last read failed, or the
  * one under way has had no answer for `answerWithinMs`; ok again with the next read that succeeds.
  */
 export function probe<T>(read: () => Promise<T>, clock: Clock, opts: ProbeOptions): () => Promise<ProbeResult<T>> {
@@ -36,9 +37,12 @@ export function probe<T>(read: () => Promise<T>, clock: Clock, opts: ProbeOption
     pending = { since: lastStart, done };
   };
   return async () => {
-    if (!pending && clock.now() - lastStart >= opts.intervalMs) start();
-    // Nothing known yet (the first poll): the first read, within the bound.
-    if (!last && pending) {
+    const since = clock.now() - lastStart;
+    const starts = !pending && since >= opts.intervalMs;
+    if (starts) start();
+    // Nothing known yet (the first poll), or only what a read long before this poll found (polled seldom): the read
+    // this poll started, within the bound.
+    if (pending && (!last || (starts && since >= opts.intervalMs + opts.answerWithinMs))) {
       let timer: NodeJS.Timeout | undefined;
       const bound = new Promise<void>((resolve) => (timer = setTimeout(resolve, opts.answerWithinMs).unref()));
       await Promise.race([pending.done, bound]).finally(() => clearTimeout(timer));
