@@ -15,6 +15,11 @@ describe('withoutSubordinateClause', () => {
     );
   });
 
+  it('keeps a clause that holds the need itself', () => {
+    for (const kept of ['alert me when my website goes down', 'notify me before my SSL certificate expires'])
+      expect(withoutSubordinateClause(kept)).toBe(kept);
+  });
+
   it('keeps a question that opens on when, and as before a format', () => {
     for (const kept of ['when does the next train arrive', 'save a web page as a PDF', 'use Redis as a cache'])
       expect(withoutSubordinateClause(kept)).toBe(kept);

@@ -1,6 +1,8 @@
 // A clause that says when or why, after the need ("validate an IBAN before sending a bank transfer", "autocomplete
 // addresses as users type in a checkout form"): its words name the occasion (a transfer, a checkout), not the skill.
 // Pure; one Set lookup a word, so linear in the request.
+import { PACKAGING } from './near-duplicates.js';
+import { contentWordCount } from './query-terms.js';
 
 /** Words that open such a clause anywhere but at a request's start ("when does…" asks). */
 const OPENERS: ReadonlySet<string> = new Set([
@@ -29,7 +31,16 @@ const SUBJECTS: ReadonlySet<string> = new Set([
 
 const bare = (word: string) => word.toLowerCase().replace(/[^\p{L}]/gu, '');
 
-/** The request up to its first such clause (to the next sentence's end), or the request when none follows its need. */
+/**
+ * Content words (besides packaging such as `api`) the need must keep for the clause to go: "alert me when my site goes
+ * down" and "notify me before my certificate expires" ask for what their clause says.
+ */
+const MIN_NEED_WORDS = 2;
+
+/**
+ * The request without its clauses of when or why (each to its sentence's end), or the request when none follows its
+ * need or the need alone says too little.
+ */
 export function withoutSubordinateClause(request: string): string {
   const words = request.split(/\s+/).filter((w) => w !== '');
   const kept: string[] = [];
@@ -41,5 +52,6 @@ export function withoutSubordinateClause(request: string): string {
     if (!inClause) kept.push(word);
     if (inClause && /[.?!;]$/.test(word)) inClause = false;
   }
-  return kept.length > 0 && kept.length < words.length ? kept.join(' ') : request;
+  const need = kept.join(' ');
+  return kept.length < words.length && contentWordCount(need, PACKAGING) >= MIN_NEED_WORDS ? need : request;
 }

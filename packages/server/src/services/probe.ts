@@ -11,10 +11,10 @@ export interface ProbeOptions {
 }
 
 /**
- * Wraps `read` for a health check polled often: answers at once from the last read's outcome, starting one read
- * (never two at a time) when the last started `intervalMs` ago or more; polled seldom, from that read (waiting at
- * most `answerWithinMs`). Not ok while the last read failed, or the
- * one under way has had no answer for `answerWithinMs`; ok again with the next read that succeeds.
+ * Wraps `read` for a health check: polled often, answers at once from the last read's outcome, starting one read
+ * (never two at a time) when the last started `intervalMs` ago or more; polled seldom, from the read its poll starts
+ * (waiting at most `answerWithinMs`). Not ok while the last read failed, or the one under way has had no answer for
+ * `answerWithinMs`; ok again with the next read that succeeds.
  */
 export function probe<T>(read: () => Promise<T>, clock: Clock, opts: ProbeOptions): () => Promise<ProbeResult<T>> {
   let last: ProbeResult<T> | undefined;
