@@ -47,7 +47,7 @@ export async function migrateToPostgres(env: NodeJS.ProcessEnv, out: (line: stri
     // A file last run by an older release is brought up to date first, as a start on it would: a column a later
     // migration adds and fills (220's credit value) would otherwise arrive on PostgreSQL with its default.
     await migrate(from);
-    await migratePostgres(to);
+    await migratePostgres(to, undefined, Date.now(), { waitMs: config.migrationLockWaitMs });
     const { tables } = await copyFromSqlite(from, to);
     const audit = await verifyAuditChain(to);
     const ledger = await checkLedger(to);

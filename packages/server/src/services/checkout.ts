@@ -53,8 +53,7 @@ export interface CheckoutService {
    * Applies a signed processor event once (a replay answers already_processed). Credits are granted only for a
    * session this server created, paid, at its recorded amount and currency; refunds, failed payments and
    * disputes that withdraw money take them back (an inquiry takes nothing until escalated), and a won dispute's
-   * reinstated funds give back what it took. Anything else is recorded
-   * and answered 200 without credits.
+   * reinstated funds give back what it took. Anything else is recorded and answered 200 without credits.
    */
   handleEvent(rawBody: Buffer, signature: string): Promise<WebhookAnswer>;
   purchases(accountId: string): Promise<{

@@ -5,11 +5,13 @@ import type { PostgresDatabase } from './db.js';
 
 /** Session-level advisory lock key: instances starting together wait here and find the work done. */
 const MIGRATION_LOCK = 'axle:migrate';
+/** How long a start waits for another instance's migrations unless told otherwise (AXLE_MIGRATION_LOCK_WAIT_MS). */
+export const DEFAULT_MIGRATION_LOCK_WAIT_MS = 300_000;
 /** While it waits for the lock, a starting instance says so this often. */
 const LOG_EVERY_MS = 10_000;
 
 export interface MigrationLockWait {
-  /** Longest a start waits for another instance's migrations before it fails; default 5 minutes. */
+  /** Longest a start waits for another instance's migrations before it fails; DEFAULT_MIGRATION_LOCK_WAIT_MS. */
   waitMs?: number;
   /** Told who holds the lock, when the wait begins and every 10 s of it. */
   logger?: Pick<Logger, 'warn'>;
@@ -34,7 +36,10 @@ async function lockHolder(conn: pg.PoolClient): Promise<string | undefined> {
 }
 
 /** Takes the migration lock on `conn`, waiting at most `waitMs` (PostgreSQL's lock_timeout ends each stretch of the wait). */
-async function takeMigrationLock(conn: pg.PoolClient, { waitMs = 300_000, logger }: MigrationLockWait): Promise<void> {
+async function takeMigrationLock(
+  conn: pg.PoolClient,
+  { waitMs = DEFAULT_MIGRATION_LOCK_WAIT_MS, logger }: MigrationLockWait,
+): Promise<void> {
   const started = Date.now();
   const granted = await conn.query<{ ok: boolean }>('SELECT pg_try_advisory_lock(hashtext($1)) AS ok', [
     MIGRATION_LOCK,
