@@ -88,6 +88,14 @@ export const LIMITS = {
     walletVerify: { perMinute: 30 },
     walletWithdraw: { perMinute: 10 },
   },
+  /**
+   * Requests per account and minute, counted in the database (429 with Retry-After past it): keyed POST /discover
+   * (with the skill searches the MCP tools make for a keyed caller), which an account's keys would otherwise make
+   * without bound from any number of addresses.
+   */
+  perAccount: {
+    keyedDiscover: { perMinute: 600 },
+  },
 } as const;
 
 /** USDC has 6 decimals: money is integer micro-USDC from the edge inward. */

@@ -55,6 +55,12 @@ const Env = z
       .min(1)
       .max(1_000_000_000)
       .default(LIMITS.perAddress.anonymousDiscover.perMinute),
+    AXLE_KEYED_DISCOVER_PER_MINUTE: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(1_000_000_000)
+      .default(LIMITS.perAccount.keyedDiscover.perMinute),
     AXLE_MODEL_WAIT_MS: z.coerce.number().int().min(1).max(60_000).default(DEFAULT_MODEL_WAIT_MS),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     AXLE_ADMIN_TOKEN: z.string().min(1).optional(),
@@ -135,6 +141,8 @@ export interface Config {
   searchQueueMax: number;
   /** Anonymous POST /discover requests a client address may make a minute (429 past it). */
   anonymousDiscoverPerMinute: number;
+  /** POST /discover requests with an API key an account may make a minute (429 past it). */
+  keyedDiscoverPerMinute: number;
   /** How long a request waits for the sentence model; past it search answers lexically, screens run regex-only. */
   modelWaitMs: number;
   logLevel: string;
@@ -213,6 +221,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     searchWorkers: e.AXLE_SEARCH_WORKERS ?? Math.min(2, os.availableParallelism()),
     searchQueueMax: e.AXLE_SEARCH_QUEUE_MAX,
     anonymousDiscoverPerMinute: e.AXLE_ANONYMOUS_DISCOVER_PER_MINUTE,
+    keyedDiscoverPerMinute: e.AXLE_KEYED_DISCOVER_PER_MINUTE,
     modelWaitMs: e.AXLE_MODEL_WAIT_MS,
     logLevel: e.LOG_LEVEL,
     adminToken: e.AXLE_ADMIN_TOKEN,

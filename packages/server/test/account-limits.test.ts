@@ -1,10 +1,11 @@
 import path from 'node:path';
-import { LIMITS } from '@axle/sdk';
+import { API_KEY_SCOPES, LIMITS } from '@axle/sdk';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/clock.js';
 import { newId } from '../src/domain/ids.js';
 import type { DomainError } from '../src/domain/errors.js';
+import { createKey } from '../src/services/api-keys.js';
 import { accountWriteBuckets, createAccountWriteLimiter } from '../src/services/account-write-limits.js';
 import { createRateLimiter } from '../src/services/rate-limit.js';
 import { learningsStore } from '../src/store/learnings.js';
@@ -314,6 +315,66 @@ describe('rate-limit windows opened by a clock far ahead', () => {
       // The window opened now lasts its minute.
       server.clock.advance(MINUTE);
       expect((await discover()).status).toBe(200);
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
+describe('POST /discover with an API key', () => {
+  // Found by reading the limits table: anonymous searches were limited per address and keyed ones not at all, so
+  // one free account's key searched without bound, from any number of addresses.
+  it('is limited per account across its keys and addresses, directly and through MCP; other accounts search on', async () => {
+    const server = await startTestServer({
+      AXLE_KEYED_DISCOVER_PER_MINUTE: '3',
+      AXLE_ANONYMOUS_DISCOVER_PER_MINUTE: '100',
+      AXLE_TRUST_PROXY: 'true',
+    });
+    try {
+      const discover = (ip: string, key?: string) =>
+        fetch(`${server.url}/discover`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-forwarded-for': ip, ...(key && { 'x-api-key': key }) },
+          body: JSON.stringify({ query: 'weather forecast' }),
+        });
+      const { accountId, key } = await newBuyer(server);
+      const second = await server.db.tx((q) => createKey(q, accountId, { scopes: API_KEY_SCOPES }, server.clock.now()));
+      const answers = [
+        await discover('198.51.100.10', key),
+        await discover('198.51.100.11', second.api_key),
+        await discover('198.51.100.12', key),
+        await discover('198.51.100.13', second.api_key),
+      ];
+      expect(statuses(answers)).toEqual([200, 200, 200, 429]);
+      expect(Number(answers[3]!.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(await answers[3]!.json()).toMatchObject({ code: 'rate_limited' });
+      // The MCP tool's search for this keyed caller counts against the same account.
+      const viaMcp = await fetch(`${server.url}/mcp`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'x-forwarded-for': '198.51.100.14',
+          'x-api-key': key,
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tools/call',
+          params: { name: 'svc_discover', arguments: { query: 'weather' } },
+        }),
+      });
+      const result = ((await viaMcp.json()) as { result: { isError?: boolean; content: Array<{ text: string }> } })
+        .result;
+      expect(result.isError).toBe(true);
+      expect(JSON.parse(result.content[0]!.text).status).toBe(429);
+      // Another account, and an anonymous caller at the same address, are not held back.
+      const other = await newBuyer(server);
+      expect((await discover('198.51.100.10', other.key)).status).toBe(200);
+      expect((await discover('198.51.100.10')).status).toBe(200);
+      // The account's next minute serves it again.
+      server.clock.advance(MINUTE);
+      expect((await discover('198.51.100.10', key)).status).toBe(200);
     } finally {
       await server.stop();
     }

@@ -104,7 +104,7 @@ describe('POST /knowledge under a burst', () => {
 });
 
 describe('POST /discover from one address', () => {
-  it('refuses anonymous searches past the per-address limit with 429, directly and through MCP; a key is not limited', async () => {
+  it('refuses anonymous searches past the per-address limit with 429, directly and through MCP; a key searches on, within its account limit', async () => {
     const limit = LIMITS.perAddress.anonymousDiscover.perMinute;
     const answers = await Promise.all(
       Array.from({ length: limit + 10 }, (_, i) => from('198.51.100.4', '/discover', { query: `weather ${i}` })),

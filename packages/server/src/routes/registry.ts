@@ -9,6 +9,7 @@ import {
 } from '@axle/sdk';
 import type { AppDeps } from '../deps.js';
 import { DomainError } from '../domain/errors.js';
+import { accountLimit } from '../http/account-limit.js';
 import { addressLimit } from '../http/address-limit.js';
 import type { Api } from '../http/route.js';
 
@@ -30,7 +31,8 @@ export function registryRoutes(api: Api, deps: AppDeps): void {
       '`relevance` is 1 for a skill first in every ranking. Falls back to lexical search while the semantic side is warming or off (see GET /health `search`), and when more ' +
       'searches wait for an embedding worker than the server allows (AXLE_SEARCH_QUEUE_MAX); `search_mode` says which ran. ' +
       "The query is cut to the model's 128-token window after NFKC normalisation. Without an API key, " +
-      `${config.anonymousDiscoverPerMinute} searches per client address and minute (AXLE_ANONYMOUS_DISCOVER_PER_MINUTE).`,
+      `${config.anonymousDiscoverPerMinute} searches per client address and minute (AXLE_ANONYMOUS_DISCOVER_PER_MINUTE); ` +
+      `with one, ${config.keyedDiscoverPerMinute} per account and minute (AXLE_KEYED_DISCOVER_PER_MINUTE).`,
     tags: ['Registry'],
     headers: OptionalKey,
     before: [
@@ -40,13 +42,14 @@ export function registryRoutes(api: Api, deps: AppDeps): void {
         perMinute: config.anonymousDiscoverPerMinute,
         anonymousOnly: true,
       }),
+      accountLimit(rateLimiter, { name: 'discover', perMinute: config.keyedDiscoverPerMinute }),
     ],
     body: DiscoverRequest,
     responses: {
       200: { description: 'Ranked skills', schema: DiscoverResponse },
       400: { description: 'Invalid request' },
       401: { description: 'An API key was presented but is unknown or revoked' },
-      429: { description: 'Too many anonymous searches from this address (Retry-After)' },
+      429: { description: 'Too many searches from this address (anonymous) or this account (keyed) (Retry-After)' },
     },
     handler: async ({ body }) => {
       const filters: DiscoverFilters = {
