@@ -43,7 +43,8 @@ const readSet = (file) => JSON.parse(fs.readFileSync(new URL(`./eval/${file}`, i
  * (l001-l060, dev odd / test even): long, chatty requests whose need sits among context; and `tool-requests`
  * (t001-t060 less t038, dev odd / test even): one concrete operation an agent asks a tool for, and
  * `tool-requests-2` (t101-t160, dev only): more of them, over other areas; and `everyday-8` (e702-e760, dev only):
- * plain requests, a third naming a product, ticker, format or standard.
+ * plain requests, a third naming a product, ticker, format or standard; and `everyday-9` (e901-e950, test half only):
+ * more of them, written after everyday-8.
  */
 const everydaySets = [
   ['everyday', readSet('everyday.json')],
@@ -57,6 +58,7 @@ const everydaySets = [
   ['tool-requests', readSet('tool-requests.json')],
   ['tool-requests-2', readSet('tool-requests-2.json')],
   ['everyday-8', readSet('everyday-8.json')],
+  ['everyday-9', readSet('everyday-9.json')],
 ];
 /** The sets checked, besides, against the outside tool-retrieval benchmark's targets (issue 26 item 3). */
 const TOOL_SETS = new Set(['tool-requests', 'tool-requests-2']);
