@@ -42,9 +42,9 @@ const readSet = (file) => JSON.parse(fs.readFileSync(new URL(`./eval/${file}`, i
  * `everyday-7` (e601-e640, dev odd / test even), each written later than the one before, and `everyday-long`
  * (l001-l060, dev odd / test even): long, chatty requests whose need sits among context; and `tool-requests`
  * (t001-t060 less t038, dev odd / test even): one concrete operation an agent asks a tool for, and
- * `tool-requests-2` (t101-t160, dev only): more of them, over other areas; and `everyday-8` (e702-e760, dev only):
- * plain requests, a third naming a product, ticker, format or standard; and `everyday-9` (e901-e950, test half only):
- * more of them, written after everyday-8.
+ * `tool-requests-2` (t101-t160, dev only): more of them, over other areas; `tool-requests-3` (t301-t340 less t319
+ * and t339, test only): more again, held out; `everyday-8` (e702-e760, dev only): plain requests, a third naming a
+ * product, ticker, format or standard; and `everyday-9` (e901-e950 less e915, test only): more of them, held out.
  */
 const everydaySets = [
   ['everyday', readSet('everyday.json')],
@@ -57,11 +57,12 @@ const everydaySets = [
   ['everyday-long', readSet('everyday-long.json')],
   ['tool-requests', readSet('tool-requests.json')],
   ['tool-requests-2', readSet('tool-requests-2.json')],
+  ['tool-requests-3', readSet('tool-requests-3.json')],
   ['everyday-8', readSet('everyday-8.json')],
   ['everyday-9', readSet('everyday-9.json')],
 ];
 /** The sets checked, besides, against the outside tool-retrieval benchmark's targets (issue 26 item 3). */
-const TOOL_SETS = new Set(['tool-requests', 'tool-requests-2']);
+const TOOL_SETS = new Set(['tool-requests', 'tool-requests-2', 'tool-requests-3']);
 const TARGET_TOOL_RECALL5 = 0.85;
 const TARGET_TOOL_MRR = 0.68;
 /** The halves a set has: a set with no dev half is neither scored nor checked on one. */
