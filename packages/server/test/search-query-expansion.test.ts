@@ -280,6 +280,12 @@ describe('compileThesaurus', () => {
       ['remind me to renew the domain', 'reminders'],
       ['track my order from the shop', 'shipping'],
       ['validate json against a schema', 'processing'],
+      ['which ports are open on my server', 'shodan'],
+      ['kafka consumer lag', 'msk'],
+      ['terraform state list', 'hashicorp'],
+      ['generate a self-signed certificate', 'openssl'],
+      ['check my site for security headers', 'mozilla'],
+      ['read a config map', 'kubectl'],
     ];
     for (const [request, term] of cases) expect(expansionTerms(request, v), request).toContain(term);
   });
@@ -327,6 +333,12 @@ describe('compileThesaurus', () => {
     expect(expansionTerms('an Apify actor that scrapes', v)).not.toContain('movies');
     expect(expansionTerms('eval a JavaScript string', v)).not.toContain('observability');
     expect(expansionTerms('ads-b flight data', v)).not.toContain('advertising');
+    expect(expansionTerms('cruise ports in the caribbean', v)).not.toContain('shodan');
+    expect(expansionTerms('system load testing', v)).not.toContain('metrics');
+    expect(expansionTerms('install a chart library for react', v)).not.toContain('kubectl');
+    expect(expansionTerms('is it just me or is it cold', v)).not.toContain('outages');
+    expect(expansionTerms('detect malicious prompts in user input', v)).not.toContain('malware');
+    expect(expansionTerms('check the github status checks on my pr', v)).not.toContain('outages');
     // A two-word phrase also matches with one word inside it, so such phrases must keep their sense then too.
     expect(expansionTerms('order a book online', v)).not.toContain('trading');
     expect(expansionTerms('optimize my Docker image', v)).not.toContain('compression');
