@@ -139,7 +139,7 @@ export const DEVELOPER_VOCABULARY: readonly string[] = [
   'validate phone|phone number lookup => phone validation',
   // Business data
   'hubspot crm|hubspot contact|hubspot contacts|hubspot deal|hubspot deals|hubspot lead|hubspot leads|hubspot pipeline => crm sales',
-  'salesforce crm|salesforce contact|salesforce contacts|salesforce opportunity|salesforce opportunities|salesforce account|salesforce accounts => crm',
+  'salesforce crm|salesforce contact|salesforce contacts|salesforce account|salesforce accounts => crm',
   'crm|sales lead|sales leads|sales pipeline|customer list|customer data|customer record|customer database|customer contact|customer relationship|my customers|our customers|customer account|customer segment|customer segments|sfdc => crm sales salesforce hubspot',
   'analytics|page view|page views|traffic|visits my website|visit my website|active users|daily active users|monthly active users|dau|mau|visit my site|visits my site|website visitor|site visitor|visitor count|visitor counts|how users use|user behavior|user behaviour|feature usage|product analytics|usage analytics|mixpanel|amplitude|ga4|google analytics|plausible|umami|posthog => analytics posthog mixpanel',
   'etsy shop|etsy store|ebay shop|ebay store|amazon store|woocommerce store|woocommerce shop => ecommerce shopping',
