@@ -5,7 +5,7 @@ import { DEVELOPER_VOCABULARY } from '../domain/developer-vocabulary.js';
 import { type FeedbackOptions, feedbackTerms } from '../domain/feedback-terms.js';
 import { type FusedHit, reciprocalRankFusion } from '../domain/fusion.js';
 import { type NameProbes, nameLift, nameProbes, soleNamed } from '../domain/name-match.js';
-import { groupSiblings, PACKAGING, productKey } from '../domain/near-duplicates.js';
+import { groupSiblings, PACKAGING, productKey, siblingsBelow } from '../domain/near-duplicates.js';
 import { compileThesaurus, expandedSentence, expansionTerms } from '../domain/query-expansion.js';
 import { queryTerms } from '../domain/query-terms.js';
 import { withoutArguments } from '../domain/request-arguments.js';
@@ -66,6 +66,8 @@ export interface SkillSearchOptions {
   coverageWeight?: number;
   /** How far below the first of a product's MCP servers its siblings are placed, or -1 for not at all; see DEFAULT_SIBLING_GAP. */
   siblingGap?: number;
+  /** How far down the fused candidates the siblings of the first SIBLING_LEADERS are sought; see DEFAULT_SIBLING_REACH. */
+  siblingReach?: number;
   /** Score a reranked candidate loses when it converts off the request's path; see DEFAULT_CONVERSION_PENALTY. */
   conversionPenalty?: number;
 }
@@ -144,6 +146,13 @@ export const DEFAULT_COVERAGE_WEIGHT = 0.02;
 export const DEFAULT_SIBLING_GAP = 0.001;
 const SIBLING_LEADERS = 10;
 /**
+ * A fused candidate above this place but below DEFAULT_RERANK_DEPTH whose id names the product of one of the first
+ * SIBLING_LEADERS fused candidates (productKey) joins the rerank, so the siblings follow their leader from there
+ * too: a product's other servers that one ranking misses sit far down. Chosen on the dev halves (bench/README.md,
+ * twenty-fifth round).
+ */
+export const DEFAULT_SIBLING_REACH = 50;
+/**
  * A reranked candidate whose name, id or description names a conversion off the request's path and never the
  * request's own (the other way round, "text to speech" for "speech to text"; or one that ends where the request's
  * starts or starts where it ends, "anything to Markdown" for "Markdown to HTML", "JSON to JSONP" for "CSV to JSON":
@@ -193,6 +202,7 @@ export function createSkillSearch({
   describedBonus = DEFAULT_DESCRIBED_BONUS,
   coverageWeight = DEFAULT_COVERAGE_WEIGHT,
   siblingGap = DEFAULT_SIBLING_GAP,
+  siblingReach = DEFAULT_SIBLING_REACH,
   conversionPenalty = DEFAULT_CONVERSION_PENALTY,
 }: SkillSearchDeps): SkillSearch {
   /** Whether the rerank reads its candidates' records (for the bonuses that look at them). */
@@ -213,7 +223,8 @@ export function createSkillSearch({
    * candidates, or not) or the vocabulary added (nameLift);
    * and `coverageWeight` x the share of the request's content words (`stems`) their record holds; they lose
    * `conversionPenalty` when their record converts off the path of one of the request's `conversions`
-   * (offPathConversion). Then the MCP servers of one product follow the first of them (groupSiblings). Skills without passages keep their fused score
+   * (offPathConversion). Then the MCP servers of one product follow the first of them (groupSiblings), its siblings
+   * down to `siblingReach` reranked with them (siblingsBelow). Skills without passages keep their fused score
    * but for these bonuses. Reads the records `known` lacks; returns the skills it read.
    */
   async function rerank(
@@ -225,7 +236,14 @@ export function createSkillSearch({
     conversions: readonly string[],
     known: ReadonlyMap<string, Skill>,
   ): Promise<{ reranked: FusedHit[]; read: Map<string, Skill> }> {
-    const top = fused.slice(0, rerankDepth).map((f) => f.id);
+    const pool = [
+      ...fused.slice(0, rerankDepth),
+      ...(siblingGap >= 0
+        ? siblingsBelow(fused, productKey, { leaders: SIBLING_LEADERS, from: rerankDepth, to: siblingReach })
+        : []),
+    ];
+    const top = pool.map((f) => f.id);
+    const reranked = new Set(top);
     const missing = readsRecords ? top.filter((id) => !known.has(id)) : [];
     const [passages, fetched] = await Promise.all([
       rerankWeight > 0 ? semantic.passageScores(hits.vector, top) : new Map<string, number>(),
@@ -248,8 +266,7 @@ export function createSkillSearch({
     const floor = hits.hits.at(-1)?.score ?? minCosine;
     // Relevance keeps its meaning (1 = first in every ranking); a gain can only lift it to 1, a penalty drop it to 0.
     const best = weights.reduce((a, w) => a + w, 0) / (k + 1);
-    const rescored = fused
-      .slice(0, rerankDepth)
+    const rescored = pool
       .map((f) => {
         const p = passages.get(f.id);
         const gain = p === undefined ? 0 : Math.max(0, p - Math.max(whole.get(f.id) ?? floor, minCosine));
@@ -282,11 +299,11 @@ export function createSkillSearch({
       .sort((a, b) => b.score - a.score);
     const product = (id: string) => (read.get(id)?.type === 'mcp_server' ? productKey(id) : undefined);
     const grouped = siblingGap >= 0 ? groupSiblings(rescored, product, SIBLING_LEADERS, siblingGap) : rescored;
-    const reranked = [
+    const ordered = [
       ...grouped.map((f) => ({ ...f, relevance: Math.min(1, Math.max(0, f.score / best)) })),
-      ...fused.slice(rerankDepth),
+      ...fused.slice(rerankDepth).filter((f) => !reranked.has(f.id)),
     ].sort((a, b) => b.score - a.score);
-    return { reranked, read };
+    return { reranked: ordered, read };
   }
 
   /** In fused mode a semantic failure (the worker died) degrades to lexical instead of failing the search. */
