@@ -12,7 +12,7 @@ import { withoutArguments } from '../domain/request-arguments.js';
 import { requestFocus } from '../domain/request-focus.js';
 import { withoutScopeAdjectives } from '../domain/scope-words.js';
 import { withoutSubordinateClause } from '../domain/subordinate-clause.js';
-import { termCoverage, termStems } from '../domain/term-coverage.js';
+import { namesake, termCoverage, termStems } from '../domain/term-coverage.js';
 import type { SemanticIndex } from '../search/semantic-index.js';
 import type { SemanticHits } from '../search/worker-protocol.js';
 import type { SkillFilters, SkillsStore } from '../store/skills.js';
@@ -70,6 +70,8 @@ export interface SkillSearchOptions {
   siblingReach?: number;
   /** Score a reranked candidate loses when it converts off the request's path; see DEFAULT_CONVERSION_PENALTY. */
   conversionPenalty?: number;
+  /** Score a reranked candidate loses when a request word is only in its name; see DEFAULT_NAMESAKE_PENALTY. */
+  namesakePenalty?: number;
 }
 
 /** Candidates the rerank looks at (chosen on queries.json and the everyday dev half, `npm run eval`). */
@@ -160,6 +162,14 @@ export const DEFAULT_SIBLING_REACH = 50;
  * it leaves the first places (bench/README.md, twenty-fourth round).
  */
 export const DEFAULT_CONVERSION_PENALTY = 0.3;
+/**
+ * A reranked candidate the request does not name (no name lift) whose name or id holds a request word that its
+ * description and tags do not, nor any word the vocabulary added (`Google Drive` for "driving directions", `Penguin
+ * Publishing` for "publish events to a message queue": domain/term-coverage.ts `namesake`) loses this: the
+ * field-weighted BM25 ranking puts such a name high on one word. Chosen on the dev halves (bench/README.md,
+ * twenty-fifth round).
+ */
+export const DEFAULT_NAMESAKE_PENALTY = 0.05;
 const VOCABULARY = compileThesaurus(DEVELOPER_VOCABULARY);
 
 /**
@@ -204,6 +214,7 @@ export function createSkillSearch({
   siblingGap = DEFAULT_SIBLING_GAP,
   siblingReach = DEFAULT_SIBLING_REACH,
   conversionPenalty = DEFAULT_CONVERSION_PENALTY,
+  namesakePenalty = DEFAULT_NAMESAKE_PENALTY,
 }: SkillSearchDeps): SkillSearch {
   /** Whether the rerank reads its candidates' records (for the bonuses that look at them). */
   const readsRecords =
@@ -214,6 +225,7 @@ export function createSkillSearch({
     describedBonus > 0 ||
     coverageWeight > 0 ||
     conversionPenalty > 0 ||
+    namesakePenalty > 0 ||
     siblingGap >= 0;
   /**
    * The top fused candidates gain `rerankWeight` x how much better their best passage (a tool, a sentence) matches
@@ -223,7 +235,8 @@ export function createSkillSearch({
    * candidates, or not) or the vocabulary added (nameLift);
    * and `coverageWeight` x the share of the request's content words (`stems`) their record holds; they lose
    * `conversionPenalty` when their record converts off the path of one of the request's `conversions`
-   * (offPathConversion). Then the MCP servers of one product follow the first of them (groupSiblings), its siblings
+   * (offPathConversion), and `namesakePenalty` when the request does not name them and a request word is only in
+   * their name (namesake, the vocabulary's `added` stems counting as the request's). Then the MCP servers of one product follow the first of them (groupSiblings), its siblings
    * down to `siblingReach` reranked with them (siblingsBelow). Skills without passages keep their fused score
    * but for these bonuses. Reads the records `known` lacks; returns the skills it read.
    */
@@ -235,6 +248,7 @@ export function createSkillSearch({
     stems: readonly string[],
     conversions: readonly string[],
     known: ReadonlyMap<string, Skill>,
+    added: readonly string[],
   ): Promise<{ reranked: FusedHit[]; read: Map<string, Skill> }> {
     const pool = [
       ...fused.slice(0, rerankDepth),
@@ -291,9 +305,10 @@ export function createSkillSearch({
           offPathConversion(conversions, conversionPairs(`${skill.name} ${skill.id} ${skill.description}`))
             ? conversionPenalty
             : 0;
+        const misnamed = lift === 0 && skill !== undefined && namesake(stems, added, skill) ? namesakePenalty : 0;
         return {
           id: f.id,
-          score: f.score + rerankWeight * gain + bonus + lift + coverageWeight * coverage - offPath,
+          score: f.score + rerankWeight * gain + bonus + lift + coverageWeight * coverage - offPath - misnamed,
         };
       })
       .sort((a, b) => b.score - a.score);
@@ -386,6 +401,7 @@ export function createSkillSearch({
           termStems(queryTerms(words)),
           conversionPairs(query),
           read,
+          termStems(expansion),
         ));
       fused = fused.slice(0, limit);
       const missing = fused.map((f) => f.id).filter((id) => !read.has(id));
