@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { groupSiblings, productKey } from '../src/domain/near-duplicates.js';
+import { groupSiblings, productKey, siblingsBelow } from '../src/domain/near-duplicates.js';
 
 describe('productKey', () => {
   it('keeps the words that name the product', () => {
@@ -57,5 +57,30 @@ describe('groupSiblings', () => {
     const input = hits(['api-redis', 0.5], ['api-x', 0.4], ['api-redis-2', 0.1]);
     expect(groupSiblings(input, key, 10, 0.001)).toEqual(input);
     expect(() => groupSiblings(input, key, 10, -1)).toThrow(RangeError);
+  });
+});
+
+describe('siblingsBelow', () => {
+  const ids = (...xs: string[]) => xs.map((id) => ({ id }));
+
+  it('picks the hits from `from` up to `to` whose key one of the first `leaders` hits has', () => {
+    const input = ids('notion-remote', 'api-a', 'api-b', 'mcp-notion-server', 'api-c', 'notion-mcp', 'linear-mcp');
+    expect(siblingsBelow(input, productKey, { leaders: 2, from: 3, to: 7 }).map((h) => h.id)).toEqual([
+      'mcp-notion-server',
+      'notion-mcp',
+    ]);
+  });
+  it('leaves hits before `from`, from `to` on, and those of later leaders or without a key', () => {
+    const input = ids('api-a', 'notion-remote', 'mcp-notion-server', 'mcp-server', 'remote-mcp', 'notion-mcp');
+    const key = (id: string) => (id.startsWith('api-') ? undefined : productKey(id));
+    expect(siblingsBelow(input, key, { leaders: 1, from: 2, to: 6 })).toEqual([]);
+    expect(siblingsBelow(input, key, { leaders: 2, from: 3, to: 5 })).toEqual([]);
+    expect(siblingsBelow(input, key, { leaders: 2, from: 2, to: 6 }).map((h) => h.id)).toEqual([
+      'mcp-notion-server',
+      'notion-mcp',
+    ]);
+  });
+  it('is empty when `to` is not past `from`', () => {
+    expect(siblingsBelow(ids('notion-remote', 'notion-mcp'), productKey, { leaders: 1, from: 1, to: 1 })).toEqual([]);
   });
 });

@@ -126,12 +126,25 @@ describe('passage rerank in fused search', () => {
   it('fuses the flat BM25 ranking (the record as one text) at its weight', async () => {
     const query = { query: 'weatherstack smtp', limit: 5 };
     const order = async (flatWeight: number) =>
-      (await createSkillSearch({ repo, semantic: semantic([], {}), flatWeight }).search(query)).results.map(
-        (r) => r.id,
-      );
+      (
+        await createSkillSearch({ repo, semantic: semantic([], {}), flatWeight, namesakePenalty: 0 }).search(query)
+      ).results.map((r) => r.id);
     // Field weights put the name match first, the flat ranking the record holding the rarer word.
     expect(await order(0)).toEqual(['weatherstack', 'postmark']);
     expect(await order(5)).toEqual(['postmark', 'weatherstack']);
+  });
+
+  it('sends a candidate that holds a request word only in its name below the others, unless the request names it', async () => {
+    const order = async (query: string, namesakePenalty?: number) =>
+      (
+        await createSkillSearch({ repo, semantic: semantic([], {}), flatWeight: 0, namesakePenalty }).search({
+          query,
+          limit: 5,
+        })
+      ).results.map((r) => r.id);
+    expect(await order('weatherstack smtp', 0)).toEqual(['weatherstack', 'postmark']);
+    expect(await order('weatherstack smtp')).toEqual(['postmark', 'weatherstack']);
+    expect(await order('smtp or Weatherstack')).toEqual(['weatherstack', 'postmark']);
   });
 
   it('lifts the reranked candidates of the category most of the first five share, and nothing without a quorum', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_QUERY_TERMS, queryTerms } from '../src/domain/query-terms.js';
-import { lightStem, termCoverage, termStems } from '../src/domain/term-coverage.js';
+import { lightStem, namesake, termCoverage, termStems } from '../src/domain/term-coverage.js';
 
 describe('lightStem', () => {
   it('drops the first listed suffix that leaves three letters or more', () => {
@@ -52,5 +52,31 @@ describe('queryTerms', () => {
     expect(queryTerms('show me some kitten photos')).toEqual(['kitten', 'photos']);
     expect(queryTerms('what is it')).toEqual(['what', 'is', 'it']);
     expect(queryTerms(Array.from({ length: 40 }, (_, i) => `w${i}`).join(' '))).toHaveLength(MAX_QUERY_TERMS);
+  });
+});
+
+describe('namesake', () => {
+  const record = (name: string, description: string, tags: string[] = [], id = name.toLowerCase()) => ({
+    name,
+    id,
+    description,
+    tags,
+  });
+  const stems = termStems(['driving', 'directions', 'cities']);
+
+  it('is a record whose name holds a request word and whose description and tags hold none', () => {
+    expect(namesake(stems, [], record('Google Drive', 'File Sharing and Storage'))).toBe(true);
+    expect(namesake(stems, [], record('Drive', 'Storage', [], 'google-drive'))).toBe(true);
+  });
+  it('is not one whose description or tags hold a request word too', () => {
+    expect(namesake(stems, [], record('Drive Router', 'Turn-by-turn directions'))).toBe(false);
+    expect(namesake(stems, [], record('Drive Router', 'Routing', ['cities']))).toBe(false);
+  });
+  it('is not one whose description holds a word the vocabulary added', () => {
+    expect(namesake(stems, termStems(['routing']), record('Drive Router', 'Routing API'))).toBe(false);
+  });
+  it('is not one whose name holds no request word, nor any record for a request without words', () => {
+    expect(namesake(stems, [], record('Mapbox', 'Maps'))).toBe(false);
+    expect(namesake([], [], record('Google Drive', 'File Sharing'))).toBe(false);
   });
 });

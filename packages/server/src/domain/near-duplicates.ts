@@ -50,3 +50,18 @@ export function groupSiblings<T extends Scored>(
   });
   return out.sort((a, b) => b.score - a.score);
 }
+
+/**
+ * The hits at places `from` to `to` (0-based, `to` excluded) that share a product key with one of the first
+ * `leaders` hits: a leader's siblings too far down for a rerank of the first `from` to see. `hits` are best first;
+ * `key` as for groupSiblings.
+ */
+export function siblingsBelow<T extends { id: string }>(
+  hits: readonly T[],
+  key: (id: string) => string | undefined,
+  { leaders, from, to }: { leaders: number; from: number; to: number },
+): T[] {
+  const keys = new Set(hits.slice(0, leaders).map((h) => key(h.id)));
+  keys.delete(undefined);
+  return hits.slice(from, Math.max(from, to)).filter((h) => keys.has(key(h.id)));
+}

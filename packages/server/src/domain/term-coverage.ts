@@ -26,3 +26,19 @@ export function termCoverage(stems: readonly string[], texts: readonly string[])
   const held = new Set(texts.flatMap((t) => textWords(t).map(lightStem)));
   return stems.filter((s) => held.has(s)).length / stems.length;
 }
+
+/**
+ * Whether a record holds a request word only in its name or id (`Google Drive` for "driving directions"): its
+ * description and tags hold none of the request's `stems` nor of the `added` stems (words the vocabulary added), so
+ * the word names it without saying what it does for the request.
+ */
+export function namesake(
+  stems: readonly string[],
+  added: readonly string[],
+  record: { name: string; id: string; description: string; tags: readonly string[] },
+): boolean {
+  return (
+    termCoverage(stems, [record.name, record.id]) > 0 &&
+    termCoverage([...stems, ...added], [record.description, record.tags.join(' ')]) === 0
+  );
+}

@@ -5,14 +5,14 @@ import { DEVELOPER_VOCABULARY } from '../domain/developer-vocabulary.js';
 import { type FeedbackOptions, feedbackTerms } from '../domain/feedback-terms.js';
 import { type FusedHit, reciprocalRankFusion } from '../domain/fusion.js';
 import { type NameProbes, nameLift, nameProbes, soleNamed } from '../domain/name-match.js';
-import { groupSiblings, PACKAGING, productKey } from '../domain/near-duplicates.js';
+import { groupSiblings, PACKAGING, productKey, siblingsBelow } from '../domain/near-duplicates.js';
 import { compileThesaurus, expandedSentence, expansionTerms } from '../domain/query-expansion.js';
 import { queryTerms } from '../domain/query-terms.js';
 import { withoutArguments } from '../domain/request-arguments.js';
 import { requestFocus } from '../domain/request-focus.js';
 import { withoutScopeAdjectives } from '../domain/scope-words.js';
 import { withoutSubordinateClause } from '../domain/subordinate-clause.js';
-import { termCoverage, termStems } from '../domain/term-coverage.js';
+import { namesake, termCoverage, termStems } from '../domain/term-coverage.js';
 import type { SemanticIndex } from '../search/semantic-index.js';
 import type { SemanticHits } from '../search/worker-protocol.js';
 import type { SkillFilters, SkillsStore } from '../store/skills.js';
@@ -66,8 +66,12 @@ export interface SkillSearchOptions {
   coverageWeight?: number;
   /** How far below the first of a product's MCP servers its siblings are placed, or -1 for not at all; see DEFAULT_SIBLING_GAP. */
   siblingGap?: number;
+  /** How far down the fused candidates the siblings of the first SIBLING_LEADERS are sought; see DEFAULT_SIBLING_REACH. */
+  siblingReach?: number;
   /** Score a reranked candidate loses when it converts off the request's path; see DEFAULT_CONVERSION_PENALTY. */
   conversionPenalty?: number;
+  /** Score a reranked candidate loses when a request word is only in its name; see DEFAULT_NAMESAKE_PENALTY. */
+  namesakePenalty?: number;
 }
 
 /** Candidates the rerank looks at (chosen on queries.json and the everyday dev half, `npm run eval`). */
@@ -144,6 +148,13 @@ export const DEFAULT_COVERAGE_WEIGHT = 0.02;
 export const DEFAULT_SIBLING_GAP = 0.001;
 const SIBLING_LEADERS = 10;
 /**
+ * A fused candidate above this place but below DEFAULT_RERANK_DEPTH whose id names the product of one of the first
+ * SIBLING_LEADERS fused candidates (productKey) joins the rerank, so the siblings follow their leader from there
+ * too: a product's other servers that one ranking misses sit far down. Chosen on the dev halves (bench/README.md,
+ * twenty-fifth round).
+ */
+export const DEFAULT_SIBLING_REACH = 50;
+/**
  * A reranked candidate whose name, id or description names a conversion off the request's path and never the
  * request's own (the other way round, "text to speech" for "speech to text"; or one that ends where the request's
  * starts or starts where it ends, "anything to Markdown" for "Markdown to HTML", "JSON to JSONP" for "CSV to JSON":
@@ -151,6 +162,14 @@ const SIBLING_LEADERS = 10;
  * it leaves the first places (bench/README.md, twenty-fourth round).
  */
 export const DEFAULT_CONVERSION_PENALTY = 0.3;
+/**
+ * A reranked candidate the request does not name (no name lift) whose name or id holds a request word that its
+ * description and tags do not, nor any word the vocabulary added (`Google Drive` for "driving directions", `Penguin
+ * Publishing` for "publish events to a message queue": domain/term-coverage.ts `namesake`) loses this: the
+ * field-weighted BM25 ranking puts such a name high on one word. Chosen on the dev halves (bench/README.md,
+ * twenty-fifth round).
+ */
+export const DEFAULT_NAMESAKE_PENALTY = 0.05;
 const VOCABULARY = compileThesaurus(DEVELOPER_VOCABULARY);
 
 /**
@@ -193,7 +212,9 @@ export function createSkillSearch({
   describedBonus = DEFAULT_DESCRIBED_BONUS,
   coverageWeight = DEFAULT_COVERAGE_WEIGHT,
   siblingGap = DEFAULT_SIBLING_GAP,
+  siblingReach = DEFAULT_SIBLING_REACH,
   conversionPenalty = DEFAULT_CONVERSION_PENALTY,
+  namesakePenalty = DEFAULT_NAMESAKE_PENALTY,
 }: SkillSearchDeps): SkillSearch {
   /** Whether the rerank reads its candidates' records (for the bonuses that look at them). */
   const readsRecords =
@@ -204,6 +225,7 @@ export function createSkillSearch({
     describedBonus > 0 ||
     coverageWeight > 0 ||
     conversionPenalty > 0 ||
+    namesakePenalty > 0 ||
     siblingGap >= 0;
   /**
    * The top fused candidates gain `rerankWeight` x how much better their best passage (a tool, a sentence) matches
@@ -213,7 +235,9 @@ export function createSkillSearch({
    * candidates, or not) or the vocabulary added (nameLift);
    * and `coverageWeight` x the share of the request's content words (`stems`) their record holds; they lose
    * `conversionPenalty` when their record converts off the path of one of the request's `conversions`
-   * (offPathConversion). Then the MCP servers of one product follow the first of them (groupSiblings). Skills without passages keep their fused score
+   * (offPathConversion), and `namesakePenalty` when the request does not name them and a request word is only in
+   * their name (namesake, the vocabulary's `added` stems counting as the request's). Then the MCP servers of one product follow the first of them (groupSiblings), its siblings
+   * down to `siblingReach` reranked with them (siblingsBelow). Skills without passages keep their fused score
    * but for these bonuses. Reads the records `known` lacks; returns the skills it read.
    */
   async function rerank(
@@ -224,8 +248,16 @@ export function createSkillSearch({
     stems: readonly string[],
     conversions: readonly string[],
     known: ReadonlyMap<string, Skill>,
+    added: readonly string[],
   ): Promise<{ reranked: FusedHit[]; read: Map<string, Skill> }> {
-    const top = fused.slice(0, rerankDepth).map((f) => f.id);
+    const pool = [
+      ...fused.slice(0, rerankDepth),
+      ...(siblingGap >= 0
+        ? siblingsBelow(fused, productKey, { leaders: SIBLING_LEADERS, from: rerankDepth, to: siblingReach })
+        : []),
+    ];
+    const top = pool.map((f) => f.id);
+    const reranked = new Set(top);
     const missing = readsRecords ? top.filter((id) => !known.has(id)) : [];
     const [passages, fetched] = await Promise.all([
       rerankWeight > 0 ? semantic.passageScores(hits.vector, top) : new Map<string, number>(),
@@ -248,8 +280,7 @@ export function createSkillSearch({
     const floor = hits.hits.at(-1)?.score ?? minCosine;
     // Relevance keeps its meaning (1 = first in every ranking); a gain can only lift it to 1, a penalty drop it to 0.
     const best = weights.reduce((a, w) => a + w, 0) / (k + 1);
-    const rescored = fused
-      .slice(0, rerankDepth)
+    const rescored = pool
       .map((f) => {
         const p = passages.get(f.id);
         const gain = p === undefined ? 0 : Math.max(0, p - Math.max(whole.get(f.id) ?? floor, minCosine));
@@ -274,19 +305,20 @@ export function createSkillSearch({
           offPathConversion(conversions, conversionPairs(`${skill.name} ${skill.id} ${skill.description}`))
             ? conversionPenalty
             : 0;
+        const misnamed = lift === 0 && skill !== undefined && namesake(stems, added, skill) ? namesakePenalty : 0;
         return {
           id: f.id,
-          score: f.score + rerankWeight * gain + bonus + lift + coverageWeight * coverage - offPath,
+          score: f.score + rerankWeight * gain + bonus + lift + coverageWeight * coverage - offPath - misnamed,
         };
       })
       .sort((a, b) => b.score - a.score);
     const product = (id: string) => (read.get(id)?.type === 'mcp_server' ? productKey(id) : undefined);
     const grouped = siblingGap >= 0 ? groupSiblings(rescored, product, SIBLING_LEADERS, siblingGap) : rescored;
-    const reranked = [
+    const ordered = [
       ...grouped.map((f) => ({ ...f, relevance: Math.min(1, Math.max(0, f.score / best)) })),
-      ...fused.slice(rerankDepth),
+      ...fused.slice(rerankDepth).filter((f) => !reranked.has(f.id)),
     ].sort((a, b) => b.score - a.score);
-    return { reranked, read };
+    return { reranked: ordered, read };
   }
 
   /** In fused mode a semantic failure (the worker died) degrades to lexical instead of failing the search. */
@@ -369,6 +401,7 @@ export function createSkillSearch({
           termStems(queryTerms(words)),
           conversionPairs(query),
           read,
+          termStems(expansion),
         ));
       fused = fused.slice(0, limit);
       const missing = fused.map((f) => f.id).filter((id) => !read.has(id));
