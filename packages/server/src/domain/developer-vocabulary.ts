@@ -48,7 +48,7 @@ export const DEVELOPER_VOCABULARY: readonly string[] = [
   // Maps and places
   'latitude|longitude|lat long|lat lng|coordinates|address lookup => geocoding',
   'reverse geocode|where is this address|lat lng to address|lat lng to addr|lat long to address|coordinates to address|coords to address => geocoding',
-  'map|maps|directions|route planning|distance between|distance between two cities|distance between cities|distance in km|distance in miles|how far|road trip => maps geocoding mapbox',
+  'map|maps|directions|route planning|distance between|distance between two cities|distance between cities|distance in km|distance in miles|how far|road trip|how many kilometers from|how many kilometres from|how many km from|how many miles from => maps geocoding mapbox',
   'ip location|locate an ip|where is this ip|ip address|where am i|geoip|geo ip|ip geolocation|geolocate an ip|ip to location|ip to country => ip geolocation',
   'timezone|time zone|local time|what time|tz|tz convert|tzdata|dst|daylight saving|daylight savings|the time in|current time in|time is it in|time right now in => timezone time',
   'postcode|zip code|postal code|zipcode|zip lookup|postcode lookup => postal geocoding',
@@ -161,7 +161,7 @@ export const DEVELOPER_VOCABULARY: readonly string[] = [
   // Knowledge and public data
   'news|headline|headlines|world news|latest news|happening in the world|going on in the world => news headlines',
   'paper|papers|research paper|scientific article => research academic arxiv pubmed scholar',
-  'dictionary|define a word|definition|synonym|synonyms|word mean|word means|word meaning|meaning of a word|meaning of the word|meaning of this word => dictionary words',
+  'dictionary|define a word|definition|synonym|synonyms|word mean|word means|word meaning|meaning of a word|meaning of the word|meaning of this word|plural of => dictionary words',
   'book|books|isbn => books',
   'movie|movies|film|films|tv show => movies entertainment',
   'recipe|recipes|cooking|nutrition => food recipes',
@@ -290,7 +290,7 @@ export const DEVELOPER_VOCABULARY: readonly string[] = [
   // Catalog areas the lines above left out (2026-11-27, branch i26-vocab2): for each area of the catalog (its categories,
   // frequent tags, public-apis sections, kinds of MCP server), how a developer plainly asks for it, mapped to the words
   // and product names of the area's own records; written before any ranking was measured, from no evaluation request.
-  'public data|public dataset|public datasets|open data portal|open data portals|socrata|ckan|national statistics|official statistics|statistical office|demographics|demographic data => government open data statistics',
+  'public data|public dataset|public datasets|open data portal|open data portals|socrata|ckan|national statistics|official statistics|statistical office|demographics|demographic data|median age => government open data statistics',
   'parliament|congress|legislation|legislative|lawmaker|lawmakers|members of parliament => legislative parliament',
   'tender|tenders|public procurement|government contract|government contracts|federal spending|public spending => procurements spending government',
   'sanctions|sanctions list|sanctioned|watchlist|watchlists|politically exposed|aml|aml screening|aml check|pep check|pep screening => sanctions opensanctions compliance',
@@ -353,7 +353,7 @@ export const DEVELOPER_VOCABULARY: readonly string[] = [
   'bug bounty|bug bounties => bug bounty hackerone bugcrowd',
   'vpn detection|detect vpn|tor exit|proxy detection => vpn proxy detection',
   'latex|math formula|math formulas => latex equations',
-  'sunrise|sunrise and sunset|is sunset|is sunrise|sunset today|sunset tonight|sunrise today|sunrise tomorrow|sunset time|sunset times|daylight hours|golden hour|sun rise|sun rises|sun set|sun sets|sun go down|sun come up => sunrise sunset sun',
+  'sunrise|sunrise and sunset|is sunset|is sunrise|sunset today|sunset tonight|sunrise today|sunrise tomorrow|sunset time|sunset times|daylight hours|length of the day|how long is the day|day length|golden hour|sun rise|sun rises|sun set|sun sets|sun go down|sun come up => sunrise sunset sun',
   'rocket launch|rocket launches|launch schedule|spacex => launches spaceflight',
   'bird|birds|birding|birdwatching|wildlife|species => animals species biodiversity birds',
   'chemistry|chemical|chemicals|molecule|molecules|chemical compound|chemical compounds|molecular weight|molecular formula|chemical formula|chemical structure|smiles string|smiles notation|inchi|inchikey|cas number|cas registry|pubchem => chemistry chemical pubchem',
@@ -367,7 +367,7 @@ export const DEVELOPER_VOCABULARY: readonly string[] = [
   'document parsing|parse documents|extract from pdf|structured extraction|extract structured data|structured data from|structured json|extract fields|invoice data|receipt data|contract data|parse an invoice|parse a receipt|parse a contract|data from an invoice|data from a receipt|data from a contract => document extraction',
   'e invoice|e invoices|e invoicing|einvoice|xrechnung|peppol => invoices invoicing',
   'uv index|uv forecast|uv radiation|sunburn => uv',
-  'storm|storms|hurricane|hurricanes|tornado|wind speed|humidity|radar => weather',
+  'storm|storms|hurricane|hurricanes|tornado|wind speed|humidity|humid|radar => weather',
   'historical weather|weather history|past weather|weather records|rainfall records|precipitation records|climate records|historical rainfall|historical precipitation|historical temperature|historical temperatures|reanalysis|era5|climate normals|weather archive|weather archives|archived weather|average temperature|average temperatures|average rainfall|climate averages|what was the weather|how was the weather|weather last year|weather last month|weather last week|weather yesterday|rainfall last year|rain last year|temperature last year => historical weather',
   'pollen|allergy|allergies|hay fever => pollen',
   'wildfire|wildfires|forest fire|forest fires|wildfire map|wildfire maps|fire map|fire maps|active fires|bushfire|bushfires => wildfire',
