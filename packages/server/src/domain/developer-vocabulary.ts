@@ -47,7 +47,6 @@ export const DEVELOPER_VOCABULARY: readonly string[] = [
   'rss|feed reader => rss feed',
   // Maps and places
   'latitude|longitude|lat long|lat lng|coordinates|address lookup => geocoding',
-  'what3words|w3w|three word address|three word addresses => what3words three words coordinates',
   'reverse geocode|where is this address|lat lng to address|lat lng to addr|lat long to address|coordinates to address|coords to address => geocoding',
   'map|maps|directions|route planning|distance between|distance between two cities|distance between cities|distance in km|distance in miles|how far|road trip|how many kilometers from|how many kilometres from|how many km from|how many miles from => maps geocoding mapbox',
   'ip location|locate an ip|where is this ip|ip address|where am i|geoip|geo ip|ip geolocation|geolocate an ip|ip to location|ip to country => ip geolocation',
@@ -189,7 +188,7 @@ export const DEVELOPER_VOCABULARY: readonly string[] = [
   // Concepts of the catalog's frequent tags and categories not covered above
   'restaurant|restaurants|cafe|cafes|coffee shop|coffee shops|places to eat|where to eat|good to eat|to eat in|eat out|eating out|somewhere to eat|place to eat|book a table|near me|nearby|nearest => places local yelp foursquare',
   'place to stay|where to stay|somewhere to stay|accommodation|lodging|vacation rental|holiday rental => hotel airbnb booking travel',
-  'what3words|three word address|three words address|3 word address|3 words address => what3words geocoding',
+  'what3words|w3w|three word address|three word addresses|three words address|3 word address|3 words address => what3words geocoding',
   'street address|mailing address|address validation|shipping address|delivery address|postal address|verify an address|validate an address|address verification => geocoding',
   'db|dbs => database',
   'graph database|knowledge graph => graph neo4j database',
