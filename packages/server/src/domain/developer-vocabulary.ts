@@ -14,7 +14,10 @@
 // round): its phrases were ranked as requests with and without the line, and a right side that pulled a record of
 // another area into the first three, or held a word of two senses in the catalog (`docs`, `token`, `support`; a stem
 // shared with an unrelated word: units/United, banking/bank, spelling/spells), was narrowed to the area's own words,
-// and dropped where none was left that the request does not already say. Phrases are matched on whole words after
+// and dropped where none was left that the request does not already say. Later rounds widened it by angle (an area,
+// or a shape of request: problems, questions): fresh requests typed per angle, never from an evaluation set, ranked,
+// and a line kept only where its phrases and requests sharing its words in another sense ranked right (bench/README.md,
+// twentieth and twenty-fifth rounds). Phrases are matched on whole words after
 // the normalisation of domain/query-expansion.ts (lower case, a plural's final s dropped); a phrase of two or more
 // words also matches with one other word inside it ("execute Python code" holds "execute code"), and one with `to`
 // between two words also with `into` there ("turn speech into text" holds "speech to text").
