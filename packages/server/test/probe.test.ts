@@ -23,6 +23,17 @@ function controlledRead() {
 
 const opts = { intervalMs: 1000, answerWithinMs: 2000 };
 
+/** A probe on a controlled read whose first read has answered 3. */
+async function answeredOnce() {
+  const clock = new ManualClock();
+  const r = controlledRead();
+  const check = probe(r.read, clock, opts);
+  const first = check();
+  await r.answer(3);
+  await first;
+  return { clock, r, check };
+}
+
 describe('probe', () => {
   it('answers the first read, then from memory, reading at most once per interval', async () => {
     const clock = new ManualClock();
@@ -42,12 +53,7 @@ describe('probe', () => {
   });
 
   it('is not ok at once when a read fails, retries once an interval, and is ok with the next success', async () => {
-    const clock = new ManualClock();
-    const r = controlledRead();
-    const check = probe(r.read, clock, opts);
-    const first = check();
-    await r.answer(3);
-    await first;
+    const { clock, r, check } = await answeredOnce();
     clock.advance(1000);
     await check();
     await r.fail();
@@ -63,12 +69,7 @@ describe('probe', () => {
   });
 
   it('is not ok once a read has had no answer for the bound, and never starts a second one meanwhile', async () => {
-    const clock = new ManualClock();
-    const r = controlledRead();
-    const check = probe(r.read, clock, opts);
-    const first = check();
-    await r.answer(3);
-    await first;
+    const { clock, r, check } = await answeredOnce();
     clock.advance(1000);
     expect(await check()).toEqual({ ok: true, value: 3 });
     clock.advance(1999);
@@ -94,12 +95,7 @@ describe('probe', () => {
   it("polled seldom (a balancer every 30 s), answers from the read its poll starts, not the last poll's", async () => {
     // It answered from the read the previous poll had started: 200 for a whole interval into an outage, 503 for a
     // whole interval after it.
-    const clock = new ManualClock();
-    const r = controlledRead();
-    const check = probe(r.read, clock, opts);
-    const first = check();
-    await r.answer(3);
-    await first;
+    const { clock, r, check } = await answeredOnce();
     clock.advance(30_000);
     const down = check();
     await r.fail();
