@@ -252,7 +252,7 @@ describe('compileThesaurus', () => {
       ['dim the light bulbs at home', 'automation'],
       ['back up my files every night', 'snapshot'],
       ['charge a credit card', 'stripe'],
-      ['convert 30 celsius', 'conversion'],
+      ['convert 30 celsius', 'utilorax'],
       ['read my Outlook inbox', 'graph'],
     ];
     for (const [request, term] of cases) expect(expansionTerms(request, v), request).toContain(term);
@@ -343,5 +343,23 @@ describe('compileThesaurus', () => {
     expect(expansionTerms('order a book online', v)).not.toContain('trading');
     expect(expansionTerms('optimize my Docker image', v)).not.toContain('compression');
     expect(expansionTerms('the transaction history of a wallet', v)).not.toContain('plaid');
+  });
+
+  it("keeps everyday and the developer's own machine apart from the catalog's other senses of a word", () => {
+    const v = compileThesaurus(DEVELOPER_VOCABULARY);
+    // A port a local process listens on is no internet scan; a pharmacy nearby is a place, not drug data.
+    expect(expansionTerms('kill the process listening on port 3000', v)).toContain('terminal');
+    expect(expansionTerms('kill the process listening on port 3000', v)).not.toContain('shodan');
+    expect(expansionTerms('nearest pharmacy that is open now', v)).not.toContain('openfda');
+    // Metric units, CPU temperature, road traffic, test fixtures: not metrics, weather, web analytics, sports.
+    expect(expansionTerms('metric to imperial converter', v)).not.toContain('prometheus');
+    expect(expansionTerms('check cpu temperature', v)).not.toContain('weather');
+    expect(expansionTerms('how long is the drive to boston with traffic', v)).not.toContain('analytics');
+    expect(expansionTerms('pytest fixtures for a database', v)).toContain('fake');
+    // And the other way round: the everyday phrases stay out of the developer's requests.
+    expect(expansionTerms('configure a custom uv index url', v)).not.toContain('weather');
+    expect(expansionTerms('nba player stats for lebron', v)).not.toContain('pandascore');
+    expect(expansionTerms('what is taking up space in my postgres database', v)).not.toContain('filesystem');
+    expect(expansionTerms('memory leak in my node process', v)).toContain('profiling');
   });
 });
