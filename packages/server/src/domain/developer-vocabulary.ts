@@ -193,8 +193,8 @@ export const DEVELOPER_VOCABULARY: readonly string[] = [
   'social media|tweet|tweets|post to social => social twitter reddit',
   'email address|find email|contact info => email',
   // Concepts of the catalog's frequent tags and categories not covered above
-  'restaurant|restaurants|cafe|cafes|coffee shop|coffee shops|places to eat|where to eat|good to eat|to eat in|eat out|eating out|somewhere to eat|place to eat|book a table|near me|nearby|nearest|nearest pharmacy|pharmacy near me|pharmacies near me|nearby pharmacy|drugstore near me => places local yelp foursquare',
-  'place to stay|where to stay|somewhere to stay|accommodation|lodging|vacation rental|holiday rental => hotel airbnb booking travel',
+  'restaurant|restaurants|cafe|cafes|coffee shop|coffee shops|places to eat|where to eat|good to eat|to eat in|eat out|eating out|somewhere to eat|place to eat|book a table|near me|nearby|nearest|nearest pharmacy|pharmacy near me|pharmacies near me|nearby pharmacy|drugstore near me|dinner reservation|dinner reservations|restaurant reservation|restaurant reservations => places local yelp foursquare',
+  'place to stay|where to stay|somewhere to stay|hostel|hostels|book a hostel|guesthouse|guesthouses|guest house|bed and breakfast|accommodation|lodging|vacation rental|holiday rental => hotel airbnb booking travel',
   'what3words|w3w|three word address|three word addresses|three words address|3 word address|3 words address => what3words geocoding',
   'street address|mailing address|address validation|shipping address|delivery address|postal address|verify an address|validate an address|address verification => geocoding',
   'db|dbs => database',
