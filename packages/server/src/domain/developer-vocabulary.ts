@@ -149,7 +149,7 @@ export const DEVELOPER_VOCABULARY: readonly string[] = [
   'validate email|email validation|disposable email|temporary email => email validation',
   'validate phone|phone number lookup => phone validation',
   // Business data
-  'hubspot crm|hubspot contact|hubspot contacts|hubspot deal|hubspot deals|hubspot lead|hubspot leads|hubspot pipeline => crm sales',
+  'hubspot crm|hubspot contact|hubspot contacts|hubspot deal|hubspot deals|hubspot lead|hubspot leads|hubspot pipeline|hubspot => crm sales',
   'salesforce crm|salesforce contact|salesforce contacts|salesforce account|salesforce accounts => crm',
   'crm|sales lead|sales leads|sales pipeline|customer list|customer data|customer record|customer database|customer contact|customer relationship|my customers|our customers|customer account|customer segment|customer segments|sfdc|sales deal|sales deals|deal stage|deal stages|deal pipeline|deals pipeline|deals in my pipeline|deals in the pipeline|deals in our pipeline|closed won|closed lost|pipedrive|pipedrive deal|negotiation stage|lead status|lifecycle stage|crm deal|crm contact => crm sales salesforce hubspot',
   'analytics|page view|page views|traffic|visits my website|visit my website|active users|daily active users|monthly active users|dau|mau|visit my site|visits my site|website visitor|site visitor|visitor count|visitor counts|how users use|user behavior|user behaviour|feature usage|product analytics|usage analytics|mixpanel|amplitude|plausible|umami|posthog|track conversions|conversion tracking|conversion funnel|funnel analysis|signup funnel => analytics posthog mixpanel',
