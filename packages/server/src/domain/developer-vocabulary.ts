@@ -160,7 +160,7 @@ export const DEVELOPER_VOCABULARY: readonly string[] = [
   'hr|employee|employees|payroll => hr',
   'job posting|job postings|job listing|hiring => jobs',
   'form|forms|survey|surveys => survey typeform',
-  'sign a document|sign a pdf|sign pdfs|sign a contract|e signature|esignature|sign this contract|sign the contract|sign this document|sign the document|signed contract|get it signed|esign|e sign|docusign|pandadoc|for signature|nda signed|signature request|signature requests|signature on a pdf|signature on a document|collect signatures|collect a signature|send for signing|send for signature|sign electronically|electronic signature|electronic signatures|contract for signature|contract for e signature|contract for signing|sign an nda|sign nda|waiting for signature|awaiting signature|signature status|docusign envelope => signature esignature esignatures docusign pandadoc',
+  'sign a document|sign a pdf|sign pdfs|sign a contract|e signature|esignature|sign this contract|sign the contract|sign this document|sign the document|signed contract|get it signed|esign|e sign|docusign|pandadoc|for signature|nda signed|signature request|signature requests|signature on a pdf|signature on a document|collect signatures|collect a signature|send for signing|send for signature|sign electronically|electronic signature|electronic signatures|contract for signature|contract for e signature|contract for signing|sign an nda|sign nda|waiting for signature|awaiting signature|docusign envelope => signature esignature esignatures docusign pandadoc',
   'contract|contracts => legal',
   // Knowledge and public data
   'news|headline|headlines|world news|latest news|happening in the world|going on in the world => news headlines',
