@@ -4,7 +4,7 @@ import { conversionPairs, offPathConversion } from '../domain/conversion-directi
 import { DEVELOPER_VOCABULARY } from '../domain/developer-vocabulary.js';
 import { type FeedbackOptions, feedbackTerms } from '../domain/feedback-terms.js';
 import { type FusedHit, reciprocalRankFusion } from '../domain/fusion.js';
-import { type NameProbes, nameLift, nameProbes, soleNamed } from '../domain/name-match.js';
+import { keyedNames, type NameProbes, nameLift, nameProbes, soleNamed } from '../domain/name-match.js';
 import { groupSiblings, PACKAGING, productKey, siblingsBelow } from '../domain/near-duplicates.js';
 import { compileThesaurus, expandedSentence, expansionTerms } from '../domain/query-expansion.js';
 import { queryTerms } from '../domain/query-terms.js';
@@ -191,6 +191,12 @@ export interface SkillSearch {
 export interface SkillSearchDeps extends SkillSearchOptions {
   repo: SkillsStore;
   semantic: SemanticIndex;
+  /**
+   * Whether a lower-case word is an ordinary word (search/vocabulary.ts: the sentence model reads it whole). With it,
+   * a request word that is a reranked candidate's product key names that candidate as a capitalised one does
+   * (keyedNames in domain/name-match.ts: "list users in okta"), unless it is ordinary; without it, none does.
+   */
+  ordinaryWord?: (word: string) => boolean;
 }
 
 export function createSkillSearch({
@@ -215,6 +221,7 @@ export function createSkillSearch({
   siblingReach = DEFAULT_SIBLING_REACH,
   conversionPenalty = DEFAULT_CONVERSION_PENALTY,
   namesakePenalty = DEFAULT_NAMESAKE_PENALTY,
+  ordinaryWord,
 }: SkillSearchDeps): SkillSearch {
   /** Whether the rerank reads its candidates' records (for the bonuses that look at them). */
   const readsRecords =
@@ -232,8 +239,8 @@ export function createSkillSearch({
    * the request than the skill's whole text does: a server whose one tool fits rises over one whose summary is merely
    * close; `categoryBonus` when they are in the category most of the first candidates share (votedCategory); and
    * `soleNameBonus`, `nameBonus` or `productBonus` when their name holds a product the request names (alone among the
-   * candidates, or not) or the vocabulary added (nameLift);
-   * and `coverageWeight` x the share of the request's content words (`stems`) their record holds; they lose
+   * candidates, or not) or the vocabulary added (nameLift; with `ordinaryWord`, a request word in lower case that is a
+   * candidate's product key names it too: keyedNames), and `coverageWeight` x the share of the request's content words (`stems`) their record holds; they lose
    * `conversionPenalty` when their record converts off the path of one of the request's `conversions`
    * (offPathConversion), and `namesakePenalty` when the request does not name them and a request word is only in
    * their name (namesake, the vocabulary's `added` stems counting as the request's). Then the MCP servers of one product follow the first of them (groupSiblings), its siblings
@@ -244,7 +251,8 @@ export function createSkillSearch({
     fused: FusedHit[],
     hits: SemanticHits,
     weights: readonly number[],
-    probes: NameProbes,
+    query: string,
+    probesOf: (keyed: readonly string[]) => NameProbes,
     stems: readonly string[],
     conversions: readonly string[],
     known: ReadonlyMap<string, Skill>,
@@ -273,6 +281,9 @@ export function createSkillSearch({
       top.map((id) => read.get(id)?.category),
       CATEGORY_VOTERS,
       CATEGORY_QUORUM,
+    );
+    const probes = probesOf(
+      ordinaryWord === undefined ? [] : keyedNames(query, [...read.values()], { stems, added, ordinary: ordinaryWord }),
     );
     const whole = new Map(hits.hits.map((h) => [h.id, h.score]));
     const sole = soleNamed(probes, [...read.values()]);
@@ -397,7 +408,8 @@ export function createSkillSearch({
           fused,
           semanticHits,
           weights,
-          nameProbes(query, expansion),
+          query,
+          (keyed) => nameProbes(query, expansion, keyed),
           termStems(queryTerms(words)),
           conversionPairs(query),
           read,
