@@ -99,8 +99,10 @@ function toolCatalog({ commit, servers }) {
   return servers.flatMap((row) => {
     const tags = informativeDockerTags(row.tags).map(slugify);
     const category =
-      placeMcpServer(`${row.title} ${row.description} ${tags.join(' ')}`, { category: row.category, tools: row.tools }) ??
-      MCP_DEFAULT_CATEGORY;
+      placeMcpServer(`${row.title} ${row.description} ${tags.join(' ')}`, {
+        category: row.category,
+        tools: row.tools,
+      }) ?? MCP_DEFAULT_CATEGORY;
     const connection = dockerConnection(row, commit);
     const hosted = row.remote !== undefined && row.image === undefined;
     const pricing = hosted ? pricingForHostedMcpServer() : pricingForMcpServer(connection.env ?? []);
