@@ -13,6 +13,7 @@ import { requestFocus } from '../domain/request-focus.js';
 import { withoutScopeAdjectives } from '../domain/scope-words.js';
 import { withoutSubordinateClause } from '../domain/subordinate-clause.js';
 import { namesake, termCoverage, termStems } from '../domain/term-coverage.js';
+import { nameOperation, type Operation, requestOperation } from '../domain/operation-verbs.js';
 import type { SemanticIndex } from '../search/semantic-index.js';
 import type { SemanticHits } from '../search/worker-protocol.js';
 import type { SkillFilters, SkillsStore } from '../store/skills.js';
@@ -72,6 +73,8 @@ export interface SkillSearchOptions {
   conversionPenalty?: number;
   /** Score a reranked candidate loses when a request word is only in its name; see DEFAULT_NAMESAKE_PENALTY. */
   namesakePenalty?: number;
+  /** Score a reranked candidate gains when its name performs the request's operation, and loses for another; see DEFAULT_OPERATION_BONUS. */
+  operationBonus?: number;
 }
 
 /** Candidates the rerank looks at (chosen on queries.json and the everyday dev half, `npm run eval`). */
@@ -170,6 +173,13 @@ export const DEFAULT_CONVERSION_PENALTY = 0.3;
  * twenty-fifth round).
  */
 export const DEFAULT_NAMESAKE_PENALTY = 0.05;
+/**
+ * A reranked candidate whose name performs the operation the request names first (domain/operation-verbs.ts:
+ * `delete_group` for "get rid of the group") gains this, and one whose name performs another operation loses it: in a
+ * catalog of single tools, a product's tools differ by their verb alone. Chosen on the tool-retrieval dev half
+ * (bench/tool-retrieval.js; bench/README.md, twenty-sixth round).
+ */
+export const DEFAULT_OPERATION_BONUS = 0.05;
 const VOCABULARY = compileThesaurus(DEVELOPER_VOCABULARY);
 
 /**
@@ -215,6 +225,7 @@ export function createSkillSearch({
   siblingReach = DEFAULT_SIBLING_REACH,
   conversionPenalty = DEFAULT_CONVERSION_PENALTY,
   namesakePenalty = DEFAULT_NAMESAKE_PENALTY,
+  operationBonus = DEFAULT_OPERATION_BONUS,
 }: SkillSearchDeps): SkillSearch {
   /** Whether the rerank reads its candidates' records (for the bonuses that look at them). */
   const readsRecords =
@@ -226,6 +237,7 @@ export function createSkillSearch({
     coverageWeight > 0 ||
     conversionPenalty > 0 ||
     namesakePenalty > 0 ||
+    operationBonus > 0 ||
     siblingGap >= 0;
   /**
    * The top fused candidates gain `rerankWeight` x how much better their best passage (a tool, a sentence) matches
@@ -249,6 +261,7 @@ export function createSkillSearch({
     conversions: readonly string[],
     known: ReadonlyMap<string, Skill>,
     added: readonly string[],
+    operation: Operation | undefined,
   ): Promise<{ reranked: FusedHit[]; read: Map<string, Skill> }> {
     const pool = [
       ...fused.slice(0, rerankDepth),
@@ -306,9 +319,11 @@ export function createSkillSearch({
             ? conversionPenalty
             : 0;
         const misnamed = lift === 0 && skill !== undefined && namesake(stems, added, skill) ? namesakePenalty : 0;
+        const performs = operation === undefined || skill === undefined ? undefined : nameOperation(skill.name);
+        const verb = performs === undefined ? 0 : performs === operation ? operationBonus : -operationBonus;
         return {
           id: f.id,
-          score: f.score + rerankWeight * gain + bonus + lift + coverageWeight * coverage - offPath - misnamed,
+          score: f.score + rerankWeight * gain + bonus + lift + coverageWeight * coverage - offPath - misnamed + verb,
         };
       })
       .sort((a, b) => b.score - a.score);
@@ -402,6 +417,7 @@ export function createSkillSearch({
           conversionPairs(query),
           read,
           termStems(expansion),
+          requestOperation(words),
         ));
       fused = fused.slice(0, limit);
       const missing = fused.map((f) => f.id).filter((id) => !read.has(id));
