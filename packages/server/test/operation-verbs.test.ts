@@ -16,6 +16,7 @@ describe('requestOperation', () => {
     ['list the roles defined in the staging namespace', 'read'],
     ['turn on the MFA rule in our sign-on policy', 'activate'],
     ['disable automatic analysis', 'deactivate'],
+    ['email the Q3 report summary to my manager', 'send'],
     // The first operation the request names decides; a request that names none has none.
     ['find the old page and delete it', 'read'],
     ['weather in Lisbon tomorrow', undefined],
@@ -33,6 +34,7 @@ describe('nameOperation', () => {
     ['list-gds-procedures', 'read'],
     ['upsert_custom_domain_certificate', 'update'],
     ['activate_policy_rule', 'activate'],
+    ['sendMessage', 'send'],
     // A name that is not an operation (a product, a noun) has none.
     ['GitHub', undefined],
     ['Open Weather Map', undefined],

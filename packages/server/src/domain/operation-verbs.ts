@@ -4,7 +4,7 @@
 import { textWords } from './query-expansion.js';
 import { toolWords } from './tool-words.js';
 
-export type Operation = 'create' | 'read' | 'update' | 'delete' | 'activate' | 'deactivate';
+export type Operation = 'create' | 'read' | 'update' | 'delete' | 'activate' | 'deactivate' | 'send';
 
 /** Words and phrases a request says an operation with (the first one in the request decides). */
 const REQUEST_VERBS: ReadonlyArray<readonly [Operation, readonly string[]]> = [
@@ -14,6 +14,7 @@ const REQUEST_VERBS: ReadonlyArray<readonly [Operation, readonly string[]]> = [
   ['read', ['show', 'list', 'get', 'what', 'which', 'find', 'look up', 'see', 'fetch', 'retrieve', 'describe']],
   ['activate', ['activate', 'enable', 'turn on']],
   ['deactivate', ['deactivate', 'disable', 'turn off']],
+  ['send', ['send', 'email']],
 ];
 
 /** Verbs a tool's name starts with (after at most one product prefix: `zpa_delete_...`). */
@@ -28,6 +29,7 @@ const NAME_VERBS: ReadonlyMap<string, Operation> = new Map([
   ['enable', 'activate'],
   ['deactivate', 'deactivate'],
   ['disable', 'deactivate'],
+  ['send', 'send'],
 ]);
 
 const PHRASES: ReadonlyArray<readonly [readonly string[], Operation]> = REQUEST_VERBS.flatMap(([op, phrases]) =>
