@@ -78,7 +78,7 @@ export interface SkillSearchOptions {
 }
 
 /** Candidates the rerank looks at (chosen on queries.json and the everyday dev half, `npm run eval`). */
-export const DEFAULT_RERANK_DEPTH = 25;
+export const DEFAULT_RERANK_DEPTH = 40;
 export const DEFAULT_RERANK_WEIGHT = 0.25;
 /**
  * Fused search adds a third ranking, BM25 with every column weighing alike, at this weight: the field-weighted
