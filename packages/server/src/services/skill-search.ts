@@ -77,7 +77,10 @@ export interface SkillSearchOptions {
   operationBonus?: number;
 }
 
-/** Candidates the rerank looks at (chosen on queries.json and the everyday dev half, `npm run eval`). */
+/**
+ * Candidates the rerank looks at: 25 was chosen on queries.json and the everyday dev half (`npm run eval`); 40 lets the
+ * operation bonus reach a product's other tools in a catalog of single tools (bench/README.md, twenty-sixth round).
+ */
 export const DEFAULT_RERANK_DEPTH = 40;
 export const DEFAULT_RERANK_WEIGHT = 0.25;
 /**
