@@ -1,9 +1,11 @@
 // `node bench/tool-retrieval.js [--dev]`: a stand-in for an outside tool-retrieval benchmark (issue 26). The catalog
 // is a foreign one, every tool of Docker's MCP catalog that has a description as one skill
 // (bench/eval/docker-tools.json), and the requests are task-style, each with the one to three tools that do the job
-// (bench/eval/docker-tools-requests.json). Prints fused and lexical nDCG@10, Recall@5 and MRR for the dev half, and
-// for the test half too without --dev. The skills' vectors are computed at the first run and kept with the catalog's
-// database in node_modules/.cache/axle-tool-retrieval.
+// (bench/eval/docker-tools-requests.json, split dev / test, and the held-out docker-tools-requests-2.json, all test).
+// Prints fused and lexical nDCG@10, Recall@5 and MRR for the dev half, and for the test half and the held-out set too
+// without --dev; a set whose file says `"heldOut": true` has no dev half and is neither scored nor counted with --dev.
+// The skills' vectors are computed at the first run and kept with the catalog's database in
+// node_modules/.cache/axle-tool-retrieval.
 // `node bench/tool-retrieval.js --write-catalog <docker-mcp-registry dir>` rewrites the catalog from a snapshot of
 // github.com/docker/mcp-registry (the one ../shared/data holds); nothing else reads the snapshot.
 import fs from 'node:fs';
@@ -28,7 +30,7 @@ import { openStore } from '../packages/server/dist/store/open.js';
 import { score } from './lib/metrics.js';
 
 const CATALOG = fileURLToPath(new URL('./eval/docker-tools.json', import.meta.url));
-const REQUESTS = fileURLToPath(new URL('./eval/docker-tools-requests.json', import.meta.url));
+const REQUEST_FILES = ['docker-tools-requests.json', 'docker-tools-requests-2.json'];
 /** Ranking depth asked for (MRR looks this deep). */
 const DEPTH = 100;
 
@@ -44,9 +46,14 @@ if (writeAt >= 0) {
 
 const skills = loadCatalog(CATALOG);
 const known = new Set(skills.map((s) => s.id));
-const { queries } = JSON.parse(fs.readFileSync(REQUESTS, 'utf8'));
-const stale = queries.flatMap((q) => Object.keys(q.relevant).filter((id) => !known.has(id)));
-if (stale.length > 0) throw new Error(`docker-tools-requests.json labels ids missing from the catalog: ${stale}`);
+const devOnly = process.argv.includes('--dev');
+const requestSets = REQUEST_FILES.map((file, i) => {
+  const { heldOut, queries } = JSON.parse(fs.readFileSync(new URL(`./eval/${file}`, import.meta.url), 'utf8'));
+  const stale = queries.flatMap((q) => Object.keys(q.relevant).filter((id) => !known.has(id)));
+  if (stale.length > 0) throw new Error(`${file} labels ids missing from the catalog: ${stale}`);
+  if (heldOut === true && queries.some((q) => q.split !== 'test')) throw new Error(`${file} is held out: all test`);
+  return { name: i === 0 ? '' : `set ${i + 1} `, heldOut: heldOut === true, queries };
+}).filter((set) => !(devOnly && set.heldOut));
 
 const dataDir = fileURLToPath(new URL('../node_modules/.cache/axle-tool-retrieval', import.meta.url));
 fs.mkdirSync(dataDir, { recursive: true });
@@ -66,29 +73,31 @@ try {
   const state = service.searchState().semantic;
   if (state !== 'ready') throw new Error(`semantic search is ${state}`);
   console.log(
-    `Tool retrieval: ${queries.length} requests over ${skills.length} tools of Docker's MCP catalog; vectors ready after ${((performance.now() - started) / 1000).toFixed(1)} s (reused ${warm.reused}, bundled ${warm.bundled}, computed ${warm.computed})`,
+    `Tool retrieval: ${requestSets.map((set) => set.queries.length).join(' + ')} requests over ${skills.length} tools of Docker's MCP catalog; vectors ready after ${((performance.now() - started) / 1000).toFixed(1)} s (reused ${warm.reused}, bundled ${warm.bundled}, computed ${warm.computed})`,
   );
   const f3 = (x) => x.toFixed(3);
-  const splits = process.argv.includes('--dev') ? ['dev'] : ['dev', 'test'];
-  for (const split of splits) {
-    const set = queries.filter((q) => q.split === split);
-    for (const mode of ['fused', 'lexical']) {
-      const r = await score(set, async (query) =>
-        (await service.search.search({ query, mode, limit: DEPTH })).results.map((x) => x.id),
-      );
-      console.log(
-        `${split} (${set.length}) ${mode.padEnd(8)} R@5 ${f3(r.recall5)}  MRR ${f3(r.mrr)}  nDCG@10 ${f3(r.ndcg10)}`,
-      );
-      if (split === 'dev' && mode === 'fused' && process.env.EVAL_VERBOSE === 'dev')
-        for (const p of r.per.filter((x) => x.rr < 1)) {
-          const q = set.find((x) => x.id === p.id);
-          const top = (await service.search.search({ query: q.query, mode, limit: 5 })).results.map((x) => x.id);
-          console.log(
-            `  ${q.id} rr ${f3(p.rr)} ${q.query}\n     want ${Object.keys(q.relevant).join(' ')}\n     got  ${top.join(' ')}`,
-          );
-        }
+  const splits = devOnly ? ['dev'] : ['dev', 'test'];
+  for (const { name, queries } of requestSets)
+    for (const split of splits) {
+      const set = queries.filter((q) => q.split === split);
+      if (set.length === 0) continue;
+      for (const mode of ['fused', 'lexical']) {
+        const r = await score(set, async (query) =>
+          (await service.search.search({ query, mode, limit: DEPTH })).results.map((x) => x.id),
+        );
+        console.log(
+          `${name}${split} (${set.length}) ${mode.padEnd(8)} R@5 ${f3(r.recall5)}  MRR ${f3(r.mrr)}  nDCG@10 ${f3(r.ndcg10)}`,
+        );
+        if (split === 'dev' && mode === 'fused' && process.env.EVAL_VERBOSE === 'dev')
+          for (const p of r.per.filter((x) => x.rr < 1)) {
+            const q = set.find((x) => x.id === p.id);
+            const top = (await service.search.search({ query: q.query, mode, limit: 5 })).results.map((x) => x.id);
+            console.log(
+              `  ${q.id} rr ${f3(p.rr)} ${q.query}\n     want ${Object.keys(q.relevant).join(' ')}\n     got  ${top.join(' ')}`,
+            );
+          }
+      }
     }
-  }
 } finally {
   await service.close();
   await store.db.close();
