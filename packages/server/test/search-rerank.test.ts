@@ -320,4 +320,38 @@ describe('coverage and near-duplicate servers in fused search', () => {
     });
     expect(ids(reverse)[0]).toBe('voice-maker');
   });
+
+  it("lifts a tool whose name performs the operation the request names, over the same product's other tools", async () => {
+    const toolDb = await Database.open(path.join(dir, 'tools.db'));
+    try {
+      await migrate(toolDb);
+      const tools = createSkillsStore(toolDb);
+      const [base] = loadCatalog(SMALL_CATALOG);
+      const tool = (name: string, description: string) => ({
+        ...base!,
+        id: slugify(name),
+        name,
+        description,
+        tools: undefined,
+      });
+      const skills = [
+        tool('create_group', 'Create a group in the directory'),
+        tool('delete_group', 'Delete a group from the directory'),
+      ];
+      await tools.replaceCatalog(
+        skills.map((skill) => ({ skill, slug: skill.id })),
+        'fp',
+      );
+      const order = async (query: string, operationBonus?: number) =>
+        ids(
+          await createSkillSearch({ repo: tools, semantic: semantic([]), operationBonus }).search({ query, limit: 5 }),
+        );
+      // Neither record holds "get rid of": BM25 ranks both on "group" alone, the name decides.
+      expect(await order('get rid of the group', 0)).toEqual(['create-group', 'delete-group']);
+      expect(await order('get rid of the group')).toEqual(['delete-group', 'create-group']);
+      expect(await order('add a group')).toEqual(['create-group', 'delete-group']);
+    } finally {
+      await toolDb.close();
+    }
+  });
 });

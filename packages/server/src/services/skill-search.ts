@@ -13,6 +13,7 @@ import { requestFocus } from '../domain/request-focus.js';
 import { withoutScopeAdjectives } from '../domain/scope-words.js';
 import { withoutSubordinateClause } from '../domain/subordinate-clause.js';
 import { namesake, termCoverage, termStems } from '../domain/term-coverage.js';
+import { nameOperation, type Operation, requestOperation } from '../domain/operation-verbs.js';
 import type { SemanticIndex } from '../search/semantic-index.js';
 import type { SemanticHits } from '../search/worker-protocol.js';
 import type { SkillFilters, SkillsStore } from '../store/skills.js';
@@ -72,10 +73,15 @@ export interface SkillSearchOptions {
   conversionPenalty?: number;
   /** Score a reranked candidate loses when a request word is only in its name; see DEFAULT_NAMESAKE_PENALTY. */
   namesakePenalty?: number;
+  /** Score a reranked candidate gains when its name performs the request's operation, and loses for another; see DEFAULT_OPERATION_BONUS. */
+  operationBonus?: number;
 }
 
-/** Candidates the rerank looks at (chosen on queries.json and the everyday dev half, `npm run eval`). */
-export const DEFAULT_RERANK_DEPTH = 25;
+/**
+ * Candidates the rerank looks at: 25 was chosen on queries.json and the everyday dev half (`npm run eval`); 40 lets the
+ * operation bonus reach a product's other tools in a catalog of single tools (bench/README.md, twenty-sixth round).
+ */
+export const DEFAULT_RERANK_DEPTH = 40;
 export const DEFAULT_RERANK_WEIGHT = 0.25;
 /**
  * Fused search adds a third ranking, BM25 with every column weighing alike, at this weight: the field-weighted
@@ -170,6 +176,13 @@ export const DEFAULT_CONVERSION_PENALTY = 0.3;
  * twenty-fifth round).
  */
 export const DEFAULT_NAMESAKE_PENALTY = 0.05;
+/**
+ * A reranked candidate whose name performs the operation the request names first (domain/operation-verbs.ts:
+ * `delete_group` for "get rid of the group") gains this, and one whose name performs another operation loses it: in a
+ * catalog of single tools, a product's tools differ by their verb alone. Chosen on the tool-retrieval dev half
+ * (bench/tool-retrieval.js; bench/README.md, twenty-sixth round).
+ */
+export const DEFAULT_OPERATION_BONUS = 0.05;
 const VOCABULARY = compileThesaurus(DEVELOPER_VOCABULARY);
 
 /**
@@ -221,6 +234,7 @@ export function createSkillSearch({
   siblingReach = DEFAULT_SIBLING_REACH,
   conversionPenalty = DEFAULT_CONVERSION_PENALTY,
   namesakePenalty = DEFAULT_NAMESAKE_PENALTY,
+  operationBonus = DEFAULT_OPERATION_BONUS,
   ordinaryWord,
 }: SkillSearchDeps): SkillSearch {
   /** Whether the rerank reads its candidates' records (for the bonuses that look at them). */
@@ -233,6 +247,7 @@ export function createSkillSearch({
     coverageWeight > 0 ||
     conversionPenalty > 0 ||
     namesakePenalty > 0 ||
+    operationBonus > 0 ||
     siblingGap >= 0;
   /**
    * The top fused candidates gain `rerankWeight` x how much better their best passage (a tool, a sentence) matches
@@ -257,6 +272,7 @@ export function createSkillSearch({
     conversions: readonly string[],
     known: ReadonlyMap<string, Skill>,
     added: readonly string[],
+    operation: Operation | undefined,
   ): Promise<{ reranked: FusedHit[]; read: Map<string, Skill> }> {
     const pool = [
       ...fused.slice(0, rerankDepth),
@@ -317,9 +333,11 @@ export function createSkillSearch({
             ? conversionPenalty
             : 0;
         const misnamed = lift === 0 && skill !== undefined && namesake(stems, added, skill) ? namesakePenalty : 0;
+        const performs = operation === undefined || skill === undefined ? undefined : nameOperation(skill.name);
+        const verb = performs === undefined ? 0 : performs === operation ? operationBonus : -operationBonus;
         return {
           id: f.id,
-          score: f.score + rerankWeight * gain + bonus + lift + coverageWeight * coverage - offPath - misnamed,
+          score: f.score + rerankWeight * gain + bonus + lift + coverageWeight * coverage - offPath - misnamed + verb,
         };
       })
       .sort((a, b) => b.score - a.score);
@@ -414,6 +432,7 @@ export function createSkillSearch({
           conversionPairs(query),
           read,
           termStems(expansion),
+          requestOperation(words),
         ));
       fused = fused.slice(0, limit);
       const missing = fused.map((f) => f.id).filter((id) => !read.has(id));
