@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  keyedNames,
   MIN_NAME_WORD,
   nameLift,
   nameMatches,
@@ -160,5 +161,59 @@ describe('nameLift', () => {
   });
   it('gives nothing when the request names nothing and nothing was added', () => {
     expect(nameLift(nameProbes('create pages', []), skill('Create', 'pages', 'create pages'), bonus)).toBe(0);
+  });
+});
+
+describe('keyedNames', () => {
+  const skill = (id: string, name: string, description: string, tags: string[] = []) => ({
+    id,
+    name,
+    description,
+    tags,
+  });
+  const okta = skill('okta-mcp-server', 'Okta', 'Manage Okta users, groups and applications', ['identity']);
+  const users = skill('randomuser', 'RandomUser', 'Generates random user data', ['users']);
+  const stream = skill('stream', 'Stream', 'Czech internet television, films and series');
+  const octagon = skill('octagon', 'Octagon', 'Market intelligence and SEC filings');
+  const wholeWords = new Set(['stream', 'list', 'movie']);
+  const ordinary = (w: string) => wholeWords.has(w);
+  const guard = (stems: string[], added: string[] = []) => ({ stems, added, ordinary });
+
+  it('reads a word in any case as a name when it is the whole product key of a candidate', () => {
+    expect(keyedNames('list users in okta', [users, okta], guard(['list', 'user', 'okta']))).toEqual(['okta']);
+    expect(keyedNames('Okta users', [users, okta], guard(['okta', 'user']))).toEqual(['okta']);
+    expect(keyedNames('my okta-mcp users', [okta], guard(['okta', 'mcp', 'user']))).toEqual(['okta']);
+  });
+  it('reads no word the predicate calls ordinary, which a request uses as a word ("stream a movie")', () => {
+    const film = skill('stream', 'Stream', 'Watch a movie online');
+    expect(keyedNames('stream a movie tonight', [film], guard(['stream', 'movie', 'tonight']))).toEqual([]);
+  });
+  it('reads no word whose every holder is a namesake of the request (its record says none of the request words)', () => {
+    expect(keyedNames('octagon area formula', [octagon], guard(['octagon', 'area', 'formula']))).toEqual([]);
+    // The product's own name in its description counts: the record says what it is.
+    const own = skill('octagon', 'Octagon', 'Octagon market data');
+    expect(keyedNames('octagon area formula', [own], guard(['octagon', 'area', 'formula']))).toEqual(['octagon']);
+    // So does a word the vocabulary added to the request.
+    expect(keyedNames('octagon area formula', [octagon], guard(['octagon', 'area'], ['sec']))).toEqual(['octagon']);
+  });
+  it('reads no word that is only part of a product key, short, or a place name', () => {
+    const chess = skill('chess-com', 'Chess.com', 'Chess games and players');
+    expect(keyedNames('my chess games', [chess], guard(['chess', 'game']))).toEqual([]);
+    const io = skill('io', 'IO', 'io data');
+    expect(keyedNames('io data', [io], guard(['io', 'data']))).toEqual([]);
+    const paris = skill('paris', 'Paris', 'Paris open data');
+    expect(keyedNames('open data of paris', [paris], guard(['open', 'data', 'paris']))).toEqual([]);
+    expect(keyedNames('films to stream', [stream], guard(['film', 'stream']))).toEqual([]);
+  });
+  it('counts as named and proper in nameProbes', () => {
+    const probes = nameProbes('list users in okta', [], ['okta']);
+    expect([...probes.named]).toEqual(['okta']);
+    expect([...probes.proper]).toEqual(['okta']);
+    expect([
+      ...soleNamed(probes, [
+        { name: 'Okta', id: 'okta-mcp-server' },
+        { name: 'RandomUser', id: 'randomuser' },
+      ]),
+    ]).toEqual(['okta-mcp-server']);
   });
 });

@@ -60,6 +60,15 @@ describe('precomputed vectors file', () => {
     expect(textHash(embeddingText({ ...skill!, tags: [...skill!.tags, 'new'] }))).not.toBe(textHash(text));
     expect(textHash(embeddingText({ ...skill! }))).toBe(textHash(text));
   });
+
+  it('embeds a name that is one snake_case identifier as words, and other names as they are', () => {
+    const [skill] = loadCatalog(SMALL_CATALOG);
+    expect(embeddingText({ ...skill!, name: 'zpa_delete_timeout_policy_rule' })).toMatch(
+      /^zpa delete timeout policy rule: /,
+    );
+    expect(embeddingText({ ...skill!, name: 'eBay' })).toMatch(/^eBay: /);
+    expect(embeddingText({ ...skill!, name: 'Snake_case Dataset' })).toMatch(/^Snake_case Dataset: /);
+  });
 });
 
 describe('semantic side unavailable', () => {

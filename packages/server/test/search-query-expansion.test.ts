@@ -345,6 +345,33 @@ describe('compileThesaurus', () => {
     expect(expansionTerms('the transaction history of a wallet', v)).not.toContain('plaid');
   });
 
+  it('maps business requests by the phrase that fixes the sense of deal, ticket, order, lead and statement', () => {
+    const v = compileThesaurus(DEVELOPER_VOCABULARY);
+    const cases: Array<[string, string]> = [
+      ['move the deal to closed won', 'crm'],
+      ['what deals are in my pipeline this quarter', 'crm'],
+      ['hubspot: create a contact', 'crm'],
+      ['open a Zendesk ticket for a customer', 'intercom'],
+      ['fulfill order 1042 and notify the customer', 'ecommerce'],
+      ['sort orders by date in the database', 'sql'],
+      ['generate leads for my startup', 'enrichment'],
+      ['number of employees of a company', 'b2b'],
+      ['text a customer on their phone', 'sms'],
+      ['my bank account statement as csv', 'plaid'],
+      ["last quarter's revenue of Apple", 'financial'],
+    ];
+    for (const [request, term] of cases) expect(expansionTerms(request, v), request).toContain(term);
+    const others: Array<[string, string]> = [
+      ['the deal of the day on steam games', 'crm'],
+      ['fix my CI pipeline', 'crm'],
+      ['order of operations in math', 'ecommerce'],
+      ['lead levels in drinking water', 'enrichment'],
+      ['validate a bank account number', 'plaid'],
+      ['check the signature of a signed git commit', 'pandadoc'],
+    ];
+    for (const [request, term] of others) expect(expansionTerms(request, v), request).not.toContain(term);
+  });
+
   it("keeps everyday and the developer's own machine apart from the catalog's other senses of a word", () => {
     const v = compileThesaurus(DEVELOPER_VOCABULARY);
     // A port a local process listens on is no internet scan; a pharmacy nearby is a place, not drug data.

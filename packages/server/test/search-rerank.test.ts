@@ -147,6 +147,34 @@ describe('passage rerank in fused search', () => {
     expect(await order('smtp or Weatherstack')).toEqual(['weatherstack', 'postmark']);
   });
 
+  it('reads a lower-case product key as a name when the predicate calls it no ordinary word', async () => {
+    const hits = [
+      { id: 'github-mcp', score: 0.6 },
+      { id: 'uptimerobot', score: 0.55 },
+      { id: 'sentry-mcp', score: 0.3 },
+    ];
+    const order = async (query: string, ordinaryWord?: (w: string) => boolean) =>
+      (
+        await createSkillSearch({ repo, semantic: semantic(hits, {}), ordinaryWord }).search({ query, limit: 3 })
+      ).results.map((r) => r.id);
+    const ordinary = (w: string) => w === 'sentry';
+    const none = () => false;
+    // Capitalised, the request names Sentry; in lower case, without the predicate, nothing names it.
+    expect((await order('Issues in Sentry'))[0]).toBe('sentry-mcp');
+    expect((await order('issues in sentry'))[0]).toBe('github-mcp');
+    expect((await order('issues in sentry', none))[0]).toBe('sentry-mcp');
+    // An ordinary word names nothing; nor does a key whose record says none of the request words (a namesake).
+    expect((await order('issues in sentry', ordinary))[0]).toBe('github-mcp');
+    const smtp = async (ordinaryWord?: (w: string) => boolean) =>
+      (
+        await createSkillSearch({ repo, semantic: semantic([], {}), flatWeight: 0, ordinaryWord }).search({
+          query: 'weatherstack smtp',
+          limit: 5,
+        })
+      ).results.map((r) => r.id);
+    expect(await smtp(none)).toEqual(['postmark', 'weatherstack']);
+  });
+
   it('lifts the reranked candidates of the category most of the first five share, and nothing without a quorum', async () => {
     const query = { query: 'send text to a phone', limit: 10 };
     const search = (hits: Array<{ id: string; score: number }>, categoryBonus: number) =>
@@ -291,5 +319,39 @@ describe('coverage and near-duplicate servers in fused search', () => {
       query: 'text to speech',
     });
     expect(ids(reverse)[0]).toBe('voice-maker');
+  });
+
+  it("lifts a tool whose name performs the operation the request names, over the same product's other tools", async () => {
+    const toolDb = await Database.open(path.join(dir, 'tools.db'));
+    try {
+      await migrate(toolDb);
+      const tools = createSkillsStore(toolDb);
+      const [base] = loadCatalog(SMALL_CATALOG);
+      const tool = (name: string, description: string) => ({
+        ...base!,
+        id: slugify(name),
+        name,
+        description,
+        tools: undefined,
+      });
+      const skills = [
+        tool('create_group', 'Create a group in the directory'),
+        tool('delete_group', 'Delete a group from the directory'),
+      ];
+      await tools.replaceCatalog(
+        skills.map((skill) => ({ skill, slug: skill.id })),
+        'fp',
+      );
+      const order = async (query: string, operationBonus?: number) =>
+        ids(
+          await createSkillSearch({ repo: tools, semantic: semantic([]), operationBonus }).search({ query, limit: 5 }),
+        );
+      // Neither record holds "get rid of": BM25 ranks both on "group" alone, the name decides.
+      expect(await order('get rid of the group', 0)).toEqual(['create-group', 'delete-group']);
+      expect(await order('get rid of the group')).toEqual(['delete-group', 'create-group']);
+      expect(await order('add a group')).toEqual(['create-group', 'delete-group']);
+    } finally {
+      await toolDb.close();
+    }
   });
 });

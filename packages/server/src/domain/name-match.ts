@@ -4,6 +4,7 @@
 import { productKey } from './near-duplicates.js';
 import { PLACE_AND_LANGUAGE_WORDS } from './place-names.js';
 import { matchForm, textWords } from './query-expansion.js';
+import { namesake } from './term-coverage.js';
 
 /** Words shorter than this never match a name (`in`, `my`, `to`). */
 export const MIN_NAME_WORD = 3;
@@ -52,12 +53,55 @@ export interface NameProbes {
   readonly products: ReadonlySet<string>;
 }
 
-/** The probes of a request (`text`) and the terms added to it. */
-export const nameProbes = (text: string, added: readonly string[]): NameProbes => ({
-  named: nameProbe(namedWords(text)),
-  proper: nameProbe(properNames(text)),
+/**
+ * The probes of a request (`text`) and the terms added to it; its `keyed` words (keyedNames) are named proper names,
+ * as if capitalised.
+ */
+export const nameProbes = (text: string, added: readonly string[], keyed: readonly string[] = []): NameProbes => ({
+  named: nameProbe([...namedWords(text), ...keyed]),
+  proper: nameProbe([...properNames(text), ...keyed]),
   products: nameProbe(added),
 });
+
+/** What keyedNames asks of a word besides being a candidate's product key. */
+export interface KeyedGuard {
+  /** The request's content-word stems and those of the terms the vocabulary added (namesake). */
+  readonly stems: readonly string[];
+  readonly added: readonly string[];
+  /** Whether a word is an ordinary word (the sentence model reads it as one piece: `stream`, `coffee`, `make`). */
+  readonly ordinary: (word: string) => boolean;
+}
+
+/**
+ * The words of `text`, in any case, that name some of `candidates` though the request need not capitalise them
+ * ("list users in okta", "create a card on trello"): a word that is the whole product key (productKey) of a candidate
+ * (`okta` for `okta-mcp-server`), unless `guard.ordinary` calls it an ordinary word ("stream a movie", "coffee shops")
+ * or every candidate whose name holds it is a namesake of the request (namesake: its description and tags hold no
+ * request word: `octagon` for "octagon area formula"). Short words and place names are left out, as in namedWords.
+ */
+export function keyedNames(
+  text: string,
+  candidates: ReadonlyArray<{ id: string; name: string; description: string; tags: readonly string[] }>,
+  guard: KeyedGuard,
+): string[] {
+  const keys = new Set<string>();
+  for (const { id } of candidates) {
+    const key = productKey(id);
+    if (key !== undefined && !key.includes(' ')) keys.add(matchForm(key));
+  }
+  const words = new Set(
+    textWords(text).filter(
+      (w) => w.length >= MIN_NAME_WORD && !PLACE_AND_LANGUAGE_WORDS.has(w) && keys.has(matchForm(w)),
+    ),
+  );
+  return [...words].filter(
+    (w) =>
+      !guard.ordinary(w) &&
+      candidates.some(
+        (c) => nameMatches(new Set([matchForm(w)]), c.name, c.id) && !namesake(guard.stems, guard.added, c),
+      ),
+  );
+}
 
 /**
  * The ids of `skills` that are the only one of them whose name or id holds some proper name of the request: "orders

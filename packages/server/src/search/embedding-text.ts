@@ -14,6 +14,9 @@ const MAX_TOOLS = 24;
 
 const cut = (text: string, n: number) => (text.length > n ? `${text.slice(0, n)}…` : text);
 
+/** A name that is one snake_case identifier (`delete_group`, a tool of a catalog of tools) is embedded as words. */
+const embeddedName = (name: string) => (/^\S+$/.test(name) && name.includes('_') ? toolWords(name) : name);
+
 /** The text a skill is embedded from: what it is called, what it does, its tools, tags and category. */
 export function embeddingText(skill: Pick<Skill, 'name' | 'description' | 'tags' | 'category' | 'tools'>): string {
   const tools = skill.tools ?? [];
@@ -26,7 +29,7 @@ export function embeddingText(skill: Pick<Skill, 'name' | 'description' | 'tags'
           .join(', ')}.`
       : '';
   const tags = skill.tags.length > 0 ? ` Tags: ${skill.tags.join(', ')}.` : '';
-  return `${skill.name}: ${description}${toolText}${tags} Category: ${skill.category.replaceAll('-', ' ')}.`;
+  return `${embeddedName(skill.name)}: ${description}${toolText}${tags} Category: ${skill.category.replaceAll('-', ' ')}.`;
 }
 
 /** Names the embedded text (with the model), so a vector is reused only for the same text. */

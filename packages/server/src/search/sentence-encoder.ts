@@ -7,6 +7,7 @@ import tf from '@energetic-ai/core';
 import type { EmbeddingsModel } from '@energetic-ai/embeddings';
 import { type Feed, type GraphExecutor, GraphPlan, type Tensor } from './graph-plan.js';
 import { MAX_TOKENS, modelWindow } from './model-window.js';
+import { WORD_START } from './vocabulary.js';
 
 const SCOPE = 'module_apply_default/Encoder_en/KonaTransformer/';
 /** Indices, into the flat token list, of the tokens inside the window (ClipToMaxLength's Where). */
@@ -45,7 +46,6 @@ export type GraphRunner = 'plan' | 'tfjs';
 
 /** The piece of a character outside the vocabulary; a piece starting with WORD_START starts a word. */
 const UNKNOWN_PIECE = 0;
-const WORD_START = '\u2581';
 const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
 
 /** The pieces of `text` the graph reads: those of its model window (modelWindow), the first MAX_TOKENS (all it keeps). */

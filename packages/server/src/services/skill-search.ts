@@ -4,7 +4,7 @@ import { conversionPairs, offPathConversion } from '../domain/conversion-directi
 import { DEVELOPER_VOCABULARY } from '../domain/developer-vocabulary.js';
 import { type FeedbackOptions, feedbackTerms } from '../domain/feedback-terms.js';
 import { type FusedHit, reciprocalRankFusion } from '../domain/fusion.js';
-import { type NameProbes, nameLift, nameProbes, soleNamed } from '../domain/name-match.js';
+import { keyedNames, type NameProbes, nameLift, nameProbes, soleNamed } from '../domain/name-match.js';
 import { groupSiblings, PACKAGING, productKey, siblingsBelow } from '../domain/near-duplicates.js';
 import { compileThesaurus, expandedSentence, expansionTerms } from '../domain/query-expansion.js';
 import { queryTerms } from '../domain/query-terms.js';
@@ -13,6 +13,7 @@ import { requestFocus } from '../domain/request-focus.js';
 import { withoutScopeAdjectives } from '../domain/scope-words.js';
 import { withoutSubordinateClause } from '../domain/subordinate-clause.js';
 import { namesake, termCoverage, termStems } from '../domain/term-coverage.js';
+import { nameOperation, type Operation, requestOperation } from '../domain/operation-verbs.js';
 import type { SemanticIndex } from '../search/semantic-index.js';
 import type { SemanticHits } from '../search/worker-protocol.js';
 import type { SkillFilters, SkillsStore } from '../store/skills.js';
@@ -72,10 +73,15 @@ export interface SkillSearchOptions {
   conversionPenalty?: number;
   /** Score a reranked candidate loses when a request word is only in its name; see DEFAULT_NAMESAKE_PENALTY. */
   namesakePenalty?: number;
+  /** Score a reranked candidate gains when its name performs the request's operation, and loses for another; see DEFAULT_OPERATION_BONUS. */
+  operationBonus?: number;
 }
 
-/** Candidates the rerank looks at (chosen on queries.json and the everyday dev half, `npm run eval`). */
-export const DEFAULT_RERANK_DEPTH = 25;
+/**
+ * Candidates the rerank looks at: 25 was chosen on queries.json and the everyday dev half (`npm run eval`); 40 lets the
+ * operation bonus reach a product's other tools in a catalog of single tools (bench/README.md, twenty-sixth round).
+ */
+export const DEFAULT_RERANK_DEPTH = 40;
 export const DEFAULT_RERANK_WEIGHT = 0.25;
 /**
  * Fused search adds a third ranking, BM25 with every column weighing alike, at this weight: the field-weighted
@@ -170,6 +176,13 @@ export const DEFAULT_CONVERSION_PENALTY = 0.3;
  * twenty-fifth round).
  */
 export const DEFAULT_NAMESAKE_PENALTY = 0.05;
+/**
+ * A reranked candidate whose name performs the operation the request names first (domain/operation-verbs.ts:
+ * `delete_group` for "get rid of the group") gains this, and one whose name performs another operation loses it: in a
+ * catalog of single tools, a product's tools differ by their verb alone. Chosen on the tool-retrieval dev half
+ * (bench/tool-retrieval.js; bench/README.md, twenty-sixth round).
+ */
+export const DEFAULT_OPERATION_BONUS = 0.05;
 const VOCABULARY = compileThesaurus(DEVELOPER_VOCABULARY);
 
 /**
@@ -191,6 +204,12 @@ export interface SkillSearch {
 export interface SkillSearchDeps extends SkillSearchOptions {
   repo: SkillsStore;
   semantic: SemanticIndex;
+  /**
+   * Whether a lower-case word is an ordinary word (search/vocabulary.ts: the sentence model reads it whole). With it,
+   * a request word that is a reranked candidate's product key names that candidate as a capitalised one does
+   * (keyedNames in domain/name-match.ts: "list users in okta"), unless it is ordinary; without it, none does.
+   */
+  ordinaryWord?: (word: string) => boolean;
 }
 
 export function createSkillSearch({
@@ -215,6 +234,8 @@ export function createSkillSearch({
   siblingReach = DEFAULT_SIBLING_REACH,
   conversionPenalty = DEFAULT_CONVERSION_PENALTY,
   namesakePenalty = DEFAULT_NAMESAKE_PENALTY,
+  operationBonus = DEFAULT_OPERATION_BONUS,
+  ordinaryWord,
 }: SkillSearchDeps): SkillSearch {
   /** Whether the rerank reads its candidates' records (for the bonuses that look at them). */
   const readsRecords =
@@ -226,14 +247,15 @@ export function createSkillSearch({
     coverageWeight > 0 ||
     conversionPenalty > 0 ||
     namesakePenalty > 0 ||
+    operationBonus > 0 ||
     siblingGap >= 0;
   /**
    * The top fused candidates gain `rerankWeight` x how much better their best passage (a tool, a sentence) matches
    * the request than the skill's whole text does: a server whose one tool fits rises over one whose summary is merely
    * close; `categoryBonus` when they are in the category most of the first candidates share (votedCategory); and
    * `soleNameBonus`, `nameBonus` or `productBonus` when their name holds a product the request names (alone among the
-   * candidates, or not) or the vocabulary added (nameLift);
-   * and `coverageWeight` x the share of the request's content words (`stems`) their record holds; they lose
+   * candidates, or not) or the vocabulary added (nameLift; with `ordinaryWord`, a request word in lower case that is a
+   * candidate's product key names it too: keyedNames), and `coverageWeight` x the share of the request's content words (`stems`) their record holds; they lose
    * `conversionPenalty` when their record converts off the path of one of the request's `conversions`
    * (offPathConversion), and `namesakePenalty` when the request does not name them and a request word is only in
    * their name (namesake, the vocabulary's `added` stems counting as the request's). Then the MCP servers of one product follow the first of them (groupSiblings), its siblings
@@ -244,11 +266,13 @@ export function createSkillSearch({
     fused: FusedHit[],
     hits: SemanticHits,
     weights: readonly number[],
-    probes: NameProbes,
+    query: string,
+    probesOf: (keyed: readonly string[]) => NameProbes,
     stems: readonly string[],
     conversions: readonly string[],
     known: ReadonlyMap<string, Skill>,
     added: readonly string[],
+    operation: Operation | undefined,
   ): Promise<{ reranked: FusedHit[]; read: Map<string, Skill> }> {
     const pool = [
       ...fused.slice(0, rerankDepth),
@@ -273,6 +297,9 @@ export function createSkillSearch({
       top.map((id) => read.get(id)?.category),
       CATEGORY_VOTERS,
       CATEGORY_QUORUM,
+    );
+    const probes = probesOf(
+      ordinaryWord === undefined ? [] : keyedNames(query, [...read.values()], { stems, added, ordinary: ordinaryWord }),
     );
     const whole = new Map(hits.hits.map((h) => [h.id, h.score]));
     const sole = soleNamed(probes, [...read.values()]);
@@ -306,9 +333,11 @@ export function createSkillSearch({
             ? conversionPenalty
             : 0;
         const misnamed = lift === 0 && skill !== undefined && namesake(stems, added, skill) ? namesakePenalty : 0;
+        const performs = operation === undefined || skill === undefined ? undefined : nameOperation(skill.name);
+        const verb = performs === undefined ? 0 : performs === operation ? operationBonus : -operationBonus;
         return {
           id: f.id,
-          score: f.score + rerankWeight * gain + bonus + lift + coverageWeight * coverage - offPath - misnamed,
+          score: f.score + rerankWeight * gain + bonus + lift + coverageWeight * coverage - offPath - misnamed + verb,
         };
       })
       .sort((a, b) => b.score - a.score);
@@ -397,11 +426,13 @@ export function createSkillSearch({
           fused,
           semanticHits,
           weights,
-          nameProbes(query, expansion),
+          query,
+          (keyed) => nameProbes(query, expansion, keyed),
           termStems(queryTerms(words)),
           conversionPairs(query),
           read,
           termStems(expansion),
+          requestOperation(words),
         ));
       fused = fused.slice(0, limit);
       const missing = fused.map((f) => f.id).filter((id) => !read.has(id));

@@ -7,6 +7,7 @@ import { contentPreview } from '../domain/skill-preview.js';
 import type { Logger } from '../logger.js';
 import { EmbedderClient, EmbedderPool } from '../search/embedder.js';
 import { SemanticIndex, type SemanticIndexOptions } from '../search/semantic-index.js';
+import { wholeWordPieces } from '../search/vocabulary.js';
 import type { Queryable } from '../store/queryable.js';
 import { registryStore } from '../store/registry.js';
 import type { SkillsStore } from '../store/skills.js';
@@ -128,7 +129,9 @@ export async function createSkillsService(opts: SkillsServiceOptions): Promise<S
         ...opts.semantic,
       })
     : SemanticIndex.disabled();
-  const search = createSkillSearch({ repo, semantic, ...opts.search });
+  // Lower-case product names are read only beside the sentence model, whose vocabulary tells ordinary words.
+  const ordinaryWord = opts.semanticSearch ? await wholeWordPieces() : undefined;
+  const search = createSkillSearch({ repo, semantic, ordinaryWord, ...opts.search });
   return {
     search,
     count: async () => counts.total,

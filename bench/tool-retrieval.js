@@ -1,0 +1,138 @@
+// `node bench/tool-retrieval.js [--dev]`: a stand-in for an outside tool-retrieval benchmark (issue 26). The catalog
+// is a foreign one, every tool of Docker's MCP catalog that has a description as one skill
+// (bench/eval/docker-tools.json), and the requests are task-style, each with the one to three tools that do the job
+// (bench/eval/docker-tools-requests.json, split dev / test, and the held-out docker-tools-requests-2.json, all test).
+// Prints fused and lexical nDCG@10, Recall@5 and MRR for the dev half, and for the test half and the held-out set too
+// without --dev; a set whose file says `"heldOut": true` has no dev half and is neither scored nor counted with --dev.
+// The skills' vectors are computed at the first run and kept with the catalog's database in
+// node_modules/.cache/axle-tool-retrieval.
+// `node bench/tool-retrieval.js --write-catalog <docker-mcp-registry dir>` rewrites the catalog from a snapshot of
+// github.com/docker/mcp-registry (the one ../shared/data holds); nothing else reads the snapshot.
+import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { readDockerCatalog } from '../packages/server/dist/catalog/build.js';
+import { dockerConnection } from '../packages/server/dist/catalog/compose.js';
+import { loadCatalog } from '../packages/server/dist/catalog/load.js';
+import {
+  informativeDockerTags,
+  MCP_DEFAULT_CATEGORY,
+  placeMcpServer,
+  pricingForHostedMcpServer,
+  pricingForMcpServer,
+  qualityForMcpServer,
+  slugify,
+} from '../packages/server/dist/catalog/mapping.js';
+import { systemClock } from '../packages/server/dist/clock.js';
+import { createLogger } from '../packages/server/dist/logger.js';
+import { createLearningsService } from '../packages/server/dist/services/learnings.js';
+import { createSkillsService } from '../packages/server/dist/services/skills.js';
+import { openStore } from '../packages/server/dist/store/open.js';
+import { score } from './lib/metrics.js';
+
+const CATALOG = fileURLToPath(new URL('./eval/docker-tools.json', import.meta.url));
+const REQUEST_FILES = ['docker-tools-requests.json', 'docker-tools-requests-2.json'];
+/** Ranking depth asked for (MRR looks this deep). */
+const DEPTH = 100;
+
+const writeAt = process.argv.indexOf('--write-catalog');
+if (writeAt >= 0) {
+  const dir = process.argv[writeAt + 1];
+  if (dir === undefined) throw new Error('--write-catalog needs the docker-mcp-registry directory');
+  const skills = toolCatalog(readDockerCatalog(dir));
+  fs.writeFileSync(CATALOG, `${JSON.stringify(skills, null, 1)}\n`);
+  console.log(`${skills.length} tools written to ${CATALOG}`);
+  process.exit(0);
+}
+
+const skills = loadCatalog(CATALOG);
+const known = new Set(skills.map((s) => s.id));
+const devOnly = process.argv.includes('--dev');
+const requestSets = REQUEST_FILES.map((file, i) => {
+  const { heldOut, queries } = JSON.parse(fs.readFileSync(new URL(`./eval/${file}`, import.meta.url), 'utf8'));
+  const stale = queries.flatMap((q) => Object.keys(q.relevant).filter((id) => !known.has(id)));
+  if (stale.length > 0) throw new Error(`${file} labels ids missing from the catalog: ${stale}`);
+  if (heldOut === true && queries.some((q) => q.split !== 'test')) throw new Error(`${file} is held out: all test`);
+  return { name: i === 0 ? '' : `set ${i + 1} `, heldOut: heldOut === true, queries };
+}).filter((set) => !(devOnly && set.heldOut));
+
+const dataDir = fileURLToPath(new URL('../node_modules/.cache/axle-tool-retrieval', import.meta.url));
+fs.mkdirSync(dataDir, { recursive: true });
+const store = await openStore({ dataDir, now: Date.now });
+const service = await createSkillsService({
+  repo: store.skills,
+  db: store.db,
+  logger: createLogger('warn'),
+  catalogPath: CATALOG,
+  semanticSearch: true,
+  knowledgeHints: createLearningsService({ db: store.db, learningsSearch: store.learningsSearch, clock: systemClock }),
+  modelWaitMs: 120_000,
+});
+try {
+  const started = performance.now();
+  const warm = await service.search.semantic.settled;
+  const state = service.searchState().semantic;
+  if (state !== 'ready') throw new Error(`semantic search is ${state}`);
+  console.log(
+    `Tool retrieval: ${requestSets.map((set) => set.queries.length).join(' + ')} requests over ${skills.length} tools of Docker's MCP catalog; vectors ready after ${((performance.now() - started) / 1000).toFixed(1)} s (reused ${warm.reused}, bundled ${warm.bundled}, computed ${warm.computed})`,
+  );
+  const f3 = (x) => x.toFixed(3);
+  const splits = devOnly ? ['dev'] : ['dev', 'test'];
+  for (const { name, queries } of requestSets)
+    for (const split of splits) {
+      const set = queries.filter((q) => q.split === split);
+      if (set.length === 0) continue;
+      for (const mode of ['fused', 'lexical']) {
+        const r = await score(set, async (query) =>
+          (await service.search.search({ query, mode, limit: DEPTH })).results.map((x) => x.id),
+        );
+        console.log(
+          `${name}${split} (${set.length}) ${mode.padEnd(8)} R@5 ${f3(r.recall5)}  MRR ${f3(r.mrr)}  nDCG@10 ${f3(r.ndcg10)}`,
+        );
+        if (split === 'dev' && mode === 'fused' && process.env.EVAL_VERBOSE === 'dev')
+          for (const p of r.per.filter((x) => x.rr < 1)) {
+            const q = set.find((x) => x.id === p.id);
+            const top = (await service.search.search({ query: q.query, mode, limit: 5 })).results.map((x) => x.id);
+            console.log(
+              `  ${q.id} rr ${f3(p.rr)} ${q.query}\n     want ${Object.keys(q.relevant).join(' ')}\n     got  ${top.join(' ')}`,
+            );
+          }
+      }
+    }
+} finally {
+  await service.close();
+  await store.db.close();
+}
+
+/** One skill per described tool of each server: id `<server>-<tool>`, the tool's name and description, the server's category, tags and connection. */
+function toolCatalog({ commit, servers }) {
+  return servers.flatMap((row) => {
+    const tags = informativeDockerTags(row.tags).map(slugify);
+    const category =
+      placeMcpServer(`${row.title} ${row.description} ${tags.join(' ')}`, {
+        category: row.category,
+        tools: row.tools,
+      }) ?? MCP_DEFAULT_CATEGORY;
+    const connection = dockerConnection(row, commit);
+    const hosted = row.remote !== undefined && row.image === undefined;
+    const pricing = hosted ? pricingForHostedMcpServer() : pricingForMcpServer(connection.env ?? []);
+    const quality = qualityForMcpServer({
+      launchable: row.image !== undefined,
+      versioned: false,
+      described: true,
+      hasRepository: row.repositoryUrl !== '',
+    });
+    return row.tools
+      .filter((t) => t.description !== '')
+      .map((t) => ({
+        id: slugify(`${row.name} ${t.name}`),
+        name: t.name,
+        description: t.description,
+        category,
+        tags,
+        type: 'mcp_server',
+        connection,
+        pricing,
+        quality,
+      }));
+  });
+}

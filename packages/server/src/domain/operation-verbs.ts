@@ -1,0 +1,51 @@
+// The operation a request asks for and the one a tool's name performs: in a catalog of single tools, the tools of one
+// product share every word but the verb (`create_group`, `update_group`, `delete_group`), so a request's words and
+// its sentence vector sit as close to the wrong operation as to the right one. Pure.
+import { textWords } from './query-expansion.js';
+import { toolWords } from './tool-words.js';
+
+export type Operation = 'create' | 'read' | 'update' | 'delete' | 'activate' | 'deactivate' | 'send';
+
+/** Words and phrases a request says an operation with (the first one in the request decides). */
+const REQUEST_VERBS: ReadonlyArray<readonly [Operation, readonly string[]]> = [
+  ['delete', ['delete', 'remove', 'discard', 'revoke', 'drop', 'erase', 'purge', 'get rid of', 'take off', 'unassign']],
+  ['create', ['create', 'add', 'make', 'set up', 'register', 'generate', 'insert', 'upload', 'start a new']],
+  ['update', ['update', 'change', 'edit', 'rename', 'modify', 'replace', 'raise', 'mark']],
+  ['read', ['show', 'list', 'get', 'what', 'which', 'find', 'look up', 'see', 'fetch', 'retrieve', 'describe']],
+  ['activate', ['activate', 'enable', 'turn on']],
+  ['deactivate', ['deactivate', 'disable', 'turn off']],
+  ['send', ['send', 'email']],
+];
+
+/** Verbs a tool's name starts with (after at most one product prefix: `zpa_delete_...`). */
+const NAME_VERBS: ReadonlyMap<string, Operation> = new Map([
+  ...['create', 'add', 'insert', 'new', 'upload', 'generate'].map((w) => [w, 'create'] as const),
+  ...['get', 'list', 'search', 'find', 'fetch', 'retrieve', 'read', 'describe', 'show', 'lookup'].map(
+    (w) => [w, 'read'] as const,
+  ),
+  ...['update', 'replace', 'modify', 'change', 'edit', 'set', 'upsert', 'rename'].map((w) => [w, 'update'] as const),
+  ...['delete', 'remove', 'uninstall', 'unassign'].map((w) => [w, 'delete'] as const),
+  ['activate', 'activate'],
+  ['enable', 'activate'],
+  ['deactivate', 'deactivate'],
+  ['disable', 'deactivate'],
+  ['send', 'send'],
+]);
+
+const PHRASES: ReadonlyArray<readonly [readonly string[], Operation]> = REQUEST_VERBS.flatMap(([op, phrases]) =>
+  phrases.map((p) => [p.split(' '), op] as const),
+);
+
+/** The operation the request names first (`get rid of` -> delete, `which` -> read), or undefined when it names none. */
+export function requestOperation(text: string): Operation | undefined {
+  const words = textWords(text);
+  for (let i = 0; i < words.length; i++)
+    for (const [phrase, op] of PHRASES) if (phrase.every((w, j) => words[i + j] === w)) return op;
+  return undefined;
+}
+
+/** The operation a tool's name performs: its first word, or its second after a product prefix; undefined for none. */
+export function nameOperation(name: string): Operation | undefined {
+  const words = textWords(toolWords(name));
+  return NAME_VERBS.get(words[0] ?? '') ?? NAME_VERBS.get(words[1] ?? '');
+}

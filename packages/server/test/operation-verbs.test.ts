@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { nameOperation, requestOperation } from '../src/domain/operation-verbs.js';
+
+describe('requestOperation', () => {
+  it.each([
+    ['delete the Contractors group from Okta', 'delete'],
+    ['get rid of the session timeout rule we no longer need', 'delete'],
+    ['discard the draft login page', 'delete'],
+    ['add book venue as a new item to my checklist', 'create'],
+    ['set up login.acme.com as our own domain', 'create'],
+    ['make a new folder called Contracts', 'create'],
+    ['rename my project from Q3 launch to Q4 launch', 'update'],
+    ['change the limit price on my open order', 'update'],
+    ['show the configuration of the nightly flow', 'read'],
+    ['which Webflow sites do I have?', 'read'],
+    ['list the roles defined in the staging namespace', 'read'],
+    ['turn on the MFA rule in our sign-on policy', 'activate'],
+    ['disable automatic analysis', 'deactivate'],
+    ['email the Q3 report summary to my manager', 'send'],
+    // The first operation the request names decides; a request that names none has none.
+    ['find the old page and delete it', 'read'],
+    ['weather in Lisbon tomorrow', undefined],
+    ['', undefined],
+  ])('%j -> %j', (text, op) => {
+    expect(requestOperation(text)).toBe(op);
+  });
+});
+
+describe('nameOperation', () => {
+  it.each([
+    ['zpa_delete_timeout_policy_rule', 'delete'],
+    ['get_zpa_trusted_network', 'read'],
+    ['createProject', 'create'],
+    ['list-gds-procedures', 'read'],
+    ['upsert_custom_domain_certificate', 'update'],
+    ['activate_policy_rule', 'activate'],
+    ['sendMessage', 'send'],
+    // A name that is not an operation (a product, a noun) has none.
+    ['GitHub', undefined],
+    ['Open Weather Map', undefined],
+    ['zdx_start_analysis', undefined],
+  ])('%j -> %j', (name, op) => {
+    expect(nameOperation(name)).toBe(op);
+  });
+});

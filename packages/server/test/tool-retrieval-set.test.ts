@@ -1,0 +1,50 @@
+import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { loadCatalog } from '../src/catalog/load.js';
+
+const bench = (file: string) => fileURLToPath(new URL(`../../../bench/eval/${file}`, import.meta.url));
+
+describe('the tool-retrieval set (bench/tool-retrieval.js)', () => {
+  const catalog = loadCatalog(bench('docker-tools.json'));
+  const ids = new Set(catalog.map((s) => s.id));
+  type Requests = {
+    heldOut?: boolean;
+    queries: Array<{ id: string; split: string; tool: string; query: string; relevant: Record<string, number> }>;
+  };
+  const read = <T>(file: string) => JSON.parse(fs.readFileSync(bench(file), 'utf8')) as T;
+  const { queries } = read<Requests>('docker-tools-requests.json');
+  const heldOut = read<Requests>('docker-tools-requests-2.json');
+  const sample = read<{ tools: string[] }>('docker-tools-sample-2.json').tools;
+
+  it('is an operator catalog of single tools the server loads', () => {
+    expect(catalog.length).toBeGreaterThan(700);
+    expect(catalog.every((s) => s.tools === undefined && s.description !== '')).toBe(true);
+  });
+
+  it('labels only ids of the catalog, the sampled tool at grade 2, odd requests dev and even test', () => {
+    expect(new Set(queries.map((q) => q.id)).size).toBe(queries.length);
+    for (const q of queries) {
+      expect(Object.keys(q.relevant).filter((id) => !ids.has(id))).toEqual([]);
+      expect(q.relevant[q.tool]).toBe(2);
+      expect(Object.values(q.relevant).every((g) => g === 1 || g === 2)).toBe(true);
+      expect(q.split).toBe(Number(q.id.slice(1)) % 2 === 1 ? 'dev' : 'test');
+    }
+  });
+
+  it('has a held-out set, all test, one request per tool of its committed sample (at most 6 per server)', () => {
+    expect(heldOut.heldOut).toBe(true);
+    expect(heldOut.queries.map((q) => q.tool)).toEqual(sample);
+    expect(heldOut.queries.map((q) => q.id)).toEqual(sample.map((_, i) => `h${String(i + 1).padStart(3, '0')}`));
+    const server = new Map(catalog.map((s) => [s.id, s.connection.docs]));
+    const perServer = new Map<string | undefined, number>();
+    for (const id of sample) perServer.set(server.get(id), (perServer.get(server.get(id)) ?? 0) + 1);
+    expect(Math.max(...perServer.values())).toBeLessThanOrEqual(6);
+    for (const q of heldOut.queries) {
+      expect(q.split).toBe('test');
+      expect(Object.keys(q.relevant).filter((id) => !ids.has(id))).toEqual([]);
+      expect(q.relevant[q.tool]).toBe(2);
+      expect(Object.values(q.relevant).every((g) => g === 1 || g === 2)).toBe(true);
+    }
+  });
+});
