@@ -39,6 +39,14 @@ describe('nameOperation', () => {
     ['GitHub', undefined],
     ['Open Weather Map', undefined],
     ['zdx_start_analysis', undefined],
+    // A display name (capitals, spaces, a dot) is a product's, not a tool's: `New York Times` does not create.
+    ['New York Times', undefined],
+    ['Brave NewCoin', undefined],
+    ['Image Upload', undefined],
+    ['Remove.bg', undefined],
+    ['GetOTP', undefined],
+    ['Find-A-Domain', undefined],
+    ['zcaceres/fetch-mcp', undefined],
   ])('%j -> %j', (name, op) => {
     expect(nameOperation(name)).toBe(op);
   });

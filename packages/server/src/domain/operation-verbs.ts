@@ -44,8 +44,15 @@ export function requestOperation(text: string): Operation | undefined {
   return undefined;
 }
 
-/** The operation a tool's name performs: its first word, or its second after a product prefix; undefined for none. */
+/** A tool's name: one identifier starting in lower case (`delete_group`, `sendMessage`, `list-gds-procedures`). */
+const TOOL_NAME = /^[a-z][A-Za-z0-9_-]*$/;
+
+/**
+ * The operation a tool's name performs: its first word, or its second after a product prefix; undefined for none,
+ * and for a display name (`New York Times`, `Remove.bg`, `GetOTP`), which names a product, not an operation.
+ */
 export function nameOperation(name: string): Operation | undefined {
+  if (!TOOL_NAME.test(name)) return undefined;
   const words = textWords(toolWords(name));
   return NAME_VERBS.get(words[0] ?? '') ?? NAME_VERBS.get(words[1] ?? '');
 }
