@@ -943,6 +943,12 @@ describe('a facilitator built from the x402 packages settles on the local chain'
     await server.stop();
     await facilitator.close();
   });
+  // The chain stamps blocks by the wall clock, and authorizations expire by it: our clock, which the tests move
+  // forward only, must not fall behind it on a slow run, or an authorization signed for 240 s from our clock is
+  // already past its validBefore by the chain's.
+  beforeEach(() => {
+    server.clock.set(Math.max(server.clock.now(), Date.now()));
+  });
 
   it('a funded payer settles through it; an unfunded one is refused by it', async () => {
     // With the chain to read, nothing is left unreconcilable.
