@@ -355,3 +355,62 @@ describe('coverage and near-duplicate servers in fused search', () => {
     }
   });
 });
+
+describe('word senses in fused search', () => {
+  let dir: string;
+  let db: Database;
+  let repo: SkillsStore;
+  beforeAll(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'axle-senses-'));
+    db = await Database.open(path.join(dir, 'axle.db'));
+    await migrate(db);
+    repo = createSkillsStore(db);
+    const skills = loadCatalog(SMALL_CATALOG);
+    const base = skills.find((s) => s.id === 'deepl')!;
+    const record = (id: string, description: string, category: string) => ({
+      ...base,
+      id,
+      name: id,
+      description,
+      category,
+      tags: [],
+    });
+    // "events" on a stage, and three brokers the vocabulary's `message queue` -> kafka rabbitmq finds.
+    skills.push(
+      record('showtime', 'Search events, attractions or venues', 'data-processing'),
+      record('bunny-broker', 'Connect to RabbitMQ', 'storage-state'),
+      record('streams', 'Managed Kafka clusters', 'storage-state'),
+      record('kafka-registry', 'Kafka schema registry', 'storage-state'),
+    );
+    await repo.replaceCatalog(
+      skills.map((skill) => ({ skill, slug: slugify(skill.name) })),
+      'fp',
+    );
+  });
+  afterAll(async () => {
+    await db.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  const semantic = (hits: Array<{ id: string; score: number }>) =>
+    ({
+      state: () => 'ready',
+      search: async () => ({ hits, vector: unit(0) }),
+      passageScores: () => new Map(),
+    }) as unknown as SemanticIndex;
+  const first = async (sensePenalty: number, hits: Array<{ id: string; score: number }> = []) =>
+    (
+      await createSkillSearch({ repo, semantic: semantic(hits), sensePenalty }).search({
+        query: 'publish events to a message queue',
+        limit: 5,
+      })
+    ).results[0]?.id;
+
+  it('sends a candidate of the other sense than the vocabulary fixed below those of its sense', async () => {
+    expect(await first(0)).toBe('showtime');
+    expect(await first(0.1)).not.toBe('showtime');
+  });
+  it('leaves a candidate among the sentence model first ones where it is', async () => {
+    expect(await first(0.1, [{ id: 'showtime', score: 0.6 }])).toBe('showtime');
+  });
+});

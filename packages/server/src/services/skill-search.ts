@@ -13,6 +13,7 @@ import { requestFocus } from '../domain/request-focus.js';
 import { withoutScopeAdjectives } from '../domain/scope-words.js';
 import { withoutSubordinateClause } from '../domain/subordinate-clause.js';
 import { namesake, termCoverage, termStems } from '../domain/term-coverage.js';
+import { otherSense } from '../domain/word-sense.js';
 import { nameOperation, type Operation, requestOperation } from '../domain/operation-verbs.js';
 import type { SemanticIndex } from '../search/semantic-index.js';
 import type { SemanticHits } from '../search/worker-protocol.js';
@@ -73,6 +74,8 @@ export interface SkillSearchOptions {
   conversionPenalty?: number;
   /** Score a reranked candidate loses when a request word is only in its name; see DEFAULT_NAMESAKE_PENALTY. */
   namesakePenalty?: number;
+  /** Score a reranked candidate of another sense than the vocabulary's loses; see DEFAULT_SENSE_PENALTY. */
+  sensePenalty?: number;
   /** Score a reranked candidate gains when its name performs the request's operation, and loses for another; see DEFAULT_OPERATION_BONUS. */
   operationBonus?: number;
 }
@@ -177,6 +180,18 @@ export const DEFAULT_CONVERSION_PENALTY = 0.3;
  */
 export const DEFAULT_NAMESAKE_PENALTY = 0.05;
 /**
+ * A reranked candidate the request does not name whose record holds just one of the request's words (3 to 6 of them)
+ * and none of the words the vocabulary added, outside the category 2 of the first 3 reranked candidates holding an added
+ * word share (domain/word-sense.ts `otherSense`: Ticketmaster for "publish events to a message queue", which adds
+ * kafka rabbitmq; OpenZeppelin contracts for "send a contract out for electronic signature"), loses this, unless it
+ * is among the sentence model's first SENSE_MODEL_TOP for the request (the vocabulary's sense can be the wrong one:
+ * "severe weather alerts" adds alerting and monitoring). Chosen on the dev halves and a probe of two-sense words
+ * (bench/README.md, twenty-sixth round, helper <senses>).
+ */
+export const DEFAULT_SENSE_PENALTY = 0.1;
+const SENSE = { minStems: 3, maxStems: 6, voters: 3, quorum: 2 };
+const SENSE_MODEL_TOP = 5;
+/**
  * A reranked candidate whose name performs the operation the request names first (domain/operation-verbs.ts:
  * `delete_group` for "get rid of the group") gains this, and one whose name performs another operation loses it: in a
  * catalog of single tools, a product's tools differ by their verb alone. Chosen on the tool-retrieval dev half
@@ -234,6 +249,7 @@ export function createSkillSearch({
   siblingReach = DEFAULT_SIBLING_REACH,
   conversionPenalty = DEFAULT_CONVERSION_PENALTY,
   namesakePenalty = DEFAULT_NAMESAKE_PENALTY,
+  sensePenalty = DEFAULT_SENSE_PENALTY,
   operationBonus = DEFAULT_OPERATION_BONUS,
   ordinaryWord,
 }: SkillSearchDeps): SkillSearch {
@@ -247,6 +263,7 @@ export function createSkillSearch({
     coverageWeight > 0 ||
     conversionPenalty > 0 ||
     namesakePenalty > 0 ||
+    sensePenalty > 0 ||
     operationBonus > 0 ||
     siblingGap >= 0;
   /**
@@ -258,7 +275,9 @@ export function createSkillSearch({
    * candidate's product key names it too: keyedNames), and `coverageWeight` x the share of the request's content words (`stems`) their record holds; they lose
    * `conversionPenalty` when their record converts off the path of one of the request's `conversions`
    * (offPathConversion), and `namesakePenalty` when the request does not name them and a request word is only in
-   * their name (namesake, the vocabulary's `added` stems counting as the request's). Then the MCP servers of one product follow the first of them (groupSiblings), its siblings
+   * their name (namesake, the vocabulary's `added` stems counting as the request's), and `sensePenalty` when the request does not
+   * name them and their record holds one request word and none of the `added` ones, outside the category of the records
+   * that hold those (otherSense), unless the sentence model puts them among its first SENSE_MODEL_TOP. Then the MCP servers of one product follow the first of them (groupSiblings), its siblings
    * down to `siblingReach` reranked with them (siblingsBelow). Skills without passages keep their fused score
    * but for these bonuses. Reads the records `known` lacks; returns the skills it read.
    */
@@ -302,6 +321,8 @@ export function createSkillSearch({
       ordinaryWord === undefined ? [] : keyedNames(query, [...read.values()], { stems, added, ordinary: ordinaryWord }),
     );
     const whole = new Map(hits.hits.map((h) => [h.id, h.score]));
+    const offSense = sensePenalty > 0 ? otherSense(stems, added, [...read.values()], SENSE) : new Set<string>();
+    for (const h of hits.hits.slice(0, SENSE_MODEL_TOP)) offSense.delete(h.id);
     const sole = soleNamed(probes, [...read.values()]);
     // Below the semantic ranker's last hit, a skill's cosine is at most that hit's (or the cut-off).
     const floor = hits.hits.at(-1)?.score ?? minCosine;
@@ -333,11 +354,21 @@ export function createSkillSearch({
             ? conversionPenalty
             : 0;
         const misnamed = lift === 0 && skill !== undefined && namesake(stems, added, skill) ? namesakePenalty : 0;
+        const unsensed = lift === 0 && offSense.has(f.id) ? sensePenalty : 0;
         const performs = operation === undefined || skill === undefined ? undefined : nameOperation(skill.name);
         const verb = performs === undefined ? 0 : performs === operation ? operationBonus : -operationBonus;
         return {
           id: f.id,
-          score: f.score + rerankWeight * gain + bonus + lift + coverageWeight * coverage - offPath - misnamed + verb,
+          score:
+            f.score +
+            rerankWeight * gain +
+            bonus +
+            lift +
+            coverageWeight * coverage -
+            offPath -
+            misnamed -
+            unsensed +
+            verb,
         };
       })
       .sort((a, b) => b.score - a.score);
