@@ -1,3 +1,4 @@
+import type { Skill } from '@axle/sdk';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -21,6 +22,34 @@ const unit = (...hot: number[]) => {
   const n = Math.hypot(...v);
   return v.map((x) => x / n);
 };
+
+/** A ready semantic side whose hits and passage scores (none unless given) are given. */
+const semantic = (hits: Array<{ id: string; score: number }>, passages: Record<string, number> = {}) =>
+  ({
+    state: () => 'ready',
+    search: async () => ({ hits, vector: unit(0) }),
+    passageScores: (_v: Float32Array, ids: readonly string[]) =>
+      new Map(Object.entries(passages).filter(([id]) => ids.includes(id))),
+  }) as unknown as SemanticIndex;
+
+/** A SQLite skills store, in a folder of its own, holding `skills`; `close` removes it. */
+async function storeOf(skills: Skill[], slug: (skill: Skill) => string = (skill) => slugify(skill.name)) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'axle-rerank-'));
+  const db = await Database.open(path.join(dir, 'axle.db'));
+  await migrate(db);
+  const repo = createSkillsStore(db);
+  await repo.replaceCatalog(
+    skills.map((skill) => ({ skill, slug: slug(skill) })),
+    'fp',
+  );
+  return {
+    repo,
+    close: async () => {
+      await db.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
 
 describe('passages', () => {
   it('are the tools (names as words) and the description: its sentences when it has several, else itself', () => {
@@ -67,32 +96,12 @@ describe('passages', () => {
 });
 
 describe('passage rerank in fused search', () => {
-  let dir: string;
-  let db: Database;
   let repo: SkillsStore;
+  let close: () => Promise<void>;
   beforeAll(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'axle-rerank-'));
-    db = await Database.open(path.join(dir, 'axle.db'));
-    await migrate(db);
-    repo = createSkillsStore(db);
-    await repo.replaceCatalog(
-      loadCatalog(SMALL_CATALOG).map((skill) => ({ skill, slug: slugify(skill.name) })),
-      'fp',
-    );
+    ({ repo, close } = await storeOf(loadCatalog(SMALL_CATALOG)));
   });
-  afterAll(async () => {
-    await db.close();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
-
-  /** A ready semantic side whose hits and passage scores are given. */
-  const semantic = (hits: Array<{ id: string; score: number }>, passages: Record<string, number>) =>
-    ({
-      state: () => 'ready',
-      search: async () => ({ hits, vector: unit(0) }),
-      passageScores: (_v: Float32Array, ids: readonly string[]) =>
-        new Map(Object.entries(passages).filter(([id]) => ids.includes(id))),
-    }) as unknown as SemanticIndex;
+  afterAll(() => close());
 
   it('lifts a candidate whose best passage fits better than its whole text, and leaves the others in fused order', async () => {
     const hits = [
@@ -208,14 +217,9 @@ describe('passage rerank in fused search', () => {
 });
 
 describe('coverage and near-duplicate servers in fused search', () => {
-  let dir: string;
-  let db: Database;
   let repo: SkillsStore;
+  let close: () => Promise<void>;
   beforeAll(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'axle-siblings-'));
-    db = await Database.open(path.join(dir, 'axle.db'));
-    await migrate(db);
-    repo = createSkillsStore(db);
     const skills = loadCatalog(SMALL_CATALOG);
     const slack = skills.find((s) => s.id === 'slack-mcp')!;
     // Another server for the same product, whose record shares no word with the requests below.
@@ -232,22 +236,10 @@ describe('coverage and near-duplicate servers in fused search', () => {
       },
       { ...deepl, id: 'scribe', name: 'Scribe', description: 'Turns recorded speech into text', tags: [] },
     );
-    await repo.replaceCatalog(
-      skills.map((skill) => ({ skill, slug: slugify(skill.name) })),
-      'fp',
-    );
+    ({ repo, close } = await storeOf(skills));
   });
-  afterAll(async () => {
-    await db.close();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => close());
 
-  const semantic = (hits: Array<{ id: string; score: number }>) =>
-    ({
-      state: () => 'ready',
-      search: async () => ({ hits, vector: unit(0) }),
-      passageScores: () => new Map(),
-    }) as unknown as SemanticIndex;
   const ids = (r: { results: Array<{ id: string }> }) => r.results.map((x) => x.id);
   // One Slack server first, its sibling last, unrelated records between.
   const hits = [
@@ -322,49 +314,41 @@ describe('coverage and near-duplicate servers in fused search', () => {
   });
 
   it("lifts a tool whose name performs the operation the request names, over the same product's other tools", async () => {
-    const toolDb = await Database.open(path.join(dir, 'tools.db'));
+    const [base] = loadCatalog(SMALL_CATALOG);
+    const tool = (name: string, description: string) => ({
+      ...base!,
+      id: slugify(name),
+      name,
+      description,
+      tools: undefined,
+    });
+    const skills = [
+      tool('create_group', 'Create a group in the directory'),
+      tool('delete_group', 'Delete a group from the directory'),
+    ];
+    const tools = await storeOf(skills, (skill) => skill.id);
     try {
-      await migrate(toolDb);
-      const tools = createSkillsStore(toolDb);
-      const [base] = loadCatalog(SMALL_CATALOG);
-      const tool = (name: string, description: string) => ({
-        ...base!,
-        id: slugify(name),
-        name,
-        description,
-        tools: undefined,
-      });
-      const skills = [
-        tool('create_group', 'Create a group in the directory'),
-        tool('delete_group', 'Delete a group from the directory'),
-      ];
-      await tools.replaceCatalog(
-        skills.map((skill) => ({ skill, slug: skill.id })),
-        'fp',
-      );
       const order = async (query: string, operationBonus?: number) =>
         ids(
-          await createSkillSearch({ repo: tools, semantic: semantic([]), operationBonus }).search({ query, limit: 5 }),
+          await createSkillSearch({ repo: tools.repo, semantic: semantic([]), operationBonus }).search({
+            query,
+            limit: 5,
+          }),
         );
       // Neither record holds "get rid of": BM25 ranks both on "group" alone, the name decides.
       expect(await order('get rid of the group', 0)).toEqual(['create-group', 'delete-group']);
       expect(await order('get rid of the group')).toEqual(['delete-group', 'create-group']);
       expect(await order('add a group')).toEqual(['create-group', 'delete-group']);
     } finally {
-      await toolDb.close();
+      await tools.close();
     }
   });
 });
 
 describe('word senses in fused search', () => {
-  let dir: string;
-  let db: Database;
   let repo: SkillsStore;
+  let close: () => Promise<void>;
   beforeAll(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'axle-senses-'));
-    db = await Database.open(path.join(dir, 'axle.db'));
-    await migrate(db);
-    repo = createSkillsStore(db);
     const skills = loadCatalog(SMALL_CATALOG);
     const base = skills.find((s) => s.id === 'deepl')!;
     const record = (id: string, description: string, category: string) => ({
@@ -382,22 +366,10 @@ describe('word senses in fused search', () => {
       record('streams', 'Managed Kafka clusters', 'storage-state'),
       record('kafka-registry', 'Kafka schema registry', 'storage-state'),
     );
-    await repo.replaceCatalog(
-      skills.map((skill) => ({ skill, slug: slugify(skill.name) })),
-      'fp',
-    );
+    ({ repo, close } = await storeOf(skills));
   });
-  afterAll(async () => {
-    await db.close();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => close());
 
-  const semantic = (hits: Array<{ id: string; score: number }>) =>
-    ({
-      state: () => 'ready',
-      search: async () => ({ hits, vector: unit(0) }),
-      passageScores: () => new Map(),
-    }) as unknown as SemanticIndex;
   const first = async (sensePenalty: number, hits: Array<{ id: string; score: number }> = []) =>
     (
       await createSkillSearch({ repo, semantic: semantic(hits), sensePenalty }).search({
