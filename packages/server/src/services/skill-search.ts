@@ -6,6 +6,7 @@ import { type FeedbackOptions, feedbackTerms } from '../domain/feedback-terms.js
 import { type FusedHit, reciprocalRankFusion } from '../domain/fusion.js';
 import { keyedNames, type NameProbes, nameLift, nameProbes, soleNamed } from '../domain/name-match.js';
 import { groupSiblings, PACKAGING, productKey, siblingsBelow } from '../domain/near-duplicates.js';
+import { nameOperation, type Operation, requestOperation } from '../domain/operation-verbs.js';
 import { compileThesaurus, expandedSentence, expansionTerms } from '../domain/query-expansion.js';
 import { queryTerms } from '../domain/query-terms.js';
 import { withoutArguments } from '../domain/request-arguments.js';
@@ -14,7 +15,6 @@ import { withoutScopeAdjectives } from '../domain/scope-words.js';
 import { withoutSubordinateClause } from '../domain/subordinate-clause.js';
 import { namesake, termCoverage, termStems } from '../domain/term-coverage.js';
 import { otherSense } from '../domain/word-sense.js';
-import { nameOperation, type Operation, requestOperation } from '../domain/operation-verbs.js';
 import type { SemanticIndex } from '../search/semantic-index.js';
 import type { SemanticHits } from '../search/worker-protocol.js';
 import type { SkillFilters, SkillsStore } from '../store/skills.js';
@@ -76,7 +76,7 @@ export interface SkillSearchOptions {
   namesakePenalty?: number;
   /** Score a reranked candidate of another sense than the vocabulary's loses; see DEFAULT_SENSE_PENALTY. */
   sensePenalty?: number;
-  /** Score a reranked candidate gains when its name performs the request's operation, and loses for another; see DEFAULT_OPERATION_BONUS. */
+  /** Score a candidate gains when its name performs the request's operation; see DEFAULT_OPERATION_BONUS. */
   operationBonus?: number;
 }
 
@@ -269,17 +269,20 @@ export function createSkillSearch({
   /**
    * The top fused candidates gain `rerankWeight` x how much better their best passage (a tool, a sentence) matches
    * the request than the skill's whole text does: a server whose one tool fits rises over one whose summary is merely
-   * close; `categoryBonus` when they are in the category most of the first candidates share (votedCategory); and
+   * close; `categoryBonus` when they are in the category most of the first candidates share (votedCategory);
    * `soleNameBonus`, `nameBonus` or `productBonus` when their name holds a product the request names (alone among the
-   * candidates, or not) or the vocabulary added (nameLift; with `ordinaryWord`, a request word in lower case that is a
-   * candidate's product key names it too: keyedNames), and `coverageWeight` x the share of the request's content words (`stems`) their record holds; they lose
+   * candidates, or not) or the vocabulary added (nameLift; with `ordinaryWord`, a lower-case request word that is a
+   * candidate's product key names it too: keyedNames); `coverageWeight` x the share of the request's content words
+   * (`stems`) their record holds; and `operationBonus` when their name performs the operation the request names
+   * (nameOperation, requestOperation), which they lose instead when it performs another. They lose
    * `conversionPenalty` when their record converts off the path of one of the request's `conversions`
-   * (offPathConversion), and `namesakePenalty` when the request does not name them and a request word is only in
-   * their name (namesake, the vocabulary's `added` stems counting as the request's), and `sensePenalty` when the request does not
-   * name them and their record holds one request word and none of the `added` ones, outside the category of the records
-   * that hold those (otherSense), unless the sentence model puts them among its first SENSE_MODEL_TOP. Then the MCP servers of one product follow the first of them (groupSiblings), its siblings
-   * down to `siblingReach` reranked with them (siblingsBelow). Skills without passages keep their fused score
-   * but for these bonuses. Reads the records `known` lacks; returns the skills it read.
+   * (offPathConversion); `namesakePenalty` when the request does not name them and a request word is only in their
+   * name (namesake, the vocabulary's `added` stems counting as the request's); and `sensePenalty` when the request
+   * does not name them and their record holds one request word and none of the `added` ones, outside the category of
+   * the records that hold those (otherSense), unless the sentence model puts them among its first SENSE_MODEL_TOP.
+   * Then the MCP servers of one product follow the first of them (groupSiblings), its siblings down to
+   * `siblingReach` reranked with them (siblingsBelow). Skills without passages keep their fused score but for these
+   * bonuses. Reads the records `known` lacks; returns the skills it read.
    */
   async function rerank(
     fused: FusedHit[],
