@@ -97,9 +97,7 @@ export function keyedNames(
   return [...words].filter(
     (w) =>
       !guard.ordinary(w) &&
-      candidates.some(
-        (c) => nameMatches(new Set([matchForm(w)]), c.name, c.id) && !namesake(guard.stems, guard.added, c),
-      ),
+      candidates.some((c) => nameMatches(nameProbe([w]), c.name, c.id) && !namesake(guard.stems, guard.added, c)),
   );
 }
 

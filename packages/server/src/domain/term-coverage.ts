@@ -27,6 +27,14 @@ export function termCoverage(stems: readonly string[], texts: readonly string[])
   return stems.filter((s) => held.has(s)).length / stems.length;
 }
 
+/** A record's texts that coverage reads: its name, id, description and tags. */
+export const recordTexts = (r: {
+  name: string;
+  id: string;
+  description: string;
+  tags: readonly string[];
+}): string[] => [r.name, r.id, r.description, r.tags.join(' ')];
+
 /**
  * Whether a record holds a request word only in its name or id (`Google Drive` for "driving directions"): its
  * description and tags hold none of the request's `stems` nor of the `added` stems (words the vocabulary added), so

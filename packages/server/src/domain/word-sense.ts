@@ -3,7 +3,7 @@
 // vocabulary added for the request's phrases ("message queue" -> kafka rabbitmq) say which sense the rest of the
 // request fixed; a record that holds one request word and none of them is of the other sense. Pure.
 import { votedCategory } from './category-vote.js';
-import { termCoverage } from './term-coverage.js';
+import { recordTexts, termCoverage } from './term-coverage.js';
 
 export interface SenseOptions {
   /** Request stems a request needs for one of them to be a minority of it. */
@@ -24,8 +24,6 @@ interface SenseRecord {
   category?: string;
 }
 
-const texts = (r: SenseRecord) => [r.name, r.id, r.description, r.tags.join(' ')];
-
 /**
  * The ids of `records` (a rerank's pool, best first) of another sense than the request's: each holds, in its name,
  * id, description and tags, exactly one of the request's `stems` (`minStems` to `maxStems` of them) and none of the `added`
@@ -41,7 +39,7 @@ export function otherSense(
 ): Set<string> {
   const other = new Set<string>();
   if (added.length === 0 || stems.length < minStems || stems.length > maxStems) return other;
-  const holds = records.map((r) => termCoverage(added, texts(r)) > 0);
+  const holds = records.map((r) => termCoverage(added, recordTexts(r)) > 0);
   const sense = votedCategory(
     records.filter((_, i) => holds[i]).map((r) => r.category),
     voters,
@@ -49,7 +47,7 @@ export function otherSense(
   );
   if (sense === undefined) return other;
   records.forEach((r, i) => {
-    if (!holds[i] && r.category !== sense && Math.round(termCoverage(stems, texts(r)) * stems.length) === 1)
+    if (!holds[i] && r.category !== sense && Math.round(termCoverage(stems, recordTexts(r)) * stems.length) === 1)
       other.add(r.id);
   });
   return other;

@@ -13,7 +13,7 @@ import { withoutArguments } from '../domain/request-arguments.js';
 import { requestFocus } from '../domain/request-focus.js';
 import { withoutScopeAdjectives } from '../domain/scope-words.js';
 import { withoutSubordinateClause } from '../domain/subordinate-clause.js';
-import { namesake, termCoverage, termStems } from '../domain/term-coverage.js';
+import { namesake, recordTexts, termCoverage, termStems } from '../domain/term-coverage.js';
 import { otherSense } from '../domain/word-sense.js';
 import type { SemanticIndex } from '../search/semantic-index.js';
 import type { SemanticHits } from '../search/worker-protocol.js';
@@ -346,10 +346,7 @@ export function createSkillSearch({
                 { sole: soleNameBonus, named: nameBonus, product: productBonus, described: describedBonus },
                 sole,
               );
-        const coverage =
-          skill === undefined
-            ? 0
-            : termCoverage(stems, [skill.name, skill.id, skill.description, skill.tags.join(' ')]);
+        const coverage = skill === undefined ? 0 : termCoverage(stems, recordTexts(skill));
         const offPath =
           skill !== undefined &&
           conversions.length > 0 &&
