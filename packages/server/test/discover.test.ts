@@ -589,6 +589,28 @@ describe('catalog reloads', () => {
       vector: new Float32Array([1, i, 0, 0].map((x) => x / Math.hypot(1, i))),
     }));
 
+  it('gives the semantic side every field a skill is embedded from, tools included', async () => {
+    const store = await openTestStore();
+    try {
+      const skills = catalogA().map((s, i) =>
+        i % 3 === 0 ? { ...s, tools: [{ name: 'get_forecast', description: `Forecast ${i}` }] } : s,
+      );
+      await store.skills.replaceCatalog(entries(skills), 'fp-sources');
+      expect(await store.skills.embeddingSources()).toEqual(
+        skills.map(({ id, name, description, tags, category, tools }) => ({
+          id,
+          name,
+          description,
+          tags,
+          category,
+          ...(tools && { tools }),
+        })),
+      );
+    } finally {
+      await store.close();
+    }
+  });
+
   it('a reload to another catalog reads as that catalog imported from scratch, and back again', async () => {
     const a = catalogA();
     const b = catalogB(a);

@@ -172,8 +172,8 @@ export function createPostgresSkillsStore(db: PostgresDatabase, now: () => numbe
     async embeddingSources(): Promise<EmbeddingSource[]> {
       const rows = await db.all<{ data: string }>('SELECT data FROM skills ORDER BY position');
       return rows.map((r) => {
-        const { id, name, description, tags, category } = JSON.parse(r.data) as Skill;
-        return { id, name, description, tags, category };
+        const { id, name, description, tags, category, tools } = JSON.parse(r.data) as Skill;
+        return { id, name, description, tags, category, ...(tools && { tools }) };
       });
     },
 
