@@ -2,15 +2,16 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CATEGORIES } from '@axle/sdk';
+import { CATEGORIES, MAX_EXAMPLE_CHARS, MAX_EXAMPLES } from '@axle/sdk';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readDockerCatalog } from '../src/catalog/build.js';
+import { readDockerCatalog, readSources } from '../src/catalog/build.js';
 import {
   buildCatalog,
   categoryCounts,
   distinctSeedRows,
   mcpConnection,
   serializeCatalog,
+  withExamples,
 } from '../src/catalog/compose.js';
 import { BUNDLED_CATALOG, loadCatalog } from '../src/catalog/load.js';
 import {
@@ -619,6 +620,23 @@ describe("Docker's MCP catalog", () => {
   });
 });
 
+describe("examples (the project's own requests a skill answers)", () => {
+  const skills = buildCatalog(sources);
+
+  it('joins each skill by id, trimmed and without repeats; a skill without any keeps no field', () => {
+    const out = withExamples(skills, { iucn: [' which animals are endangered ', 'which animals are endangered', ''] });
+    expect(out.find((s) => s.id === 'iucn')!.examples).toEqual(['which animals are endangered']);
+    expect(out.find((s) => s.id === 'pay-mcp')).not.toHaveProperty('examples');
+    expect(
+      serializeCatalog(buildCatalog({ ...sources, examples: { iucn: ['red list status of a species'] } })),
+    ).toContain('red list status of a species');
+  });
+
+  it('refuses examples for an id the catalog lacks, naming it', () => {
+    expect(() => withExamples(skills, { 'no-such-skill': ['anything'] })).toThrow(/no-such-skill/);
+  });
+});
+
 describe('the committed catalog', () => {
   const committed = loadCatalog();
 
@@ -644,6 +662,13 @@ describe('the committed catalog', () => {
     for (const s of committed) expect(s.connection.command ?? '', s.id).not.toContain('{{');
   });
 
+  it('gives every skill examples: plain requests it answers, lower case', () => {
+    for (const s of committed) {
+      expect(s.examples?.length ?? 0, s.id).toBeGreaterThanOrEqual(2);
+      for (const e of s.examples!) expect(e, s.id).toBe(e.toLowerCase().trim());
+    }
+  });
+
   it('holds both sources, with unique ids', () => {
     expect(committed.length).toBeGreaterThan(2000);
     expect(new Set(committed.map((s) => s.id)).size).toBe(committed.length);
@@ -667,12 +692,7 @@ describe('the committed catalog', () => {
 
   const data = fileURLToPath(new URL('../../../../shared/data/', import.meta.url));
   it.skipIf(!existsSync(data))('is exactly what the importer builds from the sources', () => {
-    const fromSources = () =>
-      buildCatalog({
-        publicApisMarkdown: readFileSync(join(data, 'public-apis/README.md'), 'utf8'),
-        mcpSeed: JSON.parse(readFileSync(join(data, 'mcp-registry/seed_2025_05_16.json'), 'utf8')),
-        docker: readDockerCatalog(join(data, 'docker-mcp-registry')),
-      });
+    const fromSources = () => buildCatalog(readSources(data));
     const text = serializeCatalog(fromSources());
     expect(serializeCatalog(fromSources())).toBe(text);
     expect(readFileSync(BUNDLED_CATALOG, 'utf8')).toBe(text);
@@ -708,6 +728,17 @@ describe('loadCatalog errors', () => {
     delete bad[1]!.connection.endpoint;
     const path = file('nested.json', JSON.stringify(bad));
     expect(() => loadCatalog(path)).toThrow(/: entry 1 \(id "[a-z0-9-]+"\): connection\.endpoint: /);
+  });
+
+  it('bounds examples: how many a skill has and how long each is', () => {
+    const withMany = structuredClone(good);
+    withMany[1] = { ...withMany[1]!, examples: Array.from({ length: MAX_EXAMPLES + 1 }, (_, i) => `request ${i}`) };
+    expect(() => loadCatalog(file('many.json', JSON.stringify(withMany)))).toThrow(/entry 1 .*: examples: /);
+    const withLong = structuredClone(good);
+    withLong[1] = { ...withLong[1]!, examples: ['x'.repeat(MAX_EXAMPLE_CHARS + 1)] };
+    expect(() => loadCatalog(file('long.json', JSON.stringify(withLong)))).toThrow(/entry 1 .*: examples\.0: /);
+    withLong[1]!.examples = ['x'.repeat(MAX_EXAMPLE_CHARS)];
+    expect(loadCatalog(file('fits.json', JSON.stringify(withLong)))[1]!.examples).toHaveLength(1);
   });
 
   it('rejects duplicate ids', () => {

@@ -185,6 +185,20 @@ describe('GET /skill/{id}', () => {
     expect(body.results[0].tools).toBeUndefined();
   });
 
+  it("shows a skill's examples; search finds it by an example's words and leaves the examples out", async () => {
+    const { json } = await get('uptimerobot');
+    expect(json.examples).toEqual(['is my homepage reachable from everywhere', 'tell me when the shop goes offline']);
+    const res = await fetch(`${server.url}/discover`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      // Only an example says "homepage" or "offline".
+      body: JSON.stringify({ query: 'homepage offline' }),
+    });
+    const body = (await res.json()) as any;
+    expect(body.results[0].id).toBe('uptimerobot');
+    expect(body.results[0].examples).toBeUndefined();
+  });
+
   it('finds a skill by case-insensitive id or by a slug of its name', async () => {
     expect((await get('GitHub-MCP')).json.id).toBe('github-mcp');
     expect((await get('GitHub MCP Server')).json.id).toBe('github-mcp');
@@ -589,21 +603,24 @@ describe('catalog reloads', () => {
       vector: new Float32Array([1, i, 0, 0].map((x) => x / Math.hypot(1, i))),
     }));
 
-  it('gives the semantic side every field a skill is embedded from, tools included', async () => {
+  it('gives the semantic side every field a skill is embedded from, tools and examples included', async () => {
     const store = await openTestStore();
     try {
       const skills = catalogA().map((s, i) =>
-        i % 3 === 0 ? { ...s, tools: [{ name: 'get_forecast', description: `Forecast ${i}` }] } : s,
+        i % 3 === 0
+          ? { ...s, tools: [{ name: 'get_forecast', description: `Forecast ${i}` }], examples: [`ask ${i}`] }
+          : s,
       );
       await store.skills.replaceCatalog(entries(skills), 'fp-sources');
       expect(await store.skills.embeddingSources()).toEqual(
-        skills.map(({ id, name, description, tags, category, tools }) => ({
+        skills.map(({ id, name, description, tags, category, tools, examples }) => ({
           id,
           name,
           description,
           tags,
           category,
           ...(tools && { tools }),
+          ...(examples && { examples }),
         })),
       );
     } finally {

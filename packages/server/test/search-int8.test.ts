@@ -117,6 +117,22 @@ describe('Int8Index', () => {
     ).toEqual(['s1000', 's300', 's7']);
   });
 
+  it('scores listed rows as a full scan does, in the order listed, repeats included; on a coarse index too', () => {
+    for (const index of [new Int8Index(ids, rows, EMBEDDING_DIM), new Int8Index(ids, rows, EMBEDDING_DIM, 1000)]) {
+      const q = queries[1]!;
+      const all = index.scoreAll(q);
+      const listed = [7, 0, ids.length - 1, 300, 7, 1001];
+      expect([...index.scoreRows(q, listed)]).toEqual(listed.map((row) => all[row]));
+      expect(index.scoreRows(q, [])).toHaveLength(0);
+      // A coarse search between two listed scorings leaves them alike.
+      index.search(q, 10, -1);
+      expect([...index.scoreRows(q, listed)]).toEqual(listed.map((row) => all[row]));
+    }
+    const one = normalize(new Float32Array(16).fill(1));
+    const small = new Int8Index(['a'], quantize([one], 16), 16);
+    expect(() => small.scoreRows(one, [0, 0])).toThrow(/2 rows listed of 1/);
+  });
+
   it('with the coarse pass, scores exactly the rows nearest in sign bits: the same top 10 for most queries, ties to the earlier row, filters kept', () => {
     // Every vector twice (rows s<i>, then d<i>), so ties are everywhere; the coarse pass from 1,000 rows on.
     const twice = [...shipped, ...shipped];

@@ -7,7 +7,7 @@ import { loadCatalog } from '../src/catalog/load.js';
 import { slugify } from '../src/catalog/mapping.js';
 import { quantizeInto } from '../src/domain/quantize.js';
 import { Int8Index } from '../src/search/int8-index.js';
-import { bestPassageScores, MAX_PASSAGES, skillPassages } from '../src/search/passages.js';
+import { bestPassageScores, MAX_PASSAGES, passageIndex, skillPassages } from '../src/search/passages.js';
 import type { SemanticIndex } from '../src/search/semantic-index.js';
 import { createSkillSearch } from '../src/services/skill-search.js';
 import { Database } from '../src/store/db.js';
@@ -52,7 +52,7 @@ async function storeOf(skills: Skill[], slug: (skill: Skill) => string = (skill)
 }
 
 describe('passages', () => {
-  it('are the tools (names as words) and the description: its sentences when it has several, else itself', () => {
+  it('are the examples, the tools (names as words) and the description: its sentences when it has several, else itself', () => {
     expect(
       skillPassages({
         description: 'Manage your tasks in one place. Sync them with every calendar you use.',
@@ -77,6 +77,10 @@ describe('passages', () => {
     expect(skillPassages({ description: '  ' })).toEqual([]);
     const many = Array.from({ length: 80 }, (_, i) => ({ name: `tool_${i}`, description: '' }));
     expect(skillPassages({ description: '', tools: many })).toHaveLength(MAX_PASSAGES);
+    // Examples come first, so a server with many tools keeps them within the bound.
+    const withExamples = skillPassages({ description: 'Tasks.', tools: many, examples: ['add a to-do for tomorrow'] });
+    expect(withExamples[0]).toBe('add a to-do for tomorrow');
+    expect(withExamples).toHaveLength(MAX_PASSAGES);
   });
 
   it('score each skill by its best passage, among the skills asked for', () => {
@@ -87,11 +91,13 @@ describe('passages', () => {
     vectors.forEach((v, i) => {
       scales[i] = quantizeInto(v, codes, i * DIM);
     });
-    const p = { index: new Int8Index(owners, { codes, scales }, DIM), owners };
-    const best = bestPassageScores(p, unit(1), ['a', 'b']);
+    const p = passageIndex(new Int8Index(owners, { codes, scales }, DIM), owners);
+    const best = bestPassageScores(p, unit(1), ['a', 'b', 'a', 'none']);
     expect(best.get('a')).toBeCloseTo(1, 1);
     expect(best.get('b')).toBeCloseTo(Math.SQRT1_2, 1);
     expect([...bestPassageScores(p, unit(1), ['b']).keys()]).toEqual(['b']);
+    expect(bestPassageScores(p, unit(1), ['none']).size).toBe(0);
+    expect(() => passageIndex(p.index, ['a', 'b', 'a'])).toThrow(/passages of a are not consecutive/);
   });
 });
 

@@ -35,8 +35,8 @@ export const DiscoverFilters = z
   .openapi('DiscoverFilters');
 export type DiscoverFilters = z.infer<typeof DiscoverFilters>;
 
-/** A search result: the skill without its tool list (GET /skill/{id} has it), with its relevance. */
-export const SkillResult = Skill.omit({ tools: true })
+/** A search result: the skill without its tool list and examples (GET /skill/{id} has them), with its relevance. */
+export const SkillResult = Skill.omit({ tools: true, examples: true })
   .extend({ relevance: z.number().min(0).max(1) })
   .openapi('SkillResult');
 export type SkillResult = z.infer<typeof SkillResult>;

@@ -56,6 +56,10 @@ export const SkillInstall = z
   .openapi('SkillInstall');
 export type SkillInstall = z.infer<typeof SkillInstall>;
 
+/** Bounds on a skill's examples: each is a request, and each one is a passage search embeds and scores. */
+export const MAX_EXAMPLES = 10;
+export const MAX_EXAMPLE_CHARS = 300;
+
 /** A catalog entry. `relevance` is present only on search results. */
 export const Skill = z
   .object({
@@ -73,6 +77,11 @@ export const Skill = z
     quality: SkillQuality,
     tools: z.array(SkillTool).optional().describe('MCP servers: the tools it offers, when the source lists them'),
     install: SkillInstall.optional().describe('MCP servers: how to configure it'),
+    examples: z
+      .array(z.string().max(MAX_EXAMPLE_CHARS))
+      .max(MAX_EXAMPLES)
+      .optional()
+      .describe('Requests this skill answers, worded as people ask for them (searched with the rest of the record)'),
     deprecated: z
       .boolean()
       .optional()

@@ -1,5 +1,5 @@
-// `npm run catalog`: reads the two source snapshots, writes catalog/skills.json and copies their
-// licenses. The only module of the importer that touches the file system.
+// `npm run catalog`: reads the source snapshots and the project's examples, writes catalog/skills.json and copies
+// the snapshots' licenses. The only module of the importer that touches the file system.
 //
 //   node packages/server/dist/catalog/build.js [--sources <dir>] [--out <dir>]
 //
@@ -9,13 +9,15 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFi
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parse as parseYaml } from 'yaml';
-import { buildCatalog, categoryCounts, serializeCatalog } from './compose.js';
+import { buildCatalog, type CatalogSources, categoryCounts, serializeCatalog } from './compose.js';
 import { type DockerServerRow, parseDockerServer } from './parse-docker-registry.js';
 
 const PUBLIC_APIS = 'public-apis';
 const MCP_REGISTRY = 'mcp-registry';
 const MCP_SEED_FILE = 'seed_2025_05_16.json';
 const DOCKER_REGISTRY = 'docker-mcp-registry';
+/** The project's own source in catalog/: the requests each skill answers, by id. */
+const EXAMPLES_FILE = 'examples.json';
 
 /** Docker's catalog: every servers/<dir>/server.yaml (and tools.json when present), and the commit SOURCE.md names. */
 export function readDockerCatalog(dir: string): { commit: string; servers: DockerServerRow[] } {
@@ -36,6 +38,16 @@ export function readDockerCatalog(dir: string): { commit: string; servers: Docke
 const packageRoot = fileURLToPath(new URL('../../', import.meta.url));
 const repoRoot = join(packageRoot, '..', '..');
 
+/** What the catalog is built from: the snapshots in `dir` and the project's own examples. */
+export function readSources(dir: string): CatalogSources {
+  return {
+    publicApisMarkdown: readFileSync(join(dir, PUBLIC_APIS, 'README.md'), 'utf8'),
+    mcpSeed: JSON.parse(readFileSync(join(dir, MCP_REGISTRY, MCP_SEED_FILE), 'utf8')),
+    docker: readDockerCatalog(join(dir, DOCKER_REGISTRY)),
+    examples: JSON.parse(readFileSync(join(packageRoot, 'catalog', EXAMPLES_FILE), 'utf8')),
+  };
+}
+
 function arg(argv: readonly string[], flag: string): string | undefined {
   const i = argv.indexOf(flag);
   return i >= 0 ? argv[i + 1] : undefined;
@@ -45,11 +57,7 @@ export function run(argv: readonly string[], env: NodeJS.ProcessEnv): void {
   const sources = arg(argv, '--sources') ?? env.CATALOG_SOURCES ?? join(repoRoot, '..', 'shared', 'data');
   const out = arg(argv, '--out') ?? join(packageRoot, 'catalog');
 
-  const skills = buildCatalog({
-    publicApisMarkdown: readFileSync(join(sources, PUBLIC_APIS, 'README.md'), 'utf8'),
-    mcpSeed: JSON.parse(readFileSync(join(sources, MCP_REGISTRY, MCP_SEED_FILE), 'utf8')),
-    docker: readDockerCatalog(join(sources, DOCKER_REGISTRY)),
-  });
+  const skills = buildCatalog(readSources(sources));
 
   mkdirSync(join(out, 'licenses'), { recursive: true });
   writeFileSync(join(out, 'skills.json'), serializeCatalog(skills));

@@ -28,6 +28,8 @@ export interface CatalogSources {
   mcpSeed: unknown;
   /** Docker's MCP catalog: the servers (parsed) and the commit of the snapshot. */
   docker?: { commit: string; servers: readonly DockerServerRow[] };
+  /** The project's own examples (catalog/examples.json): requests each skill answers, by skill id. */
+  examples?: Readonly<Record<string, readonly string[]>>;
 }
 
 /** A skill before its id is fixed: `slug` is preferred, `fallback` is used when the slug is shared. */
@@ -394,7 +396,19 @@ export function buildCatalog(sources: CatalogSources): Skill[] {
   const drafts = entries.map(mcpDraft);
   const first = assignIds([...apis, ...drafts.slice(0, seed.length)]);
   const rest = assignIds(drafts.slice(seed.length), new Set(first.map((s) => s.id)));
-  return [...first, ...rest].sort((a, b) => (a.id < b.id ? -1 : 1));
+  const skills = [...first, ...rest].sort((a, b) => (a.id < b.id ? -1 : 1));
+  return sources.examples ? withExamples(skills, sources.examples) : skills;
+}
+
+/** Each skill with its examples; an example keyed by an id the catalog lacks is an error (a renamed or dropped skill). */
+export function withExamples(skills: readonly Skill[], examples: Readonly<Record<string, readonly string[]>>): Skill[] {
+  const ids = new Set(skills.map((s) => s.id));
+  const unknown = Object.keys(examples).filter((id) => !ids.has(id));
+  if (unknown.length > 0) throw new Error(`examples for skills the catalog lacks: ${unknown.slice(0, 10).join(', ')}`);
+  return skills.map((s) => {
+    const own = [...new Set((examples[s.id] ?? []).map((e) => e.trim()).filter((e) => e.length > 0))];
+    return own.length > 0 ? { ...s, examples: own } : s;
+  });
 }
 
 /** Two-space JSON with a final newline: stable diffs, byte-identical re-runs. */

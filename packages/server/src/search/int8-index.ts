@@ -50,6 +50,7 @@ export class Int8Index {
   private readonly kernel: Kernel;
   private readonly queryCodes: Int8Array;
   private readonly scores: Int32Array;
+  private readonly listed: Int32Array;
   private readonly rowOf: Map<string, number>;
 
   private readonly scales: Float32Array;
@@ -75,10 +76,12 @@ export class Int8Index {
     const coarse = count >= coarseFrom && dim % 128 === 0 && dim <= 3968;
     const bitBytes = dim / 8;
     const picked = Math.ceil(count * COARSE_SHARE);
-    // Layout: the query's codes, the matrix's, one i32 score per row; with the coarse pass, the query's
-    // sign bits, the rows', one i32 distance per row, then the picked rows and their scores.
+    // Layout: the query's codes, the matrix's, one i32 score per row, room for a list of rows (scoreRows); with
+    // the coarse pass, the query's sign bits, the rows', one i32 distance per row, then the picked rows and their
+    // scores.
     const scoresAt = dim + count * dim;
-    const bitsAt = scoresAt + count * 4;
+    const listedAt = scoresAt + count * 4;
+    const bitsAt = listedAt + count * 4;
     const distancesAt = bitsAt + bitBytes + count * bitBytes;
     const candidatesAt = distancesAt + count * 4;
     const bytes = coarse ? candidatesAt + picked * 8 : bitsAt;
@@ -88,6 +91,7 @@ export class Int8Index {
     new Int8Array(buffer, dim, count * dim).set(rows.codes);
     this.scales = rows.scales;
     this.scores = new Int32Array(buffer, scoresAt, count);
+    this.listed = new Int32Array(buffer, listedAt, count);
     this.rowOf = new Map(ids.map((id, row) => [id, row]));
     if (coarse) {
       signBits(rows.codes, count, dim, new Uint8Array(buffer, bitsAt + bitBytes, count * bitBytes));
@@ -114,6 +118,19 @@ export class Int8Index {
     this.kernel.dots(0, this.dim, rows, this.dim, this.dim + rows * this.dim);
     const out = new Float32Array(rows);
     for (let row = 0; row < rows; row++) out[row] = this.scores[row]! * qScale * this.scales[row]!;
+    return out;
+  }
+
+  /** The cosine of unit vector `q` with each of `rows` (row numbers, at most `size` of them), in their order. */
+  scoreRows(q: Float32Array, rows: readonly number[]): Float32Array {
+    if (q.length !== this.dim) throw new Error(`query has ${q.length} components, the index ${this.dim}`);
+    if (rows.length > this.ids.length) throw new Error(`${rows.length} rows listed of ${this.ids.length}`);
+    const qScale = quantizeInto(q, this.queryCodes, 0);
+    this.listed.set(rows);
+    const { listed, scores } = this;
+    this.kernel.dotsAt(0, this.dim, listed.byteOffset, rows.length, this.dim, scores.byteOffset);
+    const out = new Float32Array(rows.length);
+    for (const [k, row] of rows.entries()) out[k] = scores[k]! * qScale * this.scales[row]!;
     return out;
   }
 

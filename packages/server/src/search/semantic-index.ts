@@ -6,7 +6,7 @@ import { DEFAULT_MODEL_WAIT_MS, type Embedder, EmbedderClient, withDeadline } fr
 import { EMBEDDING_DIM, EMBEDDING_MODEL, embeddingText, textHash } from './embedding-text.js';
 import { type QuantizedRows, quantizeInto } from '../domain/quantize.js';
 import { Int8Index } from './int8-index.js';
-import { bestPassageScores, type PassageIndex, skillPassages } from './passages.js';
+import { bestPassageScores, type PassageIndex, passageIndex, skillPassages } from './passages.js';
 import { BUNDLED_VECTORS, readQuantizedRows, readVectorsFile } from './vector-file.js';
 import type { SemanticHits } from './worker-protocol.js';
 
@@ -330,5 +330,5 @@ function loadPassages(skills: readonly EmbeddingSource[], file: string): Passage
   const { found, rows } = readQuantizedRows(file, EMBEDDING_MODEL, hashes);
   if (found.length === 0) return undefined;
   const kept = found.map((i) => owners[i]!);
-  return { index: new Int8Index(kept, rows, EMBEDDING_DIM), owners: kept };
+  return passageIndex(new Int8Index(kept, rows, EMBEDDING_DIM), kept);
 }

@@ -472,8 +472,8 @@ export function createSkillSearch({
         .map((f) => {
           const skill: Skill | undefined = skills.get(f.id);
           if (!skill) return undefined;
-          // A result names the skill; its tool list (up to hundreds) is read from GET /skill/{id}.
-          const { tools: _tools, ...result } = skill;
+          // A result names the skill; its tool list (up to hundreds) and examples are read from GET /skill/{id}.
+          const { tools: _tools, examples: _examples, ...result } = skill;
           return { ...result, relevance: round(f.relevance) };
         })
         .filter((r) => r !== undefined);

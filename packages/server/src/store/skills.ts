@@ -43,7 +43,7 @@ export interface StoredMatrix {
 }
 
 /** What a skill's embedding text is made of (see embeddingText). */
-export type EmbeddingSource = Pick<Skill, 'id' | 'name' | 'description' | 'tags' | 'category' | 'tools'>;
+export type EmbeddingSource = Pick<Skill, 'id' | 'name' | 'description' | 'tags' | 'category' | 'tools' | 'examples'>;
 
 export interface CatalogEntry {
   skill: Skill;
@@ -91,7 +91,10 @@ export interface LexicalRankings {
   flat: RankedId[];
 }
 
-/** bm25() weights, in skills_fts column order: name, description, tags, category, tools (tuned on `npm run eval`). */
+/**
+ * bm25() weights, in skills_fts column order: name, description, tags (with the examples: tagsText), category, tools
+ * (tuned on `npm run eval`).
+ */
 const BM25_WEIGHTS = [10, 2, 6, 2, 1] as const;
 /** bm25() weights of the flat ranking: the record as one text. */
 const FLAT_WEIGHTS = [1, 1, 1, 1, 1] as const;
@@ -383,15 +386,17 @@ export function createSkillsStore(db: Database): SkillsStore {
         tags: string;
         category: Skill['category'];
         tools: string | null;
+        examples: string | null;
       }>(
         `SELECT id, data ->> '$.name' AS name, data ->> '$.description' AS description, data -> '$.tags' AS tags, category,
-                data -> '$.tools' AS tools
+                data -> '$.tools' AS tools, data -> '$.examples' AS examples
            FROM skills ORDER BY position`,
       );
-      return rows.map(({ tools, ...r }) => ({
+      return rows.map(({ tools, examples, ...r }) => ({
         ...r,
         tags: JSON.parse(r.tags) as string[],
         ...(tools !== null && { tools: JSON.parse(tools) as NonNullable<Skill['tools']> }),
+        ...(examples !== null && { examples: JSON.parse(examples) as string[] }),
       }));
     },
 
@@ -422,7 +427,7 @@ async function insertSkills(q: Queryable, rows: ReadonlyArray<PlacedEntry & { ro
         rowid,
         skill.name,
         skill.description,
-        skill.tags.join(' '),
+        tagsText(skill),
         skill.category.replaceAll('-', ' '),
         toolsText(skill),
       ]),
@@ -458,6 +463,9 @@ async function diffWriter(q: Queryable): Promise<CatalogWriter> {
 }
 
 /** The full-text of the tools an MCP server lists: each tool's name as words, then its description. */
+/** The tags field the lexical index weighs: the tags and the examples (requests worded as people ask them). */
+export const tagsText = (skill: Skill): string => [skill.tags.join(' '), ...(skill.examples ?? [])].join('\n');
+
 export const toolsText = (skill: Skill): string =>
   (skill.tools ?? []).map((t) => `${toolWords(t.name)}. ${t.description}`).join('\n');
 

@@ -6,6 +6,7 @@ import {
   readEmbeddingMatrix,
   saveEmbeddings,
   type SkillsStore,
+  tagsText,
   toolsText,
 } from '../skills.js';
 import { PAGE_ROWS, pages } from '../pages.js';
@@ -22,8 +23,8 @@ import { bm25Search } from './bm25.js';
 import type { PostgresDatabase } from './db.js';
 
 /**
- * Weight classes of the skills' tsvector, as SQLite's bm25() column weights: name, tags, description, and
- * category with the tools an MCP server lists (a tsvector has four classes; SQLite weighs those two 2 and 1).
+ * Weight classes of the skills' tsvector, as SQLite's bm25() column weights: name, tags with the examples (tagsText),
+ * description, and category with the tools an MCP server lists (a tsvector has four classes; SQLite weighs those two 2 and 1).
  */
 const WEIGHTS = { A: 10, B: 6, C: 2, D: 2 };
 /** The flat ranking's classes: the record as one text (on SQLite every column weighs 1). */
@@ -172,8 +173,8 @@ export function createPostgresSkillsStore(db: PostgresDatabase, now: () => numbe
     async embeddingSources(): Promise<EmbeddingSource[]> {
       const rows = await db.all<{ data: string }>('SELECT data FROM skills ORDER BY position');
       return rows.map((r) => {
-        const { id, name, description, tags, category, tools } = JSON.parse(r.data) as Skill;
-        return { id, name, description, tags, category, ...(tools && { tools }) };
+        const { id, name, description, tags, category, tools, examples } = JSON.parse(r.data) as Skill;
+        return { id, name, description, tags, category, ...(tools && { tools }), ...(examples && { examples }) };
       });
     },
 
@@ -196,7 +197,7 @@ async function insertSkills(q: Queryable, rows: readonly PlacedEntry[]): Promise
       batch.flatMap((entry) => [
         ...skillColumns(entry),
         entry.skill.name,
-        entry.skill.tags.join(' '),
+        tagsText(entry.skill),
         entry.skill.description,
         `${entry.skill.category.replaceAll('-', ' ')}\n${toolsText(entry.skill)}`,
       ]),
