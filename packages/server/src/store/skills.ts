@@ -42,7 +42,7 @@ export interface StoredMatrix {
   rows: QuantizedRows;
 }
 
-/** What a skill's embedding text is made of (see embeddingText). */
+/** What a skill's embedded text and its passages are made of (embeddingText, skillPassages). */
 export type EmbeddingSource = Pick<Skill, 'id' | 'name' | 'description' | 'tags' | 'category' | 'tools' | 'examples'>;
 
 export interface CatalogEntry {

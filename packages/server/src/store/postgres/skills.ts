@@ -24,7 +24,8 @@ import type { PostgresDatabase } from './db.js';
 
 /**
  * Weight classes of the skills' tsvector, as SQLite's bm25() column weights: name, tags with the examples (tagsText),
- * description, and category with the tools an MCP server lists (a tsvector has four classes; SQLite weighs those two 2 and 1).
+ * description, and category with the tools an MCP server lists (a tsvector has four classes; SQLite weighs those two
+ * 2 and 1).
  */
 const WEIGHTS = { A: 10, B: 6, C: 2, D: 2 };
 /** The flat ranking's classes: the record as one text (on SQLite every column weighs 1). */
