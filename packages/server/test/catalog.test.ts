@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CATEGORIES, MAX_EXAMPLE_CHARS, MAX_EXAMPLES } from '@axle/sdk';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readDockerCatalog, readSources } from '../src/catalog/build.js';
+import { readSources } from '../src/catalog/build.js';
 import {
   buildCatalog,
   categoryCounts,

@@ -628,6 +628,25 @@ describe('catalog reloads', () => {
     }
   });
 
+  it("a reload that changes only a skill's examples searches the new ones and not the old", async () => {
+    const store = await openTestStore();
+    try {
+      const a = catalogA().map((s) => (s.id === 'ipinfo-3' ? { ...s, examples: ['where is this quokka'] } : s));
+      await store.skills.replaceCatalog(entries(a), 'fp-examples-1');
+      const found = async (q: string) => (await store.skills.lexicalSearch(q, {}, 5)).map((h) => h.id);
+      expect(await found('quokka')).toEqual(['ipinfo-3']);
+      const b = a.map((s) => (s.id === 'ipinfo-3' ? { ...s, examples: ['where is this wombat'] } : s));
+      expect(await store.skills.replaceCatalog(entries(b), 'fp-examples-2')).toBe(true);
+      expect(await found('wombat')).toEqual(['ipinfo-3']);
+      expect(await found('quokka')).toEqual([]);
+      expect((await store.skills.embeddingSources()).find((s) => s.id === 'ipinfo-3')?.examples).toEqual([
+        'where is this wombat',
+      ]);
+    } finally {
+      await store.close();
+    }
+  });
+
   it('a reload to another catalog reads as that catalog imported from scratch, and back again', async () => {
     const a = catalogA();
     const b = catalogB(a);

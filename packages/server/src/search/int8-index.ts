@@ -110,17 +110,6 @@ export class Int8Index {
     return this.ids.length;
   }
 
-  /** Cosine of unit vector `q` with every row, in row order. */
-  scoreAll(q: Float32Array): Float32Array {
-    if (q.length !== this.dim) throw new Error(`query has ${q.length} components, the index ${this.dim}`);
-    const rows = this.ids.length;
-    const qScale = quantizeInto(q, this.queryCodes, 0);
-    this.kernel.dots(0, this.dim, rows, this.dim, this.dim + rows * this.dim);
-    const out = new Float32Array(rows);
-    for (let row = 0; row < rows; row++) out[row] = this.scores[row]! * qScale * this.scales[row]!;
-    return out;
-  }
-
   /** The cosine of unit vector `q` with each of `rows` (row numbers, at most `size` of them), in their order. */
   scoreRows(q: Float32Array, rows: readonly number[]): Float32Array {
     if (q.length !== this.dim) throw new Error(`query has ${q.length} components, the index ${this.dim}`);
