@@ -10,7 +10,13 @@ import { createLogger } from '../src/logger.js';
 import { type Embedder, EmbedderClient } from '../src/search/embedder.js';
 import { EMBEDDING_DIM, EMBEDDING_MODEL, embeddingText, normalize, textHash } from '../src/search/embedding-text.js';
 import { SemanticIndex } from '../src/search/semantic-index.js';
-import { BUNDLED_VECTORS, decodeVectors, encodeVectors, readVectorsFile } from '../src/search/vector-file.js';
+import {
+  BUNDLED_VECTORS,
+  decodeVectors,
+  encodeVectors,
+  readVectorsFile,
+  storedEntries,
+} from '../src/search/vector-file.js';
 import { createSkillSearch } from '../src/services/skill-search.js';
 import { ManualClock } from '../src/clock.js';
 import { knowledgeHint } from '../src/services/learnings-port.js';
@@ -44,6 +50,22 @@ describe('precomputed vectors file', () => {
     for (const e of entries) expect(dot(e.vector, back.get(e.hash)!)).toBeGreaterThan(0.999);
     expect(decodeVectors(buf, 'another-model').size).toBe(0);
     expect(() => decodeVectors(buf.subarray(0, buf.length - 1), 'm1')).toThrow(/truncated/);
+  });
+
+  it('writes kept codes as stored, so rewriting a file with nothing new gives the same bytes', () => {
+    const entries = Array.from({ length: 12 }, (_, i) => ({ hash: `h${i}`, vector: randomUnit(512, i + 7) }));
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'axle-vectors-')), 'v.bin');
+    fs.writeFileSync(file, encodeVectors('m1', 512, entries));
+    const hashes = entries.map((e) => e.hash);
+    // Twice, as `npm run catalog:vectors` run twice does: a float round trip flipped codes at rounding edges.
+    for (let run = 0; run < 2; run++) {
+      const before = fs.readFileSync(file);
+      const { kept, entries: stored } = storedEntries(file, 'm1', [...hashes, 'absent']);
+      expect([...kept]).toEqual(hashes.map((_, i) => i));
+      fs.writeFileSync(file, encodeVectors('m1', 512, stored));
+      expect(fs.readFileSync(file).equals(before)).toBe(true);
+    }
+    fs.rmSync(path.dirname(file), { recursive: true, force: true });
   });
 
   it('covers every skill of the bundled catalog (after editing the catalog, run `npm run catalog:vectors`)', () => {

@@ -7,21 +7,17 @@ import { loadCatalog } from '../catalog/load.js';
 import { EmbedderClient } from './embedder.js';
 import { EMBEDDING_DIM, EMBEDDING_MODEL, embeddingText, textHash } from './embedding-text.js';
 import { skillPassages } from './passages.js';
-import { BUNDLED_VECTORS, encodeVectors, readVectorsFile } from './vector-file.js';
+import { BUNDLED_VECTORS, encodeVectors, storedEntries } from './vector-file.js';
 
 const [catalogFile, out = BUNDLED_VECTORS] = process.argv.slice(2);
 const skills = loadCatalog(catalogFile);
 // Each skill's embedded text, and its passages (tools, sentences) that search reranks by.
 const all = [...new Set(skills.flatMap((s) => [embeddingText(s), ...skillPassages(s)]))];
-// Vectors of texts the existing file already holds are kept (re-quantised, within rounding of the
-// file's); only new or changed texts are embedded.
-const previous = readVectorsFile(out, EMBEDDING_MODEL);
-const entries: Array<{ hash: string; vector: Float32Array }> = [];
-for (const t of all) {
-  const v = previous.get(textHash(t));
-  if (v) entries.push({ hash: textHash(t), vector: v });
-}
-const texts = all.filter((t) => !previous.has(textHash(t)));
+// Vectors of texts the existing file already holds are kept as stored (codes and scale copied, so a run
+// with nothing to embed writes the same file); only new or changed texts are embedded.
+const hashes = all.map(textHash);
+const { kept, entries } = storedEntries(out, EMBEDDING_MODEL, hashes);
+const texts = all.filter((_, i) => !kept.has(i));
 process.stderr.write(`${entries.length} vectors kept from ${out}, ${texts.length} to embed\n`);
 const embedder = new EmbedderClient();
 const started = performance.now();

@@ -19,19 +19,22 @@ interface Header {
   hashes: string[];
 }
 
-export function encodeVectors(
-  model: string,
-  dim: number,
-  entries: ReadonlyArray<{ hash: string; vector: Float32Array }>,
-): Buffer {
+/** A vector to write: as floats (quantised on writing), or as codes already quantised, copied as they are. */
+export type VectorEntry = { hash: string; vector: Float32Array } | { hash: string; codes: Int8Array; scale: number };
+
+export function encodeVectors(model: string, dim: number, entries: readonly VectorEntry[]): Buffer {
   const header = Buffer.from(
     JSON.stringify({ model, dim, count: entries.length, hashes: entries.map((e) => e.hash) } satisfies Header),
   );
   const scales = Buffer.alloc(4 * entries.length);
   const data = Buffer.alloc(dim * entries.length);
   const codes = new Int8Array(data.buffer, data.byteOffset, data.length);
-  entries.forEach(({ vector }, i) => {
-    scales.writeFloatLE(quantizeInto(vector, codes, i * dim), 4 * i);
+  entries.forEach((entry, i) => {
+    if ('vector' in entry) scales.writeFloatLE(quantizeInto(entry.vector, codes, i * dim), 4 * i);
+    else {
+      codes.set(entry.codes, i * dim);
+      scales.writeFloatLE(entry.scale, 4 * i);
+    }
   });
   const len = Buffer.alloc(4);
   len.writeUInt32LE(header.length);
@@ -94,4 +97,23 @@ export function readQuantizedRows(
     codes.set(new Int8Array(buf.buffer, buf.byteOffset + dataAt + from * dim, dim), row * dim);
   }
   return { found, rows: { codes, scales } };
+}
+
+/**
+ * The entries of `hashes` that `file` holds (for `model`), codes and scale as stored: written again, they give the
+ * same bytes, where a float round trip would flip codes at rounding edges. `kept` holds their indexes in `hashes`.
+ */
+export function storedEntries(
+  file: string,
+  model: string,
+  hashes: readonly string[],
+): { kept: Set<number>; entries: VectorEntry[] } {
+  const { found, rows } = readQuantizedRows(file, model, hashes);
+  const dim = found.length === 0 ? 0 : rows.codes.length / found.length;
+  const entries = found.map((i, row) => ({
+    hash: hashes[i]!,
+    codes: rows.codes.subarray(row * dim, (row + 1) * dim),
+    scale: rows.scales[row]!,
+  }));
+  return { kept: new Set(found), entries };
 }
