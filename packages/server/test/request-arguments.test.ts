@@ -20,6 +20,17 @@ describe('withoutArguments', () => {
     expect(withoutArguments('text +1 415 555 0123 now, then look up 8.8.4.4')).toBe('text now, then look up');
     expect(withoutArguments('insert {sku: "A-12", qty: 4} into MongoDB')).toBe('insert into MongoDB');
     expect(withoutArguments('read “Weekly sync” from Notion')).toBe('read from Notion');
+    expect(withoutArguments("Where does the word 'salary' come from?")).toBe('Where does the word come from?');
+    expect(withoutArguments('find the lyrics of ‘Hey Jude’ by the Beatles')).toBe('find the lyrics of by the Beatles');
+  });
+
+  it('takes no apostrophe for a quote', () => {
+    for (const plain of [
+      "what's the weather in my users' town",
+      "don't send the users' emails twice",
+      "find an API for 'text to speech'",
+    ])
+      expect(withoutArguments(plain)).toBe(plain);
   });
 
   it('keeps product and format names that hold digits', () => {
@@ -59,7 +70,7 @@ describe('withoutArguments', () => {
 
   // Nested runs of word characters and joiners (`a_a_a…`) once took time exponential in their length.
   it('reads long runs of joiners, dots, digits and quotes in time linear in their length', () => {
-    for (const run of ['a_', 'a:', '_', 'a.', 'a@', '1 ', '1.', '"', '{', 'a/', ' ,', 'Lisbon '])
+    for (const run of ['a_', 'a:', '_', 'a.', 'a@', '1 ', '1.', '"', "'", " 'a", '{', 'a/', ' ,', 'Lisbon '])
       expect(withoutArguments(`find ${run.repeat(20_000)}x`)).toContain('find');
     // Far past what linear time takes, far short of the square.
   }, 5_000);

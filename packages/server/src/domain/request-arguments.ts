@@ -9,8 +9,11 @@ import { contentWordCount } from './query-terms.js';
 
 /** Values that span words: a `{…}` object, a phone or parcel number of 7 or more digits. */
 const SPANS = /\{[^{}]{0,200}\}|\+?\d(?:[\s.-]?\d){6,}/gu;
-/** A quoted string: a value, or the very thing searched for ("an API for \"text to speech\""). */
-const QUOTED = /"[^"]{1,80}"|“[^”]{1,80}”/gu;
+/**
+ * A quoted string: a value, or the very thing searched for ("an API for \"text to speech\""). Single quotes count
+ * when no letter or digit touches them outside ("the word 'rizz'"), so an apostrophe (`what's`, `users'`) opens none.
+ */
+const QUOTED = /"[^"]{1,80}"|“[^”]{1,80}”|‘[^’]{1,80}’|(?<![\p{L}\p{N}])'[^'\n]{1,80}'(?![\p{L}\p{N}])/gu;
 /**
  * Content words (not stopwords, not packaging such as `api` or `server`) a request keeps without its quoted strings
  * for them to be values: an operation and what it acts on ("open a pull request titled …").
