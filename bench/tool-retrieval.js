@@ -1,7 +1,8 @@
 // `node bench/tool-retrieval.js [--dev]`: a stand-in for an outside tool-retrieval benchmark (issue 26). The catalog
 // is a foreign one, every tool of Docker's MCP catalog that has a description as one skill
-// (bench/eval/docker-tools.json), and the requests are task-style, each with the one to three tools that do the job
-// (bench/eval/docker-tools-requests.json, split dev / test, and the held-out docker-tools-requests-2.json, all test).
+// (bench/eval/docker-tools.json), and the requests are task-style, each with the one to four tools that do the job
+// (bench/eval/docker-tools-requests.json, split dev / test; the held-out docker-tools-requests-2.json, all test; and
+// docker-tools-requests-3.json, all dev).
 // Prints fused and lexical nDCG@10, Recall@5 and MRR for the dev half, and for the test half and the held-out set too
 // without --dev; a set whose file says `"heldOut": true` has no dev half and is neither scored nor counted with --dev.
 // The skills' vectors are computed at the first run and kept with the catalog's database in
@@ -30,7 +31,7 @@ import { openStore } from '../packages/server/dist/store/open.js';
 import { score } from './lib/metrics.js';
 
 const CATALOG = fileURLToPath(new URL('./eval/docker-tools.json', import.meta.url));
-const REQUEST_FILES = ['docker-tools-requests.json', 'docker-tools-requests-2.json'];
+const REQUEST_FILES = ['docker-tools-requests.json', 'docker-tools-requests-2.json', 'docker-tools-requests-3.json'];
 /** Ranking depth asked for (MRR looks this deep). */
 const DEPTH = 100;
 

@@ -17,6 +17,16 @@ describe('requestOperation', () => {
     ['turn on the MFA rule in our sign-on policy', 'activate'],
     ['disable automatic analysis', 'deactivate'],
     ['email the Q3 report summary to my manager', 'send'],
+    ['kick off a CI run of the main branch', 'create'],
+    ['put this PDF into the Invoices folder', 'create'],
+    ['overwrite the German activation email with the new text', 'update'],
+    ['tweak the MFA rule so it only applies off the office network', 'update'],
+    ['set our logo as the browser tab icon', 'update'],
+    ['how many errors did checkout throw today?', 'read'],
+    ['who are the members of the Finance group?', 'read'],
+    ['uninstall the prometheus release', 'delete'],
+    // A phrase is matched before its first word alone: `set up` creates, `set` updates.
+    ['set up a webhook for new orders', 'create'],
     // The first operation the request names decides; a request that names none has none.
     ['find the old page and delete it', 'read'],
     ['weather in Lisbon tomorrow', undefined],
@@ -35,6 +45,9 @@ describe('nameOperation', () => {
     ['upsert_custom_domain_certificate', 'update'],
     ['activate_policy_rule', 'activate'],
     ['sendMessage', 'send'],
+    ['install_helm_chart', 'create'],
+    ['upgrade_helm_chart', 'update'],
+    ['query_database', 'read'],
     // A name that is not an operation (a product, a noun) has none.
     ['GitHub', undefined],
     ['Open Weather Map', undefined],

@@ -16,6 +16,19 @@ describe('the tool-retrieval set (bench/tool-retrieval.js)', () => {
   const { queries } = read<Requests>('docker-tools-requests.json');
   const heldOut = read<Requests>('docker-tools-requests-2.json');
   const sample = read<{ tools: string[] }>('docker-tools-sample-2.json').tools;
+  const third = read<Requests>('docker-tools-requests-3.json');
+  const thirdSample = read<{ tools: string[] }>('docker-tools-sample-3.json').tools;
+  const server = new Map(catalog.map((s) => [s.id, s.connection.docs]));
+  const mostPerServer = (tools: string[]) => {
+    const perServer = new Map<string | undefined, number>();
+    for (const id of tools) perServer.set(server.get(id), (perServer.get(server.get(id)) ?? 0) + 1);
+    return Math.max(...perServer.values());
+  };
+  const wellLabelled = (q: Requests['queries'][number]) => {
+    expect(Object.keys(q.relevant).filter((id) => !ids.has(id))).toEqual([]);
+    expect(q.relevant[q.tool]).toBe(2);
+    expect(Object.values(q.relevant).every((g) => g === 1 || g === 2)).toBe(true);
+  };
 
   it('is an operator catalog of single tools the server loads', () => {
     expect(catalog.length).toBeGreaterThan(700);
@@ -25,9 +38,7 @@ describe('the tool-retrieval set (bench/tool-retrieval.js)', () => {
   it('labels only ids of the catalog, the sampled tool at grade 2, odd requests dev and even test', () => {
     expect(new Set(queries.map((q) => q.id)).size).toBe(queries.length);
     for (const q of queries) {
-      expect(Object.keys(q.relevant).filter((id) => !ids.has(id))).toEqual([]);
-      expect(q.relevant[q.tool]).toBe(2);
-      expect(Object.values(q.relevant).every((g) => g === 1 || g === 2)).toBe(true);
+      wellLabelled(q);
       expect(q.split).toBe(Number(q.id.slice(1)) % 2 === 1 ? 'dev' : 'test');
     }
   });
@@ -36,15 +47,23 @@ describe('the tool-retrieval set (bench/tool-retrieval.js)', () => {
     expect(heldOut.heldOut).toBe(true);
     expect(heldOut.queries.map((q) => q.tool)).toEqual(sample);
     expect(heldOut.queries.map((q) => q.id)).toEqual(sample.map((_, i) => `h${String(i + 1).padStart(3, '0')}`));
-    const server = new Map(catalog.map((s) => [s.id, s.connection.docs]));
-    const perServer = new Map<string | undefined, number>();
-    for (const id of sample) perServer.set(server.get(id), (perServer.get(server.get(id)) ?? 0) + 1);
-    expect(Math.max(...perServer.values())).toBeLessThanOrEqual(6);
+    expect(mostPerServer(sample)).toBeLessThanOrEqual(6);
     for (const q of heldOut.queries) {
       expect(q.split).toBe('test');
-      expect(Object.keys(q.relevant).filter((id) => !ids.has(id))).toEqual([]);
-      expect(q.relevant[q.tool]).toBe(2);
-      expect(Object.values(q.relevant).every((g) => g === 1 || g === 2)).toBe(true);
+      wellLabelled(q);
+    }
+  });
+
+  it('has a third set, all dev, on tools no earlier request sampled or labelled (at most 8 per server)', () => {
+    expect(third.heldOut).toBeUndefined();
+    expect(third.queries.map((q) => q.tool)).toEqual(thirdSample);
+    expect(third.queries.map((q) => q.id)).toEqual(thirdSample.map((_, i) => `t${String(i + 1).padStart(3, '0')}`));
+    expect(mostPerServer(thirdSample)).toBeLessThanOrEqual(8);
+    const earlier = new Set([...queries, ...heldOut.queries].flatMap((q) => [q.tool, ...Object.keys(q.relevant)]));
+    expect(thirdSample.filter((id) => earlier.has(id))).toEqual([]);
+    for (const q of third.queries) {
+      expect(q.split).toBe('dev');
+      wellLabelled(q);
     }
   });
 });

@@ -6,34 +6,45 @@ import { toolWords } from './tool-words.js';
 
 export type Operation = 'create' | 'read' | 'update' | 'delete' | 'activate' | 'deactivate' | 'send';
 
-/** Words and phrases a request says an operation with (the first one in the request decides). */
-const REQUEST_VERBS: ReadonlyArray<readonly [Operation, readonly string[]]> = [
-  ['delete', ['delete', 'remove', 'discard', 'revoke', 'drop', 'erase', 'purge', 'get rid of', 'take off', 'unassign']],
-  ['create', ['create', 'add', 'make', 'set up', 'register', 'generate', 'insert', 'upload', 'start a new']],
-  ['update', ['update', 'change', 'edit', 'rename', 'modify', 'replace', 'raise', 'mark']],
-  ['read', ['show', 'list', 'get', 'what', 'which', 'find', 'look up', 'see', 'fetch', 'retrieve', 'describe']],
-  ['activate', ['activate', 'enable', 'turn on']],
-  ['deactivate', ['deactivate', 'disable', 'turn off']],
-  ['send', ['send', 'email']],
+/** Words and phrases a request says an operation with (the first one in the request decides), comma-separated. */
+const REQUEST_VERBS: ReadonlyArray<readonly [Operation, string]> = [
+  [
+    'delete',
+    'delete, remove, discard, revoke, drop, erase, purge, get rid of, take off, unassign, uninstall, wipe, clear out, deregister',
+  ],
+  [
+    'create',
+    'create, add, make, set up, register, generate, insert, upload, start a new, new, kick off, put, build, install, post, leave a, write a',
+  ],
+  [
+    'update',
+    'update, change, edit, rename, modify, replace, raise, mark, overwrite, tweak, adjust, move, switch, upgrade, set, fix',
+  ],
+  [
+    'read',
+    'show, list, get, what, which, find, look up, see, fetch, retrieve, describe, who, where, when, how many, how much, is there, are there, does, view, display, check, give me, tell me, pull up, grab, read, search, select, inspect',
+  ],
+  ['activate', 'activate, enable, turn on'],
+  ['deactivate', 'deactivate, disable, turn off'],
+  ['send', 'send, email'],
 ];
 
-/** Verbs a tool's name starts with (after at most one product prefix: `zpa_delete_...`). */
-const NAME_VERBS: ReadonlyMap<string, Operation> = new Map([
-  ...['create', 'add', 'insert', 'new', 'upload', 'generate'].map((w) => [w, 'create'] as const),
-  ...['get', 'list', 'search', 'find', 'fetch', 'retrieve', 'read', 'describe', 'show', 'lookup'].map(
-    (w) => [w, 'read'] as const,
-  ),
-  ...['update', 'replace', 'modify', 'change', 'edit', 'set', 'upsert', 'rename'].map((w) => [w, 'update'] as const),
-  ...['delete', 'remove', 'uninstall', 'unassign'].map((w) => [w, 'delete'] as const),
-  ['activate', 'activate'],
-  ['enable', 'activate'],
-  ['deactivate', 'deactivate'],
-  ['disable', 'deactivate'],
+/** Verbs a tool's name starts with (after at most one product prefix: `zpa_delete_...`), comma-separated. */
+const NAME_VERB_LISTS: ReadonlyArray<readonly [Operation, string]> = [
+  ['create', 'create, add, insert, new, upload, generate, install, append, post'],
+  ['read', 'get, list, search, find, fetch, retrieve, read, describe, show, lookup, query, view, count, check'],
+  ['update', 'update, replace, modify, change, edit, set, upsert, rename, upgrade, patch'],
+  ['delete', 'delete, remove, uninstall, unassign, revoke'],
+  ['activate', 'activate, enable'],
+  ['deactivate', 'deactivate, disable'],
   ['send', 'send'],
-]);
+];
+const NAME_VERBS: ReadonlyMap<string, Operation> = new Map(
+  NAME_VERB_LISTS.flatMap(([op, words]) => words.split(', ').map((w) => [w, op] as const)),
+);
 
 const PHRASES: ReadonlyArray<readonly [readonly string[], Operation]> = REQUEST_VERBS.flatMap(([op, phrases]) =>
-  phrases.map((p) => [p.split(' '), op] as const),
+  phrases.split(', ').map((p) => [p.split(' '), op] as const),
 );
 
 /** The operation the request names first (`get rid of` -> delete, `which` -> read), or undefined when it names none. */

@@ -195,10 +195,11 @@ const SENSE_MODEL_TOP = 5;
 /**
  * A reranked candidate whose name performs the operation the request names first (domain/operation-verbs.ts:
  * `delete_group` for "get rid of the group") gains this, and one whose name performs another operation loses it: in a
- * catalog of single tools, a product's tools differ by their verb alone. Chosen on the tool-retrieval dev half
- * (bench/tool-retrieval.js; bench/README.md, twenty-sixth round).
+ * catalog of single tools, a product's tools differ by their verb alone. Chosen on the tool-retrieval dev requests
+ * (bench/tool-retrieval.js --dev; bench/README.md, twenty-sixth and twenty-ninth rounds). No bundled skill's name
+ * performs an operation, so it acts on operator and synced catalogs of tools only.
  */
-export const DEFAULT_OPERATION_BONUS = 0.05;
+export const DEFAULT_OPERATION_BONUS = 0.1;
 const VOCABULARY = compileThesaurus(DEVELOPER_VOCABULARY);
 
 /**
