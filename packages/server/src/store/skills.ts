@@ -462,10 +462,10 @@ async function diffWriter(q: Queryable): Promise<CatalogWriter> {
   };
 }
 
-/** The full-text of the tools an MCP server lists: each tool's name as words, then its description. */
 /** The tags field the lexical index weighs: the tags and the examples (requests worded as people ask them). */
 export const tagsText = (skill: Skill): string => [skill.tags.join(' '), ...(skill.examples ?? [])].join('\n');
 
+/** The full-text of the tools an MCP server lists: each tool's name as words, then its description. */
 export const toolsText = (skill: Skill): string =>
   (skill.tools ?? []).map((t) => `${toolWords(t.name)}. ${t.description}`).join('\n');
 
