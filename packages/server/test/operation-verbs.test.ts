@@ -27,6 +27,9 @@ describe('requestOperation', () => {
     ['uninstall the prometheus release', 'delete'],
     // A phrase is matched before its first word alone: `set up` creates, `set` updates.
     ['set up a webhook for new orders', 'create'],
+    // Words that are more often a noun or an adjective in a request (new, build, post) name no operation.
+    ['new issues in my GitHub repo this week', undefined],
+    ['logs of the latest build', undefined],
     // The first operation the request names decides; a request that names none has none.
     ['find the old page and delete it', 'read'],
     ['weather in Lisbon tomorrow', undefined],

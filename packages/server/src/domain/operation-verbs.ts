@@ -14,7 +14,7 @@ const REQUEST_VERBS: ReadonlyArray<readonly [Operation, string]> = [
   ],
   [
     'create',
-    'create, add, make, set up, register, generate, insert, upload, start a new, new, kick off, put, build, install, post, leave a, write a',
+    'create, add, make, set up, register, generate, insert, upload, start a new, kick off, put, install, leave a, write a',
   ],
   [
     'update',
