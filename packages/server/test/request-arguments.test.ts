@@ -68,9 +68,43 @@ describe('withoutArguments', () => {
       expect(withoutArguments(kept)).toBe(kept);
   });
 
+  it('drops what a picture to be made shows, keeping what a picture to be found shows', () => {
+    expect(withoutArguments('generate an image of a cat wearing a hard hat')).toBe('generate an image');
+    expect(withoutArguments('Draw a cartoon logo showing a fox. Then upload it')).toBe(
+      'Draw a cartoon logo. Then upload it',
+    );
+    expect(withoutArguments('create 4 product photos of our red sneaker on a white background')).toBe(
+      'create 4 product photos',
+    );
+    for (const kept of [
+      'show me a picture of a cat',
+      'find photos of the Eiffel Tower',
+      'generate a summary of this article',
+      'make a list of images of cats',
+    ])
+      expect(withoutArguments(kept)).toBe(kept);
+  });
+
   // Nested runs of word characters and joiners (`a_a_a…`) once took time exponential in their length.
   it('reads long runs of joiners, dots, digits and quotes in time linear in their length', () => {
-    for (const run of ['a_', 'a:', '_', 'a.', 'a@', '1 ', '1.', '"', "'", " 'a", '{', 'a/', ' ,', 'Lisbon '])
+    for (const run of [
+      'a_',
+      'a:',
+      '_',
+      'a.',
+      'a@',
+      '1 ',
+      '1.',
+      '"',
+      "'",
+      " 'a",
+      '{',
+      'a/',
+      ' ,',
+      'Lisbon ',
+      'make ',
+      'draw a ',
+    ])
       expect(withoutArguments(`find ${run.repeat(20_000)}x`)).toContain('find');
     // Far past what linear time takes, far short of the square.
   }, 5_000);

@@ -194,6 +194,7 @@ describe('compileThesaurus', () => {
       ['speech to text for my recordings', 'transcription'],
       ['uptime checks for my site', 'monitoring'],
       ['latitude and longitude of an address', 'geocoding'],
+      ['text my phone when the build fails', 'sms'],
     ];
     for (const [request, term] of cases) expect(expansionTerms(request, v), request).toContain(term);
   });

@@ -1,14 +1,21 @@
 // The values a tool-use request passes to the operation it asks for: a title in quotes, a link, an email address, an
-// id such as `cus_Q8x2` or `session:4711`, a phone number, an IP address, a JSON object, a city ("in Lisbon"; a country
-// or region often scopes a regional API, so those stay). They say which item, not which tool ("open a pull request
-// titled \"Fix login redirect\"" matched sign-in services on `login`). Pure; every pattern is bounded or anchored to
-// one word, so a request is read in time linear in its length.
+// id such as `cus_Q8x2` or `session:4711`, a phone number, an IP address, a JSON object, what a picture to be made
+// shows, a city ("in Lisbon"; a country or region often scopes a regional API, so those stay). They say which item,
+// not which tool ("open a pull request titled \"Fix login redirect\"" matched sign-in services on `login`). Pure;
+// every pattern is bounded or anchored to one word, so a request is read in time linear in its length.
 import { PACKAGING } from './near-duplicates.js';
 import { CITY_WORDS } from './place-names.js';
 import { contentWordCount } from './query-terms.js';
 
 /** Values that span words: a `{…}` object, a phone or parcel number of 7 or more digits. */
 const SPANS = /\{[^{}]{0,200}\}|\+?\d(?:[\s.-]?\d){6,}/gu;
+/**
+ * What a picture to be made shows, to the sentence's end: the prompt passed to the generator ("generate an image of a
+ * cat wearing a hard hat" matched cat-photo APIs on `cat`). Only after a verb of making: "show me a picture of a cat"
+ * asks for a photo of one.
+ */
+const PICTURED =
+  /\b((?:generate|create|make|draw|paint|render|design|produce)(?:\s+(?!of\b)[\p{L}\d-]+){0,3}?\s+(?:images?|pictures?|photos?|illustrations?|drawings?|paintings?|artworks?|portraits?|wallpapers?|avatars?|icons?|logos?))\s+(?:of|showing|depicting)\s[^.?!;]{1,200}/giu;
 /**
  * A quoted string: a value, or the very thing searched for ("an API for \"text to speech\""). Single quotes count
  * when no letter or digit touches them outside ("the word 'rizz'"), so an apostrophe (`what's`, `users'`) opens none.
@@ -43,7 +50,7 @@ function isValue(word: string): boolean {
 export function withoutArguments(request: string): string {
   const unquoted = request.replace(QUOTED, ' ');
   const spoken = contentWordCount(unquoted, PACKAGING) >= MIN_WORDS_BESIDE_QUOTES ? unquoted : request;
-  const words = spoken.replace(SPANS, ' ').split(/\s+/);
+  const words = spoken.replace(PICTURED, '$1').replace(SPANS, ' ').split(/\s+/);
   const kept: string[] = [];
   for (const word of words) {
     let end = word.length;
