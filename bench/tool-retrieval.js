@@ -7,12 +7,20 @@
 // without --dev; a set whose file says `"heldOut": true` has no dev half and is neither scored nor counted with --dev.
 // The skills' vectors are computed at the first run and kept with the catalog's database in
 // node_modules/.cache/axle-tool-retrieval.
-// `node bench/tool-retrieval.js --write-catalog <docker-mcp-registry dir>` rewrites the catalog from a snapshot of
+// Then the same requests a server at a time: the catalog is the servers those tools belong to, each with its tool list
+// (bench/eval/docker-servers.json), a tool's grade going to its server, among the bundled catalog's skills without
+// tools (the bundled servers with tools are these servers). Every vector is the model's (no bundled vectors file: a
+// catalog of an operator's own; computed at the first run and kept in node_modules/.cache/axle-tool-retrieval-servers),
+// and the figures are printed without and with the passage vectors computed for the servers' tools (the rerank by
+// best tool), so the rerank's worth on such a catalog is measured in one run.
+// `node bench/tool-retrieval.js --write-catalog <docker-mcp-registry dir>` rewrites both catalogs from a snapshot of
 // github.com/docker/mcp-registry (the one ../shared/data holds); nothing else reads the snapshot.
 import fs from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readDockerCatalog } from '../packages/server/dist/catalog/build.js';
 import { dockerConnection } from '../packages/server/dist/catalog/compose.js';
+import { cut } from '../packages/server/dist/catalog/cut.js';
 import { loadCatalog } from '../packages/server/dist/catalog/load.js';
 import {
   informativeDockerTags,
@@ -26,11 +34,13 @@ import {
 import { systemClock } from '../packages/server/dist/clock.js';
 import { createLogger } from '../packages/server/dist/logger.js';
 import { createLearningsService } from '../packages/server/dist/services/learnings.js';
+import { DEFAULT_PASSAGE_LIMIT } from '../packages/server/dist/search/semantic-index.js';
 import { createSkillsService } from '../packages/server/dist/services/skills.js';
 import { openStore } from '../packages/server/dist/store/open.js';
 import { score } from './lib/metrics.js';
 
 const CATALOG = fileURLToPath(new URL('./eval/docker-tools.json', import.meta.url));
+const SERVERS = fileURLToPath(new URL('./eval/docker-servers.json', import.meta.url));
 const REQUEST_FILES = ['docker-tools-requests.json', 'docker-tools-requests-2.json', 'docker-tools-requests-3.json'];
 /** Ranking depth asked for (MRR looks this deep). */
 const DEPTH = 100;
@@ -39,9 +49,12 @@ const writeAt = process.argv.indexOf('--write-catalog');
 if (writeAt >= 0) {
   const dir = process.argv[writeAt + 1];
   if (dir === undefined) throw new Error('--write-catalog needs the docker-mcp-registry directory');
-  const skills = toolCatalog(readDockerCatalog(dir));
+  const docker = readDockerCatalog(dir);
+  const skills = toolCatalog(docker);
   fs.writeFileSync(CATALOG, `${JSON.stringify(skills, null, 1)}\n`);
-  console.log(`${skills.length} tools written to ${CATALOG}`);
+  const servers = serverCatalog(docker);
+  fs.writeFileSync(SERVERS, `${JSON.stringify(servers, null, 1)}\n`);
+  console.log(`${skills.length} tools written to ${CATALOG}, their ${servers.length} servers to ${SERVERS}`);
   process.exit(0);
 }
 
@@ -68,6 +81,8 @@ const service = await createSkillsService({
   knowledgeHints: createLearningsService({ db: store.db, learningsSearch: store.learningsSearch, clock: systemClock }),
   modelWaitMs: 120_000,
 });
+const f3 = (x) => x.toFixed(3);
+const splits = devOnly ? ['dev'] : ['dev', 'test'];
 try {
   const started = performance.now();
   const warm = await service.search.semantic.settled;
@@ -76,8 +91,6 @@ try {
   console.log(
     `Tool retrieval: ${requestSets.map((set) => set.queries.length).join(' + ')} requests over ${skills.length} tools of Docker's MCP catalog; vectors ready after ${((performance.now() - started) / 1000).toFixed(1)} s (reused ${warm.reused}, bundled ${warm.bundled}, computed ${warm.computed})`,
   );
-  const f3 = (x) => x.toFixed(3);
-  const splits = devOnly ? ['dev'] : ['dev', 'test'];
   for (const { name, queries } of requestSets)
     for (const split of splits) {
       const set = queries.filter((q) => q.split === split);
@@ -102,6 +115,89 @@ try {
 } finally {
   await service.close();
   await store.db.close();
+}
+await byServer();
+
+/** The requests over the servers' catalog, each tool's grade its server's: without, then with computed passages. */
+async function byServer() {
+  const servers = loadCatalog(SERVERS);
+  const serverOf = new Map(servers.flatMap((s) => s.tools.map((t) => [slugify(`${s.id} ${t.name}`), s.id])));
+  const graded = (queries) =>
+    queries.map((q) => {
+      const relevant = {};
+      for (const [id, grade] of Object.entries(q.relevant)) {
+        const server = serverOf.get(id);
+        if (server === undefined) throw new Error(`${id} is the tool of no server in ${SERVERS}`);
+        relevant[server] = Math.max(relevant[server] ?? 0, grade);
+      }
+      return { ...q, relevant };
+    });
+  const serversDir = `${dataDir}-servers`;
+  fs.mkdirSync(serversDir, { recursive: true });
+  const ids = new Set(servers.map((s) => s.id));
+  const others = loadCatalog().filter((s) => (s.tools?.length ?? 0) === 0 && !ids.has(s.id));
+  const catalogPath = path.join(serversDir, 'catalog.json');
+  fs.writeFileSync(catalogPath, JSON.stringify([...servers, ...others]));
+  console.log(
+    `\nThe same requests over the ${servers.length} servers of those tools, with their tool lists, among ${others.length} bundled skills without tools:`,
+  );
+  for (const [label, passageLimit] of [
+    ['without passages', 0],
+    ['with passages', DEFAULT_PASSAGE_LIMIT],
+  ]) {
+    const serverStore = await openStore({ dataDir: serversDir, now: Date.now });
+    const serverService = await createSkillsService({
+      repo: serverStore.skills,
+      db: serverStore.db,
+      logger: createLogger('warn'),
+      catalogPath,
+      semanticSearch: true,
+      knowledgeHints: createLearningsService({
+        db: serverStore.db,
+        learningsSearch: serverStore.learningsSearch,
+        clock: systemClock,
+      }),
+      modelWaitMs: 120_000,
+      semantic: { vectorsFile: path.join(serversDir, 'no-bundled-vectors.bin'), passageLimit },
+    });
+    try {
+      await serverService.search.semantic.settled;
+      await serverService.search.semantic.caughtUp();
+      for (const { name, queries } of requestSets)
+        for (const split of splits) {
+          const set = graded(queries.filter((q) => q.split === split));
+          if (set.length === 0) continue;
+          const r = await score(set, async (query) =>
+            (await serverService.search.search({ query, limit: DEPTH })).results.map((x) => x.id),
+          );
+          console.log(
+            `${name}${split} (${set.length}) fused, ${label.padEnd(16)} R@5 ${f3(r.recall5)}  MRR ${f3(r.mrr)}  nDCG@10 ${f3(r.ndcg10)}`,
+          );
+        }
+    } finally {
+      await serverService.close();
+      await serverStore.db.close();
+    }
+  }
+}
+
+/**
+ * One skill per server with a described tool: its title, description (cut as the bundled catalog's) and described
+ * tools, the rest as toolCatalog's.
+ */
+function serverCatalog({ commit, servers }) {
+  return servers
+    .filter((row) => row.tools.some((t) => t.description !== ''))
+    .map((row) => {
+      const [tool] = toolCatalog({ commit, servers: [row] });
+      return {
+        ...tool,
+        id: slugify(row.name),
+        name: row.title,
+        description: cut(row.description || row.title, 300),
+        tools: row.tools.filter((t) => t.description !== '').map((t) => ({ name: t.name, description: t.description })),
+      };
+    });
 }
 
 /** One skill per described tool of each server: id `<server>-<tool>`, the tool's name and description, the server's category, tags and connection. */

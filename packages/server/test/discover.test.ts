@@ -340,6 +340,32 @@ describe('lexical rankings in the store (what fused search fuses)', () => {
   });
 });
 
+describe('passage vectors in the store', () => {
+  it('keeps one vector a passage text, found by hash in batches, the first one stored kept', async () => {
+    const store = await openTestStore();
+    try {
+      const unit = (i: number) => Float32Array.from({ length: 4 }, (_, j) => (j === i % 4 ? 1 : 0));
+      const hashes = Array.from({ length: 1200 }, (_, i) => `h${i}`);
+      await store.skills.savePassageVectors(
+        'm',
+        hashes.map((textHash, i) => ({ textHash, vector: unit(i) })),
+      );
+      await store.skills.savePassageVectors('m', [{ textHash: 'h1', vector: unit(3) }]);
+      await store.skills.savePassageVectors('other-model', [{ textHash: 'h2', vector: unit(0) }]);
+      const found = await store.skills.passageVectors('m', 4, ['h1', 'h2', 'h1199', 'missing', 'h1']);
+      expect([...found.keys()].sort()).toEqual(['h1', 'h1199', 'h2']);
+      expect([...found.get('h1')!]).toEqual([...unit(1)]);
+      expect([...found.get('h2')!]).toEqual([...unit(2)]);
+      expect((await store.skills.passageVectors('m', 4, hashes)).size).toBe(1200);
+      // A vector of another size (another model's dimension) is not one of these.
+      expect((await store.skills.passageVectors('m', 8, ['h1'])).size).toBe(0);
+      expect((await store.skills.passageVectors('other-model', 4, ['h1', 'h2'])).size).toBe(1);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
 describe('skill search statements', () => {
   it("on PostgreSQL reads the postings once per catalog: a fused search then sends at most a new text's lexemes", async () => {
     const store = await openTestStore();

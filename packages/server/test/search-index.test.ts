@@ -10,6 +10,8 @@ import { createLogger } from '../src/logger.js';
 import { type Embedder, EmbedderClient } from '../src/search/embedder.js';
 import { EMBEDDING_DIM, EMBEDDING_MODEL, embeddingText, normalize, textHash } from '../src/search/embedding-text.js';
 import { SemanticIndex } from '../src/search/semantic-index.js';
+import { skillPassages } from '../src/search/passages.js';
+import { toolWords } from '../src/domain/tool-words.js';
 import {
   BUNDLED_VECTORS,
   decodeVectors,
@@ -242,6 +244,153 @@ describe('semantic side unavailable', () => {
     expect(indexes[0]!.ids).toHaveLength(skills);
     expect(indexes[1]).toEqual(indexes[0]);
     expect(indexes[2]).toEqual(indexes[0]);
+  });
+
+  describe('passage vectors of MCP servers with tools', () => {
+    /** A fake model: a text's vector from its hash alone; `passageCalls` counts calls that embed passages. */
+    function passageModel(opts: { failPassages?: boolean } = {}) {
+      const calls = { passages: 0, texts: 0 };
+      const skillTexts = new Set(loadCatalog(SMALL_CATALOG).map((skill) => embeddingText(skill)));
+      const embedder = (): Embedder => ({
+        init: async () => undefined,
+        embed: async (texts) => {
+          if (!texts.every((t) => skillTexts.has(t))) {
+            calls.passages++;
+            calls.texts += texts.length;
+            if (opts.failPassages) throw new Error('model failed');
+          }
+          return texts.map((t) =>
+            randomUnit(EMBEDDING_DIM, (Number.parseInt(textHash(t).slice(0, 7), 16) % 2 ** 30) + 1),
+          );
+        },
+        setIndex: async (ids) => ids.length,
+        search: async () => ({ hits: [], vector: randomUnit(EMBEDDING_DIM, 1) }),
+        queryVector: async () => randomUnit(EMBEDDING_DIM, 1),
+        alive: () => true,
+        close: async () => undefined,
+      });
+      return { calls, embedder };
+    }
+    const github = loadCatalog(SMALL_CATALOG).find((skill) => skill.id === 'github-mcp')!;
+    const noVectors = () => {
+      const file = path.join(dir, 'none.bin');
+      fs.writeFileSync(file, encodeVectors(EMBEDDING_MODEL, EMBEDDING_DIM, []));
+      return file;
+    };
+    const stored = async () => (await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM passage_embeddings'))!.n;
+
+    it('computes the ones neither the bundled file nor the database holds once ready, stores them by text hash, reranks with them, and a restart reuses them', async () => {
+      const model = passageModel();
+      const start = () =>
+        SemanticIndex.start({
+          repo,
+          logger: createLogger('silent'),
+          vectorsFile: noVectors(),
+          passageLimit: 100,
+          createEmbedder: model.embedder,
+        });
+      const first = start();
+      await first.settled;
+      await first.caughtUp();
+      const passages = skillPassages(github);
+      expect(model.calls.texts).toBe(passages.length);
+      expect(await stored()).toBe(passages.length);
+      // A tool's own vector is its best passage for a query that is that tool's text.
+      const tool = `${toolWords(github.tools![0]!.name)}: ${github.tools![0]!.description}`;
+      const toolVector = randomUnit(EMBEDDING_DIM, (Number.parseInt(textHash(tool).slice(0, 7), 16) % 2 ** 30) + 1);
+      const scores = first.passageScores(toolVector, ['github-mcp', 'postmark']);
+      expect([...scores.keys()]).toEqual(['github-mcp']);
+      expect(scores.get('github-mcp')).toBeGreaterThan(0.99);
+      await first.close();
+
+      const again = start();
+      await again.settled;
+      // Already there at ready, read from the database: nothing computed.
+      expect(again.passageScores(toolVector, ['github-mcp']).get('github-mcp')).toBeCloseTo(
+        scores.get('github-mcp')!,
+        6,
+      );
+      await again.caughtUp();
+      expect(model.calls.texts).toBe(passages.length);
+      await again.close();
+    });
+
+    it('computes none for skills without tools or with a limit of 0, and at most the limit for a catalog, the first in catalog order', async () => {
+      const model = passageModel();
+      const index = (passageLimit: number) =>
+        SemanticIndex.start({
+          repo,
+          logger: createLogger('silent'),
+          vectorsFile: noVectors(),
+          passageLimit,
+          createEmbedder: model.embedder,
+        });
+      const off = index(0);
+      await off.caughtUp();
+      expect(model.calls.passages).toBe(0);
+      await off.close();
+
+      const limited = index(1);
+      await limited.caughtUp();
+      await limited.refresh();
+      const rows = await db.all<{ text_hash: string }>('SELECT text_hash FROM passage_embeddings');
+      expect(rows.map((r) => r.text_hash)).toEqual([textHash(skillPassages(github)[0]!)]);
+      await limited.close();
+      // Only github-mcp lists tools: the other skills' descriptions were never embedded as passages.
+      expect(model.calls.texts).toBe(1);
+    });
+
+    it('resumes a run cut short (a stop mid-way) without computing again what it saved', async () => {
+      const model = passageModel();
+      let cut: SemanticIndex | undefined;
+      const start = (embedder: () => Embedder) =>
+        SemanticIndex.start({
+          repo,
+          logger: createLogger('silent'),
+          vectorsFile: noVectors(),
+          passageLimit: 100,
+          batchSize: 1,
+          createEmbedder: embedder,
+        });
+      // The second passage's model call comes back after the index was closed: only the first was saved.
+      cut = start(() => {
+        const inner = model.embedder();
+        return {
+          ...inner,
+          embed: async (texts) => {
+            const out = await inner.embed(texts);
+            if (model.calls.passages === 2) await cut!.close();
+            return out;
+          },
+        };
+      });
+      await cut.settled;
+      await cut.caughtUp();
+      expect(await stored()).toBe(1);
+      const again = start(model.embedder);
+      await again.caughtUp();
+      const passages = skillPassages(github).length;
+      expect(await stored()).toBe(passages);
+      expect(model.calls.texts).toBe(passages + 1);
+      await again.close();
+    });
+
+    it('leaves search as it was, ready, when computing them fails', async () => {
+      const model = passageModel({ failPassages: true });
+      const semantic = SemanticIndex.start({
+        repo,
+        logger: createLogger('silent'),
+        vectorsFile: noVectors(),
+        passageLimit: 100,
+        createEmbedder: model.embedder,
+      });
+      await semantic.caughtUp();
+      expect(model.calls.passages).toBe(1);
+      expect(semantic.state()).toBe('ready');
+      expect(semantic.passageScores(randomUnit(EMBEDDING_DIM, 3), ['github-mcp']).size).toBe(0);
+      expect(await stored()).toBe(0);
+      await semantic.close();
+    });
   });
 
   it('does not replace the catalog when its fingerprint is unchanged', async () => {

@@ -35,6 +35,20 @@ describe('the tool-retrieval set (bench/tool-retrieval.js)', () => {
     expect(catalog.every((s) => s.tools === undefined && s.description !== '')).toBe(true);
   });
 
+  it("has the servers of those tools as an operator catalog the server loads, each tool in its server's tool list", () => {
+    const servers = loadCatalog(bench('docker-servers.json'));
+    const toolsOf = new Map(servers.map((s) => [s.id, s.tools ?? []]));
+    expect(servers.every((s) => s.type === 'mcp_server' && (s.tools?.length ?? 0) > 0)).toBe(true);
+    expect(servers.reduce((n, s) => n + s.tools!.length, 0)).toBe(catalog.length);
+    for (const tool of catalog) {
+      const owner = servers.find((s) => tool.id.startsWith(`${s.id}-`) && s.connection.docs === tool.connection.docs);
+      expect(owner, tool.id).toBeDefined();
+      expect(toolsOf.get(owner!.id)!.some((t) => t.name === tool.name && t.description === tool.description)).toBe(
+        true,
+      );
+    }
+  });
+
   it('labels only ids of the catalog, the sampled tool at grade 2, odd requests dev and even test', () => {
     expect(new Set(queries.map((q) => q.id)).size).toBe(queries.length);
     for (const q of queries) {

@@ -34,7 +34,16 @@ export interface SemanticIndexOptions {
   startAfter?: Promise<unknown>;
   /** How long a request waits for the model (search, query vector, queued embedding) before going on without it. */
   waitMs?: number;
+  /**
+   * Passage vectors of MCP servers with tools the bundled file lacks, computed after the index is ready and used to
+   * rerank: at most this many for a catalog, the first in catalog order; none by default. The server runs with
+   * DEFAULT_PASSAGE_LIMIT.
+   */
+  passageLimit?: number;
 }
+
+/** Computed passage vectors the server keeps for a catalog: minutes of one worker's CPU, 10 MB as int8 rows. */
+export const DEFAULT_PASSAGE_LIMIT = 20_000;
 
 /** Skills checked between yields to the event loop while warming, so requests are served meanwhile. */
 const WARM_CHUNK = 500;
@@ -49,8 +58,14 @@ const WARM_CHUNK = 500;
 export class SemanticIndex {
   private status: SemanticState;
   private embedder: Embedder | undefined;
-  /** Tool and sentence vectors the bundled file holds, for reranking (none for texts it lacks). */
+  /** Tool, example and sentence vectors for reranking that the bundled file holds. */
   private passages: PassageIndex | undefined;
+  /** Those of MCP servers with tools that the file lacks, from the database (computed by computePassages). */
+  private computedPassages: PassageIndex | undefined;
+  /** Passages of servers with tools the file lacks (up to the limit), in catalog order: `computedPassages`' rows. */
+  private lacking: Array<{ owner: string; hash: string }> = [];
+  /** Those of them (hash -> text) the database lacks too, for the model to compute (computePassages). */
+  private uncomputed = new Map<string, string>();
   private closed = false;
   private closing!: () => void;
   private readonly closeRequested = new Promise<void>((resolve) => (this.closing = resolve));
@@ -69,7 +84,7 @@ export class SemanticIndex {
   ) {
     this.status = status;
     this.settled = status === 'warming' ? this.warm() : Promise.resolve(undefined);
-    this.refreshed = this.settled.then(() => undefined);
+    this.refreshed = this.settled.then(() => this.computePassages());
   }
 
   static disabled(): SemanticIndex {
@@ -132,7 +147,11 @@ export class SemanticIndex {
 
   /** The best cosine of a query's `vector` over each skill's passages, for those of `ids` that have passages. */
   passageScores(vector: Float32Array, ids: readonly string[]): Map<string, number> {
-    return this.passages ? bestPassageScores(this.passages, vector, ids) : new Map();
+    const best = this.passages ? bestPassageScores(this.passages, vector, ids) : new Map<string, number>();
+    if (this.computedPassages)
+      for (const [id, score] of bestPassageScores(this.computedPassages, vector, ids))
+        if (score > (best.get(id) ?? Number.NEGATIVE_INFINITY)) best.set(id, score);
+    return best;
   }
 
   /**
@@ -143,11 +162,18 @@ export class SemanticIndex {
    */
   refresh(): Promise<void> {
     const ticket = ++this.refreshTickets;
-    this.refreshed = this.refreshed.then(() => (ticket === this.refreshTickets ? this.refreshOnce() : undefined));
+    this.refreshed = this.refreshed.then(async () => {
+      if (ticket !== this.refreshTickets) return;
+      await this.refreshOnce();
+      await this.computePassages();
+    });
     return this.refreshed;
   }
 
-  /** Settles once the index reflects every catalog change reported so far (its warming included). */
+  /**
+   * Settles once the index reflects every catalog change reported so far (its warming included), with the passage
+   * vectors of its MCP servers' tools.
+   */
   caughtUp(): Promise<void> {
     return this.refreshed;
   }
@@ -304,9 +330,110 @@ export class SemanticIndex {
         rows.scales[row] = from.rows.scales[from.row]!;
       }
     await target.setIndex(kept, rows);
-    this.passages = loadPassages(skills, vectorsFile);
+    await this.loadPassages(skills);
     this.indexed = digest;
     return { skills: kept.length, reused, bundled, computed };
+  }
+
+  /**
+   * The passage indexes of `skills`: vectors from the bundled file (`passages`), and for MCP servers with tools those
+   * the file lacks from the database (`computedPassages`: the first `passageLimit` in catalog order); the passages
+   * found in neither are left to computePassages (`uncomputed`).
+   */
+  private async loadPassages(skills: readonly EmbeddingSource[]): Promise<void> {
+    const { vectorsFile = BUNDLED_VECTORS, passageLimit = 0 } = this.opts!;
+    const owners: string[] = [];
+    const hashes: string[] = [];
+    /** Where the passages of skills that list tools are in `hashes`: [from, to) runs. */
+    const ofServers: Array<[number, number]> = [];
+    for (const s of skills) {
+      const from = hashes.length;
+      for (const text of skillPassages(s)) {
+        owners.push(s.id);
+        hashes.push(textHash(text));
+      }
+      if (listsTools(s) && hashes.length > from) ofServers.push([from, hashes.length]);
+    }
+    const { found, rows } = readQuantizedRows(vectorsFile, EMBEDDING_MODEL, hashes);
+    const kept = found.map((i) => owners[i]!);
+    this.passages = found.length > 0 ? passageIndex(new Int8Index(kept, rows, EMBEDDING_DIM), kept) : undefined;
+
+    // Passages of servers with tools the file lacks, in catalog order, up to the limit.
+    const lacking: Array<{ owner: string; hash: string }> = [];
+    const wanted = new Set<string>();
+    if (passageLimit > 0 && ofServers.length > 0) {
+      const inFile = new Set(found);
+      for (const [from, to] of ofServers)
+        for (let i = from; i < to; i++)
+          if (!inFile.has(i) && (wanted.has(hashes[i]!) || wanted.size < passageLimit)) {
+            wanted.add(hashes[i]!);
+            lacking.push({ owner: owners[i]!, hash: hashes[i]! });
+          }
+    }
+    this.lacking = lacking;
+    const stored = await this.loadComputed();
+    this.uncomputed = new Map();
+    if (stored.size < wanted.size)
+      for (const s of skills)
+        if (listsTools(s))
+          for (const text of skillPassages(s)) {
+            const hash = textHash(text);
+            if (wanted.has(hash) && !stored.has(hash)) this.uncomputed.set(hash, text);
+          }
+  }
+
+  /** `computedPassages` from the vectors the database holds of `lacking`; returns the hashes it found. */
+  private async loadComputed(): Promise<Set<string>> {
+    const { repo } = this.opts!;
+    const stored =
+      this.lacking.length > 0
+        ? await repo.passageVectors(
+            EMBEDDING_MODEL,
+            EMBEDDING_DIM,
+            this.lacking.map((p) => p.hash),
+          )
+        : new Map<string, Float32Array>();
+    const held = this.lacking.filter((p) => stored.has(p.hash));
+    const codes = new Int8Array(held.length * EMBEDDING_DIM);
+    const scales = new Float32Array(held.length);
+    for (const [row, p] of held.entries()) scales[row] = quantizeInto(stored.get(p.hash)!, codes, row * EMBEDDING_DIM);
+    const owners = held.map((p) => p.owner);
+    this.computedPassages =
+      held.length > 0 ? passageIndex(new Int8Index(owners, { codes, scales }, EMBEDDING_DIM), owners) : undefined;
+    return new Set(stored.keys());
+  }
+
+  /**
+   * Computes the passage vectors the last loadPassages found in neither the bundled file nor the database
+   * (`uncomputed`), on a spare worker so requests keep one; saves them as it goes (an interrupted run resumes) and
+   * then reranks with them. Never rejects.
+   */
+  private async computePassages(): Promise<void> {
+    const { repo, logger, batchSize = 32 } = this.opts ?? {};
+    const embedder = this.embedder;
+    const todo = [...this.uncomputed];
+    if (this.status !== 'ready' || !embedder || this.closed || !repo || !logger || todo.length === 0) return;
+    try {
+      for (let i = 0; i < todo.length && !this.closed; i += batchSize) {
+        const batch = todo.slice(i, i + batchSize);
+        const out = await embedder.embed(
+          batch.map(([, text]) => text),
+          { spareWorker: true },
+        );
+        if (this.closed) return;
+        await repo.savePassageVectors(
+          EMBEDDING_MODEL,
+          batch.map(([textHash], j) => ({ textHash, vector: out[j]! })),
+        );
+      }
+      if (this.closed) return;
+      await this.loadComputed();
+      this.uncomputed = new Map();
+      logger.info({ computed: todo.length }, 'passage vectors computed');
+    } catch (err) {
+      if (this.closed) return;
+      logger.warn({ err: (err as Error).message }, 'passage vectors not computed; search reranks without them');
+    }
   }
 
   async close(): Promise<void> {
@@ -317,18 +444,5 @@ export class SemanticIndex {
   }
 }
 
-/** Passage vectors found in the bundled vectors file, quantised as stored; undefined when it has none. */
-function loadPassages(skills: readonly EmbeddingSource[], file: string): PassageIndex | undefined {
-  const owners: string[] = [];
-  const hashes: string[] = [];
-  for (const s of skills) {
-    for (const text of skillPassages(s)) {
-      owners.push(s.id);
-      hashes.push(textHash(text));
-    }
-  }
-  const { found, rows } = readQuantizedRows(file, EMBEDDING_MODEL, hashes);
-  if (found.length === 0) return undefined;
-  const kept = found.map((i) => owners[i]!);
-  return passageIndex(new Int8Index(kept, rows, EMBEDDING_DIM), kept);
-}
+/** Whether a skill lists tools: an MCP server whose passages the model computes when the bundled file lacks them. */
+const listsTools = (skill: EmbeddingSource): boolean => (skill.tools?.length ?? 0) > 0;

@@ -6,7 +6,7 @@ import { syncedSkills } from '../catalog/official-registry.js';
 import { contentPreview } from '../domain/skill-preview.js';
 import type { Logger } from '../logger.js';
 import { EmbedderClient, EmbedderPool } from '../search/embedder.js';
-import { SemanticIndex, type SemanticIndexOptions } from '../search/semantic-index.js';
+import { DEFAULT_PASSAGE_LIMIT, SemanticIndex, type SemanticIndexOptions } from '../search/semantic-index.js';
 import { wholeWordPieces } from '../search/vocabulary.js';
 import type { Queryable } from '../store/queryable.js';
 import { registryStore } from '../store/registry.js';
@@ -120,6 +120,7 @@ export async function createSkillsService(opts: SkillsServiceOptions): Promise<S
         logger: opts.logger,
         startAfter: opts.semanticStartsAfter,
         waitMs: opts.modelWaitMs,
+        passageLimit: DEFAULT_PASSAGE_LIMIT,
         createEmbedder: () =>
           new EmbedderPool(
             opts.searchWorkers ?? 1,

@@ -84,6 +84,14 @@ export interface SkillsStore {
   /** Vectors of `dim` floats stored for `model`, quantised row by row into one int8 matrix (others are skipped). */
   embeddingMatrix(model: string, dim: number): Promise<StoredMatrix>;
   saveEmbeddings(model: string, rows: readonly StoredEmbedding[]): Promise<void>;
+  /** Passage vectors of `dim` floats stored for `model`, by text hash, for those of `hashes` it holds. */
+  passageVectors(model: string, dim: number, hashes: readonly string[]): Promise<Map<string, Float32Array>>;
+  savePassageVectors(model: string, rows: readonly StoredPassage[]): Promise<void>;
+}
+
+export interface StoredPassage {
+  textHash: string;
+  vector: Float32Array;
 }
 
 export interface LexicalRankings {
@@ -403,6 +411,9 @@ export function createSkillsStore(db: Database): SkillsStore {
     embeddingMatrix: (model: string, dim: number) => readEmbeddingMatrix(db, model, dim),
 
     saveEmbeddings: (model: string, rows: readonly StoredEmbedding[]) => saveEmbeddings(db, model, rows),
+    passageVectors: (model: string, dim: number, hashes: readonly string[]) =>
+      readPassageVectors(db, model, dim, hashes),
+    savePassageVectors: (model: string, rows: readonly StoredPassage[]) => savePassageVectors(db, model, rows),
   };
 }
 
@@ -500,6 +511,42 @@ export async function readEmbeddingMatrix(db: Queryable, model: string, dim: num
     textHashes,
     rows: { codes: codes.subarray(0, ids.length * dim), scales: scales.subarray(0, ids.length) },
   };
+}
+
+/** Hashes a statement looks up at once. */
+const HASH_BATCH = 500;
+
+/** Passage vectors of `dim` floats stored for `model` by text hash, for those of `hashes` held (both dialects). */
+export async function readPassageVectors(
+  db: Queryable,
+  model: string,
+  dim: number,
+  hashes: readonly string[],
+): Promise<Map<string, Float32Array>> {
+  const out = new Map<string, Float32Array>();
+  const wanted = [...new Set(hashes)];
+  for (let i = 0; i < wanted.length; i += HASH_BATCH) {
+    const batch = wanted.slice(i, i + HASH_BATCH);
+    const rows = await db.all<{ text_hash: string; vector: Buffer }>(
+      `SELECT text_hash, vector FROM passage_embeddings WHERE model = ? AND text_hash IN (${batch.map(() => '?').join(', ')})`,
+      [model, ...batch],
+    );
+    for (const r of rows)
+      if (r.vector.byteLength === dim * 4) out.set(r.text_hash, new Float32Array(new Uint8Array(r.vector).buffer));
+  }
+  return out;
+}
+
+/** Stores passage vectors of `model` (both dialects); a hash stored already keeps its vector (the same text's). */
+export async function savePassageVectors(db: Transactor, model: string, rows: readonly StoredPassage[]): Promise<void> {
+  if (rows.length === 0) return;
+  await db.tx(async (q) => {
+    for (const r of rows)
+      await q.run(
+        'INSERT INTO passage_embeddings (model, text_hash, vector) VALUES (?, ?, ?) ON CONFLICT (model, text_hash) DO NOTHING',
+        [model, r.textHash, toBlob(r.vector)],
+      );
+  });
 }
 
 /** Stores vectors of `model` (both dialects). */

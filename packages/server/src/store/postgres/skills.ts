@@ -4,7 +4,9 @@ import {
   type EmbeddingSource,
   filterSql,
   readEmbeddingMatrix,
+  readPassageVectors,
   saveEmbeddings,
+  savePassageVectors,
   type SkillsStore,
   tagsText,
   toolsText,
@@ -181,6 +183,8 @@ export function createPostgresSkillsStore(db: PostgresDatabase, now: () => numbe
 
     embeddingMatrix: (model, dim) => readEmbeddingMatrix(db, model, dim),
     saveEmbeddings: (model, rows) => saveEmbeddings(db, model, rows),
+    passageVectors: (model, dim, hashes) => readPassageVectors(db, model, dim, hashes),
+    savePassageVectors: (model, rows) => savePassageVectors(db, model, rows),
   };
 }
 
