@@ -375,6 +375,58 @@ describe('semantic side unavailable', () => {
       await again.close();
     });
 
+    it('lets a catalog change asked for meanwhile go first, after one batch, then goes on without computing any twice', async () => {
+      const model = passageModel();
+      const events: string[] = [];
+      let semantic: SemanticIndex | undefined;
+      let changed: Promise<void> | undefined;
+      semantic = SemanticIndex.start({
+        repo,
+        logger: createLogger('silent'),
+        vectorsFile: noVectors(),
+        passageLimit: 100,
+        batchSize: 1,
+        createEmbedder: () => {
+          const inner = model.embedder();
+          return {
+            ...inner,
+            embed: async (texts) => {
+              const before = model.calls.passages;
+              const out = await inner.embed(texts);
+              if (model.calls.passages > before) {
+                events.push('passage');
+                // The catalog changes while the first passage is computed: a server is gone.
+                if (model.calls.passages === 1) {
+                  await repo.replaceCatalog(
+                    loadCatalog(SMALL_CATALOG)
+                      .filter((skill) => skill.id !== 'postmark')
+                      .map((skill) => ({ skill, slug: slugify(skill.name) })),
+                    'fp-changed',
+                  );
+                  changed = semantic!.refresh();
+                }
+              }
+              return out;
+            },
+            setIndex: async (ids) => {
+              events.push(`index ${ids.length}`);
+              return ids.length;
+            },
+          };
+        },
+      });
+      await semantic.settled;
+      await semantic.caughtUp();
+      await changed;
+      const skills = loadCatalog(SMALL_CATALOG).length;
+      const passages = skillPassages(github).length;
+      expect(events.slice(0, 3)).toEqual([`index ${skills}`, 'passage', `index ${skills - 1}`]);
+      expect(events.filter((e) => e === 'passage')).toHaveLength(passages);
+      expect(model.calls.texts).toBe(passages);
+      expect(await stored()).toBe(passages);
+      await semantic.close();
+    });
+
     it('leaves search as it was, ready, when computing them fails', async () => {
       const model = passageModel({ failPassages: true });
       const semantic = SemanticIndex.start({

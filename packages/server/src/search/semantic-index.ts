@@ -406,15 +406,17 @@ export class SemanticIndex {
   /**
    * Computes the passage vectors the last loadPassages found in neither the bundled file nor the database
    * (`uncomputed`), on a spare worker so requests keep one; saves them as it goes (an interrupted run resumes) and
-   * then reranks with them. Never rejects.
+   * then reranks with them. Stops early for a refresh asked for meanwhile, which runs it again after. Never rejects.
    */
   private async computePassages(): Promise<void> {
     const { repo, logger, batchSize = 32 } = this.opts ?? {};
     const embedder = this.embedder;
     const todo = [...this.uncomputed];
     if (this.status !== 'ready' || !embedder || this.closed || !repo || !logger || todo.length === 0) return;
+    // A catalog change asked for meanwhile goes first (it waits for one batch at most); this goes on after it.
+    const tickets = this.refreshTickets;
     try {
-      for (let i = 0; i < todo.length && !this.closed; i += batchSize) {
+      for (let i = 0; i < todo.length && !this.closed && this.refreshTickets === tickets; i += batchSize) {
         const batch = todo.slice(i, i + batchSize);
         const out = await embedder.embed(
           batch.map(([, text]) => text),
@@ -425,11 +427,14 @@ export class SemanticIndex {
           EMBEDDING_MODEL,
           batch.map(([textHash], j) => ({ textHash, vector: out[j]! })),
         );
+        for (const [hash] of batch) this.uncomputed.delete(hash);
       }
       if (this.closed) return;
       await this.loadComputed();
-      this.uncomputed = new Map();
-      logger.info({ computed: todo.length }, 'passage vectors computed');
+      logger.info(
+        { computed: todo.length - this.uncomputed.size, left: this.uncomputed.size },
+        'passage vectors computed',
+      );
     } catch (err) {
       if (this.closed) return;
       logger.warn({ err: (err as Error).message }, 'passage vectors not computed; search reranks without them');
