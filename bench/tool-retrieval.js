@@ -9,10 +9,11 @@
 // node_modules/.cache/axle-tool-retrieval.
 // Then the same requests a server at a time: the catalog is the servers those tools belong to, each with its tool list
 // (bench/eval/docker-servers.json), a tool's grade going to its server, among the bundled catalog's skills without
-// tools (the bundled servers with tools are these servers). Every vector is the model's (no bundled vectors file: a
-// catalog of an operator's own; computed at the first run and kept in node_modules/.cache/axle-tool-retrieval-servers),
-// and the figures are printed without and with the passage vectors computed for the servers' tools (the rerank by
-// best tool), so the rerank's worth on such a catalog is measured in one run.
+// tools (the bundled servers with tools are these servers). The servers are an operator's own: the vectors file the
+// search reads holds only the other skills' vectors and passages (from the bundled file), so the servers' vectors are
+// the model's (computed at the first run and kept in node_modules/.cache/axle-tool-retrieval-servers). The figures are
+// printed without and with the passage vectors computed for the servers' tools (the rerank by best tool), so the
+// rerank's worth on such a catalog is measured in one run, every other skill keeping its passages both times.
 // `node bench/tool-retrieval.js --write-catalog <docker-mcp-registry dir>` rewrites both catalogs from a snapshot of
 // github.com/docker/mcp-registry (the one ../shared/data holds); nothing else reads the snapshot.
 import fs from 'node:fs';
@@ -34,7 +35,15 @@ import {
 import { systemClock } from '../packages/server/dist/clock.js';
 import { createLogger } from '../packages/server/dist/logger.js';
 import { createLearningsService } from '../packages/server/dist/services/learnings.js';
+import {
+  EMBEDDING_DIM,
+  EMBEDDING_MODEL,
+  embeddingText,
+  textHash,
+} from '../packages/server/dist/search/embedding-text.js';
+import { skillPassages } from '../packages/server/dist/search/passages.js';
 import { DEFAULT_PASSAGE_LIMIT } from '../packages/server/dist/search/semantic-index.js';
+import { BUNDLED_VECTORS, encodeVectors, storedEntries } from '../packages/server/dist/search/vector-file.js';
 import { createSkillsService } from '../packages/server/dist/services/skills.js';
 import { openStore } from '../packages/server/dist/store/open.js';
 import { score } from './lib/metrics.js';
@@ -138,6 +147,10 @@ async function byServer() {
   const others = loadCatalog().filter((s) => (s.tools?.length ?? 0) === 0 && !ids.has(s.id));
   const catalogPath = path.join(serversDir, 'catalog.json');
   fs.writeFileSync(catalogPath, JSON.stringify([...servers, ...others]));
+  const vectorsFile = path.join(serversDir, 'others.vectors.bin');
+  const othersHashes = others.flatMap((s) => [textHash(embeddingText(s)), ...skillPassages(s).map(textHash)]);
+  const { entries } = storedEntries(BUNDLED_VECTORS, EMBEDDING_MODEL, othersHashes);
+  fs.writeFileSync(vectorsFile, encodeVectors(EMBEDDING_MODEL, EMBEDDING_DIM, entries));
   console.log(
     `\nThe same requests over the ${servers.length} servers of those tools, with their tool lists, among ${others.length} bundled skills without tools:`,
   );
@@ -158,10 +171,11 @@ async function byServer() {
         clock: systemClock,
       }),
       modelWaitMs: 120_000,
-      semantic: { vectorsFile: path.join(serversDir, 'no-bundled-vectors.bin'), passageLimit },
+      semantic: { vectorsFile, passageLimit },
     });
     try {
-      await serverService.search.semantic.settled;
+      const warm = await serverService.search.semantic.settled;
+      if (warm?.computed > servers.length) throw new Error(`${warm.computed} vectors computed: not only the servers'`);
       await serverService.search.semantic.caughtUp();
       for (const { name, queries } of requestSets)
         for (const split of splits) {
