@@ -81,15 +81,7 @@ const requestSets = REQUEST_FILES.map((file, i) => {
 const dataDir = fileURLToPath(new URL('../node_modules/.cache/axle-tool-retrieval', import.meta.url));
 fs.mkdirSync(dataDir, { recursive: true });
 const store = await openStore({ dataDir, now: Date.now });
-const service = await createSkillsService({
-  repo: store.skills,
-  db: store.db,
-  logger: createLogger('warn'),
-  catalogPath: CATALOG,
-  semanticSearch: true,
-  knowledgeHints: createLearningsService({ db: store.db, learningsSearch: store.learningsSearch, clock: systemClock }),
-  modelWaitMs: 120_000,
-});
+const service = await searchService(store, CATALOG);
 const f3 = (x) => x.toFixed(3);
 const splits = devOnly ? ['dev'] : ['dev', 'test'];
 try {
@@ -127,6 +119,25 @@ try {
 }
 await byServer();
 
+/** The skills service over `catalogPath` in `store`, with the sentence model; `semantic` overrides its index options. */
+function searchService(store, catalogPath, semantic) {
+  return createSkillsService({
+    repo: store.skills,
+    db: store.db,
+    logger: createLogger('warn'),
+    catalogPath,
+    semanticSearch: true,
+    knowledgeHints: createLearningsService({
+      db: store.db,
+      learningsSearch: store.learningsSearch,
+      clock: systemClock,
+    }),
+    // An offline measurement: a busy machine must not turn a slow model answer into a failure.
+    modelWaitMs: 120_000,
+    ...(semantic && { semantic }),
+  });
+}
+
 /** The requests over the servers' catalog, each tool's grade its server's: without, then with computed passages. */
 async function byServer() {
   const servers = loadCatalog(SERVERS);
@@ -159,20 +170,7 @@ async function byServer() {
     ['with passages', DEFAULT_PASSAGE_LIMIT],
   ]) {
     const serverStore = await openStore({ dataDir: serversDir, now: Date.now });
-    const serverService = await createSkillsService({
-      repo: serverStore.skills,
-      db: serverStore.db,
-      logger: createLogger('warn'),
-      catalogPath,
-      semanticSearch: true,
-      knowledgeHints: createLearningsService({
-        db: serverStore.db,
-        learningsSearch: serverStore.learningsSearch,
-        clock: systemClock,
-      }),
-      modelWaitMs: 120_000,
-      semantic: { vectorsFile, passageLimit },
-    });
+    const serverService = await searchService(serverStore, catalogPath, { vectorsFile, passageLimit });
     try {
       const warm = await serverService.search.semantic.settled;
       if (warm?.computed > servers.length) throw new Error(`${warm.computed} vectors computed: not only the servers'`);

@@ -27,7 +27,7 @@ export interface SemanticIndexOptions {
   logger: Logger;
   /** Precomputed vectors file; the bundled one by default. */
   vectorsFile?: string;
-  /** Texts per model call while computing missing vectors. */
+  /** Texts per model call while computing missing vectors (DEFAULT_BATCH_SIZE). */
   batchSize?: number;
   createEmbedder?: () => Embedder;
   /** Warming starts once this settles (or at once without it). */
@@ -44,6 +44,9 @@ export interface SemanticIndexOptions {
 
 /** Computed passage vectors the server keeps for a catalog: minutes of one worker's CPU, 10 MB as int8 rows. */
 export const DEFAULT_PASSAGE_LIMIT = 20_000;
+
+/** Texts per model call while computing skill or passage vectors, unless told otherwise. */
+const DEFAULT_BATCH_SIZE = 32;
 
 /** Skills checked between yields to the event loop while warming, so requests are served meanwhile. */
 const WARM_CHUNK = 500;
@@ -233,7 +236,7 @@ export class SemanticIndex {
       repo,
       logger,
       vectorsFile = BUNDLED_VECTORS,
-      batchSize = 32,
+      batchSize = DEFAULT_BATCH_SIZE,
       createEmbedder = () => new EmbedderClient(),
     } = this.opts!;
     const skills = await repo.embeddingSources();
@@ -409,7 +412,7 @@ export class SemanticIndex {
    * then reranks with them. Stops early for a refresh asked for meanwhile, which runs it again after. Never rejects.
    */
   private async computePassages(): Promise<void> {
-    const { repo, logger, batchSize = 32 } = this.opts ?? {};
+    const { repo, logger, batchSize = DEFAULT_BATCH_SIZE } = this.opts ?? {};
     const embedder = this.embedder;
     const todo = [...this.uncomputed];
     if (this.status !== 'ready' || !embedder || this.closed || !repo || !logger || todo.length === 0) return;
