@@ -13,7 +13,7 @@ import type { Database } from '../src/store/db.js';
 import type { PostgresDatabase } from '../src/store/postgres/db.js';
 import { createPostgresSkillsStore } from '../src/store/postgres/skills.js';
 import type { Queryable, TxOptions } from '../src/store/queryable.js';
-import { createSkillsStore, type SkillsStore } from '../src/store/skills.js';
+import { createSkillsStore, type SkillFilters, type SkillsStore } from '../src/store/skills.js';
 import { SMALL_CATALOG } from './search-helpers.js';
 
 let server: TestServer;
@@ -271,7 +271,7 @@ describe('lexical rankings in the store (what fused search fuses)', () => {
       expect(order(flat)).toEqual(['postmark', 'weatherstack']);
       const filtered = await store.skills.lexicalRankings('weatherstack smtp', { category: 'communication' }, 5);
       expect([order(filtered.fields), order(filtered.flat)]).toEqual([['postmark'], ['postmark']]);
-      expect(await store.skills.lexicalRankings('...', {}, 10)).toEqual({ fields: [], flat: [] });
+      expect(await store.skills.lexicalRankings('...', {}, 10)).toEqual({ fields: [], flat: [], tools: [] });
     } finally {
       await store.close();
     }
@@ -789,6 +789,63 @@ describe('catalog reloads', () => {
       expect(await skills.replaceCatalog(entries(most), 'fp-most')).toBe(true);
       expect(rows(writes, /^INSERT INTO skills\b/)).toBe(most.length);
       expect(await skills.count()).toBe(most.length);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('ranks MCP servers by their best tool', async () => {
+    const small = loadCatalog(SMALL_CATALOG);
+    const github = small.find((s) => s.id === 'github-mcp')!;
+    const job = { name: 'zia_add_urls_to_category', description: 'Adds URLs to a URL category' };
+    // A: hundreds of tools, one of which does the job; B: two others; C: no tools, its description the job's words.
+    const a = (tools: Skill['tools']): Skill => ({
+      ...github,
+      id: 'zscaler',
+      name: 'Zscaler',
+      category: 'monitoring',
+      tools,
+    });
+    const fillers = Array.from({ length: 300 }, (_, i) => ({
+      name: `zms_list_tag_namespace_${i}`,
+      description: `Lists the tags of namespace ${i} with their values and owners`,
+    }));
+    const b: Skill = {
+      ...github,
+      id: 'bookmarks-mcp',
+      name: 'Bookmarks',
+      category: 'storage-state',
+      tools: [
+        { name: 'add_bookmark', description: 'Saves a page to read later' },
+        { name: 'list_folders', description: 'Lists the folders of saved pages' },
+      ],
+    };
+    const c: Skill = { ...small[0]!, id: 'shortly', name: 'Shortly', description: 'A url shortener by category' };
+    const catalog = (zscaler: Skill) => [...small, zscaler, b, c];
+    const store = await openTestStore();
+    try {
+      const { skills, writes } = recordingSkills(store);
+      const ranked = async (filters: SkillFilters = {}) =>
+        (await skills.lexicalRankings('add urls to a url category', filters, 10)).tools.map((h) => h.id);
+      await skills.replaceCatalog(entries(catalog(a([...fillers, job]))), 'fp-1');
+      expect(await ranked()).toEqual(['zscaler', 'bookmarks-mcp']);
+      expect(await ranked({ category: 'storage-state' })).toEqual(['bookmarks-mcp']);
+      expect(await ranked({ type: 'api' })).toEqual([]);
+
+      // By difference: A alone is written again, without the tool.
+      writes.length = 0;
+      await skills.replaceCatalog(entries(catalog(a(fillers))), 'fp-2');
+      expect(rows(writes, /^INSERT INTO skills\b/)).toBe(1);
+      expect(await ranked()).toEqual(['bookmarks-mcp']);
+      await skills.replaceCatalog(entries(catalog(a([...fillers, job]))), 'fp-3');
+      expect(await ranked()).toEqual(['zscaler', 'bookmarks-mcp']);
+
+      // Whole: most skills change.
+      writes.length = 0;
+      const rewritten = catalog(a(fillers)).map((s) => ({ ...s, description: `${s.description} Rewritten.` }));
+      await skills.replaceCatalog(entries(rewritten), 'fp-4');
+      expect(rows(writes, /^INSERT INTO skills\b/)).toBe(rewritten.length);
+      expect(await ranked()).toEqual(['bookmarks-mcp']);
     } finally {
       await store.close();
     }

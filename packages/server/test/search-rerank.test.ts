@@ -392,3 +392,68 @@ describe('word senses in fused search', () => {
     expect(await first(0.1, [{ id: 'showtime', score: 0.6 }])).toBe('showtime');
   });
 });
+
+describe('the ranking of MCP servers by their best tool', () => {
+  const base = loadCatalog(SMALL_CATALOG);
+  const server = base.find((s) => s.id === 'github-mcp')!;
+  // A server listing hundreds of tools, one of which does the job: its record is so long that BM25 over the whole
+  // record ranks it low even on its own name.
+  const many: Skill = {
+    ...server,
+    id: 'zscaler',
+    name: 'Zscaler',
+    description: 'Manage the Zscaler security cloud: internet access, private access and digital experience',
+    tags: ['security', 'zero-trust'],
+    tools: [
+      ...Array.from({ length: 300 }, (_, i) => ({
+        name: `zms_list_tag_namespace_${i}`,
+        description: `Lists the tags of namespace ${i} in the microsegmentation service, with their values and owners`,
+      })),
+      { name: 'zia_add_urls_to_category', description: 'Adds URLs to a URL category' },
+    ],
+  };
+  const api = (id: string, name: string, description: string): Skill => ({
+    ...base.find((s) => s.id === 'weatherstack')!,
+    id,
+    name,
+    description,
+    tags: ['links'],
+  });
+  const skills = [
+    ...base,
+    many,
+    api('short-link', 'Short Link', 'Shorten a long URL into a short link and sort your links by category'),
+    api('url-preview', 'URL Preview', 'Preview any URL: its title, image and category'),
+    // More skills matching the request's words than the rerank reads (DEFAULT_RERANK_DEPTH), as in a real catalog.
+    ...Array.from({ length: 60 }, (_, i) =>
+      api(`link-kit-${i}`, `Link Kit ${i}`, 'Shorten, expand and tag a URL, and file it under a category'),
+    ),
+  ];
+  let repo: SkillsStore;
+  let close: () => Promise<void>;
+  beforeAll(async () => {
+    ({ repo, close } = await storeOf(skills));
+  });
+  afterAll(() => close());
+
+  const order = async (query: string, toolWeight?: number) =>
+    (await createSkillSearch({ repo, semantic: semantic([]), toolWeight }).search({ query, limit: 5 })).results.map(
+      (r) => r.id,
+    );
+
+  it('ranks the server by the tool that fits, apart from its other tools', async () => {
+    const { tools, fields } = await repo.lexicalRankings('add urls to a url category', {}, 10);
+    expect(tools.map((t) => t.id)).toEqual(['zscaler']);
+    expect(fields.findIndex((f) => f.id === 'zscaler')).toBeGreaterThan(fields.findIndex((f) => f.id === 'short-link'));
+  });
+
+  it('puts the server whose tool does the job first, which it is not without that ranking', async () => {
+    const query = 'add urls to a url category';
+    expect((await order(query))[0]).toBe('zscaler');
+    expect((await order(query, 0))[0]).not.toBe('zscaler');
+  });
+
+  it('leaves a search that no tool matches as it was', async () => {
+    expect(await order('weather forecast')).toEqual(await order('weather forecast', 0));
+  });
+});

@@ -48,6 +48,8 @@ export interface SkillSearchOptions {
   rerankWeight?: number;
   /** Weight of the flat BM25 ranking (the record as one text) in fusion; see DEFAULT_FLAT_WEIGHT. */
   flatWeight?: number;
+  /** Weight of the ranking of MCP servers by their best-matching tool in fusion, 0 for none; see DEFAULT_TOOL_WEIGHT. */
+  toolWeight?: number;
   /** Score the reranked candidates of the voted category gain; see DEFAULT_CATEGORY_BONUS. */
   categoryBonus?: number;
   /** Weight of the ranking of the request's thesaurus terms in fusion; see DEFAULT_EXPANSION_WEIGHT. */
@@ -93,6 +95,13 @@ export const DEFAULT_RERANK_WEIGHT = 0.35;
  * Chosen on queries.json and the everyday dev half (`npm run eval`; figures in bench/README.md).
  */
 export const DEFAULT_FLAT_WEIGHT = 0.3;
+/**
+ * Fused search ranks the MCP servers whose tools match the request by their best tool's BM25 (each tool a document of
+ * its own), and fuses that ranking at this weight: in the field-weighted and flat rankings a server listing hundreds
+ * of tools has so long a record that BM25 ranks it low even on its own name. Chosen on the dev halves (bench/README.md,
+ * thirty-second round).
+ */
+export const DEFAULT_TOOL_WEIGHT = 0.5;
 /**
  * When 3 of the first 5 fused candidates share a category, the reranked candidates (DEFAULT_RERANK_DEPTH) of that
  * category gain this score (a first place in one ranking is worth 1 / (k + 1) = 0.167). Chosen with the above.
@@ -238,6 +247,7 @@ export function createSkillSearch({
   rerankDepth = DEFAULT_RERANK_DEPTH,
   rerankWeight = DEFAULT_RERANK_WEIGHT,
   flatWeight = DEFAULT_FLAT_WEIGHT,
+  toolWeight = DEFAULT_TOOL_WEIGHT,
   categoryBonus = DEFAULT_CATEGORY_BONUS,
   expansionWeight = DEFAULT_EXPANSION_WEIGHT,
   contextWeight = DEFAULT_CONTEXT_WEIGHT,
@@ -423,7 +433,7 @@ export function createSkillSearch({
         useLexical && useSemantic
           ? repo.lexicalRankings(words, filters, depth)
           : useLexical
-            ? repo.lexicalSearch(words, filters, depth).then((fields) => ({ fields, flat: [] }))
+            ? repo.lexicalSearch(words, filters, depth).then((fields) => ({ fields, flat: [], tools: [] }))
             : undefined,
         useSemantic ? semanticRanking(expandedSentence(query, expansion), filters, mode, depth) : undefined,
         expansion.length > 0 ? repo.lexicalSearch(expansion.join(' '), filters, depth) : undefined,
@@ -434,6 +444,8 @@ export function createSkillSearch({
       if (semanticHits) ranked.push([semanticHits.hits, 1]);
       // The flat ranking joins only beside the semantic one: alone, lexical search keeps its field-weighted order.
       if (lexical && semanticHits && flatWeight > 0) ranked.push([lexical.flat, flatWeight]);
+      if (lexical && semanticHits && toolWeight > 0 && lexical.tools.length > 0)
+        ranked.push([lexical.tools, toolWeight]);
       if (lexical && semanticHits && expanded) ranked.push([expanded, expansionWeight]);
       if (context) ranked.push([context, contextWeight]);
       const rankings = ranked.map(([hits]) => hits.map((h) => h.id));

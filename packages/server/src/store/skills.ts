@@ -72,7 +72,8 @@ export interface SkillsStore {
   lexicalSearch(text: string, filters: SkillFilters, limit: number): Promise<RankedId[]>;
   /**
    * The same matches ranked twice: `fields` as lexicalSearch (each column its weight), `flat` by BM25 over the
-   * whole record (every column weighing alike), the extra ranking fused search adds.
+   * whole record (every column weighing alike), the extra ranking fused search adds; and `tools`, the skills whose
+   * tools match, by their best tool's BM25 (each tool one document, TOOL_WEIGHTS).
    */
   lexicalRankings(text: string, filters: SkillFilters, limit: number): Promise<LexicalRankings>;
   /** Ids passing `filters`, or null when there are no filters (everything passes). */
@@ -97,6 +98,8 @@ export interface StoredPassage {
 export interface LexicalRankings {
   fields: RankedId[];
   flat: RankedId[];
+  /** Skills by the BM25 of their best-matching tool (MCP servers listing tools; others never appear). */
+  tools: RankedId[];
 }
 
 /**
@@ -106,6 +109,10 @@ export interface LexicalRankings {
 const BM25_WEIGHTS = [10, 2, 6, 2, 1] as const;
 /** bm25() weights of the flat ranking: the record as one text. */
 const FLAT_WEIGHTS = [1, 1, 1, 1, 1] as const;
+/** bm25() weights of a tool, in skill_tools_fts column order: its name as words, its description. */
+export const TOOL_WEIGHTS = [2, 1] as const;
+/** A tool's rowid in skill_tools_fts is its skill's rowid x this, plus its index in the skill's list. */
+const TOOL_ROWIDS = 2 ** 20;
 /** The flat ranking reorders this many times `limit` of the field-weighted ranking's best rows (bench/README.md). */
 const RERANKED_POOL = 3;
 /** Rows read past an unfiltered ranking's limit, for the ties of its last row (bench/README.md). */
@@ -148,11 +155,13 @@ export function createSkillsStore(db: Database): SkillsStore {
   /** Rows of the catalog and rows containing each query term, for `selectiveMatchExpression`; cleared when the catalog is replaced. */
   let df = new Map<string, Promise<number>>();
   let catalogRows: Promise<number> | undefined;
+  let toolRows: Promise<number> | undefined;
   let inMemory: Promise<CatalogInMemory> | undefined;
 
   const forget = () => {
     df = new Map();
     catalogRows = undefined;
+    toolRows = undefined;
     inMemory = undefined;
   };
 
@@ -189,15 +198,17 @@ export function createSkillsStore(db: Database): SkillsStore {
     return { byRowid, dataById };
   }
 
-  function documentFrequency(term: string): Promise<number> {
-    let n = df.get(term);
+  /** Rows of `index` (skills_fts, or skill_tools_fts: one row a tool) containing `term`. */
+  function documentFrequency(term: string, index: 'skills_fts' | 'skill_tools_fts' = 'skills_fts'): Promise<number> {
+    const key = `${index}\0${term}`;
+    let n = df.get(key);
     if (n === undefined) {
       if (df.size >= MAX_DF_TERMS) df.clear();
       n = db
-        .get<{ n: number }>('SELECT COUNT(*) AS n FROM skills_fts WHERE skills_fts MATCH ?', [matchExpression([term])])
+        .get<{ n: number }>(`SELECT COUNT(*) AS n FROM ${index} WHERE ${index} MATCH ?`, [matchExpression([term])])
         .then((r) => r?.n ?? 0);
-      df.set(term, n);
-      n.catch(() => df.delete(term));
+      df.set(key, n);
+      n.catch(() => df.delete(key));
     }
     return n;
   }
@@ -213,6 +224,37 @@ export function createSkillsStore(db: Database): SkillsStore {
       await Promise.all(terms.map((t) => documentFrequency(t))),
       await catalogRows,
     );
+  }
+
+  /**
+   * The skills passing `filters` whose tools match `text`, each by its best tool's bm25() (TOOL_WEIGHTS), best first,
+   * at most `limit`. Terms common among the tools only rank, as in `matching`.
+   */
+  async function toolRanking(text: string, filters: SkillFilters, limit: number): Promise<RankedId[]> {
+    toolRows ??= db.get<{ n: number }>('SELECT COUNT(*) AS n FROM skill_tools_fts').then((r) => r?.n ?? 0);
+    const rows = await toolRows;
+    const terms = queryTerms(text);
+    if (rows === 0 || terms.length === 0) return [];
+    const where = filterSql(filters, 's');
+    const match =
+      where.params.length > 0
+        ? matchExpression(terms)
+        : selectiveMatchExpression(
+            terms,
+            await Promise.all(terms.map((t) => documentFrequency(t, 'skill_tools_fts'))),
+            rows,
+          );
+    // bm25() cannot be aggregated where it is computed: the matches are materialised first.
+    const found = await db.all<{ id: string; r: number }>(
+      `WITH m AS MATERIALIZED (
+         SELECT rowid / ${TOOL_ROWIDS} AS skill, bm25(skill_tools_fts, ${TOOL_WEIGHTS.join(', ')}) AS r
+           FROM skill_tools_fts WHERE skill_tools_fts MATCH ?)
+       SELECT s.id AS id, MIN(m.r) AS r FROM m JOIN skills s ON s.rowid = m.skill
+        WHERE 1 = 1${where.sql}
+        GROUP BY s.rowid ORDER BY r, s.position LIMIT ?`,
+      [match, ...where.params, limit],
+    );
+    return found.map((f) => ({ id: f.id, score: -f.r }));
   }
 
   /**
@@ -298,6 +340,7 @@ export function createSkillsStore(db: Database): SkillsStore {
         if (diff) await writeCatalogDiff(q, diff, await diffWriter(q));
         else {
           await q.run('DELETE FROM skills_fts');
+          await q.run('DELETE FROM skill_tools_fts');
           await q.run('DELETE FROM skills');
           await insertSkills(
             q,
@@ -309,6 +352,7 @@ export function createSkillsStore(db: Database): SkillsStore {
         // Merges the index into one segment: fewer doclists to walk per query, and no entries of deleted rows left
         // to skip (they would pile up over reloads by difference).
         await q.run(`INSERT INTO skills_fts (skills_fts) VALUES ('optimize')`);
+        await q.run(`INSERT INTO skill_tools_fts (skill_tools_fts) VALUES ('optimize')`);
         await q.run(
           'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
           [FINGERPRINT_KEY, fingerprint],
@@ -363,9 +407,12 @@ export function createSkillsStore(db: Database): SkillsStore {
 
     async lexicalRankings(text: string, filters: SkillFilters, limit: number): Promise<LexicalRankings> {
       const match = await matching(text, filters);
-      if (match === null) return { fields: [], flat: [] };
-      const [fields, flat] = await ranked(match, filters, limit, [BM25_WEIGHTS, FLAT_WEIGHTS]);
-      return { fields: fields!, flat: flat! };
+      if (match === null) return { fields: [], flat: [], tools: [] };
+      const [[fields, flat], tools] = await Promise.all([
+        ranked(match, filters, limit, [BM25_WEIGHTS, FLAT_WEIGHTS]),
+        toolRanking(text, filters, limit),
+      ]);
+      return { fields: fields!, flat: flat!, tools };
     },
 
     async holdsRareTerm(text: string): Promise<boolean> {
@@ -420,7 +467,10 @@ export function createSkillsStore(db: Database): SkillsStore {
 /** Skills per INSERT while writing the catalog. */
 const INSERT_BATCH = 200;
 
-/** Inserts the skills of `rows`, each under its rowid, with their FTS rows. */
+/** Tool rows per INSERT into skill_tools_fts. */
+const TOOL_INSERT_BATCH = 500;
+
+/** Inserts the skills of `rows`, each under its rowid, with their FTS rows and their tools' (skill_tools_fts). */
 async function insertSkills(q: Queryable, rows: ReadonlyArray<PlacedEntry & { rowid: number }>): Promise<void> {
   for (let i = 0; i < rows.length; i += INSERT_BATCH) {
     const batch = rows.slice(i, i + INSERT_BATCH);
@@ -443,6 +493,18 @@ async function insertSkills(q: Queryable, rows: ReadonlyArray<PlacedEntry & { ro
         toolsText(skill),
       ]),
     );
+    const tools = batch.flatMap(({ rowid, skill }) =>
+      (skill.tools ?? [])
+        .slice(0, TOOL_ROWIDS)
+        .map((t, i) => [rowid * TOOL_ROWIDS + i, toolWords(t.name), t.description] as const),
+    );
+    for (let j = 0; j < tools.length; j += TOOL_INSERT_BATCH) {
+      const part = tools.slice(j, j + TOOL_INSERT_BATCH);
+      await q.run(
+        `INSERT INTO skill_tools_fts (rowid, name, description) VALUES ${part.map(() => '(?, ?, ?)').join(', ')}`,
+        part.flat(),
+      );
+    }
   }
 }
 
@@ -462,6 +524,16 @@ async function diffWriter(q: Queryable): Promise<CatalogWriter> {
         const batch = ids.slice(i, i + REMOVE_BATCH);
         const marks = batch.map(() => '?').join(', ');
         await q.run(`DELETE FROM skills_fts WHERE rowid IN (SELECT rowid FROM skills WHERE id IN (${marks}))`, batch);
+        // A skill's tools by their rowid range, which the index seeks.
+        const listing = await q.all<{ rowid: number }>(
+          `SELECT rowid FROM skills WHERE id IN (${marks}) AND json_array_length(data, '$.tools') > 0`,
+          batch,
+        );
+        for (const { rowid } of listing)
+          await q.run('DELETE FROM skill_tools_fts WHERE rowid >= ? AND rowid < ?', [
+            rowid * TOOL_ROWIDS,
+            (rowid + 1) * TOOL_ROWIDS,
+          ]);
         await q.run(`DELETE FROM skills WHERE id IN (${marks})`, batch);
       }
     },

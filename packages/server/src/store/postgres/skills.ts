@@ -3,11 +3,13 @@ import {
   type CatalogEntry,
   type EmbeddingSource,
   filterSql,
+  type RankedId,
   readEmbeddingMatrix,
   readPassageVectors,
   saveEmbeddings,
   savePassageVectors,
   type SkillsStore,
+  TOOL_WEIGHTS,
   tagsText,
   toolsText,
 } from '../skills.js';
@@ -20,7 +22,8 @@ import {
   skillColumns,
   writeCatalogDiff,
 } from '../catalog-reload.js';
-import type { Queryable } from '../queryable.js';
+import type { Params, Queryable } from '../queryable.js';
+import { toolWords } from '../../domain/tool-words.js';
 import { bm25Search } from './bm25.js';
 import type { PostgresDatabase } from './db.js';
 
@@ -32,17 +35,21 @@ import type { PostgresDatabase } from './db.js';
 const WEIGHTS = { A: 10, B: 6, C: 2, D: 2 };
 /** The flat ranking's classes: the record as one text (on SQLite every column weighs 1). */
 const FLAT_WEIGHTS = { A: 1, B: 1, C: 1, D: 1 };
+/** A tool's classes (SQLite's TOOL_WEIGHTS): its name as words, its description. */
+const TOOL_CLASSES = { A: TOOL_WEIGHTS[0], B: TOOL_WEIGHTS[1], C: 0, D: 0 };
 
 /** Serialises catalog imports of instances starting together. */
 const CATALOG_LOCK = 'axle:catalog';
 /** Rows per INSERT while importing the catalog. */
 const IMPORT_BATCH = 200;
+/** Tool rows per INSERT. */
+const TOOL_IMPORT_BATCH = 500;
 
 /**
  * The skills store on PostgreSQL: the catalog's JSON by id is kept in memory between searches, as on
- * SQLite; search is BM25 over the tsvector's postings, skill_terms, written with the catalog and read into
- * memory once per catalog (bm25.ts, resident), so an unfiltered search asks the database at most for the
- * lexemes of a text it has not seen.
+ * SQLite; search is BM25 over the tsvector's postings, skill_terms (and the tools', skill_tool_terms), written
+ * with the catalog and read into memory once per catalog (bm25.ts, resident), so an unfiltered search asks the
+ * database at most for the lexemes of a text it has not seen.
  */
 export function createPostgresSkillsStore(db: PostgresDatabase, now: () => number = Date.now): SkillsStore {
   const bm25 = bm25Search(
@@ -57,28 +64,70 @@ export function createPostgresSkillsStore(db: PostgresDatabase, now: () => numbe
     },
     now,
   );
-  let dataById: Promise<Map<string, string>> | undefined;
+  // Each tool its own document; filters read its skill's columns (skill_tool_docs, migration 390).
+  const toolsBm25 = bm25Search(
+    db,
+    {
+      table: 'skill_tool_docs',
+      postings: 'skill_tool_terms',
+      visible: 'TRUE',
+      weights: TOOL_CLASSES,
+      floorLexemesRank: true,
+      resident: true,
+    },
+    now,
+  );
+  /** Each skill's JSON and position by id. */
+  let inMemory: Promise<{ dataById: Map<string, string>; positions: Map<string, number> }> | undefined;
 
-  function catalog(): Promise<Map<string, string>> {
-    if (!dataById) {
-      dataById = (async () => {
-        const out = new Map<string, string>();
+  function catalog(): Promise<{ dataById: Map<string, string>; positions: Map<string, number> }> {
+    if (!inMemory) {
+      inMemory = (async () => {
+        const dataById = new Map<string, string>();
+        const positions = new Map<string, number>();
         const read = (after: number) =>
           db.all<{ position: number; id: string; data: string }>(
             'SELECT position, id, data FROM skills WHERE position > ? ORDER BY position LIMIT ?',
             [after, PAGE_ROWS],
           );
-        for await (const rows of pages(read, (r) => r.position, 0)) for (const r of rows) out.set(r.id, r.data);
-        return out;
+        for await (const rows of pages(read, (r) => r.position, 0))
+          for (const r of rows) {
+            dataById.set(r.id, r.data);
+            positions.set(r.id, r.position);
+          }
+        return { dataById, positions };
       })();
-      dataById.catch(() => (dataById = undefined));
+      inMemory.catch(() => (inMemory = undefined));
     }
-    return dataById;
+    return inMemory;
+  }
+
+  /**
+   * The skills passing `filter` whose tools match `text`, each by its best tool's BM25, best first, ties by catalog
+   * position, at most `limit`. Every matching tool is scored, so a server's many tools cannot crowd out the others.
+   */
+  async function toolRanking(
+    text: string,
+    filter: { sql: string; params: Params },
+    limit: number,
+  ): Promise<RankedId[]> {
+    const [hits, { positions }] = await Promise.all([toolsBm25.search(text, filter, Infinity), catalog()]);
+    const best = new Map<string, number>();
+    for (const { id, score } of hits) {
+      // A tool's id is its skill's, ':' and its index; hits come best first, so a skill's first is its best.
+      const skill = id.slice(0, id.lastIndexOf(':'));
+      if (!best.has(skill)) best.set(skill, score);
+    }
+    return [...best]
+      .map(([id, score]) => ({ id, score }))
+      .sort((a, b) => b.score - a.score || positions.get(a.id)! - positions.get(b.id)!)
+      .slice(0, limit);
   }
 
   const forget = () => {
     bm25.reset();
-    dataById = undefined;
+    toolsBm25.reset();
+    inMemory = undefined;
   };
 
   return {
@@ -98,6 +147,8 @@ export function createPostgresSkillsStore(db: PostgresDatabase, now: () => numbe
         if (diff) await writeCatalogDiff(q, diff, diffWriter(q));
         else {
           await q.run('DELETE FROM skill_terms');
+          await q.run('DELETE FROM skill_tool_terms');
+          await q.run('DELETE FROM skill_tools');
           await q.run('DELETE FROM skills');
           await insertSkills(
             q,
@@ -106,6 +157,7 @@ export function createPostgresSkillsStore(db: PostgresDatabase, now: () => numbe
           await indexSkills(q);
           // Statistics of the new postings at once, so the first searches are planned on them.
           await q.run('ANALYZE skill_terms');
+          await q.run('ANALYZE skill_tool_terms');
           // Vectors of skills that left the catalog; those still present are kept (their text hash decides reuse).
           await q.run('DELETE FROM skill_embeddings WHERE skill_id NOT IN (SELECT id FROM skills)');
         }
@@ -132,7 +184,7 @@ export function createPostgresSkillsStore(db: PostgresDatabase, now: () => numbe
     async getMany(ids: readonly string[]) {
       const out = new Map<string, Skill>();
       if (ids.length === 0) return out;
-      const data = await catalog();
+      const data = (await catalog()).dataById;
       for (const id of ids) {
         const d = data.get(id);
         if (d !== undefined) out.set(id, JSON.parse(d) as Skill);
@@ -162,8 +214,12 @@ export function createPostgresSkillsStore(db: PostgresDatabase, now: () => numbe
     holdsRareTerm: (text) => bm25.holdsRareLexeme(text),
 
     async lexicalRankings(text, filters, limit) {
-      const [fields, flat] = await bm25.rankings(text, filterSql(filters, 'd'), limit, [WEIGHTS, FLAT_WEIGHTS]);
-      return { fields: fields!, flat: flat! };
+      const filter = filterSql(filters, 'd');
+      const [[fields, flat], tools] = await Promise.all([
+        bm25.rankings(text, filter, limit, [WEIGHTS, FLAT_WEIGHTS]),
+        toolRanking(text, filter, limit),
+      ]);
+      return { fields: fields!, flat: flat!, tools };
     },
 
     async idsMatching(filters) {
@@ -188,7 +244,10 @@ export function createPostgresSkillsStore(db: PostgresDatabase, now: () => numbe
   };
 }
 
-/** Inserts the skills of `rows` with their tsvectors (indexSkills then fills their lengths and postings). */
+/**
+ * Inserts the skills of `rows` with their tsvectors, and their tools' (skill_tools); indexSkills then fills their
+ * lengths and postings.
+ */
 async function insertSkills(q: Queryable, rows: readonly PlacedEntry[]): Promise<void> {
   for (let i = 0; i < rows.length; i += IMPORT_BATCH) {
     const batch = rows.slice(i, i + IMPORT_BATCH);
@@ -207,10 +266,28 @@ async function insertSkills(q: Queryable, rows: readonly PlacedEntry[]): Promise
         `${entry.skill.category.replaceAll('-', ' ')}\n${toolsText(entry.skill)}`,
       ]),
     );
+    const tools = batch.flatMap(({ skill }) =>
+      (skill.tools ?? []).map((t, i) => [`${skill.id}:${i}`, skill.id, toolWords(t.name), t.description]),
+    );
+    for (let j = 0; j < tools.length; j += TOOL_IMPORT_BATCH) {
+      const part = tools.slice(j, j + TOOL_IMPORT_BATCH);
+      await q.run(
+        `INSERT INTO skill_tools (id, skill_id, fts) VALUES ${part
+          .map(
+            () =>
+              "(?, ?, setweight(to_tsvector('axle', axle_words(?)), 'A') || setweight(to_tsvector('axle', axle_words(?)), 'B'))",
+          )
+          .join(', ')}`,
+        part.flat(),
+      );
+    }
   }
 }
 
-/** The token counts and postings of the skills of `ids` (every skill when unset), from their tsvectors. */
+/**
+ * The token counts and postings of the skills of `ids` (every skill when unset) and of their tools, from their
+ * tsvectors.
+ */
 async function indexSkills(q: Queryable, ids?: readonly string[]): Promise<void> {
   const some = ids !== undefined;
   await q.run(
@@ -222,11 +299,20 @@ async function indexSkills(q: Queryable, ids?: readonly string[]): Promise<void>
      SELECT p.lexeme, s.id, s.fts_len, p.a, p.b, p.c, p.d FROM skills s CROSS JOIN LATERAL axle_postings(s.fts) p${some ? ' WHERE s.id = ANY(?::text[])' : ''}`,
     some ? [ids] : [],
   );
+  await q.run(
+    `UPDATE skill_tools SET fts_len = (SELECT COALESCE(SUM(array_length(positions, 1)), 0) FROM unnest(fts))${some ? ' WHERE skill_id = ANY(?::text[])' : ''}`,
+    some ? [ids] : [],
+  );
+  await q.run(
+    `INSERT INTO skill_tool_terms (lexeme, doc, len, a, b, c, d)
+     SELECT p.lexeme, t.id, t.fts_len, p.a, p.b, p.c, p.d FROM skill_tools t CROSS JOIN LATERAL axle_postings(t.fts) p${some ? ' WHERE t.skill_id = ANY(?::text[])' : ''}`,
+    some ? [ids] : [],
+  );
 }
 
 /**
- * Writes a reload's difference (catalog-reload.ts). A skill's postings are deleted through the lexemes of its stored
- * tsvector, so each is found by the postings' (lexeme, doc) key.
+ * Writes a reload's difference (catalog-reload.ts). A skill's postings, and its tools', are deleted through the
+ * lexemes of their stored tsvectors, so each is found by the postings' (lexeme, doc) key.
  */
 const diffWriter = (q: Queryable): CatalogWriter => ({
   async remove(ids) {
@@ -235,6 +321,12 @@ const diffWriter = (q: Queryable): CatalogWriter => ({
         WHERE s.id = ANY(?::text[]) AND t.lexeme = u.lexeme AND t.doc = s.id`,
       [ids],
     );
+    await q.run(
+      `DELETE FROM skill_tool_terms p USING skill_tools t CROSS JOIN LATERAL unnest(t.fts) u
+        WHERE t.skill_id = ANY(?::text[]) AND p.lexeme = u.lexeme AND p.doc = t.id`,
+      [ids],
+    );
+    await q.run('DELETE FROM skill_tools WHERE skill_id = ANY(?::text[])', [ids]);
     await q.run('DELETE FROM skills WHERE id = ANY(?::text[])', [ids]);
   },
   async insert(rows) {
