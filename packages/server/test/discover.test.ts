@@ -806,7 +806,7 @@ describe('catalog reloads', () => {
       category: 'monitoring',
       tools,
     });
-    const fillers = Array.from({ length: 300 }, (_, i) => ({
+    const fillers = Array.from({ length: 600 }, (_, i) => ({
       name: `zms_list_tag_namespace_${i}`,
       description: `Lists the tags of namespace ${i} with their values and owners`,
     }));
@@ -831,6 +831,12 @@ describe('catalog reloads', () => {
       expect(await ranked()).toEqual(['zscaler', 'bookmarks-mcp']);
       expect(await ranked({ category: 'storage-state' })).toEqual(['bookmarks-mcp']);
       expect(await ranked({ type: 'api' })).toEqual([]);
+      // Words in more than 500 tools rank only beside a rarer one some tool holds; with filters, every word selects.
+      const tools = async (text: string, filters: SkillFilters = {}) =>
+        (await skills.lexicalRankings(text, filters, 10)).tools.map((h) => h.id);
+      expect(await tools('list tags')).toEqual([]);
+      expect(await tools('list tags', { category: 'monitoring' })).toEqual(['zscaler']);
+      expect(await tools('list urls')).toEqual(['zscaler']);
 
       // By difference: A alone is written again, without the tool.
       writes.length = 0;

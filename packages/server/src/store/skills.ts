@@ -228,7 +228,9 @@ export function createSkillsStore(db: Database): SkillsStore {
 
   /**
    * The skills passing `filters` whose tools match `text`, each by its best tool's bm25() (TOOL_WEIGHTS), best first,
-   * at most `limit`. Terms common among the tools only rank, as in `matching`.
+   * at most `limit`. Terms common among the tools only rank, as in `matching`; without filters, a text without a rarer
+   * term that some tool holds ranks nothing, without a statement (tools sharing only `get` or `list` with it say
+   * little, and scoring thousands of them costs).
    */
   async function toolRanking(text: string, filters: SkillFilters, limit: number): Promise<RankedId[]> {
     toolRows ??= db.get<{ n: number }>('SELECT COUNT(*) AS n FROM skill_tools_fts').then((r) => r?.n ?? 0);
@@ -236,14 +238,12 @@ export function createSkillsStore(db: Database): SkillsStore {
     const terms = queryTerms(text);
     if (rows === 0 || terms.length === 0) return [];
     const where = filterSql(filters, 's');
-    const match =
-      where.params.length > 0
-        ? matchExpression(terms)
-        : selectiveMatchExpression(
-            terms,
-            await Promise.all(terms.map((t) => documentFrequency(t, 'skill_tools_fts'))),
-            rows,
-          );
+    let match: string | null = matchExpression(terms);
+    if (where.params.length === 0) {
+      const df = await Promise.all(terms.map((t) => documentFrequency(t, 'skill_tools_fts')));
+      if (df.every((n) => n === 0 || n > commonTermCutoff(rows))) return [];
+      match = selectiveMatchExpression(terms, df, rows);
+    }
     // bm25() cannot be aggregated where it is computed: the matches are materialised first.
     const found = await db.all<{ id: string; r: number }>(
       `WITH m AS MATERIALIZED (

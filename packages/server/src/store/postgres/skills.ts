@@ -105,12 +105,14 @@ export function createPostgresSkillsStore(db: PostgresDatabase, now: () => numbe
   /**
    * The skills passing `filter` whose tools match `text`, each by its best tool's BM25, best first, ties by catalog
    * position, at most `limit`. Every matching tool is scored, so a server's many tools cannot crowd out the others.
+   * Without filters, a text of terms common among the tools only ranks nothing, as on SQLite.
    */
   async function toolRanking(
     text: string,
     filter: { sql: string; params: Params },
     limit: number,
   ): Promise<RankedId[]> {
+    if (filter.sql === '' && !(await toolsBm25.holdsRareLexeme(text))) return [];
     const [hits, { positions }] = await Promise.all([toolsBm25.search(text, filter, Infinity), catalog()]);
     const best = new Map<string, number>();
     for (const { id, score } of hits) {
