@@ -291,24 +291,26 @@ async function insertSkills(q: Queryable, rows: readonly PlacedEntry[]): Promise
  * tsvectors.
  */
 async function indexSkills(q: Queryable, ids?: readonly string[]): Promise<void> {
-  const some = ids !== undefined;
+  await indexDocuments(q, { table: 'skills', postings: 'skill_terms', skillColumn: 'id' }, ids);
+  await indexDocuments(q, { table: 'skill_tools', postings: 'skill_tool_terms', skillColumn: 'skill_id' }, ids);
+}
+
+/** The token counts and postings of `table`'s documents whose `skillColumn` is one of `ids` (every one when unset). */
+async function indexDocuments(
+  q: Queryable,
+  { table, postings, skillColumn }: { table: string; postings: string; skillColumn: string },
+  ids?: readonly string[],
+): Promise<void> {
+  const where = ids === undefined ? '' : ` WHERE d.${skillColumn} = ANY(?::text[])`;
+  const params = ids === undefined ? [] : [ids];
   await q.run(
-    `UPDATE skills SET fts_len = (SELECT COALESCE(SUM(array_length(positions, 1)), 0) FROM unnest(fts))${some ? ' WHERE id = ANY(?::text[])' : ''}`,
-    some ? [ids] : [],
+    `UPDATE ${table} d SET fts_len = (SELECT COALESCE(SUM(array_length(positions, 1)), 0) FROM unnest(d.fts))${where}`,
+    params,
   );
   await q.run(
-    `INSERT INTO skill_terms (lexeme, doc, len, a, b, c, d)
-     SELECT p.lexeme, s.id, s.fts_len, p.a, p.b, p.c, p.d FROM skills s CROSS JOIN LATERAL axle_postings(s.fts) p${some ? ' WHERE s.id = ANY(?::text[])' : ''}`,
-    some ? [ids] : [],
-  );
-  await q.run(
-    `UPDATE skill_tools SET fts_len = (SELECT COALESCE(SUM(array_length(positions, 1)), 0) FROM unnest(fts))${some ? ' WHERE skill_id = ANY(?::text[])' : ''}`,
-    some ? [ids] : [],
-  );
-  await q.run(
-    `INSERT INTO skill_tool_terms (lexeme, doc, len, a, b, c, d)
-     SELECT p.lexeme, t.id, t.fts_len, p.a, p.b, p.c, p.d FROM skill_tools t CROSS JOIN LATERAL axle_postings(t.fts) p${some ? ' WHERE t.skill_id = ANY(?::text[])' : ''}`,
-    some ? [ids] : [],
+    `INSERT INTO ${postings} (lexeme, doc, len, a, b, c, d)
+     SELECT p.lexeme, d.id, d.fts_len, p.a, p.b, p.c, p.d FROM ${table} d CROSS JOIN LATERAL axle_postings(d.fts) p${where}`,
+    params,
   );
 }
 
