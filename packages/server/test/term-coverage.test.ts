@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { loadCatalog } from '../src/catalog/load.js';
+import { textWords } from '../src/domain/query-expansion.js';
 import { MAX_QUERY_TERMS, queryTerms } from '../src/domain/query-terms.js';
-import { lightStem, namesake, termCoverage, termStems } from '../src/domain/term-coverage.js';
+import { lightStem, namesake, recordTexts, termCoverage, termStems } from '../src/domain/term-coverage.js';
 
 describe('lightStem', () => {
   it('drops the first listed suffix that leaves three letters or more', () => {
@@ -44,6 +46,23 @@ describe('termCoverage', () => {
   });
   it('is 0 without stems', () => {
     expect(termCoverage([], ['anything'])).toBe(0);
+  });
+  it('is, over every record of the bundled catalog, the share a stem set of all its texts gives', () => {
+    // The definition, stemming every word; termCoverage stems only the words that can stem to a wanted stem.
+    const byDefinition = (stems: readonly string[], texts: readonly string[]) => {
+      const held = new Set(texts.flatMap((t) => textWords(t).map(lightStem)));
+      return stems.filter((s) => held.has(s)).length / stems.length;
+    };
+    const records = loadCatalog();
+    const vocabulary = [...new Set(records.flatMap((r) => textWords(r.description)))];
+    records.forEach((r, i) => {
+      const texts = recordTexts(r);
+      // Stems of the record's own words (held), of others' (mostly not), short ones and words sharing a beginning.
+      const own = textWords(`${r.name} ${r.description}`).filter((_, j) => j % 3 === i % 3);
+      const words = [...own, vocabulary[(i * 7919) % vocabulary.length]!, 'ab', 'x', `${own[0] ?? 'con'}z`];
+      const stems = termStems(words);
+      expect(termCoverage(stems, texts)).toBe(byDefinition(stems, texts));
+    });
   });
 });
 

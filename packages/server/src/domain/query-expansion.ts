@@ -7,6 +7,8 @@
  * dropped as that tokenizer also does, so a request's `Pokémon` meets a record's `Pokemon` in every matcher.
  */
 export function textWords(text: string, fold = true): string[] {
+  // Neither normalization changes printable ASCII, the most of what is split here (every record, per search).
+  if (PRINTABLE_ASCII.test(text)) return text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
   const plain = fold ? text.normalize('NFKD').replace(/\p{M}+/gu, '') : text;
   return (
     plain
@@ -15,6 +17,8 @@ export function textWords(text: string, fold = true): string[] {
       .match(/[\p{L}\p{N}]+/gu) ?? []
   );
 }
+
+const PRINTABLE_ASCII = /^[\t\n\r -~]*$/;
 
 /** Words ending in `s` that are no plural, so keep it: `news` is not `new` ("create a new branch"). */
 const NOT_PLURALS: ReadonlySet<string> = new Set(['news', 'lens', 'series', 'species', 'always', 'perhaps', 'towards']);

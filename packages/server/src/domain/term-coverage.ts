@@ -23,9 +23,17 @@ export const termStems = (terms: readonly string[]): string[] => [
 /** The share of `stems` found among the stems of the words of `texts` (0 when there are no stems). */
 export function termCoverage(stems: readonly string[], texts: readonly string[]): number {
   if (stems.length === 0) return 0;
-  const held = new Set(texts.flatMap((t) => textWords(t).map(lightStem)));
+  // A word stems to `s` only if it begins with `s`, and a stem is at least MIN_STEM letters unless its word is: so
+  // only words beginning as some stem does are stemmed (the rest of a description's words, most, are not).
+  const starts = new Set(stems.map(stemStart));
+  const held = new Set<string>();
+  for (const text of texts)
+    for (const word of textWords(text)) if (starts.has(stemStart(word))) held.add(lightStem(word));
   return stems.filter((s) => held.has(s)).length / stems.length;
 }
+
+/** The first MIN_STEM letters of a word or stem (all of a shorter one). */
+const stemStart = (word: string): string => word.slice(0, MIN_STEM);
 
 /** A record's texts that coverage reads: its name, id, description and tags. */
 export const recordTexts = (r: {
