@@ -6,7 +6,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadCatalog } from '../src/catalog/load.js';
 import { slugify } from '../src/catalog/mapping.js';
 import { quantizeInto } from '../src/domain/quantize.js';
-import { Int8Index } from '../src/search/int8-index.js';
 import { bestPassageScores, MAX_PASSAGES, passageIndex, skillPassages } from '../src/search/passages.js';
 import type { SemanticIndex } from '../src/search/semantic-index.js';
 import { createSkillSearch } from '../src/services/skill-search.js';
@@ -84,20 +83,54 @@ describe('passages', () => {
   });
 
   it('score each skill by its best passage, among the skills asked for', () => {
-    const owners = ['a', 'a', 'b'];
+    const hashes = ['h0', 'h1', 'h01'];
     const vectors = [unit(0), unit(1), unit(0, 1)];
-    const codes = new Int8Array(owners.length * DIM);
-    const scales = new Float32Array(owners.length);
+    const codes = new Int8Array(hashes.length * DIM);
+    const scales = new Float32Array(hashes.length);
     vectors.forEach((v, i) => {
       scales[i] = quantizeInto(v, codes, i * DIM);
     });
-    const p = passageIndex(new Int8Index(owners, { codes, scales }, DIM), owners);
-    const best = bestPassageScores(p, unit(1), ['a', 'b', 'a', 'none']);
+    const passages = [
+      { owner: 'a', hash: 'h0' },
+      { owner: 'a', hash: 'h1' },
+      { owner: 'b', hash: 'h01' },
+      // A passage the index lacks is no row.
+      { owner: 'c', hash: 'unknown' },
+    ];
+    const p = passageIndex(hashes, { codes, scales }, DIM, passages);
+    const best = bestPassageScores(p, unit(1), ['a', 'b', 'a', 'c', 'none']);
+    expect([...best.keys()]).toEqual(['a', 'b']);
     expect(best.get('a')).toBeCloseTo(1, 1);
     expect(best.get('b')).toBeCloseTo(Math.SQRT1_2, 1);
     expect([...bestPassageScores(p, unit(1), ['b']).keys()]).toEqual(['b']);
     expect(bestPassageScores(p, unit(1), ['none']).size).toBe(0);
-    expect(() => passageIndex(p.index, ['a', 'b', 'a'])).toThrow(/passages of a are not consecutive/);
+  });
+
+  it('hold a passage that skills share once, and score it for each of them', () => {
+    // Three skills share one example; each also has one of its own: four rows, not six.
+    const hashes = ['shared', 'x', 'y', 'z'];
+    const vectors = [unit(0), unit(1), unit(2), unit(1, 2)];
+    const codes = new Int8Array(hashes.length * DIM);
+    const scales = new Float32Array(hashes.length);
+    vectors.forEach((v, i) => {
+      scales[i] = quantizeInto(v, codes, i * DIM);
+    });
+    const passages = ['x', 'y', 'z'].flatMap((own, i) => [
+      { owner: `s${i}`, hash: 'shared' },
+      { owner: `s${i}`, hash: own },
+      // Listed twice by one skill: still one of its rows.
+      { owner: `s${i}`, hash: 'shared' },
+    ]);
+    const p = passageIndex(hashes, { codes, scales }, DIM, passages);
+    expect(p.index.size).toBe(4);
+    expect(p.rowsOf.get('s0')).toEqual([0, 1]);
+    // Six rows of the candidates, four distinct, more than the kernel can list at once: each is scored once.
+    const byShared = bestPassageScores(p, unit(0), ['s0', 's1', 's2']);
+    for (const id of ['s0', 's1', 's2']) expect(byShared.get(id)).toBeCloseTo(1, 1);
+    const byOwn = bestPassageScores(p, unit(2), ['s0', 's1', 's2']);
+    expect(byOwn.get('s0')).toBeCloseTo(0, 1);
+    expect(byOwn.get('s1')).toBeCloseTo(1, 1);
+    expect(byOwn.get('s2')).toBeCloseTo(Math.SQRT1_2, 1);
   });
 });
 

@@ -2,8 +2,9 @@
 // of a longer description, or a short description alone). Search reranks its top candidates by the best-matching
 // passage, so a server whose one tool fits the request is not judged by an average of everything it does.
 import type { Skill } from '@axle/sdk';
+import type { QuantizedRows } from '../domain/quantize.js';
 import { toolWords } from '../domain/tool-words.js';
-import type { Int8Index } from './int8-index.js';
+import { Int8Index } from './int8-index.js';
 
 /** Passages of one skill, at most: the first tools a server lists are usually its main ones. */
 export const MAX_PASSAGES = 48;
@@ -29,42 +30,60 @@ export function skillPassages(skill: Pick<Skill, 'description' | 'tools' | 'exam
   return [...new Set(out)].slice(0, MAX_PASSAGES);
 }
 
-/** Passage vectors in one index; row i belongs to skill `owners[i]`, and each skill's rows are consecutive. */
+/** Passage vectors in one index, a row per distinct passage text; a skill's passages are rows in it. */
 export interface PassageIndex {
   index: Int8Index;
-  owners: string[];
-  /** Each skill's first row and how many rows it has. */
-  rowsOf: Map<string, { from: number; count: number }>;
+  /** Each skill's rows in `index`. */
+  rowsOf: Map<string, number[]>;
 }
 
-/** The index of passage rows owned by `owners` (each skill's rows consecutive), with where each skill's rows are. */
-export function passageIndex(index: Int8Index, owners: string[]): PassageIndex {
-  const rowsOf = new Map<string, { from: number; count: number }>();
-  for (const [row, owner] of owners.entries()) {
-    const at = rowsOf.get(owner);
-    if (at === undefined) rowsOf.set(owner, { from: row, count: 1 });
-    else if (at.from + at.count === row) at.count += 1;
-    else throw new Error(`passages of ${owner} are not consecutive`);
+/** A skill's passage, by its text's hash. */
+export interface OwnedPassage {
+  owner: string;
+  hash: string;
+}
+
+/**
+ * The index of `rows`, row i the vector of text hash `hashes[i]` (each hash once), for the `passages` whose hash it
+ * holds. A passage several skills share (the same example, two servers' same tool) is one row: a generated or
+ * synced catalog repeats many, and every row is held twice (the codes and the kernel's copy).
+ */
+export function passageIndex(
+  hashes: readonly string[],
+  rows: QuantizedRows,
+  dim: number,
+  passages: Iterable<OwnedPassage>,
+): PassageIndex {
+  const rowOf = new Map(hashes.map((h, row) => [h, row]));
+  const rowsOf = new Map<string, number[]>();
+  for (const { owner, hash } of passages) {
+    const row = rowOf.get(hash);
+    if (row === undefined) continue;
+    const held = rowsOf.get(owner);
+    if (held === undefined) rowsOf.set(owner, [row]);
+    else if (!held.includes(row)) held.push(row);
   }
-  return { index, owners, rowsOf };
+  return { index: new Int8Index(hashes, rows, dim), rowsOf };
 }
 
 /**
  * The best cosine of `vector` over each skill's passages, for the skills in `ids` that have any: only their rows
- * are scored, so the cost follows the candidates, not the catalog.
+ * are scored (each once, however many of them share it), so the cost follows the candidates, not the catalog.
  */
 export function bestPassageScores(p: PassageIndex, vector: Float32Array, ids: readonly string[]): Map<string, number> {
-  const rows: number[] = [];
-  for (const id of new Set(ids)) {
-    const at = p.rowsOf.get(id);
-    if (at !== undefined) for (let row = at.from; row < at.from + at.count; row++) rows.push(row);
-  }
+  const wanted = [...new Set(ids)].filter((id) => p.rowsOf.has(id));
+  /** Row -> its place in `listed`. */
+  const slot = new Map<number, number>();
+  const listed: number[] = [];
+  for (const id of wanted)
+    for (const row of p.rowsOf.get(id)!)
+      if (!slot.has(row)) {
+        slot.set(row, listed.length);
+        listed.push(row);
+      }
   const best = new Map<string, number>();
-  if (rows.length === 0) return best;
-  const scores = p.index.scoreRows(vector, rows);
-  for (const [k, row] of rows.entries()) {
-    const owner = p.owners[row]!;
-    if (scores[k]! > (best.get(owner) ?? Number.NEGATIVE_INFINITY)) best.set(owner, scores[k]!);
-  }
+  if (listed.length === 0) return best;
+  const scores = p.index.scoreRows(vector, listed);
+  for (const id of wanted) best.set(id, Math.max(...p.rowsOf.get(id)!.map((row) => scores[slot.get(row)!]!)));
   return best;
 }

@@ -5,8 +5,7 @@ import type { EmbeddingSource, SkillsStore, StoredEmbedding } from '../store/ski
 import { DEFAULT_MODEL_WAIT_MS, type Embedder, EmbedderClient, withDeadline } from './embedder.js';
 import { EMBEDDING_DIM, EMBEDDING_MODEL, embeddingText, textHash } from './embedding-text.js';
 import { type QuantizedRows, quantizeInto } from '../domain/quantize.js';
-import { Int8Index } from './int8-index.js';
-import { bestPassageScores, type PassageIndex, passageIndex, skillPassages } from './passages.js';
+import { bestPassageScores, type OwnedPassage, type PassageIndex, passageIndex, skillPassages } from './passages.js';
 import { BUNDLED_VECTORS, readQuantizedRows, readVectorsFile } from './vector-file.js';
 import type { SemanticHits } from './worker-protocol.js';
 
@@ -66,7 +65,7 @@ export class SemanticIndex {
   /** Those of MCP servers with tools that the file lacks, from the database (computed by computePassages). */
   private computedPassages: PassageIndex | undefined;
   /** Passages of servers with tools the file lacks (up to the limit), in catalog order: `computedPassages`' rows. */
-  private lacking: Array<{ owner: string; hash: string }> = [];
+  private lacking: OwnedPassage[] = [];
   /** Those of them (hash -> text) the database lacks too, for the model to compute (computePassages). */
   private uncomputed = new Map<string, string>();
   private closed = false;
@@ -345,32 +344,29 @@ export class SemanticIndex {
    */
   private async loadPassages(skills: readonly EmbeddingSource[]): Promise<void> {
     const { vectorsFile = BUNDLED_VECTORS, passageLimit = 0 } = this.opts!;
-    const owners: string[] = [];
-    const hashes: string[] = [];
-    /** Where the passages of skills that list tools are in `hashes`: [from, to) runs. */
+    const passages: OwnedPassage[] = [];
+    /** Where the passages of skills that list tools are in `passages`: [from, to) runs. */
     const ofServers: Array<[number, number]> = [];
     for (const s of skills) {
-      const from = hashes.length;
-      for (const text of skillPassages(s)) {
-        owners.push(s.id);
-        hashes.push(textHash(text));
-      }
-      if (listsTools(s) && hashes.length > from) ofServers.push([from, hashes.length]);
+      const from = passages.length;
+      for (const text of skillPassages(s)) passages.push({ owner: s.id, hash: textHash(text) });
+      if (listsTools(s) && passages.length > from) ofServers.push([from, passages.length]);
     }
-    const { found, rows } = readQuantizedRows(vectorsFile, EMBEDDING_MODEL, hashes);
-    const kept = found.map((i) => owners[i]!);
-    this.passages = found.length > 0 ? passageIndex(new Int8Index(kept, rows, EMBEDDING_DIM), kept) : undefined;
+    const distinct = [...new Set(passages.map((p) => p.hash))];
+    const { found, rows } = readQuantizedRows(vectorsFile, EMBEDDING_MODEL, distinct);
+    const inFile = found.map((i) => distinct[i]!);
+    this.passages = found.length > 0 ? passageIndex(inFile, rows, EMBEDDING_DIM, passages) : undefined;
 
     // Passages of servers with tools the file lacks, in catalog order, up to the limit.
-    const lacking: Array<{ owner: string; hash: string }> = [];
+    const lacking: OwnedPassage[] = [];
     const wanted = new Set<string>();
     if (passageLimit > 0 && ofServers.length > 0) {
-      const inFile = new Set(found);
+      const fileHas = new Set(inFile);
       for (const [from, to] of ofServers)
-        for (let i = from; i < to; i++)
-          if (!inFile.has(i) && (wanted.has(hashes[i]!) || wanted.size < passageLimit)) {
-            wanted.add(hashes[i]!);
-            lacking.push({ owner: owners[i]!, hash: hashes[i]! });
+        for (const p of passages.slice(from, to))
+          if (!fileHas.has(p.hash) && (wanted.has(p.hash) || wanted.size < passageLimit)) {
+            wanted.add(p.hash);
+            lacking.push(p);
           }
     }
     this.lacking = lacking;
@@ -396,14 +392,13 @@ export class SemanticIndex {
             this.lacking.map((p) => p.hash),
           )
         : new Map<string, Float32Array>();
-    const held = this.lacking.filter((p) => stored.has(p.hash));
+    const held = [...stored.keys()];
     const codes = new Int8Array(held.length * EMBEDDING_DIM);
     const scales = new Float32Array(held.length);
-    for (const [row, p] of held.entries()) scales[row] = quantizeInto(stored.get(p.hash)!, codes, row * EMBEDDING_DIM);
-    const owners = held.map((p) => p.owner);
+    for (const [row, hash] of held.entries()) scales[row] = quantizeInto(stored.get(hash)!, codes, row * EMBEDDING_DIM);
     this.computedPassages =
-      held.length > 0 ? passageIndex(new Int8Index(owners, { codes, scales }, EMBEDDING_DIM), owners) : undefined;
-    return new Set(stored.keys());
+      held.length > 0 ? passageIndex(held, { codes, scales }, EMBEDDING_DIM, this.lacking) : undefined;
+    return new Set(held);
   }
 
   /**
