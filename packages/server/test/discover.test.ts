@@ -366,6 +366,106 @@ describe('passage vectors in the store', () => {
   });
 });
 
+describe('passage vectors a catalog no longer wants', () => {
+  const unit = (i: number) => Float32Array.from({ length: 4 }, (_, j) => (j === i % 4 ? 1 : 0));
+  const save = (skills: SkillsStore, model: string, hashes: readonly string[]) =>
+    skills.savePassageVectors(
+      model,
+      hashes.map((textHash, i) => ({ textHash, vector: unit(i) })),
+    );
+  const catalog = (skills: SkillsStore, fingerprint: string) =>
+    skills.replaceCatalog(
+      loadCatalog(SMALL_CATALOG).map((skill) => ({ skill, slug: slugify(skill.name) })),
+      fingerprint,
+    );
+  /** More than a page (2,000 rows) of one model, and two rows of another. */
+  const hashes = Array.from({ length: 2600 }, (_, i) => `h${String(i).padStart(4, '0')}`);
+  const keep = new Set([...hashes.filter((_, i) => i % 3 === 0), 'absent']);
+  const stored = async (store: Awaited<ReturnType<typeof openTestStore>>) =>
+    (
+      await store.db.all<{ model: string; text_hash: string }>(
+        'SELECT model, text_hash FROM passage_embeddings ORDER BY model, text_hash',
+      )
+    ).map((r) => `${r.model} ${r.text_hash}`);
+
+  it('tells which of some hashes are stored, in batches, and how many of a save were new', async () => {
+    const store = await openTestStore();
+    try {
+      expect(await save(store.skills, 'm', hashes.slice(0, 700))).toBe(700);
+      // Those stored already (another instance saved them first) keep their vectors and are not counted.
+      expect(await save(store.skills, 'm', hashes.slice(600, 800))).toBe(100);
+      await save(store.skills, 'other-model', ['h0900']);
+      const held = await store.skills.heldPassages('m', [...hashes, 'missing', 'h0001']);
+      expect([...held].sort()).toEqual(hashes.slice(0, 800));
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('counts only the rows it stored when two instances save some of the same passages at once', async () => {
+    const store = await openTestStore();
+    const other = await store.another();
+    try {
+      const saved = await Promise.all([
+        save(store.skills, 'm', hashes.slice(0, 300)),
+        save(other.skills, 'm', hashes.slice(200, 500)),
+      ]);
+      expect(saved[0] + saved[1]).toBe(500);
+      expect(await stored(store)).toEqual(hashes.slice(0, 500).map((h) => `m ${h}`));
+    } finally {
+      await other.db.close();
+      await store.close();
+    }
+  });
+
+  it("deletes another model's rows and those of the model the catalog does not want, in batches, while the catalog is the stored one", async () => {
+    const store = await openTestStore();
+    try {
+      await catalog(store.skills, 'fp');
+      await save(store.skills, 'm', hashes);
+      await save(store.skills, 'older-model', ['h0000', 'x']);
+      // A caller holding another catalog than the stored one deletes nothing.
+      expect(await store.skills.prunePassageVectors('m', keep, 'fp-older')).toBe(0);
+      expect(await stored(store)).toHaveLength(hashes.length + 2);
+      const wanted = hashes.filter((h) => keep.has(h));
+      expect(await store.skills.prunePassageVectors('m', keep, 'fp')).toBe(hashes.length - wanted.length + 2);
+      expect(await stored(store)).toEqual(wanted.map((h) => `m ${h}`));
+      expect(await store.skills.prunePassageVectors('m', keep, 'fp')).toBe(0);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('stops at the next batch once another instance replaced the catalog', async () => {
+    const store = await openTestStore();
+    try {
+      await catalog(store.skills, 'fp');
+      await save(store.skills, 'm', hashes);
+      let batches = 0;
+      const db = new Proxy(store.db, {
+        get(target, prop) {
+          if (prop === 'tx')
+            return async (fn: (q: Queryable) => Promise<unknown>, opts?: TxOptions) => {
+              if (++batches === 2) await catalog(store.skills, 'fp-newer');
+              return target.tx(fn, opts);
+            };
+          const value = Reflect.get(target, prop, target);
+          return typeof value === 'function' ? value.bind(target) : value;
+        },
+      });
+      const skills =
+        store.dialect === 'postgres'
+          ? createPostgresSkillsStore(db as PostgresDatabase)
+          : createSkillsStore(db as unknown as Database);
+      // Deleted by 500: the first batch went, the rest stayed.
+      expect(await skills.prunePassageVectors('m', keep, 'fp')).toBe(500);
+      expect(await stored(store)).toHaveLength(hashes.length - 500);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
 describe('skill search statements', () => {
   it("on PostgreSQL reads the postings once per catalog: a fused search then sends at most a new text's lexemes", async () => {
     const store = await openTestStore();

@@ -3,6 +3,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Writable } from 'node:stream';
+import type { Skill } from '@axle/sdk';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadCatalog } from '../src/catalog/load.js';
 import { slugify } from '../src/catalog/mapping.js';
@@ -30,6 +32,19 @@ import { learningsStore } from '../src/store/learnings.js';
 import { createSkillsStore, type SkillsStore } from '../src/store/skills.js';
 import { newLearning } from './learning-fixture.js';
 import { SMALL_CATALOG } from './search-helpers.js';
+
+/** A logger whose records land in `lines`. */
+function capturing(lines: Array<Record<string, unknown>>) {
+  return createLogger(
+    'info',
+    new Writable({
+      write(chunk, _e, done) {
+        lines.push(JSON.parse(String(chunk)));
+        done();
+      },
+    }),
+  );
+}
 
 function randomUnit(dim: number, seed: number): Float32Array {
   let x = seed;
@@ -425,6 +440,201 @@ describe('semantic side unavailable', () => {
       expect(model.calls.texts).toBe(passages);
       expect(await stored()).toBe(passages);
       await semantic.close();
+    });
+
+    /** The catalog stored as `skills`, under `fingerprint`, as a sync or another instance's start leaves it. */
+    const replace = (skills: Skill[], fingerprint: string) =>
+      repo.replaceCatalog(
+        skills.map((skill) => ({ skill, slug: slugify(skill.name) })),
+        fingerprint,
+      );
+    /** The small catalog with `github-mcp` as `server`. */
+    const withGithub = (server: Skill) => loadCatalog(SMALL_CATALOG).map((s) => (s.id === server.id ? server : s));
+    /** The stored passage rows as `model hash`, sorted. */
+    const rows = async () =>
+      (await db.all<{ model: string; text_hash: string }>('SELECT model, text_hash FROM passage_embeddings'))
+        .map((r) => `${r.model} ${r.text_hash}`)
+        .sort();
+    const rowsOf = (skill: Skill) => skillPassages(skill).map((text) => `${EMBEDDING_MODEL} ${textHash(text)}`);
+    const olderModel = () =>
+      repo.savePassageVectors('an-older-model', [{ textHash: 'h', vector: randomUnit(EMBEDDING_DIM, 5) }]);
+
+    it("prunes, once a catalog change's passages are stored, the rows of another model and of a removed tool, keeping the still-wanted ones", async () => {
+      const model = passageModel();
+      const lines: Array<Record<string, unknown>> = [];
+      const semantic = SemanticIndex.start({
+        repo,
+        logger: capturing(lines),
+        vectorsFile: noVectors(),
+        passageLimit: 100,
+        createEmbedder: model.embedder,
+      });
+      await semantic.caughtUp();
+      await olderModel();
+      const changed = { ...github, tools: github.tools!.slice(1) };
+      await replace(withGithub(changed), 'fp-2');
+      await semantic.refresh();
+      expect(await rows()).toEqual(rowsOf(changed).sort());
+      // One text computed since, the changed server's own: none of the passages the change left.
+      expect(model.calls.texts).toBe(skillPassages(github).length + 1);
+      expect(lines).toContainEqual(expect.objectContaining({ msg: 'passage vectors pruned', pruned: 2 }));
+      await semantic.close();
+    });
+
+    it("computes and prunes after a change of a tool's description alone, which leaves the server's embedded text as it was", async () => {
+      const model = passageModel();
+      const semantic = SemanticIndex.start({
+        repo,
+        logger: createLogger('silent'),
+        vectorsFile: noVectors(),
+        passageLimit: 100,
+        createEmbedder: model.embedder,
+      });
+      await semantic.caughtUp();
+      const [first, second] = github.tools!;
+      const changed = { ...github, tools: [first!, { ...second!, description: 'Merge a pull request' }] };
+      expect(embeddingText(changed)).toBe(embeddingText(github));
+      await replace(withGithub(changed), 'fp-2');
+      await semantic.refresh();
+      expect(await rows()).toEqual(rowsOf(changed).sort());
+      // One text computed since: the changed tool's passage.
+      expect(model.calls.texts).toBe(skillPassages(github).length + 1);
+      await semantic.close();
+    });
+
+    it('prunes nothing while the stored catalog is newer than the one it loaded (another instance replaced it), and prunes once caught up', async () => {
+      const model = passageModel();
+      await olderModel();
+      const newer = { ...github, tools: github.tools!.slice(1) };
+      const ofNewer = { textHash: 'of-the-newer-catalog', vector: randomUnit(EMBEDDING_DIM, 6) };
+      const semantic = SemanticIndex.start({
+        repo,
+        logger: createLogger('silent'),
+        vectorsFile: noVectors(),
+        passageLimit: 100,
+        batchSize: 1,
+        createEmbedder: () => {
+          const inner = model.embedder();
+          return {
+            ...inner,
+            embed: async (texts) => {
+              const out = await inner.embed(texts);
+              // While it computes its first passage, another instance stores a newer catalog and one of its passages.
+              if (model.calls.passages === 1 && (await repo.catalogFingerprint()) === 'fp') {
+                await replace(withGithub(newer), 'fp-newer');
+                await repo.savePassageVectors(EMBEDDING_MODEL, [ofNewer]);
+              }
+              return out;
+            },
+          };
+        },
+      });
+      await semantic.caughtUp();
+      const stale = [...rowsOf(github), `${EMBEDDING_MODEL} ${ofNewer.textHash}`, 'an-older-model h'];
+      expect(await rows()).toEqual(stale.sort());
+      await semantic.refresh();
+      expect(await rows()).toEqual(rowsOf(newer).sort());
+      await semantic.close();
+    });
+
+    it('leaves search ready, reranking with the computed ones, when pruning fails', async () => {
+      const model = passageModel();
+      const lines: Array<Record<string, unknown>> = [];
+      const failing = Object.create(repo) as SkillsStore;
+      let attempts = 0;
+      failing.prunePassageVectors = async () => {
+        attempts++;
+        throw new Error('database is locked');
+      };
+      const semantic = SemanticIndex.start({
+        repo: failing,
+        logger: capturing(lines),
+        vectorsFile: noVectors(),
+        passageLimit: 100,
+        createEmbedder: model.embedder,
+      });
+      await semantic.caughtUp();
+      await semantic.refresh();
+      expect(attempts).toBe(2);
+      expect(semantic.state()).toBe('ready');
+      const tool = `${toolWords(github.tools![0]!.name)}: ${github.tools![0]!.description}`;
+      const toolVector = randomUnit(EMBEDDING_DIM, (Number.parseInt(textHash(tool).slice(0, 7), 16) % 2 ** 30) + 1);
+      expect(semantic.passageScores(toolVector, ['github-mcp']).get('github-mcp')).toBeGreaterThan(0.99);
+      expect(lines).toContainEqual(
+        expect.objectContaining({
+          level: 40,
+          msg: 'passage vectors not pruned; search goes on',
+          err: 'database is locked',
+        }),
+      );
+      await semantic.close();
+    });
+
+    describe('two instances starting together on one database', () => {
+      /** Six servers of 40 tools each besides the small catalog's. */
+      const servers = Array.from({ length: 6 }, (_, k) => ({
+        ...github,
+        id: `tools-${k}`,
+        name: `Tools ${k}`,
+        tools: Array.from({ length: 40 }, (_, j) => ({
+          name: `tool_${k}_${j}`,
+          description: `Does task ${j} of ${k}.`,
+        })),
+      }));
+      const listing = [github, ...servers];
+      const passageTexts = new Set(listing.flatMap((skill) => skillPassages(skill)));
+      /** A model that takes a moment per call (so the instances interleave); `embedded` counts passages embedded. */
+      const slowModel = (embedded: { passages: number }) => (): Embedder => ({
+        ...passageModel().embedder(),
+        embed: async (texts) => {
+          await new Promise((resolve) => setTimeout(resolve, 2));
+          embedded.passages += texts.filter((t) => passageTexts.has(t)).length;
+          return texts.map((t) =>
+            randomUnit(EMBEDDING_DIM, (Number.parseInt(textHash(t).slice(0, 7), 16) % 2 ** 30) + 1),
+          );
+        },
+      });
+      /** A fixed sequence of fractions: `first`, then a pseudo-random one from `seed`. */
+      const fractions = (first: number, seed: number) => {
+        let next = first;
+        return () => {
+          const fraction = next;
+          seed = (seed * 1103515245 + 12345) % 2 ** 31;
+          next = seed / 2 ** 31;
+          return fraction;
+        };
+      };
+
+      it.each([
+        ['far apart', 0.1, 0.6],
+        ['close together', 0.1, 0.12],
+        ['the same', 0.1, 0.1],
+      ])('computes each passage once or close to it when their starting points are %s', async (_, a, b) => {
+        await replace([...loadCatalog(SMALL_CATALOG), ...servers], 'fp-servers');
+        const embedded = [{ passages: 0 }, { passages: 0 }];
+        const instances = [a, b].map((first, n) =>
+          SemanticIndex.start({
+            repo,
+            logger: createLogger('silent'),
+            vectorsFile: noVectors(),
+            passageLimit: 1_000,
+            batchSize: 8,
+            random: fractions(first, n + 1),
+            createEmbedder: slowModel(embedded[n]!),
+          }),
+        );
+        await Promise.all(instances.map((i) => i.caughtUp()));
+        const total = embedded[0]!.passages + embedded[1]!.passages;
+        expect(total).toBeGreaterThanOrEqual(passageTexts.size);
+        expect(total).toBeLessThan(passageTexts.size * 1.2);
+        // Each did part of the work, and each passage is stored once.
+        expect(Math.min(embedded[0]!.passages, embedded[1]!.passages)).toBeGreaterThan(passageTexts.size / 4);
+        expect(await rows()).toEqual([...passageTexts].map((t) => `${EMBEDDING_MODEL} ${textHash(t)}`).sort());
+        // Both rerank with all of them, those the other computed included.
+        const ids = listing.map((skill) => skill.id);
+        for (const i of instances) expect(i.passageScores(randomUnit(EMBEDDING_DIM, 7), ids).size).toBe(ids.length);
+        await Promise.all(instances.map((i) => i.close()));
+      });
     });
 
     it('leaves search as it was, ready, when computing them fails', async () => {

@@ -39,6 +39,11 @@ export interface SemanticIndexOptions {
    * DEFAULT_PASSAGE_LIMIT.
    */
   passageLimit?: number;
+  /**
+   * Where computing passage vectors starts in the list of those to compute, and starts again on meeting another
+   * instance's saved work, as a fraction of the list (Math.random by default; tests fix it).
+   */
+  random?: () => number;
 }
 
 /** Computed passage vectors the server keeps for a catalog: minutes of one worker's CPU, 10 MB as int8 rows. */
@@ -68,6 +73,8 @@ export class SemanticIndex {
   private lacking: OwnedPassage[] = [];
   /** Those of them (hash -> text) the database lacks too, for the model to compute (computePassages). */
   private uncomputed = new Map<string, string>();
+  /** The stored catalog's fingerprint, read before the skills `lacking` comes from: pruning holds while it is current. */
+  private fingerprint: string | undefined;
   private closed = false;
   private closing!: () => void;
   private readonly closeRequested = new Promise<void>((resolve) => (this.closing = resolve));
@@ -238,6 +245,8 @@ export class SemanticIndex {
       batchSize = DEFAULT_BATCH_SIZE,
       createEmbedder = () => new EmbedderClient(),
     } = this.opts!;
+    // Read first: if another instance replaces the catalog before the skills are read, this one is already stale.
+    const fingerprint = await repo.catalogFingerprint();
     const skills = await repo.embeddingSources();
     // Stored vectors stay in this one int8 matrix (quantised as read); only new ones are held apart.
     const stored = await repo.embeddingMatrix(EMBEDDING_MODEL, EMBEDDING_DIM);
@@ -260,7 +269,11 @@ export class SemanticIndex {
     }
     const ids = skills.map((s) => s.id);
     const digest = catalog.digest('base64url');
-    if (background && missing.length === 0 && digest === this.indexed) return undefined;
+    if (background && missing.length === 0 && digest === this.indexed) {
+      // The skills' texts are unchanged, but not necessarily their passages (a tool's description, an example).
+      await this.loadPassages(skills, fingerprint);
+      return undefined;
+    }
 
     // Vectors found or computed during this run, quantised as they arrive: as floats they would take
     // four times the memory until the index is built.
@@ -332,7 +345,7 @@ export class SemanticIndex {
         rows.scales[row] = from.rows.scales[from.row]!;
       }
     await target.setIndex(kept, rows);
-    await this.loadPassages(skills);
+    await this.loadPassages(skills, fingerprint);
     this.indexed = digest;
     return { skills: kept.length, reused, bundled, computed };
   }
@@ -340,9 +353,9 @@ export class SemanticIndex {
   /**
    * The passage indexes of `skills`: vectors from the bundled file (`passages`), and for MCP servers with tools those
    * the file lacks from the database (`computedPassages`: the first `passageLimit` in catalog order); the passages
-   * found in neither are left to computePassages (`uncomputed`).
+   * found in neither are left to computePassages (`uncomputed`). `fingerprint`: the stored catalog's, read before `skills`.
    */
-  private async loadPassages(skills: readonly EmbeddingSource[]): Promise<void> {
+  private async loadPassages(skills: readonly EmbeddingSource[], fingerprint: string | undefined): Promise<void> {
     const { vectorsFile = BUNDLED_VECTORS, passageLimit = 0 } = this.opts!;
     const passages: OwnedPassage[] = [];
     /** Where the passages of skills that list tools are in `passages`: [from, to) runs. */
@@ -370,6 +383,7 @@ export class SemanticIndex {
           }
     }
     this.lacking = lacking;
+    this.fingerprint = fingerprint;
     const stored = await this.loadComputed();
     this.uncomputed = new Map();
     if (stored.size < wanted.size)
@@ -404,38 +418,78 @@ export class SemanticIndex {
   /**
    * Computes the passage vectors the last loadPassages found in neither the bundled file nor the database
    * (`uncomputed`), on a spare worker so requests keep one; saves them as it goes (an interrupted run resumes) and
-   * then reranks with them. Stops early for a refresh asked for meanwhile, which runs it again after. Never rejects.
+   * then reranks with them, and with those other instances saved meanwhile. Stops early for a refresh asked for
+   * meanwhile, which runs it again after. Once none is left, prunes the stored ones the catalog no longer wants.
+   * Never rejects.
    */
   private async computePassages(): Promise<void> {
-    const { repo, logger, batchSize = DEFAULT_BATCH_SIZE } = this.opts ?? {};
+    const { repo, logger, batchSize = DEFAULT_BATCH_SIZE, random = Math.random } = this.opts ?? {};
     const embedder = this.embedder;
-    const todo = [...this.uncomputed];
-    if (this.status !== 'ready' || !embedder || this.closed || !repo || !logger || todo.length === 0) return;
+    if (this.status !== 'ready' || !embedder || this.closed || !repo || !logger) return;
+    if (this.uncomputed.size === 0) return this.prunePassages();
     // A catalog change asked for meanwhile goes first (it waits for one batch at most); this goes on after it.
     const tickets = this.refreshTickets;
+    // From a random point (and another one on meeting another instance's work, below), so that instances starting
+    // together on one database mostly compute different passages.
+    let todo = rotated([...this.uncomputed.keys()], random);
+    let computed = 0;
+    let fromOthers = 0;
     try {
-      for (let i = 0; i < todo.length && !this.closed && this.refreshTickets === tickets; i += batchSize) {
+      for (let i = 0; i < todo.length && !this.closed && this.refreshTickets === tickets; ) {
         const batch = todo.slice(i, i + batchSize);
-        const out = await embedder.embed(
-          batch.map(([, text]) => text),
-          { spareWorker: true },
-        );
-        if (this.closed) return;
-        await repo.savePassageVectors(
-          EMBEDDING_MODEL,
-          batch.map(([textHash], j) => ({ textHash, vector: out[j]! })),
-        );
-        for (const [hash] of batch) this.uncomputed.delete(hash);
+        i += batch.length;
+        const held = await repo.heldPassages(EMBEDDING_MODEL, batch);
+        const fresh = batch.filter((hash) => !held.has(hash));
+        let saved = 0;
+        if (fresh.length > 0) {
+          const out = await embedder.embed(
+            fresh.map((hash) => this.uncomputed.get(hash)!),
+            { spareWorker: true },
+          );
+          if (this.closed) return;
+          saved = await repo.savePassageVectors(
+            EMBEDDING_MODEL,
+            fresh.map((textHash, j) => ({ textHash, vector: out[j]! })),
+          );
+        }
+        for (const hash of batch) this.uncomputed.delete(hash);
+        computed += fresh.length;
+        fromOthers += held.size;
+        // Another instance saved some of these before this one computed them, or while it did: it works right here, so
+        // this one goes on from another point rather than in its wake.
+        if (held.size > 0 || saved < fresh.length) {
+          todo = rotated(todo.slice(i), random);
+          i = 0;
+        }
       }
       if (this.closed) return;
       await this.loadComputed();
-      logger.info(
-        { computed: todo.length - this.uncomputed.size, left: this.uncomputed.size },
-        'passage vectors computed',
-      );
+      logger.info({ computed, fromOthers, left: this.uncomputed.size }, 'passage vectors computed');
     } catch (err) {
       if (this.closed) return;
       logger.warn({ err: (err as Error).message }, 'passage vectors not computed; search reranks without them');
+      return;
+    }
+    if (this.uncomputed.size === 0) await this.prunePassages();
+  }
+
+  /**
+   * Deletes the stored passage vectors this catalog does not want (another model's, or texts none of its servers has
+   * now, up to the limit); only while its catalog is still the stored one, so an instance that has not caught up with
+   * a newer catalog deletes nothing that one computed. Never rejects: a failure leaves them for the next run.
+   */
+  private async prunePassages(): Promise<void> {
+    const { repo, logger, passageLimit = 0 } = this.opts!;
+    const catalog = this.fingerprint;
+    // Without a limit this instance computes none, and does not say which are wanted.
+    if (passageLimit === 0 || catalog === undefined || this.closed) return;
+    try {
+      const wanted = new Set(this.lacking.map((p) => p.hash));
+      const pruned = await repo.prunePassageVectors(EMBEDDING_MODEL, wanted, catalog);
+      if (pruned > 0) logger.info({ pruned }, 'passage vectors pruned');
+    } catch (err) {
+      if (this.closed) return;
+      logger.warn({ err: (err as Error).message }, 'passage vectors not pruned; search goes on');
     }
   }
 
@@ -449,3 +503,9 @@ export class SemanticIndex {
 
 /** Whether a skill lists tools: an MCP server whose passages the model computes when the bundled file lacks them. */
 const listsTools = (skill: EmbeddingSource): boolean => (skill.tools?.length ?? 0) > 0;
+
+/** `items` from the point `random()` of the way along on, wrapping around. */
+function rotated<T>(items: readonly T[], random: () => number): T[] {
+  const from = Math.floor(random() * items.length);
+  return [...items.slice(from), ...items.slice(0, from)];
+}

@@ -87,7 +87,15 @@ export interface SkillsStore {
   saveEmbeddings(model: string, rows: readonly StoredEmbedding[]): Promise<void>;
   /** Passage vectors of `dim` floats stored for `model`, by text hash, for those of `hashes` it holds. */
   passageVectors(model: string, dim: number, hashes: readonly string[]): Promise<Map<string, Float32Array>>;
-  savePassageVectors(model: string, rows: readonly StoredPassage[]): Promise<void>;
+  /** Those of `hashes` with a passage vector stored for `model` (the hashes alone, not the vectors). */
+  heldPassages(model: string, hashes: readonly string[]): Promise<Set<string>>;
+  /** Stores passage vectors of `model`, keeping the vector of a hash stored already; returns how many it stored. */
+  savePassageVectors(model: string, rows: readonly StoredPassage[]): Promise<number>;
+  /**
+   * Deletes the passage vectors of other models, and those of `model` whose hash `keep` lacks, while `catalog` is the
+   * stored catalog's fingerprint; returns how many it deleted.
+   */
+  prunePassageVectors(model: string, keep: ReadonlySet<string>, catalog: string): Promise<number>;
 }
 
 export interface StoredPassage {
@@ -460,7 +468,10 @@ export function createSkillsStore(db: Database): SkillsStore {
     saveEmbeddings: (model: string, rows: readonly StoredEmbedding[]) => saveEmbeddings(db, model, rows),
     passageVectors: (model: string, dim: number, hashes: readonly string[]) =>
       readPassageVectors(db, model, dim, hashes),
+    heldPassages: (model: string, hashes: readonly string[]) => readHeldPassages(db, model, hashes),
     savePassageVectors: (model: string, rows: readonly StoredPassage[]) => savePassageVectors(db, model, rows),
+    prunePassageVectors: (model: string, keep: ReadonlySet<string>, catalog: string) =>
+      prunePassageVectors(db, model, keep, catalog),
   };
 }
 
@@ -609,15 +620,103 @@ export async function readPassageVectors(
   return out;
 }
 
-/** Stores passage vectors of `model` (both dialects); a hash stored already keeps its vector (the same text's). */
-export async function savePassageVectors(db: Transactor, model: string, rows: readonly StoredPassage[]): Promise<void> {
-  if (rows.length === 0) return;
-  await db.tx(async (q) => {
+/** Those of `hashes` with a passage vector stored for `model`, read without the vectors (both dialects). */
+export async function readHeldPassages(db: Queryable, model: string, hashes: readonly string[]): Promise<Set<string>> {
+  const held = new Set<string>();
+  const wanted = [...new Set(hashes)];
+  for (let i = 0; i < wanted.length; i += HASH_BATCH) {
+    const batch = wanted.slice(i, i + HASH_BATCH);
+    const rows = await db.all<{ text_hash: string }>(
+      `SELECT text_hash FROM passage_embeddings WHERE model = ? AND text_hash IN (${batch.map(() => '?').join(', ')})`,
+      [model, ...batch],
+    );
+    for (const r of rows) held.add(r.text_hash);
+  }
+  return held;
+}
+
+/**
+ * Deletes the passage vectors a catalog no longer wants: every other model's, and those of `model` whose hash `keep`
+ * lacks (both dialects). The stored hashes are read page by page and deleted in batches, each in a transaction that
+ * first checks that `catalog` is still the stored catalog's fingerprint: an instance holding an older catalog stops
+ * there, deleting nothing a newer catalog wants. Returns how many rows it deleted.
+ */
+export async function prunePassageVectors(
+  db: Transactor,
+  model: string,
+  keep: ReadonlySet<string>,
+  catalog: string,
+): Promise<number> {
+  let pruned = 0;
+  const read = ([m, h]: readonly [string, string]) =>
+    db.all<{ model: string; text_hash: string }>(
+      'SELECT model, text_hash FROM passage_embeddings WHERE (model, text_hash) > (?, ?) ORDER BY model, text_hash LIMIT ?',
+      [m, h, PAGE_ROWS],
+    );
+  for await (const rows of pages(read, (r) => [r.model, r.text_hash] as const, ['', ''] as const)) {
+    const unwanted = rows.filter((r) => r.model !== model || !keep.has(r.text_hash));
+    for (const [of, hashes] of byModel(unwanted))
+      for (let i = 0; i < hashes.length; i += HASH_BATCH) {
+        const deleted = await deletePassagesOf(db, of, hashes.slice(i, i + HASH_BATCH), catalog);
+        if (deleted === undefined) return pruned;
+        pruned += deleted;
+      }
+  }
+  return pruned;
+}
+
+/** The text hashes of `rows` by model. */
+function byModel(rows: ReadonlyArray<{ model: string; text_hash: string }>): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const r of rows) {
+    const hashes = out.get(r.model);
+    if (hashes) hashes.push(r.text_hash);
+    else out.set(r.model, [r.text_hash]);
+  }
+  return out;
+}
+
+/**
+ * Deletes the passage vectors of `model` with `hashes` in one transaction, if `catalog` is still the stored catalog's
+ * fingerprint; undefined (nothing deleted) when it is not.
+ */
+function deletePassagesOf(
+  db: Transactor,
+  model: string,
+  hashes: readonly string[],
+  catalog: string,
+): Promise<number | undefined> {
+  return db.tx(async (q) => {
+    const stored = await q.get<{ value: string }>('SELECT value FROM meta WHERE key = ?', [FINGERPRINT_KEY]);
+    if (stored?.value !== catalog) return undefined;
+    const { changes } = await q.run(
+      `DELETE FROM passage_embeddings WHERE model = ? AND text_hash IN (${hashes.map(() => '?').join(', ')})`,
+      [model, ...hashes],
+    );
+    return changes;
+  });
+}
+
+/**
+ * Stores passage vectors of `model` (both dialects); a hash stored already keeps its vector (the same text's). Returns
+ * how many it stored: fewer than `rows` when another instance saved some of them first.
+ */
+export async function savePassageVectors(
+  db: Transactor,
+  model: string,
+  rows: readonly StoredPassage[],
+): Promise<number> {
+  if (rows.length === 0) return 0;
+  return db.tx(async (q) => {
+    let stored = 0;
     for (const r of rows)
-      await q.run(
-        'INSERT INTO passage_embeddings (model, text_hash, vector) VALUES (?, ?, ?) ON CONFLICT (model, text_hash) DO NOTHING',
-        [model, r.textHash, toBlob(r.vector)],
-      );
+      stored += (
+        await q.run(
+          'INSERT INTO passage_embeddings (model, text_hash, vector) VALUES (?, ?, ?) ON CONFLICT (model, text_hash) DO NOTHING',
+          [model, r.textHash, toBlob(r.vector)],
+        )
+      ).changes;
+    return stored;
   });
 }
 

@@ -3,8 +3,10 @@ import {
   type CatalogEntry,
   type EmbeddingSource,
   filterSql,
+  prunePassageVectors,
   type RankedId,
   readEmbeddingMatrix,
+  readHeldPassages,
   readPassageVectors,
   saveEmbeddings,
   savePassageVectors,
@@ -242,7 +244,9 @@ export function createPostgresSkillsStore(db: PostgresDatabase, now: () => numbe
     embeddingMatrix: (model, dim) => readEmbeddingMatrix(db, model, dim),
     saveEmbeddings: (model, rows) => saveEmbeddings(db, model, rows),
     passageVectors: (model, dim, hashes) => readPassageVectors(db, model, dim, hashes),
+    heldPassages: (model, hashes) => readHeldPassages(db, model, hashes),
     savePassageVectors: (model, rows) => savePassageVectors(db, model, rows),
+    prunePassageVectors: (model, keep, catalog) => prunePassageVectors(db, model, keep, catalog),
   };
 }
 
