@@ -1,8 +1,13 @@
 // Three built server processes on one PostgreSQL database behind a round-robin proxy: money, limits and
-// the audit chain stay exact across instances, and losing one instance loses no acknowledged write.
+// the audit chain stay exact across instances, and losing one instance loses no acknowledged write. Two more
+// on another database: the tools one searches in memory follow the catalog another imported.
+import fs from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
+import type { Skill } from '@axle/sdk';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { loadCatalog } from '../src/catalog/load.js';
 import { systemClock } from '../src/clock.js';
 import { verifyAuditChain } from '../src/services/audit.js';
 import { createJwtService } from '../src/services/jwt.js';
@@ -14,6 +19,7 @@ import { BACKEND, backendEnv } from '../../../test/support/backend.js';
 import { startCluster } from '../../../test/support/cluster.js';
 import { learningBody } from './knowledge-helpers.js';
 import { newBuyer, seedLearning, signAuthorization, v1Header } from './money-helpers.js';
+import { SMALL_CATALOG } from './search-helpers.js';
 
 /** The retention job's interval here: each instance looks four times per interval. */
 const JOB_INTERVAL_MS = 1000;
@@ -174,4 +180,105 @@ describe.skipIf(BACKEND !== 'postgres')('three instances on one PostgreSQL datab
     expect(balance.unlocks).toBe(200 - storedIds.size);
     expect(await checkLedger(store.db)).toEqual([]);
   });
+});
+
+// MCP servers rank by their best tool too: each instance reads the tools' postings into memory once per catalog
+// (store/postgres/bm25.ts), and must read them again when another instance replaced the catalog.
+describe.skipIf(BACKEND !== 'postgres')('two instances on one PostgreSQL database: tool search', SLOW, () => {
+  const request = 'add urls to a url category';
+  const small = loadCatalog(SMALL_CATALOG);
+  const github = small.find((s) => s.id === 'github-mcp')!;
+  const mcp = (id: string, name: string, tools: Skill['tools']): Skill => ({
+    ...github,
+    id,
+    name,
+    category: 'monitoring',
+    tools,
+  });
+  // The one tool that does the job, among hundreds on Zscaler, or beside another on Netguard.
+  const job = { name: 'zia_add_urls_to_category', description: 'Adds URLs to a URL category' };
+  const fillers = Array.from({ length: 600 }, (_, i) => ({
+    name: `zms_list_tag_namespace_${i}`,
+    description: `Lists the tags of namespace ${i} with their values and owners`,
+  }));
+  const rules = [{ name: 'list_rules', description: 'Lists the firewall rules' }];
+  type Holder = 'zscaler' | 'netguard';
+  const catalog = (holder: Holder) =>
+    JSON.stringify([
+      ...small,
+      mcp('zscaler', 'Zscaler', holder === 'zscaler' ? [...fillers, job] : fillers),
+      mcp('netguard', 'Netguard', holder === 'netguard' ? [...rules, job] : rules),
+    ]);
+
+  let databaseUrl: string;
+  let dir: string;
+  let catalogPath: string;
+  /** A and B, each a cluster of one so that A restarts alone. */
+  let a: Cluster | undefined;
+  let b: Cluster;
+  /** The test's own connections to the same database, for telling the instances of a change. */
+  let store: Store;
+  // With the sentence model: servers rank by their tools only in fused search. The test asks often.
+  const start = () =>
+    startCluster({
+      n: 1,
+      databaseUrl,
+      env: { AXLE_CATALOG: catalogPath, AXLE_SEMANTIC_SEARCH: 'on', AXLE_ANONYMOUS_DISCOVER_PER_MINUTE: '100000' },
+    });
+
+  beforeAll(async () => {
+    databaseUrl = (await backendEnv('migrated')).AXLE_DATABASE_URL!;
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'axle-cluster-catalog-'));
+    catalogPath = path.join(dir, 'catalog.json');
+    fs.writeFileSync(catalogPath, catalog('zscaler'));
+    [a, b] = await Promise.all([start(), start()]);
+    store = await openStore({ databaseUrl, databasePool: 4, dataDir: os.tmpdir(), now: Date.now });
+  }, 180_000);
+  afterAll(async () => {
+    await Promise.all([a?.stop(), b?.stop()]);
+    await store?.db.close();
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** An instance's answer to the request: its search mode and each result's id and relevance, best first. */
+  const answer = async (c: Cluster) => {
+    const res = await fetch(`${c.url}/discover`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: request }),
+    });
+    const body = await res.text();
+    expect(res.status, body).toBe(200);
+    const { search_mode, results } = JSON.parse(body) as {
+      search_mode: string;
+      results: Array<{ id: string; relevance: number }>;
+    };
+    return { search_mode, results: results.map((r) => [r.id, r.relevance]) };
+  };
+  /** An answer's search mode and first result. */
+  const first = (x: Awaited<ReturnType<typeof answer>>) => `${x.search_mode} ${x.results[0]?.[0]}`;
+  /** Loading the model, and vectors computed in the background, take seconds. */
+  const WITHIN_60_S = { timeout: 60_000, interval: 100 };
+
+  /**
+   * The operator moves the tool: A restarts on the changed catalog file and imports it. B, told as the catalog
+   * commands tell running servers (NOTIFY), finds it imported: it must forget the tools it kept and answer as A,
+   * started on this catalog, does (exactly: the server that lost the tool keeps no rank by it).
+   */
+  async function moveTo(holder: Holder) {
+    fs.writeFileSync(catalogPath, catalog(holder));
+    await a?.stop();
+    a = await start();
+    await vi.waitFor(async () => expect(first(await answer(a!))).toBe(`fused ${holder}`), WITHIN_60_S);
+    await store.changes.publish('catalog');
+    await vi.waitFor(async () => expect(await answer(b)).toEqual(await answer(a!)), WITHIN_60_S);
+    expect(first(await answer(b))).toBe(`fused ${holder}`);
+  }
+
+  it('B, its tools in memory, follows the catalog A imported without a restart, there and back', async () => {
+    // B answers first, fused: the tools are read into its memory.
+    await vi.waitFor(async () => expect(first(await answer(b))).toBe('fused zscaler'), WITHIN_60_S);
+    await moveTo('netguard');
+    await moveTo('zscaler');
+  }, 180_000);
 });
