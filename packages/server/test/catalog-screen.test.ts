@@ -1,23 +1,10 @@
 import fs from 'node:fs';
-import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { SEMANTIC_RULE } from '../src/domain/screens/catalog-semantic.js';
 import { createLogger } from '../src/logger.js';
 import { EmbedderClient } from '../src/search/embedder.js';
 import { type CatalogScreenModel, createCatalogScreen } from '../src/services/catalog-screen.js';
-
-/** A logger whose records land in `lines`. */
-function capturing(lines: Array<Record<string, unknown>>) {
-  return createLogger(
-    'info',
-    new Writable({
-      write(chunk, _e, done) {
-        lines.push(JSON.parse(String(chunk)));
-        done();
-      },
-    }),
-  );
-}
+import { capturingLogger } from './capturing-logger.js';
 
 /** A model whose vector is [1, 0] for a text with "exfiltrate" and [0, 1] otherwise; records its calls. */
 function fakeModel(state = 'ready') {
@@ -77,7 +64,7 @@ describe('createCatalogScreen', () => {
 
     const lines: Array<Record<string, unknown>> = [];
     const model = fakeModel('warming');
-    const screen = createCatalogScreen({ model, logger: capturing(lines), classifier });
+    const screen = createCatalogScreen({ model, logger: capturingLogger(lines), classifier });
     expect(screen.warming()).toBe(true);
     expect(await screen.screen([DIRECTED])).toEqual({ held: false, rules: [], semantic: false });
     expect(await screen.screen([DIRECTED])).toMatchObject({ semantic: false });

@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Writable } from 'node:stream';
 import { ERROR_CODES } from '@axle/sdk';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { MCP_DEFAULT_CATEGORY } from '../src/catalog/mapping.js';
@@ -31,21 +30,12 @@ import { BACKEND, backendEnv, openTestStore } from '../../../test/support/backen
 import { startTestServer } from '../../../test/support/server.js';
 import { startRegistryStandIn, type StandinVersion } from './registry-standin.js';
 import { SMALL_CATALOG } from './search-helpers.js';
+import { capturingLogger } from './capturing-logger.js';
 
 const T0 = Date.parse('2026-01-10T12:00:00Z');
 /** How long a test waits for another server to reload what a sync changed (it polls every 20 ms). */
 const WITHIN_20_S = { timeout: 20_000, interval: 20 };
 
-/** A logger at warn level whose records land in `lines`. */
-function capturingLogger(lines: Array<Record<string, unknown>>) {
-  const stream = new Writable({
-    write(chunk, _encoding, done) {
-      lines.push(JSON.parse(String(chunk)));
-      done();
-    },
-  });
-  return createLogger('warn', stream);
-}
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /** `n` servers io.github.acme/tool-000... with one version each. */
@@ -325,7 +315,7 @@ describe('registry sync against a stand-in of the v0.1 API', () => {
     const logged = createRegistrySync({
       db,
       clock: { now: () => now },
-      logger: capturingLogger(logs),
+      logger: capturingLogger(logs, 'warn'),
       onChange: async () => undefined,
     });
     const report = await logged.sync(standin.url);
@@ -926,7 +916,7 @@ describe('registry sync against a stand-in of the v0.1 API', () => {
     const screened = createRegistrySync({
       db,
       clock: { now: () => now },
-      logger: capturingLogger(logs),
+      logger: capturingLogger(logs, 'warn'),
       onChange: () => skills.reloadCatalog(),
     });
     const found = async (query: string) =>
@@ -1020,10 +1010,7 @@ describe('registry sync against a stand-in of the v0.1 API', () => {
 
   it('a sync reaches a running semantic index: synced servers are found by meaning, hidden ones leave it', async () => {
     const logs: Array<Record<string, unknown>> = [];
-    const logger = createLogger(
-      'info',
-      new Writable({ write: (chunk, _encoding, done) => done(void logs.push(JSON.parse(String(chunk)))) }),
-    );
+    const logger = capturingLogger(logs);
     const withModel = () =>
       createSkillsService({
         repo: store.skills,

@@ -3,7 +3,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Writable } from 'node:stream';
 import type { Skill } from '@axle/sdk';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadCatalog } from '../src/catalog/load.js';
@@ -11,7 +10,7 @@ import { slugify } from '../src/catalog/mapping.js';
 import { createLogger } from '../src/logger.js';
 import { type Embedder, EmbedderClient } from '../src/search/embedder.js';
 import { EMBEDDING_DIM, EMBEDDING_MODEL, embeddingText, normalize, textHash } from '../src/search/embedding-text.js';
-import { SemanticIndex } from '../src/search/semantic-index.js';
+import { SemanticIndex, type SemanticIndexOptions } from '../src/search/semantic-index.js';
 import { skillPassages } from '../src/search/passages.js';
 import { toolWords } from '../src/domain/tool-words.js';
 import {
@@ -32,19 +31,7 @@ import { learningsStore } from '../src/store/learnings.js';
 import { createSkillsStore, type SkillsStore } from '../src/store/skills.js';
 import { newLearning } from './learning-fixture.js';
 import { SMALL_CATALOG } from './search-helpers.js';
-
-/** A logger whose records land in `lines`. */
-function capturing(lines: Array<Record<string, unknown>>) {
-  return createLogger(
-    'info',
-    new Writable({
-      write(chunk, _e, done) {
-        lines.push(JSON.parse(String(chunk)));
-        done();
-      },
-    }),
-  );
-}
+import { capturingLogger } from './capturing-logger.js';
 
 function randomUnit(dim: number, seed: number): Float32Array {
   let x = seed;
@@ -293,17 +280,32 @@ describe('semantic side unavailable', () => {
       return file;
     };
     const stored = async () => (await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM passage_embeddings'))!.n;
+    /** An index over `repo` computing the passages the file lacks (it holds none), at most 100; `options` add to it. */
+    const computing = (createEmbedder: () => Embedder, options: Partial<SemanticIndexOptions> = {}) =>
+      SemanticIndex.start({
+        repo,
+        logger: createLogger('silent'),
+        vectorsFile: noVectors(),
+        passageLimit: 100,
+        createEmbedder,
+        ...options,
+      });
+    /** `model`'s embedder, awaiting `after` once each of its calls returned. */
+    const hooked = (model: ReturnType<typeof passageModel>, after: () => Promise<void>) => (): Embedder => {
+      const inner = model.embedder();
+      return {
+        ...inner,
+        embed: async (texts) => {
+          const out = await inner.embed(texts);
+          await after();
+          return out;
+        },
+      };
+    };
 
     it('computes the ones neither the bundled file nor the database holds once ready, stores them by text hash, reranks with them, and a restart reuses them', async () => {
       const model = passageModel();
-      const start = () =>
-        SemanticIndex.start({
-          repo,
-          logger: createLogger('silent'),
-          vectorsFile: noVectors(),
-          passageLimit: 100,
-          createEmbedder: model.embedder,
-        });
+      const start = () => computing(model.embedder);
       const first = start();
       await first.settled;
       await first.caughtUp();
@@ -332,14 +334,7 @@ describe('semantic side unavailable', () => {
 
     it('computes none for skills without tools or with a limit of 0, and at most the limit for a catalog, the first in catalog order', async () => {
       const model = passageModel();
-      const index = (passageLimit: number) =>
-        SemanticIndex.start({
-          repo,
-          logger: createLogger('silent'),
-          vectorsFile: noVectors(),
-          passageLimit,
-          createEmbedder: model.embedder,
-        });
+      const index = (passageLimit: number) => computing(model.embedder, { passageLimit });
       const off = index(0);
       await off.caughtUp();
       expect(model.calls.passages).toBe(0);
@@ -358,27 +353,13 @@ describe('semantic side unavailable', () => {
     it('resumes a run cut short (a stop mid-way) without computing again what it saved', async () => {
       const model = passageModel();
       let cut: SemanticIndex | undefined;
-      const start = (embedder: () => Embedder) =>
-        SemanticIndex.start({
-          repo,
-          logger: createLogger('silent'),
-          vectorsFile: noVectors(),
-          passageLimit: 100,
-          batchSize: 1,
-          createEmbedder: embedder,
-        });
+      const start = (embedder: () => Embedder) => computing(embedder, { batchSize: 1 });
       // The second passage's model call comes back after the index was closed: only the first was saved.
-      cut = start(() => {
-        const inner = model.embedder();
-        return {
-          ...inner,
-          embed: async (texts) => {
-            const out = await inner.embed(texts);
-            if (model.calls.passages === 2) await cut!.close();
-            return out;
-          },
-        };
-      });
+      cut = start(
+        hooked(model, async () => {
+          if (model.calls.passages === 2) await cut!.close();
+        }),
+      );
       await cut.settled;
       await cut.caughtUp();
       expect(await stored()).toBe(1);
@@ -395,13 +376,8 @@ describe('semantic side unavailable', () => {
       const events: string[] = [];
       let semantic: SemanticIndex | undefined;
       let changed: Promise<void> | undefined;
-      semantic = SemanticIndex.start({
-        repo,
-        logger: createLogger('silent'),
-        vectorsFile: noVectors(),
-        passageLimit: 100,
-        batchSize: 1,
-        createEmbedder: () => {
+      semantic = computing(
+        () => {
           const inner = model.embedder();
           return {
             ...inner,
@@ -429,7 +405,8 @@ describe('semantic side unavailable', () => {
             },
           };
         },
-      });
+        { batchSize: 1 },
+      );
       await semantic.settled;
       await semantic.caughtUp();
       await changed;
@@ -462,13 +439,7 @@ describe('semantic side unavailable', () => {
     it("prunes, once a catalog change's passages are stored, the rows of another model and of a removed tool, keeping the still-wanted ones", async () => {
       const model = passageModel();
       const lines: Array<Record<string, unknown>> = [];
-      const semantic = SemanticIndex.start({
-        repo,
-        logger: capturing(lines),
-        vectorsFile: noVectors(),
-        passageLimit: 100,
-        createEmbedder: model.embedder,
-      });
+      const semantic = computing(model.embedder, { logger: capturingLogger(lines) });
       await semantic.caughtUp();
       await olderModel();
       const changed = { ...github, tools: github.tools!.slice(1) };
@@ -483,13 +454,7 @@ describe('semantic side unavailable', () => {
 
     it("computes and prunes after a change of a tool's description alone, which leaves the server's embedded text as it was", async () => {
       const model = passageModel();
-      const semantic = SemanticIndex.start({
-        repo,
-        logger: createLogger('silent'),
-        vectorsFile: noVectors(),
-        passageLimit: 100,
-        createEmbedder: model.embedder,
-      });
+      const semantic = computing(model.embedder);
       await semantic.caughtUp();
       const [first, second] = github.tools!;
       const changed = { ...github, tools: [first!, { ...second!, description: 'Merge a pull request' }] };
@@ -507,28 +472,16 @@ describe('semantic side unavailable', () => {
       await olderModel();
       const newer = { ...github, tools: github.tools!.slice(1) };
       const ofNewer = { textHash: 'of-the-newer-catalog', vector: randomUnit(EMBEDDING_DIM, 6) };
-      const semantic = SemanticIndex.start({
-        repo,
-        logger: createLogger('silent'),
-        vectorsFile: noVectors(),
-        passageLimit: 100,
-        batchSize: 1,
-        createEmbedder: () => {
-          const inner = model.embedder();
-          return {
-            ...inner,
-            embed: async (texts) => {
-              const out = await inner.embed(texts);
-              // While it computes its first passage, another instance stores a newer catalog and one of its passages.
-              if (model.calls.passages === 1 && (await repo.catalogFingerprint()) === 'fp') {
-                await replace(withGithub(newer), 'fp-newer');
-                await repo.savePassageVectors(EMBEDDING_MODEL, [ofNewer]);
-              }
-              return out;
-            },
-          };
-        },
-      });
+      const semantic = computing(
+        // While it computes its first passage, another instance stores a newer catalog and one of its passages.
+        hooked(model, async () => {
+          if (model.calls.passages === 1 && (await repo.catalogFingerprint()) === 'fp') {
+            await replace(withGithub(newer), 'fp-newer');
+            await repo.savePassageVectors(EMBEDDING_MODEL, [ofNewer]);
+          }
+        }),
+        { batchSize: 1 },
+      );
       await semantic.caughtUp();
       const stale = [...rowsOf(github), `${EMBEDDING_MODEL} ${ofNewer.textHash}`, 'an-older-model h'];
       expect(await rows()).toEqual(stale.sort());
@@ -546,13 +499,7 @@ describe('semantic side unavailable', () => {
         attempts++;
         throw new Error('database is locked');
       };
-      const semantic = SemanticIndex.start({
-        repo: failing,
-        logger: capturing(lines),
-        vectorsFile: noVectors(),
-        passageLimit: 100,
-        createEmbedder: model.embedder,
-      });
+      const semantic = computing(model.embedder, { repo: failing, logger: capturingLogger(lines) });
       await semantic.caughtUp();
       await semantic.refresh();
       expect(attempts).toBe(2);
@@ -613,15 +560,7 @@ describe('semantic side unavailable', () => {
         await replace([...loadCatalog(SMALL_CATALOG), ...servers], 'fp-servers');
         const embedded = [{ passages: 0 }, { passages: 0 }];
         const instances = [a, b].map((first, n) =>
-          SemanticIndex.start({
-            repo,
-            logger: createLogger('silent'),
-            vectorsFile: noVectors(),
-            passageLimit: 1_000,
-            batchSize: 8,
-            random: fractions(first, n + 1),
-            createEmbedder: slowModel(embedded[n]!),
-          }),
+          computing(slowModel(embedded[n]!), { passageLimit: 1_000, batchSize: 8, random: fractions(first, n + 1) }),
         );
         await Promise.all(instances.map((i) => i.caughtUp()));
         const total = embedded[0]!.passages + embedded[1]!.passages;
@@ -639,13 +578,7 @@ describe('semantic side unavailable', () => {
 
     it('leaves search as it was, ready, when computing them fails', async () => {
       const model = passageModel({ failPassages: true });
-      const semantic = SemanticIndex.start({
-        repo,
-        logger: createLogger('silent'),
-        vectorsFile: noVectors(),
-        passageLimit: 100,
-        createEmbedder: model.embedder,
-      });
+      const semantic = computing(model.embedder);
       await semantic.caughtUp();
       expect(model.calls.passages).toBe(1);
       expect(semantic.state()).toBe('ready');
