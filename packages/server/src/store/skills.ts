@@ -607,32 +607,35 @@ export async function readPassageVectors(
   hashes: readonly string[],
 ): Promise<Map<string, Float32Array>> {
   const out = new Map<string, Float32Array>();
-  const wanted = [...new Set(hashes)];
-  for (let i = 0; i < wanted.length; i += HASH_BATCH) {
-    const batch = wanted.slice(i, i + HASH_BATCH);
-    const rows = await db.all<{ text_hash: string; vector: Buffer }>(
-      `SELECT text_hash, vector FROM passage_embeddings WHERE model = ? AND text_hash IN (${batch.map(() => '?').join(', ')})`,
-      [model, ...batch],
-    );
+  for await (const rows of passageRows<{ text_hash: string; vector: Buffer }>(db, model, 'text_hash, vector', hashes))
     for (const r of rows)
       if (r.vector.byteLength === dim * 4) out.set(r.text_hash, new Float32Array(new Uint8Array(r.vector).buffer));
-  }
   return out;
 }
 
 /** Those of `hashes` with a passage vector stored for `model`, read without the vectors (both dialects). */
 export async function readHeldPassages(db: Queryable, model: string, hashes: readonly string[]): Promise<Set<string>> {
   const held = new Set<string>();
+  for await (const rows of passageRows<{ text_hash: string }>(db, model, 'text_hash', hashes))
+    for (const r of rows) held.add(r.text_hash);
+  return held;
+}
+
+/** `columns` of the passage rows of `model` among `hashes` (each looked up once), a statement's batch at a time. */
+async function* passageRows<T>(
+  db: Queryable,
+  model: string,
+  columns: string,
+  hashes: readonly string[],
+): AsyncGenerator<T[]> {
   const wanted = [...new Set(hashes)];
   for (let i = 0; i < wanted.length; i += HASH_BATCH) {
     const batch = wanted.slice(i, i + HASH_BATCH);
-    const rows = await db.all<{ text_hash: string }>(
-      `SELECT text_hash FROM passage_embeddings WHERE model = ? AND text_hash IN (${batch.map(() => '?').join(', ')})`,
+    yield await db.all<T>(
+      `SELECT ${columns} FROM passage_embeddings WHERE model = ? AND text_hash IN (${batch.map(() => '?').join(', ')})`,
       [model, ...batch],
     );
-    for (const r of rows) held.add(r.text_hash);
   }
-  return held;
 }
 
 /**
