@@ -2,6 +2,7 @@
 // error is JSON with a request_id, and bad input gets the spec's status. Bounded: a few hundred requests.
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { STACK_FRAME } from '../../../test/support/leaks.js';
 import { startTestServer, type TestServer } from '../../../test/support/server.js';
 import { ADMIN_TOKEN, learningBody } from './knowledge-helpers.js';
 import { STATS_TTL_MS } from '../src/services/knowledge.js';
@@ -70,7 +71,8 @@ async function expectClean(p: Probe): Promise<number> {
   const where = `${p.method} ${p.path} ${(p.body ?? '').slice(0, 80)} -> ${r.status} ${r.text.slice(0, 200)}`;
   const code = (r.body as { code?: unknown } | undefined)?.code;
   if (!SPEC_5XX.has(code as string)) expect(r.status, where).toBeLessThan(500);
-  expect(r.text, where).not.toMatch(/\bat .+\(.*:\d+:\d+\)|node_modules/);
+  expect(r.text, where).not.toMatch(STACK_FRAME);
+  expect(r.text, where).not.toContain('node_modules');
   if (r.status >= 400) {
     expect(r.body, where).toBeTypeOf('object');
     if (p.rpc) return r.status;
