@@ -1,11 +1,6 @@
 #!/usr/bin/env node
-import { loadConfig } from './config.js';
 import { LAUNCHED_ENV } from './launch/launcher.js';
-import { CATALOG_HELD_USAGE, catalogHeld } from './scripts/catalog-held.js';
-import { CATALOG_SYNC_USAGE, catalogSync } from './scripts/catalog-sync.js';
-import { runCommand } from './scripts/data-dir-database.js';
-import { migrateToPostgres } from './scripts/migrate-to-postgres.js';
-import { startServer } from './server.js';
+import { CATALOG_HELD_USAGE, CATALOG_SYNC_USAGE } from './scripts/usage.js';
 
 // Started by the launcher (bin/axle-server.js): when it is gone, however it went, so is this process.
 if (process.env[LAUNCHED_ENV] && process.send) process.on('disconnect', () => process.kill(process.pid, 'SIGKILL'));
@@ -19,23 +14,30 @@ const USAGE = [
 
 const args = process.argv.slice(2);
 const out = (line: string) => console.log(line);
-// An operator command's failure is one JSON line, never a stack trace.
-if (args[0] === 'catalog' && args[1] === 'sync') {
-  process.exit(await runCommand(out, () => catalogSync(args.slice(2), process.env, out)));
+/**
+ * Runs an operator command and exits with its status. Each command loads only its own modules, and none loads the
+ * server's; a failure is one JSON line, never a stack trace.
+ */
+async function command(run: () => Promise<number>): Promise<never> {
+  const { runCommand } = await import('./scripts/data-dir-database.js');
+  process.exit(await runCommand(out, run));
 }
-if (args[0] === 'catalog' && (args[1] === 'held' || args[1] === 'release')) {
-  process.exit(await runCommand(out, () => catalogHeld(args.slice(1), process.env, out)));
-}
-if (args[0] === 'migrate-to-postgres') {
-  process.exit(await runCommand(out, () => migrateToPostgres(process.env, out)));
-}
+if (args[0] === 'catalog' && args[1] === 'sync')
+  await command(async () => (await import('./scripts/catalog-sync.js')).catalogSync(args.slice(2), process.env, out));
+if (args[0] === 'catalog' && (args[1] === 'held' || args[1] === 'release'))
+  await command(async () => (await import('./scripts/catalog-held.js')).catalogHeld(args.slice(1), process.env, out));
+if (args[0] === 'migrate-to-postgres')
+  await command(async () => (await import('./scripts/migrate-to-postgres.js')).migrateToPostgres(process.env, out));
 // Anything else is a mistyped command, not a request for a server: one started on a new PostgreSQL database would
-// write its first rows there (and migrate-to-postgres would refuse it as not new).
+// write its first rows there (and migrate-to-postgres would refuse it as not new). It is answered before the server's
+// modules load.
 if (args.length > 0) {
   out(JSON.stringify({ ok: false, error: USAGE }));
   process.exit(2);
 }
 
+const { loadConfig } = await import('./config.js');
+const { startServer } = await import('./server.js');
 let config: ReturnType<typeof loadConfig> | undefined;
 try {
   config = loadConfig();

@@ -6,7 +6,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { MCP_DEFAULT_CATEGORY } from '../src/catalog/mapping.js';
 import { OFFICIAL_META, REGISTRY_BOUNDS, registrySkill, type SyncedServer } from '../src/catalog/official-registry.js';
 import { createLogger } from '../src/logger.js';
-import { CATALOG_HELD_USAGE, catalogHeld } from '../src/scripts/catalog-held.js';
+import { catalogHeld } from '../src/scripts/catalog-held.js';
+import { CATALOG_HELD_USAGE } from '../src/scripts/usage.js';
 import { catalogSync } from '../src/scripts/catalog-sync.js';
 import { createLearningsService } from '../src/services/learnings.js';
 import { createCatalogScreen } from '../src/services/catalog-screen.js';

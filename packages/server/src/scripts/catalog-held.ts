@@ -9,8 +9,8 @@ import { systemClock } from '../clock.js';
 import { createLogger } from '../logger.js';
 import { createRegistrySync } from '../services/registry-sync.js';
 import { openCommandStore } from './data-dir-database.js';
+import { CATALOG_HELD_USAGE } from './usage.js';
 
-export const CATALOG_HELD_USAGE = 'usage: axle-server catalog held | axle-server catalog release <server name>';
 
 export async function catalogHeld(
   argv: readonly string[],

@@ -14,8 +14,8 @@ import { EmbedderClient } from '../search/embedder.js';
 import { type CatalogScreenModel, createCatalogScreen } from '../services/catalog-screen.js';
 import { createRegistrySync } from '../services/registry-sync.js';
 import { openCommandStore } from './data-dir-database.js';
+import { CATALOG_SYNC_USAGE } from './usage.js';
 
-export const CATALOG_SYNC_USAGE = 'usage: axle-server catalog sync --from <registry URL>';
 
 /** The sentence model in a worker of this process, or undefined (and a warning) when it cannot load. */
 async function loadModel(logger: Logger): Promise<{ model: CatalogScreenModel; close(): Promise<void> } | undefined> {
