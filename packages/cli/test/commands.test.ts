@@ -142,6 +142,9 @@ describe('axle commands against a server process', () => {
     const { home, key } = await signedInHome('doctor@example.com');
     writeClientFiles(home);
     expect((await axle(['setup', '--yes', '--enable-extraction'], { home })).code).toBe(0);
+    // A draft the runner could not send yet.
+    fs.mkdirSync(path.join(home, '.axle/queue/pending'), { recursive: true });
+    fs.writeFileSync(path.join(home, '.axle/queue/pending/d1.json'), '{}');
     const good = await axle(['status', '--json'], { home });
     const report = JSON.parse(good.stdout);
     expect(good.code, JSON.stringify(report)).toBe(0);
@@ -158,6 +161,7 @@ describe('axle commands against a server process', () => {
       ]),
     );
     expect(report.checks.find((c: { name: string }) => c.name === 'key').detail).toContain('consent granted');
+    expect(report.checks.find((c: { name: string }) => c.name === 'queue').detail).toContain('1 draft(s) not yet sent');
     expect(key.api_key).toMatch(/^axl_/);
 
     // A client update rewrote its settings without Axle's hook.

@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
-import { DraftQueue } from '@axle/extractor';
 import { Api } from '../lib/api.js';
 import { AxleCommand } from '../lib/base.js';
 import { commandPaths } from '../lib/bins.js';
@@ -13,6 +12,16 @@ import { isInstalled, registeredEntry } from '../clients/apply.js';
 import { installedHookCommands } from '../clients/hooks.js';
 import { CLIENTS } from '../clients/registry.js';
 import { queuedSessions } from '../runner/sessions.js';
+
+/**
+ * Drafts waiting in the local queue. The extractor (its index brings the scrubber) is loaded only when there is a
+ * queue: before capture first ran, status starts as fast as the other commands.
+ */
+async function pendingDrafts(queue: string): Promise<number> {
+  if (!existsSync(queue)) return 0;
+  const { DraftQueue } = await import('@axle/extractor');
+  return (await new DraftQueue(queue).list('pending')).length;
+}
 
 interface Check {
   name: string;
@@ -111,7 +120,7 @@ Exit codes: 0 all good, 5 a check failed.`;
 
     const paths = axlePaths();
     const sessions = await queuedSessions(paths.sessions);
-    const drafts = (await new DraftQueue(paths.queue).list('pending')).length;
+    const drafts = await pendingDrafts(paths.queue);
     add('queue', true, `${sessions} session(s) waiting for the runner, ${drafts} draft(s) not yet sent`);
     const disabled = await killSwitchOn();
     add('kill switch', true, disabled ? 'ON: all capture is paused (`axle kill-switch off` resumes)' : 'off');

@@ -1,5 +1,4 @@
 import { copyFile, lstat, mkdir, readFile, readlink, stat } from 'node:fs/promises';
-import { replaceFile } from '@axle/extractor';
 import { dirname, resolve } from 'node:path';
 
 /** The file's text, or undefined when it does not exist. */
@@ -69,6 +68,9 @@ export async function writeAtomic(
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
   }
+  // Loaded here, not at the top: the extractor's index brings the scrubber and the SDK, which every command would
+  // otherwise load at start-up (whoami and review write no file).
+  const { replaceFile } = await import('@axle/extractor');
   await replaceFile(target, text, mode);
 }
 
