@@ -54,9 +54,13 @@ export default defineConfig({
     // Subpaths come first: the package's own entry would otherwise also claim them.
     alias: {
       '@axle/sdk/mcp': fileURLToPath(new URL('./packages/sdk/src/mcp/index.ts', import.meta.url)),
+      '@axle/sdk/client': fileURLToPath(new URL('./packages/sdk/src/client.ts', import.meta.url)),
       '@axle/extractor/paths': fileURLToPath(new URL('./packages/extractor/src/paths.ts', import.meta.url)),
       '@axle/extractor/kill-switch': fileURLToPath(
         new URL('./packages/extractor/src/daemon/kill-switch.ts', import.meta.url),
+      ),
+      '@axle/extractor/replace-file': fileURLToPath(
+        new URL('./packages/extractor/src/replace-file.ts', import.meta.url),
       ),
       '@axle/sdk': src('sdk'),
       '@axle/scrub': src('scrub'),

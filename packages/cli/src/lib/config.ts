@@ -1,4 +1,5 @@
-import { serverUrl } from '@axle/sdk';
+// The subpath: the package's index loads zod and every schema, which a command reading its config does not need.
+import { serverUrl } from '@axle/sdk/client';
 import { EXIT, fail } from './exit.js';
 import { readText, writeAtomic } from './files.js';
 import { axlePaths } from './paths.js';

@@ -1,4 +1,6 @@
 import { copyFile, lstat, mkdir, readFile, readlink, stat } from 'node:fs/promises';
+// The subpath, not the package's index, which brings the scrubber and the SDK to every command at start-up.
+import { replaceFile } from '@axle/extractor/replace-file';
 import { dirname, resolve } from 'node:path';
 
 /** The file's text, or undefined when it does not exist. */
@@ -68,9 +70,6 @@ export async function writeAtomic(
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
   }
-  // Loaded here, not at the top: the extractor's index brings the scrubber and the SDK, which every command would
-  // otherwise load at start-up (whoami and review write no file).
-  const { replaceFile } = await import('@axle/extractor');
   await replaceFile(target, text, mode);
 }
 
