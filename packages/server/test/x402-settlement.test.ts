@@ -25,10 +25,8 @@ import { walletsStore } from '../src/store/wallets.js';
 import { startTestServer, type TestServer } from '../../../test/support/server.js';
 import { post } from '../../../test/support/identity.js';
 import { listeningUrl, serverProcessEnv } from '../../../test/support/process.js';
-// @ts-expect-error: a plain .mjs build script without types
-import { compileContract } from './chain/build-token.mjs';
 import { startFacilitator } from './chain/facilitator.js';
-import { startLocalChain, token } from './chain/local-chain.js';
+import { batch, startLocalChain, token } from './chain/local-chain.js';
 import { startRpcProxy } from './chain/rpc-proxy.js';
 import { getUnlock, newBuyer, seedLearning, signAuthorization, v1Header } from './money-helpers.js';
 
@@ -670,7 +668,7 @@ describe('a settlement whose broadcast the provider refuses (the settlement acco
 describe("one transaction of the payer's own contract using several of its authorizations", () => {
   /** Deploys Batch.sol: a payer's contract making several token calls in one transaction. Its `run`. */
   async function deployBatch() {
-    const { abi, bytecode } = compileContract('Batch');
+    const { abi, bytecode } = batch;
     const wallet = createWalletClient({
       account: privateKeyToAccount(chain.facilitatorKey),
       transport: http(chain.rpcUrl),

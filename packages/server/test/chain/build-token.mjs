@@ -1,6 +1,7 @@
-// Compiles TestUSDC.sol with the pinned solc from npm and writes TestUSDC.json (abi + runtime bytecode); compiles
-// the other test contracts (Batch.sol) for the tests that deploy them.
-// `node packages/server/test/chain/build-token.mjs` rebuilds it; chain.test.ts checks the two agree.
+// Compiles the test contracts with the pinned solc from npm and writes them next to their source: TestUSDC.json
+// (abi + runtime bytecode, set at USDC's address) and Batch.json (abi + creation bytecode, deployed by a test), so
+// no test loads and runs solc (seconds) but token-artifact.test.ts, which checks they match their source.
+// `node packages/server/test/chain/build-token.mjs` rebuilds them.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 
@@ -38,6 +39,12 @@ export function compileToken() {
   return { compiler, abi, runtimeBytecode };
 }
 
+export function compileBatch() {
+  const { compiler, abi, bytecode } = compileContract('Batch');
+  return { compiler, abi, bytecode };
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
   writeFileSync(new URL('TestUSDC.json', here), `${JSON.stringify(compileToken(), null, 1)}\n`);
+  writeFileSync(new URL('Batch.json', here), `${JSON.stringify(compileBatch(), null, 1)}\n`);
 }

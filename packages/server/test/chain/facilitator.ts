@@ -36,9 +36,13 @@ export async function startFacilitator(rpcUrl: string, key: Hex): Promise<Loopba
     nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
     rpcUrls: { default: { http: [rpcUrl] } },
   });
-  const client = createWalletClient({ account: privateKeyToAccount(key), chain, transport: viemHttp(rpcUrl) }).extend(
-    publicActions,
-  );
+  // The local chain mines a transaction as it is sent: a receipt is polled for every 50 ms, not viem's default 4 s.
+  const client = createWalletClient({
+    account: privateKeyToAccount(key),
+    chain,
+    transport: viemHttp(rpcUrl),
+    pollingInterval: 50,
+  }).extend(publicActions);
   const state: Omit<LoopbackFacilitator, 'close' | 'url'> = {
     settles: 0,
     settleForReal: (b) => facilitator.settle(b.paymentPayload, b.paymentRequirements),

@@ -9,8 +9,13 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 /** USDC on Base (packages/server/src/payments/x402-requirements.ts). */
 const USDC_ADDRESS = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
 
-/** TestUSDC.sol compiled by build-token.mjs (token-artifact.test.ts checks it matches the source). */
-export const token = JSON.parse(readFileSync(new URL('TestUSDC.json', import.meta.url), 'utf8'));
+/** A test contract compiled by build-token.mjs (token-artifact.test.ts checks it matches the source). */
+const artifact = (name) => JSON.parse(readFileSync(new URL(`${name}.json`, import.meta.url), 'utf8'));
+
+/** TestUSDC.sol: its abi and runtime code. */
+export const token = artifact('TestUSDC');
+/** Batch.sol, a payer's contract making several token calls in one transaction: its abi and creation code. */
+export const batch = artifact('Batch');
 
 /**
  * @returns {Promise<{
