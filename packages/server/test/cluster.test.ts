@@ -218,12 +218,18 @@ describe.skipIf(BACKEND !== 'postgres')('two instances on one PostgreSQL databas
   let b: Cluster;
   /** The test's own connections to the same database, for telling the instances of a change. */
   let store: Store;
-  // With the sentence model: servers rank by their tools only in fused search. The test asks often.
+  // With the sentence model: servers rank by their tools only in fused search. The test asks often. One search worker
+  // each: every start loads the model into each worker, twice when it computes vectors, and a second adds nothing here.
   const start = () =>
     startCluster({
       n: 1,
       databaseUrl,
-      env: { AXLE_CATALOG: catalogPath, AXLE_SEMANTIC_SEARCH: 'on', AXLE_ANONYMOUS_DISCOVER_PER_MINUTE: '100000' },
+      env: {
+        AXLE_CATALOG: catalogPath,
+        AXLE_SEMANTIC_SEARCH: 'on',
+        AXLE_SEARCH_WORKERS: '1',
+        AXLE_ANONYMOUS_DISCOVER_PER_MINUTE: '100000',
+      },
     });
 
   beforeAll(async () => {

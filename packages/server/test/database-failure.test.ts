@@ -243,76 +243,84 @@ describe.runIf(BACKEND === 'postgres')('GET /health on an instance cut off from 
   // Found by stopping PostgreSQL and by partitioning the network under a running server: /health answered
   // 200 status ok from its cached count for as long as the outage lasted, so a load balancer kept sending
   // traffic to an instance that could serve nothing.
+  /**
+   * A server whose connections to PostgreSQL cross a relay. Cleanups run last first: the relay closes before the
+   * server stops, so stopping does not wait on connections the partition left silent (the listening one a second,
+   * a background job's statement sent into the partition three statement timeouts).
+   */
   async function behindRelay(statementTimeoutMs = 300) {
     const database = await backendEnv('catalog');
     const relay = await partitionableRelay(database.AXLE_DATABASE_URL!);
-    server = await startTestServer({
+    const instance = await startTestServer({
       ...database,
       AXLE_DATABASE_STATEMENT_TIMEOUT_MS: String(statementTimeoutMs),
       AXLE_DATABASE_URL: relay.url(database.AXLE_DATABASE_URL!),
     });
-    cleanups.push(() => relay.close());
-    expect((await health(server)).status).toBe(200);
-    return relay;
+    cleanups.push(
+      () => instance.stop(),
+      () => relay.close(),
+    );
+    expect((await health(instance)).status).toBe(200);
+    return { relay, instance };
   }
 
   it('a partition: 503 at once once the read has had no answer for a second, 200 again once healed', async () => {
-    const relay = await behindRelay();
+    const { relay, instance } = await behindRelay();
     relay.cut();
-    server!.clock.advance(1000);
+    instance.clock.advance(1000);
     // The read just started has not had its second yet.
-    expect((await health(server!)).status).toBe(200);
-    server!.clock.advance(1000);
-    const cut = await health(server!);
+    expect((await health(instance)).status).toBe(200);
+    instance.clock.advance(1000);
+    const cut = await health(instance);
     expectHealthUnavailable(cut);
     expect(cut.ms).toBeLessThan(1000);
-    expect(server!.logs.map((l) => JSON.parse(l)).find((l) => l.msg.startsWith('health:'))).toMatchObject({
+    expect(instance.logs.map((l) => JSON.parse(l)).find((l) => l.msg.startsWith('health:'))).toMatchObject({
       level: 40,
       msg: 'health: the database does not answer; /health answers 503',
     });
     relay.heal();
-    expect((await healthUntil(server!, 200)).status).toBe(200);
-    expect(server!.logs.map((l) => JSON.parse(l)).filter((l) => l.msg.startsWith('health:'))).toHaveLength(2);
+    expect((await healthUntil(instance, 200)).status).toBe(200);
+    expect(instance.logs.map((l) => JSON.parse(l)).filter((l) => l.msg.startsWith('health:'))).toHaveLength(2);
   });
 
   it('a partition healed: 200 again within a few polls, not after three statement timeouts', async () => {
     // The hung read gave up only at the pool's query_timeout (3x the statement timeout, 90 s by default): every
     // instance stayed out of rotation that long after the database was back (here 12 s).
-    const relay = await behindRelay(4000);
+    const { relay, instance } = await behindRelay(4000);
     relay.cut();
-    server!.clock.advance(1000);
-    await health(server!);
-    expectHealthUnavailable(await healthUntil(server!, 503));
+    instance.clock.advance(1000);
+    await health(instance);
+    expectHealthUnavailable(await healthUntil(instance, 503));
     relay.heal();
     const healed = performance.now();
-    expect((await healthUntil(server!, 200)).status).toBe(200);
+    expect((await healthUntil(instance, 200)).status).toBe(200);
     expect(performance.now() - healed).toBeLessThan(5000);
   });
 
   it('a partition of several seconds healed: 200 again within a few polls', async () => {
     // The read after the hung one opened a connection into the partition and waited for it the pool's 30 s
     // connection timeout, however soon the partition healed.
-    const relay = await behindRelay(4000);
+    const { relay, instance } = await behindRelay(4000);
     relay.cut();
     const cutAt = performance.now();
     let last: Awaited<ReturnType<typeof health>> | undefined;
     while (performance.now() - cutAt < 4000) {
-      server!.clock.advance(1000);
-      last = await health(server!);
+      instance.clock.advance(1000);
+      last = await health(instance);
       await new Promise((r) => setTimeout(r, 250));
     }
     expectHealthUnavailable(last!);
     relay.heal();
     const healed = performance.now();
-    expect((await healthUntil(server!, 200)).status).toBe(200);
+    expect((await healthUntil(instance, 200)).status).toBe(200);
     expect(performance.now() - healed).toBeLessThan(5000);
   });
 
   it('PostgreSQL gone (connections reset and refused): 503 with the next poll, the cause in the log only', async () => {
-    const relay = await behindRelay();
+    const { relay, instance } = await behindRelay();
     await relay.close();
-    expectHealthUnavailable(await healthUntil(server!, 503));
-    const warned = server!.logs.map((l) => JSON.parse(l)).find((l) => l.msg.startsWith('health:'));
+    expectHealthUnavailable(await healthUntil(instance, 503));
+    const warned = instance.logs.map((l) => JSON.parse(l)).find((l) => l.msg.startsWith('health:'));
     expect(warned.err.message ?? warned.err.code).toBeTruthy();
   });
 });

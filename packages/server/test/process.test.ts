@@ -146,12 +146,12 @@ describe('built server process', () => {
 });
 
 /**
- * Writes an operator catalog of MCP servers whose tools' passages no bundled file holds (4 servers of 100 tools, 48
- * passages each: 6 batches); returns how many distinct passages it has.
+ * Writes an operator catalog of MCP servers whose tools' passages no bundled file holds (2 servers of 100 tools, 48
+ * passages each: 3 batches, killed after the first); returns how many distinct passages it has.
  */
 function writeCatalog(file: string): number {
   const server = loadCatalog(SMALL_CATALOG).find((s) => s.type === 'mcp_server' && s.tools)!;
-  const servers = Array.from({ length: 4 }, (_, s) => ({
+  const servers = Array.from({ length: 2 }, (_, s) => ({
     ...server,
     id: `ledger-${s}`,
     name: `Ledger ${s}`,

@@ -1228,6 +1228,8 @@ describe('registry sync against a stand-in of the v0.1 API', () => {
     const server = await startTestServer({
       AXLE_CATALOG: SMALL_CATALOG,
       AXLE_SEMANTIC_SEARCH: 'on',
+      // One worker to load the model into (twice: the start computes the catalog's vectors); a second adds nothing here.
+      AXLE_SEARCH_WORKERS: '1',
       AXLE_REGISTRY_SYNC_URL: standin.url,
     });
     try {
