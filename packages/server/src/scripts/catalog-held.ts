@@ -11,7 +11,6 @@ import { createRegistrySync } from '../services/registry-sync.js';
 import { openCommandStore } from './data-dir-database.js';
 import { CATALOG_HELD_USAGE } from './usage.js';
 
-
 export async function catalogHeld(
   argv: readonly string[],
   env: NodeJS.ProcessEnv,

@@ -16,7 +16,6 @@ import { createRegistrySync } from '../services/registry-sync.js';
 import { openCommandStore } from './data-dir-database.js';
 import { CATALOG_SYNC_USAGE } from './usage.js';
 
-
 /** The sentence model in a worker of this process, or undefined (and a warning) when it cannot load. */
 async function loadModel(logger: Logger): Promise<{ model: CatalogScreenModel; close(): Promise<void> } | undefined> {
   const client = new EmbedderClient();
