@@ -55,6 +55,7 @@ export default defineConfig({
     alias: {
       '@axle/sdk/mcp': fileURLToPath(new URL('./packages/sdk/src/mcp/index.ts', import.meta.url)),
       '@axle/sdk/client': fileURLToPath(new URL('./packages/sdk/src/client.ts', import.meta.url)),
+      '@axle/sdk/similarity': fileURLToPath(new URL('./packages/sdk/src/similarity.ts', import.meta.url)),
       '@axle/extractor/paths': fileURLToPath(new URL('./packages/extractor/src/paths.ts', import.meta.url)),
       '@axle/extractor/kill-switch': fileURLToPath(
         new URL('./packages/extractor/src/daemon/kill-switch.ts', import.meta.url),

@@ -39,7 +39,7 @@ export type { ExtractFileOptions, ExtractFileResult } from './extract.js';
 export { resolveConfig, runPipeline } from './pipeline/run.js';
 export type { PipelineOptions } from './pipeline/run.js';
 export { applyRubric, combineScores, scoreContent } from './pipeline/rubric.js';
-export { dedupe, jaccard, shingles } from './pipeline/dedup.js';
+export { dedupe } from './pipeline/dedup.js';
 export type { Model, ModelInput } from './model/model.js';
 export { HeuristicModel } from './model/heuristic.js';
 export { ModelError, OpenAIChatModel, parseModelReply } from './model/openai.js';

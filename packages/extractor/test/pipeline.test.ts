@@ -5,7 +5,8 @@ import type { Conversation } from '../src/conversation.js';
 import { HeuristicModel } from '../src/model/heuristic.js';
 import type { Model } from '../src/model/model.js';
 import { chunkTranscript } from '../src/pipeline/chunk.js';
-import { dedupe, jaccard, shingles } from '../src/pipeline/dedup.js';
+import { jaccard, shingles } from '@axle/sdk/similarity';
+import { dedupe } from '../src/pipeline/dedup.js';
 import { renderConversation } from '../src/pipeline/render.js';
 import { applyRubric, scoreContent } from '../src/pipeline/rubric.js';
 import { resolveConfig, runPipeline } from '../src/pipeline/run.js';
@@ -114,6 +115,25 @@ describe('dedup', () => {
       a,
       'something unrelated entirely about redis eviction',
     ]);
+  });
+
+  // Found by reading: its own copy of the shingles matched only [a-z0-9_], so a text in another script had none, and
+  // two empty sets are identical: every learning written in Japanese, say, was dropped as a duplicate of the first.
+  it('compares texts in any script as the server does: different learnings in Japanese or Russian are both kept', () => {
+    const japanese = [
+      'データベースの接続がタイムアウトした場合は、接続プールの上限を確認してから再試行してください。',
+      '画像の生成に失敗したときは、プロンプトの長さを短くしてもう一度送信すると解決することが多い。',
+    ];
+    const russian = [
+      'Для загрузки файлов в хранилище используйте подписанные ссылки с коротким сроком действия.',
+      'Если сборка падает из-за нехватки памяти, увеличьте лимит кучи через переменную окружения.',
+    ];
+    for (const pair of [japanese, russian]) {
+      expect(jaccard(shingles(pair[0]!), shingles(pair[1]!))).toBe(0);
+      expect(dedupe(pair, (s) => s)).toEqual(pair);
+      // The same text again is still a duplicate.
+      expect(dedupe([pair[0]!, pair[0]!], (s) => s)).toEqual([pair[0]]);
+    }
   });
 });
 

@@ -88,6 +88,23 @@ describe('DraftQueue.enqueueNew', () => {
       [draft(3).title, 'code-execution'],
     ]);
   });
+
+  it('queues different drafts written in another script, and drops the same one sent again', async () => {
+    const queue = new DraftQueue(dir);
+    const now = new Date(clock());
+    const inJapanese = (title: string, body: string): LearningDraft => ({ ...draft(1), title, body });
+    const a = inJapanese(
+      '接続プールの枯渇によるタイムアウト',
+      'データベースの接続がタイムアウトした場合は、接続プールの上限を確認してから再試行してください。',
+    );
+    const b = inJapanese(
+      '画像生成の失敗とプロンプトの長さ',
+      '画像の生成に失敗したときは、プロンプトの長さを短くしてもう一度送信すると解決することが多い。',
+    );
+    expect(await queue.enqueueNew([a, b], 'claude-code', now)).toMatchObject({ duplicates: 0 });
+    expect(await queue.list('pending')).toHaveLength(2);
+    expect(await queue.enqueueNew([b], 'claude-code', now)).toMatchObject({ queued: [], duplicates: 1 });
+  });
 });
 
 describe('DraftQueue on a disk that refuses the write', () => {

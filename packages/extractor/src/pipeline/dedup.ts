@@ -1,21 +1,4 @@
-/** Word k-shingles of normalized text; the same similarity family the server uses for near-duplicates. */
-export function shingles(text: string, k = 3): Set<string> {
-  const words = text.toLowerCase().match(/[a-z0-9_]+/g) ?? [];
-  const out = new Set<string>();
-  if (words.length < k) {
-    if (words.length > 0) out.add(words.join(' '));
-    return out;
-  }
-  for (let i = 0; i + k <= words.length; i++) out.add(words.slice(i, i + k).join(' '));
-  return out;
-}
-
-export function jaccard(a: Set<string>, b: Set<string>): number {
-  if (a.size === 0 && b.size === 0) return 1;
-  let inter = 0;
-  for (const s of a) if (b.has(s)) inter++;
-  return inter / (a.size + b.size - inter);
-}
+import { jaccard, shingles } from '@axle/sdk/similarity';
 
 /**
  * Keeps the first of every group of items whose shingle sets are at least `threshold` similar.

@@ -3,7 +3,7 @@ import { mkdir, readFile, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SourceClient } from '../conversation.js';
 import { defaultPaths } from '../paths.js';
-import { jaccard, shingles } from '../pipeline/dedup.js';
+import { jaccard, shingles } from '@axle/sdk/similarity';
 import { redactPersonal } from '../pipeline/personal.js';
 import { replaceFile } from '../replace-file.js';
 import type { LearningDraft } from '../types.js';
