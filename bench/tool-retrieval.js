@@ -3,8 +3,9 @@
 // (bench/eval/docker-tools.json), and the requests are task-style, each with the one to four tools that do the job
 // (bench/eval/docker-tools-requests.json, split dev / test; the held-out docker-tools-requests-2.json, all test; and
 // docker-tools-requests-3.json, all dev).
-// Prints fused and lexical nDCG@10, Recall@5 and MRR for the dev half, and for the test half and the held-out set too
-// without --dev; a set whose file says `"heldOut": true` has no dev half and is neither scored nor counted with --dev.
+// Prints fused and lexical nDCG@10, Recall@5 and MRR, and Recall@5 of the grade-2 labels alone (the tools that do the
+// job, leaving out close variants), for the dev half, and for the test half and the held-out set too without --dev; a
+// set whose file says `"heldOut": true` has no dev half and is neither scored nor counted with --dev.
 // The skills' vectors are computed at the first run and kept with the catalog's database in
 // node_modules/.cache/axle-tool-retrieval.
 // Then the same requests a server at a time: the catalog is the servers those tools belong to, each with its tool list
@@ -101,7 +102,7 @@ try {
           (await service.search.search({ query, mode, limit: DEPTH })).results.map((x) => x.id),
         );
         console.log(
-          `${name}${split} (${set.length}) ${mode.padEnd(8)} R@5 ${f3(r.recall5)}  MRR ${f3(r.mrr)}  nDCG@10 ${f3(r.ndcg10)}`,
+          `${name}${split} (${set.length}) ${mode.padEnd(8)} R@5 ${f3(r.recall5)}  MRR ${f3(r.mrr)}  nDCG@10 ${f3(r.ndcg10)}  R@5 of grade 2 ${f3(r.recall5Exact)}`,
         );
         if (split === 'dev' && mode === 'fused' && process.env.EVAL_VERBOSE === 'dev')
           for (const p of r.per.filter((x) => x.rr < 1)) {
@@ -183,7 +184,7 @@ async function byServer() {
             (await serverService.search.search({ query, limit: DEPTH })).results.map((x) => x.id),
           );
           console.log(
-            `${name}${split} (${set.length}) fused, ${label.padEnd(16)} R@5 ${f3(r.recall5)}  MRR ${f3(r.mrr)}  nDCG@10 ${f3(r.ndcg10)}`,
+            `${name}${split} (${set.length}) fused, ${label.padEnd(16)} R@5 ${f3(r.recall5)}  MRR ${f3(r.mrr)}  nDCG@10 ${f3(r.ndcg10)}  R@5 of grade 2 ${f3(r.recall5Exact)}`,
           );
         }
     } finally {

@@ -18,9 +18,9 @@ export function ndcgAt(ranked, relevant, k) {
   return idcg === 0 ? 0 : dcg / idcg;
 }
 
-/** Share of the relevant ids (any grade) found in the first k. */
-export function recallAt(ranked, relevant, k) {
-  const wanted = Object.keys(relevant).filter((id) => relevant[id] > 0);
+/** Share of the relevant ids (of grade `minGrade` or more; any grade by default) found in the first k. */
+export function recallAt(ranked, relevant, k, minGrade = 1) {
+  const wanted = Object.keys(relevant).filter((id) => relevant[id] >= minGrade);
   if (wanted.length === 0) return 0;
   const top = new Set(ranked.slice(0, k));
   return wanted.filter((id) => top.has(id)).length / wanted.length;
@@ -36,7 +36,11 @@ export function mean(values) {
   return values.length === 0 ? 0 : values.reduce((a, b) => a + b, 0) / values.length;
 }
 
-/** Mean nDCG@10, Recall@5 and MRR of `rank` (query text -> ranked ids) over labelled queries. */
+/**
+ * Mean nDCG@10, Recall@5 and MRR of `rank` (query text -> ranked ids) over labelled queries, and Recall@5 of the grade-2
+ * labels alone (`recall5Exact`: the ids that do the job, as a benchmark listing only the needed ones would count; a
+ * query without one counts 0).
+ */
 export async function score(queries, rank) {
   const per = [];
   for (const q of queries) {
@@ -45,12 +49,14 @@ export async function score(queries, rank) {
       id: q.id,
       ndcg10: ndcgAt(ranked, q.relevant, 10),
       recall5: recallAt(ranked, q.relevant, 5),
+      recall5Exact: recallAt(ranked, q.relevant, 5, 2),
       rr: reciprocalRank(ranked, q.relevant),
     });
   }
   return {
     ndcg10: mean(per.map((p) => p.ndcg10)),
     recall5: mean(per.map((p) => p.recall5)),
+    recall5Exact: mean(per.map((p) => p.recall5Exact)),
     mrr: mean(per.map((p) => p.rr)),
     per,
   };

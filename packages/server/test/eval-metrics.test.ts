@@ -30,6 +30,12 @@ describe('recallAt', () => {
     expect(recallAt(['a', 'b', 'c'], rel, 5)).toBe(1);
     expect(recallAt(['a'], {}, 5)).toBe(0);
   });
+
+  it('counts only the ids of at least minGrade when given', () => {
+    expect(recallAt(['x', 'b', 'y', 'z', 'w', 'a'], rel, 5, 2)).toBe(0);
+    expect(recallAt(['a', 'x'], rel, 5, 2)).toBe(1);
+    expect(recallAt(['b', 'c'], { b: 1, c: 1 }, 5, 2)).toBe(0);
+  });
 });
 
 describe('reciprocalRank', () => {
@@ -50,6 +56,7 @@ describe('score', () => {
     const r = await score(queries, async (q: string) => rankings[q]);
     expect(r.mrr).toBeCloseTo(mean([1, 0.5]), 12);
     expect(r.recall5).toBe(1);
+    expect(r.recall5Exact).toBe(0.5);
     expect(r.ndcg10).toBeCloseTo(mean([1, 1 / Math.log2(3)]), 12);
   });
 });
