@@ -48,8 +48,8 @@ const readSet = (file) => JSON.parse(fs.readFileSync(new URL(`./eval/${file}`, i
  * them, held out until 2026-11-29 and dev since; `everyday-11` (e1101-e1140, test only): common requests, written
  * blind, held out; `everyday-12` (e1201-e1230, test only): more of them, held out; `everyday-13` (e1301-e1330):
  * common requests, written blind, held out for one round and dev since; `everyday-14` (e1401-e1430): more of them,
- * written blind, held out until the thirty-second round and dev since; and `everyday-15` (e1501-e1530) and
- * `everyday-16` (e1601-e1630), test only: more of them, written blind, held out.
+ * written blind, held out until the thirty-second round and dev since; and `everyday-15` (e1501-e1530),
+ * `everyday-16` (e1601-e1630) and `everyday-17` (e1701-e1730), test only: more of them, written blind, held out.
  */
 const everydaySets = [
   ['everyday', readSet('everyday.json')],
@@ -72,6 +72,7 @@ const everydaySets = [
   ['everyday-14', readSet('everyday-14.json')],
   ['everyday-15', readSet('everyday-15.json')],
   ['everyday-16', readSet('everyday-16.json')],
+  ['everyday-17', readSet('everyday-17.json')],
 ];
 /** The sets checked, besides, against the outside tool-retrieval benchmark's targets (issue 26 item 3). */
 const TOOL_SETS = new Set(['tool-requests', 'tool-requests-2', 'tool-requests-3']);
