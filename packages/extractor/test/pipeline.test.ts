@@ -14,6 +14,8 @@ import { readClaudeCode } from '../src/readers/claude-code.js';
 import { readOpenClawMemory, readOpenClawSession } from '../src/readers/openclaw.js';
 import { readPlainText } from '../src/readers/plain.js';
 import type { ScrubResult } from '@axle/scrub';
+import { LearnRequest } from '@axle/sdk';
+import { learnRequestBody } from '../src/submit/client.js';
 
 const text = (name: string) => readFileSync(fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url)), 'utf8');
 
@@ -158,6 +160,51 @@ describe('runPipeline', () => {
     });
     expect(result.stats.raw_candidates).toBeGreaterThanOrEqual(result.stats.passed_quality_gate);
     expect(result.stats.passed_dedup).toBe(1);
+  });
+
+  // Found by reading: with no request of the user's in the session, the heuristic drafted an empty task_context,
+  // which POST /learn refuses, so the draft was shown, queued, and then rejected by the server.
+  it('drafts a task context the server accepts from a session without a request of the user', async () => {
+    const { conversation } = readClaudeCode(text('claude-code-session.jsonl'));
+    const agentOnly = conversation.messages.filter((m) => !(m.role === 'user' && m.kind === 'text'));
+    const result = await runPipeline({ ...conversation, messages: agentOnly }, { model: new HeuristicModel() });
+    expect(result.learnings).toHaveLength(1);
+    const d = result.learnings[0]!;
+    expect(d.task_context).toContain('ERR_MODULE_NOT_FOUND');
+    expect(d.task_context).not.toContain('/home/');
+    expect(LearnRequest.safeParse(learnRequestBody(d, 'claude-code')).success).toBe(true);
+  });
+
+  it("drops a model's draft that POST /learn would refuse, naming why, and keeps the rest", async () => {
+    const model = fixedModel(() => [
+      { ...GOOD_DRAFT, task_context: undefined },
+      { ...GOOD_DRAFT, task_context: '\u200b\u200b' },
+      { ...GOOD_DRAFT, title: 'T'.repeat(201) },
+      { ...GOOD_DRAFT, tags: ['node', 'x'.repeat(51)] },
+      { ...GOOD_DRAFT, body: `${GOOD_DRAFT.body} ${'y'.repeat(20_000)}` },
+      GOOD_DRAFT,
+    ]);
+    const result = await runPipeline(conv(3), { model });
+    expect(result.errors.filter((e) => e.stage === 'validate').map((e) => e.message)).toEqual([
+      expect.stringMatching(/^task_context must be at least 1 visible character/),
+      expect.stringMatching(/^task_context must be at least 1 visible character/),
+      'title must be at most 200 characters',
+      'tag must be at most 50 characters',
+      'body must be at most 20000 characters',
+    ]);
+    expect(result.learnings).toHaveLength(1);
+    for (const d of result.learnings) expect(LearnRequest.safeParse(learnRequestBody(d, 'plain')).success).toBe(true);
+  });
+
+  it('drops a draft that redaction makes too long for POST /learn', async () => {
+    // 200 characters: "Bo Wu" becomes "[PERSON_1]", five longer.
+    const title = `Contact: Bo Wu, ERR_MODULE_NOT_FOUND fix ${'z'.repeat(159)}`;
+    expect(title).toHaveLength(200);
+    const result = await runPipeline(conv(3), { model: fixedModel(() => [{ ...GOOD_DRAFT, title }]) });
+    expect(result.learnings).toEqual([]);
+    expect(result.errors).toEqual([
+      { stage: 'validate', chunk: 0, message: 'draft dropped after redaction: title must be at most 200 characters' },
+    ]);
   });
 
   it('drafts arcs from OpenClaw sessions, memory notes and plain text', async () => {

@@ -192,7 +192,8 @@ function findArcs(messages: Message[]): Arc[] {
         attempts: beforeRerun.filter((c) => c !== fix && c.tool !== m.tool),
         fix,
         explanation: expl,
-        context: firstUser ? oneLine(firstUser.text, 200) : '',
+        // POST /learn needs a task context: a session without a request of the user's gets the problem's line.
+        context: oneLine(firstUser?.text ?? '', 200) || oneLine(shortenPaths(problem), 200),
       });
       i = end + 1;
     } else i++;
@@ -206,7 +207,13 @@ function findArcs(messages: Message[]): Arc[] {
       .find((s) => ERROR_LINE.test(s) && !RESOLVED.test(s));
     if (!problem) continue;
     const heading = m.text.split('\n')[0]?.replace(/^#+\s*/, '') ?? '';
-    arcs.push({ problem, attempts: [], fix: undefined, explanation: m, context: oneLine(heading, 200) });
+    arcs.push({
+      problem,
+      attempts: [],
+      fix: undefined,
+      explanation: m,
+      context: oneLine(heading, 200) || oneLine(shortenPaths(problem), 200),
+    });
   }
   return arcs;
 }

@@ -17,7 +17,7 @@ import { dedupe } from './dedup.js';
 import { redactPersonal } from './personal.js';
 import { type RenderedTranscript, renderConversation } from './render.js';
 import { applyRubric, combineScores, scoreContent } from './rubric.js';
-import { parseCandidate } from './validate.js';
+import { parseCandidate, refusal } from './validate.js';
 
 export interface PipelineOptions {
   model: Model;
@@ -208,7 +208,14 @@ export async function runPipeline(conversation: Conversation, opts: PipelineOpti
       });
       continue;
     }
-    clean.push({ ...g, draft: redactPersonal(g.draft).draft });
+    const draft = redactPersonal(g.draft).draft;
+    // A placeholder can be longer than the name it replaces.
+    const refused = refusal(draft);
+    if (refused) {
+      errors.push({ stage: 'validate', chunk: g.chunk, message: `draft dropped after redaction: ${refused}` });
+      continue;
+    }
+    clean.push({ ...g, draft });
   }
   stats.passed_sensitivity = clean.length;
 

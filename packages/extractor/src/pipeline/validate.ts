@@ -1,3 +1,4 @@
+import { LearnRequest } from '@axle/sdk';
 import { isRecord } from '../readers/line-parser.js';
 import {
   LEARNING_CATEGORIES,
@@ -11,6 +12,7 @@ import {
 /** A draft as an extractor proposed it; the self-assessment may be missing and is then scored by the rubric. */
 export type Candidate = Omit<LearningDraft, 'quality_self_assessment'> & { quality_self_assessment?: QualityScores };
 
+/** Tags a draft keeps: the submitter adds its `source:<client>` tag, and POST /learn takes up to 20. */
 const MAX_TAGS = 10;
 const DIMENSIONS = ['specificity', 'actionability', 'novelty', 'completeness'] as const;
 
@@ -27,7 +29,8 @@ function scores(v: unknown): QualityScores | undefined {
 
 /**
  * Checks an extractor's raw output against the POST /learn request shape (title ≥ 10, body ≥ 50,
- * learning category, ≥ 1 tag, outcome). Returns the candidate or the reason it is unusable.
+ * learning category, ≥ 1 tag, outcome, then the request schema itself). Returns the candidate or the reason it is
+ * unusable.
  */
 export function parseCandidate(raw: unknown): { candidate: Candidate } | { error: string } {
   if (!isRecord(raw)) return { error: 'candidate is not an object' };
@@ -61,5 +64,15 @@ export function parseCandidate(raw: unknown): { candidate: Candidate } | { error
   };
   const q = scores(raw.quality_self_assessment);
   if (q) candidate.quality_self_assessment = q;
-  return { candidate };
+  const refused = refusal(candidate);
+  return refused ? { error: refused } : { candidate };
+}
+
+/**
+ * Why POST /learn would refuse `draft` (its request schema, the server's own: lengths in visible characters, a
+ * task_context, each tag's length), or undefined. A draft it would refuse is dropped here, not queued to fail there.
+ */
+export function refusal(draft: Candidate): string | undefined {
+  const parsed = LearnRequest.safeParse(draft);
+  return parsed.success ? undefined : parsed.error.issues.map((i) => i.message).join('; ');
 }
