@@ -30,6 +30,15 @@ interface ReviewResult {
   error?: string;
 }
 
+/** POST /account/pending/approve-clean's answer. */
+interface CleanAnswer {
+  dry_run: boolean;
+  threshold: number;
+  selected_count: number;
+  ids: string[];
+  results: ReviewResult[];
+}
+
 /** The bulk routes take at most this many ids per call. */
 const BATCH = 100;
 const PAGE = 200;
@@ -200,20 +209,29 @@ Exit codes: 0 done, 3 not signed in, 4 server unreachable, 5 some items were not
   private async approveClean(api: Api, really: boolean, threshold: string | undefined) {
     const t = threshold === undefined ? undefined : Number(threshold);
     if (t !== undefined && !(t >= 0 && t <= 1)) fail('--threshold must be a number from 0 to 1', EXIT.USAGE);
-    const res = await api.call<{
-      dry_run: boolean;
-      threshold: number;
-      selected_count: number;
-      ids: string[];
-      results: ReviewResult[];
-    }>('POST', '/account/pending/approve-clean', { dry_run: !really, ...(t !== undefined && { threshold: t }) });
+    const call = (dryRun: boolean, at: number | undefined) =>
+      api.call<CleanAnswer>('POST', '/account/pending/approve-clean', {
+        dry_run: dryRun,
+        ...(at !== undefined && { threshold: at }),
+      });
+    const res = await call(!really, t);
     if (res.dry_run) {
       this.log(
         `${res.selected_count} clean item(s) at or above ${res.threshold} would be approved${res.ids.length ? `: ${res.ids.join(' ')}` : ''}`,
       );
       if (res.selected_count > 0) this.log('Dry run: nothing changed. Add --confirm to approve them.');
-    } else await this.report('approve', res.results);
-    return res;
+      return res;
+    }
+    // The server approves at most 100 a call and leaves the rest selected: call again (at the threshold it used)
+    // while it selected more than it took and the last call approved something, so "every clean item" is every one.
+    const results = new Map(res.results.map((r) => [r.id, r]));
+    for (let last = res; last.selected_count > last.ids.length && last.results.some((r) => r.ok); ) {
+      last = await call(false, res.threshold);
+      for (const r of last.results) results.set(r.id, r);
+    }
+    const all = [...results.values()];
+    await this.report('approve', all);
+    return { ...res, ids: all.map((r) => r.id), results: all };
   }
 
   private async allReject(api: Api, yes: boolean) {
