@@ -14,6 +14,7 @@ import {
   PaymentRequired,
   PendingItem,
   Purchase,
+  ROUTE_SCOPES,
   StatsResponse,
   TermsNotAccepted,
   mcpToolJsonSchema,
@@ -312,6 +313,11 @@ describe('MCP tool inputs', () => {
     expect(
       MCP_TOOLS.svc_contribute.input.safeParse({ title: 'short', body: 'b', category: 'monitoring' }).success,
     ).toBe(false);
+  });
+  it('svc_link_wallet names the scope POST /account/link-wallet asks of a key (payout, not account)', () => {
+    expect(ROUTE_SCOPES['POST /account/link-wallet']).toEqual(['payout']);
+    expect(MCP_TOOLS.svc_link_wallet.description).toContain('API key with the payout scope');
+    expect(MCP_TOOLS.svc_link_wallet.description).not.toContain('account scope');
   });
   it('defaults do not make fields required, and bad ratings fail', () => {
     expect(mcpToolJsonSchema('svc_review')).not.toHaveProperty('required');

@@ -2,6 +2,7 @@ import { z } from '../zod.js';
 import type { ApiAnswer } from '../client.js';
 import { LIMITS } from '../limits.js';
 import { AccountEarnings, type PendingSummaryQuery } from './account.js';
+import { ROUTE_SCOPES, type RouteKey } from './auth.js';
 import { Flag, Lane, LearningCategory, Outcome } from './common.js';
 import { KnowledgeSearchResponse, KnowledgeStats, RateResponse } from './knowledge.js';
 import { LearnResponse, LearningSnippet } from './learning.js';
@@ -77,6 +78,9 @@ const wallet = z
   .regex(/^0x[0-9a-fA-F]{40}$/)
   .describe('EVM address (0x + 40 hex digits)');
 const none = z.object({}).strict();
+
+/** The scope(s) the server asks of an API key on `route`, as a description names them (from ROUTE_SCOPES). */
+const scopesOf = (route: RouteKey) => [ROUTE_SCOPES[route]].flat().join(' or ');
 
 const READ = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
 const READ_OPEN = { ...READ, openWorldHint: true } as const;
@@ -236,7 +240,7 @@ export const MCP_TOOLS = {
     title: 'Link a wallet',
     description:
       'Use once to receive earnings in a wallet: links a wallet verified with svc_verify_wallet to your account. ' +
-      'Requires accepted terms (svc_accept_terms) and an API key with the account scope.',
+      `Requires accepted terms (svc_accept_terms) and an API key with the ${scopesOf('POST /account/link-wallet')} scope.`,
     input: z.object({ wallet }),
     output: LinkWalletResponse,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
