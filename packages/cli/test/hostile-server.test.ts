@@ -236,4 +236,29 @@ describe('axle against a hostile server', () => {
     expect(same.stderr).toContain('Your sign-in code: ABCD-EFGH');
     expect(same.stderr).not.toContain('That page is on');
   });
+  // Found by reading: every answer but 200 was "the server refused the saved key: run axle login", a 503 or a 429
+  // too, which sent a signed-in user to sign in again for a server that was only busy.
+  it('tells a key the server refuses from a server too busy or failing to check it', async () => {
+    const home = tempHome();
+    writeAxleConfig(home, { server: url, api_key: `axl_${'a'.repeat(43)}`, email: 'me@example.com' });
+    answers['GET /health'] = [200, { status: 'ok' }];
+    for (const status of [429, 500, 503]) {
+      answers['GET /account/settings'] = [status, { error: 'Busy' }];
+      const who = await axle(['whoami'], { home });
+      expect(who.code, who.stderr).toBe(1);
+      expect(who.stderr).toContain(`could not check the saved key (HTTP ${status})`);
+      expect(who.stderr).not.toContain('axle login');
+      const status_ = await axle(['status', '--json'], { home });
+      const key = (JSON.parse(status_.stdout) as { checks: Array<{ name: string; detail: string }> }).checks.find(
+        (c) => c.name === 'key',
+      );
+      expect(key?.detail).toBe(`not checked: the server answered HTTP ${status}`);
+    }
+    for (const status of [401, 403]) {
+      answers['GET /account/settings'] = [status, { error: 'Unauthorized' }];
+      const who = await axle(['whoami'], { home });
+      expect(who.code).toBe(3);
+      expect(who.stderr).toContain(`The server refused the saved key (HTTP ${status})`);
+    }
+  });
 });

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
-import { Api } from '../lib/api.js';
+import { Api, keyRefused } from '../lib/api.js';
 import { AxleCommand } from '../lib/base.js';
 import { commandPaths } from '../lib/bins.js';
 import { daemonPid } from '../lib/daemon-control.js';
@@ -61,7 +61,9 @@ Exit codes: 0 all good, 5 a check failed.`;
         res.status === 200,
         res.status === 200
           ? `valid for ${config.email ?? config.account_id ?? 'your account'} (${consent})`
-          : `refused (HTTP ${res.status}): run \`axle login\``,
+          : keyRefused(res.status)
+            ? `refused (HTTP ${res.status}): run \`axle login\``
+            : `not checked: the server answered HTTP ${res.status}`,
       );
     }
 

@@ -1,11 +1,13 @@
 import { AxleCommand } from '../lib/base.js';
 import { EXIT, fail } from '../lib/exit.js';
+import { keyRefused } from '../lib/api.js';
 
 export default class Whoami extends AxleCommand {
   static override summary = 'Show who the saved key signs in as, and whether the server accepts it';
 
   static override description =
-    'Exit codes: 0 signed in and the key works, 3 not signed in or the key is refused, 4 server unreachable.';
+    'Exit codes: 0 signed in and the key works, 1 the server could not check the key (busy or failing), 3 not signed ' +
+    'in or the key is refused, 4 server unreachable.';
 
   static override examples = ['<%= config.bin %> whoami', '<%= config.bin %> whoami --json'];
 
@@ -18,7 +20,10 @@ export default class Whoami extends AxleCommand {
       ...(config.account_id && { account_id: config.account_id }),
       key_valid: res.status === 200,
     };
-    if (!out.key_valid) fail(`The server refused the saved key (HTTP ${res.status}): run \`axle login\``, EXIT.AUTH);
+    if (keyRefused(res.status))
+      fail(`The server refused the saved key (HTTP ${res.status}): run \`axle login\``, EXIT.AUTH);
+    if (!out.key_valid)
+      fail(`The server could not check the saved key (HTTP ${res.status}); it was not refused: try again`, EXIT.FAILED);
     this.log(`${config.email ?? config.account_id} on ${api.server}`);
     return out;
   }

@@ -110,3 +110,6 @@ export class Api {
     return { status: res.status, body: record };
   }
 }
+
+/** The server refuses the key itself (401, 403); any other failure (429, 5xx) says nothing about the key. */
+export const keyRefused = (status: number): boolean => status === 401 || status === 403;
