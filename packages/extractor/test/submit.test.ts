@@ -13,6 +13,8 @@ import { readPlainText } from '../src/readers/plain.js';
 import { learnRequestBody, Submitter } from '../src/submit/client.js';
 import { DraftQueue } from '../src/submit/queue.js';
 import type { LearningDraft } from '../src/types.js';
+import { startMailingServer } from '../../../test/support/identity.js';
+import { contributor } from '../../server/test/knowledge-helpers.js';
 import { completion, json, startServer, type TestServer } from './helpers.js';
 
 const draft = (n: number): LearningDraft => ({
@@ -183,6 +185,50 @@ describe('Submitter', () => {
       review_reason: ['standing_consent_off'],
     });
     expect((await queue.list('rejected')).map((i) => i.outcome?.status)).toEqual([409, 400]);
+  });
+
+  // Found by reading: POST /learn ignored the Idempotency-Key the submitter sends, so the retry after an answer lost
+  // on the way got 409 for the learning the first request had stored, and the draft went to rejected/.
+  it('a retry after the answer was lost on the way is the stored learning: the draft is done, stored once', async () => {
+    const { smtp, server: axle, stop } = await startMailingServer();
+    try {
+      const { key } = await contributor(axle, smtp, 'lost-answer@example.com');
+      let learns = 0;
+      // Forwards to the server; the first answer of POST /learn never comes back (the connection is cut instead).
+      const relay = await startServer(async (req, res) => {
+        const headers = Object.fromEntries(
+          Object.entries(req.headers).filter(([k]) => !['host', 'connection', 'content-length'].includes(k)),
+        ) as Record<string, string>;
+        const answer = await fetch(`${axle.url}${req.url}`, {
+          method: req.method,
+          headers,
+          body: req.body === '' ? undefined : req.body,
+        });
+        const text = await answer.text();
+        if (req.url === '/learn' && learns++ === 0) return void res.socket?.destroy();
+        res.writeHead(answer.status, { 'content-type': 'application/json' }).end(text);
+      });
+      try {
+        const queue = new DraftQueue(dir);
+        const s = new Submitter(queue, { server: relay.url, apiKey: key, sleep: fakeSleep, clock, baseDelayMs: 100 });
+        submitters.push(s);
+        const report = await s.submit([draft(7)], 'claude-code');
+        expect(learns).toBe(2);
+        expect(report.rejected).toEqual([]);
+        expect(report.sent).toEqual([
+          { id: expect.any(String), learning_id: expect.stringMatching(/^lrn_/), status: expect.any(String) },
+        ]);
+        expect((await queue.list('done')).map((i) => i.outcome?.status)).toEqual([201]);
+        const stored = await axle.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM learnings WHERE title = ?', [
+          draft(7).title,
+        ]);
+        expect(stored!.n).toBe(1);
+      } finally {
+        await relay.close();
+      }
+    } finally {
+      await stop();
+    }
   });
 
   it('keeps drafts queued while the server answers 503, with exponential backoff, and sends them later', async () => {

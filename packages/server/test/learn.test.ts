@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIMITS } from '@axle/sdk';
+import { retentionJob } from '../src/services/retention.js';
 import { learningsStore } from '../src/store/learnings.js';
 import { startTestServer, type TestServer } from '../../../test/support/server.js';
 import { bearer, post, type Smtp, startSmtp } from '../../../test/support/identity.js';
@@ -342,6 +343,78 @@ describe('POST /learn', () => {
     );
     expect((await Promise.all(sent)).map((r) => r.status)).toEqual(Array(32).fill(201));
     expect(await count()).toBe(before + 32);
+  });
+});
+
+describe('POST /learn with an Idempotency-Key', () => {
+  // Found by reading: the header was ignored, so the extractor's retry after a lost answer got 409 for its own
+  // learning and moved the draft to rejected/ although the learning was stored.
+  const keyed = (key: string, who = alice) => ({ ...who.headers, 'idempotency-key': key });
+
+  it('a retry gets the first answer: one learning stored, however often it is sent, and no limit spent', async () => {
+    server.clock.advance(3_600_000);
+    const body = learningBody(500, { title: `Keyed item: ${learningBody(500).title}` });
+    const before = await count();
+    const first = await learn(body, keyed('draft-500'));
+    expect(first.status).toBe(201);
+    const answer = await first.json();
+    // More than the 20 a minute the limit allows: a retry is not a submission.
+    for (let i = 0; i < 25; i++) {
+      const again = await learn(body, keyed('draft-500'));
+      expect(again.status).toBe(201);
+      expect(await again.json()).toEqual(answer);
+    }
+    expect(await count()).toBe(before + 1);
+    expect((await learn(body)).status).toBe(409);
+    expect((await learn(learningBody(501, { title: `Keyed item: ${learningBody(501).title}` }))).status).toBe(201);
+  });
+
+  it('the same key with another body is 409 and stores nothing; another account has keys of its own', async () => {
+    const body = learningBody(502, { title: `Keyed item: ${learningBody(502).title}` });
+    const stored = await (await learn(body, keyed('draft-502'))).json();
+    const before = await count();
+    const other = await learn({ ...body, body: `${body.body} A different ending.` }, keyed('draft-502'));
+    expect(other.status).toBe(409);
+    expect(await other.json()).toMatchObject({ code: 'conflict', error: expect.stringMatching(/Idempotency-Key/) });
+    expect(await count()).toBe(before);
+    const erin = await contributor(server, smtp, 'erin-keyed@example.com');
+    const erins = learningBody(503, { title: `Keyed item: ${learningBody(503).title}` });
+    const res = await learn(erins, keyed('draft-502', erin));
+    expect(res.status).toBe(201);
+    expect((await res.json()).id).not.toBe(stored.id);
+  });
+
+  it('sent at once under one key: one learning, every answer the same', async () => {
+    const body = learningBody(504, { title: `Keyed item: ${learningBody(504).title}` });
+    const before = await count();
+    const answers = await Promise.all(Array.from({ length: 6 }, () => learn(body, keyed('draft-504'))));
+    expect(answers.map((r) => r.status)).toEqual(Array(6).fill(201));
+    expect(new Set(await Promise.all(answers.map(async (r) => (await r.json()).id))).size).toBe(1);
+    expect(await count()).toBe(before + 1);
+  });
+
+  it('answers with the first answer for 24 hours, then the key is free (a new request: here a duplicate)', async () => {
+    const body = learningBody(505, { title: `Keyed item: ${learningBody(505).title}` });
+    const answer = await (await learn(body, keyed('draft-505'))).json();
+    server.clock.advance(24 * 3_600_000 - 1);
+    expect(await (await learn(body, keyed('draft-505'))).json()).toEqual(answer);
+    server.clock.advance(2);
+    expect((await learn(body, keyed('draft-505'))).status).toBe(409);
+    const n = async () =>
+      (await server.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM learn_requests WHERE request_key = ?', [
+        'draft-505',
+      ]))!.n;
+    expect(await n()).toBe(1);
+    await retentionJob(60_000).run(server.db, server.clock.now());
+    expect(await n()).toBe(0);
+  });
+
+  it('a key longer than 255 characters is 400', async () => {
+    const before = await count();
+    const res = await learn(learningBody(506), keyed('k'.repeat(256)));
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ code: 'validation_error', field: 'header.Idempotency-Key' });
+    expect(await count()).toBe(before);
   });
 });
 

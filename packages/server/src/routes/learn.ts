@@ -6,6 +6,7 @@ import {
   LearnResponse,
   RetractQuery,
   RetractResponse,
+  z,
 } from '@axle/sdk';
 import type { AppDeps } from '../deps.js';
 import type { Api } from '../http/route.js';
@@ -36,11 +37,14 @@ export function learnRoutes(api: Api, deps: AppDeps): void {
       '(forced_review). On the extraction channel an item publishes itself only with clean-lane consent ' +
       '(consent granted, mode automatic) and a quality score at or above the account ' +
       'auto_publish_threshold. Per account and per wallet (a wallet-identified one spends only its own): at most 20 ' +
-      'submissions a minute and 100 an hour (429). Nothing is stored when the request is refused.',
+      'submissions a minute and 100 an hour (429). Nothing is stored when the request is refused. Send an ' +
+      'Idempotency-Key header to retry safely: for 24 hours a retry with the same key and body gets the first ' +
+      "request's answer (nothing stored again, no limit spent), and the same key with another body 409.",
     tags: ['Knowledge'],
     security: ['ApiKey', 'BearerJWT'],
     before: [identity.optionalJwtOrKey(), identity.activeAccountIfAny()],
     body: LearnRequest,
+    headers: z.object({ 'Idempotency-Key': z.string().max(255).optional() }),
     responses: {
       201: {
         description: 'Stored: approved (discoverable) or pending_review (held, see review_reason)',
@@ -56,14 +60,20 @@ export function learnRoutes(api: Api, deps: AppDeps): void {
       },
       404: { description: 'replaces names no held or rejected learning of yours (or the identity is a wallet claim)' },
       409: {
-        description: 'Duplicate learning detected, or Near-duplicate learning detected (existing_id, similarity)',
+        description:
+          'Duplicate learning detected, Near-duplicate learning detected (existing_id, similarity), or an ' +
+          'Idempotency-Key used for another learning (conflict)',
         schema: DuplicateLearning,
       },
       429: { description: 'Per-account submission limit' },
     },
     handler: ({ body }, ctx) => {
       const id = ctx.state.identity;
-      return learn.submit(id && { accountId: id.accountId, keyId: id.keyId }, body);
+      return learn.submit(
+        id && { accountId: id.accountId, keyId: id.keyId },
+        body,
+        ctx.get('idempotency-key') || undefined,
+      );
     },
   });
 

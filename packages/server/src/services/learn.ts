@@ -19,6 +19,7 @@ import { contentHash, jaccard, lshBandKeys, minhashSignature, shingles } from '.
 import { apiKeysStore } from '../store/api-keys.js';
 import { consentStore } from '../store/consent.js';
 import type { Queryable, Transactor } from '../store/queryable.js';
+import { learnRequestsStore } from '../store/learn-requests.js';
 import { type LearningRecord, learningsStore } from '../store/learnings.js';
 import { walletKey, walletsStore } from '../store/wallets.js';
 import { getAccount } from './accounts.js';
@@ -56,6 +57,11 @@ interface Owner {
   byWalletClaim: boolean;
 }
 
+/** How long an Idempotency-Key answers with its first answer (SPEC: duplicate keys within 24 hours). */
+export const LEARN_REQUEST_TTL_MS = 24 * 3_600_000;
+/** Longest Idempotency-Key kept. */
+const MAX_REQUEST_KEY = 255;
+
 /** Band-sharing candidates compared exactly per submission. */
 const MAX_CANDIDATES = 50;
 
@@ -68,7 +74,7 @@ export interface LearnService {
    * Without a submitter the body's contributor_wallet is the identity: it must have been verified within
    * WALLET_IDENTITY_TTL_MS; the account it is linked to owns the learning, else nobody does.
    */
-  submit(who: Submitter | undefined, input: LearnInput): Promise<LearnResponse>;
+  submit(who: Submitter | undefined, input: LearnInput, requestKey?: string): Promise<LearnResponse>;
 }
 
 export interface LearnDeps {
@@ -129,7 +135,11 @@ export function createLearnService(deps: LearnDeps): LearnService {
   }
 
   return {
-    async submit(who, input) {
+    async submit(who, input, requestKey) {
+      if (requestKey !== undefined && requestKey.length > MAX_REQUEST_KEY)
+        throw new DomainError(ERROR_CODES.VALIDATION, `Idempotency-Key must be at most ${MAX_REQUEST_KEY} characters`, {
+          field: 'header.Idempotency-Key',
+        });
       if (RETIRED.has(input.category)) {
         throw new DomainError(
           ERROR_CODES.CATEGORY_OUT_OF_SCOPE,
@@ -142,6 +152,22 @@ export function createLearnService(deps: LearnDeps): LearnService {
         );
       }
       const owner = await ownerOf(db, who, input.contributor_wallet);
+      // A retry under the key of a request already stored gets that request's answer: no screening, no limit spent,
+      // nothing stored. Looked up before the screens (so a retry costs no model time) and again in the transaction.
+      const keyed = requestKey
+        ? { owner: owner.limitSubjects.join(' '), key: requestKey, bodyHash: sha256Hex(JSON.stringify(input)) }
+        : undefined;
+      const answered = async (q: Queryable, now: number): Promise<LearnResponse | undefined> => {
+        if (!keyed) return undefined;
+        const earlier = await learnRequestsStore.find(q, keyed.owner, keyed.key, now - LEARN_REQUEST_TTL_MS);
+        if (earlier && earlier.bodyHash !== keyed.bodyHash)
+          throw new DomainError(ERROR_CODES.CONFLICT, 'This Idempotency-Key was used for another learning', {
+            field: 'header.Idempotency-Key',
+          });
+        return earlier && (JSON.parse(earlier.response) as LearnResponse);
+      };
+      const early = await answered(db, clock.now());
+      if (early) return early;
       // The key's name is stored with the learning and shown to its buyers beside the contributor's other fields.
       const keyLabel = owner.keyId ? ((await apiKeysStore.nameOf(db, owner.keyId)) ?? null) : null;
       const text = {
@@ -173,6 +199,8 @@ export function createLearnService(deps: LearnDeps): LearnService {
         // and under serializable isolation concurrent ones would otherwise abort each other again and again.
         await q.lock(SUBMISSION_LOCK);
         const now = clock.now();
+        const again = await answered(q, now);
+        if (again) return { answer: again, replayed: true };
         for (const subject of owner.limitSubjects) await writeLimits.take('learn', subject, q);
         const accountId = owner.accountId;
         const reasons = new Set<ReviewReason>(screening.flags.map((f) => REVIEW_REASON[f]));
@@ -222,7 +250,7 @@ export function createLearnService(deps: LearnDeps): LearnService {
           }
         }
 
-        const status = reasons.size === 0 ? 'approved' : 'pending_review';
+        const status: LearnResponse['status'] = reasons.size === 0 ? 'approved' : 'pending_review';
         const complexity = complexityOf(stored.body);
         const override = input.unlock_price === undefined ? null : usdToMicro(input.unlock_price);
         const price = initialPrice(complexity, dims, override);
@@ -268,17 +296,24 @@ export function createLearnService(deps: LearnDeps): LearnService {
         await learningsStore.addBandKeys(q, id, bandKeys);
         // The replaced draft leaves the queue: the sanitized one stands in for it.
         if (replaced?.status === 'pending_review') await learningsStore.setStatus(q, replaced, 'rejected', null, now);
-        return { id, status: status as 'approved' | 'pending_review', reasons: [...reasons], now };
+        const answer: LearnResponse = {
+          id,
+          message: MESSAGES[status],
+          status,
+          ...(status === 'pending_review' ? { review_reason: [...reasons] } : {}),
+          contributor_wallet: input.contributor_wallet ?? null,
+          timestamp: new Date(now).toISOString(),
+        };
+        if (keyed)
+          await learnRequestsStore.save(q, keyed.owner, keyed.key, {
+            bodyHash: keyed.bodyHash,
+            response: JSON.stringify(answer),
+            createdAt: now,
+          });
+        return { answer, replayed: false };
       });
-      if (result.status === 'approved') onVisible?.(result.id);
-      return {
-        id: result.id,
-        message: MESSAGES[result.status],
-        status: result.status,
-        ...(result.status === 'pending_review' ? { review_reason: result.reasons } : {}),
-        contributor_wallet: input.contributor_wallet ?? null,
-        timestamp: new Date(result.now).toISOString(),
-      };
+      if (!result.replayed && result.answer.status === 'approved') onVisible?.(result.answer.id);
+      return result.answer;
     },
   };
 }

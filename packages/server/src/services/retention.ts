@@ -1,5 +1,6 @@
 import { a2aTasksStore } from '../store/a2a-tasks.js';
 import { deviceCodesStore } from '../store/device-codes.js';
+import { learnRequestsStore } from '../store/learn-requests.js';
 import { magicLinksStore } from '../store/magic-links.js';
 import { rateLimitsStore } from '../store/rate-limits.js';
 import { walletsStore } from '../store/wallets.js';
@@ -9,8 +10,8 @@ const DAY_MS = 86_400_000;
 
 /**
  * Drops rows no request can use any more: expired magic links, device codes and wallet challenges a day
- * past expiry, rate-limit windows and A2A tasks older than a day. Routes also sweep their own tables as
- * they write; this covers tables whose route has gone quiet.
+ * past expiry, rate-limit windows, A2A tasks and POST /learn's Idempotency-Key answers older than a day.
+ * Routes also sweep their own tables as they write; this covers tables whose route has gone quiet.
  */
 export const retentionJob = (intervalMs: number): Job => ({
   name: 'retention',
@@ -21,5 +22,6 @@ export const retentionJob = (intervalMs: number): Job => ({
     await walletsStore.deleteExpiredChallenges(q, now - DAY_MS);
     await rateLimitsStore.deleteExpired(q, '', now - DAY_MS);
     await a2aTasksStore.deleteOlderThan(q, now - DAY_MS);
+    await learnRequestsStore.deleteOlderThan(q, now - DAY_MS);
   },
 });
