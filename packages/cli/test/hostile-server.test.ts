@@ -261,4 +261,25 @@ describe('axle against a hostile server', () => {
       expect(who.stderr).toContain(`The server refused the saved key (HTTP ${status})`);
     }
   });
+  // Found by reading: revoke asked the server first and only then switched local capture off, so with the server
+  // down or failing, capture stayed on: the one thing the user meant to stop.
+  it('consent revoke switches local capture off even when the server fails or is not there', async () => {
+    const capturing = (server = url) => {
+      const home = tempHome();
+      writeAxleConfig(home, { server, api_key: `axl_${'a'.repeat(43)}`, capture: { enabled: true, since: 'x' } });
+      return home;
+    };
+    const captureOn = (home: string) =>
+      JSON.parse(fs.readFileSync(path.join(home, '.axle/config.json'), 'utf8')).capture.enabled;
+    answers['POST /extract/consent'] = [503, { error: 'Service unavailable' }];
+    const failing = capturing();
+    const r = await axle(['consent', 'revoke'], { home: failing });
+    expect(r.code).toBe(1);
+    expect(r.stderr.replace(/\s*\n\s*›?\s*/g, ' ')).toContain('Local capture is off; hooks now do nothing.');
+    expect(captureOn(failing)).toBe(false);
+    // Nothing listens on the discard port.
+    const gone = capturing('http://127.0.0.1:9');
+    expect((await axle(['consent', 'revoke'], { home: gone })).code).toBe(4);
+    expect(captureOn(gone)).toBe(false);
+  });
 });
