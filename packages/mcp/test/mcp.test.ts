@@ -3,13 +3,22 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { CONTENT_ADVISORY, CONTENT_TRUST, MCP_TOOL_NAMES, UNTRUSTED_NOTICE, untrustedText } from '@axle/sdk';
+import {
+  CONTENT_ADVISORY,
+  CONTENT_TRUST,
+  CURRENT_TOS_VERSION,
+  MCP_TOOL_NAMES,
+  UNTRUSTED_NOTICE,
+  untrustedText,
+} from '@axle/sdk';
 import { x402Client } from '@x402/core/client';
 import { registerExactEvmScheme } from '@x402/evm/exact/client';
 import Ajv from 'ajv';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/src/clock.js';
+import { findOrCreateAccount } from '../../server/src/services/accounts.js';
+import { createKey } from '../../server/src/services/api-keys.js';
 import { withdrawalProof } from '../../server/src/services/withdrawals.js';
 import { learningsStore } from '../../server/src/store/learnings.js';
 import { walletsStore } from '../../server/src/store/wallets.js';
@@ -520,6 +529,26 @@ describe('axle-mcp over stdio: every tool on its success and failure paths', () 
     expect(accepted.version).toBeTruthy();
     expect(failed(await call(fresh, 'svc_accept_terms', { agree: true, version: 'not-a-version' }))).toMatchObject({
       status: 409,
+    });
+  });
+
+  // The current version's lookup needs the account scope: the description says so, and how to do without it.
+  it('svc_accept_terms with a key that cannot read the current version: its refusal, then by version', async () => {
+    const contributeOnly = await api.db.tx(async (q) => {
+      const account = await findOrCreateAccount(q, 'contribute-only@example.com', api.clock.now());
+      return (await createKey(q, account.id, { scopes: ['contribute'] }, api.clock.now())).api_key;
+    });
+    const client = await connect({ SVC_BASE_URL: api.url, SVC_API_KEY: contributeOnly });
+    const { tools } = await client.listTools();
+    expect(tools.find((t) => t.name === 'svc_accept_terms')?.description).toContain(
+      'read with the account scope (without it, pass the version /terms names)',
+    );
+    expect(failed(await call(client, 'svc_accept_terms', { agree: true }))).toMatchObject({
+      status: 403,
+      code: 'insufficient_scope',
+    });
+    expect(ok(await call(client, 'svc_accept_terms', { agree: true, version: CURRENT_TOS_VERSION }))).toMatchObject({
+      version: CURRENT_TOS_VERSION,
     });
   });
 

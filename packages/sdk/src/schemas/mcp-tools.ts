@@ -295,7 +295,8 @@ export const MCP_TOOLS = {
     title: 'Accept the terms of service',
     description:
       'Use when a result says TERMS_NOT_ACCEPTED (linking a wallet, withdrawing): records your acceptance of the ' +
-      'current terms (read them at /terms first). agree must be true; version defaults to the current one.',
+      'current terms (read them at /terms first). agree must be true; version defaults to the current one, ' +
+      `read with the ${scopesOf('GET /account/terms-status')} scope (without it, pass the version /terms names).`,
     input: z.object({
       version: z
         .string()
