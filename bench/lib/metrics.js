@@ -37,9 +37,9 @@ export function mean(values) {
 }
 
 /**
- * Mean nDCG@10, Recall@5 and MRR of `rank` (query text -> ranked ids) over labelled queries, and Recall@5 of the grade-2
- * labels alone (`recall5Exact`: the ids that do the job, as a benchmark listing only the needed ones would count; a
- * query without one counts 0).
+ * Mean nDCG@10, Recall@5 and MRR of `rank` (query text -> ranked ids) over labelled queries, and Recall@5 of the
+ * grade-2 labels alone (`recall5Exact`: the ids that do the job, as a benchmark listing only the needed ones would
+ * count; a query without one counts 0).
  */
 export async function score(queries, rank) {
   const per = [];
