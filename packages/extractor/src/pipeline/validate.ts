@@ -28,16 +28,14 @@ function scores(v: unknown): QualityScores | undefined {
 }
 
 /**
- * Checks an extractor's raw output against the POST /learn request shape (title ≥ 10, body ≥ 50,
- * learning category, ≥ 1 tag, outcome, then the request schema itself). Returns the candidate or the reason it is
- * unusable.
+ * Normalises an extractor's raw output (trimmed fields, tags lower-cased and deduplicated) and checks it: a learning
+ * category (the retired ones the server refuses too), an outcome, then the POST /learn request schema itself. Returns
+ * the candidate or the reason it is unusable.
  */
 export function parseCandidate(raw: unknown): { candidate: Candidate } | { error: string } {
   if (!isRecord(raw)) return { error: 'candidate is not an object' };
   const title = typeof raw.title === 'string' ? raw.title.trim() : '';
   const body = typeof raw.body === 'string' ? raw.body.trim() : '';
-  if (title.length < 10) return { error: 'title shorter than 10 characters' };
-  if (body.length < 50) return { error: 'body shorter than 50 characters' };
   if (!LEARNING_CATEGORIES.includes(raw.category as LearningCategory)) {
     return { error: `category ${JSON.stringify(String(raw.category)).slice(0, 40)} is not a learning category` };
   }
@@ -53,7 +51,6 @@ export function parseCandidate(raw: unknown): { candidate: Candidate } | { error
         ),
       ]
     : [];
-  if (tags.length === 0) return { error: 'no tags' };
   const candidate: Candidate = {
     title,
     body,

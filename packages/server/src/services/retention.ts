@@ -4,6 +4,7 @@ import { learnRequestsStore } from '../store/learn-requests.js';
 import { magicLinksStore } from '../store/magic-links.js';
 import { rateLimitsStore } from '../store/rate-limits.js';
 import { walletsStore } from '../store/wallets.js';
+import { LEARN_REQUEST_TTL_MS } from './learn.js';
 import type { Job } from './jobs.js';
 
 const DAY_MS = 86_400_000;
@@ -22,6 +23,6 @@ export const retentionJob = (intervalMs: number): Job => ({
     await walletsStore.deleteExpiredChallenges(q, now - DAY_MS);
     await rateLimitsStore.deleteExpired(q, '', now - DAY_MS);
     await a2aTasksStore.deleteOlderThan(q, now - DAY_MS);
-    await learnRequestsStore.deleteOlderThan(q, now - DAY_MS);
+    await learnRequestsStore.deleteOlderThan(q, now - LEARN_REQUEST_TTL_MS);
   },
 });
