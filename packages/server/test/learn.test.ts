@@ -393,6 +393,17 @@ describe('POST /learn with an Idempotency-Key', () => {
     expect(await count()).toBe(before + 1);
   });
 
+  it('two bodies sent at once under one key: one is stored, the other is 409 conflict', async () => {
+    const a = learningBody(507, { title: `Keyed item: ${learningBody(507).title}` });
+    const b = learningBody(508, { title: `Keyed item: ${learningBody(508).title}` });
+    const before = await count();
+    const answers = await Promise.all([learn(a, keyed('draft-507')), learn(b, keyed('draft-507'))]);
+    expect(answers.map((r) => r.status).sort()).toEqual([201, 409]);
+    const refused = answers.find((r) => r.status === 409)!;
+    expect(await refused.json()).toMatchObject({ code: 'conflict' });
+    expect(await count()).toBe(before + 1);
+  });
+
   it('answers with the first answer for 24 hours, then the key is free (a new request: here a duplicate)', async () => {
     const body = learningBody(505, { title: `Keyed item: ${learningBody(505).title}` });
     const answer = await (await learn(body, keyed('draft-505'))).json();
