@@ -261,6 +261,23 @@ describe('axle against a hostile server', () => {
       expect(who.stderr).toContain(`The server refused the saved key (HTTP ${status})`);
     }
   });
+  // Found by reading: setup took any answer but 200 to its key check for a refused key and started a new sign-in,
+  // minting a second key while the first still worked.
+  it('setup keeps a saved key the server is too busy to check: exit 1, no new sign-in', async () => {
+    const home = tempHome();
+    writeAxleConfig(home, { server: url, api_key: `axl_${'a'.repeat(43)}`, email: 'me@example.com' });
+    for (const status of [429, 503]) {
+      answers['GET /account/settings'] = [status, { error: 'Busy' }];
+      const r = await axle(['setup', '--server', url, '--no-browser'], { home });
+      expect(r.code, r.stderr).toBe(1);
+      expect(r.stderr).toContain(`could not check the saved key (HTTP ${status})`);
+    }
+    expect(asked['POST /auth/device/code']).toBeUndefined();
+    // A refused key still starts a sign-in (here one the stand-in answers 404, so it fails).
+    answers['GET /account/settings'] = [401, { error: 'Unauthorized' }];
+    await axle(['setup', '--server', url, '--no-browser'], { home });
+    expect(asked['POST /auth/device/code']).toBe(1);
+  });
   // Found by reading: revoke asked the server first and only then switched local capture off, so with the server
   // down or failing, capture stayed on: the one thing the user meant to stop.
   it('consent revoke switches local capture off even when the server fails or is not there', async () => {

@@ -1,6 +1,6 @@
 import { rm } from 'node:fs/promises';
 import { Flags } from '@oclif/core';
-import { Api } from '../lib/api.js';
+import { Api, ApiError } from '../lib/api.js';
 import { AxleCommand } from '../lib/base.js';
 import { hookScript, mcpScript, nodeCommand } from '../lib/bins.js';
 import { clearAxleHome } from '../lib/axle-home.js';
@@ -95,7 +95,8 @@ A config file that does not parse is reported and left untouched.
 Sign-in is by device code. Background extraction (session-end hooks for Claude Code and Gemini CLI) is off
 unless you answer yes to the prompt or pass --enable-extraction; --yes never turns it on.
 
-Exit codes: 0 done, 3 sign-in failed, 4 server unreachable, 5 some client config was left untouched.`;
+Exit codes: 0 done, 1 the server could not check the saved key (busy or failing; it signs in again only for a
+refused key), 3 sign-in failed, 4 server unreachable, 5 some client config was left untouched.`;
 
   static override examples = [
     '<%= config.bin %> setup',
@@ -146,7 +147,7 @@ Exit codes: 0 done, 3 sign-in failed, 4 server unreachable, 5 some client config
     try {
       signedIn = config.server === server && (await keyValid(server, config.api_key));
     } catch (err) {
-      return fail((err as Error).message, EXIT.UNREACHABLE);
+      return fail((err as Error).message, err instanceof ApiError ? err.exit : EXIT.UNREACHABLE);
     }
     if (!signedIn && !dryRun) {
       config = await signIn(server, { openBrowser: flags.browser && interactive(), progress });

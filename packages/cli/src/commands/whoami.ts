@@ -1,6 +1,6 @@
 import { AxleCommand } from '../lib/base.js';
 import { EXIT, fail } from '../lib/exit.js';
-import { keyRefused } from '../lib/api.js';
+import { keyNotChecked, keyRefused } from '../lib/api.js';
 
 export default class Whoami extends AxleCommand {
   static override summary = 'Show who the saved key signs in as, and whether the server accepts it';
@@ -22,8 +22,7 @@ export default class Whoami extends AxleCommand {
     };
     if (keyRefused(res.status))
       fail(`The server refused the saved key (HTTP ${res.status}): run \`axle login\``, EXIT.AUTH);
-    if (!out.key_valid)
-      fail(`The server could not check the saved key (HTTP ${res.status}); it was not refused: try again`, EXIT.FAILED);
+    if (!out.key_valid) fail(keyNotChecked(res.status), EXIT.FAILED);
     this.log(`${config.email ?? config.account_id} on ${api.server}`);
     return out;
   }

@@ -113,3 +113,7 @@ export class Api {
 
 /** The server refuses the key itself (401, 403); any other failure (429, 5xx) says nothing about the key. */
 export const keyRefused = (status: number): boolean => status === 401 || status === 403;
+
+/** What to say when the server answered a key check with neither success nor refusal. */
+export const keyNotChecked = (status: number): string =>
+  `The server could not check the saved key (HTTP ${status}); it was not refused: try again`;

@@ -1,13 +1,20 @@
-import { Api } from './api.js';
+import { Api, ApiError, keyNotChecked, keyRefused } from './api.js';
 import { type AxleConfig, updateConfig } from './config.js';
 import { deviceLogin, elapsed } from './device-login.js';
+import { EXIT } from './exit.js';
 import type { Progress } from './progress.js';
 
-/** Whether the stored key still works on this server (GET /account/settings needs the account scope). */
+/**
+ * Whether the stored key still works on this server (GET /account/settings needs the account scope). Only 401 and
+ * 403 refuse it; a server too busy or failing to check it throws (exit 1) rather than sending the user to sign in
+ * again for a key that may well work.
+ */
 export async function keyValid(server: string, apiKey: string | undefined): Promise<boolean> {
   if (!apiKey) return false;
   const res = await new Api({ server, apiKey }).raw('GET', '/account/settings');
-  return res.status === 200;
+  if (res.status === 200) return true;
+  if (keyRefused(res.status)) return false;
+  throw new ApiError(keyNotChecked(res.status), EXIT.FAILED, res.status);
 }
 
 /** How often the waiting line is repeated where it cannot be updated in place (a pipe, a log file). */
