@@ -18,9 +18,26 @@ export function normalizeForHash(text: string): string {
   return out.toLowerCase().replace(/\s+/gu, ' ').trim();
 }
 
-/** The words of normalised text: runs of letters, digits and underscores; all punctuation separates. */
+/**
+ * Scripts written without spaces between words. A run of them would be one "word" per clause, so two texts that
+ * differ by a character per clause would share no shingle: each of their letters counts as a word instead.
+ */
+const UNSPACED = '\\p{sc=Han}\\p{sc=Hiragana}\\p{sc=Katakana}\\p{sc=Thai}\\p{sc=Lao}\\p{sc=Khmer}\\p{sc=Myanmar}';
+/** A letter of an unspaced script with its marks, or a run of other letters, marks, digits and underscores. */
+const WORD = new RegExp(`(?=[${UNSPACED}])\\p{L}\\p{M}*|(?:(?![${UNSPACED}])[\\p{L}\\p{M}\\p{N}_])+`, 'gu');
+const UNSPACED_LETTER = new RegExp(`(?=[${UNSPACED}])\\p{L}`, 'u');
+
+/**
+ * The words of normalised text: runs of letters, digits and underscores, all punctuation separating; in scripts
+ * written without spaces (Chinese, Japanese, Thai…), each letter.
+ */
 export function words(text: string): string[] {
-  return normalizeForHash(text).match(/[\p{L}\p{M}\p{N}_]+/gu) ?? [];
+  return normalizeForHash(text).match(WORD) ?? [];
+}
+
+/** Whether `text` has a letter of a script written without spaces, whose words changed with them (see words). */
+export function hasUnspacedScript(text: string): boolean {
+  return UNSPACED_LETTER.test(text);
 }
 
 /**

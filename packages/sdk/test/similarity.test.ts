@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { jaccard, normalizeForHash, shingles, words } from '../src/similarity.js';
+import { hasUnspacedScript, jaccard, normalizeForHash, shingles, words } from '../src/similarity.js';
 
 describe('normalizeForHash', () => {
   it('folds case, whitespace, NFKC forms, typographic punctuation and invisible characters', () => {
@@ -34,6 +34,46 @@ describe('shingles', () => {
     expect(shingles('  ...  ').size).toBe(0);
     expect([...shingles('a b c d', 2)]).toEqual(['a b', 'b c', 'c d']);
     expect(() => shingles('x', 0)).toThrow(RangeError);
+  });
+});
+
+describe('words in scripts written without spaces', () => {
+  it('makes each letter of Chinese, Japanese, Thai, Lao, Khmer and Myanmar a word, with its marks', () => {
+    expect(words('APIの認証は、use 日本語api ok')).toEqual([
+      'api',
+      'の',
+      '認',
+      '証',
+      'は',
+      'use',
+      '日',
+      '本',
+      '語',
+      'api',
+      'ok',
+    ]);
+    expect(words('数据库连接')).toEqual(['数', '据', '库', '连', '接']);
+    expect(words('ภาษาไทย')).toEqual(['ภ', 'า', 'ษ', 'า', 'ไ', 'ท', 'ย']);
+    expect(words('မြန်မာ')).toEqual(['မြ', 'န်', 'မာ']);
+  });
+  it('leaves spaced scripts (Korean, Cyrillic, Greek, Latin with accents) as runs', () => {
+    expect(words('한국어 텍스트 Проверка Ελληνικά größe')).toEqual([
+      '한국어',
+      '텍스트',
+      'проверка',
+      'ελληνικά',
+      'größe',
+    ]);
+    expect(hasUnspacedScript('한국어 Проверка größe 123')).toBe(false);
+    expect(hasUnspacedScript('see 日本')).toBe(true);
+    expect(hasUnspacedScript('ไทย')).toBe(true);
+  });
+  it('gives a copy that changes a character per clause most of its shingles, and another text few', () => {
+    const a = '本番でデータベースの接続が切れる。プールのタイムアウトを三十秒に短くした。再試行は三回までにした。';
+    const b = '本番でデータベースの接続が切れた。プールのタイムアウトを二十秒に短くした。再試行は五回までにした。';
+    const other = 'ビルドが遅いときはキャッシュの場所を確かめる。ロックファイルのハッシュをキーにして保存する。';
+    expect(jaccard(shingles(a), shingles(b))).toBeGreaterThan(0.6);
+    expect(jaccard(shingles(a), shingles(other))).toBeLessThan(0.1);
   });
 });
 

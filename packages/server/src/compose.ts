@@ -27,6 +27,7 @@ import { createKnowledgeService } from './services/knowledge.js';
 import { createLearnService } from './services/learn.js';
 import { createJobs, type Job } from './services/jobs.js';
 import { createJwtService } from './services/jwt.js';
+import { nearDuplicateKeysJob } from './services/near-duplicate-keys.js';
 import { retentionJob } from './services/retention.js';
 import { createSemanticScreens } from './services/semantic-screens.js';
 import { createLearningsService } from './services/learnings.js';
@@ -260,6 +261,7 @@ export async function compose({
   };
   const background: Job[] = [
     retentionJob(config.retentionIntervalMs),
+    nearDuplicateKeysJob(db, logger),
     // Unresolved payouts (a crash, a processor timeout); runPass also holds an expiring lease across the pass.
     {
       name: 'payout-reconciliation',

@@ -1,7 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIMITS } from '@axle/sdk';
+import { bandKeysOf } from '../src/domain/similarity.js';
+import { nearDuplicateKeysJob } from '../src/services/near-duplicate-keys.js';
 import { retentionJob } from '../src/services/retention.js';
+import type { Queryable, Transactor } from '../src/store/queryable.js';
+import { capturingLogger } from './capturing-logger.js';
 import { learningsStore } from '../src/store/learnings.js';
+import { shingles } from '@axle/sdk/similarity';
 import { startTestServer, type TestServer } from '../../../test/support/server.js';
 import { bearer, post, type Smtp, startSmtp } from '../../../test/support/identity.js';
 import { ADMIN_TOKEN, admin, contributor, learningBody, publish } from './knowledge-helpers.js';
@@ -426,6 +431,100 @@ describe('POST /learn with an Idempotency-Key', () => {
     expect(res.status).toBe(400);
     expect(await res.json()).toMatchObject({ code: 'validation_error', field: 'header.Idempotency-Key' });
     expect(await count()).toBe(before);
+  });
+});
+
+// Found by reading: words were runs of letters between separators, so in Japanese or Chinese a "word" was a whole
+// clause; a copy that changed one character per clause shared no shingle with the original and was published.
+describe('near-duplicates in scripts written without spaces', () => {
+  const TITLE = 'PostgreSQLの接続が切れるときの対処法';
+  const BODY =
+    '本番環境でデータベースの接続が突然切れることがある。原因は接続プールのアイドルタイムアウトがサーバー側の設定より' +
+    '長いことだった。プールのアイドルタイムアウトを三十秒に短くし、再試行を三回までにしたところ、エラーは出なくなった。';
+  const OTHER =
+    'ビルドが遅いときはキャッシュの場所を確かめる。CIのランナーが毎回新しいので、依存関係のキャッシュが効いていな' +
+    'かった。ロックファイルのハッシュをキーにしてキャッシュを保存し、復元するようにしたら、ビルドは五分から一分になった。';
+  const japanese = (n: number, body: string, title = TITLE) =>
+    learningBody(n, { title: `${title} (${n})`, body, tags: ['postgres'], task_context: '本番のAPIサーバー' });
+  /** The shingles as they were: every run of letters one word. */
+  const clauseShingles = (text: string) => {
+    const w =
+      text
+        .normalize('NFKC')
+        .toLowerCase()
+        .match(/[\p{L}\p{M}\p{N}_]+/gu) ?? [];
+    return new Set(w.length < 3 ? [w.join(' ')] : w.slice(2).map((_, i) => w.slice(i, i + 3).join(' ')));
+  };
+  const lshOf = async (id: string) =>
+    (await server.db.all<{ band_key: string }>('SELECT band_key FROM learning_lsh WHERE learning_id = ?', [id]))
+      .map((r) => r.band_key)
+      .sort();
+
+  it('refuses a copy with one character changed and holds one in another register', async () => {
+    const id = await publish(server, alice.headers, japanese(600, BODY));
+    const oneChar = await learn(japanese(600, BODY.replace('三十秒', '二十秒')));
+    expect(oneChar.status).toBe(409);
+    expect(await oneChar.json()).toMatchObject({ error: 'Near-duplicate learning detected', existing_id: id });
+    const polite = BODY.replace(/ある。/, 'あります。')
+      .replace(/だった。/, 'でした。')
+      .replace(/なった。/, 'なりました。');
+    const held = await learn(japanese(600, polite));
+    expect(held.status).toBe(201);
+    const heldBody = await held.json();
+    expect(heldBody.review_reason).toContain('near_duplicate');
+    expect((await learningsStore.byId(server.db, heldBody.id))!.possibleDuplicateOf).toBe(id);
+  });
+
+  it('rebuilds the keys stored under the old words once, batch by batch, resuming after a failure', async () => {
+    // Enough learnings for several batches of 5.
+    server.clock.advance(61_000);
+    for (let n = 610; n < 622; n++) await publish(server, alice.headers, learningBody(n));
+    server.clock.advance(61_000);
+    const id = await publish(server, alice.headers, japanese(601, OTHER, 'CIのビルドを速くする'));
+    const text = `CIのビルドを速くする (601)\n${OTHER}`;
+    const fresh = await lshOf(id);
+    // As a server before migration 410 filed it, with the rebuild pending.
+    await learningsStore.replaceBandKeys(server.db, id, bandKeysOf(clauseShingles(text)));
+    await learningsStore.setBandKeysRebuildAfter(server.db, '');
+    const others = await server.db.all<{ learning_id: string; band_key: string }>(
+      "SELECT learning_id, band_key FROM learning_lsh WHERE learning_id <> ? AND learning_id NOT IN (SELECT id FROM learnings WHERE title LIKE 'PostgreSQLの%' OR title LIKE 'CIの%') ORDER BY learning_id, band_key",
+      [id],
+    );
+    const copy = bandKeysOf(shingles(text.replace('一分', '二分')));
+    const found = async () => (await learningsStore.bandCandidates(server.db, copy, 10)).map((c) => c.id);
+    expect(await found()).not.toContain(id);
+
+    // The third transaction fails: the two batches before it stay done, and the next run resumes after them.
+    let txs = 0;
+    const failing: Transactor = Object.assign(Object.create(server.db), {
+      tx: <T>(fn: (q: Queryable) => Promise<T>) =>
+        ++txs === 3 ? Promise.reject(new Error('connection lost')) : server.db.tx(fn),
+    });
+    const lines: Array<Record<string, unknown>> = [];
+    const total = (await server.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM learnings'))!.n;
+    await expect(nearDuplicateKeysJob(failing, capturingLogger(lines), 5).run(server.db, 0)).rejects.toThrow();
+    expect(total).toBeGreaterThan(10);
+    expect(await learningsStore.bandKeysRebuildAfter(server.db)).toBe(
+      (await server.db.all<{ id: string }>('SELECT id FROM learnings ORDER BY id LIMIT 10')).at(-1)!.id,
+    );
+
+    await nearDuplicateKeysJob(server.db, capturingLogger(lines), 5).run(server.db, 0);
+    expect(await learningsStore.bandKeysRebuildAfter(server.db)).toBeUndefined();
+    expect(await lshOf(id)).toEqual(fresh);
+    expect(await found()).toContain(id);
+    // Learnings in spaced scripts keep the keys they had.
+    expect(
+      await server.db.all(
+        "SELECT learning_id, band_key FROM learning_lsh WHERE learning_id <> ? AND learning_id NOT IN (SELECT id FROM learnings WHERE title LIKE 'PostgreSQLの%' OR title LIKE 'CIの%') ORDER BY learning_id, band_key",
+        [id],
+      ),
+    ).toEqual(others);
+    expect(lines.filter((l) => l.msg === 'near-duplicate keys rebuilt').length).toBe(1);
+    // Done: a later run reads one row and writes nothing.
+    await nearDuplicateKeysJob(server.db, capturingLogger(lines), 5).run(server.db, 0);
+    expect(lines.filter((l) => l.msg === 'near-duplicate keys rebuilt').length).toBe(1);
+    const refused = await learn(japanese(601, OTHER.replace('一分', '二分'), 'CIのビルドを速くする'));
+    expect(refused.status).toBe(409);
   });
 });
 

@@ -106,3 +106,6 @@ export function lshBandKeys(sig: Uint32Array): string[] {
   }
   return keys;
 }
+
+/** The band keys a text's shingles are filed under (MinHash, then LSH). */
+export const bandKeysOf = (sh: ReadonlySet<string>): string[] => lshBandKeys(minhashSignature(sh));

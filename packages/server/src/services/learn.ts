@@ -15,7 +15,7 @@ import { DomainError } from '../domain/errors.js';
 import { newId, sha256Hex } from '../domain/ids.js';
 import { meetsFloor, qualityScore01 } from '../domain/quality.js';
 import { REVIEW_REASON, screenLearning, withSemanticFlags } from '../domain/screens/index.js';
-import { contentHash, jaccard, lshBandKeys, minhashSignature, shingles } from '../domain/similarity.js';
+import { bandKeysOf, contentHash, jaccard, shingles } from '../domain/similarity.js';
 import { apiKeysStore } from '../store/api-keys.js';
 import { consentStore } from '../store/consent.js';
 import type { Queryable, Transactor } from '../store/queryable.js';
@@ -190,7 +190,7 @@ export function createLearnService(deps: LearnDeps): LearnService {
       const screeningNote = semantic && 'skipped' in semantic ? regexOnlyNote(semantic.skipped) : null;
       const stored = screening.redacted;
       const sh = shingles(similarityText(stored.title, stored.body));
-      const bandKeys = lshBandKeys(minhashSignature(sh));
+      const bandKeys = bandKeysOf(sh);
       const hash = contentHash(stored.title, stored.body);
       const dims: QualitySelfAssessment | undefined = input.quality_self_assessment;
 

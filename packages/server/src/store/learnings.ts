@@ -149,6 +149,8 @@ export type PendingTriage = Pick<
 >;
 
 const DAY_MS = 86_400_000;
+/** The meta row of a pending band-key rebuild (migration 410). */
+const BAND_KEYS_REBUILD = 'near_duplicate_keys_rebuild_after';
 /** The demand table's day number of a time. */
 export const dayOf = (ms: number) => Math.floor(ms / DAY_MS);
 
@@ -304,6 +306,36 @@ export const learningsStore = {
         part.flatMap((k) => [k, learningId]),
       );
     }
+  },
+
+  /** A learning's band keys, replacing the ones it had. */
+  async replaceBandKeys(q: Queryable, learningId: string, keys: readonly string[]): Promise<void> {
+    await q.run('DELETE FROM learning_lsh WHERE learning_id = ?', [learningId]);
+    await learningsStore.addBandKeys(q, learningId, keys);
+  },
+
+  /** Where the rebuild of band keys stands: the last learning id done ('' before the first); undefined once done. */
+  async bandKeysRebuildAfter(q: Queryable): Promise<string | undefined> {
+    return (await q.get<{ value: string }>('SELECT value FROM meta WHERE key = ?', [BAND_KEYS_REBUILD]))?.value;
+  },
+
+  /** Records the rebuild's progress ('' starts one); undefined: done. */
+  async setBandKeysRebuildAfter(q: Queryable, after: string | undefined): Promise<void> {
+    if (after === undefined) await q.run('DELETE FROM meta WHERE key = ?', [BAND_KEYS_REBUILD]);
+    else
+      await q.run(
+        'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+        [BAND_KEYS_REBUILD, after],
+      );
+  },
+
+  /** The texts of up to `limit` learnings (any status) with ids after `after`, in id order. */
+  async textsAfter(
+    q: Queryable,
+    after: string,
+    limit: number,
+  ): Promise<Array<Pick<LearningRecord, 'id' | 'title' | 'body'>>> {
+    return q.all('SELECT id, title, body FROM learnings WHERE id > ? ORDER BY id LIMIT ?', [after, limit]);
   },
 
   /**
