@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -660,5 +662,40 @@ describe('axle-mcp over stdio: every tool on its success and failure paths', () 
     expect(approved).toMatchObject({ succeeded: 1, results: [{ id: flagged.id, ok: true }] });
     expect(ok(await call(keyed, 'svc_review', { action: 'reject', ids: [other.id] }))).toMatchObject({ succeeded: 1 });
     expect(failed(await call(anon, 'svc_review'))).toMatchObject({ status: 401 });
+  });
+
+  // Found by reading: only approve and reject answers (their `failed` count) made the result isError; an
+  // approve_clean answer whose item was decided elsewhere between selection and approval looked like a success.
+  it('svc_review: an approve_clean answer with an item not approved is isError', async () => {
+    const answer = {
+      dry_run: false,
+      threshold: 0.7,
+      selected_count: 2,
+      ids: ['lrn_a1', 'lrn_b2'],
+      results: [
+        { id: 'lrn_a1', ok: true, status: 'approved' },
+        { id: 'lrn_b2', ok: false, code: 'conflict', error: 'The learning is rejected, not held' },
+      ],
+    };
+    const standIn = http.createServer((req, res) => {
+      req.resume();
+      const body = req.url === '/account/pending/approve-clean' ? answer : { error: 'Not found' };
+      res.writeHead(req.url === '/account/pending/approve-clean' ? 200 : 404, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(body));
+    });
+    await new Promise<void>((resolve) => standIn.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(standIn.address() as AddressInfo).port}`;
+      const client = await connect({ SVC_BASE_URL: url, SVC_API_KEY: `axl_${'a'.repeat(43)}` });
+      const r = await call(client, 'svc_review', { action: 'approve_clean', dry_run: false });
+      expect(r.isError).toBe(true);
+      expect(r.structuredContent).toMatchObject({
+        results: [{ ok: true }, { id: 'lrn_b2', ok: false, code: 'conflict' }],
+      });
+      answer.results = answer.results.slice(0, 1);
+      expect((await call(client, 'svc_review', { action: 'approve_clean', dry_run: false })).isError).toBeFalsy();
+    } finally {
+      await new Promise((resolve) => standIn.close(resolve));
+    }
   });
 });

@@ -55,6 +55,12 @@ function framedReview(answer: unknown): unknown {
   return { ...o, rows: o.rows.map(row) };
 }
 
+/** A review answer with an item not decided: approve and reject count them (`failed`), approve_clean lists them. */
+function reviewFailed(answer: unknown): boolean {
+  const o = asObject(answer);
+  return Number(o.failed) > 0 || (Array.isArray(o.results) && o.results.some((r) => asObject(r).ok === false));
+}
+
 /**
  * The tools whose answers carry other contributors' words: svc_knowledge (titles, task contexts, snippets: a body's
  * first words), get_knowledge_stats (the top learnings' titles) and svc_contributor (its learnings' titles).
@@ -133,7 +139,7 @@ export function createAxleMcpServer(client: AxleClient, opts: AxleMcpOptions = {
       if (name === 'svc_unlock') return unlockedResult(answer);
       const body = name === 'svc_review' ? framedReview(answer.body) : answer.body;
       const parsed = tool.output ? tool.output.parse(body) : asObject(body);
-      const failed = name === 'svc_review' && Number(asObject(body).failed) > 0;
+      const failed = name === 'svc_review' && reviewFailed(body);
       return {
         ...(failed && { isError: true }),
         content: [{ type: 'text', text: FRAMED_TEXT.has(name) ? framedText(parsed) : json(body) }],
