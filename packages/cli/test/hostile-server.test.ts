@@ -45,6 +45,8 @@ describe('axle against a hostile server', () => {
   let asked: Record<string, number>;
   /** Route -> MiB of one JSON string the stand-in answers with instead (a body no Axle answer comes near). */
   let floods: Record<string, number>;
+  /** Route -> the answer to a request with this query (before `answers`). */
+  let queried: Record<string, (query: URLSearchParams) => [number, unknown]>;
   beforeAll(async () => {
     server = http.createServer((req, res) => {
       req.resume();
@@ -66,7 +68,8 @@ describe('axle against a hostile server', () => {
         res.write('{"device_code": "');
         return pump();
       }
-      const [status, body] = answers[route] ?? [404, { error: 'Not found' }];
+      const [status, body] = queried[route]?.(new URL(req.url ?? '/', 'http://stand-in').searchParams) ??
+        answers[route] ?? [404, { error: 'Not found' }];
       res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -77,6 +80,7 @@ describe('axle against a hostile server', () => {
     answers = {};
     asked = {};
     floods = {};
+    queried = {};
   });
 
   it('refuses a sign-in link that is not http(s), and shows, opens and waits on nothing', async () => {
@@ -193,6 +197,38 @@ describe('axle against a hostile server', () => {
     const reject = await axle(['review', 'reject', 'lrn_1'], { home });
     expect(reject.stdout).toContain('not rejected lrn_1: NOT_FOUND gone');
     expect(reject.stdout + reject.stderr).not.toMatch(HIDDEN);
+  });
+
+  // Found by reading: approve looked the flags of the items it could not approve up in the summary's first 200 rows
+  // only, and wrote the server's words to the terminal as they came.
+  it("names a flagged item's flags whatever its place in the queue, without escape sequences", async () => {
+    const row = { lane: 'needs_your_eyes', review_reason: ['injection'], quality_score: null, title: 'x' };
+    // Like the server: a summary of 250 held items shows the flagged one only when asked for by id.
+    queried['GET /account/pending/summary'] = (query) => [
+      200,
+      {
+        pending_count: 250,
+        lanes: {},
+        flags: {},
+        approvable_count: 0,
+        default_threshold: 0.8,
+        rows: query.get('ids') === 'lrn_250' ? [{ ...row, id: 'lrn_250', flags: [`injection${ESCAPES}`] }] : [],
+      },
+    ];
+    answers['POST /account/pending/approve'] = [
+      200,
+      {
+        results: [{ id: 'lrn_250', ok: false, code: 'flags_not_acknowledged', error: 'flagged' }],
+        succeeded: 0,
+        failed: 1,
+      },
+    ];
+    const home = tempHome();
+    writeAxleConfig(home, { server: url, api_key: `axl_${'0'.repeat(43)}`, email: 'a@b.c' });
+    const r = await axle(['review', 'approve', 'lrn_250'], { home });
+    expect(r.code).toBe(5);
+    expect(r.stderr).toMatch(/lrn_250 is flagged: injection\S*/);
+    expect(r.stderr).not.toMatch(HIDDEN);
   });
 
   it('stops reading an answer far larger than any Axle answer, and says so', async () => {

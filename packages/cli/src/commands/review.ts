@@ -181,11 +181,20 @@ Exit codes: 0 done, 3 not signed in, 4 server unreachable, 5 some items were not
     const first = await this.decide(api, 'approve', ids, acknowledge);
     const flagged = first.results.filter((r) => r.code === 'flags_not_acknowledged');
     if (flagged.length === 0 || acknowledge) return first;
-    const rows = (await api.call<Summary>('GET', `/account/pending/summary?limit=${PAGE}`)).rows;
-    for (const r of flagged)
-      this.logToStderr(
-        `${r.id} is flagged: ${rows.find((x) => x.id === r.id)?.flags.join(', ') ?? 'see axle review --list'}`,
+    // The flagged items' own rows, asked for by id (the summary takes at most BATCH ids a call); without them the
+    // lines point to --list, and the decision already made stands.
+    const rows: Row[] = [];
+    for (let i = 0; i < flagged.length; i += BATCH) {
+      const ids = flagged.slice(i, i + BATCH).map((r) => r.id);
+      const q = new URLSearchParams({ ids: ids.join(','), limit: String(ids.length) });
+      rows.push(
+        ...((await api.call<Summary>('GET', `/account/pending/summary?${q}`).catch(() => undefined))?.rows ?? []),
       );
+    }
+    for (const r of flagged) {
+      const flags = rows.find((x) => x.id === r.id)?.flags.join(', ') ?? 'see axle review --list';
+      this.logToStderr(await terminalLine(`${r.id} is flagged: ${flags}`));
+    }
     const go =
       yes ||
       (!this.jsonEnabled() && interactive() && (await confirm(`Approve ${flagged.length} flagged item(s) anyway?`)));
