@@ -176,8 +176,8 @@ describe('axle against a hostile server', () => {
       200,
       {
         pending_count: 1,
-        lanes: {},
-        flags: {},
+        lanes: { [`needs_your_eyes${ESCAPES}`]: 1 },
+        flags: { [`injection${ESCAPES}`]: 1 },
         approvable_count: 0,
         default_threshold: 0.8,
         rows: [{ ...row, id: `lrn_1${ESCAPES}`, title: `Fix the build${ESCAPES}\nrm -rf /` }],
@@ -189,6 +189,10 @@ describe('axle against a hostile server', () => {
     ];
     const home = tempHome();
     writeAxleConfig(home, { server: url, api_key: `axl_${'0'.repeat(43)}`, email: 'a@b.c' });
+    const summary = await axle(['review'], { home });
+    expect(summary.code, summary.stderr).toBe(0);
+    expect(summary.stdout).toContain('Lanes: needs_your_eyes');
+    expect(summary.stdout).not.toMatch(HIDDEN);
     const list = await axle(['review', '--list'], { home });
     expect(list.code, list.stderr).toBe(0);
     // Escape sequences lose their ESC (the rest is inert text) and the line break becomes a space.

@@ -113,12 +113,13 @@ Exit codes: 0 done, 3 not signed in, 4 server unreachable, 5 some items were not
     if (flags['all-reject']) return this.allReject(api, flags.yes);
     if (flags.list) return this.list(api, flags);
     const s = await api.call<Summary>('GET', '/account/pending/summary?limit=1');
-    this.log(`${s.pending_count} held item(s)`);
-    this.log(`Lanes: ${counts(s.lanes)}`);
-    this.log(`Flags: ${counts(s.flags)}`);
-    this.log(
+    const lines = [
+      `${s.pending_count} held item(s)`,
+      `Lanes: ${counts(s.lanes)}`,
+      `Flags: ${counts(s.flags)}`,
       `Approvable now: ${s.approvable_count} (at threshold ${s.default_threshold}; \`axle review --approve-clean\` shows them)`,
-    );
+    ];
+    for (const line of lines) this.log(await terminalLine(line));
     const { rows: _rows, ...summary } = s;
     return summary;
   }
