@@ -7,12 +7,21 @@ import { ManualClock } from '../src/clock.js';
 import { stripeProcessor } from '../src/payments/card-processor.js';
 import { setSuspended } from '../src/services/accounts.js';
 import { checkLedger } from '../src/services/ledger-check.js';
-import { withdrawalProof } from '../src/services/withdrawals.js';
+import { SIGNATURE_FRESH_MS, withdrawalProof } from '../src/services/withdrawals.js';
 import { ledgerStore } from '../src/store/ledger.js';
 import { BACKEND, backendEnv } from '../../../test/support/backend.js';
 import { post } from '../../../test/support/identity.js';
 import { startTestServer, type TestServer } from '../../../test/support/server.js';
-import { earner, ledgerCheckWithProcessor, onboardedEarner, openedUnsent, payoutsOf } from './money-helpers.js';
+import {
+  earner,
+  getUnlock,
+  ledgerCheckWithProcessor,
+  newBuyer,
+  onboardedEarner,
+  openedUnsent,
+  payoutsOf,
+  seedLearning,
+} from './money-helpers.js';
 import { type ProcessorStandIn, startProcessorStandIn } from './processor-standin.js';
 
 const SECRET = 'sk_test_axle';
@@ -296,5 +305,65 @@ describe('a reconciliation pass and a send on another instance', () => {
     expect(await resent.json()).toMatchObject({ status: 'confirmed' });
     expect(transfersTo(blocker.destination).map((t) => t.amount)).toEqual([100]);
     await books();
+  });
+});
+
+/** A clock that, while ticking, moves 1 ms on each read: time passes between a request's steps, as it does. */
+class TickingClock extends ManualClock {
+  ticking = false;
+  override now(): number {
+    const t = super.now();
+    if (this.ticking) this.advance(1);
+    return t;
+  }
+}
+
+describe('a wallet withdrawal signature replayed as its 5 minutes close', () => {
+  it('is still a replay when the window closes between the freshness check and the claim: nothing moves', async () => {
+    const clock = new TickingClock();
+    // Each send from another address, so the per-address limit does not end the scan early.
+    const server = await startTestServer({ AXLE_CUSTODIAL_WITHDRAWALS: 'true', AXLE_TRUST_PROXY: 'true' }, { clock });
+    try {
+      const e = await earner(server, 1_000_000);
+      const ts = clock.now();
+      const signature = await e.wallet.signTypedData(withdrawalProof(e.wallet.address, ts));
+      const send = async (i: number) =>
+        json(
+          await post(
+            server,
+            '/withdraw',
+            { wallet: e.wallet.address, signature, timestamp: ts },
+            { 'x-forwarded-for': `198.51.100.${i}` },
+          ),
+        );
+      expect(await send(0)).toMatchObject({ status: 200, body: { amount: 0.7 } });
+      // Earned since: what a replay would take.
+      const l = await seedLearning(server, { contributorAccountId: e.accountId, currentPriceMicro: 1_000_000 });
+      const buyer = await newBuyer(server, { credits: 1, creditValueMicro: 1_000_000 });
+      expect((await getUnlock(server, l.id, { 'x-api-key': buyer.key })).status).toBe(200);
+      // The replay arrives d ms before the signature's window closes, for each d until it is inside it throughout:
+      // at some d the window closes after the freshness check passed and before the signature is claimed.
+      const answers: Array<{ status: number; body: Record<string, unknown> }> = [];
+      for (let d = 0; d <= 40; d++) {
+        clock.set(ts + SIGNATURE_FRESH_MS - d);
+        clock.ticking = true;
+        answers.push(await send(d + 1));
+        clock.ticking = false;
+      }
+      expect(answers.filter((r) => r.status === 200)).toEqual([]);
+      for (const r of answers)
+        expect(
+          (r.status === 400 && /within 5 minutes/.test(String(r.body.error))) ||
+            (r.status === 409 && r.body.code === 'WITHDRAWAL_SIGNATURE_USED'),
+        ).toBe(true);
+      expect(answers.at(-1)).toMatchObject({ status: 409 });
+      expect(await ledgerStore.balance(server.db, e.accountId)).toMatchObject({
+        pending_micro: 700_000,
+        withdrawn_micro: 700_000,
+      });
+      expect(await checkLedger(server.db)).toEqual([]);
+    } finally {
+      await server.stop();
+    }
   });
 });

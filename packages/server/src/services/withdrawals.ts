@@ -131,9 +131,11 @@ export function createWithdrawalsService(deps: {
 
     async viaWallet({ wallet, signature, timestamp }) {
       assertOpen();
-      if (Math.abs(clock.now() - timestamp) > SIGNATURE_FRESH_MS) {
-        throw new DomainError(ERROR_CODES.VALIDATION, 'timestamp is not within 5 minutes of now: sign a fresh one');
-      }
+      const stale = (now: number) =>
+        Math.abs(now - timestamp) > SIGNATURE_FRESH_MS &&
+        new DomainError(ERROR_CODES.VALIDATION, 'timestamp is not within 5 minutes of now: sign a fresh one');
+      const early = stale(clock.now());
+      if (early) throw early;
       let valid = false;
       try {
         const { verifyTypedData } = await import('viem');
@@ -155,6 +157,10 @@ export function createWithdrawalsService(deps: {
       const settlement = await db.tx(async (q) => {
         // The claim commits with the debit: a refused or failed debit leaves the signature unspent.
         const now = clock.now();
+        // Fresh when claimed, judged by the clock the claim prunes by: a replay whose window closed since the check
+        // above would find its first use pruned as too old, and be paid again.
+        const late = stale(now);
+        if (late) throw late;
         if (!(await walletsStore.claimWithdrawalProof(q, wallet, timestamp, now, now - SIGNATURE_FRESH_MS)))
           throw new DomainError(
             ERROR_CODES.WITHDRAWAL_SIGNATURE_USED,
