@@ -366,4 +366,47 @@ describe('a wallet withdrawal signature replayed as its 5 minutes close', () => 
       await server.stop();
     }
   });
+
+  it('is still a replay when an instance whose clock runs ahead pruned its first use', async () => {
+    const clock = new ManualClock();
+    const server = await startTestServer({ AXLE_CUSTODIAL_WITHDRAWALS: 'true', AXLE_TRUST_PROXY: 'true' }, { clock });
+    try {
+      const send = async (wallet: { address: string }, signature: string, timestamp: number, i: number) =>
+        json(
+          await post(
+            server,
+            '/withdraw',
+            { wallet: wallet.address, signature, timestamp },
+            { 'x-forwarded-for': `198.51.100.${i}` },
+          ),
+        );
+      const e = await earner(server, 1_000_000);
+      const ts = clock.now();
+      const signature = await e.wallet.signTypedData(withdrawalProof(e.wallet.address, ts));
+      expect(await send(e.wallet, signature, ts, 1)).toMatchObject({ status: 200 });
+      const l = await seedLearning(server, { contributorAccountId: e.accountId, currentPriceMicro: 1_000_000 });
+      const buyer = await newBuyer(server, { credits: 1, creditValueMicro: 1_000_000 });
+      expect((await getUnlock(server, l.id, { 'x-api-key': buyer.key })).status).toBe(200);
+
+      // Another instance, its clock 2 s ahead, claims another account's withdrawal as the window closes...
+      clock.set(ts + SIGNATURE_FRESH_MS + 2_000);
+      const other = await earner(server, 1_000_000);
+      const otherTs = clock.now();
+      const otherSignature = await other.wallet.signTypedData(withdrawalProof(other.wallet.address, otherTs));
+      expect(await send(other.wallet, otherSignature, otherTs, 2)).toMatchObject({ status: 200 });
+      // ...and this instance, 2 s behind it, still holds the first signature fresh.
+      clock.set(ts + SIGNATURE_FRESH_MS - 1_000);
+      expect(await send(e.wallet, signature, ts, 3)).toMatchObject({
+        status: 409,
+        body: { code: 'WITHDRAWAL_SIGNATURE_USED' },
+      });
+      expect(await ledgerStore.balance(server.db, e.accountId)).toMatchObject({
+        pending_micro: 700_000,
+        withdrawn_micro: 700_000,
+      });
+      expect(await checkLedger(server.db)).toEqual([]);
+    } finally {
+      await server.stop();
+    }
+  });
 });

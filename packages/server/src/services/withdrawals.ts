@@ -18,6 +18,11 @@ import { PROOF_DOMAIN } from './wallets.js';
 const ONBOARDING_LINKS_PER_HOUR = { limit: 10, windowMs: 3_600_000 };
 /** A withdrawal signature covers a timestamp at most this far from now. */
 export const SIGNATURE_FRESH_MS = 5 * 60_000;
+/**
+ * How long a used signature's record is kept: twice its window, so an instance whose clock runs ahead (by up to
+ * the window) never prunes a use another instance still judges fresh.
+ */
+const PROOF_KEPT_MS = 2 * SIGNATURE_FRESH_MS;
 const WITHDRAWAL_TYPES = {
   Withdrawal: [
     { name: 'wallet', type: 'address' },
@@ -131,11 +136,10 @@ export function createWithdrawalsService(deps: {
 
     async viaWallet({ wallet, signature, timestamp }) {
       assertOpen();
-      const stale = (now: number) =>
-        Math.abs(now - timestamp) > SIGNATURE_FRESH_MS &&
+      const fresh = (now: number) => Math.abs(now - timestamp) <= SIGNATURE_FRESH_MS;
+      const stale = () =>
         new DomainError(ERROR_CODES.VALIDATION, 'timestamp is not within 5 minutes of now: sign a fresh one');
-      const early = stale(clock.now());
-      if (early) throw early;
+      if (!fresh(clock.now())) throw stale();
       let valid = false;
       try {
         const { verifyTypedData } = await import('viem');
@@ -157,11 +161,10 @@ export function createWithdrawalsService(deps: {
       const settlement = await db.tx(async (q) => {
         // The claim commits with the debit: a refused or failed debit leaves the signature unspent.
         const now = clock.now();
-        // Fresh when claimed, judged by the clock the claim prunes by: a replay whose window closed since the check
-        // above would find its first use pruned as too old, and be paid again.
-        const late = stale(now);
-        if (late) throw late;
-        if (!(await walletsStore.claimWithdrawalProof(q, wallet, timestamp, now, now - SIGNATURE_FRESH_MS)))
+        // Fresh when claimed too, by the clock the claim prunes by: records are kept PROOF_KEPT_MS, so a signature
+        // judged fresh here finds its first use however long the screen or the lock took since the check above.
+        if (!fresh(now)) throw stale();
+        if (!(await walletsStore.claimWithdrawalProof(q, wallet, timestamp, now, now - PROOF_KEPT_MS)))
           throw new DomainError(
             ERROR_CODES.WITHDRAWAL_SIGNATURE_USED,
             'This withdrawal signature was already used: sign a new timestamp',
