@@ -27,7 +27,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import { ManualClock } from '../src/clock.js';
 import { checkLedger } from '../src/services/ledger-check.js';
 import { createReceiptSigner, newSigningKey, receiptExtension } from '../src/payments/receipts.js';
-import { createSiwx } from '../src/payments/siwx.js';
+import { createSiwx, SIWX_TTL_SECONDS } from '../src/payments/siwx.js';
 import { createX402ExtensionsService } from '../src/services/x402-extensions.js';
 import { startTestServer, type TestServer } from '../../../test/support/server.js';
 import { startFacilitator } from './facilitator-standin.js';
@@ -301,6 +301,21 @@ describe('sign-in-with-x', () => {
     const late = await proof(l.id, account);
     server.clock.advance(301_000);
     expect((await signIn(l.id, late)).status).toBe(402);
+  });
+
+  it('a used proof stays used when an instance whose clock runs ahead pruned it as expired', async () => {
+    const l = await seedLearning(server);
+    const account = privateKeyToAccount(generatePrivateKey());
+    expect((await payer(account).fetch(url(l.id))).status).toBe(200);
+    const issued = server.clock.now();
+    const good = await proof(l.id, account);
+    expect((await signIn(l.id, good)).status).toBe(200);
+    // Another instance, its clock 2 s ahead, grants a sign-in as the proof expires (each claim prunes)...
+    server.clock.set(issued + SIWX_TTL_SECONDS * 1000 + 2000);
+    expect((await signIn(l.id, await proof(l.id, account))).status).toBe(200);
+    // ...and this one, 2 s behind it, still holds the used proof unexpired.
+    server.clock.set(issued + SIWX_TTL_SECONDS * 1000 - 1000);
+    expect((await signIn(l.id, good)).status).toBe(402);
   });
 
   it('signing in again writes no unlock row each time: one free read is booked per 30 days', async () => {

@@ -4,13 +4,18 @@ import type { Clock } from '../clock.js';
 import { DomainError } from '../domain/errors.js';
 import { paymentIdentifierDeclaration } from '../payments/payment-identifier.js';
 import { type ReceiptSigner, createReceiptSigner, newSigningKey } from '../payments/receipts.js';
-import { type SiwxProof, createSiwx } from '../payments/siwx.js';
+import { SIWX_TTL_SECONDS, type SiwxProof, createSiwx } from '../payments/siwx.js';
 import type { Queryable, Transactor } from '../store/queryable.js';
 import { walletKey } from '../store/wallets.js';
 import { x402ExtensionsStore } from '../store/x402-extensions.js';
 
 const RECEIPT_KEY_ID = 'x402-receipts';
 const REPEAT_WINDOW_MS = LIMITS.repeatUnlockWindowDays * 86_400_000;
+/**
+ * How long a used nonce is kept past its proof's expiry: a proof's lifetime again, so an instance whose clock runs
+ * ahead (by up to that) never prunes a nonce another instance still holds unexpired.
+ */
+const NONCE_KEPT_MS = SIWX_TTL_SECONDS * 1000;
 
 /**
  * The x402 extensions Axle speaks beyond the exact scheme: payment-identifier (idempotent payments),
@@ -73,9 +78,11 @@ export function createX402ExtensionsService(deps: {
  * within the repeat window and the proof's nonce is unused; the nonce is spent then.
  */
 export async function grantSignIn(q: Queryable, proof: SiwxProof, learningId: string, now: number): Promise<boolean> {
+  // Unexpired when claimed too, by the clock the claim prunes by (the proof was checked before the transaction).
+  if (proof.expiresAt < now) return false;
   if (!(await x402ExtensionsStore.paidSince(q, walletKey(proof.wallet), learningId, now - REPEAT_WINDOW_MS)))
     return false;
-  return x402ExtensionsStore.claimSiwxNonce(q, proof.nonce, proof.wallet, proof.expiresAt, now);
+  return x402ExtensionsStore.claimSiwxNonce(q, proof.nonce, proof.wallet, proof.expiresAt, now - NONCE_KEPT_MS);
 }
 
 /** A payment-identifier and what it binds: the payment's fingerprint (payments/payment-identifier.ts). */

@@ -61,9 +61,15 @@ export const x402ExtensionsStore = {
     return row !== undefined;
   },
 
-  /** Claims a SIWX nonce; false when it was used before. Prunes expired ones. */
-  async claimSiwxNonce(q: Queryable, nonce: string, wallet: string, expiresAt: number, now: number): Promise<boolean> {
-    await q.run('DELETE FROM siwx_nonces WHERE expires_at < ?', [now]);
+  /** Claims a SIWX nonce; false when it was used before. Prunes those that expired before `prunedBefore`. */
+  async claimSiwxNonce(
+    q: Queryable,
+    nonce: string,
+    wallet: string,
+    expiresAt: number,
+    prunedBefore: number,
+  ): Promise<boolean> {
+    await q.run('DELETE FROM siwx_nonces WHERE expires_at < ?', [prunedBefore]);
     const res = await q.run(
       'INSERT INTO siwx_nonces (nonce, wallet, expires_at) VALUES (?, ?, ?) ON CONFLICT (nonce) DO NOTHING',
       [nonce, wallet, expiresAt],
