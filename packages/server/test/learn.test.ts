@@ -303,6 +303,8 @@ describe('POST /learn', () => {
   });
 
   it('prices: an explicit unlock_price is the override; without one the dynamic price starts from the base', async () => {
+    // A fresh minute: the duplicates alice was refused above count against her limit too.
+    server.clock.advance(61_000);
     const priced = await (await learn(learningBody(20, { unlock_price: 2.5 }))).json();
     const row = await learningsStore.byId(server.db, priced.id);
     expect(row).toMatchObject({
@@ -333,6 +335,30 @@ describe('POST /learn', () => {
     expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
     server.clock.advance(61_000);
     expect((await learn(learningBody(201), carol.headers)).status).toBe(201);
+  });
+
+  it('counts a submission refused after its screens ran (duplicate, near-duplicate, replaces not its own): past 20 a minute 429 before any screening', async () => {
+    // Found by review: such a refusal rolled its limit hit back, so one account could resend a 20,000-character
+    // duplicate without end, each costing the screens' time (tens of ms of CPU, a model call when the text asks).
+    const fay = await contributor(server, smtp, 'fay-resend@example.com');
+    const original = learningBody(600, { title: `Resent item: ${learningBody(600).title}` });
+    expect((await learn(original, fay.headers)).status).toBe(201);
+    const before = await count();
+    const refusals = [
+      ...Array.from({ length: 17 }, () => original),
+      { ...original, body: `${original.body} Also pin the version.` },
+      learningBody(601, { replaces: 'lrn_notfays00000000000000' }),
+    ];
+    for (const body of refusals) expect([404, 409]).toContain((await learn(body, fay.headers)).status);
+    // 1 stored and 19 refused after screening: the minute's 20 are spent.
+    const past = await learn(original, fay.headers);
+    expect(past.status).toBe(429);
+    expect(await past.json()).toMatchObject({ code: 'rate_limited' });
+    expect((await learn(learningBody(602), fay.headers)).status).toBe(429);
+    expect(await count()).toBe(before);
+    server.clock.advance(61_000);
+    expect((await learn(original, fay.headers)).status).toBe(409);
+    expect((await learn(learningBody(603), fay.headers)).status).toBe(201);
   });
 
   it('stores every one of many submissions sent at once by several contributors (none lost to a collision)', async () => {

@@ -37,7 +37,8 @@ export function learnRoutes(api: Api, deps: AppDeps): void {
       '(forced_review). On the extraction channel an item publishes itself only with clean-lane consent ' +
       '(consent granted, mode automatic) and a quality score at or above the account ' +
       'auto_publish_threshold. Per account and per wallet (a wallet-identified one spends only its own): at most 20 ' +
-      'submissions a minute and 100 an hour (429). Nothing is stored when the request is refused. Send an ' +
+      'submissions a minute and 100 an hour (429); a submission refused after its screens ran (409 duplicate or ' +
+      'near-duplicate, 404 replaces) counts too. Nothing is stored when the request is refused. Send an ' +
       'Idempotency-Key header to retry safely: for 24 hours a retry with the same key and body gets the first ' +
       "request's answer (nothing stored again, no limit spent), and the same key with another body 409.",
     tags: ['Knowledge'],

@@ -65,6 +65,16 @@ const MAX_REQUEST_KEY = 255;
 /** Band-sharing candidates compared exactly per submission. */
 const MAX_CANDIDATES = 50;
 
+/**
+ * Refusals of a submission once its screens ran: they count against the submission limit like a stored learning
+ * (each cost the screens' time), unlike a refusal before the screens or a failure.
+ */
+const SCREENED_REFUSALS = new Set<string>([
+  ERROR_CODES.NOT_FOUND,
+  ERROR_CODES.DUPLICATE_LEARNING,
+  ERROR_CODES.NEAR_DUPLICATE_LEARNING,
+]);
+
 /** Retired learning categories and the answer they get. */
 const RETIRED = new Set(['communication', 'content-generation']);
 
@@ -194,29 +204,25 @@ export function createLearnService(deps: LearnDeps): LearnService {
       const hash = contentHash(stored.title, stored.body);
       const dims: QualitySelfAssessment | undefined = input.quality_self_assessment;
 
-      const result = await db.tx(async (q) => {
-        // Submissions queue for one another: each reads what the others insert (limits, duplicates, sequence),
-        // and under serializable isolation concurrent ones would otherwise abort each other again and again.
-        await q.lock(SUBMISSION_LOCK);
-        const now = clock.now();
-        const again = await answered(q, now);
-        if (again) return { answer: again, replayed: true };
-        for (const subject of owner.limitSubjects) await writeLimits.take('learn', subject, q);
-        const accountId = owner.accountId;
-        const reasons = new Set<ReviewReason>(screening.flags.map((f) => REVIEW_REASON[f]));
-
+      /**
+       * What refuses the screened submission (a replaces that is not its owner's held or rejected learning, an exact
+       * duplicate, a same-category near-duplicate), read before anything is written; else the learning it replaces
+       * and its nearest neighbour in the held band.
+       */
+      const refusalChecks = async (
+        q: Queryable,
+      ): Promise<{ replaced?: LearningRecord; nearest?: { id: string; similarity: number } }> => {
         let replaced: LearningRecord | undefined;
         if (input.replaces) {
           const old = await learningsStore.byId(q, input.replaces);
-          const ownHeld = old && accountId && !owner.byWalletClaim && old.contributorAccountId === accountId;
+          const ownHeld =
+            old && owner.accountId && !owner.byWalletClaim && old.contributorAccountId === owner.accountId;
           if (!old || !ownHeld || !['pending_review', 'rejected'].includes(old.status))
             throw new DomainError(ERROR_CODES.NOT_FOUND, 'No held or rejected learning of yours has that id', {
               field: 'body.replaces',
             });
           replaced = old;
-          reasons.add('sanitized_resubmission');
         }
-
         const same = await learningsStore.liveByContentHash(q, hash);
         if (same && same !== replaced?.id)
           throw new DomainError(ERROR_CODES.DUPLICATE_LEARNING, 'Duplicate learning detected');
@@ -234,6 +240,32 @@ export function createLearnService(deps: LearnDeps): LearnService {
           if (similarity >= LIMITS.nearDuplicate.hold && similarity > (nearest?.similarity ?? 0))
             nearest = { id: c.id, similarity };
         }
+        return { replaced, nearest };
+      };
+
+      const result = await db.tx(async (q) => {
+        // Submissions queue for one another: each reads what the others insert (limits, duplicates, sequence),
+        // and under serializable isolation concurrent ones would otherwise abort each other again and again.
+        await q.lock(SUBMISSION_LOCK);
+        const now = clock.now();
+        const again = await answered(q, now);
+        if (again) return { answer: again, replayed: true };
+        for (const subject of owner.limitSubjects) await writeLimits.take('learn', subject, q);
+        const accountId = owner.accountId;
+        const reasons = new Set<ReviewReason>(screening.flags.map((f) => REVIEW_REASON[f]));
+
+        // A refusal of the screened submission commits the transaction (nothing is written by then) so its hit stays
+        // counted: it cost the screens' time, and a refusal that spent nothing could be resent without end.
+        const checked = await refusalChecks(q).then(
+          (found) => ({ found }),
+          (err: unknown) => {
+            if (err instanceof DomainError && SCREENED_REFUSALS.has(err.code)) return { refused: err };
+            throw err;
+          },
+        );
+        if ('refused' in checked) return { refused: checked.refused };
+        const { replaced, nearest } = checked.found;
+        if (replaced) reasons.add('sanitized_resubmission');
         if (nearest) reasons.add('near_duplicate');
 
         if (dims && !meetsFloor(dims)) reasons.add('below_quality_floor');
@@ -312,6 +344,7 @@ export function createLearnService(deps: LearnDeps): LearnService {
           });
         return { answer, replayed: false };
       });
+      if ('refused' in result) throw result.refused;
       if (!result.replayed && result.answer.status === 'approved') onVisible?.(result.answer.id);
       return result.answer;
     },
