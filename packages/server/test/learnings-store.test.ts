@@ -138,4 +138,12 @@ describe('query plans of public reads', () => {
     expect(plans.filter((p) => /learnings_wallet_lower/.test(p))).toHaveLength(2);
     expect(plans.filter((p) => /^SCAN (l|learnings)\b/.test(p))).toEqual([]);
   });
+
+  it("GET /contributor/{wallet}/settlements finds the holder's withdrawals through an index, newest first, not a scan of every one", async () => {
+    // Found by review: no index led with holder, so each anonymous request read (and sorted) every account's withdrawals.
+    const plans: string[] = [];
+    await ledgerStore.settlementsFor(planOf(plans), 'acc_someone', 500);
+    expect(plans.filter((p) => /USING INDEX settlements_holder\b/.test(p))).toHaveLength(1);
+    expect(plans.filter((p) => /^SCAN settlements\b|TEMP B-TREE/.test(p))).toEqual([]);
+  });
 });
