@@ -370,6 +370,30 @@ describe('A2A bounds', () => {
     expect(((await client.sendMessage({ message })) as Task).contextId).toBe('c'.repeat(128));
   });
 
+  // Found by sending tasks/get with a 200,000-character id: it was looked up in the database and echoed whole in
+  // "Task not found: …"; no task id is longer than 128 characters (a taskId a client chose, or a UUID).
+  it('refuses a tasks/get (GetTask, CancelTask) id over 128 characters with -32602, without echoing it', async () => {
+    server.clock.advance(60_000); // a fresh minute of the address's A2A requests
+    const long = 't'.repeat(100_000);
+    for (const [method, version] of [
+      ['tasks/get', undefined],
+      ['tasks/cancel', undefined],
+      ['GetTask', '1.0'],
+      ['CancelTask', '1.0'],
+    ] as const) {
+      const res = await fetch(`${server.url}/a2a`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(version && { 'A2A-Version': version }) },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 3, method, params: { id: long } }),
+      });
+      const text = await res.text();
+      expect(text.length, method).toBeLessThan(1_000);
+      const answer = JSON.parse(text) as { error?: { code: number; message: string } };
+      expect(answer.error, method).toMatchObject({ code: -32602 });
+      expect(answer.error!.message).toContain('128');
+    }
+  });
+
   it('60 requests a minute per address, then 429 rate_limited until the window ends', async () => {
     const own = await startTestServer();
     try {

@@ -349,16 +349,17 @@ async function restApp(handler: DefaultRequestHandler): Promise<RestApp> {
 }
 
 const PartShape = z.object({}).passthrough();
-const TaskParams = z.object({
-  id: withoutNul(z.string().min(1)),
-  historyLength: z.number().int().nonnegative().optional(),
-});
 /**
  * Ids a client may choose. The task row keeps each several times over (task, history, status message, artifact),
  * so they are bounded like the text taken from a message.
  */
 const MAX_ID = 128;
 const ClientId = withoutNul(z.string().max(MAX_ID, `at most ${MAX_ID} characters`));
+/** A task's id is a UUID or a taskId a client chose: a longer one names no task, and is neither looked up nor echoed. */
+const TaskParams = z.object({
+  id: ClientId.min(1),
+  historyLength: z.number().int().nonnegative().optional(),
+});
 const SendParams = z
   .object({
     message: z
