@@ -238,11 +238,10 @@ export function createCheckoutService(deps: {
     const due = restorationDue(reversible(purchase), reversedCents);
     const returnedMicro = (purchase.reversed_cents - due.cents) * 10_000;
     await q.lock(`credit-debt:${purchase.account_id}`);
-    const [made, owed, settled] = await Promise.all([
-      creditsStore.debtOfPurchase(q, purchase.id),
-      creditsStore.debtOf(q, purchase.account_id),
-      creditsStore.debtSettled(q, purchase.account_id),
-    ]);
+    // One after another: a transaction's statements share one connection.
+    const made = await creditsStore.debtOfPurchase(q, purchase.id);
+    const owed = await creditsStore.debtOf(q, purchase.account_id);
+    const settled = await creditsStore.debtSettled(q, purchase.account_id);
     const cancel = (n: number, ...caps: number[]) => Math.max(0, Math.min(n, ...caps));
     // The debt this frees: what is still owed is cancelled; what later purchases paid of it gives back the credits
     // they withheld for that money (at their packs' rate), not this purchase's spent credits.

@@ -115,8 +115,8 @@ export function createLearnService(deps: LearnDeps): LearnService {
   const { db, clock, writeLimits, forcedReview, onVisible, semanticScreens } = deps;
   /** Standing consent for the clean lane: consent in force and the extraction mode automatic. */
   async function cleanLaneConsent(q: Queryable, accountId: string): Promise<boolean> {
-    const [latest, mode] = await Promise.all([consentStore.latest(q, accountId), consentStore.mode(q, accountId)]);
-    return latest?.action === 'grant' && mode === 'automatic';
+    const latest = await consentStore.latest(q, accountId);
+    return latest?.action === 'grant' && (await consentStore.mode(q, accountId)) === 'automatic';
   }
 
   /**

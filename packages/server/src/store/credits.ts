@@ -247,14 +247,12 @@ export const creditsStore = {
    * paid by later purchases, they gave back (not less settlements).
    */
   async debtOfPurchase(q: Queryable, purchaseId: string) {
-    const [made, freed] = await Promise.all([
-      debtSum(q, 'purchase_id', purchaseId),
-      q.get<{ unlocks: number | null; amount_micro: number | null }>(
-        `SELECT SUM(repaid_unlocks) AS unlocks, SUM(repaid_micro) AS amount_micro FROM credit_debt_cancellations
-         WHERE purchase_id = ?`,
-        [purchaseId],
-      ),
-    ]);
+    const made = await debtSum(q, 'purchase_id', purchaseId);
+    const freed = await q.get<{ unlocks: number | null; amount_micro: number | null }>(
+      `SELECT SUM(repaid_unlocks) AS unlocks, SUM(repaid_micro) AS amount_micro FROM credit_debt_cancellations
+       WHERE purchase_id = ?`,
+      [purchaseId],
+    );
     return {
       unlocks: made.unlocks - Number(freed?.unlocks ?? 0),
       queries: made.queries,
