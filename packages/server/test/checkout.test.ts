@@ -121,6 +121,15 @@ describe('card checkout', () => {
       ['pro', 100],
     ]);
     expect((await post(server, '/checkout/session', { pack: 'starter' })).status).toBe(401);
+    // A pack name up to the body limit is not echoed back.
+    const long = await post(
+      server,
+      '/checkout/session',
+      { pack: 'x'.repeat(500_000) },
+      bearer(await jwtFor(server, accountId)),
+    );
+    expect(long.status).toBe(400);
+    expect((await long.text()).length).toBeLessThan(2_000);
   });
 
   it('a paid checkout.session.completed of a recorded session credits once; replays do not', async () => {

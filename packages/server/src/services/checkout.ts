@@ -340,7 +340,10 @@ export function createCheckoutService(deps: {
     async createSession(accountId, packId) {
       const pack = creditPack(packId);
       if (!pack)
-        throw new DomainError(ERROR_CODES.VALIDATION, `Unknown credit pack: ${packId}`, { valid_packs: CREDIT_PACKS });
+        // The pack is not echoed: it may be anything up to the body limit.
+        throw new DomainError(ERROR_CODES.VALIDATION, 'Unknown credit pack: choose one of valid_packs', {
+          valid_packs: CREDIT_PACKS,
+        });
       if (!processor) throw notConfigured();
       await db.tx((q) =>
         deps.rateLimiter.take(`checkout:account:${accountId}`, { limit: CHECKOUTS_PER_HOUR, windowMs: 3_600_000 }, q),
