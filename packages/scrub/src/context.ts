@@ -9,7 +9,7 @@ import type { Finding } from './types.js';
 const WINDOW = 48;
 const MAX_TOKEN = 1024;
 /** Longest match of the key-word patterns below, so that one ending inside the window is seen whole. */
-const MAX_KEYWORD = 16;
+const MAX_KEYWORD = 18;
 
 /**
  * Whether a match of the global `keyword` ends at most WINDOW characters before `start` (and not after it), with
@@ -32,7 +32,8 @@ export function keywordBefore(text: string, start: number, keyword: RegExp): boo
   return false;
 }
 
-const ETH_KEYWORD = /priv|secret|signer|wallet|deployer|ethereum|\beth|\bpk\b|key/gi;
+/** Key-like words, and Hardhat's `accounts: [` (a network's list of the private keys it signs with). */
+const ETH_KEYWORD = /priv|secret|signer|wallet|deployer|ethereum|\beth|\bpk\b|key|\baccounts["']?\s{0,3}:\s{0,3}\[/gi;
 /** A 64-hex value, `0x` optional, as a whole run of letters and digits. */
 const ALNUM = charClass('A-Za-z0-9');
 const HEX64 = /^(?:0x)?[0-9a-fA-F]{64}$/;

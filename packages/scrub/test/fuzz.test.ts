@@ -53,6 +53,8 @@ const PATHOLOGICAL: Record<string, string> = {
   'home dirs': '/home/'.repeat(MB / 6),
   'key words': 'api key '.repeat(MB / 8),
   'street suffixes': 'Astrasse 1'.repeat(MB / 10),
+  'twilio key and secret pairs': "SK0123456789abcdef0123456789abcdef', '".repeat(MB / 38),
+  'hardhat accounts': 'accounts: ["0x'.repeat(MB / 15),
 };
 
 describe('adversarial input', () => {

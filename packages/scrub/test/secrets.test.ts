@@ -139,6 +139,19 @@ describe('provider credentials of less common vendors, bare (no key word before 
     ['cloudflare_origin_ca_key', `v1.0-${gen(HEX, 24)}-${gen(HEX, 146, 3)}`],
     ['deno_token', `ddp_${gen(ALNUM, 36)}`],
     ['mailchimp_api_key', `${gen(HEX, 32)}-us21`],
+    // Formats an outsider's blind set found missing or matched only by context (bench/scrub/README.md).
+    ['resend_api_key', `re_${gen(ALNUM, 8)}_${gen(ALNUM, 24, 3)}`],
+    ['pinecone_api_key', `pcsk_${gen(ALNUM, 5)}_${gen(ALNUM, 63, 3)}`],
+    ['tailscale_key', `tskey-auth-k${gen(ALNUM, 10)}CNTRL-${gen(ALNUM, 33, 3)}`],
+    ['supabase_secret_key', `sb_secret_${gen(`${ALNUM}_-`, 41)}`],
+    ['artifactory_token', `cmVmdGtuOjAxOjE3${gen(ALNUM, 48)}`],
+    ['artifactory_token', `AKCp${gen(ALNUM, 69)}`],
+    ['docker_token', `dckr_pat_${gen(`${ALNUM}_-`, 27)}`],
+    ['bitbucket_app_password', `ATBB${gen(ALNUM, 32)}${gen(HEX, 8, 3).toUpperCase()}`],
+    ['figma_token', `figd_${gen(`${ALNUM}_-`, 40)}`],
+    ['openrouter_api_key', `sk-or-v1-${gen(HEX, 64)}`],
+    ['gitlab_token', `glpat-${gen(`${ALNUM}_-`, 27)}.01.${gen(LOWER, 9, 3)}`],
+    ['anthropic_api_key', `sk-ant-ort01-${gen(`${ALNUM}_-`, 93)}AA`],
   ];
   it.each(cases)('finds %s', (type, secret) => {
     const text = `output: ${secret} done`;
@@ -154,6 +167,9 @@ describe('provider credentials of less common vendors, bare (no key word before 
       `md5 ${gen(HEX, 32)}-usage`,
       'apt install r8_lib oy2 1//0 v1.0-beta',
       `branch sbp_${gen(HEX, 12)}`,
+      'm = re_compile(pattern); re_match_all_the_things_now()',
+      'docs: tskey-auth- keys expire after 90 days; sb_secret_ keys are server-side only',
+      'release 1.2.01.beta of re_builder',
     ]) {
       expect(scrub(text).report.clean, text).toBe(true);
     }
@@ -335,6 +351,18 @@ describe('keys', () => {
     expect(scrub(`tx hash: 0x${key}`).report.clean).toBe(true);
     expect(scrub(`${key}  dist/app.tar.gz`).report.clean).toBe(true);
     expect(scrub(`"sha256": "${key}"`).report.clean).toBe(true);
+    // Hardhat's accounts list holds the network's private keys.
+    expect(types(`sepolia: { url: RPC, accounts: ["0x${key}"] },`)).toContain('ethereum_private_key');
+    expect(scrub(`accounts ${key}`).report.clean).toBe(true);
+  });
+
+  it("redacts a Twilio API key's secret passed after it as a string literal", () => {
+    const sid = `SK${gen(HEX, 32)}`;
+    const secret = gen(ALNUM, 32, 3);
+    expect(scrub(`twilio('${sid}', '${secret}', { accountSid })`).text).toBe(
+      "twilio('[REDACTED:twilio_api_key]', '[REDACTED:twilio_api_secret]', { accountSid })",
+    );
+    expect(scrub(`Client("${sid}", "${secret}")`).text).not.toContain(secret);
   });
 
   it('redacts BIP39 mnemonics with a valid checksum or seed context', () => {

@@ -8,7 +8,8 @@ const E = '(?![A-Za-z0-9_-])';
 
 const token = (type: string, body: string, accept?: Rule['accept']): Rule => ({
   type,
-  pattern: new RegExp(`${B}${body}${E}`, 'g'),
+  // A capturing group, when the body has one, is the value to redact (match indices only then: they cost).
+  pattern: new RegExp(`${B}${body}${E}`, /\((?!\?)/.test(body) ? 'dg' : 'g'),
   accept: (value, m, text) => !isPlaceholder(value) && (accept ? accept(value, m, text) : true),
 });
 
@@ -20,13 +21,18 @@ export const TOKEN_RULES: readonly Rule[] = [
   token('aws_access_key', '(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA|APKA)[A-Z0-9]{16}'),
   token('github_token', '(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36}'),
   token('github_token', 'github_pat_[A-Za-z0-9_]{70,100}'),
-  token('gitlab_token', 'gl(?:pat|dt|ptt|rt|cbt|oas|soat|ft|imt|agent)-[A-Za-z0-9_-]{20,64}'),
+  // Routable tokens (GitLab 17.x+) carry a version and a checksum after the body: `glpat-<body>.01.<crc>`.
+  token(
+    'gitlab_token',
+    'gl(?:pat|dt|ptt|rt|cbt|oas|soat|ft|imt|agent)-[A-Za-z0-9_-]{20,64}(?:\\.[0-9a-z]{2}\\.[0-9a-z]{7,10})?',
+  ),
   token('slack_token', 'xox[abposer]-[A-Za-z0-9-]{10,250}'),
   token('slack_token', 'xapp-\\d-[A-Z0-9]{6,16}-\\d{6,16}-[a-f0-9]{32,80}'),
   token('slack_webhook', 'https://hooks\\.slack\\.com/(?:services|workflows|triggers)/[A-Za-z0-9_/-]{20,160}'),
   token('stripe_key', '(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,247}'),
   token('stripe_webhook_secret', 'whsec_[A-Za-z0-9+/=]{24,64}'),
-  token('anthropic_api_key', 'sk-ant-(?:api|admin|oat|sid)\\d{2}-[A-Za-z0-9_-]{32,200}'),
+  token('anthropic_api_key', 'sk-ant-(?:api|admin|oat|ort|sid)\\d{2}-[A-Za-z0-9_-]{32,200}'),
+  token('openrouter_api_key', 'sk-or-v1-[a-f0-9]{64}'),
   token('openai_api_key', 'sk-(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_-]{20,250}', (v) =>
     looksRandom(v.slice(3), 20),
   ),
@@ -36,6 +42,8 @@ export const TOKEN_RULES: readonly Rule[] = [
   token('npm_token', 'npm_[A-Za-z0-9]{36}'),
   token('pypi_token', 'pypi-AgE[A-Za-z0-9_-]{50,1000}'),
   token('twilio_api_key', 'SK[0-9a-fA-F]{32}'),
+  // The API key's secret, passed after it as a string literal (`twilio('SK…', '<secret>')`): no key word names it.
+  token('twilio_api_secret', `SK[0-9a-fA-F]{32}["']\\s{0,3},\\s{0,3}["']([A-Za-z0-9]{32})(?=["'])`),
   token('sendgrid_api_key', 'SG\\.[A-Za-z0-9_-]{22}\\.[A-Za-z0-9_-]{43}'),
   token('mailgun_api_key', 'key-[0-9a-f]{32}'),
   token('shopify_token', 'shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}'),
@@ -87,6 +95,14 @@ export const TOKEN_RULES: readonly Rule[] = [
   token('prefect_api_key', 'pnu_[A-Za-z0-9]{36}'),
   token('cloudflare_origin_ca_key', 'v1\\.0-[a-f0-9]{24}-[a-f0-9]{146}'),
   token('deno_token', 'dd[pw]_[A-Za-z0-9]{36}'),
+  token('resend_api_key', 're_[A-Za-z0-9]{8}_[A-Za-z0-9]{24}'),
+  token('pinecone_api_key', 'pcsk_[A-Za-z0-9]{4,8}_[A-Za-z0-9]{50,80}'),
+  token('tailscale_key', 'tskey-(?:auth|api|client|scim|webhook)-[A-Za-z0-9]{6,20}-[A-Za-z0-9]{20,64}'),
+  token('supabase_secret_key', 'sb_secret_[A-Za-z0-9_-]{20,80}'),
+  token('artifactory_token', '(?:cmVmdGtu[A-Za-z0-9_-]{40,100}|AKCp[A-Za-z0-9]{69})'),
+  token('docker_token', 'dckr_(?:pat|oat)_[A-Za-z0-9_-]{20,40}'),
+  token('bitbucket_app_password', 'ATBB[A-Za-z0-9_=.-]{28,60}'),
+  token('figma_token', 'figd_[A-Za-z0-9_-]{38,45}'),
 ];
 
 /**
