@@ -35,6 +35,8 @@ export function phoneCandidateValid(candidate: string): boolean {
   // Two groups are a local number (467 3395, 99 668472) only when the second is the longer one; the other way
   // round they are usually a house number and a postcode (28919 136) or a postcode with a suffix (3610-114).
   if (groups.length === 2 && (groups[1].length < 4 || groups[1].length < groups[0].length)) return false;
+  // A last group of one digit is a check digit (ISBN 978-3-16-148410-0, order 1043-5873-0612-7), not a phone's.
+  if (groups.length > 1 && groups[groups.length - 1].length === 1) return false;
   return groups.length <= 7 && groups.filter((g) => g.length === 1).length <= 2;
 }
 
