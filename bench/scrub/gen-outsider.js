@@ -635,4 +635,122 @@ if (set === 'a') {
   );
 }
 
+if (set === 'b') {
+  // Written after the scrubber's sources had been read (so not blind to its rules), before this set was run.
+  add('cohere_key', 'env', `CO_API_KEY=${S(alnum(40))}\n`);
+  add('mistral_key', 'python literal', `client = Mistral(api_key="${S(alnum(32))}")`);
+  add(
+    'fireworks_key',
+    'curl header',
+    `curl https://api.fireworks.ai/inference/v1/models -H "Authorization: Bearer ${S(`fw_${alnum(24)}`)}"`,
+  );
+  add(
+    'deepseek_key',
+    'ts literal',
+    `const ds = new OpenAI({ baseURL: 'https://api.deepseek.com', apiKey: '${S(`sk-${hex(32)}`)}' });`,
+  );
+  add(
+    'okta_token',
+    'curl header',
+    `curl -H "Authorization: SSWS ${S(`00${b64url(40)}`)}" https://acme.okta.com/api/v1/users?limit=25`,
+  );
+  add(
+    'azure_devops_pat',
+    'git url',
+    `git clone https://build:${S(from('abcdefghijklmnopqrstuvwxyz234567')(52))}@dev.azure.com/acme/Platform/_git/api`,
+  );
+  add('cloudinary_url', 'env', `CLOUDINARY_URL=cloudinary://${digits(15)}:${S(b64url(27))}@acme-media`);
+  add(
+    'datadog_key',
+    'helm values',
+    `datadog:\n  apiKey: ${S(hex(32))}\n  appKey: ${S(hex(40))}\n  site: datadoghq.eu\n`,
+  );
+  add('sonarqube_token', 'cli', `$ sonar-scanner -Dsonar.projectKey=acme-api -Dsonar.token=${S(`squ_${hex(40)}`)}`);
+  add(
+    'launchdarkly_key',
+    'env',
+    `LAUNCHDARKLY_SDK_KEY=${S(`sdk-${hex(8)}-${hex(4)}-${hex(4)}-${hex(4)}-${hex(12)}`)}\n`,
+  );
+  add(
+    'google_oauth_secret',
+    'client_secret.json',
+    toolResult(
+      `{"installed":{"client_id":"${digits(12)}-${lowalnum(32)}.apps.googleusercontent.com","client_secret":"${S(`GOCSPX-${b64url(28)}`)}","redirect_uris":["http://localhost"]}}`,
+    ),
+  );
+  add(
+    'github_app_key',
+    'pem in yaml',
+    `github:\n  appId: 4${digits(5)}\n  privateKey: |\n    ${S(pem('RSA PRIVATE KEY', 1190).replace(/\n/g, '\n    '))}\n`,
+  );
+  add(
+    'kube_token',
+    'kubeconfig',
+    `users:\n- name: ci\n  user:\n    token: ${S(jwt({ iss: 'kubernetes/serviceaccount', 'kubernetes.io/serviceaccount/namespace': 'ci', sub: 'system:serviceaccount:ci:deployer' }, 'RS256'))}\n`,
+  );
+  add(
+    'neon_url',
+    'psql',
+    `$ psql 'postgresql://neondb_owner:${S(`npg_${alnum(12)}`)}@ep-${from(LOWER)(6)}-${from(LOWER)(5)}-a1b2c3d4.eu-central-1.aws.neon.tech/neondb?sslmode=require'`,
+  );
+  add(
+    'upstash_token',
+    'env',
+    `UPSTASH_REDIS_REST_URL=https://${from(LOWER)(8)}-${digits(5)}.upstash.io\nUPSTASH_REDIS_REST_TOKEN=${S(`A${b64url(63)}`)}\n`,
+  );
+  add(
+    'github_token',
+    'jsonl escaped twice',
+    JSON.stringify({
+      type: 'tool_result',
+      content: JSON.stringify({ stdout: `remote: https://${S(`ghp_${alnum(36)}`)}@github.com/acme/x` }),
+    }),
+  );
+  add('email', 'signed-off-by', `    Signed-off-by: Olúwaseun Adébáyọ̀ <${S('seun.adebayo@proton.me')}>`);
+  add('phone', 'MX', `Tel. ${S('+52 55 4172 9836')}`);
+  add('phone', 'ES', `Móvil: ${S('612 48 73 95')}`);
+  add('phone', 'NG', `call me on ${S('0803 418 2975')}`);
+  add('iban', 'NL', `IBAN: ${S(group4(iban('NL', `ABNA${digits(10)}`)))}`);
+  add('credit_card', 'discover', `card_number=${S(card('6011', 16))}&cvv=${digits(3)}`);
+  add('home_path_user', 'mac escaped json', toolResult(`{"cwd":"/Users/${S('sophie.lefebvre')}/code/acme","exit":1}`));
+  add('decoy:hex_digest', 'sha256sum', `${hex(64)}  acme-cli-linux-amd64.tar.gz`, true);
+  add(
+    'decoy:placeholder',
+    'docs',
+    'Set STRIPE_SECRET_KEY=sk_live_... and SLACK_BOT_TOKEN=xoxb-your-token in .env',
+    true,
+  );
+  add(
+    'decoy:uuid_list',
+    'terraform',
+    `id = "${hex(8)}-${hex(4)}-${hex(4)}-${hex(4)}-${hex(12)}"\nsubnet_ids = ["subnet-0${hex(16)}", "subnet-0${hex(16)}"]`,
+    true,
+  );
+  add(
+    'decoy:base64_png',
+    'data uri',
+    `background: url(data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAABAAAAAQCAYAAAAf8/9hAAAA${bytesB64(90)});`,
+    true,
+  );
+  add('decoy:git_objects', 'git', `$ git rev-parse HEAD~3\n${hex(40)}\n$ git cat-file -t ${hex(12)}\ncommit`, true);
+  add(
+    'decoy:semver',
+    'lockfile',
+    `"@anthropic-ai/sdk@^0.68.0":\n  version "0.68.0"\n  resolved "https://registry.yarnpkg.com/@anthropic-ai/sdk/-/sdk-0.68.0.tgz#${hex(40)}"`,
+    true,
+  );
+  add(
+    'decoy:prices',
+    'table',
+    '| plan | monthly | yearly |\n| pro  | 19.00   | 190.00 |\n| team | 1,249.00 | 12,490.00 |\nrevenue 2025-2026: 48 213 907',
+    true,
+  );
+  add(
+    'decoy:aws_example',
+    'docs',
+    'aws configure set aws_access_key_id AKIAIOSFODNN7EXAMPLE  # the example key from the AWS docs',
+    true,
+  );
+}
+
 for (const s of samples) process.stdout.write(`${JSON.stringify(s)}\n`);
