@@ -536,6 +536,25 @@ describe('registry sync against a stand-in of the v0.1 API', () => {
     expect(await one.tick()).toBeDefined();
   });
 
+  // Found by letting an instance whose clock ran a year ahead sync once: its last success stood in every other
+  // instance's future, so none synced on schedule for a year, even after that clock was corrected.
+  it("a last success more than an interval ahead of an instance's clock (a clock set wrong) does not stop its sync", async () => {
+    for (const v of fleet(3)) standin.put(v);
+    const interval = 3_600_000;
+    const ahead = quietSync({
+      source: standin.url,
+      intervalMs: interval,
+      clock: { now: () => now + 365 * 86_400_000 },
+    });
+    expect(await ahead.tick()).toMatchObject({ added: 3 });
+    const honest = quietSync({ source: standin.url, intervalMs: interval });
+    standin.put({ ...fleet(4)[3]! });
+    expect(await honest.tick()).toMatchObject({ added: 1 });
+    // Its own success is honoured as ever: nothing again before the interval.
+    now += interval - 1;
+    expect(await honest.tick()).toBeUndefined();
+  });
+
   /**
    * This test's database with each transaction run through `around` (given its number, from 1, and a function
    * that runs it, its statements through `through` when given).

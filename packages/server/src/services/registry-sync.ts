@@ -500,7 +500,10 @@ export function createRegistrySync(deps: RegistrySyncDeps): RegistrySync {
     if (!(await leasesStore.take(deps.db, LEASE_NAME, holder, now, now + LEASE_MS))) return undefined;
     try {
       const { lastSuccessAt } = await registryStore.state(deps.db, source);
-      if (lastSuccessAt !== undefined && now - lastSuccessAt < intervalMs) return undefined;
+      // A success more than an interval after `now` only a clock far ahead can have dated (another instance's, or
+      // this one's before it was corrected): it does not count, as with job claims (store/job-leases.ts).
+      if (lastSuccessAt !== undefined && now - lastSuccessAt < intervalMs && lastSuccessAt - now <= intervalMs)
+        return undefined;
       return await run(source);
     } catch (err) {
       // Kept as it was; the next check retries.
