@@ -308,6 +308,46 @@ describe('a reconciliation pass and a send on another instance', () => {
   });
 });
 
+describe('a reconciliation pass on an instance whose clock runs ahead', () => {
+  // Found by reconciling, on an instance whose clock ran 2 s ahead, a card payout another instance was still sending
+  // to a suspended account: by its own clock the send's window had closed, so it failed the payout and gave the amount
+  // back, and the transfer landed after: paid out and refunded.
+  it('does not fail a card payout whose send, started on another instance, may still land', async () => {
+    const e = await onboardedEarner(a, standIn, 10_000_000);
+    const s = await openedUnsent(a, e);
+    const sendWindowMs = 60_000;
+    const [clockA, clockB] = [new ManualClock(a.clock.now()), new ManualClock(a.clock.now() + 2_000)];
+    const processor = await stripeProcessor({
+      secretKey: SECRET,
+      apiUrl: standIn.url,
+      timeoutMs: 10_000,
+      maxNetworkRetries: 0,
+    });
+    // Instance A sends it; the processor acts on the request later than A looks.
+    standIn.setTransferMode('late', e.destination);
+    const reached = standIn.nextRequest((p, _q, f) => p === '/v1/transfers' && f.get('destination') === e.destination);
+    const sending = payoutsOf(a, { clock: clockA, processor, sendWindowMs }).reconcile(s.id);
+    await reached;
+    // The account is suspended while the send is under way; by A's clock it may still land for another second.
+    await a.db.tx((q) => setSuspended(q, e.accountId, true, clockA.now()));
+    clockA.advance(sendWindowMs - 1_000);
+    clockB.advance(sendWindowMs - 1_000);
+    // Instance B, 2 s ahead, reconciles it: no transfer at the processor yet.
+    const seen = await payoutsOf(a, { clock: clockB, processor, sendWindowMs }).reconcile(s.id);
+    expect(seen.status).not.toBe('failed');
+    const landed = standIn.nextTransfer();
+    standIn.release();
+    await landed;
+    expect(await sending).toMatchObject({ id: s.id, status: 'confirmed' });
+    expect(transfersTo(e.destination).map((t) => t.amount)).toEqual([100]);
+    // Paid once, and not given back as well.
+    expect(await ledgerStore.balance(a.db, e.accountId)).toMatchObject({ pending_micro: 6_000_000 });
+    standIn.setTransferMode('normal');
+    await a.db.tx((q) => setSuspended(q, e.accountId, false, a.clock.now()));
+    await books();
+  });
+});
+
 /** A clock that, while ticking, moves 1 ms on each read: time passes between a request's steps, as it does. */
 class TickingClock extends ManualClock {
   ticking = false;

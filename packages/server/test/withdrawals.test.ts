@@ -536,7 +536,7 @@ describe('sanctions screening and suspension on both withdrawal rails', () => {
     // The withdrawal passed the screen and opened its settlement; the process died before the transfer went out.
     const opened = await openedUnsent(server, e);
     fs.writeFileSync(listFile, `${e.wallet.address}\n`);
-    server.clock.advance(longestTransferMs()); // no request is still sending it
+    server.clock.advance(2 * longestTransferMs()); // no request is still sending it
     const res = await fetch(`${server.url}/admin/settlements/${opened.id}/reconcile`, {
       method: 'POST',
       headers: { authorization: `Bearer ${ADMIN}` },
@@ -569,7 +569,7 @@ describe('sanctions screening and suspension on both withdrawal rails', () => {
       });
     for (const e of [unsent, taken]) expect((await admin(e, 'suspend')).status).toBe(200);
     // Past the time a request could still be sending them (the instance died).
-    server.clock.advance(longestTransferMs());
+    server.clock.advance(2 * longestTransferMs());
     const payouts = payoutsOf(server, {
       processor,
       sanctions: sanctionsScreen(listFile),
@@ -640,7 +640,7 @@ describe('sanctions screening and suspension on both withdrawal rails', () => {
     const first = await openedUnsent(server, slow);
     server.clock.advance(1);
     const second = await openedUnsent(server, later);
-    server.clock.advance(longestTransferMs());
+    server.clock.advance(2 * longestTransferMs());
     standIn.setTransferMode('late', slow.destination);
     const reached = standIn.nextRequest(
       (p, _q, form) => p === '/v1/transfers' && form.get('destination') === slow.destination,
@@ -672,7 +672,7 @@ describe('sanctions screening and suspension on both withdrawal rails', () => {
     fs.writeFileSync(listFile, '# none yet\n');
     const e = await onboardedEarner(server, standIn, 2_000_000);
     const opened = await openedUnsent(server, e);
-    server.clock.advance(longestTransferMs());
+    server.clock.advance(2 * longestTransferMs());
     const processor = await stripeProcessor({ secretKey: SECRET, apiUrl: standIn.url });
     const make = (sanctions?: SanctionsScreen) =>
       payoutsOf(server, {

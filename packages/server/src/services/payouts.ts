@@ -185,8 +185,9 @@ export function createPayouts(deps: {
     const reason = await withheld(s);
     if (reason === 'account_suspended' || reason === 'sanctions_blocked') {
       // A send (its request's, an earlier pass's) may still be under way: failed now, the transfer landing after
-      // would pay it twice.
-      if (clock.now() - (s.sent_at ?? s.created_at) < sendWindowMs) return s;
+      // would pay it twice. Its start is dated by the clock of the instance that sent it, so it is waited for twice
+      // its window: an instance whose clock runs ahead of that one's (by up to a window) never fails it too early.
+      if (clock.now() - (s.sent_at ?? s.created_at) < 2 * sendWindowMs) return s;
       logger.warn({ settlement_id: s.id, reason }, 'card payout never sent; failed, the amount back');
       // Another reconciler may have started sending it since it was read: then it is not failed.
       return settle(s, { status: 'failed', reason, unsentSince: s.sent_at });
