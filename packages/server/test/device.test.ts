@@ -3,7 +3,9 @@ import { DEVICE_AUTH, LIMITS } from '@axle/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { open, publicKeyOf, seal } from '../src/domain/sealed-box.js';
 import { formatUserCode, generateUserCode, normalizeUserCode } from '../src/domain/user-code.js';
+import { ManualClock } from '../src/clock.js';
 import { verifyAuditChain } from '../src/services/audit.js';
+import { backendEnv } from '../../../test/support/backend.js';
 import { startTestServer, type TestServer } from '../../../test/support/server.js';
 import { linkIn, post, pressSignIn, type Smtp, startSmtp } from '../../../test/support/identity.js';
 
@@ -174,9 +176,12 @@ describe('device-code sign-in over HTTP', () => {
   it('answers slow_down to a client polling faster than the interval, adding 5 s each time', async () => {
     const s = await start();
     expect((await pollError(s.device_code)).error).toBe('authorization_pending');
+    // A second's grace: a poll is too soon when it comes more than a second before the interval is up.
     advance(4 * SECOND);
+    expect((await pollError(s.device_code)).error).toBe('authorization_pending');
+    advance(3 * SECOND);
     expect(await pollError(s.device_code)).toMatchObject({ error: 'slow_down', interval: 10 });
-    advance(9 * SECOND);
+    advance(8 * SECOND);
     expect(await pollError(s.device_code)).toMatchObject({ error: 'slow_down', interval: 15 });
     advance(15 * SECOND);
     expect((await pollError(s.device_code)).error).toBe('authorization_pending');
@@ -651,5 +656,37 @@ describe('device-code sign-in over HTTP', () => {
     advance(last.interval * SECOND);
     expect((await poll(last.device_code)).status).toBe(200);
     advance(15 * 60 * SECOND);
+  });
+});
+
+describe('device-code polls spread over two instances on one database', () => {
+  // Found by polling at the interval through two instances whose clocks differ by half a second: each poll reaching
+  // the one behind, after one the other recorded, looked early by its clock, so it answered slow_down and the interval
+  // grew by 5 s each time, though the client waited the whole interval.
+  it('a client waiting the interval is not slowed down by a clock half a second behind the last poll', async () => {
+    const env = await backendEnv('catalog');
+    const ahead = await startTestServer(env, { clock: new ManualClock(Date.parse('2026-01-01T00:00:00.500Z')) });
+    const behind = await startTestServer(env, {
+      clock: new ManualClock(Date.parse('2026-01-01T00:00:00Z')),
+      dataDir: ahead.dataDir,
+    });
+    try {
+      const s = (await (await post(ahead, '/auth/device/code', { client_name: 'two instances' })).json()) as Started;
+      const pollOn = async (server: TestServer) =>
+        (await post(server, '/auth/device/token', { device_code: s.device_code })).json();
+      // As axle login polls: the interval it was given, longer after slow_down.
+      let interval = s.interval;
+      const answers: Array<{ error: string; interval?: number }> = [];
+      for (let i = 0; i < 4; i++) {
+        const answer = (await pollOn(i % 2 === 0 ? ahead : behind)) as { error: string; interval?: number };
+        answers.push(answer);
+        interval = answer.interval ?? interval;
+        for (const server of [ahead, behind]) server.clock.advance(interval * SECOND);
+      }
+      expect(answers).toEqual(Array(4).fill(expect.objectContaining({ error: 'authorization_pending' })));
+    } finally {
+      await behind.stop({ keepData: true });
+      await ahead.stop();
+    }
   });
 });

@@ -18,6 +18,12 @@ const LIFETIME_MS = DEVICE_AUTH.expiresInSeconds * 1000;
 const RATE_WINDOW_MS = DEVICE_AUTH.failedLookups.windowMinutes * 60_000;
 /** Expired rows linger this long so a late poll still reads expired_token rather than invalid_grant. */
 const EXPIRED_RETENTION_MS = 24 * 3600_000;
+/**
+ * A poll is too soon (slow_down) only when it comes more than this before the interval is up: the previous poll may
+ * have been dated by another instance's clock, kept in step by NTP but not to the millisecond, and a client waiting
+ * the whole interval would otherwise be slowed down each time its polls passed from an instance ahead to one behind.
+ */
+const POLL_TOLERANCE_MS = 1000;
 const DEFAULT_CLIENT = 'Unknown client';
 /** Code points of a client name shown on the approval page (the request schema bounds the raw text too). */
 const CLIENT_NAME_MAX = 64;
@@ -148,7 +154,8 @@ export function createDeviceAuthService({
         if (now >= row.expires_at) return grantError('expired_token', 'The device code expired; start again');
         if (row.status === 'denied') return grantError('access_denied', 'The request was denied');
         if (row.status === 'pending') {
-          const tooSoon = row.last_polled_at !== null && now - row.last_polled_at < row.interval_s * 1000;
+          const tooSoon =
+            row.last_polled_at !== null && now - row.last_polled_at < row.interval_s * 1000 - POLL_TOLERANCE_MS;
           const interval = tooSoon ? row.interval_s + DEVICE_AUTH.slowDownStepSeconds : row.interval_s;
           await deviceCodesStore.recordPoll(q, hash, now, interval);
           return tooSoon
