@@ -11,7 +11,7 @@ const DAY_MS = 86_400_000;
 
 /**
  * Drops rows no request can use any more: expired magic links, device codes and wallet challenges a day
- * past expiry, rate-limit windows, A2A tasks and POST /learn's Idempotency-Key answers older than a day.
+ * past expiry, rate-limit windows, A2A tasks, and POST /learn's Idempotency-Key answers two days old (honoured for one).
  * Routes also sweep their own tables as they write; this covers tables whose route has gone quiet.
  */
 export const retentionJob = (intervalMs: number): Job => ({
@@ -23,6 +23,7 @@ export const retentionJob = (intervalMs: number): Job => ({
     await walletsStore.deleteExpiredChallenges(q, now - DAY_MS);
     await rateLimitsStore.deleteExpired(q, '', now - DAY_MS);
     await a2aTasksStore.deleteOlderThan(q, now - DAY_MS);
-    await learnRequestsStore.deleteOlderThan(q, now - LEARN_REQUEST_TTL_MS);
+    // Twice the day they are honoured: an instance whose clock runs ahead never drops one another still honours.
+    await learnRequestsStore.deleteOlderThan(q, now - 2 * LEARN_REQUEST_TTL_MS);
   },
 });
