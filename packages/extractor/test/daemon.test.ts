@@ -112,6 +112,41 @@ describe('OpenClawAdapter', () => {
     expect(r.stopped).toBe('kill_switch');
   });
 
+  // Found by attacking the daemon: the kill switch was looked at once before sending, and stop() (what the daemon
+  // does when consent is revoked, or on SIGTERM) waited for the run to send every queued draft.
+  for (const how of ['kill switch', 'stop'] as const) {
+    it(`sends no draft after the one in flight once ${how === 'kill switch' ? 'the kill switch is on' : 'stop() is called'}`, async () => {
+      const { DraftQueue } = await import('../src/submit/queue.js');
+      const queue = new DraftQueue(join(home, '.axle', 'queue'));
+      for (let n = 1; n <= 3; n++)
+        await queue.enqueue(
+          {
+            title: `Queued draft number ${n} about a real failure`,
+            body: `Problem: step ${n} failed with ERR_EXAMPLE_${n}. Fixed by running \`tool --fix-${n}\` after a stale cache.`,
+            category: 'code-execution',
+            tags: ['node'],
+            task_context: 'testing the daemon',
+            outcome: 'success',
+            quality_self_assessment: { specificity: 4, actionability: 4, novelty: 3, completeness: 4 },
+          },
+          'claude-code',
+          new Date(n),
+        );
+      const empty = join(home, 'empty-workspace');
+      await mkdir(empty);
+      let a: OpenClawAdapter | undefined;
+      server = await startServer(async (_req, res) => {
+        if (how === 'kill switch') await writeFile(join(home, '.axle', 'DISABLED'), '');
+        else void a?.stop();
+        json(res, 201, { id: 'lrn_1', status: 'pending_review' });
+      });
+      a = adapter({ memoryPath: empty, claudeProjectsPath: null, submit: { server: server.url, apiKey: 'axl_k' } });
+      const r = await a.runOnce();
+      expect(server.requests).toHaveLength(1);
+      expect(r).toMatchObject({ submitted: 1, queued: 2, stopped: how === 'kill switch' ? 'kill_switch' : 'shutdown' });
+    });
+  }
+
   it('extracts memory files and Claude sessions, records state, and skips unchanged files', async () => {
     server = await startServer((_req, res) => json(res, 201, { id: 'lrn_1', status: 'pending_review' }));
     const a = adapter({ submit: { server: server.url, apiKey: 'axl_k' } });

@@ -12,7 +12,7 @@ import {
   StateStore,
   Submitter,
 } from '@axle/extractor';
-import type { AxleConfig } from '../lib/config.js';
+import { type AxleConfig, readConfig } from '../lib/config.js';
 import type { AxlePaths } from '../lib/paths.js';
 import { claudeProjects } from '../clients/locations.js';
 import { acquireLock } from './lock.js';
@@ -80,6 +80,13 @@ async function missedSessions(since: number, now: number, known: StateStore): Pr
 export async function runOnce(opts: RunnerOptions): Promise<RunnerReport> {
   const { paths, config, log } = opts;
   const now = opts.now ?? Date.now;
+  // Capture switched off since the pass began: the kill switch, or consent revoked (`axle consent revoke` turns
+  // capture off in the config file, which is read again each time, an unreadable one counting as off).
+  const stopped = async (): Promise<'kill_switch' | 'capture_off' | undefined> => {
+    if (await captureDisabled(paths.killSwitch)) return 'kill_switch';
+    const current = await readConfig().catch((): AxleConfig => ({}));
+    return current.capture?.enabled ? undefined : 'capture_off';
+  };
   const report: RunnerReport = { status: 'done', sessions: 0, missed: 0, extracted: 0, drafts: 0, duplicates: 0 };
   if (await captureDisabled(paths.killSwitch)) return { ...report, status: 'kill_switch' };
   const release = await acquireLock(paths.runnerLock);
@@ -102,9 +109,10 @@ export async function runOnce(opts: RunnerOptions): Promise<RunnerReport> {
     report.missed = sessions.length - taken.sessions.length;
     const model = new HeuristicModel();
     for (const session of sessions) {
-      if (await captureDisabled(paths.killSwitch)) {
-        log({ event: 'kill_switch', left: sessions.length - report.extracted });
-        return { ...report, status: 'kill_switch' };
+      const off = await stopped();
+      if (off) {
+        log({ event: off, left: sessions.length - report.extracted });
+        return { ...report, status: off };
       }
       try {
         // A path the hook was handed may name a device or a pipe, which would be read without end, lock held.
@@ -137,12 +145,19 @@ export async function runOnce(opts: RunnerOptions): Promise<RunnerReport> {
       }
     }
     await removeFiles(taken.files);
-    // Extraction can take a while: capture switched off meanwhile stops the sending too, not only the next session.
-    if (await captureDisabled(paths.killSwitch)) {
-      log({ event: 'kill_switch', left: 0 });
-      return { ...report, status: 'kill_switch' };
+    // Extraction can take a while: capture switched off meanwhile stops the sending too, not only the next session;
+    // and it is looked at again before every draft sent, so switching it off mid-flush stops the rest.
+    const off = await stopped();
+    if (off) {
+      log({ event: off, left: 0 });
+      return { ...report, status: off };
     }
-    const submitter = new Submitter(queue, { server: config.server, apiKey: config.api_key, maxAttempts: 2 });
+    const submitter = new Submitter(queue, {
+      server: config.server,
+      apiKey: config.api_key,
+      maxAttempts: 2,
+      halt: stopped,
+    });
     try {
       report.submission = await submitter.flush();
     } finally {
@@ -153,7 +168,10 @@ export async function runOnce(opts: RunnerOptions): Promise<RunnerReport> {
       sent: report.submission.sent.length,
       rejected: report.submission.rejected.length,
       pending: report.submission.pending.length,
+      ...(report.submission.stopped && { stopped: report.submission.stopped }),
     });
+    const halted = report.submission.stopped;
+    if (halted === 'kill_switch' || halted === 'capture_off') return { ...report, status: halted };
     return report;
   } finally {
     await release();

@@ -231,9 +231,12 @@ export class OpenClawAdapter {
       skipped: [],
       errors: this.watchErrors.splice(0).map((message) => ({ file: this.opts.memoryPath, stage: 'watch', message })),
     };
+    // Why nothing more may be sent: looked at again before every request, not only once before the flush.
+    const halt = async (): Promise<'shutdown' | 'kill_switch' | undefined> =>
+      this.stopping ? 'shutdown' : (await captureDisabled(this.killSwitch)) ? 'kill_switch' : undefined;
     const submitter =
       this.opts.submit && cfg.auto_publish
-        ? new Submitter(this.queue, { ...this.opts.submit, sleep: this.sleep, clock: this.clock })
+        ? new Submitter(this.queue, { ...this.opts.submit, sleep: this.sleep, clock: this.clock, halt })
         : undefined;
     try {
       if (await captureDisabled(this.killSwitch)) {
@@ -253,14 +256,18 @@ export class OpenClawAdapter {
         }
         if ((await this.processFile(f, cfg, result)) === 'stop') break;
       }
-      // Checked again: the switch may have been turned on while the last file was being extracted.
-      if (submitter && result.stopped !== 'kill_switch' && (await captureDisabled(this.killSwitch)))
-        result.stopped = 'kill_switch';
-      if (submitter && result.stopped !== 'kill_switch') {
+      // Checked again: the switch may have been turned on, or the adapter stopped (consent revoked, a signal), while
+      // the last file was being extracted.
+      if (submitter && result.stopped !== 'kill_switch' && result.stopped !== 'shutdown') {
+        const before = await halt();
+        if (before) result.stopped = before;
+      }
+      if (submitter && result.stopped !== 'kill_switch' && result.stopped !== 'shutdown') {
         // Drafts left over from earlier runs (server down then) go out now too.
         const report = await submitter.flush();
         result.submitted += report.sent.length;
         result.rejected += report.rejected.length;
+        if (report.stopped === 'shutdown' || report.stopped === 'kill_switch') result.stopped = report.stopped;
       }
       result.queued = (await this.queue.list('pending')).length;
     } catch (err) {

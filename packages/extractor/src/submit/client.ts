@@ -35,6 +35,11 @@ export interface SubmitterOptions {
   timeoutMs?: number;
   sleep?: Sleep;
   clock?: Clock;
+  /**
+   * Looked at before every request: a reason to send nothing more (the kill switch turned on, consent revoked while
+   * the flush runs), or undefined. The request in flight when it turns is not called back; nothing after it goes.
+   */
+  halt?: () => Promise<string | undefined>;
 }
 
 export interface FlushReport {
@@ -179,8 +184,17 @@ export class Submitter {
     const report: FlushReport = { sent: [], rejected: [], pending: [] };
     const maxAttempts = this.opts.maxAttempts ?? 4;
     const items = (await this.queue.list('pending')).filter((i) => !only || only.has(i.id));
+    const halted = (index: number, reason: string): FlushReport => {
+      report.stopped = reason;
+      for (const rest of items.slice(index)) {
+        report.pending.push({ id: rest.id, attempts: rest.attempts, last_error: rest.last_error ?? 'not attempted' });
+      }
+      return report;
+    };
     for (let index = 0; index < items.length; index++) {
       const item = items[index] as QueueItem;
+      const haltBefore = await this.opts.halt?.();
+      if (haltBefore) return halted(index, haltBefore);
       const unclean = await stillFound(item);
       if (unclean) {
         item.outcome = { status: 0, reason: unclean };
@@ -190,6 +204,10 @@ export class Submitter {
       }
       let last: Attempt | undefined;
       for (let attempt = 1; attempt <= maxAttempts; attempt++) {
+        if (attempt > 1) {
+          const haltRetry = await this.opts.halt?.();
+          if (haltRetry) return halted(index, haltRetry);
+        }
         item.attempts++;
         last = await this.post(item);
         if (last.kind !== 'retry') break;
@@ -222,16 +240,14 @@ export class Submitter {
       // retry exhausted, auth refused or no POST /learn there: this item and everything after it stay queued
       item.last_error = last.reason;
       await this.queue.update(item);
-      report.stopped =
+      return halted(
+        index,
         last.kind === 'auth'
           ? `credentials refused (${last.reason})`
           : last.kind === 'unserved'
             ? `no POST /learn at ${this.opts.server} (${last.reason})`
-            : `server unavailable (${last.reason})`;
-      for (const rest of items.slice(index)) {
-        report.pending.push({ id: rest.id, attempts: rest.attempts, last_error: rest.last_error ?? 'not attempted' });
-      }
-      break;
+            : `server unavailable (${last.reason})`,
+      );
     }
     return report;
   }
