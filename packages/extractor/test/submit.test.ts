@@ -389,6 +389,36 @@ describe('Submitter', () => {
   });
 });
 
+// Found by attacking the submitter: any 2xx moved the draft to done/, so an address answering 200 to every POST (a
+// captive portal, a web app or proxy on the port, a server URL mistyped onto another site) "took" every queued draft:
+// done, never stored anywhere, never sent again.
+describe('Submitter against an address that answers 2xx but is not POST /learn', () => {
+  it('keeps the drafts queued and stops when the answer names no stored learning', async () => {
+    const answers: Array<[number, string, string]> = [
+      [200, 'text/html', '<html><body>Welcome to the hotel network</body></html>'],
+      [200, 'application/json', '{"ok":true}'],
+      [204, 'application/json', ''],
+      [201, 'application/json', '{"id":42,"status":"approved"}'],
+    ];
+    for (const [status, type, body] of answers) {
+      server = await startServer((_req, res) => {
+        res.writeHead(status, { 'content-type': type });
+        res.end(body);
+      });
+      const queue = new DraftQueue(await mkdtemp(join(tmpdir(), 'axle-queue-')));
+      const r = await submitter(queue, server.url).submit([draft(1), draft(2)], 'claude-code');
+      expect(r.sent).toEqual([]);
+      expect(r.stopped).toBe(`no POST /learn at ${server.url} (HTTP ${status} without a learning id)`);
+      expect(server.requests).toHaveLength(1);
+      expect(await queue.list('done')).toEqual([]);
+      expect(await queue.list('pending')).toHaveLength(2);
+      await rm(queue.dir, { recursive: true, force: true });
+      await server.close();
+      server = undefined;
+    }
+  });
+});
+
 describe('full extraction: transcript -> pipeline -> submit', () => {
   it('sends nothing but draft fields: no transcript text leaves in any request', async () => {
     server = await startServer((_req, res) => json(res, 201, { id: 'lrn_x', status: 'pending_review' }));

@@ -99,11 +99,11 @@ function reasonOf(status: number, body: unknown): string {
 }
 
 /**
- * Sends queued drafts to POST /learn. 2xx moves an item to `done`; 400, 409 and other permanent 4xx
+ * Sends queued drafts to POST /learn. 2xx with a learning id moves an item to `done`; 400, 409 and other permanent 4xx
  * move it to `rejected` with the server's reason; network errors, timeouts, 429 and 5xx are retried
  * with exponential backoff (honouring Retry-After) and then left pending for the next flush, and the
  * flush stops so a down server is not hammered item by item. 401/403 stop the flush too: the draft is
- * fine, the credentials are not; so do 404/405: the address has no POST /learn.
+ * fine, the credentials are not; so do 404/405 and a 2xx without a learning id: the address has no POST /learn.
  */
 export class Submitter {
   private readonly sleep: Sleep;
@@ -162,7 +162,12 @@ export class Submitter {
     } catch {
       body = undefined;
     }
-    if (status >= 200 && status < 300) return { kind: 'sent', status, body: isRecord(body) ? body : {} };
+    if (status >= 200 && status < 300) {
+      // POST /learn answers a stored learning with its id; another 2xx (a captive portal, a web app on the port) stored
+      // nothing, and settling the draft as sent would lose it.
+      if (isRecord(body) && typeof body.id === 'string' && body.id !== '') return { kind: 'sent', status, body };
+      return { kind: 'unserved', status, reason: `HTTP ${status} without a learning id` };
+    }
     if (status === 401 || status === 403) return { kind: 'auth', status, reason: reasonOf(status, body) };
     // No such route: the address answers but is not an Axle server with POST /learn, which judged nothing.
     if (status === 404 || status === 405) return { kind: 'unserved', status, reason: reasonOf(status, body) };
