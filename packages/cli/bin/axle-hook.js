@@ -60,8 +60,9 @@ async function main() {
   };
   if (!entry.transcript_path) return log('no transcript_path in the hook input; nothing queued');
   mkdirSync(join(home, 'queue'), { recursive: true });
-  // One short append per session: lines from hooks firing at once do not interleave.
-  appendFileSync(join(home, 'queue', 'sessions.jsonl'), `${JSON.stringify(entry)}\n`);
+  // One short append per session: lines from hooks firing at once do not interleave. It starts with a line break
+  // (blank lines are skipped): a line an earlier hook could write only in part (a full disk) does not swallow it.
+  appendFileSync(join(home, 'queue', 'sessions.jsonl'), `\n${JSON.stringify(entry)}\n`);
   const runner = fileURLToPath(new URL('../dist/runner/main.js', import.meta.url));
   const child = spawn(process.execPath, [runner], { detached: true, stdio: 'ignore', windowsHide: true });
   child.on('error', (err) => log(`runner did not start: ${err.message}`));

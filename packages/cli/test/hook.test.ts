@@ -133,3 +133,38 @@ describe('axle-hook and the runner', () => {
     expect(log.some((l) => l.event === 'extracted')).toBe(false);
   });
 });
+
+// Found by attacking the hook on a full disk: a line it could write only in part (ENOSPC, a file size limit) was left
+// without its line break, and the next session's line was appended to it, so that session was lost as well (one
+// malformed line, skipped by the runner), though it was handed over with room on the disk again.
+describe('axle-hook after a line it could only write in part', () => {
+  it("loses no later session: the next session's line starts on a line of its own", async () => {
+    const { tempHome } = await import('./helpers.js');
+    const { takeSessions } = await import('../src/runner/sessions.js');
+    const home = tempHome();
+    const queue = path.join(home, '.axle/queue');
+    fs.mkdirSync(queue, { recursive: true });
+    // A runner at work (this process) keeps the hooks' runners from taking the queue while the test reads it.
+    fs.writeFileSync(path.join(home, '.axle/runner.lock'), String(process.pid));
+    const sessions = path.join(queue, 'sessions.jsonl');
+    const first = { session_id: 'a', transcript_path: '/t/first.jsonl', cwd: null, client: 'claude-code' };
+    const pad = 1000 - `${JSON.stringify(first)}\n`.length;
+    first.transcript_path = `/t/first${'x'.repeat(pad)}.jsonl`;
+    fs.writeFileSync(sessions, `${JSON.stringify(first)}\n`);
+    expect(fs.statSync(sessions).size).toBe(1000);
+
+    // A 1 KiB file size limit (bash counts `ulimit -f` in KiB) fails the append after 24 bytes, as a full disk does.
+    const limited = spawn('bash', ['-c', 'ulimit -f 1; exec "$0" "$@"', process.execPath, HOOK_BIN, 'gemini-cli'], {
+      env: cliEnv(home),
+      stdio: ['pipe', 'ignore', 'ignore'],
+    });
+    limited.stdin!.end(hookInput('/t/second.json'));
+    expect(await new Promise((r) => limited.once('exit', r))).toBe(0);
+    expect(fs.statSync(sessions).size).toBe(1024);
+
+    expect((await runHook(home, 'gemini-cli', hookInput('/t/third.json'))).code).toBe(0);
+    const taken = await takeSessions(sessions, Date.now());
+    expect(taken.sessions.map((s) => s.transcript_path)).toEqual([first.transcript_path, '/t/third.json']);
+    expect(taken.skipped).toHaveLength(1);
+  });
+});
