@@ -151,4 +151,21 @@ describe('README examples', () => {
       'POST /account/api-keys',
     ]);
   });
+
+  // docs/search.md and the OpenAPI description of GET /skill/{id} name lookups a reader tries as written; they must
+  // find a skill of the bundled catalog, which changes under them (`open weather map` stopped matching).
+  it('the GET /skill/{id} lookups docs/search.md and /openapi.json show find a skill', async () => {
+    const searchMd = fs.readFileSync(new URL('../docs/search.md', import.meta.url), 'utf8');
+    const bullet = /\*\*`GET \/skill\/\{id\}`\*\* accepts [^(]*\(([^)]*)\)/.exec(searchMd);
+    const openapi = (await (await fetch(`${server.url}/openapi.json`)).json()) as {
+      paths: Record<string, { get: { description: string } }>;
+    };
+    const described = /\(([^)]*)\)/.exec(openapi.paths['/skill/{id}']!.get.description);
+    const examples = [bullet, described].flatMap((m) => [...(m?.[1] ?? '').matchAll(/`([^`]+)`/g)].map((e) => e[1]!));
+    expect(examples.length).toBeGreaterThanOrEqual(4);
+    for (const example of examples) {
+      const res = await fetch(`${server.url}/skill/${encodeURIComponent(example)}`);
+      expect(res.status, `GET /skill/${example}`).toBe(200);
+    }
+  });
 });

@@ -78,7 +78,7 @@ export function registryRoutes(api: Api, deps: AppDeps): void {
     path: '/skill/{id}',
     operationId: 'getSkill',
     summary: 'One skill with a connection preview',
-    description: 'By id, or by a slug of the skill name (case-insensitive: `GitHub`, `open weather map`).',
+    description: 'By id, or by a slug of the skill name (case-insensitive: `GitHub`, `google maps`).',
     tags: ['Registry'],
     headers: OptionalKey,
     before: [optionalKey],
