@@ -211,4 +211,28 @@ describe('DELETE /learn/{id}?reason=retract', () => {
     expect(late.status).toBe(409);
     expect((await late.json()).code).toBe('retraction_window_expired');
   });
+
+  it("answers another account's held, rejected or retracted learning as it answers an unknown id: 404, not 403", async () => {
+    const del = (path: string, headers: Record<string, string>) =>
+      fetch(server.url + path, { method: 'DELETE', headers });
+    const unknown = await del('/learn/lrn_unknown?reason=retract', bob.headers);
+    expect(unknown.status).toBe(404);
+    const notFound = (await unknown.json()).error;
+    const held = await learn(learningBody(42, { submission_channel: 'extraction' }));
+    expect(held.status).toBe('pending_review');
+    const rejected = await learn(learningBody(43, { submission_channel: 'extraction' }));
+    await post(server, `/account/pending/${rejected.id}/reject`, {}, alice.headers);
+    const retracted = await publish(server, alice.headers, learningBody(44));
+    expect((await del(`/learn/${retracted}?reason=retract`, alice.headers)).status).toBe(200);
+    for (const id of [held.id, rejected.id, retracted]) {
+      const res = await del(`/learn/${id}?reason=retract`, bob.headers);
+      expect(res.status, id).toBe(404);
+      const body = await res.json();
+      expect(body.code).toBe('not_found');
+      expect(body.error).toBe(notFound);
+    }
+    // The owner still learns why its own held item cannot be retracted.
+    expect((await del(`/learn/${held.id}?reason=retract`, alice.headers)).status).toBe(409);
+    await post(server, `/account/pending/${held.id}/reject`, {}, alice.headers);
+  });
 });

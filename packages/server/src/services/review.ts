@@ -269,7 +269,10 @@ export function createReviewService({ db, clock, writeLimits, onVisible }: Revie
       return db.tx(async (q) => {
         const now = clock.now();
         const l = await learningsStore.byId(q, id);
-        if (!l) throw new DomainError(ERROR_CODES.NOT_FOUND, 'Learning not found', { learning_id: id });
+        // Someone else's learning that is not in the catalog (held, rejected, retracted) is private: answered as an
+        // unknown id, so the 403 below does not tell another account that it exists.
+        if (!l || (l.contributorAccountId !== accountId && l.status !== 'approved'))
+          throw new DomainError(ERROR_CODES.NOT_FOUND, 'Learning not found', { learning_id: id });
         if (l.contributorAccountId !== accountId)
           throw new DomainError(ERROR_CODES.FORBIDDEN, 'Only the contributor can retract a learning');
         if (l.status !== 'approved' || l.publishedAt === null)
