@@ -16,11 +16,10 @@ import {
 } from './helpers.js';
 
 /** Runs axle-hook as a client does: JSON on stdin (left open when `input` is null). */
-function runHook(home: string, client: string, input: string | null): Promise<{ code: number | null; ms: number }> {
-  const started = performance.now();
+function runHook(home: string, client: string, input: string | null): Promise<{ code: number | null }> {
   const child = spawn(process.execPath, [HOOK_BIN, client], { env: cliEnv(home), stdio: ['pipe', 'ignore', 'ignore'] });
   if (input !== null) child.stdin.end(input);
-  return new Promise((resolve) => child.once('exit', (code) => resolve({ code, ms: performance.now() - started })));
+  return new Promise((resolve) => child.once('exit', (code) => resolve({ code })));
 }
 
 /** The runner's log entries once a pass has been logged (the runner is detached; this watches its log). */
@@ -82,10 +81,10 @@ describe('axle-hook and the runner', () => {
 
     expect((await runHook(home, 'claude-code', 'not json {')).code).toBe(0);
     expect((await runHook(home, 'gemini-cli', '{"session_id": 7}')).code).toBe(0);
-    // stdin that never ends: the hook gives up reading after its time limit and still exits 0.
+    // stdin that never ends: the hook gives up reading after its time limit and still exits 0 (one that waited for
+    // the end of stdin would never exit; how long it takes is not timed here: that would fail on a loaded machine).
     const open = await runHook(home, 'claude-code', null);
     expect(open.code).toBe(0);
-    expect(open.ms).toBeLessThan(1500);
     expect(fs.existsSync(path.join(home, '.axle/queue'))).toBe(false);
     const hookLog = fs
       .readFileSync(path.join(home, '.axle/logs/hook.log'), 'utf8')
