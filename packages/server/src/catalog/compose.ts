@@ -89,7 +89,20 @@ const LAUNCHERS: Readonly<Record<string, (name: string, env: readonly string[], 
     ['docker run -i --rm', ...env.map((v) => `-e ${v}`), ...run.options, name, ...run.args].join(' '),
 };
 
-/** The command that starts a package of `registry` (npm, pypi, docker, or the registry API's oci), or undefined. */
+/**
+ * A package name as a launch command may hold it: a command is pasted into a shell, so a name holding anything else
+ * (`;`, `|`, `&`, `$(`, a backtick, a redirect, a quote, a glob), or starting with `-` (an option: `npx -y --call=...`)
+ * or `~` (a home directory), would run more than the package. Letters, digits and `_ . / : @ + = -` cover the
+ * registries' names (`@scope/name`, `owner/repo`, `name==1.0`, `ghcr.io/owner/image:tag@sha256:...`).
+ */
+const SHELL_WORD = /^[A-Za-z0-9@_][\w./:@+=-]*$/;
+/** An install variable's name as a shell and `docker run -e` take it (no `=`: that would set its value). */
+const ENV_NAME = /^[A-Za-z_][\w.-]*$/;
+
+/**
+ * The command that starts a package of `registry` (npm, pypi, docker, or the registry API's oci), or undefined: also
+ * when `name` is not a plain word (SHELL_WORD) or a variable of `env` not a variable name (ENV_NAME).
+ */
 export function mcpLaunchCommand(
   registry: string,
   name: string,
@@ -97,7 +110,8 @@ export function mcpLaunchCommand(
   run: ContainerRun = NO_RUN,
 ): string | undefined {
   const launch = LAUNCHERS[registry === 'oci' ? 'docker' : registry];
-  return launch?.(name, env, run);
+  if (!launch || !SHELL_WORD.test(name) || !env.every((v) => ENV_NAME.test(v))) return undefined;
+  return launch(name, env, run);
 }
 
 /** Connection for an MCP server: a launch command when the package registry is known, else a hosted remote, else the source repository. */

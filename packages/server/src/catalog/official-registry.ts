@@ -167,9 +167,13 @@ export const registrySkillId = (name: string): string => slugify(name.replace(/^
 /** The skill of a server's latest version. */
 export function registrySkill(s: SyncedServer): Omit<Skill, 'relevance'> {
   const d = s.detail;
-  const pkg = d.packages?.find((p) => mcpLaunchCommand(p.registryType, p.identifier, []) !== undefined);
+  // The first package that launches: its name and its variables' names are plain (no shell command beside them).
+  const names = (p: (typeof d.packages & {})[number]) => [
+    ...new Set((p.environmentVariables ?? []).map((v) => v.name.trim()).filter((n) => n !== '')),
+  ];
+  const pkg = d.packages?.find((p) => mcpLaunchCommand(p.registryType, p.identifier, names(p)) !== undefined);
   const variables = pkg?.environmentVariables ?? [];
-  const env = [...new Set(variables.map((v) => v.name.trim()).filter((n) => n !== ''))];
+  const env = pkg ? names(pkg) : [];
   const auth = env.length > 0 ? env.join(', ') : 'none';
   const repository = d.repository?.url ?? '';
   const docs = d.websiteUrl || repository;
