@@ -385,6 +385,11 @@ function frameMarkerFlags(text: string): LayerFlag[] {
 /** Unicode tag characters: invisible, and they spell ASCII that models read. */
 const TAG_CHARS = /[\u{E0000}-\u{E007F}]/u;
 const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]/u;
+/**
+ * Two or more variation selectors in a row: one after a character picks an emoji or CJK variant, a run of them is
+ * bytes hidden after it (one selector a byte), which a model can be asked to read.
+ */
+const VARIATION_SELECTOR_RUN = /[\uFE00-\uFE0F\u{E0100}-\u{E01EF}]{2,}/u;
 
 /**
  * Where the first zero-width character outside its legitimate uses sits (ZWJ in emoji sequences, ZWNJ in non-Latin
@@ -416,7 +421,7 @@ export function decodeTagCharacters(text: string): string {
   return out;
 }
 
-/** Hidden Unicode: tag characters, stray zero-width characters, bidi controls. */
+/** Hidden Unicode: tag characters, stray zero-width characters, bidi controls, runs of variation selectors. */
 function hiddenTextFlags(text: string): LayerFlag[] {
   const out: LayerFlag[] = [];
   const tag = text.match(TAG_CHARS);
@@ -425,6 +430,8 @@ function hiddenTextFlags(text: string): LayerFlag[] {
   if (zw !== undefined) out.push(flagAt('hidden_text', 'zero_width_characters', zw, zw + 1));
   const bidi = text.match(BIDI_CONTROLS);
   if (bidi) out.push(flagAt('hidden_text', 'bidi_control_characters', bidi.index!, bidi.index! + 1));
+  const run = text.match(VARIATION_SELECTOR_RUN);
+  if (run) out.push(flagAt('hidden_text', 'variation_selector_run', run.index!, run.index! + run[0].length));
   return out;
 }
 
