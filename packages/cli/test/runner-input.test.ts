@@ -89,7 +89,8 @@ describe('the runner when the kill switch is turned on during a run', () => {
       );
       fs.writeFileSync(
         paths.sessions,
-        `${JSON.stringify({ session_id: 's', transcript_path: home, cwd: null, client: 'claude-code' })}\n`,
+        // A folder as its transcript: the session fails at once, and consent is revoked then.
+        `${JSON.stringify({ session_id: 's', transcript_path: process.env.HOME, cwd: null, client: 'claude-code' })}\n`,
       );
       const report = await runOnce({
         paths,
@@ -114,15 +115,19 @@ describe('the runner when the kill switch is turned on during a run', () => {
 describe('the runner when capture is switched off while it sends', () => {
   const pending = (paths: AxlePaths) =>
     fs.readdirSync(path.join(paths.queue, 'pending')).filter((n) => n.endsWith('.json'));
+  /** A new HOME for this process, with its queue folder. */
+  const freshHome = () => {
+    process.env.HOME = fs.mkdtempSync(path.join(os.tmpdir(), 'axle-runner-'));
+    const paths = axlePaths();
+    fs.mkdirSync(paths.queue, { recursive: true });
+    return paths;
+  };
 
   for (const how of ['kill switch', 'consent revoked'] as const) {
     it(`sends no draft after the one in flight once the ${how === 'kill switch' ? 'kill switch is on' : 'consent is revoked'}`, async () => {
       const { DraftQueue } = await import('@axle/extractor');
       const { startServer } = await import('../../extractor/test/helpers.js');
-      const home = fs.mkdtempSync(path.join(os.tmpdir(), 'axle-runner-'));
-      process.env.HOME = home;
-      const paths = axlePaths();
-      fs.mkdirSync(paths.queue, { recursive: true });
+      const paths = freshHome();
       const server = await startServer((_req, res) => {
         // The person switches capture off while the first draft is on its way.
         if (how === 'kill switch') fs.writeFileSync(paths.killSwitch, '');
@@ -147,10 +152,7 @@ describe('the runner when capture is switched off while it sends', () => {
   it('sends nothing when consent is revoked while the last session is being extracted', async () => {
     const { DraftQueue } = await import('@axle/extractor');
     const { startServer } = await import('../../extractor/test/helpers.js');
-    const home = fs.mkdtempSync(path.join(os.tmpdir(), 'axle-runner-'));
-    process.env.HOME = home;
-    const paths = axlePaths();
-    fs.mkdirSync(paths.queue, { recursive: true });
+    const paths = freshHome();
     const server = await startServer((_req, res) => {
       res.writeHead(201, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ id: 'lrn_1', status: 'pending_review' }));
@@ -159,7 +161,8 @@ describe('the runner when capture is switched off while it sends', () => {
       await new DraftQueue(paths.queue).enqueue(DRAFT, 'claude-code', new Date(0));
       fs.writeFileSync(
         paths.sessions,
-        `${JSON.stringify({ session_id: 's', transcript_path: home, cwd: null, client: 'claude-code' })}\n`,
+        // A folder as its transcript: the session fails at once, and consent is revoked then.
+        `${JSON.stringify({ session_id: 's', transcript_path: process.env.HOME, cwd: null, client: 'claude-code' })}\n`,
       );
       const report = await runOnce({
         paths,

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { post, type Smtp, startSmtp } from '../../../test/support/identity.js';
 import { startTestServer, type TestServer } from '../../../test/support/server.js';
 import { contributor, learningBody } from './knowledge-helpers.js';
-import { startRegistryStandIn } from './registry-standin.js';
+import { firstSyncLog, startRegistryStandIn } from './registry-standin.js';
 import { SMALL_CATALOG } from './search-helpers.js';
 
 /** `s`'s UTF-8 bytes as variation selectors, one selector a byte. */
@@ -37,10 +37,7 @@ describe('a run of variation selectors is hidden text', () => {
       AXLE_CATALOG: SMALL_CATALOG,
       AXLE_REGISTRY_SYNC_URL: standin.url,
     });
-    const deadline = Date.now() + 20_000;
-    while (!server.logs.some((l) => JSON.parse(l).msg === 'registry sync') && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    await firstSyncLog(server, 20_000);
   }, 30_000);
   afterAll(async () => {
     await server?.stop();

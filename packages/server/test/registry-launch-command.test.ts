@@ -3,7 +3,7 @@
 // `connection.command` (and the preview's `Run:` line) to agents, who paste it into a shell.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../../test/support/server.js';
-import { startRegistryStandIn, type StandinVersion } from './registry-standin.js';
+import { firstSyncLog, startRegistryStandIn, type StandinVersion } from './registry-standin.js';
 import { SMALL_CATALOG } from './search-helpers.js';
 
 const T0 = Date.parse('2026-01-10T12:00:00Z');
@@ -69,10 +69,7 @@ describe('a synced registry entry cannot put a shell command into a launch comma
       }),
     );
     server = await startTestServer({ AXLE_CATALOG: SMALL_CATALOG, AXLE_REGISTRY_SYNC_URL: standin.url });
-    const deadline = Date.now() + 20_000;
-    while (!server.logs.some((l) => JSON.parse(l).msg === 'registry sync') && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    await firstSyncLog(server, 20_000);
   }, 30_000);
   afterAll(async () => {
     await server?.stop();

@@ -196,3 +196,15 @@ export async function startRegistryStandIn() {
       }),
   };
 }
+
+/** The server's first `registry sync` log record, waited for at most `ms` (undefined when none came). */
+export async function firstSyncLog(
+  server: { logs: string[] },
+  ms: number,
+): Promise<Record<string, unknown> | undefined> {
+  const deadline = Date.now() + ms;
+  while (!server.logs.some((l) => JSON.parse(l).msg === 'registry sync') && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return server.logs.map((l) => JSON.parse(l)).find((l) => l.msg === 'registry sync');
+}

@@ -29,7 +29,7 @@ import type { Queryable, Transactor, TxOptions } from '../src/store/queryable.js
 import { registryStore } from '../src/store/registry.js';
 import { BACKEND, backendEnv, openTestStore } from '../../../test/support/backend.js';
 import { startTestServer } from '../../../test/support/server.js';
-import { startRegistryStandIn, type StandinVersion } from './registry-standin.js';
+import { firstSyncLog, startRegistryStandIn, type StandinVersion } from './registry-standin.js';
 import { SMALL_CATALOG } from './search-helpers.js';
 import { capturingLogger } from './capturing-logger.js';
 
@@ -1233,15 +1233,6 @@ describe('registry sync against a stand-in of the v0.1 API', () => {
     status: 'active',
     updatedAt: iso(T0),
   };
-  /** The server's first `registry sync` log record, waited for at most `ms` (undefined when none came). */
-  const firstSyncLog = async (server: { logs: string[] }, ms: number) => {
-    const deadline = Date.now() + ms;
-    while (!server.logs.some((l) => JSON.parse(l).msg === 'registry sync') && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    return server.logs.map((l) => JSON.parse(l)).find((l) => l.msg === 'registry sync');
-  };
-
   it('a server with the sentence model syncs as soon as the model has loaded, not a job interval later', async () => {
     standin.put(zebraTelemetry);
     const server = await startTestServer({

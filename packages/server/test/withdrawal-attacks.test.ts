@@ -359,6 +359,22 @@ class TickingClock extends ManualClock {
 }
 
 describe('a wallet withdrawal signature replayed as its 5 minutes close', () => {
+  /** A wallet withdrawal sent from client address 198.51.100.`i` (each its own, under the per-address limit). */
+  const withdraw = async (
+    server: TestServer,
+    wallet: { address: string },
+    signature: string,
+    timestamp: number,
+    i: number,
+  ) =>
+    json(
+      await post(
+        server,
+        '/withdraw',
+        { wallet: wallet.address, signature, timestamp },
+        { 'x-forwarded-for': `198.51.100.${i}` },
+      ),
+    );
   it('is still a replay when the window closes between the freshness check and the claim: nothing moves', async () => {
     const clock = new TickingClock();
     // Each send from another address, so the per-address limit does not end the scan early.
@@ -367,15 +383,7 @@ describe('a wallet withdrawal signature replayed as its 5 minutes close', () => 
       const e = await earner(server, 1_000_000);
       const ts = clock.now();
       const signature = await e.wallet.signTypedData(withdrawalProof(e.wallet.address, ts));
-      const send = async (i: number) =>
-        json(
-          await post(
-            server,
-            '/withdraw',
-            { wallet: e.wallet.address, signature, timestamp: ts },
-            { 'x-forwarded-for': `198.51.100.${i}` },
-          ),
-        );
+      const send = (i: number) => withdraw(server, e.wallet, signature, ts, i);
       expect(await send(0)).toMatchObject({ status: 200, body: { amount: 0.7 } });
       // Earned since: what a replay would take.
       const l = await seedLearning(server, { contributorAccountId: e.accountId, currentPriceMicro: 1_000_000 });
@@ -411,19 +419,10 @@ describe('a wallet withdrawal signature replayed as its 5 minutes close', () => 
     const clock = new ManualClock();
     const server = await startTestServer({ AXLE_CUSTODIAL_WITHDRAWALS: 'true', AXLE_TRUST_PROXY: 'true' }, { clock });
     try {
-      const send = async (wallet: { address: string }, signature: string, timestamp: number, i: number) =>
-        json(
-          await post(
-            server,
-            '/withdraw',
-            { wallet: wallet.address, signature, timestamp },
-            { 'x-forwarded-for': `198.51.100.${i}` },
-          ),
-        );
       const e = await earner(server, 1_000_000);
       const ts = clock.now();
       const signature = await e.wallet.signTypedData(withdrawalProof(e.wallet.address, ts));
-      expect(await send(e.wallet, signature, ts, 1)).toMatchObject({ status: 200 });
+      expect(await withdraw(server, e.wallet, signature, ts, 1)).toMatchObject({ status: 200 });
       const l = await seedLearning(server, { contributorAccountId: e.accountId, currentPriceMicro: 1_000_000 });
       const buyer = await newBuyer(server, { credits: 1, creditValueMicro: 1_000_000 });
       expect((await getUnlock(server, l.id, { 'x-api-key': buyer.key })).status).toBe(200);
@@ -433,10 +432,10 @@ describe('a wallet withdrawal signature replayed as its 5 minutes close', () => 
       const other = await earner(server, 1_000_000);
       const otherTs = clock.now();
       const otherSignature = await other.wallet.signTypedData(withdrawalProof(other.wallet.address, otherTs));
-      expect(await send(other.wallet, otherSignature, otherTs, 2)).toMatchObject({ status: 200 });
+      expect(await withdraw(server, other.wallet, otherSignature, otherTs, 2)).toMatchObject({ status: 200 });
       // ...and this instance, 2 s behind it, still holds the first signature fresh.
       clock.set(ts + SIGNATURE_FRESH_MS - 1_000);
-      expect(await send(e.wallet, signature, ts, 3)).toMatchObject({
+      expect(await withdraw(server, e.wallet, signature, ts, 3)).toMatchObject({
         status: 409,
         body: { code: 'WITHDRAWAL_SIGNATURE_USED' },
       });
