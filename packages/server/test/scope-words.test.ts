@@ -23,12 +23,14 @@ describe('withoutScopeAdjectives', () => {
     expect(withoutScopeAdjectives('English Spanish')).toBe('English Spanish');
   });
 
+  // Runs four times the longest request: linear, each takes milliseconds; quadratic, tens of seconds. The bound is
+  // that gap, not a speed.
   it('reads a hostile run in linear time', () => {
-    const runs = ['English '.repeat(5_000), 'british '.repeat(5_000), 'a'.repeat(40_000), ' '.repeat(40_000)];
+    const runs = ['English '.repeat(20_000), 'british '.repeat(20_000), 'a'.repeat(160_000), ' '.repeat(160_000)];
     for (const run of runs) {
       const started = performance.now();
       withoutScopeAdjectives(run);
-      expect(performance.now() - started).toBeLessThan(100);
+      expect(performance.now() - started).toBeLessThan(2_000);
     }
   });
 });
