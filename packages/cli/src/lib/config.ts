@@ -16,16 +16,17 @@ export interface AxleConfig {
 
 export const DEFAULT_SERVER = 'http://localhost:8402';
 
-export async function readConfig(): Promise<AxleConfig> {
-  const text = await readText(axlePaths().config).catch((err: NodeJS.ErrnoException) => {
-    throw new Error(`${axlePaths().config} cannot be read (${err.code ?? err.message}); fix or delete it`);
+/** The config at `file` (~/.axle/config.json by default); {} when there is none. */
+export async function readConfig(file = axlePaths().config): Promise<AxleConfig> {
+  const text = await readText(file).catch((err: NodeJS.ErrnoException) => {
+    throw new Error(`${file} cannot be read (${err.code ?? err.message}); fix or delete it`);
   });
   if (text === undefined) return {};
   try {
     const parsed = JSON.parse(text) as unknown;
     return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as AxleConfig) : {};
   } catch {
-    throw new Error(`${axlePaths().config} is not valid JSON; fix or delete it`);
+    throw new Error(`${file} is not valid JSON; fix or delete it`);
   }
 }
 

@@ -84,7 +84,7 @@ export async function runOnce(opts: RunnerOptions): Promise<RunnerReport> {
   // capture off in the config file, which is read again each time, an unreadable one counting as off).
   const stopped = async (): Promise<'kill_switch' | 'capture_off' | undefined> => {
     if (await captureDisabled(paths.killSwitch)) return 'kill_switch';
-    const current = await readConfig().catch((): AxleConfig => ({}));
+    const current = await readConfig(paths.config).catch((): AxleConfig => ({}));
     return current.capture?.enabled ? undefined : 'capture_off';
   };
   const report: RunnerReport = { status: 'done', sessions: 0, missed: 0, extracted: 0, drafts: 0, duplicates: 0 };
